@@ -1,0 +1,148 @@
+# bench - one translation unit (bench.c + bench.h), released as a static musl + mbedTLS binary.
+#
+#   make            ./bench: x86_64, fully static, stripped (musl-gcc, mbedTLS 2.28.3)
+#   make test       the whole suite: unit (ASan/UBSan), golden CLI, sysbench compatibility,
+#                   docs sync, ThreadSanitizer runs; installs what it needs when run as root
+#   make san        bench-san: glibc build with ASan + UBSan
+#   make tsan       bench-tsan: glibc build with ThreadSanitizer
+#   make dev        bench-dev: quick dynamic glibc build, no TLS
+#   make perf       tests/perf/*.sh: benchmarks against the peers (not part of test)
+#
+# mbedTLS is not in the repository: its Debian source package is fetched at build time with
+# apt-get source (a private deb-src list derived from this machine's own apt sources; the
+# system's apt configuration is not touched), checked against a pinned sha256, and built with
+# musl-gcc under build/deps/, where later builds find it without network. Elsewhere:
+#   MBEDTLS_TARBALL=/path/to/mbedtls-2.28.3.tar.gz make
+
+CC        ?= cc
+MUSL_CC   ?= musl-gcc
+VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+CPPFLAGS  += -DBENCH_VERSION='"$(VERSION)"'
+LDLIBS     = -lpthread -lm
+WARN       = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion \
+             -Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
+             -Wwrite-strings -Wformat=2 -Wundef -Wcast-align -Wvla \
+             -Wnull-dereference -Wdouble-promotion -Wimplicit-fallthrough
+# -Werror in CI (CI=true is set by the CI runner) or on request (make WERROR=1)
+ifneq ($(filter true 1,$(CI) $(WERROR)),)
+WARN      += -Werror
+endif
+SAN        = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SRC        = bench.c bench.h
+
+DEPS            = build/deps
+MBEDTLS_VER     = 2.28.3
+MBEDTLS_DEBVER  = 2.28.3-1
+MBEDTLS_SHA256  = 3b4953aa55a681e084d31892d9904cc5328d6b4958ea57b90ae4b4f94ae69a8d
+MBEDTLS_ORIG    = $(DEPS)/mbedtls_$(MBEDTLS_VER).orig.tar.gz
+MBEDTLS_TARBALL ?= $(MBEDTLS_ORIG)
+MBEDTLS_DIR     = $(DEPS)/mbedtls-$(MBEDTLS_VER)
+MBEDTLS_CFG     = $(DEPS)/bench_mbedtls_config.h
+MBEDTLS_LIBS    = $(MBEDTLS_DIR)/library/libmbedtls.a $(MBEDTLS_DIR)/library/libmbedx509.a \
+                  $(MBEDTLS_DIR)/library/libmbedcrypto.a
+# What bench uses of mbedTLS: a TLS 1.2 client with x509, RSA (PKCS#1 v1.5 and OAEP for
+# sha256_password / caching_sha2_password), ECDHE, AES-GCM, ChaCha20-Poly1305 and SHA-1/256/512.
+MBEDTLS_FEATURES = HAVE_ASM HAVE_TIME HAVE_TIME_DATE AESNI_C AES_C ASN1_PARSE_C ASN1_WRITE_C \
+  BASE64_C BIGNUM_C CHACHA20_C CHACHAPOLY_C CIPHER_C CIPHER_MODE_CBC CTR_DRBG_C ECDH_C \
+  ECDSA_C ECP_C ECP_DP_SECP256R1_ENABLED ECP_DP_SECP384R1_ENABLED ECP_DP_SECP521R1_ENABLED \
+  ECP_DP_CURVE25519_ENABLED ECP_NIST_OPTIM ENTROPY_C GCM_C HMAC_DRBG_C \
+  KEY_EXCHANGE_ECDHE_RSA_ENABLED KEY_EXCHANGE_ECDHE_ECDSA_ENABLED KEY_EXCHANGE_RSA_ENABLED \
+  MD_C OID_C PEM_PARSE_C PK_C PK_PARSE_C PKCS1_V15 PKCS1_V21 POLY1305_C RSA_C SHA1_C \
+  SHA256_C SHA512_C SSL_CLI_C SSL_TLS_C SSL_PROTO_TLS1_2 SSL_SERVER_NAME_INDICATION \
+  SSL_KEEP_PEER_CERTIFICATE X509_CRT_PARSE_C X509_USE_C VERSION_C
+MBEDTLS_CFLAGS  = -I$(MBEDTLS_DIR)/include -I$(DEPS) \
+                  -DMBEDTLS_CONFIG_FILE='"bench_mbedtls_config.h"' -DBENCH_HAVE_MBEDTLS
+
+# musl-gcc hides /usr/include; expose only the kernel UAPI headers (io_uring needs them).
+KINC = build/kinc
+
+all: bench
+
+bench: $(SRC) $(MBEDTLS_LIBS) | $(KINC) musl-check
+	$(MUSL_CC) $(CPPFLAGS) -isystem $(KINC) $(MBEDTLS_CFLAGS) $(WARN) -O2 \
+	    -fstack-protector-strong -static -s -o $@ bench.c $(MBEDTLS_LIBS) $(LDLIBS)
+	@file $@ | grep -q 'statically linked' || { echo "make: $@ is not statically linked" >&2; exit 1; }
+
+musl-check:
+	@command -v $(MUSL_CC) >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "make: installing musl-tools (musl-gcc)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q musl-tools >/dev/null || \
+	    { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q musl-tools >/dev/null; } || \
+	    { echo "make: installing musl-tools failed; install it (apt-get install musl-tools)" >&2; exit 1; }; \
+	  else echo "make: $(MUSL_CC) not found; install musl-tools (Debian: apt-get install musl-tools) or set MUSL_CC" >&2; exit 1; fi; }
+
+$(KINC):
+	@mkdir -p $@
+	@ln -sfn /usr/include/linux $@/linux
+	@ln -sfn /usr/include/asm-generic $@/asm-generic
+	@ln -sfn /usr/include/$$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)/asm $@/asm
+
+# The Debian orig tarball, through a private apt state: nothing under /etc/apt is changed.
+$(MBEDTLS_ORIG):
+	@command -v apt-get >/dev/null 2>&1 || { echo "make: cannot fetch mbedTLS source: apt-get not found; run: MBEDTLS_TARBALL=/path/to/mbedtls-$(MBEDTLS_VER).tar.gz make" >&2; exit 1; }
+	@rm -rf $(DEPS)/apt && mkdir -p $(DEPS)/apt/parts $(DEPS)/apt/lists/partial $(DEPS)/apt/cache/archives/partial
+	@for f in /etc/apt/sources.list.d/*.sources; do [ -f "$$f" ] && sed 's/^Types:.*/Types: deb-src/' "$$f" > $(DEPS)/apt/parts/$${f##*/}; done; \
+	 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do [ -f "$$f" ] && sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$$f" >> $(DEPS)/apt/parts/derived.list; done; true
+	@echo "make: fetching the mbedtls $(MBEDTLS_DEBVER) Debian source package"
+	@A="apt-get -q -o Dir::Etc::SourceParts=$(abspath $(DEPS))/apt/parts -o Dir::Etc::SourceList=/dev/null \
+	   -o Dir::State::Lists=$(abspath $(DEPS))/apt/lists -o Dir::Cache=$(abspath $(DEPS))/apt/cache \
+	   -o APT::Sandbox::User=root"; \
+	 $$A update > $(DEPS)/apt/update.log 2>&1; \
+	 cd $(DEPS) && $$A source --download-only mbedtls=$(MBEDTLS_DEBVER) > apt/source.log 2>&1 || \
+	   { echo "make: apt-get source mbedtls=$(MBEDTLS_DEBVER) failed (see $(DEPS)/apt/*.log); run: MBEDTLS_TARBALL=/path/to/mbedtls-$(MBEDTLS_VER).tar.gz make" >&2; exit 1; }
+	@echo "$(MBEDTLS_SHA256)  $@" | sha256sum -c --quiet - || { echo "make: $@ does not match the pinned sha256 $(MBEDTLS_SHA256)" >&2; rm -f $@; exit 1; }
+
+$(MBEDTLS_DIR)/.unpacked: | $(MBEDTLS_TARBALL)
+	@set -e; sum=$$(sha256sum "$(MBEDTLS_TARBALL)" | cut -d' ' -f1); \
+	 if [ "$$sum" != "$(MBEDTLS_SHA256)" ]; then \
+	   echo "make: note: $(MBEDTLS_TARBALL) is not the pinned Debian tarball (sha256 $$sum); using it as given"; fi
+	@rm -rf $(MBEDTLS_DIR) && mkdir -p $(MBEDTLS_DIR)
+	@tar xzf "$(MBEDTLS_TARBALL)" -C $(MBEDTLS_DIR) --strip-components=1
+	@grep -q '"$(MBEDTLS_VER)"' $(MBEDTLS_DIR)/include/mbedtls/version.h || \
+	  { echo "make: $(MBEDTLS_TARBALL) is not mbedtls $(MBEDTLS_VER)" >&2; exit 1; }
+	@touch $@
+
+$(MBEDTLS_CFG): Makefile
+	@mkdir -p $(DEPS)
+	@{ echo '/* generated by the Makefile: the mbedTLS features bench uses */'; \
+	   echo '#ifndef BENCH_MBEDTLS_CONFIG_H'; echo '#define BENCH_MBEDTLS_CONFIG_H'; \
+	   for f in $(MBEDTLS_FEATURES); do echo "#define MBEDTLS_$$f"; done; \
+	   echo '#include "mbedtls/check_config.h"'; echo '#endif'; } > $@
+
+$(MBEDTLS_LIBS) &: $(MBEDTLS_DIR)/.unpacked $(MBEDTLS_CFG) | musl-check
+	@echo "make: building mbedTLS $(MBEDTLS_VER) with $(MUSL_CC)"
+	@$(MAKE) -s -C $(MBEDTLS_DIR)/library CC=$(MUSL_CC) AR=ar \
+	    CFLAGS="-Os -ffunction-sections -fdata-sections -I$(abspath $(DEPS)) -DMBEDTLS_CONFIG_FILE='\"bench_mbedtls_config.h\"'" \
+	    static > $(DEPS)/mbedtls-build.log 2>&1 || { tail -20 $(DEPS)/mbedtls-build.log >&2; exit 1; }
+
+dev: $(SRC)
+	$(CC) $(CPPFLAGS) $(WARN) -O2 -g -o bench-dev bench.c $(LDLIBS)
+
+san: $(SRC)
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -o bench-san bench.c $(LDLIBS)
+
+tsan: $(SRC)
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g -fsanitize=thread -o bench-tsan bench.c $(LDLIBS)
+
+tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC)
+	$(CC) $(CPPFLAGS) $(WARN) -Wno-missing-prototypes -O1 -g $(SAN) -o $@ tests/unit.c $(LDLIBS)
+
+test: bench tests/unit san tsan
+	@tests/setup.sh
+	./tests/unit
+	tests/run.sh
+
+perf: bench
+	@for s in tests/perf/*.sh; do echo "== $$s"; sh $$s || exit 1; done
+
+fmt:
+	clang-format -i bench.c bench.h tests/*.c
+
+clean:
+	rm -rf bench bench-san bench-tsan bench-dev tests/unit build/kinc
+
+distclean: clean
+	rm -rf build
+
+.PHONY: all musl-check dev san tsan test perf fmt clean distclean

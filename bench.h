@@ -1,0 +1,345 @@
+/*
+ * bench.h - the map of bench.c.
+ *
+ * bench is one translation unit. This header is included by bench.c only (and, through it, by
+ * tests/unit.c and the fuzzers). It lists, in the order of the sections of bench.c, the types
+ * shared between sections, the error codes, and the functions each section exports to the
+ * sections above it. Every function is BENCH_API, i.e. static: nothing leaks out of the binary,
+ * and a prototype left here after its function is deleted warns under -Wunused-function.
+ *
+ * Ownership: parsers return views into the caller's buffer, valid until it is reused.
+ * x_new returns heap memory that x_free releases. A function that takes ownership of an
+ * argument says so in its doc block. Lower layers never print; they return a code and, where
+ * there is more to say, fill a struct b_err. Only the cli_ and rep_ sections print.
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <pthread.h>
+
+#define BENCH_API static
+
+/*== 2 b_ : basics, error codes, messages ===================================*/
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t i64;
+
+#define countof(a) (sizeof(a) / sizeof((a)[0]))
+#define B_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define B_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define B_MUSTCHECK __attribute__((warn_unused_result))
+#define B_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define B_CACHELINE 64
+#define B_UNUSED __attribute__((unused))
+
+/* Internal result codes: 0 is success, errors are negative. X(name, value, text). */
+#define B_ERRORS(X)                                                                          \
+    X(B_OK, 0, "success")                                                                    \
+    X(B_AGAIN, -1, "would block or needs more input")                                        \
+    X(B_SYSERR, -2, "system call failed (see errno)")                                        \
+    X(B_TRUNCATED, -3, "truncated input")                                                    \
+    X(B_PROTOCOL, -4, "protocol violation")                                                  \
+    X(B_SERVER, -5, "server returned an error")                                              \
+    X(B_TIMEOUT, -6, "timed out")                                                            \
+    X(B_UNSUPPORTED, -7, "not supported")                                                    \
+    X(B_INVALID, -8, "invalid value")                                                        \
+    X(B_NOMEM, -9, "out of memory")                                                          \
+    X(B_DONE, -10, "no more events")
+
+enum b_rc {
+#define B_ENUM(name, value, text) name = value,
+    B_ERRORS(B_ENUM)
+#undef B_ENUM
+};
+
+/* Process exit codes (docs/cli.md "Exit status"). */
+enum b_exit {
+    B_EXIT_OK = 0,      /* success */
+    B_EXIT_FAIL = 1,    /* the run failed or its result is invalid */
+    B_EXIT_USAGE = 2,   /* usage error: bad option, value or argument */
+    B_EXIT_ENV = 3,     /* the environment refused: connect, auth, open, io_uring, memory */
+    B_EXIT_FORCED = 2,  /* sysbench's code for --forced-shutdown (same value as usage) */
+};
+
+/* Error detail filled by lower layers; only cli_/rep_ print it. */
+struct b_err {
+    int rc;         /* B_* code */
+    int sys_errno;  /* errno for B_SYSERR, else 0 */
+    char msg[256];  /* "what was attempted on what target: cause" */
+};
+
+/* b_errname - symbolic name of a B_* code ("B_TRUNCATED"). */
+BENCH_API const char *b_errname(int rc);
+/* b_errstr - text of a B_* code for people. */
+BENCH_API const char *b_errstr(int rc);
+/* b_errno_name - symbolic errno ("ECONNREFUSED"), or "E?" when unknown. */
+BENCH_API const char *b_errno_name(int e);
+/* b_seterr - fill *e (may be NULL) with rc, errno and a formatted message; returns rc. */
+BENCH_API int b_seterr(struct b_err *e, int rc, int sys_errno, const char *fmt, ...) B_PRINTF(4, 5);
+/* b_die - print "bench: fatal: ..." and exit(1); for programming errors and OOM during setup. */
+BENCH_API _Noreturn void b_die(const char *fmt, ...) B_PRINTF(1, 2);
+/* b_xmalloc/b_xcalloc - allocation that dies on failure (setup time only). */
+BENCH_API void *b_xmalloc(size_t n);
+BENCH_API void *b_xcalloc(size_t n, size_t size);
+
+/*== 3 buf_ : growable byte buffer ==========================================*/
+
+struct buf {
+    char *p;     /* bytes, always NUL-terminated when cap > 0 */
+    size_t len;  /* used bytes */
+    size_t cap;  /* allocated bytes */
+};
+
+/* buf_printf - append formatted text. Dies on OOM (setup and report paths only). */
+BENCH_API void buf_printf(struct buf *b, const char *fmt, ...) B_PRINTF(2, 3);
+/* buf_free - release the buffer and zero it. */
+BENCH_API void buf_free(struct buf *b);
+
+/*== 4 clk_, hist_ : clock and latency histogram ============================*/
+
+/* clk_now_ns - CLOCK_MONOTONIC in nanoseconds. */
+BENCH_API u64 clk_now_ns(void);
+
+/*
+ * Log-linear histogram of nanosecond values: values below 2^HIST_SUB_BITS are exact, above
+ * that each power of two is split into 2^(HIST_SUB_BITS-1) linear buckets, so a bucket is at
+ * most 1/128 of its lower bound wide and its midpoint is within 0.4% of any value in it.
+ * Counters are relaxed atomics written by one thread and read by the reporter.
+ */
+#define HIST_SUB_BITS 8
+#define HIST_MAX_EXP 42 /* values >= 2^42 ns (73 minutes) land in the last bucket */
+#define HIST_NBUCKETS                                                                        \
+    ((1u << HIST_SUB_BITS) + (HIST_MAX_EXP - HIST_SUB_BITS) * (1u << (HIST_SUB_BITS - 1)))
+
+struct hist {
+    _Atomic u64 count[HIST_NBUCKETS];
+};
+
+/* hist_index - bucket of value v (ns). */
+BENCH_API unsigned hist_index(u64 v);
+/* hist_bucket_lo/hi - smallest value in bucket i, and one past the largest. */
+BENCH_API u64 hist_bucket_lo(unsigned i);
+BENCH_API u64 hist_bucket_hi(unsigned i);
+/* hist_record - add one value; only the owning thread calls it. */
+BENCH_API void hist_record(struct hist *h, u64 v);
+/* hist_add - dst += src (merging); hist_sub - dst -= src (interval from snapshots). */
+BENCH_API void hist_add(struct hist *dst, const struct hist *src);
+BENCH_API void hist_sub(struct hist *dst, const struct hist *src);
+/* hist_total - number of values. */
+BENCH_API u64 hist_total(const struct hist *h);
+/* hist_percentile - nearest-rank percentile p (0 < p <= 100) as a bucket midpoint, clamped to
+ * [min, max] when those are given (pass 0 and UINT64_MAX otherwise); 0 when empty. */
+BENCH_API u64 hist_percentile(const struct hist *h, double p, u64 min, u64 max);
+
+/*== 5 unit_ : sizes ========================================================*/
+
+/* unit_parse_size - sysbench SIZE: digits plus an optional K/M/G/T (either case, x1024).
+ * Stricter than sysbench: returns B_INVALID for anything else (sysbench silently gives 0). */
+BENCH_API int unit_parse_size(const char *s, u64 *out) B_MUSTCHECK;
+/* unit_fmt_size - "512KiB", "16MiB": up to 5 significant digits, as sysbench prints sizes. */
+BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen);
+
+/*== 6 rnd_ : random numbers (sysbench 1.0.20 algorithms) ===================*/
+
+struct rnd {
+    u64 s[2];  /* xoroshiro128+ state */
+};
+
+enum rnd_type { RND_UNIFORM, RND_GAUSSIAN, RND_SPECIAL, RND_PARETO, RND_ZIPFIAN };
+
+/* Distribution parameters, copied from the options once before the run. */
+struct rnd_params {
+    int type;        /* enum rnd_type */
+    int spec_iter;   /* --rand-spec-iter */
+    int spec_pct;    /* --rand-spec-pct */
+    int spec_res;    /* --rand-spec-res */
+    double pareto_h; /* --rand-pareto-h */
+    double pareto_p; /* ln(h)/ln(1-h), precomputed */
+    double zipf_e;   /* --rand-zipfian-exp */
+    double zipf_hx1; /* H(1.5) - 1, precomputed */
+    double zipf_s;   /* 2 - Hinv(H(2.5) - h(2)), precomputed */
+};
+
+/* rnd_seed - seed from two libc random() calls per word, as sysbench does. */
+BENCH_API void rnd_seed(struct rnd *r);
+/* rnd_next - next 64-bit output of xoroshiro128+. */
+BENCH_API u64 rnd_next(struct rnd *r);
+/* rnd_double - uniform double in [0, 1). */
+BENCH_API double rnd_double(struct rnd *r);
+/* rnd_params_init - fill *p from type and parameters; precomputes derived constants. */
+BENCH_API void rnd_params_init(struct rnd_params *p, int type, int iter, int pct, int res,
+                               double pareto_h, double zipf_e);
+/* rnd_uniform - uniform integer in [a, b]. */
+BENCH_API u32 rnd_uniform(struct rnd *r, u32 a, u32 b);
+/* rnd_default - integer in [a, b] from the distribution in *p (sysbench.rand.default). */
+BENCH_API u32 rnd_default(struct rnd *r, const struct rnd_params *p, u32 a, u32 b);
+
+/*== 7 opt_ : option tables, parser, help ===================================*/
+
+enum opt_type { OPT_INT, OPT_SIZE, OPT_BOOL, OPT_STR, OPT_ENUM, OPT_LIST, OPT_DOUBLE, OPT_FILE };
+
+enum opt_flags {
+    OPT_F_NODEF = 1,      /* help shows no [default] */
+    OPT_F_EXT = 2,        /* a bench extension: hidden in the sysbench persona's help */
+    OPT_F_DEPRECATED = 4, /* deprecated alias */
+    OPT_F_NOHELP = 8,     /* accepted, never listed (0.4 names) */
+    OPT_F_SBLATE = 16,    /* sysbench persona: its bounds error comes after the banner */
+};
+
+/* One typed, bounded option. Rows stay in sysbench's help order (tables are short, so lookup
+ * is linear); a test checks that names are unique across all tables. */
+struct opt_def {
+    const char *name;     /* with dashes: "cpu-max-prime" */
+    int type;             /* enum opt_type */
+    size_t off;           /* offsetof(struct bench_opts, field) */
+    const char *def;      /* default as text, parsed like a user value */
+    double lo, hi;        /* bounds for INT/SIZE/DOUBLE */
+    const char *choices;  /* ENUM: "a,b,c|d" (after '|': bench only); STR: NULL */
+    const char *help;     /* sysbench's description; "%C" expands to {choices} */
+    const char *sb_bad;   /* sysbench persona's FATAL for a bounds error, "%s" = value */
+    int flags;            /* enum opt_flags */
+};
+
+#define OPT_MAX_PCT 8   /* --percentile list entries */
+#define OPT_MAX_CKPT 256 /* --report-checkpoints entries, as sysbench */
+
+/* All option values; written once by cli_, read-only afterwards. */
+struct bench_opts {
+    /* general */
+    i64 threads, events, time_s, rate, report_interval, warmup_time;
+    u64 thread_stack_size;
+    char *forced_shutdown, *report_checkpoints, *config_file, *percentile_list;
+    bool debug, validate, help, version, histogram;
+    i64 tx_rate, max_requests, max_time, num_threads; /* deprecated aliases */
+    char *test_alias;                                 /* --test=NAME (0.4 syntax) */
+    /* random numbers */
+    int rand_type;
+    i64 rand_spec_iter, rand_spec_pct, rand_spec_res, rand_seed;
+    double rand_pareto_h, rand_zipfian_exp;
+    /* log */
+    i64 verbosity;
+    /* cpu */
+    i64 cpu_max_prime;
+    /* memory */
+    u64 memory_block_size, memory_total_size;
+    int memory_scope, memory_oper, memory_access_mode;
+    bool memory_hugetlb;
+    /* threads, mutex */
+    i64 thread_yields, thread_locks, mutex_num, mutex_locks, mutex_loops;
+
+    /* derived by cli_ after parsing */
+    bool sb;                      /* sysbench persona (argv[0] is "sysbench") */
+    int npct;                     /* number of percentiles; 0 disables */
+    double pct[OPT_MAX_PCT];      /* the percentiles */
+    int nckpt;                    /* number of checkpoints */
+    double ckpt[OPT_MAX_CKPT];    /* checkpoint times, seconds from start */
+    double forced_s;              /* seconds after --time before forced shutdown; <0 off */
+    struct rnd_params rnd;        /* distribution */
+};
+
+/* Parse results, with the information the cli_ messages need. */
+enum opt_rc { OPT_OK = 0, OPT_UNKNOWN = -1, OPT_BADVAL = -2, OPT_RANGE = -3 };
+
+/* opt_find - look a name up (dashes or underscores) in a table; NULL if absent. */
+BENCH_API const struct opt_def *opt_find(const struct opt_def *t, size_t n, const char *name,
+                                         size_t namelen);
+/* opt_set - parse text into the row's field of *o. Returns enum opt_rc. */
+BENCH_API int opt_set(const struct opt_def *d, struct bench_opts *o, const char *val) B_MUSTCHECK;
+/* opt_print_help - one help block in sysbench's layout. */
+BENCH_API void opt_print_help(FILE *f, const struct opt_def *t, size_t n, bool sb);
+/* opt_edit_distance - Levenshtein distance, for "did you mean". */
+BENCH_API size_t opt_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
+
+/*== 11 load_ : worker threads, limits, rate, intervals =====================*/
+
+#define LOAD_NCTR 8 /* workload-defined counters per thread */
+
+/* Per-thread state: owned by its worker; counters are relaxed atomics read by the reporter. */
+struct load_thread {
+    int id;                    /* 0..threads-1 */
+    pthread_t tid;             /* the thread */
+    struct rnd rng;            /* per-thread RNG */
+    struct load_run *run;      /* the run it belongs to */
+    void *wl;                  /* workload's per-thread state */
+    u64 limit;                 /* per-thread event limit (memory, mutex), UINT64_MAX = none */
+    u64 done;                  /* events done by this thread (owner only) */
+    _Atomic u64 events;        /* events completed and counted */
+    _Atomic u64 lat_sum_ns;    /* sum of latencies */
+    _Atomic u64 lat_min_ns;    /* min latency since last reset */
+    _Atomic u64 lat_max_ns;    /* max latency since last reset */
+    _Atomic u64 ctr[LOAD_NCTR];/* workload counters (bytes, ops, ...) */
+    _Atomic int busy;          /* inside an event now */
+    int end_why;               /* why the loop ended (LOAD_END_*), read after join */
+    struct hist hist;          /* cumulative latency histogram */
+} __attribute__((aligned(B_CACHELINE)));
+
+/* A consistent-enough sum of all threads at one instant (see load_snapshot). */
+struct load_snap {
+    u64 t_ns;                  /* when taken */
+    u64 events, lat_sum_ns, lat_min_ns, lat_max_ns;
+    u64 ctr[LOAD_NCTR];
+    u64 *thr_events;           /* per thread, [threads] */
+    u64 *thr_sum_ns;           /* per thread, [threads] */
+    int busy;                  /* threads inside an event */
+    struct hist *hist;         /* merged histogram */
+};
+
+struct wl_def;
+
+/* One run of one workload. */
+struct load_run {
+    const struct wl_def *w;        /* the workload */
+    const struct bench_opts *o;    /* options */
+    int nthreads;                  /* worker count */
+    struct load_thread *thr;       /* [nthreads] */
+    void *wl_global;               /* workload's shared state */
+    u64 t_start_ns;                /* all threads released */
+    u64 t_measure_ns;              /* end of warmup: statistics start here */
+    u64 deadline_ns;               /* stop issuing events after this, 0 = none */
+    u64 event_limit;               /* --events, 0 = none */
+    _Atomic u64 issued;            /* events handed out against --events */
+    _Atomic u64 next_arrival_ns;   /* --rate: intended start of the next event */
+    double rate;                   /* --rate, events/s, 0 = closed loop */
+    _Atomic int stop;              /* workers stop at the next event boundary */
+    _Atomic int failed;            /* a worker failed: rc of the first failure */
+    _Atomic int queue_full;        /* --rate could not be kept */
+    _Atomic int running;           /* workers not yet finished */
+    _Atomic int ready;             /* workers initialised */
+    pthread_mutex_t mu;            /* guards the two condition variables below */
+    pthread_cond_t cv_done;        /* a worker finished */
+    pthread_cond_t cv_go;          /* the start signal */
+    int go;                        /* start signal given (under mu) */
+    struct load_snap base;         /* statistics base (warmup end, last checkpoint) */
+    struct b_err err;              /* first failure, for the report */
+};
+
+/*== 12 wl_ : workload registry =============================================*/
+
+/* A workload: sysbench's sb_test_t. Hooks may be NULL. */
+struct wl_def {
+    const char *name;                          /* "cpu" */
+    const char *desc;                          /* "CPU performance test" */
+    const struct opt_def *opts;                /* its options, sorted */
+    size_t nopts;                              /* rows in opts */
+    bool own_limit;                            /* sets its own event limit (memory, mutex) */
+    int (*check)(const struct bench_opts *o);  /* validate; prints FATAL, returns exit code */
+    void (*print_mode)(const struct bench_opts *o); /* mode lines of the run header */
+    int (*init)(struct load_run *r);           /* shared setup before threads start */
+    int (*thread_init)(struct load_thread *t); /* per-thread setup */
+    int (*event)(struct load_thread *t);       /* one event: B_OK, B_DONE or an error */
+    void (*thread_done)(struct load_thread *t);/* per-thread teardown */
+    void (*done)(struct load_run *r);          /* shared teardown */
+    void (*report)(const struct load_run *r, const struct load_snap *s, double secs);
+    void (*interval)(const struct load_run *r, const struct load_snap *d, double secs,
+                     double at_s);             /* one --report-interval line */
+};
+
+#endif /* BENCH_H */
