@@ -184,9 +184,11 @@ static void b_msg(int kind, const char *fmt, ...) B_PRINTF(2, 3);
 static void b_msg(int kind, const char *fmt, ...)
 {
     va_list ap;
-    FILE *f = opts.sb ? stdout : stderr;
+    FILE *f = opts.sb ? (opts.msg_out ? opts.msg_out : stdout) : stderr;
     if (opts.sb && kind == B_MSG_HINT)
         return; /* sysbench prints no hints; keep its output byte-compatible */
+    if (kind == B_MSG_WARN && opts.verbosity < 2 && opts.msg_out)
+        return;
     fflush(stdout);
     if (opts.sb)
         fputs(kind == B_MSG_FATAL ? "FATAL: " : kind == B_MSG_WARN ? "WARNING: " : "", f);
@@ -888,6 +890,19 @@ static void opt_defaults(const struct opt_def *t, size_t n, struct bench_opts *o
             b_die("default of --%s ('%s') does not parse", t[i].name, t[i].def);
 }
 
+/* Free the strings a table's rows own in *o (STR, LIST, FILE). */
+static void opt_free_strings(const struct opt_def *t, size_t n, struct bench_opts *o)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i].type == OPT_STR || t[i].type == OPT_LIST || t[i].type == OPT_FILE) {
+            char *p;
+            memcpy(&p, (char *)o + t[i].off, sizeof(p));
+            free(p);
+            p = NULL;
+            memcpy((char *)o + t[i].off, &p, sizeof(p));
+        }
+}
+
 /* "an integer 1..4096" - what a row accepts, for error messages. */
 static void opt_expect(struct buf *b, const struct opt_def *d, bool sb)
 {
@@ -1304,6 +1319,13 @@ static int thr_mutex_event(struct load_thread *t)
     return B_OK;
 }
 
+/* threads and mutex have no block of their own; sysbench prints an empty line for it */
+static void thr_report(const struct load_run *r, const struct load_snap *s, double secs)
+{
+    (void)r, (void)s, (void)secs;
+    printf("\n");
+}
+
 static void thr_mutex_mode(const struct bench_opts *o)
 {
     if (o->verbosity >= 4)
@@ -1653,7 +1675,7 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
 {
     const struct bench_opts *o = r->o;
     const u64 sec = 1000000000u;
-    u64 next_iv = o->report_interval ? r->t_start_ns + (u64)o->report_interval * sec : 0;
+    u64 next_iv = o->report_interval ? r->t_measure_ns + (u64)o->report_interval * sec : 0;
     u64 forced = (r->deadline_ns && o->forced_s >= 0)
                      ? r->deadline_ns + (u64)(o->forced_s * 1e9)
                      : 0;
@@ -1691,7 +1713,6 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
             warm = false;
             load_snapshot(r, &r->base);
             load_reset_minmax(r);
-            prev.t_ns = 0; /* intervals restart at the end of warmup */
             load_snap_copy(&prev, &r->base, r->nthreads);
         }
         if (next_iv && now >= next_iv) {
@@ -1699,7 +1720,7 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
             load_snap_diff(&d, &cur, &prev, r->nthreads);
             if (hk->interval)
                 hk->interval(r, &d, (double)(cur.t_ns - prev.t_ns) / 1e9,
-                             (double)(next_iv - r->t_start_ns) / 1e9);
+                             (double)(next_iv - r->t_measure_ns) / 1e9);
             load_snap_copy(&prev, &cur, r->nthreads);
             next_iv += (u64)o->report_interval * sec;
         }
@@ -1767,6 +1788,7 @@ static const struct wl_def wl_all[] = {
      .init = thr_threads_init,
      .event = thr_threads_event,
      .done = thr_done,
+     .report = thr_report,
      .interval = wl_generic_interval},
     {.name = "mutex",
      .desc = "Mutex performance test",
@@ -1777,6 +1799,7 @@ static const struct wl_def wl_all[] = {
      .init = thr_mutex_init,
      .event = thr_mutex_event,
      .done = thr_done,
+     .report = thr_report,
      .interval = wl_generic_interval},
 };
 
@@ -1854,7 +1877,7 @@ static void rep_header(const struct load_run *r, const struct bench_opts *o)
     else
         printf("Initializing random number generator from current time\n\n");
     if (o->forced_s >= 0 && o->time_s)
-        printf("Forcing shutdown in %.0f seconds\n\n", (double)o->time_s + o->forced_s);
+        printf("Forcing shutdown in %.0f seconds\n", (double)o->time_s + o->forced_s);
     printf("\n");
     if (r->w->print_mode)
         r->w->print_mode(o);
@@ -1942,7 +1965,7 @@ static void rep_histogram(const struct hist *h)
 
 /* rep_final - the test's own block, "General statistics", "Latency (ms)", "Threads fairness". */
 static void rep_final(struct load_run *r, const struct load_snap *cur, u64 t_end_ns,
-                      u64 unfinished)
+                      u64 unfinished, bool last)
 {
     const struct bench_opts *o = r->o;
     struct load_snap d;
@@ -1953,7 +1976,7 @@ static void rep_final(struct load_run *r, const struct load_snap *cur, u64 t_end
     double total = (double)(t_end_ns - r->t_measure_ns) / 1e9;
     u64 mn = d.events ? d.lat_min_ns : 0, mx = d.events ? d.lat_max_ns : 0;
 
-    if (o->histogram && o->npct)
+    if (last && o->histogram && o->npct)
         rep_histogram(d.hist);
     if (r->w->report)
         r->w->report(r, &d, secs);
@@ -2013,13 +2036,13 @@ static void rep_final(struct load_run *r, const struct load_snap *cur, u64 t_end
 static void rep_checkpoint(struct load_run *r, const struct load_snap *cur, double at_s)
 {
     printf("[ %gs ] Checkpoint report:\n", at_s);
-    rep_final(r, cur, cur->t_ns, 0);
+    rep_final(r, cur, cur->t_ns, 0, false);
 }
 
 static _Noreturn void rep_forced(struct load_run *r, const struct load_snap *cur)
 {
     b_msg(B_MSG_FATAL, "The --max-time limit has expired, forcing shutdown...");
-    rep_final(r, cur, cur->t_ns, (u64)cur->busy);
+    rep_final(r, cur, cur->t_ns, (u64)cur->busy, true);
     fflush(stdout);
     _exit(B_EXIT_FORCED);
 }
@@ -2043,6 +2066,7 @@ struct cli {
     int npos;
     char *cfg_text;                 /* --config-file contents (args point into it) */
     const struct wl_def *w;         /* the test, once known */
+    bool banner_done;               /* the banner has been printed */
 };
 
 /* Usage error in the persona's words; returns the persona's exit code. */
@@ -2195,6 +2219,8 @@ static int cli_apply(struct cli *c, bool *late)
                 const char *owner, *sug = cli_suggest(a, len, &owner);
                 *late = true;
                 if (opts.sb) {
+                    rep_banner(&opts);
+                    c->banner_done = true;
                     fprintf(stderr, "invalid option: %s\n", c->args[i]);
                     return B_EXIT_FAIL;
                 }
@@ -2214,6 +2240,8 @@ static int cli_apply(struct cli *c, bool *late)
             if (rc == OPT_OK)
                 continue;
             *late = !general || d->type == OPT_BOOL || (d->flags & OPT_F_SBLATE);
+            if (opts.sb && *late)
+                rep_banner(&opts), c->banner_done = true;
             if (opts.sb) {
                 if (d->type == OPT_BOOL || (!eq && d->type != OPT_STR))
                     fprintf(stderr, "invalid option: %s\n", c->args[i]);
@@ -2347,6 +2375,8 @@ static int cli_derive(struct cli *c)
             o->forced_s = *end == '%' ? (double)o->time_s * v / 100.0 : v;
         }
     }
+    if (o->time_s == 0 && o->events == 0 && (o->sb || !c->w || !c->w->own_limit))
+        b_msg(B_MSG_WARN, "Both event and time limits are disabled, running an endless test");
     if (o->debug)
         o->verbosity = 5;
     rnd_params_init(&o->rnd, o->rand_type, (int)o->rand_spec_iter, (int)o->rand_spec_pct,
@@ -2395,8 +2425,6 @@ static int cli_run(const struct wl_def *w)
     static const struct load_hooks hooks = {rep_interval, rep_checkpoint, rep_forced};
     int rc, ex = B_EXIT_OK;
 
-    if (opts.time_s == 0 && opts.events == 0 && !w->own_limit)
-        b_msg(B_MSG_WARN, "Both event and time limits are disabled, running an endless test");
     load_run_init(&r, w, &opts);
     rep_header(&r, &opts);
     rc = w->init ? w->init(&r) : B_OK;
@@ -2447,7 +2475,7 @@ static int cli_run(const struct wl_def *w)
     } else {
         if (atomic_load(&b_stop) && !opts.sb)
             b_msg(B_MSG_WARN, "interrupted; the report covers the run until the signal");
-        rep_final(&r, &cur, t_end, 0);
+        rep_final(&r, &cur, t_end, 0, true);
         if (atomic_load(&b_stop))
             ex = B_EXIT_FAIL;
     }
@@ -2458,8 +2486,31 @@ static int cli_run(const struct wl_def *w)
     return ex;
 }
 
+/* Release what the option tables own (strings), for leak-free tests and sanitizer runs. */
+static void cli_free_opts(void)
+{
+    for (size_t g = 0; g < countof(opt_groups); g++)
+        opt_free_strings(opt_groups[g].t, opt_groups[g].n, &opts);
+    for (size_t i = 0; i < countof(wl_all); i++)
+        opt_free_strings(wl_all[i].opts, wl_all[i].nopts, &opts);
+    if (opts.msg_out) {
+        fclose(opts.msg_out);
+        opts.msg_out = NULL;
+    }
+}
+
+static int cli_main(int argc, char **argv);
+
 /* bench_main - the whole program; main() only calls it (tests include bench.c). */
 static int bench_main(int argc, char **argv)
+{
+    int ex = cli_main(argc, argv);
+    fflush(stdout);
+    cli_free_opts();
+    return ex;
+}
+
+static int cli_main(int argc, char **argv)
 {
     struct cli c;
     const char *me = strrchr(argv[0], '/');
@@ -2566,7 +2617,16 @@ static int bench_main(int argc, char **argv)
         free(c.cfg_text);
         return B_EXIT_OK;
     }
-    rep_banner(&opts);
+    if (opts.verbosity < 3) {
+        /* sysbench prints everything but warnings and errors at NOTICE level (3): keep a
+         * stream for messages and send the rest of stdout to /dev/null */
+        int fd = dup(1);
+        opts.msg_out = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (opts.msg_out && !freopen("/dev/null", "w", stdout))
+            b_die("cannot reopen stdout on /dev/null: %s", strerror(errno));
+    }
+    if (!c.banner_done)
+        rep_banner(&opts);
     if (ex != B_EXIT_OK) { /* a sysbench error that comes after its banner */
         free(c.cfg_text);
         return ex;

@@ -243,6 +243,7 @@ struct bench_opts {
     double ckpt[OPT_MAX_CKPT];    /* checkpoint times, seconds from start */
     double forced_s;              /* seconds after --time before forced shutdown; <0 off */
     struct rnd_params rnd;        /* distribution */
+    FILE *msg_out;                /* --verbosity < 3: where messages go (stdout is muted) */
 };
 
 /* Parse results, with the information the cli_ messages need. */

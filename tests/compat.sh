@@ -1,0 +1,90 @@
+#!/bin/sh
+# Compatibility with the real sysbench 1.0.20: run the same command line through Debian's
+# sysbench and through bench invoked as `sysbench` (a symlink), then compare stdout, stderr
+# and exit status after masking what legitimately varies (timings, the banner's build note).
+# Needs /usr/bin/sysbench (tests/setup.sh installs it); exits 77 (skip) without it.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+ref=${SYSBENCH_REF:-/usr/bin/sysbench}
+[ -x "$ref" ] || { echo "compat: SKIP: $ref not installed"; exit 77; }
+"$ref" --version | grep -q '^sysbench 1\.0\.20' || { echo "compat: SKIP: $ref is not 1.0.20"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ln -s "$top/bench" "$work/sysbench"
+
+# floats (timings, rates) -> F; the banner's "(using ...)" note -> (X)
+mask() {
+    sed -E -e 's/^(sysbench 1\.0\.20) \(.*\)$/\1 (X)/' -e 's/ *-?[0-9]+\.[0-9]+/ F/g' "$1"
+}
+
+pass=0 fail=0
+check() { # check NAME ARGS...
+    name=$1; shift
+    (cd "$work" && "$ref" "$@" >ref.out 2>ref.err; echo $? >ref.rc)
+    (cd "$work" && ./sysbench "$@" >our.out 2>our.err; echo $? >our.rc)
+    ok=1
+    for s in out err; do
+        mask "$work/ref.$s" >"$work/ref.$s.m"
+        mask "$work/our.$s" >"$work/our.$s.m"
+        if ! cmp -s "$work/ref.$s.m" "$work/our.$s.m"; then
+            ok=0
+            echo "compat: FAIL $name: std$s differs (sysbench vs bench):"
+            diff "$work/ref.$s.m" "$work/our.$s.m" | head -20
+        fi
+    done
+    if ! cmp -s "$work/ref.rc" "$work/our.rc"; then
+        ok=0
+        echo "compat: FAIL $name: exit $(cat "$work/ref.rc") vs $(cat "$work/our.rc")"
+    fi
+    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+}
+
+check version --version
+check cpu-help cpu help
+check memory-help memory help
+check threads-help threads help
+check mutex-help mutex help
+check no-command cpu
+check prepare cpu prepare
+check cleanup cpu cleanup
+check unknown-command cpu frobnicate
+check extra-arg cpu run extra
+check unknown-test foo run
+check threads-0 --threads=0 cpu run
+check threads-x --threads=x cpu run
+check unknown-opt --thread=4 cpu run
+check bad-bool --debug=5 cpu run
+check pct-101 --percentile=101 cpu run
+check hist-pct0 --histogram --percentile=0 cpu run
+check zipfian --rand-type=zipfian cpu run
+check cpu-prime-0 --cpu-max-prime=0 cpu run
+check mem-bs-3 memory --memory-block-size=3 run
+check mem-bs-0 memory --memory-block-size=0 run
+check mem-bs-9 memory --memory-block-size=9 run
+check cpu-events cpu --events=100 run
+check cpu-2thr cpu --events=10 --threads=2 --time=0 run
+check cpu-seed --rand-seed=42 --cpu-max-prime=2000 --events=5 cpu run
+check cpu-pct0 --percentile=0 cpu --events=10 run
+check cpu-pct99 --percentile=99 cpu --events=10 run
+check cpu-debug --debug cpu --events=4 --time=0 run
+check cpu-verbose --verbosity=4 cpu --events=4 --threads=2 --time=0 run
+check cpu-validate --validate cpu --events=4 run
+check cpu-forced --forced-shutdown=3 --time=1 --events=5 cpu run
+check cpu-0.4 --test=cpu --num-threads=2 --max-requests=100 --max-time=1 run
+check rate-full --rate=2000000000 cpu run --verbosity=1
+check dashes --cpu_max_prime=2000 --events=3 cpu run
+check threads-run threads --events=100 run
+check mutex-run mutex --events=10 --threads=2 --mutex-locks=500 run
+for oper in read write; do
+    for scope in global local; do
+        check "mem-$oper-$scope" memory --memory-total-size=1G --memory-block-size=4K \
+            --memory-oper=$oper --memory-scope=$scope --events=1 --time=0 --threads=2 run
+    done
+done
+check mem-none memory --memory-oper=none --memory-total-size=16M --time=0 run
+check mem-rnd memory --memory-access-mode=rnd --memory-total-size=16M --time=0 run
+check mem-zero memory --memory-block-size=1M --memory-total-size=1M --threads=2 --time=0 run
+
+echo "compat: $pass passed, $fail failed"
+[ $fail = 0 ]

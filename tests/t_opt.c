@@ -1,0 +1,206 @@
+/* opt_, unit_, b_: value syntax, tables, help layout, error names. */
+
+static int t_opt_sizes(void)
+{
+    static const struct {
+        const char *s;
+        int rc;
+        u64 v;
+    } t[] = {
+        {"0", B_OK, 0},         {"10", B_OK, 10},          {"1K", B_OK, 1024},
+        {"4k", B_OK, 4096},     {"1M", B_OK, 1048576},     {"1G", B_OK, 1073741824ull},
+        {"1GB", B_OK, 1073741824ull}, {"2T", B_OK, 2199023255552ull}, {"64KiB", B_OK, 65536},
+        {"1.5G", B_INVALID, 0}, {"", B_INVALID, 0},        {"-1", B_INVALID, 0},
+        {"1X", B_INVALID, 0},   {"1Kb2", B_INVALID, 0},    {"99999999999T", B_INVALID, 0},
+        {"K", B_INVALID, 0},
+    };
+    for (size_t i = 0; i < countof(t); i++) {
+        u64 v = 12345;
+        int rc = unit_parse_size(t[i].s, &v);
+        if (rc != t[i].rc || (rc == B_OK && v != t[i].v))
+            fprintf(stderr, "  size '%s': rc %d v %llu\n", t[i].s, rc, (unsigned long long)v);
+        T_CHECK(rc == t[i].rc);
+        T_CHECK(rc != B_OK || v == t[i].v);
+    }
+    char buf[32];
+    T_CHECK(!strcmp(unit_fmt_size(512 * 1024, buf, sizeof(buf)), "512KiB"));
+    T_CHECK(!strcmp(unit_fmt_size(64ull << 20, buf, sizeof(buf)), "64MiB"));
+    T_CHECK(!strcmp(unit_fmt_size(1000, buf, sizeof(buf)), "1000B"));
+    return 0;
+}
+
+static int t_opt_set_types(void)
+{
+    struct bench_opts o;
+    memset(&o, 0, sizeof(o));
+    const struct opt_def *th = opt_find(opt_general, countof(opt_general), "threads", 7);
+    T_CHECK(th);
+    T_CHECK(opt_set(th, &o, "8") == OPT_OK && o.threads == 8);
+    T_CHECK(opt_set(th, &o, "0") == OPT_RANGE && o.threads == 8);
+    T_CHECK(opt_set(th, &o, "eight") == OPT_BADVAL);
+    T_CHECK(opt_set(th, &o, "8x") == OPT_BADVAL);
+    T_CHECK(opt_set(th, &o, "") == OPT_BADVAL);
+    /* dashes and underscores are interchangeable */
+    T_CHECK(opt_find(opt_general, countof(opt_general), "report_interval", 15) ==
+            opt_find(opt_general, countof(opt_general), "report-interval", 15));
+    T_CHECK(!opt_find(opt_general, countof(opt_general), "thread", 6));
+    const struct opt_def *dbg = opt_find(opt_general, countof(opt_general), "debug", 5);
+    static const char *on[] = {"on", "true", "1"}, *off[] = {"off", "false", "0"};
+    for (int i = 0; i < 3; i++) {
+        T_CHECK(opt_set(dbg, &o, on[i]) == OPT_OK && o.debug);
+        T_CHECK(opt_set(dbg, &o, off[i]) == OPT_OK && !o.debug);
+    }
+    T_CHECK(opt_set(dbg, &o, "5") == OPT_BADVAL);
+    T_CHECK(opt_set(dbg, &o, "yes") == OPT_BADVAL);
+    const struct opt_def *rt = opt_find(opt_rand, countof(opt_rand), "rand-type", 9);
+    T_CHECK(opt_set(rt, &o, "pareto") == OPT_OK && o.rand_type == RND_PARETO);
+    T_CHECK(opt_set(rt, &o, "zipfian") == OPT_OK && o.rand_type == RND_ZIPFIAN);
+    o.sb = true; /* sysbench 1.0.20 has no zipfian */
+    T_CHECK(opt_set(rt, &o, "zipfian") == OPT_RANGE);
+    T_CHECK(opt_set(rt, &o, "uniform") == OPT_OK && o.rand_type == RND_UNIFORM);
+    T_CHECK(opt_set(rt, &o, "unif") == OPT_RANGE);
+    const struct opt_def *bs = opt_find(opt_memory, countof(opt_memory), "memory_block_size", 17);
+    T_CHECK(opt_set(bs, &o, "4K") == OPT_OK && o.memory_block_size == 4096);
+    T_CHECK(opt_set(bs, &o, "1.5K") == OPT_BADVAL);
+    const struct opt_def *ph = opt_find(opt_rand, countof(opt_rand), "rand-pareto-h", 13);
+    T_CHECK(opt_set(ph, &o, "0.5") == OPT_OK && o.rand_pareto_h == 0.5);
+    T_CHECK(opt_set(ph, &o, "1") == OPT_RANGE);
+    T_CHECK(opt_set(ph, &o, "nan") == OPT_BADVAL);
+    free(o.percentile_list);
+    return 0;
+}
+
+/* every row: a default that parses, a unique name, a help text; enum defaults in choices */
+static int t_opt_tables(void)
+{
+    const struct opt_def *rows[256];
+    size_t n = 0;
+    for (size_t g = 0; g < countof(opt_groups); g++)
+        for (size_t i = 0; i < opt_groups[g].n; i++)
+            rows[n++] = &opt_groups[g].t[i];
+    for (size_t w = 0; w < countof(wl_all); w++)
+        for (size_t i = 0; i < wl_all[w].nopts; i++)
+            rows[n++] = &wl_all[w].opts[i];
+    struct bench_opts o;
+    memset(&o, 0, sizeof(o));
+    for (size_t i = 0; i < n; i++) {
+        T_CHECK(rows[i]->help && *rows[i]->help);
+        T_CHECK(!strchr(rows[i]->name, '_'));
+        if (opt_set(rows[i], &o, rows[i]->def) != OPT_OK)
+            fprintf(stderr, "  default of --%s does not parse\n", rows[i]->name);
+        T_CHECK(opt_set(rows[i], &o, rows[i]->def) == OPT_OK);
+        for (size_t k = i + 1; k < n; k++)
+            T_CHECK(strcmp(rows[i]->name, rows[k]->name));
+        if (rows[i]->sb_bad)
+            T_CHECK(strstr(rows[i]->sb_bad, "%s") && !strchr(strstr(rows[i]->sb_bad, "%s") + 1, '%'));
+    }
+    free(o.forced_shutdown), free(o.report_checkpoints), free(o.config_file);
+    free(o.percentile_list), free(o.test_alias);
+    return 0;
+}
+
+/* Help output is sysbench's, byte for byte (captured from Debian's sysbench 1.0.20). */
+static int t_opt_help_layout(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    opt_print_help(f, opt_memory, countof(opt_memory), true);
+    fclose(f);
+    T_CHECK(!strcmp(text,
+                    "  --memory-block-size=SIZE    size of memory block for test [1K]\n"
+                    "  --memory-total-size=SIZE    total size of data to transfer [100G]\n"
+                    "  --memory-scope=STRING       memory access scope {global,local} [global]\n"
+                    "  --memory-hugetlb[=on|off]   allocate memory from HugeTLB pool [off]\n"
+                    "  --memory-oper=STRING        type of memory operations {read, write, "
+                    "none} [write]\n"
+                    "  --memory-access-mode=STRING memory access mode {seq,rnd} [seq]\n"));
+    free(text);
+    f = open_memstream(&text, &len);
+    opt_print_help(f, opt_rand, countof(opt_rand), true); /* sysbench persona: no zipfian */
+    fclose(f);
+    T_CHECK(strstr(text, "  --rand-type=STRING random numbers distribution "
+                         "{uniform,gaussian,special,pareto} [special]\n"));
+    T_CHECK(!strstr(text, "zipfian"));
+    free(text);
+    f = open_memstream(&text, &len);
+    opt_print_help(f, opt_rand, countof(opt_rand), false); /* bench persona: with zipfian */
+    fclose(f);
+    T_CHECK(strstr(text, "{uniform,gaussian,special,pareto,zipfian} [special]\n"));
+    T_CHECK(strstr(text, "--rand-zipfian-exp=N"));
+    free(text);
+    return 0;
+}
+
+static int t_opt_edit_distance(void)
+{
+    T_CHECK(opt_edit_distance("thread", 6, "threads", 7) == 1);
+    T_CHECK(opt_edit_distance("cpu_max_prime", 13, "cpu-max-prime", 13) == 0);
+    T_CHECK(opt_edit_distance("tiem", 4, "time", 4) == 2);
+    T_CHECK(opt_edit_distance("", 0, "abc", 3) == 3);
+    const char *owner;
+    T_CHECK(!strcmp(cli_suggest("thread", 6, &owner), "threads") && !owner);
+    T_CHECK(!strcmp(cli_suggest("cpu-max-primes", 14, &owner), "cpu-max-prime") &&
+            !strcmp(owner, "cpu"));
+    T_CHECK(cli_suggest("zzzzzzzzzzzz", 12, &owner) == NULL);
+    return 0;
+}
+
+static int t_b_errors(void)
+{
+    T_CHECK(!strcmp(b_errname(B_TRUNCATED), "B_TRUNCATED"));
+    T_CHECK(!strcmp(b_errstr(B_OK), "success"));
+    T_CHECK(!strcmp(b_errname(-999), "B_UNKNOWN"));
+    T_CHECK(!strcmp(b_errno_name(ECONNREFUSED), "ECONNREFUSED"));
+    struct b_err e;
+    T_CHECK(b_seterr(&e, B_SYSERR, ENOENT, "open %s: %s", "x", "y") == B_SYSERR);
+    T_CHECK(e.rc == B_SYSERR && e.sys_errno == ENOENT && !strcmp(e.msg, "open x: y"));
+    return 0;
+}
+
+/* bench_main's exit codes for bad input, in both personas (output goes to /dev/null). */
+static int t_cli_exit_codes(void)
+{
+    static const struct {
+        const char *argv[6];
+        int bench, sb;
+    } t[] = {
+        {{"x", "--thread=4", "cpu", "run"}, B_EXIT_USAGE, B_EXIT_FAIL},
+        {{"x", "--threads=0", "cpu", "run"}, B_EXIT_USAGE, B_EXIT_FAIL},
+        {{"x", "--threads=x", "cpu", "run"}, B_EXIT_USAGE, B_EXIT_FAIL},
+        {{"x", "cpu", "run", "extra"}, B_EXIT_USAGE, B_EXIT_FAIL},
+        {{"x", "nosuchtest", "run"}, B_EXIT_USAGE, B_EXIT_FAIL},
+        {{"x", "cpu"}, B_EXIT_USAGE, B_EXIT_FAIL},
+        {{"x", "cpu", "prepare"}, B_EXIT_USAGE, B_EXIT_FAIL},
+        {{"x", "--percentile=50,abc", "cpu", "run"}, B_EXIT_USAGE, B_EXIT_FAIL},
+        {{"x", "--config-file=/nonexistent/bench.conf", "cpu", "run"}, B_EXIT_ENV, B_EXIT_FAIL},
+        {{"x", "memory", "--memory-block-size=3", "run"}, B_EXIT_USAGE, B_EXIT_FAIL},
+        {{"x", "--version"}, B_EXIT_OK, B_EXIT_OK},
+        {{"x", "cpu", "help"}, B_EXIT_OK, B_EXIT_OK},
+    };
+    int out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY);
+    T_CHECK(out >= 0 && err >= 0 && null >= 0);
+    int bad = -1;
+    for (size_t i = 0; i < countof(t) && bad < 0; i++) {
+        for (int sb = 0; sb < 2; sb++) {
+            char *argv[6];
+            int argc = 0;
+            for (; t[i].argv[argc]; argc++)
+                argv[argc] = (char *)t[i].argv[argc];
+            argv[argc] = NULL;
+            argv[0] = (char *)(sb ? "/usr/bin/sysbench" : "./bench");
+            fflush(stdout);
+            dup2(null, 1), dup2(null, 2);
+            int rc = bench_main(argc, argv);
+            fflush(stdout), fflush(stderr);
+            dup2(out, 1), dup2(err, 2);
+            if (rc != (sb ? t[i].sb : t[i].bench)) {
+                fprintf(stderr, "  %s %s: exit %d\n", argv[0], t[i].argv[1], rc);
+                bad = (int)i;
+            }
+        }
+    }
+    close(out), close(err), close(null);
+    T_CHECK(bad < 0);
+    return 0;
+}

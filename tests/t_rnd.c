@@ -1,0 +1,131 @@
+/* rnd_: the generator and the statistical shape of each distribution (spec 1.4). */
+
+static int t_rnd_vector(void)
+{
+    /* xoroshiro128+ from state {1, 2}, worked by hand from the step in spec 1.4 */
+    struct rnd r = {{1, 2}};
+    T_CHECK(rnd_next(&r) == 3);
+    T_CHECK(rnd_next(&r) == 36029003177443331ull);
+    T_CHECK(rnd_next(&r) == 78883775479546723ull);
+    for (int i = 0; i < 100000; i++) {
+        double d = rnd_double(&r);
+        T_CHECK(d >= 0 && d < 1);
+    }
+    srandom(42);
+    struct rnd a, b;
+    rnd_seed(&a);
+    srandom(42);
+    rnd_seed(&b);
+    T_CHECK(a.s[0] == b.s[0] && a.s[1] == b.s[1]); /* --rand-seed makes runs reproducible */
+    return 0;
+}
+
+static int t_rnd_uniform_chi2(void)
+{
+    struct rnd r = {{3, 4}};
+    struct rnd_params p;
+    enum { N = 200000, K = 10 };
+    u64 cnt[K] = {0};
+    rnd_params_init(&p, RND_UNIFORM, 12, 1, 75, 0.2, 0.8);
+    for (int i = 0; i < N; i++) {
+        u32 x = rnd_default(&r, &p, 1, 10);
+        T_CHECK(x >= 1 && x <= 10);
+        cnt[x - 1]++;
+    }
+    double chi2 = 0, e = (double)N / K;
+    for (int k = 0; k < K; k++)
+        chi2 += ((double)cnt[k] - e) * ((double)cnt[k] - e) / e;
+    T_CHECK(chi2 < 27.9); /* df = 9, p = 0.001 */
+    return 0;
+}
+
+static int t_rnd_gaussian(void)
+{
+    struct rnd r = {{5, 6}};
+    struct rnd_params p;
+    enum { N = 200000 };
+    double sum = 0, sq = 0;
+    int in1 = 0;
+    rnd_params_init(&p, RND_GAUSSIAN, 12, 1, 75, 0.2, 0.8);
+    for (int i = 0; i < N; i++) {
+        double x = rnd_default(&r, &p, 1, 10000);
+        T_CHECK(x >= 1 && x <= 10000);
+        sum += x;
+        sq += x * x;
+    }
+    double mean = sum / N, sd = sqrt(sq / N - mean * mean);
+    /* Irwin-Hall of 12: mean mid-range, sd = range / sqrt(12 * 12) */
+    T_CHECK(t_rel(mean, 5000.5) < 0.01);
+    T_CHECK(t_rel(sd, 10000.0 / 12.0) < 0.03);
+    for (int i = 0; i < N; i++) {
+        double x = rnd_default(&r, &p, 1, 10000);
+        in1 += fabs(x - 5000.5) <= 10000.0 / 12.0;
+    }
+    T_CHECK(fabs((double)in1 / N - 0.683) < 0.02); /* about 68% within one sd */
+    return 0;
+}
+
+static int t_rnd_special(void)
+{
+    struct rnd r = {{7, 8}};
+    struct rnd_params p;
+    enum { N = 200000 };
+    int hot = 0;
+    rnd_params_init(&p, RND_SPECIAL, 12, 1, 75, 0.2, 0.8);
+    for (int i = 0; i < N; i++) {
+        u32 x = rnd_default(&r, &p, 1, 10000);
+        T_CHECK(x >= 1 && x <= 10000);
+        hot += x >= 4975 && x <= 5051;
+    }
+    /* spec 1.4: about 76% of draws fall in the ~77 ids around the middle */
+    T_CHECK(fabs((double)hot / N - 0.76) < 0.02);
+    return 0;
+}
+
+static int t_rnd_pareto(void)
+{
+    struct rnd r = {{9, 10}};
+    struct rnd_params p;
+    enum { N = 200000 };
+    int low = 0;
+    rnd_params_init(&p, RND_PARETO, 12, 1, 75, 0.2, 0.8);
+    for (int i = 0; i < N; i++) {
+        u32 x = rnd_default(&r, &p, 1, 10000);
+        T_CHECK(x >= 1 && x <= 10000);
+        low += x <= 2000;
+    }
+    T_CHECK(fabs((double)low / N - 0.80) < 0.02); /* the 80/20 rule for h = 0.2 */
+    return 0;
+}
+
+static int t_rnd_zipfian(void)
+{
+    static const double exps[] = {0.8, 1.0, 1.5};
+    for (size_t k = 0; k < countof(exps); k++) {
+        struct rnd r = {{11, 12 + k}};
+        struct rnd_params p;
+        enum { N = 400000 };
+        static u64 cnt[1001];
+        memset(cnt, 0, sizeof(cnt));
+        rnd_params_init(&p, RND_ZIPFIAN, 12, 1, 75, 0.2, exps[k]);
+        for (int i = 0; i < N; i++) {
+            u32 x = rnd_default(&r, &p, 1, 1000);
+            T_CHECK(x >= 1 && x <= 1000);
+            cnt[x]++;
+        }
+        /* P(rank i) ~ i^-e: rank 1 / rank 2 = 2^e, rank 1 / rank 4 = 4^e */
+        T_CHECK(t_rel((double)cnt[1] / (double)cnt[2], pow(2, exps[k])) < 0.05);
+        T_CHECK(t_rel((double)cnt[1] / (double)cnt[4], pow(4, exps[k])) < 0.08);
+    }
+    return 0;
+}
+
+static int t_rnd_exp_gap(void)
+{
+    struct rnd r = {{13, 14}};
+    double sum = 0;
+    for (int i = 0; i < 100000; i++)
+        sum += (double)rnd_exp_gap_ns(&r, 1000.0);
+    T_CHECK(t_rel(sum / 100000, 1e6) < 0.02); /* mean gap 1/rate = 1 ms */
+    return 0;
+}

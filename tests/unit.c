@@ -1,0 +1,74 @@
+/*
+ * Unit tests: bench.c is included, so every static function is reachable (STYLE 2.8).
+ * Run all: tests/unit; run a group: tests/unit hist_  (name prefix). The last line is
+ * "N passed, N failed". Always built with ASan and UBSan (Makefile).
+ */
+#define BENCH_NO_MAIN
+#include "../bench.c"
+
+#define T_CHECK(cond)                                                                        \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
+            fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);       \
+            return 1;                                                                        \
+        }                                                                                    \
+    } while (0)
+
+/* relative difference */
+static double t_rel(double a, double b)
+{
+    return fabs(a - b) / (fabs(b) > 0 ? fabs(b) : 1.0);
+}
+
+#include "t_hist.c"
+#include "t_rnd.c"
+#include "t_opt.c"
+#include "t_load.c"
+
+static const struct {
+    const char *name;
+    int (*fn)(void);
+} t_all[] = {
+    {"hist_bucket_bounds", t_hist_bucket_bounds},
+    {"hist_percentile_exact", t_hist_percentile_exact},
+    {"hist_merge_sub", t_hist_merge_sub},
+    {"hist_edges", t_hist_edges},
+    {"rnd_vector", t_rnd_vector},
+    {"rnd_uniform_chi2", t_rnd_uniform_chi2},
+    {"rnd_gaussian", t_rnd_gaussian},
+    {"rnd_special", t_rnd_special},
+    {"rnd_pareto", t_rnd_pareto},
+    {"rnd_zipfian", t_rnd_zipfian},
+    {"rnd_exp_gap", t_rnd_exp_gap},
+    {"opt_sizes", t_opt_sizes},
+    {"opt_set_types", t_opt_set_types},
+    {"opt_tables", t_opt_tables},
+    {"opt_help_layout", t_opt_help_layout},
+    {"opt_edit_distance", t_opt_edit_distance},
+    {"b_errors", t_b_errors},
+    {"cli_exit_codes", t_cli_exit_codes},
+    {"load_events_exact", t_load_events_exact},
+    {"load_mutex_one_per_thread", t_load_mutex_one_per_thread},
+    {"load_memory_limit", t_load_memory_limit},
+    {"load_rate_open_loop", t_load_rate_open_loop},
+    {"load_snapshot_diff", t_load_snapshot_diff},
+    {"cpu_prime_count", t_cpu_prime_count},
+};
+
+int main(int argc, char **argv)
+{
+    int pass = 0, fail = 0;
+    for (size_t i = 0; i < countof(t_all); i++) {
+        if (argc > 1 && strncmp(t_all[i].name, argv[1], strlen(argv[1])))
+            continue;
+        if (t_all[i].fn() == 0) {
+            pass++;
+            printf("ok   %s\n", t_all[i].name);
+        } else {
+            fail++;
+            printf("FAIL %s\n", t_all[i].name);
+        }
+    }
+    printf("%d passed, %d failed\n", pass, fail);
+    return fail ? 1 : 0;
+}
