@@ -61,7 +61,7 @@ all: bench
 bench: $(SRC) $(MBEDTLS_LIBS) | $(KINC) musl-check
 	$(MUSL_CC) $(CPPFLAGS) -isystem $(KINC) $(MBEDTLS_CFLAGS) $(WARN) -O2 \
 	    -fstack-protector-strong -static -s -o $@ bench.c $(MBEDTLS_LIBS) $(LDLIBS)
-	@file $@ | grep -q 'statically linked' || { echo "make: $@ is not statically linked" >&2; exit 1; }
+	@! readelf -l $@ | grep -q 'program interpreter' || { echo "make: $@ is not statically linked" >&2; exit 1; }
 
 musl-check:
 	@command -v $(MUSL_CC) >/dev/null 2>&1 || { \

@@ -654,7 +654,7 @@ static const struct opt_def opt_stats[] = {
     OPT("percentile", LIST, percentile_list, "95", 0, 100, NULL,
         "percentile to calculate in latency statistics (1-100). Use the special value of 0 to "
         "disable percentile calculations",
-        "Invalid value for --percentile: %s", 0),
+        "Invalid value for --percentile: %s", OPT_F_SBHINT_N),
     OPT("histogram", BOOL, histogram, "off", 0, 0, NULL, "print latency histogram in report",
         NULL, 0),
 };
@@ -793,9 +793,11 @@ BENCH_API int opt_set(const struct opt_def *d, struct bench_opts *o, const char 
 }
 
 /* Type hint shown after the name in help lines. */
-static const char *opt_hint(int type)
+static const char *opt_hint(const struct opt_def *d, bool sb)
 {
-    switch (type) {
+    if (sb && (d->flags & OPT_F_SBHINT_N))
+        return "=N";
+    switch (d->type) {
     case OPT_INT:
     case OPT_DOUBLE:
         return "=N";
@@ -843,12 +845,12 @@ BENCH_API void opt_print_help(FILE *f, const struct opt_def *t, size_t n, bool s
     size_t w = 0;
     for (size_t i = 0; i < n; i++)
         if (opt_listed(&t[i], sb))
-            w = B_MAX(w, strlen(t[i].name) + strlen(opt_hint(t[i].type)));
+            w = B_MAX(w, strlen(t[i].name) + strlen(opt_hint(&t[i], sb)));
     for (size_t i = 0; i < n; i++) {
         struct buf name = {0}, desc = {0};
         if (!opt_listed(&t[i], sb))
             continue;
-        buf_printf(&name, "--%s%s", t[i].name, opt_hint(t[i].type));
+        buf_printf(&name, "--%s%s", t[i].name, opt_hint(&t[i], sb));
         opt_describe(&desc, &t[i], sb);
         fprintf(f, "  %-*s %s", (int)w + 2, name.p, desc.p);
         if (!(t[i].flags & OPT_F_NODEF))
@@ -1741,6 +1743,14 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
     pthread_mutex_unlock(&r->mu);
     for (int i = 0; i < r->nthreads; i++)
         pthread_join(r->thr[i].tid, NULL);
+    /* the interval that ends with --time: sysbench may or may not print it (a race); we do */
+    if (next_iv && r->deadline_ns && next_iv <= r->deadline_ns && hk->interval &&
+        !atomic_load(&r->stop) && !atomic_load(&b_stop)) {
+        load_snapshot(r, &cur);
+        load_snap_diff(&d, &cur, &prev, r->nthreads);
+        hk->interval(r, &d, (double)(cur.t_ns - prev.t_ns) / 1e9,
+                     (double)(next_iv - r->t_measure_ns) / 1e9);
+    }
     load_snap_free(&prev);
     load_snap_free(&cur);
     load_snap_free(&d);
@@ -2041,10 +2051,17 @@ static void rep_checkpoint(struct load_run *r, const struct load_snap *cur, doub
 
 static _Noreturn void rep_forced(struct load_run *r, const struct load_snap *cur)
 {
-    b_msg(B_MSG_FATAL, "The --max-time limit has expired, forcing shutdown...");
+    if (r->o->sb)
+        b_msg(B_MSG_FATAL, "The --max-time limit has expired, forcing shutdown...");
+    else
+        b_msg(B_MSG_FATAL,
+              "run: --time=%lld expired %.1f s ago and %d thread(s) are still inside an event; "
+              "forcing shutdown (--forced-shutdown=%s), exit %d",
+              (long long)r->o->time_s, (double)(cur->t_ns - r->deadline_ns) / 1e9, cur->busy,
+              r->o->forced_shutdown, B_EXIT_FAIL);
     rep_final(r, cur, cur->t_ns, (u64)cur->busy, true);
     fflush(stdout);
-    _exit(B_EXIT_FORCED);
+    _exit(r->o->sb ? B_EXIT_FORCED : B_EXIT_FAIL);
 }
 
 /*== 14 cli_ : command line, dispatch, bench_main(), main() =================*/
@@ -2486,6 +2503,13 @@ static int cli_run(const struct wl_def *w)
     return ex;
 }
 
+static void cli_banner(struct cli *c)
+{
+    if (!c->banner_done)
+        rep_banner(&opts);
+    c->banner_done = true;
+}
+
 /* Release what the option tables own (strings), for leak-free tests and sanitizer runs. */
 static void cli_free_opts(void)
 {
@@ -2625,8 +2649,8 @@ static int cli_main(int argc, char **argv)
         if (opts.msg_out && !freopen("/dev/null", "w", stdout))
             b_die("cannot reopen stdout on /dev/null: %s", strerror(errno));
     }
-    if (!c.banner_done)
-        rep_banner(&opts);
+    if (opts.sb) /* the bench persona prints its banner only once all checks passed */
+        cli_banner(&c);
     if (ex != B_EXIT_OK) { /* a sysbench error that comes after its banner */
         free(c.cfg_text);
         return ex;
@@ -2649,6 +2673,7 @@ static int cli_main(int argc, char **argv)
         return cli_usage_exit();
     }
     if (!strcmp(cmd, "help")) {
+        cli_banner(&c);
         printf("%s options:\n", c.w->name);
         opt_print_help(stdout, c.w->opts, c.w->nopts, opts.sb);
         printf("\n");
@@ -2681,6 +2706,7 @@ static int cli_main(int argc, char **argv)
         free(c.cfg_text);
         return ex;
     }
+    cli_banner(&c);
     srandom(opts.rand_seed ? (unsigned)opts.rand_seed : (unsigned)time(NULL));
     os_install_signals();
     ex = cli_run(c.w);

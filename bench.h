@@ -192,6 +192,7 @@ enum opt_flags {
     OPT_F_DEPRECATED = 4, /* deprecated alias */
     OPT_F_NOHELP = 8,     /* accepted, never listed (0.4 names) */
     OPT_F_SBLATE = 16,    /* sysbench persona: its bounds error comes after the banner */
+    OPT_F_SBHINT_N = 32,  /* sysbench persona: help shows "=N" (bench takes a list) */
 };
 
 /* One typed, bounded option. Rows stay in sysbench's help order (tables are short, so lookup

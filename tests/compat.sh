@@ -86,5 +86,12 @@ check mem-none memory --memory-oper=none --memory-total-size=16M --time=0 run
 check mem-rnd memory --memory-access-mode=rnd --memory-total-size=16M --time=0 run
 check mem-zero memory --memory-block-size=1M --memory-total-size=1M --threads=2 --time=0 run
 
+# --help: the general part is sysbench's byte for byte (database sections come with the
+# MySQL driver)
+"$ref" --help | sed '/^General database options:/,$d' >"$work/ref.help"
+(cd "$work" && ./sysbench --help) | sed '/^Compiled-in tests:/,$d' >"$work/our.help"
+if cmp -s "$work/ref.help" "$work/our.help"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "compat: FAIL help:"; diff "$work/ref.help" "$work/our.help" | head; fi
+
 echo "compat: $pass passed, $fail failed"
 [ $fail = 0 ]

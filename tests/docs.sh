@@ -1,0 +1,29 @@
+#!/bin/sh
+# Docs move with code: every option that bench's help lists (generated from the option
+# tables) is documented in docs/cli.md and docs/bench.1, and every option docs/cli.md
+# documents exists. Also every test name.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+b=${BENCH:-$top/bench}
+md=$top/docs/cli.md man=$top/docs/bench.1
+fail=0
+tests=$("$b" --help | sed -n '/^Compiled-in tests:/,/^$/s/^  \([a-z_]*\) - .*/\1/p')
+[ -n "$tests" ] || { echo "docs: no tests found in bench --help"; exit 1; }
+opts=$( { "$b" --help; for t in $tests; do "$b" "$t" help; done; } |
+        sed -n 's/^  --\([a-z0-9-]*\).*/\1/p' | sort -u)
+[ "$(echo "$opts" | wc -l)" -gt 20 ] || { echo "docs: too few options parsed"; exit 1; }
+for o in $opts; do
+    grep -q -- "--$o\b" "$md" || { echo "docs: --$o is not in docs/cli.md"; fail=1; }
+    m=$(printf '%s' "$o" | sed 's/-/\\\\-/g')  # roff writes each dash as \-
+    grep -q -- "\\\\-\\\\-$m\b" "$man" || { echo "docs: --$o is not in docs/bench.1"; fail=1; }
+done
+for t in $tests; do
+    grep -q "^### \`$t\`" "$md" || { echo "docs: test '$t' has no section in docs/cli.md"; fail=1; }
+    grep -q "^\.B $t\$" "$man" || { echo "docs: test '$t' is not in docs/bench.1"; fail=1; }
+done
+# the reverse: options in docs/cli.md tables that bench does not have
+for o in $(sed -n 's/^| `--\([a-z0-9-]*\).*/\1/p' "$md" | sort -u); do
+    echo "$opts" | grep -qx -- "$o" || { echo "docs: docs/cli.md documents --$o, which bench does not list"; fail=1; }
+done
+[ $fail = 0 ] && echo "docs: $(echo "$opts" | wc -l) options and $(echo $tests | wc -w) tests documented"
+exit $fail

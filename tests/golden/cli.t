@@ -1,0 +1,248 @@
+Golden transcripts of the bench persona (numbers globbed). Run by tests/run.sh with cram3;
+$BENCH is the release binary under test.
+
+Version and help come from the option tables:
+
+  $ $BENCH --version
+  bench * (sysbench 1.0.20 compatible; mbed TLS 2.28.3) (glob)
+  $ $BENCH cpu help
+  bench * (sysbench 1.0.20 compatible) (glob)
+  
+  cpu options:
+    --cpu-max-prime=N upper limit for primes generator [10000]
+  
+  $ $BENCH --help | sed -n '1,8p'
+  Usage:
+    bench [options]... [testname] [command]
+  
+  Commands implemented by most tests: prepare run cleanup help
+  
+  General options:
+    --threads=N                     number of threads to use [1]
+    --events=N                      limit for total number of events [0]
+  $ $BENCH --help | grep -A5 'Compiled-in tests'
+  Compiled-in tests:
+    cpu - CPU performance test
+    memory - Memory functions speed test
+    threads - Threads subsystem performance test
+    mutex - Mutex performance test
+  
+  $ $BENCH --help | grep -c zipfian
+  2
+
+A cpu run with --events: exact event count, sysbench's blocks, several percentiles.
+
+  $ $BENCH cpu --events=20 --time=0 --threads=2 --percentile=50,99,99.9 --rand-seed=7 run
+  bench * (sysbench 1.0.20 compatible) (glob)
+  
+  Running the test with following options:
+  Number of threads: 2
+  Initializing random number generator from seed (7).
+  
+  
+  Prime numbers limit: 10000
+  
+  Initializing worker threads...
+  
+  Threads started!
+  
+  CPU speed:
+      events per second: * (glob)
+  
+  General statistics:
+      total time:                          *s (glob)
+      total number of events:              20
+  
+  Latency (ms):
+           min:                                    * (glob)
+           avg:                                    * (glob)
+           max:                                    * (glob)
+           50th percentile:                        * (glob)
+           99th percentile:                        * (glob)
+         99.9th percentile:                        * (glob)
+           sum:                                    * (glob)
+  
+  Threads fairness:
+      events (avg/stddev):           10.0000/* (glob)
+      execution time (avg/stddev):   * (glob)
+  
+
+Memory: sysbench's semantics (events = total / block / threads, --events ignored).
+
+  $ $BENCH memory --memory-total-size=64M --memory-block-size=64K --threads=2 --events=1 --time=0 run | sed -n '/Running memory/,$p'
+  Running memory speed test with the following options:
+    block size: 64KiB
+    total size: 64MiB
+    operation: write
+    scope: global
+  
+  Initializing worker threads...
+  
+  Threads started!
+  
+  Total operations: 1024 (* per second) (glob)
+  
+  64.00 MiB transferred (* MiB/sec) (glob)
+  
+  
+  General statistics:
+      total time:                          *s (glob)
+      total number of events:              1024
+  
+  Latency (ms):
+           min:                                    * (glob)
+           avg:                                    * (glob)
+           max:                                    * (glob)
+           95th percentile:                        * (glob)
+           sum:                                    * (glob)
+  
+  Threads fairness:
+      events (avg/stddev):           512.0000/0.00
+      execution time (avg/stddev):   * (glob)
+  
+
+threads and mutex (mutex: one event per thread whatever --events says):
+
+  $ $BENCH threads --events=50 --thread-yields=10 run | grep 'total number of events'
+      total number of events:              50
+  $ $BENCH mutex --threads=3 --events=50 --mutex-locks=100 run | grep 'total number of events'
+      total number of events:              3
+
+The 0.4 syntax of old scripts, with sysbench's deprecation warnings; a .lua path maps to the
+built-in test of that name; options may come in a config file:
+
+  $ $BENCH --test=cpu --num-threads=2 --max-requests=30 --max-time=0 run 2>&1 | grep -E 'WARN|deprecated|threads:|number of events'
+  WARNING: the --test option is deprecated. You can pass a script name or path on the command line without any options.
+  bench: warning: --num-threads is deprecated, use --threads instead
+  bench: warning: --max-requests is deprecated, use --events instead
+  Number of threads: 2
+      total number of events:              30
+  $ $BENCH /usr/share/sysbench/threads.lua --events=5 run | grep 'number of events'
+      total number of events:              5
+  $ printf 'threads = 2\n# a comment\nevents=7\ntime = 0\n' > my.conf
+  $ $BENCH --config-file=my.conf cpu run | grep -E 'threads:|number of events'
+  Number of threads: 2
+      total number of events:              7
+
+Interval reports, --rate (open loop) and checkpoints in sysbench's line format:
+
+  $ $BENCH cpu --time=2 --report-interval=1 --rate=100 --cpu-max-prime=1000 run | grep '^\['
+  \[ 1s \] thds: 1 eps: [0-9.]+ lat \(ms,95%\): [0-9.]+ (re)
+  \[ 1s \] queue length: [0-9]+ concurrency: [01] (re)
+  \[ 2s \] thds: [01] eps: [0-9.]+ lat \(ms,95%\): [0-9.]+ (re)
+  \[ 2s \] queue length: [0-9]+ concurrency: [01] (re)
+  $ $BENCH cpu --time=2 --report-checkpoints=1 --cpu-max-prime=1000 run | grep -cE 'Checkpoint report|^General statistics'
+  3
+  $ $BENCH cpu --events=200 --time=0 --histogram --cpu-max-prime=1000 run | sed -n '/Latency histogram/,/^ $/p' | head -2
+  Latency histogram (values are in milliseconds)
+         value  ------------- distribution ------------- count
+
+--warmup-time runs events first and leaves them out of the statistics:
+
+  $ $BENCH cpu --warmup-time=1 --time=1 --cpu-max-prime=1000 run | grep -E 'Warmup|total time'
+  Warmup time: 1s
+      total time:                          1.0*s (glob)
+
+Bad input: one line saying what and why, one hint, exit 2 (usage) or 3 (environment):
+
+  $ $BENCH --thread=4 cpu run
+  bench: unknown option '--thread=4' (did you mean '--threads'?)
+  bench: hint: see 'bench --help' and 'bench cpu help'
+  [2]
+  $ $BENCH memory --cpu-max-prime=5 run
+  bench: unknown option '--cpu-max-prime=5' (--cpu-max-prime is an option of the 'cpu' test)
+  bench: hint: see 'bench --help' and 'bench memory help'
+  [2]
+  $ $BENCH --threads=eight cpu run
+  bench: --threads: invalid value 'eight' (expected an integer 1..100000)
+  bench: hint: see 'bench --help' and 'bench cpu help'
+  [2]
+  $ $BENCH --rand-type=zipf cpu run
+  bench: --rand-type: invalid value 'zipf' (expected one of {uniform,gaussian,special,pareto,zipfian})
+  bench: hint: see 'bench --help' and 'bench cpu help'
+  [2]
+  $ $BENCH --debug=maybe cpu run
+  bench: --debug: invalid value 'maybe' (expected on, off, true, false, 1 or 0)
+  bench: hint: see 'bench --help' and 'bench cpu help'
+  [2]
+  $ $BENCH --memory-block-size=1.5K memory run
+  bench: --memory-block-size: invalid value '1.5K' (expected a size with an optional K/M/G/T suffix, 0..1099511627776 bytes)
+  bench: hint: see 'bench --help' and 'bench memory help'
+  [2]
+  $ $BENCH memory --memory-block-size=3 run
+  bench: memory: --memory-block-size=3: not a power of two of at least 8 bytes
+  bench: hint: use a size such as 1K, 4K, 1M or 64M
+  [2]
+  $ $BENCH --percentile=50,x cpu run
+  bench: --percentile: invalid value '50,x' (expected 0, or up to 8 percentiles in 0..100 separated by commas, such as 50,95,99.9)
+  bench: hint: see 'bench --help' and 'bench cpu help'
+  [2]
+  $ $BENCH --histogram --percentile=0 cpu run
+  bench: --histogram needs percentiles, but --percentile=0 disables them
+  bench: hint: drop --percentile=0 or --histogram
+  [2]
+  $ $BENCH --forced-shutdown=soon cpu run
+  bench: --forced-shutdown: invalid value 'soon' (expected off, seconds such as 5, or a percentage of --time such as 10%)
+  bench: hint: see 'bench --help' and 'bench cpu help'
+  [2]
+  $ $BENCH cpux run
+  bench: unknown test 'cpux' (did you mean 'cpu'?)
+  bench: hint: the tests are listed by 'bench --help'
+  [2]
+  $ $BENCH cpu
+  bench: the 'cpu' test needs a command: run or help
+  bench: hint: try 'bench cpu run'
+  [2]
+  $ $BENCH cpu prepare
+  bench: the 'cpu' test does not implement the 'prepare' command (it needs no files or tables)
+  bench: hint: try 'bench cpu run'
+  [2]
+  $ $BENCH cpu run now
+  bench: unexpected argument 'now' (the syntax is: bench [options]... [testname] [command])
+  bench: hint: options take the form --name=value, with no space
+  [2]
+  $ $BENCH --config-file=/nonexistent.conf cpu run
+  bench: cannot open config file '/nonexistent.conf': No such file or directory (ENOENT)
+  bench: hint: the file holds lines such as 'threads = 4'
+  [3]
+
+--rate that the workers cannot keep: sysbench's queue-full error, exit 1, no report:
+
+  $ $BENCH --rate=2000000000 cpu run
+  bench * (sysbench 1.0.20 compatible) (glob)
+  
+  Running the test with following options:
+  Number of threads: 1
+  Target transaction rate: 2000000000/sec
+  Initializing random number generator from current time
+  
+  
+  Prime numbers limit: 10000
+  
+  Initializing worker threads...
+  
+  Threads started!
+  
+  bench: The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate
+  bench: hint: lower --rate or add --threads; the results would hide the backlog
+  [1]
+
+--forced-shutdown: a run whose event outlives --time is cut, reported, exit 1:
+
+  $ $BENCH mutex --mutex-locks=1000000000 --time=1 --forced-shutdown=1 run 2>&1 | grep -E 'forcing|unfinished'
+  bench: run: --time=1 expired 1.0 s ago and 1 thread(s) are still inside an event; forcing shutdown (--forced-shutdown=1), exit 1
+  Number of unfinished transactions on forced shutdown: 1
+
+Invoked as sysbench (a symlink), bench is sysbench 1.0.20:
+
+  $ ln -s $BENCH sysbench
+  $ ./sysbench --version
+  sysbench 1.0.20
+  $ ./sysbench --thread=4 cpu run
+  sysbench 1.0.20 (using bench *) (glob)
+  
+  invalid option: --thread=4
+  [1]
+  $ ./sysbench --rand-type=zipfian cpu run
+  FATAL: Invalid random numbers distribution: zipfian.
+  [1]

@@ -1,0 +1,59 @@
+#!/bin/sh
+# The integration tiers of `make test` (the unit tests run before this): golden CLI
+# transcripts, compatibility with the real sysbench, docs sync, sanitizer runs of the engine,
+# and the release binary's static linking. Ends with "N passed, N failed".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+cd "$top" || exit 1
+export BENCH="$top/bench"
+pass=0 fail=0 skip=0
+suite() { # suite NAME CMD...
+    name=$1; shift
+    echo "== $name"
+    "$@"
+    rc=$?
+    if [ $rc = 0 ]; then pass=$((pass + 1)); echo "== $name: ok"
+    elif [ $rc = 77 ]; then skip=$((skip + 1)); echo "== $name: skipped"
+    else fail=$((fail + 1)); echo "== $name: FAILED (exit $rc)"; fi
+}
+
+static_check() {
+    readelf -l "$BENCH" | grep -q 'program interpreter' && { echo "bench is dynamically linked"; return 1; }
+    readelf -S "$BENCH" | grep -q '\.symtab' && { echo "bench is not stripped"; return 1; }
+    readelf -h "$BENCH" | grep -q 'X86-64' || { echo "bench is not x86_64"; return 1; }
+    return 0
+}
+
+# A binary built with a sanitizer runs the engine's concurrent paths: workers, the
+# controller (intervals, checkpoints, warmup), --rate, and every workload.
+san_runs() { # san_runs BINARY
+    b=$1
+    set -- \
+        "cpu --threads=4 --time=2 --report-interval=1 --report-checkpoints=1 --rate=500 --cpu-max-prime=2000 --warmup-time=1 run" \
+        "cpu --threads=3 --events=300 --time=0 --histogram --percentile=50,99 --cpu-max-prime=2000 run" \
+        "threads --threads=4 --events=200 --thread-yields=20 --thread-locks=2 run" \
+        "mutex --threads=4 --mutex-locks=2000 --mutex-loops=100 --mutex-num=8 run" \
+        "memory --threads=2 --memory-total-size=32M --memory-block-size=64K --memory-scope=local --time=0 run" \
+        "memory --threads=2 --memory-total-size=8M --memory-access-mode=rnd --memory-oper=read --time=0 run"
+    for a in "$@"; do
+        # shellcheck disable=SC2086
+        if ! "$b" $a >/dev/null 2>"$top/build/san.err"; then
+            echo "$b $a: failed"; cat "$top/build/san.err"; return 1
+        fi
+        if [ -s "$top/build/san.err" ]; then
+            echo "$b $a: sanitizer output:"; cat "$top/build/san.err"; return 1
+        fi
+    done
+    return 0
+}
+
+mkdir -p build
+suite static static_check
+suite golden cram3 --shell=/bin/sh tests/golden
+suite compat sh tests/compat.sh
+suite docs sh tests/docs.sh
+TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
+ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
+echo "run: $pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]

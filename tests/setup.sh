@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install what the test suite needs on a fresh Debian 12 machine (as root); elsewhere, say
+# what is missing. The peers (sysbench) are references for the compatibility test.
+set -u
+need=""
+command -v cram3 >/dev/null 2>&1 || need="$need python3-cram"
+[ -x /usr/bin/sysbench ] || need="$need sysbench"
+command -v readelf >/dev/null 2>&1 || need="$need binutils"
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing$need"
+    export DEBIAN_FRONTEND=noninteractive
+    # shellcheck disable=SC2086
+    apt-get install -y -q $need >/dev/null 2>&1 ||
+        { apt-get update -q >/dev/null && apt-get install -y -q $need >/dev/null; } ||
+        { echo "setup: apt-get install$need failed" >&2; exit 1; }
+else
+    echo "setup: missing$need; install them (Debian: apt-get install$need)" >&2
+    exit 1
+fi
