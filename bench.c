@@ -974,6 +974,21 @@ static int os_thread_start(pthread_t *tid, size_t stack_bytes, void *(*fn)(void 
     return rc;
 }
 
+/* os_read_line - first line of a small /proc or /sys file, in a static buffer; "?" if absent. */
+static const char *os_read_line(const char *path)
+{
+    static char line[64];
+    FILE *f = fopen(path, "r");
+    if (!f || !fgets(line, sizeof(line), f)) {
+        if (f)
+            fclose(f);
+        return "?";
+    }
+    fclose(f);
+    line[strcspn(line, "\n")] = 0;
+    return line;
+}
+
 /*== 9 cpu_, mem_ : CPU and memory workloads ================================*/
 /*
  * cpu: sysbench's event is one trial-division prime count up to --cpu-max-prime, with 64-bit
@@ -1066,11 +1081,18 @@ static int mem_alloc(struct mem_block *m, size_t len, bool huge, struct b_err *e
     if (huge) {
         size_t hl = (len + (4u << 20) - 1) & ~(size_t)((4u << 20) - 1);
         m->shmid = shmget(IPC_PRIVATE, hl, SHM_HUGETLB | IPC_CREAT | SHM_R | SHM_W);
-        if (m->shmid < 0)
-            return b_seterr(e, B_SYSERR, errno,
-                            "shmget(SHM_HUGETLB, %zu bytes) failed: %s (%s); is "
-                            "vm.nr_hugepages set?",
-                            hl, strerror(errno), b_errno_name(errno));
+        if (m->shmid < 0) {
+            int err = errno;
+            if (e)
+                snprintf(e->hint, sizeof(e->hint),
+                         "reserve huge pages first (sysctl vm.nr_hugepages=N; now %s) or drop "
+                         "--memory-hugetlb",
+                         os_read_line("/proc/sys/vm/nr_hugepages"));
+            return b_seterr(e, B_SYSERR, err,
+                            "allocating the %zu-byte block from the HugeTLB pool: "
+                            "shmget(SHM_HUGETLB, %zu bytes) failed: %s (%s)",
+                            len, hl, strerror(err), b_errno_name(err));
+        }
         m->p = shmat(m->shmid, NULL, 0);
         shmctl(m->shmid, IPC_RMID, NULL); /* freed when detached, even if we crash */
         if (m->p == (void *)-1)
@@ -2452,6 +2474,8 @@ static int cli_run(const struct wl_def *w)
     }
     if (rc < 0) {
         b_msg(B_MSG_FATAL, "%s: %s", w->name, r.err.msg[0] ? r.err.msg : b_errstr(rc));
+        if (r.err.hint[0])
+            b_msg(B_MSG_HINT, "%s", r.err.hint);
         if (opts.debug)
             printf("DEBUG: %s failed with %s\n", w->name, b_errname(rc));
         if (w->done)

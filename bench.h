@@ -74,6 +74,7 @@ struct b_err {
     int rc;         /* B_* code */
     int sys_errno;  /* errno for B_SYSERR, else 0 */
     char msg[256];  /* "what was attempted on what target: cause" */
+    char hint[256]; /* what to do about it, or "" */
 };
 
 /* b_errname - symbolic name of a B_* code ("B_TRUNCATED"). */

@@ -206,6 +206,15 @@ Bad input: one line saying what and why, one hint, exit 2 (usage) or 3 (environm
   bench: hint: the file holds lines such as 'threads = 4'
   [3]
 
+HugeTLB memory when the host reserved none (the suite's machines reserve none):
+
+  $ cat /proc/sys/vm/nr_hugepages
+  0
+  $ $BENCH memory --memory-hugetlb --memory-block-size=1M --time=1 run >/dev/null
+  bench: memory: allocating the 1048576-byte block from the HugeTLB pool: shmget(SHM_HUGETLB, 4194304 bytes) failed: * (glob)
+  bench: hint: reserve huge pages first (sysctl vm.nr_hugepages=N; now 0) or drop --memory-hugetlb
+  [3]
+
 --rate that the workers cannot keep: sysbench's queue-full error, exit 1, no report:
 
   $ $BENCH --rate=2000000000 cpu run
