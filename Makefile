@@ -49,7 +49,7 @@ MBEDTLS_FEATURES = HAVE_ASM HAVE_TIME HAVE_TIME_DATE AESNI_C AES_C ASN1_PARSE_C 
   KEY_EXCHANGE_ECDHE_RSA_ENABLED KEY_EXCHANGE_ECDHE_ECDSA_ENABLED KEY_EXCHANGE_RSA_ENABLED \
   MD_C OID_C PEM_PARSE_C PK_C PK_PARSE_C PKCS1_V15 PKCS1_V21 POLY1305_C RSA_C SHA1_C \
   SHA256_C SHA512_C SSL_CLI_C SSL_TLS_C SSL_PROTO_TLS1_2 SSL_SERVER_NAME_INDICATION \
-  SSL_KEEP_PEER_CERTIFICATE X509_CRT_PARSE_C X509_USE_C VERSION_C
+  SSL_KEEP_PEER_CERTIFICATE X509_CRT_PARSE_C X509_USE_C VERSION_C FS_IO
 MBEDTLS_CFLAGS  = -I$(MBEDTLS_DIR)/include -I$(DEPS) \
                   -DMBEDTLS_CONFIG_FILE='"bench_mbedtls_config.h"' -DBENCH_HAVE_MBEDTLS
 
@@ -112,6 +112,7 @@ $(MBEDTLS_CFG): Makefile
 
 $(MBEDTLS_LIBS) &: $(MBEDTLS_DIR)/.unpacked $(MBEDTLS_CFG) | musl-check
 	@echo "make: building mbedTLS $(MBEDTLS_VER) with $(MUSL_CC)"
+	@$(MAKE) -s -C $(MBEDTLS_DIR)/library clean >/dev/null 2>&1 || true
 	@$(MAKE) -s -C $(MBEDTLS_DIR)/library CC=$(MUSL_CC) AR=ar \
 	    CFLAGS="-Os -ffunction-sections -fdata-sections -I$(abspath $(DEPS)) -DMBEDTLS_CONFIG_FILE='\"bench_mbedtls_config.h\"'" \
 	    static > $(DEPS)/mbedtls-build.log 2>&1 || { tail -20 $(DEPS)/mbedtls-build.log >&2; exit 1; }
