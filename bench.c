@@ -1057,7 +1057,7 @@ struct mem_block {
     int shmid;   /* SysV segment for --memory-hugetlb, else -1 */
 };
 
-static int mem_check(const struct bench_opts *o)
+static int mem_check(struct bench_opts *o)
 {
     u64 bs = o->memory_block_size;
     if (bs < sizeof(size_t) || (bs & (bs - 1))) {
@@ -1386,9 +1386,11 @@ struct load_hooks {
     void (*forced)(struct load_run *r, const struct load_snap *cur); /* does not return */
 };
 
-static void load_snap_init(struct load_snap *s, int nthreads)
+static void load_snap_init(struct load_snap *s, int nthreads, int nops)
 {
     memset(s, 0, sizeof(*s));
+    s->nops = nops;
+    s->op_hist = nops ? b_xcalloc((size_t)nops, sizeof(struct hist)) : NULL;
     s->thr_events = b_xcalloc((size_t)nthreads, sizeof(u64));
     s->thr_sum_ns = b_xcalloc((size_t)nthreads, sizeof(u64));
     s->hist = b_xcalloc(1, sizeof(struct hist));
@@ -1397,6 +1399,7 @@ static void load_snap_init(struct load_snap *s, int nthreads)
 
 static void load_snap_free(struct load_snap *s)
 {
+    free(s->op_hist);
     free(s->thr_events);
     free(s->thr_sum_ns);
     free(s->hist);
@@ -1412,6 +1415,8 @@ static void load_snapshot(struct load_run *r, struct load_snap *s)
     s->busy = 0;
     memset(s->ctr, 0, sizeof(s->ctr));
     memset(s->hist, 0, sizeof(*s->hist));
+    if (s->nops)
+        memset(s->op_hist, 0, (size_t)s->nops * sizeof(struct hist));
     for (int i = 0; i < r->nthreads; i++) {
         struct load_thread *t = &r->thr[i];
         u64 ev = atomic_load_explicit(&t->events, memory_order_relaxed);
@@ -1428,6 +1433,8 @@ static void load_snapshot(struct load_run *r, struct load_snap *s)
             s->ctr[k] += atomic_load_explicit(&t->ctr[k], memory_order_relaxed);
         s->busy += atomic_load_explicit(&t->busy, memory_order_relaxed) > 0;
         hist_add(s->hist, &t->hist);
+        for (int k = 0; k < s->nops && t->op_hist; k++)
+            hist_add(&s->op_hist[k], &t->op_hist[k]);
     }
 }
 
@@ -1450,16 +1457,24 @@ static void load_snap_diff(struct load_snap *d, const struct load_snap *a,
     memset(d->hist, 0, sizeof(*d->hist));
     hist_add(d->hist, a->hist);
     hist_sub(d->hist, b->hist);
+    for (int k = 0; k < d->nops; k++) {
+        memset(&d->op_hist[k], 0, sizeof(struct hist));
+        hist_add(&d->op_hist[k], &a->op_hist[k]);
+        hist_sub(&d->op_hist[k], &b->op_hist[k]);
+    }
 }
 
 static void load_snap_copy(struct load_snap *d, const struct load_snap *a, int nthreads)
 {
     u64 *te = d->thr_events, *ts = d->thr_sum_ns;
-    struct hist *h = d->hist;
+    struct hist *h = d->hist, *oh = d->op_hist;
     *d = *a;
     d->thr_events = te;
     d->thr_sum_ns = ts;
     d->hist = h;
+    d->op_hist = oh;
+    if (d->nops)
+        memcpy(oh, a->op_hist, (size_t)d->nops * sizeof(struct hist));
     memcpy(te, a->thr_events, (size_t)nthreads * sizeof(u64));
     memcpy(ts, a->thr_sum_ns, (size_t)nthreads * sizeof(u64));
     memcpy(h, a->hist, sizeof(*h));
@@ -1483,6 +1498,7 @@ static void load_fail(struct load_run *r, int rc)
 
 static inline void load_record(struct load_thread *t, u64 lat)
 {
+    t->done++;
     u64 mn = atomic_load_explicit(&t->lat_min_ns, memory_order_relaxed);
     u64 mx = atomic_load_explicit(&t->lat_max_ns, memory_order_relaxed);
     if (lat < mn)
@@ -1528,11 +1544,42 @@ static u64 load_rate_wait(struct load_thread *t, u64 now)
     return old;
 }
 
+/*
+ * load_claim - may thread t start another event now? Checks the stop flags, the per-thread
+ * limit, --time and --events (the shared counter, only once warmup is over) and records why
+ * not in t->end_why. Workloads that time their own events (self_timed) call it per request.
+ */
+static bool load_claim(struct load_thread *t, u64 now)
+{
+    struct load_run *r = t->run;
+    if (atomic_load_explicit(&r->stop, memory_order_relaxed) ||
+        atomic_load_explicit(&b_stop, memory_order_relaxed) || t->done >= t->limit)
+        return false;
+    if (r->deadline_ns && now >= r->deadline_ns) {
+        t->end_why = LOAD_END_TIME;
+        return false;
+    }
+    if (r->event_limit && now >= r->t_measure_ns &&
+        atomic_fetch_add_explicit(&r->issued, 1, memory_order_relaxed) >= r->event_limit) {
+        t->end_why = LOAD_END_EVENTS;
+        return false;
+    }
+    return true;
+}
+
+/* load_record_op - record one event of kind op (for per-operation latency, e.g. fileio). */
+static inline void load_record_op(struct load_thread *t, int op, u64 lat)
+{
+    if (t->op_hist)
+        hist_record(&t->op_hist[op], lat);
+    load_record(t, lat);
+}
+
 static void *load_worker(void *arg)
 {
     struct load_thread *t = arg;
     struct load_run *r = t->run;
-    int rc = B_OK, why = LOAD_END_NONE;
+    int rc = B_OK;
 
     if (r->o->debug)
         printf("DEBUG: Worker thread (#%d) started\n", t->id);
@@ -1550,46 +1597,41 @@ static void *load_worker(void *arg)
         pthread_cond_wait(&r->cv_go, &r->mu);
     pthread_mutex_unlock(&r->mu);
 
-    while (rc == B_OK && !atomic_load_explicit(&r->stop, memory_order_relaxed) &&
-           !atomic_load_explicit(&b_stop, memory_order_relaxed)) {
-        if (t->done >= t->limit)
-            break;
-        u64 start = clk_now_ns(), intended;
-        if (r->deadline_ns && start >= r->deadline_ns) {
-            why = LOAD_END_TIME;
-            break;
-        }
-        if (r->event_limit && start >= r->t_measure_ns &&
-            atomic_fetch_add_explicit(&r->issued, 1, memory_order_relaxed) >= r->event_limit) {
-            why = LOAD_END_EVENTS;
-            break;
-        }
-        intended = start;
-        if (r->rate > 0) {
-            if (!(intended = load_rate_wait(t, start)))
-                break;
-            start = B_MAX(start, intended);
-        }
-        atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+    if (rc == B_OK && r->w->self_timed) {
+        /* the workload runs its own loop (queue depth > 1), calling load_claim and
+         * load_record_op per request, and returns B_DONE when its limits are reached */
         rc = r->w->event(t);
-        u64 end = clk_now_ns();
-        atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
-        if (rc == B_DONE) {
-            rc = B_OK;
-            break;
-        }
-        if (rc < 0) {
+        if (rc < 0 && rc != B_DONE)
             load_fail(r, rc);
-            break;
+    } else {
+        while (rc == B_OK) {
+            u64 start = clk_now_ns(), intended = start;
+            if (!load_claim(t, start))
+                break;
+            if (r->rate > 0) {
+                if (!(intended = load_rate_wait(t, start)))
+                    break;
+            }
+            atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+            rc = r->w->event(t);
+            u64 end = clk_now_ns();
+            atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
+            if (rc == B_DONE) {
+                rc = B_OK;
+                break;
+            }
+            if (rc < 0) {
+                load_fail(r, rc);
+                break;
+            }
+            load_record_op(t, t->op, end - intended);
         }
-        t->done++;
-        load_record(t, end - intended);
     }
+    atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
     if (r->w->thread_done)
         r->w->thread_done(t);
 
     pthread_mutex_lock(&r->mu);
-    t->end_why = why;
     atomic_fetch_sub(&r->running, 1);
     pthread_cond_broadcast(&r->cv_done);
     pthread_mutex_unlock(&r->mu);
@@ -1615,6 +1657,8 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
         t->id = i;
         t->run = r;
         t->limit = UINT64_MAX;
+        if (w->nops)
+            t->op_hist = b_xcalloc((size_t)w->nops, sizeof(struct hist));
         atomic_store(&t->lat_min_ns, UINT64_MAX);
         rnd_seed(&t->rng); /* in thread order from the one srandom() seed: reproducible */
     }
@@ -1624,12 +1668,14 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
     pthread_cond_init(&r->cv_done, &ca);
     pthread_cond_init(&r->cv_go, NULL);
     pthread_condattr_destroy(&ca);
-    load_snap_init(&r->base, r->nthreads);
+    load_snap_init(&r->base, r->nthreads, w->nops);
 }
 
 static void load_run_free(struct load_run *r)
 {
     load_snap_free(&r->base);
+    for (int i = 0; r->thr && i < r->nthreads; i++)
+        free(r->thr[i].op_hist);
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->cv_done);
     pthread_cond_destroy(&r->cv_go);
@@ -1706,9 +1752,9 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
     bool warm = o->warmup_time > 0;
     int ck = 0;
     struct load_snap prev, cur, d;
-    load_snap_init(&prev, r->nthreads);
-    load_snap_init(&cur, r->nthreads);
-    load_snap_init(&d, r->nthreads);
+    load_snap_init(&prev, r->nthreads, r->w->nops);
+    load_snap_init(&cur, r->nthreads, r->w->nops);
+    load_snap_init(&d, r->nthreads, r->w->nops);
     prev.t_ns = r->t_start_ns;
 
     pthread_mutex_lock(&r->mu);
@@ -2002,7 +2048,7 @@ static void rep_final(struct load_run *r, const struct load_snap *cur, u64 t_end
     const struct bench_opts *o = r->o;
     struct load_snap d;
     int n = r->nthreads;
-    load_snap_init(&d, n);
+    load_snap_init(&d, n, r->w->nops);
     load_snap_diff(&d, cur, &r->base, n);
     double secs = (double)(t_end_ns - r->base.t_ns) / 1e9;
     double total = (double)(t_end_ns - r->t_measure_ns) / 1e9;
@@ -2489,7 +2535,7 @@ static int cli_run(const struct wl_def *w)
     load_run_main(&r, &hooks);
     u64 t_end = clk_now_ns();
     struct load_snap cur;
-    load_snap_init(&cur, r.nthreads);
+    load_snap_init(&cur, r.nthreads, w->nops);
     load_snapshot(&r, &cur);
     cur.t_ns = t_end;
 

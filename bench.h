@@ -281,6 +281,8 @@ struct load_thread {
     _Atomic u64 ctr[LOAD_NCTR];/* workload counters (bytes, ops, ...) */
     _Atomic int busy;          /* inside an event now */
     int end_why;               /* why the loop ended (LOAD_END_*), read after join */
+    int op;                    /* kind of the current event, for per-operation latency */
+    struct hist *op_hist;      /* per-operation histograms [wl->nops], or NULL */
     struct hist hist;          /* cumulative latency histogram */
 } __attribute__((aligned(B_CACHELINE)));
 
@@ -293,6 +295,8 @@ struct load_snap {
     u64 *thr_sum_ns;           /* per thread, [threads] */
     int busy;                  /* threads inside an event */
     struct hist *hist;         /* merged histogram */
+    int nops;                  /* per-operation histograms in op_hist */
+    struct hist *op_hist;      /* merged per-operation histograms [nops] */
 };
 
 struct wl_def;
@@ -333,7 +337,10 @@ struct wl_def {
     const struct opt_def *opts;                /* its options, sorted */
     size_t nopts;                              /* rows in opts */
     bool own_limit;                            /* sets its own event limit (memory, mutex) */
-    int (*check)(const struct bench_opts *o);  /* validate; prints FATAL, returns exit code */
+    bool self_timed;                           /* event() runs the whole loop (queue depth) */
+    int nops;                                  /* operation kinds with their own latency */
+    const char *const *op_names;               /* [nops] */
+    int (*check)(struct bench_opts *o);        /* validate (may adjust); returns exit code */
     void (*print_mode)(const struct bench_opts *o); /* mode lines of the run header */
     int (*init)(struct load_run *r);           /* shared setup before threads start */
     int (*thread_init)(struct load_thread *t); /* per-thread setup */

@@ -43,7 +43,7 @@ static int t_run(const struct wl_def *w, const struct bench_opts *o, struct load
         return -1;
     load_go(r);
     load_run_main(r, &t_no_hooks);
-    load_snap_init(s, r->nthreads);
+    load_snap_init(s, r->nthreads, w->nops);
     load_snapshot(r, s);
     if (w->done)
         w->done(r);
@@ -166,8 +166,8 @@ static int t_load_snapshot_diff(void)
     struct load_snap s, zero, d;
     T_CHECK(t_opts(&o, kv) == 0);
     T_CHECK(t_run(wl_find("cpu"), &o, &r, &s) == 0);
-    load_snap_init(&zero, 2);
-    load_snap_init(&d, 2);
+    load_snap_init(&zero, 2, 0);
+    load_snap_init(&d, 2, 0);
     load_snap_diff(&d, &s, &zero, 2);
     T_CHECK(d.events == 40 && hist_total(d.hist) == 40);
     load_snap_diff(&d, &s, &s, 2);
