@@ -21,9 +21,10 @@
  *   9  cpu_, mem_   CPU and memory workloads
  *   10 thr_    threads and mutex workloads
  *   11 load_   worker threads, limits, --rate, intervals and checkpoints
- *   12 wl_     workload registry
- *   13 rep_    reports (sysbench layout)
- *   14 cli_    command line, dispatch, bench_main(), main()
+ *   12 uring_, io_  io_uring by raw syscalls; the fileio workload
+ *   13 wl_     workload registry
+ *   14 rep_    reports (sysbench layout)
+ *   15 cli_    command line, dispatch, bench_main(), main()
  *
  * Limitations: Linux only (x86_64 tested). No Lua: sysbench scripts are mapped by name to
  * built-in workloads. Percentiles are exact to within 0.4% (log-linear histogram), not
@@ -48,7 +49,12 @@
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
+#include <linux/io_uring.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -261,6 +267,12 @@ static void clk_sleep_until(u64 t_ns)
                           .tv_nsec = (long)(t_ns % 1000000000u)};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
         ;
+}
+
+/* nanoseconds to milliseconds, for reports */
+static double rep_ms(u64 ns)
+{
+    return (double)ns / 1e6;
 }
 
 #define HIST_HALF (1u << (HIST_SUB_BITS - 1)) /* 128 linear buckets per octave */
@@ -987,6 +999,97 @@ static const char *os_read_line(const char *path)
     fclose(f);
     line[strcspn(line, "\n")] = 0;
     return line;
+}
+
+/* os_mem_total - MemTotal from /proc/meminfo in bytes, 0 if unknown. */
+static u64 os_mem_total(void)
+{
+    char line[256];
+    unsigned long long kb = 0;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return (u64)kb * 1024;
+}
+
+/* What is behind a directory: filesystem, mount options, block device. */
+struct os_fsinfo {
+    char fstype[32];    /* "ext4" */
+    char source[128];   /* "/dev/vda1", "overlay", "tmpfs" */
+    char options[256];  /* mount options */
+    char device[64];    /* block device name ("nvme0n1p1"), or "" */
+    char model[96];     /* device model, or "" */
+    int rotational;     /* 1 spinning, 0 solid state, -1 unknown */
+    u64 avail_bytes;    /* free space for unprivileged users */
+};
+
+/* Read the first line of a sysfs attribute of block device maj:min (or of its parent). */
+static bool os_sysblk_attr(unsigned maj, unsigned min, const char *attr, char *out, size_t n)
+{
+    for (int k = 0; k < 2; k++) {
+        char path[256];
+        snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s%s", maj, min, k ? "../" : "", attr);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        bool ok = fgets(out, (int)n, f) != NULL;
+        fclose(f);
+        if (ok) {
+            out[strcspn(out, "\n")] = 0;
+            for (size_t i = strlen(out); i > 0 && out[i - 1] == ' '; i--)
+                out[i - 1] = 0;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* os_fsinfo_get - describe the filesystem holding dir. Returns B_OK or B_SYSERR (errno). */
+static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
+{
+    struct stat st;
+    struct statfs sf;
+    char line[4096], rot[8];
+    memset(fi, 0, sizeof(*fi));
+    fi->rotational = -1;
+    if (stat(dir, &st) < 0 || statfs(dir, &sf) < 0)
+        return B_SYSERR;
+    fi->avail_bytes = (u64)sf.f_bavail * (u64)sf.f_bsize;
+    unsigned maj = major(st.st_dev), min = minor(st.st_dev);
+    FILE *f = fopen("/proc/self/mountinfo", "r");
+    while (f && fgets(line, sizeof(line), f)) {
+        unsigned a, b;
+        char mnt_opts[256], fstype[32], source[128];
+        /* id parent maj:min root mountpoint options [optional...] - fstype source superopts */
+        if (sscanf(line, "%*u %*u %u:%u %*s %*s %255s", &a, &b, mnt_opts) != 3 || a != maj ||
+            b != min)
+            continue;
+        const char *sep = strstr(line, " - ");
+        if (!sep || sscanf(sep + 3, "%31s %127s", fstype, source) != 2)
+            continue;
+        snprintf(fi->fstype, sizeof(fi->fstype), "%s", fstype);
+        snprintf(fi->source, sizeof(fi->source), "%s", source);
+        snprintf(fi->options, sizeof(fi->options), "%s", mnt_opts);
+        break;
+    }
+    if (f)
+        fclose(f);
+    char path[128], target[256];
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", maj, min);
+    ssize_t n = readlink(path, target, sizeof(target) - 1);
+    if (n > 0) {
+        target[n] = 0;
+        const char *base = strrchr(target, '/');
+        snprintf(fi->device, sizeof(fi->device), "%.63s", base ? base + 1 : target);
+        os_sysblk_attr(maj, min, "device/model", fi->model, sizeof(fi->model));
+        if (os_sysblk_attr(maj, min, "queue/rotational", rot, sizeof(rot)))
+            fi->rotational = rot[0] == '1';
+    }
+    return B_OK;
 }
 
 /*== 9 cpu_, mem_ : CPU and memory workloads ================================*/
@@ -1824,7 +1927,1231 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
     load_snap_free(&d);
 }
 
-/*== 12 wl_ : workload registry =============================================*/
+/*== 12 uring_, io_ : io_uring by raw syscalls; the fileio workload =========*/
+/*
+ * uring_: a minimal io_uring client over the three raw syscalls (no liburing): setup with
+ * fio's "newest flags first" ladder (SINGLE_ISSUER|DEFER_TASKRUN, then COOP_TASKRUN, then
+ * CQSIZE, then none), the three mmaps (or one ring mapping with IORING_FEAT_SINGLE_MMAP),
+ * registered files and buffers where the kernel and RLIMIT_MEMLOCK allow, batched submit and
+ * reap. References: io_uring_setup(2), io_uring_enter(2), fio engines/io_uring.c (behaviour),
+ * shared/spec/sizing.md 3.2-3.4.
+ *
+ * io_: sysbench 1.0.20's fileio (spec 3.5): test_file.N of total/num bytes in --file-dir,
+ * sequential modes walking the files and wrapping around, random modes, the periodic fsync
+ * burst (after every --file-fsync-freq requests one fsync event per file), --file-fsync-all,
+ * fsync of all files by each thread at the end, the deterministic read/write mix of rndrw,
+ * and --validate's CRC32 trailers. Requests come from one atomic ticket counter (no mutex):
+ * ticket k maps to the k-th request of sysbench's sequence. Beyond sysbench: data is
+ * incompressible, O_DIRECT buffers are aligned, one latency histogram per operation,
+ * --file-queue-depth for io_uring, and cleanup removes only files it can prove are its own.
+ * Limitations: async mode needs io_uring (Linux 5.1+); --rate needs sync or mmap mode.
+ */
+
+#ifndef IORING_SETUP_COOP_TASKRUN
+#define IORING_SETUP_COOP_TASKRUN (1U << 8)
+#endif
+#ifndef IORING_SETUP_SINGLE_ISSUER
+#define IORING_SETUP_SINGLE_ISSUER (1U << 12)
+#endif
+#ifndef IORING_SETUP_DEFER_TASKRUN
+#define IORING_SETUP_DEFER_TASKRUN (1U << 13)
+#endif
+
+struct uring {
+    int fd;                      /* ring fd, -1 when closed */
+    unsigned sq_entries, cq_entries, sq_mask, cq_mask;
+    unsigned *sq_head, *sq_tail, *sq_array, *cq_head, *cq_tail;
+    struct io_uring_sqe *sqes;   /* SQE array */
+    struct io_uring_cqe *cqes;   /* CQE array */
+    void *sq_map, *cq_map;       /* ring mappings (cq_map == sq_map with SINGLE_MMAP) */
+    size_t sq_map_len, cq_map_len, sqes_len;
+    unsigned local_tail;         /* SQEs filled, not yet published */
+    unsigned published;          /* SQEs published to the kernel */
+    unsigned setup_flags;        /* the rung of the ladder that worked */
+    bool fixed_files, fixed_bufs;/* registrations in effect */
+};
+
+static int uring_sys_setup(unsigned entries, struct io_uring_params *p)
+{
+    return (int)syscall(__NR_io_uring_setup, entries, p);
+}
+
+static int uring_sys_enter(int fd, unsigned submit, unsigned min, unsigned flags)
+{
+    return (int)syscall(__NR_io_uring_enter, fd, submit, min, flags, NULL, 0);
+}
+
+static int uring_sys_register(int fd, unsigned op, const void *arg, unsigned n)
+{
+    return (int)syscall(__NR_io_uring_register, fd, op, arg, n);
+}
+
+static void uring_free(struct uring *u)
+{
+    if (u->sqes && u->sqes != MAP_FAILED)
+        munmap(u->sqes, u->sqes_len);
+    if (u->cq_map && u->cq_map != MAP_FAILED && u->cq_map != u->sq_map)
+        munmap(u->cq_map, u->cq_map_len);
+    if (u->sq_map && u->sq_map != MAP_FAILED)
+        munmap(u->sq_map, u->sq_map_len);
+    if (u->fd >= 0)
+        close(u->fd);
+    memset(u, 0, sizeof(*u));
+    u->fd = -1;
+}
+
+/* uring_setup - a ring of `entries` SQEs. On failure *e says why (errno kept). */
+static int uring_setup(struct uring *u, unsigned entries, struct b_err *e)
+{
+    static const unsigned ladder[] = {
+        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN |
+            IORING_SETUP_CQSIZE,
+        IORING_SETUP_COOP_TASKRUN | IORING_SETUP_CQSIZE,
+        IORING_SETUP_CQSIZE,
+        0,
+    };
+    struct io_uring_params p;
+    int fd = -1, err = 0;
+    memset(u, 0, sizeof(*u));
+    u->fd = -1;
+    for (size_t i = 0; i < countof(ladder); i++) {
+        memset(&p, 0, sizeof(p));
+        p.flags = ladder[i];
+        p.cq_entries = entries * 2;
+        fd = uring_sys_setup(entries, &p);
+        if (fd >= 0) {
+            u->setup_flags = ladder[i];
+            break;
+        }
+        err = errno;
+        if (err != EINVAL)
+            break;
+    }
+    if (fd < 0) {
+        const char *why = err == ENOSYS   ? "the kernel lacks io_uring (Linux < 5.1 or "
+                                            "CONFIG_IO_URING=n) or a sandbox hides it"
+                          : err == EPERM  ? "refused by a seccomp profile (containers) or by "
+                                            "kernel.io_uring_disabled"
+                          : err == ENOMEM ? "RLIMIT_MEMLOCK is too small for the ring"
+                                          : "the kernel refused the ring";
+        if (e)
+            snprintf(e->hint, sizeof(e->hint),
+                     "use --file-io-mode=sync (kernel.io_uring_disabled is %s here)",
+                     os_read_line("/proc/sys/kernel/io_uring_disabled"));
+        return b_seterr(e, err == ENOSYS || err == EPERM ? B_UNSUPPORTED : B_SYSERR, err,
+                        "io_uring_setup(%u) failed: %s (%s); %s", entries, strerror(err),
+                        b_errno_name(err), why);
+    }
+    u->fd = fd;
+    u->sq_entries = p.sq_entries;
+    u->cq_entries = p.cq_entries;
+    u->sq_map_len = p.sq_off.array + p.sq_entries * sizeof(unsigned);
+    u->cq_map_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+    if (p.features & IORING_FEAT_SINGLE_MMAP)
+        u->sq_map_len = u->cq_map_len = B_MAX(u->sq_map_len, u->cq_map_len);
+    u->sq_map = mmap(NULL, u->sq_map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+                     IORING_OFF_SQ_RING);
+    if (u->sq_map == MAP_FAILED)
+        goto fail;
+    u->cq_map = (p.features & IORING_FEAT_SINGLE_MMAP)
+                    ? u->sq_map
+                    : mmap(NULL, u->cq_map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+                           fd, IORING_OFF_CQ_RING);
+    if (u->cq_map == MAP_FAILED)
+        goto fail;
+    u->sqes_len = p.sq_entries * sizeof(struct io_uring_sqe);
+    u->sqes = mmap(NULL, u->sqes_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+                   IORING_OFF_SQES);
+    if (u->sqes == MAP_FAILED)
+        goto fail;
+    char *sq = u->sq_map, *cq = u->cq_map;
+    u->sq_head = (unsigned *)(void *)(sq + p.sq_off.head);
+    u->sq_tail = (unsigned *)(void *)(sq + p.sq_off.tail);
+    u->sq_mask = *(unsigned *)(void *)(sq + p.sq_off.ring_mask);
+    u->sq_array = (unsigned *)(void *)(sq + p.sq_off.array);
+    u->cq_head = (unsigned *)(void *)(cq + p.cq_off.head);
+    u->cq_tail = (unsigned *)(void *)(cq + p.cq_off.tail);
+    u->cq_mask = *(unsigned *)(void *)(cq + p.cq_off.ring_mask);
+    u->cqes = (struct io_uring_cqe *)(void *)(cq + p.cq_off.cqes);
+    u->local_tail = u->published = *u->sq_tail;
+    return B_OK;
+fail:
+    err = errno;
+    uring_free(u);
+    return b_seterr(e, B_SYSERR, err, "mapping the io_uring rings failed: %s (%s)",
+                    strerror(err), b_errno_name(err));
+}
+
+/* uring_sqe - the next free SQE, zeroed, or NULL when the SQ is full. */
+static struct io_uring_sqe *uring_sqe(struct uring *u)
+{
+    unsigned head = __atomic_load_n(u->sq_head, __ATOMIC_ACQUIRE);
+    if (u->local_tail - head >= u->sq_entries)
+        return NULL;
+    unsigned idx = u->local_tail & u->sq_mask;
+    struct io_uring_sqe *sqe = &u->sqes[idx];
+    memset(sqe, 0, sizeof(*sqe));
+    u->sq_array[idx] = idx;
+    u->local_tail++;
+    return sqe;
+}
+
+/* uring_submit - publish the filled SQEs and wait for at least `wait` completions. */
+static int uring_submit(struct uring *u, unsigned wait)
+{
+    unsigned n = u->local_tail - u->published;
+    __atomic_store_n(u->sq_tail, u->local_tail, __ATOMIC_RELEASE);
+    u->published = u->local_tail;
+    for (;;) {
+        int rc = uring_sys_enter(u->fd, n, wait, wait ? IORING_ENTER_GETEVENTS : 0);
+        if (rc >= 0) {
+            n -= B_MIN(n, (unsigned)rc);
+            if (n == 0 || wait == 0)
+                return B_OK;
+            continue;
+        }
+        if (errno != EINTR && errno != EAGAIN && errno != EBUSY)
+            return B_SYSERR;
+    }
+}
+
+/* uring_cqe - the next completion, or NULL; uring_cqe_seen releases it. */
+static struct io_uring_cqe *uring_cqe(struct uring *u)
+{
+    unsigned head = *u->cq_head;
+    if (head == __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE))
+        return NULL;
+    return &u->cqes[head & u->cq_mask];
+}
+
+static void uring_cqe_seen(struct uring *u)
+{
+    __atomic_store_n(u->cq_head, *u->cq_head + 1, __ATOMIC_RELEASE);
+}
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32 with seed 0) for --validate. */
+static u32 io_crc32(u32 crc, const u8 *p, size_t n)
+{
+    static u32 table[256];
+    static _Atomic int ready;
+    if (!atomic_load_explicit(&ready, memory_order_acquire)) {
+        for (u32 i = 0; i < 256; i++) {
+            u32 c = i;
+            for (int k = 0; k < 8; k++)
+                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+        atomic_store_explicit(&ready, 1, memory_order_release);
+    }
+    crc = ~crc;
+    while (n--)
+        crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+    return ~crc;
+}
+
+static const struct opt_def opt_fileio[] = {
+    OPT("file-num", INT, file_num, "128", 1, 1e6, NULL, "number of files to create", NULL,
+        OPT_F_SBLATE),
+    OPT("file-block-size", SIZE, file_block_size, "16384", 1, 1ull << 30, NULL,
+        "block size to use in all IO operations", "Invalid value for file-block-size: %s",
+        OPT_F_SBHINT_N | OPT_F_SBLATE),
+    OPT("file-total-size", SIZE, file_total_size, "2G", 1, 1e18, NULL,
+        "total size of files to create", NULL, OPT_F_SBLATE),
+    OPT("file-test-mode", STR, file_test_mode, "", 0, 0, NULL,
+        "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}", NULL, OPT_F_NODEF),
+    OPT("file-io-mode", ENUM, file_io_mode, "sync", 0, 0, "sync,async,mmap",
+        "file operations mode %C", "Invalid IO mode: %s.", OPT_F_SBLATE),
+    OPT("file-async-backlog", INT, file_async_backlog, "128", 1, 4096, NULL,
+        "number of asynchronous operatons to queue per thread", NULL, OPT_F_SBLATE),
+    OPT("file-extra-flags", LIST, file_extra_flags, "", 0, 0, NULL,
+        "list of additional flags to use to open files {sync,dsync,direct}", NULL, 0),
+    OPT("file-fsync-freq", INT, file_fsync_freq, "100", 0, 1e12, NULL,
+        "do fsync() after this number of requests (0 - don't use fsync())", NULL, OPT_F_SBLATE),
+    OPT("file-fsync-all", BOOL, file_fsync_all, "off", 0, 0, NULL,
+        "do fsync() after each write operation", NULL, 0),
+    OPT("file-fsync-end", BOOL, file_fsync_end, "on", 0, 0, NULL,
+        "do fsync() at the end of test", NULL, 0),
+    OPT("file-fsync-mode", ENUM, file_fsync_mode, "fsync", 0, 0, "fsync,fdatasync",
+        "which method to use for synchronization {fsync, fdatasync}",
+        "Invalid value of file-fsync-mode: %s.", OPT_F_SBLATE),
+    OPT("file-merged-requests", INT, file_merged_requests, "0", 0, 1e6, NULL,
+        "merge at most this number of IO requests if possible (0 - don't merge)", NULL,
+        OPT_F_SBLATE),
+    OPT("file-rw-ratio", DOUBLE, file_rw_ratio, "1.5", 0, 1e9, NULL,
+        "reads/writes ratio for combined test", NULL, OPT_F_SBLATE),
+    OPT("file-dir", STR, file_dir, ".", 0, 0, NULL,
+        "directory for the test files (bench creates and removes only test_file.N there)",
+        NULL, OPT_F_EXT),
+    OPT("file-queue-depth", INT, file_queue_depth, "0", 0, 4096, NULL,
+        "I/O requests in flight per thread with --file-io-mode=async (io_uring); 0 means "
+        "--file-async-backlog, as sysbench",
+        NULL, OPT_F_EXT),
+    OPT("file-io-mode-strict", BOOL, file_io_mode_strict, "off", 0, 0, NULL,
+        "fail (exit 3) instead of falling back to sync when io_uring is unavailable", NULL,
+        OPT_F_EXT),
+};
+
+enum { IO_SEQWR, IO_SEQREWR, IO_SEQRD, IO_RNDRD, IO_RNDWR, IO_RNDRW };
+enum { IO_SYNC, IO_ASYNC, IO_MMAP };
+enum { IO_OP_READ, IO_OP_WRITE, IO_OP_FSYNC }; /* also the per-operation histogram index */
+static const char *const io_mode_names[] = {"seqwr", "seqrewr", "seqrd",
+                                            "rndrd", "rndwr",   "rndrw"};
+static const char *const io_mode_text[] = {"sequential write (creation)", "sequential rewrite",
+                                           "sequential read", "random read", "random write",
+                                           "random r/w"};
+static const char *const io_op_names[] = {"read", "write", "fsync"};
+
+#define IO_VALIDATE_TRAILER 12 /* CRC32 (4) + file offset (8) at the end of each block */
+
+/* Derived run parameters and shared state. */
+struct io_shared {
+    int mode, iomode, nfiles, oflags;
+    u64 file_size, full_size;    /* size asked for, and what prepare leaves (whole blocks) */
+    u64 bs, req_size;            /* block size, request size (merged for sequential) */
+    u64 period, freq;            /* fsync burst: freq I/O tickets then nfiles fsync tickets */
+    u64 reqs_per_file;           /* sequential: requests per file */
+    unsigned depth;              /* requests in flight per thread (async) */
+    bool writes, validate, fsync_all, fdatasync;
+    int *fds;                    /* [nfiles] */
+    u8 **maps;                   /* [nfiles] for mmap mode */
+    _Atomic u64 ticket;          /* next request of the sequence */
+    const struct bench_opts *o;
+};
+
+/* One request. */
+struct io_req {
+    int op, file;
+    u64 off, len;
+};
+
+/* An async slot: one request in flight and its buffer. */
+struct io_slot {
+    struct io_req q;
+    u64 start_ns;
+    u8 *buf;
+};
+
+struct io_thread {
+    u8 *buf;                     /* depth * req_size bytes, 4 KiB aligned */
+    u64 reads_done, writes_done; /* for rndrw's deterministic mix */
+    u64 stamp;                   /* makes every written block unique */
+    struct uring ring;           /* async mode */
+    struct io_slot *slots;       /* [depth] */
+    unsigned *free_slots, nfree; /* stack of free slot indexes */
+};
+
+static bool io_mode_writes(int mode)
+{
+    return mode != IO_SEQRD && mode != IO_RNDRD;
+}
+
+static bool io_mode_random(int mode)
+{
+    return mode >= IO_RNDRD;
+}
+
+/* Parse --file-extra-flags into open(2) flags; -1 on an unknown word (in *bad). */
+static int io_parse_flags(const char *list, const char **bad, size_t *badlen)
+{
+    int fl = 0;
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == 4 && !strncmp(p, "sync", 4))
+            fl |= O_SYNC;
+        else if (n == 5 && !strncmp(p, "dsync", 5))
+            fl |= O_DSYNC;
+        else if (n == 6 && !strncmp(p, "direct", 6))
+            fl |= O_DIRECT;
+        else if (n) {
+            *bad = p;
+            *badlen = n;
+            return -1;
+        }
+        p += n;
+        if (*p)
+            p++;
+    }
+    return fl;
+}
+
+/* The path of test file i in --file-dir. */
+static void io_path(const struct bench_opts *o, int i, char *out, size_t n)
+{
+    if (!strcmp(o->file_dir, "."))
+        snprintf(out, n, "test_file.%d", i);
+    else
+        snprintf(out, n, "%s/test_file.%d", o->file_dir, i);
+}
+
+static int io_test_mode(const char *s)
+{
+    for (int i = 0; i < (int)countof(io_mode_names); i++)
+        if (!strcmp(s, io_mode_names[i]))
+            return i;
+    return -1;
+}
+
+static int io_check(struct bench_opts *o);
+
+/* Fill sh from the options (no I/O). */
+static void io_params(struct io_shared *sh, const struct bench_opts *o, int mode)
+{
+    const char *bad;
+    size_t badlen;
+    memset(sh, 0, sizeof(*sh));
+    sh->o = o;
+    sh->mode = mode;
+    sh->iomode = o->file_io_mode;
+    sh->nfiles = (int)o->file_num;
+    sh->bs = o->file_block_size;
+    sh->file_size = o->file_total_size / (u64)o->file_num;
+    sh->full_size = (sh->file_size + sh->bs - 1) / sh->bs * sh->bs;
+    sh->oflags = io_parse_flags(o->file_extra_flags, &bad, &badlen);
+    sh->req_size = (!io_mode_random(mode) && o->file_merged_requests > 0)
+                       ? sh->bs * (u64)o->file_merged_requests
+                       : sh->bs;
+    sh->reqs_per_file = sh->file_size ? (sh->file_size + sh->req_size - 1) / sh->req_size : 1;
+    sh->writes = io_mode_writes(mode);
+    sh->validate = o->validate;
+    sh->fsync_all = o->file_fsync_all;
+    sh->fdatasync = o->file_fsync_mode == 1;
+    sh->freq = (u64)o->file_fsync_freq;
+    sh->period = (sh->writes && sh->freq && !sh->fsync_all) ? sh->freq + (u64)sh->nfiles : 0;
+    sh->depth = sh->iomode == IO_ASYNC ? (unsigned)(o->file_queue_depth ? o->file_queue_depth
+                                                                       : o->file_async_backlog)
+                                       : 1;
+}
+
+/* The request for the next ticket: sysbench's sequence, without its global mutex. */
+static void io_next(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
+                    struct io_req *q)
+{
+    u64 t = atomic_fetch_add_explicit(&sh->ticket, 1, memory_order_relaxed);
+    if (sh->period) {
+        u64 k = t % sh->period;
+        if (k >= sh->freq) {
+            q->op = IO_OP_FSYNC;
+            q->file = (int)(k - sh->freq);
+            q->off = q->len = 0;
+            return;
+        }
+        t = t / sh->period * sh->freq + k; /* index among the I/O requests */
+    }
+    if (!io_mode_random(sh->mode)) {
+        u64 f = (t / sh->reqs_per_file) % (u64)sh->nfiles;
+        q->file = (int)f;
+        q->off = (t % sh->reqs_per_file) * sh->req_size;
+        q->len = B_MIN(sh->req_size, sh->file_size - q->off);
+        q->op = sh->mode == IO_SEQRD ? IO_OP_READ : IO_OP_WRITE;
+        return;
+    }
+    u64 total = sh->file_size * (u64)sh->nfiles;
+    u64 pos = (u64)(rnd_double(rng) * (double)total) / sh->bs * sh->bs;
+    q->file = (int)(pos / sh->file_size);
+    q->off = pos % sh->file_size;
+    q->len = B_MIN(sh->bs, sh->file_size - q->off);
+    if (sh->mode == IO_RNDRD)
+        q->op = IO_OP_READ;
+    else if (sh->mode == IO_RNDWR)
+        q->op = IO_OP_WRITE;
+    else
+        q->op = (double)(it->reads_done + 1) / (double)(it->writes_done + 1) <
+                        sh->o->file_rw_ratio
+                    ? IO_OP_READ
+                    : IO_OP_WRITE;
+}
+
+/* Fill a write buffer: incompressible and unique; with --validate, CRC trailers per block. */
+static void io_fill(struct io_shared *sh, struct io_thread *it, struct rnd *rng, u8 *buf,
+                    u64 len, u64 off)
+{
+    if (!sh->validate) {
+        u64 stamp[2] = {rnd_next(rng), ++it->stamp};
+        for (u64 b = 0; b + sizeof(stamp) <= len; b += 4096)
+            memcpy(buf + b, stamp, sizeof(stamp)); /* the rest stays random from setup */
+        return;
+    }
+    for (u64 b = 0; b < len; b += sh->bs) {
+        u64 n = B_MIN(sh->bs, len - b), boff = off + b;
+        if (n <= IO_VALIDATE_TRAILER)
+            continue;
+        for (u64 i = 0; i + 8 <= n - IO_VALIDATE_TRAILER; i += 8) {
+            u64 x = rnd_next(rng);
+            memcpy(buf + b + i, &x, 8);
+        }
+        u32 crc = io_crc32(0, buf + b, (size_t)(n - IO_VALIDATE_TRAILER));
+        memcpy(buf + b + n - IO_VALIDATE_TRAILER, &crc, 4);
+        memcpy(buf + b + n - 8, &boff, 8);
+    }
+}
+
+/* --validate: check the CRC trailers of what was read. */
+static int io_verify(struct io_shared *sh, const u8 *buf, u64 len, u64 off, int file,
+                     struct b_err *e)
+{
+    for (u64 b = 0; b < len; b += sh->bs) {
+        u64 n = B_MIN(sh->bs, len - b), boff = off + b, got_off;
+        u32 crc, want;
+        if (n <= IO_VALIDATE_TRAILER)
+            continue;
+        crc = io_crc32(0, buf + b, (size_t)(n - IO_VALIDATE_TRAILER));
+        memcpy(&want, buf + b + n - IO_VALIDATE_TRAILER, 4);
+        memcpy(&got_off, buf + b + n - 8, 8);
+        if (crc != want)
+            return b_seterr(e, B_PROTOCOL, 0,
+                            "Checksum mismatch in block with offset: %llu (file %d)",
+                            (unsigned long long)boff, file);
+        if (got_off != boff)
+            return b_seterr(e, B_PROTOCOL, 0,
+                            "Offset mismatch in block: actual offset: %llu, expected: %llu "
+                            "(file %d)",
+                            (unsigned long long)got_off, (unsigned long long)boff, file);
+    }
+    return B_OK;
+}
+
+static void io_count(struct load_thread *t, int op, u64 bytes)
+{
+    int c = op == IO_OP_READ ? 0 : op == IO_OP_WRITE ? 1 : 2;
+    atomic_store_explicit(&t->ctr[c], atomic_load_explicit(&t->ctr[c], memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    if (op != IO_OP_FSYNC)
+        atomic_store_explicit(&t->ctr[3 + c],
+                              atomic_load_explicit(&t->ctr[3 + c], memory_order_relaxed) + bytes,
+                              memory_order_relaxed);
+}
+
+static int io_sync_file(struct io_shared *sh, int file)
+{
+    if (sh->iomode == IO_MMAP && sh->maps)
+        return msync(sh->maps[file], (size_t)sh->file_size, MS_SYNC | MS_INVALIDATE);
+    return sh->fdatasync ? fdatasync(sh->fds[file]) : fsync(sh->fds[file]);
+}
+
+static int io_syserr(struct load_run *r, const char *what, int file, u64 off, int err)
+{
+    char path[PATH_MAX];
+    io_path(r->o, file, path, sizeof(path));
+    return b_seterr(&r->err, B_SYSERR, err, "%s %s at offset %llu failed: %s (%s)", what, path,
+                    (unsigned long long)off, strerror(err), b_errno_name(err));
+}
+
+/* One request, synchronously (sync and mmap modes). */
+static int io_event(struct load_thread *t)
+{
+    struct load_run *r = t->run;
+    struct io_shared *sh = r->wl_global;
+    struct io_thread *it = t->wl;
+    struct io_req q;
+    io_next(sh, it, &t->rng, &q);
+    t->op = q.op;
+    if (q.op == IO_OP_FSYNC) {
+        if (io_sync_file(sh, q.file) < 0)
+            return io_syserr(r, "fsync of", q.file, 0, errno);
+        io_count(t, q.op, 0);
+        return B_OK;
+    }
+    size_t len = (size_t)q.len;
+    if (q.op == IO_OP_WRITE) {
+        io_fill(sh, it, &t->rng, it->buf, q.len, q.off);
+        if (sh->iomode == IO_MMAP)
+            memcpy(sh->maps[q.file] + q.off, it->buf, len);
+        else
+            for (size_t done = 0; done < len;) {
+                ssize_t n = pwrite(sh->fds[q.file], it->buf + done, len - done,
+                                   (off_t)(q.off + done));
+                if (n <= 0)
+                    return io_syserr(r, "pwrite to", q.file, q.off, n < 0 ? errno : EIO);
+                done += (size_t)n;
+            }
+        if (sh->fsync_all) {
+            if (io_sync_file(sh, q.file) < 0)
+                return io_syserr(r, "fsync of", q.file, 0, errno);
+            io_count(t, IO_OP_FSYNC, 0);
+        }
+        it->writes_done++;
+    } else {
+        if (sh->iomode == IO_MMAP)
+            memcpy(it->buf, sh->maps[q.file] + q.off, len);
+        else
+            for (size_t done = 0; done < len;) {
+                ssize_t n = pread(sh->fds[q.file], it->buf + done, len - done,
+                                  (off_t)(q.off + done));
+                if (n <= 0)
+                    return n < 0 ? io_syserr(r, "pread from", q.file, q.off, errno)
+                                 : io_syserr(r, "pread (end of file) from", q.file, q.off, EIO);
+                done += (size_t)n;
+            }
+        if (sh->validate && io_verify(sh, it->buf, q.len, q.off, q.file, &r->err) < 0)
+            return B_PROTOCOL;
+        it->reads_done++;
+    }
+    io_count(t, q.op, q.len);
+    return B_OK;
+}
+
+/* Prepare an SQE for request q in slot k. */
+static void io_prep_sqe(struct io_shared *sh, struct io_thread *it, struct io_uring_sqe *sqe,
+                        unsigned k)
+{
+    struct io_slot *sl = &it->slots[k];
+    sqe->user_data = k;
+    sqe->fd = it->ring.fixed_files ? sl->q.file : sh->fds[sl->q.file];
+    if (it->ring.fixed_files)
+        sqe->flags |= IOSQE_FIXED_FILE;
+    if (sl->q.op == IO_OP_FSYNC) {
+        sqe->opcode = IORING_OP_FSYNC;
+        sqe->fsync_flags = sh->fdatasync ? IORING_FSYNC_DATASYNC : 0;
+        sqe->flags |= IOSQE_IO_DRAIN; /* an fsync covers the writes issued before it */
+        return;
+    }
+    bool w = sl->q.op == IO_OP_WRITE;
+    sqe->opcode = it->ring.fixed_bufs ? (w ? IORING_OP_WRITE_FIXED : IORING_OP_READ_FIXED)
+                                      : (w ? IORING_OP_WRITE : IORING_OP_READ);
+    sqe->addr = (u64)(uintptr_t)sl->buf;
+    sqe->len = (u32)sl->q.len;
+    sqe->off = sl->q.off;
+    if (it->ring.fixed_bufs)
+        sqe->buf_index = (u16)k;
+}
+
+/* async mode: the thread's whole loop, up to `depth` requests in flight on its ring. */
+static int io_async_loop(struct load_thread *t)
+{
+    struct load_run *r = t->run;
+    struct io_shared *sh = r->wl_global;
+    struct io_thread *it = t->wl;
+    unsigned inflight = 0;
+    bool more = true;
+    for (;;) {
+        u64 now = clk_now_ns();
+        while (more && it->nfree > 0) {
+            if (!load_claim(t, now)) {
+                more = false;
+                break;
+            }
+            unsigned k = it->free_slots[--it->nfree];
+            struct io_slot *sl = &it->slots[k];
+            io_next(sh, it, &t->rng, &sl->q);
+            if (sl->q.op == IO_OP_WRITE) {
+                io_fill(sh, it, &t->rng, sl->buf, sl->q.len, sl->q.off);
+                it->writes_done++;
+            } else if (sl->q.op == IO_OP_READ)
+                it->reads_done++;
+            struct io_uring_sqe *sqe = uring_sqe(&it->ring);
+            if (!sqe)
+                return b_seterr(&r->err, B_SYSERR, 0, "io_uring submission queue full");
+            io_prep_sqe(sh, it, sqe, k);
+            sl->start_ns = now;
+            inflight++;
+        }
+        if (inflight == 0)
+            return B_DONE;
+        atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+        if (uring_submit(&it->ring, 1) < 0)
+            return b_seterr(&r->err, B_SYSERR, errno, "io_uring_enter failed: %s (%s)",
+                            strerror(errno), b_errno_name(errno));
+        struct io_uring_cqe *cqe;
+        u64 end = clk_now_ns();
+        while ((cqe = uring_cqe(&it->ring))) {
+            unsigned k = (unsigned)cqe->user_data;
+            int res = cqe->res;
+            uring_cqe_seen(&it->ring);
+            struct io_slot *sl = &it->slots[k];
+            inflight--;
+            it->free_slots[it->nfree++] = k;
+            if (res < 0)
+                return io_syserr(r,
+                                 sl->q.op == IO_OP_FSYNC  ? "io_uring fsync of"
+                                 : sl->q.op == IO_OP_READ ? "io_uring read from"
+                                                          : "io_uring write to",
+                                 sl->q.file, sl->q.off, -res);
+            if (sl->q.op != IO_OP_FSYNC && (u64)res != sl->q.len)
+                return io_syserr(r, "short io_uring transfer on", sl->q.file, sl->q.off, EIO);
+            if (sl->q.op == IO_OP_READ && sh->validate &&
+                io_verify(sh, sl->buf, sl->q.len, sl->q.off, sl->q.file, &r->err) < 0)
+                return B_PROTOCOL;
+            io_count(t, sl->q.op, sl->q.len);
+            load_record_op(t, sl->q.op, end - sl->start_ns);
+        }
+        atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
+    }
+}
+
+static int io_event_any(struct load_thread *t)
+{
+    struct io_shared *sh = t->run->wl_global;
+    return sh->iomode == IO_ASYNC ? io_async_loop(t) : io_event(t);
+}
+
+static int io_thread_init(struct load_thread *t)
+{
+    struct load_run *r = t->run;
+    struct io_shared *sh = r->wl_global;
+    struct io_thread *it = b_xcalloc(1, sizeof(*it));
+    void *p = NULL;
+    size_t len = (size_t)(sh->req_size * sh->depth);
+    t->wl = it;
+    it->ring.fd = -1;
+    if (posix_memalign(&p, 4096, len))
+        return b_seterr(&r->err, B_NOMEM, ENOMEM, "allocating %zu bytes of I/O buffers failed",
+                        len);
+    it->buf = p;
+    for (size_t i = 0; i + 8 <= len; i += 8) { /* random once: written data is incompressible */
+        u64 x = rnd_next(&t->rng);
+        memcpy(it->buf + i, &x, 8);
+    }
+    if (sh->iomode != IO_ASYNC)
+        return B_OK;
+    int rc = uring_setup(&it->ring, B_MAX(sh->depth, 2), &r->err);
+    if (rc < 0)
+        return rc;
+    it->slots = b_xcalloc(sh->depth, sizeof(*it->slots));
+    it->free_slots = b_xcalloc(sh->depth, sizeof(unsigned));
+    struct iovec *iov = b_xcalloc(sh->depth, sizeof(*iov));
+    for (unsigned k = 0; k < sh->depth; k++) {
+        it->slots[k].buf = it->buf + (size_t)k * sh->req_size;
+        it->free_slots[it->nfree++] = sh->depth - 1 - k;
+        iov[k].iov_base = it->slots[k].buf;
+        iov[k].iov_len = (size_t)sh->req_size;
+    }
+    /* registered files and buffers save an fget and a page pin per I/O; both are optional */
+    it->ring.fixed_files = uring_sys_register(it->ring.fd, IORING_REGISTER_FILES, sh->fds,
+                                              (unsigned)sh->nfiles) == 0;
+    it->ring.fixed_bufs =
+        uring_sys_register(it->ring.fd, IORING_REGISTER_BUFFERS, iov, sh->depth) == 0;
+    if (r->o->debug)
+        printf("DEBUG: thread %d: io_uring fd %d, depth %u, setup flags 0x%x, registered files "
+               "%s, buffers %s\n",
+               t->id, it->ring.fd, sh->depth, it->ring.setup_flags,
+               it->ring.fixed_files ? "yes" : "no", it->ring.fixed_bufs ? "yes" : "no");
+    free(iov);
+    return B_OK;
+}
+
+static void io_thread_done(struct load_thread *t)
+{
+    struct io_shared *sh = t->run->wl_global;
+    struct io_thread *it = t->wl;
+    /* sysbench: with --file-fsync-end each thread fsyncs every file once (writing modes) */
+    if (sh->writes && t->run->o->file_fsync_end && !atomic_load(&t->run->failed))
+        for (int i = 0; i < sh->nfiles; i++)
+            if (io_sync_file(sh, i) == 0)
+                io_count(t, IO_OP_FSYNC, 0);
+    if (!it)
+        return;
+    if (it->ring.fd >= 0 || it->ring.sq_map)
+        uring_free(&it->ring);
+    free(it->slots);
+    free(it->free_slots);
+    free(it->buf);
+    free(it);
+    t->wl = NULL;
+}
+
+/*
+ * Is a test_file.N with this stat one that bench (or sysbench) made with these options?
+ * prepare writes whole blocks up to full_size; a seqwr run re-creates files empty and fills
+ * them in requests that are whole blocks except for a last one ending at file_size. Anything
+ * else (another size, not a regular file) is someone else's and is never modified or removed.
+ */
+static bool io_is_ours(const struct io_shared *sh, const struct stat *st)
+{
+    u64 sz = (u64)st->st_size;
+    return S_ISREG(st->st_mode) && (sz == sh->file_size || (sz % sh->bs == 0 && sz <= sh->full_size));
+}
+
+/* Open every test file for the run; sysbench's checks and messages. */
+static int io_open_all(struct load_run *r, struct io_shared *sh)
+{
+    const struct bench_opts *o = r->o;
+    char path[PATH_MAX], sz1[32], sz2[32];
+    sh->fds = b_xcalloc((size_t)sh->nfiles, sizeof(int));
+    for (int i = 0; i < sh->nfiles; i++)
+        sh->fds[i] = -1;
+    for (int i = 0; i < sh->nfiles; i++) {
+        struct stat st;
+        io_path(o, i, path, sizeof(path));
+        if (sh->mode == IO_SEQWR) {
+            if (stat(path, &st) == 0)
+                unlink(path); /* checked to be ours by io_check_seqwr */
+            sh->fds[i] = open(path, O_CREAT | O_EXCL | O_RDWR | sh->oflags, 0600);
+        } else
+            sh->fds[i] = open(path, O_RDWR | sh->oflags);
+        if (sh->fds[i] < 0) {
+            int e = errno;
+            if (o->sb) {
+                snprintf(r->err.hint, sizeof(r->err.hint),
+                         "Did you forget to run the prepare step?");
+                return b_seterr(&r->err, B_SYSERR, e, "Cannot open file '%s' errno = %d (%s)",
+                                path, e, strerror(e));
+            }
+            if (e == EINVAL && (sh->oflags & O_DIRECT))
+                snprintf(r->err.hint, sizeof(r->err.hint),
+                         "this filesystem has no direct I/O (tmpfs, some FUSE and overlay "
+                         "mounts); use a disk-backed --file-dir");
+            else if (e == ENOENT)
+                snprintf(r->err.hint, sizeof(r->err.hint),
+                         "run 'bench fileio prepare' first with the same --file-num, "
+                         "--file-total-size and --file-dir");
+            return b_seterr(&r->err, B_SYSERR, e, "cannot open %s%s: %s (%s)", path,
+                            (sh->oflags & O_DIRECT) ? " with O_DIRECT" : "", strerror(e),
+                            b_errno_name(e));
+        }
+        if (sh->mode != IO_SEQWR && fstat(sh->fds[i], &st) == 0 &&
+            (u64)st.st_size < sh->file_size) {
+            unit_fmt_size((u64)st.st_size, sz1, sizeof(sz1));
+            unit_fmt_size(sh->file_size, sz2, sizeof(sz2));
+            snprintf(r->err.hint, sizeof(r->err.hint), "%s",
+                     o->sb ? "Did you run 'prepare' with different --file-total-size or "
+                             "--file-num values?"
+                           : "run 'bench fileio prepare' with the same --file-num and "
+                             "--file-total-size as the run");
+            return b_seterr(&r->err, B_INVALID, 0,
+                            "Size of file '%s' is %s, but at least %s is expected.", path, sz1,
+                            sz2);
+        }
+    }
+    if (sh->iomode == IO_MMAP) {
+        sh->maps = b_xcalloc((size_t)sh->nfiles, sizeof(u8 *));
+        for (int i = 0; i < sh->nfiles; i++) {
+            if (sh->mode == IO_SEQWR && ftruncate(sh->fds[i], (off_t)sh->file_size) < 0)
+                return io_syserr(r, "ftruncate of", i, sh->file_size, errno);
+            void *m = mmap(NULL, (size_t)sh->file_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                           sh->fds[i], 0);
+            if (m == MAP_FAILED)
+                return io_syserr(r, "mmap of", i, 0, errno);
+            sh->maps[i] = m;
+        }
+    }
+    return B_OK;
+}
+
+static int io_init(struct load_run *r)
+{
+    struct io_shared *sh = b_xcalloc(1, sizeof(*sh));
+    char path[PATH_MAX];
+    r->wl_global = sh;
+    io_params(sh, r->o, io_test_mode(r->o->file_test_mode));
+    /* sysbench re-creates the files of a seqwr run: first make sure every one is ours */
+    for (int i = 0; sh->mode == IO_SEQWR && i < sh->nfiles; i++) {
+        struct stat st;
+        io_path(r->o, i, path, sizeof(path));
+        if (lstat(path, &st) == 0 && !io_is_ours(sh, &st)) {
+            snprintf(r->err.hint, sizeof(r->err.hint), "move it away, or use another --file-dir");
+            return b_seterr(&r->err, B_INVALID, 0,
+                            "seqwr would re-create %s, but its size (%lld bytes) is not one "
+                            "bench writes with these options: not touching it",
+                            path, (long long)st.st_size);
+        }
+    }
+    return io_open_all(r, sh);
+}
+
+static void io_done(struct load_run *r)
+{
+    struct io_shared *sh = r->wl_global;
+    if (!sh)
+        return;
+    for (int i = 0; sh->maps && i < sh->nfiles; i++)
+        if (sh->maps[i])
+            munmap(sh->maps[i], (size_t)sh->file_size);
+    for (int i = 0; sh->fds && i < sh->nfiles; i++)
+        if (sh->fds[i] >= 0)
+            close(sh->fds[i]);
+    free(sh->maps);
+    free(sh->fds);
+    free(sh);
+    r->wl_global = NULL;
+}
+
+/* "Extra file open flags: sync dsync directio " as sysbench prints it. */
+static void io_print_flags(int fl)
+{
+    printf("Extra file open flags: ");
+    if (!fl)
+        printf("(none)");
+    if (fl & O_SYNC & ~O_DSYNC)
+        printf("sync ");
+    if (fl & O_DSYNC)
+        printf("dsync ");
+    if (fl & O_DIRECT)
+        printf("directio ");
+    printf("\n");
+}
+
+/* bench persona: what the files sit on, and whether the page cache will answer. */
+static void io_print_host(const struct bench_opts *o, const struct io_shared *sh)
+{
+    struct os_fsinfo fi;
+    char avail[32], ram[32], total[32], dir[PATH_MAX];
+    if (o->sb || os_fsinfo_get(o->file_dir, &fi) < 0)
+        return;
+    if (!realpath(o->file_dir, dir))
+        snprintf(dir, sizeof(dir), "%s", o->file_dir);
+    unit_fmt_size(fi.avail_bytes, avail, sizeof(avail));
+    printf("Directory %s: %s on %s (%s), %s free", dir, fi.fstype[0] ? fi.fstype : "?",
+           fi.source[0] ? fi.source : "?", fi.options[0] ? fi.options : "?", avail);
+    if (fi.device[0])
+        printf(", device %s%s%s%s%s", fi.device,
+               fi.rotational == 1   ? " (rotational)"
+               : fi.rotational == 0 ? " (solid state)"
+                                    : "",
+               fi.model[0] ? ", model \"" : "", fi.model, fi.model[0] ? "\"" : "");
+    printf("\n");
+    u64 mem = os_mem_total(), tot = sh->file_size * (u64)sh->nfiles;
+    if ((!(sh->oflags & O_DIRECT) || sh->iomode == IO_MMAP) && mem && tot <= mem) {
+        unit_fmt_size(tot, total, sizeof(total));
+        unit_fmt_size(mem, ram, sizeof(ram));
+        b_msg(B_MSG_WARN,
+              "fileio: the %s of test files fit in RAM (%s) and O_DIRECT is off: this measures "
+              "the page cache, not the disk",
+              total, ram);
+        b_msg(B_MSG_HINT, "add --file-extra-flags=direct, or make --file-total-size larger "
+                          "than RAM");
+    }
+}
+
+static void io_print_mode(const struct bench_opts *o)
+{
+    struct io_shared sh;
+    char a[32], b[32];
+    int mode = io_test_mode(o->file_test_mode);
+    io_params(&sh, o, mode);
+    io_print_host(o, &sh);
+    io_print_flags(sh.oflags);
+    printf("%lld files, %s each\n", (long long)o->file_num,
+           unit_fmt_size(sh.file_size, a, sizeof(a)));
+    printf("%s total file size\n", unit_fmt_size(sh.file_size * (u64)sh.nfiles, b, sizeof(b)));
+    printf("Block size %s\n", unit_fmt_size(sh.bs, a, sizeof(a)));
+    if (o->file_merged_requests > 0)
+        printf("Merging requests up to %s for sequential IO.\n",
+               unit_fmt_size(sh.bs * (u64)o->file_merged_requests, a, sizeof(a)));
+    if (io_mode_random(mode)) {
+        printf("Number of IO requests: %lld\n", (long long)o->events);
+        printf("Read/Write ratio for combined random IO test: %2.2f\n", o->file_rw_ratio);
+    }
+    if (o->file_fsync_freq > 0 && !o->file_fsync_all)
+        printf("Periodic FSYNC enabled, calling fsync() each %lld requests.\n",
+               (long long)o->file_fsync_freq);
+    if (o->file_fsync_end && !o->file_fsync_all)
+        printf("Calling fsync() at the end of test, Enabled.\n");
+    if (o->file_fsync_all)
+        printf("Calling fsync() after each write operation.\n");
+    printf("Using %s I/O mode\n", sh.iomode == IO_SYNC    ? "synchronous"
+                                  : sh.iomode == IO_ASYNC ? "asynchronous"
+                                                          : "fast mmaped");
+    if (!o->sb && sh.iomode == IO_ASYNC)
+        printf("io_uring queue depth %u per thread\n", sh.depth);
+    if (o->validate)
+        printf("Using checksums validation.\n");
+    printf("Doing %s test\n", io_mode_text[mode]);
+}
+
+static void io_report(const struct load_run *r, const struct load_snap *s, double secs)
+{
+    const struct bench_opts *o = r->o;
+    double d = secs > 0 ? secs : 1;
+    printf("\nFile operations:\n");
+    printf("    reads/s:                      %4.2f\n", (double)s->ctr[0] / d);
+    printf("    writes/s:                     %4.2f\n", (double)s->ctr[1] / d);
+    printf("    fsyncs/s:                     %4.2f\n\n", (double)s->ctr[2] / d);
+    printf("Throughput:\n");
+    printf("    read, MiB/s:                  %4.2f\n", (double)s->ctr[3] / 1048576.0 / d);
+    printf("    written, MiB/s:               %4.2f\n\n", (double)s->ctr[4] / 1048576.0 / d);
+    if (o->sb || !o->npct)
+        return;
+    /* bench: each operation's own latency (fsync latency is what a redo log waits for) */
+    printf("Latency by operation (ms):\n");
+    for (int k = 0; k < s->nops; k++) {
+        u64 n = hist_total(&s->op_hist[k]);
+        if (!n)
+            continue;
+        printf("    %-6s %10llu ops ", io_op_names[k], (unsigned long long)n);
+        for (int i = 0; i < o->npct; i++)
+            printf(" %g%%: %.3f", o->pct[i],
+                   rep_ms(hist_percentile(&s->op_hist[k], o->pct[i], 0, UINT64_MAX)));
+        printf("\n");
+    }
+    printf("\n");
+}
+
+static void io_interval(const struct load_run *r, const struct load_snap *d, double secs,
+                        double at_s)
+{
+    const struct bench_opts *o = r->o;
+    double x = secs > 0 ? secs : 1;
+    printf("[ %.0fs ] reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s", at_s,
+           (double)d->ctr[3] / 1048576.0 / x, (double)d->ctr[4] / 1048576.0 / x,
+           (double)d->ctr[2] / x);
+    if (o->npct) {
+        printf(" latency (ms,");
+        for (int i = 0; i < o->npct; i++)
+            printf("%s%g%%", i ? "," : "", o->pct[i]);
+        printf("):");
+        for (int i = 0; i < o->npct; i++)
+            printf("%s%4.3f", i ? "," : " ",
+                   rep_ms(hist_percentile(d->hist, o->pct[i], 0, UINT64_MAX)));
+    }
+    printf("\n");
+}
+
+/* Validation shared by prepare, run and cleanup (before anything is printed or touched). */
+static int io_check(struct bench_opts *o)
+{
+    const char *bad = NULL;
+    size_t badlen = 0;
+    int fl = io_parse_flags(o->file_extra_flags, &bad, &badlen);
+    if (fl < 0) {
+        if (o->sb)
+            printf("FATAL: Invalid value for file-extra-flags: %.*s\n", (int)badlen, bad);
+        else {
+            b_msg(B_MSG_FATAL, "--file-extra-flags: unknown flag '%.*s' (expected sync, dsync "
+                               "or direct, separated by commas)",
+                  (int)badlen, bad);
+            b_msg(B_MSG_HINT, "see 'bench fileio help'");
+        }
+        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+    }
+    if (o->file_total_size / (u64)o->file_num == 0) {
+        b_msg(B_MSG_FATAL, "fileio: --file-total-size=%llu split over --file-num=%lld files "
+                           "leaves 0 bytes per file",
+              (unsigned long long)o->file_total_size, (long long)o->file_num);
+        b_msg(B_MSG_HINT, "raise --file-total-size or lower --file-num");
+        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+    }
+    if ((fl & O_DIRECT) && o->file_block_size % 512) {
+        b_msg(B_MSG_FATAL, "fileio: --file-block-size=%llu with O_DIRECT: direct I/O needs a "
+                           "multiple of the device's logical block size (512 or 4096 bytes)",
+              (unsigned long long)o->file_block_size);
+        b_msg(B_MSG_HINT, "use --file-block-size=4K or 16K");
+        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+    }
+    if (!o->sb) {
+        struct stat st;
+        if (stat(o->file_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+            int e = errno;
+            b_msg(B_MSG_FATAL, "fileio: --file-dir=%s: %s", o->file_dir,
+                  S_ISDIR(st.st_mode) || e == ENOENT ? strerror(e) : "not a directory");
+            b_msg(B_MSG_HINT, "create the directory first, on the disk you want to measure");
+            return B_EXIT_ENV;
+        }
+    }
+    return B_EXIT_OK;
+}
+
+/* Checks of the run command: the mode, queue depth, and the io_uring probe. */
+static int io_check_run(struct bench_opts *o)
+{
+    int ex = io_check(o);
+    if (ex != B_EXIT_OK)
+        return ex;
+    if (!*o->file_test_mode) {
+        if (o->sb) {
+            printf("FATAL: Missing required argument: --file-test-mode\n\n");
+            printf("fileio options:\n");
+            opt_print_help(stdout, opt_fileio, countof(opt_fileio), true);
+            printf("\n");
+        } else {
+            b_msg(B_MSG_FATAL, "fileio: run needs --file-test-mode: seqwr, seqrewr, seqrd, "
+                               "rndrd, rndwr or rndrw");
+            b_msg(B_MSG_HINT, "for example: bench fileio --file-test-mode=rndrd run");
+        }
+        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+    }
+    if (io_test_mode(o->file_test_mode) < 0) {
+        if (o->sb)
+            printf("FATAL: Invalid IO operations mode: %s.\n", o->file_test_mode);
+        else {
+            b_msg(B_MSG_FATAL, "--file-test-mode: invalid value '%s' (expected seqwr, seqrewr, "
+                               "seqrd, rndrd, rndwr or rndrw)",
+                  o->file_test_mode);
+            b_msg(B_MSG_HINT, "see 'bench fileio help'");
+        }
+        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+    }
+    if (o->file_io_mode != IO_ASYNC && o->file_queue_depth > 1) {
+        b_msg(B_MSG_FATAL, "fileio: --file-queue-depth=%lld needs --file-io-mode=async "
+                           "(io_uring); sync and mmap modes do one request at a time",
+              (long long)o->file_queue_depth);
+        b_msg(B_MSG_HINT, "add --file-io-mode=async, or use --threads for parallel sync I/O");
+        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+    }
+    if (o->file_io_mode == IO_ASYNC) {
+        struct uring u;
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        if (o->rate) {
+            b_msg(B_MSG_FATAL, "fileio: --rate is not supported with --file-io-mode=async");
+            b_msg(B_MSG_HINT, "use --file-io-mode=sync with --rate");
+            return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+        }
+        if (uring_setup(&u, 2, &e) < 0) {
+            if (o->file_io_mode_strict) {
+                b_msg(B_MSG_FATAL, "fileio: %s", e.msg);
+                b_msg(B_MSG_HINT, "%s", e.hint);
+                return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+            }
+            b_msg(B_MSG_WARN, "fileio: %s; falling back to --file-io-mode=sync", e.msg);
+            o->file_io_mode = IO_SYNC;
+            o->file_queue_depth = 0;
+        } else
+            uring_free(&u);
+    }
+    return B_EXIT_OK;
+}
+
+/* prepare: create (or extend) test_file.N with incompressible data, sysbench's messages. */
+static int io_prepare(struct bench_opts *o)
+{
+    struct io_shared sh;
+    char path[PATH_MAX];
+    int ex = io_check(o);
+    if (ex != B_EXIT_OK)
+        return ex;
+    io_params(&sh, o, IO_SEQWR);
+    printf("%lld files, %lluKb each, %lluMb total\n", (long long)o->file_num,
+           (unsigned long long)(sh.file_size / 1024),
+           (unsigned long long)(sh.file_size * (u64)sh.nfiles / 1048576));
+    printf("Creating files for the test...\n");
+    io_print_flags(sh.oflags);
+    /* before writing anything: every existing file must look like ours, and the space must
+     * be there (statfs), so a prepare never half-fills a disk or appends to a user's file */
+    u64 need = 0;
+    for (int i = 0; i < sh.nfiles; i++) {
+        struct stat st;
+        io_path(o, i, path, sizeof(path));
+        if (stat(path, &st) < 0) {
+            need += sh.full_size;
+            continue;
+        }
+        u64 sz = (u64)st.st_size;
+        if (!io_is_ours(&sh, &st)) {
+            b_msg(B_MSG_FATAL,
+                  "fileio: prepare: %s exists with %llu bytes, which bench's prepare does not "
+                  "write with these options (not a multiple of %llu bytes up to %llu): not "
+                  "touching it",
+                  path, (unsigned long long)sz, (unsigned long long)sh.bs,
+                  (unsigned long long)sh.full_size);
+            b_msg(B_MSG_HINT, "move it away, or use another --file-dir");
+            return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        }
+        need += sh.full_size > sz ? sh.full_size - sz : 0;
+    }
+    struct statfs sf;
+    if (statfs(o->file_dir, &sf) == 0 && (u64)sf.f_bavail * (u64)sf.f_bsize < need) {
+        char a[32], b[32];
+        b_msg(B_MSG_FATAL, "fileio: prepare in %s needs %s more, but the filesystem has %s "
+                           "available (%llu bytes needed, %llu available)",
+              o->file_dir, unit_fmt_size(need, a, sizeof(a)),
+              unit_fmt_size((u64)sf.f_bavail * (u64)sf.f_bsize, b, sizeof(b)),
+              (unsigned long long)need, (unsigned long long)((u64)sf.f_bavail * (u64)sf.f_bsize));
+        b_msg(B_MSG_HINT, "lower --file-total-size, or use another --file-dir");
+        return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+    }
+    struct io_thread it;
+    struct rnd rng;
+    void *p;
+    memset(&it, 0, sizeof(it));
+    rnd_seed(&rng);
+    if (posix_memalign(&p, 4096, (size_t)sh.bs))
+        b_die("out of memory allocating a %llu-byte block", (unsigned long long)sh.bs);
+    it.buf = p;
+    for (size_t i = 0; i + 8 <= sh.bs; i += 8) {
+        u64 x = rnd_next(&rng);
+        memcpy(it.buf + i, &x, 8);
+    }
+    u64 written = 0, t0 = clk_now_ns();
+    for (int i = 0; i < sh.nfiles; i++) {
+        struct stat st;
+        io_path(o, i, path, sizeof(path));
+        int fd = open(path, O_CREAT | O_WRONLY | sh.oflags, 0600);
+        if (fd < 0 || fstat(fd, &st) < 0) {
+            int e = errno;
+            if (o->sb)
+                printf("FATAL: Cannot open file '%s' errno = %d (%s)\n", path, e, strerror(e));
+            else
+                b_msg(B_MSG_FATAL, "fileio: prepare: cannot create %s: %s (%s)", path,
+                      strerror(e), b_errno_name(e));
+            free(it.buf);
+            return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        }
+        u64 off = (u64)st.st_size / sh.bs * sh.bs;
+        printf("%s file %s\n", (u64)st.st_size >= sh.file_size ? "Reusing existing"
+                               : st.st_size > 0                ? "Extending existing"
+                                                               : "Creating",
+               path);
+        for (; off < sh.file_size; off += sh.bs) {
+            io_fill(&sh, &it, &rng, it.buf, sh.bs, off);
+            ssize_t n = pwrite(fd, it.buf, (size_t)sh.bs, (off_t)off);
+            if (n != (ssize_t)sh.bs) {
+                int e = n < 0 ? errno : ENOSPC;
+                b_msg(B_MSG_FATAL, "fileio: prepare: writing %s at offset %llu failed: %s (%s)",
+                      path, (unsigned long long)off, strerror(e), b_errno_name(e));
+                close(fd);
+                free(it.buf);
+                return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+            }
+            written += sh.bs;
+        }
+        if (fsync(fd) < 0 || close(fd) < 0) {
+            int e = errno;
+            b_msg(B_MSG_FATAL, "fileio: prepare: fsync of %s failed: %s (%s)", path,
+                  strerror(e), b_errno_name(e));
+            free(it.buf);
+            return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        }
+    }
+    free(it.buf);
+    double secs = (double)(clk_now_ns() - t0) / 1e9;
+    if (written)
+        printf("%llu bytes written in %.2f seconds (%.2f MiB/sec).\n",
+               (unsigned long long)written, secs,
+               secs > 0 ? (double)written / 1048576.0 / secs : 0.0);
+    else
+        printf("No bytes written.\n");
+    return B_EXIT_OK;
+}
+
+/* cleanup: remove test_file.N, but only those whose size proves bench made them. */
+static int io_cleanup(struct bench_opts *o)
+{
+    struct io_shared sh;
+    char path[PATH_MAX];
+    int ex = io_check(o), kept = 0;
+    if (ex != B_EXIT_OK)
+        return ex;
+    io_params(&sh, o, IO_SEQWR);
+    printf("Removing test files...\n");
+    for (int i = 0; i < sh.nfiles; i++) {
+        struct stat st;
+        io_path(o, i, path, sizeof(path));
+        if (lstat(path, &st) < 0)
+            continue;
+        if (!io_is_ours(&sh, &st)) {
+            b_msg(B_MSG_WARN,
+                  "fileio: cleanup: left %s alone: its size (%lld bytes) is not what bench's "
+                  "prepare writes with these options (%llu bytes), so it is not ours",
+                  path, (long long)st.st_size, (unsigned long long)sh.full_size);
+            kept++;
+            continue;
+        }
+        if (unlink(path) < 0) {
+            int e = errno;
+            b_msg(B_MSG_FATAL, "fileio: cleanup: cannot remove %s: %s (%s)", path, strerror(e),
+                  b_errno_name(e));
+            return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        }
+    }
+    if (kept && !o->sb) {
+        b_msg(B_MSG_HINT, "run cleanup with the --file-num and --file-total-size of the "
+                          "prepare, or remove the files yourself");
+        return B_EXIT_FAIL;
+    }
+    return B_EXIT_OK;
+}
+
+/*== 13 wl_ : workload registry =============================================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
@@ -1836,6 +3163,23 @@ static void wl_generic_interval(const struct load_run *r, const struct load_snap
 static void wl_cpu_report(const struct load_run *r, const struct load_snap *s, double secs);
 
 static const struct wl_def wl_all[] = {
+    {.name = "fileio",
+     .desc = "File I/O test",
+     .opts = opt_fileio,
+     .nopts = countof(opt_fileio),
+     .nops = 3,
+     .op_names = io_op_names,
+     .check = io_check_run,
+     .prepare = io_prepare,
+     .cleanup = io_cleanup,
+     .print_mode = io_print_mode,
+     .init = io_init,
+     .thread_init = io_thread_init,
+     .event = io_event_any,
+     .thread_done = io_thread_done,
+     .done = io_done,
+     .report = io_report,
+     .interval = io_interval},
     {.name = "cpu",
      .desc = "CPU performance test",
      .opts = opt_cpu,
@@ -1898,7 +3242,7 @@ static const struct wl_def *wl_find(const char *name)
     return NULL;
 }
 
-/*== 13 rep_ : reports in sysbench 1.0.20's layout ==========================*/
+/*== 14 rep_ : reports in sysbench 1.0.20's layout ==========================*/
 /*
  * Every block is line-compatible with sysbench 1.0.20 (spec section 5), so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
@@ -1915,11 +3259,6 @@ static void rep_banner(const struct bench_opts *o)
         printf("sysbench %s (using bench %s)\n\n", BENCH_SB_VERSION, BENCH_VERSION);
     else
         printf("bench %s (sysbench %s compatible)\n\n", BENCH_VERSION, BENCH_SB_VERSION);
-}
-
-static double rep_ms(u64 ns)
-{
-    return (double)ns / 1e6;
 }
 
 /* "95th percentile:" / "99.9th percentile:" right-aligned as sysbench's "%3dth". */
@@ -2132,7 +3471,7 @@ static _Noreturn void rep_forced(struct load_run *r, const struct load_snap *cur
     _exit(r->o->sb ? B_EXIT_FORCED : B_EXIT_FAIL);
 }
 
-/*== 14 cli_ : command line, dispatch, bench_main(), main() =================*/
+/*== 15 cli_ : command line, dispatch, bench_main(), main() =================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
  * options anywhere, the first positional is the test, the second the command. Everything is
@@ -2503,6 +3842,22 @@ static void cli_print_version(void)
     printf(")\n");
 }
 
+/* A failure of a run, from r->err: the bench persona says which test and gives the hint;
+ * the sysbench persona prints sysbench's FATAL and WARNING lines. */
+static void cli_run_error(const struct wl_def *w, const struct b_err *e, int rc)
+{
+    const char *msg = e->msg[0] ? e->msg : b_errstr(rc);
+    if (opts.sb) {
+        b_msg(B_MSG_FATAL, "%s", msg);
+        if (e->hint[0])
+            b_msg(B_MSG_WARN, "%s", e->hint);
+        return;
+    }
+    b_msg(B_MSG_FATAL, "%s: %s", w->name, msg);
+    if (e->hint[0])
+        b_msg(B_MSG_HINT, "%s", e->hint);
+}
+
 /* The `run` command. */
 static int cli_run(const struct wl_def *w)
 {
@@ -2519,9 +3874,7 @@ static int cli_run(const struct wl_def *w)
         rc = load_start(&r);
     }
     if (rc < 0) {
-        b_msg(B_MSG_FATAL, "%s: %s", w->name, r.err.msg[0] ? r.err.msg : b_errstr(rc));
-        if (r.err.hint[0])
-            b_msg(B_MSG_HINT, "%s", r.err.hint);
+        cli_run_error(w, &r.err, rc);
         if (opts.debug)
             printf("DEBUG: %s failed with %s\n", w->name, b_errname(rc));
         if (w->done)
@@ -2557,7 +3910,7 @@ static int cli_run(const struct wl_def *w)
         b_msg(B_MSG_HINT, "lower --rate or add --threads; the results would hide the backlog");
         ex = B_EXIT_FAIL;
     } else if (atomic_load(&r.failed)) {
-        b_msg(B_MSG_FATAL, "%s: %s", w->name, r.err.msg[0] ? r.err.msg : b_errstr(r.failed));
+        cli_run_error(w, &r.err, atomic_load(&r.failed));
         ex = B_EXIT_FAIL;
     } else {
         if (atomic_load(&b_stop) && !opts.sb)
@@ -2749,6 +4102,12 @@ static int cli_main(int argc, char **argv)
         printf("\n");
         free(c.cfg_text);
         return B_EXIT_OK;
+    }
+    if ((!strcmp(cmd, "prepare") && c.w->prepare) || (!strcmp(cmd, "cleanup") && c.w->cleanup)) {
+        cli_banner(&c);
+        ex = !strcmp(cmd, "prepare") ? c.w->prepare(&opts) : c.w->cleanup(&opts);
+        free(c.cfg_text);
+        return ex;
     }
     if (!strcmp(cmd, "prepare") || !strcmp(cmd, "cleanup")) {
         if (opts.sb)

@@ -236,6 +236,13 @@ struct bench_opts {
     bool memory_hugetlb;
     /* threads, mutex */
     i64 thread_yields, thread_locks, mutex_num, mutex_locks, mutex_loops;
+    /* fileio */
+    i64 file_num, file_async_backlog, file_fsync_freq, file_merged_requests, file_queue_depth;
+    u64 file_block_size, file_total_size;
+    char *file_test_mode, *file_extra_flags, *file_dir;
+    int file_io_mode, file_fsync_mode;
+    bool file_fsync_all, file_fsync_end, file_io_mode_strict;
+    double file_rw_ratio;
 
     /* derived by cli_ after parsing */
     bool sb;                      /* sysbench persona (argv[0] is "sysbench") */
@@ -340,7 +347,9 @@ struct wl_def {
     bool self_timed;                           /* event() runs the whole loop (queue depth) */
     int nops;                                  /* operation kinds with their own latency */
     const char *const *op_names;               /* [nops] */
-    int (*check)(struct bench_opts *o);        /* validate (may adjust); returns exit code */
+    int (*check)(struct bench_opts *o);        /* validate run (may adjust); returns exit code */
+    int (*prepare)(struct bench_opts *o);      /* the prepare command; returns exit code */
+    int (*cleanup)(struct bench_opts *o);      /* the cleanup command; returns exit code */
     void (*print_mode)(const struct bench_opts *o); /* mode lines of the run header */
     int (*init)(struct load_run *r);           /* shared setup before threads start */
     int (*thread_init)(struct load_thread *t); /* per-thread setup */

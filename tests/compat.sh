@@ -22,6 +22,7 @@ pass=0 fail=0
 check() { # check NAME ARGS...
     name=$1; shift
     (cd "$work" && "$ref" "$@" >ref.out 2>ref.err; echo $? >ref.rc)
+    [ -n "${BETWEEN:-}" ] && (cd "$work" && eval "$BETWEEN")
     (cd "$work" && ./sysbench "$@" >our.out 2>our.err; echo $? >our.rc)
     ok=1
     for s in out err; do
@@ -86,9 +87,30 @@ check mem-none memory --memory-oper=none --memory-total-size=16M --time=0 run
 check mem-rnd memory --memory-access-mode=rnd --memory-total-size=16M --time=0 run
 check mem-zero memory --memory-block-size=1M --memory-total-size=1M --threads=2 --time=0 run
 
+# fileio: prepare, every mode, cleanup, and the error paths (files in the scratch dir)
+F="--file-num=4 --file-total-size=4M"
+check fio-help fileio help
+BETWEEN="rm -f test_file.*" check fio-prepare fileio $F prepare
+check fio-reprepare fileio $F prepare
+for m in seqwr seqrewr seqrd rndrd rndwr rndrw; do
+    check "fio-$m" fileio $F --file-test-mode=$m --events=150 --time=0 run
+done
+check fio-mmap fileio $F --file-test-mode=rndrw --file-io-mode=mmap --events=150 --time=0 run
+check fio-merged fileio $F --file-test-mode=seqrd --file-merged-requests=4 --events=50 --time=0 run
+check fio-fsync-all fileio $F --file-test-mode=rndwr --file-fsync-all --events=20 --time=0 run
+check fio-fdatasync fileio $F --file-test-mode=rndwr --file-fsync-mode=fdatasync --events=20 --time=0 run
+check fio-nomode fileio $F run
+check fio-badmode fileio $F --file-test-mode=foo run
+check fio-badflag fileio $F --file-extra-flags=foo prepare
+check fio-cleanup fileio $F cleanup
+check fio-missing fileio $F --file-test-mode=rndrd run
+(cd "$work" && "$ref" fileio $F prepare >/dev/null && truncate -s 100K test_file.1)
+check fio-short fileio $F --file-test-mode=rndrd run
+(cd "$work" && rm -f test_file.*)
+
 # --help: the general part is sysbench's byte for byte (database sections come with the
 # MySQL driver)
-"$ref" --help | sed '/^General database options:/,$d' >"$work/ref.help"
+"$ref" --help | sed -e '/^General database options:/,$d' >"$work/ref.help"
 (cd "$work" && ./sysbench --help) | sed '/^Compiled-in tests:/,$d' >"$work/our.help"
 if cmp -s "$work/ref.help" "$work/our.help"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "compat: FAIL help:"; diff "$work/ref.help" "$work/our.help" | head; fi
