@@ -129,7 +129,10 @@ tsan: $(SRC)
 tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC)
 	$(CC) $(CPPFLAGS) $(WARN) -Wno-missing-prototypes -O1 -g $(SAN) -o $@ tests/unit.c $(LDLIBS)
 
-test: bench tests/unit san tsan
+tests/noiouring: tests/noiouring.c
+	$(CC) -O1 -Wall -Wextra -o $@ tests/noiouring.c
+
+test: bench tests/unit tests/noiouring san tsan
 	@tests/setup.sh
 	./tests/unit
 	tests/run.sh
@@ -141,7 +144,7 @@ fmt:
 	clang-format -i bench.c bench.h tests/*.c
 
 clean:
-	rm -rf bench bench-san bench-tsan bench-dev tests/unit build/kinc
+	rm -rf bench bench-san bench-tsan bench-dev tests/unit tests/noiouring build/kinc
 
 distclean: clean
 	rm -rf build

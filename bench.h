@@ -327,6 +327,8 @@ struct load_run {
     _Atomic int queue_full;        /* --rate could not be kept */
     _Atomic int running;           /* workers not yet finished */
     _Atomic int ready;             /* workers initialised */
+    bool self_timed;               /* set by init: event() runs each thread's whole loop,
+                                      calling load_claim/load_record_op per request */
     pthread_mutex_t mu;            /* guards the two condition variables below */
     pthread_cond_t cv_done;        /* a worker finished */
     pthread_cond_t cv_go;          /* the start signal */
@@ -344,10 +346,10 @@ struct wl_def {
     const struct opt_def *opts;                /* its options, sorted */
     size_t nopts;                              /* rows in opts */
     bool own_limit;                            /* sets its own event limit (memory, mutex) */
-    bool self_timed;                           /* event() runs the whole loop (queue depth) */
     int nops;                                  /* operation kinds with their own latency */
     const char *const *op_names;               /* [nops] */
     int (*check)(struct bench_opts *o);        /* validate run (may adjust); returns exit code */
+    int (*check_common)(struct bench_opts *o); /* validate prepare and cleanup */
     int (*prepare)(struct bench_opts *o);      /* the prepare command; returns exit code */
     int (*cleanup)(struct bench_opts *o);      /* the cleanup command; returns exit code */
     void (*print_mode)(const struct bench_opts *o); /* mode lines of the run header */
