@@ -1246,7 +1246,7 @@ static int mem_thread_init(struct load_thread *t)
     if (o->memory_scope == MEM_LOCAL) {
         struct mem_block *m = b_xcalloc(1, sizeof(*m));
         t->wl = m;
-        return mem_alloc(m, (size_t)o->memory_block_size, o->memory_hugetlb, &t->run->err);
+        return mem_alloc(m, (size_t)o->memory_block_size, o->memory_hugetlb, &t->err);
     }
     t->wl = t->run->wl_global;
     return B_OK;
@@ -1592,10 +1592,14 @@ static void load_reset_minmax(struct load_run *r)
     }
 }
 
-static void load_fail(struct load_run *r, int rc)
+/* The first failure wins: its code, and the worker's error detail, become the run's. */
+static void load_fail(struct load_run *r, int rc, const struct b_err *e)
 {
     int zero = 0;
-    atomic_compare_exchange_strong(&r->failed, &zero, rc);
+    pthread_mutex_lock(&r->mu);
+    if (atomic_compare_exchange_strong(&r->failed, &zero, rc) && e && e->msg[0])
+        r->err = *e;
+    pthread_mutex_unlock(&r->mu);
     atomic_store(&r->stop, 1);
 }
 
@@ -1689,7 +1693,7 @@ static void *load_worker(void *arg)
     if (r->w->thread_init)
         rc = r->w->thread_init(t);
     if (rc < 0)
-        load_fail(r, rc);
+        load_fail(r, rc, &t->err);
     else if (r->o->debug)
         printf("DEBUG: Worker thread (#%d) initialized\n", t->id);
 
@@ -1705,7 +1709,7 @@ static void *load_worker(void *arg)
          * load_record_op per request, and returns B_DONE when its limits are reached */
         rc = r->w->event(t);
         if (rc < 0 && rc != B_DONE)
-            load_fail(r, rc);
+            load_fail(r, rc, &t->err);
     } else {
         while (rc == B_OK) {
             u64 start = clk_now_ns(), intended = start;
@@ -1724,7 +1728,7 @@ static void *load_worker(void *arg)
                 break;
             }
             if (rc < 0) {
-                load_fail(r, rc);
+                load_fail(r, rc, &t->err);
                 break;
             }
             load_record_op(t, t->op, end - intended);
@@ -1797,8 +1801,11 @@ static int load_start(struct load_run *r)
                                 &r->thr[i]);
         if (e) {
             atomic_store(&r->running, i); /* the ones not started never decrement */
-            load_fail(r, b_seterr(&r->err, B_SYSERR, e, "creating worker thread %d failed: %s",
-                                  i, strerror(e)));
+            struct b_err be;
+            memset(&be, 0, sizeof(be));
+            load_fail(r, b_seterr(&be, B_SYSERR, e, "creating worker thread %d failed: %s", i,
+                                  strerror(e)),
+                      &be);
             pthread_mutex_lock(&r->mu);
             r->go = 1;
             pthread_cond_broadcast(&r->cv_go);
@@ -2215,6 +2222,8 @@ struct io_shared {
     int *fds;                    /* [nfiles] */
     u8 **maps;                   /* [nfiles] for mmap mode */
     _Atomic u64 ticket;          /* next request of the sequence */
+    _Atomic u8 *held;            /* --validate with concurrency: blocks in flight, [nblocks] */
+    u64 nblocks;                 /* blocks in all files */
     const struct bench_opts *o;
 };
 
@@ -2344,8 +2353,15 @@ static void io_next(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
         q->op = sh->mode == IO_SEQRD ? IO_OP_READ : IO_OP_WRITE;
         return;
     }
-    u64 total = sh->file_size * (u64)sh->nfiles;
-    u64 pos = (u64)(rnd_double(rng) * (double)total) / sh->bs * sh->bs;
+    u64 total = sh->file_size * (u64)sh->nfiles, pos;
+    for (;;) {
+        pos = (u64)(rnd_double(rng) * (double)total) / sh->bs * sh->bs;
+        u8 zero = 0;
+        /* --validate: a block being written by one request must not be read or written by
+         * another at the same time (sysbench re-draws too) */
+        if (!sh->held || atomic_compare_exchange_strong(&sh->held[pos / sh->bs], &zero, 1))
+            break;
+    }
     q->file = (int)(pos / sh->file_size);
     q->off = pos % sh->file_size;
     q->len = B_MIN(sh->bs, sh->file_size - q->off);
@@ -2407,6 +2423,13 @@ static int io_verify(struct io_shared *sh, const u8 *buf, u64 len, u64 off, int 
     return B_OK;
 }
 
+/* Release a block io_next reserved for --validate. */
+static void io_release(struct io_shared *sh, const struct io_req *q)
+{
+    if (sh->held && q->op != IO_OP_FSYNC && io_mode_random(sh->mode))
+        atomic_store(&sh->held[(sh->file_size * (u64)q->file + q->off) / sh->bs], 0);
+}
+
 static void io_count(struct load_thread *t, int op, u64 bytes)
 {
     int c = op == IO_OP_READ ? 0 : op == IO_OP_WRITE ? 1 : 2;
@@ -2425,26 +2448,43 @@ static int io_sync_file(struct io_shared *sh, int file)
     return sh->fdatasync ? fdatasync(sh->fds[file]) : fsync(sh->fds[file]);
 }
 
-static int io_syserr(struct load_run *r, const char *what, int file, u64 off, int err)
+static int io_syserr_e(struct b_err *e, const struct bench_opts *o, const char *what, int file,
+                       u64 off, int err)
 {
     char path[PATH_MAX];
-    io_path(r->o, file, path, sizeof(path));
-    return b_seterr(&r->err, B_SYSERR, err, "%s %s at offset %llu failed: %s (%s)", what, path,
+    io_path(o, file, path, sizeof(path));
+    return b_seterr(e, B_SYSERR, err, "%s %s at offset %llu failed: %s (%s)", what, path,
                     (unsigned long long)off, strerror(err), b_errno_name(err));
 }
+
+static int io_syserr(struct load_thread *t, const char *what, int file, u64 off, int err)
+{
+    return io_syserr_e(&t->err, t->run->o, what, file, off, err);
+}
+
+static int io_do(struct load_thread *t, const struct io_req *qp);
 
 /* One request, synchronously (sync and mmap modes). */
 static int io_event(struct load_thread *t)
 {
+    struct io_shared *sh = t->run->wl_global;
+    struct io_req q;
+    io_next(sh, t->wl, &t->rng, &q);
+    t->op = q.op;
+    int rc = io_do(t, &q);
+    io_release(sh, &q);
+    return rc;
+}
+
+static int io_do(struct load_thread *t, const struct io_req *qp)
+{
     struct load_run *r = t->run;
     struct io_shared *sh = r->wl_global;
     struct io_thread *it = t->wl;
-    struct io_req q;
-    io_next(sh, it, &t->rng, &q);
-    t->op = q.op;
+    struct io_req q = *qp;
     if (q.op == IO_OP_FSYNC) {
         if (io_sync_file(sh, q.file) < 0)
-            return io_syserr(r, "fsync of", q.file, 0, errno);
+            return io_syserr(t, "fsync of", q.file, 0, errno);
         io_count(t, q.op, 0);
         return B_OK;
     }
@@ -2458,12 +2498,12 @@ static int io_event(struct load_thread *t)
                 ssize_t n = pwrite(sh->fds[q.file], it->buf + done, len - done,
                                    (off_t)(q.off + done));
                 if (n <= 0)
-                    return io_syserr(r, "pwrite to", q.file, q.off, n < 0 ? errno : EIO);
+                    return io_syserr(t, "pwrite to", q.file, q.off, n < 0 ? errno : EIO);
                 done += (size_t)n;
             }
         if (sh->fsync_all) {
             if (io_sync_file(sh, q.file) < 0)
-                return io_syserr(r, "fsync of", q.file, 0, errno);
+                return io_syserr(t, "fsync of", q.file, 0, errno);
             io_count(t, IO_OP_FSYNC, 0);
         }
         it->writes_done++;
@@ -2475,11 +2515,11 @@ static int io_event(struct load_thread *t)
                 ssize_t n = pread(sh->fds[q.file], it->buf + done, len - done,
                                   (off_t)(q.off + done));
                 if (n <= 0)
-                    return n < 0 ? io_syserr(r, "pread from", q.file, q.off, errno)
-                                 : io_syserr(r, "pread (end of file) from", q.file, q.off, EIO);
+                    return n < 0 ? io_syserr(t, "pread from", q.file, q.off, errno)
+                                 : io_syserr(t, "pread (end of file) from", q.file, q.off, EIO);
                 done += (size_t)n;
             }
-        if (sh->validate && io_verify(sh, it->buf, q.len, q.off, q.file, &r->err) < 0)
+        if (sh->validate && io_verify(sh, it->buf, q.len, q.off, q.file, &t->err) < 0)
             return B_PROTOCOL;
         it->reads_done++;
     }
@@ -2537,7 +2577,7 @@ static int io_async_loop(struct load_thread *t)
                 it->reads_done++;
             struct io_uring_sqe *sqe = uring_sqe(&it->ring);
             if (!sqe)
-                return b_seterr(&r->err, B_SYSERR, 0, "io_uring submission queue full");
+                return b_seterr(&t->err, B_SYSERR, 0, "io_uring submission queue full");
             io_prep_sqe(sh, it, sqe, k);
             sl->start_ns = now;
             inflight++;
@@ -2546,7 +2586,7 @@ static int io_async_loop(struct load_thread *t)
             return B_DONE;
         atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
         if (uring_submit(&it->ring, 1) < 0)
-            return b_seterr(&r->err, B_SYSERR, errno, "io_uring_enter failed: %s (%s)",
+            return b_seterr(&t->err, B_SYSERR, errno, "io_uring_enter failed: %s (%s)",
                             strerror(errno), b_errno_name(errno));
         struct io_uring_cqe *cqe;
         u64 end = clk_now_ns();
@@ -2557,16 +2597,17 @@ static int io_async_loop(struct load_thread *t)
             struct io_slot *sl = &it->slots[k];
             inflight--;
             it->free_slots[it->nfree++] = k;
+            io_release(sh, &sl->q);
             if (res < 0)
-                return io_syserr(r,
+                return io_syserr(t,
                                  sl->q.op == IO_OP_FSYNC  ? "io_uring fsync of"
                                  : sl->q.op == IO_OP_READ ? "io_uring read from"
                                                           : "io_uring write to",
                                  sl->q.file, sl->q.off, -res);
             if (sl->q.op != IO_OP_FSYNC && (u64)res != sl->q.len)
-                return io_syserr(r, "short io_uring transfer on", sl->q.file, sl->q.off, EIO);
+                return io_syserr(t, "short io_uring transfer on", sl->q.file, sl->q.off, EIO);
             if (sl->q.op == IO_OP_READ && sh->validate &&
-                io_verify(sh, sl->buf, sl->q.len, sl->q.off, sl->q.file, &r->err) < 0)
+                io_verify(sh, sl->buf, sl->q.len, sl->q.off, sl->q.file, &t->err) < 0)
                 return B_PROTOCOL;
             io_count(t, sl->q.op, sl->q.len);
             load_record_op(t, sl->q.op, end - sl->start_ns);
@@ -2591,13 +2632,13 @@ static int io_thread_init(struct load_thread *t)
     t->wl = it;
     it->ring.fd = -1;
     if (posix_memalign(&p, 4096, len))
-        return b_seterr(&r->err, B_NOMEM, ENOMEM, "allocating %zu bytes of I/O buffers failed",
+        return b_seterr(&t->err, B_NOMEM, ENOMEM, "allocating %zu bytes of I/O buffers failed",
                         len);
     it->buf = p;
     memset(it->buf, 0, len); /* touch the pages now, not in the measured loop */
     if (sh->iomode != IO_ASYNC)
         return B_OK;
-    int rc = uring_setup(&it->ring, B_MAX(sh->depth, 2), &r->err);
+    int rc = uring_setup(&it->ring, B_MAX(sh->depth, 2), &t->err);
     if (rc < 0)
         return rc;
     it->slots = b_xcalloc(sh->depth, sizeof(*it->slots));
@@ -2710,11 +2751,11 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
         sh->maps = b_xcalloc((size_t)sh->nfiles, sizeof(u8 *));
         for (int i = 0; i < sh->nfiles; i++) {
             if (sh->mode == IO_SEQWR && ftruncate(sh->fds[i], (off_t)sh->file_size) < 0)
-                return io_syserr(r, "ftruncate of", i, sh->file_size, errno);
+                return io_syserr_e(&r->err, o, "ftruncate of", i, sh->file_size, errno);
             void *m = mmap(NULL, (size_t)sh->file_size, PROT_READ | PROT_WRITE, MAP_SHARED,
                            sh->fds[i], 0);
             if (m == MAP_FAILED)
-                return io_syserr(r, "mmap of", i, 0, errno);
+                return io_syserr_e(&r->err, o, "mmap of", i, 0, errno);
             sh->maps[i] = m;
         }
     }
@@ -2728,6 +2769,10 @@ static int io_init(struct load_run *r)
     r->wl_global = sh;
     io_params(sh, r->o, io_test_mode(r->o->file_test_mode));
     r->self_timed = sh->iomode == IO_ASYNC; /* io_async_loop runs each thread's loop */
+    if (sh->validate && io_mode_random(sh->mode) && (r->nthreads > 1 || sh->depth > 1)) {
+        sh->nblocks = (sh->file_size * (u64)sh->nfiles + sh->bs - 1) / sh->bs;
+        sh->held = b_xcalloc((size_t)sh->nblocks, sizeof(*sh->held));
+    }
     /* sysbench re-creates the files of a seqwr run: first make sure every one is ours */
     for (int i = 0; sh->mode == IO_SEQWR && i < sh->nfiles; i++) {
         struct stat st;
@@ -2756,6 +2801,7 @@ static void io_done(struct load_run *r)
             close(sh->fds[i]);
     free(sh->maps);
     free(sh->fds);
+    free((void *)sh->held);
     free(sh);
     r->wl_global = NULL;
 }

@@ -289,6 +289,7 @@ struct load_thread {
     _Atomic int busy;          /* inside an event now */
     int end_why;               /* why the loop ended (LOAD_END_*), read after join */
     int op;                    /* kind of the current event, for per-operation latency */
+    struct b_err err;          /* this worker's failure, copied to the run's by load_fail */
     struct hist *op_hist;      /* per-operation histograms [wl->nops], or NULL */
     struct hist hist;          /* cumulative latency histogram */
 } __attribute__((aligned(B_CACHELINE)));

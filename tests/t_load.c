@@ -24,11 +24,6 @@ static int t_opts(struct bench_opts *o, const char *const *kv)
     return 0;
 }
 
-static void t_opts_free(struct bench_opts *o)
-{
-    for (size_t g = 0; g < countof(opt_groups); g++)
-        opt_free_strings(opt_groups[g].t, opt_groups[g].n, o);
-}
 
 static const struct load_hooks t_no_hooks = {NULL, NULL, NULL};
 

@@ -66,7 +66,7 @@ static int t_opt_set_types(void)
     T_CHECK(opt_set(ph, &o, "0.5") == OPT_OK && o.rand_pareto_h == 0.5);
     T_CHECK(opt_set(ph, &o, "1") == OPT_RANGE);
     T_CHECK(opt_set(ph, &o, "nan") == OPT_BADVAL);
-    free(o.percentile_list);
+    t_opts_free(&o);
     return 0;
 }
 
@@ -94,8 +94,7 @@ static int t_opt_tables(void)
         if (rows[i]->sb_bad)
             T_CHECK(strstr(rows[i]->sb_bad, "%s") && !strchr(strstr(rows[i]->sb_bad, "%s") + 1, '%'));
     }
-    free(o.forced_shutdown), free(o.report_checkpoints), free(o.config_file);
-    free(o.percentile_list), free(o.test_alias);
+    t_opts_free(&o);
     return 0;
 }
 

@@ -20,6 +20,15 @@ static double t_rel(double a, double b)
     return fabs(a - b) / (fabs(b) > 0 ? fabs(b) : 1.0);
 }
 
+/* free every string the option tables own in *o */
+static void t_opts_free(struct bench_opts *o)
+{
+    for (size_t g = 0; g < countof(opt_groups); g++)
+        opt_free_strings(opt_groups[g].t, opt_groups[g].n, o);
+    for (size_t w = 0; w < countof(wl_all); w++)
+        opt_free_strings(wl_all[w].opts, wl_all[w].nopts, o);
+}
+
 #include "t_hist.c"
 #include "t_rnd.c"
 #include "t_opt.c"
