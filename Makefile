@@ -49,9 +49,14 @@ MBEDTLS_FEATURES = HAVE_ASM HAVE_TIME HAVE_TIME_DATE AESNI_C AES_C ASN1_PARSE_C 
   KEY_EXCHANGE_ECDHE_RSA_ENABLED KEY_EXCHANGE_ECDHE_ECDSA_ENABLED KEY_EXCHANGE_RSA_ENABLED \
   MD_C OID_C PEM_PARSE_C PK_C PK_PARSE_C PKCS1_V15 PKCS1_V21 POLY1305_C RSA_C SHA1_C \
   SHA256_C SHA512_C SSL_CLI_C SSL_TLS_C SSL_PROTO_TLS1_2 SSL_SERVER_NAME_INDICATION \
-  SSL_KEEP_PEER_CERTIFICATE X509_CRT_PARSE_C X509_USE_C VERSION_C FS_IO
+  SSL_KEEP_PEER_CERTIFICATE X509_CRT_PARSE_C X509_USE_C VERSION_C FS_IO ERROR_C
 MBEDTLS_CFLAGS  = -I$(MBEDTLS_DIR)/include -I$(DEPS) \
                   -DMBEDTLS_CONFIG_FILE='"bench_mbedtls_config.h"' -DBENCH_HAVE_MBEDTLS
+# the same sources built with the host compiler, for the glibc test and sanitizer builds
+MBEDTLS_HDIR    = $(DEPS)/mbedtls-$(MBEDTLS_VER)-host
+MBEDTLS_HLIBS   = $(MBEDTLS_HDIR)/library/libmbedtls.a $(MBEDTLS_HDIR)/library/libmbedx509.a \
+                  $(MBEDTLS_HDIR)/library/libmbedcrypto.a
+HOST_TLS        = $(MBEDTLS_CFLAGS) $(MBEDTLS_HLIBS)
 
 # musl-gcc hides /usr/include; expose only the kernel UAPI headers (io_uring needs them).
 KINC = build/kinc
@@ -117,17 +122,25 @@ $(MBEDTLS_LIBS) &: $(MBEDTLS_DIR)/.unpacked $(MBEDTLS_CFG) | musl-check
 	    CFLAGS="-Os -ffunction-sections -fdata-sections -I$(abspath $(DEPS)) -DMBEDTLS_CONFIG_FILE='\"bench_mbedtls_config.h\"'" \
 	    static > $(DEPS)/mbedtls-build.log 2>&1 || { tail -20 $(DEPS)/mbedtls-build.log >&2; exit 1; }
 
-dev: $(SRC)
-	$(CC) $(CPPFLAGS) $(WARN) -O2 -g -o bench-dev bench.c $(LDLIBS)
+$(MBEDTLS_HLIBS) &: $(MBEDTLS_DIR)/.unpacked $(MBEDTLS_CFG)
+	@echo "make: building mbedTLS $(MBEDTLS_VER) with $(CC) (for test builds)"
+	@rm -rf $(MBEDTLS_HDIR) && mkdir -p $(MBEDTLS_HDIR) && cp -r $(MBEDTLS_DIR)/. $(MBEDTLS_HDIR)/
+	@$(MAKE) -s -C $(MBEDTLS_HDIR)/library clean >/dev/null 2>&1 || true
+	@$(MAKE) -s -C $(MBEDTLS_HDIR)/library CC=$(CC) AR=ar \
+	    CFLAGS="-O2 -g -I$(abspath $(DEPS)) -DMBEDTLS_CONFIG_FILE='\"bench_mbedtls_config.h\"'" \
+	    static > $(DEPS)/mbedtls-host-build.log 2>&1 || { tail -20 $(DEPS)/mbedtls-host-build.log >&2; exit 1; }
 
-san: $(SRC)
-	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -o bench-san bench.c $(LDLIBS)
+dev: $(SRC) $(MBEDTLS_HLIBS)
+	$(CC) $(CPPFLAGS) $(WARN) -O2 -g -o bench-dev bench.c $(HOST_TLS) $(LDLIBS)
 
-tsan: $(SRC)
-	$(CC) $(CPPFLAGS) $(WARN) -O1 -g -fsanitize=thread -o bench-tsan bench.c $(LDLIBS)
+san: $(SRC) $(MBEDTLS_HLIBS)
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -o bench-san bench.c $(HOST_TLS) $(LDLIBS)
 
-tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC)
-	$(CC) $(CPPFLAGS) $(WARN) -Wno-missing-prototypes -O1 -g $(SAN) -o $@ tests/unit.c $(LDLIBS)
+tsan: $(SRC) $(MBEDTLS_HLIBS)
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g -fsanitize=thread -o bench-tsan bench.c $(HOST_TLS) $(LDLIBS)
+
+tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
+	$(CC) $(CPPFLAGS) $(WARN) -Wno-missing-prototypes -O1 -g $(SAN) -o $@ tests/unit.c $(HOST_TLS) $(LDLIBS)
 
 tests/noiouring: tests/noiouring.c
 	$(CC) -O1 -Wall -Wextra -o $@ tests/noiouring.c

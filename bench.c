@@ -3,7 +3,7 @@
  * bench - size and accept a database server from one static binary.
  *
  * Build:  make            (static musl + mbedTLS release binary ./bench)
- *         cc -O2 -o bench bench.c -lpthread -lm     (quick dynamic build, no TLS)
+ *         make dev        (quick dynamic glibc build ./bench-dev, same mbedTLS)
  *
  * bench runs sysbench 1.0.20's command lines unchanged (`bench cpu run`,
  * `bench --test=cpu --num-threads=4 run`, and, invoked as `sysbench`, byte-compatible output)
@@ -58,9 +58,27 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef BENCH_HAVE_MBEDTLS
+#include <mbedtls/ctr_drbg.h>
+#include <mbedtls/entropy.h>
+#include <mbedtls/error.h>
+#include <mbedtls/net_sockets.h>
+#include <mbedtls/pk.h>
+#include <mbedtls/platform_util.h>
+#include <mbedtls/rsa.h>
+#include <mbedtls/sha1.h>
+#include <mbedtls/sha256.h>
+#include <mbedtls/sha512.h>
+#include <mbedtls/ssl.h>
 #include <mbedtls/version.h>
-#endif
+#include <mbedtls/x509_crt.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <strings.h>
+#include <termios.h>
 
 #ifndef BENCH_VERSION
 #define BENCH_VERSION "unknown"
@@ -671,6 +689,60 @@ static const struct opt_def opt_stats[] = {
         NULL, 0),
 };
 
+/* Database options: sysbench's, then bench's (TLS, timeouts, option files). */
+static const struct opt_def opt_db[] = {
+    OPT("db-driver", STR, db_driver, "mysql", 0, 0, NULL,
+        "specifies database driver to use ('help' to get list of available drivers)", NULL, 0),
+    OPT("db-ps-mode", ENUM, db_ps_mode, "auto", 0, 0, "auto,disable",
+        "prepared statements usage mode {auto, disable}", NULL, 0),
+    OPT("db-debug", BOOL, db_debug, "off", 0, 0, NULL, "print database-specific debug information",
+        NULL, 0),
+};
+
+static const struct opt_def opt_mysql[] = {
+    OPT("mysql-host", LIST, mysql_host, "localhost", 0, 0, NULL, "MySQL server host", NULL, 0),
+    OPT("mysql-port", LIST, mysql_port, "3306", 0, 0, NULL, "MySQL server port", NULL, 0),
+    OPT("mysql-socket", LIST, mysql_socket, "", 0, 0, NULL, "MySQL socket", NULL, OPT_F_NODEF),
+    OPT("mysql-user", STR, mysql_user, "sbtest", 0, 0, NULL, "MySQL user", NULL, 0),
+    OPT("mysql-password", STR, mysql_password, "", 0, 0, NULL, "MySQL password", NULL, 0),
+    OPT("mysql-db", STR, mysql_db, "sbtest", 0, 0, NULL, "MySQL database name", NULL, 0),
+    OPT("mysql-ssl", BOOL, mysql_ssl, "off", 0, 0, NULL,
+        "use SSL connections, if available in the client library", NULL, 0),
+    OPT("mysql-ssl-cipher", STR, mysql_ssl_cipher, "", 0, 0, NULL,
+        "use specific cipher for SSL connections", NULL, 0),
+    OPT("mysql-compression", BOOL, mysql_compression, "off", 0, 0, NULL,
+        "use compression, if available in the client library", NULL, 0),
+    OPT("mysql-debug", BOOL, mysql_debug, "off", 0, 0, NULL, "trace all client library calls",
+        NULL, 0),
+    OPT("mysql-ignore-errors", LIST, mysql_ignore_errors, "1213,1020,1205", 0, 0, NULL,
+        "list of errors to ignore, or \"all\"", NULL, 0),
+    OPT("mysql-dry-run", BOOL, mysql_dry_run, "off", 0, 0, NULL,
+        "Dry run, pretend that all MySQL client API calls are successful without executing them",
+        NULL, 0),
+    OPT("ssl-mode", STR, ssl_mode, "", 0, 0, NULL,
+        "TLS: DISABLED, PREFERRED (the default over TCP), REQUIRED, VERIFY_CA or VERIFY_IDENTITY",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("ssl-ca", STR, ssl_ca, "", 0, 0, NULL, "file of CA certificates that verify the server",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("ssl-cert", STR, ssl_cert, "", 0, 0, NULL, "client certificate file (PEM)", NULL,
+        OPT_F_EXT | OPT_F_NODEF),
+    OPT("ssl-key", STR, ssl_key, "", 0, 0, NULL, "client private key file (PEM)", NULL,
+        OPT_F_EXT | OPT_F_NODEF),
+    OPT("server-public-key-path", STR, server_pubkey, "", 0, 0, NULL,
+        "the server's RSA public key (PEM) for caching_sha2_password/sha256_password over plain "
+        "TCP",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("mysql-connect-timeout", INT, mysql_connect_timeout, "10", 1, 3600, NULL,
+        "seconds to connect, set up TLS and log in", NULL, OPT_F_EXT),
+    OPT("mysql-io-timeout", INT, mysql_io_timeout, "60", 1, 86400, NULL,
+        "seconds a read or write on a connection may wait", NULL, OPT_F_EXT),
+    OPT("defaults-file", FILE, defaults_file, "", 0, 0, NULL,
+        "read connection options from the [client] group of this file instead of ~/.my.cnf",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("no-defaults", BOOL, no_defaults, "off", 0, 0, NULL,
+        "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
+};
+
 /* The general tables with their help titles, in `sysbench --help` order. */
 static const struct {
     const char *title;
@@ -681,6 +753,8 @@ static const struct {
     {"Pseudo-Random Numbers Generator options:", opt_rand, countof(opt_rand)},
     {"Log options:", opt_log, countof(opt_log)},
     {"", opt_stats, countof(opt_stats)},
+    {"General database options:\n", opt_db, countof(opt_db)},
+    {"mysql options:", opt_mysql, countof(opt_mysql)},
 };
 
 /* Compare an option name from the command line (dashes or underscores) with a row name. */
@@ -1090,6 +1164,2114 @@ static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
             fi->rotational = rot[0] == '1';
     }
     return B_OK;
+}
+
+/*== 9 my_ : MySQL wire protocol codec (bytes in, structs out; no I/O) ======*/
+/*
+ * The MySQL/MariaDB client protocol as pure functions over byte buffers, after trilogy's
+ * layering: a bounds-checked reader (every read can return B_TRUNCATED), a builder that
+ * appends to a struct buf, frame helpers (4-byte header, 16 MiB splitting with the empty
+ * trailing packet), one parser per server packet and one builder per client packet, and the
+ * authentication scrambles. Parsers return views into the caller's buffer. Nothing here does
+ * I/O, so everything is tested from captured fixtures and fuzzed (tests/fuzz_my.c).
+ * References: shared/spec/protocol.md sections 1-4 and Appendix A (test vectors); RFC 8032
+ * (Ed25519) for client_ed25519.
+ * Limitations: no compression, no LOCAL INFILE (refused with an empty packet), no cursors,
+ * no COM_STMT_BULK_EXECUTE; pre-4.1 servers and mysql_old_password are refused.
+ */
+
+/* capability flags (protocol.md 2.3) */
+#define MY_CAP_LONG_PASSWORD 0x00000001u
+#define MY_CAP_LONG_FLAG 0x00000004u
+#define MY_CAP_CONNECT_WITH_DB 0x00000008u
+#define MY_CAP_PROTOCOL_41 0x00000200u
+#define MY_CAP_SSL 0x00000800u
+#define MY_CAP_TRANSACTIONS 0x00002000u
+#define MY_CAP_SECURE_CONNECTION 0x00008000u
+#define MY_CAP_MULTI_STATEMENTS 0x00010000u
+#define MY_CAP_MULTI_RESULTS 0x00020000u
+#define MY_CAP_PS_MULTI_RESULTS 0x00040000u
+#define MY_CAP_PLUGIN_AUTH 0x00080000u
+#define MY_CAP_CONNECT_ATTRS 0x00100000u
+#define MY_CAP_PLUGIN_AUTH_LENENC 0x00200000u
+#define MY_CAP_SESSION_TRACK 0x00800000u
+#define MY_CAP_DEPRECATE_EOF 0x01000000u
+/* what bench asks for (0x012EA205), ANDed with the server's */
+#define MY_CAP_WANTED                                                                        \
+    (MY_CAP_LONG_PASSWORD | MY_CAP_LONG_FLAG | MY_CAP_PROTOCOL_41 | MY_CAP_TRANSACTIONS |    \
+     MY_CAP_SECURE_CONNECTION | MY_CAP_MULTI_RESULTS | MY_CAP_PS_MULTI_RESULTS |             \
+     MY_CAP_PLUGIN_AUTH | MY_CAP_PLUGIN_AUTH_LENENC | MY_CAP_DEPRECATE_EOF)
+
+#define MY_SERVER_MORE_RESULTS 0x0008u
+#define MY_SERVER_SESSION_STATE_CHANGED 0x4000u
+#define MY_COLLATION_UTF8MB4 45
+#define MY_MAX_PACKET 0xFFFFFFu
+
+/* commands (protocol.md 4.1) */
+enum {
+    MY_COM_QUIT = 0x01,
+    MY_COM_INIT_DB = 0x02,
+    MY_COM_QUERY = 0x03,
+    MY_COM_PING = 0x0E,
+    MY_COM_STMT_PREPARE = 0x16,
+    MY_COM_STMT_EXECUTE = 0x17,
+    MY_COM_STMT_CLOSE = 0x19,
+    MY_COM_STMT_RESET = 0x1A,
+    MY_COM_RESET_CONNECTION = 0x1F,
+};
+
+/* column / value types (protocol.md 4.7) */
+enum {
+    MY_T_DECIMAL = 0x00, MY_T_TINY = 0x01, MY_T_SHORT = 0x02, MY_T_LONG = 0x03,
+    MY_T_FLOAT = 0x04, MY_T_DOUBLE = 0x05, MY_T_NULL = 0x06, MY_T_TIMESTAMP = 0x07,
+    MY_T_LONGLONG = 0x08, MY_T_INT24 = 0x09, MY_T_DATE = 0x0A, MY_T_TIME = 0x0B,
+    MY_T_DATETIME = 0x0C, MY_T_YEAR = 0x0D, MY_T_VARCHAR = 0x0F, MY_T_BIT = 0x10,
+    MY_T_JSON = 0xF5, MY_T_NEWDECIMAL = 0xF6, MY_T_ENUM = 0xF7, MY_T_SET = 0xF8,
+    MY_T_TINY_BLOB = 0xF9, MY_T_MEDIUM_BLOB = 0xFA, MY_T_LONG_BLOB = 0xFB, MY_T_BLOB = 0xFC,
+    MY_T_VAR_STRING = 0xFD, MY_T_STRING = 0xFE, MY_T_GEOMETRY = 0xFF,
+};
+#define MY_FLAG_UNSIGNED 0x20
+
+/* A view of bytes in someone else's buffer. */
+struct my_str {
+    const char *p;
+    size_t len;
+};
+
+/* Bounds-checked reader over one packet payload. */
+struct my_rd {
+    const u8 *p;
+    size_t len, pos;
+};
+
+#define MY_RD(buf, n) ((struct my_rd){.p = (const u8 *)(buf), .len = (n), .pos = 0})
+#define MY_CHECK(e)                                                                          \
+    do {                                                                                     \
+        if ((rc = (e)) < 0)                                                                  \
+            return rc;                                                                       \
+    } while (0)
+
+static size_t my_rd_left(const struct my_rd *r)
+{
+    return r->len - r->pos;
+}
+
+static int my_rd_uint(struct my_rd *r, size_t n, u64 *v)
+{
+    if (my_rd_left(r) < n)
+        return B_TRUNCATED;
+    u64 x = 0;
+    for (size_t i = 0; i < n; i++)
+        x |= (u64)r->p[r->pos + i] << (8 * i);
+    r->pos += n;
+    *v = x;
+    return B_OK;
+}
+
+static int my_rd_u8(struct my_rd *r, u8 *v)
+{
+    if (my_rd_left(r) < 1)
+        return B_TRUNCATED;
+    *v = r->p[r->pos++];
+    return B_OK;
+}
+
+static int my_rd_u16(struct my_rd *r, u16 *v)
+{
+    u64 x = 0;
+    int rc = my_rd_uint(r, 2, &x);
+    *v = (u16)x;
+    return rc;
+}
+
+static int my_rd_u32(struct my_rd *r, u32 *v)
+{
+    u64 x = 0;
+    int rc = my_rd_uint(r, 4, &x);
+    *v = (u32)x;
+    return rc;
+}
+
+static int my_rd_bytes(struct my_rd *r, size_t n, const u8 **p)
+{
+    if (my_rd_left(r) < n)
+        return B_TRUNCATED;
+    *p = r->p + r->pos;
+    r->pos += n;
+    return B_OK;
+}
+
+/* int<lenenc>; 0xFB (NULL) only where is_null is given, 0xFF never */
+static int my_rd_lenenc(struct my_rd *r, u64 *v, bool *is_null)
+{
+    u8 b;
+    int rc;
+    MY_CHECK(my_rd_u8(r, &b));
+    if (is_null)
+        *is_null = false;
+    if (b < 0xFB) {
+        *v = b;
+        return B_OK;
+    }
+    if (b == 0xFB) {
+        if (!is_null)
+            return B_PROTOCOL;
+        *is_null = true;
+        *v = 0;
+        return B_OK;
+    }
+    if (b == 0xFF)
+        return B_PROTOCOL;
+    return my_rd_uint(r, b == 0xFC ? 2 : b == 0xFD ? 3 : 8, v);
+}
+
+static int my_rd_lstr(struct my_rd *r, struct my_str *s, bool *is_null)
+{
+    u64 n;
+    const u8 *p;
+    int rc;
+    MY_CHECK(my_rd_lenenc(r, &n, is_null));
+    if (n > my_rd_left(r))
+        return B_TRUNCATED;
+    MY_CHECK(my_rd_bytes(r, (size_t)n, &p));
+    s->p = (const char *)p;
+    s->len = (size_t)n;
+    return B_OK;
+}
+
+/* string<NUL>; with eof_ok the end of the packet also terminates (old servers) */
+static int my_rd_nstr(struct my_rd *r, struct my_str *s, bool eof_ok)
+{
+    const u8 *z = memchr(r->p + r->pos, 0, my_rd_left(r));
+    if (!z && !eof_ok)
+        return B_TRUNCATED;
+    size_t n = z ? (size_t)(z - (r->p + r->pos)) : my_rd_left(r);
+    s->p = (const char *)(r->p + r->pos);
+    s->len = n;
+    r->pos += n + (z != NULL);
+    return B_OK;
+}
+
+/* builder */
+static void buf_put(struct buf *b, const void *p, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q)
+            b_die("out of memory growing a buffer to %zu bytes", cap);
+        b->p = q;
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->p + b->len, p, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
+static void my_put_u8(struct buf *b, u8 v)
+{
+    buf_put(b, &v, 1);
+}
+
+static void my_put_uint(struct buf *b, u64 v, size_t n)
+{
+    u8 x[8];
+    for (size_t i = 0; i < n; i++)
+        x[i] = (u8)(v >> (8 * i));
+    buf_put(b, x, n);
+}
+
+static void my_put_lenenc(struct buf *b, u64 v)
+{
+    if (v < 251)
+        my_put_u8(b, (u8)v);
+    else if (v <= 0xFFFF)
+        my_put_u8(b, 0xFC), my_put_uint(b, v, 2);
+    else if (v <= 0xFFFFFF)
+        my_put_u8(b, 0xFD), my_put_uint(b, v, 3);
+    else
+        my_put_u8(b, 0xFE), my_put_uint(b, v, 8);
+}
+
+static void my_put_lstr(struct buf *b, const void *p, size_t n)
+{
+    my_put_lenenc(b, n);
+    buf_put(b, p, n);
+}
+
+static void my_put_nstr(struct buf *b, const char *s)
+{
+    buf_put(b, s, strlen(s) + 1);
+}
+
+/*
+ * my_frame - append payload as packets to out: 4-byte headers (length, sequence id), split
+ * at 0xFFFFFF bytes, and an empty packet after a payload that is a multiple of 0xFFFFFF.
+ * *seq is advanced past the packets written.
+ */
+static void my_frame(struct buf *out, u8 *seq, const void *payload, size_t len)
+{
+    const u8 *p = payload;
+    for (;;) {
+        size_t n = B_MIN(len, (size_t)MY_MAX_PACKET);
+        my_put_uint(out, n, 3);
+        my_put_u8(out, (*seq)++);
+        buf_put(out, p, n);
+        p += n;
+        len -= n;
+        if (n < MY_MAX_PACKET)
+            return;
+    }
+}
+
+/*
+ * my_frame_parse - the first packet in in[0..len): B_AGAIN when incomplete, else the bytes it
+ * takes (header included); payload, plen and seq describe the packet.
+ */
+static long my_frame_parse(const u8 *in, size_t len, const u8 **payload, size_t *plen, u8 *seq)
+{
+    if (len < 4)
+        return B_AGAIN;
+    size_t n = (size_t)in[0] | (size_t)in[1] << 8 | (size_t)in[2] << 16;
+    if (len - 4 < n)
+        return B_AGAIN;
+    *payload = in + 4;
+    *plen = n;
+    *seq = in[3];
+    return (long)(n + 4);
+}
+
+/* Initial handshake (protocol.md 2.2). */
+struct my_handshake {
+    u8 proto;             /* 10 */
+    struct my_str version;/* "5.5.5-10.11.19-MariaDB-0+deb12u1" */
+    u32 conn_id;          /* thread id */
+    u8 scramble[21];      /* nonce, NUL-terminated */
+    size_t scramble_len;  /* 20 in practice */
+    u32 caps;             /* capability flags */
+    u32 ext_caps;         /* MariaDB extended capabilities (caps bit 0 clear) */
+    u8 charset;           /* server collation, low byte */
+    u16 status;           /* status flags */
+    struct my_str plugin; /* auth plugin name */
+};
+
+/* ERR packet (protocol.md 4.3). */
+struct my_err_pkt {
+    u16 code;             /* error number */
+    char sqlstate[6];     /* "28000", or "HY000" when absent */
+    struct my_str msg;    /* message */
+};
+
+static int my_parse_err(const u8 *p, size_t len, struct my_err_pkt *e)
+{
+    struct my_rd r = MY_RD(p, len);
+    u8 h;
+    int rc;
+    MY_CHECK(my_rd_u8(&r, &h));
+    if (h != 0xFF)
+        return B_PROTOCOL;
+    MY_CHECK(my_rd_u16(&r, &e->code));
+    memcpy(e->sqlstate, "HY000", 6);
+    if (my_rd_left(&r) >= 6 && r.p[r.pos] == '#') { /* absent before the greeting */
+        memcpy(e->sqlstate, r.p + r.pos + 1, 5);
+        r.pos += 6;
+    }
+    e->msg.p = (const char *)(r.p + r.pos);
+    e->msg.len = my_rd_left(&r);
+    return B_OK;
+}
+
+static int my_parse_handshake(const u8 *p, size_t len, struct my_handshake *h)
+{
+    struct my_rd r = MY_RD(p, len);
+    const u8 *part1, *filler;
+    u16 caps_lo, caps_hi;
+    u8 auth_len, zero;
+    int rc;
+    memset(h, 0, sizeof(*h));
+    MY_CHECK(my_rd_u8(&r, &h->proto));
+    if (h->proto == 0xFF)
+        return B_SERVER; /* an ERR instead of the greeting */
+    if (h->proto != 10)
+        return B_PROTOCOL;
+    MY_CHECK(my_rd_nstr(&r, &h->version, false));
+    MY_CHECK(my_rd_u32(&r, &h->conn_id));
+    MY_CHECK(my_rd_bytes(&r, 8, &part1));
+    MY_CHECK(my_rd_u8(&r, &zero));
+    MY_CHECK(my_rd_u16(&r, &caps_lo));
+    h->caps = caps_lo;
+    memcpy(h->scramble, part1, 8);
+    h->scramble_len = 8;
+    if (!(caps_lo & MY_CAP_PROTOCOL_41))
+        return B_UNSUPPORTED; /* pre-4.1 server */
+    MY_CHECK(my_rd_u8(&r, &h->charset));
+    MY_CHECK(my_rd_u16(&r, &h->status));
+    MY_CHECK(my_rd_u16(&r, &caps_hi));
+    h->caps |= (u32)caps_hi << 16;
+    MY_CHECK(my_rd_u8(&r, &auth_len));
+    MY_CHECK(my_rd_bytes(&r, 10, &filler));
+    if (!(h->caps & MY_CAP_LONG_PASSWORD)) /* MariaDB: extended capabilities in bytes 6..9 */
+        h->ext_caps = (u32)filler[6] | (u32)filler[7] << 8 | (u32)filler[8] << 16 |
+                      (u32)filler[9] << 24;
+    if (h->caps & MY_CAP_SECURE_CONNECTION) {
+        size_t n2 = B_MAX(13, (size_t)auth_len > 8 ? (size_t)auth_len - 8 : 0);
+        const u8 *part2;
+        if (n2 > 13 + 32)
+            return B_PROTOCOL;
+        MY_CHECK(my_rd_bytes(&r, n2, &part2));
+        size_t use = n2 - 1; /* the last byte is a NUL terminator */
+        if (use > 12)
+            use = 12;
+        memcpy(h->scramble + 8, part2, use);
+        h->scramble_len = 8 + use;
+    }
+    h->scramble[h->scramble_len] = 0;
+    if (h->caps & MY_CAP_PLUGIN_AUTH)
+        MY_CHECK(my_rd_nstr(&r, &h->plugin, true));
+    return B_OK;
+}
+
+/* OK packet (protocol.md 4.2); also the 0xFE OK that ends a result set with DEPRECATE_EOF. */
+struct my_ok_pkt {
+    u64 affected, insert_id;
+    u16 status, warnings;
+    struct my_str info;
+};
+
+static int my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok)
+{
+    struct my_rd r = MY_RD(p, len);
+    u8 h;
+    int rc;
+    memset(ok, 0, sizeof(*ok));
+    MY_CHECK(my_rd_u8(&r, &h));
+    if (h != 0x00 && h != 0xFE)
+        return B_PROTOCOL;
+    MY_CHECK(my_rd_lenenc(&r, &ok->affected, NULL));
+    MY_CHECK(my_rd_lenenc(&r, &ok->insert_id, NULL));
+    MY_CHECK(my_rd_u16(&r, &ok->status));
+    MY_CHECK(my_rd_u16(&r, &ok->warnings));
+    if (my_rd_left(&r)) { /* info: lenenc in practice, string<EOF> if that does not fit */
+        struct my_rd save = r;
+        if (my_rd_lstr(&r, &ok->info, NULL) < 0) {
+            r = save;
+            ok->info.p = (const char *)(r.p + r.pos);
+            ok->info.len = my_rd_left(&r);
+        }
+    }
+    return B_OK;
+}
+
+/* classic EOF (protocol.md 4.4) */
+static int my_parse_eof(const u8 *p, size_t len, u16 *warnings, u16 *status)
+{
+    struct my_rd r = MY_RD(p, len);
+    u8 h;
+    int rc;
+    MY_CHECK(my_rd_u8(&r, &h));
+    if (h != 0xFE || len >= 9)
+        return B_PROTOCOL;
+    MY_CHECK(my_rd_u16(&r, warnings));
+    MY_CHECK(my_rd_u16(&r, status));
+    return B_OK;
+}
+
+/* Is this payload the end of a result set (EOF, or OK with 0xFE under DEPRECATE_EOF)? */
+static bool my_is_eof(const u8 *p, size_t len)
+{
+    return len > 0 && p[0] == 0xFE && len < MY_MAX_PACKET;
+}
+
+/* ColumnDefinition41 (protocol.md 4.5). */
+struct my_coldef {
+    struct my_str schema, table, org_table, name, org_name;
+    u16 charset;
+    u32 length;
+    u8 type, decimals;
+    u16 flags;
+};
+
+static int my_parse_coldef(const u8 *p, size_t len, bool ext_meta, struct my_coldef *c)
+{
+    struct my_rd r = MY_RD(p, len);
+    struct my_str catalog, ext;
+    u64 fixed;
+    int rc;
+    memset(c, 0, sizeof(*c));
+    MY_CHECK(my_rd_lstr(&r, &catalog, NULL));
+    MY_CHECK(my_rd_lstr(&r, &c->schema, NULL));
+    MY_CHECK(my_rd_lstr(&r, &c->table, NULL));
+    MY_CHECK(my_rd_lstr(&r, &c->org_table, NULL));
+    MY_CHECK(my_rd_lstr(&r, &c->name, NULL));
+    MY_CHECK(my_rd_lstr(&r, &c->org_name, NULL));
+    if (ext_meta)
+        MY_CHECK(my_rd_lstr(&r, &ext, NULL));
+    MY_CHECK(my_rd_lenenc(&r, &fixed, NULL));
+    if (fixed < 0x0C)
+        return B_PROTOCOL;
+    MY_CHECK(my_rd_u16(&r, &c->charset));
+    MY_CHECK(my_rd_u32(&r, &c->length));
+    MY_CHECK(my_rd_u8(&r, &c->type));
+    MY_CHECK(my_rd_u16(&r, &c->flags));
+    MY_CHECK(my_rd_u8(&r, &c->decimals));
+    return B_OK;
+}
+
+/* A text row: ncols lenenc strings, 0xFB for NULL (vals[i].p == NULL). */
+static int my_parse_text_row(const u8 *p, size_t len, size_t ncols, struct my_str *vals)
+{
+    struct my_rd r = MY_RD(p, len);
+    int rc;
+    for (size_t i = 0; i < ncols; i++) {
+        bool is_null;
+        MY_CHECK(my_rd_lstr(&r, &vals[i], &is_null));
+        if (is_null)
+            vals[i].p = NULL;
+    }
+    return my_rd_left(&r) ? B_PROTOCOL : B_OK;
+}
+
+/* COM_STMT_PREPARE_OK (protocol.md 4.7). */
+struct my_prep_ok {
+    u32 stmt_id;
+    u16 ncols, nparams, warnings;
+};
+
+static int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o)
+{
+    struct my_rd r = MY_RD(p, len);
+    u8 h, reserved;
+    int rc;
+    MY_CHECK(my_rd_u8(&r, &h));
+    if (h != 0x00)
+        return B_PROTOCOL;
+    MY_CHECK(my_rd_u32(&r, &o->stmt_id));
+    MY_CHECK(my_rd_u16(&r, &o->ncols));
+    MY_CHECK(my_rd_u16(&r, &o->nparams));
+    MY_CHECK(my_rd_u8(&r, &reserved));
+    o->warnings = 0;
+    if (my_rd_left(&r) >= 2)
+        MY_CHECK(my_rd_u16(&r, &o->warnings));
+    return B_OK;
+}
+
+/* A binary-protocol value: parameters and result cells. */
+struct my_time {
+    u16 year;
+    u8 month, day, hour, minute, second;
+    u32 usec;
+    bool neg;   /* TIME only */
+    u32 days;   /* TIME only */
+};
+
+struct my_val {
+    u8 type;          /* MY_T_* */
+    bool is_null, is_unsigned;
+    i64 i;            /* integer types (u64 bits when unsigned) */
+    double d;         /* FLOAT, DOUBLE */
+    struct my_str s;  /* strings, blobs, decimals */
+    struct my_time t; /* DATE, DATETIME, TIMESTAMP, TIME */
+};
+
+static bool my_type_is_string(u8 t)
+{
+    return t == MY_T_DECIMAL || t == MY_T_NEWDECIMAL || t == MY_T_VARCHAR || t == MY_T_BIT ||
+           t == MY_T_JSON || t >= MY_T_ENUM;
+}
+
+static int my_rd_value(struct my_rd *r, u8 type, bool is_unsigned, struct my_val *v)
+{
+    u64 x;
+    int rc;
+    v->type = type;
+    v->is_unsigned = is_unsigned;
+    switch (type) {
+    case MY_T_TINY:
+    case MY_T_SHORT:
+    case MY_T_YEAR:
+    case MY_T_LONG:
+    case MY_T_INT24:
+    case MY_T_LONGLONG: {
+        size_t n = type == MY_T_TINY ? 1 : (type == MY_T_SHORT || type == MY_T_YEAR) ? 2
+                                       : type == MY_T_LONGLONG                   ? 8
+                                                                                 : 4;
+        MY_CHECK(my_rd_uint(r, n, &x));
+        if (!is_unsigned && n < 8 && (x >> (8 * n - 1)) & 1)
+            x |= ~(u64)0 << (8 * n); /* sign-extend */
+        v->i = (i64)x;
+        return B_OK;
+    }
+    case MY_T_FLOAT: {
+        u32 b;
+        float f;
+        MY_CHECK(my_rd_u32(r, &b));
+        memcpy(&f, &b, 4);
+        v->d = (double)f;
+        return B_OK;
+    }
+    case MY_T_DOUBLE:
+        MY_CHECK(my_rd_uint(r, 8, &x));
+        memcpy(&v->d, &x, 8);
+        return B_OK;
+    case MY_T_DATE:
+    case MY_T_DATETIME:
+    case MY_T_TIMESTAMP: {
+        u8 n;
+        memset(&v->t, 0, sizeof(v->t));
+        MY_CHECK(my_rd_u8(r, &n));
+        if (n != 0 && n != 4 && n != 7 && n != 11)
+            return B_PROTOCOL;
+        if (n >= 4) {
+            MY_CHECK(my_rd_u16(r, &v->t.year));
+            MY_CHECK(my_rd_u8(r, &v->t.month));
+            MY_CHECK(my_rd_u8(r, &v->t.day));
+        }
+        if (n >= 7) {
+            MY_CHECK(my_rd_u8(r, &v->t.hour));
+            MY_CHECK(my_rd_u8(r, &v->t.minute));
+            MY_CHECK(my_rd_u8(r, &v->t.second));
+        }
+        if (n == 11)
+            MY_CHECK(my_rd_u32(r, &v->t.usec));
+        return B_OK;
+    }
+    case MY_T_TIME: {
+        u8 n, neg;
+        memset(&v->t, 0, sizeof(v->t));
+        MY_CHECK(my_rd_u8(r, &n));
+        if (n != 0 && n != 8 && n != 12)
+            return B_PROTOCOL;
+        if (n >= 8) {
+            MY_CHECK(my_rd_u8(r, &neg));
+            v->t.neg = neg != 0;
+            MY_CHECK(my_rd_u32(r, &v->t.days));
+            MY_CHECK(my_rd_u8(r, &v->t.hour));
+            MY_CHECK(my_rd_u8(r, &v->t.minute));
+            MY_CHECK(my_rd_u8(r, &v->t.second));
+        }
+        if (n == 12)
+            MY_CHECK(my_rd_u32(r, &v->t.usec));
+        return B_OK;
+    }
+    case MY_T_NULL:
+        v->is_null = true;
+        return B_OK;
+    default:
+        if (!my_type_is_string(type))
+            return B_PROTOCOL;
+        return my_rd_lstr(r, &v->s, NULL);
+    }
+}
+
+/* A binary result row (protocol.md 4.7): 0x00, NULL bitmap with offset 2, values. */
+static int my_parse_binary_row(const u8 *p, size_t len, size_t ncols,
+                               const struct my_coldef *cols, struct my_val *vals)
+{
+    struct my_rd r = MY_RD(p, len);
+    const u8 *bitmap;
+    u8 h;
+    int rc;
+    MY_CHECK(my_rd_u8(&r, &h));
+    if (h != 0x00)
+        return B_PROTOCOL;
+    MY_CHECK(my_rd_bytes(&r, (ncols + 7 + 2) / 8, &bitmap));
+    for (size_t i = 0; i < ncols; i++) {
+        memset(&vals[i], 0, sizeof(vals[i]));
+        vals[i].type = cols[i].type;
+        if (bitmap[(i + 2) / 8] & (1u << ((i + 2) % 8))) {
+            vals[i].is_null = true;
+            continue;
+        }
+        MY_CHECK(my_rd_value(&r, cols[i].type, (cols[i].flags & MY_FLAG_UNSIGNED) != 0,
+                             &vals[i]));
+    }
+    return my_rd_left(&r) ? B_PROTOCOL : B_OK;
+}
+
+static void my_put_value(struct buf *b, const struct my_val *v)
+{
+    switch (v->type) {
+    case MY_T_TINY:
+        my_put_uint(b, (u64)v->i, 1);
+        break;
+    case MY_T_SHORT:
+    case MY_T_YEAR:
+        my_put_uint(b, (u64)v->i, 2);
+        break;
+    case MY_T_LONG:
+    case MY_T_INT24:
+        my_put_uint(b, (u64)v->i, 4);
+        break;
+    case MY_T_LONGLONG:
+        my_put_uint(b, (u64)v->i, 8);
+        break;
+    case MY_T_FLOAT: {
+        float f = (float)v->d;
+        u32 x;
+        memcpy(&x, &f, 4);
+        my_put_uint(b, x, 4);
+        break;
+    }
+    case MY_T_DOUBLE: {
+        u64 x;
+        memcpy(&x, &v->d, 8);
+        my_put_uint(b, x, 8);
+        break;
+    }
+    case MY_T_DATE:
+    case MY_T_DATETIME:
+    case MY_T_TIMESTAMP: {
+        const struct my_time *t = &v->t;
+        u8 n = v->type == MY_T_DATE ? 4 : t->usec ? 11 : 7;
+        my_put_u8(b, n);
+        my_put_uint(b, t->year, 2), my_put_u8(b, t->month), my_put_u8(b, t->day);
+        if (n >= 7)
+            my_put_u8(b, t->hour), my_put_u8(b, t->minute), my_put_u8(b, t->second);
+        if (n == 11)
+            my_put_uint(b, t->usec, 4);
+        break;
+    }
+    case MY_T_TIME: {
+        const struct my_time *t = &v->t;
+        u8 n = t->usec ? 12 : 8;
+        my_put_u8(b, n);
+        my_put_u8(b, t->neg), my_put_uint(b, t->days, 4);
+        my_put_u8(b, t->hour), my_put_u8(b, t->minute), my_put_u8(b, t->second);
+        if (n == 12)
+            my_put_uint(b, t->usec, 4);
+        break;
+    }
+    case MY_T_NULL:
+        break;
+    default:
+        my_put_lstr(b, v->s.p, v->s.len);
+    }
+}
+
+/* COM_STMT_EXECUTE payload (protocol.md 4.7): types are sent every time (2 bytes/param). */
+static void my_build_execute(struct buf *b, u32 stmt_id, const struct my_val *params,
+                             size_t n)
+{
+    my_put_u8(b, MY_COM_STMT_EXECUTE);
+    my_put_uint(b, stmt_id, 4);
+    my_put_u8(b, 0);    /* no cursor */
+    my_put_uint(b, 1, 4); /* iteration count */
+    if (!n)
+        return;
+    size_t nb = (n + 7) / 8, at = b->len;
+    for (size_t i = 0; i < nb; i++)
+        my_put_u8(b, 0);
+    for (size_t i = 0; i < n; i++)
+        if (params[i].is_null || params[i].type == MY_T_NULL)
+            b->p[at + i / 8] = (char)(b->p[at + i / 8] | (char)(1u << (i % 8)));
+    my_put_u8(b, 1); /* new params bound: types follow */
+    for (size_t i = 0; i < n; i++) {
+        /* YEAR as a parameter type confuses MariaDB 10.11: send SHORT (protocol.md 6.10) */
+        u8 t = params[i].is_null ? MY_T_NULL : params[i].type == MY_T_YEAR ? MY_T_SHORT
+                                                                            : params[i].type;
+        my_put_u8(b, t);
+        my_put_u8(b, params[i].is_unsigned ? 0x80 : 0);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!params[i].is_null)
+            my_put_value(b, &params[i]);
+}
+
+/* SSLRequest / the first 32 bytes of HandshakeResponse41 (protocol.md 2.6, 2.7). */
+static void my_build_login_head(struct buf *b, u32 caps)
+{
+    my_put_uint(b, caps, 4);
+    my_put_uint(b, 0x01000000, 4); /* max packet size (advisory) */
+    my_put_u8(b, MY_COLLATION_UTF8MB4);
+    for (int i = 0; i < 23; i++)
+        my_put_u8(b, 0);
+}
+
+static void my_build_handshake_response(struct buf *b, u32 caps, const char *user,
+                                        const u8 *auth, size_t auth_len, const char *db,
+                                        const char *plugin)
+{
+    my_build_login_head(b, caps);
+    my_put_nstr(b, user);
+    if (caps & MY_CAP_PLUGIN_AUTH_LENENC)
+        my_put_lstr(b, auth, auth_len);
+    else {
+        my_put_u8(b, (u8)auth_len);
+        buf_put(b, auth, auth_len);
+    }
+    if (caps & MY_CAP_CONNECT_WITH_DB)
+        my_put_nstr(b, db);
+    if (caps & MY_CAP_PLUGIN_AUTH)
+        my_put_nstr(b, plugin);
+    if (caps & MY_CAP_CONNECT_ATTRS) {
+        struct buf a = {0};
+        my_put_lstr(&a, "_client_name", 12);
+        my_put_lstr(&a, "bench", 5);
+        my_put_lstr(&a, "_client_version", 15);
+        my_put_lstr(&a, BENCH_VERSION, strlen(BENCH_VERSION));
+        my_put_lstr(b, a.p, a.len);
+        buf_free(&a);
+    }
+}
+
+/* mysql_native_password: SHA1(pw) XOR SHA1(nonce || SHA1(SHA1(pw))) (protocol.md 3.2). */
+static void my_scramble_native(const char *pw, size_t pwlen, const u8 nonce[20], u8 out[20])
+{
+    u8 s1[20], s2[20], h[20];
+    mbedtls_sha1_context c;
+    mbedtls_sha1_ret((const u8 *)pw, pwlen, s1);
+    mbedtls_sha1_ret(s1, 20, s2);
+    mbedtls_sha1_init(&c);
+    mbedtls_sha1_starts_ret(&c);
+    mbedtls_sha1_update_ret(&c, nonce, 20);
+    mbedtls_sha1_update_ret(&c, s2, 20);
+    mbedtls_sha1_finish_ret(&c, h);
+    mbedtls_sha1_free(&c);
+    for (int i = 0; i < 20; i++)
+        out[i] = s1[i] ^ h[i];
+}
+
+/* caching_sha2_password: SHA256(pw) XOR SHA256(SHA256(SHA256(pw)) || nonce) (3.3). */
+static void my_scramble_sha2(const char *pw, size_t pwlen, const u8 nonce[20], u8 out[32])
+{
+    u8 h1[32], h2[32], h3[32];
+    mbedtls_sha256_context c;
+    mbedtls_sha256_ret((const u8 *)pw, pwlen, h1, 0);
+    mbedtls_sha256_ret(h1, 32, h2, 0);
+    mbedtls_sha256_init(&c);
+    mbedtls_sha256_starts_ret(&c, 0);
+    mbedtls_sha256_update_ret(&c, h2, 32);
+    mbedtls_sha256_update_ret(&c, nonce, 20);
+    mbedtls_sha256_finish_ret(&c, h3);
+    mbedtls_sha256_free(&c);
+    for (int i = 0; i < 32; i++)
+        out[i] = h1[i] ^ h3[i];
+}
+
+/*
+ * Ed25519 for MariaDB's client_ed25519 (protocol.md 3.5): RFC 8032 signing where the secret
+ * is SHA-512 of the whole password. mbedTLS 2.28 has no Ed25519, so the group arithmetic is
+ * here: field elements mod p = 2^255 - 19 as 16 limbs of 16 bits (in i64), points in extended
+ * coordinates (X:Y:Z:T), scalars reduced mod L by binary long division. Not constant time:
+ * it signs a login nonce with a key derived from a password the user typed on this host.
+ */
+typedef i64 my_fe[16];
+
+static void my_fe_copy(my_fe r, const my_fe a)
+{
+    memcpy(r, a, sizeof(my_fe));
+}
+
+static void my_fe_carry(my_fe r)
+{
+    for (int i = 0; i < 16; i++) {
+        i64 c = r[i] >> 16;
+        r[i] -= c << 16;
+        if (i < 15)
+            r[i + 1] += c;
+        else
+            r[0] += 38 * c; /* 2^256 = 38 mod p */
+    }
+}
+
+static void my_fe_add(my_fe r, const my_fe a, const my_fe b)
+{
+    for (int i = 0; i < 16; i++)
+        r[i] = a[i] + b[i];
+}
+
+static void my_fe_sub(my_fe r, const my_fe a, const my_fe b)
+{
+    for (int i = 0; i < 16; i++)
+        r[i] = a[i] - b[i];
+}
+
+static void my_fe_mul(my_fe r, const my_fe a, const my_fe b)
+{
+    i64 t[31] = {0};
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++)
+            t[i + j] += a[i] * b[j];
+    for (int i = 0; i < 15; i++)
+        t[i] += 38 * t[i + 16];
+    for (int i = 0; i < 16; i++)
+        r[i] = t[i];
+    my_fe_carry(r);
+    my_fe_carry(r);
+}
+
+/* r = a^(p-2) = 1/a */
+static void my_fe_inv(my_fe r, const my_fe a)
+{
+    my_fe c;
+    my_fe_copy(c, a);
+    for (int i = 253; i >= 0; i--) { /* p - 2 = 2^255 - 21: every bit set but 2 and 4 */
+        my_fe_mul(c, c, c);
+        if (i != 2 && i != 4)
+            my_fe_mul(c, c, a);
+    }
+    my_fe_copy(r, c);
+}
+
+/* canonical little-endian bytes of a */
+static void my_fe_pack(u8 out[32], const my_fe a)
+{
+    my_fe t, m;
+    my_fe_copy(t, a);
+    my_fe_carry(t);
+    my_fe_carry(t);
+    my_fe_carry(t);
+    for (int k = 0; k < 2; k++) { /* subtract p while t >= p */
+        m[0] = t[0] - 0xffed;
+        for (int i = 1; i < 15; i++) {
+            m[i] = t[i] - 0xffff - ((m[i - 1] >> 16) & 1);
+            m[i - 1] &= 0xffff;
+        }
+        m[15] = t[15] - 0x7fff - ((m[14] >> 16) & 1);
+        i64 borrow = (m[15] >> 16) & 1;
+        m[14] &= 0xffff;
+        if (!borrow)
+            my_fe_copy(t, m);
+    }
+    for (int i = 0; i < 16; i++) {
+        out[2 * i] = (u8)(t[i] & 0xff);
+        out[2 * i + 1] = (u8)((t[i] >> 8) & 0xff);
+    }
+}
+
+static void my_fe_from_bytes(my_fe r, const u8 in[32])
+{
+    for (int i = 0; i < 16; i++)
+        r[i] = in[2 * i] + ((i64)in[2 * i + 1] << 8);
+    r[15] &= 0x7fff;
+}
+
+/* points: X, Y, Z, T with x = X/Z, y = Y/Z, xy = T/Z */
+typedef my_fe my_ge[4];
+
+static const u8 my_ed_d2_bytes[32] = { /* 2d, d = -121665/121666 */
+    0x59, 0xf1, 0xb2, 0x26, 0x94, 0x9b, 0xd6, 0xeb, 0x56, 0xb1, 0x83, 0x82, 0x9a, 0x14, 0xe0, 0x00,
+    0x30, 0xd1, 0xf3, 0xee, 0xf2, 0x80, 0x8e, 0x19, 0xe7, 0xfc, 0xdf, 0x56, 0xdc, 0xd9, 0x06, 0x24};
+static const u8 my_ed_bx[32] = { /* base point x */
+    0x1a, 0xd5, 0x25, 0x8f, 0x60, 0x2d, 0x56, 0xc9, 0xb2, 0xa7, 0x25, 0x95, 0x60, 0xc7, 0x2c, 0x69,
+    0x5c, 0xdc, 0xd6, 0xfd, 0x31, 0xe2, 0xa4, 0xc0, 0xfe, 0x53, 0x6e, 0xcd, 0xd3, 0x36, 0x69, 0x21};
+static const u8 my_ed_by[32] = { /* base point y = 4/5 */
+    0x58, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66,
+    0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66};
+
+/* p = p + q (the unified addition formula for twisted Edwards curves with a = -1) */
+static void my_ge_add(my_ge p, my_ge q)
+{
+    my_fe a, b, c, d, e, f, g, h, t, d2;
+    my_fe_from_bytes(d2, my_ed_d2_bytes);
+    my_fe_sub(a, p[1], p[0]);
+    my_fe_sub(t, q[1], q[0]);
+    my_fe_mul(a, a, t);             /* A = (Y1-X1)(Y2-X2) */
+    my_fe_add(b, p[0], p[1]);
+    my_fe_add(t, q[0], q[1]);
+    my_fe_mul(b, b, t);             /* B = (Y1+X1)(Y2+X2) */
+    my_fe_mul(c, p[3], q[3]);
+    my_fe_mul(c, c, d2);            /* C = T1 2d T2 */
+    my_fe_mul(d, p[2], q[2]);
+    my_fe_add(d, d, d);             /* D = 2 Z1 Z2 */
+    my_fe_sub(e, b, a);
+    my_fe_sub(f, d, c);
+    my_fe_add(g, d, c);
+    my_fe_add(h, b, a);
+    my_fe_mul(p[0], e, f);
+    my_fe_mul(p[1], h, g);
+    my_fe_mul(p[2], g, f);
+    my_fe_mul(p[3], e, h);
+}
+
+static void my_ge_pack(u8 out[32], my_ge p)
+{
+    my_fe zi, x, y;
+    u8 xb[32];
+    my_fe_inv(zi, p[2]);
+    my_fe_mul(x, p[0], zi);
+    my_fe_mul(y, p[1], zi);
+    my_fe_pack(out, y);
+    my_fe_pack(xb, x);
+    out[31] = (u8)(out[31] ^ ((xb[0] & 1) << 7)); /* the sign of x in the top bit */
+}
+
+/* r = s * B for a 32-byte little-endian scalar s */
+static void my_ge_scalarmult_base(my_ge r, const u8 s[32])
+{
+    my_ge q;
+    memset(r, 0, sizeof(my_ge));
+    r[1][0] = 1;
+    r[2][0] = 1; /* the neutral element (0, 1) */
+    my_fe_from_bytes(q[0], my_ed_bx);
+    my_fe_from_bytes(q[1], my_ed_by);
+    memset(q[2], 0, sizeof(my_fe));
+    q[2][0] = 1;
+    my_fe_mul(q[3], q[0], q[1]);
+    for (int i = 255; i >= 0; i--) {
+        my_ge r2;
+        memcpy(r2, r, sizeof(my_ge));
+        my_ge_add(r, r2); /* double */
+        if ((s[i / 8] >> (i % 8)) & 1)
+            my_ge_add(r, q);
+    }
+}
+
+/* the group order L = 2^252 + 27742317777372353535851937790883648493, little endian */
+static const u8 my_ed_L[32] = {0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7,
+                               0xa2, 0xde, 0xf9, 0xde, 0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                               0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10};
+
+/* out = x mod L, x a little-endian number of n bytes (binary long division, bit by bit) */
+static void my_ed_modl(u8 out[32], const u8 *x, size_t n)
+{
+    u8 r[33] = {0}; /* remainder < 2L < 2^254: fits, with a spare byte for the shift */
+    for (size_t bit = n * 8; bit-- > 0;) {
+        /* r = 2r + bit */
+        int carry = (x[bit / 8] >> (bit % 8)) & 1;
+        for (int i = 0; i < 33; i++) {
+            int v = (r[i] << 1) | carry;
+            carry = v >> 8;
+            r[i] = (u8)v;
+        }
+        /* if r >= L: r -= L */
+        u8 t[33];
+        int borrow = 0;
+        for (int i = 0; i < 33; i++) {
+            int v = r[i] - (i < 32 ? my_ed_L[i] : 0) - borrow;
+            borrow = v < 0;
+            t[i] = (u8)(v + (borrow ? 256 : 0));
+        }
+        if (!borrow)
+            memcpy(r, t, 33);
+    }
+    memcpy(out, r, 32);
+}
+
+/*
+ * my_ed25519_sign - client_ed25519's reply: R || S over msg with the key derived from pw.
+ * pub (may be NULL) receives the public key A, which the server stores as base64.
+ */
+static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t msglen,
+                            u8 sig[64], u8 pub[32])
+{
+    u8 az[64], a[32], A[32], rh[64], r[32], kh[64], k[32], R[32];
+    my_ge p;
+    mbedtls_sha512_context c;
+    mbedtls_sha512_ret((const u8 *)pw, pwlen, az, 0);
+    memcpy(a, az, 32);
+    a[0] &= 248;
+    a[31] &= 63;
+    a[31] |= 64;
+    my_ge_scalarmult_base(p, a);
+    my_ge_pack(A, p);
+    /* r = SHA512(az[32..63] || msg) mod L; R = r B */
+    mbedtls_sha512_init(&c);
+    mbedtls_sha512_starts_ret(&c, 0);
+    mbedtls_sha512_update_ret(&c, az + 32, 32);
+    mbedtls_sha512_update_ret(&c, msg, msglen);
+    mbedtls_sha512_finish_ret(&c, rh);
+    my_ed_modl(r, rh, 64);
+    my_ge_scalarmult_base(p, r);
+    my_ge_pack(R, p);
+    /* k = SHA512(R || A || msg) mod L */
+    mbedtls_sha512_starts_ret(&c, 0);
+    mbedtls_sha512_update_ret(&c, R, 32);
+    mbedtls_sha512_update_ret(&c, A, 32);
+    mbedtls_sha512_update_ret(&c, msg, msglen);
+    mbedtls_sha512_finish_ret(&c, kh);
+    mbedtls_sha512_free(&c);
+    my_ed_modl(k, kh, 64);
+    /* S = (r + k a) mod L, computed on 64-byte numbers */
+    u32 prod[64] = {0};
+    for (int i = 0; i < 32; i++)
+        for (int j = 0; j < 32; j++)
+            prod[i + j] += (u32)k[i] * a[j];
+    for (int i = 0; i < 32; i++)
+        prod[i] += r[i];
+    u8 wide[64];
+    u32 carry = 0;
+    for (int i = 0; i < 64; i++) {
+        u32 v = prod[i] + carry;
+        wide[i] = (u8)v;
+        carry = v >> 8;
+    }
+    memcpy(sig, R, 32);
+    my_ed_modl(sig + 32, wide, 64);
+    if (pub)
+        memcpy(pub, A, 32);
+}
+
+/*== 10 myc_ : MySQL connection: sockets, TLS, authentication, commands =====*/
+/*
+ * A blocking client over one socket: TCP (IPv4, IPv6, names via getaddrinfo, which musl
+ * resolves without NSS) or a unix socket, with connect and I/O timeouts (poll), TCP_NODELAY,
+ * one write per command, and a receive buffer that parses several packets per read. TLS 1.2
+ * is mbedTLS over the connected socket after an SSLRequest, with the mysql client's
+ * --ssl-mode semantics. Authentication: mysql_native_password, caching_sha2_password (fast
+ * path; full authentication as cleartext over TLS or a unix socket, else RSA-OAEP with the
+ * server's key, requested or from --server-public-key-path), sha256_password, MariaDB's
+ * client_ed25519, mysql_clear_password (TLS or socket only), with one AuthSwitchRequest.
+ * Commands: COM_QUERY with text result sets and multi-results, the prepared-statement
+ * commands with the binary protocol, COM_PING, COM_INIT_DB, COM_RESET_CONNECTION, COM_QUIT.
+ * Errors: a B_* code, the detail in c->err, and for B_SERVER the server's code, SQLSTATE and
+ * text, which cli_ prints verbatim as "ERROR nnnn (SSSSS): text".
+ * Limitations: blocking (one outstanding command per connection, as the protocol allows);
+ * the non-blocking state machine of STYLE 2.1 is left for the event-loop OLTP driver.
+ */
+
+enum { MYC_SSL_DISABLED, MYC_SSL_PREFERRED, MYC_SSL_REQUIRED, MYC_SSL_VERIFY_CA,
+       MYC_SSL_VERIFY_IDENTITY };
+
+/* Connection parameters, from the options (cli_) or a test. */
+struct myc_params {
+    const char *host;          /* name or address; ignored with socket */
+    unsigned port;             /* TCP port */
+    const char *socket;        /* unix socket path, or NULL */
+    const char *user, *password, *db; /* db may be NULL or "" */
+    int ssl_mode;              /* MYC_SSL_*; -1 = default (PREFERRED over TCP, off on a socket) */
+    const char *ssl_ca, *ssl_cert, *ssl_key, *server_pubkey; /* files, or NULL */
+    int connect_timeout_ms;    /* connect + handshake */
+    int io_timeout_ms;         /* each read or write */
+    bool multi_statements;     /* CLIENT_MULTI_STATEMENTS */
+    bool debug_proto;          /* hex dump every packet on stderr */
+};
+
+/* One column of a result, copied out of its definition packet. */
+struct myc_col {
+    char name[64];
+    u8 type, decimals;
+    u16 flags, charset;
+};
+
+/* What a command returned. */
+struct myc_result {
+    u64 rows;                  /* rows of all result sets */
+    u64 affected, insert_id;   /* from the last OK */
+    u16 status, warnings;      /* from the last OK or EOF */
+    int nsets;                 /* result sets with columns */
+    size_t ncols;              /* columns of the current result set */
+    struct myc_col *cols;      /* [ncols], valid during and after the command */
+    size_t cols_cap;
+};
+
+/* Row callbacks: text values (p == NULL for NULL) or binary values. Return < 0 to abort. */
+typedef int (*myc_text_cb)(void *ctx, const struct myc_result *res, const struct my_str *vals);
+typedef int (*myc_bin_cb)(void *ctx, const struct myc_result *res, const struct my_val *vals);
+
+/* A prepared statement. */
+struct myc_stmt {
+    u32 id;
+    u16 nparams, ncols;
+    struct my_coldef *coldefs; /* types/flags for decoding binary rows [ncols] */
+};
+
+struct my_conn {
+    int fd;                        /* the socket, -1 when closed */
+    bool is_unix;                  /* connected over a unix socket */
+    bool tls;                      /* TLS active */
+    bool tls_init;                 /* the mbedTLS contexts below are initialised */
+    mbedtls_ssl_context ssl;
+    mbedtls_ssl_config conf;
+    mbedtls_ctr_drbg_context drbg;
+    mbedtls_entropy_context entropy;
+    mbedtls_x509_crt ca, cert;
+    mbedtls_pk_context key;
+    u8 *in;                        /* receive buffer */
+    size_t in_pos, in_len, in_cap; /* unread bytes are in[in_pos..in_len) */
+    struct buf out;                /* framed bytes to send */
+    struct buf big;                /* reassembly of payloads >= 16 MiB */
+    struct buf scratch;            /* payload under construction */
+    u8 seq;                        /* next sequence id */
+    u32 caps;                      /* negotiated capabilities */
+    struct my_handshake hs;        /* the greeting (views into hs_copy) */
+    u8 hs_copy[512];
+    char version[96];              /* server version string */
+    char plugin[40];               /* auth plugin that finished the login */
+    u8 nonce[33];                  /* latest auth nonce */
+    size_t nonce_len;
+    char target[300];              /* "host:port" or the socket path, for messages */
+    const struct myc_params *p;
+    u64 connect_ns;                /* connect + TLS + authentication time */
+    u16 srv_code;                  /* last server error */
+    char sqlstate[6];
+    char srv_msg[512];
+    struct b_err err;              /* last error, for people */
+};
+
+/* ---- low-level I/O: plain or TLS, with poll() timeouts ---- */
+
+static int myc_wait(int fd, short ev, int timeout_ms)
+{
+    struct pollfd pfd = {.fd = fd, .events = ev};
+    for (;;) {
+        int n = poll(&pfd, 1, timeout_ms > 0 ? timeout_ms : -1);
+        if (n > 0)
+            return B_OK;
+        if (n == 0)
+            return B_TIMEOUT;
+        if (errno != EINTR)
+            return B_SYSERR;
+    }
+}
+
+static int myc_sock_send(void *ctx, const unsigned char *p, size_t n)
+{
+    struct my_conn *c = ctx;
+    for (;;) {
+        ssize_t w = send(c->fd, p, n, MSG_NOSIGNAL);
+        if (w >= 0)
+            return (int)w;
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN) {
+            if (myc_wait(c->fd, POLLOUT, c->p->io_timeout_ms) < 0)
+                return MBEDTLS_ERR_SSL_TIMEOUT;
+            continue;
+        }
+        return MBEDTLS_ERR_NET_SEND_FAILED;
+    }
+}
+
+static int myc_sock_recv(void *ctx, unsigned char *p, size_t n)
+{
+    struct my_conn *c = ctx;
+    for (;;) {
+        if (myc_wait(c->fd, POLLIN, c->p->io_timeout_ms) < 0)
+            return MBEDTLS_ERR_SSL_TIMEOUT;
+        ssize_t r = recv(c->fd, p, n, 0);
+        if (r >= 0)
+            return (int)r;
+        if (errno == EINTR || errno == EAGAIN)
+            continue;
+        return MBEDTLS_ERR_NET_RECV_FAILED;
+    }
+}
+
+static int myc_lost(struct my_conn *c, const char *what, int e)
+{
+    return b_seterr(&c->err, e == ETIMEDOUT ? B_TIMEOUT : B_SYSERR, e,
+                    "%s %s failed: %s (%s)", what, c->target, strerror(e), b_errno_name(e));
+}
+
+static void myc_dump(const char *dir, const u8 *p, size_t n)
+{
+    fprintf(stderr, "bench: proto: %s %zu bytes\n", dir, n);
+    for (size_t i = 0; i < n; i += 16) {
+        fprintf(stderr, "  %04zx ", i);
+        for (size_t k = i; k < i + 16; k++)
+            if (k < n)
+                fprintf(stderr, " %02x", p[k]);
+            else
+                fputs("   ", stderr);
+        fputs("  ", stderr);
+        for (size_t k = i; k < i + 16 && k < n; k++)
+            fputc(p[k] >= 32 && p[k] < 127 ? p[k] : '.', stderr);
+        fputc('\n', stderr);
+    }
+}
+
+/* Send everything framed in c->out. */
+static int myc_flush(struct my_conn *c)
+{
+    size_t off = 0;
+    if (c->p->debug_proto)
+        myc_dump(">", (const u8 *)c->out.p, c->out.len);
+    while (off < c->out.len) {
+        int w = c->tls ? mbedtls_ssl_write(&c->ssl, (const u8 *)c->out.p + off, c->out.len - off)
+                       : myc_sock_send(c, (const u8 *)c->out.p + off, c->out.len - off);
+        if (w == MBEDTLS_ERR_SSL_WANT_WRITE || w == MBEDTLS_ERR_SSL_WANT_READ)
+            continue;
+        if (w <= 0) {
+            c->out.len = 0;
+            return myc_lost(c, "sending to", w == MBEDTLS_ERR_SSL_TIMEOUT ? ETIMEDOUT : EPIPE);
+        }
+        off += (size_t)w;
+    }
+    c->out.len = 0;
+    return B_OK;
+}
+
+/* Frame payload with the next sequence id and send it. */
+static int myc_send(struct my_conn *c, const void *payload, size_t len)
+{
+    my_frame(&c->out, &c->seq, payload, len);
+    return myc_flush(c);
+}
+
+/* Read more bytes into the receive buffer. */
+static int myc_fill(struct my_conn *c)
+{
+    if (c->in_pos == c->in_len)
+        c->in_pos = c->in_len = 0;
+    if (c->in_cap - c->in_len < 16384) {
+        if (c->in_pos > 0) {
+            memmove(c->in, c->in + c->in_pos, c->in_len - c->in_pos);
+            c->in_len -= c->in_pos;
+            c->in_pos = 0;
+        }
+        if (c->in_cap - c->in_len < 16384) {
+            size_t cap = c->in_cap ? c->in_cap * 2 : 65536;
+            u8 *q = realloc(c->in, cap);
+            if (!q)
+                return b_seterr(&c->err, B_NOMEM, ENOMEM, "out of memory reading from %s",
+                                c->target);
+            c->in = q;
+            c->in_cap = cap;
+        }
+    }
+    for (;;) {
+        int r = c->tls ? mbedtls_ssl_read(&c->ssl, c->in + c->in_len, c->in_cap - c->in_len)
+                       : myc_sock_recv(c, c->in + c->in_len, c->in_cap - c->in_len);
+        if (r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE)
+            continue;
+        if (r == MBEDTLS_ERR_SSL_TIMEOUT)
+            return myc_lost(c, "reading from", ETIMEDOUT);
+        if (r == 0 || r == MBEDTLS_ERR_SSL_PEER_CLOSE_NOTIFY)
+            return b_seterr(&c->err, B_SYSERR, ECONNRESET,
+                            "the server at %s closed the connection", c->target);
+        if (r < 0)
+            return myc_lost(c, "reading from", ECONNRESET);
+        c->in_len += (size_t)r;
+        return B_OK;
+    }
+}
+
+/*
+ * myc_read - the next logical packet (fragments of 0xFFFFFF reassembled). The view is valid
+ * until the next read. Sequence ids are checked, except on ERR packets (MySQL 8's unsolicited
+ * ERR 4031 comes with any id).
+ */
+static int myc_read(struct my_conn *c, const u8 **payload, size_t *plen)
+{
+    bool multi = false;
+    c->big.len = 0;
+    for (;;) {
+        const u8 *p;
+        size_t n;
+        u8 seq;
+        long used;
+        int rc;
+        while ((used = my_frame_parse(c->in + c->in_pos, c->in_len - c->in_pos, &p, &n, &seq)) ==
+               B_AGAIN)
+            if ((rc = myc_fill(c)) < 0)
+                return rc;
+        c->in_pos += (size_t)used;
+        if (c->p->debug_proto)
+            myc_dump("<", p - 4, n + 4);
+        if (seq != c->seq && !(n > 0 && p[0] == 0xFF && !multi))
+            return b_seterr(&c->err, B_PROTOCOL, 0,
+                            "protocol error from %s: packet sequence %u, expected %u", c->target,
+                            seq, c->seq);
+        c->seq = (u8)(seq + 1);
+        if (!multi && n < MY_MAX_PACKET) {
+            *payload = p;
+            *plen = n;
+            return B_OK;
+        }
+        multi = true;
+        buf_put(&c->big, p, n);
+        if (n < MY_MAX_PACKET) {
+            *payload = (const u8 *)c->big.p;
+            *plen = c->big.len;
+            return B_OK;
+        }
+    }
+}
+
+/* Keep an ERR packet's details; returns B_SERVER. */
+static int myc_server_error(struct my_conn *c, const u8 *p, size_t n)
+{
+    struct my_err_pkt e;
+    if (my_parse_err(p, n, &e) < 0)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed ERR packet from %s", c->target);
+    c->srv_code = e.code;
+    memcpy(c->sqlstate, e.sqlstate, 6);
+    snprintf(c->srv_msg, sizeof(c->srv_msg), "%.*s", (int)B_MIN(e.msg.len, 500), e.msg.p);
+    return b_seterr(&c->err, B_SERVER, 0, "ERROR %u (%s): %s", e.code, c->sqlstate, c->srv_msg);
+}
+
+/* ---- TLS ---- */
+
+static int myc_tls_fail(struct my_conn *c, const char *what, int ret)
+{
+    char e[160];
+    mbedtls_strerror(ret, e, sizeof(e));
+    return b_seterr(&c->err, B_UNSUPPORTED, 0, "TLS with %s: %s: %s (mbedTLS -0x%04x)",
+                    c->target, what, e, (unsigned)-ret);
+}
+
+static int myc_tls_start(struct my_conn *c, int mode)
+{
+    const struct myc_params *p = c->p;
+    int ret;
+    mbedtls_ssl_init(&c->ssl);
+    mbedtls_ssl_config_init(&c->conf);
+    mbedtls_ctr_drbg_init(&c->drbg);
+    mbedtls_entropy_init(&c->entropy);
+    mbedtls_x509_crt_init(&c->ca);
+    mbedtls_x509_crt_init(&c->cert);
+    mbedtls_pk_init(&c->key);
+    c->tls_init = true;
+    if ((ret = mbedtls_ctr_drbg_seed(&c->drbg, mbedtls_entropy_func, &c->entropy,
+                                     (const u8 *)"bench", 5)))
+        return myc_tls_fail(c, "seeding the random generator", ret);
+    if ((ret = mbedtls_ssl_config_defaults(&c->conf, MBEDTLS_SSL_IS_CLIENT,
+                                           MBEDTLS_SSL_TRANSPORT_STREAM,
+                                           MBEDTLS_SSL_PRESET_DEFAULT)))
+        return myc_tls_fail(c, "configuring", ret);
+    mbedtls_ssl_conf_rng(&c->conf, mbedtls_ctr_drbg_random, &c->drbg);
+    mbedtls_ssl_conf_min_version(&c->conf, MBEDTLS_SSL_MAJOR_VERSION_3, MBEDTLS_SSL_MINOR_VERSION_3);
+    if (mode >= MYC_SSL_VERIFY_CA) {
+        const char *ca = p->ssl_ca ? p->ssl_ca : "/etc/ssl/certs/ca-certificates.crt";
+        if ((ret = mbedtls_x509_crt_parse_file(&c->ca, ca)) < 0)
+            return myc_tls_fail(c, ca, ret);
+        mbedtls_ssl_conf_ca_chain(&c->conf, &c->ca, NULL);
+        mbedtls_ssl_conf_authmode(&c->conf, MBEDTLS_SSL_VERIFY_REQUIRED);
+    } else
+        mbedtls_ssl_conf_authmode(&c->conf, MBEDTLS_SSL_VERIFY_NONE);
+    if (p->ssl_cert && p->ssl_key) {
+        if ((ret = mbedtls_x509_crt_parse_file(&c->cert, p->ssl_cert)) < 0)
+            return myc_tls_fail(c, p->ssl_cert, ret);
+        if ((ret = mbedtls_pk_parse_keyfile(&c->key, p->ssl_key, NULL)) < 0)
+            return myc_tls_fail(c, p->ssl_key, ret);
+        if ((ret = mbedtls_ssl_conf_own_cert(&c->conf, &c->cert, &c->key)))
+            return myc_tls_fail(c, "the client certificate", ret);
+    }
+    if ((ret = mbedtls_ssl_setup(&c->ssl, &c->conf)))
+        return myc_tls_fail(c, "setup", ret);
+    if (mode == MYC_SSL_VERIFY_IDENTITY && !c->is_unix &&
+        (ret = mbedtls_ssl_set_hostname(&c->ssl, p->host)))
+        return myc_tls_fail(c, "setting the host name", ret);
+    mbedtls_ssl_set_bio(&c->ssl, c, myc_sock_send, myc_sock_recv, NULL);
+    while ((ret = mbedtls_ssl_handshake(&c->ssl)) != 0) {
+        if (ret == MBEDTLS_ERR_SSL_WANT_READ || ret == MBEDTLS_ERR_SSL_WANT_WRITE)
+            continue;
+        if (ret == MBEDTLS_ERR_X509_CERT_VERIFY_FAILED) {
+            char why[256];
+            mbedtls_x509_crt_verify_info(why, sizeof(why), "", mbedtls_ssl_get_verify_result(&c->ssl));
+            why[strcspn(why, "\n")] = 0;
+            return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                            "TLS with %s: the server certificate did not verify (%s): %s",
+                            c->target, mode == MYC_SSL_VERIFY_IDENTITY ? "VERIFY_IDENTITY" : "VERIFY_CA",
+                            why);
+        }
+        return myc_tls_fail(c, "handshake", ret);
+    }
+    c->tls = true;
+    return B_OK;
+}
+
+/* ---- authentication ---- */
+
+static bool myc_secure(const struct my_conn *c)
+{
+    return c->tls || c->is_unix;
+}
+
+/* RSA-OAEP(SHA-1) of (password || 0) XOR nonce with a PEM public key (protocol.md 3.3). */
+static int myc_rsa_encrypt(struct my_conn *c, const u8 *pem, size_t pem_len, struct buf *out)
+{
+    mbedtls_pk_context pk;
+    mbedtls_ctr_drbg_context drbg;
+    mbedtls_entropy_context ent;
+    u8 plain[512], enc[1024];
+    size_t pwlen = strlen(c->p->password), olen = 0;
+    int ret;
+    char *z = b_xmalloc(pem_len + 1); /* mbedTLS wants the PEM NUL-terminated, len + 1 */
+    memcpy(z, pem, pem_len);
+    z[pem_len] = 0;
+    mbedtls_pk_init(&pk);
+    mbedtls_ctr_drbg_init(&drbg);
+    mbedtls_entropy_init(&ent);
+    ret = mbedtls_pk_parse_public_key(&pk, (const u8 *)z, pem_len + 1);
+    free(z);
+    if (ret == 0 && mbedtls_pk_get_type(&pk) != MBEDTLS_PK_RSA)
+        ret = MBEDTLS_ERR_PK_TYPE_MISMATCH;
+    if (ret == 0 && pwlen + 1 + 42 > mbedtls_pk_get_len(&pk))
+        ret = MBEDTLS_ERR_RSA_BAD_INPUT_DATA;
+    if (ret == 0) {
+        for (size_t i = 0; i <= pwlen; i++)
+            plain[i] = (u8)((i < pwlen ? (u8)c->p->password[i] : 0) ^ c->nonce[i % 20]);
+        mbedtls_rsa_set_padding(mbedtls_pk_rsa(pk), MBEDTLS_RSA_PKCS_V21, MBEDTLS_MD_SHA1);
+        ret = mbedtls_ctr_drbg_seed(&drbg, mbedtls_entropy_func, &ent, (const u8 *)"rsa", 3);
+        if (ret == 0)
+            ret = mbedtls_pk_encrypt(&pk, plain, pwlen + 1, enc, &olen, sizeof(enc),
+                                     mbedtls_ctr_drbg_random, &drbg);
+    }
+    mbedtls_platform_zeroize(plain, sizeof(plain));
+    mbedtls_pk_free(&pk);
+    mbedtls_ctr_drbg_free(&drbg);
+    mbedtls_entropy_free(&ent);
+    if (ret)
+        return myc_tls_fail(c, "RSA-encrypting the password with the server's public key", ret);
+    buf_put(out, enc, olen);
+    return B_OK;
+}
+
+static int myc_read_file(const char *path, struct buf *out, struct b_err *e)
+{
+    FILE *f = fopen(path, "rb");
+    char tmp[4096];
+    size_t n;
+    if (!f)
+        return b_seterr(e, B_SYSERR, errno, "cannot read %s: %s (%s)", path, strerror(errno),
+                        b_errno_name(errno));
+    while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+        buf_put(out, tmp, n);
+    fclose(f);
+    return B_OK;
+}
+
+/* The first answer for a plugin (initial response or after a switch). */
+static int myc_auth_data(struct my_conn *c, const char *plugin, struct buf *out)
+{
+    const char *pw = c->p->password ? c->p->password : "";
+    size_t pwlen = strlen(pw);
+    snprintf(c->plugin, sizeof(c->plugin), "%s", plugin);
+    if (!strcmp(plugin, "mysql_native_password")) {
+        u8 t[20];
+        if (pwlen) {
+            my_scramble_native(pw, pwlen, c->nonce, t);
+            buf_put(out, t, 20);
+        }
+        return B_OK;
+    }
+    if (!strcmp(plugin, "caching_sha2_password")) {
+        u8 t[32];
+        if (pwlen) {
+            my_scramble_sha2(pw, pwlen, c->nonce, t);
+            buf_put(out, t, 32);
+        }
+        return B_OK;
+    }
+    if (!strcmp(plugin, "sha256_password")) {
+        if (!pwlen)
+            my_put_u8(out, 0);
+        else if (c->tls)
+            buf_put(out, pw, pwlen + 1);
+        else if (c->p->server_pubkey) {
+            struct buf pem = {0};
+            int rc = myc_read_file(c->p->server_pubkey, &pem, &c->err);
+            if (rc == B_OK)
+                rc = myc_rsa_encrypt(c, (const u8 *)pem.p, pem.len, out);
+            buf_free(&pem);
+            return rc;
+        } else
+            my_put_u8(out, 1); /* request the public key */
+        return B_OK;
+    }
+    if (!strcmp(plugin, "client_ed25519")) {
+        u8 sig[64];
+        my_ed25519_sign(pw, pwlen, c->nonce, c->nonce_len, sig, NULL);
+        buf_put(out, sig, 64);
+        return B_OK;
+    }
+    if (!strcmp(plugin, "mysql_clear_password")) {
+        if (!myc_secure(c))
+            return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                            "the server at %s asked for mysql_clear_password over plain TCP: "
+                            "bench sends a cleartext password only over TLS or a unix socket",
+                            c->target);
+        buf_put(out, pw, pwlen + 1);
+        return B_OK;
+    }
+    return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                    "the server at %s asked for the authentication plugin '%s', which bench "
+                    "does not support",
+                    c->target, plugin);
+}
+
+/* AuthMoreData for caching_sha2_password and sha256_password. */
+static int myc_auth_more(struct my_conn *c, const u8 *d, size_t n, bool *key_requested)
+{
+    const char *pw = c->p->password ? c->p->password : "";
+    struct buf out = {0};
+    int rc = B_OK;
+    bool sha2 = !strcmp(c->plugin, "caching_sha2_password");
+    if (sha2 && n == 1 && d[0] == 3)
+        return B_OK; /* fast_auth_success: OK follows */
+    if (sha2 && n == 1 && d[0] == 4) { /* perform_full_authentication */
+        if (myc_secure(c))
+            buf_put(&out, pw, strlen(pw) + 1);
+        else if (c->p->server_pubkey) {
+            struct buf pem = {0};
+            rc = myc_read_file(c->p->server_pubkey, &pem, &c->err);
+            if (rc == B_OK)
+                rc = myc_rsa_encrypt(c, (const u8 *)pem.p, pem.len, &out);
+            buf_free(&pem);
+        } else {
+            my_put_u8(&out, 2); /* request the public key */
+            *key_requested = true;
+        }
+    } else if (n > 10 && !memcmp(d, "-----BEGIN", 10)) { /* the public key we asked for */
+        rc = myc_rsa_encrypt(c, d, n, &out);
+    } else
+        rc = b_seterr(&c->err, B_PROTOCOL, 0, "unexpected AuthMoreData (%zu bytes) from %s for %s",
+                      n, c->target, c->plugin);
+    if (rc == B_OK)
+        rc = myc_send(c, out.p, out.len);
+    if (out.p)
+        mbedtls_platform_zeroize(out.p, out.len);
+    buf_free(&out);
+    return rc;
+}
+
+static int myc_auth_loop(struct my_conn *c)
+{
+    bool switched = false, key_requested = false;
+    for (;;) {
+        const u8 *p;
+        size_t n;
+        int rc = myc_read(c, &p, &n);
+        if (rc < 0)
+            return rc;
+        if (n == 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "empty packet from %s during login",
+                            c->target);
+        if (p[0] == 0x00) {
+            struct my_ok_pkt ok;
+            if (my_parse_ok(p, n, &ok) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed OK from %s", c->target);
+            return B_OK;
+        }
+        if (p[0] == 0xFF)
+            return myc_server_error(c, p, n);
+        if (p[0] == 0xFE) { /* AuthSwitchRequest: plugin name, then its data */
+            struct my_rd r = MY_RD(p + 1, n - 1);
+            struct my_str name;
+            struct buf out = {0};
+            char plugin[40];
+            if (n == 1)
+                return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                                "the server at %s asked for the pre-4.1 password protocol "
+                                "(mysql_old_password), which bench refuses",
+                                c->target);
+            if (switched || my_rd_nstr(&r, &name, false) < 0 || name.len >= sizeof(plugin))
+                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed or repeated "
+                                "AuthSwitchRequest from %s", c->target);
+            switched = true;
+            snprintf(plugin, sizeof(plugin), "%.*s", (int)name.len, name.p);
+            size_t dl = my_rd_left(&r);
+            if (dl > 0 && r.p[r.pos + dl - 1] == 0 && dl == 21)
+                dl--; /* scramble plugins append a NUL */
+            if (dl > 32)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "AuthSwitchRequest nonce of %zu bytes "
+                                "from %s", dl, c->target);
+            memcpy(c->nonce, r.p + r.pos, dl);
+            c->nonce_len = dl;
+            if ((rc = myc_auth_data(c, plugin, &out)) == B_OK)
+                rc = myc_send(c, out.p, out.len);
+            buf_free(&out);
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        if (p[0] == 0x01) {
+            if ((rc = myc_auth_more(c, p + 1, n - 1, &key_requested)) < 0)
+                return rc;
+            continue;
+        }
+        return b_seterr(&c->err, B_PROTOCOL, 0, "unexpected packet 0x%02x from %s during login",
+                        p[0], c->target);
+    }
+}
+
+/* ---- connecting ---- */
+
+static int myc_open_socket(struct my_conn *c)
+{
+    const struct myc_params *p = c->p;
+    int timeout = p->connect_timeout_ms;
+    if (p->socket && *p->socket) {
+        struct sockaddr_un sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sun_family = AF_UNIX;
+        if (strlen(p->socket) >= sizeof(sa.sun_path))
+            return b_seterr(&c->err, B_INVALID, ENAMETOOLONG, "socket path %s is too long",
+                            p->socket);
+        memcpy(sa.sun_path, p->socket, strlen(p->socket));
+        c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+            return myc_lost(c, "connecting to", errno);
+        c->is_unix = true;
+        return B_OK;
+    }
+    struct addrinfo hints, *res = NULL, *ai;
+    char port[16];
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    snprintf(port, sizeof(port), "%u", p->port);
+    int g = getaddrinfo(p->host, port, &hints, &res);
+    if (g)
+        return b_seterr(&c->err, B_SYSERR, g == EAI_SYSTEM ? errno : EHOSTUNREACH,
+                        "cannot resolve host '%s': %s", p->host, gai_strerror(g));
+    int last = ECONNREFUSED;
+    for (ai = res; ai; ai = ai->ai_next) {
+        int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fd < 0) {
+            last = errno;
+            continue;
+        }
+        if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 && errno != EINPROGRESS) {
+            last = errno;
+            close(fd);
+            continue;
+        }
+        int w = myc_wait(fd, POLLOUT, timeout), soerr = 0;
+        socklen_t sl = sizeof(soerr);
+        if (w == B_TIMEOUT)
+            soerr = ETIMEDOUT;
+        else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+            soerr = errno;
+        if (soerr) {
+            last = soerr;
+            close(fd);
+            continue;
+        }
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+        c->fd = fd;
+        freeaddrinfo(res);
+        return B_OK;
+    }
+    freeaddrinfo(res);
+    return myc_lost(c, "connecting to", last);
+}
+
+static void myc_init(struct my_conn *c, const struct myc_params *p)
+{
+    memset(c, 0, sizeof(*c));
+    c->fd = -1;
+    c->p = p;
+    if (p->socket && *p->socket)
+        snprintf(c->target, sizeof(c->target), "%s", p->socket);
+    else if (strchr(p->host, ':'))
+        snprintf(c->target, sizeof(c->target), "[%s]:%u", p->host, p->port);
+    else
+        snprintf(c->target, sizeof(c->target), "%s:%u", p->host, p->port);
+}
+
+/* myc_close - send COM_QUIT when connected, close, free everything (c is reusable). */
+static void myc_close(struct my_conn *c)
+{
+    if (c->fd >= 0) {
+        u8 quit = MY_COM_QUIT;
+        c->seq = 0;
+        my_frame(&c->out, &c->seq, &quit, 1);
+        if (c->tls)
+            mbedtls_ssl_write(&c->ssl, (const u8 *)c->out.p, c->out.len),
+                mbedtls_ssl_close_notify(&c->ssl);
+        else
+            (void)!send(c->fd, c->out.p, c->out.len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        close(c->fd);
+        c->fd = -1;
+    }
+    if (c->tls_init) {
+        mbedtls_ssl_free(&c->ssl);
+        mbedtls_ssl_config_free(&c->conf);
+        mbedtls_ctr_drbg_free(&c->drbg);
+        mbedtls_entropy_free(&c->entropy);
+        mbedtls_x509_crt_free(&c->ca);
+        mbedtls_x509_crt_free(&c->cert);
+        mbedtls_pk_free(&c->key);
+        c->tls_init = false;
+    }
+    c->tls = false;
+    free(c->in);
+    c->in = NULL;
+    c->in_pos = c->in_len = c->in_cap = 0;
+    buf_free(&c->out);
+    buf_free(&c->big);
+    buf_free(&c->scratch);
+}
+
+/*
+ * myc_connect - connect, greet, TLS as --ssl-mode says, authenticate.
+ * Return values: B_OK; B_SYSERR/B_TIMEOUT (socket, c->err), B_SERVER (the server refused:
+ * c->srv_code etc.), B_PROTOCOL, B_UNSUPPORTED (TLS, plugin). On failure c is closed.
+ */
+static int myc_connect(struct my_conn *c, const struct myc_params *p)
+{
+    const u8 *pk;
+    size_t n;
+    int rc, mode;
+    u64 t0 = clk_now_ns();
+    myc_init(c, p);
+    if ((rc = myc_open_socket(c)) < 0)
+        goto fail;
+    if ((rc = myc_read(c, &pk, &n)) < 0)
+        goto fail;
+    if (n > 0 && pk[0] == 0xFF) { /* too many connections, host blocked: ERR, no greeting */
+        rc = myc_server_error(c, pk, n);
+        goto fail;
+    }
+    if (n > sizeof(c->hs_copy)) {
+        rc = b_seterr(&c->err, B_PROTOCOL, 0, "greeting of %zu bytes from %s", n, c->target);
+        goto fail;
+    }
+    memcpy(c->hs_copy, pk, n);
+    rc = my_parse_handshake(c->hs_copy, n, &c->hs);
+    if (rc < 0) {
+        rc = b_seterr(&c->err, rc == B_UNSUPPORTED ? B_UNSUPPORTED : B_PROTOCOL, 0,
+                      rc == B_UNSUPPORTED ? "the server at %s speaks the pre-4.1 protocol"
+                                          : "malformed greeting from %s (is it a MySQL server?)",
+                      c->target);
+        goto fail;
+    }
+    snprintf(c->version, sizeof(c->version), "%.*s", (int)B_MIN(c->hs.version.len, 90),
+             c->hs.version.p);
+    memcpy(c->nonce, c->hs.scramble, c->hs.scramble_len);
+    c->nonce_len = c->hs.scramble_len;
+    c->caps = (MY_CAP_WANTED | MY_CAP_CONNECT_ATTRS) & c->hs.caps;
+    if (p->db && *p->db)
+        c->caps |= MY_CAP_CONNECT_WITH_DB & c->hs.caps;
+    if (p->multi_statements)
+        c->caps |= MY_CAP_MULTI_STATEMENTS & c->hs.caps;
+    mode = p->ssl_mode >= 0 ? p->ssl_mode : c->is_unix ? MYC_SSL_DISABLED : MYC_SSL_PREFERRED;
+    if (mode != MYC_SSL_DISABLED && !(c->hs.caps & MY_CAP_SSL) && mode != MYC_SSL_PREFERRED) {
+        rc = b_seterr(&c->err, B_UNSUPPORTED, 0,
+                      "the server at %s does not offer TLS, and --ssl-mode requires it",
+                      c->target);
+        goto fail;
+    }
+    if (mode != MYC_SSL_DISABLED && (c->hs.caps & MY_CAP_SSL)) {
+        struct buf req = {0};
+        c->caps |= MY_CAP_SSL;
+        my_build_login_head(&req, c->caps);
+        rc = myc_send(c, req.p, req.len);
+        buf_free(&req);
+        if (rc < 0 || (rc = myc_tls_start(c, mode)) < 0)
+            goto fail;
+    }
+    {
+        struct buf auth = {0}, resp = {0};
+        char plugin[40];
+        /* answer with the plugin the server advertised when we have it (MySQL 8.4 refuses
+         * clients that name mysql_native_password), else native and let it switch */
+        snprintf(plugin, sizeof(plugin), "%.*s", (int)B_MIN(c->hs.plugin.len, 39),
+                 c->hs.plugin.p);
+        static const char *const known[] = {"mysql_native_password", "caching_sha2_password",
+                                            "sha256_password", "client_ed25519"};
+        bool ok = false;
+        for (size_t i = 0; i < countof(known); i++)
+            ok |= !strcmp(plugin, known[i]);
+        if (!ok)
+            snprintf(plugin, sizeof(plugin), "mysql_native_password");
+        rc = myc_auth_data(c, plugin, &auth);
+        if (rc == B_OK) {
+            my_build_handshake_response(&resp, c->caps, p->user ? p->user : "",
+                                        (const u8 *)auth.p, auth.len, p->db ? p->db : "", plugin);
+            rc = myc_send(c, resp.p, resp.len);
+        }
+        if (resp.p)
+            mbedtls_platform_zeroize(resp.p, resp.len);
+        buf_free(&auth);
+        buf_free(&resp);
+        if (rc < 0 || (rc = myc_auth_loop(c)) < 0)
+            goto fail;
+    }
+    c->connect_ns = clk_now_ns() - t0;
+    return B_OK;
+fail:
+    {
+        struct b_err keep = c->err;
+        u16 code = c->srv_code;
+        char st[6], msg[512];
+        memcpy(st, c->sqlstate, 6);
+        memcpy(msg, c->srv_msg, sizeof(msg));
+        myc_close(c);
+        c->err = keep;
+        c->srv_code = code;
+        memcpy(c->sqlstate, st, 6);
+        memcpy(c->srv_msg, msg, sizeof(msg));
+        c->connect_ns = clk_now_ns() - t0;
+    }
+    return rc;
+}
+
+/* ---- commands ---- */
+
+static int myc_command(struct my_conn *c, u8 cmd, const void *arg, size_t len)
+{
+    c->scratch.len = 0;
+    my_put_u8(&c->scratch, cmd);
+    if (len)
+        buf_put(&c->scratch, arg, len);
+    c->seq = 0;
+    return myc_send(c, c->scratch.p, c->scratch.len);
+}
+
+/* A command answered by OK or ERR (ping, init_db, reset connection, stmt reset). */
+static int myc_simple(struct my_conn *c, u8 cmd, const void *arg, size_t len)
+{
+    const u8 *p;
+    size_t n;
+    int rc;
+    if ((rc = myc_command(c, cmd, arg, len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
+        return rc;
+    if (n && p[0] == 0xFF)
+        return myc_server_error(c, p, n);
+    struct my_ok_pkt ok;
+    if (my_parse_ok(p, n, &ok) < 0)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed OK from %s", c->target);
+    return B_OK;
+}
+
+static int myc_ping(struct my_conn *c)
+{
+    return myc_simple(c, MY_COM_PING, NULL, 0);
+}
+
+B_UNUSED /* for the OLTP workloads; tested in tests/t_my_live.c */
+static int myc_init_db(struct my_conn *c, const char *db)
+{
+    return myc_simple(c, MY_COM_INIT_DB, db, strlen(db));
+}
+
+B_UNUSED /* for the OLTP workloads; tested in tests/t_my_live.c */
+static int myc_reset_connection(struct my_conn *c)
+{
+    return myc_simple(c, MY_COM_RESET_CONNECTION, NULL, 0);
+}
+
+static int myc_set_cols(struct my_conn *c, struct myc_result *res, size_t ncols)
+{
+    if (ncols > 4096)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "%zu columns from %s", ncols, c->target);
+    if (ncols > res->cols_cap) {
+        struct myc_col *q = realloc(res->cols, ncols * sizeof(*q));
+        if (!q)
+            b_die("out of memory for %zu column definitions", ncols);
+        res->cols = q;
+        res->cols_cap = ncols;
+    }
+    res->ncols = ncols;
+    return B_OK;
+}
+
+/*
+ * Read the rest of a response whose first packet is p: OK, ERR, or result sets; text rows
+ * (binary false) or binary rows (coldefs given for the decoding), repeated while the server
+ * says more results exist.
+ */
+static int myc_read_results(struct my_conn *c, const u8 *p, size_t n, struct myc_result *res,
+                            bool binary, myc_text_cb tcb, myc_bin_cb bcb, void *ctx)
+{
+    struct my_str sv[64];
+    struct my_val vv[64];
+    struct my_coldef cd[64];
+    int rc;
+    for (;;) {
+        if (n == 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "empty packet from %s", c->target);
+        if (p[0] == 0xFF)
+            return myc_server_error(c, p, n);
+        if (p[0] == 0x00) {
+            struct my_ok_pkt ok;
+            if (my_parse_ok(p, n, &ok) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed OK from %s", c->target);
+            res->affected = ok.affected;
+            res->insert_id = ok.insert_id;
+            res->status = ok.status;
+            res->warnings = ok.warnings;
+            if (!(ok.status & MY_SERVER_MORE_RESULTS))
+                return B_OK;
+            goto next;
+        }
+        if (p[0] == 0xFB) { /* LOCAL INFILE request: refuse with an empty packet */
+            if ((rc = myc_send(c, "", 0)) < 0)
+                return rc;
+            goto next;
+        }
+        {
+            struct my_rd r = MY_RD(p, n);
+            u64 ncols;
+            if (my_rd_lenenc(&r, &ncols, NULL) < 0 || ncols == 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "bad column count from %s", c->target);
+            if ((rc = myc_set_cols(c, res, (size_t)ncols)) < 0)
+                return rc;
+            res->nsets++;
+            for (size_t i = 0; i < ncols; i++) {
+                struct my_coldef d;
+                if ((rc = myc_read(c, &p, &n)) < 0)
+                    return rc;
+                if (my_parse_coldef(p, n, false, &d) < 0)
+                    return b_seterr(&c->err, B_PROTOCOL, 0, "malformed column definition %zu "
+                                    "from %s", i, c->target);
+                struct myc_col *col = &res->cols[i];
+                snprintf(col->name, sizeof(col->name), "%.*s", (int)B_MIN(d.name.len, 63),
+                         d.name.p);
+                col->type = d.type;
+                col->flags = d.flags;
+                col->charset = d.charset;
+                col->decimals = d.decimals;
+                if (i < countof(cd))
+                    cd[i] = d, cd[i].name.p = NULL; /* only the types are used later */
+            }
+            if (!(c->caps & MY_CAP_DEPRECATE_EOF)) {
+                if ((rc = myc_read(c, &p, &n)) < 0)
+                    return rc;
+                u16 w, st;
+                if (my_parse_eof(p, n, &w, &st) < 0)
+                    return b_seterr(&c->err, B_PROTOCOL, 0, "missing EOF after columns from %s",
+                                    c->target);
+            }
+            for (;;) {
+                if ((rc = myc_read(c, &p, &n)) < 0)
+                    return rc;
+                if (n && p[0] == 0xFF)
+                    return myc_server_error(c, p, n);
+                if (my_is_eof(p, n)) {
+                    u16 w = 0, st = 0;
+                    if (c->caps & MY_CAP_DEPRECATE_EOF) {
+                        struct my_ok_pkt ok;
+                        if (my_parse_ok(p, n, &ok) < 0)
+                            return b_seterr(&c->err, B_PROTOCOL, 0, "malformed end of result "
+                                            "from %s", c->target);
+                        w = ok.warnings, st = ok.status;
+                    } else if (my_parse_eof(p, n, &w, &st) < 0)
+                        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed EOF from %s",
+                                        c->target);
+                    res->warnings = w;
+                    res->status = st;
+                    break;
+                }
+                res->rows++;
+                if (!tcb && !bcb)
+                    continue; /* counting only: no decoding */
+                if (ncols > countof(sv))
+                    return b_seterr(&c->err, B_UNSUPPORTED, 0, "rows of %llu columns",
+                                    (unsigned long long)ncols);
+                if (!binary) {
+                    if (my_parse_text_row(p, n, (size_t)ncols, sv) < 0)
+                        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed row from %s",
+                                        c->target);
+                    if (tcb && tcb(ctx, res, sv) < 0)
+                        return B_INVALID;
+                } else {
+                    if (my_parse_binary_row(p, n, (size_t)ncols, cd, vv) < 0)
+                        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed binary row from %s",
+                                        c->target);
+                    if (bcb && bcb(ctx, res, vv) < 0)
+                        return B_INVALID;
+                }
+            }
+            if (!(res->status & MY_SERVER_MORE_RESULTS))
+                return B_OK;
+        }
+    next:
+        if ((rc = myc_read(c, &p, &n)) < 0)
+            return rc;
+    }
+}
+
+/* myc_query - COM_QUERY; text rows go to cb (may be NULL: rows are only counted). */
+static int myc_query(struct my_conn *c, const char *sql, size_t len, struct myc_result *res,
+                     myc_text_cb cb, void *ctx)
+{
+    const u8 *p;
+    size_t n;
+    int rc;
+    res->rows = 0;
+    res->nsets = 0;
+    res->ncols = 0;
+    if ((rc = myc_command(c, MY_COM_QUERY, sql, len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
+        return rc;
+    return myc_read_results(c, p, n, res, false, cb, NULL, ctx);
+}
+
+/* myc_prepare - COM_STMT_PREPARE; st keeps the column types for decoding. */
+static int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
+{
+    const u8 *p;
+    size_t n;
+    int rc;
+    struct my_prep_ok po;
+    memset(st, 0, sizeof(*st));
+    if ((rc = myc_command(c, MY_COM_STMT_PREPARE, sql, len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
+        return rc;
+    if (n && p[0] == 0xFF)
+        return myc_server_error(c, p, n);
+    if (my_parse_prepare_ok(p, n, &po) < 0)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed PREPARE_OK from %s", c->target);
+    st->id = po.stmt_id;
+    st->nparams = po.nparams;
+    st->ncols = po.ncols;
+    st->coldefs = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct my_coldef));
+    for (int part = 0; part < 2; part++) {
+        u16 cnt = part ? po.ncols : po.nparams;
+        for (u16 i = 0; i < cnt; i++) {
+            struct my_coldef d;
+            if ((rc = myc_read(c, &p, &n)) < 0)
+                return rc;
+            if (my_parse_coldef(p, n, false, &d) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed definition from %s",
+                                c->target);
+            if (part) {
+                st->coldefs[i] = d;
+                memset(&st->coldefs[i].schema, 0, 5 * sizeof(struct my_str));
+            }
+        }
+        if (cnt && !(c->caps & MY_CAP_DEPRECATE_EOF)) {
+            u16 w, s;
+            if ((rc = myc_read(c, &p, &n)) < 0)
+                return rc;
+            if (my_parse_eof(p, n, &w, &s) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "missing EOF from %s", c->target);
+        }
+    }
+    return B_OK;
+}
+
+/* myc_execute - COM_STMT_EXECUTE with params[nparams]; binary rows go to cb. */
+static int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
+                       struct myc_result *res, myc_bin_cb cb, void *ctx)
+{
+    const u8 *p;
+    size_t n;
+    int rc;
+    res->rows = 0;
+    res->nsets = 0;
+    res->ncols = 0;
+    c->scratch.len = 0;
+    my_build_execute(&c->scratch, st->id, params, st->nparams);
+    c->seq = 0;
+    if ((rc = myc_send(c, c->scratch.p, c->scratch.len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
+        return rc;
+    return myc_read_results(c, p, n, res, true, NULL, cb, ctx);
+}
+
+static int myc_stmt_close(struct my_conn *c, struct myc_stmt *st)
+{
+    u8 id[4] = {(u8)st->id, (u8)(st->id >> 8), (u8)(st->id >> 16), (u8)(st->id >> 24)};
+    int rc = myc_command(c, MY_COM_STMT_CLOSE, id, 4); /* no reply */
+    free(st->coldefs);
+    st->coldefs = NULL;
+    return rc;
+}
+
+B_UNUSED /* for the OLTP workloads; tested in tests/t_my_live.c */
+static int myc_stmt_reset(struct my_conn *c, struct myc_stmt *st)
+{
+    u8 id[4] = {(u8)st->id, (u8)(st->id >> 8), (u8)(st->id >> 16), (u8)(st->id >> 24)};
+    return myc_simple(c, MY_COM_STMT_RESET, id, 4);
+}
+
+static void myc_result_free(struct myc_result *res)
+{
+    free(res->cols);
+    memset(res, 0, sizeof(*res));
+}
+
+/* The cipher suite of a TLS connection, or NULL. */
+static const char *myc_cipher(struct my_conn *c)
+{
+    return c->tls ? mbedtls_ssl_get_ciphersuite(&c->ssl) : NULL;
 }
 
 /*== 9 cpu_, mem_ : CPU and memory workloads ================================*/
@@ -3194,6 +5376,13 @@ static void wl_generic_interval(const struct load_run *r, const struct load_snap
                                 double secs, double at_s);
 static void wl_cpu_report(const struct load_run *r, const struct load_snap *s, double secs);
 
+static int cli_ping(struct bench_opts *o);
+
+static const struct opt_def opt_ping[] = {
+    OPT("count", INT, ping_count, "10", 1, 1e6, NULL, "number of COM_PING round trips to time",
+        NULL, 0),
+};
+
 static const struct wl_def wl_all[] = {
     {.name = "fileio",
      .desc = "File I/O test",
@@ -3213,6 +5402,12 @@ static const struct wl_def wl_all[] = {
      .done = io_done,
      .report = io_report,
      .interval = io_interval},
+    {.name = "ping",
+     .desc = "MySQL/MariaDB connection check: server, TLS, authentication, round trips",
+     .opts = opt_ping,
+     .nopts = countof(opt_ping),
+     .db = true,
+     .command = cli_ping},
     {.name = "cpu",
      .desc = "CPU performance test",
      .opts = opt_cpu,
@@ -3524,7 +5719,20 @@ struct cli {
     char *cfg_text;                 /* --config-file contents (args point into it) */
     const struct wl_def *w;         /* the test, once known */
     bool banner_done;               /* the banner has been printed */
+    char **av;                      /* argv after the mysql-style rewrite */
+    struct buf argmem;              /* strings of rewritten options */
+    struct buf dflmem;              /* options from ~/.my.cnf, --defaults-file, MYSQL_PWD */
 };
+
+static void cli_free(struct cli *c)
+{
+    free(c->cfg_text);
+    free(c->av);
+    buf_free(&c->argmem);
+    buf_free(&c->dflmem);
+    c->cfg_text = NULL;
+    c->av = NULL;
+}
 
 /* Usage error in the persona's words; returns the persona's exit code. */
 static int cli_usage_exit(void)
@@ -3693,7 +5901,13 @@ static int cli_apply(struct cli *c, bool *late)
                 return B_EXIT_USAGE;
             }
             const char *val = eq ? eq + 1 : d->type == OPT_BOOL ? "on" : "";
+            if (d->off == offsetof(struct bench_opts, debug) && !strcmp(val, "proto")) {
+                opts.debug_proto = true; /* --debug=proto: hex dump of every packet */
+                continue;
+            }
             int rc = opt_set(d, &opts, val);
+            if (d->off == offsetof(struct bench_opts, mysql_db))
+                opts.mysql_db_set = true;
             if (rc == OPT_OK)
                 continue;
             *late = !general || d->type == OPT_BOOL || (d->flags & OPT_F_SBLATE);
@@ -3841,6 +6055,397 @@ static int cli_derive(struct cli *c)
     return B_EXIT_OK;
 }
 
+/* ---- database connections: mysql client conventions, option files, ping ---- */
+
+/* Read a password from the terminal without echo (-p with no value). */
+static int cli_prompt_password(char *out, size_t n)
+{
+    int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+    struct termios t, t0;
+    size_t len = 0;
+    if (fd < 0)
+        return B_SYSERR;
+    (void)!write(fd, "Enter password: ", 16);
+    bool restore = tcgetattr(fd, &t0) == 0;
+    if (restore) {
+        t = t0;
+        t.c_lflag &= ~(tcflag_t)ECHO;
+        tcsetattr(fd, TCSAFLUSH, &t);
+    }
+    for (char ch; len + 1 < n && read(fd, &ch, 1) == 1 && ch != '\n' && ch != '\r';)
+        out[len++] = ch;
+    out[len] = 0;
+    if (restore)
+        tcsetattr(fd, TCSAFLUSH, &t0);
+    (void)!write(fd, "\n", 1);
+    close(fd);
+    return B_OK;
+}
+
+/*
+ * The [client] group of an option file (~/.my.cnf or --defaults-file) as "--mysql-x=v"
+ * arguments appended to *b (NUL-separated). Known keys: host, port, user, password, socket,
+ * database, ssl-mode, ssl-ca, ssl-cert, ssl-key; others are ignored, as mysql ignores the
+ * options of other programs.
+ */
+static int cli_read_mycnf(const char *path, bool must_exist, struct buf *b)
+{
+    static const struct {
+        const char *key, *opt;
+    } map[] = {{"host", "mysql-host"},         {"port", "mysql-port"},
+               {"user", "mysql-user"},         {"password", "mysql-password"},
+               {"socket", "mysql-socket"},     {"database", "mysql-db"},
+               {"ssl-mode", "ssl-mode"},       {"ssl-ca", "ssl-ca"},
+               {"ssl-cert", "ssl-cert"},       {"ssl-key", "ssl-key"}};
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    bool in_client = false;
+    if (!f)
+        return must_exist ? B_SYSERR : B_OK;
+    while (fgets(line, sizeof(line), f)) {
+        char *p = line, *e;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p == '#' || *p == ';' || !*p)
+            continue;
+        if (*p == '[') {
+            e = strchr(p, ']');
+            in_client = e && (size_t)(e - p - 1) == 6 && !strncmp(p + 1, "client", 6);
+            continue;
+        }
+        if (!in_client)
+            continue;
+        p[strcspn(p, "\r\n")] = 0;
+        char *eq = strchr(p, '=');
+        char *ke = eq ? eq : p + strlen(p);
+        while (ke > p && isspace((unsigned char)ke[-1]))
+            ke--;
+        char key[64];
+        size_t kl = B_MIN((size_t)(ke - p), sizeof(key) - 1);
+        for (size_t i = 0; i < kl; i++)
+            key[i] = p[i] == '_' ? '-' : p[i];
+        key[kl] = 0;
+        char *v = eq ? eq + 1 : p + strlen(p);
+        while (isspace((unsigned char)*v))
+            v++;
+        char *ve = v + strlen(v);
+        while (ve > v && isspace((unsigned char)ve[-1]))
+            ve--;
+        if (ve - v >= 2 && (*v == '"' || *v == '\'') && ve[-1] == *v)
+            v++, ve--;
+        for (size_t i = 0; i < countof(map); i++)
+            if (!strcmp(key, map[i].key)) {
+                buf_printf(b, "--%s=%.*s%c", map[i].opt, (int)(ve - v), v, 0);
+                break;
+            }
+    }
+    fclose(f);
+    return B_OK;
+}
+
+/*
+ * mysql client conventions on the command line: -h -P -u -p[pw] -S -D (value attached or
+ * next), --host/--port/--user/--password[=]/--socket/--database. Rewrites them as --mysql-*
+ * options in place; returns the new argc. -p and --password without a value ask at the
+ * terminal. An unknown short option is a usage error, reported by the caller.
+ */
+static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bool *prompt,
+                          const char **bad)
+{
+    static const struct {
+        char s;
+        const char *l, *opt;
+    } map[] = {{'h', "host", "mysql-host"},   {'P', "port", "mysql-port"},
+               {'u', "user", "mysql-user"},   {'p', "password", "mysql-password"},
+               {'S', "socket", "mysql-socket"}, {'D', "database", "mysql-db"}};
+    int n = 0;
+    size_t *offs = b_xcalloc((size_t)argc + 1, sizeof(size_t));
+    int *isnew = b_xcalloc((size_t)argc + 1, sizeof(int));
+    *bad = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int k = -1;
+        const char *val = NULL;
+        bool takes_next = false;
+        if (a[0] == '-' && a[1] && a[1] != '-') {
+            for (size_t m = 0; m < countof(map); m++)
+                if (a[1] == map[m].s)
+                    k = (int)m;
+            if (k < 0) {
+                *bad = a;
+                break;
+            }
+            val = a[2] ? a + 2 : NULL;
+            takes_next = !val && map[k].s != 'p';
+        } else if (a[0] == '-' && a[1] == '-') {
+            for (size_t m = 0; m < countof(map); m++) {
+                size_t l = strlen(map[m].l);
+                if (!strncmp(a + 2, map[m].l, l) && (a[2 + l] == '=' || a[2 + l] == 0))
+                    k = (int)m, val = a[2 + l] == '=' ? a + 3 + l : NULL;
+            }
+            takes_next = k >= 0 && !val && map[k].s != 'p';
+        }
+        if (k < 0) {
+            out[n] = argv[i];
+            isnew[n++] = 0;
+            continue;
+        }
+        if (takes_next) {
+            if (i + 1 >= argc) {
+                *bad = a;
+                break;
+            }
+            val = argv[++i];
+        }
+        if (!val && map[k].s == 'p') {
+            *prompt = true;
+            continue;
+        }
+        offs[n] = mem->len;
+        isnew[n++] = 1;
+        buf_printf(mem, "--%s=%s%c", map[k].opt, val, 0);
+    }
+    for (int i = 0; i < n; i++) /* mem may have moved while growing: point into it now */
+        if (isnew[i])
+            out[i] = mem->p + offs[i];
+    free(offs);
+    free(isnew);
+    return *bad ? -1 : n;
+}
+
+/* The connection parameters for connection number idx (hosts and ports round-robin). */
+struct cli_conn {
+    struct myc_params p;
+    char host[256], socket[PATH_MAX];
+};
+
+static int cli_list_item(const char *list, unsigned idx, char *out, size_t n)
+{
+    unsigned cnt = 1;
+    for (const char *q = list; *q; q++)
+        cnt += *q == ',';
+    idx %= cnt;
+    const char *s = list;
+    for (unsigned i = 0; i < idx; i++)
+        s = strchr(s, ',') + 1;
+    size_t l = strcspn(s, ",");
+    snprintf(out, n, "%.*s", (int)B_MIN(l, n - 1), s);
+    return (int)cnt;
+}
+
+static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_conn *cc,
+                           bool quiet)
+{
+    static const char *const modes[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
+                                        "VERIFY_IDENTITY"};
+    struct myc_params *p = &cc->p;
+    char port[16];
+    memset(cc, 0, sizeof(*cc));
+    p->ssl_mode = -1;
+    if (*o->ssl_mode) {
+        for (int i = 0; i < (int)countof(modes); i++)
+            if (!strcasecmp(o->ssl_mode, modes[i]))
+                p->ssl_mode = i;
+        if (p->ssl_mode < 0) {
+            if (!quiet) {
+                b_msg(B_MSG_FATAL, "--ssl-mode: invalid value '%s' (expected DISABLED, PREFERRED, "
+                                   "REQUIRED, VERIFY_CA or VERIFY_IDENTITY)",
+                      o->ssl_mode);
+                b_msg(B_MSG_HINT, "see 'bench --help'");
+            }
+            return B_INVALID;
+        }
+    } else if (o->mysql_ssl)
+        p->ssl_mode = MYC_SSL_REQUIRED; /* sysbench's --mysql-ssl=on */
+    cli_list_item(o->mysql_host, idx, cc->host, sizeof(cc->host));
+    unsigned nhosts = 1;
+    for (const char *q = o->mysql_host; *q; q++)
+        nhosts += *q == ',';
+    cli_list_item(o->mysql_port, idx / nhosts, port, sizeof(port));
+    char *end;
+    unsigned long pv = strtoul(port, &end, 10);
+    if (*end || !*port || pv == 0 || pv > 65535) {
+        if (!quiet) {
+            b_msg(B_MSG_FATAL, "--mysql-port: invalid port '%s' (expected 1..65535)", port);
+            b_msg(B_MSG_HINT, "see 'bench --help'");
+        }
+        return B_INVALID;
+    }
+    p->port = (unsigned)pv;
+    if (*o->mysql_socket)
+        cli_list_item(o->mysql_socket, idx, cc->socket, sizeof(cc->socket));
+    else if (!strcmp(cc->host, "localhost")) {
+        /* as the mysql client: localhost means the local server's unix socket */
+        static const char *const paths[] = {"/run/mysqld/mysqld.sock",
+                                            "/var/run/mysqld/mysqld.sock", "/tmp/mysql.sock"};
+        for (size_t i = 0; i < countof(paths); i++)
+            if (access(paths[i], F_OK) == 0) {
+                snprintf(cc->socket, sizeof(cc->socket), "%s", paths[i]);
+                break;
+            }
+    }
+    p->host = cc->host;
+    p->socket = cc->socket[0] ? cc->socket : NULL;
+    p->user = o->mysql_user;
+    p->password = o->mysql_password;
+    p->db = o->mysql_db;
+    p->ssl_ca = *o->ssl_ca ? o->ssl_ca : NULL;
+    p->ssl_cert = *o->ssl_cert ? o->ssl_cert : NULL;
+    p->ssl_key = *o->ssl_key ? o->ssl_key : NULL;
+    p->server_pubkey = *o->server_pubkey ? o->server_pubkey : NULL;
+    p->connect_timeout_ms = (int)o->mysql_connect_timeout * 1000;
+    p->io_timeout_ms = (int)o->mysql_io_timeout * 1000;
+    p->debug_proto = o->debug_proto;
+    return B_OK;
+}
+
+/* A failed connect, in the words of STYLE 2.6; returns the exit code. */
+static int cli_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p)
+{
+    double ms = (double)c->connect_ns / 1e6;
+    if (c->err.rc == B_SERVER && c->srv_code) {
+        if (opts.sb) {
+            b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
+                  p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
+                  p->socket ? "" : ", port ", p->socket ? 0u : p->port);
+            b_msg(B_MSG_FATAL, "error %u: %s", c->srv_code, c->srv_msg);
+            return B_EXIT_FAIL;
+        }
+        b_msg(B_MSG_FATAL, "%s: login to %s failed for user '%s' (auth plugin %s, password: %s)",
+              what, c->target, p->user, c->plugin[0] ? c->plugin : "?",
+              p->password && *p->password ? "yes" : "no");
+        b_msg(B_MSG_FATAL, "%s: server said: ERROR %u (%s): %s", what, c->srv_code, c->sqlstate,
+              c->srv_msg);
+        if (c->srv_code == 1045)
+            b_msg(B_MSG_HINT, "check --mysql-user/--mysql-password (-u/-p); MariaDB also answers "
+                              "1045 when it requires TLS (try --ssl-mode=REQUIRED)");
+        else if (c->srv_code == 1049)
+            b_msg(B_MSG_HINT, "create the database first, or name another with --mysql-db (-D)");
+        return B_EXIT_ENV;
+    }
+    if (opts.sb) {
+        b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
+              p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
+              p->socket ? "" : ", port ", p->socket ? 0u : p->port);
+        b_msg(B_MSG_FATAL, "%s", c->err.msg);
+        return B_EXIT_FAIL;
+    }
+    if (c->err.sys_errno)
+        b_msg(B_MSG_FATAL, "%s: %s (1 attempt, %.1f ms)", what, c->err.msg, ms);
+    else
+        b_msg(B_MSG_FATAL, "%s: %s", what, c->err.msg);
+    if (c->err.sys_errno == ECONNREFUSED)
+        b_msg(B_MSG_HINT, "nothing is listening there; check --mysql-host/--mysql-port (-h/-P) "
+                          "or use --mysql-socket (-S)");
+    else if (c->err.sys_errno == ETIMEDOUT)
+        b_msg(B_MSG_HINT, "no answer within --mysql-connect-timeout=%lld s: a firewall, or the "
+                          "wrong host",
+              (long long)opts.mysql_connect_timeout);
+    else if (c->err.sys_errno == ENOENT)
+        b_msg(B_MSG_HINT, "no server socket at that path; check --mysql-socket (-S)");
+    else if (strstr(c->err.msg, "did not verify"))
+        b_msg(B_MSG_HINT, "give the server's CA with --ssl-ca, or use --ssl-mode=REQUIRED to "
+                          "encrypt without verifying");
+    return B_EXIT_ENV;
+}
+
+#define CLI_PING_VARS "SELECT @@hostname, @@max_connections, @@innodb_buffer_pool_size"
+
+struct cli_ping_vars {
+    char v[3][64];
+};
+
+static int cli_ping_vars_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
+{
+    struct cli_ping_vars *pv = ctx;
+    for (size_t i = 0; i < 3 && i < res->ncols; i++)
+        snprintf(pv->v[i], sizeof(pv->v[i]), "%.*s", vals[i].p ? (int)B_MIN(vals[i].len, 60) : 4,
+                 vals[i].p ? vals[i].p : "NULL");
+    return 0;
+}
+
+/* `bench ping`: connect, log in, report the server, TLS, plugin, connect time and the
+ * round-trip percentiles of COM_PING. The first thing to run against a new DB host. */
+static int cli_ping(struct bench_opts *o)
+{
+    struct cli_conn cc;
+    struct my_conn c;
+    if (cli_conn_params(o, 0, &cc, false) < 0)
+        return cli_usage_exit();
+    if (!o->mysql_db_set)
+        cc.p.db = NULL; /* ping needs no schema; sysbench's default 'sbtest' may not exist */
+    int rc = myc_connect(&c, &cc.p);
+    if (rc < 0)
+        return cli_conn_error("ping", &c, &cc.p);
+    const char *ver = c.version;
+    bool mariadb = strstr(ver, "MariaDB") != NULL;
+    printf("Connected to %s\n", c.target);
+    printf("    server:            %s%s, connection id %u\n", ver,
+           mariadb ? " (MariaDB)" : "", c.hs.conn_id);
+    if (c.tls)
+        printf("    TLS:               %s %s (certificate %s)\n",
+               mbedtls_ssl_get_version(&c.ssl), myc_cipher(&c),
+               (cc.p.ssl_mode >= MYC_SSL_VERIFY_CA) ? "verified" : "not verified");
+    else
+        printf("    TLS:               off (%s)\n",
+               c.is_unix ? "unix socket" : (c.hs.caps & MY_CAP_SSL) ? "--ssl-mode=DISABLED"
+                                                                    : "the server offers none");
+    printf("    authentication:    %s as '%s'\n", c.plugin, cc.p.user);
+    printf("    connect:           %.2f ms (%s%s + login)\n", (double)c.connect_ns / 1e6,
+           c.is_unix ? "socket" : "TCP", c.tls ? " + TLS" : "");
+    struct myc_result res;
+    struct cli_ping_vars pv;
+    memset(&res, 0, sizeof(res));
+    memset(&pv, 0, sizeof(pv));
+    if (myc_query(&c, CLI_PING_VARS, strlen(CLI_PING_VARS), &res, cli_ping_vars_row, &pv) ==
+        B_OK)
+    {
+        char bp[32];
+        unsigned long long bpv = strtoull(pv.v[2], NULL, 10);
+        printf("    server settings:   hostname %s, max_connections %s, "
+               "innodb_buffer_pool_size %s\n",
+               pv.v[0], pv.v[1], bpv ? unit_fmt_size(bpv, bp, sizeof(bp)) : pv.v[2]);
+    }
+    struct myc_stmt st;
+    bool prepared = myc_prepare(&c, "SELECT ?", 8, &st) == B_OK;
+    static const char *const what[] = {"COM_PING", "SELECT 1 (COM_QUERY)",
+                                       "SELECT ? (COM_STMT_EXECUTE)"};
+    i64 n = B_MAX(o->ping_count, 1);
+    for (int k = 0; k < 3 && rc == B_OK; k++) {
+        struct hist *h = b_xcalloc(1, sizeof(*h));
+        u64 mn = UINT64_MAX, mx = 0, sum = 0;
+        if (k == 2 && !prepared)
+            break;
+        for (i64 i = 0; i < n && !atomic_load(&b_stop) && rc == B_OK; i++) {
+            struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
+            u64 t0 = clk_now_ns();
+            rc = k == 0   ? myc_ping(&c)
+                 : k == 1 ? myc_query(&c, "SELECT 1", 8, &res, NULL, NULL)
+                          : myc_execute(&c, &st, &arg, &res, NULL, NULL);
+            u64 d = clk_now_ns() - t0;
+            hist_record(h, d);
+            mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d;
+        }
+        if (rc == B_OK)
+            printf("    %-27s %lld round trips, ms: min %.3f avg %.3f p50 %.3f p95 %.3f p99 %.3f "
+                   "max %.3f\n",
+                   what[k], (long long)n, rep_ms(mn), rep_ms(sum / (u64)n),
+                   rep_ms(hist_percentile(h, 50, mn, mx)), rep_ms(hist_percentile(h, 95, mn, mx)),
+                   rep_ms(hist_percentile(h, 99, mn, mx)), rep_ms(mx));
+        free(h);
+    }
+    if (prepared)
+        (void)myc_stmt_close(&c, &st);
+    myc_result_free(&res);
+    if (rc < 0) {
+        b_msg(B_MSG_FATAL, "ping: %s", c.err.msg);
+        myc_close(&c);
+        return B_EXIT_ENV;
+    }
+    myc_close(&c);
+    return B_EXIT_OK;
+}
+
 static void cli_print_help(void)
 {
     const bool sb = opts.sb;
@@ -3848,6 +6453,8 @@ static void cli_print_help(void)
     printf("Usage:\n  %s [options]... [testname] [command]\n\n", me);
     printf("Commands implemented by most tests: prepare run cleanup help\n\n");
     for (size_t g = 0; g < countof(opt_groups); g++) {
+        if (opt_groups[g].t == opt_mysql)
+            printf("\nCompiled-in database drivers:\n  mysql - MySQL driver\n\n");
         if (*opt_groups[g].title)
             printf("%s\n", opt_groups[g].title);
         opt_print_help(stdout, opt_groups[g].t, opt_groups[g].n, sb);
@@ -3869,9 +6476,7 @@ static void cli_print_version(void)
         return;
     }
     printf("bench %s (sysbench %s compatible", BENCH_VERSION, BENCH_SB_VERSION);
-#ifdef BENCH_HAVE_MBEDTLS
     printf("; mbed TLS %s", MBEDTLS_VERSION_STRING);
-#endif
     printf(")\n");
 }
 
@@ -3979,6 +6584,51 @@ static void cli_free_opts(void)
     }
 }
 
+/* For database tests (bench persona): MYSQL_PWD, then the [client] group of ~/.my.cnf or
+ * --defaults-file, go before the command-line options, which therefore win. */
+static int cli_db_defaults(struct cli *c)
+{
+    const char *file = NULL;
+    bool none = false;
+    for (int i = 0; i < c->nargs; i++) {
+        if (!strcmp(c->args[i], "--no-defaults") || !strcmp(c->args[i], "--no_defaults") ||
+            !strcmp(c->args[i], "--no-defaults=on"))
+            none = true;
+        if (!strncmp(c->args[i], "--defaults-file=", 16) ||
+            !strncmp(c->args[i], "--defaults_file=", 16))
+            file = c->args[i] + 16;
+    }
+    if (none)
+        return B_EXIT_OK;
+    const char *pwd = getenv("MYSQL_PWD");
+    if (pwd)
+        buf_printf(&c->dflmem, "--mysql-password=%s%c", pwd, 0);
+    char home[PATH_MAX];
+    const char *h = getenv("HOME");
+    snprintf(home, sizeof(home), "%s/.my.cnf", h ? h : "/");
+    if (cli_read_mycnf(file ? file : home, file != NULL, &c->dflmem) < 0) {
+        b_msg(B_MSG_FATAL, "cannot read --defaults-file=%s: %s (%s)", file, strerror(errno),
+              b_errno_name(errno));
+        b_msg(B_MSG_HINT, "the file holds a [client] group of host=, user=, password= lines");
+        return B_EXIT_ENV;
+    }
+    int nd = 0;
+    for (size_t off = 0; off < c->dflmem.len; off += strlen(c->dflmem.p + off) + 1)
+        nd++;
+    if (!nd)
+        return B_EXIT_OK;
+    if (c->nargs + nd > CLI_MAX_ARGS) {
+        b_msg(B_MSG_FATAL, "too many options (at most %d)", CLI_MAX_ARGS);
+        return B_EXIT_USAGE;
+    }
+    memmove(c->args + nd, c->args, (size_t)c->nargs * sizeof(c->args[0]));
+    int k = 0;
+    for (size_t off = 0; off < c->dflmem.len; off += strlen(c->dflmem.p + off) + 1)
+        c->args[k++] = c->dflmem.p + off;
+    c->nargs += nd;
+    return B_EXIT_OK;
+}
+
 static int cli_main(int argc, char **argv);
 
 /* bench_main - the whole program; main() only calls it (tests include bench.c). */
@@ -4008,8 +6658,24 @@ static int cli_main(int argc, char **argv)
     for (size_t i = 0; i < countof(wl_all); i++)
         opt_defaults(wl_all[i].opts, wl_all[i].nopts, &opts);
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+    /* mysql client conventions (-h -P -u -p -S -D, --host= ...) become --mysql-* options */
+    const char *bad;
+    c.av = b_xcalloc((size_t)argc + 1, sizeof(char *));
+    int nav = cli_mysql_args(argc - 1, argv + 1, c.av, &c.argmem, &opts.password_prompt, &bad);
+    if (nav < 0) {
+        if (opts.sb)
+            fprintf(stderr, "invalid option: %s\n", bad);
+        else {
+            b_msg(B_MSG_FATAL, "unknown option '%s' (bench takes --name=value options, and the "
+                               "mysql client's -h -P -u -p -S -D with a value)",
+                  bad);
+            b_msg(B_MSG_HINT, "see 'bench --help'");
+        }
+        cli_free(&c);
+        return cli_usage_exit();
+    }
+    for (int i = 0; i < nav; i++) {
+        const char *a = c.av[i];
         if (!strncmp(a, "--", 2) && a[2]) {
             if (!strncmp(a, "--config-file=", 14) || !strncmp(a, "--config_file=", 14)) {
                 if ((ex = cli_read_config(&c, a + 14)) != B_EXIT_OK)
@@ -4049,27 +6715,43 @@ static int cli_main(int argc, char **argv)
                   c.pos[first_cmd + 1]);
             b_msg(B_MSG_HINT, "options take the form --name=value, with no space");
         }
-        free(c.cfg_text);
+        cli_free(&c);
         return cli_usage_exit();
     }
     if (test)
         c.w = wl_find(test);
+    if (c.w && c.w->db && !opts.sb && (ex = cli_db_defaults(&c)) != B_EXIT_OK) {
+        cli_free(&c);
+        return ex;
+    }
 
     ex = cli_apply(&c, &late);
     if (ex == B_EXIT_OK)
         ex = cli_derive(&c);
     if (ex != B_EXIT_OK && (!late || !opts.sb)) {
-        free(c.cfg_text);
+        cli_free(&c);
         return ex;
+    }
+    if (ex == B_EXIT_OK && opts.password_prompt) {
+        char pw[256];
+        if (cli_prompt_password(pw, sizeof(pw)) < 0) {
+            b_msg(B_MSG_FATAL, "-p: cannot ask for the password: no terminal");
+            b_msg(B_MSG_HINT, "give it as -pSECRET, --mysql-password=SECRET or in MYSQL_PWD");
+            cli_free(&c);
+            return B_EXIT_USAGE;
+        }
+        free(opts.mysql_password);
+        opts.mysql_password = b_xstrdup(pw);
+        mbedtls_platform_zeroize(pw, sizeof(pw));
     }
     if (ex == B_EXIT_OK && opts.help) {
         cli_print_help();
-        free(c.cfg_text);
+        cli_free(&c);
         return B_EXIT_OK;
     }
     if (ex == B_EXIT_OK && opts.version) {
         cli_print_version();
-        free(c.cfg_text);
+        cli_free(&c);
         return B_EXIT_OK;
     }
     if (!opts.sb && ex == B_EXIT_OK) {
@@ -4088,13 +6770,13 @@ static int cli_main(int argc, char **argv)
             else
                 b_msg(B_MSG_FATAL, "unknown test '%s': no such built-in test", test);
             b_msg(B_MSG_HINT, "the tests are listed by 'bench --help'");
-            free(c.cfg_text);
+            cli_free(&c);
             return B_EXIT_USAGE;
         }
     }
     if (ex == B_EXIT_OK && !test) {
         cli_print_help();
-        free(c.cfg_text);
+        cli_free(&c);
         return B_EXIT_OK;
     }
     if (opts.verbosity < 3) {
@@ -4108,14 +6790,19 @@ static int cli_main(int argc, char **argv)
     if (opts.sb) /* the bench persona prints its banner only once all checks passed */
         cli_banner(&c);
     if (ex != B_EXIT_OK) { /* a sysbench error that comes after its banner */
-        free(c.cfg_text);
+        cli_free(&c);
         return ex;
     }
     if (!c.w) {
         printf("FATAL: Cannot find benchmark '%s': no such built-in test, file or module\n",
                test);
-        free(c.cfg_text);
+        cli_free(&c);
         return B_EXIT_FAIL;
+    }
+    if (!cmd && c.w->command) { /* bench ping: no command needed */
+        ex = c.w->command(&opts);
+        cli_free(&c);
+        return ex;
     }
     if (!cmd) {
         if (opts.sb)
@@ -4125,25 +6812,33 @@ static int cli_main(int argc, char **argv)
             b_msg(B_MSG_FATAL, "the '%s' test needs a command: run or help", c.w->name);
             b_msg(B_MSG_HINT, "try 'bench %s run'", c.w->name);
         }
-        free(c.cfg_text);
+        cli_free(&c);
         return cli_usage_exit();
+    }
+    if (c.w->command && strcmp(cmd, "help")) {
+        ex = strcmp(cmd, "run") ? (b_msg(B_MSG_FATAL, "unknown command '%s' for '%s'", cmd,
+                                         c.w->name),
+                                   cli_usage_exit())
+                                : c.w->command(&opts);
+        cli_free(&c);
+        return ex;
     }
     if (!strcmp(cmd, "help")) {
         cli_banner(&c);
         printf("%s options:\n", c.w->name);
         opt_print_help(stdout, c.w->opts, c.w->nopts, opts.sb);
         printf("\n");
-        free(c.cfg_text);
+        cli_free(&c);
         return B_EXIT_OK;
     }
     if ((!strcmp(cmd, "prepare") && c.w->prepare) || (!strcmp(cmd, "cleanup") && c.w->cleanup)) {
         if (c.w->check_common && (ex = c.w->check_common(&opts)) != B_EXIT_OK) {
-            free(c.cfg_text);
+            cli_free(&c);
             return ex;
         }
         cli_banner(&c);
         ex = !strcmp(cmd, "prepare") ? c.w->prepare(&opts) : c.w->cleanup(&opts);
-        free(c.cfg_text);
+        cli_free(&c);
         return ex;
     }
     if (!strcmp(cmd, "prepare") || !strcmp(cmd, "cleanup")) {
@@ -4155,7 +6850,7 @@ static int cli_main(int argc, char **argv)
                   c.w->name, cmd);
             b_msg(B_MSG_HINT, "try 'bench %s run'", c.w->name);
         }
-        free(c.cfg_text);
+        cli_free(&c);
         return cli_usage_exit();
     }
     if (strcmp(cmd, "run")) {
@@ -4165,18 +6860,18 @@ static int cli_main(int argc, char **argv)
             b_msg(B_MSG_FATAL, "unknown command '%s' for the '%s' test", cmd, c.w->name);
             b_msg(B_MSG_HINT, "the commands are prepare, run, cleanup and help");
         }
-        free(c.cfg_text);
+        cli_free(&c);
         return cli_usage_exit();
     }
     if (c.w->check && (ex = c.w->check(&opts)) != B_EXIT_OK) {
-        free(c.cfg_text);
+        cli_free(&c);
         return ex;
     }
     cli_banner(&c);
     srandom(opts.rand_seed ? (unsigned)opts.rand_seed : (unsigned)time(NULL));
     os_install_signals();
     ex = cli_run(c.w);
-    free(c.cfg_text);
+    cli_free(&c);
     return ex;
 }
 

@@ -236,6 +236,18 @@ struct bench_opts {
     bool memory_hugetlb;
     /* threads, mutex */
     i64 thread_yields, thread_locks, mutex_num, mutex_locks, mutex_loops;
+    /* database */
+    char *db_driver, *mysql_host, *mysql_port, *mysql_socket, *mysql_user, *mysql_password;
+    char *mysql_db, *mysql_ssl_cipher, *mysql_ignore_errors, *ssl_mode, *ssl_ca, *ssl_cert;
+    char *ssl_key, *server_pubkey, *defaults_file;
+    int db_ps_mode;
+    bool db_debug, mysql_ssl, mysql_compression, mysql_debug, mysql_dry_run, no_defaults;
+    i64 mysql_connect_timeout, mysql_io_timeout;
+    bool debug_proto;             /* --debug=proto: hex dump of every packet */
+    bool password_prompt;         /* -p or --password without a value */
+    bool mysql_db_set;            /* --mysql-db (-D) was given */
+    /* ping */
+    i64 ping_count;
     /* fileio */
     i64 file_num, file_async_backlog, file_fsync_freq, file_merged_requests, file_queue_depth;
     u64 file_block_size, file_total_size;
@@ -350,6 +362,8 @@ struct wl_def {
     int nops;                                  /* operation kinds with their own latency */
     const char *const *op_names;               /* [nops] */
     int (*check)(struct bench_opts *o);        /* validate run (may adjust); returns exit code */
+    bool db;                                   /* connects to a database server */
+    int (*command)(struct bench_opts *o);      /* a command of its own instead of the engine */
     int (*check_common)(struct bench_opts *o); /* validate prepare and cleanup */
     int (*prepare)(struct bench_opts *o);      /* the prepare command; returns exit code */
     int (*cleanup)(struct bench_opts *o);      /* the cleanup command; returns exit code */

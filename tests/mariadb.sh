@@ -1,0 +1,49 @@
+#!/bin/sh
+# A throwaway MariaDB server for the test suite, on loopback only, with TLS and test users.
+#   tests/mariadb.sh start DIR [PORT]   prints "export" lines for the tests (eval them)
+#   tests/mariadb.sh stop DIR
+# Users: nat/secret (mysql_native_password), ed/foobar (client_ed25519), tls/tlspw (REQUIRE
+# SSL), root via the unix socket. The CA, server certificate (CN localhost, SAN 127.0.0.1)
+# and an unrelated CA are made with the openssl CLI at start, never committed.
+set -eu
+cmd=$1 dir=$2 port=${3:-33061}
+case $cmd in
+stop)
+    [ -f "$dir/pid" ] && kill "$(cat "$dir/pid")" 2>/dev/null || true
+    i=0; while [ -f "$dir/pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    exit 0 ;;
+start) ;;
+*) echo "usage: $0 start|stop DIR [PORT]" >&2; exit 2 ;;
+esac
+command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || { echo "mariadb.sh: mariadb-server is not installed" >&2; exit 77; }
+PATH=$PATH:/usr/sbin
+rm -rf "$dir" && mkdir -p "$dir/data" "$dir/tls"
+(
+    cd "$dir/tls"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=bench-test-ca -keyout ca.key -out ca.pem 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -subj /CN=localhost -keyout server.key -out server.csr 2>/dev/null
+    printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > san.ext
+    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out server.pem 2>/dev/null
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other-ca -keyout other.key -out other.pem 2>/dev/null
+)
+mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-authentication-method=socket >"$dir/install.log" 2>&1 ||
+    { cat "$dir/install.log" >&2; exit 1; }
+mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=127.0.0.1 --port="$port" \
+    --socket="$dir/sock" --pid-file="$dir/pid" --skip-log-bin --plugin-load-add=auth_ed25519 \
+    --ssl-ca="$dir/tls/ca.pem" --ssl-cert="$dir/tls/server.pem" --ssl-key="$dir/tls/server.key" \
+    --innodb-buffer-pool-size=64M --max-connections=200 --log-error="$dir/error.log" >/dev/null 2>&1 &
+i=0
+until mariadb --no-defaults -uroot -S "$dir/sock" -e 'select 1' >/dev/null 2>&1; do
+    i=$((i + 1)); [ $i -lt 300 ] || { echo "mariadb.sh: server did not start:" >&2; tail "$dir/error.log" >&2; exit 1; }
+    sleep 0.1
+done
+mariadb --no-defaults -uroot -S "$dir/sock" <<'SQL'
+DELETE FROM mysql.global_priv WHERE User='';
+FLUSH PRIVILEGES;
+CREATE USER 'nat'@'%' IDENTIFIED BY 'secret';
+CREATE USER 'ed'@'%' IDENTIFIED VIA ed25519 USING PASSWORD('foobar');
+CREATE USER 'tls'@'%' IDENTIFIED BY 'tlspw' REQUIRE SSL;
+CREATE DATABASE benchtest;
+GRANT ALL ON *.* TO 'nat'@'%', 'ed'@'%', 'tls'@'%';
+SQL
+echo "export BENCH_MY_HOST=127.0.0.1 BENCH_MY_PORT=$port BENCH_MY_SOCK=$dir/sock BENCH_MY_CA=$dir/tls/ca.pem BENCH_MY_OTHER_CA=$dir/tls/other.pem"
