@@ -1617,6 +1617,8 @@ static int my_parse_coldef(const u8 *p, size_t len, bool ext_meta, struct my_col
     MY_CHECK(my_rd_u8(&r, &c->type));
     MY_CHECK(my_rd_u16(&r, &c->flags));
     MY_CHECK(my_rd_u8(&r, &c->decimals));
+    u16 filler;
+    MY_CHECK(my_rd_u16(&r, &filler)); /* 00 00; default values follow only for COM_FIELD_LIST */
     return B_OK;
 }
 
@@ -1969,7 +1971,7 @@ static void my_fe_carry(my_fe r)
 {
     for (int i = 0; i < 16; i++) {
         i64 c = r[i] >> 16;
-        r[i] -= c << 16;
+        r[i] -= c * 65536;
         if (i < 15)
             r[i + 1] += c;
         else
@@ -2367,10 +2369,10 @@ static void myc_dump(const char *dir, const u8 *p, size_t n)
                 fprintf(stderr, " %02x", p[k]);
             else
                 fputs("   ", stderr);
-        fputs("  ", stderr);
+        fputs("  |", stderr);
         for (size_t k = i; k < i + 16 && k < n; k++)
             fputc(p[k] >= 32 && p[k] < 127 ? p[k] : '.', stderr);
-        fputc('\n', stderr);
+        fputs("|\n", stderr);
     }
 }
 
