@@ -6680,8 +6680,10 @@ static int cli_main(int argc, char **argv)
         const char *a = c.av[i];
         if (!strncmp(a, "--", 2) && a[2]) {
             if (!strncmp(a, "--config-file=", 14) || !strncmp(a, "--config_file=", 14)) {
-                if ((ex = cli_read_config(&c, a + 14)) != B_EXIT_OK)
+                if ((ex = cli_read_config(&c, a + 14)) != B_EXIT_OK) {
+                    cli_free(&c);
                     return ex;
+                }
                 continue;
             }
             if (!strncmp(a, "--test=", 7)) {
@@ -6691,6 +6693,7 @@ static int cli_main(int argc, char **argv)
             }
             if (c.nargs >= CLI_MAX_ARGS) {
                 b_msg(B_MSG_FATAL, "too many options (at most %d)", CLI_MAX_ARGS);
+                cli_free(&c);
                 return cli_usage_exit();
             }
             c.args[c.nargs++] = a;
