@@ -142,12 +142,26 @@ tsan: $(SRC) $(MBEDTLS_HLIBS)
 tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 	$(CC) $(CPPFLAGS) $(WARN) -Wno-missing-prototypes -O1 -g $(SAN) -o $@ tests/unit.c $(HOST_TLS) $(LDLIBS)
 
+# libFuzzer over the parsers of server bytes; FUZZ_TIME seconds in `make test`
+FUZZ_TIME ?= 30
+tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
+	clang $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -o $@ tests/fuzz_my.c $(HOST_TLS) $(LDLIBS)
+
+fuzz: tests/fuzz_my
+	@rm -rf build/fuzz-seeds && mkdir -p build/fuzz-seeds build/fuzz-corpus
+	@for f in tests/fixtures/mysql/*.hex; do for sel in 0 1 2 3 4 5 6 7 8; do \
+	  python3 -c 'import sys; d = bytes.fromhex("".join(l for l in open(sys.argv[1]) if not l.startswith("#"))); sys.stdout.buffer.write(bytes([int(sys.argv[2])]) + d)' "$$f" $$sel \
+	    > build/fuzz-seeds/$$(basename $$f .hex)-$$sel; done; done
+	@./tests/fuzz_my -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 build/fuzz-corpus build/fuzz-seeds \
+	    > build/fuzz.log 2>&1; rc=$$?; grep -E '^Done|ERROR|SUMMARY' build/fuzz.log | tail -3; \
+	    [ $$rc = 0 ] && echo "fuzz: 1 passed, 0 failed" || { tail -40 build/fuzz.log; exit $$rc; }
+
 tests/noiouring: tests/noiouring.c
 	$(CC) -O1 -Wall -Wextra -o $@ tests/noiouring.c
 
-test: bench tests/unit tests/noiouring san tsan
+test: bench tests/unit tests/noiouring san tsan tests/fuzz_my
 	@tests/setup.sh
-	./tests/unit
 	tests/run.sh
 
 perf: bench
@@ -157,9 +171,9 @@ fmt:
 	clang-format -i bench.c bench.h tests/*.c
 
 clean:
-	rm -rf bench bench-san bench-tsan bench-dev tests/unit tests/noiouring build/kinc
+	rm -rf bench bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/fuzz_my build/kinc
 
 distclean: clean
 	rm -rf build
 
-.PHONY: all musl-check dev san tsan test perf fmt clean distclean
+.PHONY: all musl-check dev san tsan test perf fmt clean distclean fuzz

@@ -4321,22 +4321,25 @@ static void uring_cqe_seen(struct uring *u)
 }
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32 with seed 0) for --validate. */
+static u32 io_crc_table[256];
+static pthread_once_t io_crc_once = PTHREAD_ONCE_INIT;
+
+static void io_crc_init(void)
+{
+    for (u32 i = 0; i < 256; i++) {
+        u32 c = i;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+        io_crc_table[i] = c;
+    }
+}
+
 static u32 io_crc32(u32 crc, const u8 *p, size_t n)
 {
-    static u32 table[256];
-    static _Atomic int ready;
-    if (!atomic_load_explicit(&ready, memory_order_acquire)) {
-        for (u32 i = 0; i < 256; i++) {
-            u32 c = i;
-            for (int k = 0; k < 8; k++)
-                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-            table[i] = c;
-        }
-        atomic_store_explicit(&ready, 1, memory_order_release);
-    }
+    pthread_once(&io_crc_once, io_crc_init);
     crc = ~crc;
     while (n--)
-        crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+        crc = io_crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
     return ~crc;
 }
 

@@ -40,7 +40,9 @@ san_runs() { # san_runs BINARY
         "fileio $SF --threads=2 --file-test-mode=rndrw --events=2000 --time=0 --validate run" \
         "fileio $SF --threads=2 --file-test-mode=rndrw --file-io-mode=async --file-queue-depth=8 --events=2000 --time=0 --report-interval=1 run" \
         "fileio $SF --threads=2 --file-test-mode=seqrd --file-io-mode=mmap --events=500 --time=0 run" \
-        "fileio $SF cleanup"
+        "fileio $SF cleanup" \
+        "ping --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret --count=20" \
+        "ping --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u ed -pfoobar --ssl-mode=DISABLED --count=5"
     rm -rf "$top/build/san-files" && mkdir -p "$top/build/san-files"
     for a in "$@"; do
         # shellcheck disable=SC2086
@@ -56,11 +58,25 @@ san_runs() { # san_runs BINARY
 
 mkdir -p build
 SF="--file-num=4 --file-total-size=8M --file-dir=$top/build/san-files"
+
+# a MariaDB of our own on loopback for the protocol tests (stopped on exit)
+MDB=$top/build/mariadb
+MPORT=$((33100 + $$ % 800))
+trap 'sh tests/mariadb.sh stop "$MDB"' EXIT
+if menv=$(sh tests/mariadb.sh start "$MDB" "$MPORT"); then
+    eval "$menv"
+else
+    echo "run: the MariaDB test server did not start; the protocol tests will fail"
+fi
+
 suite static static_check
+suite unit ./tests/unit
 suite golden cram3 --shell=/bin/sh tests/golden
 suite compat sh tests/compat.sh
 suite docs sh tests/docs.sh
+suite fake-auth sh tests/fake_auth.sh
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
 ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
+suite fuzz make -s fuzz
 echo "run: $pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]

@@ -5,7 +5,14 @@ set -u
 need=""
 command -v cram3 >/dev/null 2>&1 || need="$need python3-cram"
 [ -x /usr/bin/sysbench ] || need="$need sysbench"
+command -v fio >/dev/null 2>&1 || need="$need fio"
 command -v readelf >/dev/null 2>&1 || need="$need binutils"
+[ -x /usr/sbin/mariadbd ] || need="$need mariadb-server"
+command -v mariadb >/dev/null 2>&1 || need="$need mariadb-client"
+command -v openssl >/dev/null 2>&1 || need="$need openssl"
+python3 -c 'import cryptography' 2>/dev/null || need="$need python3-cryptography"
+command -v clang >/dev/null 2>&1 || need="$need clang"
+[ -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || need="$need libclang-rt-14-dev"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing$need"

@@ -20,9 +20,10 @@ Version and help come from the option tables:
   General options:
     --threads=N                     number of threads to use [1]
     --events=N                      limit for total number of events [0]
-  $ $BENCH --help | grep -A6 'Compiled-in tests'
+  $ $BENCH --help | grep -A7 'Compiled-in tests'
   Compiled-in tests:
     fileio - File I/O test
+    ping - MySQL/MariaDB connection check: server, TLS, authentication, round trips
     cpu - CPU performance test
     memory - Memory functions speed test
     threads - Threads subsystem performance test

@@ -1,0 +1,72 @@
+#!/bin/sh
+# MySQL 8 authentication paths against tests/fakemysql.py. First the fake server is proven
+# right by an independent client, Debian's `mariadb` (libmariadb has caching_sha2_password
+# and sha256_password client plugins); then bench logs in through every path.
+# Needs python3-cryptography, openssl and mariadb-client; exits 77 without them.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BENCH:-$top/bench}
+command -v mariadb >/dev/null && command -v openssl >/dev/null &&
+    python3 -c 'import cryptography' 2>/dev/null || { echo "fake_auth: SKIP: needs mariadb-client, openssl, python3-cryptography"; exit 77; }
+w=$(mktemp -d)
+pids=""
+cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$w"; }
+trap cleanup EXIT
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$w/rsa.pem" 2>/dev/null
+openssl rsa -in "$w/rsa.pem" -pubout -out "$w/rsa.pub" 2>/dev/null
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
+
+port=${FAKE_PORT:-34300}
+start() { # start NAME ARGS... : a fake server on the next port, in $NAME
+    port=$((port + 1)) name=$1
+    shift
+    python3 "$top/tests/fakemysql.py" --port "$port" --rsa-key "$w/rsa.pem" "$@" 2>"$w/fake.$port.err" &
+    pids="$pids $!"
+    eval "$name=$port"
+}
+start FAST --plugin caching_sha2_password
+start FULL --plugin caching_sha2_password --full
+start FULLTLS --plugin caching_sha2_password --full --tls "$w/tls.pem" "$w/tls.key"
+start SWITCH --plugin caching_sha2_password --full --switch
+start SHA256 --plugin sha256_password
+start SHA256TLS --plugin sha256_password --tls "$w/tls.pem" "$w/tls.key"
+start NOPW --plugin caching_sha2_password --full --password ""
+i=0; until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; do
+    i=$((i + 1)); [ $i -lt 50 ] || { echo "fake_auth: the fake servers did not start"; cat "$w"/fake.*.err; exit 1; }; sleep 0.1; done
+
+pass=0 fail=0
+expect() { # expect 0|1 DESCRIPTION CMD...: the command must succeed (0) or fail (1)
+    want=$1 what=$2; shift 2
+    if "$@" >"$w/out" 2>&1; then got=0; else got=1; fi
+    if [ "$got" = "$want" ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "fake_auth: FAIL: $what (exit $got, wanted $( [ $want = 0 ] && echo success || echo failure))"; sed 's/^/    /' "$w/out"; fi
+}
+mdb() { mariadb --no-defaults -h127.0.0.1 -ualice -e 'select 1' "$@"; }
+M=mdb
+# 1. the oracle: an independent client agrees with the fake server
+expect 0 "mariadb: caching_sha2 fast path" $M -P$FAST -psecret --skip-ssl
+expect 1 "mariadb: caching_sha2 wrong password" $M -P$FAST -pwrong --skip-ssl
+expect 0 "mariadb: caching_sha2 full auth, RSA key request" $M -P$FULL -psecret --skip-ssl
+expect 0 "mariadb: caching_sha2 full auth over TLS" $M -P$FULLTLS -psecret --ssl
+expect 0 "mariadb: native -> caching_sha2 switch" $M -P$SWITCH -psecret --skip-ssl
+expect 0 "mariadb: sha256_password, RSA" $M -P$SHA256 -psecret --skip-ssl
+expect 1 "mariadb: sha256_password wrong password" $M -P$SHA256 -pwrong --skip-ssl
+
+# 2. bench through every path (ping logs in, then COM_PING / COM_QUERY round trips)
+P="$B ping --no-defaults -h 127.0.0.1 -u alice --count=2"
+expect 0 "bench: caching_sha2 fast path" $P -P $FAST -psecret --ssl-mode=DISABLED
+expect 1 "bench: caching_sha2 wrong password" $P -P $FAST -pwrong --ssl-mode=DISABLED
+grep -q "ERROR 1045 (28000): Access denied for user 'alice'" "$w/out" || { fail=$((fail + 1)); echo "fake_auth: FAIL: 1045 not shown verbatim"; cat "$w/out"; }
+expect 0 "bench: caching_sha2 full auth, RSA key request" $P -P $FULL -psecret --ssl-mode=DISABLED
+expect 0 "bench: caching_sha2 full auth, --server-public-key-path" $P -P $FULL -psecret --ssl-mode=DISABLED --server-public-key-path="$w/rsa.pub"
+expect 0 "bench: caching_sha2 full auth over TLS (cleartext)" $P -P $FULLTLS -psecret --ssl-mode=REQUIRED
+grep -q "caching_sha2_password as 'alice'" "$w/out" && grep -q "TLSv1.2" "$w/out" || { fail=$((fail + 1)); echo "fake_auth: FAIL: plugin or TLS not reported"; cat "$w/out"; }
+expect 1 "bench: caching_sha2 full auth, wrong password over TLS" $P -P $FULLTLS -pwrong --ssl-mode=REQUIRED
+expect 0 "bench: native -> caching_sha2 AuthSwitchRequest" $P -P $SWITCH -psecret --ssl-mode=DISABLED
+expect 0 "bench: sha256_password, RSA key request" $P -P $SHA256 -psecret --ssl-mode=DISABLED
+expect 0 "bench: sha256_password, --server-public-key-path" $P -P $SHA256 -psecret --ssl-mode=DISABLED --server-public-key-path="$w/rsa.pub"
+expect 0 "bench: sha256_password over TLS (cleartext)" $P -P $SHA256TLS -psecret --ssl-mode=REQUIRED
+expect 1 "bench: sha256_password wrong password" $P -P $SHA256 -pwrong --ssl-mode=DISABLED
+expect 0 "bench: caching_sha2 empty password" $P -P $NOPW --ssl-mode=DISABLED
+echo "fake_auth: $pass passed, $fail failed"
+[ $fail = 0 ]
