@@ -2240,6 +2240,7 @@ struct myc_params {
     int io_timeout_ms;         /* each read or write */
     bool multi_statements;     /* CLIENT_MULTI_STATEMENTS */
     bool debug_proto;          /* hex dump every packet on stderr */
+    bool no_deprecate_eof;     /* tests: classic EOF packets instead of OK-as-EOF */
 };
 
 /* One column of a result, copied out of its definition packet. */
@@ -2297,6 +2298,7 @@ struct my_conn {
     size_t nonce_len;
     char target[300];              /* "host:port" or the socket path, for messages */
     const struct myc_params *p;
+    int tmo_ms;                    /* the I/O timeout in force: connect's, then io's */
     u64 connect_ns;                /* connect + TLS + authentication time */
     u16 srv_code;                  /* last server error */
     char sqlstate[6];
@@ -2330,7 +2332,7 @@ static int myc_sock_send(void *ctx, const unsigned char *p, size_t n)
         if (errno == EINTR)
             continue;
         if (errno == EAGAIN) {
-            if (myc_wait(c->fd, POLLOUT, c->p->io_timeout_ms) < 0)
+            if (myc_wait(c->fd, POLLOUT, c->tmo_ms) < 0)
                 return MBEDTLS_ERR_SSL_TIMEOUT;
             continue;
         }
@@ -2342,7 +2344,7 @@ static int myc_sock_recv(void *ctx, unsigned char *p, size_t n)
 {
     struct my_conn *c = ctx;
     for (;;) {
-        if (myc_wait(c->fd, POLLIN, c->p->io_timeout_ms) < 0)
+        if (myc_wait(c->fd, POLLIN, c->tmo_ms) < 0)
             return MBEDTLS_ERR_SSL_TIMEOUT;
         ssize_t r = recv(c->fd, p, n, 0);
         if (r >= 0)
@@ -2850,6 +2852,7 @@ static void myc_init(struct my_conn *c, const struct myc_params *p)
     memset(c, 0, sizeof(*c));
     c->fd = -1;
     c->p = p;
+    c->tmo_ms = p->connect_timeout_ms; /* the whole login is bounded by the connect timeout */
     if (p->socket && *p->socket)
         snprintf(c->target, sizeof(c->target), "%s", p->socket);
     else if (strchr(p->host, ':'))
@@ -2930,6 +2933,8 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
     memcpy(c->nonce, c->hs.scramble, c->hs.scramble_len);
     c->nonce_len = c->hs.scramble_len;
     c->caps = (MY_CAP_WANTED | MY_CAP_CONNECT_ATTRS) & c->hs.caps;
+    if (p->no_deprecate_eof)
+        c->caps &= ~MY_CAP_DEPRECATE_EOF;
     if (p->db && *p->db)
         c->caps |= MY_CAP_CONNECT_WITH_DB & c->hs.caps;
     if (p->multi_statements)
@@ -2978,6 +2983,7 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
             goto fail;
     }
     c->connect_ns = clk_now_ns() - t0;
+    c->tmo_ms = p->io_timeout_ms;
     return B_OK;
 fail:
     {

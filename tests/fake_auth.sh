@@ -31,6 +31,9 @@ start SWITCH --plugin caching_sha2_password --full --switch
 start SHA256 --plugin sha256_password
 start SHA256TLS --plugin sha256_password --tls "$w/tls.pem" "$w/tls.key"
 start NOPW --plugin caching_sha2_password --full --password ""
+start CLEAR --plugin mysql_clear_password --switch
+start CLEARTLS --plugin mysql_clear_password --switch --tls "$w/tls.pem" "$w/tls.key"
+start SILENT --silent
 i=0; until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; do
     i=$((i + 1)); [ $i -lt 50 ] || { echo "fake_auth: the fake servers did not start"; cat "$w"/fake.*.err; exit 1; }; sleep 0.1; done
 
@@ -68,5 +71,12 @@ expect 0 "bench: sha256_password, --server-public-key-path" $P -P $SHA256 -psecr
 expect 0 "bench: sha256_password over TLS (cleartext)" $P -P $SHA256TLS -psecret --ssl-mode=REQUIRED
 expect 1 "bench: sha256_password wrong password" $P -P $SHA256 -pwrong --ssl-mode=DISABLED
 expect 0 "bench: caching_sha2 empty password" $P -P $NOPW --ssl-mode=DISABLED
+expect 1 "bench: mysql_clear_password refused over plain TCP" $P -P $CLEAR -psecret --ssl-mode=DISABLED
+grep -q "asked for mysql_clear_password over plain TCP" "$w/out" || { fail=$((fail + 1)); echo "fake_auth: FAIL: clear_password refusal not explained"; cat "$w/out"; }
+expect 0 "bench: mysql_clear_password over TLS" $P -P $CLEARTLS -psecret --ssl-mode=REQUIRED
+# a server that accepts and never greets: the connect timeout bounds the login
+expect 1 "bench: greeting timeout" $P -P $SILENT --mysql-connect-timeout=1
+grep -q "timed out (ETIMEDOUT)" "$w/out" && grep -q "no answer within --mysql-connect-timeout=1 s" "$w/out" ||
+    { fail=$((fail + 1)); echo "fake_auth: FAIL: timeout not reported"; cat "$w/out"; }
 echo "fake_auth: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -84,6 +84,10 @@ def rsa_plain(c, data, nonce):
 
 def serve(sock, args, key, pem, ctx):
     c = Conn(sock, args, key, pem)
+    if args.silent:  # accept and say nothing: the client's timeout must fire
+        threading.Event().wait(60)
+        sock.close()
+        return
     try:
         nonce = nonce20()
         plugin = "mysql_native_password" if args.switch else args.plugin
@@ -118,7 +122,9 @@ def serve(sock, args, key, pem, ctx):
             c.write(b"\xfe" + args.plugin.encode() + b"\x00" + nonce + b"\x00")
             auth = c.read()
         good = user == args.user
-        if args.plugin == "caching_sha2_password":
+        if args.plugin == "mysql_clear_password":
+            good = good and auth == pw + b"\x00"
+        elif args.plugin == "caching_sha2_password":
             if auth and auth != sha2_token(pw, nonce):
                 good = False
             elif not auth and pw:
@@ -184,6 +190,7 @@ def main():
     ap.add_argument("--rsa-key", required=True)
     ap.add_argument("--user", default="alice")
     ap.add_argument("--password", default="secret")
+    ap.add_argument("--silent", action="store_true")
     args = ap.parse_args()
     with open(args.rsa_key, "rb") as f:
         key = serialization.load_pem_private_key(f.read(), password=None)

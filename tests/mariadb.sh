@@ -28,7 +28,7 @@ rm -rf "$dir" && mkdir -p "$dir/data" "$dir/tls"
 )
 mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-authentication-method=socket >"$dir/install.log" 2>&1 ||
     { cat "$dir/install.log" >&2; exit 1; }
-mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=127.0.0.1 --port="$port" \
+mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=127.0.0.1,::1 --port="$port" \
     --socket="$dir/sock" --pid-file="$dir/pid" --skip-log-bin --plugin-load-add=auth_ed25519 \
     --ssl-ca="$dir/tls/ca.pem" --ssl-cert="$dir/tls/server.pem" --ssl-key="$dir/tls/server.key" \
     --innodb-buffer-pool-size=64M --max-connections=200 --max-allowed-packet=64M --log-error="$dir/error.log" >/dev/null 2>&1 &

@@ -141,7 +141,7 @@ static int t_text_row(void *ctx, const struct myc_result *res, const struct my_s
     return 0;
 }
 
-static int t_my_live_commands(void)
+static int t_my_live_commands_mode(bool classic_eof)
 {
     struct myc_params p;
     struct my_conn c;
@@ -149,6 +149,7 @@ static int t_my_live_commands(void)
     struct t_rows rows = {0};
     T_LIVE_OR_SKIP(&p, "nat", "secret", MYC_SSL_DISABLED);
     p.multi_statements = true;
+    p.no_deprecate_eof = classic_eof;
     T_CHECK(myc_connect(&c, &p) == B_OK);
     T_CHECK(myc_init_db(&c, "benchtest") == B_OK);
     T_CHECK(myc_init_db(&c, "nosuchdb") == B_SERVER && c.srv_code == 1049);
@@ -191,7 +192,28 @@ static int t_my_live_commands(void)
     T_CHECK(myc_query(&c, "SELECT REPEAT('z', 17000000)", 28, &res, t_text_row, &rows) == B_OK);
     T_CHECK(rows.n == 1 && rows.v[0][0] == 'z');
     T_CHECK(myc_reset_connection(&c) == B_OK && myc_ping(&c) == B_OK);
+    T_CHECK(!!(c.caps & MY_CAP_DEPRECATE_EOF) == !classic_eof);
     myc_result_free(&res);
+    myc_close(&c);
+    return 0;
+}
+
+/* both result-set framings: OK-as-EOF (DEPRECATE_EOF) and classic EOF packets */
+static int t_my_live_commands(void)
+{
+    int rc = t_my_live_commands_mode(false);
+    return rc ? rc : t_my_live_commands_mode(true);
+}
+
+/* IPv6 loopback (the suite's server listens on ::1 too) */
+static int t_my_live_ipv6(void)
+{
+    struct myc_params p;
+    struct my_conn c;
+    T_LIVE_OR_SKIP(&p, "nat", "secret", MYC_SSL_DISABLED);
+    p.host = "::1";
+    T_CHECK(myc_connect(&c, &p) == B_OK && !strncmp(c.target, "[::1]:", 6));
+    T_CHECK(myc_ping(&c) == B_OK);
     myc_close(&c);
     return 0;
 }
@@ -253,6 +275,7 @@ static int t_my_live_prepared(void)
     T_CHECK(myc_prepare(&c, ssql, strlen(ssql), &sel) == B_OK && sel.ncols == 14);
     struct my_val key = {.type = MY_T_LONG, .i = 1};
     T_CHECK(myc_execute(&c, &sel, &key, &res, t_bin_row, &got) == B_OK && got.n == 1);
+    T_CHECK(res.ncols == 14 && !strcmp(res.cols[13].name, "n"));
     T_CHECK(got.v[0].type == MY_T_LONG && got.v[0].i == 1 && got.v[0].is_unsigned);
     T_CHECK(got.v[1].i == -5 && got.v[2].i == -9000000000LL);
     T_CHECK((u64)got.v[3].i == 18446744073709551615ULL && got.v[3].is_unsigned);

@@ -78,6 +78,7 @@ static const struct {
     {"my_live_errors", t_my_live_errors},
     {"my_live_commands", t_my_live_commands},
     {"my_live_prepared", t_my_live_prepared},
+    {"my_live_ipv6", t_my_live_ipv6},
 };
 
 int main(int argc, char **argv)

@@ -71,3 +71,10 @@ Invoked as sysbench, the connection error is sysbench's:
   FATAL: unable to connect to MySQL server on host '127.0.0.1', port *, aborting... (glob)
   FATAL: error 1045: Access denied for user 'nat'@'localhost' (using password: YES)
   [1]
+
+--debug=proto dumps every packet (the fixtures under tests/fixtures/mysql were captured so):
+
+  $ $BENCH ping $C -u nat -psecret --count=1 --ssl-mode=DISABLED --debug=proto 2>&1 >/dev/null | head -3
+  bench: proto: < * bytes (glob)
+    0000  * 00 00 0a 35 2e 35 2e 35 2d 31 30 2e 31 31  |*| (glob)
+    0010  2e 31 39 2d 4d 61 72 69 61 44 42 2d 30 2b 64 65  |.19-MariaDB-0+de|
