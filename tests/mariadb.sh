@@ -3,7 +3,7 @@
 #   tests/mariadb.sh start DIR [PORT]   prints "export" lines for the tests (eval them)
 #   tests/mariadb.sh stop DIR
 # Users: nat/secret (mysql_native_password), ed/foobar (client_ed25519), tls/tlspw (REQUIRE
-# SSL), root via the unix socket. The CA, server certificate (CN localhost, SAN 127.0.0.1)
+# SSL), x509/certpw (REQUIRE X509: a client certificate), root via the unix socket. The CA, server certificate (CN localhost, SAN 127.0.0.1)
 # and an unrelated CA are made with the openssl CLI at start, never committed.
 set -eu
 cmd=$1 dir=$2 port=${3:-33061}
@@ -25,6 +25,8 @@ rm -rf "$dir" && mkdir -p "$dir/data" "$dir/tls"
     printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > san.ext
     openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out server.pem 2>/dev/null
     openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other-ca -keyout other.key -out other.pem 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -subj /CN=bench-client -keyout client.key -out client.csr 2>/dev/null
+    openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -out client.pem 2>/dev/null
 )
 mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-authentication-method=socket >"$dir/install.log" 2>&1 ||
     { cat "$dir/install.log" >&2; exit 1; }
@@ -43,7 +45,8 @@ FLUSH PRIVILEGES;
 CREATE USER 'nat'@'%' IDENTIFIED BY 'secret';
 CREATE USER 'ed'@'%' IDENTIFIED VIA ed25519 USING PASSWORD('foobar');
 CREATE USER 'tls'@'%' IDENTIFIED BY 'tlspw' REQUIRE SSL;
+CREATE USER 'x509'@'%' IDENTIFIED BY 'certpw' REQUIRE X509;
 CREATE DATABASE benchtest;
-GRANT ALL ON *.* TO 'nat'@'%', 'ed'@'%', 'tls'@'%';
+GRANT ALL ON *.* TO 'nat'@'%', 'ed'@'%', 'tls'@'%', 'x509'@'%';
 SQL
-echo "export BENCH_MY_HOST=127.0.0.1 BENCH_MY_PORT=$port BENCH_MY_SOCK=$dir/sock BENCH_MY_CA=$dir/tls/ca.pem BENCH_MY_OTHER_CA=$dir/tls/other.pem"
+echo "export BENCH_MY_HOST=127.0.0.1 BENCH_MY_PORT=$port BENCH_MY_SOCK=$dir/sock BENCH_MY_CA=$dir/tls/ca.pem BENCH_MY_OTHER_CA=$dir/tls/other.pem BENCH_MY_CLIENT_CERT=$dir/tls/client.pem BENCH_MY_CLIENT_KEY=$dir/tls/client.key"

@@ -80,6 +80,12 @@ static int t_my_live_logins(void)
     p.ssl_mode = MYC_SSL_VERIFY_CA;
     p.ssl_ca = getenv("BENCH_MY_OTHER_CA"); /* a CA that did not sign it */
     T_CHECK(myc_connect(&c, &p) == B_UNSUPPORTED && strstr(c.err.msg, "not correctly signed"));
+    t_live_params(&p, "x509", "certpw", MYC_SSL_REQUIRED); /* REQUIRE X509 */
+    T_CHECK(myc_connect(&c, &p) == B_SERVER && c.srv_code == 1045);
+    p.ssl_cert = getenv("BENCH_MY_CLIENT_CERT");
+    p.ssl_key = getenv("BENCH_MY_CLIENT_KEY");
+    T_CHECK(p.ssl_cert && myc_connect(&c, &p) == B_OK && c.tls);
+    myc_close(&c);
     t_live_params(&p, "root", "", -1); /* unix socket: no TLS by default */
     p.socket = getenv("BENCH_MY_SOCK");
     T_CHECK(myc_connect(&c, &p) == B_OK && c.is_unix && !c.tls && myc_ping(&c) == B_OK);
