@@ -227,6 +227,12 @@ static void b_msg(int kind, const char *fmt, ...)
     fflush(f);
 }
 
+/* Usage error in the persona's words; returns the persona's exit code. */
+static int cli_usage_exit(void)
+{
+    return opts.sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+}
+
 /*== 3 buf_ : growable byte buffer ==========================================*/
 
 BENCH_API void buf_printf(struct buf *b, const char *fmt, ...)
@@ -937,6 +943,10 @@ BENCH_API void opt_print_help(FILE *f, const struct opt_def *t, size_t n, bool s
         if (!opt_listed(&t[i], sb))
             continue;
         buf_printf(&name, "--%s%s", t[i].name, opt_hint(&t[i], sb));
+        if (t[i].flags & OPT_F_LUA) /* sysbench lists Lua script options with underscores */
+            for (char *q = name.p + 2; *q && *q != '=' && *q != '['; q++)
+                if (*q == '-')
+                    *q = '_';
         opt_describe(&desc, &t[i], sb);
         fprintf(f, "  %-*s %s", (int)w + 2, name.p, desc.p);
         if (!(t[i].flags & OPT_F_NODEF))
@@ -1051,8 +1061,8 @@ static int os_thread_start(pthread_t *tid, size_t stack_bytes, void *(*fn)(void 
     int rc;
     if ((rc = pthread_attr_init(&a)))
         return rc;
-    if (stack_bytes < 65536)
-        stack_bytes = 65536; /* room for our own frames and libc's printf in reports */
+    if (stack_bytes < 262144)
+        stack_bytes = 262144; /* room for TLS handshakes, result decoding and printf */
     stack_bytes = (stack_bytes + 4095) & ~(size_t)4095;
     if ((rc = pthread_attr_setstacksize(&a, stack_bytes)) == 0)
         rc = pthread_create(tid, &a, fn, arg);
@@ -5236,8 +5246,9 @@ static int io_check_run(struct bench_opts *o)
 }
 
 /* prepare: create (or extend) test_file.N with incompressible data, sysbench's messages. */
-static int io_prepare(struct bench_opts *o)
+static int io_prepare(struct bench_opts *o, const struct wl_def *w)
 {
+    (void)w;
     struct io_shared sh;
     char path[PATH_MAX];
     io_params(&sh, o, IO_SEQWR);
@@ -5341,8 +5352,9 @@ static int io_prepare(struct bench_opts *o)
 }
 
 /* cleanup: remove test_file.N, but only those whose size proves bench made them. */
-static int io_cleanup(struct bench_opts *o)
+static int io_cleanup(struct bench_opts *o, const struct wl_def *w)
 {
+    (void)w;
     struct io_shared sh;
     char path[PATH_MAX];
     int kept = 0;
@@ -5376,7 +5388,1100 @@ static int io_cleanup(struct bench_opts *o)
     return B_EXIT_OK;
 }
 
-/*== 13 wl_ : workload registry =============================================*/
+/* The connection parameters for connection number idx (hosts and ports round-robin). */
+struct cli_conn {
+    struct myc_params p;
+    char host[256], socket[PATH_MAX];
+};
+
+static int cli_list_item(const char *list, unsigned idx, char *out, size_t n)
+{
+    unsigned cnt = 1;
+    for (const char *q = list; *q; q++)
+        cnt += *q == ',';
+    idx %= cnt;
+    const char *s = list;
+    for (unsigned i = 0; i < idx; i++)
+        s = strchr(s, ',') + 1;
+    size_t l = strcspn(s, ",");
+    snprintf(out, n, "%.*s", (int)B_MIN(l, n - 1), s);
+    return (int)cnt;
+}
+
+static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_conn *cc,
+                           bool quiet)
+{
+    static const char *const modes[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
+                                        "VERIFY_IDENTITY"};
+    struct myc_params *p = &cc->p;
+    char port[16];
+    memset(cc, 0, sizeof(*cc));
+    p->ssl_mode = -1;
+    if (*o->ssl_mode) {
+        for (int i = 0; i < (int)countof(modes); i++)
+            if (!strcasecmp(o->ssl_mode, modes[i]))
+                p->ssl_mode = i;
+        if (p->ssl_mode < 0) {
+            if (!quiet) {
+                b_msg(B_MSG_FATAL, "--ssl-mode: invalid value '%s' (expected DISABLED, PREFERRED, "
+                                   "REQUIRED, VERIFY_CA or VERIFY_IDENTITY)",
+                      o->ssl_mode);
+                b_msg(B_MSG_HINT, "see 'bench --help'");
+            }
+            return B_INVALID;
+        }
+    } else if (o->mysql_ssl)
+        p->ssl_mode = MYC_SSL_REQUIRED; /* sysbench's --mysql-ssl=on */
+    cli_list_item(o->mysql_host, idx, cc->host, sizeof(cc->host));
+    unsigned nhosts = 1;
+    for (const char *q = o->mysql_host; *q; q++)
+        nhosts += *q == ',';
+    cli_list_item(o->mysql_port, idx / nhosts, port, sizeof(port));
+    char *end;
+    unsigned long pv = strtoul(port, &end, 10);
+    if (*end || !*port || pv == 0 || pv > 65535) {
+        if (!quiet) {
+            b_msg(B_MSG_FATAL, "--mysql-port: invalid port '%s' (expected 1..65535)", port);
+            b_msg(B_MSG_HINT, "see 'bench --help'");
+        }
+        return B_INVALID;
+    }
+    p->port = (unsigned)pv;
+    if (*o->mysql_socket)
+        cli_list_item(o->mysql_socket, idx, cc->socket, sizeof(cc->socket));
+    else if (!strcmp(cc->host, "localhost")) {
+        /* as the mysql client: localhost means the local server's unix socket */
+        static const char *const paths[] = {"/run/mysqld/mysqld.sock",
+                                            "/var/run/mysqld/mysqld.sock", "/tmp/mysql.sock"};
+        for (size_t i = 0; i < countof(paths); i++)
+            if (access(paths[i], F_OK) == 0) {
+                snprintf(cc->socket, sizeof(cc->socket), "%s", paths[i]);
+                break;
+            }
+    }
+    p->host = cc->host;
+    p->socket = cc->socket[0] ? cc->socket : NULL;
+    p->user = o->mysql_user;
+    p->password = o->mysql_password;
+    p->db = o->mysql_db;
+    p->ssl_ca = *o->ssl_ca ? o->ssl_ca : NULL;
+    p->ssl_cert = *o->ssl_cert ? o->ssl_cert : NULL;
+    p->ssl_key = *o->ssl_key ? o->ssl_key : NULL;
+    p->server_pubkey = *o->server_pubkey ? o->server_pubkey : NULL;
+    p->connect_timeout_ms = (int)o->mysql_connect_timeout * 1000;
+    p->io_timeout_ms = (int)o->mysql_io_timeout * 1000;
+    p->debug_proto = o->debug_proto;
+    return B_OK;
+}
+
+/* A failed connect, in the words of STYLE 2.6; returns the exit code. */
+static int cli_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p)
+{
+    double ms = (double)c->connect_ns / 1e6;
+    if (c->err.rc == B_SERVER && c->srv_code) {
+        if (opts.sb) {
+            b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
+                  p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
+                  p->socket ? "" : ", port ", p->socket ? 0u : p->port);
+            b_msg(B_MSG_FATAL, "error %u: %s", c->srv_code, c->srv_msg);
+            return B_EXIT_FAIL;
+        }
+        b_msg(B_MSG_FATAL, "%s: login to %s failed for user '%s' (auth plugin %s, password: %s)",
+              what, c->target, p->user, c->plugin[0] ? c->plugin : "?",
+              p->password && *p->password ? "yes" : "no");
+        b_msg(B_MSG_FATAL, "%s: server said: ERROR %u (%s): %s", what, c->srv_code, c->sqlstate,
+              c->srv_msg);
+        if (c->srv_code == 1045)
+            b_msg(B_MSG_HINT, "check --mysql-user/--mysql-password (-u/-p); MariaDB also answers "
+                              "1045 when it requires TLS (try --ssl-mode=REQUIRED)");
+        else if (c->srv_code == 1049)
+            b_msg(B_MSG_HINT, "create the database first, or name another with --mysql-db (-D)");
+        return B_EXIT_ENV;
+    }
+    if (opts.sb) {
+        b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
+              p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
+              p->socket ? "" : ", port ", p->socket ? 0u : p->port);
+        b_msg(B_MSG_FATAL, "%s", c->err.msg);
+        return B_EXIT_FAIL;
+    }
+    if (c->err.sys_errno)
+        b_msg(B_MSG_FATAL, "%s: %s (1 attempt, %.1f ms)", what, c->err.msg, ms);
+    else
+        b_msg(B_MSG_FATAL, "%s: %s", what, c->err.msg);
+    if (c->err.sys_errno == ECONNREFUSED)
+        b_msg(B_MSG_HINT, "nothing is listening there; check --mysql-host/--mysql-port (-h/-P) "
+                          "or use --mysql-socket (-S)");
+    else if (c->err.sys_errno == ETIMEDOUT)
+        b_msg(B_MSG_HINT, "no answer within --mysql-connect-timeout=%lld s: a firewall, or the "
+                          "wrong host",
+              (long long)opts.mysql_connect_timeout);
+    else if (c->err.sys_errno == ENOENT)
+        b_msg(B_MSG_HINT, "no server socket at that path; check --mysql-socket (-S)");
+    else if (strstr(c->err.msg, "did not verify"))
+        b_msg(B_MSG_HINT, "give the server's CA with --ssl-ca, or use --ssl-mode=REQUIRED to "
+                          "encrypt without verifying");
+    return B_EXIT_ENV;
+}
+
+
+/*== 13 oltp_ : sysbench's OLTP workloads over the myc_ client ==============*/
+/*
+ * The 11 scripts of sysbench 1.0.20 (oltp_common.lua and friends, spec section 4) built in:
+ * the same schema and data, the same statements (server-side prepared by default, one per
+ * connection x table x kind; text with --db-ps-mode=disable), the same event composition,
+ * and the same counting: a statement with a result set is a read, one without is a write
+ * when it changed rows and "other" otherwise; BEGIN and COMMIT are other. Ignorable errors
+ * (--mysql-ignore-errors, default 1213,1020,1205) restart the whole event, whose latency
+ * includes the retries; a lost connection, when its code is in the list, reconnects.
+ * Counters per thread: ctr[0] reads, [1] writes, [2] other, [3] ignored errors,
+ * [4] reconnects. Tables carry COMMENT 'created by bench' (bench persona) so that cleanup,
+ * and runs that write, touch only tables bench made (STYLE: prove ownership).
+ * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is not implemented.
+ */
+
+enum { OLTP_READ_WRITE, OLTP_READ_ONLY, OLTP_WRITE_ONLY, OLTP_POINT_SELECT, OLTP_INSERT,
+       OLTP_UPDATE_INDEX, OLTP_UPDATE_NON_INDEX, OLTP_DELETE, OLTP_RANDOM_POINTS,
+       OLTP_RANDOM_RANGES, OLTP_BULK_INSERT };
+
+enum { OQ_POINT, OQ_SIMPLE, OQ_SUM, OQ_ORDER, OQ_DISTINCT, OQ_IDX_UPD, OQ_NONIDX_UPD,
+       OQ_DELETE, OQ_INSERT, OQ_RPOINTS, OQ_RRANGES, OQ_N };
+
+#define OLTP_MARK "created by bench"
+#define OLTP_BULK_MAX (512 * 1024) /* sysbench's statement size for bulk INSERTs */
+
+static const char *const oltp_sql[OQ_N] = {
+    "SELECT c FROM %s WHERE id=?",
+    "SELECT c FROM %s WHERE id BETWEEN ? AND ?",
+    "SELECT SUM(k) FROM %s WHERE id BETWEEN ? AND ?",
+    "SELECT c FROM %s WHERE id BETWEEN ? AND ? ORDER BY c",
+    "SELECT DISTINCT c FROM %s WHERE id BETWEEN ? AND ? ORDER BY c",
+    "UPDATE %s SET k=k+1 WHERE id=?",
+    "UPDATE %s SET c=? WHERE id=?",
+    "DELETE FROM %s WHERE id=?",
+    "INSERT INTO %s (id, k, c, pad) VALUES (?, ?, ?, ?)",
+    NULL, /* built: SELECT id, k, c, pad FROM sbtest1 WHERE k IN (?, ...) */
+    NULL, /* built: SELECT count(k) FROM sbtest1 WHERE k BETWEEN ? AND ? OR ... */
+};
+
+#define OLTP_OPT(name, type, field, def, lo, hi, help)                                       \
+    OPT(name, type, field, def, lo, hi, NULL, help, NULL, OPT_F_LUA)
+
+/* Options of oltp_common.lua, alphabetical as sysbench lists them (with underscores). */
+#define OLTP_COMMON_OPTS                                                                     \
+    OLTP_OPT("auto-inc", BOOL, oltp_auto_inc, "on", 0, 0,                                    \
+             "Use AUTO_INCREMENT column as Primary Key (for MySQL), or its alternatives in "  \
+             "other DBMS. When disabled, use client-generated IDs"),                         \
+        OLTP_OPT("create-secondary", BOOL, oltp_create_secondary, "on", 0, 0,                \
+                 "Create a secondary index in addition to the PRIMARY KEY"),                 \
+        OLTP_OPT("delete-inserts", INT, oltp_delete_inserts, "1", 0, 1e6,                    \
+                 "Number of DELETE/INSERT combinations per transaction"),                    \
+        OLTP_OPT("distinct-ranges", INT, oltp_distinct_ranges, "1", 0, 1e6,                  \
+                 "Number of SELECT DISTINCT queries per transaction"),                       \
+        OLTP_OPT("index-updates", INT, oltp_index_updates, "1", 0, 1e6,                      \
+                 "Number of UPDATE index queries per transaction"),                          \
+        OLTP_OPT("mysql-storage-engine", STR, oltp_engine, "innodb", 0, 0,                   \
+                 "Storage engine, if MySQL is used"),                                        \
+        OLTP_OPT("non-index-updates", INT, oltp_non_index_updates, "1", 0, 1e6,              \
+                 "Number of UPDATE non-index queries per transaction"),                      \
+        OLTP_OPT("order-ranges", INT, oltp_order_ranges, "1", 0, 1e6,                        \
+                 "Number of SELECT ORDER BY queries per transaction"),                       \
+        OPT("pgsql-variant", STR, oltp_pgsql_variant, "", 0, 0, NULL,                        \
+            "Use this PostgreSQL variant when running with the PostgreSQL driver. The only " \
+            "currently supported variant is 'redshift'. When enabled, create_secondary is "  \
+            "automatically disabled, and delete_inserts is set to 0",                        \
+            NULL, OPT_F_LUA | OPT_F_NODEF),                                                  \
+        OLTP_OPT("point-selects", INT, oltp_point_selects, "10", 0, 1e6,                     \
+                 "Number of point SELECT queries per transaction")
+
+#define OLTP_COMMON_OPTS2                                                                    \
+    OLTP_OPT("range-selects", BOOL, oltp_range_selects, "on", 0, 0,                          \
+             "Enable/disable all range SELECT queries"),                                     \
+        OLTP_OPT("range-size", INT, oltp_range_size, "100", 1, 1e9,                          \
+                 "Range size for range SELECT queries"),                                     \
+        OLTP_OPT("secondary", BOOL, oltp_secondary, "off", 0, 0,                             \
+                 "Use a secondary index in place of the PRIMARY KEY"),                       \
+        OLTP_OPT("simple-ranges", INT, oltp_simple_ranges, "1", 0, 1e6,                      \
+                 "Number of simple range SELECT queries per transaction"),                   \
+        OLTP_OPT("skip-trx", BOOL, oltp_skip_trx, "off", 0, 0,                               \
+                 "Don't start explicit transactions and execute all queries in the "         \
+                 "AUTOCOMMIT mode"),                                                         \
+        OLTP_OPT("sum-ranges", INT, oltp_sum_ranges, "1", 0, 1e6,                            \
+                 "Number of SELECT SUM() queries per transaction"),                          \
+        OLTP_OPT("table-size", INT, oltp_table_size, "10000", 0, 2147483647.0,              \
+                 "Number of rows per table"),                                                \
+        OLTP_OPT("tables", INT, oltp_tables, "1", 1, 1e6, "Number of tables")
+
+static const struct opt_def opt_oltp[] = {OLTP_COMMON_OPTS, OLTP_COMMON_OPTS2};
+static const struct opt_def opt_oltp_points[] = {
+    OLTP_COMMON_OPTS,
+    OLTP_OPT("random-points", INT, oltp_random_points, "10", 1, 1e5,
+             "Number of random points in the IN() clause in generated SELECTs"),
+    OLTP_COMMON_OPTS2};
+static const struct opt_def opt_oltp_ranges[] = {
+    OLTP_COMMON_OPTS,
+    OLTP_OPT("delta", INT, oltp_delta, "5", 0, 1e9, "Size of BETWEEN intervals"),
+    OLTP_OPT("number-of-ranges", INT, oltp_number_of_ranges, "10", 1, 1e5,
+             "Number of random BETWEEN ranges per SELECT"),
+    OLTP_COMMON_OPTS2};
+
+/* Which workload a wl_def is: its index in this table (set from wl_def.variant). */
+struct oltp_thread {
+    struct my_conn c;
+    struct cli_conn cc;
+    bool connected;
+    struct myc_stmt *st;       /* [tables * OQ_N]; st->coldefs != NULL when prepared */
+    struct myc_result res;
+    struct buf q;              /* text statement */
+    char cbuf[128], padbuf[64];
+    struct my_val *pv;         /* select_random_*: parameters [npv] */
+    size_t npv;
+    u64 bulk_next;             /* bulk_insert: next id */
+    struct buf bulk;           /* bulk_insert: pending INSERT */
+};
+
+static void oltp_table(const struct bench_opts *o, i64 n, char *out, size_t len)
+{
+    if (o->oltp_legacy_table && *o->oltp_legacy_table)
+        snprintf(out, len, "%s", o->oltp_legacy_table); /* 0.4: one table, --oltp-table-name */
+    else
+        snprintf(out, len, "sbtest%lld", (long long)n);
+}
+
+/* sysbench.rand.string: '#' -> a digit */
+static void oltp_rand_string(struct rnd *r, const char *tmpl, char *out)
+{
+    for (; *tmpl; tmpl++, out++)
+        *out = *tmpl == '#' ? (char)('0' + rnd_uniform(r, 0, 9)) : *tmpl;
+    *out = 0;
+}
+
+#define OLTP_C_TMPL                                                                          \
+    "###########-###########-###########-###########-###########-###########-###########-"  \
+    "###########-###########-###########"
+#define OLTP_PAD_TMPL "###########-###########-###########-###########-###########"
+
+/* Count one statement by its result, as sysbench 1.0 does. */
+static void oltp_count(struct load_thread *t, const struct myc_result *res)
+{
+    int k = res->nsets > 0 ? 0 : res->affected > 0 ? 1 : 2;
+    atomic_store_explicit(&t->ctr[k], atomic_load_explicit(&t->ctr[k], memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
+static void oltp_bump(struct load_thread *t, int k)
+{
+    atomic_store_explicit(&t->ctr[k], atomic_load_explicit(&t->ctr[k], memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
+/* Is error code in --mysql-ignore-errors ("all", or a list)? */
+static bool oltp_ignored(const struct bench_opts *o, unsigned code)
+{
+    const char *l = o->mysql_ignore_errors;
+    if (!strcmp(l, "all"))
+        return true;
+    while (*l) {
+        char *end;
+        unsigned long v = strtoul(l, &end, 10);
+        if (end != l && v == code)
+            return true;
+        l = *end ? end + 1 : end;
+    }
+    return false;
+}
+
+enum { OLTP_RESTART = 1 }; /* an ignorable error: run the whole event again */
+
+/* The failure of statement `what`: ignorable (restart), a lost connection (reconnect), or
+ * fatal (t->err says which statement and the server's words). */
+static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepared)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    if (rc == B_SERVER && oltp_ignored(o, ot->c.srv_code)) {
+        oltp_bump(t, 3);
+        return OLTP_RESTART;
+    }
+    bool lost = rc == B_SYSERR || rc == B_TIMEOUT || rc == B_PROTOCOL;
+    if (lost && (oltp_ignored(o, 2013) || oltp_ignored(o, 2006))) {
+        /* reconnect every 1 ms until it works or the run ends, then prepare again */
+        myc_close(&ot->c);
+        ot->connected = false;
+        return -1000; /* handled by oltp_event: reconnect */
+    }
+    if (rc == B_SERVER) {
+        if (o->sb)
+            return b_seterr(&t->err, B_SERVER, 0,
+                            "%s() returned error %u (%s) for query '%s'",
+                            prepared ? "mysql_stmt_execute" : "mysql_drv_query", ot->c.srv_code,
+                            ot->c.srv_msg, what);
+        snprintf(t->err.hint, sizeof(t->err.hint),
+                 "add the code to --mysql-ignore-errors to retry such events instead");
+        return b_seterr(&t->err, B_SERVER, 0, "statement failed on %s: ERROR %u (%s): %s "
+                        "(statement: %.120s)",
+                        ot->c.target, ot->c.srv_code, ot->c.sqlstate, ot->c.srv_msg, what);
+    }
+    snprintf(t->err.hint, sizeof(t->err.hint), "add 2013 to --mysql-ignore-errors to reconnect "
+             "and go on instead");
+    return b_seterr(&t->err, rc, ot->c.err.sys_errno, "%s", ot->c.err.msg);
+}
+
+static int oltp_text(struct load_thread *t, const char *sql)
+{
+    struct oltp_thread *ot = t->wl;
+    int rc = myc_query(&ot->c, sql, strlen(sql), &ot->res, NULL, NULL);
+    if (rc < 0)
+        return oltp_fail(t, rc, sql, false);
+    oltp_count(t, &ot->res);
+    return B_OK;
+}
+
+/* The text of statement kind k on table n, with '?' placeholders. */
+static void oltp_build_sql(const struct bench_opts *o, int k, i64 n, struct buf *sql)
+{
+    char tbl[80];
+    oltp_table(o, n, tbl, sizeof(tbl));
+    sql->len = 0;
+    if (k == OQ_RPOINTS || k == OQ_RRANGES) {
+        i64 cnt = k == OQ_RPOINTS ? o->oltp_random_points : o->oltp_number_of_ranges;
+        buf_printf(sql, k == OQ_RPOINTS ? "SELECT id, k, c, pad FROM %s WHERE k IN ("
+                                        : "SELECT count(k) FROM %s WHERE ",
+                   tbl);
+        for (i64 i = 0; i < cnt; i++)
+            buf_printf(sql, k == OQ_RPOINTS ? "%s?" : "%sk BETWEEN ? AND ?",
+                       i ? (k == OQ_RPOINTS ? ", " : " OR ") : "");
+        if (k == OQ_RPOINTS)
+            buf_printf(sql, ")");
+        return;
+    }
+    const char *s = oltp_sql[k], *pc = strstr(s, "%s");
+    buf_printf(sql, "%.*s%s%s", (int)(pc - s), s, tbl, pc + 2);
+}
+
+/* Execute statement kind k on table n with the given parameters. */
+static int oltp_exec(struct load_thread *t, int k, i64 n, const struct my_val *v, size_t nv)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    struct myc_stmt *st = &ot->st[(n - 1) * OQ_N + k];
+    int rc;
+    if (o->db_ps_mode == 0 && st->coldefs) {
+        rc = myc_execute(&ot->c, st, v, &ot->res, NULL, NULL);
+        if (rc < 0)
+            return oltp_fail(t, rc, "prepared statement", true);
+        oltp_count(t, &ot->res);
+        return B_OK;
+    }
+    /* text protocol: the values substituted, strings quoted (digits and dashes only) */
+    struct buf sql = {0};
+    oltp_build_sql(o, k, n, &sql);
+    ot->q.len = 0;
+    size_t vi = 0;
+    for (const char *p = sql.p; *p; p++) {
+        if (*p == '?' && vi < nv) {
+            const struct my_val *x = &v[vi++];
+            if (x->type == MY_T_VAR_STRING)
+                buf_printf(&ot->q, "'%.*s'", (int)x->s.len, x->s.p);
+            else
+                buf_printf(&ot->q, "%lld", (long long)x->i);
+        } else
+            buf_put(&ot->q, p, 1);
+    }
+    buf_free(&sql);
+    return oltp_text(t, ot->q.p);
+}
+
+static struct my_val oltp_int(i64 v)
+{
+    return (struct my_val){.type = MY_T_LONG, .i = v};
+}
+
+static struct my_val oltp_str(const char *s, size_t n)
+{
+    return (struct my_val){.type = MY_T_VAR_STRING, .s = {s, n}};
+}
+
+#define OLTP_DO(e)                                                                           \
+    do {                                                                                     \
+        int rc_ = (e);                                                                       \
+        if (rc_ != B_OK)                                                                     \
+            return rc_;                                                                      \
+    } while (0)
+
+static i64 oltp_pick_table(struct load_thread *t)
+{
+    return rnd_uniform(&t->rng, 1, (u32)t->run->o->oltp_tables);
+}
+
+static i64 oltp_id(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    i64 size = t->run->o->oltp_table_size;
+    (void)ot;
+    return rnd_default(&t->rng, &t->run->o->rnd, 1, (u32)(size > 0 ? size : 1));
+}
+
+/* One event of the oltp_* scripts (oltp_common.lua's execute_* functions). */
+static int oltp_body(struct load_thread *t, int variant)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    struct my_val v[4];
+    bool trx = !o->oltp_skip_trx &&
+               (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY ||
+                variant == OLTP_WRITE_ONLY);
+    if (trx)
+        OLTP_DO(oltp_text(t, "BEGIN"));
+    if (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY || variant == OLTP_POINT_SELECT) {
+        i64 n = oltp_pick_table(t);
+        i64 cnt = variant == OLTP_POINT_SELECT ? 1 : o->oltp_point_selects;
+        for (i64 i = 0; i < cnt; i++) {
+            v[0] = oltp_int(oltp_id(t));
+            OLTP_DO(oltp_exec(t, OQ_POINT, n, v, 1));
+        }
+    }
+    if ((variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY) && o->oltp_range_selects) {
+        static const int kinds[4] = {OQ_SIMPLE, OQ_SUM, OQ_ORDER, OQ_DISTINCT};
+        const i64 cnts[4] = {o->oltp_simple_ranges, o->oltp_sum_ranges, o->oltp_order_ranges,
+                             o->oltp_distinct_ranges};
+        for (int g = 0; g < 4; g++) {
+            i64 n = oltp_pick_table(t);
+            for (i64 i = 0; i < cnts[g]; i++) {
+                i64 id = oltp_id(t);
+                v[0] = oltp_int(id);
+                v[1] = oltp_int(id + o->oltp_range_size - 1);
+                OLTP_DO(oltp_exec(t, kinds[g], n, v, 2));
+            }
+        }
+    }
+    if (variant == OLTP_READ_WRITE || variant == OLTP_WRITE_ONLY ||
+        variant == OLTP_UPDATE_INDEX) {
+        i64 n = oltp_pick_table(t);
+        for (i64 i = 0; i < o->oltp_index_updates; i++) {
+            v[0] = oltp_int(oltp_id(t));
+            OLTP_DO(oltp_exec(t, OQ_IDX_UPD, n, v, 1));
+        }
+    }
+    if (variant == OLTP_READ_WRITE || variant == OLTP_WRITE_ONLY ||
+        variant == OLTP_UPDATE_NON_INDEX) {
+        i64 n = oltp_pick_table(t);
+        for (i64 i = 0; i < o->oltp_non_index_updates; i++) {
+            oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
+            v[0] = oltp_str(ot->cbuf, 119);
+            v[1] = oltp_int(oltp_id(t));
+            OLTP_DO(oltp_exec(t, OQ_NONIDX_UPD, n, v, 2));
+        }
+    }
+    if (variant == OLTP_READ_WRITE || variant == OLTP_WRITE_ONLY) {
+        i64 n = oltp_pick_table(t);
+        for (i64 i = 0; i < o->oltp_delete_inserts; i++) {
+            i64 id = oltp_id(t);
+            v[0] = oltp_int(id);
+            OLTP_DO(oltp_exec(t, OQ_DELETE, n, v, 1));
+            oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
+            oltp_rand_string(&t->rng, OLTP_PAD_TMPL, ot->padbuf);
+            v[0] = oltp_int(id);
+            v[1] = oltp_int(oltp_id(t));
+            v[2] = oltp_str(ot->cbuf, 119);
+            v[3] = oltp_str(ot->padbuf, 59);
+            OLTP_DO(oltp_exec(t, OQ_INSERT, n, v, 4));
+        }
+    }
+    if (variant == OLTP_DELETE) {
+        i64 n = oltp_pick_table(t);
+        v[0] = oltp_int(oltp_id(t));
+        OLTP_DO(oltp_exec(t, OQ_DELETE, n, v, 1));
+    }
+    if (variant == OLTP_INSERT) { /* a text INSERT, id 0 = auto-increment (sysbench) */
+        char tbl[80];
+        i64 n = oltp_pick_table(t);
+        oltp_table(o, n, tbl, sizeof(tbl));
+        oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
+        oltp_rand_string(&t->rng, OLTP_PAD_TMPL, ot->padbuf);
+        i64 id = 0;
+        if (!o->oltp_auto_inc) /* client ids: a per-run unique sequence */
+            id = (i64)atomic_fetch_add(&t->run->issued_ids, 1) + 1;
+        ot->q.len = 0;
+        buf_printf(&ot->q, "INSERT INTO %s (id, k, c, pad) VALUES (%lld, %lld, '%s', '%s')", tbl,
+                   (long long)id, (long long)oltp_id(t), ot->cbuf, ot->padbuf);
+        OLTP_DO(oltp_text(t, ot->q.p));
+    }
+    if (variant == OLTP_RANDOM_POINTS || variant == OLTP_RANDOM_RANGES) {
+        /* each thread draws from its own slice of the k domain (select_random_*.lua) */
+        i64 rlen = o->oltp_table_size / t->run->nthreads, rmin = rlen * t->id, rmax = rmin + rlen;
+        struct my_val *pv = ot->pv;
+        size_t np = 0;
+        i64 cnt = variant == OLTP_RANDOM_POINTS ? o->oltp_random_points : o->oltp_number_of_ranges;
+        for (i64 i = 0; i < cnt && np + 2 <= ot->npv; i++) {
+            i64 x = rnd_default(&t->rng, &o->rnd, (u32)rmin, (u32)B_MAX(rmax, rmin));
+            pv[np++] = oltp_int(x);
+            if (variant == OLTP_RANDOM_RANGES)
+                pv[np++] = oltp_int(x + o->oltp_delta);
+        }
+        OLTP_DO(oltp_exec(t, variant == OLTP_RANDOM_POINTS ? OQ_RPOINTS : OQ_RRANGES, 1, pv, np));
+    }
+    if (variant == OLTP_BULK_INSERT) { /* one row per event into the thread's own table */
+        u64 n = ++ot->bulk_next;
+        if (ot->bulk.len == 0)
+            buf_printf(&ot->bulk, "INSERT INTO sbtest%d VALUES", t->id + 1);
+        else
+            buf_put(&ot->bulk, ",", 1);
+        buf_printf(&ot->bulk, "(%llu,%llu)", (unsigned long long)n, (unsigned long long)n);
+        if (ot->bulk.len >= OLTP_BULK_MAX - 64) {
+            int rc = oltp_text(t, ot->bulk.p);
+            ot->bulk.len = 0;
+            if (rc != B_OK)
+                return rc;
+        }
+    }
+    if (trx)
+        OLTP_DO(oltp_text(t, "COMMIT"));
+    return B_OK;
+}
+
+/* Prepare every statement the variant needs, for every table (sysbench's thread_init). */
+static int oltp_prepare_stmts(struct load_thread *t, int variant)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    bool need[OQ_N] = {false};
+    switch (variant) {
+    case OLTP_READ_WRITE:
+        for (int k = 0; k <= OQ_INSERT; k++)
+            need[k] = true;
+        break;
+    case OLTP_READ_ONLY:
+        for (int k = 0; k <= OQ_DISTINCT; k++)
+            need[k] = true;
+        break;
+    case OLTP_WRITE_ONLY:
+        for (int k = OQ_IDX_UPD; k <= OQ_INSERT; k++)
+            need[k] = true;
+        break;
+    case OLTP_POINT_SELECT:
+        need[OQ_POINT] = true;
+        break;
+    case OLTP_UPDATE_INDEX:
+        need[OQ_IDX_UPD] = true;
+        break;
+    case OLTP_UPDATE_NON_INDEX:
+        need[OQ_NONIDX_UPD] = true;
+        break;
+    case OLTP_DELETE:
+        need[OQ_DELETE] = true;
+        break;
+    case OLTP_RANDOM_POINTS:
+        need[OQ_RPOINTS] = true;
+        break;
+    case OLTP_RANDOM_RANGES:
+        need[OQ_RRANGES] = true;
+        break;
+    }
+    if (!o->oltp_range_selects)
+        need[OQ_SIMPLE] = need[OQ_SUM] = need[OQ_ORDER] = need[OQ_DISTINCT] = false;
+    if (o->db_ps_mode != 0)
+        return B_OK; /* --db-ps-mode=disable: text only */
+    for (i64 n = 1; n <= o->oltp_tables; n++)
+        for (int k = 0; k < OQ_N; k++) {
+            if (!need[k] || ((k == OQ_RPOINTS || k == OQ_RRANGES) && n > 1))
+                continue;
+            struct buf sql = {0};
+            oltp_build_sql(o, k, n, &sql);
+            int rc = myc_prepare(&ot->c, sql.p, sql.len, &ot->st[(n - 1) * OQ_N + k]);
+            if (rc < 0) {
+                if (rc == B_SERVER && ot->c.srv_code == 1295) { /* not preparable: emulate */
+                    buf_free(&sql);
+                    continue;
+                }
+                if (o->sb)
+                    b_seterr(&t->err, rc, 0, "mysql_stmt_prepare() failed: MySQL error: %u \"%s\"",
+                             ot->c.srv_code, ot->c.srv_msg);
+                else {
+                    b_seterr(&t->err, rc, 0, "preparing '%s' on %s failed: %s", sql.p,
+                             ot->c.target, ot->c.err.msg);
+                    if (ot->c.srv_code == 1146)
+                        snprintf(t->err.hint, sizeof(t->err.hint),
+                                 "run 'bench %s prepare' with the same --tables and --mysql-db "
+                                 "first", t->run->w->name);
+                }
+                buf_free(&sql);
+                return rc;
+            }
+            buf_free(&sql);
+        }
+    return B_OK;
+}
+
+static int oltp_connect(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    int rc = myc_connect(&ot->c, &ot->cc.p);
+    if (rc < 0) {
+        if (t->run->o->sb)
+            return b_seterr(&t->err, rc, ot->c.err.sys_errno,
+                            "unable to connect to MySQL server: %s", ot->c.err.msg);
+        b_seterr(&t->err, rc, ot->c.err.sys_errno, "%s", ot->c.err.msg);
+        if (ot->c.err.sys_errno == ECONNREFUSED)
+            snprintf(t->err.hint, sizeof(t->err.hint),
+                     "nothing is listening there; check --mysql-host/--mysql-port (-h/-P)");
+        else if (rc == B_SERVER && ot->c.srv_code == 1049)
+            snprintf(t->err.hint, sizeof(t->err.hint),
+                     "create the database first: sysbench and bench never create it (the "
+                     "one-liner 'bench oltp' makes its own)");
+        return rc;
+    }
+    ot->connected = true;
+    return oltp_prepare_stmts(t, t->run->w->variant);
+}
+
+static int oltp_thread_init(struct load_thread *t)
+{
+    const struct bench_opts *o = t->run->o;
+    struct oltp_thread *ot = b_xcalloc(1, sizeof(*ot));
+    t->wl = ot;
+    ot->c.fd = -1;
+    ot->st = b_xcalloc((size_t)o->oltp_tables * OQ_N, sizeof(struct myc_stmt));
+    ot->npv = (size_t)B_MAX(o->oltp_random_points, 2 * o->oltp_number_of_ranges) + 2;
+    ot->pv = b_xcalloc(ot->npv, sizeof(struct my_val));
+    if (o->mysql_dry_run)
+        return B_OK;
+    if (cli_conn_params(o, (unsigned)t->id, &ot->cc, true) < 0)
+        return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
+    return oltp_connect(t);
+}
+
+static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
+{
+    for (i64 i = 0; i < tables * OQ_N; i++) {
+        free(ot->st[i].coldefs);
+        ot->st[i].coldefs = NULL;
+    }
+}
+
+static int oltp_event(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    if (o->mysql_dry_run) { /* sysbench: every call "succeeds" and counts as other */
+        oltp_bump(t, 2);
+        return B_OK;
+    }
+    for (;;) {
+        int rc = oltp_body(t, t->run->w->variant);
+        if (rc == B_OK)
+            return B_OK;
+        if (rc == OLTP_RESTART)
+            continue;
+        if (rc != -1000)
+            return rc;
+        /* lost connection in the ignore list: reconnect every 1 ms, prepare, restart */
+        oltp_free_stmts(ot, o->oltp_tables);
+        for (;;) {
+            if (atomic_load(&t->run->stop) || atomic_load(&b_stop) ||
+                (t->run->deadline_ns && clk_now_ns() >= t->run->deadline_ns))
+                return B_DONE;
+            if (oltp_connect(t) == B_OK)
+                break;
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+        oltp_bump(t, 4);
+    }
+}
+
+static void oltp_thread_done(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    if (!ot)
+        return;
+    if (ot->bulk.len && ot->connected) /* bulk_insert flushes at thread end */
+        (void)oltp_text(t, ot->bulk.p);
+    oltp_free_stmts(ot, t->run->o->oltp_tables);
+    free(ot->st);
+    free(ot->pv);
+    myc_close(&ot->c);
+    myc_result_free(&ot->res);
+    buf_free(&ot->q);
+    buf_free(&ot->bulk);
+    free(ot);
+    t->wl = NULL;
+}
+
+static void oltp_report(const struct load_run *r, const struct load_snap *s, double secs)
+{
+    u64 rd = s->ctr[0], wr = s->ctr[1], ot = s->ctr[2], total = rd + wr + ot;
+    double d = secs > 0 ? secs : 1;
+    char n[32];
+    printf("SQL statistics:\n");
+    printf("    queries performed:\n");
+    printf("        read:                            %llu\n", (unsigned long long)rd);
+    printf("        write:                           %llu\n", (unsigned long long)wr);
+    printf("        other:                           %llu\n", (unsigned long long)ot);
+    printf("        total:                           %llu\n", (unsigned long long)total);
+    snprintf(n, sizeof(n), "%llu", (unsigned long long)s->events);
+    printf("    transactions:                        %-6s (%.2f per sec.)\n", n,
+           (double)s->events / d);
+    snprintf(n, sizeof(n), "%llu", (unsigned long long)total);
+    printf("    queries:                             %-6s (%.2f per sec.)\n", n, (double)total / d);
+    snprintf(n, sizeof(n), "%llu", (unsigned long long)s->ctr[3]);
+    printf("    ignored errors:                      %-6s (%.2f per sec.)\n", n,
+           (double)s->ctr[3] / d);
+    snprintf(n, sizeof(n), "%llu", (unsigned long long)s->ctr[4]);
+    printf("    reconnects:                          %-6s (%.2f per sec.)\n\n", n,
+           (double)s->ctr[4] / d);
+    (void)r;
+}
+
+static void oltp_interval(const struct load_run *r, const struct load_snap *d, double secs,
+                          double at_s)
+{
+    const struct bench_opts *o = r->o;
+    double x = secs > 0 ? secs : 1;
+    u64 q = d->ctr[0] + d->ctr[1] + d->ctr[2];
+    printf("[ %.0fs ] thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f)", at_s,
+           atomic_load(&((struct load_run *)r)->running), (double)d->events / x, (double)q / x,
+           (double)d->ctr[0] / x, (double)d->ctr[1] / x, (double)d->ctr[2] / x);
+    if (o->npct) {
+        printf(" lat (ms,");
+        for (int i = 0; i < o->npct; i++)
+            printf("%s%g%%", i ? "," : "", o->pct[i]);
+        printf("):");
+        for (int i = 0; i < o->npct; i++)
+            printf("%s%4.2f", i ? "," : " ",
+                   rep_ms(hist_percentile(d->hist, o->pct[i], 0, UINT64_MAX)));
+    }
+    printf(" err/s: %4.2f reconn/s: %4.2f\n", (double)d->ctr[3] / x, (double)d->ctr[4] / x);
+}
+
+/* ---- commands: prepare, prewarm, cleanup (they print, as sysbench's scripts do) ---- */
+
+struct oltp_job {
+    const struct bench_opts *o;
+    const struct wl_def *w;
+    int idx, nthreads;           /* tables idx+1, idx+1+nthreads, ... */
+    int (*fn)(struct oltp_job *j, struct my_conn *c, i64 n);
+    int ex;                      /* exit code of this job */
+    struct rnd rng;
+};
+
+static pthread_mutex_t oltp_print_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void oltp_say(const char *fmt, ...) B_PRINTF(1, 2);
+static void oltp_say(const char *fmt, ...)
+{
+    va_list ap;
+    pthread_mutex_lock(&oltp_print_mu);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    pthread_mutex_unlock(&oltp_print_mu);
+}
+
+struct oltp_kv {
+    char v[2][256];
+    int n;
+};
+
+static int oltp_kv_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
+{
+    struct oltp_kv *kv = ctx;
+    for (size_t i = 0; i < 2 && i < res->ncols; i++)
+        snprintf(kv->v[i], sizeof(kv->v[i]), "%.*s", vals[i].p ? (int)B_MIN(vals[i].len, 255) : 0,
+                 vals[i].p ? vals[i].p : "");
+    kv->n++;
+    return 0;
+}
+
+/* A statement of a command; a failure is printed (the server's words) and ends the job. */
+static int oltp_cmd_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
+{
+    struct myc_result res = {0};
+    int rc = myc_query(c, sql, strlen(sql), &res, NULL, NULL);
+    myc_result_free(&res);
+    if (rc == B_OK)
+        return B_OK;
+    pthread_mutex_lock(&oltp_print_mu);
+    if (j->o->sb)
+        b_msg(B_MSG_FATAL, "mysql_drv_query() returned error %u (%s) for query '%.200s'",
+              c->srv_code, c->srv_msg, sql);
+    else {
+        b_msg(B_MSG_FATAL, "%s: '%.120s%s' failed on %s: %s", j->w->name, sql,
+              strlen(sql) > 120 ? "..." : "", c->target, c->err.msg);
+        if (c->srv_code == 1050)
+            b_msg(B_MSG_HINT, "the table exists and bench does not touch tables it did not "
+                              "create; use another --mysql-db, or run cleanup if bench made it");
+    }
+    pthread_mutex_unlock(&oltp_print_mu);
+    j->ex = j->o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+    return rc;
+}
+
+/*
+ * Does table `tbl` exist, and did bench make it? *owned: bench persona: the COMMENT marker;
+ * sysbench persona: exactly sysbench's columns (cols, e.g. "id,k,c,pad"). Returns B_OK, or
+ * an error already printed.
+ */
+static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, const char *cols,
+                      bool *exists, bool *owned)
+{
+    struct buf q = {0};
+    struct oltp_kv kv;
+    memset(&kv, 0, sizeof(kv));
+    buf_printf(&q, "SELECT t.TABLE_COMMENT, (SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY "
+                   "ORDINAL_POSITION) FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = "
+                   "t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME) FROM information_schema.TABLES "
+                   "t WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_NAME = '%s'",
+               tbl);
+    struct myc_result res = {0};
+    int rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, &kv);
+    myc_result_free(&res);
+    buf_free(&q);
+    if (rc < 0) {
+        b_msg(B_MSG_FATAL, "%s: checking table '%s' on %s failed: %s", j->w->name, tbl, c->target,
+              c->err.msg);
+        j->ex = j->o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        return rc;
+    }
+    *exists = kv.n > 0;
+    *owned = *exists && (j->o->sb ? !strcmp(kv.v[1], cols) : !strcmp(kv.v[0], OLTP_MARK));
+    return B_OK;
+}
+
+static int oltp_connect_cmd(struct oltp_job *j, struct my_conn *c, struct cli_conn *cc)
+{
+    if (cli_conn_params(j->o, (unsigned)j->idx, cc, false) < 0) {
+        j->ex = cli_usage_exit();
+        return B_INVALID;
+    }
+    int rc = myc_connect(c, &cc->p);
+    if (rc < 0) {
+        pthread_mutex_lock(&oltp_print_mu);
+        j->ex = cli_conn_error(j->w->name, c, &cc->p);
+        pthread_mutex_unlock(&oltp_print_mu);
+    }
+    return rc;
+}
+
+static void *oltp_job_main(void *arg)
+{
+    struct oltp_job *j = arg;
+    struct my_conn c;
+    struct cli_conn cc;
+    if (oltp_connect_cmd(j, &c, &cc) < 0)
+        return NULL;
+    i64 last = j->w->variant == OLTP_BULK_INSERT ? j->o->threads : j->o->oltp_tables;
+    for (i64 n = j->idx + 1; n <= last && !atomic_load(&b_stop); n += j->nthreads)
+        if (j->fn(j, &c, n) < 0)
+            break;
+    myc_close(&c);
+    return NULL;
+}
+
+/* Run fn over the tables: in the main thread, or dealt round-robin to --threads threads. */
+static int oltp_jobs(struct bench_opts *o, const struct wl_def *w,
+                     int (*fn)(struct oltp_job *, struct my_conn *, i64))
+{
+    int n = (int)o->threads, ex = B_EXIT_OK;
+    struct oltp_job *jobs = b_xcalloc((size_t)n, sizeof(*jobs));
+    pthread_t *tid = b_xcalloc((size_t)n, sizeof(*tid));
+    srandom(o->rand_seed ? (unsigned)o->rand_seed : (unsigned)time(NULL));
+    for (int i = 0; i < n; i++) {
+        jobs[i] = (struct oltp_job){.o = o, .w = w, .idx = i, .nthreads = n, .fn = fn};
+        rnd_seed(&jobs[i].rng);
+    }
+    if (n == 1)
+        oltp_job_main(&jobs[0]);
+    else {
+        printf("Initializing worker threads...\n\n");
+        for (int i = 0; i < n; i++)
+            if (os_thread_start(&tid[i], 1 << 20, oltp_job_main, &jobs[i]))
+                b_die("creating a prepare thread failed");
+        for (int i = 0; i < n; i++)
+            pthread_join(tid[i], NULL);
+    }
+    for (int i = 0; i < n; i++)
+        if (jobs[i].ex && !ex)
+            ex = jobs[i].ex;
+    free(jobs);
+    free(tid);
+    return ex;
+}
+
+static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
+{
+    const struct bench_opts *o = j->o;
+    char tbl[80];
+    struct buf q = {0};
+    int rc;
+    oltp_table(o, n, tbl, sizeof(tbl));
+    if (j->w->variant == OLTP_BULK_INSERT) {
+        buf_printf(&q, "CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL, k INTEGER DEFAULT '0' "
+                       "NOT NULL, PRIMARY KEY (id))%s",
+                   tbl, o->sb ? "" : " COMMENT='" OLTP_MARK "'");
+        rc = oltp_cmd_sql(j, c, q.p);
+        buf_free(&q);
+        return rc;
+    }
+    oltp_say("Creating table '%s'...\n", tbl);
+    buf_printf(&q,
+               "CREATE TABLE %s(\n  id INTEGER NOT NULL%s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
+               "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n"
+               "  %s (id)\n) /*! ENGINE = %s */ %s",
+               tbl, o->oltp_auto_inc ? " AUTO_INCREMENT" : "",
+               o->oltp_secondary ? "KEY xid" : "PRIMARY KEY", o->oltp_engine,
+               o->sb ? "" : "COMMENT='" OLTP_MARK "'");
+    if ((rc = oltp_cmd_sql(j, c, q.p)) < 0) {
+        buf_free(&q);
+        return rc;
+    }
+    i64 rows = (j->w->variant == OLTP_INSERT && !o->oltp_auto_inc) ? 0 : o->oltp_table_size;
+    if (rows > 0)
+        oltp_say("Inserting %lld records into '%s'\n", (long long)rows, tbl);
+    char cb[128], pb[64];
+    q.len = 0;
+    for (i64 i = 1; i <= rows; i++) {
+        if (q.len == 0)
+            buf_printf(&q, o->oltp_auto_inc ? "INSERT INTO %s(k, c, pad) VALUES"
+                                            : "INSERT INTO %s(id, k, c, pad) VALUES",
+                       tbl);
+        else
+            buf_put(&q, ",", 1);
+        oltp_rand_string(&j->rng, OLTP_C_TMPL, cb);
+        oltp_rand_string(&j->rng, OLTP_PAD_TMPL, pb);
+        u32 k = rnd_default(&j->rng, &o->rnd, 1, (u32)o->oltp_table_size);
+        if (o->oltp_auto_inc)
+            buf_printf(&q, "(%u, '%s', '%s')", k, cb, pb);
+        else
+            buf_printf(&q, "(%lld, %u, '%s', '%s')", (long long)i, k, cb, pb);
+        if (q.len > OLTP_BULK_MAX - 256 || i == rows) {
+            if ((rc = oltp_cmd_sql(j, c, q.p)) < 0) {
+                buf_free(&q);
+                return rc;
+            }
+            q.len = 0;
+        }
+    }
+    if (o->oltp_create_secondary) {
+        oltp_say("Creating a secondary index on '%s'...\n", tbl);
+        q.len = 0;
+        buf_printf(&q, "CREATE INDEX k_%lld ON %s(k)", (long long)n, tbl);
+        rc = oltp_cmd_sql(j, c, q.p);
+    }
+    buf_free(&q);
+    return rc < 0 ? rc : B_OK;
+}
+
+static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
+{
+    char tbl[80];
+    struct buf q = {0};
+    bool exists, owned;
+    oltp_table(j->o, n, tbl, sizeof(tbl));
+    int rc = oltp_owned(j, c, tbl, j->w->variant == OLTP_BULK_INSERT ? "id,k" : "id,k,c,pad",
+                        &exists, &owned);
+    if (rc < 0)
+        return rc;
+    if (j->w->variant != OLTP_BULK_INSERT)
+        oltp_say("Dropping table '%s'...\n", tbl);
+    if (!exists)
+        return B_OK;
+    if (!owned) {
+        pthread_mutex_lock(&oltp_print_mu);
+        b_msg(B_MSG_WARN, "%s: cleanup: left table '%s' alone: %s", j->w->name, tbl,
+              j->o->sb ? "its columns are not sysbench's"
+                       : "bench did not create it (no '" OLTP_MARK "' comment)");
+        pthread_mutex_unlock(&oltp_print_mu);
+        j->ex = j->o->sb ? B_EXIT_OK : B_EXIT_FAIL;
+        return B_OK;
+    }
+    buf_printf(&q, "DROP TABLE IF EXISTS %s", tbl);
+    rc = oltp_cmd_sql(j, c, q.p);
+    buf_free(&q);
+    return rc;
+}
+
+static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n)
+{
+    char tbl[80];
+    struct buf q = {0};
+    int rc;
+    oltp_table(j->o, n, tbl, sizeof(tbl));
+    oltp_say("Prewarming table %s\n", tbl);
+    if ((rc = oltp_cmd_sql(j, c, "SET tmp_table_size=2*1024*1024*1024")) < 0 ||
+        (rc = oltp_cmd_sql(j, c, "SET max_heap_table_size=2*1024*1024*1024")) < 0)
+        return rc;
+    buf_printf(&q, "ANALYZE TABLE %s", tbl);
+    if ((rc = oltp_cmd_sql(j, c, q.p)) == B_OK) {
+        q.len = 0;
+        buf_printf(&q, "SELECT AVG(id) FROM (SELECT * FROM %s FORCE KEY (PRIMARY) LIMIT %lld) t",
+                   tbl, (long long)j->o->oltp_table_size);
+        rc = oltp_cmd_sql(j, c, q.p);
+    }
+    if (rc == B_OK) {
+        q.len = 0;
+        buf_printf(&q, "SELECT COUNT(*) FROM (SELECT * FROM %s WHERE k LIKE '%%0%%' LIMIT %lld) t",
+                   tbl, (long long)j->o->oltp_table_size);
+        rc = oltp_cmd_sql(j, c, q.p);
+    }
+    buf_free(&q);
+    return rc;
+}
+
+static int oltp_prepare_cmd(struct bench_opts *o, const struct wl_def *w)
+{
+    return oltp_jobs(o, w, oltp_prepare_one);
+}
+
+static int oltp_cleanup_cmd(struct bench_opts *o, const struct wl_def *w)
+{
+    return oltp_jobs(o, w, oltp_cleanup_one);
+}
+
+static int oltp_prewarm_cmd(struct bench_opts *o, const struct wl_def *w)
+{
+    return oltp_jobs(o, w, oltp_prewarm_one);
+}
+
+/* Before a run that writes (bench persona): every table must be bench's own. */
+static int oltp_init(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    int v = r->w->variant;
+    bool writes = v != OLTP_READ_ONLY && v != OLTP_POINT_SELECT && v != OLTP_RANDOM_POINTS &&
+                  v != OLTP_RANDOM_RANGES;
+    if (o->sb || !writes || o->mysql_dry_run)
+        return B_OK;
+    struct oltp_job j = {.o = o, .w = r->w};
+    struct my_conn c;
+    struct cli_conn cc;
+    if (cli_conn_params(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
+        return B_OK; /* the workers report the connection error */
+    i64 last = v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables;
+    for (i64 n = 1; n <= last; n++) {
+        char tbl[80];
+        bool exists, owned;
+        oltp_table(o, n, tbl, sizeof(tbl));
+        if (oltp_owned(&j, &c, tbl, "", &exists, &owned) < 0)
+            break;
+        if (exists && !owned) {
+            snprintf(r->err.hint, sizeof(r->err.hint),
+                     "bench writes only to tables it created: run 'bench %s prepare' with "
+                     "another --mysql-db, or use the sysbench persona for sysbench's tables",
+                     r->w->name);
+            myc_close(&c);
+            return b_seterr(&r->err, B_INVALID, 0,
+                            "table %s.%s was not created by bench (no '" OLTP_MARK "' comment): "
+                            "not writing to it",
+                            o->mysql_db, tbl);
+        }
+    }
+    myc_close(&c);
+    return B_OK;
+}
+
+/*== 14 wl_ : workload registry =============================================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
@@ -5419,6 +6524,171 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_ping),
      .db = true,
      .command = cli_ping},
+    {.name = "oltp_read_write",
+     .desc = "sysbench's oltp_read_write.lua (MySQL/MariaDB)",
+     .opts = opt_oltp,
+     .nopts = countof(opt_oltp),
+     .db = true,
+     .variant = OLTP_READ_WRITE,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
+    {.name = "oltp_read_only",
+     .desc = "sysbench's oltp_read_only.lua (MySQL/MariaDB)",
+     .opts = opt_oltp,
+     .nopts = countof(opt_oltp),
+     .db = true,
+     .variant = OLTP_READ_ONLY,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
+    {.name = "oltp_write_only",
+     .desc = "sysbench's oltp_write_only.lua (MySQL/MariaDB)",
+     .opts = opt_oltp,
+     .nopts = countof(opt_oltp),
+     .db = true,
+     .variant = OLTP_WRITE_ONLY,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
+    {.name = "oltp_point_select",
+     .desc = "sysbench's oltp_point_select.lua (MySQL/MariaDB)",
+     .opts = opt_oltp,
+     .nopts = countof(opt_oltp),
+     .db = true,
+     .variant = OLTP_POINT_SELECT,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
+    {.name = "oltp_insert",
+     .desc = "sysbench's oltp_insert.lua (MySQL/MariaDB)",
+     .opts = opt_oltp,
+     .nopts = countof(opt_oltp),
+     .db = true,
+     .variant = OLTP_INSERT,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
+    {.name = "oltp_update_index",
+     .desc = "sysbench's oltp_update_index.lua (MySQL/MariaDB)",
+     .opts = opt_oltp,
+     .nopts = countof(opt_oltp),
+     .db = true,
+     .variant = OLTP_UPDATE_INDEX,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
+    {.name = "oltp_update_non_index",
+     .desc = "sysbench's oltp_update_non_index.lua (MySQL/MariaDB)",
+     .opts = opt_oltp,
+     .nopts = countof(opt_oltp),
+     .db = true,
+     .variant = OLTP_UPDATE_NON_INDEX,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
+    {.name = "oltp_delete",
+     .desc = "sysbench's oltp_delete.lua (MySQL/MariaDB)",
+     .opts = opt_oltp,
+     .nopts = countof(opt_oltp),
+     .db = true,
+     .variant = OLTP_DELETE,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
+    {.name = "select_random_points",
+     .desc = "sysbench's select_random_points.lua (MySQL/MariaDB)",
+     .opts = opt_oltp_points,
+     .nopts = countof(opt_oltp_points),
+     .db = true,
+     .variant = OLTP_RANDOM_POINTS,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
+    {.name = "select_random_ranges",
+     .desc = "sysbench's select_random_ranges.lua (MySQL/MariaDB)",
+     .opts = opt_oltp_ranges,
+     .nopts = countof(opt_oltp_ranges),
+     .db = true,
+     .variant = OLTP_RANDOM_RANGES,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
+    {.name = "bulk_insert",
+     .desc = "sysbench's bulk_insert.lua (MySQL/MariaDB)",
+     .opts = opt_oltp,
+     .nopts = countof(opt_oltp),
+     .db = true,
+     .variant = OLTP_BULK_INSERT,
+     .prepare = oltp_prepare_cmd,
+     .cleanup = oltp_cleanup_cmd,
+     .prewarm = oltp_prewarm_cmd,
+     .init = oltp_init,
+     .thread_init = oltp_thread_init,
+     .event = oltp_event,
+     .thread_done = oltp_thread_done,
+     .report = oltp_report,
+     .interval = oltp_interval},
     {.name = "cpu",
      .desc = "CPU performance test",
      .opts = opt_cpu,
@@ -5481,7 +6751,7 @@ static const struct wl_def *wl_find(const char *name)
     return NULL;
 }
 
-/*== 14 rep_ : reports in sysbench 1.0.20's layout ==========================*/
+/*== 15 rep_ : reports in sysbench 1.0.20's layout ==========================*/
 /*
  * Every block is line-compatible with sysbench 1.0.20 (spec section 5), so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
@@ -5710,7 +6980,7 @@ static _Noreturn void rep_forced(struct load_run *r, const struct load_snap *cur
     _exit(r->o->sb ? B_EXIT_FORCED : B_EXIT_FAIL);
 }
 
-/*== 15 cli_ : command line, dispatch, bench_main(), main() =================*/
+/*== 16 cli_ : command line, dispatch, bench_main(), main() =================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
  * options anywhere, the first positional is the test, the second the command. Everything is
@@ -5745,11 +7015,6 @@ static void cli_free(struct cli *c)
     c->av = NULL;
 }
 
-/* Usage error in the persona's words; returns the persona's exit code. */
-static int cli_usage_exit(void)
-{
-    return opts.sb ? B_EXIT_FAIL : B_EXIT_USAGE;
-}
 
 static void cli_hint_help(const struct cli *c)
 {
@@ -6222,142 +7487,6 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
     free(offs);
     free(isnew);
     return *bad ? -1 : n;
-}
-
-/* The connection parameters for connection number idx (hosts and ports round-robin). */
-struct cli_conn {
-    struct myc_params p;
-    char host[256], socket[PATH_MAX];
-};
-
-static int cli_list_item(const char *list, unsigned idx, char *out, size_t n)
-{
-    unsigned cnt = 1;
-    for (const char *q = list; *q; q++)
-        cnt += *q == ',';
-    idx %= cnt;
-    const char *s = list;
-    for (unsigned i = 0; i < idx; i++)
-        s = strchr(s, ',') + 1;
-    size_t l = strcspn(s, ",");
-    snprintf(out, n, "%.*s", (int)B_MIN(l, n - 1), s);
-    return (int)cnt;
-}
-
-static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_conn *cc,
-                           bool quiet)
-{
-    static const char *const modes[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
-                                        "VERIFY_IDENTITY"};
-    struct myc_params *p = &cc->p;
-    char port[16];
-    memset(cc, 0, sizeof(*cc));
-    p->ssl_mode = -1;
-    if (*o->ssl_mode) {
-        for (int i = 0; i < (int)countof(modes); i++)
-            if (!strcasecmp(o->ssl_mode, modes[i]))
-                p->ssl_mode = i;
-        if (p->ssl_mode < 0) {
-            if (!quiet) {
-                b_msg(B_MSG_FATAL, "--ssl-mode: invalid value '%s' (expected DISABLED, PREFERRED, "
-                                   "REQUIRED, VERIFY_CA or VERIFY_IDENTITY)",
-                      o->ssl_mode);
-                b_msg(B_MSG_HINT, "see 'bench --help'");
-            }
-            return B_INVALID;
-        }
-    } else if (o->mysql_ssl)
-        p->ssl_mode = MYC_SSL_REQUIRED; /* sysbench's --mysql-ssl=on */
-    cli_list_item(o->mysql_host, idx, cc->host, sizeof(cc->host));
-    unsigned nhosts = 1;
-    for (const char *q = o->mysql_host; *q; q++)
-        nhosts += *q == ',';
-    cli_list_item(o->mysql_port, idx / nhosts, port, sizeof(port));
-    char *end;
-    unsigned long pv = strtoul(port, &end, 10);
-    if (*end || !*port || pv == 0 || pv > 65535) {
-        if (!quiet) {
-            b_msg(B_MSG_FATAL, "--mysql-port: invalid port '%s' (expected 1..65535)", port);
-            b_msg(B_MSG_HINT, "see 'bench --help'");
-        }
-        return B_INVALID;
-    }
-    p->port = (unsigned)pv;
-    if (*o->mysql_socket)
-        cli_list_item(o->mysql_socket, idx, cc->socket, sizeof(cc->socket));
-    else if (!strcmp(cc->host, "localhost")) {
-        /* as the mysql client: localhost means the local server's unix socket */
-        static const char *const paths[] = {"/run/mysqld/mysqld.sock",
-                                            "/var/run/mysqld/mysqld.sock", "/tmp/mysql.sock"};
-        for (size_t i = 0; i < countof(paths); i++)
-            if (access(paths[i], F_OK) == 0) {
-                snprintf(cc->socket, sizeof(cc->socket), "%s", paths[i]);
-                break;
-            }
-    }
-    p->host = cc->host;
-    p->socket = cc->socket[0] ? cc->socket : NULL;
-    p->user = o->mysql_user;
-    p->password = o->mysql_password;
-    p->db = o->mysql_db;
-    p->ssl_ca = *o->ssl_ca ? o->ssl_ca : NULL;
-    p->ssl_cert = *o->ssl_cert ? o->ssl_cert : NULL;
-    p->ssl_key = *o->ssl_key ? o->ssl_key : NULL;
-    p->server_pubkey = *o->server_pubkey ? o->server_pubkey : NULL;
-    p->connect_timeout_ms = (int)o->mysql_connect_timeout * 1000;
-    p->io_timeout_ms = (int)o->mysql_io_timeout * 1000;
-    p->debug_proto = o->debug_proto;
-    return B_OK;
-}
-
-/* A failed connect, in the words of STYLE 2.6; returns the exit code. */
-static int cli_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p)
-{
-    double ms = (double)c->connect_ns / 1e6;
-    if (c->err.rc == B_SERVER && c->srv_code) {
-        if (opts.sb) {
-            b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
-                  p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
-                  p->socket ? "" : ", port ", p->socket ? 0u : p->port);
-            b_msg(B_MSG_FATAL, "error %u: %s", c->srv_code, c->srv_msg);
-            return B_EXIT_FAIL;
-        }
-        b_msg(B_MSG_FATAL, "%s: login to %s failed for user '%s' (auth plugin %s, password: %s)",
-              what, c->target, p->user, c->plugin[0] ? c->plugin : "?",
-              p->password && *p->password ? "yes" : "no");
-        b_msg(B_MSG_FATAL, "%s: server said: ERROR %u (%s): %s", what, c->srv_code, c->sqlstate,
-              c->srv_msg);
-        if (c->srv_code == 1045)
-            b_msg(B_MSG_HINT, "check --mysql-user/--mysql-password (-u/-p); MariaDB also answers "
-                              "1045 when it requires TLS (try --ssl-mode=REQUIRED)");
-        else if (c->srv_code == 1049)
-            b_msg(B_MSG_HINT, "create the database first, or name another with --mysql-db (-D)");
-        return B_EXIT_ENV;
-    }
-    if (opts.sb) {
-        b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
-              p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
-              p->socket ? "" : ", port ", p->socket ? 0u : p->port);
-        b_msg(B_MSG_FATAL, "%s", c->err.msg);
-        return B_EXIT_FAIL;
-    }
-    if (c->err.sys_errno)
-        b_msg(B_MSG_FATAL, "%s: %s (1 attempt, %.1f ms)", what, c->err.msg, ms);
-    else
-        b_msg(B_MSG_FATAL, "%s: %s", what, c->err.msg);
-    if (c->err.sys_errno == ECONNREFUSED)
-        b_msg(B_MSG_HINT, "nothing is listening there; check --mysql-host/--mysql-port (-h/-P) "
-                          "or use --mysql-socket (-S)");
-    else if (c->err.sys_errno == ETIMEDOUT)
-        b_msg(B_MSG_HINT, "no answer within --mysql-connect-timeout=%lld s: a firewall, or the "
-                          "wrong host",
-              (long long)opts.mysql_connect_timeout);
-    else if (c->err.sys_errno == ENOENT)
-        b_msg(B_MSG_HINT, "no server socket at that path; check --mysql-socket (-S)");
-    else if (strstr(c->err.msg, "did not verify"))
-        b_msg(B_MSG_HINT, "give the server's CA with --ssl-ca, or use --ssl-mode=REQUIRED to "
-                          "encrypt without verifying");
-    return B_EXIT_ENV;
 }
 
 #define CLI_PING_VARS "SELECT @@hostname, @@max_connections, @@innodb_buffer_pool_size"
@@ -6851,7 +7980,13 @@ static int cli_main(int argc, char **argv)
             return ex;
         }
         cli_banner(&c);
-        ex = !strcmp(cmd, "prepare") ? c.w->prepare(&opts) : c.w->cleanup(&opts);
+        ex = !strcmp(cmd, "prepare") ? c.w->prepare(&opts, c.w) : c.w->cleanup(&opts, c.w);
+        cli_free(&c);
+        return ex;
+    }
+    if (!strcmp(cmd, "prewarm") && c.w->prewarm) {
+        cli_banner(&c);
+        ex = c.w->prewarm(&opts, c.w);
         cli_free(&c);
         return ex;
     }

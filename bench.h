@@ -194,6 +194,7 @@ enum opt_flags {
     OPT_F_NOHELP = 8,     /* accepted, never listed (0.4 names) */
     OPT_F_SBLATE = 16,    /* sysbench persona: its bounds error comes after the banner */
     OPT_F_SBHINT_N = 32,  /* sysbench persona: help shows "=N" (bench takes a list) */
+    OPT_F_LUA = 64,       /* a Lua script option: help shows it with underscores */
 };
 
 /* One typed, bounded option. Rows stay in sysbench's help order (tables are short, so lookup
@@ -248,6 +249,13 @@ struct bench_opts {
     bool mysql_db_set;            /* --mysql-db (-D) was given */
     /* ping */
     i64 ping_count;
+    /* oltp */
+    i64 oltp_tables, oltp_table_size, oltp_range_size, oltp_point_selects, oltp_simple_ranges;
+    i64 oltp_sum_ranges, oltp_order_ranges, oltp_distinct_ranges, oltp_index_updates;
+    i64 oltp_non_index_updates, oltp_delete_inserts, oltp_random_points, oltp_number_of_ranges;
+    i64 oltp_delta;
+    bool oltp_range_selects, oltp_auto_inc, oltp_skip_trx, oltp_secondary, oltp_create_secondary;
+    char *oltp_engine, *oltp_pgsql_variant, *oltp_legacy_table;
     /* fileio */
     i64 file_num, file_async_backlog, file_fsync_freq, file_merged_requests, file_queue_depth;
     u64 file_block_size, file_total_size;
@@ -340,6 +348,7 @@ struct load_run {
     _Atomic int queue_full;        /* --rate could not be kept */
     _Atomic int running;           /* workers not yet finished */
     _Atomic int ready;             /* workers initialised */
+    _Atomic u64 issued_ids;        /* oltp_insert with --auto-inc=off: client ids */
     bool self_timed;               /* set by init: event() runs each thread's whole loop,
                                       calling load_claim/load_record_op per request */
     pthread_mutex_t mu;            /* guards the two condition variables below */
@@ -365,8 +374,10 @@ struct wl_def {
     bool db;                                   /* connects to a database server */
     int (*command)(struct bench_opts *o);      /* a command of its own instead of the engine */
     int (*check_common)(struct bench_opts *o); /* validate prepare and cleanup */
-    int (*prepare)(struct bench_opts *o);      /* the prepare command; returns exit code */
-    int (*cleanup)(struct bench_opts *o);      /* the cleanup command; returns exit code */
+    int (*prepare)(struct bench_opts *o, const struct wl_def *w); /* prepare; exit code */
+    int (*cleanup)(struct bench_opts *o, const struct wl_def *w); /* cleanup; exit code */
+    int (*prewarm)(struct bench_opts *o, const struct wl_def *w); /* prewarm; exit code */
+    int variant;                               /* which of a family (the oltp_* scripts) */
     void (*print_mode)(const struct bench_opts *o); /* mode lines of the run header */
     int (*init)(struct load_run *r);           /* shared setup before threads start */
     int (*thread_init)(struct load_thread *t); /* per-thread setup */
