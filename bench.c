@@ -5994,8 +5994,12 @@ static int oltp_prepare_stmts(struct load_thread *t, int variant)
                     buf_free(&sql);
                     continue;
                 }
-                if (o->sb)
-                    b_seterr(&t->err, rc, 0, "mysql_stmt_prepare() failed: MySQL error: %u \"%s\"",
+                if (o->sb) /* sysbench's four lines, Lua frames included, for its parsers */
+                    b_seterr(&t->err, rc, 0,
+                             "mysql_stmt_prepare() failed\nFATAL: MySQL error: %u \"%s\"\n"
+                             "FATAL: `thread_init' function failed: "
+                             "/usr/share/sysbench/oltp_common.lua:284: SQL API error\n"
+                             "FATAL: Thread initialization failed!",
                              ot->c.srv_code, ot->c.srv_msg);
                 else {
                     b_seterr(&t->err, rc, 0, "preparing '%s' on %s failed: %s", sql.p,
@@ -7688,6 +7692,11 @@ static int cli_run(const struct wl_def *w)
         b_msg(B_MSG_HINT, "lower --rate or add --threads; the results would hide the backlog");
         ex = B_EXIT_FAIL;
     } else if (atomic_load(&r.failed)) {
+        if (!opts.sb) { /* what was measured until the error, marked as such */
+            rep_final(&r, &cur, t_end, 0, true);
+            b_msg(B_MSG_WARN, "the statistics above are incomplete: the run stopped on the "
+                              "error below");
+        }
         cli_run_error(w, &r.err, atomic_load(&r.failed));
         ex = B_EXIT_FAIL;
     } else {

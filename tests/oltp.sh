@@ -1,0 +1,112 @@
+#!/bin/sh
+# OLTP against the suite's MariaDB (run.sh exports BENCH_MY_*): sysbench compatibility side by
+# side with Debian's sysbench on the same server, bench's counts against the server's own
+# counters, error handling under load, and the safety rules for tables bench did not create.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BENCH:-$top/bench}
+[ -n "${BENCH_MY_PORT:-}" ] || { echo "oltp: SKIP: BENCH_MY_PORT unset (run via tests/run.sh)"; exit 77; }
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+ln -s "$B" "$w/sysbench"
+ROOT="mariadb --no-defaults -uroot -S $BENCH_MY_SOCK"
+$ROOT -e "DROP DATABASE IF EXISTS sbt; CREATE DATABASE sbt; DROP DATABASE IF EXISTS keep; CREATE DATABASE keep;"
+C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=sbt"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "oltp: FAIL: $*"; }
+mask() { sed -E -e 's/^(sysbench 1\.0\.20) \(.*\)$/\1 (X)/' -e 's/ *-?[0-9]+\.[0-9]+/ F/g' "$1"; }
+
+# 1. sysbench compatibility: the same command lines through Debian's sysbench and bench as
+#    `sysbench`, on the same server: messages, schema, counts, exit codes
+same() { # same NAME ARGS...: compare masked stdout and the exit code
+    name=$1; shift
+    (cd "$w" && sysbench "$@" >ref.out 2>ref.err; echo $? >ref.rc)
+    (cd "$w" && ./sysbench "$@" >our.out 2>our.err; echo $? >our.rc)
+    mask "$w/ref.out" >"$w/ref.m"; mask "$w/our.out" >"$w/our.m"
+    if cmp -s "$w/ref.m" "$w/our.m" && cmp -s "$w/ref.rc" "$w/our.rc"; then ok; else
+        bad "$name differs from sysbench"; diff "$w/ref.m" "$w/our.m" | head -20; cat "$w/our.err" | head -5; fi
+}
+schema() { $ROOT sbt -e "SHOW CREATE TABLE sbtest1\G SHOW CREATE TABLE sbtest2\G" 2>&1 | sed 's/AUTO_INCREMENT=[0-9]*//'; }
+for wl in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index oltp_update_non_index select_random_points select_random_ranges; do
+    T=2
+    case $wl in select_random_*) T=1 ;; esac # their cleanup refuses --tables > 1
+    (cd "$w" && sysbench $wl $C --tables=$T --table-size=500 prepare >ref.prep 2>&1)
+    schema >"$w/ref.schema"
+    (cd "$w" && sysbench $wl $C --tables=$T --table-size=500 --events=100 --time=0 run >ref.run 2>&1)
+    (cd "$w" && sysbench $wl $C --tables=$T cleanup >ref.clean 2>&1)
+    (cd "$w" && ./sysbench $wl $C --tables=$T --table-size=500 prepare >our.prep 2>&1)
+    schema >"$w/our.schema"
+    (cd "$w" && ./sysbench $wl $C --tables=$T --table-size=500 --events=100 --time=0 run >our.run 2>&1)
+    (cd "$w" && ./sysbench $wl $C --tables=$T cleanup >our.clean 2>&1)
+    for f in prep schema clean; do
+        if cmp -s <(mask "$w/ref.$f") <(mask "$w/our.$f") 2>/dev/null || [ "$(mask "$w/ref.$f")" = "$(mask "$w/our.$f")" ]; then ok; else
+            bad "$wl $f differs from sysbench"; diff "$w/ref.$f" "$w/our.$f" | head -10; fi
+    done
+    # the counts of a 100-event run (reads and the transaction count are exact; writes and
+    # other depend on which rows were hit only for oltp_delete, not run here)
+    for k in read write other total transactions; do
+        r=$(grep -E "^ *$k:" "$w/ref.run" | awk '{print $2}') o=$(grep -E "^ *$k:" "$w/our.run" | awk '{print $2}')
+        if [ -n "$r" ] && [ "$r" = "$o" ]; then ok; else bad "$wl run: $k: sysbench $r, bench $o"; fi
+    done
+    if [ "$(mask "$w/ref.run" | sed -n '/^Running/,/^Threads started/p')" = "$(mask "$w/our.run" | sed -n '/^Running/,/^Threads started/p')" ]; then ok; else bad "$wl run header differs"; fi
+done
+same help oltp_read_write help
+same help-points select_random_points help
+same missing-table oltp_read_write $C --tables=1 --events=1 run
+
+# 2. bench's counts against the server's own counters (prepared statements: Com_stmt_execute)
+status() { $ROOT -N -e "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_begin','Com_commit','Com_delete','Com_insert','Com_update','Com_stmt_execute','Com_select')" | awk '{printf "%s=%s ", $1, $2}'; }
+$B oltp_read_write $C --no-defaults --tables=2 --table-size=1000 prepare >/dev/null 2>&1 || bad "prepare for the counter test"
+before=$(status)
+$B oltp_read_write $C --no-defaults --tables=2 --events=200 --time=0 run >"$w/run" 2>&1 || bad "run for the counter test"
+after=$(status)
+delta() { b=$(echo "$before" | tr ' ' '\n' | sed -n "s/^$1=//p"); a=$(echo "$after" | tr ' ' '\n' | sed -n "s/^$1=//p"); echo $((a - b)); }
+[ "$(delta Com_begin)" = 200 ] && [ "$(delta Com_commit)" = 200 ] && ok || bad "BEGIN/COMMIT: server saw $(delta Com_begin)/$(delta Com_commit), wanted 200"
+[ "$(delta Com_update)" = 400 ] && [ "$(delta Com_delete)" = 200 ] && [ "$(delta Com_insert)" = 200 ] && ok ||
+    bad "server saw update $(delta Com_update) delete $(delta Com_delete) insert $(delta Com_insert), wanted 400 200 200"
+[ "$(delta Com_stmt_execute)" = 3600 ] && ok || bad "server saw $(delta Com_stmt_execute) COM_STMT_EXECUTE, wanted 3600 (18 per transaction)"
+sel=$(delta Com_select); [ "$sel" -ge 2800 ] && [ "$sel" -le 2805 ] && ok || bad "server saw $sel SELECTs, wanted 2800 (+ bench's one ownership check)"
+grep -q "read:                            2800" "$w/run" && grep -q "transactions:                        200 " "$w/run" && ok || bad "bench's report"
+# text protocol: the same counts, no COM_STMT_EXECUTE
+before=$(status)
+$B oltp_read_write $C --no-defaults --tables=2 --events=50 --time=0 --db-ps-mode=disable run >"$w/run" 2>&1 || bad "text run"
+after=$(status)
+[ "$(delta Com_stmt_execute)" = 0 ] && grep -q "read:                            700" "$w/run" && ok || bad "text protocol: $(delta Com_stmt_execute) executes"
+
+# 3. errors under load: a duplicate key stops the run (server's words, partial statistics,
+#    exit 1); listed in --mysql-ignore-errors it restarts the event instead
+$B oltp_insert $C --no-defaults --tables=2 --auto-inc=off --events=5 --time=0 run >"$w/out" 2>"$w/err"; rc=$?
+[ $rc = 1 ] && grep -q "ERROR 1062 (23000): Duplicate entry '1' for key 'PRIMARY'" "$w/err" &&
+    grep -q "statistics above are incomplete" "$w/err" && grep -q "^SQL statistics:" "$w/out" && ok || { bad "fatal 1062 (exit $rc)"; cat "$w/err"; }
+$B oltp_insert $C --no-defaults --tables=2 --auto-inc=off --events=5 --time=0 --mysql-ignore-errors=1062 run >"$w/out" 2>&1 &&
+    grep -q "write:                           5$" "$w/out" && grep -Eq "ignored errors: +1[0-9]{3} " "$w/out" && ok || { bad "ignored 1062"; grep -E "write|ignored" "$w/out"; }
+# a lost connection in the list: reconnect and go on
+(sleep 1; $ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE USER='nat'" | while read -r id; do $ROOT -e "KILL $id" 2>/dev/null; done) &
+$B oltp_point_select $C --no-defaults --tables=2 --time=3 --mysql-ignore-errors=2013,2006 run >"$w/out" 2>&1; rc=$?
+wait
+r=$(sed -n 's/^ *reconnects: *\([0-9]*\).*/\1/p' "$w/out")
+[ $rc = 0 ] && [ "${r:-0}" -ge 1 ] && ok || { bad "reconnect (exit $rc, reconnects ${r:-?})"; tail -5 "$w/out"; }
+$B oltp_read_write $C --no-defaults --tables=2 cleanup >/dev/null 2>&1
+
+# 4. safety: tables bench did not create survive prepare, run and cleanup
+K="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=keep --no-defaults"
+$ROOT keep -e "CREATE TABLE sbtest1 (a INT, note VARCHAR(20)); INSERT INTO sbtest1 VALUES (1, 'mine')"
+$B oltp_read_write $K --tables=1 prepare >/dev/null 2>"$w/err"; rc=$?
+[ $rc = 3 ] && grep -q "Table 'sbtest1' already exists" "$w/err" && grep -q "does not touch tables it did not create" "$w/err" && ok || { bad "prepare over a user's table (exit $rc)"; cat "$w/err"; }
+$B oltp_write_only $K --tables=1 --events=10 run >/dev/null 2>"$w/err"; rc=$?
+[ $rc != 0 ] && grep -q "keep.sbtest1 was not created by bench" "$w/err" && ok || { bad "run on a user's table (exit $rc)"; cat "$w/err"; }
+$B oltp_read_write $K --tables=1 cleanup >/dev/null 2>"$w/err"; rc=$?
+[ $rc = 1 ] && grep -q "left table 'sbtest1' alone: bench did not create it" "$w/err" && ok || { bad "cleanup of a user's table (exit $rc)"; cat "$w/err"; }
+[ "$($ROOT -N keep -e 'SELECT note FROM sbtest1')" = mine ] && ok || bad "the user's table was changed"
+# a table made by sysbench (same columns, no marker): bench leaves it, the sysbench persona
+# (acting as sysbench) may drop it
+$ROOT keep -e "DROP TABLE sbtest1"
+KS=$(echo "$K" | sed 's/ --no-defaults//')
+(cd "$w" && sysbench oltp_read_write $KS --tables=1 --table-size=10 prepare >/dev/null 2>&1)
+$B oltp_read_write $K --tables=1 cleanup >/dev/null 2>&1; [ $? = 1 ] && $ROOT keep -e "SELECT 1 FROM sbtest1 LIMIT 1" >/dev/null && ok || bad "bench dropped a sysbench table"
+(cd "$w" && ./sysbench oltp_read_write $KS --tables=1 cleanup >/dev/null 2>&1)
+$ROOT keep -e "SELECT 1 FROM sbtest1" >/dev/null 2>&1 && bad "the sysbench persona did not drop sysbench's table" || ok
+$ROOT -e "DROP DATABASE sbt; DROP DATABASE keep"
+echo "oltp: $pass passed, $fail failed"
+[ $fail = 0 ]
