@@ -6485,6 +6485,250 @@ static int oltp_init(struct load_run *r)
     return B_OK;
 }
 
+
+/* ---- `bench oltp -h HOST -u USER`: the sizing one-liner ---- */
+
+static const struct wl_def *wl_find(const char *name);
+
+static const struct opt_def opt_oltp_sizing[] = {
+    OLTP_COMMON_OPTS,
+    OPT("max-threads", INT, sizing_max_threads, "64", 1, 4096, NULL,
+        "highest thread count of the ladder (1, 2, 4, ...)", NULL, 0),
+    OPT("step-time", INT, sizing_step_time, "5", 1, 3600, NULL,
+        "seconds each step of the ladder runs", NULL, 0),
+    OLTP_COMMON_OPTS2};
+
+/* sysbench 0.4's --test=oltp options (not listed in help; spec section 1.7) */
+static const struct opt_def opt_oltp_legacy[] = {
+    OPT("oltp-test-mode", STR, oltp_test_mode, "complex", 0, 0, NULL,
+        "0.4: simple, complex or nontrx", NULL, OPT_F_NOHELP),
+    OPT("oltp-nontrx-mode", STR, oltp_nontrx_mode, "select", 0, 0, NULL,
+        "0.4: select, update_key, update_nokey, insert or delete", NULL, OPT_F_NOHELP),
+    OPT("oltp-read-only", BOOL, oltp_read_only, "off", 0, 0, NULL, "0.4: read-only", NULL,
+        OPT_F_NOHELP),
+    OPT("oltp-table-size", INT, oltp_table_size, "10000", 0, 2147483647.0, NULL,
+        "0.4: rows", NULL, OPT_F_NOHELP),
+    OPT("oltp-table-name", STR, oltp_legacy_table, "", 0, 0, NULL,
+        "0.4: the table (sbtest when not given)", NULL, OPT_F_NOHELP),
+    OPT("oltp-range-size", INT, oltp_range_size, "100", 1, 1e9, NULL, "0.4", NULL, OPT_F_NOHELP),
+    OPT("oltp-point-selects", INT, oltp_point_selects, "10", 0, 1e6, NULL, "0.4", NULL,
+        OPT_F_NOHELP),
+    OPT("oltp-simple-ranges", INT, oltp_simple_ranges, "1", 0, 1e6, NULL, "0.4", NULL,
+        OPT_F_NOHELP),
+    OPT("oltp-sum-ranges", INT, oltp_sum_ranges, "1", 0, 1e6, NULL, "0.4", NULL, OPT_F_NOHELP),
+    OPT("oltp-order-ranges", INT, oltp_order_ranges, "1", 0, 1e6, NULL, "0.4", NULL,
+        OPT_F_NOHELP),
+    OPT("oltp-distinct-ranges", INT, oltp_distinct_ranges, "1", 0, 1e6, NULL, "0.4", NULL,
+        OPT_F_NOHELP),
+    OPT("oltp-index-updates", INT, oltp_index_updates, "1", 0, 1e6, NULL, "0.4", NULL,
+        OPT_F_NOHELP),
+    OPT("oltp-non-index-updates", INT, oltp_non_index_updates, "1", 0, 1e6, NULL, "0.4", NULL,
+        OPT_F_NOHELP),
+    OPT("oltp-delete-inserts", INT, oltp_delete_inserts, "1", 0, 1e6, NULL, "0.4", NULL,
+        OPT_F_NOHELP),
+    OPT("oltp-range-selects", BOOL, oltp_range_selects, "on", 0, 0, NULL, "0.4", NULL,
+        OPT_F_NOHELP),
+    OPT("oltp-skip-trx", BOOL, oltp_skip_trx, "off", 0, 0, NULL, "0.4", NULL, OPT_F_NOHELP),
+    OPT("oltp-auto-inc", BOOL, oltp_auto_inc, "on", 0, 0, NULL, "0.4", NULL, OPT_F_NOHELP),
+    OPT("oltp-secondary", BOOL, oltp_secondary, "off", 0, 0, NULL, "0.4", NULL, OPT_F_NOHELP),
+    OPT("oltp-dist-type", ENUM, rand_type, "special", 0, 0, "uniform,gaussian,special,pareto",
+        "0.4: --rand-type", NULL, OPT_F_NOHELP),
+    OPT("oltp-dist-iter", INT, rand_spec_iter, "12", 1, 1000, NULL, "0.4", NULL, OPT_F_NOHELP),
+    OPT("oltp-dist-pct", INT, rand_spec_pct, "1", 0, 100, NULL, "0.4", NULL, OPT_F_NOHELP),
+    OPT("oltp-dist-res", INT, rand_spec_res, "75", 0, 99, NULL, "0.4", NULL, OPT_F_NOHELP),
+    OPT("mysql-table-engine", STR, oltp_engine, "innodb", 0, 0, NULL, "0.4", NULL, OPT_F_NOHELP),
+};
+
+/* The 1.0 workload a 0.4 `--test=oltp` command line means (spec 1.7), or NULL. */
+static const char *oltp_legacy_map(const struct bench_opts *o)
+{
+    if (!strcmp(o->oltp_test_mode, "complex"))
+        return o->oltp_read_only ? "oltp_read_only" : "oltp_read_write";
+    if (!strcmp(o->oltp_test_mode, "simple"))
+        return "oltp_point_select";
+    if (strcmp(o->oltp_test_mode, "nontrx"))
+        return NULL;
+    static const char *const m[][2] = {{"select", "oltp_point_select"},
+                                       {"update_key", "oltp_update_index"},
+                                       {"update_nokey", "oltp_update_non_index"},
+                                       {"insert", "oltp_insert"},
+                                       {"delete", "oltp_delete"}};
+    for (size_t i = 0; i < countof(m); i++)
+        if (!strcmp(o->oltp_nontrx_mode, m[i][0]))
+            return m[i][1];
+    return NULL;
+}
+
+struct sizing_row {
+    const char *wl;
+    i64 threads;
+    double tps, qps, p95, p99;
+    u64 errors;
+};
+
+/* One step: `threads` workers of w for step-time seconds; fills *row. */
+static int sizing_step(const struct bench_opts *base, const struct wl_def *w, i64 threads,
+                       struct sizing_row *row, struct b_err *err)
+{
+    struct bench_opts so = *base;
+    struct load_run r;
+    static const struct load_hooks hooks = {NULL, NULL, NULL};
+    so.threads = threads;
+    so.time_s = base->sizing_step_time;
+    so.events = 0;
+    so.rate = 0;
+    so.warmup_time = 0;
+    so.report_interval = 0;
+    so.nckpt = 0;
+    load_run_init(&r, w, &so);
+    int rc = w->init ? w->init(&r) : B_OK;
+    if (rc == B_OK)
+        rc = load_start(&r);
+    if (rc < 0) {
+        *err = r.err;
+        load_run_free(&r);
+        return rc;
+    }
+    load_go(&r);
+    load_run_main(&r, &hooks);
+    u64 t_end = clk_now_ns();
+    struct load_snap s;
+    load_snap_init(&s, r.nthreads, 0);
+    load_snapshot(&r, &s);
+    double secs = (double)(t_end - r.t_measure_ns) / 1e9;
+    row->wl = w->name;
+    row->threads = threads;
+    row->tps = (double)s.events / secs;
+    row->qps = (double)(s.ctr[0] + s.ctr[1] + s.ctr[2]) / secs;
+    row->p95 = rep_ms(hist_percentile(s.hist, 95, s.lat_min_ns, s.lat_max_ns));
+    row->p99 = rep_ms(hist_percentile(s.hist, 99, s.lat_min_ns, s.lat_max_ns));
+    row->errors = s.ctr[3];
+    rc = atomic_load(&r.failed);
+    if (rc)
+        *err = r.err;
+    load_snap_free(&s);
+    load_run_free(&r);
+    return rc;
+}
+
+static int sizing_sql(struct my_conn *c, const char *sql)
+{
+    struct myc_result res = {0};
+    int rc = myc_query(c, sql, strlen(sql), &res, NULL, NULL);
+    myc_result_free(&res);
+    return rc;
+}
+
+/*
+ * The sizing run: its own schema (created here, dropped at the end: bench never touches a
+ * schema it did not create in this run), a dataset of --tables x --table-size rows (4 x 25000
+ * unless given), then oltp_point_select and oltp_read_write over a ladder of thread counts
+ * (1, 2, 4, ... --max-threads) until throughput stops growing; one table and the knee.
+ */
+static int sizing_main(struct bench_opts *o)
+{
+    struct cli_conn cc;
+    struct my_conn c;
+    char db[80], sql[256];
+    const char *schema = o->mysql_db_set ? o->mysql_db : "bench";
+    u64 t0 = clk_now_ns();
+    if (!o->sizing_tables_set)
+        o->oltp_tables = 4;
+    if (!o->sizing_rows_set)
+        o->oltp_table_size = 25000;
+    snprintf(db, sizeof(db), "%s", schema);
+    if (cli_conn_params(o, 0, &cc, false) < 0)
+        return cli_usage_exit();
+    cc.p.db = NULL;
+    if (myc_connect(&c, &cc.p) < 0)
+        return cli_conn_error("oltp", &c, &cc.p);
+    snprintf(sql, sizeof(sql), "CREATE DATABASE `%s`", db);
+    if (sizing_sql(&c, sql) < 0) {
+        b_msg(B_MSG_FATAL, "oltp: creating schema '%s' on %s failed: %s", db, c.target, c.err.msg);
+        if (c.srv_code == 1007)
+            b_msg(B_MSG_HINT, "bench works in a schema it creates and drops itself, and never "
+                              "touches an existing one; name another with -D (a leftover of an "
+                              "interrupted run holds tables commented '" OLTP_MARK "')");
+        myc_close(&c);
+        return B_EXIT_ENV;
+    }
+    free(o->mysql_db);
+    o->mysql_db = b_xstrdup(db);
+    fprintf(stderr, "bench: oltp: created schema '%s' on %s (%s); loading %lld tables x %lld "
+                    "rows\n",
+            db, c.target, c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size);
+    struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
+    struct bench_opts po = *o;
+    po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
+    int dn = open("/dev/null", O_WRONLY), keep = dup(1); /* prepare's messages: not here */
+    fflush(stdout);
+    dup2(dn, 1);
+    int ex = oltp_jobs(&po, rw, oltp_prepare_one);
+    fflush(stdout);
+    dup2(keep, 1);
+    close(dn), close(keep);
+    struct sizing_row rows[2][16];
+    int nrows[2] = {0, 0}, best[2] = {0, 0};
+    const struct wl_def *wls[2] = {ps, rw};
+    if (ex == B_EXIT_OK) {
+        for (int k = 0; k < 2 && !atomic_load(&b_stop) && ex == B_EXIT_OK; k++) {
+            for (i64 th = 1; th <= o->sizing_max_threads && nrows[k] < 16; th *= 2) {
+                /* keep the whole run near 90 s: no new step past 80 s */
+                if ((double)(clk_now_ns() - t0) / 1e9 + (double)o->sizing_step_time > 85)
+                    break;
+                struct b_err e;
+                struct sizing_row *row = &rows[k][nrows[k]];
+                memset(&e, 0, sizeof(e));
+                if (sizing_step(o, wls[k], th, row, &e) != 0) {
+                    b_msg(B_MSG_FATAL, "oltp: %s with %lld threads: %s", wls[k]->name,
+                          (long long)th, e.msg);
+                    ex = B_EXIT_FAIL;
+                    break;
+                }
+                fprintf(stderr, "bench: oltp: %-17s %4lld threads: %10.2f tps, p99 %.2f ms\n",
+                        row->wl, (long long)th, row->tps, row->p99);
+                nrows[k]++;
+                if (row->tps > rows[k][best[k]].tps)
+                    best[k] = nrows[k] - 1;
+                /* stop once a doubling gains less than 5% over the best so far */
+                if (nrows[k] > 1 && row->tps < rows[k][best[k]].tps * 1.05 &&
+                    best[k] != nrows[k] - 1)
+                    break;
+                if (atomic_load(&b_stop))
+                    break;
+            }
+        }
+    }
+    /* drop what this run created, whatever happened above */
+    snprintf(sql, sizeof(sql), "DROP DATABASE `%s`", db);
+    if (sizing_sql(&c, sql) < 0)
+        b_msg(B_MSG_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)", db,
+              c.err.msg);
+    else
+        fprintf(stderr, "bench: oltp: dropped schema '%s'\n", db);
+    if (nrows[0] + nrows[1] > 0) {
+        printf("OLTP sizing of %s (%s): %lld tables x %lld rows, %lld s per step, %.0f s in all\n\n",
+               c.target, c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size,
+               (long long)o->sizing_step_time, (double)(clk_now_ns() - t0) / 1e9);
+        printf("%-18s %7s %12s %12s %9s %9s %8s\n", "workload", "threads", "tps", "qps", "p95 ms",
+               "p99 ms", "errors");
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < nrows[k]; i++)
+                printf("%-18s %7lld %12.2f %12.2f %9.2f %9.2f %8llu%s\n", rows[k][i].wl,
+                       (long long)rows[k][i].threads, rows[k][i].tps, rows[k][i].qps,
+                       rows[k][i].p95, rows[k][i].p99, (unsigned long long)rows[k][i].errors,
+                       i == best[k] ? "  <- knee" : "");
+        printf("\n");
+        for (int k = 0; k < 2; k++)
+            if (nrows[k])
+                printf("knee: %s peaks at %lld threads (%.0f tps, p99 %.2f ms)\n",
+                       rows[k][best[k]].wl, (long long)rows[k][best[k]].threads,
+                       rows[k][best[k]].tps, rows[k][best[k]].p99);
+    }
+    myc_close(&c);
+    return ex;
+}
+
 /*== 14 wl_ : workload registry =============================================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
@@ -6693,6 +6937,19 @@ static const struct wl_def wl_all[] = {
      .thread_done = oltp_thread_done,
      .report = oltp_report,
      .interval = oltp_interval},
+    {.name = "oltp-0.4",
+     .desc = "sysbench 0.4's --test=oltp (hidden)",
+     .opts = opt_oltp_legacy,
+     .nopts = countof(opt_oltp_legacy),
+     .db = true,
+     .hidden = true},
+    {.name = "oltp",
+     .desc = "the sizing one-liner: bench oltp -h HOST -u USER [-p]: a schema of its own, a "
+             "thread ladder, the knee",
+     .opts = opt_oltp_sizing,
+     .nopts = countof(opt_oltp_sizing),
+     .db = true,
+     .command = sizing_main},
     {.name = "cpu",
      .desc = "CPU performance test",
      .opts = opt_cpu,
@@ -7188,6 +7445,10 @@ static int cli_apply(struct cli *c, bool *late)
             int rc = opt_set(d, &opts, val);
             if (d->off == offsetof(struct bench_opts, mysql_db))
                 opts.mysql_db_set = true;
+            if (d->off == offsetof(struct bench_opts, oltp_tables))
+                opts.sizing_tables_set = true;
+            if (d->off == offsetof(struct bench_opts, oltp_table_size))
+                opts.sizing_rows_set = true;
             if (rc == OPT_OK)
                 continue;
             *late = !general || d->type == OPT_BOOL || (d->flags & OPT_F_SBLATE);
@@ -7606,7 +7867,8 @@ static void cli_print_help(void)
     }
     printf("Compiled-in tests:\n");
     for (size_t i = 0; i < countof(wl_all); i++)
-        printf("  %s - %s\n", wl_all[i].name, wl_all[i].desc);
+        if (!wl_all[i].hidden)
+            printf("  %s - %s\n", wl_all[i].name, wl_all[i].desc);
     printf("\nSee '%s <testname> help' for a list of options for each test.\n\n", me);
     if (!sb)
         printf("Exit status: 0 success, 1 the run failed or its result is invalid, 2 usage "
@@ -7872,6 +8134,9 @@ static int cli_main(int argc, char **argv)
     }
     if (test)
         c.w = wl_find(test);
+    bool legacy_oltp = test && test != c.pos[0] && !strcmp(test, "oltp"); /* --test=oltp */
+    if (legacy_oltp)
+        c.w = wl_find("oltp-0.4");
     if (c.w && c.w->db && !opts.sb && (ex = cli_db_defaults(&c)) != B_EXIT_OK) {
         cli_free(&c);
         return ex;
@@ -7883,6 +8148,26 @@ static int cli_main(int argc, char **argv)
     if (ex != B_EXIT_OK && (!late || !opts.sb)) {
         cli_free(&c);
         return ex;
+    }
+    if (ex == B_EXIT_OK && legacy_oltp) {
+        const char *to = oltp_legacy_map(&opts);
+        if (!to) {
+            b_msg(B_MSG_FATAL, "--test=oltp: unknown --oltp-test-mode=%s / --oltp-nontrx-mode=%s",
+                  opts.oltp_test_mode, opts.oltp_nontrx_mode);
+            b_msg(B_MSG_HINT, "0.4's modes are simple, complex and nontrx (select, update_key, "
+                              "update_nokey, insert, delete)");
+            cli_free(&c);
+            return cli_usage_exit();
+        }
+        c.w = wl_find(to); /* the table is --oltp-table-name (0.4: one, unnumbered) */
+        opts.oltp_tables = 1;
+        if (!*opts.oltp_legacy_table) {
+            free(opts.oltp_legacy_table);
+            opts.oltp_legacy_table = b_xstrdup("sbtest");
+        }
+        if (!opts.sb)
+            b_msg(B_MSG_WARN, "--test=oltp (sysbench 0.4) runs as %s on table '%s'", to,
+                  opts.oltp_legacy_table);
     }
     if (ex == B_EXIT_OK && opts.password_prompt) {
         char pw[256];

@@ -256,6 +256,10 @@ struct bench_opts {
     i64 oltp_delta;
     bool oltp_range_selects, oltp_auto_inc, oltp_skip_trx, oltp_secondary, oltp_create_secondary;
     char *oltp_engine, *oltp_pgsql_variant, *oltp_legacy_table;
+    i64 sizing_max_threads, sizing_step_time; /* bench oltp (the one-liner) */
+    char *oltp_test_mode, *oltp_nontrx_mode;  /* sysbench 0.4's --test=oltp */
+    bool oltp_read_only;
+    bool sizing_tables_set, sizing_rows_set;   /* --tables / --table-size were given */
     /* fileio */
     i64 file_num, file_async_backlog, file_fsync_freq, file_merged_requests, file_queue_depth;
     u64 file_block_size, file_total_size;
@@ -378,6 +382,7 @@ struct wl_def {
     int (*cleanup)(struct bench_opts *o, const struct wl_def *w); /* cleanup; exit code */
     int (*prewarm)(struct bench_opts *o, const struct wl_def *w); /* prewarm; exit code */
     int variant;                               /* which of a family (the oltp_* scripts) */
+    bool hidden;                               /* not listed in --help */
     void (*print_mode)(const struct bench_opts *o); /* mode lines of the run header */
     int (*init)(struct load_run *r);           /* shared setup before threads start */
     int (*thread_init)(struct load_thread *t); /* per-thread setup */

@@ -107,6 +107,27 @@ KS=$(echo "$K" | sed 's/ --no-defaults//')
 $B oltp_read_write $K --tables=1 cleanup >/dev/null 2>&1; [ $? = 1 ] && $ROOT keep -e "SELECT 1 FROM sbtest1 LIMIT 1" >/dev/null && ok || bad "bench dropped a sysbench table"
 (cd "$w" && ./sysbench oltp_read_write $KS --tables=1 cleanup >/dev/null 2>&1)
 $ROOT keep -e "SELECT 1 FROM sbtest1" >/dev/null 2>&1 && bad "the sysbench persona did not drop sysbench's table" || ok
+# 5. the 0.4 command line: --test=oltp on one unnumbered table named by --oltp-table-name
+O4="--test=oltp $C --no-defaults --oltp-table-size=500"
+$B $O4 prepare >"$w/out" 2>&1 && grep -q "Creating table 'sbtest'..." "$w/out" && ok || { bad "0.4 prepare"; cat "$w/out"; }
+$B $O4 --max-requests=50 --max-time=0 --num-threads=2 run >"$w/out" 2>&1
+grep -q "read:                            700" "$w/out" && grep -q "write:                           200" "$w/out" &&
+    grep -q "runs as oltp_read_write on table 'sbtest'" "$w/out" && ok || { bad "0.4 run"; grep -E "read:|write:|warning" "$w/out"; }
+$B $O4 --oltp-test-mode=nontrx --oltp-nontrx-mode=update_key --max-requests=20 --max-time=0 run >"$w/out" 2>&1
+grep -q "write:                           20" "$w/out" && ok || { bad "0.4 nontrx update_key"; grep -E "read:|write:|other:" "$w/out"; }
+$B $O4 cleanup >/dev/null 2>&1 && ! $ROOT sbt -e "SELECT 1 FROM sbtest" >/dev/null 2>&1 && ok || bad "0.4 cleanup"
+
+# 6. the one-liner: its own schema, created and dropped; an existing one is never touched
+L="-h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --no-defaults --step-time=1 --max-threads=4 --table-size=2000"
+$ROOT -e "CREATE DATABASE bench; CREATE TABLE bench.mine (a INT); INSERT INTO bench.mine VALUES (7)"
+$B oltp $L >/dev/null 2>"$w/err"; rc=$?
+[ $rc = 3 ] && grep -q "creating schema 'bench' on 127.0.0.1:$BENCH_MY_PORT failed: ERROR 1007" "$w/err" &&
+    [ "$($ROOT -N -e 'SELECT a FROM bench.mine')" = 7 ] && ok || { bad "one-liner over an existing schema (exit $rc)"; cat "$w/err"; }
+$ROOT -e "DROP DATABASE bench"
+$B oltp $L >"$w/out" 2>"$w/err"; rc=$?
+[ $rc = 0 ] && grep -q "^OLTP sizing of 127.0.0.1:$BENCH_MY_PORT" "$w/out" && grep -q "^knee: oltp_point_select peaks at" "$w/out" &&
+    grep -q "^knee: oltp_read_write peaks at" "$w/out" && grep -Eq "^oltp_read_write +1 " "$w/out" && ok || { bad "one-liner (exit $rc)"; cat "$w/out" "$w/err"; }
+grep -q "dropped schema 'bench'" "$w/err" && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'bench'")" ] && ok || bad "one-liner left its schema"
 $ROOT -e "DROP DATABASE sbt; DROP DATABASE keep"
 echo "oltp: $pass passed, $fail failed"
 [ $fail = 0 ]
