@@ -2354,14 +2354,17 @@ static int myc_sock_recv(void *ctx, unsigned char *p, size_t n)
 {
     struct my_conn *c = ctx;
     for (;;) {
-        if (myc_wait(c->fd, POLLIN, c->tmo_ms) < 0)
-            return MBEDTLS_ERR_SSL_TIMEOUT;
+        /* the socket is non-blocking: read first, and poll (with the timeout) only when
+         * nothing is there yet, which saves a system call per read under load */
         ssize_t r = recv(c->fd, p, n, 0);
         if (r >= 0)
             return (int)r;
-        if (errno == EINTR || errno == EAGAIN)
+        if (errno == EINTR)
             continue;
-        return MBEDTLS_ERR_NET_RECV_FAILED;
+        if (errno != EAGAIN)
+            return MBEDTLS_ERR_NET_RECV_FAILED;
+        if (myc_wait(c->fd, POLLIN, c->tmo_ms) < 0)
+            return MBEDTLS_ERR_SSL_TIMEOUT;
     }
 }
 
@@ -2811,6 +2814,7 @@ static int myc_open_socket(struct my_conn *c)
         c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
             return myc_lost(c, "connecting to", errno);
+        fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK); /* reads poll with timeouts */
         c->is_unix = true;
         return B_OK;
     }
@@ -3122,8 +3126,9 @@ static int myc_read_results(struct my_conn *c, const u8 *p, size_t n, struct myc
                     return b_seterr(&c->err, B_PROTOCOL, 0, "malformed column definition %zu "
                                     "from %s", i, c->target);
                 struct myc_col *col = &res->cols[i];
-                snprintf(col->name, sizeof(col->name), "%.*s", (int)B_MIN(d.name.len, 63),
-                         d.name.p);
+                size_t nl = B_MIN(d.name.len, sizeof(col->name) - 1);
+                memcpy(col->name, d.name.p, nl);
+                col->name[nl] = 0;
                 col->type = d.type;
                 col->flags = d.flags;
                 col->charset = d.charset;
@@ -5432,6 +5437,8 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
         }
     } else if (o->mysql_ssl)
         p->ssl_mode = MYC_SSL_REQUIRED; /* sysbench's --mysql-ssl=on */
+    else if (o->mysql_ssl_set || o->sb)
+        p->ssl_mode = MYC_SSL_DISABLED; /* --mysql-ssl=off, or sysbench 1.0's default */
     cli_list_item(o->mysql_host, idx, cc->host, sizeof(cc->host));
     unsigned nhosts = 1;
     for (const char *q = o->mysql_host; *q; q++)
@@ -7445,6 +7452,8 @@ static int cli_apply(struct cli *c, bool *late)
             int rc = opt_set(d, &opts, val);
             if (d->off == offsetof(struct bench_opts, mysql_db))
                 opts.mysql_db_set = true;
+            if (d->off == offsetof(struct bench_opts, mysql_ssl))
+                opts.mysql_ssl_set = true;
             if (d->off == offsetof(struct bench_opts, oltp_tables))
                 opts.sizing_tables_set = true;
             if (d->off == offsetof(struct bench_opts, oltp_table_size))

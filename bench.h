@@ -247,6 +247,7 @@ struct bench_opts {
     bool debug_proto;             /* --debug=proto: hex dump of every packet */
     bool password_prompt;         /* -p or --password without a value */
     bool mysql_db_set;            /* --mysql-db (-D) was given */
+    bool mysql_ssl_set;           /* --mysql-ssl was given */
     /* ping */
     i64 ping_count;
     /* oltp */

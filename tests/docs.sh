@@ -10,7 +10,7 @@ fail=0
 tests=$("$b" --help | sed -n '/^Compiled-in tests:/,/^$/s/^  \([a-z_]*\) - .*/\1/p')
 [ -n "$tests" ] || { echo "docs: no tests found in bench --help"; exit 1; }
 opts=$( { "$b" --help; for t in $tests; do "$b" "$t" help; done; } |
-        sed -n 's/^  --\([a-z0-9-]*\).*/\1/p' | sort -u)
+        sed -n 's/^  --\([a-z0-9_-]*\).*/\1/p' | tr _ - | sort -u)
 [ "$(echo "$opts" | wc -l)" -gt 20 ] || { echo "docs: too few options parsed"; exit 1; }
 for o in $opts; do
     grep -q -- "--$o\b" "$md" || { echo "docs: --$o is not in docs/cli.md"; fail=1; }

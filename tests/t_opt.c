@@ -73,14 +73,16 @@ static int t_opt_set_types(void)
 /* every row: a default that parses, a unique name, a help text; enum defaults in choices */
 static int t_opt_tables(void)
 {
-    const struct opt_def *rows[256];
+    const struct opt_def *rows[1024];
     size_t n = 0;
     for (size_t g = 0; g < countof(opt_groups); g++)
         for (size_t i = 0; i < opt_groups[g].n; i++)
-            rows[n++] = &opt_groups[g].t[i];
+            if (n < countof(rows))
+                rows[n++] = &opt_groups[g].t[i];
     for (size_t w = 0; w < countof(wl_all); w++)
         for (size_t i = 0; i < wl_all[w].nopts; i++)
-            rows[n++] = &wl_all[w].opts[i];
+            if (n < countof(rows))
+                rows[n++] = &wl_all[w].opts[i];
     struct bench_opts o;
     memset(&o, 0, sizeof(o));
     for (size_t i = 0; i < n; i++) {

@@ -20,15 +20,17 @@ Version and help come from the option tables:
   General options:
     --threads=N                     number of threads to use [1]
     --events=N                      limit for total number of events [0]
-  $ $BENCH --help | grep -A7 'Compiled-in tests'
-  Compiled-in tests:
+  $ $BENCH --help | sed -n '/^Compiled-in tests:/,/^$/p' | grep -E '^  (fileio|ping|oltp_read_write|oltp_point_select|bulk_insert|oltp|cpu|memory|threads|mutex) - '
     fileio - File I/O test
     ping - MySQL/MariaDB connection check: server, TLS, authentication, round trips
+    oltp_read_write - sysbench's oltp_read_write.lua (MySQL/MariaDB)
+    oltp_point_select - sysbench's oltp_point_select.lua (MySQL/MariaDB)
+    bulk_insert - sysbench's bulk_insert.lua (MySQL/MariaDB)
+    oltp - the sizing one-liner: bench oltp -h HOST -u USER [-p]: a schema of its own, a thread ladder, the knee
     cpu - CPU performance test
     memory - Memory functions speed test
     threads - Threads subsystem performance test
     mutex - Mutex performance test
-  
   $ $BENCH --help | grep -c zipfian
   2
 

@@ -95,6 +95,7 @@ round; a flipped byte is caught:
   $ $BENCH fileio $F --file-test-mode=seqrd --validate --events=256 --time=0 run >/dev/null 2>err; echo "exit $?"
   exit 1
   $ grep -v RAM err
+  bench: warning: the statistics above are incomplete: the run stopped on the error below
   bench: fileio: Checksum mismatch in block with offset: 0 (file 2)
 
 io_uring refused by a seccomp filter (as in containers): a warning and sync, or exit 3 with
