@@ -5737,6 +5737,10 @@ static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepa
 static int oltp_text(struct load_thread *t, const char *sql)
 {
     struct oltp_thread *ot = t->wl;
+    if (t->run->o->mysql_dry_run) { /* sysbench: every call "succeeds" and counts as other */
+        oltp_bump(t, 2);
+        return B_OK;
+    }
     int rc = myc_query(&ot->c, sql, strlen(sql), &ot->res, NULL, NULL);
     if (rc < 0)
         return oltp_fail(t, rc, sql, false);
@@ -6074,10 +6078,6 @@ static int oltp_event(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
-    if (o->mysql_dry_run) { /* sysbench: every call "succeeds" and counts as other */
-        oltp_bump(t, 2);
-        return B_OK;
-    }
     for (;;) {
         int rc = oltp_body(t, t->run->w->variant);
         if (rc == B_OK)
@@ -6351,6 +6351,7 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
     if (rows > 0)
         oltp_say("Inserting %lld records into '%s'\n", (long long)rows, tbl);
     char cb[128], pb[64];
+    u64 t_load = clk_now_ns();
     q.len = 0;
     for (i64 i = 1; i <= rows; i++) {
         if (q.len == 0)
@@ -6372,6 +6373,14 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
                 return rc;
             }
             q.len = 0;
+            if (!j->o->sb && isatty(2)) { /* progress for people watching a long load */
+                double s = (double)(clk_now_ns() - t_load) / 1e9;
+                pthread_mutex_lock(&oltp_print_mu);
+                fprintf(stderr, "\rbench: loading %s: %lld of %lld rows (%.0f rows/s)%s", tbl,
+                        (long long)i, (long long)rows, s > 0 ? (double)i / s : 0.0,
+                        i == rows ? "\n" : "");
+                pthread_mutex_unlock(&oltp_print_mu);
+            }
         }
     }
     if (o->oltp_create_secondary) {

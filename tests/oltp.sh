@@ -22,6 +22,7 @@ mask() { sed -E -e 's/^(sysbench 1\.0\.20) \(.*\)$/\1 (X)/' -e 's/ *-?[0-9]+\.[0
 same() { # same NAME ARGS...: compare masked stdout and the exit code
     name=$1; shift
     (cd "$w" && sysbench "$@" >ref.out 2>ref.err; echo $? >ref.rc)
+    [ -n "${BETWEEN:-}" ] && (cd "$w" && eval "$BETWEEN") >/dev/null 2>&1
     (cd "$w" && ./sysbench "$@" >our.out 2>our.err; echo $? >our.rc)
     mask "$w/ref.out" >"$w/ref.m"; mask "$w/our.out" >"$w/our.m"
     if cmp -s "$w/ref.m" "$w/our.m" && cmp -s "$w/ref.rc" "$w/our.rc"; then ok; else
@@ -52,6 +53,11 @@ for wl in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_
     if [ "$(mask "$w/ref.run" | sed -n '/^Running/,/^Threads started/p')" = "$(mask "$w/our.run" | sed -n '/^Running/,/^Threads started/p')" ]; then ok; else bad "$wl run header differs"; fi
 done
 same help oltp_read_write help
+BETWEEN="sysbench oltp_point_select $C --tables=1 cleanup" same lua-path /usr/share/sysbench/oltp_point_select.lua $C --tables=1 --table-size=100 prepare
+same lua-path-run /usr/share/sysbench/oltp_point_select.lua $C --tables=1 --events=10 --time=0 run
+same prewarm oltp_point_select $C --tables=1 prewarm
+BETWEEN="sysbench oltp_point_select $C --tables=1 --table-size=100 prepare" same lua-path-cleanup /usr/share/sysbench/oltp_point_select.lua $C --tables=1 cleanup
+same dry-run oltp_read_write --mysql-dry-run --tables=1 --events=100 --time=0 run
 same help-points select_random_points help
 same missing-table oltp_read_write $C --tables=1 --events=1 run
 
@@ -107,6 +113,13 @@ KS=$(echo "$K" | sed 's/ --no-defaults//')
 $B oltp_read_write $K --tables=1 cleanup >/dev/null 2>&1; [ $? = 1 ] && $ROOT keep -e "SELECT 1 FROM sbtest1 LIMIT 1" >/dev/null && ok || bad "bench dropped a sysbench table"
 (cd "$w" && ./sysbench oltp_read_write $KS --tables=1 cleanup >/dev/null 2>&1)
 $ROOT keep -e "SELECT 1 FROM sbtest1" >/dev/null 2>&1 && bad "the sysbench persona did not drop sysbench's table" || ok
+# bulk_insert: one table per thread, rows = events
+$B bulk_insert $C --no-defaults --threads=2 prepare >/dev/null 2>&1 &&
+    $B bulk_insert $C --no-defaults --threads=2 --events=3000 --time=0 run >"$w/out" 2>&1 &&
+    [ "$($ROOT -N sbt -e 'SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)')" = 3000 ] &&
+    $B bulk_insert $C --no-defaults --threads=2 cleanup >/dev/null 2>&1 && ! $ROOT sbt -e "SELECT 1 FROM sbtest1" >/dev/null 2>&1 &&
+    ok || { bad "bulk_insert"; cat "$w/out"; }
+
 # 5. the 0.4 command line: --test=oltp on one unnumbered table named by --oltp-table-name
 O4="--test=oltp $C --no-defaults --oltp-table-size=500"
 $B $O4 prepare >"$w/out" 2>&1 && grep -q "Creating table 'sbtest'..." "$w/out" && ok || { bad "0.4 prepare"; cat "$w/out"; }
