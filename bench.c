@@ -1212,6 +1212,7 @@ static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
      MY_CAP_SECURE_CONNECTION | MY_CAP_MULTI_RESULTS | MY_CAP_PS_MULTI_RESULTS |             \
      MY_CAP_PLUGIN_AUTH | MY_CAP_PLUGIN_AUTH_LENENC | MY_CAP_DEPRECATE_EOF)
 
+#define MY_MARIADB_CACHE_METADATA 0x10u /* extended capability, bit 36 */
 #define MY_SERVER_MORE_RESULTS 0x0008u
 #define MY_SERVER_SESSION_STATE_CHANGED 0x4000u
 #define MY_COLLATION_UTF8MB4 45
@@ -1893,20 +1894,21 @@ static void my_build_execute(struct buf *b, u32 stmt_id, const struct my_val *pa
 }
 
 /* SSLRequest / the first 32 bytes of HandshakeResponse41 (protocol.md 2.6, 2.7). */
-static void my_build_login_head(struct buf *b, u32 caps)
+static void my_build_login_head(struct buf *b, u32 caps, u32 ext_caps)
 {
     my_put_uint(b, caps, 4);
     my_put_uint(b, 0x01000000, 4); /* max packet size (advisory) */
     my_put_u8(b, MY_COLLATION_UTF8MB4);
-    for (int i = 0; i < 23; i++)
+    for (int i = 0; i < 19; i++)
         my_put_u8(b, 0);
+    my_put_uint(b, ext_caps, 4); /* MariaDB extended capabilities (caps bit 0 clear), else 0 */
 }
 
-static void my_build_handshake_response(struct buf *b, u32 caps, const char *user,
-                                        const u8 *auth, size_t auth_len, const char *db,
-                                        const char *plugin)
+static void my_build_handshake_response(struct buf *b, u32 caps, u32 ext_caps,
+                                        const char *user, const u8 *auth, size_t auth_len,
+                                        const char *db, const char *plugin)
 {
-    my_build_login_head(b, caps);
+    my_build_login_head(b, caps, ext_caps);
     my_put_nstr(b, user);
     if (caps & MY_CAP_PLUGIN_AUTH_LENENC)
         my_put_lstr(b, auth, auth_len);
@@ -2251,6 +2253,7 @@ struct myc_params {
     bool multi_statements;     /* CLIENT_MULTI_STATEMENTS */
     bool debug_proto;          /* hex dump every packet on stderr */
     bool no_deprecate_eof;     /* tests: classic EOF packets instead of OK-as-EOF */
+    bool no_cache_metadata;    /* tests: column definitions with every execute */
 };
 
 /* One column of a result, copied out of its definition packet. */
@@ -2280,6 +2283,7 @@ struct myc_stmt {
     u32 id;
     u16 nparams, ncols;
     struct my_coldef *coldefs; /* types/flags for decoding binary rows [ncols] */
+    struct myc_col *cols;      /* names and types from PREPARE [ncols] */
 };
 
 struct my_conn {
@@ -2300,6 +2304,7 @@ struct my_conn {
     struct buf scratch;            /* payload under construction */
     u8 seq;                        /* next sequence id */
     u32 caps;                      /* negotiated capabilities */
+    u32 ext_caps;                  /* negotiated MariaDB extended capabilities */
     struct my_handshake hs;        /* the greeting (views into hs_copy) */
     u8 hs_copy[512];
     char version[96];              /* server version string */
@@ -2956,6 +2961,10 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
     c->caps = (MY_CAP_WANTED | MY_CAP_CONNECT_ATTRS) & c->hs.caps;
     if (p->no_deprecate_eof)
         c->caps &= ~MY_CAP_DEPRECATE_EOF;
+    /* MariaDB 10.6+: executes of a prepared statement skip the column definitions the
+     * client already has from PREPARE (protocol.md 4.9): less work for the server per query */
+    if (!(c->hs.caps & MY_CAP_LONG_PASSWORD) && !p->no_cache_metadata)
+        c->ext_caps = c->hs.ext_caps & MY_MARIADB_CACHE_METADATA;
     if (p->db && *p->db)
         c->caps |= MY_CAP_CONNECT_WITH_DB & c->hs.caps;
     if (p->multi_statements)
@@ -2970,7 +2979,7 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
     if (mode != MYC_SSL_DISABLED && (c->hs.caps & MY_CAP_SSL)) {
         struct buf req = {0};
         c->caps |= MY_CAP_SSL;
-        my_build_login_head(&req, c->caps);
+        my_build_login_head(&req, c->caps, c->ext_caps);
         rc = myc_send(c, req.p, req.len);
         buf_free(&req);
         if (rc < 0 || (rc = myc_tls_start(c, mode)) < 0)
@@ -2992,7 +3001,7 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
             snprintf(plugin, sizeof(plugin), "mysql_native_password");
         rc = myc_auth_data(c, plugin, &auth);
         if (rc == B_OK) {
-            my_build_handshake_response(&resp, c->caps, p->user ? p->user : "",
+            my_build_handshake_response(&resp, c->caps, c->ext_caps, p->user ? p->user : "",
                                         (const u8 *)auth.p, auth.len, p->db ? p->db : "", plugin);
             rc = myc_send(c, resp.p, resp.len);
         }
@@ -3089,7 +3098,8 @@ static int myc_set_cols(struct my_conn *c, struct myc_result *res, size_t ncols)
  * says more results exist.
  */
 static int myc_read_results(struct my_conn *c, const u8 *p, size_t n, struct myc_result *res,
-                            bool binary, myc_text_cb tcb, myc_bin_cb bcb, void *ctx)
+                            const struct myc_stmt *st, myc_text_cb tcb, myc_bin_cb bcb,
+                            void *ctx)
 {
     struct my_str sv[64];
     struct my_val vv[64];
@@ -3125,7 +3135,18 @@ static int myc_read_results(struct my_conn *c, const u8 *p, size_t n, struct myc
             if ((rc = myc_set_cols(c, res, (size_t)ncols)) < 0)
                 return rc;
             res->nsets++;
-            for (size_t i = 0; i < ncols; i++) {
+            u8 meta = 1;
+            if ((c->ext_caps & MY_MARIADB_CACHE_METADATA) && my_rd_u8(&r, &meta) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "no metadata flag from %s", c->target);
+            if (!meta) { /* the definitions of PREPARE apply */
+                if (!st || !st->cols || ncols != st->ncols)
+                    return b_seterr(&c->err, B_PROTOCOL, 0, "%s skipped column definitions "
+                                    "bench does not have", c->target);
+                memcpy(res->cols, st->cols, (size_t)ncols * sizeof(*res->cols));
+                for (size_t i = 0; i < ncols && i < countof(cd); i++)
+                    cd[i] = st->coldefs[i];
+            }
+            for (size_t i = 0; meta && i < ncols; i++) {
                 struct my_coldef d;
                 if ((rc = myc_read(c, &p, &n)) < 0)
                     return rc;
@@ -3143,11 +3164,11 @@ static int myc_read_results(struct my_conn *c, const u8 *p, size_t n, struct myc
                 if (i < countof(cd))
                     cd[i] = d, cd[i].name.p = NULL; /* only the types are used later */
             }
-            if (!(c->caps & MY_CAP_DEPRECATE_EOF)) {
+            if (meta && !(c->caps & MY_CAP_DEPRECATE_EOF)) {
                 if ((rc = myc_read(c, &p, &n)) < 0)
                     return rc;
-                u16 w, st;
-                if (my_parse_eof(p, n, &w, &st) < 0)
+                u16 w, s2;
+                if (my_parse_eof(p, n, &w, &s2) < 0)
                     return b_seterr(&c->err, B_PROTOCOL, 0, "missing EOF after columns from %s",
                                     c->target);
             }
@@ -3157,18 +3178,18 @@ static int myc_read_results(struct my_conn *c, const u8 *p, size_t n, struct myc
                 if (n && p[0] == 0xFF)
                     return myc_server_error(c, p, n);
                 if (my_is_eof(p, n)) {
-                    u16 w = 0, st = 0;
+                    u16 w = 0, sf = 0;
                     if (c->caps & MY_CAP_DEPRECATE_EOF) {
                         struct my_ok_pkt ok;
                         if (my_parse_ok(p, n, &ok) < 0)
                             return b_seterr(&c->err, B_PROTOCOL, 0, "malformed end of result "
                                             "from %s", c->target);
-                        w = ok.warnings, st = ok.status;
-                    } else if (my_parse_eof(p, n, &w, &st) < 0)
+                        w = ok.warnings, sf = ok.status;
+                    } else if (my_parse_eof(p, n, &w, &sf) < 0)
                         return b_seterr(&c->err, B_PROTOCOL, 0, "malformed EOF from %s",
                                         c->target);
                     res->warnings = w;
-                    res->status = st;
+                    res->status = sf;
                     break;
                 }
                 res->rows++;
@@ -3177,7 +3198,7 @@ static int myc_read_results(struct my_conn *c, const u8 *p, size_t n, struct myc
                 if (ncols > countof(sv))
                     return b_seterr(&c->err, B_UNSUPPORTED, 0, "rows of %llu columns",
                                     (unsigned long long)ncols);
-                if (!binary) {
+                if (!st) {
                     if (my_parse_text_row(p, n, (size_t)ncols, sv) < 0)
                         return b_seterr(&c->err, B_PROTOCOL, 0, "malformed row from %s",
                                         c->target);
@@ -3212,7 +3233,7 @@ static int myc_query(struct my_conn *c, const char *sql, size_t len, struct myc_
     res->ncols = 0;
     if ((rc = myc_command(c, MY_COM_QUERY, sql, len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
         return rc;
-    return myc_read_results(c, p, n, res, false, cb, NULL, ctx);
+    return myc_read_results(c, p, n, res, NULL, cb, NULL, ctx);
 }
 
 /* myc_prepare - COM_STMT_PREPARE; st keeps the column types for decoding. */
@@ -3233,6 +3254,7 @@ static int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct my
     st->nparams = po.nparams;
     st->ncols = po.ncols;
     st->coldefs = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct my_coldef));
+    st->cols = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct myc_col));
     for (int part = 0; part < 2; part++) {
         u16 cnt = part ? po.ncols : po.nparams;
         for (u16 i = 0; i < cnt; i++) {
@@ -3243,6 +3265,12 @@ static int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct my
                 return b_seterr(&c->err, B_PROTOCOL, 0, "malformed definition from %s",
                                 c->target);
             if (part) {
+                struct myc_col *col = &st->cols[i];
+                size_t nl = B_MIN(d.name.len, sizeof(col->name) - 1);
+                memcpy(col->name, d.name.p, nl);
+                col->name[nl] = 0;
+                col->type = d.type, col->flags = d.flags, col->charset = d.charset;
+                col->decimals = d.decimals;
                 st->coldefs[i] = d;
                 memset(&st->coldefs[i].schema, 0, 5 * sizeof(struct my_str));
             }
@@ -3273,7 +3301,7 @@ static int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_v
     c->seq = 0;
     if ((rc = myc_send(c, c->scratch.p, c->scratch.len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
         return rc;
-    return myc_read_results(c, p, n, res, true, NULL, cb, ctx);
+    return myc_read_results(c, p, n, res, st, NULL, cb, ctx);
 }
 
 static int myc_stmt_close(struct my_conn *c, struct myc_stmt *st)
@@ -3281,7 +3309,9 @@ static int myc_stmt_close(struct my_conn *c, struct myc_stmt *st)
     u8 id[4] = {(u8)st->id, (u8)(st->id >> 8), (u8)(st->id >> 16), (u8)(st->id >> 24)};
     int rc = myc_command(c, MY_COM_STMT_CLOSE, id, 4); /* no reply */
     free(st->coldefs);
+    free(st->cols);
     st->coldefs = NULL;
+    st->cols = NULL;
     return rc;
 }
 
@@ -6077,7 +6107,9 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
 {
     for (i64 i = 0; i < tables * OQ_N; i++) {
         free(ot->st[i].coldefs);
+        free(ot->st[i].cols);
         ot->st[i].coldefs = NULL;
+        ot->st[i].cols = NULL;
     }
 }
 
@@ -6730,9 +6762,11 @@ static int sizing_main(struct bench_opts *o)
     else
         fprintf(stderr, "bench: oltp: dropped schema '%s'\n", db);
     if (nrows[0] + nrows[1] > 0) {
-        printf("OLTP sizing of %s (%s): %lld tables x %lld rows, %lld s per step, %.0f s in all\n\n",
-               c.target, c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size,
-               (long long)o->sizing_step_time, (double)(clk_now_ns() - t0) / 1e9);
+        printf("OLTP sizing of %s (%s, %s): %lld tables x %lld rows, %lld s per step, %.0f s "
+               "in all\n\n",
+               c.target, c.version, c.tls ? "TLS" : "no TLS", (long long)o->oltp_tables,
+               (long long)o->oltp_table_size, (long long)o->sizing_step_time,
+               (double)(clk_now_ns() - t0) / 1e9);
         printf("%-18s %7s %12s %12s %9s %9s %8s\n", "workload", "threads", "tps", "qps", "p95 ms",
                "p99 ms", "errors");
         for (int k = 0; k < 2; k++)

@@ -245,7 +245,7 @@ static int t_bin_row(void *ctx, const struct myc_result *res, const struct my_va
     return 0;
 }
 
-static int t_my_live_prepared(void)
+static int t_my_live_prepared_mode(bool no_cache)
 {
     struct myc_params p;
     struct my_conn c;
@@ -253,7 +253,9 @@ static int t_my_live_prepared(void)
     struct myc_stmt ins, sel;
     struct t_bin got = {0};
     T_LIVE_OR_SKIP(&p, "nat", "secret", MYC_SSL_REQUIRED); /* over TLS, for good measure */
+    p.no_cache_metadata = no_cache;
     T_CHECK(myc_connect(&c, &p) == B_OK && c.tls);
+    T_CHECK(!!(c.ext_caps & MY_MARIADB_CACHE_METADATA) == !no_cache); /* MariaDB >= 10.6 */
     T_CHECK(t_q(&c, "CREATE OR REPLACE TABLE t (id INT UNSIGNED PRIMARY KEY, i8 TINYINT, "
                     "i64 BIGINT, u64 BIGINT UNSIGNED, f FLOAT, d DOUBLE, dec1 DECIMAL(10,3), "
                     "s VARCHAR(20), b VARBINARY(8), dt DATETIME(6), da DATE, tm TIME(1), "
@@ -308,4 +310,11 @@ static int t_my_live_prepared(void)
     myc_result_free(&res);
     myc_close(&c);
     return 0;
+}
+
+/* with MariaDB's CACHE_METADATA (definitions only at PREPARE) and without */
+static int t_my_live_prepared(void)
+{
+    int rc = t_my_live_prepared_mode(false);
+    return rc ? rc : t_my_live_prepared_mode(true);
 }
