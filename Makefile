@@ -160,8 +160,10 @@ fuzz: tests/fuzz_my
 tests/noiouring: tests/noiouring.c
 	$(CC) -O1 -Wall -Wextra -o $@ tests/noiouring.c
 
-test: bench tests/unit tests/noiouring san tsan tests/fuzz_my
+# setup first: on a fresh machine it installs the compilers and servers the rest needs
+test:
 	@tests/setup.sh
+	@$(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my
 	tests/run.sh
 
 perf: bench

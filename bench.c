@@ -5993,39 +5993,20 @@ static int oltp_prepare_stmts(struct load_thread *t, int variant)
 {
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
+    /* the statement kinds each script prepares: a contiguous range of OQ_* (lo > hi: none) */
+    static const struct {
+        int lo, hi;
+    } kinds[] = {
+        [OLTP_READ_WRITE] = {OQ_POINT, OQ_INSERT},        [OLTP_READ_ONLY] = {OQ_POINT, OQ_DISTINCT},
+        [OLTP_WRITE_ONLY] = {OQ_IDX_UPD, OQ_INSERT},      [OLTP_POINT_SELECT] = {OQ_POINT, OQ_POINT},
+        [OLTP_INSERT] = {1, 0},                           [OLTP_UPDATE_INDEX] = {OQ_IDX_UPD, OQ_IDX_UPD},
+        [OLTP_UPDATE_NON_INDEX] = {OQ_NONIDX_UPD, OQ_NONIDX_UPD},
+        [OLTP_DELETE] = {OQ_DELETE, OQ_DELETE},           [OLTP_RANDOM_POINTS] = {OQ_RPOINTS, OQ_RPOINTS},
+        [OLTP_RANDOM_RANGES] = {OQ_RRANGES, OQ_RRANGES}, [OLTP_BULK_INSERT] = {1, 0},
+    };
     bool need[OQ_N] = {false};
-    switch (variant) {
-    case OLTP_READ_WRITE:
-        for (int k = 0; k <= OQ_INSERT; k++)
-            need[k] = true;
-        break;
-    case OLTP_READ_ONLY:
-        for (int k = 0; k <= OQ_DISTINCT; k++)
-            need[k] = true;
-        break;
-    case OLTP_WRITE_ONLY:
-        for (int k = OQ_IDX_UPD; k <= OQ_INSERT; k++)
-            need[k] = true;
-        break;
-    case OLTP_POINT_SELECT:
-        need[OQ_POINT] = true;
-        break;
-    case OLTP_UPDATE_INDEX:
-        need[OQ_IDX_UPD] = true;
-        break;
-    case OLTP_UPDATE_NON_INDEX:
-        need[OQ_NONIDX_UPD] = true;
-        break;
-    case OLTP_DELETE:
-        need[OQ_DELETE] = true;
-        break;
-    case OLTP_RANDOM_POINTS:
-        need[OQ_RPOINTS] = true;
-        break;
-    case OLTP_RANDOM_RANGES:
-        need[OQ_RRANGES] = true;
-        break;
-    }
+    for (int k = kinds[variant].lo; k <= kinds[variant].hi; k++)
+        need[k] = true;
     if (!o->oltp_range_selects)
         need[OQ_SIMPLE] = need[OQ_SUM] = need[OQ_ORDER] = need[OQ_DISTINCT] = false;
     if (o->db_ps_mode != 0)

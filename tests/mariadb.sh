@@ -28,9 +28,14 @@ rm -rf "$dir" && mkdir -p "$dir/data" "$dir/tls"
     openssl req -newkey rsa:2048 -nodes -subj /CN=bench-client -keyout client.key -out client.csr 2>/dev/null
     openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -out client.pem 2>/dev/null
 )
+# listen on ::1 too when this machine has IPv6 loopback (the IPv6 test then runs)
+bind=127.0.0.1 v6=""
+if python3 -c "import socket; socket.socket(socket.AF_INET6).bind(('::1', 0))" 2>/dev/null; then
+    bind=127.0.0.1,::1 v6=" BENCH_MY_V6=1"
+fi
 mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-authentication-method=socket >"$dir/install.log" 2>&1 ||
     { cat "$dir/install.log" >&2; exit 1; }
-mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=127.0.0.1,::1 --port="$port" \
+mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=$bind --port="$port" \
     --socket="$dir/sock" --pid-file="$dir/pid" --skip-log-bin --plugin-load-add=auth_ed25519 \
     --ssl-ca="$dir/tls/ca.pem" --ssl-cert="$dir/tls/server.pem" --ssl-key="$dir/tls/server.key" \
     --innodb-buffer-pool-size=64M --max-connections=200 --max-allowed-packet=64M --log-error="$dir/error.log" >/dev/null 2>&1 &
@@ -49,4 +54,4 @@ CREATE USER 'x509'@'%' IDENTIFIED BY 'certpw' REQUIRE X509;
 CREATE DATABASE benchtest;
 GRANT ALL ON *.* TO 'nat'@'%', 'ed'@'%', 'tls'@'%', 'x509'@'%';
 SQL
-echo "export BENCH_MY_HOST=127.0.0.1 BENCH_MY_PORT=$port BENCH_MY_SOCK=$dir/sock BENCH_MY_CA=$dir/tls/ca.pem BENCH_MY_OTHER_CA=$dir/tls/other.pem BENCH_MY_CLIENT_CERT=$dir/tls/client.pem BENCH_MY_CLIENT_KEY=$dir/tls/client.key"
+echo "export BENCH_MY_HOST=127.0.0.1 BENCH_MY_PORT=$port BENCH_MY_SOCK=$dir/sock BENCH_MY_CA=$dir/tls/ca.pem BENCH_MY_OTHER_CA=$dir/tls/other.pem BENCH_MY_CLIENT_CERT=$dir/tls/client.pem BENCH_MY_CLIENT_KEY=$dir/tls/client.key$v6"
