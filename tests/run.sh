@@ -42,7 +42,12 @@ san_runs() { # san_runs BINARY
         "fileio $SF --threads=2 --file-test-mode=seqrd --file-io-mode=mmap --events=500 --time=0 run" \
         "fileio $SF cleanup" \
         "ping --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret --count=20" \
-        "ping --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u ed -pfoobar --ssl-mode=DISABLED --count=5"
+        "ping --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u ed -pfoobar --ssl-mode=DISABLED --count=5" \
+        "oltp_read_write $DB --threads=3 --tables=3 --table-size=500 prepare" \
+        "oltp_read_write $DB --threads=4 --tables=3 --time=2 --report-interval=1 run" \
+        "oltp_read_write $DB --threads=2 --tables=3 --events=50 --time=0 --db-ps-mode=disable --ssl-mode=REQUIRED run" \
+        "oltp_read_write $DB --threads=3 --tables=3 prewarm" \
+        "oltp_read_write $DB --tables=3 cleanup"
     rm -rf "$top/build/san-files" && mkdir -p "$top/build/san-files"
     for a in "$@"; do
         # shellcheck disable=SC2086
@@ -68,6 +73,7 @@ if menv=$(sh tests/mariadb.sh start "$MDB" "$MPORT"); then
 else
     echo "run: the MariaDB test server did not start; the protocol tests will fail"
 fi
+DB="--no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret -D benchtest"
 
 suite static static_check
 suite unit ./tests/unit
