@@ -299,6 +299,22 @@ static double rep_ms(u64 ns)
     return (double)ns / 1e6;
 }
 
+/* " lat (ms,50%,95%): 0.12,0.34" - the percentiles of an interval line (label: "lat" or
+ * "latency", as sysbench words it per test; decimals 2, or 3 for fileio) */
+static void rep_interval_pcts(const struct bench_opts *o, const struct hist *h, const char *label,
+                              int decimals)
+{
+    if (!o->npct)
+        return;
+    printf(" %s (ms,", label);
+    for (int i = 0; i < o->npct; i++)
+        printf("%s%g%%", i ? "," : "", o->pct[i]);
+    printf("):");
+    for (int i = 0; i < o->npct; i++)
+        printf("%s%4.*f", i ? "," : " ", decimals,
+               rep_ms(hist_percentile(h, o->pct[i], 0, UINT64_MAX)));
+}
+
 #define HIST_HALF (1u << (HIST_SUB_BITS - 1)) /* 128 linear buckets per octave */
 
 BENCH_API unsigned hist_index(u64 v)
@@ -5170,15 +5186,7 @@ static void io_interval(const struct load_run *r, const struct load_snap *d, dou
     printf("[ %.0fs ] reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s", at_s,
            (double)d->ctr[3] / 1048576.0 / x, (double)d->ctr[4] / 1048576.0 / x,
            (double)d->ctr[2] / x);
-    if (o->npct) {
-        printf(" latency (ms,");
-        for (int i = 0; i < o->npct; i++)
-            printf("%s%g%%", i ? "," : "", o->pct[i]);
-        printf("):");
-        for (int i = 0; i < o->npct; i++)
-            printf("%s%4.3f", i ? "," : " ",
-                   rep_ms(hist_percentile(d->hist, o->pct[i], 0, UINT64_MAX)));
-    }
+    rep_interval_pcts(o, d->hist, "latency", 3);
     printf("\n");
 }
 
@@ -6173,15 +6181,7 @@ static void oltp_interval(const struct load_run *r, const struct load_snap *d, d
     printf("[ %.0fs ] thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f)", at_s,
            atomic_load(&((struct load_run *)r)->running), (double)d->events / x, (double)q / x,
            (double)d->ctr[0] / x, (double)d->ctr[1] / x, (double)d->ctr[2] / x);
-    if (o->npct) {
-        printf(" lat (ms,");
-        for (int i = 0; i < o->npct; i++)
-            printf("%s%g%%", i ? "," : "", o->pct[i]);
-        printf("):");
-        for (int i = 0; i < o->npct; i++)
-            printf("%s%4.2f", i ? "," : " ",
-                   rep_ms(hist_percentile(d->hist, o->pct[i], 0, UINT64_MAX)));
-    }
+    rep_interval_pcts(o, d->hist, "lat", 2);
     printf(" err/s: %4.2f reconn/s: %4.2f\n", (double)d->ctr[3] / x, (double)d->ctr[4] / x);
 }
 
@@ -7115,15 +7115,7 @@ static void wl_generic_interval(const struct load_run *r, const struct load_snap
     int running = atomic_load(&((struct load_run *)r)->running);
     printf("[ %.0fs ] thds: %d eps: %4.2f", at_s, running,
            secs > 0 ? (double)d->events / secs : 0.0);
-    if (o->npct) {
-        printf(" lat (ms,");
-        for (int i = 0; i < o->npct; i++)
-            printf("%s%g%%", i ? "," : "", o->pct[i]);
-        printf("):");
-        for (int i = 0; i < o->npct; i++)
-            printf("%s%4.2f", i ? "," : " ",
-                   rep_ms(hist_percentile(d->hist, o->pct[i], 0, UINT64_MAX)));
-    }
+    rep_interval_pcts(o, d->hist, "lat", 2);
     printf("\n");
 }
 
