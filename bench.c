@@ -6735,6 +6735,10 @@ static int sizing_main(struct bench_opts *o)
             }
         }
     }
+    if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
+        b_msg(B_MSG_WARN, "oltp: interrupted; the table below covers the steps that ran");
+        ex = B_EXIT_FAIL;
+    }
     /* drop what this run created, whatever happened above */
     snprintf(sql, sizeof(sql), "DROP DATABASE `%s`", db);
     if (sizing_sql(&c, sql) < 0)
@@ -8201,6 +8205,7 @@ static int cli_main(int argc, char **argv)
             b_msg(B_MSG_WARN, "--test=oltp (sysbench 0.4) runs as %s on table '%s'", to,
                   opts.oltp_legacy_table);
     }
+    os_install_signals(); /* SIGINT/SIGTERM end runs cleanly: reports print, schemas drop */
     if (ex == B_EXIT_OK && opts.password_prompt) {
         char pw[256];
         if (cli_prompt_password(pw, sizeof(pw)) < 0) {
@@ -8344,7 +8349,6 @@ static int cli_main(int argc, char **argv)
     }
     cli_banner(&c);
     srandom(opts.rand_seed ? (unsigned)opts.rand_seed : (unsigned)time(NULL));
-    os_install_signals();
     ex = cli_run(c.w);
     cli_free(&c);
     return ex;
