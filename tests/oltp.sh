@@ -141,6 +141,14 @@ $B oltp $L >"$w/out" 2>"$w/err"; rc=$?
 [ $rc = 0 ] && grep -q "^OLTP sizing of 127.0.0.1:$BENCH_MY_PORT" "$w/out" && grep -q "^knee: oltp_point_select peaks at" "$w/out" &&
     grep -q "^knee: oltp_read_write peaks at" "$w/out" && grep -Eq "^oltp_read_write +1 " "$w/out" && ok || { bad "one-liner (exit $rc)"; cat "$w/out" "$w/err"; }
 grep -q "dropped schema 'bench'" "$w/err" && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'bench'")" ] && ok || bad "one-liner left its schema"
+# interrupted (SIGTERM; a Ctrl-C is the same): the steps end, the schema is dropped, exit 1
+$B oltp $L --step-time=3 >"$w/out" 2>"$w/err" &
+pid=$!
+sleep 5
+kill -TERM $pid
+wait $pid; rc=$?
+[ $rc = 1 ] && grep -q "interrupted" "$w/err" && grep -q "dropped schema 'bench'" "$w/err" &&
+    [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'bench'")" ] && ok || { bad "interrupted one-liner (exit $rc)"; cat "$w/err"; }
 $ROOT -e "DROP DATABASE sbt; DROP DATABASE keep"
 echo "oltp: $pass passed, $fail failed"
 [ $fail = 0 ]
