@@ -4198,8 +4198,8 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
  * fio's "newest flags first" ladder (SINGLE_ISSUER|DEFER_TASKRUN, then COOP_TASKRUN, then
  * CQSIZE, then none), the three mmaps (or one ring mapping with IORING_FEAT_SINGLE_MMAP),
  * registered files and buffers where the kernel and RLIMIT_MEMLOCK allow, each request
- * submitted at once and completions reaped in batches. References: io_uring_setup(2), io_uring_enter(2), fio engines/io_uring.c (behaviour),
- * shared/spec/sizing.md 3.2-3.4.
+ * submitted at once and completions reaped in batches. References: io_uring_setup(2),
+ * io_uring_enter(2), fio engines/io_uring.c (behaviour), shared/spec/sizing.md 3.2-3.4.
  *
  * io_: sysbench 1.0.20's fileio (spec 3.5): test_file.N of total/num bytes in --file-dir,
  * sequential modes walking the files and wrapping around, random modes, the periodic fsync
