@@ -54,21 +54,21 @@ A cpu run with --events: exact event count, sysbench's blocks, several percentil
       events per second: * (glob)
   
   General statistics:
-      total time:                          *s (glob)
+      total time: *s (glob)
       total number of events:              20
   
   Latency (ms):
-           min:                                    * (glob)
-           avg:                                    * (glob)
-           max:                                    * (glob)
-           50th percentile:                        * (glob)
-           99th percentile:                        * (glob)
-         99.9th percentile:                        * (glob)
-           sum:                                    * (glob)
+           min: * (glob)
+           avg: * (glob)
+           max: * (glob)
+           50th percentile: * (glob)
+           99th percentile: * (glob)
+         99.9th percentile: * (glob)
+           sum: * (glob)
   
   Threads fairness:
       events (avg/stddev):           10.0000/* (glob)
-      execution time (avg/stddev):   * (glob)
+      execution time (avg/stddev): * (glob)
   
 
 Memory: sysbench's semantics (events = total / block / threads, --events ignored).
@@ -90,19 +90,19 @@ Memory: sysbench's semantics (events = total / block / threads, --events ignored
   
   
   General statistics:
-      total time:                          *s (glob)
+      total time: *s (glob)
       total number of events:              1024
   
   Latency (ms):
-           min:                                    * (glob)
-           avg:                                    * (glob)
-           max:                                    * (glob)
-           95th percentile:                        * (glob)
-           sum:                                    * (glob)
+           min: * (glob)
+           avg: * (glob)
+           max: * (glob)
+           95th percentile: * (glob)
+           sum: * (glob)
   
   Threads fairness:
       events (avg/stddev):           512.0000/0.00
-      execution time (avg/stddev):   * (glob)
+      execution time (avg/stddev): * (glob)
   
 
 threads and mutex (mutex: one event per thread whatever --events says):

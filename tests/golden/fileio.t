@@ -35,13 +35,13 @@ files sit on and warns when the page cache, not the disk, would answer:
   bench: warning: fileio: the 4MiB of test files fit in RAM (*) and O_DIRECT is off: this measures the page cache, not the disk (glob)
   bench: hint: add --file-extra-flags=direct, or make --file-total-size larger than RAM
   File operations:
-      reads/s:                      * (glob)
-      writes/s:                     * (glob)
-      fsyncs/s:                     * (glob)
+      reads/s: * (glob)
+      writes/s: * (glob)
+      fsyncs/s: * (glob)
   
   Throughput:
-      read, MiB/s:                  * (glob)
-      written, MiB/s:               * (glob)
+      read, MiB/s: * (glob)
+      written, MiB/s: * (glob)
   
   Latency by operation (ms):
       read          175 ops  50%: * 99%: * (glob)

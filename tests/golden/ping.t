@@ -7,7 +7,7 @@ plugin, connect time and round trips; then the errors a DBA meets first.
       server:            5.5.5-10.11.*-MariaDB* (MariaDB), connection id * (glob)
       TLS:               TLSv1.2 TLS-* (certificate not verified) (glob)
       authentication:    mysql_native_password as 'nat'
-      connect:           * ms (TCP + TLS + login) (glob)
+      connect: * ms (TCP + TLS + login) (glob)
       server settings:   hostname *, max_connections 200, innodb_buffer_pool_size 64MiB (glob)
       COM_PING                    5 round trips, ms: min * avg * p50 * p95 * p99 * max * (glob)
       SELECT 1 (COM_QUERY)        5 round trips, ms: min * avg * p50 * p95 * p99 * max * (glob)
@@ -76,5 +76,5 @@ Invoked as sysbench, the connection error is sysbench's:
 
   $ $BENCH ping $C -u nat -psecret --count=1 --ssl-mode=DISABLED --debug=proto 2>&1 >/dev/null | head -3
   bench: proto: < * bytes (glob)
-    0000  * 00 00 0a 35 2e 35 2e 35 2d 31 30 2e 31 31  |*| (glob)
+    0000 * 00 00 0a 35 2e 35 2e 35 2d 31 30 2e 31 31  |*| (glob)
     0010  2e 31 39 2d 4d 61 72 69 61 44 42 2d 30 2b 64 65  |.19-MariaDB-0+de|
