@@ -18,20 +18,23 @@
  *   6  rnd_    xoroshiro128+ and sysbench's distributions
  *   7  opt_    option tables, parser, help printer
  *   8  os_     threads, signals, host facts
- *   9  cpu_, mem_   CPU and memory workloads
- *   10 thr_    threads and mutex workloads
- *   11 load_   worker threads, limits, --rate, intervals and checkpoints
- *   12 uring_, io_  io_uring by raw syscalls; the fileio workload
- *   13 wl_     workload registry
- *   14 rep_    reports (sysbench layout)
- *   15 cli_    command line, dispatch, bench_main(), main()
+ *   9  my_     MySQL wire protocol codec (no I/O)
+ *   10 myc_    MySQL connection: sockets, TLS, authentication, commands
+ *   11 cpu_, mem_   CPU and memory workloads
+ *   12 thr_    threads and mutex workloads
+ *   13 load_   worker threads, limits, --rate, intervals and checkpoints
+ *   14 uring_, io_  io_uring by raw syscalls; the fileio workload
+ *   15 oltp_   sysbench's OLTP workloads, prepare/cleanup, the sizing one-liner
+ *   16 wl_     workload registry
+ *   17 rep_    reports (sysbench layout)
+ *   18 cli_    command line, dispatch, ping, bench_main(), main()
  *
  * Limitations: Linux only (x86_64 tested). No Lua: sysbench scripts are mapped by name to
  * built-in workloads. Percentiles are exact to within 0.4% (log-linear histogram), not
  * quantised to sysbench's 1.8% buckets.
  */
 
-/*== 1 — : includes, version, build switches ================================*/
+/*== 1 — : includes, version, build switches =================================*/
 
 #include "bench.h"
 
@@ -91,7 +94,7 @@
 static struct bench_opts opts;
 static _Atomic int b_stop;
 
-/*== 2 b_ : basics, error codes, messages, allocation =======================*/
+/*== 2 b_ : basics, error codes, messages, allocation ========================*/
 /*
  * Error codes come from the B_ERRORS X-macro in bench.h. Messages for people are printed
  * only by cli_ and rep_, through b_msg(): "bench: <what>: <cause>" on stderr in the bench
@@ -233,7 +236,7 @@ static int cli_usage_exit(void)
     return opts.sb ? B_EXIT_FAIL : B_EXIT_USAGE;
 }
 
-/*== 3 buf_ : growable byte buffer ==========================================*/
+/*== 3 buf_ : growable byte buffer ===========================================*/
 
 BENCH_API void buf_printf(struct buf *b, const char *fmt, ...)
 {
@@ -268,7 +271,7 @@ BENCH_API void buf_free(struct buf *b)
     b->len = b->cap = 0;
 }
 
-/*== 4 clk_, hist_ : monotonic clock, log-linear latency histogram ==========*/
+/*== 4 clk_, hist_ : monotonic clock, log-linear latency histogram ===========*/
 /*
  * The clock is CLOCK_MONOTONIC through the vDSO (musl uses it in static binaries too).
  * The histogram is HdrHistogram's layout with 2 significant digits: values below 256 ns
@@ -415,7 +418,7 @@ BENCH_API u64 hist_percentile(const struct hist *h, double p, u64 min, u64 max)
     return max;
 }
 
-/*== 5 unit_ : sizes ========================================================*/
+/*== 5 unit_ : sizes =========================================================*/
 
 BENCH_API int unit_parse_size(const char *s, u64 *out)
 {
@@ -460,7 +463,7 @@ BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen)
     return out;
 }
 
-/*== 6 rnd_ : xoroshiro128+ and sysbench 1.0.20's distributions =============*/
+/*== 6 rnd_ : xoroshiro128+ and sysbench 1.0.20's distributions ==============*/
 /*
  * Exactly sysbench 1.0.20 (sb_rand.c): per-thread xoroshiro128+ seeded from libc random(),
  * uniform doubles from the top 52 bits, and the uniform/gaussian/special/pareto mappings to
@@ -617,7 +620,7 @@ static u64 rnd_exp_gap_ns(struct rnd *r, double rate)
     return (u64)(-log(1.0 - u) / rate * 1e9);
 }
 
-/*== 7 opt_ : option tables, parser, help printer ===========================*/
+/*== 7 opt_ : option tables, parser, help printer ============================*/
 /*
  * One typed, bounded row per option (struct opt_def), pointing at its field in struct
  * bench_opts. The same rows drive parsing, validation (all of it before any work starts),
@@ -1046,7 +1049,7 @@ static void opt_expect(struct buf *b, const struct opt_def *d, bool sb)
     }
 }
 
-/*== 8 os_ : threads, signals, host facts ===================================*/
+/*== 8 os_ : threads, signals, host facts ====================================*/
 /*
  * Thin wrappers over POSIX. Threads are created with an explicit stack size: musl's default
  * is about 128 KiB where glibc's is 8 MiB, so --thread-stack-size (sysbench's, default 64K)
@@ -1192,7 +1195,7 @@ static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
     return B_OK;
 }
 
-/*== 9 my_ : MySQL wire protocol codec (bytes in, structs out; no I/O) ======*/
+/*== 9 my_ : MySQL wire protocol codec (bytes in, structs out; no I/O) =======*/
 /*
  * The MySQL/MariaDB client protocol as pure functions over byte buffers, after trilogy's
  * layering: a bounds-checked reader (every read can return B_TRUNCATED), a builder that
@@ -2235,7 +2238,7 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
         memcpy(pub, A, 32);
 }
 
-/*== 10 myc_ : MySQL connection: sockets, TLS, authentication, commands =====*/
+/*== 10 myc_ : MySQL connection: sockets, TLS, authentication, commands ======*/
 /*
  * A blocking client over one socket: TCP (IPv4, IPv6, names via getaddrinfo, which musl
  * resolves without NSS) or a unix socket, with connect and I/O timeouts (poll), TCP_NODELAY,
@@ -3350,7 +3353,7 @@ static const char *myc_cipher(struct my_conn *c)
     return c->tls ? mbedtls_ssl_get_ciphersuite(&c->ssl) : NULL;
 }
 
-/*== 9 cpu_, mem_ : CPU and memory workloads ================================*/
+/*== 11 cpu_, mem_ : CPU and memory workloads ================================*/
 /*
  * cpu: sysbench's event is one trial-division prime count up to --cpu-max-prime, with 64-bit
  * integers and a double square root. The count goes to a per-thread sink that the compiler
@@ -3592,7 +3595,7 @@ static void mem_interval(const struct load_run *r, const struct load_snap *d, do
     printf("[ %.0fs ] %4.2f MiB/sec\n", at_s, secs > 0 ? mib / secs : 0.0);
 }
 
-/*== 10 thr_ : threads and mutex workloads ==================================*/
+/*== 12 thr_ : threads and mutex workloads ===================================*/
 /*
  * threads: --thread-locks mutexes shared by all threads (a total, despite sysbench's help
  * text); each event takes mutex (counter++ mod locks) and does --thread-yields rounds of
@@ -3717,7 +3720,7 @@ static void thr_mutex_mode(const struct bench_opts *o)
         printf("Doing mutex performance test\n");
 }
 
-/*== 11 load_ : worker threads, limits, --rate, intervals, checkpoints ======*/
+/*== 13 load_ : worker threads, limits, --rate, intervals, checkpoints =======*/
 /*
  * Each worker owns a struct load_thread: its RNG, counters and latency histogram. Counters
  * are relaxed atomics written only by their owner (a plain store on x86), so the measured
@@ -4192,7 +4195,7 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
     load_snap_free(&d);
 }
 
-/*== 12 uring_, io_ : io_uring by raw syscalls; the fileio workload =========*/
+/*== 14 uring_, io_ : io_uring by raw syscalls; the fileio workload ==========*/
 /*
  * uring_: a minimal io_uring client over the three raw syscalls (no liburing): setup with
  * fio's "newest flags first" ladder (SINGLE_ISSUER|DEFER_TASKRUN, then COOP_TASKRUN, then
@@ -5582,7 +5585,7 @@ static int cli_conn_error(const char *what, const struct my_conn *c, const struc
 }
 
 
-/*== 13 oltp_ : sysbench's OLTP workloads over the myc_ client ==============*/
+/*== 15 oltp_ : sysbench's OLTP workloads over the myc_ client ===============*/
 /*
  * The 11 scripts of sysbench 1.0.20 (oltp_common.lua and friends, spec section 4) built in:
  * the same schema and data, the same statements (server-side prepared by default, one per
@@ -6776,7 +6779,7 @@ static int sizing_main(struct bench_opts *o)
     return ex;
 }
 
-/*== 14 wl_ : workload registry =============================================*/
+/*== 16 wl_ : workload registry ==============================================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
@@ -7059,7 +7062,7 @@ static const struct wl_def *wl_find(const char *name)
     return NULL;
 }
 
-/*== 15 rep_ : reports in sysbench 1.0.20's layout ==========================*/
+/*== 17 rep_ : reports in sysbench 1.0.20's layout ===========================*/
 /*
  * Every block is line-compatible with sysbench 1.0.20 (spec section 5), so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
@@ -7280,7 +7283,7 @@ static _Noreturn void rep_forced(struct load_run *r, const struct load_snap *cur
     _exit(r->o->sb ? B_EXIT_FORCED : B_EXIT_FAIL);
 }
 
-/*== 16 cli_ : command line, dispatch, bench_main(), main() =================*/
+/*== 18 cli_ : command line, dispatch, bench_main(), main() ==================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
  * options anywhere, the first positional is the test, the second the command. Everything is

@@ -7,6 +7,12 @@
  * sections above it. Every function is BENCH_API, i.e. static: nothing leaks out of the binary,
  * and a prototype left here after its function is deleted warns under -Wunused-function.
  *
+ * Sections of bench.c (grep -n '^/\*==' bench.c): 1 includes, 2 b_, 3 buf_, 4 clk_/hist_,
+ * 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection), 11 cpu_/mem_,
+ * 12 thr_, 13 load_, 14 uring_/io_ (fileio), 15 oltp_, 16 wl_, 17 rep_, 18 cli_. The types
+ * and prototypes shared between sections are here; types used by one section only (the
+ * codec's packets, the connection, the io_uring ring) are declared at the top of it.
+ *
  * Ownership: parsers return views into the caller's buffer, valid until it is reused.
  * x_new returns heap memory that x_free releases. A function that takes ownership of an
  * argument says so in its doc block. Lower layers never print; they return a code and, where
@@ -24,7 +30,7 @@
 
 #define BENCH_API static
 
-/*== 2 b_ : basics, error codes, messages ===================================*/
+/*== 2 b_ : basics, error codes, messages ====================================*/
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -91,7 +97,7 @@ BENCH_API _Noreturn void b_die(const char *fmt, ...) B_PRINTF(1, 2);
 BENCH_API void *b_xmalloc(size_t n);
 BENCH_API void *b_xcalloc(size_t n, size_t size);
 
-/*== 3 buf_ : growable byte buffer ==========================================*/
+/*== 3 buf_ : growable byte buffer ===========================================*/
 
 struct buf {
     char *p;     /* bytes, always NUL-terminated when cap > 0 */
@@ -104,7 +110,7 @@ BENCH_API void buf_printf(struct buf *b, const char *fmt, ...) B_PRINTF(2, 3);
 /* buf_free - release the buffer and zero it. */
 BENCH_API void buf_free(struct buf *b);
 
-/*== 4 clk_, hist_ : clock and latency histogram ============================*/
+/*== 4 clk_, hist_ : clock and latency histogram =============================*/
 
 /* clk_now_ns - CLOCK_MONOTONIC in nanoseconds. */
 BENCH_API u64 clk_now_ns(void);
@@ -140,7 +146,7 @@ BENCH_API u64 hist_total(const struct hist *h);
  * [min, max] when those are given (pass 0 and UINT64_MAX otherwise); 0 when empty. */
 BENCH_API u64 hist_percentile(const struct hist *h, double p, u64 min, u64 max);
 
-/*== 5 unit_ : sizes ========================================================*/
+/*== 5 unit_ : sizes =========================================================*/
 
 /* unit_parse_size - sysbench SIZE: digits plus an optional K/M/G/T (either case, x1024).
  * Stricter than sysbench: returns B_INVALID for anything else (sysbench silently gives 0). */
@@ -148,7 +154,7 @@ BENCH_API int unit_parse_size(const char *s, u64 *out) B_MUSTCHECK;
 /* unit_fmt_size - "512KiB", "16MiB": up to 5 significant digits, as sysbench prints sizes. */
 BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen);
 
-/*== 6 rnd_ : random numbers (sysbench 1.0.20 algorithms) ===================*/
+/*== 6 rnd_ : random numbers (sysbench 1.0.20 algorithms) ====================*/
 
 struct rnd {
     u64 s[2];  /* xoroshiro128+ state */
@@ -183,7 +189,7 @@ BENCH_API u32 rnd_uniform(struct rnd *r, u32 a, u32 b);
 /* rnd_default - integer in [a, b] from the distribution in *p (sysbench.rand.default). */
 BENCH_API u32 rnd_default(struct rnd *r, const struct rnd_params *p, u32 a, u32 b);
 
-/*== 7 opt_ : option tables, parser, help ===================================*/
+/*== 7 opt_ : option tables, parser, help ====================================*/
 
 enum opt_type { OPT_INT, OPT_SIZE, OPT_BOOL, OPT_STR, OPT_ENUM, OPT_LIST, OPT_DOUBLE, OPT_FILE };
 
@@ -293,7 +299,7 @@ BENCH_API void opt_print_help(FILE *f, const struct opt_def *t, size_t n, bool s
 /* opt_edit_distance - Levenshtein distance, for "did you mean". */
 BENCH_API size_t opt_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 
-/*== 11 load_ : worker threads, limits, rate, intervals =====================*/
+/*== 13 load_ : worker threads, limits, rate, intervals ======================*/
 
 #define LOAD_NCTR 8 /* workload-defined counters per thread */
 
@@ -364,7 +370,7 @@ struct load_run {
     struct b_err err;              /* first failure, for the report */
 };
 
-/*== 12 wl_ : workload registry =============================================*/
+/*== 16 wl_ : workload registry ==============================================*/
 
 /* A workload: sysbench's sb_test_t. Hooks may be NULL. */
 struct wl_def {
