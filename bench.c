@@ -238,6 +238,32 @@ static int cli_usage_exit(void)
 
 /*== 3 buf_ : growable byte buffer ===========================================*/
 
+/* buf_reserve - room for n more bytes, doubling; dies on OOM. Buffers reused across queries
+ * stop growing after the first ones, so the measured loop does not allocate. */
+static void buf_reserve(struct buf *b, size_t n)
+{
+    if (b->p && b->len + n <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p)
+        b_die("out of memory growing a buffer to %zu bytes", cap);
+    b->p = p;
+    b->cap = cap;
+}
+
+/* buf_put - append n bytes (kept NUL-terminated). */
+static void buf_put(struct buf *b, const void *p, size_t n)
+{
+    buf_reserve(b, n + 1);
+    if (n)
+        memcpy(b->p + b->len, p, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
 BENCH_API void buf_printf(struct buf *b, const char *fmt, ...)
 {
     va_list ap;
@@ -253,14 +279,7 @@ BENCH_API void buf_printf(struct buf *b, const char *fmt, ...)
             b->len += (size_t)n;
             return;
         }
-        size_t need = b->len + (size_t)n + 1, cap = b->cap ? b->cap : 64;
-        while (cap < need)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p)
-            b_die("out of memory growing a buffer to %zu bytes", cap);
-        b->p = p;
-        b->cap = cap;
+        buf_reserve(b, (size_t)n + 1);
     }
 }
 
@@ -1383,24 +1402,6 @@ static int my_rd_nstr(struct my_rd *r, struct my_str *s, bool eof_ok)
 }
 
 /* builder */
-static void buf_put(struct buf *b, const void *p, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q)
-            b_die("out of memory growing a buffer to %zu bytes", cap);
-        b->p = q;
-        b->cap = cap;
-    }
-    if (n)
-        memcpy(b->p + b->len, p, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
 static void my_put_u8(struct buf *b, u8 v)
 {
     buf_put(b, &v, 1);
@@ -2672,6 +2673,17 @@ static int myc_read_file(const char *path, struct buf *out, struct b_err *e)
     return B_OK;
 }
 
+/* RSA-encrypt the password with the key in --server-public-key-path (no key request). */
+static int myc_rsa_from_file(struct my_conn *c, struct buf *out)
+{
+    struct buf pem = {0};
+    int rc = myc_read_file(c->p->server_pubkey, &pem, &c->err);
+    if (rc == B_OK)
+        rc = myc_rsa_encrypt(c, (const u8 *)pem.p, pem.len, out);
+    buf_free(&pem);
+    return rc;
+}
+
 /* The first answer for a plugin (initial response or after a switch). */
 static int myc_auth_data(struct my_conn *c, const char *plugin, struct buf *out)
 {
@@ -2699,14 +2711,9 @@ static int myc_auth_data(struct my_conn *c, const char *plugin, struct buf *out)
             my_put_u8(out, 0);
         else if (c->tls)
             buf_put(out, pw, pwlen + 1);
-        else if (c->p->server_pubkey) {
-            struct buf pem = {0};
-            int rc = myc_read_file(c->p->server_pubkey, &pem, &c->err);
-            if (rc == B_OK)
-                rc = myc_rsa_encrypt(c, (const u8 *)pem.p, pem.len, out);
-            buf_free(&pem);
-            return rc;
-        } else
+        else if (c->p->server_pubkey)
+            return myc_rsa_from_file(c, out);
+        else
             my_put_u8(out, 1); /* request the public key */
         return B_OK;
     }
@@ -2743,13 +2750,9 @@ static int myc_auth_more(struct my_conn *c, const u8 *d, size_t n, bool *key_req
     if (sha2 && n == 1 && d[0] == 4) { /* perform_full_authentication */
         if (myc_secure(c))
             buf_put(&out, pw, strlen(pw) + 1);
-        else if (c->p->server_pubkey) {
-            struct buf pem = {0};
-            rc = myc_read_file(c->p->server_pubkey, &pem, &c->err);
-            if (rc == B_OK)
-                rc = myc_rsa_encrypt(c, (const u8 *)pem.p, pem.len, &out);
-            buf_free(&pem);
-        } else {
+        else if (c->p->server_pubkey)
+            rc = myc_rsa_from_file(c, &out);
+        else {
             my_put_u8(&out, 2); /* request the public key */
             *key_requested = true;
         }
@@ -5693,6 +5696,7 @@ struct oltp_thread {
     struct myc_stmt *st;       /* [tables * OQ_N]; st->coldefs != NULL when prepared */
     struct myc_result res;
     struct buf q;              /* text statement */
+    struct buf tmpl;           /* text statement with '?' placeholders */
     char cbuf[128], padbuf[64];
     struct my_val *pv;         /* select_random_*: parameters [npv] */
     size_t npv;
@@ -5838,11 +5842,10 @@ static int oltp_exec(struct load_thread *t, int k, i64 n, const struct my_val *v
         return B_OK;
     }
     /* text protocol: the values substituted, strings quoted (digits and dashes only) */
-    struct buf sql = {0};
-    oltp_build_sql(o, k, n, &sql);
+    oltp_build_sql(o, k, n, &ot->tmpl); /* buffers are per thread: no allocation per query */
     ot->q.len = 0;
     size_t vi = 0;
-    for (const char *p = sql.p; *p; p++) {
+    for (const char *p = ot->tmpl.p; *p; p++) {
         if (*p == '?' && vi < nv) {
             const struct my_val *x = &v[vi++];
             if (x->type == MY_T_VAR_STRING)
@@ -5852,7 +5855,6 @@ static int oltp_exec(struct load_thread *t, int k, i64 n, const struct my_val *v
         } else
             buf_put(&ot->q, p, 1);
     }
-    buf_free(&sql);
     return oltp_text(t, ot->q.p);
 }
 
@@ -6150,6 +6152,7 @@ static void oltp_thread_done(struct load_thread *t)
     myc_close(&ot->c);
     myc_result_free(&ot->res);
     buf_free(&ot->q);
+    buf_free(&ot->tmpl);
     buf_free(&ot->bulk);
     free(ot);
     t->wl = NULL;
