@@ -4490,7 +4490,7 @@ static const char *const io_op_names[] = {"read", "write", "fsync"};
 
 /* Derived run parameters and shared state. */
 struct io_shared {
-    int mode, iomode, nfiles, oflags;
+    int mode, iomode, nfiles, oflags, flagwords;
     u64 file_size, full_size;    /* size asked for, and what prepare leaves (whole blocks) */
     u64 bs, req_size;            /* block size, request size (merged for sequential) */
     u64 period, freq;            /* fsync burst: freq I/O tickets then nfiles fsync tickets */
@@ -4498,6 +4498,7 @@ struct io_shared {
     unsigned depth;              /* requests in flight per thread (async) */
     bool writes, validate, fsync_all, fdatasync;
     int *fds;                    /* [nfiles] */
+    struct io_man *man;          /* --file-dir and its manifest (run) */
     u8 **maps;                   /* [nfiles] for mmap mode */
     _Atomic u64 ticket;          /* next request of the sequence */
     _Atomic u8 *held;            /* --validate with concurrency: blocks in flight, [nblocks] */
@@ -4536,18 +4537,20 @@ static bool io_mode_random(int mode)
     return mode >= IO_RNDRD;
 }
 
-/* Parse --file-extra-flags into open(2) flags; -1 on an unknown word (in *bad). */
-static int io_parse_flags(const char *list, const char **bad, size_t *badlen)
+/* Parse --file-extra-flags into open(2) flags; -1 on an unknown word (in *bad). *words
+ * gets the words given (1 sync, 2 dsync, 4 direct): O_SYNC includes O_DSYNC's bit, so the
+ * flags alone cannot tell "sync" from "sync,dsync" as sysbench prints them. */
+static int io_parse_flags(const char *list, const char **bad, size_t *badlen, int *words)
 {
-    int fl = 0;
+    int fl = 0, wd = 0;
     for (const char *p = list; *p;) {
         size_t n = strcspn(p, ",");
         if (n == 4 && !strncmp(p, "sync", 4))
-            fl |= O_SYNC;
+            fl |= O_SYNC, wd |= 1;
         else if (n == 5 && !strncmp(p, "dsync", 5))
-            fl |= O_DSYNC;
+            fl |= O_DSYNC, wd |= 2;
         else if (n == 6 && !strncmp(p, "direct", 6))
-            fl |= O_DIRECT;
+            fl |= O_DIRECT, wd |= 4;
         else if (n) {
             *bad = p;
             *badlen = n;
@@ -4557,6 +4560,8 @@ static int io_parse_flags(const char *list, const char **bad, size_t *badlen)
         if (*p)
             p++;
     }
+    if (words)
+        *words = wd;
     return fl;
 }
 
@@ -4592,7 +4597,7 @@ static void io_params(struct io_shared *sh, const struct bench_opts *o, int mode
     sh->bs = o->file_block_size;
     sh->file_size = o->file_total_size / (u64)o->file_num;
     sh->full_size = (sh->file_size + sh->bs - 1) / sh->bs * sh->bs;
-    sh->oflags = io_parse_flags(o->file_extra_flags, &bad, &badlen);
+    sh->oflags = io_parse_flags(o->file_extra_flags, &bad, &badlen, &sh->flagwords);
     sh->req_size = (!io_mode_random(mode) && o->file_merged_requests > 0)
                        ? sh->bs * (u64)o->file_merged_requests
                        : sh->bs;
@@ -4660,9 +4665,14 @@ static void io_next(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
  * 8 bytes, 2 us per 16 KiB block. */
 static void io_fill(struct io_shared *sh, struct rnd *rng, u8 *buf, u64 len, u64 off)
 {
-    for (u64 i = 0; i + 8 <= len; i += 8) {
+    u64 i = 0;
+    for (; i + 8 <= len; i += 8) {
         u64 x = rnd_next(rng);
         memcpy(buf + i, &x, 8);
+    }
+    if (i < len) { /* a block size that is not a multiple of 8: the tail is fresh too */
+        u64 x = rnd_next(rng);
+        memcpy(buf + i, &x, (size_t)(len - i));
     }
     if (!sh->validate)
         return;
@@ -4979,23 +4989,412 @@ static bool io_is_ours(const struct io_shared *sh, const struct stat *st)
     return S_ISREG(st->st_mode) && (sz == sh->file_size || (sz % sh->bs == 0 && sz <= sh->full_size));
 }
 
-/* Open every test file for the run; sysbench's checks and messages. */
+/*
+ * Ownership of the test files. prepare and a seqwr run record each file they create in a
+ * manifest, .bench-fileio.manifest in --file-dir: its index, device, inode, birth time
+ * (statx; 0 where the filesystem keeps none) and size, exact once written ('c') or the most
+ * bench will write while it writes ('w', so that a file cut short by ENOSPC, a signal or a
+ * crash is still known). Every write, extend, truncate or unlink of a test file is preceded
+ * by a check against it: the file must be a regular file (never a symlink: all opens are
+ * openat() with O_NOFOLLOW relative to the --file-dir descriptor) with the recorded inode
+ * and size. The manifest is an append-only journal (a later line for an index wins; "- N"
+ * forgets one): a million files cost one line each, not a rewrite each. It is opened with
+ * O_NOFOLLOW, must be a regular file owned by the user and writable by nobody else, is
+ * fsync'd at the end of each phase, and is compacted by prepare and cleanup (removed when
+ * empty). Why not a user.* extended attribute: tmpfs before Linux 6.6 and some NFS and
+ * FUSE mounts have none, and `cp -a` copies an attribute onto a file bench never made,
+ * while an inode cannot be copied. Limit: a file replaced by one with the same inode, size
+ * and birth time (a filesystem without birth times reusing the inode) is not told apart.
+ * The sysbench persona also accepts, as sysbench does, a file whose size prepare could
+ * have written (io_is_ours), but never a symlink.
+ */
+#define IO_MANIFEST ".bench-fileio.manifest"
+#define IO_MANIFEST_HDR "bench-fileio-manifest 1"
+
+struct io_own {
+    u64 dev, ino, btime, size; /* size: exact ('c') or the most bench writes ('w') */
+    char state;                /* 0 (no entry), 'c' or 'w' */
+};
+
+struct io_man {
+    int dirfd, fd;    /* --file-dir, and the journal (-1 until first needed) */
+    struct io_own *e; /* [cap], by file index */
+    int cap;
+    u64 lines, live;  /* journal lines and live entries, for compaction */
+    bool dirty;       /* written since the last fsync */
+};
+
+/* Identity of a file as the ownership check sees it. */
+struct io_id {
+    struct stat st;
+    u64 btime;
+};
+
+static void io_name(int i, char *out, size_t n)
+{
+    snprintf(out, n, "test_file.%d", i);
+}
+
+/* The file's birth time in ns, or 0 (raw statx: musl 1.2.3 has no wrapper). */
+static u64 io_btime(int fd)
+{
+#ifdef SYS_statx
+    u8 b[256]; /* struct statx: stx_mask at 0, stx_btime {i64 s; u32 ns} at 80 */
+    u32 mask, ns;
+    i64 s;
+    memset(b, 0, sizeof(b));
+    if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, 0x800u /* STATX_BTIME */, b) < 0)
+        return 0;
+    memcpy(&mask, b, 4);
+    memcpy(&s, b + 80, 8);
+    memcpy(&ns, b + 88, 4);
+    return (mask & 0x800u) && s > 0 ? (u64)s * 1000000000u + ns : 0;
+#else
+    (void)fd;
+    return 0;
+#endif
+}
+
+static int io_fid(int fd, struct io_id *id)
+{
+    if (fstat(fd, &id->st) < 0)
+        return -1;
+    id->btime = io_btime(fd);
+    return 0;
+}
+
+/* The identity of test_file.i without following a symlink; -1 with errno (ENOENT). */
+static int io_id_at(int dirfd, int i, struct io_id *id)
+{
+    char name[32];
+    io_name(i, name, sizeof(name));
+    int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = io_fid(fd, id);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return rc;
+}
+
+/*
+ * Why test_file.i (identity id) is not bench's: NULL when it is. The sysbench persona also
+ * accepts sysbench's shape (io_is_ours). why[] holds the longer reasons.
+ */
+static const char *io_not_ours(const struct io_shared *sh, const struct io_man *m, int i,
+                               const struct io_id *id, char *why, size_t n)
+{
+    const struct stat *st = &id->st;
+    if (S_ISLNK(st->st_mode))
+        return "is a symlink";
+    if (!S_ISREG(st->st_mode))
+        return "not a regular file";
+    const struct io_own *w = i < m->cap ? &m->e[i] : NULL;
+    const char *r = NULL;
+    if (!w || !w->state)
+        r = "no manifest entry";
+    else if (w->dev != (u64)st->st_dev || w->ino != (u64)st->st_ino ||
+             (w->btime && id->btime && w->btime != id->btime)) {
+        snprintf(why, n, "inode changed: inode %llu, the manifest says %llu",
+                 (unsigned long long)st->st_ino, (unsigned long long)w->ino);
+        r = why;
+    } else if (w->state == 'c' ? (u64)st->st_size != w->size : (u64)st->st_size > w->size) {
+        snprintf(why, n, "size changed: %lld bytes, the manifest says %s%llu",
+                 (long long)st->st_size, w->state == 'c' ? "" : "at most ",
+                 (unsigned long long)w->size);
+        r = why;
+    }
+    return r && sh->o->sb && io_is_ours(sh, st) ? NULL : r;
+}
+
+static int io_man_err(struct b_err *e, const char *dir, const char *what, int err)
+{
+    return b_seterr(e, B_SYSERR, err, "%s %s/" IO_MANIFEST " failed: %s (%s)", what, dir,
+                    strerror(err), b_errno_name(err));
+}
+
+static int io_write_all(int fd, const void *p, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        ssize_t k = write(fd, (const char *)p + done, n - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k < 0 ? errno : EIO;
+        done += (size_t)k;
+    }
+    return 0;
+}
+
+static void io_man_set(struct io_man *m, int i, const struct io_own *w)
+{
+    if (i >= m->cap) {
+        int cap = B_MAX(i + 1, m->cap * 2);
+        struct io_own *e = b_xcalloc((size_t)cap, sizeof(*e));
+        if (m->cap)
+            memcpy(e, m->e, (size_t)m->cap * sizeof(*e));
+        free(m->e);
+        m->e = e;
+        m->cap = cap;
+    }
+    if (w->state && !m->e[i].state)
+        m->live++;
+    else if (!w->state && m->e[i].state)
+        m->live--;
+    m->e[i] = *w;
+}
+
+static int io_own_fmt(char *out, size_t n, int i, const struct io_own *w)
+{
+    return snprintf(out, n, "+ %d %llu %llu %llu %llu %c\n", i, (unsigned long long)w->dev,
+                    (unsigned long long)w->ino, (unsigned long long)w->btime,
+                    (unsigned long long)w->size, w->state);
+}
+
+/* Parse the journal's text; B_OK or why it is not a manifest. */
+static int io_man_parse(struct io_man *m, char *text, size_t len, const char *dir,
+                        struct b_err *e)
+{
+    char *p = text, *end = text + len;
+    u64 ln = 0;
+    while (p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) /* a line cut by a crash: never complete, so never relied on */
+            break;
+        *nl = 0;
+        ln++;
+        struct io_own w;
+        int i = -1, used = 0;
+        unsigned long long dev, ino, bt, sz;
+        char st;
+        memset(&w, 0, sizeof(w));
+        if (ln == 1 ? strncmp(p, IO_MANIFEST_HDR " ", sizeof(IO_MANIFEST_HDR)) != 0
+            : *p == '+'
+                ? sscanf(p, "+ %d %llu %llu %llu %llu %c%n", &i, &dev, &ino, &bt, &sz, &st,
+                         &used) != 6 ||
+                      (st != 'c' && st != 'w')
+                : sscanf(p, "- %d%n", &i, &used) != 1)
+            i = -2;
+        if (ln > 1 && (i < 0 || i >= 1000000 || p[used] != 0))
+            return b_seterr(e, B_INVALID, 0,
+                            "%s/" IO_MANIFEST " is not a bench manifest (line %llu: '%.40s')",
+                            dir, (unsigned long long)ln, p);
+        if (ln == 1 && i == -2)
+            return b_seterr(e, B_INVALID, 0, "%s/" IO_MANIFEST " is not a bench manifest", dir);
+        if (ln > 1) {
+            if (*p == '+')
+                w = (struct io_own){dev, ino, bt, sz, st};
+            io_man_set(m, i, &w);
+        }
+        p = nl + 1;
+    }
+    m->lines = ln;
+    return B_OK;
+}
+
+/*
+ * Open --file-dir and read its manifest (none is an empty one). A manifest that is a
+ * symlink, not a regular file, someone else's or writable by others is not trusted.
+ */
+static int io_man_open(struct io_man *m, const char *dir, struct b_err *e)
+{
+    memset(m, 0, sizeof(*m));
+    m->fd = -1;
+    m->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (m->dirfd < 0)
+        return b_seterr(e, B_SYSERR, errno, "cannot open --file-dir=%s: %s (%s)", dir,
+                        strerror(errno), b_errno_name(errno));
+    int fd = openat(m->dirfd, IO_MANIFEST, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT)
+        return B_OK;
+    if (fd < 0 && errno == ELOOP)
+        return b_seterr(e, B_INVALID, 0, "%s/" IO_MANIFEST " is a symlink: not trusted", dir);
+    if (fd < 0)
+        return io_man_err(e, dir, "opening", errno);
+    m->fd = fd;
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return io_man_err(e, dir, "fstat of", errno);
+    if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+        return b_seterr(e, B_INVALID, 0,
+                        "%s/" IO_MANIFEST " is not a regular file owned by you and writable "
+                        "only by you: not trusted",
+                        dir);
+    size_t len = (size_t)st.st_size, got = 0;
+    char *text = b_xmalloc(len + 1);
+    while (got < len) {
+        ssize_t k = pread(fd, text + got, len - got, (off_t)got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    int rc = io_man_parse(m, text, got, dir, e);
+    free(text);
+    return rc;
+}
+
+/* Append one line, creating the journal on first use. */
+static int io_man_append(struct io_man *m, const char *line, size_t n, const char *dir,
+                         struct b_err *e)
+{
+    int err;
+    if (m->fd < 0) {
+        char h[96];
+        struct rnd r;
+        rnd_seed(&r);
+        m->fd = openat(m->dirfd, IO_MANIFEST,
+                       O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (m->fd < 0)
+            return io_man_err(e, dir, "creating", errno);
+        int hn = snprintf(h, sizeof(h), IO_MANIFEST_HDR " run=%016llx created=%lld\n",
+                          (unsigned long long)(rnd_next(&r) ^ clk_now_ns()),
+                          (long long)time(NULL));
+        if ((err = io_write_all(m->fd, h, (size_t)hn)))
+            return io_man_err(e, dir, "writing", err);
+        m->lines = 1;
+    }
+    if ((err = io_write_all(m->fd, line, n)))
+        return io_man_err(e, dir, "writing", err);
+    m->lines++;
+    m->dirty = true;
+    return B_OK;
+}
+
+/* Record test_file.i (state 'c' with its size, or 'w' with the most bench writes). */
+static int io_man_put(struct io_man *m, int i, const struct io_id *id, char state, u64 size,
+                      const char *dir, struct b_err *e)
+{
+    struct io_own w;
+    char line[128];
+    memset(&w, 0, sizeof(w)); /* padding too: compared with memcmp */
+    w.dev = (u64)id->st.st_dev;
+    w.ino = (u64)id->st.st_ino;
+    w.btime = id->btime;
+    w.size = size;
+    w.state = state;
+    if (i < m->cap && !memcmp(&m->e[i], &w, sizeof(w)))
+        return B_OK;
+    int n = io_own_fmt(line, sizeof(line), i, &w);
+    io_man_set(m, i, &w);
+    return io_man_append(m, line, (size_t)n, dir, e);
+}
+
+static int io_man_forget(struct io_man *m, int i, const char *dir, struct b_err *e)
+{
+    struct io_own none;
+    char line[32];
+    if (i >= m->cap || !m->e[i].state)
+        return B_OK;
+    memset(&none, 0, sizeof(none));
+    io_man_set(m, i, &none);
+    int n = snprintf(line, sizeof(line), "- %d\n", i);
+    return io_man_append(m, line, (size_t)n, dir, e);
+}
+
+static int io_man_sync(struct io_man *m, const char *dir, struct b_err *e)
+{
+    if (m->fd >= 0 && m->dirty && fsync(m->fd) < 0)
+        return io_man_err(e, dir, "fsync of", errno);
+    m->dirty = false;
+    return B_OK;
+}
+
+/*
+ * Rewrite the journal with only its live entries (a new file renamed over it, then the
+ * directory fsync'd), or remove it when none is left.
+ */
+static int io_man_compact(struct io_man *m, const char *dir, struct b_err *e)
+{
+    if (m->fd < 0 || m->lines <= m->live + 1)
+        return B_OK;
+    close(m->fd);
+    m->fd = -1;
+    if (m->live == 0) {
+        if (unlinkat(m->dirfd, IO_MANIFEST, 0) < 0 && errno != ENOENT)
+            return io_man_err(e, dir, "removing", errno);
+        m->lines = 0;
+        return B_OK;
+    }
+    static const char tmp[] = IO_MANIFEST ".new";
+    unlinkat(m->dirfd, tmp, 0); /* a leftover of a crash (a symlink is removed, not followed) */
+    int fd = openat(m->dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return io_man_err(e, dir, "compacting", errno);
+    struct buf b;
+    memset(&b, 0, sizeof(b));
+    int err = 0;
+    char line[128];
+    buf_printf(&b, IO_MANIFEST_HDR " compacted=%lld\n", (long long)time(NULL));
+    for (int i = 0; i < m->cap; i++)
+        if (m->e[i].state) {
+            io_own_fmt(line, sizeof(line), i, &m->e[i]);
+            buf_printf(&b, "%s", line);
+        }
+    if ((err = io_write_all(fd, b.p, b.len)) || (fsync(fd) < 0 && (err = errno)) ||
+        (renameat(m->dirfd, tmp, m->dirfd, IO_MANIFEST) < 0 && (err = errno))) {
+        close(fd);
+        unlinkat(m->dirfd, tmp, 0);
+        buf_free(&b);
+        return io_man_err(e, dir, "compacting", err);
+    }
+    buf_free(&b);
+    fsync(m->dirfd);
+    m->fd = fd;
+    m->lines = m->live + 1;
+    m->dirty = false;
+    return B_OK;
+}
+
+static void io_man_close(struct io_man *m)
+{
+    if (m->fd >= 0)
+        close(m->fd);
+    if (m->dirfd >= 0)
+        close(m->dirfd);
+    free(m->e);
+    memset(m, 0, sizeof(*m));
+    m->fd = m->dirfd = -1;
+}
+
+/* Open every test file for the run; sysbench's checks and messages. Never through a
+ * symlink; a writing mode writes only to files the manifest proves bench's. */
 static int io_open_all(struct load_run *r, struct io_shared *sh)
 {
     const struct bench_opts *o = r->o;
-    char path[PATH_MAX], sz1[32], sz2[32];
+    struct io_man *m = sh->man;
+    char path[PATH_MAX], name[32], sz1[32], sz2[32], why[160];
     sh->fds = b_xcalloc((size_t)sh->nfiles, sizeof(int));
     for (int i = 0; i < sh->nfiles; i++)
         sh->fds[i] = -1;
     for (int i = 0; i < sh->nfiles; i++) {
-        struct stat st;
+        struct io_id id;
+        const char *whyp;
         io_path(o, i, path, sizeof(path));
+        io_name(i, name, sizeof(name));
         if (sh->mode == IO_SEQWR) {
-            if (stat(path, &st) == 0)
-                unlink(path); /* checked to be ours by io_check_seqwr */
-            sh->fds[i] = open(path, O_CREAT | O_EXCL | O_RDWR | sh->oflags, 0600);
+            /* sysbench re-creates the files of a seqwr run: only bench's own */
+            if (io_id_at(m->dirfd, i, &id) == 0) {
+                if ((whyp = io_not_ours(sh, m, i, &id, why, sizeof(why)))) {
+                    snprintf(r->err.hint, sizeof(r->err.hint),
+                             "move it away, or use another --file-dir");
+                    return b_seterr(&r->err, B_INVALID, 0,
+                                    "seqwr would re-create %s, but it was not created by "
+                                    "bench (%s): not touching it",
+                                    path, whyp);
+                }
+                if (unlinkat(m->dirfd, name, 0) < 0 && errno != ENOENT)
+                    return b_seterr(&r->err, B_SYSERR, errno,
+                                    "cannot remove %s to re-create it for seqwr: %s (%s)", path,
+                                    strerror(errno), b_errno_name(errno));
+            }
+            sh->fds[i] = openat(m->dirfd, name,
+                                O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC | sh->oflags,
+                                0600);
         } else
-            sh->fds[i] = open(path, O_RDWR | sh->oflags);
+            sh->fds[i] = openat(m->dirfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC | sh->oflags);
         if (sh->fds[i] < 0) {
             int e = errno;
             if (o->sb) {
@@ -5004,6 +5403,11 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
                 return b_seterr(&r->err, B_SYSERR, e, "Cannot open file '%s' errno = %d (%s)",
                                 path, e, strerror(e));
             }
+            if (e == ELOOP)
+                return b_seterr(&r->err, B_INVALID, 0,
+                                "cannot open %s: not created by bench (is a symlink): bench "
+                                "never follows one",
+                                path);
             if (e == EINVAL && (sh->oflags & O_DIRECT))
                 snprintf(r->err.hint, sizeof(r->err.hint),
                          "this filesystem has no direct I/O (tmpfs, some FUSE and overlay "
@@ -5016,9 +5420,25 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
                             (sh->oflags & O_DIRECT) ? " with O_DIRECT" : "", strerror(e),
                             b_errno_name(e));
         }
-        if (sh->mode != IO_SEQWR && fstat(sh->fds[i], &st) == 0 &&
-            (u64)st.st_size < sh->file_size) {
-            unit_fmt_size((u64)st.st_size, sz1, sizeof(sz1));
+        if (io_fid(sh->fds[i], &id) < 0)
+            return io_syserr_e(&r->err, o, "fstat of", i, 0, errno);
+        if (sh->mode == IO_SEQWR) {
+            int rc = io_man_put(m, i, &id, 'w', sh->full_size, o->file_dir, &r->err);
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        if (sh->writes && (whyp = io_not_ours(sh, m, i, &id, why, sizeof(why)))) {
+            snprintf(r->err.hint, sizeof(r->err.hint),
+                     "bench writes only to files its prepare made; move it away, or use "
+                     "another --file-dir");
+            return b_seterr(&r->err, B_INVALID, 0,
+                            "%s would write to %s, but it was not created by bench (%s): not "
+                            "touching it",
+                            o->file_test_mode, path, whyp);
+        }
+        if ((u64)id.st.st_size < sh->file_size) {
+            unit_fmt_size((u64)id.st.st_size, sz1, sizeof(sz1));
             unit_fmt_size(sh->file_size, sz2, sizeof(sz2));
             snprintf(r->err.hint, sizeof(r->err.hint), "%s",
                      o->sb ? "Did you run 'prepare' with different --file-total-size or "
@@ -5035,11 +5455,11 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
         for (int i = 0; i < sh->nfiles; i++) {
             if (sh->mode == IO_SEQWR && ftruncate(sh->fds[i], (off_t)sh->file_size) < 0)
                 return io_syserr_e(&r->err, o, "ftruncate of", i, sh->file_size, errno);
-            void *m = mmap(NULL, (size_t)sh->file_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-                           sh->fds[i], 0);
-            if (m == MAP_FAILED)
+            void *mp = mmap(NULL, (size_t)sh->file_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                            sh->fds[i], 0);
+            if (mp == MAP_FAILED)
                 return io_syserr_e(&r->err, o, "mmap of", i, 0, errno);
-            sh->maps[i] = m;
+            sh->maps[i] = mp;
         }
     }
     return B_OK;
@@ -5056,19 +5476,16 @@ static int io_init(struct load_run *r)
         sh->nblocks = (sh->file_size * (u64)sh->nfiles + sh->bs - 1) / sh->bs;
         sh->held = b_xcalloc((size_t)sh->nblocks, sizeof(*sh->held));
     }
-    /* sysbench re-creates the files of a seqwr run: first make sure every one is ours */
-    for (int i = 0; sh->mode == IO_SEQWR && i < sh->nfiles; i++) {
-        struct stat st;
-        io_path(r->o, i, path, sizeof(path));
-        if (lstat(path, &st) == 0 && !io_is_ours(sh, &st)) {
-            snprintf(r->err.hint, sizeof(r->err.hint), "move it away, or use another --file-dir");
-            return b_seterr(&r->err, B_INVALID, 0,
-                            "seqwr would re-create %s, but its size (%lld bytes) is not one "
-                            "bench writes with these options: not touching it",
-                            path, (long long)st.st_size);
-        }
+    sh->man = b_xcalloc(1, sizeof(*sh->man));
+    int rc = io_man_open(sh->man, r->o->file_dir, &r->err);
+    if (rc < 0 && r->o->sb && sh->man->dirfd < 0) { /* sysbench's words for a missing dir */
+        io_path(r->o, 0, path, sizeof(path));
+        snprintf(r->err.hint, sizeof(r->err.hint), "Did you forget to run the prepare step?");
+        return b_seterr(&r->err, B_SYSERR, r->err.sys_errno,
+                        "Cannot open file '%s' errno = %d (%s)", path, r->err.sys_errno,
+                        strerror(r->err.sys_errno));
     }
-    return io_open_all(r, sh);
+    return rc < 0 ? rc : io_open_all(r, sh);
 }
 
 static void io_done(struct load_run *r)
@@ -5082,6 +5499,13 @@ static void io_done(struct load_run *r)
     for (int i = 0; sh->fds && i < sh->nfiles; i++)
         if (sh->fds[i] >= 0)
             close(sh->fds[i]);
+    if (sh->man) {
+        struct b_err e;
+        if (io_man_sync(sh->man, r->o->file_dir, &e) < 0)
+            b_msg(B_MSG_WARN, "fileio: %s", e.msg);
+        io_man_close(sh->man);
+        free(sh->man);
+    }
     free(sh->maps);
     free(sh->fds);
     free((void *)sh->held);
@@ -5089,19 +5513,12 @@ static void io_done(struct load_run *r)
     r->wl_global = NULL;
 }
 
-/* "Extra file open flags: sync dsync directio " as sysbench prints it. */
-static void io_print_flags(int fl)
+/* "Extra file open flags: sync dsync directio" as sysbench prints it, from the words given
+ * (io_parse_flags): "sync" alone shows as "sync ", not "sync dsync ". */
+static void io_print_flags(int words)
 {
-    printf("Extra file open flags: ");
-    if (!fl)
-        printf("(none)");
-    if (fl & O_SYNC & ~O_DSYNC)
-        printf("sync ");
-    if (fl & O_DSYNC)
-        printf("dsync ");
-    if (fl & O_DIRECT)
-        printf("directio ");
-    printf("\n");
+    printf("Extra file open flags: %s%s%s%s\n", words ? "" : "(none)", words & 1 ? "sync " : "",
+           words & 2 ? "dsync " : "", words & 4 ? "directio" : "");
 }
 
 /* bench persona: what the files sit on, and whether the page cache will answer. */
@@ -5143,7 +5560,7 @@ static void io_print_mode(const struct bench_opts *o)
     int mode = io_test_mode(o->file_test_mode);
     io_params(&sh, o, mode);
     io_print_host(o, &sh);
-    io_print_flags(sh.oflags);
+    io_print_flags(sh.flagwords);
     printf("%lld files, %s each\n", (long long)o->file_num,
            unit_fmt_size(sh.file_size, a, sizeof(a)));
     printf("%s total file size\n", unit_fmt_size(sh.file_size * (u64)sh.nfiles, b, sizeof(b)));
@@ -5217,7 +5634,7 @@ static int io_check(struct bench_opts *o)
 {
     const char *bad = NULL;
     size_t badlen = 0;
-    int fl = io_parse_flags(o->file_extra_flags, &bad, &badlen);
+    int fl = io_parse_flags(o->file_extra_flags, &bad, &badlen, NULL);
     if (fl < 0) {
         if (o->sb)
             printf("FATAL: Invalid value for file-extra-flags: %.*s\n", (int)badlen, bad);
@@ -5235,6 +5652,26 @@ static int io_check(struct bench_opts *o)
               (unsigned long long)o->file_total_size, (long long)o->file_num);
         b_msg(B_MSG_HINT, "raise --file-total-size or lower --file-num");
         return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+    }
+    if (!o->sb && o->validate && o->file_block_size <= IO_VALIDATE_TRAILER) {
+        b_msg(B_MSG_FATAL, "fileio: --validate with --file-block-size=%llu: each block ends "
+                           "with a %d-byte checksum and offset, so blocks of %d bytes or less "
+                           "cannot be validated",
+              (unsigned long long)o->file_block_size, IO_VALIDATE_TRAILER, IO_VALIDATE_TRAILER);
+        b_msg(B_MSG_HINT, "use --file-block-size=%d or more, or drop --validate",
+              IO_VALIDATE_TRAILER + 1);
+        return B_EXIT_USAGE;
+    }
+    if (!o->sb && o->file_total_size / (u64)o->file_num < o->file_block_size) {
+        char a[32], b[32];
+        /* sysbench writes one whole block per file anyway, more than the size asked for */
+        b_msg(B_MSG_FATAL, "fileio: --file-total-size=%llu over --file-num=%lld files gives %s "
+                           "per file, less than one --file-block-size block (%s)",
+              (unsigned long long)o->file_total_size, (long long)o->file_num,
+              unit_fmt_size(o->file_total_size / (u64)o->file_num, a, sizeof(a)),
+              unit_fmt_size(o->file_block_size, b, sizeof(b)));
+        b_msg(B_MSG_HINT, "raise --file-total-size, or lower --file-num or --file-block-size");
+        return B_EXIT_USAGE;
     }
     if ((fl & O_DIRECT) && o->file_block_size % 512) {
         b_msg(B_MSG_FATAL, "fileio: --file-block-size=%llu with O_DIRECT: direct I/O needs a "
@@ -5317,147 +5754,309 @@ static int io_check_run(struct bench_opts *o)
     return B_EXIT_OK;
 }
 
-/* prepare: create (or extend) test_file.N with incompressible data, sysbench's messages. */
+/* A fileio error from a lower layer (its hint too); the persona's exit code. */
+static int io_fail(const struct bench_opts *o, const struct b_err *e)
+{
+    b_msg(B_MSG_FATAL, "fileio: %s", e->msg);
+    if (e->hint[0])
+        b_msg(B_MSG_HINT, "%s", e->hint);
+    return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+}
+
+/* Write len bytes at off in pieces of at most 4 MiB, so that a signal is seen within a
+ * second even with 1 GiB blocks. 0, an errno, or EINTR when stopped by a signal. */
+static int io_pwrite_all(int fd, const u8 *p, u64 len, u64 off)
+{
+    for (u64 done = 0; done < len;) {
+        if (atomic_load(&b_stop))
+            return EINTR;
+        size_t n = (size_t)B_MIN(len - done, (u64)4 << 20);
+        ssize_t k = pwrite(fd, p + done, n, (off_t)(off + done));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k < 0 ? errno : ENOSPC;
+        done += (u64)k;
+    }
+    return 0;
+}
+
+/*
+ * prepare, before writing anything: every existing test_file.N must be bench's (never a
+ * symlink), and the filesystem must have the space (each file rounded up to whole
+ * filesystem blocks, less what it already holds, plus the manifest) and the inodes.
+ */
+static int io_prepare_check(const struct io_shared *sh, const struct io_man *m)
+{
+    const struct bench_opts *o = sh->o;
+    char path[PATH_MAX], why[160], a[32], b[32];
+    struct statfs sf;
+    u64 need = 0, newfiles = 0;
+    u64 gran = fstatfs(m->dirfd, &sf) == 0 && sf.f_bsize > 0 ? (u64)sf.f_bsize : 4096;
+    for (int i = 0; i < sh->nfiles && !atomic_load(&b_stop); i++) {
+        struct io_id id;
+        const char *whyp;
+        if (io_id_at(m->dirfd, i, &id) < 0) {
+            need += (sh->full_size + gran - 1) / gran * gran;
+            newfiles++;
+            continue;
+        }
+        if ((whyp = io_not_ours(sh, m, i, &id, why, sizeof(why)))) {
+            io_path(o, i, path, sizeof(path));
+            b_msg(B_MSG_FATAL, "fileio: prepare: not touching %s: not created by bench (%s)",
+                  path, whyp);
+            b_msg(B_MSG_HINT, "move it away, or use another --file-dir");
+            return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        }
+        u64 want = (B_MAX(sh->full_size, (u64)id.st.st_size) + gran - 1) / gran * gran;
+        u64 has = (u64)id.st.st_blocks * 512;
+        need += want > has ? want - has : 0;
+    }
+    if (atomic_load(&b_stop))
+        return B_EXIT_OK; /* the caller says interrupted */
+    need += ((u64)sh->nfiles * 2 * 64 + gran) / gran * gran; /* the manifest's lines */
+    u64 avail = (u64)sf.f_bavail * (u64)sf.f_bsize;
+    if (gran && avail < need) {
+        b_msg(B_MSG_FATAL, "fileio: prepare in %s needs %s more, but the filesystem has %s "
+                           "available (%llu bytes needed, %llu available)",
+              o->file_dir, unit_fmt_size(need, a, sizeof(a)), unit_fmt_size(avail, b, sizeof(b)),
+              (unsigned long long)need, (unsigned long long)avail);
+        b_msg(B_MSG_HINT, "lower --file-total-size, or use another --file-dir");
+        return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+    }
+    if (sf.f_files > 0 && (u64)sf.f_ffree < newfiles + 2) {
+        b_msg(B_MSG_FATAL, "fileio: prepare in %s needs %llu new files, but the filesystem has "
+                           "%llu free inodes",
+              o->file_dir, (unsigned long long)newfiles + 1, (unsigned long long)sf.f_ffree);
+        b_msg(B_MSG_HINT, "lower --file-num, or use another --file-dir");
+        return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+    }
+    return B_EXIT_OK;
+}
+
+/*
+ * One file of prepare: create or extend test_file.i to whole blocks up to full_size. On a
+ * failure or a signal the file is left as it was found: removed when this call created it,
+ * cut back to its old size when it extended it (*undone says which). B_OK, B_SYSERR (*e).
+ */
+static int io_prepare_file(struct io_shared *sh, int i, struct rnd *rng, u8 *buf,
+                           u64 *written, const char **undone, struct b_err *e)
+{
+    const struct bench_opts *o = sh->o;
+    struct io_man *m = sh->man;
+    char path[PATH_MAX], name[32], why[160];
+    struct io_id id;
+    const char *whyp;
+    bool created = false;
+    int err = 0, rc;
+    io_path(o, i, path, sizeof(path));
+    io_name(i, name, sizeof(name));
+    int fd = openat(m->dirfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | sh->oflags);
+    if (fd < 0 && errno == ENOENT) {
+        fd = openat(m->dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC |
+                                        sh->oflags,
+                    0600);
+        created = fd >= 0;
+    }
+    if (fd < 0) {
+        err = errno;
+        if (o->sb)
+            return b_seterr(e, B_SYSERR, err, "Cannot open file '%s' errno = %d (%s)", path,
+                            err, strerror(err));
+        return b_seterr(e, B_SYSERR, err, "prepare: cannot create %s: %s (%s)", path,
+                        err == ELOOP ? "it is a symlink, and bench never follows one"
+                                     : strerror(err),
+                        b_errno_name(err));
+    }
+    if (io_fid(fd, &id) < 0) {
+        err = errno;
+        close(fd);
+        return b_seterr(e, B_SYSERR, err, "prepare: fstat of %s failed: %s (%s)", path,
+                        strerror(err), b_errno_name(err));
+    }
+    if (!created && (whyp = io_not_ours(sh, m, i, &id, why, sizeof(why)))) {
+        close(fd); /* replaced since io_prepare_check */
+        return b_seterr(e, B_INVALID, 0, "prepare: not touching %s: not created by bench (%s)",
+                        path, whyp);
+    }
+    u64 old = (u64)id.st.st_size, off = old / sh->bs * sh->bs;
+    printf("%s file %s\n", old >= sh->file_size ? "Reusing existing"
+                           : old > 0            ? "Extending existing"
+                                                : "Creating",
+           path);
+    rc = io_man_put(m, i, &id, off < sh->file_size ? 'w' : 'c',
+                    off < sh->file_size ? B_MAX(sh->full_size, old) : old, o->file_dir, e);
+    for (; rc == B_OK && off < sh->file_size && !err; off += sh->bs) {
+        io_fill(sh, rng, buf, sh->bs, off);
+        if (!(err = io_pwrite_all(fd, buf, sh->bs, off)))
+            *written += sh->bs;
+    }
+    if (rc == B_OK && !err && !atomic_load(&b_stop) && fsync(fd) < 0)
+        err = errno;
+    if (rc == B_OK && !err) {
+        if (io_fid(fd, &id) == 0)
+            rc = io_man_put(m, i, &id, 'c', (u64)id.st.st_size, o->file_dir, e);
+        close(fd);
+        return rc;
+    }
+    /* leave the file as it was found */
+    if (created) {
+        unlinkat(m->dirfd, name, 0);
+        io_man_forget(m, i, o->file_dir, e);
+        *undone = "removed the unfinished";
+    } else if (ftruncate(fd, (off_t)old) == 0)
+        *undone = "cut back to its old size";
+    else
+        *undone = "could not cut back (recorded in the manifest)";
+    close(fd);
+    if (rc < 0 || err == EINTR)
+        return rc < 0 ? rc : B_AGAIN;
+    return b_seterr(e, B_SYSERR, err, "prepare: writing %s at offset %llu failed: %s (%s)",
+                    path, (unsigned long long)off, strerror(err), b_errno_name(err));
+}
+
+/* prepare: create (or extend) test_file.N with incompressible data, sysbench's messages;
+ * the bench persona states the size it writes (whole blocks). */
 static int io_prepare(struct bench_opts *o, const struct wl_def *w)
 {
     (void)w;
     struct io_shared sh;
+    struct io_man m;
+    struct b_err e;
     char path[PATH_MAX];
     io_params(&sh, o, IO_SEQWR);
+    u64 each = o->sb ? sh.file_size : sh.full_size;
     printf("%lld files, %lluKb each, %lluMb total\n", (long long)o->file_num,
-           (unsigned long long)(sh.file_size / 1024),
-           (unsigned long long)(sh.file_size * (u64)sh.nfiles / 1048576));
+           (unsigned long long)(each / 1024),
+           (unsigned long long)(each * (u64)sh.nfiles / 1048576));
     printf("Creating files for the test...\n");
-    io_print_flags(sh.oflags);
-    /* before writing anything: every existing file must look like ours, and the space must
-     * be there (statfs), so a prepare never half-fills a disk or appends to a user's file */
-    u64 need = 0;
-    for (int i = 0; i < sh.nfiles; i++) {
-        struct stat st;
-        io_path(o, i, path, sizeof(path));
-        if (stat(path, &st) < 0) {
-            need += sh.full_size;
-            continue;
-        }
-        u64 sz = (u64)st.st_size;
-        if (!io_is_ours(&sh, &st)) {
-            b_msg(B_MSG_FATAL,
-                  "fileio: prepare: %s exists with %llu bytes, which bench's prepare does not "
-                  "write with these options (not a multiple of %llu bytes up to %llu): not "
-                  "touching it",
-                  path, (unsigned long long)sz, (unsigned long long)sh.bs,
-                  (unsigned long long)sh.full_size);
-            b_msg(B_MSG_HINT, "move it away, or use another --file-dir");
-            return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
-        }
-        need += sh.full_size > sz ? sh.full_size - sz : 0;
+    io_print_flags(sh.flagwords);
+    memset(&e, 0, sizeof(e));
+    sh.man = &m;
+    if (io_man_open(&m, o->file_dir, &e) < 0) {
+        int ex = io_fail(o, &e);
+        io_man_close(&m);
+        return ex;
     }
-    struct statfs sf;
-    if (statfs(o->file_dir, &sf) == 0 && (u64)sf.f_bavail * (u64)sf.f_bsize < need) {
-        char a[32], b[32];
-        b_msg(B_MSG_FATAL, "fileio: prepare in %s needs %s more, but the filesystem has %s "
-                           "available (%llu bytes needed, %llu available)",
-              o->file_dir, unit_fmt_size(need, a, sizeof(a)),
-              unit_fmt_size((u64)sf.f_bavail * (u64)sf.f_bsize, b, sizeof(b)),
-              (unsigned long long)need, (unsigned long long)((u64)sf.f_bavail * (u64)sf.f_bsize));
-        b_msg(B_MSG_HINT, "lower --file-total-size, or use another --file-dir");
-        return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+    int ex = io_prepare_check(&sh, &m);
+    if (ex != B_EXIT_OK || io_man_compact(&m, o->file_dir, &e) < 0) {
+        io_man_close(&m);
+        return ex != B_EXIT_OK ? ex : io_fail(o, &e);
     }
-    struct io_thread it;
     struct rnd rng;
     void *p;
-    memset(&it, 0, sizeof(it));
     rnd_seed(&rng);
     if (posix_memalign(&p, 4096, (size_t)sh.bs))
         b_die("out of memory allocating a %llu-byte block", (unsigned long long)sh.bs);
-    it.buf = p;
     u64 written = 0, t0 = clk_now_ns();
-    for (int i = 0; i < sh.nfiles; i++) {
-        struct stat st;
-        io_path(o, i, path, sizeof(path));
-        int fd = open(path, O_CREAT | O_WRONLY | sh.oflags, 0600);
-        if (fd < 0 || fstat(fd, &st) < 0) {
-            int e = errno;
-            if (o->sb)
-                printf("FATAL: Cannot open file '%s' errno = %d (%s)\n", path, e, strerror(e));
-            else
-                b_msg(B_MSG_FATAL, "fileio: prepare: cannot create %s: %s (%s)", path,
-                      strerror(e), b_errno_name(e));
-            free(it.buf);
-            return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
-        }
-        u64 off = (u64)st.st_size / sh.bs * sh.bs;
-        printf("%s file %s\n", (u64)st.st_size >= sh.file_size ? "Reusing existing"
-                               : st.st_size > 0                ? "Extending existing"
-                                                               : "Creating",
-               path);
-        for (; off < sh.file_size; off += sh.bs) {
-            io_fill(&sh, &rng, it.buf, sh.bs, off);
-            ssize_t n = pwrite(fd, it.buf, (size_t)sh.bs, (off_t)off);
-            if (n != (ssize_t)sh.bs) {
-                int e = n < 0 ? errno : ENOSPC;
-                b_msg(B_MSG_FATAL, "fileio: prepare: writing %s at offset %llu failed: %s (%s)",
-                      path, (unsigned long long)off, strerror(e), b_errno_name(e));
-                close(fd);
-                free(it.buf);
-                return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
-            }
-            written += sh.bs;
-        }
-        if (fsync(fd) < 0 || close(fd) < 0) {
-            int e = errno;
-            b_msg(B_MSG_FATAL, "fileio: prepare: fsync of %s failed: %s (%s)", path,
-                  strerror(e), b_errno_name(e));
-            free(it.buf);
-            return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
-        }
+    int done = 0, rc = B_OK;
+    const char *undone = NULL;
+    while (done < sh.nfiles && !atomic_load(&b_stop) &&
+           (rc = io_prepare_file(&sh, done, &rng, p, &written, &undone, &e)) == B_OK)
+        done++;
+    free(p);
+    if (rc == B_OK && atomic_load(&b_stop))
+        rc = B_AGAIN; /* stopped between files */
+    struct b_err se;
+    if (io_man_sync(&m, o->file_dir, &se) < 0 && rc == B_OK) {
+        e = se;
+        rc = se.rc;
     }
-    free(it.buf);
+    io_man_close(&m);
     double secs = (double)(clk_now_ns() - t0) / 1e9;
     if (written)
         printf("%llu bytes written in %.2f seconds (%.2f MiB/sec).\n",
                (unsigned long long)written, secs,
                secs > 0 ? (double)written / 1048576.0 / secs : 0.0);
-    else
+    else if (rc == B_OK)
         printf("No bytes written.\n");
-    return B_EXIT_OK;
+    if (rc == B_OK)
+        return B_EXIT_OK;
+    /* what is left: files finished before this one stay, recorded as bench's */
+    char left[PATH_MAX + 200];
+    io_path(o, done, path, sizeof(path));
+    int l = undone ? snprintf(left, sizeof(left), "%s %s; ", undone, path) : 0;
+    snprintf(left + l, sizeof(left) - (size_t)l, "%d finished file%s stay%s", done,
+             done == 1 ? "" : "s",
+             done ? " ('bench fileio cleanup' removes them, the next prepare reuses them)" : "");
+    if (rc == B_AGAIN) {
+        b_msg(B_MSG_WARN, "fileio: prepare interrupted after %d of %d files: %s", done,
+              sh.nfiles, left);
+        return B_EXIT_FAIL;
+    }
+    b_msg(B_MSG_FATAL, "fileio: %s", e.msg);
+    b_msg(B_MSG_HINT, "%s", left);
+    return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
 }
 
-/* cleanup: remove test_file.N, but only those whose size proves bench made them. */
+/* cleanup: remove test_file.N, but only those the manifest proves bench made (the
+ * sysbench persona: or whose size prepare writes), never through a symlink; the bench
+ * persona also removes recorded files beyond --file-num. */
 static int io_cleanup(struct bench_opts *o, const struct wl_def *w)
 {
     (void)w;
     struct io_shared sh;
-    char path[PATH_MAX];
-    int kept = 0;
+    struct io_man m;
+    struct b_err e;
+    char path[PATH_MAX], name[32], why[160];
+    int kept = 0, ex = B_EXIT_OK;
     io_params(&sh, o, IO_SEQWR);
     printf("Removing test files...\n");
-    for (int i = 0; i < sh.nfiles; i++) {
-        struct stat st;
+    memset(&e, 0, sizeof(e));
+    if (io_man_open(&m, o->file_dir, &e) < 0) {
+        if (m.dirfd < 0 && o->sb) { /* sysbench: nothing to remove */
+            io_man_close(&m);
+            return B_EXIT_OK;
+        }
+        ex = io_fail(o, &e);
+        io_man_close(&m);
+        return ex;
+    }
+    int n = o->sb ? sh.nfiles : B_MAX(sh.nfiles, m.cap);
+    for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
+        struct io_id id;
+        const char *whyp;
+        if (atomic_load(&b_stop)) {
+            b_msg(B_MSG_WARN, "fileio: cleanup interrupted at test_file.%d; run it again to "
+                              "remove the rest",
+                  i);
+            ex = B_EXIT_FAIL;
+            break;
+        }
         io_path(o, i, path, sizeof(path));
-        if (lstat(path, &st) < 0)
-            continue;
-        if (!io_is_ours(&sh, &st)) {
-            b_msg(B_MSG_WARN,
-                  "fileio: cleanup: left %s alone: its size (%lld bytes) is not what bench's "
-                  "prepare writes with these options (%llu bytes), so it is not ours",
-                  path, (long long)st.st_size, (unsigned long long)sh.full_size);
+        io_name(i, name, sizeof(name));
+        if (io_id_at(m.dirfd, i, &id) < 0) {
+            if (errno == ENOENT && io_man_forget(&m, i, o->file_dir, &e) == B_OK)
+                continue;
+            ex = io_fail(o, &e);
+            break;
+        }
+        if ((whyp = io_not_ours(&sh, &m, i, &id, why, sizeof(why)))) {
+            if (i >= sh.nfiles && !strcmp(whyp, "no manifest entry"))
+                continue; /* beyond --file-num and not recorded: not looked at */
+            b_msg(B_MSG_WARN, "fileio: cleanup: left %s: not created by bench (%s)", path,
+                  whyp);
             kept++;
             continue;
         }
-        if (unlink(path) < 0) {
-            int e = errno;
-            b_msg(B_MSG_FATAL, "fileio: cleanup: cannot remove %s: %s (%s)", path, strerror(e),
-                  b_errno_name(e));
-            return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
-        }
+        if (unlinkat(m.dirfd, name, 0) < 0) {
+            int err = errno;
+            b_msg(B_MSG_FATAL, "fileio: cleanup: cannot remove %s: %s (%s)", path,
+                  strerror(err), b_errno_name(err));
+            ex = o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        } else if (io_man_forget(&m, i, o->file_dir, &e) < 0)
+            ex = io_fail(o, &e);
     }
-    if (kept && !o->sb) {
-        b_msg(B_MSG_HINT, "run cleanup with the --file-num and --file-total-size of the "
-                          "prepare, or remove the files yourself");
+    if ((io_man_compact(&m, o->file_dir, &e) < 0 || io_man_sync(&m, o->file_dir, &e) < 0) &&
+        ex == B_EXIT_OK)
+        ex = io_fail(o, &e);
+    io_man_close(&m);
+    if (kept && !o->sb && ex == B_EXIT_OK) {
+        b_msg(B_MSG_HINT, "bench removes only the files its manifest in --file-dir proves "
+                          "its own; remove the others yourself if they are yours to remove");
         return B_EXIT_FAIL;
     }
-    return B_EXIT_OK;
+    return ex;
 }
 
 /* The connection parameters for connection number idx (hosts and ports round-robin). */
