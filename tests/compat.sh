@@ -92,6 +92,9 @@ F="--file-num=4 --file-total-size=4M"
 check fio-help fileio help
 BETWEEN="rm -f test_file.*" check fio-prepare fileio $F prepare
 check fio-reprepare fileio $F prepare
+# O_SYNC includes O_DSYNC's bit: "sync" alone is shown as "sync ", as sysbench does
+check fio-flag-sync fileio $F --file-extra-flags=sync prepare
+check fio-flag-sync-dsync fileio $F --file-extra-flags=dsync,sync prepare
 for m in seqwr seqrewr seqrd rndrd rndwr rndrw; do
     check "fio-$m" fileio $F --file-test-mode=$m --events=150 --time=0 run
 done

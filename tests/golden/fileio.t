@@ -77,7 +77,7 @@ Every mode and I/O mode (sync, mmap, io_uring with a queue depth, O_DIRECT):
   Creating file d/test_file.2
   Creating file d/test_file.3
   $ $BENCH fileio $F --file-test-mode=rndrd --file-extra-flags=direct --file-io-mode=async --file-queue-depth=16 --time=1 run 2>&1 | grep -E 'directio|queue depth|^bench:'
-  Extra file open flags: directio 
+  Extra file open flags: directio
   io_uring queue depth 16 per thread
 
 --validate: blocks written by io_uring are read back and checked by pread, and the other way
@@ -117,17 +117,17 @@ Ownership: bench never touches a file named like its own that it did not make.
   $ head -c 1000 /dev/urandom > d/test_file.7
   $ cp d/test_file.7 keep.7
   $ $BENCH fileio --file-num=8 --file-total-size=8M --file-dir=d prepare >/dev/null
-  bench: fileio: prepare: d/test_file.7 exists with 1000 bytes, which bench's prepare does not write with these options (not a multiple of 16384 bytes up to 1048576): not touching it
+  bench: fileio: prepare: not touching d/test_file.7: not created by bench (no manifest entry)
   bench: hint: move it away, or use another --file-dir
   [3]
   $ $BENCH fileio --file-num=8 --file-total-size=8M --file-dir=d --file-test-mode=seqwr run 2>&1 | grep '^bench: fileio'
-  bench: fileio: seqwr would re-create d/test_file.7, but its size (1000 bytes) is not one bench writes with these options: not touching it
+  bench: fileio: seqwr would re-create d/test_file.7, but it was not created by bench (no manifest entry): not touching it
   $ $BENCH fileio --file-num=8 --file-total-size=8M --file-dir=d cleanup
   bench * (sysbench 1.0.20 compatible) (glob)
   
   Removing test files...
-  bench: warning: fileio: cleanup: left d/test_file.7 alone: its size (1000 bytes) is not what bench's prepare writes with these options (1048576 bytes), so it is not ours
-  bench: hint: run cleanup with the --file-num and --file-total-size of the prepare, or remove the files yourself
+  bench: warning: fileio: cleanup: left d/test_file.7: not created by bench (no manifest entry)
+  bench: hint: bench removes only the files its manifest in --file-dir proves its own; remove the others yourself if they are yours to remove
   [1]
   $ ls d
   test_file.7
@@ -141,7 +141,7 @@ prepare refuses, before writing anything, when the filesystem lacks the space:
   2 files, 483183820800Kb each, 943718400Mb total
   Creating files for the test...
   Extra file open flags: (none)
-  bench: fileio: prepare in d needs 900TiB more, but the filesystem has * available (989560464998400 bytes needed, * available) (glob)
+  bench: fileio: prepare in d needs 900TiB more, but the filesystem has * available (989560465002496 bytes needed, * available) (glob)
   bench: hint: lower --file-total-size, or use another --file-dir
   [3]
   $ ls d
