@@ -44,6 +44,7 @@
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -4752,6 +4753,46 @@ static int io_syserr(struct load_thread *t, const char *what, int file, u64 off,
 
 static int io_do(struct load_thread *t, const struct io_req *qp);
 
+/*
+ * mmap mode: a page the filesystem cannot back (no space for a hole or a copy-on-write
+ * block, a file truncated under the mapping) raises SIGBUS in the copy. The handler jumps
+ * back to io_map_copy, which fails like a failed pwrite; a SIGBUS anywhere else keeps its
+ * default action. SA_NODEFER: the jump leaves the handler, so SIGBUS must stay unblocked.
+ */
+static _Thread_local sigjmp_buf *io_bus_jmp;
+
+static void io_on_sigbus(int sig)
+{
+    if (io_bus_jmp)
+        siglongjmp(*io_bus_jmp, 1);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void io_catch_sigbus(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = io_on_sigbus;
+    sa.sa_flags = SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+/* memcpy to or from a mapping; -1 when the page could not be backed (SIGBUS). */
+static int io_map_copy(void *dst, const void *src, size_t n)
+{
+    sigjmp_buf jb;
+    if (sigsetjmp(jb, 0)) {
+        io_bus_jmp = NULL;
+        return -1;
+    }
+    io_bus_jmp = &jb;
+    memcpy(dst, src, n);
+    io_bus_jmp = NULL;
+    return 0;
+}
+
 /* One request, synchronously (sync and mmap modes). */
 static int io_event(struct load_thread *t)
 {
@@ -4779,9 +4820,18 @@ static int io_do(struct load_thread *t, const struct io_req *qp)
     size_t len = (size_t)q.len;
     if (q.op == IO_OP_WRITE) {
         io_fill(sh, &t->rng, it->buf, q.len, q.off);
-        if (sh->iomode == IO_MMAP)
-            memcpy(sh->maps[q.file] + q.off, it->buf, len);
-        else
+        if (sh->iomode == IO_MMAP) {
+            /* seqwr grows the files with ftruncate: allocate the hole first, so that a full
+             * disk is ENOSPC here, as in sync mode, not SIGBUS in the copy */
+            if (sh->mode == IO_SEQWR &&
+                fallocate(sh->fds[q.file], 0, (off_t)q.off, (off_t)len) < 0 &&
+                errno != EOPNOTSUPP)
+                return io_syserr(t, "fallocate of", q.file, q.off, errno);
+            if (io_map_copy(sh->maps[q.file] + q.off, it->buf, len) < 0)
+                return io_syserr(t, "write (SIGBUS: no space to back the page) through the "
+                                    "mapping of",
+                                 q.file, q.off, EIO);
+        } else
             for (size_t done = 0; done < len;) {
                 ssize_t n = pwrite(sh->fds[q.file], it->buf + done, len - done,
                                    (off_t)(q.off + done));
@@ -4796,9 +4846,11 @@ static int io_do(struct load_thread *t, const struct io_req *qp)
         }
         it->writes_done++;
     } else {
-        if (sh->iomode == IO_MMAP)
-            memcpy(it->buf, sh->maps[q.file] + q.off, len);
-        else
+        if (sh->iomode == IO_MMAP) {
+            if (io_map_copy(it->buf, sh->maps[q.file] + q.off, len) < 0)
+                return io_syserr(t, "read (SIGBUS: the file was cut under the mapping) from",
+                                 q.file, q.off, EIO);
+        } else
             for (size_t done = 0; done < len;) {
                 ssize_t n = pread(sh->fds[q.file], it->buf + done, len - done,
                                   (off_t)(q.off + done));
@@ -4962,7 +5014,8 @@ static void io_thread_done(struct load_thread *t)
     struct io_shared *sh = t->run->wl_global;
     struct io_thread *it = t->wl;
     /* sysbench: with --file-fsync-end each thread fsyncs every file once (writing modes) */
-    if (sh->writes && t->run->o->file_fsync_end && !atomic_load(&t->run->failed))
+    if (sh->writes && t->run->o->file_fsync_end && !atomic_load(&t->run->failed) &&
+        !atomic_load(&b_stop))
         for (int i = 0; i < sh->nfiles; i++)
             if (io_sync_file(sh, i) == 0)
                 io_count(t, IO_OP_FSYNC, 0);
@@ -5022,6 +5075,7 @@ struct io_man {
     int cap;
     u64 lines, live;  /* journal lines and live entries, for compaction */
     bool dirty;       /* written since the last fsync */
+    bool rofs;        /* opened read-only: the filesystem is */
 };
 
 /* Identity of a file as the ownership check sees it. */
@@ -5206,6 +5260,10 @@ static int io_man_open(struct io_man *m, const char *dir, struct b_err *e)
         return b_seterr(e, B_SYSERR, errno, "cannot open --file-dir=%s: %s (%s)", dir,
                         strerror(errno), b_errno_name(errno));
     int fd = openat(m->dirfd, IO_MANIFEST, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == EROFS) { /* read it; a write to it then fails with EROFS */
+        fd = openat(m->dirfd, IO_MANIFEST, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        m->rofs = true;
+    }
     if (fd < 0 && errno == ENOENT)
         return B_OK;
     if (fd < 0 && errno == ELOOP)
@@ -5241,6 +5299,8 @@ static int io_man_append(struct io_man *m, const char *line, size_t n, const cha
                          struct b_err *e)
 {
     int err;
+    if (m->rofs)
+        return io_man_err(e, dir, "writing", EROFS);
     if (m->fd < 0) {
         char h[96];
         struct rnd r;
@@ -5451,6 +5511,7 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
         }
     }
     if (sh->iomode == IO_MMAP) {
+        io_catch_sigbus();
         sh->maps = b_xcalloc((size_t)sh->nfiles, sizeof(u8 *));
         for (int i = 0; i < sh->nfiles; i++) {
             if (sh->mode == IO_SEQWR && ftruncate(sh->fds[i], (off_t)sh->file_size) < 0)
@@ -5958,7 +6019,11 @@ static int io_prepare(struct bench_opts *o, const struct wl_def *w)
     if (rc == B_OK && atomic_load(&b_stop))
         rc = B_AGAIN; /* stopped between files */
     struct b_err se;
-    if (io_man_sync(&m, o->file_dir, &se) < 0 && rc == B_OK) {
+    /* an empty manifest goes (interrupted before the first file); no rewrite otherwise, so
+     * a signal is answered within the second */
+    if (((m.live == 0 && io_man_compact(&m, o->file_dir, &se) < 0) ||
+         io_man_sync(&m, o->file_dir, &se) < 0) &&
+        rc == B_OK) {
         e = se;
         rc = se.rc;
     }

@@ -1,0 +1,336 @@
+#!/bin/sh
+# fileio in a hostile directory: foreign files and symlinks named like bench's, a manifest
+# that is not bench's, signals during prepare and run, full and read-only filesystems
+# (small tmpfs mounts: needs root), and the edge sizes of issue #18. Each test asserts what
+# bench leaves on disk (bytes of foreign files, nothing outside --file-dir), its messages
+# and its exit status. Ends with "fileio_hostile: N passed, N failed".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+B=${BENCH:-$top/bench}
+work=$(mktemp -d)
+mnt=$work/mnt
+mkdir -p "$mnt"
+cleanup() {
+    umount "$mnt" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+cd "$work" || exit 1
+
+pass=0 fail=0
+t() { # t NAME FUNCTION: the function returns 0 when the behaviour is right
+    (set -e; "$2") >"$work/t.log" 2>&1
+    if [ $? = 0 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "fileio_hostile: FAIL $1:"
+        sed 's/^/    /' "$work/t.log" | tail -20
+    fi
+}
+# expect WHAT ACTUAL WANTED
+expect() { [ "$2" = "$3" ] || { echo "$1: got '$2', wanted '$3'"; return 1; }; }
+has() { grep -qF -- "$2" "$1" || { echo "$1 lacks '$2':"; cat "$1"; return 1; }; }
+ms() { echo $(($(date +%s%N) / 1000000)); }
+fresh() { rm -rf d && mkdir d; }
+# tmpfs of $1 at $mnt with the test dir inside (root only)
+tmpfs() {
+    umount "$mnt" 2>/dev/null || true
+    mount -t tmpfs -o "size=$1" tmpfs "$mnt" && mkdir "$mnt/d"
+}
+# wait_size FILE PID: wait until FILE exists with nonzero size (at most 60 s, then PID is
+# killed)
+wait_size() {
+    n=0 t0=$(ms)
+    while [ ! -s "$1" ]; do
+        n=$((n + 1))
+        [ $((n % 5000)) != 0 ] || [ $(($(ms) - t0)) -lt 60000 ] || {
+            echo "timed out waiting for $1"; kill -9 "$2"; wait "$2"; return 1; }
+    done
+}
+# stop_within PID LIMIT_MS: the process ends within LIMIT_MS; echoes its exit status
+stop_within() {
+    t0=$(ms)
+    while kill -0 "$1" 2>/dev/null && [ $(($(ms) - t0)) -lt "$2" ]; do sleep 0.02; done
+    if kill -0 "$1" 2>/dev/null; then
+        echo "pid $1 still running $2 ms after the signal" >&2
+        kill -9 "$1"
+        wait "$1"
+        return 1
+    fi
+    wait "$1"
+}
+F="--file-num=4 --file-total-size=256K --file-dir=d"
+
+# --- ownership (#8.4) -------------------------------------------------------------------
+
+# cleanup deleted an empty test_file.0 and a 16 KiB test_file.1 of user data (exit 0)
+own_cleanup_foreign() {
+    fresh
+    : >d/test_file.0
+    head -c 16384 /dev/urandom >d/test_file.1
+    cp d/test_file.1 keep.1
+    rc=0; $B fileio --file-num=4 --file-total-size=64K --file-dir=d cleanup >out 2>err || rc=$?
+    expect exit $rc 1
+    has err "left d/test_file.0: not created by bench (no manifest entry)"
+    has err "left d/test_file.1: not created by bench (no manifest entry)"
+    [ -f d/test_file.0 ]
+    cmp d/test_file.1 keep.1
+}
+
+# a test_file.0 symlink made prepare fill its target
+own_prepare_symlink() {
+    fresh
+    head -c 5000 /dev/urandom >target && cp target keep
+    ln -s ../target d/test_file.0
+    rc=0; $B fileio $F prepare >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "not touching d/test_file.0: not created by bench (is a symlink)"
+    cmp target keep
+}
+
+# a dangling test_file.0 symlink made prepare create a file outside --file-dir
+own_prepare_dangling() {
+    fresh
+    ln -s ../outside d/test_file.0
+    rc=0; $B fileio $F prepare >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "(is a symlink)"
+    [ ! -e outside ]
+    [ -L d/test_file.0 ]
+}
+
+# an rndwr run overwrote a database file through a symlink; a read run follows none either
+own_run_symlink() {
+    fresh
+    $B fileio $F prepare >/dev/null
+    head -c 65536 /dev/urandom >db && cp db keep
+    rm d/test_file.1 && ln -s ../db d/test_file.1
+    rc=0; $B fileio $F --file-test-mode=rndwr --events=200 --time=0 run >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "cannot open d/test_file.1: not created by bench (is a symlink)"
+    rc=0; $B fileio $F --file-test-mode=seqwr --events=200 --time=0 run >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "seqwr would re-create d/test_file.1, but it was not created by bench (is a symlink)"
+    rc=0; $B fileio $F --file-test-mode=rndrd --events=20 --time=0 run >out 2>err || rc=$?
+    expect exit $rc 3
+    cmp db keep
+    [ -L d/test_file.1 ]
+}
+
+# a file of the right size but another inode (a copy), or grown by its new owner
+own_inode_size() {
+    fresh
+    $B fileio $F prepare >/dev/null
+    cp d/test_file.2 x && mv x d/test_file.2 && cp d/test_file.2 keep.2
+    printf 'user data' >>d/test_file.3 && cp d/test_file.3 keep.3
+    rc=0; $B fileio $F --file-test-mode=rndwr --events=200 --time=0 run >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "rndwr would write to d/test_file.2, but it was not created by bench (inode changed"
+    rc=0; $B fileio $F cleanup >out 2>err || rc=$?
+    expect exit $rc 1
+    has err "left d/test_file.2: not created by bench (inode changed: inode"
+    has err "left d/test_file.3: not created by bench (size changed: 65545 bytes, the manifest says 65536)"
+    cmp d/test_file.2 keep.2
+    cmp d/test_file.3 keep.3
+    [ ! -e d/test_file.0 ]
+    [ ! -e d/test_file.1 ]
+}
+
+# the manifest itself: a symlink, or not bench's format, is not trusted
+own_manifest_hostile() {
+    fresh
+    printf 'x\n' >target && cp target keep
+    ln -s ../target d/.bench-fileio.manifest
+    rc=0; $B fileio $F prepare >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "d/.bench-fileio.manifest is a symlink: not trusted"
+    cmp target keep
+    rm d/.bench-fileio.manifest && printf 'hello\n' >d/.bench-fileio.manifest
+    rc=0; $B fileio $F prepare >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "d/.bench-fileio.manifest is not a bench manifest"
+    [ ! -e d/test_file.0 ]
+}
+
+# prepare, run, cleanup: the manifest goes with the last file; a second prepare reuses
+own_roundtrip() {
+    fresh
+    $B fileio $F prepare >/dev/null
+    $B fileio $F --file-test-mode=seqwr --events=10 --time=0 run >/dev/null 2>&1
+    $B fileio $F prepare >out
+    expect "files after seqwr" "$(grep -c ' file d/test_file' out)" 4
+    $B fileio $F --file-test-mode=rndwr --file-io-mode=async --events=100 --time=0 run >/dev/null 2>&1
+    $B fileio $F cleanup >/dev/null
+    expect "left in d" "$(ls -A d | wc -l)" 0
+}
+
+# --- signals (#8.5, #18.2) --------------------------------------------------------------
+
+# SIGINT inside a 1 GiB prepare (O_DSYNC keeps it writing): stops within 1 s, says so,
+# removes the unfinished file, exits 1
+sig_prepare_big() {
+    fresh
+    $B fileio --file-num=1 --file-total-size=1G --file-extra-flags=dsync --file-dir=d prepare >out 2>err &
+    pid=$!
+    wait_size d/test_file.0 $pid
+    kill -INT $pid
+    rc=0; stop_within $pid 1000 || rc=$?
+    expect exit $rc 1
+    has err "fileio: prepare interrupted after 0 of 1 files: removed the unfinished d/test_file.0"
+    expect "left in d" "$(ls -A d | wc -l)" 0
+}
+
+# SIGTERM inside a prepare of 1,000,000 small files (on tmpfs: no fsync cost): stops within
+# 1 s; the finished files stay, whole and recorded, and cleanup removes them all
+sig_prepare_many() {
+    tmpfs 5g
+    P="--file-num=1000000 --file-block-size=512 --file-total-size=512000000 --file-dir=$mnt/d"
+    $B fileio $P prepare >out 2>err &
+    pid=$!
+    wait_size "$mnt/d/test_file.200" $pid
+    kill -TERM $pid
+    rc=0; stop_within $pid 1000 || rc=$?
+    expect exit $rc 1
+    has err "fileio: prepare interrupted after"
+    n=$(ls "$mnt/d" | wc -l)
+    [ "$n" -lt 1000000 ] || { echo "all $n files written"; return 1; }
+    expect "files not 512 bytes" "$(find "$mnt/d" -name 'test_file.*' ! -size 512c | wc -l)" 0
+    has err " $n finished files stay"
+    $B fileio $P cleanup >/dev/null
+    expect "left in d" "$(ls -A "$mnt/d" | wc -l)" 0
+}
+
+# SIGINT during a run (sync and io_uring): stops within 1 s, report marked interrupted, exit 1
+sig_run() {
+    fresh
+    $B fileio $F prepare >/dev/null
+    for io in sync async; do
+        $B fileio $F --file-test-mode=rndwr --file-io-mode=$io --time=60 run >out 2>err &
+        pid=$!
+        sleep 1
+        kill -INT $pid
+        rc=0; stop_within $pid 1000 || rc=$?
+        expect "exit ($io)" $rc 1
+        has err "interrupted; the report covers the run until the signal"
+        has out "total number of events"
+    done
+}
+
+# --- full and read-only filesystems (root: tmpfs) -----------------------------------------
+
+# mmap seqwr on a full disk died of SIGBUS (exit 135): now ENOSPC, partial report, exit 1
+full_mmap() {
+    tmpfs 20m
+    cd "$mnt"
+    $B fileio --file-num=4 --file-total-size=8M --file-dir=d prepare >/dev/null
+    dd if=/dev/zero of=filler bs=64k 2>/dev/null || true
+    rc=0; $B fileio --file-num=4 --file-total-size=16M --file-dir=d --file-test-mode=seqwr --file-io-mode=mmap --events=1024 --time=0 run >"$work/out" 2>"$work/err" || rc=$?
+    cd "$work"
+    expect exit $rc 1
+    has err "No space left on device (ENOSPC)"
+    has out "File operations:"
+    has err "the statistics above are incomplete"
+}
+
+# prepare's space check counted bytes, not filesystem blocks: 6000 files of 1000 bytes
+# (4 KiB each on tmpfs) filled a 20 MiB tmpfs at file 5120; now refused before writing
+full_blocks() {
+    tmpfs 20m
+    rc=0; $B fileio --file-num=6000 --file-block-size=1000 --file-total-size=6000000 --file-dir="$mnt/d" prepare >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "fileio: prepare in $mnt/d needs"
+    expect "files created" "$(ls -A "$mnt/d" | wc -l)" 0
+}
+
+# ENOSPC in the middle of prepare (the disk filled by someone else while it ran): the
+# unfinished file is removed, the finished ones stay recorded; cleanup removes them and
+# the next prepare works
+full_prepare() {
+    tmpfs 20m # 16-byte blocks: about a second of writing, so the test can stop it midway
+    P="--file-num=16 --file-block-size=16 --file-total-size=16M --file-dir=$mnt/d"
+    $B fileio $P prepare >out 2>err &
+    pid=$!
+    wait_size "$mnt/d/test_file.2" $pid
+    kill -STOP $pid
+    dd if=/dev/zero of="$mnt/filler" bs=64k 2>/dev/null || true
+    kill -CONT $pid
+    rc=0; wait $pid || rc=$?
+    expect exit $rc 3
+    has err "No space left on device (ENOSPC)"
+    has err "bench: hint: removed the unfinished $mnt/d/test_file."
+    expect "short files" "$(find "$mnt/d" -name 'test_file.*' ! -size 1048576c | wc -l)" 0
+    rm "$mnt/filler"
+    rc=0; $B fileio $P cleanup >out 2>err || rc=$?
+    expect "cleanup exit" $rc 0
+    expect "left in d" "$(ls -A "$mnt/d" | wc -l)" 0
+    $B fileio $P prepare >/dev/null 2>err
+    $B fileio $P cleanup >/dev/null 2>err
+}
+
+# seqwr on a read-only filesystem said EEXIST (unlink's EROFS ignored)
+rofs_seqwr() {
+    tmpfs 20m
+    $B fileio $F prepare >/dev/null 2>&1 # in $work/d, then the same on the tmpfs:
+    $B fileio --file-num=4 --file-total-size=256K --file-dir="$mnt/d" prepare >/dev/null
+    mount -o remount,ro "$mnt"
+    rc=0; $B fileio --file-num=4 --file-total-size=256K --file-dir="$mnt/d" --file-test-mode=seqwr --events=10 --time=0 run >out 2>err || rc=$?
+    mount -o remount,rw "$mnt"
+    expect exit $rc 3
+    has err "cannot remove $mnt/d/test_file.0 to re-create it for seqwr: Read-only file system (EROFS)"
+    ! grep -q EEXIST err
+}
+
+# --- sizes (#18.12, #18.13, #18.16) ---------------------------------------------------------
+
+# a block size that is not a multiple of 8: every byte is random, not a constant
+tail_bytes() {
+    fresh
+    $B fileio --file-num=1 --file-block-size=4 --file-total-size=4096 --file-dir=d prepare >/dev/null
+    n=$(od -An -tu1 -v d/test_file.0 | tr -s ' ' '\n' | grep -v '^$' | sort -u | wc -l)
+    [ "$n" -ge 200 ] || { echo "only $n distinct byte values in 4096 bytes"; return 1; }
+}
+
+# --validate with blocks of 12 bytes or less checked nothing and exited 0
+validate_small() {
+    fresh
+    rc=0; $B fileio --file-num=1 --file-block-size=12 --file-total-size=4096 --file-dir=d --validate --file-test-mode=rndwr run >out 2>err || rc=$?
+    expect exit $rc 2
+    has err "bench: fileio: --validate with --file-block-size=12: each block ends with a 12-byte checksum and offset"
+}
+
+# 4 files of "1Kb each" were 16 KiB each: the bench persona refuses a file smaller than a block
+size_small() {
+    fresh
+    rc=0; $B fileio --file-num=4 --file-total-size=4K --file-dir=d prepare >out 2>err || rc=$?
+    expect exit $rc 2
+    has err "bench: fileio: --file-total-size=4096 over --file-num=4 files gives 1KiB per file, less than one --file-block-size block (16KiB)"
+    expect "files" "$(ls -A d | wc -l)" 0
+}
+
+t own-cleanup-foreign own_cleanup_foreign
+t own-prepare-symlink own_prepare_symlink
+t own-prepare-dangling own_prepare_dangling
+t own-run-symlink own_run_symlink
+t own-inode-size own_inode_size
+t own-manifest-hostile own_manifest_hostile
+t own-roundtrip own_roundtrip
+t sig-prepare-big sig_prepare_big
+t sig-run sig_run
+t tail-bytes tail_bytes
+t validate-small validate_small
+t size-small size_small
+if [ "$(id -u)" = 0 ]; then
+    t sig-prepare-many sig_prepare_many
+    t full-mmap full_mmap
+    t full-blocks full_blocks
+    t full-prepare full_prepare
+    t rofs-seqwr rofs_seqwr
+else
+    echo "fileio_hostile: FAIL: the tmpfs tests (sig-prepare-many, full-mmap, full-blocks, full-prepare, rofs-seqwr) need root"
+    fail=$((fail + 5))
+fi
+echo "fileio_hostile: $pass passed, $fail failed"
+[ $fail = 0 ]
