@@ -4466,7 +4466,8 @@ static const struct opt_def opt_fileio[] = {
     OPT("file-rw-ratio", DOUBLE, file_rw_ratio, "1.5", 0, 1e9, NULL,
         "reads/writes ratio for combined test", NULL, OPT_F_SBLATE),
     OPT("file-dir", STR, file_dir, ".", 0, 0, NULL,
-        "directory for the test files (bench creates and removes only test_file.N there)",
+        "directory for the test files (bench creates and removes only test_file.N and its "
+        "manifest .bench-fileio.manifest there)",
         NULL, OPT_F_EXT),
     OPT("file-queue-depth", INT, file_queue_depth, "0", 0, 4096, NULL,
         "I/O requests in flight per thread with --file-io-mode=async (io_uring); 0 means "

@@ -296,7 +296,8 @@ tail_bytes() {
 # --validate with blocks of 12 bytes or less checked nothing and exited 0
 validate_small() {
     fresh
-    rc=0; $B fileio --file-num=1 --file-block-size=12 --file-total-size=4096 --file-dir=d --validate --file-test-mode=rndwr run >out 2>err || rc=$?
+    $B fileio --file-num=1 --file-block-size=12 --file-total-size=4096 --file-dir=d prepare >/dev/null
+    rc=0; $B fileio --file-num=1 --file-block-size=12 --file-total-size=4096 --file-dir=d --validate --file-test-mode=rndwr --events=10 --time=0 run >out 2>err || rc=$?
     expect exit $rc 2
     has err "bench: fileio: --validate with --file-block-size=12: each block ends with a 12-byte checksum and offset"
 }
