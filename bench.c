@@ -4760,7 +4760,7 @@ static int io_do(struct load_thread *t, const struct io_req *qp);
  * back to io_map_copy, which fails like a failed pwrite; a SIGBUS anywhere else keeps its
  * default action. SA_NODEFER: the jump leaves the handler, so SIGBUS must stay unblocked.
  */
-static _Thread_local sigjmp_buf *io_bus_jmp;
+static _Thread_local sigjmp_buf *volatile io_bus_jmp; /* volatile: set around a memcpy */
 
 static void io_on_sigbus(int sig)
 {

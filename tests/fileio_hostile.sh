@@ -235,6 +235,20 @@ full_mmap() {
     has err "the statistics above are incomplete"
 }
 
+# a file cut short under an mmap run raised SIGBUS (exit 135): now an error naming it, exit 1
+mmap_sigbus() {
+    fresh
+    $B fileio $F prepare >/dev/null
+    $B fileio $F --file-test-mode=rndrd --file-io-mode=mmap --time=30 run >out 2>err &
+    pid=$!
+    sleep 0.5
+    for i in 0 1 2 3; do truncate -s 0 d/test_file.$i; done
+    rc=0; stop_within $pid 5000 || rc=$?
+    expect exit $rc 1
+    has err "read (SIGBUS: the file was cut under the mapping) from d/test_file."
+    has out "File operations:"
+}
+
 # prepare's space check counted bytes, not filesystem blocks: 6000 files of 1000 bytes
 # (4 KiB each on tmpfs) filled a 20 MiB tmpfs at file 5120; now refused before writing
 full_blocks() {
@@ -320,6 +334,7 @@ t own-manifest-hostile own_manifest_hostile
 t own-roundtrip own_roundtrip
 t sig-prepare-big sig_prepare_big
 t sig-run sig_run
+t mmap-sigbus mmap_sigbus
 t tail-bytes tail_bytes
 t validate-small validate_small
 t size-small size_small
