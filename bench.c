@@ -5133,6 +5133,13 @@ static int io_id_at(int dirfd, int i, struct io_id *id)
     return rc;
 }
 
+/* Is the recorded file w the one at hand (device, inode and, where kept, birth time)? */
+static bool io_same_inode(const struct io_own *w, const struct io_id *id)
+{
+    return w->dev == (u64)id->st.st_dev && w->ino == (u64)id->st.st_ino &&
+           (!w->btime || !id->btime || w->btime == id->btime);
+}
+
 /*
  * Why test_file.i (identity id) is not bench's: NULL when it is. The sysbench persona also
  * accepts sysbench's shape (io_is_ours). why[] holds the longer reasons.
@@ -5149,8 +5156,7 @@ static const char *io_not_ours(const struct io_shared *sh, const struct io_man *
     const char *r = NULL;
     if (!w || !w->state)
         r = "no manifest entry";
-    else if (w->dev != (u64)st->st_dev || w->ino != (u64)st->st_ino ||
-             (w->btime && id->btime && w->btime != id->btime)) {
+    else if (!io_same_inode(w, id)) {
         snprintf(why, n, "inode changed: inode %llu, the manifest says %llu",
                  (unsigned long long)st->st_ino, (unsigned long long)w->ino);
         r = why;
@@ -6042,9 +6048,13 @@ static int io_prepare(struct bench_opts *o, const struct wl_def *w)
     char left[PATH_MAX + 200];
     io_path(o, done, path, sizeof(path));
     int l = undone ? snprintf(left, sizeof(left), "%s %s; ", undone, path) : 0;
-    snprintf(left + l, sizeof(left) - (size_t)l, "%d finished file%s stay%s", done,
-             done == 1 ? "" : "s",
-             done ? " ('bench fileio cleanup' removes them, the next prepare reuses them)" : "");
+    if (done)
+        snprintf(left + l, sizeof(left) - (size_t)l,
+                 "%d finished file%s stay ('bench fileio cleanup' removes them, the next "
+                 "prepare reuses them)",
+                 done, done == 1 ? "" : "s");
+    else
+        snprintf(left + l, sizeof(left) - (size_t)l, "no test file is left");
     if (rc == B_AGAIN) {
         b_msg(B_MSG_WARN, "fileio: prepare interrupted after %d of %d files: %s", done,
               sh.nfiles, left);
@@ -6103,6 +6113,10 @@ static int io_cleanup(struct bench_opts *o, const struct wl_def *w)
             b_msg(B_MSG_WARN, "fileio: cleanup: left %s: not created by bench (%s)", path,
                   whyp);
             kept++;
+            /* bench's file under that name is gone (replaced): forget it */
+            if (i < m.cap && m.e[i].state && !io_same_inode(&m.e[i], &id) &&
+                io_man_forget(&m, i, o->file_dir, &e) < 0)
+                ex = io_fail(o, &e);
             continue;
         }
         if (unlinkat(m.dirfd, name, 0) < 0) {
