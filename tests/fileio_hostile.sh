@@ -167,6 +167,26 @@ own_roundtrip() {
     expect "left in d" "$(ls -A d | wc -l)" 0
 }
 
+# the sysbench persona keeps sysbench's rule for files of sysbench's shape (no manifest
+# needed), but follows no symlink either
+own_sysbench_persona() {
+    fresh
+    ln -sf "$B" sysbench
+    head -c 65536 /dev/urandom >d/test_file.0 # what sysbench's prepare leaves: whole blocks
+    head -c 16384 /dev/urandom >target && cp target keep # sysbench's shape, behind a symlink
+    ln -s ../target d/test_file.1
+    rc=0; ./sysbench fileio $F prepare >out 2>err || rc=$?
+    expect exit $rc 1
+    has out "FATAL: fileio: prepare: not touching d/test_file.1: not created by bench (is a symlink)"
+    cmp target keep
+    rm d/test_file.1
+    rc=0; ./sysbench fileio $F prepare >out 2>err || rc=$?
+    expect "exit of the second prepare" $rc 0
+    has out "Reusing existing file d/test_file.0"
+    ./sysbench fileio $F cleanup >out 2>err
+    expect "left in d" "$(ls -A d | wc -l)" 0
+}
+
 # --- signals (#8.5, #18.2) --------------------------------------------------------------
 
 # SIGINT inside a 1 GiB prepare (O_DSYNC keeps it writing): stops within 1 s, says so,
@@ -332,6 +352,7 @@ t own-run-symlink own_run_symlink
 t own-inode-size own_inode_size
 t own-manifest-hostile own_manifest_hostile
 t own-roundtrip own_roundtrip
+t own-sysbench-persona own_sysbench_persona
 t sig-prepare-big sig_prepare_big
 t sig-run sig_run
 t mmap-sigbus mmap_sigbus
