@@ -35,6 +35,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_load.c"
 #include "t_my.c"
 #include "t_my_live.c"
+#include "t_io.c"
 
 static const struct {
     const char *name;
@@ -79,6 +80,9 @@ static const struct {
     {"my_live_commands", t_my_live_commands},
     {"my_live_prepared", t_my_live_prepared},
     {"my_live_ipv6", t_my_live_ipv6},
+    {"io_manifest_parse", t_io_manifest_parse},
+    {"io_not_ours", t_io_not_ours},
+    {"io_fill_tail", t_io_fill_tail},
 };
 
 int main(int argc, char **argv)
