@@ -5255,10 +5255,10 @@ static int io_man_parse(struct io_man *m, char *text, size_t len, const char *di
 }
 
 /*
- * Open --file-dir and read its manifest (none is an empty one). A manifest that is a
+ * Open --file-dir and, with load, read its manifest (none is an empty one). A manifest that is a
  * symlink, not a regular file, someone else's or writable by others is not trusted.
  */
-static int io_man_open(struct io_man *m, const char *dir, struct b_err *e)
+static int io_man_open(struct io_man *m, const char *dir, bool load, struct b_err *e)
 {
     memset(m, 0, sizeof(*m));
     m->fd = -1;
@@ -5266,6 +5266,8 @@ static int io_man_open(struct io_man *m, const char *dir, struct b_err *e)
     if (m->dirfd < 0)
         return b_seterr(e, B_SYSERR, errno, "cannot open --file-dir=%s: %s (%s)", dir,
                         strerror(errno), b_errno_name(errno));
+    if (!load) /* a reading run: no ownership needed, the directory is enough */
+        return B_OK;
     int fd = openat(m->dirfd, IO_MANIFEST, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0 && errno == EROFS) { /* read it; a write to it then fails with EROFS */
         fd = openat(m->dirfd, IO_MANIFEST, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -5545,7 +5547,7 @@ static int io_init(struct load_run *r)
         sh->held = b_xcalloc((size_t)sh->nblocks, sizeof(*sh->held));
     }
     sh->man = b_xcalloc(1, sizeof(*sh->man));
-    int rc = io_man_open(sh->man, r->o->file_dir, &r->err);
+    int rc = io_man_open(sh->man, r->o->file_dir, sh->writes, &r->err);
     if (rc < 0 && r->o->sb && sh->man->dirfd < 0) { /* sysbench's words for a missing dir */
         io_path(r->o, 0, path, sizeof(path));
         snprintf(r->err.hint, sizeof(r->err.hint), "Did you forget to run the prepare step?");
@@ -6001,7 +6003,7 @@ static int io_prepare(struct bench_opts *o, const struct wl_def *w)
     io_print_flags(sh.flagwords);
     memset(&e, 0, sizeof(e));
     sh.man = &m;
-    if (io_man_open(&m, o->file_dir, &e) < 0) {
+    if (io_man_open(&m, o->file_dir, true, &e) < 0) {
         int ex = io_fail(o, &e);
         io_man_close(&m);
         return ex;
@@ -6079,7 +6081,7 @@ static int io_cleanup(struct bench_opts *o, const struct wl_def *w)
     io_params(&sh, o, IO_SEQWR);
     printf("Removing test files...\n");
     memset(&e, 0, sizeof(e));
-    if (io_man_open(&m, o->file_dir, &e) < 0) {
+    if (io_man_open(&m, o->file_dir, true, &e) < 0) {
         if (m.dirfd < 0 && o->sb) { /* sysbench: nothing to remove */
             io_man_close(&m);
             return B_EXIT_OK;
