@@ -160,32 +160,22 @@ has "bench: hint: no complete answer within --mysql-io-timeout=1 s"
 hasnt "round trips"
 within 900 2500
 
-# 6. malformed results and a closed connection: the first error, named
+# 6. malformed results and a closed connection: the first error, named; and 7. ping stops at
+# the first error of its settings query or PREPARE, with that error
+fails() { # fails BINARY WHAT PORT LINE: exit 3 with LINE, no round trip, no sanitizer report
+    what="$2 ($1)"
+    run "$what" 3 "$1" $P -P "$3" -psecret
+    has "$4"
+    hasnt "round trips"
+    clean
+}
 for b in "$B" "$SAN"; do
-    what="column past the packet's end ($b)"
-    run "$what" 3 "$b" $P -P $BADCOL -psecret
-    has "bench: ping: $SETQ: malformed column definition 0 from 127.0.0.1:$BADCOL"
-    clean
-    what="row past the packet's end ($b)"
-    run "$what" 3 "$b" $P -P $BADROW -psecret
-    has "bench: ping: $SETQ: malformed row from 127.0.0.1:$BADROW"
-    clean
-    what="close in the middle of a result ($b)"
-    run "$what" 3 "$b" $P -P $MIDCLOSE -psecret
-    has "bench: ping: $SETQ: the server at 127.0.0.1:$MIDCLOSE closed the connection"
-    clean
-    # 7. ping stops at the first error of its settings query or PREPARE, with that error
-    what="settings query error ($b)"
-    run "$what" 3 "$b" $P -P $ERRQUERY -psecret
-    has "bench: ping: $SETQ on 127.0.0.1:$ERRQUERY: ERROR 1193 (HY000): Unknown system variable '\\x1b[31minnodb\\x07'\\nline 2"
+    fails "$b" "column past the packet's end" $BADCOL "bench: ping: $SETQ: malformed column definition 0 from 127.0.0.1:$BADCOL"
+    fails "$b" "row past the packet's end" $BADROW "bench: ping: $SETQ: malformed row from 127.0.0.1:$BADROW"
+    fails "$b" "close in the middle of a result" $MIDCLOSE "bench: ping: $SETQ: the server at 127.0.0.1:$MIDCLOSE closed the connection"
+    fails "$b" "settings query error" $ERRQUERY "bench: ping: $SETQ on 127.0.0.1:$ERRQUERY: ERROR 1193 (HY000): Unknown system variable '\\x1b[31minnodb\\x07'\\nline 2"
     hasnt "$(printf '\033')"
-    hasnt "round trips"
-    clean
-    what="PREPARE error ($b)"
-    run "$what" 3 "$b" $P -P $ERRPREP -psecret
-    has "bench: ping: PREPARE of SELECT ? on 127.0.0.1:$ERRPREP: ERROR 1295 (HY000): This command is not supported in the prepared statement protocol yet"
-    hasnt "round trips"
-    clean
+    fails "$b" "PREPARE error" $ERRPREP "bench: ping: PREPARE of SELECT ? on 127.0.0.1:$ERRPREP: ERROR 1295 (HY000): This command is not supported in the prepared statement protocol yet"
 done
 
 # 8. SIGINT: within 1 s, only what was measured, exit 1
