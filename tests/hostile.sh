@@ -63,7 +63,7 @@ bad() { fail=$((fail + 1)); printf "hostile: FAIL: %s: %s\n" "$what" "$*"; sed '
 run() {
     what=$1 want=$2; shift 2
     t0=$(date +%s%N)
-    timeout 30 "$@" >"$w/out" 2>&1
+    timeout -k 5 30 "$@" >"$w/out" 2>&1
     rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))
     [ -n "${HOSTILE_TIMES:-}" ] && echo "$ms ms: $what"
@@ -186,6 +186,8 @@ sigint() { # sigint PORT LOGNAME: start a ping, wait for the server to stall, SI
     sleep 0.5
     t0=$(date +%s%N)
     kill -INT $bp
+    i=0; while kill -0 $bp 2>/dev/null && [ $i -lt 50 ]; do sleep 0.05; i=$((i + 1)); done
+    kill -KILL $bp 2>/dev/null # still there after 2.5 s: failed, do not wait for it
     wait $bp
     rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))
