@@ -2432,6 +2432,7 @@ struct my_conn {
     const struct myc_params *p;
     u64 deadline_ns;               /* the login's or the current command's end (clk_now_ns) */
     int io_rc;                     /* why the socket layer gave up: B_TIMEOUT or B_DONE */
+    bool stop_before;              /* the step began after a stop signal (cleanup): not cut */
     u8 login;                      /* 1 greeting, 2 authentication: --debug=proto masks */
     bool key_requested;            /* the RSA public key was asked for (once) */
     unsigned auth_packets;         /* packets read during the login */
@@ -2454,17 +2455,20 @@ struct my_conn {
  * request, OK) reads five. */
 #define MYC_MAX_AUTH_PACKETS 8
 
-/* myc_deadline - the current step (the login, or one command) must end within ms. */
+/* myc_deadline - the current step (the login, or one command) must end within ms (none
+ * when ms <= 0). A step that begins after the stop signal (the cleanup of what the run
+ * created) is not cut short by it: only by its deadline, or a second signal. */
 static void myc_deadline(struct my_conn *c, int ms)
 {
-    c->deadline_ns = clk_now_ns() + (u64)ms * 1000000u;
+    c->deadline_ns = ms > 0 ? clk_now_ns() + (u64)ms * 1000000u : 0;
+    c->stop_before = atomic_load(&b_stop) != 0;
 }
 
-/* After EINTR or a timed-out slice: B_DONE on a stop signal, B_TIMEOUT past the deadline,
- * else B_AGAIN (wait on). Kept in c->io_rc for the message. */
+/* After EINTR or a timed-out slice: B_DONE on a stop signal during the step, B_TIMEOUT past
+ * the deadline, else B_AGAIN (wait on). Kept in c->io_rc for the message. */
 static int myc_waited(struct my_conn *c)
 {
-    c->io_rc = atomic_load(&b_stop) ? B_DONE
+    c->io_rc = atomic_load(&b_stop) && !c->stop_before ? B_DONE
                : c->deadline_ns && clk_now_ns() >= c->deadline_ns ? B_TIMEOUT
                                                                   : B_AGAIN;
     return c->io_rc;
@@ -2538,7 +2542,7 @@ static int myc_stopped(struct my_conn *c, const char *what)
         return b_seterr(&c->err, B_DONE, 0, "interrupted by %s while %s %s",
                         atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", what,
                         c->target);
-    return myc_lost(c, !strcmp(what, "sending to") ? "sending to" : "reading from", ETIMEDOUT);
+    return myc_lost(c, what, ETIMEDOUT);
 }
 
 /* --debug=proto: one packet in hex and text; the bytes of the ranges m (offset, length;
