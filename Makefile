@@ -150,7 +150,7 @@ tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
 
 fuzz: tests/fuzz_my
 	@rm -rf build/fuzz-seeds && mkdir -p build/fuzz-seeds build/fuzz-corpus
-	@for f in tests/fixtures/mysql/*.hex; do for sel in 0 1 2 3 4 5 6 7 8; do \
+	@for f in tests/fixtures/mysql/*.hex; do for sel in 0 1 2 3 4 5 6 7 8 9 10; do \
 	  python3 -c 'import sys; d = bytes.fromhex("".join(l for l in open(sys.argv[1]) if not l.startswith("#"))); sys.stdout.buffer.write(bytes([int(sys.argv[2])]) + d)' "$$f" $$sel \
 	    > build/fuzz-seeds/$$(basename $$f .hex)-$$sel; done; done
 	@./tests/fuzz_my -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 build/fuzz-corpus build/fuzz-seeds \

@@ -777,10 +777,19 @@ static const struct opt_def opt_mysql[] = {
         "the server's RSA public key (PEM) for caching_sha2_password/sha256_password over plain "
         "TCP",
         NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("get-server-public-key", BOOL, get_server_pubkey, "off", 0, 0, NULL,
+        "over plain TCP, let caching_sha2_password/sha256_password ask the server for its RSA "
+        "key (which nothing authenticates); else they need TLS or --server-public-key-path",
+        NULL, OPT_F_EXT),
     OPT("mysql-connect-timeout", INT, mysql_connect_timeout, "10", 1, 3600, NULL,
-        "seconds to connect, set up TLS and log in", NULL, OPT_F_EXT),
+        "seconds to connect, set up TLS and log in (one deadline for all of it)", NULL,
+        OPT_F_EXT),
     OPT("mysql-io-timeout", INT, mysql_io_timeout, "60", 1, 86400, NULL,
-        "seconds a read or write on a connection may wait", NULL, OPT_F_EXT),
+        "seconds a command may take, from sending it to the last packet of its answer", NULL,
+        OPT_F_EXT),
+    OPT("max-allowed-packet", SIZE, max_allowed_packet, "64M", 4096, 1ull << 30, NULL,
+        "largest packet accepted from the server (a longer one fails the command)", NULL,
+        OPT_F_EXT),
     OPT("defaults-file", FILE, defaults_file, "", 0, 0, NULL,
         "read connection options from the [client] group of this file instead of ~/.my.cnf",
         NULL, OPT_F_EXT | OPT_F_NODEF),
@@ -1936,18 +1945,20 @@ static void my_build_login_head(struct buf *b, u32 caps, u32 ext_caps)
     my_put_uint(b, ext_caps, 4); /* MariaDB extended capabilities (caps bit 0 clear), else 0 */
 }
 
-static void my_build_handshake_response(struct buf *b, u32 caps, u32 ext_caps,
-                                        const char *user, const u8 *auth, size_t auth_len,
-                                        const char *db, const char *plugin)
+/* HandshakeResponse41; returns the offset of the auth data in it (--debug=proto masks it) */
+static size_t my_build_handshake_response(struct buf *b, u32 caps, u32 ext_caps,
+                                          const char *user, const u8 *auth, size_t auth_len,
+                                          const char *db, const char *plugin)
 {
+    size_t start = b->len, at;
     my_build_login_head(b, caps, ext_caps);
     my_put_nstr(b, user);
     if (caps & MY_CAP_PLUGIN_AUTH_LENENC)
-        my_put_lstr(b, auth, auth_len);
-    else {
+        my_put_lenenc(b, auth_len);
+    else
         my_put_u8(b, (u8)auth_len);
-        buf_put(b, auth, auth_len);
-    }
+    at = b->len - start;
+    buf_put(b, auth, auth_len);
     if (caps & MY_CAP_CONNECT_WITH_DB)
         my_put_nstr(b, db);
     if (caps & MY_CAP_PLUGIN_AUTH)
@@ -1961,6 +1972,79 @@ static void my_build_handshake_response(struct buf *b, u32 caps, u32 ext_caps,
         my_put_lstr(b, a.p, a.len);
         buf_free(&a);
     }
+    return at;
+}
+
+/*
+ * my_auth_mask - the auth data in a packet the server sends during the login, for
+ * --debug=proto to mask: two (offset, length) ranges of the payload in m. The greeting has
+ * the two parts of its scramble, an AuthSwitchRequest its nonce; other packets none
+ * (AuthMoreData is a status byte or a public key).
+ */
+static void my_auth_mask(const u8 *p, size_t n, bool greeting, size_t m[4])
+{
+    const u8 *z = n > 1 ? memchr(p + 1, 0, n - 1) : NULL;
+    m[0] = m[1] = m[2] = m[3] = 0;
+    if (!z)
+        return;
+    if (greeting && p[0] == 10) {
+        m[0] = (size_t)(z - p) + 1 + 4; /* after the version and the thread id */
+        m[1] = 8;
+        size_t al = m[0] + 8 + 1 + 2 + 1 + 2 + 2; /* the length of the whole scramble */
+        if (al < n) {
+            m[2] = al + 1 + 10;
+            m[3] = B_MAX(13, p[al] > 8 ? (size_t)p[al] - 8 : 0);
+        }
+    } else if (!greeting && p[0] == 0xFE) {
+        m[0] = (size_t)(z - p) + 1;
+        m[1] = n - m[0];
+    }
+    for (int i = 0; i < 4; i += 2) /* within the packet */
+        m[i + 1] = m[i] >= n ? 0 : B_MIN(m[i + 1], n - m[i]);
+}
+
+/*
+ * my_escape - a server-supplied string (version, error message, host name) made safe for a
+ * terminal into dst (always NUL-terminated): control characters, DEL, C1 controls and bytes
+ * that are not UTF-8 become \n, \r, \t or \xNN; UTF-8 text and backslashes stay (server
+ * messages are quoted verbatim).
+ */
+static void my_escape(char *dst, size_t cap, const char *src, size_t len)
+{
+    const u8 *s = (const u8 *)src;
+    size_t o = 0;
+    for (size_t i = 0; i < len && cap > 0;) {
+        char t[8];
+        size_t k = 1, tl;
+        u8 ch = s[i];
+        if (ch >= 0xC2 && ch <= 0xF4) { /* a well-formed UTF-8 sequence (not C1) stays */
+            size_t need = ch < 0xE0 ? 2 : ch < 0xF0 ? 3 : 4;
+            bool ok = i + need <= len && !(ch == 0xC2 && s[i + 1] < 0xA0);
+            for (size_t j = 1; ok && j < need; j++)
+                ok = (s[i + j] & 0xC0) == 0x80;
+            if (ok && need >= 3) { /* no overlong forms, surrogates or past U+10FFFF */
+                u8 c1 = s[i + 1];
+                ok = !(ch == 0xE0 && c1 < 0xA0) && !(ch == 0xED && c1 >= 0xA0) &&
+                     !(ch == 0xF0 && c1 < 0x90) && !(ch == 0xF4 && c1 >= 0x90);
+            }
+            k = ok ? need : 1;
+        }
+        if (k > 1)
+            memcpy(t, s + i, k), tl = k;
+        else if (ch >= 0x20 && ch < 0x7F)
+            t[0] = (char)ch, tl = 1;
+        else if (ch == '\n' || ch == '\r' || ch == '\t')
+            t[0] = '\\', t[1] = ch == '\n' ? 'n' : ch == '\r' ? 'r' : 't', tl = 2;
+        else
+            tl = (size_t)snprintf(t, sizeof(t), "\\x%02x", ch);
+        if (o + tl >= cap)
+            break;
+        memcpy(dst + o, t, tl);
+        o += tl;
+        i += k;
+    }
+    if (cap > 0)
+        dst[o] = 0;
 }
 
 /* mysql_native_password: SHA1(pw) XOR SHA1(nonce || SHA1(SHA1(pw))) (protocol.md 3.2). */
@@ -2280,8 +2364,10 @@ struct myc_params {
     const char *user, *password, *db; /* db may be NULL or "" */
     int ssl_mode;              /* MYC_SSL_*; -1 = default (PREFERRED over TCP, off on a socket) */
     const char *ssl_ca, *ssl_cert, *ssl_key, *server_pubkey; /* files, or NULL */
-    int connect_timeout_ms;    /* connect + handshake */
-    int io_timeout_ms;         /* each read or write */
+    int connect_timeout_ms;    /* deadline of the whole login: connect, TLS, authentication */
+    int io_timeout_ms;         /* deadline of each command, from sending to its last packet */
+    size_t max_packet;         /* longest (reassembled) packet accepted; 0 = MYC_MAX_PACKET */
+    bool get_server_pubkey;    /* may ask for the server's RSA key over plain TCP */
     bool multi_statements;     /* CLIENT_MULTI_STATEMENTS */
     bool debug_proto;          /* hex dump every packet on stderr */
     bool no_deprecate_eof;     /* tests: classic EOF packets instead of OK-as-EOF */
@@ -2345,7 +2431,13 @@ struct my_conn {
     size_t nonce_len;
     char target[300];              /* "host:port" or the socket path, for messages */
     const struct myc_params *p;
-    int tmo_ms;                    /* the I/O timeout in force: connect's, then io's */
+    u64 deadline_ns;               /* the login's or the current command's end (clk_now_ns) */
+    int io_rc;                     /* why the socket layer gave up: B_TIMEOUT or B_DONE */
+    bool stop_before;              /* the step began after a stop signal (cleanup): not cut */
+    u8 login;                      /* 1 greeting, 2 authentication: --debug=proto masks */
+    bool key_requested;            /* the RSA public key was asked for (once) */
+    unsigned auth_packets;         /* packets read during the login */
+    size_t mask_off, mask_len;     /* --debug=proto: bytes of c->out shown as ** */
     u64 connect_ns;                /* connect + TLS + authentication time */
     u16 srv_code;                  /* last server error */
     char sqlstate[6];
@@ -2353,61 +2445,89 @@ struct my_conn {
     struct b_err err;              /* last error, for people */
 };
 
-/* ---- low-level I/O: plain or TLS, with poll() timeouts ---- */
+/* ---- low-level I/O: plain or TLS, with deadlines and stop checks ---- */
 
-static int myc_wait(int fd, short ev, int timeout_ms)
+/* How often a blocked wait looks at b_stop and the deadline (SO_RCVTIMEO/SO_SNDTIMEO). */
+#define MYC_SLICE_MS 250
+/* --max-allowed-packet's default: MySQL 8's server default max_allowed_packet (MariaDB's is
+ * 16M), so what a default server sends fits, and a hostile one costs at most this much */
+#define MYC_MAX_PACKET ((size_t)64 << 20)
+/* Packets read during one login: the longest exchange (switch, full authentication, key
+ * request, OK) reads five. */
+#define MYC_MAX_AUTH_PACKETS 8
+
+/* myc_deadline - the current step (the login, or one command) must end within ms (none
+ * when ms <= 0). A step that begins after the stop signal (the cleanup of what the run
+ * created) is not cut short by it: only by its deadline, or a second signal. */
+static void myc_deadline(struct my_conn *c, int ms)
+{
+    c->deadline_ns = ms > 0 ? clk_now_ns() + (u64)ms * 1000000u : 0;
+    c->stop_before = atomic_load(&b_stop) != 0;
+}
+
+/* After EINTR or a timed-out slice: B_DONE on a stop signal during the step, B_TIMEOUT past
+ * the deadline, else B_AGAIN (wait on). Kept in c->io_rc for the message. */
+static int myc_waited(struct my_conn *c)
+{
+    c->io_rc = atomic_load(&b_stop) && !c->stop_before ? B_DONE
+               : c->deadline_ns && clk_now_ns() >= c->deadline_ns ? B_TIMEOUT
+                                                                  : B_AGAIN;
+    return c->io_rc;
+}
+
+/* poll() for ev in slices, until ready, the deadline or a stop signal. */
+static int myc_wait(struct my_conn *c, int fd, short ev)
 {
     struct pollfd pfd = {.fd = fd, .events = ev};
     for (;;) {
-        int n = poll(&pfd, 1, timeout_ms > 0 ? timeout_ms : -1);
+        int n = poll(&pfd, 1, MYC_SLICE_MS);
         if (n > 0)
             return B_OK;
-        if (n == 0)
-            return B_TIMEOUT;
-        if (errno != EINTR)
+        if (n < 0 && errno != EINTR)
             return B_SYSERR;
+        int w = myc_waited(c);
+        if (w != B_AGAIN)
+            return w;
     }
 }
 
 /*
- * The socket is blocking once connected, with SO_RCVTIMEO/SO_SNDTIMEO as the timeout: one
- * system call per read or write (a non-blocking socket costs recv, EAGAIN, poll, recv), which
- * halves the client's kernel time per query under load. EAGAIN then means "timed out".
+ * The socket is blocking once connected, with a short SO_RCVTIMEO/SO_SNDTIMEO slice: one
+ * system call per read or write on the fast path (a non-blocking socket costs recv, EAGAIN,
+ * poll, recv), which halves the client's kernel time per query under load. A slice that
+ * times out (EAGAIN) or a signal (EINTR) checks b_stop and the step's deadline: a signal
+ * wakes only one thread of a multi-threaded run, the slice wakes the others.
  */
-static void myc_set_timeout(struct my_conn *c, int ms)
+static void myc_set_slice(struct my_conn *c)
 {
-    struct timeval tv = {.tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000};
-    c->tmo_ms = ms;
-    if (c->fd >= 0) {
-        setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-        setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+    struct timeval tv = {.tv_sec = 0, .tv_usec = MYC_SLICE_MS * 1000};
+    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+/* send or recv for mbedTLS's bio and the plain path: bytes, or an MBEDTLS_ERR_* code */
+static int myc_sock_io(struct my_conn *c, bool out, unsigned char *p, size_t n)
+{
+    n = B_MIN(n, (size_t)INT_MAX);
+    for (;;) {
+        ssize_t k = out ? send(c->fd, p, n, MSG_NOSIGNAL) : recv(c->fd, p, n, 0);
+        if (k >= 0)
+            return (int)k;
+        if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
+            return out ? MBEDTLS_ERR_NET_SEND_FAILED : MBEDTLS_ERR_NET_RECV_FAILED;
+        if (myc_waited(c) != B_AGAIN)
+            return MBEDTLS_ERR_SSL_TIMEOUT;
     }
 }
 
 static int myc_sock_send(void *ctx, const unsigned char *p, size_t n)
 {
-    struct my_conn *c = ctx;
-    for (;;) {
-        ssize_t w = send(c->fd, p, n, MSG_NOSIGNAL);
-        if (w >= 0)
-            return (int)w;
-        if (errno == EINTR)
-            continue;
-        return errno == EAGAIN ? MBEDTLS_ERR_SSL_TIMEOUT : MBEDTLS_ERR_NET_SEND_FAILED;
-    }
+    return myc_sock_io(ctx, true, (unsigned char *)p, n);
 }
 
 static int myc_sock_recv(void *ctx, unsigned char *p, size_t n)
 {
-    struct my_conn *c = ctx;
-    for (;;) {
-        ssize_t r = recv(c->fd, p, n, 0);
-        if (r >= 0)
-            return (int)r;
-        if (errno == EINTR)
-            continue;
-        return errno == EAGAIN ? MBEDTLS_ERR_SSL_TIMEOUT : MBEDTLS_ERR_NET_RECV_FAILED;
-    }
+    return myc_sock_io(ctx, false, p, n);
 }
 
 static int myc_lost(struct my_conn *c, const char *what, int e)
@@ -2416,19 +2536,36 @@ static int myc_lost(struct my_conn *c, const char *what, int e)
                     "%s %s failed: %s (%s)", what, c->target, strerror(e), b_errno_name(e));
 }
 
-static void myc_dump(const char *dir, const u8 *p, size_t n)
+/* The socket layer stopped on c->io_rc: the deadline (B_TIMEOUT) or a signal (B_DONE). */
+static int myc_stopped(struct my_conn *c, const char *what)
+{
+    if (c->io_rc == B_DONE)
+        return b_seterr(&c->err, B_DONE, 0, "interrupted by %s while %s %s",
+                        atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", what,
+                        c->target);
+    return myc_lost(c, what, ETIMEDOUT);
+}
+
+/* --debug=proto: one packet in hex and text; the bytes of the ranges m (offset, length;
+ * two of them) print as ** (nonces, tokens, passwords). */
+static void myc_dump(const char *dir, const u8 *p, size_t n, const size_t m[4])
 {
     fprintf(stderr, "bench: proto: %s %zu bytes\n", dir, n);
     for (size_t i = 0; i < n; i += 16) {
         fprintf(stderr, "  %04zx ", i);
         for (size_t k = i; k < i + 16; k++)
-            if (k < n)
-                fprintf(stderr, " %02x", p[k]);
-            else
+            if (k >= n)
                 fputs("   ", stderr);
+            else if ((k >= m[0] && k - m[0] < m[1]) || (k >= m[2] && k - m[2] < m[3]))
+                fputs(" **", stderr);
+            else
+                fprintf(stderr, " %02x", p[k]);
         fputs("  |", stderr);
         for (size_t k = i; k < i + 16 && k < n; k++)
-            fputc(p[k] >= 32 && p[k] < 127 ? p[k] : '.', stderr);
+            fputc((k >= m[0] && k - m[0] < m[1]) || (k >= m[2] && k - m[2] < m[3]) ? '*'
+                  : p[k] >= 32 && p[k] < 127                                       ? p[k]
+                                                                                   : '.',
+                  stderr);
         fputs("|\n", stderr);
     }
 }
@@ -2437,8 +2574,11 @@ static void myc_dump(const char *dir, const u8 *p, size_t n)
 static int myc_flush(struct my_conn *c)
 {
     size_t off = 0;
-    if (c->p->debug_proto)
-        myc_dump(">", (const u8 *)c->out.p, c->out.len);
+    if (c->p->debug_proto) {
+        size_t m[4] = {c->mask_off, c->mask_len, 0, 0};
+        myc_dump(">", (const u8 *)c->out.p, c->out.len, m);
+    }
+    c->mask_off = c->mask_len = 0;
     while (off < c->out.len) {
         int w = c->tls ? mbedtls_ssl_write(&c->ssl, (const u8 *)c->out.p + off, c->out.len - off)
                        : myc_sock_send(c, (const u8 *)c->out.p + off, c->out.len - off);
@@ -2446,7 +2586,9 @@ static int myc_flush(struct my_conn *c)
             continue;
         if (w <= 0) {
             c->out.len = 0;
-            return myc_lost(c, "sending to", w == MBEDTLS_ERR_SSL_TIMEOUT ? ETIMEDOUT : EPIPE);
+            if (w == MBEDTLS_ERR_SSL_TIMEOUT)
+                return myc_stopped(c, "sending to");
+            return myc_lost(c, "sending to", EPIPE);
         }
         off += (size_t)w;
     }
@@ -2459,6 +2601,15 @@ static int myc_send(struct my_conn *c, const void *payload, size_t len)
 {
     my_frame(&c->out, &c->seq, payload, len);
     return myc_flush(c);
+}
+
+/* Send a login packet whose bytes from off on (mask bytes) are auth data. */
+static int myc_send_auth(struct my_conn *c, const void *payload, size_t len, size_t off,
+                         size_t mask)
+{
+    c->mask_off = 4 + off;
+    c->mask_len = mask;
+    return myc_send(c, payload, len);
 }
 
 /* Read more bytes into the receive buffer. */
@@ -2488,7 +2639,7 @@ static int myc_fill(struct my_conn *c)
         if (r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE)
             continue;
         if (r == MBEDTLS_ERR_SSL_TIMEOUT)
-            return myc_lost(c, "reading from", ETIMEDOUT);
+            return myc_stopped(c, "reading from");
         if (r == 0 || r == MBEDTLS_ERR_SSL_PEER_CLOSE_NOTIFY)
             return b_seterr(&c->err, B_SYSERR, ECONNRESET,
                             "the server at %s closed the connection", c->target);
@@ -2499,14 +2650,23 @@ static int myc_fill(struct my_conn *c)
     }
 }
 
+static int myc_too_long(struct my_conn *c, size_t cap)
+{
+    c->big.len = 0;
+    return b_seterr(&c->err, B_PROTOCOL, 0,
+                    "a packet from %s is longer than --max-allowed-packet=%zu bytes", c->target,
+                    cap);
+}
+
 /*
- * myc_read - the next logical packet (fragments of 0xFFFFFF reassembled). The view is valid
- * until the next read. Sequence ids are checked, except on ERR packets (MySQL 8's unsolicited
- * ERR 4031 comes with any id).
+ * myc_read - the next logical packet (fragments of 0xFFFFFF reassembled, up to
+ * --max-allowed-packet). The view is valid until the next read. Sequence ids are checked,
+ * except on ERR packets (MySQL 8's unsolicited ERR 4031 comes with any id).
  */
 static int myc_read(struct my_conn *c, const u8 **payload, size_t *plen)
 {
     bool multi = false;
+    size_t cap = c->p->max_packet ? c->p->max_packet : MYC_MAX_PACKET;
     c->big.len = 0;
     for (;;) {
         const u8 *p;
@@ -2515,17 +2675,29 @@ static int myc_read(struct my_conn *c, const u8 **payload, size_t *plen)
         long used;
         int rc;
         while ((used = my_frame_parse(c->in + c->in_pos, c->in_len - c->in_pos, &p, &n, &seq)) ==
-               B_AGAIN)
+               B_AGAIN) {
+            const u8 *h = c->in + c->in_pos; /* refuse a long one before buffering it */
+            if (c->in_len - c->in_pos >= 4 &&
+                c->big.len + ((size_t)h[0] | (size_t)h[1] << 8 | (size_t)h[2] << 16) > cap)
+                return myc_too_long(c, cap);
             if ((rc = myc_fill(c)) < 0)
                 return rc;
+        }
         c->in_pos += (size_t)used;
-        if (c->p->debug_proto)
-            myc_dump("<", p - 4, n + 4);
+        if (c->p->debug_proto) {
+            size_t m[4] = {0, 0, 0, 0};
+            if (c->login && !multi)
+                my_auth_mask(p, n, c->login == 1, m);
+            m[0] += 4, m[2] += 4; /* the header comes first */
+            myc_dump("<", p - 4, n + 4, m);
+        }
         if (seq != c->seq && !(n > 0 && p[0] == 0xFF && !multi))
             return b_seterr(&c->err, B_PROTOCOL, 0,
                             "protocol error from %s: packet sequence %u, expected %u", c->target,
                             seq, c->seq);
         c->seq = (u8)(seq + 1);
+        if (c->big.len + n > cap)
+            return myc_too_long(c, cap);
         if (!multi && n < MY_MAX_PACKET) {
             *payload = p;
             *plen = n;
@@ -2549,7 +2721,7 @@ static int myc_server_error(struct my_conn *c, const u8 *p, size_t n)
         return b_seterr(&c->err, B_PROTOCOL, 0, "malformed ERR packet from %s", c->target);
     c->srv_code = e.code;
     memcpy(c->sqlstate, e.sqlstate, 6);
-    snprintf(c->srv_msg, sizeof(c->srv_msg), "%.*s", (int)B_MIN(e.msg.len, 500), e.msg.p);
+    my_escape(c->srv_msg, sizeof(c->srv_msg), e.msg.p, B_MIN(e.msg.len, 500));
     return b_seterr(&c->err, B_SERVER, 0, "ERROR %u (%s): %s", e.code, c->sqlstate, c->srv_msg);
 }
 
@@ -2618,6 +2790,8 @@ static int myc_tls_start(struct my_conn *c, int mode)
                             c->target, mode == MYC_SSL_VERIFY_IDENTITY ? "VERIFY_IDENTITY" : "VERIFY_CA",
                             why);
         }
+        if (ret == MBEDTLS_ERR_SSL_TIMEOUT)
+            return myc_stopped(c, "setting up TLS with");
         return myc_tls_fail(c, "handshake", ret);
     }
     c->tls = true;
@@ -2631,15 +2805,22 @@ static bool myc_secure(const struct my_conn *c)
     return c->tls || c->is_unix;
 }
 
-/* RSA-OAEP(SHA-1) of (password || 0) XOR nonce with a PEM public key (protocol.md 3.3). */
-static int myc_rsa_encrypt(struct my_conn *c, const u8 *pem, size_t pem_len, struct buf *out)
+/* RSA keys bench encrypts the password with: the buffers hold a 4096-bit key's block. */
+#define MYC_RSA_MIN_BITS 1024
+#define MYC_RSA_MAX_BITS 4096
+
+/* RSA-OAEP(SHA-1) of (password || 0) XOR nonce with a PEM public key (protocol.md 3.3);
+ * from says where the key came from, for messages. */
+static int myc_rsa_encrypt(struct my_conn *c, const u8 *pem, size_t pem_len, const char *from,
+                           struct buf *out)
 {
     mbedtls_pk_context pk;
     mbedtls_ctr_drbg_context drbg;
     mbedtls_entropy_context ent;
-    u8 plain[512], enc[1024];
-    size_t pwlen = strlen(c->p->password), olen = 0;
-    int ret;
+    u8 plain[MYC_RSA_MAX_BITS / 8], enc[MYC_RSA_MAX_BITS / 8];
+    const char *pw = c->p->password ? c->p->password : "";
+    size_t pwlen = strlen(pw), olen = 0, bits = 0;
+    int ret, rc = B_OK;
     char *z = b_xmalloc(pem_len + 1); /* mbedTLS wants the PEM NUL-terminated, len + 1 */
     memcpy(z, pem, pem_len);
     z[pem_len] = 0;
@@ -2650,25 +2831,39 @@ static int myc_rsa_encrypt(struct my_conn *c, const u8 *pem, size_t pem_len, str
     free(z);
     if (ret == 0 && mbedtls_pk_get_type(&pk) != MBEDTLS_PK_RSA)
         ret = MBEDTLS_ERR_PK_TYPE_MISMATCH;
-    if (ret == 0 && pwlen + 1 + 42 > mbedtls_pk_get_len(&pk))
-        ret = MBEDTLS_ERR_RSA_BAD_INPUT_DATA;
+    if (ret == 0)
+        bits = mbedtls_pk_get_bitlen(&pk);
+    if (ret == 0 && (bits < MYC_RSA_MIN_BITS || bits > MYC_RSA_MAX_BITS)) {
+        rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "the RSA public key %s has %zu bits: bench "
+                      "supports RSA keys of %d to %d bits", from, bits, MYC_RSA_MIN_BITS,
+                      MYC_RSA_MAX_BITS);
+        goto done;
+    }
+    if (ret == 0 && pwlen + 1 + 42 > mbedtls_pk_get_len(&pk)) { /* OAEP(SHA-1) takes 42 */
+        rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "the password (%zu bytes) is too long for "
+                      "the %zu-bit RSA key %s: at most %zu bytes fit", pwlen, bits, from,
+                      mbedtls_pk_get_len(&pk) - 43);
+        goto done;
+    }
     if (ret == 0) {
-        for (size_t i = 0; i <= pwlen; i++)
-            plain[i] = (u8)((i < pwlen ? (u8)c->p->password[i] : 0) ^ c->nonce[i % 20]);
+        for (size_t i = 0; i <= pwlen; i++) /* pwlen + 1 <= the key's bytes <= sizeof(plain) */
+            plain[i] = (u8)((i < pwlen ? (u8)pw[i] : 0) ^ c->nonce[i % 20]);
         mbedtls_rsa_set_padding(mbedtls_pk_rsa(pk), MBEDTLS_RSA_PKCS_V21, MBEDTLS_MD_SHA1);
         ret = mbedtls_ctr_drbg_seed(&drbg, mbedtls_entropy_func, &ent, (const u8 *)"rsa", 3);
         if (ret == 0)
             ret = mbedtls_pk_encrypt(&pk, plain, pwlen + 1, enc, &olen, sizeof(enc),
                                      mbedtls_ctr_drbg_random, &drbg);
     }
+    if (ret)
+        rc = myc_tls_fail(c, "RSA-encrypting the password with the server's public key", ret);
+    else
+        buf_put(out, enc, olen);
+done:
     mbedtls_platform_zeroize(plain, sizeof(plain));
     mbedtls_pk_free(&pk);
     mbedtls_ctr_drbg_free(&drbg);
     mbedtls_entropy_free(&ent);
-    if (ret)
-        return myc_tls_fail(c, "RSA-encrypting the password with the server's public key", ret);
-    buf_put(out, enc, olen);
-    return B_OK;
+    return rc;
 }
 
 static int myc_read_file(const char *path, struct buf *out, struct b_err *e)
@@ -2689,11 +2884,37 @@ static int myc_read_file(const char *path, struct buf *out, struct b_err *e)
 static int myc_rsa_from_file(struct my_conn *c, struct buf *out)
 {
     struct buf pem = {0};
+    char from[PATH_MAX + 8];
     int rc = myc_read_file(c->p->server_pubkey, &pem, &c->err);
+    snprintf(from, sizeof(from), "in %s", c->p->server_pubkey);
     if (rc == B_OK)
-        rc = myc_rsa_encrypt(c, (const u8 *)pem.p, pem.len, out);
+        rc = myc_rsa_encrypt(c, (const u8 *)pem.p, pem.len, from, out);
     buf_free(&pem);
     return rc;
+}
+
+/*
+ * Over plain TCP the RSA exchange trusts a key that nothing authenticates: a server (or
+ * anyone in between) that sends its own key gets the password. As MySQL's client, bench asks
+ * for the key only with --get-server-public-key; otherwise its error 2061 (CR_AUTH_PLUGIN_ERR).
+ */
+static int myc_need_secure(struct my_conn *c)
+{
+    c->srv_code = 2061;
+    memcpy(c->sqlstate, "HY000", 6);
+    snprintf(c->srv_msg, sizeof(c->srv_msg), "Authentication plugin '%s' reported error: "
+             "Authentication requires secure connection.", c->plugin);
+    return b_seterr(&c->err, B_UNSUPPORTED, 0, "ERROR 2061 (HY000): %s", c->srv_msg);
+}
+
+/* Ask the server for its RSA public key (sha256_password: 1, caching_sha2_password: 2). */
+static int myc_key_request(struct my_conn *c, u8 code, struct buf *out)
+{
+    if (!myc_secure(c) && !c->p->get_server_pubkey)
+        return myc_need_secure(c);
+    my_put_u8(out, code);
+    c->key_requested = true;
+    return B_OK;
 }
 
 /* The first answer for a plugin (initial response or after a switch). */
@@ -2701,7 +2922,7 @@ static int myc_auth_data(struct my_conn *c, const char *plugin, struct buf *out)
 {
     const char *pw = c->p->password ? c->p->password : "";
     size_t pwlen = strlen(pw);
-    snprintf(c->plugin, sizeof(c->plugin), "%s", plugin);
+    my_escape(c->plugin, sizeof(c->plugin), plugin, strlen(plugin));
     if (!strcmp(plugin, "mysql_native_password")) {
         u8 t[20];
         if (pwlen) {
@@ -2726,7 +2947,7 @@ static int myc_auth_data(struct my_conn *c, const char *plugin, struct buf *out)
         else if (c->p->server_pubkey)
             return myc_rsa_from_file(c, out);
         else
-            my_put_u8(out, 1); /* request the public key */
+            return myc_key_request(c, 1, out);
         return B_OK;
     }
     if (!strcmp(plugin, "client_ed25519")) {
@@ -2747,11 +2968,11 @@ static int myc_auth_data(struct my_conn *c, const char *plugin, struct buf *out)
     return b_seterr(&c->err, B_UNSUPPORTED, 0,
                     "the server at %s asked for the authentication plugin '%s', which bench "
                     "does not support",
-                    c->target, plugin);
+                    c->target, c->plugin);
 }
 
 /* AuthMoreData for caching_sha2_password and sha256_password. */
-static int myc_auth_more(struct my_conn *c, const u8 *d, size_t n, bool *key_requested)
+static int myc_auth_more(struct my_conn *c, const u8 *d, size_t n)
 {
     const char *pw = c->p->password ? c->p->password : "";
     struct buf out = {0};
@@ -2764,17 +2985,18 @@ static int myc_auth_more(struct my_conn *c, const u8 *d, size_t n, bool *key_req
             buf_put(&out, pw, strlen(pw) + 1);
         else if (c->p->server_pubkey)
             rc = myc_rsa_from_file(c, &out);
-        else {
-            my_put_u8(&out, 2); /* request the public key */
-            *key_requested = true;
-        }
-    } else if (n > 10 && !memcmp(d, "-----BEGIN", 10)) { /* the public key we asked for */
-        rc = myc_rsa_encrypt(c, d, n, &out);
+        else
+            rc = myc_key_request(c, 2, &out);
+    } else if (c->key_requested && n > 10 && !memcmp(d, "-----BEGIN", 10)) {
+        char from[320]; /* the public key we asked for, once */
+        snprintf(from, sizeof(from), "from the server at %s", c->target);
+        c->key_requested = false;
+        rc = myc_rsa_encrypt(c, d, n, from, &out);
     } else
         rc = b_seterr(&c->err, B_PROTOCOL, 0, "unexpected AuthMoreData (%zu bytes) from %s for %s",
                       n, c->target, c->plugin);
     if (rc == B_OK)
-        rc = myc_send(c, out.p, out.len);
+        rc = myc_send_auth(c, out.p, out.len, 0, out.len > 1 ? out.len : 0);
     if (out.p)
         mbedtls_platform_zeroize(out.p, out.len);
     buf_free(&out);
@@ -2783,13 +3005,16 @@ static int myc_auth_more(struct my_conn *c, const u8 *d, size_t n, bool *key_req
 
 static int myc_auth_loop(struct my_conn *c)
 {
-    bool switched = false, key_requested = false;
+    bool switched = false;
     for (;;) {
         const u8 *p;
         size_t n;
         int rc = myc_read(c, &p, &n);
         if (rc < 0)
             return rc;
+        if (++c->auth_packets > MYC_MAX_AUTH_PACKETS)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "more than %d packets from %s during the "
+                            "login", MYC_MAX_AUTH_PACKETS, c->target);
         if (n == 0)
             return b_seterr(&c->err, B_PROTOCOL, 0, "empty packet from %s during login",
                             c->target);
@@ -2825,14 +3050,16 @@ static int myc_auth_loop(struct my_conn *c)
             memcpy(c->nonce, r.p + r.pos, dl);
             c->nonce_len = dl;
             if ((rc = myc_auth_data(c, plugin, &out)) == B_OK)
-                rc = myc_send(c, out.p, out.len);
+                rc = myc_send_auth(c, out.p, out.len, 0, out.len > 1 ? out.len : 0);
+            if (out.p)
+                mbedtls_platform_zeroize(out.p, out.len);
             buf_free(&out);
             if (rc < 0)
                 return rc;
             continue;
         }
         if (p[0] == 0x01) {
-            if ((rc = myc_auth_more(c, p + 1, n - 1, &key_requested)) < 0)
+            if ((rc = myc_auth_more(c, p + 1, n - 1)) < 0)
                 return rc;
             continue;
         }
@@ -2846,7 +3073,6 @@ static int myc_auth_loop(struct my_conn *c)
 static int myc_open_socket(struct my_conn *c)
 {
     const struct myc_params *p = c->p;
-    int timeout = p->connect_timeout_ms;
     if (p->socket && *p->socket) {
         struct sockaddr_un sa;
         memset(&sa, 0, sizeof(sa));
@@ -2858,7 +3084,7 @@ static int myc_open_socket(struct my_conn *c)
         c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
             return myc_lost(c, "connecting to", errno);
-        myc_set_timeout(c, c->tmo_ms);
+        myc_set_slice(c);
         c->is_unix = true;
         return B_OK;
     }
@@ -2884,8 +3110,13 @@ static int myc_open_socket(struct my_conn *c)
             close(fd);
             continue;
         }
-        int w = myc_wait(fd, POLLOUT, timeout), soerr = 0;
+        int w = myc_wait(c, fd, POLLOUT), soerr = 0;
         socklen_t sl = sizeof(soerr);
+        if (w == B_DONE) {
+            close(fd);
+            freeaddrinfo(res);
+            return myc_stopped(c, "connecting to");
+        }
         if (w == B_TIMEOUT)
             soerr = ETIMEDOUT;
         else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
@@ -2899,7 +3130,7 @@ static int myc_open_socket(struct my_conn *c)
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK); /* blocking, with timeouts */
         c->fd = fd;
-        myc_set_timeout(c, c->tmo_ms);
+        myc_set_slice(c);
         freeaddrinfo(res);
         return B_OK;
     }
@@ -2912,7 +3143,7 @@ static void myc_init(struct my_conn *c, const struct myc_params *p)
     memset(c, 0, sizeof(*c));
     c->fd = -1;
     c->p = p;
-    c->tmo_ms = p->connect_timeout_ms; /* the whole login is bounded by the connect timeout */
+    myc_deadline(c, p->connect_timeout_ms); /* one deadline for the whole login */
     if (p->socket && *p->socket)
         snprintf(c->target, sizeof(c->target), "%s", p->socket);
     else if (strchr(p->host, ':'))
@@ -2927,6 +3158,8 @@ static void myc_close(struct my_conn *c)
     if (c->fd >= 0) {
         u8 quit = MY_COM_QUIT;
         c->seq = 0;
+        c->out.len = 0;
+        myc_deadline(c, MYC_SLICE_MS); /* a TLS close_notify may wait at most a slice */
         my_frame(&c->out, &c->seq, &quit, 1);
         if (c->tls)
             mbedtls_ssl_write(&c->ssl, (const u8 *)c->out.p, c->out.len),
@@ -2969,8 +3202,10 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
     myc_init(c, p);
     if ((rc = myc_open_socket(c)) < 0)
         goto fail;
+    c->login = 1;
     if ((rc = myc_read(c, &pk, &n)) < 0)
         goto fail;
+    c->login = 2;
     if (n > 0 && pk[0] == 0xFF) { /* too many connections, host blocked: ERR, no greeting */
         rc = myc_server_error(c, pk, n);
         goto fail;
@@ -2988,8 +3223,13 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
                       c->target);
         goto fail;
     }
-    snprintf(c->version, sizeof(c->version), "%.*s", (int)B_MIN(c->hs.version.len, 90),
-             c->hs.version.p);
+    {
+        /* MariaDB prefixes "5.5.5-" for old replication clients: the version is after it */
+        struct my_str v = c->hs.version;
+        if (v.len > 6 && !memcmp(v.p, "5.5.5-", 6) && strstr(v.p, "MariaDB"))
+            v.p += 6, v.len -= 6;
+        my_escape(c->version, sizeof(c->version), v.p, B_MIN(v.len, 90));
+    }
     memcpy(c->nonce, c->hs.scramble, c->hs.scramble_len);
     c->nonce_len = c->hs.scramble_len;
     c->caps = (MY_CAP_WANTED | MY_CAP_CONNECT_ATTRS) & c->hs.caps;
@@ -3035,19 +3275,22 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
             snprintf(plugin, sizeof(plugin), "mysql_native_password");
         rc = myc_auth_data(c, plugin, &auth);
         if (rc == B_OK) {
-            my_build_handshake_response(&resp, c->caps, c->ext_caps, p->user ? p->user : "",
-                                        (const u8 *)auth.p, auth.len, p->db ? p->db : "", plugin);
-            rc = myc_send(c, resp.p, resp.len);
+            size_t at = my_build_handshake_response(&resp, c->caps, c->ext_caps,
+                                                    p->user ? p->user : "", (const u8 *)auth.p,
+                                                    auth.len, p->db ? p->db : "", plugin);
+            rc = myc_send_auth(c, resp.p, resp.len, at, auth.len);
         }
         if (resp.p)
             mbedtls_platform_zeroize(resp.p, resp.len);
+        if (auth.p)
+            mbedtls_platform_zeroize(auth.p, auth.len);
         buf_free(&auth);
         buf_free(&resp);
         if (rc < 0 || (rc = myc_auth_loop(c)) < 0)
             goto fail;
     }
     c->connect_ns = clk_now_ns() - t0;
-    myc_set_timeout(c, p->io_timeout_ms);
+    c->login = 0;
     return B_OK;
 fail:
     {
@@ -3075,6 +3318,7 @@ static int myc_command(struct my_conn *c, u8 cmd, const void *arg, size_t len)
     if (len)
         buf_put(&c->scratch, arg, len);
     c->seq = 0;
+    myc_deadline(c, c->p->io_timeout_ms); /* the whole command, answer included */
     return myc_send(c, c->scratch.p, c->scratch.len);
 }
 
@@ -3270,27 +3514,23 @@ static int myc_query(struct my_conn *c, const char *sql, size_t len, struct myc_
     return myc_read_results(c, p, n, res, NULL, cb, NULL, ctx);
 }
 
-/* myc_prepare - COM_STMT_PREPARE; st keeps the column types for decoding. */
-static int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
+/* Free what myc_prepare allocated. */
+static void myc_stmt_free(struct myc_stmt *st)
+{
+    free(st->coldefs);
+    free(st->cols);
+    st->coldefs = NULL;
+    st->cols = NULL;
+}
+
+/* The definitions after PREPARE_OK: parameters (skipped), then columns (kept in st). */
+static int myc_prepare_defs(struct my_conn *c, const struct my_prep_ok *po, struct myc_stmt *st)
 {
     const u8 *p;
     size_t n;
     int rc;
-    struct my_prep_ok po;
-    memset(st, 0, sizeof(*st));
-    if ((rc = myc_command(c, MY_COM_STMT_PREPARE, sql, len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
-        return rc;
-    if (n && p[0] == 0xFF)
-        return myc_server_error(c, p, n);
-    if (my_parse_prepare_ok(p, n, &po) < 0)
-        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed PREPARE_OK from %s", c->target);
-    st->id = po.stmt_id;
-    st->nparams = po.nparams;
-    st->ncols = po.ncols;
-    st->coldefs = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct my_coldef));
-    st->cols = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct myc_col));
     for (int part = 0; part < 2; part++) {
-        u16 cnt = part ? po.ncols : po.nparams;
+        u16 cnt = part ? po->ncols : po->nparams;
         for (u16 i = 0; i < cnt; i++) {
             struct my_coldef d;
             if ((rc = myc_read(c, &p, &n)) < 0)
@@ -3320,9 +3560,37 @@ static int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct my
     return B_OK;
 }
 
-/* myc_execute - COM_STMT_EXECUTE with params[nparams]; binary rows go to cb. */
+/* myc_prepare - COM_STMT_PREPARE; st keeps the column types for decoding (nothing is kept
+ * on failure). */
+static int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
+{
+    const u8 *p;
+    size_t n;
+    int rc;
+    struct my_prep_ok po;
+    memset(st, 0, sizeof(*st));
+    if ((rc = myc_command(c, MY_COM_STMT_PREPARE, sql, len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
+        return rc;
+    if (n && p[0] == 0xFF)
+        return myc_server_error(c, p, n);
+    if (my_parse_prepare_ok(p, n, &po) < 0)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed PREPARE_OK from %s", c->target);
+    st->id = po.stmt_id;
+    st->nparams = po.nparams;
+    st->ncols = po.ncols;
+    st->coldefs = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct my_coldef));
+    st->cols = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct myc_col));
+    if ((rc = myc_prepare_defs(c, &po, st)) < 0)
+        myc_stmt_free(st);
+    return rc;
+}
+
+/*
+ * myc_execute - COM_STMT_EXECUTE with params[nv]; binary rows go to cb. The parameters are
+ * what the caller passed: a PREPARE_OK that claimed another count is B_INVALID.
+ */
 static int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
-                       struct myc_result *res, myc_bin_cb cb, void *ctx)
+                       size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
 {
     const u8 *p;
     size_t n;
@@ -3330,9 +3598,14 @@ static int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_v
     res->rows = 0;
     res->nsets = 0;
     res->ncols = 0;
+    if (nv != st->nparams)
+        return b_seterr(&c->err, B_INVALID, 0, "executing prepared statement %u on %s: the "
+                        "server says it takes %u parameters, bench has %zu",
+                        st->id, c->target, st->nparams, nv);
     c->scratch.len = 0;
-    my_build_execute(&c->scratch, st->id, params, st->nparams);
+    my_build_execute(&c->scratch, st->id, params, nv);
     c->seq = 0;
+    myc_deadline(c, c->p->io_timeout_ms);
     if ((rc = myc_send(c, c->scratch.p, c->scratch.len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
         return rc;
     return myc_read_results(c, p, n, res, st, NULL, cb, ctx);
@@ -3342,10 +3615,7 @@ static int myc_stmt_close(struct my_conn *c, struct myc_stmt *st)
 {
     u8 id[4] = {(u8)st->id, (u8)(st->id >> 8), (u8)(st->id >> 16), (u8)(st->id >> 24)};
     int rc = myc_command(c, MY_COM_STMT_CLOSE, id, 4); /* no reply */
-    free(st->coldefs);
-    free(st->cols);
-    st->coldefs = NULL;
-    st->cols = NULL;
+    myc_stmt_free(st);
     return rc;
 }
 
@@ -6214,6 +6484,9 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
                 break;
             }
     }
+    /* as the mysql client: --ssl-ca means VERIFY_CA unless --ssl-mode asks for less */
+    if (*o->ssl_ca && ((p->ssl_mode == -1 && !cc->socket[0]) || p->ssl_mode == MYC_SSL_REQUIRED))
+        p->ssl_mode = MYC_SSL_VERIFY_CA;
     p->host = cc->host;
     p->socket = cc->socket[0] ? cc->socket : NULL;
     p->user = o->mysql_user;
@@ -6225,6 +6498,8 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
     p->server_pubkey = *o->server_pubkey ? o->server_pubkey : NULL;
     p->connect_timeout_ms = (int)o->mysql_connect_timeout * 1000;
     p->io_timeout_ms = (int)o->mysql_io_timeout * 1000;
+    p->max_packet = (size_t)o->max_allowed_packet;
+    p->get_server_pubkey = o->get_server_pubkey;
     p->debug_proto = o->debug_proto;
     return B_OK;
 }
@@ -6233,7 +6508,11 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
 static int cli_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p)
 {
     double ms = (double)c->connect_ns / 1e6;
-    if (c->err.rc == B_SERVER && c->srv_code) {
+    if (c->err.rc == B_DONE) { /* a stop signal: nothing was measured */
+        b_msg(B_MSG_FATAL, "%s: %s after %.1f ms", what, c->err.msg, ms);
+        return B_EXIT_FAIL;
+    }
+    if (c->srv_code) { /* the server's ERR, or a client error in its numbering (2061) */
         if (opts.sb) {
             b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
                   p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
@@ -6244,9 +6523,15 @@ static int cli_conn_error(const char *what, const struct my_conn *c, const struc
         b_msg(B_MSG_FATAL, "%s: login to %s failed for user '%s' (auth plugin %s, password: %s)",
               what, c->target, p->user, c->plugin[0] ? c->plugin : "?",
               p->password && *p->password ? "yes" : "no");
-        b_msg(B_MSG_FATAL, "%s: server said: ERROR %u (%s): %s", what, c->srv_code, c->sqlstate,
+        b_msg(B_MSG_FATAL, "%s: %s: ERROR %u (%s): %s", what,
+              c->err.rc == B_SERVER ? "server said" : "client error", c->srv_code, c->sqlstate,
               c->srv_msg);
-        if (c->srv_code == 1045)
+        if (c->srv_code == 2061)
+            b_msg(B_MSG_HINT, "over plain TCP the password goes only to a trusted RSA key: use "
+                              "TLS (--ssl-mode=REQUIRED), give the key with "
+                              "--server-public-key-path, or trust the server's with "
+                              "--get-server-public-key");
+        else if (c->srv_code == 1045)
             b_msg(B_MSG_HINT, "check --mysql-user/--mysql-password (-u/-p); MariaDB also answers "
                               "1045 when it requires TLS (try --ssl-mode=REQUIRED)");
         else if (c->srv_code == 1049)
@@ -6527,7 +6812,7 @@ static int oltp_exec(struct load_thread *t, int k, i64 n, const struct my_val *v
     struct myc_stmt *st = &ot->st[(n - 1) * OQ_N + k];
     int rc;
     if (o->db_ps_mode == 0 && st->coldefs) {
-        rc = myc_execute(&ot->c, st, v, &ot->res, NULL, NULL);
+        rc = myc_execute(&ot->c, st, v, nv, &ot->res, NULL, NULL);
         if (rc < 0)
             return oltp_fail(t, rc, "prepared statement", true);
         oltp_count(t, &ot->res);
@@ -8502,9 +8787,9 @@ struct cli_ping_vars {
 static int cli_ping_vars_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
 {
     struct cli_ping_vars *pv = ctx;
-    for (size_t i = 0; i < 3 && i < res->ncols; i++)
-        snprintf(pv->v[i], sizeof(pv->v[i]), "%.*s", vals[i].p ? (int)B_MIN(vals[i].len, 60) : 4,
-                 vals[i].p ? vals[i].p : "NULL");
+    for (size_t i = 0; i < 3 && i < res->ncols; i++) /* the server's words: escaped */
+        my_escape(pv->v[i], sizeof(pv->v[i]), vals[i].p ? vals[i].p : "NULL",
+                  vals[i].p ? B_MIN(vals[i].len, 60) : 4);
     return 0;
 }
 
@@ -8539,55 +8824,76 @@ static int cli_ping(struct bench_opts *o)
            c.is_unix ? "socket" : "TCP", c.tls ? " + TLS" : "");
     struct myc_result res;
     struct cli_ping_vars pv;
+    struct myc_stmt st;
+    bool prepared = false;
     memset(&res, 0, sizeof(res));
     memset(&pv, 0, sizeof(pv));
-    if (myc_query(&c, CLI_PING_VARS, strlen(CLI_PING_VARS), &res, cli_ping_vars_row, &pv) ==
-        B_OK)
-    {
+    /* each step stops the ping at its first error, with that error */
+    const char *step = "the settings query (" CLI_PING_VARS ")";
+    rc = myc_query(&c, CLI_PING_VARS, strlen(CLI_PING_VARS), &res, cli_ping_vars_row, &pv);
+    if (rc == B_OK) {
         char bp[32];
         unsigned long long bpv = strtoull(pv.v[2], NULL, 10);
         printf("    server settings:   hostname %s, max_connections %s, "
                "innodb_buffer_pool_size %s\n",
                pv.v[0], pv.v[1], bpv ? unit_fmt_size(bpv, bp, sizeof(bp)) : pv.v[2]);
+        step = "PREPARE of SELECT ?";
+        rc = myc_prepare(&c, "SELECT ?", 8, &st);
+        prepared = rc == B_OK;
     }
-    struct myc_stmt st;
-    bool prepared = myc_prepare(&c, "SELECT ?", 8, &st) == B_OK;
     static const char *const what[] = {"COM_PING", "SELECT 1 (COM_QUERY)",
                                        "SELECT ? (COM_STMT_EXECUTE)"};
     i64 n = B_MAX(o->ping_count, 1);
-    for (int k = 0; k < 3 && rc == B_OK; k++) {
-        struct hist *h = b_xcalloc(1, sizeof(*h));
+    struct hist *h = b_xcalloc(1, sizeof(*h));
+    for (int k = 0; k < 3 && rc == B_OK && !atomic_load(&b_stop); k++) {
         u64 mn = UINT64_MAX, mx = 0, sum = 0;
-        if (k == 2 && !prepared)
-            break;
-        for (i64 i = 0; i < n && !atomic_load(&b_stop) && rc == B_OK; i++) {
+        i64 done = 0; /* what was measured: an interrupted kind prints only these */
+        step = what[k];
+        memset(h, 0, sizeof(*h));
+        for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
             struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
             u64 t0 = clk_now_ns();
             rc = k == 0   ? myc_ping(&c)
                  : k == 1 ? myc_query(&c, "SELECT 1", 8, &res, NULL, NULL)
-                          : myc_execute(&c, &st, &arg, &res, NULL, NULL);
+                          : myc_execute(&c, &st, &arg, 1, &res, NULL, NULL);
             u64 d = clk_now_ns() - t0;
+            if (rc != B_OK)
+                break;
             hist_record(h, d);
-            mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d;
+            mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d, done++;
         }
-        if (rc == B_OK)
-            printf("    %-27s %lld round trips, ms: min %.3f avg %.3f p50 %.3f p95 %.3f p99 %.3f "
-                   "max %.3f\n",
-                   what[k], (long long)n, rep_ms(mn), rep_ms(sum / (u64)n),
-                   rep_ms(hist_percentile(h, 50, mn, mx)), rep_ms(hist_percentile(h, 95, mn, mx)),
-                   rep_ms(hist_percentile(h, 99, mn, mx)), rep_ms(mx));
-        free(h);
+        if (done > 0)
+            printf("    %-27s %lld round trips%s, ms: min %.3f avg %.3f p50 %.3f p95 %.3f "
+                   "p99 %.3f max %.3f\n",
+                   what[k], (long long)done, done < n ? " (interrupted)" : "", rep_ms(mn),
+                   rep_ms(sum / (u64)done), rep_ms(hist_percentile(h, 50, mn, mx)),
+                   rep_ms(hist_percentile(h, 95, mn, mx)), rep_ms(hist_percentile(h, 99, mn, mx)),
+                   rep_ms(mx));
     }
-    if (prepared)
+    free(h);
+    if (prepared && rc == B_OK && !atomic_load(&b_stop))
         (void)myc_stmt_close(&c, &st);
+    else if (prepared)
+        myc_stmt_free(&st); /* the connection is out of step or stopping: no more commands */
     myc_result_free(&res);
-    if (rc < 0) {
-        b_msg(B_MSG_FATAL, "ping: %s", c.err.msg);
-        myc_close(&c);
-        return B_EXIT_ENV;
+    int ex = B_EXIT_OK;
+    if (rc == B_DONE || atomic_load(&b_stop)) {
+        b_msg(B_MSG_FATAL, "ping: interrupted by %s during %s; the figures above are what was "
+                           "measured until then",
+              atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", step);
+        ex = B_EXIT_FAIL;
+    } else if (rc < 0) {
+        if (rc == B_SERVER)
+            b_msg(B_MSG_FATAL, "ping: %s on %s: %s", step, c.target, c.err.msg);
+        else
+            b_msg(B_MSG_FATAL, "ping: %s: %s", step, c.err.msg);
+        if (rc == B_TIMEOUT)
+            b_msg(B_MSG_HINT, "no complete answer within --mysql-io-timeout=%lld s",
+                  (long long)o->mysql_io_timeout);
+        ex = B_EXIT_ENV;
     }
     myc_close(&c);
-    return B_EXIT_OK;
+    return ex;
 }
 
 static void cli_print_help(void)

@@ -60,13 +60,15 @@ P="$B ping --no-defaults -h 127.0.0.1 -u alice --count=2"
 expect 0 "bench: caching_sha2 fast path" $P -P $FAST -psecret --ssl-mode=DISABLED
 expect 1 "bench: caching_sha2 wrong password" $P -P $FAST -pwrong --ssl-mode=DISABLED
 grep -q "ERROR 1045 (28000): Access denied for user 'alice'" "$w/out" || { fail=$((fail + 1)); echo "fake_auth: FAIL: 1045 not shown verbatim"; cat "$w/out"; }
-expect 0 "bench: caching_sha2 full auth, RSA key request" $P -P $FULL -psecret --ssl-mode=DISABLED
+expect 0 "bench: caching_sha2 full auth, RSA key request" $P -P $FULL -psecret --ssl-mode=DISABLED --get-server-public-key
+expect 1 "bench: caching_sha2 full auth, no key request without --get-server-public-key" $P -P $FULL -psecret --ssl-mode=DISABLED
 expect 0 "bench: caching_sha2 full auth, --server-public-key-path" $P -P $FULL -psecret --ssl-mode=DISABLED --server-public-key-path="$w/rsa.pub"
 expect 0 "bench: caching_sha2 full auth over TLS (cleartext)" $P -P $FULLTLS -psecret --ssl-mode=REQUIRED
 grep -q "caching_sha2_password as 'alice'" "$w/out" && grep -q "TLSv1.2" "$w/out" || { fail=$((fail + 1)); echo "fake_auth: FAIL: plugin or TLS not reported"; cat "$w/out"; }
 expect 1 "bench: caching_sha2 full auth, wrong password over TLS" $P -P $FULLTLS -pwrong --ssl-mode=REQUIRED
-expect 0 "bench: native -> caching_sha2 AuthSwitchRequest" $P -P $SWITCH -psecret --ssl-mode=DISABLED
-expect 0 "bench: sha256_password, RSA key request" $P -P $SHA256 -psecret --ssl-mode=DISABLED
+expect 0 "bench: native -> caching_sha2 AuthSwitchRequest" $P -P $SWITCH -psecret --ssl-mode=DISABLED --get-server-public-key
+expect 0 "bench: sha256_password, RSA key request" $P -P $SHA256 -psecret --ssl-mode=DISABLED --get-server-public-key
+expect 1 "bench: sha256_password, no key request without --get-server-public-key" $P -P $SHA256 -psecret --ssl-mode=DISABLED
 expect 0 "bench: sha256_password, --server-public-key-path" $P -P $SHA256 -psecret --ssl-mode=DISABLED --server-public-key-path="$w/rsa.pub"
 expect 0 "bench: sha256_password over TLS (cleartext)" $P -P $SHA256TLS -psecret --ssl-mode=REQUIRED
 expect 1 "bench: sha256_password wrong password" $P -P $SHA256 -pwrong --ssl-mode=DISABLED

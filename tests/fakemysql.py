@@ -7,7 +7,21 @@ before bench is tested against it. Loopback only; serves until killed.
 
     fakemysql.py --port P --plugin caching_sha2_password|sha256_password
                  [--full] [--switch] [--tls CERT KEY] --rsa-key KEY.pem
-                 --user U --password PW
+                 --user U --password PW [--hostile MODE] [--stall-after N]
+                 [--server-version V] [--log-auth]
+
+Hostile modes (tests/hostile.sh): a server that lies or attacks, to prove the client
+refuses cleanly. --log-auth writes what a real attacker would learn ("fake: nonce HEX",
+"fake: auth HEX", "fake: decrypted password") to stderr.
+    nparams=N      PREPARE_OK claims N parameters (and sends N definitions)
+    flood          answers a query with 16 MiB fragments, forever
+    trickle        sends the greeting one byte every 2 s
+    authflood      answers the login with fast_auth_success packets, forever
+    badcol         a column definition whose strings run past the packet's end
+    badrow         a row whose value runs past the packet's end
+    midclose       closes the connection in the middle of a result set
+    errquery       ERR 1193 (with control characters) for the first query
+    errprepare     ERR 1295 for PREPARE
 """
 import argparse
 import hashlib
@@ -79,23 +93,109 @@ def lenenc(b, i):
 def rsa_plain(c, data, nonce):
     plain = c.key.decrypt(data, padding.OAEP(mgf=padding.MGF1(hashes.SHA1()),
                                              algorithm=hashes.SHA1(), label=None))
+    log(c.args, "decrypted password")
     return bytes(p ^ nonce[i % 20] for i, p in enumerate(plain))
+
+
+def log(args, what):
+    if args.log_auth:
+        os.write(2, ("fake: %s\n" % what).encode())
+
+
+def coldef(name):
+    return (b"\x03def\x00\x00\x00" + bytes([len(name)]) + name + b"\x00\x0c\x3f\x00\x01\x00\x00\x00"
+            b"\x08\x81\x00\x00\x00\x00")
+
+
+def command_phase(c, args, ccaps):
+    """A minimal command phase; the hostile modes lie here."""
+    mode = args.hostile or ""
+    deprecate_eof = ccaps & 0x01000000
+    eof = b"\xfe\x00\x00\x02\x00\x00\x00" if deprecate_eof else b"\xfe\x00\x00\x02\x00"
+    n = 0
+    while True:
+        p = c.read()
+        c.seq = 1
+        if p[:1] == b"\x01":
+            return
+        n += 1
+        if args.stall_after is not None and n > args.stall_after:
+            log(args, "stalled at command %d" % n)
+            threading.Event().wait(120)
+            return
+        if p[:1] == b"\x17":
+            log(args, "COM_STMT_EXECUTE of %d bytes" % len(p))
+        if p[:1] == b"\x0e":
+            c.ok()
+        elif p[:1] == b"\x03" and mode == "flood":
+            frag = struct.pack("<I", 0xFFFFFF)[:3]
+            body = b"\x00" * 0xFFFFFF
+            while True:  # until the client hangs up
+                c.s.sendall(frag + bytes([c.seq]) + body)
+                c.seq = (c.seq + 1) & 0xFF
+        elif p[:1] == b"\x03" and mode == "errquery":
+            mode = ""
+            c.err(1193, b"HY000", "Unknown system variable '\x1b[31minnodb\x07'\nline 2")
+        elif p[:1] == b"\x03":
+            c.write(b"\x01")
+            if mode == "badcol":
+                c.write(b"\x03def\x00\x00\x00\xfc\xff\x7f1")  # a name of 32767 bytes, 1 there
+                threading.Event().wait(5)
+                return
+            c.write(coldef(b"1"))
+            if not deprecate_eof:
+                c.write(b"\xfe\x00\x00\x02\x00")
+            if mode == "midclose":
+                return
+            c.write(b"\xfc\xff\x7f1" if mode == "badrow" else b"\x011")
+            c.write(eof)
+        elif p[:1] == b"\x16" and mode == "errprepare":
+            c.err(1295, b"HY000", "This command is not supported in the prepared statement "
+                  "protocol yet")
+        elif p[:1] == b"\x16":
+            nparams = int(mode.split("=")[1]) if mode.startswith("nparams=") else 1
+            c.write(b"\x00" + struct.pack("<IHHBH", 1, 1, nparams, 0, 0))
+            for _ in range(nparams):
+                c.write(coldef(b"?"))
+            if nparams and not deprecate_eof:
+                c.write(b"\xfe\x00\x00\x02\x00")
+            c.write(coldef(b"?"))
+            if not deprecate_eof:
+                c.write(b"\xfe\x00\x00\x02\x00")
+        elif p[:1] == b"\x17":
+            c.write(b"\x01")
+            c.write(coldef(b"?"))
+            if not deprecate_eof:
+                c.write(b"\xfe\x00\x00\x02\x00")
+            c.write(b"\x00\x00" + struct.pack("<q", 1))
+            c.write(eof)
+        elif p[:1] == b"\x19":
+            c.seq = 0  # COM_STMT_CLOSE: no answer
+        else:
+            c.err(1047, b"08S01", "Unknown command")
 
 
 def serve(sock, args, key, pem, ctx):
     c = Conn(sock, args, key, pem)
     if args.silent:  # accept and say nothing: the client's timeout must fire
+        log(args, "stalled before the greeting")
         threading.Event().wait(60)
         sock.close()
         return
     try:
         nonce = nonce20()
+        log(args, "nonce " + nonce.hex())
         plugin = "mysql_native_password" if args.switch else args.plugin
         caps = CAPS | (SSL_CAP if ctx else 0)
-        g = (b"\x0a" + b"8.0.36-fake\x00" + struct.pack("<I", 7) + nonce[:8] + b"\x00" +
+        g = (b"\x0a" + args.server_version.encode() + b"\x00" + struct.pack("<I", 7) + nonce[:8] + b"\x00" +
              struct.pack("<H", caps & 0xFFFF) + bytes([255]) + struct.pack("<H", 2) +
              struct.pack("<H", caps >> 16) + bytes([21]) + b"\x00" * 10 + nonce[8:] + b"\x00" +
              plugin.encode() + b"\x00")
+        if args.hostile == "trickle":  # one byte every 2 s: the connect timeout must bound it
+            for b in struct.pack("<I", len(g))[:3] + b"\x00" + g:
+                c.s.sendall(bytes([b]))
+                threading.Event().wait(2)
+            return
         c.write(g)
         p = c.read()
         ccaps = struct.unpack("<I", p[:4])[0]
@@ -113,6 +213,10 @@ def serve(sock, args, key, pem, ctx):
             n, i = p[i], i + 1
         auth = p[i:i + n]
         i += n
+        log(args, "auth " + auth.hex())
+        if args.hostile == "authflood":  # fast_auth_success, forever
+            while True:
+                c.write(b"\x01\x03")
         if ccaps & 0x8:
             i = p.index(b"\x00", i) + 1
         cplugin = p[i:p.index(b"\x00", i)].decode() if ccaps & 0x00080000 else ""
@@ -120,7 +224,9 @@ def serve(sock, args, key, pem, ctx):
         if cplugin != args.plugin:  # MariaDB-style: switch to the plugin the account uses
             nonce = nonce20()
             c.write(b"\xfe" + args.plugin.encode() + b"\x00" + nonce + b"\x00")
+            log(args, "nonce " + nonce.hex())
             auth = c.read()
+            log(args, "auth " + auth.hex())
         good = user == args.user
         if args.plugin == "mysql_clear_password":
             good = good and auth == pw + b"\x00"
@@ -156,24 +262,7 @@ def serve(sock, args, key, pem, ctx):
                   % (user, "YES" if args.password else "NO"))
             return
         c.ok()
-        while True:  # a minimal command phase
-            p = c.read()
-            c.seq = 1
-            if p[:1] == b"\x01":
-                return
-            if p[:1] == b"\x0e":
-                c.ok()
-            elif p[:1] == b"\x03":
-                deprecate_eof = ccaps & 0x01000000
-                c.write(b"\x01")
-                c.write(b"\x03def\x00\x00\x00\x011\x00\x0c\x3f\x00\x01\x00\x00\x00\x08\x81\x00"
-                        b"\x00\x00\x00")
-                if not deprecate_eof:
-                    c.write(b"\xfe\x00\x00\x02\x00")
-                c.write(b"\x011")
-                c.write(b"\xfe\x00\x00\x02\x00\x00\x00" if deprecate_eof else b"\xfe\x00\x00\x02\x00")
-            else:
-                c.err(1047, b"08S01", "Unknown command")
+        command_phase(c, args, ccaps)
     except (EOFError, ConnectionError, ssl.SSLError, ValueError, IndexError):
         pass
     finally:
@@ -191,6 +280,10 @@ def main():
     ap.add_argument("--user", default="alice")
     ap.add_argument("--password", default="secret")
     ap.add_argument("--silent", action="store_true")
+    ap.add_argument("--hostile")
+    ap.add_argument("--stall-after", type=int)
+    ap.add_argument("--server-version", default="8.0.36-fake")
+    ap.add_argument("--log-auth", action="store_true")
     args = ap.parse_args()
     with open(args.rsa_key, "rb") as f:
         key = serialization.load_pem_private_key(f.read(), password=None)

@@ -1,7 +1,8 @@
 /*
  * libFuzzer target over every parser of server bytes (STYLE 2.8): the frame parser and the
- * packet parsers of the my_ section. The first input byte picks the parser and, for binary
- * rows, the column types; the rest is the packet. Seeds: tests/fixtures/mysql (converted
+ * packet parsers of the my_ section, the --debug=proto auth masks and the escaping of server
+ * strings. The first input byte picks the parser and, for binary rows, the column types; the
+ * rest is the packet. Seeds: tests/fixtures/mysql (converted
  * from hex by the Makefile). Built and run for a bounded time by `make test`.
  */
 #define BENCH_NO_MAIN
@@ -28,7 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t plen;
     u8 seq;
     u16 w, st;
-    switch (sel % 9) {
+    size_t m[4];
+    char esc[128];
+    switch (sel % 11) {
     case 0:
         (void)my_parse_handshake(p, n, &h);
         break;
@@ -61,6 +64,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)my_parse_binary_row(p + skip, n - skip, ncols, cols, vals);
         break;
     }
+    case 9: /* the masks stay inside the packet */
+        my_auth_mask(p, n, sel & 0x80, m);
+        if ((m[1] && m[0] + m[1] > n) || (m[3] && m[2] + m[3] > n))
+            __builtin_trap();
+        break;
+    case 10: /* escaped: always terminated, no control byte left */
+        my_escape(esc, (size_t)(sel >> 4) + 1 + (sel & 0x80 ? 100 : 0), (const char *)p, n);
+        for (const char *q = esc; *q; q++)
+            if ((unsigned char)*q < 0x20 || *q == 0x7f)
+                __builtin_trap();
+        break;
     default:
         while (n > 0) {
             long used = my_frame_parse(p, n, &pl, &plen, &seq);

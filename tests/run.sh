@@ -82,6 +82,7 @@ suite compat sh tests/compat.sh
 suite fileio-hostile sh tests/fileio_hostile.sh
 suite docs sh tests/docs.sh
 suite fake-auth sh tests/fake_auth.sh
+suite hostile sh tests/hostile.sh
 suite oltp bash tests/oltp.sh
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
 ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san

@@ -332,3 +332,70 @@ static int t_my_prepare_authswitch(void)
     T_CHECK(n == 48 && p[0] == 0xFE && !memcmp(p + 1, "client_ed25519", 15));
     return 0;
 }
+
+/* server strings for the terminal: controls, C1 and bad UTF-8 escaped, UTF-8 kept */
+static int t_my_escape(void)
+{
+    char out[64];
+    static const char in[] = "a\x1b[31mb\x07\n\r\t\x7f\xc3\xa9\xc2\x9b\xff\xe2\x82";
+    my_escape(out, sizeof(out), in, sizeof(in) - 1);
+    T_CHECK(!strcmp(out, "a\\x1b[31mb\\x07\\n\\r\\t\\x7f\xc3\xa9\\xc2\\x9b\\xff\\xe2\\x82"));
+    my_escape(out, 6, "abc\x01zz", 6); /* never a cut escape, always terminated */
+    T_CHECK(!strcmp(out, "abc"));
+    my_escape(out, sizeof(out), "q\\z", 3); /* verbatim otherwise */
+    T_CHECK(!strcmp(out, "q\\z"));
+    return 0;
+}
+
+/* --debug=proto masks: the greeting's scramble parts, an AuthSwitchRequest's nonce, and the
+ * auth data of HandshakeResponse41 */
+static int t_my_auth_mask(void)
+{
+    u8 p[256];
+    size_t m[4];
+    int n = t_fixture("greeting-mariadb-10.11-tls.hex", p, sizeof(p));
+    struct my_handshake h;
+    T_CHECK(n > 0 && my_parse_handshake(p, (size_t)n, &h) == B_OK);
+    my_auth_mask(p, (size_t)n, true, m);
+    T_CHECK(m[1] == 8 && !memcmp(p + m[0], h.scramble, 8));
+    T_CHECK(m[3] == 13 && !memcmp(p + m[2], h.scramble + 8, 12) && p[m[2] + 12] == 0);
+    n = t_fixture("authswitch-ed25519.hex", p, sizeof(p));
+    my_auth_mask(p, (size_t)n, false, m);
+    T_CHECK(m[0] == 16 && m[1] == 32 && m[3] == 0);
+    my_auth_mask(p, 20, true, m); /* not a greeting, and cut: nothing, nothing past the end */
+    T_CHECK(m[1] == 0 && m[3] == 0);
+    my_auth_mask((const u8 *)"\x0a" "8.0\0", 5, true, m);
+    T_CHECK(m[1] == 0 && m[3] == 0);
+    struct buf b = {0};
+    size_t at = my_build_handshake_response(&b, MY_CAP_WANTED, 0, "bob", (const u8 *)"TOKEN", 5,
+                                            "", "caching_sha2_password");
+    T_CHECK(at == 32 + 4 + 1 && !memcmp(b.p + at, "TOKEN", 5));
+    buf_free(&b);
+    return 0;
+}
+
+/* execute: the values the caller passed, never the server's count; the counts are named */
+static int t_my_execute_count(void)
+{
+    struct buf b = {0};
+    struct my_val v = {.type = MY_T_LONGLONG, .i = 7};
+    my_build_execute(&b, 9, &v, 1);
+    T_CHECK(t_unhex_cmp((const u8 *)b.p, b.len, "17090000000001000000000108000700000000000000") == 0);
+    buf_free(&b);
+    int sv[2];
+    T_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    struct myc_params prm = {.host = "h", .port = 1, .io_timeout_ms = 1000};
+    struct my_conn c;
+    struct myc_result res = {0};
+    myc_init(&c, &prm);
+    c.fd = sv[0];
+    struct myc_stmt st = {.id = 3, .nparams = 40};
+    T_CHECK(myc_execute(&c, &st, &v, 1, &res, NULL, NULL) == B_INVALID);
+    T_CHECK(!strcmp(c.err.msg, "executing prepared statement 3 on h:1: the server says it takes "
+                               "40 parameters, bench has 1"));
+    char x;
+    T_CHECK(recv(sv[1], &x, 1, MSG_DONTWAIT) < 0 && errno == EAGAIN); /* nothing was sent */
+    myc_close(&c);
+    close(sv[1]);
+    return 0;
+}

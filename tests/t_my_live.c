@@ -282,11 +282,11 @@ static int t_my_live_prepared_mode(bool no_cache)
     v[11] = (struct my_val){.type = MY_T_TIME, .t = {0, 0, 0, 22, 59, 58, 500000, true, 34}};
     v[12] = (struct my_val){.type = MY_T_YEAR, .i = 2024};
     v[13] = (struct my_val){.type = MY_T_LONG, .is_null = true};
-    T_CHECK(myc_execute(&c, &ins, v, &res, NULL, NULL) == B_OK && res.affected == 1);
+    T_CHECK(myc_execute(&c, &ins, v, 14, &res, NULL, NULL) == B_OK && res.affected == 1);
     const char *ssql = "SELECT * FROM t WHERE id = ?";
     T_CHECK(myc_prepare(&c, ssql, strlen(ssql), &sel) == B_OK && sel.ncols == 14);
     struct my_val key = {.type = MY_T_LONG, .i = 1};
-    T_CHECK(myc_execute(&c, &sel, &key, &res, t_bin_row, &got) == B_OK && got.n == 1);
+    T_CHECK(myc_execute(&c, &sel, &key, 1, &res, t_bin_row, &got) == B_OK && got.n == 1);
     T_CHECK(res.ncols == 14 && !strcmp(res.cols[13].name, "n"));
     T_CHECK(got.v[0].type == MY_T_LONG && got.v[0].i == 1 && got.v[0].is_unsigned);
     T_CHECK(got.v[1].i == -5 && got.v[2].i == -9000000000LL);
@@ -302,13 +302,13 @@ static int t_my_live_prepared_mode(bool no_cache)
     T_CHECK(got.v[12].type == MY_T_YEAR && got.v[12].i == 2024 && got.v[13].is_null);
     /* re-execute, reset, close; a closed statement is gone (1243) */
     got.n = 0;
-    T_CHECK(myc_execute(&c, &sel, &key, &res, t_bin_row, &got) == B_OK && got.n == 1);
+    T_CHECK(myc_execute(&c, &sel, &key, 1, &res, t_bin_row, &got) == B_OK && got.n == 1);
     T_CHECK(myc_stmt_reset(&c, &sel) == B_OK);
     u32 id = sel.id;
     T_CHECK(myc_stmt_close(&c, &sel) == B_OK);
     sel.id = id;
     sel.coldefs = b_xcalloc(14, sizeof(struct my_coldef));
-    T_CHECK(myc_execute(&c, &sel, &key, &res, NULL, NULL) == B_SERVER && c.srv_code == 1243);
+    T_CHECK(myc_execute(&c, &sel, &key, 1, &res, NULL, NULL) == B_SERVER && c.srv_code == 1243);
     free(sel.coldefs);
     T_CHECK(myc_stmt_close(&c, &ins) == B_OK);
     myc_result_free(&res);

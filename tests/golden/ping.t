@@ -4,7 +4,7 @@ plugin, connect time and round trips; then the errors a DBA meets first.
   $ C="--no-defaults -h $BENCH_MY_HOST -P $BENCH_MY_PORT"
   $ $BENCH ping $C -u nat -psecret --count=5
   Connected to 127.0.0.1:* (glob)
-      server:            5.5.5-10.11.*-MariaDB* (MariaDB), connection id * (glob)
+      server:            10.11.*-MariaDB* (MariaDB), connection id * (glob)
       TLS:               TLSv1.2 TLS-* (certificate not verified) (glob)
       authentication:    mysql_native_password as 'nat'
       connect: * ms (TCP + TLS + login) (glob)
@@ -51,6 +51,20 @@ Errors: what, where, the server's words verbatim, a hint; exit 3:
   bench: ping: TLS with 127.0.0.1:*: the server certificate did not verify (VERIFY_CA): The certificate is not correctly signed by the trusted CA (glob)
   bench: hint: give the server's CA with --ssl-ca, or use --ssl-mode=REQUIRED to encrypt without verifying
   [3]
+
+As with the mysql client, --ssl-ca alone (or with --ssl-mode=REQUIRED) means VERIFY_CA:
+
+  $ $BENCH ping $C -u tls -ptlspw --ssl-ca=$BENCH_MY_OTHER_CA
+  bench: ping: TLS with 127.0.0.1:*: the server certificate did not verify (VERIFY_CA): The certificate is not correctly signed by the trusted CA (glob)
+  bench: hint: give the server's CA with --ssl-ca, or use --ssl-mode=REQUIRED to encrypt without verifying
+  [3]
+  $ $BENCH ping $C -u tls -ptlspw --ssl-mode=REQUIRED --ssl-ca=$BENCH_MY_OTHER_CA 2>&1 | head -1
+  bench: ping: TLS with 127.0.0.1:*: the server certificate did not verify (VERIFY_CA): The certificate is not correctly signed by the trusted CA (glob)
+  $ $BENCH ping $C -u tls -ptlspw --ssl-ca=$BENCH_MY_CA --count=1 | sed -n 3p
+      TLS:               TLSv1.2 TLS-* (certificate verified) (glob)
+  $ $BENCH ping $C -u tls -ptlspw --ssl-ca=$BENCH_MY_OTHER_CA --ssl-mode=PREFERRED --count=1 | sed -n 3p
+      TLS:               TLSv1.2 TLS-* (certificate not verified) (glob)
+
   $ $BENCH ping $C -u tls -ptlspw --ssl-mode=VERIFY_IDENTITY --ssl-ca=$BENCH_MY_CA 2>&1 | head -1
   bench: ping: TLS with 127.0.0.1:*: the server certificate did not verify (VERIFY_IDENTITY): The certificate Common Name (CN) does not match with the expected CN (glob)
   $ $BENCH ping $C -u nat -psecret --ssl-mode=SOMETIMES

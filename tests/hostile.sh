@@ -1,0 +1,231 @@
+#!/bin/sh
+# A hostile MySQL server (tests/fakemysql.py --hostile MODE, --stall-after N) against bench:
+# each attack must end in a clean error with the exact message and exit status, within a
+# time bound, with nothing leaked (the password, memory). The attacks that were memory bugs
+# (wrong parameter counts, oversized RSA keys, malformed packets, a failed PREPARE) also run
+# under ./bench-san (ASan, UBSan, LeakSanitizer). Needs python3-cryptography and openssl.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BENCH:-$top/bench}
+SAN=${BENCH_SAN:-$top/bench-san}
+command -v openssl >/dev/null && python3 -c 'import cryptography' 2>/dev/null ||
+    { echo "hostile: SKIP: needs openssl and python3-cryptography"; exit 77; }
+[ -x "$SAN" ] || { echo "hostile: $SAN is missing: run 'make san' first"; exit 1; }
+export ASAN_OPTIONS=detect_leaks=1
+w=$(mktemp -d)
+pids=""
+cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$w"; }
+trap cleanup EXIT
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$w/rsa.pem" 2>/dev/null
+# the 4608-bit key takes a while: made while the first cases run
+(openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:4608 -out "$w/big.pem" 2>/dev/null &&
+    openssl rsa -in "$w/big.pem" -pubout -out "$w/big.pub" 2>/dev/null) &
+keygen=$!
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
+LONGPW=$(python3 -c 'print("p" * 530)')
+
+port=${HOSTILE_PORT:-$((36000 + $$ % 1000 * 20))}
+start() { # start NAME ARGS... : a fake server on the next port, in $NAME; its log in $w/NAME.log
+    port=$((port + 1)) name=$1
+    shift
+    python3 "$top/tests/fakemysql.py" --port "$port" --rsa-key "$w/rsa.pem" --log-auth "$@" 2>"$w/$name.log" &
+    pids="$pids $!"
+    eval "$name=$port"
+}
+start NP40 --plugin caching_sha2_password --hostile nparams=40
+start NP64K --plugin caching_sha2_password --hostile nparams=65535
+start FULL --plugin caching_sha2_password --full
+start SHA256 --plugin sha256_password
+start FLOOD --plugin caching_sha2_password --hostile flood
+start TRICKLE --hostile trickle
+start AUTHFLOOD --plugin caching_sha2_password --hostile authflood
+start BADCOL --plugin caching_sha2_password --hostile badcol
+start BADROW --plugin caching_sha2_password --hostile badrow
+start MIDCLOSE --plugin caching_sha2_password --hostile midclose
+start ERRQUERY --plugin caching_sha2_password --hostile errquery
+start ERRPREP --plugin caching_sha2_password --hostile errprepare
+start STALL0 --plugin caching_sha2_password --stall-after 0
+start STALL4 --plugin caching_sha2_password --stall-after 4
+start SILENT --silent
+start ESCVER --plugin caching_sha2_password --server-version "$(printf '8.0.36-\033[31mfake\r')"
+start FAST --plugin caching_sha2_password
+start CLEARTLS --plugin mysql_clear_password --switch --tls "$w/tls.pem" "$w/tls.key"
+started() { # wait until the last server started listens
+    i=0; until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; do
+        i=$((i + 1)); [ $i -lt 100 ] || { echo "hostile: the fake servers did not start"; cat "$w"/*.log; exit 1; }; sleep 0.1; done
+}
+started
+
+pass=0 fail=0
+bad() { fail=$((fail + 1)); printf "hostile: FAIL: %s: %s\n" "$what" "$*"; sed 's/^/    /' "$w/out"; }
+# run WHAT WANT_RC CMD...: run with a 30 s guard; the exit status must be WANT_RC; output in
+# $w/out, milliseconds in $ms
+run() {
+    what=$1 want=$2; shift 2
+    t0=$(date +%s%N)
+    timeout -k 5 30 "$@" >"$w/out" 2>&1
+    rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    [ -n "${HOSTILE_TIMES:-}" ] && echo "$ms ms: $what"
+    if [ "$rc" = "$want" ]; then pass=$((pass + 1)); else bad "exit $rc, wanted $want"; fi
+}
+has() { grep -qF -- "$1" "$w/out" && pass=$((pass + 1)) || bad "no line '$1'"; }
+hasnt() { grep -qF -- "$1" "$w/out" && bad "unexpected '$1'" || pass=$((pass + 1)); }
+logged() { grep -qF -- "$2" "$w/$1.log" && pass=$((pass + 1)) || { bad "the server's log lacks '$2'"; cat "$w/$1.log"; }; }
+notlogged() { grep -qF -- "$2" "$w/$1.log" && { bad "the server's log has '$2'"; cat "$w/$1.log"; } || pass=$((pass + 1)); }
+within() { [ "$ms" -ge "$1" ] && [ "$ms" -le "$2" ] && pass=$((pass + 1)) || bad "took $ms ms, wanted $1..$2 ms"; }
+clean() { # no sanitizer report in the output
+    grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$w/out" && bad "sanitizer report" || pass=$((pass + 1)); }
+
+P="ping --no-defaults -h 127.0.0.1 -u alice --count=2"
+SETQ="the settings query (SELECT @@hostname, @@max_connections, @@innodb_buffer_pool_size)"
+
+# 1. PREPARE_OK claiming more parameters than bench passes: an error naming both counts,
+# before anything is sent (it used to send its own stack, or crash)
+for b in "$B" "$SAN"; do
+    for n in 40 65535; do
+        [ $n = 40 ] && pt=$NP40 || pt=$NP64K
+        what="nparams $n ($b)"
+        run "$what" 3 "$b" $P -P $pt -psecret
+        has "bench: ping: SELECT ? (COM_STMT_EXECUTE): executing prepared statement 1 on 127.0.0.1:$pt: the server says it takes $n parameters, bench has 1"
+        clean
+    done
+done
+what="nparams: nothing executed"; notlogged NP40 "COM_STMT_EXECUTE"; notlogged NP64K "COM_STMT_EXECUTE"
+
+# 2. no RSA key request over plain TCP unless asked: MySQL's error 2061 and a hint
+for mode in "" --ssl-mode=DISABLED; do
+    for srv in FULL SHA256; do
+        eval pt=\$$srv
+        [ $srv = FULL ] && pl=caching_sha2_password || pl=sha256_password
+        what="RSA over plain TCP refused ($srv $mode)"
+        run "$what" 3 "$B" $P -P $pt -psecret $mode
+        has "bench: ping: login to 127.0.0.1:$pt failed for user 'alice' (auth plugin $pl, password: yes)"
+        has "bench: ping: client error: ERROR 2061 (HY000): Authentication plugin '$pl' reported error: Authentication requires secure connection."
+        has "bench: hint: over plain TCP the password goes only to a trusted RSA key: use TLS (--ssl-mode=REQUIRED), give the key with --server-public-key-path, or trust the server's with --get-server-public-key"
+    done
+done
+what="RSA refused: the server decrypted nothing"; notlogged FULL "decrypted password"; notlogged SHA256 "decrypted password"
+ln -s "$B" "$w/sysbench"
+what="RSA refused, sysbench persona"
+run "$what" 1 "$w/sysbench" ping --mysql-host=127.0.0.1 --mysql-port=$FULL --mysql-user=alice --mysql-password=secret
+has "FATAL: unable to connect to MySQL server on host '127.0.0.1', port $FULL, aborting..."
+has "FATAL: error 2061: Authentication plugin 'caching_sha2_password' reported error: Authentication requires secure connection."
+what="RSA with --get-server-public-key"
+run "$what" 0 "$B" $P -P $FULL -psecret --get-server-public-key
+logged FULL "decrypted password"
+
+# 3. RSA keys larger than 4096 bits are refused, from the server or from a file
+wait $keygen || { echo "hostile: openssl could not make a 4608-bit RSA key"; exit 1; }
+start BIGKEY --plugin caching_sha2_password --full --rsa-key "$w/big.pem" --password "$LONGPW"
+started
+for b in "$B" "$SAN"; do
+    what="4608-bit key from the server ($b)"
+    run "$what" 3 "$b" $P -P $BIGKEY -p"$LONGPW" --get-server-public-key
+    has "bench: ping: the RSA public key from the server at 127.0.0.1:$BIGKEY has 4608 bits: bench supports RSA keys of 1024 to 4096 bits"
+    clean
+    what="4608-bit key from --server-public-key-path ($b)"
+    run "$what" 3 "$b" $P -P $BIGKEY -p"$LONGPW" --server-public-key-path="$w/big.pub"
+    has "bench: ping: the RSA public key in $w/big.pub has 4608 bits: bench supports RSA keys of 1024 to 4096 bits"
+    clean
+done
+
+# 4. 16 MiB fragments forever: capped by --max-allowed-packet, memory bounded
+what="fragment flood"
+run "$what" 3 /usr/bin/time -f 'maxrss %M' "$B" $P -P $FLOOD -psecret
+has "bench: ping: $SETQ: a packet from 127.0.0.1:$FLOOD is longer than --max-allowed-packet=67108864 bytes"
+rss=$(sed -n 's/^maxrss //p' "$w/out")
+[ "${rss:-999999}" -le 204800 ] && pass=$((pass + 1)) || bad "max RSS ${rss:-?} KiB, wanted <= 200 MiB"
+what="fragment flood, --max-allowed-packet=20M"
+run "$what" 3 "$B" $P -P $FLOOD -psecret --max-allowed-packet=20M
+has "bench: ping: $SETQ: a packet from 127.0.0.1:$FLOOD is longer than --max-allowed-packet=20971520 bytes"
+
+# 5. deadlines: a trickled greeting is bounded by the connect timeout, endless auth packets
+# by their number, a stalled server by one --mysql-io-timeout
+what="trickled greeting"
+run "$what" 3 "$B" $P -P $TRICKLE -psecret --mysql-connect-timeout=3
+has "bench: ping: reading from 127.0.0.1:$TRICKLE failed: "
+has "timed out (ETIMEDOUT) (1 attempt, "
+has "bench: hint: no answer within --mysql-connect-timeout=3 s"
+within 2900 4500
+what="endless auth packets"
+run "$what" 3 "$B" $P -P $AUTHFLOOD -psecret
+has "bench: ping: more than 8 packets from 127.0.0.1:$AUTHFLOOD during the login"
+within 0 2000
+what="stalled server"
+run "$what" 3 "$B" $P -P $STALL0 -psecret --mysql-io-timeout=1
+has "bench: ping: $SETQ: reading from 127.0.0.1:$STALL0 failed: "
+has "timed out (ETIMEDOUT)"
+has "bench: hint: no complete answer within --mysql-io-timeout=1 s"
+hasnt "round trips"
+within 900 2500
+
+# 6. malformed results and a closed connection: the first error, named; and 7. ping stops at
+# the first error of its settings query or PREPARE, with that error
+fails() { # fails BINARY WHAT PORT LINE: exit 3 with LINE, no round trip, no sanitizer report
+    what="$2 ($1)"
+    run "$what" 3 "$1" $P -P "$3" -psecret
+    has "$4"
+    hasnt "round trips"
+    clean
+}
+for b in "$B" "$SAN"; do
+    fails "$b" "column past the packet's end" $BADCOL "bench: ping: $SETQ: malformed column definition 0 from 127.0.0.1:$BADCOL"
+    fails "$b" "row past the packet's end" $BADROW "bench: ping: $SETQ: malformed row from 127.0.0.1:$BADROW"
+    fails "$b" "close in the middle of a result" $MIDCLOSE "bench: ping: $SETQ: the server at 127.0.0.1:$MIDCLOSE closed the connection"
+    fails "$b" "settings query error" $ERRQUERY "bench: ping: $SETQ on 127.0.0.1:$ERRQUERY: ERROR 1193 (HY000): Unknown system variable '\\x1b[31minnodb\\x07'\\nline 2"
+    hasnt "$(printf '\033')"
+    fails "$b" "PREPARE error" $ERRPREP "bench: ping: PREPARE of SELECT ? on 127.0.0.1:$ERRPREP: ERROR 1295 (HY000): This command is not supported in the prepared statement protocol yet"
+done
+
+# 8. SIGINT: within 1 s, only what was measured, exit 1
+sigint() { # sigint PORT LOGNAME: start a ping, wait for the server to stall, SIGINT it
+    "$B" $P --count=10 -P "$1" -psecret >"$w/out" 2>&1 &
+    bp=$!
+    i=0; until grep -q "stalled" "$w/$2.log" 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+    sleep 0.5
+    t0=$(date +%s%N)
+    kill -INT $bp
+    i=0; while kill -0 $bp 2>/dev/null && [ $i -lt 50 ]; do sleep 0.05; i=$((i + 1)); done
+    kill -KILL $bp 2>/dev/null # still there after 2.5 s: failed, do not wait for it
+    wait $bp
+    rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    [ $rc = 1 ] && pass=$((pass + 1)) || bad "exit $rc, wanted 1"
+}
+what="SIGINT while the server stalls after 2 pings"
+sigint $STALL4 STALL4
+has "    COM_PING                    2 round trips (interrupted), ms: min "
+hasnt "SELECT 1"
+hasnt "18446744073709"
+has "bench: ping: interrupted by SIGINT during COM_PING; the figures above are what was measured until then"
+within 0 1000
+what="SIGINT while waiting for the greeting"
+sigint $SILENT SILENT
+has "bench: ping: interrupted by SIGINT while reading from 127.0.0.1:$SILENT after"
+hasnt "Connected"
+within 0 1000
+
+# 9. server strings are escaped for the terminal
+what="escaped server version"
+run "$what" 0 "$B" $P -P $ESCVER -psecret
+has "    server:            8.0.36-\\x1b[31mfake\\r, connection id 7"
+hasnt "$(printf '\033')"
+
+# 10. --debug=proto masks the auth data: nonces, tokens, a cleartext password
+hexof() { grep '^  [0-9a-f]\{4\} ' "$w/out" | cut -c8-55 | tr -d ' \n'; }
+what="--debug=proto masks the scramble and the token"
+run "$what" 0 "$B" $P -P $FAST -psecret --ssl-mode=DISABLED --debug=proto
+dump=$(hexof)
+n=$(sed -n 's/^fake: nonce //p' "$w/FAST.log")
+for v in $(echo "$n" | cut -c1-16) $(echo "$n" | cut -c17-40) $(sed -n 's/^fake: auth //p' "$w/FAST.log"); do
+    case $dump in *"$v"*) bad "the dump shows $v";; *) pass=$((pass + 1));; esac
+done
+has " ** ** ** ** "
+what="--debug=proto masks a cleartext password (over TLS)"
+run "$what" 0 "$B" $P -P $CLEARTLS -psecret --ssl-mode=REQUIRED --debug=proto
+hasnt "secret"
+case $(hexof) in *736563726574*) bad "the dump shows the password in hex";; *) pass=$((pass + 1));; esac
+
+echo "hostile: $pass passed, $fail failed"
+[ $fail = 0 ]
