@@ -6534,16 +6534,22 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct cli_
     struct myc_result res = {0};
     (void)myc_query(&c, sql, strlen(sql), &res, NULL, NULL); /* 1094: it had ended */
     myc_result_free(&res);
-    if (oltp_owned(j, &c, tbl, "", &exists, &owned) == B_OK && owned) {
+    /* a lock another session holds on the table must not keep us: 1 s, then leave it */
+    if (oltp_cmd_sql(j, &c, "SET SESSION lock_wait_timeout = 1") == B_OK &&
+        oltp_owned(j, &c, tbl, "", &exists, &owned) == B_OK && owned) {
         char qt[OLTP_QNAME_SZ];
         oltp_quote(tbl, qt, sizeof(qt));
         snprintf(sql, sizeof(sql), "DROP TABLE %s", qt);
-        if (oltp_cmd_sql(j, &c, sql) == B_OK) {
-            pthread_mutex_lock(&oltp_print_mu);
+        bool dropped = oltp_cmd_sql(j, &c, sql) == B_OK;
+        pthread_mutex_lock(&oltp_print_mu);
+        if (dropped)
             b_msg(B_MSG_WARN, "%s: dropped the unfinished table '%s' (created by this prepare)",
                   j->w->name, tbl);
-            pthread_mutex_unlock(&oltp_print_mu);
-        }
+        else
+            b_msg(B_MSG_HINT, "the unfinished table '%s' is left; it carries bench's marker: "
+                              "'bench %s cleanup' drops it",
+                  tbl, j->w->name);
+        pthread_mutex_unlock(&oltp_print_mu);
     }
     myc_close(&c);
 }
