@@ -71,15 +71,14 @@ delta() { b=$(echo "$before" | tr ' ' '\n' | sed -n "s/^$1=//p"); a=$(echo "$aft
 [ "$(delta Com_begin)" = 200 ] && [ "$(delta Com_commit)" = 200 ] && ok || bad "BEGIN/COMMIT: server saw $(delta Com_begin)/$(delta Com_commit), wanted 200"
 [ "$(delta Com_update)" = 400 ] && [ "$(delta Com_delete)" = 200 ] && [ "$(delta Com_insert)" = 200 ] && ok ||
     bad "server saw update $(delta Com_update) delete $(delta Com_delete) insert $(delta Com_insert), wanted 400 200 200"
-# (+ 2: bench's ownership check before a run that writes, one per table, the name as a parameter)
-[ "$(delta Com_stmt_execute)" = 3602 ] && ok || bad "server saw $(delta Com_stmt_execute) COM_STMT_EXECUTE, wanted 3600 (18 per transaction) + 2"
+[ "$(delta Com_stmt_execute)" = 3600 ] && ok || bad "server saw $(delta Com_stmt_execute) COM_STMT_EXECUTE, wanted 3600 (18 per transaction)"
 sel=$(delta Com_select); [ "$sel" -ge 2800 ] && [ "$sel" -le 2805 ] && ok || bad "server saw $sel SELECTs, wanted 2800 (+ bench's one ownership check)"
 grep -q "read:                            2800" "$w/run" && grep -q "transactions:                        200 " "$w/run" && ok || bad "bench's report"
-# text protocol: the same counts, no COM_STMT_EXECUTE but the ownership checks
+# text protocol: the same counts, no COM_STMT_EXECUTE
 before=$(status)
 $B oltp_read_write $C --no-defaults --tables=2 --events=50 --time=0 --db-ps-mode=disable run >"$w/run" 2>&1 || bad "text run"
 after=$(status)
-[ "$(delta Com_stmt_execute)" = 2 ] && grep -q "read:                            700" "$w/run" && ok || bad "text protocol: $(delta Com_stmt_execute) executes (wanted only the 2 ownership checks)"
+[ "$(delta Com_stmt_execute)" = 0 ] && grep -q "read:                            700" "$w/run" && ok || bad "text protocol: $(delta Com_stmt_execute) executes"
 
 # 3. errors under load: a duplicate key stops the run (server's words, partial statistics,
 #    exit 1); listed in --mysql-ignore-errors it restarts the event instead
@@ -160,6 +159,11 @@ survived() { [ "$($ROOT -N sbt -e 'SELECT a FROM victim' 2>&1)" = 42 ] && [ "$(t
 # the value that made the old ownership check match 'mine' and cleanup drop `victim`
 $B --test=oltp $C --no-defaults "--oltp-table-name=victim /*' OR t.TABLE_NAME='mine' OR '*/" cleanup >"$w/out" 2>"$w/err"; rc=$?
 [ $rc = 0 ] && survived && ok || { bad "crafted cleanup (exit $rc): tables now $(tables)"; cat "$w/err"; }
+# the check compares byte for byte: a user's `MINE` is not bench's `mine`
+$ROOT sbt -e "CREATE TABLE MINE (a INT)"
+$B --test=oltp $C --no-defaults --oltp-table-name=MINE cleanup >"$w/out" 2>"$w/err"; rc=$?
+[ $rc = 1 ] && grep -q "left table 'MINE' alone: bench did not create it" "$w/err" && $ROOT sbt -e "DROP TABLE MINE" && survived &&
+    ok || { bad "a user's table that differs from bench's in case (exit $rc): tables now $(tables)"; cat "$w/err"; }
 u64=$(printf 'a%.0s' $(seq 64))
 for name in 'x`y' "o'brien" 'x`; DROP TABLE victim; --x' "victim' OR '1'='1" 'a /* b */ c' 'a -- b' 'a#b' 'ünïcødé 表' "$u64"; do
     $B --test=oltp $C --no-defaults "--oltp-table-name=$name" --oltp-table-size=10 prepare >"$w/out" 2>"$w/err"; rc1=$?
@@ -180,10 +184,22 @@ for name in "${u64}b" "$(printf 'bad\377utf8')"; do
     done
 done
 $B --test=oltp $C --no-defaults cleanup >/dev/null 2>&1
-# the storage engine goes into the DDL: a word only; --mysql-db: 64 characters of UTF-8
-$B oltp_read_write $C --no-defaults "--mysql-storage-engine=innodb */ AS SELECT * FROM victim /*" prepare >"$w/out" 2>"$w/err"; rc=$?
-[ $rc = 2 ] && grep -q "^bench: --mysql-storage-engine: invalid name 'innodb \*/ AS SELECT \* FROM victim /\*': only letters, digits and '_' are allowed" "$w/err" &&
-    survived && ok || { bad "hostile storage engine (exit $rc)"; cat "$w/err"; }
+# the storage engine goes into the DDL (also as 0.4's --mysql-table-engine): a word only
+for o in "oltp_read_write --mysql-storage-engine" "--test=oltp --mysql-table-engine"; do
+    $B ${o% *} $C --no-defaults "${o#* }=innodb */ AS SELECT * FROM victim /*" prepare >"$w/out" 2>"$w/err"; rc=$?
+    [ $rc = 2 ] && grep -q "^bench: --mysql-storage-engine: invalid name 'innodb \*/ AS SELECT \* FROM victim /\*': only letters, digits and '_' are allowed" "$w/err" &&
+        survived && ok || { bad "hostile $o (exit $rc)"; cat "$w/err"; }
+done
+# --mysql-db: a hostile but valid name works (it travels in the login, never in SQL); the
+# victim in sbt survives; more than 64 characters are refused by every command
+odd='we`ird'"'"'db; DROP TABLE sbt.victim; --x'
+$ROOT -e "CREATE DATABASE \`$(echo "$odd" | sed 's/`/``/g')\`"
+D=$(echo "$C" | sed 's/--mysql-db=sbt//')
+$B oltp_read_write $D --no-defaults "--mysql-db=$odd" --table-size=10 prepare >"$w/out" 2>"$w/err" &&
+    $B oltp_read_write $D --no-defaults "--mysql-db=$odd" --events=5 --time=0 run >"$w/run" 2>>"$w/err" &&
+    grep -q "transactions:                        5 " "$w/run" &&
+    $B oltp_read_write $D --no-defaults "--mysql-db=$odd" cleanup >>"$w/out" 2>>"$w/err" && survived && ok || { bad "a hostile --mysql-db"; cat "$w/err"; }
+$ROOT -e "DROP DATABASE \`$(echo "$odd" | sed 's/`/``/g')\`"
 for cmd in prepare run cleanup prewarm; do
     $B oltp_read_write $C --no-defaults "--mysql-db=${u64}b" --time=1 $cmd >"$w/out" 2>"$w/err"; rc=$?
     [ $rc = 2 ] && grep -q "^bench: --mysql-db (-D): invalid name '${u64:0:40}\.\.\.' (65 characters): longer than 64 characters" "$w/err" && ok ||
@@ -259,6 +275,16 @@ wait $lk
 [ $rc = 3 ] && grep -q "(ETIMEDOUT)" "$w/err" && grep -q "^bench: hint: no answer within --mysql-io-timeout=1 s; raise it for a slow or busy server" "$w/err" &&
     ok || { bad "a timed-out CREATE TABLE (exit $rc)"; cat "$w/err"; }
 sleep 0.5; $B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1
+$B oltp_write_only $C --no-defaults --table-size=100 prepare >/dev/null 2>&1
+$B oltp_write_only $C --no-defaults --mysql-io-timeout=1 --time=6 run >"$w/out" 2>"$w/err" &
+pid=$!
+sleep 1.5
+$ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(3); UNLOCK TABLES" >/dev/null 2>&1
+wait $pid; rc=$?
+[ $rc = 1 ] && grep -q "(ETIMEDOUT)" "$w/err" &&
+    grep -q "^bench: hint: no answer within --mysql-io-timeout=1 s: raise it, or add 2013 to --mysql-ignore-errors to reconnect and go on" "$w/err" &&
+    ok || { bad "a timed-out statement in a run (exit $rc)"; cat "$w/err"; }
+$B oltp_write_only $C --no-defaults cleanup >/dev/null 2>&1
 # 7.5 the window ends when the workers stop issuing: teardown (16 threads x 1000 tables x 5
 #     statements) is not counted (it was: 1.45 s for --time=1)
 $ROOT -e "SET GLOBAL max_prepared_stmt_count = 100000"
@@ -276,10 +302,11 @@ $B oltp_read_only $C --no-defaults --tables=1000 --threads=4 cleanup >/dev/null 
 $ROOT -e "SET GLOBAL max_prepared_stmt_count = DEFAULT"
 # 7.6 the one-liner's -D: validated, quoted, never cut (45 two-byte characters, a backtick)
 u45=$(printf 'ä%.0s' $(seq 45))
-for db in "$u45" 'be`nch'; do
+for db in "$u45" 'be`nch' 'x`; DROP DATABASE keep; --x'; do
     $B oltp $L --step-time=1 --max-threads=1 -D "$db" >"$w/out" 2>"$w/err"; rc=$?
     [ $rc = 0 ] && grep -qF "created schema '$db' on" "$w/err" && grep -qxF "bench: oltp: dropped schema '$db'" "$w/err" &&
-        [ "$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN ('$u45', 'be\`nch', 'bench')")" = 0 ] && ok || { bad "one-liner -D [$db] (exit $rc)"; cat "$w/err"; }
+        [ "$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN ('$u45', 'be\`nch', 'bench', 'x\`; DROP DATABASE keep; --x')")" = 0 ] &&
+        $ROOT -e "USE keep" && ok || { bad "one-liner -D [$db] (exit $rc)"; cat "$w/err"; }
 done
 $B oltp $L -D "${u64}b" >"$w/out" 2>"$w/err"; rc=$?
 [ $rc = 2 ] && grep -q "^bench: --mysql-db (-D): invalid name" "$w/err" && ok || { bad "one-liner -D of 65 characters (exit $rc)"; cat "$w/err"; }
