@@ -213,8 +213,10 @@ bench: hint: see 'bench --help'" ] && ok || { bad "bad port under $cmd (exit $rc
 done
 $B oltp_point_select $C --no-defaults --ssl-mode=SOMETIMES --time=1 run >"$w/out" 2>"$w/err"; rc=$?
 [ $rc = 2 ] && grep -q "^bench: --ssl-mode: invalid value 'SOMETIMES'" "$w/err" && ok || { bad "bad --ssl-mode under run (exit $rc)"; cat "$w/err"; }
-# 7.3 a signal stops prepare within 1 s, also while the server holds the statement; bench
-#     drops the table it did not finish (its marker proves it), says so, exits 1
+# 7.3 a signal stops prepare, also while the server holds the statement (the wait is seen
+#     within 200 ms); bench drops the table it did not finish (its marker proves it), says
+#     so, exits 1. The bound covers that cleanup too (a new login, KILL, DROP): 0.23-0.31 s
+#     alone, 1.35 s once under a loaded `make test`; the old code was still loading at 3 s
 gone() { ! $ROOT sbt -e "SELECT 1 FROM sbtest1 LIMIT 1" >/dev/null 2>&1; }
 stop_after() { # stop_after SIG PID: ms until PID exits (at most 3 s, then killed: 9999)
     t0=$(date +%s%N); kill -"$1" "$2"
@@ -227,7 +229,7 @@ for sig in TERM INT; do
     pid=$!
     for _ in $(seq 100); do grep -q Inserting "$w/out" && break; sleep 0.05; done; sleep 0.5
     ms=$(stop_after $sig $pid); wait $pid; rc=$?
-    [ "$ms" -lt 1000 ] && [ $rc = 1 ] && gone && [ "$(cat "$w/err")" = "bench: warning: oltp_read_write: dropped the unfinished table 'sbtest1' (created by this prepare)
+    [ "$ms" -lt 2000 ] && [ $rc = 1 ] && gone && [ "$(cat "$w/err")" = "bench: warning: oltp_read_write: dropped the unfinished table 'sbtest1' (created by this prepare)
 bench: warning: oltp_read_write prepare: interrupted by SIG$sig; tables finished before the signal are kept (cleanup removes them)" ] &&
         ok || { bad "SIG$sig in prepare: $ms ms, exit $rc"; cat "$w/err"; }
     $B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1
@@ -241,7 +243,7 @@ $ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(5); UNLOCK TABLES" >/dev/n
 lk=$!
 for _ in $(seq 100); do $ROOT -N -e "SHOW PROCESSLIST" | grep -q "metadata lock" && break; sleep 0.05; done
 ms=$(stop_after TERM $pid); wait $pid; rc=$?
-[ "$ms" -lt 2000 ] && [ $rc = 3 ] && grep -q "interrupted by SIGTERM" "$w/err" && grep -q "ERROR 1205" "$w/err" &&
+[ "$ms" -lt 2500 ] && [ $rc = 3 ] && grep -q "interrupted by SIGTERM" "$w/err" && grep -q "ERROR 1205" "$w/err" &&
     grep -q "^bench: hint: the unfinished table 'sbtest1' is left; it carries bench's marker: 'bench oltp_read_write cleanup' drops it" "$w/err" &&
     ok || { bad "SIGTERM while the server waits: $ms ms, exit $rc"; cat "$w/err"; }
 wait $lk
