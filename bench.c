@@ -2438,6 +2438,7 @@ struct my_conn {
     bool key_requested;            /* the RSA public key was asked for (once) */
     unsigned auth_packets;         /* packets read during the login */
     size_t mask_off, mask_len;     /* --debug=proto: bytes of c->out shown as ** */
+    bool unbounded;                /* a statement known to be long: no command deadline */
     u64 connect_ns;                /* connect + TLS + authentication time */
     u16 srv_code;                  /* last server error */
     char sqlstate[6];
@@ -2518,6 +2519,16 @@ static int myc_sock_io(struct my_conn *c, bool out, unsigned char *p, size_t n)
         if (myc_waited(c) != B_AGAIN)
             return MBEDTLS_ERR_SSL_TIMEOUT;
     }
+}
+
+/*
+ * Statements bench knows to be long (prepare's bulk loads, CREATE INDEX, DROP: OLTP section)
+ * are not cut by --mysql-io-timeout: their commands get no deadline, and the wait ends only
+ * on b_stop (a signal), which every slice checks, whichever thread it hit.
+ */
+static void myc_set_unbounded(struct my_conn *c, bool on)
+{
+    c->unbounded = on;
 }
 
 static int myc_sock_send(void *ctx, const unsigned char *p, size_t n)
@@ -3318,7 +3329,7 @@ static int myc_command(struct my_conn *c, u8 cmd, const void *arg, size_t len)
     if (len)
         buf_put(&c->scratch, arg, len);
     c->seq = 0;
-    myc_deadline(c, c->p->io_timeout_ms); /* the whole command, answer included */
+    myc_deadline(c, c->unbounded ? 0 : c->p->io_timeout_ms); /* the whole command */
     return myc_send(c, c->scratch.p, c->scratch.len);
 }
 
@@ -3605,7 +3616,7 @@ static int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_v
     c->scratch.len = 0;
     my_build_execute(&c->scratch, st->id, params, nv);
     c->seq = 0;
-    myc_deadline(c, c->p->io_timeout_ms);
+    myc_deadline(c, c->unbounded ? 0 : c->p->io_timeout_ms);
     if ((rc = myc_send(c, c->scratch.p, c->scratch.len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
         return rc;
     return myc_read_results(c, p, n, res, st, NULL, cb, ctx);
@@ -6681,12 +6692,100 @@ struct oltp_thread {
     struct buf bulk;           /* bulk_insert: pending INSERT */
 };
 
+/* Names that reach SQL: at most 64 characters of UTF-8 (MySQL's limit), so 256 bytes; quoted
+ * with every backtick doubled, at most 2 * 256 + 2. */
+#define OLTP_NAME_SZ 260
+#define OLTP_QNAME_SZ 520
+
 static void oltp_table(const struct bench_opts *o, i64 n, char *out, size_t len)
 {
     if (o->oltp_legacy_table && *o->oltp_legacy_table)
         snprintf(out, len, "%s", o->oltp_legacy_table); /* 0.4: one table, --oltp-table-name */
     else
         snprintf(out, len, "sbtest%lld", (long long)n);
+}
+
+/* The characters of s when it is valid UTF-8 (shortest forms, no surrogates), else -1. */
+static long oltp_utf8_len(const char *s)
+{
+    const u8 *p = (const u8 *)s;
+    long n = 0;
+    while (*p) {
+        u32 c = *p;
+        int more = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2
+                                 : (c & 0xF8) == 0xF0 ? 3 : -1;
+        if (more < 0)
+            return -1;
+        c &= more ? 0x3Fu >> more : 0x7Fu;
+        for (int i = 1; i <= more; i++) {
+            if ((p[i] & 0xC0) != 0x80)
+                return -1;
+            c = c << 6 | (p[i] & 0x3Fu);
+        }
+        static const u32 lo[4] = {0, 0x80, 0x800, 0x10000};
+        if (c < lo[more] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+            return -1;
+        p += more + 1;
+        n++;
+    }
+    return n;
+}
+
+/*
+ * A name that reaches SQL as an identifier (a table, a schema): 1 to 64 characters of valid
+ * UTF-8 (a C string holds no NUL). With word_only, letters, digits and '_' only (an engine).
+ * Returns B_OK, or B_INVALID with e saying which option and why.
+ */
+static int oltp_name_check(const char *opt, const char *name, bool word_only, struct b_err *e)
+{
+    long n = oltp_utf8_len(name);
+    const char *why = NULL;
+    if (n < 0)
+        why = "not valid UTF-8";
+    else if (n == 0)
+        why = "empty";
+    else if (n > 64)
+        why = "longer than 64 characters";
+    else if (word_only && name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789_")])
+        why = "only letters, digits and '_' are allowed";
+    if (!why)
+        return B_OK;
+    snprintf(e->hint, sizeof(e->hint), "names reach SQL as identifiers: at most 64 characters "
+                                       "of UTF-8 (MySQL's limit)");
+    if (n > 64)
+        return b_seterr(e, B_INVALID, 0, "%s: invalid name '%.40s...' (%ld characters): %s", opt,
+                        name, n, why);
+    return b_seterr(e, B_INVALID, 0, "%s: invalid name '%.80s': %s", opt, n < 0 ? "?" : name,
+                    why);
+}
+
+/*
+ * name as an identifier in SQL: bench's own sbtest<N> as sysbench writes it (the same
+ * statements), any other name in backticks with each backtick doubled. Never spliced raw.
+ */
+static void oltp_quote(const char *name, char *out, size_t len)
+{
+    size_t k = 0;
+    bool plain = !strncmp(name, "sbtest", 6) && strspn(name + 6, "0123456789") == strlen(name + 6);
+    if (!plain && k + 1 < len)
+        out[k++] = '`';
+    for (const char *p = name; *p && k + 3 < len; p++) {
+        if (*p == '`' && !plain)
+            out[k++] = '`';
+        out[k++] = *p;
+    }
+    if (!plain && k + 1 < len)
+        out[k++] = '`';
+    out[k] = 0;
+}
+
+/* Table n as an identifier for SQL. */
+static void oltp_qtable(const struct bench_opts *o, i64 n, char *out, size_t len)
+{
+    char tbl[OLTP_NAME_SZ];
+    oltp_table(o, n, tbl, sizeof(tbl));
+    oltp_quote(tbl, out, len);
 }
 
 /* sysbench.rand.string: '#' -> a digit */
@@ -6763,8 +6862,13 @@ static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepa
                         "(statement: %.120s)",
                         ot->c.target, ot->c.srv_code, ot->c.sqlstate, ot->c.srv_msg, what);
     }
-    snprintf(t->err.hint, sizeof(t->err.hint), "add 2013 to --mysql-ignore-errors to reconnect "
-             "and go on instead");
+    if (rc == B_TIMEOUT) /* the option that cut it, by name */
+        snprintf(t->err.hint, sizeof(t->err.hint), "no answer within --mysql-io-timeout=%lld s: "
+                 "raise it, or add 2013 to --mysql-ignore-errors to reconnect and go on",
+                 (long long)o->mysql_io_timeout);
+    else
+        snprintf(t->err.hint, sizeof(t->err.hint), "add 2013 to --mysql-ignore-errors to "
+                 "reconnect and go on instead");
     return b_seterr(&t->err, rc, ot->c.err.sys_errno, "%s", ot->c.err.msg);
 }
 
@@ -6785,8 +6889,8 @@ static int oltp_text(struct load_thread *t, const char *sql)
 /* The text of statement kind k on table n, with '?' placeholders. */
 static void oltp_build_sql(const struct bench_opts *o, int k, i64 n, struct buf *sql)
 {
-    char tbl[80];
-    oltp_table(o, n, tbl, sizeof(tbl));
+    char tbl[OLTP_QNAME_SZ];
+    oltp_qtable(o, n, tbl, sizeof(tbl));
     sql->len = 0;
     if (k == OQ_RPOINTS || k == OQ_RRANGES) {
         i64 cnt = k == OQ_RPOINTS ? o->oltp_random_points : o->oltp_number_of_ranges;
@@ -6937,9 +7041,9 @@ static int oltp_body(struct load_thread *t, int variant)
         OLTP_DO(oltp_exec(t, OQ_DELETE, n, v, 1));
     }
     if (variant == OLTP_INSERT) { /* a text INSERT, id 0 = auto-increment (sysbench) */
-        char tbl[80];
+        char tbl[OLTP_QNAME_SZ];
         i64 n = oltp_pick_table(t);
-        oltp_table(o, n, tbl, sizeof(tbl));
+        oltp_qtable(o, n, tbl, sizeof(tbl));
         oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
         oltp_rand_string(&t->rng, OLTP_PAD_TMPL, ot->padbuf);
         i64 id = 0;
@@ -7032,6 +7136,10 @@ static int oltp_prepare_stmts(struct load_thread *t, int variant)
                         snprintf(t->err.hint, sizeof(t->err.hint),
                                  "run 'bench %s prepare' with the same --tables and --mysql-db "
                                  "first", t->run->w->name);
+                    else if (rc == B_TIMEOUT)
+                        snprintf(t->err.hint, sizeof(t->err.hint),
+                                 "no answer within --mysql-io-timeout=%lld s; raise it for a "
+                                 "slow or busy server", (long long)o->mysql_io_timeout);
                 }
                 buf_free(&sql);
                 return rc;
@@ -7074,7 +7182,7 @@ static int oltp_thread_init(struct load_thread *t)
     ot->pv = b_xcalloc(ot->npv, sizeof(struct my_val));
     if (o->mysql_dry_run)
         return B_OK;
-    if (cli_conn_params(o, (unsigned)t->id, &ot->cc, true) < 0)
+    if (cli_conn_params(o, (unsigned)t->id, &ot->cc, true) < 0) /* oltp_check said why */
         return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
     return oltp_connect(t);
 }
@@ -7119,20 +7227,34 @@ static int oltp_event(struct load_thread *t)
 static void oltp_thread_done(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
-    if (!ot)
-        return;
-    if (ot->bulk.len && ot->connected) /* bulk_insert flushes at thread end */
+    if (ot && ot->bulk.len && ot->connected) { /* bulk_insert flushes at thread end */
         (void)oltp_text(t, ot->bulk.p);
-    oltp_free_stmts(ot, t->run->o->oltp_tables);
-    free(ot->st);
-    free(ot->pv);
-    myc_close(&ot->c);
-    myc_result_free(&ot->res);
-    buf_free(&ot->q);
-    buf_free(&ot->tmpl);
-    buf_free(&ot->bulk);
-    free(ot);
-    t->wl = NULL;
+        ot->bulk.len = 0;
+    }
+}
+
+/*
+ * The teardown of every worker, once the measured window has ended (after the report): with
+ * many tables x threads, freeing the statements takes seconds, which counted in the window
+ * and cut the TPS when each worker did it on its way out.
+ */
+static void oltp_done(struct load_run *r)
+{
+    for (int i = 0; i < r->nthreads; i++) {
+        struct oltp_thread *ot = r->thr[i].wl;
+        if (!ot)
+            continue;
+        oltp_free_stmts(ot, r->o->oltp_tables);
+        free(ot->st);
+        free(ot->pv);
+        myc_close(&ot->c);
+        myc_result_free(&ot->res);
+        buf_free(&ot->q);
+        buf_free(&ot->tmpl);
+        buf_free(&ot->bulk);
+        free(ot);
+        r->thr[i].wl = NULL;
+    }
 }
 
 static void oltp_report(const struct load_run *r, const struct load_snap *s, double secs)
@@ -7181,21 +7303,54 @@ struct oltp_job {
     int idx, nthreads;           /* tables idx+1, idx+1+nthreads, ... */
     int (*fn)(struct oltp_job *j, struct my_conn *c, i64 n);
     int ex;                      /* exit code of this job */
+    i64 made;                    /* prepare: the table it created and has not finished, or 0 */
     struct rnd rng;
 };
 
 static pthread_mutex_t oltp_print_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* What sysbench's scripts print(): in sysbench not subject to --verbosity. */
 static void oltp_say(const char *fmt, ...) B_PRINTF(1, 2);
 static void oltp_say(const char *fmt, ...)
 {
     va_list ap;
+    FILE *f = opts.sb && opts.msg_out ? opts.msg_out : stdout;
     pthread_mutex_lock(&oltp_print_mu);
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    vfprintf(f, fmt, ap);
     va_end(ap);
-    fflush(stdout);
+    fflush(f);
     pthread_mutex_unlock(&oltp_print_mu);
+}
+
+/*
+ * Before every OLTP command (prepare, run, cleanup, prewarm, the one-liner): the names that
+ * reach SQL are valid, and the connection options parse for every host and port of the
+ * lists: one path and one wording for all (usage exit). Returns an exit code.
+ */
+static int oltp_check(struct bench_opts *o)
+{
+    struct b_err e;
+    struct cli_conn cc;
+    memset(&e, 0, sizeof(e));
+    if ((o->oltp_legacy_table && *o->oltp_legacy_table &&
+         oltp_name_check("--oltp-table-name", o->oltp_legacy_table, false, &e) < 0) ||
+        (o->mysql_db && *o->mysql_db &&
+         oltp_name_check("--mysql-db (-D)", o->mysql_db, false, &e) < 0) ||
+        oltp_name_check("--mysql-storage-engine", o->oltp_engine, true, &e) < 0) {
+        b_msg(B_MSG_FATAL, "%s", e.msg);
+        b_msg(B_MSG_HINT, "%s", e.hint);
+        return cli_usage_exit();
+    }
+    unsigned hosts = 1, ports = 1;
+    for (const char *q = o->mysql_host; *q; q++)
+        hosts += *q == ',';
+    for (const char *q = o->mysql_port; *q; q++)
+        ports += *q == ',';
+    for (unsigned i = 0; i < hosts * ports; i++)
+        if (cli_conn_params(o, i, &cc, false) < 0)
+            return cli_usage_exit();
+    return B_EXIT_OK;
 }
 
 struct oltp_kv {
@@ -7213,14 +7368,15 @@ static int oltp_kv_row(void *ctx, const struct myc_result *res, const struct my_
     return 0;
 }
 
-/* A statement of a command; a failure is printed (the server's words) and ends the job. */
+/* A statement of a command; a failure is printed (the server's words) and ends the job. An
+ * unbounded wait ended by a signal is not a failure: oltp_jobs says "interrupted". */
 static int oltp_cmd_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
 {
     struct myc_result res = {0};
     int rc = myc_query(c, sql, strlen(sql), &res, NULL, NULL);
     myc_result_free(&res);
-    if (rc == B_OK)
-        return B_OK;
+    if (rc == B_OK || rc == B_DONE)
+        return rc;
     pthread_mutex_lock(&oltp_print_mu);
     if (j->o->sb)
         b_msg(B_MSG_FATAL, "mysql_drv_query() returned error %u (%s) for query '%.200s'",
@@ -7231,16 +7387,34 @@ static int oltp_cmd_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
         if (c->srv_code == 1050)
             b_msg(B_MSG_HINT, "the table exists and bench does not touch tables it did not "
                               "create; use another --mysql-db, or run cleanup if bench made it");
+        else if (rc == B_TIMEOUT)
+            b_msg(B_MSG_HINT, "no answer within --mysql-io-timeout=%lld s; raise it for a slow "
+                              "or busy server",
+                  (long long)j->o->mysql_io_timeout);
     }
     pthread_mutex_unlock(&oltp_print_mu);
     j->ex = j->o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
     return rc;
 }
 
+/* A statement bench knows may be long (bulk load, CREATE INDEX, DROP, prewarm): not cut by
+ * --mysql-io-timeout; a signal still ends the wait within MYC_SLICE_MS. */
+static int oltp_long_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
+{
+    myc_set_unbounded(c, true);
+    int rc = oltp_cmd_sql(j, c, sql);
+    myc_set_unbounded(c, false);
+    return rc;
+}
+
 /*
  * Does table `tbl` exist, and did bench make it? *owned: bench persona: the COMMENT marker;
- * sysbench persona: exactly sysbench's columns (cols, e.g. "id,k,c,pad"). Returns B_OK, or
- * an error already printed.
+ * sysbench persona: exactly sysbench's columns (cols, e.g. "id,k,c,pad"). The name is never
+ * spliced: it travels hex-encoded (no byte of it can end the literal, whatever the sql_mode)
+ * and is compared byte for byte (a user's 'Sbtest1' is not bench's 'sbtest1'). A parameter
+ * would do too, but MariaDB 10.11.19 crashed (signal 11 in create_tmp_table_for_schema) on
+ * this information_schema subquery as a prepared statement. Returns B_OK, or an error
+ * already printed.
  */
 static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, const char *cols,
                       bool *exists, bool *owned)
@@ -7251,15 +7425,19 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
     buf_printf(&q, "SELECT t.TABLE_COMMENT, (SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY "
                    "ORDINAL_POSITION) FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = "
                    "t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME) FROM information_schema.TABLES "
-                   "t WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_NAME = '%s'",
-               tbl);
+                   "t WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_NAME = CONVERT(X'");
+    for (const u8 *p = (const u8 *)tbl; *p; p++)
+        buf_printf(&q, "%02x", *p);
+    buf_printf(&q, "' USING utf8mb4) COLLATE utf8mb4_bin");
     struct myc_result res = {0};
     int rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, &kv);
     myc_result_free(&res);
     buf_free(&q);
     if (rc < 0) {
+        pthread_mutex_lock(&oltp_print_mu);
         b_msg(B_MSG_FATAL, "%s: checking table '%s' on %s failed: %s", j->w->name, tbl, c->target,
               c->err.msg);
+        pthread_mutex_unlock(&oltp_print_mu);
         j->ex = j->o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
         return rc;
     }
@@ -7283,6 +7461,53 @@ static int oltp_connect_cmd(struct oltp_job *j, struct my_conn *c, struct cli_co
     return rc;
 }
 
+/*
+ * After a signal: drop the table this job created and did not finish, when it is provably
+ * bench's (its marker), over a new connection that first kills the statement in flight on
+ * `old`. The sysbench persona leaves it, as sysbench does (the signal kills it), since no
+ * marker proves the table ours there.
+ */
+static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct cli_conn *cc)
+{
+    char tbl[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 16];
+    struct my_conn c;
+    bool exists = false, owned = false;
+    oltp_table(j->o, j->made, tbl, sizeof(tbl));
+    if (j->o->sb)
+        return;
+    if (myc_connect(&c, &cc->p) < 0) {
+        pthread_mutex_lock(&oltp_print_mu);
+        b_msg(B_MSG_WARN, "%s: could not drop the unfinished table '%s': %s", j->w->name, tbl,
+              c.err.msg);
+        pthread_mutex_unlock(&oltp_print_mu);
+        j->ex = B_EXIT_ENV;
+        myc_close(&c);
+        return;
+    }
+    snprintf(sql, sizeof(sql), "KILL %u", old->hs.conn_id);
+    struct myc_result res = {0};
+    (void)myc_query(&c, sql, strlen(sql), &res, NULL, NULL); /* 1094: it had ended */
+    myc_result_free(&res);
+    /* a lock another session holds on the table must not keep us: 1 s, then leave it */
+    if (oltp_cmd_sql(j, &c, "SET SESSION lock_wait_timeout = 1") == B_OK &&
+        oltp_owned(j, &c, tbl, "", &exists, &owned) == B_OK && owned) {
+        char qt[OLTP_QNAME_SZ];
+        oltp_quote(tbl, qt, sizeof(qt));
+        snprintf(sql, sizeof(sql), "DROP TABLE %s", qt);
+        bool dropped = oltp_cmd_sql(j, &c, sql) == B_OK;
+        pthread_mutex_lock(&oltp_print_mu);
+        if (dropped)
+            b_msg(B_MSG_WARN, "%s: dropped the unfinished table '%s' (created by this prepare)",
+                  j->w->name, tbl);
+        else
+            b_msg(B_MSG_HINT, "the unfinished table '%s' is left; it carries bench's marker: "
+                              "'bench %s cleanup' drops it",
+                  tbl, j->w->name);
+        pthread_mutex_unlock(&oltp_print_mu);
+    }
+    myc_close(&c);
+}
+
 static void *oltp_job_main(void *arg)
 {
     struct oltp_job *j = arg;
@@ -7294,9 +7519,14 @@ static void *oltp_job_main(void *arg)
     for (i64 n = j->idx + 1; n <= last && !atomic_load(&b_stop); n += j->nthreads)
         if (j->fn(j, &c, n) < 0)
             break;
+    if (j->made && atomic_load(&b_stop))
+        oltp_undo(j, &c, &cc);
     myc_close(&c);
     return NULL;
 }
+
+static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n);
+static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n);
 
 /* Run fn over the tables: in the main thread, or dealt round-robin to --threads threads. */
 static int oltp_jobs(struct bench_opts *o, const struct wl_def *w,
@@ -7325,20 +7555,33 @@ static int oltp_jobs(struct bench_opts *o, const struct wl_def *w,
             ex = jobs[i].ex;
     free(jobs);
     free(tid);
+    int sig = atomic_load(&b_stop);
+    if (sig && o->sb) /* sysbench is killed by the signal: 130 or 143, no message */
+        return 128 + sig;
+    if (sig) {
+        b_msg(B_MSG_WARN, "%s %s: interrupted by %s; %s", w->name,
+              fn == oltp_prepare_one ? "prepare" : fn == oltp_cleanup_one ? "cleanup" : "prewarm",
+              sig == SIGINT ? "SIGINT" : "SIGTERM",
+              fn == oltp_prepare_one ? "tables finished before the signal are kept (cleanup "
+                                       "removes them)"
+                                     : "tables not reached are left as they were");
+        ex = ex ? ex : B_EXIT_FAIL;
+    }
     return ex;
 }
 
 static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
 {
     const struct bench_opts *o = j->o;
-    char tbl[80];
+    char tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
     struct buf q = {0};
     int rc;
     oltp_table(o, n, tbl, sizeof(tbl));
+    oltp_quote(tbl, qt, sizeof(qt));
     if (j->w->variant == OLTP_BULK_INSERT) {
         buf_printf(&q, "CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL, k INTEGER DEFAULT '0' "
                        "NOT NULL, PRIMARY KEY (id))%s",
-                   tbl, o->sb ? "" : " COMMENT='" OLTP_MARK "'");
+                   qt, o->sb ? "" : " COMMENT='" OLTP_MARK "'");
         rc = oltp_cmd_sql(j, c, q.p);
         buf_free(&q);
         return rc;
@@ -7348,13 +7591,14 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
                "CREATE TABLE %s(\n  id INTEGER NOT NULL%s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
                "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n"
                "  %s (id)\n) /*! ENGINE = %s */ %s",
-               tbl, o->oltp_auto_inc ? " AUTO_INCREMENT" : "",
+               qt, o->oltp_auto_inc ? " AUTO_INCREMENT" : "",
                o->oltp_secondary ? "KEY xid" : "PRIMARY KEY", o->oltp_engine,
                o->sb ? "" : "COMMENT='" OLTP_MARK "'");
     if ((rc = oltp_cmd_sql(j, c, q.p)) < 0) {
         buf_free(&q);
         return rc;
     }
+    j->made = n;
     i64 rows = (j->w->variant == OLTP_INSERT && !o->oltp_auto_inc) ? 0 : o->oltp_table_size;
     if (rows > 0)
         oltp_say("Inserting %lld records into '%s'\n", (long long)rows, tbl);
@@ -7362,11 +7606,15 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
     u64 t_load = clk_now_ns();
     q.len = 0;
     for (i64 i = 1; i <= rows; i++) {
-        if (q.len == 0)
+        if (q.len == 0) {
+            if (atomic_load(&b_stop)) { /* oltp_job_main drops the table */
+                buf_free(&q);
+                return B_DONE;
+            }
             buf_printf(&q, o->oltp_auto_inc ? "INSERT INTO %s(k, c, pad) VALUES"
                                             : "INSERT INTO %s(id, k, c, pad) VALUES",
-                       tbl);
-        else
+                       qt);
+        } else
             buf_put(&q, ",", 1);
         oltp_rand_string(&j->rng, OLTP_C_TMPL, cb);
         oltp_rand_string(&j->rng, OLTP_PAD_TMPL, pb);
@@ -7376,7 +7624,7 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
         else
             buf_printf(&q, "(%lld, %u, '%s', '%s')", (long long)i, k, cb, pb);
         if (q.len > OLTP_BULK_MAX - 256 || i == rows) {
-            if ((rc = oltp_cmd_sql(j, c, q.p)) < 0) {
+            if ((rc = oltp_long_sql(j, c, q.p)) < 0) {
                 buf_free(&q);
                 return rc;
             }
@@ -7391,20 +7639,22 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
             }
         }
     }
-    if (o->oltp_create_secondary) {
+    rc = B_OK;
+    if (o->oltp_create_secondary && !atomic_load(&b_stop)) {
         oltp_say("Creating a secondary index on '%s'...\n", tbl);
         q.len = 0;
-        buf_printf(&q, "CREATE INDEX k_%lld ON %s(k)", (long long)n, tbl);
-        rc = oltp_cmd_sql(j, c, q.p);
+        buf_printf(&q, "CREATE INDEX k_%lld ON %s(k)", (long long)n, qt);
+        rc = oltp_long_sql(j, c, q.p);
     }
     buf_free(&q);
+    if (rc == B_OK && !atomic_load(&b_stop))
+        j->made = 0; /* finished: kept whatever comes */
     return rc < 0 ? rc : B_OK;
 }
 
 static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
 {
-    char tbl[80];
-    struct buf q = {0};
+    char tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
     bool exists, owned;
     oltp_table(j->o, n, tbl, sizeof(tbl));
     int rc = oltp_owned(j, c, tbl, j->w->variant == OLTP_BULK_INSERT ? "id,k" : "id,k,c,pad",
@@ -7424,34 +7674,35 @@ static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
         j->ex = j->o->sb ? B_EXIT_OK : B_EXIT_FAIL;
         return B_OK;
     }
-    buf_printf(&q, "DROP TABLE IF EXISTS %s", tbl);
-    rc = oltp_cmd_sql(j, c, q.p);
-    buf_free(&q);
-    return rc;
+    char sql[OLTP_QNAME_SZ + 24];
+    oltp_quote(tbl, qt, sizeof(qt));
+    snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS %s", qt);
+    return oltp_long_sql(j, c, sql);
 }
 
 static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n)
 {
-    char tbl[80];
+    char tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
     struct buf q = {0};
     int rc;
     oltp_table(j->o, n, tbl, sizeof(tbl));
+    oltp_quote(tbl, qt, sizeof(qt));
     oltp_say("Prewarming table %s\n", tbl);
     if ((rc = oltp_cmd_sql(j, c, "SET tmp_table_size=2*1024*1024*1024")) < 0 ||
         (rc = oltp_cmd_sql(j, c, "SET max_heap_table_size=2*1024*1024*1024")) < 0)
         return rc;
-    buf_printf(&q, "ANALYZE TABLE %s", tbl);
-    if ((rc = oltp_cmd_sql(j, c, q.p)) == B_OK) {
+    buf_printf(&q, "ANALYZE TABLE %s", qt);
+    if ((rc = oltp_long_sql(j, c, q.p)) == B_OK) {
         q.len = 0;
         buf_printf(&q, "SELECT AVG(id) FROM (SELECT * FROM %s FORCE KEY (PRIMARY) LIMIT %lld) t",
-                   tbl, (long long)j->o->oltp_table_size);
-        rc = oltp_cmd_sql(j, c, q.p);
+                   qt, (long long)j->o->oltp_table_size);
+        rc = oltp_long_sql(j, c, q.p);
     }
     if (rc == B_OK) {
         q.len = 0;
         buf_printf(&q, "SELECT COUNT(*) FROM (SELECT * FROM %s WHERE k LIKE '%%0%%' LIMIT %lld) t",
-                   tbl, (long long)j->o->oltp_table_size);
-        rc = oltp_cmd_sql(j, c, q.p);
+                   qt, (long long)j->o->oltp_table_size);
+        rc = oltp_long_sql(j, c, q.p);
     }
     buf_free(&q);
     return rc;
@@ -7469,7 +7720,8 @@ static int oltp_cleanup_cmd(struct bench_opts *o, const struct wl_def *w)
 
 static int oltp_prewarm_cmd(struct bench_opts *o, const struct wl_def *w)
 {
-    return oltp_jobs(o, w, oltp_prewarm_one);
+    int ex = oltp_check(o);
+    return ex != B_EXIT_OK ? ex : oltp_jobs(o, w, oltp_prewarm_one);
 }
 
 /* Before a run that writes (bench persona): every table must be bench's own. */
@@ -7488,7 +7740,7 @@ static int oltp_init(struct load_run *r)
         return B_OK; /* the workers report the connection error */
     i64 last = v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables;
     for (i64 n = 1; n <= last; n++) {
-        char tbl[80];
+        char tbl[OLTP_NAME_SZ];
         bool exists, owned;
         oltp_table(o, n, tbl, sizeof(tbl));
         if (oltp_owned(&j, &c, tbl, "", &exists, &owned) < 0)
@@ -7508,7 +7760,6 @@ static int oltp_init(struct load_run *r)
     myc_close(&c);
     return B_OK;
 }
-
 
 /* ---- `bench oltp -h HOST -u USER`: the sizing one-liner ---- */
 
@@ -7610,6 +7861,8 @@ static int sizing_step(const struct bench_opts *base, const struct wl_def *w, i6
         rc = load_start(&r);
     if (rc < 0) {
         *err = r.err;
+        if (w->done)
+            w->done(&r);
         load_run_free(&r);
         return rc;
     }
@@ -7630,6 +7883,8 @@ static int sizing_step(const struct bench_opts *base, const struct wl_def *w, i6
     rc = atomic_load(&r.failed);
     if (rc)
         *err = r.err;
+    if (w->done)
+        w->done(&r);
     load_snap_free(&s);
     load_run_free(&r);
     return rc;
@@ -7653,20 +7908,27 @@ static int sizing_main(struct bench_opts *o)
 {
     struct cli_conn cc;
     struct my_conn c;
-    char db[80], sql[256];
-    const char *schema = o->mysql_db_set ? o->mysql_db : "bench";
+    char db[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 32], qdb[OLTP_QNAME_SZ];
     u64 t0 = clk_now_ns();
     if (!o->sizing_tables_set)
         o->oltp_tables = 4;
     if (!o->sizing_rows_set)
         o->oltp_table_size = 25000;
-    snprintf(db, sizeof(db), "%s", schema);
+    if (!o->mysql_db_set) {
+        free(o->mysql_db);
+        o->mysql_db = b_xstrdup("bench");
+    }
+    int ex = oltp_check(o); /* -D among the names: at most 64 characters, UTF-8 */
+    if (ex != B_EXIT_OK)
+        return ex;
+    snprintf(db, sizeof(db), "%s", o->mysql_db);
+    oltp_quote(db, qdb, sizeof(qdb));
     if (cli_conn_params(o, 0, &cc, false) < 0)
         return cli_usage_exit();
     cc.p.db = NULL;
     if (myc_connect(&c, &cc.p) < 0)
         return cli_conn_error("oltp", &c, &cc.p);
-    snprintf(sql, sizeof(sql), "CREATE DATABASE `%s`", db);
+    snprintf(sql, sizeof(sql), "CREATE DATABASE %s", qdb);
     if (sizing_sql(&c, sql) < 0) {
         b_msg(B_MSG_FATAL, "oltp: creating schema '%s' on %s failed: %s", db, c.target, c.err.msg);
         if (c.srv_code == 1007)
@@ -7676,8 +7938,6 @@ static int sizing_main(struct bench_opts *o)
         myc_close(&c);
         return B_EXIT_ENV;
     }
-    free(o->mysql_db);
-    o->mysql_db = b_xstrdup(db);
     fprintf(stderr, "bench: oltp: created schema '%s' on %s (%s); loading %lld tables x %lld "
                     "rows\n",
             db, c.target, c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size);
@@ -7687,7 +7947,7 @@ static int sizing_main(struct bench_opts *o)
     int dn = open("/dev/null", O_WRONLY), keep = dup(1); /* prepare's messages: not here */
     fflush(stdout);
     dup2(dn, 1);
-    int ex = oltp_jobs(&po, rw, oltp_prepare_one);
+    ex = oltp_jobs(&po, rw, oltp_prepare_one);
     fflush(stdout);
     dup2(keep, 1);
     close(dn), close(keep);
@@ -7728,7 +7988,7 @@ static int sizing_main(struct bench_opts *o)
         ex = B_EXIT_FAIL;
     }
     /* drop what this run created, whatever happened above */
-    snprintf(sql, sizeof(sql), "DROP DATABASE `%s`", db);
+    snprintf(sql, sizeof(sql), "DROP DATABASE %s", qdb);
     if (sizing_sql(&c, sql) < 0)
         b_msg(B_MSG_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)", db,
               c.err.msg);
@@ -7808,6 +8068,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp),
      .db = true,
      .variant = OLTP_READ_WRITE,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7815,6 +8077,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "oltp_read_only",
@@ -7823,6 +8086,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp),
      .db = true,
      .variant = OLTP_READ_ONLY,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7830,6 +8095,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "oltp_write_only",
@@ -7838,6 +8104,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp),
      .db = true,
      .variant = OLTP_WRITE_ONLY,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7845,6 +8113,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "oltp_point_select",
@@ -7853,6 +8122,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp),
      .db = true,
      .variant = OLTP_POINT_SELECT,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7860,6 +8131,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "oltp_insert",
@@ -7868,6 +8140,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp),
      .db = true,
      .variant = OLTP_INSERT,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7875,6 +8149,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "oltp_update_index",
@@ -7883,6 +8158,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp),
      .db = true,
      .variant = OLTP_UPDATE_INDEX,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7890,6 +8167,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "oltp_update_non_index",
@@ -7898,6 +8176,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp),
      .db = true,
      .variant = OLTP_UPDATE_NON_INDEX,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7905,6 +8185,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "oltp_delete",
@@ -7913,6 +8194,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp),
      .db = true,
      .variant = OLTP_DELETE,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7920,6 +8203,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "select_random_points",
@@ -7928,6 +8212,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp_points),
      .db = true,
      .variant = OLTP_RANDOM_POINTS,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7935,6 +8221,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "select_random_ranges",
@@ -7943,6 +8230,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp_ranges),
      .db = true,
      .variant = OLTP_RANDOM_RANGES,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7950,6 +8239,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "bulk_insert",
@@ -7958,6 +8248,8 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_oltp),
      .db = true,
      .variant = OLTP_BULK_INSERT,
+     .check = oltp_check,
+     .check_common = oltp_check,
      .prepare = oltp_prepare_cmd,
      .cleanup = oltp_cleanup_cmd,
      .prewarm = oltp_prewarm_cmd,
@@ -7965,6 +8257,7 @@ static const struct wl_def wl_all[] = {
      .thread_init = oltp_thread_init,
      .event = oltp_event,
      .thread_done = oltp_thread_done,
+     .done = oltp_done,
      .report = oltp_report,
      .interval = oltp_interval},
     {.name = "oltp-0.4",

@@ -36,6 +36,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_my.c"
 #include "t_my_live.c"
 #include "t_io.c"
+#include "t_oltp.c"
 
 static const struct {
     const char *name;
@@ -59,6 +60,7 @@ static const struct {
     {"opt_edit_distance", t_opt_edit_distance},
     {"b_errors", t_b_errors},
     {"cli_exit_codes", t_cli_exit_codes},
+    {"oltp_names", t_oltp_names},
     {"load_events_exact", t_load_events_exact},
     {"load_mutex_one_per_thread", t_load_mutex_one_per_thread},
     {"load_memory_limit", t_load_memory_limit},

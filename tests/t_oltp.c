@@ -1,0 +1,51 @@
+/* OLTP names that reach SQL (issue 18): validation and identifier quoting. */
+
+static int t_oltp_names(void)
+{
+    struct b_err e;
+    char big[70], q[OLTP_QNAME_SZ];
+    memset(&e, 0, sizeof(e));
+    /* characters, not bytes: 64 two-byte characters pass, 65 do not */
+    T_CHECK(oltp_utf8_len("abc") == 3);
+    T_CHECK(oltp_utf8_len("\xc3\xa4\xe8\xa1\xa8\xf0\x9f\x98\x80") == 3);
+    T_CHECK(oltp_utf8_len("\xff") == -1);          /* not a lead byte */
+    T_CHECK(oltp_utf8_len("\xc3") == -1);          /* cut inside a character */
+    T_CHECK(oltp_utf8_len("\xc0\xaf") == -1);      /* overlong '/' */
+    T_CHECK(oltp_utf8_len("\xed\xa0\x80") == -1);  /* a surrogate */
+    T_CHECK(oltp_utf8_len("\xf4\x90\x80\x80") == -1); /* past U+10FFFF */
+    struct buf u = {0};
+    for (int i = 0; i < 64; i++)
+        buf_put(&u, "\xc3\xa4", 2);
+    buf_put(&u, "", 1);
+    T_CHECK(oltp_name_check("--mysql-db (-D)", u.p, false, &e) == B_OK);
+    u.len--;
+    buf_put(&u, "\xc3\xa4", 3);
+    T_CHECK(oltp_name_check("--mysql-db (-D)", u.p, false, &e) == B_INVALID);
+    T_CHECK(strstr(e.msg, "(65 characters): longer than 64 characters") != NULL);
+    buf_free(&u);
+    memset(big, 'a', 64);
+    big[64] = 0;
+    T_CHECK(oltp_name_check("--oltp-table-name", big, false, &e) == B_OK);
+    T_CHECK(oltp_name_check("--oltp-table-name", "", false, &e) == B_INVALID);
+    T_CHECK(oltp_name_check("--oltp-table-name", "a\xff", false, &e) == B_INVALID &&
+            !strcmp(e.msg, "--oltp-table-name: invalid name '?': not valid UTF-8"));
+    T_CHECK(oltp_name_check("--mysql-storage-engine", "InnoDB_2", true, &e) == B_OK);
+    T_CHECK(oltp_name_check("--mysql-storage-engine", "innodb */ x", true, &e) == B_INVALID);
+    /* sbtest<N> as sysbench writes it; any other name in backticks, inner ones doubled */
+    oltp_quote("sbtest12", q, sizeof(q));
+    T_CHECK(!strcmp(q, "sbtest12"));
+    oltp_quote("sbtest", q, sizeof(q));
+    T_CHECK(!strcmp(q, "sbtest"));
+    oltp_quote("sbtest1x", q, sizeof(q));
+    T_CHECK(!strcmp(q, "`sbtest1x`"));
+    oltp_quote("x`; DROP TABLE y; --", q, sizeof(q));
+    T_CHECK(!strcmp(q, "`x``; DROP TABLE y; --`"));
+    oltp_quote("``", q, sizeof(q));
+    T_CHECK(!strcmp(q, "``````"));
+    /* the longest valid name fits, quoted, with every character a backtick */
+    memset(big, '`', 64);
+    big[64] = 0;
+    oltp_quote(big, q, sizeof(q));
+    T_CHECK(strlen(q) == 130 && q[0] == '`' && q[129] == '`');
+    return 0;
+}
