@@ -322,6 +322,8 @@ struct load_thread {
     int op;                    /* kind of the current event, for per-operation latency */
     struct b_err err;          /* this worker's failure, copied to the run's by load_fail */
     struct hist *op_hist;      /* per-operation histograms [wl->nops], or NULL */
+    _Atomic int sb_lock;       /* sysbench's per-thread timer lock (load_sb_bookkeeping) */
+    _Atomic u64 *sb_hist;      /* sysbench's log-scale histogram [1024] (ditto), or NULL */
     struct hist hist;          /* cumulative latency histogram */
 } __attribute__((aligned(B_CACHELINE)));
 
@@ -362,6 +364,8 @@ struct load_run {
     _Atomic u64 issued_ids;        /* oltp_insert with --auto-inc=off: client ids */
     bool self_timed;               /* set by init: event() runs each thread's whole loop,
                                       calling load_claim/load_record_op per request */
+    bool sb_bookkeeping;           /* set by init: per event, sysbench's bookkeeping costs
+                                      too (load_sb_bookkeeping; memory) */
     pthread_mutex_t mu;            /* guards the two condition variables below */
     pthread_cond_t cv_done;        /* a worker finished */
     pthread_cond_t cv_go;          /* the start signal */
