@@ -1103,6 +1103,12 @@ static void os_install_signals(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
+/* os_stop_signame - the signal that set b_stop, for messages. */
+static const char *os_stop_signame(void)
+{
+    return atomic_load(&b_stop) == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
 /* os_thread_start - pthread_create with an explicit stack size. Returns 0 or an errno. */
 static int os_thread_start(pthread_t *tid, size_t stack_bytes, void *(*fn)(void *), void *arg)
 {
@@ -3389,6 +3395,10 @@ static int cpu_event(struct load_thread *t)
 {
     u64 max = (u64)t->run->o->cpu_max_prime, n = 0;
     for (u64 c = 3; c < max; c++) {
+        /* a large --cpu-max-prime makes one event last minutes: look for a stop every 256
+         * candidates (at most ~0.1 s of trial division near 1e12) */
+        if (!(c & 255) && load_stopping(t->run))
+            return B_DONE;
         double s = sqrt((double)c);
         u64 l;
         for (l = 2; (double)l <= s; l++)
@@ -3452,6 +3462,39 @@ static int mem_check(struct bench_opts *o)
     return B_EXIT_OK;
 }
 
+static void mem_release(struct mem_block *m)
+{
+    if (!m->p)
+        return;
+    if (m->shmid >= 0)
+        shmdt(m->p);
+    else
+        free(m->p);
+    m->p = NULL;
+}
+
+/* Zero a new block (sysbench does), 4 MiB at a time: a 16 GiB block takes seconds or
+ * minutes (page faults), and a signal stops it within milliseconds; the block is then
+ * released. */
+static int mem_zero(struct mem_block *m, struct b_err *e)
+{
+    const size_t step = (size_t)4 << 20;
+    for (size_t off = 0; off < m->len; off += step) {
+        if (atomic_load(&b_stop)) {
+            char done[32], all[32];
+            unit_fmt_size(off, done, sizeof(done));
+            unit_fmt_size(m->len, all, sizeof(all));
+            mem_release(m);
+            return b_seterr(e, B_INTR, 0,
+                            "zeroing the %s memory block: interrupted by %s after %s; "
+                            "nothing was measured",
+                            all, os_stop_signame(), done);
+        }
+        memset((char *)m->p + off, 0, B_MIN(step, m->len - off));
+    }
+    return B_OK;
+}
+
 static int mem_alloc(struct mem_block *m, size_t len, bool huge, struct b_err *e)
 {
     m->len = len;
@@ -3471,33 +3514,21 @@ static int mem_alloc(struct mem_block *m, size_t len, bool huge, struct b_err *e
                             "shmget(SHM_HUGETLB, %zu bytes) failed: %s (%s)",
                             len, hl, strerror(err), b_errno_name(err));
         }
-        m->p = shmat(m->shmid, NULL, 0);
+        void *p = shmat(m->shmid, NULL, 0);
         shmctl(m->shmid, IPC_RMID, NULL); /* freed when detached, even if we crash */
-        if (m->p == (void *)-1)
+        if (p == (void *)-1)
             return b_seterr(e, B_SYSERR, errno, "shmat of the HugeTLB segment failed: %s (%s)",
                             strerror(errno), b_errno_name(errno));
-        memset(m->p, 0, len);
-        return B_OK;
+        m->p = p;
+        return mem_zero(m, e);
     }
     void *p = NULL;
     int rc = posix_memalign(&p, 4096, len);
     if (rc)
         return b_seterr(e, B_NOMEM, rc, "allocating a %zu-byte memory block failed: %s", len,
                         strerror(rc));
-    memset(p, 0, len);
     m->p = p;
-    return B_OK;
-}
-
-static void mem_release(struct mem_block *m)
-{
-    if (!m->p)
-        return;
-    if (m->shmid >= 0)
-        shmdt(m->p);
-    else
-        free(m->p);
-    m->p = NULL;
+    return mem_zero(m, e);
 }
 
 static int mem_init(struct load_run *r)
@@ -3551,47 +3582,60 @@ static inline size_t mem_rnd_word(struct rnd *rng, size_t words)
     return (size_t)(rnd_double(rng) * (double)words);
 }
 
-/* One event: one pass over the block, as sysbench 1.0.20's event_{seq,rnd}_{read,write,none}
- * (sb_memory.c). The value read is discarded, as there. */
-static int mem_event(struct load_thread *t)
+/* Words [from, to) (byte offsets) of one pass, as sysbench 1.0.20's event_{seq,rnd}_{read,
+ * write,none} (sb_memory.c). The values read are discarded, as there. */
+static void mem_pass(struct load_thread *t, size_t from, size_t to)
 {
     const struct bench_opts *o = t->run->o;
     struct mem_block *m = t->wl;
     if (o->memory_access_mode == MEM_SEQ) {
-        size_t *buf = m->p, *end = buf + m->len / sizeof(size_t);
+        size_t *p = m->p + from / sizeof(size_t), *stop = m->p + to / sizeof(size_t);
+        size_t *end = m->p + m->len / sizeof(size_t);
         switch (o->memory_oper) {
         case MEM_WRITE:
 #pragma GCC unroll 8
-            for (size_t *p = buf; p < end; p++)
+            for (; p < stop; p++)
                 mem_st(p, (size_t)(end - p));
             break;
         case MEM_READ:
 #pragma GCC unroll 8
-            for (size_t *p = buf; p < end; p++)
+            for (; p < stop; p++)
                 (void)mem_ld(p);
             break;
         default:
 #pragma GCC unroll 8
-            for (size_t *p = buf; p < end; p++)
+            for (; p < stop; p++)
                 __asm__ __volatile__("" ::: "memory");
         }
-        return B_OK;
+        return;
     }
     /* like sysbench, the block and its size are read again for every word */
     switch (o->memory_oper) {
     case MEM_WRITE:
-        for (size_t i = 0; i < m->len; i += sizeof(size_t))
+        for (size_t i = from; i < to; i += sizeof(size_t))
             mem_st(m->p + mem_rnd_word(&t->rng, m->len / sizeof(size_t)), i);
         break;
     case MEM_READ:
-        for (size_t i = 0; i < m->len; i += sizeof(size_t))
+        for (size_t i = from; i < to; i += sizeof(size_t))
             (void)mem_ld(m->p + mem_rnd_word(&t->rng, m->len / sizeof(size_t)));
         break;
     default:
-        for (size_t i = 0; i < m->len; i += sizeof(size_t)) {
+        for (size_t i = from; i < to; i += sizeof(size_t)) {
             volatile size_t k = mem_rnd_word(&t->rng, m->len / sizeof(size_t));
             (void)k;
         }
+    }
+}
+
+/* One event: one pass over the block, 1 MiB at a time so that a signal stops a pass over a
+ * block of gigabytes within milliseconds (the pass is then not counted). */
+static int mem_event(struct load_thread *t)
+{
+    const size_t step = (size_t)1 << 20, len = ((struct mem_block *)t->wl)->len;
+    for (size_t off = 0; off < len; off += step) {
+        if (off && load_stopping(t->run))
+            return B_DONE;
+        mem_pass(t, off, B_MIN(len, off + step));
     }
     return B_OK;
 }
@@ -3681,17 +3725,25 @@ struct thr_shared {
     _Atomic u64 counter;     /* mutex: bumped under one of many locks, as sysbench does */
 };
 
+/* The lock array. --mutex-num=1e8 is 10 GB and seconds of initialisation: a signal stops
+ * it within milliseconds, and thr_done then frees what was made. */
 static int thr_init_locks(struct load_run *r, size_t n)
 {
-    struct thr_shared *s = b_xcalloc(1, sizeof(*s));
+    struct thr_shared *s;
     void *p = NULL;
     if (posix_memalign(&p, B_CACHELINE, n * sizeof(struct thr_lock)))
         return b_seterr(&r->err, B_NOMEM, ENOMEM, "allocating %zu mutexes failed", n);
+    s = b_xcalloc(1, sizeof(*s));
     s->locks = p;
-    s->n = n;
-    for (size_t i = 0; i < n; i++)
-        pthread_mutex_init(&s->locks[i].mu, NULL);
     r->wl_global = s;
+    for (; s->n < n; s->n++) {
+        if (!(s->n & 65535) && atomic_load(&b_stop))
+            return b_seterr(&r->err, B_INTR, 0,
+                            "initialising %zu mutexes: interrupted by %s after %zu; nothing "
+                            "was measured",
+                            n, os_stop_signame(), s->n);
+        pthread_mutex_init(&s->locks[s->n].mu, NULL);
+    }
     return B_OK;
 }
 
@@ -3717,6 +3769,8 @@ static int thr_threads_event(struct load_thread *t)
     struct thr_shared *s = t->run->wl_global;
     size_t k = (size_t)(atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed) % s->n);
     for (i64 i = 0; i < t->run->o->thread_yields; i++) {
+        if (!(i & 1023) && i && load_stopping(t->run)) /* --thread-yields=1e9: minutes */
+            return B_DONE;
         pthread_mutex_lock(&s->locks[k].mu);
         sched_yield();
         pthread_mutex_unlock(&s->locks[k].mu);
@@ -3744,10 +3798,18 @@ static int thr_mutex_event(struct load_thread *t)
 {
     struct thr_shared *s = t->run->wl_global;
     const struct bench_opts *o = t->run->o;
+    /* one event can last minutes (--mutex-locks, --mutex-loops up to 1e12): look for a stop
+     * every 256 locks and every 64Ki empty loops */
     for (i64 i = 0; i < o->mutex_locks; i++) {
         size_t k = (size_t)rnd_uniform(&t->rng, 0, (u32)(s->n - 1));
-        for (i64 j = 0; j < o->mutex_loops; j++)
-            __asm__ __volatile__("" ::: "memory");
+        if (!(i & 255) && i && load_stopping(t->run))
+            return B_DONE;
+        for (i64 j = 0; j < o->mutex_loops; j += 65536) {
+            for (i64 e = B_MIN(o->mutex_loops, j + 65536), x = j; x < e; x++)
+                __asm__ __volatile__("" ::: "memory");
+            if (j && load_stopping(t->run))
+                return B_DONE;
+        }
         pthread_mutex_lock(&s->locks[k].mu);
         atomic_store_explicit(&s->counter,
                               atomic_load_explicit(&s->counter, memory_order_relaxed) + 1,
@@ -3960,6 +4022,12 @@ static u64 load_rate_wait(struct load_thread *t, u64 now)
         return 0;
     }
     return old;
+}
+
+BENCH_API bool load_stopping(const struct load_run *r)
+{
+    return atomic_load_explicit(&b_stop, memory_order_relaxed) ||
+           atomic_load_explicit(&((struct load_run *)r)->stop, memory_order_relaxed);
 }
 
 /*
@@ -8051,7 +8119,7 @@ static int cli_run(const struct wl_def *w)
         if (w->done)
             w->done(&r);
         load_run_free(&r);
-        return opts.sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        return opts.sb || rc == B_INTR ? B_EXIT_FAIL : B_EXIT_ENV;
     }
     load_go(&r);
     printf("Threads started!\n\n");

@@ -58,7 +58,8 @@ typedef int64_t i64;
     X(B_UNSUPPORTED, -7, "not supported")                                                    \
     X(B_INVALID, -8, "invalid value")                                                        \
     X(B_NOMEM, -9, "out of memory")                                                          \
-    X(B_DONE, -10, "no more events")
+    X(B_DONE, -10, "no more events")                                                         \
+    X(B_INTR, -11, "interrupted by a signal")
 
 enum b_rc {
 #define B_ENUM(name, value, text) name = value,
@@ -373,6 +374,10 @@ struct load_run {
     struct load_snap base;         /* statistics base (warmup end, last checkpoint) */
     struct b_err err;              /* first failure, for the report */
 };
+
+/* load_stopping - should an event or a setup phase that runs long stop now (a signal, or
+ * the run is ending on a failure)? Cheap: long loops call it every few milliseconds. */
+BENCH_API bool load_stopping(const struct load_run *r);
 
 /*== 16 wl_ : workload registry ==============================================*/
 
