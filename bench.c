@@ -3956,7 +3956,19 @@ static void load_snap_copy(struct load_snap *d, const struct load_snap *a, int n
     memcpy(h, a->hist, sizeof(*h));
 }
 
-/* Restart min/max (after warmup and at checkpoints); an update racing with this may be lost. */
+/* load_base_events_zero - clear a base's event statistics (events, latencies, histograms),
+ * keeping the workload counters: at the end of warmup every recorded event is measured. */
+static void load_base_events_zero(struct load_snap *b, int nthreads)
+{
+    b->events = b->lat_sum_ns = 0;
+    memset(b->thr_events, 0, (size_t)nthreads * sizeof(u64));
+    memset(b->thr_sum_ns, 0, (size_t)nthreads * sizeof(u64));
+    memset(b->hist, 0, sizeof(*b->hist));
+    if (b->nops)
+        memset(b->op_hist, 0, (size_t)b->nops * sizeof(struct hist));
+}
+
+/* Restart min/max (at checkpoints); an update racing with this may be lost. */
 static void load_reset_minmax(struct load_run *r)
 {
     for (int i = 0; i < r->nthreads; i++) {
@@ -4045,7 +4057,11 @@ static bool load_claim(struct load_thread *t, u64 now)
         t->end_why = LOAD_END_TIME;
         return false;
     }
-    if (r->event_limit && now >= r->t_measure_ns &&
+    if (now < r->t_measure_ns) { /* --warmup-time: not measured, not counted */
+        t->warm_claims++;
+        return true;
+    }
+    if (r->event_limit &&
         atomic_fetch_add_explicit(&r->issued, 1, memory_order_relaxed) >= r->event_limit) {
         t->end_why = LOAD_END_EVENTS;
         return false;
@@ -4083,6 +4099,15 @@ static void load_sb_bookkeeping(struct load_thread *t, u64 lat)
 /* load_record_op - record one event of kind op (for per-operation latency, e.g. fileio). */
 static inline void load_record_op(struct load_thread *t, int op, u64 lat)
 {
+    /* One instant, t_measure_ns, starts the window: an event claimed before it is warmup
+     * and never recorded; one claimed at or after it is measured and counts against
+     * --events. So exactly --events=N events are reported. (Completions are matched to
+     * claims by count: with several requests in flight, the first ones to finish after
+     * the instant are dropped.) */
+    if (t->warm_claims) {
+        t->warm_claims--;
+        return;
+    }
     if (t->op_hist)
         hist_record(&t->op_hist[op], lat);
     load_record(t, lat);
@@ -4302,9 +4327,12 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
         now = clk_now_ns();
         pthread_mutex_unlock(&r->mu);
         if (warm && now >= r->t_measure_ns) {
+            /* warmup events were never recorded (load_record_op): the base keeps only the
+             * workload counters of warmup (bytes, queries), at the window's start */
             warm = false;
             load_snapshot(r, &r->base);
-            load_reset_minmax(r);
+            load_base_events_zero(&r->base, r->nthreads);
+            r->base.t_ns = r->t_measure_ns;
             load_snap_copy(&prev, &r->base, r->nthreads);
         }
         if (next_iv && now >= next_iv) {

@@ -321,6 +321,8 @@ struct load_thread {
     _Atomic int busy;          /* inside an event now */
     int end_why;               /* why the loop ended (LOAD_END_*), read after join */
     int op;                    /* kind of the current event, for per-operation latency */
+    u64 warm_claims;           /* events claimed during --warmup-time, not yet finished:
+                                  their records are dropped (owner only) */
     struct b_err err;          /* this worker's failure, copied to the run's by load_fail */
     struct hist *op_hist;      /* per-operation histograms [wl->nops], or NULL */
     _Atomic int sb_lock;       /* sysbench's per-thread timer lock (load_sb_bookkeeping) */

@@ -59,6 +59,7 @@ static const struct {
     {"b_errors", t_b_errors},
     {"cli_exit_codes", t_cli_exit_codes},
     {"load_events_exact", t_load_events_exact},
+    {"load_warmup_events_exact", t_load_warmup_events_exact},
     {"load_mutex_one_per_thread", t_load_mutex_one_per_thread},
     {"load_memory_limit", t_load_memory_limit},
     {"load_rate_open_loop", t_load_rate_open_loop},
