@@ -321,6 +321,18 @@ static double rep_ms(u64 ns)
     return (double)ns / 1e6;
 }
 
+/* rep_num - the shortest text that reads back as exactly v, without an exponent for
+ * values from 1e-4 up: "99.99999" where %g says "100", "99.9", "95". */
+static const char *rep_num(char *out, size_t n, double v)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(out, n, "%.*g", prec, v);
+        if (strtod(out, NULL) == v && (!strchr(out, 'e') || fabs(v) < 1e-4))
+            break;
+    }
+    return out;
+}
+
 /* " lat (ms,50%,95%): 0.12,0.34" - the percentiles of an interval line (label: "lat" or
  * "latency", as sysbench words it per test; decimals 2, or 3 for fileio) */
 static void rep_interval_pcts(const struct bench_opts *o, const struct hist *h, const char *label,
@@ -328,9 +340,10 @@ static void rep_interval_pcts(const struct bench_opts *o, const struct hist *h, 
 {
     if (!o->npct)
         return;
+    char num[32];
     printf(" %s (ms,", label);
     for (int i = 0; i < o->npct; i++)
-        printf("%s%g%%", i ? "," : "", o->pct[i]);
+        printf("%s%s%%", i ? "," : "", rep_num(num, sizeof(num), o->pct[i]));
     printf("):");
     for (int i = 0; i < o->npct; i++)
         printf("%s%4.*f", i ? "," : " ", decimals,
@@ -4350,7 +4363,9 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
                 hk->checkpoint(r, &cur, o->ckpt[ck]);
             load_snap_copy(&r->base, &cur, r->nthreads);
             load_reset_minmax(r);
-            ck++;
+            /* a time given twice (--report-checkpoints=1,1) is one report, as sysbench */
+            for (ck++; ck < o->nckpt && o->ckpt[ck] <= o->ckpt[ck - 1]; ck++)
+                ;
         }
         if (forced && now >= forced && atomic_load(&r->running) > 0) {
             load_snapshot(r, &cur);
@@ -7260,10 +7275,12 @@ static void rep_banner(const struct bench_opts *o)
         printf("bench %s (sysbench %s compatible)\n\n", BENCH_VERSION, BENCH_SB_VERSION);
 }
 
-/* "95th percentile:" / "99.9th percentile:" right-aligned as sysbench's "%3dth". */
+/* "95th percentile:" / "99.9th percentile:" right-aligned as sysbench's "%3dth" (the
+ * sysbench persona takes integers only); the value as given, never rounded ("99.99999th"). */
 static void rep_pct_label(char *out, size_t n, double p)
 {
-    snprintf(out, n, "%gth percentile:", p);
+    char num[32];
+    snprintf(out, n, "%sth percentile:", rep_num(num, sizeof(num), p));
 }
 
 static void rep_header(const struct load_run *r, const struct bench_opts *o)
@@ -7400,7 +7417,7 @@ static void rep_final(struct load_run *r, const struct load_snap *cur, u64 t_end
     printf("         max: %39.2f\n", rep_ms(mx));
     if (o->npct) {
         for (int i = 0; i < o->npct; i++) {
-            char label[40];
+            char label[64];
             rep_pct_label(label, sizeof(label), o->pct[i]);
             printf("%25s %27.2f\n", label, rep_ms(hist_percentile(d.hist, o->pct[i], mn, mx)));
         }

@@ -217,3 +217,54 @@ static int t_cpu_prime_count(void)
     t_opts_free(&o);
     return 0;
 }
+
+/* The percentile label shows the value asked for: %g printed 99.99999 as "100th". */
+static int t_rep_pct_label_exact(void)
+{
+    char l[64];
+    rep_pct_label(l, sizeof(l), 99.99999);
+    T_CHECK(strcmp(l, "99.99999th percentile:") == 0);
+    rep_pct_label(l, sizeof(l), 95);
+    T_CHECK(strcmp(l, "95th percentile:") == 0);
+    rep_pct_label(l, sizeof(l), 99.9);
+    T_CHECK(strcmp(l, "99.9th percentile:") == 0);
+    rep_pct_label(l, sizeof(l), 50);
+    T_CHECK(strcmp(l, "50th percentile:") == 0);
+    rep_pct_label(l, sizeof(l), 100);
+    T_CHECK(strcmp(l, "100th percentile:") == 0);
+    rep_pct_label(l, sizeof(l), 0.001);
+    T_CHECK(strcmp(l, "0.001th percentile:") == 0);
+    return 0;
+}
+
+/* --report-checkpoints=0.2,0.2,0.4: a time given twice is one checkpoint (sysbench prints
+ * one); the second used to report the few milliseconds after the first. */
+static int t_ck_calls;
+static double t_ck_at[4];
+static void t_ck_hook(struct load_run *r, const struct load_snap *cur, double at_s)
+{
+    (void)r, (void)cur;
+    if (t_ck_calls < 4)
+        t_ck_at[t_ck_calls] = at_s;
+    t_ck_calls++;
+}
+
+static int t_load_checkpoints_dedupe(void)
+{
+    static const struct load_hooks hk = {NULL, t_ck_hook, NULL};
+    static const char *const kv[] = {"threads=2", "time=1", "cpu-max-prime=300", NULL};
+    struct bench_opts o;
+    struct load_run r;
+    T_CHECK(t_opts(&o, kv) == 0);
+    o.nckpt = 3;
+    o.ckpt[0] = o.ckpt[1] = 0.2;
+    o.ckpt[2] = 0.4;
+    load_run_init(&r, wl_find("cpu"), &o);
+    T_CHECK(load_start(&r) == B_OK);
+    load_go(&r);
+    load_run_main(&r, &hk);
+    T_CHECK(t_ck_calls == 2 && t_ck_at[0] == 0.2 && t_ck_at[1] == 0.4);
+    load_run_free(&r);
+    t_opts_free(&o);
+    return 0;
+}

@@ -60,6 +60,8 @@ static const struct {
     {"cli_exit_codes", t_cli_exit_codes},
     {"load_events_exact", t_load_events_exact},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
+    {"load_checkpoints_dedupe", t_load_checkpoints_dedupe},
+    {"rep_pct_label_exact", t_rep_pct_label_exact},
     {"load_mutex_one_per_thread", t_load_mutex_one_per_thread},
     {"load_memory_limit", t_load_memory_limit},
     {"load_rate_open_loop", t_load_rate_open_loop},
