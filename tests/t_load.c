@@ -221,19 +221,17 @@ static int t_cpu_prime_count(void)
 /* The percentile label shows the value asked for: %g printed 99.99999 as "100th". */
 static int t_rep_pct_label_exact(void)
 {
+    static const struct {
+        double p;
+        const char *label;
+    } c[] = {{99.99999, "99.99999th percentile:"}, {95, "95th percentile:"},
+             {99.9, "99.9th percentile:"},         {50, "50th percentile:"},
+             {100, "100th percentile:"},           {0.001, "0.001th percentile:"}};
     char l[64];
-    rep_pct_label(l, sizeof(l), 99.99999);
-    T_CHECK(strcmp(l, "99.99999th percentile:") == 0);
-    rep_pct_label(l, sizeof(l), 95);
-    T_CHECK(strcmp(l, "95th percentile:") == 0);
-    rep_pct_label(l, sizeof(l), 99.9);
-    T_CHECK(strcmp(l, "99.9th percentile:") == 0);
-    rep_pct_label(l, sizeof(l), 50);
-    T_CHECK(strcmp(l, "50th percentile:") == 0);
-    rep_pct_label(l, sizeof(l), 100);
-    T_CHECK(strcmp(l, "100th percentile:") == 0);
-    rep_pct_label(l, sizeof(l), 0.001);
-    T_CHECK(strcmp(l, "0.001th percentile:") == 0);
+    for (size_t i = 0; i < countof(c); i++) {
+        rep_pct_label(l, sizeof(l), c[i].p);
+        T_CHECK(strcmp(l, c[i].label) == 0);
+    }
     return 0;
 }
 
