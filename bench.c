@@ -4091,7 +4091,9 @@ static bool load_claim(struct load_thread *t, u64 now)
  * for the bucket, a locked increment. For workloads whose events are so short that this is
  * a large share of them and whose figures must compare with sysbench's: a 1 KiB memory
  * event is about 140 ns of sysbench's bookkeeping and 130 ns of loop; without it, bench's
- * MiB/s was 1.7-1.9x sysbench's on the same host (tests/perf/memory.sh).
+ * MiB/s was 1.7-1.9x sysbench's on the same host, with it 1.05-1.25x (tests/perf/memory.sh):
+ * sysbench's loop still costs ~40 ns more per event (glibc's log(), its calls through
+ * function pointers and the PLT), which is not imitated.
  */
 static void load_sb_bookkeeping(struct load_thread *t, u64 lat)
 {
