@@ -72,16 +72,17 @@ case1() {
     fi
 }
 
-# initialisation phases: nothing is measured, nothing is left
-case1 "memory block initialisation (16G, global)" TERM big_rss \
-    'memory: zeroing the 16GiB memory block: interrupted by SIGTERM after .*; nothing was measured' \
-    memory --memory-block-size=16G run
-case1 "memory block initialisation (8G, local, 2 threads)" INT big_rss \
-    'memory: zeroing the 8GiB memory block: interrupted by SIGINT after .*; nothing was measured' \
-    memory --memory-block-size=8G --memory-scope=local --threads=2 run
-case1 "mutex initialisation (--mutex-num=1e8)" INT big_rss \
-    'mutex: initialising 100000000 mutexes: interrupted by SIGINT after [0-9]*; nothing was measured' \
-    mutex --mutex-num=100000000 run
+# initialisation phases (sizes that take seconds, yet fit a small machine's overcommit):
+# nothing is measured, nothing is left
+case1 "memory block initialisation (4G, global)" TERM big_rss \
+    'memory: zeroing the 4GiB memory block: interrupted by SIGTERM after .*; nothing was measured' \
+    memory --memory-block-size=4G run
+case1 "memory block initialisation (2G, local, 2 threads)" INT big_rss \
+    'memory: zeroing the 2GiB memory block: interrupted by SIGINT after .*; nothing was measured' \
+    memory --memory-block-size=2G --memory-scope=local --threads=2 run
+case1 "mutex initialisation (--mutex-num=3e7)" INT big_rss \
+    'mutex: initialising 30000000 mutexes: interrupted by SIGINT after [0-9]*; nothing was measured' \
+    mutex --mutex-num=30000000 run
 grep -q '^Threads started!' "$tmp/out" && ko "mutex initialisation: threads were started"
 
 # single events that last longer than a second: the run's report, marked interrupted
