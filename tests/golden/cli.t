@@ -257,7 +257,7 @@ HugeTLB memory when the host reserved none (the suite's machines reserve none):
 --forced-shutdown: a run whose event outlives --time is cut, reported, exit 1:
 
   $ $BENCH mutex --mutex-locks=1000000000 --time=1 --forced-shutdown=1 run 2>&1 | grep -E 'forcing|unfinished'
-  bench: run: --time=1 expired 1.0 s ago and 1 thread(s) are still inside an event; forcing shutdown (--forced-shutdown=1), exit 1
+  bench: run: --time=1 expired *.* s ago and 1 thread(s) are still inside an event; forcing shutdown (--forced-shutdown=1), exit 1 (glob)
   Number of unfinished transactions on forced shutdown: 1
 
 Invoked as sysbench (a symlink), bench is sysbench 1.0.20:
