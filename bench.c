@@ -322,6 +322,18 @@ static double rep_ms(u64 ns)
     return (double)ns / 1e6;
 }
 
+/* rep_num - the shortest text that reads back as exactly v, without an exponent for
+ * values from 1e-4 up: "99.99999" where %g says "100", "99.9", "95". */
+static const char *rep_num(char *out, size_t n, double v)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(out, n, "%.*g", prec, v);
+        if (strtod(out, NULL) == v && (!strchr(out, 'e') || fabs(v) < 1e-4))
+            break;
+    }
+    return out;
+}
+
 /* " lat (ms,50%,95%): 0.12,0.34" - the percentiles of an interval line (label: "lat" or
  * "latency", as sysbench words it per test; decimals 2, or 3 for fileio) */
 static void rep_interval_pcts(const struct bench_opts *o, const struct hist *h, const char *label,
@@ -329,9 +341,10 @@ static void rep_interval_pcts(const struct bench_opts *o, const struct hist *h, 
 {
     if (!o->npct)
         return;
+    char num[32];
     printf(" %s (ms,", label);
     for (int i = 0; i < o->npct; i++)
-        printf("%s%g%%", i ? "," : "", o->pct[i]);
+        printf("%s%s%%", i ? "," : "", rep_num(num, sizeof(num), o->pct[i]));
     printf("):");
     for (int i = 0; i < o->npct; i++)
         printf("%s%4.*f", i ? "," : " ", decimals,
@@ -1111,6 +1124,12 @@ static void os_install_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+}
+
+/* os_stop_signame - the signal that set b_stop, for messages. */
+static const char *os_stop_signame(void)
+{
+    return atomic_load(&b_stop) == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
 /* os_thread_start - pthread_create with an explicit stack size. Returns 0 or an errno. */
@@ -3671,6 +3690,10 @@ static int cpu_event(struct load_thread *t)
 {
     u64 max = (u64)t->run->o->cpu_max_prime, n = 0;
     for (u64 c = 3; c < max; c++) {
+        /* a large --cpu-max-prime makes one event last minutes: look for a stop every 256
+         * candidates (at most ~0.1 s of trial division near 1e12) */
+        if (!(c & 255) && load_stopping(t->run))
+            return B_DONE;
         double s = sqrt((double)c);
         u64 l;
         for (l = 2; (double)l <= s; l++)
@@ -3734,6 +3757,39 @@ static int mem_check(struct bench_opts *o)
     return B_EXIT_OK;
 }
 
+static void mem_release(struct mem_block *m)
+{
+    if (!m->p)
+        return;
+    if (m->shmid >= 0)
+        shmdt(m->p);
+    else
+        free(m->p);
+    m->p = NULL;
+}
+
+/* Zero a new block (sysbench does), 4 MiB at a time: a 16 GiB block takes seconds or
+ * minutes (page faults), and a signal stops it within milliseconds; the block is then
+ * released. */
+static int mem_zero(struct mem_block *m, struct b_err *e)
+{
+    const size_t step = (size_t)4 << 20;
+    for (size_t off = 0; off < m->len; off += step) {
+        if (atomic_load(&b_stop)) {
+            char done[32], all[32];
+            unit_fmt_size(off, done, sizeof(done));
+            unit_fmt_size(m->len, all, sizeof(all));
+            mem_release(m);
+            return b_seterr(e, B_INTR, 0,
+                            "zeroing the %s memory block: interrupted by %s after %s; "
+                            "nothing was measured",
+                            all, os_stop_signame(), done);
+        }
+        memset((char *)m->p + off, 0, B_MIN(step, m->len - off));
+    }
+    return B_OK;
+}
+
 static int mem_alloc(struct mem_block *m, size_t len, bool huge, struct b_err *e)
 {
     m->len = len;
@@ -3753,33 +3809,21 @@ static int mem_alloc(struct mem_block *m, size_t len, bool huge, struct b_err *e
                             "shmget(SHM_HUGETLB, %zu bytes) failed: %s (%s)",
                             len, hl, strerror(err), b_errno_name(err));
         }
-        m->p = shmat(m->shmid, NULL, 0);
+        void *p = shmat(m->shmid, NULL, 0);
         shmctl(m->shmid, IPC_RMID, NULL); /* freed when detached, even if we crash */
-        if (m->p == (void *)-1)
+        if (p == (void *)-1)
             return b_seterr(e, B_SYSERR, errno, "shmat of the HugeTLB segment failed: %s (%s)",
                             strerror(errno), b_errno_name(errno));
-        memset(m->p, 0, len);
-        return B_OK;
+        m->p = p;
+        return mem_zero(m, e);
     }
     void *p = NULL;
     int rc = posix_memalign(&p, 4096, len);
     if (rc)
         return b_seterr(e, B_NOMEM, rc, "allocating a %zu-byte memory block failed: %s", len,
                         strerror(rc));
-    memset(p, 0, len);
     m->p = p;
-    return B_OK;
-}
-
-static void mem_release(struct mem_block *m)
-{
-    if (!m->p)
-        return;
-    if (m->shmid >= 0)
-        shmdt(m->p);
-    else
-        free(m->p);
-    m->p = NULL;
+    return mem_zero(m, e);
 }
 
 static int mem_init(struct load_run *r)
@@ -3789,6 +3833,7 @@ static int mem_init(struct load_run *r)
         for (int i = 0; i < r->nthreads; i++)
             r->thr[i].limit = o->memory_total_size / o->memory_block_size / (u64)r->nthreads;
     r->event_limit = 0; /* sysbench: memory ignores --events */
+    r->sb_bookkeeping = true;
     if (o->memory_scope == MEM_GLOBAL) {
         struct mem_block *m = b_xcalloc(1, sizeof(*m));
         r->wl_global = m;
@@ -3809,36 +3854,84 @@ static int mem_thread_init(struct load_thread *t)
     return B_OK;
 }
 
-static int mem_event(struct load_thread *t)
+/*
+ * sysbench's word access: ConcurrencyKit's ck_pr_load_64/ck_pr_store_64, one movq each with
+ * a compiler barrier, so that no access is vectorised, merged or dropped. The seq loops are
+ * unrolled 8 times as in Debian's build (-O2 -funroll-loops: check with objdump -d).
+ */
+static inline size_t mem_ld(const size_t *p)
+{
+    size_t v;
+    __asm__ __volatile__("movq %1, %0" : "=r"(v) : "m"(*p) : "memory");
+    return v;
+}
+
+static inline void mem_st(size_t *p, size_t v)
+{
+    __asm__ __volatile__("movq %1, %0" : "=m"(*p) : "r"(v) : "memory");
+}
+
+/* a word offset drawn as sysbench does: uniform double x block words, truncated */
+static inline size_t mem_rnd_word(struct rnd *rng, size_t words)
+{
+    return (size_t)(rnd_double(rng) * (double)words);
+}
+
+/* Words [from, to) (byte offsets) of one pass, as sysbench 1.0.20's event_{seq,rnd}_{read,
+ * write,none} (sb_memory.c). The values read are discarded, as there. */
+static void mem_pass(struct load_thread *t, size_t from, size_t to)
 {
     const struct bench_opts *o = t->run->o;
     struct mem_block *m = t->wl;
-    volatile size_t *p = m->p;
-    size_t n = m->len / sizeof(size_t), sink = 0;
     if (o->memory_access_mode == MEM_SEQ) {
+        size_t *p = m->p + from / sizeof(size_t), *stop = m->p + to / sizeof(size_t);
+        size_t *end = m->p + m->len / sizeof(size_t);
         switch (o->memory_oper) {
         case MEM_WRITE:
-            for (size_t i = 0; i < n; i++)
-                p[i] = n - i;
+#pragma GCC unroll 8
+            for (; p < stop; p++)
+                mem_st(p, (size_t)(end - p));
             break;
         case MEM_READ:
-            for (size_t i = 0; i < n; i++)
-                sink += p[i];
+#pragma GCC unroll 8
+            for (; p < stop; p++)
+                (void)mem_ld(p);
             break;
         default:
-            for (size_t i = 0; i < n; i++)
+#pragma GCC unroll 8
+            for (; p < stop; p++)
                 __asm__ __volatile__("" ::: "memory");
         }
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            size_t k = (size_t)(rnd_double(&t->rng) * (double)n);
-            if (o->memory_oper == MEM_WRITE)
-                p[k] = k;
-            else if (o->memory_oper == MEM_READ)
-                sink += p[k];
+        return;
+    }
+    /* like sysbench, the block and its size are read again for every word */
+    switch (o->memory_oper) {
+    case MEM_WRITE:
+        for (size_t i = from; i < to; i += sizeof(size_t))
+            mem_st(m->p + mem_rnd_word(&t->rng, m->len / sizeof(size_t)), i);
+        break;
+    case MEM_READ:
+        for (size_t i = from; i < to; i += sizeof(size_t))
+            (void)mem_ld(m->p + mem_rnd_word(&t->rng, m->len / sizeof(size_t)));
+        break;
+    default:
+        for (size_t i = from; i < to; i += sizeof(size_t)) {
+            volatile size_t k = mem_rnd_word(&t->rng, m->len / sizeof(size_t));
+            (void)k;
         }
     }
-    (void)sink;
+}
+
+/* One event: one pass over the block, 1 MiB at a time so that a signal stops a pass over a
+ * block of gigabytes within milliseconds (the pass is then not counted). */
+static int mem_event(struct load_thread *t)
+{
+    const size_t step = (size_t)1 << 20, len = ((struct mem_block *)t->wl)->len;
+    for (size_t off = 0; off < len; off += step) {
+        if (off && load_stopping(t->run))
+            return B_DONE;
+        mem_pass(t, off, B_MIN(len, off + step));
+    }
     return B_OK;
 }
 
@@ -3927,17 +4020,25 @@ struct thr_shared {
     _Atomic u64 counter;     /* mutex: bumped under one of many locks, as sysbench does */
 };
 
+/* The lock array. --mutex-num=1e8 is 10 GB and seconds of initialisation: a signal stops
+ * it within milliseconds, and thr_done then frees what was made. */
 static int thr_init_locks(struct load_run *r, size_t n)
 {
-    struct thr_shared *s = b_xcalloc(1, sizeof(*s));
+    struct thr_shared *s;
     void *p = NULL;
     if (posix_memalign(&p, B_CACHELINE, n * sizeof(struct thr_lock)))
         return b_seterr(&r->err, B_NOMEM, ENOMEM, "allocating %zu mutexes failed", n);
+    s = b_xcalloc(1, sizeof(*s));
     s->locks = p;
-    s->n = n;
-    for (size_t i = 0; i < n; i++)
-        pthread_mutex_init(&s->locks[i].mu, NULL);
     r->wl_global = s;
+    for (; s->n < n; s->n++) {
+        if (!(s->n & 65535) && atomic_load(&b_stop))
+            return b_seterr(&r->err, B_INTR, 0,
+                            "initialising %zu mutexes: interrupted by %s after %zu; nothing "
+                            "was measured",
+                            n, os_stop_signame(), s->n);
+        pthread_mutex_init(&s->locks[s->n].mu, NULL);
+    }
     return B_OK;
 }
 
@@ -3963,6 +4064,8 @@ static int thr_threads_event(struct load_thread *t)
     struct thr_shared *s = t->run->wl_global;
     size_t k = (size_t)(atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed) % s->n);
     for (i64 i = 0; i < t->run->o->thread_yields; i++) {
+        if (!(i & 1023) && i && load_stopping(t->run)) /* --thread-yields=1e9: minutes */
+            return B_DONE;
         pthread_mutex_lock(&s->locks[k].mu);
         sched_yield();
         pthread_mutex_unlock(&s->locks[k].mu);
@@ -3990,10 +4093,18 @@ static int thr_mutex_event(struct load_thread *t)
 {
     struct thr_shared *s = t->run->wl_global;
     const struct bench_opts *o = t->run->o;
+    /* one event can last minutes (--mutex-locks, --mutex-loops up to 1e12): look for a stop
+     * every 256 locks and every 64Ki empty loops */
     for (i64 i = 0; i < o->mutex_locks; i++) {
         size_t k = (size_t)rnd_uniform(&t->rng, 0, (u32)(s->n - 1));
-        for (i64 j = 0; j < o->mutex_loops; j++)
-            __asm__ __volatile__("" ::: "memory");
+        if (!(i & 255) && i && load_stopping(t->run))
+            return B_DONE;
+        for (i64 j = 0; j < o->mutex_loops; j += 65536) {
+            for (i64 e = B_MIN(o->mutex_loops, j + 65536), x = j; x < e; x++)
+                __asm__ __volatile__("" ::: "memory");
+            if (j && load_stopping(t->run))
+                return B_DONE;
+        }
         pthread_mutex_lock(&s->locks[k].mu);
         atomic_store_explicit(&s->counter,
                               atomic_load_explicit(&s->counter, memory_order_relaxed) + 1,
@@ -4140,7 +4251,19 @@ static void load_snap_copy(struct load_snap *d, const struct load_snap *a, int n
     memcpy(h, a->hist, sizeof(*h));
 }
 
-/* Restart min/max (after warmup and at checkpoints); an update racing with this may be lost. */
+/* load_base_events_zero - clear a base's event statistics (events, latencies, histograms),
+ * keeping the workload counters: at the end of warmup every recorded event is measured. */
+static void load_base_events_zero(struct load_snap *b, int nthreads)
+{
+    b->events = b->lat_sum_ns = 0;
+    memset(b->thr_events, 0, (size_t)nthreads * sizeof(u64));
+    memset(b->thr_sum_ns, 0, (size_t)nthreads * sizeof(u64));
+    memset(b->hist, 0, sizeof(*b->hist));
+    if (b->nops)
+        memset(b->op_hist, 0, (size_t)b->nops * sizeof(struct hist));
+}
+
+/* Restart min/max (at checkpoints); an update racing with this may be lost. */
 static void load_reset_minmax(struct load_run *r)
 {
     for (int i = 0; i < r->nthreads; i++) {
@@ -4208,6 +4331,12 @@ static u64 load_rate_wait(struct load_thread *t, u64 now)
     return old;
 }
 
+BENCH_API bool load_stopping(const struct load_run *r)
+{
+    return atomic_load_explicit(&b_stop, memory_order_relaxed) ||
+           atomic_load_explicit(&((struct load_run *)r)->stop, memory_order_relaxed);
+}
+
 /*
  * load_claim - may thread t start another event now? Checks the stop flags, the per-thread
  * limit, --time and --events (the shared counter, only once warmup is over) and records why
@@ -4223,7 +4352,11 @@ static bool load_claim(struct load_thread *t, u64 now)
         t->end_why = LOAD_END_TIME;
         return false;
     }
-    if (r->event_limit && now >= r->t_measure_ns &&
+    if (now < r->t_measure_ns) { /* --warmup-time: not measured, not counted */
+        t->warm_claims++;
+        return true;
+    }
+    if (r->event_limit &&
         atomic_fetch_add_explicit(&r->issued, 1, memory_order_relaxed) >= r->event_limit) {
         t->end_why = LOAD_END_EVENTS;
         return false;
@@ -4231,9 +4364,47 @@ static bool load_claim(struct load_thread *t, u64 now)
     return true;
 }
 
+/*
+ * load_sb_bookkeeping - what sysbench 1.0.20's event loop does per event on top of what
+ * load_worker does (sysbench.c: sb_more_events, sb_event_start, sb_event_stop,
+ * sb_histogram_update; read off Debian's binary): a clock read of its own for the --time
+ * check, the per-thread timer lock taken and released at the start and at the stop stamp
+ * (two xchg), and its latency histogram update: an RNG draw (for a slot), log() and floor()
+ * for the bucket, a locked increment. For workloads whose events are so short that this is
+ * a large share of them and whose figures must compare with sysbench's: a 1 KiB memory
+ * event is about 140 ns of sysbench's bookkeeping and 130 ns of loop; without it, bench's
+ * MiB/s was 1.7-1.9x sysbench's on the same host, with it 1.05-1.25x (tests/perf/memory.sh):
+ * sysbench's loop still costs ~40 ns more per event (glibc's log(), its calls through
+ * function pointers and the PLT), which is not imitated.
+ */
+static void load_sb_bookkeeping(struct load_thread *t, u64 lat)
+{
+    /* sysbench's histogram: 1024 buckets, log-scale over 0.001 .. 100000 ms */
+    const double lo = log(0.001), mult = 1023.0 / (log(100000.0) - log(0.001));
+    (void)clk_now_ns();
+    for (int i = 0; i < 2; i++) {
+        while (atomic_exchange_explicit(&t->sb_lock, 1, memory_order_acquire))
+            ;
+        atomic_store_explicit(&t->sb_lock, 0, memory_order_release);
+    }
+    (void)rnd_next(&t->rng);
+    double x = floor((log((double)lat / 1e6) - lo) * mult + 0.5);
+    size_t k = x > 0 ? (x < 1023 ? (size_t)x : 1023) : 0;
+    atomic_fetch_add_explicit(&t->sb_hist[k], 1, memory_order_relaxed);
+}
+
 /* load_record_op - record one event of kind op (for per-operation latency, e.g. fileio). */
 static inline void load_record_op(struct load_thread *t, int op, u64 lat)
 {
+    /* One instant, t_measure_ns, starts the window: an event claimed before it is warmup
+     * and never recorded; one claimed at or after it is measured and counts against
+     * --events. So exactly --events=N events are reported. (Completions are matched to
+     * claims by count: with several requests in flight, the first ones to finish after
+     * the instant are dropped.) */
+    if (t->warm_claims) {
+        t->warm_claims--;
+        return;
+    }
     if (t->op_hist)
         hist_record(&t->op_hist[op], lat);
     load_record(t, lat);
@@ -4289,6 +4460,8 @@ static void *load_worker(void *arg)
                 break;
             }
             load_record_op(t, t->op, end - intended);
+            if (r->sb_bookkeeping)
+                load_sb_bookkeeping(t, end - intended);
         }
     }
     atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
@@ -4338,8 +4511,10 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
 static void load_run_free(struct load_run *r)
 {
     load_snap_free(&r->base);
-    for (int i = 0; r->thr && i < r->nthreads; i++)
+    for (int i = 0; r->thr && i < r->nthreads; i++) {
         free(r->thr[i].op_hist);
+        free(r->thr[i].sb_hist);
+    }
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->cv_done);
     pthread_cond_destroy(&r->cv_go);
@@ -4352,6 +4527,8 @@ static void load_run_free(struct load_run *r)
  * exit at once and joined. */
 static int load_start(struct load_run *r)
 {
+    for (int i = 0; i < r->nthreads && r->sb_bookkeeping; i++)
+        r->thr[i].sb_hist = b_xcalloc(1024, sizeof(u64));
     atomic_store(&r->running, r->nthreads);
     for (int i = 0; i < r->nthreads; i++) {
         int e = os_thread_start(&r->thr[i].tid, (size_t)r->o->thread_stack_size, load_worker,
@@ -4447,9 +4624,12 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
         now = clk_now_ns();
         pthread_mutex_unlock(&r->mu);
         if (warm && now >= r->t_measure_ns) {
+            /* warmup events were never recorded (load_record_op): the base keeps only the
+             * workload counters of warmup (bytes, queries), at the window's start */
             warm = false;
             load_snapshot(r, &r->base);
-            load_reset_minmax(r);
+            load_base_events_zero(&r->base, r->nthreads);
+            r->base.t_ns = r->t_measure_ns;
             load_snap_copy(&prev, &r->base, r->nthreads);
         }
         if (next_iv && now >= next_iv) {
@@ -4467,7 +4647,9 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
                 hk->checkpoint(r, &cur, o->ckpt[ck]);
             load_snap_copy(&r->base, &cur, r->nthreads);
             load_reset_minmax(r);
-            ck++;
+            /* a time given twice (--report-checkpoints=1,1) is one report, as sysbench */
+            for (ck++; ck < o->nckpt && o->ckpt[ck] <= o->ckpt[ck - 1]; ck++)
+                ;
         }
         if (forced && now >= forced && atomic_load(&r->running) > 0) {
             load_snapshot(r, &cur);
@@ -8354,10 +8536,12 @@ static void rep_banner(const struct bench_opts *o)
         printf("bench %s (sysbench %s compatible)\n\n", BENCH_VERSION, BENCH_SB_VERSION);
 }
 
-/* "95th percentile:" / "99.9th percentile:" right-aligned as sysbench's "%3dth". */
+/* "95th percentile:" / "99.9th percentile:" right-aligned as sysbench's "%3dth" (the
+ * sysbench persona takes integers only); the value as given, never rounded ("99.99999th"). */
 static void rep_pct_label(char *out, size_t n, double p)
 {
-    snprintf(out, n, "%gth percentile:", p);
+    char num[32];
+    snprintf(out, n, "%sth percentile:", rep_num(num, sizeof(num), p));
 }
 
 static void rep_header(const struct load_run *r, const struct bench_opts *o)
@@ -8494,7 +8678,7 @@ static void rep_final(struct load_run *r, const struct load_snap *cur, u64 t_end
     printf("         max: %39.2f\n", rep_ms(mx));
     if (o->npct) {
         for (int i = 0; i < o->npct; i++) {
-            char label[40];
+            char label[64];
             rep_pct_label(label, sizeof(label), o->pct[i]);
             printf("%25s %27.2f\n", label, rep_ms(hist_percentile(d.hist, o->pct[i], mn, mx)));
         }
@@ -9262,7 +9446,7 @@ static int cli_run(const struct wl_def *w)
         if (w->done)
             w->done(&r);
         load_run_free(&r);
-        return opts.sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        return opts.sb || rc == B_INTR ? B_EXIT_FAIL : B_EXIT_ENV;
     }
     load_go(&r);
     printf("Threads started!\n\n");

@@ -58,7 +58,8 @@ typedef int64_t i64;
     X(B_UNSUPPORTED, -7, "not supported")                                                    \
     X(B_INVALID, -8, "invalid value")                                                        \
     X(B_NOMEM, -9, "out of memory")                                                          \
-    X(B_DONE, -10, "no more events")
+    X(B_DONE, -10, "no more events")                                                         \
+    X(B_INTR, -11, "interrupted by a signal")
 
 enum b_rc {
 #define B_ENUM(name, value, text) name = value,
@@ -322,8 +323,12 @@ struct load_thread {
     _Atomic int busy;          /* inside an event now */
     int end_why;               /* why the loop ended (LOAD_END_*), read after join */
     int op;                    /* kind of the current event, for per-operation latency */
+    u64 warm_claims;           /* events claimed during --warmup-time, not yet finished:
+                                  their records are dropped (owner only) */
     struct b_err err;          /* this worker's failure, copied to the run's by load_fail */
     struct hist *op_hist;      /* per-operation histograms [wl->nops], or NULL */
+    _Atomic int sb_lock;       /* sysbench's per-thread timer lock (load_sb_bookkeeping) */
+    _Atomic u64 *sb_hist;      /* sysbench's log-scale histogram [1024] (ditto), or NULL */
     struct hist hist;          /* cumulative latency histogram */
 } __attribute__((aligned(B_CACHELINE)));
 
@@ -364,6 +369,8 @@ struct load_run {
     _Atomic u64 issued_ids;        /* oltp_insert with --auto-inc=off: client ids */
     bool self_timed;               /* set by init: event() runs each thread's whole loop,
                                       calling load_claim/load_record_op per request */
+    bool sb_bookkeeping;           /* set by init: per event, sysbench's bookkeeping costs
+                                      too (load_sb_bookkeeping; memory) */
     pthread_mutex_t mu;            /* guards the two condition variables below */
     pthread_cond_t cv_done;        /* a worker finished */
     pthread_cond_t cv_go;          /* the start signal */
@@ -371,6 +378,10 @@ struct load_run {
     struct load_snap base;         /* statistics base (warmup end, last checkpoint) */
     struct b_err err;              /* first failure, for the report */
 };
+
+/* load_stopping - should an event or a setup phase that runs long stop now (a signal, or
+ * the run is ending on a failure)? Cheap: long loops call it every few milliseconds. */
+BENCH_API bool load_stopping(const struct load_run *r);
 
 /*== 16 wl_ : workload registry ==============================================*/
 

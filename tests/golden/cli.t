@@ -137,6 +137,18 @@ Interval reports, --rate (open loop) and checkpoints in sysbench's line format:
   \[ 2s \] queue length: [0-9]+ concurrency: [01] (re)
   $ $BENCH cpu --time=2 --report-checkpoints=1 --cpu-max-prime=1000 run | grep -cE 'Checkpoint report|^General statistics'
   3
+
+A checkpoint time given twice is one report (as sysbench); a percentile is labelled with
+the value given, never rounded (%g made 99.99999 "100th"):
+
+  $ $BENCH cpu --time=2 --report-checkpoints=1,1 --report-interval=1 --percentile=99.99999 --cpu-max-prime=1000 run | grep -E '^\[|^Report|percentile'
+  Report intermediate results every 1 second(s)
+  Report checkpoint(s) at 1, 1 seconds
+  \[ 1s \] thds: 1 eps: [0-9.]+ lat \(ms,99.99999%\): [0-9.]+ (re)
+  [ 1s ] Checkpoint report:
+     99.99999th percentile: * (glob)
+  \[ 2s \] thds: [01] eps: [0-9.]+ lat \(ms,99.99999%\): [0-9.]+ (re)
+     99.99999th percentile: * (glob)
   $ $BENCH cpu --events=200 --time=0 --histogram --cpu-max-prime=1000 run | sed -n '/Latency histogram/,/^ $/p' | head -2
   Latency histogram (values are in milliseconds)
          value  ------------- distribution ------------- count
@@ -146,6 +158,8 @@ Interval reports, --rate (open loop) and checkpoints in sysbench's line format:
   $ $BENCH cpu --warmup-time=1 --time=1 --cpu-max-prime=1000 run | grep -E 'Warmup|total time'
   Warmup time: 1s
       total time:                          1.0*s (glob)
+  $ $BENCH cpu --warmup-time=1 --events=3000 --time=0 --threads=2 --cpu-max-prime=300 run | grep 'number of events'
+      total number of events:              3000
 
 Bad input: one line saying what and why, one hint, exit 2 (usage) or 3 (environment):
 
@@ -243,7 +257,7 @@ HugeTLB memory when the host reserved none (the suite's machines reserve none):
 --forced-shutdown: a run whose event outlives --time is cut, reported, exit 1:
 
   $ $BENCH mutex --mutex-locks=1000000000 --time=1 --forced-shutdown=1 run 2>&1 | grep -E 'forcing|unfinished'
-  bench: run: --time=1 expired 1.0 s ago and 1 thread(s) are still inside an event; forcing shutdown (--forced-shutdown=1), exit 1
+  bench: run: --time=1 expired *.* s ago and 1 thread(s) are still inside an event; forcing shutdown (--forced-shutdown=1), exit 1 (glob)
   Number of unfinished transactions on forced shutdown: 1
 
 Invoked as sysbench (a symlink), bench is sysbench 1.0.20:
