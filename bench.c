@@ -3416,13 +3416,14 @@ static const struct opt_def opt_memory[] = {
     OPT("memory-total-size", SIZE, memory_total_size, "100G", 0, 1e19, NULL,
         "total size of data to transfer", NULL, 0),
     OPT("memory-scope", ENUM, memory_scope, "global", 0, 0, "global,local",
-        "memory access scope %C", NULL, OPT_F_SBLATE),
+        "memory access scope %C", "Invalid value for memory-scope: %s", OPT_F_SBLATE),
     OPT("memory-hugetlb", BOOL, memory_hugetlb, "off", 0, 0, NULL,
         "allocate memory from HugeTLB pool", NULL, 0),
     OPT("memory-oper", ENUM, memory_oper, "write", 0, 0, "read,write,none",
-        "type of memory operations {read, write, none}", NULL, OPT_F_SBLATE),
+        "type of memory operations {read, write, none}", "Invalid value for memory-oper: %s",
+        OPT_F_SBLATE),
     OPT("memory-access-mode", ENUM, memory_access_mode, "seq", 0, 0, "seq,rnd",
-        "memory access mode %C", NULL, OPT_F_SBLATE),
+        "memory access mode %C", "Invalid value for memory-access-mode: %s", OPT_F_SBLATE),
 };
 
 enum { MEM_GLOBAL, MEM_LOCAL };
@@ -4438,32 +4439,34 @@ static const struct opt_def opt_fileio[] = {
     OPT("file-num", INT, file_num, "128", 1, 1e6, NULL, "number of files to create", NULL,
         OPT_F_SBLATE),
     OPT("file-block-size", SIZE, file_block_size, "16384", 1, 1ull << 30, NULL,
-        "block size to use in all IO operations", "Invalid value for file-block-size: %s",
+        "block size to use in all IO operations", "Invalid value for file-block-size: %u.",
         OPT_F_SBHINT_N | OPT_F_SBLATE),
     OPT("file-total-size", SIZE, file_total_size, "2G", 1, 1e18, NULL,
         "total size of files to create", NULL, OPT_F_SBLATE),
     OPT("file-test-mode", STR, file_test_mode, "", 0, 0, NULL,
         "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}", NULL, OPT_F_NODEF),
     OPT("file-io-mode", ENUM, file_io_mode, "sync", 0, 0, "sync,async,mmap",
-        "file operations mode %C", "Invalid IO mode: %s.", OPT_F_SBLATE),
+        "file operations mode %C", "unknown I/O mode: %s", OPT_F_SBLATE),
     OPT("file-async-backlog", INT, file_async_backlog, "128", 1, 4096, NULL,
         "number of asynchronous operatons to queue per thread", NULL, OPT_F_SBLATE),
     OPT("file-extra-flags", LIST, file_extra_flags, "", 0, 0, NULL,
         "list of additional flags to use to open files {sync,dsync,direct}", NULL, 0),
     OPT("file-fsync-freq", INT, file_fsync_freq, "100", 0, 1e12, NULL,
-        "do fsync() after this number of requests (0 - don't use fsync())", NULL, OPT_F_SBLATE),
+        "do fsync() after this number of requests (0 - don't use fsync())",
+        "Invalid value for file-fsync-freq: %s.", OPT_F_SBLATE),
     OPT("file-fsync-all", BOOL, file_fsync_all, "off", 0, 0, NULL,
         "do fsync() after each write operation", NULL, 0),
     OPT("file-fsync-end", BOOL, file_fsync_end, "on", 0, 0, NULL,
         "do fsync() at the end of test", NULL, 0),
     OPT("file-fsync-mode", ENUM, file_fsync_mode, "fsync", 0, 0, "fsync,fdatasync",
         "which method to use for synchronization {fsync, fdatasync}",
-        "Invalid value of file-fsync-mode: %s.", OPT_F_SBLATE),
+        "Invalid fsync mode: %s.", OPT_F_SBLATE),
     OPT("file-merged-requests", INT, file_merged_requests, "0", 0, 1e6, NULL,
-        "merge at most this number of IO requests if possible (0 - don't merge)", NULL,
-        OPT_F_SBLATE),
+        "merge at most this number of IO requests if possible (0 - don't merge)",
+        "Invalid value for file-merged-requests: %s.", OPT_F_SBLATE),
     OPT("file-rw-ratio", DOUBLE, file_rw_ratio, "1.5", 0, 1e9, NULL,
-        "reads/writes ratio for combined test", NULL, OPT_F_SBLATE),
+        "reads/writes ratio for combined test", "Invalid value for --file-rw-ratio: %f.",
+        OPT_F_SBLATE),
     OPT("file-dir", STR, file_dir, ".", 0, 0, NULL,
         "directory for the test files (bench creates and removes only test_file.N there)",
         NULL, OPT_F_EXT),
@@ -7458,6 +7461,32 @@ static int cli_cmp_double(const void *a, const void *b)
 }
 
 /*
+ * sysbench's FATAL for a bad value of a row that has one (d->sb_bad): sysbench checks
+ * integers and numbers for bounds only (a non-number is its generic message), sizes and
+ * choices for anything. "%s" is the value as given ("(null)" when empty, as sysbench),
+ * "%u" sysbench's reading of a size (0 when it cannot read it), "%f" the number as %f.
+ */
+static bool cli_sb_bad(const struct opt_def *d, const char *val, int rc)
+{
+    const char *f = d->sb_bad, *pc;
+    bool num = d->type == OPT_INT || d->type == OPT_DOUBLE;
+    if (!f || !(pc = strchr(f, '%')))
+        return false;
+    if (num && (*val ? rc != OPT_RANGE : d->lo <= 0 && d->hi >= 0))
+        return false; /* sysbench's generic message, or it reads "" as a valid 0 */
+    printf("FATAL: %.*s", (int)(pc - f), f);
+    if (pc[1] == 'u') {
+        u64 x = 0;
+        printf("%llu", unit_parse_size(val, &x) == B_OK ? (unsigned long long)x : 0ull);
+    } else if (pc[1] == 'f')
+        printf("%f", strtod(val, NULL));
+    else
+        printf("%s", *val ? val : num ? "0" : "(null)");
+    printf("%s\n", pc + 2);
+    return true;
+}
+
+/*
  * cli_apply - parse every collected option into opts. Two passes, as sysbench: general
  * options first (their errors come before the banner in the sysbench persona), then the
  * rest. *late is set when the failure is one sysbench reports after its banner.
@@ -7515,10 +7544,9 @@ static int cli_apply(struct cli *c, bool *late)
             if (opts.sb) {
                 if (d->type == OPT_BOOL || (!eq && d->type != OPT_STR))
                     fprintf(stderr, "invalid option: %s\n", c->args[i]);
-                else if (rc == OPT_RANGE && d->sb_bad) {
-                    const char *pc = strstr(d->sb_bad, "%s");
-                    printf("FATAL: %.*s%s%s\n", (int)(pc - d->sb_bad), d->sb_bad, val, pc + 2);
-                } else {
+                else if (cli_sb_bad(d, val, rc))
+                    ;
+                else {
                     fprintf(stderr, "Invalid value for the '");
                     for (const char *p = d->name; *p; p++)
                         fputc(*p == '-' ? '_' : *p, stderr);
