@@ -7988,12 +7988,106 @@ static void cli_run_error(const struct wl_def *w, const struct b_err *e, int rc)
         b_msg(B_MSG_HINT, "%s", e->hint);
 }
 
+/* ---- the report's stream: standard output that was closed, is full or lost its reader ---- */
+
+static _Atomic int cli_out_errno; /* the first write error on standard output */
+
+/* A report line could not be written: remember why; a reader that went away (EPIPE: SIGPIPE
+ * is ignored) ends the run as a signal would, at the next safe point. */
+static void cli_out_failed(int e)
+{
+    int none = 0;
+    atomic_compare_exchange_strong(&cli_out_errno, &none, e ? e : EIO);
+    if (e == EPIPE) {
+        none = 0;
+        atomic_compare_exchange_strong(&b_stop, &none, SIGPIPE);
+    }
+}
+
+static void cli_interval(struct load_run *r, const struct load_snap *d, double secs, double at)
+{
+    errno = 0;
+    rep_interval(r, d, secs, at);
+    if (fflush(stdout) || ferror(stdout))
+        cli_out_failed(errno);
+}
+
+static void cli_checkpoint(struct load_run *r, const struct load_snap *cur, double at_s)
+{
+    errno = 0;
+    rep_checkpoint(r, cur, at_s);
+    if (fflush(stdout) || ferror(stdout))
+        cli_out_failed(errno);
+}
+
+/* While a run lasts with standard output on a pipe or socket: a reader that closed its end
+ * stops the run (poll reports POLLERR/POLLHUP on the write end) even between reports. */
+static _Atomic bool cli_watch_end;
+
+static void *cli_out_watch(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&cli_watch_end) && !atomic_load(&b_stop)) {
+        struct pollfd p = {.fd = 1, .events = 0};
+        if (poll(&p, 1, 100) > 0 && (p.revents & (POLLERR | POLLHUP))) {
+            cli_out_failed(EPIPE);
+            break;
+        }
+    }
+    return NULL;
+}
+
+static bool cli_out_watch_start(pthread_t *tid)
+{
+    struct stat st;
+    atomic_store(&cli_watch_end, false);
+    if (fstat(1, &st) || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return false;
+    return os_thread_start(tid, 64 << 10, cli_out_watch, NULL) == 0;
+}
+
+static void cli_out_watch_stop(pthread_t tid, bool started)
+{
+    atomic_store(&cli_watch_end, true);
+    if (started)
+        pthread_join(tid, NULL);
+}
+
+/*
+ * At exit: a report that could not be written (a full disk, /dev/full, a reader that went
+ * away) is an error on standard error and exit 1, never a silent 0 (docs/cli.md).
+ */
+static int cli_out_check(int ex)
+{
+    FILE *fs[2] = {stdout, opts.msg_out};
+    int e = atomic_load(&cli_out_errno);
+    bool bad = e != 0;
+    for (int i = 0; i < 2; i++) {
+        errno = 0;
+        if (fs[i] && (fflush(fs[i]) || ferror(fs[i]))) {
+            bad = true;
+            e = e ? e : errno;
+        }
+    }
+    if (!bad)
+        return ex;
+    if (!e) { /* stdio forgot why: one more byte on the broken stream asks the kernel again */
+        FILE *f = opts.msg_out && ferror(opts.msg_out) ? opts.msg_out : stdout;
+        e = write(fileno(f), "\n", 1) < 0 ? errno : EIO;
+    }
+    fprintf(stderr, "%scannot write the report to standard output: %s (%s)\n",
+            opts.sb ? "FATAL: " : "bench: ", strerror(e), b_errno_name(e));
+    return ex ? ex : B_EXIT_FAIL;
+}
+
 /* The `run` command. */
 static int cli_run(const struct wl_def *w)
 {
     struct load_run r;
-    static const struct load_hooks hooks = {rep_interval, rep_checkpoint, rep_forced};
+    static const struct load_hooks hooks = {cli_interval, cli_checkpoint, rep_forced};
     int rc, ex = B_EXIT_OK;
+    pthread_t watch;
+    bool watching;
 
     load_run_init(&r, w, &opts);
     rep_header(&r, &opts);
@@ -8014,8 +8108,11 @@ static int cli_run(const struct wl_def *w)
     }
     load_go(&r);
     printf("Threads started!\n\n");
-    fflush(stdout);
+    if (fflush(stdout) || ferror(stdout))
+        cli_out_failed(errno);
+    watching = cli_out_watch_start(&watch);
     load_run_main(&r, &hooks);
+    cli_out_watch_stop(watch, watching);
     u64 t_end = clk_now_ns();
     struct load_snap cur;
     load_snap_init(&cur, r.nthreads, w->nops);
@@ -8048,7 +8145,7 @@ static int cli_run(const struct wl_def *w)
         cli_run_error(w, &r.err, atomic_load(&r.failed));
         ex = B_EXIT_FAIL;
     } else {
-        if (atomic_load(&b_stop) && !opts.sb)
+        if (atomic_load(&b_stop) && atomic_load(&b_stop) != SIGPIPE && !opts.sb)
             b_msg(B_MSG_WARN, "interrupted; the report covers the run until the signal");
         rep_final(&r, &cur, t_end, 0, true);
         if (atomic_load(&b_stop))
@@ -8128,11 +8225,31 @@ static int cli_db_defaults(struct cli *c)
 
 static int cli_main(int argc, char **argv);
 
+/*
+ * Started with fd 0, 1 or 2 closed (`>&-`), the first file bench opens would become that
+ * descriptor and receive the report (a test file, a MySQL socket). Before anything is
+ * opened, /dev/null fills every closed one of them; writes to it then succeed unseen.
+ */
+static void cli_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+        if (n >= 0 && n != fd) { /* cannot happen: lower ones are open; be sure anyway */
+            dup2(n, fd);
+            close(n);
+        }
+        if (n < 0)
+            _exit(B_EXIT_ENV); /* no /dev/null: nowhere safe to write even a message */
+    }
+}
+
 /* bench_main - the whole program; main() only calls it (tests include bench.c). */
 static int bench_main(int argc, char **argv)
 {
-    int ex = cli_main(argc, argv);
-    fflush(stdout);
+    cli_std_fds();
+    int ex = cli_out_check(cli_main(argc, argv));
     cli_free_opts();
     return ex;
 }
