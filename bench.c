@@ -7505,20 +7505,24 @@ static int cli_apply(struct cli *c, bool *late)
             if (!d) {
                 const char *owner, *sug = cli_suggest(a, len, &owner);
                 *late = true;
+                int nl = (int)len + 2; /* the name only: the value may be a mistyped password */
                 if (opts.sb) {
                     rep_banner(&opts);
                     c->banner_done = true;
-                    fprintf(stderr, "invalid option: %s\n", c->args[i]);
+                    /* sysbench echoes the value too; not when it looks like a password */
+                    bool pw = sug && strstr(sug, "password");
+                    fprintf(stderr, "invalid option: %.*s%s\n", pw ? nl : INT_MAX, c->args[i],
+                            pw && eq ? "=..." : "");
                     return B_EXIT_FAIL;
                 }
                 if (sug && owner && (!c->w || strcmp(owner, c->w->name)))
-                    b_msg(B_MSG_FATAL, "unknown option '%s' (--%s is an option of the '%s' test)",
-                          c->args[i], sug, owner);
+                    b_msg(B_MSG_FATAL, "unknown option '%.*s' (--%s is an option of the '%s' test)",
+                          nl, c->args[i], sug, owner);
                 else if (sug)
-                    b_msg(B_MSG_FATAL, "unknown option '%s' (did you mean '--%s'?)", c->args[i],
-                          sug);
+                    b_msg(B_MSG_FATAL, "unknown option '%.*s' (did you mean '--%s'?)", nl,
+                          c->args[i], sug);
                 else
-                    b_msg(B_MSG_FATAL, "unknown option '%s'", c->args[i]);
+                    b_msg(B_MSG_FATAL, "unknown option '%.*s'", nl, c->args[i]);
                 cli_hint_help(c);
                 return B_EXIT_USAGE;
             }
@@ -7770,6 +7774,30 @@ static int cli_read_mycnf(const char *path, bool must_exist, struct buf *b)
     return B_OK;
 }
 
+/* Where the secret starts in a password argument (-pSECRET, --password=, --mysql-password=),
+ * or NULL. */
+static char *cli_secret(const char *a)
+{
+    static const char *const pre[] = {"--password=", "--mysql-password=", "--mysql_password="};
+    if (a[0] == '-' && a[1] == 'p')
+        return (char *)(uintptr_t)(a + 2);
+    for (size_t i = 0; i < countof(pre); i++)
+        if (!strncmp(a, pre[i], strlen(pre[i])))
+            return (char *)(uintptr_t)(a + strlen(pre[i]));
+    return NULL;
+}
+
+/* The mysql client's rule: once parsed, passwords leave argv (and /proc/PID/cmdline), each
+ * byte replaced by 'x'. The parsed copies live in struct cli's buffers. */
+static void cli_hide_secrets(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        char *p = cli_secret(argv[i]);
+        if (p)
+            memset(p, 'x', strlen(p));
+    }
+}
+
 /*
  * mysql client conventions on the command line: -h -P -u -p[pw] -S -D (value attached or
  * next), --host/--port/--user/--password[=]/--socket/--database. Rewrites them as --mysql-*
@@ -7811,6 +7839,12 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
                     k = (int)m, val = a[2 + l] == '=' ? a + 3 + l : NULL;
             }
             takes_next = k >= 0 && !val && map[k].s != 'p';
+        }
+        if (k < 0 && cli_secret(a)) { /* a copy: cli_hide_secrets wipes argv */
+            offs[n] = mem->len;
+            isnew[n++] = 1;
+            buf_printf(mem, "%s%c", a, 0);
+            continue;
         }
         if (k < 0) {
             out[n] = argv[i];
@@ -8276,6 +8310,7 @@ static int cli_main(int argc, char **argv)
     const char *bad;
     c.av = b_xcalloc((size_t)argc + 1, sizeof(char *));
     int nav = cli_mysql_args(argc - 1, argv + 1, c.av, &c.argmem, &opts.password_prompt, &bad);
+    cli_hide_secrets(argc, argv);
     if (nav < 0) {
         if (opts.sb)
             fprintf(stderr, "invalid option: %s\n", bad);

@@ -150,11 +150,11 @@ Interval reports, --rate (open loop) and checkpoints in sysbench's line format:
 Bad input: one line saying what and why, one hint, exit 2 (usage) or 3 (environment):
 
   $ $BENCH --thread=4 cpu run
-  bench: unknown option '--thread=4' (did you mean '--threads'?)
+  bench: unknown option '--thread' (did you mean '--threads'?)
   bench: hint: see 'bench --help' and 'bench cpu help'
   [2]
   $ $BENCH memory --cpu-max-prime=5 run
-  bench: unknown option '--cpu-max-prime=5' (--cpu-max-prime is an option of the 'cpu' test)
+  bench: unknown option '--cpu-max-prime' (--cpu-max-prime is an option of the 'cpu' test)
   bench: hint: see 'bench --help' and 'bench memory help'
   [2]
   $ $BENCH --threads=eight cpu run
