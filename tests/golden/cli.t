@@ -206,7 +206,7 @@ Bad input: one line saying what and why, one hint, exit 2 (usage) or 3 (environm
   bench: hint: options take the form --name=value, with no space
   [2]
   $ $BENCH --config-file=/nonexistent.conf cpu run
-  bench: cannot open config file '/nonexistent.conf': No such file or directory (ENOENT)
+  bench: cannot read config file '/nonexistent.conf': No such file or directory (ENOENT)
   bench: hint: the file holds lines such as 'threads = 4'
   [3]
 
