@@ -7791,7 +7791,9 @@ static int cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist, co
                 ex = B_EXIT_USAGE;
                 break;
             }
-            char *g = cli_trim(p + 1, &end);
+            char *g = p + 1; /* the client trims the end of a group name, not its start */
+            while (end > g && isspace((unsigned char)end[-1]))
+                end--;
             found_group = true;
             wanted = false;
             for (size_t i = 0; i < countof(cli_cnf_groups); i++)
@@ -8701,6 +8703,16 @@ static int cli_main(int argc, char **argv)
         cli_free(&c);
         return ex;
     }
+    if (ex == B_EXIT_OK && opts.debug && !opts.sb) /* where each option of a file came from */
+        for (int i = 0; i < c.nargs; i++)
+            if (c.from[i]) {
+                struct buf e = {0};
+                const char *a = c.args[i];
+                size_t n = cli_secret(a) ? (size_t)(cli_secret(a) - a) : strlen(a);
+                printf("DEBUG: %s: %s%s\n", c.from[i], cli_esc(&e, a, n),
+                       n < strlen(a) ? "(hidden)" : "");
+                buf_free(&e);
+            }
     if (ex == B_EXIT_OK && legacy_oltp) {
         const char *to = oltp_legacy_map(&opts);
         if (!to) {

@@ -79,6 +79,7 @@ suite static static_check
 suite unit ./tests/unit
 suite golden cram3 --shell=/bin/sh tests/golden
 suite compat sh tests/compat.sh
+suite cli_hostile sh tests/cli_hostile.sh
 suite docs sh tests/docs.sh
 suite fake-auth sh tests/fake_auth.sh
 suite oltp bash tests/oltp.sh

@@ -272,7 +272,7 @@ static int t_opt_cnf_grammar(void)
                      "password = \"p#w\\\"x\\\\y\" # quoted, escaped\n"
                      "socket='s q'\n"
                      "[mysql]\nuser=m\n"
-                     "[ client-server ]\nloose-ssl_ca = /ca.pem\n"
+                     "[client-server]\nloose-ssl_ca = /ca.pem\n"
                      "[CLIENT]\ndatabase=d\\sb\n"
                      "; a comment\n  \n[other]\nuser=o\n");
     t_cnf_write("g.cnf", txt.p, 0600);
