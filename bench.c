@@ -7431,18 +7431,25 @@ static const char *cli_where(struct cli *c, const char *path, int line)
     return cli_own(c, b.p);
 }
 
-/* n bytes of s for a message: bytes below 0x20 and from 0x7f up as \xNN, so that junk read
- * from a file or argv cannot drive the terminal. Returns b's text. */
+/* n bytes of s for a message: control bytes and bytes that are not UTF-8 as \xNN, so that
+ * junk read from a file or argv cannot drive the terminal. Returns b's text. */
 static const char *cli_esc(struct buf *b, const char *s, size_t n)
 {
     b->len = 0;
     buf_put(b, "", 0);
     for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch < 0x20 || ch >= 0x7f)
-            buf_printf(b, "\\x%02x", ch);
+        const unsigned char *u = (const unsigned char *)s + i;
+        size_t len = u[0] >= 0xc2 && u[0] <= 0xdf ? 2 : u[0] >= 0xe0 && u[0] <= 0xef ? 3
+                   : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 1, k = 1;
+        while (len > 1 && k < len && i + k < n && (u[k] & 0xc0) == 0x80)
+            k++;
+        if (len > 1 && k == len) { /* a whole UTF-8 sequence */
+            buf_put(b, u, len);
+            i += len - 1;
+        } else if (u[0] < 0x20 || u[0] >= 0x7f)
+            buf_printf(b, "\\x%02x", u[0]);
         else
-            buf_put(b, &s[i], 1);
+            buf_put(b, u, 1);
     }
     return b->p;
 }
@@ -7897,8 +7904,11 @@ static int cli_apply(struct cli *c, bool *late)
                     c->banner_done = true;
                     /* sysbench echoes the value too; not when it looks like a password */
                     bool pw = sug && strstr(sug, "password");
-                    fprintf(stderr, "invalid option: %.*s%s\n", pw ? nl : INT_MAX, c->args[i],
-                            pw && eq ? "=..." : "");
+                    struct buf e = {0};
+                    const char *arg = c->args[i];
+                    fprintf(stderr, "invalid option: %s%s\n",
+                            cli_esc(&e, arg, pw ? (size_t)nl : strlen(arg)), pw && eq ? "=..." : "");
+                    buf_free(&e);
                     return B_EXIT_FAIL;
                 }
                 struct buf e = {0}, why = {0};

@@ -404,3 +404,15 @@ static int t_opt_hide_secrets(void)
     buf_free(&mem);
     return 0;
 }
+
+/* junk in messages: control bytes and non-UTF-8 bytes escaped, UTF-8 kept */
+static int t_opt_esc(void)
+{
+    struct buf b = {0};
+    static const char in[] = "a\x1b[31m\x01\x7f\xff\xc3\xa9\xe2\x82\xac\xc3";
+    T_CHECK(!strcmp(cli_esc(&b, in, sizeof(in) - 1),
+                    "a\\x1b[31m\\x01\\x7f\\xff\xc3\xa9\xe2\x82\xac\\xc3"));
+    T_CHECK(!strcmp(cli_esc(&b, "", 0), ""));
+    buf_free(&b);
+    return 0;
+}

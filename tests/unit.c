@@ -60,6 +60,7 @@ static const struct {
     {"opt_cnf_include", t_opt_cnf_include},
     {"opt_config_file", t_opt_config_file},
     {"opt_hide_secrets", t_opt_hide_secrets},
+    {"opt_esc", t_opt_esc},
     {"b_errors", t_b_errors},
     {"cli_exit_codes", t_cli_exit_codes},
     {"load_events_exact", t_load_events_exact},
