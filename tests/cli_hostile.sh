@@ -147,6 +147,20 @@ if [ $? = 0 ] && grep -q 'Creating file test_file.0' "$work/out" && [ "$(stat -c
 else bad "fileio prepare <&- 2>&-"; fi
 (cd "$work/f" && "$B" fileio --file-num=1 --file-total-size=16K cleanup >/dev/null)
 
+# an OLTP run with stdout closed: the report must not go into the MySQL socket (ERROR 1156)
+if [ -n "${BENCH_MY_PORT:-}" ]; then
+    DB="--no-defaults -h ${BENCH_MY_HOST:-127.0.0.1} -P $BENCH_MY_PORT -u nat -psecret -D benchtest --tables=1 --table-size=20"
+    # shellcheck disable=SC2086
+    "$B" oltp_point_select $DB prepare >/dev/null 2>&1
+    # shellcheck disable=SC2086
+    "$B" oltp_point_select $DB --events=20 --time=0 run >&- 2>"$work/err"; rc=$?
+    if [ $rc = 0 ] && ! grep -q 'ERROR\|FATAL\|bench:' "$work/err"; then ok; else bad "oltp run >&-: exit $rc"; fi
+    # shellcheck disable=SC2086
+    "$B" oltp_point_select $DB cleanup >/dev/null 2>&1
+else
+    echo "cli_hostile: note: no BENCH_MY_PORT (tests/run.sh starts MariaDB): oltp run >&- not checked"
+fi
+
 # ---- a report that cannot be written ----
 [ -w /dev/full ] && {
     "$B" cpu --events=10 --time=0 run >/dev/full 2>"$work/err"; rc=$?
