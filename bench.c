@@ -7907,7 +7907,8 @@ static int cli_apply(struct cli *c, bool *late)
                     struct buf e = {0};
                     const char *arg = c->args[i];
                     fprintf(stderr, "invalid option: %s%s\n",
-                            cli_esc(&e, arg, pw ? (size_t)nl : strlen(arg)), pw && eq ? "=..." : "");
+                            cli_esc(&e, arg, pw ? (size_t)nl : strlen(arg)),
+                            pw && eq ? "=..." : "");
                     buf_free(&e);
                     return B_EXIT_FAIL;
                 }
