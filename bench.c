@@ -7482,9 +7482,11 @@ static int cli_slurp(const char *path, bool ww_rule, struct buf *out, struct sta
     else if (ww_rule && (st->st_mode & S_IWOTH))
         rc = CLI_F_IGNORED;
     else
-        for (;;) {
-            buf_reserve(out, 65536 + 1);
-            ssize_t n = read(fd, out->p + out->len, 65536);
+        for (;;) { /* chunks the size of the file: no large buffer for a small file */
+            size_t left = (size_t)st->st_size > out->len ? (size_t)st->st_size - out->len : 0;
+            size_t chunk = B_MIN(B_MAX(left + 1, (size_t)512), (size_t)65536);
+            buf_reserve(out, chunk + 1);
+            ssize_t n = read(fd, out->p + out->len, chunk);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n < 0) {
