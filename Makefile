@@ -142,20 +142,32 @@ tsan: $(SRC) $(MBEDTLS_HLIBS)
 tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 	$(CC) $(CPPFLAGS) $(WARN) -Wno-missing-prototypes -O1 -g $(SAN) -o $@ tests/unit.c $(HOST_TLS) $(LDLIBS)
 
-# libFuzzer over the parsers of server bytes; FUZZ_TIME seconds in `make test`
-FUZZ_TIME ?= 30
+# libFuzzer: tests/fuzz_my over the parsers of server bytes, tests/fuzz_opt over the command
+# line and the option files. FUZZ_TIME seconds each (2 x 20 s in `make test`); run long with
+# `make fuzz FUZZ_TIME=3600`. Corpora grow in build/fuzz-corpus and build/fuzz-opt-corpus.
+FUZZ_TIME ?= 20
+FUZZ_CC    = clang $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
-	clang $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	    -o $@ tests/fuzz_my.c $(HOST_TLS) $(LDLIBS)
+	$(FUZZ_CC) -o $@ tests/fuzz_my.c $(HOST_TLS) $(LDLIBS)
 
-fuzz: tests/fuzz_my
-	@rm -rf build/fuzz-seeds && mkdir -p build/fuzz-seeds build/fuzz-corpus
+tests/fuzz_opt: tests/fuzz_opt.c $(SRC) $(MBEDTLS_HLIBS)
+	$(FUZZ_CC) -o $@ tests/fuzz_opt.c $(HOST_TLS) $(LDLIBS)
+
+fuzz: tests/fuzz_my tests/fuzz_opt
+	@rm -rf build/fuzz-seeds build/fuzz-opt-seeds build/fuzz-opt-tmp && \
+	  mkdir -p build/fuzz-seeds build/fuzz-corpus build/fuzz-opt-seeds build/fuzz-opt-corpus build/fuzz-opt-tmp
 	@for f in tests/fixtures/mysql/*.hex; do for sel in 0 1 2 3 4 5 6 7 8 9 10; do \
 	  python3 -c 'import sys; d = bytes.fromhex("".join(l for l in open(sys.argv[1]) if not l.startswith("#"))); sys.stdout.buffer.write(bytes([int(sys.argv[2])]) + d)' "$$f" $$sel \
 	    > build/fuzz-seeds/$$(basename $$f .hex)-$$sel; done; done
+	@python3 tests/fuzz_opt_seeds.py build/fuzz-opt-seeds
 	@./tests/fuzz_my -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 build/fuzz-corpus build/fuzz-seeds \
 	    > build/fuzz.log 2>&1; rc=$$?; grep -E '^Done|ERROR|SUMMARY' build/fuzz.log | tail -3; \
-	    [ $$rc = 0 ] && echo "fuzz: 1 passed, 0 failed" || { tail -40 build/fuzz.log; exit $$rc; }
+	    [ $$rc = 0 ] || { tail -40 build/fuzz.log; exit $$rc; }
+	@TMPDIR=$(abspath build/fuzz-opt-tmp) ./tests/fuzz_opt -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 \
+	    -max_len=200000 -close_fd_mask=3 -artifact_prefix=$(abspath build)/fuzz-opt- \
+	    $(abspath build/fuzz-opt-corpus) $(abspath build/fuzz-opt-seeds) > build/fuzz-opt.log 2>&1; rc=$$?; \
+	    grep -E '^Done|ERROR|SUMMARY' build/fuzz-opt.log | tail -3; rm -rf build/fuzz-opt-tmp; \
+	    [ $$rc = 0 ] && echo "fuzz: 2 passed, 0 failed" || { tail -40 build/fuzz-opt.log; exit $$rc; }
 
 tests/noiouring: tests/noiouring.c
 	$(CC) -O1 -Wall -Wextra -o $@ tests/noiouring.c
@@ -163,7 +175,7 @@ tests/noiouring: tests/noiouring.c
 # setup first: on a fresh machine it installs the compilers and servers the rest needs
 test:
 	@tests/setup.sh
-	@$(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my
+	@$(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt
 	tests/run.sh
 
 perf: bench
@@ -173,7 +185,7 @@ fmt:
 	clang-format -i bench.c bench.h tests/*.c
 
 clean:
-	rm -rf bench bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/fuzz_my build/kinc
+	rm -rf bench bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/fuzz_my tests/fuzz_opt build/kinc
 
 distclean: clean
 	rm -rf build

@@ -39,6 +39,7 @@
 #include "bench.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -3721,13 +3722,14 @@ static const struct opt_def opt_memory[] = {
     OPT("memory-total-size", SIZE, memory_total_size, "100G", 0, 1e19, NULL,
         "total size of data to transfer", NULL, 0),
     OPT("memory-scope", ENUM, memory_scope, "global", 0, 0, "global,local",
-        "memory access scope %C", NULL, OPT_F_SBLATE),
+        "memory access scope %C", "Invalid value for memory-scope: %s", OPT_F_SBLATE),
     OPT("memory-hugetlb", BOOL, memory_hugetlb, "off", 0, 0, NULL,
         "allocate memory from HugeTLB pool", NULL, 0),
     OPT("memory-oper", ENUM, memory_oper, "write", 0, 0, "read,write,none",
-        "type of memory operations {read, write, none}", NULL, OPT_F_SBLATE),
+        "type of memory operations {read, write, none}", "Invalid value for memory-oper: %s",
+        OPT_F_SBLATE),
     OPT("memory-access-mode", ENUM, memory_access_mode, "seq", 0, 0, "seq,rnd",
-        "memory access mode %C", NULL, OPT_F_SBLATE),
+        "memory access mode %C", "Invalid value for memory-access-mode: %s", OPT_F_SBLATE),
 };
 
 enum { MEM_GLOBAL, MEM_LOCAL };
@@ -4902,32 +4904,34 @@ static const struct opt_def opt_fileio[] = {
     OPT("file-num", INT, file_num, "128", 1, 1e6, NULL, "number of files to create", NULL,
         OPT_F_SBLATE),
     OPT("file-block-size", SIZE, file_block_size, "16384", 1, 1ull << 30, NULL,
-        "block size to use in all IO operations", "Invalid value for file-block-size: %s",
+        "block size to use in all IO operations", "Invalid value for file-block-size: %u.",
         OPT_F_SBHINT_N | OPT_F_SBLATE),
     OPT("file-total-size", SIZE, file_total_size, "2G", 1, 1e18, NULL,
         "total size of files to create", NULL, OPT_F_SBLATE),
     OPT("file-test-mode", STR, file_test_mode, "", 0, 0, NULL,
         "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}", NULL, OPT_F_NODEF),
     OPT("file-io-mode", ENUM, file_io_mode, "sync", 0, 0, "sync,async,mmap",
-        "file operations mode %C", "Invalid IO mode: %s.", OPT_F_SBLATE),
+        "file operations mode %C", "unknown I/O mode: %s", OPT_F_SBLATE),
     OPT("file-async-backlog", INT, file_async_backlog, "128", 1, 4096, NULL,
         "number of asynchronous operatons to queue per thread", NULL, OPT_F_SBLATE),
     OPT("file-extra-flags", LIST, file_extra_flags, "", 0, 0, NULL,
         "list of additional flags to use to open files {sync,dsync,direct}", NULL, 0),
     OPT("file-fsync-freq", INT, file_fsync_freq, "100", 0, 1e12, NULL,
-        "do fsync() after this number of requests (0 - don't use fsync())", NULL, OPT_F_SBLATE),
+        "do fsync() after this number of requests (0 - don't use fsync())",
+        "Invalid value for file-fsync-freq: %s.", OPT_F_SBLATE),
     OPT("file-fsync-all", BOOL, file_fsync_all, "off", 0, 0, NULL,
         "do fsync() after each write operation", NULL, 0),
     OPT("file-fsync-end", BOOL, file_fsync_end, "on", 0, 0, NULL,
         "do fsync() at the end of test", NULL, 0),
     OPT("file-fsync-mode", ENUM, file_fsync_mode, "fsync", 0, 0, "fsync,fdatasync",
         "which method to use for synchronization {fsync, fdatasync}",
-        "Invalid value of file-fsync-mode: %s.", OPT_F_SBLATE),
+        "Invalid fsync mode: %s.", OPT_F_SBLATE),
     OPT("file-merged-requests", INT, file_merged_requests, "0", 0, 1e6, NULL,
-        "merge at most this number of IO requests if possible (0 - don't merge)", NULL,
-        OPT_F_SBLATE),
+        "merge at most this number of IO requests if possible (0 - don't merge)",
+        "Invalid value for file-merged-requests: %s.", OPT_F_SBLATE),
     OPT("file-rw-ratio", DOUBLE, file_rw_ratio, "1.5", 0, 1e9, NULL,
-        "reads/writes ratio for combined test", NULL, OPT_F_SBLATE),
+        "reads/writes ratio for combined test", "Invalid value for --file-rw-ratio: %f.",
+        OPT_F_SBLATE),
     OPT("file-dir", STR, file_dir, ".", 0, 0, NULL,
         "directory for the test files (bench creates and removes only test_file.N and its "
         "manifest .bench-fileio.manifest there)",
@@ -8750,28 +8754,32 @@ static _Noreturn void rep_forced(struct load_run *r, const struct load_snap *cur
  * 0 ok, 1 run failed, 2 usage, 3 environment (docs/cli.md).
  */
 
-#define CLI_MAX_ARGS 1024
-
 struct cli {
-    const char *args[CLI_MAX_ARGS]; /* options, in order (argv and --config-file lines) */
-    int nargs;
+    const char **args;              /* options, in order (argv and option files), no limit */
+    const char **from;              /* where each was read: "FILE:LINE", NULL = command line */
+    int nargs, cap;
     const char *pos[3];             /* positionals: test, command, extra */
     int npos;
-    char *cfg_text;                 /* --config-file contents (args point into it) */
+    char **own;                     /* strings read from option files, freed by cli_free */
+    int nown, capown;
     const struct wl_def *w;         /* the test, once known */
     bool banner_done;               /* the banner has been printed */
     char **av;                      /* argv after the mysql-style rewrite */
     struct buf argmem;              /* strings of rewritten options */
-    struct buf dflmem;              /* options from ~/.my.cnf, --defaults-file, MYSQL_PWD */
 };
 
 static void cli_free(struct cli *c)
 {
-    free(c->cfg_text);
+    for (int i = 0; i < c->nown; i++)
+        free(c->own[i]);
+    free(c->own);
+    free(c->args);
+    free(c->from);
     free(c->av);
     buf_free(&c->argmem);
-    buf_free(&c->dflmem);
-    c->cfg_text = NULL;
+    c->own = NULL;
+    c->args = c->from = NULL;
+    c->nown = c->nargs = 0;
     c->av = NULL;
 }
 
@@ -8819,58 +8827,448 @@ static const char *cli_suggest(const char *name, size_t len, const char **owner)
     return bestd <= B_MAX(2, len / 3) ? best : NULL;
 }
 
-/* Read --config-file: "name = value" lines, '#' comments (sysbench's format). */
+/* ---- option files: sysbench's --config-file and the mysql client's ~/.my.cnf ---- */
+
+#define CLI_OPTFILE_MAX (1u << 20) /* bytes of one option file: they hold a few lines */
+#define CLI_INCLUDE_DEPTH 10       /* nesting of !include, as the mysql client */
+
+static void *cli_grow(void *p, size_t n, size_t size)
+{
+    void *q = realloc(p, n * size);
+    if (!q)
+        b_die("out of memory for %zu options", n);
+    return q;
+}
+
+/* c owns s from now on (freed by cli_free); returns s. */
+static char *cli_own(struct cli *c, char *s)
+{
+    if (c->nown == c->capown) {
+        c->capown = c->capown ? 2 * c->capown : 16;
+        c->own = cli_grow(c->own, (size_t)c->capown, sizeof(*c->own));
+    }
+    c->own[c->nown++] = s;
+    return s;
+}
+
+/* Insert option a, read at from ("FILE:LINE", NULL = the command line), at index at. */
+static void cli_add(struct cli *c, int at, const char *a, const char *from)
+{
+    if (c->nargs == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        c->args = cli_grow(c->args, (size_t)c->cap, sizeof(*c->args));
+        c->from = cli_grow(c->from, (size_t)c->cap, sizeof(*c->from));
+    }
+    memmove(c->args + at + 1, c->args + at, (size_t)(c->nargs - at) * sizeof(*c->args));
+    memmove(c->from + at + 1, c->from + at, (size_t)(c->nargs - at) * sizeof(*c->from));
+    c->args[at] = a;
+    c->from[at] = from;
+    c->nargs++;
+}
+
+/* "FILE:LINE", owned by c. */
+static const char *cli_where(struct cli *c, const char *path, int line)
+{
+    struct buf b = {0};
+    buf_printf(&b, "%s:%d", path, line);
+    return cli_own(c, b.p);
+}
+
+/* n bytes of s for a message: control bytes and bytes that are not UTF-8 as \xNN, so that
+ * junk read from a file or argv cannot drive the terminal. Returns b's text. */
+static const char *cli_esc(struct buf *b, const char *s, size_t n)
+{
+    b->len = 0;
+    buf_put(b, "", 0);
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *u = (const unsigned char *)s + i;
+        size_t len = u[0] >= 0xc2 && u[0] <= 0xdf ? 2 : u[0] >= 0xe0 && u[0] <= 0xef ? 3
+                   : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 1, k = 1;
+        while (len > 1 && k < len && i + k < n && (u[k] & 0xc0) == 0x80)
+            k++;
+        if (len > 1 && k == len) { /* a whole UTF-8 sequence */
+            buf_put(b, u, len);
+            i += len - 1;
+        } else if (u[0] < 0x20 || u[0] >= 0x7f)
+            buf_printf(b, "\\x%02x", u[0]);
+        else
+            buf_put(b, u, 1);
+    }
+    return b->p;
+}
+
+enum { CLI_F_OK, CLI_F_MISSING, CLI_F_IGNORED, CLI_F_BAD };
+
+/*
+ * cli_slurp - an option file, whole, into *out: a regular file (not a directory, device or
+ * FIFO: /dev/zero would never end) of at most CLI_OPTFILE_MAX bytes with no NUL byte. With
+ * ww_rule a world-writable file is CLI_F_IGNORED, as the mysql client ignores it (anyone
+ * could have put a host= there). On CLI_F_BAD or CLI_F_MISSING, why says why.
+ */
+static int cli_slurp(const char *path, bool ww_rule, struct buf *out, struct stat *st,
+                     char *why, size_t wn)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), rc = CLI_F_BAD;
+    out->len = 0;
+    buf_put(out, "", 0);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(why, wn, "%s (%s)", strerror(e), b_errno_name(e));
+        return e == ENOENT ? CLI_F_MISSING : CLI_F_BAD;
+    }
+    if (fstat(fd, st))
+        snprintf(why, wn, "%s (%s)", strerror(errno), b_errno_name(errno));
+    else if (S_ISDIR(st->st_mode))
+        snprintf(why, wn, "it is a directory, not a file");
+    else if (!S_ISREG(st->st_mode))
+        snprintf(why, wn, "it is not a regular file (a device, FIFO or socket)");
+    else if (ww_rule && (st->st_mode & S_IWOTH))
+        rc = CLI_F_IGNORED;
+    else
+        for (;;) { /* chunks the size of the file: no large buffer for a small file */
+            size_t left = (size_t)st->st_size > out->len ? (size_t)st->st_size - out->len : 0;
+            size_t chunk = B_MIN(B_MAX(left + 1, (size_t)512), (size_t)65536);
+            buf_reserve(out, chunk + 1);
+            ssize_t n = read(fd, out->p + out->len, chunk);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                snprintf(why, wn, "%s (%s)", strerror(errno), b_errno_name(errno));
+                break;
+            }
+            out->len += (size_t)n;
+            out->p[out->len] = 0;
+            if (out->len > CLI_OPTFILE_MAX) {
+                snprintf(why, wn, "it is larger than %u KiB, too large for an option file",
+                         CLI_OPTFILE_MAX >> 10);
+                break;
+            }
+            if (n == 0) {
+                const char *z = memchr(out->p, 0, out->len);
+                if (z)
+                    snprintf(why, wn, "it holds a NUL byte at offset %zu: not a text file",
+                             (size_t)(z - out->p));
+                else
+                    rc = CLI_F_OK;
+                break;
+            }
+        }
+    close(fd);
+    return rc;
+}
+
+/* The next line at *pos (any length), NUL-terminated in place, less a "\r\n"'s '\r'. */
+static char *cli_line(char **pos, char *end)
+{
+    char *p = *pos, *nl;
+    if (p >= end)
+        return NULL;
+    nl = memchr(p, '\n', (size_t)(end - p));
+    if (!nl)
+        nl = end;
+    *nl = 0;
+    if (nl > p && nl[-1] == '\r')
+        nl[-1] = 0;
+    *pos = nl + 1;
+    return p;
+}
+
+static char *cli_trim(char *p, char **end)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    char *e = *end ? *end : p + strlen(p);
+    while (e > p && isspace((unsigned char)e[-1]))
+        e--;
+    *end = e;
+    return p;
+}
+
+/* Read --config-file: "name = value" lines, '#' comments (sysbench's format), appended as
+ * options at the end of c->args. */
 static int cli_read_config(struct cli *c, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    struct buf b = {0};
-    char line[4096];
-    if (!f) {
-        int e = errno;
+    struct buf b = {0}, e = {0};
+    struct stat st;
+    char why[160];
+    int rc = cli_slurp(path, !opts.sb, &b, &st, why, sizeof(why)), line = 0;
+    if (rc == CLI_F_IGNORED) {
+        b_msg(B_MSG_WARN, "World-writable config file '%s' is ignored.",
+              cli_esc(&e, path, strlen(path)));
+        b_msg(B_MSG_HINT, "remove the write permission of others: chmod o-w '%s'", e.p);
+    } else if (rc != CLI_F_OK) {
         if (opts.sb)
-            printf("FATAL: Cannot open config file '%s': %s\n", path, strerror(e));
+            printf("FATAL: Cannot open config file '%s': %s\n", path, why);
         else {
-            b_msg(B_MSG_FATAL, "cannot open config file '%s': %s (%s)", path, strerror(e),
-                  b_errno_name(e));
+            b_msg(B_MSG_FATAL, "cannot read config file '%s': %s",
+                  cli_esc(&e, path, strlen(path)), why);
             b_msg(B_MSG_HINT, "the file holds lines such as 'threads = 4'");
         }
+        buf_free(&b);
+        buf_free(&e);
         return opts.sb ? B_EXIT_FAIL : B_EXIT_ENV;
     }
-    /* first pass: build "--name=value\0" strings into one buffer */
-    while (fgets(line, sizeof(line), f)) {
-        char *p = line, *eq, *hash = strchr(line, '#');
+    buf_free(&e);
+    for (char *pos = b.p, *p; (p = cli_line(&pos, b.p + b.len));) {
+        char *hash = strchr(p, '#'), *ne = NULL, *eq;
+        struct buf a = {0};
+        line++;
         if (hash)
             *hash = 0;
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p)
+        p = cli_trim(p, &ne);
+        if (p == ne)
             continue;
-        eq = strchr(p, '=');
-        char *ne = eq ? eq : p + strlen(p);
-        while (ne > p && isspace((unsigned char)ne[-1]))
-            ne--;
-        buf_printf(&b, "--%.*s", (int)(ne - p), p);
+        eq = memchr(p, '=', (size_t)(ne - p));
         if (eq) {
-            char *v = eq + 1, *ve;
-            while (isspace((unsigned char)*v))
-                v++;
-            ve = v + strlen(v);
-            while (ve > v && isspace((unsigned char)ve[-1]))
-                ve--;
+            char *ke = eq, *ve = ne, *v = cli_trim(eq + 1, &ve);
+            while (ke > p && isspace((unsigned char)ke[-1]))
+                ke--;
             if (ve - v >= 2 && (*v == '"' || *v == '\'') && ve[-1] == *v)
                 v++, ve--;
-            buf_printf(&b, "=%.*s", (int)(ve - v), v);
-        }
-        buf_printf(&b, "%c", 0);
+            buf_printf(&a, "--%.*s=%.*s", (int)(ke - p), p, (int)(ve - v), v);
+        } else
+            buf_printf(&a, "--%.*s", (int)(ne - p), p);
+        cli_add(c, c->nargs, cli_own(c, a.p), cli_where(c, path, line));
     }
-    fclose(f);
-    c->cfg_text = b.p;
-    for (size_t off = 0; off < b.len; off += strlen(b.p + off) + 1) {
-        if (c->nargs >= CLI_MAX_ARGS)
-            break;
-        c->args[c->nargs++] = b.p + off;
-    }
+    buf_free(&b);
     return B_EXIT_OK;
+}
+
+/* The mysql client's option files ([client] and the groups it reads), with its grammar:
+ * '#'/';' comment lines, '#' after a value outside quotes, "..." or '...' with \n \t \r \b
+ * \s \" \' \\ escapes, !include FILE (missing: skipped), !includedir DIR (its *.cnf in name
+ * order); an option before any [group] or a '[' without ']' is an error. */
+struct cli_cnf {
+    struct cli *c;
+    int at;                       /* where the next option goes in c->args */
+    int depth;                    /* of !include */
+    dev_t dev[CLI_INCLUDE_DEPTH + 1];
+    ino_t ino[CLI_INCLUDE_DEPTH + 1]; /* the files being read, to find include loops */
+};
+
+static const char *const cli_cnf_groups[] = {"client", "client-server", "client-mariadb"};
+
+static int cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist,
+                        const char *via);
+
+/* Cut a trailing '#' comment outside quotes (the client's remove_end_comment). */
+static void cli_cnf_uncomment(char *p)
+{
+    char quote = 0, esc = 0;
+    for (; *p; p++) {
+        if ((*p == '\'' || *p == '"') && !esc)
+            quote = !quote ? *p : quote == *p ? 0 : quote;
+        if (!quote && *p == '#') {
+            *p = 0;
+            return;
+        }
+        esc = quote && *p == '\\' && !esc;
+    }
+}
+
+/* An option line of a wanted group: "--mysql-x=value" for the keys bench knows. */
+static int cli_cnf_option(struct cli_cnf *k, char *p, const char *path, int line)
+{
+    static const struct {
+        const char *key, *opt;
+    } map[] = {{"host", "mysql-host"},         {"port", "mysql-port"},
+               {"user", "mysql-user"},         {"password", "mysql-password"},
+               {"socket", "mysql-socket"},     {"database", "mysql-db"},
+               {"ssl-mode", "ssl-mode"},       {"ssl-ca", "ssl-ca"},
+               {"ssl-cert", "ssl-cert"},       {"ssl-key", "ssl-key"}};
+    char *eq = strchr(p, '='), *ke = eq ? eq : p + strlen(p);
+    struct buf key = {0}, a = {0};
+    while (ke > p && isspace((unsigned char)ke[-1]))
+        ke--;
+    if (!strncmp(p, "loose-", 6) || !strncmp(p, "loose_", 6))
+        p += 6; /* the client's "ignore if unknown" prefix */
+    for (char *q = p; q < ke; q++)
+        buf_printf(&key, "%c", *q == '_' ? '-' : *q);
+    size_t m = 0;
+    while (m < countof(map) && (!key.p || strcmp(key.p, map[m].key)))
+        m++;
+    buf_free(&key);
+    if (m == countof(map) || !eq)
+        return B_EXIT_OK; /* another program's option, or a key without a value */
+    char *ve = NULL, *v = cli_trim(eq + 1, &ve);
+    if ((*v == '"' || *v == '\'') && v + 1 < ve && ve[-1] == *v)
+        v++, ve--;
+    buf_printf(&a, "--%s=", map[m].opt);
+    for (; v < ve; v++) {
+        char ch = *v;
+        if (ch == '\\' && v + 1 < ve) {
+            static const char from[] = "ntrbs\"'\\", to[] = "\n\t\r\b \"'\\";
+            const char *f = strchr(from, *++v);
+            if (f && *f)
+                ch = to[f - from];
+            else
+                buf_put(&a, "\\", 1), ch = *v;
+        }
+        buf_put(&a, &ch, 1);
+    }
+    if (!strcmp(map[m].key, "port")) { /* checked here, where the file and line are known */
+        const char *pv = a.p + strlen("--mysql-port=");
+        char *end;
+        errno = 0;
+        unsigned long port = strtoul(pv, &end, 10);
+        if (!*pv || *end || errno || port > 65535 || !isdigit((unsigned char)*pv)) {
+            struct buf e = {0};
+            b_msg(B_MSG_FATAL, "%s:%d: port: invalid value '%s' (expected a TCP port 0..65535)",
+                  path, line, cli_esc(&e, pv, strlen(pv)));
+            buf_free(&e);
+            buf_free(&a);
+            return B_EXIT_USAGE;
+        }
+    }
+    cli_add(k->c, k->at++, cli_own(k->c, a.p), cli_where(k->c, path, line));
+    return B_EXIT_OK;
+}
+
+static int cli_cnf_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* !includedir DIR: its files named *.cnf, in name order. */
+static int cli_cnf_dir(struct cli_cnf *k, const char *dir, const char *via)
+{
+    DIR *d = opendir(dir);
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int ex = B_EXIT_OK;
+    if (!d) {
+        b_msg(B_MSG_FATAL, "%s: cannot read !includedir '%s': %s (%s)", via, dir,
+              strerror(errno), b_errno_name(errno));
+        return B_EXIT_ENV;
+    }
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t l = strlen(de->d_name);
+        if (l < 4 || strcmp(de->d_name + l - 4, ".cnf"))
+            continue;
+        if (n == cap)
+            names = cli_grow(names, cap = cap ? 2 * cap : 16, sizeof(*names));
+        struct buf p = {0};
+        buf_printf(&p, "%s/%s", dir, de->d_name);
+        names[n++] = p.p;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof(*names), cli_cnf_cmp);
+    for (size_t i = 0; i < n; i++) {
+        if (ex == B_EXIT_OK)
+            ex = cli_cnf_file(k, names[i], false, via);
+        free(names[i]);
+    }
+    free(names);
+    return ex;
+}
+
+/* A '!' directive line (p after the '!'). */
+static int cli_cnf_directive(struct cli_cnf *k, char *p, const char *path, int line)
+{
+    bool dir = false;
+    size_t kl;
+    p += strspn(p, " \t\v\f\r");
+    if (!strncmp(p, "includedir", kl = 10) && (!p[kl] || isspace((unsigned char)p[kl])))
+        dir = true;
+    else if (strncmp(p, "include", kl = 7) || (p[kl] && !isspace((unsigned char)p[kl])))
+        return B_EXIT_OK; /* the client ignores other directives */
+    char *e = NULL, *arg = cli_trim(p + kl, &e);
+    const char *via = cli_where(k->c, path, line);
+    if (arg == e) {
+        b_msg(B_MSG_FATAL, "%s: '!%s' without a %s name", via, dir ? "includedir" : "include",
+              dir ? "directory" : "file");
+        return B_EXIT_USAGE;
+    }
+    *e = 0;
+    if (k->depth > CLI_INCLUDE_DEPTH) {
+        b_msg(B_MSG_WARN, "%s: skipping '!%s %s': more than %d levels of !include", via,
+              dir ? "includedir" : "include", arg, CLI_INCLUDE_DEPTH);
+        return B_EXIT_OK;
+    }
+    return dir ? cli_cnf_dir(k, arg, via) : cli_cnf_file(k, arg, false, via);
+}
+
+/* One option file; via is the "FILE:LINE" of the !include that names it (NULL: the top). */
+static int cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist, const char *via)
+{
+    struct buf b = {0}, e = {0};
+    struct stat st;
+    char why[160];
+    int ex = B_EXIT_OK, line = 0;
+    bool found_group = false, wanted = false;
+    int rc = cli_slurp(path, true, &b, &st, why, sizeof(why));
+    cli_esc(&e, path, strlen(path));
+    if (rc == CLI_F_IGNORED)
+        b_msg(B_MSG_WARN, "World-writable config file '%s' is ignored.", e.p);
+    else if (rc == CLI_F_MISSING && !must_exist)
+        ;
+    else if (rc != CLI_F_OK) {
+        if (via)
+            b_msg(B_MSG_FATAL, "%s: cannot read included option file '%s': %s", via, e.p, why);
+        else
+            b_msg(B_MSG_FATAL, "cannot read option file '%s': %s", e.p, why);
+        b_msg(B_MSG_HINT, "an option file is a text file with a [client] group of host=, "
+                          "user=, password= lines");
+        ex = B_EXIT_ENV;
+    } else
+        for (int i = 0; i < k->depth; i++)
+            if (k->dev[i] == st.st_dev && k->ino[i] == st.st_ino) {
+                b_msg(B_MSG_FATAL, "%s: '!include %s' makes a loop: that file is being read",
+                      via, e.p);
+                ex = B_EXIT_USAGE;
+                rc = CLI_F_BAD;
+                break;
+            }
+    if (rc != CLI_F_OK) {
+        buf_free(&b);
+        buf_free(&e);
+        return ex;
+    }
+    k->dev[k->depth] = st.st_dev;
+    k->ino[k->depth++] = st.st_ino;
+    for (char *pos = b.p, *p; ex == B_EXIT_OK && (p = cli_line(&pos, b.p + b.len));) {
+        line++;
+        p += strspn(p, " \t\v\f\r");
+        if (!*p || *p == '#' || *p == ';')
+            continue;
+        if (*p == '!') {
+            ex = cli_cnf_directive(k, p + 1, path, line);
+            continue;
+        }
+        if (*p == '[') {
+            char *end = strchr(p, ']');
+            if (!end) {
+                b_msg(B_MSG_FATAL, "%s:%d: a group name without its closing ']'", e.p, line);
+                ex = B_EXIT_USAGE;
+                break;
+            }
+            char *g = p + 1; /* the client trims the end of a group name, not its start */
+            while (end > g && isspace((unsigned char)end[-1]))
+                end--;
+            found_group = true;
+            wanted = false;
+            for (size_t i = 0; i < countof(cli_cnf_groups); i++)
+                if (strlen(cli_cnf_groups[i]) == (size_t)(end - g) &&
+                    !strncasecmp(g, cli_cnf_groups[i], (size_t)(end - g)))
+                    wanted = true;
+            continue;
+        }
+        if (!found_group) {
+            b_msg(B_MSG_FATAL, "%s:%d: an option before any [group]", e.p, line);
+            b_msg(B_MSG_HINT, "bench reads the [client] group, as the mysql client");
+            ex = B_EXIT_USAGE;
+            break;
+        }
+        if (!wanted)
+            continue;
+        cli_cnf_uncomment(p);
+        ex = cli_cnf_option(k, p, path, line);
+    }
+    k->depth--;
+    buf_free(&b);
+    buf_free(&e);
+    return ex;
 }
 
 /* Parse "1,2.5,99.9" into up to max doubles in [lo, hi]; returns the count or -1. */
@@ -8901,6 +9299,32 @@ static int cli_cmp_double(const void *a, const void *b)
 }
 
 /*
+ * sysbench's FATAL for a bad value of a row that has one (d->sb_bad): sysbench checks
+ * integers and numbers for bounds only (a non-number is its generic message), sizes and
+ * choices for anything. "%s" is the value as given ("(null)" when empty, as sysbench),
+ * "%u" sysbench's reading of a size (0 when it cannot read it), "%f" the number as %f.
+ */
+static bool cli_sb_bad(const struct opt_def *d, const char *val, int rc)
+{
+    const char *f = d->sb_bad, *pc;
+    bool num = d->type == OPT_INT || d->type == OPT_DOUBLE;
+    if (!f || !(pc = strchr(f, '%')))
+        return false;
+    if (num && (*val ? rc != OPT_RANGE : d->lo <= 0 && d->hi >= 0))
+        return false; /* sysbench's generic message, or it reads "" as a valid 0 */
+    printf("FATAL: %.*s", (int)(pc - f), f);
+    if (pc[1] == 'u') {
+        u64 x = 0;
+        printf("%llu", unit_parse_size(val, &x) == B_OK ? (unsigned long long)x : 0ull);
+    } else if (pc[1] == 'f')
+        printf("%f", strtod(val, NULL));
+    else
+        printf("%s", *val ? val : num ? "0" : "(null)");
+    printf("%s\n", pc + 2);
+    return true;
+}
+
+/*
  * cli_apply - parse every collected option into opts. Two passes, as sysbench: general
  * options first (their errors come before the banner in the sysbench persona), then the
  * rest. *late is set when the failure is one sysbench reports after its banner.
@@ -8919,20 +9343,32 @@ static int cli_apply(struct cli *c, bool *late)
             if (!d) {
                 const char *owner, *sug = cli_suggest(a, len, &owner);
                 *late = true;
+                int nl = (int)len + 2; /* the name only: the value may be a mistyped password */
                 if (opts.sb) {
                     rep_banner(&opts);
                     c->banner_done = true;
-                    fprintf(stderr, "invalid option: %s\n", c->args[i]);
+                    /* sysbench echoes the value too; not when it looks like a password */
+                    bool pw = sug && strstr(sug, "password");
+                    struct buf e = {0};
+                    const char *arg = c->args[i];
+                    fprintf(stderr, "invalid option: %s%s\n",
+                            cli_esc(&e, arg, pw ? (size_t)nl : strlen(arg)),
+                            pw && eq ? "=..." : "");
+                    buf_free(&e);
                     return B_EXIT_FAIL;
                 }
+                struct buf e = {0}, why = {0};
+                buf_printf(&why, "%s%sunknown option '%s'", c->from[i] ? c->from[i] : "",
+                           c->from[i] ? ": " : "", cli_esc(&e, c->args[i], (size_t)nl));
                 if (sug && owner && (!c->w || strcmp(owner, c->w->name)))
-                    b_msg(B_MSG_FATAL, "unknown option '%s' (--%s is an option of the '%s' test)",
-                          c->args[i], sug, owner);
+                    b_msg(B_MSG_FATAL, "%s (--%s is an option of the '%s' test)", why.p, sug,
+                          owner);
                 else if (sug)
-                    b_msg(B_MSG_FATAL, "unknown option '%s' (did you mean '--%s'?)", c->args[i],
-                          sug);
+                    b_msg(B_MSG_FATAL, "%s (did you mean '--%s'?)", why.p, sug);
                 else
-                    b_msg(B_MSG_FATAL, "unknown option '%s'", c->args[i]);
+                    b_msg(B_MSG_FATAL, "%s", why.p);
+                buf_free(&e);
+                buf_free(&why);
                 cli_hint_help(c);
                 return B_EXIT_USAGE;
             }
@@ -8958,10 +9394,9 @@ static int cli_apply(struct cli *c, bool *late)
             if (opts.sb) {
                 if (d->type == OPT_BOOL || (!eq && d->type != OPT_STR))
                     fprintf(stderr, "invalid option: %s\n", c->args[i]);
-                else if (rc == OPT_RANGE && d->sb_bad) {
-                    const char *pc = strstr(d->sb_bad, "%s");
-                    printf("FATAL: %.*s%s%s\n", (int)(pc - d->sb_bad), d->sb_bad, val, pc + 2);
-                } else {
+                else if (cli_sb_bad(d, val, rc))
+                    ;
+                else {
                     fprintf(stderr, "Invalid value for the '");
                     for (const char *p = d->name; *p; p++)
                         fputc(*p == '-' ? '_' : *p, stderr);
@@ -8969,10 +9404,13 @@ static int cli_apply(struct cli *c, bool *late)
                 }
                 return B_EXIT_FAIL;
             }
-            struct buf ex = {0};
+            struct buf ex = {0}, e = {0};
             opt_expect(&ex, d, false);
-            b_msg(B_MSG_FATAL, "--%s: invalid value '%s' (expected %s)", d->name, val, ex.p);
+            b_msg(B_MSG_FATAL, "%s%s--%s: invalid value '%s' (expected %s)",
+                  c->from[i] ? c->from[i] : "", c->from[i] ? ": " : "", d->name,
+                  cli_esc(&e, val, strlen(val)), ex.p);
             buf_free(&ex);
+            buf_free(&e);
             cli_hint_help(c);
             return B_EXIT_USAGE;
         }
@@ -9124,65 +9562,28 @@ static int cli_prompt_password(char *out, size_t n)
     return B_OK;
 }
 
-/*
- * The [client] group of an option file (~/.my.cnf or --defaults-file) as "--mysql-x=v"
- * arguments appended to *b (NUL-separated). Known keys: host, port, user, password, socket,
- * database, ssl-mode, ssl-ca, ssl-cert, ssl-key; others are ignored, as mysql ignores the
- * options of other programs.
- */
-static int cli_read_mycnf(const char *path, bool must_exist, struct buf *b)
+/* Where the secret starts in a password argument (-pSECRET, --password=, --mysql-password=),
+ * or NULL. */
+static char *cli_secret(const char *a)
 {
-    static const struct {
-        const char *key, *opt;
-    } map[] = {{"host", "mysql-host"},         {"port", "mysql-port"},
-               {"user", "mysql-user"},         {"password", "mysql-password"},
-               {"socket", "mysql-socket"},     {"database", "mysql-db"},
-               {"ssl-mode", "ssl-mode"},       {"ssl-ca", "ssl-ca"},
-               {"ssl-cert", "ssl-cert"},       {"ssl-key", "ssl-key"}};
-    FILE *f = fopen(path, "r");
-    char line[1024];
-    bool in_client = false;
-    if (!f)
-        return must_exist ? B_SYSERR : B_OK;
-    while (fgets(line, sizeof(line), f)) {
-        char *p = line, *e;
-        while (isspace((unsigned char)*p))
-            p++;
-        if (*p == '#' || *p == ';' || !*p)
-            continue;
-        if (*p == '[') {
-            e = strchr(p, ']');
-            in_client = e && (size_t)(e - p - 1) == 6 && !strncmp(p + 1, "client", 6);
-            continue;
-        }
-        if (!in_client)
-            continue;
-        p[strcspn(p, "\r\n")] = 0;
-        char *eq = strchr(p, '=');
-        char *ke = eq ? eq : p + strlen(p);
-        while (ke > p && isspace((unsigned char)ke[-1]))
-            ke--;
-        char key[64];
-        size_t kl = B_MIN((size_t)(ke - p), sizeof(key) - 1);
-        for (size_t i = 0; i < kl; i++)
-            key[i] = p[i] == '_' ? '-' : p[i];
-        key[kl] = 0;
-        char *v = eq ? eq + 1 : p + strlen(p);
-        while (isspace((unsigned char)*v))
-            v++;
-        char *ve = v + strlen(v);
-        while (ve > v && isspace((unsigned char)ve[-1]))
-            ve--;
-        if (ve - v >= 2 && (*v == '"' || *v == '\'') && ve[-1] == *v)
-            v++, ve--;
-        for (size_t i = 0; i < countof(map); i++)
-            if (!strcmp(key, map[i].key)) {
-                buf_printf(b, "--%s=%.*s%c", map[i].opt, (int)(ve - v), v, 0);
-                break;
-            }
+    static const char *const pre[] = {"--password=", "--mysql-password=", "--mysql_password="};
+    if (a[0] == '-' && a[1] == 'p')
+        return (char *)(uintptr_t)(a + 2);
+    for (size_t i = 0; i < countof(pre); i++)
+        if (!strncmp(a, pre[i], strlen(pre[i])))
+            return (char *)(uintptr_t)(a + strlen(pre[i]));
+    return NULL;
+}
+
+/* The mysql client's rule: once parsed, passwords leave argv (and /proc/PID/cmdline), each
+ * byte replaced by 'x'. The parsed copies live in struct cli's buffers. */
+static void cli_hide_secrets(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        char *p = cli_secret(argv[i]);
+        if (p)
+            memset(p, 'x', strlen(p));
     }
-    fclose(f);
-    return B_OK;
 }
 
 /*
@@ -9226,6 +9627,12 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
                     k = (int)m, val = a[2 + l] == '=' ? a + 3 + l : NULL;
             }
             takes_next = k >= 0 && !val && map[k].s != 'p';
+        }
+        if (k < 0 && cli_secret(a)) { /* a copy: cli_hide_secrets wipes argv */
+            offs[n] = mem->len;
+            isnew[n++] = 1;
+            buf_printf(mem, "%s%c", a, 0);
+            continue;
         }
         if (k < 0) {
             out[n] = argv[i];
@@ -9424,12 +9831,106 @@ static void cli_run_error(const struct wl_def *w, const struct b_err *e, int rc)
         b_msg(B_MSG_HINT, "%s", e->hint);
 }
 
+/* ---- the report's stream: standard output that was closed, is full or lost its reader ---- */
+
+static _Atomic int cli_out_errno; /* the first write error on standard output */
+
+/* A report line could not be written: remember why; a reader that went away (EPIPE: SIGPIPE
+ * is ignored) ends the run as a signal would, at the next safe point. */
+static void cli_out_failed(int e)
+{
+    int none = 0;
+    atomic_compare_exchange_strong(&cli_out_errno, &none, e ? e : EIO);
+    if (e == EPIPE) {
+        none = 0;
+        atomic_compare_exchange_strong(&b_stop, &none, SIGPIPE);
+    }
+}
+
+static void cli_interval(struct load_run *r, const struct load_snap *d, double secs, double at)
+{
+    errno = 0;
+    rep_interval(r, d, secs, at);
+    if (fflush(stdout) || ferror(stdout))
+        cli_out_failed(errno);
+}
+
+static void cli_checkpoint(struct load_run *r, const struct load_snap *cur, double at_s)
+{
+    errno = 0;
+    rep_checkpoint(r, cur, at_s);
+    if (fflush(stdout) || ferror(stdout))
+        cli_out_failed(errno);
+}
+
+/* While a run lasts with standard output on a pipe or socket: a reader that closed its end
+ * stops the run (poll reports POLLERR/POLLHUP on the write end) even between reports. */
+static _Atomic bool cli_watch_end;
+
+static void *cli_out_watch(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&cli_watch_end) && !atomic_load(&b_stop)) {
+        struct pollfd p = {.fd = 1, .events = 0};
+        if (poll(&p, 1, 100) > 0 && (p.revents & (POLLERR | POLLHUP))) {
+            cli_out_failed(EPIPE);
+            break;
+        }
+    }
+    return NULL;
+}
+
+static bool cli_out_watch_start(pthread_t *tid)
+{
+    struct stat st;
+    atomic_store(&cli_watch_end, false);
+    if (fstat(1, &st) || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return false;
+    return os_thread_start(tid, 64 << 10, cli_out_watch, NULL) == 0;
+}
+
+static void cli_out_watch_stop(pthread_t tid, bool started)
+{
+    atomic_store(&cli_watch_end, true);
+    if (started)
+        pthread_join(tid, NULL);
+}
+
+/*
+ * At exit: a report that could not be written (a full disk, /dev/full, a reader that went
+ * away) is an error on standard error and exit 1, never a silent 0 (docs/cli.md).
+ */
+static int cli_out_check(int ex)
+{
+    FILE *fs[2] = {stdout, opts.msg_out};
+    int e = atomic_load(&cli_out_errno);
+    bool bad = e != 0;
+    for (int i = 0; i < 2; i++) {
+        errno = 0;
+        if (fs[i] && (fflush(fs[i]) || ferror(fs[i]))) {
+            bad = true;
+            e = e ? e : errno;
+        }
+    }
+    if (!bad)
+        return ex;
+    if (!e) { /* stdio forgot why: one more byte on the broken stream asks the kernel again */
+        FILE *f = opts.msg_out && ferror(opts.msg_out) ? opts.msg_out : stdout;
+        e = write(fileno(f), "\n", 1) < 0 ? errno : EIO;
+    }
+    fprintf(stderr, "%scannot write the report to standard output: %s (%s)\n",
+            opts.sb ? "FATAL: " : "bench: ", strerror(e), b_errno_name(e));
+    return ex ? ex : B_EXIT_FAIL;
+}
+
 /* The `run` command. */
 static int cli_run(const struct wl_def *w)
 {
     struct load_run r;
-    static const struct load_hooks hooks = {rep_interval, rep_checkpoint, rep_forced};
+    static const struct load_hooks hooks = {cli_interval, cli_checkpoint, rep_forced};
     int rc, ex = B_EXIT_OK;
+    pthread_t watch;
+    bool watching;
 
     load_run_init(&r, w, &opts);
     rep_header(&r, &opts);
@@ -9450,8 +9951,11 @@ static int cli_run(const struct wl_def *w)
     }
     load_go(&r);
     printf("Threads started!\n\n");
-    fflush(stdout);
+    if (fflush(stdout) || ferror(stdout))
+        cli_out_failed(errno);
+    watching = cli_out_watch_start(&watch);
     load_run_main(&r, &hooks);
+    cli_out_watch_stop(watch, watching);
     u64 t_end = clk_now_ns();
     struct load_snap cur;
     load_snap_init(&cur, r.nthreads, w->nops);
@@ -9484,7 +9988,7 @@ static int cli_run(const struct wl_def *w)
         cli_run_error(w, &r.err, atomic_load(&r.failed));
         ex = B_EXIT_FAIL;
     } else {
-        if (atomic_load(&b_stop) && !opts.sb)
+        if (atomic_load(&b_stop) && atomic_load(&b_stop) != SIGPIPE && !opts.sb)
             b_msg(B_MSG_WARN, "interrupted; the report covers the run until the signal");
         rep_final(&r, &cur, t_end, 0, true);
         if (atomic_load(&b_stop))
@@ -9517,7 +10021,7 @@ static void cli_free_opts(void)
     }
 }
 
-/* For database tests (bench persona): MYSQL_PWD, then the [client] group of ~/.my.cnf or
+/* For database tests (bench persona): MYSQL_PWD, then the client's groups of ~/.my.cnf or
  * --defaults-file, go before the command-line options, which therefore win. */
 static int cli_db_defaults(struct cli *c)
 {
@@ -9533,42 +10037,51 @@ static int cli_db_defaults(struct cli *c)
     }
     if (none)
         return B_EXIT_OK;
+    struct cli_cnf k;
+    memset(&k, 0, sizeof(k));
+    k.c = c;
     const char *pwd = getenv("MYSQL_PWD");
-    if (pwd)
-        buf_printf(&c->dflmem, "--mysql-password=%s%c", pwd, 0);
-    char home[PATH_MAX];
+    if (pwd) {
+        struct buf a = {0};
+        buf_printf(&a, "--mysql-password=%s", pwd);
+        cli_add(c, k.at++, cli_own(c, a.p), "MYSQL_PWD");
+    }
+    if (file)
+        return cli_cnf_file(&k, file, true, NULL);
+    struct buf home = {0};
     const char *h = getenv("HOME");
-    snprintf(home, sizeof(home), "%s/.my.cnf", h ? h : "/");
-    if (cli_read_mycnf(file ? file : home, file != NULL, &c->dflmem) < 0) {
-        b_msg(B_MSG_FATAL, "cannot read --defaults-file=%s: %s (%s)", file, strerror(errno),
-              b_errno_name(errno));
-        b_msg(B_MSG_HINT, "the file holds a [client] group of host=, user=, password= lines");
-        return B_EXIT_ENV;
-    }
-    int nd = 0;
-    for (size_t off = 0; off < c->dflmem.len; off += strlen(c->dflmem.p + off) + 1)
-        nd++;
-    if (!nd)
-        return B_EXIT_OK;
-    if (c->nargs + nd > CLI_MAX_ARGS) {
-        b_msg(B_MSG_FATAL, "too many options (at most %d)", CLI_MAX_ARGS);
-        return B_EXIT_USAGE;
-    }
-    memmove(c->args + nd, c->args, (size_t)c->nargs * sizeof(c->args[0]));
-    int k = 0;
-    for (size_t off = 0; off < c->dflmem.len; off += strlen(c->dflmem.p + off) + 1)
-        c->args[k++] = c->dflmem.p + off;
-    c->nargs += nd;
-    return B_EXIT_OK;
+    buf_printf(&home, "%s/.my.cnf", h && *h ? h : "/");
+    int ex = cli_cnf_file(&k, cli_own(c, home.p), false, NULL);
+    return ex;
 }
 
 static int cli_main(int argc, char **argv);
 
+/*
+ * Started with fd 0, 1 or 2 closed (`>&-`), the first file bench opens would become that
+ * descriptor and receive the report (a test file, a MySQL socket). Before anything is
+ * opened, /dev/null fills every closed one of them; writes to it then succeed unseen.
+ */
+static void cli_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+        if (n >= 0 && n != fd) { /* cannot happen: lower ones are open; be sure anyway */
+            dup2(n, fd);
+            close(n);
+        }
+        if (n < 0)
+            _exit(B_EXIT_ENV); /* no /dev/null: nowhere safe to write even a message */
+    }
+}
+
 /* bench_main - the whole program; main() only calls it (tests include bench.c). */
 static int bench_main(int argc, char **argv)
 {
-    int ex = cli_main(argc, argv);
-    fflush(stdout);
+    cli_std_fds();
+    int ex = cli_out_check(cli_main(argc, argv));
     cli_free_opts();
     return ex;
 }
@@ -9595,6 +10108,7 @@ static int cli_main(int argc, char **argv)
     const char *bad;
     c.av = b_xcalloc((size_t)argc + 1, sizeof(char *));
     int nav = cli_mysql_args(argc - 1, argv + 1, c.av, &c.argmem, &opts.password_prompt, &bad);
+    cli_hide_secrets(argc, argv);
     if (nav < 0) {
         if (opts.sb)
             fprintf(stderr, "invalid option: %s\n", bad);
@@ -9622,12 +10136,7 @@ static int cli_main(int argc, char **argv)
                                 "script name or path on the command line without any "
                                 "options.\n");
             }
-            if (c.nargs >= CLI_MAX_ARGS) {
-                b_msg(B_MSG_FATAL, "too many options (at most %d)", CLI_MAX_ARGS);
-                cli_free(&c);
-                return cli_usage_exit();
-            }
-            c.args[c.nargs++] = a;
+            cli_add(&c, c.nargs, a, NULL);
         } else if (c.npos < 3) {
             c.pos[c.npos++] = a;
         }
@@ -9671,6 +10180,16 @@ static int cli_main(int argc, char **argv)
         cli_free(&c);
         return ex;
     }
+    if (ex == B_EXIT_OK && opts.debug && !opts.sb) /* where each option of a file came from */
+        for (int i = 0; i < c.nargs; i++)
+            if (c.from[i]) {
+                struct buf e = {0};
+                const char *a = c.args[i];
+                size_t n = cli_secret(a) ? (size_t)(cli_secret(a) - a) : strlen(a);
+                printf("DEBUG: %s: %s%s\n", c.from[i], cli_esc(&e, a, n),
+                       n < strlen(a) ? "(hidden)" : "");
+                buf_free(&e);
+            }
     if (ex == B_EXIT_OK && legacy_oltp) {
         const char *to = oltp_legacy_map(&opts);
         if (!to) {

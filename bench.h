@@ -214,7 +214,8 @@ struct opt_def {
     double lo, hi;        /* bounds for INT/SIZE/DOUBLE */
     const char *choices;  /* ENUM: "a,b,c|d" (after '|': bench only); STR: NULL */
     const char *help;     /* sysbench's description; "%C" expands to {choices} */
-    const char *sb_bad;   /* sysbench persona's FATAL for a bounds error, "%s" = value */
+    const char *sb_bad;   /* sysbench persona's FATAL for a bad value: "%s" as given,
+                             "%u" sysbench's size reading, "%f" the number (cli_sb_bad) */
     int flags;            /* enum opt_flags */
 };
 

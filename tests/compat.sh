@@ -63,6 +63,30 @@ check cpu-prime-0 --cpu-max-prime=0 cpu run
 check mem-bs-3 memory --memory-block-size=3 run
 check mem-bs-0 memory --memory-block-size=0 run
 check mem-bs-9 memory --memory-block-size=9 run
+# every workload option's invalid-value path that sysbench reports (it runs on, hangs or
+# crashes on the others: docs/cli.md, "sysbench persona")
+check cpu-prime-neg cpu --cpu-max-prime=-1 run
+check cpu-prime-x cpu --cpu-max-prime=x run
+check cpu-prime-empty cpu --cpu-max-prime= run
+for v in -1 x 1.5K ""; do check "mem-bs-'$v'" memory --memory-block-size="$v" run; done
+for o in memory-scope memory-oper memory-access-mode; do
+    check "$o-x" memory --$o=x run
+    check "$o-num" memory --$o=1 run
+done
+check mem-hugetlb-x memory --memory-hugetlb=x run
+for o in thread-yields thread-locks; do check "$o-x" threads --$o=x run; done
+for o in mutex-num mutex-locks mutex-loops; do check "$o-x" mutex --$o=x run; done
+FB="--file-num=1 --file-total-size=16K --file-test-mode=seqwr"
+for v in x -1 0; do check "fio-bs-'$v'" fileio $FB --file-block-size=$v run; done
+for o in file-fsync-freq file-merged-requests; do
+    check "$o-neg" fileio $FB --$o=-1 run
+    check "$o-x" fileio $FB --$o=x run
+done
+check fio-rw-ratio-neg fileio $FB --file-rw-ratio=-1 run
+check fio-io-mode-x fileio $FB --file-io-mode=x run
+check fio-io-mode-x-prepare fileio $FB --file-io-mode=x prepare
+check fio-fsync-mode-x fileio $FB --file-fsync-mode=x run
+for o in file-fsync-all file-fsync-end; do check "$o-x" fileio $FB --$o=x run; done
 check cpu-events cpu --events=100 run
 check cpu-2thr cpu --events=10 --threads=2 --time=0 run
 check cpu-seed --rand-seed=42 --cpu-max-prime=2000 --events=5 cpu run

@@ -81,6 +81,7 @@ suite golden cram3 --shell=/bin/sh tests/golden
 suite compat sh tests/compat.sh
 suite fileio-hostile sh tests/fileio_hostile.sh
 suite engine-signals sh tests/engine_signals.sh
+suite cli-hostile sh tests/cli_hostile.sh
 suite docs sh tests/docs.sh
 suite fake-auth sh tests/fake_auth.sh
 suite hostile sh tests/hostile.sh

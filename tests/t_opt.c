@@ -99,8 +99,10 @@ static int t_opt_tables(void)
                     fprintf(stderr, "  --%s has two meanings\n", rows[i]->name);
                 T_CHECK(rows[i]->off == rows[k]->off && rows[i]->type == rows[k]->type);
             }
-        if (rows[i]->sb_bad)
-            T_CHECK(strstr(rows[i]->sb_bad, "%s") && !strchr(strstr(rows[i]->sb_bad, "%s") + 1, '%'));
+        if (rows[i]->sb_bad) { /* one conversion: %s, %u or %f (cli_sb_bad) */
+            const char *pc = strchr(rows[i]->sb_bad, '%');
+            T_CHECK(pc && strchr("suf", pc[1]) && !strchr(pc + 1, '%'));
+        }
     }
     t_opts_free(&o);
     return 0;
@@ -209,5 +211,208 @@ static int t_cli_exit_codes(void)
     }
     close(out), close(err), close(null);
     T_CHECK(bad < 0);
+    return 0;
+}
+
+/* ---- option files (cli_read_config, cli_cnf_file): a scratch directory of their own ---- */
+
+static char t_cnf_dir[64];
+
+static void t_cnf_write(const char *name, const char *text, mode_t mode)
+{
+    char p[128];
+    snprintf(p, sizeof(p), "%s/%s", t_cnf_dir, name);
+    FILE *f = fopen(p, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    chmod(p, mode);
+}
+
+/* Read one option file as cli_db_defaults does (or --config-file with cfg); the options it
+ * gave, joined by '|', into out. Messages go to /dev/null. */
+static int t_cnf_read(const char *name, bool cfg, struct buf *out)
+{
+    struct cli c;
+    struct cli_cnf k;
+    char p[128];
+    memset(&c, 0, sizeof(c));
+    memset(&k, 0, sizeof(k));
+    k.c = &c;
+    snprintf(p, sizeof(p), "%s/%s", name[0] == '/' ? "" : t_cnf_dir, name);
+    int err = dup(2), null = open("/dev/null", O_WRONLY);
+    fflush(stderr);
+    dup2(null, 2);
+    int ex = cfg ? cli_read_config(&c, name[0] == '/' ? name : p)
+                 : cli_cnf_file(&k, name[0] == '/' ? name : p, true, NULL);
+    fflush(stderr);
+    dup2(err, 2);
+    close(err), close(null);
+    out->len = 0;
+    buf_put(out, "", 0);
+    for (int i = 0; i < c.nargs; i++)
+        buf_printf(out, "%s%s", i ? "|" : "", c.args[i]);
+    cli_free(&c);
+    return ex;
+}
+
+static int t_opt_cnf_grammar(void)
+{
+    struct buf b = {0}, txt = {0};
+    snprintf(t_cnf_dir, sizeof(t_cnf_dir), "/tmp/bench-t-cnf.%d", (int)getpid());
+    T_CHECK(mkdir(t_cnf_dir, 0700) == 0);
+    /* a comment longer than any old line buffer: its tail must not become an option */
+    buf_printf(&txt, "[client]\n# ");
+    for (int i = 0; i < 5000; i++)
+        buf_printf(&txt, "x");
+    buf_printf(&txt, "user=evil host=evil\n"
+                     "host = 127.0.0.1 # the test server\n"
+                     "port = 1 # comment\n"
+                     "password = \"p#w\\\"x\\\\y\" # quoted, escaped\n"
+                     "socket='s q'\n"
+                     "[mysql]\nuser=m\n"
+                     "[client-server]\nloose-ssl_ca = /ca.pem\n"
+                     "[CLIENT]\ndatabase=d\\sb\n"
+                     "; a comment\n  \n[other]\nuser=o\n");
+    t_cnf_write("g.cnf", txt.p, 0600);
+    T_CHECK(t_cnf_read("g.cnf", false, &b) == B_EXIT_OK);
+    T_CHECK(!strcmp(b.p, "--mysql-host=127.0.0.1|--mysql-port=1|--mysql-password=p#w\"x\\y|"
+                         "--mysql-socket=s q|--ssl-ca=/ca.pem|--mysql-db=d b"));
+    /* a long value is kept whole */
+    txt.len = 0;
+    buf_printf(&txt, "[client]\npassword=");
+    for (int i = 0; i < 3000; i++)
+        buf_printf(&txt, "%c", 'a' + i % 26);
+    buf_printf(&txt, "\n");
+    t_cnf_write("long.cnf", txt.p, 0600);
+    T_CHECK(t_cnf_read("long.cnf", false, &b) == B_EXIT_OK);
+    T_CHECK(b.len == strlen("--mysql-password=") + 3000 && b.p[b.len - 1] == 'a' + 2999 % 26);
+    /* errors: name the file and line; refused files */
+    t_cnf_write("nogroup.cnf", "user=x\n[client]\n", 0600);
+    T_CHECK(t_cnf_read("nogroup.cnf", false, &b) == B_EXIT_USAGE);
+    t_cnf_write("badgroup.cnf", "[client\nuser=x\n", 0600);
+    T_CHECK(t_cnf_read("badgroup.cnf", false, &b) == B_EXIT_USAGE);
+    t_cnf_write("badport.cnf", "[client]\nport = 1x\n", 0600);
+    T_CHECK(t_cnf_read("badport.cnf", false, &b) == B_EXIT_USAGE);
+    t_cnf_write("ww.cnf", "[client]\nhost=evil\n", 0666);
+    T_CHECK(t_cnf_read("ww.cnf", false, &b) == B_EXIT_OK && b.len == 0);
+    T_CHECK(t_cnf_read("/dev/zero", false, &b) == B_EXIT_ENV);
+    T_CHECK(t_cnf_read("/tmp", false, &b) == B_EXIT_ENV);
+    T_CHECK(t_cnf_read("missing.cnf", false, &b) == B_EXIT_ENV);
+    t_cnf_write("nul.cnf", "[client]\nuser=a", 0600);
+    {
+        char p[128];
+        snprintf(p, sizeof(p), "%s/nul.cnf", t_cnf_dir);
+        FILE *f = fopen(p, "a");
+        T_CHECK(f && fputc(0, f) == 0 && fclose(f) == 0);
+    }
+    T_CHECK(t_cnf_read("nul.cnf", false, &b) == B_EXIT_ENV);
+    buf_free(&b);
+    buf_free(&txt);
+    return 0;
+}
+
+static int t_opt_cnf_include(void)
+{
+    struct buf b = {0}, txt = {0};
+    char d[128];
+    T_CHECK(t_cnf_dir[0]); /* after t_opt_cnf_grammar */
+    snprintf(d, sizeof(d), "%s/conf.d", t_cnf_dir);
+    T_CHECK(mkdir(d, 0700) == 0);
+    t_cnf_write("conf.d/b.cnf", "[client]\nuser=b\n", 0600);
+    t_cnf_write("conf.d/a.cnf", "[client]\nuser=a\nhost=a\n", 0600);
+    t_cnf_write("conf.d/c.txt", "[client]\nuser=c\n", 0600);
+    buf_printf(&txt, "[client]\nuser=top\n!includedir %s\n!include %s/none.cnf\n"
+                     "!include %s/inc.cnf  \n!unknown directive\nport=7\n",
+               d, t_cnf_dir, t_cnf_dir);
+    t_cnf_write("top.cnf", txt.p, 0600);
+    t_cnf_write("inc.cnf", "[mysql]\n[client]\nsocket=/s\n", 0600);
+    T_CHECK(t_cnf_read("top.cnf", false, &b) == B_EXIT_OK);
+    T_CHECK(!strcmp(b.p, "--mysql-user=top|--mysql-user=a|--mysql-host=a|--mysql-user=b|"
+                         "--mysql-socket=/s|--mysql-port=7"));
+    /* a loop is an error; a chain deeper than the client's 10 levels stops there */
+    txt.len = 0;
+    buf_printf(&txt, "[client]\nuser=l1\n!include %s/loop2.cnf\n", t_cnf_dir);
+    t_cnf_write("loop1.cnf", txt.p, 0600);
+    txt.len = 0;
+    buf_printf(&txt, "[client]\nuser=l2\n!include %s/loop1.cnf\n", t_cnf_dir);
+    t_cnf_write("loop2.cnf", txt.p, 0600);
+    T_CHECK(t_cnf_read("loop1.cnf", false, &b) == B_EXIT_USAGE);
+    for (int i = 0; i < 14; i++) {
+        char name[32];
+        txt.len = 0;
+        buf_printf(&txt, "[client]\nport=%d\n!include %s/deep%d.cnf\n", i, t_cnf_dir, i + 1);
+        snprintf(name, sizeof(name), "deep%d.cnf", i);
+        t_cnf_write(name, txt.p, 0600);
+    }
+    T_CHECK(t_cnf_read("deep0.cnf", false, &b) == B_EXIT_OK);
+    T_CHECK(b.len >= 15 && !strcmp(b.p + b.len - 15, "--mysql-port=10"));
+    t_cnf_write("noarg.cnf", "[client]\n!include   \n", 0600);
+    T_CHECK(t_cnf_read("noarg.cnf", false, &b) == B_EXIT_USAGE);
+    buf_free(&b);
+    buf_free(&txt);
+    return 0;
+}
+
+/* sysbench's --config-file: every line, any length, no cap on their number */
+static int t_opt_config_file(void)
+{
+    struct buf b = {0}, txt = {0};
+    T_CHECK(t_cnf_dir[0]);
+    for (int i = 0; i < 3000; i++)
+        buf_printf(&txt, "%s = %d # n\n", i % 2 ? "threads" : "events", i);
+    buf_printf(&txt, "mysql-password = '");
+    for (int i = 0; i < 9000; i++)
+        buf_printf(&txt, "p");
+    buf_printf(&txt, "'\n");
+    t_cnf_write("big.cfg", txt.p, 0600);
+    T_CHECK(t_cnf_read("big.cfg", true, &b) == B_EXIT_OK);
+    size_t n = 0;
+    for (char *p = b.p; (p = strchr(p, '|')); p++)
+        n++;
+    T_CHECK(n == 3000);
+    T_CHECK(strstr(b.p, "|--threads=2999|--mysql-password=ppp") != NULL);
+    T_CHECK(b.len > 9000 && b.p[b.len - 1] == 'p');
+    T_CHECK(t_cnf_read(t_cnf_dir, true, &b) == B_EXIT_ENV);
+    T_CHECK(t_cnf_read("/dev/zero", true, &b) == B_EXIT_ENV);
+    buf_free(&b);
+    buf_free(&txt);
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t_cnf_dir);
+    T_CHECK(system(cmd) == 0);
+    return 0;
+}
+
+/* passwords leave argv after parsing, as the mysql client does */
+static int t_opt_hide_secrets(void)
+{
+    char a0[] = "bench", a1[] = "-pSECRET", a2[] = "--password=S2", a3[] = "--mysql-password=S3",
+         a4[] = "--mysql-host=h", a5[] = "ping";
+    char *argv[] = {a0, a1, a2, a3, a4, a5, NULL};
+    char *out[7];
+    struct buf mem = {0};
+    bool prompt = false;
+    const char *bad;
+    int n = cli_mysql_args(5, argv + 1, out, &mem, &prompt, &bad);
+    cli_hide_secrets(6, argv);
+    T_CHECK(n == 5);
+    T_CHECK(!strcmp(a1, "-pxxxxxx") && !strcmp(a2, "--password=xx") &&
+            !strcmp(a3, "--mysql-password=xx") && !strcmp(a4, "--mysql-host=h"));
+    T_CHECK(!strcmp(out[0], "--mysql-password=SECRET") &&
+            !strcmp(out[1], "--mysql-password=S2") && !strcmp(out[2], "--mysql-password=S3"));
+    buf_free(&mem);
+    return 0;
+}
+
+/* junk in messages: control bytes and non-UTF-8 bytes escaped, UTF-8 kept */
+static int t_opt_esc(void)
+{
+    struct buf b = {0};
+    static const char in[] = "a\x1b[31m\x01\x7f\xff\xc3\xa9\xe2\x82\xac\xc3";
+    T_CHECK(!strcmp(cli_esc(&b, in, sizeof(in) - 1),
+                    "a\\x1b[31m\\x01\\x7f\\xff\xc3\xa9\xe2\x82\xac\\xc3"));
+    T_CHECK(!strcmp(cli_esc(&b, "", 0), ""));
+    buf_free(&b);
     return 0;
 }

@@ -164,11 +164,11 @@ the value given, never rounded (%g made 99.99999 "100th"):
 Bad input: one line saying what and why, one hint, exit 2 (usage) or 3 (environment):
 
   $ $BENCH --thread=4 cpu run
-  bench: unknown option '--thread=4' (did you mean '--threads'?)
+  bench: unknown option '--thread' (did you mean '--threads'?)
   bench: hint: see 'bench --help' and 'bench cpu help'
   [2]
   $ $BENCH memory --cpu-max-prime=5 run
-  bench: unknown option '--cpu-max-prime=5' (--cpu-max-prime is an option of the 'cpu' test)
+  bench: unknown option '--cpu-max-prime' (--cpu-max-prime is an option of the 'cpu' test)
   bench: hint: see 'bench --help' and 'bench memory help'
   [2]
   $ $BENCH --threads=eight cpu run
@@ -220,7 +220,7 @@ Bad input: one line saying what and why, one hint, exit 2 (usage) or 3 (environm
   bench: hint: options take the form --name=value, with no space
   [2]
   $ $BENCH --config-file=/nonexistent.conf cpu run
-  bench: cannot open config file '/nonexistent.conf': No such file or directory (ENOENT)
+  bench: cannot read config file '/nonexistent.conf': No such file or directory (ENOENT)
   bench: hint: the file holds lines such as 'threads = 4'
   [3]
 

@@ -23,7 +23,7 @@ plugin, connect time and round trips; then the errors a DBA meets first.
 
 Connection options the mysql client way: MYSQL_PWD, --defaults-file, --password=:
 
-  $ MYSQL_PWD=secret $BENCH ping -h $BENCH_MY_HOST -P $BENCH_MY_PORT -u nat --count=1 | head -1
+  $ MYSQL_PWD=secret $BENCH ping -h $BENCH_MY_HOST -P $BENCH_MY_PORT -u nat --count=1 | sed -n 1p
   Connected to 127.0.0.1:* (glob)
   $ printf '[mysql]\nuser=nobody\n[client]\nuser = nat\npassword = "secret"\nhost=%s\nport=%s\n' $BENCH_MY_HOST $BENCH_MY_PORT > my.cnf
   $ $BENCH ping --defaults-file=my.cnf --count=1 | sed -n 4p
