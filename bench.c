@@ -2732,6 +2732,9 @@ static int myc_server_error(struct my_conn *c, const u8 *p, size_t n)
         return b_seterr(&c->err, B_PROTOCOL, 0, "malformed ERR packet from %s", c->target);
     c->srv_code = e.code;
     memcpy(c->sqlstate, e.sqlstate, 6);
+    for (int i = 0; i < 5; i++) /* five letters or digits; anything else reaches no terminal */
+        if (!isalnum((u8)c->sqlstate[i]))
+            c->sqlstate[i] = '?';
     my_escape(c->srv_msg, sizeof(c->srv_msg), e.msg.p, B_MIN(e.msg.len, 500));
     return b_seterr(&c->err, B_SERVER, 0, "ERROR %u (%s): %s", e.code, c->sqlstate, c->srv_msg);
 }

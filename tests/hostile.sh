@@ -44,6 +44,7 @@ start BADROW --plugin caching_sha2_password --hostile badrow
 start MIDCLOSE --plugin caching_sha2_password --hostile midclose
 start ERRQUERY --plugin caching_sha2_password --hostile errquery
 start ERRPREP --plugin caching_sha2_password --hostile errprepare
+start ERRSTATE --plugin caching_sha2_password --hostile errstate
 start STALL0 --plugin caching_sha2_password --stall-after 0
 start STALL4 --plugin caching_sha2_password --stall-after 4
 start SILENT --silent
@@ -175,6 +176,9 @@ for b in "$B" "$SAN"; do
     fails "$b" "close in the middle of a result" $MIDCLOSE "bench: ping: $SETQ: the server at 127.0.0.1:$MIDCLOSE closed the connection"
     fails "$b" "settings query error" $ERRQUERY "bench: ping: $SETQ on 127.0.0.1:$ERRQUERY: ERROR 1193 (HY000): Unknown system variable '\\x1b[31minnodb\\x07'\\nline 2"
     hasnt "$(printf '\033')"
+    fails "$b" "control characters in an SQLSTATE" $ERRSTATE "bench: ping: $SETQ on 127.0.0.1:$ERRSTATE: ERROR 1193 (??2J?): Unknown system variable 'x'"
+    hasnt "$(printf '\033')"
+    hasnt "$(printf '\007')"
     fails "$b" "PREPARE error" $ERRPREP "bench: ping: PREPARE of SELECT ? on 127.0.0.1:$ERRPREP: ERROR 1295 (HY000): This command is not supported in the prepared statement protocol yet"
 done
 
