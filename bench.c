@@ -5324,7 +5324,9 @@ static void io_thread_done(struct load_thread *t)
 static bool io_is_ours(const struct io_shared *sh, const struct stat *st)
 {
     u64 sz = (u64)st->st_size;
-    return S_ISREG(st->st_mode) && (sz == sh->file_size || (sz % sh->bs == 0 && sz <= sh->full_size));
+    /* one link: a hard link to someone's file under bench's name has two or more */
+    return S_ISREG(st->st_mode) && st->st_nlink == 1 &&
+           (sz == sh->file_size || (sz % sh->bs == 0 && sz <= sh->full_size));
 }
 
 /*
@@ -5450,6 +5452,10 @@ static const char *io_not_ours(const struct io_shared *sh, const struct io_man *
                  (unsigned long long)w->size);
         r = why;
     }
+    if (r && sh->o->sb && st->st_nlink > 1 && r != why) { /* why sysbench's shape is not enough */
+        snprintf(why, n, "%s, and %llu hard links", r, (unsigned long long)st->st_nlink);
+        return why;
+    }
     return r && sh->o->sb && io_is_ours(sh, st) ? NULL : r;
 }
 
@@ -5521,10 +5527,13 @@ static int io_man_parse(struct io_man *m, char *text, size_t len, const char *di
                       (st != 'c' && st != 'w')
                 : sscanf(p, "- %d%n", &i, &used) != 1)
             i = -2;
-        if (ln > 1 && (i < 0 || i >= 1000000 || p[used] != 0))
+        if (ln > 1 && (i < 0 || i >= 1000000 || p[used] != 0)) {
+            char shown[64]; /* its bytes reach a terminal: escaped */
+            my_escape(shown, sizeof(shown), p, strnlen(p, 40));
             return b_seterr(e, B_INVALID, 0,
-                            "%s/" IO_MANIFEST " is not a bench manifest (line %llu: '%.40s')",
-                            dir, (unsigned long long)ln, p);
+                            "%s/" IO_MANIFEST " is not a bench manifest (line %llu: '%s')",
+                            dir, (unsigned long long)ln, shown);
+        }
         if (ln == 1 && i == -2)
             return b_seterr(e, B_INVALID, 0, "%s/" IO_MANIFEST " is not a bench manifest", dir);
         if (ln > 1) {
