@@ -2868,9 +2868,13 @@ static int myc_rsa_encrypt(struct my_conn *c, const u8 *pem, size_t pem_len, con
             ret = mbedtls_pk_encrypt(&pk, plain, pwlen + 1, enc, &olen, sizeof(enc),
                                      mbedtls_ctr_drbg_random, &drbg);
     }
-    if (ret)
-        rc = myc_tls_fail(c, "RSA-encrypting the password with the server's public key", ret);
-    else
+    if (ret) {
+        char m[160];
+        mbedtls_strerror(ret, m, sizeof(m));
+        rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "RSA-encrypting the password for %s with the "
+                      "public key %s failed: %s (mbedTLS -0x%04x)", c->target, from, m,
+                      (unsigned)-ret);
+    } else
         buf_put(out, enc, olen);
 done:
     mbedtls_platform_zeroize(plain, sizeof(plain));
@@ -2880,17 +2884,30 @@ done:
     return rc;
 }
 
+/* The most a PEM public key file may hold: a 16384-bit key takes 3 KiB. */
+#define MYC_KEY_FILE_MAX ((size_t)64 << 10)
+
+/* Read a small file (at most MYC_KEY_FILE_MAX bytes: /dev/zero is no key). */
 static int myc_read_file(const char *path, struct buf *out, struct b_err *e)
 {
     FILE *f = fopen(path, "rb");
     char tmp[4096];
     size_t n;
+    int err = 0;
     if (!f)
         return b_seterr(e, B_SYSERR, errno, "cannot read %s: %s (%s)", path, strerror(errno),
                         b_errno_name(errno));
-    while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+    while (out->len <= MYC_KEY_FILE_MAX && (n = fread(tmp, 1, sizeof(tmp), f)) > 0)
         buf_put(out, tmp, n);
+    if (ferror(f))
+        err = errno ? errno : EIO;
     fclose(f);
+    if (err)
+        return b_seterr(e, B_SYSERR, err, "cannot read %s: %s (%s)", path, strerror(err),
+                        b_errno_name(err));
+    if (out->len > MYC_KEY_FILE_MAX)
+        return b_seterr(e, B_INVALID, 0, "%s holds more than %zu bytes: not a PEM public key",
+                        path, MYC_KEY_FILE_MAX);
     return B_OK;
 }
 

@@ -131,6 +131,19 @@ for b in "$B" "$SAN"; do
     clean
 done
 
+# 3b. --server-public-key-path that is no key: /dev/zero is refused at 64 KiB (it used to be
+# read until memory ran out), a directory and a non-key file name the file (not "TLS")
+what="--server-public-key-path=/dev/zero"
+run "$what" 3 sh -c 'ulimit -v 2000000; exec "$@"' sh "$B" $P -P $FULL -psecret --server-public-key-path=/dev/zero
+has "bench: ping: /dev/zero holds more than 65536 bytes: not a PEM public key"
+what="--server-public-key-path=DIR"
+run "$what" 3 "$B" $P -P $FULL -psecret --server-public-key-path="$w"
+has "bench: ping: cannot read $w: Is a directory (EISDIR)"
+what="--server-public-key-path=NOT-A-KEY"
+run "$what" 3 "$B" $P -P $FULL -psecret --server-public-key-path="$w/FULL.log"
+has "bench: ping: RSA-encrypting the password for 127.0.0.1:$FULL with the public key in $w/FULL.log failed: PK - "
+hasnt "TLS with"
+
 # 4. 16 MiB fragments forever: capped by --max-allowed-packet, memory bounded
 what="fragment flood"
 run "$what" 3 /usr/bin/time -f 'maxrss %M' "$B" $P -P $FLOOD -psecret
