@@ -6768,13 +6768,18 @@ static long oltp_utf8_len(const char *s)
 static int oltp_name_check(const char *opt, const char *name, bool word_only, struct b_err *e)
 {
     long n = oltp_utf8_len(name);
-    const char *why = NULL;
+    const char *why = NULL, *c;
+    char shown[128]; /* the name as the message shows it: control characters escaped */
+    for (c = name; *c && (u8)*c >= 0x20 && *c != 0x7F; c++)
+        ;
     if (n < 0)
         why = "not valid UTF-8";
     else if (n == 0)
         why = "empty";
     else if (n > 64)
         why = "longer than 64 characters";
+    else if (*c) /* they would reach terminals in bench's messages, and logs */
+        why = "control characters are not allowed";
     else if (word_only && name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                             "0123456789_")])
         why = "only letters, digits and '_' are allowed";
@@ -6782,10 +6787,11 @@ static int oltp_name_check(const char *opt, const char *name, bool word_only, st
         return B_OK;
     snprintf(e->hint, sizeof(e->hint), "names reach SQL as identifiers: at most 64 characters "
                                        "of UTF-8 (MySQL's limit)");
+    my_escape(shown, sizeof(shown), name, strnlen(name, n > 64 ? 40 : 80));
     if (n > 64)
-        return b_seterr(e, B_INVALID, 0, "%s: invalid name '%.40s...' (%ld characters): %s", opt,
-                        name, n, why);
-    return b_seterr(e, B_INVALID, 0, "%s: invalid name '%.80s': %s", opt, n < 0 ? "?" : name,
+        return b_seterr(e, B_INVALID, 0, "%s: invalid name '%s...' (%ld characters): %s", opt,
+                        shown, n, why);
+    return b_seterr(e, B_INVALID, 0, "%s: invalid name '%s': %s", opt, n < 0 ? "?" : shown,
                     why);
 }
 
