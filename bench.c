@@ -6414,8 +6414,12 @@ static int io_cleanup(struct bench_opts *o, const struct wl_def *w)
         io_path(o, i, path, sizeof(path));
         io_name(i, name, sizeof(name));
         if (io_id_at(m.dirfd, i, &id) < 0) {
-            if (errno == ENOENT && io_man_forget(&m, i, o->file_dir, &e) == B_OK)
+            int err = errno;
+            if (err == ENOENT && io_man_forget(&m, i, o->file_dir, &e) == B_OK)
                 continue;
+            if (err != ENOENT) /* else e says why the manifest could not be written */
+                b_seterr(&e, B_SYSERR, err, "cleanup: cannot look at %s: %s (%s)", path,
+                         strerror(err), b_errno_name(err));
             ex = io_fail(o, &e);
             break;
         }

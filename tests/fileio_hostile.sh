@@ -210,6 +210,18 @@ own_sysbench_hardlink() {
     cmp user.db keep
 }
 
+# cleanup that cannot look at a file (out of descriptors) says which and why, exit 3,
+# and removes nothing it could not check
+cleanup_emfile() {
+    fresh
+    $B fileio $F prepare >/dev/null
+    rc=0; sh -c 'ulimit -n 5; exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; exec "$@"' sh \
+        $B fileio $F cleanup >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "bench: fileio: cleanup: cannot look at d/test_file.0: Too many open files (EMFILE)"
+    expect "left in d" "$(ls -A d | wc -l)" 5
+}
+
 # --- signals (#8.5, #18.2) --------------------------------------------------------------
 
 # SIGINT inside a 1 GiB prepare (O_DSYNC keeps it writing): stops within 1 s, says so,
@@ -377,6 +389,7 @@ t own-manifest-hostile own_manifest_hostile
 t own-roundtrip own_roundtrip
 t own-sysbench-persona own_sysbench_persona
 t own-sysbench-hardlink own_sysbench_hardlink
+t cleanup-emfile cleanup_emfile
 t sig-prepare-big sig_prepare_big
 t sig-run sig_run
 t mmap-sigbus mmap_sigbus
