@@ -7472,6 +7472,8 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
     int rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, &kv);
     myc_result_free(&res);
     buf_free(&q);
+    if (rc == B_DONE) /* a signal: oltp_jobs says "interrupted" */
+        return rc;
     if (rc < 0) {
         pthread_mutex_lock(&oltp_print_mu);
         b_msg(B_MSG_FATAL, "%s: checking table '%s' on %s failed: %s", j->w->name, tbl, c->target,
