@@ -2752,6 +2752,9 @@ static int myc_server_error(struct my_conn *c, const u8 *p, size_t n)
         return b_seterr(&c->err, B_PROTOCOL, 0, "malformed ERR packet from %s", c->target);
     c->srv_code = e.code;
     memcpy(c->sqlstate, e.sqlstate, 6);
+    for (int i = 0; i < 5; i++) /* five letters or digits; anything else reaches no terminal */
+        if (!isalnum((u8)c->sqlstate[i]))
+            c->sqlstate[i] = '?';
     my_escape(c->srv_msg, sizeof(c->srv_msg), e.msg.p, B_MIN(e.msg.len, 500));
     return b_seterr(&c->err, B_SERVER, 0, "ERROR %u (%s): %s", e.code, c->sqlstate, c->srv_msg);
 }
@@ -2885,9 +2888,13 @@ static int myc_rsa_encrypt(struct my_conn *c, const u8 *pem, size_t pem_len, con
             ret = mbedtls_pk_encrypt(&pk, plain, pwlen + 1, enc, &olen, sizeof(enc),
                                      mbedtls_ctr_drbg_random, &drbg);
     }
-    if (ret)
-        rc = myc_tls_fail(c, "RSA-encrypting the password with the server's public key", ret);
-    else
+    if (ret) {
+        char m[160];
+        mbedtls_strerror(ret, m, sizeof(m));
+        rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "RSA-encrypting the password for %s with the "
+                      "public key %s failed: %s (mbedTLS -0x%04x)", c->target, from, m,
+                      (unsigned)-ret);
+    } else
         buf_put(out, enc, olen);
 done:
     mbedtls_platform_zeroize(plain, sizeof(plain));
@@ -2897,17 +2904,30 @@ done:
     return rc;
 }
 
+/* The most a PEM public key file may hold: a 16384-bit key takes 3 KiB. */
+#define MYC_KEY_FILE_MAX ((size_t)64 << 10)
+
+/* Read a small file (at most MYC_KEY_FILE_MAX bytes: /dev/zero is no key). */
 static int myc_read_file(const char *path, struct buf *out, struct b_err *e)
 {
     FILE *f = fopen(path, "rb");
     char tmp[4096];
     size_t n;
+    int err = 0;
     if (!f)
         return b_seterr(e, B_SYSERR, errno, "cannot read %s: %s (%s)", path, strerror(errno),
                         b_errno_name(errno));
-    while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+    while (out->len <= MYC_KEY_FILE_MAX && (n = fread(tmp, 1, sizeof(tmp), f)) > 0)
         buf_put(out, tmp, n);
+    if (ferror(f))
+        err = errno ? errno : EIO;
     fclose(f);
+    if (err)
+        return b_seterr(e, B_SYSERR, err, "cannot read %s: %s (%s)", path, strerror(err),
+                        b_errno_name(err));
+    if (out->len > MYC_KEY_FILE_MAX)
+        return b_seterr(e, B_INVALID, 0, "%s holds more than %zu bytes: not a PEM public key",
+                        path, MYC_KEY_FILE_MAX);
     return B_OK;
 }
 
@@ -5507,7 +5527,9 @@ static void io_thread_done(struct load_thread *t)
 static bool io_is_ours(const struct io_shared *sh, const struct stat *st)
 {
     u64 sz = (u64)st->st_size;
-    return S_ISREG(st->st_mode) && (sz == sh->file_size || (sz % sh->bs == 0 && sz <= sh->full_size));
+    /* one link: a hard link to someone's file under bench's name has two or more */
+    return S_ISREG(st->st_mode) && st->st_nlink == 1 &&
+           (sz == sh->file_size || (sz % sh->bs == 0 && sz <= sh->full_size));
 }
 
 /*
@@ -5633,6 +5655,10 @@ static const char *io_not_ours(const struct io_shared *sh, const struct io_man *
                  (unsigned long long)w->size);
         r = why;
     }
+    if (r && sh->o->sb && st->st_nlink > 1 && r != why) { /* why sysbench's shape is not enough */
+        snprintf(why, n, "%s, and %llu hard links", r, (unsigned long long)st->st_nlink);
+        return why;
+    }
     return r && sh->o->sb && io_is_ours(sh, st) ? NULL : r;
 }
 
@@ -5704,10 +5730,13 @@ static int io_man_parse(struct io_man *m, char *text, size_t len, const char *di
                       (st != 'c' && st != 'w')
                 : sscanf(p, "- %d%n", &i, &used) != 1)
             i = -2;
-        if (ln > 1 && (i < 0 || i >= 1000000 || p[used] != 0))
+        if (ln > 1 && (i < 0 || i >= 1000000 || p[used] != 0)) {
+            char shown[64]; /* its bytes reach a terminal: escaped */
+            my_escape(shown, sizeof(shown), p, strnlen(p, 40));
             return b_seterr(e, B_INVALID, 0,
-                            "%s/" IO_MANIFEST " is not a bench manifest (line %llu: '%.40s')",
-                            dir, (unsigned long long)ln, p);
+                            "%s/" IO_MANIFEST " is not a bench manifest (line %llu: '%s')",
+                            dir, (unsigned long long)ln, shown);
+        }
         if (ln == 1 && i == -2)
             return b_seterr(e, B_INVALID, 0, "%s/" IO_MANIFEST " is not a bench manifest", dir);
         if (ln > 1) {
@@ -6571,8 +6600,12 @@ static int io_cleanup(struct bench_opts *o, const struct wl_def *w)
         io_path(o, i, path, sizeof(path));
         io_name(i, name, sizeof(name));
         if (io_id_at(m.dirfd, i, &id) < 0) {
-            if (errno == ENOENT && io_man_forget(&m, i, o->file_dir, &e) == B_OK)
+            int err = errno;
+            if (err == ENOENT && io_man_forget(&m, i, o->file_dir, &e) == B_OK)
                 continue;
+            if (err != ENOENT) /* else e says why the manifest could not be written */
+                b_seterr(&e, B_SYSERR, err, "cleanup: cannot look at %s: %s (%s)", path,
+                         strerror(err), b_errno_name(err));
             ex = io_fail(o, &e);
             break;
         }
@@ -6925,13 +6958,18 @@ static long oltp_utf8_len(const char *s)
 static int oltp_name_check(const char *opt, const char *name, bool word_only, struct b_err *e)
 {
     long n = oltp_utf8_len(name);
-    const char *why = NULL;
+    const char *why = NULL, *c;
+    char shown[128]; /* the name as the message shows it: control characters escaped */
+    for (c = name; *c && (u8)*c >= 0x20 && *c != 0x7F; c++)
+        ;
     if (n < 0)
         why = "not valid UTF-8";
     else if (n == 0)
         why = "empty";
     else if (n > 64)
         why = "longer than 64 characters";
+    else if (*c) /* they would reach terminals in bench's messages, and logs */
+        why = "control characters are not allowed";
     else if (word_only && name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                             "0123456789_")])
         why = "only letters, digits and '_' are allowed";
@@ -6939,10 +6977,11 @@ static int oltp_name_check(const char *opt, const char *name, bool word_only, st
         return B_OK;
     snprintf(e->hint, sizeof(e->hint), "names reach SQL as identifiers: at most 64 characters "
                                        "of UTF-8 (MySQL's limit)");
+    my_escape(shown, sizeof(shown), name, strnlen(name, n > 64 ? 40 : 80));
     if (n > 64)
-        return b_seterr(e, B_INVALID, 0, "%s: invalid name '%.40s...' (%ld characters): %s", opt,
-                        name, n, why);
-    return b_seterr(e, B_INVALID, 0, "%s: invalid name '%.80s': %s", opt, n < 0 ? "?" : name,
+        return b_seterr(e, B_INVALID, 0, "%s: invalid name '%s...' (%ld characters): %s", opt,
+                        shown, n, why);
+    return b_seterr(e, B_INVALID, 0, "%s: invalid name '%s': %s", opt, n < 0 ? "?" : shown,
                     why);
 }
 
@@ -7619,6 +7658,8 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
     int rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, &kv);
     myc_result_free(&res);
     buf_free(&q);
+    if (rc == B_DONE) /* a signal: oltp_jobs says "interrupted" */
+        return rc;
     if (rc < 0) {
         pthread_mutex_lock(&oltp_print_mu);
         b_msg(B_MSG_FATAL, "%s: checking table '%s' on %s failed: %s", j->w->name, tbl, c->target,

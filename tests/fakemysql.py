@@ -22,6 +22,7 @@ refuses cleanly. --log-auth writes what a real attacker would learn ("fake: nonc
     midclose       closes the connection in the middle of a result set
     errquery       ERR 1193 (with control characters) for the first query
     errprepare     ERR 1295 for PREPARE
+    errstate       ERR 1193 whose SQLSTATE holds control characters, for the first query
 """
 import argparse
 import hashlib
@@ -133,6 +134,9 @@ def command_phase(c, args, ccaps):
             while True:  # until the client hangs up
                 c.s.sendall(frag + bytes([c.seq]) + body)
                 c.seq = (c.seq + 1) & 0xFF
+        elif p[:1] == b"\x03" and mode == "errstate":
+            mode = ""
+            c.err(1193, b"\x1b[2J\x07", "Unknown system variable 'x'")
         elif p[:1] == b"\x03" and mode == "errquery":
             mode = ""
             c.err(1193, b"HY000", "Unknown system variable '\x1b[31minnodb\x07'\nline 2")

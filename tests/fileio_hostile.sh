@@ -153,6 +153,11 @@ own_manifest_hostile() {
     expect exit $rc 3
     has err "d/.bench-fileio.manifest is not a bench manifest"
     [ ! -e d/test_file.0 ]
+    printf 'bench-fileio-manifest 1 x\n\033[2J\007evil\n' >d/.bench-fileio.manifest
+    rc=0; $B fileio $F prepare >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "d/.bench-fileio.manifest is not a bench manifest (line 2: '\x1b[2J\x07evil')"
+    ! grep -q "$(printf '\033')" err
 }
 
 # prepare, run, cleanup: the manifest goes with the last file; a second prepare reuses
@@ -185,6 +190,37 @@ own_sysbench_persona() {
     has out "Reusing existing file d/test_file.0"
     ./sysbench fileio $F cleanup >out 2>err
     expect "left in d" "$(ls -A d | wc -l)" 0
+}
+
+# a hard link to someone's file under bench's name is not sysbench's shape either: the
+# sysbench persona neither writes to it nor unlinks it
+own_sysbench_hardlink() {
+    fresh
+    ln -sf "$B" sysbench
+    head -c 16384 /dev/urandom >user.db && cp user.db keep
+    ln user.db d/test_file.0
+    rc=0; ./sysbench fileio $F prepare >out 2>err || rc=$?
+    expect exit $rc 1
+    has out "FATAL: fileio: prepare: not touching d/test_file.0: not created by bench (no manifest entry, and 2 hard links)"
+    rc=0; ./sysbench fileio $F --file-test-mode=rndwr --events=50 --time=0 run >out 2>err || rc=$?
+    expect "exit of rndwr" $rc 1
+    has out "rndwr would write to d/test_file.0, but it was not created by bench (no manifest entry, and 2 hard links): not touching it"
+    ./sysbench fileio $F cleanup >out 2>err
+    [ -e d/test_file.0 ]
+    cmp user.db keep
+}
+
+# cleanup that cannot look at a file (out of descriptors) says which and why, exit 3,
+# and removes nothing it could not check
+cleanup_emfile() {
+    fresh
+    $B fileio $F prepare >/dev/null
+    rc=0; sh -c 'ulimit -n 5; exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; exec "$@"' sh \
+        $B fileio $F cleanup >out 2>err || rc=$?
+    expect exit $rc 3
+    has err "bench: fileio: cleanup: cannot look at d/test_file.0: " # strerror: the libc's words
+    has err " (EMFILE)"
+    expect "left in d" "$(ls -A d | wc -l)" 5
 }
 
 # --- signals (#8.5, #18.2) --------------------------------------------------------------
@@ -353,6 +389,8 @@ t own-inode-size own_inode_size
 t own-manifest-hostile own_manifest_hostile
 t own-roundtrip own_roundtrip
 t own-sysbench-persona own_sysbench_persona
+t own-sysbench-hardlink own_sysbench_hardlink
+t cleanup-emfile cleanup_emfile
 t sig-prepare-big sig_prepare_big
 t sig-run sig_run
 t mmap-sigbus mmap_sigbus

@@ -44,6 +44,7 @@ start BADROW --plugin caching_sha2_password --hostile badrow
 start MIDCLOSE --plugin caching_sha2_password --hostile midclose
 start ERRQUERY --plugin caching_sha2_password --hostile errquery
 start ERRPREP --plugin caching_sha2_password --hostile errprepare
+start ERRSTATE --plugin caching_sha2_password --hostile errstate
 start STALL0 --plugin caching_sha2_password --stall-after 0
 start STALL4 --plugin caching_sha2_password --stall-after 4
 start SILENT --silent
@@ -130,6 +131,19 @@ for b in "$B" "$SAN"; do
     clean
 done
 
+# 3b. --server-public-key-path that is no key: /dev/zero is refused at 64 KiB (it used to be
+# read until memory ran out), a directory and a non-key file name the file (not "TLS")
+what="--server-public-key-path=/dev/zero"
+run "$what" 3 sh -c 'ulimit -v 2000000; exec "$@"' sh "$B" $P -P $FULL -psecret --server-public-key-path=/dev/zero
+has "bench: ping: /dev/zero holds more than 65536 bytes: not a PEM public key"
+what="--server-public-key-path=DIR"
+run "$what" 3 "$B" $P -P $FULL -psecret --server-public-key-path="$w"
+has "bench: ping: cannot read $w: Is a directory (EISDIR)"
+what="--server-public-key-path=NOT-A-KEY"
+run "$what" 3 "$B" $P -P $FULL -psecret --server-public-key-path="$w/FULL.log"
+has "bench: ping: RSA-encrypting the password for 127.0.0.1:$FULL with the public key in $w/FULL.log failed: PK - "
+hasnt "TLS with"
+
 # 4. 16 MiB fragments forever: capped by --max-allowed-packet, memory bounded
 what="fragment flood"
 run "$what" 3 /usr/bin/time -f 'maxrss %M' "$B" $P -P $FLOOD -psecret
@@ -175,6 +189,9 @@ for b in "$B" "$SAN"; do
     fails "$b" "close in the middle of a result" $MIDCLOSE "bench: ping: $SETQ: the server at 127.0.0.1:$MIDCLOSE closed the connection"
     fails "$b" "settings query error" $ERRQUERY "bench: ping: $SETQ on 127.0.0.1:$ERRQUERY: ERROR 1193 (HY000): Unknown system variable '\\x1b[31minnodb\\x07'\\nline 2"
     hasnt "$(printf '\033')"
+    fails "$b" "control characters in an SQLSTATE" $ERRSTATE "bench: ping: $SETQ on 127.0.0.1:$ERRSTATE: ERROR 1193 (??2J?): Unknown system variable 'x'"
+    hasnt "$(printf '\033')"
+    hasnt "$(printf '\007')"
     fails "$b" "PREPARE error" $ERRPREP "bench: ping: PREPARE of SELECT ? on 127.0.0.1:$ERRPREP: ERROR 1295 (HY000): This command is not supported in the prepared statement protocol yet"
 done
 
@@ -205,6 +222,21 @@ sigint $SILENT SILENT
 has "bench: ping: interrupted by SIGINT while reading from 127.0.0.1:$SILENT after"
 hasnt "Connected"
 within 0 1000
+
+what="SIGTERM in OLTP cleanup's ownership check"
+: >"$w/STALL0.log"
+"$B" oltp_read_write --no-defaults -h 127.0.0.1 -P $STALL0 -u alice -psecret cleanup >"$w/out" 2>&1 &
+bp=$!
+i=0; until grep -q "stalled" "$w/STALL0.log" 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
+kill -TERM $bp
+i=0; while kill -0 $bp 2>/dev/null && [ $i -lt 50 ]; do sleep 0.05; i=$((i + 1)); done
+kill -KILL $bp 2>/dev/null
+wait $bp
+rc=$?
+[ $rc = 1 ] && pass=$((pass + 1)) || bad "exit $rc, wanted 1 (interrupted, not a failure)"
+has "bench: warning: oltp_read_write cleanup: interrupted by SIGTERM; tables not reached are left as they were"
+hasnt "checking table"
 
 # 9. server strings are escaped for the terminal
 what="escaped server version"

@@ -73,7 +73,11 @@ static int t_io_not_ours(void)
     T_CHECK(!strcmp(io_not_ours(&sh, &m, 0, &id, why, sizeof(why)), "is a symlink"));
     id.st.st_mode = S_IFREG | 0600;
     id.st.st_size = 32768;
+    id.st.st_nlink = 1;
     T_CHECK(io_not_ours(&sh, &m, 1, &id, why, sizeof(why)) == NULL);
+    id.st.st_nlink = 2; /* a hard link to someone's file under bench's name */
+    T_CHECK(!strcmp(io_not_ours(&sh, &m, 1, &id, why, sizeof(why)),
+                    "no manifest entry, and 2 hard links"));
     free(m.e);
     return 0;
 }

@@ -29,6 +29,13 @@ static int t_oltp_names(void)
     T_CHECK(oltp_name_check("--oltp-table-name", "", false, &e) == B_INVALID);
     T_CHECK(oltp_name_check("--oltp-table-name", "a\xff", false, &e) == B_INVALID &&
             !strcmp(e.msg, "--oltp-table-name: invalid name '?': not valid UTF-8"));
+    /* control characters would reach terminals (messages, the one-liner's schema line) */
+    T_CHECK(oltp_name_check("--mysql-db (-D)", "a\x1b[2Jb\nc", false, &e) == B_INVALID &&
+            !strcmp(e.msg, "--mysql-db (-D): invalid name 'a\\x1b[2Jb\\nc': control "
+                           "characters are not allowed"));
+    T_CHECK(oltp_name_check("--oltp-table-name", "t\x7f", false, &e) == B_INVALID);
+    T_CHECK(oltp_name_check("--mysql-storage-engine", "a\x1b", true, &e) == B_INVALID &&
+            strchr(e.msg, 0x1b) == NULL);
     T_CHECK(oltp_name_check("--mysql-storage-engine", "InnoDB_2", true, &e) == B_OK);
     T_CHECK(oltp_name_check("--mysql-storage-engine", "innodb */ x", true, &e) == B_INVALID);
     /* sbtest<N> as sysbench writes it; any other name in backticks, inner ones doubled */
