@@ -7632,6 +7632,15 @@ static int oltp_long_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
     return rc;
 }
 
+/* A name as an SQL string that no byte of it can end: CONVERT(X'hex' USING utf8mb4). */
+static void oltp_put_name(struct buf *q, const char *name)
+{
+    buf_printf(q, "CONVERT(X'");
+    for (const u8 *p = (const u8 *)name; *p; p++)
+        buf_printf(q, "%02x", *p);
+    buf_printf(q, "' USING utf8mb4)");
+}
+
 /*
  * Does table `tbl` exist, and did bench make it? *owned: bench persona: the COMMENT marker;
  * sysbench persona: exactly sysbench's columns (cols, e.g. "id,k,c,pad"). The name is never
@@ -7650,10 +7659,9 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
     buf_printf(&q, "SELECT t.TABLE_COMMENT, (SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY "
                    "ORDINAL_POSITION) FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = "
                    "t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME) FROM information_schema.TABLES "
-                   "t WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_NAME = CONVERT(X'");
-    for (const u8 *p = (const u8 *)tbl; *p; p++)
-        buf_printf(&q, "%02x", *p);
-    buf_printf(&q, "' USING utf8mb4) COLLATE utf8mb4_bin");
+                   "t WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_NAME = ");
+    oltp_put_name(&q, tbl);
+    buf_printf(&q, " COLLATE utf8mb4_bin");
     struct myc_result res = {0};
     int rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, &kv);
     myc_result_free(&res);
@@ -7711,10 +7719,27 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct cli_
         myc_close(&c);
         return;
     }
-    snprintf(sql, sizeof(sql), "KILL %u", old->hs.conn_id);
+    /* The greeting's id is the server's thread id of `old` only when no proxy stands
+     * between: kill it only if that thread is ours (same user and schema) and is running a
+     * statement on this very table; otherwise let the statement finish (a new id is never
+     * reused before it wraps). */
+    struct buf q = {0};
+    struct oltp_kv kv;
+    memset(&kv, 0, sizeof(kv));
+    buf_printf(&q, "SELECT ID FROM information_schema.PROCESSLIST WHERE ID = %u AND USER = "
+                   "SUBSTRING_INDEX(USER(), '@', 1) AND DB <=> DATABASE() AND INSTR(INFO, ",
+               old->hs.conn_id);
+    oltp_put_name(&q, tbl);
+    buf_printf(&q, ") > 0");
     struct myc_result res = {0};
-    (void)myc_query(&c, sql, strlen(sql), &res, NULL, NULL); /* 1094: it had ended */
+    int qrc = myc_query(&c, q.p, q.len, &res, oltp_kv_row, &kv);
     myc_result_free(&res);
+    buf_free(&q);
+    if (qrc == B_OK && kv.n == 1) {
+        snprintf(sql, sizeof(sql), "KILL %u", old->hs.conn_id);
+        (void)myc_query(&c, sql, strlen(sql), &res, NULL, NULL); /* 1094: it had ended */
+        myc_result_free(&res);
+    }
     /* a lock another session holds on the table must not keep us: 1 s, then leave it */
     if (oltp_cmd_sql(j, &c, "SET SESSION lock_wait_timeout = 1") == B_OK &&
         oltp_owned(j, &c, tbl, "", &exists, &owned) == B_OK && owned) {

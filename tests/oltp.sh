@@ -248,6 +248,31 @@ ms=$(stop_after TERM $pid); wait $pid; rc=$?
     ok || { bad "SIGTERM while the server waits: $ms ms, exit $rc"; cat "$w/err"; }
 wait $lk
 $B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1 && gone && ok || bad "cleanup after an interrupted prepare"
+# behind a proxy the greeting's id names another server thread (here: the same user's
+# SELECT SLEEP in the same schema): the undo after a signal must not KILL it
+NAT="mariadb --no-defaults -h127.0.0.1 -P$BENCH_MY_PORT -unat -psecret sbt"
+$NAT -e "SELECT SLEEP(4)" >/dev/null 2>&1 &
+vic=$!
+vid=
+for _ in $(seq 100); do
+    vid=$($ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(4)'")
+    [ -n "$vid" ] && break; sleep 0.05
+done
+PXP=$((BENCH_MY_PORT + 1000))
+python3 "$top/tests/idproxy.py" $PXP "$BENCH_MY_PORT" "${vid:-0}" >"$w/px" 2>&1 &
+px=$!
+for _ in $(seq 100); do grep -q ready "$w/px" && break; sleep 0.05; done
+$B oltp_read_write ${C%%--mysql-port=*}--mysql-port=$PXP --mysql-user=nat --mysql-password=secret --mysql-db=sbt \
+    --no-defaults --ssl-mode=DISABLED --table-size=2000000 prepare >"$w/out" 2>"$w/err" &
+pid=$!
+for _ in $(seq 100); do grep -q Inserting "$w/out" && break; sleep 0.05; done; sleep 0.3
+kill -TERM $pid; wait $pid; rc=$?
+wait $vic; vrc=$?
+kill $px 2>/dev/null; wait $px 2>/dev/null
+[ -n "$vid" ] && [ $vrc = 0 ] && [ $rc != 0 ] && grep -q "interrupted by SIGTERM" "$w/err" &&
+    ok || { bad "undo behind a proxy: victim thread $vid exit $vrc, bench exit $rc"; cat "$w/err"; }
+for _ in $(seq 100); do $ROOT -N -e "SHOW PROCESSLIST" | grep -q "INSERT INTO" || break; sleep 0.1; done
+$B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1 && gone && ok || bad "cleanup after the proxy case"
 # the sysbench persona: as Debian's sysbench, which the signal kills (143), table left
 for who in ref our; do
     prog=sysbench; [ $who = our ] && prog=./sysbench
