@@ -8662,6 +8662,8 @@ static void rep_final(struct load_run *r, const struct load_snap *cur, u64 t_end
     int n = r->nthreads;
     load_snap_init(&d, n, r->w->nops);
     load_snap_diff(&d, cur, &r->base, n);
+    if (t_end_ns < r->t_measure_ns) /* stopped during --warmup-time: nothing was measured */
+        t_end_ns = r->t_measure_ns;
     double secs = (double)(t_end_ns - r->base.t_ns) / 1e9;
     double total = (double)(t_end_ns - r->t_measure_ns) / 1e9;
     u64 mn = d.events ? d.lat_min_ns : 0, mx = d.events ? d.lat_max_ns : 0;
