@@ -8868,11 +8868,14 @@ static void cli_add(struct cli *c, int at, const char *a, const char *from)
     c->nargs++;
 }
 
-/* "FILE:LINE", owned by c. */
+static const char *cli_esc(struct buf *b, const char *s, size_t n);
+
+/* "FILE:LINE", owned by c; FILE escaped (an !include or a directory can name it). */
 static const char *cli_where(struct cli *c, const char *path, int line)
 {
-    struct buf b = {0};
-    buf_printf(&b, "%s:%d", path, line);
+    struct buf b = {0}, e = {0};
+    buf_printf(&b, "%s:%d", cli_esc(&e, path, strlen(path)), line);
+    buf_free(&e);
     return cli_own(c, b.p);
 }
 
@@ -9115,8 +9118,8 @@ static int cli_cnf_option(struct cli_cnf *k, char *p, const char *path, int line
         unsigned long port = strtoul(pv, &end, 10);
         if (!*pv || *end || errno || port > 65535 || !isdigit((unsigned char)*pv)) {
             struct buf e = {0};
-            b_msg(B_MSG_FATAL, "%s:%d: port: invalid value '%s' (expected a TCP port 0..65535)",
-                  path, line, cli_esc(&e, pv, strlen(pv)));
+            b_msg(B_MSG_FATAL, "%s: port: invalid value '%s' (expected a TCP port 0..65535)",
+                  cli_where(k->c, path, line), cli_esc(&e, pv, strlen(pv)));
             buf_free(&e);
             buf_free(&a);
             return B_EXIT_USAGE;
@@ -9139,8 +9142,11 @@ static int cli_cnf_dir(struct cli_cnf *k, const char *dir, const char *via)
     size_t n = 0, cap = 0;
     int ex = B_EXIT_OK;
     if (!d) {
-        b_msg(B_MSG_FATAL, "%s: cannot read !includedir '%s': %s (%s)", via, dir,
-              strerror(errno), b_errno_name(errno));
+        int err = errno;
+        struct buf e = {0};
+        b_msg(B_MSG_FATAL, "%s: cannot read !includedir '%s': %s (%s)", via,
+              cli_esc(&e, dir, strlen(dir)), strerror(err), b_errno_name(err));
+        buf_free(&e);
         return B_EXIT_ENV;
     }
     for (struct dirent *de; (de = readdir(d));) {
@@ -9184,8 +9190,11 @@ static int cli_cnf_directive(struct cli_cnf *k, char *p, const char *path, int l
     }
     *e = 0;
     if (k->depth > CLI_INCLUDE_DEPTH) {
+        struct buf ea = {0};
         b_msg(B_MSG_WARN, "%s: skipping '!%s %s': more than %d levels of !include", via,
-              dir ? "includedir" : "include", arg, CLI_INCLUDE_DEPTH);
+              dir ? "includedir" : "include", cli_esc(&ea, arg, strlen(arg)),
+              CLI_INCLUDE_DEPTH);
+        buf_free(&ea);
         return B_EXIT_OK;
     }
     return dir ? cli_cnf_dir(k, arg, via) : cli_cnf_file(k, arg, false, via);
@@ -10132,6 +10141,17 @@ static int cli_main(int argc, char **argv)
                     return ex;
                 }
                 continue;
+            }
+            if (!opts.sb && (!strcmp(a, "--mysql-password") || !strcmp(a, "--mysql_password")) &&
+                i + 1 < nav && c.av[i + 1][0] != '-') {
+                /* "--mysql-password SECRET": the next word would be echoed as a test or
+                 * command by the messages below */
+                b_msg(B_MSG_FATAL, "%s: no value attached; the argument after it is not "
+                                   "shown (it may be the password)",
+                      a);
+                b_msg(B_MSG_HINT, "write --mysql-password=SECRET, or -p to be asked for it");
+                cli_free(&c);
+                return B_EXIT_USAGE;
             }
             if (!strncmp(a, "--test=", 7)) {
                 fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a "

@@ -93,6 +93,17 @@ printf 'threads=1\n\033[31mjunk\001=1\n' >"$work/junk.cfg"
 expect config-junk-escaped 2 "junk.cfg:2: unknown option '--.x1b\\[31mjunk.x01'" \
     "$B" --config-file="$work/junk.cfg" cpu run
 if grep -q "$(printf '\033')" "$work/err"; then bad "config-junk: a raw ESC byte reached stderr"; else ok; fi
+# names an option file gives (!includedir, a file found there) are escaped in messages too
+mkdir -p "$work/inc"
+printf '[client]\nport=x\n' >"$work/inc/$(printf 'e\033[31m').cnf"
+printf '[client]\n!includedir %s\n' "$work/inc" >"$work/incdir.cnf"
+expect include-name-escaped 2 "e.x1b\\[31m\.cnf:2: port: invalid value 'x'" \
+    "$B" ping --defaults-file="$work/incdir.cnf"
+if grep -q "$(printf '\033')" "$work/err"; then bad "include-name: a raw ESC byte reached stderr"; else ok; fi
+printf '[client]\n!includedir %s/no\033[31m\n' "$work" >"$work/nodir.cnf"
+expect includedir-escaped 3 "cannot read !includedir '.*/no.x1b\\[31m'" \
+    "$B" ping --defaults-file="$work/nodir.cnf"
+if grep -q "$(printf '\033')" "$work/err"; then bad "includedir: a raw ESC byte reached stderr"; else ok; fi
 i=0; : >"$work/many.cfg"
 while [ $i -lt 1500 ]; do echo "cpu-max-prime = $((1000 + i))" >>"$work/many.cfg"; i=$((i + 1)); done
 printf '# %s cpu-max-prime=5\n' "$long" >>"$work/many.cfg"
@@ -127,6 +138,10 @@ done
 expect mistyped-option 2 "unknown option '--mysql-pasword' \\(did you mean '--mysql-password'\\?\\)" \
     "$B" cpu --mysql-pasword=TOPSECRET run
 if grep -q TOPSECRET "$work/out" "$work/err"; then bad "mistyped-option: value echoed"; else ok; fi
+# "--mysql-password SECRET" (a space, not '='): the next word is not echoed as a test/command
+expect password-space 2 "--mysql-password: no value attached; the argument after it is not shown" \
+    "$B" ping --mysql-password TOPSECRET2 --mysql-port=1
+if grep -q TOPSECRET2 "$work/out" "$work/err"; then bad "password-space: value echoed"; else ok; fi
 
 # ---- closed standard descriptors: the report must not land in a test file ----
 F1="--file-num=1 --file-total-size=16K"
