@@ -9548,29 +9548,49 @@ static int cli_derive(struct cli *c)
 
 /* ---- database connections: mysql client conventions, option files, ping ---- */
 
-/* Read a password from the terminal without echo (-p with no value). */
+/* Read a password from the terminal without echo (-p with no value): B_OK, B_SYSERR (no
+ * terminal), B_INTR (a signal: SIGINT/SIGTERM end the read) or B_TRUNCATED (longer than
+ * n - 1 bytes: the whole line is read, nothing is cut silently). */
 static int cli_prompt_password(char *out, size_t n)
 {
-    int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+    int fd = open("/dev/tty", O_RDWR | O_CLOEXEC), rc = B_OK;
     struct termios t, t0;
     size_t len = 0;
     if (fd < 0)
         return B_SYSERR;
-    (void)!write(fd, "Enter password: ", 16);
     bool restore = tcgetattr(fd, &t0) == 0;
     if (restore) {
         t = t0;
         t.c_lflag &= ~(tcflag_t)ECHO;
         tcsetattr(fd, TCSAFLUSH, &t);
     }
-    for (char ch; len + 1 < n && read(fd, &ch, 1) == 1 && ch != '\n' && ch != '\r';)
-        out[len++] = ch;
+    (void)!write(fd, "Enter password: ", 16); /* after TCSAFLUSH: what is typed now is kept */
+    for (char ch;;) { /* a signal that came before read(2) would not end it: poll */
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (atomic_load(&b_stop)) {
+            rc = B_INTR; /* no password to use */
+            break;
+        }
+        if (poll(&p, 1, 100) == 0 || (p.revents == 0))
+            continue;
+        if (read(fd, &ch, 1) != 1) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (ch == '\n' || ch == '\r')
+            break;
+        if (len + 1 < n)
+            out[len++] = ch;
+        else
+            rc = B_TRUNCATED;
+    }
     out[len] = 0;
     if (restore)
         tcsetattr(fd, TCSAFLUSH, &t0);
     (void)!write(fd, "\n", 1);
     close(fd);
-    return B_OK;
+    return rc;
 }
 
 /* Where the secret starts in a password argument (-pSECRET, --password=, --mysql-password=),
@@ -10235,11 +10255,21 @@ static int cli_main(int argc, char **argv)
     os_install_signals(); /* SIGINT/SIGTERM end runs cleanly: reports print, schemas drop */
     if (ex == B_EXIT_OK && opts.password_prompt) {
         char pw[256];
-        if (cli_prompt_password(pw, sizeof(pw)) < 0) {
-            b_msg(B_MSG_FATAL, "-p: cannot ask for the password: no terminal");
-            b_msg(B_MSG_HINT, "give it as -pSECRET, --mysql-password=SECRET or in MYSQL_PWD");
+        int prc = cli_prompt_password(pw, sizeof(pw));
+        if (prc < 0) {
+            mbedtls_platform_zeroize(pw, sizeof(pw));
+            if (prc == B_INTR)
+                b_msg(B_MSG_FATAL, "-p: asking for the password: interrupted by %s",
+                      os_stop_signame());
+            else if (prc == B_TRUNCATED)
+                b_msg(B_MSG_FATAL, "-p: the password typed is longer than %zu bytes",
+                      sizeof(pw) - 1);
+            else
+                b_msg(B_MSG_FATAL, "-p: cannot ask for the password: no terminal");
+            if (prc != B_INTR)
+                b_msg(B_MSG_HINT, "give it as -pSECRET, --mysql-password=SECRET or in MYSQL_PWD");
             cli_free(&c);
-            return B_EXIT_USAGE;
+            return prc == B_INTR ? B_EXIT_FAIL : cli_usage_exit();
         }
         free(opts.mysql_password);
         opts.mysql_password = b_xstrdup(pw);

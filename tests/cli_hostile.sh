@@ -138,6 +138,40 @@ done
 expect mistyped-option 2 "unknown option '--mysql-pasword' \\(did you mean '--mysql-password'\\?\\)" \
     "$B" cpu --mysql-pasword=TOPSECRET run
 if grep -q TOPSECRET "$work/out" "$work/err"; then bad "mistyped-option: value echoed"; else ok; fi
+# -p at a terminal (a pty): a password longer than the buffer is refused, not cut; SIGINT at
+# the prompt ends bench (it went on and connected with what was typed); no terminal: exit 2
+# (the sysbench persona's errors exit 1, docs/cli.md)
+tty_prompt() { # MODE (long: type 300 bytes; int: SIGINT at the prompt)
+    timeout 20 python3 -c '
+import os, pty, signal, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "ping", "-p", "--mysql-port=1", "--mysql-host=127.0.0.1"])
+out, t0 = b"", time.time()
+while b"password: " not in out and time.time() - t0 < 10:
+    out += os.read(fd, 1024)
+if sys.argv[2] == "long":
+    os.write(fd, b"x" * 300 + b"\n")
+else:
+    os.kill(pid, signal.SIGINT)
+while True:
+    try:
+        d = os.read(fd, 1024)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+sys.stderr.write(out.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+' "$B" "$1"
+}
+expect prompt-long 2 "-p: the password typed is longer than 255 bytes" tty_prompt long
+expect prompt-sigint 1 "-p: asking for the password: interrupted by SIGINT" tty_prompt int
+expect prompt-no-tty 2 "-p: cannot ask for the password: no terminal" setsid "$B" ping -p
+ln -sf "$B" "$work/sysbench"
+expect prompt-no-tty-sysbench 1 "FATAL: -p: cannot ask for the password: no terminal" \
+    setsid "$work/sysbench" oltp_read_only run -p
 # "--mysql-password SECRET" (a space, not '='): the next word is not echoed as a test/command
 expect password-space 2 "--mysql-password: no value attached; the argument after it is not shown" \
     "$B" ping --mysql-password TOPSECRET2 --mysql-port=1
