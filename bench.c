@@ -1107,7 +1107,8 @@ static void opt_expect(struct buf *b, const struct opt_def *d, bool sb)
  */
 static void os_on_signal(int sig)
 {
-    if (atomic_exchange(&b_stop, sig)) {
+    int was = atomic_exchange(&b_stop, sig);
+    if (was && was != SIGPIPE) { /* SIGPIPE: the report's reader left (cli_out_failed) */
         static const char m[] = "bench: second signal: exiting at once; files or tables of "
                                 "this run may be left\n";
         ssize_t w = write(2, m, sizeof(m) - 1);
