@@ -9029,6 +9029,15 @@ static int cli_read_config(struct cli *c, const char *path)
             char *ke = eq, *ve = ne, *v = cli_trim(eq + 1, &ve);
             while (ke > p && isspace((unsigned char)ke[-1]))
                 ke--;
+            if (!opts.sb && ke - p == 11 &&
+                (!strncmp(p, "config-file", 11) || !strncmp(p, "config_file", 11))) {
+                b_msg(B_MSG_FATAL, "%s: config-file: a config file cannot name another one "
+                                   "(it would not be read)",
+                      cli_where(c, path, line));
+                b_msg(B_MSG_HINT, "give each file with its own --config-file=FILE");
+                buf_free(&b);
+                return B_EXIT_USAGE;
+            }
             if (ve - v >= 2 && (*v == '"' || *v == '\'') && ve[-1] == *v)
                 v++, ve--;
             buf_printf(&a, "--%.*s=%.*s", (int)(ke - p), p, (int)(ve - v), v);

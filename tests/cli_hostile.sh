@@ -93,6 +93,10 @@ printf 'threads=1\n\033[31mjunk\001=1\n' >"$work/junk.cfg"
 expect config-junk-escaped 2 "junk.cfg:2: unknown option '--.x1b\\[31mjunk.x01'" \
     "$B" --config-file="$work/junk.cfg" cpu run
 if grep -q "$(printf '\033')" "$work/err"; then bad "config-junk: a raw ESC byte reached stderr"; else ok; fi
+# a config file that names another one: that one was silently not read
+printf 'threads = 1\nconfig-file = %s/junk.cfg\n' "$work" >"$work/nested.cfg"
+expect config-nested 2 "nested.cfg:2: config-file: a config file cannot name another one" \
+    "$B" --config-file="$work/nested.cfg" cpu --events=1 --time=0 run
 # names an option file gives (!includedir, a file found there) are escaped in messages too
 mkdir -p "$work/inc"
 printf '[client]\nport=x\n' >"$work/inc/$(printf 'e\033[31m').cnf"
