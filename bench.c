@@ -8892,6 +8892,8 @@ static const char *cli_esc(struct buf *b, const char *s, size_t n)
                    : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 1, k = 1;
         while (len > 1 && k < len && i + k < n && (u[k] & 0xc0) == 0x80)
             k++;
+        if (len == 2 && u[0] == 0xc2 && i + 1 < n && u[1] < 0xa0)
+            len = 1; /* U+0080..U+009F: C1 controls (U+009B is CSI to some terminals) */
         if (len > 1 && k == len) { /* a whole UTF-8 sequence */
             buf_put(b, u, len);
             i += len - 1;
