@@ -1107,7 +1107,8 @@ static void opt_expect(struct buf *b, const struct opt_def *d, bool sb)
  */
 static void os_on_signal(int sig)
 {
-    if (atomic_exchange(&b_stop, sig)) {
+    int was = atomic_exchange(&b_stop, sig);
+    if (was && was != SIGPIPE) { /* SIGPIPE: the report's reader left (cli_out_failed) */
         static const char m[] = "bench: second signal: exiting at once; files or tables of "
                                 "this run may be left\n";
         ssize_t w = write(2, m, sizeof(m) - 1);
@@ -8728,6 +8729,8 @@ static void rep_final(struct load_run *r, const struct load_snap *cur, u64 t_end
     int n = r->nthreads;
     load_snap_init(&d, n, r->w->nops);
     load_snap_diff(&d, cur, &r->base, n);
+    if (t_end_ns < r->t_measure_ns) /* stopped during --warmup-time: nothing was measured */
+        t_end_ns = r->t_measure_ns;
     double secs = (double)(t_end_ns - r->base.t_ns) / 1e9;
     double total = (double)(t_end_ns - r->t_measure_ns) / 1e9;
     u64 mn = d.events ? d.lat_min_ns : 0, mx = d.events ? d.lat_max_ns : 0;
@@ -8932,11 +8935,14 @@ static void cli_add(struct cli *c, int at, const char *a, const char *from)
     c->nargs++;
 }
 
-/* "FILE:LINE", owned by c. */
+static const char *cli_esc(struct buf *b, const char *s, size_t n);
+
+/* "FILE:LINE", owned by c; FILE escaped (an !include or a directory can name it). */
 static const char *cli_where(struct cli *c, const char *path, int line)
 {
-    struct buf b = {0};
-    buf_printf(&b, "%s:%d", path, line);
+    struct buf b = {0}, e = {0};
+    buf_printf(&b, "%s:%d", cli_esc(&e, path, strlen(path)), line);
+    buf_free(&e);
     return cli_own(c, b.p);
 }
 
@@ -8952,6 +8958,8 @@ static const char *cli_esc(struct buf *b, const char *s, size_t n)
                    : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 1, k = 1;
         while (len > 1 && k < len && i + k < n && (u[k] & 0xc0) == 0x80)
             k++;
+        if (len == 2 && u[0] == 0xc2 && i + 1 < n && u[1] < 0xa0)
+            len = 1; /* U+0080..U+009F: C1 controls (U+009B is CSI to some terminals) */
         if (len > 1 && k == len) { /* a whole UTF-8 sequence */
             buf_put(b, u, len);
             i += len - 1;
@@ -9089,6 +9097,15 @@ static int cli_read_config(struct cli *c, const char *path)
             char *ke = eq, *ve = ne, *v = cli_trim(eq + 1, &ve);
             while (ke > p && isspace((unsigned char)ke[-1]))
                 ke--;
+            if (!opts.sb && ke - p == 11 &&
+                (!strncmp(p, "config-file", 11) || !strncmp(p, "config_file", 11))) {
+                b_msg(B_MSG_FATAL, "%s: config-file: a config file cannot name another one "
+                                   "(it would not be read)",
+                      cli_where(c, path, line));
+                b_msg(B_MSG_HINT, "give each file with its own --config-file=FILE");
+                buf_free(&b);
+                return B_EXIT_USAGE;
+            }
             if (ve - v >= 2 && (*v == '"' || *v == '\'') && ve[-1] == *v)
                 v++, ve--;
             buf_printf(&a, "--%.*s=%.*s", (int)(ke - p), p, (int)(ve - v), v);
@@ -9179,8 +9196,8 @@ static int cli_cnf_option(struct cli_cnf *k, char *p, const char *path, int line
         unsigned long port = strtoul(pv, &end, 10);
         if (!*pv || *end || errno || port > 65535 || !isdigit((unsigned char)*pv)) {
             struct buf e = {0};
-            b_msg(B_MSG_FATAL, "%s:%d: port: invalid value '%s' (expected a TCP port 0..65535)",
-                  path, line, cli_esc(&e, pv, strlen(pv)));
+            b_msg(B_MSG_FATAL, "%s: port: invalid value '%s' (expected a TCP port 0..65535)",
+                  cli_where(k->c, path, line), cli_esc(&e, pv, strlen(pv)));
             buf_free(&e);
             buf_free(&a);
             return B_EXIT_USAGE;
@@ -9203,8 +9220,11 @@ static int cli_cnf_dir(struct cli_cnf *k, const char *dir, const char *via)
     size_t n = 0, cap = 0;
     int ex = B_EXIT_OK;
     if (!d) {
-        b_msg(B_MSG_FATAL, "%s: cannot read !includedir '%s': %s (%s)", via, dir,
-              strerror(errno), b_errno_name(errno));
+        int err = errno;
+        struct buf e = {0};
+        b_msg(B_MSG_FATAL, "%s: cannot read !includedir '%s': %s (%s)", via,
+              cli_esc(&e, dir, strlen(dir)), strerror(err), b_errno_name(err));
+        buf_free(&e);
         return B_EXIT_ENV;
     }
     for (struct dirent *de; (de = readdir(d));) {
@@ -9248,8 +9268,11 @@ static int cli_cnf_directive(struct cli_cnf *k, char *p, const char *path, int l
     }
     *e = 0;
     if (k->depth > CLI_INCLUDE_DEPTH) {
+        struct buf ea = {0};
         b_msg(B_MSG_WARN, "%s: skipping '!%s %s': more than %d levels of !include", via,
-              dir ? "includedir" : "include", arg, CLI_INCLUDE_DEPTH);
+              dir ? "includedir" : "include", cli_esc(&ea, arg, strlen(arg)),
+              CLI_INCLUDE_DEPTH);
+        buf_free(&ea);
         return B_EXIT_OK;
     }
     return dir ? cli_cnf_dir(k, arg, via) : cli_cnf_file(k, arg, false, via);
@@ -9603,29 +9626,49 @@ static int cli_derive(struct cli *c)
 
 /* ---- database connections: mysql client conventions, option files, ping ---- */
 
-/* Read a password from the terminal without echo (-p with no value). */
+/* Read a password from the terminal without echo (-p with no value): B_OK, B_SYSERR (no
+ * terminal), B_INTR (a signal: SIGINT/SIGTERM end the read) or B_TRUNCATED (longer than
+ * n - 1 bytes: the whole line is read, nothing is cut silently). */
 static int cli_prompt_password(char *out, size_t n)
 {
-    int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+    int fd = open("/dev/tty", O_RDWR | O_CLOEXEC), rc = B_OK;
     struct termios t, t0;
     size_t len = 0;
     if (fd < 0)
         return B_SYSERR;
-    (void)!write(fd, "Enter password: ", 16);
     bool restore = tcgetattr(fd, &t0) == 0;
     if (restore) {
         t = t0;
         t.c_lflag &= ~(tcflag_t)ECHO;
         tcsetattr(fd, TCSAFLUSH, &t);
     }
-    for (char ch; len + 1 < n && read(fd, &ch, 1) == 1 && ch != '\n' && ch != '\r';)
-        out[len++] = ch;
+    (void)!write(fd, "Enter password: ", 16); /* after TCSAFLUSH: what is typed now is kept */
+    for (char ch;;) { /* a signal that came before read(2) would not end it: poll */
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (atomic_load(&b_stop)) {
+            rc = B_INTR; /* no password to use */
+            break;
+        }
+        if (poll(&p, 1, 100) == 0 || (p.revents == 0))
+            continue;
+        if (read(fd, &ch, 1) != 1) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (ch == '\n' || ch == '\r')
+            break;
+        if (len + 1 < n)
+            out[len++] = ch;
+        else
+            rc = B_TRUNCATED;
+    }
     out[len] = 0;
     if (restore)
         tcsetattr(fd, TCSAFLUSH, &t0);
     (void)!write(fd, "\n", 1);
     close(fd);
-    return B_OK;
+    return rc;
 }
 
 /* Where the secret starts in a password argument (-pSECRET, --password=, --mysql-password=),
@@ -10197,6 +10240,17 @@ static int cli_main(int argc, char **argv)
                 }
                 continue;
             }
+            if (!opts.sb && (!strcmp(a, "--mysql-password") || !strcmp(a, "--mysql_password")) &&
+                i + 1 < nav && c.av[i + 1][0] != '-') {
+                /* "--mysql-password SECRET": the next word would be echoed as a test or
+                 * command by the messages below */
+                b_msg(B_MSG_FATAL, "%s: no value attached; the argument after it is not "
+                                   "shown (it may be the password)",
+                      a);
+                b_msg(B_MSG_HINT, "write --mysql-password=SECRET, or -p to be asked for it");
+                cli_free(&c);
+                return B_EXIT_USAGE;
+            }
             if (!strncmp(a, "--test=", 7)) {
                 fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a "
                                 "script name or path on the command line without any "
@@ -10279,11 +10333,21 @@ static int cli_main(int argc, char **argv)
     os_install_signals(); /* SIGINT/SIGTERM end runs cleanly: reports print, schemas drop */
     if (ex == B_EXIT_OK && opts.password_prompt) {
         char pw[256];
-        if (cli_prompt_password(pw, sizeof(pw)) < 0) {
-            b_msg(B_MSG_FATAL, "-p: cannot ask for the password: no terminal");
-            b_msg(B_MSG_HINT, "give it as -pSECRET, --mysql-password=SECRET or in MYSQL_PWD");
+        int prc = cli_prompt_password(pw, sizeof(pw));
+        if (prc < 0) {
+            mbedtls_platform_zeroize(pw, sizeof(pw));
+            if (prc == B_INTR)
+                b_msg(B_MSG_FATAL, "-p: asking for the password: interrupted by %s",
+                      os_stop_signame());
+            else if (prc == B_TRUNCATED)
+                b_msg(B_MSG_FATAL, "-p: the password typed is longer than %zu bytes",
+                      sizeof(pw) - 1);
+            else
+                b_msg(B_MSG_FATAL, "-p: cannot ask for the password: no terminal");
+            if (prc != B_INTR)
+                b_msg(B_MSG_HINT, "give it as -pSECRET, --mysql-password=SECRET or in MYSQL_PWD");
             cli_free(&c);
-            return B_EXIT_USAGE;
+            return prc == B_INTR ? B_EXIT_FAIL : cli_usage_exit();
         }
         free(opts.mysql_password);
         opts.mysql_password = b_xstrdup(pw);

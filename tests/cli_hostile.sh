@@ -93,6 +93,21 @@ printf 'threads=1\n\033[31mjunk\001=1\n' >"$work/junk.cfg"
 expect config-junk-escaped 2 "junk.cfg:2: unknown option '--.x1b\\[31mjunk.x01'" \
     "$B" --config-file="$work/junk.cfg" cpu run
 if grep -q "$(printf '\033')" "$work/err"; then bad "config-junk: a raw ESC byte reached stderr"; else ok; fi
+# a config file that names another one: that one was silently not read
+printf 'threads = 1\nconfig-file = %s/junk.cfg\n' "$work" >"$work/nested.cfg"
+expect config-nested 2 "nested.cfg:2: config-file: a config file cannot name another one" \
+    "$B" --config-file="$work/nested.cfg" cpu --events=1 --time=0 run
+# names an option file gives (!includedir, a file found there) are escaped in messages too
+mkdir -p "$work/inc"
+printf '[client]\nport=x\n' >"$work/inc/$(printf 'e\033[31m').cnf"
+printf '[client]\n!includedir %s\n' "$work/inc" >"$work/incdir.cnf"
+expect include-name-escaped 2 "e.x1b\\[31m\.cnf:2: port: invalid value 'x'" \
+    "$B" ping --defaults-file="$work/incdir.cnf"
+if grep -q "$(printf '\033')" "$work/err"; then bad "include-name: a raw ESC byte reached stderr"; else ok; fi
+printf '[client]\n!includedir %s/no\033[31m\n' "$work" >"$work/nodir.cnf"
+expect includedir-escaped 3 "cannot read !includedir '.*/no.x1b\\[31m'" \
+    "$B" ping --defaults-file="$work/nodir.cnf"
+if grep -q "$(printf '\033')" "$work/err"; then bad "includedir: a raw ESC byte reached stderr"; else ok; fi
 i=0; : >"$work/many.cfg"
 while [ $i -lt 1500 ]; do echo "cpu-max-prime = $((1000 + i))" >>"$work/many.cfg"; i=$((i + 1)); done
 printf '# %s cpu-max-prime=5\n' "$long" >>"$work/many.cfg"
@@ -127,6 +142,44 @@ done
 expect mistyped-option 2 "unknown option '--mysql-pasword' \\(did you mean '--mysql-password'\\?\\)" \
     "$B" cpu --mysql-pasword=TOPSECRET run
 if grep -q TOPSECRET "$work/out" "$work/err"; then bad "mistyped-option: value echoed"; else ok; fi
+# -p at a terminal (a pty): a password longer than the buffer is refused, not cut; SIGINT at
+# the prompt ends bench (it went on and connected with what was typed); no terminal: exit 2
+# (the sysbench persona's errors exit 1, docs/cli.md)
+tty_prompt() { # MODE (long: type 300 bytes; int: SIGINT at the prompt)
+    timeout 20 python3 -c '
+import os, pty, signal, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "ping", "-p", "--mysql-port=1", "--mysql-host=127.0.0.1"])
+out, t0 = b"", time.time()
+while b"password: " not in out and time.time() - t0 < 10:
+    out += os.read(fd, 1024)
+if sys.argv[2] == "long":
+    os.write(fd, b"x" * 300 + b"\n")
+else:
+    os.kill(pid, signal.SIGINT)
+while True:
+    try:
+        d = os.read(fd, 1024)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+sys.stderr.write(out.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+' "$B" "$1"
+}
+expect prompt-long 2 "-p: the password typed is longer than 255 bytes" tty_prompt long
+expect prompt-sigint 1 "-p: asking for the password: interrupted by SIGINT" tty_prompt int
+expect prompt-no-tty 2 "-p: cannot ask for the password: no terminal" setsid "$B" ping -p
+ln -sf "$B" "$work/sysbench"
+expect prompt-no-tty-sysbench 1 "FATAL: -p: cannot ask for the password: no terminal" \
+    setsid "$work/sysbench" oltp_read_only run -p
+# "--mysql-password SECRET" (a space, not '='): the next word is not echoed as a test/command
+expect password-space 2 "--mysql-password: no value attached; the argument after it is not shown" \
+    "$B" ping --mysql-password TOPSECRET2 --mysql-port=1
+if grep -q TOPSECRET2 "$work/out" "$work/err"; then bad "password-space: value echoed"; else ok; fi
 
 # ---- closed standard descriptors: the report must not land in a test file ----
 F1="--file-num=1 --file-total-size=16K"

@@ -25,5 +25,10 @@ done
 for o in $(sed -n 's/^| `--\([a-z0-9-]*\).*/\1/p' "$md" | sort -u); do
     echo "$opts" | grep -qx -- "$o" || { echo "docs: docs/cli.md documents --$o, which bench does not list"; fail=1; }
 done
+# every exit status of docs/cli.md's table is in the man page's EXIT STATUS
+for st in $(sed -n '/^## Exit status/,/^## /s/^| \([0-9][0-9, ]*\) |.*/\1/p' "$md" | tr -d ,); do
+    sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$man" | grep -qw "$st" ||
+        { echo "docs: exit status $st of docs/cli.md is not in docs/bench.1"; fail=1; }
+done
 [ $fail = 0 ] && echo "docs: $(echo "$opts" | wc -l) options and $(echo $tests | wc -w) tests documented"
 exit $fail

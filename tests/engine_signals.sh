@@ -90,6 +90,10 @@ IRE='interrupted; the report covers the run until the signal'
 case1 "one cpu event (--cpu-max-prime=1e12)" TERM started "$IRE" \
     cpu --cpu-max-prime=1000000000000 run
 grep -q 'total number of events: *0$' "$tmp/out" || ko "cpu: the cut event was counted"
+# a stop during --warmup-time: nothing was measured, so 0 s and 0 events (was 18446744069 s)
+case1 "cpu during --warmup-time" INT started "$IRE" cpu --warmup-time=60 --time=5 run
+grep -q 'total time: *0\.0000s$' "$tmp/out" && grep -q 'total number of events: *0$' "$tmp/out" ||
+    ko "warmup: the report is not 0 s and 0 events: $(grep 'total time' "$tmp/out")"
 case1 "one memory pass (256M, rnd read)" INT started "$IRE" \
     memory --memory-block-size=256M --memory-access-mode=rnd --memory-oper=read run
 case1 "one mutex event (--mutex-loops=1e12)" TERM started "$IRE" \

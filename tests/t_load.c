@@ -1,5 +1,7 @@
 /* load_: the engine with real threads, driven directly (no stdout). */
 
+#include <sys/wait.h>
+
 /* Set every option to its default, then apply "name=value" overrides. */
 static int t_opts(struct bench_opts *o, const char *const *kv)
 {
@@ -264,5 +266,23 @@ static int t_load_checkpoints_dedupe(void)
     T_CHECK(t_ck_calls == 2 && t_ck_at[0] == 0.2 && t_ck_at[1] == 0.4);
     load_run_free(&r);
     t_opts_free(&o);
+    return 0;
+}
+
+/* A stop set because the report's reader went away (b_stop = SIGPIPE) is not the user's
+ * first signal: the user's SIGINT that follows is a first one (stop in order, exit 1), not
+ * a second one (_exit(130) that skips the cleanup). In a child: _exit kills the caller. */
+static int t_os_signal_after_lost_reader(void)
+{
+    pid_t pid = fork();
+    T_CHECK(pid >= 0);
+    if (pid == 0) {
+        atomic_store(&b_stop, SIGPIPE);
+        os_on_signal(SIGINT);
+        _exit(atomic_load(&b_stop) == SIGINT ? 0 : 2);
+    }
+    int st = 0;
+    T_CHECK(waitpid(pid, &st, 0) == pid);
+    T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     return 0;
 }

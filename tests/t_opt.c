@@ -413,6 +413,9 @@ static int t_opt_esc(void)
     T_CHECK(!strcmp(cli_esc(&b, in, sizeof(in) - 1),
                     "a\\x1b[31m\\x01\\x7f\\xff\xc3\xa9\xe2\x82\xac\\xc3"));
     T_CHECK(!strcmp(cli_esc(&b, "", 0), ""));
+    /* C1 controls encoded as UTF-8 (U+009B, a CSI) are escaped; U+00A0 and up are kept */
+    T_CHECK(!strcmp(cli_esc(&b, "\xc2\x9b" "31m\xc2\x80\xc2\xa0", 9),
+                    "\\xc2\\x9b31m\\xc2\\x80\xc2\xa0"));
     buf_free(&b);
     return 0;
 }
