@@ -88,6 +88,6 @@ suite hostile sh tests/hostile.sh
 suite oltp bash tests/oltp.sh
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
 ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
-suite fuzz make -s fuzz
+suite fuzz make -s fuzz FUZZ_TIME=20
 echo "run: $pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]
