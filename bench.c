@@ -2908,10 +2908,14 @@ done:
 /* The most a PEM public key file may hold: a 16384-bit key takes 3 KiB. */
 #define MYC_KEY_FILE_MAX ((size_t)64 << 10)
 
-/* Read a small file (at most MYC_KEY_FILE_MAX bytes: /dev/zero is no key). */
+/* Read a small file (at most MYC_KEY_FILE_MAX bytes: /dev/zero is no key). Opened
+ * non-blocking: a FIFO with no writer reads as empty instead of waiting for one. */
 static int myc_read_file(const char *path, struct buf *out, struct b_err *e)
 {
-    FILE *f = fopen(path, "rb");
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (fd >= 0 && !f)
+        close(fd);
     char tmp[4096];
     size_t n;
     int err = 0;
@@ -8946,28 +8950,15 @@ static const char *cli_where(struct cli *c, const char *path, int line)
     return cli_own(c, b.p);
 }
 
-/* n bytes of s for a message: control bytes and bytes that are not UTF-8 as \xNN, so that
- * junk read from a file or argv cannot drive the terminal. Returns b's text. */
+/* n bytes of s for a message, escaped by my_escape (the one escaper: control bytes, C1 and
+ * bytes that are not well-formed UTF-8 as \n \r \t \xNN), so that junk read from a file
+ * or argv cannot drive the terminal. Returns b's text. */
 static const char *cli_esc(struct buf *b, const char *s, size_t n)
 {
     b->len = 0;
-    buf_put(b, "", 0);
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char *u = (const unsigned char *)s + i;
-        size_t len = u[0] >= 0xc2 && u[0] <= 0xdf ? 2 : u[0] >= 0xe0 && u[0] <= 0xef ? 3
-                   : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 1, k = 1;
-        while (len > 1 && k < len && i + k < n && (u[k] & 0xc0) == 0x80)
-            k++;
-        if (len == 2 && u[0] == 0xc2 && i + 1 < n && u[1] < 0xa0)
-            len = 1; /* U+0080..U+009F: C1 controls (U+009B is CSI to some terminals) */
-        if (len > 1 && k == len) { /* a whole UTF-8 sequence */
-            buf_put(b, u, len);
-            i += len - 1;
-        } else if (u[0] < 0x20 || u[0] >= 0x7f)
-            buf_printf(b, "\\x%02x", u[0]);
-        else
-            buf_put(b, u, 1);
-    }
+    buf_reserve(b, 4 * n + 1); /* each byte becomes at most \xNN */
+    my_escape(b->p, 4 * n + 1, s, n);
+    b->len = strlen(b->p);
     return b->p;
 }
 

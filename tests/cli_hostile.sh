@@ -40,7 +40,7 @@ mpd_values() { # FILE
 }
 bench_values() { # FILE
     "$B" oltp_read_write --defaults-file="$1" --debug help 2>/dev/null | sed -n 's/^DEBUG: [^ ]*: --//p' |
-        sed -e 's/^mysql-db=/database=/' -e 's/^mysql-//' -e 's/\\x09/	/g' | awk -F= '
+        sed -e 's/^mysql-db=/database=/' -e 's/^mysql-//' -e 's/\\t/	/g' | awk -F= '
         { k = $1; v = substr($0, length($1) + 2); if (k != "password") val[k] = v }
         END { for (k in val) print k "=" val[k] }' | sort
 }

@@ -143,6 +143,11 @@ what="--server-public-key-path=NOT-A-KEY"
 run "$what" 3 "$B" $P -P $FULL -psecret --server-public-key-path="$w/FULL.log"
 has "bench: ping: RSA-encrypting the password for 127.0.0.1:$FULL with the public key in $w/FULL.log failed: PK - "
 hasnt "TLS with"
+# a FIFO with no writer reads as empty (it used to block in open() until a signal)
+mkfifo "$w/key.fifo"
+what="--server-public-key-path=FIFO"
+run "$what" 3 timeout 10 "$B" $P -P $FULL -psecret --server-public-key-path="$w/key.fifo"
+has "bench: ping: RSA-encrypting the password for 127.0.0.1:$FULL with the public key in $w/key.fifo failed: PK - "
 
 # 4. 16 MiB fragments forever: capped by --max-allowed-packet, memory bounded
 what="fragment flood"
