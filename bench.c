@@ -519,10 +519,72 @@ BENCH_API u64 rnd_next(struct rnd *r)
     return res;
 }
 
+/*
+ * glibc's random() (TYPE_3: additive feedback r[i] = r[i-3] + r[i-31] over 31 words, seeded
+ * by the 16807 LCG and 310 discarded outputs), written here because musl's random() differs:
+ * sysbench 1.0.20 seeds every thread's xoroshiro128+ from glibc's stream after
+ * srandom(--rand-seed). One process-wide stream, as libc's; unseeded it is srandom(1)'s.
+ */
+static struct {
+    pthread_mutex_t mu;
+    bool seeded;
+    int f, r;  /* glibc's fptr and rptr, as indices */
+    u32 s[31]; /* int32_t state[31] */
+} rnd_libc = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static u32 rnd_libc_step(void)
+{
+    u32 v = rnd_libc.s[rnd_libc.f] += rnd_libc.s[rnd_libc.r];
+    if (++rnd_libc.f >= 31) {
+        rnd_libc.f = 0;
+        ++rnd_libc.r;
+    } else if (++rnd_libc.r >= 31)
+        rnd_libc.r = 0;
+    return v >> 1;
+}
+
+static void rnd_libc_seed_locked(unsigned seed)
+{
+    int32_t w = (int32_t)(seed ? seed : 1u);
+    rnd_libc.s[0] = (u32)w;
+    for (int i = 1; i < 31; i++) { /* 16807 * w % 2147483647 without overflow (Schrage) */
+        int32_t hi = w / 127773, lo = w % 127773;
+        w = 16807 * lo - 2836 * hi;
+        if (w < 0)
+            w += 2147483647;
+        rnd_libc.s[i] = (u32)w;
+    }
+    rnd_libc.f = 3;
+    rnd_libc.r = 0;
+    for (int i = 0; i < 310; i++)
+        (void)rnd_libc_step();
+    rnd_libc.seeded = true;
+}
+
+/* rnd_libc_srandom - glibc's srandom(seed). */
+BENCH_API void rnd_libc_srandom(unsigned seed)
+{
+    pthread_mutex_lock(&rnd_libc.mu);
+    rnd_libc_seed_locked(seed);
+    pthread_mutex_unlock(&rnd_libc.mu);
+}
+
+/* rnd_libc_random - glibc's random(): 0 .. 2^31-1. */
+BENCH_API long rnd_libc_random(void)
+{
+    pthread_mutex_lock(&rnd_libc.mu);
+    if (!rnd_libc.seeded)
+        rnd_libc_seed_locked(1);
+    u32 v = rnd_libc_step();
+    pthread_mutex_unlock(&rnd_libc.mu);
+    return (long)v;
+}
+
+/* sysbench's sb_rand_thread_init: state words from random() pairs, high half first */
 BENCH_API void rnd_seed(struct rnd *r)
 {
     for (int i = 0; i < 2; i++) {
-        u64 hi = (u64)random(), lo = (u64)random();
+        u64 hi = (u64)rnd_libc_random(), lo = (u64)rnd_libc_random();
         r->s[i] = (hi << 32) | (lo & 0xffffffffu);
     }
     if (!r->s[0] && !r->s[1])
@@ -584,34 +646,71 @@ BENCH_API void rnd_params_init(struct rnd_params *p, int type, int iter, int pct
     p->zipf_s = 2.0 - rnd_zipf_Hinv(rnd_zipf_H(2.5, zipf_e) - rnd_zipf_h(2.0, zipf_e), zipf_e);
 }
 
+/*
+ * The mappings below keep sb_rand.c's expressions operation for operation (the same roundings,
+ * so the same integers): `b - a + 1` in uint32_t arithmetic, multipliers precomputed
+ * (1/iter, pct/100, pct/200, 100/(100-res)), and `a + double` converted to uint32_t where
+ * sysbench relies on the implicit conversion.
+ */
 BENCH_API u32 rnd_uniform(struct rnd *r, u32 a, u32 b)
 {
-    return a + (u32)(rnd_double(r) * (double)((u64)b - a + 1));
+    return (u32)((double)a + rnd_double(r) * (double)(u32)(b - a + 1));
 }
 
 static u32 rnd_gaussian(struct rnd *r, int iter, u32 a, u32 b)
 {
-    double sum = 0, t = (double)((u64)b - a + 1);
+    double sum = 0, t = (double)(u32)(b - a + 1), mult = 1.0 / iter;
     for (int i = 0; i < iter; i++)
         sum += rnd_double(r) * t;
-    return a + (u32)(sum / iter);
+    return a + (u32)(sum * mult);
 }
 
 static u32 rnd_special(struct rnd *r, const struct rnd_params *p, u32 a, u32 b)
 {
-    double t = (double)(b - a), u = rnd_double(r), sum = 0;
-    double d = t * p->spec_pct / 100.0;
-    if (u * t * 100.0 / (100.0 - p->spec_res) < t) {
+    double t = (double)(u32)(b - a), sum = 0;
+    double res_mult = 100.0 / (100.0 - p->spec_res), iter_mult = 1.0 / p->spec_iter;
+    double pct_mult = p->spec_pct / 100.0, pct2_mult = p->spec_pct / 200.0;
+    double u = rnd_double(r);
+    if (u * (t * res_mult) < t) {
         for (int i = 0; i < p->spec_iter; i++)
             sum += rnd_double(r);
-        return a + (u32)(t * sum / p->spec_iter);
+        return (u32)((double)a + sum * t * iter_mult);
     }
-    return a + (u32)(u * (d + 1) + t / 2.0 - t * p->spec_pct / 200.0);
+    double d = t * pct_mult, res = u * (d + 1);
+    res += t / 2 - t * pct2_mult;
+    return a + (u32)res;
 }
 
 static u32 rnd_pareto(struct rnd *r, const struct rnd_params *p, u32 a, u32 b)
 {
-    return a + (u32)((double)((u64)b - a + 1) * pow(rnd_double(r), p->pareto_p));
+    return a + (u32)((double)(u32)(b - a + 1) * pow(rnd_double(r), p->pareto_p));
+}
+
+/*
+ * sysbench.rand.unique(): Preshing's RandomSequence, a permutation of the uint32 range by
+ * quadratic residues modulo the prime 4294967291, over a process-wide atomic index (sb_rand.c).
+ */
+static u32 rnd_permute(u32 x)
+{
+    const u32 prime = 4294967291u;
+    if (x >= prime)
+        return x; /* the 5 integers out of range map to themselves */
+    u32 residue = (u32)((u64)x * x % prime);
+    return x <= prime / 2 ? residue : prime - residue;
+}
+
+/* rnd_unique_init - sb_rand.c's rand_unique_seed(index, offset). */
+BENCH_API void rnd_unique_init(struct rnd_unique *u, u32 index, u32 offset)
+{
+    atomic_store(&u->index, rnd_permute(rnd_permute(index) + 0x682f0161u));
+    u->offset = rnd_permute(rnd_permute(offset) + 0x46790905u);
+}
+
+/* rnd_unique - the next value of the sequence (safe from several threads). */
+BENCH_API u32 rnd_unique(struct rnd_unique *u)
+{
+    u32 index = atomic_fetch_add(&u->index, 1u);
+    return rnd_permute((rnd_permute(index) + u->offset) ^ 0x5bf03635u);
 }
 
 static u32 rnd_zipfian(struct rnd *r, const struct rnd_params *p, u32 a, u32 b)
@@ -7792,7 +7891,7 @@ static int oltp_jobs(struct bench_opts *o, const struct wl_def *w,
     int n = (int)o->threads, ex = B_EXIT_OK;
     struct oltp_job *jobs = b_xcalloc((size_t)n, sizeof(*jobs));
     pthread_t *tid = b_xcalloc((size_t)n, sizeof(*tid));
-    srandom(o->rand_seed ? (unsigned)o->rand_seed : (unsigned)time(NULL));
+    rnd_libc_srandom(o->rand_seed ? (unsigned)o->rand_seed : (unsigned)time(NULL));
     for (int i = 0; i < n; i++) {
         jobs[i] = (struct oltp_job){.o = o, .w = w, .idx = i, .nthreads = n, .fn = fn};
         rnd_seed(&jobs[i].rng);
@@ -10474,7 +10573,7 @@ static int cli_main(int argc, char **argv)
         return ex;
     }
     cli_banner(&c);
-    srandom(opts.rand_seed ? (unsigned)opts.rand_seed : (unsigned)time(NULL));
+    rnd_libc_srandom(opts.rand_seed ? (unsigned)opts.rand_seed : (unsigned)time(NULL));
     ex = cli_run(c.w);
     cli_free(&c);
     return ex;

@@ -176,8 +176,18 @@ struct rnd_params {
     double zipf_s;   /* 2 - Hinv(H(2.5) - h(2)), precomputed */
 };
 
-/* rnd_seed - seed from two libc random() calls per word, as sysbench does. */
+/* rnd_libc_srandom, rnd_libc_random - glibc's srandom()/random() (TYPE_3), musl or not. */
+BENCH_API void rnd_libc_srandom(unsigned seed);
+BENCH_API long rnd_libc_random(void);
+/* rnd_seed - seed from two glibc random() calls per word, as sysbench does. */
 BENCH_API void rnd_seed(struct rnd *r);
+/* sysbench.rand.unique(): a permutation of the uint32 range, no repeats for 2^32 calls */
+struct rnd_unique {
+    _Atomic u32 index;
+    u32 offset;
+};
+BENCH_API void rnd_unique_init(struct rnd_unique *u, u32 index, u32 offset);
+BENCH_API u32 rnd_unique(struct rnd_unique *u);
 /* rnd_next - next 64-bit output of xoroshiro128+. */
 BENCH_API u64 rnd_next(struct rnd *r);
 /* rnd_double - uniform double in [0, 1). */

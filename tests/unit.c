@@ -47,6 +47,8 @@ static const struct {
     {"hist_merge_sub", t_hist_merge_sub},
     {"hist_edges", t_hist_edges},
     {"rnd_vector", t_rnd_vector},
+    {"rnd_glibc", t_rnd_glibc},
+    {"rnd_unique", t_rnd_unique},
     {"rnd_uniform_chi2", t_rnd_uniform_chi2},
     {"rnd_gaussian", t_rnd_gaussian},
     {"rnd_special", t_rnd_special},
