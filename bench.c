@@ -7223,14 +7223,17 @@ static void oltp_build_sql(const struct bench_opts *o, int k, i64 n, struct buf 
     sql->len = 0;
     if (k == OQ_RPOINTS || k == OQ_RRANGES) {
         i64 cnt = k == OQ_RPOINTS ? o->oltp_random_points : o->oltp_number_of_ranges;
-        buf_printf(sql, k == OQ_RPOINTS ? "SELECT id, k, c, pad FROM %s WHERE k IN ("
-                                        : "SELECT count(k) FROM %s WHERE ",
+        /* the scripts' multi-line [[...]] texts, whitespace included */
+        buf_printf(sql, k == OQ_RPOINTS ? "        SELECT id, k, c, pad\n          FROM %s\n"
+                                          "          WHERE k IN ("
+                                        : "        SELECT count(k)\n          FROM %s\n"
+                                          "          WHERE ",
                    tbl);
         for (i64 i = 0; i < cnt; i++)
             buf_printf(sql, k == OQ_RPOINTS ? "%s?" : "%sk BETWEEN ? AND ?",
                        i ? (k == OQ_RPOINTS ? ", " : " OR ") : "");
         if (k == OQ_RPOINTS)
-            buf_printf(sql, ")");
+            buf_printf(sql, ")\n        ");
         return;
     }
     const char *s = oltp_sql[k], *pc = strstr(s, "%s");
@@ -7284,6 +7287,20 @@ static struct my_val oltp_str(const char *s, size_t n)
         if (rc_ != B_OK)                                                                     \
             return rc_;                                                                      \
     } while (0)
+
+/*
+ * oltp_insert --auto-inc=off: one unique sequence per run, shared by the threads. sysbench
+ * seeds it from random() before srandom(--rand-seed), from a state its libraries seeded with
+ * the time: every run starts elsewhere in the permutation, so a second run on the same
+ * tables does not collide. The same here, from the clock and the pid.
+ */
+static struct rnd_unique oltp_uniq;
+
+static void oltp_unique_seed(void)
+{
+    u64 ns = clk_now_ns() ^ ((u64)getpid() << 40);
+    rnd_unique_init(&oltp_uniq, (u32)ns * 2654435761u, (u32)(ns >> 32) ^ (u32)(ns >> 7));
+}
 
 static i64 oltp_pick_table(struct load_thread *t)
 {
@@ -7352,13 +7369,14 @@ static int oltp_body(struct load_thread *t, int variant)
     if (variant == OLTP_READ_WRITE || variant == OLTP_WRITE_ONLY) {
         i64 n = oltp_pick_table(t);
         for (i64 i = 0; i < o->oltp_delete_inserts; i++) {
-            i64 id = oltp_id(t);
-            v[0] = oltp_int(id);
-            OLTP_DO(oltp_exec(t, OQ_DELETE, n, v, 1));
+            /* drawn in the script's order: id, k, c, pad; then DELETE and INSERT */
+            i64 id = oltp_id(t), k = oltp_id(t);
             oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
             oltp_rand_string(&t->rng, OLTP_PAD_TMPL, ot->padbuf);
             v[0] = oltp_int(id);
-            v[1] = oltp_int(oltp_id(t));
+            OLTP_DO(oltp_exec(t, OQ_DELETE, n, v, 1));
+            v[0] = oltp_int(id);
+            v[1] = oltp_int(k);
             v[2] = oltp_str(ot->cbuf, 119);
             v[3] = oltp_str(ot->padbuf, 59);
             OLTP_DO(oltp_exec(t, OQ_INSERT, n, v, 4));
@@ -7371,21 +7389,24 @@ static int oltp_body(struct load_thread *t, int variant)
     }
     if (variant == OLTP_INSERT) { /* a text INSERT, id 0 = auto-increment (sysbench) */
         char tbl[OLTP_QNAME_SZ];
-        i64 n = oltp_pick_table(t);
+        i64 n = oltp_pick_table(t), k = oltp_id(t); /* the script's order: table, k, c, pad */
         oltp_qtable(o, n, tbl, sizeof(tbl));
         oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
         oltp_rand_string(&t->rng, OLTP_PAD_TMPL, ot->padbuf);
         i64 id = 0;
-        if (!o->oltp_auto_inc) /* client ids: a per-run unique sequence */
-            id = (i64)atomic_fetch_add(&t->run->issued_ids, 1) + 1;
+        if (!o->oltp_auto_inc) /* sysbench.rand.unique() - 2^31: spread over INT, new per run */
+            id = (i64)rnd_unique(&oltp_uniq) - 2147483648LL;
         ot->q.len = 0;
         buf_printf(&ot->q, "INSERT INTO %s (id, k, c, pad) VALUES (%lld, %lld, '%s', '%s')", tbl,
-                   (long long)id, (long long)oltp_id(t), ot->cbuf, ot->padbuf);
+                   (long long)id, (long long)k, ot->cbuf, ot->padbuf);
         OLTP_DO(oltp_text(t, ot->q.p));
     }
     if (variant == OLTP_RANDOM_POINTS || variant == OLTP_RANDOM_RANGES) {
-        /* each thread draws from its own slice of the k domain (select_random_*.lua) */
-        i64 rlen = o->oltp_table_size / t->run->nthreads, rmin = rlen * t->id, rmax = rmin + rlen;
+        /* each thread draws from its own slice of the k domain (select_random_*.lua): Lua's
+         * double rlen = size / threads, the bounds truncated on their way to uint32_t, so
+         * the last slice ends at the size whether or not the threads divide it */
+        double rlen = (double)o->oltp_table_size / t->run->nthreads, rlo = rlen * t->id;
+        i64 rmin = (i64)(u32)rlo, rmax = (i64)(u32)(rlo + rlen);
         struct my_val *pv = ot->pv;
         size_t np = 0;
         i64 cnt = variant == OLTP_RANDOM_POINTS ? o->oltp_random_points : o->oltp_number_of_ranges;
@@ -7399,17 +7420,22 @@ static int oltp_body(struct load_thread *t, int variant)
     }
     if (variant == OLTP_BULK_INSERT) { /* one row per event into the thread's own table */
         u64 n = ++ot->bulk_next;
-        if (ot->bulk.len == 0)
-            buf_printf(&ot->bulk, "INSERT INTO sbtest%d VALUES", t->id + 1);
-        else
-            buf_put(&ot->bulk, ",", 1);
-        buf_printf(&ot->bulk, "(%llu,%llu)", (unsigned long long)n, (unsigned long long)n);
-        if (ot->bulk.len >= OLTP_BULK_MAX - 64) {
+        char row[48];
+        int rl = snprintf(row, sizeof(row), "(%llu,%llu)", (unsigned long long)n,
+                          (unsigned long long)n);
+        /* db_driver.c's db_bulk_insert_next: the statement goes out before the row that
+         * would not fit the 512 KiB buffer with its ',' and the terminating NUL */
+        if (ot->bulk.len && ot->bulk.len + (size_t)rl + 2 > OLTP_BULK_MAX) {
             int rc = oltp_text(t, ot->bulk.p);
             ot->bulk.len = 0;
             if (rc != B_OK)
                 return rc;
         }
+        if (ot->bulk.len == 0)
+            buf_printf(&ot->bulk, "INSERT INTO sbtest%d VALUES", t->id + 1);
+        else
+            buf_put(&ot->bulk, ",", 1);
+        buf_put(&ot->bulk, row, (size_t)rl);
     }
     if (trx)
         OLTP_DO(oltp_text(t, "COMMIT"));
@@ -7532,8 +7558,14 @@ static int oltp_event(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     for (;;) {
         int rc = oltp_body(t, t->run->w->variant);
-        if (rc == B_OK)
+        if (rc == B_OK) {
+            /* sysbench's sb_event_stop: with percentiles on, the latency goes to one of 128
+             * histogram slots picked by a draw from this thread's generator; the next event's
+             * values come after it */
+            if (o->npct)
+                (void)rnd_next(&t->rng);
             return B_OK;
+        }
         if (rc == OLTP_RESTART)
             continue;
         if (rc != -1000)
@@ -8085,6 +8117,7 @@ static int oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     int v = r->w->variant;
+    oltp_unique_seed();
     bool writes = v != OLTP_READ_ONLY && v != OLTP_POINT_SELECT && v != OLTP_RANDOM_POINTS &&
                   v != OLTP_RANDOM_RANGES;
     if (o->sb || !writes || o->mysql_dry_run)
