@@ -7172,8 +7172,12 @@ static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepa
         oltp_bump(t, 3);
         return OLTP_RESTART;
     }
-    bool lost = rc == B_SYSERR || rc == B_TIMEOUT || rc == B_PROTOCOL;
-    if (lost && (oltp_ignored(o, 2013) || oltp_ignored(o, 2006))) {
+    /* a lost connection is the client's 2013/2006/2011/2055 (CR_SERVER_LOST, _GONE_ERROR,
+     * CR_TCP_CONNECTION, CR_SERVER_LOST_EXTENDED): sysbench reconnects when one of them is
+     * in the list, or `all`; a malformed answer (2027) is not among them */
+    bool lost = rc == B_SYSERR || rc == B_TIMEOUT;
+    if (lost && (oltp_ignored(o, 2013) || oltp_ignored(o, 2006) || oltp_ignored(o, 2011) ||
+                 oltp_ignored(o, 2055))) {
         /* reconnect every 1 ms until it works or the run ends, then prepare again */
         myc_close(&ot->c);
         ot->connected = false;
@@ -7896,6 +7900,8 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct cli_
     myc_close(&c);
 }
 
+static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n);
+
 static void *oltp_job_main(void *arg)
 {
     struct oltp_job *j = arg;
@@ -7903,6 +7909,13 @@ static void *oltp_job_main(void *arg)
     struct cli_conn cc;
     if (oltp_connect_cmd(j, &c, &cc) < 0)
         return NULL;
+    /* cmd_prewarm: no on-disk temporary tables, set once per connection (every thread's) */
+    if (j->fn == oltp_prewarm_one &&
+        (oltp_cmd_sql(j, &c, "SET tmp_table_size=2*1024*1024*1024") < 0 ||
+         oltp_cmd_sql(j, &c, "SET max_heap_table_size=2*1024*1024*1024") < 0)) {
+        myc_close(&c);
+        return NULL;
+    }
     i64 last = j->w->variant == OLTP_BULK_INSERT ? j->o->threads : j->o->oltp_tables;
     for (i64 n = j->idx + 1; n <= last && !atomic_load(&b_stop); n += j->nthreads)
         if (j->fn(j, &c, n) < 0)
@@ -8076,9 +8089,6 @@ static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n)
     oltp_table(j->o, n, tbl, sizeof(tbl));
     oltp_quote(tbl, qt, sizeof(qt));
     oltp_say("Prewarming table %s\n", tbl);
-    if ((rc = oltp_cmd_sql(j, c, "SET tmp_table_size=2*1024*1024*1024")) < 0 ||
-        (rc = oltp_cmd_sql(j, c, "SET max_heap_table_size=2*1024*1024*1024")) < 0)
-        return rc;
     buf_printf(&q, "ANALYZE TABLE %s", qt);
     if ((rc = oltp_long_sql(j, c, q.p)) == B_OK) {
         q.len = 0;
