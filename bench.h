@@ -377,7 +377,6 @@ struct load_run {
     _Atomic int queue_full;        /* --rate could not be kept */
     _Atomic int running;           /* workers not yet finished */
     _Atomic int ready;             /* workers initialised */
-    _Atomic u64 issued_ids;        /* oltp_insert with --auto-inc=off: client ids */
     bool self_timed;               /* set by init: event() runs each thread's whole loop,
                                       calling load_claim/load_record_op per request */
     bool sb_bookkeeping;           /* set by init: per event, sysbench's bookkeeping costs

@@ -187,6 +187,12 @@ $B oltp_point_select $C --no-defaults --tables=2 --time=3 --mysql-ignore-errors=
 wait
 r=$(sed -n 's/^ *reconnects: *\([0-9]*\).*/\1/p' "$w/out")
 [ $rc = 0 ] && [ "${r:-0}" -ge 1 ] && ok || { bad "reconnect (exit $rc, reconnects ${r:-?})"; tail -5 "$w/out"; }
+# sysbench's list of the codes that reconnect: 2013, 2006, 2011, 2055 (any one listed), or all
+(sleep 1; $ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE USER='nat'" | while read -r id; do $ROOT -e "KILL $id" 2>/dev/null; done) &
+$B oltp_point_select $C --no-defaults --tables=2 --time=3 --mysql-ignore-errors=2055 run >"$w/out" 2>&1; rc=$?
+wait
+r=$(sed -n 's/^ *reconnects: *\([0-9]*\).*/\1/p' "$w/out")
+[ $rc = 0 ] && [ "${r:-0}" -ge 1 ] && ok || { bad "reconnect on 2055 (exit $rc, reconnects ${r:-?})"; tail -5 "$w/out"; }
 $B oltp_read_write $C --no-defaults --tables=2 cleanup >/dev/null 2>&1
 
 # 4. safety: tables bench did not create survive prepare, run and cleanup
