@@ -44,7 +44,7 @@ per_kio() { awk -v t="$1" -v n="$2" 'BEGIN { if (n > 0) printf "%.4f", t / n * 1
 # randread: prints "IOPS CPU-s/1000-I/O"
 rr_fio() {
     t=$(perf_cpu "$PERF_TMP/fio.json" $FIO --name=rr --rw=randread $1) || return 1
-    echo "$(fio_json "$PERF_TMP/fio.json" "j['read']['iops']")" \
+    echo "$(fio_json "$PERF_TMP/fio.json" "'%.2f' % j['read']['iops']")" \
         "$(per_kio "$t" "$(fio_json "$PERF_TMP/fio.json" "j['read']['total_ios']")")"
 }
 rr_bench() {
@@ -87,7 +87,7 @@ perf_cmd fio "$FIO --name=wsync --rw=write $W_FIO"
 perf_cmd bench "$BENCH $W_BENCH run"
 fio() {
     perf_cpu "$PERF_TMP/fio.json" $FIO --name=wsync --rw=write $W_FIO >/dev/null || return 1
-    fio_json "$PERF_TMP/fio.json" "j['sync']['lat_ns']['percentile']['99.000000'] / 1e6"
+    fio_json "$PERF_TMP/fio.json" "'%.3f' % (j['sync']['lat_ns']['percentile']['99.000000'] / 1e6)"
 }
 bench() {
     perf_cpu "$PERF_TMP/bench.out" $BENCH $W_BENCH run >/dev/null || return 1

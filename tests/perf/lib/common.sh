@@ -6,7 +6,8 @@
 #   perf_cmp LABEL FIELDS FN... runs each FN (a shell function printing one figure per name
 #                             in FIELDS) REPS times in alternating order (ABBA: odd reps in
 #                             the given order, even reps reversed), after one unrecorded
-#                             warm-up run of each when PERF_WARMUP=1; prints the per-rep
+#                             warm-up run of each when PERF_WARMUP=1 (perf_warming=1
+#                             while it runs); prints the per-rep
 #                             figures, the median of each, and for every FN but the last
 #                             (the peers) the median of the pair ratios last/FN (bench/peer)
 #                             per figure. A run that fails or prints no number counts as a
@@ -18,6 +19,7 @@
 # median pair ratios in $PERF_TMP/ratio ("PEER r1 r2 ..", a line per peer).
 REPS=${REPS:-5}
 perf_failed=0
+perf_warming=0
 PERF_TMP=$(mktemp -d)
 trap 'rm -rf "$PERF_TMP"' EXIT
 trap 'exit 130' INT
@@ -70,9 +72,12 @@ perf_cmp() {
     echo "-- $label: $fields"
     for fn in "$@"; do : >"$PERF_TMP/f.$fn"; done
     if [ "${PERF_WARMUP:-0}" = 1 ]; then
+        perf_warming=1
         for fn in "$@"; do
-            _perf_run "$fn" "$nf" >/dev/null || { perf_fail "$label: warm-up run of $fn"; return 0; }
+            _perf_run "$fn" "$nf" >/dev/null ||
+                { perf_warming=0; perf_fail "$label: warm-up run of $fn"; return 0; }
         done
+        perf_warming=0
     fi
     rep=1
     while [ "$rep" -le "$REPS" ]; do
