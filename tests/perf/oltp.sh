@@ -29,14 +29,19 @@ SSL=${SSL:-off}
 [ -x "$S" ] || { echo "perf/oltp: $S not installed (apt-get install sysbench)"; exit 77; }
 # shellcheck source=tests/perf/lib/common.sh
 . "$top/tests/perf/lib/common.sh"
-own=0
+own=0 D=$top/build/perf-mariadb
+sql() { mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"; }
+# on any exit: the perf database dropped, the server this script started stopped
+cleanup() {
+    [ -z "${BENCH_MY_SOCK:-}" ] || sql "DROP DATABASE IF EXISTS perf" >/dev/null 2>&1 || true
+    [ "$own" = 0 ] || sh "$top/tests/mariadb.sh" stop "$D"
+    rm -rf "$PERF_TMP"
+}
+trap cleanup EXIT
 if [ -z "${BENCH_MY_PORT:-}" ]; then
     own=1
-    D=$top/build/perf-mariadb
-    trap 'sh "$top/tests/mariadb.sh" stop "$D"; rm -rf "$PERF_TMP"' EXIT
     eval "$(sh "$top/tests/mariadb.sh" start "$D" "${MY_PORT:-33990}")"
 fi
-sql() { mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"; }
 sql "DROP DATABASE IF EXISTS perf; CREATE DATABASE perf"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=perf --mysql-ssl=$SSL --tables=4 --table-size=${TABLE_SIZE:-100000}"
 # bench runs as `sysbench` (a symlink): the same defaults, and the sysbench persona may use the
@@ -95,6 +100,5 @@ for spec in oltp_point_select:8 oltp_read_write:16; do
         perf_fail "$wl: $n connection(s) used TLS although both tools were given --mysql-ssl=off"
     fi
 done
-sql "DROP DATABASE perf"
 echo "($("$S" --version) vs bench; MariaDB on loopback sharing the $(nproc) cores; ${T}s per run)"
 perf_end
