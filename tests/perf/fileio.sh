@@ -7,7 +7,8 @@
 #                                      --file-queue-depth=32          --iodepth=32
 #      fio twice: with its io_uring defaults, and with the features bench uses (registered
 #      files and buffers: --registerfiles --fixedbufs); says which fio configuration won and
-#      bench's ratio against each
+#      bench's ratio against each (fio 3.33 sets up its ring with SINGLE_ISSUER|DEFER_TASKRUN
+#      itself, as bench does: strace shows flags CQSIZE|COOP_TASKRUN|0x3000)
 #   3. sequential 16 KiB writes, each followed by fdatasync; compares the fdatasync p99
 #      bench --file-test-mode=seqrewr --file-fsync-freq=1 --file-fsync-mode=fdatasync
 #      fio --rw=write --fdatasync=1
