@@ -7,8 +7,8 @@
 #                             in FIELDS) REPS times in alternating order (ABBA: odd reps in
 #                             the given order, even reps reversed), after one unrecorded
 #                             warm-up run of each when PERF_WARMUP=1 (perf_warming=1
-#                             while it runs); prints the per-rep
-#                             figures, the median of each, and for every FN but the last
+#                             while it runs); prints the per-rep figures, the median of
+#                             each, and for every FN but the last
 #                             (the peers) the median of the pair ratios last/FN (bench/peer)
 #                             per figure. A run that fails or prints no number counts as a
 #                             failure (perf_fail), and the comparison is abandoned.
@@ -40,9 +40,11 @@ perf_cmd() {
 perf_cpu() {
     out=$1
     shift
-    sh -c 'o=$1; shift; "$@" >"$o" 2>&1 || exit 1
-        set -- $(cat /proc/$$/stat); echo $(( ${16} + ${17} ))' sh "$out" "$@" |
-        awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f\n", $1 / hz }'
+    rm -f "$out"
+    # the children's user+sys clock ticks of a shell that ran only CMD (fields 16 and 17)
+    ticks=$(sh -c 'o=$1; shift; "$@" >"$o" 2>&1 || exit 1
+        set -- $(cat /proc/$$/stat); echo $(( ${16} + ${17} ))' sh "$out" "$@") || return 1
+    awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f\n", t / hz }'
 }
 
 perf_median() {
@@ -70,6 +72,8 @@ perf_cmp() {
     nf=$(echo "$fields" | wc -w)
     last=$(eval "echo \${$#}")
     echo "-- $label: $fields"
+    : >"$PERF_TMP/med"
+    : >"$PERF_TMP/ratio"
     for fn in "$@"; do : >"$PERF_TMP/f.$fn"; done
     if [ "${PERF_WARMUP:-0}" = 1 ]; then
         perf_warming=1
@@ -92,8 +96,6 @@ perf_cmp() {
         echo "  ${line% |}"
         rep=$((rep + 1))
     done
-    : >"$PERF_TMP/med"
-    : >"$PERF_TMP/ratio"
     line="median:"
     for fn in "$@"; do
         m=$fn
