@@ -20,20 +20,21 @@
 # Goals: IOPS >= 0.98x fio's better configuration, CPU per I/O <= fio's, fdatasync p99
 # within 10% of fio's.
 # Env: DIR (default build/perf, on the disk to measure), SIZE (2G), T (seconds per run, 5),
-# REPS (alternating runs per tool, 5). Exit 0 unless a run failed; 77 without fio.
+# REPS (alternating runs per tool, 5), FIO_BIN (fio). Exit 0 unless a run failed; 77 without fio.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BENCH:-$top/bench}
 DIR=${DIR:-$top/build/perf}
 SIZE=${SIZE:-2G}
 T=${T:-5}
-command -v fio >/dev/null || { echo "perf/fileio: fio not installed (apt-get install fio)"; exit 77; }
+FB=${FIO_BIN:-fio}
+command -v "$FB" >/dev/null || { echo "perf/fileio: $FB not installed (apt-get install fio)"; exit 77; }
 # shellcheck source=tests/perf/lib/common.sh
 . "$top/tests/perf/lib/common.sh"
 mkdir -p "$DIR"
 F="--file-num=1 --file-total-size=$SIZE --file-dir=$DIR --file-block-size=16K --file-extra-flags=direct --threads=1 --time=$T"
 file="$DIR/test_file.0"
-FIO="fio --filename=$file --size=$SIZE --bs=16k --direct=1 --runtime=$T --time_based --output-format=json"
+FIO="$FB --filename=$file --size=$SIZE --bs=16k --direct=1 --runtime=$T --time_based --output-format=json"
 BENCH="$B fileio $F --percentile=99"
 perf_header fileio
 "$B" fileio $F prepare >/dev/null || { perf_fail "bench fileio prepare in $DIR"; perf_end; }
@@ -96,5 +97,5 @@ bench() {
 }
 perf_cmp "write+fdatasync 16K" "fdatasync-p99-ms" fio bench
 
-echo "($(command fio --version); ${T}s per run; one ${SIZE} file in $DIR)"
+echo "($("$FB" --version); ${T}s per run; one ${SIZE} file in $DIR)"
 perf_end
