@@ -83,6 +83,7 @@ suite fileio-hostile sh tests/fileio_hostile.sh
 suite engine-signals sh tests/engine_signals.sh
 suite cli-hostile sh tests/cli_hostile.sh
 suite docs sh tests/docs.sh
+suite perf-lib sh tests/perf_lib.sh
 suite fake-auth sh tests/fake_auth.sh
 suite hostile sh tests/hostile.sh
 suite oltp bash tests/oltp.sh

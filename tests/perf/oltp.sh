@@ -1,53 +1,104 @@
 #!/bin/sh
+# shellcheck disable=SC2317,SC2086 # run functions are called through perf_cmp; option lists split
 # Benchmark (not a test): bench against Debian's sysbench on the same MariaDB and dataset, in
 # one run: oltp_point_select with 8 threads and oltp_read_write with 16 threads, T seconds
-# each (default 10), alternating REPS times (default 1; the median is compared). Prints TPS,
-# client CPU seconds per 1000 transactions (user+sys of the client process, from /proc), and
-# the ratios. Goals: TPS >= 1.10x (point select), >= 1.05x (read_write); CPU/txn <= 0.5x.
-# Starts its own MariaDB on loopback (tests/mariadb.sh) unless BENCH_MY_PORT is set.
+# each (default 10). Fair by construction:
+# - the same connection settings for both: TCP to 127.0.0.1, the same user, TLS set
+#   explicitly and equally (SSL, default off: --mysql-ssl=off for both; the server's
+#   Ssl_accepts counter is checked to agree), bench run as `sysbench` (a symlink: the same
+#   defaults as sysbench, and the sysbench persona may use the tables sysbench made);
+# - the dataset fits the buffer pool (checked after prepare from information_schema; on its
+#   own server the script raises innodb_buffer_pool_size to fit, on a given server it says
+#   when it does not), and before timing each workload one warm-up run of WARM seconds
+#   (default 10) of each tool;
+# - runs alternate (ABBA), REPS (default 5) times; every run's figures, the medians and the
+#   median of the per-pair ratios bench/sysbench are printed.
+# Figures: TPS and client CPU seconds per 1000 transactions (user+sys of the client process).
+# Goals: TPS >= 1.10x (point select), >= 1.05x (read_write); CPU/txn <= 0.5x.
+# Env: REPS (5), T (10), WARM (10), SSL (off), TABLE_SIZE (rows in each of 4 tables, 100000).
+# Starts its own MariaDB on loopback (tests/mariadb.sh, port MY_PORT, default 33990) unless
+# BENCH_MY_PORT and BENCH_MY_SOCK (root's unix socket) are set.
+# Exit 0 unless a run failed; 77 without sysbench.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BENCH:-$top/bench}
 S=${SYSBENCH:-/usr/bin/sysbench}
 T=${T:-10}
-REPS=${REPS:-1}
+WARM=${WARM:-10}
+SSL=${SSL:-off}
 [ -x "$S" ] || { echo "perf/oltp: $S not installed (apt-get install sysbench)"; exit 77; }
+# shellcheck source=tests/perf/lib/common.sh
+. "$top/tests/perf/lib/common.sh"
+own=0 D=$top/build/perf-mariadb
+sql() { mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"; }
+# on any exit: the perf database dropped, the server this script started stopped
+cleanup() {
+    [ -z "${BENCH_MY_SOCK:-}" ] || sql "DROP DATABASE IF EXISTS perf" >/dev/null 2>&1 || true
+    [ "$own" = 0 ] || sh "$top/tests/mariadb.sh" stop "$D"
+    rm -rf "$PERF_TMP"
+}
+trap cleanup EXIT
 if [ -z "${BENCH_MY_PORT:-}" ]; then
-    D=$top/build/perf-mariadb
-    trap 'sh "$top/tests/mariadb.sh" stop "$D"' EXIT
-    eval "$(sh "$top/tests/mariadb.sh" start "$D" 33990)"
+    own=1
+    eval "$(sh "$top/tests/mariadb.sh" start "$D" "${MY_PORT:-33990}")"
 fi
-mariadb --no-defaults -uroot -S "$BENCH_MY_SOCK" -e "DROP DATABASE IF EXISTS perf; CREATE DATABASE perf"
-C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=perf --mysql-ssl=off --tables=4 --table-size=100000"
-"$S" oltp_read_write $C --threads=4 prepare >/dev/null
+sql "DROP DATABASE IF EXISTS perf; CREATE DATABASE perf"
+C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=perf --mysql-ssl=$SSL --tables=4 --table-size=${TABLE_SIZE:-100000}"
 # bench runs as `sysbench` (a symlink): the same defaults, and the sysbench persona may use the
 # tables sysbench made (the bench persona writes only to tables it created)
 mkdir -p "$top/build/perfbin" && ln -sf "$B" "$top/build/perfbin/sysbench"
-B=$top/build/perfbin/sysbench
-hz=$(getconf CLK_TCK)
-run() { # run BINARY WORKLOAD THREADS -> "tps ticks"
-    out=$(sh -c '"$@" > "$OUT" 2>&1; set -- $(cat /proc/$$/stat); echo $(( ${16} + ${17} ))' sh \
-        "$1" "$2" $C --threads="$3" --time="$T" run)
-    tps=$(sed -n 's/^ *transactions: *[0-9]* *(\([0-9.]*\) per sec.)/\1/p' "$OUT")
-    echo "$tps $out"
+BS=$top/build/perfbin/sysbench
+perf_header oltp
+perf_cmd sysbench "$S WORKLOAD $C --threads=N --time=$T run"
+perf_cmd bench "$BS WORKLOAD $C --threads=N --time=$T run  ($BS -> $B)"
+echo "  (WORKLOAD (N): oltp_point_select (8), oltp_read_write (16); TLS: --mysql-ssl=$SSL for both;" \
+    "warm-up: one run of ${WARM}s of each tool before timing a workload)"
+"$S" oltp_read_write $C --threads=4 prepare >/dev/null
+# the dataset (data + indexes) against the buffer pool
+sql "ANALYZE TABLE perf.sbtest1, perf.sbtest2, perf.sbtest3, perf.sbtest4" >/dev/null
+data=$(sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = 'perf'")
+pool=$(sql "SELECT @@innodb_buffer_pool_size")
+mib() { awk -v b="$1" 'BEGIN { printf "%.0f MiB", b / 1048576 }'; }
+if [ "$own" = 1 ] && [ "$data" -gt $((pool * 3 / 4)) ]; then
+    want=$(( (data * 2 / 134217728 + 1) * 134217728 ))
+    sql "SET GLOBAL innodb_buffer_pool_size = $want"
+    # the resize may finish in the background: wait until the pages are there
+    i=0
+    until [ "$(sql "SELECT (SELECT variable_value FROM information_schema.global_status
+            WHERE variable_name = 'INNODB_BUFFER_POOL_PAGES_TOTAL') * @@innodb_page_size
+            >= 0.9 * $want")" = 1 ]; do
+        i=$((i + 1))
+        [ $i -lt 300 ] || { perf_fail "could not raise innodb_buffer_pool_size to $(mib "$want")"; perf_end; }
+        sleep 0.1
+    done
+    echo "dataset: $(mib "$data") (data + indexes); innodb_buffer_pool_size raised from $(mib "$pool") to $(mib "$want")"
+    pool=$want
+elif [ "$data" -gt $((pool * 3 / 4)) ]; then
+    echo "dataset: $(mib "$data") does NOT fit this server's buffer pool ($(mib "$pool")): the runs read from disk (raise innodb_buffer_pool_size, or set TABLE_SIZE lower)"
+else
+    echo "dataset: $(mib "$data") (data + indexes), fits the buffer pool ($(mib "$pool"))"
+fi
+# run BINARY: prints "TPS CPU-s/1000-txn"
+run() {
+    secs=$T
+    [ "$perf_warming" = 0 ] || secs=$WARM
+    c=$(perf_cpu "$PERF_TMP/out" "$1" "$wl" $C --threads="$th" --time="$secs" run) || return 1
+    sed -n 's/^ *transactions: *\([0-9]*\) *(\([0-9.]*\) per sec.)/\1 \2/p' "$PERF_TMP/out" |
+        awk -v c="$c" '$1 > 0 { printf "%s %.4f\n", $2, c / $1 * 1000 }'
 }
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-OUT=$top/build/perf-oltp.out
-export OUT
-mkdir -p "$top/build"
-printf '%-26s %10s %10s %7s %16s %16s %7s\n' "workload (threads)" "sysbench" "bench" "ratio" "sb CPU s/1k txn" "bench CPU s/1k" "ratio"
+sysbench() { run "$S"; }
+bench() { run "$BS"; }
+ssl() { sql "SHOW GLOBAL STATUS LIKE 'Ssl_accepts'" | cut -f2; }
+PERF_WARMUP=1
 for spec in oltp_point_select:8 oltp_read_write:16; do
     wl=${spec%:*} th=${spec#*:}
-    st="" bt="" sc="" bc="" i=0
-    while [ $i -lt "$REPS" ]; do
-        set -- $(run "$S" "$wl" "$th"); st="$st $1"; sc="$sc $(awk -v t="$2" -v n="$1" -v T="$T" -v hz="$hz" 'BEGIN { printf "%.4f", t / hz / (n * T) * 1000 }')"
-        set -- $(run "$B" "$wl" "$th"); bt="$bt $1"; bc="$bc $(awk -v t="$2" -v n="$1" -v T="$T" -v hz="$hz" 'BEGIN { printf "%.4f", t / hz / (n * T) * 1000 }')"
-        i=$((i + 1))
-    done
-    s=$(echo $st | tr ' ' '\n' | median) b=$(echo $bt | tr ' ' '\n' | median)
-    scm=$(echo $sc | tr ' ' '\n' | median) bcm=$(echo $bc | tr ' ' '\n' | median)
-    awk -v w="$wl ($th)" -v s="$s" -v b="$b" -v sc="$scm" -v bc="$bcm" 'BEGIN {
-        printf "%-26s %10.1f %10.1f %7.3f %16.4f %16.4f %7.3f\n", w, s, b, (s > 0) ? b / s : 0, sc, bc, (sc > 0) ? bc / sc : 0 }'
+    ssl0=$(ssl)
+    perf_cmp "$wl, $th threads" "TPS CPU-s/1000-txn" sysbench bench
+    n=$(($(ssl) - ssl0))
+    echo "  TLS handshakes the server accepted during these runs: $n"
+    if [ "$SSL" = off ] && [ "$n" != 0 ]; then
+        perf_fail "$wl: $n connection(s) used TLS although both tools were given --mysql-ssl=off"
+    fi
 done
-mariadb --no-defaults -uroot -S "$BENCH_MY_SOCK" -e "DROP DATABASE perf"
-echo "($("$S" --version) vs bench; MariaDB on loopback sharing the $(nproc) cores; ${T}s per run, median of $REPS)"
+echo "($("$S" --version) vs bench; MariaDB on loopback sharing the $(nproc) cores; ${T}s per run)"
+perf_end

@@ -1,0 +1,129 @@
+# shellcheck shell=sh
+# Shared by tests/perf/*.sh (sourced, not run): fair side-by-side runs of bench and a peer.
+#   perf_header NAME          the header: what runs, host facts (nproc, kernel, load average)
+#   perf_cmd WHO CMDLINE...   prints one command line of the comparison ("WHO: CMDLINE")
+#   perf_cpu OUT CMD...       runs CMD (stdout+stderr to OUT), prints its CPU seconds (user+sys)
+#   perf_cmp LABEL FIELDS FN... runs each FN (a shell function printing one figure per name
+#                             in FIELDS) REPS times in alternating order (ABBA: odd reps in
+#                             the given order, even reps reversed), after one unrecorded
+#                             warm-up run of each when PERF_WARMUP=1 (perf_warming=1
+#                             while it runs); prints the per-rep figures, the median of
+#                             each, and for every FN but the last
+#                             (the peers) the median of the pair ratios last/FN (bench/peer)
+#                             per figure. A run that fails or prints no number counts as a
+#                             failure (perf_fail), and the comparison is abandoned.
+#   perf_median               median of the numbers on stdin, one a line
+#   perf_end                  the closing line; exit 1 if any run failed, else 0
+# Env: REPS (alternating repetitions, default 5), PERF_WARMUP.
+# After perf_cmp: the medians in $PERF_TMP/med ("FN f1 f2 ..", a line per FN) and the
+# median pair ratios in $PERF_TMP/ratio ("PEER r1 r2 ..", a line per peer).
+REPS=${REPS:-5}
+perf_failed=0
+perf_warming=0
+PERF_TMP=$(mktemp -d)
+trap 'rm -rf "$PERF_TMP"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+perf_header() {
+    echo "perf/$1: bench against its peer, median of $REPS alternating (ABBA) repetitions"
+    echo "host: $(nproc) CPUs, kernel $(uname -r), load average at start" \
+        "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+perf_cmd() {
+    who=$1
+    shift
+    echo "  $who: $*"
+}
+
+perf_cpu() {
+    out=$1
+    shift
+    rm -f "$out"
+    # the children's user+sys clock ticks of a shell that ran only CMD (fields 16 and 17)
+    ticks=$(sh -c 'o=$1; shift; "$@" >"$o" 2>&1 || exit 1
+        set -- $(cat /proc/$$/stat); echo $(( ${16} + ${17} ))' sh "$out" "$@") || return 1
+    awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f\n", t / hz }'
+}
+
+perf_median() {
+    sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2];
+        else printf "%.6g\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+perf_fail() {
+    echo "perf: FAILED: $*" >&2
+    perf_failed=1
+}
+
+# _perf_run FN NFIELDS: one run of FN, its figures on stdout; non-zero if it failed
+_perf_run() {
+    r=$("$1") || return 1
+    echo "$r" | awk -v n="$2" '
+        NF != n { bad = 1 }
+        { for (i = 1; i <= NF; i++) if ($i !~ /^[0-9.eE+-]+$/) bad = 1; $1 = $1; l = $0 }
+        END { if (bad || NR != 1) exit 1; print l }' || return 1
+}
+
+perf_cmp() {
+    label=$1 fields=$2
+    shift 2
+    nf=$(echo "$fields" | wc -w)
+    last=$(eval "echo \${$#}")
+    echo "-- $label: $fields"
+    : >"$PERF_TMP/med"
+    : >"$PERF_TMP/ratio"
+    for fn in "$@"; do : >"$PERF_TMP/f.$fn"; done
+    if [ "${PERF_WARMUP:-0}" = 1 ]; then
+        perf_warming=1
+        for fn in "$@"; do
+            _perf_run "$fn" "$nf" >/dev/null ||
+                { perf_warming=0; perf_fail "$label: warm-up run of $fn"; return 0; }
+        done
+        perf_warming=0
+    fi
+    rep=1
+    while [ "$rep" -le "$REPS" ]; do
+        order=$*
+        [ $((rep % 2)) = 1 ] || order=$(printf '%s\n' "$@" | tac | tr '\n' ' ')
+        line="rep $rep ($(echo "$order" | cut -d' ' -f1) first):"
+        for fn in $order; do
+            fig=$(_perf_run "$fn" "$nf") || { perf_fail "$label: rep $rep, run of $fn"; return 0; }
+            echo "$fig" >>"$PERF_TMP/f.$fn"
+            line="$line $fn $fig |"
+        done
+        echo "  ${line% |}"
+        rep=$((rep + 1))
+    done
+    line="median:"
+    for fn in "$@"; do
+        m=$fn
+        for k in $(seq "$nf"); do
+            m="$m $(cut -d' ' -f"$k" "$PERF_TMP/f.$fn" | perf_median)"
+        done
+        echo "$m" >>"$PERF_TMP/med"
+        line="$line $m |"
+    done
+    echo "  ${line% |}"
+    for fn in "$@"; do
+        [ "$fn" != "$last" ] || continue
+        r="$fn"
+        for k in $(seq "$nf"); do
+            r="$r $(paste -d' ' "$PERF_TMP/f.$fn" "$PERF_TMP/f.$last" | awk -v k="$k" -v n="$nf" \
+                '{ printf "%.4f\n", ($k > 0) ? $(n + k) / $k : 0 }' | perf_median |
+                awk '{ printf "%.3f", $1 }')"
+        done
+        echo "$r" >>"$PERF_TMP/ratio"
+        echo "  $last/$fn, median of pair ratios: ${r#* }"
+    done
+}
+
+perf_end() {
+    echo "(load average at end $(cut -d' ' -f1-3 /proc/loadavg))"
+    if [ "$perf_failed" != 0 ]; then
+        echo "perf: some runs failed (see above)"
+        exit 1
+    fi
+    exit 0
+}

@@ -1,0 +1,82 @@
+#!/bin/sh
+# shellcheck disable=SC2317 # the fake tools are called through perf_cmp
+# The fairness of tests/perf (the benchmarks are not run here): tests/perf/lib/common.sh
+# alternates the tools (A B, B A, ...; A B C, C B A with three), warms each up once without
+# recording, reports the median of each tool and the median of the per-pair ratios (not the
+# ratio of the medians), and a failed or garbled run fails the script; every tests/perf
+# script parses, uses the shared alternation, and exits 77 when its peer is missing.
+# Ends with "perf-lib: N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+pass=0 fail=0
+t() { # t NAME EXPECTED ACTUAL
+    if [ "$2" = "$3" ]; then pass=$((pass + 1))
+    else fail=$((fail + 1)); printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"; fi
+}
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+# each fake tool logs its name (and "w" while warming up) and prints the next figure of its list
+cat >"$w/run.sh" <<'EOS'
+. "$1/tests/perf/lib/common.sh"
+n=0
+fig() { # fig NAME LIST...: the figure of run n of NAME
+    name=$1; shift
+    k=$(($(grep -c "^$name$" "$W/log" 2>/dev/null) + 1))
+    [ "$perf_warming" = 1 ] && echo "${name}w" >>"$W/log.w" || echo "$name" >>"$W/log"
+    [ "$perf_warming" = 1 ] && { echo "$1 1"; return; }
+    eval "echo \${$k} 1"
+}
+a() { fig a 10 20 30 40 50; }
+b() { fig b 11 44 33 40 100; }
+c() { fig c 1 1 1 1 1; }
+bad() { echo "x 1"; }
+short() { echo "5"; }
+failing() { return 3; }
+case $2 in
+two) perf_cmp two "v one" a b ;;
+three) perf_cmp three "v one" a c b ;;
+warm) PERF_WARMUP=1; perf_cmp warm "v one" a b ;;
+bad) perf_cmp bad "v one" a bad ;;
+short) perf_cmp short "v one" a short ;;
+failing) perf_cmp failing "v one" a failing ;;
+esac
+cat "$PERF_TMP/med" "$PERF_TMP/ratio" >"$W/res"
+perf_end
+EOS
+run() { # run CASE [REPS]: the script's exit status; output in $w/out, runs in $w/log
+    rm -f "$w/log" "$w/log.w" "$w/res"
+    W=$w REPS=${2:-5} sh "$w/run.sh" "$top" "$1" >"$w/out" 2>&1
+}
+run two 4
+t "two tools: exit status" 0 $?
+t "two tools: ABBA order" "a b b a a b b a" "$(tr '\n' ' ' <"$w/log" | sed 's/ $//')"
+# pairs: (10,11) (20,44) (30,33) (40,40): ratios 1.1 2.2 1.1 1.0, median 1.1; medians 25 and 36.5
+t "two tools: medians and median pair ratio" "a 25 1|b 36.5 1|a 1.100 1.000" "$(tr '\n' '|' <"$w/res" | sed 's/|$//')"
+t "two tools: per-rep line, second rep reversed" "  rep 2 (b first): b 44 1 | a 20 1" "$(grep '^  rep 2' "$w/out")"
+run two 5
+# ratios 1.1 2.2 1.1 1.0 2.0: median 1.1 (the ratio of the medians, 40/30, would be 1.333)
+t "five reps: median of pair ratios, not ratio of medians" "a 1.100 1.000" "$(tail -1 "$w/res")"
+run three 2
+t "three tools: A B C then C B A" "a c b b c a" "$(tr '\n' ' ' <"$w/log" | sed 's/ $//')"
+# b/a: 11/10, 44/20: median 1.65; b/c: 11/1, 44/1: median 27.5
+t "three tools: a ratio per peer" "a 1.650 1.000|c 27.500 1.000" "$(tail -2 "$w/res" | tr '\n' '|' | sed 's/|$//')"
+run warm 1
+t "warm-up: one unrecorded run of each, first" "aw bw|a b" "$(tr '\n' ' ' <"$w/log.w" | sed 's/ $//')|$(tr '\n' ' ' <"$w/log" | sed 's/ $//')"
+t "warm-up: not in the figures" "a 10 1" "$(head -1 "$w/res")"
+for c in bad short failing; do
+    run "$c" 3
+    t "$c run: exit 1" 1 $?
+    t "$c run: said" 1 "$(grep -c "perf: FAILED: $c: rep 1, run of $c" "$w/out")"
+    t "$c run: no medians" "" "$(cat "$w/res")"
+done
+for s in "$top"/tests/perf/*.sh; do
+    n=${s##*/}
+    sh -n "$s"
+    t "$n: parses" 0 $?
+    # shellcheck disable=SC2016 # the literal line the scripts source the library with
+    t "$n: uses the shared alternation" 1 "$(grep -c '^\. "$top/tests/perf/lib/common.sh"' "$s")"
+    SYSBENCH=/nonexistent FIO_BIN=/nonexistent sh "$s" >"$w/out" 2>&1 </dev/null
+    t "$n: a missing peer exits 77" 77 $?
+done
+echo "perf-lib: $pass passed, $fail failed"
+[ $fail = 0 ]
