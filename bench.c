@@ -4219,10 +4219,13 @@ static void load_snapshot(struct load_run *r, struct load_snap *s)
         struct load_thread *t = &r->thr[i];
         u64 ev = atomic_load_explicit(&t->events, memory_order_relaxed);
         u64 sum = atomic_load_explicit(&t->lat_sum_ns, memory_order_relaxed);
+        /* a self-timed thread overlaps its events: its time is what it reports (exec_ns) */
+        u64 busy_ns = r->self_timed ? atomic_load_explicit(&t->exec_ns, memory_order_relaxed)
+                                    : sum;
         u64 mn = atomic_load_explicit(&t->lat_min_ns, memory_order_relaxed);
         u64 mx = atomic_load_explicit(&t->lat_max_ns, memory_order_relaxed);
         s->thr_events[i] = ev;
-        s->thr_sum_ns[i] = sum;
+        s->thr_sum_ns[i] = busy_ns;
         s->events += ev;
         s->lat_sum_ns += sum;
         s->lat_min_ns = B_MIN(s->lat_min_ns, mn);
@@ -4995,6 +4998,13 @@ struct io_shared {
     struct io_man *man;          /* --file-dir and its manifest (run) */
     u8 **maps;                   /* [nfiles] for mmap mode */
     _Atomic u64 ticket;          /* next request of the sequence */
+    /* rndrw with periodic fsync: sysbench's stateful generator (a burst only when a write
+     * came since the last one), under a lock because reads may leave a burst out */
+    bool dirty_gen;
+    pthread_mutex_t gen_mu;
+    u64 req_performed;           /* I/O requests issued (not fsyncs) */
+    int fsynced_file;            /* next file of the burst in progress */
+    bool is_dirty;               /* a write since the last complete burst */
     _Atomic u8 *held;            /* --validate with concurrency: blocks in flight, [nblocks] */
     u64 nblocks;                 /* blocks in all files */
     const struct bench_opts *o;
@@ -5102,34 +5112,18 @@ static void io_params(struct io_shared *sh, const struct bench_opts *o, int mode
     sh->fdatasync = o->file_fsync_mode == 1;
     sh->freq = (u64)o->file_fsync_freq;
     sh->period = (sh->writes && sh->freq && !sh->fsync_all) ? sh->freq + (u64)sh->nfiles : 0;
+    /* seqwr, seqrewr and rndwr write on every request, so a burst always follows a write
+     * and the ticket formula holds; rndrw's reads may leave one out (sysbench's is_dirty) */
+    sh->dirty_gen = sh->period && mode == IO_RNDRW;
     sh->depth = sh->iomode == IO_ASYNC ? (unsigned)(o->file_queue_depth ? o->file_queue_depth
                                                                        : o->file_async_backlog)
                                        : 1;
 }
 
-/* The request for the next ticket: sysbench's sequence, without its global mutex. */
-static void io_next(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
-                    struct io_req *q)
+/* A random request (rndrd, rndwr, rndrw): sysbench's position and read/write choice. */
+static void io_rnd_req(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
+                       struct io_req *q)
 {
-    u64 t = atomic_fetch_add_explicit(&sh->ticket, 1, memory_order_relaxed);
-    if (sh->period) {
-        u64 k = t % sh->period;
-        if (k >= sh->freq) {
-            q->op = IO_OP_FSYNC;
-            q->file = (int)(k - sh->freq);
-            q->off = q->len = 0;
-            return;
-        }
-        t = t / sh->period * sh->freq + k; /* index among the I/O requests */
-    }
-    if (!io_mode_random(sh->mode)) {
-        u64 f = (t / sh->reqs_per_file) % (u64)sh->nfiles;
-        q->file = (int)f;
-        q->off = (t % sh->reqs_per_file) * sh->req_size;
-        q->len = B_MIN(sh->req_size, sh->file_size - q->off);
-        q->op = sh->mode == IO_SEQRD ? IO_OP_READ : IO_OP_WRITE;
-        return;
-    }
     u64 total = sh->file_size * (u64)sh->nfiles, pos;
     for (;;) {
         pos = (u64)(rnd_double(rng) * (double)total) / sh->bs * sh->bs;
@@ -5151,6 +5145,60 @@ static void io_next(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
                         sh->o->file_rw_ratio
                     ? IO_OP_READ
                     : IO_OP_WRITE;
+}
+
+/* rndrw with periodic fsync, as sysbench's file_get_rnd_request: when the requests issued
+ * are a multiple of --file-fsync-freq and a write came since the last burst, one fsync
+ * event per file; without a write in between, no burst (--file-rw-ratio=1000: 1 write in
+ * 1000 events, no burst). */
+static void io_next_dirty(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
+                          struct io_req *q)
+{
+    pthread_mutex_lock(&sh->gen_mu);
+    if (sh->is_dirty && sh->req_performed % sh->freq == 0) {
+        q->op = IO_OP_FSYNC;
+        q->file = sh->fsynced_file++;
+        q->off = q->len = 0;
+        if (sh->fsynced_file == sh->nfiles) {
+            sh->fsynced_file = 0;
+            sh->is_dirty = false;
+        }
+    } else {
+        sh->req_performed++;
+        io_rnd_req(sh, it, rng, q);
+        sh->is_dirty |= q->op == IO_OP_WRITE;
+    }
+    pthread_mutex_unlock(&sh->gen_mu);
+}
+
+/* The request for the next ticket: sysbench's sequence, without its global mutex. */
+static void io_next(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
+                    struct io_req *q)
+{
+    if (sh->dirty_gen) {
+        io_next_dirty(sh, it, rng, q);
+        return;
+    }
+    u64 t = atomic_fetch_add_explicit(&sh->ticket, 1, memory_order_relaxed);
+    if (sh->period) {
+        u64 k = t % sh->period;
+        if (k >= sh->freq) {
+            q->op = IO_OP_FSYNC;
+            q->file = (int)(k - sh->freq);
+            q->off = q->len = 0;
+            return;
+        }
+        t = t / sh->period * sh->freq + k; /* index among the I/O requests */
+    }
+    if (!io_mode_random(sh->mode)) {
+        u64 f = (t / sh->reqs_per_file) % (u64)sh->nfiles;
+        q->file = (int)f;
+        q->off = (t % sh->reqs_per_file) * sh->req_size;
+        q->len = B_MIN(sh->req_size, sh->file_size - q->off);
+        q->op = sh->mode == IO_SEQRD ? IO_OP_READ : IO_OP_WRITE;
+        return;
+    }
+    io_rnd_req(sh, it, rng, q);
 }
 
 /* Fill a write buffer with fresh random data (incompressible, never deduplicated: every
@@ -5393,6 +5441,7 @@ static int io_async_loop(struct load_thread *t)
     struct io_thread *it = t->wl;
     unsigned inflight = 0;
     bool more = true;
+    u64 t0 = clk_now_ns();
     for (;;) {
         u64 now = clk_now_ns();
         while (more && it->nfree > 0) {
@@ -5448,8 +5497,19 @@ static int io_async_loop(struct load_thread *t)
                 io_verify(sh, sl->buf, sl->q.len, sl->q.off, sl->q.file, &t->err) < 0)
                 return B_PROTOCOL;
             io_count(t, sl->q.op, sl->q.len);
+            if (sl->q.op == IO_OP_WRITE && sh->fsync_all) {
+                /* as sysbench: the write's own fsync, in the same event, before the next */
+                if (io_sync_file(sh, sl->q.file) < 0)
+                    return io_syserr(t, "fsync of", sl->q.file, 0, errno);
+                io_count(t, IO_OP_FSYNC, 0);
+                end = clk_now_ns();
+            }
             load_record_op(t, sl->q.op, end - sl->start_ns);
         }
+        /* the thread's execution time: the wall time of its loop since measuring began,
+         * not the sum of its overlapping request latencies */
+        u64 from = B_MAX(t0, r->t_measure_ns);
+        atomic_store_explicit(&t->exec_ns, end > from ? end - from : 0, memory_order_relaxed);
         atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
     }
 }
@@ -5506,8 +5566,10 @@ static void io_thread_done(struct load_thread *t)
 {
     struct io_shared *sh = t->run->wl_global;
     struct io_thread *it = t->wl;
-    /* sysbench: with --file-fsync-end each thread fsyncs every file once (writing modes) */
-    if (sh->writes && t->run->o->file_fsync_end && !atomic_load(&t->run->failed) &&
+    /* sysbench: with --file-fsync-end each thread fsyncs every file once (writing modes);
+     * not with --file-fsync-all, where every write was synced already */
+    if (sh->writes && t->run->o->file_fsync_end && !sh->fsync_all &&
+        !atomic_load(&t->run->failed) &&
         !atomic_load(&b_stop))
         for (int i = 0; i < sh->nfiles; i++)
             if (io_sync_file(sh, i) == 0)
@@ -6042,6 +6104,7 @@ static int io_init(struct load_run *r)
     char path[PATH_MAX];
     r->wl_global = sh;
     io_params(sh, r->o, io_test_mode(r->o->file_test_mode));
+    pthread_mutex_init(&sh->gen_mu, NULL);
     r->self_timed = sh->iomode == IO_ASYNC; /* io_async_loop runs each thread's loop */
     if (sh->validate && io_mode_random(sh->mode) && (r->nthreads > 1 || sh->depth > 1)) {
         sh->nblocks = (sh->file_size * (u64)sh->nfiles + sh->bs - 1) / sh->bs;
@@ -6080,6 +6143,7 @@ static void io_done(struct load_run *r)
     free(sh->maps);
     free(sh->fds);
     free((void *)sh->held);
+    pthread_mutex_destroy(&sh->gen_mu);
     free(sh);
     r->wl_global = NULL;
 }

@@ -318,6 +318,7 @@ struct load_thread {
     u64 done;                  /* events done by this thread (owner only) */
     _Atomic u64 events;        /* events completed and counted */
     _Atomic u64 lat_sum_ns;    /* sum of latencies */
+    _Atomic u64 exec_ns;       /* self-timed workloads: the thread's time in its events */
     _Atomic u64 lat_min_ns;    /* min latency since last reset */
     _Atomic u64 lat_max_ns;    /* max latency since last reset */
     _Atomic u64 ctr[LOAD_NCTR];/* workload counters (bytes, ops, ...) */
