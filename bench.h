@@ -274,7 +274,7 @@ struct bench_opts {
     /* fileio */
     i64 file_num, file_async_backlog, file_fsync_freq, file_merged_requests, file_queue_depth;
     u64 file_block_size, file_total_size;
-    char *file_test_mode, *file_extra_flags, *file_dir;
+    char *file_test_mode, *file_extra_flags, *file_dir, *file_fill;
     int file_io_mode, file_fsync_mode;
     bool file_fsync_all, file_fsync_end, file_io_mode_strict;
     double file_rw_ratio;
