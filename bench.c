@@ -5272,9 +5272,11 @@ static u8 *io_fill(const struct io_shared *sh, struct io_pool *pl, u64 len, u64 
     if (!sh->fill_random)
         return buf;
     pl->pos = (pl->pos + pl->step) % pl->span;
-    u64 where = pl->nonce ^ ((u64)(unsigned)file << 44) ^ off, when = pl->nonce + ++pl->seq;
+    /* one hash per sector: of where it goes (a bijection, so no two places share it, for
+     * offsets below 16 TiB), plus a hash of the write count (so a rewrite differs too) */
+    u64 where = pl->nonce ^ ((u64)(unsigned)file << 44), when = io_mix64(pl->nonce + ++pl->seq);
     for (u64 b = 0; b < len; b += 512) {
-        u64 st[2] = {io_mix64(where + b), io_mix64((when << 24) + b)};
+        u64 h = io_mix64(where ^ (off + b)), st[2] = {h, h + when};
         memcpy(buf + b, st, (size_t)B_MIN(16, len - b));
     }
     if (!sh->validate)
