@@ -5592,7 +5592,10 @@ static int io_thread_init(struct load_thread *t)
     struct io_shared *sh = r->wl_global;
     struct io_thread *it = b_xcalloc(1, sizeof(*it));
     void *p = NULL;
-    size_t len = (size_t)(sh->req_size * sh->depth);
+    /* read buffers (async: each slot's, also for writes); sync and mmap writes come from
+     * the pool, so a writing mode without reads needs none (1 GiB blocks: 1 GiB less) */
+    bool reads = !sh->writes || sh->mode == IO_RNDRW || sh->iomode == IO_ASYNC;
+    size_t len = reads ? (size_t)(sh->req_size * sh->depth) : 4096;
     t->wl = it;
     it->ring.fd = -1;
     if (posix_memalign(&p, 4096, len))
