@@ -4318,10 +4318,13 @@ static void load_snapshot(struct load_run *r, struct load_snap *s)
         struct load_thread *t = &r->thr[i];
         u64 ev = atomic_load_explicit(&t->events, memory_order_relaxed);
         u64 sum = atomic_load_explicit(&t->lat_sum_ns, memory_order_relaxed);
+        /* a self-timed thread overlaps its events: its time is what it reports (exec_ns) */
+        u64 busy_ns = r->self_timed ? atomic_load_explicit(&t->exec_ns, memory_order_relaxed)
+                                    : sum;
         u64 mn = atomic_load_explicit(&t->lat_min_ns, memory_order_relaxed);
         u64 mx = atomic_load_explicit(&t->lat_max_ns, memory_order_relaxed);
         s->thr_events[i] = ev;
-        s->thr_sum_ns[i] = sum;
+        s->thr_sum_ns[i] = busy_ns;
         s->events += ev;
         s->lat_sum_ns += sum;
         s->lat_min_ns = B_MIN(s->lat_min_ns, mn);
@@ -5064,6 +5067,10 @@ static const struct opt_def opt_fileio[] = {
         "I/O requests in flight per thread with --file-io-mode=async (io_uring); 0 means "
         "--file-async-backlog, as sysbench",
         NULL, OPT_F_EXT),
+    OPT("file-fill", STR, file_fill, "", 0, 0, NULL,
+        "data written {random, zero}: random (incompressible, every 512 bytes unique) is "
+        "the default, zero (sysbench's content) when invoked as sysbench",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("file-io-mode-strict", BOOL, file_io_mode_strict, "off", 0, 0, NULL,
         "fail (exit 3) instead of falling back to sync when io_uring is unavailable", NULL,
         OPT_F_EXT),
@@ -5090,13 +5097,28 @@ struct io_shared {
     u64 reqs_per_file;           /* sequential: requests per file */
     unsigned depth;              /* requests in flight per thread (async) */
     bool writes, validate, fsync_all, fdatasync;
+    bool fill_random;            /* --file-fill=random, or --validate */
     int *fds;                    /* [nfiles] */
     struct io_man *man;          /* --file-dir and its manifest (run) */
     u8 **maps;                   /* [nfiles] for mmap mode */
     _Atomic u64 ticket;          /* next request of the sequence */
+    /* rndrw with periodic fsync: sysbench's stateful generator (a burst only when a write
+     * came since the last one), under a lock because reads may leave a burst out */
+    bool dirty_gen;
+    pthread_mutex_t gen_mu;
+    u64 req_performed;           /* I/O requests issued (not fsyncs) */
+    int fsynced_file;            /* next file of the burst in progress */
+    bool is_dirty;               /* a write since the last complete burst */
     _Atomic u8 *held;            /* --validate with concurrency: blocks in flight, [nblocks] */
     u64 nblocks;                 /* blocks in all files */
     const struct bench_opts *o;
+};
+
+/* Where the written data comes from (io_fill). */
+struct io_pool {
+    u8 *base;                    /* span + step bytes, 4 KiB aligned */
+    u64 span, step, pos;         /* walk: pos advances by step (a request, 4 KiB rounded) */
+    u64 seq, nonce;              /* writes made, and this pool's own random salt */
 };
 
 /* One request. */
@@ -5114,6 +5136,7 @@ struct io_slot {
 
 struct io_thread {
     u8 *buf;                     /* depth * req_size bytes, 4 KiB aligned */
+    struct io_pool pool;         /* written data */
     u64 reads_done, writes_done; /* for rndrw's deterministic mix */
     struct uring ring;           /* async mode */
     struct io_slot *slots;       /* [depth] */
@@ -5197,38 +5220,24 @@ static void io_params(struct io_shared *sh, const struct bench_opts *o, int mode
     sh->reqs_per_file = sh->file_size ? (sh->file_size + sh->req_size - 1) / sh->req_size : 1;
     sh->writes = io_mode_writes(mode);
     sh->validate = o->validate;
+    /* the sysbench persona writes sysbench's zeros unless asked (--validate: random) */
+    sh->fill_random = o->validate || (*o->file_fill ? !strcmp(o->file_fill, "random") : !o->sb);
     sh->fsync_all = o->file_fsync_all;
     sh->fdatasync = o->file_fsync_mode == 1;
     sh->freq = (u64)o->file_fsync_freq;
     sh->period = (sh->writes && sh->freq && !sh->fsync_all) ? sh->freq + (u64)sh->nfiles : 0;
+    /* seqwr, seqrewr and rndwr write on every request, so a burst always follows a write
+     * and the ticket formula holds; rndrw's reads may leave one out (sysbench's is_dirty) */
+    sh->dirty_gen = sh->period && mode == IO_RNDRW;
     sh->depth = sh->iomode == IO_ASYNC ? (unsigned)(o->file_queue_depth ? o->file_queue_depth
                                                                        : o->file_async_backlog)
                                        : 1;
 }
 
-/* The request for the next ticket: sysbench's sequence, without its global mutex. */
-static void io_next(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
-                    struct io_req *q)
+/* A random request (rndrd, rndwr, rndrw): sysbench's position and read/write choice. */
+static void io_rnd_req(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
+                       struct io_req *q)
 {
-    u64 t = atomic_fetch_add_explicit(&sh->ticket, 1, memory_order_relaxed);
-    if (sh->period) {
-        u64 k = t % sh->period;
-        if (k >= sh->freq) {
-            q->op = IO_OP_FSYNC;
-            q->file = (int)(k - sh->freq);
-            q->off = q->len = 0;
-            return;
-        }
-        t = t / sh->period * sh->freq + k; /* index among the I/O requests */
-    }
-    if (!io_mode_random(sh->mode)) {
-        u64 f = (t / sh->reqs_per_file) % (u64)sh->nfiles;
-        q->file = (int)f;
-        q->off = (t % sh->reqs_per_file) * sh->req_size;
-        q->len = B_MIN(sh->req_size, sh->file_size - q->off);
-        q->op = sh->mode == IO_SEQRD ? IO_OP_READ : IO_OP_WRITE;
-        return;
-    }
     u64 total = sh->file_size * (u64)sh->nfiles, pos;
     for (;;) {
         pos = (u64)(rnd_double(rng) * (double)total) / sh->bs * sh->bs;
@@ -5252,23 +5261,125 @@ static void io_next(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
                     : IO_OP_WRITE;
 }
 
-/* Fill a write buffer with fresh random data (incompressible, never deduplicated: every
- * block differs, and so does every 128 KiB record a compressing filesystem sees); with
- * --validate, a CRC32 and offset trailer per block. xoroshiro128+ costs about 1 ns per
- * 8 bytes, 2 us per 16 KiB block. */
-static void io_fill(struct io_shared *sh, struct rnd *rng, u8 *buf, u64 len, u64 off)
+/* rndrw with periodic fsync, as sysbench's file_get_rnd_request: when the requests issued
+ * are a multiple of --file-fsync-freq and a write came since the last burst, one fsync
+ * event per file; without a write in between, no burst (--file-rw-ratio=1000: 1 write in
+ * 1000 events, no burst). */
+static void io_next_dirty(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
+                          struct io_req *q)
 {
-    u64 i = 0;
-    for (; i + 8 <= len; i += 8) {
-        u64 x = rnd_next(rng);
-        memcpy(buf + i, &x, 8);
+    pthread_mutex_lock(&sh->gen_mu);
+    if (sh->is_dirty && sh->req_performed % sh->freq == 0) {
+        q->op = IO_OP_FSYNC;
+        q->file = sh->fsynced_file++;
+        q->off = q->len = 0;
+        if (sh->fsynced_file == sh->nfiles) {
+            sh->fsynced_file = 0;
+            sh->is_dirty = false;
+        }
+    } else {
+        sh->req_performed++;
+        io_rnd_req(sh, it, rng, q);
+        sh->is_dirty |= q->op == IO_OP_WRITE;
     }
-    if (i < len) { /* a block size that is not a multiple of 8: the tail is fresh too */
-        u64 x = rnd_next(rng);
-        memcpy(buf + i, &x, (size_t)(len - i));
+    pthread_mutex_unlock(&sh->gen_mu);
+}
+
+/* The request for the next ticket: sysbench's sequence, without its global mutex. */
+static void io_next(struct io_shared *sh, struct io_thread *it, struct rnd *rng,
+                    struct io_req *q)
+{
+    if (sh->dirty_gen) {
+        io_next_dirty(sh, it, rng, q);
+        return;
+    }
+    u64 t = atomic_fetch_add_explicit(&sh->ticket, 1, memory_order_relaxed);
+    if (sh->period) {
+        u64 k = t % sh->period;
+        if (k >= sh->freq) {
+            q->op = IO_OP_FSYNC;
+            q->file = (int)(k - sh->freq);
+            q->off = q->len = 0;
+            return;
+        }
+        t = t / sh->period * sh->freq + k; /* index among the I/O requests */
+    }
+    if (!io_mode_random(sh->mode)) {
+        u64 f = (t / sh->reqs_per_file) % (u64)sh->nfiles;
+        q->file = (int)f;
+        q->off = (t % sh->reqs_per_file) * sh->req_size;
+        q->len = B_MIN(sh->req_size, sh->file_size - q->off);
+        q->op = sh->mode == IO_SEQRD ? IO_OP_READ : IO_OP_WRITE;
+        return;
+    }
+    io_rnd_req(sh, it, rng, q);
+}
+
+/*
+ * Written data, --file-fill. random (the bench persona's default): a pool of random bytes
+ * made once per thread (IO_POOL_SPAN plus one request) that the writes walk through, one
+ * request's worth further each time, and a stamp of 16 bytes at the start of every 512
+ * bytes: a hash of the file, the offset and the thread's write count. So every sector
+ * written differs from every other (nothing to deduplicate, at any granularity from 512
+ * bytes, also between two writes of the same block), and 1 MiB of consecutive writes holds
+ * 1 MiB of distinct random bytes (nothing for a compressing filesystem's 128 KiB records),
+ * at the cost of two hashes per 512 bytes instead of 8 random bytes per 8 (fresh random
+ * data for every write was 41-56% of bench's CPU time, as fio's scramble_buffers). zero:
+ * sysbench's content (its buffers are zeros), the sysbench persona's default. --validate
+ * always writes random data, each block ending in a CRC32 and its offset, as sysbench.
+ */
+#define IO_POOL_SPAN ((u64)1 << 20)
+
+static u64 io_mix64(u64 x) /* splitmix64's finalizer */
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* Make a thread's pool: random unless zeros are asked for; 4 KiB aligned (O_DIRECT). */
+static int io_pool_init(struct io_pool *pl, const struct io_shared *sh, u64 salt)
+{
+    void *p = NULL;
+    memset(pl, 0, sizeof(*pl));
+    pl->step = (sh->req_size + 4095) / 4096 * 4096;
+    pl->span = sh->fill_random ? IO_POOL_SPAN : 0;
+    size_t len = (size_t)(pl->span + pl->step);
+    if (posix_memalign(&p, 4096, len))
+        return -1;
+    pl->base = p;
+    struct rnd r = {{io_mix64(clk_now_ns() ^ salt), io_mix64(salt + (uintptr_t)p) | 1}};
+    pl->nonce = rnd_next(&r);
+    if (!sh->fill_random) {
+        memset(pl->base, 0, len); /* also touches the pages now, not in the measured loop */
+        return 0;
+    }
+    for (size_t i = 0; i + 8 <= len; i += 8) {
+        u64 x = rnd_next(&r);
+        memcpy(pl->base + i, &x, 8);
+    }
+    return 0;
+}
+
+/* The next write's data: len bytes at off of file, from the pool (stamped, with --validate
+ * trailers). Valid until the next call. */
+static u8 *io_fill(const struct io_shared *sh, struct io_pool *pl, u64 len, u64 off, int file)
+{
+    u8 *buf = pl->base + pl->pos;
+    if (!sh->fill_random)
+        return buf;
+    pl->pos = (pl->pos + pl->step) % pl->span;
+    /* one hash per sector: of where it goes (a bijection, so no two places share it, for
+     * offsets below 16 TiB), plus a hash of the write count (so a rewrite differs too) */
+    u64 where = pl->nonce ^ ((u64)(unsigned)file << 44), when = io_mix64(pl->nonce + ++pl->seq);
+    for (u64 b = 0; b < len; b += 512) {
+        u64 h = io_mix64(where ^ (off + b)), st[2] = {h, h + when};
+        memcpy(buf + b, st, (size_t)B_MIN(16, len - b));
     }
     if (!sh->validate)
-        return;
+        return buf;
     for (u64 b = 0; b < len; b += sh->bs) {
         u64 n = B_MIN(sh->bs, len - b), boff = off + b;
         if (n <= IO_VALIDATE_TRAILER)
@@ -5277,6 +5388,7 @@ static void io_fill(struct io_shared *sh, struct rnd *rng, u8 *buf, u64 len, u64
         memcpy(buf + b + n - IO_VALIDATE_TRAILER, &crc, 4);
         memcpy(buf + b + n - 8, &boff, 8);
     }
+    return buf;
 }
 
 /* --validate: check the CRC trailers of what was read. */
@@ -5411,7 +5523,7 @@ static int io_do(struct load_thread *t, const struct io_req *qp)
     }
     size_t len = (size_t)q.len;
     if (q.op == IO_OP_WRITE) {
-        io_fill(sh, &t->rng, it->buf, q.len, q.off);
+        const u8 *src = io_fill(sh, &it->pool, q.len, q.off, q.file);
         if (sh->iomode == IO_MMAP) {
             /* seqwr grows the files with ftruncate: allocate the hole first, so that a full
              * disk is ENOSPC here, as in sync mode, not SIGBUS in the copy */
@@ -5419,13 +5531,13 @@ static int io_do(struct load_thread *t, const struct io_req *qp)
                 fallocate(sh->fds[q.file], 0, (off_t)q.off, (off_t)len) < 0 &&
                 errno != EOPNOTSUPP)
                 return io_syserr(t, "fallocate of", q.file, q.off, errno);
-            if (io_map_copy(sh->maps[q.file] + q.off, it->buf, len) < 0)
+            if (io_map_copy(sh->maps[q.file] + q.off, src, len) < 0)
                 return io_syserr(t, "write (SIGBUS: no space to back the page) through the "
                                     "mapping of",
                                  q.file, q.off, EIO);
         } else
             for (size_t done = 0; done < len;) {
-                ssize_t n = pwrite(sh->fds[q.file], it->buf + done, len - done,
+                ssize_t n = pwrite(sh->fds[q.file], src + done, len - done,
                                    (off_t)(q.off + done));
                 if (n <= 0)
                     return io_syserr(t, "pwrite to", q.file, q.off, n < 0 ? errno : EIO);
@@ -5492,6 +5604,7 @@ static int io_async_loop(struct load_thread *t)
     struct io_thread *it = t->wl;
     unsigned inflight = 0;
     bool more = true;
+    u64 t0 = clk_now_ns();
     for (;;) {
         u64 now = clk_now_ns();
         while (more && it->nfree > 0) {
@@ -5503,7 +5616,9 @@ static int io_async_loop(struct load_thread *t)
             struct io_slot *sl = &it->slots[k];
             io_next(sh, it, &t->rng, &sl->q);
             if (sl->q.op == IO_OP_WRITE) {
-                io_fill(sh, &t->rng, sl->buf, sl->q.len, sl->q.off);
+                /* the slot's buffer is registered with the ring (and may hold a read) */
+                memcpy(sl->buf, io_fill(sh, &it->pool, sl->q.len, sl->q.off, sl->q.file),
+                       (size_t)sl->q.len);
                 it->writes_done++;
             } else if (sl->q.op == IO_OP_READ)
                 it->reads_done++;
@@ -5547,8 +5662,19 @@ static int io_async_loop(struct load_thread *t)
                 io_verify(sh, sl->buf, sl->q.len, sl->q.off, sl->q.file, &t->err) < 0)
                 return B_PROTOCOL;
             io_count(t, sl->q.op, sl->q.len);
+            if (sl->q.op == IO_OP_WRITE && sh->fsync_all) {
+                /* as sysbench: the write's own fsync, in the same event, before the next */
+                if (io_sync_file(sh, sl->q.file) < 0)
+                    return io_syserr(t, "fsync of", sl->q.file, 0, errno);
+                io_count(t, IO_OP_FSYNC, 0);
+                end = clk_now_ns();
+            }
             load_record_op(t, sl->q.op, end - sl->start_ns);
         }
+        /* the thread's execution time: the wall time of its loop since measuring began,
+         * not the sum of its overlapping request latencies */
+        u64 from = B_MAX(t0, r->t_measure_ns);
+        atomic_store_explicit(&t->exec_ns, end > from ? end - from : 0, memory_order_relaxed);
         atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
     }
 }
@@ -5565,7 +5691,10 @@ static int io_thread_init(struct load_thread *t)
     struct io_shared *sh = r->wl_global;
     struct io_thread *it = b_xcalloc(1, sizeof(*it));
     void *p = NULL;
-    size_t len = (size_t)(sh->req_size * sh->depth);
+    /* read buffers (async: each slot's, also for writes); sync and mmap writes come from
+     * the pool, so a writing mode without reads needs none (1 GiB blocks: 1 GiB less) */
+    bool reads = !sh->writes || sh->mode == IO_RNDRW || sh->iomode == IO_ASYNC;
+    size_t len = reads ? (size_t)(sh->req_size * sh->depth) : 4096;
     t->wl = it;
     it->ring.fd = -1;
     if (posix_memalign(&p, 4096, len))
@@ -5573,6 +5702,10 @@ static int io_thread_init(struct load_thread *t)
                         len);
     it->buf = p;
     memset(it->buf, 0, len); /* touch the pages now, not in the measured loop */
+    if (sh->writes && io_pool_init(&it->pool, sh, (u64)t->id) < 0)
+        return b_seterr(&t->err, B_NOMEM, ENOMEM,
+                        "allocating %llu bytes of write data failed",
+                        (unsigned long long)(IO_POOL_SPAN + sh->req_size));
     if (sh->iomode != IO_ASYNC)
         return B_OK;
     int rc = uring_setup(&it->ring, B_MAX(sh->depth, 2), &t->err);
@@ -5605,8 +5738,10 @@ static void io_thread_done(struct load_thread *t)
 {
     struct io_shared *sh = t->run->wl_global;
     struct io_thread *it = t->wl;
-    /* sysbench: with --file-fsync-end each thread fsyncs every file once (writing modes) */
-    if (sh->writes && t->run->o->file_fsync_end && !atomic_load(&t->run->failed) &&
+    /* sysbench: with --file-fsync-end each thread fsyncs every file once (writing modes);
+     * not with --file-fsync-all, where every write was synced already */
+    if (sh->writes && t->run->o->file_fsync_end && !sh->fsync_all &&
+        !atomic_load(&t->run->failed) &&
         !atomic_load(&b_stop))
         for (int i = 0; i < sh->nfiles; i++)
             if (io_sync_file(sh, i) == 0)
@@ -5618,6 +5753,7 @@ static void io_thread_done(struct load_thread *t)
     free(it->slots);
     free(it->free_slots);
     free(it->buf);
+    free(it->pool.base);
     free(it);
     t->wl = NULL;
 }
@@ -6141,6 +6277,7 @@ static int io_init(struct load_run *r)
     char path[PATH_MAX];
     r->wl_global = sh;
     io_params(sh, r->o, io_test_mode(r->o->file_test_mode));
+    pthread_mutex_init(&sh->gen_mu, NULL);
     r->self_timed = sh->iomode == IO_ASYNC; /* io_async_loop runs each thread's loop */
     if (sh->validate && io_mode_random(sh->mode) && (r->nthreads > 1 || sh->depth > 1)) {
         sh->nblocks = (sh->file_size * (u64)sh->nfiles + sh->bs - 1) / sh->bs;
@@ -6179,6 +6316,7 @@ static void io_done(struct load_run *r)
     free(sh->maps);
     free(sh->fds);
     free((void *)sh->held);
+    pthread_mutex_destroy(&sh->gen_mu);
     free(sh);
     r->wl_global = NULL;
 }
@@ -6314,6 +6452,12 @@ static int io_check(struct bench_opts *o)
                   (int)badlen, bad);
             b_msg(B_MSG_HINT, "see 'bench fileio help'");
         }
+        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+    }
+    if (*o->file_fill && strcmp(o->file_fill, "random") && strcmp(o->file_fill, "zero")) {
+        b_msg(B_MSG_FATAL, "--file-fill: invalid value '%s' (expected random or zero)",
+              o->file_fill);
+        b_msg(B_MSG_HINT, "see 'bench fileio help'");
         return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
     }
     if (o->file_total_size / (u64)o->file_num == 0) {
@@ -6509,7 +6653,7 @@ static int io_prepare_check(const struct io_shared *sh, const struct io_man *m)
  * failure or a signal the file is left as it was found: removed when this call created it,
  * cut back to its old size when it extended it (*undone says which). B_OK, B_SYSERR (*e).
  */
-static int io_prepare_file(struct io_shared *sh, int i, struct rnd *rng, u8 *buf,
+static int io_prepare_file(struct io_shared *sh, int i, struct io_pool *pl,
                            u64 *written, const char **undone, struct b_err *e)
 {
     const struct bench_opts *o = sh->o;
@@ -6557,7 +6701,7 @@ static int io_prepare_file(struct io_shared *sh, int i, struct rnd *rng, u8 *buf
     rc = io_man_put(m, i, &id, off < sh->file_size ? 'w' : 'c',
                     off < sh->file_size ? B_MAX(sh->full_size, old) : old, o->file_dir, e);
     for (; rc == B_OK && off < sh->file_size && !err; off += sh->bs) {
-        io_fill(sh, rng, buf, sh->bs, off);
+        const u8 *buf = io_fill(sh, pl, sh->bs, off, i);
         if (!(err = io_pwrite_all(fd, buf, sh->bs, off)))
             *written += sh->bs;
     }
@@ -6613,18 +6757,17 @@ static int io_prepare(struct bench_opts *o, const struct wl_def *w)
         io_man_close(&m);
         return ex != B_EXIT_OK ? ex : io_fail(o, &e);
     }
-    struct rnd rng;
-    void *p;
-    rnd_seed(&rng);
-    if (posix_memalign(&p, 4096, (size_t)sh.bs))
-        b_die("out of memory allocating a %llu-byte block", (unsigned long long)sh.bs);
+    struct io_pool pool;
+    if (io_pool_init(&pool, &sh, 0) < 0)
+        b_die("out of memory allocating %llu bytes of write data",
+              (unsigned long long)(IO_POOL_SPAN + sh.req_size));
     u64 written = 0, t0 = clk_now_ns();
     int done = 0, rc = B_OK;
     const char *undone = NULL;
     while (done < sh.nfiles && !atomic_load(&b_stop) &&
-           (rc = io_prepare_file(&sh, done, &rng, p, &written, &undone, &e)) == B_OK)
+           (rc = io_prepare_file(&sh, done, &pool, &written, &undone, &e)) == B_OK)
         done++;
-    free(p);
+    free(pool.base);
     if (rc == B_OK && atomic_load(&b_stop))
         rc = B_AGAIN; /* stopped between files */
     struct b_err se;
@@ -6668,8 +6811,9 @@ static int io_prepare(struct bench_opts *o, const struct wl_def *w)
 }
 
 /* cleanup: remove test_file.N, but only those the manifest proves bench made (the
- * sysbench persona: or whose size prepare writes), never through a symlink; the bench
- * persona also removes recorded files beyond --file-num. */
+ * sysbench persona: or whose size prepare writes), never through a symlink; whatever the
+ * size options, every file the manifest records goes, also beyond --file-num (sysbench
+ * removes only test_file.0 to --file-num - 1: a prepare with more files left the rest). */
 static int io_cleanup(struct bench_opts *o, const struct wl_def *w)
 {
     (void)w;
@@ -6690,7 +6834,7 @@ static int io_cleanup(struct bench_opts *o, const struct wl_def *w)
         io_man_close(&m);
         return ex;
     }
-    int n = o->sb ? sh.nfiles : B_MAX(sh.nfiles, m.cap);
+    int n = B_MAX(sh.nfiles, m.cap);
     for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
         struct io_id id;
         const char *whyp;
@@ -6701,6 +6845,8 @@ static int io_cleanup(struct bench_opts *o, const struct wl_def *w)
             ex = B_EXIT_FAIL;
             break;
         }
+        if (i >= sh.nfiles && !m.e[i].state)
+            continue; /* beyond --file-num and not recorded: not looked at */
         io_path(o, i, path, sizeof(path));
         io_name(i, name, sizeof(name));
         if (io_id_at(m.dirfd, i, &id) < 0) {

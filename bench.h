@@ -284,7 +284,7 @@ struct bench_opts {
     /* fileio */
     i64 file_num, file_async_backlog, file_fsync_freq, file_merged_requests, file_queue_depth;
     u64 file_block_size, file_total_size;
-    char *file_test_mode, *file_extra_flags, *file_dir;
+    char *file_test_mode, *file_extra_flags, *file_dir, *file_fill;
     int file_io_mode, file_fsync_mode;
     bool file_fsync_all, file_fsync_end, file_io_mode_strict;
     double file_rw_ratio;
@@ -328,6 +328,7 @@ struct load_thread {
     u64 done;                  /* events done by this thread (owner only) */
     _Atomic u64 events;        /* events completed and counted */
     _Atomic u64 lat_sum_ns;    /* sum of latencies */
+    _Atomic u64 exec_ns;       /* self-timed workloads: the thread's time in its events */
     _Atomic u64 lat_min_ns;    /* min latency since last reset */
     _Atomic u64 lat_max_ns;    /* max latency since last reset */
     _Atomic u64 ctr[LOAD_NCTR];/* workload counters (bytes, ops, ...) */

@@ -80,6 +80,7 @@ suite unit ./tests/unit
 suite golden cram3 --shell=/bin/sh tests/golden
 suite compat sh tests/compat.sh
 suite fileio-hostile sh tests/fileio_hostile.sh
+suite fileio-compat sh tests/fileio_compat.sh
 suite engine-signals sh tests/engine_signals.sh
 suite cli-hostile sh tests/cli_hostile.sh
 suite docs sh tests/docs.sh

@@ -98,7 +98,7 @@ static const struct {
     {"my_live_ipv6", t_my_live_ipv6},
     {"io_manifest_parse", t_io_manifest_parse},
     {"io_not_ours", t_io_not_ours},
-    {"io_fill_tail", t_io_fill_tail},
+    {"io_fill_pool", t_io_fill_pool},
 };
 
 int main(int argc, char **argv)
