@@ -6906,6 +6906,7 @@ struct oltp_thread {
     struct cli_conn cc;
     bool connected;
     struct myc_stmt *st;       /* [tables * OQ_N]; st->coldefs != NULL when prepared */
+    struct myc_stmt trx[2];    /* BEGIN, COMMIT prepared once per connection (as sysbench) */
     struct myc_result res;
     struct buf q;              /* text statement */
     struct buf tmpl;           /* text statement with '?' placeholders */
@@ -7199,6 +7200,23 @@ static i64 oltp_id(struct load_thread *t)
     return rnd_default(&t->rng, &t->run->o->rnd, 1, (u32)(size > 0 ? size : 1));
 }
 
+static const char *const oltp_trx_sql[2] = {"BEGIN", "COMMIT"};
+
+/* BEGIN (0) or COMMIT (1): the statement prepared at connect (sysbench's stmt.begin and
+ * stmt.commit), or text where the server cannot prepare it (1295) or under
+ * --db-ps-mode=disable. */
+static int oltp_trx(struct load_thread *t, int i)
+{
+    struct oltp_thread *ot = t->wl;
+    if (!ot->trx[i].coldefs)
+        return oltp_text(t, oltp_trx_sql[i]);
+    int rc = myc_execute(&ot->c, &ot->trx[i], NULL, 0, &ot->res, NULL, NULL);
+    if (rc < 0)
+        return oltp_fail(t, rc, oltp_trx_sql[i], true);
+    oltp_count(t, &ot->res);
+    return B_OK;
+}
+
 /* One event of the oltp_* scripts (oltp_common.lua's execute_* functions). */
 static int oltp_body(struct load_thread *t, int variant)
 {
@@ -7209,7 +7227,7 @@ static int oltp_body(struct load_thread *t, int variant)
                (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY ||
                 variant == OLTP_WRITE_ONLY);
     if (trx)
-        OLTP_DO(oltp_text(t, "BEGIN"));
+        OLTP_DO(oltp_trx(t, 0));
     if (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY || variant == OLTP_POINT_SELECT) {
         i64 n = oltp_pick_table(t);
         i64 cnt = variant == OLTP_POINT_SELECT ? 1 : o->oltp_point_selects;
@@ -7313,11 +7331,41 @@ static int oltp_body(struct load_thread *t, int variant)
         }
     }
     if (trx)
-        OLTP_DO(oltp_text(t, "COMMIT"));
+        OLTP_DO(oltp_trx(t, 1));
     return B_OK;
 }
 
-/* Prepare every statement the variant needs, for every table (sysbench's thread_init). */
+/* COM_STMT_PREPARE of one statement; a statement the server cannot prepare (1295) stays
+ * unprepared (st->coldefs NULL) and goes as text, as sysbench's driver emulates it. */
+static int oltp_prepare1(struct load_thread *t, const char *sql, size_t len, struct myc_stmt *st)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    int rc = myc_prepare(&ot->c, sql, len, st);
+    if (rc >= 0 || (rc == B_SERVER && ot->c.srv_code == 1295))
+        return B_OK;
+    if (o->sb) /* sysbench's four lines, Lua frames included, for its parsers */
+        return b_seterr(&t->err, rc, 0,
+                        "mysql_stmt_prepare() failed\nFATAL: MySQL error: %u \"%s\"\n"
+                        "FATAL: `thread_init' function failed: "
+                        "/usr/share/sysbench/oltp_common.lua:284: SQL API error\n"
+                        "FATAL: Thread initialization failed!",
+                        ot->c.srv_code, ot->c.srv_msg);
+    b_seterr(&t->err, rc, 0, "preparing '%s' on %s failed: %s", sql, ot->c.target,
+             ot->c.err.msg);
+    if (ot->c.srv_code == 1146)
+        snprintf(t->err.hint, sizeof(t->err.hint),
+                 "run 'bench %s prepare' with the same --tables and --mysql-db first",
+                 t->run->w->name);
+    else if (rc == B_TIMEOUT)
+        snprintf(t->err.hint, sizeof(t->err.hint),
+                 "no answer within --mysql-io-timeout=%lld s; raise it for a slow or busy server",
+                 (long long)o->mysql_io_timeout);
+    return rc;
+}
+
+/* Prepare every statement the variant needs, for every table (sysbench's thread_init), and
+ * BEGIN and COMMIT once for the connection where the script runs transactions. */
 static int oltp_prepare_stmts(struct load_thread *t, int variant)
 {
     struct oltp_thread *ot = t->wl;
@@ -7340,43 +7388,21 @@ static int oltp_prepare_stmts(struct load_thread *t, int variant)
         need[OQ_SIMPLE] = need[OQ_SUM] = need[OQ_ORDER] = need[OQ_DISTINCT] = false;
     if (o->db_ps_mode != 0)
         return B_OK; /* --db-ps-mode=disable: text only */
-    for (i64 n = 1; n <= o->oltp_tables; n++)
-        for (int k = 0; k < OQ_N; k++) {
+    int rc = B_OK;
+    if (!o->oltp_skip_trx && (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY ||
+                              variant == OLTP_WRITE_ONLY))
+        for (int i = 0; i < 2 && rc == B_OK; i++)
+            rc = oltp_prepare1(t, oltp_trx_sql[i], strlen(oltp_trx_sql[i]), &ot->trx[i]);
+    for (i64 n = 1; n <= o->oltp_tables && rc == B_OK; n++)
+        for (int k = 0; k < OQ_N && rc == B_OK; k++) {
             if (!need[k] || ((k == OQ_RPOINTS || k == OQ_RRANGES) && n > 1))
                 continue;
             struct buf sql = {0};
             oltp_build_sql(o, k, n, &sql);
-            int rc = myc_prepare(&ot->c, sql.p, sql.len, &ot->st[(n - 1) * OQ_N + k]);
-            if (rc < 0) {
-                if (rc == B_SERVER && ot->c.srv_code == 1295) { /* not preparable: emulate */
-                    buf_free(&sql);
-                    continue;
-                }
-                if (o->sb) /* sysbench's four lines, Lua frames included, for its parsers */
-                    b_seterr(&t->err, rc, 0,
-                             "mysql_stmt_prepare() failed\nFATAL: MySQL error: %u \"%s\"\n"
-                             "FATAL: `thread_init' function failed: "
-                             "/usr/share/sysbench/oltp_common.lua:284: SQL API error\n"
-                             "FATAL: Thread initialization failed!",
-                             ot->c.srv_code, ot->c.srv_msg);
-                else {
-                    b_seterr(&t->err, rc, 0, "preparing '%s' on %s failed: %s", sql.p,
-                             ot->c.target, ot->c.err.msg);
-                    if (ot->c.srv_code == 1146)
-                        snprintf(t->err.hint, sizeof(t->err.hint),
-                                 "run 'bench %s prepare' with the same --tables and --mysql-db "
-                                 "first", t->run->w->name);
-                    else if (rc == B_TIMEOUT)
-                        snprintf(t->err.hint, sizeof(t->err.hint),
-                                 "no answer within --mysql-io-timeout=%lld s; raise it for a "
-                                 "slow or busy server", (long long)o->mysql_io_timeout);
-                }
-                buf_free(&sql);
-                return rc;
-            }
+            rc = oltp_prepare1(t, sql.p, sql.len, &ot->st[(n - 1) * OQ_N + k]);
             buf_free(&sql);
         }
-    return B_OK;
+    return rc;
 }
 
 static int oltp_connect(struct load_thread *t)
@@ -7417,13 +7443,18 @@ static int oltp_thread_init(struct load_thread *t)
     return oltp_connect(t);
 }
 
+/* Forget the statements; on a live connection close them first (COM_STMT_CLOSE, as
+ * sysbench's thread_done), so that the server frees them before the connection ends. */
 static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
 {
-    for (i64 i = 0; i < tables * OQ_N; i++) {
-        free(ot->st[i].coldefs);
-        free(ot->st[i].cols);
-        ot->st[i].coldefs = NULL;
-        ot->st[i].cols = NULL;
+    for (i64 i = -2; i < tables * OQ_N; i++) {
+        struct myc_stmt *st = i < 0 ? &ot->trx[i + 2] : &ot->st[i];
+        if (!st->coldefs)
+            continue;
+        if (ot->connected && myc_stmt_close(&ot->c, st) < 0)
+            ot->connected = false; /* the rest go with the connection */
+        else if (!ot->connected)
+            myc_stmt_free(st);
     }
 }
 
