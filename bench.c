@@ -779,7 +779,8 @@ static const struct opt_def opt_mysql[] = {
         "Dry run, pretend that all MySQL client API calls are successful without executing them",
         NULL, 0),
     OPT("ssl-mode", STR, ssl_mode, "", 0, 0, NULL,
-        "TLS: DISABLED, PREFERRED (the default over TCP), REQUIRED, VERIFY_CA or VERIFY_IDENTITY",
+        "TLS: DISABLED (the default of the sysbench workloads), PREFERRED (the default of ping "
+        "and the oltp one-liner over TCP), REQUIRED, VERIFY_CA or VERIFY_IDENTITY",
         NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("ssl-ca", STR, ssl_ca, "", 0, 0, NULL, "file of CA certificates that verify the server",
         NULL, OPT_F_EXT | OPT_F_NODEF),
@@ -6690,8 +6691,11 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
         }
     } else if (o->mysql_ssl)
         p->ssl_mode = MYC_SSL_REQUIRED; /* sysbench's --mysql-ssl=on */
-    else if (o->mysql_ssl_set || o->sb)
-        p->ssl_mode = MYC_SSL_DISABLED; /* --mysql-ssl=off, or sysbench 1.0's default */
+    else if (o->mysql_ssl_set || o->sb ||
+             (!o->tls_preferred && !*o->ssl_ca && !*o->ssl_cert && !*o->ssl_key))
+        p->ssl_mode = MYC_SSL_DISABLED; /* --mysql-ssl=off, or sysbench 1.0's default for its
+                                           workloads (ping and the one-liner: the mysql
+                                           client's PREFERRED; --ssl-ca/-cert/-key ask TLS) */
     cli_list_item(o->mysql_host, idx, cc->host, sizeof(cc->host));
     unsigned nhosts = 1;
     for (const char *q = o->mysql_host; *q; q++)
@@ -8019,14 +8023,18 @@ static int oltp_init(struct load_run *r)
     int v = r->w->variant;
     bool writes = v != OLTP_READ_ONLY && v != OLTP_POINT_SELECT && v != OLTP_RANDOM_POINTS &&
                   v != OLTP_RANDOM_RANGES;
-    if (o->sb || !writes || o->mysql_dry_run)
+    if (o->sb || o->mysql_dry_run)
         return B_OK;
     struct oltp_job j = {.o = o, .w = r->w};
     struct my_conn c;
     struct cli_conn cc;
     if (cli_conn_params(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
         return B_OK; /* the workers report the connection error */
-    i64 last = v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables;
+    /* the bench persona's header names the transport the workers use (as this connection) */
+    snprintf(r->transport, sizeof(r->transport), "Server: %s (%s), %s%s%s", c.target,
+             c.version, c.is_unix ? "unix socket" : c.tls ? mbedtls_ssl_get_version(&c.ssl) : "TCP",
+             c.tls ? " " : c.is_unix ? "" : ", no TLS", c.tls ? myc_cipher(&c) : "");
+    i64 last = !writes ? 0 : v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables;
     for (i64 n = 1; n <= last; n++) {
         char tbl[OLTP_NAME_SZ];
         bool exists, owned;
@@ -8206,6 +8214,7 @@ static int sizing_main(struct bench_opts *o)
         free(o->mysql_db);
         o->mysql_db = b_xstrdup("bench");
     }
+    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
     int ex = oltp_check(o); /* -D among the names: at most 64 characters, UTF-8 */
     if (ex != B_EXIT_OK)
         return ex;
@@ -9814,6 +9823,7 @@ static int cli_ping(struct bench_opts *o)
 {
     struct cli_conn cc;
     struct my_conn c;
+    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
     if (cli_conn_params(o, 0, &cc, false) < 0)
         return cli_usage_exit();
     if (!o->mysql_db_set)
@@ -10066,6 +10076,8 @@ static int cli_run(const struct wl_def *w)
     load_run_init(&r, w, &opts);
     rep_header(&r, &opts);
     rc = w->init ? w->init(&r) : B_OK;
+    if (rc == B_OK && r.transport[0]) /* the bench persona's OLTP: the connection it uses */
+        printf("%s\n\n", r.transport);
     if (rc == B_OK) {
         printf("Initializing worker threads...\n\n");
         fflush(stdout);
