@@ -7619,14 +7619,14 @@ static int oltp_check(struct bench_opts *o)
 }
 
 struct oltp_kv {
-    char v[2][256];
+    char v[4][256];
     int n;
 };
 
 static int oltp_kv_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
 {
     struct oltp_kv *kv = ctx;
-    for (size_t i = 0; i < 2 && i < res->ncols; i++)
+    for (size_t i = 0; i < 4 && i < res->ncols; i++)
         snprintf(kv->v[i], sizeof(kv->v[i]), "%.*s", vals[i].p ? (int)B_MIN(vals[i].len, 255) : 0,
                  vals[i].p ? vals[i].p : "");
     kv->n++;
@@ -7682,30 +7682,96 @@ static void oltp_put_name(struct buf *q, const char *name)
 }
 
 /*
- * Does table `tbl` exist, and did bench make it? *owned: bench persona: the COMMENT marker;
- * sysbench persona: exactly sysbench's columns (cols, e.g. "id,k,c,pad"). The name is never
- * spliced: it travels hex-encoded (no byte of it can end the literal, whatever the sql_mode)
- * and is compared byte for byte (a user's 'Sbtest1' is not bench's 'sbtest1'). A parameter
- * would do too, but MariaDB 10.11.19 crashed (signal 11 in create_tmp_table_for_schema) on
- * this information_schema subquery as a prepared statement. Returns B_OK, or an error
- * already printed.
+ * Is a table's definition exactly what sysbench's prepare makes? cols: its columns as
+ * "name:type:length:nullable:default:extra:unsigned" (oltp_owned's query), idx: its index
+ * entries as "name:non_unique:column:prefix". oltp_* tables: id INTEGER NOT NULL
+ * [AUTO_INCREMENT], k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad
+ * CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id) or KEY xid (id) (--secondary), and at most
+ * the index k_N (k) (--create-secondary); bulk_insert's: id INTEGER NOT NULL, k INTEGER
+ * DEFAULT '0' NOT NULL, PRIMARY KEY (id). Any other column, type, attribute or index: no.
  */
-static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, const char *cols,
-                      bool *exists, bool *owned)
+/* The columns of the workload's tables, for oltp_owned. */
+static const char *oltp_sb_cols(const struct wl_def *w)
+{
+    return w->variant == OLTP_BULK_INSERT ? "id,k" : "id,k,c,pad";
+}
+
+static bool oltp_sb_shape(const char *cols, const char *idx, bool bulk)
+{
+    if (bulk)
+        return !strcmp(cols, "id:int::NO:-::0,k:int::NO:0::0") && !strcmp(idx, "PRIMARY:0:id:");
+    if (strcmp(cols, "id:int::NO:-:auto_increment:0,k:int::NO:0::0,c:char:120:NO:::0,"
+                     "pad:char:60:NO:::0") &&
+        strcmp(cols, "id:int::NO:-::0,k:int::NO:0::0,c:char:120:NO:::0,pad:char:60:NO:::0"))
+        return false;
+    int nid = 0, nk = 0;
+    for (const char *p = idx; *p;) {
+        size_t l = strcspn(p, ",");
+        if ((l == 13 && !strncmp(p, "PRIMARY:0:id:", l)) || (l == 9 && !strncmp(p, "xid:1:id:", l)))
+            nid++;
+        else if (l > 7 && !strncmp(p, "k_", 2) && p[2] != '0' &&
+                 strspn(p + 2, "0123456789") == l - 7 && !strncmp(p + l - 5, ":1:k:", 5))
+            nk++;
+        else
+            return false;
+        p += l + (p[l] == ',');
+    }
+    return nid == 1 && nk <= 1;
+}
+
+/* One row of information_schema about table tbl: "SELECT <what> FROM information_schema.<from>
+ * WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = <tbl>" into kv. Each query reads one
+ * information_schema table, no subquery: MariaDB 10.11.19 crashed (signal 11 in
+ * create_tmp_table_for_schema) on correlated subqueries over COLUMNS and STATISTICS, and on
+ * such a query as a prepared statement. The name is never spliced: it travels hex-encoded (no
+ * byte of it can end the literal, whatever the sql_mode) and is compared byte for byte (a
+ * user's 'Sbtest1' is not bench's 'sbtest1'). */
+static int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
+                           const char *tbl, struct oltp_kv *kv)
 {
     struct buf q = {0};
-    struct oltp_kv kv;
-    memset(&kv, 0, sizeof(kv));
-    buf_printf(&q, "SELECT t.TABLE_COMMENT, (SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY "
-                   "ORDINAL_POSITION) FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = "
-                   "t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME) FROM information_schema.TABLES "
-                   "t WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_NAME = ");
+    memset(kv, 0, sizeof(*kv));
+    buf_printf(&q, "SELECT %s FROM information_schema.%s WHERE TABLE_SCHEMA = DATABASE() AND "
+                   "TABLE_NAME = ", what, from);
     oltp_put_name(&q, tbl);
     buf_printf(&q, " COLLATE utf8mb4_bin");
     struct myc_result res = {0};
-    int rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, &kv);
+    int rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, kv);
     myc_result_free(&res);
     buf_free(&q);
+    return rc;
+}
+
+/*
+ * Does table `tbl` exist, and did bench make it? *owned: bench persona: the COMMENT marker;
+ * sysbench persona: exactly sysbench's definition (cols names the shape: "id,k,c,pad" for
+ * oltp_*, "id,k" for bulk_insert; "" never matches). *sysb (may be NULL): no marker and
+ * exactly sysbench's definition: sysbench's benchmark data, which both personas run on and
+ * clean up. Returns B_OK, or an error already printed.
+ */
+static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, const char *cols,
+                      bool *exists, bool *owned, bool *sysb)
+{
+    struct oltp_kv kv, def;
+    int rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv);
+    *exists = rc == B_OK && kv.n > 0;
+    bool mark = *exists && !strcmp(kv.v[0], OLTP_MARK), shape = false;
+    if (*exists && *cols && (j->o->sb || (!mark && sysb))) {
+        rc = oltp_schema_row(c, "GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION), "
+                                "GROUP_CONCAT(CONCAT_WS(':', COLUMN_NAME, DATA_TYPE, "
+                                "IFNULL(CHARACTER_MAXIMUM_LENGTH, ''), IS_NULLABLE, "
+                                "IFNULL(TRIM(BOTH '''' FROM COLUMN_DEFAULT), '-'), EXTRA, "
+                                "COLUMN_TYPE LIKE '%unsigned%' OR COLUMN_TYPE LIKE "
+                                "'%zerofill%') ORDER BY ORDINAL_POSITION)",
+                             "COLUMNS", tbl, &kv);
+        if (rc == B_OK)
+            rc = oltp_schema_row(c, "GROUP_CONCAT(CONCAT_WS(':', INDEX_NAME, NON_UNIQUE, "
+                                    "COLUMN_NAME, IFNULL(SUB_PART, '')) ORDER BY INDEX_NAME, "
+                                    "SEQ_IN_INDEX)",
+                                 "STATISTICS", tbl, &def);
+        shape = rc == B_OK && !strcmp(kv.v[0], cols) &&
+                oltp_sb_shape(kv.v[1], def.v[0], !strcmp(cols, "id,k"));
+    }
     if (rc == B_DONE) /* a signal: oltp_jobs says "interrupted" */
         return rc;
     if (rc < 0) {
@@ -7716,8 +7782,9 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
         j->ex = j->o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
         return rc;
     }
-    *exists = kv.n > 0;
-    *owned = *exists && (j->o->sb ? !strcmp(kv.v[1], cols) : !strcmp(kv.v[0], OLTP_MARK));
+    *owned = j->o->sb ? shape : mark;
+    if (sysb)
+        *sysb = !mark && shape;
     return B_OK;
 }
 
@@ -7782,7 +7849,7 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct cli_
     }
     /* a lock another session holds on the table must not keep us: 1 s, then leave it */
     if (oltp_cmd_sql(j, &c, "SET SESSION lock_wait_timeout = 1") == B_OK &&
-        oltp_owned(j, &c, tbl, "", &exists, &owned) == B_OK && owned) {
+        oltp_owned(j, &c, tbl, "", &exists, &owned, NULL) == B_OK && owned) {
         char qt[OLTP_QNAME_SZ];
         oltp_quote(tbl, qt, sizeof(qt));
         snprintf(sql, sizeof(sql), "DROP TABLE %s", qt);
@@ -7947,24 +8014,31 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
 static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
 {
     char tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
-    bool exists, owned;
+    bool exists, owned, sysb;
     oltp_table(j->o, n, tbl, sizeof(tbl));
-    int rc = oltp_owned(j, c, tbl, j->w->variant == OLTP_BULK_INSERT ? "id,k" : "id,k,c,pad",
-                        &exists, &owned);
+    int rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
     if (rc < 0)
         return rc;
     if (j->w->variant != OLTP_BULK_INSERT)
         oltp_say("Dropping table '%s'...\n", tbl);
     if (!exists)
         return B_OK;
-    if (!owned) {
+    if (!owned && !sysb) {
         pthread_mutex_lock(&oltp_print_mu);
         b_msg(B_MSG_WARN, "%s: cleanup: left table '%s' alone: %s", j->w->name, tbl,
-              j->o->sb ? "its columns are not sysbench's"
-                       : "bench did not create it (no '" OLTP_MARK "' comment)");
+              j->o->sb ? "its definition is not sysbench's"
+                       : "bench did not create it (no '" OLTP_MARK "' comment) and its "
+                         "definition is not sysbench's");
         pthread_mutex_unlock(&oltp_print_mu);
         j->ex = j->o->sb ? B_EXIT_OK : B_EXIT_FAIL;
         return B_OK;
+    }
+    if (!owned && !j->o->sb) {
+        pthread_mutex_lock(&oltp_print_mu);
+        b_msg(B_MSG_NOTE, "%s: %s was created by sysbench (exactly sysbench's definition); "
+                          "dropping it as sysbench would",
+              j->w->name, tbl);
+        pthread_mutex_unlock(&oltp_print_mu);
     }
     char sql[OLTP_QNAME_SZ + 24];
     oltp_quote(tbl, qt, sizeof(qt));
@@ -8034,26 +8108,37 @@ static int oltp_init(struct load_run *r)
     snprintf(r->transport, sizeof(r->transport), "Server: %s (%s), %s%s%s", c.target,
              c.version, c.is_unix ? "unix socket" : c.tls ? mbedtls_ssl_get_version(&c.ssl) : "TCP",
              c.tls ? " " : c.is_unix ? "" : ", no TLS", c.tls ? myc_cipher(&c) : "");
-    i64 last = !writes ? 0 : v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables;
+    i64 last = !writes ? 0 : v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables, nsb = 0;
+    char first[OLTP_NAME_SZ] = "";
     for (i64 n = 1; n <= last; n++) {
         char tbl[OLTP_NAME_SZ];
-        bool exists, owned;
+        bool exists, owned, sysb;
         oltp_table(o, n, tbl, sizeof(tbl));
-        if (oltp_owned(&j, &c, tbl, "", &exists, &owned) < 0)
+        if (oltp_owned(&j, &c, tbl, oltp_sb_cols(r->w), &exists, &owned, &sysb) < 0)
             break;
-        if (exists && !owned) {
+        if (exists && !owned && !sysb) {
             snprintf(r->err.hint, sizeof(r->err.hint),
-                     "bench writes only to tables it created: run 'bench %s prepare' with "
-                     "another --mysql-db, or use the sysbench persona for sysbench's tables",
+                     "bench writes only to tables it or sysbench created: run 'bench %s "
+                     "prepare' with another --mysql-db",
                      r->w->name);
             myc_close(&c);
             return b_seterr(&r->err, B_INVALID, 0,
-                            "table %s.%s was not created by bench (no '" OLTP_MARK "' comment): "
-                            "not writing to it",
+                            "table %s.%s was not created by bench (no '" OLTP_MARK "' comment) "
+                            "and its definition is not sysbench's: not writing to it",
                             o->mysql_db, tbl);
         }
+        if (sysb && !nsb++)
+            snprintf(first, sizeof(first), "%s", tbl);
     }
     myc_close(&c);
+    if (nsb == 1)
+        b_msg(B_MSG_NOTE, "%s: %s was created by sysbench (exactly sysbench's definition); "
+                          "using it as sysbench would",
+              r->w->name, first);
+    else if (nsb > 1)
+        b_msg(B_MSG_NOTE, "%s: %s and %lld more tables were created by sysbench (exactly "
+                          "sysbench's definition); using them as sysbench would",
+              r->w->name, first, (long long)nsb - 1);
     return B_OK;
 }
 
