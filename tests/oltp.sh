@@ -399,7 +399,7 @@ n=$(cd "$w" && tls_delta ./sysbench $PS); [ "$n" = 0 ] && ok || bad "the sysbenc
 n=$(cd "$w" && tls_delta sysbench $PS); [ "$n" = 0 ] && ok || bad "Debian's sysbench: $n TLS handshakes, wanted 0"
 $ROOT -e "SET GLOBAL general_log=OFF"
 tcp=$(grep -c "Connect.nat@localhost on sbt using TCP/IP" "$w/general.log") ssl=$(grep -c "Connect.nat@.* using SSL/TLS" "$w/general.log")
-[ "$tcp" = 8 ] && [ "$ssl" = 0 ] && ok || { bad "general log: $tcp TCP/IP and $ssl SSL/TLS connections, wanted 8 and 0"; grep Connect "$w/general.log"; }
+[ "$tcp" = 7 ] && [ "$ssl" = 0 ] && ok || { bad "general log: $tcp TCP/IP and $ssl SSL/TLS connections, wanted 7 (bench 1 + 2, the persona 2, sysbench 2) and 0"; grep Connect "$w/general.log"; }
 n=$(tls_delta $B $PS --no-defaults --mysql-ssl=on); grep -q "^Server: 127.0.0.1:$BENCH_MY_PORT (.*), TLSv1\.[23] TLS-" "$w/tls.out" && [ "$n" = 3 ] && ok || { bad "bench --mysql-ssl=on: $n TLS handshakes, wanted 3"; cat "$w/tls.out"; }
 n=$(tls_delta $B $PS --no-defaults --ssl-mode=REQUIRED); [ "$n" = 3 ] && ok || bad "bench --ssl-mode=REQUIRED: $n TLS handshakes, wanted 3"
 n=$(cd "$w" && tls_delta ./sysbench $PS --mysql-ssl=on); [ "$n" = 2 ] && ok || bad "the sysbench persona --mysql-ssl=on: $n TLS handshakes, wanted 2"
@@ -411,8 +411,11 @@ $B oltp_point_select --no-defaults --mysql-socket="$BENCH_MY_SOCK" --mysql-user=
 # 8.2 statements: the server's counters for the same seeded command line equal sysbench's:
 #     BEGIN and COMMIT prepared once per connection and executed, everything closed at the end
 CNT="Com_stmt_prepare Com_stmt_execute Com_stmt_close Com_begin Com_commit"
+#     (writers at one thread: a deadlock between threads restarts an event, a BEGIN more)
 for wl in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_delete select_random_points; do
-    A="$wl $C --tables=2 --threads=3 --events=60 --time=0 --rand-seed=7"
+    T=3
+    case $wl in oltp_read_write | oltp_write_only | oltp_delete) T=1 ;; esac
+    A="$wl $C --tables=2 --threads=$T --events=60 --time=0 --rand-seed=7"
     for who in ref our bench; do
         b=$(counters $CNT)
         case $who in
