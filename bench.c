@@ -6743,6 +6743,12 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
     return B_OK;
 }
 
+/* The hint for error 2061 (full authentication over plain TCP without a trusted RSA key). */
+static const char cli_hint_2061[] =
+    "over plain TCP the password goes only to a trusted RSA key: use TLS (--ssl-mode=REQUIRED), "
+    "give the key with --server-public-key-path, or trust the server's with "
+    "--get-server-public-key";
+
 /* A failed connect, in the words of STYLE 2.6; returns the exit code. */
 static int cli_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p)
 {
@@ -6766,10 +6772,7 @@ static int cli_conn_error(const char *what, const struct my_conn *c, const struc
               c->err.rc == B_SERVER ? "server said" : "client error", c->srv_code, c->sqlstate,
               c->srv_msg);
         if (c->srv_code == 2061)
-            b_msg(B_MSG_HINT, "over plain TCP the password goes only to a trusted RSA key: use "
-                              "TLS (--ssl-mode=REQUIRED), give the key with "
-                              "--server-public-key-path, or trust the server's with "
-                              "--get-server-public-key");
+            b_msg(B_MSG_HINT, "%s", cli_hint_2061);
         else if (c->srv_code == 1045)
             b_msg(B_MSG_HINT, "check --mysql-user/--mysql-password (-u/-p); MariaDB also answers "
                               "1045 when it requires TLS (try --ssl-mode=REQUIRED)");
@@ -7421,6 +7424,8 @@ static int oltp_connect(struct load_thread *t)
         if (ot->c.err.sys_errno == ECONNREFUSED)
             snprintf(t->err.hint, sizeof(t->err.hint),
                      "nothing is listening there; check --mysql-host/--mysql-port (-h/-P)");
+        else if (ot->c.srv_code == 2061) /* no TLS by default, as sysbench: issue 8's rule */
+            snprintf(t->err.hint, sizeof(t->err.hint), "%s", cli_hint_2061);
         else if (rc == B_SERVER && ot->c.srv_code == 1049)
             snprintf(t->err.hint, sizeof(t->err.hint),
                      "create the database first: sysbench and bench never create it (the "
