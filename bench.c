@@ -878,7 +878,8 @@ static const struct opt_def opt_mysql[] = {
         "Dry run, pretend that all MySQL client API calls are successful without executing them",
         NULL, 0),
     OPT("ssl-mode", STR, ssl_mode, "", 0, 0, NULL,
-        "TLS: DISABLED, PREFERRED (the default over TCP), REQUIRED, VERIFY_CA or VERIFY_IDENTITY",
+        "TLS: DISABLED (the default of the sysbench workloads), PREFERRED (the default of ping "
+        "and the oltp one-liner over TCP), REQUIRED, VERIFY_CA or VERIFY_IDENTITY",
         NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("ssl-ca", STR, ssl_ca, "", 0, 0, NULL, "file of CA certificates that verify the server",
         NULL, OPT_F_EXT | OPT_F_NODEF),
@@ -6935,8 +6936,11 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
         }
     } else if (o->mysql_ssl)
         p->ssl_mode = MYC_SSL_REQUIRED; /* sysbench's --mysql-ssl=on */
-    else if (o->mysql_ssl_set || o->sb)
-        p->ssl_mode = MYC_SSL_DISABLED; /* --mysql-ssl=off, or sysbench 1.0's default */
+    else if (o->mysql_ssl_set || o->sb ||
+             (!o->tls_preferred && !*o->ssl_ca && !*o->ssl_cert && !*o->ssl_key))
+        p->ssl_mode = MYC_SSL_DISABLED; /* --mysql-ssl=off, or sysbench 1.0's default for its
+                                           workloads (ping and the one-liner: the mysql
+                                           client's PREFERRED; --ssl-ca/-cert/-key ask TLS) */
     cli_list_item(o->mysql_host, idx, cc->host, sizeof(cc->host));
     unsigned nhosts = 1;
     for (const char *q = o->mysql_host; *q; q++)
@@ -6984,6 +6988,12 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
     return B_OK;
 }
 
+/* The hint for error 2061 (full authentication over plain TCP without a trusted RSA key). */
+static const char cli_hint_2061[] =
+    "over plain TCP the password goes only to a trusted RSA key: use TLS (--ssl-mode=REQUIRED), "
+    "give the key with --server-public-key-path, or trust the server's with "
+    "--get-server-public-key";
+
 /* A failed connect, in the words of STYLE 2.6; returns the exit code. */
 static int cli_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p)
 {
@@ -7007,10 +7017,7 @@ static int cli_conn_error(const char *what, const struct my_conn *c, const struc
               c->err.rc == B_SERVER ? "server said" : "client error", c->srv_code, c->sqlstate,
               c->srv_msg);
         if (c->srv_code == 2061)
-            b_msg(B_MSG_HINT, "over plain TCP the password goes only to a trusted RSA key: use "
-                              "TLS (--ssl-mode=REQUIRED), give the key with "
-                              "--server-public-key-path, or trust the server's with "
-                              "--get-server-public-key");
+            b_msg(B_MSG_HINT, "%s", cli_hint_2061);
         else if (c->srv_code == 1045)
             b_msg(B_MSG_HINT, "check --mysql-user/--mysql-password (-u/-p); MariaDB also answers "
                               "1045 when it requires TLS (try --ssl-mode=REQUIRED)");
@@ -7151,6 +7158,7 @@ struct oltp_thread {
     struct cli_conn cc;
     bool connected;
     struct myc_stmt *st;       /* [tables * OQ_N]; st->coldefs != NULL when prepared */
+    struct myc_stmt trx[2];    /* BEGIN, COMMIT prepared once per connection (as sysbench) */
     struct myc_result res;
     struct buf q;              /* text statement */
     struct buf tmpl;           /* text statement with '?' placeholders */
@@ -7465,6 +7473,23 @@ static i64 oltp_id(struct load_thread *t)
     return rnd_default(&t->rng, &t->run->o->rnd, 1, (u32)(size > 0 ? size : 1));
 }
 
+static const char *const oltp_trx_sql[2] = {"BEGIN", "COMMIT"};
+
+/* BEGIN (0) or COMMIT (1): the statement prepared at connect (sysbench's stmt.begin and
+ * stmt.commit), or text where the server cannot prepare it (1295) or under
+ * --db-ps-mode=disable. */
+static int oltp_trx(struct load_thread *t, int i)
+{
+    struct oltp_thread *ot = t->wl;
+    if (!ot->trx[i].coldefs)
+        return oltp_text(t, oltp_trx_sql[i]);
+    int rc = myc_execute(&ot->c, &ot->trx[i], NULL, 0, &ot->res, NULL, NULL);
+    if (rc < 0)
+        return oltp_fail(t, rc, oltp_trx_sql[i], true);
+    oltp_count(t, &ot->res);
+    return B_OK;
+}
+
 /* One event of the oltp_* scripts (oltp_common.lua's execute_* functions). */
 static int oltp_body(struct load_thread *t, int variant)
 {
@@ -7475,7 +7500,7 @@ static int oltp_body(struct load_thread *t, int variant)
                (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY ||
                 variant == OLTP_WRITE_ONLY);
     if (trx)
-        OLTP_DO(oltp_text(t, "BEGIN"));
+        OLTP_DO(oltp_trx(t, 0));
     if (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY || variant == OLTP_POINT_SELECT) {
         i64 n = oltp_pick_table(t);
         i64 cnt = variant == OLTP_POINT_SELECT ? 1 : o->oltp_point_selects;
@@ -7588,11 +7613,41 @@ static int oltp_body(struct load_thread *t, int variant)
         buf_put(&ot->bulk, row, (size_t)rl);
     }
     if (trx)
-        OLTP_DO(oltp_text(t, "COMMIT"));
+        OLTP_DO(oltp_trx(t, 1));
     return B_OK;
 }
 
-/* Prepare every statement the variant needs, for every table (sysbench's thread_init). */
+/* COM_STMT_PREPARE of one statement; a statement the server cannot prepare (1295) stays
+ * unprepared (st->coldefs NULL) and goes as text, as sysbench's driver emulates it. */
+static int oltp_prepare1(struct load_thread *t, const char *sql, size_t len, struct myc_stmt *st)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    int rc = myc_prepare(&ot->c, sql, len, st);
+    if (rc >= 0 || (rc == B_SERVER && ot->c.srv_code == 1295))
+        return B_OK;
+    if (o->sb) /* sysbench's four lines, Lua frames included, for its parsers */
+        return b_seterr(&t->err, rc, 0,
+                        "mysql_stmt_prepare() failed\nFATAL: MySQL error: %u \"%s\"\n"
+                        "FATAL: `thread_init' function failed: "
+                        "/usr/share/sysbench/oltp_common.lua:284: SQL API error\n"
+                        "FATAL: Thread initialization failed!",
+                        ot->c.srv_code, ot->c.srv_msg);
+    b_seterr(&t->err, rc, 0, "preparing '%s' on %s failed: %s", sql, ot->c.target,
+             ot->c.err.msg);
+    if (ot->c.srv_code == 1146)
+        snprintf(t->err.hint, sizeof(t->err.hint),
+                 "run 'bench %s prepare' with the same --tables and --mysql-db first",
+                 t->run->w->name);
+    else if (rc == B_TIMEOUT)
+        snprintf(t->err.hint, sizeof(t->err.hint),
+                 "no answer within --mysql-io-timeout=%lld s; raise it for a slow or busy server",
+                 (long long)o->mysql_io_timeout);
+    return rc;
+}
+
+/* Prepare every statement the variant needs, for every table (sysbench's thread_init), and
+ * BEGIN and COMMIT once for the connection where the script runs transactions. */
 static int oltp_prepare_stmts(struct load_thread *t, int variant)
 {
     struct oltp_thread *ot = t->wl;
@@ -7615,43 +7670,21 @@ static int oltp_prepare_stmts(struct load_thread *t, int variant)
         need[OQ_SIMPLE] = need[OQ_SUM] = need[OQ_ORDER] = need[OQ_DISTINCT] = false;
     if (o->db_ps_mode != 0)
         return B_OK; /* --db-ps-mode=disable: text only */
-    for (i64 n = 1; n <= o->oltp_tables; n++)
-        for (int k = 0; k < OQ_N; k++) {
+    int rc = B_OK;
+    if (!o->oltp_skip_trx && (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY ||
+                              variant == OLTP_WRITE_ONLY))
+        for (int i = 0; i < 2 && rc == B_OK; i++)
+            rc = oltp_prepare1(t, oltp_trx_sql[i], strlen(oltp_trx_sql[i]), &ot->trx[i]);
+    for (i64 n = 1; n <= o->oltp_tables && rc == B_OK; n++)
+        for (int k = 0; k < OQ_N && rc == B_OK; k++) {
             if (!need[k] || ((k == OQ_RPOINTS || k == OQ_RRANGES) && n > 1))
                 continue;
             struct buf sql = {0};
             oltp_build_sql(o, k, n, &sql);
-            int rc = myc_prepare(&ot->c, sql.p, sql.len, &ot->st[(n - 1) * OQ_N + k]);
-            if (rc < 0) {
-                if (rc == B_SERVER && ot->c.srv_code == 1295) { /* not preparable: emulate */
-                    buf_free(&sql);
-                    continue;
-                }
-                if (o->sb) /* sysbench's four lines, Lua frames included, for its parsers */
-                    b_seterr(&t->err, rc, 0,
-                             "mysql_stmt_prepare() failed\nFATAL: MySQL error: %u \"%s\"\n"
-                             "FATAL: `thread_init' function failed: "
-                             "/usr/share/sysbench/oltp_common.lua:284: SQL API error\n"
-                             "FATAL: Thread initialization failed!",
-                             ot->c.srv_code, ot->c.srv_msg);
-                else {
-                    b_seterr(&t->err, rc, 0, "preparing '%s' on %s failed: %s", sql.p,
-                             ot->c.target, ot->c.err.msg);
-                    if (ot->c.srv_code == 1146)
-                        snprintf(t->err.hint, sizeof(t->err.hint),
-                                 "run 'bench %s prepare' with the same --tables and --mysql-db "
-                                 "first", t->run->w->name);
-                    else if (rc == B_TIMEOUT)
-                        snprintf(t->err.hint, sizeof(t->err.hint),
-                                 "no answer within --mysql-io-timeout=%lld s; raise it for a "
-                                 "slow or busy server", (long long)o->mysql_io_timeout);
-                }
-                buf_free(&sql);
-                return rc;
-            }
+            rc = oltp_prepare1(t, sql.p, sql.len, &ot->st[(n - 1) * OQ_N + k]);
             buf_free(&sql);
         }
-    return B_OK;
+    return rc;
 }
 
 static int oltp_connect(struct load_thread *t)
@@ -7666,6 +7699,8 @@ static int oltp_connect(struct load_thread *t)
         if (ot->c.err.sys_errno == ECONNREFUSED)
             snprintf(t->err.hint, sizeof(t->err.hint),
                      "nothing is listening there; check --mysql-host/--mysql-port (-h/-P)");
+        else if (ot->c.srv_code == 2061) /* no TLS by default, as sysbench: issue 8's rule */
+            snprintf(t->err.hint, sizeof(t->err.hint), "%s", cli_hint_2061);
         else if (rc == B_SERVER && ot->c.srv_code == 1049)
             snprintf(t->err.hint, sizeof(t->err.hint),
                      "create the database first: sysbench and bench never create it (the "
@@ -7692,13 +7727,18 @@ static int oltp_thread_init(struct load_thread *t)
     return oltp_connect(t);
 }
 
+/* Forget the statements; on a live connection close them first (COM_STMT_CLOSE, as
+ * sysbench's thread_done), so that the server frees them before the connection ends. */
 static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
 {
-    for (i64 i = 0; i < tables * OQ_N; i++) {
-        free(ot->st[i].coldefs);
-        free(ot->st[i].cols);
-        ot->st[i].coldefs = NULL;
-        ot->st[i].cols = NULL;
+    for (i64 i = -2; i < tables * OQ_N; i++) {
+        struct myc_stmt *st = i < 0 ? &ot->trx[i + 2] : &ot->st[i];
+        if (!st->coldefs)
+            continue;
+        if (ot->connected && myc_stmt_close(&ot->c, st) < 0)
+            ot->connected = false; /* the rest go with the connection */
+        else if (!ot->connected)
+            myc_stmt_free(st);
     }
 }
 
@@ -7865,14 +7905,14 @@ static int oltp_check(struct bench_opts *o)
 }
 
 struct oltp_kv {
-    char v[2][256];
+    char v[4][256];
     int n;
 };
 
 static int oltp_kv_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
 {
     struct oltp_kv *kv = ctx;
-    for (size_t i = 0; i < 2 && i < res->ncols; i++)
+    for (size_t i = 0; i < 4 && i < res->ncols; i++)
         snprintf(kv->v[i], sizeof(kv->v[i]), "%.*s", vals[i].p ? (int)B_MIN(vals[i].len, 255) : 0,
                  vals[i].p ? vals[i].p : "");
     kv->n++;
@@ -7928,30 +7968,96 @@ static void oltp_put_name(struct buf *q, const char *name)
 }
 
 /*
- * Does table `tbl` exist, and did bench make it? *owned: bench persona: the COMMENT marker;
- * sysbench persona: exactly sysbench's columns (cols, e.g. "id,k,c,pad"). The name is never
- * spliced: it travels hex-encoded (no byte of it can end the literal, whatever the sql_mode)
- * and is compared byte for byte (a user's 'Sbtest1' is not bench's 'sbtest1'). A parameter
- * would do too, but MariaDB 10.11.19 crashed (signal 11 in create_tmp_table_for_schema) on
- * this information_schema subquery as a prepared statement. Returns B_OK, or an error
- * already printed.
+ * Is a table's definition exactly what sysbench's prepare makes? cols: its columns as
+ * "name:type:length:nullable:default:extra:unsigned" (oltp_owned's query), idx: its index
+ * entries as "name:non_unique:column:prefix". oltp_* tables: id INTEGER NOT NULL
+ * [AUTO_INCREMENT], k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad
+ * CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id) or KEY xid (id) (--secondary), and at most
+ * the index k_N (k) (--create-secondary); bulk_insert's: id INTEGER NOT NULL, k INTEGER
+ * DEFAULT '0' NOT NULL, PRIMARY KEY (id). Any other column, type, attribute or index: no.
  */
-static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, const char *cols,
-                      bool *exists, bool *owned)
+/* The columns of the workload's tables, for oltp_owned. */
+static const char *oltp_sb_cols(const struct wl_def *w)
+{
+    return w->variant == OLTP_BULK_INSERT ? "id,k" : "id,k,c,pad";
+}
+
+static bool oltp_sb_shape(const char *cols, const char *idx, bool bulk)
+{
+    if (bulk)
+        return !strcmp(cols, "id:int::NO:-::0,k:int::NO:0::0") && !strcmp(idx, "PRIMARY:0:id:");
+    if (strcmp(cols, "id:int::NO:-:auto_increment:0,k:int::NO:0::0,c:char:120:NO:::0,"
+                     "pad:char:60:NO:::0") &&
+        strcmp(cols, "id:int::NO:-::0,k:int::NO:0::0,c:char:120:NO:::0,pad:char:60:NO:::0"))
+        return false;
+    int nid = 0, nk = 0;
+    for (const char *p = idx; *p;) {
+        size_t l = strcspn(p, ",");
+        if ((l == 13 && !strncmp(p, "PRIMARY:0:id:", l)) || (l == 9 && !strncmp(p, "xid:1:id:", l)))
+            nid++;
+        else if (l > 7 && !strncmp(p, "k_", 2) && p[2] != '0' &&
+                 strspn(p + 2, "0123456789") == l - 7 && !strncmp(p + l - 5, ":1:k:", 5))
+            nk++;
+        else
+            return false;
+        p += l + (p[l] == ',');
+    }
+    return nid == 1 && nk <= 1;
+}
+
+/* One row of information_schema about table tbl: "SELECT <what> FROM information_schema.<from>
+ * WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = <tbl>" into kv. Each query reads one
+ * information_schema table, no subquery: MariaDB 10.11.19 crashed (signal 11 in
+ * create_tmp_table_for_schema) on correlated subqueries over COLUMNS and STATISTICS, and on
+ * such a query as a prepared statement. The name is never spliced: it travels hex-encoded (no
+ * byte of it can end the literal, whatever the sql_mode) and is compared byte for byte (a
+ * user's 'Sbtest1' is not bench's 'sbtest1'). */
+static int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
+                           const char *tbl, struct oltp_kv *kv)
 {
     struct buf q = {0};
-    struct oltp_kv kv;
-    memset(&kv, 0, sizeof(kv));
-    buf_printf(&q, "SELECT t.TABLE_COMMENT, (SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY "
-                   "ORDINAL_POSITION) FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = "
-                   "t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME) FROM information_schema.TABLES "
-                   "t WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_NAME = ");
+    memset(kv, 0, sizeof(*kv));
+    buf_printf(&q, "SELECT %s FROM information_schema.%s WHERE TABLE_SCHEMA = DATABASE() AND "
+                   "TABLE_NAME = ", what, from);
     oltp_put_name(&q, tbl);
     buf_printf(&q, " COLLATE utf8mb4_bin");
     struct myc_result res = {0};
-    int rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, &kv);
+    int rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, kv);
     myc_result_free(&res);
     buf_free(&q);
+    return rc;
+}
+
+/*
+ * Does table `tbl` exist, and did bench make it? *owned: bench persona: the COMMENT marker;
+ * sysbench persona: exactly sysbench's definition (cols names the shape: "id,k,c,pad" for
+ * oltp_*, "id,k" for bulk_insert; "" never matches). *sysb (may be NULL): no marker and
+ * exactly sysbench's definition: sysbench's benchmark data, which both personas run on and
+ * clean up. Returns B_OK, or an error already printed.
+ */
+static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, const char *cols,
+                      bool *exists, bool *owned, bool *sysb)
+{
+    struct oltp_kv kv, def;
+    int rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv);
+    *exists = rc == B_OK && kv.n > 0;
+    bool mark = *exists && !strcmp(kv.v[0], OLTP_MARK), shape = false;
+    if (*exists && *cols && (j->o->sb || (!mark && sysb))) {
+        rc = oltp_schema_row(c, "GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION), "
+                                "GROUP_CONCAT(CONCAT_WS(':', COLUMN_NAME, DATA_TYPE, "
+                                "IFNULL(CHARACTER_MAXIMUM_LENGTH, ''), IS_NULLABLE, "
+                                "IFNULL(TRIM(BOTH '''' FROM COLUMN_DEFAULT), '-'), EXTRA, "
+                                "COLUMN_TYPE LIKE '%unsigned%' OR COLUMN_TYPE LIKE "
+                                "'%zerofill%') ORDER BY ORDINAL_POSITION)",
+                             "COLUMNS", tbl, &kv);
+        if (rc == B_OK)
+            rc = oltp_schema_row(c, "GROUP_CONCAT(CONCAT_WS(':', INDEX_NAME, NON_UNIQUE, "
+                                    "COLUMN_NAME, IFNULL(SUB_PART, '')) ORDER BY INDEX_NAME, "
+                                    "SEQ_IN_INDEX)",
+                                 "STATISTICS", tbl, &def);
+        shape = rc == B_OK && !strcmp(kv.v[0], cols) &&
+                oltp_sb_shape(kv.v[1], def.v[0], !strcmp(cols, "id,k"));
+    }
     if (rc == B_DONE) /* a signal: oltp_jobs says "interrupted" */
         return rc;
     if (rc < 0) {
@@ -7962,8 +8068,9 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
         j->ex = j->o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
         return rc;
     }
-    *exists = kv.n > 0;
-    *owned = *exists && (j->o->sb ? !strcmp(kv.v[1], cols) : !strcmp(kv.v[0], OLTP_MARK));
+    *owned = j->o->sb ? shape : mark;
+    if (sysb)
+        *sysb = !mark && shape;
     return B_OK;
 }
 
@@ -8028,7 +8135,7 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct cli_
     }
     /* a lock another session holds on the table must not keep us: 1 s, then leave it */
     if (oltp_cmd_sql(j, &c, "SET SESSION lock_wait_timeout = 1") == B_OK &&
-        oltp_owned(j, &c, tbl, "", &exists, &owned) == B_OK && owned) {
+        oltp_owned(j, &c, tbl, "", &exists, &owned, NULL) == B_OK && owned) {
         char qt[OLTP_QNAME_SZ];
         oltp_quote(tbl, qt, sizeof(qt));
         snprintf(sql, sizeof(sql), "DROP TABLE %s", qt);
@@ -8202,24 +8309,31 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
 static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
 {
     char tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
-    bool exists, owned;
+    bool exists, owned, sysb;
     oltp_table(j->o, n, tbl, sizeof(tbl));
-    int rc = oltp_owned(j, c, tbl, j->w->variant == OLTP_BULK_INSERT ? "id,k" : "id,k,c,pad",
-                        &exists, &owned);
+    int rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
     if (rc < 0)
         return rc;
     if (j->w->variant != OLTP_BULK_INSERT)
         oltp_say("Dropping table '%s'...\n", tbl);
     if (!exists)
         return B_OK;
-    if (!owned) {
+    if (!owned && !sysb) {
         pthread_mutex_lock(&oltp_print_mu);
         b_msg(B_MSG_WARN, "%s: cleanup: left table '%s' alone: %s", j->w->name, tbl,
-              j->o->sb ? "its columns are not sysbench's"
-                       : "bench did not create it (no '" OLTP_MARK "' comment)");
+              j->o->sb ? "its definition is not sysbench's"
+                       : "bench did not create it (no '" OLTP_MARK "' comment) and its "
+                         "definition is not sysbench's");
         pthread_mutex_unlock(&oltp_print_mu);
         j->ex = j->o->sb ? B_EXIT_OK : B_EXIT_FAIL;
         return B_OK;
+    }
+    if (!owned && !j->o->sb) {
+        pthread_mutex_lock(&oltp_print_mu);
+        b_msg(B_MSG_NOTE, "%s: %s was created by sysbench (exactly sysbench's definition); "
+                          "dropping it as sysbench would",
+              j->w->name, tbl);
+        pthread_mutex_unlock(&oltp_print_mu);
     }
     char sql[OLTP_QNAME_SZ + 24];
     oltp_quote(tbl, qt, sizeof(qt));
@@ -8276,33 +8390,48 @@ static int oltp_init(struct load_run *r)
     oltp_unique_seed();
     bool writes = v != OLTP_READ_ONLY && v != OLTP_POINT_SELECT && v != OLTP_RANDOM_POINTS &&
                   v != OLTP_RANDOM_RANGES;
-    if (o->sb || !writes || o->mysql_dry_run)
+    if (o->sb || o->mysql_dry_run)
         return B_OK;
     struct oltp_job j = {.o = o, .w = r->w};
     struct my_conn c;
     struct cli_conn cc;
     if (cli_conn_params(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
         return B_OK; /* the workers report the connection error */
-    i64 last = v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables;
+    /* the bench persona's header names the transport the workers use (as this connection) */
+    snprintf(r->transport, sizeof(r->transport), "Server: %s (%s), %s%s%s", c.target,
+             c.version, c.is_unix ? "unix socket" : c.tls ? mbedtls_ssl_get_version(&c.ssl) : "TCP",
+             c.tls ? " " : c.is_unix ? "" : ", no TLS", c.tls ? myc_cipher(&c) : "");
+    i64 last = !writes ? 0 : v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables, nsb = 0;
+    char first[OLTP_NAME_SZ] = "";
     for (i64 n = 1; n <= last; n++) {
         char tbl[OLTP_NAME_SZ];
-        bool exists, owned;
+        bool exists, owned, sysb;
         oltp_table(o, n, tbl, sizeof(tbl));
-        if (oltp_owned(&j, &c, tbl, "", &exists, &owned) < 0)
+        if (oltp_owned(&j, &c, tbl, oltp_sb_cols(r->w), &exists, &owned, &sysb) < 0)
             break;
-        if (exists && !owned) {
+        if (exists && !owned && !sysb) {
             snprintf(r->err.hint, sizeof(r->err.hint),
-                     "bench writes only to tables it created: run 'bench %s prepare' with "
-                     "another --mysql-db, or use the sysbench persona for sysbench's tables",
+                     "bench writes only to tables it or sysbench created: run 'bench %s "
+                     "prepare' with another --mysql-db",
                      r->w->name);
             myc_close(&c);
             return b_seterr(&r->err, B_INVALID, 0,
-                            "table %s.%s was not created by bench (no '" OLTP_MARK "' comment): "
-                            "not writing to it",
+                            "table %s.%s was not created by bench (no '" OLTP_MARK "' comment) "
+                            "and its definition is not sysbench's: not writing to it",
                             o->mysql_db, tbl);
         }
+        if (sysb && !nsb++)
+            snprintf(first, sizeof(first), "%s", tbl);
     }
     myc_close(&c);
+    if (nsb == 1)
+        b_msg(B_MSG_NOTE, "%s: %s was created by sysbench (exactly sysbench's definition); "
+                          "using it as sysbench would",
+              r->w->name, first);
+    else if (nsb > 1)
+        b_msg(B_MSG_NOTE, "%s: %s and %lld more tables were created by sysbench (exactly "
+                          "sysbench's definition); using them as sysbench would",
+              r->w->name, first, (long long)nsb - 1);
     return B_OK;
 }
 
@@ -8463,6 +8592,7 @@ static int sizing_main(struct bench_opts *o)
         free(o->mysql_db);
         o->mysql_db = b_xstrdup("bench");
     }
+    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
     int ex = oltp_check(o); /* -D among the names: at most 64 characters, UTF-8 */
     if (ex != B_EXIT_OK)
         return ex;
@@ -10071,6 +10201,7 @@ static int cli_ping(struct bench_opts *o)
 {
     struct cli_conn cc;
     struct my_conn c;
+    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
     if (cli_conn_params(o, 0, &cc, false) < 0)
         return cli_usage_exit();
     if (!o->mysql_db_set)
@@ -10323,6 +10454,8 @@ static int cli_run(const struct wl_def *w)
     load_run_init(&r, w, &opts);
     rep_header(&r, &opts);
     rc = w->init ? w->init(&r) : B_OK;
+    if (rc == B_OK && r.transport[0]) /* the bench persona's OLTP: the connection it uses */
+        printf("%s\n\n", r.transport);
     if (rc == B_OK) {
         printf("Initializing worker threads...\n\n");
         fflush(stdout);

@@ -268,6 +268,7 @@ struct bench_opts {
     bool password_prompt;         /* -p or --password without a value */
     bool mysql_db_set;            /* --mysql-db (-D) was given */
     bool mysql_ssl_set;           /* --mysql-ssl was given */
+    bool tls_preferred;           /* TLS default PREFERRED (ping, the one-liner), not DISABLED */
     /* ping */
     i64 ping_count;
     /* oltp */
@@ -366,6 +367,7 @@ struct load_run {
     int nthreads;                  /* worker count */
     struct load_thread *thr;       /* [nthreads] */
     void *wl_global;               /* workload's shared state */
+    char transport[512];           /* set by init: the server and transport, for the header */
     u64 t_start_ns;                /* all threads released */
     u64 t_measure_ns;              /* end of warmup: statistics start here */
     u64 deadline_ns;               /* stop issuing events after this, 0 = none */

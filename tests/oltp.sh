@@ -162,7 +162,7 @@ delta() { b=$(echo "$before" | tr ' ' '\n' | sed -n "s/^$1=//p"); a=$(echo "$aft
 [ "$(delta Com_begin)" = 200 ] && [ "$(delta Com_commit)" = 200 ] && ok || bad "BEGIN/COMMIT: server saw $(delta Com_begin)/$(delta Com_commit), wanted 200"
 [ "$(delta Com_update)" = 400 ] && [ "$(delta Com_delete)" = 200 ] && [ "$(delta Com_insert)" = 200 ] && ok ||
     bad "server saw update $(delta Com_update) delete $(delta Com_delete) insert $(delta Com_insert), wanted 400 200 200"
-[ "$(delta Com_stmt_execute)" = 3600 ] && ok || bad "server saw $(delta Com_stmt_execute) COM_STMT_EXECUTE, wanted 3600 (18 per transaction)"
+[ "$(delta Com_stmt_execute)" = 4000 ] && ok || bad "server saw $(delta Com_stmt_execute) COM_STMT_EXECUTE, wanted 4000 (20 per transaction: BEGIN and COMMIT prepared, as sysbench)"
 sel=$(delta Com_select); [ "$sel" -ge 2800 ] && [ "$sel" -le 2805 ] && ok || bad "server saw $sel SELECTs, wanted 2800 (+ bench's one ownership check)"
 grep -q "read:                            2800" "$w/run" && grep -q "transactions:                        200 " "$w/run" && ok || bad "bench's report"
 # text protocol: the same counts, no COM_STMT_EXECUTE
@@ -205,14 +205,41 @@ $B oltp_write_only $K --tables=1 --events=10 run >/dev/null 2>"$w/err"; rc=$?
 $B oltp_read_write $K --tables=1 cleanup >/dev/null 2>"$w/err"; rc=$?
 [ $rc = 1 ] && grep -q "left table 'sbtest1' alone: bench did not create it" "$w/err" && ok || { bad "cleanup of a user's table (exit $rc)"; cat "$w/err"; }
 [ "$($ROOT -N keep -e 'SELECT note FROM sbtest1')" = mine ] && ok || bad "the user's table was changed"
-# a table made by sysbench (same columns, no marker): bench leaves it, the sysbench persona
-# (acting as sysbench) may drop it
+# a table made by sysbench (exactly sysbench's definition, no marker) is sysbench's benchmark
+# data (issue 17): both personas run on it and clean it up, bench saying so; with anything
+# more (here an extra column) it stays refused and untouched, by both personas
 $ROOT keep -e "DROP TABLE sbtest1"
 KS=$(echo "$K" | sed 's/ --no-defaults//')
+for who in bench persona; do
+    (cd "$w" && sysbench oltp_read_write $KS --tables=2 --table-size=10 prepare >/dev/null 2>&1)
+    if [ $who = bench ]; then
+        $B oltp_write_only $K --tables=2 --events=10 --time=0 run >"$w/out" 2>"$w/err"; rc1=$?
+        $B oltp_read_write $K --tables=2 cleanup >/dev/null 2>>"$w/err"; rc2=$?
+        [ "$rc1$rc2" = 00 ] && grep -q "transactions:                        10 " "$w/out" &&
+            grep -qx "bench: oltp_write_only: sbtest1 and 1 more tables were created by sysbench (exactly sysbench's definition); using them as sysbench would" "$w/err" &&
+            grep -qx "bench: oltp_read_write: sbtest2 was created by sysbench (exactly sysbench's definition); dropping it as sysbench would" "$w/err" &&
+            ok || { bad "bench on sysbench's tables (exits $rc1 $rc2)"; cat "$w/err"; }
+    else
+        (cd "$w" && ./sysbench oltp_write_only $KS --tables=2 --events=10 --time=0 run >"$w/out" 2>&1); rc1=$?
+        (cd "$w" && ./sysbench oltp_read_write $KS --tables=2 cleanup >"$w/clean" 2>&1); rc2=$?
+        [ "$rc1$rc2" = 00 ] && grep -q "transactions:                        10 " "$w/out" && ! grep -q "WARNING" "$w/clean" &&
+            ok || { bad "the sysbench persona on sysbench's tables (exits $rc1 $rc2)"; cat "$w/clean"; }
+    fi
+    [ -z "$($ROOT -N keep -e 'SHOW TABLES')" ] && ok || bad "$who left sysbench's tables: $($ROOT -N keep -e 'SHOW TABLES')"
+done
 (cd "$w" && sysbench oltp_read_write $KS --tables=1 --table-size=10 prepare >/dev/null 2>&1)
-$B oltp_read_write $K --tables=1 cleanup >/dev/null 2>&1; [ $? = 1 ] && $ROOT keep -e "SELECT 1 FROM sbtest1 LIMIT 1" >/dev/null && ok || bad "bench dropped a sysbench table"
-(cd "$w" && ./sysbench oltp_read_write $KS --tables=1 cleanup >/dev/null 2>&1)
-$ROOT keep -e "SELECT 1 FROM sbtest1" >/dev/null 2>&1 && bad "the sysbench persona did not drop sysbench's table" || ok
+$ROOT keep -e "ALTER TABLE sbtest1 ADD COLUMN mine INT; UPDATE sbtest1 SET mine = 7"
+$B oltp_write_only $K --tables=1 --events=10 --time=0 run >/dev/null 2>"$w/err"; rc=$?
+[ $rc = 3 ] && grep -q "^bench: oltp_write_only: table keep.sbtest1 was not created by bench (no 'created by bench' comment) and its definition is not sysbench's: not writing to it$" "$w/err" &&
+    ok || { bad "run on a sysbench table with an extra column (exit $rc)"; cat "$w/err"; }
+$B oltp_read_write $K --tables=1 cleanup >/dev/null 2>"$w/err"; rc=$?
+[ $rc = 1 ] && grep -q "left table 'sbtest1' alone: bench did not create it (no 'created by bench' comment) and its definition is not sysbench's" "$w/err" &&
+    ok || { bad "cleanup of a sysbench table with an extra column (exit $rc)"; cat "$w/err"; }
+(cd "$w" && ./sysbench oltp_read_write $KS --tables=1 cleanup >"$w/out" 2>&1); rc=$?
+[ $rc = 0 ] && grep -q "^WARNING: oltp_read_write: cleanup: left table 'sbtest1' alone: its definition is not sysbench's" "$w/out" &&
+    ok || { bad "the sysbench persona's cleanup of a changed table (exit $rc)"; cat "$w/out"; }
+[ "$($ROOT -N keep -e 'SELECT COUNT(*), MIN(mine), MAX(mine) FROM sbtest1')" = "10	7	7" ] && ok || bad "the changed sysbench table was touched"
+$ROOT keep -e "DROP TABLE sbtest1"
 # bulk_insert: one table per thread, rows = events
 $B bulk_insert $C --no-defaults --threads=2 prepare >/dev/null 2>&1 &&
     $B bulk_insert $C --no-defaults --threads=2 --events=3000 --time=0 run >"$w/out" 2>&1 &&
@@ -443,6 +470,66 @@ same verbosity-prewarm oltp_read_write $C --tables=1 --verbosity=0 prewarm
 BETWEEN="sysbench oltp_read_write $C --tables=1 --table-size=10 prepare" same verbosity-cleanup oltp_read_write $C --tables=1 --verbosity=1 cleanup
 [ "$(mask "$w/our.out")" = "Dropping table 'sbtest1'..." ] && ok || { bad "verbosity-cleanup output"; cat "$w/our.out"; }
 $ROOT sbt -e "DROP TABLE victim; DROP TABLE mine"
+
+# 8. issue 17: what bench sends equals what sysbench 1.0.20 sends
+RS="$ROOT --skip-ssl" # status probes that are no TLS handshake themselves
+counters() { # counters NAMES...: "name=value ..." once two reads 0.1 s apart agree
+    q="SHOW GLOBAL STATUS WHERE Variable_name IN ('$(echo "$*" | sed "s/ /','/g")')"
+    prev=$($RS -N -e "$q" | awk '{printf "%s=%s ", $1, $2}')
+    for _ in $(seq 30); do
+        sleep 0.1; cur=$($RS -N -e "$q" | awk '{printf "%s=%s ", $1, $2}')
+        [ "$cur" = "$prev" ] && break; prev=$cur
+    done
+    echo "$cur"
+}
+deltas() { # deltas BEFORE AFTER: "name=after-before ..."
+    for kv in $2; do k=${kv%%=*}; b=$(echo "$1" | tr ' ' '\n' | sed -n "s/^$k=//p"); printf '%s=%s ' "$k" $((${kv#*=} - b)); done
+}
+# 8.1 TLS: the sysbench workloads use sysbench's default, no TLS unless asked (Ssl_accepts
+#     delta 0, "using TCP/IP" in the general log); ping and the one-liner keep PREFERRED
+(cd "$w" && sysbench oltp_read_write $C --tables=2 --table-size=200 prepare >/dev/null 2>&1)
+tls_delta() { # tls_delta CMD...: the server's Ssl_accepts over the command
+    b=$(counters Ssl_accepts); "$@" >"$w/tls.out" 2>&1; a=$(counters Ssl_accepts); echo $((${a#*=} - ${b#*=}))
+}
+PS="oltp_point_select $C --tables=2 --threads=2 --events=20 --time=0 run"
+rm -f "$w/general.log"
+$ROOT -e "SET GLOBAL general_log_file='$w/general.log'; SET GLOBAL general_log=ON"
+n=$(tls_delta $B $PS --no-defaults); grep -q "^Server: 127.0.0.1:$BENCH_MY_PORT (.*), TCP, no TLS$" "$w/tls.out" && [ "$n" = 0 ] && ok || { bad "bench $PS: $n TLS handshakes, wanted 0"; cat "$w/tls.out"; }
+n=$(cd "$w" && tls_delta ./sysbench $PS); [ "$n" = 0 ] && ok || bad "the sysbench persona: $n TLS handshakes, wanted 0"
+n=$(cd "$w" && tls_delta sysbench $PS); [ "$n" = 0 ] && ok || bad "Debian's sysbench: $n TLS handshakes, wanted 0"
+$ROOT -e "SET GLOBAL general_log=OFF"
+tcp=$(grep -c "Connect.nat@localhost on sbt using TCP/IP" "$w/general.log") ssl=$(grep -c "Connect.nat@.* using SSL/TLS" "$w/general.log")
+[ "$tcp" = 7 ] && [ "$ssl" = 0 ] && ok || { bad "general log: $tcp TCP/IP and $ssl SSL/TLS connections, wanted 7 (bench 1 + 2, the persona 2, sysbench 2) and 0"; grep Connect "$w/general.log"; }
+n=$(tls_delta $B $PS --no-defaults --mysql-ssl=on); grep -q "^Server: 127.0.0.1:$BENCH_MY_PORT (.*), TLSv1\.[23] TLS-" "$w/tls.out" && [ "$n" = 3 ] && ok || { bad "bench --mysql-ssl=on: $n TLS handshakes, wanted 3"; cat "$w/tls.out"; }
+n=$(tls_delta $B $PS --no-defaults --ssl-mode=REQUIRED); [ "$n" = 3 ] && ok || bad "bench --ssl-mode=REQUIRED: $n TLS handshakes, wanted 3"
+n=$(cd "$w" && tls_delta ./sysbench $PS --mysql-ssl=on); [ "$n" = 2 ] && ok || bad "the sysbench persona --mysql-ssl=on: $n TLS handshakes, wanted 2"
+n=$(tls_delta $B ping --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --count=1); [ "$n" = 1 ] && grep -q "TLS: *TLSv1" "$w/tls.out" && ok || bad "ping: $n TLS handshakes, wanted 1 (PREFERRED)"
+n=$(tls_delta $B ping --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --count=1 --mysql-ssl=off); [ "$n" = 0 ] && ok || bad "ping --mysql-ssl=off: $n TLS handshakes, wanted 0"
+n=$(tls_delta $B oltp $L --step-time=1 --max-threads=1 --table-size=100); [ "$n" -gt 2 ] && grep -q "^OLTP sizing of .*, TLS): " "$w/tls.out" && ok || { bad "the one-liner: $n TLS handshakes, wanted PREFERRED"; cat "$w/tls.out"; }
+$B oltp_point_select --no-defaults --mysql-socket="$BENCH_MY_SOCK" --mysql-user=root --mysql-db=sbt --tables=2 --events=5 --time=0 run >"$w/out" 2>&1 &&
+    grep -q "^Server: $BENCH_MY_SOCK (.*), unix socket$" "$w/out" && ok || { bad "the header over a socket"; cat "$w/out"; }
+# 8.2 statements: the server's counters for the same seeded command line equal sysbench's:
+#     BEGIN and COMMIT prepared once per connection and executed, everything closed at the end
+CNT="Com_stmt_prepare Com_stmt_execute Com_stmt_close Com_begin Com_commit"
+#     (writers at one thread: a deadlock between threads restarts an event, a BEGIN more)
+for wl in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_delete select_random_points; do
+    T=3
+    case $wl in oltp_read_write | oltp_write_only | oltp_delete) T=1 ;; esac
+    A="$wl $C --tables=2 --threads=$T --events=60 --time=0 --rand-seed=7"
+    for who in ref our bench; do
+        b=$(counters $CNT)
+        case $who in
+        ref) (cd "$w" && sysbench $A run >"$w/$who.run" 2>&1) ;;
+        our) (cd "$w" && ./sysbench $A run >"$w/$who.run" 2>&1) ;;
+        bench) $B $A --no-defaults run >"$w/$who.run" 2>&1 ;;
+        esac
+        a=$(counters $CNT)
+        deltas "$b" "$a" >"$w/$who.cnt"
+    done
+    if cmp -s "$w/ref.cnt" "$w/our.cnt" && cmp -s "$w/ref.cnt" "$w/bench.cnt" && grep -q "Com_stmt_close=[1-9]" "$w/ref.cnt"; then ok; else
+        bad "$wl: server counters differ: sysbench $(cat "$w/ref.cnt"), persona $(cat "$w/our.cnt"), bench $(cat "$w/bench.cnt")"; fi
+done
+(cd "$w" && sysbench oltp_read_write $C --tables=2 cleanup >/dev/null 2>&1)
 
 $ROOT -e "DROP DATABASE sbt; DROP DATABASE keep"
 echo "oltp: $pass passed, $fail failed"

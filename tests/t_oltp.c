@@ -56,3 +56,41 @@ static int t_oltp_names(void)
     T_CHECK(strlen(q) == 130 && q[0] == '`' && q[129] == '`');
     return 0;
 }
+
+/* Issue 17: a table is sysbench's data only with exactly sysbench's definition. */
+static int t_oltp_sb_shape(void)
+{
+    const char *ai = "id:int::NO:-:auto_increment:0,k:int::NO:0::0,c:char:120:NO:::0,"
+                     "pad:char:60:NO:::0";
+    const char *noai = "id:int::NO:-::0,k:int::NO:0::0,c:char:120:NO:::0,pad:char:60:NO:::0";
+    /* what sysbench's prepare makes: PRIMARY KEY or KEY xid, with or without k_N */
+    T_CHECK(oltp_sb_shape(ai, "k_1:1:k:,PRIMARY:0:id:", false));
+    T_CHECK(oltp_sb_shape(ai, "PRIMARY:0:id:,k_12:1:k:", false));
+    T_CHECK(oltp_sb_shape(noai, "PRIMARY:0:id:", false));
+    T_CHECK(oltp_sb_shape(ai, "k_3:1:k:,xid:1:id:", false));
+    T_CHECK(oltp_sb_shape("id:int::NO:-::0,k:int::NO:0::0", "PRIMARY:0:id:", true));
+    /* anything more or else is not */
+    T_CHECK(!oltp_sb_shape(ai, "", false));                                  /* no key on id */
+    T_CHECK(!oltp_sb_shape(ai, "PRIMARY:0:id:,xid:1:id:", false));           /* two */
+    T_CHECK(!oltp_sb_shape(ai, "extra:1:c:,k_1:1:k:,PRIMARY:0:id:", false)); /* extra index */
+    T_CHECK(!oltp_sb_shape(ai, "k_1:1:k:,k_1:1:c:,PRIMARY:0:id:", false));   /* k_1 (k, c) */
+    T_CHECK(!oltp_sb_shape(ai, "k_1:0:k:,PRIMARY:0:id:", false));            /* unique */
+    T_CHECK(!oltp_sb_shape(ai, "k_1:1:k:,k_2:1:k:,PRIMARY:0:id:", false));   /* two on k */
+    T_CHECK(!oltp_sb_shape(ai, "k_:1:k:,PRIMARY:0:id:", false));
+    T_CHECK(!oltp_sb_shape(ai, "k_01:1:k:,PRIMARY:0:id:", false));
+    T_CHECK(!oltp_sb_shape(ai, "k_1x:1:k:,PRIMARY:0:id:", false));
+    T_CHECK(!oltp_sb_shape(ai, "PRIMARY:0:id:10", false));                  /* a prefix */
+    T_CHECK(!oltp_sb_shape("id:int::NO:-:auto_increment:0,k:bigint::NO:0::0,c:char:120:NO:::0,"
+                           "pad:char:60:NO:::0", "PRIMARY:0:id:", false));
+    T_CHECK(!oltp_sb_shape("id:int::NO:-:auto_increment:0,k:int::NO:0::1,c:char:120:NO:::0,"
+                           "pad:char:60:NO:::0", "PRIMARY:0:id:", false)); /* unsigned */
+    T_CHECK(!oltp_sb_shape("id:int::NO:-:auto_increment:0,k:int::NO:0::0,c:char:120:YES:::0,"
+                           "pad:char:60:NO:::0", "PRIMARY:0:id:", false)); /* NULL allowed */
+    T_CHECK(!oltp_sb_shape("id:int::NO:-:auto_increment:0,k:int::NO:0::0,c:char:120:NO:::0,"
+                           "pad:char:60:NO:x::0", "PRIMARY:0:id:", false)); /* default */
+    T_CHECK(!oltp_sb_shape("id:int::NO:-:auto_increment:0,k:int::NO:0::0,c:char:120:NO:::0,"
+                           "pad:char:60:NO:::0,x:int::YES:-::0", "PRIMARY:0:id:", false));
+    T_CHECK(!oltp_sb_shape(ai, "PRIMARY:0:id:", true)); /* bulk_insert's has no c, pad */
+    T_CHECK(!oltp_sb_shape("id:int::NO:-::0,k:int::NO:0::0", "PRIMARY:0:id:,k_1:1:k:", true));
+    return 0;
+}

@@ -68,6 +68,7 @@ static const struct {
     {"b_errors", t_b_errors},
     {"cli_exit_codes", t_cli_exit_codes},
     {"oltp_names", t_oltp_names},
+    {"oltp_sb_shape", t_oltp_sb_shape},
     {"load_events_exact", t_load_events_exact},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
     {"load_checkpoints_dedupe", t_load_checkpoints_dedupe},
