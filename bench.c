@@ -771,6 +771,10 @@ static const struct opt_def opt_mysql[] = {
         "use specific cipher for SSL connections", NULL, 0),
     OPT("mysql-compression", BOOL, mysql_compression, "off", 0, 0, NULL,
         "use compression, if available in the client library", NULL, 0),
+    OPT("mysql-compression-algorithms", STR, mysql_compression_algorithms, "", 0, 0, NULL,
+        "compression algorithms the client permits: zlib (implies --mysql-compression=on), "
+        "uncompressed; zstd is not supported",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("mysql-debug", BOOL, mysql_debug, "off", 0, 0, NULL, "trace all client library calls",
         NULL, 0),
     OPT("mysql-ignore-errors", LIST, mysql_ignore_errors, "1213,1020,1205", 0, 0, NULL,
@@ -1266,7 +1270,7 @@ static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
  * I/O, so everything is tested from captured fixtures and fuzzed (tests/fuzz_my.c).
  * References: shared/spec/protocol.md sections 1-4 and Appendix A (test vectors); RFC 8032
  * (Ed25519) for client_ed25519.
- * Limitations: no compression, no LOCAL INFILE (refused with an empty packet), no cursors,
+ * Limitations: zlib compression only (no zstd), no LOCAL INFILE (refused with an empty packet), no cursors,
  * no COM_STMT_BULK_EXECUTE; pre-4.1 servers and mysql_old_password are refused.
  */
 
@@ -1286,6 +1290,8 @@ static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
 #define MY_CAP_PLUGIN_AUTH_LENENC 0x00200000u
 #define MY_CAP_SESSION_TRACK 0x00800000u
 #define MY_CAP_DEPRECATE_EOF 0x01000000u
+#define MY_CAP_COMPRESS 0x00000020u
+#define MY_CAP_ZSTD 0x04000000u /* MySQL 8.0.18+: zstd compression (not supported) */
 /* what bench asks for (0x012EA205), ANDed with the server's */
 #define MY_CAP_WANTED                                                                        \
     (MY_CAP_LONG_PASSWORD | MY_CAP_LONG_FLAG | MY_CAP_PROTOCOL_41 | MY_CAP_TRANSACTIONS |    \
@@ -1515,6 +1521,457 @@ static long my_frame_parse(const u8 *in, size_t len, const u8 **payload, size_t 
     *plen = n;
     *seq = in[3];
     return (long)(n + 4);
+}
+
+/*
+ * The compressed protocol (protocol.md 5): zlib streams (RFC 1950) of deflate data (RFC
+ * 1951) inside 7-byte frame headers. Both directions are written here, since bench links only
+ * musl and mbedTLS. my_inflate is one-shot and bounded: it writes into the caller's buffer of
+ * the announced uncompressed length and nowhere else, allocates nothing, and every malformed
+ * input (bad header, code, length, distance, adler32) is B_PROTOCOL with a reason. my_deflate
+ * is LZ77 over hash chains (32 KiB window, chains cut at MY_Z_CHAIN) with the fixed Huffman
+ * code: what a client sends is SQL text and parameters, which this shrinks well enough.
+ */
+#define MY_Z_MIN_COMPRESS 50   /* shorter payloads go stored, as libmysql/libmariadb */
+#define MY_Z_HDR 7             /* int<3> compressed length, int<1> cseq, int<3> length */
+#define MY_Z_WBITS 15
+#define MY_Z_WSIZE (1u << MY_Z_WBITS)
+#define MY_Z_HBITS 15
+#define MY_Z_CHAIN 48          /* hash chain steps per position: a fixed level */
+#define MY_Z_WORK (((size_t)1 << MY_Z_HBITS) + MY_Z_WSIZE) /* u32s of deflate work space */
+
+static const u16 my_z_lbase[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+                                   31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const u8 my_z_lext[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+static const u16 my_z_dbase[30] = {1,    2,    3,    4,    5,    7,     9,     13,    17,  25,
+                                   33,   49,   65,   97,   129,  193,   257,   385,   513, 769,
+                                   1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+static const u8 my_z_dext[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+                                 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+
+/* adler32 (RFC 1950 8.2), continuing from a (1 for a new stream) */
+static u32 my_adler32(u32 a, const u8 *p, size_t n)
+{
+    u32 s1 = a & 0xFFFF, s2 = a >> 16;
+    while (n > 0) {
+        size_t k = B_MIN(n, (size_t)5552); /* the most bytes before s2 can overflow */
+        n -= k;
+        while (k--) {
+            s1 += *p++;
+            s2 += s1;
+        }
+        s1 %= 65521;
+        s2 %= 65521;
+    }
+    return s2 << 16 | s1;
+}
+
+/* Inflate state: input bits, the bounded output, the first error's reason. */
+struct my_zs {
+    const u8 *in;
+    size_t inlen, inpos;
+    u32 bitbuf;
+    unsigned bitcnt;
+    u8 *out;
+    size_t outlen, outpos;
+    const char *why; /* NULL while the stream is good */
+};
+
+/* A canonical Huffman code: codes per length, symbols in code order (RFC 1951 3.2.2). */
+struct my_huff {
+    u16 count[16];
+    u16 symbol[288];
+};
+
+static int my_z_fail(struct my_zs *s, const char *why)
+{
+    if (!s->why)
+        s->why = why;
+    return -1;
+}
+
+/* need (<= 16) bits, LSB first; 0 and the error past the end of the input */
+static unsigned my_z_bits(struct my_zs *s, unsigned need)
+{
+    while (s->bitcnt < need) {
+        if (s->inpos >= s->inlen) {
+            my_z_fail(s, "the compressed data ends early");
+            return 0;
+        }
+        s->bitbuf |= (u32)s->in[s->inpos++] << s->bitcnt;
+        s->bitcnt += 8;
+    }
+    unsigned v = s->bitbuf & ((1u << need) - 1);
+    s->bitbuf >>= need;
+    s->bitcnt -= need;
+    return v;
+}
+
+/* Build h from n code lengths: 0 for a complete code, > 0 incomplete, < 0 oversubscribed. */
+static int my_huff_build(struct my_huff *h, const u8 *len, unsigned n)
+{
+    u16 offs[16];
+    memset(h->count, 0, sizeof(h->count));
+    for (unsigned i = 0; i < n; i++)
+        h->count[len[i]]++;
+    if (h->count[0] == n)
+        return 0; /* no codes: complete, decoding fails on use */
+    int left = 1;
+    for (unsigned l = 1; l < 16; l++) {
+        left <<= 1;
+        left -= h->count[l];
+        if (left < 0)
+            return left;
+    }
+    offs[1] = 0;
+    for (unsigned l = 1; l < 15; l++)
+        offs[l + 1] = (u16)(offs[l] + h->count[l]);
+    for (unsigned i = 0; i < n; i++)
+        if (len[i])
+            h->symbol[offs[len[i]]++] = (u16)i;
+    return left;
+}
+
+/* One symbol, bit by bit in code order (after Mark Adler's puff.c); -1 on a bad code. */
+static int my_huff_decode(struct my_zs *s, const struct my_huff *h)
+{
+    int code = 0, first = 0, index = 0;
+    for (unsigned l = 1; l < 16; l++) {
+        code |= (int)my_z_bits(s, 1);
+        if (s->why)
+            return -1;
+        int count = h->count[l];
+        if (code - count < first)
+            return h->symbol[index + (code - first)];
+        index += count;
+        first += count;
+        first <<= 1;
+        code <<= 1;
+    }
+    return my_z_fail(s, "an invalid Huffman code");
+}
+
+/* The symbols of one block up to end-of-block, with its length and distance codes. */
+static int my_z_codes(struct my_zs *s, const struct my_huff *lc, const struct my_huff *dc)
+{
+    for (;;) {
+        int sym = my_huff_decode(s, lc);
+        if (sym < 0)
+            return -1;
+        if (sym < 256) {
+            if (s->outpos >= s->outlen)
+                return my_z_fail(s, "more data than the announced length");
+            s->out[s->outpos++] = (u8)sym;
+            continue;
+        }
+        if (sym == 256)
+            return 0;
+        sym -= 257;
+        if (sym >= 29)
+            return my_z_fail(s, "an invalid length code");
+        size_t len = my_z_lbase[sym] + my_z_bits(s, my_z_lext[sym]);
+        int d = my_huff_decode(s, dc);
+        if (d < 0)
+            return -1;
+        if (d >= 30)
+            return my_z_fail(s, "an invalid distance code");
+        size_t dist = my_z_dbase[d] + my_z_bits(s, my_z_dext[d]);
+        if (s->why)
+            return -1;
+        if (dist > s->outpos)
+            return my_z_fail(s, "a distance too far back");
+        if (len > s->outlen - s->outpos)
+            return my_z_fail(s, "more data than the announced length");
+        for (size_t i = 0; i < len; i++, s->outpos++) /* overlapping copies repeat */
+            s->out[s->outpos] = s->out[s->outpos - dist];
+    }
+}
+
+static void my_z_fixed(struct my_huff *lc, struct my_huff *dc)
+{
+    u8 len[288];
+    memset(len, 8, 144);
+    memset(len + 144, 9, 112);
+    memset(len + 256, 7, 24);
+    memset(len + 280, 8, 8);
+    my_huff_build(lc, len, 288);
+    memset(len, 5, 30);
+    my_huff_build(dc, len, 30);
+}
+
+/* A dynamic block's code lengths (RFC 1951 3.2.7), then its symbols. */
+static int my_z_dynamic(struct my_zs *s)
+{
+    static const u8 order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+    struct my_huff lc, dc;
+    u8 len[320];
+    unsigned nlen = my_z_bits(s, 5) + 257, ndist = my_z_bits(s, 5) + 1, ncode = my_z_bits(s, 4) + 4;
+    if (s->why)
+        return -1;
+    if (nlen > 286 || ndist > 30)
+        return my_z_fail(s, "too many length or distance codes");
+    memset(len, 0, sizeof(len));
+    for (unsigned i = 0; i < ncode; i++)
+        len[order[i]] = (u8)my_z_bits(s, 3);
+    if (s->why)
+        return -1;
+    if (my_huff_build(&lc, len, 19) != 0)
+        return my_z_fail(s, "an incomplete code-length code");
+    for (unsigned i = 0; i < nlen + ndist;) {
+        int sym = my_huff_decode(s, &lc);
+        if (sym < 0)
+            return -1;
+        if (sym < 16) {
+            len[i++] = (u8)sym;
+            continue;
+        }
+        u8 v = 0;
+        unsigned rep;
+        if (sym == 16) {
+            if (i == 0)
+                return my_z_fail(s, "a repeated length with no previous length");
+            v = len[i - 1];
+            rep = 3 + my_z_bits(s, 2);
+        } else
+            rep = sym == 17 ? 3 + my_z_bits(s, 3) : 11 + my_z_bits(s, 7);
+        if (s->why)
+            return -1;
+        if (i + rep > nlen + ndist)
+            return my_z_fail(s, "too many code lengths");
+        while (rep--)
+            len[i++] = v;
+    }
+    if (len[256] == 0)
+        return my_z_fail(s, "no end-of-block code");
+    int e = my_huff_build(&lc, len, nlen);
+    if (e < 0 || (e > 0 && nlen != (unsigned)lc.count[0] + lc.count[1]))
+        return my_z_fail(s, "an invalid literal/length code");
+    e = my_huff_build(&dc, len + nlen, ndist);
+    if (e < 0 || (e > 0 && ndist != (unsigned)dc.count[0] + dc.count[1]))
+        return my_z_fail(s, "an invalid distance code set");
+    return my_z_codes(s, &lc, &dc);
+}
+
+static int my_z_stored(struct my_zs *s)
+{
+    s->bitbuf = 0; /* to a byte boundary */
+    s->bitcnt = 0;
+    if (s->inlen - s->inpos < 4)
+        return my_z_fail(s, "the compressed data ends early");
+    const u8 *h = s->in + s->inpos;
+    size_t len = (size_t)h[0] | (size_t)h[1] << 8;
+    if ((h[2] ^ h[0]) != 0xFF || (h[3] ^ h[1]) != 0xFF)
+        return my_z_fail(s, "a stored block whose length check fails");
+    s->inpos += 4;
+    if (s->inlen - s->inpos < len)
+        return my_z_fail(s, "the compressed data ends early");
+    if (len > s->outlen - s->outpos)
+        return my_z_fail(s, "more data than the announced length");
+    memcpy(s->out + s->outpos, s->in + s->inpos, len);
+    s->inpos += len;
+    s->outpos += len;
+    return 0;
+}
+
+/*
+ * my_inflate - decompress the zlib stream in[0..inlen) into exactly outlen bytes at out.
+ * B_OK, or B_PROTOCOL with *why set (the stream is corrupt, ends early, holds more or less
+ * than outlen bytes, or has trailing bytes). Never writes past out + outlen.
+ */
+static int my_inflate(const u8 *in, size_t inlen, u8 *out, size_t outlen, const char **why)
+{
+    struct my_zs s = {.in = in, .inlen = inlen, .out = out, .outlen = outlen};
+    struct my_huff lc, dc;
+    if (inlen < 2 || (in[0] & 0x0F) != 8 || (in[0] >> 4) > 7 || ((in[0] << 8) | in[1]) % 31)
+        my_z_fail(&s, "not a zlib stream (bad header)");
+    else if (in[1] & 0x20)
+        my_z_fail(&s, "a preset dictionary");
+    s.inpos = 2;
+    for (unsigned last = 0; !s.why && !last;) {
+        last = my_z_bits(&s, 1);
+        unsigned type = my_z_bits(&s, 2);
+        if (s.why)
+            break;
+        if (type == 0)
+            my_z_stored(&s);
+        else if (type == 1) {
+            my_z_fixed(&lc, &dc);
+            my_z_codes(&s, &lc, &dc);
+        } else if (type == 2)
+            my_z_dynamic(&s);
+        else
+            my_z_fail(&s, "an invalid block type");
+    }
+    if (!s.why && s.outpos != outlen)
+        my_z_fail(&s, "less data than the announced length");
+    if (!s.why) {
+        s.inpos -= s.bitcnt / 8; /* whole bytes read ahead are the checksum's */
+        if (s.inlen - s.inpos < 4)
+            my_z_fail(&s, "the compressed data ends before its adler32");
+        else if (((u32)s.in[s.inpos] << 24 | (u32)s.in[s.inpos + 1] << 16 |
+                  (u32)s.in[s.inpos + 2] << 8 | s.in[s.inpos + 3]) != my_adler32(1, out, outlen))
+            my_z_fail(&s, "an adler32 mismatch");
+        else if (s.inlen - s.inpos > 4)
+            my_z_fail(&s, "bytes after the end of the stream");
+    }
+    *why = s.why;
+    return s.why ? B_PROTOCOL : B_OK;
+}
+
+/* Deflate output: bits LSB first into a buf. */
+struct my_zw {
+    struct buf *out;
+    u32 bitbuf;
+    unsigned bitcnt;
+};
+
+static void my_zw_bits(struct my_zw *w, u32 v, unsigned n)
+{
+    w->bitbuf |= v << w->bitcnt;
+    w->bitcnt += n;
+    while (w->bitcnt >= 8) {
+        u8 b = (u8)w->bitbuf;
+        buf_put(w->out, &b, 1);
+        w->bitbuf >>= 8;
+        w->bitcnt -= 8;
+    }
+}
+
+/* A Huffman code of n bits, most significant bit first (RFC 1951 3.1.1). */
+static void my_zw_code(struct my_zw *w, u32 code, unsigned n)
+{
+    u32 r = 0;
+    for (unsigned i = 0; i < n; i++)
+        r |= ((code >> i) & 1) << (n - 1 - i);
+    my_zw_bits(w, r, n);
+}
+
+/* One literal/length symbol in the fixed code (RFC 1951 3.2.6). */
+static void my_zw_lit(struct my_zw *w, unsigned sym)
+{
+    if (sym < 144)
+        my_zw_code(w, 0x30 + sym, 8);
+    else if (sym < 256)
+        my_zw_code(w, 0x190 + sym - 144, 9);
+    else if (sym < 280)
+        my_zw_code(w, sym - 256, 7);
+    else
+        my_zw_code(w, 0xC0 + sym - 280, 8);
+}
+
+static void my_zw_match(struct my_zw *w, size_t len, size_t dist)
+{
+    unsigned l = 28, d = 29;
+    while (my_z_lbase[l] > len)
+        l--;
+    my_zw_lit(w, 257 + l);
+    my_zw_bits(w, (u32)(len - my_z_lbase[l]), my_z_lext[l]);
+    while (my_z_dbase[d] > dist)
+        d--;
+    my_zw_code(w, d, 5);
+    my_zw_bits(w, (u32)(dist - my_z_dbase[d]), my_z_dext[d]);
+}
+
+static u32 my_z_hash(const u8 *p)
+{
+    return ((u32)p[0] << 16 | (u32)p[1] << 8 | p[2]) * 2654435761u >> (32 - MY_Z_HBITS);
+}
+
+/*
+ * my_deflate - append the zlib stream of in[0..n) to out: one fixed-Huffman block of
+ * literals and LZ77 matches (3..258 bytes, up to 32 KiB back) found over hash chains.
+ * work holds MY_Z_WORK u32s (the chain heads and links), reused between calls.
+ * Returns the bytes appended.
+ */
+static size_t my_deflate(struct buf *out, const u8 *in, size_t n, u32 *work)
+{
+    u32 *head = work, *prev = work + ((size_t)1 << MY_Z_HBITS);
+    size_t start = out->len;
+    struct my_zw w = {.out = out};
+    static const u8 zhdr[2] = {0x78, 0x9C};
+    buf_put(out, zhdr, 2);
+    memset(head, 0, sizeof(u32) << MY_Z_HBITS); /* positions + 1; 0 = none */
+    my_zw_bits(&w, 1, 1);                      /* the last block, */
+    my_zw_bits(&w, 1, 2);                      /* fixed Huffman */
+    for (size_t i = 0; i < n;) {
+        size_t best = 0, bdist = 0;
+        if (n - i >= 3) {
+            u32 h = my_z_hash(in + i);
+            size_t maxlen = B_MIN(n - i, (size_t)258);
+            u32 cand = head[h];
+            for (unsigned steps = 0; cand && steps < MY_Z_CHAIN; steps++) {
+                size_t j = cand - 1, dist = i - j;
+                if (dist > MY_Z_WSIZE)
+                    break;
+                if (in[j + best] == in[i + best]) {
+                    size_t l = 0;
+                    while (l < maxlen && in[j + l] == in[i + l])
+                        l++;
+                    if (l > best) {
+                        best = l, bdist = dist;
+                        if (l == maxlen)
+                            break;
+                    }
+                }
+                u32 nx = prev[j & (MY_Z_WSIZE - 1)];
+                if (nx >= cand)
+                    break; /* a link from an older window slot */
+                cand = nx;
+            }
+        }
+        size_t adv = best >= 3 ? best : 1;
+        if (best >= 3)
+            my_zw_match(&w, best, bdist);
+        else
+            my_zw_lit(&w, in[i]);
+        for (size_t k = 0; k < adv; k++, i++)
+            if (n - i >= 3) {
+                u32 h = my_z_hash(in + i);
+                prev[i & (MY_Z_WSIZE - 1)] = head[h];
+                head[h] = (u32)(i + 1);
+            }
+    }
+    my_zw_lit(&w, 256);
+    if (w.bitcnt)
+        my_zw_bits(&w, 0, 8 - w.bitcnt);
+    u32 a = my_adler32(1, in, n);
+    u8 t[4] = {(u8)(a >> 24), (u8)(a >> 16), (u8)(a >> 8), (u8)a};
+    buf_put(out, t, 4);
+    return out->len - start;
+}
+
+/*
+ * my_zframe_parse - the compressed frame at in[0..len) (protocol.md 5): its compressed
+ * length, sequence id and uncompressed length (0: stored). B_PROTOCOL when a length is over
+ * cap (checked as soon as the header is there), B_AGAIN while incomplete (*clen is known once
+ * the header is), else the bytes the frame takes.
+ */
+static long my_zframe_parse(const u8 *in, size_t len, size_t cap, size_t *clen, size_t *ulen,
+                            u8 *cseq)
+{
+    *clen = *ulen = 0;
+    if (len < MY_Z_HDR)
+        return B_AGAIN;
+    *clen = (size_t)in[0] | (size_t)in[1] << 8 | (size_t)in[2] << 16;
+    *cseq = in[3];
+    *ulen = (size_t)in[4] | (size_t)in[5] << 8 | (size_t)in[6] << 16;
+    if (*clen > cap || *ulen > cap)
+        return B_PROTOCOL;
+    if (len - MY_Z_HDR < *clen)
+        return B_AGAIN;
+    return (long)(MY_Z_HDR + *clen);
+}
+
+/* my_zframe_body - a parsed frame's bytes into out[0 .. ulen, or clen when stored). */
+static int my_zframe_body(const u8 *frame, size_t clen, size_t ulen, u8 *out, const char **why)
+{
+    *why = NULL;
+    if (!ulen) {
+        memcpy(out, frame + MY_Z_HDR, clen);
+        return B_OK;
+    }
+    return my_inflate(frame + MY_Z_HDR, clen, out, ulen, why);
 }
 
 /* Initial handshake (protocol.md 2.2). */
@@ -2390,6 +2847,7 @@ struct myc_params {
     size_t max_packet;         /* longest (reassembled) packet accepted; 0 = MYC_MAX_PACKET */
     bool get_server_pubkey;    /* may ask for the server's RSA key over plain TCP */
     bool multi_statements;     /* CLIENT_MULTI_STATEMENTS */
+    bool compress;             /* the compressed protocol (zlib) when the server offers it */
     bool debug_proto;          /* hex dump every packet on stderr */
     bool no_deprecate_eof;     /* tests: classic EOF packets instead of OK-as-EOF */
     bool no_cache_metadata;    /* tests: column definitions with every execute */
@@ -2442,6 +2900,12 @@ struct my_conn {
     struct buf big;                /* reassembly of payloads >= 16 MiB */
     struct buf scratch;            /* payload under construction */
     u8 seq;                        /* next sequence id */
+    bool zlib;                     /* compressed protocol on (from the first command on) */
+    u8 cseq;                       /* next compressed sequence id */
+    u32 *zwork;                    /* deflate's hash chains [MY_Z_WORK] */
+    struct buf zout;               /* compressed frames to send */
+    u8 *zin;                       /* compressed bytes received, not yet inflated */
+    size_t zin_pos, zin_len, zin_cap;
     u32 caps;                      /* negotiated capabilities */
     u32 ext_caps;                  /* negotiated MariaDB extended capabilities */
     struct my_handshake hs;        /* the greeting (views into hs_copy) */
@@ -2602,6 +3066,41 @@ static void myc_dump(const char *dir, const u8 *p, size_t n, const size_t m[4])
     }
 }
 
+/*
+ * The compressed protocol's sending side: c->out (framed packets) becomes compressed frames
+ * of at most 0xFFFFFF bytes each, in c->zout, swapped into c->out. A frame under
+ * MY_Z_MIN_COMPRESS bytes, or one that deflate does not shrink, goes stored (uncompressed
+ * length 0). A command (inner sequence id 0) restarts the compressed sequence ids.
+ */
+static void myc_zwrap(struct my_conn *c)
+{
+    const u8 *p = (const u8 *)c->out.p;
+    if (c->out.len >= 4 && p[3] == 0)
+        c->cseq = 0;
+    if (!c->zwork)
+        c->zwork = b_xcalloc(MY_Z_WORK, sizeof(u32));
+    c->zout.len = 0;
+    for (size_t off = 0; off < c->out.len;) {
+        size_t n = B_MIN(c->out.len - off, (size_t)MY_MAX_PACKET), at = c->zout.len, z = 0;
+        u8 h[MY_Z_HDR] = {0};
+        buf_put(&c->zout, h, MY_Z_HDR);
+        if (n >= MY_Z_MIN_COMPRESS && (z = my_deflate(&c->zout, p + off, n, c->zwork)) >= n) {
+            c->zout.len = at + MY_Z_HDR; /* it did not shrink: stored */
+            z = 0;
+        }
+        if (!z)
+            buf_put(&c->zout, p + off, n);
+        size_t clen = z ? z : n, ulen = z ? n : 0;
+        u8 *w = (u8 *)c->zout.p + at;
+        w[0] = (u8)clen, w[1] = (u8)(clen >> 8), w[2] = (u8)(clen >> 16), w[3] = c->cseq++;
+        w[4] = (u8)ulen, w[5] = (u8)(ulen >> 8), w[6] = (u8)(ulen >> 16);
+        off += n;
+    }
+    struct buf t = c->out;
+    c->out = c->zout;
+    c->zout = t;
+}
+
 /* Send everything framed in c->out. */
 static int myc_flush(struct my_conn *c)
 {
@@ -2611,6 +3110,8 @@ static int myc_flush(struct my_conn *c)
         myc_dump(">", (const u8 *)c->out.p, c->out.len, m);
     }
     c->mask_off = c->mask_len = 0;
+    if (c->zlib)
+        myc_zwrap(c);
     while (off < c->out.len) {
         int w = c->tls ? mbedtls_ssl_write(&c->ssl, (const u8 *)c->out.p + off, c->out.len - off)
                        : myc_sock_send(c, (const u8 *)c->out.p + off, c->out.len - off);
@@ -2644,30 +3145,38 @@ static int myc_send_auth(struct my_conn *c, const void *payload, size_t len, siz
     return myc_send(c, payload, len);
 }
 
-/* Read more bytes into the receive buffer. */
-static int myc_fill(struct my_conn *c)
+/* Room for need more bytes after b[len], moving the unread bytes from *pos to the front and
+ * doubling the buffer as needed. */
+static int myc_room(struct my_conn *c, u8 **b, size_t *pos, size_t *len, size_t *cap,
+                    size_t need)
 {
-    if (c->in_pos == c->in_len)
-        c->in_pos = c->in_len = 0;
-    if (c->in_cap - c->in_len < 16384) {
-        if (c->in_pos > 0) {
-            memmove(c->in, c->in + c->in_pos, c->in_len - c->in_pos);
-            c->in_len -= c->in_pos;
-            c->in_pos = 0;
-        }
-        if (c->in_cap - c->in_len < 16384) {
-            size_t cap = c->in_cap ? c->in_cap * 2 : 65536;
-            u8 *q = realloc(c->in, cap);
-            if (!q)
-                return b_seterr(&c->err, B_NOMEM, ENOMEM, "out of memory reading from %s",
-                                c->target);
-            c->in = q;
-            c->in_cap = cap;
-        }
+    if (*pos == *len)
+        *pos = *len = 0;
+    if (*cap - *len >= need)
+        return B_OK;
+    if (*pos > 0) {
+        memmove(*b, *b + *pos, *len - *pos);
+        *len -= *pos;
+        *pos = 0;
     }
+    if (*cap - *len >= need)
+        return B_OK;
+    size_t ncap = *cap ? *cap * 2 : 65536;
+    while (ncap - *len < need)
+        ncap *= 2;
+    u8 *q = realloc(*b, ncap);
+    if (!q)
+        return b_seterr(&c->err, B_NOMEM, ENOMEM, "out of memory reading from %s", c->target);
+    *b = q;
+    *cap = ncap;
+    return B_OK;
+}
+
+/* One read from the socket (or TLS) into p[0..n): *got += the bytes read. */
+static int myc_recv(struct my_conn *c, u8 *p, size_t n, size_t *got)
+{
     for (;;) {
-        int r = c->tls ? mbedtls_ssl_read(&c->ssl, c->in + c->in_len, c->in_cap - c->in_len)
-                       : myc_sock_recv(c, c->in + c->in_len, c->in_cap - c->in_len);
+        int r = c->tls ? mbedtls_ssl_read(&c->ssl, p, n) : myc_sock_recv(c, p, n);
         if (r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE)
             continue;
         if (r == MBEDTLS_ERR_SSL_TIMEOUT)
@@ -2677,9 +3186,62 @@ static int myc_fill(struct my_conn *c)
                             "the server at %s closed the connection", c->target);
         if (r < 0)
             return myc_lost(c, "reading from", ECONNRESET);
-        c->in_len += (size_t)r;
+        *got += (size_t)r;
         return B_OK;
     }
+}
+
+/*
+ * The compressed protocol's receiving side: the next compressed frame, its header checked
+ * (sequence id, lengths against --max-allowed-packet), inflated into the receive buffer.
+ */
+static int myc_zfill(struct my_conn *c)
+{
+    size_t cap = (c->p->max_packet ? c->p->max_packet : MYC_MAX_PACKET) + 4;
+    for (;;) {
+        size_t clen, ulen, need = 16384;
+        u8 cseq = 0;
+        const char *why;
+        int rc;
+        long used = my_zframe_parse(c->zin + c->zin_pos, c->zin_len - c->zin_pos, cap, &clen,
+                                    &ulen, &cseq);
+        if (used == B_PROTOCOL)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "a compressed packet from %s is longer "
+                            "than --max-allowed-packet=%zu bytes", c->target, cap - 4);
+        if (used == B_AGAIN && clen)
+            need = MY_Z_HDR + clen - (c->zin_len - c->zin_pos);
+        if (used < 0) {
+            if ((rc = myc_room(c, &c->zin, &c->zin_pos, &c->zin_len, &c->zin_cap, need)) < 0 ||
+                (rc = myc_recv(c, c->zin + c->zin_len, c->zin_cap - c->zin_len, &c->zin_len)) < 0)
+                return rc;
+            continue;
+        }
+        if (cseq != c->cseq)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "protocol error from %s: compressed packet "
+                            "sequence %u, expected %u", c->target, cseq, c->cseq);
+        size_t n = ulen ? ulen : clen;
+        if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, n)) < 0)
+            return rc;
+        if (my_zframe_body(c->zin + c->zin_pos, clen, ulen, c->in + c->in_len, &why) < 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "corrupt compressed packet from %s (%zu "
+                            "bytes, announced %zu uncompressed): %s", c->target, clen, ulen, why);
+        c->in_len += n;
+        c->zin_pos += (size_t)used;
+        c->cseq++;
+        if (n)
+            return B_OK;
+    }
+}
+
+/* Read more bytes into the receive buffer. */
+static int myc_fill(struct my_conn *c)
+{
+    int rc;
+    if (c->zlib)
+        return myc_zfill(c);
+    if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, 16384)) < 0)
+        return rc;
+    return myc_recv(c, c->in + c->in_len, c->in_cap - c->in_len, &c->in_len);
 }
 
 static int myc_too_long(struct my_conn *c, size_t cap)
@@ -2723,7 +3285,8 @@ static int myc_read(struct my_conn *c, const u8 **payload, size_t *plen)
             m[0] += 4, m[2] += 4; /* the header comes first */
             myc_dump("<", p - 4, n + 4, m);
         }
-        if (seq != c->seq && !(n > 0 && p[0] == 0xFF && !multi))
+        /* compressed: servers resync inner ids to the frames' (protocol.md 5), unchecked */
+        if (seq != c->seq && !c->zlib && !(n > 0 && p[0] == 0xFF && !multi))
             return b_seterr(&c->err, B_PROTOCOL, 0,
                             "protocol error from %s: packet sequence %u, expected %u", c->target,
                             seq, c->seq);
@@ -3217,6 +3780,8 @@ static void myc_close(struct my_conn *c)
         c->out.len = 0;
         myc_deadline(c, MYC_SLICE_MS); /* a TLS close_notify may wait at most a slice */
         my_frame(&c->out, &c->seq, &quit, 1);
+        if (c->zlib)
+            myc_zwrap(c);
         if (c->tls)
             mbedtls_ssl_write(&c->ssl, (const u8 *)c->out.p, c->out.len),
                 mbedtls_ssl_close_notify(&c->ssl);
@@ -3242,6 +3807,13 @@ static void myc_close(struct my_conn *c)
     buf_free(&c->out);
     buf_free(&c->big);
     buf_free(&c->scratch);
+    buf_free(&c->zout);
+    free(c->zin);
+    free(c->zwork);
+    c->zin = NULL;
+    c->zwork = NULL;
+    c->zin_pos = c->zin_len = c->zin_cap = 0;
+    c->zlib = false;
 }
 
 /*
@@ -3299,6 +3871,8 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
         c->caps |= MY_CAP_CONNECT_WITH_DB & c->hs.caps;
     if (p->multi_statements)
         c->caps |= MY_CAP_MULTI_STATEMENTS & c->hs.caps;
+    if (p->compress) /* zlib when the server offers it, as the mysql client's --compress */
+        c->caps |= MY_CAP_COMPRESS & c->hs.caps;
     mode = p->ssl_mode >= 0 ? p->ssl_mode : c->is_unix ? MYC_SSL_DISABLED : MYC_SSL_PREFERRED;
     if (mode != MYC_SSL_DISABLED && !(c->hs.caps & MY_CAP_SSL) && mode != MYC_SSL_PREFERRED) {
         rc = b_seterr(&c->err, B_UNSUPPORTED, 0,
@@ -3347,6 +3921,8 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
     }
     c->connect_ns = clk_now_ns() - t0;
     c->login = 0;
+    c->zlib = (c->caps & MY_CAP_COMPRESS) != 0; /* from the first command on */
+    c->cseq = 0;
     return B_OK;
 fail:
     {
@@ -6666,6 +7242,44 @@ static int cli_list_item(const char *list, unsigned idx, char *out, size_t n)
     return (int)cnt;
 }
 
+/* --mysql-compression-algorithms (the mysql client's --compression-algorithms): zlib turns
+ * compression on, uncompressed alone leaves it as --mysql-compression says, zstd without zlib
+ * is refused (bench has no zstd). */
+static int cli_conn_compression(const struct bench_opts *o, struct myc_params *p, bool quiet)
+{
+    const char *s = o->mysql_compression_algorithms;
+    bool zlib = false, zstd = false;
+    while (s && *s) {
+        size_t l = strcspn(s, ",");
+        if (l == 4 && !strncasecmp(s, "zlib", 4))
+            zlib = true;
+        else if (l == 4 && !strncasecmp(s, "zstd", 4))
+            zstd = true;
+        else if (!(l == 12 && !strncasecmp(s, "uncompressed", 12))) {
+            if (!quiet) {
+                char e[64];
+                my_escape(e, sizeof(e), s, B_MIN(l, (size_t)40));
+                b_msg(B_MSG_FATAL, "--mysql-compression-algorithms: invalid algorithm '%s' "
+                                   "(expected zlib or uncompressed)", e);
+                b_msg(B_MSG_HINT, "see 'bench --help'");
+            }
+            return B_INVALID;
+        }
+        s += l + (s[l] == ',');
+    }
+    if (zstd && !zlib) {
+        if (!quiet) {
+            b_msg(B_MSG_FATAL, "--mysql-compression-algorithms=%s: zstd compression is not "
+                               "supported (bench speaks the zlib compressed protocol)",
+                  o->mysql_compression_algorithms);
+            b_msg(B_MSG_HINT, "use --mysql-compression-algorithms=zlib (or --compress)");
+        }
+        return B_UNSUPPORTED;
+    }
+    p->compress |= zlib;
+    return B_OK;
+}
+
 static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_conn *cc,
                            bool quiet)
 {
@@ -6736,7 +7350,8 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
     p->max_packet = (size_t)o->max_allowed_packet;
     p->get_server_pubkey = o->get_server_pubkey;
     p->debug_proto = o->debug_proto;
-    return B_OK;
+    p->compress = o->mysql_compression;
+    return cli_conn_compression(o, p, quiet);
 }
 
 /* A failed connect, in the words of STYLE 2.6; returns the exit code. */
@@ -9688,7 +10303,8 @@ static void cli_hide_secrets(int argc, char **argv)
 
 /*
  * mysql client conventions on the command line: -h -P -u -p[pw] -S -D (value attached or
- * next), --host/--port/--user/--password[=]/--socket/--database. Rewrites them as --mysql-*
+ * next), --host/--port/--user/--password[=]/--socket/--database, -C/--compress and
+ * --compression-algorithms[=]. Rewrites them as --mysql-*
  * options in place; returns the new argc. -p and --password without a value ask at the
  * terminal. An unknown short option is a usage error, reported by the caller.
  */
@@ -9710,6 +10326,22 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
         int k = -1;
         const char *val = NULL;
         bool takes_next = false;
+        bool zc = !strcmp(a, "-C") || !strcmp(a, "--compress");
+        bool za = !strncmp(a, "--compression-algorithms", 24) && (a[24] == '=' || !a[24]);
+        if (zc || za) { /* the client's compression options */
+            const char *v = !za ? NULL : a[24] ? a + 25 : i + 1 < argc ? argv[++i] : NULL;
+            if (za && !v) {
+                *bad = a;
+                break;
+            }
+            offs[n] = mem->len;
+            isnew[n++] = 1;
+            if (v)
+                buf_printf(mem, "--mysql-compression-algorithms=%s%c", v, 0);
+            else
+                buf_printf(mem, "--mysql-compression=on%c", 0);
+            continue;
+        }
         if (a[0] == '-' && a[1] && a[1] != '-') {
             for (size_t m = 0; m < countof(map); m++)
                 if (a[1] == map[m].s)
