@@ -1696,8 +1696,8 @@ static void my_z_fixed(struct my_huff *lc, struct my_huff *dc)
     memset(len + 256, 7, 24);
     memset(len + 280, 8, 8);
     my_huff_build(lc, len, 288);
-    memset(len, 5, 30);
-    my_huff_build(dc, len, 30);
+    memset(len, 5, 32); /* 30 and 31 decode, and are refused as distances */
+    my_huff_build(dc, len, 32);
 }
 
 /* A dynamic block's code lengths (RFC 1951 3.2.7), then its symbols. */
