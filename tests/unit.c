@@ -95,6 +95,8 @@ static const struct {
     {"my_deflate_roundtrip", t_my_deflate_roundtrip},
     {"my_zframe", t_my_zframe},
     {"my_live_logins", t_my_live_logins},
+    {"my_live_compress", t_my_live_compress},
+    {"my_live_compress_commands", t_my_live_compress_commands},
     {"my_live_errors", t_my_live_errors},
     {"my_live_commands", t_my_live_commands},
     {"my_live_prepared", t_my_live_prepared},
