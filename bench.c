@@ -10435,6 +10435,8 @@ static int cli_ping(struct bench_opts *o)
         printf("    TLS:               off (%s)\n",
                c.is_unix ? "unix socket" : (c.hs.caps & MY_CAP_SSL) ? "--ssl-mode=DISABLED"
                                                                     : "the server offers none");
+    if (c.zlib)
+        printf("    compression:       zlib (bench's own deflate; the server's zlib)\n");
     printf("    authentication:    %s as '%s'\n", c.plugin, cc.p.user);
     printf("    connect:           %.2f ms (%s%s + login)\n", (double)c.connect_ns / 1e6,
            c.is_unix ? "socket" : "TCP", c.tls ? " + TLS" : "");
