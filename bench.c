@@ -1578,10 +1578,13 @@ struct my_zs {
     const char *why; /* NULL while the stream is good */
 };
 
-/* A canonical Huffman code: codes per length, symbols in code order (RFC 1951 3.2.2). */
+/* A canonical Huffman code: codes per length, symbols in code order (RFC 1951 3.2.2), and a
+ * table of the codes up to MY_Z_FAST bits by their next input bits: symbol << 4 | length. */
+#define MY_Z_FAST 9
 struct my_huff {
     u16 count[16];
     u16 symbol[288];
+    u16 fast[1u << MY_Z_FAST];
 };
 
 static int my_z_fail(struct my_zs *s, const char *why)
@@ -1613,6 +1616,7 @@ static int my_huff_build(struct my_huff *h, const u8 *len, unsigned n)
 {
     u16 offs[16];
     memset(h->count, 0, sizeof(h->count));
+    memset(h->fast, 0, sizeof(h->fast));
     for (unsigned i = 0; i < n; i++)
         h->count[len[i]]++;
     if (h->count[0] == n)
@@ -1630,12 +1634,32 @@ static int my_huff_build(struct my_huff *h, const u8 *len, unsigned n)
     for (unsigned i = 0; i < n; i++)
         if (len[i])
             h->symbol[offs[len[i]]++] = (u16)i;
+    unsigned code = 0, index = 0;
+    for (unsigned l = 1; l <= MY_Z_FAST; l++, code <<= 1)
+        for (unsigned k = 0; k < h->count[l]; k++, code++, index++) {
+            unsigned rev = 0; /* codes are sent most significant bit first */
+            for (unsigned b = 0; b < l; b++)
+                rev |= ((code >> b) & 1) << (l - 1 - b);
+            for (unsigned x = rev; x < (1u << MY_Z_FAST); x += 1u << l)
+                h->fast[x] = (u16)((unsigned)h->symbol[index] << 4 | l);
+        }
     return left;
 }
 
-/* One symbol, bit by bit in code order (after Mark Adler's puff.c); -1 on a bad code. */
+/* One symbol: by the table when its code is short, else bit by bit in code order (after
+ * Mark Adler's puff.c); -1 on a bad code. */
 static int my_huff_decode(struct my_zs *s, const struct my_huff *h)
 {
+    while (s->bitcnt < MY_Z_FAST && s->inpos < s->inlen) { /* look ahead, whole bytes */
+        s->bitbuf |= (u32)s->in[s->inpos++] << s->bitcnt;
+        s->bitcnt += 8;
+    }
+    unsigned e = h->fast[s->bitbuf & ((1u << MY_Z_FAST) - 1)];
+    if (e && (e & 15) <= s->bitcnt) {
+        s->bitbuf >>= e & 15;
+        s->bitcnt -= e & 15;
+        return (int)(e >> 4);
+    }
     int code = 0, first = 0, index = 0;
     for (unsigned l = 1; l < 16; l++) {
         code |= (int)my_z_bits(s, 1);
@@ -1755,7 +1779,8 @@ static int my_z_dynamic(struct my_zs *s)
 
 static int my_z_stored(struct my_zs *s)
 {
-    s->bitbuf = 0; /* to a byte boundary */
+    s->inpos -= s->bitcnt / 8; /* to a byte boundary: whole bytes looked ahead are unread */
+    s->bitbuf = 0;
     s->bitcnt = 0;
     if (s->inlen - s->inpos < 4)
         return my_z_fail(s, "the compressed data ends early");
@@ -1873,9 +1898,9 @@ static void my_zw_match(struct my_zw *w, size_t len, size_t dist)
     my_zw_bits(w, (u32)(dist - my_z_dbase[d]), my_z_dext[d]);
 }
 
-static u32 my_z_hash(const u8 *p)
+static u32 my_z_hash(const u8 *p, unsigned bits)
 {
-    return ((u32)p[0] << 16 | (u32)p[1] << 8 | p[2]) * 2654435761u >> (32 - MY_Z_HBITS);
+    return ((u32)p[0] << 16 | (u32)p[1] << 8 | p[2]) * 2654435761u >> (32 - bits);
 }
 
 /*
@@ -1891,13 +1916,14 @@ static size_t my_deflate(struct buf *out, const u8 *in, size_t n, u32 *work)
     struct my_zw w = {.out = out};
     static const u8 zhdr[2] = {0x78, 0x9C};
     buf_put(out, zhdr, 2);
-    memset(head, 0, sizeof(u32) << MY_Z_HBITS); /* positions + 1; 0 = none */
+    unsigned hbits = n < 2048 ? 10 : n < 16384 ? 13 : MY_Z_HBITS; /* short: less to clear */
+    memset(head, 0, sizeof(u32) << hbits); /* positions + 1; 0 = none */
     my_zw_bits(&w, 1, 1);                      /* the last block, */
     my_zw_bits(&w, 1, 2);                      /* fixed Huffman */
     for (size_t i = 0; i < n;) {
         size_t best = 0, bdist = 0;
         if (n - i >= 3) {
-            u32 h = my_z_hash(in + i);
+            u32 h = my_z_hash(in + i, hbits);
             size_t maxlen = B_MIN(n - i, (size_t)258);
             u32 cand = head[h];
             for (unsigned steps = 0; cand && steps < MY_Z_CHAIN; steps++) {
@@ -1927,7 +1953,7 @@ static size_t my_deflate(struct buf *out, const u8 *in, size_t n, u32 *work)
             my_zw_lit(&w, in[i]);
         for (size_t k = 0; k < adv; k++, i++)
             if (n - i >= 3) {
-                u32 h = my_z_hash(in + i);
+                u32 h = my_z_hash(in + i, hbits);
                 prev[i & (MY_Z_WSIZE - 1)] = head[h];
                 head[h] = (u32)(i + 1);
             }
