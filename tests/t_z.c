@@ -82,6 +82,37 @@ static int t_my_inflate_vectors(void)
     return 0;
 }
 
+/* A Huffman code of n bits, most significant bit first (RFC 1951 3.1.1). */
+static void t_zw_code(struct my_zw *w, u32 code, unsigned n)
+{
+    u32 r = 0;
+    for (unsigned i = 0; i < n; i++)
+        r |= ((code >> i) & 1) << (n - 1 - i);
+    my_zw_bits(w, r, n);
+}
+
+/* One literal/length symbol in the fixed code (RFC 1951 3.2.6). */
+static void t_zw_lit(struct my_zw *w, unsigned sym)
+{
+    if (sym < 144)
+        t_zw_code(w, 0x30 + sym, 8);
+    else if (sym < 256)
+        t_zw_code(w, 0x190 + sym - 144, 9);
+    else if (sym < 280)
+        t_zw_code(w, sym - 256, 7);
+    else
+        t_zw_code(w, 0xC0 + sym - 280, 8);
+}
+
+static void t_zw_match(struct my_zw *w, unsigned len, unsigned dist)
+{
+    unsigned l = my_zw_lcode(len), d = my_zw_dcode(dist);
+    t_zw_lit(w, 257 + l);
+    my_zw_bits(w, len - my_z_lbase[l], my_z_lext[l]);
+    t_zw_code(w, d, 5);
+    my_zw_bits(w, dist - my_z_dbase[d], my_z_dext[d]);
+}
+
 /* A fixed block with a match at distance dist after lit literals 'a': handmade streams. */
 static const char *t_inflate_made(unsigned lit, unsigned len, unsigned dist, unsigned dcode)
 {
@@ -93,14 +124,14 @@ static const char *t_inflate_made(unsigned lit, unsigned len, unsigned dist, uns
     my_zw_bits(&w, 1, 1);
     my_zw_bits(&w, 1, 2);
     for (unsigned i = 0; i < lit; i++)
-        my_zw_lit(&w, 'a');
+        t_zw_lit(&w, 'a');
     if (dcode < 30)
-        my_zw_match(&w, len, dist);
+        t_zw_match(&w, len, dist);
     else { /* a distance code the fixed code has but deflate forbids (30, 31) */
-        my_zw_lit(&w, 257);
-        my_zw_code(&w, dcode, 5);
+        t_zw_lit(&w, 257);
+        t_zw_code(&w, dcode, 5);
     }
-    my_zw_lit(&w, 256);
+    t_zw_lit(&w, 256);
     my_zw_bits(&w, 0, 8 - w.bitcnt % 8);
     u8 t[4] = {0, 0, 0, 1};
     buf_put(&b, t, 4);
