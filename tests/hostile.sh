@@ -214,6 +214,11 @@ for b in "$B" "$SAN"; do
     run "$what" 3 "$b" $P -P $Zlong -psecret -C --max-allowed-packet=1M
     has "bench: ping: $SETQ: a compressed packet from 127.0.0.1:$Zlong is longer than --max-allowed-packet=1048576 bytes"
     clean
+    what="compressed: -C against a server that does not offer it: uncompressed ($b)"
+    run "$what" 0 "$b" $P -P $FAST -psecret -C
+    has "round trips"
+    hasnt "compression:"
+    clean
     fails "$b" "PREPARE error" $ERRPREP "bench: ping: PREPARE of SELECT ? on 127.0.0.1:$ERRPREP: ERROR 1295 (HY000): This command is not supported in the prepared statement protocol yet"
 done
 
