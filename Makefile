@@ -143,9 +143,10 @@ tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 	$(CC) $(CPPFLAGS) $(WARN) -Wno-missing-prototypes -O1 -g $(SAN) -o $@ tests/unit.c $(HOST_TLS) $(LDLIBS)
 
 # libFuzzer: tests/fuzz_my over the parsers of server bytes, tests/fuzz_opt over the command
-# line and the option files. FUZZ_TIME seconds each: `make fuzz` runs 2 x 150 s (over 50
-# million executions here), `make test` a 2 x 20 s slice; `make fuzz FUZZ_TIME=3600` runs long.
-# Corpora grow in build/fuzz-corpus and build/fuzz-opt-corpus.
+# line and the option files, tests/fuzz_z over the compressed protocol (inflate, frames,
+# deflate round trips). FUZZ_TIME seconds each: `make fuzz` runs 3 x 150 s, `make test` a
+# 3 x 20 s slice; `make fuzz FUZZ_TIME=3600` runs long.
+# Corpora grow in build/fuzz-corpus, build/fuzz-opt-corpus and build/fuzz-z-corpus.
 FUZZ_TIME ?= 150
 FUZZ_CC    = clang $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
@@ -154,9 +155,13 @@ tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
 tests/fuzz_opt: tests/fuzz_opt.c $(SRC) $(MBEDTLS_HLIBS)
 	$(FUZZ_CC) -o $@ tests/fuzz_opt.c $(HOST_TLS) $(LDLIBS)
 
-fuzz: tests/fuzz_my tests/fuzz_opt
-	@rm -rf build/fuzz-seeds build/fuzz-opt-seeds build/fuzz-opt-tmp && \
-	  mkdir -p build/fuzz-seeds build/fuzz-corpus build/fuzz-opt-seeds build/fuzz-opt-corpus build/fuzz-opt-tmp
+tests/fuzz_z: tests/fuzz_z.c $(SRC) $(MBEDTLS_HLIBS)
+	$(FUZZ_CC) -o $@ tests/fuzz_z.c $(HOST_TLS) $(LDLIBS)
+
+fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z
+	@rm -rf build/fuzz-seeds build/fuzz-opt-seeds build/fuzz-opt-tmp build/fuzz-z-seeds && \
+	  mkdir -p build/fuzz-seeds build/fuzz-corpus build/fuzz-opt-seeds build/fuzz-opt-corpus build/fuzz-opt-tmp \
+	    build/fuzz-z-seeds build/fuzz-z-corpus
 	@for f in tests/fixtures/mysql/*.hex; do for sel in 0 1 2 3 4 5 6 7 8 9 10; do \
 	  python3 -c 'import sys; d = bytes.fromhex("".join(l for l in open(sys.argv[1]) if not l.startswith("#"))); sys.stdout.buffer.write(bytes([int(sys.argv[2])]) + d)' "$$f" $$sel \
 	    > build/fuzz-seeds/$$(basename $$f .hex)-$$sel; done; done
@@ -168,7 +173,14 @@ fuzz: tests/fuzz_my tests/fuzz_opt
 	    -max_len=200000 -close_fd_mask=3 -artifact_prefix=$(abspath build)/fuzz-opt- \
 	    $(abspath build/fuzz-opt-corpus) $(abspath build/fuzz-opt-seeds) > build/fuzz-opt.log 2>&1; rc=$$?; \
 	    grep -E '^Done|ERROR|SUMMARY' build/fuzz-opt.log | tail -3; rm -rf build/fuzz-opt-tmp; \
-	    [ $$rc = 0 ] && echo "fuzz: 2 passed, 0 failed" || { tail -40 build/fuzz-opt.log; exit $$rc; }
+	    [ $$rc = 0 ] || { tail -40 build/fuzz-opt.log; exit $$rc; }
+	@for f in tests/fixtures/zlib/*.hex; do for sel in 0 1 2; do \
+	  python3 -c 'import sys, zlib; d = bytes.fromhex("".join(l for l in open(sys.argv[1]) if not l.startswith("#"))); n = len(zlib.decompress(d)) if d[:1] == b"x" else 0; sys.stdout.buffer.write(bytes([int(sys.argv[2]), n & 255, n >> 8 & 255]) + d)' "$$f" $$sel \
+	    > build/fuzz-z-seeds/$$(basename $$f .hex)-$$sel; done; done
+	@./tests/fuzz_z -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -artifact_prefix=$(abspath build)/fuzz-z- \
+	    build/fuzz-z-corpus build/fuzz-z-seeds > build/fuzz-z.log 2>&1; rc=$$?; \
+	    grep -E '^Done|ERROR|SUMMARY' build/fuzz-z.log | tail -3; \
+	    [ $$rc = 0 ] && echo "fuzz: 3 passed, 0 failed" || { tail -40 build/fuzz-z.log; exit $$rc; }
 
 tests/noiouring: tests/noiouring.c
 	$(CC) -O1 -Wall -Wextra -o $@ tests/noiouring.c
@@ -176,7 +188,7 @@ tests/noiouring: tests/noiouring.c
 # setup first: on a fresh machine it installs the compilers and servers the rest needs
 test:
 	@tests/setup.sh
-	@$(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt
+	@$(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z
 	tests/run.sh
 
 # every script runs, whatever the others did; a failed run or a missing peer (77) fails the whole
@@ -189,7 +201,7 @@ fmt:
 	clang-format -i bench.c bench.h tests/*.c
 
 clean:
-	rm -rf bench bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/fuzz_my tests/fuzz_opt build/kinc
+	rm -rf bench bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/fuzz_my tests/fuzz_opt tests/fuzz_z build/kinc
 
 distclean: clean
 	rm -rf build

@@ -870,6 +870,10 @@ static const struct opt_def opt_mysql[] = {
         "use specific cipher for SSL connections", NULL, 0),
     OPT("mysql-compression", BOOL, mysql_compression, "off", 0, 0, NULL,
         "use compression, if available in the client library", NULL, 0),
+    OPT("mysql-compression-algorithms", STR, mysql_compression_algorithms, "", 0, 0, NULL,
+        "compression algorithms the client permits: zlib (implies --mysql-compression=on), "
+        "uncompressed; zstd is not supported",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("mysql-debug", BOOL, mysql_debug, "off", 0, 0, NULL, "trace all client library calls",
         NULL, 0),
     OPT("mysql-ignore-errors", LIST, mysql_ignore_errors, "1213,1020,1205", 0, 0, NULL,
@@ -1366,7 +1370,7 @@ static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
  * I/O, so everything is tested from captured fixtures and fuzzed (tests/fuzz_my.c).
  * References: shared/spec/protocol.md sections 1-4 and Appendix A (test vectors); RFC 8032
  * (Ed25519) for client_ed25519.
- * Limitations: no compression, no LOCAL INFILE (refused with an empty packet), no cursors,
+ * Limitations: zlib compression only (no zstd), no LOCAL INFILE (refused with an empty packet), no cursors,
  * no COM_STMT_BULK_EXECUTE; pre-4.1 servers and mysql_old_password are refused.
  */
 
@@ -1386,6 +1390,8 @@ static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
 #define MY_CAP_PLUGIN_AUTH_LENENC 0x00200000u
 #define MY_CAP_SESSION_TRACK 0x00800000u
 #define MY_CAP_DEPRECATE_EOF 0x01000000u
+#define MY_CAP_COMPRESS 0x00000020u
+#define MY_CAP_ZSTD 0x04000000u /* MySQL 8.0.18+: zstd compression (not supported) */
 /* what bench asks for (0x012EA205), ANDed with the server's */
 #define MY_CAP_WANTED                                                                        \
     (MY_CAP_LONG_PASSWORD | MY_CAP_LONG_FLAG | MY_CAP_PROTOCOL_41 | MY_CAP_TRANSACTIONS |    \
@@ -1615,6 +1621,673 @@ static long my_frame_parse(const u8 *in, size_t len, const u8 **payload, size_t 
     *plen = n;
     *seq = in[3];
     return (long)(n + 4);
+}
+
+/*
+ * The compressed protocol (protocol.md 5): zlib streams (RFC 1950) of deflate data (RFC
+ * 1951) inside 7-byte frame headers. Both directions are written here, since bench links only
+ * musl and mbedTLS. my_inflate is one-shot and bounded: it writes into the caller's buffer of
+ * the announced uncompressed length and nowhere else, allocates nothing, and every malformed
+ * input (bad header, code, length, distance, adler32) is B_PROTOCOL with a reason. my_deflate
+ * is LZ77 over hash chains (32 KiB window, chains cut at MY_Z_CHAIN: one fixed level) with a
+ * dynamic Huffman code per block of MY_ZT_MAX tokens, or the fixed code where that is
+ * shorter; sbtest rows shrink to 0.52 of their size (zlib's default level: 0.52).
+ */
+#define MY_Z_MIN_COMPRESS 50   /* shorter payloads go stored, as libmysql/libmariadb */
+#define MY_Z_HDR 7             /* int<3> compressed length, int<1> cseq, int<3> length */
+#define MY_Z_WBITS 15
+#define MY_Z_WSIZE (1u << MY_Z_WBITS)
+#define MY_Z_HBITS 15
+#define MY_Z_CHAIN 48          /* hash chain steps per position: a fixed level */
+#define MY_Z_WORK (((size_t)1 << MY_Z_HBITS) + MY_Z_WSIZE + 16384) /* u32s: deflate's work */
+
+static const u16 my_z_lbase[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+                                   31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const u8 my_z_lext[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+static const u16 my_z_dbase[30] = {1,    2,    3,    4,    5,    7,     9,     13,    17,  25,
+                                   33,   49,   65,   97,   129,  193,   257,   385,   513, 769,
+                                   1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+static const u8 my_z_dext[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+                                 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+
+/* adler32 (RFC 1950 8.2), continuing from a (1 for a new stream) */
+static u32 my_adler32(u32 a, const u8 *p, size_t n)
+{
+    u32 s1 = a & 0xFFFF, s2 = a >> 16;
+    while (n > 0) {
+        size_t k = B_MIN(n, (size_t)5552); /* the most bytes before s2 can overflow */
+        n -= k;
+        while (k--) {
+            s1 += *p++;
+            s2 += s1;
+        }
+        s1 %= 65521;
+        s2 %= 65521;
+    }
+    return s2 << 16 | s1;
+}
+
+/* Inflate state: input bits, the bounded output, the first error's reason. */
+struct my_zs {
+    const u8 *in;
+    size_t inlen, inpos;
+    u32 bitbuf;
+    unsigned bitcnt;
+    u8 *out;
+    size_t outlen, outpos;
+    const char *why; /* NULL while the stream is good */
+};
+
+/* A canonical Huffman code: codes per length, symbols in code order (RFC 1951 3.2.2), and a
+ * table of the codes up to MY_Z_FAST bits by their next input bits: symbol << 4 | length. */
+#define MY_Z_FAST 9
+struct my_huff {
+    u16 count[16];
+    u16 symbol[288];
+    u16 fast[1u << MY_Z_FAST];
+};
+
+static int my_z_fail(struct my_zs *s, const char *why)
+{
+    if (!s->why)
+        s->why = why;
+    return -1;
+}
+
+/* need (<= 16) bits, LSB first; 0 and the error past the end of the input */
+static unsigned my_z_bits(struct my_zs *s, unsigned need)
+{
+    while (s->bitcnt < need) {
+        if (s->inpos >= s->inlen) {
+            my_z_fail(s, "the compressed data ends early");
+            return 0;
+        }
+        s->bitbuf |= (u32)s->in[s->inpos++] << s->bitcnt;
+        s->bitcnt += 8;
+    }
+    unsigned v = s->bitbuf & ((1u << need) - 1);
+    s->bitbuf >>= need;
+    s->bitcnt -= need;
+    return v;
+}
+
+/* Build h from n code lengths: 0 for a complete code, > 0 incomplete, < 0 oversubscribed. */
+static int my_huff_build(struct my_huff *h, const u8 *len, unsigned n)
+{
+    u16 offs[16];
+    memset(h->count, 0, sizeof(h->count));
+    memset(h->fast, 0, sizeof(h->fast));
+    for (unsigned i = 0; i < n; i++)
+        h->count[len[i]]++;
+    if (h->count[0] == n)
+        return 0; /* no codes: complete, decoding fails on use */
+    int left = 1;
+    for (unsigned l = 1; l < 16; l++) {
+        left <<= 1;
+        left -= h->count[l];
+        if (left < 0)
+            return left;
+    }
+    offs[1] = 0;
+    for (unsigned l = 1; l < 15; l++)
+        offs[l + 1] = (u16)(offs[l] + h->count[l]);
+    for (unsigned i = 0; i < n; i++)
+        if (len[i])
+            h->symbol[offs[len[i]]++] = (u16)i;
+    unsigned code = 0, index = 0;
+    for (unsigned l = 1; l <= MY_Z_FAST; l++, code <<= 1)
+        for (unsigned k = 0; k < h->count[l]; k++, code++, index++) {
+            unsigned rev = 0; /* codes are sent most significant bit first */
+            for (unsigned b = 0; b < l; b++)
+                rev |= ((code >> b) & 1) << (l - 1 - b);
+            for (unsigned x = rev; x < (1u << MY_Z_FAST); x += 1u << l)
+                h->fast[x] = (u16)((unsigned)h->symbol[index] << 4 | l);
+        }
+    return left;
+}
+
+/* One symbol: by the table when its code is short, else bit by bit in code order (after
+ * Mark Adler's puff.c); -1 on a bad code. */
+static int my_huff_decode(struct my_zs *s, const struct my_huff *h)
+{
+    while (s->bitcnt < MY_Z_FAST && s->inpos < s->inlen) { /* look ahead, whole bytes */
+        s->bitbuf |= (u32)s->in[s->inpos++] << s->bitcnt;
+        s->bitcnt += 8;
+    }
+    unsigned e = h->fast[s->bitbuf & ((1u << MY_Z_FAST) - 1)];
+    if (e && (e & 15) <= s->bitcnt) {
+        s->bitbuf >>= e & 15;
+        s->bitcnt -= e & 15;
+        return (int)(e >> 4);
+    }
+    int code = 0, first = 0, index = 0;
+    for (unsigned l = 1; l < 16; l++) {
+        code |= (int)my_z_bits(s, 1);
+        if (s->why)
+            return -1;
+        int count = h->count[l];
+        if (code - count < first)
+            return h->symbol[index + (code - first)];
+        index += count;
+        first += count;
+        first <<= 1;
+        code <<= 1;
+    }
+    return my_z_fail(s, "an invalid Huffman code");
+}
+
+/* The symbols of one block up to end-of-block, with its length and distance codes. */
+static int my_z_codes(struct my_zs *s, const struct my_huff *lc, const struct my_huff *dc)
+{
+    for (;;) {
+        int sym = my_huff_decode(s, lc);
+        if (sym < 0)
+            return -1;
+        if (sym < 256) {
+            if (s->outpos >= s->outlen)
+                return my_z_fail(s, "more data than the announced length");
+            s->out[s->outpos++] = (u8)sym;
+            continue;
+        }
+        if (sym == 256)
+            return 0;
+        sym -= 257;
+        if (sym >= 29)
+            return my_z_fail(s, "an invalid length code");
+        size_t len = my_z_lbase[sym] + my_z_bits(s, my_z_lext[sym]);
+        int d = my_huff_decode(s, dc);
+        if (d < 0)
+            return -1;
+        if (d >= 30)
+            return my_z_fail(s, "an invalid distance code");
+        size_t dist = my_z_dbase[d] + my_z_bits(s, my_z_dext[d]);
+        if (s->why)
+            return -1;
+        if (dist > s->outpos)
+            return my_z_fail(s, "a distance too far back");
+        if (len > s->outlen - s->outpos)
+            return my_z_fail(s, "more data than the announced length");
+        for (size_t i = 0; i < len; i++, s->outpos++) /* overlapping copies repeat */
+            s->out[s->outpos] = s->out[s->outpos - dist];
+    }
+}
+
+static void my_z_fixed(struct my_huff *lc, struct my_huff *dc)
+{
+    u8 len[288];
+    memset(len, 8, 144);
+    memset(len + 144, 9, 112);
+    memset(len + 256, 7, 24);
+    memset(len + 280, 8, 8);
+    my_huff_build(lc, len, 288);
+    memset(len, 5, 32); /* 30 and 31 decode, and are refused as distances */
+    my_huff_build(dc, len, 32);
+}
+
+/* A dynamic block's code lengths (RFC 1951 3.2.7), then its symbols. */
+static int my_z_dynamic(struct my_zs *s)
+{
+    static const u8 order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+    struct my_huff lc, dc;
+    u8 len[320];
+    unsigned nlen = my_z_bits(s, 5) + 257, ndist = my_z_bits(s, 5) + 1, ncode = my_z_bits(s, 4) + 4;
+    if (s->why)
+        return -1;
+    if (nlen > 286 || ndist > 30)
+        return my_z_fail(s, "too many length or distance codes");
+    memset(len, 0, sizeof(len));
+    for (unsigned i = 0; i < ncode; i++)
+        len[order[i]] = (u8)my_z_bits(s, 3);
+    if (s->why)
+        return -1;
+    if (my_huff_build(&lc, len, 19) != 0)
+        return my_z_fail(s, "an incomplete code-length code");
+    for (unsigned i = 0; i < nlen + ndist;) {
+        int sym = my_huff_decode(s, &lc);
+        if (sym < 0)
+            return -1;
+        if (sym < 16) {
+            len[i++] = (u8)sym;
+            continue;
+        }
+        u8 v = 0;
+        unsigned rep;
+        if (sym == 16) {
+            if (i == 0)
+                return my_z_fail(s, "a repeated length with no previous length");
+            v = len[i - 1];
+            rep = 3 + my_z_bits(s, 2);
+        } else
+            rep = sym == 17 ? 3 + my_z_bits(s, 3) : 11 + my_z_bits(s, 7);
+        if (s->why)
+            return -1;
+        if (i + rep > nlen + ndist)
+            return my_z_fail(s, "too many code lengths");
+        while (rep--)
+            len[i++] = v;
+    }
+    if (len[256] == 0)
+        return my_z_fail(s, "no end-of-block code");
+    int e = my_huff_build(&lc, len, nlen);
+    if (e < 0 || (e > 0 && nlen != (unsigned)lc.count[0] + lc.count[1]))
+        return my_z_fail(s, "an invalid literal/length code");
+    e = my_huff_build(&dc, len + nlen, ndist);
+    if (e < 0 || (e > 0 && ndist != (unsigned)dc.count[0] + dc.count[1]))
+        return my_z_fail(s, "an invalid distance code set");
+    return my_z_codes(s, &lc, &dc);
+}
+
+static int my_z_stored(struct my_zs *s)
+{
+    s->inpos -= s->bitcnt / 8; /* to a byte boundary: whole bytes looked ahead are unread */
+    s->bitbuf = 0;
+    s->bitcnt = 0;
+    if (s->inlen - s->inpos < 4)
+        return my_z_fail(s, "the compressed data ends early");
+    const u8 *h = s->in + s->inpos;
+    size_t len = (size_t)h[0] | (size_t)h[1] << 8;
+    if ((h[2] ^ h[0]) != 0xFF || (h[3] ^ h[1]) != 0xFF)
+        return my_z_fail(s, "a stored block whose length check fails");
+    s->inpos += 4;
+    if (s->inlen - s->inpos < len)
+        return my_z_fail(s, "the compressed data ends early");
+    if (len > s->outlen - s->outpos)
+        return my_z_fail(s, "more data than the announced length");
+    memcpy(s->out + s->outpos, s->in + s->inpos, len);
+    s->inpos += len;
+    s->outpos += len;
+    return 0;
+}
+
+/*
+ * my_inflate - decompress the zlib stream in[0..inlen) into exactly outlen bytes at out.
+ * B_OK, or B_PROTOCOL with *why set (the stream is corrupt, ends early, holds more or less
+ * than outlen bytes, or has trailing bytes). Never writes past out + outlen.
+ */
+static int my_inflate(const u8 *in, size_t inlen, u8 *out, size_t outlen, const char **why)
+{
+    struct my_zs s = {.in = in, .inlen = inlen, .out = out, .outlen = outlen};
+    struct my_huff lc, dc;
+    if (inlen < 2 || (in[0] & 0x0F) != 8 || (in[0] >> 4) > 7 || ((in[0] << 8) | in[1]) % 31)
+        my_z_fail(&s, "not a zlib stream (bad header)");
+    else if (in[1] & 0x20)
+        my_z_fail(&s, "a preset dictionary");
+    s.inpos = 2;
+    for (unsigned last = 0; !s.why && !last;) {
+        last = my_z_bits(&s, 1);
+        unsigned type = my_z_bits(&s, 2);
+        if (s.why)
+            break;
+        if (type == 0)
+            my_z_stored(&s);
+        else if (type == 1) {
+            my_z_fixed(&lc, &dc);
+            my_z_codes(&s, &lc, &dc);
+        } else if (type == 2)
+            my_z_dynamic(&s);
+        else
+            my_z_fail(&s, "an invalid block type");
+    }
+    if (!s.why && s.outpos != outlen)
+        my_z_fail(&s, "less data than the announced length");
+    if (!s.why) {
+        s.inpos -= s.bitcnt / 8; /* whole bytes read ahead are the checksum's */
+        if (s.inlen - s.inpos < 4)
+            my_z_fail(&s, "the compressed data ends before its adler32");
+        else if (((u32)s.in[s.inpos] << 24 | (u32)s.in[s.inpos + 1] << 16 |
+                  (u32)s.in[s.inpos + 2] << 8 | s.in[s.inpos + 3]) != my_adler32(1, out, outlen))
+            my_z_fail(&s, "an adler32 mismatch");
+        else if (s.inlen - s.inpos > 4)
+            my_z_fail(&s, "bytes after the end of the stream");
+    }
+    *why = s.why;
+    return s.why ? B_PROTOCOL : B_OK;
+}
+
+/* Deflate output: bits LSB first into a buf. */
+struct my_zw {
+    struct buf *out;
+    u32 bitbuf;
+    unsigned bitcnt;
+};
+
+static void my_zw_bits(struct my_zw *w, u32 v, unsigned n)
+{
+    w->bitbuf |= v << w->bitcnt;
+    w->bitcnt += n;
+    while (w->bitcnt >= 8) {
+        u8 b = (u8)w->bitbuf;
+        buf_put(w->out, &b, 1);
+        w->bitbuf >>= 8;
+        w->bitcnt -= 8;
+    }
+}
+
+static u32 my_z_hash(const u8 *p, unsigned bits)
+{
+    return ((u32)p[0] << 16 | (u32)p[1] << 8 | p[2]) * 2654435761u >> (32 - bits);
+}
+
+/* Code lengths (at most limit bits) for the frequencies freq[0..n): Huffman's merge of the
+ * sorted leaves with the queue of merged nodes, the frequencies halved until the longest
+ * code fits. At least two codes, so that each code is complete. */
+static void my_zw_lengths(const u32 *freq, unsigned n, unsigned limit, u8 *len)
+{
+    u32 f[288], w[576];
+    u16 leaf[288], parent[576];
+    unsigned nl = 0, lone = 0;
+    for (unsigned i = 0; i < n; i++) {
+        f[i] = freq[i];
+        nl += f[i] != 0, lone = f[i] ? i : lone;
+    }
+    if (nl < 2) /* one symbol (or none): a second one makes a complete code */
+        f[lone == 0 ? 1 : 0] = 1, f[lone] = f[lone] ? f[lone] : 1;
+    for (;;) {
+        nl = 0;
+        for (unsigned i = 0; i < n; i++) /* the leaves by frequency (insertion sort) */
+            if (f[i]) {
+                unsigned k = nl++;
+                while (k > 0 && f[leaf[k - 1]] > f[i]) {
+                    leaf[k] = leaf[k - 1];
+                    k--;
+                }
+                leaf[k] = (u16)i;
+            }
+        for (unsigned k = 0; k < nl; k++) /* nodes: leaves 0..nl-1, then merged ones */
+            w[k] = f[leaf[k]];
+        unsigned li = 0, qi = nl, m = nl;
+        while (m < 2 * nl - 1) {
+            unsigned pick[2];
+            for (int j = 0; j < 2; j++)
+                pick[j] = li < nl && (qi >= m || w[li] <= w[qi]) ? li++ : qi++;
+            w[m] = w[pick[0]] + w[pick[1]];
+            parent[pick[0]] = parent[pick[1]] = (u16)m++;
+        }
+        unsigned maxl = 0;
+        u8 depth[576];
+        depth[m - 1] = 0;
+        for (unsigned k = m - 1; k-- > 0;) /* parents come after their children */
+            depth[k] = (u8)(depth[parent[k]] + 1);
+        memset(len, 0, n);
+        for (unsigned k = 0; k < nl; k++) {
+            len[leaf[k]] = depth[k];
+            maxl = B_MAX(maxl, depth[k]);
+        }
+        if (maxl <= limit)
+            return;
+        for (unsigned i = 0; i < n; i++)
+            f[i] = f[i] ? (f[i] + 1) / 2 : 0;
+    }
+}
+
+/* Canonical codes from lengths (RFC 1951 3.2.2), bit-reversed: sent as they are, LSB first. */
+static void my_zw_codes(const u8 *len, unsigned n, u16 *code)
+{
+    u16 count[16] = {0}, next[16];
+    for (unsigned i = 0; i < n; i++)
+        count[len[i]]++;
+    count[0] = 0;
+    unsigned c = 0;
+    for (unsigned l = 1; l < 16; l++) {
+        c = (c + count[l - 1]) << 1;
+        next[l] = (u16)c;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        unsigned x = len[i] ? next[len[i]]++ : 0, r = 0;
+        for (unsigned b = 0; b < len[i]; b++)
+            r |= ((x >> b) & 1) << (len[i] - 1 - b);
+        code[i] = (u16)r;
+    }
+}
+
+/* Fixed-code lengths of the literal/length symbols. */
+static unsigned my_zw_fixlen(unsigned sym)
+{
+    return sym < 144 ? 8 : sym < 256 ? 9 : sym < 280 ? 7 : 8;
+}
+
+static unsigned my_zw_lcode(unsigned len)
+{
+    unsigned l = 28;
+    while (my_z_lbase[l] > len)
+        l--;
+    return l;
+}
+
+static unsigned my_zw_dcode(unsigned dist)
+{
+    unsigned d = 29;
+    while (my_z_dbase[d] > dist)
+        d--;
+    return d;
+}
+
+/* Tokens of one block: a literal byte, or MY_ZT_MATCH | length << 16 | distance. */
+#define MY_ZT_MATCH 0x80000000u
+#define MY_ZT_MAX 16384 /* tokens per block */
+
+static const u8 my_zw_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+
+/* A dynamic block's code lengths ll (literal/length, then distance, packed), their run-length
+ * coding rle (symbol, extra value pairs) and its code cl; returns the block's size in bits
+ * without the extra bits of lengths and distances. */
+static u64 my_zw_plan(const u32 *lf, const u32 *df, u8 *ll, u8 *cl, u8 *rle, unsigned *hlit,
+                      unsigned *hdist, unsigned *hclen, unsigned *nr)
+{
+    u32 cf[19] = {0};
+    u64 bits = 14;
+    my_zw_lengths(lf, 286, 15, ll);
+    my_zw_lengths(df, 30, 15, ll + 286);
+    unsigned nl = 286, nd = 30, n = 0, nc = 19;
+    while (nl > 257 && !ll[nl - 1])
+        nl--;
+    while (nd > 1 && !ll[286 + nd - 1])
+        nd--;
+    for (unsigned i = 0; i < 286; i++)
+        bits += (u64)lf[i] * ll[i];
+    for (unsigned i = 0; i < 30; i++)
+        bits += (u64)df[i] * ll[286 + i];
+    memmove(ll + nl, ll + 286, nd); /* the lengths, run-length coded (3.2.7) */
+    for (unsigned i = 0; i < nl + nd;) {
+        unsigned run = 1;
+        while (i + run < nl + nd && ll[i + run] == ll[i])
+            run++;
+        if (ll[i] == 0 && run >= 3) {
+            run = B_MIN(run, 138u);
+            rle[n++] = run >= 11 ? 18 : 17, rle[n++] = (u8)(run >= 11 ? run - 11 : run - 3);
+        } else if (ll[i] && run >= 4) {
+            run = B_MIN(run - 1, 6u) + 1; /* the length, then 16 repeating it */
+            rle[n++] = ll[i], rle[n++] = 0;
+            rle[n++] = 16, rle[n++] = (u8)(run - 1 - 3);
+        } else {
+            run = 1;
+            rle[n++] = ll[i], rle[n++] = 0;
+        }
+        i += run;
+    }
+    for (unsigned i = 0; i < n; i += 2)
+        cf[rle[i]]++;
+    my_zw_lengths(cf, 19, 7, cl);
+    while (nc > 4 && !cl[my_zw_order[nc - 1]])
+        nc--;
+    bits += 3u * nc;
+    for (unsigned i = 0; i < n; i += 2)
+        bits += cl[rle[i]] + (rle[i] == 16 ? 2u : rle[i] == 17 ? 3u : rle[i] == 18 ? 7u : 0u);
+    *hlit = nl, *hdist = nd, *hclen = nc, *nr = n;
+    return bits;
+}
+
+/* The fixed code's lengths and (reversed) codes, made once: literal/length, then distance. */
+static u8 my_zw_fixl[288 + 30];
+static u16 my_zw_fixc[288 + 30];
+static pthread_once_t my_zw_fix_once = PTHREAD_ONCE_INIT;
+
+static void my_zw_fix_init(void)
+{
+    for (unsigned i = 0; i < 288; i++) /* all 288: the canonical codes depend on them */
+        my_zw_fixl[i] = (u8)my_zw_fixlen(i);
+    memset(my_zw_fixl + 288, 5, 30);
+    my_zw_codes(my_zw_fixl, 288, my_zw_fixc);
+    my_zw_codes(my_zw_fixl + 288, 30, my_zw_fixc + 288);
+}
+
+/*
+ * One deflate block of tokens t[0..nt), with the dynamic Huffman codes of its own symbol
+ * counts, or the fixed code when that costs fewer bits (and for short blocks, where the code
+ * tables would not pay).
+ */
+static void my_zw_block(struct my_zw *w, const u32 *t, size_t nt, bool last)
+{
+    u32 lf[286] = {0}, df[30] = {0};
+    u8 ll[288 + 30], cl[19], rle[316 * 2];
+    u16 lc[288], dc[30], cc[19];
+    u64 extra = 0, fix = 0, dyn = UINT64_MAX;
+    unsigned hlit = 0, hdist = 0, hclen = 0, nr = 0;
+    for (size_t i = 0; i < nt; i++)
+        if (t[i] & MY_ZT_MATCH) {
+            unsigned l = my_zw_lcode(t[i] >> 16 & 0x1FF), d = my_zw_dcode(t[i] & 0xFFFF);
+            lf[257 + l]++, df[d]++;
+            extra += (u64)my_z_lext[l] + my_z_dext[d];
+        } else
+            lf[t[i]]++;
+    lf[256] = 1;
+    for (unsigned i = 0; i < 286; i++)
+        fix += (u64)lf[i] * my_zw_fixlen(i);
+    for (unsigned i = 0; i < 30; i++)
+        fix += (u64)df[i] * 5;
+    if (nt >= 128)
+        dyn = my_zw_plan(lf, df, ll, cl, rle, &hlit, &hdist, &hclen, &nr);
+    my_zw_bits(w, last, 1);
+    const u8 *ll_ = ll, *dl = ll + hlit;
+    const u16 *lc_ = lc, *dc_ = dc;
+    if (fix <= dyn) {
+        my_zw_bits(w, 1, 2);
+        pthread_once(&my_zw_fix_once, my_zw_fix_init);
+        ll_ = my_zw_fixl, dl = my_zw_fixl + 288, lc_ = my_zw_fixc, dc_ = my_zw_fixc + 288;
+    } else {
+        my_zw_bits(w, 2, 2);
+        my_zw_bits(w, hlit - 257, 5);
+        my_zw_bits(w, hdist - 1, 5);
+        my_zw_bits(w, hclen - 4, 4);
+        for (unsigned i = 0; i < hclen; i++)
+            my_zw_bits(w, cl[my_zw_order[i]], 3);
+        my_zw_codes(cl, 19, cc);
+        for (unsigned i = 0; i < nr; i += 2) {
+            my_zw_bits(w, cc[rle[i]], cl[rle[i]]);
+            if (rle[i] >= 16)
+                my_zw_bits(w, rle[i + 1], rle[i] == 16 ? 2 : rle[i] == 17 ? 3 : 7);
+        }
+        my_zw_codes(ll, hlit, lc);
+        my_zw_codes(dl, hdist, dc);
+    }
+    for (size_t i = 0; i < nt; i++)
+        if (t[i] & MY_ZT_MATCH) {
+            unsigned len = t[i] >> 16 & 0x1FF, dist = t[i] & 0xFFFF;
+            unsigned l = my_zw_lcode(len), d = my_zw_dcode(dist);
+            my_zw_bits(w, lc_[257 + l], ll_[257 + l]);
+            my_zw_bits(w, len - my_z_lbase[l], my_z_lext[l]);
+            my_zw_bits(w, dc_[d], dl[d]);
+            my_zw_bits(w, dist - my_z_dbase[d], my_z_dext[d]);
+        } else
+            my_zw_bits(w, lc_[t[i]], ll_[t[i]]);
+    my_zw_bits(w, lc_[256], ll_[256]);
+}
+
+/*
+ * my_deflate - append the zlib stream of in[0..n) to out: LZ77 matches (3..258 bytes, up to
+ * 32 KiB back) found over hash chains, in blocks of MY_ZT_MAX tokens, each with its own
+ * dynamic Huffman code (or the fixed one, when cheaper). work holds MY_Z_WORK u32s (chain
+ * heads, links and a block's tokens), reused between calls. Returns the bytes appended.
+ */
+static size_t my_deflate(struct buf *out, const u8 *in, size_t n, u32 *work)
+{
+    u32 *head = work, *prev = work + ((size_t)1 << MY_Z_HBITS), *tok = prev + MY_Z_WSIZE;
+    size_t start = out->len, nt = 0;
+    struct my_zw w = {.out = out};
+    static const u8 zhdr[2] = {0x78, 0x9C};
+    buf_put(out, zhdr, 2);
+    unsigned hbits = n < 2048 ? 10 : n < 16384 ? 13 : MY_Z_HBITS; /* short: less to clear */
+    memset(head, 0, sizeof(u32) << hbits); /* positions + 1; 0 = none */
+    for (size_t i = 0; i < n;) {
+        size_t best = 0, bdist = 0;
+        if (n - i >= 3) {
+            u32 h = my_z_hash(in + i, hbits);
+            size_t maxlen = B_MIN(n - i, (size_t)258);
+            u32 cand = head[h];
+            for (unsigned steps = 0; cand && steps < MY_Z_CHAIN; steps++) {
+                size_t j = cand - 1, dist = i - j;
+                if (dist > MY_Z_WSIZE)
+                    break;
+                if (in[j + best] == in[i + best]) {
+                    size_t l = 0;
+                    while (l < maxlen && in[j + l] == in[i + l])
+                        l++;
+                    if (l > best) {
+                        best = l, bdist = dist;
+                        if (l == maxlen)
+                            break;
+                    }
+                }
+                u32 nx = prev[j & (MY_Z_WSIZE - 1)];
+                if (nx >= cand)
+                    break; /* a link from an older window slot */
+                cand = nx;
+            }
+        }
+        size_t adv = best >= 3 ? best : 1;
+        tok[nt++] = best >= 3 ? MY_ZT_MATCH | (u32)best << 16 | (u32)bdist : in[i];
+        for (size_t k = 0; k < adv; k++, i++)
+            if (n - i >= 3) {
+                u32 h = my_z_hash(in + i, hbits);
+                prev[i & (MY_Z_WSIZE - 1)] = head[h];
+                head[h] = (u32)(i + 1);
+            }
+        if (nt == MY_ZT_MAX && i < n) {
+            my_zw_block(&w, tok, nt, false);
+            nt = 0;
+        }
+    }
+    my_zw_block(&w, tok, nt, true);
+    if (w.bitcnt)
+        my_zw_bits(&w, 0, 8 - w.bitcnt);
+    u32 a = my_adler32(1, in, n);
+    u8 t[4] = {(u8)(a >> 24), (u8)(a >> 16), (u8)(a >> 8), (u8)a};
+    buf_put(out, t, 4);
+    return out->len - start;
+}
+
+/*
+ * my_zframe_parse - the compressed frame at in[0..len) (protocol.md 5): its compressed
+ * length, sequence id and uncompressed length (0: stored). B_PROTOCOL when a length is over
+ * cap (checked as soon as the header is there), B_AGAIN while incomplete (*clen is known once
+ * the header is), else the bytes the frame takes.
+ */
+static long my_zframe_parse(const u8 *in, size_t len, size_t cap, size_t *clen, size_t *ulen,
+                            u8 *cseq)
+{
+    *clen = *ulen = 0;
+    if (len < MY_Z_HDR)
+        return B_AGAIN;
+    *clen = (size_t)in[0] | (size_t)in[1] << 8 | (size_t)in[2] << 16;
+    *cseq = in[3];
+    *ulen = (size_t)in[4] | (size_t)in[5] << 8 | (size_t)in[6] << 16;
+    if (*clen > cap || *ulen > cap)
+        return B_PROTOCOL;
+    if (len - MY_Z_HDR < *clen)
+        return B_AGAIN;
+    return (long)(MY_Z_HDR + *clen);
+}
+
+/* my_zframe_body - a parsed frame's bytes into out[0 .. ulen, or clen when stored). */
+static int my_zframe_body(const u8 *frame, size_t clen, size_t ulen, u8 *out, const char **why)
+{
+    *why = NULL;
+    if (!ulen) {
+        memcpy(out, frame + MY_Z_HDR, clen);
+        return B_OK;
+    }
+    return my_inflate(frame + MY_Z_HDR, clen, out, ulen, why);
 }
 
 /* Initial handshake (protocol.md 2.2). */
@@ -2490,6 +3163,7 @@ struct myc_params {
     size_t max_packet;         /* longest (reassembled) packet accepted; 0 = MYC_MAX_PACKET */
     bool get_server_pubkey;    /* may ask for the server's RSA key over plain TCP */
     bool multi_statements;     /* CLIENT_MULTI_STATEMENTS */
+    bool compress;             /* the compressed protocol (zlib) when the server offers it */
     bool debug_proto;          /* hex dump every packet on stderr */
     bool no_deprecate_eof;     /* tests: classic EOF packets instead of OK-as-EOF */
     bool no_cache_metadata;    /* tests: column definitions with every execute */
@@ -2542,6 +3216,12 @@ struct my_conn {
     struct buf big;                /* reassembly of payloads >= 16 MiB */
     struct buf scratch;            /* payload under construction */
     u8 seq;                        /* next sequence id */
+    bool zlib;                     /* compressed protocol on (from the first command on) */
+    u8 cseq;                       /* next compressed sequence id */
+    u32 *zwork;                    /* deflate's hash chains [MY_Z_WORK] */
+    struct buf zout;               /* compressed frames to send */
+    u8 *zin;                       /* compressed bytes received, not yet inflated */
+    size_t zin_pos, zin_len, zin_cap;
     u32 caps;                      /* negotiated capabilities */
     u32 ext_caps;                  /* negotiated MariaDB extended capabilities */
     struct my_handshake hs;        /* the greeting (views into hs_copy) */
@@ -2702,6 +3382,41 @@ static void myc_dump(const char *dir, const u8 *p, size_t n, const size_t m[4])
     }
 }
 
+/*
+ * The compressed protocol's sending side: c->out (framed packets) becomes compressed frames
+ * of at most 0xFFFFFF bytes each, in c->zout, swapped into c->out. A frame under
+ * MY_Z_MIN_COMPRESS bytes, or one that deflate does not shrink, goes stored (uncompressed
+ * length 0). A command (inner sequence id 0) restarts the compressed sequence ids.
+ */
+static void myc_zwrap(struct my_conn *c)
+{
+    const u8 *p = (const u8 *)c->out.p;
+    if (c->out.len >= 4 && p[3] == 0)
+        c->cseq = 0;
+    if (!c->zwork)
+        c->zwork = b_xcalloc(MY_Z_WORK, sizeof(u32));
+    c->zout.len = 0;
+    for (size_t off = 0; off < c->out.len;) {
+        size_t n = B_MIN(c->out.len - off, (size_t)MY_MAX_PACKET), at = c->zout.len, z = 0;
+        u8 h[MY_Z_HDR] = {0};
+        buf_put(&c->zout, h, MY_Z_HDR);
+        if (n >= MY_Z_MIN_COMPRESS && (z = my_deflate(&c->zout, p + off, n, c->zwork)) >= n) {
+            c->zout.len = at + MY_Z_HDR; /* it did not shrink: stored */
+            z = 0;
+        }
+        if (!z)
+            buf_put(&c->zout, p + off, n);
+        size_t clen = z ? z : n, ulen = z ? n : 0;
+        u8 *w = (u8 *)c->zout.p + at;
+        w[0] = (u8)clen, w[1] = (u8)(clen >> 8), w[2] = (u8)(clen >> 16), w[3] = c->cseq++;
+        w[4] = (u8)ulen, w[5] = (u8)(ulen >> 8), w[6] = (u8)(ulen >> 16);
+        off += n;
+    }
+    struct buf t = c->out;
+    c->out = c->zout;
+    c->zout = t;
+}
+
 /* Send everything framed in c->out. */
 static int myc_flush(struct my_conn *c)
 {
@@ -2711,6 +3426,8 @@ static int myc_flush(struct my_conn *c)
         myc_dump(">", (const u8 *)c->out.p, c->out.len, m);
     }
     c->mask_off = c->mask_len = 0;
+    if (c->zlib)
+        myc_zwrap(c);
     while (off < c->out.len) {
         int w = c->tls ? mbedtls_ssl_write(&c->ssl, (const u8 *)c->out.p + off, c->out.len - off)
                        : myc_sock_send(c, (const u8 *)c->out.p + off, c->out.len - off);
@@ -2744,30 +3461,38 @@ static int myc_send_auth(struct my_conn *c, const void *payload, size_t len, siz
     return myc_send(c, payload, len);
 }
 
-/* Read more bytes into the receive buffer. */
-static int myc_fill(struct my_conn *c)
+/* Room for need more bytes after b[len], moving the unread bytes from *pos to the front and
+ * doubling the buffer as needed. */
+static int myc_room(struct my_conn *c, u8 **b, size_t *pos, size_t *len, size_t *cap,
+                    size_t need)
 {
-    if (c->in_pos == c->in_len)
-        c->in_pos = c->in_len = 0;
-    if (c->in_cap - c->in_len < 16384) {
-        if (c->in_pos > 0) {
-            memmove(c->in, c->in + c->in_pos, c->in_len - c->in_pos);
-            c->in_len -= c->in_pos;
-            c->in_pos = 0;
-        }
-        if (c->in_cap - c->in_len < 16384) {
-            size_t cap = c->in_cap ? c->in_cap * 2 : 65536;
-            u8 *q = realloc(c->in, cap);
-            if (!q)
-                return b_seterr(&c->err, B_NOMEM, ENOMEM, "out of memory reading from %s",
-                                c->target);
-            c->in = q;
-            c->in_cap = cap;
-        }
+    if (*pos == *len)
+        *pos = *len = 0;
+    if (*cap - *len >= need)
+        return B_OK;
+    if (*pos > 0) {
+        memmove(*b, *b + *pos, *len - *pos);
+        *len -= *pos;
+        *pos = 0;
     }
+    if (*cap - *len >= need)
+        return B_OK;
+    size_t ncap = *cap ? *cap * 2 : 65536;
+    while (ncap - *len < need)
+        ncap *= 2;
+    u8 *q = realloc(*b, ncap);
+    if (!q)
+        return b_seterr(&c->err, B_NOMEM, ENOMEM, "out of memory reading from %s", c->target);
+    *b = q;
+    *cap = ncap;
+    return B_OK;
+}
+
+/* One read from the socket (or TLS) into p[0..n): *got += the bytes read. */
+static int myc_recv(struct my_conn *c, u8 *p, size_t n, size_t *got)
+{
     for (;;) {
-        int r = c->tls ? mbedtls_ssl_read(&c->ssl, c->in + c->in_len, c->in_cap - c->in_len)
-                       : myc_sock_recv(c, c->in + c->in_len, c->in_cap - c->in_len);
+        int r = c->tls ? mbedtls_ssl_read(&c->ssl, p, n) : myc_sock_recv(c, p, n);
         if (r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE)
             continue;
         if (r == MBEDTLS_ERR_SSL_TIMEOUT)
@@ -2777,9 +3502,62 @@ static int myc_fill(struct my_conn *c)
                             "the server at %s closed the connection", c->target);
         if (r < 0)
             return myc_lost(c, "reading from", ECONNRESET);
-        c->in_len += (size_t)r;
+        *got += (size_t)r;
         return B_OK;
     }
+}
+
+/*
+ * The compressed protocol's receiving side: the next compressed frame, its header checked
+ * (sequence id, lengths against --max-allowed-packet), inflated into the receive buffer.
+ */
+static int myc_zfill(struct my_conn *c)
+{
+    size_t cap = (c->p->max_packet ? c->p->max_packet : MYC_MAX_PACKET) + 4;
+    for (;;) {
+        size_t clen, ulen, need = 16384;
+        u8 cseq = 0;
+        const char *why;
+        int rc;
+        long used = my_zframe_parse(c->zin + c->zin_pos, c->zin_len - c->zin_pos, cap, &clen,
+                                    &ulen, &cseq);
+        if (used == B_PROTOCOL)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "a compressed packet from %s is longer "
+                            "than --max-allowed-packet=%zu bytes", c->target, cap - 4);
+        if (used == B_AGAIN && clen)
+            need = MY_Z_HDR + clen - (c->zin_len - c->zin_pos);
+        if (used < 0) {
+            if ((rc = myc_room(c, &c->zin, &c->zin_pos, &c->zin_len, &c->zin_cap, need)) < 0 ||
+                (rc = myc_recv(c, c->zin + c->zin_len, c->zin_cap - c->zin_len, &c->zin_len)) < 0)
+                return rc;
+            continue;
+        }
+        if (cseq != c->cseq)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "protocol error from %s: compressed packet "
+                            "sequence %u, expected %u", c->target, cseq, c->cseq);
+        size_t n = ulen ? ulen : clen;
+        if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, n)) < 0)
+            return rc;
+        if (my_zframe_body(c->zin + c->zin_pos, clen, ulen, c->in + c->in_len, &why) < 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "corrupt compressed packet from %s (%zu "
+                            "bytes, announced %zu uncompressed): %s", c->target, clen, ulen, why);
+        c->in_len += n;
+        c->zin_pos += (size_t)used;
+        c->cseq++;
+        if (n)
+            return B_OK;
+    }
+}
+
+/* Read more bytes into the receive buffer. */
+static int myc_fill(struct my_conn *c)
+{
+    int rc;
+    if (c->zlib)
+        return myc_zfill(c);
+    if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, 16384)) < 0)
+        return rc;
+    return myc_recv(c, c->in + c->in_len, c->in_cap - c->in_len, &c->in_len);
 }
 
 static int myc_too_long(struct my_conn *c, size_t cap)
@@ -2823,7 +3601,8 @@ static int myc_read(struct my_conn *c, const u8 **payload, size_t *plen)
             m[0] += 4, m[2] += 4; /* the header comes first */
             myc_dump("<", p - 4, n + 4, m);
         }
-        if (seq != c->seq && !(n > 0 && p[0] == 0xFF && !multi))
+        /* compressed: servers resync inner ids to the frames' (protocol.md 5), unchecked */
+        if (seq != c->seq && !c->zlib && !(n > 0 && p[0] == 0xFF && !multi))
             return b_seterr(&c->err, B_PROTOCOL, 0,
                             "protocol error from %s: packet sequence %u, expected %u", c->target,
                             seq, c->seq);
@@ -3317,6 +4096,8 @@ static void myc_close(struct my_conn *c)
         c->out.len = 0;
         myc_deadline(c, MYC_SLICE_MS); /* a TLS close_notify may wait at most a slice */
         my_frame(&c->out, &c->seq, &quit, 1);
+        if (c->zlib)
+            myc_zwrap(c);
         if (c->tls)
             mbedtls_ssl_write(&c->ssl, (const u8 *)c->out.p, c->out.len),
                 mbedtls_ssl_close_notify(&c->ssl);
@@ -3342,6 +4123,13 @@ static void myc_close(struct my_conn *c)
     buf_free(&c->out);
     buf_free(&c->big);
     buf_free(&c->scratch);
+    buf_free(&c->zout);
+    free(c->zin);
+    free(c->zwork);
+    c->zin = NULL;
+    c->zwork = NULL;
+    c->zin_pos = c->zin_len = c->zin_cap = 0;
+    c->zlib = false;
 }
 
 /*
@@ -3399,6 +4187,8 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
         c->caps |= MY_CAP_CONNECT_WITH_DB & c->hs.caps;
     if (p->multi_statements)
         c->caps |= MY_CAP_MULTI_STATEMENTS & c->hs.caps;
+    if (p->compress) /* zlib when the server offers it, as the mysql client's --compress */
+        c->caps |= MY_CAP_COMPRESS & c->hs.caps;
     mode = p->ssl_mode >= 0 ? p->ssl_mode : c->is_unix ? MYC_SSL_DISABLED : MYC_SSL_PREFERRED;
     if (mode != MYC_SSL_DISABLED && !(c->hs.caps & MY_CAP_SSL) && mode != MYC_SSL_PREFERRED) {
         rc = b_seterr(&c->err, B_UNSUPPORTED, 0,
@@ -3447,6 +4237,8 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
     }
     c->connect_ns = clk_now_ns() - t0;
     c->login = 0;
+    c->zlib = (c->caps & MY_CAP_COMPRESS) != 0; /* from the first command on */
+    c->cseq = 0;
     return B_OK;
 fail:
     {
@@ -6912,6 +7704,44 @@ static int cli_list_item(const char *list, unsigned idx, char *out, size_t n)
     return (int)cnt;
 }
 
+/* --mysql-compression-algorithms (the mysql client's --compression-algorithms): zlib turns
+ * compression on, uncompressed alone leaves it as --mysql-compression says, zstd without zlib
+ * is refused (bench has no zstd). */
+static int cli_conn_compression(const struct bench_opts *o, struct myc_params *p, bool quiet)
+{
+    const char *s = o->mysql_compression_algorithms;
+    bool zlib = false, zstd = false;
+    while (s && *s) {
+        size_t l = strcspn(s, ",");
+        if (l == 4 && !strncasecmp(s, "zlib", 4))
+            zlib = true;
+        else if (l == 4 && !strncasecmp(s, "zstd", 4))
+            zstd = true;
+        else if (!(l == 12 && !strncasecmp(s, "uncompressed", 12))) {
+            if (!quiet) {
+                char e[64];
+                my_escape(e, sizeof(e), s, B_MIN(l, (size_t)40));
+                b_msg(B_MSG_FATAL, "--mysql-compression-algorithms: invalid algorithm '%s' "
+                                   "(expected zlib or uncompressed)", e);
+                b_msg(B_MSG_HINT, "see 'bench --help'");
+            }
+            return B_INVALID;
+        }
+        s += l + (s[l] == ',');
+    }
+    if (zstd && !zlib) {
+        if (!quiet) {
+            b_msg(B_MSG_FATAL, "--mysql-compression-algorithms=%s: zstd compression is not "
+                               "supported (bench speaks the zlib compressed protocol)",
+                  o->mysql_compression_algorithms);
+            b_msg(B_MSG_HINT, "use --mysql-compression-algorithms=zlib (or --compress)");
+        }
+        return B_UNSUPPORTED;
+    }
+    p->compress |= zlib;
+    return B_OK;
+}
+
 static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_conn *cc,
                            bool quiet)
 {
@@ -6985,7 +7815,8 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
     p->max_packet = (size_t)o->max_allowed_packet;
     p->get_server_pubkey = o->get_server_pubkey;
     p->debug_proto = o->debug_proto;
-    return B_OK;
+    p->compress = o->mysql_compression;
+    return cli_conn_compression(o, p, quiet);
 }
 
 /* The hint for error 2061 (full authentication over plain TCP without a trusted RSA key). */
@@ -10106,7 +10937,8 @@ static void cli_hide_secrets(int argc, char **argv)
 
 /*
  * mysql client conventions on the command line: -h -P -u -p[pw] -S -D (value attached or
- * next), --host/--port/--user/--password[=]/--socket/--database. Rewrites them as --mysql-*
+ * next), --host/--port/--user/--password[=]/--socket/--database, -C/--compress and
+ * --compression-algorithms[=]. Rewrites them as --mysql-*
  * options in place; returns the new argc. -p and --password without a value ask at the
  * terminal. An unknown short option is a usage error, reported by the caller.
  */
@@ -10128,6 +10960,22 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
         int k = -1;
         const char *val = NULL;
         bool takes_next = false;
+        bool zc = !strcmp(a, "-C") || !strcmp(a, "--compress");
+        bool za = !strncmp(a, "--compression-algorithms", 24) && (a[24] == '=' || !a[24]);
+        if (zc || za) { /* the client's compression options */
+            const char *v = !za ? NULL : a[24] ? a + 25 : i + 1 < argc ? argv[++i] : NULL;
+            if (za && !v) {
+                *bad = a;
+                break;
+            }
+            offs[n] = mem->len;
+            isnew[n++] = 1;
+            if (v)
+                buf_printf(mem, "--mysql-compression-algorithms=%s%c", v, 0);
+            else
+                buf_printf(mem, "--mysql-compression=on%c", 0);
+            continue;
+        }
         if (a[0] == '-' && a[1] && a[1] != '-') {
             for (size_t m = 0; m < countof(map); m++)
                 if (a[1] == map[m].s)
@@ -10222,6 +11070,8 @@ static int cli_ping(struct bench_opts *o)
         printf("    TLS:               off (%s)\n",
                c.is_unix ? "unix socket" : (c.hs.caps & MY_CAP_SSL) ? "--ssl-mode=DISABLED"
                                                                     : "the server offers none");
+    if (c.zlib)
+        printf("    compression:       zlib (bench's own deflate; the server's zlib)\n");
     printf("    authentication:    %s as '%s'\n", c.plugin, cc.p.user);
     printf("    connect:           %.2f ms (%s%s + login)\n", (double)c.connect_ns / 1e6,
            c.is_unix ? "socket" : "TCP", c.tls ? " + TLS" : "");

@@ -259,6 +259,7 @@ struct bench_opts {
     char *db_driver, *mysql_host, *mysql_port, *mysql_socket, *mysql_user, *mysql_password;
     char *mysql_db, *mysql_ssl_cipher, *mysql_ignore_errors, *ssl_mode, *ssl_ca, *ssl_cert;
     char *ssl_key, *server_pubkey, *defaults_file;
+    char *mysql_compression_algorithms; /* --mysql-compression-algorithms */
     int db_ps_mode;
     bool db_debug, mysql_ssl, mysql_compression, mysql_debug, mysql_dry_run, no_defaults;
     i64 mysql_connect_timeout, mysql_io_timeout;

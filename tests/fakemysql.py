@@ -23,9 +23,14 @@ refuses cleanly. --log-auth writes what a real attacker would learn ("fake: nonc
     errquery       ERR 1193 (with control characters) for the first query
     errprepare     ERR 1295 for PREPARE
     errstate       ERR 1193 whose SQLSTATE holds control characters, for the first query
+    z:KIND         offers CLIENT_COMPRESS; when the client takes it, answers the first command
+                   with a hostile compressed frame: KIND adler (a bad adler32), bomb (1 MiB of
+                   zeros announced as 100 bytes), long (a frame header of 16 MiB), seq (the
+                   wrong compressed sequence id) or far (a match before the first byte)
 """
 import argparse
 import hashlib
+import zlib
 import os
 import socket
 import ssl
@@ -108,9 +113,37 @@ def coldef(name):
             b"\x08\x81\x00\x00\x00\x00")
 
 
+def zframe(c, cseq, body, ulen):
+    c.s.sendall(struct.pack("<I", len(body))[:3] + bytes([cseq]) + struct.pack("<I", ulen)[:3] + body)
+
+
+def zhostile(c, kind):
+    """The compressed protocol: read the client's first frame, answer it as kind says."""
+    h = c.recv_exact(7)
+    clen, cseq, ulen = h[0] | h[1] << 8 | h[2] << 16, h[3], h[4] | h[5] << 8 | h[6] << 16
+    body = c.recv_exact(clen)
+    inner = zlib.decompress(body) if ulen else body
+    log(c.args, "compressed frame %d, %d bytes, command 0x%02x" % (cseq, len(inner), inner[4]))
+    ok = b"\x07\x00\x00\x01\x00\x00\x00\x02\x00\x00\x00" * 8  # eight OKs, 88 bytes
+    z = zlib.compress(ok)
+    if kind == "adler":
+        zframe(c, cseq + 1, z[:-1] + bytes([z[-1] ^ 1]), len(ok))
+    elif kind == "bomb":
+        zframe(c, cseq + 1, zlib.compress(b"\x00" * (1 << 20)), 100)
+    elif kind == "long":
+        c.s.sendall(b"\xff\xff\xff" + bytes([cseq + 1]) + b"\xff\xff\xff" + z)
+    elif kind == "seq":
+        zframe(c, cseq + 5, z, len(ok))
+    else:  # far: a fixed block: literal 'a', then length 3 at distance 2
+        zframe(c, cseq + 1, bytes.fromhex("789c4b04420000000001"), 4)
+    threading.Event().wait(5)
+
+
 def command_phase(c, args, ccaps):
     """A minimal command phase; the hostile modes lie here."""
     mode = args.hostile or ""
+    if mode.startswith("z:") and ccaps & 0x20:
+        return zhostile(c, mode[2:])
     deprecate_eof = ccaps & 0x01000000
     eof = b"\xfe\x00\x00\x02\x00\x00\x00" if deprecate_eof else b"\xfe\x00\x00\x02\x00"
     n = 0
@@ -190,7 +223,7 @@ def serve(sock, args, key, pem, ctx):
         nonce = nonce20()
         log(args, "nonce " + nonce.hex())
         plugin = "mysql_native_password" if args.switch else args.plugin
-        caps = CAPS | (SSL_CAP if ctx else 0)
+        caps = CAPS | (SSL_CAP if ctx else 0) | (0x20 if (args.hostile or "").startswith("z:") else 0)
         g = (b"\x0a" + args.server_version.encode() + b"\x00" + struct.pack("<I", 7) + nonce[:8] + b"\x00" +
              struct.pack("<H", caps & 0xFFFF) + bytes([255]) + struct.pack("<H", 2) +
              struct.pack("<H", caps >> 16) + bytes([21]) + b"\x00" * 10 + nonce[8:] + b"\x00" +

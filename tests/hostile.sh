@@ -51,6 +51,7 @@ start SILENT --silent
 start ESCVER --plugin caching_sha2_password --server-version "$(printf '8.0.36-\033[31mfake\r')"
 start FAST --plugin caching_sha2_password
 start CLEARTLS --plugin mysql_clear_password --switch --tls "$w/tls.pem" "$w/tls.key"
+for k in adler bomb long seq far; do start Z$k --plugin caching_sha2_password --hostile z:$k; done
 started() { # wait until the last server started listens
     i=0; until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; do
         i=$((i + 1)); [ $i -lt 100 ] || { echo "hostile: the fake servers did not start"; cat "$w"/*.log; exit 1; }; sleep 0.1; done
@@ -188,6 +189,13 @@ fails() { # fails BINARY WHAT PORT LINE: exit 3 with LINE, no round trip, no san
     hasnt "round trips"
     clean
 }
+zfails() { # zfails BINARY WHAT PORT LINE: fails, over the compressed protocol (-C)
+    what="$2 ($1)"
+    run "$what" 3 "$1" $P -P "$3" -psecret -C
+    has "$4"
+    hasnt "round trips"
+    clean
+}
 for b in "$B" "$SAN"; do
     fails "$b" "column past the packet's end" $BADCOL "bench: ping: $SETQ: malformed column definition 0 from 127.0.0.1:$BADCOL"
     fails "$b" "row past the packet's end" $BADROW "bench: ping: $SETQ: malformed row from 127.0.0.1:$BADROW"
@@ -197,6 +205,20 @@ for b in "$B" "$SAN"; do
     fails "$b" "control characters in an SQLSTATE" $ERRSTATE "bench: ping: $SETQ on 127.0.0.1:$ERRSTATE: ERROR 1193 (??2J?): Unknown system variable 'x'"
     hasnt "$(printf '\033')"
     hasnt "$(printf '\007')"
+    # the compressed protocol (issue 17): a corrupt or hostile stream is a clear error
+    zfails "$b" "compressed: bad adler32" $Zadler "bench: ping: $SETQ: corrupt compressed packet from 127.0.0.1:$Zadler (20 bytes, announced 88 uncompressed): an adler32 mismatch"
+    zfails "$b" "compressed: 1 MiB announced as 100 bytes" $Zbomb "bench: ping: $SETQ: corrupt compressed packet from 127.0.0.1:$Zbomb (1039 bytes, announced 100 uncompressed): more data than the announced length"
+    zfails "$b" "compressed: distance too far" $Zfar "bench: ping: $SETQ: corrupt compressed packet from 127.0.0.1:$Zfar (10 bytes, announced 4 uncompressed): a distance too far back"
+    zfails "$b" "compressed: sequence" $Zseq "bench: ping: $SETQ: protocol error from 127.0.0.1:$Zseq: compressed packet sequence 5, expected 1"
+    what="compressed: a 16 MiB frame header over --max-allowed-packet=1M ($b)"
+    run "$what" 3 "$b" $P -P $Zlong -psecret -C --max-allowed-packet=1M
+    has "bench: ping: $SETQ: a compressed packet from 127.0.0.1:$Zlong is longer than --max-allowed-packet=1048576 bytes"
+    clean
+    what="compressed: -C against a server that does not offer it: uncompressed ($b)"
+    run "$what" 0 "$b" $P -P $FAST -psecret -C
+    has "round trips"
+    hasnt "compression:"
+    clean
     fails "$b" "PREPARE error" $ERRPREP "bench: ping: PREPARE of SELECT ? on 127.0.0.1:$ERRPREP: ERROR 1295 (HY000): This command is not supported in the prepared statement protocol yet"
 done
 

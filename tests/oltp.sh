@@ -470,6 +470,34 @@ same verbosity-prewarm oltp_read_write $C --tables=1 --verbosity=0 prewarm
 BETWEEN="sysbench oltp_read_write $C --tables=1 --table-size=10 prepare" same verbosity-cleanup oltp_read_write $C --tables=1 --verbosity=1 cleanup
 [ "$(mask "$w/our.out")" = "Dropping table 'sbtest1'..." ] && ok || { bad "verbosity-cleanup output"; cat "$w/our.out"; }
 $ROOT sbt -e "DROP TABLE victim; DROP TABLE mine"
+# 7.8 the compressed protocol (issue 17 item 6): what the server sends in a seeded
+#     oltp_read_only shrinks at least as much with bench as with Debian's sysbench on the same
+#     command line (server Bytes_sent deltas); a seeded oltp_read_write leaves the same tables
+#     compressed or not
+Z="$C --tables=2 --table-size=1000"
+(cd "$w" && ./sysbench oltp_read_only $Z prepare >/dev/null 2>&1) || bad "prepare for the compression test"
+sent() { $ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Bytes_sent'" | awk '{print $2}'; }
+zrun() { # zrun PROGRAM on|off: the server's bytes sent for the run
+    b0=$(sent)
+    (cd "$w" && $1 oltp_read_only $Z --events=300 --time=0 --rand-seed=7 --mysql-compression=$2 run >zrun.out 2>&1) ||
+        { bad "$1 oltp_read_only --mysql-compression=$2"; tail -3 "$w/zrun.out"; }
+    grep -q "read: *4200$" "$w/zrun.out" || bad "$1 --mysql-compression=$2: not 4200 reads"
+    echo $(($(sent) - b0))
+}
+bo=$(zrun ./sysbench off) bz=$(zrun ./sysbench on) so=$(zrun sysbench off) sz=$(zrun sysbench on)
+echo "oltp: compression: server bytes sent, oltp_read_only 300 events: bench $bz/$bo, sysbench $sz/$so" |
+    awk '{print} {split($(NF-2), b, "/"); split($NF, s, "/"); printf "oltp: compression: bench %.4f, sysbench %.4f of uncompressed\n", b[1]/b[2], s[1]/s[2]}'
+awk -v bz="$bz" -v bo="$bo" -v sz="$sz" -v so="$so" 'BEGIN { exit !(bz / bo < 0.6 && bz / bo <= sz / so + 0.002) }' &&
+    ok || bad "compression: bench $bz/$bo, sysbench $sz/$so (bench must shrink at least as much)"
+(cd "$w" && ./sysbench oltp_read_only $Z cleanup >/dev/null 2>&1)
+for zc in on off; do
+    $B oltp_read_write $Z --no-defaults --rand-seed=3 prepare >/dev/null 2>&1 || bad "seeded prepare"
+    $B oltp_read_write $Z --no-defaults --mysql-ssl=off --threads=1 --rand-seed=5 --events=100 --time=0 --mysql-compression=$zc run >"$w/zrw.$zc" 2>&1 || bad "oltp_read_write --mysql-compression=$zc"
+    $ROOT sbt -N -e "CHECKSUM TABLE sbtest1, sbtest2" >"$w/zsum.$zc"
+    $B oltp_read_write $Z --no-defaults cleanup >/dev/null 2>&1
+done
+cmp -s "$w/zsum.on" "$w/zsum.off" && grep -q "write: *400$" "$w/zrw.on" && ok ||
+    { bad "a seeded oltp_read_write with compression left other tables"; cat "$w/zsum.on" "$w/zsum.off"; }
 
 # 8. issue 17: what bench sends equals what sysbench 1.0.20 sends
 RS="$ROOT --skip-ssl" # status probes that are no TLS handshake themselves

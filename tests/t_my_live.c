@@ -147,7 +147,7 @@ static int t_text_row(void *ctx, const struct myc_result *res, const struct my_s
     return 0;
 }
 
-static int t_my_live_commands_mode(bool classic_eof)
+static int t_my_live_commands_mode(bool classic_eof, bool compress)
 {
     struct myc_params p;
     struct my_conn c;
@@ -156,7 +156,8 @@ static int t_my_live_commands_mode(bool classic_eof)
     T_LIVE_OR_SKIP(&p, "nat", "secret", MYC_SSL_DISABLED);
     p.multi_statements = true;
     p.no_deprecate_eof = classic_eof;
-    T_CHECK(myc_connect(&c, &p) == B_OK);
+    p.compress = compress;
+    T_CHECK(myc_connect(&c, &p) == B_OK && c.zlib == compress);
     T_CHECK(myc_init_db(&c, "benchtest") == B_OK);
     T_CHECK(myc_init_db(&c, "nosuchdb") == B_SERVER && c.srv_code == 1049);
     T_CHECK(myc_query(&c, "SELECT 1 AS a, 'xy' AS b, NULL AS c", 35, &res, t_text_row, &rows) ==
@@ -207,8 +208,65 @@ static int t_my_live_commands_mode(bool classic_eof)
 /* both result-set framings: OK-as-EOF (DEPRECATE_EOF) and classic EOF packets */
 static int t_my_live_commands(void)
 {
-    int rc = t_my_live_commands_mode(false);
-    return rc ? rc : t_my_live_commands_mode(true);
+    int rc = t_my_live_commands_mode(false, false);
+    return rc ? rc : t_my_live_commands_mode(true, false);
+}
+
+/* the same over the compressed protocol: multi-results, 0xFFFFFF-byte queries and 17 MB rows
+ * (frames split at 16 MiB, packets across frames), LOCAL INFILE's refusal */
+static int t_my_live_compress_commands(void)
+{
+    int rc = t_my_live_commands_mode(false, true);
+    return rc ? rc : t_my_live_commands_mode(true, true);
+}
+
+struct t_zrows {
+    u64 n, sum; /* rows and a checksum of every value */
+};
+
+static int t_zrow(void *ctx, const struct myc_result *res, const struct my_str *vals)
+{
+    struct t_zrows *z = ctx;
+    z->n++;
+    for (size_t i = 0; i < res->ncols; i++)
+        for (size_t k = 0; vals[i].p && k < vals[i].len; k++)
+            z->sum = z->sum * 31 + (u8)vals[i].p[k];
+    return 0;
+}
+
+/* compression on: the server's session says so, over TCP and inside TLS; a result of many
+ * frames reads the same as uncompressed; off when not asked */
+static int t_my_live_compress(void)
+{
+    struct myc_params p;
+    struct my_conn c;
+    struct myc_result res = {0};
+    static const char *q = "SELECT seq, REPEAT(CHAR(65 + seq % 26), seq % 300), MD5(seq) "
+                           "FROM seq_1_to_20000";
+    struct t_zrows want = {0}, got = {0};
+    struct t_rows st = {0};
+    T_LIVE_OR_SKIP(&p, "nat", "secret", MYC_SSL_DISABLED);
+    T_CHECK(myc_connect(&c, &p) == B_OK && !c.zlib && !(c.caps & MY_CAP_COMPRESS));
+    T_CHECK(myc_query(&c, "SHOW SESSION STATUS LIKE 'Compression'", 38, &res, t_text_row, &st) ==
+            B_OK && st.n == 1 && !strcmp(st.v[1], "OFF"));
+    T_CHECK(myc_query(&c, q, strlen(q), &res, t_zrow, &want) == B_OK && want.n == 20000);
+    myc_close(&c);
+    for (int tls = 0; tls < 2; tls++) {
+        p.ssl_mode = tls ? MYC_SSL_REQUIRED : MYC_SSL_DISABLED;
+        p.compress = true;
+        T_CHECK(myc_connect(&c, &p) == B_OK && c.zlib && c.tls == (tls == 1));
+        st.n = 0;
+        T_CHECK(myc_query(&c, "SHOW SESSION STATUS LIKE 'Compression'", 38, &res, t_text_row,
+                          &st) == B_OK && st.n == 1 && !strcmp(st.v[1], "ON"));
+        memset(&got, 0, sizeof(got));
+        T_CHECK(myc_query(&c, q, strlen(q), &res, t_zrow, &got) == B_OK);
+        T_CHECK(got.n == want.n && got.sum == want.sum);
+        T_CHECK(c.cseq > 2); /* the answer came in several frames */
+        T_CHECK(myc_ping(&c) == B_OK && c.cseq == 2);
+        myc_close(&c);
+    }
+    myc_result_free(&res);
+    return 0;
 }
 
 /* IPv6 loopback (the suite's server listens on ::1 too) */

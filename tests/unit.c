@@ -35,6 +35,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_load.c"
 #include "t_my.c"
 #include "t_my_live.c"
+#include "t_z.c"
 #include "t_io.c"
 #include "t_oltp.c"
 
@@ -92,7 +93,13 @@ static const struct {
     {"my_escape", t_my_escape},
     {"my_auth_mask", t_my_auth_mask},
     {"my_execute_count", t_my_execute_count},
+    {"my_inflate_vectors", t_my_inflate_vectors},
+    {"my_inflate_hostile", t_my_inflate_hostile},
+    {"my_deflate_roundtrip", t_my_deflate_roundtrip},
+    {"my_zframe", t_my_zframe},
     {"my_live_logins", t_my_live_logins},
+    {"my_live_compress", t_my_live_compress},
+    {"my_live_compress_commands", t_my_live_compress_commands},
     {"my_live_errors", t_my_live_errors},
     {"my_live_commands", t_my_live_commands},
     {"my_live_prepared", t_my_live_prepared},

@@ -92,3 +92,30 @@ Invoked as sysbench, the connection error is sysbench's:
   bench: proto: < * bytes (glob)
     0000 * 00 00 0a 35 2e 35 2e 35 2d 31 30 2e 31 31  |*| (glob)
     0010  2e 31 39 2d 4d 61 72 69 61 44 42 2d 30 2b 64 65  |.19-MariaDB-0+de|
+
+The compressed protocol (issue 17): -C/--compress, --compression-algorithms, and sysbench's
+--mysql-compression; inside TLS as the clients do; zstd is refused before connecting (exit 2):
+
+  $ $BENCH ping $C -u nat -psecret -C --count=2 | sed -n '3,4p'
+      TLS:               TLSv1.2 TLS-* (certificate not verified) (glob)
+      compression:       zlib (bench's own deflate; the server's zlib)
+  $ $BENCH ping $C -u nat -psecret --ssl-mode=DISABLED --compression-algorithms zlib,zstd --count=2 | sed -n '3,4p'
+      TLS:               off (--ssl-mode=DISABLED)
+      compression:       zlib (bench's own deflate; the server's zlib)
+  $ $BENCH ping $C -u nat -psecret --mysql-compression=on --compression-algorithms=uncompressed --count=1 | grep -c compression
+  1
+  $ $BENCH ping $C -u nat -psecret --compression-algorithms=uncompressed --count=1 | grep -c compression
+  0
+  [1]
+  $ $BENCH ping $C -u nat -psecret --compression-algorithms=zstd
+  bench: --mysql-compression-algorithms=zstd: zstd compression is not supported (bench speaks the zlib compressed protocol)
+  bench: hint: use --mysql-compression-algorithms=zlib (or --compress)
+  [2]
+  $ $BENCH ping $C -u nat -psecret --compression-algorithms=lz4
+  bench: --mysql-compression-algorithms: invalid algorithm 'lz4' (expected zlib or uncompressed)
+  bench: hint: see 'bench --help'
+  [2]
+  $ $BENCH ping $C -u nat -psecret --compression-algorithms
+  bench: unknown option '--compression-algorithms' (bench takes --name=value options, and the mysql client's -h -P -u -p -S -D with a value)
+  bench: hint: see 'bench --help'
+  [2]
