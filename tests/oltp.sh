@@ -521,7 +521,7 @@ tls_delta() { # tls_delta CMD...: the server's Ssl_accepts over the command
 }
 PS="oltp_point_select $C --tables=2 --threads=2 --events=20 --time=0 run"
 rm -f "$w/general.log"
-$ROOT -e "SET GLOBAL general_log_file='$w/general.log'; SET GLOBAL general_log=ON"
+$ROOT -e "SET GLOBAL log_output='FILE'; SET GLOBAL general_log_file='$w/general.log'; SET GLOBAL general_log=ON"
 n=$(tls_delta $B $PS --no-defaults); grep -q "^Server: 127.0.0.1:$BENCH_MY_PORT (.*), TCP, no TLS$" "$w/tls.out" && [ "$n" = 0 ] && ok || { bad "bench $PS: $n TLS handshakes, wanted 0"; cat "$w/tls.out"; }
 n=$(cd "$w" && tls_delta ./sysbench $PS); [ "$n" = 0 ] && ok || bad "the sysbench persona: $n TLS handshakes, wanted 0"
 n=$(cd "$w" && tls_delta sysbench $PS); [ "$n" = 0 ] && ok || bad "Debian's sysbench: $n TLS handshakes, wanted 0"
