@@ -5506,8 +5506,9 @@ static void io_thread_done(struct load_thread *t)
 {
     struct io_shared *sh = t->run->wl_global;
     struct io_thread *it = t->wl;
-    /* sysbench: with --file-fsync-end each thread fsyncs every file once (writing modes) */
-    if (sh->writes && t->run->o->file_fsync_end && !atomic_load(&t->run->failed) &&
+    /* sysbench: with --file-fsync-end each thread fsyncs every file once (writing modes;
+       not under --file-fsync-all, whose writes are each fsync'd already) */
+    if (sh->writes && t->run->o->file_fsync_end && !sh->fsync_all && !atomic_load(&t->run->failed) &&
         !atomic_load(&b_stop))
         for (int i = 0; i < sh->nfiles; i++)
             if (io_sync_file(sh, i) == 0)
