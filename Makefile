@@ -147,7 +147,7 @@ tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 # million executions here), `make test` a 2 x 20 s slice; `make fuzz FUZZ_TIME=3600` runs long.
 # Corpora grow in build/fuzz-corpus and build/fuzz-opt-corpus.
 FUZZ_TIME ?= 150
-FUZZ_CC    = clang $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_CC    = clang $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
 	$(FUZZ_CC) -o $@ tests/fuzz_my.c $(HOST_TLS) $(LDLIBS)
 
@@ -171,7 +171,7 @@ fuzz: tests/fuzz_my tests/fuzz_opt
 	    [ $$rc = 0 ] && echo "fuzz: 2 passed, 0 failed" || { tail -40 build/fuzz-opt.log; exit $$rc; }
 
 tests/noiouring: tests/noiouring.c
-	$(CC) -O1 -Wall -Wextra -o $@ tests/noiouring.c
+	$(CC) $(WARN) -O1 -o $@ tests/noiouring.c
 
 # setup first: on a fresh machine it installs the compilers and servers the rest needs
 test:

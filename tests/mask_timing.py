@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Mask the timing-dependent numbers of a sysbench result, field by field, keeping widths.
+
+  tests/mask_timing.py [--stddev] < OUTPUT > MASKED
+
+Only the fields whose value depends on timing are masked (rates, times, latencies, interval
+lines; with --stddev, the events stddev of a multi-thread run); counts, sizes, MiB
+transferred, the events average and every message stay exact. A masked number keeps its
+field: the spaces before it and its digits become spaces ending in one 9, so a right-aligned
+field keeps its end column, and its decimals become 9s, so the precision is compared
+("%8.2f" -> "    9.99"). A number with no spaces before it (not in a field: "(%.2f per
+second)", interval lines) becomes 9 and its decimals as 9s. The banner's build note becomes (X).
+"""
+import re
+import sys
+
+NUM = r'(\s*)(\d+)(\.\d+)?'
+
+
+def canon(m):
+    """spaces + digits (+ decimals) -> the same width, one 9, decimals as 9s"""
+    sp, whole, frac = m.group(1), m.group(2), m.group(3) or ''
+    if not sp:   # not right-aligned in a field: its width is the value's
+        return '9' + re.sub(r'\d', '9', frac)
+    return ' ' * (len(sp) + len(whole) - 1) + '9' + re.sub(r'\d', '9', frac)
+
+
+def mask_after(line, start):
+    """mask every number from column start on"""
+    return line[:start] + re.sub(NUM, canon, line[start:])
+
+
+TIMING = [  # (line pattern, group whose end starts the masked part)
+    r'^\s+events per second:',
+    r'^\s+total time:',
+    r'^\s+(min|avg|max|sum|[\d.]+th percentile):',
+    r'^\s+execution time \(avg/stddev\):',
+    r'^\s+(reads|writes|fsyncs)/s:',
+    r'^\s+(read|written), MiB/s:',
+    r'^Total operations: \d+',
+    r'^[\d.]+ MiB transferred',
+    r'^\s+(transactions|queries|ignored errors|reconnects):\s+\d+',
+
+    r'^\s+[\d.]+ \|',                       # histogram rows: value and count
+]
+
+
+def mask(line, stddev):
+    m = re.match(r'^(sysbench 1\.0\.20) \(.*\)$', line)
+    if m:
+        return m.group(1) + ' (X)'
+    m = re.match(r'^\[ \d+s \] (thds: \d+)?', line)
+    if m:   # interval lines: every value (not the percentile labels), width-free
+        return line[:m.end()] + re.sub(r'(?<=[ /:,])\d+(\.\d+)?(?![\d.]*%)',
+                                       lambda x: '9' + re.sub(r'\d', '9', x.group(1) or ''), line[m.end():])
+    for pat in TIMING:
+        m = re.match(pat, line)
+        if m:
+            if pat == r'^\s+[\d.]+ \|':     # the bar's length follows the count
+                bar = line.index('|')
+                return re.sub(NUM, canon, line[:bar]) + '|' + re.sub(NUM, canon, line[bar + 1:].replace('*', ' '))
+            return mask_after(line, m.end())
+    m = re.match(r'^(\s+events \(avg/stddev\):\s+[\d.]+/)', line)
+    if m and stddev:
+        return mask_after(line, m.end())
+    return line
+
+
+def main():
+    stddev = '--stddev' in sys.argv[1:]
+    text = sys.stdin.read()
+    lines = text.split('\n')
+    sys.stdout.write('\n'.join(mask(l, stddev) for l in lines))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
