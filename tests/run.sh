@@ -10,11 +10,8 @@ export BENCH="$top/bench"
 # Under CI (CI=true or 1; .ci/run exports it) a missing prerequisite (exit 77: no sysbench
 # 1.0.20, no MariaDB, no BENCH_MY_HOST) fails the run instead of skipping a suite.
 case ${CI:-} in true | 1) strict=1 ;; *) strict=0 ;; esac
-# Hermetic: no suite reads the user's ~/.my.cnf, MYSQL_PWD or XDG config; HOME is an empty
-# directory of our own for every suite (bench's option-file lookup reads HOME and MYSQL_PWD).
-hermetic=$(mktemp -d "${TMPDIR:-/tmp}/bench-home.XXXXXX") || exit 1
-export HOME="$hermetic" MYSQL_HOME="$hermetic" XDG_CONFIG_HOME="$hermetic/.config"
-unset MYSQL_PWD MYSQL_HOST MYSQL_TCP_PORT MYSQL_UNIX_PORT MYSQL_TEST_LOGIN_FILE MYSQL_GROUP_SUFFIX
+# Hermetic: HOME is an empty directory of our own for every suite (tests/hermetic.sh)
+. "$here/hermetic.sh"
 pass=0 fail=0 skip=0
 suite() { # suite NAME CMD...
     name=$1; shift
@@ -90,6 +87,7 @@ DB="--no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret -D benchte
 
 suite static static_check
 suite checker python3 tests/check_result.py --selftest
+suite hermetic sh -c '[ -z "$(ls -A "$HOME")" ] && [ "$HOME" != "$(getent passwd "$(id -un)" | cut -d: -f6)" ] && [ -z "${MYSQL_PWD+x}" ]'
 suite unit ./tests/unit
 suite golden cram3 --shell=/bin/sh tests/golden
 suite compat sh tests/compat.sh
