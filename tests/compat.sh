@@ -17,10 +17,6 @@ ln -s "$top/bench" "$work/sysbench"
 # and precision stay compared; counts, MiB transferred and the events average stay exact); the
 # events stddev too when threads share the events. bench's results must also hold the
 # invariants of tests/check_result.py (fileio's read/write/fsync split by its formula).
-mask() { # mask FILE [--stddev]
-    python3 "$here/mask_timing.py" ${2:-} <"$1"
-}
-
 pass=0 fail=0
 check() { # check NAME ARGS...
     name=$1; shift
@@ -30,9 +26,8 @@ check() { # check NAME ARGS...
     [ -n "${BETWEEN:-}" ] && (cd "$work" && eval "$BETWEEN")
     (cd "$work" && ./sysbench "$@" >our.out 2>our.err; echo $? >our.rc)
     ok=1
+    python3 "$here/mask_timing.py" $sd "$work/ref.out" "$work/our.out" "$work/ref.err" "$work/our.err"
     for s in out err; do
-        mask "$work/ref.$s" $sd >"$work/ref.$s.m"
-        mask "$work/our.$s" $sd >"$work/our.$s.m"
         if ! cmp -s "$work/ref.$s.m" "$work/our.$s.m"; then
             ok=0
             echo "compat: FAIL $name: std$s differs (sysbench vs bench):"

@@ -2,6 +2,7 @@
 """Mask the timing-dependent numbers of a sysbench result, field by field, keeping widths.
 
   tests/mask_timing.py [--stddev] < OUTPUT > MASKED
+  tests/mask_timing.py [--stddev] FILE...      (writes FILE.m for each)
 
 Only the fields whose value depends on timing are masked (rates, times, latencies, interval
 lines; with --stddev, the events stddev of a multi-thread run); counts, sizes, MiB
@@ -68,9 +69,12 @@ def mask(line, stddev):
 
 def main():
     stddev = '--stddev' in sys.argv[1:]
-    text = sys.stdin.read()
-    lines = text.split('\n')
-    sys.stdout.write('\n'.join(mask(l, stddev) for l in lines))
+    files = [a for a in sys.argv[1:] if a != '--stddev']
+    if not files:       # a filter
+        sys.stdout.write('\n'.join(mask(l, stddev) for l in sys.stdin.read().split('\n')))
+    for f in files:     # FILE -> FILE.m (one process for many files: python starts slowly)
+        with open(f, errors='surrogateescape') as i, open(f + '.m', 'w', errors='surrogateescape') as o:
+            o.write('\n'.join(mask(l, stddev) for l in i.read().split('\n')))
     return 0
 
 

@@ -30,11 +30,10 @@ same() { # same NAME ARGS...: compare masked stdout, stderr and the exit code
     (cd "$w" && sysbench "$@" >ref.out 2>ref.err; echo $? >ref.rc)
     [ -n "${BETWEEN:-}" ] && (cd "$w" && eval "$BETWEEN") >/dev/null 2>&1
     (cd "$w" && ./sysbench "$@" >our.out 2>our.err; echo $? >our.rc)
-    mask "$w/ref.out" >"$w/ref.m"; mask "$w/our.out" >"$w/our.m"
-    mask "$w/ref.err" >"$w/ref.em"; mask "$w/our.err" >"$w/our.em"
-    if cmp -s "$w/ref.m" "$w/our.m" && cmp -s "$w/ref.em" "$w/our.em" && cmp -s "$w/ref.rc" "$w/our.rc"; then ok; else
+    python3 "$top/tests/mask_timing.py" "$w/ref.out" "$w/our.out" "$w/ref.err" "$w/our.err"
+    if cmp -s "$w/ref.out.m" "$w/our.out.m" && cmp -s "$w/ref.err.m" "$w/our.err.m" && cmp -s "$w/ref.rc" "$w/our.rc"; then ok; else
         bad "$name differs from sysbench (exit $(cat "$w/ref.rc") vs $(cat "$w/our.rc"))"
-        diff "$w/ref.m" "$w/our.m" | head -20; diff "$w/ref.em" "$w/our.em" | head -10; fi
+        diff "$w/ref.out.m" "$w/our.out.m" | head -20; diff "$w/ref.err.m" "$w/our.err.m" | head -10; fi
 }
 schema() { $ROOT sbt -e "SHOW CREATE TABLE sbtest1\G SHOW CREATE TABLE sbtest2\G" 2>&1 | sed 's/AUTO_INCREMENT=[0-9]*//'; }
 for wl in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index oltp_update_non_index select_random_points select_random_ranges; do
