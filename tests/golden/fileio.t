@@ -16,7 +16,7 @@ prepare writes whole blocks of incompressible data, with sysbench's messages:
   Creating file d/test_file.1
   Creating file d/test_file.2
   Creating file d/test_file.3
-  4194304 bytes written in * seconds (* MiB/sec). (glob)
+  4194304 bytes written in [0-9]+\.[0-9]{2} seconds \([0-9]+\.[0-9]{2} MiB/sec\)\. (re)
   $ ls d
   test_file.0
   test_file.1
