@@ -174,7 +174,7 @@ class Checker:
                 '%s printed, %s / %ss = %.2f' % (rate.v, count, t.v, count / t.v if t.v else 0))
 
     def latency(self):
-        blk = re.search(r'^Latency \(ms\):\n((?:\s+.+:\s+[\d.]+\n?)+)', self.text, re.M)
+        blk = re.search(r'^Latency \(ms\):\n((?:\s+.+:\s+(?:[\d.]+|disabled)\n?)+)', self.text, re.M)
         if not blk:
             return
         vals = {}

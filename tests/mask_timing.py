@@ -54,6 +54,9 @@ def mask(line, stddev):
     if m:   # interval lines: every value (not the percentile labels), width-free
         return line[:m.end()] + re.sub(r'(?<=[ /:,])\d+(\.\d+)?(?![\d.]*%)',
                                        lambda x: '9' + re.sub(r'\d', '9', x.group(1) or ''), line[m.end():])
+    if line.startswith('DEBUG: ') and re.search(r' (min|avg|max|total time taken by event execution): ', line):
+        # --debug's per-thread times: each "%.4fs"
+        return re.sub(r'\d+\.(\d+)s', lambda x: '9.' + '9' * len(x.group(1)) + 's', line)
     for pat in TIMING:
         m = re.match(pat, line)
         if m:
