@@ -9,8 +9,8 @@ lines; with --stddev, the events stddev of a multi-thread run); counts, sizes, M
 transferred, the events average and every message stay exact. A masked number keeps its
 field: the spaces before it and its digits become spaces ending in one 9, so a right-aligned
 field keeps its end column, and its decimals become 9s, so the precision is compared
-("%8.2f" -> "    9.99"). A number with no spaces before it (not in a field: "(%.2f per
-second)", interval lines) becomes 9 and its decimals as 9s. The banner's build note becomes (X).
+("%8.2f" -> "    9.99"). A left-aligned number ("%.2f", "%4.2f": its width is the value's)
+becomes 9 and its decimals 9s, the padding before it kept. The banner's build note becomes (X).
 """
 import re
 import sys
@@ -26,23 +26,32 @@ def canon(m):
     return ' ' * (len(sp) + len(whole) - 1) + '9' + re.sub(r'\d', '9', frac)
 
 
-def mask_after(line, start):
-    """mask every number from column start on"""
-    return line[:start] + re.sub(NUM, canon, line[start:])
+def free(m):
+    """a left-aligned number ("%.2f", "%4.2f"): its width is the value's; the spaces before
+    it stay (they are the label's padding); its decimals become 9s"""
+    return '9' + re.sub(r'\d', '9', m.group(2) or '')
 
 
-TIMING = [  # (line pattern, group whose end starts the masked part)
-    r'^\s+events per second:',
-    r'^\s+total time:',
-    r'^\s+(min|avg|max|sum|[\d.]+th percentile):',
-    r'^\s+execution time \(avg/stddev\):',
-    r'^\s+(reads|writes|fsyncs)/s:',
-    r'^\s+(read|written), MiB/s:',
-    r'^Total operations: \d+',
-    r'^[\d.]+ MiB transferred',
-    r'^\s+(transactions|queries|ignored errors|reconnects):\s+\d+',
+def mask_after(line, start, field):
+    """mask every number from column start on: right-aligned fields keep their width"""
+    if field:
+        return line[:start] + re.sub(NUM, canon, line[start:])
+    return line[:start] + re.sub(r'(\d+)(\.\d+)?', free, line[start:])
 
-    r'^\s+[\d.]+ \|',                       # histogram rows: value and count
+
+# (line pattern, right-aligned field?): sysbench's formats
+TIMING = [
+    (r'^\s+events per second:', True),                    # %8.2f
+    (r'^\s+total time:', False),                           # %.4fs
+    (r'^\s+(min|avg|max|sum|[\d.]+th percentile):', True),  # %39.2f, %27.2f
+    (r'^\s+execution time \(avg/stddev\):', False),        # %.4f/%3.2f
+    (r'^\s+(reads|writes|fsyncs)/s:', False),              # %4.2f
+    (r'^\s+(read|written), MiB/s:', False),                # %4.2f
+    (r'^Total operations: \d+', False),                     # (%.2f per second)
+    (r'^[\d.]+ MiB transferred', False),                    # (%.2f MiB/sec)
+    (r'^\s+(transactions|queries|ignored errors|reconnects):\s+\d+', False),
+    (r'^\d+ bytes written in', False),                      # fileio prepare: %.2f, %.2f
+    (r'^\s+[\d.]+ \|', True),                                # histogram rows: %12.3f |bar count
 ]
 
 
@@ -57,16 +66,16 @@ def mask(line, stddev):
     if line.startswith('DEBUG: ') and re.search(r' (min|avg|max|total time taken by event execution): ', line):
         # --debug's per-thread times: each "%.4fs"
         return re.sub(r'\d+\.(\d+)s', lambda x: '9.' + '9' * len(x.group(1)) + 's', line)
-    for pat in TIMING:
+    for pat, field in TIMING:
         m = re.match(pat, line)
         if m:
             if pat == r'^\s+[\d.]+ \|':     # the bar's length follows the count
                 bar = line.index('|')
                 return re.sub(NUM, canon, line[:bar]) + '|' + re.sub(NUM, canon, line[bar + 1:].replace('*', ' '))
-            return mask_after(line, m.end())
+            return mask_after(line, m.end(), field)
     m = re.match(r'^(\s+events \(avg/stddev\):\s+[\d.]+/)', line)
     if m and stddev:
-        return mask_after(line, m.end())
+        return mask_after(line, m.end(), False)
     return line
 
 
