@@ -60,7 +60,7 @@ rndrw reads and writes 1.5:1; each thread fsyncs every file at the end:
       write         120 ops  95%: [0-9]+\.[0-9]{3} (re)
       fsync          12 ops  95%: [0-9]+\.[0-9]{3} (re)
       total number of events:              312
-  invariants: 19 hold
+  invariants: 22 hold
 
 The fsync counts follow that sequence in every fsync mode (tests/check_result.py simulates
 it: periodic bursts, end fsyncs per thread, none of those under --file-fsync-all, whose
@@ -71,12 +71,12 @@ writes are each followed by an fsync in the same event):
   >     "--file-test-mode=rndwr --file-fsync-freq=0 --events=50" "--file-test-mode=seqwr --file-fsync-freq=7 --events=100"; do
   >   $BENCH fileio $F $x --time=0 run 2>/dev/null | $CHECK -- fileio $F $x --time=0 run
   > done
-  invariants: 19 hold
-  invariants: 19 hold
-  invariants: 19 hold
-  invariants: 19 hold
-  invariants: 19 hold
-  invariants: 19 hold
+  invariants: 22 hold
+  invariants: 22 hold
+  invariants: 22 hold
+  invariants: 22 hold
+  invariants: 22 hold
+  invariants: 22 hold
   $ $BENCH fileio $F prepare >/dev/null
 
 Every mode and I/O mode (sync, mmap, io_uring with a queue depth, O_DIRECT):
