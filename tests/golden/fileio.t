@@ -50,7 +50,7 @@ files sit on and warns when the page cache, not the disk, would answer:
       fsync           8 ops  50%: [0-9]+\.[0-9]{3} 99%: [0-9]+\.[0-9]{3} (re)
   
   General statistics:
-  invariants: 21 hold
+  invariants: 24 hold
 
 The event sequence is sysbench's: 100 requests, then one fsync per file (4), repeated;
 rndrw reads and writes 1.5:1; each thread fsyncs every file at the end:
