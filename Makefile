@@ -148,7 +148,7 @@ tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 # 3 x 20 s slice; `make fuzz FUZZ_TIME=3600` runs long.
 # Corpora grow in build/fuzz-corpus, build/fuzz-opt-corpus and build/fuzz-z-corpus.
 FUZZ_TIME ?= 150
-FUZZ_CC    = clang $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_CC    = clang $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
 	$(FUZZ_CC) -o $@ tests/fuzz_my.c $(HOST_TLS) $(LDLIBS)
 
@@ -183,7 +183,7 @@ fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z
 	    [ $$rc = 0 ] && echo "fuzz: 3 passed, 0 failed" || { tail -40 build/fuzz-z.log; exit $$rc; }
 
 tests/noiouring: tests/noiouring.c
-	$(CC) -O1 -Wall -Wextra -o $@ tests/noiouring.c
+	$(CC) $(WARN) -O1 -o $@ tests/noiouring.c
 
 # setup first: on a fresh machine it installs the compilers and servers the rest needs
 test:

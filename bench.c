@@ -11164,8 +11164,9 @@ static void cli_print_help(void)
         printf("\n");
     }
     printf("Compiled-in tests:\n");
+    /* sysbench compiles in only its C tests; its database workloads are Lua scripts */
     for (size_t i = 0; i < countof(wl_all); i++)
-        if (!wl_all[i].hidden)
+        if (!wl_all[i].hidden && !(sb && (wl_all[i].db || wl_all[i].command)))
             printf("  %s - %s\n", wl_all[i].name, wl_all[i].desc);
     printf("\nSee '%s <testname> help' for a list of options for each test.\n\n", me);
     if (!sb)

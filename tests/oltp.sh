@@ -15,18 +15,25 @@ C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-p
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "oltp: FAIL: $*"; }
-mask() { sed -E -e 's/^(sysbench 1\.0\.20) \(.*\)$/\1 (X)/' -e 's/ *-?[0-9]+\.[0-9]+/ F/g' "$1"; }
+# only timing-dependent fields masked, keeping widths (tests/mask_timing.py); bench's results
+# must also hold tests/check_result.py's invariants
+mask() { python3 "$top/tests/mask_timing.py" <"$1"; }
+invariants() { # invariants FILE ARGS...: bench's result in FILE holds the invariants
+    f=$1; shift
+    if python3 "$top/tests/check_result.py" --quiet -- "$@" <"$f"; then ok; else bad "invariants of: $*"; fi
+}
 
 # 1. sysbench compatibility: the same command lines through Debian's sysbench and bench as
 #    `sysbench`, on the same server: messages, schema, counts, exit codes
-same() { # same NAME ARGS...: compare masked stdout and the exit code
+same() { # same NAME ARGS...: compare masked stdout, stderr and the exit code
     name=$1; shift
     (cd "$w" && sysbench "$@" >ref.out 2>ref.err; echo $? >ref.rc)
     [ -n "${BETWEEN:-}" ] && (cd "$w" && eval "$BETWEEN") >/dev/null 2>&1
     (cd "$w" && ./sysbench "$@" >our.out 2>our.err; echo $? >our.rc)
-    mask "$w/ref.out" >"$w/ref.m"; mask "$w/our.out" >"$w/our.m"
-    if cmp -s "$w/ref.m" "$w/our.m" && cmp -s "$w/ref.rc" "$w/our.rc"; then ok; else
-        bad "$name differs from sysbench"; diff "$w/ref.m" "$w/our.m" | head -20; cat "$w/our.err" | head -5; fi
+    python3 "$top/tests/mask_timing.py" "$w/ref.out" "$w/our.out" "$w/ref.err" "$w/our.err"
+    if cmp -s "$w/ref.out.m" "$w/our.out.m" && cmp -s "$w/ref.err.m" "$w/our.err.m" && cmp -s "$w/ref.rc" "$w/our.rc"; then ok; else
+        bad "$name differs from sysbench (exit $(cat "$w/ref.rc") vs $(cat "$w/our.rc"))"
+        diff "$w/ref.out.m" "$w/our.out.m" | head -20; diff "$w/ref.err.m" "$w/our.err.m" | head -10; fi
 }
 schema() { $ROOT sbt -e "SHOW CREATE TABLE sbtest1\G SHOW CREATE TABLE sbtest2\G" 2>&1 | sed 's/AUTO_INCREMENT=[0-9]*//'; }
 for wl in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index oltp_update_non_index select_random_points select_random_ranges; do
@@ -51,6 +58,7 @@ for wl in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_
         if [ -n "$r" ] && [ "$r" = "$o" ]; then ok; else bad "$wl run: $k: sysbench $r, bench $o"; fi
     done
     if [ "$(mask "$w/ref.run" | sed -n '/^Running/,/^Threads started/p')" = "$(mask "$w/our.run" | sed -n '/^Running/,/^Threads started/p')" ]; then ok; else bad "$wl run header differs"; fi
+    invariants "$w/our.run" $wl --tables=$T --events=100 --time=0 run
 done
 same help oltp_read_write help
 BETWEEN="sysbench oltp_point_select $C --tables=1 cleanup" same lua-path /usr/share/sysbench/oltp_point_select.lua $C --tables=1 --table-size=100 prepare
@@ -165,6 +173,7 @@ delta() { b=$(echo "$before" | tr ' ' '\n' | sed -n "s/^$1=//p"); a=$(echo "$aft
 [ "$(delta Com_stmt_execute)" = 4000 ] && ok || bad "server saw $(delta Com_stmt_execute) COM_STMT_EXECUTE, wanted 4000 (20 per transaction: BEGIN and COMMIT prepared, as sysbench)"
 sel=$(delta Com_select); [ "$sel" -ge 2800 ] && [ "$sel" -le 2805 ] && ok || bad "server saw $sel SELECTs, wanted 2800 (+ bench's one ownership check)"
 grep -q "read:                            2800" "$w/run" && grep -q "transactions:                        200 " "$w/run" && ok || bad "bench's report"
+invariants "$w/run" oltp_read_write --events=200 --time=0 run
 # text protocol: the same counts, no COM_STMT_EXECUTE
 before=$(status)
 $B oltp_read_write $C --no-defaults --tables=2 --events=50 --time=0 --db-ps-mode=disable run >"$w/run" 2>&1 || bad "text run"

@@ -1,4 +1,5 @@
-Golden transcripts of the bench persona (numbers globbed). Run by tests/run.sh with cram3;
+Golden transcripts of the bench persona: timing fields matched by their exact format (width,
+precision), every result also through tests/check_result.py's invariants. Run by tests/run.sh with cram3;
 $BENCH is the release binary under test.
 
 Version and help come from the option tables:
@@ -36,7 +37,8 @@ Version and help come from the option tables:
 
 A cpu run with --events: exact event count, sysbench's blocks, several percentiles.
 
-  $ $BENCH cpu --events=20 --time=0 --threads=2 --percentile=50,99,99.9 --rand-seed=7 run
+  $ CHECK="python3 $TESTDIR/../check_result.py"
+  $ $BENCH cpu --events=20 --time=0 --threads=2 --percentile=50,99,99.9 --rand-seed=7 run | $CHECK --tee -- cpu --events=20 --time=0 --threads=2 --percentile=50,99,99.9 run
   bench * (sysbench 1.0.20 compatible) (glob)
   
   Running the test with following options:
@@ -51,29 +53,30 @@ A cpu run with --events: exact event count, sysbench's blocks, several percentil
   Threads started!
   
   CPU speed:
-      events per second: * (glob)
+      events per second: (?=.{8}$) *[0-9]+\.[0-9]{2} (re)
   
   General statistics:
-      total time: *s (glob)
+      total time:                          [0-9]+\.[0-9]{4}s (re)
       total number of events:              20
   
   Latency (ms):
-           min: * (glob)
-           avg: * (glob)
-           max: * (glob)
-           50th percentile: * (glob)
-           99th percentile: * (glob)
-         99.9th percentile: * (glob)
-           sum: * (glob)
+           min: (?=.{39}$) *[0-9]+\.[0-9]{2} (re)
+           avg: (?=.{39}$) *[0-9]+\.[0-9]{2} (re)
+           max: (?=.{39}$) *[0-9]+\.[0-9]{2} (re)
+           50th percentile: (?=.{27}$) *[0-9]+\.[0-9]{2} (re)
+           99th percentile: (?=.{27}$) *[0-9]+\.[0-9]{2} (re)
+         99.9th percentile: (?=.{27}$) *[0-9]+\.[0-9]{2} (re)
+           sum: (?=.{39}$) *[0-9]+\.[0-9]{2} (re)
   
   Threads fairness:
-      events (avg/stddev):           10.0000/* (glob)
-      execution time (avg/stddev): * (glob)
+      events \(avg/stddev\):           10.0000/[0-9]+\.[0-9]{2} (re)
+      execution time \(avg/stddev\):   [0-9]+\.[0-9]{4}/[0-9]+\.[0-9]{2} (re)
   
+  invariants: 16 hold
 
 Memory: sysbench's semantics (events = total / block / threads, --events ignored).
 
-  $ $BENCH memory --memory-total-size=64M --memory-block-size=64K --threads=2 --events=1 --time=0 run | sed -n '/Running memory/,$p'
+  $ $BENCH memory --memory-total-size=64M --memory-block-size=64K --threads=2 --events=1 --time=0 run | $CHECK --tee -- memory --memory-total-size=64M --memory-block-size=64K --threads=2 --events=1 --time=0 run | sed -n '/Running memory/,$p'
   Running memory speed test with the following options:
     block size: 64KiB
     total size: 64MiB
@@ -84,26 +87,27 @@ Memory: sysbench's semantics (events = total / block / threads, --events ignored
   
   Threads started!
   
-  Total operations: 1024 (* per second) (glob)
+  Total operations: 1024 \((?=[ 0-9.]{8,} per second\)$) *[0-9]+\.[0-9]{2} per second\) (re)
   
-  64.00 MiB transferred (* MiB/sec) (glob)
+  64.00 MiB transferred \([0-9]+\.[0-9]{2} MiB/sec\) (re)
   
   
   General statistics:
-      total time: *s (glob)
+      total time:                          [0-9]+\.[0-9]{4}s (re)
       total number of events:              1024
   
   Latency (ms):
-           min: * (glob)
-           avg: * (glob)
-           max: * (glob)
-           95th percentile: * (glob)
-           sum: * (glob)
+           min: (?=.{39}$) *[0-9]+\.[0-9]{2} (re)
+           avg: (?=.{39}$) *[0-9]+\.[0-9]{2} (re)
+           max: (?=.{39}$) *[0-9]+\.[0-9]{2} (re)
+           95th percentile: (?=.{27}$) *[0-9]+\.[0-9]{2} (re)
+           sum: (?=.{39}$) *[0-9]+\.[0-9]{2} (re)
   
   Threads fairness:
       events (avg/stddev):           512.0000/0.00
-      execution time (avg/stddev): * (glob)
+      execution time \(avg/stddev\):   [0-9]+\.[0-9]{4}/[0-9]+\.[0-9]{2} (re)
   
+  invariants: 15 hold
 
 threads and mutex (mutex: one event per thread whatever --events says):
 
@@ -130,11 +134,12 @@ built-in test of that name; options may come in a config file:
 
 Interval reports, --rate (open loop) and checkpoints in sysbench's line format:
 
-  $ $BENCH cpu --time=2 --report-interval=1 --rate=100 --cpu-max-prime=1000 run | grep '^\['
-  \[ 1s \] thds: 1 eps: [0-9.]+ lat \(ms,95%\): [0-9.]+ (re)
+  $ $BENCH cpu --time=2 --report-interval=1 --rate=100 --cpu-max-prime=1000 run | $CHECK --tee -- cpu --time=2 --report-interval=1 --rate=100 run | grep -E '^\[|^invariants'
+  \[ 1s \] thds: 1 eps: [0-9]+\.[0-9]{2} lat \(ms,95%\): [0-9]+\.[0-9]{2} (re)
   \[ 1s \] queue length: [0-9]+ concurrency: [01] (re)
-  \[ 2s \] thds: [01] eps: [0-9.]+ lat \(ms,95%\): [0-9.]+ (re)
+  \[ 2s \] thds: [01] eps: [0-9]+\.[0-9]{2} lat \(ms,95%\): [0-9]+\.[0-9]{2} (re)
   \[ 2s \] queue length: [0-9]+ concurrency: [01] (re)
+  invariants: 19 hold
   $ $BENCH cpu --time=2 --report-checkpoints=1 --cpu-max-prime=1000 run | grep -cE 'Checkpoint report|^General statistics'
   3
 
@@ -144,11 +149,11 @@ the value given, never rounded (%g made 99.99999 "100th"):
   $ $BENCH cpu --time=2 --report-checkpoints=1,1 --report-interval=1 --percentile=99.99999 --cpu-max-prime=1000 run | grep -E '^\[|^Report|percentile'
   Report intermediate results every 1 second(s)
   Report checkpoint(s) at 1, 1 seconds
-  \[ 1s \] thds: 1 eps: [0-9.]+ lat \(ms,99.99999%\): [0-9.]+ (re)
+  \[ 1s \] thds: 1 eps: [0-9]+\.[0-9]{2} lat \(ms,99.99999%\): [0-9]+\.[0-9]{2} (re)
   [ 1s ] Checkpoint report:
-     99.99999th percentile: * (glob)
-  \[ 2s \] thds: [01] eps: [0-9.]+ lat \(ms,99.99999%\): [0-9.]+ (re)
-     99.99999th percentile: * (glob)
+     99.99999th percentile: (?=.{27}$) *[0-9]+\.[0-9]{2} (re)
+  \[ 2s \] thds: [01] eps: [0-9]+\.[0-9]{2} lat \(ms,99.99999%\): [0-9]+\.[0-9]{2} (re)
+     99.99999th percentile: (?=.{27}$) *[0-9]+\.[0-9]{2} (re)
   $ $BENCH cpu --events=200 --time=0 --histogram --cpu-max-prime=1000 run | sed -n '/Latency histogram/,/^ $/p' | head -2
   Latency histogram (values are in milliseconds)
          value  ------------- distribution ------------- count
@@ -157,9 +162,10 @@ the value given, never rounded (%g made 99.99999 "100th"):
 
   $ $BENCH cpu --warmup-time=1 --time=1 --cpu-max-prime=1000 run | grep -E 'Warmup|total time'
   Warmup time: 1s
-      total time:                          1.0*s (glob)
-  $ $BENCH cpu --warmup-time=1 --events=3000 --time=0 --threads=2 --cpu-max-prime=300 run | grep 'number of events'
+      total time:                          1\.0[0-9]{3}s (re)
+  $ $BENCH cpu --warmup-time=1 --events=3000 --time=0 --threads=2 --cpu-max-prime=300 run | $CHECK --tee -- cpu --warmup-time=1 --events=3000 --time=0 --threads=2 run | grep -E 'number of events|invariants'
       total number of events:              3000
+  invariants: 12 hold
 
 Bad input: one line saying what and why, one hint, exit 2 (usage) or 3 (environment):
 
@@ -224,14 +230,15 @@ Bad input: one line saying what and why, one hint, exit 2 (usage) or 3 (environm
   bench: hint: the file holds lines such as 'threads = 4'
   [3]
 
-HugeTLB memory when the host reserved none (the suite's machines reserve none):
+HugeTLB memory, probed: when the host reserved no huge pages, the error and exit 3; when it
+reserved some, the run works (each branch prints three lines):
 
-  $ cat /proc/sys/vm/nr_hugepages
-  0
-  $ $BENCH memory --memory-hugetlb --memory-block-size=1M --time=1 run >/dev/null
-  bench: memory: allocating the 1048576-byte block from the HugeTLB pool: shmget(SHM_HUGETLB, 4194304 bytes) failed: * (glob)
-  bench: hint: reserve huge pages first (sysctl vm.nr_hugepages=N; now 0) or drop --memory-hugetlb
-  [3]
+  $ n=$(cat /proc/sys/vm/nr_hugepages)
+  $ $BENCH memory --memory-hugetlb --memory-block-size=1M --memory-total-size=16M --time=0 run >/dev/null 2>hp.err; rc=$?
+  $ if [ "$n" = 0 ]; then cat hp.err; echo "[$rc]"; else echo "$n huge pages reserved"; echo "exit $rc"; wc -l <hp.err; fi
+  (bench: memory: allocating the 1048576-byte block from the HugeTLB pool: shmget\(SHM_HUGETLB, 4194304 bytes\) failed: .*|[1-9][0-9]* huge pages reserved) (re)
+  (bench: hint: reserve huge pages first \(sysctl vm.nr_hugepages=N; now 0\) or drop --memory-hugetlb|exit 0) (re)
+  (\[3\]|0) (re)
 
 --rate that the workers cannot keep: sysbench's queue-full error, exit 1, no report:
 
@@ -257,7 +264,7 @@ HugeTLB memory when the host reserved none (the suite's machines reserve none):
 --forced-shutdown: a run whose event outlives --time is cut, reported, exit 1:
 
   $ $BENCH mutex --mutex-locks=1000000000 --time=1 --forced-shutdown=1 run 2>&1 | grep -E 'forcing|unfinished'
-  bench: run: --time=1 expired *.* s ago and 1 thread(s) are still inside an event; forcing shutdown (--forced-shutdown=1), exit 1 (glob)
+  bench: run: --time=1 expired [0-9]+\.[0-9] s ago and 1 thread\(s\) are still inside an event; forcing shutdown \(--forced-shutdown=1\), exit 1 (re)
   Number of unfinished transactions on forced shutdown: 1
 
 Invoked as sysbench (a symlink), bench is sysbench 1.0.20:

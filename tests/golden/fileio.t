@@ -16,7 +16,7 @@ prepare writes whole blocks of incompressible data, with sysbench's messages:
   Creating file d/test_file.1
   Creating file d/test_file.2
   Creating file d/test_file.3
-  4194304 bytes written in * seconds (* MiB/sec). (glob)
+  4194304 bytes written in [0-9]+\.[0-9]{2} seconds \([0-9]+\.[0-9]{2} MiB/sec\)\. (re)
   $ ls d
   test_file.0
   test_file.1
@@ -30,34 +30,54 @@ prepare writes whole blocks of incompressible data, with sysbench's messages:
 A run: sysbench's blocks, then bench's per-operation latency; the header says what the
 files sit on and warns when the page cache, not the disk, would answer:
 
-  $ $BENCH fileio $F --file-test-mode=rndrw --events=300 --time=0 --percentile=50,99 run 2>&1 | sed -n '/^Directory/p;/^bench:/p;/^File operations/,/^General/p'
+  $ CHECK="python3 $TESTDIR/../check_result.py"
+  $ $BENCH fileio $F --file-test-mode=rndrw --events=300 --time=0 --percentile=50,99 run 2>&1 | $CHECK --tee -- fileio $F --file-test-mode=rndrw --events=300 --time=0 --percentile=50,99 run | sed -n '/^Directory/p;/^bench:/p;/^File operations/,/^General/p;/^invariants/p'
   Directory */d: * on * (*), * free* (glob)
   bench: warning: fileio: the 4MiB of test files fit in RAM (*) and O_DIRECT is off: this measures the page cache, not the disk (glob)
   bench: hint: add --file-extra-flags=direct, or make --file-total-size larger than RAM
   File operations:
-      reads/s: * (glob)
-      writes/s: * (glob)
-      fsyncs/s: * (glob)
+      reads/s:                      [0-9]+\.[0-9]{2} (re)
+      writes/s:                     [0-9]+\.[0-9]{2} (re)
+      fsyncs/s:                     [0-9]+\.[0-9]{2} (re)
   
   Throughput:
-      read, MiB/s: * (glob)
-      written, MiB/s: * (glob)
+      read, MiB/s:                  [0-9]+\.[0-9]{2} (re)
+      written, MiB/s:               [0-9]+\.[0-9]{2} (re)
   
   Latency by operation (ms):
-      read          175 ops  50%: * 99%: * (glob)
-      write         117 ops  50%: * 99%: * (glob)
-      fsync           8 ops  50%: * 99%: * (glob)
+      read          175 ops  50%: [0-9]+\.[0-9]{3} 99%: [0-9]+\.[0-9]{3} (re)
+      write         117 ops  50%: [0-9]+\.[0-9]{3} 99%: [0-9]+\.[0-9]{3} (re)
+      fsync           8 ops  50%: [0-9]+\.[0-9]{3} 99%: [0-9]+\.[0-9]{3} (re)
   
   General statistics:
+  invariants: 24 hold
 
 The event sequence is sysbench's: 100 requests, then one fsync per file (4), repeated;
 rndrw reads and writes 1.5:1; each thread fsyncs every file at the end:
 
-  $ $BENCH fileio $F --file-test-mode=rndrw --events=312 --time=0 run 2>/dev/null | grep -E 'ops |number of events'
-      read          180 ops  95%: * (glob)
-      write         120 ops  95%: * (glob)
-      fsync          12 ops  95%: * (glob)
+  $ $BENCH fileio $F --file-test-mode=rndrw --events=312 --time=0 run 2>/dev/null | $CHECK --tee -- fileio $F --file-test-mode=rndrw --events=312 --time=0 run | grep -E 'ops |number of events|invariants'
+      read          180 ops  95%: [0-9]+\.[0-9]{3} (re)
+      write         120 ops  95%: [0-9]+\.[0-9]{3} (re)
+      fsync          12 ops  95%: [0-9]+\.[0-9]{3} (re)
       total number of events:              312
+  invariants: 22 hold
+
+The fsync counts follow that sequence in every fsync mode (tests/check_result.py simulates
+it: periodic bursts, end fsyncs per thread, none of those under --file-fsync-all, whose
+writes are each followed by an fsync in the same event):
+
+  $ for x in "--file-test-mode=rndwr --file-fsync-all --events=50" "--file-test-mode=rndrw --file-fsync-all --events=60" \
+  >     "--file-test-mode=rndrw --file-fsync-mode=fdatasync --events=250" "--file-test-mode=rndwr --file-fsync-end=off --events=250" \
+  >     "--file-test-mode=rndwr --file-fsync-freq=0 --events=50" "--file-test-mode=seqwr --file-fsync-freq=7 --events=100"; do
+  >   $BENCH fileio $F $x --time=0 run 2>/dev/null | $CHECK -- fileio $F $x --time=0 run
+  > done
+  invariants: 22 hold
+  invariants: 22 hold
+  invariants: 22 hold
+  invariants: 22 hold
+  invariants: 22 hold
+  invariants: 22 hold
+  $ $BENCH fileio $F prepare >/dev/null
 
 Every mode and I/O mode (sync, mmap, io_uring with a queue depth, O_DIRECT):
 

@@ -2,16 +2,17 @@ bench ping against the suite's MariaDB (tests/run.sh exports BENCH_MY_*): server
 plugin, connect time and round trips; then the errors a DBA meets first.
 
   $ C="--no-defaults -h $BENCH_MY_HOST -P $BENCH_MY_PORT"
-  $ $BENCH ping $C -u nat -psecret --count=5
-  Connected to 127.0.0.1:* (glob)
+  $ $BENCH ping $C -u nat -psecret --count=5 | python3 $TESTDIR/../check_result.py --tee -- ping --count=5 | sed "s/:$BENCH_MY_PORT\$/:PORT/"
+  Connected to 127.0.0.1:PORT
       server:            10.11.*-MariaDB* (MariaDB), connection id * (glob)
       TLS:               TLSv1.2 TLS-* (certificate not verified) (glob)
       authentication:    mysql_native_password as 'nat'
-      connect: * ms (TCP + TLS + login) (glob)
+      connect:           [0-9]+\.[0-9]{2} ms \(TCP \+ TLS \+ login\) (re)
       server settings:   hostname *, max_connections 200, innodb_buffer_pool_size 64MiB (glob)
-      COM_PING                    5 round trips, ms: min * avg * p50 * p95 * p99 * max * (glob)
-      SELECT 1 (COM_QUERY)        5 round trips, ms: min * avg * p50 * p95 * p99 * max * (glob)
-      SELECT ? (COM_STMT_EXECUTE) 5 round trips, ms: min * avg * p50 * p95 * p99 * max * (glob)
+      COM_PING                    5 round trips, ms: min [0-9]+\.[0-9]{3} avg [0-9]+\.[0-9]{3} p50 [0-9]+\.[0-9]{3} p95 [0-9]+\.[0-9]{3} p99 [0-9]+\.[0-9]{3} max [0-9]+\.[0-9]{3} (re)
+      SELECT 1 \(COM_QUERY\)        5 round trips, ms: min [0-9]+\.[0-9]{3} avg [0-9]+\.[0-9]{3} p50 [0-9]+\.[0-9]{3} p95 [0-9]+\.[0-9]{3} p99 [0-9]+\.[0-9]{3} max [0-9]+\.[0-9]{3} (re)
+      SELECT \? \(COM_STMT_EXECUTE\) 5 round trips, ms: min [0-9]+\.[0-9]{3} avg [0-9]+\.[0-9]{3} p50 [0-9]+\.[0-9]{3} p95 [0-9]+\.[0-9]{3} p99 [0-9]+\.[0-9]{3} max [0-9]+\.[0-9]{3} (re)
+  invariants: 9 hold
   $ $BENCH ping $C -u ed -pfoobar --ssl-mode=DISABLED --count=1 | sed -n '3,4p'
       TLS:               off (--ssl-mode=DISABLED)
       authentication:    client_ed25519 as 'ed'
