@@ -3,7 +3,7 @@
 #   tests/mariadb.sh start DIR [PORT]   prints "export" lines for the tests (eval them)
 #   tests/mariadb.sh stop DIR
 # Users: nat/secret (mysql_native_password), ed/foobar (client_ed25519), tls/tlspw (REQUIRE
-# SSL), x509/certpw (REQUIRE X509: a client certificate), root via the unix socket. The CA, server certificate (CN localhost, SAN 127.0.0.1)
+# SSL), x509/certpw (REQUIRE X509: a client certificate), nopw (IDENTIFIED BY '': no password), root via the unix socket. The CA, server certificate (CN localhost, SAN 127.0.0.1)
 # and an unrelated CA are made with the openssl CLI at start, never committed.
 set -eu
 cmd=$1 dir=$2 port=${3:-33061}
@@ -51,7 +51,8 @@ CREATE USER 'nat'@'%' IDENTIFIED BY 'secret';
 CREATE USER 'ed'@'%' IDENTIFIED VIA ed25519 USING PASSWORD('foobar');
 CREATE USER 'tls'@'%' IDENTIFIED BY 'tlspw' REQUIRE SSL;
 CREATE USER 'x509'@'%' IDENTIFIED BY 'certpw' REQUIRE X509;
+CREATE USER 'nopw'@'%' IDENTIFIED BY '';
 CREATE DATABASE benchtest;
-GRANT ALL ON *.* TO 'nat'@'%', 'ed'@'%', 'tls'@'%', 'x509'@'%';
+GRANT ALL ON *.* TO 'nat'@'%', 'ed'@'%', 'tls'@'%', 'x509'@'%', 'nopw'@'%';
 SQL
 echo "export BENCH_MY_HOST=127.0.0.1 BENCH_MY_PORT=$port BENCH_MY_SOCK=$dir/sock BENCH_MY_CA=$dir/tls/ca.pem BENCH_MY_OTHER_CA=$dir/tls/other.pem BENCH_MY_CLIENT_CERT=$dir/tls/client.pem BENCH_MY_CLIENT_KEY=$dir/tls/client.key$v6"
