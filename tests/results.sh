@@ -38,6 +38,8 @@ holds "cpu events/s = events / time" 'e * t / 400 > 0.99 && e * t / 400 < 1.01' 
 # 2. warmup is excluded: exactly --events are reported after a warmup second
 "$B" cpu --events=300 --time=0 --warmup-time=1 --cpu-max-prime=2000 run >"$w/warm" 2>&1
 expect "warmup events" "$(field "$w/warm" 'total number of events:')" 300
+eps=$(field "$w/warm" 'events per second:') tt=$(sed -n -E 's/^ *total time: *([0-9.]+)s$/\1/p' "$w/warm")
+holds "warmup: events/s x total time = events (the window excludes warmup)" 'e * t / 300 > 0.98 && e * t / 300 < 1.02' -v e="$eps" -v t="$tt"
 
 # 3. the histogram: the fullest row has 40 stars, every row count x 40 / max rounded
 "$B" cpu --events=60 --time=0 --histogram=on --cpu-max-prime=3000 run >"$w/hist" 2>&1
@@ -64,6 +66,8 @@ fio() { # fio NAME ARGS...: prepare fresh files, run, leave the report in $w/NAM
     "$B" fileio $F cleanup >/dev/null 2>&1
     "$B" fileio $F prepare >/dev/null 2>&1 || bad "fileio prepare for $n"
     "$B" fileio $F "$@" run >"$w/$n" 2>"$w/$n.err" || { bad "fileio $n: exit $?"; cat "$w/$n.err"; }
+    grep -q '^4 files, 1MiB each$' "$w/$n" && grep -q '^4MiB total file size$' "$w/$n" && ok ||
+        bad "fileio $n: sizes: $(grep -E 'files,|total file size' "$w/$n")"
 }
 ops() { sed -n -E "s/^ *$2 +([0-9]+) ops.*/\1/p" "$1"; }
 fio all --file-test-mode=rndwr --events=100 --file-fsync-all=on --file-fsync-end=off

@@ -101,6 +101,7 @@ static const struct {
     {"exact_hist_rank_midpoint", t_exact_hist_rank_midpoint},
     {"exact_rep_final", t_exact_rep_final},
     {"exact_live_empty_password", t_exact_live_empty_password},
+    {"exact_rnd_seed", t_exact_rnd_seed},
 };
 
 int main(int argc, char **argv)
