@@ -4,6 +4,7 @@
 # `sysbench` persona too: the suites symlink the binary as sysbench), then line and branch
 # coverage per section (tests/coverage.py). Uses the suite's MariaDB when BENCH_MY_PORT is
 # set, else starts its own. Work tree and data under build/cov. Env: COV_SUITES.
+# shellcheck disable=SC2089,SC2090,SC2086 # flags split into words on purpose
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")

@@ -17,7 +17,7 @@ start) ;;
 esac
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || { echo "mariadb.sh: mariadb-server is not installed" >&2; exit 77; }
 PATH=$PATH:/usr/sbin
-rm -rf "$dir" && mkdir -p "$dir/data" "$dir/tls"
+rm -rf "$dir" && mkdir -p "$dir/data" "$dir/tls" "$dir/tmp"
 (
     cd "$dir/tls"
     openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=bench-test-ca -keyout ca.key -out ca.pem 2>/dev/null
@@ -36,7 +36,7 @@ fi
 mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-authentication-method=socket >"$dir/install.log" 2>&1 ||
     { cat "$dir/install.log" >&2; exit 1; }
 mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=$bind --port="$port" \
-    --socket="$dir/sock" --pid-file="$dir/pid" --skip-log-bin --plugin-load-add=auth_ed25519 \
+    --socket="$dir/sock" --pid-file="$dir/pid" --tmpdir="$dir/tmp" --skip-log-bin --plugin-load-add=auth_ed25519 \
     --ssl-ca="$dir/tls/ca.pem" --ssl-cert="$dir/tls/server.pem" --ssl-key="$dir/tls/server.key" \
     --innodb-buffer-pool-size=64M --max-connections=200 --max-allowed-packet=64M --log-error="$dir/error.log" >/dev/null 2>&1 &
 i=0

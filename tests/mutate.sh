@@ -8,13 +8,14 @@
 #                                    built as the unit tests only and run on that unit group
 # Builds are quick glibc ones (-O1, no sanitizers); work tree, logs and (unless BENCH_MY_PORT
 # is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the list), MUTATE_SUITES
-# (default "unit results golden compat oltp"), MUTATE_PORT, MUTATE_TIMEOUT (s per suite).
+# (default "unit results golden compat"; add oltp for tests/oltp.sh, 4 more minutes a survivor), MUTATE_PORT, MUTATE_TIMEOUT (s per suite).
+# shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 cd "$top" || exit 2
 list=${MUTANTS:-tests/mutants.txt}
-suites=${MUTATE_SUITES:-unit results golden compat oltp}
+suites=${MUTATE_SUITES:-unit results golden compat}
 tmo=${MUTATE_TIMEOUT:-600}
 fast=0
 [ "${1:-}" = --fast ] && { fast=1; shift; }
@@ -66,7 +67,7 @@ run_suite() {
         cd "$dir/tree" || exit 2
         export BENCH="$dir/tree/bench"
         case $1 in
-        unit) timeout "$tmo" ./tests/unit ${3:-} && ! grep -q '^FAIL' "$2" ;;
+        unit) timeout "$tmo" ./tests/unit ${3:-} ;;
         results) timeout "$tmo" sh tests/results.sh ;;
         golden) timeout "$tmo" cram3 --shell=/bin/sh tests/golden ;;
         compat) timeout "$tmo" sh tests/compat.sh ;;

@@ -5,6 +5,7 @@
 # the histogram's bar scale; sysbench's interval-line layout. $BENCH is the binary under
 # test; the OLTP checks use the suite's MariaDB (BENCH_MY_* from tests/run.sh or
 # tests/mariadb.sh). Ends with "results: N passed, N failed".
+# shellcheck disable=SC2086,SC2015 # option lists split into words on purpose
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=${BENCH:-$top/bench}
