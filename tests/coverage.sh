@@ -16,7 +16,8 @@ MB=build/deps/mbedtls-2.28.3
 CFLAGS="-std=c11 -O0 -g --coverage -DBENCH_VERSION=\"coverage\" -I$top/$MB/include -I$top/build/deps -DMBEDTLS_CONFIG_FILE=\"bench_mbedtls_config.h\" -DBENCH_HAVE_MBEDTLS"
 LIBS="$top/$MB-host/library/libmbedtls.a $top/$MB-host/library/libmbedx509.a $top/$MB-host/library/libmbedcrypto.a -lpthread -lm"
 rm -rf "$dir" && mkdir -p "$dir/obj" "$dir/tree/tests" "$dir/gcov" || exit 2
-cp -r tests/. "$dir/tree/tests/" && cp bench.c bench.h "$dir/tree/" && rm -f "$dir/tree/tests/unit"
+cp -r tests/. "$dir/tree/tests/" && cp -r docs "$dir/tree/" && cp bench.c bench.h README.md "$dir/tree/" &&
+    rm -f "$dir/tree/tests/unit"
 # objects (and so the .gcno/.gcda) under $dir/obj; the binaries in the tree the suites use
 # shellcheck disable=SC2086
 (cd "$dir/obj" && gcc $CFLAGS -c -o bench.o "$top/bench.c" && gcc --coverage -o "$dir/tree/bench" bench.o $LIBS &&
@@ -40,7 +41,7 @@ for s in $suites; do
     esac
     t0=$(date +%s)
     # shellcheck disable=SC2086
-    (cd "$dir/tree" && BENCH="$dir/tree/bench" $cmd) >"$dir/$s.log" 2>&1
+    (cd "$dir/tree" && BENCH="$dir/tree/bench" BENCH_SAN="$dir/tree/bench" $cmd) >"$dir/$s.log" 2>&1
     rc=$?
     echo "coverage: suite $s: exit $rc ($(($(date +%s) - t0)) s)"
     [ $rc = 0 ] || failed="$failed $s"

@@ -3,12 +3,13 @@
 # bench.c, build the mutant, run the suites fastest first and stop at the first that fails
 # (the mutant is killed). One line per mutant, a summary, exit 1 if any survived, exit 2 if
 # the list is stale (a literal not found exactly once) or the unmutated baseline fails.
-#   sh tests/mutate.sh [ID...]       every mutant (or the ones named), after a baseline run
+#   sh tests/mutate.sh [ID...]       every mutant after a baseline run (or the ones named, alone)
 #   sh tests/mutate.sh --fast        the fast subset (mutants with "fast: GROUP"): each one
 #                                    built as the unit tests only and run on that unit group
 # Builds are quick glibc ones (-O1, no sanitizers); work tree, logs and (unless BENCH_MY_PORT
 # is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the list), MUTATE_SUITES
-# (default "unit results golden compat"; add oltp for tests/oltp.sh, 4 more minutes a survivor), MUTATE_PORT, MUTATE_TIMEOUT (s per suite).
+# (default "unit results golden compat"; "... oltp" adds tests/oltp.sh, about 4 minutes more
+# for each mutant that reaches it), MUTATE_PORT, MUTATE_TIMEOUT (seconds per suite).
 # shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -83,6 +83,9 @@ fio end --file-test-mode=rndwr --events=100 --file-fsync-freq=0 --file-fsync-end
 wr=$(field "$w/end" 'writes/s:') fs=$(field "$w/end" 'fsyncs/s:')
 holds "fsync-end: 4 fsyncs per 100 writes" 'fs * 25 >= wr * 0.99 && fs * 25 <= wr * 1.01' -v fs="$fs" -v wr="$wr"
 fio rd --file-test-mode=rndrd --events=50
+fio iv --file-test-mode=rndrw --time=2 --events=0 --report-interval=1 --file-fsync-freq=0
+n=$(grep -c -E '^\[ [0-9]+s \] reads: [0-9]+\.[0-9]{2} MiB/s writes: [0-9]+\.[0-9]{2} MiB/s fsyncs: [0-9]+\.[0-9]{2}/s latency \(ms,95%\): +[0-9]+\.[0-9]{3}$' "$w/iv")
+holds "fileio interval lines" 'n >= 1' -v n="$n"
 expect "rndrd: reads" "$(ops "$w/rd" read)" 50
 expect "rndrd: writes/s" "$(field "$w/rd" 'writes/s:')" 0.00
 expect "rndrd: fsyncs/s" "$(field "$w/rd" 'fsyncs/s:')" 0.00
@@ -97,6 +100,11 @@ expect "oltp_read_only reads" "$(field "$w/ro" 'read:')" 140
 expect "oltp_read_only other" "$(field "$w/ro" 'other:')" 20
 expect "oltp_read_only transactions" "$(field "$w/ro" 'transactions:')" 10
 "$B" oltp_point_select $C --tables=1 --events=25 --time=0 run >"$w/ps" 2>&1
+# interval lines: qps = r + w + o (each rounded to 2 decimals), tps <= qps
+"$B" oltp_read_write $C --tables=1 --time=2 --report-interval=1 run >"$w/oiv" 2>&1
+sed -n -E 's/^\[ [0-9]+s \] thds: [0-9]+ tps: ([0-9.]+) qps: ([0-9.]+) \(r\/w\/o: ([0-9.]+)\/([0-9.]+)\/([0-9.]+)\) lat \(ms,95%\): +[0-9]+\.[0-9]{2} err\/s: [0-9]+\.[0-9]{2} reconn\/s: [0-9]+\.[0-9]{2}$/\1 \2 \3 \4 \5/p' "$w/oiv" >"$w/oiv.n"
+awk 'NF == 5 { n++; d = $2 - ($3 + $4 + $5); if (d > 0.02 || d < -0.02 || $1 > $2 || $3 <= 0) bad++ } END { exit !(n >= 1 && !bad) }' "$w/oiv.n" &&
+    ok || bad "oltp interval lines: $(grep '^\[' "$w/oiv" | head -3)"
 expect "oltp_point_select reads" "$(field "$w/ps" 'read:')" 25
 expect "oltp_point_select queries" "$(field "$w/ps" 'queries:')" 25
 "$B" oltp_read_only $C --tables=1 cleanup >/dev/null 2>&1
