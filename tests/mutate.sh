@@ -78,20 +78,21 @@ run_suite() {
     ) >"$2" 2>&1
 }
 
-# mutant ID [UNITGROUP]: prints "killed by SUITE" or "SURVIVED"; sets $killed_by
+# mutant ID [UNITGROUP]: sets $killed_by (empty: survived); returns 3 when the mutant does not
+# build (a mutant must compile: a build failure is an error in the list, never a kill)
 mutant() {
     id=$1 group=${2:-}
     if [ "$id" = baseline ]; then cp bench.c "$dir/src.c"
     else python3 tests/mutants.py apply "$list" bench.c "$id" "$dir/src.c" || return 2; fi
     tree "$id" "$dir/src.c" || return 2
     if [ $fast = 1 ]; then
-        CFLAGS=$(echo "$CFLAGS" | sed 's/-O1/-O0/') build_unit >"$dir/logs/$id.build" 2>&1 || { killed_by="build"; return 0; }
+        CFLAGS=$(echo "$CFLAGS" | sed 's/-O1/-O0/') build_unit >"$dir/logs/$id.build" 2>&1 || return 3
         run_suite unit "$dir/logs/$id.unit" "$group" || { killed_by="unit"; return 0; }
         killed_by=""; return 0
     fi
     build_unit >"$dir/logs/$id.build" 2>&1 & bu=$!
-    build_bench >"$dir/logs/$id.build2" 2>&1 || { wait $bu; killed_by="build"; return 0; }
-    wait $bu || { killed_by="build"; return 0; }
+    build_bench >"$dir/logs/$id.build2" 2>&1 || { wait $bu; return 3; }
+    wait $bu || return 3
     for s in $suites; do
         run_suite "$s" "$dir/logs/$id.$s" || { killed_by=$s; return 0; }
     done
@@ -99,7 +100,7 @@ mutant() {
 }
 
 if [ $fast = 0 ] && [ $# = 0 ]; then
-    mutant baseline
+    mutant baseline || { echo "mutate: FAILED: the unmutated baseline does not build"; exit 2; }
     if [ -n "$killed_by" ]; then
         echo "mutate: FAILED: the unmutated baseline fails suite $killed_by (see $dir/logs/baseline.$killed_by)"
         tail -20 "$dir/logs/baseline.$killed_by"
@@ -122,7 +123,13 @@ while IFS=$tab read -r id section kind group; do
     fi
     [ "$group" = - ] && group=""
     s0=$(date +%s)
-    mutant "$id" "$group" || exit 2
+    mutant "$id" "$group"; rc=$?
+    if [ $rc = 3 ]; then
+        echo "mutate: FAILED: mutant $id does not build (a mutant must compile):"
+        tail -5 "$dir/logs/$id.build" "$dir/logs/$id.build2" 2>/dev/null
+        exit 2
+    fi
+    [ $rc = 0 ] || exit 2
     dt=$(($(date +%s) - s0))
     if [ -n "$killed_by" ]; then
         killed=$((killed + 1))

@@ -84,8 +84,8 @@ static void t_rep_final_call(void *a)
     rep_final(x->r, x->cur, x->t_end, 0, true);
 }
 
-/* A synthetic cpu run, 2 threads, 2 s: thread 0 one event of 1 ms, thread 1 three events
- * of 2, 3 and 4 ms. Every figure of the report is known exactly, and so is its layout
+/* A synthetic cpu run, 2 threads, started at 0 with 1 s of warmup, measured from 1 s to 3 s:
+ * thread 0 one event of 1 ms, thread 1 three events of 2, 3 and 4 ms. Every figure of the report is known exactly, and so is its layout
  * (sysbench 1.0.20's widths: "%8.2f" events per second, "%39.2f" latencies, "%27.2f"
  * percentiles). */
 static int t_exact_rep_final(void)
@@ -118,6 +118,7 @@ static int t_exact_rep_final(void)
     o.npct = 2;
     o.pct[1] = 50;
     load_run_init(&r, wl_find("cpu"), &o);
+    r.t_start_ns = 0;
     r.t_measure_ns = r.base.t_ns = 1000000000u;
     load_snap_init(&cur, 2, 0);
     cur.events = 4;
