@@ -7,6 +7,9 @@
 #   make tsan       bench-tsan: glibc build with ThreadSanitizer
 #   make dev        bench-dev: quick dynamic glibc build, no TLS
 #   make perf       tests/perf/*.sh: benchmarks against the peers (not part of test)
+#   make mutate     tests/mutate.sh: every mutant of tests/mutants.txt must be killed by the
+#                   suite (`make test` runs the fast subset, tests/mutate.sh --fast)
+#   make coverage   tests/coverage.sh: gcov line and branch coverage of bench.c per section
 #
 # mbedTLS is not in the repository: its Debian source package is fetched at build time with
 # apt-get source (a private deb-src list derived from this machine's own apt sources; the
@@ -191,6 +194,13 @@ test:
 	@$(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z
 	tests/run.sh
 
+# mutation testing and coverage: quick glibc builds of their own under build/mutate, build/cov
+mutate: $(MBEDTLS_HLIBS)
+	sh tests/mutate.sh
+
+coverage: $(MBEDTLS_HLIBS)
+	sh tests/coverage.sh
+
 # every script runs, whatever the others did; a failed run or a missing peer (77) fails the whole
 perf: bench
 	@bad=""; for s in tests/perf/*.sh; do echo "== $$s"; sh $$s; rc=$$?; \
@@ -206,4 +216,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: all musl-check dev san tsan test perf fmt clean distclean fuzz
+.PHONY: all musl-check dev san tsan test perf fmt clean distclean fuzz mutate coverage

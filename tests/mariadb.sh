@@ -3,7 +3,7 @@
 #   tests/mariadb.sh start DIR [PORT]   prints "export" lines for the tests (eval them)
 #   tests/mariadb.sh stop DIR
 # Users: nat/secret (mysql_native_password), ed/foobar (client_ed25519), tls/tlspw (REQUIRE
-# SSL), x509/certpw (REQUIRE X509: a client certificate), root via the unix socket. The CA, server certificate (CN localhost, SAN 127.0.0.1)
+# SSL), x509/certpw (REQUIRE X509: a client certificate), nopw (IDENTIFIED BY '': no password), root via the unix socket. The CA, server certificate (CN localhost, SAN 127.0.0.1)
 # and an unrelated CA are made with the openssl CLI at start, never committed.
 set -eu
 cmd=$1 dir=$2 port=${3:-33061}
@@ -17,7 +17,7 @@ start) ;;
 esac
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || { echo "mariadb.sh: mariadb-server is not installed" >&2; exit 77; }
 PATH=$PATH:/usr/sbin
-rm -rf "$dir" && mkdir -p "$dir/data" "$dir/tls"
+rm -rf "$dir" && mkdir -p "$dir/data" "$dir/tls" "$dir/tmp"
 (
     cd "$dir/tls"
     openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=bench-test-ca -keyout ca.key -out ca.pem 2>/dev/null
@@ -36,7 +36,7 @@ fi
 mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-authentication-method=socket >"$dir/install.log" 2>&1 ||
     { cat "$dir/install.log" >&2; exit 1; }
 mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=$bind --port="$port" \
-    --socket="$dir/sock" --pid-file="$dir/pid" --skip-log-bin --plugin-load-add=auth_ed25519 \
+    --socket="$dir/sock" --pid-file="$dir/pid" --tmpdir="$dir/tmp" --skip-log-bin --plugin-load-add=auth_ed25519 \
     --ssl-ca="$dir/tls/ca.pem" --ssl-cert="$dir/tls/server.pem" --ssl-key="$dir/tls/server.key" \
     --innodb-buffer-pool-size=64M --max-connections=200 --max-allowed-packet=64M --log-error="$dir/error.log" >/dev/null 2>&1 &
 i=0
@@ -51,7 +51,8 @@ CREATE USER 'nat'@'%' IDENTIFIED BY 'secret';
 CREATE USER 'ed'@'%' IDENTIFIED VIA ed25519 USING PASSWORD('foobar');
 CREATE USER 'tls'@'%' IDENTIFIED BY 'tlspw' REQUIRE SSL;
 CREATE USER 'x509'@'%' IDENTIFIED BY 'certpw' REQUIRE X509;
+CREATE USER 'nopw'@'%' IDENTIFIED BY '';
 CREATE DATABASE benchtest;
-GRANT ALL ON *.* TO 'nat'@'%', 'ed'@'%', 'tls'@'%', 'x509'@'%';
+GRANT ALL ON *.* TO 'nat'@'%', 'ed'@'%', 'tls'@'%', 'x509'@'%', 'nopw'@'%';
 SQL
 echo "export BENCH_MY_HOST=127.0.0.1 BENCH_MY_PORT=$port BENCH_MY_SOCK=$dir/sock BENCH_MY_CA=$dir/tls/ca.pem BENCH_MY_OTHER_CA=$dir/tls/other.pem BENCH_MY_CLIENT_CERT=$dir/tls/client.pem BENCH_MY_CLIENT_KEY=$dir/tls/client.key$v6"

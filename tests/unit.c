@@ -38,6 +38,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_z.c"
 #include "t_io.c"
 #include "t_oltp.c"
+#include "t_exact.c"
 
 static const struct {
     const char *name;
@@ -107,6 +108,10 @@ static const struct {
     {"io_manifest_parse", t_io_manifest_parse},
     {"io_not_ours", t_io_not_ours},
     {"io_fill_pool", t_io_fill_pool},
+    {"exact_hist_rank_midpoint", t_exact_hist_rank_midpoint},
+    {"exact_rep_final", t_exact_rep_final},
+    {"exact_live_empty_password", t_exact_live_empty_password},
+    {"exact_rnd_seed", t_exact_rnd_seed},
 };
 
 int main(int argc, char **argv)

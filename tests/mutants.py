@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""The mutant list (tests/mutants.txt) for tests/mutate.sh.
+
+  mutants.py check LIST SRC            every literal occurs exactly once in SRC, else exit 2
+  mutants.py ids LIST [--fast]         "ID<TAB>SECTION<TAB>KIND<TAB>UNITGROUP" per mutant
+  mutants.py apply LIST SRC ID OUT     write SRC with mutant ID applied to OUT
+
+A mutant is a block of lines (blank lines separate blocks, '#' starts a comment line):
+  id: hist-upper-edge
+  section: 4 hist_
+  why: percentiles reported at the bucket's upper edge
+  fast: hist_percentile          (optional: in the fast subset, killed by this unit group)
+  equivalent: the reason         (optional: not run and not counted)
+  - a literal line of bench.c    (one or more: joined with newlines, matched exactly once)
+  + its replacement line         (zero or more: joined with newlines)
+The text after "- " / "+ " is taken verbatim (no escapes).
+"""
+import sys
+
+
+def parse(path):
+    muts, cur = [], None
+    with open(path, encoding="utf-8") as f:
+        for no, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            if not line.strip():
+                cur = None
+                continue
+            if line.startswith("#"):
+                continue
+            if cur is None:
+                cur = {"line": no, "find": [], "repl": [], "fast": "", "equivalent": ""}
+                muts.append(cur)
+            if line.startswith("- ") or line == "-":
+                cur["find"].append(line[2:])
+            elif line.startswith("+ ") or line == "+":
+                cur["repl"].append(line[2:])
+            elif ":" in line:
+                k, v = line.split(":", 1)
+                k = k.strip()
+                if k not in ("id", "section", "why", "fast", "equivalent"):
+                    sys.exit(f"mutants: {path}:{no}: unknown field '{k}'")
+                cur[k] = v.strip()
+            else:
+                sys.exit(f"mutants: {path}:{no}: not 'field: value', '- literal' or '+ replacement'")
+    seen = set()
+    for m in muts:
+        for k in ("id", "section", "why"):
+            if not m.get(k):
+                sys.exit(f"mutants: {path}:{m['line']}: the mutant has no '{k}:'")
+        if not m["find"]:
+            sys.exit(f"mutants: {path}:{m['line']}: mutant {m['id']} has no '- literal' line")
+        if m["id"] in seen or "\t" in m["id"] or " " in m["id"]:
+            sys.exit(f"mutants: {path}:{m['line']}: mutant id '{m['id']}' is repeated or has blanks")
+        seen.add(m["id"])
+        m["find"] = "\n".join(m["find"])
+        m["repl"] = "\n".join(m["repl"])
+        if m["find"] == m["repl"]:
+            sys.exit(f"mutants: {path}:{m['line']}: mutant {m['id']} changes nothing")
+    return muts
+
+
+def main():
+    cmd, lst = sys.argv[1], sys.argv[2]
+    muts = parse(lst)
+    if cmd == "check":
+        src = open(sys.argv[3], encoding="utf-8").read()
+        bad = 0
+        for m in muts:
+            n = src.count(m["find"])
+            if n != 1:
+                bad += 1
+                print(f"mutate: STALE mutant {m['id']} ({lst}:{m['line']}): its literal occurs "
+                      f"{n} times in {sys.argv[3]}, not once:\n  " + m["find"].replace("\n", "\n  "),
+                      file=sys.stderr)
+        sys.exit(2 if bad else 0)
+    if cmd == "ids":
+        fast = "--fast" in sys.argv[3:]
+        for m in muts:
+            if fast and not m["fast"]:
+                continue
+            kind = "equivalent" if m["equivalent"] else "run"
+            print(f"{m['id']}\t{m['section']}\t{kind}\t{m['fast'] or '-'}")
+        return
+    if cmd == "apply":
+        src_path, mid, out = sys.argv[3], sys.argv[4], sys.argv[5]
+        src = open(src_path, encoding="utf-8").read()
+        m = next((m for m in muts if m["id"] == mid), None)
+        if m is None:
+            sys.exit(f"mutate: no mutant '{mid}' in {lst}")
+        if src.count(m["find"]) != 1:
+            sys.exit(f"mutate: STALE mutant {mid}: its literal does not occur exactly once")
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(src.replace(m["find"], m["repl"], 1))
+        return
+    sys.exit(f"mutants: unknown command {cmd}")
+
+
+if __name__ == "__main__":
+    main()

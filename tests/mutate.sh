@@ -1,0 +1,147 @@
+#!/bin/sh
+# Mutation testing: apply each mutant of tests/mutants.txt (one at a time) to a COPY of
+# bench.c, build the mutant, run the suites fastest first and stop at the first that fails
+# (the mutant is killed). One line per mutant, a summary, exit 1 if any survived, exit 2 if
+# the list is stale (a literal not found exactly once) or the unmutated baseline fails.
+#   sh tests/mutate.sh [ID...]       every mutant after a baseline run (or the ones named, alone)
+#   sh tests/mutate.sh --fast        the fast subset (mutants with "fast: GROUP"): each one
+#                                    built as the unit tests only and run on that unit group
+# Builds are quick glibc ones (-O1, no sanitizers); work tree, logs and (unless BENCH_MY_PORT
+# is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the list), MUTATE_SUITES
+# (default "unit results golden compat"; "... oltp" adds tests/oltp.sh, about 4 minutes more
+# for each mutant that reaches it), MUTATE_PORT, MUTATE_TIMEOUT (seconds per suite).
+# shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+cd "$top" || exit 2
+list=${MUTANTS:-tests/mutants.txt}
+suites=${MUTATE_SUITES:-unit results golden compat}
+tmo=${MUTATE_TIMEOUT:-600}
+fast=0
+[ "${1:-}" = --fast ] && { fast=1; shift; }
+dir=$top/build/mutate
+mkdir -p "$dir/logs"
+t0=$(date +%s)
+
+python3 tests/mutants.py check "$list" bench.c || { echo "mutate: FAILED: stale mutants in $list (fix the literals)"; exit 2; }
+ids=$(python3 tests/mutants.py ids "$list" $([ $fast = 1 ] && echo --fast)) || exit 2
+
+# the build: mbedTLS for the host as `make dev` uses it; no sanitizers, -O1, no debug info
+MB=build/deps/mbedtls-2.28.3
+[ -f "$MB-host/library/libmbedtls.a" ] || make -s "$MB-host/library/libmbedtls.a" >/dev/null || exit 2
+CFLAGS="-std=c11 -O1 -DBENCH_VERSION=\"mutant\" -I$top/$MB/include -I$top/build/deps -DMBEDTLS_CONFIG_FILE=\"bench_mbedtls_config.h\" -DBENCH_HAVE_MBEDTLS"
+LIBS="$top/$MB-host/library/libmbedtls.a $top/$MB-host/library/libmbedx509.a $top/$MB-host/library/libmbedcrypto.a -lpthread -lm"
+
+# the helper the golden transcripts preload (as `make test` builds it)
+if [ $fast = 0 ]; then
+    gcc -O1 -Wall -Wextra -o "$dir/noiouring" tests/noiouring.c || exit 2
+fi
+
+if [ $fast = 0 ] && [ -z "${BENCH_MY_PORT:-}" ]; then
+    port=${MUTATE_PORT:-$((33100 + $$ % 800))}
+    trap 'sh tests/mariadb.sh stop "$dir/mariadb"' EXIT
+    menv=$(sh tests/mariadb.sh start "$dir/mariadb" "$port") || { echo "mutate: FAILED: the MariaDB test server did not start"; exit 2; }
+    eval "$menv"
+fi
+
+# tree ID SRC: a copy of the tests with SRC as bench.c under $dir/tree (the suites find the
+# binary as $top/bench there, or through $BENCH)
+tree() {
+    rm -rf "$dir/tree" && mkdir -p "$dir/tree/tests" || return 1
+    cp -r tests/. "$dir/tree/tests/" && cp bench.h "$dir/tree/" && cp "$2" "$dir/tree/bench.c"
+    rm -f "$dir/tree/tests/unit" "$dir/tree/tests/noiouring"
+    [ ! -f "$dir/noiouring" ] || cp "$dir/noiouring" "$dir/tree/tests/noiouring"
+}
+build_unit() {
+    # shellcheck disable=SC2086
+    gcc $CFLAGS -o "$dir/tree/tests/unit" "$dir/tree/tests/unit.c" $LIBS
+}
+build_bench() {
+    # shellcheck disable=SC2086
+    gcc $CFLAGS -o "$dir/tree/bench" "$dir/tree/bench.c" $LIBS
+}
+
+# run_suite NAME LOG [UNITGROUP]: 0 = passed
+run_suite() {
+    (
+        cd "$dir/tree" || exit 2
+        export BENCH="$dir/tree/bench"
+        case $1 in
+        unit) timeout "$tmo" ./tests/unit ${3:-} ;;
+        results) timeout "$tmo" sh tests/results.sh ;;
+        golden) timeout "$tmo" cram3 --shell=/bin/sh tests/golden ;;
+        compat) timeout "$tmo" sh tests/compat.sh ;;
+        oltp) timeout "$tmo" bash tests/oltp.sh ;;
+        *) echo "mutate: unknown suite $1"; exit 2 ;;
+        esac
+    ) >"$2" 2>&1
+}
+
+# mutant ID [UNITGROUP]: sets $killed_by (empty: survived); returns 3 when the mutant does not
+# build (a mutant must compile: a build failure is an error in the list, never a kill)
+mutant() {
+    id=$1 group=${2:-}
+    if [ "$id" = baseline ]; then cp bench.c "$dir/src.c"
+    else python3 tests/mutants.py apply "$list" bench.c "$id" "$dir/src.c" || return 2; fi
+    tree "$id" "$dir/src.c" || return 2
+    if [ $fast = 1 ]; then
+        CFLAGS=$(echo "$CFLAGS" | sed 's/-O1/-O0/') build_unit >"$dir/logs/$id.build" 2>&1 || return 3
+        run_suite unit "$dir/logs/$id.unit" "$group" || { killed_by="unit"; return 0; }
+        killed_by=""; return 0
+    fi
+    build_unit >"$dir/logs/$id.build" 2>&1 & bu=$!
+    build_bench >"$dir/logs/$id.build2" 2>&1 || { wait $bu; return 3; }
+    wait $bu || return 3
+    for s in $suites; do
+        run_suite "$s" "$dir/logs/$id.$s" || { killed_by=$s; return 0; }
+    done
+    killed_by=""
+}
+
+if [ $fast = 0 ] && [ $# = 0 ]; then
+    mutant baseline || { echo "mutate: FAILED: the unmutated baseline does not build"; exit 2; }
+    if [ -n "$killed_by" ]; then
+        echo "mutate: FAILED: the unmutated baseline fails suite $killed_by (see $dir/logs/baseline.$killed_by)"
+        tail -20 "$dir/logs/baseline.$killed_by"
+        exit 2
+    fi
+    echo "mutate: baseline passes: $suites ($(($(date +%s) - t0)) s)"
+fi
+
+killed=0 survived=0 equiv=0 survivors=""
+tab=$(printf '\t')
+while IFS=$tab read -r id section kind group; do
+    [ -n "$id" ] || continue
+    if [ $# -gt 0 ]; then
+        want=0; for a in "$@"; do [ "$a" = "$id" ] && want=1; done
+        [ $want = 1 ] || continue
+    fi
+    if [ "$kind" = equivalent ]; then
+        equiv=$((equiv + 1)); printf 'mutate: %-26s [%s] equivalent (not run, not counted)\n' "$id" "$section"
+        continue
+    fi
+    [ "$group" = - ] && group=""
+    s0=$(date +%s)
+    mutant "$id" "$group"; rc=$?
+    if [ $rc = 3 ]; then
+        echo "mutate: FAILED: mutant $id does not build (a mutant must compile):"
+        tail -5 "$dir/logs/$id.build" "$dir/logs/$id.build2" 2>/dev/null
+        exit 2
+    fi
+    [ $rc = 0 ] || exit 2
+    dt=$(($(date +%s) - s0))
+    if [ -n "$killed_by" ]; then
+        killed=$((killed + 1))
+        why=$(grep -m1 -E '^FAIL|FAIL|^-  |failed' "$dir/logs/$id.$killed_by" 2>/dev/null | sed "s#$dir/tree/##" | cut -c1-80)
+        printf 'mutate: %-26s [%s] killed by %s (%ss)%s\n' "$id" "$section" "$killed_by" "$dt" "${why:+: $why}"
+    else
+        survived=$((survived + 1)); survivors="$survivors $id"
+        printf 'mutate: %-26s [%s] SURVIVED (%ss)\n' "$id" "$section" "$dt"
+    fi
+done <<EOF
+$ids
+EOF
+rm -rf "$dir/tree"
+echo "mutate: $killed killed, $survived survived, $equiv equivalent (not counted); $(($(date +%s) - t0)) s${survivors:+; survivors:$survivors}"
+[ $survived = 0 ]
