@@ -11,6 +11,7 @@ command -v readelf >/dev/null 2>&1 || need="$need binutils"
 command -v mariadb >/dev/null 2>&1 || need="$need mariadb-client"
 command -v openssl >/dev/null 2>&1 || need="$need openssl"
 [ -x /usr/bin/time ] || need="$need time"           # GNU time: peak memory in tests/hostile.sh
+command -v strace >/dev/null 2>&1 || need="$need strace"      # system-call counts in tests/fileio_compat.sh
 command -v my_print_defaults >/dev/null 2>&1 || need="$need mariadb-client-core"
 python3 -c 'import cryptography' 2>/dev/null || need="$need python3-cryptography"
 command -v clang >/dev/null 2>&1 || need="$need clang"
