@@ -2142,13 +2142,12 @@ static void my_zw_block(struct my_zw *w, const u32 *t, size_t nt, bool last)
     u32 lf[286] = {0}, df[30] = {0};
     u8 ll[288 + 30], cl[19], rle[316 * 2];
     u16 lc[288], dc[30], cc[19];
-    u64 extra = 0, fix = 0, dyn = UINT64_MAX;
+    u64 fix = 0, dyn = UINT64_MAX; /* the extra bits cost the same under either code */
     unsigned hlit = 0, hdist = 0, hclen = 0, nr = 0;
     for (size_t i = 0; i < nt; i++)
         if (t[i] & MY_ZT_MATCH) {
             unsigned l = my_zw_lcode(t[i] >> 16 & 0x1FF), d = my_zw_dcode(t[i] & 0xFFFF);
             lf[257 + l]++, df[d]++;
-            extra += (u64)my_z_lext[l] + my_z_dext[d];
         } else
             lf[t[i]]++;
     lf[256] = 1;
