@@ -162,14 +162,14 @@ static int t_exact_live_empty_password(void)
 }
 
 /* The seeding of sysbench 1.0.20 (spec sysbench.md, the generator): each state word is two
- * libc random() calls, the first as the high 32 bits, so --rand-seed=N draws sysbench's ids. */
+ * glibc random() calls (rnd_libc_random, also under musl), the first as the high 32 bits, so --rand-seed=N draws sysbench's ids. */
 static int t_exact_rnd_seed(void)
 {
-    srandom(42);
+    rnd_libc_srandom(42);
     u64 w[4];
     for (int i = 0; i < 4; i++)
-        w[i] = (u64)random();
-    srandom(42);
+        w[i] = (u64)rnd_libc_random();
+    rnd_libc_srandom(42);
     struct rnd a;
     rnd_seed(&a);
     T_CHECK(a.s[0] == (w[0] << 32 | w[1]) && a.s[1] == (w[2] << 32 | w[3]));
