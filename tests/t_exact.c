@@ -162,7 +162,8 @@ static int t_exact_live_empty_password(void)
 }
 
 /* The seeding of sysbench 1.0.20 (spec sysbench.md, the generator): each state word is two
- * glibc random() calls (rnd_libc_random, also under musl), the first as the high 32 bits, so --rand-seed=N draws sysbench's ids. */
+ * glibc random() calls (rnd_libc_random, also under musl), the first as the high 32 bits,
+ * so --rand-seed=N draws sysbench's ids. */
 static int t_exact_rnd_seed(void)
 {
     rnd_libc_srandom(42);
