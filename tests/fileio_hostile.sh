@@ -210,6 +210,20 @@ own_sysbench_hardlink() {
     cmp user.db keep
 }
 
+# beyond --file-num sysbench removes nothing: there the sysbench persona removes only what the
+# manifest proves bench's, not a file of sysbench's shape that replaced a recorded one
+own_sysbench_beyond() {
+    fresh
+    ln -sf "$B" sysbench
+    ./sysbench fileio --file-num=8 --file-total-size=512K --file-dir=d prepare >/dev/null
+    rm d/test_file.7
+    head -c 16384 /dev/urandom >user.db && cp user.db d/test_file.7 # someone else's, same name
+    ./sysbench fileio $F cleanup >out 2>err
+    has out "WARNING: fileio: cleanup: left d/test_file.7: not created by bench (inode changed"
+    cmp user.db d/test_file.7
+    expect "left in d" "$(ls -A d | tr '\n' ' ')" "test_file.7 "
+}
+
 # cleanup that cannot look at a file (out of descriptors) says which and why, exit 3,
 # and removes nothing it could not check
 cleanup_emfile() {
@@ -390,6 +404,7 @@ t own-manifest-hostile own_manifest_hostile
 t own-roundtrip own_roundtrip
 t own-sysbench-persona own_sysbench_persona
 t own-sysbench-hardlink own_sysbench_hardlink
+t own-sysbench-beyond own_sysbench_beyond
 t cleanup-emfile cleanup_emfile
 t sig-prepare-big sig_prepare_big
 t sig-run sig_run
