@@ -8806,7 +8806,8 @@ static void oltp_put_name(struct buf *q, const char *name)
  * [AUTO_INCREMENT], k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad
  * CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id) or KEY xid (id) (--secondary), and at most
  * the index k_N (k) (--create-secondary); bulk_insert's: id INTEGER NOT NULL, k INTEGER
- * DEFAULT '0' NOT NULL, PRIMARY KEY (id). Any other column, type, attribute or index: no.
+ * DEFAULT '0' NOT NULL, PRIMARY KEY (id). Any other column, type, attribute or index: no
+ * (nor a trigger or a foreign key: oltp_schema_links).
  */
 /* The columns of the workload's tables, for oltp_owned. */
 static const char *oltp_sb_cols(const struct wl_def *w)
@@ -8844,13 +8845,14 @@ static bool oltp_sb_shape(const char *cols, const char *idx, bool bulk)
  * such a query as a prepared statement. The name is never spliced: it travels hex-encoded (no
  * byte of it can end the literal, whatever the sql_mode) and is compared byte for byte (a
  * user's 'Sbtest1' is not bench's 'sbtest1'). */
-static int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
-                           const char *tbl, struct oltp_kv *kv)
+static int oltp_schema_where(struct my_conn *c, const char *what, const char *from,
+                             const char *scol, const char *tcol, const char *tbl,
+                             struct oltp_kv *kv)
 {
     struct buf q = {0};
     memset(kv, 0, sizeof(*kv));
-    buf_printf(&q, "SELECT %s FROM information_schema.%s WHERE TABLE_SCHEMA = DATABASE() AND "
-                   "TABLE_NAME = ", what, from);
+    buf_printf(&q, "SELECT %s FROM information_schema.%s WHERE %s = DATABASE() AND %s = ", what,
+               from, scol, tcol);
     oltp_put_name(&q, tbl);
     buf_printf(&q, " COLLATE utf8mb4_bin");
     struct myc_result res = {0};
@@ -8858,6 +8860,33 @@ static int oltp_schema_row(struct my_conn *c, const char *what, const char *from
     myc_result_free(&res);
     buf_free(&q);
     return rc;
+}
+
+static int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
+                           const char *tbl, struct oltp_kv *kv)
+{
+    return oltp_schema_where(c, what, from, "TABLE_SCHEMA", "TABLE_NAME", tbl, kv);
+}
+
+/* Does anything reach beyond table tbl: a trigger on it, or a foreign key into or out of it?
+ * sysbench makes none; with one, bench's writes (or its DROP) would change other tables (an
+ * ON DELETE CASCADE from a user's table deletes the user's rows). */
+static int oltp_schema_links(struct my_conn *c, const char *tbl, bool *linked)
+{
+    static const char *const q[3][3] = {
+        {"TRIGGERS", "EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE"},
+        {"KEY_COLUMN_USAGE", "REFERENCED_TABLE_SCHEMA", "REFERENCED_TABLE_NAME"},
+        {"KEY_COLUMN_USAGE", "TABLE_SCHEMA", "TABLE_NAME"}};
+    struct oltp_kv kv;
+    *linked = false;
+    for (size_t i = 0; i < countof(q) && !*linked; i++) {
+        const char *what = i == 2 ? "COUNT(REFERENCED_TABLE_NAME)" : "COUNT(*)";
+        int rc = oltp_schema_where(c, what, q[i][0], q[i][1], q[i][2], tbl, &kv);
+        if (rc < 0)
+            return rc;
+        *linked = kv.n > 0 && strcmp(kv.v[0], "0");
+    }
+    return B_OK;
 }
 
 /*
@@ -8889,6 +8918,9 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
                                  "STATISTICS", tbl, &def);
         shape = rc == B_OK && !strcmp(kv.v[0], cols) &&
                 oltp_sb_shape(kv.v[1], def.v[0], !strcmp(cols, "id,k"));
+        bool linked = false;
+        if (shape && (rc = oltp_schema_links(c, tbl, &linked)) == B_OK)
+            shape = !linked;
     }
     if (rc == B_DONE) /* a signal: oltp_jobs says "interrupted" */
         return rc;
