@@ -9262,8 +9262,9 @@ static int oltp_init(struct load_run *r)
     if (cli_conn_params(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
         return B_OK; /* the workers report the connection error */
     /* the bench persona's header names the transport the workers use (as this connection) */
-    snprintf(r->transport, sizeof(r->transport), "Server: %s (%s), %s%s%s", c.target,
-             c.version, c.is_unix ? "unix socket" : c.tls ? mbedtls_ssl_get_version(&c.ssl) : "TCP",
+    snprintf(r->transport, sizeof(r->transport), "Server: %s (%s), %s%s%s%s%s", c.target,
+             c.version, c.is_unix ? "unix socket" : c.tls ? "" : "TCP",
+             c.is_unix && c.tls ? ", " : "", c.tls ? mbedtls_ssl_get_version(&c.ssl) : "",
              c.tls ? " " : c.is_unix ? "" : ", no TLS", c.tls ? myc_cipher(&c) : "");
     i64 last = !writes ? 0 : v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables, nsb = 0;
     char first[OLTP_NAME_SZ] = "";

@@ -563,6 +563,8 @@ n=$(tls_delta $B ping --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecr
 n=$(tls_delta $B oltp $L --step-time=1 --max-threads=1 --table-size=100); [ "$n" -gt 2 ] && grep -q "^OLTP sizing of .*, TLS): " "$w/tls.out" && ok || { bad "the one-liner: $n TLS handshakes, wanted PREFERRED"; cat "$w/tls.out"; }
 $B oltp_point_select --no-defaults --mysql-socket="$BENCH_MY_SOCK" --mysql-user=root --mysql-db=sbt --tables=2 --events=5 --time=0 run >"$w/out" 2>&1 &&
     grep -q "^Server: $BENCH_MY_SOCK (.*), unix socket$" "$w/out" && ok || { bad "the header over a socket"; cat "$w/out"; }
+$B oltp_point_select --no-defaults --mysql-socket="$BENCH_MY_SOCK" --mysql-user=root --mysql-db=sbt --tables=2 --events=5 --time=0 --mysql-ssl=on run >"$w/out" 2>&1 &&
+    grep -q "^Server: $BENCH_MY_SOCK (.*), unix socket, TLSv1\.[23] TLS-" "$w/out" && ok || { bad "the header over a socket with TLS"; cat "$w/out"; }
 # 8.2 statements: the server's counters for the same seeded command line equal sysbench's:
 #     BEGIN and COMMIT prepared once per connection and executed, everything closed at the end
 CNT="Com_stmt_prepare Com_stmt_execute Com_stmt_close Com_begin Com_commit"
