@@ -8688,6 +8688,7 @@ struct oltp_job {
     int ex;                      /* exit code of this job */
     i64 made;                    /* prepare: the table it created and has not finished, or 0 */
     struct rnd rng;
+    struct b_err *err;           /* set: oltp_owned's failure goes here, not printed */
 };
 
 static pthread_mutex_t oltp_print_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -8924,6 +8925,9 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
     }
     if (rc == B_DONE) /* a signal: oltp_jobs says "interrupted" */
         return rc;
+    if (rc < 0 && j->err)
+        return b_seterr(j->err, rc, 0, "checking table '%s' on %s failed: %s", tbl, c->target,
+                        c->err.msg);
     if (rc < 0) {
         pthread_mutex_lock(&oltp_print_mu);
         b_msg(B_MSG_FATAL, "%s: checking table '%s' on %s failed: %s", j->w->name, tbl, c->target,
@@ -9256,7 +9260,7 @@ static int oltp_init(struct load_run *r)
                   v != OLTP_RANDOM_RANGES;
     if (o->sb || o->mysql_dry_run)
         return B_OK;
-    struct oltp_job j = {.o = o, .w = r->w};
+    struct oltp_job j = {.o = o, .w = r->w, .err = &r->err};
     struct my_conn c;
     struct cli_conn cc;
     if (cli_conn_params(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
@@ -9272,8 +9276,13 @@ static int oltp_init(struct load_run *r)
         char tbl[OLTP_NAME_SZ];
         bool exists, owned, sysb;
         oltp_table(o, n, tbl, sizeof(tbl));
-        if (oltp_owned(&j, &c, tbl, oltp_sb_cols(r->w), &exists, &owned, &sysb) < 0)
+        int rc = oltp_owned(&j, &c, tbl, oltp_sb_cols(r->w), &exists, &owned, &sysb);
+        if (rc == B_DONE) /* a signal: the run that follows stops at once, interrupted */
             break;
+        if (rc < 0) { /* never write to tables that could not be checked */
+            myc_close(&c);
+            return rc;
+        }
         if (exists && !owned && !sysb) {
             snprintf(r->err.hint, sizeof(r->err.hint),
                      "bench writes only to tables it or sysbench created: run 'bench %s "
