@@ -7076,6 +7076,11 @@ static int io_init(struct load_run *r)
     if (sh->validate && io_mode_random(sh->mode) && (r->nthreads > 1 || sh->depth > 1)) {
         sh->nblocks = (sh->file_size * (u64)sh->nfiles + sh->bs - 1) / sh->bs;
         sh->held = b_xcalloc((size_t)sh->nblocks, sizeof(*sh->held));
+        /* a request in flight holds its block: a queue deeper than the thread's share of the
+         * blocks would wait forever on its own requests (io_rnd_req draws again) */
+        u64 share = sh->nblocks / (u64)r->nthreads;
+        if (sh->depth > share)
+            sh->depth = (unsigned)B_MAX(share, 1);
     }
     sh->man = b_xcalloc(1, sizeof(*sh->man));
     int rc = io_man_open(sh->man, r->o->file_dir, sh->writes, &r->err);

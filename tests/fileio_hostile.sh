@@ -386,6 +386,16 @@ validate_small() {
     has err "bench: fileio: --validate with --file-block-size=12: each block ends with a 12-byte checksum and offset"
 }
 
+# --validate in async mode with fewer blocks than the queue is deep: each request in flight
+# holds its block, so a full queue waited forever on itself (100% CPU, deaf to SIGINT)
+validate_async_few() {
+    fresh
+    $B fileio --file-num=1 --file-total-size=64K --file-dir=d --validate prepare >/dev/null
+    rc=0; timeout -k 1 10 $B fileio --file-num=1 --file-total-size=64K --file-dir=d --validate --file-test-mode=rndrw --file-io-mode=async --threads=2 --events=400 --time=0 run >out 2>err || rc=$?
+    expect exit $rc 0
+    has out "total number of events:              400"
+}
+
 # 4 files of "1Kb each" were 16 KiB each: the bench persona refuses a file smaller than a block
 size_small() {
     fresh
@@ -411,6 +421,7 @@ t sig-run sig_run
 t mmap-sigbus mmap_sigbus
 t tail-bytes tail_bytes
 t validate-small validate_small
+t validate-async-few validate_async_few
 t size-small size_small
 if [ "$(id -u)" = 0 ]; then
     t sig-prepare-many sig_prepare_many
