@@ -6663,7 +6663,7 @@ static bool io_same_inode(const struct io_own *w, const struct io_id *id)
 
 /*
  * Why test_file.i (identity id) is not bench's: NULL when it is. The sysbench persona also
- * accepts sysbench's shape (io_is_ours). why[] holds the longer reasons.
+ * accepts sysbench's shape (io_is_ours) below --file-num. why[] holds the longer reasons.
  */
 static const char *io_not_ours(const struct io_shared *sh, const struct io_man *m, int i,
                                const struct io_id *id, char *why, size_t n)
@@ -6691,7 +6691,8 @@ static const char *io_not_ours(const struct io_shared *sh, const struct io_man *
         snprintf(why, n, "%s, and %llu hard links", r, (unsigned long long)st->st_nlink);
         return why;
     }
-    return r && sh->o->sb && io_is_ours(sh, st) ? NULL : r;
+    /* beyond --file-num (cleanup) sysbench removes nothing: there only the manifest's proof */
+    return r && sh->o->sb && i < sh->nfiles && io_is_ours(sh, st) ? NULL : r;
 }
 
 static int io_man_err(struct b_err *e, const char *dir, const char *what, int err)
@@ -7074,6 +7075,11 @@ static int io_init(struct load_run *r)
     if (sh->validate && io_mode_random(sh->mode) && (r->nthreads > 1 || sh->depth > 1)) {
         sh->nblocks = (sh->file_size * (u64)sh->nfiles + sh->bs - 1) / sh->bs;
         sh->held = b_xcalloc((size_t)sh->nblocks, sizeof(*sh->held));
+        /* a request in flight holds its block: a queue deeper than the thread's share of the
+         * blocks would wait forever on its own requests (io_rnd_req draws again) */
+        u64 share = sh->nblocks / (u64)r->nthreads;
+        if (sh->depth > share)
+            sh->depth = (unsigned)B_MAX(share, 1);
     }
     sh->man = b_xcalloc(1, sizeof(*sh->man));
     int rc = io_man_open(sh->man, r->o->file_dir, sh->writes, &r->err);
@@ -8686,6 +8692,7 @@ struct oltp_job {
     int ex;                      /* exit code of this job */
     i64 made;                    /* prepare: the table it created and has not finished, or 0 */
     struct rnd rng;
+    struct b_err *err;           /* set: oltp_owned's failure goes here, not printed */
 };
 
 static pthread_mutex_t oltp_print_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -8804,7 +8811,8 @@ static void oltp_put_name(struct buf *q, const char *name)
  * [AUTO_INCREMENT], k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad
  * CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id) or KEY xid (id) (--secondary), and at most
  * the index k_N (k) (--create-secondary); bulk_insert's: id INTEGER NOT NULL, k INTEGER
- * DEFAULT '0' NOT NULL, PRIMARY KEY (id). Any other column, type, attribute or index: no.
+ * DEFAULT '0' NOT NULL, PRIMARY KEY (id). Any other column, type, attribute or index: no
+ * (nor a trigger or a foreign key: oltp_schema_links).
  */
 /* The columns of the workload's tables, for oltp_owned. */
 static const char *oltp_sb_cols(const struct wl_def *w)
@@ -8842,13 +8850,14 @@ static bool oltp_sb_shape(const char *cols, const char *idx, bool bulk)
  * such a query as a prepared statement. The name is never spliced: it travels hex-encoded (no
  * byte of it can end the literal, whatever the sql_mode) and is compared byte for byte (a
  * user's 'Sbtest1' is not bench's 'sbtest1'). */
-static int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
-                           const char *tbl, struct oltp_kv *kv)
+static int oltp_schema_where(struct my_conn *c, const char *what, const char *from,
+                             const char *scol, const char *tcol, const char *tbl,
+                             struct oltp_kv *kv)
 {
     struct buf q = {0};
     memset(kv, 0, sizeof(*kv));
-    buf_printf(&q, "SELECT %s FROM information_schema.%s WHERE TABLE_SCHEMA = DATABASE() AND "
-                   "TABLE_NAME = ", what, from);
+    buf_printf(&q, "SELECT %s FROM information_schema.%s WHERE %s = DATABASE() AND %s = ", what,
+               from, scol, tcol);
     oltp_put_name(&q, tbl);
     buf_printf(&q, " COLLATE utf8mb4_bin");
     struct myc_result res = {0};
@@ -8856,6 +8865,33 @@ static int oltp_schema_row(struct my_conn *c, const char *what, const char *from
     myc_result_free(&res);
     buf_free(&q);
     return rc;
+}
+
+static int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
+                           const char *tbl, struct oltp_kv *kv)
+{
+    return oltp_schema_where(c, what, from, "TABLE_SCHEMA", "TABLE_NAME", tbl, kv);
+}
+
+/* Does anything reach beyond table tbl: a trigger on it, or a foreign key into or out of it?
+ * sysbench makes none; with one, bench's writes (or its DROP) would change other tables (an
+ * ON DELETE CASCADE from a user's table deletes the user's rows). */
+static int oltp_schema_links(struct my_conn *c, const char *tbl, bool *linked)
+{
+    static const char *const q[3][3] = {
+        {"TRIGGERS", "EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE"},
+        {"KEY_COLUMN_USAGE", "REFERENCED_TABLE_SCHEMA", "REFERENCED_TABLE_NAME"},
+        {"KEY_COLUMN_USAGE", "TABLE_SCHEMA", "TABLE_NAME"}};
+    struct oltp_kv kv;
+    *linked = false;
+    for (size_t i = 0; i < countof(q) && !*linked; i++) {
+        const char *what = i == 2 ? "COUNT(REFERENCED_TABLE_NAME)" : "COUNT(*)";
+        int rc = oltp_schema_where(c, what, q[i][0], q[i][1], q[i][2], tbl, &kv);
+        if (rc < 0)
+            return rc;
+        *linked = kv.n > 0 && strcmp(kv.v[0], "0");
+    }
+    return B_OK;
 }
 
 /*
@@ -8887,9 +8923,15 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
                                  "STATISTICS", tbl, &def);
         shape = rc == B_OK && !strcmp(kv.v[0], cols) &&
                 oltp_sb_shape(kv.v[1], def.v[0], !strcmp(cols, "id,k"));
+        bool linked = false;
+        if (shape && (rc = oltp_schema_links(c, tbl, &linked)) == B_OK)
+            shape = !linked;
     }
     if (rc == B_DONE) /* a signal: oltp_jobs says "interrupted" */
         return rc;
+    if (rc < 0 && j->err)
+        return b_seterr(j->err, rc, 0, "checking table '%s' on %s failed: %s", tbl, c->target,
+                        c->err.msg);
     if (rc < 0) {
         pthread_mutex_lock(&oltp_print_mu);
         b_msg(B_MSG_FATAL, "%s: checking table '%s' on %s failed: %s", j->w->name, tbl, c->target,
@@ -9222,14 +9264,15 @@ static int oltp_init(struct load_run *r)
                   v != OLTP_RANDOM_RANGES;
     if (o->sb || o->mysql_dry_run)
         return B_OK;
-    struct oltp_job j = {.o = o, .w = r->w};
+    struct oltp_job j = {.o = o, .w = r->w, .err = &r->err};
     struct my_conn c;
     struct cli_conn cc;
     if (cli_conn_params(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
         return B_OK; /* the workers report the connection error */
     /* the bench persona's header names the transport the workers use (as this connection) */
-    snprintf(r->transport, sizeof(r->transport), "Server: %s (%s), %s%s%s", c.target,
-             c.version, c.is_unix ? "unix socket" : c.tls ? mbedtls_ssl_get_version(&c.ssl) : "TCP",
+    snprintf(r->transport, sizeof(r->transport), "Server: %s (%s), %s%s%s%s%s", c.target,
+             c.version, c.is_unix ? "unix socket" : c.tls ? "" : "TCP",
+             c.is_unix && c.tls ? ", " : "", c.tls ? mbedtls_ssl_get_version(&c.ssl) : "",
              c.tls ? " " : c.is_unix ? "" : ", no TLS", c.tls ? myc_cipher(&c) : "");
     i64 last = !writes ? 0 : v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables, nsb = 0;
     char first[OLTP_NAME_SZ] = "";
@@ -9237,8 +9280,13 @@ static int oltp_init(struct load_run *r)
         char tbl[OLTP_NAME_SZ];
         bool exists, owned, sysb;
         oltp_table(o, n, tbl, sizeof(tbl));
-        if (oltp_owned(&j, &c, tbl, oltp_sb_cols(r->w), &exists, &owned, &sysb) < 0)
+        int rc = oltp_owned(&j, &c, tbl, oltp_sb_cols(r->w), &exists, &owned, &sysb);
+        if (rc == B_DONE) /* a signal: the run that follows stops at once, interrupted */
             break;
+        if (rc < 0) { /* never write to tables that could not be checked */
+            myc_close(&c);
+            return rc;
+        }
         if (exists && !owned && !sysb) {
             snprintf(r->err.hint, sizeof(r->err.hint),
                      "bench writes only to tables it or sysbench created: run 'bench %s "

@@ -210,6 +210,20 @@ own_sysbench_hardlink() {
     cmp user.db keep
 }
 
+# beyond --file-num sysbench removes nothing: there the sysbench persona removes only what the
+# manifest proves bench's, not a file of sysbench's shape that replaced a recorded one
+own_sysbench_beyond() {
+    fresh
+    ln -sf "$B" sysbench
+    ./sysbench fileio --file-num=8 --file-total-size=512K --file-dir=d prepare >/dev/null
+    rm d/test_file.7
+    head -c 16384 /dev/urandom >user.db && cp user.db d/test_file.7 # someone else's, same name
+    ./sysbench fileio $F cleanup >out 2>err
+    has out "WARNING: fileio: cleanup: left d/test_file.7: not created by bench (inode changed"
+    cmp user.db d/test_file.7
+    expect "left in d" "$(ls -A d | tr '\n' ' ')" "test_file.7 "
+}
+
 # cleanup that cannot look at a file (out of descriptors) says which and why, exit 3,
 # and removes nothing it could not check
 cleanup_emfile() {
@@ -372,6 +386,16 @@ validate_small() {
     has err "bench: fileio: --validate with --file-block-size=12: each block ends with a 12-byte checksum and offset"
 }
 
+# --validate in async mode with fewer blocks than the queue is deep: each request in flight
+# holds its block, so a full queue waited forever on itself (100% CPU, deaf to SIGINT)
+validate_async_few() {
+    fresh
+    $B fileio --file-num=1 --file-total-size=64K --file-dir=d --validate prepare >/dev/null
+    rc=0; timeout -k 1 10 $B fileio --file-num=1 --file-total-size=64K --file-dir=d --validate --file-test-mode=rndrw --file-io-mode=async --threads=2 --events=400 --time=0 run >out 2>err || rc=$?
+    expect exit $rc 0
+    has out "total number of events:              400"
+}
+
 # 4 files of "1Kb each" were 16 KiB each: the bench persona refuses a file smaller than a block
 size_small() {
     fresh
@@ -390,12 +414,14 @@ t own-manifest-hostile own_manifest_hostile
 t own-roundtrip own_roundtrip
 t own-sysbench-persona own_sysbench_persona
 t own-sysbench-hardlink own_sysbench_hardlink
+t own-sysbench-beyond own_sysbench_beyond
 t cleanup-emfile cleanup_emfile
 t sig-prepare-big sig_prepare_big
 t sig-run sig_run
 t mmap-sigbus mmap_sigbus
 t tail-bytes tail_bytes
 t validate-small validate_small
+t validate-async-few validate_async_few
 t size-small size_small
 if [ "$(id -u)" = 0 ]; then
     t sig-prepare-many sig_prepare_many

@@ -249,6 +249,24 @@ $B oltp_read_write $K --tables=1 cleanup >/dev/null 2>"$w/err"; rc=$?
     ok || { bad "the sysbench persona's cleanup of a changed table (exit $rc)"; cat "$w/out"; }
 [ "$($ROOT -N keep -e 'SELECT COUNT(*), MIN(mine), MAX(mine) FROM sbtest1')" = "10	7	7" ] && ok || bad "the changed sysbench table was touched"
 $ROOT keep -e "DROP TABLE sbtest1"
+# sysbench's definition, but a user's table references it (ON DELETE CASCADE: bench's deletes
+# would delete the user's rows) or a trigger on it writes elsewhere: not sysbench's data, so
+# refused and left by both personas, the user's tables untouched
+(cd "$w" && sysbench oltp_read_write $KS --tables=2 --table-size=10 prepare >/dev/null 2>&1)
+$ROOT keep -e "CREATE TABLE orders (oid INT PRIMARY KEY, sb INT NOT NULL, CONSTRAINT orders_sb FOREIGN KEY (sb) REFERENCES sbtest1 (id) ON DELETE CASCADE) ENGINE=InnoDB; INSERT INTO orders SELECT id, id FROM sbtest1; CREATE TABLE audit (n INT); CREATE TRIGGER audit_k AFTER UPDATE ON sbtest2 FOR EACH ROW INSERT INTO audit VALUES (NEW.id)"
+$B oltp_read_write $K --tables=2 cleanup >/dev/null 2>"$w/err"; rc=$?
+(cd "$w" && ./sysbench oltp_read_write $KS --tables=2 cleanup >"$w/out" 2>&1); rc=$rc$?
+[ $rc = 10 ] && [ "$(cat "$w/err" "$w/out" | grep -c "left table 'sbtest[12]' alone")" = 4 ] &&
+    ok || { bad "cleanup of sysbench tables with a foreign key or a trigger (exits $rc)"; cat "$w/err" "$w/out"; }
+$B oltp_write_only $K --tables=1 --events=10 --time=0 run >/dev/null 2>"$w/err"; rc=$?
+$ROOT keep -e "ALTER TABLE orders DROP FOREIGN KEY orders_sb"
+$B oltp_write_only $K --tables=2 --events=10 --time=0 run >/dev/null 2>>"$w/err"; rc=$rc$?
+[ $rc = 33 ] && grep -q "^bench: oltp_write_only: table keep.sbtest1 was not created by bench (no 'created by bench' comment) and its definition is not sysbench's: not writing to it$" "$w/err" &&
+    grep -q "^bench: oltp_write_only: table keep.sbtest2 was not created by bench (no 'created by bench' comment) and its definition is not sysbench's: not writing to it$" "$w/err" &&
+    ok || { bad "run on sysbench tables with a foreign key or a trigger (exits $rc)"; cat "$w/err"; }
+[ "$($ROOT -N keep -e 'SELECT (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM audit), (SELECT COUNT(*) FROM sbtest1), (SELECT COUNT(*) FROM sbtest2)')" = "10	0	10	10" ] &&
+    ok || bad "a user's table was changed through a sysbench table"
+$ROOT keep -e "DROP TABLE orders, audit, sbtest1, sbtest2"
 # bulk_insert: one table per thread, rows = events
 $B bulk_insert $C --no-defaults --threads=2 prepare >/dev/null 2>&1 &&
     $B bulk_insert $C --no-defaults --threads=2 --events=3000 --time=0 run >"$w/out" 2>&1 &&
@@ -545,6 +563,8 @@ n=$(tls_delta $B ping --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecr
 n=$(tls_delta $B oltp $L --step-time=1 --max-threads=1 --table-size=100); [ "$n" -gt 2 ] && grep -q "^OLTP sizing of .*, TLS): " "$w/tls.out" && ok || { bad "the one-liner: $n TLS handshakes, wanted PREFERRED"; cat "$w/tls.out"; }
 $B oltp_point_select --no-defaults --mysql-socket="$BENCH_MY_SOCK" --mysql-user=root --mysql-db=sbt --tables=2 --events=5 --time=0 run >"$w/out" 2>&1 &&
     grep -q "^Server: $BENCH_MY_SOCK (.*), unix socket$" "$w/out" && ok || { bad "the header over a socket"; cat "$w/out"; }
+$B oltp_point_select --no-defaults --mysql-socket="$BENCH_MY_SOCK" --mysql-user=root --mysql-db=sbt --tables=2 --events=5 --time=0 --mysql-ssl=on run >"$w/out" 2>&1 &&
+    grep -q "^Server: $BENCH_MY_SOCK (.*), unix socket, TLSv1\.[23] TLS-" "$w/out" && ok || { bad "the header over a socket with TLS"; cat "$w/out"; }
 # 8.2 statements: the server's counters for the same seeded command line equal sysbench's:
 #     BEGIN and COMMIT prepared once per connection and executed, everything closed at the end
 CNT="Com_stmt_prepare Com_stmt_execute Com_stmt_close Com_begin Com_commit"
