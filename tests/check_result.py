@@ -412,9 +412,22 @@ class Checker:
                 self.ok(q['write'] + q['other'] == pwo * T, 'oltp writes',
                         'write %d + other %d, %d per transaction x %d = %d'
                         % (q['write'], q['other'], pwo, T, pwo * T))
+                # BEGIN and COMMIT are always other; a write that changed no row is other too
+                # (sysbench counts by affected rows), never the reverse
+                trx = self.oltp_trx() * T
+                self.ok(q['other'] >= trx and q['write'] <= pwo * T - trx, 'oltp other',
+                        'write %d, other %d: BEGIN/COMMIT alone make %d other'
+                        % (q['write'], q['other'], trx))
             else:
                 self.ok(q['read'] >= pr * T, 'oltp reads',
                         'read %d < %d per transaction x %d' % (q['read'], pr, T))
+
+    def oltp_trx(self):
+        """BEGIN + COMMIT per transaction: 2 for the scripts that run transactions."""
+        if boolopt(self.o['oltp'].get('skip-trx', 'off')) or \
+                (self.o['test'] or '') not in ('oltp_read_only', 'oltp_read_write', 'oltp_write_only'):
+            return 0
+        return 2
 
     def oltp_per_tx(self):
         """(reads, writes + other) per transaction of the bundled scripts (defaults)."""
@@ -662,6 +675,11 @@ def selftest():
          'fileio events'),
         ('oltp sum', GOOD_OLTP, OLTP_ARGS, ('other:                           200',
                                             'other:                           201'), 'oltp queries'),
+        ('oltp other as write', GOOD_OLTP, OLTP_ARGS, ('write:                           400\n'
+                                                       '        other:                           200',
+                                                       'write:                           600\n'
+                                                       '        other:                           0'),
+         'oltp other'),
         ('oltp reads', GOOD_OLTP, OLTP_ARGS, ('1400', '1300'), 'oltp reads'),
         ('oltp tps', GOOD_OLTP, OLTP_ARGS, ('(50.00 per sec.)', '(55.00 per sec.)'), 'tps'),
         ('oltp events', GOOD_OLTP, OLTP_ARGS, ('number of events:              100',
