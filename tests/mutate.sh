@@ -23,6 +23,7 @@ fast=0
 nargs=$#
 dir=$top/build/mutate
 mkdir -p "$dir/logs"
+rm -f "$dir/base-unit"
 t0=$(date +%s)
 
 python3 tests/mutants.py check "$list" bench.c || { echo "mutate: FAILED: stale mutants in $list (fix the literals)"; exit 2; }
@@ -98,7 +99,12 @@ base_check() {
     [ $fast = 0 ] && [ $nargs = 0 ] && return 0
     case "$base_ok" in *" $1:${2:-} "*) return 0 ;; esac
     tree baseline bench.c || return 2
-    build_tree baseline || return 3
+    if [ "$1" = unit ] && [ -x "$dir/base-unit" ]; then # built once (--fast: one build, many groups)
+        cp "$dir/base-unit" "$dir/tree/tests/unit" || return 2
+    else
+        build_tree baseline || return 3
+        cp "$dir/tree/tests/unit" "$dir/base-unit" || return 2
+    fi
     run_suite "$1" "$dir/logs/baseline.$1" "${2:-}" || return 4
     base_ok="$base_ok$1:${2:-} "
 }
