@@ -157,6 +157,9 @@ class Checker:
         if o['time'] and not o['events']:
             self.ok(self.t.v <= o['time'] + 1.0, 'time',
                     'total time %s exceeds --time=%g (+1 s)' % (self.t.v, o['time']))
+            if o['test'] not in ('memory', 'mutex'):   # they end when their work is done
+                self.ok(self.t.hi >= o['time'] * (1 - SLACK), 'time',
+                        'total time %s ends before --time=%g' % (self.t.v, o['time']))
         if o['rate'] and o['time'] and not o['events'] and self.t.v > 0:
             # arrivals are a Poisson process: within RATE_SIGMAS standard deviations
             exp = o['rate'] * self.t.v
@@ -271,13 +274,19 @@ class Checker:
         f, o = self.f, self.o
         mode = f.get('test-mode')
         n = o['events']
-        if not n or o['time'] != 0 or o['threads'] != 1 or f.get('io-mode', 'sync') != 'sync' \
+        if not n or o['time'] != 0 or f.get('io-mode', 'sync') != 'sync' \
                 or int(f.get('merged-requests', '0')) != 0:
             return None
         files = int(f.get('num', '128'))
         freq = int(f.get('fsync-freq', '100'))
         fall = boolopt(f.get('fsync-all', 'off'))
         fend = boolopt(f.get('fsync-end', 'on'))
+        if o['threads'] != 1:
+            # several threads share the events: exact only without periodic fsyncs in a mode
+            # that only writes (every event a write; each thread fsyncs every file at the end)
+            if mode not in ('seqwr', 'seqrewr', 'rndwr') or (freq and not fall):
+                return None
+            return 0, n, n if fall else files * o['threads'] if fend else 0, 0
         ratio = float(f.get('rw-ratio', '1.5'))
         reads = writes = fsyncs = ios = 0
         dirty = False
@@ -412,9 +421,22 @@ class Checker:
                 self.ok(q['write'] + q['other'] == pwo * T, 'oltp writes',
                         'write %d + other %d, %d per transaction x %d = %d'
                         % (q['write'], q['other'], pwo, T, pwo * T))
+                # BEGIN and COMMIT are always other; a write that changed no row is other too
+                # (sysbench counts by affected rows), never the reverse
+                trx = self.oltp_trx() * T
+                self.ok(q['other'] >= trx and q['write'] <= pwo * T - trx, 'oltp other',
+                        'write %d, other %d: BEGIN/COMMIT alone make %d other'
+                        % (q['write'], q['other'], trx))
             else:
                 self.ok(q['read'] >= pr * T, 'oltp reads',
                         'read %d < %d per transaction x %d' % (q['read'], pr, T))
+
+    def oltp_trx(self):
+        """BEGIN + COMMIT per transaction: 2 for the scripts that run transactions."""
+        if boolopt(self.o['oltp'].get('skip-trx', 'off')) or \
+                (self.o['test'] or '') not in ('oltp_read_only', 'oltp_read_write', 'oltp_write_only'):
+            return 0
+        return 2
 
     def oltp_per_tx(self):
         """(reads, writes + other) per transaction of the bundled scripts (defaults)."""
@@ -656,12 +678,22 @@ def selftest():
         ('fair time', GOOD_CPU, CPU_ARGS, ('0.1289/0.00', '0.2289/0.00'), 'fairness time'),
         ('fio fsyncs', GOOD_FIO, FIO_ARGS, ('254.55', '127.27'), 'fileio counts'),
         ('fio fsync-all', GOOD_FIO, FIO_ARGS + ['--file-fsync-all'], ('', ''), 'fileio counts'),
+        ('fio end fsyncs per thread', GOOD_FIO.replace('2800.07', '0.00').replace('1845.50', '4777.07')
+         .replace('254.55', '254.78').replace('43.75', '0.00').replace('28.84', '74.64')
+         .replace('150.0000/0.00', '75.0000/0.00').replace('0.0087/0.00', '0.0044/0.00'),
+         FIO_ARGS[:3] + ['--file-test-mode=rndwr', '--file-fsync-freq=0', '--threads=2', '--events=150',
+                         '--time=0', 'run'], ('254.78', '127.39'), 'fileio counts'),
         ('fio reads', GOOD_FIO, FIO_ARGS, ('2800.07', '2900.07'), 'fileio counts'),
         ('fio MiB/s', GOOD_FIO, FIO_ARGS, ('43.75', '45.75'), 'read MiB/s'),
         ('fio events', GOOD_FIO, FIO_ARGS, ('events:              150', 'events:              146'),
          'fileio events'),
         ('oltp sum', GOOD_OLTP, OLTP_ARGS, ('other:                           200',
                                             'other:                           201'), 'oltp queries'),
+        ('oltp other as write', GOOD_OLTP, OLTP_ARGS, ('write:                           400\n'
+                                                       '        other:                           200',
+                                                       'write:                           600\n'
+                                                       '        other:                           0'),
+         'oltp other'),
         ('oltp reads', GOOD_OLTP, OLTP_ARGS, ('1400', '1300'), 'oltp reads'),
         ('oltp tps', GOOD_OLTP, OLTP_ARGS, ('(50.00 per sec.)', '(55.00 per sec.)'), 'tps'),
         ('oltp events', GOOD_OLTP, OLTP_ARGS, ('number of events:              100',
@@ -679,6 +711,8 @@ def selftest():
          'interval percentile order'),
         ('iv times', GOOD_IV, ['--report-interval=1'], ('[ 3s ]', '[ 4s ]'), 'interval times'),
         ('iv rate', GOOD_IV, ['--report-interval=1', '--rate=200'], ('', ''), 'interval rate'),
+        ('time short', GOOD_EPS, CPU_ARGS[:1] + ['--time=1', '--threads=3', '--percentile=50,95'], ('', ''),
+         'time'),
         ('rate', GOOD_EPS, CPU_ARGS[:1] + ['--time=10', '--rate=3000'], ('', ''), 'rate'),
         ('ping order', GOOD_PING, ['ping'], ('p95 0.120', 'p95 0.070'), 'ping percentiles'),
         ('ping min>avg', GOOD_PING, ['ping'], ('min 0.061', 'min 0.091'), 'ping order'),

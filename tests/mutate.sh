@@ -20,8 +20,10 @@ suites=${MUTATE_SUITES:-unit results golden compat}
 tmo=${MUTATE_TIMEOUT:-600}
 fast=0
 [ "${1:-}" = --fast ] && { fast=1; shift; }
+nargs=$#
 dir=$top/build/mutate
 mkdir -p "$dir/logs"
+rm -f "$dir/base-unit"
 t0=$(date +%s)
 
 python3 tests/mutants.py check "$list" bench.c || { echo "mutate: FAILED: stale mutants in $list (fix the literals)"; exit 2; }
@@ -78,6 +80,35 @@ run_suite() {
     ) >"$2" 2>&1
 }
 
+# build_tree ID: the unit tests (--fast: only them, -O0) and bench of the tree; 3 if either fails
+build_tree() {
+    if [ $fast = 1 ]; then
+        CFLAGS=$(echo "$CFLAGS" | sed 's/-O1/-O0/') build_unit >"$dir/logs/$1.build" 2>&1 || return 3
+        return 0
+    fi
+    build_unit >"$dir/logs/$1.build" 2>&1 & bu=$!
+    build_bench >"$dir/logs/$1.build2" 2>&1 || { wait $bu; return 3; }
+    wait $bu || return 3
+}
+
+# base_check SUITE [UNITGROUP]: 0 if the unmutated bench.c passes SUITE (each suite checked
+# once; the full run's baseline checked them all), 4 if it fails it too: a kill by a suite that
+# fails anyway (a stale test, a missing server) proves nothing about the mutant
+base_ok=" "
+base_check() {
+    [ $fast = 0 ] && [ $nargs = 0 ] && return 0
+    case "$base_ok" in *" $1:${2:-} "*) return 0 ;; esac
+    tree baseline bench.c || return 2
+    if [ "$1" = unit ] && [ -x "$dir/base-unit" ]; then # built once (--fast: one build, many groups)
+        cp "$dir/base-unit" "$dir/tree/tests/unit" || return 2
+    else
+        build_tree baseline || return 3
+        cp "$dir/tree/tests/unit" "$dir/base-unit" || return 2
+    fi
+    run_suite "$1" "$dir/logs/baseline.$1" "${2:-}" || return 4
+    base_ok="$base_ok$1:${2:-} "
+}
+
 # mutant ID [UNITGROUP]: sets $killed_by (empty: survived); returns 3 when the mutant does not
 # build (a mutant must compile: a build failure is an error in the list, never a kill)
 mutant() {
@@ -85,14 +116,11 @@ mutant() {
     if [ "$id" = baseline ]; then cp bench.c "$dir/src.c"
     else python3 tests/mutants.py apply "$list" bench.c "$id" "$dir/src.c" || return 2; fi
     tree "$id" "$dir/src.c" || return 2
+    build_tree "$id" || return 3
     if [ $fast = 1 ]; then
-        CFLAGS=$(echo "$CFLAGS" | sed 's/-O1/-O0/') build_unit >"$dir/logs/$id.build" 2>&1 || return 3
         run_suite unit "$dir/logs/$id.unit" "$group" || { killed_by="unit"; return 0; }
         killed_by=""; return 0
     fi
-    build_unit >"$dir/logs/$id.build" 2>&1 & bu=$!
-    build_bench >"$dir/logs/$id.build2" 2>&1 || { wait $bu; return 3; }
-    wait $bu || return 3
     for s in $suites; do
         run_suite "$s" "$dir/logs/$id.$s" || { killed_by=$s; return 0; }
     done
@@ -130,6 +158,15 @@ while IFS=$tab read -r id section kind group; do
         exit 2
     fi
     [ $rc = 0 ] || exit 2
+    if [ -n "$killed_by" ]; then
+        base_check "$killed_by" "$group"; rc=$?
+        if [ $rc = 4 ]; then
+            echo "mutate: FAILED: mutant $id was killed by suite $killed_by, but the unmutated bench.c fails it too (see $dir/logs/baseline.$killed_by):"
+            tail -5 "$dir/logs/baseline.$killed_by"
+            exit 2
+        fi
+        [ $rc = 0 ] || { echo "mutate: FAILED: the unmutated baseline does not build"; exit 2; }
+    fi
     dt=$(($(date +%s) - s0))
     if [ -n "$killed_by" ]; then
         killed=$((killed + 1))

@@ -82,10 +82,17 @@ expect "fsync-freq: events" "$(field "$w/freq" 'total number of events:')" 140
 fio end --file-test-mode=rndwr --events=100 --file-fsync-freq=0 --file-fsync-end=on
 wr=$(field "$w/end" 'writes/s:') fs=$(field "$w/end" 'fsyncs/s:')
 holds "fsync-end: 4 fsyncs per 100 writes" 'fs * 25 >= wr * 0.99 && fs * 25 <= wr * 1.01' -v fs="$fs" -v wr="$wr"
+# every thread fsyncs every file at the end (sysbench): 2 threads x 4 files per 100 writes
+fio end2 --file-test-mode=rndwr --events=100 --file-fsync-freq=0 --file-fsync-end=on --threads=2
+wr=$(field "$w/end2" 'writes/s:') fs=$(field "$w/end2" 'fsyncs/s:')
+holds "fsync-end, 2 threads: 8 fsyncs per 100 writes" 'fs * 12.5 >= wr * 0.99 && fs * 12.5 <= wr * 1.01' -v fs="$fs" -v wr="$wr"
 fio rd --file-test-mode=rndrd --events=50
-fio iv --file-test-mode=rndrw --time=2 --events=0 --report-interval=1 --file-fsync-freq=0
+fio iv --file-test-mode=rndrw --time=2 --events=0 --report-interval=1 --file-fsync-freq=0 --file-fsync-end=off
 n=$(grep -c -E '^\[ [0-9]+s \] reads: [0-9]+\.[0-9]{2} MiB/s writes: [0-9]+\.[0-9]{2} MiB/s fsyncs: [0-9]+\.[0-9]{2}/s latency \(ms,95%\): +[0-9]+\.[0-9]{3}$' "$w/iv")
 holds "fileio interval lines" 'n >= 1' -v n="$n"
+# no fsync at all (no period, no end fsyncs) while writes go on: every line says fsyncs: 0.00/s
+n=$(grep -c -E '^\[ [0-9]+s \] reads: .* writes: [0-9.]*[1-9][0-9.]* MiB/s fsyncs: 0\.00/s' "$w/iv")
+holds "fileio interval lines: fsyncs 0.00/s with writes, no fsync asked" 'n >= 1 && n == a' -v n="$n" -v a="$(grep -c '^\[' "$w/iv")"
 expect "rndrd: reads" "$(ops "$w/rd" read)" 50
 expect "rndrd: writes/s" "$(field "$w/rd" 'writes/s:')" 0.00
 expect "rndrd: fsyncs/s" "$(field "$w/rd" 'fsyncs/s:')" 0.00
@@ -107,6 +114,14 @@ awk 'NF == 5 { n++; d = $2 - ($3 + $4 + $5); if (d > 0.02 || d < -0.02 || $1 > $
     ok || bad "oltp interval lines: $(grep '^\[' "$w/oiv" | head -3)"
 expect "oltp_point_select reads" "$(field "$w/ps" 'read:')" 25
 expect "oltp_point_select queries" "$(field "$w/ps" 'queries:')" 25
+# ignored errors are not reconnects: duplicate keys (a unique key on k, k uniform in 1..30),
+# --mysql-ignore-errors=1062 restarts each such event; no connection is lost
+mariadb --no-defaults -uroot -S "$BENCH_MY_SOCK" benchtest -e "DELETE FROM sbtest1; ALTER TABLE sbtest1 ADD UNIQUE KEY kk (k)" ||
+    bad "a unique key for the 1062 test"
+"$B" oltp_insert $C --tables=1 --table-size=30 --events=20 --time=0 --rand-seed=1 --rand-type=uniform --mysql-ignore-errors=1062 run >"$w/dup" 2>&1
+expect "oltp 1062 ignored: writes" "$(field "$w/dup" 'write:')" 20
+expect "oltp 1062 ignored: reconnects" "$(field "$w/dup" 'reconnects:')" 0
+holds "oltp 1062 ignored: ignored errors >= 1" 'e >= 1' -v e="$(field "$w/dup" 'ignored errors:')"
 "$B" oltp_read_only $C --tables=1 cleanup >/dev/null 2>&1
 
 echo "results: $pass passed, $fail failed"

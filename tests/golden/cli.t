@@ -139,7 +139,7 @@ Interval reports, --rate (open loop) and checkpoints in sysbench's line format:
   \[ 1s \] queue length: [0-9]+ concurrency: [01] (re)
   \[ 2s \] thds: [01] eps: [0-9]+\.[0-9]{2} lat \(ms,95%\): [0-9]+\.[0-9]{2} (re)
   \[ 2s \] queue length: [0-9]+ concurrency: [01] (re)
-  invariants: 19 hold
+  invariants: 20 hold
   $ $BENCH cpu --time=2 --report-checkpoints=1 --cpu-max-prime=1000 run | grep -cE 'Checkpoint report|^General statistics'
   3
 

@@ -64,13 +64,16 @@ rndrw reads and writes 1.5:1; each thread fsyncs every file at the end:
 
 The fsync counts follow that sequence in every fsync mode (tests/check_result.py simulates
 it: periodic bursts, end fsyncs per thread, none of those under --file-fsync-all, whose
-writes are each followed by an fsync in the same event):
+writes are each followed by an fsync in the same event; with several threads, writes without
+periodic fsyncs: every thread fsyncs every file at the end):
 
   $ for x in "--file-test-mode=rndwr --file-fsync-all --events=50" "--file-test-mode=rndrw --file-fsync-all --events=60" \
   >     "--file-test-mode=rndrw --file-fsync-mode=fdatasync --events=250" "--file-test-mode=rndwr --file-fsync-end=off --events=250" \
-  >     "--file-test-mode=rndwr --file-fsync-freq=0 --events=50" "--file-test-mode=seqwr --file-fsync-freq=7 --events=100"; do
+  >     "--file-test-mode=rndwr --file-fsync-freq=0 --events=50" "--file-test-mode=rndwr --file-fsync-freq=0 --threads=2 --events=100" \
+  >     "--file-test-mode=seqwr --file-fsync-freq=7 --events=100"; do
   >   $BENCH fileio $F $x --time=0 run 2>/dev/null | $CHECK -- fileio $F $x --time=0 run
   > done
+  invariants: 22 hold
   invariants: 22 hold
   invariants: 22 hold
   invariants: 22 hold
