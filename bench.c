@@ -6163,11 +6163,17 @@ static u8 *io_fill(const struct io_shared *sh, struct io_pool *pl, u64 len, u64 
     if (!sh->fill_random)
         return buf;
     pl->pos = (pl->pos + pl->step) % pl->span;
-    /* one hash per sector: of where it goes (a bijection, so no two places share it, for
-     * offsets below 16 TiB), plus a hash of the write count (so a rewrite differs too) */
-    u64 where = pl->nonce ^ ((u64)(unsigned)file << 44), when = io_mix64(pl->nonce + ++pl->seq);
+    /* each sector starts with a stamp: a hash of where the write goes (file and offset)
+     * plus the sector's place in it, and a hash of the write count (so a rewrite differs
+     * too). Two hashes per write, not per sector: two multiplies per sector keep the
+     * stamping cheap next to a page-cache write */
+    u64 h = io_mix64(pl->nonce ^ ((u64)(unsigned)file << 44) ^ off);
+    u64 when = io_mix64(pl->nonce + ++pl->seq);
     for (u64 b = 0; b < len; b += 512) {
-        u64 h = io_mix64(where ^ (off + b)), st[2] = {h, h + when};
+        /* a Weyl step per sector, then an odd multiply (both bijections: sectors of a
+         * write differ) so that neighbouring stamps share no bytes a compressor could use */
+        u64 x = h + (b >> 9) * 0x9e3779b97f4a7c15ull;
+        u64 st[2] = {x * 0xbf58476d1ce4e5b9ull, (x ^ when) * 0x94d049bb133111ebull};
         memcpy(buf + b, st, (size_t)B_MIN(16, len - b));
     }
     if (!sh->validate)

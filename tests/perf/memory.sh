@@ -63,7 +63,7 @@ for bs in 1K 1M; do
             r=$(sed -n 's/^sysbench [^ ]* //p' "$PERF_TMP/ratio")
             [ -n "$r" ] || continue
             judged=$((judged + 1))
-            awk -v r="$r" 'BEGIN { exit !(r < 0.95 || r > 1.05) }' || bad="$bad $bs/$op/$mode"
+            awk -v r="$r" 'BEGIN { exit !(r >= 0.95 && r <= 1.05) }' || bad="$bad $bs/$op/$mode"
         done
     done
 done
