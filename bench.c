@@ -165,6 +165,36 @@ BENCH_API int b_seterr(struct b_err *e, int rc, int sys_errno, const char *fmt, 
     return rc;
 }
 
+BENCH_API int b_fail(struct b_err *e, int ex, const char *fmt, ...)
+{
+    va_list ap;
+    if (!e->rc)
+        e->rc = B_INVALID;
+    e->ex = ex;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+    va_end(ap);
+    return ex;
+}
+
+BENCH_API void b_hint(struct b_err *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->hint, sizeof(e->hint), fmt, ap);
+    va_end(ap);
+}
+
+BENCH_API void b_fail_sb(struct b_err *e, int fd, int ex, const char *fmt, ...)
+{
+    va_list ap;
+    e->sb_fd = fd;
+    e->sb_ex = ex;
+    va_start(ap, fmt);
+    vsnprintf(e->sb, sizeof(e->sb), fmt, ap);
+    va_end(ap);
+}
+
 BENCH_API _Noreturn void b_die(const char *fmt, ...)
 {
     va_list ap;
@@ -317,40 +347,8 @@ static void clk_sleep_until(u64 t_ns)
         ;
 }
 
-/* nanoseconds to milliseconds, for reports */
-static double rep_ms(u64 ns)
-{
-    return (double)ns / 1e6;
-}
 
-/* rep_num - the shortest text that reads back as exactly v, without an exponent for
- * values from 1e-4 up: "99.99999" where %g says "100", "99.9", "95". */
-static const char *rep_num(char *out, size_t n, double v)
-{
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(out, n, "%.*g", prec, v);
-        if (strtod(out, NULL) == v && (!strchr(out, 'e') || fabs(v) < 1e-4))
-            break;
-    }
-    return out;
-}
 
-/* " lat (ms,50%,95%): 0.12,0.34" - the percentiles of an interval line (label: "lat" or
- * "latency", as sysbench words it per test; decimals 2, or 3 for fileio) */
-static void rep_interval_pcts(const struct bench_opts *o, const struct hist *h, const char *label,
-                              int decimals)
-{
-    if (!o->npct)
-        return;
-    char num[32];
-    printf(" %s (ms,", label);
-    for (int i = 0; i < o->npct; i++)
-        printf("%s%s%%", i ? "," : "", rep_num(num, sizeof(num), o->pct[i]));
-    printf("):");
-    for (int i = 0; i < o->npct; i++)
-        printf("%s%4.*f", i ? "," : " ", decimals,
-               rep_ms(hist_percentile(h, o->pct[i], 0, UINT64_MAX)));
-}
 
 #define HIST_HALF (1u << (HIST_SUB_BITS - 1)) /* 128 linear buckets per octave */
 
@@ -4624,12 +4622,6 @@ static int cpu_event(struct load_thread *t)
     return B_OK;
 }
 
-static void cpu_print_mode(const struct bench_opts *o)
-{
-    if (o->verbosity >= 4)
-        printf("Doing CPU performance benchmark\n\n");
-    printf("Prime numbers limit: %lld\n\n", (long long)o->cpu_max_prime);
-}
 
 static const struct opt_def opt_memory[] = {
     OPT("memory-block-size", SIZE, memory_block_size, "1K", 0, 1ull << 40, NULL,
@@ -4871,36 +4863,8 @@ static void mem_done(struct load_run *r)
     }
 }
 
-static void mem_print_mode(const struct bench_opts *o)
-{
-    static const char *oper[] = {"read", "write", "none"}, *scope[] = {"global", "local"};
-    if (o->verbosity >= 4)
-        printf("Doing memory operations speed test\n");
-    printf("Running memory speed test with the following options:\n");
-    printf("  block size: %lluKiB\n", (unsigned long long)(o->memory_block_size / 1024));
-    printf("  total size: %lluMiB\n", (unsigned long long)(o->memory_total_size / 1048576));
-    printf("  operation: %s\n", oper[o->memory_oper]);
-    printf("  scope: %s\n", scope[o->memory_scope]);
-    printf("\n");
-}
 
-static void mem_report(const struct load_run *r, const struct load_snap *s, double secs)
-{
-    const struct bench_opts *o = r->o;
-    double mib = (double)s->events * (double)o->memory_block_size / 1048576.0;
-    printf("Total operations: %llu (%8.2f per second)\n\n", (unsigned long long)s->events,
-           secs > 0 ? (double)s->events / secs : 0.0);
-    if (o->memory_oper != MEM_NONE)
-        printf("%4.2f MiB transferred (%4.2f MiB/sec)\n\n", mib, secs > 0 ? mib / secs : 0.0);
-    printf("\n");
-}
 
-static void mem_interval(const struct load_run *r, const struct load_snap *d, double secs,
-                         double at_s)
-{
-    double mib = (double)d->events * (double)r->o->memory_block_size / 1048576.0;
-    printf("[ %.0fs ] %4.2f MiB/sec\n", at_s, secs > 0 ? mib / secs : 0.0);
-}
 
 /*== 12 thr_ : threads and mutex workloads ===================================*/
 /*
@@ -4991,13 +4955,6 @@ static int thr_threads_event(struct load_thread *t)
     return B_OK;
 }
 
-static void thr_threads_mode(const struct bench_opts *o)
-{
-    if (o->verbosity >= 4)
-        printf("Doing thread subsystem performance test\nThread yields per test: %lld Locks "
-               "used: %lld\n",
-               (long long)o->thread_yields, (long long)o->thread_locks);
-}
 
 static int thr_mutex_init(struct load_run *r)
 {
@@ -5032,18 +4989,7 @@ static int thr_mutex_event(struct load_thread *t)
     return B_OK;
 }
 
-/* threads and mutex have no block of their own; sysbench prints an empty line for it */
-static void thr_report(const struct load_run *r, const struct load_snap *s, double secs)
-{
-    (void)r, (void)s, (void)secs;
-    printf("\n");
-}
 
-static void thr_mutex_mode(const struct bench_opts *o)
-{
-    if (o->verbosity >= 4)
-        printf("Doing mutex performance test\n");
-}
 
 /*== 13 load_ : worker threads, limits, --rate, intervals, checkpoints =======*/
 /*
@@ -5070,9 +5016,10 @@ static void thr_mutex_mode(const struct bench_opts *o)
 #define LOAD_QUEUE_MAX 131072 /* sysbench's event queue size */
 
 struct load_hooks {
-    void (*interval)(struct load_run *r, const struct load_snap *d, double secs, double at_s);
-    void (*checkpoint)(struct load_run *r, const struct load_snap *cur, double at_s);
-    void (*forced)(struct load_run *r, const struct load_snap *cur); /* does not return */
+    void *ctx;
+    void (*interval)(void *ctx, struct load_run *r, const struct load_snap *d, double secs,
+                     double at_s);
+    void (*checkpoint)(void *ctx, struct load_run *r, const struct load_snap *cur, double at_s);
 };
 
 static void load_snap_init(struct load_snap *s, int nthreads, int nops)
@@ -5331,6 +5278,20 @@ static inline void load_record_op(struct load_thread *t, int op, u64 lat)
     load_record(t, lat);
 }
 
+/* A --debug line to the run's sink (res_say's job; res_ comes after this section). */
+static void load_debug(const struct load_run *r, const char *fmt, ...) B_PRINTF(2, 3);
+static void load_debug(const struct load_run *r, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    if (!r->res || !r->res->sink || !r->res->sink->say)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    r->res->sink->say(r->res->sink->ctx, RES_SAY_DEBUG, line);
+}
+
 static void *load_worker(void *arg)
 {
     struct load_thread *t = arg;
@@ -5338,13 +5299,13 @@ static void *load_worker(void *arg)
     int rc = B_OK;
 
     if (r->o->debug)
-        printf("DEBUG: Worker thread (#%d) started\n", t->id);
+        load_debug(r, "DEBUG: Worker thread (#%d) started", t->id);
     if (r->w->thread_init)
         rc = r->w->thread_init(t);
     if (rc < 0)
         load_fail(r, rc, &t->err);
     else if (r->o->debug)
-        printf("DEBUG: Worker thread (#%d) initialized\n", t->id);
+        load_debug(r, "DEBUG: Worker thread (#%d) initialized", t->id);
 
     pthread_mutex_lock(&r->mu);
     atomic_fetch_add(&r->ready, 1);
@@ -5557,7 +5518,7 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
             load_snapshot(r, &cur);
             load_snap_diff(&d, &cur, &prev, r->nthreads);
             if (hk->interval)
-                hk->interval(r, &d, (double)(cur.t_ns - prev.t_ns) / 1e9,
+                hk->interval(hk->ctx, r, &d, (double)(cur.t_ns - prev.t_ns) / 1e9,
                              (double)(next_iv - r->t_measure_ns) / 1e9);
             load_snap_copy(&prev, &cur, r->nthreads);
             next_iv += (u64)o->report_interval * sec;
@@ -5565,7 +5526,7 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
         if (ck_t && now >= ck_t) {
             load_snapshot(r, &cur);
             if (hk->checkpoint)
-                hk->checkpoint(r, &cur, o->ckpt[ck]);
+                hk->checkpoint(hk->ctx, r, &cur, o->ckpt[ck]);
             load_snap_copy(&r->base, &cur, r->nthreads);
             load_reset_minmax(r);
             /* a time given twice (--report-checkpoints=1,1) is one report, as sysbench */
@@ -5573,12 +5534,24 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
                 ;
         }
         if (forced && now >= forced && atomic_load(&r->running) > 0) {
-            load_snapshot(r, &cur);
-            hk->forced(r, &cur);
+            /* workers still inside an event: the run ends here, they are not waited for
+             * (wl_run abandons the run to wl_reap; the process goes on) */
+            load_snap_init(&r->forced_snap, r->nthreads, r->w->nops);
+            load_snapshot(r, &r->forced_snap);
+            r->forced = true;
+            atomic_store(&r->stop, 1);
+            pthread_mutex_lock(&r->mu);
+            break;
         }
         pthread_mutex_lock(&r->mu);
     }
     pthread_mutex_unlock(&r->mu);
+    if (r->forced) {
+        load_snap_free(&prev);
+        load_snap_free(&cur);
+        load_snap_free(&d);
+        return;
+    }
     for (int i = 0; i < r->nthreads; i++)
         pthread_join(r->thr[i].tid, NULL);
     /* the interval that ends with --time: sysbench may or may not print it (a race); we do */
@@ -5586,7 +5559,7 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
         !atomic_load(&r->stop) && !atomic_load(&b_stop)) {
         load_snapshot(r, &cur);
         load_snap_diff(&d, &cur, &prev, r->nthreads);
-        hk->interval(r, &d, (double)(cur.t_ns - prev.t_ns) / 1e9,
+        hk->interval(hk->ctx, r, &d, (double)(cur.t_ns - prev.t_ns) / 1e9,
                      (double)(next_iv - r->t_measure_ns) / 1e9);
     }
     load_snap_free(&prev);
@@ -5594,7 +5567,214 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
     load_snap_free(&d);
 }
 
-/*== 14 uring_, io_ : io_uring by raw syscalls; the fileio workload ==========*/
+/*== 14 res_ : results as data ===============================================*/
+/*
+ * What a command measured, as data: the workload and options, host and target facts, the
+ * measured window's counts and latency (the mergeable histogram itself, exact min/max/sum),
+ * interval samples, checkpoints, warnings, and how the run ended. Workloads fill facts and
+ * warnings; the run path (wl_run) fills the statistics; renderers in rep_ turn a result into
+ * sysbench's text or JSON. Nothing here prints: res_say hands a line to the caller's sink.
+ */
+
+BENCH_API void res_init(struct res *res, const struct wl_def *w, const char *cmd,
+                        const struct bench_opts *o, const struct res_sink *sink)
+{
+    struct timespec ts;
+    memset(res, 0, sizeof(*res));
+    res->w = w;
+    res->command = cmd;
+    res->o = o;
+    res->sink = sink;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    res->started_unix_ms = (i64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void res_stats_free(struct res_stats *s)
+{
+    load_snap_free(&s->d);
+    free(s->thr_min_ns);
+    free(s->thr_max_ns);
+    s->thr_min_ns = s->thr_max_ns = NULL;
+}
+
+BENCH_API void res_free(struct res *res)
+{
+    for (int i = 0; i < res->nfacts; i++)
+        free(res->facts[i].str);
+    free(res->facts);
+    free(res->warns);
+    if (res->have_final)
+        res_stats_free(&res->final);
+    for (int i = 0; i < res->nckpt; i++)
+        res_stats_free(&res->ckpt[i]);
+    free(res->ckpt);
+    free(res->iv);
+    for (int i = 0; i < res->nsteps; i++)
+        res_free(&res->steps[i]);
+    free(res->steps);
+    memset(res, 0, sizeof(*res));
+}
+
+/* Make room for one more element of an array that grows by doubling. */
+static void *res_grow(void *p, int *cap, int n, size_t size)
+{
+    if (n < *cap)
+        return p;
+    *cap = *cap ? *cap * 2 : 8;
+    p = realloc(p, (size_t)*cap * size);
+    if (!p)
+        b_die("out of memory growing a result to %d entries", *cap);
+    return p;
+}
+
+static struct res_fact *res_fact_slot(struct res *res, const char *key)
+{
+    for (int i = 0; i < res->nfacts; i++)
+        if (!strcmp(res->facts[i].key, key)) {
+            free(res->facts[i].str);
+            res->facts[i].str = NULL;
+            return &res->facts[i];
+        }
+    res->facts = res_grow(res->facts, &res->capfacts, res->nfacts, sizeof(*res->facts));
+    struct res_fact *f = &res->facts[res->nfacts++];
+    memset(f, 0, sizeof(*f));
+    snprintf(f->key, sizeof(f->key), "%s", key);
+    return f;
+}
+
+BENCH_API void res_fact_int(struct res *res, const char *key, i64 v)
+{
+    struct res_fact *f = res_fact_slot(res, key);
+    f->type = RES_INT;
+    f->i = v;
+}
+
+BENCH_API void res_fact_num(struct res *res, const char *key, double v)
+{
+    struct res_fact *f = res_fact_slot(res, key);
+    f->type = RES_NUM;
+    f->num = v;
+}
+
+BENCH_API void res_fact_bool(struct res *res, const char *key, bool v)
+{
+    struct res_fact *f = res_fact_slot(res, key);
+    f->type = RES_BOOL;
+    f->i = v;
+}
+
+BENCH_API void res_fact_str(struct res *res, const char *key, const char *fmt, ...)
+{
+    struct buf b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[512];
+    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof(tmp)) {
+        va_start(ap, fmt);
+        b.cap = (size_t)n + 1;
+        b.p = b_xmalloc(b.cap);
+        vsnprintf(b.p, b.cap, fmt, ap);
+        va_end(ap);
+    } else
+        b.p = b_xstrdup(tmp);
+    struct res_fact *f = res_fact_slot(res, key);
+    f->type = RES_STR;
+    f->str = b.p;
+}
+
+BENCH_API const struct res_fact *res_fact(const struct res *res, const char *key)
+{
+    for (int i = 0; res && i < res->nfacts; i++)
+        if (!strcmp(res->facts[i].key, key))
+            return &res->facts[i];
+    return NULL;
+}
+
+BENCH_API void res_warn(struct res *res, const char *code, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    res->warns = res_grow(res->warns, &res->capwarns, res->nwarns, sizeof(*res->warns));
+    struct res_warn *w = &res->warns[res->nwarns++];
+    memset(w, 0, sizeof(*w));
+    snprintf(w->code, sizeof(w->code), "%s", code);
+    snprintf(w->hint, sizeof(w->hint), "%s", hint ? hint : "");
+    va_start(ap, fmt);
+    vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+    va_end(ap);
+}
+
+BENCH_API void res_say(const struct res *res, int kind, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    if (!res || !res->sink || !res->sink->say)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    res->sink->say(res->sink->ctx, kind, line);
+}
+
+BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const char *cmd)
+{
+    res->steps = res_grow(res->steps, &res->capsteps, res->nsteps, sizeof(*res->steps));
+    struct res *s = &res->steps[res->nsteps++];
+    res_init(s, w, cmd, res->o, NULL);
+    return s;
+}
+
+/* res_stats_from - the window cur - base as a result's statistics (allocates s). */
+static void res_stats_from(struct res_stats *s, const struct load_run *r,
+                           const struct load_snap *cur, u64 t_end_ns)
+{
+    int n = r->nthreads;
+    memset(s, 0, sizeof(*s));
+    load_snap_init(&s->d, n, r->w->nops);
+    load_snap_diff(&s->d, cur, &r->base, n);
+    if (t_end_ns < r->t_measure_ns) /* stopped during --warmup-time: nothing was measured */
+        t_end_ns = r->t_measure_ns;
+    s->d.t_ns = t_end_ns;
+    s->window_s = (double)(t_end_ns - r->base.t_ns) / 1e9;
+    s->total_s = (double)(t_end_ns - r->t_measure_ns) / 1e9;
+    s->at_s = s->total_s;
+    s->threads = n;
+    if (!s->d.events)
+        s->d.lat_min_ns = s->d.lat_max_ns = 0;
+    s->thr_min_ns = b_xcalloc((size_t)n, sizeof(u64));
+    s->thr_max_ns = b_xcalloc((size_t)n, sizeof(u64));
+    for (int i = 0; i < n; i++) {
+        s->thr_min_ns[i] = atomic_load(&r->thr[i].lat_min_ns);
+        s->thr_max_ns[i] = atomic_load(&r->thr[i].lat_max_ns);
+    }
+}
+
+BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src)
+{
+    if (dst->d.nops != src->d.nops)
+        return B_INVALID;
+    u64 mn = dst->d.events ? dst->d.lat_min_ns : UINT64_MAX;
+    u64 smn = src->d.events ? src->d.lat_min_ns : UINT64_MAX;
+    dst->d.lat_min_ns = B_MIN(mn, smn);
+    if (dst->d.lat_min_ns == UINT64_MAX)
+        dst->d.lat_min_ns = 0;
+    dst->d.lat_max_ns = B_MAX(dst->d.lat_max_ns, src->d.lat_max_ns);
+    dst->d.events += src->d.events;
+    dst->d.lat_sum_ns += src->d.lat_sum_ns;
+    for (int k = 0; k < LOAD_NCTR; k++)
+        dst->d.ctr[k] += src->d.ctr[k];
+    hist_add(dst->d.hist, src->d.hist);
+    for (int k = 0; k < dst->d.nops; k++)
+        hist_add(&dst->d.op_hist[k], &src->d.op_hist[k]);
+    dst->window_s += src->window_s;
+    dst->total_s += src->total_s;
+    dst->at_s = dst->total_s;
+    dst->unfinished += src->unfinished;
+    return B_OK;
+}
+
+/*== 15 uring_, io_ : io_uring by raw syscalls; the fileio workload ==========*/
 /*
  * uring_: a minimal io_uring client over the three raw syscalls (no liburing): setup with
  * fio's "newest flags first" ladder (SINGLE_ISSUER|DEFER_TASKRUN, then COOP_TASKRUN, then
@@ -5877,6 +6057,15 @@ static const char *const io_mode_text[] = {"sequential write (creation)", "seque
                                            "sequential read", "random read", "random write",
                                            "random r/w"};
 static const char *const io_op_names[] = {"read", "write", "fsync"};
+
+/* What the fileio counters count (the report's "File operations" and "Throughput"). */
+static const struct res_ctr_def io_ctrs[] = {
+    {"reads", "operations", true, "read requests completed"},
+    {"writes", "operations", true, "write requests completed"},
+    {"fsyncs", "operations", true, "fsync/fdatasync calls completed"},
+    {"read_bytes", "bytes", true, "bytes read"},
+    {"written_bytes", "bytes", true, "bytes written"},
+};
 
 #define IO_VALIDATE_TRAILER 12 /* CRC32 (4) + file offset (8) at the end of each block */
 
@@ -7070,6 +7259,58 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
     return B_OK;
 }
 
+/* "Extra file open flags: sync dsync directio" as sysbench prints it, from the words given
+ * (io_parse_flags): "sync" alone shows as "sync ", not "sync dsync ". */
+static void io_print_flags(int words)
+{
+    printf("Extra file open flags: %s%s%s%s\n", words ? "" : "(none)", words & 1 ? "sync " : "",
+           words & 2 ? "dsync " : "", words & 4 ? "directio" : "");
+}
+
+/* Facts for the run header (bench persona): what the files sit on, and whether the page
+ * cache will answer instead of the disk (a warning). */
+static void io_facts(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    struct io_shared sh;
+    struct os_fsinfo fi;
+    char dir[PATH_MAX], ram[32], total[32];
+    io_params(&sh, o, io_test_mode(o->file_test_mode));
+    res_fact_int(r->res, "file_size_bytes", (i64)sh.file_size);
+    res_fact_int(r->res, "total_size_bytes", (i64)(sh.file_size * (u64)sh.nfiles));
+    res_fact_int(r->res, "block_size_bytes", (i64)sh.bs);
+    res_fact_str(r->res, "io_mode", "%s", sh.iomode == IO_SYNC    ? "sync"
+                                          : sh.iomode == IO_ASYNC ? "async"
+                                                                  : "mmap");
+    if (sh.iomode == IO_ASYNC)
+        res_fact_int(r->res, "queue_depth", sh.depth);
+    if (o->persona == B_SYSBENCH || os_fsinfo_get(o->file_dir, &fi) < 0)
+        return;
+    if (!realpath(o->file_dir, dir))
+        snprintf(dir, sizeof(dir), "%s", o->file_dir);
+    res_fact_str(r->res, "dir", "%s", dir);
+    res_fact_str(r->res, "fs_type", "%s", fi.fstype[0] ? fi.fstype : "?");
+    res_fact_str(r->res, "fs_source", "%s", fi.source[0] ? fi.source : "?");
+    res_fact_str(r->res, "mount_options", "%s", fi.options[0] ? fi.options : "?");
+    res_fact_int(r->res, "fs_free_bytes", (i64)fi.avail_bytes);
+    if (fi.device[0]) {
+        res_fact_str(r->res, "device", "%s", fi.device);
+        if (fi.rotational >= 0)
+            res_fact_bool(r->res, "device_rotational", fi.rotational == 1);
+        if (fi.model[0])
+            res_fact_str(r->res, "device_model", "%s", fi.model);
+    }
+    u64 mem = os_mem_total(), tot = sh.file_size * (u64)sh.nfiles;
+    if (mem)
+        res_fact_int(r->res, "ram_bytes", (i64)mem);
+    if ((!(sh.oflags & O_DIRECT) || sh.iomode == IO_MMAP) && mem && tot <= mem)
+        res_warn(r->res, "page_cache",
+                 "add --file-extra-flags=direct, or make --file-total-size larger than RAM",
+                 "fileio: the %s of test files fit in RAM (%s) and O_DIRECT is off: this "
+                 "measures the page cache, not the disk",
+                 unit_fmt_size(tot, total, sizeof(total)), unit_fmt_size(mem, ram, sizeof(ram)));
+}
+
 static int io_init(struct load_run *r)
 {
     struct io_shared *sh = b_xcalloc(1, sizeof(*sh));
@@ -7125,121 +7366,10 @@ static void io_done(struct load_run *r)
     r->wl_global = NULL;
 }
 
-/* "Extra file open flags: sync dsync directio" as sysbench prints it, from the words given
- * (io_parse_flags): "sync" alone shows as "sync ", not "sync dsync ". */
-static void io_print_flags(int words)
-{
-    printf("Extra file open flags: %s%s%s%s\n", words ? "" : "(none)", words & 1 ? "sync " : "",
-           words & 2 ? "dsync " : "", words & 4 ? "directio" : "");
-}
 
-/* bench persona: what the files sit on, and whether the page cache will answer. */
-static void io_print_host(const struct bench_opts *o, const struct io_shared *sh)
-{
-    struct os_fsinfo fi;
-    char avail[32], ram[32], total[32], dir[PATH_MAX];
-    if (o->sb || os_fsinfo_get(o->file_dir, &fi) < 0)
-        return;
-    if (!realpath(o->file_dir, dir))
-        snprintf(dir, sizeof(dir), "%s", o->file_dir);
-    unit_fmt_size(fi.avail_bytes, avail, sizeof(avail));
-    printf("Directory %s: %s on %s (%s), %s free", dir, fi.fstype[0] ? fi.fstype : "?",
-           fi.source[0] ? fi.source : "?", fi.options[0] ? fi.options : "?", avail);
-    if (fi.device[0])
-        printf(", device %s%s%s%s%s", fi.device,
-               fi.rotational == 1   ? " (rotational)"
-               : fi.rotational == 0 ? " (solid state)"
-                                    : "",
-               fi.model[0] ? ", model \"" : "", fi.model, fi.model[0] ? "\"" : "");
-    printf("\n");
-    u64 mem = os_mem_total(), tot = sh->file_size * (u64)sh->nfiles;
-    if ((!(sh->oflags & O_DIRECT) || sh->iomode == IO_MMAP) && mem && tot <= mem) {
-        unit_fmt_size(tot, total, sizeof(total));
-        unit_fmt_size(mem, ram, sizeof(ram));
-        b_msg(B_MSG_WARN,
-              "fileio: the %s of test files fit in RAM (%s) and O_DIRECT is off: this measures "
-              "the page cache, not the disk",
-              total, ram);
-        b_msg(B_MSG_HINT, "add --file-extra-flags=direct, or make --file-total-size larger "
-                          "than RAM");
-    }
-}
 
-static void io_print_mode(const struct bench_opts *o)
-{
-    struct io_shared sh;
-    char a[32], b[32];
-    int mode = io_test_mode(o->file_test_mode);
-    io_params(&sh, o, mode);
-    io_print_host(o, &sh);
-    io_print_flags(sh.flagwords);
-    printf("%lld files, %s each\n", (long long)o->file_num,
-           unit_fmt_size(sh.file_size, a, sizeof(a)));
-    printf("%s total file size\n", unit_fmt_size(sh.file_size * (u64)sh.nfiles, b, sizeof(b)));
-    printf("Block size %s\n", unit_fmt_size(sh.bs, a, sizeof(a)));
-    if (o->file_merged_requests > 0)
-        printf("Merging requests up to %s for sequential IO.\n",
-               unit_fmt_size(sh.bs * (u64)o->file_merged_requests, a, sizeof(a)));
-    if (io_mode_random(mode)) {
-        printf("Number of IO requests: %lld\n", (long long)o->events);
-        printf("Read/Write ratio for combined random IO test: %2.2f\n", o->file_rw_ratio);
-    }
-    if (o->file_fsync_freq > 0 && !o->file_fsync_all)
-        printf("Periodic FSYNC enabled, calling fsync() each %lld requests.\n",
-               (long long)o->file_fsync_freq);
-    if (o->file_fsync_end && !o->file_fsync_all)
-        printf("Calling fsync() at the end of test, Enabled.\n");
-    if (o->file_fsync_all)
-        printf("Calling fsync() after each write operation.\n");
-    printf("Using %s I/O mode\n", sh.iomode == IO_SYNC    ? "synchronous"
-                                  : sh.iomode == IO_ASYNC ? "asynchronous"
-                                                          : "fast mmaped");
-    if (!o->sb && sh.iomode == IO_ASYNC)
-        printf("io_uring queue depth %u per thread\n", sh.depth);
-    if (o->validate)
-        printf("Using checksums validation.\n");
-    printf("Doing %s test\n", io_mode_text[mode]);
-}
 
-static void io_report(const struct load_run *r, const struct load_snap *s, double secs)
-{
-    const struct bench_opts *o = r->o;
-    double d = secs > 0 ? secs : 1;
-    printf("\nFile operations:\n");
-    printf("    reads/s:                      %4.2f\n", (double)s->ctr[0] / d);
-    printf("    writes/s:                     %4.2f\n", (double)s->ctr[1] / d);
-    printf("    fsyncs/s:                     %4.2f\n\n", (double)s->ctr[2] / d);
-    printf("Throughput:\n");
-    printf("    read, MiB/s:                  %4.2f\n", (double)s->ctr[3] / 1048576.0 / d);
-    printf("    written, MiB/s:               %4.2f\n\n", (double)s->ctr[4] / 1048576.0 / d);
-    if (o->sb || !o->npct)
-        return;
-    /* bench: each operation's own latency (fsync latency is what a redo log waits for) */
-    printf("Latency by operation (ms):\n");
-    for (int k = 0; k < s->nops; k++) {
-        u64 n = hist_total(&s->op_hist[k]);
-        if (!n)
-            continue;
-        printf("    %-6s %10llu ops ", io_op_names[k], (unsigned long long)n);
-        for (int i = 0; i < o->npct; i++)
-            printf(" %g%%: %.3f", o->pct[i],
-                   rep_ms(hist_percentile(&s->op_hist[k], o->pct[i], 0, UINT64_MAX)));
-        printf("\n");
-    }
-    printf("\n");
-}
 
-static void io_interval(const struct load_run *r, const struct load_snap *d, double secs,
-                        double at_s)
-{
-    const struct bench_opts *o = r->o;
-    double x = secs > 0 ? secs : 1;
-    printf("[ %.0fs ] reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s", at_s,
-           (double)d->ctr[3] / 1048576.0 / x, (double)d->ctr[4] / 1048576.0 / x,
-           (double)d->ctr[2] / x);
-    rep_interval_pcts(o, d->hist, "latency", 3);
-    printf("\n");
-}
 
 /* Validation shared by prepare, run and cleanup (before anything is printed or touched). */
 static int io_check(struct bench_opts *o)
@@ -7894,7 +8024,7 @@ static int cli_conn_error(const char *what, const struct my_conn *c, const struc
 }
 
 
-/*== 15 oltp_ : sysbench's OLTP workloads over the myc_ client ===============*/
+/*== 16 oltp_ : sysbench's OLTP workloads over the myc_ client ===============*/
 /*
  * The 11 scripts of sysbench 1.0.20 (oltp_common.lua and friends, spec section 4) built in:
  * the same schema and data, the same statements (server-side prepared by default, one per
@@ -7908,6 +8038,15 @@ static int cli_conn_error(const char *what, const struct my_conn *c, const struc
  * and runs that write, touch only tables bench made (STYLE: prove ownership).
  * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is not implemented.
  */
+
+/* What the OLTP counters count (the report's "SQL statistics"). */
+static const struct res_ctr_def oltp_ctrs[] = {
+    {"queries_read", "queries", true, "SELECT statements (sysbench's read)"},
+    {"queries_write", "queries", true, "INSERT, UPDATE, DELETE, REPLACE (sysbench's write)"},
+    {"queries_other", "queries", true, "BEGIN, COMMIT and the rest (sysbench's other)"},
+    {"ignored_errors", "errors", true, "server errors ignored by --mysql-ignore-errors"},
+    {"reconnects", "connections", true, "reconnects after a lost connection"},
+};
 
 enum { OLTP_READ_WRITE, OLTP_READ_ONLY, OLTP_WRITE_ONLY, OLTP_POINT_SELECT, OLTP_INSERT,
        OLTP_UPDATE_INDEX, OLTP_UPDATE_NON_INDEX, OLTP_DELETE, OLTP_RANDOM_POINTS,
@@ -8650,43 +8789,7 @@ static void oltp_done(struct load_run *r)
     }
 }
 
-static void oltp_report(const struct load_run *r, const struct load_snap *s, double secs)
-{
-    u64 rd = s->ctr[0], wr = s->ctr[1], ot = s->ctr[2], total = rd + wr + ot;
-    double d = secs > 0 ? secs : 1;
-    char n[32];
-    printf("SQL statistics:\n");
-    printf("    queries performed:\n");
-    printf("        read:                            %llu\n", (unsigned long long)rd);
-    printf("        write:                           %llu\n", (unsigned long long)wr);
-    printf("        other:                           %llu\n", (unsigned long long)ot);
-    printf("        total:                           %llu\n", (unsigned long long)total);
-    snprintf(n, sizeof(n), "%llu", (unsigned long long)s->events);
-    printf("    transactions:                        %-6s (%.2f per sec.)\n", n,
-           (double)s->events / d);
-    snprintf(n, sizeof(n), "%llu", (unsigned long long)total);
-    printf("    queries:                             %-6s (%.2f per sec.)\n", n, (double)total / d);
-    snprintf(n, sizeof(n), "%llu", (unsigned long long)s->ctr[3]);
-    printf("    ignored errors:                      %-6s (%.2f per sec.)\n", n,
-           (double)s->ctr[3] / d);
-    snprintf(n, sizeof(n), "%llu", (unsigned long long)s->ctr[4]);
-    printf("    reconnects:                          %-6s (%.2f per sec.)\n\n", n,
-           (double)s->ctr[4] / d);
-    (void)r;
-}
 
-static void oltp_interval(const struct load_run *r, const struct load_snap *d, double secs,
-                          double at_s)
-{
-    const struct bench_opts *o = r->o;
-    double x = secs > 0 ? secs : 1;
-    u64 q = d->ctr[0] + d->ctr[1] + d->ctr[2];
-    printf("[ %.0fs ] thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f)", at_s,
-           atomic_load(&((struct load_run *)r)->running), (double)d->events / x, (double)q / x,
-           (double)d->ctr[0] / x, (double)d->ctr[1] / x, (double)d->ctr[2] / x);
-    rep_interval_pcts(o, d->hist, "lat", 2);
-    printf(" err/s: %4.2f reconn/s: %4.2f\n", (double)d->ctr[3] / x, (double)d->ctr[4] / x);
-}
 
 /* ---- commands: prepare, prewarm, cleanup (they print, as sysbench's scripts do) ---- */
 
@@ -9276,10 +9379,14 @@ static int oltp_init(struct load_run *r)
     if (cli_conn_params(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
         return B_OK; /* the workers report the connection error */
     /* the bench persona's header names the transport the workers use (as this connection) */
-    snprintf(r->transport, sizeof(r->transport), "Server: %s (%s), %s%s%s%s%s", c.target,
-             c.version, c.is_unix ? "unix socket" : c.tls ? "" : "TCP",
-             c.is_unix && c.tls ? ", " : "", c.tls ? mbedtls_ssl_get_version(&c.ssl) : "",
-             c.tls ? " " : c.is_unix ? "" : ", no TLS", c.tls ? myc_cipher(&c) : "");
+    res_fact_str(r->res, "server", "%s", c.target);
+    res_fact_str(r->res, "server_version", "%s", c.version);
+    res_fact_str(r->res, "transport", "%s", c.is_unix ? "unix" : "tcp");
+    res_fact_bool(r->res, "tls", c.tls);
+    if (c.tls) {
+        res_fact_str(r->res, "tls_version", "%s", mbedtls_ssl_get_version(&c.ssl));
+        res_fact_str(r->res, "tls_cipher", "%s", myc_cipher(&c));
+    }
     i64 last = !writes ? 0 : v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables, nsb = 0;
     char first[OLTP_NAME_SZ] = "";
     for (i64 n = 1; n <= last; n++) {
@@ -9399,13 +9506,12 @@ struct sizing_row {
     u64 errors;
 };
 
-/* One step: `threads` workers of w for step-time seconds; fills *row. */
+/* One step: `threads` workers of w for step-time seconds, by the run path; fills *row. */
 static int sizing_step(const struct bench_opts *base, const struct wl_def *w, i64 threads,
                        struct sizing_row *row, struct b_err *err)
 {
     struct bench_opts so = *base;
-    struct load_run r;
-    static const struct load_hooks hooks = {NULL, NULL, NULL};
+    struct res res;
     so.threads = threads;
     so.time_s = base->sizing_step_time;
     so.events = 0;
@@ -9413,38 +9519,26 @@ static int sizing_step(const struct bench_opts *base, const struct wl_def *w, i6
     so.warmup_time = 0;
     so.report_interval = 0;
     so.nckpt = 0;
-    load_run_init(&r, w, &so);
-    int rc = w->init ? w->init(&r) : B_OK;
-    if (rc == B_OK)
-        rc = load_start(&r);
+    so.debug = false;
+    res_init(&res, w, "run", &so, NULL);
+    int rc = wl_run(w, &so, &res);
+    if (rc == B_OK && res.rc)
+        rc = res.rc;
     if (rc < 0) {
-        *err = r.err;
-        if (w->done)
-            w->done(&r);
-        load_run_free(&r);
+        *err = res.err;
+        res_free(&res);
         return rc;
     }
-    load_go(&r);
-    load_run_main(&r, &hooks);
-    u64 t_end = clk_now_ns();
-    struct load_snap s;
-    load_snap_init(&s, r.nthreads, 0);
-    load_snapshot(&r, &s);
-    double secs = (double)(t_end - r.t_measure_ns) / 1e9;
+    const struct load_snap *s = &res.final.d;
+    double secs = res.final.total_s > 0 ? res.final.total_s : 1;
     row->wl = w->name;
     row->threads = threads;
-    row->tps = (double)s.events / secs;
-    row->qps = (double)(s.ctr[0] + s.ctr[1] + s.ctr[2]) / secs;
-    row->p95 = rep_ms(hist_percentile(s.hist, 95, s.lat_min_ns, s.lat_max_ns));
-    row->p99 = rep_ms(hist_percentile(s.hist, 99, s.lat_min_ns, s.lat_max_ns));
-    row->errors = s.ctr[3];
-    rc = atomic_load(&r.failed);
-    if (rc)
-        *err = r.err;
-    if (w->done)
-        w->done(&r);
-    load_snap_free(&s);
-    load_run_free(&r);
+    row->tps = (double)s->events / secs;
+    row->qps = (double)(s->ctr[0] + s->ctr[1] + s->ctr[2]) / secs;
+    row->p95 = (double)hist_percentile(s->hist, 95, s->lat_min_ns, s->lat_max_ns) / 1e6;
+    row->p99 = (double)hist_percentile(s->hist, 99, s->lat_min_ns, s->lat_max_ns) / 1e6;
+    row->errors = s->ctr[3];
+    res_free(&res);
     return rc;
 }
 
@@ -9578,16 +9672,13 @@ static int sizing_main(struct bench_opts *o)
     return ex;
 }
 
-/*== 16 wl_ : workload registry ==============================================*/
+/*== 17 wl_ : workload registry and the run path ============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
  * /usr/share/sysbench/cpu.lua) maps to the built-in of the same base name.
  */
 
-static void wl_generic_interval(const struct load_run *r, const struct load_snap *d,
-                                double secs, double at_s);
-static void wl_cpu_report(const struct load_run *r, const struct load_snap *s, double secs);
 
 static int cli_ping(struct bench_opts *o);
 
@@ -9595,6 +9686,28 @@ static const struct opt_def opt_ping[] = {
     OPT("count", INT, ping_count, "10", 1, 1e6, NULL, "number of COM_PING round trips to time",
         NULL, 0),
 };
+
+/* The OLTP scripts share their hooks; a row differs in name, variant and options. */
+#define WL_OLTP(nm, var, opttab)                                                            \
+    {.name = nm,                                                                             \
+     .desc = "sysbench's " nm ".lua (MySQL/MariaDB)",                                        \
+     .opts = opttab,                                                                         \
+     .nopts = countof(opttab),                                                               \
+     .db = true,                                                                             \
+     .variant = var,                                                                         \
+     .check = oltp_check,                                                                    \
+     .check_common = oltp_check,                                                             \
+     .prepare = oltp_prepare_cmd,                                                            \
+     .cleanup = oltp_cleanup_cmd,                                                            \
+     .prewarm = oltp_prewarm_cmd,                                                            \
+     .init = oltp_init,                                                                      \
+     .thread_init = oltp_thread_init,                                                        \
+     .event = oltp_event,                                                                    \
+     .thread_done = oltp_thread_done,                                                        \
+     .done = oltp_done,                                                                      \
+     .family = WL_OLTP,                                                                      \
+     .ctrs = oltp_ctrs,                                                                      \
+     .nctrs = countof(oltp_ctrs)}
 
 static const struct wl_def wl_all[] = {
     {.name = "fileio",
@@ -9607,274 +9720,83 @@ static const struct wl_def wl_all[] = {
      .check_common = io_check,
      .prepare = io_prepare,
      .cleanup = io_cleanup,
-     .print_mode = io_print_mode,
      .init = io_init,
      .thread_init = io_thread_init,
      .event = io_event_any,
      .thread_done = io_thread_done,
      .done = io_done,
-     .report = io_report,
-     .interval = io_interval},
+     .facts = io_facts,
+     .family = WL_FILEIO,
+     .ctrs = io_ctrs,
+     .nctrs = countof(io_ctrs)},
     {.name = "ping",
      .desc = "MySQL/MariaDB connection check: server, TLS, authentication, round trips",
      .opts = opt_ping,
      .nopts = countof(opt_ping),
      .db = true,
+     .family = WL_CMD,
      .command = cli_ping},
-    {.name = "oltp_read_write",
-     .desc = "sysbench's oltp_read_write.lua (MySQL/MariaDB)",
-     .opts = opt_oltp,
-     .nopts = countof(opt_oltp),
-     .db = true,
-     .variant = OLTP_READ_WRITE,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
-    {.name = "oltp_read_only",
-     .desc = "sysbench's oltp_read_only.lua (MySQL/MariaDB)",
-     .opts = opt_oltp,
-     .nopts = countof(opt_oltp),
-     .db = true,
-     .variant = OLTP_READ_ONLY,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
-    {.name = "oltp_write_only",
-     .desc = "sysbench's oltp_write_only.lua (MySQL/MariaDB)",
-     .opts = opt_oltp,
-     .nopts = countof(opt_oltp),
-     .db = true,
-     .variant = OLTP_WRITE_ONLY,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
-    {.name = "oltp_point_select",
-     .desc = "sysbench's oltp_point_select.lua (MySQL/MariaDB)",
-     .opts = opt_oltp,
-     .nopts = countof(opt_oltp),
-     .db = true,
-     .variant = OLTP_POINT_SELECT,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
-    {.name = "oltp_insert",
-     .desc = "sysbench's oltp_insert.lua (MySQL/MariaDB)",
-     .opts = opt_oltp,
-     .nopts = countof(opt_oltp),
-     .db = true,
-     .variant = OLTP_INSERT,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
-    {.name = "oltp_update_index",
-     .desc = "sysbench's oltp_update_index.lua (MySQL/MariaDB)",
-     .opts = opt_oltp,
-     .nopts = countof(opt_oltp),
-     .db = true,
-     .variant = OLTP_UPDATE_INDEX,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
-    {.name = "oltp_update_non_index",
-     .desc = "sysbench's oltp_update_non_index.lua (MySQL/MariaDB)",
-     .opts = opt_oltp,
-     .nopts = countof(opt_oltp),
-     .db = true,
-     .variant = OLTP_UPDATE_NON_INDEX,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
-    {.name = "oltp_delete",
-     .desc = "sysbench's oltp_delete.lua (MySQL/MariaDB)",
-     .opts = opt_oltp,
-     .nopts = countof(opt_oltp),
-     .db = true,
-     .variant = OLTP_DELETE,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
-    {.name = "select_random_points",
-     .desc = "sysbench's select_random_points.lua (MySQL/MariaDB)",
-     .opts = opt_oltp_points,
-     .nopts = countof(opt_oltp_points),
-     .db = true,
-     .variant = OLTP_RANDOM_POINTS,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
-    {.name = "select_random_ranges",
-     .desc = "sysbench's select_random_ranges.lua (MySQL/MariaDB)",
-     .opts = opt_oltp_ranges,
-     .nopts = countof(opt_oltp_ranges),
-     .db = true,
-     .variant = OLTP_RANDOM_RANGES,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
-    {.name = "bulk_insert",
-     .desc = "sysbench's bulk_insert.lua (MySQL/MariaDB)",
-     .opts = opt_oltp,
-     .nopts = countof(opt_oltp),
-     .db = true,
-     .variant = OLTP_BULK_INSERT,
-     .check = oltp_check,
-     .check_common = oltp_check,
-     .prepare = oltp_prepare_cmd,
-     .cleanup = oltp_cleanup_cmd,
-     .prewarm = oltp_prewarm_cmd,
-     .init = oltp_init,
-     .thread_init = oltp_thread_init,
-     .event = oltp_event,
-     .thread_done = oltp_thread_done,
-     .done = oltp_done,
-     .report = oltp_report,
-     .interval = oltp_interval},
+    WL_OLTP("oltp_read_write", OLTP_READ_WRITE, opt_oltp),
+    WL_OLTP("oltp_read_only", OLTP_READ_ONLY, opt_oltp),
+    WL_OLTP("oltp_write_only", OLTP_WRITE_ONLY, opt_oltp),
+    WL_OLTP("oltp_point_select", OLTP_POINT_SELECT, opt_oltp),
+    WL_OLTP("oltp_insert", OLTP_INSERT, opt_oltp),
+    WL_OLTP("oltp_update_index", OLTP_UPDATE_INDEX, opt_oltp),
+    WL_OLTP("oltp_update_non_index", OLTP_UPDATE_NON_INDEX, opt_oltp),
+    WL_OLTP("oltp_delete", OLTP_DELETE, opt_oltp),
+    WL_OLTP("select_random_points", OLTP_RANDOM_POINTS, opt_oltp_points),
+    WL_OLTP("select_random_ranges", OLTP_RANDOM_RANGES, opt_oltp_ranges),
+    WL_OLTP("bulk_insert", OLTP_BULK_INSERT, opt_oltp),
     {.name = "oltp-0.4",
      .desc = "sysbench 0.4's --test=oltp (hidden)",
      .opts = opt_oltp_legacy,
      .nopts = countof(opt_oltp_legacy),
      .db = true,
-     .hidden = true},
+     .hidden = true,
+     .family = WL_OLTP},
     {.name = "oltp",
      .desc = "the sizing one-liner: bench oltp -h HOST -u USER [-p]: a schema of its own, a "
              "thread ladder, the knee",
      .opts = opt_oltp_sizing,
      .nopts = countof(opt_oltp_sizing),
      .db = true,
+     .family = WL_CMD,
      .command = sizing_main},
     {.name = "cpu",
      .desc = "CPU performance test",
      .opts = opt_cpu,
      .nopts = countof(opt_cpu),
-     .print_mode = cpu_print_mode,
      .event = cpu_event,
-     .report = wl_cpu_report,
-     .interval = wl_generic_interval},
+     .family = WL_CPU},
     {.name = "memory",
      .desc = "Memory functions speed test",
      .opts = opt_memory,
      .nopts = countof(opt_memory),
      .own_limit = true,
      .check = mem_check,
-     .print_mode = mem_print_mode,
      .init = mem_init,
      .thread_init = mem_thread_init,
      .event = mem_event,
      .thread_done = mem_thread_done,
      .done = mem_done,
-     .report = mem_report,
-     .interval = mem_interval},
+     .family = WL_MEMORY},
     {.name = "threads",
      .desc = "Threads subsystem performance test",
      .opts = opt_threads,
      .nopts = countof(opt_threads),
-     .print_mode = thr_threads_mode,
      .init = thr_threads_init,
      .event = thr_threads_event,
      .done = thr_done,
-     .report = thr_report,
-     .interval = wl_generic_interval},
+     .family = WL_THREADS},
     {.name = "mutex",
      .desc = "Mutex performance test",
      .opts = opt_mutex,
      .nopts = countof(opt_mutex),
      .own_limit = true,
-     .print_mode = thr_mutex_mode,
      .init = thr_mutex_init,
      .event = thr_mutex_event,
      .done = thr_done,
-     .report = thr_report,
-     .interval = wl_generic_interval},
+     .family = WL_MUTEX},
 };
 
 /* wl_find - a built-in by name, or by a script path "dir/name.lua"; NULL if none. */
@@ -9894,7 +9816,190 @@ static const struct wl_def *wl_find(const char *name)
     return NULL;
 }
 
-/*== 17 rep_ : reports in sysbench 1.0.20's layout ===========================*/
+/* ---- the run path: one workload, given options, a result; no printing, no exit ---- */
+
+/* Runs ended by --forced-shutdown with workers still inside an event: not joined, not freed
+ * until those workers have left (wl_reap); the process goes on meanwhile. */
+static pthread_mutex_t wl_abandoned_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct load_run *wl_abandoned;
+
+static void wl_run_free(struct load_run *r)
+{
+    if (r->w->done)
+        r->w->done(r);
+    if (r->forced)
+        load_snap_free(&r->forced_snap);
+    load_run_free(r);
+    free(r);
+}
+
+/*
+ * wl_reap - finish the abandoned runs whose workers have all left: join them, run the
+ * workload's teardown, free. Waits up to wait_ms for them. Returns the runs still out
+ * (their workers are stuck inside an event: memory they use stays allocated).
+ */
+BENCH_API int wl_reap(int wait_ms)
+{
+    u64 until = clk_now_ns() + (u64)wait_ms * 1000000u;
+    int out;
+    for (;;) {
+        out = 0;
+        pthread_mutex_lock(&wl_abandoned_mu);
+        for (struct load_run **pp = &wl_abandoned; *pp;) {
+            struct load_run *r = *pp;
+            if (atomic_load(&r->running) == 0) {
+                *pp = r->next_abandoned;
+                for (int i = 0; i < r->nthreads; i++)
+                    pthread_join(r->thr[i].tid, NULL);
+                wl_run_free(r);
+            } else {
+                out++;
+                pp = &r->next_abandoned;
+            }
+        }
+        pthread_mutex_unlock(&wl_abandoned_mu);
+        if (!out || clk_now_ns() >= until)
+            return out;
+        clk_sleep_until(B_MIN(until, clk_now_ns() + 10000000u));
+    }
+}
+
+/* One --report-interval sample: into the result, then to the sink. */
+static void wl_on_interval(void *ctx, struct load_run *r, const struct load_snap *d,
+                           double secs, double at_s)
+{
+    struct res *res = ctx;
+    const struct bench_opts *o = r->o;
+    struct res_interval iv;
+    memset(&iv, 0, sizeof(iv));
+    iv.at_s = at_s;
+    iv.secs = secs;
+    iv.events = d->events;
+    memcpy(iv.ctr, d->ctr, sizeof(iv.ctr));
+    iv.running = atomic_load(&r->running);
+    iv.busy = d->busy;
+    iv.rate = r->rate > 0;
+    if (iv.rate) {
+        u64 now = clk_now_ns(), next = atomic_load(&r->next_arrival_ns);
+        if (next < now)
+            iv.queue = (u64)((double)(now - next) * r->rate / 1e9);
+    }
+    iv.npct = o->npct;
+    for (int i = 0; i < o->npct; i++)
+        iv.pct_ns[i] = hist_percentile(d->hist, o->pct[i], 0, UINT64_MAX);
+    res->iv = res_grow(res->iv, &res->capiv, res->niv, sizeof(*res->iv));
+    res->iv[res->niv++] = iv;
+    if (res->sink && res->sink->interval)
+        res->sink->interval(res->sink->ctx, res, &iv);
+}
+
+/* A --report-checkpoints window (cur - base): into the result, then to the sink. */
+static void wl_on_checkpoint(void *ctx, struct load_run *r, const struct load_snap *cur,
+                             double at_s)
+{
+    struct res *res = ctx;
+    res->ckpt = res_grow(res->ckpt, &res->capckpt, res->nckpt, sizeof(*res->ckpt));
+    struct res_stats *st = &res->ckpt[res->nckpt++];
+    res_stats_from(st, r, cur, cur->t_ns);
+    st->at_s = at_s;
+    if (res->sink && res->sink->checkpoint)
+        res->sink->checkpoint(res->sink->ctx, res, st);
+}
+
+static void wl_phase(struct res *res, int phase)
+{
+    if (res->sink && res->sink->phase)
+        res->sink->phase(res->sink->ctx, res, phase);
+}
+
+/*
+ * wl_run - run workload w once with options o (already checked: w->check) and fill *res
+ * (res_init'ed by the caller, with the sink that sees the run live). Returns B_OK when the
+ * run was measured, complete or not (res->end says how it ended, res->rc and res->err why),
+ * or the code of a setup failure (res->err; nothing measured). Never prints, never exits:
+ * a forced shutdown ends this run, abandoning workers still inside an event to wl_reap.
+ */
+BENCH_API int wl_run(const struct wl_def *w, const struct bench_opts *o, struct res *res)
+{
+    struct load_run *r = b_xcalloc(1, sizeof(*r));
+    const struct load_hooks hooks = {res, wl_on_interval, wl_on_checkpoint};
+    u64 t0 = clk_now_ns();
+    int rc;
+
+    wl_reap(0);
+    res->w = w;
+    res->o = o;
+    res->command = "run";
+    load_run_init(r, w, o);
+    r->res = res;
+    if (w->facts)
+        w->facts(r);
+    wl_phase(res, RES_PH_HEADER);
+    rc = w->init ? w->init(r) : B_OK;
+    if (rc == B_OK) {
+        wl_phase(res, RES_PH_READY);
+        rc = load_start(r);
+    }
+    if (rc < 0) {
+        res->rc = rc;
+        res->err = r->err;
+        if (!res->err.rc)
+            res->err.rc = rc;
+        res->end = RES_END_NONE;
+        wl_run_free(r);
+        res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
+        return rc;
+    }
+    load_go(r);
+    wl_phase(res, RES_PH_STARTED);
+    load_run_main(r, &hooks);
+
+    struct load_snap cur;
+    u64 t_end;
+    if (r->forced) {
+        cur = r->forced_snap;
+        t_end = cur.t_ns;
+    } else {
+        t_end = clk_now_ns();
+        load_snap_init(&cur, r->nthreads, w->nops);
+        load_snapshot(r, &cur);
+        cur.t_ns = t_end;
+    }
+    res_stats_from(&res->final, r, &cur, t_end);
+    res->have_final = true;
+    if (r->forced)
+        res->final.unfinished = (u64)cur.busy;
+    else
+        load_snap_free(&cur);
+    for (int i = 0; i < r->nthreads && !r->forced; i++)
+        res->end_why[r->thr[i].end_why]++;
+    res->rc = atomic_load(&r->failed);
+    if (res->rc)
+        res->err = r->err;
+    if (atomic_load(&r->queue_full))
+        res->end = RES_END_QUEUE;
+    else if (r->forced)
+        res->end = RES_END_FORCED;
+    else if (res->rc)
+        res->end = RES_END_FAILED;
+    else if (atomic_load(&b_stop))
+        res->end = RES_END_SIGNAL, res->end_signal = atomic_load(&b_stop);
+    else
+        res->end = RES_END_LIMIT;
+    res->complete = res->end == RES_END_LIMIT;
+    wl_phase(res, RES_PH_STOPPED);
+    if (r->forced) {
+        pthread_mutex_lock(&wl_abandoned_mu);
+        r->next_abandoned = wl_abandoned;
+        wl_abandoned = r;
+        pthread_mutex_unlock(&wl_abandoned_mu);
+    } else
+        wl_run_free(r);
+    res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
+    return B_OK;
+}
+
+/*== 18 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
 /*
  * Every block is line-compatible with sysbench 1.0.20 (spec section 5), so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
@@ -9907,10 +10012,28 @@ static void rep_banner(const struct bench_opts *o)
 {
     if (o->verbosity < 1)
         return;
-    if (o->sb)
+    if (o->persona == B_SYSBENCH)
         printf("sysbench %s (using bench %s)\n\n", BENCH_SB_VERSION, BENCH_VERSION);
     else
         printf("bench %s (sysbench %s compatible)\n\n", BENCH_VERSION, BENCH_SB_VERSION);
+}
+
+/* nanoseconds to milliseconds, for reports */
+static double rep_ms(u64 ns)
+{
+    return (double)ns / 1e6;
+}
+
+/* rep_num - the shortest text that reads back as exactly v, without an exponent for
+ * values from 1e-4 up: "99.99999" where %g says "100", "99.9", "95". */
+static const char *rep_num(char *out, size_t n, double v)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(out, n, "%.*g", prec, v);
+        if (strtod(out, NULL) == v && (!strchr(out, 'e') || fabs(v) < 1e-4))
+            break;
+    }
+    return out;
 }
 
 /* "95th percentile:" / "99.9th percentile:" right-aligned as sysbench's "%3dth" (the
@@ -9921,8 +10044,292 @@ static void rep_pct_label(char *out, size_t n, double p)
     snprintf(out, n, "%sth percentile:", rep_num(num, sizeof(num), p));
 }
 
-static void rep_header(const struct load_run *r, const struct bench_opts *o)
+/* A fact's string value, or "" when absent. */
+static const char *rep_fact_str(const struct res *res, const char *key)
 {
+    const struct res_fact *f = res_fact(res, key);
+    return f && f->type == RES_STR ? f->str : "";
+}
+
+/* Warnings of a result, on the message stream (b_msg: the persona's prefix). */
+static void rep_warnings(const struct res *res)
+{
+    for (int i = 0; i < res->nwarns; i++) {
+        b_msg(B_MSG_WARN, "%s", res->warns[i].msg);
+        if (res->warns[i].hint[0])
+            b_msg(B_MSG_HINT, "%s", res->warns[i].hint);
+    }
+}
+
+/* ---- each family's lines: the header's mode lines, the final block, the interval line ---- */
+
+static void rep_cpu_mode(const struct res *res)
+{
+    const struct bench_opts *o = res->o;
+    if (o->verbosity >= 4)
+        printf("Doing CPU performance benchmark\n\n");
+    printf("Prime numbers limit: %lld\n\n", (long long)o->cpu_max_prime);
+}
+
+static void rep_cpu_final(const struct res *res, const struct res_stats *s)
+{
+    (void)res;
+    printf("CPU speed:\n    events per second: %8.2f\n\n",
+           s->window_s > 0 ? (double)s->d.events / s->window_s : 0.0);
+}
+
+static void rep_mem_mode(const struct res *res)
+{
+    const struct bench_opts *o = res->o;
+    static const char *oper[] = {"read", "write", "none"}, *scope[] = {"global", "local"};
+    if (o->verbosity >= 4)
+        printf("Doing memory operations speed test\n");
+    printf("Running memory speed test with the following options:\n");
+    printf("  block size: %lluKiB\n", (unsigned long long)(o->memory_block_size / 1024));
+    printf("  total size: %lluMiB\n", (unsigned long long)(o->memory_total_size / 1048576));
+    printf("  operation: %s\n", oper[o->memory_oper]);
+    printf("  scope: %s\n", scope[o->memory_scope]);
+    printf("\n");
+}
+
+static void rep_mem_final(const struct res *res, const struct res_stats *s)
+{
+    const struct bench_opts *o = res->o;
+    double secs = s->window_s;
+    double mib = (double)s->d.events * (double)o->memory_block_size / 1048576.0;
+    printf("Total operations: %llu (%8.2f per second)\n\n", (unsigned long long)s->d.events,
+           secs > 0 ? (double)s->d.events / secs : 0.0);
+    if (o->memory_oper != MEM_NONE)
+        printf("%4.2f MiB transferred (%4.2f MiB/sec)\n\n", mib, secs > 0 ? mib / secs : 0.0);
+    printf("\n");
+}
+
+static void rep_threads_mode(const struct res *res)
+{
+    const struct bench_opts *o = res->o;
+    if (o->verbosity >= 4)
+        printf("Doing thread subsystem performance test\nThread yields per test: %lld Locks "
+               "used: %lld\n",
+               (long long)o->thread_yields, (long long)o->thread_locks);
+}
+
+static void rep_mutex_mode(const struct res *res)
+{
+    if (res->o->verbosity >= 4)
+        printf("Doing mutex performance test\n");
+}
+
+/* threads and mutex have no block of their own; sysbench prints an empty line for it */
+static void rep_empty_final(const struct res *res, const struct res_stats *s)
+{
+    (void)res, (void)s;
+    printf("\n");
+}
+
+/* "Extra file open flags: sync dsync directio" as sysbench prints it, from the words given
+ * (io_parse_flags): "sync" alone shows as "sync ", not "sync dsync ". */
+static void rep_io_flags(int words)
+{
+    printf("Extra file open flags: %s%s%s%s\n", words ? "" : "(none)", words & 1 ? "sync " : "",
+           words & 2 ? "dsync " : "", words & 4 ? "directio" : "");
+}
+
+static void rep_io_mode(const struct res *res)
+{
+    const struct bench_opts *o = res->o;
+    const struct res_fact *f;
+    struct io_shared sh;
+    char a[32], b[32];
+    int mode = io_test_mode(o->file_test_mode);
+    io_params(&sh, o, mode);
+    if ((f = res_fact(res, "dir"))) { /* the bench persona: what the files sit on */
+        const struct res_fact *rot = res_fact(res, "device_rotational");
+        const struct res_fact *fr = res_fact(res, "fs_free_bytes");
+        printf("Directory %s: %s on %s (%s), %s free", f->str, rep_fact_str(res, "fs_type"),
+               rep_fact_str(res, "fs_source"), rep_fact_str(res, "mount_options"),
+               unit_fmt_size(fr ? (u64)fr->i : 0, a, sizeof(a)));
+        if (res_fact(res, "device"))
+            printf(", device %s%s%s%s%s", rep_fact_str(res, "device"),
+                   !rot          ? ""
+                   : rot->i == 1 ? " (rotational)"
+                                 : " (solid state)",
+                   res_fact(res, "device_model") ? ", model \"" : "",
+                   rep_fact_str(res, "device_model"),
+                   res_fact(res, "device_model") ? "\"" : "");
+        printf("\n");
+    }
+    rep_warnings(res);
+    rep_io_flags(sh.flagwords);
+    printf("%lld files, %s each\n", (long long)o->file_num,
+           unit_fmt_size(sh.file_size, a, sizeof(a)));
+    printf("%s total file size\n", unit_fmt_size(sh.file_size * (u64)sh.nfiles, b, sizeof(b)));
+    printf("Block size %s\n", unit_fmt_size(sh.bs, a, sizeof(a)));
+    if (o->file_merged_requests > 0)
+        printf("Merging requests up to %s for sequential IO.\n",
+               unit_fmt_size(sh.bs * (u64)o->file_merged_requests, a, sizeof(a)));
+    if (io_mode_random(mode)) {
+        printf("Number of IO requests: %lld\n", (long long)o->events);
+        printf("Read/Write ratio for combined random IO test: %2.2f\n", o->file_rw_ratio);
+    }
+    if (o->file_fsync_freq > 0 && !o->file_fsync_all)
+        printf("Periodic FSYNC enabled, calling fsync() each %lld requests.\n",
+               (long long)o->file_fsync_freq);
+    if (o->file_fsync_end && !o->file_fsync_all)
+        printf("Calling fsync() at the end of test, Enabled.\n");
+    if (o->file_fsync_all)
+        printf("Calling fsync() after each write operation.\n");
+    printf("Using %s I/O mode\n", sh.iomode == IO_SYNC    ? "synchronous"
+                                  : sh.iomode == IO_ASYNC ? "asynchronous"
+                                                          : "fast mmaped");
+    if (o->persona != B_SYSBENCH && sh.iomode == IO_ASYNC)
+        printf("io_uring queue depth %u per thread\n", sh.depth);
+    if (o->validate)
+        printf("Using checksums validation.\n");
+    printf("Doing %s test\n", io_mode_text[mode]);
+}
+
+static void rep_io_final(const struct res *res, const struct res_stats *st)
+{
+    const struct bench_opts *o = res->o;
+    const struct load_snap *s = &st->d;
+    double d = st->window_s > 0 ? st->window_s : 1;
+    printf("\nFile operations:\n");
+    printf("    reads/s:                      %4.2f\n", (double)s->ctr[0] / d);
+    printf("    writes/s:                     %4.2f\n", (double)s->ctr[1] / d);
+    printf("    fsyncs/s:                     %4.2f\n\n", (double)s->ctr[2] / d);
+    printf("Throughput:\n");
+    printf("    read, MiB/s:                  %4.2f\n", (double)s->ctr[3] / 1048576.0 / d);
+    printf("    written, MiB/s:               %4.2f\n\n", (double)s->ctr[4] / 1048576.0 / d);
+    if (o->persona == B_SYSBENCH || !o->npct)
+        return;
+    /* bench: each operation's own latency (fsync latency is what a redo log waits for) */
+    printf("Latency by operation (ms):\n");
+    for (int k = 0; k < s->nops; k++) {
+        u64 n = hist_total(&s->op_hist[k]);
+        if (!n)
+            continue;
+        printf("    %-6s %10llu ops ", res->w->op_names[k], (unsigned long long)n);
+        for (int i = 0; i < o->npct; i++)
+            printf(" %g%%: %.3f", o->pct[i],
+                   rep_ms(hist_percentile(&s->op_hist[k], o->pct[i], 0, UINT64_MAX)));
+        printf("\n");
+    }
+    printf("\n");
+}
+
+/* " lat (ms,50%,95%): 0.12,0.34" - the percentiles of an interval line (label: "lat" or
+ * "latency", as sysbench words it per test; decimals 2, or 3 for fileio) */
+static void rep_interval_pcts(const struct res *res, const struct res_interval *iv,
+                              const char *label, int decimals)
+{
+    const struct bench_opts *o = res->o;
+    if (!o->npct)
+        return;
+    char num[32];
+    printf(" %s (ms,", label);
+    for (int i = 0; i < o->npct; i++)
+        printf("%s%s%%", i ? "," : "", rep_num(num, sizeof(num), o->pct[i]));
+    printf("):");
+    for (int i = 0; i < iv->npct; i++)
+        printf("%s%4.*f", i ? "," : " ", decimals, rep_ms(iv->pct_ns[i]));
+}
+
+static void rep_io_interval(const struct res *res, const struct res_interval *iv)
+{
+    double x = iv->secs > 0 ? iv->secs : 1;
+    printf("[ %.0fs ] reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s", iv->at_s,
+           (double)iv->ctr[3] / 1048576.0 / x, (double)iv->ctr[4] / 1048576.0 / x,
+           (double)iv->ctr[2] / x);
+    rep_interval_pcts(res, iv, "latency", 3);
+    printf("\n");
+}
+
+static void rep_mem_interval(const struct res *res, const struct res_interval *iv)
+{
+    double mib = (double)iv->events * (double)res->o->memory_block_size / 1048576.0;
+    printf("[ %.0fs ] %4.2f MiB/sec\n", iv->at_s, iv->secs > 0 ? mib / iv->secs : 0.0);
+}
+
+static void rep_generic_interval(const struct res *res, const struct res_interval *iv)
+{
+    printf("[ %.0fs ] thds: %d eps: %4.2f", iv->at_s, iv->running,
+           iv->secs > 0 ? (double)iv->events / iv->secs : 0.0);
+    rep_interval_pcts(res, iv, "lat", 2);
+    printf("\n");
+}
+
+/* The bench persona's OLTP header line: the server and the transport the workers use. */
+static void rep_oltp_mode(const struct res *res)
+{
+    const struct res_fact *tls = res_fact(res, "tls");
+    if (!res_fact(res, "server"))
+        return;
+    bool unix_sock = !strcmp(rep_fact_str(res, "transport"), "unix"), t = tls && tls->i;
+    printf("Server: %s (%s), %s%s%s%s%s\n\n", rep_fact_str(res, "server"),
+           rep_fact_str(res, "server_version"), unix_sock ? "unix socket" : t ? "" : "TCP",
+           unix_sock && t ? ", " : "", t ? rep_fact_str(res, "tls_version") : "",
+           t ? " " : unix_sock ? "" : ", no TLS", t ? rep_fact_str(res, "tls_cipher") : "");
+}
+
+static void rep_oltp_final(const struct res *res, const struct res_stats *st)
+{
+    const struct load_snap *s = &st->d;
+    u64 rd = s->ctr[0], wr = s->ctr[1], ot = s->ctr[2], total = rd + wr + ot;
+    double d = st->window_s > 0 ? st->window_s : 1;
+    char n[32];
+    (void)res;
+    printf("SQL statistics:\n");
+    printf("    queries performed:\n");
+    printf("        read:                            %llu\n", (unsigned long long)rd);
+    printf("        write:                           %llu\n", (unsigned long long)wr);
+    printf("        other:                           %llu\n", (unsigned long long)ot);
+    printf("        total:                           %llu\n", (unsigned long long)total);
+    snprintf(n, sizeof(n), "%llu", (unsigned long long)s->events);
+    printf("    transactions:                        %-6s (%.2f per sec.)\n", n,
+           (double)s->events / d);
+    snprintf(n, sizeof(n), "%llu", (unsigned long long)total);
+    printf("    queries:                             %-6s (%.2f per sec.)\n", n, (double)total / d);
+    snprintf(n, sizeof(n), "%llu", (unsigned long long)s->ctr[3]);
+    printf("    ignored errors:                      %-6s (%.2f per sec.)\n", n,
+           (double)s->ctr[3] / d);
+    snprintf(n, sizeof(n), "%llu", (unsigned long long)s->ctr[4]);
+    printf("    reconnects:                          %-6s (%.2f per sec.)\n\n", n,
+           (double)s->ctr[4] / d);
+}
+
+static void rep_oltp_interval(const struct res *res, const struct res_interval *iv)
+{
+    double x = iv->secs > 0 ? iv->secs : 1;
+    u64 q = iv->ctr[0] + iv->ctr[1] + iv->ctr[2];
+    printf("[ %.0fs ] thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f)", iv->at_s,
+           iv->running, (double)iv->events / x, (double)q / x, (double)iv->ctr[0] / x,
+           (double)iv->ctr[1] / x, (double)iv->ctr[2] / x);
+    rep_interval_pcts(res, iv, "lat", 2);
+    printf(" err/s: %4.2f reconn/s: %4.2f\n", (double)iv->ctr[3] / x, (double)iv->ctr[4] / x);
+}
+
+/* The text renderer of each family (enum wl_family). */
+static const struct rep_family {
+    void (*mode)(const struct res *res);  /* header lines (warnings: after them, unless own) */
+    bool own_warnings;                    /* mode prints the warnings where they belong */
+    void (*ready)(const struct res *res); /* lines once the workload's init is done */
+    void (*final)(const struct res *res, const struct res_stats *s); /* the test's block */
+    void (*interval)(const struct res *res, const struct res_interval *iv);
+} rep_families[] = {
+    [WL_CMD] = {NULL, false, NULL, NULL, NULL},
+    [WL_CPU] = {rep_cpu_mode, false, NULL, rep_cpu_final, rep_generic_interval},
+    [WL_MEMORY] = {rep_mem_mode, false, NULL, rep_mem_final, rep_mem_interval},
+    [WL_THREADS] = {rep_threads_mode, false, NULL, rep_empty_final, rep_generic_interval},
+    [WL_MUTEX] = {rep_mutex_mode, false, NULL, rep_empty_final, rep_generic_interval},
+    [WL_FILEIO] = {rep_io_mode, true, NULL, rep_io_final, rep_io_interval},
+    [WL_OLTP] = {NULL, false, rep_oltp_mode, rep_oltp_final, rep_oltp_interval},
+};
+
+/* ---- the run: header, interval lines, the final block, checkpoints ---- */
+
+static void rep_header(const struct res *res)
+{
+    const struct bench_opts *o = res->o;
     printf("Running the test with following options:\n");
     printf("Number of threads: %lld\n", (long long)o->threads);
     if (o->warmup_time)
@@ -9950,47 +10357,32 @@ static void rep_header(const struct load_run *r, const struct bench_opts *o)
     if (o->forced_s >= 0 && o->time_s)
         printf("Forcing shutdown in %.0f seconds\n", (double)o->time_s + o->forced_s);
     printf("\n");
-    if (r->w->print_mode)
-        r->w->print_mode(o);
+    const struct rep_family *f = &rep_families[res->w->family];
+    if (f->mode)
+        f->mode(res);
+    if (!f->own_warnings)
+        rep_warnings(res);
 }
 
-static void wl_generic_interval(const struct load_run *r, const struct load_snap *d,
-                                double secs, double at_s)
+/* Once the workload's init is done: its own lines, then sysbench's. */
+static void rep_ready(const struct res *res)
 {
-    const struct bench_opts *o = r->o;
-    int running = atomic_load(&((struct load_run *)r)->running);
-    printf("[ %.0fs ] thds: %d eps: %4.2f", at_s, running,
-           secs > 0 ? (double)d->events / secs : 0.0);
-    rep_interval_pcts(o, d->hist, "lat", 2);
-    printf("\n");
+    if (rep_families[res->w->family].ready)
+        rep_families[res->w->family].ready(res);
+    printf("Initializing worker threads...\n\n");
+    fflush(stdout);
 }
 
-static void wl_cpu_report(const struct load_run *r, const struct load_snap *s, double secs)
+/* One interval sample: the family's line, and --rate's queue line. */
+static void rep_interval(const struct res *res, const struct res_interval *iv)
 {
-    (void)r;
-    printf("CPU speed:\n    events per second: %8.2f\n\n",
-           secs > 0 ? (double)s->events / secs : 0.0);
-}
-
-/* Queue length and concurrency for --rate interval lines. */
-static void rep_rate_line(struct load_run *r, const struct load_snap *d, double at_s)
-{
-    u64 now = clk_now_ns(), next = atomic_load(&r->next_arrival_ns), q = 0;
-    if (next < now)
-        q = (u64)((double)(now - next) * r->rate / 1e9);
-    printf("[ %.0fs ] queue length: %llu concurrency: %d\n", at_s, (unsigned long long)q,
-           d->busy);
-}
-
-static void rep_interval(struct load_run *r, const struct load_snap *d, double secs,
-                         double at_s)
-{
-    if (r->o->verbosity < 3)
+    if (res->o->verbosity < 3)
         return;
-    if (r->w->interval)
-        r->w->interval(r, d, secs, at_s);
-    if (r->rate > 0)
-        rep_rate_line(r, d, at_s);
+    if (rep_families[res->w->family].interval)
+        rep_families[res->w->family].interval(res, iv);
+    if (iv->rate)
+        printf("[ %.0fs ] queue length: %llu concurrency: %d\n", iv->at_s,
+               (unsigned long long)iv->queue, iv->busy);
     fflush(stdout);
 }
 
@@ -10026,52 +10418,46 @@ static void rep_histogram(const struct hist *h)
     printf(" \n");
 }
 
-/* rep_final - the test's own block, "General statistics", "Latency (ms)", "Threads fairness". */
-static void rep_final(struct load_run *r, const struct load_snap *cur, u64 t_end_ns,
-                      u64 unfinished, bool last)
+/* rep_final - the test's own block, "General statistics", "Latency (ms)", "Threads fairness"
+ * for one window (the whole run with last, or a checkpoint). */
+static void rep_final(const struct res *res, const struct res_stats *st, bool last)
 {
-    const struct bench_opts *o = r->o;
-    struct load_snap d;
-    int n = r->nthreads;
-    load_snap_init(&d, n, r->w->nops);
-    load_snap_diff(&d, cur, &r->base, n);
-    if (t_end_ns < r->t_measure_ns) /* stopped during --warmup-time: nothing was measured */
-        t_end_ns = r->t_measure_ns;
-    double secs = (double)(t_end_ns - r->base.t_ns) / 1e9;
-    double total = (double)(t_end_ns - r->t_measure_ns) / 1e9;
-    u64 mn = d.events ? d.lat_min_ns : 0, mx = d.events ? d.lat_max_ns : 0;
+    const struct bench_opts *o = res->o;
+    const struct load_snap *d = &st->d;
+    int n = st->threads;
+    u64 mn = d->events ? d->lat_min_ns : 0, mx = d->events ? d->lat_max_ns : 0;
 
     if (last && o->histogram && o->npct)
-        rep_histogram(d.hist);
-    if (r->w->report)
-        r->w->report(r, &d, secs);
-    if (unfinished)
+        rep_histogram(d->hist);
+    if (rep_families[res->w->family].final)
+        rep_families[res->w->family].final(res, st);
+    if (st->unfinished)
         printf("Number of unfinished transactions on forced shutdown: %llu\n\n",
-               (unsigned long long)unfinished);
+               (unsigned long long)st->unfinished);
     printf("General statistics:\n");
-    printf("    total time:                          %.4fs\n", total);
-    printf("    total number of events:              %llu\n\n", (unsigned long long)d.events);
+    printf("    total time:                          %.4fs\n", st->total_s);
+    printf("    total number of events:              %llu\n\n", (unsigned long long)d->events);
     printf("Latency (ms):\n");
     printf("         min: %39.2f\n", rep_ms(mn));
-    printf("         avg: %39.2f\n", d.events ? rep_ms(d.lat_sum_ns) / (double)d.events : 0.0);
+    printf("         avg: %39.2f\n", d->events ? rep_ms(d->lat_sum_ns) / (double)d->events : 0.0);
     printf("         max: %39.2f\n", rep_ms(mx));
     if (o->npct) {
         for (int i = 0; i < o->npct; i++) {
             char label[64];
             rep_pct_label(label, sizeof(label), o->pct[i]);
-            printf("%25s %27.2f\n", label, rep_ms(hist_percentile(d.hist, o->pct[i], mn, mx)));
+            printf("%25s %27.2f\n", label, rep_ms(hist_percentile(d->hist, o->pct[i], mn, mx)));
         }
     } else
         printf("         percentile stats:               disabled\n");
-    printf("         sum: %39.2f\n\n", rep_ms(d.lat_sum_ns));
+    printf("         sum: %39.2f\n\n", rep_ms(d->lat_sum_ns));
 
     double ev_avg = 0, ev_var = 0, t_avg = 0, t_var = 0;
     for (int i = 0; i < n; i++) {
-        ev_avg += (double)d.thr_events[i] / n;
-        t_avg += (double)d.thr_sum_ns[i] / 1e9 / n;
+        ev_avg += (double)d->thr_events[i] / n;
+        t_avg += (double)d->thr_sum_ns[i] / 1e9 / n;
     }
     for (int i = 0; i < n; i++) {
-        double a = (double)d.thr_events[i] - ev_avg, b = (double)d.thr_sum_ns[i] / 1e9 - t_avg;
+        double a = (double)d->thr_events[i] - ev_avg, b = (double)d->thr_sum_ns[i] / 1e9 - t_avg;
         ev_var += a * a / n;
         t_var += b * b / n;
     }
@@ -10082,44 +10468,26 @@ static void rep_final(struct load_run *r, const struct load_snap *cur, u64 t_end
     if (o->debug) {
         printf("DEBUG: Verbose per-thread statistics:\n\n");
         for (int i = 0; i < n; i++) {
-            struct load_thread *t = &r->thr[i];
-            u64 tmin = atomic_load(&t->lat_min_ns), tmax = atomic_load(&t->lat_max_ns);
-            u64 ev = d.thr_events[i];
+            u64 ev = d->thr_events[i];
             printf("DEBUG:     thread #%3d: min: %.4fs  avg: %.4fs  max: %.4fs  events: %llu\n",
-                   i, ev ? (double)tmin / 1e9 : 0.0,
-                   ev ? (double)d.thr_sum_ns[i] / 1e9 / (double)ev : 0.0,
-                   ev ? (double)tmax / 1e9 : 0.0, (unsigned long long)ev);
+                   i, ev ? (double)st->thr_min_ns[i] / 1e9 : 0.0,
+                   ev ? (double)d->thr_sum_ns[i] / 1e9 / (double)ev : 0.0,
+                   ev ? (double)st->thr_max_ns[i] / 1e9 : 0.0, (unsigned long long)ev);
             printf("DEBUG:                  total time taken by event execution: %.4fs\n",
-                   (double)d.thr_sum_ns[i] / 1e9);
+                   (double)d->thr_sum_ns[i] / 1e9);
         }
         printf("\n");
     }
     fflush(stdout);
-    load_snap_free(&d);
 }
 
-static void rep_checkpoint(struct load_run *r, const struct load_snap *cur, double at_s)
+static void rep_checkpoint(const struct res *res, const struct res_stats *st)
 {
-    printf("[ %gs ] Checkpoint report:\n", at_s);
-    rep_final(r, cur, cur->t_ns, 0, false);
+    printf("[ %gs ] Checkpoint report:\n", st->at_s);
+    rep_final(res, st, false);
 }
 
-static _Noreturn void rep_forced(struct load_run *r, const struct load_snap *cur)
-{
-    if (r->o->sb)
-        b_msg(B_MSG_FATAL, "The --max-time limit has expired, forcing shutdown...");
-    else
-        b_msg(B_MSG_FATAL,
-              "run: --time=%lld expired %.1f s ago and %d thread(s) are still inside an event; "
-              "forcing shutdown (--forced-shutdown=%s), exit %d",
-              (long long)r->o->time_s, (double)(cur->t_ns - r->deadline_ns) / 1e9, cur->busy,
-              r->o->forced_shutdown, B_EXIT_FAIL);
-    rep_final(r, cur, cur->t_ns, (u64)cur->busy, true);
-    fflush(stdout);
-    _exit(r->o->sb ? B_EXIT_FORCED : B_EXIT_FAIL);
-}
-
-/*== 18 cli_ : command line, dispatch, bench_main(), main() ==================*/
+/*== 19 cli_ : command line, dispatch, bench_main(), main() ==================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
  * options anywhere, the first positional is the test, the second the command. Everything is
@@ -11270,22 +11638,6 @@ static void cli_out_failed(int e)
     }
 }
 
-static void cli_interval(struct load_run *r, const struct load_snap *d, double secs, double at)
-{
-    errno = 0;
-    rep_interval(r, d, secs, at);
-    if (fflush(stdout) || ferror(stdout))
-        cli_out_failed(errno);
-}
-
-static void cli_checkpoint(struct load_run *r, const struct load_snap *cur, double at_s)
-{
-    errno = 0;
-    rep_checkpoint(r, cur, at_s);
-    if (fflush(stdout) || ferror(stdout))
-        cli_out_failed(errno);
-}
-
 /* While a run lasts with standard output on a pipe or socket: a reader that closed its end
  * stops the run (poll reports POLLERR/POLLHUP on the write end) even between reports. */
 static _Atomic bool cli_watch_end;
@@ -11346,83 +11698,128 @@ static int cli_out_check(int ex)
     return ex ? ex : B_EXIT_FAIL;
 }
 
-/* The `run` command. */
-static int cli_run(const struct wl_def *w)
-{
-    struct load_run r;
-    static const struct load_hooks hooks = {cli_interval, cli_checkpoint, rep_forced};
-    int rc, ex = B_EXIT_OK;
-    pthread_t watch;
-    bool watching;
+/* ---- the text sink: sysbench's layout, printed as the run goes ---- */
 
-    load_run_init(&r, w, &opts);
-    rep_header(&r, &opts);
-    rc = w->init ? w->init(&r) : B_OK;
-    if (rc == B_OK && r.transport[0]) /* the bench persona's OLTP: the connection it uses */
-        printf("%s\n\n", r.transport);
-    if (rc == B_OK) {
-        printf("Initializing worker threads...\n\n");
-        fflush(stdout);
-        rc = load_start(&r);
-    }
-    if (rc < 0) {
-        cli_run_error(w, &r.err, rc);
-        if (opts.debug)
-            printf("DEBUG: %s failed with %s\n", w->name, b_errname(rc));
-        if (w->done)
-            w->done(&r);
-        load_run_free(&r);
-        return opts.sb || rc == B_INTR ? B_EXIT_FAIL : B_EXIT_ENV;
-    }
-    load_go(&r);
-    printf("Threads started!\n\n");
+static struct {
+    pthread_t watch; /* cli_out_watch, while workers run */
+    bool watching;
+} cli_text;
+
+static void cli_text_flush(void)
+{
     if (fflush(stdout) || ferror(stdout))
         cli_out_failed(errno);
-    watching = cli_out_watch_start(&watch);
-    load_run_main(&r, &hooks);
-    cli_out_watch_stop(watch, watching);
-    u64 t_end = clk_now_ns();
-    struct load_snap cur;
-    load_snap_init(&cur, r.nthreads, w->nops);
-    load_snapshot(&r, &cur);
-    cur.t_ns = t_end;
+}
 
-    if (opts.verbosity >= 4) {
-        int n[3] = {0, 0, 0};
-        for (int i = 0; i < r.nthreads; i++)
-            n[r.thr[i].end_why]++;
+static void cli_text_phase(void *ctx, struct res *res, int phase)
+{
+    (void)ctx;
+    errno = 0;
+    switch (phase) {
+    case RES_PH_HEADER:
+        rep_header(res);
+        break;
+    case RES_PH_READY:
+        rep_ready(res);
+        break;
+    case RES_PH_STARTED:
+        printf("Threads started!\n\n");
+        cli_text_flush();
+        cli_text.watching = cli_out_watch_start(&cli_text.watch);
+        break;
+    case RES_PH_STOPPED:
+        cli_out_watch_stop(cli_text.watch, cli_text.watching);
+        cli_text.watching = false;
+        break;
+    }
+}
+
+static void cli_text_interval(void *ctx, struct res *res, const struct res_interval *iv)
+{
+    (void)ctx;
+    errno = 0;
+    rep_interval(res, iv);
+    cli_text_flush();
+}
+
+static void cli_text_checkpoint(void *ctx, struct res *res, const struct res_stats *st)
+{
+    (void)ctx;
+    errno = 0;
+    rep_checkpoint(res, st);
+    cli_text_flush();
+}
+
+static void cli_text_say(void *ctx, int kind, const char *text)
+{
+    (void)ctx, (void)kind;
+    printf("%s\n", text);
+}
+
+static const struct res_sink cli_text_sink = {NULL, cli_text_phase, cli_text_interval,
+                                              cli_text_checkpoint, cli_text_say};
+
+/* The `run` command: the run path with the text sink, then the end in the persona's words. */
+static int cli_run(const struct wl_def *w)
+{
+    struct res res;
+    int ex = B_EXIT_OK;
+    bool sb = opts.persona == B_SYSBENCH;
+
+    res_init(&res, w, "run", &opts, &cli_text_sink);
+    int rc = wl_run(w, &opts, &res);
+    if (rc < 0) {
+        cli_run_error(w, &res.err, rc);
+        if (opts.debug)
+            printf("DEBUG: %s failed with %s\n", w->name, b_errname(rc));
+        res_free(&res);
+        return sb || rc == B_INTR ? B_EXIT_FAIL : B_EXIT_ENV;
+    }
+    if (opts.verbosity >= 4 && res.end != RES_END_FORCED) {
         for (int k = 1; k < 3; k++)
-            if (n[k]) {
+            if (res.end_why[k]) {
                 printf("%s limit exceeded, exiting...\n", k == LOAD_END_TIME ? "Time" : "Event");
-                if (n[k] > 1)
-                    printf("(last message repeated %d times)\n", n[k] - 1);
+                if (res.end_why[k] > 1)
+                    printf("(last message repeated %d times)\n", res.end_why[k] - 1);
             }
         printf("Done.\n\n");
     }
-    if (atomic_load(&r.queue_full)) {
+    switch (res.end) {
+    case RES_END_QUEUE:
         b_msg(B_MSG_FATAL, "The event queue is full. This means the worker threads are unable "
                            "to keep up with the specified event generation rate");
         b_msg(B_MSG_HINT, "lower --rate or add --threads; the results would hide the backlog");
         ex = B_EXIT_FAIL;
-    } else if (atomic_load(&r.failed)) {
-        if (!opts.sb) { /* what was measured until the error, marked as such */
-            rep_final(&r, &cur, t_end, 0, true);
+        break;
+    case RES_END_FORCED:
+        if (sb)
+            b_msg(B_MSG_FATAL, "The --max-time limit has expired, forcing shutdown...");
+        else
+            b_msg(B_MSG_FATAL,
+                  "run: --time=%lld expired %.1f s ago and %llu thread(s) are still inside an "
+                  "event; forcing shutdown (--forced-shutdown=%s), exit %d",
+                  (long long)opts.time_s, res.final.total_s - (double)opts.time_s,
+                  (unsigned long long)res.final.unfinished, opts.forced_shutdown, B_EXIT_FAIL);
+        rep_final(&res, &res.final, true);
+        ex = sb ? B_EXIT_FORCED : B_EXIT_FAIL;
+        break;
+    case RES_END_FAILED:
+        if (!sb) { /* what was measured until the error, marked as such */
+            rep_final(&res, &res.final, true);
             b_msg(B_MSG_WARN, "the statistics above are incomplete: the run stopped on the "
                               "error below");
         }
-        cli_run_error(w, &r.err, atomic_load(&r.failed));
+        cli_run_error(w, &res.err, res.rc);
         ex = B_EXIT_FAIL;
-    } else {
-        if (atomic_load(&b_stop) && atomic_load(&b_stop) != SIGPIPE && !opts.sb)
+        break;
+    default:
+        if (res.end == RES_END_SIGNAL && res.end_signal != SIGPIPE && !sb)
             b_msg(B_MSG_WARN, "interrupted; the report covers the run until the signal");
-        rep_final(&r, &cur, t_end, 0, true);
-        if (atomic_load(&b_stop))
+        rep_final(&res, &res.final, true);
+        if (res.end == RES_END_SIGNAL)
             ex = B_EXIT_FAIL;
     }
-    if (w->done)
-        w->done(&r);
-    load_snap_free(&cur);
-    load_run_free(&r);
+    res_free(&res);
     return ex;
 }
 
@@ -11507,7 +11904,8 @@ static int bench_main(int argc, char **argv)
 {
     cli_std_fds();
     int ex = cli_out_check(cli_main(argc, argv));
-    cli_free_opts();
+    if (wl_reap(0) == 0) /* else workers stuck in an event may still read the options */
+        cli_free_opts();
     return ex;
 }
 
@@ -11522,6 +11920,7 @@ static int cli_main(int argc, char **argv)
     memset(&opts, 0, sizeof(opts));
     me = me ? me + 1 : argv[0];
     opts.sb = !strncmp(me, "sysbench", 8);
+    opts.persona = opts.sb ? B_SYSBENCH : B_BENCH;
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     for (size_t g = 0; g < countof(opt_groups); g++)

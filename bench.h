@@ -76,12 +76,23 @@ enum b_exit {
     B_EXIT_FORCED = 2,  /* sysbench's code for --forced-shutdown (same value as usage) */
 };
 
-/* Error detail filled by lower layers; only cli_/rep_ print it. */
+/* The personas: who bench is for this invocation, decided once by cli_ from argv[0]. Their
+ * differences (banner, message prefixes and streams, exit codes, help) live in one table in
+ * cli_ (cli_persona); lower sections never test it, they fill a struct b_err with both
+ * wordings where sysbench's own differs. */
+enum b_persona { B_BENCH, B_SYSBENCH, B_MYSQLSLAP };
+
+/* Error detail filled by lower layers; only cli_/rep_ print it (cli_err_print). */
 struct b_err {
     int rc;         /* B_* code */
     int sys_errno;  /* errno for B_SYSERR, else 0 */
     char msg[256];  /* "what was attempted on what target: cause" */
     char hint[256]; /* what to do about it, or "" */
+    int ex;         /* the bench persona's exit code for it (0: the caller decides) */
+    char sb[320];   /* the sysbench persona's own text, printed verbatim (lines end in '\n');
+                       "" = "FATAL: <msg>" */
+    int sb_fd;      /* where that text goes: 1 = sysbench's logger (stdout), 2 = stderr */
+    int sb_ex;      /* the sysbench persona's exit code (0: as ex) */
 };
 
 /* b_errname - symbolic name of a B_* code ("B_TRUNCATED"). */
@@ -92,6 +103,14 @@ BENCH_API const char *b_errstr(int rc);
 BENCH_API const char *b_errno_name(int e);
 /* b_seterr - fill *e (may be NULL) with rc, errno and a formatted message; returns rc. */
 BENCH_API int b_seterr(struct b_err *e, int rc, int sys_errno, const char *fmt, ...) B_PRINTF(4, 5);
+/* b_fail - fill *e for a refusal in the bench persona's words and exit code ex (B_EXIT_*);
+ * e->rc becomes B_INVALID unless set. Returns ex. */
+BENCH_API int b_fail(struct b_err *e, int ex, const char *fmt, ...) B_PRINTF(3, 4);
+/* b_hint - the hint of e ("" = none). */
+BENCH_API void b_hint(struct b_err *e, const char *fmt, ...) B_PRINTF(2, 3);
+/* b_fail_sb - the sysbench persona's own text for the failure in e (printed as is: end it with
+ * '\n'), its stream (1 stdout, 2 stderr) and exit code. */
+BENCH_API void b_fail_sb(struct b_err *e, int fd, int ex, const char *fmt, ...) B_PRINTF(4, 5);
 /* b_die - print "bench: fatal: ..." and exit(1); for programming errors and OOM during setup. */
 BENCH_API _Noreturn void b_die(const char *fmt, ...) B_PRINTF(1, 2);
 /* b_xmalloc/b_xcalloc - allocation that dies on failure (setup time only). */
@@ -292,7 +311,8 @@ struct bench_opts {
     double file_rw_ratio;
 
     /* derived by cli_ after parsing */
-    bool sb;                      /* sysbench persona (argv[0] is "sysbench") */
+    int persona;                  /* enum b_persona, from argv[0] */
+    bool sb;                      /* persona == B_SYSBENCH (being replaced by persona) */
     int npct;                     /* number of percentiles; 0 disables */
     double pct[OPT_MAX_PCT];      /* the percentiles */
     int nckpt;                    /* number of checkpoints */
@@ -360,6 +380,7 @@ struct load_snap {
 };
 
 struct wl_def;
+struct res;
 
 /* One run of one workload. */
 struct load_run {
@@ -368,7 +389,7 @@ struct load_run {
     int nthreads;                  /* worker count */
     struct load_thread *thr;       /* [nthreads] */
     void *wl_global;               /* workload's shared state */
-    char transport[512];           /* set by init: the server and transport, for the header */
+    struct res *res;               /* the result being filled (facts, warnings) */
     u64 t_start_ns;                /* all threads released */
     u64 t_measure_ns;              /* end of warmup: statistics start here */
     u64 deadline_ns;               /* stop issuing events after this, 0 = none */
@@ -391,13 +412,151 @@ struct load_run {
     int go;                        /* start signal given (under mu) */
     struct load_snap base;         /* statistics base (warmup end, last checkpoint) */
     struct b_err err;              /* first failure, for the report */
+    bool forced;                   /* --forced-shutdown fired: workers may still be inside an
+                                      event; the run is abandoned, not joined (wl_reap) */
+    struct load_snap forced_snap;  /* the counts at that instant */
+    struct load_run *next_abandoned;
 };
 
 /* load_stopping - should an event or a setup phase that runs long stop now (a signal, or
  * the run is ending on a failure)? Cheap: long loops call it every few milliseconds. */
 BENCH_API bool load_stopping(const struct load_run *r);
 
-/*== 16 wl_ : workload registry ==============================================*/
+/*== 14 res_ : results as data ===============================================*/
+
+/* How a workload's counter is shown and rated (struct wl_def.ctrs). */
+struct res_ctr_def {
+    const char *name;  /* JSON name, unit in it: "reads", "read_bytes", "queries_read" */
+    const char *unit;  /* "operations", "bytes", "queries", "errors", "connections" */
+    bool rated;        /* also reported per second over the window: name + "_per_s" */
+    const char *desc;  /* what it counts, for docs/json.md */
+};
+
+/* A host or target fact: key (unit in the name) and a typed value. */
+enum res_type { RES_INT, RES_NUM, RES_STR, RES_BOOL };
+struct res_fact {
+    char key[48];
+    int type;          /* enum res_type */
+    i64 i;             /* RES_INT, RES_BOOL */
+    double num;        /* RES_NUM */
+    char *str;         /* RES_STR, owned */
+};
+
+/* A warning: something that makes the numbers mean less than they seem. */
+struct res_warn {
+    char code[32];     /* "page_cache", "io_uring_fallback", "tls_off", ... */
+    char msg[320];
+    char hint[256];
+};
+
+/* One measured window: the whole run, or up to a checkpoint. */
+struct res_stats {
+    double window_s;   /* what rates are over: from the window's base to its end */
+    double total_s;    /* sysbench's "total time": from the measured start to the end */
+    double at_s;       /* a checkpoint's time as asked; else total_s */
+    u64 unfinished;    /* events inside the workload at a forced shutdown */
+    int threads;       /* workers: entries of the per-thread arrays */
+    struct load_snap d;/* counts of the window: events, ctr[], latency, histograms, threads */
+    u64 *thr_min_ns, *thr_max_ns; /* [threads]: per-thread extremes (--debug) */
+};
+
+/* One --report-interval sample. */
+struct res_interval {
+    double at_s;       /* end of the interval, seconds from the measured start */
+    double secs;       /* its length */
+    u64 events;
+    u64 ctr[LOAD_NCTR];
+    int running;       /* threads still running */
+    int busy;          /* threads inside an event (--rate: "concurrency") */
+    u64 queue;         /* --rate: arrivals due and not yet started */
+    bool rate;         /* a --rate run: queue and busy mean something */
+    int npct;
+    u64 pct_ns[OPT_MAX_PCT]; /* the interval's percentiles (o->pct) */
+};
+
+/* How a run ended. */
+enum res_end {
+    RES_END_NONE,      /* not run (setup failed) */
+    RES_END_LIMIT,     /* --time, --events or the workload's own limit: complete */
+    RES_END_SIGNAL,    /* SIGINT/SIGTERM/SIGPIPE: stopped early */
+    RES_END_FAILED,    /* a worker failed: err says why */
+    RES_END_FORCED,    /* --forced-shutdown with events still running */
+    RES_END_QUEUE,     /* --rate: the backlog exceeded the queue */
+};
+
+/* Live events of a run, for renderers that print as it goes (rep_). */
+enum res_phase {
+    RES_PH_HEADER,     /* facts gathered, before the workload's init */
+    RES_PH_READY,      /* init done, workers about to be created */
+    RES_PH_STARTED,    /* workers released */
+    RES_PH_STOPPED,    /* workers ended (joined, or abandoned on a forced shutdown) */
+};
+enum res_say { RES_SAY_PROGRESS, RES_SAY_NOTE, RES_SAY_DEBUG };
+
+struct res_sink {
+    void *ctx;
+    void (*phase)(void *ctx, struct res *res, int phase);
+    void (*interval)(void *ctx, struct res *res, const struct res_interval *iv);
+    void (*checkpoint)(void *ctx, struct res *res, const struct res_stats *s);
+    /* progress and notes of prepare/cleanup/commands, debug lines: text without '\n' */
+    void (*say)(void *ctx, int kind, const char *text);
+};
+
+/* The result of one command: a run, a prepare/cleanup, ping, the one-liner (steps). */
+struct res {
+    const struct wl_def *w;
+    const char *command;         /* "run", "prepare", "cleanup", "prewarm", "ping", ... */
+    const struct bench_opts *o;  /* the options it ran with */
+    const struct res_sink *sink; /* may be NULL: nothing live */
+    i64 started_unix_ms;         /* wall clock at the start */
+    double elapsed_s;            /* wall time of the whole command */
+    struct res_fact *facts;
+    int nfacts, capfacts;
+    struct res_warn *warns;
+    int nwarns, capwarns;
+    bool have_final;             /* final is filled */
+    struct res_stats final;
+    struct res_interval *iv;
+    int niv, capiv;
+    struct res_stats *ckpt;
+    int nckpt, capckpt;
+    int end;                     /* enum res_end */
+    int end_signal;              /* RES_END_SIGNAL: which */
+    int end_why[3];              /* threads that left on: none, --time, --events */
+    bool complete;               /* ran to its limit, no failure, signal or forced shutdown */
+    int rc;                      /* B_OK or the failure */
+    struct b_err err;            /* the failure */
+    struct res *steps;           /* sub-results (a ladder), [nsteps] */
+    int nsteps, capsteps;
+};
+
+/* res_init/res_free - an empty result for command cmd of workload w (w may be NULL). */
+BENCH_API void res_init(struct res *res, const struct wl_def *w, const char *cmd,
+                        const struct bench_opts *o, const struct res_sink *sink);
+BENCH_API void res_free(struct res *res);
+/* res_fact_int/_num/_str/_bool - add (or replace) a fact. */
+BENCH_API void res_fact_int(struct res *res, const char *key, i64 v);
+BENCH_API void res_fact_num(struct res *res, const char *key, double v);
+BENCH_API void res_fact_str(struct res *res, const char *key, const char *fmt, ...)
+    B_PRINTF(3, 4);
+BENCH_API void res_fact_bool(struct res *res, const char *key, bool v);
+/* res_fact - look a fact up; NULL if absent. */
+BENCH_API const struct res_fact *res_fact(const struct res *res, const char *key);
+/* res_warn - add a warning (code, message, hint). */
+BENCH_API void res_warn(struct res *res, const char *code, const char *hint, const char *fmt,
+                        ...) B_PRINTF(4, 5);
+/* res_say - a progress/note/debug line to the sink as it happens (dropped without one). */
+BENCH_API void res_say(const struct res *res, int kind, const char *fmt, ...) B_PRINTF(3, 4);
+/* res_step - append a sub-result and return it (initialised like res_init). */
+BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const char *cmd);
+/* res_stats_merge - dst += src: counts and histograms added, extremes kept, windows summed
+ * (two runs of the same workload and options in a row: one longer run's counts). */
+BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src);
+
+/*== 17 wl_ : workload registry ==============================================*/
+
+/* Which renderer of rep_ shows a workload's header, final block and interval lines. */
+enum wl_family { WL_CMD, WL_CPU, WL_MEMORY, WL_THREADS, WL_MUTEX, WL_FILEIO, WL_OLTP };
 
 /* A workload: sysbench's sb_test_t. Hooks may be NULL. */
 struct wl_def {
@@ -417,15 +576,24 @@ struct wl_def {
     int (*prewarm)(struct bench_opts *o, const struct wl_def *w); /* prewarm; exit code */
     int variant;                               /* which of a family (the oltp_* scripts) */
     bool hidden;                               /* not listed in --help */
-    void (*print_mode)(const struct bench_opts *o); /* mode lines of the run header */
     int (*init)(struct load_run *r);           /* shared setup before threads start */
     int (*thread_init)(struct load_thread *t); /* per-thread setup */
     int (*event)(struct load_thread *t);       /* one event: B_OK, B_DONE or an error */
     void (*thread_done)(struct load_thread *t);/* per-thread teardown */
     void (*done)(struct load_run *r);          /* shared teardown */
-    void (*report)(const struct load_run *r, const struct load_snap *s, double secs);
-    void (*interval)(const struct load_run *r, const struct load_snap *d, double secs,
-                     double at_s);             /* one --report-interval line */
+    void (*facts)(struct load_run *r);         /* host/target facts and warnings for the
+                                                  header, before init (res_fact_*, res_warn) */
+    int family;                                /* enum wl_family: which renderer (rep_) */
+    const struct res_ctr_def *ctrs;            /* what ctr[0..nctrs-1] count */
+    int nctrs;
 };
+
+/* wl_run - run workload w once with options o into *res (res_init'ed with its sink): B_OK
+ * when measured (res->end, res->complete say how it ended), else a setup failure's code with
+ * res->err. Never prints, never exits the process (see bench.c). */
+BENCH_API int wl_run(const struct wl_def *w, const struct bench_opts *o, struct res *res);
+/* wl_reap - free runs abandoned at a forced shutdown once their workers left; waits up to
+ * wait_ms; returns how many are still out. */
+BENCH_API int wl_reap(int wait_ms);
 
 #endif /* BENCH_H */

@@ -73,15 +73,14 @@ static int t_exact_hist_rank_midpoint(void)
 }
 
 struct t_rep_arg {
-    struct load_run *r;
-    struct load_snap *cur;
-    u64 t_end;
+    struct res *res;
+    struct res_stats *st;
 };
 
 static void t_rep_final_call(void *a)
 {
     struct t_rep_arg *x = a;
-    rep_final(x->r, x->cur, x->t_end, 0, true);
+    rep_final(x->res, x->st, true);
 }
 
 /* A synthetic cpu run, 2 threads, started at 0 with 1 s of warmup, measured from 1 s to 3 s:
@@ -128,8 +127,14 @@ static int t_exact_rep_final(void)
     for (u64 ms = 1; ms <= 4; ms++)
         hist_record(cur.hist, ms * 1000000);
     cur.t_ns = 3000000000u;
-    struct t_rep_arg a = {&r, &cur, cur.t_ns};
+    struct res res;
+    struct res_stats st;
+    res_init(&res, r.w, "run", &o, NULL);
+    res_stats_from(&st, &r, &cur, cur.t_ns);
+    struct t_rep_arg a = {&res, &st};
     T_CHECK(t_capture(t_rep_final_call, &a, out, sizeof(out)) == 0);
+    res_stats_free(&st);
+    res_free(&res);
     if (strcmp(out, want))
         fprintf(stderr, "  got:\n%s  want:\n%s", out, want);
     T_CHECK(!strcmp(out, want));

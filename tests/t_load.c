@@ -241,9 +241,9 @@ static int t_rep_pct_label_exact(void)
  * one); the second used to report the few milliseconds after the first. */
 static int t_ck_calls;
 static double t_ck_at[4];
-static void t_ck_hook(struct load_run *r, const struct load_snap *cur, double at_s)
+static void t_ck_hook(void *ctx, struct load_run *r, const struct load_snap *cur, double at_s)
 {
-    (void)r, (void)cur;
+    (void)ctx, (void)r, (void)cur;
     if (t_ck_calls < 4)
         t_ck_at[t_ck_calls] = at_s;
     t_ck_calls++;
@@ -251,7 +251,7 @@ static void t_ck_hook(struct load_run *r, const struct load_snap *cur, double at
 
 static int t_load_checkpoints_dedupe(void)
 {
-    static const struct load_hooks hk = {NULL, t_ck_hook, NULL};
+    static const struct load_hooks hk = {NULL, NULL, t_ck_hook};
     static const char *const kv[] = {"threads=2", "time=1", "cpu-max-prime=300", NULL};
     struct bench_opts o;
     struct load_run r;
