@@ -4650,8 +4650,9 @@ struct mem_block {
     int shmid;   /* SysV segment for --memory-hugetlb, else -1 */
 };
 
-static int mem_check(struct bench_opts *o)
+static int mem_check(struct bench_opts *o, struct b_err *err)
 {
+    (void)err;
     u64 bs = o->memory_block_size;
     if (bs < sizeof(size_t) || (bs & (bs - 1))) {
         if (o->sb) {
@@ -5577,7 +5578,7 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
  */
 
 BENCH_API void res_init(struct res *res, const struct wl_def *w, const char *cmd,
-                        const struct bench_opts *o, const struct res_sink *sink)
+                        struct bench_opts *o, const struct res_sink *sink)
 {
     struct timespec ts;
     memset(res, 0, sizeof(*res));
@@ -6179,7 +6180,7 @@ static int io_test_mode(const char *s)
     return -1;
 }
 
-static int io_check(struct bench_opts *o);
+static int io_check(struct bench_opts *o, struct b_err *err);
 
 /* Fill sh from the options (no I/O). */
 static void io_params(struct io_shared *sh, const struct bench_opts *o, int mode)
@@ -7372,8 +7373,9 @@ static void io_done(struct load_run *r)
 
 
 /* Validation shared by prepare, run and cleanup (before anything is printed or touched). */
-static int io_check(struct bench_opts *o)
+static int io_check(struct bench_opts *o, struct b_err *err)
 {
+    (void)err;
     const char *bad = NULL;
     size_t badlen = 0;
     int fl = io_parse_flags(o->file_extra_flags, &bad, &badlen, NULL);
@@ -7442,9 +7444,9 @@ static int io_check(struct bench_opts *o)
 }
 
 /* Checks of the run command: the mode, queue depth, and the io_uring probe. */
-static int io_check_run(struct bench_opts *o)
+static int io_check_run(struct bench_opts *o, struct b_err *err)
 {
-    int ex = io_check(o);
+    int ex = io_check(o, err);
     if (ex != B_EXIT_OK)
         return ex;
     if (!*o->file_test_mode) {
@@ -7665,8 +7667,10 @@ static int io_prepare_file(struct io_shared *sh, int i, struct io_pool *pl,
 
 /* prepare: create (or extend) test_file.N with incompressible data, sysbench's messages;
  * the bench persona states the size it writes (whole blocks). */
-static int io_prepare(struct bench_opts *o, const struct wl_def *w)
+static int io_prepare(struct res *res)
 {
+    struct bench_opts *o = res->o;
+    const struct wl_def *w = res->w;
     (void)w;
     struct io_shared sh;
     struct io_man m;
@@ -7748,8 +7752,10 @@ static int io_prepare(struct bench_opts *o, const struct wl_def *w)
  * sysbench persona: or whose size prepare writes), never through a symlink; whatever the
  * size options, every file the manifest records goes, also beyond --file-num (sysbench
  * removes only test_file.0 to --file-num - 1: a prepare with more files left the rest). */
-static int io_cleanup(struct bench_opts *o, const struct wl_def *w)
+static int io_cleanup(struct res *res)
 {
+    struct bench_opts *o = res->o;
+    const struct wl_def *w = res->w;
     (void)w;
     struct io_shared sh;
     struct io_man m;
@@ -8825,8 +8831,9 @@ static void oltp_say(const char *fmt, ...)
  * reach SQL are valid, and the connection options parse for every host and port of the
  * lists: one path and one wording for all (usage exit). Returns an exit code.
  */
-static int oltp_check(struct bench_opts *o)
+static int oltp_check(struct bench_opts *o, struct b_err *err)
 {
+    (void)err;
     struct b_err e;
     struct cli_conn cc;
     memset(&e, 0, sizeof(e));
@@ -9347,19 +9354,25 @@ static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n)
     return rc;
 }
 
-static int oltp_prepare_cmd(struct bench_opts *o, const struct wl_def *w)
+static int oltp_prepare_cmd(struct res *res)
 {
+    struct bench_opts *o = res->o;
+    const struct wl_def *w = res->w;
     return oltp_jobs(o, w, oltp_prepare_one);
 }
 
-static int oltp_cleanup_cmd(struct bench_opts *o, const struct wl_def *w)
+static int oltp_cleanup_cmd(struct res *res)
 {
+    struct bench_opts *o = res->o;
+    const struct wl_def *w = res->w;
     return oltp_jobs(o, w, oltp_cleanup_one);
 }
 
-static int oltp_prewarm_cmd(struct bench_opts *o, const struct wl_def *w)
+static int oltp_prewarm_cmd(struct res *res)
 {
-    int ex = oltp_check(o);
+    struct bench_opts *o = res->o;
+    const struct wl_def *w = res->w;
+    int ex = oltp_check(o, &res->err);
     return ex != B_EXIT_OK ? ex : oltp_jobs(o, w, oltp_prewarm_one);
 }
 
@@ -9556,8 +9569,9 @@ static int sizing_sql(struct my_conn *c, const char *sql)
  * unless given), then oltp_point_select and oltp_read_write over a ladder of thread counts
  * (1, 2, 4, ... --max-threads) until throughput stops growing; one table and the knee.
  */
-static int sizing_main(struct bench_opts *o)
+static int sizing_main(struct res *res)
 {
+    struct bench_opts *o = res->o;
     struct cli_conn cc;
     struct my_conn c;
     char db[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 32], qdb[OLTP_QNAME_SZ];
@@ -9571,7 +9585,7 @@ static int sizing_main(struct bench_opts *o)
         o->mysql_db = b_xstrdup("bench");
     }
     o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
-    int ex = oltp_check(o); /* -D among the names: at most 64 characters, UTF-8 */
+    int ex = oltp_check(o, &res->err); /* -D among the names: at most 64 characters, UTF-8 */
     if (ex != B_EXIT_OK)
         return ex;
     snprintf(db, sizeof(db), "%s", o->mysql_db);
@@ -9672,7 +9686,14 @@ static int sizing_main(struct bench_opts *o)
     return ex;
 }
 
-/*== 17 wl_ : workload registry and the run path ============================*/
+/*== 17 ping_, sizing_ : commands of their own: ping, the oltp one-liner =======*/
+/*
+ * Commands that are not sysbench tests: `bench ping` (connect, authenticate, time round
+ * trips) and `bench oltp` (the sizing one-liner: its own schema, a thread ladder of OLTP runs
+ * by the run path, the knee). Like workloads they fill a struct res and never print.
+ */
+
+/*== 18 wl_ : workload registry and the run path ============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
@@ -9680,7 +9701,7 @@ static int sizing_main(struct bench_opts *o)
  */
 
 
-static int cli_ping(struct bench_opts *o);
+static int cli_ping(struct res *res);
 
 static const struct opt_def opt_ping[] = {
     OPT("count", INT, ping_count, "10", 1, 1e6, NULL, "number of COM_PING round trips to time",
@@ -9919,7 +9940,7 @@ static void wl_phase(struct res *res, int phase)
  * or the code of a setup failure (res->err; nothing measured). Never prints, never exits:
  * a forced shutdown ends this run, abandoning workers still inside an event to wl_reap.
  */
-BENCH_API int wl_run(const struct wl_def *w, const struct bench_opts *o, struct res *res)
+BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *res)
 {
     struct load_run *r = b_xcalloc(1, sizeof(*r));
     const struct load_hooks hooks = {res, wl_on_interval, wl_on_checkpoint};
@@ -9999,7 +10020,7 @@ BENCH_API int wl_run(const struct wl_def *w, const struct bench_opts *o, struct 
     return B_OK;
 }
 
-/*== 18 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
+/*== 19 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
 /*
  * Every block is line-compatible with sysbench 1.0.20 (spec section 5), so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
@@ -10487,7 +10508,7 @@ static void rep_checkpoint(const struct res *res, const struct res_stats *st)
     rep_final(res, st, false);
 }
 
-/*== 19 cli_ : command line, dispatch, bench_main(), main() ==================*/
+/*== 20 cli_ : command line, dispatch, bench_main(), main() ==================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
  * options anywhere, the first positional is the test, the second the command. Everything is
@@ -11466,8 +11487,9 @@ static int cli_ping_vars_row(void *ctx, const struct myc_result *res, const stru
 
 /* `bench ping`: connect, log in, report the server, TLS, plugin, connect time and the
  * round-trip percentiles of COM_PING. The first thing to run against a new DB host. */
-static int cli_ping(struct bench_opts *o)
+static int cli_ping(struct res *out)
 {
+    struct bench_opts *o = out->o;
     struct cli_conn cc;
     struct my_conn c;
     o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
@@ -11750,10 +11772,20 @@ static void cli_text_checkpoint(void *ctx, struct res *res, const struct res_sta
     cli_text_flush();
 }
 
+/* Progress lines of commands are what sysbench's scripts print(): in sysbench not subject to
+ * --verbosity (its muted stdout keeps msg_out). Called from several threads (prepare jobs). */
 static void cli_text_say(void *ctx, int kind, const char *text)
 {
-    (void)ctx, (void)kind;
-    printf("%s\n", text);
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    FILE *f = kind == RES_SAY_PROGRESS && opts.persona == B_SYSBENCH && opts.msg_out
+                  ? opts.msg_out
+                  : stdout;
+    (void)ctx;
+    pthread_mutex_lock(&mu);
+    fputs(text, f);
+    fputc('\n', f);
+    fflush(f);
+    pthread_mutex_unlock(&mu);
 }
 
 static const struct res_sink cli_text_sink = {NULL, cli_text_phase, cli_text_interval,
@@ -11818,6 +11850,62 @@ static int cli_run(const struct wl_def *w)
         rep_final(&res, &res.final, true);
         if (res.end == RES_END_SIGNAL)
             ex = B_EXIT_FAIL;
+    }
+    res_free(&res);
+    return ex;
+}
+
+/*
+ * cli_err_print - a failure in the persona's words: the bench persona's one line and hint on
+ * stderr; the sysbench persona's own text where the workload gave one (e->sb, verbatim, on
+ * its stream), else "FATAL: msg". Returns the persona's exit code for it.
+ */
+static int cli_err_print(const struct b_err *e)
+{
+    if (opts.persona == B_SYSBENCH) {
+        if (e->sb[0]) {
+            FILE *f = e->sb_fd == 2 ? stderr : opts.msg_out ? opts.msg_out : stdout;
+            fflush(stdout);
+            fputs(e->sb, f);
+            fflush(f);
+        } else if (e->msg[0])
+            b_msg(B_MSG_FATAL, "%s", e->msg);
+        return e->sb_ex ? e->sb_ex : e->ex;
+    }
+    if (e->msg[0])
+        b_msg(B_MSG_FATAL, "%s", e->msg);
+    if (e->hint[0])
+        b_msg(B_MSG_HINT, "%s", e->hint);
+    return e->ex;
+}
+
+/* A check hook: B_EXIT_OK, or its failure printed and the persona's exit code. */
+static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
+{
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    int ex = check(&opts, &e);
+    if (ex == B_EXIT_OK)
+        return ex;
+    if (e.msg[0] || e.sb[0]) { /* else the hook printed it (being moved here) */
+        int pex = cli_err_print(&e);
+        if (pex)
+            ex = pex;
+    }
+    return ex;
+}
+
+/* A command (prepare, cleanup, prewarm, ping, the one-liner) with the text sink: progress
+ * lines as they come; the failure, if any, in the persona's words. */
+static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct res *res))
+{
+    struct res res;
+    res_init(&res, w, cmd, &opts, &cli_text_sink);
+    int ex = fn(&res);
+    if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
+        int pex = cli_err_print(&res.err);
+        if (pex)
+            ex = pex;
     }
     res_free(&res);
     return ex;
@@ -12124,7 +12212,7 @@ static int cli_main(int argc, char **argv)
         return B_EXIT_FAIL;
     }
     if (!cmd && c.w->command) { /* bench ping: no command needed */
-        ex = c.w->command(&opts);
+        ex = cli_command(c.w, "run", c.w->command);
         cli_free(&c);
         return ex;
     }
@@ -12143,7 +12231,7 @@ static int cli_main(int argc, char **argv)
         ex = strcmp(cmd, "run") ? (b_msg(B_MSG_FATAL, "unknown command '%s' for '%s'", cmd,
                                          c.w->name),
                                    cli_usage_exit())
-                                : c.w->command(&opts);
+                                : cli_command(c.w, "run", c.w->command);
         cli_free(&c);
         return ex;
     }
@@ -12156,18 +12244,19 @@ static int cli_main(int argc, char **argv)
         return B_EXIT_OK;
     }
     if ((!strcmp(cmd, "prepare") && c.w->prepare) || (!strcmp(cmd, "cleanup") && c.w->cleanup)) {
-        if (c.w->check_common && (ex = c.w->check_common(&opts)) != B_EXIT_OK) {
+        if (c.w->check_common && (ex = cli_check(c.w->check_common)) != B_EXIT_OK) {
             cli_free(&c);
             return ex;
         }
         cli_banner(&c);
-        ex = !strcmp(cmd, "prepare") ? c.w->prepare(&opts, c.w) : c.w->cleanup(&opts, c.w);
+        ex = !strcmp(cmd, "prepare") ? cli_command(c.w, "prepare", c.w->prepare)
+                                     : cli_command(c.w, "cleanup", c.w->cleanup);
         cli_free(&c);
         return ex;
     }
     if (!strcmp(cmd, "prewarm") && c.w->prewarm) {
         cli_banner(&c);
-        ex = c.w->prewarm(&opts, c.w);
+        ex = cli_command(c.w, "prewarm", c.w->prewarm);
         cli_free(&c);
         return ex;
     }
@@ -12193,7 +12282,7 @@ static int cli_main(int argc, char **argv)
         cli_free(&c);
         return cli_usage_exit();
     }
-    if (c.w->check && (ex = c.w->check(&opts)) != B_EXIT_OK) {
+    if (c.w->check && (ex = cli_check(c.w->check)) != B_EXIT_OK) {
         cli_free(&c);
         return ex;
     }

@@ -506,7 +506,7 @@ struct res_sink {
 struct res {
     const struct wl_def *w;
     const char *command;         /* "run", "prepare", "cleanup", "prewarm", "ping", ... */
-    const struct bench_opts *o;  /* the options it ran with */
+    struct bench_opts *o;        /* the options it ran with (commands may adjust them) */
     const struct res_sink *sink; /* may be NULL: nothing live */
     i64 started_unix_ms;         /* wall clock at the start */
     double elapsed_s;            /* wall time of the whole command */
@@ -532,7 +532,7 @@ struct res {
 
 /* res_init/res_free - an empty result for command cmd of workload w (w may be NULL). */
 BENCH_API void res_init(struct res *res, const struct wl_def *w, const char *cmd,
-                        const struct bench_opts *o, const struct res_sink *sink);
+                        struct bench_opts *o, const struct res_sink *sink);
 BENCH_API void res_free(struct res *res);
 /* res_fact_int/_num/_str/_bool - add (or replace) a fact. */
 BENCH_API void res_fact_int(struct res *res, const char *key, i64 v);
@@ -567,13 +567,17 @@ struct wl_def {
     bool own_limit;                            /* sets its own event limit (memory, mutex) */
     int nops;                                  /* operation kinds with their own latency */
     const char *const *op_names;               /* [nops] */
-    int (*check)(struct bench_opts *o);        /* validate run (may adjust); returns exit code */
+    /* check hooks validate (and may adjust) the options before anything is printed or
+     * touched; they return an exit code, B_EXIT_OK or what e says (cli_err_print prints e) */
+    int (*check)(struct bench_opts *o, struct b_err *e);        /* run */
     bool db;                                   /* connects to a database server */
-    int (*command)(struct bench_opts *o);      /* a command of its own instead of the engine */
-    int (*check_common)(struct bench_opts *o); /* validate prepare and cleanup */
-    int (*prepare)(struct bench_opts *o, const struct wl_def *w); /* prepare; exit code */
-    int (*cleanup)(struct bench_opts *o, const struct wl_def *w); /* cleanup; exit code */
-    int (*prewarm)(struct bench_opts *o, const struct wl_def *w); /* prewarm; exit code */
+    /* commands fill res (res->o, res->w, res->sink for progress, res->err on failure) and
+     * return an exit code; they never print */
+    int (*command)(struct res *res);           /* a command of its own instead of the engine */
+    int (*check_common)(struct bench_opts *o, struct b_err *e); /* prepare and cleanup */
+    int (*prepare)(struct res *res);
+    int (*cleanup)(struct res *res);
+    int (*prewarm)(struct res *res);
     int variant;                               /* which of a family (the oltp_* scripts) */
     bool hidden;                               /* not listed in --help */
     int (*init)(struct load_run *r);           /* shared setup before threads start */
@@ -591,7 +595,7 @@ struct wl_def {
 /* wl_run - run workload w once with options o into *res (res_init'ed with its sink): B_OK
  * when measured (res->end, res->complete say how it ended), else a setup failure's code with
  * res->err. Never prints, never exits the process (see bench.c). */
-BENCH_API int wl_run(const struct wl_def *w, const struct bench_opts *o, struct res *res);
+BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *res);
 /* wl_reap - free runs abandoned at a forced shutdown once their workers left; waits up to
  * wait_ms; returns how many are still out. */
 BENCH_API int wl_reap(int wait_ms);
