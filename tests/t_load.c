@@ -27,23 +27,15 @@ static int t_opts(struct bench_opts *o, const char *const *kv)
 }
 
 
-static const struct load_hooks t_no_hooks = {NULL, NULL, NULL};
-
-/* Run w to completion with options o; fills *s with the totals. */
-static int t_run(const struct wl_def *w, const struct bench_opts *o, struct load_run *r,
-                 struct load_snap *s)
+/* Run w to completion with options o by the run path (wl_run, no sink); *res holds the
+ * result, s points at its final window's counts. */
+static int t_run(const struct wl_def *w, struct bench_opts *o, struct res *res,
+                 const struct load_snap **s)
 {
-    load_run_init(r, w, o);
-    if (w->init && w->init(r) < 0)
+    res_init(res, w, "run", o, NULL);
+    if (wl_run(w, o, res) != B_OK || !res->have_final)
         return -1;
-    if (load_start(r) < 0)
-        return -1;
-    load_go(r);
-    load_run_main(r, &t_no_hooks);
-    load_snap_init(s, r->nthreads, w->nops);
-    load_snapshot(r, s);
-    if (w->done)
-        w->done(r);
+    *s = &res->final.d;
     return 0;
 }
 
@@ -52,10 +44,11 @@ static int t_load_events_exact(void)
     static const char *const kv[] = {"threads=4", "events=137", "time=0", "cpu-max-prime=500",
                                      NULL};
     struct bench_opts o;
-    struct load_run r;
-    struct load_snap s;
+    struct res r;
+    const struct load_snap *sp;
     T_CHECK(t_opts(&o, kv) == 0);
-    T_CHECK(t_run(wl_find("cpu"), &o, &r, &s) == 0);
+    T_CHECK(t_run(wl_find("cpu"), &o, &r, &sp) == 0);
+    const struct load_snap s = *sp;
     T_CHECK(s.events == 137); /* exactly --events, shared by 4 threads */
     u64 sum = 0, sumlat = 0;
     for (int i = 0; i < 4; i++)
@@ -64,9 +57,8 @@ static int t_load_events_exact(void)
     T_CHECK(hist_total(s.hist) == 137);
     T_CHECK(s.lat_min_ns > 0 && s.lat_min_ns <= s.lat_sum_ns / s.events);
     T_CHECK(s.lat_sum_ns / s.events <= s.lat_max_ns);
-    T_CHECK(atomic_load(&r.failed) == 0);
-    load_snap_free(&s);
-    load_run_free(&r);
+    T_CHECK(r.rc == 0 && r.complete && r.end == RES_END_LIMIT);
+    res_free(&r);
     t_opts_free(&o);
     return 0;
 }
@@ -79,23 +71,21 @@ static int t_load_warmup_events_exact(void)
     static const char *const kv[] = {"threads=4", "events=3000", "time=0", "warmup-time=1",
                                      "cpu-max-prime=300", NULL};
     struct bench_opts o;
-    struct load_run r;
-    struct load_snap s, d;
+    struct res r;
+    const struct load_snap *sp;
     T_CHECK(t_opts(&o, kv) == 0);
     u64 t0 = clk_now_ns();
-    T_CHECK(t_run(wl_find("cpu"), &o, &r, &s) == 0);
+    T_CHECK(t_run(wl_find("cpu"), &o, &r, &sp) == 0);
+    const struct load_snap d = *sp; /* what the report shows: the window after warmup */
     T_CHECK(clk_now_ns() - t0 >= 1000000000u); /* the warmup second ran */
-    load_snap_init(&d, 4, 0);
-    load_snap_diff(&d, &s, &r.base, 4); /* what the report shows */
     T_CHECK(d.events == 3000 && hist_total(d.hist) == 3000);
     u64 sum = 0;
     for (int i = 0; i < 4; i++)
         sum += d.thr_events[i];
     T_CHECK(sum == 3000);
-    T_CHECK(r.base.t_ns == r.t_measure_ns); /* rates count from the window's start */
+    T_CHECK(r.final.window_s == r.final.total_s); /* rates count from the window's start */
     T_CHECK(d.lat_min_ns > 0 && d.lat_min_ns <= d.lat_sum_ns / d.events);
-    load_snap_free(&s), load_snap_free(&d);
-    load_run_free(&r);
+    res_free(&r);
     t_opts_free(&o);
     return 0;
 }
@@ -105,13 +95,13 @@ static int t_load_mutex_one_per_thread(void)
     static const char *const kv[] = {"threads=3", "events=50", "mutex-locks=200",
                                      "mutex-loops=10", NULL};
     struct bench_opts o;
-    struct load_run r;
-    struct load_snap s;
+    struct res r;
+    const struct load_snap *sp;
     T_CHECK(t_opts(&o, kv) == 0);
-    T_CHECK(t_run(wl_find("mutex"), &o, &r, &s) == 0);
+    T_CHECK(t_run(wl_find("mutex"), &o, &r, &sp) == 0);
+    const struct load_snap s = *sp;
     T_CHECK(s.events == 3); /* one event per thread, --events ignored (sysbench) */
-    load_snap_free(&s);
-    load_run_free(&r);
+    res_free(&r);
     t_opts_free(&o);
     return 0;
 }
@@ -123,20 +113,19 @@ static int t_load_memory_limit(void)
     static const char *const kv2[] = {"threads=2", "time=0", "memory-total-size=1M",
                                       "memory-block-size=1M", "memory-scope=local", NULL};
     struct bench_opts o;
-    struct load_run r;
-    struct load_snap s;
+    struct res r;
+    const struct load_snap *sp;
     T_CHECK(t_opts(&o, kv) == 0);
-    T_CHECK(t_run(wl_find("memory"), &o, &r, &s) == 0);
+    T_CHECK(t_run(wl_find("memory"), &o, &r, &sp) == 0);
+    const struct load_snap s = *sp;
     T_CHECK(s.events == 256 && s.thr_events[0] == 128 && s.thr_events[1] == 128);
-    load_snap_free(&s);
-    load_run_free(&r);
+    res_free(&r);
     t_opts_free(&o);
     /* block x threads > total: zero events (sysbench issue #545) */
     T_CHECK(t_opts(&o, kv2) == 0);
-    T_CHECK(t_run(wl_find("memory"), &o, &r, &s) == 0);
-    T_CHECK(s.events == 0);
-    load_snap_free(&s);
-    load_run_free(&r);
+    T_CHECK(t_run(wl_find("memory"), &o, &r, &sp) == 0);
+    T_CHECK(sp->events == 0);
+    res_free(&r);
     t_opts_free(&o);
     return 0;
 }
@@ -158,27 +147,26 @@ static int t_load_rate_open_loop(void)
     static const char *const kv[] = {"threads=1", "time=1", "rate=1000", NULL};
     static const char *const kv_closed[] = {"threads=1", "time=0", "events=400", NULL};
     struct bench_opts o;
-    struct load_run r;
-    struct load_snap s;
+    struct res r;
+    const struct load_snap *sp;
     T_CHECK(t_opts(&o, kv) == 0);
-    T_CHECK(t_run(&w, &o, &r, &s) == 0);
+    T_CHECK(t_run(&w, &o, &r, &sp) == 0);
+    const struct load_snap s = *sp;
     /* Poisson arrivals at 1000/s for 1 s: 1000 +- a few sd */
     T_CHECK(s.events > 850 && s.events < 1150);
     /* ~200 of ~1000 arrivals fall in the stall: p90 is tens of ms, not microseconds */
     u64 p90 = hist_percentile(s.hist, 90, s.lat_min_ns, s.lat_max_ns);
     T_CHECK(p90 > 20000000);
     T_CHECK(s.lat_max_ns >= 200000000);
-    T_CHECK(!atomic_load(&r.queue_full));
-    load_snap_free(&s);
-    load_run_free(&r);
+    T_CHECK(r.end != RES_END_QUEUE);
+    res_free(&r);
     t_opts_free(&o);
     /* closed loop: the same stall is one slow event */
     T_CHECK(t_opts(&o, kv_closed) == 0);
-    T_CHECK(t_run(&w, &o, &r, &s) == 0);
-    T_CHECK(s.events == 400);
-    T_CHECK(hist_percentile(s.hist, 90, s.lat_min_ns, s.lat_max_ns) < 1000000);
-    load_snap_free(&s);
-    load_run_free(&r);
+    T_CHECK(t_run(&w, &o, &r, &sp) == 0);
+    T_CHECK(sp->events == 400);
+    T_CHECK(hist_percentile(sp->hist, 90, sp->lat_min_ns, sp->lat_max_ns) < 1000000);
+    res_free(&r);
     t_opts_free(&o);
     return 0;
 }
@@ -188,19 +176,134 @@ static int t_load_snapshot_diff(void)
     static const char *const kv[] = {"threads=2", "events=40", "time=0", "cpu-max-prime=300",
                                      NULL};
     struct bench_opts o;
-    struct load_run r;
-    struct load_snap s, zero, d;
+    struct res r;
+    const struct load_snap *sp;
+    struct load_snap zero, d;
     T_CHECK(t_opts(&o, kv) == 0);
-    T_CHECK(t_run(wl_find("cpu"), &o, &r, &s) == 0);
+    T_CHECK(t_run(wl_find("cpu"), &o, &r, &sp) == 0);
+    const struct load_snap s = *sp;
     load_snap_init(&zero, 2, 0);
     load_snap_init(&d, 2, 0);
     load_snap_diff(&d, &s, &zero, 2);
     T_CHECK(d.events == 40 && hist_total(d.hist) == 40);
     load_snap_diff(&d, &s, &s, 2);
     T_CHECK(d.events == 0 && hist_total(d.hist) == 0 && d.lat_sum_ns == 0);
-    load_snap_free(&s), load_snap_free(&zero), load_snap_free(&d);
-    load_run_free(&r);
+    load_snap_free(&zero), load_snap_free(&d);
+    res_free(&r);
     t_opts_free(&o);
+    return 0;
+}
+
+/* A workload whose event ignores the stop flag for 1.5 s (a server that does not answer):
+ * --forced-shutdown must end the run, not the process; its teardown runs once, when the
+ * stuck workers have left (wl_reap), never under them. */
+static _Atomic int t_stuck_done_calls, t_stuck_inside;
+static int t_stuck_event(struct load_thread *t)
+{
+    (void)t;
+    atomic_fetch_add(&t_stuck_inside, 1);
+    struct timespec ts = {1, 500000000};
+    nanosleep(&ts, NULL);
+    atomic_fetch_sub(&t_stuck_inside, 1);
+    return B_OK;
+}
+static void t_stuck_done(struct load_run *r)
+{
+    (void)r;
+    /* the shared teardown never runs while a worker is still inside an event */
+    if (atomic_load(&t_stuck_inside) == 0)
+        atomic_fetch_add(&t_stuck_done_calls, 1);
+    else
+        atomic_fetch_add(&t_stuck_done_calls, 100);
+}
+
+static int t_run_forced_then_next(void)
+{
+    static const struct wl_def w = {.name = "stuck", .event = t_stuck_event,
+                                    .done = t_stuck_done, .family = WL_CPU};
+    static const char *const kv[] = {"threads=2", "time=1", NULL};
+    static const char *const kv2[] = {"threads=2", "events=100", "time=0",
+                                      "cpu-max-prime=300", NULL};
+    struct bench_opts o, o2;
+    struct res r, r2;
+    T_CHECK(t_opts(&o, kv) == 0);
+    o.forced_s = 0; /* --forced-shutdown=0: at the end of --time */
+    u64 t0 = clk_now_ns();
+    res_init(&r, &w, "run", &o, NULL);
+    T_CHECK(wl_run(&w, &o, &r) == B_OK);
+    double took = (double)(clk_now_ns() - t0) / 1e9;
+    T_CHECK(took >= 1.0 && took < 1.4); /* ended at the deadline, not when the events did */
+    T_CHECK(r.end == RES_END_FORCED && !r.complete && r.have_final);
+    T_CHECK(r.final.unfinished == 2 && r.final.d.events == 0);
+    T_CHECK(atomic_load(&t_stuck_done_calls) == 0); /* not torn down under the workers */
+    T_CHECK(wl_reap(0) == 1);
+    /* the same process runs the next test, whole */
+    T_CHECK(t_opts(&o2, kv2) == 0);
+    res_init(&r2, wl_find("cpu"), "run", &o2, NULL);
+    T_CHECK(wl_run(wl_find("cpu"), &o2, &r2) == B_OK);
+    T_CHECK(r2.complete && r2.end == RES_END_LIMIT && r2.final.d.events == 100);
+    T_CHECK(hist_total(r2.final.d.hist) == 100);
+    /* the stuck workers leave at 1.5 s; then the abandoned run is torn down once */
+    T_CHECK(wl_reap(3000) == 0);
+    T_CHECK(atomic_load(&t_stuck_done_calls) == 1);
+    res_free(&r), res_free(&r2);
+    t_opts_free(&o), t_opts_free(&o2);
+    return 0;
+}
+
+/* A workload with exact counters: 1 and 3 per event. */
+static int t_ctr_event(struct load_thread *t)
+{
+    atomic_store_explicit(&t->ctr[0], atomic_load_explicit(&t->ctr[0], memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    atomic_store_explicit(&t->ctr[1], atomic_load_explicit(&t->ctr[1], memory_order_relaxed) + 3,
+                          memory_order_relaxed);
+    return B_OK;
+}
+
+/* Two runs in one process, merged (counts and histograms added), equal one longer run's
+ * counts: --events=300 + --events=200 against --events=500, for a counting workload and for
+ * cpu; latency extremes and sums combine exactly. */
+static int t_run_merge_equals_longer(void)
+{
+    static const struct wl_def wc = {.name = "count", .event = t_ctr_event, .family = WL_CPU};
+    const struct wl_def *ws[2] = {&wc, wl_find("cpu")};
+    static const char *const k300[] = {"threads=3", "events=300", "time=0", "cpu-max-prime=300",
+                                       NULL};
+    static const char *const k200[] = {"threads=3", "events=200", "time=0", "cpu-max-prime=300",
+                                       NULL};
+    static const char *const k500[] = {"threads=3", "events=500", "time=0", "cpu-max-prime=300",
+                                       NULL};
+    for (int k = 0; k < 2; k++) {
+        struct bench_opts oa, ob, oc;
+        struct res a, b, c;
+        const struct load_snap *sa, *sb, *sc;
+        T_CHECK(t_opts(&oa, k300) == 0 && t_opts(&ob, k200) == 0 && t_opts(&oc, k500) == 0);
+        T_CHECK(t_run(ws[k], &oa, &a, &sa) == 0);
+        T_CHECK(t_run(ws[k], &ob, &b, &sb) == 0);
+        T_CHECK(t_run(ws[k], &oc, &c, &sc) == 0);
+        u64 mn = B_MIN(sa->lat_min_ns, sb->lat_min_ns), mx = B_MAX(sa->lat_max_ns, sb->lat_max_ns);
+        u64 sum = sa->lat_sum_ns + sb->lat_sum_ns;
+        double win = a.final.window_s + b.final.window_s;
+        T_CHECK(res_stats_merge(&a.final, &b.final) == B_OK);
+        T_CHECK(sa->events == 500 && sa->events == sc->events);
+        T_CHECK(hist_total(sa->hist) == 500 && hist_total(sa->hist) == hist_total(sc->hist));
+        if (k == 0) /* exact counters: 1 and 3 per event */
+            T_CHECK(sa->ctr[0] == 500 && sa->ctr[1] == 1500 && sa->ctr[0] == sc->ctr[0] &&
+                    sa->ctr[1] == sc->ctr[1]);
+        T_CHECK(sa->lat_min_ns == mn && sa->lat_max_ns == mx && sa->lat_sum_ns == sum);
+        T_CHECK(a.final.window_s == win);
+        /* percentiles of the merged histogram lie within the merged extremes */
+        u64 p50 = hist_percentile(sa->hist, 50, mn, mx), p99 = hist_percentile(sa->hist, 99, mn, mx);
+        T_CHECK(mn <= p50 && p50 <= p99 && p99 <= mx);
+        /* merging different shapes is refused */
+        struct res_stats other;
+        memset(&other, 0, sizeof(other));
+        other.d.nops = 3;
+        T_CHECK(res_stats_merge(&a.final, &other) == B_INVALID);
+        res_free(&a), res_free(&b), res_free(&c);
+        t_opts_free(&oa), t_opts_free(&ob), t_opts_free(&oc);
+    }
     return 0;
 }
 
@@ -209,13 +312,13 @@ static int t_cpu_prime_count(void)
 {
     static const char *const kv[] = {"threads=1", "events=1", "time=0", NULL};
     struct bench_opts o;
-    struct load_run r;
-    struct load_snap s;
+    struct res r;
+    const struct load_snap *sp;
     T_CHECK(t_opts(&o, kv) == 0);
-    T_CHECK(t_run(wl_find("cpu"), &o, &r, &s) == 0);
+    T_CHECK(t_run(wl_find("cpu"), &o, &r, &sp) == 0);
+    const struct load_snap s = *sp;
     T_CHECK(s.ctr[0] == 1228);
-    load_snap_free(&s);
-    load_run_free(&r);
+    res_free(&r);
     t_opts_free(&o);
     return 0;
 }
@@ -241,30 +344,31 @@ static int t_rep_pct_label_exact(void)
  * one); the second used to report the few milliseconds after the first. */
 static int t_ck_calls;
 static double t_ck_at[4];
-static void t_ck_hook(void *ctx, struct load_run *r, const struct load_snap *cur, double at_s)
+static void t_ck_hook(void *ctx, struct res *res, const struct res_stats *st)
 {
-    (void)ctx, (void)r, (void)cur;
+    (void)ctx, (void)res;
     if (t_ck_calls < 4)
-        t_ck_at[t_ck_calls] = at_s;
+        t_ck_at[t_ck_calls] = st->at_s;
     t_ck_calls++;
 }
 
 static int t_load_checkpoints_dedupe(void)
 {
-    static const struct load_hooks hk = {NULL, NULL, t_ck_hook};
+    static const struct res_sink sink = {.checkpoint = t_ck_hook};
     static const char *const kv[] = {"threads=2", "time=1", "cpu-max-prime=300", NULL};
     struct bench_opts o;
-    struct load_run r;
+    struct res r;
     T_CHECK(t_opts(&o, kv) == 0);
     o.nckpt = 3;
     o.ckpt[0] = o.ckpt[1] = 0.2;
     o.ckpt[2] = 0.4;
-    load_run_init(&r, wl_find("cpu"), &o);
-    T_CHECK(load_start(&r) == B_OK);
-    load_go(&r);
-    load_run_main(&r, &hk);
+    res_init(&r, wl_find("cpu"), "run", &o, &sink);
+    T_CHECK(wl_run(wl_find("cpu"), &o, &r) == B_OK);
     T_CHECK(t_ck_calls == 2 && t_ck_at[0] == 0.2 && t_ck_at[1] == 0.4);
-    load_run_free(&r);
+    /* the result keeps them: two windows that with the rest add up to the whole run */
+    T_CHECK(r.nckpt == 2 && r.ckpt[0].at_s == 0.2 && r.ckpt[1].at_s == 0.4);
+    T_CHECK(r.ckpt[0].d.events > 0 && r.ckpt[1].d.events > 0);
+    res_free(&r);
     t_opts_free(&o);
     return 0;
 }
