@@ -5751,7 +5751,8 @@ static void res_stats_from(struct res_stats *s, const struct load_run *r,
     }
 }
 
-BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src)
+/* Used by the tests and `bench merge` (multi-host runs); not yet by a command of the binary. */
+B_UNUSED BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src)
 {
     if (dst->d.nops != src->d.nops)
         return B_INVALID;
