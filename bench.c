@@ -3161,7 +3161,10 @@ struct myc_params {
     bool get_server_pubkey;    /* may ask for the server's RSA key over plain TCP */
     bool multi_statements;     /* CLIENT_MULTI_STATEMENTS */
     bool compress;             /* the compressed protocol (zlib) when the server offers it */
-    bool debug_proto;          /* hex dump every packet on stderr */
+    /* --debug=proto: every packet as hex dump lines (text without '\n') to trace(trace_ctx,
+     * line); NULL = no dump. myc_ prints nothing itself: the CLI's callback does. */
+    void (*trace)(void *ctx, const char *line);
+    void *trace_ctx;
     bool no_deprecate_eof;     /* tests: classic EOF packets instead of OK-as-EOF */
     bool no_cache_metadata;    /* tests: column definitions with every execute */
 };
@@ -3196,6 +3199,8 @@ struct myc_stmt {
     struct myc_col *cols;      /* names and types from PREPARE [ncols] */
 };
 
+struct myc_auth_plugin;
+
 struct my_conn {
     int fd;                        /* the socket, -1 when closed */
     bool is_unix;                  /* connected over a unix socket */
@@ -3225,6 +3230,7 @@ struct my_conn {
     u8 hs_copy[512];
     char version[96];              /* server version string */
     char plugin[40];               /* auth plugin that finished the login */
+    const struct myc_auth_plugin *auth; /* its row (NULL before the first answer) */
     u8 nonce[33];                  /* latest auth nonce */
     size_t nonce_len;
     char target[300];              /* "host:port" or the socket path, for messages */
@@ -3355,27 +3361,30 @@ static int myc_stopped(struct my_conn *c, const char *what)
     return myc_lost(c, what, ETIMEDOUT);
 }
 
-/* --debug=proto: one packet in hex and text; the bytes of the ranges m (offset, length;
- * two of them) print as ** (nonces, tokens, passwords). */
-static void myc_dump(const char *dir, const u8 *p, size_t n, const size_t m[4])
+/* --debug=proto: one packet in hex and text, line by line to p->trace; the bytes of the
+ * ranges m (offset, length; two of them) show as ** (nonces, tokens, passwords). */
+static void myc_dump(const struct myc_params *prm, const char *dir, const u8 *p, size_t n,
+                     const size_t m[4])
 {
-    fprintf(stderr, "bench: proto: %s %zu bytes\n", dir, n);
+    char line[96];
+    snprintf(line, sizeof(line), "bench: proto: %s %zu bytes", dir, n);
+    prm->trace(prm->trace_ctx, line);
     for (size_t i = 0; i < n; i += 16) {
-        fprintf(stderr, "  %04zx ", i);
+        size_t l = (size_t)snprintf(line, sizeof(line), "  %04zx ", i);
         for (size_t k = i; k < i + 16; k++)
             if (k >= n)
-                fputs("   ", stderr);
+                l += (size_t)snprintf(line + l, sizeof(line) - l, "   ");
             else if ((k >= m[0] && k - m[0] < m[1]) || (k >= m[2] && k - m[2] < m[3]))
-                fputs(" **", stderr);
+                l += (size_t)snprintf(line + l, sizeof(line) - l, " **");
             else
-                fprintf(stderr, " %02x", p[k]);
-        fputs("  |", stderr);
+                l += (size_t)snprintf(line + l, sizeof(line) - l, " %02x", p[k]);
+        l += (size_t)snprintf(line + l, sizeof(line) - l, "  |");
         for (size_t k = i; k < i + 16 && k < n; k++)
-            fputc((k >= m[0] && k - m[0] < m[1]) || (k >= m[2] && k - m[2] < m[3]) ? '*'
-                  : p[k] >= 32 && p[k] < 127                                       ? p[k]
-                                                                                   : '.',
-                  stderr);
-        fputs("|\n", stderr);
+            line[l++] = (k >= m[0] && k - m[0] < m[1]) || (k >= m[2] && k - m[2] < m[3]) ? '*'
+                        : p[k] >= 32 && p[k] < 127                                     ? (char)p[k]
+                                                                                       : '.';
+        snprintf(line + l, sizeof(line) - l, "|");
+        prm->trace(prm->trace_ctx, line);
     }
 }
 
@@ -3418,9 +3427,9 @@ static void myc_zwrap(struct my_conn *c)
 static int myc_flush(struct my_conn *c)
 {
     size_t off = 0;
-    if (c->p->debug_proto) {
+    if (c->p->trace) {
         size_t m[4] = {c->mask_off, c->mask_len, 0, 0};
-        myc_dump(">", (const u8 *)c->out.p, c->out.len, m);
+        myc_dump(c->p, ">", (const u8 *)c->out.p, c->out.len, m);
     }
     c->mask_off = c->mask_len = 0;
     if (c->zlib)
@@ -3591,12 +3600,12 @@ static int myc_read(struct my_conn *c, const u8 **payload, size_t *plen)
                 return rc;
         }
         c->in_pos += (size_t)used;
-        if (c->p->debug_proto) {
+        if (c->p->trace) {
             size_t m[4] = {0, 0, 0, 0};
             if (c->login && !multi)
                 my_auth_mask(p, n, c->login == 1, m);
             m[0] += 4, m[2] += 4; /* the header comes first */
-            myc_dump("<", p - 4, n + 4, m);
+            myc_dump(c->p, "<", p - 4, n + 4, m);
         }
         /* compressed: servers resync inner ids to the frames' (protocol.md 5), unchecked */
         if (seq != c->seq && !c->zlib && !(n > 0 && p[0] == 0xFF && !multi))
@@ -3849,85 +3858,162 @@ static int myc_key_request(struct my_conn *c, u8 code, struct buf *out)
     return B_OK;
 }
 
+/*
+ * The authentication plugins, one row each (protocol.md 3): the first answer (to the
+ * greeting or to an AuthSwitchRequest) and, for the plugins that have one, the handler of the
+ * server's AuthMoreData. Adding a plugin is one row and its functions. pw is the password
+ * ("" when none), its bytes pwlen.
+ */
+struct myc_auth_plugin {
+    const char *name;   /* as the server names it */
+    bool greet;         /* bench may answer the greeting with it (else native, and a switch) */
+    bool secure_only;   /* sends the password in clear: only over TLS or a unix socket */
+    /* the first answer into out; B_OK or an error in c->err */
+    int (*first)(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out);
+    /* AuthMoreData d[n] (after its 0x01) into out (empty: nothing to send); NULL: none
+     * expected */
+    int (*more)(struct my_conn *c, const u8 *d, size_t n, struct buf *out);
+};
+
+static int myc_auth_native(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    u8 t[20];
+    if (pwlen) {
+        my_scramble_native(pw, pwlen, c->nonce, t);
+        buf_put(out, t, 20);
+    }
+    return B_OK;
+}
+
+static int myc_auth_sha2(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    u8 t[32];
+    if (pwlen) {
+        my_scramble_sha2(pw, pwlen, c->nonce, t);
+        buf_put(out, t, 32);
+    }
+    return B_OK;
+}
+
+/* The password RSA-encrypted with the key in --server-public-key-path, or with the server's,
+ * asked for with code. */
+static int myc_auth_rsa(struct my_conn *c, u8 code, struct buf *out)
+{
+    if (c->p->server_pubkey)
+        return myc_rsa_from_file(c, out);
+    return myc_key_request(c, code, out);
+}
+
+static int myc_auth_sha256(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    if (!pwlen)
+        my_put_u8(out, 0);
+    else if (c->tls)
+        buf_put(out, pw, pwlen + 1);
+    else
+        return myc_auth_rsa(c, 1, out);
+    return B_OK;
+}
+
+static int myc_auth_ed25519(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    u8 sig[64];
+    my_ed25519_sign(pw, pwlen, c->nonce, c->nonce_len, sig, NULL);
+    buf_put(out, sig, 64);
+    return B_OK;
+}
+
+static int myc_auth_clear(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    (void)c;
+    buf_put(out, pw, pwlen + 1);
+    return B_OK;
+}
+
+static int myc_auth_old(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    (void)pw, (void)pwlen, (void)out;
+    return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                    "the server at %s asked for the pre-4.1 password protocol "
+                    "(mysql_old_password), which bench refuses",
+                    c->target);
+}
+
+/* The RSA public key we asked for (once), in an AuthMoreData. */
+static int myc_more_key(struct my_conn *c, const u8 *d, size_t n, struct buf *out)
+{
+    if (c->key_requested && n > 10 && !memcmp(d, "-----BEGIN", 10)) {
+        char from[320];
+        snprintf(from, sizeof(from), "from the server at %s", c->target);
+        c->key_requested = false;
+        return myc_rsa_encrypt(c, d, n, from, out);
+    }
+    return b_seterr(&c->err, B_PROTOCOL, 0, "unexpected AuthMoreData (%zu bytes) from %s for %s",
+                    n, c->target, c->plugin);
+}
+
+/* caching_sha2_password: fast_auth_success (3), perform_full_authentication (4), or the key. */
+static int myc_more_sha2(struct my_conn *c, const u8 *d, size_t n, struct buf *out)
+{
+    const char *pw = c->p->password ? c->p->password : "";
+    if (n == 1 && d[0] == 3)
+        return B_OK; /* OK follows */
+    if (n == 1 && d[0] == 4) { /* in clear over TLS or a socket, else RSA */
+        if (!myc_secure(c))
+            return myc_auth_rsa(c, 2, out);
+        buf_put(out, pw, strlen(pw) + 1);
+        return B_OK;
+    }
+    return myc_more_key(c, d, n, out);
+}
+
+static const struct myc_auth_plugin myc_auth_plugins[] = {
+    {"mysql_native_password", true, false, myc_auth_native, NULL},
+    {"caching_sha2_password", true, false, myc_auth_sha2, myc_more_sha2},
+    {"sha256_password", true, false, myc_auth_sha256, myc_more_key},
+    {"client_ed25519", true, false, myc_auth_ed25519, NULL},
+    {"mysql_clear_password", false, true, myc_auth_clear, NULL},
+    {"mysql_old_password", false, false, myc_auth_old, NULL}, /* refused */
+};
+
+/* The row of a plugin name, or NULL (bench does not support it). */
+static const struct myc_auth_plugin *myc_auth_find(const char *name)
+{
+    for (size_t i = 0; i < countof(myc_auth_plugins); i++)
+        if (!strcmp(name, myc_auth_plugins[i].name))
+            return &myc_auth_plugins[i];
+    return NULL;
+}
+
 /* The first answer for a plugin (initial response or after a switch). */
 static int myc_auth_data(struct my_conn *c, const char *plugin, struct buf *out)
 {
     const char *pw = c->p->password ? c->p->password : "";
-    size_t pwlen = strlen(pw);
     my_escape(c->plugin, sizeof(c->plugin), plugin, strlen(plugin));
-    if (!strcmp(plugin, "mysql_native_password")) {
-        u8 t[20];
-        if (pwlen) {
-            my_scramble_native(pw, pwlen, c->nonce, t);
-            buf_put(out, t, 20);
-        }
-        return B_OK;
-    }
-    if (!strcmp(plugin, "caching_sha2_password")) {
-        u8 t[32];
-        if (pwlen) {
-            my_scramble_sha2(pw, pwlen, c->nonce, t);
-            buf_put(out, t, 32);
-        }
-        return B_OK;
-    }
-    if (!strcmp(plugin, "sha256_password")) {
-        if (!pwlen)
-            my_put_u8(out, 0);
-        else if (c->tls)
-            buf_put(out, pw, pwlen + 1);
-        else if (c->p->server_pubkey)
-            return myc_rsa_from_file(c, out);
-        else
-            return myc_key_request(c, 1, out);
-        return B_OK;
-    }
-    if (!strcmp(plugin, "client_ed25519")) {
-        u8 sig[64];
-        my_ed25519_sign(pw, pwlen, c->nonce, c->nonce_len, sig, NULL);
-        buf_put(out, sig, 64);
-        return B_OK;
-    }
-    if (!strcmp(plugin, "mysql_clear_password")) {
-        if (!myc_secure(c))
-            return b_seterr(&c->err, B_UNSUPPORTED, 0,
-                            "the server at %s asked for mysql_clear_password over plain TCP: "
-                            "bench sends a cleartext password only over TLS or a unix socket",
-                            c->target);
-        buf_put(out, pw, pwlen + 1);
-        return B_OK;
-    }
-    return b_seterr(&c->err, B_UNSUPPORTED, 0,
-                    "the server at %s asked for the authentication plugin '%s', which bench "
-                    "does not support",
-                    c->target, c->plugin);
+    c->auth = myc_auth_find(plugin);
+    if (!c->auth)
+        return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                        "the server at %s asked for the authentication plugin '%s', which "
+                        "bench does not support",
+                        c->target, c->plugin);
+    if (c->auth->secure_only && !myc_secure(c))
+        return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                        "the server at %s asked for %s over plain TCP: bench sends a "
+                        "cleartext password only over TLS or a unix socket",
+                        c->target, c->auth->name);
+    return c->auth->first(c, pw, strlen(pw), out);
 }
 
-/* AuthMoreData for caching_sha2_password and sha256_password. */
+/* AuthMoreData: the plugin's handler, and its answer sent. */
 static int myc_auth_more(struct my_conn *c, const u8 *d, size_t n)
 {
-    const char *pw = c->p->password ? c->p->password : "";
     struct buf out = {0};
-    int rc = B_OK;
-    bool sha2 = !strcmp(c->plugin, "caching_sha2_password");
-    if (sha2 && n == 1 && d[0] == 3)
-        return B_OK; /* fast_auth_success: OK follows */
-    if (sha2 && n == 1 && d[0] == 4) { /* perform_full_authentication */
-        if (myc_secure(c))
-            buf_put(&out, pw, strlen(pw) + 1);
-        else if (c->p->server_pubkey)
-            rc = myc_rsa_from_file(c, &out);
-        else
-            rc = myc_key_request(c, 2, &out);
-    } else if (c->key_requested && n > 10 && !memcmp(d, "-----BEGIN", 10)) {
-        char from[320]; /* the public key we asked for, once */
-        snprintf(from, sizeof(from), "from the server at %s", c->target);
-        c->key_requested = false;
-        rc = myc_rsa_encrypt(c, d, n, from, &out);
-    } else
-        rc = b_seterr(&c->err, B_PROTOCOL, 0, "unexpected AuthMoreData (%zu bytes) from %s for %s",
-                      n, c->target, c->plugin);
-    if (rc == B_OK)
+    int rc = c->auth && c->auth->more
+                 ? c->auth->more(c, d, n, &out)
+                 : b_seterr(&c->err, B_PROTOCOL, 0,
+                            "unexpected AuthMoreData (%zu bytes) from %s for %s", n, c->target,
+                            c->plugin);
+    if (rc == B_OK && out.len)
         rc = myc_send_auth(c, out.p, out.len, 0, out.len > 1 ? out.len : 0);
     if (out.p)
         mbedtls_platform_zeroize(out.p, out.len);
@@ -3963,11 +4049,8 @@ static int myc_auth_loop(struct my_conn *c)
             struct my_str name;
             struct buf out = {0};
             char plugin[40];
-            if (n == 1)
-                return b_seterr(&c->err, B_UNSUPPORTED, 0,
-                                "the server at %s asked for the pre-4.1 password protocol "
-                                "(mysql_old_password), which bench refuses",
-                                c->target);
+            if (n == 1) /* the pre-4.1 switch: no name, mysql_old_password's row refuses */
+                return myc_auth_data(c, "mysql_old_password", &out);
             if (switched || my_rd_nstr(&r, &name, false) < 0 || name.len >= sizeof(plugin))
                 return b_seterr(&c->err, B_PROTOCOL, 0, "malformed or repeated "
                                 "AuthSwitchRequest from %s", c->target);
@@ -4209,12 +4292,8 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
          * clients that name mysql_native_password), else native and let it switch */
         snprintf(plugin, sizeof(plugin), "%.*s", (int)B_MIN(c->hs.plugin.len, 39),
                  c->hs.plugin.p);
-        static const char *const known[] = {"mysql_native_password", "caching_sha2_password",
-                                            "sha256_password", "client_ed25519"};
-        bool ok = false;
-        for (size_t i = 0; i < countof(known); i++)
-            ok |= !strcmp(plugin, known[i]);
-        if (!ok)
+        const struct myc_auth_plugin *ap = myc_auth_find(plugin);
+        if (!ap || !ap->greet)
             snprintf(plugin, sizeof(plugin), "mysql_native_password");
         rc = myc_auth_data(c, plugin, &auth);
         if (rc == B_OK) {
@@ -7831,6 +7910,14 @@ static int io_cleanup(struct res *res)
     return ex;
 }
 
+/* --debug=proto: myc_'s hex dump lines, on stderr as they come. */
+static void cli_proto_trace(void *ctx, const char *line)
+{
+    (void)ctx;
+    fputs(line, stderr);
+    fputc('\n', stderr);
+}
+
 /* The connection parameters for connection number idx (hosts and ports round-robin). */
 struct cli_conn {
     struct myc_params p;
@@ -7961,7 +8048,7 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
     p->io_timeout_ms = (int)o->mysql_io_timeout * 1000;
     p->max_packet = (size_t)o->max_allowed_packet;
     p->get_server_pubkey = o->get_server_pubkey;
-    p->debug_proto = o->debug_proto;
+    p->trace = o->debug_proto ? cli_proto_trace : NULL;
     p->compress = o->mysql_compression;
     return cli_conn_compression(o, p, quiet);
 }

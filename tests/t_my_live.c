@@ -4,6 +4,12 @@
  * capturing fixtures).
  */
 
+static void t_live_trace(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "%s\n", line);
+}
+
 static bool t_live_params(struct myc_params *p, const char *user, const char *pw, int ssl)
 {
     const char *host = getenv("BENCH_MY_HOST"), *port = getenv("BENCH_MY_PORT");
@@ -18,7 +24,7 @@ static bool t_live_params(struct myc_params *p, const char *user, const char *pw
     p->ssl_mode = ssl;
     p->connect_timeout_ms = 10000;
     p->io_timeout_ms = 30000;
-    p->debug_proto = getenv("BENCH_DEBUG_PROTO") != NULL;
+    p->trace = getenv("BENCH_DEBUG_PROTO") ? t_live_trace : NULL;
     return true;
 }
 
