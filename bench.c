@@ -3244,6 +3244,7 @@ struct my_conn {
     size_t mask_off, mask_len;     /* --debug=proto: bytes of c->out shown as ** */
     bool unbounded;                /* a statement known to be long: no command deadline */
     u64 connect_ns;                /* connect + TLS + authentication time */
+    u64 socket_ns;                 /* of which the socket's connect */
     u16 srv_code;                  /* last server error */
     char sqlstate[6];
     char srv_msg[512];
@@ -4226,6 +4227,7 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
     myc_init(c, p);
     if ((rc = myc_open_socket(c)) < 0)
         goto fail;
+    c->socket_ns = clk_now_ns() - t0;
     c->login = 1;
     if ((rc = myc_read(c, &pk, &n)) < 0)
         goto fail;
@@ -9780,6 +9782,190 @@ static int sizing_main(struct res *res)
  * by the run path, the knee). Like workloads they fill a struct res and never print.
  */
 
+/* ---- ping: connect, log in, time round trips ---- */
+
+#define PING_VARS "SELECT @@hostname, @@max_connections, @@innodb_buffer_pool_size"
+
+struct ping_vars {
+    char v[3][64];
+};
+
+static int ping_vars_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
+{
+    struct ping_vars *pv = ctx;
+    for (size_t i = 0; i < 3 && i < res->ncols; i++) /* the server's words: escaped */
+        my_escape(pv->v[i], sizeof(pv->v[i]), vals[i].p ? vals[i].p : "NULL",
+                  vals[i].p ? B_MIN(vals[i].len, 60) : 4);
+    return 0;
+}
+
+/* The facts of the login just made: server, transport, TLS, plugin, times. */
+static void ping_conn_facts(struct res *res, struct my_conn *c, const struct myc_params *p)
+{
+    res_fact_str(res, "server", "%s", c->target);
+    res_fact_str(res, "server_version", "%s", c->version);
+    res_fact_bool(res, "server_mariadb", strstr(c->version, "MariaDB") != NULL);
+    res_fact_int(res, "connection_id", c->hs.conn_id);
+    res_fact_str(res, "transport", "%s", c->is_unix ? "unix" : "tcp");
+    res_fact_bool(res, "tls", c->tls);
+    if (c->tls) {
+        res_fact_str(res, "tls_version", "%s", mbedtls_ssl_get_version(&c->ssl));
+        res_fact_str(res, "tls_cipher", "%s", myc_cipher(c));
+        res_fact_bool(res, "tls_verified", p->ssl_mode >= MYC_SSL_VERIFY_CA);
+    } else
+        res_fact_str(res, "tls_off_reason", "%s",
+                     c->is_unix                  ? "unix socket"
+                     : (c->hs.caps & MY_CAP_SSL) ? "--ssl-mode=DISABLED"
+                                                 : "the server offers none");
+    res_fact_str(res, "compression", "%s", c->zlib ? "zlib" : "none");
+    res_fact_str(res, "auth_plugin", "%s", c->plugin);
+    res_fact_str(res, "user", "%s", p->user ? p->user : "");
+    res_fact_int(res, "connect_ns", (i64)c->connect_ns);
+    res_fact_num(res, "connect_ms", (double)c->connect_ns / 1e6);
+    res_fact_int(res, "socket_connect_ns", (i64)c->socket_ns);
+    res_fact_int(res, "handshake_ns", (i64)(c->connect_ns - c->socket_ns));
+}
+
+/* The server's settings that size a benchmark (PING_VARS's row). */
+static void ping_vars_facts(struct res *res, const struct ping_vars *pv)
+{
+    unsigned long long bpv = strtoull(pv->v[2], NULL, 10);
+    res_fact_str(res, "server_hostname", "%s", pv->v[0]);
+    res_fact_str(res, "max_connections", "%s", pv->v[1]);
+    res_fact_str(res, "innodb_buffer_pool_size", "%s", pv->v[2]);
+    if (bpv)
+        res_fact_int(res, "innodb_buffer_pool_size_bytes", (i64)bpv);
+}
+
+/* One kind of round trip as a result's statistics: one thread, events = round trips, the
+ * exact min/max/sum and the histogram; the window is the time spent in them. */
+static void ping_stats(struct res_stats *s, const struct hist *h, u64 done, u64 mn, u64 mx,
+                       u64 sum)
+{
+    memset(s, 0, sizeof(*s));
+    load_snap_init(&s->d, 1, 0);
+    memcpy(s->d.hist, h, sizeof(*h));
+    s->threads = 1;
+    s->d.events = done;
+    s->d.lat_min_ns = mn;
+    s->d.lat_max_ns = mx;
+    s->d.lat_sum_ns = sum;
+    s->d.thr_events[0] = done;
+    s->d.thr_sum_ns[0] = sum;
+    s->window_s = s->total_s = s->at_s = (double)sum / 1e9;
+}
+
+/* The kinds of round trip ping times, in order (its steps' commands). */
+static const char *const ping_what[] = {"COM_PING", "SELECT 1 (COM_QUERY)",
+                                        "SELECT ? (COM_STMT_EXECUTE)"};
+
+/* The round trips of one kind (k: COM_PING, SELECT 1, SELECT ?) as a step of res (its
+ * final), and res->final for COM_PING. Returns the last command's code. */
+static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct myc_result *mr,
+                     struct myc_stmt *st, struct hist *h)
+{
+    u64 mn = UINT64_MAX, mx = 0, sum = 0, done = 0;
+    int rc = B_OK;
+    memset(h, 0, sizeof(*h));
+    for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
+        struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
+        u64 t0 = clk_now_ns();
+        rc = k == 0   ? myc_ping(c)
+             : k == 1 ? myc_query(c, "SELECT 1", 8, mr, NULL, NULL)
+                      : myc_execute(c, st, &arg, 1, mr, NULL, NULL);
+        u64 d = clk_now_ns() - t0;
+        if (rc != B_OK)
+            break;
+        hist_record(h, d);
+        mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d, done++;
+    }
+    struct res *s = res_step(res, res->w, ping_what[k]);
+    ping_stats(&s->final, h, done, mn, mx, sum);
+    s->have_final = true;
+    s->complete = done == (u64)n;
+    if (k == 0) {
+        ping_stats(&res->final, h, done, mn, mx, sum);
+        res->have_final = true;
+    }
+    return rc;
+}
+
+/*
+ * ping_main - `bench ping`: connect, log in, and time COM_PING, SELECT 1 and a prepared
+ * SELECT ?, --count each. Facts: the server, TLS, plugin, connect time, its settings; the
+ * round trips of each kind a step with its final statistics (res->final: COM_PING's). Prints
+ * nothing: rep_ping shows it. The first thing to run against a new DB host.
+ */
+static int ping_main(struct res *res)
+{
+    struct bench_opts *o = res->o;
+    struct cli_conn cc;
+    struct my_conn c;
+    res->command = "ping";
+    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
+    if (cli_conn_params(o, 0, &cc, false) < 0)
+        return cli_usage_exit();
+    if (!o->mysql_db_set)
+        cc.p.db = NULL; /* ping needs no schema; sysbench's default 'sbtest' may not exist */
+    int rc = myc_connect(&c, &cc.p);
+    if (rc < 0) /* still printed by cli_conn_error (shared with oltp_, to become a b_err) */
+        return cli_conn_error("ping", &c, &cc.p);
+    ping_conn_facts(res, &c, &cc.p);
+    struct myc_result mr;
+    struct ping_vars pv;
+    struct myc_stmt st;
+    bool prepared = false;
+    memset(&mr, 0, sizeof(mr));
+    memset(&pv, 0, sizeof(pv));
+    /* each step stops the ping at its first error, with that error */
+    const char *step = "the settings query (" PING_VARS ")";
+    rc = myc_query(&c, PING_VARS, strlen(PING_VARS), &mr, ping_vars_row, &pv);
+    if (rc == B_OK) {
+        ping_vars_facts(res, &pv);
+        step = "PREPARE of SELECT ?";
+        rc = myc_prepare(&c, "SELECT ?", 8, &st);
+        prepared = rc == B_OK;
+    }
+    i64 n = B_MAX(o->ping_count, 1);
+    res_fact_int(res, "ping_count", n);
+    struct hist *h = b_xcalloc(1, sizeof(*h));
+    for (int k = 0; k < 3 && rc == B_OK && !atomic_load(&b_stop); k++) {
+        step = ping_what[k];
+        rc = ping_kind(res, &c, k, n, &mr, &st, h);
+    }
+    free(h);
+    if (prepared && rc == B_OK && !atomic_load(&b_stop))
+        (void)myc_stmt_close(&c, &st);
+    else if (prepared)
+        myc_stmt_free(&st); /* the connection is out of step or stopping: no more commands */
+    myc_result_free(&mr);
+    int ex = B_EXIT_OK;
+    res->rc = rc;
+    res->end = RES_END_LIMIT;
+    if (rc == B_DONE || atomic_load(&b_stop)) {
+        res->end = RES_END_SIGNAL;
+        res->end_signal = atomic_load(&b_stop) == SIGTERM ? SIGTERM : SIGINT;
+        ex = b_fail(&res->err, B_EXIT_FAIL,
+                    "ping: interrupted by %s during %s; the figures above are what was "
+                    "measured until then",
+                    atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", step);
+        res->err.rc = B_DONE;
+    } else if (rc < 0) {
+        res->end = RES_END_FAILED;
+        if (rc == B_SERVER)
+            ex = b_fail(&res->err, B_EXIT_ENV, "ping: %s on %s: %s", step, c.target, c.err.msg);
+        else
+            ex = b_fail(&res->err, B_EXIT_ENV, "ping: %s: %s", step, c.err.msg);
+        res->err.rc = rc;
+        if (rc == B_TIMEOUT)
+            b_hint(&res->err, "no complete answer within --mysql-io-timeout=%lld s",
+                   (long long)o->mysql_io_timeout);
+    }
+    res->complete = ex == B_EXIT_OK;
+    myc_close(&c);
+    return ex;
+}
+
 /*== 18 wl_ : workload registry and the run path ============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
@@ -9787,8 +9973,6 @@ static int sizing_main(struct res *res)
  * /usr/share/sysbench/cpu.lua) maps to the built-in of the same base name.
  */
 
-
-static int cli_ping(struct res *res);
 
 static const struct opt_def opt_ping[] = {
     OPT("count", INT, ping_count, "10", 1, 1e6, NULL, "number of COM_PING round trips to time",
@@ -9843,7 +10027,7 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_ping),
      .db = true,
      .family = WL_CMD,
-     .command = cli_ping},
+     .command = ping_main},
     WL_OLTP("oltp_read_write", OLTP_READ_WRITE, opt_oltp),
     WL_OLTP("oltp_read_only", OLTP_READ_ONLY, opt_oltp),
     WL_OLTP("oltp_write_only", OLTP_WRITE_ONLY, opt_oltp),
@@ -10593,6 +10777,80 @@ static void rep_checkpoint(const struct res *res, const struct res_stats *st)
 {
     printf("[ %gs ] Checkpoint report:\n", st->at_s);
     rep_final(res, st, false);
+}
+
+/* A fact's integer (or boolean) value, or 0 when absent. */
+static i64 rep_fact_int(const struct res *res, const char *key)
+{
+    const struct res_fact *f = res_fact(res, key);
+    return f && (f->type == RES_INT || f->type == RES_BOOL) ? f->i : 0;
+}
+
+/* `bench ping`: the server, TLS, plugin and connect time, the server's settings, and one line
+ * per kind of round trip (its step's final statistics), as far as the ping got. */
+static void rep_ping(const struct res *res)
+{
+    if (!res_fact(res, "server"))
+        return; /* no login: the error says it all */
+    bool tls = rep_fact_int(res, "tls") != 0, is_unix = !strcmp(rep_fact_str(res, "transport"), "unix");
+    printf("Connected to %s\n", rep_fact_str(res, "server"));
+    printf("    server:            %s%s, connection id %u\n", rep_fact_str(res, "server_version"),
+           rep_fact_int(res, "server_mariadb") ? " (MariaDB)" : "",
+           (unsigned)rep_fact_int(res, "connection_id"));
+    if (tls)
+        printf("    TLS:               %s %s (certificate %s)\n",
+               rep_fact_str(res, "tls_version"), rep_fact_str(res, "tls_cipher"),
+               rep_fact_int(res, "tls_verified") ? "verified" : "not verified");
+    else
+        printf("    TLS:               off (%s)\n", rep_fact_str(res, "tls_off_reason"));
+    if (!strcmp(rep_fact_str(res, "compression"), "zlib"))
+        printf("    compression:       zlib (bench's own deflate; the server's zlib)\n");
+    printf("    authentication:    %s as '%s'\n", rep_fact_str(res, "auth_plugin"),
+           rep_fact_str(res, "user"));
+    const struct res_fact *cm = res_fact(res, "connect_ms");
+    printf("    connect:           %.2f ms (%s%s + login)\n", cm ? cm->num : 0.0,
+           is_unix ? "socket" : "TCP", tls ? " + TLS" : "");
+    if (res_fact(res, "server_hostname")) {
+        char bp[32];
+        i64 bpv = rep_fact_int(res, "innodb_buffer_pool_size_bytes");
+        printf("    server settings:   hostname %s, max_connections %s, "
+               "innodb_buffer_pool_size %s\n",
+               rep_fact_str(res, "server_hostname"), rep_fact_str(res, "max_connections"),
+               bpv ? unit_fmt_size((u64)bpv, bp, sizeof(bp))
+                   : rep_fact_str(res, "innodb_buffer_pool_size"));
+    }
+    i64 n = rep_fact_int(res, "ping_count");
+    for (int k = 0; k < res->nsteps; k++) {
+        const struct res *s = &res->steps[k];
+        const struct load_snap *d = &s->final.d;
+        u64 mn = d->lat_min_ns, mx = d->lat_max_ns;
+        if (!s->have_final || !d->events)
+            continue;
+        printf("    %-27s %lld round trips%s, ms: min %.3f avg %.3f p50 %.3f p95 %.3f "
+               "p99 %.3f max %.3f\n",
+               s->command, (long long)d->events, (i64)d->events < n ? " (interrupted)" : "",
+               rep_ms(mn), rep_ms(d->lat_sum_ns / d->events),
+               rep_ms(hist_percentile(d->hist, 50, mn, mx)),
+               rep_ms(hist_percentile(d->hist, 95, mn, mx)),
+               rep_ms(hist_percentile(d->hist, 99, mn, mx)), rep_ms(mx));
+    }
+}
+
+/* A command's text renderer, by workload. */
+typedef void (*rep_render_fn)(const struct res *res);
+
+/* rep_command_renderer - the renderer cli_command calls after a command that succeeded or
+ * measured something; NULL when its progress lines were all its output. */
+static rep_render_fn rep_command_renderer(const struct res *res)
+{
+    static const struct {
+        const char *workload;
+        rep_render_fn fn;
+    } tab[] = {{"ping", rep_ping}};
+    for (size_t i = 0; i < countof(tab) && res->w; i++)
+        if (!strcmp(res->w->name, tab[i].workload))
+            return tab[i].fn;
+    return NULL;
 }
 
 /*== 20 cli_ : command line, dispatch, bench_main(), main() ==================*/
@@ -11557,128 +11815,6 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
     return *bad ? -1 : n;
 }
 
-#define CLI_PING_VARS "SELECT @@hostname, @@max_connections, @@innodb_buffer_pool_size"
-
-struct cli_ping_vars {
-    char v[3][64];
-};
-
-static int cli_ping_vars_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
-{
-    struct cli_ping_vars *pv = ctx;
-    for (size_t i = 0; i < 3 && i < res->ncols; i++) /* the server's words: escaped */
-        my_escape(pv->v[i], sizeof(pv->v[i]), vals[i].p ? vals[i].p : "NULL",
-                  vals[i].p ? B_MIN(vals[i].len, 60) : 4);
-    return 0;
-}
-
-/* `bench ping`: connect, log in, report the server, TLS, plugin, connect time and the
- * round-trip percentiles of COM_PING. The first thing to run against a new DB host. */
-static int cli_ping(struct res *out)
-{
-    struct bench_opts *o = out->o;
-    struct cli_conn cc;
-    struct my_conn c;
-    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
-    if (cli_conn_params(o, 0, &cc, false) < 0)
-        return cli_usage_exit();
-    if (!o->mysql_db_set)
-        cc.p.db = NULL; /* ping needs no schema; sysbench's default 'sbtest' may not exist */
-    int rc = myc_connect(&c, &cc.p);
-    if (rc < 0)
-        return cli_conn_error("ping", &c, &cc.p);
-    const char *ver = c.version;
-    bool mariadb = strstr(ver, "MariaDB") != NULL;
-    printf("Connected to %s\n", c.target);
-    printf("    server:            %s%s, connection id %u\n", ver,
-           mariadb ? " (MariaDB)" : "", c.hs.conn_id);
-    if (c.tls)
-        printf("    TLS:               %s %s (certificate %s)\n",
-               mbedtls_ssl_get_version(&c.ssl), myc_cipher(&c),
-               (cc.p.ssl_mode >= MYC_SSL_VERIFY_CA) ? "verified" : "not verified");
-    else
-        printf("    TLS:               off (%s)\n",
-               c.is_unix ? "unix socket" : (c.hs.caps & MY_CAP_SSL) ? "--ssl-mode=DISABLED"
-                                                                    : "the server offers none");
-    if (c.zlib)
-        printf("    compression:       zlib (bench's own deflate; the server's zlib)\n");
-    printf("    authentication:    %s as '%s'\n", c.plugin, cc.p.user);
-    printf("    connect:           %.2f ms (%s%s + login)\n", (double)c.connect_ns / 1e6,
-           c.is_unix ? "socket" : "TCP", c.tls ? " + TLS" : "");
-    struct myc_result res;
-    struct cli_ping_vars pv;
-    struct myc_stmt st;
-    bool prepared = false;
-    memset(&res, 0, sizeof(res));
-    memset(&pv, 0, sizeof(pv));
-    /* each step stops the ping at its first error, with that error */
-    const char *step = "the settings query (" CLI_PING_VARS ")";
-    rc = myc_query(&c, CLI_PING_VARS, strlen(CLI_PING_VARS), &res, cli_ping_vars_row, &pv);
-    if (rc == B_OK) {
-        char bp[32];
-        unsigned long long bpv = strtoull(pv.v[2], NULL, 10);
-        printf("    server settings:   hostname %s, max_connections %s, "
-               "innodb_buffer_pool_size %s\n",
-               pv.v[0], pv.v[1], bpv ? unit_fmt_size(bpv, bp, sizeof(bp)) : pv.v[2]);
-        step = "PREPARE of SELECT ?";
-        rc = myc_prepare(&c, "SELECT ?", 8, &st);
-        prepared = rc == B_OK;
-    }
-    static const char *const what[] = {"COM_PING", "SELECT 1 (COM_QUERY)",
-                                       "SELECT ? (COM_STMT_EXECUTE)"};
-    i64 n = B_MAX(o->ping_count, 1);
-    struct hist *h = b_xcalloc(1, sizeof(*h));
-    for (int k = 0; k < 3 && rc == B_OK && !atomic_load(&b_stop); k++) {
-        u64 mn = UINT64_MAX, mx = 0, sum = 0;
-        i64 done = 0; /* what was measured: an interrupted kind prints only these */
-        step = what[k];
-        memset(h, 0, sizeof(*h));
-        for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
-            struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
-            u64 t0 = clk_now_ns();
-            rc = k == 0   ? myc_ping(&c)
-                 : k == 1 ? myc_query(&c, "SELECT 1", 8, &res, NULL, NULL)
-                          : myc_execute(&c, &st, &arg, 1, &res, NULL, NULL);
-            u64 d = clk_now_ns() - t0;
-            if (rc != B_OK)
-                break;
-            hist_record(h, d);
-            mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d, done++;
-        }
-        if (done > 0)
-            printf("    %-27s %lld round trips%s, ms: min %.3f avg %.3f p50 %.3f p95 %.3f "
-                   "p99 %.3f max %.3f\n",
-                   what[k], (long long)done, done < n ? " (interrupted)" : "", rep_ms(mn),
-                   rep_ms(sum / (u64)done), rep_ms(hist_percentile(h, 50, mn, mx)),
-                   rep_ms(hist_percentile(h, 95, mn, mx)), rep_ms(hist_percentile(h, 99, mn, mx)),
-                   rep_ms(mx));
-    }
-    free(h);
-    if (prepared && rc == B_OK && !atomic_load(&b_stop))
-        (void)myc_stmt_close(&c, &st);
-    else if (prepared)
-        myc_stmt_free(&st); /* the connection is out of step or stopping: no more commands */
-    myc_result_free(&res);
-    int ex = B_EXIT_OK;
-    if (rc == B_DONE || atomic_load(&b_stop)) {
-        b_msg(B_MSG_FATAL, "ping: interrupted by %s during %s; the figures above are what was "
-                           "measured until then",
-              atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", step);
-        ex = B_EXIT_FAIL;
-    } else if (rc < 0) {
-        if (rc == B_SERVER)
-            b_msg(B_MSG_FATAL, "ping: %s on %s: %s", step, c.target, c.err.msg);
-        else
-            b_msg(B_MSG_FATAL, "ping: %s: %s", step, c.err.msg);
-        if (rc == B_TIMEOUT)
-            b_msg(B_MSG_HINT, "no complete answer within --mysql-io-timeout=%lld s",
-                  (long long)o->mysql_io_timeout);
-        ex = B_EXIT_ENV;
-    }
-    myc_close(&c);
-    return ex;
-}
-
 static void cli_print_help(void)
 {
     const bool sb = opts.sb;
@@ -11989,6 +12125,9 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
     struct res res;
     res_init(&res, w, cmd, &opts, &cli_text_sink);
     int ex = fn(&res);
+    rep_render_fn render = rep_command_renderer(&res);
+    if (render && (ex == B_EXIT_OK || res.have_final || res.nfacts))
+        render(&res);
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
         int pex = cli_err_print(&res.err);
         if (pex)
