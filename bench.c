@@ -10792,7 +10792,8 @@ static void rep_ping(const struct res *res)
 {
     if (!res_fact(res, "server"))
         return; /* no login: the error says it all */
-    bool tls = rep_fact_int(res, "tls") != 0, is_unix = !strcmp(rep_fact_str(res, "transport"), "unix");
+    bool tls = rep_fact_int(res, "tls") != 0;
+    bool is_unix = !strcmp(rep_fact_str(res, "transport"), "unix");
     printf("Connected to %s\n", rep_fact_str(res, "server"));
     printf("    server:            %s%s, connection id %u\n", rep_fact_str(res, "server_version"),
            rep_fact_int(res, "server_mariadb") ? " (MariaDB)" : "",
