@@ -3135,11 +3135,13 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
  * --ssl-mode semantics. Authentication: mysql_native_password, caching_sha2_password (fast
  * path; full authentication as cleartext over TLS or a unix socket, else RSA-OAEP with the
  * server's key, requested or from --server-public-key-path), sha256_password, MariaDB's
- * client_ed25519, mysql_clear_password (TLS or socket only), with one AuthSwitchRequest.
+ * client_ed25519, mysql_clear_password (TLS or socket only), with one AuthSwitchRequest; one
+ * row each in myc_auth_plugins (mysql_old_password's refuses).
  * Commands: COM_QUERY with text result sets and multi-results, the prepared-statement
  * commands with the binary protocol, COM_PING, COM_INIT_DB, COM_RESET_CONNECTION, COM_QUIT.
  * Errors: a B_* code, the detail in c->err, and for B_SERVER the server's code, SQLSTATE and
- * text, which cli_ prints verbatim as "ERROR nnnn (SSSSS): text".
+ * text, which cli_ prints verbatim as "ERROR nnnn (SSSSS): text". Nothing here prints:
+ * --debug=proto's hex dump goes line by line to the parameters' trace callback.
  * Limitations: blocking (one outstanding command per connection, as the protocol allows);
  * the non-blocking state machine of STYLE 2.1 is left for the event-loop OLTP driver.
  */
