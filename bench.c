@@ -3135,11 +3135,13 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
  * --ssl-mode semantics. Authentication: mysql_native_password, caching_sha2_password (fast
  * path; full authentication as cleartext over TLS or a unix socket, else RSA-OAEP with the
  * server's key, requested or from --server-public-key-path), sha256_password, MariaDB's
- * client_ed25519, mysql_clear_password (TLS or socket only), with one AuthSwitchRequest.
+ * client_ed25519, mysql_clear_password (TLS or socket only), with one AuthSwitchRequest; one
+ * row each in myc_auth_plugins (mysql_old_password's refuses).
  * Commands: COM_QUERY with text result sets and multi-results, the prepared-statement
  * commands with the binary protocol, COM_PING, COM_INIT_DB, COM_RESET_CONNECTION, COM_QUIT.
  * Errors: a B_* code, the detail in c->err, and for B_SERVER the server's code, SQLSTATE and
- * text, which cli_ prints verbatim as "ERROR nnnn (SSSSS): text".
+ * text, which cli_ prints verbatim as "ERROR nnnn (SSSSS): text". Nothing here prints:
+ * --debug=proto's hex dump goes line by line to the parameters' trace callback.
  * Limitations: blocking (one outstanding command per connection, as the protocol allows);
  * the non-blocking state machine of STYLE 2.1 is left for the event-loop OLTP driver.
  */
@@ -3161,7 +3163,10 @@ struct myc_params {
     bool get_server_pubkey;    /* may ask for the server's RSA key over plain TCP */
     bool multi_statements;     /* CLIENT_MULTI_STATEMENTS */
     bool compress;             /* the compressed protocol (zlib) when the server offers it */
-    bool debug_proto;          /* hex dump every packet on stderr */
+    /* --debug=proto: every packet as hex dump lines (text without '\n') to trace(trace_ctx,
+     * line); NULL = no dump. myc_ prints nothing itself: the CLI's callback does. */
+    void (*trace)(void *ctx, const char *line);
+    void *trace_ctx;
     bool no_deprecate_eof;     /* tests: classic EOF packets instead of OK-as-EOF */
     bool no_cache_metadata;    /* tests: column definitions with every execute */
 };
@@ -3196,6 +3201,8 @@ struct myc_stmt {
     struct myc_col *cols;      /* names and types from PREPARE [ncols] */
 };
 
+struct myc_auth_plugin;
+
 struct my_conn {
     int fd;                        /* the socket, -1 when closed */
     bool is_unix;                  /* connected over a unix socket */
@@ -3225,6 +3232,7 @@ struct my_conn {
     u8 hs_copy[512];
     char version[96];              /* server version string */
     char plugin[40];               /* auth plugin that finished the login */
+    const struct myc_auth_plugin *auth; /* its row (NULL before the first answer) */
     u8 nonce[33];                  /* latest auth nonce */
     size_t nonce_len;
     char target[300];              /* "host:port" or the socket path, for messages */
@@ -3238,6 +3246,7 @@ struct my_conn {
     size_t mask_off, mask_len;     /* --debug=proto: bytes of c->out shown as ** */
     bool unbounded;                /* a statement known to be long: no command deadline */
     u64 connect_ns;                /* connect + TLS + authentication time */
+    u64 socket_ns;                 /* of which the socket's connect */
     u16 srv_code;                  /* last server error */
     char sqlstate[6];
     char srv_msg[512];
@@ -3355,27 +3364,30 @@ static int myc_stopped(struct my_conn *c, const char *what)
     return myc_lost(c, what, ETIMEDOUT);
 }
 
-/* --debug=proto: one packet in hex and text; the bytes of the ranges m (offset, length;
- * two of them) print as ** (nonces, tokens, passwords). */
-static void myc_dump(const char *dir, const u8 *p, size_t n, const size_t m[4])
+/* --debug=proto: one packet in hex and text, line by line to p->trace; the bytes of the
+ * ranges m (offset, length; two of them) show as ** (nonces, tokens, passwords). */
+static void myc_dump(const struct myc_params *prm, const char *dir, const u8 *p, size_t n,
+                     const size_t m[4])
 {
-    fprintf(stderr, "bench: proto: %s %zu bytes\n", dir, n);
+    char line[96];
+    snprintf(line, sizeof(line), "bench: proto: %s %zu bytes", dir, n);
+    prm->trace(prm->trace_ctx, line);
     for (size_t i = 0; i < n; i += 16) {
-        fprintf(stderr, "  %04zx ", i);
+        size_t l = (size_t)snprintf(line, sizeof(line), "  %04zx ", i);
         for (size_t k = i; k < i + 16; k++)
             if (k >= n)
-                fputs("   ", stderr);
+                l += (size_t)snprintf(line + l, sizeof(line) - l, "   ");
             else if ((k >= m[0] && k - m[0] < m[1]) || (k >= m[2] && k - m[2] < m[3]))
-                fputs(" **", stderr);
+                l += (size_t)snprintf(line + l, sizeof(line) - l, " **");
             else
-                fprintf(stderr, " %02x", p[k]);
-        fputs("  |", stderr);
+                l += (size_t)snprintf(line + l, sizeof(line) - l, " %02x", p[k]);
+        l += (size_t)snprintf(line + l, sizeof(line) - l, "  |");
         for (size_t k = i; k < i + 16 && k < n; k++)
-            fputc((k >= m[0] && k - m[0] < m[1]) || (k >= m[2] && k - m[2] < m[3]) ? '*'
-                  : p[k] >= 32 && p[k] < 127                                       ? p[k]
-                                                                                   : '.',
-                  stderr);
-        fputs("|\n", stderr);
+            line[l++] = (k >= m[0] && k - m[0] < m[1]) || (k >= m[2] && k - m[2] < m[3]) ? '*'
+                        : p[k] >= 32 && p[k] < 127                                     ? (char)p[k]
+                                                                                       : '.';
+        snprintf(line + l, sizeof(line) - l, "|");
+        prm->trace(prm->trace_ctx, line);
     }
 }
 
@@ -3418,9 +3430,9 @@ static void myc_zwrap(struct my_conn *c)
 static int myc_flush(struct my_conn *c)
 {
     size_t off = 0;
-    if (c->p->debug_proto) {
+    if (c->p->trace) {
         size_t m[4] = {c->mask_off, c->mask_len, 0, 0};
-        myc_dump(">", (const u8 *)c->out.p, c->out.len, m);
+        myc_dump(c->p, ">", (const u8 *)c->out.p, c->out.len, m);
     }
     c->mask_off = c->mask_len = 0;
     if (c->zlib)
@@ -3591,12 +3603,12 @@ static int myc_read(struct my_conn *c, const u8 **payload, size_t *plen)
                 return rc;
         }
         c->in_pos += (size_t)used;
-        if (c->p->debug_proto) {
+        if (c->p->trace) {
             size_t m[4] = {0, 0, 0, 0};
             if (c->login && !multi)
                 my_auth_mask(p, n, c->login == 1, m);
             m[0] += 4, m[2] += 4; /* the header comes first */
-            myc_dump("<", p - 4, n + 4, m);
+            myc_dump(c->p, "<", p - 4, n + 4, m);
         }
         /* compressed: servers resync inner ids to the frames' (protocol.md 5), unchecked */
         if (seq != c->seq && !c->zlib && !(n > 0 && p[0] == 0xFF && !multi))
@@ -3849,85 +3861,162 @@ static int myc_key_request(struct my_conn *c, u8 code, struct buf *out)
     return B_OK;
 }
 
+/*
+ * The authentication plugins, one row each (protocol.md 3): the first answer (to the
+ * greeting or to an AuthSwitchRequest) and, for the plugins that have one, the handler of the
+ * server's AuthMoreData. Adding a plugin is one row and its functions. pw is the password
+ * ("" when none), its bytes pwlen.
+ */
+struct myc_auth_plugin {
+    const char *name;   /* as the server names it */
+    bool greet;         /* bench may answer the greeting with it (else native, and a switch) */
+    bool secure_only;   /* sends the password in clear: only over TLS or a unix socket */
+    /* the first answer into out; B_OK or an error in c->err */
+    int (*first)(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out);
+    /* AuthMoreData d[n] (after its 0x01) into out (empty: nothing to send); NULL: none
+     * expected */
+    int (*more)(struct my_conn *c, const u8 *d, size_t n, struct buf *out);
+};
+
+static int myc_auth_native(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    u8 t[20];
+    if (pwlen) {
+        my_scramble_native(pw, pwlen, c->nonce, t);
+        buf_put(out, t, 20);
+    }
+    return B_OK;
+}
+
+static int myc_auth_sha2(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    u8 t[32];
+    if (pwlen) {
+        my_scramble_sha2(pw, pwlen, c->nonce, t);
+        buf_put(out, t, 32);
+    }
+    return B_OK;
+}
+
+/* The password RSA-encrypted with the key in --server-public-key-path, or with the server's,
+ * asked for with code. */
+static int myc_auth_rsa(struct my_conn *c, u8 code, struct buf *out)
+{
+    if (c->p->server_pubkey)
+        return myc_rsa_from_file(c, out);
+    return myc_key_request(c, code, out);
+}
+
+static int myc_auth_sha256(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    if (!pwlen)
+        my_put_u8(out, 0);
+    else if (c->tls)
+        buf_put(out, pw, pwlen + 1);
+    else
+        return myc_auth_rsa(c, 1, out);
+    return B_OK;
+}
+
+static int myc_auth_ed25519(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    u8 sig[64];
+    my_ed25519_sign(pw, pwlen, c->nonce, c->nonce_len, sig, NULL);
+    buf_put(out, sig, 64);
+    return B_OK;
+}
+
+static int myc_auth_clear(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    (void)c;
+    buf_put(out, pw, pwlen + 1);
+    return B_OK;
+}
+
+static int myc_auth_old(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    (void)pw, (void)pwlen, (void)out;
+    return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                    "the server at %s asked for the pre-4.1 password protocol "
+                    "(mysql_old_password), which bench refuses",
+                    c->target);
+}
+
+/* The RSA public key we asked for (once), in an AuthMoreData. */
+static int myc_more_key(struct my_conn *c, const u8 *d, size_t n, struct buf *out)
+{
+    if (c->key_requested && n > 10 && !memcmp(d, "-----BEGIN", 10)) {
+        char from[320];
+        snprintf(from, sizeof(from), "from the server at %s", c->target);
+        c->key_requested = false;
+        return myc_rsa_encrypt(c, d, n, from, out);
+    }
+    return b_seterr(&c->err, B_PROTOCOL, 0, "unexpected AuthMoreData (%zu bytes) from %s for %s",
+                    n, c->target, c->plugin);
+}
+
+/* caching_sha2_password: fast_auth_success (3), perform_full_authentication (4), or the key. */
+static int myc_more_sha2(struct my_conn *c, const u8 *d, size_t n, struct buf *out)
+{
+    const char *pw = c->p->password ? c->p->password : "";
+    if (n == 1 && d[0] == 3)
+        return B_OK; /* OK follows */
+    if (n == 1 && d[0] == 4) { /* in clear over TLS or a socket, else RSA */
+        if (!myc_secure(c))
+            return myc_auth_rsa(c, 2, out);
+        buf_put(out, pw, strlen(pw) + 1);
+        return B_OK;
+    }
+    return myc_more_key(c, d, n, out);
+}
+
+static const struct myc_auth_plugin myc_auth_plugins[] = {
+    {"mysql_native_password", true, false, myc_auth_native, NULL},
+    {"caching_sha2_password", true, false, myc_auth_sha2, myc_more_sha2},
+    {"sha256_password", true, false, myc_auth_sha256, myc_more_key},
+    {"client_ed25519", true, false, myc_auth_ed25519, NULL},
+    {"mysql_clear_password", false, true, myc_auth_clear, NULL},
+    {"mysql_old_password", false, false, myc_auth_old, NULL}, /* refused */
+};
+
+/* The row of a plugin name, or NULL (bench does not support it). */
+static const struct myc_auth_plugin *myc_auth_find(const char *name)
+{
+    for (size_t i = 0; i < countof(myc_auth_plugins); i++)
+        if (!strcmp(name, myc_auth_plugins[i].name))
+            return &myc_auth_plugins[i];
+    return NULL;
+}
+
 /* The first answer for a plugin (initial response or after a switch). */
 static int myc_auth_data(struct my_conn *c, const char *plugin, struct buf *out)
 {
     const char *pw = c->p->password ? c->p->password : "";
-    size_t pwlen = strlen(pw);
     my_escape(c->plugin, sizeof(c->plugin), plugin, strlen(plugin));
-    if (!strcmp(plugin, "mysql_native_password")) {
-        u8 t[20];
-        if (pwlen) {
-            my_scramble_native(pw, pwlen, c->nonce, t);
-            buf_put(out, t, 20);
-        }
-        return B_OK;
-    }
-    if (!strcmp(plugin, "caching_sha2_password")) {
-        u8 t[32];
-        if (pwlen) {
-            my_scramble_sha2(pw, pwlen, c->nonce, t);
-            buf_put(out, t, 32);
-        }
-        return B_OK;
-    }
-    if (!strcmp(plugin, "sha256_password")) {
-        if (!pwlen)
-            my_put_u8(out, 0);
-        else if (c->tls)
-            buf_put(out, pw, pwlen + 1);
-        else if (c->p->server_pubkey)
-            return myc_rsa_from_file(c, out);
-        else
-            return myc_key_request(c, 1, out);
-        return B_OK;
-    }
-    if (!strcmp(plugin, "client_ed25519")) {
-        u8 sig[64];
-        my_ed25519_sign(pw, pwlen, c->nonce, c->nonce_len, sig, NULL);
-        buf_put(out, sig, 64);
-        return B_OK;
-    }
-    if (!strcmp(plugin, "mysql_clear_password")) {
-        if (!myc_secure(c))
-            return b_seterr(&c->err, B_UNSUPPORTED, 0,
-                            "the server at %s asked for mysql_clear_password over plain TCP: "
-                            "bench sends a cleartext password only over TLS or a unix socket",
-                            c->target);
-        buf_put(out, pw, pwlen + 1);
-        return B_OK;
-    }
-    return b_seterr(&c->err, B_UNSUPPORTED, 0,
-                    "the server at %s asked for the authentication plugin '%s', which bench "
-                    "does not support",
-                    c->target, c->plugin);
+    c->auth = myc_auth_find(plugin);
+    if (!c->auth)
+        return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                        "the server at %s asked for the authentication plugin '%s', which "
+                        "bench does not support",
+                        c->target, c->plugin);
+    if (c->auth->secure_only && !myc_secure(c))
+        return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                        "the server at %s asked for %s over plain TCP: bench sends a "
+                        "cleartext password only over TLS or a unix socket",
+                        c->target, c->auth->name);
+    return c->auth->first(c, pw, strlen(pw), out);
 }
 
-/* AuthMoreData for caching_sha2_password and sha256_password. */
+/* AuthMoreData: the plugin's handler, and its answer sent. */
 static int myc_auth_more(struct my_conn *c, const u8 *d, size_t n)
 {
-    const char *pw = c->p->password ? c->p->password : "";
     struct buf out = {0};
-    int rc = B_OK;
-    bool sha2 = !strcmp(c->plugin, "caching_sha2_password");
-    if (sha2 && n == 1 && d[0] == 3)
-        return B_OK; /* fast_auth_success: OK follows */
-    if (sha2 && n == 1 && d[0] == 4) { /* perform_full_authentication */
-        if (myc_secure(c))
-            buf_put(&out, pw, strlen(pw) + 1);
-        else if (c->p->server_pubkey)
-            rc = myc_rsa_from_file(c, &out);
-        else
-            rc = myc_key_request(c, 2, &out);
-    } else if (c->key_requested && n > 10 && !memcmp(d, "-----BEGIN", 10)) {
-        char from[320]; /* the public key we asked for, once */
-        snprintf(from, sizeof(from), "from the server at %s", c->target);
-        c->key_requested = false;
-        rc = myc_rsa_encrypt(c, d, n, from, &out);
-    } else
-        rc = b_seterr(&c->err, B_PROTOCOL, 0, "unexpected AuthMoreData (%zu bytes) from %s for %s",
-                      n, c->target, c->plugin);
-    if (rc == B_OK)
+    int rc = c->auth && c->auth->more
+                 ? c->auth->more(c, d, n, &out)
+                 : b_seterr(&c->err, B_PROTOCOL, 0,
+                            "unexpected AuthMoreData (%zu bytes) from %s for %s", n, c->target,
+                            c->plugin);
+    if (rc == B_OK && out.len)
         rc = myc_send_auth(c, out.p, out.len, 0, out.len > 1 ? out.len : 0);
     if (out.p)
         mbedtls_platform_zeroize(out.p, out.len);
@@ -3963,11 +4052,8 @@ static int myc_auth_loop(struct my_conn *c)
             struct my_str name;
             struct buf out = {0};
             char plugin[40];
-            if (n == 1)
-                return b_seterr(&c->err, B_UNSUPPORTED, 0,
-                                "the server at %s asked for the pre-4.1 password protocol "
-                                "(mysql_old_password), which bench refuses",
-                                c->target);
+            if (n == 1) /* the pre-4.1 switch: no name, mysql_old_password's row refuses */
+                return myc_auth_data(c, "mysql_old_password", &out);
             if (switched || my_rd_nstr(&r, &name, false) < 0 || name.len >= sizeof(plugin))
                 return b_seterr(&c->err, B_PROTOCOL, 0, "malformed or repeated "
                                 "AuthSwitchRequest from %s", c->target);
@@ -4143,6 +4229,7 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
     myc_init(c, p);
     if ((rc = myc_open_socket(c)) < 0)
         goto fail;
+    c->socket_ns = clk_now_ns() - t0;
     c->login = 1;
     if ((rc = myc_read(c, &pk, &n)) < 0)
         goto fail;
@@ -4209,12 +4296,8 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
          * clients that name mysql_native_password), else native and let it switch */
         snprintf(plugin, sizeof(plugin), "%.*s", (int)B_MIN(c->hs.plugin.len, 39),
                  c->hs.plugin.p);
-        static const char *const known[] = {"mysql_native_password", "caching_sha2_password",
-                                            "sha256_password", "client_ed25519"};
-        bool ok = false;
-        for (size_t i = 0; i < countof(known); i++)
-            ok |= !strcmp(plugin, known[i]);
-        if (!ok)
+        const struct myc_auth_plugin *ap = myc_auth_find(plugin);
+        if (!ap || !ap->greet)
             snprintf(plugin, sizeof(plugin), "mysql_native_password");
         rc = myc_auth_data(c, plugin, &auth);
         if (rc == B_OK) {
@@ -7832,6 +7915,14 @@ static int io_cleanup(struct res *res)
     return ex;
 }
 
+/* --debug=proto: myc_'s hex dump lines, on stderr as they come. */
+static void cli_proto_trace(void *ctx, const char *line)
+{
+    (void)ctx;
+    fputs(line, stderr);
+    fputc('\n', stderr);
+}
+
 /* The connection parameters for connection number idx (hosts and ports round-robin). */
 struct cli_conn {
     struct myc_params p;
@@ -7962,7 +8053,7 @@ static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_
     p->io_timeout_ms = (int)o->mysql_io_timeout * 1000;
     p->max_packet = (size_t)o->max_allowed_packet;
     p->get_server_pubkey = o->get_server_pubkey;
-    p->debug_proto = o->debug_proto;
+    p->trace = o->debug_proto ? cli_proto_trace : NULL;
     p->compress = o->mysql_compression;
     return cli_conn_compression(o, p, quiet);
 }
@@ -9694,6 +9785,190 @@ static int sizing_main(struct res *res)
  * by the run path, the knee). Like workloads they fill a struct res and never print.
  */
 
+/* ---- ping: connect, log in, time round trips ---- */
+
+#define PING_VARS "SELECT @@hostname, @@max_connections, @@innodb_buffer_pool_size"
+
+struct ping_vars {
+    char v[3][64];
+};
+
+static int ping_vars_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
+{
+    struct ping_vars *pv = ctx;
+    for (size_t i = 0; i < 3 && i < res->ncols; i++) /* the server's words: escaped */
+        my_escape(pv->v[i], sizeof(pv->v[i]), vals[i].p ? vals[i].p : "NULL",
+                  vals[i].p ? B_MIN(vals[i].len, 60) : 4);
+    return 0;
+}
+
+/* The facts of the login just made: server, transport, TLS, plugin, times. */
+static void ping_conn_facts(struct res *res, struct my_conn *c, const struct myc_params *p)
+{
+    res_fact_str(res, "server", "%s", c->target);
+    res_fact_str(res, "server_version", "%s", c->version);
+    res_fact_bool(res, "server_mariadb", strstr(c->version, "MariaDB") != NULL);
+    res_fact_int(res, "connection_id", c->hs.conn_id);
+    res_fact_str(res, "transport", "%s", c->is_unix ? "unix" : "tcp");
+    res_fact_bool(res, "tls", c->tls);
+    if (c->tls) {
+        res_fact_str(res, "tls_version", "%s", mbedtls_ssl_get_version(&c->ssl));
+        res_fact_str(res, "tls_cipher", "%s", myc_cipher(c));
+        res_fact_bool(res, "tls_verified", p->ssl_mode >= MYC_SSL_VERIFY_CA);
+    } else
+        res_fact_str(res, "tls_off_reason", "%s",
+                     c->is_unix                  ? "unix socket"
+                     : (c->hs.caps & MY_CAP_SSL) ? "--ssl-mode=DISABLED"
+                                                 : "the server offers none");
+    res_fact_str(res, "compression", "%s", c->zlib ? "zlib" : "none");
+    res_fact_str(res, "auth_plugin", "%s", c->plugin);
+    res_fact_str(res, "user", "%s", p->user ? p->user : "");
+    res_fact_int(res, "connect_ns", (i64)c->connect_ns);
+    res_fact_num(res, "connect_ms", (double)c->connect_ns / 1e6);
+    res_fact_int(res, "socket_connect_ns", (i64)c->socket_ns);
+    res_fact_int(res, "handshake_ns", (i64)(c->connect_ns - c->socket_ns));
+}
+
+/* The server's settings that size a benchmark (PING_VARS's row). */
+static void ping_vars_facts(struct res *res, const struct ping_vars *pv)
+{
+    unsigned long long bpv = strtoull(pv->v[2], NULL, 10);
+    res_fact_str(res, "server_hostname", "%s", pv->v[0]);
+    res_fact_str(res, "max_connections", "%s", pv->v[1]);
+    res_fact_str(res, "innodb_buffer_pool_size", "%s", pv->v[2]);
+    if (bpv)
+        res_fact_int(res, "innodb_buffer_pool_size_bytes", (i64)bpv);
+}
+
+/* One kind of round trip as a result's statistics: one thread, events = round trips, the
+ * exact min/max/sum and the histogram; the window is the time spent in them. */
+static void ping_stats(struct res_stats *s, const struct hist *h, u64 done, u64 mn, u64 mx,
+                       u64 sum)
+{
+    memset(s, 0, sizeof(*s));
+    load_snap_init(&s->d, 1, 0);
+    memcpy(s->d.hist, h, sizeof(*h));
+    s->threads = 1;
+    s->d.events = done;
+    s->d.lat_min_ns = mn;
+    s->d.lat_max_ns = mx;
+    s->d.lat_sum_ns = sum;
+    s->d.thr_events[0] = done;
+    s->d.thr_sum_ns[0] = sum;
+    s->window_s = s->total_s = s->at_s = (double)sum / 1e9;
+}
+
+/* The kinds of round trip ping times, in order (its steps' commands). */
+static const char *const ping_what[] = {"COM_PING", "SELECT 1 (COM_QUERY)",
+                                        "SELECT ? (COM_STMT_EXECUTE)"};
+
+/* The round trips of one kind (k: COM_PING, SELECT 1, SELECT ?) as a step of res (its
+ * final), and res->final for COM_PING. Returns the last command's code. */
+static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct myc_result *mr,
+                     struct myc_stmt *st, struct hist *h)
+{
+    u64 mn = UINT64_MAX, mx = 0, sum = 0, done = 0;
+    int rc = B_OK;
+    memset(h, 0, sizeof(*h));
+    for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
+        struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
+        u64 t0 = clk_now_ns();
+        rc = k == 0   ? myc_ping(c)
+             : k == 1 ? myc_query(c, "SELECT 1", 8, mr, NULL, NULL)
+                      : myc_execute(c, st, &arg, 1, mr, NULL, NULL);
+        u64 d = clk_now_ns() - t0;
+        if (rc != B_OK)
+            break;
+        hist_record(h, d);
+        mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d, done++;
+    }
+    struct res *s = res_step(res, res->w, ping_what[k]);
+    ping_stats(&s->final, h, done, mn, mx, sum);
+    s->have_final = true;
+    s->complete = done == (u64)n;
+    if (k == 0) {
+        ping_stats(&res->final, h, done, mn, mx, sum);
+        res->have_final = true;
+    }
+    return rc;
+}
+
+/*
+ * ping_main - `bench ping`: connect, log in, and time COM_PING, SELECT 1 and a prepared
+ * SELECT ?, --count each. Facts: the server, TLS, plugin, connect time, its settings; the
+ * round trips of each kind a step with its final statistics (res->final: COM_PING's). Prints
+ * nothing: rep_ping shows it. The first thing to run against a new DB host.
+ */
+static int ping_main(struct res *res)
+{
+    struct bench_opts *o = res->o;
+    struct cli_conn cc;
+    struct my_conn c;
+    res->command = "ping";
+    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
+    if (cli_conn_params(o, 0, &cc, false) < 0)
+        return cli_usage_exit();
+    if (!o->mysql_db_set)
+        cc.p.db = NULL; /* ping needs no schema; sysbench's default 'sbtest' may not exist */
+    int rc = myc_connect(&c, &cc.p);
+    if (rc < 0) /* still printed by cli_conn_error (shared with oltp_, to become a b_err) */
+        return cli_conn_error("ping", &c, &cc.p);
+    ping_conn_facts(res, &c, &cc.p);
+    struct myc_result mr;
+    struct ping_vars pv;
+    struct myc_stmt st;
+    bool prepared = false;
+    memset(&mr, 0, sizeof(mr));
+    memset(&pv, 0, sizeof(pv));
+    /* each step stops the ping at its first error, with that error */
+    const char *step = "the settings query (" PING_VARS ")";
+    rc = myc_query(&c, PING_VARS, strlen(PING_VARS), &mr, ping_vars_row, &pv);
+    if (rc == B_OK) {
+        ping_vars_facts(res, &pv);
+        step = "PREPARE of SELECT ?";
+        rc = myc_prepare(&c, "SELECT ?", 8, &st);
+        prepared = rc == B_OK;
+    }
+    i64 n = B_MAX(o->ping_count, 1);
+    res_fact_int(res, "ping_count", n);
+    struct hist *h = b_xcalloc(1, sizeof(*h));
+    for (int k = 0; k < 3 && rc == B_OK && !atomic_load(&b_stop); k++) {
+        step = ping_what[k];
+        rc = ping_kind(res, &c, k, n, &mr, &st, h);
+    }
+    free(h);
+    if (prepared && rc == B_OK && !atomic_load(&b_stop))
+        (void)myc_stmt_close(&c, &st);
+    else if (prepared)
+        myc_stmt_free(&st); /* the connection is out of step or stopping: no more commands */
+    myc_result_free(&mr);
+    int ex = B_EXIT_OK;
+    res->rc = rc;
+    res->end = RES_END_LIMIT;
+    if (rc == B_DONE || atomic_load(&b_stop)) {
+        res->end = RES_END_SIGNAL;
+        res->end_signal = atomic_load(&b_stop) == SIGTERM ? SIGTERM : SIGINT;
+        ex = b_fail(&res->err, B_EXIT_FAIL,
+                    "ping: interrupted by %s during %s; the figures above are what was "
+                    "measured until then",
+                    atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", step);
+        res->err.rc = B_DONE;
+    } else if (rc < 0) {
+        res->end = RES_END_FAILED;
+        if (rc == B_SERVER)
+            ex = b_fail(&res->err, B_EXIT_ENV, "ping: %s on %s: %s", step, c.target, c.err.msg);
+        else
+            ex = b_fail(&res->err, B_EXIT_ENV, "ping: %s: %s", step, c.err.msg);
+        res->err.rc = rc;
+        if (rc == B_TIMEOUT)
+            b_hint(&res->err, "no complete answer within --mysql-io-timeout=%lld s",
+                   (long long)o->mysql_io_timeout);
+    }
+    res->complete = ex == B_EXIT_OK;
+    myc_close(&c);
+    return ex;
+}
+
 /*== 18 wl_ : workload registry and the run path ============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
@@ -9701,8 +9976,6 @@ static int sizing_main(struct res *res)
  * /usr/share/sysbench/cpu.lua) maps to the built-in of the same base name.
  */
 
-
-static int cli_ping(struct res *res);
 
 static const struct opt_def opt_ping[] = {
     OPT("count", INT, ping_count, "10", 1, 1e6, NULL, "number of COM_PING round trips to time",
@@ -9757,7 +10030,7 @@ static const struct wl_def wl_all[] = {
      .nopts = countof(opt_ping),
      .db = true,
      .family = WL_CMD,
-     .command = cli_ping},
+     .command = ping_main},
     WL_OLTP("oltp_read_write", OLTP_READ_WRITE, opt_oltp),
     WL_OLTP("oltp_read_only", OLTP_READ_ONLY, opt_oltp),
     WL_OLTP("oltp_write_only", OLTP_WRITE_ONLY, opt_oltp),
@@ -10507,6 +10780,81 @@ static void rep_checkpoint(const struct res *res, const struct res_stats *st)
 {
     printf("[ %gs ] Checkpoint report:\n", st->at_s);
     rep_final(res, st, false);
+}
+
+/* A fact's integer (or boolean) value, or 0 when absent. */
+static i64 rep_fact_int(const struct res *res, const char *key)
+{
+    const struct res_fact *f = res_fact(res, key);
+    return f && (f->type == RES_INT || f->type == RES_BOOL) ? f->i : 0;
+}
+
+/* `bench ping`: the server, TLS, plugin and connect time, the server's settings, and one line
+ * per kind of round trip (its step's final statistics), as far as the ping got. */
+static void rep_ping(const struct res *res)
+{
+    if (!res_fact(res, "server"))
+        return; /* no login: the error says it all */
+    bool tls = rep_fact_int(res, "tls") != 0;
+    bool is_unix = !strcmp(rep_fact_str(res, "transport"), "unix");
+    printf("Connected to %s\n", rep_fact_str(res, "server"));
+    printf("    server:            %s%s, connection id %u\n", rep_fact_str(res, "server_version"),
+           rep_fact_int(res, "server_mariadb") ? " (MariaDB)" : "",
+           (unsigned)rep_fact_int(res, "connection_id"));
+    if (tls)
+        printf("    TLS:               %s %s (certificate %s)\n",
+               rep_fact_str(res, "tls_version"), rep_fact_str(res, "tls_cipher"),
+               rep_fact_int(res, "tls_verified") ? "verified" : "not verified");
+    else
+        printf("    TLS:               off (%s)\n", rep_fact_str(res, "tls_off_reason"));
+    if (!strcmp(rep_fact_str(res, "compression"), "zlib"))
+        printf("    compression:       zlib (bench's own deflate; the server's zlib)\n");
+    printf("    authentication:    %s as '%s'\n", rep_fact_str(res, "auth_plugin"),
+           rep_fact_str(res, "user"));
+    const struct res_fact *cm = res_fact(res, "connect_ms");
+    printf("    connect:           %.2f ms (%s%s + login)\n", cm ? cm->num : 0.0,
+           is_unix ? "socket" : "TCP", tls ? " + TLS" : "");
+    if (res_fact(res, "server_hostname")) {
+        char bp[32];
+        i64 bpv = rep_fact_int(res, "innodb_buffer_pool_size_bytes");
+        printf("    server settings:   hostname %s, max_connections %s, "
+               "innodb_buffer_pool_size %s\n",
+               rep_fact_str(res, "server_hostname"), rep_fact_str(res, "max_connections"),
+               bpv ? unit_fmt_size((u64)bpv, bp, sizeof(bp))
+                   : rep_fact_str(res, "innodb_buffer_pool_size"));
+    }
+    i64 n = rep_fact_int(res, "ping_count");
+    for (int k = 0; k < res->nsteps; k++) {
+        const struct res *s = &res->steps[k];
+        const struct load_snap *d = &s->final.d;
+        u64 mn = d->lat_min_ns, mx = d->lat_max_ns;
+        if (!s->have_final || !d->events)
+            continue;
+        printf("    %-27s %lld round trips%s, ms: min %.3f avg %.3f p50 %.3f p95 %.3f "
+               "p99 %.3f max %.3f\n",
+               s->command, (long long)d->events, (i64)d->events < n ? " (interrupted)" : "",
+               rep_ms(mn), rep_ms(d->lat_sum_ns / d->events),
+               rep_ms(hist_percentile(d->hist, 50, mn, mx)),
+               rep_ms(hist_percentile(d->hist, 95, mn, mx)),
+               rep_ms(hist_percentile(d->hist, 99, mn, mx)), rep_ms(mx));
+    }
+}
+
+/* A command's text renderer, by workload. */
+typedef void (*rep_render_fn)(const struct res *res);
+
+/* rep_command_renderer - the renderer cli_command calls after a command that succeeded or
+ * measured something; NULL when its progress lines were all its output. */
+static rep_render_fn rep_command_renderer(const struct res *res)
+{
+    static const struct {
+        const char *workload;
+        rep_render_fn fn;
+    } tab[] = {{"ping", rep_ping}};
+    for (size_t i = 0; i < countof(tab) && res->w; i++)
+        if (!strcmp(res->w->name, tab[i].workload))
+            return tab[i].fn;
+    return NULL;
 }
 
 /*== 20 cli_ : command line, dispatch, bench_main(), main() ==================*/
@@ -11471,128 +11819,6 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
     return *bad ? -1 : n;
 }
 
-#define CLI_PING_VARS "SELECT @@hostname, @@max_connections, @@innodb_buffer_pool_size"
-
-struct cli_ping_vars {
-    char v[3][64];
-};
-
-static int cli_ping_vars_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
-{
-    struct cli_ping_vars *pv = ctx;
-    for (size_t i = 0; i < 3 && i < res->ncols; i++) /* the server's words: escaped */
-        my_escape(pv->v[i], sizeof(pv->v[i]), vals[i].p ? vals[i].p : "NULL",
-                  vals[i].p ? B_MIN(vals[i].len, 60) : 4);
-    return 0;
-}
-
-/* `bench ping`: connect, log in, report the server, TLS, plugin, connect time and the
- * round-trip percentiles of COM_PING. The first thing to run against a new DB host. */
-static int cli_ping(struct res *out)
-{
-    struct bench_opts *o = out->o;
-    struct cli_conn cc;
-    struct my_conn c;
-    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
-    if (cli_conn_params(o, 0, &cc, false) < 0)
-        return cli_usage_exit();
-    if (!o->mysql_db_set)
-        cc.p.db = NULL; /* ping needs no schema; sysbench's default 'sbtest' may not exist */
-    int rc = myc_connect(&c, &cc.p);
-    if (rc < 0)
-        return cli_conn_error("ping", &c, &cc.p);
-    const char *ver = c.version;
-    bool mariadb = strstr(ver, "MariaDB") != NULL;
-    printf("Connected to %s\n", c.target);
-    printf("    server:            %s%s, connection id %u\n", ver,
-           mariadb ? " (MariaDB)" : "", c.hs.conn_id);
-    if (c.tls)
-        printf("    TLS:               %s %s (certificate %s)\n",
-               mbedtls_ssl_get_version(&c.ssl), myc_cipher(&c),
-               (cc.p.ssl_mode >= MYC_SSL_VERIFY_CA) ? "verified" : "not verified");
-    else
-        printf("    TLS:               off (%s)\n",
-               c.is_unix ? "unix socket" : (c.hs.caps & MY_CAP_SSL) ? "--ssl-mode=DISABLED"
-                                                                    : "the server offers none");
-    if (c.zlib)
-        printf("    compression:       zlib (bench's own deflate; the server's zlib)\n");
-    printf("    authentication:    %s as '%s'\n", c.plugin, cc.p.user);
-    printf("    connect:           %.2f ms (%s%s + login)\n", (double)c.connect_ns / 1e6,
-           c.is_unix ? "socket" : "TCP", c.tls ? " + TLS" : "");
-    struct myc_result res;
-    struct cli_ping_vars pv;
-    struct myc_stmt st;
-    bool prepared = false;
-    memset(&res, 0, sizeof(res));
-    memset(&pv, 0, sizeof(pv));
-    /* each step stops the ping at its first error, with that error */
-    const char *step = "the settings query (" CLI_PING_VARS ")";
-    rc = myc_query(&c, CLI_PING_VARS, strlen(CLI_PING_VARS), &res, cli_ping_vars_row, &pv);
-    if (rc == B_OK) {
-        char bp[32];
-        unsigned long long bpv = strtoull(pv.v[2], NULL, 10);
-        printf("    server settings:   hostname %s, max_connections %s, "
-               "innodb_buffer_pool_size %s\n",
-               pv.v[0], pv.v[1], bpv ? unit_fmt_size(bpv, bp, sizeof(bp)) : pv.v[2]);
-        step = "PREPARE of SELECT ?";
-        rc = myc_prepare(&c, "SELECT ?", 8, &st);
-        prepared = rc == B_OK;
-    }
-    static const char *const what[] = {"COM_PING", "SELECT 1 (COM_QUERY)",
-                                       "SELECT ? (COM_STMT_EXECUTE)"};
-    i64 n = B_MAX(o->ping_count, 1);
-    struct hist *h = b_xcalloc(1, sizeof(*h));
-    for (int k = 0; k < 3 && rc == B_OK && !atomic_load(&b_stop); k++) {
-        u64 mn = UINT64_MAX, mx = 0, sum = 0;
-        i64 done = 0; /* what was measured: an interrupted kind prints only these */
-        step = what[k];
-        memset(h, 0, sizeof(*h));
-        for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
-            struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
-            u64 t0 = clk_now_ns();
-            rc = k == 0   ? myc_ping(&c)
-                 : k == 1 ? myc_query(&c, "SELECT 1", 8, &res, NULL, NULL)
-                          : myc_execute(&c, &st, &arg, 1, &res, NULL, NULL);
-            u64 d = clk_now_ns() - t0;
-            if (rc != B_OK)
-                break;
-            hist_record(h, d);
-            mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d, done++;
-        }
-        if (done > 0)
-            printf("    %-27s %lld round trips%s, ms: min %.3f avg %.3f p50 %.3f p95 %.3f "
-                   "p99 %.3f max %.3f\n",
-                   what[k], (long long)done, done < n ? " (interrupted)" : "", rep_ms(mn),
-                   rep_ms(sum / (u64)done), rep_ms(hist_percentile(h, 50, mn, mx)),
-                   rep_ms(hist_percentile(h, 95, mn, mx)), rep_ms(hist_percentile(h, 99, mn, mx)),
-                   rep_ms(mx));
-    }
-    free(h);
-    if (prepared && rc == B_OK && !atomic_load(&b_stop))
-        (void)myc_stmt_close(&c, &st);
-    else if (prepared)
-        myc_stmt_free(&st); /* the connection is out of step or stopping: no more commands */
-    myc_result_free(&res);
-    int ex = B_EXIT_OK;
-    if (rc == B_DONE || atomic_load(&b_stop)) {
-        b_msg(B_MSG_FATAL, "ping: interrupted by %s during %s; the figures above are what was "
-                           "measured until then",
-              atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", step);
-        ex = B_EXIT_FAIL;
-    } else if (rc < 0) {
-        if (rc == B_SERVER)
-            b_msg(B_MSG_FATAL, "ping: %s on %s: %s", step, c.target, c.err.msg);
-        else
-            b_msg(B_MSG_FATAL, "ping: %s: %s", step, c.err.msg);
-        if (rc == B_TIMEOUT)
-            b_msg(B_MSG_HINT, "no complete answer within --mysql-io-timeout=%lld s",
-                  (long long)o->mysql_io_timeout);
-        ex = B_EXIT_ENV;
-    }
-    myc_close(&c);
-    return ex;
-}
-
 static void cli_print_help(void)
 {
     const bool sb = opts.sb;
@@ -11903,6 +12129,9 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
     struct res res;
     res_init(&res, w, cmd, &opts, &cli_text_sink);
     int ex = fn(&res);
+    rep_render_fn render = rep_command_renderer(&res);
+    if (render && (ex == B_EXIT_OK || res.have_final || res.nfacts))
+        render(&res);
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
         int pex = cli_err_print(&res.err);
         if (pex)

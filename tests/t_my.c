@@ -399,3 +399,155 @@ static int t_my_execute_count(void)
     close(sv[1]);
     return 0;
 }
+
+/* The plugin table: every plugin a server may name has exactly one row with a first answer;
+ * the greeting is answered only with the four bench can start with; unknown and refused
+ * plugins fail with a message naming them; mysql_clear_password needs TLS or a socket. */
+static int t_my_auth_plugins(void)
+{
+    static const struct {
+        const char *name;
+        bool greet;
+        size_t len; /* first answer with password "pw" over plain TCP; (size_t)-1: refused */
+    } want[] = {
+        {"mysql_native_password", true, 20}, {"caching_sha2_password", true, 32},
+        {"sha256_password", true, (size_t)-1}, /* plain TCP, no key: error 2061 */
+        {"client_ed25519", true, 64},          {"mysql_clear_password", false, (size_t)-1},
+        {"mysql_old_password", false, (size_t)-1},
+    };
+    T_CHECK(countof(myc_auth_plugins) == countof(want));
+    for (size_t i = 0; i < countof(want); i++) {
+        const struct myc_auth_plugin *ap = myc_auth_find(want[i].name);
+        int rows = 0;
+        for (size_t k = 0; k < countof(myc_auth_plugins); k++)
+            rows += !strcmp(myc_auth_plugins[k].name, want[i].name);
+        T_CHECK(ap && rows == 1 && ap->first && ap->greet == want[i].greet);
+        struct myc_params prm = {.host = "h", .port = 1, .password = "pw"};
+        struct my_conn c;
+        struct buf out = {0};
+        myc_init(&c, &prm);
+        int rc = myc_auth_data(&c, want[i].name, &out);
+        if (want[i].len == (size_t)-1)
+            T_CHECK(rc < 0 && c.err.msg[0]);
+        else
+            T_CHECK(rc == B_OK && out.len == want[i].len && c.auth == ap);
+        buf_free(&out);
+        myc_close(&c);
+    }
+    T_CHECK(myc_auth_find("caching_sha2_password")->more &&
+            myc_auth_find("sha256_password")->more && !myc_auth_find("client_ed25519")->more);
+    static const char *const unknown[] = {"dialog", "auth_gssapi_client", "", "MYSQL_NATIVE_PASSWORD"};
+    for (size_t i = 0; i < countof(unknown); i++) {
+        struct myc_params prm = {.host = "h", .port = 1};
+        struct my_conn c;
+        struct buf out = {0};
+        char want_msg[160];
+        myc_init(&c, &prm);
+        T_CHECK(!myc_auth_find(unknown[i]));
+        T_CHECK(myc_auth_data(&c, unknown[i], &out) == B_UNSUPPORTED && out.len == 0);
+        snprintf(want_msg, sizeof(want_msg), "the server at h:1 asked for the authentication "
+                 "plugin '%s', which bench does not support", unknown[i]);
+        T_CHECK(!strcmp(c.err.msg, want_msg));
+        myc_close(&c);
+    }
+    struct myc_params prm = {.host = "h", .port = 1, .password = "pw"};
+    struct my_conn c;
+    struct buf out = {0};
+    myc_init(&c, &prm);
+    T_CHECK(myc_auth_data(&c, "mysql_clear_password", &out) == B_UNSUPPORTED);
+    T_CHECK(strstr(c.err.msg, "mysql_clear_password over plain TCP") != NULL);
+    T_CHECK(myc_auth_data(&c, "mysql_old_password", &out) == B_UNSUPPORTED);
+    T_CHECK(strstr(c.err.msg, "pre-4.1 password protocol (mysql_old_password)") != NULL);
+    c.is_unix = true; /* a socket: the cleartext password may go */
+    T_CHECK(myc_auth_data(&c, "mysql_clear_password", &out) == B_OK && out.len == 3);
+    T_CHECK(!memcmp(out.p, "pw", 3));
+    buf_free(&out);
+    myc_close(&c);
+    return 0;
+}
+
+/* Redirect fd (1 or 2) to a temporary file; t_quiet_end restores it and returns how many
+ * bytes were written there (-1 on failure). */
+struct t_quiet {
+    FILE *f;
+    int fd, saved;
+};
+
+static int t_quiet_begin(struct t_quiet *q, int fd)
+{
+    fflush(stdout);
+    fflush(stderr);
+    q->fd = fd;
+    q->f = tmpfile();
+    q->saved = q->f ? dup(fd) : -1;
+    if (q->saved < 0 || dup2(fileno(q->f), fd) < 0)
+        return -1;
+    return 0;
+}
+
+static long t_quiet_end(struct t_quiet *q)
+{
+    fflush(stdout);
+    fflush(stderr);
+    dup2(q->saved, q->fd);
+    close(q->saved);
+    long len = fseek(q->f, 0, SEEK_END) == 0 ? ftell(q->f) : -1;
+    fclose(q->f);
+    return len;
+}
+
+struct t_trace {
+    int n;
+    char lines[4][100];
+};
+
+static void t_trace_line(void *ctx, const char *line)
+{
+    struct t_trace *t = ctx;
+    if (t->n < 4)
+        snprintf(t->lines[t->n], sizeof(t->lines[0]), "%s", line);
+    t->n++;
+}
+
+/* --debug=proto goes through the trace callback, line by line in the dump's format; with no
+ * callback nothing is dumped, nothing is printed. */
+static int t_my_trace(void)
+{
+    struct t_trace tr = {0};
+    struct myc_params prm = {.host = "h", .port = 1, .io_timeout_ms = 1000,
+                             .trace = t_trace_line, .trace_ctx = &tr};
+    struct my_conn c;
+    int sv[2];
+    T_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    myc_init(&c, &prm);
+    c.fd = sv[0];
+    T_CHECK(myc_command(&c, MY_COM_PING, NULL, 0) == B_OK);
+    T_CHECK(tr.n == 2);
+    T_CHECK(!strcmp(tr.lines[0], "bench: proto: > 5 bytes"));
+    T_CHECK(!strcmp(tr.lines[1], "  0000  01 00 00 00 0e                                   |.....|"));
+    /* 20 bytes with a masked range: two lines, ** and * where the mask is */
+    u8 pkt[20];
+    for (size_t i = 0; i < sizeof(pkt); i++)
+        pkt[i] = (u8)('A' + i);
+    tr.n = 0;
+    c.scratch.len = 0;
+    c.seq = 0;
+    c.mask_off = 4 + 2, c.mask_len = 3;
+    T_CHECK(myc_send(&c, pkt, sizeof(pkt)) == B_OK);
+    T_CHECK(tr.n == 3 && !strcmp(tr.lines[0], "bench: proto: > 24 bytes"));
+    T_CHECK(!strcmp(tr.lines[1],
+                    "  0000  14 00 00 00 41 42 ** ** ** 46 47 48 49 4a 4b 4c  |....AB***FGHIJKL|"));
+    T_CHECK(!strcmp(tr.lines[2],
+                    "  0010  4d 4e 4f 50 51 52 53 54                          |MNOPQRST|"));
+    /* no callback: no dump, and nothing on stderr */
+    struct t_quiet q;
+    T_CHECK(t_quiet_begin(&q, 2) == 0);
+    prm.trace = NULL;
+    tr.n = 0;
+    int rc = myc_command(&c, MY_COM_PING, NULL, 0);
+    long len = t_quiet_end(&q);
+    T_CHECK(rc == B_OK && tr.n == 0 && len == 0);
+    myc_close(&c);
+    close(sv[1]);
+    return 0;
+}

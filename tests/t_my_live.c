@@ -4,6 +4,12 @@
  * capturing fixtures).
  */
 
+static void t_live_trace(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "%s\n", line);
+}
+
 static bool t_live_params(struct myc_params *p, const char *user, const char *pw, int ssl)
 {
     const char *host = getenv("BENCH_MY_HOST"), *port = getenv("BENCH_MY_PORT");
@@ -18,7 +24,7 @@ static bool t_live_params(struct myc_params *p, const char *user, const char *pw
     p->ssl_mode = ssl;
     p->connect_timeout_ms = 10000;
     p->io_timeout_ms = 30000;
-    p->debug_proto = getenv("BENCH_DEBUG_PROTO") != NULL;
+    p->trace = getenv("BENCH_DEBUG_PROTO") ? t_live_trace : NULL;
     return true;
 }
 
@@ -379,4 +385,52 @@ static int t_my_live_prepared(void)
 {
     int rc = t_my_live_prepared_mode(false);
     return rc ? rc : t_my_live_prepared_mode(true);
+}
+
+/* ping_main fills its result: facts of the login, one step per kind of round trip with its
+ * final statistics, res->final = COM_PING's with events == --count; it prints nothing. */
+static int t_my_live_ping_res(void)
+{
+    const char *host = getenv("BENCH_MY_HOST"), *port = getenv("BENCH_MY_PORT");
+    if (!host || !port) {
+        printf("skip (BENCH_MY_HOST unset) ");
+        return 77;
+    }
+    char h[128], p[64];
+    snprintf(h, sizeof(h), "mysql-host=%s", host);
+    snprintf(p, sizeof(p), "mysql-port=%s", port);
+    const char *kv[] = {h, p, "mysql-user=nat", "mysql-password=secret", "count=7", NULL};
+    struct bench_opts o;
+    struct res res;
+    T_CHECK(t_opts(&o, kv) == 0);
+    res_init(&res, wl_find("ping"), "run", &o, NULL);
+    struct t_quiet q1, q2;
+    T_CHECK(t_quiet_begin(&q1, 1) == 0 && t_quiet_begin(&q2, 2) == 0);
+    int ex = ping_main(&res);
+    long err_len = t_quiet_end(&q2), out_len = t_quiet_end(&q1);
+    T_CHECK(out_len == 0 && err_len == 0); /* nothing printed */
+    T_CHECK(ex == B_EXIT_OK && res.complete && res.err.msg[0] == 0);
+    T_CHECK(res.have_final && res.final.d.events == 7 && res.final.threads == 1);
+    T_CHECK(res.nsteps == 3);
+    for (int k = 0; k < res.nsteps; k++) {
+        const struct res_stats *s = &res.steps[k].final;
+        u64 mn = s->d.lat_min_ns, mx = s->d.lat_max_ns;
+        u64 p50 = hist_percentile(s->d.hist, 50, mn, mx);
+        T_CHECK(res.steps[k].have_final && s->d.events == 7 && s->threads == 1);
+        T_CHECK(mn > 0 && mn <= p50 && p50 <= mx && s->d.lat_sum_ns >= 7 * mn);
+        T_CHECK(s->window_s > 0);
+    }
+    T_CHECK(!strcmp(res.steps[0].command, "COM_PING"));
+    T_CHECK(res.final.d.lat_sum_ns == res.steps[0].final.d.lat_sum_ns);
+    const struct res_fact *f = res_fact(&res, "server_version");
+    T_CHECK(f && f->type == RES_STR && *f->str);
+    f = res_fact(&res, "auth_plugin");
+    T_CHECK(f && !strcmp(f->str, "mysql_native_password"));
+    f = res_fact(&res, "connect_ns");
+    T_CHECK(f && f->type == RES_INT && f->i > 0);
+    T_CHECK(res_fact(&res, "tls") && res_fact(&res, "connection_id") &&
+            res_fact(&res, "transport") && res_fact(&res, "server_hostname"));
+    res_free(&res);
+    t_opts_free(&o);
+    return 0;
 }
