@@ -2399,9 +2399,11 @@ static int os_blk_below(const char *root, const char *x, char below[][OS_BLK_NAM
     if (!d)
         return 0;
     struct dirent *de;
-    while ((de = readdir(d)) && n < max)
-        if (de->d_name[0] != '.' && strlen(de->d_name) < OS_BLK_NAME)
-            snprintf(below[n++], OS_BLK_NAME, "%s", de->d_name);
+    while ((de = readdir(d)) && n < max) {
+        size_t len = strlen(de->d_name);
+        if (de->d_name[0] != '.' && len < OS_BLK_NAME)
+            memcpy(below[n++], de->d_name, len + 1);
+    }
     closedir(d);
     /* readdir's order is the filesystem's: sort for a stable chain */
     qsort(below, (size_t)n, OS_BLK_NAME, os_str_cmp);
