@@ -1687,6 +1687,10 @@ static bool os_parse_cgroup(const char *text, const char *ctl, char *path, size_
             return false;
         memcpy(path, c2 + 1, len);
         path[len] = 0;
+        /* it becomes a path under /sys/fs/cgroup: no way up */
+        for (const char *d = strstr(path, "/.."); d; d = strstr(d + 1, "/.."))
+            if (d[3] == '/' || !d[3])
+                return false;
         return true;
     }
     return false;
@@ -1967,7 +1971,7 @@ static bool os_cg2_mem(const char *root, const char *dir, double *v)
     char path[PATH_MAX];
     u64 x;
     snprintf(path, sizeof(path), "%s/memory.max", dir);
-    if (!os_hf_u64(root, path, &x)) /* "max" does not parse: unlimited */
+    if (!os_hf_u64(root, path, &x) || x >= (1ull << 62)) /* "max" does not parse: unlimited */
         return false;
     *v = (double)x;
     return true;
@@ -2354,7 +2358,8 @@ static bool os_blk_link(const char *root, const char *path, char *out, size_t n,
         return false;
     t[len] = 0;
     char *base = strrchr(t, '/');
-    if (!base || !base[1] || strlen(base + 1) >= n)
+    /* sysfs links are relative; a name is a device's, never "." or ".." */
+    if ((root[0] && t[0] == '/') || !base || !base[1] || base[1] == '.' || strlen(base + 1) >= n)
         return false;
     snprintf(out, n, "%s", base + 1);
     if (parent) {

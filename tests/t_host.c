@@ -434,6 +434,9 @@ static int t_host_parsers(void)
     T_CHECK(os_parse_cgroup("2:cpu,cpuacct:/a\n0::/b\n", "", path, sizeof(path)) &&
             !strcmp(path, "/b"));
     T_CHECK(!os_parse_cgroup("2:cpuset:/a\n", "cpu", path, sizeof(path)));
+    T_CHECK(!os_parse_cgroup("0::/a/../../etc\n", "", path, sizeof(path)));
+    T_CHECK(!os_parse_cgroup("0::/..\n", "", path, sizeof(path)));
+    T_CHECK(os_parse_cgroup("0::/a..b/..c\n", "", path, sizeof(path)));
     char clean[64];
     T_CHECK(os_path_clean("//a/./b/../c//", clean, sizeof(clean)) && !strcmp(clean, "/a/c"));
     T_CHECK(os_path_clean("/..", clean, sizeof(clean)) && !strcmp(clean, "/"));
