@@ -2525,18 +2525,17 @@ BENCH_API int os_dir_facts(const char *root, const char *dir, struct res *res)
     struct statvfs sv;
     bool have_sv = false;
     if (live) {
-        int err;
         if (!realpath(dir, path) || statvfs(path, &sv) < 0) {
-            err = errno;
-            b_seterr(e, B_SYSERR, err, "host facts: cannot look at directory %s: %s (%s)", dir,
-                     strerror(err), b_errno_name(err));
-            e->ex = B_EXIT_ENV;
+            e->rc = B_SYSERR;
+            e->sys_errno = errno;
+            b_fail(e, B_EXIT_ENV, "hostfacts: cannot look at directory %s: %s (%s)", dir,
+                   strerror(e->sys_errno), b_errno_name(e->sys_errno));
+            b_hint(e, "give an existing directory with --file-dir");
             return B_SYSERR;
         }
         have_sv = true;
     } else if (!os_path_clean(dir, path, sizeof(path))) {
-        b_seterr(e, B_INVALID, 0, "host facts: directory %s: not an absolute path", dir);
-        e->ex = B_EXIT_USAGE;
+        b_fail(e, B_EXIT_USAGE, "hostfacts: directory %s: not an absolute path", dir);
         return B_INVALID;
     }
     res_fact_str(res, "dir_path", "%s", path);
