@@ -1474,7 +1474,8 @@ static bool os_hf_exists(const char *root, const char *path)
 static bool os_parse_bracket(const char *text, char *out, size_t n)
 {
     const char *a = strchr(text, '['), *b = a ? strchr(a, ']') : NULL;
-    if (!a || !b || b == a + 1 || (size_t)(b - a - 1) >= n || memchr(a + 1, '\n', (size_t)(b - a - 1)))
+    if (!a || !b || b == a + 1 || (size_t)(b - a - 1) >= n ||
+        memchr(a + 1, '\n', (size_t)(b - a - 1)))
         return false;
     memcpy(out, a + 1, (size_t)(b - a - 1));
     out[b - a - 1] = 0;
@@ -1493,11 +1494,10 @@ static bool os_parse_cache_size(const char *s, u64 *bytes)
     u64 v, mul = 1;
     if (!os_parse_u64(num, &v))
         return false;
-    switch (s[n]) {
-    case 'K': mul = 1ull << 10; n++; break;
-    case 'M': mul = 1ull << 20; n++; break;
-    case 'G': mul = 1ull << 30; n++; break;
-    default: break;
+    const char *units = "KMG", *u = s[n] ? strchr(units, s[n]) : NULL;
+    if (u) {
+        mul = 1ull << (10 * (u - units + 1));
+        n++;
     }
     if (s[n] && !isspace((unsigned char)s[n]))
         return false;
@@ -1764,7 +1764,9 @@ BENCH_API double os_steal_pct(const struct os_cpu_sample *a, const struct os_cpu
 static void os_cpuid(u32 leaf, u32 sub, u32 r[4])
 {
 #if defined(__x86_64__)
-    __asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
+    __asm__ volatile("cpuid"
+                     : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+                     : "a"(leaf), "c"(sub));
 #else
     (void)leaf;
     (void)sub;
@@ -2025,8 +2027,9 @@ static void os_cgroup_facts(const char *root, struct res *res)
                os_hf_exists(root, "/sys/fs/cgroup/cpu") ||
                os_hf_exists(root, "/sys/fs/cgroup/cpu,cpuacct")) {
         res_fact_int(res, "cgroup_version", 1);
-        const char *cpumnt = os_hf_exists(root, "/sys/fs/cgroup/cpu") ? "/sys/fs/cgroup/cpu"
-                                                                       : "/sys/fs/cgroup/cpu,cpuacct";
+        const char *cpumnt = os_hf_exists(root, "/sys/fs/cgroup/cpu")
+                                 ? "/sys/fs/cgroup/cpu"
+                                 : "/sys/fs/cgroup/cpu,cpuacct";
         if (!text || !os_parse_cgroup(text, "cpu", path, sizeof(path)))
             snprintf(path, sizeof(path), "/");
         if (os_cg_walk(root, cpumnt, path, os_cg1_cpu, &cpus))
@@ -2312,8 +2315,10 @@ static bool os_parse_mountinfo(const char *text, const char *path, struct os_mou
             e = l + strlen(l);
         memset(&cur, 0, sizeof(cur));
         /* id parent maj:min root mountpoint options [optional...] - fstype source superopts */
-        if (!(p = os_mount_field(l, e, f, sizeof(f))) || !(p = os_mount_field(p, e, f, sizeof(f))) ||
-            !(p = os_mount_field(p, e, f, sizeof(f))) || sscanf(f, "%u:%u", &cur.maj, &cur.min) != 2 ||
+        if (!(p = os_mount_field(l, e, f, sizeof(f))) ||
+            !(p = os_mount_field(p, e, f, sizeof(f))) ||
+            !(p = os_mount_field(p, e, f, sizeof(f))) ||
+            sscanf(f, "%u:%u", &cur.maj, &cur.min) != 2 ||
             !(p = os_mount_field(p, e, cur.point, sizeof(cur.point))) || /* root: skipped */
             !(p = os_mount_field(p, e, cur.point, sizeof(cur.point))) ||
             !(p = os_mount_field(p, e, cur.options, sizeof(cur.options))))

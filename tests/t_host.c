@@ -148,7 +148,8 @@ static int t_host_xeon_tree(const char *root)
         rc |= t_host_put(root, p, cache[i][3]);
     }
     rc |= t_host_put(root, "/sys/devices/system/node/online", "0-1\n");
-    rc |= t_host_put(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
+    rc |= t_host_put(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+                     "performance\n");
     rc |= t_host_put(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "intel_pstate\n");
     rc |= t_host_put(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "3700000\n");
     rc |= t_host_put(root, "/proc/meminfo",
@@ -156,7 +157,8 @@ static int t_host_xeon_tree(const char *root)
                      "MemAvailable:   150000000 kB\nSwapTotal:        8388604 kB\n"
                      "SwapFree:         8388604 kB\nHugePages_Total:     512\n"
                      "HugePages_Free:      512\nHugepagesize:       2048 kB\n");
-    rc |= t_host_put(root, "/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+    rc |= t_host_put(root, "/sys/kernel/mm/transparent_hugepage/enabled",
+                     "always [madvise] never\n");
     rc |= t_host_put(root, "/proc/sys/vm/swappiness", "1\n");
     rc |= t_host_put(root, "/proc/sys/vm/dirty_ratio", "20\n");
     rc |= t_host_put(root, "/proc/sys/vm/dirty_background_ratio", "10\n");
