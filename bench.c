@@ -55,6 +55,7 @@
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -1356,6 +1357,1249 @@ static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
             fi->rotational = rot[0] == '1';
     }
     return B_OK;
+}
+
+/*
+ * Host facts as data (issue 11): what the sizing report needs to know about the machine and
+ * the test directory, read from /proc, /sys and CPUID only, never by running a program.
+ * Every path is read as root + path, so tests hand in a fake tree; root "" is the real
+ * system, and only then are CPUID, uname, sched_getaffinity, realpath and statvfs asked. A
+ * missing or malformed file leaves its fact out: facts never fail. Files are read whole up to
+ * a cap (OS_HF_CAP, more for cpuinfo and mountinfo), and every parser below takes text that
+ * may be truncated or garbage. References: docs of /proc (proc(5)), sysfs-devices-system-cpu,
+ * cgroup-v1/v2; systemd's virt.c for the order of the container and hypervisor checks.
+ */
+
+#define OS_HF_CAP 65536             /* small /proc and /sys files */
+#define OS_HF_BIGCAP (1024 * 1024)  /* cpuinfo of many CPUs, mountinfo of many mounts */
+#define OS_HF_MAXCPU 8192           /* topology entries looked at */
+
+/* os_hf_path - root + path into out; false if it does not fit. */
+static bool os_hf_path(char *out, size_t n, const char *root, const char *path)
+{
+    int len = snprintf(out, n, "%s%s", root, path);
+    return len > 0 && (size_t)len < n;
+}
+
+/* os_hf_read - the file root+path whole, up to cap-1 bytes, NUL-terminated in a heap buffer
+ * (*out, freed by the caller; embedded NULs end the text early). Returns the length or -1. */
+static ssize_t os_hf_read(const char *root, const char *path, size_t cap, char **out)
+{
+    char p[PATH_MAX];
+    *out = NULL;
+    if (!os_hf_path(p, sizeof(p), root, path))
+        return -1;
+    int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return -1;
+    char *buf = b_xmalloc(cap);
+    size_t len = 0;
+    while (len + 1 < cap) {
+        ssize_t n = read(fd, buf + len, cap - 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n < 0 && len == 0) {
+                close(fd);
+                free(buf);
+                return -1;
+            }
+            break;
+        }
+        len += (size_t)n;
+    }
+    close(fd);
+    buf[len] = 0;
+    *out = buf;
+    return (ssize_t)len;
+}
+
+/* os_hf_line - the first line of root+path, blanks trimmed, into out; false if absent/empty. */
+static bool os_hf_line(const char *root, const char *path, char *out, size_t n)
+{
+    char *text;
+    if (os_hf_read(root, path, 4096, &text) < 0)
+        return false;
+    size_t a = 0, len = strcspn(text, "\n");
+    while (a < len && isspace((unsigned char)text[a]))
+        a++;
+    while (len > a && isspace((unsigned char)text[len - 1]))
+        len--;
+    bool ok = len > a && len - a < n;
+    if (ok) {
+        memcpy(out, text + a, len - a);
+        out[len - a] = 0;
+    }
+    free(text);
+    return ok;
+}
+
+/* os_parse_u64 - a decimal number with optional blanks around it and nothing else. */
+static bool os_parse_u64(const char *s, u64 *v)
+{
+    u64 x = 0;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    for (; isdigit((unsigned char)*s); s++) {
+        u64 d = (u64)(*s - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return false;
+        x = x * 10 + d;
+    }
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    if (*s)
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool os_hf_u64(const char *root, const char *path, u64 *v)
+{
+    char line[64];
+    return os_hf_line(root, path, line, sizeof(line)) && os_parse_u64(line, v);
+}
+
+/* os_hf_exists - whether root+path exists (lstat: a dangling link counts). */
+static bool os_hf_exists(const char *root, const char *path)
+{
+    char p[PATH_MAX];
+    struct stat st;
+    return os_hf_path(p, sizeof(p), root, path) && lstat(p, &st) == 0;
+}
+
+/* os_parse_bracket - the [selected] word of a sysfs choice list ("always [madvise] never"). */
+static bool os_parse_bracket(const char *text, char *out, size_t n)
+{
+    const char *a = strchr(text, '['), *b = a ? strchr(a, ']') : NULL;
+    if (!a || !b || b == a + 1 || (size_t)(b - a - 1) >= n ||
+        memchr(a + 1, '\n', (size_t)(b - a - 1)))
+        return false;
+    memcpy(out, a + 1, (size_t)(b - a - 1));
+    out[b - a - 1] = 0;
+    return true;
+}
+
+/* os_parse_cache_size - a sysfs cache size ("32K", "1024K", "16M") in bytes. */
+static bool os_parse_cache_size(const char *s, u64 *bytes)
+{
+    char num[32];
+    size_t n = strspn(s, "0123456789");
+    if (n == 0 || n >= sizeof(num))
+        return false;
+    memcpy(num, s, n);
+    num[n] = 0;
+    u64 v, mul = 1;
+    if (!os_parse_u64(num, &v))
+        return false;
+    const char *units = "KMG", *u = s[n] ? strchr(units, s[n]) : NULL;
+    if (u) {
+        mul = 1ull << (10 * (u - units + 1));
+        n++;
+    }
+    if (s[n] && !isspace((unsigned char)s[n]))
+        return false;
+    if (v > UINT64_MAX / mul)
+        return false;
+    *bytes = v * mul;
+    return true;
+}
+
+/* os_parse_cpulist - count the CPUs (or nodes) of a list "0-3,8,10-11"; -1 if malformed. */
+static int os_parse_cpulist(const char *s)
+{
+    long count = 0;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '\n' || !*s)
+        return 0;
+    for (;;) {
+        char *end;
+        if (!isdigit((unsigned char)*s))
+            return -1;
+        unsigned long a = strtoul(s, &end, 10), b = a;
+        s = end;
+        if (*s == '-') {
+            if (!isdigit((unsigned char)s[1]))
+                return -1;
+            b = strtoul(s + 1, &end, 10);
+            s = end;
+        }
+        if (b < a || b - a >= 1u << 20 || a >= 1u << 20)
+            return -1;
+        count += (long)(b - a + 1);
+        if (count > 1l << 20)
+            return -1;
+        if (*s != ',')
+            break;
+        s++;
+    }
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    return *s ? -1 : (int)count;
+}
+
+/* os_parse_meminfo - the value of key ("MemTotal") in /proc/meminfo text, times 1024 when
+ * the line says kB. */
+static bool os_parse_meminfo(const char *text, const char *key, u64 *v)
+{
+    size_t klen = strlen(key);
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        if (strncmp(l, key, klen) || l[klen] != ':')
+            continue;
+        const char *p = l + klen + 1;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        u64 x = 0;
+        if (!isdigit((unsigned char)*p))
+            return false;
+        for (; isdigit((unsigned char)*p); p++) {
+            if (x > (UINT64_MAX - 9) / 10)
+                return false;
+            x = x * 10 + (u64)(*p - '0');
+        }
+        while (*p == ' ')
+            p++;
+        if (!strncmp(p, "kB", 2)) {
+            if (x > UINT64_MAX / 1024)
+                return false;
+            x *= 1024;
+            p += 2;
+        }
+        if (*p && *p != '\n')
+            return false;
+        *v = x;
+        return true;
+    }
+    return false;
+}
+
+/* What /proc/cpuinfo says: the first processor's identity and flags, and counts. */
+struct os_cpuinfo {
+    char model[128];       /* "model name" (x86), "Processor"/"cpu model"/"cpu" elsewhere */
+    bool have_flags;       /* a flags/Features line was seen */
+    bool aes, avx2, avx512;/* avx512 = avx512f */
+    int processors;        /* "processor" lines */
+    int sockets;           /* distinct "physical id" values (0: none given) */
+    int cores;             /* sum over sockets of "cpu cores" (0: not given) */
+};
+
+/* os_hf_in_list - whether the list [s, e), items separated by any of seps, holds item w. */
+static bool os_hf_in_list(const char *s, const char *e, const char *w, const char *seps)
+{
+    size_t wl = strlen(w);
+    while (s < e) {
+        while (s < e && strchr(seps, *s))
+            s++;
+        const char *t = s;
+        while (t < e && !strchr(seps, *t))
+            t++;
+        if ((size_t)(t - s) == wl && !memcmp(s, w, wl))
+            return true;
+        s = t;
+    }
+    return false;
+}
+
+/* os_parse_cpuinfo - fill *ci from /proc/cpuinfo text. */
+static void os_parse_cpuinfo(const char *text, struct os_cpuinfo *ci)
+{
+    long ids[256];
+    int nids = 0;
+    long cur_id = -1;
+    memset(ci, 0, sizeof(*ci));
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        const char *e = strchr(l, '\n'), *colon;
+        if (!e)
+            e = l + strlen(l);
+        colon = memchr(l, ':', (size_t)(e - l));
+        if (!colon)
+            continue;
+        size_t klen = (size_t)(colon - l);
+        while (klen && isspace((unsigned char)l[klen - 1]))
+            klen--;
+        const char *v = colon + 1;
+        while (v < e && isspace((unsigned char)*v))
+            v++;
+        size_t vlen = (size_t)(e - v);
+        while (vlen && isspace((unsigned char)v[vlen - 1]))
+            vlen--;
+#define OS_KEY(k) (klen == sizeof(k) - 1 && !memcmp(l, k, klen))
+        if (OS_KEY("processor"))
+            ci->processors++;
+        else if ((OS_KEY("model name") || OS_KEY("Processor") || OS_KEY("cpu model") ||
+                  OS_KEY("cpu")) && !ci->model[0] && vlen) {
+            size_t n = B_MIN(vlen, sizeof(ci->model) - 1);
+            memcpy(ci->model, v, n);
+            ci->model[n] = 0;
+        } else if ((OS_KEY("flags") || OS_KEY("Features")) && !ci->have_flags) {
+            ci->have_flags = true;
+            ci->aes = os_hf_in_list(v, v + vlen, "aes", " \t");
+            ci->avx2 = os_hf_in_list(v, v + vlen, "avx2", " \t");
+            ci->avx512 = os_hf_in_list(v, v + vlen, "avx512f", " \t");
+        } else if (OS_KEY("physical id")) {
+            char *end;
+            long id = strtol(v, &end, 10);
+            cur_id = end != v ? id : -1;
+            bool seen = cur_id < 0;
+            for (int i = 0; i < nids && !seen; i++)
+                seen = ids[i] == cur_id;
+            if (!seen && nids < (int)countof(ids)) {
+                ids[nids++] = cur_id;
+                ci->sockets = nids;
+            } else
+                cur_id = -1; /* "cpu cores" counted once per socket */
+        } else if (OS_KEY("cpu cores") && cur_id >= 0) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (end != v && n > 0 && n < 100000 && ci->cores < 1000000)
+                ci->cores += (int)n;
+            cur_id = -1;
+        }
+#undef OS_KEY
+    }
+}
+
+/* A cgroup membership line of /proc/self/cgroup: "4:cpu,cpuacct:/docker/abc" (v1) or
+ * "0::/user.slice" (v2). os_parse_cgroup finds the path for controller ctl ("" = the v2
+ * line); false if none. */
+static bool os_parse_cgroup(const char *text, const char *ctl, char *path, size_t n)
+{
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        const char *e = strchr(l, '\n');
+        if (!e)
+            e = l + strlen(l);
+        const char *c1 = memchr(l, ':', (size_t)(e - l));
+        const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(e - c1 - 1)) : NULL;
+        if (!c2 || c2 + 1 >= e || c2[1] != '/')
+            continue;
+        bool hit = false;
+        if (!*ctl)
+            hit = c2 == c1 + 1 && l[0] == '0' && c1 == l + 1;
+        else
+            hit = os_hf_in_list(c1 + 1, c2, ctl, ",");
+        if (!hit)
+            continue;
+        size_t len = (size_t)(e - c2 - 1);
+        if (len >= n)
+            return false;
+        memcpy(path, c2 + 1, len);
+        path[len] = 0;
+        /* it becomes a path under /sys/fs/cgroup: no way up */
+        for (const char *d = strstr(path, "/.."); d; d = strstr(d + 1, "/.."))
+            if (d[3] == '/' || !d[3])
+                return false;
+        return true;
+    }
+    return false;
+}
+
+/* os_parse_cpu_max - cgroup v2 cpu.max "150000 100000" as CPUs (1.5); false when "max"
+ * (unlimited) or malformed. */
+static bool os_parse_cpu_max(const char *text, double *cpus)
+{
+    char q[32], p[32], extra[2];
+    u64 quota, period;
+    int n = sscanf(text, "%31s %31s %1s", q, p, extra);
+    if (n != 2 || !os_parse_u64(q, &quota) || !os_parse_u64(p, &period) || !period || !quota)
+        return false;
+    *cpus = (double)quota / (double)period;
+    return true;
+}
+
+/* os_parse_stat_cpu - the aggregate "cpu" line of /proc/stat into *s. */
+static bool os_parse_stat_cpu(const char *text, struct os_cpu_sample *s)
+{
+    u64 v[8] = {0};
+    int n = 0;
+    if (strncmp(text, "cpu ", 4))
+        return false;
+    const char *p = text + 4;
+    while (n < 8) {
+        while (*p == ' ')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            break;
+        u64 x = 0;
+        for (; isdigit((unsigned char)*p); p++) {
+            if (x > (UINT64_MAX - 9) / 10)
+                return false;
+            x = x * 10 + (u64)(*p - '0');
+        }
+        v[n++] = x;
+    }
+    if (n < 4) /* user nice system idle: every kernel has them; steal since 2.6.11 */
+        return false;
+    memset(s, 0, sizeof(*s));
+    for (int i = 0; i < n; i++) /* guest time is inside user and nice already */
+        s->total_ticks += v[i];
+    s->steal_ticks = n >= 8 ? v[7] : 0;
+    s->idle_ticks = v[3] + (n >= 5 ? v[4] : 0);
+    return true;
+}
+
+BENCH_API int os_steal_sample(const char *root, struct os_cpu_sample *s)
+{
+    char *text;
+    memset(s, 0, sizeof(*s));
+    if (os_hf_read(root, "/proc/stat", OS_HF_CAP, &text) < 0)
+        return B_SYSERR;
+    bool ok = os_parse_stat_cpu(text, s);
+    free(text);
+    return ok ? B_OK : B_INVALID;
+}
+
+BENCH_API double os_steal_pct(const struct os_cpu_sample *a, const struct os_cpu_sample *b)
+{
+    if (b->total_ticks <= a->total_ticks || b->steal_ticks < a->steal_ticks)
+        return 0;
+    double pct = 100.0 * (double)(b->steal_ticks - a->steal_ticks) /
+                 (double)(b->total_ticks - a->total_ticks);
+    return pct > 100 ? 100 : pct;
+}
+
+/* os_cpuid - CPUID leaf/subleaf into r[eax, ebx, ecx, edx]; zeros off x86. */
+static void os_cpuid(u32 leaf, u32 sub, u32 r[4])
+{
+#if defined(__x86_64__)
+    __asm__ volatile("cpuid"
+                     : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+                     : "a"(leaf), "c"(sub));
+#else
+    (void)leaf;
+    (void)sub;
+    r[0] = r[1] = r[2] = r[3] = 0;
+#endif
+}
+
+/* os_virt_from_sig - a hypervisor's CPUID signature (leaf 0x40000000 ebx, ecx, edx: 12
+ * bytes) as a name; NULL if unknown. */
+static const char *os_virt_from_sig(const char sig[12])
+{
+    static const struct {
+        const char *sig, *name;
+    } t[] = {
+        {"KVMKVMKVM\0\0\0", "kvm"},    {"Linux KVM Hv", "kvm"},     {"TCGTCGTCGTCG", "qemu"},
+        {"VMwareVMware", "vmware"},    {"Microsoft Hv", "hyperv"},  {"XenVMMXenVMM", "xen"},
+        {"bhyve bhyve ", "bhyve"},     {"ACRNACRNACRN", "acrn"},    {"QNXQVMBSQG\0\0", "qnx"},
+        {"VirtualApple", "apple"},     {"Apple VZ\0\0\0\0", "apple"},
+    };
+    for (size_t i = 0; i < countof(t); i++)
+        if (!memcmp(sig, t[i].sig, 12))
+            return t[i].name;
+    return NULL;
+}
+
+/* os_virt_cpuid - the hypervisor named by CPUID, "other" for an unknown one, NULL for none
+ * (no hypervisor bit). Hyper-V's signature on KVM with its enlightenments: KVM's own sits
+ * at 0x40000100. */
+static const char *os_virt_cpuid(void)
+{
+#if defined(__x86_64__)
+    u32 r[4];
+    char sig[12];
+    os_cpuid(1, 0, r);
+    if (!(r[2] & (1u << 31)))
+        return NULL;
+    os_cpuid(0x40000000, 0, r);
+    memcpy(sig, &r[1], 4);
+    memcpy(sig + 4, &r[2], 4);
+    memcpy(sig + 8, &r[3], 4);
+    const char *name = os_virt_from_sig(sig);
+    if (name && !strcmp(name, "hyperv")) {
+        os_cpuid(0x40000100, 0, r);
+        memcpy(sig, &r[1], 4);
+        memcpy(sig + 4, &r[2], 4);
+        memcpy(sig + 8, &r[3], 4);
+        const char *inner = os_virt_from_sig(sig);
+        if (inner && !strcmp(inner, "kvm"))
+            name = inner;
+    }
+    return name ? name : "other";
+#else
+    return NULL;
+#endif
+}
+
+/* os_virt_dmi - the VM named by the DMI strings (systemd's table, restated); NULL if none. */
+static const char *os_virt_dmi(const char *root)
+{
+    static const char *const files[] = {"product_name", "sys_vendor", "board_vendor",
+                                        "bios_vendor", "product_version"};
+    static const struct {
+        const char *prefix, *name;
+    } t[] = {
+        {"KVM", "kvm"},          {"OpenStack", "kvm"},   {"KubeVirt", "kvm"},
+        {"Amazon EC2", "amazon"},{"QEMU", "qemu"},       {"VMware", "vmware"},
+        {"VMW", "vmware"},       {"innotek GmbH", "oracle"}, {"VirtualBox", "oracle"},
+        {"Oracle Corporation", "oracle"}, {"Xen", "xen"}, {"Bochs", "bochs"},
+        {"Parallels", "parallels"}, {"BHYVE", "bhyve"}, {"Hyper-V", "hyperv"},
+        {"Apple Virtualization", "apple"}, {"Google Compute Engine", "google"},
+    };
+    char v[128], path[64], product[128] = "";
+    os_hf_line(root, "/sys/class/dmi/id/product_name", product, sizeof(product));
+    for (size_t f = 0; f < countof(files); f++) {
+        snprintf(path, sizeof(path), "/sys/class/dmi/id/%s", files[f]);
+        if (!os_hf_line(root, path, v, sizeof(v)))
+            continue;
+        for (size_t i = 0; i < countof(t); i++)
+            if (!strncmp(v, t[i].prefix, strlen(t[i].prefix))) {
+                /* EC2 bare metal says "Amazon EC2" too; its product name ends in .metal */
+                size_t pl = strlen(product);
+                if (!strcmp(t[i].name, "amazon") && pl > 6 && !strcmp(product + pl - 6, ".metal"))
+                    return "none";
+                return t[i].name;
+            }
+        /* Hyper-V: "Microsoft Corporation" + "Virtual Machine" */
+        if (!strcmp(files[f], "sys_vendor") && !strcmp(v, "Microsoft Corporation") &&
+            !strcmp(product, "Virtual Machine"))
+            return "hyperv";
+    }
+    return NULL;
+}
+
+/* os_hf_name_ok - a short printable word (a container manager's name from the environment). */
+static bool os_hf_name_ok(const char *s)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (!isalnum((unsigned char)s[n]) && !strchr("-_.", s[n]))
+            return false;
+    return n > 0 && n < 32;
+}
+
+/* os_container - the container manager around us, or "none" (systemd's order: what the
+ * manager says, PID 1's container=, then its marker files, then cgroup paths). */
+static void os_container(const char *root, char *out, size_t n)
+{
+    char v[64], *text;
+    ssize_t len;
+    snprintf(out, n, "none");
+    if (os_hf_exists(root, "/proc/vz") && !os_hf_exists(root, "/proc/bc")) {
+        snprintf(out, n, "openvz");
+        return;
+    }
+    if (os_hf_line(root, "/proc/sys/kernel/osrelease", v, sizeof(v)) &&
+        (strstr(v, "Microsoft") || strstr(v, "WSL"))) {
+        snprintf(out, n, "wsl");
+        return;
+    }
+    if ((os_hf_line(root, "/run/host/container-manager", v, sizeof(v)) ||
+         os_hf_line(root, "/run/systemd/container", v, sizeof(v))) &&
+        os_hf_name_ok(v) && strcmp(v, "oci")) {
+        snprintf(out, n, "%s", v);
+        return;
+    }
+    if ((len = os_hf_read(root, "/proc/1/environ", OS_HF_CAP, &text)) >= 0) {
+        bool found = false;
+        for (const char *p = text; p < text + len; p += strlen(p) + 1)
+            if (!strncmp(p, "container=", 10) && os_hf_name_ok(p + 10) && strcmp(p + 10, "oci")) {
+                snprintf(out, n, "%s", p + 10);
+                found = true;
+                break;
+            }
+        free(text);
+        if (found)
+            return;
+    }
+    const char *cg = NULL;
+    if (os_hf_read(root, "/proc/self/cgroup", OS_HF_CAP, &text) >= 0) {
+        if (strstr(text, "kubepods"))
+            cg = "kubernetes";
+        else if (strstr(text, "libpod"))
+            cg = "podman";
+        else if (strstr(text, "/docker/") || strstr(text, "docker-"))
+            cg = "docker";
+        else if (strstr(text, "/lxc/") || strstr(text, "lxc.payload"))
+            cg = "lxc";
+        free(text);
+    }
+    if (cg && !strcmp(cg, "kubernetes"))
+        snprintf(out, n, "%s", cg);
+    else if (os_hf_exists(root, "/run/.containerenv"))
+        snprintf(out, n, "podman");
+    else if (os_hf_exists(root, "/.dockerenv"))
+        snprintf(out, n, "docker");
+    else if (cg)
+        snprintf(out, n, "%s", cg);
+}
+
+/* os_cg_walk - the smallest limit along the cgroup path and its ancestors (a limit on any
+ * of them applies): read(root, dir) gives a directory's limit (false: none there). Paths
+ * the mount does not show (a v1 container sees its own cgroup as the mount's root) are
+ * skipped; the mount's root is always looked at. */
+static bool os_cg_walk(const char *root, const char *mnt, const char *cgpath,
+                       bool (*read)(const char *root, const char *dir, double *v), double *best)
+{
+    char dir[PATH_MAX], p[PATH_MAX];
+    bool any = false;
+    snprintf(p, sizeof(p), "%s", cgpath);
+    for (;;) {
+        size_t pl = strlen(p);
+        while (pl > 1 && p[pl - 1] == '/')
+            p[--pl] = 0;
+        double v;
+        if (snprintf(dir, sizeof(dir), "%s%s", mnt, strcmp(p, "/") ? p : "") < (int)sizeof(dir) &&
+            read(root, dir, &v) && (!any || v < *best)) {
+            *best = v;
+            any = true;
+        }
+        char *slash = strrchr(p, '/');
+        if (!slash || slash == p)
+            break;
+        *slash = 0;
+    }
+    if (strcmp(p, "/") && p[0]) { /* the mount's root, when the walk did not end there */
+        double v;
+        if (read(root, mnt, &v) && (!any || v < *best)) {
+            *best = v;
+            any = true;
+        }
+    }
+    return any;
+}
+
+static bool os_cg2_cpu(const char *root, const char *dir, double *v)
+{
+    char path[PATH_MAX], line[64];
+    snprintf(path, sizeof(path), "%s/cpu.max", dir);
+    return os_hf_line(root, path, line, sizeof(line)) && os_parse_cpu_max(line, v);
+}
+
+static bool os_cg2_mem(const char *root, const char *dir, double *v)
+{
+    char path[PATH_MAX];
+    u64 x;
+    snprintf(path, sizeof(path), "%s/memory.max", dir);
+    if (!os_hf_u64(root, path, &x) || x >= (1ull << 62)) /* "max" does not parse: unlimited */
+        return false;
+    *v = (double)x;
+    return true;
+}
+
+static bool os_cg1_cpu(const char *root, const char *dir, double *v)
+{
+    char path[PATH_MAX], line[32];
+    u64 period;
+    snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir);
+    if (!os_hf_line(root, path, line, sizeof(line)) || line[0] == '-') /* -1: unlimited */
+        return false;
+    u64 quota;
+    if (!os_parse_u64(line, &quota) || !quota)
+        return false;
+    snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", dir);
+    if (!os_hf_u64(root, path, &period) || !period)
+        return false;
+    *v = (double)quota / (double)period;
+    return true;
+}
+
+static bool os_cg1_mem(const char *root, const char *dir, double *v)
+{
+    char path[PATH_MAX];
+    u64 x;
+    snprintf(path, sizeof(path), "%s/memory.limit_in_bytes", dir);
+    /* unlimited reads as PAGE_COUNTER_MAX pages: 0x7ffffffffffff000 or so */
+    if (!os_hf_u64(root, path, &x) || x >= (1ull << 62))
+        return false;
+    *v = (double)x;
+    return true;
+}
+
+/* os_cgroup_facts - cgroup_version and the CPU quota and memory limit that apply to us. */
+static void os_cgroup_facts(const char *root, struct res *res)
+{
+    char *text = NULL, path[PATH_MAX];
+    double cpus, mem;
+    if (os_hf_read(root, "/proc/self/cgroup", OS_HF_CAP, &text) < 0)
+        text = NULL;
+    if (os_hf_exists(root, "/sys/fs/cgroup/cgroup.controllers")) {
+        res_fact_int(res, "cgroup_version", 2);
+        if (!text || !os_parse_cgroup(text, "", path, sizeof(path)))
+            snprintf(path, sizeof(path), "/");
+        if (os_cg_walk(root, "/sys/fs/cgroup", path, os_cg2_cpu, &cpus))
+            res_fact_num(res, "cgroup_cpu_quota_cpus", cpus);
+        if (os_cg_walk(root, "/sys/fs/cgroup", path, os_cg2_mem, &mem))
+            res_fact_int(res, "cgroup_memory_limit_bytes", (i64)mem);
+    } else if (os_hf_exists(root, "/sys/fs/cgroup/memory") ||
+               os_hf_exists(root, "/sys/fs/cgroup/cpu") ||
+               os_hf_exists(root, "/sys/fs/cgroup/cpu,cpuacct")) {
+        res_fact_int(res, "cgroup_version", 1);
+        const char *cpumnt = os_hf_exists(root, "/sys/fs/cgroup/cpu")
+                                 ? "/sys/fs/cgroup/cpu"
+                                 : "/sys/fs/cgroup/cpu,cpuacct";
+        if (!text || !os_parse_cgroup(text, "cpu", path, sizeof(path)))
+            snprintf(path, sizeof(path), "/");
+        if (os_cg_walk(root, cpumnt, path, os_cg1_cpu, &cpus))
+            res_fact_num(res, "cgroup_cpu_quota_cpus", cpus);
+        if (!text || !os_parse_cgroup(text, "memory", path, sizeof(path)))
+            snprintf(path, sizeof(path), "/");
+        if (os_cg_walk(root, "/sys/fs/cgroup/memory", path, os_cg1_mem, &mem))
+            res_fact_int(res, "cgroup_memory_limit_bytes", (i64)mem);
+    }
+    free(text);
+}
+
+/* sort key of a logical CPU's core: package, die, core */
+static int os_u64_cmp(const void *a, const void *b)
+{
+    u64 x = *(const u64 *)a, y = *(const u64 *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int os_count_distinct(u64 *v, int n)
+{
+    int d = 0;
+    qsort(v, (size_t)n, sizeof(*v), os_u64_cmp);
+    for (int i = 0; i < n; i++)
+        d += i == 0 || v[i] != v[i - 1];
+    return d;
+}
+
+/* os_topology - sockets, cores and threads from /sys/devices/system/cpu/cpuN/topology. */
+static bool os_topology(const char *root, int *sockets, int *cores, int *threads)
+{
+    char p[PATH_MAX];
+    if (!os_hf_path(p, sizeof(p), root, "/sys/devices/system/cpu"))
+        return false;
+    DIR *d = opendir(p);
+    if (!d)
+        return false;
+    u64 *pkg = b_xcalloc(OS_HF_MAXCPU, sizeof(u64)), *core = b_xcalloc(OS_HF_MAXCPU, sizeof(u64));
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < OS_HF_MAXCPU) {
+        u64 cpu, pk, co, die = 0;
+        if (strncmp(de->d_name, "cpu", 3) || !os_parse_u64(de->d_name + 3, &cpu) || cpu > 1u << 20)
+            continue;
+        char f[96];
+        snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu%u/topology/physical_package_id",
+                 (unsigned)cpu);
+        if (!os_hf_u64(root, f, &pk)) /* an offline CPU may have no topology */
+            continue;
+        snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu%u/topology/core_id", (unsigned)cpu);
+        if (!os_hf_u64(root, f, &co))
+            continue;
+        snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu%u/topology/die_id", (unsigned)cpu);
+        if (!os_hf_u64(root, f, &die))
+            die = 0;
+        pkg[n] = pk;
+        core[n] = (pk & 0xfffff) << 40 | (die & 0xfffff) << 20 | (co & 0xfffff);
+        n++;
+    }
+    closedir(d);
+    if (n) {
+        *threads = n;
+        *sockets = os_count_distinct(pkg, n);
+        *cores = os_count_distinct(core, n);
+    }
+    free(pkg);
+    free(core);
+    return n > 0;
+}
+
+/* os_caches - L1d, L2 and L3 sizes of cpu0's caches. */
+static void os_caches(const char *root, struct res *res)
+{
+    for (int i = 0; i < 16; i++) {
+        char f[96], type[32], size[32];
+        u64 level, bytes;
+        snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (!os_hf_u64(root, f, &level))
+            continue;
+        snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (!os_hf_line(root, f, type, sizeof(type)))
+            continue;
+        snprintf(f, sizeof(f), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!os_hf_line(root, f, size, sizeof(size)) || !os_parse_cache_size(size, &bytes) ||
+            bytes > (u64)INT64_MAX)
+            continue;
+        if (level == 1 && !strcmp(type, "Data"))
+            res_fact_int(res, "cache_l1d_bytes", (i64)bytes);
+        else if (level == 2 && strcmp(type, "Instruction"))
+            res_fact_int(res, "cache_l2_bytes", (i64)bytes);
+        else if (level == 3 && strcmp(type, "Instruction"))
+            res_fact_int(res, "cache_l3_bytes", (i64)bytes);
+    }
+}
+
+/* os_hf_fact_u64 - a fact from a one-number file, if it parses. */
+static void os_hf_fact_u64(const char *root, const char *path, struct res *res, const char *key)
+{
+    u64 v;
+    if (os_hf_u64(root, path, &v) && v <= (u64)INT64_MAX)
+        res_fact_int(res, key, (i64)v);
+}
+
+/* os_hf_fact_line - a fact from a one-line file. */
+static void os_hf_fact_line(const char *root, const char *path, struct res *res, const char *key)
+{
+    char v[256];
+    if (os_hf_line(root, path, v, sizeof(v)))
+        res_fact_str(res, key, "%s", v);
+}
+
+BENCH_API int os_host_facts(const char *root, struct res *res)
+{
+    bool live = !root[0];
+    char *text, line[256];
+    int sockets = 0, cores = 0, threads = 0;
+
+    struct os_cpuinfo ci;
+    memset(&ci, 0, sizeof(ci));
+    if (os_hf_read(root, "/proc/cpuinfo", OS_HF_BIGCAP, &text) >= 0) {
+        os_parse_cpuinfo(text, &ci);
+        free(text);
+    }
+    if (ci.model[0])
+        res_fact_str(res, "cpu_model", "%s", ci.model);
+    if (!os_topology(root, &sockets, &cores, &threads)) {
+        sockets = ci.sockets;
+        cores = ci.cores;
+        threads = ci.processors;
+    }
+    if (sockets > 0)
+        res_fact_int(res, "cpu_sockets", sockets);
+    if (cores > 0)
+        res_fact_int(res, "cpu_cores", cores);
+    if (threads > 0)
+        res_fact_int(res, "cpu_threads", threads);
+    int n;
+    if (os_hf_line(root, "/sys/devices/system/cpu/online", line, sizeof(line)) &&
+        (n = os_parse_cpulist(line)) > 0)
+        res_fact_int(res, "cpus_online", n);
+    if (live) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        if (sched_getaffinity(0, sizeof(set), &set) == 0)
+            res_fact_int(res, "cpus_usable", CPU_COUNT(&set));
+    }
+    os_caches(root, res);
+    if (os_hf_line(root, "/sys/devices/system/node/online", line, sizeof(line)) &&
+        (n = os_parse_cpulist(line)) > 0)
+        res_fact_int(res, "numa_nodes", n);
+    os_hf_fact_line(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", res,
+                    "cpu_governor");
+    os_hf_fact_line(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", res,
+                    "cpu_freq_driver");
+    u64 khz;
+    if (os_hf_u64(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", &khz) &&
+        khz > 0 && khz < (1ull << 40))
+        res_fact_int(res, "cpu_mhz_max", (i64)(khz / 1000));
+    /* CPU features: the kernel's flags, or (live, x86-64) what CPUID says the CPU has */
+    bool aes = ci.aes, avx2 = ci.avx2, avx512 = ci.avx512, have = ci.have_flags;
+#if defined(__x86_64__)
+    if (live) {
+        u32 r[4];
+        os_cpuid(0, 0, r);
+        u32 maxleaf = r[0];
+        if (maxleaf >= 1) {
+            os_cpuid(1, 0, r);
+            aes = aes || (r[2] >> 25 & 1);
+            have = true;
+        }
+        if (maxleaf >= 7) {
+            os_cpuid(7, 0, r);
+            avx2 = avx2 || (r[1] >> 5 & 1);
+            avx512 = avx512 || (r[1] >> 16 & 1);
+        }
+    }
+#endif
+    if (have) {
+        res_fact_bool(res, "cpu_aes", aes);
+        res_fact_bool(res, "cpu_avx2", avx2);
+        res_fact_bool(res, "cpu_avx512", avx512);
+    }
+
+    if (os_hf_read(root, "/proc/meminfo", OS_HF_CAP, &text) >= 0) {
+        static const struct {
+            const char *key, *fact;
+        } mi[] = {{"MemTotal", "mem_total_bytes"},     {"MemAvailable", "mem_available_bytes"},
+                  {"HugePages_Total", "hugepages_total"}, {"Hugepagesize", "hugepage_size_bytes"},
+                  {"SwapTotal", "swap_total_bytes"}};
+        for (size_t i = 0; i < countof(mi); i++) {
+            u64 v;
+            if (os_parse_meminfo(text, mi[i].key, &v) && v <= (u64)INT64_MAX)
+                res_fact_int(res, mi[i].fact, (i64)v);
+        }
+        free(text);
+    }
+    char word[32];
+    if (os_hf_line(root, "/sys/kernel/mm/transparent_hugepage/enabled", line, sizeof(line)) &&
+        os_parse_bracket(line, word, sizeof(word)))
+        res_fact_str(res, "thp_enabled", "%s", word);
+    os_hf_fact_u64(root, "/proc/sys/vm/swappiness", res, "swappiness");
+    os_hf_fact_u64(root, "/proc/sys/vm/dirty_ratio", res, "dirty_ratio");
+    os_hf_fact_u64(root, "/proc/sys/vm/dirty_background_ratio", res, "dirty_background_ratio");
+    struct utsname u;
+    if (live && uname(&u) == 0 && u.release[0])
+        res_fact_str(res, "kernel", "%s", u.release);
+    else
+        os_hf_fact_line(root, "/proc/sys/kernel/osrelease", res, "kernel");
+    os_hf_fact_line(root, "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                    res, "clocksource");
+
+    const char *virt = live ? os_virt_cpuid() : NULL;
+    if (!virt || !strcmp(virt, "other")) {
+        const char *dmi = os_virt_dmi(root);
+        if (dmi)
+            virt = dmi;
+    }
+    if (!virt && (os_hf_exists(root, "/proc/xen") ||
+                  (os_hf_line(root, "/sys/hypervisor/type", word, sizeof(word)) &&
+                   !strcmp(word, "xen"))))
+        virt = "xen";
+    res_fact_str(res, "virtualization", "%s", virt ? virt : "none");
+    os_container(root, line, sizeof(line));
+    res_fact_str(res, "container", "%s", line);
+    os_cgroup_facts(root, res);
+    return B_OK;
+}
+
+/* One line of /proc/self/mountinfo: the mount holding a path. */
+struct os_mount {
+    char point[PATH_MAX];  /* mount point, unescaped */
+    unsigned maj, min;     /* st_dev of the filesystem */
+    char fstype[32];       /* "ext4" */
+    char source[256];      /* "/dev/mapper/vg-root", "tmpfs" */
+    char options[512];     /* per-mount options: "rw,noatime" */
+    char super[512];       /* superblock options: "rw,errors=remount-ro" */
+};
+
+/* os_mount_field - one blank-separated field of [s, e) into out, with the kernel's \ooo
+ * escapes undone; returns the position after it, NULL if absent or too long. */
+static const char *os_mount_field(const char *s, const char *e, char *out, size_t n)
+{
+    size_t len = 0;
+    while (s < e && *s == ' ')
+        s++;
+    if (s >= e)
+        return NULL;
+    while (s < e && *s != ' ') {
+        char c = *s++;
+        if (c == '\\' && e - s >= 3 && s[0] >= '0' && s[0] <= '3' && s[1] >= '0' && s[1] <= '7' &&
+            s[2] >= '0' && s[2] <= '7') {
+            c = (char)((s[0] - '0') << 6 | (s[1] - '0') << 3 | (s[2] - '0'));
+            s += 3;
+        }
+        if (len + 1 >= n)
+            return NULL;
+        out[len++] = c;
+    }
+    out[len] = 0;
+    return s;
+}
+
+/* os_path_under - whether path is mount point mp or below it. */
+static bool os_path_under(const char *path, const char *mp)
+{
+    size_t n = strlen(mp);
+    if (n == 1 && mp[0] == '/')
+        return path[0] == '/';
+    return !strncmp(path, mp, n) && (path[n] == 0 || path[n] == '/');
+}
+
+/* os_parse_mountinfo - the mount that holds absolute path (the longest mount point that is
+ * a prefix of it; of equal ones the last, which is on top). */
+static bool os_parse_mountinfo(const char *text, const char *path, struct os_mount *m)
+{
+    struct os_mount cur;
+    bool found = false;
+    size_t best = 0;
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        const char *e = strchr(l, '\n'), *p;
+        char f[64];
+        if (!e)
+            e = l + strlen(l);
+        memset(&cur, 0, sizeof(cur));
+        /* id parent maj:min root mountpoint options [optional...] - fstype source superopts */
+        if (!(p = os_mount_field(l, e, f, sizeof(f))) ||
+            !(p = os_mount_field(p, e, f, sizeof(f))) ||
+            !(p = os_mount_field(p, e, f, sizeof(f))) ||
+            sscanf(f, "%u:%u", &cur.maj, &cur.min) != 2 ||
+            !(p = os_mount_field(p, e, cur.point, sizeof(cur.point))) || /* root: skipped */
+            !(p = os_mount_field(p, e, cur.point, sizeof(cur.point))) ||
+            !(p = os_mount_field(p, e, cur.options, sizeof(cur.options))))
+            continue;
+        const char *sep = p;
+        for (;;) { /* optional fields end at a lone "-" */
+            sep = os_mount_field(sep, e, f, sizeof(f));
+            if (!sep || !strcmp(f, "-"))
+                break;
+        }
+        if (!sep || !(sep = os_mount_field(sep, e, cur.fstype, sizeof(cur.fstype))) ||
+            !(sep = os_mount_field(sep, e, cur.source, sizeof(cur.source))))
+            continue;
+        if (!os_mount_field(sep, e, cur.super, sizeof(cur.super)))
+            cur.super[0] = 0;
+        size_t n = strlen(cur.point);
+        if (cur.point[0] != '/' || !os_path_under(path, cur.point) || (found && n < best))
+            continue;
+        *m = cur;
+        best = n;
+        found = true;
+    }
+    return found;
+}
+
+/* os_opt_has - whether a comma-separated option list holds opt. */
+static bool os_opt_has(const char *list, const char *opt)
+{
+    return os_hf_in_list(list, list + strlen(list), opt, ",");
+}
+
+/* os_blk_link - the last component of the target of link root+path (a sysfs device path)
+ * into out, and the one before it (the parent device) into parent when asked. */
+static bool os_blk_link(const char *root, const char *path, char *out, size_t n, char *parent,
+                        size_t pn)
+{
+    char p[PATH_MAX], t[PATH_MAX];
+    if (!os_hf_path(p, sizeof(p), root, path))
+        return false;
+    ssize_t len = readlink(p, t, sizeof(t) - 1);
+    if (len <= 0)
+        return false;
+    t[len] = 0;
+    char *base = strrchr(t, '/');
+    /* sysfs links are relative; a name is a device's, never "." or ".." */
+    if ((root[0] && t[0] == '/') || !base || !base[1] || base[1] == '.' || strlen(base + 1) >= n)
+        return false;
+    snprintf(out, n, "%s", base + 1);
+    if (parent) {
+        *base = 0;
+        char *pb = strrchr(t, '/');
+        parent[0] = 0;
+        if (pb && strlen(pb + 1) < pn)
+            snprintf(parent, pn, "%s", pb + 1);
+    }
+    return true;
+}
+
+static int os_str_cmp(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+#define OS_BLK_MAX 16  /* devices per level of the chain */
+#define OS_BLK_NAME 64
+
+/* os_blk_below - what block device X sits on: its slaves (dm, md), or the disk of a
+ * partition. Returns how many names it put in below[], 0 for a whole disk. */
+static int os_blk_below(const char *root, const char *x, char below[][OS_BLK_NAME], int max)
+{
+    char path[PATH_MAX], parent[OS_BLK_NAME], name[OS_BLK_NAME];
+    int n = 0;
+    snprintf(path, sizeof(path), "/sys/class/block/%s/partition", x);
+    if (os_hf_exists(root, path)) {
+        snprintf(path, sizeof(path), "/sys/class/block/%s", x);
+        if (os_blk_link(root, path, name, sizeof(name), parent, sizeof(parent)) && parent[0] &&
+            max > 0) {
+            snprintf(below[0], OS_BLK_NAME, "%s", parent);
+            return 1;
+        }
+        return 0;
+    }
+    char p[PATH_MAX];
+    snprintf(path, sizeof(path), "/sys/class/block/%s/slaves", x);
+    if (!os_hf_path(p, sizeof(p), root, path))
+        return 0;
+    DIR *d = opendir(p);
+    if (!d)
+        return 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < max) {
+        size_t len = strlen(de->d_name);
+        if (de->d_name[0] != '.' && len < OS_BLK_NAME)
+            memcpy(below[n++], de->d_name, len + 1);
+    }
+    closedir(d);
+    /* readdir's order is the filesystem's: sort for a stable chain */
+    qsort(below, (size_t)n, OS_BLK_NAME, os_str_cmp);
+    return n;
+}
+
+/* os_blk_facts - the chain from the mounted device down to its disks ("dm-1 -> dm-0 ->
+ * nvme0n1p2 -> nvme0n1"; several devices at one level are joined by "+"), and the first
+ * disk's queue settings and model. */
+static void os_blk_facts(const char *root, unsigned maj, unsigned min, struct res *res)
+{
+    char path[PATH_MAX], v[256];
+    char lvl[2][OS_BLK_MAX][OS_BLK_NAME];
+    int nl[2] = {0, 0}, cur = 0;
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", maj, min);
+    if (!os_blk_link(root, path, lvl[0][0], OS_BLK_NAME, NULL, 0))
+        return;
+    nl[0] = 1;
+    res_fact_str(res, "block_device", "%s", lvl[0][0]);
+    struct buf chain = {0};
+    buf_printf(&chain, "%s", lvl[0][0]);
+    for (int depth = 0; depth < 8; depth++) { /* dm on md on partition: a few levels */
+        int nx = 1 - cur;
+        nl[nx] = 0;
+        for (int i = 0; i < nl[cur]; i++) {
+            char below[OS_BLK_MAX][OS_BLK_NAME];
+            int nb = os_blk_below(root, lvl[cur][i], below, OS_BLK_MAX);
+            if (!nb && nl[nx] < OS_BLK_MAX) /* a disk: it stays at the bottom */
+                memcpy(lvl[nx][nl[nx]++], lvl[cur][i], OS_BLK_NAME);
+            for (int k = 0; k < nb && nl[nx] < OS_BLK_MAX; k++) {
+                bool dup = false;
+                for (int j = 0; j < nl[nx] && !dup; j++)
+                    dup = !strcmp(lvl[nx][j], below[k]);
+                if (!dup)
+                    memcpy(lvl[nx][nl[nx]++], below[k], OS_BLK_NAME);
+            }
+        }
+        bool same = nl[nx] == nl[cur];
+        for (int i = 0; i < nl[nx] && same; i++)
+            same = !strcmp(lvl[nx][i], lvl[cur][i]);
+        if (same)
+            break;
+        buf_printf(&chain, " ->");
+        for (int i = 0; i < nl[nx]; i++)
+            buf_printf(&chain, "%s%s", i ? "+" : " ", lvl[nx][i]);
+        cur = nx;
+    }
+    res_fact_str(res, "block_chain", "%s", chain.p);
+    buf_free(&chain);
+    const char *disk = lvl[cur][0];
+    res_fact_str(res, "disk", "%s", disk);
+    snprintf(path, sizeof(path), "/sys/class/block/%s/queue/scheduler", disk);
+    char word[32];
+    if (os_hf_line(root, path, v, sizeof(v))) {
+        if (os_parse_bracket(v, word, sizeof(word)))
+            res_fact_str(res, "disk_scheduler", "%s", word);
+        else if (!strchr(v, ' ')) /* a single choice is printed without brackets */
+            res_fact_str(res, "disk_scheduler", "%s", v);
+    }
+    u64 rot;
+    snprintf(path, sizeof(path), "/sys/class/block/%s/queue/rotational", disk);
+    if (os_hf_u64(root, path, &rot) && rot <= 1)
+        res_fact_bool(res, "disk_rotational", rot == 1);
+    snprintf(path, sizeof(path), "/sys/class/block/%s/queue/write_cache", disk);
+    if (os_hf_line(root, path, v, sizeof(v)) &&
+        (!strcmp(v, "write back") || !strcmp(v, "write through")))
+        res_fact_str(res, "disk_write_cache", "%s", v);
+    snprintf(path, sizeof(path), "/sys/class/block/%s/device/model", disk);
+    if (os_hf_line(root, path, v, sizeof(v)))
+        res_fact_str(res, "disk_model", "%s", v);
+}
+
+/* os_path_clean - an absolute path without ".", "..", or repeated slashes (lexically: for
+ * a fake root, where realpath would look at the real system). */
+static bool os_path_clean(const char *in, char *out, size_t n)
+{
+    size_t len = 0;
+    if (in[0] != '/' || n < 2)
+        return false;
+    out[0] = 0;
+    for (const char *s = in; *s;) {
+        while (*s == '/')
+            s++;
+        size_t cl = strcspn(s, "/");
+        if (!cl)
+            break;
+        if (cl == 1 && s[0] == '.') {
+        } else if (cl == 2 && s[0] == '.' && s[1] == '.') {
+            while (len > 0 && out[len - 1] != '/')
+                len--;
+            if (len > 0)
+                len--;
+            out[len] = 0;
+        } else {
+            if (len + 1 + cl + 1 > n)
+                return false;
+            out[len++] = '/';
+            memcpy(out + len, s, cl);
+            len += cl;
+            out[len] = 0;
+        }
+        s += cl;
+    }
+    if (!len)
+        snprintf(out, n, "/");
+    return true;
+}
+
+BENCH_API int os_dir_facts(const char *root, const char *dir, struct res *res)
+{
+    struct b_err *e = &res->err;
+    bool live = !root[0];
+    char path[PATH_MAX], *text;
+    struct statvfs sv;
+    bool have_sv = false;
+    if (live) {
+        if (!realpath(dir, path) || statvfs(path, &sv) < 0) {
+            e->rc = B_SYSERR;
+            e->sys_errno = errno;
+            b_fail(e, B_EXIT_ENV, "hostfacts: cannot look at directory %s: %s (%s)", dir,
+                   strerror(e->sys_errno), b_errno_name(e->sys_errno));
+            b_hint(e, "give an existing directory with --file-dir");
+            return B_SYSERR;
+        }
+        have_sv = true;
+    } else if (!os_path_clean(dir, path, sizeof(path))) {
+        b_fail(e, B_EXIT_USAGE, "hostfacts: directory %s: not an absolute path", dir);
+        return B_INVALID;
+    }
+    res_fact_str(res, "dir_path", "%s", path);
+    if (have_sv) {
+        res_fact_int(res, "fs_free_bytes", (i64)((u64)sv.f_bavail * sv.f_frsize));
+        res_fact_int(res, "fs_size_bytes", (i64)((u64)sv.f_blocks * sv.f_frsize));
+    }
+    struct os_mount *m = b_xcalloc(1, sizeof(*m));
+    bool ro = have_sv && (sv.f_flag & ST_RDONLY);
+    if (os_hf_read(root, "/proc/self/mountinfo", OS_HF_BIGCAP, &text) >= 0) {
+        if (os_parse_mountinfo(text, path, m)) {
+            res_fact_str(res, "fs_type", "%s", m->fstype);
+            res_fact_str(res, "fs_source", "%s", m->source);
+            res_fact_str(res, "mount_point", "%s", m->point);
+            res_fact_str(res, "mount_options", "%s", m->options);
+            if (m->super[0])
+                res_fact_str(res, "fs_options", "%s", m->super);
+            res_fact_bool(res, "fs_tmpfs", !strcmp(m->fstype, "tmpfs") ||
+                                               !strcmp(m->fstype, "ramfs"));
+            ro = ro || os_opt_has(m->options, "ro") || os_opt_has(m->super, "ro");
+            if (m->maj) /* 0: no block device (tmpfs, overlay, nfs, btrfs's anonymous ids) */
+                os_blk_facts(root, m->maj, m->min, res);
+        }
+        free(text);
+    }
+    res_fact_bool(res, "fs_readonly", ro);
+    free(m);
+    return B_OK;
+}
+
+/* `bench hostfacts [--file-dir=DIR]`: the host's facts and those of DIR (default "."), as
+ * data; a hidden command until `bench all` shows them (rep_facts renders them meanwhile). */
+static const struct opt_def opt_hostfacts[] = {
+    OPT("file-dir", STR, file_dir, ".", 0, 0, NULL,
+        "directory whose filesystem and block device are described", NULL, OPT_F_EXT),
+};
+
+static int os_hostfacts_cmd(struct res *res)
+{
+    struct os_cpu_sample a, b;
+    u64 t0_ns = clk_now_ns();
+    bool steal = os_steal_sample("", &a) == B_OK;
+    int rc = os_host_facts("", res);
+    if (rc == B_OK)
+        rc = os_dir_facts("", res->o->file_dir, res);
+    res->rc = rc;
+    if (rc < 0)
+        return res->err.ex;
+    /* steal time over a short window (a report samples it around each test instead) */
+    u64 spent_ns = clk_now_ns() - t0_ns;
+    if (steal && spent_ns < 250000000) {
+        struct timespec ts = {0, (long)(250000000 - spent_ns)};
+        nanosleep(&ts, NULL);
+    }
+    if (steal && os_steal_sample("", &b) == B_OK && b.total_ticks > a.total_ticks) {
+        res_fact_num(res, "cpu_steal_pct", os_steal_pct(&a, &b));
+        res_fact_int(res, "cpu_steal_window_ms", (i64)((clk_now_ns() - t0_ns) / 1000000));
+    }
+    return B_EXIT_OK;
 }
 
 /*== 9 my_ : MySQL wire protocol codec (bytes in, structs out; no I/O) =======*/
@@ -10057,6 +11301,13 @@ static const struct wl_def wl_all[] = {
      .db = true,
      .family = WL_CMD,
      .command = sizing_main},
+    {.name = "hostfacts",
+     .desc = "host and --file-dir facts as data (for `bench all`)",
+     .opts = opt_hostfacts,
+     .nopts = countof(opt_hostfacts),
+     .hidden = true,
+     .family = WL_CMD,
+     .command = os_hostfacts_cmd},
     {.name = "cpu",
      .desc = "CPU performance test",
      .opts = opt_cpu,
@@ -10782,6 +12033,30 @@ static void rep_checkpoint(const struct res *res, const struct res_stats *st)
     rep_final(res, st, false);
 }
 
+/* rep_facts - a result's facts as "key: value" lines, in the order they were found (the
+ * hidden `bench hostfacts`; `bench all` will lay them out in its report). */
+static void rep_facts(const struct res *res)
+{
+    char num[64];
+    for (int i = 0; i < res->nfacts; i++) {
+        const struct res_fact *f = &res->facts[i];
+        switch (f->type) {
+        case RES_INT:
+            printf("%s: %lld\n", f->key, (long long)f->i);
+            break;
+        case RES_NUM:
+            printf("%s: %s\n", f->key, rep_num(num, sizeof(num), f->num));
+            break;
+        case RES_BOOL:
+            printf("%s: %s\n", f->key, f->i ? "true" : "false");
+            break;
+        default:
+            printf("%s: %s\n", f->key, f->str ? f->str : "");
+        }
+    }
+    fflush(stdout);
+}
+
 /* A fact's integer (or boolean) value, or 0 when absent. */
 static i64 rep_fact_int(const struct res *res, const char *key)
 {
@@ -10850,7 +12125,7 @@ static rep_render_fn rep_command_renderer(const struct res *res)
     static const struct {
         const char *workload;
         rep_render_fn fn;
-    } tab[] = {{"ping", rep_ping}};
+    } tab[] = {{"ping", rep_ping}, {"hostfacts", rep_facts}};
     for (size_t i = 0; i < countof(tab) && res->w; i++)
         if (!strcmp(res->w->name, tab[i].workload))
             return tab[i].fn;

@@ -335,6 +335,36 @@ BENCH_API void opt_print_help(FILE *f, const struct opt_def *t, size_t n, bool s
 /* opt_edit_distance - Levenshtein distance, for "did you mean". */
 BENCH_API size_t opt_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 
+/*== 8 os_ : threads, signals, host facts ====================================*/
+
+struct res;
+
+/* One reading of /proc/stat's aggregate cpu line, in clock ticks (USER_HZ). */
+struct os_cpu_sample {
+    u64 total_ticks;   /* user + nice + system + idle + iowait + irq + softirq + steal */
+    u64 idle_ticks;    /* idle + iowait */
+    u64 steal_ticks;   /* time a hypervisor ran something else while we wanted the CPU */
+};
+
+/* os_host_facts - the host's facts into res (res_fact_*; the key names the unit): CPU,
+ * caches, NUMA, frequency, features, memory, huge pages, swap, dirty ratios, kernel, clock
+ * source, virtualization, container, cgroup limits. Every /proc and /sys path is read as
+ * root + path; root "" is the running system (then also CPUID, uname, sched_getaffinity).
+ * A missing or malformed file leaves its fact out. Return values: B_OK. */
+BENCH_API int os_host_facts(const char *root, struct res *res);
+/* os_dir_facts - the facts of directory dir (for --dir): its mount (type, source, options,
+ * read-only, tmpfs), block device chain down to the disk and the disk's scheduler,
+ * rotational, write cache and model; free space (root "" only). Under a fake root, dir is
+ * taken as an absolute path of that tree. Return values: B_OK; B_SYSERR (dir cannot be
+ * resolved, live) or B_INVALID (not absolute, fake root), with res->err filled. */
+BENCH_API int os_dir_facts(const char *root, const char *dir, struct res *res);
+/* os_steal_sample - read /proc/stat's cpu line (under root). Return values: B_OK;
+ * B_SYSERR (unreadable); B_INVALID (malformed). */
+BENCH_API int os_steal_sample(const char *root, struct os_cpu_sample *s);
+/* os_steal_pct - steal time between samples a and b (b later) in percent of all CPU time;
+ * 0 when no time passed or the counters went backwards. */
+BENCH_API double os_steal_pct(const struct os_cpu_sample *a, const struct os_cpu_sample *b);
+
 /*== 13 load_ : worker threads, limits, rate, intervals ======================*/
 
 #define LOAD_NCTR 8 /* workload-defined counters per thread */

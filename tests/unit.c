@@ -39,6 +39,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_io.c"
 #include "t_oltp.c"
 #include "t_exact.c"
+#include "t_host.c"
 
 static const struct {
     const char *name;
@@ -117,6 +118,11 @@ static const struct {
     {"exact_rep_final", t_exact_rep_final},
     {"exact_live_empty_password", t_exact_live_empty_password},
     {"exact_rnd_seed", t_exact_rnd_seed},
+    {"host_xeon", t_host_xeon},
+    {"host_kvm", t_host_kvm},
+    {"host_parsers", t_host_parsers},
+    {"host_fuzz", t_host_fuzz},
+    {"host_live", t_host_live},
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,549 @@
+/* Host facts (os_host_facts, os_dir_facts, os_steal_*): fake /proc and /sys trees built in a
+ * temporary directory, every fact checked exactly; random bytes fed to every parser; one live
+ * look at this machine (sane, not exact). Included by tests/unit.c. */
+#include <ftw.h>
+
+/* mkdir -p of the directory part of root+path */
+static int t_host_mkdirs(const char *root, const char *path)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof(p), "%s%s", root, path);
+    for (char *s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+        *s = 0;
+        if (mkdir(p, 0755) < 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    return 0;
+}
+
+/* write text to root+path, creating its directories */
+static int t_host_put(const char *root, const char *path, const char *text)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof(p), "%s%s", root, path);
+    if (t_host_mkdirs(root, path) < 0)
+        return -1;
+    FILE *f = fopen(p, "w");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+/* symlink root+path -> target (relative targets stay inside the tree) */
+static int t_host_link(const char *root, const char *path, const char *target)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof(p), "%s%s", root, path);
+    if (t_host_mkdirs(root, path) < 0)
+        return -1;
+    return symlink(target, p);
+}
+
+static int t_host_rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(p);
+}
+
+static void t_host_rm(const char *root)
+{
+    nftw(root, t_host_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* fact checks: exact value, or absent */
+static bool t_host_int(const struct res *r, const char *key, i64 v)
+{
+    const struct res_fact *f = res_fact(r, key);
+    if (!f || f->type != RES_INT || f->i != v) {
+        fprintf(stderr, "  %s: want %lld, have %s %lld\n", key, (long long)v,
+                f ? "" : "(absent)", f ? (long long)f->i : 0LL);
+        return false;
+    }
+    return true;
+}
+
+static bool t_host_num(const struct res *r, const char *key, double v)
+{
+    const struct res_fact *f = res_fact(r, key);
+    if (!f || f->type != RES_NUM || fabs(f->num - v) > 1e-9) {
+        fprintf(stderr, "  %s: want %g, have %s %g\n", key, v, f ? "" : "(absent)",
+                f ? f->num : 0.0);
+        return false;
+    }
+    return true;
+}
+
+static bool t_host_bool(const struct res *r, const char *key, bool v)
+{
+    const struct res_fact *f = res_fact(r, key);
+    if (!f || f->type != RES_BOOL || (f->i != 0) != v) {
+        fprintf(stderr, "  %s: want %d, have %s\n", key, v, f ? (f->i ? "1" : "0") : "(absent)");
+        return false;
+    }
+    return true;
+}
+
+static bool t_host_str(const struct res *r, const char *key, const char *v)
+{
+    const struct res_fact *f = res_fact(r, key);
+    if (!f || f->type != RES_STR || strcmp(f->str, v)) {
+        fprintf(stderr, "  %s: want '%s', have '%s'\n", key, v,
+                f && f->type == RES_STR ? f->str : "(absent)");
+        return false;
+    }
+    return true;
+}
+
+static bool t_host_absent(const struct res *r, const char *key)
+{
+    if (res_fact(r, key)) {
+        fprintf(stderr, "  %s: want absent\n", key);
+        return false;
+    }
+    return true;
+}
+
+/* A 2-socket, 8-core, 16-thread Xeon (4 cores x 2 threads per socket), AES and AVX2, THP
+ * madvise, 2 NUMA nodes, cgroup v2 with 1.5 CPUs and 2 GiB, in docker; /data is ext4 on LVM
+ * (dm-1) on dm-crypt (dm-0) on nvme0n1p2. */
+static int t_host_xeon_tree(const char *root)
+{
+    struct buf ci = {0};
+    char p[160], v[32];
+    int rc = 0;
+    for (int i = 0; i < 16; i++) {
+        int pkg = i / 8, core = i % 4;
+        buf_printf(&ci, "processor\t: %d\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
+                        "model name\t: Intel(R) Xeon(R) Gold 6134 CPU @ 3.20GHz\n"
+                        "physical id\t: %d\nsiblings\t: 8\ncore id\t\t: %d\ncpu cores\t: 4\n"
+                        "flags\t\t: fpu vme de pse tsc msr pae sse sse2 ssse3 sse4_1 sse4_2 "
+                        "aes xsave avx f16c avx2 bmi2 erms\n\n",
+                   i, pkg, core);
+        snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", i);
+        snprintf(v, sizeof(v), "%d\n", pkg);
+        rc |= t_host_put(root, p, v);
+        snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/core_id", i);
+        snprintf(v, sizeof(v), "%d\n", core);
+        rc |= t_host_put(root, p, v);
+        snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/topology/die_id", i);
+        rc |= t_host_put(root, p, "0\n");
+    }
+    rc |= t_host_put(root, "/proc/cpuinfo", ci.p);
+    buf_free(&ci);
+    rc |= t_host_put(root, "/sys/devices/system/cpu/online", "0-15\n");
+    rc |= t_host_put(root, "/sys/devices/system/cpu/possible", "0-15\n");
+    static const char *const cache[][4] = {
+        {"0", "1", "Data", "32K"},        {"1", "1", "Instruction", "32K"},
+        {"2", "2", "Unified", "1024K"},   {"3", "3", "Unified", "25344K"}};
+    for (size_t i = 0; i < countof(cache); i++) {
+        snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cache/index%s/level", cache[i][0]);
+        rc |= t_host_put(root, p, cache[i][1]);
+        snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cache/index%s/type", cache[i][0]);
+        rc |= t_host_put(root, p, cache[i][2]);
+        snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cache/index%s/size", cache[i][0]);
+        rc |= t_host_put(root, p, cache[i][3]);
+    }
+    rc |= t_host_put(root, "/sys/devices/system/node/online", "0-1\n");
+    rc |= t_host_put(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+                     "performance\n");
+    rc |= t_host_put(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "intel_pstate\n");
+    rc |= t_host_put(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "3700000\n");
+    rc |= t_host_put(root, "/proc/meminfo",
+                     "MemTotal:       196608000 kB\nMemFree:        100000000 kB\n"
+                     "MemAvailable:   150000000 kB\nSwapTotal:        8388604 kB\n"
+                     "SwapFree:         8388604 kB\nHugePages_Total:     512\n"
+                     "HugePages_Free:      512\nHugepagesize:       2048 kB\n");
+    rc |= t_host_put(root, "/sys/kernel/mm/transparent_hugepage/enabled",
+                     "always [madvise] never\n");
+    rc |= t_host_put(root, "/proc/sys/vm/swappiness", "1\n");
+    rc |= t_host_put(root, "/proc/sys/vm/dirty_ratio", "20\n");
+    rc |= t_host_put(root, "/proc/sys/vm/dirty_background_ratio", "10\n");
+    rc |= t_host_put(root, "/proc/sys/kernel/osrelease", "5.15.0-91-generic\n");
+    rc |= t_host_put(root, "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                     "tsc\n");
+    rc |= t_host_put(root, "/sys/class/dmi/id/sys_vendor", "Dell Inc.\n");
+    rc |= t_host_put(root, "/sys/class/dmi/id/product_name", "PowerEdge R640\n");
+    rc |= t_host_put(root, "/.dockerenv", "");
+    rc |= t_host_put(root, "/proc/self/cgroup", "0::/\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/cpu.max", "150000 100000\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/memory.max", "2147483648\n");
+    rc |= t_host_put(root, "/proc/stat",
+                     "cpu  100 0 50 800 10 0 0 40 0 0\ncpu0 50 0 25 400 5 0 0 20 0 0\n"
+                     "intr 12345\nctxt 999\n");
+    /* mounts: / on nvme0n1p1, /data on dm-1, /data/tmp tmpfs, /dat (a prefix of /data's
+     * name, not a parent), "/mnt/my disk" read-only, /data mounted over once more (on top) */
+    rc |= t_host_put(root, "/proc/self/mountinfo",
+                     "21 1 259:1 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p1 rw\n"
+                     "30 21 253:1 / /data rw,relatime shared:5 - xfs /dev/mapper/old rw\n"
+                     "31 21 0:40 / /dat rw - tmpfs tmpfs rw,size=1024k\n"
+                     "32 30 253:1 / /data rw,noatime shared:6 master:2 - ext4 "
+                     "/dev/mapper/vg0-data rw,data=ordered\n"
+                     "33 32 0:41 / /data/tmp rw,nosuid - tmpfs tmpfs rw,size=65536k\n"
+                     "34 21 259:1 /mnt /mnt/my\\040disk ro,relatime - ext4 /dev/nvme0n1p1 rw\n");
+    const char *nv = "/sys/devices/pci0000:00/0000:00:1d.0/nvme/nvme0/nvme0n1";
+    rc |= t_host_link(root, "/sys/dev/block/253:1", "../../devices/virtual/block/dm-1");
+    rc |= t_host_link(root, "/sys/dev/block/259:1",
+                      "../../devices/pci0000:00/0000:00:1d.0/nvme/nvme0/nvme0n1/nvme0n1p1");
+    rc |= t_host_link(root, "/sys/class/block/dm-1", "../../devices/virtual/block/dm-1");
+    rc |= t_host_link(root, "/sys/class/block/dm-0", "../../devices/virtual/block/dm-0");
+    rc |= t_host_link(root, "/sys/devices/virtual/block/dm-1/slaves/dm-0", "../../dm-0");
+    rc |= t_host_link(root, "/sys/devices/virtual/block/dm-0/slaves/nvme0n1p2",
+                      "../../../../pci0000:00/0000:00:1d.0/nvme/nvme0/nvme0n1/nvme0n1p2");
+    rc |= t_host_put(root, "/sys/devices/virtual/block/dm-1/queue/scheduler", "none\n");
+    rc |= t_host_link(root, "/sys/class/block/nvme0n1p1",
+                      "../../devices/pci0000:00/0000:00:1d.0/nvme/nvme0/nvme0n1/nvme0n1p1");
+    rc |= t_host_link(root, "/sys/class/block/nvme0n1p2",
+                      "../../devices/pci0000:00/0000:00:1d.0/nvme/nvme0/nvme0n1/nvme0n1p2");
+    rc |= t_host_link(root, "/sys/class/block/nvme0n1",
+                      "../../devices/pci0000:00/0000:00:1d.0/nvme/nvme0/nvme0n1");
+    snprintf(p, sizeof(p), "%s/nvme0n1p1/partition", nv);
+    rc |= t_host_put(root, p, "1\n");
+    snprintf(p, sizeof(p), "%s/nvme0n1p2/partition", nv);
+    rc |= t_host_put(root, p, "2\n");
+    snprintf(p, sizeof(p), "%s/queue/scheduler", nv);
+    rc |= t_host_put(root, p, "[none] mq-deadline kyber bfq\n");
+    snprintf(p, sizeof(p), "%s/queue/rotational", nv);
+    rc |= t_host_put(root, p, "0\n");
+    snprintf(p, sizeof(p), "%s/queue/write_cache", nv);
+    rc |= t_host_put(root, p, "write back\n");
+    snprintf(p, sizeof(p), "%s/device", nv);
+    rc |= t_host_link(root, p, "../../nvme0");
+    rc |= t_host_put(root, "/sys/devices/pci0000:00/0000:00:1d.0/nvme/nvme0/model",
+                     "Samsung SSD 980 PRO 1TB                 \n");
+    return rc;
+}
+
+static int t_host_xeon(void)
+{
+    char root[] = "/tmp/bench-host.XXXXXX";
+    struct res r;
+    T_CHECK(mkdtemp(root));
+    int made = t_host_xeon_tree(root);
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    int rc = made == 0 ? os_host_facts(root, &r) : -1;
+    bool ok = made == 0 && rc == B_OK &&
+              t_host_str(&r, "cpu_model", "Intel(R) Xeon(R) Gold 6134 CPU @ 3.20GHz") &&
+              t_host_int(&r, "cpu_sockets", 2) && t_host_int(&r, "cpu_cores", 8) &&
+              t_host_int(&r, "cpu_threads", 16) && t_host_int(&r, "cpus_online", 16) &&
+              t_host_absent(&r, "cpus_usable") &&
+              t_host_int(&r, "cache_l1d_bytes", 32768) &&
+              t_host_int(&r, "cache_l2_bytes", 1048576) &&
+              t_host_int(&r, "cache_l3_bytes", 25344 * 1024) && t_host_int(&r, "numa_nodes", 2) &&
+              t_host_str(&r, "cpu_governor", "performance") &&
+              t_host_str(&r, "cpu_freq_driver", "intel_pstate") &&
+              t_host_int(&r, "cpu_mhz_max", 3700) && t_host_bool(&r, "cpu_aes", true) &&
+              t_host_bool(&r, "cpu_avx2", true) && t_host_bool(&r, "cpu_avx512", false) &&
+              t_host_int(&r, "mem_total_bytes", 196608000ll * 1024) &&
+              t_host_int(&r, "mem_available_bytes", 150000000ll * 1024) &&
+              t_host_int(&r, "hugepages_total", 512) &&
+              t_host_int(&r, "hugepage_size_bytes", 2048 * 1024) &&
+              t_host_int(&r, "swap_total_bytes", 8388604ll * 1024) &&
+              t_host_str(&r, "thp_enabled", "madvise") && t_host_int(&r, "swappiness", 1) &&
+              t_host_int(&r, "dirty_ratio", 20) && t_host_int(&r, "dirty_background_ratio", 10) &&
+              t_host_str(&r, "kernel", "5.15.0-91-generic") &&
+              t_host_str(&r, "clocksource", "tsc") && t_host_str(&r, "virtualization", "none") &&
+              t_host_str(&r, "container", "docker") && t_host_int(&r, "cgroup_version", 2) &&
+              t_host_num(&r, "cgroup_cpu_quota_cpus", 1.5) &&
+              t_host_int(&r, "cgroup_memory_limit_bytes", 2147483648ll);
+    if (ok && r.nfacts != 31) { /* every fact above, nothing else */
+        fprintf(stderr, "  %d facts, want 31\n", r.nfacts);
+        ok = false;
+    }
+    res_free(&r);
+
+    /* /data: the top mount of /data, the chain down to the disk */
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    ok = ok && os_dir_facts(root, "/data/db/../db/./", &r) == B_OK &&
+         t_host_str(&r, "dir_path", "/data/db") && t_host_str(&r, "fs_type", "ext4") &&
+         t_host_str(&r, "fs_source", "/dev/mapper/vg0-data") &&
+         t_host_str(&r, "mount_point", "/data") &&
+         t_host_str(&r, "mount_options", "rw,noatime") &&
+         t_host_str(&r, "fs_options", "rw,data=ordered") && t_host_bool(&r, "fs_tmpfs", false) &&
+         t_host_bool(&r, "fs_readonly", false) && t_host_str(&r, "block_device", "dm-1") &&
+         t_host_str(&r, "block_chain", "dm-1 -> dm-0 -> nvme0n1p2 -> nvme0n1") &&
+         t_host_str(&r, "disk", "nvme0n1") && t_host_str(&r, "disk_scheduler", "none") &&
+         t_host_bool(&r, "disk_rotational", false) &&
+         t_host_str(&r, "disk_write_cache", "write back") &&
+         t_host_str(&r, "disk_model", "Samsung SSD 980 PRO 1TB") &&
+         t_host_absent(&r, "fs_free_bytes");
+    res_free(&r);
+    /* /data/tmp/x: tmpfs, no block device; /datum: under /, not /dat */
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    ok = ok && os_dir_facts(root, "/data/tmp/x", &r) == B_OK &&
+         t_host_str(&r, "fs_type", "tmpfs") && t_host_bool(&r, "fs_tmpfs", true) &&
+         t_host_str(&r, "mount_point", "/data/tmp") && t_host_absent(&r, "block_device");
+    res_free(&r);
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    ok = ok && os_dir_facts(root, "/datum", &r) == B_OK && t_host_str(&r, "mount_point", "/") &&
+         t_host_str(&r, "block_chain", "nvme0n1p1 -> nvme0n1") &&
+         t_host_str(&r, "fs_options", "rw");
+    res_free(&r);
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    ok = ok && os_dir_facts(root, "/mnt/my disk/x", &r) == B_OK &&
+         t_host_str(&r, "mount_point", "/mnt/my disk") && t_host_bool(&r, "fs_readonly", true);
+    res_free(&r);
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    ok = ok && os_dir_facts(root, "relative", &r) == B_INVALID && r.err.msg[0];
+    res_free(&r);
+
+    /* steal: 140 of 1000 ticks */
+    struct os_cpu_sample a, b;
+    ok = ok && os_steal_sample(root, &a) == B_OK && a.total_ticks == 1000 && a.steal_ticks == 40;
+    ok = ok && t_host_put(root, "/proc/stat", "cpu  200 0 100 1500 20 0 0 180 0 0\n") == 0 &&
+         os_steal_sample(root, &b) == B_OK && fabs(os_steal_pct(&a, &b) - 14.0) < 1e-9 &&
+         os_steal_pct(&b, &a) == 0 && os_steal_pct(&a, &a) == 0;
+    ok = ok && t_host_put(root, "/proc/stat", "cpu0 1 2 3 4\n") == 0 &&
+         os_steal_sample(root, &b) == B_INVALID;
+    t_host_rm(root);
+    T_CHECK(ok);
+    return 0;
+}
+
+/* A KVM guest (OpenStack DMI) with cgroup v1 in kubernetes: no sysfs topology (cpuinfo
+ * counts instead), AVX-512, THP always, limits on an ancestor of our cgroup, odd files. */
+static int t_host_kvm(void)
+{
+    char root[] = "/tmp/bench-host.XXXXXX";
+    struct res r;
+    T_CHECK(mkdtemp(root));
+    struct buf ci = {0};
+    for (int i = 0; i < 4; i++)
+        buf_printf(&ci, "processor\t: %d\nmodel name\t: Intel Xeon Processor (Cascadelake)\n"
+                        "physical id\t: 0\nsiblings\t: 4\ncpu cores\t: 2\n"
+                        "flags\t\t: fpu sse2 hypervisor aes avx avx2 avx512f avx512dq\n\n",
+                   i);
+    int rc = t_host_put(root, "/proc/cpuinfo", ci.p);
+    buf_free(&ci);
+    rc |= t_host_put(root, "/sys/devices/system/cpu/online", "0-1,3\n");
+    rc |= t_host_put(root, "/proc/meminfo", "MemTotal:        8000000 kB\nSwapTotal:  0 kB\n"
+                                            "HugePages_Total: x\n");
+    rc |= t_host_put(root, "/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never");
+    rc |= t_host_put(root, "/proc/sys/vm/swappiness", "abc\n");        /* malformed: absent */
+    rc |= t_host_put(root, "/proc/sys/vm/dirty_background_ratio", ""); /* empty: absent */
+    rc |= t_host_put(root, "/proc/sys/kernel/osrelease", "4.18.0-513.el8.x86_64\n");
+    rc |= t_host_put(root, "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                     "kvm-clock\n");
+    rc |= t_host_put(root, "/sys/class/dmi/id/sys_vendor", "OpenStack Foundation\n");
+    rc |= t_host_put(root, "/sys/class/dmi/id/product_name", "OpenStack Nova\n");
+    rc |= t_host_put(root, "/proc/self/cgroup",
+                     "12:memory:/kubepods/burstable/pod1/c1\n"
+                     "4:cpu,cpuacct:/kubepods/burstable/pod1/c1\n1:name=systemd:/x\n");
+    /* cpu: our path is not visible (the container's own cgroup is the mount's root) */
+    rc |= t_host_put(root, "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us", "200000\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us", "100000\n");
+    /* memory: visible; unlimited at our level, 4 GiB on the pod */
+    rc |= t_host_put(root, "/sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/memory/kubepods/burstable/pod1/c1/memory.limit_in_bytes",
+                     "9223372036854771712\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/memory/kubepods/burstable/pod1/memory.limit_in_bytes",
+                     "4294967296\n");
+    rc |= t_host_put(root, "/proc/self/mountinfo",
+                     "100 90 0:52 / / rw,relatime - overlay overlay rw,lowerdir=/a:/b\n"
+                     "101 100 0:53 / /proc rw - proc proc rw\n");
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    bool ok = rc == 0 && os_host_facts(root, &r) == B_OK &&
+              t_host_str(&r, "cpu_model", "Intel Xeon Processor (Cascadelake)") &&
+              t_host_int(&r, "cpu_sockets", 1) && t_host_int(&r, "cpu_cores", 2) &&
+              t_host_int(&r, "cpu_threads", 4) && t_host_int(&r, "cpus_online", 3) &&
+              t_host_absent(&r, "cache_l1d_bytes") && t_host_absent(&r, "numa_nodes") &&
+              t_host_absent(&r, "cpu_governor") && t_host_absent(&r, "cpu_mhz_max") &&
+              t_host_bool(&r, "cpu_aes", true) && t_host_bool(&r, "cpu_avx2", true) &&
+              t_host_bool(&r, "cpu_avx512", true) &&
+              t_host_int(&r, "mem_total_bytes", 8000000ll * 1024) &&
+              t_host_absent(&r, "mem_available_bytes") && t_host_absent(&r, "hugepages_total") &&
+              t_host_int(&r, "swap_total_bytes", 0) && t_host_str(&r, "thp_enabled", "always") &&
+              t_host_absent(&r, "swappiness") && t_host_absent(&r, "dirty_ratio") &&
+              t_host_absent(&r, "dirty_background_ratio") &&
+              t_host_str(&r, "kernel", "4.18.0-513.el8.x86_64") &&
+              t_host_str(&r, "clocksource", "kvm-clock") &&
+              t_host_str(&r, "virtualization", "kvm") &&
+              t_host_str(&r, "container", "kubernetes") && t_host_int(&r, "cgroup_version", 1) &&
+              t_host_num(&r, "cgroup_cpu_quota_cpus", 2.0) &&
+              t_host_int(&r, "cgroup_memory_limit_bytes", 4294967296ll);
+    res_free(&r);
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    ok = ok && os_dir_facts(root, "/var/lib/mysql", &r) == B_OK &&
+         t_host_str(&r, "fs_type", "overlay") && t_host_str(&r, "mount_point", "/") &&
+         t_host_absent(&r, "block_device") && t_host_bool(&r, "fs_readonly", false);
+    res_free(&r);
+    /* a container marker and a manager's own word, and an EC2 bare-metal box */
+    ok = ok && t_host_put(root, "/run/.containerenv", "") == 0 &&
+         t_host_put(root, "/proc/self/cgroup", "0::/\n") == 0 &&
+         t_host_put(root, "/sys/class/dmi/id/sys_vendor", "Amazon EC2\n") == 0 &&
+         t_host_put(root, "/sys/class/dmi/id/product_name", "m5.metal\n") == 0;
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    ok = ok && os_host_facts(root, &r) == B_OK && t_host_str(&r, "container", "podman") &&
+         t_host_str(&r, "virtualization", "none");
+    res_free(&r);
+    ok = ok && t_host_put(root, "/run/systemd/container", "systemd-nspawn\n") == 0 &&
+         t_host_put(root, "/sys/class/dmi/id/product_name", "m5.large\n") == 0;
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    ok = ok && os_host_facts(root, &r) == B_OK && t_host_str(&r, "container", "systemd-nspawn") &&
+         t_host_str(&r, "virtualization", "amazon");
+    res_free(&r);
+    /* an empty tree: facts absent, never a failure */
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    ok = ok && os_host_facts("/nonexistent-bench-root", &r) == B_OK &&
+         t_host_str(&r, "virtualization", "none") && t_host_str(&r, "container", "none") &&
+         r.nfacts == 2 && os_dir_facts("/nonexistent-bench-root", "/x", &r) == B_OK &&
+         t_host_bool(&r, "fs_readonly", false);
+    res_free(&r);
+    t_host_rm(root);
+    T_CHECK(ok);
+    return 0;
+}
+
+/* The CPUID signatures, and the small parsers on their edge cases. */
+static int t_host_parsers(void)
+{
+    T_CHECK(!strcmp(os_virt_from_sig("KVMKVMKVM\0\0\0"), "kvm"));
+    T_CHECK(!strcmp(os_virt_from_sig("Microsoft Hv"), "hyperv"));
+    T_CHECK(!strcmp(os_virt_from_sig("VMwareVMware"), "vmware"));
+    T_CHECK(!strcmp(os_virt_from_sig("XenVMMXenVMM"), "xen"));
+    T_CHECK(!strcmp(os_virt_from_sig("TCGTCGTCGTCG"), "qemu"));
+    T_CHECK(os_virt_from_sig("GenuineIntel") == NULL);
+    T_CHECK(os_parse_cpulist("0-3,8,10-11\n") == 7);
+    T_CHECK(os_parse_cpulist("0\n") == 1);
+    T_CHECK(os_parse_cpulist("\n") == 0);
+    T_CHECK(os_parse_cpulist("3-1") == -1 && os_parse_cpulist("0-") == -1);
+    T_CHECK(os_parse_cpulist("0,,1") == -1 && os_parse_cpulist("x") == -1);
+    T_CHECK(os_parse_cpulist("0-99999999999999999999") == -1);
+    double c;
+    T_CHECK(os_parse_cpu_max("150000 100000\n", &c) && c == 1.5);
+    T_CHECK(!os_parse_cpu_max("max 100000\n", &c) && !os_parse_cpu_max("1 0", &c));
+    T_CHECK(!os_parse_cpu_max("1 2 3", &c));
+    u64 v;
+    T_CHECK(os_parse_cache_size("25344K", &v) && v == 25344 * 1024);
+    T_CHECK(os_parse_cache_size("16M\n", &v) && v == 16u << 20);
+    T_CHECK(!os_parse_cache_size("K", &v) && !os_parse_cache_size("12Q", &v));
+    T_CHECK(os_parse_u64(" 42\n", &v) && v == 42);
+    T_CHECK(!os_parse_u64("18446744073709551616", &v) && !os_parse_u64("-1", &v));
+    char w[16];
+    T_CHECK(os_parse_bracket("[none] mq-deadline", w, sizeof(w)) && !strcmp(w, "none"));
+    T_CHECK(!os_parse_bracket("[] x", w, sizeof(w)) && !os_parse_bracket("[abc", w, sizeof(w)));
+    T_CHECK(!os_parse_bracket("[0123456789abcdefg]", w, sizeof(w)));
+    T_CHECK(os_parse_meminfo("A: 1 kB\nMemTotal: 2 kB\n", "MemTotal", &v) && v == 2048);
+    T_CHECK(!os_parse_meminfo("MemTotalX: 2 kB\n", "MemTotal", &v));
+    T_CHECK(!os_parse_meminfo("MemTotal: 2 MB\n", "MemTotal", &v));
+    char path[64];
+    T_CHECK(os_parse_cgroup("2:cpu,cpuacct:/a\n0::/b\n", "cpuacct", path, sizeof(path)) &&
+            !strcmp(path, "/a"));
+    T_CHECK(os_parse_cgroup("2:cpu,cpuacct:/a\n0::/b\n", "", path, sizeof(path)) &&
+            !strcmp(path, "/b"));
+    T_CHECK(!os_parse_cgroup("2:cpuset:/a\n", "cpu", path, sizeof(path)));
+    T_CHECK(!os_parse_cgroup("0::/a/../../etc\n", "", path, sizeof(path)));
+    T_CHECK(!os_parse_cgroup("0::/..\n", "", path, sizeof(path)));
+    T_CHECK(os_parse_cgroup("0::/a..b/..c\n", "", path, sizeof(path)));
+    char clean[64];
+    T_CHECK(os_path_clean("//a/./b/../c//", clean, sizeof(clean)) && !strcmp(clean, "/a/c"));
+    T_CHECK(os_path_clean("/..", clean, sizeof(clean)) && !strcmp(clean, "/"));
+    return 0;
+}
+
+/* Random bytes, and random text from the files' own alphabet, into every parser (ASan and
+ * UBSan watch), then into every file of a fake tree read by os_host_facts/os_dir_facts. */
+static int t_host_fuzz(void)
+{
+    static const char alpha[] = "0123456789 -,:[]\n\t/\\kBKMaxcpumemory_=.";
+    u64 s = 0x9e3779b97f4a7c15ull;
+    char text[512], out[64];
+    for (int it = 0; it < 40000; it++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        size_t n = (size_t)(s % (sizeof(text) - 1));
+        bool raw = s >> 60 & 1;
+        for (size_t i = 0; i < n; i++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            text[i] = raw ? (char)(s & 0xff) : alpha[s % (sizeof(alpha) - 1)];
+        }
+        text[n] = 0;
+        u64 v;
+        double d;
+        struct os_cpuinfo ci;
+        struct os_cpu_sample cs;
+        struct os_mount m;
+        (void)os_parse_u64(text, &v);
+        (void)os_parse_bracket(text, out, sizeof(out));
+        (void)os_parse_cache_size(text, &v);
+        (void)os_parse_cpulist(text);
+        (void)os_parse_meminfo(text, "MemTotal", &v);
+        os_parse_cpuinfo(text, &ci);
+        (void)os_parse_cgroup(text, "cpu", out, sizeof(out));
+        (void)os_parse_cgroup(text, "", out, sizeof(out));
+        (void)os_parse_cpu_max(text, &d);
+        (void)os_parse_stat_cpu(text, &cs);
+        (void)os_parse_mountinfo(text, "/data/x", &m);
+        (void)os_path_clean(text, out, sizeof(out));
+        if (n >= 12)
+            (void)os_virt_from_sig(text);
+    }
+    /* the same garbage in every file of the Xeon tree */
+    char root[] = "/tmp/bench-host.XXXXXX";
+    T_CHECK(mkdtemp(root));
+    T_CHECK(t_host_xeon_tree(root) == 0);
+    static const char *const files[] = {
+        "/proc/cpuinfo", "/proc/meminfo", "/proc/self/mountinfo", "/proc/self/cgroup",
+        "/proc/stat", "/sys/devices/system/cpu/online", "/sys/devices/system/node/online",
+        "/sys/fs/cgroup/cpu.max", "/sys/fs/cgroup/memory.max",
+        "/sys/kernel/mm/transparent_hugepage/enabled", "/proc/sys/vm/swappiness",
+        "/sys/devices/system/cpu/cpu0/cache/index2/size",
+        "/sys/devices/system/cpu/cpu3/topology/core_id", "/sys/class/dmi/id/sys_vendor",
+        "/sys/devices/pci0000:00/0000:00:1d.0/nvme/nvme0/nvme0n1/queue/scheduler"};
+    for (int round = 0; round < 60; round++) {
+        for (size_t f = 0; f < countof(files); f++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            size_t n = (size_t)(s % (sizeof(text) - 1));
+            for (size_t i = 0; i < n; i++) {
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                char c = round & 1 ? (char)(s & 0xff) : alpha[s % (sizeof(alpha) - 1)];
+                text[i] = c ? c : ' ';
+            }
+            text[n] = 0;
+            T_CHECK(t_host_put(root, files[f], text) == 0);
+        }
+        struct res r;
+        struct os_cpu_sample cs;
+        res_init(&r, NULL, "hostfacts", NULL, NULL);
+        T_CHECK(os_host_facts(root, &r) == B_OK);
+        T_CHECK(os_dir_facts(root, "/data/db", &r) == B_OK);
+        (void)os_steal_sample(root, &cs);
+        res_free(&r);
+    }
+    t_host_rm(root);
+    return 0;
+}
+
+/* This machine: the facts are there and sane (no exact values). */
+static int t_host_live(void)
+{
+    struct res r;
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    T_CHECK(os_host_facts("", &r) == B_OK);
+    const struct res_fact *f = res_fact(&r, "cpus_online");
+    T_CHECK(f && f->type == RES_INT && f->i >= 1);
+    f = res_fact(&r, "cpus_usable");
+    T_CHECK(f && f->i >= 1);
+    f = res_fact(&r, "mem_total_bytes");
+    T_CHECK(f && f->type == RES_INT && f->i > 0);
+    f = res_fact(&r, "kernel");
+    T_CHECK(f && f->type == RES_STR && f->str[0]);
+    f = res_fact(&r, "virtualization");
+    T_CHECK(f && f->str[0]);
+    f = res_fact(&r, "container");
+    T_CHECK(f && f->str[0]);
+    T_CHECK(os_dir_facts("", ".", &r) == B_OK);
+    f = res_fact(&r, "fs_type");
+    T_CHECK(f && f->type == RES_STR && f->str[0]);
+    f = res_fact(&r, "fs_free_bytes");
+    T_CHECK(f && f->i >= 0);
+    T_CHECK(os_dir_facts("", "/nonexistent/bench/dir", &r) == B_SYSERR && r.err.msg[0] &&
+            r.err.ex == B_EXIT_ENV);
+    res_free(&r);
+    struct os_cpu_sample a;
+    T_CHECK(os_steal_sample("", &a) == B_OK && a.total_ticks > 0);
+    return 0;
+}
