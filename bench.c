@@ -7286,8 +7286,9 @@ static const char *io_flags_text(int words, char *out, size_t n)
     return out;
 }
 
-/* Facts for the run header (bench persona): what the files sit on, and whether the page
- * cache will answer instead of the disk (a warning). */
+/* Facts for the run header: what the files sit on, and whether the page cache will answer
+ * instead of the disk (a warning); io_uring refused (a warning). The sysbench persona's
+ * header shows neither the files' facts nor the page cache warning (rep_io_mode). */
 static void io_facts(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
@@ -7306,7 +7307,7 @@ static void io_facts(struct load_run *r)
     if (io_fallback_why[0])
         res_warn(r->res, "io_uring_fallback", NULL,
                  "fileio: %s; falling back to --file-io-mode=sync", io_fallback_why);
-    if (io_sb(o) || os_fsinfo_get(o->file_dir, &fi) < 0)
+    if (os_fsinfo_get(o->file_dir, &fi) < 0)
         return;
     if (!realpath(o->file_dir, dir))
         snprintf(dir, sizeof(dir), "%s", o->file_dir);
@@ -10239,7 +10240,7 @@ static void rep_io_mode(const struct res *res)
     char a[32], b[32];
     int mode = io_test_mode(o->file_test_mode);
     io_params(&sh, o, mode);
-    if ((f = res_fact(res, "dir"))) { /* the bench persona: what the files sit on */
+    if (o->persona != B_SYSBENCH && (f = res_fact(res, "dir"))) { /* what the files sit on */
         const struct res_fact *rot = res_fact(res, "device_rotational");
         const struct res_fact *fr = res_fact(res, "fs_free_bytes");
         printf("Directory %s: %s on %s (%s), %s free", f->str, rep_fact_str(res, "fs_type"),
@@ -10255,7 +10256,12 @@ static void rep_io_mode(const struct res *res)
                    res_fact(res, "device_model") ? "\"" : "");
         printf("\n");
     }
-    rep_warnings(res);
+    if (o->persona != B_SYSBENCH)
+        rep_warnings(res);
+    else /* sysbench's header: no word on the page cache */
+        for (int i = 0; i < res->nwarns; i++)
+            if (strcmp(res->warns[i].code, "page_cache"))
+                b_msg(B_MSG_WARN, "%s", res->warns[i].msg);
     rep_io_flags(sh.flagwords);
     printf("%lld files, %s each\n", (long long)o->file_num,
            unit_fmt_size(sh.file_size, a, sizeof(a)));
