@@ -6183,8 +6183,11 @@ static int io_test_mode(const char *s)
 /*
  * The one place io_ reads the persona: sysbench's own behaviour where bench's differs (the
  * files it accepts as its own, zeros as the default fill, checks sysbench does not make, a
- * missing --file-dir as nothing to clean up). Messages never depend on it: both wordings go
- * into the struct b_err, and cli_ picks one.
+ * missing --file-dir as nothing to clean up, prepare's size line, the exit code of a cleanup
+ * that left someone's files). The checks' and commands' messages carry both wordings in the
+ * struct b_err and cli_ picks one; the run's own errors (io_init, io_open_all and
+ * io_prepare_file's open) still take sysbench's words here, as cli_run_error prints no
+ * b_err.sb yet.
  */
 static bool io_sb(const struct bench_opts *o)
 {
@@ -6899,7 +6902,8 @@ static const char *io_not_ours(const struct io_shared *sh, const struct io_man *
                  (unsigned long long)w->size);
         r = why;
     }
-    if (r && io_sb(sh->o) && st->st_nlink > 1 && r != why) { /* why sysbench's shape is not enough */
+    /* why sysbench's shape is not enough */
+    if (r && io_sb(sh->o) && st->st_nlink > 1 && r != why) {
         snprintf(why, n, "%s, and %llu hard links", r, (unsigned long long)st->st_nlink);
         return why;
     }
