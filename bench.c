@@ -7508,7 +7508,25 @@ static int io_test_mode(const char *s)
     return -1;
 }
 
+/*
+ * The one place io_ reads the persona: sysbench's own behaviour where bench's differs (the
+ * files it accepts as its own, zeros as the default fill, checks sysbench does not make, a
+ * missing --file-dir as nothing to clean up, prepare's size line, the exit code of a cleanup
+ * that left someone's files). The checks' and commands' messages carry both wordings in the
+ * struct b_err and cli_ picks one; the run's own errors (io_init, io_open_all and
+ * io_prepare_file's open) still take sysbench's words here, as cli_run_error prints no
+ * b_err.sb yet.
+ */
+static bool io_sb(const struct bench_opts *o)
+{
+    return o->persona == B_SYSBENCH;
+}
+
 static int io_check(struct bench_opts *o, struct b_err *err);
+
+/* Why io_check_run fell back from io_uring to sync ("" = it did not): io_facts makes it the
+ * run's "io_uring_fallback" warning. */
+static char io_fallback_why[sizeof(((struct b_err *)0)->msg)];
 
 /* Fill sh from the options (no I/O). */
 static void io_params(struct io_shared *sh, const struct bench_opts *o, int mode)
@@ -7531,7 +7549,7 @@ static void io_params(struct io_shared *sh, const struct bench_opts *o, int mode
     sh->writes = io_mode_writes(mode);
     sh->validate = o->validate;
     /* the sysbench persona writes sysbench's zeros unless asked (--validate: random) */
-    sh->fill_random = o->validate || (*o->file_fill ? !strcmp(o->file_fill, "random") : !o->sb);
+    sh->fill_random = o->validate || (*o->file_fill ? !strcmp(o->file_fill, "random") : !io_sb(o));
     sh->fsync_all = o->file_fsync_all;
     sh->fdatasync = o->file_fsync_mode == 1;
     sh->freq = (u64)o->file_fsync_freq;
@@ -8042,10 +8060,11 @@ static int io_thread_init(struct load_thread *t)
     it->ring.fixed_bufs =
         uring_sys_register(it->ring.fd, IORING_REGISTER_BUFFERS, iov, sh->depth) == 0;
     if (r->o->debug)
-        printf("DEBUG: thread %d: io_uring fd %d, depth %u, setup flags 0x%x, registered files "
-               "%s, buffers %s\n",
-               t->id, it->ring.fd, sh->depth, it->ring.setup_flags,
-               it->ring.fixed_files ? "yes" : "no", it->ring.fixed_bufs ? "yes" : "no");
+        load_debug(r,
+                   "DEBUG: thread %d: io_uring fd %d, depth %u, setup flags 0x%x, registered "
+                   "files %s, buffers %s",
+                   t->id, it->ring.fd, sh->depth, it->ring.setup_flags,
+                   it->ring.fixed_files ? "yes" : "no", it->ring.fixed_bufs ? "yes" : "no");
     free(iov);
     return B_OK;
 }
@@ -8211,12 +8230,13 @@ static const char *io_not_ours(const struct io_shared *sh, const struct io_man *
                  (unsigned long long)w->size);
         r = why;
     }
-    if (r && sh->o->sb && st->st_nlink > 1 && r != why) { /* why sysbench's shape is not enough */
+    /* why sysbench's shape is not enough */
+    if (r && io_sb(sh->o) && st->st_nlink > 1 && r != why) {
         snprintf(why, n, "%s, and %llu hard links", r, (unsigned long long)st->st_nlink);
         return why;
     }
     /* beyond --file-num (cleanup) sysbench removes nothing: there only the manifest's proof */
-    return r && sh->o->sb && i < sh->nfiles && io_is_ours(sh, st) ? NULL : r;
+    return r && io_sb(sh->o) && i < sh->nfiles && io_is_ours(sh, st) ? NULL : r;
 }
 
 static int io_man_err(struct b_err *e, const char *dir, const char *what, int err)
@@ -8519,7 +8539,7 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
             sh->fds[i] = openat(m->dirfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC | sh->oflags);
         if (sh->fds[i] < 0) {
             int e = errno;
-            if (o->sb) {
+            if (io_sb(o)) {
                 snprintf(r->err.hint, sizeof(r->err.hint),
                          "Did you forget to run the prepare step?");
                 return b_seterr(&r->err, B_SYSERR, e, "Cannot open file '%s' errno = %d (%s)",
@@ -8563,7 +8583,7 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
             unit_fmt_size((u64)id.st.st_size, sz1, sizeof(sz1));
             unit_fmt_size(sh->file_size, sz2, sizeof(sz2));
             snprintf(r->err.hint, sizeof(r->err.hint), "%s",
-                     o->sb ? "Did you run 'prepare' with different --file-total-size or "
+                     io_sb(o) ? "Did you run 'prepare' with different --file-total-size or "
                              "--file-num values?"
                            : "run 'bench fileio prepare' with the same --file-num and "
                              "--file-total-size as the run");
@@ -8589,15 +8609,18 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
 }
 
 /* "Extra file open flags: sync dsync directio" as sysbench prints it, from the words given
- * (io_parse_flags): "sync" alone shows as "sync ", not "sync dsync ". */
-static void io_print_flags(int words)
+ * (io_parse_flags): "sync" alone shows as "sync ", not "sync dsync ". The line of prepare's
+ * progress and of the run header (rep_io_flags). */
+static const char *io_flags_text(int words, char *out, size_t n)
 {
-    printf("Extra file open flags: %s%s%s%s\n", words ? "" : "(none)", words & 1 ? "sync " : "",
-           words & 2 ? "dsync " : "", words & 4 ? "directio" : "");
+    snprintf(out, n, "Extra file open flags: %s%s%s%s", words ? "" : "(none)",
+             words & 1 ? "sync " : "", words & 2 ? "dsync " : "", words & 4 ? "directio" : "");
+    return out;
 }
 
-/* Facts for the run header (bench persona): what the files sit on, and whether the page
- * cache will answer instead of the disk (a warning). */
+/* Facts for the run header: what the files sit on, and whether the page cache will answer
+ * instead of the disk (a warning); io_uring refused (a warning). The sysbench persona's
+ * header shows neither the files' facts nor the page cache warning (rep_io_mode). */
 static void io_facts(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
@@ -8613,7 +8636,10 @@ static void io_facts(struct load_run *r)
                                                                   : "mmap");
     if (sh.iomode == IO_ASYNC)
         res_fact_int(r->res, "queue_depth", sh.depth);
-    if (o->persona == B_SYSBENCH || os_fsinfo_get(o->file_dir, &fi) < 0)
+    if (io_fallback_why[0])
+        res_warn(r->res, "io_uring_fallback", NULL,
+                 "fileio: %s; falling back to --file-io-mode=sync", io_fallback_why);
+    if (os_fsinfo_get(o->file_dir, &fi) < 0)
         return;
     if (!realpath(o->file_dir, dir))
         snprintf(dir, sizeof(dir), "%s", o->file_dir);
@@ -8659,7 +8685,7 @@ static int io_init(struct load_run *r)
     }
     sh->man = b_xcalloc(1, sizeof(*sh->man));
     int rc = io_man_open(sh->man, r->o->file_dir, sh->writes, &r->err);
-    if (rc < 0 && r->o->sb && sh->man->dirfd < 0) { /* sysbench's words for a missing dir */
+    if (rc < 0 && io_sb(r->o) && sh->man->dirfd < 0) { /* sysbench's words for a missing dir */
         io_path(r->o, 0, path, sizeof(path));
         snprintf(r->err.hint, sizeof(r->err.hint), "Did you forget to run the prepare step?");
         return b_seterr(&r->err, B_SYSERR, r->err.sys_errno,
@@ -8682,8 +8708,8 @@ static void io_done(struct load_run *r)
             close(sh->fds[i]);
     if (sh->man) {
         struct b_err e;
-        if (io_man_sync(sh->man, r->o->file_dir, &e) < 0)
-            b_msg(B_MSG_WARN, "fileio: %s", e.msg);
+        if (io_man_sync(sh->man, r->o->file_dir, &e) < 0 && r->res)
+            res_warn(r->res, "manifest", NULL, "fileio: %s", e.msg);
         io_man_close(sh->man);
         free(sh->man);
     }
@@ -8700,130 +8726,158 @@ static void io_done(struct load_run *r)
 
 
 
-/* Validation shared by prepare, run and cleanup (before anything is printed or touched). */
+/* io_refuse - a fileio failure in the bench persona's words and exit code ex; the sysbench
+ * persona prints "FATAL: <msg>" (or e->sb, when set after) and exits 1, as sysbench does on
+ * every fileio error. Returns ex. */
+static int io_refuse(struct b_err *e, int ex, const char *fmt, ...) B_PRINTF(3, 4);
+static int io_refuse(struct b_err *e, int ex, const char *fmt, ...)
+{
+    char m[sizeof(e->msg)];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof(m), fmt, ap);
+    va_end(ap);
+    b_fail(e, ex, "%s", m);
+    e->sb_ex = B_EXIT_FAIL;
+    return ex;
+}
+
+/* Validation shared by prepare, run and cleanup (before anything is printed or touched):
+ * B_EXIT_OK, or the exit code with *err filled (cli_check prints it). */
 static int io_check(struct bench_opts *o, struct b_err *err)
 {
-    (void)err;
     const char *bad = NULL;
     size_t badlen = 0;
     int fl = io_parse_flags(o->file_extra_flags, &bad, &badlen, NULL);
     if (fl < 0) {
-        if (o->sb)
-            printf("FATAL: Invalid value for file-extra-flags: %.*s\n", (int)badlen, bad);
-        else {
-            b_msg(B_MSG_FATAL, "--file-extra-flags: unknown flag '%.*s' (expected sync, dsync "
-                               "or direct, separated by commas)",
+        io_refuse(err, B_EXIT_USAGE,
+                  "--file-extra-flags: unknown flag '%.*s' (expected sync, dsync or direct, "
+                  "separated by commas)",
                   (int)badlen, bad);
-            b_msg(B_MSG_HINT, "see 'bench fileio help'");
-        }
-        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
-    }
-    if (*o->file_fill && strcmp(o->file_fill, "random") && strcmp(o->file_fill, "zero")) {
-        b_msg(B_MSG_FATAL, "--file-fill: invalid value '%s' (expected random or zero)",
-              o->file_fill);
-        b_msg(B_MSG_HINT, "see 'bench fileio help'");
-        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
-    }
-    if (o->file_total_size / (u64)o->file_num == 0) {
-        b_msg(B_MSG_FATAL, "fileio: --file-total-size=%llu split over --file-num=%lld files "
-                           "leaves 0 bytes per file",
-              (unsigned long long)o->file_total_size, (long long)o->file_num);
-        b_msg(B_MSG_HINT, "raise --file-total-size or lower --file-num");
-        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
-    }
-    if (!o->sb && o->validate && o->file_block_size <= IO_VALIDATE_TRAILER) {
-        b_msg(B_MSG_FATAL, "fileio: --validate with --file-block-size=%llu: each block ends "
-                           "with a %d-byte checksum and offset, so blocks of %d bytes or less "
-                           "cannot be validated",
-              (unsigned long long)o->file_block_size, IO_VALIDATE_TRAILER, IO_VALIDATE_TRAILER);
-        b_msg(B_MSG_HINT, "use --file-block-size=%d or more, or drop --validate",
-              IO_VALIDATE_TRAILER + 1);
+        b_hint(err, "see 'bench fileio help'");
+        b_fail_sb(err, 1, B_EXIT_FAIL, "FATAL: Invalid value for file-extra-flags: %.*s\n",
+                  (int)badlen, bad);
         return B_EXIT_USAGE;
     }
-    if (!o->sb && o->file_total_size / (u64)o->file_num < o->file_block_size) {
+    if (*o->file_fill && strcmp(o->file_fill, "random") && strcmp(o->file_fill, "zero")) {
+        io_refuse(err, B_EXIT_USAGE, "--file-fill: invalid value '%s' (expected random or zero)",
+                  o->file_fill);
+        b_hint(err, "see 'bench fileio help'");
+        return B_EXIT_USAGE;
+    }
+    if (o->file_total_size / (u64)o->file_num == 0) {
+        io_refuse(err, B_EXIT_USAGE,
+                  "fileio: --file-total-size=%llu split over --file-num=%lld files leaves 0 "
+                  "bytes per file",
+                  (unsigned long long)o->file_total_size, (long long)o->file_num);
+        b_hint(err, "raise --file-total-size or lower --file-num");
+        return B_EXIT_USAGE;
+    }
+    if (!io_sb(o) && o->validate && o->file_block_size <= IO_VALIDATE_TRAILER) {
+        io_refuse(err, B_EXIT_USAGE,
+                  "fileio: --validate with --file-block-size=%llu: each block ends with a "
+                  "%d-byte checksum and offset, so blocks of %d bytes or less cannot be "
+                  "validated",
+                  (unsigned long long)o->file_block_size, IO_VALIDATE_TRAILER,
+                  IO_VALIDATE_TRAILER);
+        b_hint(err, "use --file-block-size=%d or more, or drop --validate",
+               IO_VALIDATE_TRAILER + 1);
+        return B_EXIT_USAGE;
+    }
+    if (!io_sb(o) && o->file_total_size / (u64)o->file_num < o->file_block_size) {
         char a[32], b[32];
         /* sysbench writes one whole block per file anyway, more than the size asked for */
-        b_msg(B_MSG_FATAL, "fileio: --file-total-size=%llu over --file-num=%lld files gives %s "
-                           "per file, less than one --file-block-size block (%s)",
-              (unsigned long long)o->file_total_size, (long long)o->file_num,
-              unit_fmt_size(o->file_total_size / (u64)o->file_num, a, sizeof(a)),
-              unit_fmt_size(o->file_block_size, b, sizeof(b)));
-        b_msg(B_MSG_HINT, "raise --file-total-size, or lower --file-num or --file-block-size");
+        io_refuse(err, B_EXIT_USAGE,
+                  "fileio: --file-total-size=%llu over --file-num=%lld files gives %s per "
+                  "file, less than one --file-block-size block (%s)",
+                  (unsigned long long)o->file_total_size, (long long)o->file_num,
+                  unit_fmt_size(o->file_total_size / (u64)o->file_num, a, sizeof(a)),
+                  unit_fmt_size(o->file_block_size, b, sizeof(b)));
+        b_hint(err, "raise --file-total-size, or lower --file-num or --file-block-size");
         return B_EXIT_USAGE;
     }
     if ((fl & O_DIRECT) && o->file_block_size % 512) {
-        b_msg(B_MSG_FATAL, "fileio: --file-block-size=%llu with O_DIRECT: direct I/O needs a "
-                           "multiple of the device's logical block size (512 or 4096 bytes)",
-              (unsigned long long)o->file_block_size);
-        b_msg(B_MSG_HINT, "use --file-block-size=4K or 16K");
-        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+        io_refuse(err, B_EXIT_USAGE,
+                  "fileio: --file-block-size=%llu with O_DIRECT: direct I/O needs a multiple "
+                  "of the device's logical block size (512 or 4096 bytes)",
+                  (unsigned long long)o->file_block_size);
+        b_hint(err, "use --file-block-size=4K or 16K");
+        return B_EXIT_USAGE;
     }
-    if (!o->sb) {
+    if (!io_sb(o)) {
         struct stat st;
         if (stat(o->file_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
             int e = errno;
-            b_msg(B_MSG_FATAL, "fileio: --file-dir=%s: %s", o->file_dir,
-                  S_ISDIR(st.st_mode) || e == ENOENT ? strerror(e) : "not a directory");
-            b_msg(B_MSG_HINT, "create the directory first, on the disk you want to measure");
+            io_refuse(err, B_EXIT_ENV, "fileio: --file-dir=%s: %s", o->file_dir,
+                      S_ISDIR(st.st_mode) || e == ENOENT ? strerror(e) : "not a directory");
+            b_hint(err, "create the directory first, on the disk you want to measure");
             return B_EXIT_ENV;
         }
     }
     return B_EXIT_OK;
 }
 
-/* Checks of the run command: the mode, queue depth, and the io_uring probe. */
+/* Checks of the run command: the mode, queue depth, and the io_uring probe (refused: sync
+ * instead, a warning in the run's header; with --file-io-mode-strict, a failure). */
 static int io_check_run(struct bench_opts *o, struct b_err *err)
 {
     int ex = io_check(o, err);
+    io_fallback_why[0] = 0;
     if (ex != B_EXIT_OK)
         return ex;
     if (!*o->file_test_mode) {
-        if (o->sb) {
-            printf("FATAL: Missing required argument: --file-test-mode\n\n");
-            printf("fileio options:\n");
-            opt_print_help(stdout, opt_fileio, countof(opt_fileio), true);
-            printf("\n");
-        } else {
-            b_msg(B_MSG_FATAL, "fileio: run needs --file-test-mode: seqwr, seqrewr, seqrd, "
-                               "rndrd, rndwr or rndrw");
-            b_msg(B_MSG_HINT, "for example: bench fileio --file-test-mode=rndrd run");
+        char *help = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&help, &len);
+        if (f) { /* sysbench lists the test's options after the error */
+            opt_print_help(f, opt_fileio, countof(opt_fileio), true);
+            fclose(f);
         }
-        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+        io_refuse(err, B_EXIT_USAGE,
+                  "fileio: run needs --file-test-mode: seqwr, seqrewr, seqrd, rndrd, rndwr or "
+                  "rndrw");
+        b_hint(err, "for example: bench fileio --file-test-mode=rndrd run");
+        b_fail_sb(err, 1, B_EXIT_FAIL,
+                  "FATAL: Missing required argument: --file-test-mode\n\nfileio options:\n%s\n",
+                  help ? help : "");
+        free(help);
+        return B_EXIT_USAGE;
     }
     if (io_test_mode(o->file_test_mode) < 0) {
-        if (o->sb)
-            printf("FATAL: Invalid IO operations mode: %s.\n", o->file_test_mode);
-        else {
-            b_msg(B_MSG_FATAL, "--file-test-mode: invalid value '%s' (expected seqwr, seqrewr, "
-                               "seqrd, rndrd, rndwr or rndrw)",
+        io_refuse(err, B_EXIT_USAGE,
+                  "--file-test-mode: invalid value '%s' (expected seqwr, seqrewr, seqrd, "
+                  "rndrd, rndwr or rndrw)",
                   o->file_test_mode);
-            b_msg(B_MSG_HINT, "see 'bench fileio help'");
-        }
-        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+        b_hint(err, "see 'bench fileio help'");
+        b_fail_sb(err, 1, B_EXIT_FAIL, "FATAL: Invalid IO operations mode: %s.\n",
+                  o->file_test_mode);
+        return B_EXIT_USAGE;
     }
     if (o->file_io_mode != IO_ASYNC && o->file_queue_depth > 1) {
-        b_msg(B_MSG_FATAL, "fileio: --file-queue-depth=%lld needs --file-io-mode=async "
-                           "(io_uring); sync and mmap modes do one request at a time",
-              (long long)o->file_queue_depth);
-        b_msg(B_MSG_HINT, "add --file-io-mode=async, or use --threads for parallel sync I/O");
-        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+        io_refuse(err, B_EXIT_USAGE,
+                  "fileio: --file-queue-depth=%lld needs --file-io-mode=async (io_uring); "
+                  "sync and mmap modes do one request at a time",
+                  (long long)o->file_queue_depth);
+        b_hint(err, "add --file-io-mode=async, or use --threads for parallel sync I/O");
+        return B_EXIT_USAGE;
     }
     if (o->file_io_mode == IO_ASYNC) {
         struct uring u;
         struct b_err e;
         memset(&e, 0, sizeof(e));
         if (o->rate) {
-            b_msg(B_MSG_FATAL, "fileio: --rate is not supported with --file-io-mode=async");
-            b_msg(B_MSG_HINT, "use --file-io-mode=sync with --rate");
-            return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+            io_refuse(err, B_EXIT_USAGE,
+                      "fileio: --rate is not supported with --file-io-mode=async");
+            b_hint(err, "use --file-io-mode=sync with --rate");
+            return B_EXIT_USAGE;
         }
         if (uring_setup(&u, 2, &e) < 0) {
             if (o->file_io_mode_strict) {
-                b_msg(B_MSG_FATAL, "fileio: %s", e.msg);
-                b_msg(B_MSG_HINT, "%s", e.hint);
-                return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+                io_refuse(err, B_EXIT_ENV, "fileio: %s", e.msg);
+                b_hint(err, "%s", e.hint);
+                return B_EXIT_ENV;
             }
-            b_msg(B_MSG_WARN, "fileio: %s; falling back to --file-io-mode=sync", e.msg);
+            snprintf(io_fallback_why, sizeof(io_fallback_why), "%s", e.msg);
             o->file_io_mode = IO_SYNC;
             o->file_queue_depth = 0;
         } else
@@ -8832,13 +8886,16 @@ static int io_check_run(struct bench_opts *o, struct b_err *err)
     return B_EXIT_OK;
 }
 
-/* A fileio error from a lower layer (its hint too); the persona's exit code. */
-static int io_fail(const struct bench_opts *o, const struct b_err *e)
+/* A fileio error from a lower layer (e, its hint too) as the command's failure (*out):
+ * the bench persona's exit code (environment), sysbench's 1. Returns the exit code. */
+static int io_fail(struct b_err *out, const struct b_err *e)
 {
-    b_msg(B_MSG_FATAL, "fileio: %s", e->msg);
-    if (e->hint[0])
-        b_msg(B_MSG_HINT, "%s", e->hint);
-    return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+    struct b_err c = *e;
+    io_refuse(out, B_EXIT_ENV, "fileio: %s", c.msg);
+    b_hint(out, "%s", c.hint);
+    out->rc = c.rc ? c.rc : out->rc;
+    out->sys_errno = c.sys_errno;
+    return B_EXIT_ENV;
 }
 
 /* Write len bytes at off in pieces of at most 4 MiB, so that a signal is seen within a
@@ -8863,8 +8920,9 @@ static int io_pwrite_all(int fd, const u8 *p, u64 len, u64 off)
  * prepare, before writing anything: every existing test_file.N must be bench's (never a
  * symlink), and the filesystem must have the space (each file rounded up to whole
  * filesystem blocks, less what it already holds, plus the manifest) and the inodes.
+ * B_EXIT_OK, or the exit code with *e filled.
  */
-static int io_prepare_check(const struct io_shared *sh, const struct io_man *m)
+static int io_prepare_check(const struct io_shared *sh, const struct io_man *m, struct b_err *e)
 {
     const struct bench_opts *o = sh->o;
     char path[PATH_MAX], why[160], a[32], b[32];
@@ -8881,10 +8939,10 @@ static int io_prepare_check(const struct io_shared *sh, const struct io_man *m)
         }
         if ((whyp = io_not_ours(sh, m, i, &id, why, sizeof(why)))) {
             io_path(o, i, path, sizeof(path));
-            b_msg(B_MSG_FATAL, "fileio: prepare: not touching %s: not created by bench (%s)",
-                  path, whyp);
-            b_msg(B_MSG_HINT, "move it away, or use another --file-dir");
-            return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+            io_refuse(e, B_EXIT_ENV, "fileio: prepare: not touching %s: not created by bench (%s)",
+                      path, whyp);
+            b_hint(e, "move it away, or use another --file-dir");
+            return B_EXIT_ENV;
         }
         u64 want = (B_MAX(sh->full_size, (u64)id.st.st_size) + gran - 1) / gran * gran;
         u64 has = (u64)id.st.st_blocks * 512;
@@ -8895,19 +8953,22 @@ static int io_prepare_check(const struct io_shared *sh, const struct io_man *m)
     need += ((u64)sh->nfiles * 2 * 64 + gran) / gran * gran; /* the manifest's lines */
     u64 avail = (u64)sf.f_bavail * (u64)sf.f_bsize;
     if (gran && avail < need) {
-        b_msg(B_MSG_FATAL, "fileio: prepare in %s needs %s more, but the filesystem has %s "
-                           "available (%llu bytes needed, %llu available)",
-              o->file_dir, unit_fmt_size(need, a, sizeof(a)), unit_fmt_size(avail, b, sizeof(b)),
-              (unsigned long long)need, (unsigned long long)avail);
-        b_msg(B_MSG_HINT, "lower --file-total-size, or use another --file-dir");
-        return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        io_refuse(e, B_EXIT_ENV,
+                  "fileio: prepare in %s needs %s more, but the filesystem has %s available "
+                  "(%llu bytes needed, %llu available)",
+                  o->file_dir, unit_fmt_size(need, a, sizeof(a)),
+                  unit_fmt_size(avail, b, sizeof(b)), (unsigned long long)need,
+                  (unsigned long long)avail);
+        b_hint(e, "lower --file-total-size, or use another --file-dir");
+        return B_EXIT_ENV;
     }
     if (sf.f_files > 0 && (u64)sf.f_ffree < newfiles + 2) {
-        b_msg(B_MSG_FATAL, "fileio: prepare in %s needs %llu new files, but the filesystem has "
-                           "%llu free inodes",
-              o->file_dir, (unsigned long long)newfiles + 1, (unsigned long long)sf.f_ffree);
-        b_msg(B_MSG_HINT, "lower --file-num, or use another --file-dir");
-        return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        io_refuse(e, B_EXIT_ENV,
+                  "fileio: prepare in %s needs %llu new files, but the filesystem has %llu free "
+                  "inodes",
+                  o->file_dir, (unsigned long long)newfiles + 1, (unsigned long long)sf.f_ffree);
+        b_hint(e, "lower --file-num, or use another --file-dir");
+        return B_EXIT_ENV;
     }
     return B_EXIT_OK;
 }
@@ -8915,10 +8976,12 @@ static int io_prepare_check(const struct io_shared *sh, const struct io_man *m)
 /*
  * One file of prepare: create or extend test_file.i to whole blocks up to full_size. On a
  * failure or a signal the file is left as it was found: removed when this call created it,
- * cut back to its old size when it extended it (*undone says which). B_OK, B_SYSERR (*e).
+ * cut back to its old size when it extended it (*undone says which). Its progress line goes
+ * to res's sink. B_OK, B_SYSERR (*e).
  */
-static int io_prepare_file(struct io_shared *sh, int i, struct io_pool *pl,
-                           u64 *written, const char **undone, struct b_err *e)
+static int io_prepare_file(const struct res *res, struct io_shared *sh, int i,
+                           struct io_pool *pl, u64 *written, const char **undone,
+                           struct b_err *e)
 {
     const struct bench_opts *o = sh->o;
     struct io_man *m = sh->man;
@@ -8938,7 +9001,7 @@ static int io_prepare_file(struct io_shared *sh, int i, struct io_pool *pl,
     }
     if (fd < 0) {
         err = errno;
-        if (o->sb)
+        if (io_sb(o))
             return b_seterr(e, B_SYSERR, err, "Cannot open file '%s' errno = %d (%s)", path,
                             err, strerror(err));
         return b_seterr(e, B_SYSERR, err, "prepare: cannot create %s: %s (%s)", path,
@@ -8958,10 +9021,11 @@ static int io_prepare_file(struct io_shared *sh, int i, struct io_pool *pl,
                         path, whyp);
     }
     u64 old = (u64)id.st.st_size, off = old / sh->bs * sh->bs;
-    printf("%s file %s\n", old >= sh->file_size ? "Reusing existing"
-                           : old > 0            ? "Extending existing"
-                                                : "Creating",
-           path);
+    res_say(res, RES_SAY_NOTE, "%s file %s",
+            old >= sh->file_size ? "Reusing existing"
+            : old > 0            ? "Extending existing"
+                                 : "Creating",
+            path);
     rc = io_man_put(m, i, &id, off < sh->file_size ? 'w' : 'c',
                     off < sh->file_size ? B_MAX(sh->full_size, old) : old, o->file_dir, e);
     for (; rc == B_OK && off < sh->file_size && !err; off += sh->bs) {
@@ -8993,35 +9057,40 @@ static int io_prepare_file(struct io_shared *sh, int i, struct io_pool *pl,
                     path, (unsigned long long)off, strerror(err), b_errno_name(err));
 }
 
-/* prepare: create (or extend) test_file.N with incompressible data, sysbench's messages;
- * the bench persona states the size it writes (whole blocks). */
+/* prepare: create (or extend) test_file.N with incompressible data. sysbench's progress
+ * lines go to res's sink (the bench persona states the size it writes: whole blocks); the
+ * facts: files, file_size_bytes, total_size_bytes, written_bytes; a failure in res->err. */
 static int io_prepare(struct res *res)
 {
     struct bench_opts *o = res->o;
-    const struct wl_def *w = res->w;
-    (void)w;
     struct io_shared sh;
     struct io_man m;
     struct b_err e;
-    char path[PATH_MAX];
+    char path[PATH_MAX], flags[64];
+    u64 t_cmd = clk_now_ns();
     io_params(&sh, o, IO_SEQWR);
-    u64 each = o->sb ? sh.file_size : sh.full_size;
-    printf("%lld files, %lluKb each, %lluMb total\n", (long long)o->file_num,
-           (unsigned long long)(each / 1024),
-           (unsigned long long)(each * (u64)sh.nfiles / 1048576));
-    printf("Creating files for the test...\n");
-    io_print_flags(sh.flagwords);
+    res_fact_int(res, "files", sh.nfiles);
+    res_fact_int(res, "file_size_bytes", (i64)sh.file_size);
+    res_fact_int(res, "total_size_bytes", (i64)(sh.file_size * (u64)sh.nfiles));
+    res_fact_int(res, "written_bytes", 0);
+    u64 each = io_sb(o) ? sh.file_size : sh.full_size;
+    res_say(res, RES_SAY_NOTE, "%lld files, %lluKb each, %lluMb total", (long long)o->file_num,
+            (unsigned long long)(each / 1024),
+            (unsigned long long)(each * (u64)sh.nfiles / 1048576));
+    res_say(res, RES_SAY_NOTE, "Creating files for the test...");
+    res_say(res, RES_SAY_NOTE, "%s", io_flags_text(sh.flagwords, flags, sizeof(flags)));
     memset(&e, 0, sizeof(e));
     sh.man = &m;
-    if (io_man_open(&m, o->file_dir, true, &e) < 0) {
-        int ex = io_fail(o, &e);
+    int ex = B_EXIT_OK;
+    if (io_man_open(&m, o->file_dir, true, &e) < 0)
+        ex = io_fail(&res->err, &e);
+    else if ((ex = io_prepare_check(&sh, &m, &res->err)) == B_EXIT_OK &&
+             io_man_compact(&m, o->file_dir, &e) < 0)
+        ex = io_fail(&res->err, &e);
+    if (ex != B_EXIT_OK) {
         io_man_close(&m);
+        res->elapsed_s = (double)(clk_now_ns() - t_cmd) / 1e9;
         return ex;
-    }
-    int ex = io_prepare_check(&sh, &m);
-    if (ex != B_EXIT_OK || io_man_compact(&m, o->file_dir, &e) < 0) {
-        io_man_close(&m);
-        return ex != B_EXIT_OK ? ex : io_fail(o, &e);
     }
     struct io_pool pool;
     if (io_pool_init(&pool, &sh, 0) < 0)
@@ -9031,7 +9100,7 @@ static int io_prepare(struct res *res)
     int done = 0, rc = B_OK;
     const char *undone = NULL;
     while (done < sh.nfiles && !atomic_load(&b_stop) &&
-           (rc = io_prepare_file(&sh, done, &pool, &written, &undone, &e)) == B_OK)
+           (rc = io_prepare_file(res, &sh, done, &pool, &written, &undone, &e)) == B_OK)
         done++;
     free(pool.base);
     if (rc == B_OK && atomic_load(&b_stop))
@@ -9046,13 +9115,16 @@ static int io_prepare(struct res *res)
         rc = se.rc;
     }
     io_man_close(&m);
-    double secs = (double)(clk_now_ns() - t0) / 1e9;
+    u64 t1 = clk_now_ns();
+    double secs = (double)(t1 - t0) / 1e9;
+    res->elapsed_s = (double)(t1 - t_cmd) / 1e9;
+    res_fact_int(res, "written_bytes", (i64)written);
     if (written)
-        printf("%llu bytes written in %.2f seconds (%.2f MiB/sec).\n",
-               (unsigned long long)written, secs,
-               secs > 0 ? (double)written / 1048576.0 / secs : 0.0);
+        res_say(res, RES_SAY_NOTE, "%llu bytes written in %.2f seconds (%.2f MiB/sec).",
+                (unsigned long long)written, secs,
+                secs > 0 ? (double)written / 1048576.0 / secs : 0.0);
     else if (rc == B_OK)
-        printf("No bytes written.\n");
+        res_say(res, RES_SAY_NOTE, "No bytes written.");
     if (rc == B_OK)
         return B_EXIT_OK;
     /* what is left: files finished before this one stay, recorded as bench's */
@@ -9066,40 +9138,43 @@ static int io_prepare(struct res *res)
                  done, done == 1 ? "" : "s");
     else
         snprintf(left + l, sizeof(left) - (size_t)l, "no test file is left");
-    if (rc == B_AGAIN) {
-        b_msg(B_MSG_WARN, "fileio: prepare interrupted after %d of %d files: %s", done,
-              sh.nfiles, left);
+    if (rc == B_AGAIN) { /* a signal: a warning, and exit 1 in both personas */
+        res_warn(res, "interrupted", NULL, "fileio: prepare interrupted after %d of %d files: %s",
+                 done, sh.nfiles, left);
         return B_EXIT_FAIL;
     }
-    b_msg(B_MSG_FATAL, "fileio: %s", e.msg);
-    b_msg(B_MSG_HINT, "%s", left);
-    return o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+    ex = io_fail(&res->err, &e);
+    b_hint(&res->err, "%s", left);
+    return ex;
 }
 
 /* cleanup: remove test_file.N, but only those the manifest proves bench made (the
  * sysbench persona: or whose size prepare writes), never through a symlink; whatever the
  * size options, every file the manifest records goes, also beyond --file-num (sysbench
- * removes only test_file.0 to --file-num - 1: a prepare with more files left the rest). */
+ * removes only test_file.0 to --file-num - 1: a prepare with more files left the rest).
+ * Files left alone are warnings ("not_ours"); the facts: files, file_size_bytes,
+ * total_size_bytes, removed_files; a failure in res->err. */
 static int io_cleanup(struct res *res)
 {
     struct bench_opts *o = res->o;
-    const struct wl_def *w = res->w;
-    (void)w;
     struct io_shared sh;
     struct io_man m;
     struct b_err e;
     char path[PATH_MAX], name[32], why[160];
-    int kept = 0, ex = B_EXIT_OK;
+    int kept = 0, removed = 0, ex = B_EXIT_OK;
+    u64 t0 = clk_now_ns();
     io_params(&sh, o, IO_SEQWR);
-    printf("Removing test files...\n");
+    res_fact_int(res, "files", sh.nfiles);
+    res_fact_int(res, "file_size_bytes", (i64)sh.file_size);
+    res_fact_int(res, "total_size_bytes", (i64)(sh.file_size * (u64)sh.nfiles));
+    res_fact_int(res, "removed_files", 0);
+    res_say(res, RES_SAY_NOTE, "Removing test files...");
     memset(&e, 0, sizeof(e));
     if (io_man_open(&m, o->file_dir, true, &e) < 0) {
-        if (m.dirfd < 0 && o->sb) { /* sysbench: nothing to remove */
-            io_man_close(&m);
-            return B_EXIT_OK;
-        }
-        ex = io_fail(o, &e);
+        if (!(m.dirfd < 0 && io_sb(o))) /* sysbench: nothing to remove */
+            ex = io_fail(&res->err, &e);
         io_man_close(&m);
+        res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
         return ex;
     }
     int n = B_MAX(sh.nfiles, m.cap);
@@ -9107,9 +9182,10 @@ static int io_cleanup(struct res *res)
         struct io_id id;
         const char *whyp;
         if (atomic_load(&b_stop)) {
-            b_msg(B_MSG_WARN, "fileio: cleanup interrupted at test_file.%d; run it again to "
-                              "remove the rest",
-                  i);
+            res_warn(res, "interrupted", NULL,
+                     "fileio: cleanup interrupted at test_file.%d; run it again to remove the "
+                     "rest",
+                     i);
             ex = B_EXIT_FAIL;
             break;
         }
@@ -9124,36 +9200,42 @@ static int io_cleanup(struct res *res)
             if (err != ENOENT) /* else e says why the manifest could not be written */
                 b_seterr(&e, B_SYSERR, err, "cleanup: cannot look at %s: %s (%s)", path,
                          strerror(err), b_errno_name(err));
-            ex = io_fail(o, &e);
+            ex = io_fail(&res->err, &e);
             break;
         }
         if ((whyp = io_not_ours(&sh, &m, i, &id, why, sizeof(why)))) {
             if (i >= sh.nfiles && !strcmp(whyp, "no manifest entry"))
                 continue; /* beyond --file-num and not recorded: not looked at */
-            b_msg(B_MSG_WARN, "fileio: cleanup: left %s: not created by bench (%s)", path,
-                  whyp);
+            res_warn(res, "not_ours", NULL, "fileio: cleanup: left %s: not created by bench (%s)",
+                     path, whyp);
             kept++;
             /* bench's file under that name is gone (replaced): forget it */
             if (i < m.cap && m.e[i].state && !io_same_inode(&m.e[i], &id) &&
                 io_man_forget(&m, i, o->file_dir, &e) < 0)
-                ex = io_fail(o, &e);
+                ex = io_fail(&res->err, &e);
             continue;
         }
         if (unlinkat(m.dirfd, name, 0) < 0) {
             int err = errno;
-            b_msg(B_MSG_FATAL, "fileio: cleanup: cannot remove %s: %s (%s)", path,
-                  strerror(err), b_errno_name(err));
-            ex = o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+            ex = io_refuse(&res->err, B_EXIT_ENV, "fileio: cleanup: cannot remove %s: %s (%s)",
+                           path, strerror(err), b_errno_name(err));
+            res->err.rc = B_SYSERR;
+            res->err.sys_errno = err;
         } else if (io_man_forget(&m, i, o->file_dir, &e) < 0)
-            ex = io_fail(o, &e);
+            ex = io_fail(&res->err, &e);
+        else
+            removed++;
     }
     if ((io_man_compact(&m, o->file_dir, &e) < 0 || io_man_sync(&m, o->file_dir, &e) < 0) &&
         ex == B_EXIT_OK)
-        ex = io_fail(o, &e);
+        ex = io_fail(&res->err, &e);
     io_man_close(&m);
-    if (kept && !o->sb && ex == B_EXIT_OK) {
-        b_msg(B_MSG_HINT, "bench removes only the files its manifest in --file-dir proves "
-                          "its own; remove the others yourself if they are yours to remove");
+    res_fact_int(res, "removed_files", removed);
+    res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
+    if (kept && !io_sb(o) && ex == B_EXIT_OK) { /* sysbench's persona: kept quietly, exit 0 */
+        snprintf(res->warns[res->nwarns - 1].hint, sizeof(res->warns[0].hint),
+                 "bench removes only the files its manifest in --file-dir proves its own; "
+                 "remove the others yourself if they are yours to remove");
         return B_EXIT_FAIL;
     }
     return ex;
@@ -11672,12 +11754,11 @@ static void rep_empty_final(const struct res *res, const struct res_stats *s)
     printf("\n");
 }
 
-/* "Extra file open flags: sync dsync directio" as sysbench prints it, from the words given
- * (io_parse_flags): "sync" alone shows as "sync ", not "sync dsync ". */
+/* "Extra file open flags: sync dsync directio" (io_flags_text, also prepare's line) */
 static void rep_io_flags(int words)
 {
-    printf("Extra file open flags: %s%s%s%s\n", words ? "" : "(none)", words & 1 ? "sync " : "",
-           words & 2 ? "dsync " : "", words & 4 ? "directio" : "");
+    char line[64];
+    printf("%s\n", io_flags_text(words, line, sizeof(line)));
 }
 
 static void rep_io_mode(const struct res *res)
@@ -11688,7 +11769,7 @@ static void rep_io_mode(const struct res *res)
     char a[32], b[32];
     int mode = io_test_mode(o->file_test_mode);
     io_params(&sh, o, mode);
-    if ((f = res_fact(res, "dir"))) { /* the bench persona: what the files sit on */
+    if (o->persona != B_SYSBENCH && (f = res_fact(res, "dir"))) { /* what the files sit on */
         const struct res_fact *rot = res_fact(res, "device_rotational");
         const struct res_fact *fr = res_fact(res, "fs_free_bytes");
         printf("Directory %s: %s on %s (%s), %s free", f->str, rep_fact_str(res, "fs_type"),
@@ -11704,7 +11785,12 @@ static void rep_io_mode(const struct res *res)
                    res_fact(res, "device_model") ? "\"" : "");
         printf("\n");
     }
-    rep_warnings(res);
+    if (o->persona != B_SYSBENCH)
+        rep_warnings(res);
+    else /* sysbench's header: no word on the page cache */
+        for (int i = 0; i < res->nwarns; i++)
+            if (strcmp(res->warns[i].code, "page_cache"))
+                b_msg(B_MSG_WARN, "%s", res->warns[i].msg);
     rep_io_flags(sh.flagwords);
     printf("%lld files, %s each\n", (long long)o->file_num,
            unit_fmt_size(sh.file_size, a, sizeof(a)));
@@ -13407,6 +13493,7 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
     rep_render_fn render = rep_command_renderer(&res);
     if (render && (ex == B_EXIT_OK || res.have_final || res.nfacts))
         render(&res);
+    rep_warnings(&res); /* what the command left undone or alone (fileio's cleanup) */
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
         int pex = cli_err_print(&res.err);
         if (pex)

@@ -89,8 +89,8 @@ struct b_err {
     char msg[256];  /* "what was attempted on what target: cause" */
     char hint[256]; /* what to do about it, or "" */
     int ex;         /* the bench persona's exit code for it (0: the caller decides) */
-    char sb[320];   /* the sysbench persona's own text, printed verbatim (lines end in '\n');
-                       "" = "FATAL: <msg>" */
+    char sb[1536];  /* the sysbench persona's own text, printed verbatim (lines end in '\n');
+                       "" = "FATAL: <msg>"; room for a test's option list (fileio) */
     int sb_fd;      /* where that text goes: 1 = sysbench's logger (stdout), 2 = stderr */
     int sb_ex;      /* the sysbench persona's exit code (0: as ex) */
 };

@@ -114,6 +114,8 @@ static const struct {
     {"io_manifest_parse", t_io_manifest_parse},
     {"io_not_ours", t_io_not_ours},
     {"io_fill_pool", t_io_fill_pool},
+    {"io_prepare_cleanup", t_io_prepare_cleanup},
+    {"io_check_err", t_io_check_err},
     {"exact_hist_rank_midpoint", t_exact_hist_rank_midpoint},
     {"exact_rep_final", t_exact_rep_final},
     {"exact_live_empty_password", t_exact_live_empty_password},
