@@ -21,6 +21,7 @@
 #ifndef BENCH_H
 #define BENCH_H
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -94,6 +95,10 @@ struct b_err {
     int sb_fd;      /* where that text goes: 1 = sysbench's logger (stdout), 2 = stderr */
     int sb_ex;      /* the sysbench persona's exit code (0: as ex) */
 };
+
+/* b_msg_fn - prints one message line of a kind (enum b_msg_kind in bench.c): the persona's
+ * prefix, stream and newline around fmt (cli_ sets it in struct bench_opts.msg_print). */
+typedef void b_msg_fn(int kind, const char *fmt, va_list ap);
 
 /* b_errname - symbolic name of a B_* code ("B_TRUNCATED"). */
 BENCH_API const char *b_errname(int rc);
@@ -311,8 +316,13 @@ struct bench_opts {
     double file_rw_ratio;
 
     /* derived by cli_ after parsing */
-    int persona;                  /* enum b_persona, from argv[0] */
-    bool sb;                      /* persona == B_SYSBENCH (being replaced by persona) */
+    int persona;                  /* enum b_persona, from argv[0] (cli_personas) */
+    bool sb;                      /* persona == B_SYSBENCH: kept in sync for code not yet on
+                                     persona; cli_ and sections 1-8 do not read it */
+    int usage_ex;                 /* the persona's exit code for a usage error (b_usage_exit) */
+    bool ext_off;                 /* the persona refuses bench's extension values (ENUM
+                                     choices after '|'): sysbench's */
+    b_msg_fn *msg_print;          /* prints b_msg's lines in the persona's words (cli_) */
     int npct;                     /* number of percentiles; 0 disables */
     double pct[OPT_MAX_PCT];      /* the percentiles */
     int nckpt;                    /* number of checkpoints */
