@@ -23,11 +23,13 @@
  *   11 cpu_, mem_   CPU and memory workloads
  *   12 thr_    threads and mutex workloads
  *   13 load_   worker threads, limits, --rate, intervals and checkpoints
- *   14 uring_, io_  io_uring by raw syscalls; the fileio workload
- *   15 oltp_   sysbench's OLTP workloads, prepare/cleanup, the sizing one-liner
- *   16 wl_     workload registry
- *   17 rep_    reports (sysbench layout)
- *   18 cli_    command line, dispatch, ping, bench_main(), main()
+ *   14 res_    results as data: facts, warnings, statistics, how a command ended
+ *   15 uring_, io_  io_uring by raw syscalls; the fileio workload
+ *   16 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
+ *   17 ping_, sizing_  commands of their own: ping, the oltp one-liner
+ *   18 wl_     workload registry and the run path (wl_run)
+ *   19 rep_    renderers: sysbench 1.0.20's text, JSON
+ *   20 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
  *
  * Limitations: Linux only (x86_64 tested). No Lua: sysbench scripts are mapped by name to
  * built-in workloads. Percentiles are exact to within 0.4% (log-linear histogram), not
@@ -326,7 +328,7 @@ BENCH_API void buf_free(struct buf *b)
  * are counted exactly; above, each power of two [2^e, 2^(e+1)) is cut into 128 equal
  * buckets. A bucket's midpoint is within 1/256 (0.4%) of every value in it. It is
  * mergeable (add the counters), so thread, interval and host results combine exactly.
- * 4352 buckets x 8 bytes = 34 KiB per histogram.
+ * HIST_NBUCKETS = 256 + (42 - 8) x 128 = 4608 buckets x 8 bytes = 36 KiB per histogram.
  */
 
 BENCH_API u64 clk_now_ns(void)
@@ -477,7 +479,6 @@ BENCH_API int unit_parse_size(const char *s, u64 *out)
     return B_OK;
 }
 
-B_UNUSED /* until fileio (issue 3) */
 BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen)
 {
     /* sysbench sb_print_value_size(): up to 5 significant digits and Ki/Mi/Gi/Ti + "B" */
@@ -724,7 +725,6 @@ static u32 rnd_zipfian(struct rnd *r, const struct rnd_params *p, u32 a, u32 b)
     }
 }
 
-B_UNUSED /* until the OLTP workloads (issue 5) */
 BENCH_API u32 rnd_default(struct rnd *r, const struct rnd_params *p, u32 a, u32 b)
 {
     switch (p->type) {
@@ -8042,7 +8042,7 @@ static int io_cleanup(struct res *res)
  * Counters per thread: ctr[0] reads, [1] writes, [2] other, [3] ignored errors,
  * [4] reconnects. Tables carry COMMENT 'created by bench' (bench persona) so that cleanup,
  * and runs that write, touch only tables bench made (STYLE: prove ownership).
- * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is not implemented.
+ * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is zlib only (no zstd).
  */
 
 /* What the OLTP counters count (the report's "SQL statistics"). */
@@ -9686,14 +9686,14 @@ static int sizing_main(struct res *res)
     return ex;
 }
 
-/*== 17 ping_, sizing_ : commands of their own: ping, the oltp one-liner =======*/
+/*== 17 ping_, sizing_ : commands of their own: ping, the oltp one-liner =====*/
 /*
  * Commands that are not sysbench tests: `bench ping` (connect, authenticate, time round
  * trips) and `bench oltp` (the sizing one-liner: its own schema, a thread ladder of OLTP runs
  * by the run path, the knee). Like workloads they fill a struct res and never print.
  */
 
-/*== 18 wl_ : workload registry and the run path ============================*/
+/*== 18 wl_ : workload registry and the run path =============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:

@@ -7,11 +7,13 @@
  * sections above it. Every function is BENCH_API, i.e. static: nothing leaks out of the binary,
  * and a prototype left here after its function is deleted warns under -Wunused-function.
  *
- * Sections of bench.c (grep -n '^/\*==' bench.c): 1 includes, 2 b_, 3 buf_, 4 clk_/hist_,
- * 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection), 11 cpu_/mem_,
- * 12 thr_, 13 load_, 14 uring_/io_ (fileio), 15 oltp_, 16 wl_, 17 rep_, 18 cli_. The types
- * and prototypes shared between sections are here; types used by one section only (the
- * codec's packets, the connection, the io_uring ring) are declared at the top of it.
+ * Sections of bench.c (grep -n '^/\*==' bench.c), 20 of them: 1 includes, 2 b_, 3 buf_,
+ * 4 clk_/hist_, 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection),
+ * 11 cpu_/mem_, 12 thr_, 13 load_, 14 res_ (results as data), 15 uring_/io_ (fileio), 16 oltp_,
+ * 17 ping_/sizing_ (commands of their own), 18 wl_, 19 rep_, 20 cli_. The types and prototypes
+ * shared between sections are here, under banners with the same numbers; types used by one
+ * section only (the codec's packets, the connection, the io_uring ring) are declared at the
+ * top of it.
  *
  * Ownership: parsers return views into the caller's buffer, valid until it is reused.
  * x_new returns heap memory that x_free releases. A function that takes ownership of an
@@ -79,7 +81,7 @@ enum b_exit {
 
 /* The personas: who bench is for this invocation, decided once by cli_ from argv[0]. Their
  * differences (banner, message prefixes and streams, exit codes, help) live in one table in
- * cli_ (cli_persona); lower sections never test it, they fill a struct b_err with both
+ * cli_ (cli_personas); lower sections never test it, they fill a struct b_err with both
  * wordings where sysbench's own differs. */
 enum b_persona { B_BENCH, B_SYSBENCH, B_MYSQLSLAP };
 
@@ -563,7 +565,7 @@ BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const ch
  * (two runs of the same workload and options in a row: one longer run's counts). */
 BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src);
 
-/*== 17 wl_ : workload registry ==============================================*/
+/*== 18 wl_ : workload registry ==============================================*/
 
 /* Which renderer of rep_ shows a workload's header, final block and interval lines. */
 enum wl_family { WL_CMD, WL_CPU, WL_MEMORY, WL_THREADS, WL_MUTEX, WL_FILEIO, WL_OLTP };
