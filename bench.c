@@ -10506,6 +10506,10 @@ static void rep_checkpoint(const struct res *res, const struct res_stats *st)
  * the sysbench it replaces: same banner shape, messages, streams and exit codes. Invoked as
  * `bench`, errors are one "bench: ..." line plus a hint on stderr, with exit codes
  * 0 ok, 1 run failed, 2 usage, 3 environment (docs/cli.md).
+ * Layout: the personas (cli_personas: one row each, picked once from argv[0]); option files
+ * and values; then cli_main = cli_parse (argv, option files, mysql-style arguments into
+ * struct cli), cli_resolve (test, command word, option values, 0.4 mappings, password) and
+ * cli_dispatch (the command table cli_cmds: one row per command), with one cli_free.
  */
 
 /* ---- personas: who bench is for this invocation, from argv[0] ---- */
@@ -12302,6 +12306,12 @@ static int (*cli_hook_of(const struct wl_def *w, int hook))(struct res *res)
     return NULL;
 }
 
+/* The test's check hook a row runs first; NULL if none. */
+static int (*cli_check_of(const struct wl_def *w, int chk))(struct bench_opts *o, struct b_err *e)
+{
+    return chk == CLI_CHK_RUN ? w->check : chk == CLI_CHK_COMMON ? w->check_common : NULL;
+}
+
 static int cli_do_help(struct cli *c, const struct cli_cmd *k)
 {
     (void)c, (void)k;
@@ -12462,10 +12472,7 @@ static int cli_dispatch(struct cli *c)
     }
     if (!(k = cli_cmd_find(c->w, c->cmd)))
         return cli_cmd_unknown(c);
-    int (*check)(struct bench_opts *, struct b_err *) = k->check == CLI_CHK_RUN ? c->w->check
-                                                        : k->check == CLI_CHK_COMMON
-                                                            ? c->w->check_common
-                                                            : NULL;
+    int (*check)(struct bench_opts *o, struct b_err *e) = cli_check_of(c->w, k->check);
     if (check && (ex = cli_check(check)) != B_EXIT_OK)
         return ex;
     if (k->banner)
