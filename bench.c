@@ -261,8 +261,7 @@ static void b_msg(int kind, const char *fmt, ...)
     va_end(ap);
 }
 
-/* b_usage_exit - the exit code of a usage error in the persona's convention (set by cli_). */
-static int b_usage_exit(void)
+BENCH_API int b_usage_exit(void)
 {
     return opts.usage_ex ? opts.usage_ex : B_EXIT_USAGE;
 }

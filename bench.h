@@ -118,6 +118,9 @@ BENCH_API void b_hint(struct b_err *e, const char *fmt, ...) B_PRINTF(2, 3);
 /* b_fail_sb - the sysbench persona's own text for the failure in e (printed as is: end it with
  * '\n'), its stream (1 stdout, 2 stderr) and exit code. */
 BENCH_API void b_fail_sb(struct b_err *e, int fd, int ex, const char *fmt, ...) B_PRINTF(4, 5);
+/* b_usage_exit - the exit code of a usage error in the persona's convention (opts.usage_ex,
+ * set by cli_ from its persona table; 2 before that). */
+BENCH_API int b_usage_exit(void);
 /* b_die - print "bench: fatal: ..." and exit(1); for programming errors and OOM during setup. */
 BENCH_API _Noreturn void b_die(const char *fmt, ...) B_PRINTF(1, 2);
 /* b_xmalloc/b_xcalloc - allocation that dies on failure (setup time only). */
