@@ -23,11 +23,13 @@
  *   11 cpu_, mem_   CPU and memory workloads
  *   12 thr_    threads and mutex workloads
  *   13 load_   worker threads, limits, --rate, intervals and checkpoints
- *   14 uring_, io_  io_uring by raw syscalls; the fileio workload
- *   15 oltp_   sysbench's OLTP workloads, prepare/cleanup, the sizing one-liner
- *   16 wl_     workload registry
- *   17 rep_    reports (sysbench layout)
- *   18 cli_    command line, dispatch, ping, bench_main(), main()
+ *   14 res_    results as data: facts, warnings, statistics, how a command ended
+ *   15 uring_, io_  io_uring by raw syscalls; the fileio workload
+ *   16 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
+ *   17 ping_, sizing_  commands of their own: ping, the oltp one-liner
+ *   18 wl_     workload registry and the run path (wl_run)
+ *   19 rep_    renderers: sysbench 1.0.20's text, JSON
+ *   20 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
  *
  * Limitations: Linux only (x86_64 tested). No Lua: sysbench scripts are mapped by name to
  * built-in workloads. Percentiles are exact to within 0.4% (log-linear histogram), not
@@ -100,8 +102,9 @@ static _Atomic int b_stop;
 /*== 2 b_ : basics, error codes, messages, allocation ========================*/
 /*
  * Error codes come from the B_ERRORS X-macro in bench.h. Messages for people are printed
- * only by cli_ and rep_, through b_msg(): "bench: <what>: <cause>" on stderr in the bench
- * persona, sysbench's "FATAL: ..." on stdout in the sysbench persona.
+ * only by cli_ and rep_, through b_msg(), in the words of the persona's row of cli_personas:
+ * "bench: <what>: <cause>" on stderr in the bench persona, sysbench's "FATAL: ..." on stdout
+ * in the sysbench persona. This section never tests the persona.
  */
 
 BENCH_API const char *b_errname(int rc)
@@ -232,41 +235,36 @@ static char *b_xstrdup(const char *s)
     return p;
 }
 
-/* Message kinds: how the two personas print them. */
+/* Message kinds: how each persona prints them is its row in cli_personas. */
 enum b_msg_kind { B_MSG_FATAL, B_MSG_WARN, B_MSG_HINT, B_MSG_NOTE };
 
 /*
- * b_msg - print one message line; the helper adds prefix and newline (the format must not
- * contain '\n'). bench persona: "bench: <text>" / "bench: warning: " / "bench: hint: " on
- * stderr. sysbench persona: "FATAL: " / "WARNING: " on stdout, as sysbench's logger does.
+ * b_msg - print one message line; the persona's printer (opts.msg_print, set once by cli_ from
+ * cli_personas) adds prefix, stream and newline (the format must not contain '\n'). Being
+ * moved out: lower sections fill a struct b_err instead, and only cli_/rep_ call it. Before
+ * cli_ set a printer (tests), "bench: <text>" on stderr.
  */
 static void b_msg(int kind, const char *fmt, ...) B_PRINTF(2, 3);
 static void b_msg(int kind, const char *fmt, ...)
 {
     va_list ap;
-    FILE *f = opts.sb ? (opts.msg_out ? opts.msg_out : stdout) : stderr;
-    if (opts.sb && kind == B_MSG_HINT)
-        return; /* sysbench prints no hints; keep its output byte-compatible */
-    if (kind == B_MSG_WARN && opts.verbosity < 2 && opts.msg_out)
-        return;
-    fflush(stdout);
-    if (opts.sb)
-        fputs(kind == B_MSG_FATAL ? "FATAL: " : kind == B_MSG_WARN ? "WARNING: " : "", f);
-    else
+    va_start(ap, fmt);
+    if (opts.msg_print)
+        opts.msg_print(kind, fmt, ap);
+    else {
+        fflush(stdout);
         fputs(kind == B_MSG_WARN ? "bench: warning: " : kind == B_MSG_HINT ? "bench: hint: "
                                                                             : "bench: ",
-              f);
-    va_start(ap, fmt);
-    vfprintf(f, fmt, ap);
+              stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
     va_end(ap);
-    fputc('\n', f);
-    fflush(f);
 }
 
-/* Usage error in the persona's words; returns the persona's exit code. */
-static int cli_usage_exit(void)
+BENCH_API int b_usage_exit(void)
 {
-    return opts.sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+    return opts.usage_ex ? opts.usage_ex : B_EXIT_USAGE;
 }
 
 /*== 3 buf_ : growable byte buffer ===========================================*/
@@ -330,7 +328,7 @@ BENCH_API void buf_free(struct buf *b)
  * are counted exactly; above, each power of two [2^e, 2^(e+1)) is cut into 128 equal
  * buckets. A bucket's midpoint is within 1/256 (0.4%) of every value in it. It is
  * mergeable (add the counters), so thread, interval and host results combine exactly.
- * 4352 buckets x 8 bytes = 34 KiB per histogram.
+ * HIST_NBUCKETS = 256 + (42 - 8) x 128 = 4608 buckets x 8 bytes = 36 KiB per histogram.
  */
 
 BENCH_API u64 clk_now_ns(void)
@@ -481,7 +479,6 @@ BENCH_API int unit_parse_size(const char *s, u64 *out)
     return B_OK;
 }
 
-B_UNUSED /* until fileio (issue 3) */
 BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen)
 {
     /* sysbench sb_print_value_size(): up to 5 significant digits and Ki/Mi/Gi/Ti + "B" */
@@ -728,7 +725,6 @@ static u32 rnd_zipfian(struct rnd *r, const struct rnd_params *p, u32 a, u32 b)
     }
 }
 
-B_UNUSED /* until the OLTP workloads (issue 5) */
 BENCH_API u32 rnd_default(struct rnd *r, const struct rnd_params *p, u32 a, u32 b)
 {
     switch (p->type) {
@@ -1030,7 +1026,7 @@ BENCH_API int opt_set(const struct opt_def *d, struct bench_opts *o, const char 
         return OPT_OK;
     }
     case OPT_ENUM: {
-        int idx = opt_choice(d->choices, val, o->sb);
+        int idx = opt_choice(d->choices, val, o->ext_off);
         if (idx < 0)
             return OPT_RANGE;
         memcpy(field, &idx, sizeof(idx));
@@ -5910,6 +5906,208 @@ static const char *myc_cipher(struct my_conn *c)
     return c->tls ? mbedtls_ssl_get_ciphersuite(&c->ssl) : NULL;
 }
 
+/* ---- from the options: a connection's parameters, and a failed connect in words ---- */
+/* XXX: myc_params_from_opts and myc_conn_error still print (b_msg) and read the persona;
+ * they move to struct b_err with the callers (oltp_, ping_). */
+
+/* The connection parameters for connection number idx (hosts and ports round-robin). */
+struct myc_conn_params {
+    struct myc_params p;
+    char host[256], socket[PATH_MAX];
+};
+
+static int myc_list_item(const char *list, unsigned idx, char *out, size_t n)
+{
+    unsigned cnt = 1;
+    for (const char *q = list; *q; q++)
+        cnt += *q == ',';
+    idx %= cnt;
+    const char *s = list;
+    for (unsigned i = 0; i < idx; i++)
+        s = strchr(s, ',') + 1;
+    size_t l = strcspn(s, ",");
+    snprintf(out, n, "%.*s", (int)B_MIN(l, n - 1), s);
+    return (int)cnt;
+}
+
+/* --mysql-compression-algorithms (the mysql client's --compression-algorithms): zlib turns
+ * compression on, uncompressed alone leaves it as --mysql-compression says, zstd without zlib
+ * is refused (bench has no zstd). */
+static int myc_params_compression(const struct bench_opts *o, struct myc_params *p, bool quiet)
+{
+    const char *s = o->mysql_compression_algorithms;
+    bool zlib = false, zstd = false;
+    while (s && *s) {
+        size_t l = strcspn(s, ",");
+        if (l == 4 && !strncasecmp(s, "zlib", 4))
+            zlib = true;
+        else if (l == 4 && !strncasecmp(s, "zstd", 4))
+            zstd = true;
+        else if (!(l == 12 && !strncasecmp(s, "uncompressed", 12))) {
+            if (!quiet) {
+                char e[64];
+                my_escape(e, sizeof(e), s, B_MIN(l, (size_t)40));
+                b_msg(B_MSG_FATAL, "--mysql-compression-algorithms: invalid algorithm '%s' "
+                                   "(expected zlib or uncompressed)", e);
+                b_msg(B_MSG_HINT, "see 'bench --help'");
+            }
+            return B_INVALID;
+        }
+        s += l + (s[l] == ',');
+    }
+    if (zstd && !zlib) {
+        if (!quiet) {
+            b_msg(B_MSG_FATAL, "--mysql-compression-algorithms=%s: zstd compression is not "
+                               "supported (bench speaks the zlib compressed protocol)",
+                  o->mysql_compression_algorithms);
+            b_msg(B_MSG_HINT, "use --mysql-compression-algorithms=zlib (or --compress)");
+        }
+        return B_UNSUPPORTED;
+    }
+    p->compress |= zlib;
+    return B_OK;
+}
+
+static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
+                                struct myc_conn_params *cc, bool quiet)
+{
+    static const char *const modes[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
+                                        "VERIFY_IDENTITY"};
+    struct myc_params *p = &cc->p;
+    char port[16];
+    memset(cc, 0, sizeof(*cc));
+    p->ssl_mode = -1;
+    if (*o->ssl_mode) {
+        for (int i = 0; i < (int)countof(modes); i++)
+            if (!strcasecmp(o->ssl_mode, modes[i]))
+                p->ssl_mode = i;
+        if (p->ssl_mode < 0) {
+            if (!quiet) {
+                b_msg(B_MSG_FATAL, "--ssl-mode: invalid value '%s' (expected DISABLED, PREFERRED, "
+                                   "REQUIRED, VERIFY_CA or VERIFY_IDENTITY)",
+                      o->ssl_mode);
+                b_msg(B_MSG_HINT, "see 'bench --help'");
+            }
+            return B_INVALID;
+        }
+    } else if (o->mysql_ssl)
+        p->ssl_mode = MYC_SSL_REQUIRED; /* sysbench's --mysql-ssl=on */
+    else if (o->mysql_ssl_set || o->persona == B_SYSBENCH ||
+             (!o->tls_preferred && !*o->ssl_ca && !*o->ssl_cert && !*o->ssl_key))
+        p->ssl_mode = MYC_SSL_DISABLED; /* --mysql-ssl=off, or sysbench 1.0's default for its
+                                           workloads (ping and the one-liner: the mysql
+                                           client's PREFERRED; --ssl-ca/-cert/-key ask TLS) */
+    myc_list_item(o->mysql_host, idx, cc->host, sizeof(cc->host));
+    unsigned nhosts = 1;
+    for (const char *q = o->mysql_host; *q; q++)
+        nhosts += *q == ',';
+    myc_list_item(o->mysql_port, idx / nhosts, port, sizeof(port));
+    char *end;
+    unsigned long pv = strtoul(port, &end, 10);
+    if (*end || !*port || pv == 0 || pv > 65535) {
+        if (!quiet) {
+            b_msg(B_MSG_FATAL, "--mysql-port: invalid port '%s' (expected 1..65535)", port);
+            b_msg(B_MSG_HINT, "see 'bench --help'");
+        }
+        return B_INVALID;
+    }
+    p->port = (unsigned)pv;
+    if (*o->mysql_socket)
+        myc_list_item(o->mysql_socket, idx, cc->socket, sizeof(cc->socket));
+    else if (!strcmp(cc->host, "localhost")) {
+        /* as the mysql client: localhost means the local server's unix socket */
+        static const char *const paths[] = {"/run/mysqld/mysqld.sock",
+                                            "/var/run/mysqld/mysqld.sock", "/tmp/mysql.sock"};
+        for (size_t i = 0; i < countof(paths); i++)
+            if (access(paths[i], F_OK) == 0) {
+                snprintf(cc->socket, sizeof(cc->socket), "%s", paths[i]);
+                break;
+            }
+    }
+    /* as the mysql client: --ssl-ca means VERIFY_CA unless --ssl-mode asks for less */
+    if (*o->ssl_ca && ((p->ssl_mode == -1 && !cc->socket[0]) || p->ssl_mode == MYC_SSL_REQUIRED))
+        p->ssl_mode = MYC_SSL_VERIFY_CA;
+    p->host = cc->host;
+    p->socket = cc->socket[0] ? cc->socket : NULL;
+    p->user = o->mysql_user;
+    p->password = o->mysql_password;
+    p->db = o->mysql_db;
+    p->ssl_ca = *o->ssl_ca ? o->ssl_ca : NULL;
+    p->ssl_cert = *o->ssl_cert ? o->ssl_cert : NULL;
+    p->ssl_key = *o->ssl_key ? o->ssl_key : NULL;
+    p->server_pubkey = *o->server_pubkey ? o->server_pubkey : NULL;
+    p->connect_timeout_ms = (int)o->mysql_connect_timeout * 1000;
+    p->io_timeout_ms = (int)o->mysql_io_timeout * 1000;
+    p->max_packet = (size_t)o->max_allowed_packet;
+    p->get_server_pubkey = o->get_server_pubkey;
+    p->trace = o->debug_proto ? o->proto_trace : NULL; /* cli_ prints the lines */
+    p->compress = o->mysql_compression;
+    return myc_params_compression(o, p, quiet);
+}
+
+/* The hint for error 2061 (full authentication over plain TCP without a trusted RSA key). */
+static const char myc_hint_2061[] =
+    "over plain TCP the password goes only to a trusted RSA key: use TLS (--ssl-mode=REQUIRED), "
+    "give the key with --server-public-key-path, or trust the server's with "
+    "--get-server-public-key";
+
+/* A failed connect, in the words of STYLE 2.6; returns the exit code. */
+static int myc_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p)
+{
+    double ms = (double)c->connect_ns / 1e6;
+    if (c->err.rc == B_DONE) { /* a stop signal: nothing was measured */
+        b_msg(B_MSG_FATAL, "%s: %s after %.1f ms", what, c->err.msg, ms);
+        return B_EXIT_FAIL;
+    }
+    if (c->srv_code) { /* the server's ERR, or a client error in its numbering (2061) */
+        if (opts.persona == B_SYSBENCH) {
+            b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
+                  p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
+                  p->socket ? "" : ", port ", p->socket ? 0u : p->port);
+            b_msg(B_MSG_FATAL, "error %u: %s", c->srv_code, c->srv_msg);
+            return B_EXIT_FAIL;
+        }
+        b_msg(B_MSG_FATAL, "%s: login to %s failed for user '%s' (auth plugin %s, password: %s)",
+              what, c->target, p->user, c->plugin[0] ? c->plugin : "?",
+              p->password && *p->password ? "yes" : "no");
+        b_msg(B_MSG_FATAL, "%s: %s: ERROR %u (%s): %s", what,
+              c->err.rc == B_SERVER ? "server said" : "client error", c->srv_code, c->sqlstate,
+              c->srv_msg);
+        if (c->srv_code == 2061)
+            b_msg(B_MSG_HINT, "%s", myc_hint_2061);
+        else if (c->srv_code == 1045)
+            b_msg(B_MSG_HINT, "check --mysql-user/--mysql-password (-u/-p); MariaDB also answers "
+                              "1045 when it requires TLS (try --ssl-mode=REQUIRED)");
+        else if (c->srv_code == 1049)
+            b_msg(B_MSG_HINT, "create the database first, or name another with --mysql-db (-D)");
+        return B_EXIT_ENV;
+    }
+    if (opts.persona == B_SYSBENCH) {
+        b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
+              p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
+              p->socket ? "" : ", port ", p->socket ? 0u : p->port);
+        b_msg(B_MSG_FATAL, "%s", c->err.msg);
+        return B_EXIT_FAIL;
+    }
+    if (c->err.sys_errno)
+        b_msg(B_MSG_FATAL, "%s: %s (1 attempt, %.1f ms)", what, c->err.msg, ms);
+    else
+        b_msg(B_MSG_FATAL, "%s: %s", what, c->err.msg);
+    if (c->err.sys_errno == ECONNREFUSED)
+        b_msg(B_MSG_HINT, "nothing is listening there; check --mysql-host/--mysql-port (-h/-P) "
+                          "or use --mysql-socket (-S)");
+    else if (c->err.sys_errno == ETIMEDOUT)
+        b_msg(B_MSG_HINT, "no answer within --mysql-connect-timeout=%lld s: a firewall, or the "
+                          "wrong host",
+              (long long)opts.mysql_connect_timeout);
+    else if (c->err.sys_errno == ENOENT)
+        b_msg(B_MSG_HINT, "no server socket at that path; check --mysql-socket (-S)");
+    else if (strstr(c->err.msg, "did not verify"))
+        b_msg(B_MSG_HINT, "give the server's CA with --ssl-ca, or use --ssl-mode=REQUIRED to "
+                          "encrypt without verifying");
+    return B_EXIT_ENV;
+}
+
 /*== 11 cpu_, mem_ : CPU and memory workloads ================================*/
 /*
  * cpu: sysbench's event is one trial-division prime count up to --cpu-max-prime, with 64-bit
@@ -9241,213 +9439,6 @@ static int io_cleanup(struct res *res)
     return ex;
 }
 
-/* --debug=proto: myc_'s hex dump lines, on stderr as they come. */
-static void cli_proto_trace(void *ctx, const char *line)
-{
-    (void)ctx;
-    fputs(line, stderr);
-    fputc('\n', stderr);
-}
-
-/* The connection parameters for connection number idx (hosts and ports round-robin). */
-struct cli_conn {
-    struct myc_params p;
-    char host[256], socket[PATH_MAX];
-};
-
-static int cli_list_item(const char *list, unsigned idx, char *out, size_t n)
-{
-    unsigned cnt = 1;
-    for (const char *q = list; *q; q++)
-        cnt += *q == ',';
-    idx %= cnt;
-    const char *s = list;
-    for (unsigned i = 0; i < idx; i++)
-        s = strchr(s, ',') + 1;
-    size_t l = strcspn(s, ",");
-    snprintf(out, n, "%.*s", (int)B_MIN(l, n - 1), s);
-    return (int)cnt;
-}
-
-/* --mysql-compression-algorithms (the mysql client's --compression-algorithms): zlib turns
- * compression on, uncompressed alone leaves it as --mysql-compression says, zstd without zlib
- * is refused (bench has no zstd). */
-static int cli_conn_compression(const struct bench_opts *o, struct myc_params *p, bool quiet)
-{
-    const char *s = o->mysql_compression_algorithms;
-    bool zlib = false, zstd = false;
-    while (s && *s) {
-        size_t l = strcspn(s, ",");
-        if (l == 4 && !strncasecmp(s, "zlib", 4))
-            zlib = true;
-        else if (l == 4 && !strncasecmp(s, "zstd", 4))
-            zstd = true;
-        else if (!(l == 12 && !strncasecmp(s, "uncompressed", 12))) {
-            if (!quiet) {
-                char e[64];
-                my_escape(e, sizeof(e), s, B_MIN(l, (size_t)40));
-                b_msg(B_MSG_FATAL, "--mysql-compression-algorithms: invalid algorithm '%s' "
-                                   "(expected zlib or uncompressed)", e);
-                b_msg(B_MSG_HINT, "see 'bench --help'");
-            }
-            return B_INVALID;
-        }
-        s += l + (s[l] == ',');
-    }
-    if (zstd && !zlib) {
-        if (!quiet) {
-            b_msg(B_MSG_FATAL, "--mysql-compression-algorithms=%s: zstd compression is not "
-                               "supported (bench speaks the zlib compressed protocol)",
-                  o->mysql_compression_algorithms);
-            b_msg(B_MSG_HINT, "use --mysql-compression-algorithms=zlib (or --compress)");
-        }
-        return B_UNSUPPORTED;
-    }
-    p->compress |= zlib;
-    return B_OK;
-}
-
-static int cli_conn_params(const struct bench_opts *o, unsigned idx, struct cli_conn *cc,
-                           bool quiet)
-{
-    static const char *const modes[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
-                                        "VERIFY_IDENTITY"};
-    struct myc_params *p = &cc->p;
-    char port[16];
-    memset(cc, 0, sizeof(*cc));
-    p->ssl_mode = -1;
-    if (*o->ssl_mode) {
-        for (int i = 0; i < (int)countof(modes); i++)
-            if (!strcasecmp(o->ssl_mode, modes[i]))
-                p->ssl_mode = i;
-        if (p->ssl_mode < 0) {
-            if (!quiet) {
-                b_msg(B_MSG_FATAL, "--ssl-mode: invalid value '%s' (expected DISABLED, PREFERRED, "
-                                   "REQUIRED, VERIFY_CA or VERIFY_IDENTITY)",
-                      o->ssl_mode);
-                b_msg(B_MSG_HINT, "see 'bench --help'");
-            }
-            return B_INVALID;
-        }
-    } else if (o->mysql_ssl)
-        p->ssl_mode = MYC_SSL_REQUIRED; /* sysbench's --mysql-ssl=on */
-    else if (o->mysql_ssl_set || o->sb ||
-             (!o->tls_preferred && !*o->ssl_ca && !*o->ssl_cert && !*o->ssl_key))
-        p->ssl_mode = MYC_SSL_DISABLED; /* --mysql-ssl=off, or sysbench 1.0's default for its
-                                           workloads (ping and the one-liner: the mysql
-                                           client's PREFERRED; --ssl-ca/-cert/-key ask TLS) */
-    cli_list_item(o->mysql_host, idx, cc->host, sizeof(cc->host));
-    unsigned nhosts = 1;
-    for (const char *q = o->mysql_host; *q; q++)
-        nhosts += *q == ',';
-    cli_list_item(o->mysql_port, idx / nhosts, port, sizeof(port));
-    char *end;
-    unsigned long pv = strtoul(port, &end, 10);
-    if (*end || !*port || pv == 0 || pv > 65535) {
-        if (!quiet) {
-            b_msg(B_MSG_FATAL, "--mysql-port: invalid port '%s' (expected 1..65535)", port);
-            b_msg(B_MSG_HINT, "see 'bench --help'");
-        }
-        return B_INVALID;
-    }
-    p->port = (unsigned)pv;
-    if (*o->mysql_socket)
-        cli_list_item(o->mysql_socket, idx, cc->socket, sizeof(cc->socket));
-    else if (!strcmp(cc->host, "localhost")) {
-        /* as the mysql client: localhost means the local server's unix socket */
-        static const char *const paths[] = {"/run/mysqld/mysqld.sock",
-                                            "/var/run/mysqld/mysqld.sock", "/tmp/mysql.sock"};
-        for (size_t i = 0; i < countof(paths); i++)
-            if (access(paths[i], F_OK) == 0) {
-                snprintf(cc->socket, sizeof(cc->socket), "%s", paths[i]);
-                break;
-            }
-    }
-    /* as the mysql client: --ssl-ca means VERIFY_CA unless --ssl-mode asks for less */
-    if (*o->ssl_ca && ((p->ssl_mode == -1 && !cc->socket[0]) || p->ssl_mode == MYC_SSL_REQUIRED))
-        p->ssl_mode = MYC_SSL_VERIFY_CA;
-    p->host = cc->host;
-    p->socket = cc->socket[0] ? cc->socket : NULL;
-    p->user = o->mysql_user;
-    p->password = o->mysql_password;
-    p->db = o->mysql_db;
-    p->ssl_ca = *o->ssl_ca ? o->ssl_ca : NULL;
-    p->ssl_cert = *o->ssl_cert ? o->ssl_cert : NULL;
-    p->ssl_key = *o->ssl_key ? o->ssl_key : NULL;
-    p->server_pubkey = *o->server_pubkey ? o->server_pubkey : NULL;
-    p->connect_timeout_ms = (int)o->mysql_connect_timeout * 1000;
-    p->io_timeout_ms = (int)o->mysql_io_timeout * 1000;
-    p->max_packet = (size_t)o->max_allowed_packet;
-    p->get_server_pubkey = o->get_server_pubkey;
-    p->trace = o->debug_proto ? cli_proto_trace : NULL;
-    p->compress = o->mysql_compression;
-    return cli_conn_compression(o, p, quiet);
-}
-
-/* The hint for error 2061 (full authentication over plain TCP without a trusted RSA key). */
-static const char cli_hint_2061[] =
-    "over plain TCP the password goes only to a trusted RSA key: use TLS (--ssl-mode=REQUIRED), "
-    "give the key with --server-public-key-path, or trust the server's with "
-    "--get-server-public-key";
-
-/* A failed connect, in the words of STYLE 2.6; returns the exit code. */
-static int cli_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p)
-{
-    double ms = (double)c->connect_ns / 1e6;
-    if (c->err.rc == B_DONE) { /* a stop signal: nothing was measured */
-        b_msg(B_MSG_FATAL, "%s: %s after %.1f ms", what, c->err.msg, ms);
-        return B_EXIT_FAIL;
-    }
-    if (c->srv_code) { /* the server's ERR, or a client error in its numbering (2061) */
-        if (opts.sb) {
-            b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
-                  p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
-                  p->socket ? "" : ", port ", p->socket ? 0u : p->port);
-            b_msg(B_MSG_FATAL, "error %u: %s", c->srv_code, c->srv_msg);
-            return B_EXIT_FAIL;
-        }
-        b_msg(B_MSG_FATAL, "%s: login to %s failed for user '%s' (auth plugin %s, password: %s)",
-              what, c->target, p->user, c->plugin[0] ? c->plugin : "?",
-              p->password && *p->password ? "yes" : "no");
-        b_msg(B_MSG_FATAL, "%s: %s: ERROR %u (%s): %s", what,
-              c->err.rc == B_SERVER ? "server said" : "client error", c->srv_code, c->sqlstate,
-              c->srv_msg);
-        if (c->srv_code == 2061)
-            b_msg(B_MSG_HINT, "%s", cli_hint_2061);
-        else if (c->srv_code == 1045)
-            b_msg(B_MSG_HINT, "check --mysql-user/--mysql-password (-u/-p); MariaDB also answers "
-                              "1045 when it requires TLS (try --ssl-mode=REQUIRED)");
-        else if (c->srv_code == 1049)
-            b_msg(B_MSG_HINT, "create the database first, or name another with --mysql-db (-D)");
-        return B_EXIT_ENV;
-    }
-    if (opts.sb) {
-        b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
-              p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
-              p->socket ? "" : ", port ", p->socket ? 0u : p->port);
-        b_msg(B_MSG_FATAL, "%s", c->err.msg);
-        return B_EXIT_FAIL;
-    }
-    if (c->err.sys_errno)
-        b_msg(B_MSG_FATAL, "%s: %s (1 attempt, %.1f ms)", what, c->err.msg, ms);
-    else
-        b_msg(B_MSG_FATAL, "%s: %s", what, c->err.msg);
-    if (c->err.sys_errno == ECONNREFUSED)
-        b_msg(B_MSG_HINT, "nothing is listening there; check --mysql-host/--mysql-port (-h/-P) "
-                          "or use --mysql-socket (-S)");
-    else if (c->err.sys_errno == ETIMEDOUT)
-        b_msg(B_MSG_HINT, "no answer within --mysql-connect-timeout=%lld s: a firewall, or the "
-                          "wrong host",
-              (long long)opts.mysql_connect_timeout);
-    else if (c->err.sys_errno == ENOENT)
-        b_msg(B_MSG_HINT, "no server socket at that path; check --mysql-socket (-S)");
-    else if (strstr(c->err.msg, "did not verify"))
-        b_msg(B_MSG_HINT, "give the server's CA with --ssl-ca, or use --ssl-mode=REQUIRED to "
-                          "encrypt without verifying");
-    return B_EXIT_ENV;
-}
-
-
 /*== 16 oltp_ : sysbench's OLTP workloads over the myc_ client ===============*/
 /*
  * The 11 scripts of sysbench 1.0.20 (oltp_common.lua and friends, spec section 4) built in:
@@ -9460,7 +9451,7 @@ static int cli_conn_error(const char *what, const struct my_conn *c, const struc
  * Counters per thread: ctr[0] reads, [1] writes, [2] other, [3] ignored errors,
  * [4] reconnects. Tables carry COMMENT 'created by bench' (bench persona) so that cleanup,
  * and runs that write, touch only tables bench made (STYLE: prove ownership).
- * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is not implemented.
+ * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is zlib only (no zstd).
  */
 
 /* What the OLTP counters count (the report's "SQL statistics"). */
@@ -9560,7 +9551,7 @@ static const struct opt_def opt_oltp_ranges[] = {
 /* Which workload a wl_def is: its index in this table (set from wl_def.variant). */
 struct oltp_thread {
     struct my_conn c;
-    struct cli_conn cc;
+    struct myc_conn_params cc;
     bool connected;
     struct myc_stmt *st;       /* [tables * OQ_N]; st->coldefs != NULL when prepared */
     struct myc_stmt trx[2];    /* BEGIN, COMMIT prepared once per connection (as sysbench) */
@@ -10105,7 +10096,7 @@ static int oltp_connect(struct load_thread *t)
             snprintf(t->err.hint, sizeof(t->err.hint),
                      "nothing is listening there; check --mysql-host/--mysql-port (-h/-P)");
         else if (ot->c.srv_code == 2061) /* no TLS by default, as sysbench: issue 8's rule */
-            snprintf(t->err.hint, sizeof(t->err.hint), "%s", cli_hint_2061);
+            snprintf(t->err.hint, sizeof(t->err.hint), "%s", myc_hint_2061);
         else if (rc == B_SERVER && ot->c.srv_code == 1049)
             snprintf(t->err.hint, sizeof(t->err.hint),
                      "create the database first: sysbench and bench never create it (the "
@@ -10127,7 +10118,7 @@ static int oltp_thread_init(struct load_thread *t)
     ot->pv = b_xcalloc(ot->npv, sizeof(struct my_val));
     if (o->mysql_dry_run)
         return B_OK;
-    if (cli_conn_params(o, (unsigned)t->id, &ot->cc, true) < 0) /* oltp_check said why */
+    if (myc_params_from_opts(o, (unsigned)t->id, &ot->cc, true) < 0) /* oltp_check said why */
         return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
     return oltp_connect(t);
 }
@@ -10253,7 +10244,7 @@ static int oltp_check(struct bench_opts *o, struct b_err *err)
 {
     (void)err;
     struct b_err e;
-    struct cli_conn cc;
+    struct myc_conn_params cc;
     memset(&e, 0, sizeof(e));
     if ((o->oltp_legacy_table && *o->oltp_legacy_table &&
          oltp_name_check("--oltp-table-name", o->oltp_legacy_table, false, &e) < 0) ||
@@ -10262,7 +10253,7 @@ static int oltp_check(struct bench_opts *o, struct b_err *err)
         oltp_name_check("--mysql-storage-engine", o->oltp_engine, true, &e) < 0) {
         b_msg(B_MSG_FATAL, "%s", e.msg);
         b_msg(B_MSG_HINT, "%s", e.hint);
-        return cli_usage_exit();
+        return b_usage_exit();
     }
     unsigned hosts = 1, ports = 1;
     for (const char *q = o->mysql_host; *q; q++)
@@ -10270,8 +10261,8 @@ static int oltp_check(struct bench_opts *o, struct b_err *err)
     for (const char *q = o->mysql_port; *q; q++)
         ports += *q == ',';
     for (unsigned i = 0; i < hosts * ports; i++)
-        if (cli_conn_params(o, i, &cc, false) < 0)
-            return cli_usage_exit();
+        if (myc_params_from_opts(o, i, &cc, false) < 0)
+            return b_usage_exit();
     return B_EXIT_OK;
 }
 
@@ -10480,16 +10471,16 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
     return B_OK;
 }
 
-static int oltp_connect_cmd(struct oltp_job *j, struct my_conn *c, struct cli_conn *cc)
+static int oltp_connect_cmd(struct oltp_job *j, struct my_conn *c, struct myc_conn_params *cc)
 {
-    if (cli_conn_params(j->o, (unsigned)j->idx, cc, false) < 0) {
-        j->ex = cli_usage_exit();
+    if (myc_params_from_opts(j->o, (unsigned)j->idx, cc, false) < 0) {
+        j->ex = b_usage_exit();
         return B_INVALID;
     }
     int rc = myc_connect(c, &cc->p);
     if (rc < 0) {
         pthread_mutex_lock(&oltp_print_mu);
-        j->ex = cli_conn_error(j->w->name, c, &cc->p);
+        j->ex = myc_conn_error(j->w->name, c, &cc->p);
         pthread_mutex_unlock(&oltp_print_mu);
     }
     return rc;
@@ -10501,7 +10492,7 @@ static int oltp_connect_cmd(struct oltp_job *j, struct my_conn *c, struct cli_co
  * `old`. The sysbench persona leaves it, as sysbench does (the signal kills it), since no
  * marker proves the table ours there.
  */
-static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct cli_conn *cc)
+static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct myc_conn_params *cc)
 {
     char tbl[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 16];
     struct my_conn c;
@@ -10565,7 +10556,7 @@ static void *oltp_job_main(void *arg)
 {
     struct oltp_job *j = arg;
     struct my_conn c;
-    struct cli_conn cc;
+    struct myc_conn_params cc;
     if (oltp_connect_cmd(j, &c, &cc) < 0)
         return NULL;
     /* cmd_prewarm: no on-disk temporary tables, set once per connection (every thread's) */
@@ -10806,8 +10797,8 @@ static int oltp_init(struct load_run *r)
         return B_OK;
     struct oltp_job j = {.o = o, .w = r->w, .err = &r->err};
     struct my_conn c;
-    struct cli_conn cc;
-    if (cli_conn_params(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
+    struct myc_conn_params cc;
+    if (myc_params_from_opts(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
         return B_OK; /* the workers report the connection error */
     /* the bench persona's header names the transport the workers use (as this connection) */
     res_fact_str(r->res, "server", "%s", c.target);
@@ -10990,7 +10981,7 @@ static int sizing_sql(struct my_conn *c, const char *sql)
 static int sizing_main(struct res *res)
 {
     struct bench_opts *o = res->o;
-    struct cli_conn cc;
+    struct myc_conn_params cc;
     struct my_conn c;
     char db[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 32], qdb[OLTP_QNAME_SZ];
     u64 t0 = clk_now_ns();
@@ -11008,11 +10999,11 @@ static int sizing_main(struct res *res)
         return ex;
     snprintf(db, sizeof(db), "%s", o->mysql_db);
     oltp_quote(db, qdb, sizeof(qdb));
-    if (cli_conn_params(o, 0, &cc, false) < 0)
-        return cli_usage_exit();
+    if (myc_params_from_opts(o, 0, &cc, false) < 0)
+        return b_usage_exit();
     cc.p.db = NULL;
     if (myc_connect(&c, &cc.p) < 0)
-        return cli_conn_error("oltp", &c, &cc.p);
+        return myc_conn_error("oltp", &c, &cc.p);
     snprintf(sql, sizeof(sql), "CREATE DATABASE %s", qdb);
     if (sizing_sql(&c, sql) < 0) {
         b_msg(B_MSG_FATAL, "oltp: creating schema '%s' on %s failed: %s", db, c.target, c.err.msg);
@@ -11104,7 +11095,7 @@ static int sizing_main(struct res *res)
     return ex;
 }
 
-/*== 17 ping_, sizing_ : commands of their own: ping, the oltp one-liner =======*/
+/*== 17 ping_, sizing_ : commands of their own: ping, the oltp one-liner =====*/
 /*
  * Commands that are not sysbench tests: `bench ping` (connect, authenticate, time round
  * trips) and `bench oltp` (the sizing one-liner: its own schema, a thread ladder of OLTP runs
@@ -11228,17 +11219,17 @@ static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct my
 static int ping_main(struct res *res)
 {
     struct bench_opts *o = res->o;
-    struct cli_conn cc;
+    struct myc_conn_params cc;
     struct my_conn c;
     res->command = "ping";
     o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
-    if (cli_conn_params(o, 0, &cc, false) < 0)
-        return cli_usage_exit();
+    if (myc_params_from_opts(o, 0, &cc, false) < 0)
+        return b_usage_exit();
     if (!o->mysql_db_set)
         cc.p.db = NULL; /* ping needs no schema; sysbench's default 'sbtest' may not exist */
     int rc = myc_connect(&c, &cc.p);
     if (rc < 0) /* still printed by cli_conn_error (shared with oltp_, to become a b_err) */
-        return cli_conn_error("ping", &c, &cc.p);
+        return myc_conn_error("ping", &c, &cc.p);
     ping_conn_facts(res, &c, &cc.p);
     struct myc_result mr;
     struct ping_vars pv;
@@ -11295,7 +11286,7 @@ static int ping_main(struct res *res)
     return ex;
 }
 
-/*== 18 wl_ : workload registry and the run path ============================*/
+/*== 18 wl_ : workload registry and the run path =============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
@@ -11635,16 +11626,6 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
  * (within 0.4%) and clamped to the exact min/max; min/avg/max/sum are exact.
  * Several percentiles (--percentile=50,95,99.9) print one line each, in sysbench's shape.
  */
-
-static void rep_banner(const struct bench_opts *o)
-{
-    if (o->verbosity < 1)
-        return;
-    if (o->persona == B_SYSBENCH)
-        printf("sysbench %s (using bench %s)\n\n", BENCH_SB_VERSION, BENCH_VERSION);
-    else
-        printf("bench %s (sysbench %s compatible)\n\n", BENCH_VERSION, BENCH_SB_VERSION);
-}
 
 /* nanoseconds to milliseconds, for reports */
 static double rep_ms(u64 ns)
@@ -12226,7 +12207,139 @@ static rep_render_fn rep_command_renderer(const struct res *res)
  * the sysbench it replaces: same banner shape, messages, streams and exit codes. Invoked as
  * `bench`, errors are one "bench: ..." line plus a hint on stderr, with exit codes
  * 0 ok, 1 run failed, 2 usage, 3 environment (docs/cli.md).
+ * Layout: the personas (cli_personas: one row each, picked once from argv[0]); option files
+ * and values; then cli_main = cli_parse (argv, option files, mysql-style arguments into
+ * struct cli), cli_resolve (test, command word, option values, 0.4 mappings, password) and
+ * cli_dispatch (the command table cli_cmds: one row per command), with one cli_free.
  */
+
+/* ---- personas: who bench is for this invocation, from argv[0] ---- */
+
+enum cli_help { CLI_HELP_BENCH, CLI_HELP_SYSBENCH, CLI_HELP_NONE };
+
+/* Every difference of a persona that is not a message of its own: rows in enum b_persona
+ * order. Messages whose words differ (sysbench's exact texts) test cli_sb() where they are. */
+struct cli_persona {
+    int persona;                 /* enum b_persona: the row's index */
+    const char *name;            /* the program's name in help and usage lines */
+    const char *const *argv0;    /* names that select it: a prefix of argv[0]'s base name
+                                    (sysbench's own check: strncmp(me, "sysbench", 8)) */
+    const char *banner;          /* before a command's output (--verbosity >= 1); "" none */
+    const char *version;         /* --version */
+    const char *fatal, *warn, *hint, *note; /* b_msg prefixes by kind */
+    int msg_fd;                  /* 1: stdout (sysbench's logger: msg_out when muted), 2: stderr */
+    bool hints;                  /* hint lines are shown */
+    int usage_ex;                /* exit code of a usage error */
+    bool ext;                    /* bench's extension values are accepted (ENUM after '|') */
+    int help;                    /* enum cli_help: what --help and `bench` alone print */
+};
+
+static const char *const cli_argv0_sysbench[] = {"sysbench", NULL};
+static const char *const cli_argv0_mysqlslap[] = {"mysqlslap", "mariadb-slap", NULL};
+
+static const struct cli_persona cli_personas[] = {
+    [B_BENCH] = {.persona = B_BENCH,
+                 .name = "bench",
+                 .argv0 = NULL, /* the default */
+                 .banner = "bench " BENCH_VERSION " (sysbench " BENCH_SB_VERSION " compatible)\n\n",
+                 .version = "bench " BENCH_VERSION " (sysbench " BENCH_SB_VERSION
+                            " compatible; mbed TLS " MBEDTLS_VERSION_STRING ")\n",
+                 .fatal = "bench: ",
+                 .warn = "bench: warning: ",
+                 .hint = "bench: hint: ",
+                 .note = "bench: ",
+                 .msg_fd = 2,
+                 .hints = true,
+                 .usage_ex = B_EXIT_USAGE,
+                 .ext = true,
+                 .help = CLI_HELP_BENCH},
+    [B_SYSBENCH] = {.persona = B_SYSBENCH,
+                    .name = "sysbench",
+                    .argv0 = cli_argv0_sysbench,
+                    .banner = "sysbench " BENCH_SB_VERSION " (using bench " BENCH_VERSION ")\n\n",
+                    .version = "sysbench " BENCH_SB_VERSION "\n",
+                    .fatal = "FATAL: ",
+                    .warn = "WARNING: ",
+                    .hint = "",
+                    .note = "",
+                    .msg_fd = 1,
+                    .hints = false,
+                    .usage_ex = B_EXIT_FAIL,
+                    .ext = false,
+                    .help = CLI_HELP_SYSBENCH},
+    /* issue 12 builds it: for now cli_main refuses it (exit 2) */
+    [B_MYSQLSLAP] = {.persona = B_MYSQLSLAP,
+                     .name = "mysqlslap",
+                     .argv0 = cli_argv0_mysqlslap,
+                     .banner = "",
+                     .version = "mysqlslap (bench " BENCH_VERSION ")\n",
+                     .fatal = "mysqlslap: ",
+                     .warn = "mysqlslap: warning: ",
+                     .hint = "",
+                     .note = "mysqlslap: ",
+                     .msg_fd = 2,
+                     .hints = false,
+                     .usage_ex = B_EXIT_FAIL,
+                     .ext = true,
+                     .help = CLI_HELP_NONE},
+};
+
+/* The persona that argv[0] selects: the first row with a matching name, else bench. */
+static const struct cli_persona *cli_persona_for(const char *argv0)
+{
+    const char *me = strrchr(argv0, '/');
+    me = me ? me + 1 : argv0;
+    for (size_t i = 0; i < countof(cli_personas); i++)
+        for (const char *const *m = cli_personas[i].argv0; m && *m; m++)
+            if (!strncmp(me, *m, strlen(*m)))
+                return &cli_personas[i];
+    return &cli_personas[B_BENCH];
+}
+
+/* This invocation's persona (opts.persona, set once by cli_persona_set). */
+static const struct cli_persona *cli_persona(void)
+{
+    return &cli_personas[opts.persona];
+}
+
+/* Is this sysbench, for the messages that have sysbench's own words? */
+static bool cli_sb(void)
+{
+    return opts.persona == B_SYSBENCH;
+}
+
+/* b_msg's printer: the persona's prefix and stream. Warnings are muted with the rest of the
+ * output below --verbosity=2 (as sysbench's logger). */
+static void cli_msg_print(int kind, const char *fmt, va_list ap) B_PRINTF(2, 0);
+static void cli_msg_print(int kind, const char *fmt, va_list ap)
+{
+    const struct cli_persona *p = cli_persona();
+    FILE *f = p->msg_fd == 1 && opts.msg_out ? opts.msg_out : p->msg_fd == 1 ? stdout : stderr;
+    if (kind == B_MSG_HINT && !p->hints)
+        return;
+    if (kind == B_MSG_WARN && opts.verbosity < 2 && opts.msg_out)
+        return;
+    fflush(stdout);
+    fputs(kind == B_MSG_FATAL  ? p->fatal
+          : kind == B_MSG_WARN ? p->warn
+          : kind == B_MSG_HINT ? p->hint
+                               : p->note,
+          f);
+    vfprintf(f, fmt, ap);
+    fputc('\n', f);
+    fflush(f);
+}
+
+/* Set the persona, once, with what lower sections read of it (opts.sb for code not yet on
+ * opts.persona). */
+static void cli_persona_set(const struct cli_persona *p)
+{
+    opts.persona = p->persona;
+    opts.sb = p->persona == B_SYSBENCH;
+    opts.usage_ex = p->usage_ex;
+    opts.ext_off = !p->ext;
+    opts.msg_print = cli_msg_print;
+}
 
 struct cli {
     const char **args;              /* options, in order (argv and option files), no limit */
@@ -12237,10 +12350,20 @@ struct cli {
     char **own;                     /* strings read from option files, freed by cli_free */
     int nown, capown;
     const struct wl_def *w;         /* the test, once known */
+    const char *test, *cmd;         /* the test's name as given, the command word (or NULL) */
+    int late_ex;                    /* a failure sysbench reports after its banner, pending */
     bool banner_done;               /* the banner has been printed */
     char **av;                      /* argv after the mysql-style rewrite */
     struct buf argmem;              /* strings of rewritten options */
 };
+
+/* The persona's banner, once, before the first output of a command (--verbosity >= 1). */
+static void cli_banner(struct cli *c)
+{
+    if (!c->banner_done && opts.verbosity >= 1)
+        fputs(cli_persona()->banner, stdout);
+    c->banner_done = true;
+}
 
 static void cli_free(struct cli *c)
 {
@@ -12457,13 +12580,13 @@ static int cli_read_config(struct cli *c, const char *path)
     struct buf b = {0}, e = {0};
     struct stat st;
     char why[160];
-    int rc = cli_slurp(path, !opts.sb, &b, &st, why, sizeof(why)), line = 0;
+    int rc = cli_slurp(path, !cli_sb(), &b, &st, why, sizeof(why)), line = 0;
     if (rc == CLI_F_IGNORED) {
         b_msg(B_MSG_WARN, "World-writable config file '%s' is ignored.",
               cli_esc(&e, path, strlen(path)));
         b_msg(B_MSG_HINT, "remove the write permission of others: chmod o-w '%s'", e.p);
     } else if (rc != CLI_F_OK) {
-        if (opts.sb)
+        if (cli_sb())
             printf("FATAL: Cannot open config file '%s': %s\n", path, why);
         else {
             b_msg(B_MSG_FATAL, "cannot read config file '%s': %s",
@@ -12472,7 +12595,7 @@ static int cli_read_config(struct cli *c, const char *path)
         }
         buf_free(&b);
         buf_free(&e);
-        return opts.sb ? B_EXIT_FAIL : B_EXIT_ENV;
+        return cli_sb() ? B_EXIT_FAIL : B_EXIT_ENV;
     }
     buf_free(&e);
     for (char *pos = b.p, *p; (p = cli_line(&pos, b.p + b.len));) {
@@ -12489,7 +12612,7 @@ static int cli_read_config(struct cli *c, const char *path)
             char *ke = eq, *ve = ne, *v = cli_trim(eq + 1, &ve);
             while (ke > p && isspace((unsigned char)ke[-1]))
                 ke--;
-            if (!opts.sb && ke - p == 11 &&
+            if (!cli_sb() && ke - p == 11 &&
                 (!strncmp(p, "config-file", 11) || !strncmp(p, "config_file", 11))) {
                 b_msg(B_MSG_FATAL, "%s: config-file: a config file cannot name another one "
                                    "(it would not be read)",
@@ -12810,6 +12933,14 @@ static bool cli_sb_bad(const struct opt_def *d, const char *val, int rc)
  * options first (their errors come before the banner in the sysbench persona), then the
  * rest. *late is set when the failure is one sysbench reports after its banner.
  */
+/* --debug=proto: myc_'s hex dump lines, on stderr as they come. */
+static void cli_proto_trace(void *ctx, const char *line)
+{
+    (void)ctx;
+    fputs(line, stderr);
+    fputc('\n', stderr);
+}
+
 static int cli_apply(struct cli *c, bool *late)
 {
     *late = false;
@@ -12825,9 +12956,8 @@ static int cli_apply(struct cli *c, bool *late)
                 const char *owner, *sug = cli_suggest(a, len, &owner);
                 *late = true;
                 int nl = (int)len + 2; /* the name only: the value may be a mistyped password */
-                if (opts.sb) {
-                    rep_banner(&opts);
-                    c->banner_done = true;
+                if (cli_sb()) {
+                    cli_banner(c);
                     /* sysbench echoes the value too; not when it looks like a password */
                     bool pw = sug && strstr(sug, "password");
                     struct buf e = {0};
@@ -12856,6 +12986,7 @@ static int cli_apply(struct cli *c, bool *late)
             const char *val = eq ? eq + 1 : d->type == OPT_BOOL ? "on" : "";
             if (d->off == offsetof(struct bench_opts, debug) && !strcmp(val, "proto")) {
                 opts.debug_proto = true; /* --debug=proto: hex dump of every packet */
+                opts.proto_trace = cli_proto_trace;
                 continue;
             }
             int rc = opt_set(d, &opts, val);
@@ -12870,9 +13001,9 @@ static int cli_apply(struct cli *c, bool *late)
             if (rc == OPT_OK)
                 continue;
             *late = !general || d->type == OPT_BOOL || (d->flags & OPT_F_SBLATE);
-            if (opts.sb && *late)
-                rep_banner(&opts), c->banner_done = true;
-            if (opts.sb) {
+            if (cli_sb() && *late)
+                cli_banner(c);
+            if (cli_sb()) {
                 if (d->type == OPT_BOOL || (!eq && d->type != OPT_STR))
                     fprintf(stderr, "invalid option: %s\n", c->args[i]);
                 else if (cli_sb_bad(d, val, rc))
@@ -12930,8 +13061,8 @@ static int cli_derive(struct cli *c)
     /* --percentile: sysbench takes one integer 0..100; bench also a list */
     {
         int n = cli_parse_doubles(o->percentile_list, o->pct, OPT_MAX_PCT, 0, 100);
-        if (n < 0 || (o->sb && (n != 1 || o->pct[0] != floor(o->pct[0])))) {
-            if (o->sb)
+        if (n < 0 || (cli_sb() && (n != 1 || o->pct[0] != floor(o->pct[0])))) {
+            if (cli_sb())
                 printf("FATAL: Invalid value for --percentile: %s\n", o->percentile_list);
             else {
                 b_msg(B_MSG_FATAL,
@@ -12940,7 +13071,7 @@ static int cli_derive(struct cli *c)
                       o->percentile_list, OPT_MAX_PCT);
                 cli_hint_help(c);
             }
-            return cli_usage_exit();
+            return b_usage_exit();
         }
         qsort(o->pct, (size_t)n, sizeof(double), cli_cmp_double);
         o->npct = (n == 1 && o->pct[0] == 0) ? 0 : n;
@@ -12948,23 +13079,23 @@ static int cli_derive(struct cli *c)
             if (o->pct[i] == 0) {
                 b_msg(B_MSG_FATAL, "--percentile: 0 disables percentiles and cannot be in a "
                                    "list");
-                return cli_usage_exit();
+                return b_usage_exit();
             }
     }
     if (o->histogram && !o->npct) {
-        if (o->sb)
+        if (cli_sb())
             printf("FATAL: --histogram cannot be used with --percentile=0\n");
         else {
             b_msg(B_MSG_FATAL, "--histogram needs percentiles, but --percentile=0 disables them");
             b_msg(B_MSG_HINT, "drop --percentile=0 or --histogram");
         }
-        return cli_usage_exit();
+        return b_usage_exit();
     }
     /* --report-checkpoints */
     {
         int n = cli_parse_doubles(o->report_checkpoints, o->ckpt, OPT_MAX_CKPT, 0, 1e9);
         if (n < 0) {
-            if (o->sb)
+            if (cli_sb())
                 printf("FATAL: Invalid value for --report-checkpoints: %s\n",
                        o->report_checkpoints);
             else {
@@ -12974,7 +13105,7 @@ static int cli_derive(struct cli *c)
                       o->report_checkpoints, OPT_MAX_CKPT);
                 cli_hint_help(c);
             }
-            return cli_usage_exit();
+            return b_usage_exit();
         }
         qsort(o->ckpt, (size_t)n, sizeof(double), cli_cmp_double);
         o->nckpt = n;
@@ -12993,7 +13124,7 @@ static int cli_derive(struct cli *c)
             double v = strtod(f, &end);
             bool ok = !errno && end != f && v >= 0 && (!*end || !strcmp(end, "%"));
             if (!ok) {
-                if (o->sb)
+                if (cli_sb())
                     printf("FATAL: Invalid value for --forced-shutdown: %s\n", f);
                 else {
                     b_msg(B_MSG_FATAL,
@@ -13002,12 +13133,12 @@ static int cli_derive(struct cli *c)
                           f);
                     cli_hint_help(c);
                 }
-                return cli_usage_exit();
+                return b_usage_exit();
             }
             o->forced_s = *end == '%' ? (double)o->time_s * v / 100.0 : v;
         }
     }
-    if (o->time_s == 0 && o->events == 0 && (o->sb || !c->w || !c->w->own_limit))
+    if (o->time_s == 0 && o->events == 0 && (cli_sb() || !c->w || !c->w->own_limit))
         b_msg(B_MSG_WARN, "Both event and time limits are disabled, running an endless test");
     if (o->debug)
         o->verbosity = 5;
@@ -13180,11 +13311,12 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
     return *bad ? -1 : n;
 }
 
+/* --help, and the bench persona's `bench` alone: the persona's help style. */
 static void cli_print_help(void)
 {
-    const bool sb = opts.sb;
-    const char *me = sb ? "sysbench" : "bench";
-    printf("Usage:\n  %s [options]... [testname] [command]\n\n", me);
+    const struct cli_persona *p = cli_persona();
+    const bool sb = p->help != CLI_HELP_BENCH; /* sysbench's text: no bench extensions */
+    printf("Usage:\n  %s [options]... [testname] [command]\n\n", p->name);
     printf("Commands implemented by most tests: prepare run cleanup help\n\n");
     for (size_t g = 0; g < countof(opt_groups); g++) {
         if (opt_groups[g].t == opt_mysql)
@@ -13199,7 +13331,7 @@ static void cli_print_help(void)
     for (size_t i = 0; i < countof(wl_all); i++)
         if (!wl_all[i].hidden && !(sb && (wl_all[i].db || wl_all[i].command)))
             printf("  %s - %s\n", wl_all[i].name, wl_all[i].desc);
-    printf("\nSee '%s <testname> help' for a list of options for each test.\n\n", me);
+    printf("\nSee '%s <testname> help' for a list of options for each test.\n\n", p->name);
     if (!sb)
         printf("Exit status: 0 success, 1 the run failed or its result is invalid, 2 usage "
                "error,\n3 the environment refused (open, connect, memory). See bench(1).\n\n");
@@ -13207,13 +13339,7 @@ static void cli_print_help(void)
 
 static void cli_print_version(void)
 {
-    if (opts.sb) {
-        printf("sysbench %s\n", BENCH_SB_VERSION);
-        return;
-    }
-    printf("bench %s (sysbench %s compatible", BENCH_VERSION, BENCH_SB_VERSION);
-    printf("; mbed TLS %s", MBEDTLS_VERSION_STRING);
-    printf(")\n");
+    fputs(cli_persona()->version, stdout);
 }
 
 /* A failure of a run, from r->err: the bench persona says which test and gives the hint;
@@ -13221,7 +13347,7 @@ static void cli_print_version(void)
 static void cli_run_error(const struct wl_def *w, const struct b_err *e, int rc)
 {
     const char *msg = e->msg[0] ? e->msg : b_errstr(rc);
-    if (opts.sb) {
+    if (cli_sb()) {
         b_msg(B_MSG_FATAL, "%s", msg);
         if (e->hint[0])
             b_msg(B_MSG_WARN, "%s", e->hint);
@@ -13304,7 +13430,7 @@ static int cli_out_check(int ex)
         e = write(fileno(f), "\n", 1) < 0 ? errno : EIO;
     }
     fprintf(stderr, "%scannot write the report to standard output: %s (%s)\n",
-            opts.sb ? "FATAL: " : "bench: ", strerror(e), b_errno_name(e));
+            cli_persona()->fatal, strerror(e), b_errno_name(e));
     return ex ? ex : B_EXIT_FAIL;
 }
 
@@ -13503,13 +13629,6 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
     return ex;
 }
 
-static void cli_banner(struct cli *c)
-{
-    if (!c->banner_done)
-        rep_banner(&opts);
-    c->banner_done = true;
-}
-
 /* Release what the option tables own (strings), for leak-free tests and sanitizer runs. */
 static void cli_free_opts(void)
 {
@@ -13557,8 +13676,6 @@ static int cli_db_defaults(struct cli *c)
     return ex;
 }
 
-static int cli_main(int argc, char **argv);
-
 /*
  * Started with fd 0, 1 or 2 closed (`>&-`), the first file bench opens would become that
  * descriptor and receive the report (a test file, a MySQL socket). Before anything is
@@ -13579,42 +13696,19 @@ static void cli_std_fds(void)
     }
 }
 
-/* bench_main - the whole program; main() only calls it (tests include bench.c). */
-static int bench_main(int argc, char **argv)
-{
-    cli_std_fds();
-    int ex = cli_out_check(cli_main(argc, argv));
-    if (wl_reap(0) == 0) /* else workers stuck in an event may still read the options */
-        cli_free_opts();
-    return ex;
-}
+/* ---- parse: argv, mysql-style arguments and option files into struct cli ---- */
 
-static int cli_main(int argc, char **argv)
+static int cli_parse(struct cli *c, int argc, char **argv)
 {
-    struct cli c;
-    const char *me = strrchr(argv[0], '/');
-    bool late;
+    const char *bad;
     int ex;
 
-    memset(&c, 0, sizeof(c));
-    memset(&opts, 0, sizeof(opts));
-    me = me ? me + 1 : argv[0];
-    opts.sb = !strncmp(me, "sysbench", 8);
-    opts.persona = opts.sb ? B_SYSBENCH : B_BENCH;
-    setvbuf(stdout, NULL, _IOLBF, 0);
-
-    for (size_t g = 0; g < countof(opt_groups); g++)
-        opt_defaults(opt_groups[g].t, opt_groups[g].n, &opts);
-    for (size_t i = 0; i < countof(wl_all); i++)
-        opt_defaults(wl_all[i].opts, wl_all[i].nopts, &opts);
-
     /* mysql client conventions (-h -P -u -p -S -D, --host= ...) become --mysql-* options */
-    const char *bad;
-    c.av = b_xcalloc((size_t)argc + 1, sizeof(char *));
-    int nav = cli_mysql_args(argc - 1, argv + 1, c.av, &c.argmem, &opts.password_prompt, &bad);
+    c->av = b_xcalloc((size_t)argc + 1, sizeof(char *));
+    int nav = cli_mysql_args(argc - 1, argv + 1, c->av, &c->argmem, &opts.password_prompt, &bad);
     cli_hide_secrets(argc, argv);
     if (nav < 0) {
-        if (opts.sb)
+        if (cli_sb())
             fprintf(stderr, "invalid option: %s\n", bad);
         else {
             b_msg(B_MSG_FATAL, "unknown option '%s' (bench takes --name=value options, and the "
@@ -13622,28 +13716,24 @@ static int cli_main(int argc, char **argv)
                   bad);
             b_msg(B_MSG_HINT, "see 'bench --help'");
         }
-        cli_free(&c);
-        return cli_usage_exit();
+        return b_usage_exit();
     }
     for (int i = 0; i < nav; i++) {
-        const char *a = c.av[i];
+        const char *a = c->av[i];
         if (!strncmp(a, "--", 2) && a[2]) {
             if (!strncmp(a, "--config-file=", 14) || !strncmp(a, "--config_file=", 14)) {
-                if ((ex = cli_read_config(&c, a + 14)) != B_EXIT_OK) {
-                    cli_free(&c);
+                if ((ex = cli_read_config(c, a + 14)) != B_EXIT_OK)
                     return ex;
-                }
                 continue;
             }
-            if (!opts.sb && (!strcmp(a, "--mysql-password") || !strcmp(a, "--mysql_password")) &&
-                i + 1 < nav && c.av[i + 1][0] != '-') {
+            if (!cli_sb() && (!strcmp(a, "--mysql-password") || !strcmp(a, "--mysql_password")) &&
+                i + 1 < nav && c->av[i + 1][0] != '-') {
                 /* "--mysql-password SECRET": the next word would be echoed as a test or
                  * command by the messages below */
                 b_msg(B_MSG_FATAL, "%s: no value attached; the argument after it is not "
                                    "shown (it may be the password)",
                       a);
                 b_msg(B_MSG_HINT, "write --mysql-password=SECRET, or -p to be asked for it");
-                cli_free(&c);
                 return B_EXIT_USAGE;
             }
             if (!strncmp(a, "--test=", 7)) {
@@ -13651,137 +13741,309 @@ static int cli_main(int argc, char **argv)
                                 "script name or path on the command line without any "
                                 "options.\n");
             }
-            cli_add(&c, c.nargs, a, NULL);
-        } else if (c.npos < 3) {
-            c.pos[c.npos++] = a;
+            cli_add(c, c->nargs, a, NULL);
+        } else if (c->npos < 3) {
+            c->pos[c->npos++] = a;
         }
     }
-    /* --test=NAME (0.4 syntax) supplies the test name: the positional is then the command */
-    const char *test = NULL, *cmd = NULL;
-    for (int i = 0; i < c.nargs; i++)
-        if (!strncmp(c.args[i], "--test=", 7))
-            test = c.args[i] + 7;
-    int first_cmd = test ? 0 : 1;
-    if (!test && c.npos > 0)
-        test = c.pos[0];
-    if (c.npos > first_cmd)
-        cmd = c.pos[first_cmd];
-    if (c.npos > first_cmd + 1) {
-        if (opts.sb)
-            fprintf(stderr, "Unrecognized command line argument: %s\n", c.pos[first_cmd + 1]);
+    return B_EXIT_OK;
+}
+
+/* ---- resolve: the test, the command word, option values, the 0.4 mappings, the password ---- */
+
+/* --test=oltp (sysbench 0.4): the 1.0 workload its modes name, on its one table. */
+static int cli_legacy_oltp(struct cli *c)
+{
+    const char *to = oltp_legacy_map(&opts);
+    if (!to) {
+        b_msg(B_MSG_FATAL, "--test=oltp: unknown --oltp-test-mode=%s / --oltp-nontrx-mode=%s",
+              opts.oltp_test_mode, opts.oltp_nontrx_mode);
+        b_msg(B_MSG_HINT, "0.4's modes are simple, complex and nontrx (select, update_key, "
+                          "update_nokey, insert, delete)");
+        return b_usage_exit();
+    }
+    c->w = wl_find(to); /* the table is --oltp-table-name (0.4: one, unnumbered) */
+    opts.oltp_tables = 1;
+    if (!*opts.oltp_legacy_table) {
+        free(opts.oltp_legacy_table);
+        opts.oltp_legacy_table = b_xstrdup("sbtest");
+    }
+    if (!cli_sb())
+        b_msg(B_MSG_WARN, "--test=oltp (sysbench 0.4) runs as %s on table '%s'", to,
+              opts.oltp_legacy_table);
+    return B_EXIT_OK;
+}
+
+/* -p without a value: the password from the terminal. */
+static int cli_ask_password(void)
+{
+    char pw[256];
+    int prc = cli_prompt_password(pw, sizeof(pw));
+    if (prc < 0) {
+        mbedtls_platform_zeroize(pw, sizeof(pw));
+        if (prc == B_INTR)
+            b_msg(B_MSG_FATAL, "-p: asking for the password: interrupted by %s",
+                  os_stop_signame());
+        else if (prc == B_TRUNCATED)
+            b_msg(B_MSG_FATAL, "-p: the password typed is longer than %zu bytes",
+                  sizeof(pw) - 1);
+        else
+            b_msg(B_MSG_FATAL, "-p: cannot ask for the password: no terminal");
+        if (prc != B_INTR)
+            b_msg(B_MSG_HINT, "give it as -pSECRET, --mysql-password=SECRET or in MYSQL_PWD");
+        return prc == B_INTR ? B_EXIT_FAIL : b_usage_exit();
+    }
+    free(opts.mysql_password);
+    opts.mysql_password = b_xstrdup(pw);
+    mbedtls_platform_zeroize(pw, sizeof(pw));
+    return B_EXIT_OK;
+}
+
+/*
+ * cli_resolve - the test and the command word (--test=NAME supplies the test: the positional
+ * is then the command), option values (option files of the mysql client first, for database
+ * tests), the 0.4 mappings and the password. A failure sysbench reports after its banner is
+ * kept in c->late_ex, for cli_dispatch.
+ */
+static int cli_resolve(struct cli *c)
+{
+    bool late;
+    int ex;
+
+    for (int i = 0; i < c->nargs; i++)
+        if (!strncmp(c->args[i], "--test=", 7))
+            c->test = c->args[i] + 7;
+    int first_cmd = c->test ? 0 : 1;
+    if (!c->test && c->npos > 0)
+        c->test = c->pos[0];
+    if (c->npos > first_cmd)
+        c->cmd = c->pos[first_cmd];
+    if (c->npos > first_cmd + 1) {
+        if (cli_sb())
+            fprintf(stderr, "Unrecognized command line argument: %s\n", c->pos[first_cmd + 1]);
         else {
             b_msg(B_MSG_FATAL, "unexpected argument '%s' (the syntax is: bench [options]... "
                                "[testname] [command])",
-                  c.pos[first_cmd + 1]);
+                  c->pos[first_cmd + 1]);
             b_msg(B_MSG_HINT, "options take the form --name=value, with no space");
         }
-        cli_free(&c);
-        return cli_usage_exit();
+        return b_usage_exit();
     }
-    if (test)
-        c.w = wl_find(test);
-    bool legacy_oltp = test && test != c.pos[0] && !strcmp(test, "oltp"); /* --test=oltp */
+    if (c->test)
+        c->w = wl_find(c->test);
+    /* --test=oltp: sysbench 0.4's OLTP test */
+    bool legacy_oltp = c->test && c->test != c->pos[0] && !strcmp(c->test, "oltp");
     if (legacy_oltp)
-        c.w = wl_find("oltp-0.4");
-    if (c.w && c.w->db && !opts.sb && (ex = cli_db_defaults(&c)) != B_EXIT_OK) {
-        cli_free(&c);
+        c->w = wl_find("oltp-0.4");
+    if (c->w && c->w->db && !cli_sb() && (ex = cli_db_defaults(c)) != B_EXIT_OK)
         return ex;
-    }
 
-    ex = cli_apply(&c, &late);
+    ex = cli_apply(c, &late);
     if (ex == B_EXIT_OK)
-        ex = cli_derive(&c);
-    if (ex != B_EXIT_OK && (!late || !opts.sb)) {
-        cli_free(&c);
+        ex = cli_derive(c);
+    if (ex != B_EXIT_OK && (!late || !cli_sb()))
         return ex;
-    }
-    if (ex == B_EXIT_OK && opts.debug && !opts.sb) /* where each option of a file came from */
-        for (int i = 0; i < c.nargs; i++)
-            if (c.from[i]) {
+    c->late_ex = ex;
+    if (ex == B_EXIT_OK && opts.debug && !cli_sb()) /* where each option of a file came from */
+        for (int i = 0; i < c->nargs; i++)
+            if (c->from[i]) {
                 struct buf e = {0};
-                const char *a = c.args[i];
+                const char *a = c->args[i];
                 size_t n = cli_secret(a) ? (size_t)(cli_secret(a) - a) : strlen(a);
-                printf("DEBUG: %s: %s%s\n", c.from[i], cli_esc(&e, a, n),
+                printf("DEBUG: %s: %s%s\n", c->from[i], cli_esc(&e, a, n),
                        n < strlen(a) ? "(hidden)" : "");
                 buf_free(&e);
             }
-    if (ex == B_EXIT_OK && legacy_oltp) {
-        const char *to = oltp_legacy_map(&opts);
-        if (!to) {
-            b_msg(B_MSG_FATAL, "--test=oltp: unknown --oltp-test-mode=%s / --oltp-nontrx-mode=%s",
-                  opts.oltp_test_mode, opts.oltp_nontrx_mode);
-            b_msg(B_MSG_HINT, "0.4's modes are simple, complex and nontrx (select, update_key, "
-                              "update_nokey, insert, delete)");
-            cli_free(&c);
-            return cli_usage_exit();
-        }
-        c.w = wl_find(to); /* the table is --oltp-table-name (0.4: one, unnumbered) */
-        opts.oltp_tables = 1;
-        if (!*opts.oltp_legacy_table) {
-            free(opts.oltp_legacy_table);
-            opts.oltp_legacy_table = b_xstrdup("sbtest");
-        }
-        if (!opts.sb)
-            b_msg(B_MSG_WARN, "--test=oltp (sysbench 0.4) runs as %s on table '%s'", to,
-                  opts.oltp_legacy_table);
-    }
+    if (ex == B_EXIT_OK && legacy_oltp && (ex = cli_legacy_oltp(c)) != B_EXIT_OK)
+        return ex;
     os_install_signals(); /* SIGINT/SIGTERM end runs cleanly: reports print, schemas drop */
-    if (ex == B_EXIT_OK && opts.password_prompt) {
-        char pw[256];
-        int prc = cli_prompt_password(pw, sizeof(pw));
-        if (prc < 0) {
-            mbedtls_platform_zeroize(pw, sizeof(pw));
-            if (prc == B_INTR)
-                b_msg(B_MSG_FATAL, "-p: asking for the password: interrupted by %s",
-                      os_stop_signame());
-            else if (prc == B_TRUNCATED)
-                b_msg(B_MSG_FATAL, "-p: the password typed is longer than %zu bytes",
-                      sizeof(pw) - 1);
-            else
-                b_msg(B_MSG_FATAL, "-p: cannot ask for the password: no terminal");
-            if (prc != B_INTR)
-                b_msg(B_MSG_HINT, "give it as -pSECRET, --mysql-password=SECRET or in MYSQL_PWD");
-            cli_free(&c);
-            return prc == B_INTR ? B_EXIT_FAIL : cli_usage_exit();
+    if (ex == B_EXIT_OK && opts.password_prompt)
+        return cli_ask_password();
+    return B_EXIT_OK;
+}
+
+/* ---- dispatch: the command table ---- */
+
+enum cli_word {
+    CLI_W_NONE,     /* no test: asked by an option (--help, --version) */
+    CLI_W_NEEDED,   /* the word after the test: run, prepare, cleanup, prewarm, help */
+    CLI_W_OPTIONAL, /* a test's command of its own (ping, oltp): "run" or no word */
+};
+enum cli_hook { CLI_H_NONE, CLI_H_RUN, CLI_H_PREPARE, CLI_H_CLEANUP, CLI_H_PREWARM, CLI_H_OWN };
+enum cli_chk { CLI_CHK_NONE, CLI_CHK_RUN, CLI_CHK_COMMON };
+
+/* One command: a new command is a row (and its handler if none of these fits). */
+struct cli_cmd {
+    const char *name;  /* the command word; for CLI_W_NONE the option's name */
+    int word;          /* enum cli_word: how it is asked for */
+    int hook;          /* enum cli_hook: what of the test it runs (the test must have it) */
+    int check;         /* enum cli_chk: the test's check hook that runs first */
+    bool banner;       /* the persona's banner before its output */
+    int (*fn)(struct cli *c, const struct cli_cmd *k);
+};
+
+/* The test's hook a row runs; NULL if the test has none. */
+static int (*cli_hook_of(const struct wl_def *w, int hook))(struct res *res)
+{
+    switch (hook) {
+    case CLI_H_PREPARE:
+        return w->prepare;
+    case CLI_H_CLEANUP:
+        return w->cleanup;
+    case CLI_H_PREWARM:
+        return w->prewarm;
+    case CLI_H_OWN:
+        return w->command;
+    }
+    return NULL;
+}
+
+/* The test's check hook a row runs first; NULL if none. */
+static int (*cli_check_of(const struct wl_def *w, int chk))(struct bench_opts *o, struct b_err *e)
+{
+    return chk == CLI_CHK_RUN ? w->check : chk == CLI_CHK_COMMON ? w->check_common : NULL;
+}
+
+static int cli_do_help(struct cli *c, const struct cli_cmd *k)
+{
+    (void)c, (void)k;
+    cli_print_help();
+    return B_EXIT_OK;
+}
+
+static int cli_do_version(struct cli *c, const struct cli_cmd *k)
+{
+    (void)c, (void)k;
+    cli_print_version();
+    return B_EXIT_OK;
+}
+
+static int cli_do_test_help(struct cli *c, const struct cli_cmd *k)
+{
+    (void)k;
+    printf("%s options:\n", c->w->name);
+    opt_print_help(stdout, c->w->opts, c->w->nopts, cli_persona()->help != CLI_HELP_BENCH);
+    printf("\n");
+    return B_EXIT_OK;
+}
+
+static int cli_do_run(struct cli *c, const struct cli_cmd *k)
+{
+    (void)k;
+    rnd_libc_srandom(opts.rand_seed ? (unsigned)opts.rand_seed : (unsigned)time(NULL));
+    return cli_run(c->w);
+}
+
+static int cli_do_hook(struct cli *c, const struct cli_cmd *k)
+{
+    return cli_command(c->w, k->name, cli_hook_of(c->w, k->hook));
+}
+
+static const struct cli_cmd cli_cmds[] = {
+    {"help", CLI_W_NONE, CLI_H_NONE, CLI_CHK_NONE, false, cli_do_help},
+    {"version", CLI_W_NONE, CLI_H_NONE, CLI_CHK_NONE, false, cli_do_version},
+    {"help", CLI_W_NEEDED, CLI_H_NONE, CLI_CHK_NONE, true, cli_do_test_help},
+    {"run", CLI_W_NEEDED, CLI_H_RUN, CLI_CHK_RUN, true, cli_do_run},
+    {"prepare", CLI_W_NEEDED, CLI_H_PREPARE, CLI_CHK_COMMON, true, cli_do_hook},
+    {"cleanup", CLI_W_NEEDED, CLI_H_CLEANUP, CLI_CHK_COMMON, true, cli_do_hook},
+    {"prewarm", CLI_W_NEEDED, CLI_H_PREWARM, CLI_CHK_NONE, true, cli_do_hook},
+    {"run", CLI_W_OPTIONAL, CLI_H_OWN, CLI_CHK_NONE, false, cli_do_hook},
+};
+
+/* Can row k serve test w (NULL: no test)? A test with a command of its own has only that and
+ * help; the others have run, help and the hooks they define. */
+static bool cli_cmd_fits(const struct cli_cmd *k, const struct wl_def *w)
+{
+    if (k->word == CLI_W_NONE || !w)
+        return k->word == CLI_W_NONE && !w;
+    if (k->hook == CLI_H_NONE)
+        return true;
+    if (k->hook == CLI_H_RUN)
+        return !w->command;
+    return (k->hook == CLI_H_OWN) == (w->command != NULL) && cli_hook_of(w, k->hook);
+}
+
+/* cli_cmd_find - the row for command word `word` (NULL: none given) of test w (NULL: the
+ * commands without a test, by name); NULL when the test has no such command. */
+static const struct cli_cmd *cli_cmd_find(const struct wl_def *w, const char *word)
+{
+    for (size_t i = 0; i < countof(cli_cmds); i++) {
+        const struct cli_cmd *k = &cli_cmds[i];
+        if (cli_cmd_fits(k, w) && (word ? !strcmp(k->name, word) : k->word == CLI_W_OPTIONAL))
+            return k;
+    }
+    return NULL;
+}
+
+/* No row for the command word of test c->w: the persona's usage error. */
+static int cli_cmd_unknown(const struct cli *c)
+{
+    const char *cmd = c->cmd, *name = c->w->name;
+    if (!cmd) {
+        if (cli_sb())
+            fprintf(stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n",
+                    name, name);
+        else {
+            b_msg(B_MSG_FATAL, "the '%s' test needs a command: run or help", name);
+            b_msg(B_MSG_HINT, "try 'bench %s run'", name);
         }
-        free(opts.mysql_password);
-        opts.mysql_password = b_xstrdup(pw);
-        mbedtls_platform_zeroize(pw, sizeof(pw));
-    }
-    if (ex == B_EXIT_OK && opts.help) {
-        cli_print_help();
-        cli_free(&c);
-        return B_EXIT_OK;
-    }
-    if (ex == B_EXIT_OK && opts.version) {
-        cli_print_version();
-        cli_free(&c);
-        return B_EXIT_OK;
-    }
-    if (!opts.sb && ex == B_EXIT_OK) {
-        /* the bench persona checks the test and command before it prints anything */
-        if (test && !c.w) {
-            const char *best = NULL;
-            size_t bd = SIZE_MAX;
-            for (size_t i = 0; i < countof(wl_all); i++) {
-                size_t d = opt_edit_distance(test, strlen(test), wl_all[i].name,
-                                             strlen(wl_all[i].name));
-                if (d < bd)
-                    bd = d, best = wl_all[i].name;
-            }
-            if (bd <= 2)
-                b_msg(B_MSG_FATAL, "unknown test '%s' (did you mean '%s'?)", test, best);
-            else
-                b_msg(B_MSG_FATAL, "unknown test '%s': no such built-in test", test);
-            b_msg(B_MSG_HINT, "the tests are listed by 'bench --help'");
-            cli_free(&c);
-            return B_EXIT_USAGE;
+    } else if (c->w->command)
+        b_msg(B_MSG_FATAL, "unknown command '%s' for '%s'", cmd, name);
+    else if (!strcmp(cmd, "prepare") || !strcmp(cmd, "cleanup")) {
+        if (cli_sb())
+            fprintf(stderr, "'%s' test does not implement the '%s' command.\n", name, cmd);
+        else {
+            b_msg(B_MSG_FATAL, "the '%s' test does not implement the '%s' command (it needs no "
+                               "files or tables)",
+                  name, cmd);
+            b_msg(B_MSG_HINT, "try 'bench %s run'", name);
         }
+    } else if (cli_sb())
+        fprintf(stderr, "Unknown command: %s\n", cmd);
+    else {
+        b_msg(B_MSG_FATAL, "unknown command '%s' for the '%s' test", cmd, name);
+        b_msg(B_MSG_HINT, "the commands are prepare, run, cleanup and help");
     }
-    if (ex == B_EXIT_OK && !test) {
-        cli_print_help();
-        cli_free(&c);
-        return B_EXIT_OK;
+    return b_usage_exit();
+}
+
+/* The bench persona checks the test name before it prints anything. */
+static int cli_unknown_test(const char *test)
+{
+    const char *best = NULL;
+    size_t bd = SIZE_MAX;
+    for (size_t i = 0; i < countof(wl_all); i++) {
+        size_t d = opt_edit_distance(test, strlen(test), wl_all[i].name, strlen(wl_all[i].name));
+        if (d < bd)
+            bd = d, best = wl_all[i].name;
+    }
+    if (bd <= 2)
+        b_msg(B_MSG_FATAL, "unknown test '%s' (did you mean '%s'?)", test, best);
+    else
+        b_msg(B_MSG_FATAL, "unknown test '%s': no such built-in test", test);
+    b_msg(B_MSG_HINT, "the tests are listed by 'bench --help'");
+    return B_EXIT_USAGE;
+}
+
+/*
+ * cli_dispatch - pick the command's row and run it: --help, --version and `bench` alone
+ * first; then, with the output muted below --verbosity=3 and the sysbench persona's banner
+ * out (its late failures follow it), the test's command: its check, the banner, the handler.
+ */
+static int cli_dispatch(struct cli *c)
+{
+    const struct cli_cmd *k;
+    int ex;
+
+    if (c->late_ex == B_EXIT_OK) {
+        k = opts.help ? cli_cmd_find(NULL, "help") : opts.version ? cli_cmd_find(NULL, "version")
+                                                                  : NULL;
+        if (!k && !cli_sb() && c->test && !c->w)
+            return cli_unknown_test(c->test);
+        if (!k && !c->test)
+            k = cli_cmd_find(NULL, "help");
+        if (k)
+            return k->fn(c, k);
     }
     if (opts.verbosity < 3) {
         /* sysbench prints everything but warnings and errors at NOTICE level (3): keep a
@@ -13791,97 +14053,57 @@ static int cli_main(int argc, char **argv)
         if (opts.msg_out && !freopen("/dev/null", "w", stdout))
             b_die("cannot reopen stdout on /dev/null: %s", strerror(errno));
     }
-    if (opts.sb) /* the bench persona prints its banner only once all checks passed */
-        cli_banner(&c);
-    if (ex != B_EXIT_OK) { /* a sysbench error that comes after its banner */
-        cli_free(&c);
-        return ex;
-    }
-    if (!c.w) {
+    if (cli_sb()) /* the bench persona prints its banner only once all checks passed */
+        cli_banner(c);
+    if (c->late_ex != B_EXIT_OK) /* a sysbench error that comes after its banner */
+        return c->late_ex;
+    if (!c->w) {
         printf("FATAL: Cannot find benchmark '%s': no such built-in test, file or module\n",
-               test);
-        cli_free(&c);
+               c->test);
         return B_EXIT_FAIL;
     }
-    if (!cmd && c.w->command) { /* bench ping: no command needed */
-        ex = cli_command(c.w, "run", c.w->command);
-        cli_free(&c);
+    if (!(k = cli_cmd_find(c->w, c->cmd)))
+        return cli_cmd_unknown(c);
+    int (*check)(struct bench_opts *o, struct b_err *e) = cli_check_of(c->w, k->check);
+    if (check && (ex = cli_check(check)) != B_EXIT_OK)
         return ex;
-    }
-    if (!cmd) {
-        if (opts.sb)
-            fprintf(stderr, "The '%s' test requires a command argument. See 'sysbench %s help'\n",
-                    c.w->name, c.w->name);
-        else {
-            b_msg(B_MSG_FATAL, "the '%s' test needs a command: run or help", c.w->name);
-            b_msg(B_MSG_HINT, "try 'bench %s run'", c.w->name);
-        }
-        cli_free(&c);
-        return cli_usage_exit();
-    }
-    if (c.w->command && strcmp(cmd, "help")) {
-        ex = strcmp(cmd, "run") ? (b_msg(B_MSG_FATAL, "unknown command '%s' for '%s'", cmd,
-                                         c.w->name),
-                                   cli_usage_exit())
-                                : cli_command(c.w, "run", c.w->command);
-        cli_free(&c);
-        return ex;
-    }
-    if (!strcmp(cmd, "help")) {
-        cli_banner(&c);
-        printf("%s options:\n", c.w->name);
-        opt_print_help(stdout, c.w->opts, c.w->nopts, opts.sb);
-        printf("\n");
-        cli_free(&c);
-        return B_EXIT_OK;
-    }
-    if ((!strcmp(cmd, "prepare") && c.w->prepare) || (!strcmp(cmd, "cleanup") && c.w->cleanup)) {
-        if (c.w->check_common && (ex = cli_check(c.w->check_common)) != B_EXIT_OK) {
-            cli_free(&c);
-            return ex;
-        }
-        cli_banner(&c);
-        ex = !strcmp(cmd, "prepare") ? cli_command(c.w, "prepare", c.w->prepare)
-                                     : cli_command(c.w, "cleanup", c.w->cleanup);
-        cli_free(&c);
-        return ex;
-    }
-    if (!strcmp(cmd, "prewarm") && c.w->prewarm) {
-        cli_banner(&c);
-        ex = cli_command(c.w, "prewarm", c.w->prewarm);
-        cli_free(&c);
-        return ex;
-    }
-    if (!strcmp(cmd, "prepare") || !strcmp(cmd, "cleanup")) {
-        if (opts.sb)
-            fprintf(stderr, "'%s' test does not implement the '%s' command.\n", c.w->name, cmd);
-        else {
-            b_msg(B_MSG_FATAL, "the '%s' test does not implement the '%s' command (it needs no "
-                               "files or tables)",
-                  c.w->name, cmd);
-            b_msg(B_MSG_HINT, "try 'bench %s run'", c.w->name);
-        }
-        cli_free(&c);
-        return cli_usage_exit();
-    }
-    if (strcmp(cmd, "run")) {
-        if (opts.sb)
-            fprintf(stderr, "Unknown command: %s\n", cmd);
-        else {
-            b_msg(B_MSG_FATAL, "unknown command '%s' for the '%s' test", cmd, c.w->name);
-            b_msg(B_MSG_HINT, "the commands are prepare, run, cleanup and help");
-        }
-        cli_free(&c);
-        return cli_usage_exit();
-    }
-    if (c.w->check && (ex = cli_check(c.w->check)) != B_EXIT_OK) {
-        cli_free(&c);
-        return ex;
-    }
-    cli_banner(&c);
-    rnd_libc_srandom(opts.rand_seed ? (unsigned)opts.rand_seed : (unsigned)time(NULL));
-    ex = cli_run(c.w);
+    if (k->banner)
+        cli_banner(c);
+    return k->fn(c, k);
+}
+
+/* cli_main - parse, resolve, dispatch; one way out, which frees struct cli. */
+static int cli_main(int argc, char **argv)
+{
+    struct cli c;
+    int ex;
+
+    memset(&c, 0, sizeof(c));
+    memset(&opts, 0, sizeof(opts));
+    cli_persona_set(cli_persona_for(argv[0]));
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (size_t g = 0; g < countof(opt_groups); g++)
+        opt_defaults(opt_groups[g].t, opt_groups[g].n, &opts);
+    for (size_t i = 0; i < countof(wl_all); i++)
+        opt_defaults(wl_all[i].opts, wl_all[i].nopts, &opts);
+
+    if (opts.persona == B_MYSQLSLAP) { /* issue 12 builds it */
+        b_msg(B_MSG_FATAL, "the mysqlslap mode is not implemented yet");
+        ex = B_EXIT_USAGE;
+    } else if ((ex = cli_parse(&c, argc, argv)) == B_EXIT_OK &&
+               (ex = cli_resolve(&c)) == B_EXIT_OK)
+        ex = cli_dispatch(&c);
     cli_free(&c);
+    return ex;
+}
+
+/* bench_main - the whole program; main() only calls it (tests include bench.c). */
+static int bench_main(int argc, char **argv)
+{
+    cli_std_fds();
+    int ex = cli_out_check(cli_main(argc, argv));
+    if (wl_reap(0) == 0) /* else workers stuck in an event may still read the options */
+        cli_free_opts();
     return ex;
 }
 

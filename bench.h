@@ -7,11 +7,13 @@
  * sections above it. Every function is BENCH_API, i.e. static: nothing leaks out of the binary,
  * and a prototype left here after its function is deleted warns under -Wunused-function.
  *
- * Sections of bench.c (grep -n '^/\*==' bench.c): 1 includes, 2 b_, 3 buf_, 4 clk_/hist_,
- * 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection), 11 cpu_/mem_,
- * 12 thr_, 13 load_, 14 uring_/io_ (fileio), 15 oltp_, 16 wl_, 17 rep_, 18 cli_. The types
- * and prototypes shared between sections are here; types used by one section only (the
- * codec's packets, the connection, the io_uring ring) are declared at the top of it.
+ * Sections of bench.c (grep -n '^/\*==' bench.c), 20 of them: 1 includes, 2 b_, 3 buf_,
+ * 4 clk_/hist_, 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection),
+ * 11 cpu_/mem_, 12 thr_, 13 load_, 14 res_ (results as data), 15 uring_/io_ (fileio), 16 oltp_,
+ * 17 ping_/sizing_ (commands of their own), 18 wl_, 19 rep_, 20 cli_. The types and prototypes
+ * shared between sections are here, under banners with the same numbers; types used by one
+ * section only (the codec's packets, the connection, the io_uring ring) are declared at the
+ * top of it.
  *
  * Ownership: parsers return views into the caller's buffer, valid until it is reused.
  * x_new returns heap memory that x_free releases. A function that takes ownership of an
@@ -21,6 +23,7 @@
 #ifndef BENCH_H
 #define BENCH_H
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,7 +81,7 @@ enum b_exit {
 
 /* The personas: who bench is for this invocation, decided once by cli_ from argv[0]. Their
  * differences (banner, message prefixes and streams, exit codes, help) live in one table in
- * cli_ (cli_persona); lower sections never test it, they fill a struct b_err with both
+ * cli_ (cli_personas); lower sections never test it, they fill a struct b_err with both
  * wordings where sysbench's own differs. */
 enum b_persona { B_BENCH, B_SYSBENCH, B_MYSQLSLAP };
 
@@ -94,6 +97,10 @@ struct b_err {
     int sb_fd;      /* where that text goes: 1 = sysbench's logger (stdout), 2 = stderr */
     int sb_ex;      /* the sysbench persona's exit code (0: as ex) */
 };
+
+/* b_msg_fn - prints one message line of a kind (enum b_msg_kind in bench.c): the persona's
+ * prefix, stream and newline around fmt (cli_ sets it in struct bench_opts.msg_print). */
+typedef void b_msg_fn(int kind, const char *fmt, va_list ap);
 
 /* b_errname - symbolic name of a B_* code ("B_TRUNCATED"). */
 BENCH_API const char *b_errname(int rc);
@@ -111,6 +118,9 @@ BENCH_API void b_hint(struct b_err *e, const char *fmt, ...) B_PRINTF(2, 3);
 /* b_fail_sb - the sysbench persona's own text for the failure in e (printed as is: end it with
  * '\n'), its stream (1 stdout, 2 stderr) and exit code. */
 BENCH_API void b_fail_sb(struct b_err *e, int fd, int ex, const char *fmt, ...) B_PRINTF(4, 5);
+/* b_usage_exit - the exit code of a usage error in the persona's convention (opts.usage_ex,
+ * set by cli_ from its persona table; 2 before that). */
+BENCH_API int b_usage_exit(void);
 /* b_die - print "bench: fatal: ..." and exit(1); for programming errors and OOM during setup. */
 BENCH_API _Noreturn void b_die(const char *fmt, ...) B_PRINTF(1, 2);
 /* b_xmalloc/b_xcalloc - allocation that dies on failure (setup time only). */
@@ -285,6 +295,7 @@ struct bench_opts {
     u64 max_allowed_packet;       /* --max-allowed-packet: cap of one packet from the server */
     bool get_server_pubkey;       /* --get-server-public-key: RSA key request over plain TCP */
     bool debug_proto;             /* --debug=proto: hex dump of every packet */
+    void (*proto_trace)(void *ctx, const char *line); /* where cli_ prints those lines */
     bool password_prompt;         /* -p or --password without a value */
     bool mysql_db_set;            /* --mysql-db (-D) was given */
     bool mysql_ssl_set;           /* --mysql-ssl was given */
@@ -311,8 +322,13 @@ struct bench_opts {
     double file_rw_ratio;
 
     /* derived by cli_ after parsing */
-    int persona;                  /* enum b_persona, from argv[0] */
-    bool sb;                      /* persona == B_SYSBENCH (being replaced by persona) */
+    int persona;                  /* enum b_persona, from argv[0] (cli_personas) */
+    bool sb;                      /* persona == B_SYSBENCH: kept in sync for code not yet on
+                                     persona; cli_ and sections 1-8 do not read it */
+    int usage_ex;                 /* the persona's exit code for a usage error (b_usage_exit) */
+    bool ext_off;                 /* the persona refuses bench's extension values (ENUM
+                                     choices after '|'): sysbench's */
+    b_msg_fn *msg_print;          /* prints b_msg's lines in the persona's words (cli_) */
     int npct;                     /* number of percentiles; 0 disables */
     double pct[OPT_MAX_PCT];      /* the percentiles */
     int nckpt;                    /* number of checkpoints */
@@ -583,7 +599,7 @@ BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const ch
  * (two runs of the same workload and options in a row: one longer run's counts). */
 BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src);
 
-/*== 17 wl_ : workload registry ==============================================*/
+/*== 18 wl_ : workload registry ==============================================*/
 
 /* Which renderer of rep_ shows a workload's header, final block and interval lines. */
 enum wl_family { WL_CMD, WL_CPU, WL_MEMORY, WL_THREADS, WL_MUTEX, WL_FILEIO, WL_OLTP };

@@ -76,7 +76,7 @@ static void fz_cmdline(char *buf, size_t n, bool sb)
     const char *bad;
     memset(&c, 0, sizeof(c));
     memset(&opts, 0, sizeof(opts));
-    opts.sb = sb;
+    cli_persona_set(&cli_personas[sb ? B_SYSBENCH : B_BENCH]); /* as cli_main does */
     for (size_t g = 0; g < countof(opt_groups); g++)
         opt_defaults(opt_groups[g].t, opt_groups[g].n, &opts);
     for (size_t i = 0; i < countof(wl_all); i++)

@@ -40,6 +40,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_oltp.c"
 #include "t_exact.c"
 #include "t_host.c"
+#include "t_cli.c"
 
 static const struct {
     const char *name;
@@ -70,6 +71,9 @@ static const struct {
     {"opt_esc", t_opt_esc},
     {"b_errors", t_b_errors},
     {"cli_exit_codes", t_cli_exit_codes},
+    {"cli_personas", t_cli_personas},
+    {"cli_msg", t_cli_msg},
+    {"cli_commands", t_cli_commands},
     {"oltp_names", t_oltp_names},
     {"oltp_sb_shape", t_oltp_sb_shape},
     {"load_events_exact", t_load_events_exact},
