@@ -71,6 +71,8 @@ static const struct {
     {"cli_exit_codes", t_cli_exit_codes},
     {"oltp_names", t_oltp_names},
     {"oltp_sb_shape", t_oltp_sb_shape},
+    {"oltp_variants", t_oltp_variants},
+    {"oltp_check_err", t_oltp_check_err},
     {"load_events_exact", t_load_events_exact},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
     {"load_checkpoints_dedupe", t_load_checkpoints_dedupe},
