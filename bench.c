@@ -8040,8 +8040,10 @@ static int cli_conn_error(const char *what, const struct my_conn *c, const struc
  * (--mysql-ignore-errors, default 1213,1020,1205) restart the whole event, whose latency
  * includes the retries; a lost connection, when its code is in the list, reconnects.
  * Counters per thread: ctr[0] reads, [1] writes, [2] other, [3] ignored errors,
- * [4] reconnects. Tables carry COMMENT 'created by bench' (bench persona) so that cleanup,
- * and runs that write, touch only tables bench made (STYLE: prove ownership).
+ * [4] reconnects. Tables carry COMMENT 'created by bench' (o->own_tables: the bench persona)
+ * so that cleanup, and runs that write, touch only tables bench made (STYLE: prove ownership).
+ * Nothing here prints: commands say their lines through res_say and fill b_err (both
+ * personas' words where sysbench's differ); which persona is cli_'s business.
  * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is not implemented.
  */
 
