@@ -221,3 +221,69 @@ static int t_oltp_check_err(void)
     T_CHECK(oltp_check(&o, &e) == B_EXIT_OK && !e.msg[0]);
     return 0;
 }
+
+/* The one-liner's table from a result: steps (runs of the ladder) and the knee facts, as
+ * sizing_main fills them; rep_sizing prints today's layout. */
+static int t_oltp_rep_sizing(void)
+{
+    struct res res;
+    static const struct {
+        const char *wl;
+        int threads;
+        u64 events, q, lat_ns;
+    } st[] = {{"oltp_point_select", 1, 1000, 1000, 1000000},
+              {"oltp_point_select", 2, 1500, 1500, 1000000},
+              {"oltp_read_write", 1, 100, 2000, 10000000}};
+    res_init(&res, wl_find("oltp"), "run", NULL, NULL);
+    for (size_t i = 0; i < countof(st); i++) {
+        struct res *s = res_step(&res, wl_find(st[i].wl), "run");
+        s->have_final = true;
+        load_snap_init(&s->final.d, st[i].threads, 0);
+        s->final.threads = st[i].threads;
+        s->final.total_s = 2;
+        s->final.d.events = st[i].events;
+        s->final.d.ctr[0] = st[i].q;
+        s->final.d.lat_min_ns = s->final.d.lat_max_ns = st[i].lat_ns;
+        hist_record(s->final.d.hist, st[i].lat_ns);
+    }
+    res_fact_str(&res, "server", "127.0.0.1:3306");
+    res_fact_str(&res, "server_version", "11.4.2-MariaDB");
+    res_fact_bool(&res, "tls", true);
+    res_fact_int(&res, "tables", 4);
+    res_fact_int(&res, "table_size", 25000);
+    res_fact_int(&res, "step_time_s", 2);
+    res_fact_int(&res, "oltp_point_select_knee_step", 1);
+    res_fact_int(&res, "oltp_read_write_knee_step", 2);
+    res.elapsed_s = 7.4;
+    char path[] = "/tmp/bench-t-sizing-XXXXXX", got[2048];
+    int fd = mkstemp(path);
+    T_CHECK(fd >= 0);
+    unlink(path);
+    fflush(stdout);
+    int o1 = dup(1);
+    dup2(fd, 1);
+    rep_sizing(&res);
+    fflush(stdout);
+    dup2(o1, 1);
+    close(o1);
+    ssize_t n = pread(fd, got, sizeof(got) - 1, 0);
+    close(fd);
+    res_free(&res);
+    T_CHECK(n > 0);
+    got[n] = 0;
+    const char *want =
+        "OLTP sizing of 127.0.0.1:3306 (11.4.2-MariaDB, TLS): 4 tables x 25000 rows, 2 s per "
+        "step, 7 s in all\n\n"
+        "workload           threads          tps          qps    p95 ms    p99 ms   errors\n"
+        "oltp_point_select        1       500.00       500.00      1.00      1.00        0\n"
+        "oltp_point_select        2       750.00       750.00      1.00      1.00        0  <- knee\n"
+        "oltp_read_write          1        50.00      1000.00     10.00     10.00        0  <- knee\n"
+        "\n"
+        "knee: oltp_point_select peaks at 2 threads (750 tps, p99 1.00 ms)\n"
+        "knee: oltp_read_write peaks at 1 threads (50 tps, p99 10.00 ms)\n";
+    if (strcmp(got, want)) {
+        fprintf(stderr, "  got:\n%s", got);
+        return 1;
+    }
+    return 0;
+}

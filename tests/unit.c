@@ -73,6 +73,7 @@ static const struct {
     {"oltp_sb_shape", t_oltp_sb_shape},
     {"oltp_variants", t_oltp_variants},
     {"oltp_check_err", t_oltp_check_err},
+    {"oltp_rep_sizing", t_oltp_rep_sizing},
     {"load_events_exact", t_load_events_exact},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
     {"load_checkpoints_dedupe", t_load_checkpoints_dedupe},
