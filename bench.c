@@ -9640,7 +9640,8 @@ static void sizing_prep_say(void *ctx, int kind, const char *text)
  * (1, 2, 4, ... --max-threads) until throughput stops growing. Into res: one step per rung
  * (res_step, by wl_run), the facts of the table's heading (server, server_version, tls,
  * tables, table_size, step_time_s) and of each workload's knee (<workload>_knee_step: the
- * step's index, <workload>_knee_threads); rep_sizing shows them. Progress goes to res_say.
+ * step's index, <workload>_knee_threads, <workload>_knee_tps: the recommendation); rep_sizing
+ * shows them. Progress goes to res_say.
  */
 static int sizing_main(struct res *res)
 {
@@ -9737,6 +9738,8 @@ static int sizing_main(struct res *res)
             res_fact_int(res, key, (k ? nrows[0] : 0) + best[k]);
             snprintf(key, sizeof(key), "%s_knee_threads", wls[k]->name);
             res_fact_int(res, key, rows[k][best[k]].threads);
+            snprintf(key, sizeof(key), "%s_knee_tps", wls[k]->name);
+            res_fact_num(res, key, rows[k][best[k]].tps);
         }
     if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
         res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
