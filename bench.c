@@ -9449,8 +9449,10 @@ static int io_cleanup(struct res *res)
  * (--mysql-ignore-errors, default 1213,1020,1205) restart the whole event, whose latency
  * includes the retries; a lost connection, when its code is in the list, reconnects.
  * Counters per thread: ctr[0] reads, [1] writes, [2] other, [3] ignored errors,
- * [4] reconnects. Tables carry COMMENT 'created by bench' (bench persona) so that cleanup,
- * and runs that write, touch only tables bench made (STYLE: prove ownership).
+ * [4] reconnects. Tables carry COMMENT 'created by bench' (o->own_tables: the bench persona)
+ * so that cleanup, and runs that write, touch only tables bench made (STYLE: prove ownership).
+ * Nothing here prints: commands say their lines through res_say and fill b_err (both
+ * personas' words where sysbench's differ); which persona is cli_'s business.
  * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is zlib only (no zstd).
  */
 
@@ -9463,9 +9465,59 @@ static const struct res_ctr_def oltp_ctrs[] = {
     {"reconnects", "connections", true, "reconnects after a lost connection"},
 };
 
-enum { OLTP_READ_WRITE, OLTP_READ_ONLY, OLTP_WRITE_ONLY, OLTP_POINT_SELECT, OLTP_INSERT,
-       OLTP_UPDATE_INDEX, OLTP_UPDATE_NON_INDEX, OLTP_DELETE, OLTP_RANDOM_POINTS,
-       OLTP_RANDOM_RANGES, OLTP_BULK_INSERT };
+/*
+ * The scripts, one row each: X(name, id, options, writes, shape). name is the script (and its
+ * Lua file's base name), id its variant (wl_def.variant, an index of oltp_variants[]), options
+ * its option table, writes whether it changes rows (a run checks first that the tables are
+ * bench's or sysbench's), shape the statements of one event (OS_* bits, in oltp_body's order).
+ * wl_all's rows, the ids and oltp_variants[] all come from this list: a new script is a row
+ * here, plus a shape bit and its statements in oltp_body when no other script runs them.
+ */
+#define OLTP_VARIANTS(X)                                                                     \
+    X("oltp_read_write", OLTP_READ_WRITE, opt_oltp, true,                                    \
+      OS_TRX | OS_POINTS | OS_RANGES | OS_IDX_UPD | OS_NONIDX_UPD | OS_DEL_INS)              \
+    X("oltp_read_only", OLTP_READ_ONLY, opt_oltp, false, OS_TRX | OS_POINTS | OS_RANGES)     \
+    X("oltp_write_only", OLTP_WRITE_ONLY, opt_oltp, true,                                    \
+      OS_TRX | OS_IDX_UPD | OS_NONIDX_UPD | OS_DEL_INS)                                      \
+    X("oltp_point_select", OLTP_POINT_SELECT, opt_oltp, false, OS_POINT1)                    \
+    X("oltp_insert", OLTP_INSERT, opt_oltp, true, OS_INSERT1)                                \
+    X("oltp_update_index", OLTP_UPDATE_INDEX, opt_oltp, true, OS_IDX_UPD)                    \
+    X("oltp_update_non_index", OLTP_UPDATE_NON_INDEX, opt_oltp, true, OS_NONIDX_UPD)         \
+    X("oltp_delete", OLTP_DELETE, opt_oltp, true, OS_DELETE1)                                \
+    X("select_random_points", OLTP_RANDOM_POINTS, opt_oltp_points, false, OS_RPOINTS)        \
+    X("select_random_ranges", OLTP_RANDOM_RANGES, opt_oltp_ranges, false, OS_RRANGES)        \
+    X("bulk_insert", OLTP_BULK_INSERT, opt_oltp, true, OS_BULK)
+
+#define OLTP_VENUM(name, id, opts, writes, shape) id,
+enum { OLTP_VARIANTS(OLTP_VENUM) OLTP_NVARIANTS };
+#undef OLTP_VENUM
+
+/* The statements of one event, in the order oltp_body runs them (oltp_common.lua's execute_*
+ * functions); counts come from the options unless the bit says one. */
+enum oltp_shape {
+    OS_TRX = 1 << 0,        /* BEGIN first and COMMIT last, unless --skip-trx */
+    OS_POINTS = 1 << 1,     /* --point-selects point SELECTs */
+    OS_POINT1 = 1 << 2,     /* one point SELECT */
+    OS_RANGES = 1 << 3,     /* --simple/sum/order/distinct-ranges SELECTs, if --range-selects */
+    OS_IDX_UPD = 1 << 4,    /* --index-updates UPDATE ... SET k=k+1 */
+    OS_NONIDX_UPD = 1 << 5, /* --non-index-updates UPDATE ... SET c=? */
+    OS_DEL_INS = 1 << 6,    /* --delete-inserts DELETE + INSERT pairs */
+    OS_DELETE1 = 1 << 7,    /* one DELETE */
+    OS_INSERT1 = 1 << 8,    /* one text INSERT (id 0: auto-increment) */
+    OS_RPOINTS = 1 << 9,    /* one SELECT ... WHERE k IN (--random-points values) */
+    OS_RRANGES = 1 << 10,   /* one SELECT count(k) ... --number-of-ranges BETWEENs */
+    OS_BULK = 1 << 11,      /* one row appended to the thread's own table's bulk INSERT */
+};
+
+/* One script: a row of OLTP_VARIANTS. */
+struct oltp_variant {
+    const char *name;           /* "oltp_read_write" */
+    int id;                     /* OLTP_*: its index in oltp_variants[] */
+    const struct opt_def *opts; /* its options */
+    size_t nopts;
+    bool writes;                /* changes rows */
+    unsigned shape;             /* enum oltp_shape bits */
+};
 
 enum { OQ_POINT, OQ_SIMPLE, OQ_SUM, OQ_ORDER, OQ_DISTINCT, OQ_IDX_UPD, OQ_NONIDX_UPD,
        OQ_DELETE, OQ_INSERT, OQ_RPOINTS, OQ_RRANGES, OQ_N };
@@ -9548,7 +9600,28 @@ static const struct opt_def opt_oltp_ranges[] = {
              "Number of random BETWEEN ranges per SELECT"),
     OLTP_COMMON_OPTS2};
 
-/* Which workload a wl_def is: its index in this table (set from wl_def.variant). */
+#define OLTP_VROW(nm, var, opttab, wr, sh) {nm, var, opttab, countof(opttab), wr, sh},
+static const struct oltp_variant oltp_variants[] = {OLTP_VARIANTS(OLTP_VROW)};
+#undef OLTP_VROW
+
+/* The row of workload w (the 0.4 command line runs as oltp_read_write: variant 0). */
+static const struct oltp_variant *oltp_variant(const struct wl_def *w)
+{
+    return &oltp_variants[w->variant >= 0 && w->variant < OLTP_NVARIANTS ? w->variant : 0];
+}
+
+/* Does one event of w run BEGIN ... COMMIT? */
+static bool oltp_trx_on(const struct bench_opts *o, const struct wl_def *w)
+{
+    return !o->oltp_skip_trx && (oltp_variant(w)->shape & OS_TRX);
+}
+
+/* The tables of w's commands: one per thread (bulk_insert) or --tables. */
+static i64 oltp_ntables(const struct bench_opts *o, const struct wl_def *w)
+{
+    return oltp_variant(w)->shape & OS_BULK ? o->threads : o->oltp_tables;
+}
+
 struct oltp_thread {
     struct my_conn c;
     struct myc_conn_params cc;
@@ -9712,6 +9785,19 @@ static bool oltp_ignored(const struct bench_opts *o, unsigned code)
 
 enum { OLTP_RESTART = 1 }; /* an ignorable error: run the whole event again */
 
+/* The sysbench persona's words for a failure in e: "FATAL: " and the text, cut as a message
+ * is (256 bytes), on its logger's stream (stdout), exit 1. */
+static void oltp_sb_fatal(struct b_err *e, const char *fmt, ...) B_PRINTF(2, 3);
+static void oltp_sb_fatal(struct b_err *e, const char *fmt, ...)
+{
+    char text[sizeof(e->msg)];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    b_fail_sb(e, 1, B_EXIT_FAIL, "FATAL: %s\n", text);
+}
+
 /* The failure of statement `what`: ignorable (restart), a lost connection (reconnect), or
  * fatal (t->err says which statement and the server's words). */
 static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepared)
@@ -9734,11 +9820,9 @@ static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepa
         return -1000; /* handled by oltp_event: reconnect */
     }
     if (rc == B_SERVER) {
-        if (o->sb)
-            return b_seterr(&t->err, B_SERVER, 0,
-                            "%s() returned error %u (%s) for query '%s'",
-                            prepared ? "mysql_stmt_execute" : "mysql_drv_query", ot->c.srv_code,
-                            ot->c.srv_msg, what);
+        oltp_sb_fatal(&t->err, "%s() returned error %u (%s) for query '%s'",
+                      prepared ? "mysql_stmt_execute" : "mysql_drv_query", ot->c.srv_code,
+                      ot->c.srv_msg, what);
         snprintf(t->err.hint, sizeof(t->err.hint),
                  "add the code to --mysql-ignore-errors to retry such events instead");
         return b_seterr(&t->err, B_SERVER, 0, "statement failed on %s: ERROR %u (%s): %s "
@@ -9887,25 +9971,24 @@ static int oltp_trx(struct load_thread *t, int i)
 }
 
 /* One event of the oltp_* scripts (oltp_common.lua's execute_* functions). */
-static int oltp_body(struct load_thread *t, int variant)
+static int oltp_body(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
+    const unsigned shape = oltp_variant(t->run->w)->shape;
     struct my_val v[4];
-    bool trx = !o->oltp_skip_trx &&
-               (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY ||
-                variant == OLTP_WRITE_ONLY);
+    bool trx = oltp_trx_on(o, t->run->w);
     if (trx)
         OLTP_DO(oltp_trx(t, 0));
-    if (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY || variant == OLTP_POINT_SELECT) {
+    if (shape & (OS_POINTS | OS_POINT1)) {
         i64 n = oltp_pick_table(t);
-        i64 cnt = variant == OLTP_POINT_SELECT ? 1 : o->oltp_point_selects;
+        i64 cnt = shape & OS_POINT1 ? 1 : o->oltp_point_selects;
         for (i64 i = 0; i < cnt; i++) {
             v[0] = oltp_int(oltp_id(t));
             OLTP_DO(oltp_exec(t, OQ_POINT, n, v, 1));
         }
     }
-    if ((variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY) && o->oltp_range_selects) {
+    if ((shape & OS_RANGES) && o->oltp_range_selects) {
         static const int kinds[4] = {OQ_SIMPLE, OQ_SUM, OQ_ORDER, OQ_DISTINCT};
         const i64 cnts[4] = {o->oltp_simple_ranges, o->oltp_sum_ranges, o->oltp_order_ranges,
                              o->oltp_distinct_ranges};
@@ -9919,16 +10002,14 @@ static int oltp_body(struct load_thread *t, int variant)
             }
         }
     }
-    if (variant == OLTP_READ_WRITE || variant == OLTP_WRITE_ONLY ||
-        variant == OLTP_UPDATE_INDEX) {
+    if (shape & OS_IDX_UPD) {
         i64 n = oltp_pick_table(t);
         for (i64 i = 0; i < o->oltp_index_updates; i++) {
             v[0] = oltp_int(oltp_id(t));
             OLTP_DO(oltp_exec(t, OQ_IDX_UPD, n, v, 1));
         }
     }
-    if (variant == OLTP_READ_WRITE || variant == OLTP_WRITE_ONLY ||
-        variant == OLTP_UPDATE_NON_INDEX) {
+    if (shape & OS_NONIDX_UPD) {
         i64 n = oltp_pick_table(t);
         for (i64 i = 0; i < o->oltp_non_index_updates; i++) {
             oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
@@ -9937,7 +10018,7 @@ static int oltp_body(struct load_thread *t, int variant)
             OLTP_DO(oltp_exec(t, OQ_NONIDX_UPD, n, v, 2));
         }
     }
-    if (variant == OLTP_READ_WRITE || variant == OLTP_WRITE_ONLY) {
+    if (shape & OS_DEL_INS) {
         i64 n = oltp_pick_table(t);
         for (i64 i = 0; i < o->oltp_delete_inserts; i++) {
             /* drawn in the script's order: id, k, c, pad; then DELETE and INSERT */
@@ -9953,12 +10034,12 @@ static int oltp_body(struct load_thread *t, int variant)
             OLTP_DO(oltp_exec(t, OQ_INSERT, n, v, 4));
         }
     }
-    if (variant == OLTP_DELETE) {
+    if (shape & OS_DELETE1) {
         i64 n = oltp_pick_table(t);
         v[0] = oltp_int(oltp_id(t));
         OLTP_DO(oltp_exec(t, OQ_DELETE, n, v, 1));
     }
-    if (variant == OLTP_INSERT) { /* a text INSERT, id 0 = auto-increment (sysbench) */
+    if (shape & OS_INSERT1) { /* a text INSERT, id 0 = auto-increment (sysbench) */
         char tbl[OLTP_QNAME_SZ];
         i64 n = oltp_pick_table(t), k = oltp_id(t); /* the script's order: table, k, c, pad */
         oltp_qtable(o, n, tbl, sizeof(tbl));
@@ -9972,7 +10053,7 @@ static int oltp_body(struct load_thread *t, int variant)
                    (long long)id, (long long)k, ot->cbuf, ot->padbuf);
         OLTP_DO(oltp_text(t, ot->q.p));
     }
-    if (variant == OLTP_RANDOM_POINTS || variant == OLTP_RANDOM_RANGES) {
+    if (shape & (OS_RPOINTS | OS_RRANGES)) {
         /* each thread draws from its own slice of the k domain (select_random_*.lua): Lua's
          * double rlen = size / threads, the bounds truncated on their way to uint32_t, so
          * the last slice ends at the size whether or not the threads divide it */
@@ -9980,16 +10061,16 @@ static int oltp_body(struct load_thread *t, int variant)
         i64 rmin = (i64)(u32)rlo, rmax = (i64)(u32)(rlo + rlen);
         struct my_val *pv = ot->pv;
         size_t np = 0;
-        i64 cnt = variant == OLTP_RANDOM_POINTS ? o->oltp_random_points : o->oltp_number_of_ranges;
+        i64 cnt = shape & OS_RPOINTS ? o->oltp_random_points : o->oltp_number_of_ranges;
         for (i64 i = 0; i < cnt && np + 2 <= ot->npv; i++) {
             i64 x = rnd_default(&t->rng, &o->rnd, (u32)rmin, (u32)B_MAX(rmax, rmin));
             pv[np++] = oltp_int(x);
-            if (variant == OLTP_RANDOM_RANGES)
+            if (shape & OS_RRANGES)
                 pv[np++] = oltp_int(x + o->oltp_delta);
         }
-        OLTP_DO(oltp_exec(t, variant == OLTP_RANDOM_POINTS ? OQ_RPOINTS : OQ_RRANGES, 1, pv, np));
+        OLTP_DO(oltp_exec(t, shape & OS_RPOINTS ? OQ_RPOINTS : OQ_RRANGES, 1, pv, np));
     }
-    if (variant == OLTP_BULK_INSERT) { /* one row per event into the thread's own table */
+    if (shape & OS_BULK) { /* one row per event into the thread's own table */
         u64 n = ++ot->bulk_next;
         char row[48];
         int rl = snprintf(row, sizeof(row), "(%llu,%llu)", (unsigned long long)n,
@@ -10022,13 +10103,12 @@ static int oltp_prepare1(struct load_thread *t, const char *sql, size_t len, str
     int rc = myc_prepare(&ot->c, sql, len, st);
     if (rc >= 0 || (rc == B_SERVER && ot->c.srv_code == 1295))
         return B_OK;
-    if (o->sb) /* sysbench's four lines, Lua frames included, for its parsers */
-        return b_seterr(&t->err, rc, 0,
-                        "mysql_stmt_prepare() failed\nFATAL: MySQL error: %u \"%s\"\n"
-                        "FATAL: `thread_init' function failed: "
-                        "/usr/share/sysbench/oltp_common.lua:284: SQL API error\n"
-                        "FATAL: Thread initialization failed!",
-                        ot->c.srv_code, ot->c.srv_msg);
+    /* sysbench's four lines, Lua frames included, for its parsers */
+    oltp_sb_fatal(&t->err, "mysql_stmt_prepare() failed\nFATAL: MySQL error: %u \"%s\"\n"
+                           "FATAL: `thread_init' function failed: "
+                           "/usr/share/sysbench/oltp_common.lua:284: SQL API error\n"
+                           "FATAL: Thread initialization failed!",
+                  ot->c.srv_code, ot->c.srv_msg);
     b_seterr(&t->err, rc, 0, "preparing '%s' on %s failed: %s", sql, ot->c.target,
              ot->c.err.msg);
     if (ot->c.srv_code == 1146)
@@ -10044,31 +10124,32 @@ static int oltp_prepare1(struct load_thread *t, const char *sql, size_t len, str
 
 /* Prepare every statement the variant needs, for every table (sysbench's thread_init), and
  * BEGIN and COMMIT once for the connection where the script runs transactions. */
-static int oltp_prepare_stmts(struct load_thread *t, int variant)
+/* The statement kinds a script prepares, whatever their counts (as its prepare_statements):
+ * need[OQ_*] from the shape; the text INSERTs (OS_INSERT1, OS_BULK) are never prepared. */
+static void oltp_kinds(unsigned shape, const struct bench_opts *o, bool need[OQ_N])
+{
+    memset(need, 0, OQ_N * sizeof(bool));
+    need[OQ_POINT] = shape & (OS_POINTS | OS_POINT1);
+    need[OQ_SIMPLE] = need[OQ_SUM] = need[OQ_ORDER] = need[OQ_DISTINCT] =
+        (shape & OS_RANGES) && o->oltp_range_selects;
+    need[OQ_IDX_UPD] = shape & OS_IDX_UPD;
+    need[OQ_NONIDX_UPD] = shape & OS_NONIDX_UPD;
+    need[OQ_DELETE] = shape & (OS_DEL_INS | OS_DELETE1);
+    need[OQ_INSERT] = shape & OS_DEL_INS;
+    need[OQ_RPOINTS] = shape & OS_RPOINTS;
+    need[OQ_RRANGES] = shape & OS_RRANGES;
+}
+
+static int oltp_prepare_stmts(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
-    /* the statement kinds each script prepares: a contiguous range of OQ_* (lo > hi: none) */
-    static const struct {
-        int lo, hi;
-    } kinds[] = {
-        [OLTP_READ_WRITE] = {OQ_POINT, OQ_INSERT},        [OLTP_READ_ONLY] = {OQ_POINT, OQ_DISTINCT},
-        [OLTP_WRITE_ONLY] = {OQ_IDX_UPD, OQ_INSERT},      [OLTP_POINT_SELECT] = {OQ_POINT, OQ_POINT},
-        [OLTP_INSERT] = {1, 0},                           [OLTP_UPDATE_INDEX] = {OQ_IDX_UPD, OQ_IDX_UPD},
-        [OLTP_UPDATE_NON_INDEX] = {OQ_NONIDX_UPD, OQ_NONIDX_UPD},
-        [OLTP_DELETE] = {OQ_DELETE, OQ_DELETE},           [OLTP_RANDOM_POINTS] = {OQ_RPOINTS, OQ_RPOINTS},
-        [OLTP_RANDOM_RANGES] = {OQ_RRANGES, OQ_RRANGES}, [OLTP_BULK_INSERT] = {1, 0},
-    };
-    bool need[OQ_N] = {false};
-    for (int k = kinds[variant].lo; k <= kinds[variant].hi; k++)
-        need[k] = true;
-    if (!o->oltp_range_selects)
-        need[OQ_SIMPLE] = need[OQ_SUM] = need[OQ_ORDER] = need[OQ_DISTINCT] = false;
+    bool need[OQ_N];
+    oltp_kinds(oltp_variant(t->run->w)->shape, o, need);
     if (o->db_ps_mode != 0)
         return B_OK; /* --db-ps-mode=disable: text only */
     int rc = B_OK;
-    if (!o->oltp_skip_trx && (variant == OLTP_READ_WRITE || variant == OLTP_READ_ONLY ||
-                              variant == OLTP_WRITE_ONLY))
+    if (oltp_trx_on(o, t->run->w))
         for (int i = 0; i < 2 && rc == B_OK; i++)
             rc = oltp_prepare1(t, oltp_trx_sql[i], strlen(oltp_trx_sql[i]), &ot->trx[i]);
     for (i64 n = 1; n <= o->oltp_tables && rc == B_OK; n++)
@@ -10088,9 +10169,7 @@ static int oltp_connect(struct load_thread *t)
     struct oltp_thread *ot = t->wl;
     int rc = myc_connect(&ot->c, &ot->cc.p);
     if (rc < 0) {
-        if (t->run->o->sb)
-            return b_seterr(&t->err, rc, ot->c.err.sys_errno,
-                            "unable to connect to MySQL server: %s", ot->c.err.msg);
+        oltp_sb_fatal(&t->err, "unable to connect to MySQL server: %s", ot->c.err.msg);
         b_seterr(&t->err, rc, ot->c.err.sys_errno, "%s", ot->c.err.msg);
         if (ot->c.err.sys_errno == ECONNREFUSED)
             snprintf(t->err.hint, sizeof(t->err.hint),
@@ -10104,7 +10183,8 @@ static int oltp_connect(struct load_thread *t)
         return rc;
     }
     ot->connected = true;
-    return oltp_prepare_stmts(t, t->run->w->variant);
+    memset(&t->err, 0, sizeof(t->err)); /* a reconnect: earlier attempts' failures are past */
+    return oltp_prepare_stmts(t);
 }
 
 static int oltp_thread_init(struct load_thread *t)
@@ -10143,7 +10223,7 @@ static int oltp_event(struct load_thread *t)
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
     for (;;) {
-        int rc = oltp_body(t, t->run->w->variant);
+        int rc = oltp_body(t);
         if (rc == B_OK) {
             /* sysbench's sb_event_stop: with percentiles on, the latency goes to one of 128
              * histogram slots picked by a draw from this thread's generator; the next event's
@@ -10206,54 +10286,36 @@ static void oltp_done(struct load_run *r)
 
 
 
-/* ---- commands: prepare, prewarm, cleanup (they print, as sysbench's scripts do) ---- */
+/* ---- commands: prepare, prewarm, cleanup (their lines go to res_say, as sysbench's scripts
+ * print them; a failure fills the job's b_err) ---- */
 
 struct oltp_job {
     const struct bench_opts *o;
     const struct wl_def *w;
+    struct res *res;             /* the command's result, for its lines (NULL: none) */
     int idx, nthreads;           /* tables idx+1, idx+1+nthreads, ... */
     int (*fn)(struct oltp_job *j, struct my_conn *c, i64 n);
-    int ex;                      /* exit code of this job */
+    int ex;                      /* exit code of this job (the bench persona's) */
     i64 made;                    /* prepare: the table it created and has not finished, or 0 */
     struct rnd rng;
-    struct b_err *err;           /* set: oltp_owned's failure goes here, not printed */
+    struct b_err err;            /* its first failure (oltp_jobs hands the first on to res) */
 };
-
-static pthread_mutex_t oltp_print_mu = PTHREAD_MUTEX_INITIALIZER;
-
-/* What sysbench's scripts print(): in sysbench not subject to --verbosity. */
-static void oltp_say(const char *fmt, ...) B_PRINTF(1, 2);
-static void oltp_say(const char *fmt, ...)
-{
-    va_list ap;
-    FILE *f = opts.sb && opts.msg_out ? opts.msg_out : stdout;
-    pthread_mutex_lock(&oltp_print_mu);
-    va_start(ap, fmt);
-    vfprintf(f, fmt, ap);
-    va_end(ap);
-    fflush(f);
-    pthread_mutex_unlock(&oltp_print_mu);
-}
 
 /*
  * Before every OLTP command (prepare, run, cleanup, prewarm, the one-liner): the names that
  * reach SQL are valid, and the connection options parse for every host and port of the
  * lists: one path and one wording for all (usage exit). Returns an exit code.
  */
-static int oltp_check(struct bench_opts *o, struct b_err *err)
+static int oltp_check(struct bench_opts *o, struct b_err *e)
 {
-    (void)err;
-    struct b_err e;
     struct myc_conn_params cc;
-    memset(&e, 0, sizeof(e));
     if ((o->oltp_legacy_table && *o->oltp_legacy_table &&
-         oltp_name_check("--oltp-table-name", o->oltp_legacy_table, false, &e) < 0) ||
+         oltp_name_check("--oltp-table-name", o->oltp_legacy_table, false, e) < 0) ||
         (o->mysql_db && *o->mysql_db &&
-         oltp_name_check("--mysql-db (-D)", o->mysql_db, false, &e) < 0) ||
-        oltp_name_check("--mysql-storage-engine", o->oltp_engine, true, &e) < 0) {
-        b_msg(B_MSG_FATAL, "%s", e.msg);
-        b_msg(B_MSG_HINT, "%s", e.hint);
-        return b_usage_exit();
+         oltp_name_check("--mysql-db (-D)", o->mysql_db, false, e) < 0) ||
+        oltp_name_check("--mysql-storage-engine", o->oltp_engine, true, e) < 0) {
+        e->sb_ex = B_EXIT_FAIL; /* sysbench's exit for a bad option value */
+        return e->ex = B_EXIT_USAGE;
     }
     unsigned hosts = 1, ports = 1;
     for (const char *q = o->mysql_host; *q; q++)
@@ -10281,7 +10343,7 @@ static int oltp_kv_row(void *ctx, const struct myc_result *res, const struct my_
     return 0;
 }
 
-/* A statement of a command; a failure is printed (the server's words) and ends the job. An
+/* A statement of a command; a failure (the server's words) goes to j->err and ends the job. An
  * unbounded wait ended by a signal is not a failure: oltp_jobs says "interrupted". */
 static int oltp_cmd_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
 {
@@ -10290,23 +10352,21 @@ static int oltp_cmd_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
     myc_result_free(&res);
     if (rc == B_OK || rc == B_DONE)
         return rc;
-    pthread_mutex_lock(&oltp_print_mu);
-    if (j->o->sb)
-        b_msg(B_MSG_FATAL, "mysql_drv_query() returned error %u (%s) for query '%.200s'",
-              c->srv_code, c->srv_msg, sql);
-    else {
-        b_msg(B_MSG_FATAL, "%s: '%.120s%s' failed on %s: %s", j->w->name, sql,
-              strlen(sql) > 120 ? "..." : "", c->target, c->err.msg);
-        if (c->srv_code == 1050)
-            b_msg(B_MSG_HINT, "the table exists and bench does not touch tables it did not "
-                              "create; use another --mysql-db, or run cleanup if bench made it");
-        else if (rc == B_TIMEOUT)
-            b_msg(B_MSG_HINT, "no answer within --mysql-io-timeout=%lld s; raise it for a slow "
-                              "or busy server",
-                  (long long)j->o->mysql_io_timeout);
-    }
-    pthread_mutex_unlock(&oltp_print_mu);
-    j->ex = j->o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+    j->ex = B_EXIT_ENV;
+    if (j->err.msg[0]) /* the job's first failure is the one it reports */
+        return rc;
+    j->err.rc = rc;
+    b_fail(&j->err, B_EXIT_ENV, "%s: '%.120s%s' failed on %s: %s", j->w->name, sql,
+           strlen(sql) > 120 ? "..." : "", c->target, c->err.msg);
+    if (c->srv_code == 1050)
+        b_hint(&j->err, "the table exists and bench does not touch tables it did not create; "
+                        "use another --mysql-db, or run cleanup if bench made it");
+    else if (rc == B_TIMEOUT)
+        b_hint(&j->err, "no answer within --mysql-io-timeout=%lld s; raise it for a slow or "
+                        "busy server",
+               (long long)j->o->mysql_io_timeout);
+    oltp_sb_fatal(&j->err, "mysql_drv_query() returned error %u (%s) for query '%.200s'",
+                  c->srv_code, c->srv_msg, sql);
     return rc;
 }
 
@@ -10342,7 +10402,7 @@ static void oltp_put_name(struct buf *q, const char *name)
 /* The columns of the workload's tables, for oltp_owned. */
 static const char *oltp_sb_cols(const struct wl_def *w)
 {
-    return w->variant == OLTP_BULK_INSERT ? "id,k" : "id,k,c,pad";
+    return oltp_variant(w)->shape & OS_BULK ? "id,k" : "id,k,c,pad";
 }
 
 static bool oltp_sb_shape(const char *cols, const char *idx, bool bulk)
@@ -10420,11 +10480,11 @@ static int oltp_schema_links(struct my_conn *c, const char *tbl, bool *linked)
 }
 
 /*
- * Does table `tbl` exist, and did bench make it? *owned: bench persona: the COMMENT marker;
- * sysbench persona: exactly sysbench's definition (cols names the shape: "id,k,c,pad" for
- * oltp_*, "id,k" for bulk_insert; "" never matches). *sysb (may be NULL): no marker and
- * exactly sysbench's definition: sysbench's benchmark data, which both personas run on and
- * clean up. Returns B_OK, or an error already printed.
+ * Does table `tbl` exist, and did bench make it? *owned: with --own-tables (o->own_tables, the
+ * bench persona) the COMMENT marker; without, exactly sysbench's definition (cols names the
+ * shape: "id,k,c,pad" for oltp_*, "id,k" for bulk_insert; "" never matches). *sysb (may be
+ * NULL): no marker and exactly sysbench's definition: sysbench's benchmark data, which both
+ * personas run on and clean up. Returns B_OK, or an error in j->err.
  */
 static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, const char *cols,
                       bool *exists, bool *owned, bool *sysb)
@@ -10433,7 +10493,7 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
     int rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv);
     *exists = rc == B_OK && kv.n > 0;
     bool mark = *exists && !strcmp(kv.v[0], OLTP_MARK), shape = false;
-    if (*exists && *cols && (j->o->sb || (!mark && sysb))) {
+    if (*exists && *cols && (!j->o->own_tables || (!mark && sysb))) {
         rc = oltp_schema_row(c, "GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION), "
                                 "GROUP_CONCAT(CONCAT_WS(':', COLUMN_NAME, DATA_TYPE, "
                                 "IFNULL(CHARACTER_MAXIMUM_LENGTH, ''), IS_NULLABLE, "
@@ -10454,18 +10514,15 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
     }
     if (rc == B_DONE) /* a signal: oltp_jobs says "interrupted" */
         return rc;
-    if (rc < 0 && j->err)
-        return b_seterr(j->err, rc, 0, "checking table '%s' on %s failed: %s", tbl, c->target,
-                        c->err.msg);
-    if (rc < 0) {
-        pthread_mutex_lock(&oltp_print_mu);
-        b_msg(B_MSG_FATAL, "%s: checking table '%s' on %s failed: %s", j->w->name, tbl, c->target,
-              c->err.msg);
-        pthread_mutex_unlock(&oltp_print_mu);
-        j->ex = j->o->sb ? B_EXIT_FAIL : B_EXIT_ENV;
+    if (rc < 0) { /* a command's message names the workload (a run's: cli_run_error does) */
+        j->ex = B_EXIT_ENV;
+        j->err.rc = rc;
+        b_fail(&j->err, B_EXIT_ENV, "%s%schecking table '%s' on %s failed: %s",
+               j->res ? j->w->name : "", j->res ? ": " : "", tbl, c->target, c->err.msg);
+        j->err.sb_ex = B_EXIT_FAIL;
         return rc;
     }
-    *owned = j->o->sb ? shape : mark;
+    *owned = j->o->own_tables ? mark : shape;
     if (sysb)
         *sysb = !mark && shape;
     return B_OK;
@@ -10478,10 +10535,11 @@ static int oltp_connect_cmd(struct oltp_job *j, struct my_conn *c, struct myc_co
         return B_INVALID;
     }
     int rc = myc_connect(c, &cc->p);
-    if (rc < 0) {
-        pthread_mutex_lock(&oltp_print_mu);
+    if (rc < 0) { /* myc_conn_error's lines do not fit a b_err yet: one job at a time */
+        static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+        pthread_mutex_lock(&mu);
         j->ex = myc_conn_error(j->w->name, c, &cc->p);
-        pthread_mutex_unlock(&oltp_print_mu);
+        pthread_mutex_unlock(&mu);
     }
     return rc;
 }
@@ -10489,8 +10547,8 @@ static int oltp_connect_cmd(struct oltp_job *j, struct my_conn *c, struct myc_co
 /*
  * After a signal: drop the table this job created and did not finish, when it is provably
  * bench's (its marker), over a new connection that first kills the statement in flight on
- * `old`. The sysbench persona leaves it, as sysbench does (the signal kills it), since no
- * marker proves the table ours there.
+ * `old`. Without o->own_tables (the sysbench persona) it is left, as sysbench does (the signal
+ * kills it), since no marker proves the table ours there.
  */
 static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct myc_conn_params *cc)
 {
@@ -10498,13 +10556,11 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct myc_
     struct my_conn c;
     bool exists = false, owned = false;
     oltp_table(j->o, j->made, tbl, sizeof(tbl));
-    if (j->o->sb)
+    if (!j->o->own_tables)
         return;
     if (myc_connect(&c, &cc->p) < 0) {
-        pthread_mutex_lock(&oltp_print_mu);
-        b_msg(B_MSG_WARN, "%s: could not drop the unfinished table '%s': %s", j->w->name, tbl,
-              c.err.msg);
-        pthread_mutex_unlock(&oltp_print_mu);
+        res_say(j->res, RES_SAY_WARN, "%s: could not drop the unfinished table '%s': %s",
+                j->w->name, tbl, c.err.msg);
         j->ex = B_EXIT_ENV;
         myc_close(&c);
         return;
@@ -10536,16 +10592,14 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct myc_
         char qt[OLTP_QNAME_SZ];
         oltp_quote(tbl, qt, sizeof(qt));
         snprintf(sql, sizeof(sql), "DROP TABLE %s", qt);
-        bool dropped = oltp_cmd_sql(j, &c, sql) == B_OK;
-        pthread_mutex_lock(&oltp_print_mu);
-        if (dropped)
-            b_msg(B_MSG_WARN, "%s: dropped the unfinished table '%s' (created by this prepare)",
-                  j->w->name, tbl);
+        if (oltp_cmd_sql(j, &c, sql) == B_OK)
+            res_say(j->res, RES_SAY_WARN,
+                    "%s: dropped the unfinished table '%s' (created by this prepare)", j->w->name,
+                    tbl);
         else
-            b_msg(B_MSG_HINT, "the unfinished table '%s' is left; it carries bench's marker: "
-                              "'bench %s cleanup' drops it",
-                  tbl, j->w->name);
-        pthread_mutex_unlock(&oltp_print_mu);
+            res_say(j->res, RES_SAY_HINT, "the unfinished table '%s' is left; it carries bench's "
+                                          "marker: 'bench %s cleanup' drops it",
+                    tbl, j->w->name);
     }
     myc_close(&c);
 }
@@ -10566,7 +10620,7 @@ static void *oltp_job_main(void *arg)
         myc_close(&c);
         return NULL;
     }
-    i64 last = j->w->variant == OLTP_BULK_INSERT ? j->o->threads : j->o->oltp_tables;
+    i64 last = oltp_ntables(j->o, j->w);
     for (i64 n = j->idx + 1; n <= last && !atomic_load(&b_stop); n += j->nthreads)
         if (j->fn(j, &c, n) < 0)
             break;
@@ -10579,8 +10633,9 @@ static void *oltp_job_main(void *arg)
 static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n);
 static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n);
 
-/* Run fn over the tables: in the main thread, or dealt round-robin to --threads threads. */
-static int oltp_jobs(struct bench_opts *o, const struct wl_def *w,
+/* Run fn over the tables: in the main thread, or dealt round-robin to --threads threads. Lines
+ * go to res (w's command), the first failure to res->err. Returns an exit code. */
+static int oltp_jobs(struct res *res, const struct bench_opts *o, const struct wl_def *w,
                      int (*fn)(struct oltp_job *, struct my_conn *, i64))
 {
     int n = (int)o->threads, ex = B_EXIT_OK;
@@ -10588,29 +10643,33 @@ static int oltp_jobs(struct bench_opts *o, const struct wl_def *w,
     pthread_t *tid = b_xcalloc((size_t)n, sizeof(*tid));
     rnd_libc_srandom(o->rand_seed ? (unsigned)o->rand_seed : (unsigned)time(NULL));
     for (int i = 0; i < n; i++) {
-        jobs[i] = (struct oltp_job){.o = o, .w = w, .idx = i, .nthreads = n, .fn = fn};
+        jobs[i] = (struct oltp_job){.o = o, .w = w, .res = res, .idx = i, .nthreads = n, .fn = fn};
         rnd_seed(&jobs[i].rng);
     }
     if (n == 1)
         oltp_job_main(&jobs[0]);
     else {
-        printf("Initializing worker threads...\n\n");
+        res_say(res, RES_SAY_NOTE, "Initializing worker threads...");
+        res_say(res, RES_SAY_NOTE, "%s", "");
         for (int i = 0; i < n; i++)
             if (os_thread_start(&tid[i], 1 << 20, oltp_job_main, &jobs[i]))
                 b_die("creating a prepare thread failed");
         for (int i = 0; i < n; i++)
             pthread_join(tid[i], NULL);
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (jobs[i].ex && !ex)
             ex = jobs[i].ex;
+        if (jobs[i].err.msg[0] && !res->err.msg[0])
+            res->err = jobs[i].err;
+    }
     free(jobs);
     free(tid);
     int sig = atomic_load(&b_stop);
-    if (sig && o->sb) /* sysbench is killed by the signal: 130 or 143, no message */
+    if (sig && o->sig_kills) /* as sysbench, which the signal kills: 130 or 143, no message */
         return 128 + sig;
     if (sig) {
-        b_msg(B_MSG_WARN, "%s %s: interrupted by %s; %s", w->name,
+        res_say(res, RES_SAY_WARN, "%s %s: interrupted by %s; %s", w->name,
               fn == oltp_prepare_one ? "prepare" : fn == oltp_cleanup_one ? "cleanup" : "prewarm",
               sig == SIGINT ? "SIGINT" : "SIGTERM",
               fn == oltp_prepare_one ? "tables finished before the signal are kept (cleanup "
@@ -10629,30 +10688,30 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
     int rc;
     oltp_table(o, n, tbl, sizeof(tbl));
     oltp_quote(tbl, qt, sizeof(qt));
-    if (j->w->variant == OLTP_BULK_INSERT) {
+    if (oltp_variant(j->w)->shape & OS_BULK) {
         buf_printf(&q, "CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL, k INTEGER DEFAULT '0' "
                        "NOT NULL, PRIMARY KEY (id))%s",
-                   qt, o->sb ? "" : " COMMENT='" OLTP_MARK "'");
+                   qt, o->own_tables ? " COMMENT='" OLTP_MARK "'" : "");
         rc = oltp_cmd_sql(j, c, q.p);
         buf_free(&q);
         return rc;
     }
-    oltp_say("Creating table '%s'...\n", tbl);
+    res_say(j->res, RES_SAY_PROGRESS, "Creating table '%s'...", tbl);
     buf_printf(&q,
                "CREATE TABLE %s(\n  id INTEGER NOT NULL%s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
                "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n"
                "  %s (id)\n) /*! ENGINE = %s */ %s",
                qt, o->oltp_auto_inc ? " AUTO_INCREMENT" : "",
                o->oltp_secondary ? "KEY xid" : "PRIMARY KEY", o->oltp_engine,
-               o->sb ? "" : "COMMENT='" OLTP_MARK "'");
+               o->own_tables ? "COMMENT='" OLTP_MARK "'" : "");
     if ((rc = oltp_cmd_sql(j, c, q.p)) < 0) {
         buf_free(&q);
         return rc;
     }
     j->made = n;
-    i64 rows = (j->w->variant == OLTP_INSERT && !o->oltp_auto_inc) ? 0 : o->oltp_table_size;
+    i64 rows = (oltp_variant(j->w)->shape & OS_INSERT1) && !o->oltp_auto_inc ? 0 : o->oltp_table_size;
     if (rows > 0)
-        oltp_say("Inserting %lld records into '%s'\n", (long long)rows, tbl);
+        res_say(j->res, RES_SAY_PROGRESS, "Inserting %lld records into '%s'", (long long)rows, tbl);
     char cb[128], pb[64];
     u64 t_load = clk_now_ns();
     q.len = 0;
@@ -10680,19 +10739,16 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
                 return rc;
             }
             q.len = 0;
-            if (!j->o->sb && isatty(2)) { /* progress for people watching a long load */
-                double s = (double)(clk_now_ns() - t_load) / 1e9;
-                pthread_mutex_lock(&oltp_print_mu);
-                fprintf(stderr, "\rbench: loading %s: %lld of %lld rows (%.0f rows/s)%s", tbl,
-                        (long long)i, (long long)rows, s > 0 ? (double)i / s : 0.0,
-                        i == rows ? "\n" : "");
-                pthread_mutex_unlock(&oltp_print_mu);
-            }
+            /* progress for people watching a long load (a terminal's status line) */
+            double s = (double)(clk_now_ns() - t_load) / 1e9;
+            res_say(j->res, RES_SAY_STATUS, "loading %s: %lld of %lld rows (%.0f rows/s)%s", tbl,
+                    (long long)i, (long long)rows, s > 0 ? (double)i / s : 0.0,
+                    i == rows ? "\n" : "");
         }
     }
     rc = B_OK;
     if (o->oltp_create_secondary && !atomic_load(&b_stop)) {
-        oltp_say("Creating a secondary index on '%s'...\n", tbl);
+        res_say(j->res, RES_SAY_PROGRESS, "Creating a secondary index on '%s'...", tbl);
         q.len = 0;
         buf_printf(&q, "CREATE INDEX k_%lld ON %s(k)", (long long)n, qt);
         rc = oltp_long_sql(j, c, q.p);
@@ -10711,27 +10767,22 @@ static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
     int rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
     if (rc < 0)
         return rc;
-    if (j->w->variant != OLTP_BULK_INSERT)
-        oltp_say("Dropping table '%s'...\n", tbl);
+    if (!(oltp_variant(j->w)->shape & OS_BULK))
+        res_say(j->res, RES_SAY_PROGRESS, "Dropping table '%s'...", tbl);
     if (!exists)
         return B_OK;
-    if (!owned && !sysb) {
-        pthread_mutex_lock(&oltp_print_mu);
-        b_msg(B_MSG_WARN, "%s: cleanup: left table '%s' alone: %s", j->w->name, tbl,
-              j->o->sb ? "its definition is not sysbench's"
-                       : "bench did not create it (no '" OLTP_MARK "' comment) and its "
-                         "definition is not sysbench's");
-        pthread_mutex_unlock(&oltp_print_mu);
-        j->ex = j->o->sb ? B_EXIT_OK : B_EXIT_FAIL;
+    if (!owned && !sysb) { /* left alone: a failure only where bench's marker was the rule */
+        res_say(j->res, RES_SAY_WARN, "%s: cleanup: left table '%s' alone: %s", j->w->name, tbl,
+                j->o->own_tables ? "bench did not create it (no '" OLTP_MARK "' comment) and its "
+                                   "definition is not sysbench's"
+                                 : "its definition is not sysbench's");
+        j->ex = j->o->own_tables ? B_EXIT_FAIL : B_EXIT_OK;
         return B_OK;
     }
-    if (!owned && !j->o->sb) {
-        pthread_mutex_lock(&oltp_print_mu);
-        b_msg(B_MSG_NOTE, "%s: %s was created by sysbench (exactly sysbench's definition); "
-                          "dropping it as sysbench would",
-              j->w->name, tbl);
-        pthread_mutex_unlock(&oltp_print_mu);
-    }
+    if (!owned && j->o->own_tables)
+        res_say(j->res, RES_SAY_MSG, "%s: %s was created by sysbench (exactly sysbench's "
+                                     "definition); dropping it as sysbench would",
+                j->w->name, tbl);
     char sql[OLTP_QNAME_SZ + 24];
     oltp_quote(tbl, qt, sizeof(qt));
     snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS %s", qt);
@@ -10745,7 +10796,7 @@ static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n)
     int rc;
     oltp_table(j->o, n, tbl, sizeof(tbl));
     oltp_quote(tbl, qt, sizeof(qt));
-    oltp_say("Prewarming table %s\n", tbl);
+    res_say(j->res, RES_SAY_PROGRESS, "Prewarming table %s", tbl);
     buf_printf(&q, "ANALYZE TABLE %s", qt);
     if ((rc = oltp_long_sql(j, c, q.p)) == B_OK) {
         q.len = 0;
@@ -10765,37 +10816,29 @@ static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n)
 
 static int oltp_prepare_cmd(struct res *res)
 {
-    struct bench_opts *o = res->o;
-    const struct wl_def *w = res->w;
-    return oltp_jobs(o, w, oltp_prepare_one);
+    return oltp_jobs(res, res->o, res->w, oltp_prepare_one);
 }
 
 static int oltp_cleanup_cmd(struct res *res)
 {
-    struct bench_opts *o = res->o;
-    const struct wl_def *w = res->w;
-    return oltp_jobs(o, w, oltp_cleanup_one);
+    return oltp_jobs(res, res->o, res->w, oltp_cleanup_one);
 }
 
 static int oltp_prewarm_cmd(struct res *res)
 {
-    struct bench_opts *o = res->o;
-    const struct wl_def *w = res->w;
-    int ex = oltp_check(o, &res->err);
-    return ex != B_EXIT_OK ? ex : oltp_jobs(o, w, oltp_prewarm_one);
+    int ex = oltp_check(res->o, &res->err);
+    return ex != B_EXIT_OK ? ex : oltp_jobs(res, res->o, res->w, oltp_prewarm_one);
 }
 
-/* Before a run that writes (bench persona): every table must be bench's own. */
+/* Before a run that writes (o->own_tables, the bench persona): every table must be bench's own
+ * or sysbench's; the connection that checks also names the server for the header. */
 static int oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
-    int v = r->w->variant;
     oltp_unique_seed();
-    bool writes = v != OLTP_READ_ONLY && v != OLTP_POINT_SELECT && v != OLTP_RANDOM_POINTS &&
-                  v != OLTP_RANDOM_RANGES;
-    if (o->sb || o->mysql_dry_run)
+    if (!o->own_tables || o->mysql_dry_run)
         return B_OK;
-    struct oltp_job j = {.o = o, .w = r->w, .err = &r->err};
+    struct oltp_job j = {.o = o, .w = r->w};
     struct my_conn c;
     struct myc_conn_params cc;
     if (myc_params_from_opts(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
@@ -10809,7 +10852,7 @@ static int oltp_init(struct load_run *r)
         res_fact_str(r->res, "tls_version", "%s", mbedtls_ssl_get_version(&c.ssl));
         res_fact_str(r->res, "tls_cipher", "%s", myc_cipher(&c));
     }
-    i64 last = !writes ? 0 : v == OLTP_BULK_INSERT ? o->threads : o->oltp_tables, nsb = 0;
+    i64 last = oltp_variant(r->w)->writes ? oltp_ntables(o, r->w) : 0, nsb = 0;
     char first[OLTP_NAME_SZ] = "";
     for (i64 n = 1; n <= last; n++) {
         char tbl[OLTP_NAME_SZ];
@@ -10819,6 +10862,7 @@ static int oltp_init(struct load_run *r)
         if (rc == B_DONE) /* a signal: the run that follows stops at once, interrupted */
             break;
         if (rc < 0) { /* never write to tables that could not be checked */
+            r->err = j.err;
             myc_close(&c);
             return rc;
         }
@@ -10838,27 +10882,16 @@ static int oltp_init(struct load_run *r)
     }
     myc_close(&c);
     if (nsb == 1)
-        b_msg(B_MSG_NOTE, "%s: %s was created by sysbench (exactly sysbench's definition); "
-                          "using it as sysbench would",
-              r->w->name, first);
+        res_say(r->res, RES_SAY_MSG, "%s: %s was created by sysbench (exactly sysbench's "
+                                     "definition); using it as sysbench would",
+                r->w->name, first);
     else if (nsb > 1)
-        b_msg(B_MSG_NOTE, "%s: %s and %lld more tables were created by sysbench (exactly "
-                          "sysbench's definition); using them as sysbench would",
-              r->w->name, first, (long long)nsb - 1);
+        res_say(r->res, RES_SAY_MSG, "%s: %s and %lld more tables were created by sysbench "
+                                     "(exactly sysbench's definition); using them as sysbench "
+                                     "would",
+                r->w->name, first, (long long)nsb - 1);
     return B_OK;
 }
-
-/* ---- `bench oltp -h HOST -u USER`: the sizing one-liner ---- */
-
-static const struct wl_def *wl_find(const char *name);
-
-static const struct opt_def opt_oltp_sizing[] = {
-    OLTP_COMMON_OPTS,
-    OPT("max-threads", INT, sizing_max_threads, "64", 1, 4096, NULL,
-        "highest thread count of the ladder (1, 2, 4, ...)", NULL, 0),
-    OPT("step-time", INT, sizing_step_time, "5", 1, 3600, NULL,
-        "seconds each step of the ladder runs", NULL, 0),
-    OLTP_COMMON_OPTS2};
 
 /* sysbench 0.4's --test=oltp options (not listed in help; spec section 1.7) */
 static const struct opt_def opt_oltp_legacy[] = {
@@ -10921,181 +10954,7 @@ static const char *oltp_legacy_map(const struct bench_opts *o)
     return NULL;
 }
 
-struct sizing_row {
-    const char *wl;
-    i64 threads;
-    double tps, qps, p95, p99;
-    u64 errors;
-};
-
-/* One step: `threads` workers of w for step-time seconds, by the run path; fills *row. */
-static int sizing_step(const struct bench_opts *base, const struct wl_def *w, i64 threads,
-                       struct sizing_row *row, struct b_err *err)
-{
-    struct bench_opts so = *base;
-    struct res res;
-    so.threads = threads;
-    so.time_s = base->sizing_step_time;
-    so.events = 0;
-    so.rate = 0;
-    so.warmup_time = 0;
-    so.report_interval = 0;
-    so.nckpt = 0;
-    so.debug = false;
-    res_init(&res, w, "run", &so, NULL);
-    int rc = wl_run(w, &so, &res);
-    if (rc == B_OK && res.rc)
-        rc = res.rc;
-    if (rc < 0) {
-        *err = res.err;
-        res_free(&res);
-        return rc;
-    }
-    const struct load_snap *s = &res.final.d;
-    double secs = res.final.total_s > 0 ? res.final.total_s : 1;
-    row->wl = w->name;
-    row->threads = threads;
-    row->tps = (double)s->events / secs;
-    row->qps = (double)(s->ctr[0] + s->ctr[1] + s->ctr[2]) / secs;
-    row->p95 = (double)hist_percentile(s->hist, 95, s->lat_min_ns, s->lat_max_ns) / 1e6;
-    row->p99 = (double)hist_percentile(s->hist, 99, s->lat_min_ns, s->lat_max_ns) / 1e6;
-    row->errors = s->ctr[3];
-    res_free(&res);
-    return rc;
-}
-
-static int sizing_sql(struct my_conn *c, const char *sql)
-{
-    struct myc_result res = {0};
-    int rc = myc_query(c, sql, strlen(sql), &res, NULL, NULL);
-    myc_result_free(&res);
-    return rc;
-}
-
-/*
- * The sizing run: its own schema (created here, dropped at the end: bench never touches a
- * schema it did not create in this run), a dataset of --tables x --table-size rows (4 x 25000
- * unless given), then oltp_point_select and oltp_read_write over a ladder of thread counts
- * (1, 2, 4, ... --max-threads) until throughput stops growing; one table and the knee.
- */
-static int sizing_main(struct res *res)
-{
-    struct bench_opts *o = res->o;
-    struct myc_conn_params cc;
-    struct my_conn c;
-    char db[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 32], qdb[OLTP_QNAME_SZ];
-    u64 t0 = clk_now_ns();
-    if (!o->sizing_tables_set)
-        o->oltp_tables = 4;
-    if (!o->sizing_rows_set)
-        o->oltp_table_size = 25000;
-    if (!o->mysql_db_set) {
-        free(o->mysql_db);
-        o->mysql_db = b_xstrdup("bench");
-    }
-    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
-    int ex = oltp_check(o, &res->err); /* -D among the names: at most 64 characters, UTF-8 */
-    if (ex != B_EXIT_OK)
-        return ex;
-    snprintf(db, sizeof(db), "%s", o->mysql_db);
-    oltp_quote(db, qdb, sizeof(qdb));
-    if (myc_params_from_opts(o, 0, &cc, false) < 0)
-        return b_usage_exit();
-    cc.p.db = NULL;
-    if (myc_connect(&c, &cc.p) < 0)
-        return myc_conn_error("oltp", &c, &cc.p);
-    snprintf(sql, sizeof(sql), "CREATE DATABASE %s", qdb);
-    if (sizing_sql(&c, sql) < 0) {
-        b_msg(B_MSG_FATAL, "oltp: creating schema '%s' on %s failed: %s", db, c.target, c.err.msg);
-        if (c.srv_code == 1007)
-            b_msg(B_MSG_HINT, "bench works in a schema it creates and drops itself, and never "
-                              "touches an existing one; name another with -D (a leftover of an "
-                              "interrupted run holds tables commented '" OLTP_MARK "')");
-        myc_close(&c);
-        return B_EXIT_ENV;
-    }
-    fprintf(stderr, "bench: oltp: created schema '%s' on %s (%s); loading %lld tables x %lld "
-                    "rows\n",
-            db, c.target, c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size);
-    struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
-    struct bench_opts po = *o;
-    po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
-    int dn = open("/dev/null", O_WRONLY), keep = dup(1); /* prepare's messages: not here */
-    fflush(stdout);
-    dup2(dn, 1);
-    ex = oltp_jobs(&po, rw, oltp_prepare_one);
-    fflush(stdout);
-    dup2(keep, 1);
-    close(dn), close(keep);
-    struct sizing_row rows[2][16];
-    int nrows[2] = {0, 0}, best[2] = {0, 0};
-    const struct wl_def *wls[2] = {ps, rw};
-    if (ex == B_EXIT_OK) {
-        for (int k = 0; k < 2 && !atomic_load(&b_stop) && ex == B_EXIT_OK; k++) {
-            for (i64 th = 1; th <= o->sizing_max_threads && nrows[k] < 16; th *= 2) {
-                /* keep the whole run near 90 s: no new step past 80 s */
-                if ((double)(clk_now_ns() - t0) / 1e9 + (double)o->sizing_step_time > 85)
-                    break;
-                struct b_err e;
-                struct sizing_row *row = &rows[k][nrows[k]];
-                memset(&e, 0, sizeof(e));
-                if (sizing_step(o, wls[k], th, row, &e) != 0) {
-                    b_msg(B_MSG_FATAL, "oltp: %s with %lld threads: %s", wls[k]->name,
-                          (long long)th, e.msg);
-                    ex = B_EXIT_FAIL;
-                    break;
-                }
-                fprintf(stderr, "bench: oltp: %-17s %4lld threads: %10.2f tps, p99 %.2f ms\n",
-                        row->wl, (long long)th, row->tps, row->p99);
-                nrows[k]++;
-                if (row->tps > rows[k][best[k]].tps)
-                    best[k] = nrows[k] - 1;
-                /* stop once a doubling gains less than 5% over the best so far */
-                if (nrows[k] > 1 && row->tps < rows[k][best[k]].tps * 1.05 &&
-                    best[k] != nrows[k] - 1)
-                    break;
-                if (atomic_load(&b_stop))
-                    break;
-            }
-        }
-    }
-    if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
-        b_msg(B_MSG_WARN, "oltp: interrupted; the table below covers the steps that ran");
-        ex = B_EXIT_FAIL;
-    }
-    /* drop what this run created, whatever happened above */
-    snprintf(sql, sizeof(sql), "DROP DATABASE %s", qdb);
-    if (sizing_sql(&c, sql) < 0)
-        b_msg(B_MSG_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)", db,
-              c.err.msg);
-    else
-        fprintf(stderr, "bench: oltp: dropped schema '%s'\n", db);
-    if (nrows[0] + nrows[1] > 0) {
-        printf("OLTP sizing of %s (%s, %s): %lld tables x %lld rows, %lld s per step, %.0f s "
-               "in all\n\n",
-               c.target, c.version, c.tls ? "TLS" : "no TLS", (long long)o->oltp_tables,
-               (long long)o->oltp_table_size, (long long)o->sizing_step_time,
-               (double)(clk_now_ns() - t0) / 1e9);
-        printf("%-18s %7s %12s %12s %9s %9s %8s\n", "workload", "threads", "tps", "qps", "p95 ms",
-               "p99 ms", "errors");
-        for (int k = 0; k < 2; k++)
-            for (int i = 0; i < nrows[k]; i++)
-                printf("%-18s %7lld %12.2f %12.2f %9.2f %9.2f %8llu%s\n", rows[k][i].wl,
-                       (long long)rows[k][i].threads, rows[k][i].tps, rows[k][i].qps,
-                       rows[k][i].p95, rows[k][i].p99, (unsigned long long)rows[k][i].errors,
-                       i == best[k] ? "  <- knee" : "");
-        printf("\n");
-        for (int k = 0; k < 2; k++)
-            if (nrows[k])
-                printf("knee: %s peaks at %lld threads (%.0f tps, p99 %.2f ms)\n",
-                       rows[k][best[k]].wl, (long long)rows[k][best[k]].threads,
-                       rows[k][best[k]].tps, rows[k][best[k]].p99);
-    }
-    myc_close(&c);
-    return ex;
-}
-
-/*== 17 ping_, sizing_ : commands of their own: ping, the oltp one-liner =====*/
+/*== 17 ping_, sizing_ : commands of their own: ping, the oltp one-liner =======*/
 /*
  * Commands that are not sysbench tests: `bench ping` (connect, authenticate, time round
  * trips) and `bench oltp` (the sizing one-liner: its own schema, a thread ladder of OLTP runs
@@ -11286,7 +11145,213 @@ static int ping_main(struct res *res)
     return ex;
 }
 
-/*== 18 wl_ : workload registry and the run path =============================*/
+
+/* ---- `bench oltp -h HOST -u USER`: the sizing one-liner ---- */
+
+static const struct wl_def *wl_find(const char *name);
+
+static const struct opt_def opt_oltp_sizing[] = {
+    OLTP_COMMON_OPTS,
+    OPT("max-threads", INT, sizing_max_threads, "64", 1, 4096, NULL,
+        "highest thread count of the ladder (1, 2, 4, ...)", NULL, 0),
+    OPT("step-time", INT, sizing_step_time, "5", 1, 3600, NULL,
+        "seconds each step of the ladder runs", NULL, 0),
+    OLTP_COMMON_OPTS2};
+
+/* The figures of one step of the ladder, as the table shows them (rep_sizing). */
+struct sizing_row {
+    const char *wl;
+    i64 threads;
+    double tps, qps, p95, p99;
+    u64 errors;
+};
+
+/* sizing_row_of - the figures of step st (a measured run of the ladder). */
+static void sizing_row_of(const struct res *st, struct sizing_row *row)
+{
+    const struct load_snap *s = &st->final.d;
+    double secs = st->final.total_s > 0 ? st->final.total_s : 1;
+    row->wl = st->w->name;
+    row->threads = st->final.threads;
+    row->tps = (double)s->events / secs;
+    row->qps = (double)(s->ctr[0] + s->ctr[1] + s->ctr[2]) / secs;
+    row->p95 = (double)hist_percentile(s->hist, 95, s->lat_min_ns, s->lat_max_ns) / 1e6;
+    row->p99 = (double)hist_percentile(s->hist, 99, s->lat_min_ns, s->lat_max_ns) / 1e6;
+    row->errors = s->ctr[3];
+}
+
+/* One step: `threads` workers of w for step-time seconds, by the run path, as a new step of res
+ * (its final statistics, histogram included); fills *row. A step that failed is not kept: its
+ * failure goes to *err. */
+static int sizing_step(struct res *res, const struct bench_opts *base, const struct wl_def *w,
+                       i64 threads, struct sizing_row *row, struct b_err *err)
+{
+    struct bench_opts so = *base;
+    so.threads = threads;
+    so.time_s = base->sizing_step_time;
+    so.events = 0;
+    so.rate = 0;
+    so.warmup_time = 0;
+    so.report_interval = 0;
+    so.nckpt = 0;
+    so.debug = false;
+    struct res *st = res_step(res, w, "run");
+    int rc = wl_run(w, &so, st);
+    st->o = res->o; /* so ends here; the step's thread count is in its final statistics */
+    if (rc == B_OK && st->rc)
+        rc = st->rc;
+    if (rc < 0) {
+        *err = st->err;
+        res_free(st);
+        res->nsteps--;
+        return rc;
+    }
+    sizing_row_of(st, row);
+    return rc;
+}
+
+static int sizing_sql(struct my_conn *c, const char *sql)
+{
+    struct myc_result res = {0};
+    int rc = myc_query(c, sql, strlen(sql), &res, NULL, NULL);
+    myc_result_free(&res);
+    return rc;
+}
+
+/* The one-liner's prepare: its lines for standard output are not shown (the table is), its
+ * messages are, through the command's sink (ctx: the command's res). */
+static void sizing_prep_say(void *ctx, int kind, const char *text)
+{
+    const struct res *res = ctx;
+    if (kind != RES_SAY_PROGRESS && kind != RES_SAY_NOTE && res->sink && res->sink->say)
+        res->sink->say(res->sink->ctx, kind, text);
+}
+
+/*
+ * The sizing run: its own schema (created here, dropped at the end: bench never touches a
+ * schema it did not create in this run), a dataset of --tables x --table-size rows (4 x 25000
+ * unless given), then oltp_point_select and oltp_read_write over a ladder of thread counts
+ * (1, 2, 4, ... --max-threads) until throughput stops growing. Into res: one step per rung
+ * (res_step, by wl_run), the facts of the table's heading (server, server_version, tls,
+ * tables, table_size, step_time_s) and of each workload's knee (<workload>_knee_step: the
+ * step's index, <workload>_knee_threads, <workload>_knee_tps: the recommendation); rep_sizing
+ * shows them. Progress goes to res_say.
+ */
+static int sizing_main(struct res *res)
+{
+    struct bench_opts *o = res->o;
+    struct myc_conn_params cc;
+    struct my_conn c;
+    char db[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 32], qdb[OLTP_QNAME_SZ];
+    u64 t0 = clk_now_ns();
+    if (!o->sizing_tables_set)
+        o->oltp_tables = 4;
+    if (!o->sizing_rows_set)
+        o->oltp_table_size = 25000;
+    if (!o->mysql_db_set) {
+        free(o->mysql_db);
+        o->mysql_db = b_xstrdup("bench");
+    }
+    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
+    int ex = oltp_check(o, &res->err); /* -D among the names: at most 64 characters, UTF-8 */
+    if (ex != B_EXIT_OK)
+        return ex;
+    snprintf(db, sizeof(db), "%s", o->mysql_db);
+    oltp_quote(db, qdb, sizeof(qdb));
+    if (myc_params_from_opts(o, 0, &cc, false) < 0)
+        return b_usage_exit();
+    cc.p.db = NULL;
+    if (myc_connect(&c, &cc.p) < 0)
+        return myc_conn_error("oltp", &c, &cc.p);
+    snprintf(sql, sizeof(sql), "CREATE DATABASE %s", qdb);
+    if (sizing_sql(&c, sql) < 0) {
+        b_fail(&res->err, B_EXIT_ENV, "oltp: creating schema '%s' on %s failed: %s", db,
+               c.target, c.err.msg);
+        if (c.srv_code == 1007)
+            b_hint(&res->err, "bench works in a schema it creates and drops itself, and never "
+                              "touches an existing one; name another with -D (a leftover of an "
+                              "interrupted run holds tables commented '" OLTP_MARK "')");
+        myc_close(&c);
+        return B_EXIT_ENV;
+    }
+    res_fact_str(res, "server", "%s", c.target);
+    res_fact_str(res, "server_version", "%s", c.version);
+    res_fact_bool(res, "tls", c.tls);
+    res_fact_int(res, "tables", o->oltp_tables);
+    res_fact_int(res, "table_size", o->oltp_table_size);
+    res_fact_int(res, "step_time_s", o->sizing_step_time);
+    res_say(res, RES_SAY_MSG, "oltp: created schema '%s' on %s (%s); loading %lld tables x %lld "
+                              "rows",
+            db, c.target, c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size);
+    struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
+    struct bench_opts po = *o;
+    po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
+    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say};
+    struct res prep;
+    res_init(&prep, rw, "prepare", &po, &prep_sink);
+    ex = oltp_jobs(&prep, &po, rw, oltp_prepare_one);
+    if (prep.err.msg[0] || prep.err.sb[0])
+        res->err = prep.err;
+    res_free(&prep);
+    struct sizing_row rows[2][16];
+    int nrows[2] = {0, 0}, best[2] = {0, 0};
+    const struct wl_def *wls[2] = {ps, rw};
+    if (ex == B_EXIT_OK) {
+        for (int k = 0; k < 2 && !atomic_load(&b_stop) && ex == B_EXIT_OK; k++) {
+            for (i64 th = 1; th <= o->sizing_max_threads && nrows[k] < 16; th *= 2) {
+                /* keep the whole run near 90 s: no new step past 80 s */
+                if ((double)(clk_now_ns() - t0) / 1e9 + (double)o->sizing_step_time > 85)
+                    break;
+                struct b_err e;
+                struct sizing_row *row = &rows[k][nrows[k]];
+                memset(&e, 0, sizeof(e));
+                if (sizing_step(res, o, wls[k], th, row, &e) != 0) {
+                    b_fail(&res->err, B_EXIT_FAIL, "oltp: %s with %lld threads: %s",
+                           wls[k]->name, (long long)th, e.msg);
+                    ex = B_EXIT_FAIL;
+                    break;
+                }
+                res_say(res, RES_SAY_MSG, "oltp: %-17s %4lld threads: %10.2f tps, p99 %.2f ms",
+                        row->wl, (long long)th, row->tps, row->p99);
+                nrows[k]++;
+                if (row->tps > rows[k][best[k]].tps)
+                    best[k] = nrows[k] - 1;
+                /* stop once a doubling gains less than 5% over the best so far */
+                if (nrows[k] > 1 && row->tps < rows[k][best[k]].tps * 1.05 &&
+                    best[k] != nrows[k] - 1)
+                    break;
+                if (atomic_load(&b_stop))
+                    break;
+            }
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        if (nrows[k]) {
+            char key[48];
+            snprintf(key, sizeof(key), "%s_knee_step", wls[k]->name);
+            res_fact_int(res, key, (k ? nrows[0] : 0) + best[k]);
+            snprintf(key, sizeof(key), "%s_knee_threads", wls[k]->name);
+            res_fact_int(res, key, rows[k][best[k]].threads);
+            snprintf(key, sizeof(key), "%s_knee_tps", wls[k]->name);
+            res_fact_num(res, key, rows[k][best[k]].tps);
+        }
+    if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
+        res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
+        ex = B_EXIT_FAIL;
+    }
+    /* drop what this run created, whatever happened above */
+    snprintf(sql, sizeof(sql), "DROP DATABASE %s", qdb);
+    if (sizing_sql(&c, sql) < 0)
+        res_say(res, RES_SAY_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)", db,
+                c.err.msg);
+    else
+        res_say(res, RES_SAY_MSG, "oltp: dropped schema '%s'", db);
+    res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
+    myc_close(&c);
+    return ex;
+}
+
+/*== 18 wl_ : workload registry and the run path ============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
@@ -11299,8 +11364,9 @@ static const struct opt_def opt_ping[] = {
         NULL, 0),
 };
 
-/* The OLTP scripts share their hooks; a row differs in name, variant and options. */
-#define WL_OLTP(nm, var, opttab)                                                            \
+/* The OLTP scripts share their hooks; a row of OLTP_VARIANTS (oltp_) gives name, variant and
+ * options. */
+#define WL_OLTP(nm, var, opttab, writes, shape)                                             \
     {.name = nm,                                                                             \
      .desc = "sysbench's " nm ".lua (MySQL/MariaDB)",                                        \
      .opts = opttab,                                                                         \
@@ -11319,7 +11385,7 @@ static const struct opt_def opt_ping[] = {
      .done = oltp_done,                                                                      \
      .family = WL_OLTP,                                                                      \
      .ctrs = oltp_ctrs,                                                                      \
-     .nctrs = countof(oltp_ctrs)}
+     .nctrs = countof(oltp_ctrs)},
 
 static const struct wl_def wl_all[] = {
     {.name = "fileio",
@@ -11348,17 +11414,7 @@ static const struct wl_def wl_all[] = {
      .db = true,
      .family = WL_CMD,
      .command = ping_main},
-    WL_OLTP("oltp_read_write", OLTP_READ_WRITE, opt_oltp),
-    WL_OLTP("oltp_read_only", OLTP_READ_ONLY, opt_oltp),
-    WL_OLTP("oltp_write_only", OLTP_WRITE_ONLY, opt_oltp),
-    WL_OLTP("oltp_point_select", OLTP_POINT_SELECT, opt_oltp),
-    WL_OLTP("oltp_insert", OLTP_INSERT, opt_oltp),
-    WL_OLTP("oltp_update_index", OLTP_UPDATE_INDEX, opt_oltp),
-    WL_OLTP("oltp_update_non_index", OLTP_UPDATE_NON_INDEX, opt_oltp),
-    WL_OLTP("oltp_delete", OLTP_DELETE, opt_oltp),
-    WL_OLTP("select_random_points", OLTP_RANDOM_POINTS, opt_oltp_points),
-    WL_OLTP("select_random_ranges", OLTP_RANDOM_RANGES, opt_oltp_ranges),
-    WL_OLTP("bulk_insert", OLTP_BULK_INSERT, opt_oltp),
+    OLTP_VARIANTS(WL_OLTP)
     {.name = "oltp-0.4",
      .desc = "sysbench 0.4's --test=oltp (hidden)",
      .opts = opt_oltp_legacy,
@@ -12199,6 +12255,43 @@ static rep_render_fn rep_command_renderer(const struct res *res)
     return NULL;
 }
 
+/* The one-liner's table (sizing_main's result): its heading, one row per step of the ladder
+ * with each workload's knee marked, then one line per knee. */
+static void rep_sizing(const struct res *res)
+{
+    const struct res_fact *tls = res_fact(res, "tls"), *tables = res_fact(res, "tables"),
+                          *size = res_fact(res, "table_size"), *step = res_fact(res, "step_time_s");
+    struct sizing_row row;
+    bool knee[64] = {false};
+    char key[48];
+    if (!res->nsteps)
+        return;
+    for (int i = 0; i < res->nsteps && i < (int)countof(knee); i++) {
+        snprintf(key, sizeof(key), "%s_knee_step", res->steps[i].w->name);
+        const struct res_fact *f = res_fact(res, key);
+        knee[i] = f && f->i == i;
+    }
+    printf("OLTP sizing of %s (%s, %s): %lld tables x %lld rows, %lld s per step, %.0f s in all\n\n",
+           rep_fact_str(res, "server"), rep_fact_str(res, "server_version"),
+           tls && tls->i ? "TLS" : "no TLS", (long long)(tables ? tables->i : 0),
+           (long long)(size ? size->i : 0), (long long)(step ? step->i : 0), res->elapsed_s);
+    printf("%-18s %7s %12s %12s %9s %9s %8s\n", "workload", "threads", "tps", "qps", "p95 ms",
+           "p99 ms", "errors");
+    for (int i = 0; i < res->nsteps; i++) {
+        sizing_row_of(&res->steps[i], &row);
+        printf("%-18s %7lld %12.2f %12.2f %9.2f %9.2f %8llu%s\n", row.wl, (long long)row.threads,
+               row.tps, row.qps, row.p95, row.p99, (unsigned long long)row.errors,
+               i < (int)countof(knee) && knee[i] ? "  <- knee" : "");
+    }
+    printf("\n");
+    for (int i = 0; i < res->nsteps && i < (int)countof(knee); i++)
+        if (knee[i]) {
+            sizing_row_of(&res->steps[i], &row);
+            printf("knee: %s peaks at %lld threads (%.0f tps, p99 %.2f ms)\n", row.wl,
+                   (long long)row.threads, row.tps, row.p99);
+        }
+}
+
 /*== 20 cli_ : command line, dispatch, bench_main(), main() ==================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
@@ -12339,6 +12432,8 @@ static void cli_persona_set(const struct cli_persona *p)
     opts.usage_ex = p->usage_ex;
     opts.ext_off = !p->ext;
     opts.msg_print = cli_msg_print;
+    opts.own_tables = p->persona != B_SYSBENCH; /* OLTP: bench's marker proves ownership */
+    opts.sig_kills = p->persona == B_SYSBENCH;  /* OLTP commands: a signal exits as it kills */
 }
 
 struct cli {
@@ -13344,9 +13439,15 @@ static void cli_print_version(void)
 
 /* A failure of a run, from r->err: the bench persona says which test and gives the hint;
  * the sysbench persona prints sysbench's FATAL and WARNING lines. */
+static int cli_err_print(const struct b_err *e);
+
 static void cli_run_error(const struct wl_def *w, const struct b_err *e, int rc)
 {
     const char *msg = e->msg[0] ? e->msg : b_errstr(rc);
+    if (cli_sb() && e->sb[0]) { /* the workload's own sysbench text */
+        (void)cli_err_print(e);
+        return;
+    }
     if (cli_sb()) {
         b_msg(B_MSG_FATAL, "%s", msg);
         if (e->hint[0])
@@ -13487,18 +13588,31 @@ static void cli_text_checkpoint(void *ctx, struct res *res, const struct res_sta
 }
 
 /* Progress lines of commands are what sysbench's scripts print(): in sysbench not subject to
- * --verbosity (its muted stdout keeps msg_out). Called from several threads (prepare jobs). */
+ * --verbosity (its muted stdout keeps msg_out). Messages, warnings and hints in the persona's
+ * words (b_msg); a status line only on the bench persona's terminal. Called from several
+ * threads (prepare jobs). */
 static void cli_text_say(void *ctx, int kind, const char *text)
 {
     static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static const int msg_kind[] = {[RES_SAY_MSG] = B_MSG_NOTE, [RES_SAY_WARN] = B_MSG_WARN,
+                                   [RES_SAY_HINT] = B_MSG_HINT};
     FILE *f = kind == RES_SAY_PROGRESS && opts.persona == B_SYSBENCH && opts.msg_out
                   ? opts.msg_out
                   : stdout;
     (void)ctx;
     pthread_mutex_lock(&mu);
-    fputs(text, f);
-    fputc('\n', f);
-    fflush(f);
+    if (kind == RES_SAY_MSG || kind == RES_SAY_WARN || kind == RES_SAY_HINT)
+        b_msg(msg_kind[kind], "%s", text);
+    else if (kind == RES_SAY_STATUS) {
+        if (opts.persona == B_BENCH && isatty(2)) {
+            fprintf(stderr, "\rbench: %s", text);
+            fflush(stderr);
+        }
+    } else {
+        fputs(text, f);
+        fputc('\n', f);
+        fflush(f);
+    }
     pthread_mutex_unlock(&mu);
 }
 
@@ -13620,6 +13734,8 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
     if (render && (ex == B_EXIT_OK || res.have_final || res.nfacts))
         render(&res);
     rep_warnings(&res); /* what the command left undone or alone (fileio's cleanup) */
+    if (res.nsteps && res.w && res.w->command == sizing_main) /* the one-liner's ladder */
+        rep_sizing(&res);
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
         int pex = cli_err_print(&res.err);
         if (pex)

@@ -313,6 +313,13 @@ struct bench_opts {
     char *oltp_test_mode, *oltp_nontrx_mode;  /* sysbench 0.4's --test=oltp */
     bool oltp_read_only;
     bool sizing_tables_set, sizing_rows_set;   /* --tables / --table-size were given */
+    bool own_tables;  /* set by cli_ (the bench persona): OLTP tables carry the COMMENT
+                         'created by bench' marker, and bench writes to, drops or undoes only
+                         tables with it (or sysbench's exact definition, said so); off
+                         (sysbench): no marker, sysbench's definition is ownership, no check
+                         connection before a run, an interrupted prepare leaves its table */
+    bool sig_kills;   /* set by cli_ (the sysbench persona): a signal ends an OLTP command as it
+                         kills sysbench: exit 128 + signal, no message */
     /* fileio */
     i64 file_num, file_async_backlog, file_fsync_freq, file_merged_requests, file_queue_depth;
     u64 file_block_size, file_total_size;
@@ -537,7 +544,17 @@ enum res_phase {
     RES_PH_STARTED,    /* workers released */
     RES_PH_STOPPED,    /* workers ended (joined, or abandoned on a forced shutdown) */
 };
-enum res_say { RES_SAY_PROGRESS, RES_SAY_NOTE, RES_SAY_DEBUG };
+/* What a res_say line is, so that the CLI prints it where the persona does:
+ * PROGRESS  what sysbench's scripts print() (prepare, cleanup, prewarm), not muted by
+ *           --verbosity;
+ * NOTE      a notice of the report's stream ("Initializing worker threads...");
+ * DEBUG     --debug lines;
+ * MSG, WARN, HINT  a message, a warning, a hint in the persona's words and stream (b_msg's
+ *           NOTE, WARN, HINT: "bench: ...", "bench: warning: ...", "bench: hint: ...");
+ * STATUS    a status line a terminal rewrites in place ("loading sbtest1: 5000 of 25000 rows");
+ *           the last of a series ends in '\n'; shown only where the persona has one. */
+enum res_say { RES_SAY_PROGRESS, RES_SAY_NOTE, RES_SAY_DEBUG, RES_SAY_MSG, RES_SAY_WARN,
+               RES_SAY_HINT, RES_SAY_STATUS };
 
 struct res_sink {
     void *ctx;

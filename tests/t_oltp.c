@@ -94,3 +94,196 @@ static int t_oltp_sb_shape(void)
     T_CHECK(!oltp_sb_shape("id:int::NO:-::0,k:int::NO:0::0", "PRIMARY:0:id:,k_1:1:k:", true));
     return 0;
 }
+
+/* Statements one event of a script runs with sysbench's default options (reads, writes,
+ * other), from its row's shape: what oltp_body runs for each bit. */
+static void t_oltp_counts(const struct oltp_variant *v, const struct bench_opts *o, i64 c[3])
+{
+    unsigned s = v->shape;
+    c[0] = (s & OS_POINTS ? o->oltp_point_selects : 0) + !!(s & OS_POINT1) +
+           (s & OS_RANGES && o->oltp_range_selects
+                ? o->oltp_simple_ranges + o->oltp_sum_ranges + o->oltp_order_ranges +
+                      o->oltp_distinct_ranges
+                : 0) +
+           !!(s & OS_RPOINTS) + !!(s & OS_RRANGES);
+    c[1] = (s & OS_IDX_UPD ? o->oltp_index_updates : 0) +
+           (s & OS_NONIDX_UPD ? o->oltp_non_index_updates : 0) +
+           (s & OS_DEL_INS ? 2 * o->oltp_delete_inserts : 0) + !!(s & OS_DELETE1) +
+           !!(s & OS_INSERT1);
+    c[2] = s & OS_TRX && !o->oltp_skip_trx ? 2 : 0;
+}
+
+/* The variants table: every OLTP row of wl_all is one row of it, and each row's statements
+ * per event are sysbench 1.0.20's (spec 4.4, "default queries per event (r/w/o)"). */
+static int t_oltp_variants(void)
+{
+    static const struct {
+        const char *name;
+        i64 r, w, o;
+        bool writes;
+    } want[] = {
+        {"oltp_read_write", 14, 4, 2, true},       {"oltp_read_only", 14, 0, 2, false},
+        {"oltp_write_only", 0, 4, 2, true},        {"oltp_point_select", 1, 0, 0, false},
+        {"oltp_insert", 0, 1, 0, true},            {"oltp_update_index", 0, 1, 0, true},
+        {"oltp_update_non_index", 0, 1, 0, true},  {"oltp_delete", 0, 1, 0, true},
+        {"select_random_points", 1, 0, 0, false},  {"select_random_ranges", 1, 0, 0, false},
+        {"bulk_insert", 0, 0, 0, true}, /* a row per event; writes = flushed INSERTs */
+    };
+    struct bench_opts o;
+    memset(&o, 0, sizeof(o));
+    opt_defaults(opt_oltp, countof(opt_oltp), &o);
+    T_CHECK(OLTP_NVARIANTS == (int)countof(oltp_variants) && countof(want) == countof(oltp_variants));
+    int seen[OLTP_NVARIANTS] = {0};
+    for (size_t i = 0; i < countof(wl_all); i++) {
+        const struct wl_def *w = &wl_all[i];
+        if (w->event != oltp_event)
+            continue;
+        T_CHECK(w->variant >= 0 && w->variant < OLTP_NVARIANTS);
+        const struct oltp_variant *v = &oltp_variants[w->variant];
+        T_CHECK(v->id == w->variant && !strcmp(v->name, w->name) && v->opts == w->opts &&
+                v->nopts == w->nopts && oltp_variant(w) == v && wl_find(v->name) == w);
+        seen[w->variant]++;
+    }
+    for (size_t i = 0; i < countof(oltp_variants); i++) {
+        const struct oltp_variant *v = &oltp_variants[i];
+        i64 c[3];
+        T_CHECK(seen[i] == 1 && v->id == (int)i && !strcmp(v->name, want[i].name));
+        t_oltp_counts(v, &o, c);
+        if (c[0] != want[i].r || c[1] != want[i].w || c[2] != want[i].o || v->writes != want[i].writes) {
+            fprintf(stderr, "  %s: %lld/%lld/%lld writes %d\n", v->name, (long long)c[0],
+                    (long long)c[1], (long long)c[2], v->writes);
+            return 1;
+        }
+        /* writes: exactly the scripts with a statement that changes rows */
+        T_CHECK(v->writes == !!(v->shape & (OS_IDX_UPD | OS_NONIDX_UPD | OS_DEL_INS | OS_DELETE1 |
+                                            OS_INSERT1 | OS_BULK)));
+    }
+    /* the statements each script prepares (its prepare_statements), counts aside */
+    bool need[OQ_N];
+    oltp_kinds(oltp_variants[OLTP_READ_WRITE].shape, &o, need);
+    for (int k = 0; k < OQ_N; k++)
+        T_CHECK(need[k] == (k <= OQ_INSERT));
+    o.oltp_range_selects = false;
+    oltp_kinds(oltp_variants[OLTP_READ_ONLY].shape, &o, need);
+    for (int k = 0; k < OQ_N; k++)
+        T_CHECK(need[k] == (k == OQ_POINT));
+    oltp_kinds(oltp_variants[OLTP_INSERT].shape, &o, need);
+    oltp_kinds(oltp_variants[OLTP_BULK_INSERT].shape, &o, need);
+    for (int k = 0; k < OQ_N; k++)
+        T_CHECK(!need[k]);
+    oltp_kinds(oltp_variants[OLTP_RANDOM_RANGES].shape, &o, need);
+    T_CHECK(need[OQ_RRANGES] && !need[OQ_RPOINTS] && !need[OQ_POINT]);
+    opt_free_strings(opt_oltp, countof(opt_oltp), &o);
+    return 0;
+}
+
+/* A check that fails fills the b_err, in both personas' words, and prints nothing. */
+static int t_oltp_check_err(void)
+{
+    struct bench_opts o;
+    struct b_err e;
+    char path[] = "/tmp/bench-t-oltp-XXXXXX";
+    int fd = mkstemp(path);
+    T_CHECK(fd >= 0);
+    unlink(path);
+    memset(&o, 0, sizeof(o));
+    memset(&e, 0, sizeof(e));
+    o.oltp_engine = (char *)"innodb */ AS SELECT 1 /*";
+    o.mysql_host = (char *)"127.0.0.1";
+    o.mysql_port = (char *)"3306";
+    fflush(stdout);
+    fflush(stderr);
+    int o1 = dup(1), o2 = dup(2);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    int ex = oltp_check(&o, &e);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(o1, 1);
+    dup2(o2, 2);
+    close(o1);
+    close(o2);
+    off_t printed = lseek(fd, 0, SEEK_END);
+    close(fd);
+    T_CHECK(printed == 0);
+    T_CHECK(ex == B_EXIT_USAGE && e.ex == B_EXIT_USAGE && e.sb_ex == B_EXIT_FAIL &&
+            e.rc == B_INVALID);
+    T_CHECK(!strcmp(e.msg, "--mysql-storage-engine: invalid name 'innodb */ AS SELECT 1 /*': "
+                           "only letters, digits and '_' are allowed"));
+    T_CHECK(strstr(e.hint, "64 characters") != NULL);
+    /* a valid engine passes the names; the connection options are cli_'s */
+    memset(&e, 0, sizeof(e));
+    o.oltp_engine = (char *)"InnoDB";
+    o.ssl_mode = (char *)"";
+    o.mysql_socket = (char *)"";
+    o.ssl_ca = o.ssl_cert = o.ssl_key = o.server_pubkey = (char *)"";
+    o.mysql_user = o.mysql_password = (char *)"";
+    T_CHECK(oltp_check(&o, &e) == B_EXIT_OK && !e.msg[0]);
+    return 0;
+}
+
+/* The one-liner's table from a result: steps (runs of the ladder) and the knee facts, as
+ * sizing_main fills them; rep_sizing prints today's layout. */
+static int t_oltp_rep_sizing(void)
+{
+    struct res res;
+    static const struct {
+        const char *wl;
+        int threads;
+        u64 events, q, lat_ns;
+    } st[] = {{"oltp_point_select", 1, 1000, 1000, 1000000},
+              {"oltp_point_select", 2, 1500, 1500, 1000000},
+              {"oltp_read_write", 1, 100, 2000, 10000000}};
+    res_init(&res, wl_find("oltp"), "run", NULL, NULL);
+    for (size_t i = 0; i < countof(st); i++) {
+        struct res *s = res_step(&res, wl_find(st[i].wl), "run");
+        s->have_final = true;
+        load_snap_init(&s->final.d, st[i].threads, 0);
+        s->final.threads = st[i].threads;
+        s->final.total_s = 2;
+        s->final.d.events = st[i].events;
+        s->final.d.ctr[0] = st[i].q;
+        s->final.d.lat_min_ns = s->final.d.lat_max_ns = st[i].lat_ns;
+        hist_record(s->final.d.hist, st[i].lat_ns);
+    }
+    res_fact_str(&res, "server", "127.0.0.1:3306");
+    res_fact_str(&res, "server_version", "11.4.2-MariaDB");
+    res_fact_bool(&res, "tls", true);
+    res_fact_int(&res, "tables", 4);
+    res_fact_int(&res, "table_size", 25000);
+    res_fact_int(&res, "step_time_s", 2);
+    res_fact_int(&res, "oltp_point_select_knee_step", 1);
+    res_fact_int(&res, "oltp_read_write_knee_step", 2);
+    res.elapsed_s = 7.4;
+    char path[] = "/tmp/bench-t-sizing-XXXXXX", got[2048];
+    int fd = mkstemp(path);
+    T_CHECK(fd >= 0);
+    unlink(path);
+    fflush(stdout);
+    int o1 = dup(1);
+    dup2(fd, 1);
+    rep_sizing(&res);
+    fflush(stdout);
+    dup2(o1, 1);
+    close(o1);
+    ssize_t n = pread(fd, got, sizeof(got) - 1, 0);
+    close(fd);
+    res_free(&res);
+    T_CHECK(n > 0);
+    got[n] = 0;
+    const char *want =
+        "OLTP sizing of 127.0.0.1:3306 (11.4.2-MariaDB, TLS): 4 tables x 25000 rows, 2 s per "
+        "step, 7 s in all\n\n"
+        "workload           threads          tps          qps    p95 ms    p99 ms   errors\n"
+        "oltp_point_select        1       500.00       500.00      1.00      1.00        0\n"
+        "oltp_point_select        2       750.00       750.00      1.00      1.00        0  <- knee\n"
+        "oltp_read_write          1        50.00      1000.00     10.00     10.00        0  <- knee\n"
+        "\n"
+        "knee: oltp_point_select peaks at 2 threads (750 tps, p99 1.00 ms)\n"
+        "knee: oltp_read_write peaks at 1 threads (50 tps, p99 10.00 ms)\n";
+    if (strcmp(got, want)) {
+        fprintf(stderr, "  got:\n%s", got);
+        return 1;
+    }
+    return 0;
+}
