@@ -12404,19 +12404,34 @@ static struct {
     FILE *doc;     /* --format=json --output: the document's file */
 } cli_output;
 
+static FILE *cli_json_f; /* --format=json: standard output as it was (cli_output_open) */
+
 /* Where JSON lines and a document without --output go: standard output (kept in msg_out when
  * --verbosity < 3 mutes it). */
 static FILE *cli_json_stream(void)
 {
-    return opts.msg_out ? opts.msg_out : stdout;
+    return cli_json_f ? cli_json_f : opts.msg_out ? opts.msg_out : stdout;
 }
 
-/* cli_output_open - --output=FILE, once: text mode sends standard output there; JSON mode
- * keeps the file for the document. Returns B_EXIT_OK, or B_EXIT_ENV after saying why. */
+/* cli_output_open - once per process. JSON mode: standard output is kept for the JSON lines
+ * and descriptor 1 becomes standard error, so that text printed by anything else cannot
+ * corrupt the stream. --output=FILE: text mode sends standard output there; JSON mode keeps
+ * the file for the document. Returns B_EXIT_OK, or B_EXIT_ENV after saying why. */
 static int cli_output_open(void)
 {
-    if (!opts.output || !*opts.output)
+    if (cli_quiet_text() && !cli_output.tried && !opts.msg_out) {
+        fflush(stdout);
+        int fd = dup(1);
+        cli_json_f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (cli_json_f)
+            dup2(2, 1);
+        else if (fd >= 0)
+            close(fd);
+    }
+    if (!opts.output || !*opts.output) {
+        cli_output.tried = true;
         return B_EXIT_OK;
+    }
     if (!cli_output.tried) {
         cli_output.tried = true;
         errno = 0;
