@@ -10685,8 +10685,8 @@ static void rep_json_num(struct rep_json *j, double v)
     }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(t, sizeof(t), "%.*g", prec, v);
-        if (strtod(t, NULL) == v)
-            break;
+        if (strtod(t, NULL) == v && (!strchr(t, 'e') || fabs(v) < 1e-4 || fabs(v) >= 1e17))
+            break; /* no exponent for the magnitudes of measurements: 2500000, not 2.5e+06 */
     }
     rep_json_sep(j);
     buf_printf(&j->b, "%s", t);

@@ -39,6 +39,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_io.c"
 #include "t_oltp.c"
 #include "t_exact.c"
+#include "t_json.c"
 
 static const struct {
     const char *name;
@@ -112,6 +113,9 @@ static const struct {
     {"exact_rep_final", t_exact_rep_final},
     {"exact_live_empty_password", t_exact_live_empty_password},
     {"exact_rnd_seed", t_exact_rnd_seed},
+    {"json_escape", t_json_escape},
+    {"json_numbers", t_json_numbers},
+    {"json_doc", t_json_doc},
 };
 
 int main(int argc, char **argv)
