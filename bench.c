@@ -10814,22 +10814,23 @@ static void rep_json_stats(struct rep_json *j, const struct res *res, const stru
     }
     rep_json_close(j, '}');
 
-    double ev_avg = 0, ev_var = 0, t_avg = 0, t_var = 0;
+    /* sysbench's "Threads fairness", computed as rep_final does */
+    double em = 0, ev = 0, tm = 0, tv = 0;
     for (int i = 0; i < n && d->thr_events; i++) {
-        ev_avg += (double)d->thr_events[i] / n;
-        t_avg += (double)d->thr_sum_ns[i] / 1e9 / n;
+        em += (double)d->thr_events[i] / n;
+        tm += (double)d->thr_sum_ns[i] / 1e9 / n;
     }
     for (int i = 0; i < n && d->thr_events; i++) {
-        double a = (double)d->thr_events[i] - ev_avg, b = (double)d->thr_sum_ns[i] / 1e9 - t_avg;
-        ev_var += a * a / n;
-        t_var += b * b / n;
+        double de = (double)d->thr_events[i] - em, dt = (double)d->thr_sum_ns[i] / 1e9 - tm;
+        ev += de * de / n;
+        tv += dt * dt / n;
     }
     rep_json_key(j, "per_thread");
     rep_json_open(j, '{');
-    rep_json_knum(j, "events_mean", ev_avg);
-    rep_json_knum(j, "events_stddev", sqrt(ev_var));
-    rep_json_knum(j, "time_mean_s", t_avg);
-    rep_json_knum(j, "time_stddev_s", sqrt(t_var));
+    rep_json_knum(j, "events_mean", em);
+    rep_json_knum(j, "events_stddev", sqrt(ev));
+    rep_json_knum(j, "time_mean_s", tm);
+    rep_json_knum(j, "time_stddev_s", sqrt(tv));
     rep_json_close(j, '}');
     rep_json_close(j, '}');
 }
