@@ -12454,6 +12454,15 @@ static int cli_output_open(void)
     return cli_output.err ? B_EXIT_ENV : B_EXIT_OK;
 }
 
+/* cli_json_msgs - may the persona's message lines be printed (after cli_output_open)? Always
+ * in text mode; in JSON mode unless they would land in the JSON stream: the sysbench
+ * persona's go to standard output, which is standard error by then, except with
+ * --verbosity < 3 (msg_out is the JSON stream). */
+static bool cli_json_msgs(void)
+{
+    return !cli_quiet_text() || !opts.sb || cli_json_f;
+}
+
 static pthread_mutex_t cli_json_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* One JSON line on the stream, whole, from any thread. */
@@ -12564,10 +12573,11 @@ static int cli_run(const struct wl_def *w)
     int ex = B_EXIT_OK;
     bool sb = opts.persona == B_SYSBENCH, json = cli_quiet_text();
     bool text = !json;             /* the report and the text on stdout */
-    bool msgs = !json || !opts.sb; /* error and warning lines (b_msg) */
+    bool msgs;                     /* error and warning lines (b_msg) */
 
     if ((ex = cli_output_open()) != B_EXIT_OK)
         return ex;
+    msgs = cli_json_msgs();
     res_init(&res, w, "run", &opts, json ? &cli_json_sink : &cli_text_sink);
     int rc = wl_run(w, &opts, &res);
     if (rc < 0) {
@@ -12603,11 +12613,9 @@ static int cli_run(const struct wl_def *w)
         ex = B_EXIT_FAIL;
         break;
     case RES_END_FORCED:
-        if (!msgs)
-            ;
-        else if (sb)
+        if (msgs && sb)
             b_msg(B_MSG_FATAL, "The --max-time limit has expired, forcing shutdown...");
-        else
+        else if (msgs)
             b_msg(B_MSG_FATAL,
                   "run: --time=%lld expired %.1f s ago and %llu thread(s) are still inside an "
                   "event; forcing shutdown (--forced-shutdown=%s), exit %d",
@@ -12693,9 +12701,8 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
     res_init(&res, w, cmd, &opts, json ? &cli_json_sink : &cli_text_sink);
     ex = fn(&res);
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
-        /* JSON: the bench persona's lines are on stderr; the sysbench persona's may not be */
-        int pex = !json || !opts.sb ? cli_err_print(&res.err) : res.err.sb_ex ? res.err.sb_ex
-                                                                              : res.err.ex;
+        int pex = cli_json_msgs() ? cli_err_print(&res.err) : res.err.sb_ex ? res.err.sb_ex
+                                                                            : res.err.ex;
         if (pex)
             ex = pex;
     }

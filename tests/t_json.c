@@ -57,6 +57,12 @@ static int t_json_numbers(void)
         fprintf(stderr, "  got %s\n want %s\n", j.b.p, want);
     T_CHECK(!strcmp(j.b.p, want));
     buf_free(&j.b);
+    /* a progress line of a command, as the JSON sink writes it */
+    struct rep_json k = {{0}, false};
+    rep_json_say(&k, RES_SAY_PROGRESS, "Creating table 'sbtest1'...\x1b[0m");
+    T_CHECK(!strcmp(k.b.p, "{\"type\":\"progress\",\"message\":\"Creating table "
+                           "'sbtest1'...\\u001b[0m\"}"));
+    buf_free(&k.b);
     return 0;
 }
 
