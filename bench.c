@@ -798,6 +798,12 @@ static const struct opt_def opt_general[] = {
     OPT("version", BOOL, version, "off", 0, 0, NULL, "print version and exit", NULL, 0),
     OPT("config-file", FILE, config_file, "", 0, 0, NULL, "File containing command line options",
         NULL, OPT_F_NODEF),
+    OPT("format", ENUM, format, "text", 0, 0, "text,json",
+        "how the result is written: text (sysbench's layout) or json (docs/json.md)", NULL,
+        OPT_F_EXT),
+    OPT("output", FILE, output, "", 0, 0, NULL,
+        "write the result (text or the JSON document) to this file instead of standard output",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("tx-rate", INT, tx_rate, "0", 0, 1e12, NULL, "deprecated alias for --rate", NULL,
         OPT_F_DEPRECATED),
     OPT("max-requests", INT, max_requests, "0", 0, 1e18, NULL, "deprecated alias for --events",
@@ -1277,6 +1283,26 @@ static u64 os_mem_total(void)
             break;
     fclose(f);
     return (u64)kb * 1024;
+}
+
+/* The machine, for result documents: host name, kernel release, online CPUs. */
+struct os_host {
+    char hostname[256];
+    char kernel[128];
+    int cpus;
+};
+
+/* os_host_get - fill *h; unknown parts are "" and 0. */
+static void os_host_get(struct os_host *h)
+{
+    struct utsname u;
+    memset(h, 0, sizeof(*h));
+    if (!uname(&u)) {
+        snprintf(h->hostname, sizeof(h->hostname), "%s", u.nodename);
+        snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    h->cpus = n > 0 && n < INT_MAX ? (int)n : 0;
 }
 
 /* What is behind a directory: filesystem, mount options, block device. */
@@ -12292,6 +12318,578 @@ static void rep_sizing(const struct res *res)
         }
 }
 
+/* ---- JSON: one document per command, lines while it runs (docs/json.md) ---- */
+
+#define REP_JSON_SCHEMA_VERSION 1
+
+/* A JSON text being written into b. A comma goes before the next value unless it opens a
+ * container or follows a key: one flag is enough. Output is compact: one line per text. */
+struct rep_json {
+    struct buf b;
+    bool comma;
+};
+
+/* What a document says beyond the result: filled by cli_ (argv already masked). */
+struct rep_json_env {
+    const char *bench_version;
+    int argc;
+    const char *const *argv;
+    const char *hostname, *kernel;
+    int cpus;
+    u64 memory_bytes;
+    int exit_code;
+};
+
+/* rep_json_esc - append s[0..n) as a JSON string: quotes, backslash and control characters
+ * escaped, DEL as \u007f, bytes that are not well-formed UTF-8 (stray continuations,
+ * overlongs, surrogates, > U+10FFFF, truncated sequences) each become \ufffd. */
+static void rep_json_esc(struct buf *b, const char *s, size_t n)
+{
+    const u8 *p = (const u8 *)s;
+    size_t i = 0, run = 0;
+    buf_printf(b, "\"");
+    while (i < n) {
+        u8 c = p[i];
+        size_t len = 0;
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+            len = 1;
+        else if (c >= 0xc2 && c <= 0xdf)
+            len = i + 1 < n && (p[i + 1] & 0xc0) == 0x80 ? 2 : 0;
+        else if (c >= 0xe0 && c <= 0xef) {
+            u8 lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+            len = i + 2 < n && p[i + 1] >= lo && p[i + 1] <= hi && (p[i + 2] & 0xc0) == 0x80
+                      ? 3
+                      : 0;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            u8 lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+            len = i + 3 < n && p[i + 1] >= lo && p[i + 1] <= hi && (p[i + 2] & 0xc0) == 0x80 &&
+                          (p[i + 3] & 0xc0) == 0x80
+                      ? 4
+                      : 0;
+        }
+        if (len) { /* copied as is: extend the run */
+            i += len;
+            run += len;
+            continue;
+        }
+        if (run)
+            buf_printf(b, "%.*s", (int)run, s + i - run);
+        run = 0;
+        if (c == '"' || c == '\\')
+            buf_printf(b, "\\%c", c);
+        else if (c == '\n')
+            buf_printf(b, "\\n");
+        else if (c == '\t')
+            buf_printf(b, "\\t");
+        else if (c == '\r')
+            buf_printf(b, "\\r");
+        else if (c == '\b')
+            buf_printf(b, "\\b");
+        else if (c == '\f')
+            buf_printf(b, "\\f");
+        else if (c < 0x20 || c == 0x7f)
+            buf_printf(b, "\\u%04x", c);
+        else
+            buf_printf(b, "\\ufffd");
+        i++;
+    }
+    if (run)
+        buf_printf(b, "%.*s", (int)run, s + i - run);
+    buf_printf(b, "\"");
+}
+
+static void rep_json_sep(struct rep_json *j)
+{
+    if (j->comma)
+        buf_printf(&j->b, ",");
+    j->comma = true;
+}
+
+static void rep_json_open(struct rep_json *j, char c)
+{
+    rep_json_sep(j);
+    buf_printf(&j->b, "%c", c);
+    j->comma = false;
+}
+
+static void rep_json_close(struct rep_json *j, char c)
+{
+    buf_printf(&j->b, "%c", c);
+    j->comma = true;
+}
+
+static void rep_json_key(struct rep_json *j, const char *k)
+{
+    rep_json_sep(j);
+    rep_json_esc(&j->b, k, strlen(k));
+    buf_printf(&j->b, ":");
+    j->comma = false;
+}
+
+static void rep_json_str(struct rep_json *j, const char *s)
+{
+    rep_json_sep(j);
+    if (s)
+        rep_json_esc(&j->b, s, strlen(s));
+    else
+        buf_printf(&j->b, "null");
+}
+
+static void rep_json_null(struct rep_json *j)
+{
+    rep_json_sep(j);
+    buf_printf(&j->b, "null");
+}
+
+static void rep_json_bool(struct rep_json *j, bool v)
+{
+    rep_json_sep(j);
+    buf_printf(&j->b, v ? "true" : "false");
+}
+
+static void rep_json_int(struct rep_json *j, i64 v)
+{
+    rep_json_sep(j);
+    buf_printf(&j->b, "%lld", (long long)v);
+}
+
+static void rep_json_u64(struct rep_json *j, u64 v)
+{
+    rep_json_sep(j);
+    buf_printf(&j->b, "%llu", (unsigned long long)v);
+}
+
+/* A double: the shortest text that reads back as v; NaN and infinities are null. */
+static void rep_json_num(struct rep_json *j, double v)
+{
+    char t[40];
+    if (!isfinite(v)) {
+        rep_json_null(j);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(t, sizeof(t), "%.*g", prec, v);
+        if (strtod(t, NULL) == v && (!strchr(t, 'e') || fabs(v) < 1e-4 || fabs(v) >= 1e17))
+            break; /* no exponent for the magnitudes of measurements: 2500000, not 2.5e+06 */
+    }
+    rep_json_sep(j);
+    buf_printf(&j->b, "%s", t);
+}
+
+/* Key and value in one call, for the many scalar fields. */
+static void rep_json_kint(struct rep_json *j, const char *k, i64 v)
+{
+    rep_json_key(j, k);
+    rep_json_int(j, v);
+}
+
+static void rep_json_ku64(struct rep_json *j, const char *k, u64 v)
+{
+    rep_json_key(j, k);
+    rep_json_u64(j, v);
+}
+
+static void rep_json_knum(struct rep_json *j, const char *k, double v)
+{
+    rep_json_key(j, k);
+    rep_json_num(j, v);
+}
+
+static void rep_json_kstr(struct rep_json *j, const char *k, const char *v)
+{
+    rep_json_key(j, k);
+    rep_json_str(j, v);
+}
+
+/* rate over a window; 0 for an empty window */
+static double rep_json_rate(u64 n, double secs)
+{
+    return secs > 0 ? (double)n / secs : 0.0;
+}
+
+/* "percentiles": {"p95": ns, "p99.9": ns} of h for the requested percentiles. */
+static void rep_json_pcts(struct rep_json *j, const struct res *res, const struct hist *h,
+                          u64 mn, u64 mx)
+{
+    rep_json_key(j, "percentiles");
+    rep_json_open(j, '{');
+    for (int i = 0; i < res->o->npct; i++) {
+        char num[32], key[40];
+        snprintf(key, sizeof(key), "p%s", rep_num(num, sizeof(num), res->o->pct[i]));
+        rep_json_ku64(j, key, hist_percentile(h, res->o->pct[i], mn, mx));
+    }
+    rep_json_close(j, '}');
+}
+
+/* "histogram": the log-linear buckets, sparse, mergeable by adding counts. */
+static void rep_json_hist(struct rep_json *j, const struct hist *h)
+{
+    rep_json_key(j, "histogram");
+    rep_json_open(j, '{');
+    rep_json_kstr(j, "scheme", "log-linear");
+    rep_json_kint(j, "sub_bits", HIST_SUB_BITS);
+    rep_json_kint(j, "max_exp", HIST_MAX_EXP);
+    rep_json_key(j, "buckets");
+    rep_json_open(j, '[');
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+        u64 c = atomic_load_explicit(&h->count[i], memory_order_relaxed);
+        if (!c)
+            continue;
+        rep_json_open(j, '[');
+        rep_json_u64(j, i);
+        rep_json_u64(j, c);
+        rep_json_close(j, ']');
+    }
+    rep_json_close(j, ']');
+    rep_json_close(j, '}');
+}
+
+/* The workload's counters of one window: name and, when rated, name_per_s. */
+static void rep_json_ctrs(struct rep_json *j, const struct res *res, const u64 *ctr, double secs)
+{
+    for (int k = 0; res->w && k < res->w->nctrs && k < LOAD_NCTR; k++) {
+        char key[80];
+        rep_json_ku64(j, res->w->ctrs[k].name, ctr[k]);
+        if (res->w->ctrs[k].rated) {
+            snprintf(key, sizeof(key), "%s_per_s", res->w->ctrs[k].name);
+            rep_json_knum(j, key, rep_json_rate(ctr[k], secs));
+        }
+    }
+}
+
+/* rep_json_stats - one measured window (the run, or up to a checkpoint) as an object. */
+static void rep_json_stats(struct rep_json *j, const struct res *res, const struct res_stats *st)
+{
+    const struct load_snap *d = &st->d;
+    u64 mn = d->events ? d->lat_min_ns : 0, mx = d->events ? d->lat_max_ns : 0;
+    int n = st->threads;
+
+    rep_json_open(j, '{');
+    rep_json_ku64(j, "events", d->events);
+    rep_json_knum(j, "events_per_s", rep_json_rate(d->events, st->window_s));
+    rep_json_knum(j, "total_time_s", st->total_s);
+    rep_json_knum(j, "window_s", st->window_s);
+    rep_json_kint(j, "threads", n);
+    rep_json_ku64(j, "unfinished_events", st->unfinished);
+    rep_json_ctrs(j, res, d->ctr, st->window_s);
+
+    rep_json_key(j, "latency_ns");
+    rep_json_open(j, '{');
+    rep_json_ku64(j, "min", mn);
+    rep_json_knum(j, "avg", d->events ? (double)d->lat_sum_ns / (double)d->events : 0.0);
+    rep_json_ku64(j, "max", mx);
+    rep_json_ku64(j, "sum", d->lat_sum_ns);
+    rep_json_pcts(j, res, d->hist, mn, mx);
+    rep_json_hist(j, d->hist);
+    rep_json_close(j, '}');
+
+    rep_json_key(j, "operations");
+    rep_json_open(j, '{');
+    for (int k = 0; res->w && k < d->nops && k < res->w->nops && d->op_hist; k++) {
+        rep_json_key(j, res->w->op_names[k]);
+        rep_json_open(j, '{');
+        rep_json_ku64(j, "count", hist_total(&d->op_hist[k]));
+        rep_json_key(j, "latency_ns");
+        rep_json_open(j, '{');
+        rep_json_pcts(j, res, &d->op_hist[k], 0, UINT64_MAX);
+        rep_json_hist(j, &d->op_hist[k]);
+        rep_json_close(j, '}');
+        rep_json_close(j, '}');
+    }
+    rep_json_close(j, '}');
+
+    /* sysbench's "Threads fairness", computed as rep_final does */
+    double em = 0, ev = 0, tm = 0, tv = 0;
+    for (int i = 0; i < n && d->thr_events; i++) {
+        em += (double)d->thr_events[i] / n;
+        tm += (double)d->thr_sum_ns[i] / 1e9 / n;
+    }
+    for (int i = 0; i < n && d->thr_events; i++) {
+        double de = (double)d->thr_events[i] - em, dt = (double)d->thr_sum_ns[i] / 1e9 - tm;
+        ev += de * de / n;
+        tv += dt * dt / n;
+    }
+    rep_json_key(j, "per_thread");
+    rep_json_open(j, '{');
+    rep_json_knum(j, "events_mean", em);
+    rep_json_knum(j, "events_stddev", sqrt(ev));
+    rep_json_knum(j, "time_mean_s", tm);
+    rep_json_knum(j, "time_stddev_s", sqrt(tv));
+    rep_json_close(j, '}');
+    rep_json_close(j, '}');
+}
+
+/* rep_json_interval - one --report-interval sample ({"type":"interval",...}). */
+static void rep_json_interval(struct rep_json *j, const struct res *res,
+                              const struct res_interval *iv)
+{
+    rep_json_open(j, '{');
+    rep_json_kstr(j, "type", "interval");
+    rep_json_knum(j, "at_s", iv->at_s);
+    rep_json_knum(j, "interval_s", iv->secs);
+    rep_json_ku64(j, "events", iv->events);
+    rep_json_knum(j, "events_per_s", rep_json_rate(iv->events, iv->secs));
+    rep_json_ctrs(j, res, iv->ctr, iv->secs);
+    rep_json_kint(j, "threads_running", iv->running);
+    rep_json_key(j, "rate_limited");
+    rep_json_bool(j, iv->rate);
+    rep_json_ku64(j, "queue_length", iv->rate ? iv->queue : 0);
+    rep_json_kint(j, "concurrency", iv->busy);
+    rep_json_key(j, "latency_ns");
+    rep_json_open(j, '{');
+    rep_json_key(j, "percentiles");
+    rep_json_open(j, '{');
+    for (int i = 0; i < iv->npct && i < res->o->npct; i++) {
+        char num[32], key[40];
+        snprintf(key, sizeof(key), "p%s", rep_num(num, sizeof(num), res->o->pct[i]));
+        rep_json_ku64(j, key, iv->pct_ns[i]);
+    }
+    rep_json_close(j, '}');
+    rep_json_close(j, '}');
+    rep_json_close(j, '}');
+}
+
+/* rep_json_checkpoint - one --report-checkpoints window ({"type":"checkpoint",...}). */
+static void rep_json_checkpoint(struct rep_json *j, const struct res *res,
+                                const struct res_stats *st)
+{
+    rep_json_open(j, '{');
+    rep_json_kstr(j, "type", "checkpoint");
+    rep_json_knum(j, "at_s", st->at_s);
+    rep_json_key(j, "results");
+    rep_json_stats(j, res, st);
+    rep_json_close(j, '}');
+}
+
+/* rep_json_say - a progress line, note or debug line of a command. */
+static void rep_json_say(struct rep_json *j, int kind, const char *text)
+{
+    rep_json_open(j, '{');
+    static const char *const type[] = {[RES_SAY_PROGRESS] = "progress", [RES_SAY_NOTE] = "note",
+                                       [RES_SAY_DEBUG] = "debug", [RES_SAY_MSG] = "note",
+                                       [RES_SAY_WARN] = "warning", [RES_SAY_HINT] = "hint",
+                                       [RES_SAY_STATUS] = "progress"}; /* (not sent) */
+    rep_json_kstr(j, "type", kind >= 0 && kind < (int)countof(type) ? type[kind] : "note");
+    rep_json_kstr(j, "message", text);
+    rep_json_close(j, '}');
+}
+
+/* The value of one option row, typed. */
+static void rep_json_opt(struct rep_json *j, const struct opt_def *d, const struct bench_opts *o)
+{
+    const char *field = (const char *)o + d->off;
+    i64 i;
+    u64 u;
+    double x;
+    bool b;
+    int e;
+    const char *s;
+    rep_json_key(j, d->name);
+    switch (d->type) {
+    case OPT_INT:
+        memcpy(&i, field, sizeof(i));
+        rep_json_int(j, i);
+        return;
+    case OPT_SIZE:
+        memcpy(&u, field, sizeof(u));
+        rep_json_u64(j, u);
+        return;
+    case OPT_DOUBLE:
+        memcpy(&x, field, sizeof(x));
+        rep_json_num(j, x);
+        return;
+    case OPT_BOOL:
+        memcpy(&b, field, sizeof(b));
+        rep_json_bool(j, b);
+        return;
+    case OPT_ENUM: {
+        memcpy(&e, field, sizeof(e));
+        const char *p = d->choices;
+        for (int k = 0; k < e && *p; k++) {
+            p += strcspn(p, ",|");
+            if (*p)
+                p++;
+        }
+        rep_json_sep(j);
+        rep_json_esc(&j->b, p, strcspn(p, ",|"));
+        return;
+    }
+    default:
+        memcpy(&s, field, sizeof(s));
+        s = s ? s : "";
+        if (!strcmp(d->name, "mysql-password")) { /* never the secret itself */
+            rep_json_str(j, *s ? "***" : "");
+            return;
+        }
+        if (d->type != OPT_LIST) {
+            rep_json_str(j, s);
+            return;
+        }
+        rep_json_open(j, '[');
+        while (*s) {
+            size_t n = strcspn(s, ",");
+            rep_json_sep(j);
+            rep_json_esc(&j->b, s, n);
+            s += n;
+            if (*s)
+                s++;
+        }
+        rep_json_close(j, ']');
+    }
+}
+
+/* How a result ended, as the document's "end". */
+static const char *rep_json_end(int end)
+{
+    switch (end) {
+    case RES_END_LIMIT:
+        return "limit";
+    case RES_END_SIGNAL:
+        return "signal";
+    case RES_END_FAILED:
+        return "failed";
+    case RES_END_FORCED:
+        return "forced";
+    case RES_END_QUEUE:
+        return "queue_full";
+    }
+    return NULL;
+}
+
+/* Did a result complete: a run that ran to its limit, a command that did not fail. */
+static bool rep_json_complete(const struct res *res)
+{
+    if (res->have_final || res->end != RES_END_NONE)
+        return res->complete;
+    return res->rc == B_OK && !res->err.msg[0] && !res->err.sb[0];
+}
+
+/* "error": the failure of a result, or null. */
+static void rep_json_error(struct rep_json *j, const struct res *res)
+{
+    const struct b_err *e = &res->err;
+    char msg[320];
+    rep_json_key(j, "error");
+    if (res->rc == B_OK && !e->rc && !e->msg[0] && !e->sb[0]) {
+        rep_json_null(j);
+        return;
+    }
+    if (e->msg[0])
+        snprintf(msg, sizeof(msg), "%s", e->msg);
+    else if (e->sb[0]) { /* the sysbench wording only: its first line, without "FATAL: " */
+        const char *p = strncmp(e->sb, "FATAL: ", 7) ? e->sb : e->sb + 7;
+        snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(p, "\n"), p);
+    } else
+        snprintf(msg, sizeof(msg), "%s", b_errstr(e->rc ? e->rc : res->rc));
+    rep_json_open(j, '{');
+    rep_json_kstr(j, "code", b_errname(e->rc ? e->rc : res->rc ? res->rc : B_INVALID));
+    rep_json_kstr(j, "errno_name", e->sys_errno ? b_errno_name(e->sys_errno) : NULL);
+    rep_json_kstr(j, "message", msg);
+    rep_json_kstr(j, "hint", e->hint[0] ? e->hint : NULL);
+    rep_json_close(j, '}');
+}
+
+/* The part of a document every result has, steps included (recursive). */
+static void rep_json_core(struct rep_json *j, const struct res *res, bool complete)
+{
+    rep_json_kstr(j, "action", res->command);
+    rep_json_kstr(j, "workload", res->w ? res->w->name : NULL);
+    rep_json_knum(j, "elapsed_s", res->elapsed_s);
+    rep_json_key(j, "facts");
+    rep_json_open(j, '{');
+    for (int i = 0; i < res->nfacts; i++) {
+        const struct res_fact *f = &res->facts[i];
+        rep_json_key(j, f->key);
+        if (f->type == RES_INT)
+            rep_json_int(j, f->i);
+        else if (f->type == RES_NUM)
+            rep_json_num(j, f->num);
+        else if (f->type == RES_BOOL)
+            rep_json_bool(j, f->i != 0);
+        else
+            rep_json_str(j, f->str ? f->str : "");
+    }
+    rep_json_close(j, '}');
+    rep_json_key(j, "results");
+    if (res->have_final)
+        rep_json_stats(j, res, &res->final);
+    else
+        rep_json_null(j);
+    rep_json_key(j, "intervals");
+    rep_json_open(j, '[');
+    for (int i = 0; i < res->niv; i++)
+        rep_json_interval(j, res, &res->iv[i]);
+    rep_json_close(j, ']');
+    rep_json_key(j, "checkpoints");
+    rep_json_open(j, '[');
+    for (int i = 0; i < res->nckpt; i++)
+        rep_json_checkpoint(j, res, &res->ckpt[i]);
+    rep_json_close(j, ']');
+    rep_json_key(j, "warnings");
+    rep_json_open(j, '[');
+    for (int i = 0; i < res->nwarns; i++) {
+        rep_json_open(j, '{');
+        rep_json_kstr(j, "code", res->warns[i].code);
+        rep_json_kstr(j, "message", res->warns[i].msg);
+        rep_json_kstr(j, "hint", res->warns[i].hint[0] ? res->warns[i].hint : NULL);
+        rep_json_close(j, '}');
+    }
+    rep_json_close(j, ']');
+    rep_json_key(j, "complete");
+    rep_json_bool(j, complete);
+    rep_json_kstr(j, "end", rep_json_end(res->end));
+    rep_json_error(j, res);
+    rep_json_key(j, "steps");
+    rep_json_open(j, '[');
+    for (int i = 0; i < res->nsteps; i++) {
+        rep_json_open(j, '{');
+        rep_json_core(j, &res->steps[i], rep_json_complete(&res->steps[i]));
+        rep_json_close(j, '}');
+    }
+    rep_json_close(j, ']');
+}
+
+/* rep_json_doc - the result document of one command ({"type":"result",...}), one line. */
+static void rep_json_doc(struct rep_json *j, const struct res *res, const struct rep_json_env *env)
+{
+    char when[64];
+    time_t secs = (time_t)(res->started_unix_ms / 1000);
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    snprintf(when, sizeof(when), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+             (int)(res->started_unix_ms % 1000));
+
+    rep_json_open(j, '{');
+    rep_json_kstr(j, "type", "result");
+    rep_json_kint(j, "schema_version", REP_JSON_SCHEMA_VERSION);
+    rep_json_kstr(j, "bench_version", env->bench_version);
+    rep_json_key(j, "command");
+    rep_json_open(j, '[');
+    for (int i = 0; i < env->argc; i++)
+        rep_json_str(j, env->argv[i]);
+    rep_json_close(j, ']');
+    rep_json_kstr(j, "started_at", when);
+    rep_json_key(j, "host");
+    rep_json_open(j, '{');
+    rep_json_kstr(j, "hostname", env->hostname);
+    rep_json_kstr(j, "kernel", env->kernel);
+    rep_json_kint(j, "cpus", env->cpus);
+    rep_json_ku64(j, "memory_bytes", env->memory_bytes);
+    rep_json_close(j, '}');
+    rep_json_key(j, "options");
+    rep_json_open(j, '{');
+    for (size_t g = 0; g < countof(opt_groups); g++)
+        for (size_t i = 0; i < opt_groups[g].n; i++)
+            rep_json_opt(j, &opt_groups[g].t[i], res->o);
+    for (size_t i = 0; res->w && i < res->w->nopts; i++)
+        rep_json_opt(j, &res->w->opts[i], res->o);
+    rep_json_close(j, '}');
+    rep_json_kint(j, "exit_code", env->exit_code);
+    rep_json_core(j, res, rep_json_complete(res) && env->exit_code == B_EXIT_OK);
+    rep_json_close(j, '}');
+}
+
 /*== 20 cli_ : command line, dispatch, bench_main(), main() ==================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
@@ -12453,9 +13051,13 @@ struct cli {
 };
 
 /* The persona's banner, once, before the first output of a command (--verbosity >= 1). */
+static bool cli_quiet_text(void);
+static int cli_output_open(void);
+
 static void cli_banner(struct cli *c)
 {
-    if (!c->banner_done && opts.verbosity >= 1)
+    if (!c->banner_done && opts.verbosity >= 1 && !cli_quiet_text() &&
+        cli_output_open() == B_EXIT_OK)
         fputs(cli_persona()->banner, stdout);
     c->banner_done = true;
 }
@@ -13619,23 +14221,215 @@ static void cli_text_say(void *ctx, int kind, const char *text)
 static const struct res_sink cli_text_sink = {NULL, cli_text_phase, cli_text_interval,
                                               cli_text_checkpoint, cli_text_say};
 
-/* The `run` command: the run path with the text sink, then the end in the persona's words. */
+/* ---- --format=json and --output: the JSON sink, the result document's destination ---- */
+
+static int cli_argc;       /* the command line, for the document's "command" (bench_main) */
+static char **cli_argv;
+
+/* cli_quiet_text - true when no text may go to standard output (--format=json): the banner,
+ * headers and reports are skipped; the document and JSON lines say it all. */
+static bool cli_quiet_text(void)
+{
+    return opts.format == OPT_FMT_JSON;
+}
+
+static struct {
+    bool tried;    /* cli_output_open ran */
+    int err;       /* its errno, 0 = open */
+    FILE *doc;     /* --format=json --output: the document's file */
+} cli_output;
+
+static FILE *cli_json_f; /* --format=json: standard output as it was (cli_output_open) */
+
+/* Where JSON lines and a document without --output go: standard output (kept in msg_out when
+ * --verbosity < 3 mutes it). */
+static FILE *cli_json_stream(void)
+{
+    return cli_json_f ? cli_json_f : opts.msg_out ? opts.msg_out : stdout;
+}
+
+/* cli_output_open - once per process. JSON mode: standard output is kept for the JSON lines
+ * and descriptor 1 becomes standard error, so that text printed by anything else cannot
+ * corrupt the stream. --output=FILE: text mode sends standard output there; JSON mode keeps
+ * the file for the document. Returns B_EXIT_OK, or B_EXIT_ENV after saying why. */
+static int cli_output_open(void)
+{
+    if (cli_quiet_text() && !cli_output.tried && !opts.msg_out) {
+        fflush(stdout);
+        int fd = dup(1);
+        cli_json_f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (cli_json_f)
+            dup2(2, 1);
+        else if (fd >= 0)
+            close(fd);
+    }
+    if (!opts.output || !*opts.output) {
+        cli_output.tried = true;
+        return B_EXIT_OK;
+    }
+    if (!cli_output.tried) {
+        cli_output.tried = true;
+        errno = 0;
+        if (cli_quiet_text())
+            cli_output.doc = fopen(opts.output, "w");
+        else {
+            fflush(cli_json_stream());
+            if (freopen(opts.output, "w", cli_json_stream()))
+                cli_output.doc = cli_json_stream();
+        }
+        if (!cli_output.doc) {
+            cli_output.err = errno ? errno : EIO;
+            fprintf(stderr, "%s--output=%s: cannot open for writing: %s (%s)\n",
+                    opts.sb ? "FATAL: " : "bench: ", opts.output, strerror(cli_output.err),
+                    b_errno_name(cli_output.err));
+        } else if (!cli_quiet_text())
+            cli_output.doc = NULL; /* text: it is standard output now */
+    }
+    return cli_output.err ? B_EXIT_ENV : B_EXIT_OK;
+}
+
+/* cli_json_msgs - may the persona's message lines be printed (after cli_output_open)? Always
+ * in text mode; in JSON mode unless they would land in the JSON stream: the sysbench
+ * persona's go to standard output, which is standard error by then, except with
+ * --verbosity < 3 (msg_out is the JSON stream). */
+static bool cli_json_msgs(void)
+{
+    return !cli_quiet_text() || !opts.sb || cli_json_f;
+}
+
+static pthread_mutex_t cli_json_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* One JSON line on the stream, whole, from any thread. */
+static void cli_json_line(struct rep_json *j)
+{
+    FILE *f = cli_json_stream();
+    pthread_mutex_lock(&cli_json_mu);
+    errno = 0;
+    fputs(j->b.p, f);
+    fputc('\n', f);
+    if (fflush(f) || ferror(f))
+        cli_out_failed(errno);
+    pthread_mutex_unlock(&cli_json_mu);
+    buf_free(&j->b);
+}
+
+static void cli_json_phase(void *ctx, struct res *res, int phase)
+{
+    (void)ctx;
+    (void)res;
+    if (phase == RES_PH_STARTED)
+        cli_text.watching = cli_out_watch_start(&cli_text.watch);
+    else if (phase == RES_PH_STOPPED) {
+        cli_out_watch_stop(cli_text.watch, cli_text.watching);
+        cli_text.watching = false;
+    }
+}
+
+static void cli_json_interval(void *ctx, struct res *res, const struct res_interval *iv)
+{
+    struct rep_json j = {{0}, false};
+    (void)ctx;
+    rep_json_interval(&j, res, iv);
+    cli_json_line(&j);
+}
+
+static void cli_json_checkpoint(void *ctx, struct res *res, const struct res_stats *st)
+{
+    struct rep_json j = {{0}, false};
+    (void)ctx;
+    rep_json_checkpoint(&j, res, st);
+    cli_json_line(&j);
+}
+
+static void cli_json_say(void *ctx, int kind, const char *text)
+{
+    struct rep_json j = {{0}, false};
+    (void)ctx;
+    if (kind == RES_SAY_STATUS) /* a terminal's status line: not data */
+        return;
+    rep_json_say(&j, kind, text);
+    cli_json_line(&j);
+}
+
+static const struct res_sink cli_json_sink = {NULL, cli_json_phase, cli_json_interval,
+                                              cli_json_checkpoint, cli_json_say};
+
+/* cli_json_doc - the result document of a command that ended with exit code ex, to --output
+ * or standard output. Returns ex, or B_EXIT_FAIL when the file could not be written. */
+static int cli_json_doc(const struct res *res, int ex)
+{
+    struct os_host h;
+    struct buf mem = {0};
+    size_t *at = b_xcalloc((size_t)cli_argc + 1, sizeof(size_t));
+    const char **av = b_xcalloc((size_t)cli_argc + 1, sizeof(char *));
+    for (int i = 0; i < cli_argc; i++) { /* passwords masked (cli_hide_secrets left 'x's) */
+        const char *a = cli_argv[i], *p = cli_secret(a);
+        at[i] = mem.len;
+        if (p && *p)
+            buf_printf(&mem, "%.*s***", (int)(p - a), a);
+        else
+            buf_printf(&mem, "%s", a);
+        buf_printf(&mem, "%c", 0);
+    }
+    for (int i = 0; i < cli_argc; i++)
+        av[i] = mem.p + at[i];
+    os_host_get(&h);
+    struct rep_json_env env = {BENCH_VERSION, cli_argc, av, h.hostname, h.kernel, h.cpus,
+                               os_mem_total(), ex};
+    struct rep_json j = {{0}, false};
+    rep_json_doc(&j, res, &env);
+    free(at);
+    free(av);
+    buf_free(&mem);
+    if (!cli_output.doc) {
+        cli_json_line(&j);
+        return ex;
+    }
+    errno = 0;
+    fputs(j.b.p, cli_output.doc);
+    fputc('\n', cli_output.doc);
+    buf_free(&j.b);
+    int bad = ferror(cli_output.doc) ? (errno ? errno : EIO) : 0;
+    if (fclose(cli_output.doc) && !bad)
+        bad = errno ? errno : EIO;
+    cli_output.doc = NULL;
+    if (!bad)
+        return ex;
+    fprintf(stderr, "%s--output=%s: cannot write the result: %s (%s)\n",
+            opts.sb ? "FATAL: " : "bench: ", opts.output, strerror(bad), b_errno_name(bad));
+    return ex ? ex : B_EXIT_FAIL;
+}
+
+/* The `run` command: the run path with the text sink, then the end in the persona's words;
+ * with --format=json the JSON sink, the document, and only the bench persona's error lines
+ * (stderr; the sysbench persona's go to stdout). */
 static int cli_run(const struct wl_def *w)
 {
     struct res res;
     int ex = B_EXIT_OK;
-    bool sb = opts.persona == B_SYSBENCH;
+    bool sb = opts.persona == B_SYSBENCH, json = cli_quiet_text();
+    bool text = !json;             /* the report and the text on stdout */
+    bool msgs;                     /* error and warning lines (b_msg) */
 
-    res_init(&res, w, "run", &opts, &cli_text_sink);
+    if ((ex = cli_output_open()) != B_EXIT_OK)
+        return ex;
+    msgs = cli_json_msgs();
+    res_init(&res, w, "run", &opts, json ? &cli_json_sink : &cli_text_sink);
     int rc = wl_run(w, &opts, &res);
     if (rc < 0) {
-        cli_run_error(w, &res.err, rc);
-        if (opts.debug)
+        if (msgs)
+            cli_run_error(w, &res.err, rc);
+        if (opts.debug && text)
             printf("DEBUG: %s failed with %s\n", w->name, b_errname(rc));
+        if (!res.rc)
+            res.rc = rc;
+        ex = sb || rc == B_INTR ? B_EXIT_FAIL : B_EXIT_ENV;
+        if (json)
+            ex = cli_json_doc(&res, ex);
         res_free(&res);
-        return sb || rc == B_INTR ? B_EXIT_FAIL : B_EXIT_ENV;
+        return ex;
     }
-    if (opts.verbosity >= 4 && res.end != RES_END_FORCED) {
+    if (opts.verbosity >= 4 && res.end != RES_END_FORCED && text) {
         for (int k = 1; k < 3; k++)
             if (res.end_why[k]) {
                 printf("%s limit exceeded, exiting...\n", k == LOAD_END_TIME ? "Time" : "Event");
@@ -13646,39 +14440,47 @@ static int cli_run(const struct wl_def *w)
     }
     switch (res.end) {
     case RES_END_QUEUE:
-        b_msg(B_MSG_FATAL, "The event queue is full. This means the worker threads are unable "
-                           "to keep up with the specified event generation rate");
-        b_msg(B_MSG_HINT, "lower --rate or add --threads; the results would hide the backlog");
+        if (msgs) {
+            b_msg(B_MSG_FATAL, "The event queue is full. This means the worker threads are "
+                               "unable to keep up with the specified event generation rate");
+            b_msg(B_MSG_HINT, "lower --rate or add --threads; the results would hide the "
+                              "backlog");
+        }
         ex = B_EXIT_FAIL;
         break;
     case RES_END_FORCED:
-        if (sb)
+        if (msgs && sb)
             b_msg(B_MSG_FATAL, "The --max-time limit has expired, forcing shutdown...");
-        else
+        else if (msgs)
             b_msg(B_MSG_FATAL,
                   "run: --time=%lld expired %.1f s ago and %llu thread(s) are still inside an "
                   "event; forcing shutdown (--forced-shutdown=%s), exit %d",
                   (long long)opts.time_s, res.final.total_s - (double)opts.time_s,
                   (unsigned long long)res.final.unfinished, opts.forced_shutdown, B_EXIT_FAIL);
-        rep_final(&res, &res.final, true);
+        if (text)
+            rep_final(&res, &res.final, true);
         ex = sb ? B_EXIT_FORCED : B_EXIT_FAIL;
         break;
     case RES_END_FAILED:
-        if (!sb) { /* what was measured until the error, marked as such */
+        if (!sb && text) { /* what was measured until the error, marked as such */
             rep_final(&res, &res.final, true);
             b_msg(B_MSG_WARN, "the statistics above are incomplete: the run stopped on the "
                               "error below");
         }
-        cli_run_error(w, &res.err, res.rc);
+        if (msgs)
+            cli_run_error(w, &res.err, res.rc);
         ex = B_EXIT_FAIL;
         break;
     default:
-        if (res.end == RES_END_SIGNAL && res.end_signal != SIGPIPE && !sb)
+        if (res.end == RES_END_SIGNAL && res.end_signal != SIGPIPE && !sb && msgs)
             b_msg(B_MSG_WARN, "interrupted; the report covers the run until the signal");
-        rep_final(&res, &res.final, true);
+        if (text)
+            rep_final(&res, &res.final, true);
         if (res.end == RES_END_SIGNAL)
             ex = B_EXIT_FAIL;
     }
+    if (json)
+        ex = cli_json_doc(&res, ex);
     res_free(&res);
     return ex;
 }
@@ -13728,18 +14530,30 @@ static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
 static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct res *res))
 {
     struct res res;
-    res_init(&res, w, cmd, &opts, &cli_text_sink);
-    int ex = fn(&res);
-    rep_render_fn render = rep_command_renderer(&res);
-    if (render && (ex == B_EXIT_OK || res.have_final || res.nfacts))
-        render(&res);
-    rep_warnings(&res); /* what the command left undone or alone (fileio's cleanup) */
-    if (res.nsteps && res.w && res.w->command == sizing_main) /* the one-liner's ladder */
-        rep_sizing(&res);
+    bool json = cli_quiet_text();
+    int ex = cli_output_open();
+    if (ex != B_EXIT_OK)
+        return ex;
+    res_init(&res, w, cmd, &opts, json ? &cli_json_sink : &cli_text_sink);
+    ex = fn(&res);
+    if (!json) {
+        rep_render_fn render = rep_command_renderer(&res);
+        if (render && (ex == B_EXIT_OK || res.have_final || res.nfacts))
+            render(&res);
+        rep_warnings(&res); /* what the command left undone or alone (fileio's cleanup) */
+        if (res.nsteps && res.w && res.w->command == sizing_main) /* the one-liner's ladder */
+            rep_sizing(&res);
+    }
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
-        int pex = cli_err_print(&res.err);
+        int pex = cli_json_msgs() ? cli_err_print(&res.err) : res.err.sb_ex ? res.err.sb_ex
+                                                                            : res.err.ex;
         if (pex)
             ex = pex;
+    }
+    if (json) {
+        if (ex != B_EXIT_OK && !res.rc && !res.err.msg[0] && !res.err.sb[0])
+            res.rc = B_INVALID; /* a failure the hook printed itself */
+        ex = cli_json_doc(&res, ex);
     }
     res_free(&res);
     return ex;
@@ -14217,6 +15031,8 @@ static int cli_main(int argc, char **argv)
 static int bench_main(int argc, char **argv)
 {
     cli_std_fds();
+    cli_argc = argc;
+    cli_argv = argv;
     int ex = cli_out_check(cli_main(argc, argv));
     if (wl_reap(0) == 0) /* else workers stuck in an event may still read the options */
         cli_free_opts();

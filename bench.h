@@ -258,6 +258,8 @@ struct opt_def {
     int flags;            /* enum opt_flags */
 };
 
+enum opt_format { OPT_FMT_TEXT, OPT_FMT_JSON }; /* --format */
+
 #define OPT_MAX_PCT 8   /* --percentile list entries */
 #define OPT_MAX_CKPT 256 /* --report-checkpoints entries, as sysbench */
 
@@ -270,6 +272,8 @@ struct bench_opts {
     bool debug, validate, help, version, histogram;
     i64 tx_rate, max_requests, max_time, num_threads; /* deprecated aliases */
     char *test_alias;                                 /* --test=NAME (0.4 syntax) */
+    int format;                                       /* --format: 0 text, 1 json */
+    char *output;                                     /* --output=FILE, "" = stdout */
     /* random numbers */
     int rand_type;
     i64 rand_spec_iter, rand_spec_pct, rand_spec_res, rand_seed;

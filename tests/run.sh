@@ -101,6 +101,7 @@ suite fake-auth sh tests/fake_auth.sh
 suite hostile sh tests/hostile.sh
 suite oltp bash tests/oltp.sh
 suite results sh tests/results.sh
+suite json sh tests/json.sh
 suite mutate-fast sh tests/mutate.sh --fast
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
 ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san

@@ -41,6 +41,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_exact.c"
 #include "t_host.c"
 #include "t_cli.c"
+#include "t_json.c"
 
 static const struct {
     const char *name;
@@ -132,6 +133,9 @@ static const struct {
     {"host_parsers", t_host_parsers},
     {"host_fuzz", t_host_fuzz},
     {"host_live", t_host_live},
+    {"json_escape", t_json_escape},
+    {"json_numbers", t_json_numbers},
+    {"json_doc", t_json_doc},
 };
 
 int main(int argc, char **argv)
