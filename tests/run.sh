@@ -100,6 +100,7 @@ suite perf-lib sh tests/perf_lib.sh
 suite fake-auth sh tests/fake_auth.sh
 suite hostile sh tests/hostile.sh
 suite oltp bash tests/oltp.sh
+suite slap sh tests/slap.sh
 suite results sh tests/results.sh
 suite mutate-fast sh tests/mutate.sh --fast
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
