@@ -39,6 +39,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_io.c"
 #include "t_oltp.c"
 #include "t_exact.c"
+#include "t_slap.c"
 
 static const struct {
     const char *name;
@@ -112,6 +113,10 @@ static const struct {
     {"exact_rep_final", t_exact_rep_final},
     {"exact_live_empty_password", t_exact_live_empty_password},
     {"exact_rnd_seed", t_exact_rnd_seed},
+    {"slap_split", t_slap_split},
+    {"slap_build_auto", t_slap_build_auto},
+    {"slap_build_refusals", t_slap_build_refusals},
+    {"slap_args", t_slap_args},
 };
 
 int main(int argc, char **argv)
