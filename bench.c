@@ -10851,6 +10851,11 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
                 slap_push(&v, &n, slap_fmt("--%s=off", nm + 5));
             else if (!eq && i + 1 < argc && slap_valopt(nm, strlen(nm)))
                 slap_push(&v, &n, slap_fmt("--%s=%s", nm, argv[++i]));
+            else if (!eq && i + 1 < argc && (!strcmp(nm, "host") || !strcmp(nm, "port") ||
+                                             !strcmp(nm, "user") || !strcmp(nm, "socket"))) {
+                slap_push(&v, &n, b_xstrdup(a)); /* the client's: cli_mysql_args takes both */
+                slap_push(&v, &n, b_xstrdup(argv[++i]));
+            }
             else
                 slap_push(&v, &n, b_xstrdup(a));
             if (!strcmp(nm, "percentile"))

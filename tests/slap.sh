@@ -75,6 +75,11 @@ q1=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_select'" | cut -f2)
 if [ $((q1 - q0)) = 200 ]; then ok; else bad "--number-of-queries=100 -c 4 -i 2: the server counted $((q1 - q0)) SELECTs, not 200"; fi
 if grep -q "Average number of queries per client: 25" "$w/our"; then ok; else bad "queries per client: $(cat "$w/our")"; fi
 
+# as mariadb-slap (a symlink), the client's long options with their value in the next word
+ln -s "$B" "$w/mariadb-slap"
+"$w/mariadb-slap" --no-defaults --host 127.0.0.1 --port "$BENCH_MY_PORT" --user nat -psecret --skip-ssl --create-schema slapq -q "SELECT 1" -c 2 >"$w/our" 2>&1
+if grep -q "Number of clients running queries: 2" "$w/our"; then ok; else bad "mariadb-slap --host H --port P: $(cat "$w/our")"; fi
+
 # 3. the data-loss trap: -a on an existing schema holding data is refused, exit 3, data kept
 $ROOT -e "DROP DATABASE IF EXISTS slapkeep; CREATE DATABASE slapkeep; CREATE TABLE slapkeep.t (a int); INSERT INTO slapkeep.t VALUES (1),(2),(3)"
 "$B" slap $C --create-schema=slapkeep -a >"$w/out" 2>"$w/err"; rc=$?
