@@ -32,11 +32,10 @@ if [ -z "${BENCH_MY_PORT:-}" ]; then
 fi
 sql "SET GLOBAL max_connections = 500"
 sql "DROP DATABASE IF EXISTS perfslap; DROP DATABASE IF EXISTS perfslapq; CREATE DATABASE perfslapq;
-     CREATE TABLE perfslapq.t (id INT PRIMARY KEY, v VARCHAR(64));
-     INSERT INTO perfslapq.t SELECT seq, CONCAT('row', seq) FROM seq_1_to_1000"
+     USE perfslapq; CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(64));
+     INSERT INTO t SELECT seq, CONCAT('row', seq) FROM seq_1_to_1000"
 C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl"
 AUTO="-a --concurrency=50,100 --number-of-queries=1000 --iterations=3 --create-schema=perfslap"
-QUERY="--create-schema=perfslapq --query=SELECT\ v\ FROM\ t\ WHERE\ id=17 --concurrency=50 --number-of-queries=20000"
 perf_header slap
 perf_cmd mariadb-slap "$S $C {AUTO | QUERY}"
 perf_cmd bench "$B slap $C {AUTO | QUERY}"
