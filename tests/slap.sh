@@ -40,6 +40,7 @@ only - -a --auto-generate-sql-guid-primary --auto-generate-sql-secondary-indexes
 only - -a --auto-generate-sql-load-type=read -y 0 -x 2 --auto-generate-sql-execute-number=15
 only - -a --auto-generate-sql-load-type=write --create-schema=other --no-drop
 only - -a --auto-generate-sql-guid-primary --auto-generate-sql-load-type=key -y 0 -x 0
+only - -a -vv --auto-generate-sql-write-number=2 --auto-generate-sql-add-autoincrement
 only - -q "$w/q.sql"
 only - -q "SELECT 1;;SELECT 2" --delimiter=";" --number-of-queries=3
 only - --create="CREATE TABLE a(a int);INSERT INTO a VALUES (1)" --delimiter=";" -e innodb -q "SELECT * FROM a"
