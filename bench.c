@@ -54,6 +54,7 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -11377,6 +11378,1212 @@ static int sizing_main(struct res *res)
     return ex;
 }
 
+/*== 18 slap_ : mysqlslap mode: options, generated SQL, client threads =======*/
+/*
+ * `bench slap` (and bench invoked as mysqlslap or mariadb-slap): mysqlslap's benchmark, drop-in
+ * (spec mysqlslap.md). For each engine, each concurrency C and each iteration: drop the schema
+ * (only one this process created), create it, pre-load, pre-query, C clients on connections of
+ * their own (the timed part, connects included, in whole ms as mysqlslap), post-query. The
+ * result: one res_step per engine x concurrency with avg/min/max; --only-print: the statement
+ * stream, made without any connection. Better than mysqlslap: a schema it did not create is
+ * never dropped (--create-schema=EXISTING -a refuses, exit 3); a failing query stops the run
+ * with the server's error (exit 1); per-query latency percentiles with --percentile.
+ * Limit: one thread per client until the event-loop client lands (SLAP_MAX_CLIENTS).
+ */
+
+#define SLAP_MAX_CLIENTS 4096   /* threads: one per client */
+#define SLAP_RAND_STRING 126    /* characters of a generated VARCHAR value */
+#define SLAP_DUMMY_KEY "796c4422-1d94-102a-9d6d-00e0812d" /* --only-print, blackhole */
+#define SLAP_CONNECT_TRIES 10   /* as mysqlslap: 10 attempts, 100 ms apart */
+
+/* mysqlslap's alphabet: 60 characters, U and V missing (spec 3.2). */
+static const char slap_alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTWXYZabcdefghijklmnopqrstuvwxyz";
+
+static const struct opt_def opt_slap[] = {
+    OPT("auto-generate-sql", BOOL, slap_auto, "off", 0, 0, NULL,
+        "-a: generate the table, data and queries", NULL, OPT_F_EXT),
+    OPT("auto-generate-sql-add-autoincrement", BOOL, slap_autoinc, "off", 0, 0, NULL,
+        "add an AUTO_INCREMENT column (id serial) to the generated table", NULL, OPT_F_EXT),
+    OPT("auto-generate-sql-execute-number", INT, slap_execute_number, "0", 0, 1e18, NULL,
+        "queries each client runs (excludes --number-of-queries)", NULL, OPT_F_EXT),
+    OPT("auto-generate-sql-guid-primary", BOOL, slap_guid, "off", 0, 0, NULL,
+        "add a GUID primary key (id varchar(36), uuid()) to the generated table", NULL,
+        OPT_F_EXT),
+    OPT("auto-generate-sql-load-type", STR, slap_load_type, "mixed", 0, 0, NULL,
+        "read, write, key, update or mixed (only the first character counts)", NULL,
+        OPT_F_EXT),
+    OPT("auto-generate-sql-secondary-indexes", INT, slap_secondary, "0", 0, 1000, NULL,
+        "unique GUID columns added to the generated table", NULL, OPT_F_EXT),
+    OPT("auto-generate-sql-unique-query-number", INT, slap_unique_query, "10", 0, 1e7, NULL,
+        "distinct generated queries, less one", NULL, OPT_F_EXT),
+    OPT("auto-generate-sql-unique-write-number", INT, slap_unique_write, "10", 0, 1e7, NULL,
+        "distinct INSERTs of the pre-load", NULL, OPT_F_EXT),
+    OPT("auto-generate-sql-write-number", INT, slap_write_number, "100", 0, 1e12, NULL,
+        "statements of the pre-load, the CREATE TABLE included", NULL, OPT_F_EXT),
+    OPT("commit", INT, slap_commit, "0", 0, 1e9, NULL, "COMMIT every N statements", NULL,
+        OPT_F_EXT),
+    OPT("concurrency", STR, slap_concurrency, "1", 0, 0, NULL,
+        "-c: clients, a list run in turn (1,10,50); one thread each, at most 4096", NULL,
+        OPT_F_EXT),
+    OPT("create", STR, slap_create, "", 0, 0, NULL, "create statements: SQL text or a file",
+        NULL, OPT_F_EXT),
+    OPT("create-schema", STR, slap_schema, "mysqlslap", 0, 0, NULL,
+        "the schema the test runs in (created and dropped with -a or --create)", NULL,
+        OPT_F_EXT),
+    OPT("csv", STR, slap_csv, "", 0, 0, NULL,
+        "a CSV line per result, appended to FILE (- or no value: stdout); implies --silent",
+        NULL, OPT_F_EXT),
+    OPT("debug-info", BOOL, slap_debug_info, "off", 0, 0, NULL,
+        "-T: resource usage at the end", NULL, OPT_F_EXT),
+    OPT("delimiter", STR, slap_delimiter, "\n", 0, 0, NULL,
+        "-F: statement separator of the SQL text (its first character)", NULL,
+        OPT_F_EXT | OPT_F_NODEF),
+    OPT("detach", INT, slap_detach, "0", 0, 1e9, NULL,
+        "reconnect every N statements", NULL, OPT_F_EXT),
+    OPT("engine", STR, slap_engine, "", 0, 0, NULL,
+        "-e: storage engines, a list of engine[:option]", NULL, OPT_F_EXT),
+    OPT("force-drop-existing-schema", BOOL, slap_force_drop, "off", 0, 0, NULL,
+        "drop --create-schema even when this run did not create it (mysqlslap's way)", NULL,
+        OPT_F_EXT),
+    OPT("init-command", STR, slap_init_command, "", 0, 0, NULL,
+        "SQL run on every client connection after connecting", NULL, OPT_F_EXT),
+    OPT("iterations", INT, slap_iterations, "1", 1, 1e9, NULL, "-i: runs of each test",
+        NULL, OPT_F_EXT),
+    OPT("no-drop", BOOL, slap_no_drop, "off", 0, 0, NULL, "do not drop the schema", NULL,
+        OPT_F_EXT),
+    OPT("number-char-cols", STR, slap_char_cols, "1", 0, 0, NULL,
+        "-x: VARCHAR columns of the generated table, N[:index]", NULL, OPT_F_EXT),
+    OPT("number-int-cols", STR, slap_int_cols, "1", 0, 0, NULL,
+        "-y: INT columns of the generated table, N[:index]", NULL, OPT_F_EXT),
+    OPT("number-of-queries", INT, slap_queries, "0", 0, 1e18, NULL,
+        "queries in all, divided among the clients", NULL, OPT_F_EXT),
+    OPT("only-print", BOOL, slap_only_print, "off", 0, 0, NULL,
+        "print the statements instead of running them (no connection)", NULL, OPT_F_EXT),
+    OPT("post-query", STR, slap_post_query, "", 0, 0, NULL,
+        "SQL text or file run after each test", NULL, OPT_F_EXT),
+    OPT("pre-query", STR, slap_pre_query, "", 0, 0, NULL,
+        "SQL text or file run before each test", NULL, OPT_F_EXT),
+    OPT("query", STR, slap_query, "", 0, 0, NULL, "-q: the test statements: SQL text or a file",
+        NULL, OPT_F_EXT),
+    OPT("silent", BOOL, slap_silent, "off", 0, 0, NULL, "-s: no Benchmark blocks", NULL,
+        OPT_F_EXT),
+    OPT("slap-latency", BOOL, slap_latency, "off", 0, 0, NULL,
+        "per-query latency percentiles (set by --percentile)", NULL, OPT_F_EXT | OPT_F_NOHELP),
+    OPT("sql-mode", STR, slap_sql_mode, "", 0, 0, NULL,
+        "SET sql_mode on the main connection (MySQL's mysqlslap)", NULL, OPT_F_EXT),
+    OPT("verbose", INT, slap_verbose, "0", 0, 100, NULL,
+        "-v: 2 progress lines, 3 every statement", NULL, OPT_F_EXT),
+};
+
+/* ---- statement lists and the generated SQL ---- */
+
+static void slap_add(struct slap_list *l, const char *sql, size_t len, int type)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 16;
+        l->v = realloc(l->v, l->cap * sizeof(*l->v));
+        if (!l->v)
+            b_die("out of memory for %zu statements", l->cap);
+    }
+    struct slap_stmt *s = &l->v[l->n++];
+    s->sql = b_xmalloc(len + 1);
+    memcpy(s->sql, sql, len);
+    s->sql[len] = 0;
+    s->len = len;
+    s->type = type;
+}
+
+static void slap_list_free(struct slap_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i].sql);
+    free(l->v);
+    memset(l, 0, sizeof(*l));
+}
+
+/* Statements up to the first empty one: what every walk of a list sees. */
+static size_t slap_live(const struct slap_list *l)
+{
+    size_t n = 0;
+    while (n < l->n && l->v[n].len)
+        n++;
+    return n;
+}
+
+BENCH_API void slap_split(const char *text, char delim, struct slap_list *l)
+{
+    const char *p = text, *end = text + strlen(text), *d;
+    while ((d = strchr(p, delim)) && delim) {
+        slap_add(l, p, (size_t)(d - p), l->pieces ? SLAP_T_OTHER : SLAP_T_CREATE_TABLE);
+        l->pieces++;
+        p = d + 1;
+        if (isspace((unsigned char)*p))
+            p++;
+    }
+    if (p < end) {
+        slap_add(l, p, (size_t)(end - p), l->pieces ? SLAP_T_OTHER : SLAP_T_CREATE_TABLE);
+        l->pieces++;
+    }
+}
+
+/* SQL text, or the file it names (mysqlslap: a value naming an existing file is read). */
+static int slap_text(const char *what, const char *val, char delim, struct slap_list *l,
+                     struct b_err *e)
+{
+    struct stat st;
+    if (!val || !*val)
+        return B_EXIT_OK;
+    if (stat(val, &st) != 0) {
+        slap_split(val, delim, l);
+        return B_EXIT_OK;
+    }
+    if (!S_ISREG(st.st_mode))
+        return b_fail(e, B_EXIT_USAGE, "slap: --%s=%s: not a regular file", what, val);
+    struct buf b = {0};
+    char tmp[4096];
+    size_t n;
+    FILE *f = fopen(val, "rb");
+    if (!f)
+        return b_fail(e, B_EXIT_ENV, "slap: --%s: cannot read '%s': %s (%s)", what, val,
+                      strerror(errno), b_errno_name(errno));
+    while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+        buf_put(&b, tmp, n);
+    int err = ferror(f) ? errno : 0;
+    fclose(f);
+    if (err) {
+        buf_free(&b);
+        return b_fail(e, B_EXIT_ENV, "slap: --%s: cannot read '%s': %s (%s)", what, val,
+                      strerror(err), b_errno_name(err));
+    }
+    slap_split(b.p ? b.p : "", delim, l);
+    buf_free(&b);
+    return B_EXIT_OK;
+}
+
+static void slap_rand_string(struct buf *b)
+{
+    char s[SLAP_RAND_STRING];
+    for (int i = 0; i < SLAP_RAND_STRING; i++)
+        s[i] = slap_alnum[rnd_libc_random() % (long)(sizeof(slap_alnum) - 1)];
+    buf_put(b, s, sizeof(s));
+}
+
+/* mysqlslap's build_table_string, byte for byte (its stray commas included). */
+static void slap_gen_table(const struct bench_opts *o, const struct slap_plan *p,
+                           struct slap_list *l)
+{
+    struct buf b = {0};
+    bool cols = p->int_cols || p->char_cols;
+    buf_printf(&b, "CREATE TABLE `t1` (");
+    if (o->slap_autoinc)
+        buf_printf(&b, "id serial%s", cols ? "," : "");
+    if (o->slap_guid)
+        buf_printf(&b, "id varchar(36) primary key,"); /* mysqlslap: always the comma */
+    for (i64 k = 0; k < o->slap_secondary; k++)
+        buf_printf(&b, "%sid%lld varchar(36) unique key", k ? "," : "", (long long)k);
+    if (o->slap_secondary && cols)
+        buf_printf(&b, ",");
+    for (int k = 1; k <= p->int_cols; k++) {
+        if (p->int_index)
+            buf_printf(&b, "intcol%d INT(32), INDEX(intcol%d)", k, k);
+        else
+            buf_printf(&b, "intcol%d INT(32) ", k);
+        if (k < p->int_cols || p->char_cols > 0)
+            buf_printf(&b, ",");
+    }
+    for (int k = 1; k <= p->char_cols; k++) {
+        if (p->char_index)
+            buf_printf(&b, "charcol%d VARCHAR(128), INDEX(charcol%d) ", k, k);
+        else
+            buf_printf(&b, "charcol%d VARCHAR(128)", k);
+        if (k < p->char_cols)
+            buf_printf(&b, ",");
+    }
+    buf_printf(&b, ")");
+    slap_add(l, b.p, b.len, SLAP_T_CREATE_TABLE);
+    buf_free(&b);
+}
+
+static void slap_gen_insert(const struct bench_opts *o, const struct slap_plan *p,
+                            struct slap_list *l)
+{
+    struct buf b = {0};
+    bool cols = p->int_cols || p->char_cols;
+    buf_printf(&b, "INSERT INTO t1 VALUES (");
+    if (o->slap_autoinc)
+        buf_printf(&b, "NULL%s", cols ? "," : "");
+    if (o->slap_guid)
+        buf_printf(&b, "uuid()%s", cols ? "," : "");
+    for (i64 k = 0; k < o->slap_secondary; k++)
+        buf_printf(&b, "%suuid()", k ? "," : "");
+    if (o->slap_secondary && cols)
+        buf_printf(&b, ",");
+    for (int k = 1; k <= p->int_cols; k++)
+        buf_printf(&b, "%ld%s", rnd_libc_random(), k < p->int_cols || p->char_cols ? "," : "");
+    for (int k = 1; k <= p->char_cols; k++) {
+        buf_put(&b, "'", 1);
+        slap_rand_string(&b);
+        buf_printf(&b, "'%s", k < p->char_cols ? "," : "");
+    }
+    buf_printf(&b, ")");
+    slap_add(l, b.p, b.len, SLAP_T_OTHER);
+    buf_free(&b);
+}
+
+static void slap_gen_update(const struct slap_plan *p, struct slap_list *l)
+{
+    struct buf b = {0};
+    buf_printf(&b, "UPDATE t1 SET ");
+    for (int k = 1; k <= p->int_cols; k++)
+        buf_printf(&b, "intcol%d = %ld%s", k, rnd_libc_random(),
+                   k < p->int_cols || p->char_cols ? "," : "");
+    for (int k = 1; k <= p->char_cols; k++) {
+        buf_printf(&b, "charcol%d = '", k);
+        slap_rand_string(&b);
+        buf_printf(&b, "'%s", k < p->char_cols ? "," : "");
+    }
+    if (p->keyed)
+        buf_printf(&b, " WHERE id = ");
+    slap_add(l, b.p, b.len, p->keyed ? SLAP_T_UPDATE_KEY : SLAP_T_OTHER);
+    buf_free(&b);
+}
+
+static void slap_gen_select(const struct slap_plan *p, bool key, struct slap_list *l)
+{
+    struct buf b = {0};
+    buf_printf(&b, "SELECT ");
+    for (int k = 1; k <= p->int_cols; k++)
+        buf_printf(&b, "intcol%d%s", k, k < p->int_cols || p->char_cols ? "," : "");
+    for (int k = 1; k <= p->char_cols; k++)
+        buf_printf(&b, "charcol%d%s", k, k < p->char_cols ? "," : "");
+    buf_printf(&b, " FROM t1");
+    key = key && p->keyed;
+    if (key)
+        buf_printf(&b, " WHERE id = ");
+    slap_add(l, b.p, b.len, key ? SLAP_T_SELECT_KEY : SLAP_T_OTHER);
+    buf_free(&b);
+}
+
+/* -y/-x "N[:I]": the first comma-separated item, atoi of each part, as mysqlslap. */
+static void slap_cols(const char *s, int *n, int *idx)
+{
+    char item[64];
+    snprintf(item, sizeof(item), "%.*s", (int)B_MIN(strcspn(s, ","), sizeof(item) - 1), s);
+    char *colon = strchr(item, ':');
+    *idx = colon ? atoi(colon + 1) : 0;
+    if (colon)
+        *colon = 0;
+    *n = B_MAX(atoi(item), 0);
+}
+
+BENCH_API void slap_plan_free(struct slap_plan *p)
+{
+    slap_list_free(&p->create);
+    slap_list_free(&p->query);
+    slap_list_free(&p->pre);
+    slap_list_free(&p->post);
+    for (size_t i = 0; i < p->nengines; i++) {
+        free(p->engines[i]);
+        free(p->engine_opts[i]);
+    }
+    free(p->engines);
+    free(p->engine_opts);
+    free(p->conc);
+    memset(p, 0, sizeof(*p));
+}
+
+BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct b_err *e)
+{
+    char delim = o->slap_delimiter[0];
+    const char *lt = o->slap_load_type;
+    int ex;
+    memset(p, 0, sizeof(*p));
+    if (o->slap_auto && (*o->slap_create || *o->slap_query))
+        return b_fail(e, B_EXIT_USAGE, "slap: --auto-generate-sql (-a) cannot be used with "
+                                       "--create or --query");
+    if (o->slap_auto && o->slap_guid && o->slap_autoinc)
+        return b_fail(e, B_EXIT_USAGE, "slap: either --auto-generate-sql-guid-primary or "
+                                       "--auto-generate-sql-add-autoincrement, not both");
+    if (o->slap_auto && lt[0] == 'k' && !o->slap_guid && !o->slap_autoinc) {
+        b_hint(e, "add --auto-generate-sql-add-autoincrement or "
+                  "--auto-generate-sql-guid-primary");
+        return b_fail(e, B_EXIT_USAGE, "slap: --auto-generate-sql-load-type=key needs a "
+                                       "primary key");
+    }
+    if (o->slap_auto && o->slap_queries && o->slap_execute_number)
+        return b_fail(e, B_EXIT_USAGE, "slap: either --auto-generate-sql-execute-number or "
+                                       "--number-of-queries, not both");
+    if (!o->slap_auto && !*o->slap_query && !*o->slap_create) {
+        b_hint(e, "give -a (--auto-generate-sql) or -q/--query='SQL' (see 'bench slap help')");
+        return b_fail(e, B_EXIT_USAGE, "slap: nothing to run: no --auto-generate-sql, "
+                                       "--query or --create");
+    }
+    /* concurrency: atoi of each item up to the first 0 (mysqlslap's parse_comma) */
+    const char *c = o->slap_concurrency;
+    for (;;) {
+        long v = atol(c);
+        if (v <= 0 && p->nconc == 0) {
+            b_hint(e, "mysqlslap runs 1, 2, 3, ... clients forever for a list that starts "
+                      "with 0; give the counts, e.g. -c 1,10,50");
+            return b_fail(e, B_EXIT_USAGE, "slap: --concurrency=%s: the first count must be "
+                                           "1 or more", o->slap_concurrency);
+        }
+        if (v <= 0)
+            break;
+        if (v > SLAP_MAX_CLIENTS) {
+            b_hint(e, "bench runs one thread per client until its event-loop client lands");
+            return b_fail(e, B_EXIT_USAGE, "slap: --concurrency: %ld clients: at most %d",
+                          v, SLAP_MAX_CLIENTS);
+        }
+        p->conc = realloc(p->conc, (p->nconc + 1) * sizeof(*p->conc));
+        if (!p->conc)
+            b_die("out of memory");
+        p->conc[p->nconc++] = v;
+        c = strchr(c, ',');
+        if (!c)
+            break;
+        c++;
+    }
+    /* engines: "a:opt, b" (a space after a comma skipped) */
+    for (const char *s = o->slap_engine; *s;) {
+        size_t l = strcspn(s, ",");
+        char item[256];
+        snprintf(item, sizeof(item), "%.*s", (int)B_MIN(l, sizeof(item) - 1), s);
+        char *colon = strchr(item, ':');
+        p->engines = realloc(p->engines, (p->nengines + 1) * sizeof(char *));
+        p->engine_opts = realloc(p->engine_opts, (p->nengines + 1) * sizeof(char *));
+        if (!p->engines || !p->engine_opts)
+            b_die("out of memory");
+        p->engine_opts[p->nengines] = b_xstrdup(colon ? colon + 1 : "");
+        if (colon)
+            *colon = 0;
+        p->engines[p->nengines++] = b_xstrdup(item);
+        s += l;
+        if (*s == ',')
+            s++;
+        if (*s == ' ')
+            s++;
+    }
+    if (*o->slap_csv && strcmp(o->slap_csv, "-")) { /* as mysqlslap: before anything runs */
+        int fd = open(o->slap_csv, O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0644);
+        if (fd < 0)
+            return b_fail(e, B_EXIT_ENV, "slap: --csv=%s: cannot open: %s (%s)", o->slap_csv,
+                          strerror(errno), b_errno_name(errno));
+        close(fd);
+    }
+    slap_cols(o->slap_int_cols, &p->int_cols, &p->int_index);
+    slap_cols(o->slap_char_cols, &p->char_cols, &p->char_index);
+    p->drop = !o->slap_no_drop && (o->slap_auto || *o->slap_create);
+    p->keyed = o->slap_autoinc || o->slap_guid;
+    rnd_libc_srandom(1); /* mysqlslap's statements come from random() unseeded */
+    if (o->slap_auto) {
+        slap_gen_table(o, p, &p->create);
+        for (i64 i = 0; i < o->slap_unique_write; i++)
+            slap_gen_insert(o, p, &p->create);
+        for (i64 i = 0; i <= o->slap_unique_query; i++) {
+            switch (lt[0]) {
+            case 'r':
+                slap_gen_select(p, false, &p->query);
+                break;
+            case 'k':
+                slap_gen_select(p, true, &p->query);
+                break;
+            case 'w':
+                slap_gen_insert(o, p, &p->query);
+                break;
+            case 'u':
+                slap_gen_update(p, &p->query);
+                break;
+            default: /* mixed: INSERT first, then SELECT and INSERT in turn */
+                if (i % 2 == 0)
+                    slap_gen_insert(o, p, &p->query);
+                else
+                    slap_gen_select(p, true, &p->query);
+            }
+        }
+        p->create.pieces = p->create.n;
+        p->query.pieces = 0; /* "actual queries" of -a: 0 (one pass per client) */
+    } else {
+        if ((ex = slap_text("create", o->slap_create, delim, &p->create, e)) != B_EXIT_OK ||
+            (ex = slap_text("query", o->slap_query, delim, &p->query, e)) != B_EXIT_OK)
+            return ex;
+    }
+    if ((ex = slap_text("pre-query", o->slap_pre_query, delim, &p->pre, e)) != B_EXIT_OK ||
+        (ex = slap_text("post-query", o->slap_post_query, delim, &p->post, e)) != B_EXIT_OK)
+        return ex;
+    return B_EXIT_OK;
+}
+
+/* Queries per client: execute-number, else number-of-queries / C, else the --query pieces
+ * (0 for -a: one pass over the list). */
+static u64 slap_limit(const struct bench_opts *o, const struct slap_plan *p, i64 conc)
+{
+    if (o->slap_execute_number)
+        return (u64)o->slap_execute_number;
+    if (o->slap_queries)
+        return (u64)(o->slap_queries / conc);
+    return p->query.pieces;
+}
+
+/* ---- the run: the main connection, the schema, the clients ---- */
+
+struct slap_run {
+    struct res *res;                /* for res_say */
+    const struct bench_opts *o;
+    const struct slap_plan *p;
+    bool only_print;
+    struct buf out;                 /* --only-print: the statement stream */
+    pthread_mutex_t mu;             /* out, err, go */
+    pthread_cond_t cv;              /* go */
+    bool go;
+    _Atomic int failed;
+    struct b_err err;               /* the first failure */
+    char **keys;                    /* primary keys of t1 (SELECT id from t1) */
+    size_t nkeys;
+    u64 limit;                      /* queries per client, 0 = one pass */
+    bool schema_ours;               /* this process created the schema, not dropped since */
+    struct my_conn c;               /* the main connection */
+    struct myc_conn_params cc;
+    struct myc_result r;
+};
+
+struct slap_client {
+    struct slap_run *run;
+    pthread_t tid;
+    int id;
+    struct rnd rng;                 /* the key of a key SELECT or UPDATE */
+    struct my_conn c;
+    struct myc_conn_params cc;
+    struct myc_result r;
+    struct hist *h;                 /* per-query latency (--percentile), or NULL */
+    u64 queries, lat_sum, lat_min, lat_max;
+};
+
+/* A line of -v (level lvl): into the stream under --only-print, else to the sink. */
+static void slap_note(struct slap_run *run, int lvl, const char *text, size_t len)
+{
+    if (run->o->slap_verbose < lvl)
+        return;
+    if (run->only_print) {
+        pthread_mutex_lock(&run->mu);
+        buf_put(&run->out, text, len);
+        buf_put(&run->out, "\n", 1);
+        pthread_mutex_unlock(&run->mu);
+    } else
+        res_say(run->res, RES_SAY_NOTE, "%.*s", (int)B_MIN(len, 1000), text);
+}
+
+/* The first failure of the run wins; returns its exit code. */
+static int slap_failed(struct slap_run *run, const struct b_err *e)
+{
+    pthread_mutex_lock(&run->mu);
+    if (!atomic_load(&run->failed)) {
+        run->err = *e;
+        atomic_store(&run->failed, 1);
+    }
+    pthread_mutex_unlock(&run->mu);
+    return e->ex;
+}
+
+/* A statement failed on c: the server's error as the server said it. */
+static int slap_sql_error(struct slap_run *run, const char *who, const struct my_conn *c,
+                          const char *sql, size_t len)
+{
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    if (c->err.rc == B_SERVER)
+        b_fail(&e, B_EXIT_FAIL, "slap: %s: ERROR %u (%s): %s", who, c->srv_code, c->sqlstate,
+               c->srv_msg);
+    else
+        b_fail(&e, B_EXIT_FAIL, "slap: %s: %s", who, c->err.msg[0] ? c->err.msg : "failed");
+    char q[160];
+    my_escape(q, sizeof(q), sql, B_MIN(len, (size_t)120));
+    b_hint(&e, "the statement was: %s%s", q, len > 120 ? "..." : "");
+    return slap_failed(run, &e);
+}
+
+/* Run one statement, every result set consumed (--only-print: print it as "sql;"). */
+static int slap_exec(struct slap_run *run, struct my_conn *c, struct myc_result *r,
+                     const char *sql, size_t len)
+{
+    if (run->only_print) {
+        pthread_mutex_lock(&run->mu);
+        buf_put(&run->out, sql, len);
+        buf_put(&run->out, ";\n", 2);
+        pthread_mutex_unlock(&run->mu);
+        return B_OK;
+    }
+    if (run->o->slap_verbose >= 3) {
+        char line[1024];
+        int n = snprintf(line, sizeof(line), "%.*s;", (int)B_MIN(len, sizeof(line) - 2), sql);
+        slap_note(run, 3, line, (size_t)B_MAX(n, 0));
+    }
+    return myc_query(c, sql, len, r, NULL, NULL);
+}
+
+/* A statement on the main connection; what names the phase for the error. */
+static int slap_main_exec(struct slap_run *run, const char *what, const char *sql, size_t len)
+{
+    if (slap_exec(run, &run->c, &run->r, sql, len) < 0)
+        return slap_sql_error(run, what, &run->c, sql, len);
+    return B_EXIT_OK;
+}
+
+/* Connect (db: the default schema, or NULL), up to SLAP_CONNECT_TRIES times while the
+ * failure is not the server's answer; then --init-command. */
+static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_params *cc,
+                        struct my_conn *c, struct myc_result *r, const char *db)
+{
+    struct b_err e;
+    int rc = B_OK;
+    memset(&e, 0, sizeof(e));
+    if (myc_params_from_opts(run->o, idx, cc, true) < 0) {
+        b_hint(&e, "see 'bench slap help' and 'bench --help' for the connection options");
+        b_fail(&e, B_EXIT_USAGE, "slap: invalid connection options (--mysql-port, "
+                                 "--ssl-mode or --mysql-compression-algorithms)");
+        return slap_failed(run, &e);
+    }
+    cc->p.db = db;
+    cc->p.multi_statements = true; /* as mysqlslap: a statement may hold several */
+    for (int t = 0; t < SLAP_CONNECT_TRIES; t++) {
+        rc = myc_connect(c, &cc->p);
+        if (rc == B_OK || c->srv_code || atomic_load(&b_stop) || atomic_load(&run->failed))
+            break;
+        myc_close(c);
+        clk_sleep_until(clk_now_ns() + 100000000u);
+    }
+    if (rc < 0) {
+        if (c->srv_code)
+            b_fail(&e, B_EXIT_ENV, "slap: connect to %s as '%s': ERROR %u (%s): %s", c->target,
+                   cc->p.user, c->srv_code, c->sqlstate, c->srv_msg);
+        else
+            b_fail(&e, B_EXIT_ENV, "slap: connect to %s: %s", c->target, c->err.msg);
+        if (c->srv_code == 1049)
+            b_hint(&e, "with --query and no --create or -a, the schema --create-schema=%s must "
+                       "exist", db);
+        myc_close(c);
+        return slap_failed(run, &e);
+    }
+    const char *ic = run->o->slap_init_command;
+    if (*ic && myc_query(c, ic, strlen(ic), r, NULL, NULL) < 0)
+        return slap_sql_error(run, "--init-command", c, ic, strlen(ic));
+    return B_EXIT_OK;
+}
+
+/* A client's statement; timed ones are the queries it counts. */
+static int slap_client_exec(struct slap_client *cl, const char *sql, size_t len, bool timed)
+{
+    u64 t0 = cl->h && timed ? clk_now_ns() : 0;
+    if (slap_exec(cl->run, &cl->c, &cl->r, sql, len) < 0) {
+        char who[32];
+        snprintf(who, sizeof(who), "client %d", cl->id + 1);
+        return slap_sql_error(cl->run, who, &cl->c, sql, len);
+    }
+    if (cl->h && timed) {
+        u64 d = clk_now_ns() - t0;
+        hist_record(cl->h, d);
+        cl->lat_sum += d;
+        cl->lat_min = B_MIN(cl->lat_min, d);
+        cl->lat_max = B_MAX(cl->lat_max, d);
+    }
+    return B_EXIT_OK;
+}
+
+static int slap_client_connect(struct slap_client *cl)
+{
+    struct slap_run *run = cl->run;
+    int ex = slap_connect(run, (unsigned)cl->id, &cl->cc, &cl->c, &cl->r, run->o->slap_schema);
+    if (ex == B_EXIT_OK)
+        slap_note(run, 3, "connected!", 10);
+    return ex;
+}
+
+/* One client (mysqlslap's run_task): connect, SET AUTOCOMMIT=0 with --commit, the query list
+ * in passes until the limit (0: one pass), COMMIT every --commit queries and at the end,
+ * reconnect at every --detach'th statement of a pass. */
+static void *slap_client_main(void *arg)
+{
+    struct slap_client *cl = arg;
+    struct slap_run *run = cl->run;
+    const struct bench_opts *o = run->o;
+    const struct slap_list *q = &run->p->query;
+    size_t nq = slap_live(q);
+    struct buf kb = {0};
+    u64 commits = 0;
+    pthread_mutex_lock(&run->mu);
+    while (!run->go)
+        pthread_cond_wait(&run->cv, &run->mu);
+    pthread_mutex_unlock(&run->mu);
+    cl->c.fd = -1;
+    if (!run->only_print && slap_client_connect(cl) != B_EXIT_OK)
+        goto out;
+    if (o->slap_commit && slap_client_exec(cl, "SET AUTOCOMMIT=0", 16, false) != B_EXIT_OK)
+        goto out;
+    for (;;) {
+        for (size_t i = 0; i < nq; i++) {
+            const struct slap_stmt *s = &q->v[i];
+            if (atomic_load(&run->failed) || atomic_load(&b_stop))
+                goto out;
+            if (!run->only_print && o->slap_detach && i % (u64)o->slap_detach == 0) {
+                myc_close(&cl->c);
+                if (slap_client_connect(cl) != B_EXIT_OK)
+                    goto out;
+            }
+            if (s->type == SLAP_T_SELECT_KEY || s->type == SLAP_T_UPDATE_KEY) {
+                if (run->nkeys) { /* as mysqlslap: no key, no statement (still counted) */
+                    kb.len = 0;
+                    buf_printf(&kb, "%s '%s'", s->sql, run->keys[rnd_next(&cl->rng) % run->nkeys]);
+                    if (slap_client_exec(cl, kb.p, kb.len, true) != B_EXIT_OK)
+                        goto out;
+                }
+            } else if (slap_client_exec(cl, s->sql, s->len, true) != B_EXIT_OK)
+                goto out;
+            cl->queries++;
+            if (o->slap_commit && ++commits == (u64)o->slap_commit) {
+                commits = 0;
+                if (slap_client_exec(cl, "COMMIT", 6, false) != B_EXIT_OK)
+                    goto out;
+            }
+            if (run->limit && cl->queries == run->limit)
+                goto done;
+        }
+        if (!run->limit || cl->queries >= run->limit || nq == 0)
+            break;
+    }
+done:
+    if (o->slap_commit)
+        (void)slap_client_exec(cl, "COMMIT", 6, false);
+out:
+    buf_free(&kb);
+    myc_close(&cl->c);
+    myc_result_free(&cl->r);
+    return NULL;
+}
+
+/* What one timed run measured. */
+struct slap_lat {
+    u64 queries, sum, min, max;
+};
+
+/* One timed run of conc clients (mysqlslap's run_scheduler): threads created, released
+ * together, joined; *ms is the whole milliseconds from release to the last one's end. Under
+ * --only-print the clients run one after the other (a stable statement stream). */
+static int slap_clients(struct slap_run *run, i64 conc, struct hist *h, struct slap_lat *lat,
+                        u64 *ms)
+{
+    struct slap_client *cl = b_xcalloc((size_t)conc, sizeof(*cl));
+    pthread_attr_t attr;
+    i64 started = 0;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)512 << 10);
+    run->go = run->only_print;
+    for (i64 i = 0; i < conc; i++) {
+        cl[i].run = run;
+        cl[i].id = (int)i;
+        cl[i].lat_min = UINT64_MAX;
+        rnd_seed(&cl[i].rng);
+        if (h)
+            cl[i].h = b_xcalloc(1, sizeof(struct hist));
+        if (run->only_print) {
+            slap_client_main(&cl[i]);
+            continue;
+        }
+        int err = pthread_create(&cl[i].tid, &attr, slap_client_main, &cl[i]);
+        if (err) {
+            struct b_err e;
+            memset(&e, 0, sizeof(e));
+            b_hint(&e, "bench runs a thread per client: lower --concurrency, or raise the "
+                       "limits on threads (ulimit -u) and memory");
+            b_fail(&e, B_EXIT_ENV, "slap: cannot start client thread %lld of %lld: %s",
+                   (long long)i + 1, (long long)conc, strerror(err));
+            slap_failed(run, &e);
+            break;
+        }
+        started++;
+    }
+    pthread_attr_destroy(&attr);
+    pthread_mutex_lock(&run->mu);
+    run->go = true;
+    pthread_cond_broadcast(&run->cv);
+    pthread_mutex_unlock(&run->mu);
+    u64 t0 = clk_now_ns();
+    for (i64 i = 0; i < started; i++)
+        pthread_join(cl[i].tid, NULL);
+    *ms = run->only_print ? 0 : (clk_now_ns() - t0) / 1000000u;
+    for (i64 i = 0; i < conc; i++) {
+        lat->queries += cl[i].queries;
+        if (cl[i].h) {
+            hist_add(h, cl[i].h);
+            lat->sum += cl[i].lat_sum;
+            lat->min = B_MIN(lat->min, cl[i].lat_min);
+            lat->max = B_MAX(lat->max, cl[i].lat_max);
+            free(cl[i].h);
+        }
+    }
+    free(cl);
+    return atomic_load(&run->failed) ? run->err.ex : B_EXIT_OK;
+}
+
+/* ---- schema: drop (only our own), create, pre-load, the key list ---- */
+
+struct slap_exists {
+    i64 schemas, tables;
+};
+
+static int slap_exists_row(void *ctx, const struct myc_result *r, const struct my_str *v)
+{
+    struct slap_exists *x = ctx;
+    if (r->ncols >= 2) {
+        x->schemas = v[0].p ? strtoll(v[0].p, NULL, 10) : 0;
+        x->tables = v[1].p ? strtoll(v[1].p, NULL, 10) : 0;
+    }
+    return 0;
+}
+
+/* DROP SCHEMA IF EXISTS, refused for a schema that exists and that this run did not create
+ * (mysqlslap drops it silently: spec 7), unless --force-drop-existing-schema. */
+static int slap_drop(struct slap_run *run)
+{
+    const struct bench_opts *o = run->o;
+    char sql[512];
+    if (!run->only_print && !run->schema_ours && !o->slap_force_drop) {
+        struct buf lit = {0};
+        struct slap_exists x = {0, 0};
+        for (const char *s = o->slap_schema; *s; s++)
+            buf_printf(&lit, "%s%c", *s == '\'' || *s == '\\' ? "\\" : "", *s);
+        struct buf q = {0};
+        buf_printf(&q, "SELECT (SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE "
+                       "SCHEMA_NAME = '%s'), (SELECT COUNT(*) FROM information_schema.TABLES "
+                       "WHERE TABLE_SCHEMA = '%s')",
+                   lit.p ? lit.p : "", lit.p ? lit.p : "");
+        int rc = myc_query(&run->c, q.p, q.len, &run->r, slap_exists_row, &x);
+        buf_free(&lit);
+        if (rc < 0) {
+            int ex = slap_sql_error(run, "checking whether the schema exists", &run->c, q.p,
+                                    q.len);
+            buf_free(&q);
+            return ex;
+        }
+        buf_free(&q);
+        if (x.schemas > 0) {
+            struct b_err e;
+            memset(&e, 0, sizeof(e));
+            b_hint(&e, "bench drops only a schema it created in this run: name a new one "
+                       "(--create-schema=NAME), or run --query alone on this one's data "
+                       "(--force-drop-existing-schema drops it, as mysqlslap does)");
+            b_fail(&e, B_EXIT_ENV, "slap: refusing to drop schema `%s`: it exists (%lld "
+                                   "table%s) and was not created by this run",
+                   o->slap_schema, (long long)x.tables, x.tables == 1 ? "" : "s");
+            return slap_failed(run, &e);
+        }
+    }
+    int n = snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS `%s`", o->slap_schema);
+    int ex = slap_main_exec(run, "dropping the schema", sql, (size_t)B_MIN(n, (int)sizeof(sql) - 1));
+    if (ex == B_EXIT_OK)
+        run->schema_ours = false;
+    return ex;
+}
+
+/* mysqlslap's create_schema: CREATE SCHEMA, USE, then the create list; with -a until
+ * --auto-generate-sql-write-number statements ran (the CREATE TABLE once, INSERTs cycled). */
+static int slap_create(struct slap_run *run, const char *engine, const char *eopt)
+{
+    const struct bench_opts *o = run->o;
+    const struct slap_list *l = &run->p->create;
+    size_t n = slap_live(l), start = 0;
+    u64 count = 0, want = (u64)o->slap_write_number;
+    char sql[512];
+    struct buf eb = {0};
+    int ex;
+    slap_note(run, 2, "Loading Pre-data", 16);
+    int len = snprintf(sql, sizeof(sql), "CREATE SCHEMA `%s`", o->slap_schema);
+    if ((ex = slap_main_exec(run, "creating the schema", sql,
+                             (size_t)B_MIN(len, (int)sizeof(sql) - 1))) != B_EXIT_OK)
+        return ex;
+    run->schema_ours = true;
+    if (run->only_print) {
+        len = snprintf(sql, sizeof(sql), "use %s;", o->slap_schema);
+        pthread_mutex_lock(&run->mu);
+        buf_printf(&run->out, "%s\n", sql);
+        pthread_mutex_unlock(&run->mu);
+    } else if (myc_init_db(&run->c, o->slap_schema) < 0)
+        return slap_sql_error(run, "selecting the schema", &run->c, o->slap_schema,
+                              strlen(o->slap_schema));
+    for (;;) {
+        for (size_t i = start; i < n; i++, count++) {
+            const struct slap_stmt *s = &l->v[i];
+            if (o->slap_auto && count == want)
+                goto done;
+            if (engine && s->type == SLAP_T_CREATE_TABLE) {
+                eb.len = 0;
+                buf_printf(&eb, "%s Engine = %s%s%s", s->sql, engine, *eopt ? " " : "", eopt);
+                ex = slap_main_exec(run, "create statement", eb.p, eb.len);
+            } else
+                ex = slap_main_exec(run, "create statement", s->sql, s->len);
+            if (ex != B_EXIT_OK) {
+                buf_free(&eb);
+                return ex;
+            }
+        }
+        if (!o->slap_auto || count >= want || n <= 1)
+            break;
+        start = 1; /* the CREATE TABLE runs once */
+    }
+done:
+    buf_free(&eb);
+    return B_EXIT_OK;
+}
+
+static void slap_keys_free(struct slap_run *run)
+{
+    for (size_t i = 0; i < run->nkeys; i++)
+        free(run->keys[i]);
+    free(run->keys);
+    run->keys = NULL;
+    run->nkeys = 0;
+}
+
+static int slap_key_row(void *ctx, const struct myc_result *r, const struct my_str *v)
+{
+    struct slap_run *run = ctx;
+    (void)r;
+    if (!v[0].p)
+        return 0;
+    run->keys = realloc(run->keys, (run->nkeys + 1) * sizeof(char *));
+    if (!run->keys)
+        b_die("out of memory for %zu keys", run->nkeys + 1);
+    char *k = b_xmalloc(v[0].len + 1);
+    memcpy(k, v[0].p, v[0].len);
+    k[v[0].len] = 0;
+    run->keys[run->nkeys++] = k;
+    return 0;
+}
+
+/* The keys of t1 for key SELECTs and UPDATEs (a dummy one under --only-print or blackhole). */
+static int slap_keys(struct slap_run *run, const char *engine)
+{
+    slap_keys_free(run);
+    slap_note(run, 2, "Generating primary key list", 27);
+    if (run->only_print || (engine && strstr(engine, "blackhole"))) {
+        run->keys = b_xcalloc(1, sizeof(char *));
+        run->keys[0] = b_xstrdup(SLAP_DUMMY_KEY);
+        run->nkeys = 1;
+        return B_EXIT_OK;
+    }
+    slap_note(run, 3, "SELECT id from t1;", 18);
+    if (myc_query(&run->c, "SELECT id from t1", 17, &run->r, slap_key_row, run) < 0)
+        return slap_sql_error(run, "reading the primary keys", &run->c, "SELECT id from t1", 17);
+    return B_EXIT_OK;
+}
+
+/* --pre-query / --post-query: on the main connection, results discarded. */
+static int slap_list_exec(struct slap_run *run, const char *what, const struct slap_list *l)
+{
+    int ex = B_EXIT_OK;
+    for (size_t i = 0; i < slap_live(l) && ex == B_EXIT_OK; i++)
+        ex = slap_main_exec(run, what, l->v[i].sql, l->v[i].len);
+    return ex;
+}
+
+/* One engine x concurrency: iterations timed, the step with its statistics. */
+static int slap_block(struct slap_run *run, const char *engine, const char *eopt, i64 conc)
+{
+    const struct bench_opts *o = run->o;
+    const struct slap_plan *p = run->p;
+    u64 sum = 0, mn = UINT64_MAX, mx = 0;
+    struct hist *h = o->slap_latency ? b_xcalloc(1, sizeof(struct hist)) : NULL;
+    struct slap_lat lat = {0, 0, UINT64_MAX, 0};
+    int ex = B_EXIT_OK;
+    run->limit = slap_limit(o, p, conc);
+    slap_note(run, 2, "Starting Concurrency Test", 25);
+    for (i64 it = 0; it < o->slap_iterations && ex == B_EXIT_OK; it++) {
+        u64 ms = 0;
+        if (p->drop && (ex = slap_drop(run)) != B_EXIT_OK)
+            break;
+        if (p->create.n && (ex = slap_create(run, engine, eopt)) != B_EXIT_OK)
+            break;
+        if (p->keyed && o->slap_auto && (ex = slap_keys(run, engine)) != B_EXIT_OK)
+            break;
+        if (o->slap_commit &&
+            (ex = slap_main_exec(run, "SET AUTOCOMMIT=0", "SET AUTOCOMMIT=0", 16)) != B_EXIT_OK)
+            break;
+        if ((ex = slap_list_exec(run, "--pre-query", &p->pre)) != B_EXIT_OK)
+            break;
+        if ((ex = slap_clients(run, conc, h, &lat, &ms)) != B_EXIT_OK)
+            break;
+        if ((ex = slap_list_exec(run, "--post-query", &p->post)) != B_EXIT_OK)
+            break;
+        sum += ms;
+        mn = B_MIN(mn, ms);
+        mx = B_MAX(mx, ms);
+    }
+    slap_keys_free(run);
+    if (ex == B_EXIT_OK && atomic_load(&b_stop)) {
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        b_fail(&e, B_EXIT_FAIL, "slap: interrupted by %s", os_stop_signame());
+        ex = slap_failed(run, &e);
+    }
+    if (ex != B_EXIT_OK) {
+        free(h);
+        return ex;
+    }
+    slap_note(run, 2, "Generating stats", 16);
+    struct res *st = res_step(run->res, run->res->w, "slap");
+    u64 avg = sum / (u64)o->slap_iterations;
+    res_fact_str(st, "engine", "%s", engine ? engine : "");
+    res_fact_str(st, "load_type", "%s", o->slap_load_type);
+    res_fact_int(st, "clients", conc);
+    res_fact_int(st, "queries_per_client", (i64)run->limit);
+    res_fact_int(st, "iterations", o->slap_iterations);
+    res_fact_int(st, "avg_ms", (i64)avg);
+    res_fact_int(st, "min_ms", (i64)mn);
+    res_fact_int(st, "max_ms", (i64)mx);
+    res_fact_num(st, "avg_s", (double)avg / 1e3);
+    res_fact_num(st, "min_s", (double)mn / 1e3);
+    res_fact_num(st, "max_s", (double)mx / 1e3);
+    res_fact_int(st, "queries", (i64)lat.queries);
+    st->elapsed_s = (double)sum / 1e3;
+    if (h) { /* per-query latency of all iterations: the result's final statistics */
+        load_snap_init(&st->final.d, 1, 0);
+        hist_add(st->final.d.hist, h);
+        st->final.d.events = hist_total(h);
+        st->final.d.lat_sum_ns = lat.sum;
+        st->final.d.lat_min_ns = st->final.d.events ? lat.min : 0;
+        st->final.d.lat_max_ns = lat.max;
+        st->final.threads = 1;
+        st->final.window_s = st->final.total_s = st->final.at_s = (double)sum / 1e3;
+        st->have_final = true;
+        free(h);
+    }
+    st->complete = true;
+    st->end = RES_END_LIMIT;
+    return B_EXIT_OK;
+}
+
+BENCH_API int slap_main(struct res *res)
+{
+    struct bench_opts *o = res->o;
+    struct slap_plan p;
+    struct slap_run run;
+    int ex;
+    memset(&run, 0, sizeof(run));
+    run.c.fd = -1;
+    o->tls_preferred = true; /* a mysql client: the client's default TLS (PREFERRED) */
+    ex = slap_build(o, &p, &res->err);
+    if (ex != B_EXIT_OK) {
+        slap_plan_free(&p);
+        return ex;
+    }
+    run.res = res;
+    run.o = o;
+    run.p = &p;
+    run.only_print = o->slap_only_print;
+    pthread_mutex_init(&run.mu, NULL);
+    pthread_cond_init(&run.cv, NULL);
+    if (o->slap_auto) {
+        slap_note(&run, 2, "Building Create Statements for Auto", 35);
+        slap_note(&run, 2, "Building Query Statements for Auto", 34);
+        const char *g = o->slap_load_type[0] == 'r'   ? "Generating SELECT Statements for Auto"
+                        : o->slap_load_type[0] == 'k' ? "Generating SELECT for keys Statements "
+                                                        "for Auto"
+                        : o->slap_load_type[0] == 'w' ? "Generating INSERT Statements for Auto"
+                                                      : NULL;
+        if (g)
+            slap_note(&run, 2, g, strlen(g));
+    }
+    slap_note(&run, 2, "Parsing engines to use.", 23);
+    res_fact_str(res, "schema", "%s", o->slap_schema);
+    res_fact_bool(res, "only_print", run.only_print);
+    if (!run.only_print)
+        ex = slap_connect(&run, 0, &run.cc, &run.c, &run.r, NULL);
+    if (ex == B_EXIT_OK && !run.only_print) {
+        res_fact_str(res, "server", "%s", run.c.version);
+        res_fact_str(res, "target", "%s", run.c.target);
+    }
+    if (ex == B_EXIT_OK && *o->slap_sql_mode) {
+        struct buf q = {0};
+        buf_printf(&q, "SET sql_mode = `%s`", o->slap_sql_mode);
+        ex = slap_main_exec(&run, "--sql-mode", q.p, q.len);
+        buf_free(&q);
+    }
+    size_t ne = B_MAX(p.nengines, (size_t)1);
+    for (size_t e = 0; e < ne && ex == B_EXIT_OK; e++) {
+        const char *eng = p.nengines ? p.engines[e] : NULL;
+        const char *eopt = p.nengines ? p.engine_opts[e] : "";
+        for (size_t k = 0; k < p.nconc && ex == B_EXIT_OK; k++)
+            ex = slap_block(&run, eng, eopt, p.conc[k]);
+        if (ex == B_EXIT_OK && p.drop)
+            ex = slap_drop(&run);
+    }
+    if (ex != B_EXIT_OK) {
+        res->err = run.err;
+        if (run.schema_ours && p.drop && run.c.fd >= 0) {
+            char sql[512]; /* best effort: what this run created goes */
+            int n = snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS `%s`", o->slap_schema);
+            (void)myc_query(&run.c, sql, (size_t)B_MIN(n, (int)sizeof(sql) - 1), &run.r, NULL,
+                            NULL);
+        }
+    }
+    if (run.only_print)
+        res_fact_str(res, "statements", "%s", run.out.p ? run.out.p : "");
+    res->complete = ex == B_EXIT_OK;
+    res->end = ex == B_EXIT_OK ? RES_END_LIMIT : RES_END_FAILED;
+    buf_free(&run.out);
+    myc_close(&run.c);
+    myc_result_free(&run.r);
+    pthread_mutex_destroy(&run.mu);
+    pthread_cond_destroy(&run.cv);
+    slap_plan_free(&p);
+    return ex;
+}
+
+/* ---- the command line: mysqlslap's options as bench's ---- */
+
+
+/* Long options of slap that take a value: "--name value" joins the next word. */
+static bool slap_valopt(const char *name, size_t len)
+{
+    static const char *const more[] = {"percentile"};
+    const struct opt_def *d = opt_find(opt_slap, countof(opt_slap), name, len);
+    if (d)
+        return d->type != OPT_BOOL && strncmp(d->name, "csv", 3);
+    for (size_t i = 0; i < countof(more); i++)
+        if (strlen(more[i]) == len && !strncmp(more[i], name, len))
+            return true;
+    return false;
+}
+
+static void slap_push(char ***v, int *n, char *s)
+{
+    *v = realloc(*v, (size_t)(*n + 2) * sizeof(char *));
+    if (!*v)
+        b_die("out of memory for arguments");
+    (*v)[(*n)++] = s;
+    (*v)[*n] = NULL;
+}
+
+static char *slap_fmt(const char *fmt, ...) B_PRINTF(1, 2);
+static char *slap_fmt(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = b_xmalloc((size_t)B_MAX(n, 0) + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)B_MAX(n, 0) + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
+{
+    static const struct {
+        char s;
+        const char *l;
+    } vals[] = {{'c', "concurrency"}, {'e', "engine"},           {'i', "iterations"},
+                {'q', "query"},       {'x', "number-char-cols"}, {'y', "number-int-cols"},
+                {'F', "delimiter"}};
+    char **v = NULL;
+    int n = 0, verbose = 0;
+    bool help = false;
+    *out = NULL;
+    if (!forced) { /* is the test slap? The first word that is not an option or its value */
+        const char *test = NULL;
+        for (int i = 1; i < argc && !test; i++) {
+            const char *a = argv[i];
+            if (a[0] != '-')
+                test = a;
+            else if (a[1] && strchr("hPuSD", a[1]) && !a[2])
+                i++;
+        }
+        if (!test || strcmp(test, "slap"))
+            return 0;
+    }
+    slap_push(&v, &n, argv[0]);
+    if (forced)
+        slap_push(&v, &n, b_xstrdup("slap"));
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] == '-' && a[1] == '-' && a[2]) {
+            const char *name = a + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            char nm[64];
+            snprintf(nm, sizeof(nm), "%.*s", (int)B_MIN(len, sizeof(nm) - 1), name);
+            for (char *q = nm; *q; q++)
+                *q = *q == '_' ? '-' : *q;
+            if (!strcmp(nm, "verbose") && !eq)
+                verbose++;
+            else if (!strcmp(nm, "csv") && !eq)
+                slap_push(&v, &n, b_xstrdup("--csv=-"));
+            else if (!strcmp(nm, "skip-ssl"))
+                slap_push(&v, &n, b_xstrdup("--ssl-mode=DISABLED"));
+            else if (!strcmp(nm, "ssl") && !eq)
+                slap_push(&v, &n, b_xstrdup("--ssl-mode=PREFERRED"));
+            else if (!strcmp(nm, "protocol")) { /* tcp/socket follow from -h / -S */
+                if (!eq)
+                    i++;
+            } else if (!strcmp(nm, "help") && forced)
+                help = true;
+            else if (!strncmp(nm, "skip-", 5) && !eq &&
+                     opt_find(opt_slap, countof(opt_slap), nm + 5, strlen(nm + 5)))
+                slap_push(&v, &n, slap_fmt("--%s=off", nm + 5));
+            else if (!eq && i + 1 < argc && slap_valopt(nm, strlen(nm)))
+                slap_push(&v, &n, slap_fmt("--%s=%s", nm, argv[++i]));
+            else if (!eq && i + 1 < argc && (!strcmp(nm, "host") || !strcmp(nm, "port") ||
+                                             !strcmp(nm, "user") || !strcmp(nm, "socket"))) {
+                slap_push(&v, &n, b_xstrdup(a)); /* the client's: cli_mysql_args takes both */
+                slap_push(&v, &n, b_xstrdup(argv[++i]));
+            }
+            else
+                slap_push(&v, &n, b_xstrdup(a));
+            if (!strcmp(nm, "percentile"))
+                slap_push(&v, &n, b_xstrdup("--slap-latency=on"));
+        } else if (a[0] == '-' && a[1] && a[1] != '-') {
+            if (strchr("hPuSDpC", a[1])) { /* the mysql client's: cli_mysql_args maps them */
+                slap_push(&v, &n, b_xstrdup(a));
+                if (strchr("hPuSD", a[1]) && !a[2] && i + 1 < argc)
+                    slap_push(&v, &n, b_xstrdup(argv[++i]));
+                continue;
+            }
+            for (const char *q = a + 1; *q; q++) {
+                size_t k = 0;
+                while (k < countof(vals) && vals[k].s != *q)
+                    k++;
+                if (k < countof(vals)) { /* takes the rest, or the next word */
+                    const char *val = q[1] ? q + 1 : i + 1 < argc ? argv[++i] : "";
+                    slap_push(&v, &n, slap_fmt("--%s=%s", vals[k].l, val));
+                    break;
+                }
+                if (*q == 'a')
+                    slap_push(&v, &n, b_xstrdup("--auto-generate-sql=on"));
+                else if (*q == 'T')
+                    slap_push(&v, &n, b_xstrdup("--debug-info=on"));
+                else if (*q == 's')
+                    slap_push(&v, &n, b_xstrdup("--silent=on"));
+                else if (*q == 'v')
+                    verbose++;
+                else if (*q == 'V')
+                    slap_push(&v, &n, b_xstrdup("--version"));
+                else if (*q == '?' || *q == 'I')
+                    help = true;
+                else { /* left for the usual message about an unknown option */
+                    slap_push(&v, &n, slap_fmt("-%c", *q));
+                    break;
+                }
+            }
+        } else if (!forced || !strcmp(a, "help"))
+            slap_push(&v, &n, b_xstrdup(a)); /* mysqlslap ignores its positionals */
+    }
+    if (verbose)
+        slap_push(&v, &n, slap_fmt("--verbose=%d", verbose));
+    if (help)
+        slap_push(&v, &n, b_xstrdup(forced ? "help" : "--help"));
+    *out = v;
+    return n;
+}
+
 /*== 18 wl_ : workload registry and the run path ============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
@@ -11448,6 +12655,14 @@ static const struct wl_def wl_all[] = {
      .db = true,
      .hidden = true,
      .family = WL_OLTP},
+    {.name = "slap",
+     .desc = "mysqlslap (mariadb-slap), drop-in: bench slap -a -c 10,50 -i 3; it never drops "
+             "a schema it did not create",
+     .opts = opt_slap,
+     .nopts = countof(opt_slap),
+     .db = true,
+     .family = WL_CMD,
+     .command = slap_main},
     {.name = "oltp",
      .desc = "the sizing one-liner: bench oltp -h HOST -u USER [-p]: a schema of its own, a "
              "thread ladder, the knee",
@@ -12890,6 +14105,141 @@ static void rep_json_doc(struct rep_json *j, const struct res *res, const struct
     rep_json_close(j, '}');
 }
 
+/* ---- mysqlslap mode: slap_main's result in mysqlslap's words ---- */
+
+static i64 rep_slap_int(const struct res *res, const char *key)
+{
+    const struct res_fact *f = res_fact(res, key);
+    return f ? f->i : 0;
+}
+
+/* Whole milliseconds as mysqlslap's seconds: "%ld.%03ld". */
+static const char *rep_slap_secs(char *out, size_t n, i64 ms)
+{
+    snprintf(out, n, "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
+    return out;
+}
+
+/* rep_slap_text - a "Benchmark" block per engine x concurrency (stdout), and with
+ * --percentile the per-query latency (a bench extension). */
+static void rep_slap_text(const struct res *res)
+{
+    const struct bench_opts *o = res->o;
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *st = &res->steps[i];
+        char a[32], mn[32], mx[32];
+        printf("Benchmark\n");
+        if (*rep_fact_str(st, "engine"))
+            printf("\tRunning for engine %s\n", rep_fact_str(st, "engine"));
+        printf("\tAverage number of seconds to run all queries: %s seconds\n",
+               rep_slap_secs(a, sizeof(a), rep_slap_int(st, "avg_ms")));
+        printf("\tMinimum number of seconds to run all queries: %s seconds\n",
+               rep_slap_secs(mn, sizeof(mn), rep_slap_int(st, "min_ms")));
+        printf("\tMaximum number of seconds to run all queries: %s seconds\n",
+               rep_slap_secs(mx, sizeof(mx), rep_slap_int(st, "max_ms")));
+        printf("\tNumber of clients running queries: %lld\n",
+               (long long)rep_slap_int(st, "clients"));
+        printf("\tAverage number of queries per client: %lld\n",
+               (long long)rep_slap_int(st, "queries_per_client"));
+        if (o->slap_latency && st->have_final && st->final.d.events) {
+            const struct load_snap *d = &st->final.d;
+            printf("\tLatency per query (ms): min %.3f, avg %.3f", rep_ms(d->lat_min_ns),
+                   rep_ms(d->lat_sum_ns / d->events));
+            for (int k = 0; k < o->npct; k++) {
+                char num[32];
+                printf(", %sth %.3f", rep_num(num, sizeof(num), o->pct[k]),
+                       rep_ms(hist_percentile(d->hist, o->pct[k], d->lat_min_ns,
+                                              d->lat_max_ns)));
+            }
+            printf(", max %.3f (%llu queries)\n", rep_ms(d->lat_max_ns),
+                   (unsigned long long)d->events);
+        }
+        printf("\n");
+    }
+}
+
+/* rep_slap_csv - mysqlslap's CSV line per block, appended to --csv's file (or stdout for
+ * "-"). Returns B_OK, or fills e. */
+static int rep_slap_csv(const struct res *res, struct b_err *e)
+{
+    const struct bench_opts *o = res->o;
+    bool out = !strcmp(o->slap_csv, "-");
+    int fd = out ? 1 : open(o->slap_csv, O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return b_fail(e, B_EXIT_ENV, "slap: --csv=%s: cannot open: %s (%s)", o->slap_csv,
+                      strerror(errno), b_errno_name(errno));
+    fflush(stdout);
+    struct buf b = {0};
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *st = &res->steps[i];
+        char a[32], mn[32], mx[32];
+        buf_printf(&b, "%s,%s,%s,%s,%s,%lld,%lld\n", rep_fact_str(st, "engine"),
+                   rep_fact_str(st, "load_type"),
+                   rep_slap_secs(a, sizeof(a), rep_slap_int(st, "avg_ms")),
+                   rep_slap_secs(mn, sizeof(mn), rep_slap_int(st, "min_ms")),
+                   rep_slap_secs(mx, sizeof(mx), rep_slap_int(st, "max_ms")),
+                   (long long)rep_slap_int(st, "clients"),
+                   (long long)rep_slap_int(st, "queries_per_client"));
+    }
+    int rc = B_OK;
+    for (size_t off = 0; b.p && off < b.len;) {
+        ssize_t w = write(fd, b.p + off, b.len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            b_fail(e, B_EXIT_ENV, "slap: --csv=%s: cannot write: %s (%s)", o->slap_csv,
+                   strerror(errno), b_errno_name(errno));
+            rc = B_SYSERR;
+            break;
+        }
+        off += (size_t)w;
+    }
+    buf_free(&b);
+    if (!out)
+        close(fd);
+    return rc;
+}
+
+/* rep_slap_rusage - -T: the process's resource usage as mysqlslap's my_end prints it (on
+ * stderr, after an empty line). */
+static void rep_slap_rusage(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru))
+        return;
+    fflush(stdout);
+    fprintf(stderr,
+            "\nUser time %.2f, System time %.2f\n"
+            "Maximum resident set size %ld, Integral resident set size %ld\n"
+            "Non-physical pagefaults %ld, Physical pagefaults %ld, Swaps %ld\n"
+            "Blocks in %ld out %ld, Messages in %ld out %ld, Signals %ld\n"
+            "Voluntary context switches %ld, Involuntary context switches %ld\n",
+            (double)(ru.ru_utime.tv_sec * 100 + ru.ru_utime.tv_usec / 10000) / 100.0,
+            (double)(ru.ru_stime.tv_sec * 100 + ru.ru_stime.tv_usec / 10000) / 100.0,
+            ru.ru_maxrss, ru.ru_idrss, ru.ru_minflt, ru.ru_majflt, ru.ru_nswap, ru.ru_inblock,
+            ru.ru_oublock, ru.ru_msgsnd, ru.ru_msgrcv, ru.ru_nsignals, ru.ru_nvcsw,
+            ru.ru_nivcsw);
+}
+
+/* rep_slap - the whole text of a slap result: --only-print's statement stream, the Benchmark
+ * blocks (unless --silent, --csv or --only-print), the CSV lines, -T's usage. Returns B_OK or
+ * a failure in e (the CSV file). */
+static int rep_slap(const struct res *res, struct b_err *e)
+{
+    const struct bench_opts *o = res->o;
+    int rc = B_OK;
+    if (o->slap_only_print)
+        fputs(rep_fact_str(res, "statements"), stdout);
+    if (!o->slap_silent && !*o->slap_csv && !o->slap_only_print)
+        rep_slap_text(res);
+    if (*o->slap_csv)
+        rc = rep_slap_csv(res, e);
+    fflush(stdout);
+    if (o->slap_debug_info)
+        rep_slap_rusage();
+    return rc;
+}
+
 /*== 20 cli_ : command line, dispatch, bench_main(), main() ==================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
@@ -12958,7 +14308,7 @@ static const struct cli_persona cli_personas[] = {
                     .usage_ex = B_EXIT_FAIL,
                     .ext = false,
                     .help = CLI_HELP_SYSBENCH},
-    /* issue 12 builds it: for now cli_main refuses it (exit 2) */
+    /* bench as mysqlslap / mariadb-slap: the slap command (slap_args rewrites argv) */
     [B_MYSQLSLAP] = {.persona = B_MYSQLSLAP,
                      .name = "mysqlslap",
                      .argv0 = cli_argv0_mysqlslap,
@@ -14525,6 +15875,16 @@ static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
     return ex;
 }
 
+/* slap's result in mysqlslap's words (rep_slap), before the failure's message if any. */
+static int cli_slap_render(const struct res *res, int ex)
+{
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    if (rep_slap(res, &e) != B_OK && ex == B_EXIT_OK)
+        ex = cli_err_print(&e);
+    return ex;
+}
+
 /* A command (prepare, cleanup, prewarm, ping, the one-liner) with the text sink: progress
  * lines as they come; the failure, if any, in the persona's words. */
 static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct res *res))
@@ -14543,6 +15903,8 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
         rep_warnings(&res); /* what the command left undone or alone (fileio's cleanup) */
         if (res.nsteps && res.w && res.w->command == sizing_main) /* the one-liner's ladder */
             rep_sizing(&res);
+        if (fn == slap_main) /* mysqlslap's blocks, CSV, -T */
+            ex = cli_slap_render(&res, ex);
     }
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
         int pex = cli_json_msgs() ? cli_err_print(&res.err) : res.err.sb_ex ? res.err.sb_ex
@@ -14633,9 +15995,16 @@ static int cli_parse(struct cli *c, int argc, char **argv)
     const char *bad;
     int ex;
 
-    /* mysql client conventions (-h -P -u -p -S -D, --host= ...) become --mysql-* options */
-    c->av = b_xcalloc((size_t)argc + 1, sizeof(char *));
-    int nav = cli_mysql_args(argc - 1, argv + 1, c->av, &c->argmem, &opts.password_prompt, &bad);
+    /* mysql client conventions (-h -P -u -p -S -D, --host= ...) become --mysql-* options;
+     * mysqlslap's command line (bench slap, or argv0 mysqlslap) becomes bench's first */
+    char **sv;
+    int sc = slap_args(argc, argv, opts.persona == B_MYSQLSLAP, &sv);
+    for (int i = 1; i < sc; i++)
+        cli_own(c, sv[i]);
+    c->av = b_xcalloc((size_t)(sv ? sc : argc) + 1, sizeof(char *));
+    int nav = cli_mysql_args((sv ? sc : argc) - 1, (sv ? sv : argv) + 1, c->av, &c->argmem,
+                             &opts.password_prompt, &bad);
+    free(sv);
     cli_hide_secrets(argc, argv);
     if (nav < 0) {
         if (cli_sb())
@@ -14852,7 +16221,7 @@ static int cli_do_test_help(struct cli *c, const struct cli_cmd *k)
 {
     (void)k;
     printf("%s options:\n", c->w->name);
-    opt_print_help(stdout, c->w->opts, c->w->nopts, cli_persona()->help != CLI_HELP_BENCH);
+    opt_print_help(stdout, c->w->opts, c->w->nopts, cli_persona()->help == CLI_HELP_SYSBENCH);
     printf("\n");
     return B_EXIT_OK;
 }
@@ -15017,11 +16386,7 @@ static int cli_main(int argc, char **argv)
     for (size_t i = 0; i < countof(wl_all); i++)
         opt_defaults(wl_all[i].opts, wl_all[i].nopts, &opts);
 
-    if (opts.persona == B_MYSQLSLAP) { /* issue 12 builds it */
-        b_msg(B_MSG_FATAL, "the mysqlslap mode is not implemented yet");
-        ex = B_EXIT_USAGE;
-    } else if ((ex = cli_parse(&c, argc, argv)) == B_EXIT_OK &&
-               (ex = cli_resolve(&c)) == B_EXIT_OK)
+    if ((ex = cli_parse(&c, argc, argv)) == B_EXIT_OK && (ex = cli_resolve(&c)) == B_EXIT_OK)
         ex = cli_dispatch(&c);
     cli_free(&c);
     return ex;

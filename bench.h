@@ -332,6 +332,16 @@ struct bench_opts {
     bool file_fsync_all, file_fsync_end, file_io_mode_strict;
     double file_rw_ratio;
 
+    /* slap (mysqlslap mode) */
+    bool slap_auto, slap_autoinc, slap_guid, slap_only_print, slap_no_drop, slap_silent;
+    bool slap_debug_info, slap_force_drop, slap_latency;
+    char *slap_load_type, *slap_int_cols, *slap_char_cols, *slap_query, *slap_create;
+    char *slap_schema, *slap_delimiter, *slap_concurrency, *slap_engine, *slap_pre_query;
+    char *slap_post_query, *slap_csv, *slap_init_command, *slap_sql_mode;
+    i64 slap_secondary, slap_unique_query, slap_unique_write, slap_write_number;
+    i64 slap_execute_number, slap_queries, slap_iterations, slap_commit, slap_detach;
+    i64 slap_verbose;
+
     /* derived by cli_ after parsing */
     int persona;                  /* enum b_persona, from argv[0] (cli_personas) */
     bool sb;                      /* persona == B_SYSBENCH: kept in sync for code not yet on
@@ -619,6 +629,49 @@ BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const ch
 /* res_stats_merge - dst += src: counts and histograms added, extremes kept, windows summed
  * (two runs of the same workload and options in a row: one longer run's counts). */
 BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src);
+
+/*== 18 slap_ : mysqlslap mode: generated SQL, statement lists ===============*/
+
+/* One statement of a list: mysqlslap's statement type decides what is appended to it. */
+enum slap_type { SLAP_T_OTHER, SLAP_T_CREATE_TABLE, SLAP_T_SELECT_KEY, SLAP_T_UPDATE_KEY };
+struct slap_stmt {
+    char *sql;         /* owned, NUL-terminated */
+    size_t len;        /* 0 ends the list (mysqlslap stops at an empty piece) */
+    int type;          /* enum slap_type */
+};
+struct slap_list {
+    struct slap_stmt *v;
+    size_t n, cap;
+    u64 pieces;        /* pieces cut by the delimiter, empty ones included (mysqlslap's count) */
+};
+
+/* What mysqlslap builds from its options before it connects (spec mysqlslap.md 3, 4). */
+struct slap_plan {
+    struct slap_list create, query, pre, post;
+    char **engines, **engine_opts; /* --engine items: name and option ("" = none) */
+    size_t nengines;
+    i64 *conc;                     /* --concurrency values, up to the first 0 */
+    size_t nconc;
+    int int_cols, int_index, char_cols, char_index; /* -y, -x: N[:I] */
+    bool drop;                     /* (--create or -a) and not --no-drop: the schema goes */
+    bool keyed;                    /* autoincrement or GUID primary key: a key list is made */
+};
+
+/* slap_split - cut text at every delim as mysqlslap's parse_delimiter: one whitespace after a
+ * delimiter skipped, the first piece typed CREATE TABLE, an empty piece ends the walk. */
+BENCH_API void slap_split(const char *text, char delim, struct slap_list *l);
+/* slap_build - the plan from the options (generated SQL: glibc random() from seed 1, as
+ * mysqlslap's statements). Returns an exit code; e says why on failure. */
+BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct b_err *e);
+BENCH_API void slap_plan_free(struct slap_plan *p);
+/* slap_main - the slap command: fills res (one step per engine x concurrency) and never
+ * prints; the text is rep_slap_*'s. */
+BENCH_API int slap_main(struct res *res);
+/* slap_args - mysqlslap's command line (short options, "--name value", --skip-x, -v counted,
+ * --csv without a value) as bench's "slap --name=value" words, when forced (argv0 is a slap
+ * name) or the test named is slap: returns the new argc and *out (out[0] is argv[0]; the
+ * other strings and the array are the caller's to free). Else returns 0, *out NULL. */
+BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out);
 
 /*== 18 wl_ : workload registry ==============================================*/
 

@@ -42,6 +42,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_host.c"
 #include "t_cli.c"
 #include "t_json.c"
+#include "t_slap.c"
 
 static const struct {
     const char *name;
@@ -136,6 +137,10 @@ static const struct {
     {"json_escape", t_json_escape},
     {"json_numbers", t_json_numbers},
     {"json_doc", t_json_doc},
+    {"slap_split", t_slap_split},
+    {"slap_build_auto", t_slap_build_auto},
+    {"slap_build_refusals", t_slap_build_refusals},
+    {"slap_args", t_slap_args},
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,60 @@
+#!/bin/sh
+# shellcheck disable=SC2317,SC2086 # run functions are called through perf_cmp; option lists split
+# Benchmark (not a test): bench slap against Debian's mariadb-slap on the same MariaDB, side by
+# side, with the same options: the auto-generated mixed load (-a --concurrency=50,100
+# --number-of-queries=1000 --iterations=3) and one --query run (point SELECTs on a table of
+# its own, --concurrency=50 --number-of-queries=20000). Fair by construction: TCP to
+# 127.0.0.1, the same user, TLS off for both (--skip-ssl), the same schema names, runs
+# alternating (ABBA), REPS times (default 5).
+# Figures: wall seconds of the whole command and client CPU seconds (user+sys of the client
+# process). Goals (issue 12): client CPU <= 0.2x mariadb-slap's, wall <= 1.0x.
+# Starts its own MariaDB on loopback (tests/mariadb.sh, port MY_PORT, default 34690) unless
+# BENCH_MY_PORT and BENCH_MY_SOCK (root's unix socket) are set. Exit 0 unless a run failed;
+# 77 without mariadb-slap.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+B=${BENCH:-$top/bench}
+S=${SLAP:-$(command -v mariadb-slap || true)}
+[ -n "$S" ] && [ -x "$S" ] || { echo "perf/slap: mariadb-slap not installed (apt-get install mariadb-client)"; exit 77; }
+# shellcheck source=tests/perf/lib/common.sh
+. "$top/tests/perf/lib/common.sh"
+own=0 D=$top/build/perf-slap-mariadb
+sql() { mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"; }
+cleanup() {
+    [ -z "${BENCH_MY_SOCK:-}" ] || sql "DROP DATABASE IF EXISTS perfslapq; DROP DATABASE IF EXISTS perfslap" >/dev/null 2>&1 || true
+    [ "$own" = 0 ] || sh "$top/tests/mariadb.sh" stop "$D"
+    rm -rf "$PERF_TMP"
+}
+trap cleanup EXIT
+if [ -z "${BENCH_MY_PORT:-}" ]; then
+    own=1
+    eval "$(sh "$top/tests/mariadb.sh" start "$D" "${MY_PORT:-34690}")"
+fi
+sql "SET GLOBAL max_connections = 500"
+sql "DROP DATABASE IF EXISTS perfslap; DROP DATABASE IF EXISTS perfslapq; CREATE DATABASE perfslapq;
+     USE perfslapq; CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(64));
+     INSERT INTO t SELECT seq, CONCAT('row', seq) FROM seq_1_to_1000"
+C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl"
+AUTO="-a --concurrency=50,100 --number-of-queries=1000 --iterations=3 --create-schema=perfslap"
+perf_header slap
+perf_cmd mariadb-slap "$S $C {AUTO | QUERY}"
+perf_cmd bench "$B slap $C {AUTO | QUERY}"
+echo "  AUTO: $AUTO"
+echo "  QUERY: --create-schema=perfslapq --query='SELECT v FROM t WHERE id=17' --concurrency=50 --number-of-queries=20000"
+
+# one run: "wall cpu" seconds
+run() { # run BINARY ARGS...
+    t0=$(date +%s.%N)
+    cpu=$(perf_cpu "$PERF_TMP/out" "$@") || { cat "$PERF_TMP/out" >&2; return 1; }
+    t1=$(date +%s.%N)
+    grep -q 'Average number of seconds' "$PERF_TMP/out" || { cat "$PERF_TMP/out" >&2; return 1; }
+    awk -v a="$t0" -v b="$t1" -v c="$cpu" 'BEGIN { printf "%.3f %.3f\n", b - a, c }'
+}
+auto_slap() { run "$S" $C $AUTO; }
+auto_bench() { run "$B" slap $C $AUTO; }
+query_slap() { run "$S" $C --create-schema=perfslapq "--query=SELECT v FROM t WHERE id=17" --concurrency=50 --number-of-queries=20000; }
+query_bench() { run "$B" slap $C --create-schema=perfslapq "--query=SELECT v FROM t WHERE id=17" --concurrency=50 --number-of-queries=20000; }
+perf_cmp "auto (-a -c 50,100, 1000 queries, 3 iterations)" "wall_s cpu_s" auto_slap auto_bench
+perf_cmp "query (point SELECT, -c 50, 20000 queries)" "wall_s cpu_s" query_slap query_bench
+echo "goal: bench/mariadb-slap client CPU <= 0.2, wall <= 1.0"
+perf_end

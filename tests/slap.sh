@@ -1,0 +1,125 @@
+#!/bin/sh
+# bench slap (mysqlslap mode, issue 12) against the suite's MariaDB (run.sh exports BENCH_MY_*;
+# run alone, it starts its own): --only-print's statement stream byte for byte against
+# Debian's mariadb-slap on the same options (the generated SQL comes from glibc random()
+# unseeded in both), the shape of a real run and of --csv against mariadb-slap's (times
+# masked), the refusal to drop a schema it did not create (with data in it), a failing query
+# (the server's error, exit 1), CALL of a procedure with two result sets, bench as mysqlslap.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BENCH:-$top/bench}
+command -v mariadb-slap >/dev/null || { echo "slap: SKIP: mariadb-slap not installed"; exit 77; }
+w=$(mktemp -d)
+own=
+cleanup() { [ -z "$own" ] || sh "$top/tests/mariadb.sh" stop "$own"; rm -rf "$w"; }
+trap cleanup EXIT
+if [ -z "${BENCH_MY_PORT:-}" ]; then
+    own=$w/mdb
+    eval "$(sh "$top/tests/mariadb.sh" start "$own" "${SLAP_PORT:-34650}")" || exit 77
+fi
+ROOT="mariadb --no-defaults -uroot -S $BENCH_MY_SOCK"
+C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "slap: FAIL: $*"; }
+
+# 1. --only-print: no server, the same statements in the same order (one client: the stream
+#    of several clients is compared sorted, mariadb-slap's threads interleave it)
+printf 'SELECT 1\n\nSELECT 2\n\n\nSELECT 3\n' >"$w/q.sql"
+only() { # only SORT ARGS...
+    s=$1; shift
+    mariadb-slap --only-print "$@" >"$w/ref" 2>&1; echo "exit $?" >>"$w/ref"
+    "$B" slap --only-print "$@" >"$w/our" 2>&1; echo "exit $?" >>"$w/our"
+    if [ "$s" = sort ]; then sort -o "$w/ref" "$w/ref"; sort -o "$w/our" "$w/our"; fi
+    if cmp -s "$w/ref" "$w/our"; then ok; else bad "--only-print $*"; diff "$w/ref" "$w/our" | head -6 | cut -c1-160; fi
+}
+only - -a
+only - -a -y 2:1 -x 3:1 --auto-generate-sql-unique-write-number=3 --auto-generate-sql-write-number=7
+only - -a --auto-generate-sql-add-autoincrement --auto-generate-sql-load-type=key --auto-generate-sql-unique-query-number=2 --commit=2 --number-of-queries=5 --pre-query="SELECT 1" --post-query="SELECT 2" -e innodb,memory:max_rows=100 -i 2
+only - -a --auto-generate-sql-guid-primary --auto-generate-sql-secondary-indexes=2 --auto-generate-sql-load-type=update
+only - -a --auto-generate-sql-load-type=read -y 0 -x 2 --auto-generate-sql-execute-number=15
+only - -a --auto-generate-sql-load-type=write --create-schema=other --no-drop
+only - -a --auto-generate-sql-guid-primary --auto-generate-sql-load-type=key -y 0 -x 0
+only - -a -vv --auto-generate-sql-write-number=2 --auto-generate-sql-add-autoincrement
+only - -q "$w/q.sql"
+only - -q "SELECT 1;;SELECT 2" --delimiter=";" --number-of-queries=3
+only - --create="CREATE TABLE a(a int);INSERT INTO a VALUES (1)" --delimiter=";" -e innodb -q "SELECT * FROM a"
+only sort -a -c 3,2 --detach=2 --commit=3 --number-of-queries=9
+only sort -a --concurrency=2 --iterations=2 --auto-generate-sql-add-autoincrement --auto-generate-sql-load-type=mixed
+# as mysqlslap (a symlink): the same stream
+ln -s "$B" "$w/mysqlslap"
+"$w/mysqlslap" --only-print -a -c 1 -i 2 >"$w/our" 2>&1
+mariadb-slap --only-print -a -c 1 -i 2 >"$w/ref" 2>&1
+if cmp -s "$w/ref" "$w/our"; then ok; else bad "mysqlslap --only-print -a"; fi
+
+# 2. real runs: the output's shape (times masked) and --csv's, against mariadb-slap's
+mask() { sed -E 's/[0-9]+\.[0-9]{3}/T.TTT/g' "$1"; }
+$ROOT -e "DROP DATABASE IF EXISTS mysqlslap"
+shape() { # shape ARGS...
+    mariadb-slap $C "$@" >"$w/ref" 2>&1; echo "exit $?" >>"$w/ref"
+    "$B" slap $C "$@" >"$w/our" 2>&1; echo "exit $?" >>"$w/our"
+    if [ "$(mask "$w/ref")" = "$(mask "$w/our")" ]; then ok; else bad "shape of a run: $*"; diff "$w/ref" "$w/our" | head -10; fi
+}
+shape -a -c 2,4 -i 2 --number-of-queries=100
+shape -a -c 3 -e innodb,memory --auto-generate-sql-add-autoincrement --auto-generate-sql-load-type=key --number-of-queries=60 --commit=4
+shape -a -c 2 --auto-generate-sql-guid-primary --auto-generate-sql-load-type=update --detach=3 --auto-generate-sql-execute-number=10
+shape -a -c 1,2 --csv
+shape -a -c 2 -i 2 --csv="$w/out.csv"
+shape -a -s
+if [ "$(sed -E 's/[0-9]+\.[0-9]{3}/T/g' "$w/out.csv" | sort -u)" = ",mixed,T,T,T,2,0" ]; then ok; else bad "--csv=FILE: $(cat "$w/out.csv")"; fi
+if [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "the schema was left behind"; fi
+# the server counts the queries bench says it ran (every client its share, twice)
+q0=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_select'" | cut -f2)
+$ROOT -e "CREATE DATABASE slapq"
+"$B" slap $C --create-schema=slapq -q "SELECT 1" -c 4 -i 2 --number-of-queries=100 >"$w/our" 2>&1 || bad "a --query run failed: $(cat "$w/our")"
+q1=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_select'" | cut -f2)
+if [ $((q1 - q0)) = 200 ]; then ok; else bad "--number-of-queries=100 -c 4 -i 2: the server counted $((q1 - q0)) SELECTs, not 200"; fi
+if grep -q "Average number of queries per client: 25" "$w/our"; then ok; else bad "queries per client: $(cat "$w/our")"; fi
+
+# as mariadb-slap (a symlink), the client's long options with their value in the next word
+ln -s "$B" "$w/mariadb-slap"
+"$w/mariadb-slap" --no-defaults --host 127.0.0.1 --port "$BENCH_MY_PORT" --user nat -psecret --skip-ssl --create-schema slapq -q "SELECT 1" -c 2 >"$w/our" 2>&1
+if grep -q "Number of clients running queries: 2" "$w/our"; then ok; else bad "mariadb-slap --host H --port P: $(cat "$w/our")"; fi
+
+# 3. the data-loss trap: -a on an existing schema holding data is refused, exit 3, data kept
+$ROOT -e "DROP DATABASE IF EXISTS slapkeep; CREATE DATABASE slapkeep; CREATE TABLE slapkeep.t (a int); INSERT INTO slapkeep.t VALUES (1),(2),(3)"
+"$B" slap $C --create-schema=slapkeep -a >"$w/out" 2>"$w/err"; rc=$?
+if [ $rc = 3 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t")" = 3 ]; then ok; else bad "-a on an existing schema: exit $rc, rows left: $($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t" 2>&1)"; fi
+if grep -q "refusing to drop schema \`slapkeep\`: it exists (1 table) and was not created by this run" "$w/err" && ! [ -s "$w/out" ]; then ok; else bad "refusal message: $(cat "$w/err")"; fi
+"$B" slap $C --create-schema=slapkeep --create="CREATE TABLE x (a int)" -q "SELECT 1" >/dev/null 2>&1; rc=$?
+if [ $rc = 3 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t")" = 3 ]; then ok; else bad "--create on an existing schema: exit $rc"; fi
+# --query alone runs on it and leaves it
+"$B" slap $C --create-schema=slapkeep -q "SELECT * FROM t" -c 2 >/dev/null 2>&1; rc=$?
+if [ $rc = 0 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t")" = 3 ]; then ok; else bad "--query on an existing schema: exit $rc"; fi
+# --no-drop on an existing schema: the server's refusal of CREATE SCHEMA, exit 1 (as mysqlslap)
+"$B" slap $C --create-schema=slapkeep -a --no-drop >/dev/null 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && grep -q "ERROR 1007 (HY000): Can't create database 'slapkeep'; database exists" "$w/err"; then ok; else bad "--no-drop on an existing schema: exit $rc: $(cat "$w/err")"; fi
+
+# 4. a failing query: the server's error verbatim, exit 1 (mysqlslap exits 0)
+"$B" slap $C --create-schema=slapkeep -q "SELECT * FROM nosuch" -c 3 >"$w/out" 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && grep -q "ERROR 1146 (42S02): Table 'slapkeep.nosuch' doesn't exist" "$w/err"; then ok; else bad "failing query: exit $rc: $(cat "$w/err")"; fi
+# a failure in -a's run drops what this run created
+"$B" slap $C -a --pre-query="SELECT * FROM nosuch" >/dev/null 2>&1; rc=$?
+if [ $rc = 1 ] && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "failing --pre-query: exit $rc, or the schema was left"; fi
+
+# 5. CALL of a procedure with two result sets: every set consumed, the next call works
+printf 'DELIMITER //\nCREATE PROCEDURE slapkeep.p2() BEGIN SELECT a FROM t; SELECT 2, 3 UNION SELECT 4, 5; END//\nDELIMITER ;\n' | $ROOT
+"$B" slap $C --create-schema=slapkeep -q "CALL p2()" -c 3 --number-of-queries=30 --percentile=50,99 >"$w/out" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "Average number of queries per client: 10" "$w/out" && grep -q "Latency per query (ms): .*(30 queries)" "$w/out"; then ok; else bad "CALL p2(): exit $rc: $(cat "$w/out")"; fi
+mariadb-slap $C --create-schema=slapkeep -q "CALL p2()" -c 3 --number-of-queries=30 >"$w/ref" 2>&1
+if [ "$(mask "$w/ref")" = "$(mask "$w/out" | grep -v 'Latency per query')" ]; then ok; else bad "CALL p2(): shape"; diff "$w/ref" "$w/out"; fi
+
+# 6. -T: the resource usage on stderr after an empty line, as mariadb-slap
+mariadb-slap --only-print -q "SELECT 1" -T 2>&1 >/dev/null | sed -E 's/[0-9.]+/N/g' >"$w/ref"
+"$B" slap --only-print -q "SELECT 1" -T 2>&1 >/dev/null | sed -E 's/[0-9.]+/N/g' >"$w/our"
+if cmp -s "$w/ref" "$w/our"; then ok; else bad "-T block"; diff "$w/ref" "$w/our"; fi
+
+# 7. option errors: usage, exit 2
+for a in "-a -q SELECT1" "-a --auto-generate-sql-load-type=key" "-c 0 -q X" "--auto-generate-sql-guid-primary --auto-generate-sql-add-autoincrement -a" ""; do
+    # shellcheck disable=SC2086
+    "$B" slap --only-print $a >/dev/null 2>&1; rc=$?
+    if [ $rc = 2 ]; then ok; else bad "bench slap $a: exit $rc, not 2"; fi
+done
+$ROOT -e "DROP DATABASE IF EXISTS slapkeep; DROP DATABASE IF EXISTS slapq"
+echo "slap: $pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,174 @@
+/* slap_: mysqlslap's statement lists and generated SQL (spec mysqlslap.md 3, 4), its command
+ * line. The generated texts are checked against mariadb-slap --only-print's (glibc random()
+ * unseeded: 1804289383, 846930886, ...); tests/slap.sh compares whole streams. */
+
+static bool t_slap_prefix(const char *s, const char *p)
+{
+    return !strncmp(s, p, strlen(p));
+}
+
+static int t_slap_split(void)
+{
+    struct slap_list l;
+    memset(&l, 0, sizeof(l));
+    slap_split("a\n\nb\n\n\nc\n", '\n', &l); /* one whitespace skipped after a delimiter */
+    T_CHECK(l.pieces == 4 && l.n == 4 && slap_live(&l) == 2);
+    T_CHECK(!strcmp(l.v[0].sql, "a") && !strcmp(l.v[1].sql, "b") && l.v[2].len == 0);
+    T_CHECK(!strcmp(l.v[3].sql, "c"));
+    T_CHECK(l.v[0].type == SLAP_T_CREATE_TABLE && l.v[1].type == SLAP_T_OTHER);
+    slap_list_free(&l);
+    slap_split("CREATE TABLE a(a int)", ';', &l); /* no delimiter: one piece, a CREATE */
+    T_CHECK(l.pieces == 1 && l.v[0].type == SLAP_T_CREATE_TABLE);
+    slap_list_free(&l);
+    slap_split("SELECT 1;; SELECT 2;", ';', &l); /* an empty piece ends every walk */
+    T_CHECK(l.pieces == 3 && slap_live(&l) == 1);
+    slap_list_free(&l);
+    slap_split("", '\n', &l);
+    T_CHECK(l.pieces == 0 && l.n == 0);
+    slap_list_free(&l);
+    return 0;
+}
+
+static int t_slap_build_auto(void)
+{
+    struct bench_opts o;
+    struct slap_plan p;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    T_CHECK(t_opts(&o, (const char *const[]){"auto-generate-sql=on", NULL}) == 0);
+    T_CHECK(slap_build(&o, &p, &e) == B_EXIT_OK);
+    T_CHECK(p.create.n == 11 && p.query.n == 11 && p.drop && !p.keyed);
+    T_CHECK(!strcmp(p.create.v[0].sql, "CREATE TABLE `t1` (intcol1 INT(32) ,charcol1 VARCHAR(128))"));
+    T_CHECK(t_slap_prefix(p.create.v[1].sql, "INSERT INTO t1 VALUES (1804289383,'mxvtvmC9127qJNm06sGB8R92q2j7"));
+    T_CHECK(p.create.v[1].len == strlen("INSERT INTO t1 VALUES (1804289383,'')") + 126);
+    T_CHECK(t_slap_prefix(p.query.v[0].sql, "INSERT INTO t1 VALUES (100669,'qnMdipW5KkXdTjGCh2PNzLoeR0527"));
+    T_CHECK(!strcmp(p.query.v[1].sql, "SELECT intcol1,charcol1 FROM t1")); /* mixed, no key */
+    for (size_t i = 0; i < p.query.n; i++)
+        T_CHECK(!strncmp(p.query.v[i].sql, i % 2 ? "SELECT" : "INSERT", 6));
+    for (size_t i = 1; i < p.create.n; i++) /* the alphabet has no U and no V */
+        T_CHECK(!strpbrk(strchr(p.create.v[i].sql, '\''), "UV"));
+    T_CHECK(p.nconc == 1 && p.conc[0] == 1 && p.nengines == 0);
+    T_CHECK(slap_limit(&o, &p, 1) == 0); /* -a: one pass */
+    slap_plan_free(&p);
+    t_opts_free(&o);
+
+    /* autoincrement, key load, indexes, engines and a concurrency list */
+    T_CHECK(t_opts(&o, (const char *const[]){"auto-generate-sql=on",
+                                             "auto-generate-sql-add-autoincrement=on",
+                                             "auto-generate-sql-load-type=key",
+                                             "number-int-cols=2:1", "number-char-cols=2",
+                                             "engine=innodb, memory:max_rows=100",
+                                             "concurrency=5,10,0,20", "number-of-queries=101",
+                                             NULL}) == 0);
+    T_CHECK(slap_build(&o, &p, &e) == B_EXIT_OK);
+    T_CHECK(!strcmp(p.create.v[0].sql, "CREATE TABLE `t1` (id serial,intcol1 INT(32), "
+                                       "INDEX(intcol1),intcol2 INT(32), INDEX(intcol2),"
+                                       "charcol1 VARCHAR(128),charcol2 VARCHAR(128))"));
+    T_CHECK(t_slap_prefix(p.create.v[1].sql, "INSERT INTO t1 VALUES (NULL,1804289383,846930886,'x"));
+    T_CHECK(!strcmp(p.query.v[0].sql,
+                    "SELECT intcol1,intcol2,charcol1,charcol2 FROM t1 WHERE id = "));
+    T_CHECK(p.query.v[0].type == SLAP_T_SELECT_KEY && p.keyed);
+    T_CHECK(p.nconc == 2 && p.conc[1] == 10); /* a 0 ends the list */
+    T_CHECK(p.nengines == 2 && !strcmp(p.engines[1], "memory") &&
+            !strcmp(p.engine_opts[1], "max_rows=100") && !*p.engine_opts[0]);
+    T_CHECK(slap_limit(&o, &p, 5) == 20 && slap_limit(&o, &p, 10) == 10);
+    slap_plan_free(&p);
+    t_opts_free(&o);
+
+    /* GUID key and no columns: mysqlslap's stray comma and missing one, kept */
+    T_CHECK(t_opts(&o, (const char *const[]){"auto-generate-sql=on",
+                                             "auto-generate-sql-guid-primary=on",
+                                             "auto-generate-sql-secondary-indexes=2",
+                                             "auto-generate-sql-load-type=update",
+                                             "number-int-cols=0", "number-char-cols=0", NULL}) == 0);
+    T_CHECK(slap_build(&o, &p, &e) == B_EXIT_OK);
+    T_CHECK(!strcmp(p.create.v[0].sql, "CREATE TABLE `t1` (id varchar(36) primary key,id0 "
+                                       "varchar(36) unique key,id1 varchar(36) unique key)"));
+    T_CHECK(!strcmp(p.create.v[1].sql, "INSERT INTO t1 VALUES (uuid()uuid(),uuid())"));
+    T_CHECK(!strcmp(p.query.v[0].sql, "UPDATE t1 SET  WHERE id = ") &&
+            p.query.v[0].type == SLAP_T_UPDATE_KEY);
+    slap_plan_free(&p);
+    t_opts_free(&o);
+    return 0;
+}
+
+static int t_slap_build_refusals(void)
+{
+    const char *const *const bad[] = {
+        (const char *const[]){"auto-generate-sql=on", "query=SELECT 1", NULL},
+        (const char *const[]){"auto-generate-sql=on", "auto-generate-sql-load-type=key", NULL},
+        (const char *const[]){"auto-generate-sql=on", "auto-generate-sql-guid-primary=on",
+                              "auto-generate-sql-add-autoincrement=on", NULL},
+        (const char *const[]){"auto-generate-sql=on", "number-of-queries=10",
+                              "auto-generate-sql-execute-number=3", NULL},
+        (const char *const[]){"query=SELECT 1", "concurrency=0", NULL},
+        (const char *const[]){"query=SELECT 1", "concurrency=100000", NULL},
+        (const char *const[]){NULL},
+    };
+    for (size_t i = 0; i < countof(bad); i++) {
+        struct bench_opts o;
+        struct slap_plan p;
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        T_CHECK(t_opts(&o, bad[i]) == 0);
+        T_CHECK(slap_build(&o, &p, &e) == B_EXIT_USAGE);
+        T_CHECK(!strncmp(e.msg, "slap: ", 6));
+        slap_plan_free(&p);
+        t_opts_free(&o);
+    }
+    return 0;
+}
+
+/* a writable argv copy of src (NULL-terminated), freed by t_slap_argv_free */
+static char **t_slap_argv(const char *const *src, int *n)
+{
+    for (*n = 0; src[*n]; (*n)++)
+        ;
+    char **v = b_xcalloc((size_t)*n + 1, sizeof(char *));
+    for (int i = 0; i < *n; i++)
+        v[i] = b_xstrdup(src[i]);
+    return v;
+}
+
+static void t_slap_argv_free(char **v, int n, int from)
+{
+    for (int i = from; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static int t_slap_args(void)
+{
+    static const char *const in[] = {"mysqlslap", "-a", "-c5,10", "-vv", "--csv", "-x", "2",
+                                     "--skip-no-drop", "--create_schema", "s1", "-h", "db1",
+                                     "-uroot", "-pPW", "extra", NULL};
+    static const char *const want[] = {"mysqlslap", "slap", "--auto-generate-sql=on",
+                                       "--concurrency=5,10", "--csv=-", "--number-char-cols=2",
+                                       "--no-drop=off", "--create-schema=s1", "-h", "db1",
+                                       "-uroot", "-pPW", "--verbose=2"};
+    char **out;
+    int na, n;
+    char **a = t_slap_argv(in, &na);
+    n = slap_args(na, a, true, &out);
+    T_CHECK(n == (int)countof(want));
+    for (int i = 0; i < n; i++)
+        T_CHECK(!strcmp(out[i], want[i]));
+    t_slap_argv_free(out, n, 1);
+    t_slap_argv_free(a, na, 0);
+    static const char *const other[] = {"bench", "cpu", "-a", NULL}; /* not slap: untouched */
+    a = t_slap_argv(other, &na);
+    T_CHECK(slap_args(na, a, false, &out) == 0 && !out);
+    t_slap_argv_free(a, na, 0);
+    static const char *const named[] = {"bench", "-h", "x", "slap", "-q", "SELECT 1",
+                                        "--percentile=99", NULL};
+    a = t_slap_argv(named, &na);
+    n = slap_args(na, a, false, &out);
+    T_CHECK(n == 7 && !strcmp(out[3], "slap") && !strcmp(out[4], "--query=SELECT 1"));
+    T_CHECK(!strcmp(out[6], "--slap-latency=on"));
+    t_slap_argv_free(out, n, 1);
+    t_slap_argv_free(a, na, 0);
+    T_CHECK(cli_persona_for("/usr/bin/mariadb-slap")->persona == B_MYSQLSLAP &&
+            cli_persona_for("mysqlslap")->persona == B_MYSQLSLAP &&
+            cli_persona_for("bench")->persona == B_BENCH);
+    return 0;
+}
