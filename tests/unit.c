@@ -39,6 +39,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_io.c"
 #include "t_oltp.c"
 #include "t_exact.c"
+#include "t_mem.c"
 
 static const struct {
     const char *name;
@@ -114,6 +115,12 @@ static const struct {
     {"exact_rep_final", t_exact_rep_final},
     {"exact_live_empty_password", t_exact_live_empty_password},
     {"exact_rnd_seed", t_exact_rnd_seed},
+    {"mem_stream_kernels", t_mem_stream_kernels},
+    {"mem_sattolo_one_cycle", t_mem_sattolo_one_cycle},
+    {"mem_latency_monotone", t_mem_latency_monotone},
+    {"mem_plateaus", t_mem_plateaus},
+    {"mem_stream_run", t_mem_stream_run},
+    {"thr_pingpong_counts", t_thr_pingpong_counts},
 };
 
 int main(int argc, char **argv)
