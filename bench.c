@@ -4639,11 +4639,10 @@ static const struct opt_def opt_memory[] = {
     OPT("memory-access-mode", ENUM, memory_access_mode, "seq", 0, 0, "seq,rnd",
         "memory access mode %C", "Invalid value for memory-access-mode: %s", OPT_F_SBLATE),
     OPT("memory-mode", ENUM, memory_mode, "sysbench", 0, 0, "sysbench,stream,latency",
-        "what to measure: sysbench's block loop, STREAM bandwidth (all CPUs), or load-to-use "
-        "latency by working-set size %C",
+        "what to measure: sysbench's loop, STREAM bandwidth or load latency %C",
         NULL, OPT_F_EXT),
     OPT("memory-passes", INT, memory_passes, "10", 2, 1e6, NULL,
-        "--memory-mode=stream: passes of each kernel (the best counts, the first excepted)",
+        "passes of each STREAM kernel (stream mode)",
         NULL, OPT_F_EXT),
 };
 
@@ -5544,11 +5543,10 @@ static const struct opt_def opt_threads[] = {
     OPT("thread-locks", INT, thread_locks, "8", 1, 1e7, NULL, "number of locks per thread", NULL,
         0),
     OPT("threads-mode", ENUM, threads_mode, "sysbench", 0, 0, "sysbench,pingpong",
-        "what to measure: sysbench's lock and yield loop, or the context-switch cost of two "
-        "threads ping-ponging through a futex %C",
+        "what to measure: sysbench's loop or the context-switch cost %C",
         NULL, OPT_F_EXT),
     OPT("thread-round-trips", INT, thread_round_trips, "50000", 1, 1e9, NULL,
-        "--threads-mode=pingpong: round trips per CPU placement", NULL, OPT_F_EXT),
+        "round trips per CPU placement (pingpong mode)", NULL, OPT_F_EXT),
 };
 
 static const struct opt_def opt_mutex[] = {
