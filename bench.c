@@ -11386,20 +11386,19 @@ static void rep_memx_mode(const struct res *res)
 {
     const struct bench_opts *o = res->o;
     if (o->memory_mode == MEM_MODE_STREAM)
-        printf("Memory bandwidth: STREAM-like kernels on 3 arrays of doubles, each >= 4x the "
-               "last-level cache, best of %lld passes\n\n",
+        printf("Memory bandwidth: STREAM-like kernels, all threads, best of %lld passes\n\n",
                (long long)o->memory_passes);
     else
-        printf("Load-to-use latency: a random cyclic pointer chase, one %d-byte line per node, "
-               "4KiB to >= 4x the last-level cache, one thread\n\n",
+        printf("Load-to-use latency: a random cyclic chase of %d-byte lines, best of 3, one "
+               "thread\n\n",
                MEM_LINE);
 }
 
 static void rep_stream_final(const struct res *res)
 {
     char a[32], l[32];
-    printf("STREAM-like bandwidth: 3 arrays of %s, %lld thread(s), best of %lld passes (the "
-           "first excepted); last-level cache %s (%s)\n",
+    printf("3 arrays of %s, %lld thread(s), best of %lld passes (first excepted), "
+           "last-level cache %s (%s)\n",
            unit_fmt_size((u64)rep_fact_num(res, "array_bytes"), a, sizeof(a)),
            (long long)rep_fact_num(res, "threads"), (long long)rep_fact_num(res, "passes"),
            unit_fmt_size((u64)rep_fact_num(res, "llc_bytes"), l, sizeof(l)),
@@ -11415,8 +11414,8 @@ static void rep_stream_final(const struct res *res)
                rep_fact_num(st, "avg_time_s"), rep_fact_num(st, "min_time_s"),
                rep_fact_num(st, "max_time_s"));
     }
-    printf("(MB = 10^6 bytes; copy and scale count 16 bytes per element, add and triad 24; "
-           "results validated)\n\n");
+    printf("(MB = 10^6 bytes; 16 bytes per element for copy and scale, 24 for add and "
+           "triad; validated)\n\n");
 }
 
 static void rep_memlat_final(const struct res *res)
@@ -11424,15 +11423,15 @@ static void rep_memlat_final(const struct res *res)
     char s1[32], s2[32], s3[32], g[32];
     static const char *const lv[4] = {"L1", "L2", "L3", "DRAM"};
     const struct res_fact *thp = res_fact(res, "thp_granted_bytes");
-    printf("Caches (%s): L1d %s, L2 %s, L3 %s; THP %s: ", rep_fact_str(res, "cache_sizes_from"),
+    printf("Caches (%s): L1d %s, L2 %s, L3 %s; THP %s\n", rep_fact_str(res, "cache_sizes_from"),
            unit_fmt_size((u64)rep_fact_num(res, "l1d_bytes"), s1, sizeof(s1)),
            unit_fmt_size((u64)rep_fact_num(res, "l2_bytes"), s2, sizeof(s2)),
            unit_fmt_size((u64)rep_fact_num(res, "l3_bytes"), s3, sizeof(s3)),
            rep_fact_str(res, "thp_enabled"));
     if (!thp || thp->i < 0)
-        printf("huge pages granted unknown\n");
+        printf("MADV_HUGEPAGE: huge pages granted unknown\n");
     else
-        printf("%s of %s in huge pages with MADV_HUGEPAGE\n",
+        printf("MADV_HUGEPAGE: %s of %s in huge pages\n",
                unit_fmt_size((u64)thp->i, g, sizeof(g)),
                unit_fmt_size((u64)rep_fact_num(res, "max_size_bytes"), s1, sizeof(s1)));
     printf("    size   ns/load   ns/load (THP)\n");
@@ -11443,7 +11442,7 @@ static void rep_memlat_final(const struct res *res)
                rep_fact_num(st, "ns_per_load"), rep_fact_num(st, "ns_per_load_thp"));
     }
     for (int v = 0; v < 2; v++) {
-        printf("%s", v ? "With THP:" : "Plateaus (median inside each level), ns per load:");
+        printf("%s", v ? "Plateaus with THP:" : "Plateaus (ns per load):");
         for (int k = 0; k < 4; k++) {
             char key[48];
             snprintf(key, sizeof(key), "latency_%s%s_ns%s", k == 3 ? "dram" : "l",
@@ -11468,8 +11467,7 @@ static void rep_mem_any_final(const struct res *res)
 
 static void rep_pingpong_mode(const struct res *res)
 {
-    printf("Context-switch cost: two threads ping-ponging through a futex, %lld round trips, "
-           "pinned to one CPU and to two\n\n",
+    printf("Context-switch cost: two threads ping-ponging through a futex, %lld round trips\n\n",
            (long long)res->o->thread_round_trips);
 }
 
