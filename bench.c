@@ -5267,6 +5267,10 @@ static int mem_lat_setup(struct load_run *r)
 /* The bench modes' hooks, called from the memory test's (mode != sysbench). */
 static int mem_mode_check(struct bench_opts *o, struct b_err *e)
 {
+    if (o->warmup_time)
+        return b_fail(e, B_EXIT_USAGE, "memory: --warmup-time does not apply to "
+                                       "--memory-mode=%s (it measures once, to the end)",
+                      o->memory_mode == MEM_MODE_STREAM ? "stream" : "latency");
     if (o->memory_mode == MEM_MODE_STREAM && o->threads == 1)
         o->threads = mem_usable_cpus(); /* the default: all usable CPUs (taskset for fewer) */
     if (o->memory_mode == MEM_MODE_LATENCY && o->threads != 1)
@@ -5815,6 +5819,9 @@ static int thr_pp_event(struct load_thread *t)
 /* The threads test's hooks by mode (sysbench's, or the ping-pong). */
 static int thr_threads_check(struct bench_opts *o, struct b_err *e)
 {
+    if (o->threads_mode == THR_MODE_PINGPONG && o->warmup_time)
+        return b_fail(e, B_EXIT_USAGE, "threads: --warmup-time does not apply to "
+                                       "--threads-mode=pingpong (it measures once, to the end)");
     if (o->threads_mode == THR_MODE_PINGPONG && o->threads != 1)
         return b_fail(e, B_EXIT_USAGE, "threads: --threads-mode=pingpong runs its own two "
                                        "threads, not --threads=%lld", (long long)o->threads);
@@ -11421,7 +11428,8 @@ static void rep_stream_final(const struct res *res)
 static void rep_memlat_final(const struct res *res)
 {
     char s1[32], s2[32], s3[32], g[32];
-    static const char *const lv[4] = {"L1", "L2", "L3", "DRAM"};
+    static const char *const lv[4] = {"L1", "L2", "L3", "DRAM"}, *const lk[4] = {"l1", "l2", "l3",
+                                                                                 "dram"};
     const struct res_fact *thp = res_fact(res, "thp_granted_bytes");
     printf("Caches (%s): L1d %s, L2 %s, L3 %s; THP %s\n", rep_fact_str(res, "cache_sizes_from"),
            unit_fmt_size((u64)rep_fact_num(res, "l1d_bytes"), s1, sizeof(s1)),
@@ -11445,8 +11453,7 @@ static void rep_memlat_final(const struct res *res)
         printf("%s", v ? "Plateaus with THP:" : "Plateaus (ns per load):");
         for (int k = 0; k < 4; k++) {
             char key[48];
-            snprintf(key, sizeof(key), "latency_%s%s_ns%s", k == 3 ? "dram" : "l",
-                     k == 3 ? "" : (const char *[]){"1", "2", "3"}[k], v ? "_thp" : "");
+            snprintf(key, sizeof(key), "latency_%s_ns%s", lk[k], v ? "_thp" : "");
             if (res_fact(res, key))
                 printf(" %s %.2f", lv[k], rep_fact_num(res, key));
         }

@@ -65,6 +65,12 @@ One thread only for latency and ping-pong; STREAM needs two passes:
   $ $BENCH threads --threads-mode=pingpong --threads=4 run
   bench: threads: --threads-mode=pingpong runs its own two threads, not --threads=4
   [2]
+  $ $BENCH memory --memory-mode=stream --warmup-time=1 run
+  bench: memory: --warmup-time does not apply to --memory-mode=stream (it measures once, to the end)
+  [2]
+  $ $BENCH threads --threads-mode=pingpong --warmup-time=1 run
+  bench: threads: --warmup-time does not apply to --threads-mode=pingpong (it measures once, to the end)
+  [2]
   $ $BENCH memory --memory-mode=stream --memory-passes=1 run 2>&1 | head -1
   bench: --memory-passes: invalid value '1' (expected an integer 2..1000000)
 
