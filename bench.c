@@ -6190,6 +6190,12 @@ static const struct opt_def opt_memory[] = {
         OPT_F_SBLATE),
     OPT("memory-access-mode", ENUM, memory_access_mode, "seq", 0, 0, "seq,rnd",
         "memory access mode %C", "Invalid value for memory-access-mode: %s", OPT_F_SBLATE),
+    OPT("memory-mode", ENUM, memory_mode, "sysbench", 0, 0, "sysbench,stream,latency",
+        "what to measure: sysbench's loop, STREAM bandwidth or load latency %C",
+        NULL, OPT_F_EXT),
+    OPT("memory-passes", INT, memory_passes, "10", 2, 1e6, NULL,
+        "passes of each STREAM kernel (stream mode)",
+        NULL, OPT_F_EXT),
 };
 
 enum { MEM_GLOBAL, MEM_LOCAL };
@@ -6202,9 +6208,658 @@ struct mem_block {
     int shmid;   /* SysV segment for --memory-hugetlb, else -1 */
 };
 
+/*
+ * bench's own memory measures (--memory-mode; the default "sysbench" is the test above).
+ *
+ * stream: McCalpin's STREAM kernels (stream.c 5.10), "STREAM-like" as its run rules ask:
+ * copy c = a, scale b = q*c, add c = a + b, triad a = b + q*c over three arrays of doubles,
+ * each >= 4x the last-level cache (and at most a quarter of MemAvailable for all three),
+ * one slice per thread, touched first by that thread. Each kernel runs --memory-passes
+ * times between two barriers of all threads; the best pass counts, the first one excepted
+ * (STREAM's rule). Bytes as STREAM counts them: 16 per element for copy and scale, 24 for add
+ * and triad; write-allocate traffic is not counted. The arrays are then checked as
+ * checkSTREAMresults does. One event per thread: the whole measurement (--time is not a limit).
+ *
+ * latency: a random cyclic pointer chase, one node per 64-byte cache line, the order a
+ * single cycle (Sattolo's algorithm), in working sets from 4 KiB doubling to >= 4x the
+ * last-level cache, one thread; each size is timed for >= ~20 ms, best of 3; once on a mapping
+ * with MADV_NOHUGEPAGE and once with MADV_HUGEPAGE (what THP granted is read back from
+ * /proc/self/smaps). The plateaus are the medians of the points inside each cache level.
+ */
+
+enum { MEM_MODE_SB, MEM_MODE_STREAM, MEM_MODE_LATENCY };
+enum { MEM_COPY, MEM_SCALE, MEM_ADD, MEM_TRIAD, MEM_NKERNELS };
+static const char *const mem_kernel_names[MEM_NKERNELS] = {"copy", "scale", "add", "triad"};
+#define MEM_Q 3.0          /* STREAM's scalar */
+#define MEM_LINE 64        /* bytes per chase node */
+
+/* Data cache sizes of cpu0 by level (bytes; 0 = none) and where they were read. */
+struct mem_caches {
+    u64 l1d, l2, l3;
+    const char *src; /* "sysfs", "cpuid" or "default" */
+};
+
+/* "48K", "1024K", "32M" as sysfs writes cache sizes; 0 if unreadable. */
+static u64 mem_parse_cache_size(const char *s)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s)
+        return 0;
+    return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
+}
+
+static void mem_cpuid(u32 leaf, u32 sub, u32 r[4])
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
+#else
+    (void)leaf, (void)sub;
+    r[0] = r[1] = r[2] = r[3] = 0;
+#endif
+}
+
+/* mem_caches - sysfs (cpu0's index*), else CPUID (deterministic cache parameters, leaf 4 or
+ * AMD's 0x8000001D; else AMD's 0x80000005/6), else 32 KiB / 1 MiB / 32 MiB. */
+static void mem_caches_read(struct mem_caches *c)
+{
+    memset(c, 0, sizeof(*c));
+    for (int i = 0; i < 16; i++) {
+        char p[96], type[32];
+        snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        snprintf(type, sizeof(type), "%s", os_read_line(p));
+        if (!strcmp(type, "?"))
+            break;
+        snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        int level = atoi(os_read_line(p));
+        snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        u64 size = mem_parse_cache_size(os_read_line(p));
+        if (!strcmp(type, "Instruction") || !size)
+            continue;
+        u64 *dst = level == 1 ? &c->l1d : level == 2 ? &c->l2 : level == 3 ? &c->l3 : NULL;
+        if (dst)
+            *dst = B_MAX(*dst, size);
+        c->src = "sysfs";
+    }
+    if (c->src)
+        return;
+    u32 r[4];
+    mem_cpuid(0, 0, r);
+    u32 max = r[0];
+    mem_cpuid(0x80000000u, 0, r);
+    u32 maxext = r[0];
+    u32 leaves[2] = {max >= 4 ? 4u : 0u, maxext >= 0x8000001Du ? 0x8000001Du : 0u};
+    for (int l = 0; l < 2 && !c->src; l++)
+        for (u32 i = 0; leaves[l] && i < 16; i++) {
+            mem_cpuid(leaves[l], i, r);
+            u32 type = r[0] & 31, level = (r[0] >> 5) & 7;
+            if (!type)
+                break;
+            u64 size = (u64)((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3ff) + 1) *
+                       ((r[1] & 0xfff) + 1) * ((u64)r[2] + 1);
+            if (type == 2) /* instruction */
+                continue;
+            u64 *dst = level == 1 ? &c->l1d : level == 2 ? &c->l2 : level == 3 ? &c->l3 : NULL;
+            if (dst)
+                *dst = B_MAX(*dst, size);
+            c->src = "cpuid";
+        }
+    if (!c->src && maxext >= 0x80000006u) { /* AMD's legacy leaves (hypervisors keep them) */
+        mem_cpuid(0x80000005u, 0, r);
+        c->l1d = (u64)(r[2] >> 24) << 10;
+        mem_cpuid(0x80000006u, 0, r);
+        c->l2 = (u64)(r[2] >> 16) << 10;
+        c->l3 = (u64)(r[3] >> 18) << 19;
+        if (c->l1d || c->l2 || c->l3)
+            c->src = "cpuid";
+    }
+    if (!c->src || (!c->l2 && !c->l3)) {
+        c->l1d = c->l1d ? c->l1d : 32768;
+        c->l2 = 1u << 20;
+        c->l3 = 32u << 20;
+        c->src = "default";
+    }
+}
+
+static u64 mem_llc(const struct mem_caches *c)
+{
+    return c->l3 ? c->l3 : c->l2;
+}
+
+/* CPUs this process may run on (sched_getaffinity), at least 1. */
+static int mem_usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set))
+        return 1;
+    int n = CPU_COUNT(&set);
+    return n > 0 ? n : 1;
+}
+
+/* MemAvailable from /proc/meminfo in bytes; 0 if unknown. */
+static u64 mem_available(void)
+{
+    char line[256];
+    unsigned long long kb = 0;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return (u64)kb << 10;
+}
+
+/* The sysbench default of --memory-total-size: in the bench modes, any other value sets the
+ * size (stream: the three arrays together; latency: the largest working set). */
+#define MEM_TOTAL_DEFAULT (100ull << 30)
+
+/* A mapping for the bench modes, aligned to 2 MiB (huge pages possible), zero-filled lazily;
+ * advice MADV_HUGEPAGE, MADV_NOHUGEPAGE or -1 (none). NULL on failure (errno). */
+static void *mem_map(size_t len, int advice, size_t *maplen)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t l = len + huge;
+    char *p = mmap(NULL, l, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    char *a = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+    if (a > p)
+        munmap(p, (size_t)(a - p));
+    size_t tail = l - (size_t)(a - p) - len;
+    if (tail)
+        munmap(a + len, tail);
+    *maplen = len;
+    if (advice >= 0)
+        (void)madvise(a, len, advice);
+    return a;
+}
+
+/* AnonHugePages of the mapping that starts at p (/proc/self/smaps), bytes; -1 unknown. */
+static i64 mem_thp_bytes(const void *p)
+{
+    char line[256], want[32];
+    i64 kb = -1;
+    bool in = false;
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return -1;
+    snprintf(want, sizeof(want), "%lx-", (unsigned long)(uintptr_t)p);
+    while (fgets(line, sizeof(line), f)) {
+        if (isxdigit((unsigned char)line[0]) && strchr(line, '-') && strchr(line, ' ') &&
+            strchr(line, '-') < strchr(line, ' ')) {
+            if (in)
+                break;
+            in = !strncmp(line, want, strlen(want));
+            continue;
+        }
+        long long v;
+        if (in && sscanf(line, "AnonHugePages: %lld kB", &v) == 1)
+            kb = v;
+    }
+    fclose(f);
+    return kb < 0 ? -1 : kb * 1024;
+}
+
+/* ---- stream ---- */
+
+/* A spinning barrier for n threads; false (not passed) when the run is stopping. */
+struct mem_barrier {
+    _Atomic int count, gen;
+    int n;
+};
+
+static bool mem_barrier_wait(struct mem_barrier *b, const struct load_run *r)
+{
+    int g = atomic_load(&b->gen);
+    if (atomic_fetch_add(&b->count, 1) == b->n - 1) {
+        atomic_store(&b->count, 0);
+        atomic_fetch_add(&b->gen, 1);
+        return true;
+    }
+    while (atomic_load(&b->gen) == g) {
+        if (r && load_stopping(r))
+            return false;
+        sched_yield();
+    }
+    return true;
+}
+
+/* Bytes one pass of kernel k over n elements counts (STREAM's rule). */
+static u64 mem_stream_bytes(int k, u64 n)
+{
+    return (k == MEM_ADD || k == MEM_TRIAD ? 3 : 2) * sizeof(double) * n;
+}
+
+/* Two doubles, any 8-byte alignment (movupd): GCC 12 at -O2 (the "very cheap" cost model)
+ * leaves the plain loops scalar, so the kernels say the vectors themselves (SSE2, the
+ * x86-64 baseline); a scalar tail does the odd element. */
+typedef double mem_v2 __attribute__((vector_size(16), aligned(8)));
+
+/* The kernels over [0, n) of one slice (restrict: no overlap); the barrier after each keeps
+ * the stores (the check reads them anyway). */
+static void mem_stream_kernel(int k, double *restrict a, double *restrict b, double *restrict c,
+                              size_t n)
+{
+    const double q = MEM_Q;
+    const mem_v2 qv = {q, q};
+    size_t j = 0, nv = n & ~(size_t)1;
+    switch (k) {
+    case MEM_COPY:
+        for (; j < nv; j += 2)
+            *(mem_v2 *)(c + j) = *(const mem_v2 *)(a + j);
+        for (; j < n; j++)
+            c[j] = a[j];
+        break;
+    case MEM_SCALE:
+        for (; j < nv; j += 2)
+            *(mem_v2 *)(b + j) = qv * *(const mem_v2 *)(c + j);
+        for (; j < n; j++)
+            b[j] = q * c[j];
+        break;
+    case MEM_ADD:
+        for (; j < nv; j += 2)
+            *(mem_v2 *)(c + j) = *(const mem_v2 *)(a + j) + *(const mem_v2 *)(b + j);
+        for (; j < n; j++)
+            c[j] = a[j] + b[j];
+        break;
+    default:
+        for (; j < nv; j += 2)
+            *(mem_v2 *)(a + j) = *(const mem_v2 *)(b + j) + qv * *(const mem_v2 *)(c + j);
+        for (; j < n; j++)
+            a[j] = b[j] + q * c[j];
+    }
+    __asm__ __volatile__("" ::: "memory");
+}
+
+/* STREAM's initial values (a = 1, then doubled, b = 2, c = 0), written by the slice's owner. */
+static void mem_stream_init(double *a, double *b, double *c, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        a[j] = 1.0;
+        b[j] = 2.0;
+        c[j] = 0.0;
+    }
+    for (size_t j = 0; j < n; j++)
+        a[j] *= 2.0;
+}
+
+/* checkSTREAMresults: the values after `passes` rounds of the four kernels, and the mean
+ * absolute error of each array against them (relative to the expected value) within
+ * 1e-13. B_OK, or B_ERR with e filled. */
+static int mem_stream_check(const double *a, const double *b, const double *c, size_t n,
+                            int passes, struct b_err *e)
+{
+    double aj = 2.0, bj = 2.0, cj = 0.0, ea = 0, eb = 0, ec = 0;
+    for (int k = 0; k < passes; k++) {
+        cj = aj;
+        bj = MEM_Q * cj;
+        cj = aj + bj;
+        aj = bj + MEM_Q * cj;
+    }
+    for (size_t j = 0; j < n; j++) {
+        ea += fabs(a[j] - aj);
+        eb += fabs(b[j] - bj);
+        ec += fabs(c[j] - cj);
+    }
+    ea /= (double)n, eb /= (double)n, ec /= (double)n;
+    if (ea / aj > 1e-13 || eb / bj > 1e-13 || ec / cj > 1e-13)
+        return b_seterr(e, B_INVALID, 0,
+                        "memory stream: the arrays are wrong after %d passes (mean relative "
+                        "errors a %.3g, b %.3g, c %.3g; expected a %g, b %g, c %g): the "
+                        "memory or the CPU miscomputes, nothing is reported",
+                        passes, ea / aj, eb / bj, ec / cj, aj, bj, cj);
+    return B_OK;
+}
+
+struct mem_stream {
+    size_t n;                     /* elements per array */
+    int nthreads, passes;
+    double *a, *b, *c;
+    size_t maplen[3];
+    struct mem_barrier bar;
+    double *secs;                 /* [MEM_NKERNELS * passes], thread 0 writes */
+    struct mem_caches caches;
+};
+
+static int mem_stream_setup(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    struct mem_stream *s = b_xcalloc(1, sizeof(*s));
+    r->wl_global = s;
+    mem_caches_read(&s->caches);
+    u64 each = 4 * mem_llc(&s->caches), avail = mem_available();
+    each = B_MAX(each, (u64)64 << 20);
+    if (avail && each * 3 > avail / 4)
+        each = B_MAX(avail / 12, (u64)1 << 20);
+    if (o->memory_total_size != MEM_TOTAL_DEFAULT)
+        each = o->memory_total_size / 3;
+    s->n = (size_t)(each / sizeof(double));
+    s->n = B_MAX(s->n, (size_t)r->nthreads);
+    s->nthreads = r->nthreads;
+    s->passes = (int)o->memory_passes;
+    s->bar.n = r->nthreads;
+    s->secs = b_xcalloc((size_t)MEM_NKERNELS * (size_t)s->passes, sizeof(double));
+    double **arr[3] = {&s->a, &s->b, &s->c};
+    for (int i = 0; i < 3; i++) {
+        *arr[i] = mem_map(s->n * sizeof(double), -1, &s->maplen[i]);
+        if (!*arr[i])
+            return b_seterr(&r->err, B_NOMEM, errno,
+                            "memory stream: mapping 3 arrays of %zu bytes failed: %s", 
+                            s->n * sizeof(double), strerror(errno));
+    }
+    return B_OK;
+}
+
+static void mem_stream_free(struct mem_stream *s)
+{
+    double *arr[3] = {s->a, s->b, s->c};
+    for (int i = 0; i < 3; i++)
+        if (arr[i])
+            munmap(arr[i], s->maplen[i]);
+    free(s->secs);
+    free(s);
+}
+
+/* The results into the run's res: facts and a step per kernel (thread 0, after the last
+ * barrier). */
+static void mem_stream_report(struct load_run *r, struct mem_stream *s)
+{
+    struct res *res = r->res;
+    char key[48];
+    res_fact_str(res, "memory_mode", "stream");
+    res_fact_int(res, "array_bytes", (i64)(s->n * sizeof(double)));
+    res_fact_int(res, "passes", s->passes);
+    res_fact_int(res, "threads", s->nthreads);
+    res_fact_int(res, "llc_bytes", (i64)mem_llc(&s->caches));
+    res_fact_str(res, "cache_sizes_from", "%s", s->caches.src);
+    for (int k = 0; k < MEM_NKERNELS; k++) {
+        double mn = 1e300, mx = 0, sum = 0;
+        for (int p = 1; p < s->passes; p++) { /* the first pass excepted, as STREAM */
+            double t = s->secs[k * s->passes + p];
+            mn = B_MIN(mn, t), mx = B_MAX(mx, t), sum += t;
+        }
+        double bytes = (double)mem_stream_bytes(k, s->n);
+        double rate = mn > 0 ? bytes / mn / 1e6 : 0;
+        snprintf(key, sizeof(key), "stream_%s_mb_per_s", mem_kernel_names[k]);
+        res_fact_num(res, key, rate);
+        struct res *st = res_step(res, res->w, mem_kernel_names[k]);
+        res_fact_num(st, "best_mb_per_s", rate);
+        res_fact_num(st, "best_mib_per_s", mn > 0 ? bytes / mn / 1048576.0 : 0);
+        res_fact_num(st, "avg_time_s", sum / (s->passes - 1));
+        res_fact_num(st, "min_time_s", mn);
+        res_fact_num(st, "max_time_s", mx);
+        res_fact_int(st, "bytes_per_pass", (i64)bytes);
+    }
+}
+
+/* One thread's whole STREAM run over its slice. */
+static int mem_stream_event(struct load_thread *t)
+{
+    struct load_run *r = t->run;
+    struct mem_stream *s = r->wl_global;
+    /* slices start on a cache line (8 doubles): no line is shared by two threads */
+    size_t from = (s->n * (size_t)t->id / (size_t)s->nthreads) & ~(size_t)7;
+    size_t to = t->id + 1 == s->nthreads ? s->n
+                                         : (s->n * (size_t)(t->id + 1) / (size_t)s->nthreads) &
+                                               ~(size_t)7;
+    size_t n = to - from;
+    double *a = s->a + from, *b = s->b + from, *c = s->c + from;
+    mem_stream_init(a, b, c, n); /* first touch: the pages land on this thread's node */
+    for (int p = 0; p < s->passes; p++)
+        for (int k = 0; k < MEM_NKERNELS; k++) {
+            if (!mem_barrier_wait(&s->bar, r))
+                return B_DONE;
+            u64 t0 = clk_now_ns();
+            mem_stream_kernel(k, a, b, c, n);
+            if (!mem_barrier_wait(&s->bar, r))
+                return B_DONE;
+            if (t->id == 0)
+                s->secs[k * s->passes + p] = (double)(clk_now_ns() - t0) / 1e9;
+        }
+    if (!mem_barrier_wait(&s->bar, r))
+        return B_DONE;
+    if (t->id)
+        return B_OK;
+    int rc = mem_stream_check(s->a, s->b, s->c, s->n, s->passes, &t->err);
+    if (rc == B_OK)
+        mem_stream_report(r, s);
+    return rc;
+}
+
+/* ---- latency ---- */
+
+/* Sattolo's algorithm: perm becomes one cycle through all n entries (perm[i] = next of i). */
+static void mem_sattolo(u32 *perm, size_t n, struct rnd *rng)
+{
+    for (size_t i = 0; i < n; i++)
+        perm[i] = (u32)i;
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)(rnd_next(rng) % i); /* j < i: never itself, hence one cycle */
+        u32 x = perm[i];
+        perm[i] = perm[j];
+        perm[j] = x;
+    }
+}
+
+/* Link the first `size` bytes of buf into the chase: one node per line, cycle order perm. */
+static void mem_chase_link(char *buf, size_t size, u32 *perm, struct rnd *rng)
+{
+    size_t n = size / MEM_LINE;
+    mem_sattolo(perm, n, rng);
+    for (size_t i = 0; i < n; i++)
+        *(void **)(buf + i * MEM_LINE) = buf + (size_t)perm[i] * MEM_LINE;
+}
+
+/* Follow the chain from p for `loads` loads (rounded up to 16); the end of the chain. */
+static void *mem_chase(void *p, u64 loads)
+{
+    for (u64 i = 0; i < loads; i += 16) {
+#pragma GCC unroll 16
+        for (int k = 0; k < 16; k++)
+            p = *(void **)p;
+    }
+    __asm__ __volatile__("" : : "r"(p) : "memory"); /* the loads are used */
+    return p;
+}
+
+/* ns per load over the first `size` bytes (linked): >= ~20 ms of loads, best of 3. */
+static double mem_chase_ns(char *buf, u64 loads_min, double min_s)
+{
+    void *p = buf;
+    u64 loads = 4096, t0 = clk_now_ns();
+    p = mem_chase(p, loads);
+    double s = (double)(clk_now_ns() - t0) / 1e9;
+    while (s < min_s / 8) { /* calibrate */
+        loads *= 4;
+        t0 = clk_now_ns();
+        p = mem_chase(p, loads);
+        s = (double)(clk_now_ns() - t0) / 1e9;
+    }
+    loads = B_MAX(loads_min, (u64)((double)loads * min_s / s) + 16);
+    double best = 1e300;
+    for (int k = 0; k < 3; k++) {
+        t0 = clk_now_ns();
+        p = mem_chase(p, loads);
+        best = B_MIN(best, (double)(clk_now_ns() - t0) / (double)loads);
+    }
+    return best;
+}
+
+/* The median of v[0..n) (sorted in place); 0 when empty. */
+static double mem_median(double *v, int n)
+{
+    if (n <= 0)
+        return 0;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define MEM_LAT_MAX 40 /* sizes: 4 KiB * 2^39 is far beyond any memory */
+
+struct mem_lat {
+    struct mem_caches caches;
+    size_t max;                /* largest working set */
+    int nsizes;
+    double ns[2][MEM_LAT_MAX]; /* [0] 4 KiB pages (MADV_NOHUGEPAGE), [1] MADV_HUGEPAGE */
+    i64 thp_bytes[2];          /* AnonHugePages of each mapping, -1 unknown */
+};
+
+/* The plateaus: the median of the sizes inside each level (L1: <= L1d; L2: (L1d, L2];
+ * L3: (L2, L3]; DRAM: >= 2x the last level), into out[4] (0 = no point). */
+static void mem_lat_plateaus(const struct mem_lat *m, int v, double out[4])
+{
+    const struct mem_caches *c = &m->caches;
+    u64 lim[4] = {c->l1d, c->l2, c->l3, UINT64_MAX};
+    for (int lv = 0; lv < 4; lv++) {
+        double pts[MEM_LAT_MAX];
+        int n = 0;
+        u64 lo = lv == 0 ? 0 : lv == 3 ? 2 * mem_llc(c) : lim[lv - 1];
+        for (int i = 0; i < m->nsizes; i++) {
+            u64 sz = (u64)4096 << i;
+            if (lv < 3 && !lim[lv])
+                break;
+            if (sz > lo - (lv == 3 ? 1 : 0) && sz <= lim[lv])
+                pts[n++] = m->ns[v][i];
+        }
+        out[lv] = mem_median(pts, n);
+    }
+}
+
+static int mem_lat_event(struct load_thread *t)
+{
+    struct load_run *r = t->run;
+    struct mem_lat *m = r->wl_global;
+    struct res *res = r->res;
+    u32 *perm = malloc((m->max / MEM_LINE) * sizeof(u32));
+    if (!perm)
+        return b_seterr(&t->err, B_NOMEM, ENOMEM, "memory latency: no memory for %zu nodes",
+                        m->max / MEM_LINE);
+    for (int v = 0; v < 2; v++) {
+        size_t maplen;
+        char *buf = mem_map(m->max, v ? MADV_HUGEPAGE : MADV_NOHUGEPAGE, &maplen);
+        if (!buf) {
+            free(perm);
+            return b_seterr(&t->err, B_NOMEM, errno,
+                            "memory latency: mapping %zu bytes failed: %s", m->max,
+                            strerror(errno));
+        }
+        memset(buf, 0, m->max); /* fault the pages in (huge ones where THP grants them) */
+        m->thp_bytes[v] = mem_thp_bytes(buf);
+        for (int i = 0; i < m->nsizes; i++) {
+            size_t size = (size_t)4096 << i;
+            if (load_stopping(r)) {
+                munmap(buf, maplen);
+                free(perm);
+                return B_DONE;
+            }
+            mem_chase_link(buf, size, perm, &t->rng);
+            m->ns[v][i] = mem_chase_ns(buf, size / MEM_LINE, 0.02);
+        }
+        munmap(buf, maplen);
+    }
+    free(perm);
+    res_fact_str(res, "memory_mode", "latency");
+    res_fact_int(res, "l1d_bytes", (i64)m->caches.l1d);
+    res_fact_int(res, "l2_bytes", (i64)m->caches.l2);
+    res_fact_int(res, "l3_bytes", (i64)m->caches.l3);
+    res_fact_str(res, "cache_sizes_from", "%s", m->caches.src);
+    res_fact_int(res, "max_size_bytes", (i64)m->max);
+    res_fact_str(res, "thp_enabled", "%s",
+                 os_read_line("/sys/kernel/mm/transparent_hugepage/enabled"));
+    res_fact_int(res, "thp_granted_bytes", m->thp_bytes[1]);
+    res_fact_int(res, "thp_nohuge_granted_bytes", m->thp_bytes[0]);
+    static const char *const lvn[4] = {"l1", "l2", "l3", "dram"};
+    for (int v = 0; v < 2; v++) {
+        double pl[4];
+        char key[48];
+        mem_lat_plateaus(m, v, pl);
+        for (int lv = 0; lv < 4; lv++) {
+            snprintf(key, sizeof(key), "latency_%s_ns%s", lvn[lv], v ? "_thp" : "");
+            if (pl[lv] > 0)
+                res_fact_num(res, key, pl[lv]);
+        }
+    }
+    for (int i = 0; i < m->nsizes; i++) {
+        struct res *st = res_step(res, res->w, "size");
+        res_fact_int(st, "size_bytes", (i64)((u64)4096 << i));
+        res_fact_num(st, "ns_per_load", m->ns[0][i]);
+        res_fact_num(st, "ns_per_load_thp", m->ns[1][i]);
+    }
+    return B_OK;
+}
+
+static int mem_lat_setup(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    struct mem_lat *m = b_xcalloc(1, sizeof(*m));
+    r->wl_global = m;
+    mem_caches_read(&m->caches);
+    u64 want = o->memory_total_size != MEM_TOTAL_DEFAULT ? o->memory_total_size
+                                                         : 4 * mem_llc(&m->caches);
+    u64 avail = mem_available();
+    if (o->memory_total_size == MEM_TOTAL_DEFAULT && avail && want > avail / 4)
+        want = avail / 4; /* the largest size is then the last that fits */
+    m->nsizes = 1;
+    while (m->nsizes < MEM_LAT_MAX && ((u64)4096 << (m->nsizes - 1)) < want)
+        m->nsizes++;
+    if (((u64)4096 << (m->nsizes - 1)) > want && m->nsizes > 1 &&
+        o->memory_total_size == MEM_TOTAL_DEFAULT && avail && want == avail / 4)
+        m->nsizes--;
+    m->max = (size_t)4096 << (m->nsizes - 1);
+    return B_OK;
+}
+
+/* The bench modes' hooks, called from the memory test's (mode != sysbench). */
+static int mem_mode_check(struct bench_opts *o, struct b_err *e)
+{
+    if (o->warmup_time)
+        return b_fail(e, B_EXIT_USAGE, "memory: --warmup-time does not apply to "
+                                       "--memory-mode=%s (it measures once, to the end)",
+                      o->memory_mode == MEM_MODE_STREAM ? "stream" : "latency");
+    if (o->memory_mode == MEM_MODE_STREAM && o->threads == 1)
+        o->threads = mem_usable_cpus(); /* the default: all usable CPUs (taskset for fewer) */
+    if (o->memory_mode == MEM_MODE_LATENCY && o->threads != 1)
+        return b_fail(e, B_EXIT_USAGE, "memory: --memory-mode=latency runs one thread, not "
+                                       "--threads=%lld", (long long)o->threads);
+    if (o->memory_total_size != MEM_TOTAL_DEFAULT &&
+        o->memory_total_size < (o->memory_mode == MEM_MODE_STREAM ? 3 * 4096u : 4096u))
+        return b_fail(e, B_EXIT_USAGE,
+                      "memory: --memory-total-size=%llu is too small for --memory-mode=%s",
+                      (unsigned long long)o->memory_total_size,
+                      o->memory_mode == MEM_MODE_STREAM ? "stream" : "latency");
+    return B_EXIT_OK;
+}
+
+static int mem_mode_init(struct load_run *r)
+{
+    for (int i = 0; i < r->nthreads; i++)
+        r->thr[i].limit = 1; /* one event per thread: the whole measurement */
+    r->event_limit = 0;
+    return r->o->memory_mode == MEM_MODE_STREAM ? mem_stream_setup(r) : mem_lat_setup(r);
+}
+
+static void mem_mode_done(struct load_run *r)
+{
+    if (!r->wl_global)
+        return;
+    if (r->o->memory_mode == MEM_MODE_STREAM)
+        mem_stream_free(r->wl_global);
+    else
+        free(r->wl_global);
+    r->wl_global = NULL;
+}
+
 static int mem_check(struct bench_opts *o, struct b_err *err)
 {
-    (void)err;
+    if (o->memory_mode != MEM_MODE_SB)
+        return mem_mode_check(o, err);
     u64 bs = o->memory_block_size;
     if (bs < sizeof(size_t) || (bs & (bs - 1))) {
         if (o->sb) {
@@ -6292,6 +6947,8 @@ static int mem_alloc(struct mem_block *m, size_t len, bool huge, struct b_err *e
 static int mem_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
+    if (o->memory_mode != MEM_MODE_SB)
+        return mem_mode_init(r);
     if (o->memory_total_size) /* integer division drops the remainder (sysbench issue #545) */
         for (int i = 0; i < r->nthreads; i++)
             r->thr[i].limit = o->memory_total_size / o->memory_block_size / (u64)r->nthreads;
@@ -6308,6 +6965,8 @@ static int mem_init(struct load_run *r)
 static int mem_thread_init(struct load_thread *t)
 {
     const struct bench_opts *o = t->run->o;
+    if (o->memory_mode != MEM_MODE_SB)
+        return B_OK;
     if (o->memory_scope == MEM_LOCAL) {
         struct mem_block *m = b_xcalloc(1, sizeof(*m));
         t->wl = m;
@@ -6389,6 +7048,8 @@ static void mem_pass(struct load_thread *t, size_t from, size_t to)
  * block of gigabytes within milliseconds (the pass is then not counted). */
 static int mem_event(struct load_thread *t)
 {
+    if (t->run->o->memory_mode != MEM_MODE_SB)
+        return t->run->o->memory_mode == MEM_MODE_STREAM ? mem_stream_event(t) : mem_lat_event(t);
     const size_t step = (size_t)1 << 20, len = ((struct mem_block *)t->wl)->len;
     for (size_t off = 0; off < len; off += step) {
         if (off && load_stopping(t->run))
@@ -6400,7 +7061,7 @@ static int mem_event(struct load_thread *t)
 
 static void mem_thread_done(struct load_thread *t)
 {
-    if (t->run->o->memory_scope == MEM_LOCAL && t->wl) {
+    if (t->run->o->memory_mode == MEM_MODE_SB && t->run->o->memory_scope == MEM_LOCAL && t->wl) {
         mem_release(t->wl);
         free(t->wl);
         t->wl = NULL;
@@ -6409,6 +7070,10 @@ static void mem_thread_done(struct load_thread *t)
 
 static void mem_done(struct load_run *r)
 {
+    if (r->o->memory_mode != MEM_MODE_SB) {
+        mem_mode_done(r);
+        return;
+    }
     if (r->wl_global) {
         mem_release(r->wl_global);
         free(r->wl_global);
@@ -6433,6 +7098,11 @@ static const struct opt_def opt_threads[] = {
         "number of yields to do per request", NULL, 0),
     OPT("thread-locks", INT, thread_locks, "8", 1, 1e7, NULL, "number of locks per thread", NULL,
         0),
+    OPT("threads-mode", ENUM, threads_mode, "sysbench", 0, 0, "sysbench,pingpong",
+        "what to measure: sysbench's loop or the context-switch cost %C",
+        NULL, OPT_F_EXT),
+    OPT("thread-round-trips", INT, thread_round_trips, "50000", 1, 1e9, NULL,
+        "round trips per CPU placement (pingpong mode)", NULL, OPT_F_EXT),
 };
 
 static const struct opt_def opt_mutex[] = {
@@ -6542,6 +7212,183 @@ static int thr_mutex_event(struct load_thread *t)
     return B_OK;
 }
 
+
+/*
+ * threads --threads-mode=pingpong: the cost of a context switch. Two threads hand a token
+ * back and forth through a futex word: each waits (FUTEX_WAIT) until the word is its own,
+ * then gives it to the other (store, FUTEX_WAKE). A futex rather than a pipe: the hand-off is
+ * the kernel's wait/wake path and the switch itself, without a pipe's buffer copies and
+ * file locking (lmbench's lat_ctx and stress-ng --switch use pipes: add ~1 us). Both threads
+ * belong to one process (no address-space switch). Pinned both to one CPU, every hand-off is
+ * a switch on that CPU; pinned to two CPUs, it is a cross-CPU wake-up (IPI, the other CPU
+ * leaving idle) instead. ns per switch = round trip / 2. One worker runs the measurement.
+ */
+
+enum { THR_MODE_SB, THR_MODE_PINGPONG };
+
+struct thr_pp {
+    _Atomic u32 word;        /* whose turn: 0 the first thread, 1 the second */
+    u64 trips;               /* round trips */
+    u64 count[2];            /* hand-offs each side made (exactly trips each) */
+    int cpu[2];              /* where each runs, -1 = not pinned */
+    int rc;                  /* pinning failed: errno */
+};
+
+static void thr_futex_wait(_Atomic u32 *w, u32 val)
+{
+    syscall(SYS_futex, (u32 *)w, 128 /* FUTEX_WAIT_PRIVATE */, val, NULL, NULL, 0);
+}
+
+static void thr_futex_wake(_Atomic u32 *w)
+{
+    syscall(SYS_futex, (u32 *)w, 129 /* FUTEX_WAKE_PRIVATE */, 1, NULL, NULL, 0);
+}
+
+static int thr_pin(int cpu)
+{
+    if (cpu < 0)
+        return 0;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET((size_t)cpu, &set);
+    return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
+}
+
+/* One side: side 0 starts; each waits for its turn, then passes it on. */
+static void thr_pp_side(struct thr_pp *p, u32 side)
+{
+    for (u64 i = 0; i < p->trips; i++) {
+        u32 w;
+        while ((w = atomic_load_explicit(&p->word, memory_order_acquire)) != side)
+            thr_futex_wait(&p->word, w);
+        atomic_store_explicit(&p->word, side ^ 1u, memory_order_release);
+        thr_futex_wake(&p->word);
+        p->count[side]++;
+    }
+}
+
+static void *thr_pp_partner(void *arg)
+{
+    struct thr_pp *p = arg;
+    int rc = thr_pin(p->cpu[1]);
+    if (rc)
+        p->rc = rc;
+    thr_pp_side(p, 1);
+    return NULL;
+}
+
+/* thr_pingpong - `trips` round trips between this thread (on cpu a) and a new one (on cpu
+ * b; -1 = anywhere); counts[2] gets the hand-offs of each. ns per switch (round trip / 2),
+ * or a negative B_* code (e filled). The calling thread's affinity is restored. */
+static double thr_pingpong(int a, int b, u64 trips, u64 counts[2], struct b_err *e)
+{
+    struct thr_pp p;
+    cpu_set_t old;
+    pthread_t tid;
+    memset(&p, 0, sizeof(p));
+    p.trips = trips;
+    p.cpu[0] = a, p.cpu[1] = b;
+    bool have_old = sched_getaffinity(0, sizeof(old), &old) == 0;
+    int rc = thr_pin(a);
+    if (rc)
+        return b_seterr(e, B_SYSERR, rc, "threads pingpong: pinning to CPU %d failed: %s", a,
+                        strerror(rc));
+    u64 t0 = clk_now_ns();
+    if ((rc = os_thread_start(&tid, 0, thr_pp_partner, &p))) {
+        if (have_old)
+            sched_setaffinity(0, sizeof(old), &old);
+        return b_seterr(e, B_SYSERR, rc, "threads pingpong: creating a thread failed: %s",
+                        strerror(rc));
+    }
+    thr_pp_side(&p, 0);
+    u64 t1 = clk_now_ns();
+    pthread_join(tid, NULL);
+    if (have_old)
+        sched_setaffinity(0, sizeof(old), &old);
+    counts[0] = p.count[0], counts[1] = p.count[1];
+    if (p.rc)
+        return b_seterr(e, B_SYSERR, p.rc, "threads pingpong: pinning to CPU %d failed: %s",
+                        b, strerror(p.rc));
+    return (double)(t1 - t0) / (double)trips / 2.0;
+}
+
+static int thr_pp_init(struct load_run *r)
+{
+    for (int i = 0; i < r->nthreads; i++)
+        r->thr[i].limit = 1; /* the worker runs the whole measurement once */
+    r->event_limit = 0;
+    return B_OK;
+}
+
+/* The first two usable CPUs into cpu[2]; how many there are (at most 2). */
+static int thr_two_cpus(int cpu[2])
+{
+    cpu_set_t set;
+    int n = 0;
+    cpu[0] = cpu[1] = -1;
+    if (sched_getaffinity(0, sizeof(set), &set))
+        return 0;
+    for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+        if (CPU_ISSET((size_t)c, &set))
+            cpu[n++] = c;
+    return n;
+}
+
+static int thr_pp_event(struct load_thread *t)
+{
+    struct load_run *r = t->run;
+    struct res *res = r->res;
+    u64 trips = (u64)r->o->thread_round_trips, counts[2];
+    int cpu[2], ncpu = thr_two_cpus(cpu);
+    static const char *const names[2] = {"same_cpu", "cross_cpu"};
+    res_fact_str(res, "threads_mode", "pingpong");
+    res_fact_str(res, "method", "futex");
+    res_fact_int(res, "round_trips", (i64)trips);
+    for (int k = 0; k < 2; k++) {
+        if (k == 1 && ncpu < 2) {
+            res_warn(res, "one_cpu", "run it where two CPUs are usable",
+                     "threads pingpong: one usable CPU: no cross-CPU measure");
+            break;
+        }
+        if (load_stopping(r))
+            return B_DONE;
+        double ns = thr_pingpong(cpu[0], k ? cpu[1] : cpu[0], trips, counts, &t->err);
+        if (ns < 0)
+            return (int)ns;
+        char key[48];
+        snprintf(key, sizeof(key), "%s_ns_per_switch", names[k]);
+        res_fact_num(res, key, ns);
+        struct res *st = res_step(res, res->w, names[k]);
+        res_fact_int(st, "cpu_a", cpu[0]);
+        res_fact_int(st, "cpu_b", k ? cpu[1] : cpu[0]);
+        res_fact_int(st, "round_trips", (i64)trips);
+        res_fact_num(st, "ns_per_round_trip", 2 * ns);
+        res_fact_num(st, "ns_per_switch", ns);
+    }
+    return B_OK;
+}
+
+/* The threads test's hooks by mode (sysbench's, or the ping-pong). */
+static int thr_threads_check(struct bench_opts *o, struct b_err *e)
+{
+    if (o->threads_mode == THR_MODE_PINGPONG && o->warmup_time)
+        return b_fail(e, B_EXIT_USAGE, "threads: --warmup-time does not apply to "
+                                       "--threads-mode=pingpong (it measures once, to the end)");
+    if (o->threads_mode == THR_MODE_PINGPONG && o->threads != 1)
+        return b_fail(e, B_EXIT_USAGE, "threads: --threads-mode=pingpong runs its own two "
+                                       "threads, not --threads=%lld", (long long)o->threads);
+    return B_EXIT_OK;
+}
+
+static int thr_threads_any_init(struct load_run *r)
+{
+    return r->o->threads_mode == THR_MODE_PINGPONG ? thr_pp_init(r) : thr_threads_init(r);
+}
+
+static int thr_threads_any_event(struct load_thread *t)
+{
+    return t->run->o->threads_mode == THR_MODE_PINGPONG ? thr_pp_event(t) : thr_threads_event(t);
+}
 
 
 /*== 13 load_ : worker threads, limits, --rate, intervals, checkpoints =======*/
@@ -12700,8 +13547,9 @@ static const struct wl_def wl_all[] = {
      .desc = "Threads subsystem performance test",
      .opts = opt_threads,
      .nopts = countof(opt_threads),
-     .init = thr_threads_init,
-     .event = thr_threads_event,
+     .check = thr_threads_check,
+     .init = thr_threads_any_init,
+     .event = thr_threads_any_event,
      .done = thr_done,
      .family = WL_THREADS},
     {.name = "mutex",
@@ -12984,9 +13832,18 @@ static void rep_cpu_final(const struct res *res, const struct res_stats *s)
            s->window_s > 0 ? (double)s->d.events / s->window_s : 0.0);
 }
 
+static void rep_memx_mode(const struct res *res);
+static void rep_mem_any_final(const struct res *res);
+static void rep_pingpong_mode(const struct res *res);
+static void rep_pingpong_final(const struct res *res);
+
 static void rep_mem_mode(const struct res *res)
 {
     const struct bench_opts *o = res->o;
+    if (o->memory_mode != MEM_MODE_SB) {
+        rep_memx_mode(res);
+        return;
+    }
     static const char *oper[] = {"read", "write", "none"}, *scope[] = {"global", "local"};
     if (o->verbosity >= 4)
         printf("Doing memory operations speed test\n");
@@ -13001,6 +13858,10 @@ static void rep_mem_mode(const struct res *res)
 static void rep_mem_final(const struct res *res, const struct res_stats *s)
 {
     const struct bench_opts *o = res->o;
+    if (o->memory_mode != MEM_MODE_SB) {
+        rep_mem_any_final(res);
+        return;
+    }
     double secs = s->window_s;
     double mib = (double)s->d.events * (double)o->memory_block_size / 1048576.0;
     printf("Total operations: %llu (%8.2f per second)\n\n", (unsigned long long)s->d.events,
@@ -13013,6 +13874,10 @@ static void rep_mem_final(const struct res *res, const struct res_stats *s)
 static void rep_threads_mode(const struct res *res)
 {
     const struct bench_opts *o = res->o;
+    if (o->threads_mode != THR_MODE_SB) {
+        rep_pingpong_mode(res);
+        return;
+    }
     if (o->verbosity >= 4)
         printf("Doing thread subsystem performance test\nThread yields per test: %lld Locks "
                "used: %lld\n",
@@ -13028,7 +13893,11 @@ static void rep_mutex_mode(const struct res *res)
 /* threads and mutex have no block of their own; sysbench prints an empty line for it */
 static void rep_empty_final(const struct res *res, const struct res_stats *s)
 {
-    (void)res, (void)s;
+    (void)s;
+    if (res->w->family == WL_THREADS && res->o->threads_mode != THR_MODE_SB) {
+        rep_pingpong_final(res);
+        return;
+    }
     printf("\n");
 }
 
@@ -13156,6 +14025,8 @@ static void rep_io_interval(const struct res *res, const struct res_interval *iv
 
 static void rep_mem_interval(const struct res *res, const struct res_interval *iv)
 {
+    if (res->o->memory_mode != MEM_MODE_SB)
+        return; /* one event per thread: no rate to show */
     double mib = (double)iv->events * (double)res->o->memory_block_size / 1048576.0;
     printf("[ %.0fs ] %4.2f MiB/sec\n", iv->at_s, iv->secs > 0 ? mib / iv->secs : 0.0);
 }
@@ -14238,6 +15109,124 @@ static int rep_slap(const struct res *res, struct b_err *e)
     if (o->slap_debug_info)
         rep_slap_rusage();
     return rc;
+}
+
+/* ---- bench's own memory and scheduler measures: --memory-mode=stream|latency,
+ * --threads-mode=pingpong (the facts and steps of sections 11 and 12) ---- */
+
+/* A numeric fact (RES_NUM or RES_INT) of res, or 0. */
+static double rep_fact_num(const struct res *res, const char *key)
+{
+    const struct res_fact *f = res_fact(res, key);
+    return !f ? 0 : f->type == RES_NUM ? f->num : (double)f->i;
+}
+
+static void rep_memx_mode(const struct res *res)
+{
+    const struct bench_opts *o = res->o;
+    if (o->memory_mode == MEM_MODE_STREAM)
+        printf("Memory bandwidth: STREAM-like kernels, all threads, best of %lld passes\n\n",
+               (long long)o->memory_passes);
+    else
+        printf("Load-to-use latency: a random cyclic chase of %d-byte lines, best of 3, one "
+               "thread\n\n",
+               MEM_LINE);
+}
+
+static void rep_stream_final(const struct res *res)
+{
+    char a[32], l[32];
+    printf("3 arrays of %s, %lld thread(s), best of %lld passes (first excepted), "
+           "last-level cache %s (%s)\n",
+           unit_fmt_size((u64)rep_fact_num(res, "array_bytes"), a, sizeof(a)),
+           (long long)rep_fact_num(res, "threads"), (long long)rep_fact_num(res, "passes"),
+           unit_fmt_size((u64)rep_fact_num(res, "llc_bytes"), l, sizeof(l)),
+           rep_fact_str(res, "cache_sizes_from"));
+    printf("Function    Best MB/s   Best MiB/s     Avg time     Min time     Max time\n");
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *st = &res->steps[i];
+        char name[16];
+        snprintf(name, sizeof(name), "%s:", st->command);
+        name[0] = (char)toupper((unsigned char)name[0]);
+        printf("%-12s%9.1f  %11.1f  %11.6f  %11.6f  %11.6f\n", name,
+               rep_fact_num(st, "best_mb_per_s"), rep_fact_num(st, "best_mib_per_s"),
+               rep_fact_num(st, "avg_time_s"), rep_fact_num(st, "min_time_s"),
+               rep_fact_num(st, "max_time_s"));
+    }
+    printf("(MB = 10^6 bytes; 16 bytes per element for copy and scale, 24 for add and "
+           "triad; validated)\n\n");
+}
+
+static void rep_memlat_final(const struct res *res)
+{
+    char s1[32], s2[32], s3[32], g[32];
+    static const char *const lv[4] = {"L1", "L2", "L3", "DRAM"}, *const lk[4] = {"l1", "l2", "l3",
+                                                                                 "dram"};
+    const struct res_fact *thp = res_fact(res, "thp_granted_bytes");
+    printf("Caches (%s): L1d %s, L2 %s, L3 %s; THP %s\n", rep_fact_str(res, "cache_sizes_from"),
+           unit_fmt_size((u64)rep_fact_num(res, "l1d_bytes"), s1, sizeof(s1)),
+           unit_fmt_size((u64)rep_fact_num(res, "l2_bytes"), s2, sizeof(s2)),
+           unit_fmt_size((u64)rep_fact_num(res, "l3_bytes"), s3, sizeof(s3)),
+           rep_fact_str(res, "thp_enabled"));
+    if (!thp || thp->i < 0)
+        printf("MADV_HUGEPAGE: huge pages granted unknown\n");
+    else
+        printf("MADV_HUGEPAGE: %s of %s in huge pages\n",
+               unit_fmt_size((u64)thp->i, g, sizeof(g)),
+               unit_fmt_size((u64)rep_fact_num(res, "max_size_bytes"), s1, sizeof(s1)));
+    printf("    size   ns/load   ns/load (THP)\n");
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *st = &res->steps[i];
+        printf("%8s %9.2f %15.2f\n",
+               unit_fmt_size((u64)rep_fact_num(st, "size_bytes"), s1, sizeof(s1)),
+               rep_fact_num(st, "ns_per_load"), rep_fact_num(st, "ns_per_load_thp"));
+    }
+    for (int v = 0; v < 2; v++) {
+        printf("%s", v ? "Plateaus with THP:" : "Plateaus (ns per load):");
+        for (int k = 0; k < 4; k++) {
+            char key[48];
+            snprintf(key, sizeof(key), "latency_%s_ns%s", lk[k], v ? "_thp" : "");
+            if (res_fact(res, key))
+                printf(" %s %.2f", lv[k], rep_fact_num(res, key));
+        }
+        printf("\n");
+    }
+    printf("\n");
+}
+
+static void rep_mem_any_final(const struct res *res)
+{
+    if (!res->nsteps) /* stopped before the end: nothing of its own */
+        return;
+    if (res->o->memory_mode == MEM_MODE_STREAM)
+        rep_stream_final(res);
+    else
+        rep_memlat_final(res);
+}
+
+static void rep_pingpong_mode(const struct res *res)
+{
+    printf("Context-switch cost: two threads ping-ponging through a futex, %lld round trips\n\n",
+           (long long)res->o->thread_round_trips);
+}
+
+static void rep_pingpong_final(const struct res *res)
+{
+    rep_warnings(res);
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *st = &res->steps[i];
+        char where[32];
+        bool same = !strcmp(st->command, "same_cpu");
+        if (same)
+            snprintf(where, sizeof(where), "same CPU (%lld):",
+                     (long long)rep_fact_num(st, "cpu_a"));
+        else
+            snprintf(where, sizeof(where), "CPUs %lld and %lld:",
+                     (long long)rep_fact_num(st, "cpu_a"), (long long)rep_fact_num(st, "cpu_b"));
+        printf("    %-20s %10.1f ns per switch (%.1f ns per round trip)\n", where,
+               rep_fact_num(st, "ns_per_switch"), rep_fact_num(st, "ns_per_round_trip"));
+    }
+    printf("\n");
 }
 
 /*== 20 cli_ : command line, dispatch, bench_main(), main() ==================*/

@@ -286,8 +286,12 @@ struct bench_opts {
     u64 memory_block_size, memory_total_size;
     int memory_scope, memory_oper, memory_access_mode;
     bool memory_hugetlb;
+    int memory_mode;              /* --memory-mode: sysbench, stream, latency */
+    i64 memory_passes;            /* --memory-passes (stream) */
     /* threads, mutex */
     i64 thread_yields, thread_locks, mutex_num, mutex_locks, mutex_loops;
+    int threads_mode;             /* --threads-mode: sysbench, pingpong */
+    i64 thread_round_trips;       /* --thread-round-trips (pingpong) */
     /* database */
     char *db_driver, *mysql_host, *mysql_port, *mysql_socket, *mysql_user, *mysql_password;
     char *mysql_db, *mysql_ssl_cipher, *mysql_ignore_errors, *ssl_mode, *ssl_ca, *ssl_cert;

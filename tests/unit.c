@@ -43,6 +43,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_cli.c"
 #include "t_json.c"
 #include "t_slap.c"
+#include "t_mem.c"
 
 static const struct {
     const char *name;
@@ -141,6 +142,12 @@ static const struct {
     {"slap_build_auto", t_slap_build_auto},
     {"slap_build_refusals", t_slap_build_refusals},
     {"slap_args", t_slap_args},
+    {"mem_stream_kernels", t_mem_stream_kernels},
+    {"mem_sattolo_one_cycle", t_mem_sattolo_one_cycle},
+    {"mem_latency_monotone", t_mem_latency_monotone},
+    {"mem_plateaus", t_mem_plateaus},
+    {"mem_stream_run", t_mem_stream_run},
+    {"thr_pingpong_counts", t_thr_pingpong_counts},
 };
 
 int main(int argc, char **argv)
