@@ -27,9 +27,10 @@
  *   15 uring_, io_  io_uring by raw syscalls; the fileio workload
  *   16 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
  *   17 ping_, sizing_  commands of their own: ping, the oltp one-liner
- *   18 wl_     workload registry and the run path (wl_run)
- *   19 rep_    renderers: sysbench 1.0.20's text, JSON
- *   20 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
+ *   18 slap_   the mysqlslap mode: options, generated SQL, client threads
+ *   19 wl_     workload registry and the run path (wl_run)
+ *   20 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks
+ *   21 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
  *
  * Limitations: Linux only (x86_64 tested). No Lua: sysbench scripts are mapped by name to
  * built-in workloads. Percentiles are exact to within 0.4% (log-linear histogram), not
@@ -11828,7 +11829,7 @@ static const char *oltp_legacy_map(const struct bench_opts *o)
     return NULL;
 }
 
-/*== 17 ping_, sizing_ : commands of their own: ping, the oltp one-liner =======*/
+/*== 17 ping_, sizing_ : commands of their own: ping, the oltp one-liner =====*/
 /*
  * Commands that are not sysbench tests: `bench ping` (connect, authenticate, time round
  * trips) and `bench oltp` (the sizing one-liner: its own schema, a thread ladder of OLTP runs
@@ -13431,7 +13432,7 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
     return n;
 }
 
-/*== 18 wl_ : workload registry and the run path ============================*/
+/*== 19 wl_ : workload registry and the run path =============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
@@ -13763,7 +13764,7 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
     return B_OK;
 }
 
-/*== 19 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
+/*== 20 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
 /*
  * Every block is line-compatible with sysbench 1.0.20 (spec section 5), so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
@@ -15229,7 +15230,7 @@ static void rep_pingpong_final(const struct res *res)
     printf("\n");
 }
 
-/*== 20 cli_ : command line, dispatch, bench_main(), main() ==================*/
+/*== 21 cli_ : command line, dispatch, bench_main(), main() ==================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
  * options anywhere, the first positional is the test, the second the command. Everything is
