@@ -11,8 +11,7 @@
  * 4 clk_/hist_, 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection),
  * 11 cpu_/mem_, 12 thr_, 13 load_, 14 res_ (results as data), 15 uring_/io_ (fileio), 16 oltp_,
  * 17 ping_/sizing_ (commands of their own), 18 slap_, 19 wl_, 20 rep_, 21 cli_. The types and
- * prototypes
- * shared between sections are here, under banners with the same numbers; types used by one
+ * prototypes shared between sections are here, under banners with the same numbers; types used by one
  * section only (the codec's packets, the connection, the io_uring ring) are declared at the
  * top of it.
  *
