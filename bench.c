@@ -5961,7 +5961,23 @@ static int myc_list_item(const char *list, unsigned idx, char *out, size_t n)
 /* --mysql-compression-algorithms (the mysql client's --compression-algorithms): zlib turns
  * compression on, uncompressed alone leaves it as --mysql-compression says, zstd without zlib
  * is refused (bench has no zstd). */
-static int myc_params_compression(const struct bench_opts *o, struct myc_params *p, bool quiet)
+/* A connection option that does not parse: a usage error (sysbench's exit code 1). */
+static void myc_params_bad(struct b_err *e, const char *hint, const char *fmt, ...)
+    B_PRINTF(3, 4);
+static void myc_params_bad(struct b_err *e, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    e->rc = B_INVALID;
+    e->ex = B_EXIT_USAGE;
+    e->sb_ex = B_EXIT_FAIL;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+    va_end(ap);
+    snprintf(e->hint, sizeof(e->hint), "%s", hint);
+}
+
+static int myc_params_compression(const struct bench_opts *o, struct myc_params *p,
+                                  struct b_err *e)
 {
     const char *s = o->mysql_compression_algorithms;
     bool zlib = false, zstd = false;
@@ -5972,24 +5988,23 @@ static int myc_params_compression(const struct bench_opts *o, struct myc_params 
         else if (l == 4 && !strncasecmp(s, "zstd", 4))
             zstd = true;
         else if (!(l == 12 && !strncasecmp(s, "uncompressed", 12))) {
-            if (!quiet) {
-                char e[64];
-                my_escape(e, sizeof(e), s, B_MIN(l, (size_t)40));
-                b_msg(B_MSG_FATAL, "--mysql-compression-algorithms: invalid algorithm '%s' "
-                                   "(expected zlib or uncompressed)", e);
-                b_msg(B_MSG_HINT, "see 'bench --help'");
+            if (e) {
+                char v[64];
+                my_escape(v, sizeof(v), s, B_MIN(l, (size_t)40));
+                myc_params_bad(e, "see 'bench --help'",
+                               "--mysql-compression-algorithms: invalid algorithm '%s' "
+                               "(expected zlib or uncompressed)", v);
             }
             return B_INVALID;
         }
         s += l + (s[l] == ',');
     }
     if (zstd && !zlib) {
-        if (!quiet) {
-            b_msg(B_MSG_FATAL, "--mysql-compression-algorithms=%s: zstd compression is not "
-                               "supported (bench speaks the zlib compressed protocol)",
-                  o->mysql_compression_algorithms);
-            b_msg(B_MSG_HINT, "use --mysql-compression-algorithms=zlib (or --compress)");
-        }
+        if (e)
+            myc_params_bad(e, "use --mysql-compression-algorithms=zlib (or --compress)",
+                           "--mysql-compression-algorithms=%s: zstd compression is not "
+                           "supported (bench speaks the zlib compressed protocol)",
+                           o->mysql_compression_algorithms);
         return B_UNSUPPORTED;
     }
     p->compress |= zlib;
@@ -5997,7 +6012,7 @@ static int myc_params_compression(const struct bench_opts *o, struct myc_params 
 }
 
 static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
-                                struct myc_conn_params *cc, bool quiet)
+                                struct myc_conn_params *cc, struct b_err *e)
 {
     static const char *const modes[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
                                         "VERIFY_IDENTITY"};
@@ -6010,12 +6025,11 @@ static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
             if (!strcasecmp(o->ssl_mode, modes[i]))
                 p->ssl_mode = i;
         if (p->ssl_mode < 0) {
-            if (!quiet) {
-                b_msg(B_MSG_FATAL, "--ssl-mode: invalid value '%s' (expected DISABLED, PREFERRED, "
-                                   "REQUIRED, VERIFY_CA or VERIFY_IDENTITY)",
-                      o->ssl_mode);
-                b_msg(B_MSG_HINT, "see 'bench --help'");
-            }
+            if (e)
+                myc_params_bad(e, "see 'bench --help'",
+                               "--ssl-mode: invalid value '%s' (expected DISABLED, PREFERRED, "
+                               "REQUIRED, VERIFY_CA or VERIFY_IDENTITY)",
+                               o->ssl_mode);
             return B_INVALID;
         }
     } else if (o->mysql_ssl)
@@ -6033,10 +6047,9 @@ static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
     char *end;
     unsigned long pv = strtoul(port, &end, 10);
     if (*end || !*port || pv == 0 || pv > 65535) {
-        if (!quiet) {
-            b_msg(B_MSG_FATAL, "--mysql-port: invalid port '%s' (expected 1..65535)", port);
-            b_msg(B_MSG_HINT, "see 'bench --help'");
-        }
+        if (e)
+            myc_params_bad(e, "see 'bench --help'",
+                           "--mysql-port: invalid port '%s' (expected 1..65535)", port);
         return B_INVALID;
     }
     p->port = (unsigned)pv;
@@ -6070,7 +6083,7 @@ static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
     p->get_server_pubkey = o->get_server_pubkey;
     p->trace = o->debug_proto ? o->proto_trace : NULL; /* cli_ prints the lines */
     p->compress = o->mysql_compression;
-    return myc_params_compression(o, p, quiet);
+    return myc_params_compression(o, p, e);
 }
 
 /* The hint for error 2061 (full authentication over plain TCP without a trusted RSA key). */
@@ -6080,60 +6093,75 @@ static const char myc_hint_2061[] =
     "--get-server-public-key";
 
 /* A failed connect, in the words of STYLE 2.6; returns the exit code. */
-static int myc_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p)
+/* Text into a fixed field, cut at its size (messages quote the server's words). */
+static void myc_fmt(char *dst, size_t n, const char *fmt, ...) B_PRINTF(3, 4);
+static void myc_fmt(char *dst, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, n, fmt, ap);
+    va_end(ap);
+}
+
+/* myc_conn_error - a failed connect in the words of STYLE 2.6, into *e: the bench persona's
+ * lines (msg may hold two, '\n'-separated: the login and the server's answer) and hint, and
+ * sysbench's own FATAL lines. Returns the exit code (the bench persona's; e->sb_ex sysbench's). */
+static int myc_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p,
+                          struct b_err *e)
 {
     double ms = (double)c->connect_ns / 1e6;
+    char where[PATH_MAX + 64];
+    myc_fmt(where, sizeof(where), "FATAL: unable to connect to MySQL server on %s '%s'%s%.0u, "
+             "aborting...\n", p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
+             p->socket ? "" : ", port ", p->socket ? 0u : p->port);
+    e->rc = c->err.rc ? c->err.rc : B_SYSERR;
+    e->sys_errno = c->err.sys_errno;
+    e->hint[0] = 0;
+    e->sb[0] = 0;
+    e->sb_fd = 1;
+    e->sb_ex = B_EXIT_FAIL;
     if (c->err.rc == B_DONE) { /* a stop signal: nothing was measured */
-        b_msg(B_MSG_FATAL, "%s: %s after %.1f ms", what, c->err.msg, ms);
-        return B_EXIT_FAIL;
+        myc_fmt(e->msg, sizeof(e->msg), "%s: %s after %.1f ms", what, c->err.msg, ms);
+        return e->ex = B_EXIT_FAIL;
     }
     if (c->srv_code) { /* the server's ERR, or a client error in its numbering (2061) */
-        if (opts.persona == B_SYSBENCH) {
-            b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
-                  p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
-                  p->socket ? "" : ", port ", p->socket ? 0u : p->port);
-            b_msg(B_MSG_FATAL, "error %u: %s", c->srv_code, c->srv_msg);
-            return B_EXIT_FAIL;
-        }
-        b_msg(B_MSG_FATAL, "%s: login to %s failed for user '%s' (auth plugin %s, password: %s)",
-              what, c->target, p->user, c->plugin[0] ? c->plugin : "?",
-              p->password && *p->password ? "yes" : "no");
-        b_msg(B_MSG_FATAL, "%s: %s: ERROR %u (%s): %s", what,
-              c->err.rc == B_SERVER ? "server said" : "client error", c->srv_code, c->sqlstate,
-              c->srv_msg);
+        myc_fmt(e->sb, sizeof(e->sb), "%sFATAL: error %u: %s\n", where, c->srv_code,
+                 c->srv_msg);
+        myc_fmt(e->msg, sizeof(e->msg),
+                 "%s: login to %s failed for user '%s' (auth plugin %s, password: %s)\n"
+                 "%s: %s: ERROR %u (%s): %s",
+                 what, c->target, p->user, c->plugin[0] ? c->plugin : "?",
+                 p->password && *p->password ? "yes" : "no", what,
+                 c->err.rc == B_SERVER ? "server said" : "client error", c->srv_code,
+                 c->sqlstate, c->srv_msg);
         if (c->srv_code == 2061)
-            b_msg(B_MSG_HINT, "%s", myc_hint_2061);
+            myc_fmt(e->hint, sizeof(e->hint), "%s", myc_hint_2061);
         else if (c->srv_code == 1045)
-            b_msg(B_MSG_HINT, "check --mysql-user/--mysql-password (-u/-p); MariaDB also answers "
-                              "1045 when it requires TLS (try --ssl-mode=REQUIRED)");
+            myc_fmt(e->hint, sizeof(e->hint), "check --mysql-user/--mysql-password (-u/-p); "
+                     "MariaDB also answers 1045 when it requires TLS (try --ssl-mode=REQUIRED)");
         else if (c->srv_code == 1049)
-            b_msg(B_MSG_HINT, "create the database first, or name another with --mysql-db (-D)");
-        return B_EXIT_ENV;
+            myc_fmt(e->hint, sizeof(e->hint), "create the database first, or name another "
+                     "with --mysql-db (-D)");
+        return e->ex = B_EXIT_ENV;
     }
-    if (opts.persona == B_SYSBENCH) {
-        b_msg(B_MSG_FATAL, "unable to connect to MySQL server on %s '%s'%s%.0u, aborting...",
-              p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
-              p->socket ? "" : ", port ", p->socket ? 0u : p->port);
-        b_msg(B_MSG_FATAL, "%s", c->err.msg);
-        return B_EXIT_FAIL;
-    }
+    myc_fmt(e->sb, sizeof(e->sb), "%sFATAL: %s\n", where, c->err.msg);
     if (c->err.sys_errno)
-        b_msg(B_MSG_FATAL, "%s: %s (1 attempt, %.1f ms)", what, c->err.msg, ms);
+        myc_fmt(e->msg, sizeof(e->msg), "%s: %s (1 attempt, %.1f ms)", what, c->err.msg, ms);
     else
-        b_msg(B_MSG_FATAL, "%s: %s", what, c->err.msg);
+        myc_fmt(e->msg, sizeof(e->msg), "%s: %s", what, c->err.msg);
     if (c->err.sys_errno == ECONNREFUSED)
-        b_msg(B_MSG_HINT, "nothing is listening there; check --mysql-host/--mysql-port (-h/-P) "
-                          "or use --mysql-socket (-S)");
+        myc_fmt(e->hint, sizeof(e->hint), "nothing is listening there; check "
+                 "--mysql-host/--mysql-port (-h/-P) or use --mysql-socket (-S)");
     else if (c->err.sys_errno == ETIMEDOUT)
-        b_msg(B_MSG_HINT, "no answer within --mysql-connect-timeout=%lld s: a firewall, or the "
-                          "wrong host",
-              (long long)opts.mysql_connect_timeout);
+        myc_fmt(e->hint, sizeof(e->hint), "no answer within --mysql-connect-timeout=%d s: a "
+                 "firewall, or the wrong host", p->connect_timeout_ms / 1000);
     else if (c->err.sys_errno == ENOENT)
-        b_msg(B_MSG_HINT, "no server socket at that path; check --mysql-socket (-S)");
+        myc_fmt(e->hint, sizeof(e->hint), "no server socket at that path; check "
+                 "--mysql-socket (-S)");
     else if (strstr(c->err.msg, "did not verify"))
-        b_msg(B_MSG_HINT, "give the server's CA with --ssl-ca, or use --ssl-mode=REQUIRED to "
-                          "encrypt without verifying");
-    return B_EXIT_ENV;
+        myc_fmt(e->hint, sizeof(e->hint), "give the server's CA with --ssl-ca, or use "
+                 "--ssl-mode=REQUIRED to encrypt without verifying");
+    return e->ex = B_EXIT_ENV;
 }
 
 /*== 11 cpu_, mem_ : CPU and memory workloads ================================*/
@@ -6649,8 +6677,10 @@ static void mem_chase_link(char *buf, size_t size, u32 *perm, struct rnd *rng)
 {
     size_t n = size / MEM_LINE;
     mem_sattolo(perm, n, rng);
-    for (size_t i = 0; i < n; i++)
-        *(void **)(buf + i * MEM_LINE) = buf + (size_t)perm[i] * MEM_LINE;
+    for (size_t i = 0; i < n; i++) {
+        void *next = buf + (size_t)perm[i] * MEM_LINE; /* memcpy: buf is char * (-Wcast-align) */
+        memcpy(buf + i * MEM_LINE, &next, sizeof(next));
+    }
 }
 
 /* Follow the chain from p for `loads` loads (rounded up to 16); the end of the chain. */
@@ -6863,15 +6893,13 @@ static int mem_check(struct bench_opts *o, struct b_err *err)
         return mem_mode_check(o, err);
     u64 bs = o->memory_block_size;
     if (bs < sizeof(size_t) || (bs & (bs - 1))) {
-        if (o->sb) {
-            printf("FATAL: Invalid value for memory-block-size: %llu\n", (unsigned long long)bs);
-        } else {
-            b_msg(B_MSG_FATAL,
-                  "memory: --memory-block-size=%llu: not a power of two of at least %zu bytes",
-                  (unsigned long long)bs, sizeof(size_t));
-            b_msg(B_MSG_HINT, "use a size such as 1K, 4K, 1M or 64M");
-        }
-        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+        b_fail(err, B_EXIT_USAGE,
+               "memory: --memory-block-size=%llu: not a power of two of at least %zu bytes",
+               (unsigned long long)bs, sizeof(size_t));
+        b_hint(err, "use a size such as 1K, 4K, 1M or 64M");
+        b_fail_sb(err, 1, B_EXIT_FAIL, "FATAL: Invalid value for memory-block-size: %llu\n",
+                  (unsigned long long)bs);
+        return B_EXIT_USAGE;
     }
     return B_EXIT_OK;
 }
@@ -11073,7 +11101,7 @@ static int oltp_thread_init(struct load_thread *t)
     ot->pv = b_xcalloc(ot->npv, sizeof(struct my_val));
     if (o->mysql_dry_run)
         return B_OK;
-    if (myc_params_from_opts(o, (unsigned)t->id, &ot->cc, true) < 0) /* oltp_check said why */
+    if (myc_params_from_opts(o, (unsigned)t->id, &ot->cc, NULL) < 0) /* oltp_check said why */
         return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
     return oltp_connect(t);
 }
@@ -11198,8 +11226,8 @@ static int oltp_check(struct bench_opts *o, struct b_err *e)
     for (const char *q = o->mysql_port; *q; q++)
         ports += *q == ',';
     for (unsigned i = 0; i < hosts * ports; i++)
-        if (myc_params_from_opts(o, i, &cc, false) < 0)
-            return b_usage_exit();
+        if (myc_params_from_opts(o, i, &cc, e) < 0)
+            return e->ex;
     return B_EXIT_OK;
 }
 
@@ -11405,17 +11433,13 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
 
 static int oltp_connect_cmd(struct oltp_job *j, struct my_conn *c, struct myc_conn_params *cc)
 {
-    if (myc_params_from_opts(j->o, (unsigned)j->idx, cc, false) < 0) {
-        j->ex = b_usage_exit();
+    if (myc_params_from_opts(j->o, (unsigned)j->idx, cc, &j->err) < 0) {
+        j->ex = j->err.ex;
         return B_INVALID;
     }
     int rc = myc_connect(c, &cc->p);
-    if (rc < 0) { /* myc_conn_error's lines do not fit a b_err yet: one job at a time */
-        static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-        pthread_mutex_lock(&mu);
-        j->ex = myc_conn_error(j->w->name, c, &cc->p);
-        pthread_mutex_unlock(&mu);
-    }
+    if (rc < 0)
+        j->ex = myc_conn_error(j->w->name, c, &cc->p, &j->err);
     return rc;
 }
 
@@ -11716,7 +11740,7 @@ static int oltp_init(struct load_run *r)
     struct oltp_job j = {.o = o, .w = r->w};
     struct my_conn c;
     struct myc_conn_params cc;
-    if (myc_params_from_opts(o, 0, &cc, true) < 0 || myc_connect(&c, &cc.p) < 0)
+    if (myc_params_from_opts(o, 0, &cc, NULL) < 0 || myc_connect(&c, &cc.p) < 0)
         return B_OK; /* the workers report the connection error */
     /* the bench persona's header names the transport the workers use (as this connection) */
     res_fact_str(r->res, "server", "%s", c.target);
@@ -11957,13 +11981,13 @@ static int ping_main(struct res *res)
     struct my_conn c;
     res->command = "ping";
     o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
-    if (myc_params_from_opts(o, 0, &cc, false) < 0)
-        return b_usage_exit();
+    if (myc_params_from_opts(o, 0, &cc, &res->err) < 0)
+        return res->err.ex;
     if (!o->mysql_db_set)
         cc.p.db = NULL; /* ping needs no schema; sysbench's default 'sbtest' may not exist */
     int rc = myc_connect(&c, &cc.p);
-    if (rc < 0) /* still printed by cli_conn_error (shared with oltp_, to become a b_err) */
-        return myc_conn_error("ping", &c, &cc.p);
+    if (rc < 0)
+        return myc_conn_error("ping", &c, &cc.p, &res->err);
     ping_conn_facts(res, &c, &cc.p);
     struct myc_result mr;
     struct ping_vars pv;
@@ -12133,11 +12157,11 @@ static int sizing_main(struct res *res)
         return ex;
     snprintf(db, sizeof(db), "%s", o->mysql_db);
     oltp_quote(db, qdb, sizeof(qdb));
-    if (myc_params_from_opts(o, 0, &cc, false) < 0)
-        return b_usage_exit();
+    if (myc_params_from_opts(o, 0, &cc, &res->err) < 0)
+        return res->err.ex;
     cc.p.db = NULL;
     if (myc_connect(&c, &cc.p) < 0)
-        return myc_conn_error("oltp", &c, &cc.p);
+        return myc_conn_error("oltp", &c, &cc.p, &res->err);
     snprintf(sql, sizeof(sql), "CREATE DATABASE %s", qdb);
     if (sizing_sql(&c, sql) < 0) {
         b_fail(&res->err, B_EXIT_ENV, "oltp: creating schema '%s' on %s failed: %s", db,
@@ -12785,7 +12809,7 @@ static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_para
     struct b_err e;
     int rc = B_OK;
     memset(&e, 0, sizeof(e));
-    if (myc_params_from_opts(run->o, idx, cc, true) < 0) {
+    if (myc_params_from_opts(run->o, idx, cc, NULL) < 0) {
         b_hint(&e, "see 'bench slap help' and 'bench --help' for the connection options");
         b_fail(&e, B_EXIT_USAGE, "slap: invalid connection options (--mysql-port, "
                                  "--ssl-mode or --mysql-compression-algorithms)");
@@ -14855,7 +14879,7 @@ static bool rep_json_complete(const struct res *res)
 static void rep_json_error(struct rep_json *j, const struct res *res)
 {
     const struct b_err *e = &res->err;
-    char msg[320];
+    char msg[sizeof(((struct b_err *)0)->msg)];
     rep_json_key(j, "error");
     if (res->rc == B_OK && !e->rc && !e->msg[0] && !e->sb[0]) {
         rep_json_null(j);
@@ -16830,6 +16854,16 @@ static int cli_run(const struct wl_def *w)
  * stderr; the sysbench persona's own text where the workload gave one (e->sb, verbatim, on
  * its stream), else "FATAL: msg". Returns the persona's exit code for it.
  */
+/* One message per line of text (a b_err's msg may hold several, '\n'-separated). */
+static void cli_msg_lines(int kind, const char *text)
+{
+    for (const char *p = text; *p;) {
+        int n = (int)strcspn(p, "\n");
+        b_msg(kind, "%.*s", n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
 static int cli_err_print(const struct b_err *e)
 {
     if (opts.persona == B_SYSBENCH) {
@@ -16839,11 +16873,11 @@ static int cli_err_print(const struct b_err *e)
             fputs(e->sb, f);
             fflush(f);
         } else if (e->msg[0])
-            b_msg(B_MSG_FATAL, "%s", e->msg);
+            cli_msg_lines(B_MSG_FATAL, e->msg);
         return e->sb_ex ? e->sb_ex : e->ex;
     }
     if (e->msg[0])
-        b_msg(B_MSG_FATAL, "%s", e->msg);
+        cli_msg_lines(B_MSG_FATAL, e->msg);
     if (e->hint[0])
         b_msg(B_MSG_HINT, "%s", e->hint);
     return e->ex;

@@ -89,7 +89,7 @@ enum b_persona { B_BENCH, B_SYSBENCH, B_MYSQLSLAP };
 struct b_err {
     int rc;         /* B_* code */
     int sys_errno;  /* errno for B_SYSERR, else 0 */
-    char msg[256];  /* "what was attempted on what target: cause" */
+    char msg[512];  /* "what was attempted on what target: cause" (lines: '\n' between) */
     char hint[256]; /* what to do about it, or "" */
     int ex;         /* the bench persona's exit code for it (0: the caller decides) */
     char sb[1536];  /* the sysbench persona's own text, printed verbatim (lines end in '\n');
