@@ -5935,8 +5935,7 @@ static const char *myc_cipher(struct my_conn *c)
 }
 
 /* ---- from the options: a connection's parameters, and a failed connect in words ---- */
-/* XXX: myc_params_from_opts and myc_conn_error still print (b_msg) and read the persona;
- * they move to struct b_err with the callers (oltp_, ping_). */
+/* They print nothing: a failure fills a struct b_err with both personas' words. */
 
 /* The connection parameters for connection number idx (hosts and ports round-robin). */
 struct myc_conn_params {
@@ -6034,7 +6033,7 @@ static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
         }
     } else if (o->mysql_ssl)
         p->ssl_mode = MYC_SSL_REQUIRED; /* sysbench's --mysql-ssl=on */
-    else if (o->mysql_ssl_set || o->persona == B_SYSBENCH ||
+    else if (o->mysql_ssl_set || o->sb_behaviour ||
              (!o->tls_preferred && !*o->ssl_ca && !*o->ssl_cert && !*o->ssl_key))
         p->ssl_mode = MYC_SSL_DISABLED; /* --mysql-ssl=off, or sysbench 1.0's default for its
                                            workloads (ping and the one-liner: the mysql
@@ -8610,17 +8609,15 @@ static int io_test_mode(const char *s)
 }
 
 /*
- * The one place io_ reads the persona: sysbench's own behaviour where bench's differs (the
- * files it accepts as its own, zeros as the default fill, checks sysbench does not make, a
- * missing --file-dir as nothing to clean up, prepare's size line, the exit code of a cleanup
- * that left someone's files). The checks' and commands' messages carry both wordings in the
- * struct b_err and cli_ picks one; the run's own errors (io_init, io_open_all and
- * io_prepare_file's open) still take sysbench's words here, as cli_run_error prints no
- * b_err.sb yet.
+ * The one switch io_ reads: o->sb_behaviour (set by cli_ from the persona's row), sysbench's
+ * own behaviour where bench's differs on purpose (docs/cli.md): the files it accepts as its
+ * own, zeros as the default fill, checks sysbench does not make, a missing --file-dir as
+ * nothing to clean up, prepare's size line, the exit code of a cleanup that left someone's
+ * files. Messages carry both wordings in the struct b_err; cli_ picks one.
  */
 static bool io_sb(const struct bench_opts *o)
 {
-    return o->persona == B_SYSBENCH;
+    return o->sb_behaviour;
 }
 
 static int io_check(struct bench_opts *o, struct b_err *err);
@@ -15286,6 +15283,7 @@ struct cli_persona {
     bool hints;                  /* hint lines are shown */
     int usage_ex;                /* exit code of a usage error */
     bool ext;                    /* bench's extension values are accepted (ENUM after '|') */
+    bool sb_behaviour;           /* sysbench's behaviour where bench's differs (opts field) */
     int help;                    /* enum cli_help: what --help and `bench` alone print */
 };
 
@@ -15307,6 +15305,7 @@ static const struct cli_persona cli_personas[] = {
                  .hints = true,
                  .usage_ex = B_EXIT_USAGE,
                  .ext = true,
+                 .sb_behaviour = false,
                  .help = CLI_HELP_BENCH},
     [B_SYSBENCH] = {.persona = B_SYSBENCH,
                     .name = "sysbench",
@@ -15321,6 +15320,7 @@ static const struct cli_persona cli_personas[] = {
                     .hints = false,
                     .usage_ex = B_EXIT_FAIL,
                     .ext = false,
+                    .sb_behaviour = true,
                     .help = CLI_HELP_SYSBENCH},
     /* bench as mysqlslap / mariadb-slap: the slap command (slap_args rewrites argv) */
     [B_MYSQLSLAP] = {.persona = B_MYSQLSLAP,
@@ -15336,6 +15336,7 @@ static const struct cli_persona cli_personas[] = {
                      .hints = false,
                      .usage_ex = B_EXIT_FAIL,
                      .ext = true,
+                     .sb_behaviour = false,
                      .help = CLI_HELP_NONE},
 };
 
@@ -15391,6 +15392,7 @@ static void cli_persona_set(const struct cli_persona *p)
 {
     opts.persona = p->persona;
     opts.sb = p->persona == B_SYSBENCH;
+    opts.sb_behaviour = p->sb_behaviour;
     opts.usage_ex = p->usage_ex;
     opts.ext_off = !p->ext;
     opts.msg_print = cli_msg_print;

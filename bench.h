@@ -321,6 +321,10 @@ struct bench_opts {
     char *oltp_test_mode, *oltp_nontrx_mode;  /* sysbench 0.4's --test=oltp */
     bool oltp_read_only;
     bool sizing_tables_set, sizing_rows_set;   /* --tables / --table-size were given */
+    bool sb_behaviour; /* set by cli_ from the persona's row: behave as sysbench 1.0.20 where
+                          bench deliberately differs (docs/cli.md): fileio's zero fill and
+                          lenient file checks, TLS off unless asked. Lower sections read this,
+                          never the persona. */
     bool own_tables;  /* set by cli_ (the bench persona): OLTP tables carry the COMMENT
                          'created by bench' marker, and bench writes to, drops or undoes only
                          tables with it (or sysbench's exact definition, said so); off

@@ -72,6 +72,7 @@ static int t_io_not_ours(void)
     T_CHECK(!strcmp(io_not_ours(&sh, &m, 0, &id, why, sizeof(why)), "is a symlink"));
     /* the sysbench persona: sysbench's shape without an entry, never a symlink */
     o.persona = B_SYSBENCH;
+    o.sb_behaviour = true;
     T_CHECK(!strcmp(io_not_ours(&sh, &m, 0, &id, why, sizeof(why)), "is a symlink"));
     id.st.st_mode = S_IFREG | 0600;
     id.st.st_size = 32768;
@@ -355,6 +356,7 @@ static int t_io_check_err(void)
     T_CHECK(t_opts(&o, nodir) == 0);
     ex[4] = io_check_run(&o, &er[4]);
     o.persona = B_SYSBENCH; /* sysbench makes no such check: the run itself says it */
+    o.sb_behaviour = true;
     ex[5] = io_check_run(&o, &er[5]);
     t_opts_free(&o);
     long printed = t_io_cap_end(&cap);
