@@ -7610,8 +7610,17 @@ static u64 load_rate_wait(struct load_thread *t, u64 now)
     while (!atomic_compare_exchange_weak_explicit(&r->next_arrival_ns, &old, nw,
                                                   memory_order_relaxed, memory_order_relaxed));
     if (old > now) {
-        if (r->deadline_ns && old >= r->deadline_ns)
+        if (r->deadline_ns && old >= r->deadline_ns) {
+            /* no arrival before --time is up: wait for the end (as sysbench's workers wait on
+             * its queue), so the run lasts --time and not until the last arrival */
+            while (now < r->deadline_ns) {
+                clk_sleep_until(B_MIN(r->deadline_ns, now + 50000000u));
+                if (atomic_load_explicit(&r->stop, memory_order_relaxed) || atomic_load(&b_stop))
+                    break;
+                now = clk_now_ns();
+            }
             return 0;
+        }
         while (old > now + 50000000u) { /* sleep in slices so a stop is seen */
             clk_sleep_until(now + 50000000u);
             if (atomic_load_explicit(&r->stop, memory_order_relaxed) || atomic_load(&b_stop))
