@@ -15,7 +15,8 @@
 # Env: REPS (default 5), SIZE (MiB per array, default 512: three arrays for bench, two for
 # mbw; >= 4x the last-level cache is bench's own default, which on hosts whose hypervisor
 # reports a huge L3 takes minutes), PASSES (bench --memory-passes and mbw -n, default 10),
-# CPU (default 0). Installs mbw and stress-ng with apt-get when root and missing; exit 77
+# CPU (default 0), MBW_BIN (default: mbw from PATH). Installs mbw and stress-ng with
+# apt-get when root and missing (unless MBW_BIN is set); exit 77
 # without mbw.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,12 +25,14 @@ SIZE=${SIZE:-512}
 PASSES=${PASSES:-10}
 CPU=${CPU:-0}
 [ "${REPS:-5}" -ge 5 ] || { echo "perf/membw: REPS must be at least 5"; exit 2; }
-for p in mbw stress-ng; do
-    if ! command -v "$p" >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+M=${MBW_BIN:-mbw}
+for p in "$M" stress-ng; do
+    if [ -z "${MBW_BIN:-}" ] && ! command -v "$p" >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
+        command -v apt-get >/dev/null; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$p" >/dev/null 2>&1 || true
     fi
 done
-command -v mbw >/dev/null 2>&1 || { echo "perf/membw: mbw not installed (apt-get install mbw)"; exit 77; }
+command -v "$M" >/dev/null 2>&1 || { echo "perf/membw: $M not installed (apt-get install mbw)"; exit 77; }
 # shellcheck source=tests/perf/lib/common.sh
 . "$top/tests/perf/lib/common.sh"
 perf_header membw
@@ -45,7 +48,7 @@ bench_run() {
         --memory-passes="$PASSES" run >"$PERF_TMP/out" 2>&1 || return 1
 }
 mbw1() {
-    taskset -c "$CPU" mbw -q -n "$PASSES" -t0 "$SIZE" |
+    taskset -c "$CPU" "$M" -q -n "$PASSES" -t0 "$SIZE" |
         awk '/^[0-9]+[ \t]+Method: MEMCPY/ { v = $NF == "MiB/s" ? $(NF - 1) : $NF;
             if (v + 0 > best) best = v + 0 } END { if (best) printf "%.1f\n", best }'
 }
