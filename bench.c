@@ -13594,6 +13594,10 @@ static void wl_run_free(struct load_run *r)
         r->w->done(r);
     if (r->forced)
         load_snap_free(&r->forced_snap);
+    if (r->res_own) {
+        res_free(r->res_own);
+        free(r->res_own);
+    }
     load_run_free(r);
     free(r);
 }
@@ -13696,6 +13700,8 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
     res->o = o;
     res->command = "run";
     load_run_init(r, w, o);
+    r->o_own = *o; /* workers read the options until they leave, which may be after we return */
+    r->o = &r->o_own;
     r->res = res;
     if (w->facts)
         w->facts(r);
@@ -13753,7 +13759,10 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
         res->end = RES_END_LIMIT;
     res->complete = res->end == RES_END_LIMIT;
     wl_phase(res, RES_PH_STOPPED);
-    if (r->forced) {
+    if (r->forced) { /* what the stuck workers and the teardown write goes to the run's own */
+        r->res_own = b_xcalloc(1, sizeof(*r->res_own));
+        res_init(r->res_own, w, "run", &r->o_own, NULL);
+        r->res = r->res_own;
         pthread_mutex_lock(&wl_abandoned_mu);
         r->next_abandoned = wl_abandoned;
         wl_abandoned = r;

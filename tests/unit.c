@@ -91,6 +91,7 @@ static const struct {
     {"load_rate_open_loop", t_load_rate_open_loop},
     {"load_snapshot_diff", t_load_snapshot_diff},
     {"run_forced_then_next", t_run_forced_then_next},
+    {"run_forced_caller_gone", t_run_forced_caller_gone},
     {"run_merge_equals_longer", t_run_merge_equals_longer},
     {"os_signal_after_lost_reader", t_os_signal_after_lost_reader},
     {"cpu_prime_count", t_cpu_prime_count},
