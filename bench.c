@@ -6863,15 +6863,13 @@ static int mem_check(struct bench_opts *o, struct b_err *err)
         return mem_mode_check(o, err);
     u64 bs = o->memory_block_size;
     if (bs < sizeof(size_t) || (bs & (bs - 1))) {
-        if (o->sb) {
-            printf("FATAL: Invalid value for memory-block-size: %llu\n", (unsigned long long)bs);
-        } else {
-            b_msg(B_MSG_FATAL,
-                  "memory: --memory-block-size=%llu: not a power of two of at least %zu bytes",
-                  (unsigned long long)bs, sizeof(size_t));
-            b_msg(B_MSG_HINT, "use a size such as 1K, 4K, 1M or 64M");
-        }
-        return o->sb ? B_EXIT_FAIL : B_EXIT_USAGE;
+        b_fail(err, B_EXIT_USAGE,
+               "memory: --memory-block-size=%llu: not a power of two of at least %zu bytes",
+               (unsigned long long)bs, sizeof(size_t));
+        b_hint(err, "use a size such as 1K, 4K, 1M or 64M");
+        b_fail_sb(err, 1, B_EXIT_FAIL, "FATAL: Invalid value for memory-block-size: %llu\n",
+                  (unsigned long long)bs);
+        return B_EXIT_USAGE;
     }
     return B_EXIT_OK;
 }
