@@ -11960,8 +11960,12 @@ static int ping_main(struct res *res)
     if (!o->mysql_db_set)
         cc.p.db = NULL; /* ping needs no schema; sysbench's default 'sbtest' may not exist */
     int rc = myc_connect(&c, &cc.p);
-    if (rc < 0) /* still printed by cli_conn_error (shared with oltp_, to become a b_err) */
+    if (rc < 0) { /* still printed by myc_conn_error (shared with oltp_, to become a b_err);
+                     the document gets its code and errno (no message: not printed twice) */
+        res->err.rc = c.err.rc;
+        res->err.sys_errno = c.err.sys_errno;
         return myc_conn_error("ping", &c, &cc.p);
+    }
     ping_conn_facts(res, &c, &cc.p);
     struct myc_result mr;
     struct ping_vars pv;
@@ -12134,8 +12138,11 @@ static int sizing_main(struct res *res)
     if (myc_params_from_opts(o, 0, &cc, false) < 0)
         return b_usage_exit();
     cc.p.db = NULL;
-    if (myc_connect(&c, &cc.p) < 0)
+    if (myc_connect(&c, &cc.p) < 0) { /* printed there; the document gets code and errno */
+        res->err.rc = c.err.rc;
+        res->err.sys_errno = c.err.sys_errno;
         return myc_conn_error("oltp", &c, &cc.p);
+    }
     snprintf(sql, sizeof(sql), "CREATE DATABASE %s", qdb);
     if (sizing_sql(&c, sql) < 0) {
         b_fail(&res->err, B_EXIT_ENV, "oltp: creating schema '%s' on %s failed: %s", db,
