@@ -13624,6 +13624,10 @@ static void wl_run_free(struct load_run *r)
         r->w->done(r);
     if (r->forced)
         load_snap_free(&r->forced_snap);
+    if (r->res_own) {
+        res_free(r->res_own);
+        free(r->res_own);
+    }
     load_run_free(r);
     free(r);
 }
@@ -13726,6 +13730,8 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
     res->o = o;
     res->command = "run";
     load_run_init(r, w, o);
+    r->o_own = *o; /* workers read the options until they leave, which may be after we return */
+    r->o = &r->o_own;
     r->res = res;
     if (w->facts)
         w->facts(r);
@@ -13783,7 +13789,10 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
         res->end = RES_END_LIMIT;
     res->complete = res->end == RES_END_LIMIT;
     wl_phase(res, RES_PH_STOPPED);
-    if (r->forced) {
+    if (r->forced) { /* what the stuck workers and the teardown write goes to the run's own */
+        r->res_own = b_xcalloc(1, sizeof(*r->res_own));
+        res_init(r->res_own, w, "run", &r->o_own, NULL);
+        r->res = r->res_own;
         pthread_mutex_lock(&wl_abandoned_mu);
         r->next_abandoned = wl_abandoned;
         wl_abandoned = r;
@@ -16612,6 +16621,7 @@ static struct {
     bool tried;    /* cli_output_open ran */
     int err;       /* its errno, 0 = open */
     FILE *doc;     /* --format=json --output: the document's file */
+    const struct wl_def *w; /* the test (cli_dispatch), for cli_output_clobbers */
 } cli_output;
 
 static FILE *cli_json_f; /* --format=json: standard output as it was (cli_output_open) */
@@ -16621,6 +16631,23 @@ static FILE *cli_json_f; /* --format=json: standard output as it was (cli_output
 static FILE *cli_json_stream(void)
 {
     return cli_json_f ? cli_json_f : opts.msg_out ? opts.msg_out : stdout;
+}
+
+/* cli_output_clobbers - is --output one of fileio's test files (same inode)? Opening it would
+ * truncate the prepared data set under the run. Returns the file's index, or -1. */
+static int cli_output_clobbers(void)
+{
+    struct stat so, sf;
+    char p[PATH_MAX];
+    if (!cli_output.w || cli_output.w->family != WL_FILEIO || stat(opts.output, &so) ||
+        !S_ISREG(so.st_mode))
+        return -1;
+    for (i64 i = 0; i < opts.file_num && i < INT_MAX; i++) {
+        io_path(&opts, (int)i, p, sizeof(p));
+        if (!stat(p, &sf) && sf.st_dev == so.st_dev && sf.st_ino == so.st_ino)
+            return (int)i;
+    }
+    return -1;
 }
 
 /* cli_output_open - once per process. JSON mode: standard output is kept for the JSON lines
@@ -16644,6 +16671,14 @@ static int cli_output_open(void)
     }
     if (!cli_output.tried) {
         cli_output.tried = true;
+        int k = cli_output_clobbers();
+        if (k >= 0) {
+            fprintf(stderr, "%s--output=%s: it is the test's file test_file.%d; writing the "
+                            "result there would destroy it\n",
+                    opts.sb ? "FATAL: " : "bench: ", opts.output, k);
+            cli_output.err = EEXIST;
+            return B_EXIT_ENV;
+        }
         errno = 0;
         if (cli_quiet_text())
             cli_output.doc = fopen(opts.output, "w");
@@ -17368,6 +17403,7 @@ static int cli_dispatch(struct cli *c)
 {
     const struct cli_cmd *k;
     int ex;
+    cli_output.w = c->w;
 
     if (c->late_ex == B_EXIT_OK) {
         k = opts.help ? cli_cmd_find(NULL, "help") : opts.version ? cli_cmd_find(NULL, "version")

@@ -491,6 +491,10 @@ struct load_run {
                                       event; the run is abandoned, not joined (wl_reap) */
     struct load_snap forced_snap;  /* the counts at that instant */
     struct load_run *next_abandoned;
+    struct bench_opts o_own;       /* wl_run's copy of the caller's options (o points here):
+                                      an abandoned run outlives the caller's */
+    struct res *res_own;           /* an abandoned run's own result (res points here): the
+                                      caller's is gone once wl_run returns */
 };
 
 /* load_stopping - should an event or a setup phase that runs long stop now (a signal, or

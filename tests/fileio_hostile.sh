@@ -420,7 +420,22 @@ t sig-prepare-big sig_prepare_big
 t sig-run sig_run
 t mmap-sigbus mmap_sigbus
 t tail-bytes tail_bytes
+# --output naming one of the prepared files (a typo, a tab completion): refused, exit 3, the
+# file untouched, in both formats
+output_is_test_file() {
+    fresh
+    "$B" fileio --file-dir=d --file-num=2 --file-total-size=2M prepare >/dev/null
+    for f in json text; do
+        rc=0
+        "$B" fileio --file-dir=d --file-num=2 --file-total-size=2M --file-test-mode=rndrd \
+            --events=10 --time=0 run --format=$f --output=d/test_file.1 >out 2>err || rc=$?
+        expect "exit ($f)" $rc 3
+        has err "test_file.1; writing the result there would destroy it"
+        expect "size ($f)" "$(stat -c %s d/test_file.1)" 1048576
+    done
+}
 t validate-small validate_small
+t output-is-test-file output_is_test_file
 t validate-async-few validate_async_few
 t size-small size_small
 if [ "$(id -u)" = 0 ]; then

@@ -82,6 +82,11 @@ grep -q secret "$w/out" && bad "the one-liner: the password is in the document" 
 # 3. failures: the server gone (nothing listens), an interrupted run, a bad option
 j server-gone --complete no --exit 3 --error B_SYSERR -- oltp_read_write --no-defaults --mysql-host=127.0.0.1 --mysql-port=1 --mysql-user=nat --mysql-password=secret --time=1 run
 grep -q secret "$w/out" && bad "server-gone: the password is in the document" || ok
+# ping and the one-liner with nothing listening: the document says why (not "invalid value")
+j ping-gone --complete no --exit 3 --error B_SYSERR -- ping --no-defaults -h 127.0.0.1 -P 1 --count=1
+grep -q '"errno_name":"ECONNREFUSED"' "$w/out" && grep -q '"action":"ping"' "$w/out" && ok || bad "ping-gone: no errno or action in the document"
+j oltp-gone --complete no --exit 3 --error B_SYSERR -- oltp --no-defaults -h 127.0.0.1 -P 1 -u nat
+grep -q '"errno_name":"ECONNREFUSED"' "$w/out" && ok || bad "oltp-gone: no errno in the document"
 (cd "$w" && exec "$B" cpu --time=30 --report-interval=1 --cpu-max-prime=3000 run --format=json >"$w/out" 2>"$w/err") &
 pid=$!
 sleep 2

@@ -251,6 +251,46 @@ static int t_run_forced_then_next(void)
     return 0;
 }
 
+/* The caller's options and result are gone once wl_run returns (sizing_step's copy of the
+ * options is on its stack; cli_run's res too): a worker that leaves its event afterwards and
+ * the teardown at wl_reap must not read them. */
+static _Atomic int t_gone_inside;
+static int t_gone_event(struct load_thread *t)
+{
+    atomic_fetch_add(&t_gone_inside, 1);
+    struct timespec ts = {1, 500000000};
+    nanosleep(&ts, NULL);
+    int n = (int)t->run->o->threads; /* the options, after the caller freed its copy */
+    atomic_fetch_sub(&t_gone_inside, 1);
+    return n > 0 ? B_DONE : B_OK;
+}
+static void t_gone_done(struct load_run *r)
+{
+    res_warn(r->res, "t_gone", NULL, "teardown after the caller left (%lld threads)",
+             (long long)r->o->threads);
+}
+
+static int t_run_forced_caller_gone(void)
+{
+    static const struct wl_def w = {.name = "gone", .event = t_gone_event,
+                                    .done = t_gone_done, .family = WL_CPU};
+    static const char *const kv[] = {"threads=2", "time=1", NULL};
+    struct bench_opts o;
+    T_CHECK(t_opts(&o, kv) == 0);
+    o.forced_s = 0;
+    struct bench_opts *so = b_xcalloc(1, sizeof(*so)); /* as sizing_step's copy */
+    *so = o;
+    struct res *r = b_xcalloc(1, sizeof(*r));
+    res_init(r, &w, "run", so, NULL);
+    T_CHECK(wl_run(&w, so, r) == B_OK);
+    T_CHECK(r->end == RES_END_FORCED && r->final.unfinished == 2);
+    T_CHECK(atomic_load(&t_gone_inside) == 2);
+    res_free(r), free(r), free(so); /* the caller is done with both */
+    T_CHECK(wl_reap(3000) == 0);    /* the workers leave, the teardown runs: no use after free */
+    t_opts_free(&o);
+    return 0;
+}
+
 /* A workload with exact counters: 1 and 3 per event. */
 static int t_ctr_event(struct load_thread *t)
 {

@@ -153,3 +153,20 @@ static int t_mem_stream_run(void)
     t_opts_free(&o);
     return 0;
 }
+
+/* mem_check prints nothing and tests no persona: its failure is in err, in both words. */
+static int t_mem_check_block_size(void)
+{
+    static const char *const kv[] = {"memory-block-size=3", NULL};
+    struct bench_opts o;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    T_CHECK(t_opts(&o, kv) == 0);
+    T_CHECK(mem_check(&o, &e) == B_EXIT_USAGE && e.ex == B_EXIT_USAGE);
+    T_CHECK(!strcmp(e.msg, "memory: --memory-block-size=3: not a power of two of at least 8 "
+                           "bytes"));
+    T_CHECK(e.hint[0] && e.sb_fd == 1 && e.sb_ex == B_EXIT_FAIL);
+    T_CHECK(!strcmp(e.sb, "FATAL: Invalid value for memory-block-size: 3\n"));
+    t_opts_free(&o);
+    return 0;
+}

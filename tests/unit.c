@@ -92,6 +92,7 @@ static const struct {
     {"load_snapshot_diff", t_load_snapshot_diff},
     {"run_forced_then_next", t_run_forced_then_next},
     {"load_rate_lasts_time", t_load_rate_lasts_time},
+    {"run_forced_caller_gone", t_run_forced_caller_gone},
     {"run_merge_equals_longer", t_run_merge_equals_longer},
     {"os_signal_after_lost_reader", t_os_signal_after_lost_reader},
     {"cpu_prime_count", t_cpu_prime_count},
@@ -148,6 +149,7 @@ static const struct {
     {"mem_latency_monotone", t_mem_latency_monotone},
     {"mem_plateaus", t_mem_plateaus},
     {"mem_stream_run", t_mem_stream_run},
+    {"mem_check_block_size", t_mem_check_block_size},
     {"thr_pingpong_counts", t_thr_pingpong_counts},
 };
 
