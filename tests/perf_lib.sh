@@ -75,7 +75,7 @@ for s in "$top"/tests/perf/*.sh; do
     t "$n: parses" 0 $?
     # shellcheck disable=SC2016 # the literal line the scripts source the library with
     t "$n: uses the shared alternation" 1 "$(grep -c '^\. "$top/tests/perf/lib/common.sh"' "$s")"
-    SYSBENCH=/nonexistent FIO_BIN=/nonexistent MBW_BIN=/nonexistent sh "$s" >"$w/out" 2>&1 </dev/null
+    SYSBENCH=/nonexistent FIO_BIN=/nonexistent MBW_BIN=/nonexistent SLAP=/nonexistent sh "$s" >"$w/out" 2>&1 </dev/null
     t "$n: a missing peer exits 77" 77 $?
 done
 echo "perf-lib: $pass passed, $fail failed"
