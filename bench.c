@@ -12988,12 +12988,21 @@ static int slap_exists_row(void *ctx, const struct myc_result *r, const struct m
     return 0;
 }
 
+/* name as a quoted identifier: in backticks, a backtick doubled (a name holding "`; DROP
+ * DATABASE x; -- " stays one name on the multi-statement main connection). */
+static void slap_ident(struct buf *b, const char *name)
+{
+    buf_put(b, "`", 1);
+    for (const char *s = name; *s; s++)
+        buf_put(b, *s == '`' ? "``" : s, *s == '`' ? 2 : 1);
+    buf_put(b, "`", 1);
+}
+
 /* DROP SCHEMA IF EXISTS, refused for a schema that exists and that this run did not create
  * (mysqlslap drops it silently: spec 7), unless --force-drop-existing-schema. */
 static int slap_drop(struct slap_run *run)
 {
     const struct bench_opts *o = run->o;
-    char sql[512];
     if (!run->only_print && !run->schema_ours && !o->slap_force_drop) {
         struct buf lit = {0};
         struct slap_exists x = {0, 0};
@@ -13025,8 +13034,11 @@ static int slap_drop(struct slap_run *run)
             return slap_failed(run, &e);
         }
     }
-    int n = snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS `%s`", o->slap_schema);
-    int ex = slap_main_exec(run, "dropping the schema", sql, (size_t)B_MIN(n, (int)sizeof(sql) - 1));
+    struct buf q = {0};
+    buf_printf(&q, "DROP SCHEMA IF EXISTS ");
+    slap_ident(&q, o->slap_schema);
+    int ex = slap_main_exec(run, "dropping the schema", q.p, q.len);
+    buf_free(&q);
     if (ex == B_EXIT_OK)
         run->schema_ours = false;
     return ex;
@@ -13044,13 +13056,15 @@ static int slap_create(struct slap_run *run, const char *engine, const char *eop
     struct buf eb = {0};
     int ex;
     slap_note(run, 2, "Loading Pre-data", 16);
-    int len = snprintf(sql, sizeof(sql), "CREATE SCHEMA `%s`", o->slap_schema);
-    if ((ex = slap_main_exec(run, "creating the schema", sql,
-                             (size_t)B_MIN(len, (int)sizeof(sql) - 1))) != B_EXIT_OK)
+    buf_printf(&eb, "CREATE SCHEMA ");
+    slap_ident(&eb, o->slap_schema);
+    ex = slap_main_exec(run, "creating the schema", eb.p, eb.len);
+    buf_free(&eb);
+    if (ex != B_EXIT_OK)
         return ex;
     run->schema_ours = true;
     if (run->only_print) {
-        len = snprintf(sql, sizeof(sql), "use %s;", o->slap_schema);
+        snprintf(sql, sizeof(sql), "use %s;", o->slap_schema);
         pthread_mutex_lock(&run->mu);
         buf_printf(&run->out, "%s\n", sql);
         pthread_mutex_unlock(&run->mu);
@@ -13267,10 +13281,11 @@ BENCH_API int slap_main(struct res *res)
     if (ex != B_EXIT_OK) {
         res->err = run.err;
         if (run.schema_ours && p.drop && run.c.fd >= 0) {
-            char sql[512]; /* best effort: what this run created goes */
-            int n = snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS `%s`", o->slap_schema);
-            (void)myc_query(&run.c, sql, (size_t)B_MIN(n, (int)sizeof(sql) - 1), &run.r, NULL,
-                            NULL);
+            struct buf q = {0}; /* best effort: what this run created goes */
+            buf_printf(&q, "DROP SCHEMA IF EXISTS ");
+            slap_ident(&q, o->slap_schema);
+            (void)myc_query(&run.c, q.p, q.len, &run.r, NULL, NULL);
+            buf_free(&q);
         }
     }
     if (run.only_print)

@@ -95,6 +95,12 @@ if [ $rc = 0 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t")" = 3 ]; th
 "$B" slap $C --create-schema=slapkeep -a --no-drop >/dev/null 2>"$w/err"; rc=$?
 if [ $rc = 1 ] && grep -q "ERROR 1007 (HY000): Can't create database 'slapkeep'; database exists" "$w/err"; then ok; else bad "--no-drop on an existing schema: exit $rc: $(cat "$w/err")"; fi
 
+# a backtick in --create-schema stays in the name (doubled), never ends it: no second statement
+"$B" slap $C -a --create-schema='x`; DROP DATABASE slapkeep; -- ' >/dev/null 2>&1
+if [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t" 2>&1)" = 3 ]; then ok; else bad "a backtick in --create-schema dropped slapkeep"; fi
+"$B" slap $C -a --create-schema='sl`ap' >/dev/null 2>&1; rc=$?
+if [ $rc = 0 ] && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'sl\`ap'")" ]; then ok; else bad "--create-schema='sl\`ap': exit $rc, or left behind"; fi
+
 # 4. a failing query: the server's error verbatim, exit 1 (mysqlslap exits 0)
 "$B" slap $C --create-schema=slapkeep -q "SELECT * FROM nosuch" -c 3 >"$w/out" 2>"$w/err"; rc=$?
 if [ $rc = 1 ] && grep -q "ERROR 1146 (42S02): Table 'slapkeep.nosuch' doesn't exist" "$w/err"; then ok; else bad "failing query: exit $rc: $(cat "$w/err")"; fi
