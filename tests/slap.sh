@@ -101,6 +101,45 @@ if [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t" 2>&1)" = 3 ]; then ok; els
 "$B" slap $C -a --create-schema='sl`ap' >/dev/null 2>&1; rc=$?
 if [ $rc = 0 ] && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'sl\`ap'")" ]; then ok; else bad "--create-schema='sl\`ap': exit $rc, or left behind"; fi
 
+# a schema made by another client between bench's check and its DDL is not dropped: a proxy
+# runs that client's CREATE just before it forwards bench's first DROP/CREATE SCHEMA
+cat >"$w/race.py" <<'EOF'
+import socket, subprocess, sys, threading
+fired = []
+def pipe(a, b, hook):
+    try:
+        while True:
+            d = a.recv(65536)
+            if not d:
+                break
+            if hook and not fired and (b"DROP SCHEMA" in d or b"CREATE SCHEMA" in d):
+                fired.append(subprocess.run(sys.argv[2], shell=True))
+            b.sendall(d)
+    except OSError:
+        pass
+    for s in (a, b):
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+ls = socket.socket()
+ls.bind(("127.0.0.1", 0))
+ls.listen(16)
+print(ls.getsockname()[1], flush=True)
+while True:
+    c, _ = ls.accept()
+    u = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    threading.Thread(target=pipe, args=(c, u, True), daemon=True).start()
+    threading.Thread(target=pipe, args=(u, c, False), daemon=True).start()
+EOF
+python3 "$w/race.py" "$BENCH_MY_PORT" "$ROOT -e 'CREATE DATABASE slaprace; CREATE TABLE slaprace.t (a int); INSERT INTO slaprace.t VALUES (1)'" >"$w/race.port" &
+rp=$!
+i=0; while [ ! -s "$w/race.port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+"$B" slap --no-defaults -h 127.0.0.1 -P "$(cat "$w/race.port")" -u nat -psecret --skip-ssl -a --create-schema=slaprace >/dev/null 2>"$w/err"; rc=$?
+kill $rp; wait $rp 2>/dev/null
+if [ $rc = 1 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slaprace.t" 2>&1)" = 1 ] && grep -q "ERROR 1007" "$w/err"; then ok; else bad "a schema made between the check and the DROP: exit $rc, $($ROOT -N -e "SELECT COUNT(*) FROM slaprace.t" 2>&1)"; fi
+$ROOT -e "DROP DATABASE IF EXISTS slaprace"
+
 # 4. a failing query: the server's error verbatim, exit 1 (mysqlslap exits 0)
 "$B" slap $C --create-schema=slapkeep -q "SELECT * FROM nosuch" -c 3 >"$w/out" 2>"$w/err"; rc=$?
 if [ $rc = 1 ] && grep -q "ERROR 1146 (42S02): Table 'slapkeep.nosuch' doesn't exist" "$w/err"; then ok; else bad "failing query: exit $rc: $(cat "$w/err")"; fi
