@@ -12769,9 +12769,16 @@ static int slap_exec(struct slap_run *run, struct my_conn *c, struct myc_result 
     return myc_query(c, sql, len, r, NULL, NULL);
 }
 
-/* A statement on the main connection; what names the phase for the error. */
+/* A statement on the main connection; what names the phase for the error. None after a
+ * stop signal: the run ends at once (the pre-load, the pre/post-queries, the next DROP). */
 static int slap_main_exec(struct slap_run *run, const char *what, const char *sql, size_t len)
 {
+    if (atomic_load(&b_stop)) {
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        b_fail(&e, B_EXIT_FAIL, "slap: %s: interrupted by %s", what, os_stop_signame());
+        return slap_failed(run, &e);
+    }
     if (slap_exec(run, &run->c, &run->r, sql, len) < 0)
         return slap_sql_error(run, what, &run->c, sql, len);
     return B_EXIT_OK;
@@ -13161,7 +13168,7 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     int ex = B_EXIT_OK;
     run->limit = slap_limit(o, p, conc);
     slap_note(run, 2, "Starting Concurrency Test", 25);
-    for (i64 it = 0; it < o->slap_iterations && ex == B_EXIT_OK; it++) {
+    for (i64 it = 0; it < o->slap_iterations && ex == B_EXIT_OK && !atomic_load(&b_stop); it++) {
         u64 ms = 0;
         if (p->drop && (ex = slap_drop(run)) != B_EXIT_OK)
             break;

@@ -140,6 +140,17 @@ kill $rp; wait $rp 2>/dev/null
 if [ $rc = 1 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slaprace.t" 2>&1)" = 1 ] && grep -q "ERROR 1007" "$w/err"; then ok; else bad "a schema made between the check and the DROP: exit $rc, $($ROOT -N -e "SELECT COUNT(*) FROM slaprace.t" 2>&1)"; fi
 $ROOT -e "DROP DATABASE IF EXISTS slaprace"
 
+# Ctrl-C: no further iteration (each a drop, create and pre-load) after it; exit 1; the schema
+# this run created is dropped, one it did not create stays
+"$B" slap $C -a -c 2 -i 400 --number-of-queries=200 >/dev/null 2>"$w/err" &
+sp=$!
+sleep 1.5; kill -INT $sp; t0=$(date +%s); wait $sp; rc=$?; t1=$(date +%s)
+if [ $rc = 1 ] && [ $((t1 - t0)) -le 2 ] && grep -q "interrupted by SIGINT" "$w/err" && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "Ctrl-C in -i 400: exit $rc after $((t1 - t0)) s: $(cat "$w/err")"; fi
+"$B" slap $C --create-schema=slapkeep -q "SELECT SLEEP(0.01)" -c 2 --number-of-queries=100000 >/dev/null 2>&1 &
+sp=$!
+sleep 1; kill -INT $sp; wait $sp; rc=$?
+if [ $rc = 1 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t")" = 3 ]; then ok; else bad "Ctrl-C in a --query run: exit $rc, or slapkeep changed"; fi
+
 # 4. a failing query: the server's error verbatim, exit 1 (mysqlslap exits 0)
 "$B" slap $C --create-schema=slapkeep -q "SELECT * FROM nosuch" -c 3 >"$w/out" 2>"$w/err"; rc=$?
 if [ $rc = 1 ] && grep -q "ERROR 1146 (42S02): Table 'slapkeep.nosuch' doesn't exist" "$w/err"; then ok; else bad "failing query: exit $rc: $(cat "$w/err")"; fi
