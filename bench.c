@@ -12243,6 +12243,7 @@ static int sizing_main(struct res *res)
 #define SLAP_RAND_STRING 126    /* characters of a generated VARCHAR value */
 #define SLAP_DUMMY_KEY "796c4422-1d94-102a-9d6d-00e0812d" /* --only-print, blackhole */
 #define SLAP_CONNECT_TRIES 10   /* as mysqlslap: 10 attempts, 100 ms apart */
+#define SLAP_MAX_COLS 4096      /* -y + -x + secondary indexes: MySQL's columns per table */
 
 /* mysqlslap's alphabet: 60 characters, U and V missing (spec 3.2). */
 static const char slap_alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTWXYZabcdefghijklmnopqrstuvwxyz";
@@ -12621,6 +12622,10 @@ BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct
     }
     slap_cols(o->slap_int_cols, &p->int_cols, &p->int_index);
     slap_cols(o->slap_char_cols, &p->char_cols, &p->char_index);
+    if (o->slap_auto && (i64)p->int_cols + p->char_cols + o->slap_secondary > SLAP_MAX_COLS)
+        return b_fail(e, B_EXIT_USAGE, "slap: -y %s -x %s: %lld columns: a table holds at "
+                                       "most %d", o->slap_int_cols, o->slap_char_cols,
+                      (long long)p->int_cols + p->char_cols + o->slap_secondary, SLAP_MAX_COLS);
     p->drop = !o->slap_no_drop && (o->slap_auto || *o->slap_create);
     p->keyed = o->slap_autoinc || o->slap_guid;
     rnd_libc_srandom(1); /* mysqlslap's statements come from random() unseeded */
