@@ -12852,10 +12852,7 @@ static int slap_client_exec(struct slap_client *cl, const char *sql, size_t len,
 static int slap_client_connect(struct slap_client *cl)
 {
     struct slap_run *run = cl->run;
-    int ex = slap_connect(run, (unsigned)cl->id, &cl->cc, &cl->c, &cl->r, run->o->slap_schema);
-    if (ex == B_EXIT_OK)
-        slap_note(run, 3, "connected!", 10);
-    return ex;
+    return slap_connect(run, (unsigned)cl->id, &cl->cc, &cl->c, &cl->r, run->o->slap_schema);
 }
 
 /* One client (mysqlslap's run_task): connect, SET AUTOCOMMIT=0 with --commit, the query list
@@ -12877,6 +12874,7 @@ static void *slap_client_main(void *arg)
     cl->c.fd = -1;
     if (!run->only_print && slap_client_connect(cl) != B_EXIT_OK)
         goto out;
+    slap_note(run, 3, "connected!", 10); /* as mysqlslap: --only-print too, not on --detach */
     if (o->slap_commit && slap_client_exec(cl, "SET AUTOCOMMIT=0", 16, false) != B_EXIT_OK)
         goto out;
     for (;;) {
@@ -13140,7 +13138,6 @@ static int slap_key_row(void *ctx, const struct myc_result *r, const struct my_s
 static int slap_keys(struct slap_run *run, const char *engine)
 {
     slap_keys_free(run);
-    slap_note(run, 2, "Generating primary key list", 27);
     if (run->only_print || (engine && strstr(engine, "blackhole"))) {
         run->keys = b_xcalloc(1, sizeof(char *));
         run->keys[0] = b_xstrdup(SLAP_DUMMY_KEY);
@@ -13179,6 +13176,7 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
             break;
         if (p->create.n && (ex = slap_create(run, engine, eopt)) != B_EXIT_OK)
             break;
+        slap_note(run, 2, "Generating primary key list", 27); /* as mysqlslap: always */
         if (p->keyed && o->slap_auto && (ex = slap_keys(run, engine)) != B_EXIT_OK)
             break;
         if (o->slap_commit &&

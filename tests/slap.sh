@@ -42,6 +42,9 @@ only - -a --auto-generate-sql-load-type=write --create-schema=other --no-drop
 only - -a --auto-generate-sql-guid-primary --auto-generate-sql-load-type=key -y 0 -x 0
 only - -a -vv --auto-generate-sql-write-number=2 --auto-generate-sql-add-autoincrement
 only - -q "$w/q.sql"
+only - -q "SELECT 1" -vvv -i 2 --commit=1
+only - -a -vv --auto-generate-sql-write-number=1 --auto-generate-sql-unique-query-number=0
+only sort -q "SELECT 1" -vvv -c 3
 only - -q "SELECT 1;;SELECT 2" --delimiter=";" --number-of-queries=3
 only - --create="CREATE TABLE a(a int);INSERT INTO a VALUES (1)" --delimiter=";" -e innodb -q "SELECT * FROM a"
 only sort -a -c 3,2 --detach=2 --commit=3 --number-of-queries=9
@@ -68,6 +71,10 @@ shape -a -c 2 -i 2 --csv="$w/out.csv"
 shape -a -s
 if [ "$(sed -E 's/[0-9]+\.[0-9]{3}/T/g' "$w/out.csv" | sort -u)" = ",mixed,T,T,T,2,0" ]; then ok; else bad "--csv=FILE: $(cat "$w/out.csv")"; fi
 if [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "the schema was left behind"; fi
+# -vvv: "connected!" once per client, not again on a --detach reconnect (times masked)
+$ROOT -e "CREATE DATABASE IF NOT EXISTS slapq"
+shape --create-schema=slapq -q "SELECT 1" -vvv --detach=1 --number-of-queries=3
+$ROOT -e "DROP DATABASE slapq"
 # the server counts the queries bench says it ran (every client its share, twice)
 q0=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_select'" | cut -f2)
 $ROOT -e "CREATE DATABASE slapq"
