@@ -149,7 +149,7 @@ $ROOT -e "DROP DATABASE IF EXISTS slaprace"
 
 # Ctrl-C: no further iteration (each a drop, create and pre-load) after it; exit 1; the schema
 # this run created is dropped, one it did not create stays
-"$B" slap $C -a -c 2 -i 400 --number-of-queries=200 >/dev/null 2>"$w/err" &
+"$B" slap $C -a -c 2 -i 400 --number-of-queries=4000 >/dev/null 2>"$w/err" &
 sp=$!
 sleep 1.5; kill -INT $sp; t0=$(date +%s); wait $sp; rc=$?; t1=$(date +%s)
 if [ $rc = 1 ] && [ $((t1 - t0)) -le 2 ] && grep -q "interrupted by SIGINT" "$w/err" && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "Ctrl-C in -i 400: exit $rc after $((t1 - t0)) s: $(cat "$w/err")"; fi
