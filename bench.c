@@ -12627,6 +12627,13 @@ BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct
                                        "most %d", o->slap_int_cols, o->slap_char_cols,
                       (long long)p->int_cols + p->char_cols + o->slap_secondary, SLAP_MAX_COLS);
     p->drop = !o->slap_no_drop && (o->slap_auto || *o->slap_create);
+    static const char *const sys_schemas[] = {"mysql", "information_schema",
+                                              "performance_schema", "sys"};
+    for (size_t i = 0; p->drop && o->slap_force_drop && i < countof(sys_schemas); i++)
+        if (!strcasecmp(o->slap_schema, sys_schemas[i])) /* the server's own: never */
+            return b_fail(e, B_EXIT_USAGE, "slap: --create-schema=%s with "
+                                           "--force-drop-existing-schema: the server's own "
+                                           "schema, never dropped", o->slap_schema);
     p->keyed = o->slap_autoinc || o->slap_guid;
     rnd_libc_srandom(1); /* mysqlslap's statements come from random() unseeded */
     if (o->slap_auto) {
