@@ -13285,7 +13285,8 @@ BENCH_API int slap_main(struct res *res)
     }
     if (ex == B_EXIT_OK && *o->slap_sql_mode) {
         struct buf q = {0};
-        buf_printf(&q, "SET sql_mode = `%s`", o->slap_sql_mode);
+        buf_printf(&q, "SET sql_mode = ");
+        slap_ident(&q, o->slap_sql_mode); /* as MySQL's mysqlslap: in backticks */
         ex = slap_main_exec(&run, "--sql-mode", q.p, q.len);
         buf_free(&q);
     }

@@ -105,6 +105,8 @@ if [ $rc = 1 ] && grep -q "ERROR 1007 (HY000): Can't create database 'slapkeep';
 # a backtick in --create-schema stays in the name (doubled), never ends it: no second statement
 "$B" slap $C -a --create-schema='x`; DROP DATABASE slapkeep; -- ' >/dev/null 2>&1
 if [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t" 2>&1)" = 3 ]; then ok; else bad "a backtick in --create-schema dropped slapkeep"; fi
+"$B" slap $C --create-schema=slapkeep -q "SELECT 1" --sql-mode='ANSI`; DROP DATABASE slapkeep; -- ' >/dev/null 2>&1
+if [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t" 2>&1)" = 3 ]; then ok; else bad "a backtick in --sql-mode dropped slapkeep"; fi
 "$B" slap $C -a --create-schema='sl`ap' >/dev/null 2>&1; rc=$?
 if [ $rc = 0 ] && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'sl\`ap'")" ]; then ok; else bad "--create-schema='sl\`ap': exit $rc, or left behind"; fi
 
