@@ -12273,6 +12273,7 @@ static int sizing_main(struct res *res)
 #define SLAP_RAND_STRING 126    /* characters of a generated VARCHAR value */
 #define SLAP_DUMMY_KEY "796c4422-1d94-102a-9d6d-00e0812d" /* --only-print, blackhole */
 #define SLAP_CONNECT_TRIES 10   /* as mysqlslap: 10 attempts, 100 ms apart */
+#define SLAP_MAX_COLS 4096      /* -y + -x + secondary indexes: MySQL's columns per table */
 
 /* mysqlslap's alphabet: 60 characters, U and V missing (spec 3.2). */
 static const char slap_alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTWXYZabcdefghijklmnopqrstuvwxyz";
@@ -12651,7 +12652,18 @@ BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct
     }
     slap_cols(o->slap_int_cols, &p->int_cols, &p->int_index);
     slap_cols(o->slap_char_cols, &p->char_cols, &p->char_index);
+    if (o->slap_auto && (i64)p->int_cols + p->char_cols + o->slap_secondary > SLAP_MAX_COLS)
+        return b_fail(e, B_EXIT_USAGE, "slap: -y %s -x %s: %lld columns: a table holds at "
+                                       "most %d", o->slap_int_cols, o->slap_char_cols,
+                      (long long)p->int_cols + p->char_cols + o->slap_secondary, SLAP_MAX_COLS);
     p->drop = !o->slap_no_drop && (o->slap_auto || *o->slap_create);
+    static const char *const sys_schemas[] = {"mysql", "information_schema",
+                                              "performance_schema", "sys"};
+    for (size_t i = 0; p->drop && o->slap_force_drop && i < countof(sys_schemas); i++)
+        if (!strcasecmp(o->slap_schema, sys_schemas[i])) /* the server's own: never */
+            return b_fail(e, B_EXIT_USAGE, "slap: --create-schema=%s with "
+                                           "--force-drop-existing-schema: the server's own "
+                                           "schema, never dropped", o->slap_schema);
     p->keyed = o->slap_autoinc || o->slap_guid;
     rnd_libc_srandom(1); /* mysqlslap's statements come from random() unseeded */
     if (o->slap_auto) {
@@ -12799,9 +12811,16 @@ static int slap_exec(struct slap_run *run, struct my_conn *c, struct myc_result 
     return myc_query(c, sql, len, r, NULL, NULL);
 }
 
-/* A statement on the main connection; what names the phase for the error. */
+/* A statement on the main connection; what names the phase for the error. None after a
+ * stop signal: the run ends at once (the pre-load, the pre/post-queries, the next DROP). */
 static int slap_main_exec(struct slap_run *run, const char *what, const char *sql, size_t len)
 {
+    if (atomic_load(&b_stop)) {
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        b_fail(&e, B_EXIT_FAIL, "slap: %s: interrupted by %s", what, os_stop_signame());
+        return slap_failed(run, &e);
+    }
     if (slap_exec(run, &run->c, &run->r, sql, len) < 0)
         return slap_sql_error(run, what, &run->c, sql, len);
     return B_EXIT_OK;
@@ -12870,10 +12889,7 @@ static int slap_client_exec(struct slap_client *cl, const char *sql, size_t len,
 static int slap_client_connect(struct slap_client *cl)
 {
     struct slap_run *run = cl->run;
-    int ex = slap_connect(run, (unsigned)cl->id, &cl->cc, &cl->c, &cl->r, run->o->slap_schema);
-    if (ex == B_EXIT_OK)
-        slap_note(run, 3, "connected!", 10);
-    return ex;
+    return slap_connect(run, (unsigned)cl->id, &cl->cc, &cl->c, &cl->r, run->o->slap_schema);
 }
 
 /* One client (mysqlslap's run_task): connect, SET AUTOCOMMIT=0 with --commit, the query list
@@ -12895,6 +12911,7 @@ static void *slap_client_main(void *arg)
     cl->c.fd = -1;
     if (!run->only_print && slap_client_connect(cl) != B_EXIT_OK)
         goto out;
+    slap_note(run, 3, "connected!", 10); /* as mysqlslap: --only-print too, not on --detach */
     if (o->slap_commit && slap_client_exec(cl, "SET AUTOCOMMIT=0", 16, false) != B_EXIT_OK)
         goto out;
     for (;;) {
@@ -13018,12 +13035,22 @@ static int slap_exists_row(void *ctx, const struct myc_result *r, const struct m
     return 0;
 }
 
+/* name as a quoted identifier: in backticks, a backtick doubled (a name holding "`; DROP
+ * DATABASE x; -- " stays one name on the multi-statement main connection). */
+static void slap_ident(struct buf *b, const char *name)
+{
+    buf_put(b, "`", 1);
+    for (const char *s = name; *s; s++)
+        buf_put(b, *s == '`' ? "``" : s, *s == '`' ? 2 : 1);
+    buf_put(b, "`", 1);
+}
+
 /* DROP SCHEMA IF EXISTS, refused for a schema that exists and that this run did not create
- * (mysqlslap drops it silently: spec 7), unless --force-drop-existing-schema. */
+ * (mysqlslap drops it silently: spec 7), unless --force-drop-existing-schema; not sent when
+ * the check finds no such schema (--only-print prints it). */
 static int slap_drop(struct slap_run *run)
 {
     const struct bench_opts *o = run->o;
-    char sql[512];
     if (!run->only_print && !run->schema_ours && !o->slap_force_drop) {
         struct buf lit = {0};
         struct slap_exists x = {0, 0};
@@ -13054,9 +13081,14 @@ static int slap_drop(struct slap_run *run)
                    o->slap_schema, (long long)x.tables, x.tables == 1 ? "" : "s");
             return slap_failed(run, &e);
         }
+        return B_EXIT_OK; /* nothing to drop: a DROP now could hit one made since the check
+                           * by another client; CREATE SCHEMA (no IF NOT EXISTS) fails on it */
     }
-    int n = snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS `%s`", o->slap_schema);
-    int ex = slap_main_exec(run, "dropping the schema", sql, (size_t)B_MIN(n, (int)sizeof(sql) - 1));
+    struct buf q = {0};
+    buf_printf(&q, "DROP SCHEMA IF EXISTS ");
+    slap_ident(&q, o->slap_schema);
+    int ex = slap_main_exec(run, "dropping the schema", q.p, q.len);
+    buf_free(&q);
     if (ex == B_EXIT_OK)
         run->schema_ours = false;
     return ex;
@@ -13074,13 +13106,15 @@ static int slap_create(struct slap_run *run, const char *engine, const char *eop
     struct buf eb = {0};
     int ex;
     slap_note(run, 2, "Loading Pre-data", 16);
-    int len = snprintf(sql, sizeof(sql), "CREATE SCHEMA `%s`", o->slap_schema);
-    if ((ex = slap_main_exec(run, "creating the schema", sql,
-                             (size_t)B_MIN(len, (int)sizeof(sql) - 1))) != B_EXIT_OK)
+    buf_printf(&eb, "CREATE SCHEMA ");
+    slap_ident(&eb, o->slap_schema);
+    ex = slap_main_exec(run, "creating the schema", eb.p, eb.len);
+    buf_free(&eb);
+    if (ex != B_EXIT_OK)
         return ex;
     run->schema_ours = true;
     if (run->only_print) {
-        len = snprintf(sql, sizeof(sql), "use %s;", o->slap_schema);
+        snprintf(sql, sizeof(sql), "use %s;", o->slap_schema);
         pthread_mutex_lock(&run->mu);
         buf_printf(&run->out, "%s\n", sql);
         pthread_mutex_unlock(&run->mu);
@@ -13141,7 +13175,6 @@ static int slap_key_row(void *ctx, const struct myc_result *r, const struct my_s
 static int slap_keys(struct slap_run *run, const char *engine)
 {
     slap_keys_free(run);
-    slap_note(run, 2, "Generating primary key list", 27);
     if (run->only_print || (engine && strstr(engine, "blackhole"))) {
         run->keys = b_xcalloc(1, sizeof(char *));
         run->keys[0] = b_xstrdup(SLAP_DUMMY_KEY);
@@ -13174,12 +13207,13 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     int ex = B_EXIT_OK;
     run->limit = slap_limit(o, p, conc);
     slap_note(run, 2, "Starting Concurrency Test", 25);
-    for (i64 it = 0; it < o->slap_iterations && ex == B_EXIT_OK; it++) {
+    for (i64 it = 0; it < o->slap_iterations && ex == B_EXIT_OK && !atomic_load(&b_stop); it++) {
         u64 ms = 0;
         if (p->drop && (ex = slap_drop(run)) != B_EXIT_OK)
             break;
         if (p->create.n && (ex = slap_create(run, engine, eopt)) != B_EXIT_OK)
             break;
+        slap_note(run, 2, "Generating primary key list", 27); /* as mysqlslap: always */
         if (p->keyed && o->slap_auto && (ex = slap_keys(run, engine)) != B_EXIT_OK)
             break;
         if (o->slap_commit &&
@@ -13281,7 +13315,8 @@ BENCH_API int slap_main(struct res *res)
     }
     if (ex == B_EXIT_OK && *o->slap_sql_mode) {
         struct buf q = {0};
-        buf_printf(&q, "SET sql_mode = `%s`", o->slap_sql_mode);
+        buf_printf(&q, "SET sql_mode = ");
+        slap_ident(&q, o->slap_sql_mode); /* as MySQL's mysqlslap: in backticks */
         ex = slap_main_exec(&run, "--sql-mode", q.p, q.len);
         buf_free(&q);
     }
@@ -13297,10 +13332,11 @@ BENCH_API int slap_main(struct res *res)
     if (ex != B_EXIT_OK) {
         res->err = run.err;
         if (run.schema_ours && p.drop && run.c.fd >= 0) {
-            char sql[512]; /* best effort: what this run created goes */
-            int n = snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS `%s`", o->slap_schema);
-            (void)myc_query(&run.c, sql, (size_t)B_MIN(n, (int)sizeof(sql) - 1), &run.r, NULL,
-                            NULL);
+            struct buf q = {0}; /* best effort: what this run created goes */
+            buf_printf(&q, "DROP SCHEMA IF EXISTS ");
+            slap_ident(&q, o->slap_schema);
+            (void)myc_query(&run.c, q.p, q.len, &run.r, NULL, NULL);
+            buf_free(&q);
         }
     }
     if (run.only_print)

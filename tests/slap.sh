@@ -42,6 +42,9 @@ only - -a --auto-generate-sql-load-type=write --create-schema=other --no-drop
 only - -a --auto-generate-sql-guid-primary --auto-generate-sql-load-type=key -y 0 -x 0
 only - -a -vv --auto-generate-sql-write-number=2 --auto-generate-sql-add-autoincrement
 only - -q "$w/q.sql"
+only - -q "SELECT 1" -vvv -i 2 --commit=1
+only - -a -vv --auto-generate-sql-write-number=1 --auto-generate-sql-unique-query-number=0
+only sort -q "SELECT 1" -vvv -c 3
 only - -q "SELECT 1;;SELECT 2" --delimiter=";" --number-of-queries=3
 only - --create="CREATE TABLE a(a int);INSERT INTO a VALUES (1)" --delimiter=";" -e innodb -q "SELECT * FROM a"
 only sort -a -c 3,2 --detach=2 --commit=3 --number-of-queries=9
@@ -68,6 +71,10 @@ shape -a -c 2 -i 2 --csv="$w/out.csv"
 shape -a -s
 if [ "$(sed -E 's/[0-9]+\.[0-9]{3}/T/g' "$w/out.csv" | sort -u)" = ",mixed,T,T,T,2,0" ]; then ok; else bad "--csv=FILE: $(cat "$w/out.csv")"; fi
 if [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "the schema was left behind"; fi
+# -vvv: "connected!" once per client, not again on a --detach reconnect (times masked)
+$ROOT -e "CREATE DATABASE IF NOT EXISTS slapq"
+shape --create-schema=slapq -q "SELECT 1" -vvv --detach=1 --number-of-queries=3
+$ROOT -e "DROP DATABASE slapq"
 # the server counts the queries bench says it ran (every client its share, twice)
 q0=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_select'" | cut -f2)
 $ROOT -e "CREATE DATABASE slapq"
@@ -94,6 +101,64 @@ if [ $rc = 0 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t")" = 3 ]; th
 # --no-drop on an existing schema: the server's refusal of CREATE SCHEMA, exit 1 (as mysqlslap)
 "$B" slap $C --create-schema=slapkeep -a --no-drop >/dev/null 2>"$w/err"; rc=$?
 if [ $rc = 1 ] && grep -q "ERROR 1007 (HY000): Can't create database 'slapkeep'; database exists" "$w/err"; then ok; else bad "--no-drop on an existing schema: exit $rc: $(cat "$w/err")"; fi
+
+# a backtick in --create-schema stays in the name (doubled), never ends it: no second statement
+"$B" slap $C -a --create-schema='x`; DROP DATABASE slapkeep; -- ' >/dev/null 2>&1
+if [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t" 2>&1)" = 3 ]; then ok; else bad "a backtick in --create-schema dropped slapkeep"; fi
+"$B" slap $C --create-schema=slapkeep -q "SELECT 1" --sql-mode='ANSI`; DROP DATABASE slapkeep; -- ' >/dev/null 2>&1
+if [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t" 2>&1)" = 3 ]; then ok; else bad "a backtick in --sql-mode dropped slapkeep"; fi
+"$B" slap $C -a --create-schema='sl`ap' >/dev/null 2>&1; rc=$?
+if [ $rc = 0 ] && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'sl\`ap'")" ]; then ok; else bad "--create-schema='sl\`ap': exit $rc, or left behind"; fi
+
+# a schema made by another client between bench's check and its DDL is not dropped: a proxy
+# runs that client's CREATE just before it forwards bench's first DROP/CREATE SCHEMA
+cat >"$w/race.py" <<'EOF'
+import socket, subprocess, sys, threading
+fired = []
+def pipe(a, b, hook):
+    try:
+        while True:
+            d = a.recv(65536)
+            if not d:
+                break
+            if hook and not fired and (b"DROP SCHEMA" in d or b"CREATE SCHEMA" in d):
+                fired.append(subprocess.run(sys.argv[2], shell=True))
+            b.sendall(d)
+    except OSError:
+        pass
+    for s in (a, b):
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+ls = socket.socket()
+ls.bind(("127.0.0.1", 0))
+ls.listen(16)
+print(ls.getsockname()[1], flush=True)
+while True:
+    c, _ = ls.accept()
+    u = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    threading.Thread(target=pipe, args=(c, u, True), daemon=True).start()
+    threading.Thread(target=pipe, args=(u, c, False), daemon=True).start()
+EOF
+python3 "$w/race.py" "$BENCH_MY_PORT" "$ROOT -e 'CREATE DATABASE slaprace; CREATE TABLE slaprace.t (a int); INSERT INTO slaprace.t VALUES (1)'" >"$w/race.port" &
+rp=$!
+i=0; while [ ! -s "$w/race.port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+"$B" slap --no-defaults -h 127.0.0.1 -P "$(cat "$w/race.port")" -u nat -psecret --skip-ssl -a --create-schema=slaprace >/dev/null 2>"$w/err"; rc=$?
+kill $rp; wait $rp 2>/dev/null
+if [ $rc = 1 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slaprace.t" 2>&1)" = 1 ] && grep -q "ERROR 1007" "$w/err"; then ok; else bad "a schema made between the check and the DROP: exit $rc, $($ROOT -N -e "SELECT COUNT(*) FROM slaprace.t" 2>&1)"; fi
+$ROOT -e "DROP DATABASE IF EXISTS slaprace"
+
+# Ctrl-C: no further iteration (each a drop, create and pre-load) after it; exit 1; the schema
+# this run created is dropped, one it did not create stays
+"$B" slap $C -a -c 2 -i 400 --number-of-queries=4000 >/dev/null 2>"$w/err" &
+sp=$!
+sleep 1.5; kill -INT $sp; t0=$(date +%s); wait $sp; rc=$?; t1=$(date +%s)
+if [ $rc = 1 ] && [ $((t1 - t0)) -le 2 ] && grep -q "interrupted by SIGINT" "$w/err" && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "Ctrl-C in -i 400: exit $rc after $((t1 - t0)) s: $(cat "$w/err")"; fi
+"$B" slap $C --create-schema=slapkeep -q "SELECT SLEEP(0.01)" -c 2 --number-of-queries=100000 >/dev/null 2>&1 &
+sp=$!
+sleep 1; kill -INT $sp; wait $sp; rc=$?
+if [ $rc = 1 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slapkeep.t")" = 3 ]; then ok; else bad "Ctrl-C in a --query run: exit $rc, or slapkeep changed"; fi
 
 # 4. a failing query: the server's error verbatim, exit 1 (mysqlslap exits 0)
 "$B" slap $C --create-schema=slapkeep -q "SELECT * FROM nosuch" -c 3 >"$w/out" 2>"$w/err"; rc=$?

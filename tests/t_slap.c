@@ -103,6 +103,15 @@ static int t_slap_build_refusals(void)
                               "auto-generate-sql-execute-number=3", NULL},
         (const char *const[]){"query=SELECT 1", "concurrency=0", NULL},
         (const char *const[]){"query=SELECT 1", "concurrency=100000", NULL},
+        /* a column count that would build a table string of gigabytes */
+        (const char *const[]){"auto-generate-sql=on", "number-char-cols=999999999", NULL},
+        (const char *const[]){"auto-generate-sql=on", "number-int-cols=4000",
+                              "number-char-cols=90", "auto-generate-sql-secondary-indexes=7",
+                              NULL},
+        (const char *const[]){"auto-generate-sql=on", "force-drop-existing-schema=on",
+                              "create-schema=MySQL", NULL},
+        (const char *const[]){"create=CREATE TABLE a (a int)", "query=SELECT 1",
+                              "force-drop-existing-schema=on", "create-schema=sys", NULL},
         (const char *const[]){NULL},
     };
     for (size_t i = 0; i < countof(bad); i++) {
