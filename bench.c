@@ -6849,9 +6849,10 @@ static int mem_lat_setup(struct load_run *r)
 /* The bench modes' hooks, called from the memory test's (mode != sysbench). */
 static int mem_mode_check(struct bench_opts *o, struct b_err *e)
 {
-    if (o->warmup_time)
-        return b_fail(e, B_EXIT_USAGE, "memory: --warmup-time does not apply to "
-                                       "--memory-mode=%s (it measures once, to the end)",
+    if (o->warmup_time || o->forced_s >= 0)
+        return b_fail(e, B_EXIT_USAGE, "memory: --%s does not apply to --memory-mode=%s (it "
+                                       "measures once, to the end)",
+                      o->warmup_time ? "warmup-time" : "forced-shutdown",
                       o->memory_mode == MEM_MODE_STREAM ? "stream" : "latency");
     if (o->memory_mode == MEM_MODE_STREAM && o->threads == 1)
         o->threads = mem_usable_cpus(); /* the default: all usable CPUs (taskset for fewer) */
@@ -7399,9 +7400,10 @@ static int thr_pp_event(struct load_thread *t)
 /* The threads test's hooks by mode (sysbench's, or the ping-pong). */
 static int thr_threads_check(struct bench_opts *o, struct b_err *e)
 {
-    if (o->threads_mode == THR_MODE_PINGPONG && o->warmup_time)
-        return b_fail(e, B_EXIT_USAGE, "threads: --warmup-time does not apply to "
-                                       "--threads-mode=pingpong (it measures once, to the end)");
+    if (o->threads_mode == THR_MODE_PINGPONG && (o->warmup_time || o->forced_s >= 0))
+        return b_fail(e, B_EXIT_USAGE, "threads: --%s does not apply to --threads-mode=pingpong "
+                                       "(it measures once, to the end)",
+                      o->warmup_time ? "warmup-time" : "forced-shutdown");
     if (o->threads_mode == THR_MODE_PINGPONG && o->threads != 1)
         return b_fail(e, B_EXIT_USAGE, "threads: --threads-mode=pingpong runs its own two "
                                        "threads, not --threads=%lld", (long long)o->threads);

@@ -71,6 +71,15 @@ One thread only for latency and ping-pong; STREAM needs two passes:
   $ $BENCH threads --threads-mode=pingpong --warmup-time=1 run
   bench: threads: --warmup-time does not apply to --threads-mode=pingpong (it measures once, to the end)
   [2]
+
+A worker of these modes must never outlive its run: --forced-shutdown is refused too (review).
+
+  $ $BENCH memory --memory-mode=latency --forced-shutdown=0 run
+  bench: memory: --forced-shutdown does not apply to --memory-mode=latency (it measures once, to the end)
+  [2]
+  $ $BENCH threads --threads-mode=pingpong --forced-shutdown=1 run
+  bench: threads: --forced-shutdown does not apply to --threads-mode=pingpong (it measures once, to the end)
+  [2]
   $ $BENCH memory --memory-mode=stream --memory-passes=1 run 2>&1 | head -1
   bench: --memory-passes: invalid value '1' (expected an integer 2..1000000)
 
