@@ -7483,15 +7483,23 @@ static void load_snapshot(struct load_run *r, struct load_snap *s)
     memset(s->hist, 0, sizeof(*s->hist));
     if (s->nops)
         memset(s->op_hist, 0, (size_t)s->nops * sizeof(struct hist));
+    u64 counted = 0; /* values in s->hist so far */
     for (int i = 0; i < r->nthreads; i++) {
         struct load_thread *t = &r->thr[i];
-        u64 ev = atomic_load_explicit(&t->events, memory_order_relaxed);
+        u64 ev;
         u64 sum = atomic_load_explicit(&t->lat_sum_ns, memory_order_relaxed);
         /* a self-timed thread overlaps its events: its time is what it reports (exec_ns) */
         u64 busy_ns = r->self_timed ? atomic_load_explicit(&t->exec_ns, memory_order_relaxed)
                                     : sum;
         u64 mn = atomic_load_explicit(&t->lat_min_ns, memory_order_relaxed);
         u64 mx = atomic_load_explicit(&t->lat_max_ns, memory_order_relaxed);
+        /* the thread's events are what its histogram holds at the one read of it below:
+         * a thread recording while the snapshot is taken cannot make the counts and the
+         * histogram differ (a checkpoint's window and the final one each add up) */
+        hist_add(s->hist, &t->hist);
+        u64 now_counted = hist_total(s->hist);
+        ev = now_counted - counted;
+        counted = now_counted;
         s->thr_events[i] = ev;
         s->thr_sum_ns[i] = busy_ns;
         s->events += ev;
@@ -7501,7 +7509,6 @@ static void load_snapshot(struct load_run *r, struct load_snap *s)
         for (int k = 0; k < LOAD_NCTR; k++)
             s->ctr[k] += atomic_load_explicit(&t->ctr[k], memory_order_relaxed);
         s->busy += atomic_load_explicit(&t->busy, memory_order_relaxed) > 0;
-        hist_add(s->hist, &t->hist);
         for (int k = 0; k < s->nops && t->op_hist; k++)
             hist_add(&s->op_hist[k], &t->op_hist[k]);
     }
@@ -7593,10 +7600,8 @@ static inline void load_record(struct load_thread *t, u64 lat)
     atomic_store_explicit(&t->lat_sum_ns,
                           atomic_load_explicit(&t->lat_sum_ns, memory_order_relaxed) + lat,
                           memory_order_relaxed);
+    /* the histogram is the count of events too (load_snapshot): one counter, one truth */
     hist_record(&t->hist, lat);
-    /* events last, with release: a reader that sees the count sees its latency */
-    atomic_store_explicit(&t->events, atomic_load_explicit(&t->events, memory_order_relaxed) + 1,
-                          memory_order_release);
 }
 
 /* Why a worker left its loop (for the INFO lines sysbench prints at verbosity >= 4). */

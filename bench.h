@@ -423,7 +423,6 @@ struct load_thread {
     void *wl;                  /* workload's per-thread state */
     u64 limit;                 /* per-thread event limit (memory, mutex), UINT64_MAX = none */
     u64 done;                  /* events done by this thread (owner only) */
-    _Atomic u64 events;        /* events completed and counted */
     _Atomic u64 lat_sum_ns;    /* sum of latencies */
     _Atomic u64 exec_ns;       /* self-timed workloads: the thread's time in its events */
     _Atomic u64 lat_min_ns;    /* min latency since last reset */
