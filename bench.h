@@ -321,6 +321,10 @@ struct bench_opts {
     char *oltp_test_mode, *oltp_nontrx_mode;  /* sysbench 0.4's --test=oltp */
     bool oltp_read_only;
     bool sizing_tables_set, sizing_rows_set;   /* --tables / --table-size were given */
+    /* bench all */
+    bool all_quick, all_thorough;
+    char *all_expect, *all_expect_file;       /* --expect, --expect-file */
+    bool db_given;    /* set by cli_: a mysql option, MYSQL_PWD or an option file named one */
     bool own_tables;  /* set by cli_ (the bench persona): OLTP tables carry the COMMENT
                          'created by bench' marker, and bench writes to, drops or undoes only
                          tables with it (or sysbench's exact definition, said so); off
