@@ -13947,18 +13947,18 @@ struct all_check {
 
 static const struct all_check all_checks[] = {
     {"durable_writes", "disk.fdatasync_p99_ms", true, 2, 10, "ms",
-     "etcd: WAL fsync p99 < 10 ms; OKD 2 ms heavy"},
+     "etcd WAL p99<10ms"},
     {"flush_behaviour", "disk.flush_volatile", true, 1, NAN, "",
-     "write-back cache, fsync p50 >= 0.5 ms: no PLP"},
-    {"steal", "cpu_steal_pct", true, 2, 10, "%", "/proc/stat steal during the run"},
+     "no PLP, slow flush"},
+    {"steal", "cpu_steal_pct", true, 2, 10, "%", "/proc/stat steal"},
     {"cpu_scaling", "cpu.scaling_efficiency", false, 0.8, NAN, "",
-     "all CPUs should give >= 80% of N x 1"},
-    {"swappiness", "swappiness", true, 11, NAN, "", "MySQLTuner: vm.swappiness <= 10"},
-    {"swap_used", "host.swap_used_bytes", true, 1, NAN, "B", "MySQLTuner: no swap in use"},
-    {"thp", "host.thp_always", true, 1, NAN, "", "DB vendors: THP never or madvise"},
-    {"clocksource", "host.clocksource_slow", true, 1, NAN, "", "tsc/arch_sys_counter: timing"},
-    {"nofile", "host.nofile_limit", false, 65536, NAN, "", "MySQLTuner: RLIMIT_NOFILE"},
-    {"disk_dir", "disk.not_a_disk", true, 1, NAN, "", "tmpfs/no O_DIRECT: not the disk"},
+     "N CPUs ~ N x 1 CPU"},
+    {"swappiness", "swappiness", true, 11, NAN, "", "MySQLTuner: <= 10"},
+    {"swap_used", "host.swap_used_bytes", true, 1, NAN, "B", "MySQLTuner"},
+    {"thp", "host.thp_always", true, 1, NAN, "", "DB vendor guidance"},
+    {"clocksource", "host.clocksource_slow", true, 1, NAN, "", "latency fidelity"},
+    {"nofile", "host.nofile_limit", false, 65536, NAN, "", "MySQLTuner"},
+    {"disk_dir", "disk.not_a_disk", true, 1, NAN, "", "tmpfs/no O_DIRECT"},
 };
 
 /* The facts the checks read that are not measures themselves. */
@@ -13993,7 +13993,7 @@ static void all_fmt_num(char *out, size_t n, double v)
 {
     if (v != v)
         snprintf(out, n, "-");
-    else if (fabs(v) >= 1e6 && fabs(v) < 1e18 && v == floor(v))
+    else if (fabs(v) < 1e15 && v == floor(v))
         snprintf(out, n, "%.0f", v);
     else
         snprintf(out, n, "%.4g", v);
@@ -14034,10 +14034,10 @@ static int all_run_checks(struct res *res)
         all_fmt_num(w, sizeof(w), k->warn);
         all_fmt_num(f, sizeof(f), k->fail);
         if (k->fail == k->fail)
-            snprintf(thr, sizeof(thr), "warn %s %s, fail %s %s%s", k->hi ? ">=" : "<", w,
+            snprintf(thr, sizeof(thr), "warn%s%s fail%s%s%s", k->hi ? ">=" : "<", w,
                      k->hi ? ">" : "<", f, k->unit);
         else
-            snprintf(thr, sizeof(thr), "warn %s %s%s", k->hi ? ">=" : "<", w, k->unit);
+            snprintf(thr, sizeof(thr), "warn%s%s%s", k->hi ? ">=" : "<", w, k->unit);
         int vd = h ? all_verdict(k->hi, v, k->warn, k->fail) : ALL_INFO;
         all_check_step(res, k->id, k->path, h, v, vd, h ? thr : "not measured", k->basis);
         worst = B_MAX(worst, vd);
@@ -14105,7 +14105,7 @@ static int all_expect_parse(const char *s, struct all_expect *out, int max, char
                 snprintf(bad, badn, "%.*s", (int)B_MIN((size_t)(b - a), 80), a);
                 return -1;
             }
-            snprintf(x->text, sizeof(x->text), "%s %s %s", x->path, x->op, num);
+            snprintf(x->text, sizeof(x->text), "%s %s", x->op, num);
             n++;
         }
         if (*e == '#')
@@ -15283,7 +15283,7 @@ static const char *rep_all_v(const struct res *res, const char *key, int prec, c
 
 static void rep_all(const struct res *res)
 {
-    char a[32], b[32], c[32], d[32], e[32];
+    char a[32], b[32], c[32], d[32], e[32], f[32];
     const double gib = 1073741824.0;
     rep_all_line("bench all (%s): %s, %s, one page", all_str(res, "all.level"),
                  all_str(res, "cpu_model"), all_str(res, "kernel"));
@@ -15295,7 +15295,7 @@ static void rep_all(const struct res *res)
                  rep_all_v(res, "cpus_usable", 0, d, sizeof(d)),
                  rep_all_v(res, "numa_nodes", 0, e, sizeof(e)),
                  all_num(res, "mem_total_bytes", NULL) > 0
-                     ? (snprintf(a, sizeof(a), "%.1f", all_num(res, "mem_total_bytes", NULL) / gib), a)
+                     ? (snprintf(f, sizeof(f), "%.1f", all_num(res, "mem_total_bytes", NULL) / gib), f)
                      : "-");
     rep_all_line("          virt %s, container %s, clock %s, THP %s, swappiness %s, swap %s GiB",
                  *all_str(res, "virtualization") ? all_str(res, "virtualization") : "none",
@@ -15391,15 +15391,20 @@ static void rep_all(const struct res *res)
                      rep_all_v(res, "db.oltp_knee_tps", 1, d, sizeof(d)));
     }
     rep_all_line("%s", "");
-    rep_all_line("VERDICTS  %-16s %-28s %-10s %s", "check", "measure", "value", "threshold");
+    rep_all_line("VERDICTS %-15s %-26s %-8s %-19s %s", "check", "measure", "value", "threshold",
+                 "basis");
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *s = &res->steps[i];
         if (strcmp(s->command, "check"))
             continue;
         char v[32];
-        rep_all_line("  %-7s %-16s %-28s %-10s %s; %s", all_str(s, "verdict"), all_str(s, "id"),
-                     all_str(s, "path"), rep_all_v(s, "value", -1, v, sizeof(v)),
-                     all_str(s, "threshold"), all_str(s, "basis"));
+        bool h;
+        double x = all_num(s, "value", &h);
+        if (h)
+            all_fmt_num(v, sizeof(v), x);
+        rep_all_line("  %-4s %-17s %-26s %-8s %-19s %s", all_str(s, "verdict"), all_str(s, "id"),
+                     all_str(s, "path"), h ? v : "-", all_str(s, "threshold"),
+                     all_str(s, "basis"));
     }
     rep_all_line("%s", "");
     rep_all_line("SETTINGS  %-26s %-14s %s", "setting", "value", "rule");
