@@ -14200,7 +14200,7 @@ static void all_settings(struct all_ctx *x)
     all_setting(res, "innodb_buffer_pool_size", "RAM<1G:128M, 1-4G:50%, >4G:75% (limit)",
                 "%.0fM", bp / m);
     double iops = all_num(res, "disk.randwrite_qd32_iops", &h);
-    if (h && x->direct) {
+    if (h && x->direct && all_num(res, "disk.not_a_disk", NULL) == 0) {
         double cap = floor(iops * 0.5 / 100 + 0.5) * 100;
         cap = B_MIN(B_MAX(cap, 200), 20000);
         double mx = B_MAX(B_MIN(2 * cap, iops), 2000);
