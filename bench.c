@@ -15358,12 +15358,14 @@ static void rep_all(const struct res *res)
                          rep_all_v(res, k3, 0, c, sizeof(c)),
                          rep_all_v(res, k4, 3, d, sizeof(d)));
         }
-        rep_all_line("          1M sequential read %s MiB/s, write %s MiB/s; QD32 by %s%s%s",
+        rep_all_line("          1M sequential read %s MiB/s, write %s MiB/s; QD32 by %s",
                      rep_all_v(res, "disk.seqread_mib_per_s", 0, a, sizeof(a)),
                      rep_all_v(res, "disk.seqwrite_mib_per_s", 0, b, sizeof(b)),
-                     all_str(res, "disk.io_engine"),
-                     *all_str(res, "disk.io_engine_why") ? ": " : "",
-                     all_str(res, "disk.io_engine_why"));
+                     all_str(res, "disk.io_engine"));
+        const char *why = all_str(res, "disk.io_engine_why");
+        if (*why)
+            rep_all_line("          sync, not io_uring: %s",
+                         strncmp(why, "fileio: ", 8) ? why : why + 8);
     }
     if (res_fact(res, "db.server_version")) {
         rep_all_line("DATABASE  %s, %s: ping p50 %s ms, p99 %s ms",
@@ -17423,6 +17425,18 @@ static void cli_print_help(void)
 {
     const struct cli_persona *p = cli_persona();
     const bool sb = p->help != CLI_HELP_BENCH; /* sysbench's text: no bench extensions */
+    if (!sb) /* first contact: the product's own commands lead, one example each */
+        printf("bench: database host sizing and benchmarks in one static binary\n\n"
+               "Commands:\n"
+               "  all   the one-page sizing report: host, CPU, memory, disk, database, verdicts\n"
+               "        bench all --dir=/var/lib/mysql [-h HOST -u USER -p] [--quick]\n"
+               "  oltp  the OLTP sizing one-liner: a thread ladder in its own schema, the knee\n"
+               "        bench oltp -h HOST -u USER -p\n"
+               "  ping  connection check: server, TLS, authentication, round-trip times\n"
+               "        bench ping -h HOST -u USER -p\n"
+               "  slap  mysqlslap (mariadb-slap), drop-in\n"
+               "        bench slap -h HOST -u USER -p -a -c 10,50 -i 3\n\n"
+               "The sysbench 1.0.20 compatible tests and their options follow.\n\n");
     printf("Usage:\n  %s [options]... [testname] [command]\n\n", p->name);
     printf("Commands implemented by most tests: prepare run cleanup help\n\n");
     for (size_t g = 0; g < countof(opt_groups); g++) {
