@@ -14319,6 +14319,9 @@ static const struct opt_def opt_all[] = {
         OPT_F_NODEF),
     OPT("expect-file", STR, all_expect_file, "", 0, 0, NULL,
         "a file of --expect terms, one or more a line ('#' comments)", NULL, OPT_F_NODEF),
+    OPT("html", STR, all_html, "", 0, 0, NULL,
+        "also write the report as one self-contained HTML file (inline CSS and SVG)", NULL,
+        OPT_F_NODEF),
 };
 
 /*== 20 wl_ : workload registry and the run path =============================*/
@@ -15422,6 +15425,226 @@ static void rep_all(const struct res *res)
     rep_all_line("%s", "");
     rep_all_line("Total time %.1f s; verdict %s", all_num(res, "all.total_s", NULL),
                  *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "-");
+}
+
+/* ---- bench all --html=FILE: one self-contained page (inline CSS and SVG, no script) ---- */
+
+static void rep_html_esc(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else if (*s == '"')
+            fputs("&quot;", f);
+        else
+            fputc(*s, f);
+}
+
+/* A chart: n points (x label, y value) as a polyline (line) or bars, y from 0 to the max. */
+static void rep_html_chart(FILE *f, const char *title, const char *unit, const char *const *xl,
+                           const double *y, int n, bool line)
+{
+    const double W = 560, H = 220, L = 60, B = 30, T = 24;
+    double mx = 0;
+    for (int i = 0; i < n; i++)
+        mx = B_MAX(mx, y[i]);
+    if (mx <= 0)
+        mx = 1;
+    fprintf(f, "<figure><svg width=\"%.0f\" height=\"%.0f\" "
+               "role=\"img\" class=\"chart\"><title>",
+            W, H);
+    rep_html_esc(f, title);
+    fprintf(f, "</title><text x=\"%.0f\" y=\"16\" class=\"t\">", L);
+    rep_html_esc(f, title);
+    fprintf(f, " (%s)</text>", unit);
+    fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"ax\"/>", L, H - B,
+            W - 10, H - B);
+    fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"ax\"/>", L, T, L,
+            H - B);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" class=\"l\" text-anchor=\"end\">%.4g</text>", L - 4,
+            T + 4, mx);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" class=\"l\" text-anchor=\"end\">0</text>", L - 4,
+            H - B);
+    double step = n > 0 ? (W - 10 - L) / n : 0;
+    if (line)
+        fputs("<polyline class=\"p\" points=\"", f);
+    for (int i = 0; i < n && line; i++)
+        fprintf(f, "%.1f,%.1f ", L + step * (i + 0.5), H - B - (H - B - T) * y[i] / mx);
+    if (line)
+        fputs("\"/>", f);
+    for (int i = 0; i < n; i++) {
+        double x = L + step * (i + 0.5), h = (H - B - T) * y[i] / mx;
+        if (!line)
+            fprintf(f, "<rect class=\"b\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
+                    x - step * 0.35, H - B - h, step * 0.7, h);
+        else
+            fprintf(f, "<circle class=\"d\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", x, H - B - h);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" class=\"l\" text-anchor=\"middle\">", x,
+                H - B + 14);
+        rep_html_esc(f, xl[i]);
+        fputs("</text>", f);
+    }
+    fputs("</svg></figure>\n", f);
+}
+
+/* The step of all's result whose fact "step" is name; NULL if none. */
+static const struct res *rep_all_step(const struct res *res, const char *name)
+{
+    for (int i = 0; i < res->nsteps; i++)
+        if (!strcmp(all_str(&res->steps[i], "step"), name))
+            return &res->steps[i];
+    return NULL;
+}
+
+static void rep_html_facts(FILE *f, const struct res *res, const char *title, const char *pfx)
+{
+    fprintf(f, "<section><h2>%s</h2><table>\n", title);
+    for (int i = 0; i < res->nfacts; i++) {
+        const struct res_fact *x = &res->facts[i];
+        bool dotted = strchr(x->key, '.') != NULL;
+        if (pfx ? strncmp(x->key, pfx, strlen(pfx)) : dotted)
+            continue;
+        fputs("<tr><th>", f);
+        rep_html_esc(f, x->key);
+        fputs("</th><td>", f);
+        if (x->type == RES_STR)
+            rep_html_esc(f, x->str ? x->str : "");
+        else if (x->type == RES_NUM)
+            fprintf(f, "%.6g", x->num);
+        else if (x->type == RES_BOOL)
+            fputs(x->i ? "yes" : "no", f);
+        else
+            fprintf(f, "%lld", (long long)x->i);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table></section>\n", f);
+}
+
+/* rep_all_html - the page as one HTML file. Returns 0, or errno when the file failed. */
+static int rep_all_html(const struct res *res, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return errno ? errno : EIO;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<title>bench all report</title><style>"
+          "body{font:14px/1.4 sans-serif;margin:2em;color:#222}h1{font-size:1.4em}"
+          "h2{font-size:1.1em;border-bottom:1px solid #ccc}table{border-collapse:collapse}"
+          "th,td{padding:2px 10px;text-align:left;border-bottom:1px solid #eee}"
+          "th{font-weight:normal;color:#555}.PASS{color:#070}.WARN{color:#a60}.FAIL{color:#c00}"
+          ".INFO{color:#555}.chart{background:#fafafa;border:1px solid #ddd}"
+          ".ax{stroke:#888}.p{fill:none;stroke:#36c;stroke-width:2}.d{fill:#36c}.b{fill:#36c}"
+          ".t{font-size:13px}.l{font-size:10px;fill:#555}"
+          "</style></head><body>\n<h1>bench all report</h1>\n",
+          f);
+    fprintf(f, "<p>%s run, %.1f s, verdict <b class=\"%s\">%s</b></p>\n",
+            all_str(res, "all.level"), all_num(res, "all.total_s", NULL),
+            all_str(res, "all.verdict"), all_str(res, "all.verdict"));
+    rep_html_facts(f, res, "Host", NULL);
+    rep_html_facts(f, res, "CPU", "cpu.");
+    rep_html_facts(f, res, "Memory", "mem.");
+    const struct res *lat = rep_all_step(res, "latency");
+    if (lat && lat->nsteps) {
+        const char *xl[40];
+        char lab[40][16];
+        double y[40];
+        int n = 0;
+        for (int i = 0; i < lat->nsteps && n < 40; i++) {
+            double sz = all_num(&lat->steps[i], "size_bytes", NULL);
+            unit_fmt_size((u64)sz, lab[n], sizeof(lab[n]));
+            xl[n] = lab[n];
+            y[n++] = all_num(&lat->steps[i], "ns_per_load", NULL);
+        }
+        rep_html_chart(f, "load latency by working-set size", "ns", xl, y, n, true);
+    }
+    rep_html_facts(f, res, "Scheduler", "sched.");
+    rep_html_facts(f, res, "Disk", "disk.");
+    if (res_fact(res, "disk.randread_qd1_iops")) {
+        static const char *const xl[] = {"read QD1", "read QD32", "write QD1", "write QD32"};
+        static const char *const k[] = {"disk.randread_qd1", "disk.randread_qd32",
+                                        "disk.randwrite_qd1", "disk.randwrite_qd32"};
+        double y[4], z[4];
+        for (int i = 0; i < 4; i++) {
+            char key[48];
+            snprintf(key, sizeof(key), "%s_iops", k[i]);
+            y[i] = all_num(res, key, NULL);
+            snprintf(key, sizeof(key), "%s_p99_ms", k[i]);
+            z[i] = all_num(res, key, NULL);
+        }
+        rep_html_chart(f, "16 KiB random IOPS by queue depth", "IOPS", xl, y, 4, false);
+        rep_html_chart(f, "16 KiB random p99 latency by queue depth", "ms", xl, z, 4, false);
+    }
+    if (res_fact(res, "db.server_version")) {
+        rep_html_facts(f, res, "Database", "db.");
+        for (int i = 0; i < res->nsteps; i++) {
+            const struct res *o = &res->steps[i];
+            if (strcmp(o->command, "oltp") || !o->nsteps)
+                continue;
+            const char *xl[32];
+            char lab[32][32];
+            double y[32];
+            int n = 0;
+            for (int j = 0; j < o->nsteps && n < 32; j++) {
+                struct sizing_row row;
+                if (!o->steps[j].have_final || !o->steps[j].w)
+                    continue;
+                sizing_row_of(&o->steps[j], &row);
+                snprintf(lab[n], sizeof(lab[n]), "%s %lld",
+                         strstr(row.wl, "point") ? "ps" : "rw", (long long)row.threads);
+                xl[n] = lab[n];
+                y[n++] = row.tps;
+            }
+            rep_html_chart(f, "OLTP ladder (ps: point_select, rw: read_write; threads)", "tps", xl,
+                           y, n, false);
+        }
+    }
+    fputs("<section><h2>Verdicts</h2><table><tr><th>verdict</th><th>check</th><th>measure</th>"
+          "<th>value</th><th>threshold</th><th>basis</th></tr>\n",
+          f);
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *s = &res->steps[i];
+        if (strcmp(s->command, "check"))
+            continue;
+        char v[32];
+        bool h;
+        double x = all_num(s, "value", &h);
+        if (h)
+            all_fmt_num(v, sizeof(v), x);
+        fprintf(f, "<tr><td class=\"%s\">%s</td><td>", all_str(s, "verdict"),
+                all_str(s, "verdict"));
+        rep_html_esc(f, all_str(s, "id"));
+        fputs("</td><td>", f);
+        rep_html_esc(f, all_str(s, "path"));
+        fprintf(f, "</td><td>%s</td><td>", h ? v : "-");
+        rep_html_esc(f, all_str(s, "threshold"));
+        fputs("</td><td>", f);
+        rep_html_esc(f, all_str(s, "basis"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table></section>\n<section><h2>Settings</h2><table><tr><th>setting</th>"
+          "<th>value</th><th>rule</th></tr>\n",
+          f);
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *s = &res->steps[i];
+        if (strcmp(s->command, "setting"))
+            continue;
+        fputs("<tr><td>", f);
+        rep_html_esc(f, all_str(s, "name"));
+        fputs("</td><td>", f);
+        rep_html_esc(f, all_str(s, "value"));
+        fputs("</td><td>", f);
+        rep_html_esc(f, all_str(s, "rule"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table></section>\n</body></html>\n", f);
+    int bad = ferror(f) ? (errno ? errno : EIO) : 0;
+    if (fclose(f) && !bad)
+        bad = errno ? errno : EIO;
+    return bad;
 }
 
 /* rep_command_renderer - the renderer cli_command calls after a command that succeeded or
@@ -17979,6 +18202,14 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
             rep_sizing(&res);
         if (fn == slap_main) /* mysqlslap's blocks, CSV, -T */
             ex = cli_slap_render(&res, ex);
+    }
+    if (fn == all_main && opts.all_html && *opts.all_html && res.nfacts) { /* bench all --html */
+        int bad = rep_all_html(&res, opts.all_html);
+        if (bad) {
+            b_msg(B_MSG_FATAL, "all: --html=%s: cannot write the report: %s (%s)", opts.all_html,
+                  strerror(bad), b_errno_name(bad));
+            ex = B_EXIT_ENV;
+        }
     }
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
         int pex = cli_json_msgs() ? cli_err_print(&res.err) : res.err.sb_ex ? res.err.sb_ex

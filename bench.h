@@ -324,6 +324,7 @@ struct bench_opts {
     /* bench all */
     bool all_quick, all_thorough;
     char *all_expect, *all_expect_file;       /* --expect, --expect-file */
+    char *all_html;                           /* --html=FILE */
     bool db_given;    /* set by cli_: a mysql option, MYSQL_PWD or an option file named one */
     bool own_tables;  /* set by cli_ (the bench persona): OLTP tables carry the COMMENT
                          'created by bench' marker, and bench writes to, drops or undoes only

@@ -62,6 +62,15 @@ check "malformed --expect: usage error naming the term" '[ $? = 2 ] && grep -q "
 "$B" all --quick --thorough >"$w/e4" 2>&1
 check "--quick with --thorough: usage error" '[ $? = 2 ]'
 
+# 3b. --html: one self-contained file, its charts non-empty, no script, nothing fetched
+"$B" all --quick --dir="$w/d" --html="$w/r.html" >/dev/null 2>&1
+check "--html: the file written" '[ -s "$w/r.html" ]'
+check "--html: latency and disk charts" '[ "$(grep -o "<svg" "$w/r.html" | wc -l)" -ge 3 ] && grep -q "<polyline class=\"p\" points=\"[0-9]" "$w/r.html" && grep -q "<rect class=\"b\"" "$w/r.html"'
+check "--html: no script, no external resource" '! grep -qiE "<script|https?:|src=|@import" "$w/r.html"'
+for s in Host CPU Memory Scheduler Disk Verdicts Settings; do
+    check "--html: section $s" "grep -q '<h2>$s</h2>' '$w/r.html'"
+done
+
 # 4. tmpfs: the page cache said
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then
     mkdir -p /dev/shm/bench-all.$$
