@@ -28,9 +28,10 @@
  *   16 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
  *   17 ping_, sizing_  commands of their own: ping, the oltp one-liner
  *   18 slap_   the mysqlslap mode: options, generated SQL, client threads
- *   19 wl_     workload registry and the run path (wl_run)
- *   20 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks
- *   21 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
+ *   19 all_    bench all: the one-page sizing report, checks, settings
+ *   20 wl_     workload registry and the run path (wl_run)
+ *   21 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks, the page, HTML
+ *   22 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
  *
  * Limitations: Linux only (x86_64 tested). No Lua: sysbench scripts are mapped by name to
  * built-in workloads. Percentiles are exact to within 0.4% (log-linear histogram), not
@@ -13505,7 +13506,896 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
     return n;
 }
 
-/*== 19 wl_ : workload registry and the run path =============================*/
+/*== 19 all_ : bench all: the one-page sizing report, checks, settings =======*/
+/*
+ * `bench all [--dir=DIR] [mysql options] [--quick|--thorough]`: host facts, then a plan of
+ * steps (all_plan), each a sub-result by the run path (wl_run) or a command on its own struct
+ * res; the measures the page needs as facts of the top result under dotted names (cpu.*,
+ * mem.*, sched.*, disk.*, db.*: the JSON paths --expect names); checks (all_checks) and
+ * derived settings (all_settings) as steps of their own ("check", "setting"). Prints nothing:
+ * rep_all shows the page. The exit code: 0 all pass, 1 some WARN, 2 some FAIL, 3 could not run.
+ */
+
+enum { ALL_QUICK, ALL_DEFAULT, ALL_THOROUGH };
+enum { ALL_NEED_NONE, ALL_NEED_DISK, ALL_NEED_DB };
+enum { ALL_PASS, ALL_INFO, ALL_WARN, ALL_FAIL };
+static const char *const all_verdicts[] = {"PASS", "INFO", "WARN", "FAIL"};
+
+struct all_ctx {
+    struct res *res;         /* the command's result */
+    struct bench_opts *o;    /* the user's options */
+    int level;               /* ALL_QUICK.. */
+    int ncpu;                /* usable CPUs */
+    bool disk;               /* disk steps run */
+    bool direct;             /* O_DIRECT on the test file */
+    u64 file_bytes;          /* the test file */
+    int step, nsteps;        /* progress */
+    u64 t0;
+};
+
+/* One step of the plan: the workload it runs by wl_run with its options for the level. */
+struct all_step {
+    const char *name;        /* the step's fact "step" */
+    const char *wl;          /* workload */
+    int need;                /* ALL_NEED_* */
+    double secs[3];          /* --time for quick, default, thorough */
+    void (*set)(struct bench_opts *so, const struct all_ctx *x, const struct all_step *s);
+    void (*take)(struct all_ctx *x, const struct all_step *s, const struct res *st);
+    const char *mode;        /* fileio: --file-test-mode */
+    int qd;                  /* fileio: queue depth (0: sync, QD1) */
+    u64 bs;                  /* fileio: block size */
+    const char *key;         /* fileio: the facts' prefix ("disk.randread_qd1") */
+};
+
+static char all_direct[] = "direct", all_none[] = "";
+static char all_m_seqrewr[] = "seqrewr", all_m_rndrd[] = "rndrd", all_m_rndwr[] = "rndwr",
+            all_m_seqrd[] = "seqrd";
+
+static double all_num(const struct res *res, const char *key, bool *have)
+{
+    const struct res_fact *f = res_fact(res, key);
+    bool ok = f && (f->type == RES_INT || f->type == RES_NUM || f->type == RES_BOOL);
+    if (have)
+        *have = ok;
+    return !ok ? 0 : f->type == RES_NUM ? f->num : (double)f->i;
+}
+
+static const char *all_str(const struct res *res, const char *key)
+{
+    const struct res_fact *f = res_fact(res, key);
+    return f && f->type == RES_STR && f->str ? f->str : "";
+}
+
+static double all_rate(const struct res *st, u64 n)
+{
+    return st->final.total_s > 0 ? (double)n / st->final.total_s : 0;
+}
+
+static double all_pct_ms(const struct hist *h, double p)
+{
+    return (double)hist_percentile(h, p, 0, UINT64_MAX) / 1e6;
+}
+
+/* ---- the steps' options and what each takes from its result ---- */
+
+static void all_set_cpu(struct bench_opts *so, const struct all_ctx *x, const struct all_step *s)
+{
+    so->threads = strstr(s->name, "all") ? x->ncpu : 1;
+}
+
+static void all_take_cpu(struct all_ctx *x, const struct all_step *s, const struct res *st)
+{
+    bool all = strstr(s->name, "all") != NULL;
+    double r = all_rate(st, st->final.d.events);
+    res_fact_num(x->res, all ? "cpu.events_per_s_all" : "cpu.events_per_s", r);
+    if (all) {
+        bool h;
+        double one = all_num(x->res, "cpu.events_per_s", &h);
+        res_fact_int(x->res, "cpu.threads_all", x->ncpu);
+        if (h && one > 0)
+            res_fact_num(x->res, "cpu.scaling_efficiency", r / (one * x->ncpu));
+    }
+}
+
+static void all_set_stream(struct bench_opts *so, const struct all_ctx *x,
+                           const struct all_step *s)
+{
+    (void)s;
+    so->memory_mode = MEM_MODE_STREAM;
+    so->threads = x->ncpu;
+    so->memory_passes = x->level == ALL_QUICK ? 3 : x->level == ALL_DEFAULT ? 5 : 10;
+    so->memory_total_size = x->level == ALL_THOROUGH ? MEM_TOTAL_DEFAULT
+                            : x->level == ALL_QUICK  ? 3 * (32ull << 20)
+                                                     : 3 * (128ull << 20);
+}
+
+static void all_take_stream(struct all_ctx *x, const struct all_step *s, const struct res *st)
+{
+    static const char *const k[] = {"copy", "scale", "add", "triad"};
+    (void)s;
+    for (size_t i = 0; i < countof(k); i++) {
+        char from[48], to[48];
+        bool h;
+        snprintf(from, sizeof(from), "stream_%s_mb_per_s", k[i]);
+        snprintf(to, sizeof(to), "mem.stream_%s_mb_per_s", k[i]);
+        double v = all_num(st, from, &h);
+        if (h)
+            res_fact_num(x->res, to, v);
+    }
+    bool h;
+    double a = all_num(st, "array_bytes", &h);
+    if (h)
+        res_fact_int(x->res, "mem.stream_array_bytes", (i64)a);
+}
+
+static void all_set_latency(struct bench_opts *so, const struct all_ctx *x,
+                            const struct all_step *s)
+{
+    (void)s;
+    so->memory_mode = MEM_MODE_LATENCY;
+    so->threads = 1;
+    so->memory_total_size = x->level == ALL_THOROUGH ? MEM_TOTAL_DEFAULT
+                            : x->level == ALL_QUICK  ? 16ull << 20
+                                                     : 64ull << 20;
+}
+
+static void all_take_latency(struct all_ctx *x, const struct all_step *s, const struct res *st)
+{
+    static const char *const lv[] = {"l1", "l2", "l3", "dram"};
+    (void)s;
+    for (size_t i = 0; i < countof(lv); i++) {
+        char from[48], to[48];
+        bool h;
+        snprintf(from, sizeof(from), "latency_%s_ns", lv[i]);
+        snprintf(to, sizeof(to), "mem.latency_%s_ns", lv[i]);
+        double v = all_num(st, from, &h);
+        if (h)
+            res_fact_num(x->res, to, v);
+    }
+    bool h;
+    double m = all_num(st, "max_size_bytes", &h);
+    if (h)
+        res_fact_int(x->res, "mem.latency_max_bytes", (i64)m);
+}
+
+static void all_set_threads(struct bench_opts *so, const struct all_ctx *x,
+                            const struct all_step *s)
+{
+    so->threads = x->ncpu * 2;
+    if (!strcmp(s->name, "pingpong")) {
+        so->threads = 1;
+        so->threads_mode = 1; /* pingpong */
+        so->thread_round_trips = x->level == ALL_QUICK ? 5000 : 20000;
+    } else if (!strcmp(s->name, "mutex"))
+        so->mutex_locks = x->level == ALL_QUICK ? 10000 : 50000;
+}
+
+static void all_take_threads(struct all_ctx *x, const struct all_step *s, const struct res *st)
+{
+    bool h;
+    if (!strcmp(s->name, "pingpong")) {
+        double v = all_num(st, "same_cpu_ns_per_switch", &h);
+        if (h)
+            res_fact_num(x->res, "sched.ctxsw_same_cpu_ns", v);
+        v = all_num(st, "cross_cpu_ns_per_switch", &h);
+        if (h)
+            res_fact_num(x->res, "sched.ctxsw_cross_cpu_ns", v);
+    } else if (!strcmp(s->name, "mutex"))
+        res_fact_num(x->res, "sched.mutex_total_ms", st->final.total_s * 1e3);
+    else
+        res_fact_num(x->res, "sched.threads_events_per_s", all_rate(st, st->final.d.events));
+}
+
+static void all_set_disk(struct bench_opts *so, const struct all_ctx *x, const struct all_step *s)
+{
+    so->file_num = 1;
+    so->file_total_size = x->file_bytes;
+    so->file_block_size = s->bs;
+    so->file_extra_flags = x->direct ? all_direct : all_none;
+    so->file_fsync_freq = 0;
+    so->file_fsync_end = false;
+    so->file_test_mode = (char *)(uintptr_t)s->mode;
+    so->file_io_mode = s->qd ? IO_ASYNC : IO_SYNC;
+    so->file_queue_depth = s->qd;
+    so->threads = 1;
+    if (!strcmp(s->name, "fdatasync")) {
+        so->file_fsync_freq = 1;
+        so->file_fsync_mode = 1; /* fdatasync */
+    }
+}
+
+static void all_take_disk(struct all_ctx *x, const struct all_step *s, const struct res *st)
+{
+    const struct load_snap *d = &st->final.d;
+    char key[48];
+    if (!strcmp(s->name, "fdatasync")) {
+        const struct hist *h = d->nops > IO_OP_FSYNC ? &d->op_hist[IO_OP_FSYNC] : d->hist;
+        static const struct {
+            const char *k;
+            double p;
+        } ps[] = {{"p50", 50}, {"p99", 99}, {"p999", 99.9}};
+        for (size_t i = 0; i < countof(ps); i++) {
+            snprintf(key, sizeof(key), "disk.fdatasync_%s_ms", ps[i].k);
+            res_fact_num(x->res, key, all_pct_ms(h, ps[i].p));
+        }
+        if (d->nops > IO_OP_WRITE)
+            res_fact_num(x->res, "disk.fdatasync_write_p50_ms",
+                         all_pct_ms(&d->op_hist[IO_OP_WRITE], 50));
+        res_fact_num(x->res, "disk.fdatasync_per_s", all_rate(st, d->ctr[2]));
+        return;
+    }
+    u64 ops = d->ctr[0] + d->ctr[1], bytes = d->ctr[3] + d->ctr[4];
+    if (s->bs >= (1u << 20)) {
+        snprintf(key, sizeof(key), "%s_mib_per_s", s->key);
+        res_fact_num(x->res, key, all_rate(st, bytes) / 1048576.0);
+        return;
+    }
+    const struct hist *h = d->hist;
+    if (d->nops > IO_OP_WRITE)
+        h = &d->op_hist[d->ctr[0] ? IO_OP_READ : IO_OP_WRITE];
+    snprintf(key, sizeof(key), "%s_iops", s->key);
+    res_fact_num(x->res, key, all_rate(st, ops));
+    snprintf(key, sizeof(key), "%s_p50_ms", s->key);
+    res_fact_num(x->res, key, all_pct_ms(h, 50));
+    snprintf(key, sizeof(key), "%s_p99_ms", s->key);
+    res_fact_num(x->res, key, all_pct_ms(h, 99));
+    if (s->qd) {
+        const struct res_fact *m = res_fact(st, "io_mode");
+        bool uring = m && m->str && !strcmp(m->str, "async");
+        res_fact_str(x->res, "disk.io_engine", "%s", uring ? "io_uring" : "sync");
+        for (int i = 0; i < st->nwarns && !uring; i++)
+            if (!strcmp(st->warns[i].code, "io_uring_fallback"))
+                res_fact_str(x->res, "disk.io_engine_why", "%s", st->warns[i].msg);
+    }
+}
+
+#define ALL_DISK(nm, md, q, b, k)                                                            \
+    {nm, "fileio", ALL_NEED_DISK, {1, 3, 10}, all_set_disk, all_take_disk, md, q, b, k}
+
+/* The plan, in order: quick / default / thorough seconds per timed step. */
+static const struct all_step all_plan[] = {
+    {"cpu_1", "cpu", ALL_NEED_NONE, {1, 2, 10}, all_set_cpu, all_take_cpu, NULL, 0, 0, NULL},
+    {"cpu_all", "cpu", ALL_NEED_NONE, {1, 2, 10}, all_set_cpu, all_take_cpu, NULL, 0, 0, NULL},
+    {"stream", "memory", ALL_NEED_NONE, {0, 0, 0}, all_set_stream, all_take_stream, NULL, 0, 0,
+     NULL},
+    {"latency", "memory", ALL_NEED_NONE, {0, 0, 0}, all_set_latency, all_take_latency, NULL, 0,
+     0, NULL},
+    {"threads", "threads", ALL_NEED_NONE, {1, 1, 5}, all_set_threads, all_take_threads, NULL, 0,
+     0, NULL},
+    {"mutex", "mutex", ALL_NEED_NONE, {0, 0, 0}, all_set_threads, all_take_threads, NULL, 0, 0,
+     NULL},
+    {"pingpong", "threads", ALL_NEED_NONE, {0, 0, 0}, all_set_threads, all_take_threads, NULL,
+     0, 0, NULL},
+    ALL_DISK("fdatasync", all_m_seqrewr, 0, 16384, "disk.fdatasync"),
+    ALL_DISK("randread_qd1", all_m_rndrd, 0, 16384, "disk.randread_qd1"),
+    ALL_DISK("randread_qd32", all_m_rndrd, 32, 16384, "disk.randread_qd32"),
+    ALL_DISK("randwrite_qd1", all_m_rndwr, 0, 16384, "disk.randwrite_qd1"),
+    ALL_DISK("randwrite_qd32", all_m_rndwr, 32, 16384, "disk.randwrite_qd32"),
+    ALL_DISK("seqwrite", all_m_seqrewr, 8, 1u << 20, "disk.seqwrite"),
+    ALL_DISK("seqread", all_m_seqrd, 8, 1u << 20, "disk.seqread"),
+};
+
+static void all_progress(struct all_ctx *x, const char *what)
+{
+    x->step++;
+    res_say(x->res, RES_SAY_STATUS, "all: [%d/%d] %-24s %5.1f s  ", x->step, x->nsteps, what,
+            (double)(clk_now_ns() - x->t0) / 1e9);
+}
+
+/* Options of a step: the user's, with the run-shaping ones reset. */
+static void all_base_opts(struct bench_opts *so, const struct bench_opts *o, double secs)
+{
+    *so = *o;
+    so->threads = 1;
+    so->time_s = (i64)secs;
+    so->events = 0;
+    so->rate = 0;
+    so->warmup_time = 0;
+    so->report_interval = 0;
+    so->nckpt = 0;
+    so->debug = false;
+    so->validate = false;
+}
+
+/* One step of the plan by the run path; a failure becomes a warning of the command. */
+static void all_run_step(struct all_ctx *x, const struct all_step *s)
+{
+    const struct wl_def *w = wl_find(s->wl);
+    struct bench_opts so;
+    struct b_err e;
+    all_progress(x, s->name);
+    all_base_opts(&so, x->o, s->secs[x->level]);
+    s->set(&so, x, s);
+    memset(&e, 0, sizeof(e));
+    int ex = w->check ? w->check(&so, &e) : B_EXIT_OK;
+    struct res *st = res_step(x->res, w, "run");
+    res_fact_str(st, "step", "%s", s->name);
+    int rc = ex == B_EXIT_OK ? wl_run(w, &so, st) : B_INVALID;
+    st->o = x->res->o;
+    if (ex != B_EXIT_OK)
+        st->err = e, st->rc = rc;
+    if (rc == B_OK && st->rc == B_OK && st->have_final)
+        s->take(x, s, st);
+    else
+        res_warn(x->res, "step_failed", NULL, "all: step %s: %s", s->name,
+                 st->err.msg[0] ? st->err.msg : b_errstr(st->rc ? st->rc : rc));
+}
+
+/* The test file: written once (incompressible), used by every disk step, removed after. */
+static int all_disk_file(struct all_ctx *x, bool make)
+{
+    struct bench_opts so;
+    all_base_opts(&so, x->o, 0);
+    so.file_num = 1;
+    so.file_total_size = x->file_bytes;
+    so.file_block_size = 1u << 20;
+    so.file_extra_flags = all_none;
+    struct res *st = res_step(x->res, wl_find("fileio"), make ? "prepare" : "cleanup");
+    st->o = &so;
+    int ex = make ? io_prepare(st) : io_cleanup(st);
+    st->o = x->res->o;
+    if (ex != B_EXIT_OK)
+        res_warn(x->res, "step_failed", NULL, "all: fileio %s: %s",
+                 make ? "prepare" : "cleanup", st->err.msg[0] ? st->err.msg : "failed");
+    return ex;
+}
+
+/* Can O_DIRECT open a file in dir? (tmpfs and some FUSE/overlay say EINVAL) */
+static bool all_direct_ok(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/.bench-all-direct.%ld", dir, (long)getpid());
+    int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_DIRECT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    close(fd);
+    unlink(path);
+    return true;
+}
+
+/* The disk part: tmpfs, read-only, free space decided here; the steps; the file removed. */
+static int all_disk(struct all_ctx *x)
+{
+    const char *dir = x->o->file_dir;
+    bool h;
+    u64 want[3] = {256ull << 20, 1ull << 30, 4ull << 30};
+    x->file_bytes = want[x->level];
+    double freeb = all_num(x->res, "fs_free_bytes", &h);
+    if (access(dir, W_OK) != 0 || all_num(x->res, "fs_readonly", NULL) > 0) {
+        res_fact_str(x->res, "disk.status", "skipped: %s is read-only (%s)", dir,
+                     errno == EROFS || all_num(x->res, "fs_readonly", NULL) > 0 ? "read-only mount"
+                                                                                : "no write access");
+        return B_EXIT_OK;
+    }
+    if (h && freeb < (double)(2 * x->file_bytes + (64u << 20))) {
+        char need[32], have[32];
+        unit_fmt_size(2 * x->file_bytes + (64u << 20), need, sizeof(need));
+        unit_fmt_size((u64)freeb, have, sizeof(have));
+        int ex = b_fail(&x->res->err, B_EXIT_ENV,
+                        "all: --dir=%s has %s free; the disk tests need %s (twice the test file)",
+                        dir, have, need);
+        b_hint(&x->res->err, "point --dir at a filesystem with more room, or use --quick");
+        return ex;
+    }
+    x->direct = all_direct_ok(dir);
+    bool tmpfs = all_num(x->res, "fs_tmpfs", NULL) > 0;
+    res_fact_int(x->res, "disk.file_bytes", (i64)x->file_bytes);
+    res_fact_bool(x->res, "disk.o_direct", x->direct);
+    u64 mem = os_mem_total();
+    if (tmpfs)
+        res_fact_str(x->res, "disk.status", "page cache measured: %s is tmpfs", dir);
+    else if (!x->direct)
+        res_fact_str(x->res, "disk.status", "cached, not a disk result: O_DIRECT refused in %s",
+                     dir);
+    else if (mem && x->file_bytes < mem)
+        res_fact_str(x->res, "disk.status", "measured with O_DIRECT (file smaller than RAM: "
+                                            "the page cache is bypassed, not outsized)");
+    else
+        res_fact_str(x->res, "disk.status", "measured with O_DIRECT");
+    all_progress(x, "disk: writing test file");
+    if (all_disk_file(x, true) != B_EXIT_OK) {
+        (void)all_disk_file(x, false);
+        return B_EXIT_OK;
+    }
+    x->disk = true;
+    for (size_t i = 0; i < countof(all_plan) && !atomic_load(&b_stop); i++)
+        if (all_plan[i].need == ALL_NEED_DISK)
+            all_run_step(x, &all_plan[i]);
+    (void)all_disk_file(x, false);
+    return B_EXIT_OK;
+}
+
+/* ---- database: ping, the server's settings, a short OLTP ladder in a schema of its own ---- */
+
+static const char *const all_db_vars[] = {
+    "innodb_buffer_pool_size", "innodb_redo_log_capacity", "innodb_log_file_size",
+    "innodb_flush_method",     "innodb_flush_log_at_trx_commit", "max_connections",
+    "log_bin",                 "sync_binlog",             "innodb_io_capacity",
+};
+
+struct all_var {
+    char v[64];
+    bool got;
+};
+
+static int all_var_row(void *ctx, const struct myc_result *mr, const struct my_str *vals)
+{
+    struct all_var *av = ctx;
+    if (mr->ncols >= 1 && vals[0].p) {
+        my_escape(av->v, sizeof(av->v), vals[0].p, B_MIN(vals[0].len, 60));
+        av->got = true;
+    }
+    return 0;
+}
+
+static void all_db(struct all_ctx *x)
+{
+    struct bench_opts so;
+    all_base_opts(&so, x->o, 0);
+    all_progress(x, "db: ping");
+    so.ping_count = 20;
+    struct res *st = res_step(x->res, wl_find("ping"), "ping");
+    st->o = &so;
+    int ex = ping_main(st);
+    st->o = x->res->o;
+    if (ex != B_EXIT_OK || !st->have_final) {
+        res_warn(x->res, "db_failed", NULL, "all: database: %s",
+                 st->err.msg[0] ? st->err.msg : "connection failed");
+        return;
+    }
+    const struct load_snap *d = &st->final.d;
+    res_fact_str(x->res, "db.server", "%s", all_str(st, "server"));
+    res_fact_str(x->res, "db.server_version", "%s", all_str(st, "server_version"));
+    res_fact_num(x->res, "db.ping_p50_ms", all_pct_ms(d->hist, 50));
+    res_fact_num(x->res, "db.ping_p99_ms", all_pct_ms(d->hist, 99));
+    res_fact_num(x->res, "db.ping_max_ms", (double)d->lat_max_ns / 1e6);
+    /* the settings: one query each (a variable the server lacks is left out) */
+    struct myc_conn_params cc;
+    struct my_conn c;
+    if (myc_params_from_opts(&so, 0, &cc, false) < 0)
+        return;
+    cc.p.db = NULL;
+    if (myc_connect(&c, &cc.p) == B_OK) {
+        for (size_t i = 0; i < countof(all_db_vars); i++) {
+            char sql[128], key[48];
+            struct all_var av = {{0}, false};
+            struct myc_result mr;
+            memset(&mr, 0, sizeof(mr));
+            snprintf(sql, sizeof(sql), "SELECT @@%s", all_db_vars[i]);
+            if (myc_query(&c, sql, strlen(sql), &mr, all_var_row, &av) == B_OK && av.got) {
+                snprintf(key, sizeof(key), "db.%s", all_db_vars[i]);
+                char *end;
+                double v = strtod(av.v, &end);
+                if (end != av.v && !*end)
+                    res_fact_num(x->res, key, v);
+                else
+                    res_fact_str(x->res, key, "%s", av.v);
+            }
+            myc_result_free(&mr);
+        }
+        myc_close(&c);
+    }
+    /* the ladder: the one-liner's code, shortened */
+    all_progress(x, "db: OLTP ladder");
+    so.sizing_step_time = x->level == ALL_QUICK ? 1 : x->level == ALL_DEFAULT ? 2 : 10;
+    so.sizing_max_threads = B_MAX(2, 2 * x->ncpu);
+    so.sizing_tables_set = so.sizing_rows_set = true;
+    so.oltp_tables = 2;
+    so.oltp_table_size = x->level == ALL_QUICK ? 2000 : x->level == ALL_DEFAULT ? 10000 : 100000;
+    if (!so.mysql_db_set) {
+        static char name[] = "bench_all";
+        so.mysql_db = name;
+        so.mysql_db_set = true;
+    }
+    st = res_step(x->res, wl_find("oltp"), "oltp");
+    st->o = &so;
+    ex = sizing_main(st);
+    st->o = x->res->o;
+    res_fact_str(x->res, "db.oltp_schema", "%s", so.mysql_db);
+    if (ex != B_EXIT_OK)
+        res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: %s",
+                 st->err.msg[0] ? st->err.msg : "failed");
+    bool h;
+    double v = all_num(st, "oltp_read_write_knee_threads", &h);
+    if (h) {
+        res_fact_int(x->res, "db.oltp_knee_threads", (i64)v);
+        res_fact_num(x->res, "db.oltp_knee_tps", all_num(st, "oltp_read_write_knee_tps", NULL));
+    }
+    v = all_num(st, "oltp_point_select_knee_tps", &h);
+    if (h)
+        res_fact_num(x->res, "db.point_select_knee_tps", v);
+}
+
+/* ---- checks: thresholds on the measures, with their basis (sizing.md 2.5) ---- */
+
+/* One check: the fact at path against WARN and FAIL thresholds (NAN: none); hi: higher is
+ * worse. A fact that is absent gives INFO "not measured". */
+struct all_check {
+    const char *id;
+    const char *path;
+    bool hi;
+    double warn, fail;
+    const char *unit;
+    const char *basis;
+};
+
+static const struct all_check all_checks[] = {
+    {"durable_writes", "disk.fdatasync_p99_ms", true, 2, 10, "ms",
+     "etcd WAL p99<10ms"},
+    {"flush_behaviour", "disk.flush_volatile", true, 1, NAN, "",
+     "no PLP, slow flush"},
+    {"steal", "cpu_steal_pct", true, 2, 10, "%", "/proc/stat steal"},
+    {"cpu_scaling", "cpu.scaling_efficiency", false, 0.8, NAN, "",
+     "N CPUs ~ N x 1 CPU"},
+    {"swappiness", "swappiness", true, 11, NAN, "", "MySQLTuner: <= 10"},
+    {"swap_used", "host.swap_used_bytes", true, 1, NAN, "B", "MySQLTuner"},
+    {"thp", "host.thp_always", true, 1, NAN, "", "DB vendor guidance"},
+    {"clocksource", "host.clocksource_slow", true, 1, NAN, "", "latency fidelity"},
+    {"nofile", "host.nofile_limit", false, 65536, NAN, "", "MySQLTuner"},
+    {"disk_dir", "disk.not_a_disk", true, 1, NAN, "", "tmpfs/no O_DIRECT"},
+};
+
+/* The facts the checks read that are not measures themselves. */
+static void all_derive(struct all_ctx *x)
+{
+    struct res *res = x->res;
+    bool h, h2;
+    double st = all_num(res, "swap_total_bytes", &h), sf = all_num(res, "swap_free_bytes", &h2);
+    if (h && h2)
+        res_fact_int(res, "host.swap_used_bytes", (i64)(st - sf));
+    const char *thp = all_str(res, "thp_enabled");
+    if (*thp)
+        res_fact_bool(res, "host.thp_always", !strcmp(thp, "always"));
+    const char *cs = all_str(res, "clocksource");
+    if (*cs)
+        res_fact_bool(res, "host.clocksource_slow",
+                      strcmp(cs, "tsc") && strcmp(cs, "arch_sys_counter"));
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+        res_fact_int(res, "host.nofile_limit",
+                     rl.rlim_cur == RLIM_INFINITY ? INT64_MAX : (i64)rl.rlim_cur);
+    const struct res_fact *ds = res_fact(res, "disk.status");
+    if (ds && ds->str && strncmp(ds->str, "skipped", 7))
+        res_fact_bool(res, "disk.not_a_disk", !x->direct || all_num(res, "fs_tmpfs", NULL) > 0);
+    double p50 = all_num(res, "disk.fdatasync_p50_ms", &h);
+    if (h && x->direct)
+        res_fact_bool(res, "disk.flush_volatile",
+                      !strcmp(all_str(res, "disk_write_cache"), "write back") && p50 >= 0.5);
+}
+
+static void all_fmt_num(char *out, size_t n, double v)
+{
+    if (v != v)
+        snprintf(out, n, "-");
+    else if (fabs(v) < 1e15 && v == floor(v))
+        snprintf(out, n, "%.0f", v);
+    else
+        snprintf(out, n, "%.4g", v);
+}
+
+static int all_verdict(bool hi, double v, double warn, double fail)
+{
+    if (fail == fail && (hi ? v > fail : v < fail))
+        return ALL_FAIL;
+    if (warn == warn && (hi ? v >= warn : v < warn))
+        return ALL_WARN;
+    return ALL_PASS;
+}
+
+/* One verdict as a step "check": id, path, value, verdict, threshold, basis. */
+static int all_check_step(struct res *res, const char *id, const char *path, bool have,
+                          double v, int verdict, const char *threshold, const char *basis)
+{
+    struct res *c = res_step(res, NULL, "check");
+    res_fact_str(c, "id", "%s", id);
+    res_fact_str(c, "path", "%s", path);
+    if (have)
+        res_fact_num(c, "value", v);
+    res_fact_str(c, "verdict", "%s", all_verdicts[verdict]);
+    res_fact_str(c, "threshold", "%s", threshold);
+    res_fact_str(c, "basis", "%s", basis);
+    return verdict;
+}
+
+static int all_run_checks(struct res *res)
+{
+    int worst = ALL_PASS;
+    for (size_t i = 0; i < countof(all_checks); i++) {
+        const struct all_check *k = &all_checks[i];
+        char thr[96], w[32], f[32];
+        bool h;
+        double v = all_num(res, k->path, &h);
+        all_fmt_num(w, sizeof(w), k->warn);
+        all_fmt_num(f, sizeof(f), k->fail);
+        if (k->fail == k->fail)
+            snprintf(thr, sizeof(thr), "warn%s%s fail%s%s%s", k->hi ? ">=" : "<", w,
+                     k->hi ? ">" : "<", f, k->unit);
+        else
+            snprintf(thr, sizeof(thr), "warn%s%s%s", k->hi ? ">=" : "<", w, k->unit);
+        int vd = h ? all_verdict(k->hi, v, k->warn, k->fail) : ALL_INFO;
+        all_check_step(res, k->id, k->path, h, v, vd, h ? thr : "not measured", k->basis);
+        worst = B_MAX(worst, vd);
+    }
+    return worst;
+}
+
+/* ---- --expect: the user's thresholds on the result's facts ---- */
+
+struct all_expect {
+    char path[48];
+    char op[3];
+    double v;
+    char text[128];
+};
+
+/* Parse "path OP number" terms, comma or newline separated ('#' to the end of a line is a
+ * comment). Returns the number of terms, or -1 with bad naming the bad term. */
+static int all_expect_parse(const char *s, struct all_expect *out, int max, char *bad,
+                            size_t badn)
+{
+    int n = 0;
+    while (*s) {
+        const char *e = s;
+        while (*e && *e != ',' && *e != '\n' && *e != '#')
+            e++;
+        const char *a = s, *b = e;
+        while (a < b && isspace((unsigned char)*a))
+            a++;
+        while (b > a && isspace((unsigned char)b[-1]))
+            b--;
+        if (b > a) {
+            struct all_expect *x = &out[n];
+            const char *p = a;
+            while (p < b && (isalnum((unsigned char)*p) || *p == '_' || *p == '.'))
+                p++;
+            size_t pl = (size_t)(p - a);
+            const char *q = p;
+            while (q < b && isspace((unsigned char)*q))
+                q++;
+            size_t ol = q + 1 < b && (q[1] == '=') ? 2 : 1;
+            char num[64];
+            const char *r = q + ol;
+            while (r < b && isspace((unsigned char)*r))
+                r++;
+            size_t nl = (size_t)(b - r);
+            bool ok = n < max && pl > 0 && pl < sizeof(x->path) && q < b &&
+                      strchr("<>=!", *q) && nl > 0 && nl < sizeof(num);
+            if (ok) {
+                memcpy(x->path, a, pl);
+                x->path[pl] = 0;
+                memcpy(x->op, q, ol);
+                x->op[ol] = 0;
+                ok = !strcmp(x->op, "<") || !strcmp(x->op, "<=") || !strcmp(x->op, ">") ||
+                     !strcmp(x->op, ">=") || !strcmp(x->op, "==") || !strcmp(x->op, "!=");
+            }
+            if (ok) {
+                char *end;
+                memcpy(num, r, nl);
+                num[nl] = 0;
+                x->v = strtod(num, &end);
+                ok = end != num && !*end && x->v == x->v;
+            }
+            if (!ok) {
+                snprintf(bad, badn, "%.*s", (int)B_MIN((size_t)(b - a), 80), a);
+                return -1;
+            }
+            snprintf(x->text, sizeof(x->text), "%s %s", x->op, num);
+            n++;
+        }
+        if (*e == '#')
+            while (*e && *e != '\n')
+                e++;
+        s = *e ? e + 1 : e;
+    }
+    return n;
+}
+
+static bool all_expect_holds(const struct all_expect *x, double v)
+{
+    const char *op = x->op;
+    return !strcmp(op, "<")    ? v < x->v
+           : !strcmp(op, "<=") ? v <= x->v
+           : !strcmp(op, ">")  ? v > x->v
+           : !strcmp(op, ">=") ? v >= x->v
+           : !strcmp(op, "==") ? v == x->v
+                               : v != x->v;
+}
+
+/* --expect and --expect-file into terms; a usage error names the bad term. */
+static int all_expect_load(struct res *res, struct all_expect *t, int max, int *n)
+{
+    const struct bench_opts *o = res->o;
+    char bad[96];
+    *n = 0;
+    if (o->all_expect && *o->all_expect) {
+        int k = all_expect_parse(o->all_expect, t, max, bad, sizeof(bad));
+        if (k < 0)
+            return b_fail(&res->err, b_usage_exit(),
+                          "all: --expect: malformed term '%s' (expected PATH OP NUMBER, OP one "
+                          "of < <= > >= == !=)",
+                          bad);
+        *n = k;
+    }
+    if (o->all_expect_file && *o->all_expect_file) {
+        FILE *f = fopen(o->all_expect_file, "r");
+        if (!f)
+            return b_fail(&res->err, B_EXIT_ENV, "all: --expect-file=%s: %s (%s)",
+                          o->all_expect_file, strerror(errno), b_errno_name(errno));
+        struct buf b = {0};
+        char line[512];
+        while (fgets(line, sizeof(line), f))
+            buf_printf(&b, "%s", line);
+        fclose(f);
+        int k = all_expect_parse(b.p ? b.p : "", t + *n, max - *n, bad, sizeof(bad));
+        buf_free(&b);
+        if (k < 0)
+            return b_fail(&res->err, b_usage_exit(),
+                          "all: --expect-file=%s: malformed term '%s' (expected PATH OP NUMBER)",
+                          o->all_expect_file, bad);
+        *n += k;
+    }
+    return B_EXIT_OK;
+}
+
+/* ---- derived settings, each with its rule (sizing.md 2.4) ---- */
+
+static void all_setting(struct res *res, const char *name, const char *rule, const char *fmt,
+                        ...) B_PRINTF(4, 5);
+static void all_setting(struct res *res, const char *name, const char *rule, const char *fmt,
+                        ...)
+{
+    char v[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v, sizeof(v), fmt, ap);
+    va_end(ap);
+    struct res *s = res_step(res, NULL, "setting");
+    res_fact_str(s, "name", "%s", name);
+    res_fact_str(s, "value", "%s", v);
+    res_fact_str(s, "rule", "%s", rule);
+}
+
+static void all_settings(struct all_ctx *x)
+{
+    struct res *res = x->res;
+    bool h;
+    double ram = all_num(res, "mem_total_bytes", &h);
+    double lim = all_num(res, "cgroup_memory_limit_bytes", NULL);
+    if (lim > 0 && lim < ram)
+        ram = lim;
+    if (!h)
+        ram = (double)os_mem_total();
+    const double g = 1073741824.0, m = 1048576.0;
+    double bp = ram < g ? 128 * m : ram <= 4 * g ? 0.5 * ram : 0.75 * ram;
+    bp = floor(bp / (128 * m)) * 128 * m;
+    if (bp < 128 * m)
+        bp = 128 * m;
+    res_fact_int(res, "rec.innodb_buffer_pool_size_bytes", (i64)bp);
+    all_setting(res, "innodb_buffer_pool_size", "RAM<1G:128M, 1-4G:50%, >4G:75% (limit)",
+                "%.0fM", bp / m);
+    double iops = all_num(res, "disk.randwrite_qd32_iops", &h);
+    if (h && x->direct && all_num(res, "disk.not_a_disk", NULL) == 0) {
+        double cap = floor(iops * 0.5 / 100 + 0.5) * 100;
+        cap = B_MIN(B_MAX(cap, 200), 20000);
+        double mx = B_MAX(B_MIN(2 * cap, iops), 2000);
+        mx = floor(mx / 100) * 100;
+        res_fact_int(res, "rec.innodb_io_capacity", (i64)cap);
+        res_fact_int(res, "rec.innodb_io_capacity_max", (i64)mx);
+        all_setting(res, "innodb_io_capacity", "16K randwrite QD32 IOPS x 0.5, [200, 20000]",
+                    "%.0f", cap);
+        all_setting(res, "innodb_io_capacity_max", "min(2 x io_capacity, IOPS), >= 2000",
+                    "%.0f", mx);
+    } else
+        all_setting(res, "innodb_io_capacity", "needs the O_DIRECT disk measure", "(not measured)");
+    all_setting(res, "innodb_flush_method", "O_DIRECT where it works, else fsync", "%s",
+                x->direct ? "O_DIRECT" : "fsync");
+    double redo = B_MIN(B_MAX((double)x->ncpu / 2, 1), 16);
+    all_setting(res, "innodb_redo_log_capacity", "CPUs/2 GiB, 1..16 GiB (MySQL 8.4)", "%.0fG",
+                redo);
+    double conn = floor((ram - bp - g) / (16 * m));
+    all_setting(res, "max_connections", "(RAM - pool - 1G) / 16M per conn: ceiling", "%.0f",
+                B_MAX(conn, 10));
+    double knee = all_num(res, "db.oltp_knee_threads", &h);
+    if (h)
+        all_setting(res, "client threads", "OLTP ladder knee (tps stops rising)", "%.0f", knee);
+    else
+        all_setting(res, "client threads", "sweep 1..2 x CPUs (no database measured)", "%d",
+                    2 * x->ncpu);
+}
+
+/* Was a database named: connection options, MYSQL_PWD or an option file (cli_ sets it)? */
+static bool all_db_given(const struct bench_opts *o)
+{
+    return o->db_given;
+}
+
+/*
+ * all_main - `bench all`: host facts, the plan, checks, settings, --expect into res; returns
+ * the exit code (0 all pass, 1 some WARN, 2 some FAIL, 3 could not run; a usage error: the
+ * persona's). Prints nothing (rep_all), progress as RES_SAY_STATUS lines.
+ */
+static int all_main(struct res *res)
+{
+    struct bench_opts *o = res->o;
+    struct all_ctx x;
+    struct all_expect ex_t[32];
+    int nexp = 0, ex;
+    memset(&x, 0, sizeof(x));
+    x.res = res;
+    x.o = o;
+    x.t0 = clk_now_ns();
+    res->command = "all";
+    if (o->all_quick && o->all_thorough)
+        return b_fail(&res->err, b_usage_exit(), "all: --quick and --thorough exclude each other");
+    x.level = o->all_quick ? ALL_QUICK : o->all_thorough ? ALL_THOROUGH : ALL_DEFAULT;
+    if ((ex = all_expect_load(res, ex_t, (int)countof(ex_t), &nexp)) != B_EXIT_OK)
+        return ex;
+    struct os_cpu_sample s0, s1;
+    bool steal = os_steal_sample("", &s0) == B_OK;
+    if (os_host_facts("", res) != B_OK || os_dir_facts("", o->file_dir, res) != B_OK) {
+        if (!res->err.msg[0])
+            b_fail(&res->err, B_EXIT_ENV, "all: --dir=%s: cannot be read", o->file_dir);
+        return B_EXIT_ENV;
+    }
+    x.ncpu = (int)B_MAX(1, all_num(res, "cpus_usable", NULL));
+    res_fact_str(res, "all.level", "%s", x.level == ALL_QUICK    ? "quick"
+                                         : x.level == ALL_DEFAULT ? "default"
+                                                                  : "thorough");
+    bool db = all_db_given(o);
+    x.nsteps = (int)countof(all_plan) + 1 + (db ? 2 : 0); /* + the test file's writing */
+    for (size_t i = 0; i < countof(all_plan) && !atomic_load(&b_stop); i++)
+        if (all_plan[i].need == ALL_NEED_NONE)
+            all_run_step(&x, &all_plan[i]);
+    if (!atomic_load(&b_stop) && (ex = all_disk(&x)) != B_EXIT_OK)
+        return ex;
+    if (db && !atomic_load(&b_stop))
+        all_db(&x);
+    if (steal && os_steal_sample("", &s1) == B_OK && s1.total_ticks > s0.total_ticks)
+        res_fact_num(res, "cpu_steal_pct", os_steal_pct(&s0, &s1));
+    all_derive(&x);
+    int worst = all_run_checks(res);
+    for (int i = 0; i < nexp; i++) {
+        bool h;
+        double v = all_num(res, ex_t[i].path, &h);
+        int vd = !h ? ALL_FAIL : all_expect_holds(&ex_t[i], v) ? ALL_PASS : ALL_FAIL;
+        all_check_step(res, "expect", ex_t[i].path, h, v, vd,
+                       h ? ex_t[i].text : "no such measure", "--expect");
+        worst = B_MAX(worst, vd);
+    }
+    if (res->nwarns)
+        for (int i = 0; i < res->nwarns; i++)
+            if (!strcmp(res->warns[i].code, "step_failed") ||
+                !strcmp(res->warns[i].code, "db_failed"))
+                worst = B_MAX(worst, ALL_WARN);
+    all_settings(&x);
+    res->elapsed_s = (double)(clk_now_ns() - x.t0) / 1e9;
+    res_fact_num(res, "all.total_s", res->elapsed_s);
+    res_say(res, RES_SAY_STATUS, "all: done in %.1f s%-30s\n", res->elapsed_s, "");
+    res->end = atomic_load(&b_stop) ? RES_END_SIGNAL : RES_END_LIMIT;
+    res->complete = res->end == RES_END_LIMIT;
+    if (atomic_load(&b_stop))
+        return b_fail(&res->err, B_EXIT_ENV, "all: interrupted; the page shows what ran");
+    res_fact_str(res, "all.verdict", "%s", all_verdicts[worst]);
+    return worst == ALL_FAIL ? 2 : worst == ALL_WARN ? 1 : B_EXIT_OK;
+}
+
+static const struct opt_def opt_all[] = {
+    OPT("dir", STR, file_dir, ".", 0, 0, NULL,
+        "directory for the disk tests (bench writes and removes one test file there)", NULL, 0),
+    OPT("quick", BOOL, all_quick, "off", 0, 0, NULL, "a shorter run (about 20 s)", NULL, 0),
+    OPT("thorough", BOOL, all_thorough, "off", 0, 0, NULL,
+        "longer steps, larger files and arrays", NULL, 0),
+    OPT("expect", STR, all_expect, "", 0, 0, NULL,
+        "acceptance thresholds: PATH OP NUMBER[,...], e.g. disk.fdatasync_p99_ms<=5", NULL,
+        OPT_F_NODEF),
+    OPT("expect-file", STR, all_expect_file, "", 0, 0, NULL,
+        "a file of --expect terms, one or more a line ('#' comments)", NULL, OPT_F_NODEF),
+    OPT("html", STR, all_html, "", 0, 0, NULL,
+        "also write the report as one self-contained HTML file (inline CSS and SVG)", NULL,
+        OPT_F_NODEF),
+};
+
+/*== 20 wl_ : workload registry and the run path =============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
@@ -13592,6 +14482,13 @@ static const struct wl_def wl_all[] = {
      .db = true,
      .family = WL_CMD,
      .command = sizing_main},
+    {.name = "all",
+     .desc = "the one-page sizing report: bench all [--dir=DIR] [-h HOST -u USER] [--quick]",
+     .opts = opt_all,
+     .nopts = countof(opt_all),
+     .db = true,
+     .family = WL_CMD,
+     .command = all_main},
     {.name = "hostfacts",
      .desc = "host and --file-dir facts as data (for `bench all`)",
      .opts = opt_hostfacts,
@@ -13846,7 +14743,7 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
     return B_OK;
 }
 
-/*== 20 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
+/*== 21 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
 /*
  * Every block is line-compatible with sysbench 1.0.20 (spec section 5), so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
@@ -14436,6 +15333,400 @@ static void rep_ping(const struct res *res)
 /* A command's text renderer, by workload. */
 typedef void (*rep_render_fn)(const struct res *res);
 
+/* ---- bench all: the page (all_main's result): <= 60 lines of <= 100 columns ---- */
+
+static void rep_all_line(const char *fmt, ...) B_PRINTF(1, 2);
+static void rep_all_line(const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    size_t n = strlen(line);
+    while (n && line[n - 1] == ' ')
+        n--;
+    printf("%.*s\n", (int)B_MIN(n, 100), line);
+}
+
+/* A measure as text: "-" when absent. */
+static const char *rep_all_v(const struct res *res, const char *key, int prec, char *out,
+                             size_t n)
+{
+    bool h;
+    double v = all_num(res, key, &h);
+    if (!h)
+        return "-";
+    if (prec < 0)
+        snprintf(out, n, "%.4g", v);
+    else
+        snprintf(out, n, "%.*f", prec, v);
+    return out;
+}
+
+static void rep_all(const struct res *res)
+{
+    char a[32], b[32], c[32], d[32], e[32], f[32];
+    const double gib = 1073741824.0;
+    rep_all_line("bench all (%s): %s, %s, one page", all_str(res, "all.level"),
+                 all_str(res, "cpu_model"), all_str(res, "kernel"));
+    rep_all_line("%s", "");
+    rep_all_line("HOST      %s sockets, %s cores, %s threads (%s usable), NUMA nodes %s, RAM %s GiB",
+                 rep_all_v(res, "cpu_sockets", 0, a, sizeof(a)),
+                 rep_all_v(res, "cpu_cores", 0, b, sizeof(b)),
+                 rep_all_v(res, "cpu_threads", 0, c, sizeof(c)),
+                 rep_all_v(res, "cpus_usable", 0, d, sizeof(d)),
+                 rep_all_v(res, "numa_nodes", 0, e, sizeof(e)),
+                 all_num(res, "mem_total_bytes", NULL) > 0
+                     ? (snprintf(f, sizeof(f), "%.1f", all_num(res, "mem_total_bytes", NULL) / gib), f)
+                     : "-");
+    rep_all_line("          virt %s, container %s, clock %s, THP %s, swappiness %s, swap %s GiB",
+                 *all_str(res, "virtualization") ? all_str(res, "virtualization") : "none",
+                 *all_str(res, "container") ? all_str(res, "container") : "none",
+                 all_str(res, "clocksource"), all_str(res, "thp_enabled"),
+                 rep_all_v(res, "swappiness", 0, b, sizeof(b)),
+                 (snprintf(c, sizeof(c), "%.1f", all_num(res, "swap_total_bytes", NULL) / gib), c));
+    rep_all_line("CPU       1 thread %s events/s, %s threads %s events/s, scaling %s%%, steal %s%%",
+                 rep_all_v(res, "cpu.events_per_s", 1, a, sizeof(a)),
+                 rep_all_v(res, "cpu.threads_all", 0, b, sizeof(b)),
+                 rep_all_v(res, "cpu.events_per_s_all", 1, c, sizeof(c)),
+                 (all_num(res, "cpu.scaling_efficiency", NULL) > 0
+                      ? (snprintf(d, sizeof(d), "%.0f",
+                                  100 * all_num(res, "cpu.scaling_efficiency", NULL)), d)
+                      : "-"),
+                 rep_all_v(res, "cpu_steal_pct", 1, e, sizeof(e)));
+    rep_all_line("MEMORY    STREAM copy %s MB/s, triad %s MB/s (arrays of %s MiB, all CPUs)",
+                 rep_all_v(res, "mem.stream_copy_mb_per_s", 0, a, sizeof(a)),
+                 rep_all_v(res, "mem.stream_triad_mb_per_s", 0, b, sizeof(b)),
+                 (snprintf(c, sizeof(c), "%.0f",
+                           all_num(res, "mem.stream_array_bytes", NULL) / 1048576.0), c));
+    rep_all_line("          load latency L1 %s ns, L2 %s ns, L3 %s ns, DRAM %s ns",
+                 rep_all_v(res, "mem.latency_l1_ns", 1, a, sizeof(a)),
+                 rep_all_v(res, "mem.latency_l2_ns", 1, b, sizeof(b)),
+                 rep_all_v(res, "mem.latency_l3_ns", 1, c, sizeof(c)),
+                 rep_all_v(res, "mem.latency_dram_ns", 1, d, sizeof(d)));
+    rep_all_line("SCHEDULER threads %s events/s, mutex %s ms, context switch %s ns same CPU, %s ns "
+                 "cross",
+                 rep_all_v(res, "sched.threads_events_per_s", 0, a, sizeof(a)),
+                 rep_all_v(res, "sched.mutex_total_ms", 0, b, sizeof(b)),
+                 rep_all_v(res, "sched.ctxsw_same_cpu_ns", 0, c, sizeof(c)),
+                 rep_all_v(res, "sched.ctxsw_cross_cpu_ns", 0, d, sizeof(d)));
+    rep_all_line("DISK      %s: %s on %s (%s, cache %s, sched %s), %s GiB free",
+                 all_str(res, "dir_path"), all_str(res, "fs_type"),
+                 *all_str(res, "disk") ? all_str(res, "disk") : all_str(res, "fs_source"),
+                 !res_fact(res, "disk_rotational")              ? "?"
+                 : all_num(res, "disk_rotational", NULL) > 0 ? "rotational"
+                                                             : "non-rotational",
+                 *all_str(res, "disk_write_cache") ? all_str(res, "disk_write_cache") : "?",
+                 *all_str(res, "disk_scheduler") ? all_str(res, "disk_scheduler") : "?",
+                 (snprintf(a, sizeof(a), "%.1f", all_num(res, "fs_free_bytes", NULL) / gib), a));
+    rep_all_line("          %s", all_str(res, "disk.status"));
+    if (res_fact(res, "disk.fdatasync_p99_ms")) {
+        rep_all_line("          16K write+fdatasync QD1: p50 %s ms, p99 %s ms, p99.9 %s ms (%s/s)",
+                     rep_all_v(res, "disk.fdatasync_p50_ms", 3, a, sizeof(a)),
+                     rep_all_v(res, "disk.fdatasync_p99_ms", 3, b, sizeof(b)),
+                     rep_all_v(res, "disk.fdatasync_p999_ms", 3, c, sizeof(c)),
+                     rep_all_v(res, "disk.fdatasync_per_s", 0, d, sizeof(d)));
+        static const char *const rw[2][2] = {{"randread", "disk.randread"},
+                                             {"randwrite", "disk.randwrite"}};
+        for (int i = 0; i < 2; i++) {
+            char k1[48], k2[48], k3[48], k4[48];
+            snprintf(k1, sizeof(k1), "%s_qd1_iops", rw[i][1]);
+            snprintf(k2, sizeof(k2), "%s_qd1_p99_ms", rw[i][1]);
+            snprintf(k3, sizeof(k3), "%s_qd32_iops", rw[i][1]);
+            snprintf(k4, sizeof(k4), "%s_qd32_p99_ms", rw[i][1]);
+            rep_all_line("          16K %-9s QD1 %s IOPS, p99 %s ms; QD32 %s IOPS, p99 %s ms", rw[i][0],
+                         rep_all_v(res, k1, 0, a, sizeof(a)),
+                         rep_all_v(res, k2, 3, b, sizeof(b)),
+                         rep_all_v(res, k3, 0, c, sizeof(c)),
+                         rep_all_v(res, k4, 3, d, sizeof(d)));
+        }
+        rep_all_line("          1M sequential read %s MiB/s, write %s MiB/s; QD32 by %s",
+                     rep_all_v(res, "disk.seqread_mib_per_s", 0, a, sizeof(a)),
+                     rep_all_v(res, "disk.seqwrite_mib_per_s", 0, b, sizeof(b)),
+                     all_str(res, "disk.io_engine"));
+        const char *why = all_str(res, "disk.io_engine_why");
+        if (*why)
+            rep_all_line("          sync, not io_uring: %s",
+                         strncmp(why, "fileio: ", 8) ? why : why + 8);
+    }
+    if (res_fact(res, "db.server_version")) {
+        rep_all_line("DATABASE  %s, %s: ping p50 %s ms, p99 %s ms",
+                     all_str(res, "db.server"), all_str(res, "db.server_version"),
+                     rep_all_v(res, "db.ping_p50_ms", 3, a, sizeof(a)),
+                     rep_all_v(res, "db.ping_p99_ms", 3, b, sizeof(b)));
+        rep_all_line("          buffer pool %s MiB, redo %s MiB, flush %s, trx_commit %s, "
+                     "max_connections %s",
+                     (snprintf(a, sizeof(a), "%.0f",
+                               all_num(res, "db.innodb_buffer_pool_size", NULL) / 1048576.0), a),
+                     res_fact(res, "db.innodb_redo_log_capacity")
+                         ? (snprintf(b, sizeof(b), "%.0f",
+                                     all_num(res, "db.innodb_redo_log_capacity", NULL) / 1048576.0), b)
+                         : (snprintf(b, sizeof(b), "%.0f",
+                                     all_num(res, "db.innodb_log_file_size", NULL) / 1048576.0), b),
+                     all_str(res, "db.innodb_flush_method"),
+                     rep_all_v(res, "db.innodb_flush_log_at_trx_commit", 0, c, sizeof(c)),
+                     rep_all_v(res, "db.max_connections", 0, d, sizeof(d)));
+        rep_all_line("          log_bin %s, sync_binlog %s; OLTP in '%s': read_write knee %s "
+                     "threads, %s tps",
+                     rep_all_v(res, "db.log_bin", 0, a, sizeof(a)),
+                     rep_all_v(res, "db.sync_binlog", 0, b, sizeof(b)),
+                     all_str(res, "db.oltp_schema"),
+                     rep_all_v(res, "db.oltp_knee_threads", 0, c, sizeof(c)),
+                     rep_all_v(res, "db.oltp_knee_tps", 1, d, sizeof(d)));
+    }
+    rep_all_line("%s", "");
+    rep_all_line("VERDICTS %-15s %-26s %-8s %-19s %s", "check", "measure", "value", "threshold",
+                 "basis");
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *s = &res->steps[i];
+        if (strcmp(s->command, "check"))
+            continue;
+        char v[32];
+        bool h;
+        double x = all_num(s, "value", &h);
+        if (h)
+            all_fmt_num(v, sizeof(v), x);
+        rep_all_line("  %-4s %-17s %-26s %-8s %-19s %s", all_str(s, "verdict"), all_str(s, "id"),
+                     all_str(s, "path"), h ? v : "-", all_str(s, "threshold"),
+                     all_str(s, "basis"));
+    }
+    rep_all_line("%s", "");
+    rep_all_line("SETTINGS  %-26s %-14s %s", "setting", "value", "rule");
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *s = &res->steps[i];
+        if (!strcmp(s->command, "setting"))
+            rep_all_line("  %-34s %-14s %s", all_str(s, "name"), all_str(s, "value"),
+                         all_str(s, "rule"));
+    }
+    int shown = 0;
+    for (int i = 0; i < res->nwarns && shown < 4; i++, shown++)
+        rep_all_line("%s %s", shown ? "         " : "\nNOTES   ", res->warns[i].msg);
+    rep_all_line("%s", "");
+    rep_all_line("Total time %.1f s; verdict %s", all_num(res, "all.total_s", NULL),
+                 *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "-");
+}
+
+/* ---- bench all --html=FILE: one self-contained page (inline CSS and SVG, no script) ---- */
+
+static void rep_html_esc(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else if (*s == '"')
+            fputs("&quot;", f);
+        else
+            fputc(*s, f);
+}
+
+/* A chart: n points (x label, y value) as a polyline (line) or bars, y from 0 to the max. */
+static void rep_html_chart(FILE *f, const char *title, const char *unit, const char *const *xl,
+                           const double *y, int n, bool line)
+{
+    const double W = 560, H = 220, L = 60, B = 30, T = 24;
+    double mx = 0;
+    for (int i = 0; i < n; i++)
+        mx = B_MAX(mx, y[i]);
+    if (mx <= 0)
+        mx = 1;
+    fprintf(f, "<figure><svg width=\"%.0f\" height=\"%.0f\" "
+               "role=\"img\" class=\"chart\"><title>",
+            W, H);
+    rep_html_esc(f, title);
+    fprintf(f, "</title><text x=\"%.0f\" y=\"16\" class=\"t\">", L);
+    rep_html_esc(f, title);
+    fprintf(f, " (%s)</text>", unit);
+    fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"ax\"/>", L, H - B,
+            W - 10, H - B);
+    fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"ax\"/>", L, T, L,
+            H - B);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" class=\"l\" text-anchor=\"end\">%.4g</text>", L - 4,
+            T + 4, mx);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" class=\"l\" text-anchor=\"end\">0</text>", L - 4,
+            H - B);
+    double step = n > 0 ? (W - 10 - L) / n : 0;
+    if (line)
+        fputs("<polyline class=\"p\" points=\"", f);
+    for (int i = 0; i < n && line; i++)
+        fprintf(f, "%.1f,%.1f ", L + step * (i + 0.5), H - B - (H - B - T) * y[i] / mx);
+    if (line)
+        fputs("\"/>", f);
+    for (int i = 0; i < n; i++) {
+        double x = L + step * (i + 0.5), h = (H - B - T) * y[i] / mx;
+        if (!line)
+            fprintf(f, "<rect class=\"b\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
+                    x - step * 0.35, H - B - h, step * 0.7, h);
+        else
+            fprintf(f, "<circle class=\"d\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", x, H - B - h);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" class=\"l\" text-anchor=\"middle\">", x,
+                H - B + 14);
+        rep_html_esc(f, xl[i]);
+        fputs("</text>", f);
+    }
+    fputs("</svg></figure>\n", f);
+}
+
+/* The step of all's result whose fact "step" is name; NULL if none. */
+static const struct res *rep_all_step(const struct res *res, const char *name)
+{
+    for (int i = 0; i < res->nsteps; i++)
+        if (!strcmp(all_str(&res->steps[i], "step"), name))
+            return &res->steps[i];
+    return NULL;
+}
+
+static void rep_html_facts(FILE *f, const struct res *res, const char *title, const char *pfx)
+{
+    fprintf(f, "<section><h2>%s</h2><table>\n", title);
+    for (int i = 0; i < res->nfacts; i++) {
+        const struct res_fact *x = &res->facts[i];
+        bool dotted = strchr(x->key, '.') != NULL;
+        if (pfx ? strncmp(x->key, pfx, strlen(pfx)) : dotted)
+            continue;
+        fputs("<tr><th>", f);
+        rep_html_esc(f, x->key);
+        fputs("</th><td>", f);
+        if (x->type == RES_STR)
+            rep_html_esc(f, x->str ? x->str : "");
+        else if (x->type == RES_NUM)
+            fprintf(f, "%.6g", x->num);
+        else if (x->type == RES_BOOL)
+            fputs(x->i ? "yes" : "no", f);
+        else
+            fprintf(f, "%lld", (long long)x->i);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table></section>\n", f);
+}
+
+/* rep_all_html - the page as one HTML file. Returns 0, or errno when the file failed. */
+static int rep_all_html(const struct res *res, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return errno ? errno : EIO;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<title>bench all report</title><style>"
+          "body{font:14px/1.4 sans-serif;margin:2em;color:#222}h1{font-size:1.4em}"
+          "h2{font-size:1.1em;border-bottom:1px solid #ccc}table{border-collapse:collapse}"
+          "th,td{padding:2px 10px;text-align:left;border-bottom:1px solid #eee}"
+          "th{font-weight:normal;color:#555}.PASS{color:#070}.WARN{color:#a60}.FAIL{color:#c00}"
+          ".INFO{color:#555}.chart{background:#fafafa;border:1px solid #ddd}"
+          ".ax{stroke:#888}.p{fill:none;stroke:#36c;stroke-width:2}.d{fill:#36c}.b{fill:#36c}"
+          ".t{font-size:13px}.l{font-size:10px;fill:#555}"
+          "</style></head><body>\n<h1>bench all report</h1>\n",
+          f);
+    fprintf(f, "<p>%s run, %.1f s, verdict <b class=\"%s\">%s</b></p>\n",
+            all_str(res, "all.level"), all_num(res, "all.total_s", NULL),
+            all_str(res, "all.verdict"), all_str(res, "all.verdict"));
+    rep_html_facts(f, res, "Host", NULL);
+    rep_html_facts(f, res, "CPU", "cpu.");
+    rep_html_facts(f, res, "Memory", "mem.");
+    const struct res *lat = rep_all_step(res, "latency");
+    if (lat && lat->nsteps) {
+        const char *xl[40];
+        char lab[40][16];
+        double y[40];
+        int n = 0;
+        for (int i = 0; i < lat->nsteps && n < 40; i++) {
+            double sz = all_num(&lat->steps[i], "size_bytes", NULL);
+            unit_fmt_size((u64)sz, lab[n], sizeof(lab[n]));
+            xl[n] = lab[n];
+            y[n++] = all_num(&lat->steps[i], "ns_per_load", NULL);
+        }
+        rep_html_chart(f, "load latency by working-set size", "ns", xl, y, n, true);
+    }
+    rep_html_facts(f, res, "Scheduler", "sched.");
+    rep_html_facts(f, res, "Disk", "disk.");
+    if (res_fact(res, "disk.randread_qd1_iops")) {
+        static const char *const xl[] = {"read QD1", "read QD32", "write QD1", "write QD32"};
+        static const char *const k[] = {"disk.randread_qd1", "disk.randread_qd32",
+                                        "disk.randwrite_qd1", "disk.randwrite_qd32"};
+        double y[4], z[4];
+        for (int i = 0; i < 4; i++) {
+            char key[48];
+            snprintf(key, sizeof(key), "%s_iops", k[i]);
+            y[i] = all_num(res, key, NULL);
+            snprintf(key, sizeof(key), "%s_p99_ms", k[i]);
+            z[i] = all_num(res, key, NULL);
+        }
+        rep_html_chart(f, "16 KiB random IOPS by queue depth", "IOPS", xl, y, 4, false);
+        rep_html_chart(f, "16 KiB random p99 latency by queue depth", "ms", xl, z, 4, false);
+    }
+    if (res_fact(res, "db.server_version")) {
+        rep_html_facts(f, res, "Database", "db.");
+        for (int i = 0; i < res->nsteps; i++) {
+            const struct res *o = &res->steps[i];
+            if (strcmp(o->command, "oltp") || !o->nsteps)
+                continue;
+            const char *xl[32];
+            char lab[32][32];
+            double y[32];
+            int n = 0;
+            for (int j = 0; j < o->nsteps && n < 32; j++) {
+                struct sizing_row row;
+                if (!o->steps[j].have_final || !o->steps[j].w)
+                    continue;
+                sizing_row_of(&o->steps[j], &row);
+                snprintf(lab[n], sizeof(lab[n]), "%s %lld",
+                         strstr(row.wl, "point") ? "ps" : "rw", (long long)row.threads);
+                xl[n] = lab[n];
+                y[n++] = row.tps;
+            }
+            rep_html_chart(f, "OLTP ladder (ps: point_select, rw: read_write; threads)", "tps", xl,
+                           y, n, false);
+        }
+    }
+    fputs("<section><h2>Verdicts</h2><table><tr><th>verdict</th><th>check</th><th>measure</th>"
+          "<th>value</th><th>threshold</th><th>basis</th></tr>\n",
+          f);
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *s = &res->steps[i];
+        if (strcmp(s->command, "check"))
+            continue;
+        char v[32];
+        bool h;
+        double x = all_num(s, "value", &h);
+        if (h)
+            all_fmt_num(v, sizeof(v), x);
+        fprintf(f, "<tr><td class=\"%s\">%s</td><td>", all_str(s, "verdict"),
+                all_str(s, "verdict"));
+        rep_html_esc(f, all_str(s, "id"));
+        fputs("</td><td>", f);
+        rep_html_esc(f, all_str(s, "path"));
+        fprintf(f, "</td><td>%s</td><td>", h ? v : "-");
+        rep_html_esc(f, all_str(s, "threshold"));
+        fputs("</td><td>", f);
+        rep_html_esc(f, all_str(s, "basis"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table></section>\n<section><h2>Settings</h2><table><tr><th>setting</th>"
+          "<th>value</th><th>rule</th></tr>\n",
+          f);
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *s = &res->steps[i];
+        if (strcmp(s->command, "setting"))
+            continue;
+        fputs("<tr><td>", f);
+        rep_html_esc(f, all_str(s, "name"));
+        fputs("</td><td>", f);
+        rep_html_esc(f, all_str(s, "value"));
+        fputs("</td><td>", f);
+        rep_html_esc(f, all_str(s, "rule"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table></section>\n</body></html>\n", f);
+    int bad = ferror(f) ? (errno ? errno : EIO) : 0;
+    if (fclose(f) && !bad)
+        bad = errno ? errno : EIO;
+    return bad;
+}
+
 /* rep_command_renderer - the renderer cli_command calls after a command that succeeded or
  * measured something; NULL when its progress lines were all its output. */
 static rep_render_fn rep_command_renderer(const struct res *res)
@@ -14443,7 +15734,7 @@ static rep_render_fn rep_command_renderer(const struct res *res)
     static const struct {
         const char *workload;
         rep_render_fn fn;
-    } tab[] = {{"ping", rep_ping}, {"hostfacts", rep_facts}};
+    } tab[] = {{"ping", rep_ping}, {"hostfacts", rep_facts}, {"all", rep_all}};
     for (size_t i = 0; i < countof(tab) && res->w; i++)
         if (!strcmp(res->w->name, tab[i].workload))
             return tab[i].fn;
@@ -15312,7 +16603,7 @@ static void rep_pingpong_final(const struct res *res)
     printf("\n");
 }
 
-/*== 21 cli_ : command line, dispatch, bench_main(), main() ==================*/
+/*== 22 cli_ : command line, dispatch, bench_main(), main() ==================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
  * options anywhere, the first positional is the test, the second the command. Everything is
@@ -16116,6 +17407,8 @@ static int cli_apply(struct cli *c, bool *late)
             int rc = opt_set(d, &opts, val);
             if (d->off == offsetof(struct bench_opts, mysql_db))
                 opts.mysql_db_set = true;
+            if (d >= opt_mysql && d < opt_mysql + countof(opt_mysql))
+                opts.db_given = true; /* bench all: a database was named */
             if (d->off == offsetof(struct bench_opts, mysql_ssl))
                 opts.mysql_ssl_set = true;
             if (d->off == offsetof(struct bench_opts, oltp_tables))
@@ -16440,6 +17733,18 @@ static void cli_print_help(void)
 {
     const struct cli_persona *p = cli_persona();
     const bool sb = p->help != CLI_HELP_BENCH; /* sysbench's text: no bench extensions */
+    if (!sb) /* first contact: the product's own commands lead, one example each */
+        printf("bench: database host sizing and benchmarks in one static binary\n\n"
+               "Commands:\n"
+               "  all   the one-page sizing report: host, CPU, memory, disk, database, verdicts\n"
+               "        bench all --dir=/var/lib/mysql [-h HOST -u USER -p] [--quick]\n"
+               "  oltp  the OLTP sizing one-liner: a thread ladder in its own schema, the knee\n"
+               "        bench oltp -h HOST -u USER -p\n"
+               "  ping  connection check: server, TLS, authentication, round-trip times\n"
+               "        bench ping -h HOST -u USER -p\n"
+               "  slap  mysqlslap (mariadb-slap), drop-in\n"
+               "        bench slap -h HOST -u USER -p -a -c 10,50 -i 3\n\n"
+               "The sysbench 1.0.20 compatible tests and their options follow.\n\n");
     printf("Usage:\n  %s [options]... [testname] [command]\n\n", p->name);
     printf("Commands implemented by most tests: prepare run cleanup help\n\n");
     for (size_t g = 0; g < countof(opt_groups); g++) {
@@ -17018,6 +18323,14 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
             rep_sizing(&res);
         if (fn == slap_main) /* mysqlslap's blocks, CSV, -T */
             ex = cli_slap_render(&res, ex);
+    }
+    if (fn == all_main && opts.all_html && *opts.all_html && res.nfacts) { /* bench all --html */
+        int bad = rep_all_html(&res, opts.all_html);
+        if (bad) {
+            b_msg(B_MSG_FATAL, "all: --html=%s: cannot write the report: %s (%s)", opts.all_html,
+                  strerror(bad), b_errno_name(bad));
+            ex = B_EXIT_ENV;
+        }
     }
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
         int pex = cli_json_msgs() ? cli_err_print(&res.err) : res.err.sb_ex ? res.err.sb_ex

@@ -7,12 +7,13 @@
  * sections above it. Every function is BENCH_API, i.e. static: nothing leaks out of the binary,
  * and a prototype left here after its function is deleted warns under -Wunused-function.
  *
- * Sections of bench.c (grep -n '^/\*==' bench.c), 21 of them: 1 includes, 2 b_, 3 buf_,
+ * Sections of bench.c (grep -n '^/\*==' bench.c), 22 of them: 1 includes, 2 b_, 3 buf_,
  * 4 clk_/hist_, 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection),
  * 11 cpu_/mem_, 12 thr_, 13 load_, 14 res_ (results as data), 15 uring_/io_ (fileio), 16 oltp_,
- * 17 ping_/sizing_ (commands of their own), 18 slap_, 19 wl_, 20 rep_, 21 cli_. The types and
- * prototypes shared between sections are here, under banners with the same numbers; types used by one
- * section only (the codec's packets, the connection, the io_uring ring) are declared at the
+ * 17 ping_/sizing_ (commands of their own), 18 slap_, 19 all_, 20 wl_, 21 rep_, 22 cli_. The
+ * types and prototypes shared between sections are here, under banners with the same numbers;
+ * types used by one section only (the codec's packets, the connection, the io_uring ring) are
+ * declared at the
  * top of it.
  *
  * Ownership: parsers return views into the caller's buffer, valid until it is reused.
@@ -325,6 +326,11 @@ struct bench_opts {
                           bench deliberately differs (docs/cli.md): fileio's zero fill and
                           lenient file checks, TLS off unless asked. Lower sections read this,
                           never the persona. */
+    /* bench all */
+    bool all_quick, all_thorough;
+    char *all_expect, *all_expect_file;       /* --expect, --expect-file */
+    char *all_html;                           /* --html=FILE */
+    bool db_given;    /* set by cli_: a mysql option, MYSQL_PWD or an option file named one */
     bool own_tables;  /* set by cli_ (the bench persona): OLTP tables carry the COMMENT
                          'created by bench' marker, and bench writes to, drops or undoes only
                          tables with it (or sysbench's exact definition, said so); off
@@ -684,7 +690,7 @@ BENCH_API int slap_main(struct res *res);
  * other strings and the array are the caller's to free). Else returns 0, *out NULL. */
 BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out);
 
-/*== 19 wl_ : workload registry ==============================================*/
+/*== 20 wl_ : workload registry ==============================================*/
 
 /* Which renderer of rep_ shows a workload's header, final block and interval lines. */
 enum wl_family { WL_CMD, WL_CPU, WL_MEMORY, WL_THREADS, WL_MUTEX, WL_FILEIO, WL_OLTP };

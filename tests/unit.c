@@ -44,6 +44,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_json.c"
 #include "t_slap.c"
 #include "t_mem.c"
+#include "t_all.c"
 
 static const struct {
     const char *name;
@@ -151,6 +152,9 @@ static const struct {
     {"mem_stream_run", t_mem_stream_run},
     {"mem_check_block_size", t_mem_check_block_size},
     {"thr_pingpong_counts", t_thr_pingpong_counts},
+    {"all_expect_parse", t_all_expect_parse},
+    {"all_verdicts", t_all_verdicts},
+    {"all_settings", t_all_settings},
 };
 
 int main(int argc, char **argv)

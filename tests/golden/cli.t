@@ -12,7 +12,21 @@ Version and help come from the option tables:
   cpu options:
     --cpu-max-prime=N upper limit for primes generator [10000]
   
-  $ $BENCH --help | sed -n '1,8p'
+  $ $BENCH --help | sed -n '1,13p'
+  bench: database host sizing and benchmarks in one static binary
+  
+  Commands:
+    all   the one-page sizing report: host, CPU, memory, disk, database, verdicts
+          bench all --dir=/var/lib/mysql [-h HOST -u USER -p] [--quick]
+    oltp  the OLTP sizing one-liner: a thread ladder in its own schema, the knee
+          bench oltp -h HOST -u USER -p
+    ping  connection check: server, TLS, authentication, round-trip times
+          bench ping -h HOST -u USER -p
+    slap  mysqlslap (mariadb-slap), drop-in
+          bench slap -h HOST -u USER -p -a -c 10,50 -i 3
+  
+  The sysbench 1.0.20 compatible tests and their options follow.
+  $ $BENCH --help | sed -n '/^Usage:/,$p' | sed -n '1,8p'
   Usage:
     bench [options]... [testname] [command]
   

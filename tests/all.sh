@@ -1,0 +1,122 @@
+#!/bin/sh
+# `bench all` (issue 11): the page's sections and limits (<= 60 lines of <= 100 columns), the
+# numbers related, exit codes against --expect, a malformed --expect, a read-only --dir (disk
+# skipped, said), a tmpfs --dir (page cache, said), the JSON document against the schema, no
+# file left behind; with the suite's MariaDB (BENCH_MY_* from tests/run.sh): the database
+# section, its own schema created and dropped, an existing schema untouched.
+# Ends with "all: N passed, N failed".
+# shellcheck disable=SC2086 # option lists split into words on purpose
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BENCH:-$top/bench}
+w=$(mktemp -d)
+ro=""
+trap '[ -n "$ro" ] && umount "$ro" 2>/dev/null; rm -rf "$w"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "all: FAIL: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+# fact FILE KEY: a fact of the JSON document
+fact() { python3 -c "import json,sys; v=json.load(open(sys.argv[1]))['facts'].get(sys.argv[2]); print('' if v is None else v)" "$1" "$2"; }
+holds() {
+    n=$1 e=$2; shift 2
+    if awk "$@" "BEGIN { exit !($e) }" </dev/null; then ok; else bad "$n: not ($e) with $*"; fi
+}
+
+mkdir -p "$w/d"
+# 1. the page: sections, limits, exit code 0..2, no file left
+"$B" all --quick --dir="$w/d" >"$w/page" 2>"$w/page.err"
+ex=$?
+check "exit code $ex is a verdict (0, 1, 2)" '[ $ex -le 2 ]'
+for s in HOST CPU MEMORY SCHEDULER DISK VERDICTS SETTINGS "Total time"; do
+    check "section $s" "grep -q '^$s' '$w/page'"
+done
+check "<= 60 lines" '[ "$(wc -l <"$w/page")" -le 60 ]'
+check "<= 100 columns" '[ "$(awk "{ if (length > m) m = length } END { print m + 0 }" "$w/page")" -le 100 ]'
+check "no file left in --dir" '[ -z "$(ls -A "$w/d")" ]'
+check "no progress line when stderr is not a terminal" '! grep -q "all: \[" "$w/page.err"'
+
+# 2. JSON: the schema, the numbers related
+"$B" all --quick --dir="$w/d" --format=json >"$w/j" 2>"$w/j.err"
+ex=$?
+if python3 "$top/tests/json_check.py" "$top/docs/bench-result.schema.json" "$w/j" --exit $ex --steps >"$w/jc" 2>&1; then ok; else bad "JSON against the schema: $(cat "$w/jc")"; fi
+one=$(fact "$w/j" cpu.events_per_s) all=$(fact "$w/j" cpu.events_per_s_all)
+holds "all CPUs >= 1 thread x 0.8" "a >= o * 0.8" -v a="$all" -v o="$one"
+p50=$(fact "$w/j" disk.fdatasync_p50_ms) p99=$(fact "$w/j" disk.fdatasync_p99_ms) p999=$(fact "$w/j" disk.fdatasync_p999_ms)
+holds "fdatasync p50 <= p99 <= p99.9" "a > 0 && a <= b && b <= c" -v a="$p50" -v b="$p99" -v c="$p999"
+for k in disk.randread_qd1_iops disk.randread_qd32_iops disk.randwrite_qd1_iops disk.randwrite_qd32_iops disk.seqread_mib_per_s disk.seqwrite_mib_per_s mem.stream_copy_mb_per_s mem.stream_triad_mb_per_s sched.ctxsw_same_cpu_ns all.total_s; do
+    holds "$k > 0" "v > 0" -v v="$(fact "$w/j" $k)"
+done
+check "checks and settings as steps" 'grep -q "\"action\":\"check\"" "$w/j" && grep -q "\"action\":\"setting\"" "$w/j"'
+check "no file left after the JSON run" '[ -z "$(ls -A "$w/d")" ]'
+
+# 3. --expect: passes, fails, malformed
+# the exit code is the worst verdict of the checks (the host's own may warn or fail here)
+"$B" all --quick --dir="$w/d" --expect='cpu.events_per_s>=1,disk.fdatasync_p99_ms<=100000' --format=json >"$w/e1" 2>/dev/null
+ex=$?
+want=$(python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1])); v=[s['facts']['verdict'] for s in d['steps'] if s['action']=='check']
+e=[s['facts']['verdict'] for s in d['steps'] if s['action']=='check' and s['facts']['id']=='expect']
+print(('2' if 'FAIL' in v else '1' if 'WARN' in v else '0') if e==['PASS','PASS'] else 'bad')" "$w/e1")
+check "--expect that holds: both PASS, exit = the worst verdict ($ex, want $want)" '[ "$ex" = "$want" ]'
+printf 'cpu.events_per_s >= 1e12 # never\n' >"$w/exp"
+"$B" all --quick --dir="$w/d" --expect-file="$w/exp" >"$w/e2" 2>&1
+check "--expect-file that fails: exit 2" '[ $? = 2 ] && grep -q "FAIL expect" "$w/e2"'
+"$B" all --expect='cpu.events_per_s>=1,disk.p99<<5' >"$w/e3" 2>&1
+check "malformed --expect: usage error naming the term" '[ $? = 2 ] && grep -q "disk.p99<<5" "$w/e3" && ! grep -q HOST "$w/e3"'
+"$B" all --quick --thorough >"$w/e4" 2>&1
+check "--quick with --thorough: usage error" '[ $? = 2 ]'
+
+# 3b. --html: one self-contained file, its charts non-empty, no script, nothing fetched
+"$B" all --quick --dir="$w/d" --html="$w/r.html" >/dev/null 2>&1
+check "--html: the file written" '[ -s "$w/r.html" ]'
+check "--html: latency and disk charts" '[ "$(grep -o "<svg" "$w/r.html" | wc -l)" -ge 3 ] && grep -q "<polyline class=\"p\" points=\"[0-9]" "$w/r.html" && grep -q "<rect class=\"b\"" "$w/r.html"'
+check "--html: no script, no external resource" '! grep -qiE "<script|https?:|src=|@import" "$w/r.html"'
+for s in Host CPU Memory Scheduler Disk Verdicts Settings; do
+    check "--html: section $s" "grep -q '<h2>$s</h2>' '$w/r.html'"
+done
+
+# 4. tmpfs: the page cache said
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+    mkdir -p /dev/shm/bench-all.$$
+    "$B" all --quick --dir=/dev/shm/bench-all.$$ >"$w/t" 2>&1
+    check "tmpfs: page cache said" 'grep -q "page cache measured" "$w/t"'
+    check "tmpfs: no file left" '[ -z "$(ls -A /dev/shm/bench-all.$$)" ]'
+    rm -rf /dev/shm/bench-all.$$
+fi
+
+# 5. a read-only --dir (a read-only bind mount, where this user may mount): disk skipped
+mkdir -p "$w/ro"
+if mount --bind "$w/d" "$w/ro" 2>/dev/null; then
+    ro=$w/ro
+    if mount -o remount,bind,ro "$w/ro" 2>/dev/null; then
+        "$B" all --quick --dir="$w/ro" >"$w/r" 2>&1
+        check "read-only dir: disk skipped, said" 'grep -q "skipped: .* read-only" "$w/r"'
+    else
+        echo "all: SKIP: read-only remount refused"
+    fi
+    umount "$w/ro" && ro=""
+else
+    echo "all: SKIP: read-only --dir (no bind mount here)"
+fi
+
+# 6. the database section with the suite's MariaDB
+if [ -n "${BENCH_MY_PORT:-}" ]; then
+    DB="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret"
+    "$B" all --quick --dir="$w/d" $DB --format=json >"$w/db" 2>"$w/db.err"
+    check "database: server version" '[ -n "$(fact "$w/db" db.server_version)" ]'
+    check "database: OLTP knee" '[ -n "$(fact "$w/db" db.oltp_knee_tps)" ]'
+    check "database: innodb_flush_log_at_trx_commit" '[ -n "$(fact "$w/db" db.innodb_flush_log_at_trx_commit)" ]'
+    "$B" all --quick --dir="$w/d" $DB >"$w/dbt" 2>&1
+    check "database: the section on the page" 'grep -q "^DATABASE" "$w/dbt"'
+    check "database: its schema dropped" '! "$B" ping $DB -D bench_all --count=1 >/dev/null 2>&1'
+    # an existing schema is never touched: -D names one that exists, the ladder refuses
+    "$B" all --quick --dir="$w/d" $DB -D benchtest >"$w/dbx" 2>&1
+    check "database: an existing schema refused, left alone" 'grep -q "creating schema" "$w/dbx" && "$B" ping $DB -D benchtest --count=1 >/dev/null 2>&1'
+else
+    echo "all: SKIP: database section (BENCH_MY_PORT unset)"
+fi
+
+echo "all: $pass passed, $fail failed"
+[ $fail = 0 ]
