@@ -13,8 +13,7 @@
  * 17 ping_/sizing_ (commands of their own), 18 slap_, 19 all_, 20 wl_, 21 rep_, 22 cli_. The
  * types and prototypes shared between sections are here, under banners with the same numbers;
  * types used by one section only (the codec's packets, the connection, the io_uring ring) are
- * declared at the
- * top of it.
+ * declared at the top of it.
  *
  * Ownership: parsers return views into the caller's buffer, valid until it is reused.
  * x_new returns heap memory that x_free releases. A function that takes ownership of an
