@@ -14022,17 +14022,17 @@ struct all_check {
 static const struct all_check all_checks[] = {
     {"durable_writes", "disk.fdatasync_p99_ms", true, 2, 10, "ms",
      "etcd WAL p99<10ms"},
-    {"flush_behaviour", "disk.flush_volatile", true, 1, NAN, "",
+    {"flush_behaviour", "disk.flush_volatile", true, 1, (double)NAN, "",
      "no PLP, slow flush"},
     {"steal", "cpu_steal_pct", true, 2, 10, "%", "/proc/stat steal"},
-    {"cpu_scaling", "cpu.scaling_efficiency", false, 0.8, NAN, "",
+    {"cpu_scaling", "cpu.scaling_efficiency", false, 0.8, (double)NAN, "",
      "N CPUs ~ N x 1 CPU"},
-    {"swappiness", "swappiness", true, 11, NAN, "", "MySQLTuner: <= 10"},
-    {"swap_used", "host.swap_used_bytes", true, 1, NAN, "B", "MySQLTuner"},
-    {"thp", "host.thp_always", true, 1, NAN, "", "DB vendor guidance"},
-    {"clocksource", "host.clocksource_slow", true, 1, NAN, "", "latency fidelity"},
-    {"nofile", "host.nofile_limit", false, 65536, NAN, "", "MySQLTuner"},
-    {"disk_dir", "disk.not_a_disk", true, 1, NAN, "", "tmpfs/no O_DIRECT"},
+    {"swappiness", "swappiness", true, 11, (double)NAN, "", "MySQLTuner: <= 10"},
+    {"swap_used", "host.swap_used_bytes", true, 1, (double)NAN, "B", "MySQLTuner"},
+    {"thp", "host.thp_always", true, 1, (double)NAN, "", "DB vendor guidance"},
+    {"clocksource", "host.clocksource_slow", true, 1, (double)NAN, "", "latency fidelity"},
+    {"nofile", "host.nofile_limit", false, 65536, (double)NAN, "", "MySQLTuner"},
+    {"disk_dir", "disk.not_a_disk", true, 1, (double)NAN, "", "tmpfs/no O_DIRECT"},
 };
 
 /* The facts the checks read that are not measures themselves. */
