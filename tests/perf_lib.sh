@@ -73,6 +73,10 @@ for s in "$top"/tests/perf/*.sh; do
     n=${s##*/}
     sh -n "$s"
     t "$n: parses" 0 $?
+    if grep -q '^# no peer: ' "$s"; then # it times bench alone (all.sh): no alternation to share
+        t "$n: says why it has no peer" 1 "$(grep -c '^# no peer: ' "$s")"
+        continue
+    fi
     # shellcheck disable=SC2016 # the literal line the scripts source the library with
     t "$n: uses the shared alternation" 1 "$(grep -c '^\. "$top/tests/perf/lib/common.sh"' "$s")"
     SYSBENCH=/nonexistent FIO_BIN=/nonexistent MBW_BIN=/nonexistent SLAP=/nonexistent sh "$s" >"$w/out" 2>&1 </dev/null

@@ -4,6 +4,7 @@
 # verdict line. Goals (issue 11, on the 2-core reference VM): default <= 60 s, --quick <= 20 s.
 # Env: DIR (the --dir), DB (connection options, e.g. "-h 127.0.0.1 -u nat -psecret").
 # Exit 0 unless a run could not run (exit 3).
+# no peer: no other tool makes this page; it times bench all and --quick against the goals.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BENCH:-$top/bench}
