@@ -10539,8 +10539,32 @@ static i64 oltp_ntables(const struct bench_opts *o, const struct wl_def *w)
     return oltp_variant(w)->shape & OS_BULK ? o->threads : o->oltp_tables;
 }
 
+/* The statements of an event program (oltp_build): OQ_* on a table, or these. */
+enum { OP_BEGIN = OQ_N, OP_COMMIT, OP_TEXT };
+
+/* One statement of an event program. */
+struct oltp_op {
+    u8 kind;              /* OQ_*, OP_BEGIN, OP_COMMIT, OP_TEXT (the text at toff) */
+    u32 table;            /* 1..--tables (OQ_* kinds) */
+    u32 voff, nv;         /* its parameters: prog.v[voff .. voff + nv) */
+    u32 toff;             /* OP_TEXT: NUL-terminated statement in prog.text */
+    struct rnd rng_after; /* the generator after this statement's draws (a restart) */
+};
+
+/* One event's statements and values, built up front; kept per thread and reused. */
+struct oltp_prog {
+    struct oltp_op *op;   /* [n] */
+    size_t n, cap;
+    struct my_val *v;     /* parameters of all statements [nv] */
+    size_t nv, vcap;
+    struct buf text;      /* string parameters and text statements */
+    size_t pc;            /* the statement running, or next */
+    size_t bulk_before;   /* bulk_insert: the buffer's length before this event's row */
+};
+
 struct oltp_thread {
     struct my_conn c;
+    struct oltp_prog prog;     /* the current event */
     struct myc_conn_params cc;
     bool connected;
     struct myc_stmt *st;       /* [tables * OQ_N]; st->coldefs != NULL when prepared */
@@ -10701,6 +10725,8 @@ static bool oltp_ignored(const struct bench_opts *o, unsigned code)
 }
 
 enum { OLTP_RESTART = 1 }; /* an ignorable error: run the whole event again */
+enum { OLTP_NEXT = 2 };    /* oltp_prog_after: run statement pc now */
+enum { OLTP_RECONNECT = -1000 }; /* oltp_fail: a lost connection in the ignore list */
 
 /* The sysbench persona's words for a failure in e: "FATAL: " and the text, cut as a message
  * is (256 bytes), on its logger's stream (stdout), exit 1. */
@@ -10734,7 +10760,7 @@ static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepa
         /* reconnect every 1 ms until it works or the run ends, then prepare again */
         myc_close(&ot->c);
         ot->connected = false;
-        return -1000; /* handled by oltp_event: reconnect */
+        return OLTP_RECONNECT; /* handled by oltp_event: reconnect */
     }
     if (rc == B_SERVER) {
         oltp_sb_fatal(&t->err, "%s() returned error %u (%s) for query '%s'",
@@ -10795,53 +10821,10 @@ static void oltp_build_sql(const struct bench_opts *o, int k, i64 n, struct buf 
     buf_printf(sql, "%.*s%s%s", (int)(pc - s), s, tbl, pc + 2);
 }
 
-/* Execute statement kind k on table n with the given parameters. */
-static int oltp_exec(struct load_thread *t, int k, i64 n, const struct my_val *v, size_t nv)
-{
-    struct oltp_thread *ot = t->wl;
-    const struct bench_opts *o = t->run->o;
-    struct myc_stmt *st = &ot->st[(n - 1) * OQ_N + k];
-    int rc;
-    if (o->db_ps_mode == 0 && st->coldefs) {
-        rc = myc_execute(&ot->c, st, v, nv, &ot->res, NULL, NULL);
-        if (rc < 0)
-            return oltp_fail(t, rc, "prepared statement", true);
-        oltp_count(t, &ot->res);
-        return B_OK;
-    }
-    /* text protocol: the values substituted, strings quoted (digits and dashes only) */
-    oltp_build_sql(o, k, n, &ot->tmpl); /* buffers are per thread: no allocation per query */
-    ot->q.len = 0;
-    size_t vi = 0;
-    for (const char *p = ot->tmpl.p; *p; p++) {
-        if (*p == '?' && vi < nv) {
-            const struct my_val *x = &v[vi++];
-            if (x->type == MY_T_VAR_STRING)
-                buf_printf(&ot->q, "'%.*s'", (int)x->s.len, x->s.p);
-            else
-                buf_printf(&ot->q, "%lld", (long long)x->i);
-        } else
-            buf_put(&ot->q, p, 1);
-    }
-    return oltp_text(t, ot->q.p);
-}
-
 static struct my_val oltp_int(i64 v)
 {
     return (struct my_val){.type = MY_T_LONG, .i = v};
 }
-
-static struct my_val oltp_str(const char *s, size_t n)
-{
-    return (struct my_val){.type = MY_T_VAR_STRING, .s = {s, n}};
-}
-
-#define OLTP_DO(e)                                                                           \
-    do {                                                                                     \
-        int rc_ = (e);                                                                       \
-        if (rc_ != B_OK)                                                                     \
-            return rc_;                                                                      \
-    } while (0)
 
 /*
  * oltp_insert --auto-inc=off: one unique sequence per run, shared by the threads. sysbench
@@ -10872,37 +10855,105 @@ static i64 oltp_id(struct load_thread *t)
 
 static const char *const oltp_trx_sql[2] = {"BEGIN", "COMMIT"};
 
-/* BEGIN (0) or COMMIT (1): the statement prepared at connect (sysbench's stmt.begin and
- * stmt.commit), or text where the server cannot prepare it (1295) or under
- * --db-ps-mode=disable. */
-static int oltp_trx(struct load_thread *t, int i)
+/*
+ * An event as a program. oltp_build draws every value of one event from the thread's
+ * generator, in the order the script draws them (oltp_common.lua's execute_* functions), and
+ * lists its statements (struct oltp_op); an executor then runs them one by one: the blocking
+ * path (oltp_event: one myc_ call per statement) and the event loop (oltp_ev_*: the same
+ * statements started and stepped without blocking) share the program and what follows each
+ * statement (oltp_op_done: count, or restart, reconnect, fail; oltp_prog_after).
+ * sysbench draws a statement's values just before running it, so after a failure at
+ * statement i (an ignored error restarts the event) its generator is where statement i's
+ * draws left it, not at the end of the event: each statement keeps that state (rng_after)
+ * and a restart resumes from it. The values of every event, restarts included, stay
+ * sysbench's.
+ */
+/* realloc, or the end of the process (b_xcalloc's rule) */
+static void *oltp_grow(void *p, size_t n)
 {
-    struct oltp_thread *ot = t->wl;
-    if (!ot->trx[i].coldefs)
-        return oltp_text(t, oltp_trx_sql[i]);
-    int rc = myc_execute(&ot->c, &ot->trx[i], NULL, 0, &ot->res, NULL, NULL);
-    if (rc < 0)
-        return oltp_fail(t, rc, oltp_trx_sql[i], true);
-    oltp_count(t, &ot->res);
-    return B_OK;
+    void *q = realloc(p, n);
+    if (!q)
+        b_die("out of memory growing an event program to %zu bytes", n);
+    return q;
 }
 
-/* One event of the oltp_* scripts (oltp_common.lua's execute_* functions). */
-static int oltp_body(struct load_thread *t)
+static void oltp_prog_reset(struct oltp_prog *p)
+{
+    p->n = p->nv = p->text.len = p->pc = 0;
+}
+
+/* A string parameter: its bytes go to the program's text; the pointer is set once the text
+ * stops growing (oltp_prog_fix), the offset kept in .i until then. */
+static struct my_val oltp_pstr(struct oltp_prog *p, const char *s, size_t n)
+{
+    struct my_val v = {.type = MY_T_VAR_STRING, .i = (i64)p->text.len, .s = {NULL, n}};
+    buf_put(&p->text, s, n);
+    buf_put(&p->text, "", 1);
+    return v;
+}
+
+/* Append statement kind on table n with values v[nv]; the generator as it is now. */
+static void oltp_emit(struct load_thread *t, int kind, i64 n, const struct my_val *v, size_t nv)
 {
     struct oltp_thread *ot = t->wl;
+    struct oltp_prog *p = &ot->prog;
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 16;
+        p->op = oltp_grow(p->op, p->cap * sizeof(*p->op));
+    }
+    if (p->nv + nv > p->vcap) {
+        p->vcap = B_MAX(2 * p->vcap, p->nv + nv + 16);
+        p->v = oltp_grow(p->v, p->vcap * sizeof(*p->v));
+    }
+    struct oltp_op *op = &p->op[p->n++];
+    op->kind = (u8)kind;
+    op->table = (u32)n;
+    op->voff = (u32)p->nv;
+    op->nv = (u32)nv;
+    op->toff = 0;
+    op->rng_after = t->rng;
+    if (nv)
+        memcpy(p->v + p->nv, v, nv * sizeof(*v));
+    p->nv += nv;
+}
+
+/* Append a text statement (its bytes copied). */
+static void oltp_emit_text(struct load_thread *t, const char *sql, size_t len)
+{
+    struct oltp_prog *p = &((struct oltp_thread *)t->wl)->prog;
+    size_t off = p->text.len;
+    buf_put(&p->text, sql, len);
+    buf_put(&p->text, "", 1);
+    oltp_emit(t, OP_TEXT, 0, NULL, 0);
+    p->op[p->n - 1].toff = (u32)off;
+}
+
+/* The text has its final place: string parameters point into it. */
+static void oltp_prog_fix(struct oltp_prog *p)
+{
+    for (size_t i = 0; i < p->nv; i++)
+        if (p->v[i].type == MY_T_VAR_STRING)
+            p->v[i].s.p = p->text.p + p->v[i].i;
+}
+
+/* One event of the oltp_* scripts as a program (oltp_common.lua's execute_* functions). */
+static void oltp_build(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    struct oltp_prog *p = &ot->prog;
     const struct bench_opts *o = t->run->o;
     const unsigned shape = oltp_variant(t->run->w)->shape;
     struct my_val v[4];
     bool trx = oltp_trx_on(o, t->run->w);
+    oltp_prog_reset(p);
     if (trx)
-        OLTP_DO(oltp_trx(t, 0));
+        oltp_emit(t, OP_BEGIN, 0, NULL, 0);
     if (shape & (OS_POINTS | OS_POINT1)) {
         i64 n = oltp_pick_table(t);
         i64 cnt = shape & OS_POINT1 ? 1 : o->oltp_point_selects;
         for (i64 i = 0; i < cnt; i++) {
             v[0] = oltp_int(oltp_id(t));
-            OLTP_DO(oltp_exec(t, OQ_POINT, n, v, 1));
+            oltp_emit(t, OQ_POINT, n, v, 1);
         }
     }
     if ((shape & OS_RANGES) && o->oltp_range_selects) {
@@ -10915,7 +10966,7 @@ static int oltp_body(struct load_thread *t)
                 i64 id = oltp_id(t);
                 v[0] = oltp_int(id);
                 v[1] = oltp_int(id + o->oltp_range_size - 1);
-                OLTP_DO(oltp_exec(t, kinds[g], n, v, 2));
+                oltp_emit(t, kinds[g], n, v, 2);
             }
         }
     }
@@ -10923,16 +10974,16 @@ static int oltp_body(struct load_thread *t)
         i64 n = oltp_pick_table(t);
         for (i64 i = 0; i < o->oltp_index_updates; i++) {
             v[0] = oltp_int(oltp_id(t));
-            OLTP_DO(oltp_exec(t, OQ_IDX_UPD, n, v, 1));
+            oltp_emit(t, OQ_IDX_UPD, n, v, 1);
         }
     }
     if (shape & OS_NONIDX_UPD) {
         i64 n = oltp_pick_table(t);
         for (i64 i = 0; i < o->oltp_non_index_updates; i++) {
             oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
-            v[0] = oltp_str(ot->cbuf, 119);
+            v[0] = oltp_pstr(p, ot->cbuf, 119);
             v[1] = oltp_int(oltp_id(t));
-            OLTP_DO(oltp_exec(t, OQ_NONIDX_UPD, n, v, 2));
+            oltp_emit(t, OQ_NONIDX_UPD, n, v, 2);
         }
     }
     if (shape & OS_DEL_INS) {
@@ -10943,18 +10994,18 @@ static int oltp_body(struct load_thread *t)
             oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
             oltp_rand_string(&t->rng, OLTP_PAD_TMPL, ot->padbuf);
             v[0] = oltp_int(id);
-            OLTP_DO(oltp_exec(t, OQ_DELETE, n, v, 1));
+            oltp_emit(t, OQ_DELETE, n, v, 1);
             v[0] = oltp_int(id);
             v[1] = oltp_int(k);
-            v[2] = oltp_str(ot->cbuf, 119);
-            v[3] = oltp_str(ot->padbuf, 59);
-            OLTP_DO(oltp_exec(t, OQ_INSERT, n, v, 4));
+            v[2] = oltp_pstr(p, ot->cbuf, 119);
+            v[3] = oltp_pstr(p, ot->padbuf, 59);
+            oltp_emit(t, OQ_INSERT, n, v, 4);
         }
     }
     if (shape & OS_DELETE1) {
         i64 n = oltp_pick_table(t);
         v[0] = oltp_int(oltp_id(t));
-        OLTP_DO(oltp_exec(t, OQ_DELETE, n, v, 1));
+        oltp_emit(t, OQ_DELETE, n, v, 1);
     }
     if (shape & OS_INSERT1) { /* a text INSERT, id 0 = auto-increment (sysbench) */
         char tbl[OLTP_QNAME_SZ];
@@ -10968,7 +11019,7 @@ static int oltp_body(struct load_thread *t)
         ot->q.len = 0;
         buf_printf(&ot->q, "INSERT INTO %s (id, k, c, pad) VALUES (%lld, %lld, '%s', '%s')", tbl,
                    (long long)id, (long long)k, ot->cbuf, ot->padbuf);
-        OLTP_DO(oltp_text(t, ot->q.p));
+        oltp_emit_text(t, ot->q.p, ot->q.len);
     }
     if (shape & (OS_RPOINTS | OS_RRANGES)) {
         /* each thread draws from its own slice of the k domain (select_random_*.lua): Lua's
@@ -10985,7 +11036,7 @@ static int oltp_body(struct load_thread *t)
             if (shape & OS_RRANGES)
                 pv[np++] = oltp_int(x + o->oltp_delta);
         }
-        OLTP_DO(oltp_exec(t, shape & OS_RPOINTS ? OQ_RPOINTS : OQ_RRANGES, 1, pv, np));
+        oltp_emit(t, shape & OS_RPOINTS ? OQ_RPOINTS : OQ_RRANGES, 1, pv, np);
     }
     if (shape & OS_BULK) { /* one row per event into the thread's own table */
         u64 n = ++ot->bulk_next;
@@ -10993,13 +11044,13 @@ static int oltp_body(struct load_thread *t)
         int rl = snprintf(row, sizeof(row), "(%llu,%llu)", (unsigned long long)n,
                           (unsigned long long)n);
         /* db_driver.c's db_bulk_insert_next: the statement goes out before the row that
-         * would not fit the 512 KiB buffer with its ',' and the terminating NUL */
+         * would not fit the 512 KiB buffer with its ',' and the terminating NUL; when it
+         * fails the buffer is gone and the row never went in (p->bulk_before, a restart) */
         if (ot->bulk.len && ot->bulk.len + (size_t)rl + 2 > OLTP_BULK_MAX) {
-            int rc = oltp_text(t, ot->bulk.p);
+            oltp_emit_text(t, ot->bulk.p, ot->bulk.len);
             ot->bulk.len = 0;
-            if (rc != B_OK)
-                return rc;
         }
+        p->bulk_before = ot->bulk.len;
         if (ot->bulk.len == 0)
             buf_printf(&ot->bulk, "INSERT INTO sbtest%d VALUES", t->id + 1);
         else
@@ -11007,8 +11058,128 @@ static int oltp_body(struct load_thread *t)
         buf_put(&ot->bulk, row, (size_t)rl);
     }
     if (trx)
-        OLTP_DO(oltp_trx(t, 1));
+        oltp_emit(t, OP_COMMIT, 0, NULL, 0);
+    oltp_prog_fix(p);
+}
+
+/* The prepared statement op runs as, or NULL when it goes as text. */
+static struct myc_stmt *oltp_op_stmt(struct load_thread *t, const struct oltp_op *op)
+{
+    struct oltp_thread *ot = t->wl;
+    struct myc_stmt *st = NULL;
+    if (op->kind == OP_BEGIN || op->kind == OP_COMMIT)
+        st = &ot->trx[op->kind - OP_BEGIN];
+    else if (op->kind < OQ_N && t->run->o->db_ps_mode == 0)
+        st = &ot->st[(op->table - 1) * OQ_N + op->kind];
+    return st && st->coldefs ? st : NULL;
+}
+
+/* The text of op (text protocol): the values substituted, strings quoted (digits and dashes
+ * only), in the thread's buffers (no allocation per query). */
+static const char *oltp_op_text(struct load_thread *t, const struct oltp_op *op)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct oltp_prog *p = &ot->prog;
+    if (op->kind == OP_TEXT)
+        return p->text.p + op->toff;
+    if (op->kind == OP_BEGIN || op->kind == OP_COMMIT)
+        return oltp_trx_sql[op->kind - OP_BEGIN];
+    oltp_build_sql(t->run->o, op->kind, op->table, &ot->tmpl);
+    ot->q.len = 0;
+    size_t vi = 0;
+    const struct my_val *v = p->v + op->voff;
+    for (const char *c = ot->tmpl.p; *c; c++) {
+        if (*c == '?' && vi < op->nv) {
+            const struct my_val *x = &v[vi++];
+            if (x->type == MY_T_VAR_STRING)
+                buf_printf(&ot->q, "'%.*s'", (int)x->s.len, x->s.p);
+            else
+                buf_printf(&ot->q, "%lld", (long long)x->i);
+        } else
+            buf_put(&ot->q, c, 1);
+    }
+    return ot->q.p;
+}
+
+/* The statement op finished with rc: counted (B_OK), or oltp_fail's verdict. */
+static int oltp_op_done(struct load_thread *t, const struct oltp_op *op, int rc)
+{
+    struct oltp_thread *ot = t->wl;
+    if (rc < 0) {
+        bool prepared = oltp_op_stmt(t, op) != NULL;
+        /* the statement as sysbench names it: a prepared one by its kind, text in full */
+        const char *what = !prepared                ? oltp_op_text(t, op)
+                           : op->kind >= OP_BEGIN ? oltp_trx_sql[op->kind - OP_BEGIN]
+                                                  : "prepared statement";
+        return oltp_fail(t, rc, what, prepared);
+    }
+    oltp_count(t, &ot->res);
     return B_OK;
+}
+
+/* Run statement op to its end (the blocking path). */
+static int oltp_op_run(struct load_thread *t, const struct oltp_op *op)
+{
+    struct oltp_thread *ot = t->wl;
+    if (t->run->o->mysql_dry_run) { /* sysbench: every call "succeeds" and counts as other */
+        oltp_bump(t, 2);
+        return B_OK;
+    }
+    struct myc_stmt *st = oltp_op_stmt(t, op);
+    int rc;
+    if (st)
+        rc = myc_execute(&ot->c, st, ot->prog.v + op->voff, op->nv, &ot->res, NULL, NULL);
+    else {
+        const char *sql = oltp_op_text(t, op);
+        rc = myc_query(&ot->c, sql, strlen(sql), &ot->res, NULL, NULL);
+    }
+    return oltp_op_done(t, op, rc);
+}
+
+/* The event's end: sysbench's sb_event_stop. With percentiles on, the latency goes to one of
+ * 128 histogram slots picked by a draw from this thread's generator; the next event's
+ * values come after it. */
+static int oltp_prog_end(struct load_thread *t)
+{
+    if (t->run->o->npct)
+        (void)rnd_next(&t->rng);
+    return B_OK;
+}
+
+/* A program built: OLTP_NEXT to run its first statement, or B_OK when it has none (a
+ * bulk_insert row that fits the buffer). */
+static int oltp_prog_first(struct load_thread *t)
+{
+    struct oltp_prog *p = &((struct oltp_thread *)t->wl)->prog;
+    p->pc = 0;
+    return p->n ? OLTP_NEXT : oltp_prog_end(t);
+}
+
+/*
+ * oltp_prog_after - statement pc ended with rc (oltp_op_done's). Returns OLTP_NEXT (run
+ * statement pc: the next one, or the first of the event built again after an ignored
+ * error), B_OK (the event is done), OLTP_RECONNECT (the program is built again; reconnect,
+ * count it, then run statement pc), or a failure.
+ */
+static int oltp_prog_after(struct load_thread *t, int rc)
+{
+    struct oltp_thread *ot = t->wl;
+    struct oltp_prog *p = &ot->prog;
+    if (rc == B_OK) {
+        if (++p->pc < p->n)
+            return OLTP_NEXT;
+        return oltp_prog_end(t);
+    }
+    if (rc != OLTP_RESTART && rc != OLTP_RECONNECT)
+        return rc;
+    /* the event again, from where the failed statement's draws left the generator */
+    t->rng = p->op[p->pc].rng_after;
+    if (oltp_variant(t->run->w)->shape & OS_BULK)
+        ot->bulk.len = p->bulk_before;
+    oltp_build(t);
+    if (rc == OLTP_RECONNECT)
+        return rc;
+    return oltp_prog_first(t);
 }
 
 /* COM_STMT_PREPARE of one statement; a statement the server cannot prepare (1295) stays
@@ -11139,21 +11310,18 @@ static int oltp_event(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
-    for (;;) {
-        int rc = oltp_body(t);
-        if (rc == B_OK) {
-            /* sysbench's sb_event_stop: with percentiles on, the latency goes to one of 128
-             * histogram slots picked by a draw from this thread's generator; the next event's
-             * values come after it */
-            if (o->npct)
-                (void)rnd_next(&t->rng);
-            return B_OK;
-        }
-        if (rc == OLTP_RESTART)
+    oltp_build(t);
+    int rc = oltp_prog_first(t);
+    while (rc != B_OK) {
+        if (rc == OLTP_NEXT) {
+            struct oltp_op *op = &ot->prog.op[ot->prog.pc];
+            rc = oltp_prog_after(t, oltp_op_run(t, op));
             continue;
-        if (rc != -1000)
+        }
+        if (rc != OLTP_RECONNECT)
             return rc;
-        /* lost connection in the ignore list: reconnect every 1 ms, prepare, restart */
+        /* lost connection in the ignore list: reconnect every 1 ms, prepare, restart (the
+         * program is built again already) */
         oltp_free_stmts(ot, o->oltp_tables);
         for (;;) {
             if (atomic_load(&t->run->stop) || atomic_load(&b_stop) ||
@@ -11165,7 +11333,9 @@ static int oltp_event(struct load_thread *t)
             nanosleep(&ts, NULL);
         }
         oltp_bump(t, 4);
+        rc = oltp_prog_first(t);
     }
+    return B_OK;
 }
 
 static void oltp_thread_done(struct load_thread *t)
@@ -11191,6 +11361,9 @@ static void oltp_done(struct load_run *r)
         oltp_free_stmts(ot, r->o->oltp_tables);
         free(ot->st);
         free(ot->pv);
+        free(ot->prog.op);
+        free(ot->prog.v);
+        buf_free(&ot->prog.text);
         myc_close(&ot->c);
         myc_result_free(&ot->res);
         buf_free(&ot->q);
