@@ -4520,6 +4520,8 @@ struct my_conn {
     char sqlstate[6];
     char srv_msg[512];
     struct b_err err;              /* last error, for people */
+    int async_rc;                  /* the non-blocking interface: the result myc_step hands out */
+    bool async_busy;
 };
 
 /* ---- low-level I/O: plain or TLS, with deadlines and stop checks ---- */
@@ -5933,6 +5935,65 @@ static void myc_result_free(struct myc_result *res)
 static const char *myc_cipher(struct my_conn *c)
 {
     return c->tls ? mbedtls_ssl_get_ciphersuite(&c->ssl) : NULL;
+}
+
+/* ---- the non-blocking interface (issue 13; docs: the event-loop driver's notes) ---- */
+
+#define MYC_WANT_READ 1  /* not finished: wait until myc_fd(c) is readable, then myc_step */
+#define MYC_WANT_WRITE 2 /* not finished: wait until myc_fd(c) is writable, then myc_step */
+
+/* First version: the operation runs to its end in the start call (blocking), its result
+ * is handed out by the next myc_step. */
+static int myc_async_done(struct my_conn *c, int rc)
+{
+    c->async_rc = rc;
+    c->async_busy = true;
+    return MYC_WANT_WRITE;
+}
+
+B_UNUSED /* the event-loop driver */
+static int myc_connect_start(struct my_conn *c, const struct myc_params *p)
+{
+    return myc_async_done(c, myc_connect(c, p));
+}
+
+B_UNUSED /* the event-loop driver */
+static int myc_query_start(struct my_conn *c, const char *sql, size_t len,
+                           struct myc_result *res, myc_text_cb cb, void *ctx)
+{
+    return myc_async_done(c, myc_query(c, sql, len, res, cb, ctx));
+}
+
+B_UNUSED /* the event-loop driver */
+static int myc_prepare_start(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
+{
+    return myc_async_done(c, myc_prepare(c, sql, len, st));
+}
+
+B_UNUSED /* the event-loop driver */
+static int myc_execute_start(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
+                             size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
+{
+    return myc_async_done(c, myc_execute(c, st, params, nv, res, cb, ctx));
+}
+
+B_UNUSED /* the event-loop driver */
+static int myc_step(struct my_conn *c)
+{
+    c->async_busy = false;
+    return c->async_rc;
+}
+
+B_UNUSED /* the event-loop driver */
+static int myc_fd(const struct my_conn *c)
+{
+    return c->fd;
+}
+
+B_UNUSED /* the event-loop driver */
+static bool myc_idle(const struct my_conn *c)
+{
+    return !c->async_busy;
 }
 
 /* ---- from the options: a connection's parameters, and a failed connect in words ---- */
