@@ -54,6 +54,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -917,6 +918,10 @@ static const struct opt_def opt_mysql[] = {
         NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("no-defaults", BOOL, no_defaults, "off", 0, 0, NULL,
         "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
+    OPT("event-loops", INT, event_loops, "0", 0, 4096, NULL,
+        "run the --threads connections of the OLTP workloads on this many event-loop threads "
+        "(epoll); 0: a thread per connection, as sysbench",
+        NULL, OPT_F_EXT),
 };
 
 /* The general tables with their help titles, in `sysbench --help` order. */
@@ -7558,10 +7563,14 @@ static void load_snapshot(struct load_run *r, struct load_snap *s)
         /* the thread's events are what its histogram holds at the one read of it below:
          * a thread recording while the snapshot is taken cannot make the counts and the
          * histogram differ (a checkpoint's window and the final one each add up) */
-        hist_add(s->hist, &t->hist);
-        u64 now_counted = hist_total(s->hist);
-        ev = now_counted - counted;
-        counted = now_counted;
+        if (r->nloops) { /* the loops' histograms are added once, below */
+            ev = atomic_load_explicit(&t->events, memory_order_relaxed);
+        } else {
+            hist_add(s->hist, t->hist);
+            u64 now_counted = hist_total(s->hist);
+            ev = now_counted - counted;
+            counted = now_counted;
+        }
         s->thr_events[i] = ev;
         s->thr_sum_ns[i] = busy_ns;
         s->events += ev;
@@ -7573,6 +7582,13 @@ static void load_snapshot(struct load_run *r, struct load_snap *s)
         s->busy += atomic_load_explicit(&t->busy, memory_order_relaxed) > 0;
         for (int k = 0; k < s->nops && t->op_hist; k++)
             hist_add(&s->op_hist[k], &t->op_hist[k]);
+    }
+    if (r->nloops) {
+        /* clients of event loops: the events are what the loops' histograms hold (one read
+         * each); the clients' own counts (fairness) may trail them by an event in flight */
+        for (int l = 0; l < r->nloops; l++)
+            hist_add(s->hist, &r->loops[l].hist);
+        s->events = hist_total(s->hist);
     }
 }
 
@@ -7663,7 +7679,11 @@ static inline void load_record(struct load_thread *t, u64 lat)
                           atomic_load_explicit(&t->lat_sum_ns, memory_order_relaxed) + lat,
                           memory_order_relaxed);
     /* the histogram is the count of events too (load_snapshot): one counter, one truth */
-    hist_record(&t->hist, lat);
+    hist_record(t->hist, lat);
+    if (t->run->nloops) /* the histogram is its loop's: the client's own count */
+        atomic_store_explicit(&t->events,
+                              atomic_load_explicit(&t->events, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
 }
 
 /* Why a worker left its loop (for the INFO lines sysbench prints at verbosity >= 4). */
@@ -7877,10 +7897,32 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
     if (!r->thr)
         b_die("out of memory allocating %d worker states", r->nthreads);
     memset(r->thr, 0, (size_t)r->nthreads * sizeof(struct load_thread));
+    /* a workload that can run its events without blocking (w->ev_start) runs its clients
+     * on --event-loops threads, each with one histogram for all its clients */
+    if (w->ev_start && o->event_loops > 0)
+        r->nloops = (int)B_MIN(o->event_loops, (i64)r->nthreads);
+    if (r->nloops) {
+        r->loops = aligned_alloc(B_CACHELINE, (size_t)r->nloops * sizeof(struct load_loop));
+        if (!r->loops)
+            b_die("out of memory allocating %d event loops", r->nloops);
+        memset(r->loops, 0, (size_t)r->nloops * sizeof(struct load_loop));
+        for (int l = 0; l < r->nloops; l++) { /* clients dealt out evenly, in order */
+            struct load_loop *lp = &r->loops[l];
+            lp->run = r;
+            lp->id = l;
+            lp->first = (int)((i64)r->nthreads * l / r->nloops);
+            lp->n = (int)((i64)r->nthreads * (l + 1) / r->nloops) - lp->first;
+            for (int i = lp->first; i < lp->first + lp->n; i++)
+                r->thr[i].hist = &lp->hist;
+        }
+    }
     for (int i = 0; i < r->nthreads; i++) {
         struct load_thread *t = &r->thr[i];
         t->id = i;
         t->run = r;
+        t->ev_fd = -1;
+        if (!r->nloops)
+            t->hist = b_xcalloc(1, sizeof(struct hist));
         t->limit = UINT64_MAX;
         if (w->nops)
             t->op_hist = b_xcalloc((size_t)w->nops, sizeof(struct hist));
@@ -7902,7 +7944,11 @@ static void load_run_free(struct load_run *r)
     for (int i = 0; r->thr && i < r->nthreads; i++) {
         free(r->thr[i].op_hist);
         free(r->thr[i].sb_hist);
+        if (!r->nloops)
+            free(r->thr[i].hist);
     }
+    free(r->loops);
+    r->loops = NULL;
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->cv_done);
     pthread_cond_destroy(&r->cv_go);
@@ -7910,17 +7956,28 @@ static void load_run_free(struct load_run *r)
     r->thr = NULL;
 }
 
+/* load_join - wait for every worker (thread or event loop) to leave. */
+static void load_join(struct load_run *r)
+{
+    for (int i = 0; i < (r->nloops ? r->nloops : r->nthreads); i++)
+        pthread_join(r->nloops ? r->loops[i].tid : r->thr[i].tid, NULL);
+}
+
 /* load_start - create the workers and wait until all have run thread_init.
  * Returns B_OK, or the first failure (r->err says more); then the workers are released to
  * exit at once and joined. */
 static int load_start(struct load_run *r)
 {
+    /* the workers: a thread per client, or the event loops that run them */
+    const int nw = r->nloops ? r->nloops : r->nthreads;
     for (int i = 0; i < r->nthreads && r->sb_bookkeeping; i++)
         r->thr[i].sb_hist = b_xcalloc(1024, sizeof(u64));
-    atomic_store(&r->running, r->nthreads);
-    for (int i = 0; i < r->nthreads; i++) {
-        int e = os_thread_start(&r->thr[i].tid, (size_t)r->o->thread_stack_size, load_worker,
-                                &r->thr[i]);
+    atomic_store(&r->running, nw);
+    for (int i = 0; i < nw; i++) {
+        int e = r->nloops ? os_thread_start(&r->loops[i].tid, (size_t)r->o->thread_stack_size,
+                                            evl_thread, &r->loops[i])
+                          : os_thread_start(&r->thr[i].tid, (size_t)r->o->thread_stack_size,
+                                            load_worker, &r->thr[i]);
         if (e) {
             atomic_store(&r->running, i); /* the ones not started never decrement */
             struct b_err be;
@@ -7933,13 +7990,14 @@ static int load_start(struct load_run *r)
             pthread_cond_broadcast(&r->cv_go);
             pthread_mutex_unlock(&r->mu);
             for (int k = 0; k < i; k++)
-                pthread_join(r->thr[k].tid, NULL);
-            r->nthreads = i;
+                pthread_join(r->nloops ? r->loops[k].tid : r->thr[k].tid, NULL);
+            if (!r->nloops)
+                r->nthreads = i;
             return B_SYSERR;
         }
     }
     pthread_mutex_lock(&r->mu);
-    while (atomic_load(&r->ready) < r->nthreads)
+    while (atomic_load(&r->ready) < nw)
         pthread_cond_wait(&r->cv_done, &r->mu);
     pthread_mutex_unlock(&r->mu);
     if (atomic_load(&r->failed)) {
@@ -7947,8 +8005,7 @@ static int load_start(struct load_run *r)
         r->go = 1;
         pthread_cond_broadcast(&r->cv_go);
         pthread_mutex_unlock(&r->mu);
-        for (int k = 0; k < r->nthreads; k++)
-            pthread_join(r->thr[k].tid, NULL);
+        load_join(r);
         return atomic_load(&r->failed);
     }
     return B_OK;
@@ -8058,8 +8115,7 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
         load_snap_free(&d);
         return;
     }
-    for (int i = 0; i < r->nthreads; i++)
-        pthread_join(r->thr[i].tid, NULL);
+    load_join(r);
     /* the interval that ends with --time: sysbench may or may not print it (a race); we do */
     if (next_iv && r->deadline_ns && next_iv <= r->deadline_ns && hk->interval &&
         !atomic_load(&r->stop) && !atomic_load(&b_stop)) {
@@ -10417,6 +10473,309 @@ static int io_cleanup(struct res *res)
     return ex;
 }
 
+/*== 15 evl_ : event loop: many client connections per thread ================*/
+/*
+ * --threads=N clients (sysbench's meaning: each its own connection, transaction stream,
+ * generator, counters, events and time for the fairness lines) run on L event-loop threads
+ * (--event-loops=L) instead of a thread each. A client is a struct load_thread as a
+ * thread's worker is (load_claim, load_record_op and the snapshots treat both alike); the
+ * latency histogram is its loop's (struct load_loop: one writer, 36 KiB per loop, not per
+ * client) and the client counts its own events (t->events) for the fairness lines.
+ * The workload runs an event without blocking through its ev_start/ev_step hooks (OLTP: the
+ * event's program, oltp_ev_*), which say what they wait for (EVL_WANT_READ/WRITE) on ev_fd.
+ *
+ * Mechanism: epoll, edge-triggered, each socket registered once for reading and writing
+ * (EPOLLET): no epoll_ctl per statement; the hooks read and write until the socket would
+ * block before they say they wait (myc_step's contract), so an edge follows. A socket that
+ * changes (a reconnect) is registered anew; a closed one leaves the set by itself.
+ * Per loop: a FIFO of clients ready to start an event (after one ends: no client runs two
+ * in a row while others wait) and, under --rate, a FIFO of clients holding an arrival that
+ * is not due yet. Arrivals are claimed in time order from the run's one arrival process
+ * (the compare-and-swap of load_rate_wait), so that FIFO is sorted; the latency counts
+ * from the intended start, queue time included. Every wait is at most EVL_TICK_NS: the stop
+ * flags, --time, and clients stalled past their statement's deadline (myc_step then says
+ * B_TIMEOUT) are looked at. SIGINT abandons the events in flight (not recorded).
+ * Limitations: logins (thread_init) and reconnects still block their loop while they run.
+ */
+
+enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE }; /* load_thread.ev_state */
+
+#define EVL_TICK_NS 50000000u    /* the longest sleep of a loop */
+#define EVL_STALL_NS 1000000000u /* a client without progress this long is stepped anyway */
+#define EVL_MAXEV 256            /* epoll events taken per wait */
+
+/* A FIFO of client indices (each client is in at most one: cap = the loop's clients). */
+struct evl_fifo {
+    int *v;
+    size_t head, len, cap;
+};
+
+static void evl_push(struct evl_fifo *q, int i)
+{
+    q->v[(q->head + q->len++) % q->cap] = i;
+}
+
+static int evl_pop(struct evl_fifo *q)
+{
+    int i = q->v[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->len--;
+    return i;
+}
+
+/* One loop thread's state (on its stack). */
+struct evl {
+    struct load_loop *lp;
+    struct load_run *r;
+    int ep;                  /* the epoll set */
+    int live;                /* clients not done */
+    struct evl_fifo ready;   /* clients to start an event now */
+    struct evl_fifo wait;    /* --rate: clients whose claimed arrival is ahead, in time order */
+};
+
+static void evl_done(struct evl *e, struct load_thread *t)
+{
+    if (t->ev_state == EVL_C_DONE)
+        return;
+    t->ev_state = EVL_C_DONE;
+    atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
+    e->live--;
+}
+
+/* Keep t's socket in the epoll set (a new one after a reconnect). */
+static int evl_track(struct evl *e, struct load_thread *t)
+{
+    int fd = e->r->w->ev_fd(t);
+    if (fd == t->ev_fd)
+        return B_OK;
+    t->ev_fd = -1; /* the old socket was closed: it left the set by itself */
+    if (fd < 0)
+        return B_OK;
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+                             .data.ptr = t};
+    if (epoll_ctl(e->ep, EPOLL_CTL_ADD, fd, &ev) < 0 &&
+        (errno != EEXIST || epoll_ctl(e->ep, EPOLL_CTL_MOD, fd, &ev) < 0))
+        return b_seterr(&t->err, B_SYSERR, errno, "event loop %d: watching the socket of "
+                        "client %d failed: %s", e->lp->id, t->id, strerror(errno));
+    t->ev_fd = fd;
+    return B_OK;
+}
+
+/* What ev_start/ev_step said for client t: wait, done (record, ready again), or finished. */
+static void evl_result(struct evl *e, struct load_thread *t, int rc)
+{
+    struct load_run *r = e->r;
+    if (rc == EVL_WANT_WRITE) /* a socket that would block on send is rare: once more */
+        rc = r->w->ev_step(t);
+    if (rc == EVL_WANT_READ || rc == EVL_WANT_WRITE) {
+        int tr = evl_track(e, t);
+        if (tr < 0) {
+            load_fail(r, tr, &t->err);
+            evl_done(e, t);
+            return;
+        }
+        t->ev_state = EVL_C_BUSY;
+        t->ev_last_ns = clk_now_ns();
+        return;
+    }
+    if (rc == B_OK) {
+        u64 end = clk_now_ns();
+        atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
+        load_record_op(t, t->op, end - t->ev_intended_ns);
+        (void)evl_track(e, t); /* a reconnect inside the event: the new socket */
+        t->ev_state = EVL_C_READY;
+        evl_push(&e->ready, t->id - e->lp->first);
+        return;
+    }
+    if (rc != B_DONE)
+        load_fail(r, rc, &t->err);
+    evl_done(e, t);
+}
+
+/* --rate: claim the next arrival for t (load_rate_wait without the sleep). Returns its
+ * intended start, or 0: no more (the run ends, or the backlog is over sysbench's queue). */
+static u64 evl_arrival(struct load_thread *t, u64 now)
+{
+    struct load_run *r = t->run;
+    u64 old = atomic_load_explicit(&r->next_arrival_ns, memory_order_relaxed), nw;
+    do
+        nw = old + rnd_exp_gap_ns(&t->rng, r->rate);
+    while (!atomic_compare_exchange_weak_explicit(&r->next_arrival_ns, &old, nw,
+                                                  memory_order_relaxed, memory_order_relaxed));
+    if (old > now && r->deadline_ns && old >= r->deadline_ns)
+        return 0;
+    if (old <= now && (double)(now - old) * r->rate / 1e9 > LOAD_QUEUE_MAX) {
+        atomic_store(&r->queue_full, 1);
+        atomic_store(&r->stop, 1);
+        return 0;
+    }
+    return old;
+}
+
+/* Start t's event now (its intended start is in ev_intended_ns). */
+static void evl_go(struct evl *e, struct load_thread *t)
+{
+    atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+    evl_result(e, t, e->r->w->ev_start(t));
+}
+
+/* A ready client: claim its next event (limits, --rate) and start it, or finish it. */
+static void evl_begin(struct evl *e, struct load_thread *t)
+{
+    u64 now = clk_now_ns();
+    if (!load_claim(t, now)) {
+        evl_done(e, t);
+        return;
+    }
+    t->ev_intended_ns = now;
+    if (e->r->rate > 0) {
+        u64 at = evl_arrival(t, now);
+        if (!at) {
+            evl_done(e, t);
+            return;
+        }
+        t->ev_intended_ns = at;
+        if (at > now) {
+            t->ev_state = EVL_C_WAIT;
+            evl_push(&e->wait, t->id - e->lp->first);
+            return;
+        }
+    }
+    evl_go(e, t);
+}
+
+/* Set up clients [first, first + n): the workload's thread_init for each, in order. */
+static int evl_init(struct evl *e)
+{
+    struct load_run *r = e->r;
+    for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
+        struct load_thread *t = &r->thr[i];
+        if (r->o->debug)
+            load_debug(r, "DEBUG: Worker thread (#%d) started", t->id);
+        int rc = r->w->thread_init ? r->w->thread_init(t) : B_OK;
+        if (rc < 0) {
+            load_fail(r, rc, &t->err);
+            return rc;
+        }
+        if (r->o->debug)
+            load_debug(r, "DEBUG: Worker thread (#%d) initialized", t->id);
+        if (load_stopping(r))
+            return B_OK;
+    }
+    return B_OK;
+}
+
+/* The loop: start ready clients and due arrivals, wait for sockets, step the clients. */
+static void evl_loop(struct evl *e)
+{
+    struct load_run *r = e->r;
+    struct epoll_event evs[EVL_MAXEV];
+    u64 last_scan = clk_now_ns();
+    for (int i = 0; i < e->lp->n; i++)
+        evl_push(&e->ready, i);
+    e->live = e->lp->n;
+    for (;;) {
+        u64 now = clk_now_ns();
+        bool stopping = load_stopping(r);
+        if (atomic_load_explicit(&b_stop, memory_order_relaxed)) {
+            /* a signal: the events in flight are abandoned, not recorded */
+            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++)
+                evl_done(e, &r->thr[i]);
+            break;
+        }
+        for (size_t k = e->ready.len; k > 0 && e->ready.len; k--)
+            evl_begin(e, &r->thr[e->lp->first + evl_pop(&e->ready)]);
+        while (e->wait.len) {
+            struct load_thread *t = &r->thr[e->lp->first + e->wait.v[e->wait.head]];
+            if (!stopping && t->ev_intended_ns > now)
+                break;
+            evl_pop(&e->wait);
+            if (stopping)
+                evl_done(e, t);
+            else
+                evl_go(e, t);
+        }
+        if (e->live == 0) {
+            /* --rate with no arrival left before --time: the run still lasts --time */
+            if (r->rate > 0 && r->deadline_ns && now < r->deadline_ns && !stopping) {
+                clk_sleep_until(B_MIN(r->deadline_ns, now + EVL_TICK_NS));
+                continue;
+            }
+            break;
+        }
+        u64 wake = now + EVL_TICK_NS;
+        if (e->ready.len)
+            wake = now;
+        if (e->wait.len)
+            wake = B_MIN(wake, r->thr[e->lp->first + e->wait.v[e->wait.head]].ev_intended_ns);
+        int ms = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
+        int n = epoll_wait(e->ep, evs, EVL_MAXEV, ms);
+        for (int k = 0; k < n; k++) {
+            struct load_thread *t = evs[k].data.ptr;
+            if (t->ev_state != EVL_C_BUSY) /* an edge between events: nothing waits on it */
+                continue;
+            t->ev_last_ns = now;
+            evl_result(e, t, r->w->ev_step(t));
+        }
+        now = clk_now_ns();
+        if (now - last_scan >= EVL_TICK_NS) { /* deadlines of stalled statements */
+            last_scan = now;
+            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
+                struct load_thread *t = &r->thr[i];
+                if (t->ev_state == EVL_C_BUSY && now - t->ev_last_ns >= EVL_STALL_NS) {
+                    t->ev_last_ns = now;
+                    evl_result(e, t, r->w->ev_step(t));
+                }
+            }
+        }
+    }
+}
+
+BENCH_API void *evl_thread(void *arg)
+{
+    struct load_loop *lp = arg;
+    struct load_run *r = lp->run;
+    struct evl e = {.lp = lp, .r = r, .ep = -1};
+    int rc = evl_init(&e);
+    if (rc == B_OK) {
+        e.ep = epoll_create1(EPOLL_CLOEXEC);
+        if (e.ep < 0) {
+            struct b_err be;
+            memset(&be, 0, sizeof(be));
+            rc = b_seterr(&be, B_SYSERR, errno, "event loop %d: epoll_create1 failed: %s",
+                          lp->id, strerror(errno));
+            load_fail(r, rc, &be);
+        }
+    }
+    size_t cap = (size_t)B_MAX(lp->n, 1);
+    e.ready = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
+    e.wait = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
+
+    pthread_mutex_lock(&r->mu);
+    atomic_fetch_add(&r->ready, 1);
+    pthread_cond_broadcast(&r->cv_done);
+    while (!r->go)
+        pthread_cond_wait(&r->cv_go, &r->mu);
+    pthread_mutex_unlock(&r->mu);
+
+    if (rc == B_OK && !atomic_load(&r->failed))
+        evl_loop(&e);
+    for (int i = lp->first; i < lp->first + lp->n; i++) {
+        atomic_store_explicit(&r->thr[i].busy, 0, memory_order_relaxed);
+        if (r->w->thread_done && r->thr[i].wl)
+            r->w->thread_done(&r->thr[i]);
+    }
+    if (e.ep >= 0)
+        close(e.ep);
+    free(e.ready.v);
+    free(e.wait.v);
+    pthread_mutex_lock(&r->mu);
+    atomic_fetch_sub(&r->running, 1);
+    pthread_cond_broadcast(&r->cv_done);
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
 /*== 16 oltp_ : sysbench's OLTP workloads over the myc_ client ===============*/
 /*
  * The 11 scripts of sysbench 1.0.20 (oltp_common.lua and friends, spec section 4) built in:
@@ -11367,36 +11726,103 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
     }
 }
 
+/* A lost connection in the ignore list: reconnect every 1 ms until it works or the run ends
+ * (B_DONE), prepare again, count it. The program is built again already (oltp_prog_after).
+ * On an event loop this blocks the loop while it runs. */
+static int oltp_reconnect(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    oltp_free_stmts(ot, t->run->o->oltp_tables);
+    for (;;) {
+        if (atomic_load(&t->run->stop) || atomic_load(&b_stop) ||
+            (t->run->deadline_ns && clk_now_ns() >= t->run->deadline_ns))
+            return B_DONE;
+        if (oltp_connect(t) == B_OK)
+            break;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    oltp_bump(t, 4);
+    return B_OK;
+}
+
+/* One event, blocking: the program's statements one myc_ call each. */
 static int oltp_event(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
-    const struct bench_opts *o = t->run->o;
     oltp_build(t);
     int rc = oltp_prog_first(t);
     while (rc != B_OK) {
         if (rc == OLTP_NEXT) {
-            struct oltp_op *op = &ot->prog.op[ot->prog.pc];
-            rc = oltp_prog_after(t, oltp_op_run(t, op));
+            rc = oltp_prog_after(t, oltp_op_run(t, &ot->prog.op[ot->prog.pc]));
             continue;
         }
-        if (rc != OLTP_RECONNECT)
+        if (rc != OLTP_RECONNECT || (rc = oltp_reconnect(t)) != B_OK)
             return rc;
-        /* lost connection in the ignore list: reconnect every 1 ms, prepare, restart (the
-         * program is built again already) */
-        oltp_free_stmts(ot, o->oltp_tables);
-        for (;;) {
-            if (atomic_load(&t->run->stop) || atomic_load(&b_stop) ||
-                (t->run->deadline_ns && clk_now_ns() >= t->run->deadline_ns))
-                return B_DONE;
-            if (oltp_connect(t) == B_OK)
-                break;
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
-        oltp_bump(t, 4);
         rc = oltp_prog_first(t);
     }
     return B_OK;
+}
+
+/*
+ * The same event on an event loop (evl_): each statement started without blocking
+ * (myc_*_start), stepped when its socket is ready (oltp_ev_step); what follows a statement
+ * is the blocking path's (oltp_op_done, oltp_prog_after). Returns EVL_WANT_* while a
+ * statement is in flight, else as oltp_event.
+ */
+static int oltp_ev_run(struct load_thread *t, int rc)
+{
+    struct oltp_thread *ot = t->wl;
+    while (rc == OLTP_NEXT || rc == OLTP_RECONNECT) {
+        if (rc == OLTP_RECONNECT) {
+            if ((rc = oltp_reconnect(t)) != B_OK)
+                return rc;
+            rc = oltp_prog_first(t);
+            continue;
+        }
+        const struct oltp_op *op = &ot->prog.op[ot->prog.pc];
+        int sr;
+        if (t->run->o->mysql_dry_run) { /* every call "succeeds" and counts as other */
+            oltp_bump(t, 2);
+            rc = oltp_prog_after(t, B_OK);
+            continue;
+        }
+        {
+            struct myc_stmt *st = oltp_op_stmt(t, op);
+            if (st) {
+                sr = myc_execute_start(&ot->c, st, ot->prog.v + op->voff, op->nv, &ot->res,
+                                       NULL, NULL);
+            } else {
+                const char *sql = oltp_op_text(t, op);
+                sr = myc_query_start(&ot->c, sql, strlen(sql), &ot->res, NULL, NULL);
+            }
+            if (sr == MYC_WANT_READ || sr == MYC_WANT_WRITE)
+                return sr == MYC_WANT_READ ? EVL_WANT_READ : EVL_WANT_WRITE;
+        }
+        rc = oltp_prog_after(t, oltp_op_done(t, op, sr));
+    }
+    return rc;
+}
+
+static int oltp_ev_start(struct load_thread *t)
+{
+    oltp_build(t);
+    return oltp_ev_run(t, oltp_prog_first(t));
+}
+
+static int oltp_ev_step(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    int sr = myc_step(&ot->c);
+    if (sr == MYC_WANT_READ || sr == MYC_WANT_WRITE)
+        return sr == MYC_WANT_READ ? EVL_WANT_READ : EVL_WANT_WRITE;
+    return oltp_ev_run(t, oltp_prog_after(t, oltp_op_done(t, &ot->prog.op[ot->prog.pc], sr)));
+}
+
+static int oltp_ev_fd(const struct load_thread *t)
+{
+    const struct oltp_thread *ot = t->wl;
+    return myc_fd(&ot->c);
 }
 
 static void oltp_thread_done(struct load_thread *t)
@@ -14659,6 +15085,9 @@ static const struct opt_def opt_ping[] = {
      .init = oltp_init,                                                                      \
      .thread_init = oltp_thread_init,                                                        \
      .event = oltp_event,                                                                    \
+     .ev_start = oltp_ev_start,                                                              \
+     .ev_step = oltp_ev_step,                                                                \
+     .ev_fd = oltp_ev_fd,                                                                    \
      .thread_done = oltp_thread_done,                                                        \
      .done = oltp_done,                                                                      \
      .family = WL_OLTP,                                                                      \
@@ -14822,8 +15251,7 @@ BENCH_API int wl_reap(int wait_ms)
             struct load_run *r = *pp;
             if (atomic_load(&r->running) == 0) {
                 *pp = r->next_abandoned;
-                for (int i = 0; i < r->nthreads; i++)
-                    pthread_join(r->thr[i].tid, NULL);
+                load_join(r);
                 wl_run_free(r);
             } else {
                 out++;

@@ -300,6 +300,7 @@ struct bench_opts {
     int db_ps_mode;
     bool db_debug, mysql_ssl, mysql_compression, mysql_debug, mysql_dry_run, no_defaults;
     i64 mysql_connect_timeout, mysql_io_timeout;
+    i64 event_loops; /* --event-loops: 0 = a thread per connection */
     u64 max_allowed_packet;       /* --max-allowed-packet: cap of one packet from the server */
     bool get_server_pubkey;       /* --get-server-public-key: RSA key request over plain TCP */
     bool debug_proto;             /* --debug=proto: hex dump of every packet */
@@ -442,8 +443,24 @@ struct load_thread {
     struct hist *op_hist;      /* per-operation histograms [wl->nops], or NULL */
     _Atomic int sb_lock;       /* sysbench's per-thread timer lock (load_sb_bookkeeping) */
     _Atomic u64 *sb_hist;      /* sysbench's log-scale histogram [1024] (ditto), or NULL */
-    struct hist hist;          /* cumulative latency histogram */
+    struct hist *hist;         /* cumulative latency histogram: its own, or (a client of an
+                                  event loop) its loop's, shared by the loop's clients */
+    _Atomic u64 events;        /* a loop's client: events recorded (its histogram is shared) */
+    /* a client of an event loop (evl_): what the loop thread knows of it */
+    u64 ev_intended_ns;        /* the current event's intended start (--rate: its arrival) */
+    u64 ev_last_ns;            /* the last progress of the current event */
+    int ev_fd;                 /* the socket registered with the loop's epoll, or -1 */
+    u32 ev_mask;               /* the events registered for it */
+    int ev_state;              /* EVL_C_* */
 } __attribute__((aligned(B_CACHELINE)));
+
+/* An event loop thread of a run (evl_): clients thr[first .. first + n) share it. */
+struct load_loop {
+    pthread_t tid;
+    struct load_run *run;
+    int id, first, n;
+    struct hist hist;          /* the latency histogram of all its clients (one writer) */
+};
 
 /* A consistent-enough sum of all threads at one instant (see load_snapshot). */
 struct load_snap {
@@ -495,6 +512,9 @@ struct load_run {
                                       event; the run is abandoned, not joined (wl_reap) */
     struct load_snap forced_snap;  /* the counts at that instant */
     struct load_run *next_abandoned;
+    int nloops;                    /* event loops running the clients (evl_), 0: a thread per
+                                      client (load_worker) */
+    struct load_loop *loops;       /* [nloops] */
     struct bench_opts o_own;       /* wl_run's copy of the caller's options (o points here):
                                       an abandoned run outlives the caller's */
     struct res *res_own;           /* an abandoned run's own result (res points here): the
@@ -646,6 +666,17 @@ BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const ch
  * (two runs of the same workload and options in a row: one longer run's counts). */
 BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src);
 
+/*== 15 evl_ : event loop: many client connections per thread ================*/
+
+/* What a client of an event loop waits for (the values of MYC_WANT_READ/WRITE). */
+#define EVL_WANT_READ 1
+#define EVL_WANT_WRITE 2
+
+/* evl_thread - an event loop (struct load_loop *arg): sets its clients up (thread_init),
+ * then runs their events (wl_def.ev_start/ev_step) until the run's limits; load_start's
+ * worker when the run has loops. */
+BENCH_API void *evl_thread(void *arg);
+
 /*== 18 slap_ : mysqlslap mode: generated SQL, statement lists ===============*/
 
 /* One statement of a list: mysqlslap's statement type decides what is appended to it. */
@@ -719,6 +750,12 @@ struct wl_def {
     int (*init)(struct load_run *r);           /* shared setup before threads start */
     int (*thread_init)(struct load_thread *t); /* per-thread setup */
     int (*event)(struct load_thread *t);       /* one event: B_OK, B_DONE or an error */
+    /* the same event without blocking (evl_, --event-loops): ev_start begins one, ev_step
+     * goes on once ev_fd's socket is ready; both return EVL_WANT_READ/WRITE (wait on
+     * ev_fd), B_OK (done), B_DONE (the client is finished) or an error */
+    int (*ev_start)(struct load_thread *t);
+    int (*ev_step)(struct load_thread *t);
+    int (*ev_fd)(const struct load_thread *t);
     void (*thread_done)(struct load_thread *t);/* per-thread teardown */
     void (*done)(struct load_run *r);          /* shared teardown */
     void (*facts)(struct load_run *r);         /* host/target facts and warnings for the
