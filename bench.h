@@ -460,7 +460,7 @@ struct load_loop {
     struct load_run *run;
     int id, first, n;
     struct hist hist;          /* the latency histogram of all its clients (one writer) */
-};
+} __attribute__((aligned(B_CACHELINE)));
 
 /* A consistent-enough sum of all threads at one instant (see load_snapshot). */
 struct load_snap {

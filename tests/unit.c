@@ -33,6 +33,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_rnd.c"
 #include "t_opt.c"
 #include "t_load.c"
+#include "t_evl.c"
 #include "t_my.c"
 #include "t_my_live.c"
 #include "t_z.c"
@@ -84,6 +85,10 @@ static const struct {
     {"oltp_check_err", t_oltp_check_err},
     {"oltp_rep_sizing", t_oltp_rep_sizing},
     {"load_events_exact", t_load_events_exact},
+    {"evl_many_clients", t_evl_many_clients},
+    {"evl_timeout", t_evl_timeout},
+    {"evl_stop", t_evl_stop},
+    {"evl_rate_stall", t_evl_rate_stall},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
     {"load_checkpoints_dedupe", t_load_checkpoints_dedupe},
     {"rep_pct_label_exact", t_rep_pct_label_exact},

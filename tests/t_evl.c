@@ -1,0 +1,231 @@
+/* evl_: the event loop with a fake workload: each client a socketpair, one echo "server"
+ * thread answering every byte (or holding the answers of a stalled client), no database. */
+
+#include <sys/socket.h>
+
+#define T_EVL_MAX 256
+
+static struct {
+    int cli[T_EVL_MAX], srv[T_EVL_MAX];
+    int n;
+    pthread_t tid;
+    _Atomic int quit;
+    _Atomic int mute;        /* this client's requests are never answered (-1: none) */
+    _Atomic u64 hold_until;  /* no answers before this (clk_now_ns), 0: none */
+    u64 timeout_ns;          /* a request unanswered this long fails with B_TIMEOUT */
+    u64 start[T_EVL_MAX];    /* when each client's request went out */
+} t_evl;
+
+static void *t_evl_server(void *arg)
+{
+    (void)arg;
+    struct pollfd p[T_EVL_MAX];
+    while (!atomic_load(&t_evl.quit)) {
+        for (int i = 0; i < t_evl.n; i++)
+            p[i] = (struct pollfd){.fd = t_evl.srv[i], .events = POLLIN};
+        if (poll(p, (nfds_t)t_evl.n, 20) <= 0)
+            continue;
+        u64 hold = atomic_load(&t_evl.hold_until);
+        if (hold && clk_now_ns() < hold) {
+            clk_sleep_until(hold);
+            continue;
+        }
+        for (int i = 0; i < t_evl.n; i++) {
+            char b[64];
+            if (!(p[i].revents & POLLIN) || i == atomic_load(&t_evl.mute))
+                continue;
+            ssize_t k = read(t_evl.srv[i], b, sizeof(b));
+            if (k > 0 && write(t_evl.srv[i], b, (size_t)k) != k)
+                return NULL;
+        }
+    }
+    return NULL;
+}
+
+static int t_evl_init(struct load_run *r)
+{
+    t_evl.n = r->nthreads;
+    atomic_store(&t_evl.quit, 0);
+    for (int i = 0; i < t_evl.n; i++) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) < 0)
+            return B_SYSERR;
+        t_evl.cli[i] = sv[0];
+        t_evl.srv[i] = sv[1];
+    }
+    return pthread_create(&t_evl.tid, NULL, t_evl_server, NULL) ? B_SYSERR : B_OK;
+}
+
+static void t_evl_done(struct load_run *r)
+{
+    (void)r;
+    atomic_store(&t_evl.quit, 1);
+    pthread_join(t_evl.tid, NULL);
+    for (int i = 0; i < t_evl.n; i++)
+        close(t_evl.cli[i]), close(t_evl.srv[i]);
+}
+
+/* Read the answer: B_OK, EVL_WANT_READ, or B_TIMEOUT past the request's deadline. */
+static int t_evl_step(struct load_thread *t)
+{
+    char b;
+    ssize_t k = read(t_evl.cli[t->id], &b, 1);
+    if (k == 1) {
+        atomic_store_explicit(&t->ctr[0], atomic_load(&t->ctr[0]) + 1, memory_order_relaxed);
+        return B_OK;
+    }
+    if (k == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+        return b_seterr(&t->err, B_SYSERR, errno, "client %d: read failed", t->id);
+    if (t_evl.timeout_ns && clk_now_ns() - t_evl.start[t->id] > t_evl.timeout_ns)
+        return b_seterr(&t->err, B_TIMEOUT, 0, "client %d: no answer", t->id);
+    return EVL_WANT_READ;
+}
+
+static int t_evl_start(struct load_thread *t)
+{
+    t_evl.start[t->id] = clk_now_ns();
+    if (write(t_evl.cli[t->id], "x", 1) != 1)
+        return b_seterr(&t->err, B_SYSERR, errno, "client %d: write failed", t->id);
+    return t_evl_step(t);
+}
+
+static int t_evl_fd(const struct load_thread *t)
+{
+    return t_evl.cli[t->id];
+}
+
+static const struct wl_def t_evl_wl = {.name = "evl", .family = WL_CPU, .init = t_evl_init,
+                                       .done = t_evl_done, .ev_start = t_evl_start,
+                                       .ev_step = t_evl_step, .ev_fd = t_evl_fd};
+
+static void t_evl_reset(void)
+{
+    atomic_store(&t_evl.mute, -1);
+    atomic_store(&t_evl.hold_until, 0);
+    t_evl.timeout_ns = 0;
+}
+
+/* 64 clients on 2 loops: exactly --events, each client its share (the loop is fair), the
+ * histograms are the loops' (a client is small), the run says which loops ran. */
+static int t_evl_many_clients(void)
+{
+    static const char *const kv[] = {"threads=64", "event-loops=2", "events=3000", "time=0",
+                                     NULL};
+    struct bench_opts o;
+    struct res r;
+    const struct load_snap *sp;
+    t_evl_reset();
+    T_CHECK(sizeof(struct load_thread) < 4096); /* no 36 KiB histogram per client */
+    T_CHECK(t_opts(&o, kv) == 0);
+    T_CHECK(t_run(&t_evl_wl, &o, &r, &sp) == 0);
+    const struct load_snap s = *sp;
+    T_CHECK(r.rc == 0 && r.end == RES_END_LIMIT);
+    T_CHECK(s.events == 3000 && hist_total(s.hist) == 3000 && s.ctr[0] == 3000);
+    u64 sum = 0, mn = UINT64_MAX, mx = 0;
+    for (int i = 0; i < 64; i++) {
+        sum += s.thr_events[i];
+        mn = B_MIN(mn, s.thr_events[i]);
+        mx = B_MAX(mx, s.thr_events[i]);
+    }
+    T_CHECK(sum == 3000);
+    /* 46.9 each on average; a FIFO of ready clients keeps them within a few events */
+    T_CHECK(mn >= 30 && mx <= 70);
+    T_CHECK(s.lat_min_ns <= s.lat_sum_ns / s.events && s.lat_sum_ns / s.events <= s.lat_max_ns);
+    res_free(&r);
+    t_opts_free(&o);
+    return 0;
+}
+
+/* A client whose answer never comes fails the run with its timeout, within the loop's stall
+ * check (1 s) and not later; the other clients' events went on meanwhile. */
+static int t_evl_timeout(void)
+{
+    static const char *const kv[] = {"threads=4", "event-loops=1", "time=0", "events=0", NULL};
+    struct bench_opts o;
+    struct res r;
+    t_evl_reset();
+    atomic_store(&t_evl.mute, 2);
+    t_evl.timeout_ns = 200000000;
+    T_CHECK(t_opts(&o, kv) == 0);
+    u64 t0 = clk_now_ns();
+    res_init(&r, &t_evl_wl, "run", &o, NULL);
+    T_CHECK(wl_run(&t_evl_wl, &o, &r) == B_OK && r.have_final);
+    u64 took = clk_now_ns() - t0;
+    T_CHECK(r.rc == B_TIMEOUT && r.end == RES_END_FAILED);
+    T_CHECK(took >= 200000000 && took < 2500000000u);
+    T_CHECK(r.final.d.events > 10 && r.final.d.thr_events[2] == 0);
+    res_free(&r);
+    t_opts_free(&o);
+    t_evl_reset();
+    return 0;
+}
+
+static void *t_evl_stopper(void *arg)
+{
+    (void)arg;
+    clk_sleep_until(clk_now_ns() + 300000000u);
+    atomic_store(&b_stop, 1);
+    return NULL;
+}
+
+/* A signal (b_stop) ends the loop at once, even with a client stuck in its event. */
+static int t_evl_stop(void)
+{
+    static const char *const kv[] = {"threads=8", "event-loops=2", "time=0", "events=0", NULL};
+    struct bench_opts o;
+    struct res r;
+    pthread_t th;
+    t_evl_reset();
+    atomic_store(&t_evl.mute, 5);
+    T_CHECK(t_opts(&o, kv) == 0);
+    u64 t0 = clk_now_ns();
+    res_init(&r, &t_evl_wl, "run", &o, NULL);
+    T_CHECK(pthread_create(&th, NULL, t_evl_stopper, NULL) == 0);
+    int rc = wl_run(&t_evl_wl, &o, &r);
+    pthread_join(th, NULL);
+    atomic_store(&b_stop, 0);
+    u64 took = clk_now_ns() - t0;
+    T_CHECK(rc == B_OK && r.have_final && r.rc == 0);
+    T_CHECK(took >= 300000000 && took < 1000000000);
+    T_CHECK(r.final.d.events > 10 && r.final.d.thr_events[5] == 0);
+    res_free(&r);
+    t_opts_free(&o);
+    t_evl_reset();
+    return 0;
+}
+
+static void *t_evl_staller(void *arg)
+{
+    (void)arg;
+    clk_sleep_until(clk_now_ns() + 300000000u);
+    atomic_store(&t_evl.hold_until, clk_now_ns() + 250000000u);
+    return NULL;
+}
+
+/* --rate on loops: one arrival process (1000/s for 1 s over 8 clients), and a stalled
+ * server (no answers for 250 ms) shows in the latency: queue time counts. */
+static int t_evl_rate_stall(void)
+{
+    static const char *const kv[] = {"threads=8", "event-loops=1", "time=1", "rate=1000", NULL};
+    struct bench_opts o;
+    struct res r;
+    const struct load_snap *sp;
+    pthread_t th;
+    t_evl_reset();
+    T_CHECK(t_opts(&o, kv) == 0);
+    T_CHECK(pthread_create(&th, NULL, t_evl_staller, NULL) == 0);
+    T_CHECK(t_run(&t_evl_wl, &o, &r, &sp) == 0);
+    pthread_join(th, NULL);
+    const struct load_snap s = *sp;
+    T_CHECK(r.rc == 0 && r.end != RES_END_QUEUE);
+    T_CHECK(s.events > 800 && s.events < 1200);
+    T_CHECK(s.lat_max_ns >= 200000000); /* the stall, from the intended start */
+    u64 p50 = hist_percentile(s.hist, 50, s.lat_min_ns, s.lat_max_ns);
+    u64 p99 = hist_percentile(s.hist, 99, s.lat_min_ns, s.lat_max_ns);
+    T_CHECK(s.lat_min_ns <= p50 && p50 <= p99 && p99 <= s.lat_max_ns);
+    T_CHECK(p99 >= 50000000); /* a quarter of the second's arrivals waited in the stall */
+    res_free(&r);
+    t_opts_free(&o);
+    t_evl_reset();
+    return 0;
+}
