@@ -38,7 +38,7 @@ mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-a
 mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=$bind --port="$port" \
     --socket="$dir/sock" --pid-file="$dir/pid" --tmpdir="$dir/tmp" --skip-log-bin --plugin-load-add=auth_ed25519 \
     --ssl-ca="$dir/tls/ca.pem" --ssl-cert="$dir/tls/server.pem" --ssl-key="$dir/tls/server.key" \
-    --innodb-buffer-pool-size=64M --max-connections=200 --max-allowed-packet=64M --log-error="$dir/error.log" >/dev/null 2>&1 &
+    --innodb-buffer-pool-size=64M --max-connections=1200 --max-allowed-packet=64M --log-error="$dir/error.log" >/dev/null 2>&1 &
 i=0
 until mariadb --no-defaults -uroot -S "$dir/sock" -e 'select 1' >/dev/null 2>&1; do
     i=$((i + 1)); [ $i -lt 300 ] || { echo "mariadb.sh: server did not start:" >&2; tail "$dir/error.log" >&2; exit 1; }

@@ -588,6 +588,49 @@ for wl in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_
 done
 (cd "$w" && sysbench oltp_read_write $C --tables=2 cleanup >/dev/null 2>&1)
 
+# 9. event loops (--event-loops): many connections per loop thread, sysbench's counts kept
+$B oltp_read_only $C --no-defaults --tables=1 --table-size=1000 prepare >/dev/null 2>&1
+EV="$C --no-defaults --tables=1 --table-size=1000"
+#    the same seeded run on threads and on loops: the server's counters agree exactly
+for L in 0 2; do
+    b=$(counters $CNT Com_select)
+    $B oltp_read_only $EV --threads=8 --event-loops=$L --events=200 --time=0 --rand-seed=11 run >"$w/loop$L.run" 2>&1
+    a=$(counters $CNT Com_select)
+    deltas "$b" "$a" >"$w/loop$L.cnt"
+done
+if cmp -s "$w/loop0.cnt" "$w/loop2.cnt" && grep -q "Com_stmt_execute=3200" "$w/loop2.cnt"; then ok; else
+    bad "event loops: server counters $(cat "$w/loop2.cnt"), threads $(cat "$w/loop0.cnt")"; fi
+for k in read other transactions; do
+    r=$(grep -E "^ *$k:" "$w/loop0.run" | awk '{print $2}') o=$(grep -E "^ *$k:" "$w/loop2.run" | awk '{print $2}')
+    [ -n "$r" ] && [ "$r" = "$o" ] && ok || bad "event loops: $k: threads $r, loops $o"
+done
+grep -q "^Client I/O: epoll, 8 connections on 2 event loops$" "$w/loop2.run" && ! grep -q "^Client I/O" "$w/loop0.run" && ok || { bad "event loops: the header"; head -20 "$w/loop2.run"; }
+grep -q "events (avg/stddev): *25.0000/" "$w/loop2.run" && ok || bad "event loops: fairness line $(grep 'events (avg' "$w/loop2.run")"
+#    with TLS: every connection its own session over one configuration
+$B oltp_point_select $EV --ssl-mode=VERIFY_CA --ssl-ca="$BENCH_MY_CA" --threads=16 --event-loops=2 --events=500 --time=0 run >"$w/out" 2>&1 &&
+    grep -q "transactions: *500 " "$w/out" && grep -q "^Server: .*TLSv1\.[23]" "$w/out" && ok || { bad "event loops with TLS"; tail -5 "$w/out"; }
+#    a connection killed mid-run: 2013 ignored, it reconnects, the run goes on
+$B oltp_read_only $EV --threads=4 --event-loops=1 --time=4 --mysql-ignore-errors=2013 run >"$w/kill.out" 2>&1 &
+bp=$!
+sleep 2
+id=$($ROOT -N -e "SELECT id FROM information_schema.processlist WHERE user='nat' AND db='sbt' ORDER BY id LIMIT 1")
+[ -n "$id" ] && $ROOT -e "KILL $id"
+wait $bp; rc=$?
+rec=$(grep -E "^ *reconnects:" "$w/kill.out" | awk '{print $2}') tr=$(grep -E "^ *transactions:" "$w/kill.out" | awk '{print $2}')
+[ $rc = 0 ] && [ -n "$id" ] && [ "${rec:-0}" -ge 1 ] && [ "${tr:-0}" -gt 10 ] && ok || { bad "event loops: a killed connection (id ${id:-none}): exit $rc, reconnects ${rec:-?}, transactions ${tr:-?}"; tail -5 "$w/kill.out"; }
+#    --rate with a stalled server (the table locked for 2 s): the latency shows the stall
+$B oltp_point_select $EV --threads=4 --event-loops=1 --rate=50 --time=5 run >"$w/rate.out" 2>&1 &
+bp=$!
+sleep 1.5
+$ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(2); UNLOCK TABLES" >/dev/null
+wait $bp; rc=$?
+mx=$(grep -E "^ *max:" "$w/rate.out" | awk '{print int($2)}')
+[ $rc = 0 ] && [ "${mx:-0}" -ge 1900 ] && ok || { bad "event loops: --rate across a 2 s stall: exit $rc, max ${mx:-?} ms, wanted >= 1900"; tail -12 "$w/rate.out"; }
+#    1000 connections, a short run: every client did its events (the fairness line)
+$B oltp_point_select $EV --threads=1000 --event-loops=2 --events=3000 --time=0 run >"$w/k.out" 2>&1 &&
+    grep -q "transactions: *3000 " "$w/k.out" && grep -q "events (avg/stddev): *3.0000/" "$w/k.out" && ok || { bad "event loops: 1000 connections"; tail -8 "$w/k.out"; }
+$B oltp_read_only $C --no-defaults --tables=1 cleanup >/dev/null 2>&1
+
 $ROOT -e "DROP DATABASE sbt; DROP DATABASE keep"
 echo "oltp: $pass passed, $fail failed"
 [ $fail = 0 ]

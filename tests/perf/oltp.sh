@@ -1,8 +1,9 @@
 #!/bin/sh
 # shellcheck disable=SC2317,SC2086 # run functions are called through perf_cmp; option lists split
 # Benchmark (not a test): bench against Debian's sysbench on the same MariaDB and dataset, in
-# one run: oltp_point_select with 8 threads and oltp_read_write with 16 threads, T seconds
-# each (default 10). Fair by construction:
+# one run: oltp_point_select with 8 and 64 connections and oltp_read_write with 16, T seconds
+# each (default 10); bench twice: a thread per connection (sysbench's way) and the connections
+# on event loops (--event-loops=LOOPS, default the CPUs). Fair by construction:
 # - the same connection settings for both: TCP to 127.0.0.1, the same user, TLS set
 #   explicitly and equally (SSL, default off: --mysql-ssl=off for both; the server's
 #   Ssl_accepts counter is checked to agree), bench run as `sysbench` (a symlink: the same
@@ -14,8 +15,9 @@
 # - runs alternate (ABBA), REPS (default 5) times; every run's figures, the medians and the
 #   median of the per-pair ratios bench/sysbench are printed.
 # Figures: TPS and client CPU seconds per 1000 transactions (user+sys of the client process).
-# Goals: TPS >= 1.10x (point select), >= 1.05x (read_write); CPU/txn <= 0.5x.
-# Env: REPS (5), T (10), WARM (10), SSL (off), TABLE_SIZE (rows in each of 4 tables, 100000).
+# Goals: TPS >= 1.15x (point select), >= 1.10x (read_write); CPU/txn <= 0.5x.
+# Env: REPS (5), T (10), WARM (10), SSL (off), TABLE_SIZE (rows in each of 4 tables, 100000),
+# LOOPS (event loops of bench_loop, default nproc).
 # Starts its own MariaDB on loopback (tests/mariadb.sh, port MY_PORT, default 33990) unless
 # BENCH_MY_PORT and BENCH_MY_SOCK (root's unix socket) are set.
 # Exit 0 unless a run failed; 77 without sysbench.
@@ -25,6 +27,7 @@ B=${BENCH:-$top/bench}
 S=${SYSBENCH:-/usr/bin/sysbench}
 T=${T:-10}
 WARM=${WARM:-10}
+LOOPS=${LOOPS:-$(nproc)}
 SSL=${SSL:-off}
 [ -x "$S" ] || { echo "perf/oltp: $S not installed (apt-get install sysbench)"; exit 77; }
 # shellcheck source=tests/perf/lib/common.sh
@@ -51,7 +54,8 @@ BS=$top/build/perfbin/sysbench
 perf_header oltp
 perf_cmd sysbench "$S WORKLOAD $C --threads=N --time=$T run"
 perf_cmd bench "$BS WORKLOAD $C --threads=N --time=$T run  ($BS -> $B)"
-echo "  (WORKLOAD (N): oltp_point_select (8), oltp_read_write (16); TLS: --mysql-ssl=$SSL for both;" \
+perf_cmd bench_loop "$BS WORKLOAD $C --threads=N --time=$T --event-loops=$LOOPS run"
+echo "  (WORKLOAD (N): oltp_point_select (8, 64), oltp_read_write (16); TLS: --mysql-ssl=$SSL for all;" \
     "warm-up: one run of ${WARM}s of each tool before timing a workload)"
 "$S" oltp_read_write $C --threads=4 prepare >/dev/null
 # the dataset (data + indexes) against the buffer pool
@@ -78,22 +82,24 @@ elif [ "$data" -gt $((pool * 3 / 4)) ]; then
 else
     echo "dataset: $(mib "$data") (data + indexes), fits the buffer pool ($(mib "$pool"))"
 fi
-# run BINARY: prints "TPS CPU-s/1000-txn"
+# run BINARY [OPTION...]: prints "TPS CPU-s/1000-txn"
 run() {
-    secs=$T
+    secs=$T bin=$1
+    shift
     [ "$perf_warming" = 0 ] || secs=$WARM
-    c=$(perf_cpu "$PERF_TMP/out" "$1" "$wl" $C --threads="$th" --time="$secs" run) || return 1
+    c=$(perf_cpu "$PERF_TMP/out" "$bin" "$wl" $C --threads="$th" --time="$secs" "$@" run) || return 1
     sed -n 's/^ *transactions: *\([0-9]*\) *(\([0-9.]*\) per sec.)/\1 \2/p' "$PERF_TMP/out" |
         awk -v c="$c" '$1 > 0 { printf "%s %.4f\n", $2, c / $1 * 1000 }'
 }
 sysbench() { run "$S"; }
 bench() { run "$BS"; }
+bench_loop() { run "$BS" --event-loops="$LOOPS"; }
 ssl() { sql "SHOW GLOBAL STATUS LIKE 'Ssl_accepts'" | cut -f2; }
 PERF_WARMUP=1
-for spec in oltp_point_select:8 oltp_read_write:16; do
+for spec in oltp_point_select:8 oltp_point_select:64 oltp_read_write:16; do
     wl=${spec%:*} th=${spec#*:}
     ssl0=$(ssl)
-    perf_cmp "$wl, $th threads" "TPS CPU-s/1000-txn" sysbench bench
+    perf_cmp "$wl, $th threads" "TPS CPU-s/1000-txn" sysbench bench bench_loop
     n=$(($(ssl) - ssl0))
     echo "  TLS handshakes the server accepted during these runs: $n"
     if [ "$SSL" = off ] && [ "$n" != 0 ]; then
