@@ -4477,20 +4477,47 @@ struct myc_stmt {
 
 struct myc_auth_plugin;
 
+/* The byte transport under the protocol (and under TLS): the socket, or a test double. Each
+ * returns the bytes moved (recv: 0 = closed), MBEDTLS_ERR_SSL_WANT_READ/_WANT_WRITE (would
+ * block), MBEDTLS_ERR_SSL_TIMEOUT (deadline or stop signal) or MBEDTLS_ERR_NET_*_FAILED. */
+struct myc_io {
+    int (*send)(void *ctx, const u8 *p, size_t n);
+    int (*recv)(void *ctx, u8 *p, size_t n);
+    void *ctx;
+};
+
 struct my_conn {
     int fd;                        /* the socket, -1 when closed */
     bool is_unix;                  /* connected over a unix socket */
     bool tls;                      /* TLS active */
-    bool tls_init;                 /* the mbedTLS contexts below are initialised */
-    mbedtls_ssl_context ssl;
-    mbedtls_ssl_config conf;
-    mbedtls_ctr_drbg_context drbg;
-    mbedtls_entropy_context entropy;
-    mbedtls_x509_crt ca, cert;
-    mbedtls_pk_context key;
-    u8 *in;                        /* receive buffer */
+    bool async;                    /* the operation was started by a myc_*_start: no waits */
+    mbedtls_ssl_context *ssl;      /* TLS only: allocated for the handshake, else NULL */
+    struct myc_io io;              /* the transport under TLS; send NULL: the socket */
+    u8 *in;                        /* receive buffer (MYC_IN_START, grows for long packets) */
     size_t in_pos, in_len, in_cap; /* unread bytes are in[in_pos..in_len) */
     struct buf out;                /* framed bytes to send */
+    size_t out_off;                /* out.p[out_off..out.len) is not sent yet */
+    size_t need;                   /* bytes the packet being read still lacks (a hint) */
+    bool rd_multi;                 /* a packet of 0xFFFFFF-byte fragments is being read */
+    /* the operation in progress (the state machine: myc_step) */
+    u8 op;                         /* MYC_OP_*: MYC_OP_NONE when idle */
+    u8 state;                      /* the op's state: MYC_S_* */
+    u8 want;                       /* MYC_WANT_* of the last would-block */
+    u8 meta;                       /* result set: column definitions sent (cache metadata) */
+    bool switched;                 /* login: an AuthSwitchRequest was answered */
+    int ssl_eff;                   /* login: the --ssl-mode in effect */
+    const char *what;              /* what the op waits for, for a timeout's message */
+    struct addrinfo *ai_list, *ai; /* login: the addresses, the one being connected */
+    int ai_errno;                  /* login: why the last address failed */
+    u64 t0;                        /* login: start */
+    struct myc_result *res;        /* query/execute: where the results go */
+    struct myc_stmt *st;           /* prepare/execute: the statement */
+    myc_text_cb tcb;               /* query: the row callback */
+    myc_bin_cb bcb;                /* execute: the row callback */
+    void *cb_ctx;
+    size_t col_i, ncols;           /* result set / prepare: the definition being read, of */
+    struct my_coldef *cd;          /* execute: binary row types of the current result set
+                                      [MYC_MAX_ROW_COLS], allocated when first needed */
     struct buf big;                /* reassembly of payloads >= 16 MiB */
     struct buf scratch;            /* payload under construction */
     u8 seq;                        /* next sequence id */
@@ -4525,8 +4552,6 @@ struct my_conn {
     char sqlstate[6];
     char srv_msg[512];
     struct b_err err;              /* last error, for people */
-    int async_rc;                  /* the non-blocking interface: the result myc_step hands out */
-    bool async_busy;
 };
 
 /* ---- low-level I/O: plain or TLS, with deadlines and stop checks ---- */
@@ -4539,6 +4564,17 @@ struct my_conn {
 /* Packets read during one login: the longest exchange (switch, full authentication, key
  * request, OK) reads five. */
 #define MYC_MAX_AUTH_PACKETS 8
+/* The receive buffer's first size: a connection's whole buffer while its packets fit. It
+ * doubles only when a packet does not fit, and goes back to this size when an operation
+ * ends with more than MYC_IN_KEEP allocated and nothing unread. */
+#define MYC_IN_START ((size_t)16 << 10)
+#define MYC_IN_KEEP ((size_t)1 << 20)
+/* Columns of a row decoded for a row callback (more: B_UNSUPPORTED, counting works). */
+#define MYC_MAX_ROW_COLS 64
+
+#define MYC_WANT_READ 1  /* not finished: wait until myc_fd(c) is readable, then myc_step */
+#define MYC_WANT_WRITE 2 /* not finished: wait until myc_fd(c) is writable, then myc_step */
+#define MYC_NEXT 3       /* a state function: go on (after sending what was queued) */
 
 /* myc_deadline - the current step (the login, or one command) must end within ms (none
  * when ms <= 0). A step that begins after the stop signal (the cleanup of what the run
@@ -4580,7 +4616,8 @@ static int myc_wait(struct my_conn *c, int fd, short ev)
  * system call per read or write on the fast path (a non-blocking socket costs recv, EAGAIN,
  * poll, recv), which halves the client's kernel time per query under load. A slice that
  * times out (EAGAIN) or a signal (EINTR) checks b_stop and the step's deadline: a signal
- * wakes only one thread of a multi-threaded run, the slice wakes the others.
+ * wakes only one thread of a multi-threaded run, the slice wakes the others. An operation
+ * started with myc_*_start passes MSG_DONTWAIT instead: would-block goes back to its loop.
  */
 static void myc_set_slice(struct my_conn *c)
 {
@@ -4589,17 +4626,23 @@ static void myc_set_slice(struct my_conn *c)
     setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
 
-/* send or recv for mbedTLS's bio and the plain path: bytes, or an MBEDTLS_ERR_* code */
+/* send or recv of the transport (mbedTLS's bio, and the plain path): bytes, or an
+ * MBEDTLS_ERR_* code */
 static int myc_sock_io(struct my_conn *c, bool out, unsigned char *p, size_t n)
 {
     n = B_MIN(n, (size_t)INT_MAX);
+    if (c->io.send) /* a test double */
+        return out ? c->io.send(c->io.ctx, p, n) : c->io.recv(c->io.ctx, p, n);
+    int fl = c->async ? MSG_DONTWAIT : 0;
     for (;;) {
-        ssize_t k = out ? send(c->fd, p, n, MSG_NOSIGNAL) : recv(c->fd, p, n, 0);
+        ssize_t k = out ? send(c->fd, p, n, MSG_NOSIGNAL | fl) : recv(c->fd, p, n, fl);
         if (k >= 0)
             return (int)k;
         if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
             return out ? MBEDTLS_ERR_NET_SEND_FAILED : MBEDTLS_ERR_NET_RECV_FAILED;
-        if (myc_waited(c) != B_AGAIN)
+        if (c->async && errno != EINTR)
+            return out ? MBEDTLS_ERR_SSL_WANT_WRITE : MBEDTLS_ERR_SSL_WANT_READ;
+        if (!c->async && myc_waited(c) != B_AGAIN)
             return MBEDTLS_ERR_SSL_TIMEOUT;
     }
 }
@@ -4622,6 +4665,23 @@ static int myc_sock_send(void *ctx, const unsigned char *p, size_t n)
 static int myc_sock_recv(void *ctx, unsigned char *p, size_t n)
 {
     return myc_sock_io(ctx, false, p, n);
+}
+
+/* The transport: TLS over the socket (or the double), or the socket itself. */
+static int myc_xio(struct my_conn *c, bool out, u8 *p, size_t n)
+{
+    if (c->tls)
+        return out ? mbedtls_ssl_write(c->ssl, p, n) : mbedtls_ssl_read(c->ssl, p, n);
+    return myc_sock_io(c, out, p, n);
+}
+
+/* An mbedTLS would-block code as MYC_WANT_* (kept in c->want), else 0. */
+static int myc_would_block(struct my_conn *c, int r)
+{
+    if (r != MBEDTLS_ERR_SSL_WANT_READ && r != MBEDTLS_ERR_SSL_WANT_WRITE)
+        return 0;
+    c->want = r == MBEDTLS_ERR_SSL_WANT_READ ? MYC_WANT_READ : MYC_WANT_WRITE;
+    return c->want;
 }
 
 static int myc_lost(struct my_conn *c, const char *what, int e)
@@ -4668,21 +4728,23 @@ static void myc_dump(const struct myc_params *prm, const char *dir, const u8 *p,
 }
 
 /*
- * The compressed protocol's sending side: c->out (framed packets) becomes compressed frames
- * of at most 0xFFFFFF bytes each, in c->zout, swapped into c->out. A frame under
- * MY_Z_MIN_COMPRESS bytes, or one that deflate does not shrink, goes stored (uncompressed
- * length 0). A command (inner sequence id 0) restarts the compressed sequence ids.
+ * The compressed protocol's sending side: the packets framed in c->out from at on become
+ * compressed frames of at most 0xFFFFFF bytes each (built in c->zout, copied back in their
+ * place). A frame under MY_Z_MIN_COMPRESS bytes, or one that deflate does not shrink, goes
+ * stored (uncompressed length 0). A command (inner sequence id 0) restarts the compressed
+ * sequence ids.
  */
-static void myc_zwrap(struct my_conn *c)
+static void myc_zwrap(struct my_conn *c, size_t at0)
 {
-    const u8 *p = (const u8 *)c->out.p;
-    if (c->out.len >= 4 && p[3] == 0)
+    const u8 *p = (const u8 *)c->out.p + at0;
+    size_t len = c->out.len - at0;
+    if (len >= 4 && p[3] == 0)
         c->cseq = 0;
     if (!c->zwork)
         c->zwork = b_xcalloc(MY_Z_WORK, sizeof(u32));
     c->zout.len = 0;
-    for (size_t off = 0; off < c->out.len;) {
-        size_t n = B_MIN(c->out.len - off, (size_t)MY_MAX_PACKET), at = c->zout.len, z = 0;
+    for (size_t off = 0; off < len;) {
+        size_t n = B_MIN(len - off, (size_t)MY_MAX_PACKET), at = c->zout.len, z = 0;
         u8 h[MY_Z_HDR] = {0};
         buf_put(&c->zout, h, MY_Z_HDR);
         if (n >= MY_Z_MIN_COMPRESS && (z = my_deflate(&c->zout, p + off, n, c->zwork)) >= n) {
@@ -4697,44 +4759,52 @@ static void myc_zwrap(struct my_conn *c)
         w[4] = (u8)ulen, w[5] = (u8)(ulen >> 8), w[6] = (u8)(ulen >> 16);
         off += n;
     }
-    struct buf t = c->out;
-    c->out = c->zout;
-    c->zout = t;
+    c->out.len = at0;
+    buf_put(&c->out, c->zout.p, c->zout.len);
 }
 
-/* Send everything framed in c->out. */
+/*
+ * Send the unsent bytes of c->out. Blocking: all of them (or an error). Started with a
+ * myc_*_start: as many as the socket takes; B_AGAIN with c->want when it takes no more
+ * (the rest stays in c->out for the next myc_step).
+ */
 static int myc_flush(struct my_conn *c)
 {
-    size_t off = 0;
-    if (c->p->trace) {
-        size_t m[4] = {c->mask_off, c->mask_len, 0, 0};
-        myc_dump(c->p, ">", (const u8 *)c->out.p, c->out.len, m);
-    }
-    c->mask_off = c->mask_len = 0;
-    if (c->zlib)
-        myc_zwrap(c);
-    while (off < c->out.len) {
-        int w = c->tls ? mbedtls_ssl_write(&c->ssl, (const u8 *)c->out.p + off, c->out.len - off)
-                       : myc_sock_send(c, (const u8 *)c->out.p + off, c->out.len - off);
-        if (w == MBEDTLS_ERR_SSL_WANT_WRITE || w == MBEDTLS_ERR_SSL_WANT_READ)
+    while (c->out_off < c->out.len) {
+        int w = myc_xio(c, true, (u8 *)c->out.p + c->out_off, c->out.len - c->out_off);
+        if (myc_would_block(c, w)) {
+            if (c->async)
+                return B_AGAIN;
             continue;
+        }
         if (w <= 0) {
-            c->out.len = 0;
+            c->out.len = c->out_off = 0;
             if (w == MBEDTLS_ERR_SSL_TIMEOUT)
                 return myc_stopped(c, "sending to");
             return myc_lost(c, "sending to", EPIPE);
         }
-        off += (size_t)w;
+        c->out_off += (size_t)w;
     }
-    c->out.len = 0;
+    c->out.len = c->out_off = 0;
     return B_OK;
 }
 
-/* Frame payload with the next sequence id and send it. */
+/* Frame payload with the next sequence id into c->out (--debug=proto's dump, compression),
+ * and send it: all of it when blocking, else what the socket takes (myc_step sends the rest
+ * before it reads). */
 static int myc_send(struct my_conn *c, const void *payload, size_t len)
 {
+    size_t at = c->out.len;
     my_frame(&c->out, &c->seq, payload, len);
-    return myc_flush(c);
+    if (c->p->trace) {
+        size_t m[4] = {c->mask_off, c->mask_len, 0, 0};
+        myc_dump(c->p, ">", (const u8 *)c->out.p + at, c->out.len - at, m);
+    }
+    c->mask_off = c->mask_len = 0;
+    if (c->zlib)
+        myc_zwrap(c, at);
+    int rc = myc_flush(c);
+    return rc == B_AGAIN ? B_OK : rc;
 }
 
 /* Send a login packet whose bytes from off on (mask bytes) are auth data. */
@@ -4747,7 +4817,7 @@ static int myc_send_auth(struct my_conn *c, const void *payload, size_t len, siz
 }
 
 /* Room for need more bytes after b[len], moving the unread bytes from *pos to the front and
- * doubling the buffer as needed. */
+ * doubling the buffer (first MYC_IN_START bytes) as needed. */
 static int myc_room(struct my_conn *c, u8 **b, size_t *pos, size_t *len, size_t *cap,
                     size_t need)
 {
@@ -4762,7 +4832,7 @@ static int myc_room(struct my_conn *c, u8 **b, size_t *pos, size_t *len, size_t 
     }
     if (*cap - *len >= need)
         return B_OK;
-    size_t ncap = *cap ? *cap * 2 : 65536;
+    size_t ncap = *cap ? *cap * 2 : MYC_IN_START;
     while (ncap - *len < need)
         ncap *= 2;
     u8 *q = realloc(*b, ncap);
@@ -4773,13 +4843,17 @@ static int myc_room(struct my_conn *c, u8 **b, size_t *pos, size_t *len, size_t 
     return B_OK;
 }
 
-/* One read from the socket (or TLS) into p[0..n): *got += the bytes read. */
+/* One read from the socket (or TLS) into p[0..n): *got += the bytes read. B_AGAIN with
+ * c->want when nothing is there (an operation started with myc_*_start). */
 static int myc_recv(struct my_conn *c, u8 *p, size_t n, size_t *got)
 {
     for (;;) {
-        int r = c->tls ? mbedtls_ssl_read(&c->ssl, p, n) : myc_sock_recv(c, p, n);
-        if (r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE)
+        int r = myc_xio(c, false, p, n);
+        if (myc_would_block(c, r)) {
+            if (c->async)
+                return B_AGAIN;
             continue;
+        }
         if (r == MBEDTLS_ERR_SSL_TIMEOUT)
             return myc_stopped(c, "reading from");
         if (r == 0 || r == MBEDTLS_ERR_SSL_PEER_CLOSE_NOTIFY)
@@ -4834,13 +4908,15 @@ static int myc_zfill(struct my_conn *c)
     }
 }
 
-/* Read more bytes into the receive buffer. */
+/* Read more bytes into the receive buffer: room for the rest of the packet being read (at
+ * least 2 KiB), one read. */
 static int myc_fill(struct my_conn *c)
 {
     int rc;
     if (c->zlib)
         return myc_zfill(c);
-    if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, 16384)) < 0)
+    if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap,
+                       B_MAX(c->need, (size_t)2048))) < 0)
         return rc;
     return myc_recv(c, c->in + c->in_len, c->in_cap - c->in_len, &c->in_len);
 }
@@ -4848,60 +4924,62 @@ static int myc_fill(struct my_conn *c)
 static int myc_too_long(struct my_conn *c, size_t cap)
 {
     c->big.len = 0;
+    c->rd_multi = false;
     return b_seterr(&c->err, B_PROTOCOL, 0,
                     "a packet from %s is longer than --max-allowed-packet=%zu bytes", c->target,
                     cap);
 }
 
 /*
- * myc_read - the next logical packet (fragments of 0xFFFFFF reassembled, up to
- * --max-allowed-packet). The view is valid until the next read. Sequence ids are checked,
- * except on ERR packets (MySQL 8's unsolicited ERR 4031 comes with any id).
+ * myc_read_buffered - the next logical packet from the receive buffer, no I/O: B_AGAIN when
+ * it is not all there yet (c->need: the bytes still missing of its current fragment).
+ * Fragments of 0xFFFFFF are reassembled in c->big, up to --max-allowed-packet. The view is
+ * valid until the next read. Sequence ids are checked, except on ERR packets (MySQL 8's
+ * unsolicited ERR 4031 comes with any id).
  */
-static int myc_read(struct my_conn *c, const u8 **payload, size_t *plen)
+static int myc_read_buffered(struct my_conn *c, const u8 **payload, size_t *plen)
 {
-    bool multi = false;
     size_t cap = c->p->max_packet ? c->p->max_packet : MYC_MAX_PACKET;
-    c->big.len = 0;
+    if (!c->rd_multi)
+        c->big.len = 0;
     for (;;) {
         const u8 *p;
-        size_t n;
+        size_t n, have = c->in_len - c->in_pos;
         u8 seq;
-        long used;
-        int rc;
-        while ((used = my_frame_parse(c->in + c->in_pos, c->in_len - c->in_pos, &p, &n, &seq)) ==
-               B_AGAIN) {
+        long used = my_frame_parse(c->in + c->in_pos, have, &p, &n, &seq);
+        if (used == B_AGAIN) {
             const u8 *h = c->in + c->in_pos; /* refuse a long one before buffering it */
-            if (c->in_len - c->in_pos >= 4 &&
-                c->big.len + ((size_t)h[0] | (size_t)h[1] << 8 | (size_t)h[2] << 16) > cap)
+            size_t hl = have >= 4 ? ((size_t)h[0] | (size_t)h[1] << 8 | (size_t)h[2] << 16) : 0;
+            if (have >= 4 && c->big.len + hl > cap)
                 return myc_too_long(c, cap);
-            if ((rc = myc_fill(c)) < 0)
-                return rc;
+            c->need = have >= 4 ? hl + 4 - have : 4 - have;
+            return B_AGAIN;
         }
         c->in_pos += (size_t)used;
         if (c->p->trace) {
             size_t m[4] = {0, 0, 0, 0};
-            if (c->login && !multi)
+            if (c->login && !c->rd_multi)
                 my_auth_mask(p, n, c->login == 1, m);
             m[0] += 4, m[2] += 4; /* the header comes first */
             myc_dump(c->p, "<", p - 4, n + 4, m);
         }
         /* compressed: servers resync inner ids to the frames' (protocol.md 5), unchecked */
-        if (seq != c->seq && !c->zlib && !(n > 0 && p[0] == 0xFF && !multi))
+        if (seq != c->seq && !c->zlib && !(n > 0 && p[0] == 0xFF && !c->rd_multi))
             return b_seterr(&c->err, B_PROTOCOL, 0,
                             "protocol error from %s: packet sequence %u, expected %u", c->target,
                             seq, c->seq);
         c->seq = (u8)(seq + 1);
         if (c->big.len + n > cap)
             return myc_too_long(c, cap);
-        if (!multi && n < MY_MAX_PACKET) {
+        if (!c->rd_multi && n < MY_MAX_PACKET) {
             *payload = p;
             *plen = n;
             return B_OK;
         }
-        multi = true;
+        c->rd_multi = true;
         buf_put(&c->big, p, n);
         if (n < MY_MAX_PACKET) {
+            c->rd_multi = false;
             *payload = (const u8 *)c->big.p;
             *plen = c->big.len;
             return B_OK;
@@ -4925,6 +5003,41 @@ static int myc_server_error(struct my_conn *c, const u8 *p, size_t n)
 }
 
 /* ---- TLS ---- */
+/*
+ * One configuration per (verification, CA, client certificate, key) in a process: the files
+ * are parsed once, by the first connection that needs them, and shared read-only by every
+ * connection after it (mbedtls_ssl_config is read-only once set up). One random generator,
+ * seeded once, behind a mutex (this mbedTLS is built without MBEDTLS_THREADING_C). A
+ * connection with TLS allocates only its mbedtls_ssl_context (and mbedTLS its record
+ * buffers); a plain connection carries no mbedTLS state at all. The configurations live
+ * until the process ends.
+ */
+struct myc_tls_conf {
+    struct myc_tls_conf *next;
+    bool verify;               /* VERIFY_CA or VERIFY_IDENTITY: the chain is checked */
+    char *ca, *cert, *key;     /* the files (NULL: none) */
+    mbedtls_ssl_config conf;
+    mbedtls_x509_crt ca_crt, cert_crt;
+    mbedtls_pk_context pk;
+};
+
+static struct {
+    pthread_mutex_t mu;        /* the list, and the first seeding */
+    pthread_mutex_t rng_mu;    /* the generator */
+    bool seeded;
+    mbedtls_ctr_drbg_context drbg;
+    mbedtls_entropy_context entropy;
+    struct myc_tls_conf *list;
+} myc_tls_g = {.mu = PTHREAD_MUTEX_INITIALIZER, .rng_mu = PTHREAD_MUTEX_INITIALIZER};
+
+static int myc_tls_rng(void *ctx, unsigned char *out, size_t n)
+{
+    (void)ctx;
+    pthread_mutex_lock(&myc_tls_g.rng_mu);
+    int r = mbedtls_ctr_drbg_random(&myc_tls_g.drbg, out, n);
+    pthread_mutex_unlock(&myc_tls_g.rng_mu);
+    return r;
+}
 
 static int myc_tls_fail(struct my_conn *c, const char *what, int ret)
 {
@@ -4934,55 +5047,146 @@ static int myc_tls_fail(struct my_conn *c, const char *what, int ret)
                     c->target, what, e, (unsigned)-ret);
 }
 
+static bool myc_same(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+static char *myc_strdup0(const char *s)
+{
+    return s ? b_xstrdup(s) : NULL;
+}
+
+static void myc_tls_conf_free(struct myc_tls_conf *t)
+{
+    mbedtls_ssl_config_free(&t->conf);
+    mbedtls_x509_crt_free(&t->ca_crt);
+    mbedtls_x509_crt_free(&t->cert_crt);
+    mbedtls_pk_free(&t->pk);
+    free(t->ca);
+    free(t->cert);
+    free(t->key);
+    free(t);
+}
+
+/* Build a configuration (under myc_tls_g.mu); NULL with c->err on failure. */
+static struct myc_tls_conf *myc_tls_conf_new(struct my_conn *c, bool verify)
+{
+    const struct myc_params *p = c->p;
+    struct myc_tls_conf *t = b_xcalloc(1, sizeof(*t));
+    int ret;
+    t->verify = verify;
+    t->ca = myc_strdup0(verify ? p->ssl_ca : NULL);
+    if (p->ssl_cert && p->ssl_key)
+        t->cert = myc_strdup0(p->ssl_cert), t->key = myc_strdup0(p->ssl_key);
+    mbedtls_ssl_config_init(&t->conf);
+    mbedtls_x509_crt_init(&t->ca_crt);
+    mbedtls_x509_crt_init(&t->cert_crt);
+    mbedtls_pk_init(&t->pk);
+    if (!myc_tls_g.seeded) {
+        mbedtls_ctr_drbg_init(&myc_tls_g.drbg);
+        mbedtls_entropy_init(&myc_tls_g.entropy);
+        if ((ret = mbedtls_ctr_drbg_seed(&myc_tls_g.drbg, mbedtls_entropy_func,
+                                         &myc_tls_g.entropy, (const u8 *)"bench", 5))) {
+            mbedtls_ctr_drbg_free(&myc_tls_g.drbg);
+            mbedtls_entropy_free(&myc_tls_g.entropy);
+            myc_tls_fail(c, "seeding the random generator", ret);
+            goto fail;
+        }
+        myc_tls_g.seeded = true;
+    }
+    if ((ret = mbedtls_ssl_config_defaults(&t->conf, MBEDTLS_SSL_IS_CLIENT,
+                                           MBEDTLS_SSL_TRANSPORT_STREAM,
+                                           MBEDTLS_SSL_PRESET_DEFAULT))) {
+        myc_tls_fail(c, "configuring", ret);
+        goto fail;
+    }
+    mbedtls_ssl_conf_rng(&t->conf, myc_tls_rng, NULL);
+    mbedtls_ssl_conf_min_version(&t->conf, MBEDTLS_SSL_MAJOR_VERSION_3, MBEDTLS_SSL_MINOR_VERSION_3);
+    if (verify) {
+        const char *ca = p->ssl_ca ? p->ssl_ca : "/etc/ssl/certs/ca-certificates.crt";
+        if ((ret = mbedtls_x509_crt_parse_file(&t->ca_crt, ca)) < 0) {
+            myc_tls_fail(c, ca, ret);
+            goto fail;
+        }
+        mbedtls_ssl_conf_ca_chain(&t->conf, &t->ca_crt, NULL);
+        mbedtls_ssl_conf_authmode(&t->conf, MBEDTLS_SSL_VERIFY_REQUIRED);
+    } else
+        mbedtls_ssl_conf_authmode(&t->conf, MBEDTLS_SSL_VERIFY_NONE);
+    if (t->cert) {
+        if ((ret = mbedtls_x509_crt_parse_file(&t->cert_crt, p->ssl_cert)) < 0) {
+            myc_tls_fail(c, p->ssl_cert, ret);
+            goto fail;
+        }
+        if ((ret = mbedtls_pk_parse_keyfile(&t->pk, p->ssl_key, NULL)) < 0) {
+            myc_tls_fail(c, p->ssl_key, ret);
+            goto fail;
+        }
+        if ((ret = mbedtls_ssl_conf_own_cert(&t->conf, &t->cert_crt, &t->pk))) {
+            myc_tls_fail(c, "the client certificate", ret);
+            goto fail;
+        }
+    }
+    return t;
+fail:
+    myc_tls_conf_free(t);
+    return NULL;
+}
+
+/* The shared configuration for c's parameters and mode, built on first use. */
+static const mbedtls_ssl_config *myc_tls_conf(struct my_conn *c, int mode)
+{
+    const struct myc_params *p = c->p;
+    bool verify = mode >= MYC_SSL_VERIFY_CA;
+    const char *ca = verify ? p->ssl_ca : NULL;
+    const char *cert = p->ssl_cert && p->ssl_key ? p->ssl_cert : NULL;
+    const char *key = cert ? p->ssl_key : NULL;
+    struct myc_tls_conf *t;
+    pthread_mutex_lock(&myc_tls_g.mu);
+    for (t = myc_tls_g.list; t; t = t->next)
+        if (t->verify == verify && myc_same(t->ca, ca) && myc_same(t->cert, cert) &&
+            myc_same(t->key, key))
+            break;
+    if (!t && (t = myc_tls_conf_new(c, verify))) {
+        t->next = myc_tls_g.list;
+        myc_tls_g.list = t;
+    }
+    pthread_mutex_unlock(&myc_tls_g.mu);
+    return t ? &t->conf : NULL;
+}
+
+/* The TLS handshake's start: c's context over the shared configuration. */
 static int myc_tls_start(struct my_conn *c, int mode)
 {
     const struct myc_params *p = c->p;
+    const mbedtls_ssl_config *conf = myc_tls_conf(c, mode);
     int ret;
-    mbedtls_ssl_init(&c->ssl);
-    mbedtls_ssl_config_init(&c->conf);
-    mbedtls_ctr_drbg_init(&c->drbg);
-    mbedtls_entropy_init(&c->entropy);
-    mbedtls_x509_crt_init(&c->ca);
-    mbedtls_x509_crt_init(&c->cert);
-    mbedtls_pk_init(&c->key);
-    c->tls_init = true;
-    if ((ret = mbedtls_ctr_drbg_seed(&c->drbg, mbedtls_entropy_func, &c->entropy,
-                                     (const u8 *)"bench", 5)))
-        return myc_tls_fail(c, "seeding the random generator", ret);
-    if ((ret = mbedtls_ssl_config_defaults(&c->conf, MBEDTLS_SSL_IS_CLIENT,
-                                           MBEDTLS_SSL_TRANSPORT_STREAM,
-                                           MBEDTLS_SSL_PRESET_DEFAULT)))
-        return myc_tls_fail(c, "configuring", ret);
-    mbedtls_ssl_conf_rng(&c->conf, mbedtls_ctr_drbg_random, &c->drbg);
-    mbedtls_ssl_conf_min_version(&c->conf, MBEDTLS_SSL_MAJOR_VERSION_3, MBEDTLS_SSL_MINOR_VERSION_3);
-    if (mode >= MYC_SSL_VERIFY_CA) {
-        const char *ca = p->ssl_ca ? p->ssl_ca : "/etc/ssl/certs/ca-certificates.crt";
-        if ((ret = mbedtls_x509_crt_parse_file(&c->ca, ca)) < 0)
-            return myc_tls_fail(c, ca, ret);
-        mbedtls_ssl_conf_ca_chain(&c->conf, &c->ca, NULL);
-        mbedtls_ssl_conf_authmode(&c->conf, MBEDTLS_SSL_VERIFY_REQUIRED);
-    } else
-        mbedtls_ssl_conf_authmode(&c->conf, MBEDTLS_SSL_VERIFY_NONE);
-    if (p->ssl_cert && p->ssl_key) {
-        if ((ret = mbedtls_x509_crt_parse_file(&c->cert, p->ssl_cert)) < 0)
-            return myc_tls_fail(c, p->ssl_cert, ret);
-        if ((ret = mbedtls_pk_parse_keyfile(&c->key, p->ssl_key, NULL)) < 0)
-            return myc_tls_fail(c, p->ssl_key, ret);
-        if ((ret = mbedtls_ssl_conf_own_cert(&c->conf, &c->cert, &c->key)))
-            return myc_tls_fail(c, "the client certificate", ret);
-    }
-    if ((ret = mbedtls_ssl_setup(&c->ssl, &c->conf)))
+    if (!conf)
+        return c->err.rc;
+    c->ssl = b_xmalloc(sizeof(*c->ssl));
+    mbedtls_ssl_init(c->ssl);
+    if ((ret = mbedtls_ssl_setup(c->ssl, conf)))
         return myc_tls_fail(c, "setup", ret);
     if (mode == MYC_SSL_VERIFY_IDENTITY && !c->is_unix &&
-        (ret = mbedtls_ssl_set_hostname(&c->ssl, p->host)))
+        (ret = mbedtls_ssl_set_hostname(c->ssl, p->host)))
         return myc_tls_fail(c, "setting the host name", ret);
-    mbedtls_ssl_set_bio(&c->ssl, c, myc_sock_send, myc_sock_recv, NULL);
-    while ((ret = mbedtls_ssl_handshake(&c->ssl)) != 0) {
-        if (ret == MBEDTLS_ERR_SSL_WANT_READ || ret == MBEDTLS_ERR_SSL_WANT_WRITE)
+    mbedtls_ssl_set_bio(c->ssl, c, myc_sock_send, myc_sock_recv, NULL);
+    return B_OK;
+}
+
+/* The handshake, as far as the bytes allow: B_OK when done, MYC_WANT_* (non-blocking). */
+static int myc_tls_handshake(struct my_conn *c, int mode)
+{
+    int ret;
+    while ((ret = mbedtls_ssl_handshake(c->ssl)) != 0) {
+        if (myc_would_block(c, ret)) {
+            if (c->async)
+                return c->want;
             continue;
+        }
         if (ret == MBEDTLS_ERR_X509_CERT_VERIFY_FAILED) {
             char why[256];
-            mbedtls_x509_crt_verify_info(why, sizeof(why), "", mbedtls_ssl_get_verify_result(&c->ssl));
+            mbedtls_x509_crt_verify_info(why, sizeof(why), "", mbedtls_ssl_get_verify_result(c->ssl));
             why[strcspn(why, "\n")] = 0;
             return b_seterr(&c->err, B_UNSUPPORTED, 0,
                             "TLS with %s: the server certificate did not verify (%s): %s",
@@ -5300,233 +5504,105 @@ static int myc_auth_more(struct my_conn *c, const u8 *d, size_t n)
     return rc;
 }
 
-static int myc_auth_loop(struct my_conn *c)
+/* ---- the state machine: operations, their states, the driver ---- */
+/*
+ * An operation (the login, or one command with its response) is c->op in state c->state.
+ * A state function handles every packet already buffered and returns B_AGAIN when it needs
+ * the next one (it keeps no view of the buffer across that), MYC_NEXT to have what it
+ * queued sent first, MYC_WANT_* to wait for the socket, B_OK when the operation is done, or
+ * an error. myc_step drives it: sends what c->out holds, reads when a state needs bytes.
+ * Blocking (myc_connect, myc_query, ...): the same states, and the sends and reads wait
+ * (slices, deadline, stop signal) instead of returning MYC_WANT_*.
+ */
+enum { MYC_OP_NONE, MYC_OP_CONNECT, MYC_OP_QUERY, MYC_OP_EXECUTE, MYC_OP_PREPARE, MYC_OP_SIMPLE };
+enum {
+    MYC_S_SOCKET, MYC_S_GREETING, MYC_S_TLS, MYC_S_AUTH_FIRST, MYC_S_AUTH, /* login */
+    MYC_S_FIRST, MYC_S_COLS, MYC_S_COLS_EOF, MYC_S_ROWS,                   /* results */
+    MYC_S_PREP_OK, MYC_S_PREP_PARAMS, MYC_S_PREP_PARAMS_EOF, MYC_S_PREP_COLS,
+    MYC_S_PREP_COLS_EOF,                                                    /* prepare */
+    MYC_S_SIMPLE,                                                           /* OK or ERR */
+};
+
+/* ---- the login ---- */
+
+/* The login's end: the connection is ready for commands. */
+static void myc_logged_in(struct my_conn *c)
 {
-    bool switched = false;
-    for (;;) {
-        const u8 *p;
-        size_t n;
-        int rc = myc_read(c, &p, &n);
-        if (rc < 0)
-            return rc;
-        if (++c->auth_packets > MYC_MAX_AUTH_PACKETS)
-            return b_seterr(&c->err, B_PROTOCOL, 0, "more than %d packets from %s during the "
-                            "login", MYC_MAX_AUTH_PACKETS, c->target);
-        if (n == 0)
-            return b_seterr(&c->err, B_PROTOCOL, 0, "empty packet from %s during login",
-                            c->target);
-        if (p[0] == 0x00) {
-            struct my_ok_pkt ok;
-            if (my_parse_ok(p, n, &ok) < 0)
-                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed OK from %s", c->target);
-            return B_OK;
-        }
-        if (p[0] == 0xFF)
-            return myc_server_error(c, p, n);
-        if (p[0] == 0xFE) { /* AuthSwitchRequest: plugin name, then its data */
-            struct my_rd r = MY_RD(p + 1, n - 1);
-            struct my_str name;
-            struct buf out = {0};
-            char plugin[40];
-            if (n == 1) /* the pre-4.1 switch: no name, mysql_old_password's row refuses */
-                return myc_auth_data(c, "mysql_old_password", &out);
-            if (switched || my_rd_nstr(&r, &name, false) < 0 || name.len >= sizeof(plugin))
-                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed or repeated "
-                                "AuthSwitchRequest from %s", c->target);
-            switched = true;
-            snprintf(plugin, sizeof(plugin), "%.*s", (int)name.len, name.p);
-            size_t dl = my_rd_left(&r);
-            if (dl > 0 && r.p[r.pos + dl - 1] == 0 && dl == 21)
-                dl--; /* scramble plugins append a NUL */
-            if (dl > 32)
-                return b_seterr(&c->err, B_PROTOCOL, 0, "AuthSwitchRequest nonce of %zu bytes "
-                                "from %s", dl, c->target);
-            memcpy(c->nonce, r.p + r.pos, dl);
-            c->nonce_len = dl;
-            if ((rc = myc_auth_data(c, plugin, &out)) == B_OK)
-                rc = myc_send_auth(c, out.p, out.len, 0, out.len > 1 ? out.len : 0);
-            if (out.p)
-                mbedtls_platform_zeroize(out.p, out.len);
-            buf_free(&out);
-            if (rc < 0)
-                return rc;
-            continue;
-        }
-        if (p[0] == 0x01) {
-            if ((rc = myc_auth_more(c, p + 1, n - 1)) < 0)
-                return rc;
-            continue;
-        }
-        return b_seterr(&c->err, B_PROTOCOL, 0, "unexpected packet 0x%02x from %s during login",
-                        p[0], c->target);
-    }
+    c->connect_ns = clk_now_ns() - c->t0;
+    c->login = 0;
+    c->zlib = (c->caps & MY_CAP_COMPRESS) != 0; /* from the first command on */
+    c->cseq = 0;
 }
 
-/* ---- connecting ---- */
+/* The authentication exchange: one packet per turn (protocol.md 3). */
+static int myc_auth_packet(struct my_conn *c, const u8 *p, size_t n)
+{
+    int rc;
+    if (++c->auth_packets > MYC_MAX_AUTH_PACKETS)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "more than %d packets from %s during the "
+                        "login", MYC_MAX_AUTH_PACKETS, c->target);
+    if (n == 0)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "empty packet from %s during login",
+                        c->target);
+    if (p[0] == 0x00) {
+        struct my_ok_pkt ok;
+        if (my_parse_ok(p, n, &ok) < 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "malformed OK from %s", c->target);
+        myc_logged_in(c);
+        return B_OK;
+    }
+    if (p[0] == 0xFF)
+        return myc_server_error(c, p, n);
+    if (p[0] == 0xFE) { /* AuthSwitchRequest: plugin name, then its data */
+        struct my_rd r = MY_RD(p + 1, n - 1);
+        struct my_str name;
+        struct buf out = {0};
+        char plugin[40];
+        if (n == 1) /* the pre-4.1 switch: no name, mysql_old_password's row refuses */
+            return myc_auth_data(c, "mysql_old_password", &out);
+        if (c->switched || my_rd_nstr(&r, &name, false) < 0 || name.len >= sizeof(plugin))
+            return b_seterr(&c->err, B_PROTOCOL, 0, "malformed or repeated "
+                            "AuthSwitchRequest from %s", c->target);
+        c->switched = true;
+        snprintf(plugin, sizeof(plugin), "%.*s", (int)name.len, name.p);
+        size_t dl = my_rd_left(&r);
+        if (dl > 0 && r.p[r.pos + dl - 1] == 0 && dl == 21)
+            dl--; /* scramble plugins append a NUL */
+        if (dl > 32)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "AuthSwitchRequest nonce of %zu bytes "
+                            "from %s", dl, c->target);
+        memcpy(c->nonce, r.p + r.pos, dl);
+        c->nonce_len = dl;
+        if ((rc = myc_auth_data(c, plugin, &out)) == B_OK)
+            rc = myc_send_auth(c, out.p, out.len, 0, out.len > 1 ? out.len : 0);
+        if (out.p)
+            mbedtls_platform_zeroize(out.p, out.len);
+        buf_free(&out);
+        return rc < 0 ? rc : B_AGAIN;
+    }
+    if (p[0] == 0x01)
+        return (rc = myc_auth_more(c, p + 1, n - 1)) < 0 ? rc : B_AGAIN;
+    return b_seterr(&c->err, B_PROTOCOL, 0, "unexpected packet 0x%02x from %s during login",
+                    p[0], c->target);
+}
 
-static int myc_open_socket(struct my_conn *c)
+/* The greeting: capabilities, TLS as --ssl-mode says (the SSLRequest queued). */
+static int myc_greeting(struct my_conn *c, const u8 *pk, size_t n)
 {
     const struct myc_params *p = c->p;
-    if (p->socket && *p->socket) {
-        struct sockaddr_un sa;
-        memset(&sa, 0, sizeof(sa));
-        sa.sun_family = AF_UNIX;
-        if (strlen(p->socket) >= sizeof(sa.sun_path))
-            return b_seterr(&c->err, B_INVALID, ENAMETOOLONG, "socket path %s is too long",
-                            p->socket);
-        memcpy(sa.sun_path, p->socket, strlen(p->socket));
-        c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-            return myc_lost(c, "connecting to", errno);
-        myc_set_slice(c);
-        c->is_unix = true;
-        return B_OK;
-    }
-    struct addrinfo hints, *res = NULL, *ai;
-    char port[16];
-    memset(&hints, 0, sizeof(hints));
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    snprintf(port, sizeof(port), "%u", p->port);
-    int g = getaddrinfo(p->host, port, &hints, &res);
-    if (g)
-        return b_seterr(&c->err, B_SYSERR, g == EAI_SYSTEM ? errno : EHOSTUNREACH,
-                        "cannot resolve host '%s': %s", p->host, gai_strerror(g));
-    int last = ECONNREFUSED;
-    for (ai = res; ai; ai = ai->ai_next) {
-        int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        if (fd < 0) {
-            last = errno;
-            continue;
-        }
-        if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 && errno != EINPROGRESS) {
-            last = errno;
-            close(fd);
-            continue;
-        }
-        int w = myc_wait(c, fd, POLLOUT), soerr = 0;
-        socklen_t sl = sizeof(soerr);
-        if (w == B_DONE) {
-            close(fd);
-            freeaddrinfo(res);
-            return myc_stopped(c, "connecting to");
-        }
-        if (w == B_TIMEOUT)
-            soerr = ETIMEDOUT;
-        else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
-            soerr = errno;
-        if (soerr) {
-            last = soerr;
-            close(fd);
-            continue;
-        }
-        int one = 1;
-        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK); /* blocking, with timeouts */
-        c->fd = fd;
-        myc_set_slice(c);
-        freeaddrinfo(res);
-        return B_OK;
-    }
-    freeaddrinfo(res);
-    return myc_lost(c, "connecting to", last);
-}
-
-static void myc_init(struct my_conn *c, const struct myc_params *p)
-{
-    memset(c, 0, sizeof(*c));
-    c->fd = -1;
-    c->p = p;
-    myc_deadline(c, p->connect_timeout_ms); /* one deadline for the whole login */
-    if (p->socket && *p->socket)
-        snprintf(c->target, sizeof(c->target), "%s", p->socket);
-    else if (strchr(p->host, ':'))
-        snprintf(c->target, sizeof(c->target), "[%s]:%u", p->host, p->port);
-    else
-        snprintf(c->target, sizeof(c->target), "%s:%u", p->host, p->port);
-}
-
-/* myc_close - send COM_QUIT when connected, close, free everything (c is reusable). */
-static void myc_close(struct my_conn *c)
-{
-    if (c->fd >= 0) {
-        u8 quit = MY_COM_QUIT;
-        c->seq = 0;
-        c->out.len = 0;
-        myc_deadline(c, MYC_SLICE_MS); /* a TLS close_notify may wait at most a slice */
-        my_frame(&c->out, &c->seq, &quit, 1);
-        if (c->zlib)
-            myc_zwrap(c);
-        if (c->tls)
-            mbedtls_ssl_write(&c->ssl, (const u8 *)c->out.p, c->out.len),
-                mbedtls_ssl_close_notify(&c->ssl);
-        else
-            (void)!send(c->fd, c->out.p, c->out.len, MSG_NOSIGNAL | MSG_DONTWAIT);
-        close(c->fd);
-        c->fd = -1;
-    }
-    if (c->tls_init) {
-        mbedtls_ssl_free(&c->ssl);
-        mbedtls_ssl_config_free(&c->conf);
-        mbedtls_ctr_drbg_free(&c->drbg);
-        mbedtls_entropy_free(&c->entropy);
-        mbedtls_x509_crt_free(&c->ca);
-        mbedtls_x509_crt_free(&c->cert);
-        mbedtls_pk_free(&c->key);
-        c->tls_init = false;
-    }
-    c->tls = false;
-    free(c->in);
-    c->in = NULL;
-    c->in_pos = c->in_len = c->in_cap = 0;
-    buf_free(&c->out);
-    buf_free(&c->big);
-    buf_free(&c->scratch);
-    buf_free(&c->zout);
-    free(c->zin);
-    free(c->zwork);
-    c->zin = NULL;
-    c->zwork = NULL;
-    c->zin_pos = c->zin_len = c->zin_cap = 0;
-    c->zlib = false;
-}
-
-/*
- * myc_connect - connect, greet, TLS as --ssl-mode says, authenticate.
- * Return values: B_OK; B_SYSERR/B_TIMEOUT (socket, c->err), B_SERVER (the server refused:
- * c->srv_code etc.), B_PROTOCOL, B_UNSUPPORTED (TLS, plugin). On failure c is closed.
- */
-static int myc_connect(struct my_conn *c, const struct myc_params *p)
-{
-    const u8 *pk;
-    size_t n;
     int rc, mode;
-    u64 t0 = clk_now_ns();
-    myc_init(c, p);
-    if ((rc = myc_open_socket(c)) < 0)
-        goto fail;
-    c->socket_ns = clk_now_ns() - t0;
-    c->login = 1;
-    if ((rc = myc_read(c, &pk, &n)) < 0)
-        goto fail;
     c->login = 2;
-    if (n > 0 && pk[0] == 0xFF) { /* too many connections, host blocked: ERR, no greeting */
-        rc = myc_server_error(c, pk, n);
-        goto fail;
-    }
-    if (n > sizeof(c->hs_copy)) {
-        rc = b_seterr(&c->err, B_PROTOCOL, 0, "greeting of %zu bytes from %s", n, c->target);
-        goto fail;
-    }
+    if (n > 0 && pk[0] == 0xFF) /* too many connections, host blocked: ERR, no greeting */
+        return myc_server_error(c, pk, n);
+    if (n > sizeof(c->hs_copy))
+        return b_seterr(&c->err, B_PROTOCOL, 0, "greeting of %zu bytes from %s", n, c->target);
     memcpy(c->hs_copy, pk, n);
     rc = my_parse_handshake(c->hs_copy, n, &c->hs);
-    if (rc < 0) {
-        rc = b_seterr(&c->err, rc == B_UNSUPPORTED ? B_UNSUPPORTED : B_PROTOCOL, 0,
-                      rc == B_UNSUPPORTED ? "the server at %s speaks the pre-4.1 protocol"
-                                          : "malformed greeting from %s (is it a MySQL server?)",
-                      c->target);
-        goto fail;
-    }
+    if (rc < 0)
+        return b_seterr(&c->err, rc == B_UNSUPPORTED ? B_UNSUPPORTED : B_PROTOCOL, 0,
+                        rc == B_UNSUPPORTED ? "the server at %s speaks the pre-4.1 protocol"
+                                            : "malformed greeting from %s (is it a MySQL server?)",
+                        c->target);
     {
         /* MariaDB prefixes "5.5.5-" for old replication clients: the version is after it */
         struct my_str v = c->hs.version;
@@ -5550,12 +5626,11 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
     if (p->compress) /* zlib when the server offers it, as the mysql client's --compress */
         c->caps |= MY_CAP_COMPRESS & c->hs.caps;
     mode = p->ssl_mode >= 0 ? p->ssl_mode : c->is_unix ? MYC_SSL_DISABLED : MYC_SSL_PREFERRED;
-    if (mode != MYC_SSL_DISABLED && !(c->hs.caps & MY_CAP_SSL) && mode != MYC_SSL_PREFERRED) {
-        rc = b_seterr(&c->err, B_UNSUPPORTED, 0,
-                      "the server at %s does not offer TLS, and --ssl-mode requires it",
-                      c->target);
-        goto fail;
-    }
+    c->ssl_eff = mode;
+    if (mode != MYC_SSL_DISABLED && !(c->hs.caps & MY_CAP_SSL) && mode != MYC_SSL_PREFERRED)
+        return b_seterr(&c->err, B_UNSUPPORTED, 0,
+                        "the server at %s does not offer TLS, and --ssl-mode requires it",
+                        c->target);
     if (mode != MYC_SSL_DISABLED && (c->hs.caps & MY_CAP_SSL)) {
         struct buf req = {0};
         c->caps |= MY_CAP_SSL;
@@ -5563,57 +5638,258 @@ static int myc_connect(struct my_conn *c, const struct myc_params *p)
         rc = myc_send(c, req.p, req.len);
         buf_free(&req);
         if (rc < 0 || (rc = myc_tls_start(c, mode)) < 0)
-            goto fail;
+            return rc;
+        c->state = MYC_S_TLS;
+        c->what = "setting up TLS with";
+        return MYC_NEXT;
     }
-    {
-        struct buf auth = {0}, resp = {0};
-        char plugin[40];
-        /* answer with the plugin the server advertised when we have it (MySQL 8.4 refuses
-         * clients that name mysql_native_password), else native and let it switch */
-        snprintf(plugin, sizeof(plugin), "%.*s", (int)B_MIN(c->hs.plugin.len, 39),
-                 c->hs.plugin.p);
-        const struct myc_auth_plugin *ap = myc_auth_find(plugin);
-        if (!ap || !ap->greet)
-            snprintf(plugin, sizeof(plugin), "mysql_native_password");
-        rc = myc_auth_data(c, plugin, &auth);
-        if (rc == B_OK) {
-            size_t at = my_build_handshake_response(&resp, c->caps, c->ext_caps,
-                                                    p->user ? p->user : "", (const u8 *)auth.p,
-                                                    auth.len, p->db ? p->db : "", plugin);
-            rc = myc_send_auth(c, resp.p, resp.len, at, auth.len);
-        }
-        if (resp.p)
-            mbedtls_platform_zeroize(resp.p, resp.len);
-        if (auth.p)
-            mbedtls_platform_zeroize(auth.p, auth.len);
-        buf_free(&auth);
-        buf_free(&resp);
-        if (rc < 0 || (rc = myc_auth_loop(c)) < 0)
-            goto fail;
-    }
-    c->connect_ns = clk_now_ns() - t0;
-    c->login = 0;
-    c->zlib = (c->caps & MY_CAP_COMPRESS) != 0; /* from the first command on */
-    c->cseq = 0;
-    return B_OK;
-fail:
-    {
-        struct b_err keep = c->err;
-        u16 code = c->srv_code;
-        char st[6], msg[512];
-        memcpy(st, c->sqlstate, 6);
-        memcpy(msg, c->srv_msg, sizeof(msg));
-        myc_close(c);
-        c->err = keep;
-        c->srv_code = code;
-        memcpy(c->sqlstate, st, 6);
-        memcpy(c->srv_msg, msg, sizeof(msg));
-        c->connect_ns = clk_now_ns() - t0;
-    }
-    return rc;
+    c->state = MYC_S_AUTH_FIRST;
+    return MYC_NEXT;
 }
 
-/* ---- commands ---- */
+/* The handshake response with the first answer of the plugin the server named. */
+static int myc_auth_first(struct my_conn *c)
+{
+    const struct myc_params *p = c->p;
+    struct buf auth = {0}, resp = {0};
+    char plugin[40];
+    int rc;
+    /* answer with the plugin the server advertised when we have it (MySQL 8.4 refuses
+     * clients that name mysql_native_password), else native and let it switch */
+    snprintf(plugin, sizeof(plugin), "%.*s", (int)B_MIN(c->hs.plugin.len, 39), c->hs.plugin.p);
+    const struct myc_auth_plugin *ap = myc_auth_find(plugin);
+    if (!ap || !ap->greet)
+        snprintf(plugin, sizeof(plugin), "mysql_native_password");
+    rc = myc_auth_data(c, plugin, &auth);
+    if (rc == B_OK) {
+        size_t at = my_build_handshake_response(&resp, c->caps, c->ext_caps,
+                                                p->user ? p->user : "", (const u8 *)auth.p,
+                                                auth.len, p->db ? p->db : "", plugin);
+        rc = myc_send_auth(c, resp.p, resp.len, at, auth.len);
+    }
+    if (resp.p)
+        mbedtls_platform_zeroize(resp.p, resp.len);
+    if (auth.p)
+        mbedtls_platform_zeroize(auth.p, auth.len);
+    buf_free(&auth);
+    buf_free(&resp);
+    c->state = MYC_S_AUTH;
+    return rc < 0 ? rc : MYC_NEXT;
+}
+
+/* The connected socket: TCP_NODELAY, blocking with slices (MSG_DONTWAIT when async). */
+static void myc_socket_ready(struct my_conn *c)
+{
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) & ~O_NONBLOCK); /* blocking, with timeouts */
+    myc_set_slice(c);
+    if (c->ai_list)
+        freeaddrinfo(c->ai_list);
+    c->ai_list = c->ai = NULL;
+    c->socket_ns = clk_now_ns() - c->t0;
+    c->state = MYC_S_GREETING;
+    c->what = "reading from";
+    c->login = 1;
+}
+
+/* Connect to c->ai or the addresses after it: MYC_NEXT (connected), MYC_WANT_WRITE (in
+ * progress), or an error when none is left. */
+static int myc_try_addr(struct my_conn *c)
+{
+    for (; c->ai; c->ai = c->ai->ai_next) {
+        struct addrinfo *ai = c->ai;
+        int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fd < 0) {
+            c->ai_errno = errno;
+            continue;
+        }
+        if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 && errno != EINPROGRESS) {
+            c->ai_errno = errno;
+            close(fd);
+            continue;
+        }
+        c->fd = fd;
+        c->state = MYC_S_SOCKET;
+        return c->want = MYC_WANT_WRITE;
+    }
+    return myc_lost(c, "connecting to", c->ai_errno);
+}
+
+/* A connect in progress: done, failed (the next address), or not yet. */
+static int myc_socket_state(struct my_conn *c)
+{
+    struct pollfd pfd = {.fd = c->fd, .events = POLLOUT};
+    int soerr = 0;
+    socklen_t sl = sizeof(soerr);
+    if (poll(&pfd, 1, 0) == 0)
+        return c->want = MYC_WANT_WRITE;
+    if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+        soerr = errno;
+    if (soerr) {
+        c->ai_errno = soerr;
+        close(c->fd);
+        c->fd = -1;
+        c->ai = c->ai->ai_next;
+        return myc_try_addr(c);
+    }
+    myc_socket_ready(c);
+    return MYC_NEXT;
+}
+
+/* Open the socket: a unix socket at once, TCP to the first address that answers. */
+static int myc_open_socket(struct my_conn *c)
+{
+    const struct myc_params *p = c->p;
+    if (p->socket && *p->socket) {
+        struct sockaddr_un sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sun_family = AF_UNIX;
+        if (strlen(p->socket) >= sizeof(sa.sun_path))
+            return b_seterr(&c->err, B_INVALID, ENAMETOOLONG, "socket path %s is too long",
+                            p->socket);
+        memcpy(sa.sun_path, p->socket, strlen(p->socket));
+        c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+            return myc_lost(c, "connecting to", errno);
+        myc_set_slice(c);
+        c->is_unix = true;
+        c->socket_ns = clk_now_ns() - c->t0;
+        c->state = MYC_S_GREETING;
+        c->what = "reading from";
+        c->login = 1;
+        return MYC_NEXT;
+    }
+    struct addrinfo hints;
+    char port[16];
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    snprintf(port, sizeof(port), "%u", p->port);
+    int g = getaddrinfo(p->host, port, &hints, &c->ai_list);
+    if (g) {
+        c->ai_list = NULL;
+        return b_seterr(&c->err, B_SYSERR, g == EAI_SYSTEM ? errno : EHOSTUNREACH,
+                        "cannot resolve host '%s': %s", p->host, gai_strerror(g));
+    }
+    c->ai = c->ai_list;
+    c->ai_errno = ECONNREFUSED;
+    return myc_try_addr(c);
+}
+
+static int myc_login_state(struct my_conn *c)
+{
+    const u8 *p;
+    size_t n;
+    int rc;
+    switch (c->state) {
+    case MYC_S_SOCKET:
+        return myc_socket_state(c);
+    case MYC_S_GREETING:
+        if ((rc = myc_read_buffered(c, &p, &n)) < 0)
+            return rc;
+        return myc_greeting(c, p, n);
+    case MYC_S_TLS:
+        if ((rc = myc_tls_handshake(c, c->ssl_eff)) != B_OK)
+            return rc;
+        c->state = MYC_S_AUTH_FIRST;
+        c->what = "reading from";
+        return MYC_NEXT;
+    case MYC_S_AUTH_FIRST:
+        return myc_auth_first(c);
+    default:
+        while ((rc = myc_read_buffered(c, &p, &n)) == B_OK)
+            if ((rc = myc_auth_packet(c, p, n)) != B_AGAIN)
+                return rc;
+        return rc;
+    }
+}
+
+static void myc_init(struct my_conn *c, const struct myc_params *p)
+{
+    memset(c, 0, sizeof(*c));
+    c->fd = -1;
+    c->p = p;
+    c->what = "reading from";
+    myc_deadline(c, p->connect_timeout_ms); /* one deadline for the whole login */
+    if (p->socket && *p->socket)
+        snprintf(c->target, sizeof(c->target), "%s", p->socket);
+    else if (strchr(p->host, ':'))
+        snprintf(c->target, sizeof(c->target), "[%s]:%u", p->host, p->port);
+    else
+        snprintf(c->target, sizeof(c->target), "%s:%u", p->host, p->port);
+}
+
+/* myc_close - send COM_QUIT when connected, close, free everything (c is reusable). */
+static void myc_close(struct my_conn *c)
+{
+    if (c->fd >= 0) {
+        u8 quit = MY_COM_QUIT;
+        c->seq = 0;
+        c->out.len = c->out_off = 0;
+        myc_deadline(c, MYC_SLICE_MS); /* a TLS close_notify may wait at most a slice */
+        if (c->op == MYC_OP_NONE) { /* not in the middle of a login or a command */
+            my_frame(&c->out, &c->seq, &quit, 1);
+            if (c->zlib)
+                myc_zwrap(c, 0);
+            if (c->tls)
+                mbedtls_ssl_write(c->ssl, (const u8 *)c->out.p, c->out.len),
+                    mbedtls_ssl_close_notify(c->ssl);
+            else if (!c->io.send)
+                (void)!send(c->fd, c->out.p, c->out.len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        }
+        close(c->fd);
+        c->fd = -1;
+    }
+    if (c->ssl) {
+        mbedtls_ssl_free(c->ssl);
+        free(c->ssl);
+        c->ssl = NULL;
+    }
+    if (c->ai_list)
+        freeaddrinfo(c->ai_list);
+    c->ai_list = c->ai = NULL;
+    c->tls = false;
+    c->op = MYC_OP_NONE;
+    free(c->in);
+    c->in = NULL;
+    c->in_pos = c->in_len = c->in_cap = 0;
+    buf_free(&c->out);
+    c->out_off = 0;
+    c->rd_multi = false;
+    buf_free(&c->big);
+    buf_free(&c->scratch);
+    buf_free(&c->zout);
+    free(c->zin);
+    free(c->zwork);
+    free(c->cd);
+    c->cd = NULL;
+    c->zin = NULL;
+    c->zwork = NULL;
+    c->zin_pos = c->zin_len = c->zin_cap = 0;
+    c->zlib = false;
+}
+
+/* A failed login: c closed, the error kept. */
+static void myc_connect_failed(struct my_conn *c)
+{
+    struct b_err keep = c->err;
+    u16 code = c->srv_code;
+    char st[6], msg[512];
+    u64 t0 = c->t0;
+    memcpy(st, c->sqlstate, 6);
+    memcpy(msg, c->srv_msg, sizeof(msg));
+    myc_close(c);
+    c->err = keep;
+    c->srv_code = code;
+    memcpy(c->sqlstate, st, 6);
+    memcpy(c->srv_msg, msg, sizeof(msg));
+    c->connect_ns = clk_now_ns() - t0;
+}
+
+/* ---- commands and their responses ---- */
+
+static void myc_stmt_free(struct myc_stmt *st);
 
 static int myc_command(struct my_conn *c, u8 cmd, const void *arg, size_t len)
 {
@@ -5626,13 +5902,247 @@ static int myc_command(struct my_conn *c, u8 cmd, const void *arg, size_t len)
     return myc_send(c, c->scratch.p, c->scratch.len);
 }
 
-/* A command answered by OK or ERR (ping, init_db, reset connection, stmt reset). */
-static int myc_simple(struct my_conn *c, u8 cmd, const void *arg, size_t len)
+static int myc_set_cols(struct my_conn *c, struct myc_result *res, size_t ncols)
+{
+    if (ncols > 4096)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "%zu columns from %s", ncols, c->target);
+    if (ncols > res->cols_cap) {
+        struct myc_col *q = realloc(res->cols, ncols * sizeof(*q));
+        if (!q)
+            b_die("out of memory for %zu column definitions", ncols);
+        res->cols = q;
+        res->cols_cap = ncols;
+    }
+    res->ncols = ncols;
+    return B_OK;
+}
+
+static void myc_col_copy(struct myc_col *col, const struct my_coldef *d)
+{
+    size_t nl = B_MIN(d->name.len, sizeof(col->name) - 1);
+    memcpy(col->name, d->name.p, nl);
+    col->name[nl] = 0;
+    col->type = d->type;
+    col->flags = d->flags;
+    col->charset = d->charset;
+    col->decimals = d->decimals;
+}
+
+/* The first packet of a response, or of the next result: OK, ERR, LOCAL INFILE, or a
+ * column count. */
+static int myc_res_first(struct my_conn *c, const u8 *p, size_t n)
+{
+    struct myc_result *res = c->res;
+    const struct myc_stmt *st = c->st;
+    int rc;
+    if (n == 0)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "empty packet from %s", c->target);
+    if (p[0] == 0xFF)
+        return myc_server_error(c, p, n);
+    if (p[0] == 0x00) {
+        struct my_ok_pkt ok;
+        if (my_parse_ok(p, n, &ok) < 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "malformed OK from %s", c->target);
+        res->affected = ok.affected;
+        res->insert_id = ok.insert_id;
+        res->status = ok.status;
+        res->warnings = ok.warnings;
+        return ok.status & MY_SERVER_MORE_RESULTS ? B_AGAIN : B_OK;
+    }
+    if (p[0] == 0xFB) { /* LOCAL INFILE request: refuse with an empty packet */
+        if ((rc = myc_send(c, "", 0)) < 0)
+            return rc;
+        return B_AGAIN;
+    }
+    struct my_rd r = MY_RD(p, n);
+    u64 ncols;
+    if (my_rd_lenenc(&r, &ncols, NULL) < 0 || ncols == 0)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "bad column count from %s", c->target);
+    if ((rc = myc_set_cols(c, res, (size_t)ncols)) < 0)
+        return rc;
+    res->nsets++;
+    c->ncols = (size_t)ncols;
+    c->col_i = 0;
+    c->meta = 1;
+    if ((c->ext_caps & MY_MARIADB_CACHE_METADATA) && my_rd_u8(&r, &c->meta) < 0)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "no metadata flag from %s", c->target);
+    if (!c->meta) { /* the definitions of PREPARE apply */
+        if (!st || !st->cols || ncols != st->ncols)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "%s skipped column definitions "
+                            "bench does not have", c->target);
+        memcpy(res->cols, st->cols, (size_t)ncols * sizeof(*res->cols));
+        c->state = MYC_S_ROWS;
+    } else
+        c->state = MYC_S_COLS;
+    return B_AGAIN;
+}
+
+/* A row, or the end of a result set (EOF, or OK as EOF). */
+static int myc_res_row(struct my_conn *c, const u8 *p, size_t n)
+{
+    struct myc_result *res = c->res;
+    struct my_str sv[MYC_MAX_ROW_COLS];
+    struct my_val vv[MYC_MAX_ROW_COLS];
+    if (n && p[0] == 0xFF)
+        return myc_server_error(c, p, n);
+    if (my_is_eof(p, n)) {
+        u16 w = 0, sf = 0;
+        if (c->caps & MY_CAP_DEPRECATE_EOF) {
+            struct my_ok_pkt ok;
+            if (my_parse_ok(p, n, &ok) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed end of result "
+                                "from %s", c->target);
+            w = ok.warnings, sf = ok.status;
+        } else if (my_parse_eof(p, n, &w, &sf) < 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "malformed EOF from %s", c->target);
+        res->warnings = w;
+        res->status = sf;
+        c->state = MYC_S_FIRST;
+        return sf & MY_SERVER_MORE_RESULTS ? B_AGAIN : B_OK;
+    }
+    res->rows++;
+    if (!c->tcb && !c->bcb)
+        return B_AGAIN; /* counting only: no decoding */
+    if (c->ncols > MYC_MAX_ROW_COLS)
+        return b_seterr(&c->err, B_UNSUPPORTED, 0, "rows of %llu columns",
+                        (unsigned long long)c->ncols);
+    if (!c->st) {
+        if (my_parse_text_row(p, n, c->ncols, sv) < 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "malformed row from %s", c->target);
+        if (c->tcb(c->cb_ctx, res, sv) < 0)
+            return B_INVALID;
+    } else {
+        const struct my_coldef *cd = c->meta ? c->cd : c->st->coldefs;
+        if (my_parse_binary_row(p, n, c->ncols, cd, vv) < 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "malformed binary row from %s", c->target);
+        if (c->bcb && c->bcb(c->cb_ctx, res, vv) < 0)
+            return B_INVALID;
+    }
+    return B_AGAIN;
+}
+
+/*
+ * The response to COM_QUERY or COM_STMT_EXECUTE: OK, ERR, or result sets; text rows (query)
+ * or binary rows (execute: the types from the definitions, or PREPARE's when the server
+ * skips them), repeated while the server says more results exist.
+ */
+static int myc_results_state(struct my_conn *c)
 {
     const u8 *p;
     size_t n;
     int rc;
-    if ((rc = myc_command(c, cmd, arg, len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
+    for (;;) {
+        if ((rc = myc_read_buffered(c, &p, &n)) < 0)
+            return rc;
+        switch (c->state) {
+        case MYC_S_FIRST:
+            rc = myc_res_first(c, p, n);
+            break;
+        case MYC_S_COLS: {
+            struct my_coldef d;
+            if (my_parse_coldef(p, n, false, &d) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed column definition %zu "
+                                "from %s", c->col_i, c->target);
+            myc_col_copy(&c->res->cols[c->col_i], &d);
+            if (c->st && c->col_i < MYC_MAX_ROW_COLS) { /* only the types are used later */
+                if (!c->cd)
+                    c->cd = b_xcalloc(MYC_MAX_ROW_COLS, sizeof(*c->cd));
+                c->cd[c->col_i] = d;
+                memset(&c->cd[c->col_i].schema, 0, 5 * sizeof(struct my_str));
+            }
+            if (++c->col_i == c->ncols)
+                c->state = c->caps & MY_CAP_DEPRECATE_EOF ? MYC_S_ROWS : MYC_S_COLS_EOF;
+            rc = B_AGAIN;
+            break;
+        }
+        case MYC_S_COLS_EOF: {
+            u16 w, s2;
+            if (my_parse_eof(p, n, &w, &s2) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "missing EOF after columns from %s",
+                                c->target);
+            c->state = MYC_S_ROWS;
+            rc = B_AGAIN;
+            break;
+        }
+        default:
+            rc = myc_res_row(c, p, n);
+            break;
+        }
+        if (rc != B_AGAIN)
+            return rc;
+        if (c->out_off < c->out.len)
+            return MYC_NEXT; /* the refusal of a LOCAL INFILE goes first */
+    }
+}
+
+/* The response to COM_STMT_PREPARE: PREPARE_OK, the parameters' definitions (skipped),
+ * the columns' (kept in st), each group followed by an EOF unless deprecated. */
+static int myc_prepare_state(struct my_conn *c)
+{
+    struct myc_stmt *st = c->st;
+    const u8 *p;
+    size_t n;
+    int rc;
+    for (;;) {
+        if ((rc = myc_read_buffered(c, &p, &n)) < 0)
+            return rc;
+        if (c->state == MYC_S_PREP_OK) {
+            struct my_prep_ok po;
+            if (n && p[0] == 0xFF)
+                return myc_server_error(c, p, n);
+            if (my_parse_prepare_ok(p, n, &po) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed PREPARE_OK from %s",
+                                c->target);
+            st->id = po.stmt_id;
+            st->nparams = po.nparams;
+            st->ncols = po.ncols;
+            st->coldefs = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct my_coldef));
+            st->cols = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct myc_col));
+            c->col_i = 0;
+        } else if (c->state == MYC_S_PREP_PARAMS_EOF || c->state == MYC_S_PREP_COLS_EOF) {
+            u16 w, s;
+            if (my_parse_eof(p, n, &w, &s) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "missing EOF from %s", c->target);
+            c->col_i = 0;
+        } else {
+            struct my_coldef d;
+            if (my_parse_coldef(p, n, false, &d) < 0)
+                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed definition from %s",
+                                c->target);
+            if (c->state == MYC_S_PREP_COLS) {
+                myc_col_copy(&st->cols[c->col_i], &d);
+                st->coldefs[c->col_i] = d;
+                memset(&st->coldefs[c->col_i].schema, 0, 5 * sizeof(struct my_str));
+            }
+            c->col_i++;
+        }
+        /* the next state: the parameters, their EOF, the columns, their EOF, done */
+        bool eofs = !(c->caps & MY_CAP_DEPRECATE_EOF);
+        if (c->state == MYC_S_PREP_OK)
+            c->state = MYC_S_PREP_PARAMS;
+        else if (c->state == MYC_S_PREP_PARAMS_EOF)
+            c->state = MYC_S_PREP_COLS;
+        else if (c->state == MYC_S_PREP_COLS_EOF)
+            return B_OK;
+        if (c->state == MYC_S_PREP_PARAMS && c->col_i == st->nparams) {
+            c->col_i = 0;
+            c->state = eofs && st->nparams ? MYC_S_PREP_PARAMS_EOF : MYC_S_PREP_COLS;
+        }
+        if (c->state == MYC_S_PREP_COLS && c->col_i == st->ncols) {
+            if (!eofs || !st->ncols)
+                return B_OK;
+            c->state = MYC_S_PREP_COLS_EOF;
+        }
+    }
+}
+
+/* The response to a command answered by OK or ERR. */
+static int myc_simple_state(struct my_conn *c)
+{
+    const u8 *p;
+    size_t n;
+    int rc;
+    if ((rc = myc_read_buffered(c, &p, &n)) < 0)
         return rc;
     if (n && p[0] == 0xFF)
         return myc_server_error(c, p, n);
@@ -5640,6 +6150,133 @@ static int myc_simple(struct my_conn *c, u8 cmd, const void *arg, size_t len)
     if (my_parse_ok(p, n, &ok) < 0)
         return b_seterr(&c->err, B_PROTOCOL, 0, "malformed OK from %s", c->target);
     return B_OK;
+}
+
+/* ---- the driver ---- */
+
+/* The operation ended with rc: a failed login closes c; a receive buffer grown past
+ * MYC_IN_KEEP goes back to its first size. */
+static int myc_end(struct my_conn *c, int rc)
+{
+    u8 op = c->op;
+    c->op = MYC_OP_NONE;
+    if (op == MYC_OP_CONNECT && rc < 0)
+        myc_connect_failed(c);
+    if (op == MYC_OP_PREPARE && rc < 0)
+        myc_stmt_free(c->st);
+    if (c->in_cap > MYC_IN_KEEP && c->in_pos == c->in_len) {
+        free(c->in);
+        c->in = NULL;
+        c->in_pos = c->in_len = c->in_cap = 0;
+    }
+    return rc;
+}
+
+/*
+ * myc_step - advance the operation in progress as far as the bytes allow: MYC_WANT_READ or
+ * MYC_WANT_WRITE (wait on myc_fd, call again), B_OK (done), B_SERVER (the server's error:
+ * c->srv_code etc.; the connection stays usable) or another error (c->err; close c). Past
+ * c->deadline_ns: B_TIMEOUT. Nothing in progress: B_OK.
+ */
+static int myc_step(struct my_conn *c)
+{
+    int rc;
+    if (c->op == MYC_OP_NONE)
+        return B_OK;
+    if (c->async && c->deadline_ns && clk_now_ns() >= c->deadline_ns) {
+        c->io_rc = B_TIMEOUT;
+        return myc_end(c, myc_stopped(c, c->out_off < c->out.len ? "sending to" : c->what));
+    }
+    for (;;) {
+        if (c->out_off < c->out.len && (rc = myc_flush(c)) != B_OK)
+            return rc == B_AGAIN ? c->want : myc_end(c, rc);
+        switch (c->op) {
+        case MYC_OP_CONNECT:
+            rc = myc_login_state(c);
+            break;
+        case MYC_OP_QUERY:
+        case MYC_OP_EXECUTE:
+            rc = myc_results_state(c);
+            break;
+        case MYC_OP_PREPARE:
+            rc = myc_prepare_state(c);
+            break;
+        default:
+            rc = myc_simple_state(c);
+            break;
+        }
+        if (rc == MYC_NEXT)
+            continue;
+        if (rc == B_AGAIN) {
+            if (c->out_off < c->out.len)
+                continue;
+            if ((rc = myc_fill(c)) == B_OK)
+                continue;
+            if (rc == B_AGAIN)
+                return c->want;
+        }
+        if (rc == MYC_WANT_READ || rc == MYC_WANT_WRITE)
+            return rc;
+        return myc_end(c, rc);
+    }
+}
+
+/* The blocking functions' loop: step until the operation ends, waiting where it would
+ * block (poll in slices: the deadline, a stop signal). */
+static int myc_run(struct my_conn *c, int rc)
+{
+    if (rc >= 0 && c->op != MYC_OP_NONE)
+        rc = myc_step(c);
+    while (rc == MYC_WANT_READ || rc == MYC_WANT_WRITE) {
+        int w = myc_wait(c, c->fd, rc == MYC_WANT_READ ? POLLIN : POLLOUT);
+        if (w == B_SYSERR)
+            return myc_end(c, myc_lost(c, c->what, errno));
+        if (w != B_OK)
+            return myc_end(c, myc_stopped(c, c->what));
+        rc = myc_step(c);
+    }
+    return rc;
+}
+
+/* Begin the login (async: no waits). MYC_NEXT/MYC_WANT_* or an error (c closed). */
+static int myc_connect_begin(struct my_conn *c, const struct myc_params *p, bool async)
+{
+    u64 t0 = clk_now_ns();
+    myc_init(c, p);
+    c->t0 = t0;
+    c->async = async;
+    c->op = MYC_OP_CONNECT;
+    c->what = "connecting to";
+    int rc = myc_open_socket(c);
+    return rc < 0 ? myc_end(c, rc) : rc;
+}
+
+/*
+ * myc_connect - connect, greet, TLS as --ssl-mode says, authenticate.
+ * Return values: B_OK; B_SYSERR/B_TIMEOUT (socket, c->err), B_SERVER (the server refused:
+ * c->srv_code etc.), B_PROTOCOL, B_UNSUPPORTED (TLS, plugin). On failure c is closed.
+ */
+static int myc_connect(struct my_conn *c, const struct myc_params *p)
+{
+    return myc_run(c, myc_connect_begin(c, p, false));
+}
+
+/* Begin a command answered by a response of op's kind (request sent or queued). */
+static int myc_op_begin(struct my_conn *c, u8 op, u8 state, u8 cmd, const void *arg,
+                        size_t len, bool async)
+{
+    c->async = async;
+    c->op = op;
+    c->state = state;
+    c->what = "reading from";
+    int rc = myc_command(c, cmd, arg, len);
+    return rc < 0 ? myc_end(c, rc) : rc;
+}
+
+/* A command answered by OK or ERR (ping, init_db, reset connection, stmt reset). */
+static int myc_simple(struct my_conn *c, u8 cmd, const void *arg, size_t len)
+{
+    return myc_run(c, myc_op_begin(c, MYC_OP_SIMPLE, MYC_S_SIMPLE, cmd, arg, len, false));
 }
 
 static int myc_ping(struct my_conn *c)
@@ -5659,163 +6296,31 @@ static int myc_reset_connection(struct my_conn *c)
     return myc_simple(c, MY_COM_RESET_CONNECTION, NULL, 0);
 }
 
-static int myc_set_cols(struct my_conn *c, struct myc_result *res, size_t ncols)
+static void myc_results_setup(struct my_conn *c, struct myc_result *res, struct myc_stmt *st,
+                              myc_text_cb tcb, myc_bin_cb bcb, void *ctx)
 {
-    if (ncols > 4096)
-        return b_seterr(&c->err, B_PROTOCOL, 0, "%zu columns from %s", ncols, c->target);
-    if (ncols > res->cols_cap) {
-        struct myc_col *q = realloc(res->cols, ncols * sizeof(*q));
-        if (!q)
-            b_die("out of memory for %zu column definitions", ncols);
-        res->cols = q;
-        res->cols_cap = ncols;
-    }
-    res->ncols = ncols;
-    return B_OK;
+    res->rows = 0;
+    res->nsets = 0;
+    res->ncols = 0;
+    c->res = res;
+    c->st = st;
+    c->tcb = tcb;
+    c->bcb = bcb;
+    c->cb_ctx = ctx;
 }
 
-/*
- * Read the rest of a response whose first packet is p: OK, ERR, or result sets; text rows
- * (binary false) or binary rows (coldefs given for the decoding), repeated while the server
- * says more results exist.
- */
-static int myc_read_results(struct my_conn *c, const u8 *p, size_t n, struct myc_result *res,
-                            const struct myc_stmt *st, myc_text_cb tcb, myc_bin_cb bcb,
-                            void *ctx)
+static int myc_query_begin(struct my_conn *c, const char *sql, size_t len,
+                           struct myc_result *res, myc_text_cb cb, void *ctx, bool async)
 {
-    struct my_str sv[64];
-    struct my_val vv[64];
-    struct my_coldef cd[64];
-    int rc;
-    for (;;) {
-        if (n == 0)
-            return b_seterr(&c->err, B_PROTOCOL, 0, "empty packet from %s", c->target);
-        if (p[0] == 0xFF)
-            return myc_server_error(c, p, n);
-        if (p[0] == 0x00) {
-            struct my_ok_pkt ok;
-            if (my_parse_ok(p, n, &ok) < 0)
-                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed OK from %s", c->target);
-            res->affected = ok.affected;
-            res->insert_id = ok.insert_id;
-            res->status = ok.status;
-            res->warnings = ok.warnings;
-            if (!(ok.status & MY_SERVER_MORE_RESULTS))
-                return B_OK;
-            goto next;
-        }
-        if (p[0] == 0xFB) { /* LOCAL INFILE request: refuse with an empty packet */
-            if ((rc = myc_send(c, "", 0)) < 0)
-                return rc;
-            goto next;
-        }
-        {
-            struct my_rd r = MY_RD(p, n);
-            u64 ncols;
-            if (my_rd_lenenc(&r, &ncols, NULL) < 0 || ncols == 0)
-                return b_seterr(&c->err, B_PROTOCOL, 0, "bad column count from %s", c->target);
-            if ((rc = myc_set_cols(c, res, (size_t)ncols)) < 0)
-                return rc;
-            res->nsets++;
-            u8 meta = 1;
-            if ((c->ext_caps & MY_MARIADB_CACHE_METADATA) && my_rd_u8(&r, &meta) < 0)
-                return b_seterr(&c->err, B_PROTOCOL, 0, "no metadata flag from %s", c->target);
-            if (!meta) { /* the definitions of PREPARE apply */
-                if (!st || !st->cols || ncols != st->ncols)
-                    return b_seterr(&c->err, B_PROTOCOL, 0, "%s skipped column definitions "
-                                    "bench does not have", c->target);
-                memcpy(res->cols, st->cols, (size_t)ncols * sizeof(*res->cols));
-                for (size_t i = 0; i < ncols && i < countof(cd); i++)
-                    cd[i] = st->coldefs[i];
-            }
-            for (size_t i = 0; meta && i < ncols; i++) {
-                struct my_coldef d;
-                if ((rc = myc_read(c, &p, &n)) < 0)
-                    return rc;
-                if (my_parse_coldef(p, n, false, &d) < 0)
-                    return b_seterr(&c->err, B_PROTOCOL, 0, "malformed column definition %zu "
-                                    "from %s", i, c->target);
-                struct myc_col *col = &res->cols[i];
-                size_t nl = B_MIN(d.name.len, sizeof(col->name) - 1);
-                memcpy(col->name, d.name.p, nl);
-                col->name[nl] = 0;
-                col->type = d.type;
-                col->flags = d.flags;
-                col->charset = d.charset;
-                col->decimals = d.decimals;
-                if (i < countof(cd))
-                    cd[i] = d, cd[i].name.p = NULL; /* only the types are used later */
-            }
-            if (meta && !(c->caps & MY_CAP_DEPRECATE_EOF)) {
-                if ((rc = myc_read(c, &p, &n)) < 0)
-                    return rc;
-                u16 w, s2;
-                if (my_parse_eof(p, n, &w, &s2) < 0)
-                    return b_seterr(&c->err, B_PROTOCOL, 0, "missing EOF after columns from %s",
-                                    c->target);
-            }
-            for (;;) {
-                if ((rc = myc_read(c, &p, &n)) < 0)
-                    return rc;
-                if (n && p[0] == 0xFF)
-                    return myc_server_error(c, p, n);
-                if (my_is_eof(p, n)) {
-                    u16 w = 0, sf = 0;
-                    if (c->caps & MY_CAP_DEPRECATE_EOF) {
-                        struct my_ok_pkt ok;
-                        if (my_parse_ok(p, n, &ok) < 0)
-                            return b_seterr(&c->err, B_PROTOCOL, 0, "malformed end of result "
-                                            "from %s", c->target);
-                        w = ok.warnings, sf = ok.status;
-                    } else if (my_parse_eof(p, n, &w, &sf) < 0)
-                        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed EOF from %s",
-                                        c->target);
-                    res->warnings = w;
-                    res->status = sf;
-                    break;
-                }
-                res->rows++;
-                if (!tcb && !bcb)
-                    continue; /* counting only: no decoding */
-                if (ncols > countof(sv))
-                    return b_seterr(&c->err, B_UNSUPPORTED, 0, "rows of %llu columns",
-                                    (unsigned long long)ncols);
-                if (!st) {
-                    if (my_parse_text_row(p, n, (size_t)ncols, sv) < 0)
-                        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed row from %s",
-                                        c->target);
-                    if (tcb && tcb(ctx, res, sv) < 0)
-                        return B_INVALID;
-                } else {
-                    if (my_parse_binary_row(p, n, (size_t)ncols, cd, vv) < 0)
-                        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed binary row from %s",
-                                        c->target);
-                    if (bcb && bcb(ctx, res, vv) < 0)
-                        return B_INVALID;
-                }
-            }
-            if (!(res->status & MY_SERVER_MORE_RESULTS))
-                return B_OK;
-        }
-    next:
-        if ((rc = myc_read(c, &p, &n)) < 0)
-            return rc;
-    }
+    myc_results_setup(c, res, NULL, cb, NULL, ctx);
+    return myc_op_begin(c, MYC_OP_QUERY, MYC_S_FIRST, MY_COM_QUERY, sql, len, async);
 }
 
 /* myc_query - COM_QUERY; text rows go to cb (may be NULL: rows are only counted). */
 static int myc_query(struct my_conn *c, const char *sql, size_t len, struct myc_result *res,
                      myc_text_cb cb, void *ctx)
 {
-    const u8 *p;
-    size_t n;
-    int rc;
-    res->rows = 0;
-    res->nsets = 0;
-    res->ncols = 0;
-    if ((rc = myc_command(c, MY_COM_QUERY, sql, len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
-        return rc;
-    return myc_read_results(c, p, n, res, NULL, cb, NULL, ctx);
+    return myc_run(c, myc_query_begin(c, sql, len, res, cb, ctx, false));
 }
 
 /* Free what myc_prepare allocated. */
@@ -5827,97 +6332,55 @@ static void myc_stmt_free(struct myc_stmt *st)
     st->cols = NULL;
 }
 
-/* The definitions after PREPARE_OK: parameters (skipped), then columns (kept in st). */
-static int myc_prepare_defs(struct my_conn *c, const struct my_prep_ok *po, struct myc_stmt *st)
+static int myc_prepare_begin(struct my_conn *c, const char *sql, size_t len,
+                             struct myc_stmt *st, bool async)
 {
-    const u8 *p;
-    size_t n;
-    int rc;
-    for (int part = 0; part < 2; part++) {
-        u16 cnt = part ? po->ncols : po->nparams;
-        for (u16 i = 0; i < cnt; i++) {
-            struct my_coldef d;
-            if ((rc = myc_read(c, &p, &n)) < 0)
-                return rc;
-            if (my_parse_coldef(p, n, false, &d) < 0)
-                return b_seterr(&c->err, B_PROTOCOL, 0, "malformed definition from %s",
-                                c->target);
-            if (part) {
-                struct myc_col *col = &st->cols[i];
-                size_t nl = B_MIN(d.name.len, sizeof(col->name) - 1);
-                memcpy(col->name, d.name.p, nl);
-                col->name[nl] = 0;
-                col->type = d.type, col->flags = d.flags, col->charset = d.charset;
-                col->decimals = d.decimals;
-                st->coldefs[i] = d;
-                memset(&st->coldefs[i].schema, 0, 5 * sizeof(struct my_str));
-            }
-        }
-        if (cnt && !(c->caps & MY_CAP_DEPRECATE_EOF)) {
-            u16 w, s;
-            if ((rc = myc_read(c, &p, &n)) < 0)
-                return rc;
-            if (my_parse_eof(p, n, &w, &s) < 0)
-                return b_seterr(&c->err, B_PROTOCOL, 0, "missing EOF from %s", c->target);
-        }
-    }
-    return B_OK;
+    memset(st, 0, sizeof(*st));
+    c->st = st;
+    return myc_op_begin(c, MYC_OP_PREPARE, MYC_S_PREP_OK, MY_COM_STMT_PREPARE, sql, len, async);
 }
 
 /* myc_prepare - COM_STMT_PREPARE; st keeps the column types for decoding (nothing is kept
  * on failure). */
 static int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
 {
-    const u8 *p;
-    size_t n;
-    int rc;
-    struct my_prep_ok po;
-    memset(st, 0, sizeof(*st));
-    if ((rc = myc_command(c, MY_COM_STMT_PREPARE, sql, len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
-        return rc;
-    if (n && p[0] == 0xFF)
-        return myc_server_error(c, p, n);
-    if (my_parse_prepare_ok(p, n, &po) < 0)
-        return b_seterr(&c->err, B_PROTOCOL, 0, "malformed PREPARE_OK from %s", c->target);
-    st->id = po.stmt_id;
-    st->nparams = po.nparams;
-    st->ncols = po.ncols;
-    st->coldefs = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct my_coldef));
-    st->cols = b_xcalloc(B_MAX(po.ncols, 1), sizeof(struct myc_col));
-    if ((rc = myc_prepare_defs(c, &po, st)) < 0)
-        myc_stmt_free(st);
-    return rc;
+    return myc_run(c, myc_prepare_begin(c, sql, len, st, false));
 }
 
-/*
- * myc_execute - COM_STMT_EXECUTE with params[nv]; binary rows go to cb. The parameters are
- * what the caller passed: a PREPARE_OK that claimed another count is B_INVALID.
- */
-static int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
-                       size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
+/* COM_STMT_EXECUTE with params[nv]: the parameters are what the caller passed; a
+ * PREPARE_OK that claimed another count is B_INVALID (nothing is sent). */
+static int myc_execute_begin(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
+                             size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx,
+                             bool async)
 {
-    const u8 *p;
-    size_t n;
-    int rc;
-    res->rows = 0;
-    res->nsets = 0;
-    res->ncols = 0;
+    myc_results_setup(c, res, st, NULL, cb, ctx);
     if (nv != st->nparams)
         return b_seterr(&c->err, B_INVALID, 0, "executing prepared statement %u on %s: the "
                         "server says it takes %u parameters, bench has %zu",
                         st->id, c->target, st->nparams, nv);
+    c->async = async;
+    c->op = MYC_OP_EXECUTE;
+    c->state = MYC_S_FIRST;
+    c->what = "reading from";
     c->scratch.len = 0;
     my_build_execute(&c->scratch, st->id, params, nv);
     c->seq = 0;
     myc_deadline(c, c->unbounded ? 0 : c->p->io_timeout_ms);
-    if ((rc = myc_send(c, c->scratch.p, c->scratch.len)) < 0 || (rc = myc_read(c, &p, &n)) < 0)
-        return rc;
-    return myc_read_results(c, p, n, res, st, NULL, cb, ctx);
+    int rc = myc_send(c, c->scratch.p, c->scratch.len);
+    return rc < 0 ? myc_end(c, rc) : rc;
+}
+
+/* myc_execute - COM_STMT_EXECUTE with params[nv]; binary rows go to cb. */
+static int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
+                       size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
+{
+    return myc_run(c, myc_execute_begin(c, st, params, nv, res, cb, ctx, false));
 }
 
 static int myc_stmt_close(struct my_conn *c, struct myc_stmt *st)
 {
     u8 id[4] = {(u8)st->id, (u8)(st->id >> 8), (u8)(st->id >> 16), (u8)(st->id >> 24)};
+    c->async = false;
     int rc = myc_command(c, MY_COM_STMT_CLOSE, id, 4); /* no reply */
     myc_stmt_free(st);
     return rc;
@@ -5939,66 +6402,75 @@ static void myc_result_free(struct myc_result *res)
 /* The cipher suite of a TLS connection, or NULL. */
 static const char *myc_cipher(struct my_conn *c)
 {
-    return c->tls ? mbedtls_ssl_get_ciphersuite(&c->ssl) : NULL;
+    return c->tls ? mbedtls_ssl_get_ciphersuite(c->ssl) : NULL;
 }
 
-/* ---- the non-blocking interface (issue 13; docs: the event-loop driver's notes) ---- */
-
-#define MYC_WANT_READ 1  /* not finished: wait until myc_fd(c) is readable, then myc_step */
-#define MYC_WANT_WRITE 2 /* not finished: wait until myc_fd(c) is writable, then myc_step */
-
-/* First version: the operation runs to its end in the start call (blocking), its result
- * is handed out by the next myc_step. */
-static int myc_async_done(struct my_conn *c, int rc)
+/* The TLS version of a TLS connection ("TLSv1.2"), or NULL. */
+static const char *myc_tls_version(struct my_conn *c)
 {
-    c->async_rc = rc;
-    c->async_busy = true;
-    return MYC_WANT_WRITE;
+    return c->tls ? mbedtls_ssl_get_version(c->ssl) : NULL;
+}
+
+/* ---- the non-blocking interface (issue 13): the event-loop driver's ---- */
+/*
+ * Each *_start begins an operation without waiting: the request is framed into c->out and
+ * sent as far as the socket takes it. They return MYC_WANT_READ/MYC_WANT_WRITE (wait on
+ * myc_fd(c), then myc_step), B_OK when the operation already finished (bytes were buffered),
+ * or an error (< 0; the operation did not start; a failed login leaves c closed). Views and
+ * buffers passed in (sql, params) may be freed after the call; res, st and ctx must live
+ * until the operation ends. No b_stop checks: the loop owns signals; the deadlines are the
+ * same as the blocking calls' (c->deadline_ns; myc_step returns B_TIMEOUT past it).
+ */
+static int myc_async(struct my_conn *c, int rc)
+{
+    if (rc < 0 || c->op == MYC_OP_NONE)
+        return rc;
+    if (rc == MYC_WANT_READ || rc == MYC_WANT_WRITE)
+        return rc;
+    if (rc == MYC_NEXT || c->in_pos < c->in_len || c->out_off < c->out.len ||
+        (c->tls && mbedtls_ssl_get_bytes_avail(c->ssl)))
+        return myc_step(c);
+    return c->want = MYC_WANT_READ;
 }
 
 B_UNUSED /* the event-loop driver */
 static int myc_connect_start(struct my_conn *c, const struct myc_params *p)
 {
-    return myc_async_done(c, myc_connect(c, p));
+    return myc_async(c, myc_connect_begin(c, p, true));
 }
 
 B_UNUSED /* the event-loop driver */
 static int myc_query_start(struct my_conn *c, const char *sql, size_t len,
                            struct myc_result *res, myc_text_cb cb, void *ctx)
 {
-    return myc_async_done(c, myc_query(c, sql, len, res, cb, ctx));
+    return myc_async(c, myc_query_begin(c, sql, len, res, cb, ctx, true));
 }
 
 B_UNUSED /* the event-loop driver */
 static int myc_prepare_start(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
 {
-    return myc_async_done(c, myc_prepare(c, sql, len, st));
+    return myc_async(c, myc_prepare_begin(c, sql, len, st, true));
 }
 
 B_UNUSED /* the event-loop driver */
 static int myc_execute_start(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
                              size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
 {
-    return myc_async_done(c, myc_execute(c, st, params, nv, res, cb, ctx));
+    return myc_async(c, myc_execute_begin(c, st, params, nv, res, cb, ctx, true));
 }
 
-B_UNUSED /* the event-loop driver */
-static int myc_step(struct my_conn *c)
-{
-    c->async_busy = false;
-    return c->async_rc;
-}
-
+/* The socket to wait on (-1 when closed). */
 B_UNUSED /* the event-loop driver */
 static int myc_fd(const struct my_conn *c)
 {
     return c->fd;
 }
 
+/* Nothing in progress (a finished or no operation). */
 B_UNUSED /* the event-loop driver */
 static bool myc_idle(const struct my_conn *c)
 {
-    return !c->async_busy;
+    return c->op == MYC_OP_NONE;
 }
 
 /* ---- from the options: a connection's parameters, and a failed connect in words ---- */
@@ -12428,7 +12900,7 @@ static int oltp_init(struct load_run *r)
     res_fact_str(r->res, "transport", "%s", c.is_unix ? "unix" : "tcp");
     res_fact_bool(r->res, "tls", c.tls);
     if (c.tls) {
-        res_fact_str(r->res, "tls_version", "%s", mbedtls_ssl_get_version(&c.ssl));
+        res_fact_str(r->res, "tls_version", "%s", myc_tls_version(&c));
         res_fact_str(r->res, "tls_cipher", "%s", myc_cipher(&c));
     }
     i64 last = oltp_variant(r->w)->writes ? oltp_ntables(o, r->w) : 0, nsb = 0;
@@ -12567,7 +13039,7 @@ static void ping_conn_facts(struct res *res, struct my_conn *c, const struct myc
     res_fact_str(res, "transport", "%s", c->is_unix ? "unix" : "tcp");
     res_fact_bool(res, "tls", c->tls);
     if (c->tls) {
-        res_fact_str(res, "tls_version", "%s", mbedtls_ssl_get_version(&c->ssl));
+        res_fact_str(res, "tls_version", "%s", myc_tls_version(c));
         res_fact_str(res, "tls_cipher", "%s", myc_cipher(c));
         res_fact_bool(res, "tls_verified", p->ssl_mode >= MYC_SSL_VERIFY_CA);
     } else
