@@ -5732,7 +5732,7 @@ static int myc_gate_enter(struct myc_gate *g, struct b_err *e)
                               .tv_nsec = (long)(wake % 1000000000u)};
         pthread_cond_timedwait(&g->cv, &g->mu, &ts);
     }
-    if (rc < 0 && rc != B_DONE && rc != B_TIMEOUT)
+    if (rc < 0 && g->shut_rc == rc && e->rc != B_TIMEOUT) /* shut, not this wait's own end */
         *e = g->shut_err;
     pthread_mutex_unlock(&g->mu);
     return rc;
