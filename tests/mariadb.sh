@@ -2,6 +2,8 @@
 # A throwaway MariaDB server for the test suite, on loopback only, with TLS and test users.
 #   tests/mariadb.sh start DIR [PORT]   prints "export" lines for the tests (eval them)
 #   tests/mariadb.sh stop DIR
+# BENCH_MDB_ARGS: more mariadbd options, after the defaults (they win): the connection tests
+# raise --max-connections, --open-files-limit, --back-log this way.
 # Users: nat/secret (mysql_native_password), ed/foobar (client_ed25519), tls/tlspw (REQUIRE
 # SSL), x509/certpw (REQUIRE X509: a client certificate), nopw (IDENTIFIED BY '': no password), root via the unix socket. The CA, server certificate (CN localhost, SAN 127.0.0.1)
 # and an unrelated CA are made with the openssl CLI at start, never committed.
@@ -35,10 +37,11 @@ if python3 -c "import socket; socket.socket(socket.AF_INET6).bind(('::1', 0))" 2
 fi
 mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-authentication-method=socket >"$dir/install.log" 2>&1 ||
     { cat "$dir/install.log" >&2; exit 1; }
+# shellcheck disable=SC2086 # BENCH_MDB_ARGS is split into options on purpose
 mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=$bind --port="$port" \
     --socket="$dir/sock" --pid-file="$dir/pid" --tmpdir="$dir/tmp" --skip-log-bin --plugin-load-add=auth_ed25519 \
     --ssl-ca="$dir/tls/ca.pem" --ssl-cert="$dir/tls/server.pem" --ssl-key="$dir/tls/server.key" \
-    --innodb-buffer-pool-size=64M --max-connections=1200 --max-allowed-packet=64M --log-error="$dir/error.log" >/dev/null 2>&1 &
+    --innodb-buffer-pool-size=64M --max-connections=200 --max-allowed-packet=64M --log-error="$dir/error.log" ${BENCH_MDB_ARGS:-} >/dev/null 2>&1 &
 i=0
 until mariadb --no-defaults -uroot -S "$dir/sock" -e 'select 1' >/dev/null 2>&1; do
     i=$((i + 1)); [ $i -lt 300 ] || { echo "mariadb.sh: server did not start:" >&2; tail "$dir/error.log" >&2; exit 1; }

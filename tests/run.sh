@@ -101,6 +101,7 @@ suite perf-lib sh tests/perf_lib.sh
 suite fake-auth sh tests/fake_auth.sh
 suite hostile sh tests/hostile.sh
 suite oltp bash tests/oltp.sh
+suite conns sh tests/conns.sh
 suite slap sh tests/slap.sh
 suite results sh tests/results.sh
 suite json sh tests/json.sh

@@ -36,6 +36,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_evl.c"
 #include "t_my.c"
 #include "t_my_live.c"
+#include "t_gate.c"
 #include "t_z.c"
 #include "t_io.c"
 #include "t_oltp.c"
@@ -102,6 +103,12 @@ static const struct {
     {"run_merge_equals_longer", t_run_merge_equals_longer},
     {"os_signal_after_lost_reader", t_os_signal_after_lost_reader},
     {"cpu_prime_count", t_cpu_prime_count},
+    {"myc_gate_bound", t_gate_bound},
+    {"myc_gate_shut_stall", t_gate_shut_stall},
+    {"myc_gate_backoff", t_gate_backoff},
+    {"myc_gate_retryable", t_gate_retryable},
+    {"myc_gate_progress", t_gate_progress},
+    {"myc_gate_connect_retry", t_gate_connect_retry},
     {"my_lenenc", t_my_lenenc},
     {"my_framing", t_my_framing},
     {"my_scrambles", t_my_scrambles},

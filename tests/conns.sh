@@ -1,0 +1,119 @@
+#!/bin/sh
+# Many connections against the suite's MariaDB (run.sh exports BENCH_MY_*): the connect phase
+# (myc_connect_retry through the login gate). 1,000 connections log in and run (all of them
+# connected, events, one line per worker, the progress line on a terminal); a server that
+# allows fewer connections answers ERROR 1040 once, at once, with its hint; a listener that
+# accepts but never greets fails within --mysql-connect-timeout with one clear line; SIGINT
+# during the connect phase ends it promptly. Ends with "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BENCH:-$top/bench}
+[ -n "${BENCH_MY_PORT:-}" ] || { echo "conns: SKIP: BENCH_MY_PORT unset (run via tests/run.sh)"; exit 77; }
+N=1000
+# bench holds N sockets, and the server N connections and their files
+ulimit -n 4096 2>/dev/null || true
+[ "$(ulimit -n)" -ge $((N + 100)) ] || { echo "conns: SKIP: the open files limit is $(ulimit -n), below $((N + 100)) (ulimit -Hn: $(ulimit -Hn))"; exit 77; }
+ROOT="mariadb --no-defaults -uroot -S $BENCH_MY_SOCK"
+files=$($ROOT -N -e 'SELECT @@open_files_limit') || { echo "conns: FAIL: no root access to the suite's server"; exit 1; }
+[ "$files" -ge $((N + 100)) ] || { echo "conns: SKIP: the server's open_files_limit is $files, below $((N + 100))"; exit 77; }
+old=$($ROOT -N -e 'SELECT @@max_connections')
+w=$(mktemp -d)
+lpid=""
+cleanup() {
+    $ROOT -e "SET GLOBAL max_connections=$old; DROP DATABASE IF EXISTS conns"
+    [ -z "$lpid" ] || kill "$lpid" 2>/dev/null
+    rm -rf "$w"
+}
+trap cleanup EXIT
+$ROOT -e "DROP DATABASE IF EXISTS conns; CREATE DATABASE conns; SET GLOBAL max_connections=$((N + 100))"
+C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret -D conns --tables=1 --table-size=100"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "conns: FAIL: $*"; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+"$B" oltp_point_select $C prepare >/dev/null || { echo "conns: FAIL: prepare"; exit 1; }
+
+# 1. N connections at once: every worker logs in (one "initialized" line each, the server
+#    counts N more connections), the run has events, and a terminal shows the progress line
+conns() { $ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Connections'" | cut -f2; }
+c0=$(conns)
+cmd="$B oltp_point_select $C --threads=$N --time=2 --debug=on run"
+if command -v script >/dev/null; then # a terminal (pty), so that the status line shows
+    timeout 300 script -qec "$cmd" /dev/null >"$w/n.out" 2>&1
+else
+    echo "conns: note: no script(1): the progress line is not checked"
+    # shellcheck disable=SC2086
+    timeout 300 $cmd >"$w/n.out" 2>&1
+fi
+rc=$?
+c1=$(conns)
+tr -d '\r' <"$w/n.out" >"$w/n.txt"
+inits=$(grep -o 'Worker thread (#[0-9]*) initialized' "$w/n.txt" | sort -u | wc -l)
+events=$(sed -n 's/^ *total number of events: *\([0-9]*\)$/\1/p' "$w/n.txt")
+[ "$rc" = 0 ] && ok || { bad "$N connections: exit $rc"; tail -5 "$w/n.txt"; }
+[ "$inits" = $N ] && ok || bad "$N connections: $inits workers initialized"
+[ $((c1 - c0)) -ge $N ] && ok || bad "$N connections: the server counted $((c1 - c0)) logins"
+[ "${events:-0}" -gt 0 ] && ok || bad "$N connections: no events"
+if command -v script >/dev/null; then
+    grep -q "bench: connecting: $N/$N" "$w/n.txt" && ok || bad "$N connections: no progress line 'connecting: $N/$N'"
+fi
+
+# 2. a server that allows fewer connections than --threads: its ERROR 1040 verbatim, once, the
+#    hint, exit code 3, at once (a login refused by the server is not retried)
+$ROOT -e "SET GLOBAL max_connections=50"
+t0=$(now)
+timeout 120 "$B" oltp_point_select $C --threads=100 --time=2 run >"$w/m.out" 2>"$w/m.err"
+rc=$? t1=$(now)
+$ROOT -e "SET GLOBAL max_connections=$((N + 100))"
+[ "$rc" = 3 ] && ok || bad "max_connections=50: exit $rc, not 3"
+[ "$(grep -c 'ERROR 1040 (HY000): Too many connections' "$w/m.err")" = 1 ] && ok || { bad "max_connections=50: not one ERROR 1040 line"; cat "$w/m.err"; }
+grep -q "^bench: hint: .*raise its max_connections" "$w/m.err" && ok || bad "max_connections=50: no hint"
+[ "$(grep -vc '^bench: hint:' "$w/m.err")" = 1 ] && ok || { bad "max_connections=50: more than one error line"; cat "$w/m.err"; }
+lt "$(secs "$t0" "$t1")" 30 && ok || bad "max_connections=50: took $(secs "$t0" "$t1") s"
+
+# 3. a listener that accepts and never greets: one clear line within the login deadline
+#    (a timeout is not retried while no login succeeded: 5 tries would take 10 s)
+python3 -c '
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0))
+s.listen(1024)
+open(sys.argv[1] + ".tmp", "w").write("%d\n" % s.getsockname()[1])
+import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+keep = []
+while True:
+    keep.append(s.accept()[0])
+' "$w/port" &
+lpid=$!
+i=0; until [ -s "$w/port" ] || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+P=$(cat "$w/port") || { echo "conns: FAIL: the silent listener did not start"; exit 1; }
+S="--no-defaults -h 127.0.0.1 -P $P -u nat -psecret -D conns --tables=1"
+t0=$(now)
+timeout 120 "$B" oltp_point_select $S --threads=200 --mysql-connect-timeout=2 --time=2 run >"$w/s.out" 2>"$w/s.err"
+rc=$? t1=$(now)
+[ "$rc" = 3 ] && ok || bad "silent server: exit $rc, not 3"
+grep -q "^bench: oltp_point_select: reading from 127.0.0.1:$P failed: Operation timed out (ETIMEDOUT)$" "$w/s.err" && ok || { bad "silent server: no timeout line"; cat "$w/s.err"; }
+[ "$(grep -vc '^bench: hint:' "$w/s.err")" = 1 ] && ok || { bad "silent server: more than one error line"; cat "$w/s.err"; }
+el=$(secs "$t0" "$t1")
+lt 1.9 "$el" && lt "$el" 8 && ok || bad "silent server: failed after $el s (--mysql-connect-timeout=2)"
+
+# 4. SIGINT while the workers wait for greetings (and at the gate): the run ends promptly
+"$B" oltp_point_select $S --threads=200 --mysql-connect-timeout=60 --time=2 run >"$w/i.out" 2>"$w/i.err" &
+bpid=$!
+sleep 3
+t0=$(now)
+kill -INT $bpid
+i=0; while kill -0 $bpid 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+t1=$(now)
+if kill -0 $bpid 2>/dev/null; then bad "SIGINT: still running 30 s after the signal"; kill -9 $bpid; fi
+wait $bpid
+rc=$?
+[ "$rc" != 0 ] && ok || bad "SIGINT: exit 0"
+lt "$(secs "$t0" "$t1")" 3 && ok || bad "SIGINT: ended $(secs "$t0" "$t1") s after the signal"
+grep -q "interrupted by SIGINT" "$w/i.err" && ok || { bad "SIGINT: no 'interrupted by SIGINT' line"; cat "$w/i.err"; }
+
+echo "conns: $pass passed, $fail failed"
+[ $fail = 0 ]
