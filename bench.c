@@ -5647,7 +5647,6 @@ static int myc_greeting(struct my_conn *c, const u8 *pk, size_t n)
     return MYC_NEXT;
 }
 
-<<<<<<< HEAD
 /* The handshake response with the first answer of the plugin the server named. */
 static int myc_auth_first(struct my_conn *c)
 {
@@ -5891,282 +5890,6 @@ static void myc_connect_failed(struct my_conn *c)
 /* ---- commands and their responses ---- */
 
 static void myc_stmt_free(struct myc_stmt *st);
-=======
-/* ---- the connect phase: thousands of logins at once ---- */
-/*
- * Why a gate: a run with N threads used to open its N logins at the same instant. The
- * server's listen queue holds min(back_log, net.core.somaxconn) connections (MariaDB sizes
- * back_log 50 + max_connections / 5, at most 900), and one accept thread drains it while it
- * creates a thread per connection. Past the queue's size the kernel drops SYNs and, worse,
- * the handshake's final ACK (tcp_abort_on_overflow=0): the client believes it is connected
- * and waits for a greeting the server answers only after SYN-ACK retransmissions (1, 2, 4,
- * 8 s ...), so logins ran past --mysql-connect-timeout ("reading from ... failed: Operation
- * timed out"). The gate keeps at most K logins in flight (K well under any listen queue),
- * so no SYN or ACK is dropped and the server's accept thread sees a steady stream.
- *
- * The rules, for a thread per connection (myc_connect_retry) and for an event loop (which
- * uses myc_gate_try, myc_gate_leave, myc_retryable and myc_backoff_ns without blocking):
- * - at most max logins in flight; a wait at the gate wakes on a freed slot, the gate's
- *   shutdown, a stop signal, and ends with B_TIMEOUT when no login began or ended for
- *   stall_ms (the phase's deadline: it fails when it stops making progress, at any size);
- * - a login that failed on its way (reset, EPIPE, EAGAIN of a full unix socket queue) is
- *   tried again, at most MYC_CONNECT_TRIES times, after an exponential backoff with jitter;
- *   a refused or timed-out one only when this phase has already logged in (the server is
- *   there and is overloaded, not absent); never a server error (1040 too many connections,
- *   1045 access denied), an authentication or TLS failure, or a stop signal;
- * - the first failure that is not retried shuts the gate: every waiter returns at once
- *   with the same error, so the run reports one clear line.
- */
-#define MYC_GATE_LOGINS 64        /* default logins in flight (measured: see myc_gate_init) */
-#define MYC_CONNECT_TRIES 5       /* attempts of one login on a transient failure */
-#define MYC_BACKOFF_MIN_MS 10     /* the first retry's backoff (then doubled per attempt) */
-#define MYC_BACKOFF_MAX_MS 1000   /* the backoff's cap */
-#define MYC_PROGRESS_MIN 256      /* a progress line when at least this many connect */
-#define MYC_PROGRESS_NS 500000000u /* at most one progress line per half second */
-
-struct myc_gate {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;             /* a slot freed or the gate shut (CLOCK_MONOTONIC) */
-    int max;                       /* logins in flight at most */
-    int inflight;                  /* logins in flight now */
-    int total;                     /* logins of the phase (for progress) */
-    int ok;                        /* logins that succeeded */
-    u64 stall_ns;                  /* a wait ends when no login began or ended for this long */
-    u64 last_ns;                   /* when the last login began or ended */
-    int shut_rc;                   /* != 0: the phase failed with this code */
-    struct b_err shut_err;         /* why: the first failure not retried */
-    u64 progress_ns;               /* the next progress line is due at */
-    bool shown;                    /* a progress line was shown (the last ends the line) */
-    bool ended;                    /* the final progress line was handed out */
-};
-
-/* myc_gate_init - a gate for total logins, at most max (<= 0: MYC_GATE_LOGINS) in flight;
- * a wait fails after stall_ms without a finished login. MYC_GATE_LOGINS = 64, measured with
- * 4,000 connections to MariaDB 10.11 on a 2-core host: 16, 64 and 256 in flight log in at the
- * same rate (the server's accept thread is the limit), 900+ overflow its listen queue. */
-static void myc_gate_init(struct myc_gate *g, int max, int total, int stall_ms)
-{
-    pthread_condattr_t ca;
-    memset(g, 0, sizeof(*g));
-    g->max = max > 0 ? max : MYC_GATE_LOGINS;
-    g->total = total;
-    g->stall_ns = (u64)B_MAX(stall_ms, 1) * 1000000u;
-    g->last_ns = clk_now_ns();
-    g->progress_ns = g->last_ns + MYC_PROGRESS_NS;
-    pthread_mutex_init(&g->mu, NULL);
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&g->cv, &ca);
-    pthread_condattr_destroy(&ca);
-}
-
-static void myc_gate_free(struct myc_gate *g)
-{
-    pthread_mutex_destroy(&g->mu);
-    pthread_cond_destroy(&g->cv);
-}
-
-/* Under g->mu: B_OK and a slot taken, B_AGAIN (full), or the shutdown's code. */
-static int myc_gate_take(struct myc_gate *g)
-{
-    if (g->shut_rc)
-        return g->shut_rc;
-    if (g->inflight >= g->max)
-        return B_AGAIN;
-    g->inflight++;
-    g->last_ns = clk_now_ns(); /* a login began: the stall time counts from here */
-    return B_OK;
-}
-
-/* myc_gate_try - take a slot without waiting (an event loop): B_OK, B_AGAIN when all are in
- * flight (try again when one leaves), or < 0 when the phase failed (myc_gate_why). */
-static int myc_gate_try(struct myc_gate *g)
-{
-    pthread_mutex_lock(&g->mu);
-    int rc = myc_gate_take(g);
-    pthread_mutex_unlock(&g->mu);
-    return rc;
-}
-
-/* myc_gate_enter - wait for a slot: B_OK; B_DONE on a stop signal; B_TIMEOUT when no login
- * began or ended within the stall time (e records it; longer than a login's deadline, so
- * an in-flight login's own failure comes first); the shutdown's code and error (into e). */
-static int myc_gate_enter(struct myc_gate *g, struct b_err *e)
-{
-    if (atomic_load(&b_stop)) /* a login begun now would not be cut by the signal */
-        return B_DONE;
-    int rc = myc_gate_try(g); /* the fast path: a free slot */
-    if (rc == B_OK)
-        return rc;
-    pthread_mutex_lock(&g->mu);
-    while ((rc = myc_gate_take(g)) == B_AGAIN) {
-        u64 now = clk_now_ns();
-        if (atomic_load(&b_stop)) {
-            rc = B_DONE;
-            break;
-        }
-        if (now >= g->last_ns + g->stall_ns) {
-            rc = b_seterr(e, B_TIMEOUT, ETIMEDOUT,
-                          "no login began or ended within %llu ms while %d were in flight "
-                          "(%d of %d connected)",
-                          (unsigned long long)(g->stall_ns / 1000000u), g->inflight, g->ok,
-                          g->total);
-            break;
-        }
-        u64 wake = B_MIN(g->last_ns + g->stall_ns, now + (u64)MYC_SLICE_MS * 1000000u);
-        struct timespec ts = {.tv_sec = (time_t)(wake / 1000000000u),
-                              .tv_nsec = (long)(wake % 1000000000u)};
-        pthread_cond_timedwait(&g->cv, &g->mu, &ts);
-    }
-    if (rc < 0 && g->shut_rc == rc && e->rc != B_TIMEOUT) /* shut, not this wait's own end */
-        *e = g->shut_err;
-    pthread_mutex_unlock(&g->mu);
-    return rc;
-}
-
-/* myc_gate_leave - a login that held a slot finished with rc (B_OK or its failure; a retry
- * leaves and enters again). */
-static void myc_gate_leave(struct myc_gate *g, int rc)
-{
-    pthread_mutex_lock(&g->mu);
-    g->inflight--;
-    g->last_ns = clk_now_ns();
-    g->ok += rc == B_OK;
-    pthread_cond_signal(&g->cv);
-    pthread_mutex_unlock(&g->mu);
-}
-
-/* myc_gate_shut - the phase failed (the first call's rc and e win): waiters return them. */
-static void myc_gate_shut(struct myc_gate *g, int rc, const struct b_err *e)
-{
-    pthread_mutex_lock(&g->mu);
-    if (!g->shut_rc) {
-        g->shut_rc = rc < 0 ? rc : B_SYSERR;
-        g->shut_err = *e;
-    }
-    pthread_cond_broadcast(&g->cv);
-    pthread_mutex_unlock(&g->mu);
-}
-
-/* myc_gate_progress - a progress line into line[n] when one is due ("connecting: 2400/4000"):
- * phases of at least MYC_PROGRESS_MIN logins, at most every MYC_PROGRESS_NS, and once at the
- * end (with '\n': the status line is complete) when an earlier one was shown. */
-static bool myc_gate_progress(struct myc_gate *g, char *line, size_t n)
-{
-    bool say = false;
-    if (g->total < MYC_PROGRESS_MIN)
-        return false;
-    pthread_mutex_lock(&g->mu);
-    u64 now = clk_now_ns();
-    bool end = g->ok >= g->total || g->shut_rc;
-    if (!g->ended && (end ? g->shown : now >= g->progress_ns)) {
-        say = true;
-        g->shown = true;
-        g->ended = end;
-        g->progress_ns = now + MYC_PROGRESS_NS;
-        snprintf(line, n, "connecting: %d/%d%s", g->ok, g->total, end ? "\n" : "");
-    }
-    pthread_mutex_unlock(&g->mu);
-    return say;
-}
-
-/* myc_backoff_ns - the wait before attempt+1 (attempt >= 1): MYC_BACKOFF_MIN_MS doubled per
- * attempt up to MYC_BACKOFF_MAX_MS, jittered to [half, whole] of it by *seed (splitmix64), so
- * that logins refused together do not come back together. */
-static u64 myc_backoff_ns(unsigned attempt, u64 *seed)
-{
-    u64 ms = MYC_BACKOFF_MIN_MS;
-    for (unsigned i = 1; i < attempt && ms < MYC_BACKOFF_MAX_MS; i++)
-        ms *= 2;
-    u64 ns = B_MIN(ms, (u64)MYC_BACKOFF_MAX_MS) * 1000000u;
-    u64 z = (*seed += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    z ^= z >> 31;
-    return ns / 2 + z % (ns / 2 + 1);
-}
-
-/* myc_retryable - is the failed login c (rc) worth another attempt? server_seen: a login of
- * this phase succeeded (a refusal or a timeout then means overload, not a wrong address). */
-static bool myc_retryable(const struct my_conn *c, int rc, bool server_seen)
-{
-    if (rc == B_DONE || c->srv_code || (rc != B_SYSERR && rc != B_TIMEOUT))
-        return false; /* a signal, the server's ERR, protocol, TLS, authentication */
-    switch (c->err.sys_errno) {
-    case ECONNRESET:
-    case EPIPE:
-    case ECONNABORTED:
-    case EAGAIN: /* a unix socket's full queue */
-        return true;
-    case ECONNREFUSED:
-    case ETIMEDOUT:
-        return server_seen;
-    default:
-        return false;
-    }
-}
-
-/* Sleep ns, in slices that look at b_stop and the gate's shutdown: B_OK, B_DONE, or the
- * shutdown's code. */
-static int myc_gate_sleep(struct myc_gate *g, u64 ns)
-{
-    u64 end = clk_now_ns() + ns;
-    for (;;) {
-        if (atomic_load(&b_stop))
-            return B_DONE;
-        pthread_mutex_lock(&g->mu);
-        int shut = g->shut_rc;
-        pthread_mutex_unlock(&g->mu);
-        if (shut)
-            return shut;
-        u64 now = clk_now_ns();
-        if (now >= end)
-            return B_OK;
-        clk_sleep_until(B_MIN(end, now + (u64)MYC_SLICE_MS * 1000000u));
-    }
-}
-
-/*
- * myc_connect_retry - myc_connect through the gate g: wait for a slot, log in, and on a
- * transient failure (myc_retryable) back off and try again, at most MYC_CONNECT_TRIES times.
- * *tries counts the attempts. Returns B_OK; myc_connect's failures (c->err etc.); when the
- * gate's wait failed or the phase was shut by another login: its code with c->err set (and
- * c->srv_code etc. cleared). A failure that is not retried does not shut the gate: the
- * caller decides (myc_gate_shut), with its own words for the error.
- */
-static int myc_connect_retry(struct my_conn *c, const struct myc_params *p, struct myc_gate *g,
-                             unsigned *tries, u64 *seed)
-{
-    int rc;
-    *tries = 0;
-    for (;;) {
-        struct b_err e;
-        memset(&e, 0, sizeof(e));
-        rc = myc_gate_enter(g, &e);
-        if (rc != B_OK) {
-            myc_init(c, p);
-            c->err = e;
-            if (rc == B_DONE)
-                b_seterr(&c->err, B_DONE, 0, "interrupted by %s while waiting to connect to %s",
-                         atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", c->target);
-            return rc;
-        }
-        ++*tries;
-        rc = myc_connect(c, p);
-        myc_gate_leave(g, rc);
-        pthread_mutex_lock(&g->mu);
-        bool seen = g->ok > 0;
-        pthread_mutex_unlock(&g->mu);
-        if (rc == B_OK || *tries >= MYC_CONNECT_TRIES || !myc_retryable(c, rc, seen))
-            return rc;
-        int s = myc_gate_sleep(g, myc_backoff_ns(*tries, seed));
-        if (s != B_OK)
-            return rc; /* a signal or the phase's end: this attempt's failure is the answer */
-    }
-}
-
-/* ---- commands ---- */
->>>>>>> h-storm
 
 static int myc_command(struct my_conn *c, u8 cmd, const void *arg, size_t len)
 {
@@ -6536,6 +6259,279 @@ static int myc_connect_begin(struct my_conn *c, const struct myc_params *p, bool
 static int myc_connect(struct my_conn *c, const struct myc_params *p)
 {
     return myc_run(c, myc_connect_begin(c, p, false));
+}
+
+/* ---- the connect phase: thousands of logins at once ---- */
+/*
+ * Why a gate: a run with N threads used to open its N logins at the same instant. The
+ * server's listen queue holds min(back_log, net.core.somaxconn) connections (MariaDB sizes
+ * back_log 50 + max_connections / 5, at most 900), and one accept thread drains it while it
+ * creates a thread per connection. Past the queue's size the kernel drops SYNs and, worse,
+ * the handshake's final ACK (tcp_abort_on_overflow=0): the client believes it is connected
+ * and waits for a greeting the server answers only after SYN-ACK retransmissions (1, 2, 4,
+ * 8 s ...), so logins ran past --mysql-connect-timeout ("reading from ... failed: Operation
+ * timed out"). The gate keeps at most K logins in flight (K well under any listen queue),
+ * so no SYN or ACK is dropped and the server's accept thread sees a steady stream.
+ *
+ * The rules, for a thread per connection (myc_connect_retry) and for an event loop (which
+ * uses myc_gate_try, myc_gate_leave, myc_retryable and myc_backoff_ns without blocking):
+ * - at most max logins in flight; a wait at the gate wakes on a freed slot, the gate's
+ *   shutdown, a stop signal, and ends with B_TIMEOUT when no login began or ended for
+ *   stall_ms (the phase's deadline: it fails when it stops making progress, at any size);
+ * - a login that failed on its way (reset, EPIPE, EAGAIN of a full unix socket queue) is
+ *   tried again, at most MYC_CONNECT_TRIES times, after an exponential backoff with jitter;
+ *   a refused or timed-out one only when this phase has already logged in (the server is
+ *   there and is overloaded, not absent); never a server error (1040 too many connections,
+ *   1045 access denied), an authentication or TLS failure, or a stop signal;
+ * - the first failure that is not retried shuts the gate: every waiter returns at once
+ *   with the same error, so the run reports one clear line.
+ */
+#define MYC_GATE_LOGINS 64        /* default logins in flight (measured: see myc_gate_init) */
+#define MYC_CONNECT_TRIES 5       /* attempts of one login on a transient failure */
+#define MYC_BACKOFF_MIN_MS 10     /* the first retry's backoff (then doubled per attempt) */
+#define MYC_BACKOFF_MAX_MS 1000   /* the backoff's cap */
+#define MYC_PROGRESS_MIN 256      /* a progress line when at least this many connect */
+#define MYC_PROGRESS_NS 500000000u /* at most one progress line per half second */
+
+struct myc_gate {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;             /* a slot freed or the gate shut (CLOCK_MONOTONIC) */
+    int max;                       /* logins in flight at most */
+    int inflight;                  /* logins in flight now */
+    int total;                     /* logins of the phase (for progress) */
+    int ok;                        /* logins that succeeded */
+    u64 stall_ns;                  /* a wait ends when no login began or ended for this long */
+    u64 last_ns;                   /* when the last login began or ended */
+    int shut_rc;                   /* != 0: the phase failed with this code */
+    struct b_err shut_err;         /* why: the first failure not retried */
+    u64 progress_ns;               /* the next progress line is due at */
+    bool shown;                    /* a progress line was shown (the last ends the line) */
+    bool ended;                    /* the final progress line was handed out */
+};
+
+/* myc_gate_init - a gate for total logins, at most max (<= 0: MYC_GATE_LOGINS) in flight;
+ * a wait fails after stall_ms without a finished login. MYC_GATE_LOGINS = 64, measured with
+ * 4,000 connections to MariaDB 10.11 on a 2-core host: 16, 64 and 256 in flight log in at the
+ * same rate (the server's accept thread is the limit), 900+ overflow its listen queue. */
+static void myc_gate_init(struct myc_gate *g, int max, int total, int stall_ms)
+{
+    pthread_condattr_t ca;
+    memset(g, 0, sizeof(*g));
+    g->max = max > 0 ? max : MYC_GATE_LOGINS;
+    g->total = total;
+    g->stall_ns = (u64)B_MAX(stall_ms, 1) * 1000000u;
+    g->last_ns = clk_now_ns();
+    g->progress_ns = g->last_ns + MYC_PROGRESS_NS;
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&g->cv, &ca);
+    pthread_condattr_destroy(&ca);
+}
+
+static void myc_gate_free(struct myc_gate *g)
+{
+    pthread_mutex_destroy(&g->mu);
+    pthread_cond_destroy(&g->cv);
+}
+
+/* Under g->mu: B_OK and a slot taken, B_AGAIN (full), or the shutdown's code. */
+static int myc_gate_take(struct myc_gate *g)
+{
+    if (g->shut_rc)
+        return g->shut_rc;
+    if (g->inflight >= g->max)
+        return B_AGAIN;
+    g->inflight++;
+    g->last_ns = clk_now_ns(); /* a login began: the stall time counts from here */
+    return B_OK;
+}
+
+/* myc_gate_try - take a slot without waiting (an event loop): B_OK, B_AGAIN when all are in
+ * flight (try again when one leaves), or < 0 when the phase failed (myc_gate_why). */
+static int myc_gate_try(struct myc_gate *g)
+{
+    pthread_mutex_lock(&g->mu);
+    int rc = myc_gate_take(g);
+    pthread_mutex_unlock(&g->mu);
+    return rc;
+}
+
+/* myc_gate_enter - wait for a slot: B_OK; B_DONE on a stop signal; B_TIMEOUT when no login
+ * began or ended within the stall time (e records it; longer than a login's deadline, so
+ * an in-flight login's own failure comes first); the shutdown's code and error (into e). */
+static int myc_gate_enter(struct myc_gate *g, struct b_err *e)
+{
+    if (atomic_load(&b_stop)) /* a login begun now would not be cut by the signal */
+        return B_DONE;
+    int rc = myc_gate_try(g); /* the fast path: a free slot */
+    if (rc == B_OK)
+        return rc;
+    pthread_mutex_lock(&g->mu);
+    while ((rc = myc_gate_take(g)) == B_AGAIN) {
+        u64 now = clk_now_ns();
+        if (atomic_load(&b_stop)) {
+            rc = B_DONE;
+            break;
+        }
+        if (now >= g->last_ns + g->stall_ns) {
+            rc = b_seterr(e, B_TIMEOUT, ETIMEDOUT,
+                          "no login began or ended within %llu ms while %d were in flight "
+                          "(%d of %d connected)",
+                          (unsigned long long)(g->stall_ns / 1000000u), g->inflight, g->ok,
+                          g->total);
+            break;
+        }
+        u64 wake = B_MIN(g->last_ns + g->stall_ns, now + (u64)MYC_SLICE_MS * 1000000u);
+        struct timespec ts = {.tv_sec = (time_t)(wake / 1000000000u),
+                              .tv_nsec = (long)(wake % 1000000000u)};
+        pthread_cond_timedwait(&g->cv, &g->mu, &ts);
+    }
+    if (rc < 0 && g->shut_rc == rc && e->rc != B_TIMEOUT) /* shut, not this wait's own end */
+        *e = g->shut_err;
+    pthread_mutex_unlock(&g->mu);
+    return rc;
+}
+
+/* myc_gate_leave - a login that held a slot finished with rc (B_OK or its failure; a retry
+ * leaves and enters again). */
+static void myc_gate_leave(struct myc_gate *g, int rc)
+{
+    pthread_mutex_lock(&g->mu);
+    g->inflight--;
+    g->last_ns = clk_now_ns();
+    g->ok += rc == B_OK;
+    pthread_cond_signal(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* myc_gate_shut - the phase failed (the first call's rc and e win): waiters return them. */
+static void myc_gate_shut(struct myc_gate *g, int rc, const struct b_err *e)
+{
+    pthread_mutex_lock(&g->mu);
+    if (!g->shut_rc) {
+        g->shut_rc = rc < 0 ? rc : B_SYSERR;
+        g->shut_err = *e;
+    }
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* myc_gate_progress - a progress line into line[n] when one is due ("connecting: 2400/4000"):
+ * phases of at least MYC_PROGRESS_MIN logins, at most every MYC_PROGRESS_NS, and once at the
+ * end (with '\n': the status line is complete) when an earlier one was shown. */
+static bool myc_gate_progress(struct myc_gate *g, char *line, size_t n)
+{
+    bool say = false;
+    if (g->total < MYC_PROGRESS_MIN)
+        return false;
+    pthread_mutex_lock(&g->mu);
+    u64 now = clk_now_ns();
+    bool end = g->ok >= g->total || g->shut_rc;
+    if (!g->ended && (end ? g->shown : now >= g->progress_ns)) {
+        say = true;
+        g->shown = true;
+        g->ended = end;
+        g->progress_ns = now + MYC_PROGRESS_NS;
+        snprintf(line, n, "connecting: %d/%d%s", g->ok, g->total, end ? "\n" : "");
+    }
+    pthread_mutex_unlock(&g->mu);
+    return say;
+}
+
+/* myc_backoff_ns - the wait before attempt+1 (attempt >= 1): MYC_BACKOFF_MIN_MS doubled per
+ * attempt up to MYC_BACKOFF_MAX_MS, jittered to [half, whole] of it by *seed (splitmix64), so
+ * that logins refused together do not come back together. */
+static u64 myc_backoff_ns(unsigned attempt, u64 *seed)
+{
+    u64 ms = MYC_BACKOFF_MIN_MS;
+    for (unsigned i = 1; i < attempt && ms < MYC_BACKOFF_MAX_MS; i++)
+        ms *= 2;
+    u64 ns = B_MIN(ms, (u64)MYC_BACKOFF_MAX_MS) * 1000000u;
+    u64 z = (*seed += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    z ^= z >> 31;
+    return ns / 2 + z % (ns / 2 + 1);
+}
+
+/* myc_retryable - is the failed login c (rc) worth another attempt? server_seen: a login of
+ * this phase succeeded (a refusal or a timeout then means overload, not a wrong address). */
+static bool myc_retryable(const struct my_conn *c, int rc, bool server_seen)
+{
+    if (rc == B_DONE || c->srv_code || (rc != B_SYSERR && rc != B_TIMEOUT))
+        return false; /* a signal, the server's ERR, protocol, TLS, authentication */
+    switch (c->err.sys_errno) {
+    case ECONNRESET:
+    case EPIPE:
+    case ECONNABORTED:
+    case EAGAIN: /* a unix socket's full queue */
+        return true;
+    case ECONNREFUSED:
+    case ETIMEDOUT:
+        return server_seen;
+    default:
+        return false;
+    }
+}
+
+/* Sleep ns, in slices that look at b_stop and the gate's shutdown: B_OK, B_DONE, or the
+ * shutdown's code. */
+static int myc_gate_sleep(struct myc_gate *g, u64 ns)
+{
+    u64 end = clk_now_ns() + ns;
+    for (;;) {
+        if (atomic_load(&b_stop))
+            return B_DONE;
+        pthread_mutex_lock(&g->mu);
+        int shut = g->shut_rc;
+        pthread_mutex_unlock(&g->mu);
+        if (shut)
+            return shut;
+        u64 now = clk_now_ns();
+        if (now >= end)
+            return B_OK;
+        clk_sleep_until(B_MIN(end, now + (u64)MYC_SLICE_MS * 1000000u));
+    }
+}
+
+/*
+ * myc_connect_retry - myc_connect through the gate g: wait for a slot, log in, and on a
+ * transient failure (myc_retryable) back off and try again, at most MYC_CONNECT_TRIES times.
+ * *tries counts the attempts. Returns B_OK; myc_connect's failures (c->err etc.); when the
+ * gate's wait failed or the phase was shut by another login: its code with c->err set (and
+ * c->srv_code etc. cleared). A failure that is not retried does not shut the gate: the
+ * caller decides (myc_gate_shut), with its own words for the error.
+ */
+static int myc_connect_retry(struct my_conn *c, const struct myc_params *p, struct myc_gate *g,
+                             unsigned *tries, u64 *seed)
+{
+    int rc;
+    *tries = 0;
+    for (;;) {
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        rc = myc_gate_enter(g, &e);
+        if (rc != B_OK) {
+            myc_init(c, p);
+            c->err = e;
+            if (rc == B_DONE)
+                b_seterr(&c->err, B_DONE, 0, "interrupted by %s while waiting to connect to %s",
+                         atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", c->target);
+            return rc;
+        }
+        ++*tries;
+        rc = myc_connect(c, p);
+        myc_gate_leave(g, rc);
+        pthread_mutex_lock(&g->mu);
+        bool seen = g->ok > 0;
+        pthread_mutex_unlock(&g->mu);
+        if (rc == B_OK || *tries >= MYC_CONNECT_TRIES || !myc_retryable(c, rc, seen))
+            return rc;
+        int s = myc_gate_sleep(g, myc_backoff_ns(*tries, seed));
+        if (s != B_OK)
+            return rc; /* a signal or the phase's end: this attempt's failure is the answer */
+    }
 }
 
 /* Begin a command answered by a response of op's kind (request sent or queued). */
@@ -12513,7 +12509,7 @@ static int oltp_reconnect(struct load_thread *t)
         if (atomic_load(&t->run->stop) || atomic_load(&b_stop) ||
             (t->run->deadline_ns && clk_now_ns() >= t->run->deadline_ns))
             return B_DONE;
-        if (oltp_connect(t) == B_OK)
+        if (oltp_connect(t, NULL) == B_OK)
             break;
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
@@ -12532,21 +12528,6 @@ static int oltp_event(struct load_thread *t)
         if (rc == OLTP_NEXT) {
             rc = oltp_prog_after(t, oltp_op_run(t, &ot->prog.op[ot->prog.pc]));
             continue;
-<<<<<<< HEAD
-=======
-        if (rc != -1000)
-            return rc;
-        /* lost connection in the ignore list: reconnect every 1 ms, prepare, restart */
-        oltp_free_stmts(ot, o->oltp_tables);
-        for (;;) {
-            if (atomic_load(&t->run->stop) || atomic_load(&b_stop) ||
-                (t->run->deadline_ns && clk_now_ns() >= t->run->deadline_ns))
-                return B_DONE;
-            if (oltp_connect(t, NULL) == B_OK)
-                break;
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
->>>>>>> h-storm
         }
         if (rc != OLTP_RECONNECT || (rc = oltp_reconnect(t)) != B_OK)
             return rc;
@@ -13205,19 +13186,17 @@ static int oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     oltp_unique_seed();
-<<<<<<< HEAD
     /* connections on event loops: the bench persona's header and the JSON facts say so (a
      * thread per connection, sysbench's way, goes unsaid: its output stays sysbench's) */
     if (r->nloops) {
         res_fact_str(r->res, "client_io", "%s", "epoll");
         res_fact_int(r->res, "event_loops", r->nloops);
-=======
+    }
     if (!o->mysql_dry_run) { /* the workers' logins: bounded, retried, with progress */
         struct myc_gate *g = b_xcalloc(1, sizeof(*g));
         myc_gate_init(g, 0, (int)o->threads,
                       (int)o->mysql_connect_timeout * 1000 + MYC_SLICE_MS);
         r->wl_global = g;
->>>>>>> h-storm
     }
     if (!o->own_tables || o->mysql_dry_run)
         return B_OK;
