@@ -8434,8 +8434,9 @@ static inline void load_record(struct load_thread *t, u64 lat)
 /* Why a worker left its loop (for the INFO lines sysbench prints at verbosity >= 4). */
 enum { LOAD_END_NONE, LOAD_END_TIME, LOAD_END_EVENTS };
 
-/* --rate: claim the next arrival; returns its intended start, or 0 to stop. */
-static u64 load_rate_wait(struct load_thread *t, u64 now)
+/* --rate: take the earliest arrival of the run's one Poisson process (lock-free); returns its
+ * intended start. Also the event loops' (evl_arrival). */
+static u64 load_arrival(struct load_thread *t)
 {
     struct load_run *r = t->run;
     u64 old = atomic_load_explicit(&r->next_arrival_ns, memory_order_relaxed), nw;
@@ -8443,6 +8444,14 @@ static u64 load_rate_wait(struct load_thread *t, u64 now)
         nw = old + rnd_exp_gap_ns(&t->rng, r->rate);
     while (!atomic_compare_exchange_weak_explicit(&r->next_arrival_ns, &old, nw,
                                                   memory_order_relaxed, memory_order_relaxed));
+    return old;
+}
+
+/* --rate: claim the next arrival; returns its intended start, or 0 to stop. */
+static u64 load_rate_wait(struct load_thread *t, u64 now)
+{
+    struct load_run *r = t->run;
+    u64 old = load_arrival(t);
     if (old > now) {
         if (r->deadline_ns && old >= r->deadline_ns) {
             /* no arrival before --time is up: wait for the end (as sysbench's workers wait on
@@ -11342,11 +11351,7 @@ static void evl_result(struct evl *e, struct load_thread *t, int rc)
 static u64 evl_arrival(struct load_thread *t, u64 now)
 {
     struct load_run *r = t->run;
-    u64 old = atomic_load_explicit(&r->next_arrival_ns, memory_order_relaxed), nw;
-    do
-        nw = old + rnd_exp_gap_ns(&t->rng, r->rate);
-    while (!atomic_compare_exchange_weak_explicit(&r->next_arrival_ns, &old, nw,
-                                                  memory_order_relaxed, memory_order_relaxed));
+    u64 old = load_arrival(t);
     if (old > now && r->deadline_ns && old >= r->deadline_ns)
         return 0;
     if (old <= now && (double)(now - old) * r->rate / 1e9 > LOAD_QUEUE_MAX) {
