@@ -11300,9 +11300,10 @@ static void evl_done(struct evl *e, struct load_thread *t)
 static int evl_track(struct evl *e, struct load_thread *t)
 {
     int fd = e->r->w->ev_fd(t);
-    if (fd == t->ev_fd)
+    if (fd == t->ev_fd && t->ev_sock_gen == t->ev_sock_seen)
         return B_OK;
     t->ev_fd = -1; /* the old socket was closed: it left the set by itself */
+    t->ev_sock_seen = t->ev_sock_gen;
     if (fd < 0)
         return B_OK;
     struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
@@ -12519,6 +12520,7 @@ static int oltp_reconnect(struct load_thread *t)
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
+    t->ev_sock_gen++; /* an event loop registers the new socket (evl_track) */
     oltp_bump(t, 4);
     return B_OK;
 }

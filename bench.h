@@ -450,6 +450,9 @@ struct load_thread {
     u64 ev_intended_ns;        /* the current event's intended start (--rate: its arrival) */
     u64 ev_last_ns;            /* the last progress of the current event */
     int ev_fd;                 /* the socket registered with the loop's epoll, or -1 */
+    u32 ev_sock_gen;           /* bumped by the workload when it replaces its socket (a
+                                  reconnect: the new one may reuse the old number) */
+    u32 ev_sock_seen;          /* the generation registered */
     u32 ev_mask;               /* the events registered for it */
     int ev_state;              /* EVL_C_* */
 } __attribute__((aligned(B_CACHELINE)));

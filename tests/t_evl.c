@@ -12,6 +12,8 @@ static struct {
     _Atomic int quit;
     _Atomic int mute;        /* this client's requests are never answered (-1: none) */
     _Atomic u64 hold_until;  /* no answers before this (clk_now_ns), 0: none */
+    int reopen;              /* this client replaces its socket every 16th event (-1: none),
+                              * the new one under the old number (a reconnect) */
     u64 timeout_ns;          /* a request unanswered this long fails with B_TIMEOUT */
     u64 start[T_EVL_MAX];    /* when each client's request went out */
 } t_evl;
@@ -84,6 +86,15 @@ static int t_evl_step(struct load_thread *t)
 static int t_evl_start(struct load_thread *t)
 {
     t_evl.start[t->id] = clk_now_ns();
+    if (t->id == t_evl.reopen && t->done % 16 == 15) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) < 0 ||
+            dup2(sv[0], t_evl.cli[t->id]) < 0 || dup2(sv[1], t_evl.srv[t->id]) < 0)
+            return b_seterr(&t->err, B_SYSERR, errno, "client %d: reopen failed", t->id);
+        close(sv[0]);
+        close(sv[1]);
+        t->ev_sock_gen++;
+    }
     if (write(t_evl.cli[t->id], "x", 1) != 1)
         return b_seterr(&t->err, B_SYSERR, errno, "client %d: write failed", t->id);
     return t_evl_step(t);
@@ -102,6 +113,7 @@ static void t_evl_reset(void)
 {
     atomic_store(&t_evl.mute, -1);
     atomic_store(&t_evl.hold_until, 0);
+    t_evl.reopen = -1;
     t_evl.timeout_ns = 0;
 }
 
@@ -230,6 +242,30 @@ static int t_evl_rate_stall(void)
     u64 p99 = hist_percentile(s.hist, 99, s.lat_min_ns, s.lat_max_ns);
     T_CHECK(s.lat_min_ns <= p50 && p50 <= p99 && p99 <= s.lat_max_ns);
     T_CHECK(p99 >= 50000000); /* a quarter of the second's arrivals waited in the stall */
+    res_free(&r);
+    t_opts_free(&o);
+    t_evl_reset();
+    return 0;
+}
+
+/* A client that replaces its socket (a reconnect) under the same descriptor number: the
+ * loop registers the new one (ev_sock_gen) and the client keeps its pace, not the stall
+ * check's one step a second. */
+static int t_evl_reconnect(void)
+{
+    static const char *const kv[] = {"threads=4", "event-loops=1", "events=800", "time=0",
+                                     NULL};
+    struct bench_opts o;
+    struct res r;
+    const struct load_snap *sp;
+    t_evl_reset();
+    t_evl.reopen = 1;
+    T_CHECK(t_opts(&o, kv) == 0);
+    u64 t0 = clk_now_ns();
+    T_CHECK(t_run(&t_evl_wl, &o, &r, &sp) == 0);
+    u64 took = clk_now_ns() - t0;
+    T_CHECK(r.rc == 0 && sp->events == 800);
+    T_CHECK(sp->thr_events[1] >= 100 && took < 3000000000u);
     res_free(&r);
     t_opts_free(&o);
     t_evl_reset();
