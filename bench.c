@@ -527,36 +527,42 @@ BENCH_API u64 rnd_next(struct rnd *r)
 static struct {
     pthread_mutex_t mu;
     bool seeded;
-    int f, r;  /* glibc's fptr and rptr, as indices */
-    u32 s[31]; /* int32_t state[31] */
+    struct rnd_glibc g;
 } rnd_libc = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static u32 rnd_libc_step(void)
+/* rnd_glibc_random - the next random() of a private glibc stream: 0 .. 2^31-1. */
+BENCH_API u32 rnd_glibc_random(struct rnd_glibc *g)
 {
-    u32 v = rnd_libc.s[rnd_libc.f] += rnd_libc.s[rnd_libc.r];
-    if (++rnd_libc.f >= 31) {
-        rnd_libc.f = 0;
-        ++rnd_libc.r;
-    } else if (++rnd_libc.r >= 31)
-        rnd_libc.r = 0;
+    u32 v = g->s[g->f] += g->s[g->r];
+    if (++g->f >= 31) {
+        g->f = 0;
+        ++g->r;
+    } else if (++g->r >= 31)
+        g->r = 0;
     return v >> 1;
 }
 
-static void rnd_libc_seed_locked(unsigned seed)
+/* rnd_glibc_srandom - glibc's srandom(seed) on a private stream. */
+BENCH_API void rnd_glibc_srandom(struct rnd_glibc *g, unsigned seed)
 {
     int32_t w = (int32_t)(seed ? seed : 1u);
-    rnd_libc.s[0] = (u32)w;
+    g->s[0] = (u32)w;
     for (int i = 1; i < 31; i++) { /* 16807 * w % 2147483647 without overflow (Schrage) */
         int32_t hi = w / 127773, lo = w % 127773;
         w = 16807 * lo - 2836 * hi;
         if (w < 0)
             w += 2147483647;
-        rnd_libc.s[i] = (u32)w;
+        g->s[i] = (u32)w;
     }
-    rnd_libc.f = 3;
-    rnd_libc.r = 0;
+    g->f = 3;
+    g->r = 0;
     for (int i = 0; i < 310; i++)
-        (void)rnd_libc_step();
+        (void)rnd_glibc_random(g);
+}
+
+static void rnd_libc_seed_locked(unsigned seed)
+{
+    rnd_glibc_srandom(&rnd_libc.g, seed);
     rnd_libc.seeded = true;
 }
 
@@ -574,7 +580,7 @@ BENCH_API long rnd_libc_random(void)
     pthread_mutex_lock(&rnd_libc.mu);
     if (!rnd_libc.seeded)
         rnd_libc_seed_locked(1);
-    u32 v = rnd_libc_step();
+    u32 v = rnd_glibc_random(&rnd_libc.g);
     pthread_mutex_unlock(&rnd_libc.mu);
     return (long)v;
 }
@@ -698,18 +704,66 @@ static u32 rnd_permute(u32 x)
     return x <= prime / 2 ? residue : prime - residue;
 }
 
-/* rnd_unique_init - sb_rand.c's rand_unique_seed(index, offset). */
+/* rnd_unique_init - sb_rand.c's rand_unique_seed(index, offset): the whole sequence (lane 0
+ * of 1). */
 BENCH_API void rnd_unique_init(struct rnd_unique *u, u32 index, u32 offset)
 {
-    atomic_store(&u->index, rnd_permute(rnd_permute(index) + 0x682f0161u));
+    u->base = rnd_permute(rnd_permute(index) + 0x682f0161u);
     u->offset = rnd_permute(rnd_permute(offset) + 0x46790905u);
+    u->lane = 0;
+    u->stride = 1;
+    atomic_store(&u->next, 0u);
+}
+
+/*
+ * rnd_unique_seed - the sequence of a run seeded `seed`, drawn as sb_rand_init draws it: after
+ * srandom(seed), four random() calls seed the main thread's xoroshiro128+, then
+ * rand_unique_seed(random(), random()) (gcc evaluates those arguments right to left: the
+ * offset first). sysbench itself does this before its srandom(--rand-seed), from whatever state
+ * random() is in then (Debian's LuaJIT seeds it from the time of day at load); bench takes the
+ * run's seed, on a private stream, so the threads' seeds stay sysbench's.
+ */
+BENCH_API void rnd_unique_seed(struct rnd_unique *u, unsigned seed)
+{
+    struct rnd_glibc g;
+    rnd_glibc_srandom(&g, seed);
+    for (int i = 0; i < 4; i++)
+        (void)rnd_glibc_random(&g);
+    u32 offset = rnd_glibc_random(&g);
+    u32 index = rnd_glibc_random(&g);
+    rnd_unique_init(u, index, offset);
+}
+
+/* rnd_unique_lane - this client's share of the sequence: the indices lane, lane + stride,
+ * lane + 2 * stride, ... (client `lane` of `stride`), so clients never draw the same value. */
+BENCH_API void rnd_unique_lane(struct rnd_unique *u, u32 lane, u32 stride)
+{
+    u->lane = lane;
+    u->stride = stride ? stride : 1;
 }
 
 /* rnd_unique - the next value of the sequence (safe from several threads). */
 BENCH_API u32 rnd_unique(struct rnd_unique *u)
 {
-    u32 index = atomic_fetch_add(&u->index, 1u);
+    u32 k = atomic_fetch_add(&u->next, 1u);
+    u32 index = u->base + k * u->stride + u->lane;
     return rnd_permute((rnd_permute(index) + u->offset) ^ 0x5bf03635u);
+}
+
+/* rnd_client_seed - the srandom() seed of client `index` of a run seeded `seed` (not 0):
+ * client 0 keeps the seed, so one client alone is the plain run; the others get their own
+ * (a 32-bit mix of the seed and the index, never 0). */
+BENCH_API unsigned rnd_client_seed(u64 seed, i64 index)
+{
+    if (index <= 0)
+        return (unsigned)seed;
+    u32 x = (u32)seed ^ (u32)(seed >> 32) ^ ((u32)index * 0x9e3779b9u);
+    x ^= x >> 16;
+    x *= 0x85ebca6bu;
+    x ^= x >> 13;
+    x *= 0xc2b2ae35u;
+    x ^= x >> 16;
+    return x == (u32)seed || !x ? x + 1u : x;
 }
 
 static u32 rnd_zipfian(struct rnd *r, const struct rnd_params *p, u32 a, u32 b)
@@ -835,6 +889,15 @@ static const struct opt_def opt_rand[] = {
         "parameter h for pareto distribution", NULL, 0),
     OPT("rand-zipfian-exp", DOUBLE, rand_zipfian_exp, "0.8", 0, 100, NULL,
         "shape parameter (exponent, theta) for the Zipfian distribution", NULL, OPT_F_EXT),
+    OPT("client-index", INT, client_index, "-1", -1, 1e6, NULL,
+        "this process is client N (0-based) of --client-count acting as one run: its own ids "
+        "and seeds; client 0 prepares and cleans up",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("client-count", INT, client_count, "-1", -1, 1e6, NULL,
+        "number of clients (processes, hosts) acting as one run, with --client-index", NULL,
+        OPT_F_EXT | OPT_F_NODEF),
+    OPT("client-wait", INT, client_wait, "60", 1, 86400, NULL,
+        "seconds a client other than 0 waits at prepare for client 0's tables", NULL, OPT_F_EXT),
 };
 
 static const struct opt_def opt_log[] = {
@@ -10844,17 +10907,32 @@ static struct my_val oltp_str(const char *s, size_t n)
     } while (0)
 
 /*
- * oltp_insert --auto-inc=off: one unique sequence per run, shared by the threads. sysbench
- * seeds it from random() before srandom(--rand-seed), from a state its libraries seeded with
- * the time: every run starts elsewhere in the permutation, so a second run on the same
- * tables does not collide. The same here, from the clock and the pid.
+ * oltp_insert --auto-inc=off: one unique sequence per run, shared by the threads, seeded as
+ * sb_rand_init seeds it (rnd_unique_seed) from --rand-seed. sysbench draws that seed from a
+ * random() state its libraries seeded with the time of day; unseeded (0) bench takes the clock
+ * and the pid, so a second run on the same tables starts elsewhere in the permutation and does
+ * not collide. --client-count clients share the run's sequence, each its own lane of it.
  */
 static struct rnd_unique oltp_uniq;
 
-static void oltp_unique_seed(void)
+static void oltp_unique_seed(const struct bench_opts *o)
 {
     u64 ns = clk_now_ns() ^ ((u64)getpid() << 40);
-    rnd_unique_init(&oltp_uniq, (u32)ns * 2654435761u, (u32)(ns >> 32) ^ (u32)(ns >> 7));
+    rnd_unique_seed(&oltp_uniq, o->rand_seed ? (unsigned)o->rand_seed
+                                             : (u32)ns * 2654435761u ^ (u32)(ns >> 32));
+    if (o->client_count > 0)
+        rnd_unique_lane(&oltp_uniq, (u32)o->client_index, (u32)o->client_count);
+}
+
+/* A row id of a write that must not meet another client's (delete/insert pairs): the drawn id
+ * moved to this client's residue class modulo --client-count, within [1, size]. */
+static i64 oltp_client_id(const struct bench_opts *o, i64 id)
+{
+    i64 n = o->client_count, size = o->oltp_table_size;
+    if (n <= 1 || size < n)
+        return id;
+    id = id - (id - 1) % n + o->client_index;
+    return id > size ? id - n : id;
 }
 
 static i64 oltp_pick_table(struct load_thread *t)
@@ -10939,7 +11017,7 @@ static int oltp_body(struct load_thread *t)
         i64 n = oltp_pick_table(t);
         for (i64 i = 0; i < o->oltp_delete_inserts; i++) {
             /* drawn in the script's order: id, k, c, pad; then DELETE and INSERT */
-            i64 id = oltp_id(t), k = oltp_id(t);
+            i64 id = oltp_client_id(o, oltp_id(t)), k = oltp_id(t);
             oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
             oltp_rand_string(&t->rng, OLTP_PAD_TMPL, ot->padbuf);
             v[0] = oltp_int(id);
@@ -10953,7 +11031,7 @@ static int oltp_body(struct load_thread *t)
     }
     if (shape & OS_DELETE1) {
         i64 n = oltp_pick_table(t);
-        v[0] = oltp_int(oltp_id(t));
+        v[0] = oltp_int(oltp_client_id(o, oltp_id(t)));
         OLTP_DO(oltp_exec(t, OQ_DELETE, n, v, 1));
     }
     if (shape & OS_INSERT1) { /* a text INSERT, id 0 = auto-increment (sysbench) */
@@ -10989,6 +11067,8 @@ static int oltp_body(struct load_thread *t)
     }
     if (shape & OS_BULK) { /* one row per event into the thread's own table */
         u64 n = ++ot->bulk_next;
+        if (o->client_count > 1) /* client i of c: ids i+1, i+1+c, ... of the thread's table */
+            n = (n - 1) * (u64)o->client_count + (u64)o->client_index + 1;
         char row[48];
         int rl = snprintf(row, sizeof(row), "(%llu,%llu)", (unsigned long long)n,
                           (unsigned long long)n);
@@ -11223,9 +11303,39 @@ struct oltp_job {
  * reach SQL are valid, and the connection options parse for every host and port of the
  * lists: one path and one wording for all (usage exit). Returns an exit code.
  */
+/* --client-index and --client-count: both or neither, 0 <= index < count, and a shared
+ * --rand-seed (the clients draw their ids from one sequence, their seeds from one seed). */
+static int oltp_client_check(const struct bench_opts *o, struct b_err *e)
+{
+    i64 i = o->client_index, n = o->client_count;
+    if (i < 0 && n < 0)
+        return B_EXIT_OK;
+    if (n < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
+                      "many clients act as one run", (long long)i);
+    if (n < 1)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
+    if (i < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
+                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
+    if (i >= n)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
+                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
+                      (long long)(n - 1));
+    if (n > 1 && !o->rand_seed) {
+        b_fail(e, B_EXIT_USAGE, "--client-count=%lld needs --rand-seed: the clients share one "
+               "sequence of ids and derive their seeds from it", (long long)n);
+        b_hint(e, "give every client the same --rand-seed=N (not 0)");
+        return e->ex;
+    }
+    return B_EXIT_OK;
+}
+
 static int oltp_check(struct bench_opts *o, struct b_err *e)
 {
     struct myc_conn_params cc;
+    if (oltp_client_check(o, e) != B_EXIT_OK)
+        return e->ex;
     if ((o->oltp_legacy_table && *o->oltp_legacy_table &&
          oltp_name_check("--oltp-table-name", o->oltp_legacy_table, false, e) < 0) ||
         (o->mysql_db && *o->mysql_db &&
@@ -11727,13 +11837,73 @@ static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n)
     return rc;
 }
 
+/*
+ * prepare of --client-index N > 0: client 0 makes the tables; this one waits, up to
+ * --client-wait seconds (in 100 ms steps that see a signal), until table n exists and, where
+ * prepare loads rows, holds its last one (prepare inserts in id order). A wait that runs out is
+ * an error that names the table and whose tables it waited for.
+ */
+static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n)
+{
+    const struct bench_opts *o = j->o;
+    unsigned shape = oltp_variant(j->w)->shape;
+    i64 rows = (shape & OS_BULK) || ((shape & OS_INSERT1) && !o->oltp_auto_inc)
+                   ? 0
+                   : o->oltp_table_size;
+    char tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ], sql[OLTP_QNAME_SZ + 64];
+    oltp_table(o, n, tbl, sizeof(tbl));
+    oltp_quote(tbl, qt, sizeof(qt));
+    snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM %s WHERE id = %lld", qt, (long long)rows);
+    u64 t0 = clk_now_ns(), deadline = t0 + (u64)o->client_wait * 1000000000u;
+    res_say(j->res, RES_SAY_PROGRESS, "Waiting for client 0 of %lld to prepare '%s'...",
+            (long long)o->client_count, tbl);
+    for (;;) {
+        bool exists = false, owned = false, sysb = false;
+        int rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
+        if (rc != B_OK)
+            return rc;
+        if (exists && rows == 0)
+            return B_OK;
+        if (exists) {
+            struct oltp_kv kv = {.n = 0};
+            struct myc_result res = {0};
+            rc = myc_query(c, sql, strlen(sql), &res, oltp_kv_row, &kv);
+            myc_result_free(&res);
+            if (rc == B_OK && kv.n > 0 && strcmp(kv.v[0], "0"))
+                return B_OK;
+        }
+        u64 now = clk_now_ns();
+        if (now >= deadline) {
+            j->ex = B_EXIT_FAIL;
+            j->err.rc = B_TIMEOUT;
+            b_fail(&j->err, B_EXIT_FAIL, "%s prepare: client %lld of %lld: table '%s' on %s is "
+                   "%s after --client-wait=%lld s",
+                   j->w->name, (long long)o->client_index, (long long)o->client_count, tbl,
+                   c->target, exists ? "not loaded" : "not there", (long long)o->client_wait);
+            b_hint(&j->err, "client 0 (--client-index=0) makes the tables: start its prepare "
+                            "against the same server and --mysql-db, or raise --client-wait");
+            return B_TIMEOUT;
+        }
+        if (atomic_load(&b_stop))
+            return B_DONE;
+        clk_sleep_until(B_MIN(now + 100000000u, deadline));
+    }
+}
+
 static int oltp_prepare_cmd(struct res *res)
 {
+    if (res->o->client_index > 0)
+        return oltp_jobs(res, res->o, res->w, oltp_await_one);
     return oltp_jobs(res, res->o, res->w, oltp_prepare_one);
 }
 
 static int oltp_cleanup_cmd(struct res *res)
 {
+    if (res->o->client_index > 0) { /* the tables are client 0's */
+        res_say(res, RES_SAY_MSG, "%s cleanup: client %lld of %lld leaves the tables to client 0",
+                res->w->name, (long long)res->o->client_index, (long long)res->o->client_count);
+        return B_EXIT_OK;
+    }
     return oltp_jobs(res, res->o, res->w, oltp_cleanup_one);
 }
 
@@ -11748,7 +11918,11 @@ static int oltp_prewarm_cmd(struct res *res)
 static int oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
-    oltp_unique_seed();
+    oltp_unique_seed(o);
+    if (o->client_count > 0) {
+        res_fact_int(r->res, "client_index", o->client_index);
+        res_fact_int(r->res, "client_count", o->client_count);
+    }
     if (!o->own_tables || o->mysql_dry_run)
         return B_OK;
     struct oltp_job j = {.o = o, .w = r->w};
@@ -15093,6 +15267,10 @@ static void rep_header(const struct res *res)
     const struct bench_opts *o = res->o;
     printf("Running the test with following options:\n");
     printf("Number of threads: %lld\n", (long long)o->threads);
+    if (o->client_count > 0 && o->persona == B_BENCH) /* --client-index, --client-count */
+        printf("Client %lld of %lld (client index %lld): one run of %lld threads in all\n",
+               (long long)o->client_index + 1, (long long)o->client_count,
+               (long long)o->client_index, (long long)(o->threads * o->client_count));
     if (o->warmup_time)
         printf("Warmup time: %llds\n", (long long)o->warmup_time);
     if (o->rate)
@@ -18655,7 +18833,8 @@ static int cli_do_test_help(struct cli *c, const struct cli_cmd *k)
 static int cli_do_run(struct cli *c, const struct cli_cmd *k)
 {
     (void)k;
-    rnd_libc_srandom(opts.rand_seed ? (unsigned)opts.rand_seed : (unsigned)time(NULL));
+    rnd_libc_srandom(opts.rand_seed ? rnd_client_seed((u64)opts.rand_seed, opts.client_index)
+                                    : (unsigned)time(NULL));
     return cli_run(c->w);
 }
 

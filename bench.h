@@ -212,11 +212,22 @@ BENCH_API long rnd_libc_random(void);
 BENCH_API void rnd_seed(struct rnd *r);
 /* sysbench.rand.unique(): a permutation of the uint32 range, no repeats for 2^32 calls */
 struct rnd_unique {
-    _Atomic u32 index;
-    u32 offset;
+    _Atomic u32 next; /* draws so far (this client's) */
+    u32 base, offset; /* rand_unique_seed's permuted index and offset */
+    u32 lane, stride; /* --client-index, --client-count: indices base + lane + k * stride */
 };
 BENCH_API void rnd_unique_init(struct rnd_unique *u, u32 index, u32 offset);
+BENCH_API void rnd_unique_seed(struct rnd_unique *u, unsigned seed);
+BENCH_API void rnd_unique_lane(struct rnd_unique *u, u32 lane, u32 stride);
 BENCH_API u32 rnd_unique(struct rnd_unique *u);
+/* glibc's random() on a private stream (the process-wide one is rnd_libc_*) */
+struct rnd_glibc {
+    int f, r;  /* glibc's fptr and rptr, as indices */
+    u32 s[31]; /* int32_t state[31] */
+};
+BENCH_API void rnd_glibc_srandom(struct rnd_glibc *g, unsigned seed);
+BENCH_API u32 rnd_glibc_random(struct rnd_glibc *g);
+BENCH_API unsigned rnd_client_seed(u64 seed, i64 index);
 /* rnd_next - next 64-bit output of xoroshiro128+. */
 BENCH_API u64 rnd_next(struct rnd *r);
 /* rnd_double - uniform double in [0, 1). */
@@ -278,6 +289,7 @@ struct bench_opts {
     int rand_type;
     i64 rand_spec_iter, rand_spec_pct, rand_spec_res, rand_seed;
     double rand_pareto_h, rand_zipfian_exp;
+    i64 client_index, client_count, client_wait; /* --client-index, --client-count (0: none) */
     /* log */
     i64 verbosity;
     /* cpu */
