@@ -63,6 +63,7 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/timex.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <linux/io_uring.h>
@@ -830,6 +831,13 @@ static const struct opt_def opt_general[] = {
         "execute events for this many seconds with statistics disabled before the actual "
         "benchmark run with statistics enabled",
         NULL, OPT_F_EXT),
+    OPT("start-at", STR, start_at, "", 0, 0, NULL,
+        "connect and warm up, then start the measured window at this wall-clock time: RFC 3339 "
+        "UTC (2026-12-02T14:00:00Z) or +N seconds from now (clients on several hosts)",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("start-at-force", BOOL, start_at_force, "off", 0, 0, NULL,
+        "--start-at even when the kernel says the system clock is not synchronized", NULL,
+        OPT_F_EXT),
     OPT("forced-shutdown", STR, forced_shutdown, "off", 0, 0, NULL,
         "number of seconds to wait after the --time limit before forcing shutdown, or 'off' "
         "to disable",
@@ -7956,12 +7964,227 @@ static int load_start(struct load_run *r)
     return B_OK;
 }
 
+/* ---- --start-at: the measured window starts at a wall-clock instant ---- */
+
+/* load_unix_offset - CLOCK_REALTIME minus CLOCK_MONOTONIC in ns, from one reading of the wall
+ * clock between two of the monotonic one (their midpoint). */
+static i64 load_unix_offset(void)
+{
+    struct timespec m1, rt, m2;
+    clock_gettime(CLOCK_MONOTONIC, &m1);
+    clock_gettime(CLOCK_REALTIME, &rt);
+    clock_gettime(CLOCK_MONOTONIC, &m2);
+    i64 mono = ((i64)m1.tv_sec * 1000000000 + m1.tv_nsec + (i64)m2.tv_sec * 1000000000 +
+                m2.tv_nsec) / 2;
+    return (i64)rt.tv_sec * 1000000000 + rt.tv_nsec - mono;
+}
+
+/* load_fmt_unix_ns - RFC 3339 UTC with milliseconds ("2026-12-02T14:00:00.000Z"). */
+static const char *load_fmt_unix_ns(char *out, size_t n, i64 ns)
+{
+    time_t secs = (time_t)(ns / 1000000000);
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ns % 1000000000 / 1000000));
+    return out;
+}
+
+BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, struct b_err *e)
+{
+    const i64 sec = 1000000000;
+    i64 t;
+    char *end;
+    if (s[0] == '+') { /* +N seconds from now */
+        if (!isdigit((unsigned char)s[1]))
+            goto bad;
+        errno = 0;
+        double v = strtod(s + 1, &end);
+        if (errno || *end || !(v > 0) || v > 86400)
+            goto bad;
+        t = now_unix_ns + (i64)(v * 1e9);
+    } else { /* RFC 3339 in UTC: YYYY-MM-DDTHH:MM:SS[.frac](Z|+00:00|-00:00) */
+        int Y, M, D, h, m, sc, used = 0;
+        struct tm tm;
+        i64 frac = 0;
+        if (sscanf(s, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d%n", &Y, &M, &D, &h, &m, &sc, &used) != 6 ||
+            used != 19 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sc > 59 ||
+            Y < 1970 || h < 0 || m < 0 || sc < 0)
+            goto bad;
+        const char *p = s + used;
+        if (*p == '.') {
+            i64 scale = sec;
+            if (!isdigit((unsigned char)p[1]))
+                goto bad;
+            for (p++; isdigit((unsigned char)*p); p++)
+                if (scale > 1)
+                    scale /= 10, frac += (*p - '0') * scale;
+        }
+        if (strcmp(p, "Z") && strcmp(p, "z") && strcmp(p, "+00:00") && strcmp(p, "-00:00")) {
+            b_fail(e, B_EXIT_USAGE,
+                   "--start-at=%s: only UTC is taken (end the time in Z, or give +N seconds)", s);
+            return B_EXIT_USAGE;
+        }
+        memset(&tm, 0, sizeof(tm));
+        tm.tm_year = Y - 1900, tm.tm_mon = M - 1, tm.tm_mday = D;
+        tm.tm_hour = h, tm.tm_min = m, tm.tm_sec = sc;
+        time_t tt = timegm(&tm);
+        if (tm.tm_mday != D) /* 2026-02-30 normalised to March */
+            goto bad;
+        t = (i64)tt * sec + frac;
+    }
+    if (t <= now_unix_ns) {
+        char now[80];
+        b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.3f s in the past (now: %s)", s,
+               (double)(now_unix_ns - t) / 1e9, load_fmt_unix_ns(now, sizeof(now), now_unix_ns));
+        b_hint(e, "give a time ahead, or +N for N seconds from now (the clients must get time "
+                  "to connect)");
+        return B_EXIT_USAGE;
+    }
+    if (t - now_unix_ns > 86400 * sec) {
+        b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.0f s ahead, more than a day", s,
+               (double)(t - now_unix_ns) / 1e9);
+        return B_EXIT_USAGE;
+    }
+    *out = t;
+    return B_EXIT_OK;
+bad:
+    b_fail(e, B_EXIT_USAGE,
+           "--start-at=%s: not a time (expected RFC 3339 UTC such as 2026-12-02T14:00:00Z, or +N "
+           "seconds such as +30)",
+           s);
+    return B_EXIT_USAGE;
+}
+
+BENCH_API void load_clock_read(struct load_clock *c)
+{
+    struct timex tx;
+    memset(&tx, 0, sizeof(tx)); /* modes 0: read only */
+    memset(c, 0, sizeof(*c));
+    int st = adjtimex(&tx);
+    if (st < 0)
+        return;
+    c->known = true;
+    c->synced = st != TIME_ERROR && !(tx.status & STA_UNSYNC);
+    c->esterror_us = (i64)tx.esterror;
+    c->maxerror_us = (i64)tx.maxerror;
+}
+
+BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b_err *e)
+{
+    if (!c->known || c->synced || force)
+        return B_OK;
+    b_fail(e, B_EXIT_ENV,
+           "--start-at: the kernel says the system clock is not synchronized (adjtimex: "
+           "STA_UNSYNC, maximum error %.3f ms): clients on several hosts would not start "
+           "together",
+           (double)c->maxerror_us / 1e3);
+    b_hint(e, "synchronize the clock (chrony, systemd-timesyncd, ntpd), or add "
+              "--start-at-force to start anyway");
+    e->rc = B_UNSUPPORTED;
+    return B_UNSUPPORTED;
+}
+
+/*
+ * load_start_at_setup - with --start-at: read the clock state into the result's facts and
+ * refuse an unsynchronized clock (unless --start-at-force), a time already past; convert the
+ * target to the monotonic clock once. B_OK (also without --start-at), else r->err says why.
+ */
+static int load_start_at_setup(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    struct load_clock c;
+    char when[80];
+    if (!o->start_at_unix_ns)
+        return B_OK;
+    load_clock_read(&c);
+    res_fact_str(r->res, "start_at", "%s", load_fmt_unix_ns(when, sizeof(when),
+                                                             o->start_at_unix_ns));
+    res_fact_int(r->res, "start_at_unix_ns", o->start_at_unix_ns);
+    if (c.known) {
+        res_fact_bool(r->res, "clock_synchronized", c.synced);
+        res_fact_int(r->res, "clock_esterror_us", c.esterror_us);
+        res_fact_int(r->res, "clock_maxerror_us", c.maxerror_us);
+    } else
+        res_warn(r->res, "clock_unknown", NULL,
+                 "--start-at: adjtimex(2) did not answer: the clock's synchronization is "
+                 "unknown");
+    int rc = load_clock_refuse(&c, o->start_at_force, &r->err);
+    if (rc != B_OK)
+        return rc;
+    r->unix_off_ns = load_unix_offset();
+    i64 mono = o->start_at_unix_ns - r->unix_off_ns;
+    if (mono <= (i64)clk_now_ns()) {
+        b_fail(&r->err, B_EXIT_USAGE, "--start-at=%s: that time has passed", o->start_at);
+        return B_INVALID;
+    }
+    r->start_at_ns = (u64)mono;
+    return B_OK;
+}
+
+/* load_release_failed - workers created and waiting for the start signal: stop them, join. */
+static void load_release_failed(struct load_run *r)
+{
+    atomic_store(&r->stop, 1);
+    pthread_mutex_lock(&r->mu);
+    r->go = 1;
+    pthread_cond_broadcast(&r->cv_go);
+    pthread_mutex_unlock(&r->mu);
+    for (int k = 0; k < r->nthreads; k++)
+        pthread_join(r->thr[k].tid, NULL);
+}
+
+/*
+ * load_start_at_wait - with --start-at, once the workers are connected and ready: sleep until
+ * the instant minus --warmup-time (in slices: a signal ends the wait), so that the measured
+ * window starts at it. A target already passed (connecting took too long) is an error, not a
+ * late start. On failure the workers are joined and r->err says why.
+ */
+static int load_start_at_wait(struct load_run *r)
+{
+    const u64 warm = (u64)r->o->warmup_time * 1000000000u;
+    if (!r->start_at_ns)
+        return B_OK;
+    u64 release = r->start_at_ns > warm ? r->start_at_ns - warm : 0, now = clk_now_ns();
+    int rc = B_OK;
+    if (now >= r->start_at_ns) {
+        char when[80];
+        b_fail(&r->err, B_EXIT_ENV,
+               "--start-at=%s: the time passed %.3f s ago, while connecting and initializing; "
+               "nothing was measured",
+               load_fmt_unix_ns(when, sizeof(when), r->o->start_at_unix_ns),
+               (double)(now - r->start_at_ns) / 1e9);
+        b_hint(&r->err, "start the clients earlier, or give a later time");
+        rc = r->err.rc = B_TIMEOUT;
+    } else if (now > release)
+        res_warn(r->res, "warmup_short", NULL,
+                 "--start-at: only %.3f s of the --warmup-time=%lld were left after connecting",
+                 (double)(r->start_at_ns - now) / 1e9, (long long)r->o->warmup_time);
+    while (rc == B_OK && now < release) {
+        clk_sleep_until(B_MIN(release, now + 50000000u));
+        if (atomic_load(&b_stop)) {
+            b_fail(&r->err, B_EXIT_FAIL, "--start-at: interrupted by %s while waiting for the "
+                                         "start time",
+                   os_stop_signame());
+            rc = r->err.rc = B_INTR;
+        }
+        now = clk_now_ns();
+    }
+    if (rc != B_OK)
+        load_release_failed(r);
+    return rc;
+}
+
 /* load_go - start the clock and release the workers. */
 static void load_go(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
+    if (!r->unix_off_ns)
+        r->unix_off_ns = load_unix_offset();
     r->t_start_ns = clk_now_ns();
     r->t_measure_ns = r->t_start_ns + (u64)o->warmup_time * 1000000000u;
+    if (r->start_at_ns) /* --start-at: the window starts at the instant, warmup or not */
+        r->t_measure_ns = r->start_at_ns;
     r->deadline_ns = o->time_s ? r->t_measure_ns + (u64)o->time_s * 1000000000u : 0;
     atomic_store(&r->next_arrival_ns, r->t_start_ns);
     r->base.t_ns = r->t_measure_ns;
@@ -8247,6 +8470,8 @@ static void res_stats_from(struct res_stats *s, const struct load_run *r,
     s->window_s = (double)(t_end_ns - r->base.t_ns) / 1e9;
     s->total_s = (double)(t_end_ns - r->t_measure_ns) / 1e9;
     s->at_s = s->total_s;
+    s->start_unix_ns = (i64)r->base.t_ns + r->unix_off_ns;
+    s->end_unix_ns = (i64)t_end_ns + r->unix_off_ns;
     s->threads = n;
     if (!s->d.events)
         s->d.lat_min_ns = s->d.lat_max_ns = 0;
@@ -14787,6 +15012,7 @@ static void wl_on_interval(void *ctx, struct load_run *r, const struct load_snap
     memset(&iv, 0, sizeof(iv));
     iv.at_s = at_s;
     iv.secs = secs;
+    iv.end_unix_ns = (i64)d->t_ns + r->unix_off_ns;
     iv.events = d->events;
     memcpy(iv.ctr, d->ctr, sizeof(iv.ctr));
     iv.running = atomic_load(&r->running);
@@ -14849,12 +15075,17 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
     r->res = res;
     if (w->facts)
         w->facts(r);
-    wl_phase(res, RES_PH_HEADER);
-    rc = w->init ? w->init(r) : B_OK;
+    rc = load_start_at_setup(r); /* --start-at: the clock's state, a refusal */
+    if (rc == B_OK) {
+        wl_phase(res, RES_PH_HEADER);
+        rc = w->init ? w->init(r) : B_OK;
+    }
     if (rc == B_OK) {
         wl_phase(res, RES_PH_READY);
         rc = load_start(r);
     }
+    if (rc == B_OK)
+        rc = load_start_at_wait(r);
     if (rc < 0) {
         res->rc = rc;
         res->err = r->err;
@@ -15262,6 +15493,23 @@ static const struct rep_family {
 
 /* ---- the run: header, interval lines, the final block, checkpoints ---- */
 
+/* --start-at in the bench persona's header: the instant and the clock's state. */
+static void rep_start_at(const struct res *res)
+{
+    const struct res_fact *sync = res_fact(res, "clock_synchronized"),
+                          *est = res_fact(res, "clock_esterror_us"),
+                          *mx = res_fact(res, "clock_maxerror_us");
+    if (res->o->persona != B_BENCH || !res_fact(res, "start_at"))
+        return;
+    printf("Measured window starts at %s (", rep_fact_str(res, "start_at"));
+    if (sync && est && mx)
+        printf("clock %s, estimated error %.3f ms, maximum error %.3f ms)\n",
+               sync->i ? "synchronized" : "NOT synchronized", (double)est->i / 1e3,
+               (double)mx->i / 1e3);
+    else
+        printf("clock state unknown)\n");
+}
+
 static void rep_header(const struct res *res)
 {
     const struct bench_opts *o = res->o;
@@ -15295,6 +15543,7 @@ static void rep_header(const struct res *res)
         printf("Initializing random number generator from current time\n\n");
     if (o->forced_s >= 0 && o->time_s)
         printf("Forcing shutdown in %.0f seconds\n", (double)o->time_s + o->forced_s);
+    rep_start_at(res);
     printf("\n");
     const struct rep_family *f = &rep_families[res->w->family];
     if (f->mode)
@@ -15959,6 +16208,7 @@ static void rep_sizing(const struct res *res)
 /* ---- JSON: one document per command, lines while it runs (docs/json.md) ---- */
 
 #define REP_JSON_SCHEMA_VERSION 1
+#define REP_JSON_SCHEMA_MINOR 1 /* 1: window and interval wall clock, per-thread arrays */
 
 /* A JSON text being written into b. A comma goes before the next value unless it opens a
  * container or follows a key: one flag is enough. Output is compact: one line per text. */
@@ -16207,6 +16457,8 @@ static void rep_json_stats(struct rep_json *j, const struct res *res, const stru
     rep_json_knum(j, "events_per_s", rep_json_rate(d->events, st->window_s));
     rep_json_knum(j, "total_time_s", st->total_s);
     rep_json_knum(j, "window_s", st->window_s);
+    rep_json_kint(j, "window_start_unix_ns", st->start_unix_ns);
+    rep_json_kint(j, "window_end_unix_ns", st->end_unix_ns);
     rep_json_kint(j, "threads", n);
     rep_json_ku64(j, "unfinished_events", st->unfinished);
     rep_json_ctrs(j, res, d->ctr, st->window_s);
@@ -16253,6 +16505,16 @@ static void rep_json_stats(struct rep_json *j, const struct res *res, const stru
     rep_json_knum(j, "events_stddev", sqrt(ev));
     rep_json_knum(j, "time_mean_s", tm);
     rep_json_knum(j, "time_stddev_s", sqrt(tv));
+    rep_json_key(j, "events"); /* each thread's, for `bench merge` */
+    rep_json_open(j, '[');
+    for (int i = 0; i < n && d->thr_events; i++)
+        rep_json_u64(j, d->thr_events[i]);
+    rep_json_close(j, ']');
+    rep_json_key(j, "time_ns");
+    rep_json_open(j, '[');
+    for (int i = 0; i < n && d->thr_sum_ns; i++)
+        rep_json_u64(j, d->thr_sum_ns[i]);
+    rep_json_close(j, ']');
     rep_json_close(j, '}');
     rep_json_close(j, '}');
 }
@@ -16265,6 +16527,7 @@ static void rep_json_interval(struct rep_json *j, const struct res *res,
     rep_json_kstr(j, "type", "interval");
     rep_json_knum(j, "at_s", iv->at_s);
     rep_json_knum(j, "interval_s", iv->secs);
+    rep_json_kint(j, "end_unix_ns", iv->end_unix_ns);
     rep_json_ku64(j, "events", iv->events);
     rep_json_knum(j, "events_per_s", rep_json_rate(iv->events, iv->secs));
     rep_json_ctrs(j, res, iv->ctr, iv->secs);
@@ -16501,6 +16764,7 @@ static void rep_json_doc(struct rep_json *j, const struct res *res, const struct
     rep_json_open(j, '{');
     rep_json_kstr(j, "type", "result");
     rep_json_kint(j, "schema_version", REP_JSON_SCHEMA_VERSION);
+    rep_json_kint(j, "schema_minor", REP_JSON_SCHEMA_MINOR);
     rep_json_kstr(j, "bench_version", env->bench_version);
     rep_json_key(j, "command");
     rep_json_open(j, '[');
@@ -17731,6 +17995,20 @@ static int cli_derive(struct cli *c)
                 return b_usage_exit();
             }
             o->forced_s = *end == '%' ? (double)o->time_s * v / 100.0 : v;
+        }
+    }
+    if (o->start_at && *o->start_at) { /* --start-at: to the wall clock's ns, once */
+        struct b_err e;
+        struct timespec now;
+        memset(&e, 0, sizeof(e));
+        clock_gettime(CLOCK_REALTIME, &now);
+        int ex = load_start_at_parse(o->start_at, (i64)now.tv_sec * 1000000000 + now.tv_nsec,
+                                     &o->start_at_unix_ns, &e);
+        if (ex != B_EXIT_OK) {
+            b_msg(B_MSG_FATAL, "%s", e.msg);
+            if (e.hint[0])
+                b_msg(B_MSG_HINT, "%s", e.hint);
+            return b_usage_exit();
         }
     }
     if (o->time_s == 0 && o->events == 0 && (cli_sb() || !c->w || !c->w->own_limit))

@@ -285,6 +285,8 @@ struct bench_opts {
     char *test_alias;                                 /* --test=NAME (0.4 syntax) */
     int format;                                       /* --format: 0 text, 1 json */
     char *output;                                     /* --output=FILE, "" = stdout */
+    char *start_at;                                   /* --start-at=TIME, "" = none */
+    bool start_at_force;                              /* --start-at-force */
     /* random numbers */
     int rand_type;
     i64 rand_spec_iter, rand_spec_pct, rand_spec_res, rand_seed;
@@ -380,6 +382,8 @@ struct bench_opts {
     int nckpt;                    /* number of checkpoints */
     double ckpt[OPT_MAX_CKPT];    /* checkpoint times, seconds from start */
     double forced_s;              /* seconds after --time before forced shutdown; <0 off */
+    i64 start_at_unix_ns;         /* --start-at as CLOCK_REALTIME ns (load_start_at_parse);
+                                     0 = none */
     struct rnd_params rnd;        /* distribution */
     FILE *msg_out;                /* --verbosity < 3: where messages go (stdout is muted) */
 };
@@ -484,6 +488,8 @@ struct load_run {
     u64 t_start_ns;                /* all threads released */
     u64 t_measure_ns;              /* end of warmup: statistics start here */
     u64 deadline_ns;               /* stop issuing events after this, 0 = none */
+    u64 start_at_ns;               /* --start-at on the monotonic clock, 0 = none */
+    i64 unix_off_ns;               /* CLOCK_REALTIME - CLOCK_MONOTONIC, read once (load_go) */
     u64 event_limit;               /* --events, 0 = none */
     _Atomic u64 issued;            /* events handed out against --events */
     _Atomic u64 next_arrival_ns;   /* --rate: intended start of the next event */
@@ -512,6 +518,24 @@ struct load_run {
     struct res *res_own;           /* an abandoned run's own result (res points here): the
                                       caller's is gone once wl_run returns */
 };
+
+/* What adjtimex(2) says of the system clock (load_clock_read). */
+struct load_clock {
+    bool known;        /* adjtimex answered */
+    bool synced;       /* neither TIME_ERROR nor STA_UNSYNC */
+    i64 esterror_us;   /* the kernel's estimated error */
+    i64 maxerror_us;   /* and maximum error */
+};
+
+/* load_start_at_parse - --start-at=TIME (RFC 3339 UTC, or +N seconds from now_unix_ns) as
+ * CLOCK_REALTIME ns into *out. Returns B_EXIT_OK, else B_EXIT_USAGE with e filled (not a
+ * time, not UTC, already past, more than a day ahead). */
+BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, struct b_err *e);
+/* load_clock_read - the clock's synchronization state from adjtimex(2) (read only). */
+BENCH_API void load_clock_read(struct load_clock *c);
+/* load_clock_refuse - should --start-at refuse to run on this clock? B_OK, or B_UNSUPPORTED
+ * with e filled when the kernel says unsynchronized and force is off (unknown: B_OK). */
+BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b_err *e);
 
 /* load_stopping - should an event or a setup phase that runs long stop now (a signal, or
  * the run is ending on a failure)? Cheap: long loops call it every few milliseconds. */
@@ -550,6 +574,8 @@ struct res_stats {
     double total_s;    /* sysbench's "total time": from the measured start to the end */
     double at_s;       /* a checkpoint's time as asked; else total_s */
     u64 unfinished;    /* events inside the workload at a forced shutdown */
+    i64 start_unix_ns; /* the window's base and end on the wall clock (CLOCK_REALTIME ns) */
+    i64 end_unix_ns;
     int threads;       /* workers: entries of the per-thread arrays */
     struct load_snap d;/* counts of the window: events, ctr[], latency, histograms, threads */
     u64 *thr_min_ns, *thr_max_ns; /* [threads]: per-thread extremes (--debug) */
@@ -559,6 +585,7 @@ struct res_stats {
 struct res_interval {
     double at_s;       /* end of the interval, seconds from the measured start */
     double secs;       /* its length */
+    i64 end_unix_ns;   /* its end on the wall clock (CLOCK_REALTIME ns) */
     u64 events;
     u64 ctr[LOAD_NCTR];
     int running;       /* threads still running */

@@ -26,6 +26,14 @@ def check_stats(st, where, forced=False):
     ev = st["events"]
     if not math.isclose(st["events_per_s"] * st["window_s"], ev, rel_tol=1e-9, abs_tol=1e-6):
         fail("%s: events_per_s * window_s = %r, events %d" % (where, st["events_per_s"] * st["window_s"], ev))
+    span = st["window_end_unix_ns"] - st["window_start_unix_ns"]
+    if abs(span - st["window_s"] * 1e9) > 1000:
+        fail("%s: window_end_unix_ns - window_start_unix_ns = %d ns, window_s %r" % (where, span, st["window_s"]))
+    pt = st["per_thread"]
+    if len(pt["events"]) != st["threads"] or len(pt["time_ns"]) != st["threads"]:
+        fail("%s: per_thread.events/time_ns do not have one entry per thread" % where)
+    if not forced and sum(pt["events"]) != ev:
+        fail("%s: per_thread.events sum to %d, events %d" % (where, sum(pt["events"]), ev))
     lat = st["latency_ns"]
     if ev:
         if not lat["min"] <= lat["avg"] <= lat["max"]:
