@@ -66,7 +66,7 @@ HOSTS="$HOSTS"
 N=\$(echo \$HOSTS | wc -w)
 DB="--no-defaults --mysql-host=10.213.0.1 --mysql-port=$PORT --mysql-user=nat --mysql-password=secret --mysql-db=mh"
 RUN="oltp_insert --auto-inc=off --tables=2 --threads=2 --time=4 --rand-seed=42 --start-at-force"
-LEAD=${MH_LEAD:-20}
+LEAD=${MH_LEAD:-60}
 EOF
 cp "$w/doc/parallel.sh" "$w/doc/ansible.sh" "$w/doc/cleanup.sh" "$w/doc/bench.yml" "$ctl/"
 
@@ -76,7 +76,7 @@ recipe() { # recipe NAME: run the doc's recipe NAME in the controller, then chec
     rm -f "$ctl"/client*.json
     before=$(status)
     if (cd "$ctl" && mh_ctl sh -c ". ./settings.sh && . ./$name.sh") >"$w/$name.out" 2>"$w/$name.err"; then ok; else
-        bad "the $name recipe failed"; tail -20 "$w/$name.err"; fi
+        bad "the $name recipe failed"; tail -20 "$w/$name.out"; tail -20 "$w/$name.err"; fi
     after=$(status)
     rows=$($ROOT -N mh -e "SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)" 2>&1)
     if python3 "$top/tests/multihost_doc.py" check "$NH" "$rows" "$((after - before))" "$w/$name.out" "$ctl"/client*.json; then ok; else
