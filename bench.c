@@ -11880,6 +11880,7 @@ static void *oltp_job_main(void *arg)
 
 static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n);
 static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n);
+static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n);
 
 /* Run fn over the tables: in the main thread, or dealt round-robin to --threads threads. Lines
  * go to res (w's command), the first failure to res->err. Returns an exit code. */
@@ -11918,7 +11919,9 @@ static int oltp_jobs(struct res *res, const struct bench_opts *o, const struct w
         return 128 + sig;
     if (sig) {
         res_say(res, RES_SAY_WARN, "%s %s: interrupted by %s; %s", w->name,
-              fn == oltp_prepare_one ? "prepare" : fn == oltp_cleanup_one ? "cleanup" : "prewarm",
+              fn == oltp_prepare_one || fn == oltp_await_one ? "prepare"
+              : fn == oltp_cleanup_one                       ? "cleanup"
+                                                             : "prewarm",
               sig == SIGINT ? "SIGINT" : "SIGTERM",
               fn == oltp_prepare_one ? "tables finished before the signal are kept (cleanup "
                                        "removes them)"
