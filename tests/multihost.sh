@@ -32,6 +32,18 @@ else
     bad "python3-yaml is missing: the Kubernetes manifest is not checked (tests/setup.sh installs it)"
 fi
 
+# --client-index/--client-count: usage errors (exit 2), no server needed
+usage() { # usage MESSAGE ARGS...: exit 2 and MESSAGE
+    msg=$1; shift
+    out=$("$B" oltp_insert --no-defaults --mysql-host=127.0.0.1 --mysql-port=1 "$@" run 2>&1 >/dev/null); rc=$?
+    if [ $rc = 2 ] && echo "$out" | grep -qF -- "$msg"; then ok; else bad "usage error for $*: exit $rc: $out"; fi
+}
+usage "--client-index=1 without --client-count" --client-index=1
+usage "--client-count=2 without --client-index" --client-count=2 --rand-seed=1
+usage "--client-index=2: must be below --client-count=2" --client-index=2 --client-count=2 --rand-seed=1
+usage "--client-count=0: must be at least 1" --client-index=0 --client-count=0
+usage "--client-count=3 needs --rand-seed" --client-index=0 --client-count=3
+
 [ "$(id -u)" = 0 ] || { echo "multihost: SKIP: not root (network namespaces need CAP_NET_ADMIN); $pass passed, $fail failed"; [ $fail = 0 ] && exit 77; exit 1; }
 miss=""
 for c in ip sshd ssh scp ssh-keygen parallel ansible-playbook ansible mariadb gcc; do
@@ -55,6 +67,28 @@ while [ $i -le "$NH" ]; do
         bad "bmh$i cannot reach the server at 10.213.0.1:$PORT"
     i=$((i + 1))
 done
+
+# a client other than 0 waits for client 0's tables, and says which when the wait runs out;
+# its header and JSON name it
+DB1="--no-defaults --mysql-host=127.0.0.1 --mysql-port=$PORT --mysql-user=nat --mysql-password=secret --mysql-db=mh"
+"$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=1 --client-count=2 --client-wait=1 prepare >/dev/null 2>"$w/wait.err"; rc=$?
+[ $rc = 1 ] && grep -q "client 1 of 2: table 'sbtest1' on .* is not there after --client-wait=1 s" "$w/wait.err" && ok || { bad "client 1's prepare without client 0 (exit $rc)"; cat "$w/wait.err"; }
+("$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=1 --client-count=2 --client-wait=30 prepare >"$w/wait.out" 2>&1; echo $? >"$w/wait.rc") &
+sleep 1
+"$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=0 --client-count=2 prepare >/dev/null 2>&1 || bad "client 0's prepare"
+wait
+[ "$(cat "$w/wait.rc")" = 0 ] && grep -q "Waiting for client 0 of 2 to prepare 'sbtest1'" "$w/wait.out" && ok || { bad "client 1's prepare waiting for client 0"; cat "$w/wait.out"; }
+"$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=1 --client-count=2 --events=10 --time=0 run >"$w/c1.out" 2>&1 &&
+    grep -q '^Client 2 of 2 (client index 1): one run of 2 threads in all$' "$w/c1.out" && ok || { bad "client 1's run header"; head -8 "$w/c1.out"; }
+"$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=0 --client-count=2 --events=10 --time=0 --format=json run >"$w/c0.json" 2>&1 &&
+    python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["facts"]; sys.exit(0 if (f["client_index"], f["client_count"]) == (0, 2) else 1)' "$w/c0.json" &&
+    ok || { bad "client 0's JSON facts"; head -c 600 "$w/c0.json"; }
+# the two clients' 10 inserts each: 20 distinct ids, 10 from each lane
+[ "$($ROOT -N mh -e "SELECT COUNT(DISTINCT id) FROM sbtest1")" = 20 ] && ok || bad "two clients' 10 inserts each are not 20 rows"
+"$B" oltp_insert $DB1 --rand-seed=5 --client-index=1 --client-count=2 cleanup 2>&1 | grep -q "client 1 of 2 leaves the tables to client 0" &&
+    [ "$($ROOT -N mh -e "SHOW TABLES" | wc -l)" = 1 ] && ok || bad "client 1's cleanup touched the tables"
+"$B" oltp_insert $DB1 --rand-seed=5 --client-index=0 --client-count=2 cleanup >/dev/null 2>&1 &&
+    [ -z "$($ROOT -N mh -e "SHOW TABLES")" ] && ok || bad "client 0's cleanup"
 
 # the suite's settings in place of the doc's (the names of the namespace hosts, the server);
 # --start-at-force: the kernel here may call its clock unsynchronized (one clock for all hosts)
