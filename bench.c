@@ -11559,8 +11559,6 @@ static int oltp_client_check(const struct bench_opts *o, struct b_err *e)
 static int oltp_check(struct bench_opts *o, struct b_err *e)
 {
     struct myc_conn_params cc;
-    if (oltp_client_check(o, e) != B_EXIT_OK)
-        return e->ex;
     if ((o->oltp_legacy_table && *o->oltp_legacy_table &&
          oltp_name_check("--oltp-table-name", o->oltp_legacy_table, false, e) < 0) ||
         (o->mysql_db && *o->mysql_db &&
@@ -11577,7 +11575,7 @@ static int oltp_check(struct bench_opts *o, struct b_err *e)
     for (unsigned i = 0; i < hosts * ports; i++)
         if (myc_params_from_opts(o, i, &cc, e) < 0)
             return e->ex;
-    return B_EXIT_OK;
+    return oltp_client_check(o, e);
 }
 
 struct oltp_kv {
