@@ -6,7 +6,7 @@
 # one --start-at), merged with `bench merge`; beside one process in one namespace with the same
 # TT threads. Figures: total TPS and p99 latency (ms) of the merged result and of the one
 # process; REPS alternating (ABBA) repetitions of T seconds (default 10) each; then the table.
-# Env: REPS (5), T (10), TT (8), LEAD (seconds from launch to the common start, 3).
+# Env: REPS (5), T (10), TT (8), LEAD (seconds from launch to the common start, 10).
 # no peer: the comparison is bench as one process with the same total threads, not another tool
 # Exit 0 unless a run failed; 77 when not root or a tool is missing.
 set -u
@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BENCH:-$top/bench}
 T=${T:-10}
 TT=${TT:-8}
-LEAD=${LEAD:-3}
+LEAD=${LEAD:-10}
 [ "$(id -u)" = 0 ] || { echo "perf/multihost: not root: network namespaces need CAP_NET_ADMIN"; exit 77; }
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || { echo "perf/multihost: no mariadb-server"; exit 77; }
 # without `bench merge` (a build before it): the parts' events over their common window and
@@ -61,6 +61,9 @@ multi() { # H namespace hosts, TT/H threads each, one start; bench merge
         i=$((i + 1))
     done
     wait
+    for f in "$W"/c*.err; do # a client's failure, in its words
+        grep -q . "$f" && ! grep -qv '^bench: \(clock\|start\|warning\|note\)' "$f" || { cat "$f" >&2; }
+    done
     if [ $MERGE = 0 ]; then
         python3 - "$W"/c*.json <<'PY'
 import json, sys
