@@ -20,7 +20,7 @@ command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || { echo "perf
 # without `bench merge` (a build before it): the parts' events over their common window and
 # the largest of their p99s (an upper bound of the merged p99, not it), said in the output
 MERGE=1
-"$B" merge --help >/dev/null 2>&1 || MERGE=0
+"$B" merge 2>&1 | grep -q "unknown test 'merge'" && MERGE=0
 . "$top/tests/perf/lib/common.sh"
 . "$top/tests/multihost_lib.sh"
 W=$(mktemp -d /tmp/bmh.XXXXXX)
