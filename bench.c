@@ -8235,6 +8235,688 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
     load_snap_free(&d);
 }
 
+/*== 14 jr_ : JSON reader: untrusted bytes to a tree, paths ==================*/
+/*
+ * RFC 8259 JSON into a tree of struct jr_val, for inputs bench did not write itself (reports
+ * handed to `bench compare` and `bench merge`): every byte is untrusted. Two passes over the
+ * same recursive-descent code: the first validates and counts values and string bytes, the
+ * second builds into ONE arena allocation of exactly that size (values first, then every
+ * string, key and number literal NUL-terminated), so a document is freed with one free() and
+ * the memory a hostile file can make us take is bounded by its length (at most about 28x:
+ * "[1,1,1,...]" is one 56-byte value per 2 input bytes). Errors name the line and the column
+ * (bytes, 1-based) of the offending byte and what was expected there.
+ *
+ * Strict: one value with optional whitespace (space, tab, LF, CR) around it; no BOM, comments,
+ * trailing commas, single quotes, NaN/Infinity, leading zeros or '+'; numbers in the RFC's
+ * grammar, refused when out of double range ("1e400"); strings valid UTF-8 (no overlong forms,
+ * no encoded surrogates, nothing above U+10FFFF), no raw control characters, the RFC's escapes
+ * only, \u surrogate pairs joined into one code point and a lone surrogate refused; nesting
+ * depth at most JR_MAX_DEPTH. Integer literals keep their exact magnitude (u64) beside the
+ * double, so histogram counts and byte sizes survive above 2^53.
+ *
+ * Limitations: duplicate member names are kept and lookups find the first (RFC 8259 leaves
+ * the meaning open); "\u0000" is decoded (jr_str's length says where the text ends); member
+ * lookup is a linear scan (bench's objects have tens of members).
+ */
+
+/* The parser's state; build == false is the counting pass. */
+struct jr_ps {
+    const u8 *p, *end, *start;
+    const char *what;          /* the input's name in messages */
+    struct b_err *e;
+    bool build;
+    size_t nvals, nbytes;      /* counting pass: what the arena must hold */
+    struct jr_val *vals;       /* building pass: next free value */
+    char *str;                 /* building pass: next free string byte */
+};
+
+static const char *jr_found(const u8 *at, const u8 *end, char *buf, size_t n)
+{
+    if (at >= end)
+        return "end of input";
+    if (*at >= 0x21 && *at < 0x7f)
+        snprintf(buf, n, "'%c'", *at);
+    else
+        snprintf(buf, n, "byte 0x%02x", *at);
+    return buf;
+}
+
+/* jr_fail - e = "reading WHAT: line L col C: MSG"; the position is at's. */
+static int jr_fail(struct jr_ps *ps, const u8 *at, const char *fmt, ...) B_PRINTF(3, 4);
+static int jr_fail(struct jr_ps *ps, const u8 *at, const char *fmt, ...)
+{
+    char m[200];
+    va_list ap;
+    size_t line = 1;
+    const u8 *ls = ps->start;
+    for (const u8 *q = ps->start; q < at && q < ps->end; q++)
+        if (*q == '\n')
+            line++, ls = q + 1;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof(m), fmt, ap);
+    va_end(ap);
+    ps->e->rc = B_INVALID;
+    b_fail(ps->e, B_EXIT_FAIL, "reading %s: line %zu col %zu: %s", ps->what, line,
+           (size_t)(at - ls) + 1, m);
+    return B_INVALID;
+}
+
+static void jr_ws(struct jr_ps *ps)
+{
+    while (ps->p < ps->end &&
+           (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+        ps->p++;
+}
+
+static struct jr_val *jr_newval(struct jr_ps *ps)
+{
+    ps->nvals++;
+    if (!ps->build)
+        return NULL;
+    struct jr_val *v = ps->vals++;
+    memset(v, 0, sizeof(*v));
+    return v;
+}
+
+/* copy n bytes to the arena (NUL added); the counting pass only counts */
+static char *jr_strcopy(struct jr_ps *ps, const void *src, size_t n)
+{
+    ps->nbytes += n + 1;
+    if (!ps->build)
+        return NULL;
+    char *d = ps->str;
+    memcpy(d, src, n);
+    d[n] = 0;
+    ps->str += n + 1;
+    return d;
+}
+
+/* Length of the valid UTF-8 sequence at p (a lead byte >= 0x80), or 0 if invalid. */
+static size_t jr_utf8_len(const u8 *p, const u8 *end)
+{
+    u8 c = p[0], lo = 0x80, hi = 0xbf;
+    size_t n;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        if (c == 0xe0)
+            lo = 0xa0;     /* overlong */
+        else if (c == 0xed)
+            hi = 0x9f;     /* UTF-16 surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        if (c == 0xf0)
+            lo = 0x90;     /* overlong */
+        else if (c == 0xf4)
+            hi = 0x8f;     /* above U+10FFFF */
+    } else
+        return 0;
+    if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+static int jr_hex4(const u8 *p, const u8 *end, u32 *out)
+{
+    u32 v = 0;
+    if (end - p < 4)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        u8 c = p[i];
+        u32 d = c >= '0' && c <= '9'   ? (u32)(c - '0')
+                : c >= 'a' && c <= 'f' ? (u32)(c - 'a' + 10)
+                : c >= 'A' && c <= 'F' ? (u32)(c - 'A' + 10)
+                                       : 16;
+        if (d == 16)
+            return -1;
+        v = v << 4 | d;
+    }
+    *out = v;
+    return 0;
+}
+
+static size_t jr_utf8_put(u8 *o, u32 cp)
+{
+    if (cp < 0x80) {
+        o[0] = (u8)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (u8)(0xc0 | cp >> 6);
+        o[1] = (u8)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (u8)(0xe0 | cp >> 12);
+        o[1] = (u8)(0x80 | (cp >> 6 & 0x3f));
+        o[2] = (u8)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    o[0] = (u8)(0xf0 | cp >> 18);
+    o[1] = (u8)(0x80 | (cp >> 12 & 0x3f));
+    o[2] = (u8)(0x80 | (cp >> 6 & 0x3f));
+    o[3] = (u8)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* A string at ps->p (on its '"'): decoded into the arena, *out and *len set (building pass). The
+ * decoded text is never longer than the literal, so the counting pass counts the literal's
+ * decoded bytes exactly by decoding into nothing. */
+static int jr_string(struct jr_ps *ps, const char **out, u32 *len)
+{
+    const u8 *q = ps->p + 1;
+    size_t n = 0;
+    char *d = ps->build ? ps->str : NULL;
+    for (;;) {
+        if (q >= ps->end)
+            return jr_fail(ps, q, "unterminated string (opened at %s)",
+                           "the '\"' before");
+        u8 c = *q;
+        if (c == '"')
+            break;
+        if (c < 0x20)
+            return jr_fail(ps, q, "control character 0x%02x in a string (escape it)", c);
+        if (c == '\\') {
+            u8 tmp[4];
+            size_t k = 1;
+            if (q + 1 >= ps->end)
+                return jr_fail(ps, q + 1, "unterminated escape in a string");
+            switch (q[1]) {
+            case '"': tmp[0] = '"'; break;
+            case '\\': tmp[0] = '\\'; break;
+            case '/': tmp[0] = '/'; break;
+            case 'b': tmp[0] = '\b'; break;
+            case 'f': tmp[0] = '\f'; break;
+            case 'n': tmp[0] = '\n'; break;
+            case 'r': tmp[0] = '\r'; break;
+            case 't': tmp[0] = '\t'; break;
+            case 'u': {
+                u32 cp, lo;
+                if (jr_hex4(q + 2, ps->end, &cp))
+                    return jr_fail(ps, q, "expected 4 hex digits after \\u");
+                if (cp >= 0xdc00 && cp <= 0xdfff)
+                    return jr_fail(ps, q, "lone low surrogate \\u%04x", cp);
+                if (cp >= 0xd800 && cp <= 0xdbff) {
+                    if (ps->end - q < 12 || q[6] != '\\' || q[7] != 'u' ||
+                        jr_hex4(q + 8, ps->end, &lo) || lo < 0xdc00 || lo > 0xdfff)
+                        return jr_fail(ps, q, "high surrogate \\u%04x without a low one after it",
+                                       cp);
+                    cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                    q += 6;
+                }
+                k = jr_utf8_put(tmp, cp);
+                q += 4;
+                break;
+            }
+            default:
+                return jr_fail(ps, q, "invalid escape '\\%c' in a string",
+                               q[1] >= 0x21 && q[1] < 0x7f ? q[1] : '?');
+            }
+            if (d)
+                memcpy(d + n, tmp, k);
+            n += k;
+            q += 2;
+            continue;
+        }
+        size_t k = 1;
+        if (c >= 0x80 && !(k = jr_utf8_len(q, ps->end)))
+            return jr_fail(ps, q, "invalid UTF-8 in a string (byte 0x%02x)", c);
+        if (d)
+            memcpy(d + n, q, k);
+        n += k;
+        q += k;
+    }
+    if (n > UINT32_MAX)
+        return jr_fail(ps, ps->p, "string too long");
+    ps->nbytes += n + 1;
+    if (d) {
+        d[n] = 0;
+        ps->str += n + 1;
+        *out = d;
+        *len = (u32)n;
+    }
+    ps->p = q + 1;
+    return B_OK;
+}
+
+static int jr_number(struct jr_ps *ps, struct jr_val *v)
+{
+    const u8 *s = ps->p, *q = s;
+    bool integer = true;
+    if (q < ps->end && *q == '-')
+        q++;
+    if (q >= ps->end || *q < '0' || *q > '9')
+        return jr_fail(ps, q, "expected a digit");
+    if (*q == '0') {
+        q++;
+        if (q < ps->end && *q >= '0' && *q <= '9')
+            return jr_fail(ps, q, "leading zero in a number");
+    } else
+        while (q < ps->end && *q >= '0' && *q <= '9')
+            q++;
+    if (q < ps->end && *q == '.') {
+        integer = false;
+        q++;
+        if (q >= ps->end || *q < '0' || *q > '9')
+            return jr_fail(ps, q, "expected a digit after '.'");
+        while (q < ps->end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    if (q < ps->end && (*q == 'e' || *q == 'E')) {
+        integer = false;
+        q++;
+        if (q < ps->end && (*q == '+' || *q == '-'))
+            q++;
+        if (q >= ps->end || *q < '0' || *q > '9')
+            return jr_fail(ps, q, "expected a digit in the exponent");
+        while (q < ps->end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    size_t n = (size_t)(q - s);
+    char small[64];
+    const char *txt = jr_strcopy(ps, s, n);
+    if (!txt) { /* counting pass: check the range on a copy */
+        char *big = n < sizeof(small) ? small : b_xmalloc(n + 1);
+        memcpy(big, s, n);
+        big[n] = 0;
+        double x = strtod(big, NULL);
+        if (big != small)
+            free(big);
+        if (!isfinite(x))
+            return jr_fail(ps, s, "number out of range");
+    } else {
+        v->type = JR_NUM;
+        v->s = txt;
+        v->num = strtod(txt, NULL);
+        if (integer) {
+            const char *dg = txt + (*txt == '-');
+            u64 m = 0;
+            bool ok = true;
+            for (; *dg && ok; dg++) {
+                u64 digit = (u64)(*dg - '0');
+                if (m > (UINT64_MAX - digit) / 10)
+                    ok = false;
+                else
+                    m = m * 10 + digit;
+            }
+            if (ok) {
+                v->exact = 1;
+                v->neg = *txt == '-' && m != 0;
+                v->mag = m;
+            }
+        }
+    }
+    ps->p = q;
+    return B_OK;
+}
+
+static int jr_value(struct jr_ps *ps, struct jr_val *v, int depth);
+
+/* An array or object at ps->p (on its '[' or '{'). */
+static int jr_container(struct jr_ps *ps, struct jr_val *v, int depth)
+{
+    bool obj = *ps->p == '{';
+    char close = obj ? '}' : ']';
+    const u8 *open = ps->p;
+    struct jr_val **tail = v ? &v->kid : NULL;
+    size_t count = 0;
+    int rc;
+    if (depth >= JR_MAX_DEPTH)
+        return jr_fail(ps, ps->p, "nested deeper than %d levels", JR_MAX_DEPTH);
+    if (v)
+        v->type = obj ? JR_OBJ : JR_ARR;
+    ps->p++;
+    jr_ws(ps);
+    if (ps->p < ps->end && *ps->p == close) {
+        ps->p++;
+        return B_OK;
+    }
+    for (;;) {
+        const char *key = NULL;
+        u32 keylen = 0;
+        char fb[16];
+        if (obj) {
+            if (ps->p >= ps->end || *ps->p != '"')
+                return jr_fail(ps, ps->p, "expected a member name in quotes (found %s)",
+                               jr_found(ps->p, ps->end, fb, sizeof(fb)));
+            if ((rc = jr_string(ps, &key, &keylen)) != B_OK)
+                return rc;
+            jr_ws(ps);
+            if (ps->p >= ps->end || *ps->p != ':')
+                return jr_fail(ps, ps->p, "expected ':' (found %s)",
+                               jr_found(ps->p, ps->end, fb, sizeof(fb)));
+            ps->p++;
+            jr_ws(ps);
+        }
+        struct jr_val *kid = jr_newval(ps);
+        if (kid) {
+            kid->key = key;
+            kid->keylen = keylen;
+            *tail = kid;
+            tail = &kid->next;
+        }
+        if ((rc = jr_value(ps, kid, depth + 1)) != B_OK)
+            return rc;
+        count++;
+        jr_ws(ps);
+        if (ps->p < ps->end && *ps->p == ',') {
+            ps->p++;
+            jr_ws(ps);
+            if (ps->p < ps->end && *ps->p == close)
+                return jr_fail(ps, ps->p, "trailing ',' before '%c'", close);
+            continue;
+        }
+        if (ps->p < ps->end && *ps->p == close)
+            break;
+        if (ps->p >= ps->end)
+            return jr_fail(ps, ps->p, "expected ',' or '%c' (the %s opened at offset %zu is "
+                           "not closed)", close, obj ? "object" : "array",
+                           (size_t)(open - ps->start));
+        return jr_fail(ps, ps->p, "expected ',' or '%c' (found %s)", close,
+                       jr_found(ps->p, ps->end, fb, sizeof(fb)));
+    }
+    ps->p++;
+    if (count > UINT32_MAX)
+        return jr_fail(ps, open, "too many items");
+    if (v)
+        v->n = (u32)count;
+    return B_OK;
+}
+
+static int jr_value(struct jr_ps *ps, struct jr_val *v, int depth)
+{
+    static const struct {
+        const char *lit;
+        int type;
+    } lits[] = {{"null", JR_NULL}, {"false", JR_FALSE}, {"true", JR_TRUE}};
+    char fb[16];
+    if (ps->p >= ps->end)
+        return jr_fail(ps, ps->p, "expected a value (found end of input)");
+    u8 c = *ps->p;
+    if (c == '{' || c == '[')
+        return jr_container(ps, v, depth);
+    if (c == '"') {
+        const char *s = NULL;
+        u32 n = 0;
+        int rc = jr_string(ps, &s, &n);
+        if (rc == B_OK && v) {
+            v->type = JR_STR;
+            v->s = s;
+            v->n = n;
+        }
+        return rc;
+    }
+    if (c == '-' || (c >= '0' && c <= '9'))
+        return jr_number(ps, v);
+    for (size_t i = 0; i < countof(lits); i++) {
+        size_t n = strlen(lits[i].lit);
+        if ((size_t)(ps->end - ps->p) >= n && !memcmp(ps->p, lits[i].lit, n)) {
+            ps->p += n;
+            if (v)
+                v->type = (u8)lits[i].type;
+            return B_OK;
+        }
+    }
+    if (c == 0xef && ps->p == ps->start)
+        return jr_fail(ps, ps->p, "expected a value (found a byte order mark, which JSON "
+                                  "does not allow)");
+    return jr_fail(ps, ps->p, "expected a value (found %s)", jr_found(ps->p, ps->end, fb,
+                                                                      sizeof(fb)));
+}
+
+/* one whole pass over the input */
+static int jr_pass(struct jr_ps *ps, struct jr_val *root)
+{
+    char fb[16];
+    int rc;
+    ps->p = ps->start;
+    jr_ws(ps);
+    if ((rc = jr_value(ps, root, 0)) != B_OK)
+        return rc;
+    jr_ws(ps);
+    if (ps->p < ps->end)
+        return jr_fail(ps, ps->p, "expected the end of input after the value (found %s)",
+                       jr_found(ps->p, ps->end, fb, sizeof(fb)));
+    return B_OK;
+}
+
+BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
+                       struct b_err *e)
+{
+    struct jr_ps ps;
+    int rc;
+    memset(doc, 0, sizeof(*doc));
+    if (len > JR_MAX_FILE_BYTES) {
+        b_fail(e, B_EXIT_FAIL, "reading %s: %zu bytes, more than the %u MiB a report may have",
+               what, len, JR_MAX_FILE_BYTES >> 20);
+        e->rc = B_INVALID;
+        return B_INVALID;
+    }
+    memset(&ps, 0, sizeof(ps));
+    ps.start = (const u8 *)p;
+    ps.end = ps.start + len;
+    ps.what = what;
+    ps.e = e;
+    ps.nvals = 1; /* the root */
+    if ((rc = jr_pass(&ps, NULL)) != B_OK)
+        return rc;
+    size_t vbytes = ps.nvals * sizeof(struct jr_val);
+    doc->arena_bytes = vbytes + ps.nbytes;
+    doc->arena = malloc(doc->arena_bytes);
+    if (!doc->arena) {
+        b_fail(e, B_EXIT_ENV, "reading %s: out of memory for %zu bytes", what, doc->arena_bytes);
+        e->rc = B_NOMEM;
+        return B_NOMEM;
+    }
+    ps.build = true;
+    ps.vals = doc->arena;
+    ps.str = (char *)doc->arena + vbytes;
+    ps.nvals = 0;
+    ps.nbytes = 0;
+    doc->root = jr_newval(&ps);
+    if ((rc = jr_pass(&ps, doc->root)) != B_OK) { /* NEVER: the first pass accepted it */
+        jr_free(doc);
+        return rc;
+    }
+    return B_OK;
+}
+
+BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
+{
+    struct stat st;
+    memset(doc, 0, sizeof(*doc));
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) {
+        int er = errno;
+        b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(er), b_errno_name(er));
+        e->rc = B_SYSERR;
+        e->sys_errno = er;
+        return B_SYSERR;
+    }
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)JR_MAX_FILE_BYTES) {
+        int er = errno;
+        if (S_ISDIR(st.st_mode))
+            b_fail(e, B_EXIT_FAIL, "reading %s: a directory, not a report file", path);
+        else if (S_ISREG(st.st_mode) && st.st_size > (off_t)JR_MAX_FILE_BYTES)
+            b_fail(e, B_EXIT_FAIL, "reading %s: %lld bytes, more than the %u MiB a report may "
+                   "have", path, (long long)st.st_size, JR_MAX_FILE_BYTES >> 20);
+        else if (!S_ISREG(st.st_mode))
+            b_fail(e, B_EXIT_FAIL, "reading %s: not a regular file", path);
+        else
+            b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(er), b_errno_name(er));
+        e->rc = B_INVALID;
+        close(fd);
+        return B_INVALID;
+    }
+    size_t cap = (size_t)st.st_size, len = 0;
+    char *buf = b_xmalloc(cap + 1);
+    for (;;) { /* the size may change under us: read to EOF, never past the cap */
+        if (len == cap) {
+            char one;
+            ssize_t r = read(fd, &one, 1);
+            if (r == 0)
+                break;
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r > 0)
+                b_fail(e, B_EXIT_FAIL, "reading %s: the file grew while it was read", path);
+            else
+                b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(errno),
+                       b_errno_name(errno));
+            e->rc = B_INVALID;
+            free(buf);
+            close(fd);
+            return B_INVALID;
+        }
+        ssize_t r = read(fd, buf + len, cap - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int er = errno;
+            b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(er), b_errno_name(er));
+            e->rc = B_SYSERR;
+            e->sys_errno = er;
+            free(buf);
+            close(fd);
+            return B_SYSERR;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    int rc = jr_parse(buf, len, path, doc, e);
+    free(buf);
+    return rc;
+}
+
+BENCH_API void jr_free(struct jr_doc *doc)
+{
+    free(doc->arena);
+    memset(doc, 0, sizeof(*doc));
+}
+
+BENCH_API const struct jr_val *jr_get(const struct jr_val *o, const char *name)
+{
+    if (!o || o->type != JR_OBJ)
+        return NULL;
+    size_t n = strlen(name);
+    for (const struct jr_val *v = o->kid; v; v = v->next)
+        if (v->keylen == n && !memcmp(v->key, name, n))
+            return v;
+    return NULL;
+}
+
+BENCH_API const struct jr_val *jr_at(const struct jr_val *a, size_t i)
+{
+    if (!a || a->type != JR_ARR || i >= a->n)
+        return NULL;
+    const struct jr_val *v = a->kid;
+    while (i-- && v)
+        v = v->next;
+    return v;
+}
+
+BENCH_API const struct jr_val *jr_path(const struct jr_val *root, const char *path)
+{
+    if (!root || !path)
+        return NULL;
+    if (!*path)
+        return root;
+    size_t rest = strlen(path);
+    if (root->type == JR_ARR) {
+        size_t i = 0, k = 0;
+        for (; path[k] >= '0' && path[k] <= '9'; k++) {
+            if (i > (SIZE_MAX - 9) / 10 || (k == 1 && path[0] == '0'))
+                return NULL;
+            i = i * 10 + (size_t)(path[k] - '0');
+        }
+        if (!k || (path[k] && path[k] != '.') || (path[k] == '.' && !path[k + 1]))
+            return NULL;
+        return jr_path(jr_at(root, i), path[k] ? path + k + 1 : "");
+    }
+    if (root->type != JR_OBJ)
+        return NULL;
+    for (const struct jr_val *v = root->kid; v; v = v->next) /* whole names first */
+        if (v->keylen == rest && !memcmp(v->key, path, rest))
+            return v;
+    for (const struct jr_val *v = root->kid; v; v = v->next)
+        if (v->keylen < rest && path[v->keylen] == '.' && path[v->keylen + 1] &&
+            !memcmp(v->key, path, v->keylen)) {
+            const struct jr_val *r = jr_path(v, path + v->keylen + 1);
+            if (r)
+                return r;
+        }
+    return NULL;
+}
+
+BENCH_API const struct jr_val *jr_first(const struct jr_val *v)
+{
+    return v && (v->type == JR_ARR || v->type == JR_OBJ) ? v->kid : NULL;
+}
+
+BENCH_API const struct jr_val *jr_next(const struct jr_val *v)
+{
+    return v ? v->next : NULL;
+}
+
+BENCH_API bool jr_num(const struct jr_val *v, double *out)
+{
+    if (!v || v->type != JR_NUM)
+        return false;
+    *out = v->num;
+    return true;
+}
+
+BENCH_API bool jr_i64(const struct jr_val *v, i64 *out)
+{
+    if (!v || v->type != JR_NUM || !v->exact)
+        return false;
+    if (!v->neg && v->mag > (u64)INT64_MAX)
+        return false;
+    if (v->neg && v->mag > (u64)INT64_MAX + 1)
+        return false;
+    *out = v->neg ? (v->mag == (u64)INT64_MAX + 1 ? INT64_MIN : -(i64)v->mag) : (i64)v->mag;
+    return true;
+}
+
+BENCH_API bool jr_u64(const struct jr_val *v, u64 *out)
+{
+    if (!v || v->type != JR_NUM || !v->exact || v->neg)
+        return false;
+    *out = v->mag;
+    return true;
+}
+
+BENCH_API bool jr_str(const struct jr_val *v, const char **out, size_t *len)
+{
+    if (!v || v->type != JR_STR)
+        return false;
+    *out = v->s;
+    if (len)
+        *len = v->n;
+    return true;
+}
+
+BENCH_API bool jr_bool(const struct jr_val *v, bool *out)
+{
+    if (!v || (v->type != JR_TRUE && v->type != JR_FALSE))
+        return false;
+    *out = v->type == JR_TRUE;
+    return true;
+}
+
+BENCH_API const char *jr_type_name(int type)
+{
+    static const char *const names[] = {"null",   "false", "true",  "number",
+                                        "string", "array", "object"};
+    return type >= 0 && type < (int)countof(names) ? names[type] : "?";
+}
+
 /*== 14 res_ : results as data ===============================================*/
 /*
  * What a command measured, as data: the workload and options, host and target facts, the

@@ -45,6 +45,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_slap.c"
 #include "t_mem.c"
 #include "t_all.c"
+#include "t_jr.c"
 
 static const struct {
     const char *name;
@@ -155,6 +156,11 @@ static const struct {
     {"all_expect_parse", t_all_expect_parse},
     {"all_verdicts", t_all_verdicts},
     {"all_settings", t_all_settings},
+    {"jr_valid", t_jr_valid},
+    {"jr_invalid", t_jr_invalid},
+    {"jr_values", t_jr_values},
+    {"jr_files", t_jr_files},
+    {"jr_roundtrip", t_jr_roundtrip},
 };
 
 int main(int argc, char **argv)
