@@ -370,6 +370,9 @@ struct bench_opts {
     int nckpt;                    /* number of checkpoints */
     double ckpt[OPT_MAX_CKPT];    /* checkpoint times, seconds from start */
     double forced_s;              /* seconds after --time before forced shutdown; <0 off */
+    const char **files;           /* set by cli_: the file operands of a test that takes them
+                                     (bench merge A.json B.json), [nfiles] */
+    int nfiles;
     i64 start_at_unix_ns;         /* --start-at as CLOCK_REALTIME ns (load_start_at_parse);
                                      0 = none */
     struct rnd_params rnd;        /* distribution */
@@ -816,6 +819,8 @@ struct wl_def {
     int (*prewarm)(struct res *res);
     int variant;                               /* which of a family (the oltp_* scripts) */
     bool hidden;                               /* not listed in --help */
+    bool files;                                /* takes file operands after its name, not a
+                                                  command word (bench merge A.json B.json) */
     int (*init)(struct load_run *r);           /* shared setup before threads start */
     int (*thread_init)(struct load_thread *t); /* per-thread setup */
     int (*event)(struct load_thread *t);       /* one event: B_OK, B_DONE or an error */

@@ -46,6 +46,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_mem.c"
 #include "t_all.c"
 #include "t_jr.c"
+#include "t_mrg.c"
 
 static const struct {
     const char *name;
@@ -91,6 +92,9 @@ static const struct {
     {"load_mutex_one_per_thread", t_load_mutex_one_per_thread},
     {"load_memory_limit", t_load_memory_limit},
     {"load_rate_open_loop", t_load_rate_open_loop},
+    {"load_start_at_parse", t_load_start_at_parse},
+    {"load_clock_refuse", t_load_clock_refuse},
+    {"mrg_hist_exact", t_mrg_hist_exact},
     {"load_snapshot_diff", t_load_snapshot_diff},
     {"run_forced_then_next", t_run_forced_then_next},
     {"load_rate_lasts_time", t_load_rate_lasts_time},
