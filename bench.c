@@ -8183,8 +8183,9 @@ static void load_go(struct load_run *r)
         r->unix_off_ns = load_unix_offset();
     r->t_start_ns = clk_now_ns();
     r->t_measure_ns = r->t_start_ns + (u64)o->warmup_time * 1000000000u;
-    if (r->start_at_ns) /* --start-at: the window starts at the instant, warmup or not */
-        r->t_measure_ns = r->start_at_ns;
+    if (r->start_at_ns) /* --start-at: the window starts at the instant (or when the
+                           workers were released, if that was late: what they really did) */
+        r->t_measure_ns = B_MAX(r->start_at_ns, r->t_measure_ns);
     r->deadline_ns = o->time_s ? r->t_measure_ns + (u64)o->time_s * 1000000000u : 0;
     atomic_store(&r->next_arrival_ns, r->t_start_ns);
     r->base.t_ns = r->t_measure_ns;
@@ -8296,6 +8297,688 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
     load_snap_free(&prev);
     load_snap_free(&cur);
     load_snap_free(&d);
+}
+
+/*== 14 jr_ : JSON reader: untrusted bytes to a tree, paths ==================*/
+/*
+ * RFC 8259 JSON into a tree of struct jr_val, for inputs bench did not write itself (reports
+ * handed to `bench compare` and `bench merge`): every byte is untrusted. Two passes over the
+ * same recursive-descent code: the first validates and counts values and string bytes, the
+ * second builds into ONE arena allocation of exactly that size (values first, then every
+ * string, key and number literal NUL-terminated), so a document is freed with one free() and
+ * the memory a hostile file can make us take is bounded by its length (at most about 28x:
+ * "[1,1,1,...]" is one 56-byte value per 2 input bytes). Errors name the line and the column
+ * (bytes, 1-based) of the offending byte and what was expected there.
+ *
+ * Strict: one value with optional whitespace (space, tab, LF, CR) around it; no BOM, comments,
+ * trailing commas, single quotes, NaN/Infinity, leading zeros or '+'; numbers in the RFC's
+ * grammar, refused when out of double range ("1e400"); strings valid UTF-8 (no overlong forms,
+ * no encoded surrogates, nothing above U+10FFFF), no raw control characters, the RFC's escapes
+ * only, \u surrogate pairs joined into one code point and a lone surrogate refused; nesting
+ * depth at most JR_MAX_DEPTH. Integer literals keep their exact magnitude (u64) beside the
+ * double, so histogram counts and byte sizes survive above 2^53.
+ *
+ * Limitations: duplicate member names are kept and lookups find the first (RFC 8259 leaves
+ * the meaning open); "\u0000" is decoded (jr_str's length says where the text ends); member
+ * lookup is a linear scan (bench's objects have tens of members).
+ */
+
+/* The parser's state; build == false is the counting pass. */
+struct jr_ps {
+    const u8 *p, *end, *start;
+    const char *what;          /* the input's name in messages */
+    struct b_err *e;
+    bool build;
+    size_t nvals, nbytes;      /* counting pass: what the arena must hold */
+    struct jr_val *vals;       /* building pass: next free value */
+    char *str;                 /* building pass: next free string byte */
+};
+
+static const char *jr_found(const u8 *at, const u8 *end, char *buf, size_t n)
+{
+    if (at >= end)
+        return "end of input";
+    if (*at >= 0x21 && *at < 0x7f)
+        snprintf(buf, n, "'%c'", *at);
+    else
+        snprintf(buf, n, "byte 0x%02x", *at);
+    return buf;
+}
+
+/* jr_fail - e = "reading WHAT: line L col C: MSG"; the position is at's. */
+static int jr_fail(struct jr_ps *ps, const u8 *at, const char *fmt, ...) B_PRINTF(3, 4);
+static int jr_fail(struct jr_ps *ps, const u8 *at, const char *fmt, ...)
+{
+    char m[200];
+    va_list ap;
+    size_t line = 1;
+    const u8 *ls = ps->start;
+    for (const u8 *q = ps->start; q < at && q < ps->end; q++)
+        if (*q == '\n')
+            line++, ls = q + 1;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof(m), fmt, ap);
+    va_end(ap);
+    ps->e->rc = B_INVALID;
+    b_fail(ps->e, B_EXIT_FAIL, "reading %s: line %zu col %zu: %s", ps->what, line,
+           (size_t)(at - ls) + 1, m);
+    return B_INVALID;
+}
+
+static void jr_ws(struct jr_ps *ps)
+{
+    while (ps->p < ps->end &&
+           (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+        ps->p++;
+}
+
+static struct jr_val *jr_newval(struct jr_ps *ps)
+{
+    ps->nvals++;
+    if (!ps->build)
+        return NULL;
+    struct jr_val *v = ps->vals++;
+    memset(v, 0, sizeof(*v));
+    return v;
+}
+
+/* copy n bytes to the arena (NUL added); the counting pass only counts */
+static char *jr_strcopy(struct jr_ps *ps, const void *src, size_t n)
+{
+    ps->nbytes += n + 1;
+    if (!ps->build)
+        return NULL;
+    char *d = ps->str;
+    memcpy(d, src, n);
+    d[n] = 0;
+    ps->str += n + 1;
+    return d;
+}
+
+/* Length of the valid UTF-8 sequence at p (a lead byte >= 0x80), or 0 if invalid. */
+static size_t jr_utf8_len(const u8 *p, const u8 *end)
+{
+    u8 c = p[0], lo = 0x80, hi = 0xbf;
+    size_t n;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        if (c == 0xe0)
+            lo = 0xa0;     /* overlong */
+        else if (c == 0xed)
+            hi = 0x9f;     /* UTF-16 surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        if (c == 0xf0)
+            lo = 0x90;     /* overlong */
+        else if (c == 0xf4)
+            hi = 0x8f;     /* above U+10FFFF */
+    } else
+        return 0;
+    if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+static int jr_hex4(const u8 *p, const u8 *end, u32 *out)
+{
+    u32 v = 0;
+    if (end - p < 4)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        u8 c = p[i];
+        u32 d = c >= '0' && c <= '9'   ? (u32)(c - '0')
+                : c >= 'a' && c <= 'f' ? (u32)(c - 'a' + 10)
+                : c >= 'A' && c <= 'F' ? (u32)(c - 'A' + 10)
+                                       : 16;
+        if (d == 16)
+            return -1;
+        v = v << 4 | d;
+    }
+    *out = v;
+    return 0;
+}
+
+static size_t jr_utf8_put(u8 *o, u32 cp)
+{
+    if (cp < 0x80) {
+        o[0] = (u8)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (u8)(0xc0 | cp >> 6);
+        o[1] = (u8)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (u8)(0xe0 | cp >> 12);
+        o[1] = (u8)(0x80 | (cp >> 6 & 0x3f));
+        o[2] = (u8)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    o[0] = (u8)(0xf0 | cp >> 18);
+    o[1] = (u8)(0x80 | (cp >> 12 & 0x3f));
+    o[2] = (u8)(0x80 | (cp >> 6 & 0x3f));
+    o[3] = (u8)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* A string at ps->p (on its '"'): decoded into the arena, *out and *len set (building pass). The
+ * decoded text is never longer than the literal, so the counting pass counts the literal's
+ * decoded bytes exactly by decoding into nothing. */
+static int jr_string(struct jr_ps *ps, const char **out, u32 *len)
+{
+    const u8 *q = ps->p + 1;
+    size_t n = 0;
+    char *d = ps->build ? ps->str : NULL;
+    for (;;) {
+        if (q >= ps->end)
+            return jr_fail(ps, q, "unterminated string (opened at %s)",
+                           "the '\"' before");
+        u8 c = *q;
+        if (c == '"')
+            break;
+        if (c < 0x20)
+            return jr_fail(ps, q, "control character 0x%02x in a string (escape it)", c);
+        if (c == '\\') {
+            u8 tmp[4];
+            size_t k = 1;
+            if (q + 1 >= ps->end)
+                return jr_fail(ps, q + 1, "unterminated escape in a string");
+            switch (q[1]) {
+            case '"': tmp[0] = '"'; break;
+            case '\\': tmp[0] = '\\'; break;
+            case '/': tmp[0] = '/'; break;
+            case 'b': tmp[0] = '\b'; break;
+            case 'f': tmp[0] = '\f'; break;
+            case 'n': tmp[0] = '\n'; break;
+            case 'r': tmp[0] = '\r'; break;
+            case 't': tmp[0] = '\t'; break;
+            case 'u': {
+                u32 cp, lo;
+                if (jr_hex4(q + 2, ps->end, &cp))
+                    return jr_fail(ps, q, "expected 4 hex digits after \\u");
+                if (cp >= 0xdc00 && cp <= 0xdfff)
+                    return jr_fail(ps, q, "lone low surrogate \\u%04x", cp);
+                if (cp >= 0xd800 && cp <= 0xdbff) {
+                    if (ps->end - q < 12 || q[6] != '\\' || q[7] != 'u' ||
+                        jr_hex4(q + 8, ps->end, &lo) || lo < 0xdc00 || lo > 0xdfff)
+                        return jr_fail(ps, q, "high surrogate \\u%04x without a low one after it",
+                                       cp);
+                    cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                    q += 6;
+                }
+                k = jr_utf8_put(tmp, cp);
+                q += 4;
+                break;
+            }
+            default:
+                return jr_fail(ps, q, "invalid escape '\\%c' in a string",
+                               q[1] >= 0x21 && q[1] < 0x7f ? q[1] : '?');
+            }
+            if (d)
+                memcpy(d + n, tmp, k);
+            n += k;
+            q += 2;
+            continue;
+        }
+        size_t k = 1;
+        if (c >= 0x80 && !(k = jr_utf8_len(q, ps->end)))
+            return jr_fail(ps, q, "invalid UTF-8 in a string (byte 0x%02x)", c);
+        if (d)
+            memcpy(d + n, q, k);
+        n += k;
+        q += k;
+    }
+    if (n > UINT32_MAX)
+        return jr_fail(ps, ps->p, "string too long");
+    ps->nbytes += n + 1;
+    if (d) {
+        d[n] = 0;
+        ps->str += n + 1;
+        *out = d;
+        *len = (u32)n;
+    }
+    ps->p = q + 1;
+    return B_OK;
+}
+
+static int jr_number(struct jr_ps *ps, struct jr_val *v)
+{
+    const u8 *s = ps->p, *q = s;
+    bool integer = true;
+    if (q < ps->end && *q == '-')
+        q++;
+    if (q >= ps->end || *q < '0' || *q > '9')
+        return jr_fail(ps, q, "expected a digit");
+    if (*q == '0') {
+        q++;
+        if (q < ps->end && *q >= '0' && *q <= '9')
+            return jr_fail(ps, q, "leading zero in a number");
+    } else
+        while (q < ps->end && *q >= '0' && *q <= '9')
+            q++;
+    if (q < ps->end && *q == '.') {
+        integer = false;
+        q++;
+        if (q >= ps->end || *q < '0' || *q > '9')
+            return jr_fail(ps, q, "expected a digit after '.'");
+        while (q < ps->end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    if (q < ps->end && (*q == 'e' || *q == 'E')) {
+        integer = false;
+        q++;
+        if (q < ps->end && (*q == '+' || *q == '-'))
+            q++;
+        if (q >= ps->end || *q < '0' || *q > '9')
+            return jr_fail(ps, q, "expected a digit in the exponent");
+        while (q < ps->end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    size_t n = (size_t)(q - s);
+    char small[64];
+    const char *txt = jr_strcopy(ps, s, n);
+    if (!txt) { /* counting pass: check the range on a copy */
+        char *big = n < sizeof(small) ? small : b_xmalloc(n + 1);
+        memcpy(big, s, n);
+        big[n] = 0;
+        double x = strtod(big, NULL);
+        if (big != small)
+            free(big);
+        if (!isfinite(x))
+            return jr_fail(ps, s, "number out of range");
+    } else {
+        v->type = JR_NUM;
+        v->s = txt;
+        v->num = strtod(txt, NULL);
+        if (integer) {
+            const char *dg = txt + (*txt == '-');
+            u64 m = 0;
+            bool ok = true;
+            for (; *dg && ok; dg++) {
+                u64 digit = (u64)(*dg - '0');
+                if (m > (UINT64_MAX - digit) / 10)
+                    ok = false;
+                else
+                    m = m * 10 + digit;
+            }
+            if (ok) {
+                v->exact = 1;
+                v->neg = *txt == '-' && m != 0;
+                v->mag = m;
+            }
+        }
+    }
+    ps->p = q;
+    return B_OK;
+}
+
+static int jr_value(struct jr_ps *ps, struct jr_val *v, int depth);
+
+/* An array or object at ps->p (on its '[' or '{'). */
+static int jr_container(struct jr_ps *ps, struct jr_val *v, int depth)
+{
+    bool obj = *ps->p == '{';
+    char close = obj ? '}' : ']';
+    const u8 *open = ps->p;
+    struct jr_val **tail = v ? &v->kid : NULL;
+    size_t count = 0;
+    int rc;
+    if (depth >= JR_MAX_DEPTH)
+        return jr_fail(ps, ps->p, "nested deeper than %d levels", JR_MAX_DEPTH);
+    if (v)
+        v->type = obj ? JR_OBJ : JR_ARR;
+    ps->p++;
+    jr_ws(ps);
+    if (ps->p < ps->end && *ps->p == close) {
+        ps->p++;
+        return B_OK;
+    }
+    for (;;) {
+        const char *key = NULL;
+        u32 keylen = 0;
+        char fb[16];
+        if (obj) {
+            if (ps->p >= ps->end || *ps->p != '"')
+                return jr_fail(ps, ps->p, "expected a member name in quotes (found %s)",
+                               jr_found(ps->p, ps->end, fb, sizeof(fb)));
+            if ((rc = jr_string(ps, &key, &keylen)) != B_OK)
+                return rc;
+            jr_ws(ps);
+            if (ps->p >= ps->end || *ps->p != ':')
+                return jr_fail(ps, ps->p, "expected ':' (found %s)",
+                               jr_found(ps->p, ps->end, fb, sizeof(fb)));
+            ps->p++;
+            jr_ws(ps);
+        }
+        struct jr_val *kid = jr_newval(ps);
+        if (kid) {
+            kid->key = key;
+            kid->keylen = keylen;
+            *tail = kid;
+            tail = &kid->next;
+        }
+        if ((rc = jr_value(ps, kid, depth + 1)) != B_OK)
+            return rc;
+        count++;
+        jr_ws(ps);
+        if (ps->p < ps->end && *ps->p == ',') {
+            ps->p++;
+            jr_ws(ps);
+            if (ps->p < ps->end && *ps->p == close)
+                return jr_fail(ps, ps->p, "trailing ',' before '%c'", close);
+            continue;
+        }
+        if (ps->p < ps->end && *ps->p == close)
+            break;
+        if (ps->p >= ps->end)
+            return jr_fail(ps, ps->p, "expected ',' or '%c' (the %s opened at offset %zu is "
+                           "not closed)", close, obj ? "object" : "array",
+                           (size_t)(open - ps->start));
+        return jr_fail(ps, ps->p, "expected ',' or '%c' (found %s)", close,
+                       jr_found(ps->p, ps->end, fb, sizeof(fb)));
+    }
+    ps->p++;
+    if (count > UINT32_MAX)
+        return jr_fail(ps, open, "too many items");
+    if (v)
+        v->n = (u32)count;
+    return B_OK;
+}
+
+static int jr_value(struct jr_ps *ps, struct jr_val *v, int depth)
+{
+    static const struct {
+        const char *lit;
+        int type;
+    } lits[] = {{"null", JR_NULL}, {"false", JR_FALSE}, {"true", JR_TRUE}};
+    char fb[16];
+    if (ps->p >= ps->end)
+        return jr_fail(ps, ps->p, "expected a value (found end of input)");
+    u8 c = *ps->p;
+    if (c == '{' || c == '[')
+        return jr_container(ps, v, depth);
+    if (c == '"') {
+        const char *s = NULL;
+        u32 n = 0;
+        int rc = jr_string(ps, &s, &n);
+        if (rc == B_OK && v) {
+            v->type = JR_STR;
+            v->s = s;
+            v->n = n;
+        }
+        return rc;
+    }
+    if (c == '-' || (c >= '0' && c <= '9'))
+        return jr_number(ps, v);
+    for (size_t i = 0; i < countof(lits); i++) {
+        size_t n = strlen(lits[i].lit);
+        if ((size_t)(ps->end - ps->p) >= n && !memcmp(ps->p, lits[i].lit, n)) {
+            ps->p += n;
+            if (v)
+                v->type = (u8)lits[i].type;
+            return B_OK;
+        }
+    }
+    if (c == 0xef && ps->p == ps->start)
+        return jr_fail(ps, ps->p, "expected a value (found a byte order mark, which JSON "
+                                  "does not allow)");
+    return jr_fail(ps, ps->p, "expected a value (found %s)", jr_found(ps->p, ps->end, fb,
+                                                                      sizeof(fb)));
+}
+
+/* one whole pass over the input */
+static int jr_pass(struct jr_ps *ps, struct jr_val *root)
+{
+    char fb[16];
+    int rc;
+    ps->p = ps->start;
+    jr_ws(ps);
+    if ((rc = jr_value(ps, root, 0)) != B_OK)
+        return rc;
+    jr_ws(ps);
+    if (ps->p < ps->end)
+        return jr_fail(ps, ps->p, "expected the end of input after the value (found %s)",
+                       jr_found(ps->p, ps->end, fb, sizeof(fb)));
+    return B_OK;
+}
+
+BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
+                       struct b_err *e)
+{
+    struct jr_ps ps;
+    int rc;
+    memset(doc, 0, sizeof(*doc));
+    if (len > JR_MAX_FILE_BYTES) {
+        b_fail(e, B_EXIT_FAIL, "reading %s: %zu bytes, more than the %u MiB a report may have",
+               what, len, JR_MAX_FILE_BYTES >> 20);
+        e->rc = B_INVALID;
+        return B_INVALID;
+    }
+    memset(&ps, 0, sizeof(ps));
+    ps.start = (const u8 *)p;
+    ps.end = ps.start + len;
+    ps.what = what;
+    ps.e = e;
+    ps.nvals = 1; /* the root */
+    if ((rc = jr_pass(&ps, NULL)) != B_OK)
+        return rc;
+    size_t vbytes = ps.nvals * sizeof(struct jr_val);
+    doc->arena_bytes = vbytes + ps.nbytes;
+    doc->arena = malloc(doc->arena_bytes);
+    if (!doc->arena) {
+        b_fail(e, B_EXIT_ENV, "reading %s: out of memory for %zu bytes", what, doc->arena_bytes);
+        e->rc = B_NOMEM;
+        return B_NOMEM;
+    }
+    ps.build = true;
+    ps.vals = doc->arena;
+    ps.str = (char *)doc->arena + vbytes;
+    ps.nvals = 0;
+    ps.nbytes = 0;
+    doc->root = jr_newval(&ps);
+    if ((rc = jr_pass(&ps, doc->root)) != B_OK) { /* NEVER: the first pass accepted it */
+        jr_free(doc);
+        return rc;
+    }
+    return B_OK;
+}
+
+BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
+{
+    struct stat st;
+    memset(doc, 0, sizeof(*doc));
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) {
+        int er = errno;
+        b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(er), b_errno_name(er));
+        e->rc = B_SYSERR;
+        e->sys_errno = er;
+        return B_SYSERR;
+    }
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)JR_MAX_FILE_BYTES) {
+        int er = errno;
+        if (S_ISDIR(st.st_mode))
+            b_fail(e, B_EXIT_FAIL, "reading %s: a directory, not a report file", path);
+        else if (S_ISREG(st.st_mode) && st.st_size > (off_t)JR_MAX_FILE_BYTES)
+            b_fail(e, B_EXIT_FAIL, "reading %s: %lld bytes, more than the %u MiB a report may "
+                   "have", path, (long long)st.st_size, JR_MAX_FILE_BYTES >> 20);
+        else if (!S_ISREG(st.st_mode))
+            b_fail(e, B_EXIT_FAIL, "reading %s: not a regular file", path);
+        else
+            b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(er), b_errno_name(er));
+        e->rc = B_INVALID;
+        close(fd);
+        return B_INVALID;
+    }
+    size_t cap = (size_t)st.st_size, len = 0;
+    char *buf = b_xmalloc(cap + 1);
+    for (;;) { /* the size may change under us: read to EOF, never past the cap */
+        if (len == cap) {
+            char one;
+            ssize_t r = read(fd, &one, 1);
+            if (r == 0)
+                break;
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r > 0)
+                b_fail(e, B_EXIT_FAIL, "reading %s: the file grew while it was read", path);
+            else
+                b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(errno),
+                       b_errno_name(errno));
+            e->rc = B_INVALID;
+            free(buf);
+            close(fd);
+            return B_INVALID;
+        }
+        ssize_t r = read(fd, buf + len, cap - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int er = errno;
+            b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(er), b_errno_name(er));
+            e->rc = B_SYSERR;
+            e->sys_errno = er;
+            free(buf);
+            close(fd);
+            return B_SYSERR;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    int rc = jr_parse(buf, len, path, doc, e);
+    free(buf);
+    return rc;
+}
+
+BENCH_API void jr_free(struct jr_doc *doc)
+{
+    free(doc->arena);
+    memset(doc, 0, sizeof(*doc));
+}
+
+BENCH_API const struct jr_val *jr_get(const struct jr_val *o, const char *name)
+{
+    if (!o || o->type != JR_OBJ)
+        return NULL;
+    size_t n = strlen(name);
+    for (const struct jr_val *v = o->kid; v; v = v->next)
+        if (v->keylen == n && !memcmp(v->key, name, n))
+            return v;
+    return NULL;
+}
+
+BENCH_API const struct jr_val *jr_at(const struct jr_val *a, size_t i)
+{
+    if (!a || a->type != JR_ARR || i >= a->n)
+        return NULL;
+    const struct jr_val *v = a->kid;
+    while (i-- && v)
+        v = v->next;
+    return v;
+}
+
+BENCH_API const struct jr_val *jr_path(const struct jr_val *root, const char *path)
+{
+    if (!root || !path)
+        return NULL;
+    if (!*path)
+        return root;
+    size_t rest = strlen(path);
+    if (root->type == JR_ARR) {
+        size_t i = 0, k = 0;
+        for (; path[k] >= '0' && path[k] <= '9'; k++) {
+            if (i > (SIZE_MAX - 9) / 10 || (k == 1 && path[0] == '0'))
+                return NULL;
+            i = i * 10 + (size_t)(path[k] - '0');
+        }
+        if (!k || (path[k] && path[k] != '.') || (path[k] == '.' && !path[k + 1]))
+            return NULL;
+        return jr_path(jr_at(root, i), path[k] ? path + k + 1 : "");
+    }
+    if (root->type != JR_OBJ)
+        return NULL;
+    for (const struct jr_val *v = root->kid; v; v = v->next) /* whole names first */
+        if (v->keylen == rest && !memcmp(v->key, path, rest))
+            return v;
+    for (const struct jr_val *v = root->kid; v; v = v->next)
+        if (v->keylen < rest && path[v->keylen] == '.' && path[v->keylen + 1] &&
+            !memcmp(v->key, path, v->keylen)) {
+            const struct jr_val *r = jr_path(v, path + v->keylen + 1);
+            if (r)
+                return r;
+        }
+    return NULL;
+}
+
+BENCH_API const struct jr_val *jr_first(const struct jr_val *v)
+{
+    return v && (v->type == JR_ARR || v->type == JR_OBJ) ? v->kid : NULL;
+}
+
+BENCH_API const struct jr_val *jr_next(const struct jr_val *v)
+{
+    return v ? v->next : NULL;
+}
+
+BENCH_API bool jr_num(const struct jr_val *v, double *out)
+{
+    if (!v || v->type != JR_NUM)
+        return false;
+    *out = v->num;
+    return true;
+}
+
+BENCH_API bool jr_i64(const struct jr_val *v, i64 *out)
+{
+    if (!v || v->type != JR_NUM || !v->exact)
+        return false;
+    if (!v->neg && v->mag > (u64)INT64_MAX)
+        return false;
+    if (v->neg && v->mag > (u64)INT64_MAX + 1)
+        return false;
+    *out = v->neg ? (v->mag == (u64)INT64_MAX + 1 ? INT64_MIN : -(i64)v->mag) : (i64)v->mag;
+    return true;
+}
+
+BENCH_API bool jr_u64(const struct jr_val *v, u64 *out)
+{
+    if (!v || v->type != JR_NUM || !v->exact || v->neg)
+        return false;
+    *out = v->mag;
+    return true;
+}
+
+BENCH_API bool jr_str(const struct jr_val *v, const char **out, size_t *len)
+{
+    if (!v || v->type != JR_STR)
+        return false;
+    *out = v->s;
+    if (len)
+        *len = v->n;
+    return true;
+}
+
+BENCH_API bool jr_bool(const struct jr_val *v, bool *out)
+{
+    if (!v || (v->type != JR_TRUE && v->type != JR_FALSE))
+        return false;
+    *out = v->type == JR_TRUE;
+    return true;
+}
+
+BENCH_API const char *jr_type_name(int type)
+{
+    static const char *const names[] = {"null",   "false", "true",  "number",
+                                        "string", "array", "object"};
+    return type >= 0 && type < (int)countof(names) ? names[type] : "?";
 }
 
 /*== 14 res_ : results as data ===============================================*/
@@ -8483,8 +9166,8 @@ static void res_stats_from(struct res_stats *s, const struct load_run *r,
     }
 }
 
-/* Used by the tests and `bench merge` (multi-host runs); not yet by a command of the binary. */
-B_UNUSED BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src)
+/* Used by `bench merge` (mrg_: multi-host runs) and the tests. */
+BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src)
 {
     if (dst->d.nops != src->d.nops)
         return B_INVALID;
@@ -14795,6 +15478,656 @@ static const struct opt_def opt_all[] = {
         OPT_F_NODEF),
 };
 
+/*== 19 mrg_ : bench merge: one result from many clients' results ============*/
+/*
+ * bench merge A.json B.json ...: the result documents of clients that ran the same test at
+ * the same time (--start-at; docs/multi-host.md) as one result, as if one process had run
+ * all their threads: counts added; histograms added bucket by bucket, so that every
+ * percentile is the one of a single histogram fed every sample; per-thread arrays joined;
+ * rates over the common measured window (the latest start to the earliest end); interval
+ * lines aligned by wall clock. Each client is a step of the result (one line each) with its
+ * start skew; a client that started late, ended early or left no result is reported, not
+ * averaged away. The inputs are untrusted bytes (jr_): every field is checked for its type
+ * and range before use. Nothing here prints: rep_merge renders the result.
+ */
+
+static const char *rep_num(char *out, size_t n, double v);
+static const struct wl_def *wl_find(const char *name);
+
+#define MRG_LATE_S 1.0     /* a start later than the earliest by this much is reported */
+#define MRG_OVERLAP_PCT 95 /* below this overlap of the windows, a warning */
+
+/* One input file. */
+struct mrg_client {
+    const char *path;
+    struct jr_doc doc;
+    const struct jr_val *root, *rs; /* the result document and its "results" */
+    bool ok;                        /* a result document with results */
+    char why[400];                  /* not ok: what the file holds instead */
+    struct res_stats st;            /* its statistics (allocated when ok) */
+    const char *end;                /* its "end" */
+    bool complete;
+};
+
+/* Options that may differ between the clients of one run: where each connected, how it
+ * wrote its result, its share of the threads. Every other option must be equal. */
+static const char *const mrg_own_opts[] = {
+    "threads", "start-at", "start-at-force", "output", "format", "verbosity", "config-file",
+    "mysql-host", "mysql-port", "mysql-socket", "mysql-user", "mysql-password", "mysql-db",
+    "defaults-file", "no-defaults", "debug", "db-debug", "mysql-debug", "client-index",
+    "thread-stack-size", "mysql-connect-timeout", "mysql-io-timeout", "ssl-mode", "ssl-ca",
+    "ssl-cert", "ssl-key", "mysql-ssl", "mysql-ssl-cipher", "server-public-key-path",
+    "get-server-public-key", "help", "version",
+};
+
+static bool mrg_own_opt(const char *name)
+{
+    for (size_t i = 0; i < countof(mrg_own_opts); i++)
+        if (!strcmp(mrg_own_opts[i], name))
+            return true;
+    return false;
+}
+
+/* Are two JSON values equal (numbers by value, strings by bytes, arrays item by item)? */
+static bool mrg_equal(const struct jr_val *a, const struct jr_val *b)
+{
+    if (!a || !b || a->type != b->type)
+        return false;
+    switch (a->type) {
+    case JR_NUM:
+        return a->num == b->num;
+    case JR_STR:
+        return a->n == b->n && !memcmp(a->s, b->s, a->n);
+    case JR_ARR:
+    case JR_OBJ:
+        if (a->n != b->n)
+            return false;
+        for (const struct jr_val *x = jr_first(a), *y = jr_first(b); x && y;
+             x = jr_next(x), y = jr_next(y))
+            if (!mrg_equal(x, y) || (x->key && (!y->key || strcmp(x->key, y->key))))
+                return false;
+        return true;
+    }
+    return true;
+}
+
+/* A JSON value as short text for messages ("10000", "\"special\"", "[95,99]"). */
+static const char *mrg_show(const struct jr_val *v, char *out, size_t n)
+{
+    if (!v)
+        snprintf(out, n, "absent");
+    else if (v->type == JR_STR)
+        snprintf(out, n, "'%.60s'", v->s);
+    else if (v->type == JR_NUM)
+        snprintf(out, n, "%.40s", v->s);
+    else if (v->type == JR_ARR || v->type == JR_OBJ) {
+        size_t k = (size_t)snprintf(out, n, "%c", v->type == JR_ARR ? '[' : '{');
+        for (const struct jr_val *x = jr_first(v); x && k < n; x = jr_next(x)) {
+            char one[80];
+            k += (size_t)snprintf(out + k, n - k, "%s%s", x == jr_first(v) ? "" : ",",
+                                  mrg_show(x, one, sizeof(one)));
+        }
+        if (k < n)
+            snprintf(out + k, n - k, "%c", v->type == JR_ARR ? ']' : '}');
+    } else
+        snprintf(out, n, "%s", jr_type_name(v->type));
+    return out;
+}
+
+/*
+ * mrg_load - read one client's file: a result document, alone (--output=FILE) or as the
+ * last line of the JSON lines a run wrote on standard output. A file that cannot be read is
+ * an error (B_SYSERR, e); one that holds no result (empty, cut off, interval lines only: the
+ * client was killed) leaves c->ok false with c->why said, to be reported.
+ */
+static int mrg_load(struct mrg_client *c, struct b_err *e)
+{
+    struct stat st;
+    int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        b_seterr(e, B_SYSERR, errno, "merge: cannot open %s: %s", c->path, strerror(errno));
+        e->ex = B_EXIT_ENV;
+        return B_SYSERR;
+    }
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (u64)st.st_size > JR_MAX_FILE_BYTES) {
+        int bad = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+        close(fd);
+        b_fail(e, B_EXIT_ENV, "merge: %s: %s", c->path,
+               bad == EFBIG ? "larger than a result can be (64 MiB)" : "not a regular file");
+        return B_INVALID;
+    }
+    size_t len = (size_t)st.st_size, got = 0;
+    char *p = b_xmalloc(len + 1);
+    while (got < len) {
+        ssize_t r = read(fd, p + got, len - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    len = got;
+    p[len] = 0;
+    /* the last non-empty line */
+    size_t end = len, nlines = 0;
+    while (end && isspace((unsigned char)p[end - 1]))
+        end--;
+    size_t start = end;
+    while (start && p[start - 1] != '\n')
+        start--;
+    for (size_t i = 0; i < end; i++)
+        nlines += p[i] == '\n';
+    if (end == 0) {
+        snprintf(c->why, sizeof(c->why), "empty: the client left no result (killed before it "
+                                         "wrote one?)");
+        free(p);
+        return B_OK;
+    }
+    struct b_err pe;
+    memset(&pe, 0, sizeof(pe));
+    if (jr_parse(p + start, end - start, c->path, &c->doc, &pe) != B_OK) {
+        if (start == 0 && nlines == 0) { /* a whole file that is not JSON: not a result */
+            free(p);
+            *e = pe;
+            e->ex = B_EXIT_FAIL;
+            return B_INVALID;
+        }
+        snprintf(c->why, sizeof(c->why), "its last line is cut off, after %zu whole line(s) "
+                                         "(the client was killed while it wrote?)",
+                 nlines);
+        free(p);
+        return B_OK;
+    }
+    free(p);
+    c->root = c->doc.root;
+    const char *type = "";
+    if (!jr_str(jr_get(c->root, "type"), &type, NULL)) {
+        b_fail(e, B_EXIT_FAIL, "merge: %s: not a bench result (no \"type\" in its last line)",
+               c->path);
+        return B_INVALID;
+    }
+    if (strcmp(type, "result")) {
+        double at = 0;
+        jr_num(jr_get(c->root, "at_s"), &at);
+        snprintf(c->why, sizeof(c->why),
+                 "no result document: its last line is an '%.20s' line at %.0f s (the client "
+                 "was killed mid-run?)",
+                 type, at);
+        return B_OK;
+    }
+    c->ok = true;
+    return B_OK;
+}
+
+/* mrg_field_err - a field of a client's result is missing or wrong: the one-line error. */
+static int mrg_field_err(struct b_err *e, const struct mrg_client *c, const char *field,
+                         const char *expected)
+{
+    b_fail(e, B_EXIT_FAIL, "merge: %s: %s: expected %s", c->path, field, expected);
+    return B_INVALID;
+}
+
+static int mrg_get_u64(const struct jr_val *o, const char *name, u64 *out, struct b_err *e,
+                       const struct mrg_client *c, const char *where)
+{
+    char f[160];
+    if (jr_u64(jr_get(o, name), out))
+        return B_OK;
+    snprintf(f, sizeof(f), "%s%s", where, name);
+    return mrg_field_err(e, c, f, "a count (an integer >= 0)");
+}
+
+/* mrg_hist - a "histogram" object into h (zeroed), checked: bench's scheme, indexes in range
+ * and rising; *total gets the count. */
+static int mrg_hist(const struct jr_val *hv, struct hist *h, u64 *total, struct b_err *e,
+                    const struct mrg_client *c, const char *where)
+{
+    char f[160];
+    const char *scheme = "";
+    i64 sub = 0, mx = 0;
+    memset(h, 0, sizeof(*h));
+    *total = 0;
+    snprintf(f, sizeof(f), "%shistogram.scheme", where);
+    if (!jr_str(jr_get(hv, "scheme"), &scheme, NULL) || strcmp(scheme, "log-linear"))
+        return mrg_field_err(e, c, f, "'log-linear' (the scheme this bench adds)");
+    snprintf(f, sizeof(f), "%shistogram.sub_bits", where);
+    if (!jr_i64(jr_get(hv, "sub_bits"), &sub) || sub != HIST_SUB_BITS)
+        return mrg_field_err(e, c, f, "8 (the bucket scheme this bench adds)");
+    snprintf(f, sizeof(f), "%shistogram.max_exp", where);
+    if (!jr_i64(jr_get(hv, "max_exp"), &mx) || mx != HIST_MAX_EXP)
+        return mrg_field_err(e, c, f, "42 (the bucket scheme this bench adds)");
+    snprintf(f, sizeof(f), "%shistogram.buckets", where);
+    const struct jr_val *b = jr_get(hv, "buckets");
+    if (!b || b->type != JR_ARR)
+        return mrg_field_err(e, c, f, "an array of [index, count] pairs");
+    u64 next = 0;
+    for (const struct jr_val *x = jr_first(b); x; x = jr_next(x)) {
+        u64 i, n;
+        if (x->type != JR_ARR || x->n != 2 || !jr_u64(jr_at(x, 0), &i) ||
+            !jr_u64(jr_at(x, 1), &n) || i >= HIST_NBUCKETS || i < next || n == 0 ||
+            *total + n < *total)
+            return mrg_field_err(e, c, f, "[index, count] pairs, indexes rising below 4608, "
+                                          "counts >= 1");
+        next = i + 1;
+        atomic_store_explicit(&h->count[i], n, memory_order_relaxed);
+        *total += n;
+    }
+    return B_OK;
+}
+
+/* mrg_stats - a client's "results" as statistics (allocates c->st). */
+static int mrg_stats(struct mrg_client *c, const struct wl_def *w, struct b_err *e)
+{
+    const struct jr_val *rs = c->rs, *lat = jr_get(rs, "latency_ns"),
+                        *pt = jr_get(rs, "per_thread");
+    struct res_stats *st = &c->st;
+    u64 threads, total;
+    i64 t0, t1;
+    int rc;
+    if ((rc = mrg_get_u64(rs, "threads", &threads, e, c, "results.")) != B_OK)
+        return rc;
+    if (threads < 1 || threads > 100000)
+        return mrg_field_err(e, c, "results.threads", "1 to 100000 threads");
+    if (!jr_i64(jr_get(rs, "window_start_unix_ns"), &t0) ||
+        !jr_i64(jr_get(rs, "window_end_unix_ns"), &t1) || t1 < t0)
+        return mrg_field_err(e, c, "results.window_start_unix_ns",
+                             "the window's wall clock (bench writes it since schema_minor 1)");
+    memset(st, 0, sizeof(*st));
+    load_snap_init(&st->d, (int)threads, w->nops);
+    st->threads = (int)threads;
+    st->thr_min_ns = b_xcalloc(threads, sizeof(u64));
+    st->thr_max_ns = b_xcalloc(threads, sizeof(u64));
+    st->start_unix_ns = t0;
+    st->end_unix_ns = t1;
+    if (!jr_num(jr_get(rs, "window_s"), &st->window_s) ||
+        !jr_num(jr_get(rs, "total_time_s"), &st->total_s))
+        return mrg_field_err(e, c, "results.window_s", "seconds");
+    st->at_s = st->total_s;
+    if ((rc = mrg_get_u64(rs, "events", &st->d.events, e, c, "results.")) ||
+        (rc = mrg_get_u64(rs, "unfinished_events", &st->unfinished, e, c, "results.")) ||
+        (rc = mrg_get_u64(lat, "min", &st->d.lat_min_ns, e, c, "results.latency_ns.")) ||
+        (rc = mrg_get_u64(lat, "max", &st->d.lat_max_ns, e, c, "results.latency_ns.")) ||
+        (rc = mrg_get_u64(lat, "sum", &st->d.lat_sum_ns, e, c, "results.latency_ns.")))
+        return rc;
+    for (int k = 0; k < w->nctrs && k < LOAD_NCTR; k++)
+        if ((rc = mrg_get_u64(rs, w->ctrs[k].name, &st->d.ctr[k], e, c, "results.")))
+            return rc;
+    if ((rc = mrg_hist(jr_get(lat, "histogram"), st->d.hist, &total, e, c,
+                       "results.latency_ns.")))
+        return rc;
+    if (total != st->d.events && strcmp(c->end, "forced")) {
+        b_fail(e, B_EXIT_FAIL, "merge: %s: results.latency_ns.histogram: its counts add up to "
+                               "%llu, but events is %llu",
+               c->path, (unsigned long long)total, (unsigned long long)st->d.events);
+        return B_INVALID;
+    }
+    for (int k = 0; k < w->nops; k++) {
+        char where[96];
+        snprintf(where, sizeof(where), "results.operations.%s.latency_ns.", w->op_names[k]);
+        const struct jr_val *op = jr_get(jr_get(rs, "operations"), w->op_names[k]);
+        if ((rc = mrg_hist(jr_get(jr_get(op, "latency_ns"), "histogram"), &st->d.op_hist[k],
+                           &total, e, c, where)))
+            return rc;
+    }
+    const struct jr_val *ev = jr_get(pt, "events"), *tn = jr_get(pt, "time_ns");
+    if (!ev || !tn || ev->type != JR_ARR || tn->type != JR_ARR || ev->n != threads ||
+        tn->n != threads)
+        return mrg_field_err(e, c, "results.per_thread.events",
+                             "one count per thread (bench writes it since schema_minor 1)");
+    size_t i = 0;
+    for (const struct jr_val *x = jr_first(ev), *y = jr_first(tn); x && y;
+         x = jr_next(x), y = jr_next(y), i++)
+        if (!jr_u64(x, &st->d.thr_events[i]) || !jr_u64(y, &st->d.thr_sum_ns[i]))
+            return mrg_field_err(e, c, "results.per_thread", "counts");
+    return B_OK;
+}
+
+/* mrg_same - a client ran what the first one did: the same schema, test and options (the
+ * ones of mrg_own_opts aside). Else the error names the field. */
+static int mrg_same(const struct mrg_client *a, const struct mrg_client *b, struct b_err *e)
+{
+    static const char *const top[] = {"schema_version", "workload", "action"};
+    char va[200], vb[200];
+    for (size_t i = 0; i < countof(top); i++)
+        if (!mrg_equal(jr_get(a->root, top[i]), jr_get(b->root, top[i]))) {
+            b_fail(e, B_EXIT_USAGE, "merge: %s: %s is %s, but %s has %s: not one run's clients",
+                   b->path, top[i], mrg_show(jr_get(b->root, top[i]), vb, sizeof(vb)), a->path,
+                   mrg_show(jr_get(a->root, top[i]), va, sizeof(va)));
+            return B_INVALID;
+        }
+    const struct jr_val *oa = jr_get(a->root, "options"), *ob = jr_get(b->root, "options");
+    for (int pass = 0; pass < 2; pass++) /* each side's names in the other */
+        for (const struct jr_val *x = jr_first(pass ? ob : oa); x; x = jr_next(x)) {
+            const struct jr_val *y = jr_get(pass ? oa : ob, x->key);
+            const struct jr_val *va_ = pass ? y : x, *vb_ = pass ? x : y;
+            if (mrg_own_opt(x->key) || mrg_equal(va_, vb_))
+                continue;
+            b_fail(e, B_EXIT_USAGE,
+                   "merge: %s: option %s is %s, but %s has %s: the clients ran different "
+                   "tests",
+                   b->path, x->key, mrg_show(vb_, vb, sizeof(vb)), a->path,
+                   mrg_show(va_, va, sizeof(va)));
+            b_hint(e, "merge the results of one run: the same test and options on every client "
+                      "(threads, hosts and credentials may differ)");
+            return B_INVALID;
+        }
+    return B_OK;
+}
+
+/* mrg_options - the clients' options (the first's) into o, the ones this invocation owns
+ * (format, output, verbosity) aside, so the merged result reads as the run's own. */
+static void mrg_options(struct bench_opts *o, const struct wl_def *w, const struct jr_val *ov)
+{
+    static const char *const keep[] = {"format", "output", "verbosity", "config-file", "help",
+                                       "version", "debug"};
+    for (const struct jr_val *x = jr_first(ov); x; x = jr_next(x)) {
+        const struct opt_def *d = NULL;
+        bool skip = false;
+        for (size_t i = 0; i < countof(keep); i++)
+            skip |= !strcmp(keep[i], x->key);
+        for (size_t g = 0; g < countof(opt_groups) && !d && !skip; g++)
+            d = opt_find(opt_groups[g].t, opt_groups[g].n, x->key, strlen(x->key));
+        if (!d && !skip)
+            d = opt_find(w->opts, w->nopts, x->key, strlen(x->key));
+        if (!d)
+            continue; /* an option of another bench version: shown as it was, not used */
+        struct buf t = {0};
+        if (x->type == JR_ARR)
+            for (const struct jr_val *y = jr_first(x); y; y = jr_next(y))
+                buf_printf(&t, "%s%s", y == jr_first(x) ? "" : ",", y->type == JR_STR ? y->s : "");
+        else if (x->type == JR_STR)
+            buf_printf(&t, "%s", x->s);
+        else if (x->type == JR_NUM)
+            buf_printf(&t, "%s", x->s);
+        else if (x->type == JR_TRUE || x->type == JR_FALSE)
+            buf_printf(&t, "%s", x->type == JR_TRUE ? "on" : "off");
+        if (t.p && opt_set(d, o, t.p) != OPT_OK) { /* refused here: stays at the default */
+        }
+        buf_free(&t);
+    }
+    /* the percentiles and the histogram flag, as cli_derive makes them */
+    o->npct = 0;
+    for (const char *p = o->percentile_list; p && *p && o->npct < OPT_MAX_PCT;) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p)
+            break;
+        if (v > 0 && v <= 100)
+            o->pct[o->npct++] = v;
+        p = *end == ',' ? end + 1 : end;
+    }
+    for (int i = 1; i < o->npct; i++) /* sorted, as they are written */
+        for (int k = i; k > 0 && o->pct[k] < o->pct[k - 1]; k--) {
+            double t = o->pct[k];
+            o->pct[k] = o->pct[k - 1], o->pct[k - 1] = t;
+        }
+    o->debug = false;
+}
+
+/* One merged interval line: the clients' lines that end in the same slot of the common
+ * window's grid. */
+struct mrg_slot {
+    i64 slot;
+    struct res_interval iv;
+    int n;
+};
+
+static int mrg_slot_cmp(const void *a, const void *b)
+{
+    const struct mrg_slot *x = a, *y = b;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* mrg_intervals - the clients' interval lines, aligned by their wall-clock ends on the grid
+ * of --report-interval from t0: counts added, threads added, percentiles the highest of the
+ * clients' (interval lines carry no histogram; the final block's are exact). */
+static void mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0)
+{
+    const struct bench_opts *o = res->o;
+    i64 ri = o->report_interval * 1000000000;
+    struct mrg_slot *sl = NULL;
+    int ns = 0, cap = 0, early = 0;
+    if (ri <= 0)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (!cl[i].ok)
+            continue;
+        for (const struct jr_val *x = jr_first(jr_get(cl[i].root, "intervals")); x;
+             x = jr_next(x)) {
+            i64 end;
+            u64 ev;
+            double secs;
+            if (!jr_i64(jr_get(x, "end_unix_ns"), &end) || !jr_u64(jr_get(x, "events"), &ev) ||
+                !jr_num(jr_get(x, "interval_s"), &secs) || !(secs >= 0 && secs < 1e9))
+                continue;
+            i64 slot = (end - t0 + ri / 2) / ri;
+            if (end - t0 + ri / 2 < 0 || slot < 1) {
+                early++;
+                continue;
+            }
+            int k;
+            for (k = 0; k < ns && sl[k].slot != slot; k++)
+                ;
+            if (k == ns) {
+                sl = res_grow(sl, &cap, ns, sizeof(*sl));
+                memset(&sl[ns], 0, sizeof(sl[ns]));
+                sl[ns].slot = slot;
+                sl[ns].iv.npct = o->npct;
+                ns++;
+            }
+            struct res_interval *iv = &sl[k].iv;
+            iv->events += ev;
+            iv->secs += secs;
+            iv->end_unix_ns = B_MAX(iv->end_unix_ns, end);
+            for (int c = 0; c < res->w->nctrs && c < LOAD_NCTR; c++) {
+                u64 v = 0;
+                jr_u64(jr_get(x, res->w->ctrs[c].name), &v);
+                iv->ctr[c] += v;
+            }
+            u64 run = 0;
+            jr_u64(jr_get(x, "threads_running"), &run);
+            iv->running += (int)B_MIN(run, 100000u);
+            for (int p = 0; p < o->npct; p++) {
+                char num[32], key[40];
+                u64 v = 0;
+                snprintf(key, sizeof(key), "p%s", rep_num(num, sizeof(num), o->pct[p]));
+                jr_u64(jr_get(jr_get(jr_get(x, "latency_ns"), "percentiles"), key), &v);
+                iv->pct_ns[p] = B_MAX(iv->pct_ns[p], v);
+            }
+            sl[k].n++;
+        }
+    }
+    if (ns)
+        qsort(sl, (size_t)ns, sizeof(*sl), mrg_slot_cmp);
+    for (int k = 0; k < ns; k++) {
+        sl[k].iv.at_s = (double)(sl[k].slot * o->report_interval);
+        sl[k].iv.secs /= sl[k].n;
+        res->iv = res_grow(res->iv, &res->capiv, res->niv, sizeof(*res->iv));
+        res->iv[res->niv++] = sl[k].iv;
+    }
+    free(sl);
+    if (early)
+        res_warn(res, "intervals_early", NULL,
+                 "%d interval line(s) of the clients ended before the common window began: "
+                 "left out of the merged lines (the totals count them)",
+                 early);
+}
+
+/* The client's "end" as the enum of a result. */
+static int mrg_end_of(const char *end)
+{
+    static const char *const names[] = {[RES_END_LIMIT] = "limit", [RES_END_SIGNAL] = "signal",
+                                        [RES_END_FAILED] = "failed", [RES_END_FORCED] = "forced",
+                                        [RES_END_QUEUE] = "queue_full"};
+    for (int i = 1; i < (int)countof(names); i++)
+        if (names[i] && !strcmp(names[i], end))
+            return i;
+    return RES_END_NONE;
+}
+
+/* mrg_main - the merge command: res gets the merged statistics, the options of the run, one
+ * step per client, the facts (clients, skew, overlap) and warnings. Returns an exit code. */
+static int mrg_main(struct res *res)
+{
+    struct bench_opts *o = res->o;
+    int n = o->nfiles, ex = B_EXIT_OK, nok = 0, first = -1;
+    struct mrg_client *cl;
+    const struct wl_def *w = NULL;
+    res->command = "merge";
+    if (n < 1) {
+        b_fail(&res->err, B_EXIT_USAGE, "merge: no files: bench merge A.json B.json ... (the "
+                                        "--format=json results of the clients)");
+        return B_EXIT_USAGE;
+    }
+    cl = b_xcalloc((size_t)n, sizeof(*cl));
+    for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
+        cl[i].path = o->files[i];
+        if (mrg_load(&cl[i], &res->err) != B_OK)
+            ex = res->err.ex ? res->err.ex : B_EXIT_FAIL;
+    }
+    /* every result: schema, then the same test and options as the first */
+    for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
+        struct mrg_client *c = &cl[i];
+        i64 ver = 0, minor = 0;
+        const char *wl = "";
+        if (!c->ok)
+            continue;
+        if (!jr_i64(jr_get(c->root, "schema_version"), &ver) || ver != 1)
+            ex = mrg_field_err(&res->err, c, "schema_version", "1"), ex = B_EXIT_FAIL;
+        else if (!jr_i64(jr_get(c->root, "schema_minor"), &minor) || minor < 1)
+            ex = mrg_field_err(&res->err, c, "schema_minor",
+                               "1 or more (the results of a bench that writes the window's "
+                               "wall clock and the per-thread counts)"),
+            ex = B_EXIT_FAIL;
+        else if (!jr_str(jr_get(c->root, "workload"), &wl, NULL) || !(w = wl_find(wl)) ||
+                 w->family == WL_CMD)
+            ex = mrg_field_err(&res->err, c, "workload", "a test that bench runs"),
+            ex = B_EXIT_FAIL;
+        else if (!(c->rs = jr_get(c->root, "results")) || c->rs->type != JR_OBJ) {
+            snprintf(c->why, sizeof(c->why), "its run measured nothing (results: null)");
+            c->ok = false;
+        } else if (first >= 0 && mrg_same(&cl[first], c, &res->err) != B_OK)
+            ex = B_EXIT_USAGE;
+        if (ex == B_EXIT_OK && c->ok) {
+            if (!jr_str(jr_get(c->root, "end"), &c->end, NULL))
+                c->end = "";
+            jr_bool(jr_get(c->root, "complete"), &c->complete);
+            if (first < 0)
+                first = i;
+            if (mrg_stats(c, w, &res->err) != B_OK)
+                ex = B_EXIT_FAIL;
+            else
+                nok++;
+        }
+    }
+    if (ex == B_EXIT_OK && !nok) {
+        b_fail(&res->err, B_EXIT_FAIL, "merge: none of the %d file(s) holds a result: %s: %s", n,
+               cl[0].path, cl[0].why);
+        ex = B_EXIT_FAIL;
+    }
+    if (ex != B_EXIT_OK)
+        goto out;
+    w = wl_find(jr_get(cl[first].root, "workload")->s);
+    res->w = w;
+    mrg_options(o, w, jr_get(cl[first].root, "options"));
+
+    /* the common window: the latest start to the earliest end; the union for the overlap */
+    i64 s_min = INT64_MAX, s_max = INT64_MIN, e_min = INT64_MAX, e_max = INT64_MIN;
+    int threads = 0;
+    for (int i = 0; i < n; i++)
+        if (cl[i].ok) {
+            s_min = B_MIN(s_min, cl[i].st.start_unix_ns);
+            s_max = B_MAX(s_max, cl[i].st.start_unix_ns);
+            e_min = B_MIN(e_min, cl[i].st.end_unix_ns);
+            e_max = B_MAX(e_max, cl[i].st.end_unix_ns);
+            threads += cl[i].st.threads;
+        }
+    double common = e_min > s_max ? (double)(e_min - s_max) / 1e9 : 0,
+           all = (double)(e_max - s_min) / 1e9, overlap = all > 0 ? 100.0 * common / all : 100;
+    struct res_stats *m = &res->final;
+    memset(m, 0, sizeof(*m));
+    load_snap_init(&m->d, threads, w->nops);
+    m->threads = threads;
+    m->thr_min_ns = b_xcalloc((size_t)threads, sizeof(u64));
+    m->thr_max_ns = b_xcalloc((size_t)threads, sizeof(u64));
+    res->have_final = true;
+    int at = 0, nbad = n - nok;
+    bool complete = nok == n;
+    o->threads = threads;
+    for (int i = 0; i < n; i++) {
+        struct res *step = res_step(res, w, "run");
+        res_fact_str(step, "file", "%s", cl[i].path);
+        if (!cl[i].ok) {
+            step->rc = B_INVALID;
+            b_seterr(&step->err, B_INVALID, 0, "%s: %s", cl[i].path, cl[i].why);
+            res_warn(res, "client_lost", NULL, "client %d (%s) is not in the merged result: %s",
+                     i + 1, cl[i].path, cl[i].why);
+            continue;
+        }
+        const char *host = "";
+        jr_str(jr_path(cl[i].root, "host.hostname"), &host, NULL);
+        res_fact_str(step, "hostname", "%s", host);
+        double skew = (double)(cl[i].st.start_unix_ns - s_min) / 1e9;
+        res_fact_num(step, "start_skew_s", skew);
+        res_stats_merge(m, &cl[i].st);
+        memcpy(m->d.thr_events + at, cl[i].st.d.thr_events,
+               (size_t)cl[i].st.threads * sizeof(u64));
+        memcpy(m->d.thr_sum_ns + at, cl[i].st.d.thr_sum_ns,
+               (size_t)cl[i].st.threads * sizeof(u64));
+        at += cl[i].st.threads;
+        step->final = cl[i].st; /* the step owns it now */
+        memset(&cl[i].st, 0, sizeof(cl[i].st));
+        step->have_final = true;
+        step->end = mrg_end_of(cl[i].end);
+        step->complete = cl[i].complete;
+        step->elapsed_s = step->final.total_s;
+        if (skew > MRG_LATE_S)
+            res_warn(res, "client_late", "start the clients with one --start-at",
+                     "client %d (%s) started %.3f s after the first", i + 1, cl[i].path, skew);
+        if (!cl[i].complete) {
+            complete = false;
+            nbad++;
+            res_warn(res, "client_incomplete", NULL,
+                     "client %d (%s) did not run to its end: it ended on '%s' after %.3f s; its "
+                     "events until then are counted",
+                     i + 1, cl[i].path, cl[i].end, step->final.total_s);
+        }
+    }
+    m->window_s = m->total_s = m->at_s = common;
+    m->start_unix_ns = s_max;
+    m->end_unix_ns = e_min > s_max ? e_min : s_max;
+    res->elapsed_s = all;
+    res_fact_int(res, "clients", n);
+    res_fact_int(res, "clients_merged", nok);
+    res_fact_num(res, "start_skew_s", (double)(s_max - s_min) / 1e9);
+    res_fact_num(res, "common_window_s", common);
+    res_fact_num(res, "union_window_s", all);
+    res_fact_num(res, "window_overlap_pct", overlap);
+    if (overlap < MRG_OVERLAP_PCT)
+        res_warn(res, "window_overlap", "start the clients with one --start-at and the same --time",
+                 "the clients' measured windows overlap by %.1f%% only (%.3f s in common of "
+                 "%.3f s): the rates are over the common window, the counts over each client's",
+                 overlap, common, all);
+    mrg_intervals(res, cl, n, s_max);
+    res->end = complete ? RES_END_LIMIT : RES_END_FAILED;
+    res->complete = complete;
+    if (!complete) {
+        b_fail(&res->err, B_EXIT_FAIL, "merge: %d of %d client(s) did not complete their run "
+                                       "(see the warnings): the merged result is incomplete",
+               nbad, n);
+        ex = B_EXIT_FAIL;
+    }
+out:
+    for (int i = 0; i < n; i++) {
+        if (cl[i].st.thr_min_ns || cl[i].st.d.hist)
+            res_stats_free(&cl[i].st);
+        jr_free(&cl[i].doc);
+    }
+    free(cl);
+    return ex;
+}
+
 /*== 20 wl_ : workload registry and the run path =============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
@@ -14889,6 +16222,12 @@ static const struct wl_def wl_all[] = {
      .db = true,
      .family = WL_CMD,
      .command = all_main},
+    {.name = "merge",
+     .desc = "one result from the --format=json results of clients that ran together: bench "
+             "merge A.json B.json ... (docs/multi-host.md)",
+     .files = true,
+     .family = WL_CMD,
+     .command = mrg_main},
     {.name = "hostfacts",
      .desc = "host and --file-dir facts as data (for `bench all`)",
      .opts = opt_hostfacts,
@@ -16155,6 +17494,41 @@ static int rep_all_html(const struct res *res, const char *path)
     return bad;
 }
 
+static const char *rep_json_end(int end);
+
+/* bench merge (mrg_main's result): one line per client, the start skew and the windows'
+ * overlap, then what a single run prints: its interval lines and its final block, over all
+ * the clients' threads. */
+static void rep_merge(const struct res *res)
+{
+    const struct res_fact *sk = res_fact(res, "start_skew_s"), *cw = res_fact(res, "common_window_s"),
+                          *uw = res_fact(res, "union_window_s"), *ov = res_fact(res, "window_overlap_pct");
+    printf("Merged %d client results of %s: %d threads in all\n\n", res->nsteps, res->w->name,
+           res->final.threads);
+    printf("client  %-30s %-16s %7s %11s %10s %12s  %s\n", "file", "host", "threads",
+           "start skew", "window", "events", "end");
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *s = &res->steps[i];
+        const struct res_fact *skew = res_fact(s, "start_skew_s");
+        if (!s->have_final) {
+            printf("%6d  %-30s %s\n", i + 1, rep_fact_str(s, "file"), s->err.msg);
+            continue;
+        }
+        printf("%6d  %-30s %-16s %7d %+10.3fs %9.3fs %12llu  %s\n", i + 1,
+               rep_fact_str(s, "file"), rep_fact_str(s, "hostname"), s->final.threads,
+               skew ? skew->num : 0.0, s->final.window_s,
+               (unsigned long long)s->final.d.events,
+               s->complete ? "complete" : rep_json_end(s->end) ? rep_json_end(s->end) : "?");
+    }
+    printf("\nStart skew: %.3f s; window overlap: %.1f%% (%.3f s in common of %.3f s)\n\n",
+           sk ? sk->num : 0.0, ov ? ov->num : 0.0, cw ? cw->num : 0.0, uw ? uw->num : 0.0);
+    for (int i = 0; i < res->niv; i++)
+        rep_interval(res, &res->iv[i]);
+    if (res->niv)
+        printf("\n");
+    rep_final(res, &res->final, true);
+}
+
 /* rep_command_renderer - the renderer cli_command calls after a command that succeeded or
  * measured something; NULL when its progress lines were all its output. */
 static rep_render_fn rep_command_renderer(const struct res *res)
@@ -16163,6 +17537,8 @@ static rep_render_fn rep_command_renderer(const struct res *res)
         const char *workload;
         rep_render_fn fn;
     } tab[] = {{"ping", rep_ping}, {"hostfacts", rep_facts}, {"all", rep_all}};
+    if (res->command && !strcmp(res->command, "merge"))
+        return res->have_final ? rep_merge : NULL;
     for (size_t i = 0; i < countof(tab) && res->w; i++)
         if (!strcmp(res->w->name, tab[i].workload))
             return tab[i].fn;
@@ -17201,6 +18577,8 @@ struct cli {
     int nargs, cap;
     const char *pos[3];             /* positionals: test, command, extra */
     int npos;
+    const char **opnd;              /* every positional, for a test that takes files */
+    int nopnd;
     char **own;                     /* strings read from option files, freed by cli_free */
     int nown, capown;
     const struct wl_def *w;         /* the test, once known */
@@ -17231,7 +18609,10 @@ static void cli_free(struct cli *c)
     free(c->args);
     free(c->from);
     free(c->av);
+    free(c->opnd);
     buf_free(&c->argmem);
+    c->opnd = NULL;
+    c->nopnd = 0;
     c->own = NULL;
     c->args = c->from = NULL;
     c->nown = c->nargs = 0;
@@ -18924,8 +20305,11 @@ static int cli_parse(struct cli *c, int argc, char **argv)
                                 "options.\n");
             }
             cli_add(c, c->nargs, a, NULL);
-        } else if (c->npos < 3) {
-            c->pos[c->npos++] = a;
+        } else {
+            c->opnd = cli_grow(c->opnd, (size_t)c->nopnd + 1, sizeof(*c->opnd));
+            c->opnd[c->nopnd++] = a;
+            if (c->npos < 3)
+                c->pos[c->npos++] = a;
         }
     }
     return B_EXIT_OK;
@@ -18998,6 +20382,13 @@ static int cli_resolve(struct cli *c)
     int first_cmd = c->test ? 0 : 1;
     if (!c->test && c->npos > 0)
         c->test = c->pos[0];
+    const struct wl_def *fw = c->test && c->test == c->pos[0] ? wl_find(c->test) : NULL;
+    if (fw && fw->files) { /* bench merge A.json B.json ...: operands, not a command word */
+        bool help = c->nopnd == 2 && !strcmp(c->opnd[1], "help");
+        opts.files = help ? NULL : c->opnd + 1;
+        opts.nfiles = help ? 0 : c->nopnd - 1;
+        c->npos = help ? 2 : 1;
+    }
     if (c->npos > first_cmd)
         c->cmd = c->pos[first_cmd];
     if (c->npos > first_cmd + 1) {

@@ -382,6 +382,9 @@ struct bench_opts {
     int nckpt;                    /* number of checkpoints */
     double ckpt[OPT_MAX_CKPT];    /* checkpoint times, seconds from start */
     double forced_s;              /* seconds after --time before forced shutdown; <0 off */
+    const char **files;           /* set by cli_: the file operands of a test that takes them
+                                     (bench merge A.json B.json), [nfiles] */
+    int nfiles;
     i64 start_at_unix_ns;         /* --start-at as CLOCK_REALTIME ns (load_start_at_parse);
                                      0 = none */
     struct rnd_params rnd;        /* distribution */
@@ -540,6 +543,79 @@ BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b
 /* load_stopping - should an event or a setup phase that runs long stop now (a signal, or
  * the run is ending on a failure)? Cheap: long loops call it every few milliseconds. */
 BENCH_API bool load_stopping(const struct load_run *r);
+
+/*== 14 jr_ : JSON reader: untrusted bytes to a tree, paths ==================*/
+
+/* The reader is a library for commands that read reports (compare, merge): its API is
+ * B_UNUSED so that a build without one of them stays warning-free. */
+
+/* Kinds of JSON value. */
+enum jr_type { JR_NULL, JR_FALSE, JR_TRUE, JR_NUM, JR_STR, JR_ARR, JR_OBJ };
+
+#define JR_MAX_DEPTH 64                     /* nesting of arrays and objects */
+#define JR_MAX_FILE_BYTES (64u << 20)       /* jr_parse_file refuses larger files */
+
+/* One value of a parsed document; all of them live in the document's one arena. */
+struct jr_val {
+    u8 type;                 /* enum jr_type */
+    u8 exact;                /* JR_NUM: an integer literal that fits: mag holds it exactly */
+    u8 neg;                  /* JR_NUM exact: negative (the value is -mag) */
+    u32 n;                   /* JR_ARR/JR_OBJ: items or members; JR_STR: bytes (no NUL) */
+    u32 keylen;              /* bytes of key */
+    const char *key;         /* member name (NUL-terminated UTF-8); NULL outside objects */
+    const char *s;           /* JR_STR: the decoded text; JR_NUM: the number's literal text */
+    struct jr_val *next;     /* next member or item of the parent; NULL at the end */
+    struct jr_val *kid;      /* JR_ARR/JR_OBJ: first member or item */
+    double num;              /* JR_NUM: the value as a double (strtod, round to nearest) */
+    u64 mag;                 /* JR_NUM exact: the magnitude */
+};
+
+/* A parsed document: the root and the arena every value and string lives in. */
+struct jr_doc {
+    struct jr_val *root;
+    void *arena;             /* one allocation, freed by jr_free */
+    size_t arena_bytes;
+};
+
+/* jr_parse - parse len bytes of RFC 8259 JSON (one value, whitespace around it) into *doc,
+ * strictly: no comments, trailing commas, BOM, leading zeros or '+'; strings valid UTF-8 with
+ * no raw control characters; \u escapes (surrogate pairs joined; a lone surrogate refused)
+ * decoded to UTF-8; depth <= JR_MAX_DEPTH. Duplicate member names are kept; lookups find the
+ * first. what names the input in messages ("A.json"). Return values: B_OK; B_INVALID with e
+ * (b_fail, exit code B_EXIT_FAIL): "reading WHAT: line L col C: expected ',' or '}'". */
+BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
+                       struct b_err *e) B_MUSTCHECK B_UNUSED;
+/* jr_parse_file - read path (a regular file of at most JR_MAX_FILE_BYTES, no FIFO, device or
+ * directory) and parse it. Return values: B_OK; B_SYSERR with e (exit code B_EXIT_ENV) when
+ * it cannot be opened or read; B_INVALID with e (B_EXIT_FAIL) when it is not a regular file,
+ * too large or not JSON. */
+BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
+    B_MUSTCHECK B_UNUSED;
+/* jr_free - release the document (its values and strings); zeroes it. */
+BENCH_API void jr_free(struct jr_doc *doc) B_UNUSED;
+/* jr_get - the first member of object o named name; NULL if o is not an object or has none. */
+BENCH_API const struct jr_val *jr_get(const struct jr_val *o, const char *name) B_UNUSED;
+/* jr_at - item i of array a; NULL if a is not an array or is shorter. */
+BENCH_API const struct jr_val *jr_at(const struct jr_val *a, size_t i) B_UNUSED;
+/* jr_path - the value at a dotted path: "cpu.events_per_s", "steps.2.tps" (an array step is a
+ * decimal index). Member names that contain dots themselves ("facts" of bench all hold
+ * "cpu.events_per_s") match too: at an object, a member whose name equals the rest of the path
+ * or a prefix of it ending at a '.' is tried, whole names first. NULL if nothing is there. */
+BENCH_API const struct jr_val *jr_path(const struct jr_val *root, const char *path) B_UNUSED;
+/* jr_first / jr_next - iterate the members of an object or the items of an array:
+ * for (v = jr_first(a); v; v = jr_next(v)). jr_first is NULL for other kinds. */
+BENCH_API const struct jr_val *jr_first(const struct jr_val *v) B_UNUSED;
+BENCH_API const struct jr_val *jr_next(const struct jr_val *v) B_UNUSED;
+/* Typed getters: true with *out set when v (may be NULL) is of the kind, else false.
+ * jr_num: any number as a double; jr_i64/jr_u64: an integer literal that fits exactly
+ * (histogram counts stay exact); jr_str: the text (NUL-terminated; *len may be NULL); jr_bool. */
+BENCH_API bool jr_num(const struct jr_val *v, double *out) B_UNUSED;
+BENCH_API bool jr_i64(const struct jr_val *v, i64 *out) B_UNUSED;
+BENCH_API bool jr_u64(const struct jr_val *v, u64 *out) B_UNUSED;
+BENCH_API bool jr_str(const struct jr_val *v, const char **out, size_t *len) B_UNUSED;
+BENCH_API bool jr_bool(const struct jr_val *v, bool *out) B_UNUSED;
+/* jr_type_name - "null", "false", "true", "number", "string", "array", "object". */
+BENCH_API const char *jr_type_name(int type) B_UNUSED;
 
 /*== 14 res_ : results as data ===============================================*/
 
@@ -755,6 +831,8 @@ struct wl_def {
     int (*prewarm)(struct res *res);
     int variant;                               /* which of a family (the oltp_* scripts) */
     bool hidden;                               /* not listed in --help */
+    bool files;                                /* takes file operands after its name, not a
+                                                  command word (bench merge A.json B.json) */
     int (*init)(struct load_run *r);           /* shared setup before threads start */
     int (*thread_init)(struct load_thread *t); /* per-thread setup */
     int (*event)(struct load_thread *t);       /* one event: B_OK, B_DONE or an error */

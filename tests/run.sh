@@ -104,6 +104,7 @@ suite oltp bash tests/oltp.sh
 suite slap sh tests/slap.sh
 suite results sh tests/results.sh
 suite json sh tests/json.sh
+suite merge sh tests/merge.sh
 suite all sh tests/all.sh
 suite multihost sh tests/multihost.sh
 suite mutate-fast sh tests/mutate.sh --fast

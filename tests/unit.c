@@ -45,6 +45,8 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_slap.c"
 #include "t_mem.c"
 #include "t_all.c"
+#include "t_jr.c"
+#include "t_mrg.c"
 
 static const struct {
     const char *name;
@@ -93,6 +95,9 @@ static const struct {
     {"load_mutex_one_per_thread", t_load_mutex_one_per_thread},
     {"load_memory_limit", t_load_memory_limit},
     {"load_rate_open_loop", t_load_rate_open_loop},
+    {"load_start_at_parse", t_load_start_at_parse},
+    {"load_clock_refuse", t_load_clock_refuse},
+    {"mrg_hist_exact", t_mrg_hist_exact},
     {"load_snapshot_diff", t_load_snapshot_diff},
     {"run_forced_then_next", t_run_forced_then_next},
     {"load_rate_lasts_time", t_load_rate_lasts_time},
@@ -158,6 +163,11 @@ static const struct {
     {"all_expect_parse", t_all_expect_parse},
     {"all_verdicts", t_all_verdicts},
     {"all_settings", t_all_settings},
+    {"jr_valid", t_jr_valid},
+    {"jr_invalid", t_jr_invalid},
+    {"jr_values", t_jr_values},
+    {"jr_files", t_jr_files},
+    {"jr_roundtrip", t_jr_roundtrip},
 };
 
 int main(int argc, char **argv)
