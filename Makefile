@@ -147,9 +147,11 @@ tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 
 # libFuzzer: tests/fuzz_my over the parsers of server bytes, tests/fuzz_opt over the command
 # line and the option files, tests/fuzz_z over the compressed protocol (inflate, frames,
-# deflate round trips). FUZZ_TIME seconds each: `make fuzz` runs 3 x 150 s, `make test` a
-# 3 x 20 s slice; `make fuzz FUZZ_TIME=3600` runs long.
-# Corpora grow in build/fuzz-corpus, build/fuzz-opt-corpus and build/fuzz-z-corpus.
+# deflate round trips), tests/fuzz_jr over the JSON reader (reports given to compare/merge).
+# FUZZ_TIME seconds each: `make fuzz` runs 4 x 150 s, `make test` a 4 x 20 s slice;
+# `make fuzz FUZZ_TIME=3600` runs long.
+# Corpora grow in build/fuzz-corpus, build/fuzz-opt-corpus, build/fuzz-z-corpus and
+# build/fuzz-jr-corpus.
 FUZZ_TIME ?= 150
 FUZZ_CC    = clang $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
@@ -161,7 +163,10 @@ tests/fuzz_opt: tests/fuzz_opt.c $(SRC) $(MBEDTLS_HLIBS)
 tests/fuzz_z: tests/fuzz_z.c $(SRC) $(MBEDTLS_HLIBS)
 	$(FUZZ_CC) -o $@ tests/fuzz_z.c $(HOST_TLS) $(LDLIBS)
 
-fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z
+tests/fuzz_jr: tests/fuzz_jr.c $(SRC) $(MBEDTLS_HLIBS)
+	$(FUZZ_CC) -o $@ tests/fuzz_jr.c $(HOST_TLS) $(LDLIBS)
+
+fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
 	@rm -rf build/fuzz-seeds build/fuzz-opt-seeds build/fuzz-opt-tmp build/fuzz-z-seeds && \
 	  mkdir -p build/fuzz-seeds build/fuzz-corpus build/fuzz-opt-seeds build/fuzz-opt-corpus build/fuzz-opt-tmp \
 	    build/fuzz-z-seeds build/fuzz-z-corpus
@@ -183,7 +188,12 @@ fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z
 	@./tests/fuzz_z -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -artifact_prefix=$(abspath build)/fuzz-z- \
 	    build/fuzz-z-corpus build/fuzz-z-seeds > build/fuzz-z.log 2>&1; rc=$$?; \
 	    grep -E '^Done|ERROR|SUMMARY' build/fuzz-z.log | tail -3; \
-	    [ $$rc = 0 ] && echo "fuzz: 3 passed, 0 failed" || { tail -40 build/fuzz-z.log; exit $$rc; }
+	    [ $$rc = 0 ] || { tail -40 build/fuzz-z.log; exit $$rc; }
+	@mkdir -p build/fuzz-jr-corpus
+	@./tests/fuzz_jr -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -max_len=65536 \
+	    -artifact_prefix=$(abspath build)/fuzz-jr- build/fuzz-jr-corpus tests/fixtures/json \
+	    > build/fuzz-jr.log 2>&1; rc=$$?; grep -E '^Done|ERROR|SUMMARY' build/fuzz-jr.log | tail -3; \
+	    [ $$rc = 0 ] && echo "fuzz: 4 passed, 0 failed" || { tail -40 build/fuzz-jr.log; exit $$rc; }
 
 tests/noiouring: tests/noiouring.c
 	$(CC) $(WARN) -O1 -o $@ tests/noiouring.c
@@ -191,7 +201,7 @@ tests/noiouring: tests/noiouring.c
 # setup first: on a fresh machine it installs the compilers and servers the rest needs
 test:
 	@tests/setup.sh
-	@$(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z
+	@$(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
 	tests/run.sh
 
 # mutation testing and coverage: quick glibc builds of their own under build/mutate, build/cov
@@ -211,7 +221,7 @@ fmt:
 	clang-format -i bench.c bench.h tests/*.c
 
 clean:
-	rm -rf bench bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/fuzz_my tests/fuzz_opt tests/fuzz_z build/kinc
+	rm -rf bench bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr build/kinc
 
 distclean: clean
 	rm -rf build

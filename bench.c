@@ -64,6 +64,7 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/timex.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <linux/io_uring.h>
@@ -528,36 +529,42 @@ BENCH_API u64 rnd_next(struct rnd *r)
 static struct {
     pthread_mutex_t mu;
     bool seeded;
-    int f, r;  /* glibc's fptr and rptr, as indices */
-    u32 s[31]; /* int32_t state[31] */
+    struct rnd_glibc g;
 } rnd_libc = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static u32 rnd_libc_step(void)
+/* rnd_glibc_random - the next random() of a private glibc stream: 0 .. 2^31-1. */
+BENCH_API u32 rnd_glibc_random(struct rnd_glibc *g)
 {
-    u32 v = rnd_libc.s[rnd_libc.f] += rnd_libc.s[rnd_libc.r];
-    if (++rnd_libc.f >= 31) {
-        rnd_libc.f = 0;
-        ++rnd_libc.r;
-    } else if (++rnd_libc.r >= 31)
-        rnd_libc.r = 0;
+    u32 v = g->s[g->f] += g->s[g->r];
+    if (++g->f >= 31) {
+        g->f = 0;
+        ++g->r;
+    } else if (++g->r >= 31)
+        g->r = 0;
     return v >> 1;
 }
 
-static void rnd_libc_seed_locked(unsigned seed)
+/* rnd_glibc_srandom - glibc's srandom(seed) on a private stream. */
+BENCH_API void rnd_glibc_srandom(struct rnd_glibc *g, unsigned seed)
 {
     int32_t w = (int32_t)(seed ? seed : 1u);
-    rnd_libc.s[0] = (u32)w;
+    g->s[0] = (u32)w;
     for (int i = 1; i < 31; i++) { /* 16807 * w % 2147483647 without overflow (Schrage) */
         int32_t hi = w / 127773, lo = w % 127773;
         w = 16807 * lo - 2836 * hi;
         if (w < 0)
             w += 2147483647;
-        rnd_libc.s[i] = (u32)w;
+        g->s[i] = (u32)w;
     }
-    rnd_libc.f = 3;
-    rnd_libc.r = 0;
+    g->f = 3;
+    g->r = 0;
     for (int i = 0; i < 310; i++)
-        (void)rnd_libc_step();
+        (void)rnd_glibc_random(g);
+}
+
+static void rnd_libc_seed_locked(unsigned seed)
+{
+    rnd_glibc_srandom(&rnd_libc.g, seed);
     rnd_libc.seeded = true;
 }
 
@@ -575,7 +582,7 @@ BENCH_API long rnd_libc_random(void)
     pthread_mutex_lock(&rnd_libc.mu);
     if (!rnd_libc.seeded)
         rnd_libc_seed_locked(1);
-    u32 v = rnd_libc_step();
+    u32 v = rnd_glibc_random(&rnd_libc.g);
     pthread_mutex_unlock(&rnd_libc.mu);
     return (long)v;
 }
@@ -699,18 +706,66 @@ static u32 rnd_permute(u32 x)
     return x <= prime / 2 ? residue : prime - residue;
 }
 
-/* rnd_unique_init - sb_rand.c's rand_unique_seed(index, offset). */
+/* rnd_unique_init - sb_rand.c's rand_unique_seed(index, offset): the whole sequence (lane 0
+ * of 1). */
 BENCH_API void rnd_unique_init(struct rnd_unique *u, u32 index, u32 offset)
 {
-    atomic_store(&u->index, rnd_permute(rnd_permute(index) + 0x682f0161u));
+    u->base = rnd_permute(rnd_permute(index) + 0x682f0161u);
     u->offset = rnd_permute(rnd_permute(offset) + 0x46790905u);
+    u->lane = 0;
+    u->stride = 1;
+    atomic_store(&u->next, 0u);
+}
+
+/*
+ * rnd_unique_seed - the sequence of a run seeded `seed`, drawn as sb_rand_init draws it: after
+ * srandom(seed), four random() calls seed the main thread's xoroshiro128+, then
+ * rand_unique_seed(random(), random()) (gcc evaluates those arguments right to left: the
+ * offset first). sysbench itself does this before its srandom(--rand-seed), from whatever state
+ * random() is in then (Debian's LuaJIT seeds it from the time of day at load); bench takes the
+ * run's seed, on a private stream, so the threads' seeds stay sysbench's.
+ */
+BENCH_API void rnd_unique_seed(struct rnd_unique *u, unsigned seed)
+{
+    struct rnd_glibc g;
+    rnd_glibc_srandom(&g, seed);
+    for (int i = 0; i < 4; i++)
+        (void)rnd_glibc_random(&g);
+    u32 offset = rnd_glibc_random(&g);
+    u32 index = rnd_glibc_random(&g);
+    rnd_unique_init(u, index, offset);
+}
+
+/* rnd_unique_lane - this client's share of the sequence: the indices lane, lane + stride,
+ * lane + 2 * stride, ... (client `lane` of `stride`), so clients never draw the same value. */
+BENCH_API void rnd_unique_lane(struct rnd_unique *u, u32 lane, u32 stride)
+{
+    u->lane = lane;
+    u->stride = stride ? stride : 1;
 }
 
 /* rnd_unique - the next value of the sequence (safe from several threads). */
 BENCH_API u32 rnd_unique(struct rnd_unique *u)
 {
-    u32 index = atomic_fetch_add(&u->index, 1u);
+    u32 k = atomic_fetch_add(&u->next, 1u);
+    u32 index = u->base + k * u->stride + u->lane;
     return rnd_permute((rnd_permute(index) + u->offset) ^ 0x5bf03635u);
+}
+
+/* rnd_client_seed - the srandom() seed of client `index` of a run seeded `seed` (not 0):
+ * client 0 keeps the seed, so one client alone is the plain run; the others get their own
+ * (a 32-bit mix of the seed and the index, never 0). */
+BENCH_API unsigned rnd_client_seed(u64 seed, i64 index)
+{
+    if (index <= 0)
+        return (unsigned)seed;
+    u32 x = (u32)seed ^ (u32)(seed >> 32) ^ ((u32)index * 0x9e3779b9u);
+    x ^= x >> 16;
+    x *= 0x85ebca6bu;
+    x ^= x >> 13;
+    x *= 0xc2b2ae35u;
+    x ^= x >> 16;
+    return x == (u32)seed || !x ? x + 1u : x;
 }
 
 static u32 rnd_zipfian(struct rnd *r, const struct rnd_params *p, u32 a, u32 b)
@@ -777,6 +832,13 @@ static const struct opt_def opt_general[] = {
         "execute events for this many seconds with statistics disabled before the actual "
         "benchmark run with statistics enabled",
         NULL, OPT_F_EXT),
+    OPT("start-at", STR, start_at, "", 0, 0, NULL,
+        "connect and warm up, then start the measured window at this wall-clock time: RFC 3339 "
+        "UTC (2026-12-02T14:00:00Z) or +N seconds from now (clients on several hosts)",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("start-at-force", BOOL, start_at_force, "off", 0, 0, NULL,
+        "--start-at even when the kernel says the system clock is not synchronized", NULL,
+        OPT_F_EXT),
     OPT("forced-shutdown", STR, forced_shutdown, "off", 0, 0, NULL,
         "number of seconds to wait after the --time limit before forcing shutdown, or 'off' "
         "to disable",
@@ -836,6 +898,15 @@ static const struct opt_def opt_rand[] = {
         "parameter h for pareto distribution", NULL, 0),
     OPT("rand-zipfian-exp", DOUBLE, rand_zipfian_exp, "0.8", 0, 100, NULL,
         "shape parameter (exponent, theta) for the Zipfian distribution", NULL, OPT_F_EXT),
+    OPT("client-index", INT, client_index, "-1", -1, 1e6, NULL,
+        "this process is client N (0-based) of --client-count acting as one run: its own ids "
+        "and seeds; client 0 prepares and cleans up",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("client-count", INT, client_count, "-1", -1, 1e6, NULL,
+        "number of clients (processes, hosts) acting as one run, with --client-index", NULL,
+        OPT_F_EXT | OPT_F_NODEF),
+    OPT("client-wait", INT, client_wait, "60", 1, 86400, NULL,
+        "seconds a client other than 0 waits at prepare for client 0's tables", NULL, OPT_F_EXT),
 };
 
 static const struct opt_def opt_log[] = {
@@ -8765,12 +8836,228 @@ static int load_start(struct load_run *r)
     return B_OK;
 }
 
+/* ---- --start-at: the measured window starts at a wall-clock instant ---- */
+
+/* load_unix_offset - CLOCK_REALTIME minus CLOCK_MONOTONIC in ns, from one reading of the wall
+ * clock between two of the monotonic one (their midpoint). */
+static i64 load_unix_offset(void)
+{
+    struct timespec m1, rt, m2;
+    clock_gettime(CLOCK_MONOTONIC, &m1);
+    clock_gettime(CLOCK_REALTIME, &rt);
+    clock_gettime(CLOCK_MONOTONIC, &m2);
+    i64 mono = ((i64)m1.tv_sec * 1000000000 + m1.tv_nsec + (i64)m2.tv_sec * 1000000000 +
+                m2.tv_nsec) / 2;
+    return (i64)rt.tv_sec * 1000000000 + rt.tv_nsec - mono;
+}
+
+/* load_fmt_unix_ns - RFC 3339 UTC with milliseconds ("2026-12-02T14:00:00.000Z"). */
+static const char *load_fmt_unix_ns(char *out, size_t n, i64 ns)
+{
+    time_t secs = (time_t)(ns / 1000000000);
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ns % 1000000000 / 1000000));
+    return out;
+}
+
+BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, struct b_err *e)
+{
+    const i64 sec = 1000000000;
+    i64 t;
+    char *end;
+    if (s[0] == '+') { /* +N seconds from now */
+        if (!isdigit((unsigned char)s[1]))
+            goto bad;
+        errno = 0;
+        double v = strtod(s + 1, &end);
+        if (errno || *end || !(v > 0) || v > 86400)
+            goto bad;
+        t = now_unix_ns + (i64)(v * 1e9);
+    } else { /* RFC 3339 in UTC: YYYY-MM-DDTHH:MM:SS[.frac](Z|+00:00|-00:00) */
+        int Y, M, D, h, m, sc, used = 0;
+        struct tm tm;
+        i64 frac = 0;
+        if (sscanf(s, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d%n", &Y, &M, &D, &h, &m, &sc, &used) != 6 ||
+            used != 19 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sc > 59 ||
+            Y < 1970 || h < 0 || m < 0 || sc < 0)
+            goto bad;
+        const char *p = s + used;
+        if (*p == '.') {
+            i64 scale = sec;
+            if (!isdigit((unsigned char)p[1]))
+                goto bad;
+            for (p++; isdigit((unsigned char)*p); p++)
+                if (scale > 1)
+                    scale /= 10, frac += (*p - '0') * scale;
+        }
+        if (strcmp(p, "Z") && strcmp(p, "z") && strcmp(p, "+00:00") && strcmp(p, "-00:00")) {
+            b_fail(e, B_EXIT_USAGE,
+                   "--start-at=%s: only UTC is taken (end the time in Z, or give +N seconds)", s);
+            return B_EXIT_USAGE;
+        }
+        memset(&tm, 0, sizeof(tm));
+        tm.tm_year = Y - 1900, tm.tm_mon = M - 1, tm.tm_mday = D;
+        tm.tm_hour = h, tm.tm_min = m, tm.tm_sec = sc;
+        time_t tt = timegm(&tm);
+        if (tm.tm_mday != D) /* 2026-02-30 normalised to March */
+            goto bad;
+        t = (i64)tt * sec + frac;
+    }
+    if (t <= now_unix_ns) {
+        char now[80];
+        b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.3f s in the past (now: %s)", s,
+               (double)(now_unix_ns - t) / 1e9, load_fmt_unix_ns(now, sizeof(now), now_unix_ns));
+        b_hint(e, "give a time ahead, or +N for N seconds from now (the clients must get time "
+                  "to connect)");
+        return B_EXIT_USAGE;
+    }
+    if (t - now_unix_ns > 86400 * sec) {
+        b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.0f s ahead, more than a day", s,
+               (double)(t - now_unix_ns) / 1e9);
+        return B_EXIT_USAGE;
+    }
+    *out = t;
+    return B_EXIT_OK;
+bad:
+    b_fail(e, B_EXIT_USAGE,
+           "--start-at=%s: not a time (expected RFC 3339 UTC such as 2026-12-02T14:00:00Z, or +N "
+           "seconds such as +30)",
+           s);
+    return B_EXIT_USAGE;
+}
+
+BENCH_API void load_clock_read(struct load_clock *c)
+{
+    struct timex tx;
+    memset(&tx, 0, sizeof(tx)); /* modes 0: read only */
+    memset(c, 0, sizeof(*c));
+    int st = adjtimex(&tx);
+    if (st < 0)
+        return;
+    c->known = true;
+    c->synced = st != TIME_ERROR && !(tx.status & STA_UNSYNC);
+    c->esterror_us = (i64)tx.esterror;
+    c->maxerror_us = (i64)tx.maxerror;
+}
+
+BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b_err *e)
+{
+    if (!c->known || c->synced || force)
+        return B_OK;
+    b_fail(e, B_EXIT_ENV,
+           "--start-at: the kernel says the system clock is not synchronized (adjtimex: "
+           "STA_UNSYNC, maximum error %.3f ms): clients on several hosts would not start "
+           "together",
+           (double)c->maxerror_us / 1e3);
+    b_hint(e, "synchronize the clock (chrony, systemd-timesyncd, ntpd), or add "
+              "--start-at-force to start anyway");
+    e->rc = B_UNSUPPORTED;
+    return B_UNSUPPORTED;
+}
+
+/*
+ * load_start_at_setup - with --start-at: read the clock state into the result's facts and
+ * refuse an unsynchronized clock (unless --start-at-force), a time already past; convert the
+ * target to the monotonic clock once. B_OK (also without --start-at), else r->err says why.
+ */
+static int load_start_at_setup(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    struct load_clock c;
+    char when[80];
+    if (!o->start_at_unix_ns)
+        return B_OK;
+    load_clock_read(&c);
+    res_fact_str(r->res, "start_at", "%s", load_fmt_unix_ns(when, sizeof(when),
+                                                             o->start_at_unix_ns));
+    res_fact_int(r->res, "start_at_unix_ns", o->start_at_unix_ns);
+    if (c.known) {
+        res_fact_bool(r->res, "clock_synchronized", c.synced);
+        res_fact_int(r->res, "clock_esterror_us", c.esterror_us);
+        res_fact_int(r->res, "clock_maxerror_us", c.maxerror_us);
+    } else
+        res_warn(r->res, "clock_unknown", NULL,
+                 "--start-at: adjtimex(2) did not answer: the clock's synchronization is "
+                 "unknown");
+    int rc = load_clock_refuse(&c, o->start_at_force, &r->err);
+    if (rc != B_OK)
+        return rc;
+    r->unix_off_ns = load_unix_offset();
+    i64 mono = o->start_at_unix_ns - r->unix_off_ns;
+    if (mono <= (i64)clk_now_ns()) {
+        b_fail(&r->err, B_EXIT_USAGE, "--start-at=%s: that time has passed", o->start_at);
+        return B_INVALID;
+    }
+    r->start_at_ns = (u64)mono;
+    return B_OK;
+}
+
+/* load_release_failed - workers created and waiting for the start signal: stop them, join. */
+static void load_release_failed(struct load_run *r)
+{
+    atomic_store(&r->stop, 1);
+    pthread_mutex_lock(&r->mu);
+    r->go = 1;
+    pthread_cond_broadcast(&r->cv_go);
+    pthread_mutex_unlock(&r->mu);
+    for (int k = 0; k < r->nthreads; k++)
+        pthread_join(r->thr[k].tid, NULL);
+}
+
+/*
+ * load_start_at_wait - with --start-at, once the workers are connected and ready: sleep until
+ * the instant minus --warmup-time (in slices: a signal ends the wait), so that the measured
+ * window starts at it. A target already passed (connecting took too long) is an error, not a
+ * late start. On failure the workers are joined and r->err says why.
+ */
+static int load_start_at_wait(struct load_run *r)
+{
+    const u64 warm = (u64)r->o->warmup_time * 1000000000u;
+    if (!r->start_at_ns)
+        return B_OK;
+    u64 release = r->start_at_ns > warm ? r->start_at_ns - warm : 0, now = clk_now_ns();
+    int rc = B_OK;
+    if (now >= r->start_at_ns) {
+        char when[80];
+        b_fail(&r->err, B_EXIT_ENV,
+               "--start-at=%s: the time passed %.3f s ago, while connecting and initializing; "
+               "nothing was measured",
+               load_fmt_unix_ns(when, sizeof(when), r->o->start_at_unix_ns),
+               (double)(now - r->start_at_ns) / 1e9);
+        b_hint(&r->err, "start the clients earlier, or give a later time");
+        rc = r->err.rc = B_TIMEOUT;
+    } else if (now > release)
+        res_warn(r->res, "warmup_short", NULL,
+                 "--start-at: only %.3f s of the --warmup-time=%lld were left after connecting",
+                 (double)(r->start_at_ns - now) / 1e9, (long long)r->o->warmup_time);
+    while (rc == B_OK && now < release) {
+        clk_sleep_until(B_MIN(release, now + 50000000u));
+        if (atomic_load(&b_stop)) {
+            b_fail(&r->err, B_EXIT_FAIL, "--start-at: interrupted by %s while waiting for the "
+                                         "start time",
+                   os_stop_signame());
+            rc = r->err.rc = B_INTR;
+        }
+        now = clk_now_ns();
+    }
+    if (rc != B_OK)
+        load_release_failed(r);
+    return rc;
+}
+
 /* load_go - start the clock and release the workers. */
 static void load_go(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
+    if (!r->unix_off_ns)
+        r->unix_off_ns = load_unix_offset();
     r->t_start_ns = clk_now_ns();
     r->t_measure_ns = r->t_start_ns + (u64)o->warmup_time * 1000000000u;
+    if (r->start_at_ns) /* --start-at: the window starts at the instant (or when the
+                           workers were released, if that was late: what they really did) */
+        r->t_measure_ns = B_MAX(r->start_at_ns, r->t_measure_ns);
     r->deadline_ns = o->time_s ? r->t_measure_ns + (u64)o->time_s * 1000000000u : 0;
     atomic_store(&r->next_arrival_ns, r->t_start_ns);
     r->base.t_ns = r->t_measure_ns;
@@ -8881,6 +9168,688 @@ static void load_run_main(struct load_run *r, const struct load_hooks *hk)
     load_snap_free(&prev);
     load_snap_free(&cur);
     load_snap_free(&d);
+}
+
+/*== 14 jr_ : JSON reader: untrusted bytes to a tree, paths ==================*/
+/*
+ * RFC 8259 JSON into a tree of struct jr_val, for inputs bench did not write itself (reports
+ * handed to `bench compare` and `bench merge`): every byte is untrusted. Two passes over the
+ * same recursive-descent code: the first validates and counts values and string bytes, the
+ * second builds into ONE arena allocation of exactly that size (values first, then every
+ * string, key and number literal NUL-terminated), so a document is freed with one free() and
+ * the memory a hostile file can make us take is bounded by its length (at most about 28x:
+ * "[1,1,1,...]" is one 56-byte value per 2 input bytes). Errors name the line and the column
+ * (bytes, 1-based) of the offending byte and what was expected there.
+ *
+ * Strict: one value with optional whitespace (space, tab, LF, CR) around it; no BOM, comments,
+ * trailing commas, single quotes, NaN/Infinity, leading zeros or '+'; numbers in the RFC's
+ * grammar, refused when out of double range ("1e400"); strings valid UTF-8 (no overlong forms,
+ * no encoded surrogates, nothing above U+10FFFF), no raw control characters, the RFC's escapes
+ * only, \u surrogate pairs joined into one code point and a lone surrogate refused; nesting
+ * depth at most JR_MAX_DEPTH. Integer literals keep their exact magnitude (u64) beside the
+ * double, so histogram counts and byte sizes survive above 2^53.
+ *
+ * Limitations: duplicate member names are kept and lookups find the first (RFC 8259 leaves
+ * the meaning open); "\u0000" is decoded (jr_str's length says where the text ends); member
+ * lookup is a linear scan (bench's objects have tens of members).
+ */
+
+/* The parser's state; build == false is the counting pass. */
+struct jr_ps {
+    const u8 *p, *end, *start;
+    const char *what;          /* the input's name in messages */
+    struct b_err *e;
+    bool build;
+    size_t nvals, nbytes;      /* counting pass: what the arena must hold */
+    struct jr_val *vals;       /* building pass: next free value */
+    char *str;                 /* building pass: next free string byte */
+};
+
+static const char *jr_found(const u8 *at, const u8 *end, char *buf, size_t n)
+{
+    if (at >= end)
+        return "end of input";
+    if (*at >= 0x21 && *at < 0x7f)
+        snprintf(buf, n, "'%c'", *at);
+    else
+        snprintf(buf, n, "byte 0x%02x", *at);
+    return buf;
+}
+
+/* jr_fail - e = "reading WHAT: line L col C: MSG"; the position is at's. */
+static int jr_fail(struct jr_ps *ps, const u8 *at, const char *fmt, ...) B_PRINTF(3, 4);
+static int jr_fail(struct jr_ps *ps, const u8 *at, const char *fmt, ...)
+{
+    char m[200];
+    va_list ap;
+    size_t line = 1;
+    const u8 *ls = ps->start;
+    for (const u8 *q = ps->start; q < at && q < ps->end; q++)
+        if (*q == '\n')
+            line++, ls = q + 1;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof(m), fmt, ap);
+    va_end(ap);
+    ps->e->rc = B_INVALID;
+    b_fail(ps->e, B_EXIT_FAIL, "reading %s: line %zu col %zu: %s", ps->what, line,
+           (size_t)(at - ls) + 1, m);
+    return B_INVALID;
+}
+
+static void jr_ws(struct jr_ps *ps)
+{
+    while (ps->p < ps->end &&
+           (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+        ps->p++;
+}
+
+static struct jr_val *jr_newval(struct jr_ps *ps)
+{
+    ps->nvals++;
+    if (!ps->build)
+        return NULL;
+    struct jr_val *v = ps->vals++;
+    memset(v, 0, sizeof(*v));
+    return v;
+}
+
+/* copy n bytes to the arena (NUL added); the counting pass only counts */
+static char *jr_strcopy(struct jr_ps *ps, const void *src, size_t n)
+{
+    ps->nbytes += n + 1;
+    if (!ps->build)
+        return NULL;
+    char *d = ps->str;
+    memcpy(d, src, n);
+    d[n] = 0;
+    ps->str += n + 1;
+    return d;
+}
+
+/* Length of the valid UTF-8 sequence at p (a lead byte >= 0x80), or 0 if invalid. */
+static size_t jr_utf8_len(const u8 *p, const u8 *end)
+{
+    u8 c = p[0], lo = 0x80, hi = 0xbf;
+    size_t n;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        if (c == 0xe0)
+            lo = 0xa0;     /* overlong */
+        else if (c == 0xed)
+            hi = 0x9f;     /* UTF-16 surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        if (c == 0xf0)
+            lo = 0x90;     /* overlong */
+        else if (c == 0xf4)
+            hi = 0x8f;     /* above U+10FFFF */
+    } else
+        return 0;
+    if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+static int jr_hex4(const u8 *p, const u8 *end, u32 *out)
+{
+    u32 v = 0;
+    if (end - p < 4)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        u8 c = p[i];
+        u32 d = c >= '0' && c <= '9'   ? (u32)(c - '0')
+                : c >= 'a' && c <= 'f' ? (u32)(c - 'a' + 10)
+                : c >= 'A' && c <= 'F' ? (u32)(c - 'A' + 10)
+                                       : 16;
+        if (d == 16)
+            return -1;
+        v = v << 4 | d;
+    }
+    *out = v;
+    return 0;
+}
+
+static size_t jr_utf8_put(u8 *o, u32 cp)
+{
+    if (cp < 0x80) {
+        o[0] = (u8)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (u8)(0xc0 | cp >> 6);
+        o[1] = (u8)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (u8)(0xe0 | cp >> 12);
+        o[1] = (u8)(0x80 | (cp >> 6 & 0x3f));
+        o[2] = (u8)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    o[0] = (u8)(0xf0 | cp >> 18);
+    o[1] = (u8)(0x80 | (cp >> 12 & 0x3f));
+    o[2] = (u8)(0x80 | (cp >> 6 & 0x3f));
+    o[3] = (u8)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* A string at ps->p (on its '"'): decoded into the arena, *out and *len set (building pass). The
+ * decoded text is never longer than the literal, so the counting pass counts the literal's
+ * decoded bytes exactly by decoding into nothing. */
+static int jr_string(struct jr_ps *ps, const char **out, u32 *len)
+{
+    const u8 *q = ps->p + 1;
+    size_t n = 0;
+    char *d = ps->build ? ps->str : NULL;
+    for (;;) {
+        if (q >= ps->end)
+            return jr_fail(ps, q, "unterminated string (opened at %s)",
+                           "the '\"' before");
+        u8 c = *q;
+        if (c == '"')
+            break;
+        if (c < 0x20)
+            return jr_fail(ps, q, "control character 0x%02x in a string (escape it)", c);
+        if (c == '\\') {
+            u8 tmp[4];
+            size_t k = 1;
+            if (q + 1 >= ps->end)
+                return jr_fail(ps, q + 1, "unterminated escape in a string");
+            switch (q[1]) {
+            case '"': tmp[0] = '"'; break;
+            case '\\': tmp[0] = '\\'; break;
+            case '/': tmp[0] = '/'; break;
+            case 'b': tmp[0] = '\b'; break;
+            case 'f': tmp[0] = '\f'; break;
+            case 'n': tmp[0] = '\n'; break;
+            case 'r': tmp[0] = '\r'; break;
+            case 't': tmp[0] = '\t'; break;
+            case 'u': {
+                u32 cp, lo;
+                if (jr_hex4(q + 2, ps->end, &cp))
+                    return jr_fail(ps, q, "expected 4 hex digits after \\u");
+                if (cp >= 0xdc00 && cp <= 0xdfff)
+                    return jr_fail(ps, q, "lone low surrogate \\u%04x", cp);
+                if (cp >= 0xd800 && cp <= 0xdbff) {
+                    if (ps->end - q < 12 || q[6] != '\\' || q[7] != 'u' ||
+                        jr_hex4(q + 8, ps->end, &lo) || lo < 0xdc00 || lo > 0xdfff)
+                        return jr_fail(ps, q, "high surrogate \\u%04x without a low one after it",
+                                       cp);
+                    cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                    q += 6;
+                }
+                k = jr_utf8_put(tmp, cp);
+                q += 4;
+                break;
+            }
+            default:
+                return jr_fail(ps, q, "invalid escape '\\%c' in a string",
+                               q[1] >= 0x21 && q[1] < 0x7f ? q[1] : '?');
+            }
+            if (d)
+                memcpy(d + n, tmp, k);
+            n += k;
+            q += 2;
+            continue;
+        }
+        size_t k = 1;
+        if (c >= 0x80 && !(k = jr_utf8_len(q, ps->end)))
+            return jr_fail(ps, q, "invalid UTF-8 in a string (byte 0x%02x)", c);
+        if (d)
+            memcpy(d + n, q, k);
+        n += k;
+        q += k;
+    }
+    if (n > UINT32_MAX)
+        return jr_fail(ps, ps->p, "string too long");
+    ps->nbytes += n + 1;
+    if (d) {
+        d[n] = 0;
+        ps->str += n + 1;
+        *out = d;
+        *len = (u32)n;
+    }
+    ps->p = q + 1;
+    return B_OK;
+}
+
+static int jr_number(struct jr_ps *ps, struct jr_val *v)
+{
+    const u8 *s = ps->p, *q = s;
+    bool integer = true;
+    if (q < ps->end && *q == '-')
+        q++;
+    if (q >= ps->end || *q < '0' || *q > '9')
+        return jr_fail(ps, q, "expected a digit");
+    if (*q == '0') {
+        q++;
+        if (q < ps->end && *q >= '0' && *q <= '9')
+            return jr_fail(ps, q, "leading zero in a number");
+    } else
+        while (q < ps->end && *q >= '0' && *q <= '9')
+            q++;
+    if (q < ps->end && *q == '.') {
+        integer = false;
+        q++;
+        if (q >= ps->end || *q < '0' || *q > '9')
+            return jr_fail(ps, q, "expected a digit after '.'");
+        while (q < ps->end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    if (q < ps->end && (*q == 'e' || *q == 'E')) {
+        integer = false;
+        q++;
+        if (q < ps->end && (*q == '+' || *q == '-'))
+            q++;
+        if (q >= ps->end || *q < '0' || *q > '9')
+            return jr_fail(ps, q, "expected a digit in the exponent");
+        while (q < ps->end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    size_t n = (size_t)(q - s);
+    char small[64];
+    const char *txt = jr_strcopy(ps, s, n);
+    if (!txt) { /* counting pass: check the range on a copy */
+        char *big = n < sizeof(small) ? small : b_xmalloc(n + 1);
+        memcpy(big, s, n);
+        big[n] = 0;
+        double x = strtod(big, NULL);
+        if (big != small)
+            free(big);
+        if (!isfinite(x))
+            return jr_fail(ps, s, "number out of range");
+    } else {
+        v->type = JR_NUM;
+        v->s = txt;
+        v->num = strtod(txt, NULL);
+        if (integer) {
+            const char *dg = txt + (*txt == '-');
+            u64 m = 0;
+            bool ok = true;
+            for (; *dg && ok; dg++) {
+                u64 digit = (u64)(*dg - '0');
+                if (m > (UINT64_MAX - digit) / 10)
+                    ok = false;
+                else
+                    m = m * 10 + digit;
+            }
+            if (ok) {
+                v->exact = 1;
+                v->neg = *txt == '-' && m != 0;
+                v->mag = m;
+            }
+        }
+    }
+    ps->p = q;
+    return B_OK;
+}
+
+static int jr_value(struct jr_ps *ps, struct jr_val *v, int depth);
+
+/* An array or object at ps->p (on its '[' or '{'). */
+static int jr_container(struct jr_ps *ps, struct jr_val *v, int depth)
+{
+    bool obj = *ps->p == '{';
+    char close = obj ? '}' : ']';
+    const u8 *open = ps->p;
+    struct jr_val **tail = v ? &v->kid : NULL;
+    size_t count = 0;
+    int rc;
+    if (depth >= JR_MAX_DEPTH)
+        return jr_fail(ps, ps->p, "nested deeper than %d levels", JR_MAX_DEPTH);
+    if (v)
+        v->type = obj ? JR_OBJ : JR_ARR;
+    ps->p++;
+    jr_ws(ps);
+    if (ps->p < ps->end && *ps->p == close) {
+        ps->p++;
+        return B_OK;
+    }
+    for (;;) {
+        const char *key = NULL;
+        u32 keylen = 0;
+        char fb[16];
+        if (obj) {
+            if (ps->p >= ps->end || *ps->p != '"')
+                return jr_fail(ps, ps->p, "expected a member name in quotes (found %s)",
+                               jr_found(ps->p, ps->end, fb, sizeof(fb)));
+            if ((rc = jr_string(ps, &key, &keylen)) != B_OK)
+                return rc;
+            jr_ws(ps);
+            if (ps->p >= ps->end || *ps->p != ':')
+                return jr_fail(ps, ps->p, "expected ':' (found %s)",
+                               jr_found(ps->p, ps->end, fb, sizeof(fb)));
+            ps->p++;
+            jr_ws(ps);
+        }
+        struct jr_val *kid = jr_newval(ps);
+        if (kid) {
+            kid->key = key;
+            kid->keylen = keylen;
+            *tail = kid;
+            tail = &kid->next;
+        }
+        if ((rc = jr_value(ps, kid, depth + 1)) != B_OK)
+            return rc;
+        count++;
+        jr_ws(ps);
+        if (ps->p < ps->end && *ps->p == ',') {
+            ps->p++;
+            jr_ws(ps);
+            if (ps->p < ps->end && *ps->p == close)
+                return jr_fail(ps, ps->p, "trailing ',' before '%c'", close);
+            continue;
+        }
+        if (ps->p < ps->end && *ps->p == close)
+            break;
+        if (ps->p >= ps->end)
+            return jr_fail(ps, ps->p, "expected ',' or '%c' (the %s opened at offset %zu is "
+                           "not closed)", close, obj ? "object" : "array",
+                           (size_t)(open - ps->start));
+        return jr_fail(ps, ps->p, "expected ',' or '%c' (found %s)", close,
+                       jr_found(ps->p, ps->end, fb, sizeof(fb)));
+    }
+    ps->p++;
+    if (count > UINT32_MAX)
+        return jr_fail(ps, open, "too many items");
+    if (v)
+        v->n = (u32)count;
+    return B_OK;
+}
+
+static int jr_value(struct jr_ps *ps, struct jr_val *v, int depth)
+{
+    static const struct {
+        const char *lit;
+        int type;
+    } lits[] = {{"null", JR_NULL}, {"false", JR_FALSE}, {"true", JR_TRUE}};
+    char fb[16];
+    if (ps->p >= ps->end)
+        return jr_fail(ps, ps->p, "expected a value (found end of input)");
+    u8 c = *ps->p;
+    if (c == '{' || c == '[')
+        return jr_container(ps, v, depth);
+    if (c == '"') {
+        const char *s = NULL;
+        u32 n = 0;
+        int rc = jr_string(ps, &s, &n);
+        if (rc == B_OK && v) {
+            v->type = JR_STR;
+            v->s = s;
+            v->n = n;
+        }
+        return rc;
+    }
+    if (c == '-' || (c >= '0' && c <= '9'))
+        return jr_number(ps, v);
+    for (size_t i = 0; i < countof(lits); i++) {
+        size_t n = strlen(lits[i].lit);
+        if ((size_t)(ps->end - ps->p) >= n && !memcmp(ps->p, lits[i].lit, n)) {
+            ps->p += n;
+            if (v)
+                v->type = (u8)lits[i].type;
+            return B_OK;
+        }
+    }
+    if (c == 0xef && ps->p == ps->start)
+        return jr_fail(ps, ps->p, "expected a value (found a byte order mark, which JSON "
+                                  "does not allow)");
+    return jr_fail(ps, ps->p, "expected a value (found %s)", jr_found(ps->p, ps->end, fb,
+                                                                      sizeof(fb)));
+}
+
+/* one whole pass over the input */
+static int jr_pass(struct jr_ps *ps, struct jr_val *root)
+{
+    char fb[16];
+    int rc;
+    ps->p = ps->start;
+    jr_ws(ps);
+    if ((rc = jr_value(ps, root, 0)) != B_OK)
+        return rc;
+    jr_ws(ps);
+    if (ps->p < ps->end)
+        return jr_fail(ps, ps->p, "expected the end of input after the value (found %s)",
+                       jr_found(ps->p, ps->end, fb, sizeof(fb)));
+    return B_OK;
+}
+
+BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
+                       struct b_err *e)
+{
+    struct jr_ps ps;
+    int rc;
+    memset(doc, 0, sizeof(*doc));
+    if (len > JR_MAX_FILE_BYTES) {
+        b_fail(e, B_EXIT_FAIL, "reading %s: %zu bytes, more than the %u MiB a report may have",
+               what, len, JR_MAX_FILE_BYTES >> 20);
+        e->rc = B_INVALID;
+        return B_INVALID;
+    }
+    memset(&ps, 0, sizeof(ps));
+    ps.start = (const u8 *)p;
+    ps.end = ps.start + len;
+    ps.what = what;
+    ps.e = e;
+    ps.nvals = 1; /* the root */
+    if ((rc = jr_pass(&ps, NULL)) != B_OK)
+        return rc;
+    size_t vbytes = ps.nvals * sizeof(struct jr_val);
+    doc->arena_bytes = vbytes + ps.nbytes;
+    doc->arena = malloc(doc->arena_bytes);
+    if (!doc->arena) {
+        b_fail(e, B_EXIT_ENV, "reading %s: out of memory for %zu bytes", what, doc->arena_bytes);
+        e->rc = B_NOMEM;
+        return B_NOMEM;
+    }
+    ps.build = true;
+    ps.vals = doc->arena;
+    ps.str = (char *)doc->arena + vbytes;
+    ps.nvals = 0;
+    ps.nbytes = 0;
+    doc->root = jr_newval(&ps);
+    if ((rc = jr_pass(&ps, doc->root)) != B_OK) { /* NEVER: the first pass accepted it */
+        jr_free(doc);
+        return rc;
+    }
+    return B_OK;
+}
+
+BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
+{
+    struct stat st;
+    memset(doc, 0, sizeof(*doc));
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) {
+        int er = errno;
+        b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(er), b_errno_name(er));
+        e->rc = B_SYSERR;
+        e->sys_errno = er;
+        return B_SYSERR;
+    }
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)JR_MAX_FILE_BYTES) {
+        int er = errno;
+        if (S_ISDIR(st.st_mode))
+            b_fail(e, B_EXIT_FAIL, "reading %s: a directory, not a report file", path);
+        else if (S_ISREG(st.st_mode) && st.st_size > (off_t)JR_MAX_FILE_BYTES)
+            b_fail(e, B_EXIT_FAIL, "reading %s: %lld bytes, more than the %u MiB a report may "
+                   "have", path, (long long)st.st_size, JR_MAX_FILE_BYTES >> 20);
+        else if (!S_ISREG(st.st_mode))
+            b_fail(e, B_EXIT_FAIL, "reading %s: not a regular file", path);
+        else
+            b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(er), b_errno_name(er));
+        e->rc = B_INVALID;
+        close(fd);
+        return B_INVALID;
+    }
+    size_t cap = (size_t)st.st_size, len = 0;
+    char *buf = b_xmalloc(cap + 1);
+    for (;;) { /* the size may change under us: read to EOF, never past the cap */
+        if (len == cap) {
+            char one;
+            ssize_t r = read(fd, &one, 1);
+            if (r == 0)
+                break;
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r > 0)
+                b_fail(e, B_EXIT_FAIL, "reading %s: the file grew while it was read", path);
+            else
+                b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(errno),
+                       b_errno_name(errno));
+            e->rc = B_INVALID;
+            free(buf);
+            close(fd);
+            return B_INVALID;
+        }
+        ssize_t r = read(fd, buf + len, cap - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int er = errno;
+            b_fail(e, B_EXIT_ENV, "reading %s: %s (%s)", path, strerror(er), b_errno_name(er));
+            e->rc = B_SYSERR;
+            e->sys_errno = er;
+            free(buf);
+            close(fd);
+            return B_SYSERR;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    int rc = jr_parse(buf, len, path, doc, e);
+    free(buf);
+    return rc;
+}
+
+BENCH_API void jr_free(struct jr_doc *doc)
+{
+    free(doc->arena);
+    memset(doc, 0, sizeof(*doc));
+}
+
+BENCH_API const struct jr_val *jr_get(const struct jr_val *o, const char *name)
+{
+    if (!o || o->type != JR_OBJ)
+        return NULL;
+    size_t n = strlen(name);
+    for (const struct jr_val *v = o->kid; v; v = v->next)
+        if (v->keylen == n && !memcmp(v->key, name, n))
+            return v;
+    return NULL;
+}
+
+BENCH_API const struct jr_val *jr_at(const struct jr_val *a, size_t i)
+{
+    if (!a || a->type != JR_ARR || i >= a->n)
+        return NULL;
+    const struct jr_val *v = a->kid;
+    while (i-- && v)
+        v = v->next;
+    return v;
+}
+
+BENCH_API const struct jr_val *jr_path(const struct jr_val *root, const char *path)
+{
+    if (!root || !path)
+        return NULL;
+    if (!*path)
+        return root;
+    size_t rest = strlen(path);
+    if (root->type == JR_ARR) {
+        size_t i = 0, k = 0;
+        for (; path[k] >= '0' && path[k] <= '9'; k++) {
+            if (i > (SIZE_MAX - 9) / 10 || (k == 1 && path[0] == '0'))
+                return NULL;
+            i = i * 10 + (size_t)(path[k] - '0');
+        }
+        if (!k || (path[k] && path[k] != '.') || (path[k] == '.' && !path[k + 1]))
+            return NULL;
+        return jr_path(jr_at(root, i), path[k] ? path + k + 1 : "");
+    }
+    if (root->type != JR_OBJ)
+        return NULL;
+    for (const struct jr_val *v = root->kid; v; v = v->next) /* whole names first */
+        if (v->keylen == rest && !memcmp(v->key, path, rest))
+            return v;
+    for (const struct jr_val *v = root->kid; v; v = v->next)
+        if (v->keylen < rest && path[v->keylen] == '.' && path[v->keylen + 1] &&
+            !memcmp(v->key, path, v->keylen)) {
+            const struct jr_val *r = jr_path(v, path + v->keylen + 1);
+            if (r)
+                return r;
+        }
+    return NULL;
+}
+
+BENCH_API const struct jr_val *jr_first(const struct jr_val *v)
+{
+    return v && (v->type == JR_ARR || v->type == JR_OBJ) ? v->kid : NULL;
+}
+
+BENCH_API const struct jr_val *jr_next(const struct jr_val *v)
+{
+    return v ? v->next : NULL;
+}
+
+BENCH_API bool jr_num(const struct jr_val *v, double *out)
+{
+    if (!v || v->type != JR_NUM)
+        return false;
+    *out = v->num;
+    return true;
+}
+
+BENCH_API bool jr_i64(const struct jr_val *v, i64 *out)
+{
+    if (!v || v->type != JR_NUM || !v->exact)
+        return false;
+    if (!v->neg && v->mag > (u64)INT64_MAX)
+        return false;
+    if (v->neg && v->mag > (u64)INT64_MAX + 1)
+        return false;
+    *out = v->neg ? (v->mag == (u64)INT64_MAX + 1 ? INT64_MIN : -(i64)v->mag) : (i64)v->mag;
+    return true;
+}
+
+BENCH_API bool jr_u64(const struct jr_val *v, u64 *out)
+{
+    if (!v || v->type != JR_NUM || !v->exact || v->neg)
+        return false;
+    *out = v->mag;
+    return true;
+}
+
+BENCH_API bool jr_str(const struct jr_val *v, const char **out, size_t *len)
+{
+    if (!v || v->type != JR_STR)
+        return false;
+    *out = v->s;
+    if (len)
+        *len = v->n;
+    return true;
+}
+
+BENCH_API bool jr_bool(const struct jr_val *v, bool *out)
+{
+    if (!v || (v->type != JR_TRUE && v->type != JR_FALSE))
+        return false;
+    *out = v->type == JR_TRUE;
+    return true;
+}
+
+BENCH_API const char *jr_type_name(int type)
+{
+    static const char *const names[] = {"null",   "false", "true",  "number",
+                                        "string", "array", "object"};
+    return type >= 0 && type < (int)countof(names) ? names[type] : "?";
 }
 
 /*== 14 res_ : results as data ===============================================*/
@@ -9055,6 +10024,8 @@ static void res_stats_from(struct res_stats *s, const struct load_run *r,
     s->window_s = (double)(t_end_ns - r->base.t_ns) / 1e9;
     s->total_s = (double)(t_end_ns - r->t_measure_ns) / 1e9;
     s->at_s = s->total_s;
+    s->start_unix_ns = (i64)r->base.t_ns + r->unix_off_ns;
+    s->end_unix_ns = (i64)t_end_ns + r->unix_off_ns;
     s->threads = n;
     if (!s->d.events)
         s->d.lat_min_ns = s->d.lat_max_ns = 0;
@@ -9066,8 +10037,8 @@ static void res_stats_from(struct res_stats *s, const struct load_run *r,
     }
 }
 
-/* Used by the tests and `bench merge` (multi-host runs); not yet by a command of the binary. */
-B_UNUSED BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src)
+/* Used by `bench merge` (mrg_: multi-host runs) and the tests. */
+BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src)
 {
     if (dst->d.nops != src->d.nops)
         return B_INVALID;
@@ -11998,17 +12969,32 @@ static struct my_val oltp_int(i64 v)
 }
 
 /*
- * oltp_insert --auto-inc=off: one unique sequence per run, shared by the threads. sysbench
- * seeds it from random() before srandom(--rand-seed), from a state its libraries seeded with
- * the time: every run starts elsewhere in the permutation, so a second run on the same
- * tables does not collide. The same here, from the clock and the pid.
+ * oltp_insert --auto-inc=off: one unique sequence per run, shared by the threads, seeded as
+ * sb_rand_init seeds it (rnd_unique_seed) from --rand-seed. sysbench draws that seed from a
+ * random() state its libraries seeded with the time of day; unseeded (0) bench takes the clock
+ * and the pid, so a second run on the same tables starts elsewhere in the permutation and does
+ * not collide. --client-count clients share the run's sequence, each its own lane of it.
  */
 static struct rnd_unique oltp_uniq;
 
-static void oltp_unique_seed(void)
+static void oltp_unique_seed(const struct bench_opts *o)
 {
     u64 ns = clk_now_ns() ^ ((u64)getpid() << 40);
-    rnd_unique_init(&oltp_uniq, (u32)ns * 2654435761u, (u32)(ns >> 32) ^ (u32)(ns >> 7));
+    rnd_unique_seed(&oltp_uniq, o->rand_seed ? (unsigned)o->rand_seed
+                                             : (u32)ns * 2654435761u ^ (u32)(ns >> 32));
+    if (o->client_count > 0)
+        rnd_unique_lane(&oltp_uniq, (u32)o->client_index, (u32)o->client_count);
+}
+
+/* A row id of a write that must not meet another client's (delete/insert pairs): the drawn id
+ * moved to this client's residue class modulo --client-count, within [1, size]. */
+static i64 oltp_client_id(const struct bench_opts *o, i64 id)
+{
+    i64 n = o->client_count, size = o->oltp_table_size;
+    if (n <= 1 || size < n)
+        return id;
+    id = id - (id - 1) % n + o->client_index;
+    return id > size ? id - n : id;
 }
 
 static i64 oltp_pick_table(struct load_thread *t)
@@ -12161,7 +13147,7 @@ static void oltp_build(struct load_thread *t)
         i64 n = oltp_pick_table(t);
         for (i64 i = 0; i < o->oltp_delete_inserts; i++) {
             /* drawn in the script's order: id, k, c, pad; then DELETE and INSERT */
-            i64 id = oltp_id(t), k = oltp_id(t);
+            i64 id = oltp_client_id(o, oltp_id(t)), k = oltp_id(t);
             oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
             oltp_rand_string(&t->rng, OLTP_PAD_TMPL, ot->padbuf);
             v[0] = oltp_int(id);
@@ -12175,7 +13161,7 @@ static void oltp_build(struct load_thread *t)
     }
     if (shape & OS_DELETE1) {
         i64 n = oltp_pick_table(t);
-        v[0] = oltp_int(oltp_id(t));
+        v[0] = oltp_int(oltp_client_id(o, oltp_id(t)));
         oltp_emit(t, OQ_DELETE, n, v, 1);
     }
     if (shape & OS_INSERT1) { /* a text INSERT, id 0 = auto-increment (sysbench) */
@@ -12211,6 +13197,8 @@ static void oltp_build(struct load_thread *t)
     }
     if (shape & OS_BULK) { /* one row per event into the thread's own table */
         u64 n = ++ot->bulk_next;
+        if (o->client_count > 1) /* client i of c: ids i+1, i+1+c, ... of the thread's table */
+            n = (n - 1) * (u64)o->client_count + (u64)o->client_index + 1;
         char row[48];
         int rl = snprintf(row, sizeof(row), "(%llu,%llu)", (unsigned long long)n,
                           (unsigned long long)n);
@@ -12667,6 +13655,34 @@ struct oltp_job {
  * reach SQL are valid, and the connection options parse for every host and port of the
  * lists: one path and one wording for all (usage exit). Returns an exit code.
  */
+/* --client-index and --client-count: both or neither, 0 <= index < count, and a shared
+ * --rand-seed (the clients draw their ids from one sequence, their seeds from one seed). */
+static int oltp_client_check(const struct bench_opts *o, struct b_err *e)
+{
+    i64 i = o->client_index, n = o->client_count;
+    if (i < 0 && n < 0)
+        return B_EXIT_OK;
+    if (n < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
+                      "many clients act as one run", (long long)i);
+    if (n < 1)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
+    if (i < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
+                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
+    if (i >= n)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
+                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
+                      (long long)(n - 1));
+    if (n > 1 && !o->rand_seed) {
+        b_fail(e, B_EXIT_USAGE, "--client-count=%lld needs --rand-seed: the clients share one "
+               "sequence of ids and derive their seeds from it", (long long)n);
+        b_hint(e, "give every client the same --rand-seed=N (not 0)");
+        return e->ex;
+    }
+    return B_EXIT_OK;
+}
+
 static int oltp_check(struct bench_opts *o, struct b_err *e)
 {
     struct myc_conn_params cc;
@@ -12686,7 +13702,7 @@ static int oltp_check(struct bench_opts *o, struct b_err *e)
     for (unsigned i = 0; i < hosts * ports; i++)
         if (myc_params_from_opts(o, i, &cc, e) < 0)
             return e->ex;
-    return B_EXIT_OK;
+    return oltp_client_check(o, e);
 }
 
 struct oltp_kv {
@@ -12989,6 +14005,7 @@ static void *oltp_job_main(void *arg)
 
 static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n);
 static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n);
+static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n);
 
 /* Run fn over the tables: in the main thread, or dealt round-robin to --threads threads. Lines
  * go to res (w's command), the first failure to res->err. Returns an exit code. */
@@ -13027,7 +14044,9 @@ static int oltp_jobs(struct res *res, const struct bench_opts *o, const struct w
         return 128 + sig;
     if (sig) {
         res_say(res, RES_SAY_WARN, "%s %s: interrupted by %s; %s", w->name,
-              fn == oltp_prepare_one ? "prepare" : fn == oltp_cleanup_one ? "cleanup" : "prewarm",
+              fn == oltp_prepare_one || fn == oltp_await_one ? "prepare"
+              : fn == oltp_cleanup_one                       ? "cleanup"
+                                                             : "prewarm",
               sig == SIGINT ? "SIGINT" : "SIGTERM",
               fn == oltp_prepare_one ? "tables finished before the signal are kept (cleanup "
                                        "removes them)"
@@ -13171,13 +14190,73 @@ static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n)
     return rc;
 }
 
+/*
+ * prepare of --client-index N > 0: client 0 makes the tables; this one waits, up to
+ * --client-wait seconds (in 100 ms steps that see a signal), until table n exists and, where
+ * prepare loads rows, holds its last one (prepare inserts in id order). A wait that runs out is
+ * an error that names the table and whose tables it waited for.
+ */
+static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n)
+{
+    const struct bench_opts *o = j->o;
+    unsigned shape = oltp_variant(j->w)->shape;
+    i64 rows = (shape & OS_BULK) || ((shape & OS_INSERT1) && !o->oltp_auto_inc)
+                   ? 0
+                   : o->oltp_table_size;
+    char tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ], sql[OLTP_QNAME_SZ + 64];
+    oltp_table(o, n, tbl, sizeof(tbl));
+    oltp_quote(tbl, qt, sizeof(qt));
+    snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM %s WHERE id = %lld", qt, (long long)rows);
+    u64 t0 = clk_now_ns(), deadline = t0 + (u64)o->client_wait * 1000000000u;
+    res_say(j->res, RES_SAY_PROGRESS, "Waiting for client 0 of %lld to prepare '%s'...",
+            (long long)o->client_count, tbl);
+    for (;;) {
+        bool exists = false, owned = false, sysb = false;
+        int rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
+        if (rc != B_OK)
+            return rc;
+        if (exists && rows == 0)
+            return B_OK;
+        if (exists) {
+            struct oltp_kv kv = {.n = 0};
+            struct myc_result res = {0};
+            rc = myc_query(c, sql, strlen(sql), &res, oltp_kv_row, &kv);
+            myc_result_free(&res);
+            if (rc == B_OK && kv.n > 0 && strcmp(kv.v[0], "0"))
+                return B_OK;
+        }
+        u64 now = clk_now_ns();
+        if (now >= deadline) {
+            j->ex = B_EXIT_FAIL;
+            j->err.rc = B_TIMEOUT;
+            b_fail(&j->err, B_EXIT_FAIL, "%s prepare: client %lld of %lld: table '%s' on %s is "
+                   "%s after --client-wait=%lld s",
+                   j->w->name, (long long)o->client_index, (long long)o->client_count, tbl,
+                   c->target, exists ? "not loaded" : "not there", (long long)o->client_wait);
+            b_hint(&j->err, "client 0 (--client-index=0) makes the tables: start its prepare "
+                            "against the same server and --mysql-db, or raise --client-wait");
+            return B_TIMEOUT;
+        }
+        if (atomic_load(&b_stop))
+            return B_DONE;
+        clk_sleep_until(B_MIN(now + 100000000u, deadline));
+    }
+}
+
 static int oltp_prepare_cmd(struct res *res)
 {
+    if (res->o->client_index > 0)
+        return oltp_jobs(res, res->o, res->w, oltp_await_one);
     return oltp_jobs(res, res->o, res->w, oltp_prepare_one);
 }
 
 static int oltp_cleanup_cmd(struct res *res)
 {
+    if (res->o->client_index > 0) { /* the tables are client 0's */
+        res_say(res, RES_SAY_MSG, "%s cleanup: client %lld of %lld leaves the tables to client 0",
+                res->w->name, (long long)res->o->client_index, (long long)res->o->client_count);
+        return B_EXIT_OK;
+    }
     return oltp_jobs(res, res->o, res->w, oltp_cleanup_one);
 }
 
@@ -13192,7 +14271,11 @@ static int oltp_prewarm_cmd(struct res *res)
 static int oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
-    oltp_unique_seed();
+    oltp_unique_seed(o);
+    if (o->client_count > 0) {
+        res_fact_int(r->res, "client_index", o->client_index);
+        res_fact_int(r->res, "client_count", o->client_count);
+    }
     /* connections on event loops: the bench persona's header and the JSON facts say so (a
      * thread per connection, sysbench's way, goes unsaid: its output stays sysbench's) */
     if (r->nloops) {
@@ -15851,6 +16934,656 @@ static const struct opt_def opt_all[] = {
         OPT_F_NODEF),
 };
 
+/*== 19 mrg_ : bench merge: one result from many clients' results ============*/
+/*
+ * bench merge A.json B.json ...: the result documents of clients that ran the same test at
+ * the same time (--start-at; docs/multi-host.md) as one result, as if one process had run
+ * all their threads: counts added; histograms added bucket by bucket, so that every
+ * percentile is the one of a single histogram fed every sample; per-thread arrays joined;
+ * rates over the common measured window (the latest start to the earliest end); interval
+ * lines aligned by wall clock. Each client is a step of the result (one line each) with its
+ * start skew; a client that started late, ended early or left no result is reported, not
+ * averaged away. The inputs are untrusted bytes (jr_): every field is checked for its type
+ * and range before use. Nothing here prints: rep_merge renders the result.
+ */
+
+static const char *rep_num(char *out, size_t n, double v);
+static const struct wl_def *wl_find(const char *name);
+
+#define MRG_LATE_S 1.0     /* a start later than the earliest by this much is reported */
+#define MRG_OVERLAP_PCT 95 /* below this overlap of the windows, a warning */
+
+/* One input file. */
+struct mrg_client {
+    const char *path;
+    struct jr_doc doc;
+    const struct jr_val *root, *rs; /* the result document and its "results" */
+    bool ok;                        /* a result document with results */
+    char why[400];                  /* not ok: what the file holds instead */
+    struct res_stats st;            /* its statistics (allocated when ok) */
+    const char *end;                /* its "end" */
+    bool complete;
+};
+
+/* Options that may differ between the clients of one run: where each connected, how it
+ * wrote its result, its share of the threads. Every other option must be equal. */
+static const char *const mrg_own_opts[] = {
+    "threads", "start-at", "start-at-force", "output", "format", "verbosity", "config-file",
+    "mysql-host", "mysql-port", "mysql-socket", "mysql-user", "mysql-password", "mysql-db",
+    "defaults-file", "no-defaults", "debug", "db-debug", "mysql-debug", "client-index",
+    "thread-stack-size", "mysql-connect-timeout", "mysql-io-timeout", "ssl-mode", "ssl-ca",
+    "ssl-cert", "ssl-key", "mysql-ssl", "mysql-ssl-cipher", "server-public-key-path",
+    "get-server-public-key", "help", "version",
+};
+
+static bool mrg_own_opt(const char *name)
+{
+    for (size_t i = 0; i < countof(mrg_own_opts); i++)
+        if (!strcmp(mrg_own_opts[i], name))
+            return true;
+    return false;
+}
+
+/* Are two JSON values equal (numbers by value, strings by bytes, arrays item by item)? */
+static bool mrg_equal(const struct jr_val *a, const struct jr_val *b)
+{
+    if (!a || !b || a->type != b->type)
+        return false;
+    switch (a->type) {
+    case JR_NUM:
+        return a->num == b->num;
+    case JR_STR:
+        return a->n == b->n && !memcmp(a->s, b->s, a->n);
+    case JR_ARR:
+    case JR_OBJ:
+        if (a->n != b->n)
+            return false;
+        for (const struct jr_val *x = jr_first(a), *y = jr_first(b); x && y;
+             x = jr_next(x), y = jr_next(y))
+            if (!mrg_equal(x, y) || (x->key && (!y->key || strcmp(x->key, y->key))))
+                return false;
+        return true;
+    }
+    return true;
+}
+
+/* A JSON value as short text for messages ("10000", "\"special\"", "[95,99]"). */
+static const char *mrg_show(const struct jr_val *v, char *out, size_t n)
+{
+    if (!v)
+        snprintf(out, n, "absent");
+    else if (v->type == JR_STR)
+        snprintf(out, n, "'%.60s'", v->s);
+    else if (v->type == JR_NUM)
+        snprintf(out, n, "%.40s", v->s);
+    else if (v->type == JR_ARR || v->type == JR_OBJ) {
+        size_t k = (size_t)snprintf(out, n, "%c", v->type == JR_ARR ? '[' : '{');
+        for (const struct jr_val *x = jr_first(v); x && k < n; x = jr_next(x)) {
+            char one[80];
+            k += (size_t)snprintf(out + k, n - k, "%s%s", x == jr_first(v) ? "" : ",",
+                                  mrg_show(x, one, sizeof(one)));
+        }
+        if (k < n)
+            snprintf(out + k, n - k, "%c", v->type == JR_ARR ? ']' : '}');
+    } else
+        snprintf(out, n, "%s", jr_type_name(v->type));
+    return out;
+}
+
+/*
+ * mrg_load - read one client's file: a result document, alone (--output=FILE) or as the
+ * last line of the JSON lines a run wrote on standard output. A file that cannot be read is
+ * an error (B_SYSERR, e); one that holds no result (empty, cut off, interval lines only: the
+ * client was killed) leaves c->ok false with c->why said, to be reported.
+ */
+static int mrg_load(struct mrg_client *c, struct b_err *e)
+{
+    struct stat st;
+    int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        b_seterr(e, B_SYSERR, errno, "merge: cannot open %s: %s", c->path, strerror(errno));
+        e->ex = B_EXIT_ENV;
+        return B_SYSERR;
+    }
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (u64)st.st_size > JR_MAX_FILE_BYTES) {
+        int bad = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+        close(fd);
+        b_fail(e, B_EXIT_ENV, "merge: %s: %s", c->path,
+               bad == EFBIG ? "larger than a result can be (64 MiB)" : "not a regular file");
+        return B_INVALID;
+    }
+    size_t len = (size_t)st.st_size, got = 0;
+    char *p = b_xmalloc(len + 1);
+    while (got < len) {
+        ssize_t r = read(fd, p + got, len - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    len = got;
+    p[len] = 0;
+    /* the last non-empty line */
+    size_t end = len, nlines = 0;
+    while (end && isspace((unsigned char)p[end - 1]))
+        end--;
+    size_t start = end;
+    while (start && p[start - 1] != '\n')
+        start--;
+    for (size_t i = 0; i < end; i++)
+        nlines += p[i] == '\n';
+    if (end == 0) {
+        snprintf(c->why, sizeof(c->why), "empty: the client left no result (killed before it "
+                                         "wrote one?)");
+        free(p);
+        return B_OK;
+    }
+    struct b_err pe;
+    memset(&pe, 0, sizeof(pe));
+    if (jr_parse(p + start, end - start, c->path, &c->doc, &pe) != B_OK) {
+        if (start == 0 && nlines == 0) { /* a whole file that is not JSON: not a result */
+            free(p);
+            *e = pe;
+            e->ex = B_EXIT_FAIL;
+            return B_INVALID;
+        }
+        snprintf(c->why, sizeof(c->why), "its last line is cut off, after %zu whole line(s) "
+                                         "(the client was killed while it wrote?)",
+                 nlines);
+        free(p);
+        return B_OK;
+    }
+    free(p);
+    c->root = c->doc.root;
+    const char *type = "";
+    if (!jr_str(jr_get(c->root, "type"), &type, NULL)) {
+        b_fail(e, B_EXIT_FAIL, "merge: %s: not a bench result (no \"type\" in its last line)",
+               c->path);
+        return B_INVALID;
+    }
+    if (strcmp(type, "result")) {
+        double at = 0;
+        jr_num(jr_get(c->root, "at_s"), &at);
+        snprintf(c->why, sizeof(c->why),
+                 "no result document: its last line is an '%.20s' line at %.0f s (the client "
+                 "was killed mid-run?)",
+                 type, at);
+        return B_OK;
+    }
+    c->ok = true;
+    return B_OK;
+}
+
+/* mrg_field_err - a field of a client's result is missing or wrong: the one-line error. */
+static int mrg_field_err(struct b_err *e, const struct mrg_client *c, const char *field,
+                         const char *expected)
+{
+    b_fail(e, B_EXIT_FAIL, "merge: %s: %s: expected %s", c->path, field, expected);
+    return B_INVALID;
+}
+
+static int mrg_get_u64(const struct jr_val *o, const char *name, u64 *out, struct b_err *e,
+                       const struct mrg_client *c, const char *where)
+{
+    char f[160];
+    if (jr_u64(jr_get(o, name), out))
+        return B_OK;
+    snprintf(f, sizeof(f), "%s%s", where, name);
+    return mrg_field_err(e, c, f, "a count (an integer >= 0)");
+}
+
+/* mrg_hist - a "histogram" object into h (zeroed), checked: bench's scheme, indexes in range
+ * and rising; *total gets the count. */
+static int mrg_hist(const struct jr_val *hv, struct hist *h, u64 *total, struct b_err *e,
+                    const struct mrg_client *c, const char *where)
+{
+    char f[160];
+    const char *scheme = "";
+    i64 sub = 0, mx = 0;
+    memset(h, 0, sizeof(*h));
+    *total = 0;
+    snprintf(f, sizeof(f), "%shistogram.scheme", where);
+    if (!jr_str(jr_get(hv, "scheme"), &scheme, NULL) || strcmp(scheme, "log-linear"))
+        return mrg_field_err(e, c, f, "'log-linear' (the scheme this bench adds)");
+    snprintf(f, sizeof(f), "%shistogram.sub_bits", where);
+    if (!jr_i64(jr_get(hv, "sub_bits"), &sub) || sub != HIST_SUB_BITS)
+        return mrg_field_err(e, c, f, "8 (the bucket scheme this bench adds)");
+    snprintf(f, sizeof(f), "%shistogram.max_exp", where);
+    if (!jr_i64(jr_get(hv, "max_exp"), &mx) || mx != HIST_MAX_EXP)
+        return mrg_field_err(e, c, f, "42 (the bucket scheme this bench adds)");
+    snprintf(f, sizeof(f), "%shistogram.buckets", where);
+    const struct jr_val *b = jr_get(hv, "buckets");
+    if (!b || b->type != JR_ARR)
+        return mrg_field_err(e, c, f, "an array of [index, count] pairs");
+    u64 next = 0;
+    for (const struct jr_val *x = jr_first(b); x; x = jr_next(x)) {
+        u64 i, n;
+        if (x->type != JR_ARR || x->n != 2 || !jr_u64(jr_at(x, 0), &i) ||
+            !jr_u64(jr_at(x, 1), &n) || i >= HIST_NBUCKETS || i < next || n == 0 ||
+            *total + n < *total)
+            return mrg_field_err(e, c, f, "[index, count] pairs, indexes rising below 4608, "
+                                          "counts >= 1");
+        next = i + 1;
+        atomic_store_explicit(&h->count[i], n, memory_order_relaxed);
+        *total += n;
+    }
+    return B_OK;
+}
+
+/* mrg_stats - a client's "results" as statistics (allocates c->st). */
+static int mrg_stats(struct mrg_client *c, const struct wl_def *w, struct b_err *e)
+{
+    const struct jr_val *rs = c->rs, *lat = jr_get(rs, "latency_ns"),
+                        *pt = jr_get(rs, "per_thread");
+    struct res_stats *st = &c->st;
+    u64 threads, total;
+    i64 t0, t1;
+    int rc;
+    if ((rc = mrg_get_u64(rs, "threads", &threads, e, c, "results.")) != B_OK)
+        return rc;
+    if (threads < 1 || threads > 100000)
+        return mrg_field_err(e, c, "results.threads", "1 to 100000 threads");
+    if (!jr_i64(jr_get(rs, "window_start_unix_ns"), &t0) ||
+        !jr_i64(jr_get(rs, "window_end_unix_ns"), &t1) || t1 < t0)
+        return mrg_field_err(e, c, "results.window_start_unix_ns",
+                             "the window's wall clock (bench writes it since schema_minor 1)");
+    memset(st, 0, sizeof(*st));
+    load_snap_init(&st->d, (int)threads, w->nops);
+    st->threads = (int)threads;
+    st->thr_min_ns = b_xcalloc(threads, sizeof(u64));
+    st->thr_max_ns = b_xcalloc(threads, sizeof(u64));
+    st->start_unix_ns = t0;
+    st->end_unix_ns = t1;
+    if (!jr_num(jr_get(rs, "window_s"), &st->window_s) ||
+        !jr_num(jr_get(rs, "total_time_s"), &st->total_s))
+        return mrg_field_err(e, c, "results.window_s", "seconds");
+    st->at_s = st->total_s;
+    if ((rc = mrg_get_u64(rs, "events", &st->d.events, e, c, "results.")) ||
+        (rc = mrg_get_u64(rs, "unfinished_events", &st->unfinished, e, c, "results.")) ||
+        (rc = mrg_get_u64(lat, "min", &st->d.lat_min_ns, e, c, "results.latency_ns.")) ||
+        (rc = mrg_get_u64(lat, "max", &st->d.lat_max_ns, e, c, "results.latency_ns.")) ||
+        (rc = mrg_get_u64(lat, "sum", &st->d.lat_sum_ns, e, c, "results.latency_ns.")))
+        return rc;
+    for (int k = 0; k < w->nctrs && k < LOAD_NCTR; k++)
+        if ((rc = mrg_get_u64(rs, w->ctrs[k].name, &st->d.ctr[k], e, c, "results.")))
+            return rc;
+    if ((rc = mrg_hist(jr_get(lat, "histogram"), st->d.hist, &total, e, c,
+                       "results.latency_ns.")))
+        return rc;
+    if (total != st->d.events && strcmp(c->end, "forced")) {
+        b_fail(e, B_EXIT_FAIL, "merge: %s: results.latency_ns.histogram: its counts add up to "
+                               "%llu, but events is %llu",
+               c->path, (unsigned long long)total, (unsigned long long)st->d.events);
+        return B_INVALID;
+    }
+    for (int k = 0; k < w->nops; k++) {
+        char where[96];
+        snprintf(where, sizeof(where), "results.operations.%s.latency_ns.", w->op_names[k]);
+        const struct jr_val *op = jr_get(jr_get(rs, "operations"), w->op_names[k]);
+        if ((rc = mrg_hist(jr_get(jr_get(op, "latency_ns"), "histogram"), &st->d.op_hist[k],
+                           &total, e, c, where)))
+            return rc;
+    }
+    const struct jr_val *ev = jr_get(pt, "events"), *tn = jr_get(pt, "time_ns");
+    if (!ev || !tn || ev->type != JR_ARR || tn->type != JR_ARR || ev->n != threads ||
+        tn->n != threads)
+        return mrg_field_err(e, c, "results.per_thread.events",
+                             "one count per thread (bench writes it since schema_minor 1)");
+    size_t i = 0;
+    for (const struct jr_val *x = jr_first(ev), *y = jr_first(tn); x && y;
+         x = jr_next(x), y = jr_next(y), i++)
+        if (!jr_u64(x, &st->d.thr_events[i]) || !jr_u64(y, &st->d.thr_sum_ns[i]))
+            return mrg_field_err(e, c, "results.per_thread", "counts");
+    return B_OK;
+}
+
+/* mrg_same - a client ran what the first one did: the same schema, test and options (the
+ * ones of mrg_own_opts aside). Else the error names the field. */
+static int mrg_same(const struct mrg_client *a, const struct mrg_client *b, struct b_err *e)
+{
+    static const char *const top[] = {"schema_version", "workload", "action"};
+    char va[200], vb[200];
+    for (size_t i = 0; i < countof(top); i++)
+        if (!mrg_equal(jr_get(a->root, top[i]), jr_get(b->root, top[i]))) {
+            b_fail(e, B_EXIT_USAGE, "merge: %s: %s is %s, but %s has %s: not one run's clients",
+                   b->path, top[i], mrg_show(jr_get(b->root, top[i]), vb, sizeof(vb)), a->path,
+                   mrg_show(jr_get(a->root, top[i]), va, sizeof(va)));
+            return B_INVALID;
+        }
+    const struct jr_val *oa = jr_get(a->root, "options"), *ob = jr_get(b->root, "options");
+    for (int pass = 0; pass < 2; pass++) /* each side's names in the other */
+        for (const struct jr_val *x = jr_first(pass ? ob : oa); x; x = jr_next(x)) {
+            const struct jr_val *y = jr_get(pass ? oa : ob, x->key);
+            const struct jr_val *va_ = pass ? y : x, *vb_ = pass ? x : y;
+            if (mrg_own_opt(x->key) || mrg_equal(va_, vb_))
+                continue;
+            b_fail(e, B_EXIT_USAGE,
+                   "merge: %s: option %s is %s, but %s has %s: the clients ran different "
+                   "tests",
+                   b->path, x->key, mrg_show(vb_, vb, sizeof(vb)), a->path,
+                   mrg_show(va_, va, sizeof(va)));
+            b_hint(e, "merge the results of one run: the same test and options on every client "
+                      "(threads, hosts and credentials may differ)");
+            return B_INVALID;
+        }
+    return B_OK;
+}
+
+/* mrg_options - the clients' options (the first's) into o, the ones this invocation owns
+ * (format, output, verbosity) aside, so the merged result reads as the run's own. */
+static void mrg_options(struct bench_opts *o, const struct wl_def *w, const struct jr_val *ov)
+{
+    static const char *const keep[] = {"format", "output", "verbosity", "config-file", "help",
+                                       "version", "debug"};
+    for (const struct jr_val *x = jr_first(ov); x; x = jr_next(x)) {
+        const struct opt_def *d = NULL;
+        bool skip = false;
+        for (size_t i = 0; i < countof(keep); i++)
+            skip |= !strcmp(keep[i], x->key);
+        for (size_t g = 0; g < countof(opt_groups) && !d && !skip; g++)
+            d = opt_find(opt_groups[g].t, opt_groups[g].n, x->key, strlen(x->key));
+        if (!d && !skip)
+            d = opt_find(w->opts, w->nopts, x->key, strlen(x->key));
+        if (!d)
+            continue; /* an option of another bench version: shown as it was, not used */
+        struct buf t = {0};
+        if (x->type == JR_ARR)
+            for (const struct jr_val *y = jr_first(x); y; y = jr_next(y))
+                buf_printf(&t, "%s%s", y == jr_first(x) ? "" : ",", y->type == JR_STR ? y->s : "");
+        else if (x->type == JR_STR)
+            buf_printf(&t, "%s", x->s);
+        else if (x->type == JR_NUM)
+            buf_printf(&t, "%s", x->s);
+        else if (x->type == JR_TRUE || x->type == JR_FALSE)
+            buf_printf(&t, "%s", x->type == JR_TRUE ? "on" : "off");
+        if (t.p && opt_set(d, o, t.p) != OPT_OK) { /* refused here: stays at the default */
+        }
+        buf_free(&t);
+    }
+    /* the percentiles and the histogram flag, as cli_derive makes them */
+    o->npct = 0;
+    for (const char *p = o->percentile_list; p && *p && o->npct < OPT_MAX_PCT;) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p)
+            break;
+        if (v > 0 && v <= 100)
+            o->pct[o->npct++] = v;
+        p = *end == ',' ? end + 1 : end;
+    }
+    for (int i = 1; i < o->npct; i++) /* sorted, as they are written */
+        for (int k = i; k > 0 && o->pct[k] < o->pct[k - 1]; k--) {
+            double t = o->pct[k];
+            o->pct[k] = o->pct[k - 1], o->pct[k - 1] = t;
+        }
+    o->debug = false;
+}
+
+/* One merged interval line: the clients' lines that end in the same slot of the common
+ * window's grid. */
+struct mrg_slot {
+    i64 slot;
+    struct res_interval iv;
+    int n;
+};
+
+static int mrg_slot_cmp(const void *a, const void *b)
+{
+    const struct mrg_slot *x = a, *y = b;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* mrg_intervals - the clients' interval lines, aligned by their wall-clock ends on the grid
+ * of --report-interval from t0: counts added, threads added, percentiles the highest of the
+ * clients' (interval lines carry no histogram; the final block's are exact). */
+static void mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0)
+{
+    const struct bench_opts *o = res->o;
+    i64 ri = o->report_interval * 1000000000;
+    struct mrg_slot *sl = NULL;
+    int ns = 0, cap = 0, early = 0;
+    if (ri <= 0)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (!cl[i].ok)
+            continue;
+        for (const struct jr_val *x = jr_first(jr_get(cl[i].root, "intervals")); x;
+             x = jr_next(x)) {
+            i64 end;
+            u64 ev;
+            double secs;
+            if (!jr_i64(jr_get(x, "end_unix_ns"), &end) || !jr_u64(jr_get(x, "events"), &ev) ||
+                !jr_num(jr_get(x, "interval_s"), &secs) || !(secs >= 0 && secs < 1e9))
+                continue;
+            i64 slot = (end - t0 + ri / 2) / ri;
+            if (end - t0 + ri / 2 < 0 || slot < 1) {
+                early++;
+                continue;
+            }
+            int k;
+            for (k = 0; k < ns && sl[k].slot != slot; k++)
+                ;
+            if (k == ns) {
+                sl = res_grow(sl, &cap, ns, sizeof(*sl));
+                memset(&sl[ns], 0, sizeof(sl[ns]));
+                sl[ns].slot = slot;
+                sl[ns].iv.npct = o->npct;
+                ns++;
+            }
+            struct res_interval *iv = &sl[k].iv;
+            iv->events += ev;
+            iv->secs += secs;
+            iv->end_unix_ns = B_MAX(iv->end_unix_ns, end);
+            for (int c = 0; c < res->w->nctrs && c < LOAD_NCTR; c++) {
+                u64 v = 0;
+                jr_u64(jr_get(x, res->w->ctrs[c].name), &v);
+                iv->ctr[c] += v;
+            }
+            u64 run = 0;
+            jr_u64(jr_get(x, "threads_running"), &run);
+            iv->running += (int)B_MIN(run, 100000u);
+            for (int p = 0; p < o->npct; p++) {
+                char num[32], key[40];
+                u64 v = 0;
+                snprintf(key, sizeof(key), "p%s", rep_num(num, sizeof(num), o->pct[p]));
+                jr_u64(jr_get(jr_get(jr_get(x, "latency_ns"), "percentiles"), key), &v);
+                iv->pct_ns[p] = B_MAX(iv->pct_ns[p], v);
+            }
+            sl[k].n++;
+        }
+    }
+    if (ns)
+        qsort(sl, (size_t)ns, sizeof(*sl), mrg_slot_cmp);
+    for (int k = 0; k < ns; k++) {
+        sl[k].iv.at_s = (double)(sl[k].slot * o->report_interval);
+        sl[k].iv.secs /= sl[k].n;
+        res->iv = res_grow(res->iv, &res->capiv, res->niv, sizeof(*res->iv));
+        res->iv[res->niv++] = sl[k].iv;
+    }
+    free(sl);
+    if (early)
+        res_warn(res, "intervals_early", NULL,
+                 "%d interval line(s) of the clients ended before the common window began: "
+                 "left out of the merged lines (the totals count them)",
+                 early);
+}
+
+/* The client's "end" as the enum of a result. */
+static int mrg_end_of(const char *end)
+{
+    static const char *const names[] = {[RES_END_LIMIT] = "limit", [RES_END_SIGNAL] = "signal",
+                                        [RES_END_FAILED] = "failed", [RES_END_FORCED] = "forced",
+                                        [RES_END_QUEUE] = "queue_full"};
+    for (int i = 1; i < (int)countof(names); i++)
+        if (names[i] && !strcmp(names[i], end))
+            return i;
+    return RES_END_NONE;
+}
+
+/* mrg_main - the merge command: res gets the merged statistics, the options of the run, one
+ * step per client, the facts (clients, skew, overlap) and warnings. Returns an exit code. */
+static int mrg_main(struct res *res)
+{
+    struct bench_opts *o = res->o;
+    int n = o->nfiles, ex = B_EXIT_OK, nok = 0, first = -1;
+    struct mrg_client *cl;
+    const struct wl_def *w = NULL;
+    res->command = "merge";
+    if (n < 1) {
+        b_fail(&res->err, B_EXIT_USAGE, "merge: no files: bench merge A.json B.json ... (the "
+                                        "--format=json results of the clients)");
+        return B_EXIT_USAGE;
+    }
+    cl = b_xcalloc((size_t)n, sizeof(*cl));
+    for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
+        cl[i].path = o->files[i];
+        if (mrg_load(&cl[i], &res->err) != B_OK)
+            ex = res->err.ex ? res->err.ex : B_EXIT_FAIL;
+    }
+    /* every result: schema, then the same test and options as the first */
+    for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
+        struct mrg_client *c = &cl[i];
+        i64 ver = 0, minor = 0;
+        const char *wl = "";
+        if (!c->ok)
+            continue;
+        if (!jr_i64(jr_get(c->root, "schema_version"), &ver) || ver != 1)
+            ex = mrg_field_err(&res->err, c, "schema_version", "1"), ex = B_EXIT_FAIL;
+        else if (!jr_i64(jr_get(c->root, "schema_minor"), &minor) || minor < 1)
+            ex = mrg_field_err(&res->err, c, "schema_minor",
+                               "1 or more (the results of a bench that writes the window's "
+                               "wall clock and the per-thread counts)"),
+            ex = B_EXIT_FAIL;
+        else if (!jr_str(jr_get(c->root, "workload"), &wl, NULL) || !(w = wl_find(wl)) ||
+                 w->family == WL_CMD)
+            ex = mrg_field_err(&res->err, c, "workload", "a test that bench runs"),
+            ex = B_EXIT_FAIL;
+        else if (!(c->rs = jr_get(c->root, "results")) || c->rs->type != JR_OBJ) {
+            snprintf(c->why, sizeof(c->why), "its run measured nothing (results: null)");
+            c->ok = false;
+        } else if (first >= 0 && mrg_same(&cl[first], c, &res->err) != B_OK)
+            ex = B_EXIT_USAGE;
+        if (ex == B_EXIT_OK && c->ok) {
+            if (!jr_str(jr_get(c->root, "end"), &c->end, NULL))
+                c->end = "";
+            jr_bool(jr_get(c->root, "complete"), &c->complete);
+            if (first < 0)
+                first = i;
+            if (mrg_stats(c, w, &res->err) != B_OK)
+                ex = B_EXIT_FAIL;
+            else
+                nok++;
+        }
+    }
+    if (ex == B_EXIT_OK && !nok) {
+        b_fail(&res->err, B_EXIT_FAIL, "merge: none of the %d file(s) holds a result: %s: %s", n,
+               cl[0].path, cl[0].why);
+        ex = B_EXIT_FAIL;
+    }
+    if (ex != B_EXIT_OK)
+        goto out;
+    w = wl_find(jr_get(cl[first].root, "workload")->s);
+    res->w = w;
+    mrg_options(o, w, jr_get(cl[first].root, "options"));
+
+    /* the common window: the latest start to the earliest end; the union for the overlap */
+    i64 s_min = INT64_MAX, s_max = INT64_MIN, e_min = INT64_MAX, e_max = INT64_MIN;
+    int threads = 0;
+    for (int i = 0; i < n; i++)
+        if (cl[i].ok) {
+            s_min = B_MIN(s_min, cl[i].st.start_unix_ns);
+            s_max = B_MAX(s_max, cl[i].st.start_unix_ns);
+            e_min = B_MIN(e_min, cl[i].st.end_unix_ns);
+            e_max = B_MAX(e_max, cl[i].st.end_unix_ns);
+            threads += cl[i].st.threads;
+        }
+    double common = e_min > s_max ? (double)(e_min - s_max) / 1e9 : 0,
+           all = (double)(e_max - s_min) / 1e9, overlap = all > 0 ? 100.0 * common / all : 100;
+    struct res_stats *m = &res->final;
+    memset(m, 0, sizeof(*m));
+    load_snap_init(&m->d, threads, w->nops);
+    m->threads = threads;
+    m->thr_min_ns = b_xcalloc((size_t)threads, sizeof(u64));
+    m->thr_max_ns = b_xcalloc((size_t)threads, sizeof(u64));
+    res->have_final = true;
+    int at = 0, nbad = n - nok;
+    bool complete = nok == n;
+    o->threads = threads;
+    for (int i = 0; i < n; i++) {
+        struct res *step = res_step(res, w, "run");
+        res_fact_str(step, "file", "%s", cl[i].path);
+        if (!cl[i].ok) {
+            step->rc = B_INVALID;
+            b_seterr(&step->err, B_INVALID, 0, "%s: %s", cl[i].path, cl[i].why);
+            res_warn(res, "client_lost", NULL, "client %d (%s) is not in the merged result: %s",
+                     i + 1, cl[i].path, cl[i].why);
+            continue;
+        }
+        const char *host = "";
+        jr_str(jr_path(cl[i].root, "host.hostname"), &host, NULL);
+        res_fact_str(step, "hostname", "%s", host);
+        double skew = (double)(cl[i].st.start_unix_ns - s_min) / 1e9;
+        res_fact_num(step, "start_skew_s", skew);
+        res_stats_merge(m, &cl[i].st);
+        memcpy(m->d.thr_events + at, cl[i].st.d.thr_events,
+               (size_t)cl[i].st.threads * sizeof(u64));
+        memcpy(m->d.thr_sum_ns + at, cl[i].st.d.thr_sum_ns,
+               (size_t)cl[i].st.threads * sizeof(u64));
+        at += cl[i].st.threads;
+        step->final = cl[i].st; /* the step owns it now */
+        memset(&cl[i].st, 0, sizeof(cl[i].st));
+        step->have_final = true;
+        step->end = mrg_end_of(cl[i].end);
+        step->complete = cl[i].complete;
+        step->elapsed_s = step->final.total_s;
+        if (skew > MRG_LATE_S)
+            res_warn(res, "client_late", "start the clients with one --start-at",
+                     "client %d (%s) started %.3f s after the first", i + 1, cl[i].path, skew);
+        if (!cl[i].complete) {
+            complete = false;
+            nbad++;
+            res_warn(res, "client_incomplete", NULL,
+                     "client %d (%s) did not run to its end: it ended on '%s' after %.3f s; its "
+                     "events until then are counted",
+                     i + 1, cl[i].path, cl[i].end, step->final.total_s);
+        }
+    }
+    m->window_s = m->total_s = m->at_s = common;
+    m->start_unix_ns = s_max;
+    m->end_unix_ns = e_min > s_max ? e_min : s_max;
+    res->elapsed_s = all;
+    res_fact_int(res, "clients", n);
+    res_fact_int(res, "clients_merged", nok);
+    res_fact_num(res, "start_skew_s", (double)(s_max - s_min) / 1e9);
+    res_fact_num(res, "common_window_s", common);
+    res_fact_num(res, "union_window_s", all);
+    res_fact_num(res, "window_overlap_pct", overlap);
+    if (overlap < MRG_OVERLAP_PCT)
+        res_warn(res, "window_overlap", "start the clients with one --start-at and the same --time",
+                 "the clients' measured windows overlap by %.1f%% only (%.3f s in common of "
+                 "%.3f s): the rates are over the common window, the counts over each client's",
+                 overlap, common, all);
+    mrg_intervals(res, cl, n, s_max);
+    res->end = complete ? RES_END_LIMIT : RES_END_FAILED;
+    res->complete = complete;
+    if (!complete) {
+        b_fail(&res->err, B_EXIT_FAIL, "merge: %d of %d client(s) did not complete their run "
+                                       "(see the warnings): the merged result is incomplete",
+               nbad, n);
+        ex = B_EXIT_FAIL;
+    }
+out:
+    for (int i = 0; i < n; i++) {
+        if (cl[i].st.thr_min_ns || cl[i].st.d.hist)
+            res_stats_free(&cl[i].st);
+        jr_free(&cl[i].doc);
+    }
+    free(cl);
+    return ex;
+}
+
 /*== 20 wl_ : workload registry and the run path =============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
@@ -15948,6 +17681,12 @@ static const struct wl_def wl_all[] = {
      .db = true,
      .family = WL_CMD,
      .command = all_main},
+    {.name = "merge",
+     .desc = "one result from the --format=json results of clients that ran together: bench "
+             "merge A.json B.json ... (docs/multi-host.md)",
+     .files = true,
+     .family = WL_CMD,
+     .command = mrg_main},
     {.name = "hostfacts",
      .desc = "host and --file-dir facts as data (for `bench all`)",
      .opts = opt_hostfacts,
@@ -16071,6 +17810,7 @@ static void wl_on_interval(void *ctx, struct load_run *r, const struct load_snap
     memset(&iv, 0, sizeof(iv));
     iv.at_s = at_s;
     iv.secs = secs;
+    iv.end_unix_ns = (i64)d->t_ns + r->unix_off_ns;
     iv.events = d->events;
     memcpy(iv.ctr, d->ctr, sizeof(iv.ctr));
     iv.running = atomic_load(&r->running);
@@ -16133,12 +17873,17 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
     r->res = res;
     if (w->facts)
         w->facts(r);
-    wl_phase(res, RES_PH_HEADER);
-    rc = w->init ? w->init(r) : B_OK;
+    rc = load_start_at_setup(r); /* --start-at: the clock's state, a refusal */
+    if (rc == B_OK) {
+        wl_phase(res, RES_PH_HEADER);
+        rc = w->init ? w->init(r) : B_OK;
+    }
     if (rc == B_OK) {
         wl_phase(res, RES_PH_READY);
         rc = load_start(r);
     }
+    if (rc == B_OK)
+        rc = load_start_at_wait(r);
     if (rc < 0) {
         res->rc = rc;
         res->err = r->err;
@@ -16550,11 +18295,32 @@ static const struct rep_family {
 
 /* ---- the run: header, interval lines, the final block, checkpoints ---- */
 
+/* --start-at in the bench persona's header: the instant and the clock's state. */
+static void rep_start_at(const struct res *res)
+{
+    const struct res_fact *sync = res_fact(res, "clock_synchronized"),
+                          *est = res_fact(res, "clock_esterror_us"),
+                          *mx = res_fact(res, "clock_maxerror_us");
+    if (res->o->persona != B_BENCH || !res_fact(res, "start_at"))
+        return;
+    printf("Measured window starts at %s (", rep_fact_str(res, "start_at"));
+    if (sync && est && mx)
+        printf("clock %s, estimated error %.3f ms, maximum error %.3f ms)\n",
+               sync->i ? "synchronized" : "NOT synchronized", (double)est->i / 1e3,
+               (double)mx->i / 1e3);
+    else
+        printf("clock state unknown)\n");
+}
+
 static void rep_header(const struct res *res)
 {
     const struct bench_opts *o = res->o;
     printf("Running the test with following options:\n");
     printf("Number of threads: %lld\n", (long long)o->threads);
+    if (o->client_count > 0 && o->persona == B_BENCH) /* --client-index, --client-count */
+        printf("Client %lld of %lld (client index %lld): one run of %lld threads in all\n",
+               (long long)o->client_index + 1, (long long)o->client_count,
+               (long long)o->client_index, (long long)(o->threads * o->client_count));
     if (o->warmup_time)
         printf("Warmup time: %llds\n", (long long)o->warmup_time);
     if (o->rate)
@@ -16579,6 +18345,7 @@ static void rep_header(const struct res *res)
         printf("Initializing random number generator from current time\n\n");
     if (o->forced_s >= 0 && o->time_s)
         printf("Forcing shutdown in %.0f seconds\n", (double)o->time_s + o->forced_s);
+    rep_start_at(res);
     printf("\n");
     const struct rep_family *f = &rep_families[res->w->family];
     if (f->mode)
@@ -17189,6 +18956,41 @@ static int rep_all_html(const struct res *res, const char *path)
     return bad;
 }
 
+static const char *rep_json_end(int end);
+
+/* bench merge (mrg_main's result): one line per client, the start skew and the windows'
+ * overlap, then what a single run prints: its interval lines and its final block, over all
+ * the clients' threads. */
+static void rep_merge(const struct res *res)
+{
+    const struct res_fact *sk = res_fact(res, "start_skew_s"), *cw = res_fact(res, "common_window_s"),
+                          *uw = res_fact(res, "union_window_s"), *ov = res_fact(res, "window_overlap_pct");
+    printf("Merged %d client results of %s: %d threads in all\n\n", res->nsteps, res->w->name,
+           res->final.threads);
+    printf("client  %-30s %-16s %7s %11s %10s %12s  %s\n", "file", "host", "threads",
+           "start skew", "window", "events", "end");
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *s = &res->steps[i];
+        const struct res_fact *skew = res_fact(s, "start_skew_s");
+        if (!s->have_final) {
+            printf("%6d  %-30s %s\n", i + 1, rep_fact_str(s, "file"), s->err.msg);
+            continue;
+        }
+        printf("%6d  %-30s %-16s %7d %+10.3fs %9.3fs %12llu  %s\n", i + 1,
+               rep_fact_str(s, "file"), rep_fact_str(s, "hostname"), s->final.threads,
+               skew ? skew->num : 0.0, s->final.window_s,
+               (unsigned long long)s->final.d.events,
+               s->complete ? "complete" : rep_json_end(s->end) ? rep_json_end(s->end) : "?");
+    }
+    printf("\nStart skew: %.3f s; window overlap: %.1f%% (%.3f s in common of %.3f s)\n\n",
+           sk ? sk->num : 0.0, ov ? ov->num : 0.0, cw ? cw->num : 0.0, uw ? uw->num : 0.0);
+    for (int i = 0; i < res->niv; i++)
+        rep_interval(res, &res->iv[i]);
+    if (res->niv)
+        printf("\n");
+    rep_final(res, &res->final, true);
+}
+
 /* rep_command_renderer - the renderer cli_command calls after a command that succeeded or
  * measured something; NULL when its progress lines were all its output. */
 static rep_render_fn rep_command_renderer(const struct res *res)
@@ -17197,6 +18999,8 @@ static rep_render_fn rep_command_renderer(const struct res *res)
         const char *workload;
         rep_render_fn fn;
     } tab[] = {{"ping", rep_ping}, {"hostfacts", rep_facts}, {"all", rep_all}};
+    if (res->command && !strcmp(res->command, "merge"))
+        return res->have_final ? rep_merge : NULL;
     for (size_t i = 0; i < countof(tab) && res->w; i++)
         if (!strcmp(res->w->name, tab[i].workload))
             return tab[i].fn;
@@ -17243,6 +19047,7 @@ static void rep_sizing(const struct res *res)
 /* ---- JSON: one document per command, lines while it runs (docs/json.md) ---- */
 
 #define REP_JSON_SCHEMA_VERSION 1
+#define REP_JSON_SCHEMA_MINOR 1 /* 1: window and interval wall clock, per-thread arrays */
 
 /* A JSON text being written into b. A comma goes before the next value unless it opens a
  * container or follows a key: one flag is enough. Output is compact: one line per text. */
@@ -17491,6 +19296,8 @@ static void rep_json_stats(struct rep_json *j, const struct res *res, const stru
     rep_json_knum(j, "events_per_s", rep_json_rate(d->events, st->window_s));
     rep_json_knum(j, "total_time_s", st->total_s);
     rep_json_knum(j, "window_s", st->window_s);
+    rep_json_kint(j, "window_start_unix_ns", st->start_unix_ns);
+    rep_json_kint(j, "window_end_unix_ns", st->end_unix_ns);
     rep_json_kint(j, "threads", n);
     rep_json_ku64(j, "unfinished_events", st->unfinished);
     rep_json_ctrs(j, res, d->ctr, st->window_s);
@@ -17537,6 +19344,16 @@ static void rep_json_stats(struct rep_json *j, const struct res *res, const stru
     rep_json_knum(j, "events_stddev", sqrt(ev));
     rep_json_knum(j, "time_mean_s", tm);
     rep_json_knum(j, "time_stddev_s", sqrt(tv));
+    rep_json_key(j, "events"); /* each thread's, for `bench merge` */
+    rep_json_open(j, '[');
+    for (int i = 0; i < n && d->thr_events; i++)
+        rep_json_u64(j, d->thr_events[i]);
+    rep_json_close(j, ']');
+    rep_json_key(j, "time_ns");
+    rep_json_open(j, '[');
+    for (int i = 0; i < n && d->thr_sum_ns; i++)
+        rep_json_u64(j, d->thr_sum_ns[i]);
+    rep_json_close(j, ']');
     rep_json_close(j, '}');
     rep_json_close(j, '}');
 }
@@ -17549,6 +19366,7 @@ static void rep_json_interval(struct rep_json *j, const struct res *res,
     rep_json_kstr(j, "type", "interval");
     rep_json_knum(j, "at_s", iv->at_s);
     rep_json_knum(j, "interval_s", iv->secs);
+    rep_json_kint(j, "end_unix_ns", iv->end_unix_ns);
     rep_json_ku64(j, "events", iv->events);
     rep_json_knum(j, "events_per_s", rep_json_rate(iv->events, iv->secs));
     rep_json_ctrs(j, res, iv->ctr, iv->secs);
@@ -17785,6 +19603,7 @@ static void rep_json_doc(struct rep_json *j, const struct res *res, const struct
     rep_json_open(j, '{');
     rep_json_kstr(j, "type", "result");
     rep_json_kint(j, "schema_version", REP_JSON_SCHEMA_VERSION);
+    rep_json_kint(j, "schema_minor", REP_JSON_SCHEMA_MINOR);
     rep_json_kstr(j, "bench_version", env->bench_version);
     rep_json_key(j, "command");
     rep_json_open(j, '[');
@@ -18220,6 +20039,8 @@ struct cli {
     int nargs, cap;
     const char *pos[3];             /* positionals: test, command, extra */
     int npos;
+    const char **opnd;              /* every positional, for a test that takes files */
+    int nopnd;
     char **own;                     /* strings read from option files, freed by cli_free */
     int nown, capown;
     const struct wl_def *w;         /* the test, once known */
@@ -18250,7 +20071,10 @@ static void cli_free(struct cli *c)
     free(c->args);
     free(c->from);
     free(c->av);
+    free(c->opnd);
     buf_free(&c->argmem);
+    c->opnd = NULL;
+    c->nopnd = 0;
     c->own = NULL;
     c->args = c->from = NULL;
     c->nown = c->nargs = 0;
@@ -19015,6 +20839,20 @@ static int cli_derive(struct cli *c)
                 return b_usage_exit();
             }
             o->forced_s = *end == '%' ? (double)o->time_s * v / 100.0 : v;
+        }
+    }
+    if (o->start_at && *o->start_at) { /* --start-at: to the wall clock's ns, once */
+        struct b_err e;
+        struct timespec now;
+        memset(&e, 0, sizeof(e));
+        clock_gettime(CLOCK_REALTIME, &now);
+        int ex = load_start_at_parse(o->start_at, (i64)now.tv_sec * 1000000000 + now.tv_nsec,
+                                     &o->start_at_unix_ns, &e);
+        if (ex != B_EXIT_OK) {
+            b_msg(B_MSG_FATAL, "%s", e.msg);
+            if (e.hint[0])
+                b_msg(B_MSG_HINT, "%s", e.hint);
+            return b_usage_exit();
         }
     }
     if (o->time_s == 0 && o->events == 0 && (cli_sb() || !c->w || !c->w->own_limit))
@@ -19929,8 +21767,11 @@ static int cli_parse(struct cli *c, int argc, char **argv)
                                 "options.\n");
             }
             cli_add(c, c->nargs, a, NULL);
-        } else if (c->npos < 3) {
-            c->pos[c->npos++] = a;
+        } else {
+            c->opnd = cli_grow(c->opnd, (size_t)c->nopnd + 1, sizeof(*c->opnd));
+            c->opnd[c->nopnd++] = a;
+            if (c->npos < 3)
+                c->pos[c->npos++] = a;
         }
     }
     return B_EXIT_OK;
@@ -20003,6 +21844,13 @@ static int cli_resolve(struct cli *c)
     int first_cmd = c->test ? 0 : 1;
     if (!c->test && c->npos > 0)
         c->test = c->pos[0];
+    const struct wl_def *fw = c->test && c->test == c->pos[0] ? wl_find(c->test) : NULL;
+    if (fw && fw->files) { /* bench merge A.json B.json ...: operands, not a command word */
+        bool help = c->nopnd == 2 && !strcmp(c->opnd[1], "help");
+        opts.files = help ? NULL : c->opnd + 1;
+        opts.nfiles = help ? 0 : c->nopnd - 1;
+        c->npos = help ? 2 : 1;
+    }
     if (c->npos > first_cmd)
         c->cmd = c->pos[first_cmd];
     if (c->npos > first_cmd + 1) {
@@ -20117,7 +21965,8 @@ static int cli_do_test_help(struct cli *c, const struct cli_cmd *k)
 static int cli_do_run(struct cli *c, const struct cli_cmd *k)
 {
     (void)k;
-    rnd_libc_srandom(opts.rand_seed ? (unsigned)opts.rand_seed : (unsigned)time(NULL));
+    rnd_libc_srandom(opts.rand_seed ? rnd_client_seed((u64)opts.rand_seed, opts.client_index)
+                                    : (unsigned)time(NULL));
     return cli_run(c->w);
 }
 

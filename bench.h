@@ -212,11 +212,22 @@ BENCH_API long rnd_libc_random(void);
 BENCH_API void rnd_seed(struct rnd *r);
 /* sysbench.rand.unique(): a permutation of the uint32 range, no repeats for 2^32 calls */
 struct rnd_unique {
-    _Atomic u32 index;
-    u32 offset;
+    _Atomic u32 next; /* draws so far (this client's) */
+    u32 base, offset; /* rand_unique_seed's permuted index and offset */
+    u32 lane, stride; /* --client-index, --client-count: indices base + lane + k * stride */
 };
 BENCH_API void rnd_unique_init(struct rnd_unique *u, u32 index, u32 offset);
+BENCH_API void rnd_unique_seed(struct rnd_unique *u, unsigned seed);
+BENCH_API void rnd_unique_lane(struct rnd_unique *u, u32 lane, u32 stride);
 BENCH_API u32 rnd_unique(struct rnd_unique *u);
+/* glibc's random() on a private stream (the process-wide one is rnd_libc_*) */
+struct rnd_glibc {
+    int f, r;  /* glibc's fptr and rptr, as indices */
+    u32 s[31]; /* int32_t state[31] */
+};
+BENCH_API void rnd_glibc_srandom(struct rnd_glibc *g, unsigned seed);
+BENCH_API u32 rnd_glibc_random(struct rnd_glibc *g);
+BENCH_API unsigned rnd_client_seed(u64 seed, i64 index);
 /* rnd_next - next 64-bit output of xoroshiro128+. */
 BENCH_API u64 rnd_next(struct rnd *r);
 /* rnd_double - uniform double in [0, 1). */
@@ -274,10 +285,13 @@ struct bench_opts {
     char *test_alias;                                 /* --test=NAME (0.4 syntax) */
     int format;                                       /* --format: 0 text, 1 json */
     char *output;                                     /* --output=FILE, "" = stdout */
+    char *start_at;                                   /* --start-at=TIME, "" = none */
+    bool start_at_force;                              /* --start-at-force */
     /* random numbers */
     int rand_type;
     i64 rand_spec_iter, rand_spec_pct, rand_spec_res, rand_seed;
     double rand_pareto_h, rand_zipfian_exp;
+    i64 client_index, client_count, client_wait; /* --client-index, --client-count (0: none) */
     /* log */
     i64 verbosity;
     /* cpu */
@@ -369,6 +383,11 @@ struct bench_opts {
     int nckpt;                    /* number of checkpoints */
     double ckpt[OPT_MAX_CKPT];    /* checkpoint times, seconds from start */
     double forced_s;              /* seconds after --time before forced shutdown; <0 off */
+    const char **files;           /* set by cli_: the file operands of a test that takes them
+                                     (bench merge A.json B.json), [nfiles] */
+    int nfiles;
+    i64 start_at_unix_ns;         /* --start-at as CLOCK_REALTIME ns (load_start_at_parse);
+                                     0 = none */
     struct rnd_params rnd;        /* distribution */
     FILE *msg_out;                /* --verbosity < 3: where messages go (stdout is muted) */
 };
@@ -492,6 +511,8 @@ struct load_run {
     u64 t_start_ns;                /* all threads released */
     u64 t_measure_ns;              /* end of warmup: statistics start here */
     u64 deadline_ns;               /* stop issuing events after this, 0 = none */
+    u64 start_at_ns;               /* --start-at on the monotonic clock, 0 = none */
+    i64 unix_off_ns;               /* CLOCK_REALTIME - CLOCK_MONOTONIC, read once (load_go) */
     u64 event_limit;               /* --events, 0 = none */
     _Atomic u64 issued;            /* events handed out against --events */
     _Atomic u64 next_arrival_ns;   /* --rate: intended start of the next event */
@@ -524,9 +545,100 @@ struct load_run {
                                       caller's is gone once wl_run returns */
 };
 
+/* What adjtimex(2) says of the system clock (load_clock_read). */
+struct load_clock {
+    bool known;        /* adjtimex answered */
+    bool synced;       /* neither TIME_ERROR nor STA_UNSYNC */
+    i64 esterror_us;   /* the kernel's estimated error */
+    i64 maxerror_us;   /* and maximum error */
+};
+
+/* load_start_at_parse - --start-at=TIME (RFC 3339 UTC, or +N seconds from now_unix_ns) as
+ * CLOCK_REALTIME ns into *out. Returns B_EXIT_OK, else B_EXIT_USAGE with e filled (not a
+ * time, not UTC, already past, more than a day ahead). */
+BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, struct b_err *e);
+/* load_clock_read - the clock's synchronization state from adjtimex(2) (read only). */
+BENCH_API void load_clock_read(struct load_clock *c);
+/* load_clock_refuse - should --start-at refuse to run on this clock? B_OK, or B_UNSUPPORTED
+ * with e filled when the kernel says unsynchronized and force is off (unknown: B_OK). */
+BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b_err *e);
+
 /* load_stopping - should an event or a setup phase that runs long stop now (a signal, or
  * the run is ending on a failure)? Cheap: long loops call it every few milliseconds. */
 BENCH_API bool load_stopping(const struct load_run *r);
+
+/*== 14 jr_ : JSON reader: untrusted bytes to a tree, paths ==================*/
+
+/* The reader is a library for commands that read reports (compare, merge): its API is
+ * B_UNUSED so that a build without one of them stays warning-free. */
+
+/* Kinds of JSON value. */
+enum jr_type { JR_NULL, JR_FALSE, JR_TRUE, JR_NUM, JR_STR, JR_ARR, JR_OBJ };
+
+#define JR_MAX_DEPTH 64                     /* nesting of arrays and objects */
+#define JR_MAX_FILE_BYTES (64u << 20)       /* jr_parse_file refuses larger files */
+
+/* One value of a parsed document; all of them live in the document's one arena. */
+struct jr_val {
+    u8 type;                 /* enum jr_type */
+    u8 exact;                /* JR_NUM: an integer literal that fits: mag holds it exactly */
+    u8 neg;                  /* JR_NUM exact: negative (the value is -mag) */
+    u32 n;                   /* JR_ARR/JR_OBJ: items or members; JR_STR: bytes (no NUL) */
+    u32 keylen;              /* bytes of key */
+    const char *key;         /* member name (NUL-terminated UTF-8); NULL outside objects */
+    const char *s;           /* JR_STR: the decoded text; JR_NUM: the number's literal text */
+    struct jr_val *next;     /* next member or item of the parent; NULL at the end */
+    struct jr_val *kid;      /* JR_ARR/JR_OBJ: first member or item */
+    double num;              /* JR_NUM: the value as a double (strtod, round to nearest) */
+    u64 mag;                 /* JR_NUM exact: the magnitude */
+};
+
+/* A parsed document: the root and the arena every value and string lives in. */
+struct jr_doc {
+    struct jr_val *root;
+    void *arena;             /* one allocation, freed by jr_free */
+    size_t arena_bytes;
+};
+
+/* jr_parse - parse len bytes of RFC 8259 JSON (one value, whitespace around it) into *doc,
+ * strictly: no comments, trailing commas, BOM, leading zeros or '+'; strings valid UTF-8 with
+ * no raw control characters; \u escapes (surrogate pairs joined; a lone surrogate refused)
+ * decoded to UTF-8; depth <= JR_MAX_DEPTH. Duplicate member names are kept; lookups find the
+ * first. what names the input in messages ("A.json"). Return values: B_OK; B_INVALID with e
+ * (b_fail, exit code B_EXIT_FAIL): "reading WHAT: line L col C: expected ',' or '}'". */
+BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
+                       struct b_err *e) B_MUSTCHECK B_UNUSED;
+/* jr_parse_file - read path (a regular file of at most JR_MAX_FILE_BYTES, no FIFO, device or
+ * directory) and parse it. Return values: B_OK; B_SYSERR with e (exit code B_EXIT_ENV) when
+ * it cannot be opened or read; B_INVALID with e (B_EXIT_FAIL) when it is not a regular file,
+ * too large or not JSON. */
+BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
+    B_MUSTCHECK B_UNUSED;
+/* jr_free - release the document (its values and strings); zeroes it. */
+BENCH_API void jr_free(struct jr_doc *doc) B_UNUSED;
+/* jr_get - the first member of object o named name; NULL if o is not an object or has none. */
+BENCH_API const struct jr_val *jr_get(const struct jr_val *o, const char *name) B_UNUSED;
+/* jr_at - item i of array a; NULL if a is not an array or is shorter. */
+BENCH_API const struct jr_val *jr_at(const struct jr_val *a, size_t i) B_UNUSED;
+/* jr_path - the value at a dotted path: "cpu.events_per_s", "steps.2.tps" (an array step is a
+ * decimal index). Member names that contain dots themselves ("facts" of bench all hold
+ * "cpu.events_per_s") match too: at an object, a member whose name equals the rest of the path
+ * or a prefix of it ending at a '.' is tried, whole names first. NULL if nothing is there. */
+BENCH_API const struct jr_val *jr_path(const struct jr_val *root, const char *path) B_UNUSED;
+/* jr_first / jr_next - iterate the members of an object or the items of an array:
+ * for (v = jr_first(a); v; v = jr_next(v)). jr_first is NULL for other kinds. */
+BENCH_API const struct jr_val *jr_first(const struct jr_val *v) B_UNUSED;
+BENCH_API const struct jr_val *jr_next(const struct jr_val *v) B_UNUSED;
+/* Typed getters: true with *out set when v (may be NULL) is of the kind, else false.
+ * jr_num: any number as a double; jr_i64/jr_u64: an integer literal that fits exactly
+ * (histogram counts stay exact); jr_str: the text (NUL-terminated; *len may be NULL); jr_bool. */
+BENCH_API bool jr_num(const struct jr_val *v, double *out) B_UNUSED;
+BENCH_API bool jr_i64(const struct jr_val *v, i64 *out) B_UNUSED;
+BENCH_API bool jr_u64(const struct jr_val *v, u64 *out) B_UNUSED;
+BENCH_API bool jr_str(const struct jr_val *v, const char **out, size_t *len) B_UNUSED;
+BENCH_API bool jr_bool(const struct jr_val *v, bool *out) B_UNUSED;
+/* jr_type_name - "null", "false", "true", "number", "string", "array", "object". */
+BENCH_API const char *jr_type_name(int type) B_UNUSED;
 
 /*== 14 res_ : results as data ===============================================*/
 
@@ -561,6 +673,8 @@ struct res_stats {
     double total_s;    /* sysbench's "total time": from the measured start to the end */
     double at_s;       /* a checkpoint's time as asked; else total_s */
     u64 unfinished;    /* events inside the workload at a forced shutdown */
+    i64 start_unix_ns; /* the window's base and end on the wall clock (CLOCK_REALTIME ns) */
+    i64 end_unix_ns;
     int threads;       /* workers: entries of the per-thread arrays */
     struct load_snap d;/* counts of the window: events, ctr[], latency, histograms, threads */
     u64 *thr_min_ns, *thr_max_ns; /* [threads]: per-thread extremes (--debug) */
@@ -570,6 +684,7 @@ struct res_stats {
 struct res_interval {
     double at_s;       /* end of the interval, seconds from the measured start */
     double secs;       /* its length */
+    i64 end_unix_ns;   /* its end on the wall clock (CLOCK_REALTIME ns) */
     u64 events;
     u64 ctr[LOAD_NCTR];
     int running;       /* threads still running */
@@ -750,6 +865,8 @@ struct wl_def {
     int (*prewarm)(struct res *res);
     int variant;                               /* which of a family (the oltp_* scripts) */
     bool hidden;                               /* not listed in --help */
+    bool files;                                /* takes file operands after its name, not a
+                                                  command word (bench merge A.json B.json) */
     int (*init)(struct load_run *r);           /* shared setup before threads start */
     int (*thread_init)(struct load_thread *t); /* per-thread setup */
     int (*event)(struct load_thread *t);       /* one event: B_OK, B_DONE or an error */

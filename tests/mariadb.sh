@@ -35,6 +35,8 @@ bind=127.0.0.1 v6=""
 if python3 -c "import socket; socket.socket(socket.AF_INET6).bind(('::1', 0))" 2>/dev/null; then
     bind=127.0.0.1,::1 v6=" BENCH_MY_V6=1"
 fi
+# BENCH_MY_BIND_EXTRA: more addresses to listen on (tests/multihost.sh: the namespaces' bridge)
+bind=$bind${BENCH_MY_BIND_EXTRA:+,$BENCH_MY_BIND_EXTRA}
 mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-authentication-method=socket >"$dir/install.log" 2>&1 ||
     { cat "$dir/install.log" >&2; exit 1; }
 # shellcheck disable=SC2086 # BENCH_MDB_ARGS is split into options on purpose

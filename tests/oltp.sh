@@ -112,11 +112,24 @@ same_data "oltp_write_only gaussian" oltp_write_only $R --events=200 --rand-seed
 same_data "oltp_write_only uniform, 3 inserts" oltp_write_only $R --events=200 --rand-seed=3 --rand-type=uniform --delete-inserts=3
 twin oltp_insert --tables=2 --table-size=1000
 same_data "oltp_insert" oltp_insert $R --events=300 --rand-seed=11
-# --auto-inc=off: ids from sysbench.rand.unique() (a new start each run, as sysbench's);
-# k, c, pad from the seed
+# --auto-inc=off: ids from sysbench.rand.unique(), seeded as sb_rand_init seeds it; sysbench
+# draws that seed from a random() state Debian's LuaJIT seeded with the time of day, which
+# tests/sbseed.c (LD_PRELOAD) pins to srandom(--rand-seed): then the same rows, ids included,
+# and the same ids in order
+gcc -shared -fPIC -O2 -o "$w/sbseed.so" "$top/tests/sbseed.c" -ldl 2>"$w/gcc.err" || { bad "tests/sbseed.c does not build"; cat "$w/gcc.err"; }
 twin oltp_insert --tables=2 --auto-inc=off
-COLS="k, c, pad" same_data "oltp_insert --auto-inc=off" oltp_insert $R --events=300 --rand-seed=11 --auto-inc=off
-(cd "$w" && ./sysbench oltp_insert $CB $R --events=300 --rand-seed=11 --auto-inc=off run >our.out 2>&1) &&
+export SB_UNIQUE_SEED=11 LD_PRELOAD="$w/sbseed.so"
+COLS="id, k, c, pad" same_data "oltp_insert --auto-inc=off" oltp_insert $R --events=300 --rand-seed=11 --auto-inc=off
+unset SB_UNIQUE_SEED LD_PRELOAD
+for t in sbtest1 sbtest2; do
+    $ROOT -N sbt_a -e "SELECT id FROM $t ORDER BY id" >"$w/ids.a"
+    $ROOT -N sbt_b -e "SELECT id FROM $t ORDER BY id" >"$w/ids.b"
+    if [ "$(wc -l <"$w/ids.a")" -gt 100 ] && cmp -s "$w/ids.a" "$w/ids.b"; then ok; else
+        bad "oltp_insert --auto-inc=off: $t's ids differ from sysbench's (seed 11)"; diff "$w/ids.a" "$w/ids.b" | head -5; fi
+done
+# a second run with another seed starts elsewhere in the permutation: no collision (the same
+# seed draws the same ids again, as a seeded run repeats its statements)
+(cd "$w" && ./sysbench oltp_insert $CB $R --events=300 --rand-seed=12 --auto-inc=off run >our.out 2>&1) &&
     [ "$($ROOT -N sbt_b -e "SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)")" = 600 ] &&
     [ "$($ROOT -N sbt_b -e "SELECT SUM(id < 0) > 100 AND SUM(id > 0) > 100 FROM (SELECT id FROM sbtest1 UNION ALL SELECT id FROM sbtest2) u")" = 1 ] &&
     ok || { bad "oltp_insert --auto-inc=off: a second run on the same tables"; tail -3 "$w/our.out"; }

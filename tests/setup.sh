@@ -17,6 +17,13 @@ python3 -c 'import cryptography' 2>/dev/null || need="$need python3-cryptography
 python3 -c 'import jsonschema' 2>/dev/null || need="$need python3-jsonschema"    # tests/json.sh validates against docs/bench-result.schema.json
 command -v clang >/dev/null 2>&1 || need="$need clang"
 [ -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || need="$need libclang-rt-14-dev"
+# tests/multihost.sh: client hosts as network namespaces with sshd, the doc's recipes
+[ -x /usr/sbin/sshd ] || need="$need openssh-server"
+command -v ssh >/dev/null 2>&1 || need="$need openssh-client"
+command -v parallel >/dev/null 2>&1 || need="$need parallel"
+command -v ansible-playbook >/dev/null 2>&1 || need="$need ansible-core"
+command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1 || need="$need iproute2"
+python3 -c 'import yaml' 2>/dev/null || need="$need python3-yaml"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing$need"

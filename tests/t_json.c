@@ -75,7 +75,8 @@ static int t_json_doc(void)
                                      NULL};
     static const char *const argv[] = {"bench", "fileio", "run", "--mysql-password=***"};
     static const char want_head[] =
-        "{\"type\":\"result\",\"schema_version\":1,\"bench_version\":\"v-test\","
+        "{\"type\":\"result\",\"schema_version\":1,\"schema_minor\":1,"
+        "\"bench_version\":\"v-test\","
         "\"command\":[\"bench\",\"fileio\",\"run\",\"--mysql-password=***\"],"
         "\"started_at\":\"2026-01-02T03:04:05.678Z\",\"host\":{\"hostname\":\"h\\\"1\","
         "\"kernel\":\"6.1\",\"cpus\":4,\"memory_bytes\":1073741824},\"options\":{";
@@ -83,7 +84,7 @@ static int t_json_doc(void)
         "\"exit_code\":0,\"action\":\"run\",\"workload\":\"fileio\",\"elapsed_s\":2.5,"
         "\"facts\":{\"fs_type\":\"ext4\",\"files\":2,\"ratio\":0.5,\"direct\":true},"
         "\"results\":{\"events\":4,\"events_per_s\":2,\"total_time_s\":2,\"window_s\":2,"
-        "\"threads\":2,\"unfinished_events\":0,\"reads\":3,\"reads_per_s\":1.5,\"writes\":1,"
+        "\"window_start_unix_ns\":1000000000,\"window_end_unix_ns\":3000000000,\"threads\":2,\"unfinished_events\":0,\"reads\":3,\"reads_per_s\":1.5,\"writes\":1,"
         "\"writes_per_s\":0.5,\"fsyncs\":0,\"fsyncs_per_s\":0,\"read_bytes\":12288,"
         "\"read_bytes_per_s\":6144,\"written_bytes\":4096,\"written_bytes_per_s\":2048,"
         "\"latency_ns\":{\"min\":1000000,\"avg\":2500000,\"max\":4000000,\"sum\":10000000,"
@@ -97,8 +98,9 @@ static int t_json_doc(void)
         "\"latency_ns\":{\"percentiles\":{\"p95\":0},\"histogram\":{\"scheme\":\"log-linear\","
         "\"sub_bits\":8,\"max_exp\":42,\"buckets\":[]}}}},\"per_thread\":{\"events_mean\":2,"
         "\"events_stddev\":1,\"time_mean_s\":0.004999999999999999,"
-        "\"time_stddev_s\":0.003999999999999999}},"
-        "\"intervals\":[{\"type\":\"interval\",\"at_s\":1,\"interval_s\":1,\"events\":2,"
+        "\"time_stddev_s\":0.003999999999999999,\"events\":[1,3],\"time_ns\":[1000000,9000000]}},"
+        "\"intervals\":[{\"type\":\"interval\",\"at_s\":1,\"interval_s\":1,\"end_unix_ns\":0,"
+        "\"events\":2,"
         "\"events_per_s\":2,\"reads\":1,\"reads_per_s\":1,\"writes\":1,\"writes_per_s\":1,"
         "\"fsyncs\":0,\"fsyncs_per_s\":0,\"read_bytes\":4096,\"read_bytes_per_s\":4096,"
         "\"written_bytes\":4096,\"written_bytes_per_s\":4096,\"threads_running\":2,"

@@ -218,6 +218,7 @@ static int t_oltp_check_err(void)
     o.mysql_socket = (char *)"";
     o.ssl_ca = o.ssl_cert = o.ssl_key = o.server_pubkey = (char *)"";
     o.mysql_user = o.mysql_password = (char *)"";
+    o.client_index = o.client_count = -1; /* the defaults: not one of several clients */
     T_CHECK(oltp_check(&o, &e) == B_EXIT_OK && !e.msg[0]);
     return 0;
 }

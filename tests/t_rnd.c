@@ -60,6 +60,105 @@ static int t_rnd_unique(void)
     return 0;
 }
 
+static int t_rnd_u32_cmp(const void *a, const void *b)
+{
+    u32 x = *(const u32 *)a, y = *(const u32 *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* sb_rand_init's draws from a run's seed: after srandom(1) glibc gives 1804289383, 846930886,
+ * 1681692777, 1714636915 (the main thread's xoroshiro128+), then 1957747793 (rand_unique_seed's
+ * offset, its second argument, evaluated first) and 424238335 (its index) */
+static int t_rnd_unique_seed(void)
+{
+    struct rnd_unique a, b;
+    rnd_unique_seed(&a, 1);
+    rnd_unique_init(&b, 424238335u, 1957747793u);
+    for (int i = 0; i < 1000; i++)
+        T_CHECK(rnd_unique(&a) == rnd_unique(&b));
+    rnd_unique_seed(&a, 0); /* srandom(0) is srandom(1) */
+    rnd_unique_init(&b, 424238335u, 1957747793u);
+    T_CHECK(rnd_unique(&a) == rnd_unique(&b));
+    rnd_unique_seed(&a, 2);
+    T_CHECK(rnd_unique(&a) != rnd_unique(&b));
+    /* the private stream is the process-wide one, and leaves it alone */
+    struct rnd_glibc g;
+    rnd_glibc_srandom(&g, 7);
+    rnd_libc_srandom(7);
+    for (int i = 0; i < 1000; i++)
+        T_CHECK((long)rnd_glibc_random(&g) == rnd_libc_random());
+    return 0;
+}
+
+/* 4 million draws: no repeats, spread evenly over the int32 range (ids are value - 2^31) */
+static int t_rnd_unique_spread(void)
+{
+    enum { N = 4 << 20, K = 64 };
+    u32 *v = malloc((size_t)N * sizeof(*v));
+    u64 cnt[K] = {0};
+    T_CHECK(v != NULL);
+    struct rnd_unique u;
+    rnd_unique_seed(&u, 12345);
+    for (u32 i = 0; i < N; i++) {
+        v[i] = rnd_unique(&u);
+        i64 id = (i64)v[i] - 2147483648LL;
+        cnt[(u64)(id + 2147483648LL) >> 26]++;
+    }
+    qsort(v, N, sizeof(*v), t_rnd_u32_cmp);
+    u32 dups = 0;
+    for (u32 i = 1; i < N; i++)
+        dups += v[i] == v[i - 1];
+    u32 lo = v[0], hi = v[N - 1];
+    free(v);
+    T_CHECK(dups == 0);
+    T_CHECK(lo < (1u << 12) && hi > 0xffffffffu - (1u << 12)); /* both ends of the range */
+    double chi2 = 0, e = (double)N / K;
+    for (int k = 0; k < K; k++)
+        chi2 += ((double)cnt[k] - e) * ((double)cnt[k] - e) / e;
+    T_CHECK(chi2 < 103.4); /* df = 63, p = 0.001 */
+    return 0;
+}
+
+/* --client-count lanes: client i of n draws the run's sequence at indices i, i + n, ...: 4
+ * clients of a million draws each never meet, and together are the one-client sequence */
+static int t_rnd_unique_lanes(void)
+{
+    enum { C = 4, N = 1 << 20 };
+    u32 *v = malloc((size_t)C * N * sizeof(*v));
+    T_CHECK(v != NULL);
+    struct rnd_unique one, lane[C];
+    rnd_unique_seed(&one, 99);
+    for (u32 c = 0; c < C; c++) {
+        rnd_unique_seed(&lane[c], 99);
+        rnd_unique_lane(&lane[c], c, C);
+    }
+    u32 bad = 0;
+    for (u32 k = 0; k < N; k++)
+        for (u32 c = 0; c < C; c++) {
+            u32 x = rnd_unique(&lane[c]);
+            v[k * C + c] = x;
+            bad += x != rnd_unique(&one);
+        }
+    qsort(v, (size_t)C * N, sizeof(*v), t_rnd_u32_cmp);
+    u32 dups = 0;
+    for (u32 i = 1; i < (u32)C * N; i++)
+        dups += v[i] == v[i - 1];
+    free(v);
+    T_CHECK(bad == 0);
+    T_CHECK(dups == 0);
+    /* the clients' own seeds: client 0 keeps the run's, the others differ from it and each
+     * other */
+    T_CHECK(rnd_client_seed(42, 0) == 42 && rnd_client_seed(42, -1) == 42);
+    unsigned s[256];
+    for (int i = 0; i < 256; i++) {
+        s[i] = rnd_client_seed(42, i);
+        T_CHECK(s[i] != 0);
+        for (int j = 0; j < i; j++)
+            T_CHECK(s[j] != s[i]);
+    }
+    return 0;
+}
+
 static int t_rnd_uniform_chi2(void)
 {
     struct rnd r = {{3, 4}};

@@ -47,6 +47,8 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_slap.c"
 #include "t_mem.c"
 #include "t_all.c"
+#include "t_jr.c"
+#include "t_mrg.c"
 
 static const struct {
     const char *name;
@@ -59,6 +61,9 @@ static const struct {
     {"rnd_vector", t_rnd_vector},
     {"rnd_glibc", t_rnd_glibc},
     {"rnd_unique", t_rnd_unique},
+    {"rnd_unique_seed", t_rnd_unique_seed},
+    {"rnd_unique_spread", t_rnd_unique_spread},
+    {"rnd_unique_lanes", t_rnd_unique_lanes},
     {"rnd_uniform_chi2", t_rnd_uniform_chi2},
     {"rnd_gaussian", t_rnd_gaussian},
     {"rnd_special", t_rnd_special},
@@ -97,6 +102,9 @@ static const struct {
     {"load_mutex_one_per_thread", t_load_mutex_one_per_thread},
     {"load_memory_limit", t_load_memory_limit},
     {"load_rate_open_loop", t_load_rate_open_loop},
+    {"load_start_at_parse", t_load_start_at_parse},
+    {"load_clock_refuse", t_load_clock_refuse},
+    {"mrg_hist_exact", t_mrg_hist_exact},
     {"load_snapshot_diff", t_load_snapshot_diff},
     {"run_forced_then_next", t_run_forced_then_next},
     {"load_rate_lasts_time", t_load_rate_lasts_time},
@@ -168,6 +176,11 @@ static const struct {
     {"all_expect_parse", t_all_expect_parse},
     {"all_verdicts", t_all_verdicts},
     {"all_settings", t_all_settings},
+    {"jr_valid", t_jr_valid},
+    {"jr_invalid", t_jr_invalid},
+    {"jr_values", t_jr_values},
+    {"jr_files", t_jr_files},
+    {"jr_roundtrip", t_jr_roundtrip},
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,111 @@
+/* --start-at (load_start_at_parse, load_clock_refuse) and the exactness of merged histograms
+ * (res_stats_merge, what `bench merge` adds). */
+
+static int t_load_start_at_parse(void)
+{
+    const i64 s = 1000000000;
+    const i64 now = 1796220000 * s - 3600 * s; /* 2026-12-02T13:00:00Z */
+    i64 t = 0;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    T_CHECK(load_start_at_parse("2026-12-02T14:00:00Z", now, &t, &e) == B_EXIT_OK);
+    T_CHECK(t == 1796220000 * s);
+    T_CHECK(load_start_at_parse("2026-12-02t14:00:00.25z", now, &t, &e) == B_EXIT_OK);
+    T_CHECK(t == 1796220000 * s + 250000000);
+    T_CHECK(load_start_at_parse("2026-12-02T14:00:00.123456789123+00:00", now, &t, &e) ==
+            B_EXIT_OK);
+    T_CHECK(t == 1796220000 * s + 123456789);
+    T_CHECK(load_start_at_parse("+2", now, &t, &e) == B_EXIT_OK && t == now + 2 * s);
+    T_CHECK(load_start_at_parse("+0.5", now, &t, &e) == B_EXIT_OK && t == now + s / 2);
+    /* refused: not a time, not UTC, a day that does not exist, past, too far */
+    static const char *const bad[] = {"", "+", "+0", "+-1", "+2s", "tomorrow", "2026-12-02",
+                                      "2026-12-02T14:00Z", "2026-13-02T14:00:00Z",
+                                      "2026-02-30T00:00:00Z", "2026-12-02T24:00:00Z",
+                                      "2026-12-02T14:00:00", "2026-12-02T14:00:00.Z",
+                                      "2026-12-02T14:00:00Zjunk", "+100000"};
+    for (size_t i = 0; i < countof(bad); i++) {
+        memset(&e, 0, sizeof(e));
+        T_CHECK(load_start_at_parse(bad[i], now, &t, &e) == B_EXIT_USAGE);
+        T_CHECK(strstr(e.msg, "--start-at=") == e.msg);
+    }
+    memset(&e, 0, sizeof(e));
+    T_CHECK(load_start_at_parse("2026-12-02T14:00:00+02:00", now, &t, &e) == B_EXIT_USAGE);
+    T_CHECK(strstr(e.msg, "only UTC"));
+    memset(&e, 0, sizeof(e));
+    T_CHECK(load_start_at_parse("2026-12-02T12:59:58.5Z", now, &t, &e) == B_EXIT_USAGE);
+    T_CHECK(strstr(e.msg, "1.500 s in the past") && strstr(e.msg, "2026-12-02T13:00:00.000Z"));
+    T_CHECK(e.hint[0]);
+    memset(&e, 0, sizeof(e));
+    T_CHECK(load_start_at_parse("2026-12-02T13:00:00Z", now, &t, &e) == B_EXIT_USAGE); /* now */
+    memset(&e, 0, sizeof(e));
+    T_CHECK(load_start_at_parse("2026-12-04T13:00:00Z", now, &t, &e) == B_EXIT_USAGE);
+    T_CHECK(strstr(e.msg, "more than a day"));
+    return 0;
+}
+
+static int t_load_clock_refuse(void)
+{
+    struct load_clock c = {true, false, 16000000, 16000000};
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    T_CHECK(load_clock_refuse(&c, false, &e) == B_UNSUPPORTED);
+    T_CHECK(strstr(e.msg, "not synchronized") && strstr(e.msg, "16000.000 ms"));
+    T_CHECK(strstr(e.hint, "--start-at-force") && e.ex == B_EXIT_ENV);
+    memset(&e, 0, sizeof(e));
+    T_CHECK(load_clock_refuse(&c, true, &e) == B_OK && !e.msg[0]); /* --start-at-force */
+    c.synced = true;
+    T_CHECK(load_clock_refuse(&c, false, &e) == B_OK && !e.msg[0]);
+    c.known = false, c.synced = false; /* adjtimex did not answer: not a refusal */
+    T_CHECK(load_clock_refuse(&c, false, &e) == B_OK && !e.msg[0]);
+    /* this machine's clock: the reading is consistent with itself */
+    load_clock_read(&c);
+    T_CHECK(!c.known || (c.maxerror_us >= 0 && c.esterror_us >= 0));
+    return 0;
+}
+
+/* Samples spread over three "clients" with different distributions: their statistics merged
+ * by res_stats_merge equal one histogram fed every sample, bucket by bucket and in every
+ * percentile (clamped to the merged min and max). */
+static int t_mrg_hist_exact(void)
+{
+    struct res_stats cl[3], m;
+    struct hist *all = b_xcalloc(1, sizeof(*all));
+    struct rnd r = {{0x1234567, 0x89abcdef}};
+    u64 mn = UINT64_MAX, mx = 0, n = 0, sum = 0;
+    memset(&m, 0, sizeof(m));
+    load_snap_init(&m.d, 1, 0);
+    for (int c = 0; c < 3; c++) {
+        memset(&cl[c], 0, sizeof(cl[c]));
+        load_snap_init(&cl[c].d, 1, 0);
+        cl[c].d.lat_min_ns = UINT64_MAX;
+        for (int i = 0; i < 20000 + 7000 * c; i++) {
+            u64 v = 1000 + (rnd_next(&r) % (u64)(50000 << (4 * c))) + (c == 2 && i % 97 == 0 ? 5000000000u : 0);
+            hist_record(cl[c].d.hist, v);
+            hist_record(all, v);
+            cl[c].d.events++, cl[c].d.lat_sum_ns += v, n++, sum += v;
+            cl[c].d.lat_min_ns = B_MIN(cl[c].d.lat_min_ns, v);
+            cl[c].d.lat_max_ns = B_MAX(cl[c].d.lat_max_ns, v);
+            mn = B_MIN(mn, v), mx = B_MAX(mx, v);
+        }
+        cl[c].window_s = 10;
+        T_CHECK(res_stats_merge(&m, &cl[c]) == B_OK);
+    }
+    T_CHECK(m.d.events == n && m.d.lat_sum_ns == sum && m.d.lat_min_ns == mn &&
+            m.d.lat_max_ns == mx);
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+        T_CHECK(atomic_load(&m.d.hist->count[i]) == atomic_load(&all->count[i]));
+    static const double ps[] = {0.001, 1, 50, 90, 95, 99, 99.9, 99.99, 100};
+    for (size_t i = 0; i < countof(ps); i++)
+        T_CHECK(hist_percentile(m.d.hist, ps[i], m.d.lat_min_ns, m.d.lat_max_ns) ==
+                hist_percentile(all, ps[i], mn, mx));
+    /* and not the mean of the clients' percentiles: that would be another number */
+    u64 p99 = hist_percentile(all, 99, mn, mx), avg = 0;
+    for (int c = 0; c < 3; c++)
+        avg += hist_percentile(cl[c].d.hist, 99, cl[c].d.lat_min_ns, cl[c].d.lat_max_ns) / 3;
+    T_CHECK(avg != p99);
+    for (int c = 0; c < 3; c++)
+        load_snap_free(&cl[c].d);
+    load_snap_free(&m.d);
+    free(all);
+    return 0;
+}
