@@ -14509,6 +14509,35 @@ static void all_settings(struct all_ctx *x)
                     2 * x->ncpu);
 }
 
+/* The CPUs to size threads for: the usable ones (affinity), fewer under a cgroup CPU quota
+ * (in a container nproc lies); and, not root, what is read instead. Each said as a note. */
+static void all_cpus_and_user(struct all_ctx *x)
+{
+    struct res *res = x->res;
+    bool h;
+    int aff = (int)B_MAX(1, all_num(res, "cpus_usable", NULL));
+    double q = all_num(res, "cgroup_cpu_quota_cpus", &h);
+    x->ncpu = aff;
+    if (h && q > 0 && ceil(q) < (double)aff) {
+        x->ncpu = (int)B_MAX(1, ceil(q));
+        res_fact_str(res, "all.cpus_from", "cgroup CPU quota");
+        res_warn(res, "cgroup_cpu_quota", NULL,
+                 "all: a cgroup CPU quota of %.2f CPUs: threads sized for %d, not the %d CPUs "
+                 "affinity allows",
+                 q, x->ncpu, aff);
+    } else
+        res_fact_str(res, "all.cpus_from", "affinity");
+    res_fact_int(res, "all.cpus", x->ncpu);
+    if (geteuid() != 0) {
+        res_fact_bool(res, "all.root", false);
+        res_warn(res, "not_root", NULL,
+                 "all: not root (uid %u): container detection without PID 1's environment; "
+                 "the rest as root",
+                 (unsigned)geteuid());
+    } else
+        res_fact_bool(res, "all.root", true);
+}
+
 /* Was a database named: connection options, MYSQL_PWD or an option file (cli_ sets it)? */
 static bool all_db_given(const struct bench_opts *o)
 {
@@ -14545,7 +14574,7 @@ static int all_main(struct res *res)
             b_fail(&res->err, B_EXIT_ENV, "all: --dir=%s: cannot be read", o->file_dir);
         return B_EXIT_ENV;
     }
-    x.ncpu = (int)B_MAX(1, all_num(res, "cpus_usable", NULL));
+    all_cpus_and_user(&x);
     res_fact_str(res, "all.level", "%s", x.level == ALL_QUICK    ? "quick"
                                          : x.level == ALL_DEFAULT ? "default"
                                                                   : "thorough");
@@ -15574,6 +15603,41 @@ static const char *rep_all_v(const struct res *res, const char *key, int prec, c
     return out;
 }
 
+/* The latency plateaus found in the curve (to the working set each reaches) and the cache
+ * sizes the hardware claims beside them; an implausible claimed L3 said as such. */
+static void rep_all_latency(const struct res *res)
+{
+    static const char *const lv[4] = {"l1", "l2", "l3", "dram"}, *const up[4] = {"L1", "L2",
+                                                                                 "L3", "DRAM"};
+    char line[160], v[32], sz[4][16];
+    size_t n = 0;
+    n += (size_t)snprintf(line + n, sizeof(line) - n, "          load latency");
+    for (int i = 0; i < 4; i++) {
+        char k[48];
+        snprintf(k, sizeof(k), "mem.latency_%s_ns", lv[i]);
+        rep_all_v(res, k, 1, v, sizeof(v));
+        snprintf(k, sizeof(k), "mem.latency_%s_to_bytes", lv[i]);
+        double to = all_num(res, k, NULL);
+        unit_fmt_size((u64)to, sz[i], sizeof(sz[i]));
+        if (n < sizeof(line))
+            n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %s%s%s%s", i ? "," : "",
+                                  up[i], res_fact(res, k) ? v : "-", res_fact(res, k) ? " ns" : "",
+                                  to > 0 ? i == 3 ? " to " : " <=" : "", to > 0 ? sz[i] : "");
+    }
+    rep_all_line("%s", line);
+    if (!res_fact(res, "mem.cache_l3_claimed_bytes"))
+        return;
+    char c1[16], c2[16], c3[16];
+    unit_fmt_size((u64)all_num(res, "mem.cache_l1d_claimed_bytes", NULL), c1, sizeof(c1));
+    unit_fmt_size((u64)all_num(res, "mem.cache_l2_claimed_bytes", NULL), c2, sizeof(c2));
+    unit_fmt_size((u64)all_num(res, "mem.cache_l3_claimed_bytes", NULL), c3, sizeof(c3));
+    bool ok = all_num(res, "mem.llc_claim_plausible", NULL) > 0;
+    rep_all_line("          claimed (%s): L1d %s, L2 %s, L3 %s%s; knees in the curve %s",
+                 all_str(res, "mem.cache_claimed_from"), c1, c2, c3,
+                 ok ? "" : " (implausible: a hypervisor's)",
+                 rep_all_v(res, "mem.latency_knees", 0, v, sizeof(v)));
+}
+
 static void rep_all(const struct res *res)
 {
     char a[32], b[32], c[32], d[32], e[32], f[32];
@@ -15610,11 +15674,7 @@ static void rep_all(const struct res *res)
                  rep_all_v(res, "mem.stream_triad_mb_per_s", 0, b, sizeof(b)),
                  (snprintf(c, sizeof(c), "%.0f",
                            all_num(res, "mem.stream_array_bytes", NULL) / 1048576.0), c));
-    rep_all_line("          load latency L1 %s ns, L2 %s ns, L3 %s ns, DRAM %s ns",
-                 rep_all_v(res, "mem.latency_l1_ns", 1, a, sizeof(a)),
-                 rep_all_v(res, "mem.latency_l2_ns", 1, b, sizeof(b)),
-                 rep_all_v(res, "mem.latency_l3_ns", 1, c, sizeof(c)),
-                 rep_all_v(res, "mem.latency_dram_ns", 1, d, sizeof(d)));
+    rep_all_latency(res);
     rep_all_line("SCHEDULER threads %s events/s, mutex %s ms, context switch %s ns same CPU, %s ns "
                  "cross",
                  rep_all_v(res, "sched.threads_events_per_s", 0, a, sizeof(a)),

@@ -155,6 +155,8 @@ static const struct {
     {"all_expect_parse", t_all_expect_parse},
     {"all_verdicts", t_all_verdicts},
     {"all_settings", t_all_settings},
+    {"all_lat_knees", t_all_lat_knees},
+    {"all_conn_swap", t_all_conn_swap},
 };
 
 int main(int argc, char **argv)
