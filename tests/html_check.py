@@ -134,38 +134,38 @@ def png_rgb(path):
 
 
 def chart_boxes(w, h, bpp, rows):
-    """Areas of the charts' background (#fafafa): runs of >= 60 such pixels in a row, rows
-    with a run starting at the same x merged; [(x0, x1, y0, y1)]."""
-    boxes = []
-    open_ = {}
+    """Areas of the charts' background (#fafafa), charts being stacked one under another: rows
+    holding a run of >= 20 such pixels, the span from the first such run to the last, rows
+    within 3 of each other merged; [(x0, x1, y0, y1)] of those >= 30 rows tall."""
+    boxes, cur, gap = [], None, 0
     bg = bytes((250, 250, 250))
     for y in range(h):
         line = rows[y]
-        runs, x = [], 0
+        lo = hi = None
+        x = 0
         while x < w:
             if line[x * bpp:x * bpp + 3] == bg:
                 s = x
                 while x < w and line[x * bpp:x * bpp + 3] == bg:
                     x += 1
-                if x - s >= 60:
-                    runs.append((s, x))
+                if x - s >= 20:
+                    lo = s if lo is None else lo
+                    hi = x
             else:
                 x += 1
-        seen = set()
-        for s, e in runs:
-            key = min(open_, key=lambda k: abs(k - s), default=None)
-            if key is not None and abs(key - s) <= 2 and key not in seen:
-                b = open_[key]
-                b[1] = max(b[1], e)
-                b[3] = y
-                seen.add(key)
+        if lo is not None:
+            if cur is None:
+                cur = [lo, hi, y, y]
             else:
-                open_[s] = [s, e, y, y]
-                seen.add(s)
-        for k in list(open_):
-            if k not in seen:
-                boxes.append(tuple(open_.pop(k)))
-    boxes.extend(tuple(b) for b in open_.values())
+                cur = [min(cur[0], lo), max(cur[1], hi), cur[2], y]
+            gap = 0
+        elif cur is not None:
+            gap += 1
+            if gap > 3:
+                boxes.append(tuple(cur))
+                cur, gap = None, 0
+    if cur is not None:
+        boxes.append(tuple(cur))
     return [b for b in boxes if b[3] - b[2] >= 30]
 
 
