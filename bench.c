@@ -13705,9 +13705,10 @@ static void all_set_latency(struct bench_opts *so, const struct all_ctx *x,
     so->threads = 1;
     so->memory_total_size = all_lat_bytes(mem_llc(&c), all_llc_plausible(mem_llc(&c), x->ncpu),
                                           x->level, mem_available());
-    /* quick: 5 ms of loads per size and no huge-page pass (the page shows 4 KiB pages) */
-    so->mem_lat_min_s = x->level == ALL_QUICK ? 0.005 : 0;
-    so->mem_lat_nothp = x->level == ALL_QUICK;
+    /* 5 ms (quick), 10 ms (default) of loads per size; the huge-page pass only when
+     * thorough (the page shows 4 KiB pages) */
+    so->mem_lat_min_s = x->level == ALL_QUICK ? 0.005 : x->level == ALL_DEFAULT ? 0.01 : 0;
+    so->mem_lat_nothp = x->level != ALL_THOROUGH;
 }
 
 /*
