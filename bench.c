@@ -14189,8 +14189,8 @@ static const struct all_check all_checks[] = {
     {"cpu_scaling", "cpu.scaling_efficiency", false, 0.8, (double)NAN, "",
      "N CPUs ~ N x 1 CPU"},
     {"swappiness", "swappiness", true, 11, (double)NAN, "", "MySQLTuner: <= 10"},
-    {"swap_used", "host.swap_used_bytes", true, 1, (double)NAN, "B", "MySQLTuner: swap in use"},
-    {"swap_io", "host.swap_pages_moved", true, (double)NAN, 0, "pg", "swapping during the run"},
+    {"swap_used", "host.swap_used_bytes", true, 1, (double)NAN, "B", "MySQLTuner"},
+    {"swap_io", "host.swap_pages_moved", true, (double)NAN, 0, "pg", "swap-in/out in run"},
     {"thp", "host.thp_always", true, 1, (double)NAN, "", "DB vendor guidance"},
     {"clocksource", "host.clocksource_slow", true, 1, (double)NAN, "", "latency fidelity"},
     {"nofile", "host.nofile_limit", false, 65536, (double)NAN, "", "MySQLTuner"},
@@ -14497,8 +14497,8 @@ static void all_settings(struct all_ctx *x)
     per = all_conn_bytes(res, &glob, &srv);
     double conn = floor((ram - bp - glob - g) / per);
     char rule[96];
-    snprintf(rule, sizeof(rule), "(RAM-pool-globals-1G) / %.1fM per conn (%s)", per / m,
-             srv ? "server's buffers" : "8.4 defaults");
+    snprintf(rule, sizeof(rule), "(RAM-pool-globals-1G)/%.1fM per conn (%s)", per / m,
+             srv ? "server" : "8.4 dflt");
     res_fact_num(res, "rec.per_connection_bytes", per);
     res_fact_int(res, "rec.max_connections", (i64)B_MAX(conn, 10));
     all_setting(res, "max_connections", rule, "%.0f", B_MAX(conn, 10));
@@ -15633,9 +15633,8 @@ static void rep_all_latency(const struct res *res)
     unit_fmt_size((u64)all_num(res, "mem.cache_l2_claimed_bytes", NULL), c2, sizeof(c2));
     unit_fmt_size((u64)all_num(res, "mem.cache_l3_claimed_bytes", NULL), c3, sizeof(c3));
     bool ok = all_num(res, "mem.llc_claim_plausible", NULL) > 0;
-    rep_all_line("          claimed (%s): L1d %s, L2 %s, L3 %s%s; knees in the curve %s",
-                 all_str(res, "mem.cache_claimed_from"), c1, c2, c3,
-                 ok ? "" : " (implausible: a hypervisor's)",
+    rep_all_line("          claimed (%s): L1d %s, L2 %s, L3 %s%s; knees in the curve: %s",
+                 all_str(res, "mem.cache_claimed_from"), c1, c2, c3, ok ? "" : " (implausible)",
                  rep_all_v(res, "mem.latency_knees", 0, v, sizeof(v)));
 }
 
