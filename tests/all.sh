@@ -148,15 +148,15 @@ else
 fi
 
 # 5c. not root (as nobody, by setpriv): runs, measures the disk in a directory nobody may
-# write, and says what it reads instead
+# write (HOME: nobody's, so no option file of root's is read), and says what it reads instead
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1 &&
     setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$B" --version >/dev/null 2>&1; then
     nb=$(mktemp -d /tmp/bench-all-nobody.XXXXXX)
     chmod 777 "$nb"
-    setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$B" all --quick --dir="$nb" --format=json >"$w/nb" 2>/dev/null
+    HOME=/nonexistent setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$B" all --quick --dir="$nb" --format=json >"$w/nb" 2>/dev/null
     check "not root: all.root false" '[ "$(fact "$w/nb" all.root)" = False ]'
     check "not root: the disk measured" '[ -n "$(fact "$w/nb" disk.randread_qd1_iops)" ]'
-    setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$B" all --quick --dir="$nb" >"$w/nbt" 2>/dev/null
+    HOME=/nonexistent setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$B" all --quick --dir="$nb" >"$w/nbt" 2>/dev/null
     check "not root: said on the page" 'grep -q "not root (uid [0-9]*): container detection without PID 1" "$w/nbt"'
     check "not root: no file left" '[ -z "$(ls -A "$nb")" ]'
     rm -rf "$nb"
