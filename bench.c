@@ -1861,6 +1861,44 @@ BENCH_API double os_steal_pct(const struct os_cpu_sample *a, const struct os_cpu
     return pct > 100 ? 100 : pct;
 }
 
+/* os_parse_vmstat - the value of key ("pswpin") in /proc/vmstat text: "key N" lines. */
+static bool os_parse_vmstat(const char *text, const char *key, u64 *v)
+{
+    size_t kl = strlen(key);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, key, kl) || p[kl] != ' ')
+            continue;
+        const char *q = p + kl + 1;
+        u64 x = 0;
+        if (!isdigit((unsigned char)*q))
+            return false;
+        for (; isdigit((unsigned char)*q); q++) {
+            if (x > (UINT64_MAX - 9) / 10)
+                return false;
+            x = x * 10 + (u64)(*q - '0');
+        }
+        *v = x;
+        return true;
+    }
+    return false;
+}
+
+/* os_swap_pages - pages swapped in plus out since boot (/proc/vmstat pswpin + pswpout under
+ * root); false when unreadable. Sampled before and after a run: the difference is swap
+ * activity during it. */
+static bool os_swap_pages(const char *root, u64 *pages)
+{
+    char *text;
+    u64 in, out;
+    if (os_hf_read(root, "/proc/vmstat", OS_HF_CAP, &text) < 0)
+        return false;
+    bool ok = os_parse_vmstat(text, "pswpin", &in) && os_parse_vmstat(text, "pswpout", &out);
+    free(text);
+    if (ok)
+        *pages = in + out;
+    return ok;
+}
+
 /* os_cpuid - CPUID leaf/subleaf into r[eax, ebx, ecx, edx]; zeros off x86. */
 static void os_cpuid(u32 leaf, u32 sub, u32 r[4])
 {
@@ -2319,7 +2357,7 @@ BENCH_API int os_host_facts(const char *root, struct res *res)
             const char *key, *fact;
         } mi[] = {{"MemTotal", "mem_total_bytes"},     {"MemAvailable", "mem_available_bytes"},
                   {"HugePages_Total", "hugepages_total"}, {"Hugepagesize", "hugepage_size_bytes"},
-                  {"SwapTotal", "swap_total_bytes"}};
+                  {"SwapTotal", "swap_total_bytes"},   {"SwapFree", "swap_free_bytes"}};
         for (size_t i = 0; i < countof(mi); i++) {
             u64 v;
             if (os_parse_meminfo(text, mi[i].key, &v) && v <= (u64)INT64_MAX)
@@ -7654,7 +7692,9 @@ static int mem_lat_event(struct load_thread *t)
     if (!perm)
         return b_seterr(&t->err, B_NOMEM, ENOMEM, "memory latency: no memory for %zu nodes",
                         m->max / MEM_LINE);
-    for (int v = 0; v < 2; v++) {
+    double min_s = r->o->mem_lat_min_s > 0 ? r->o->mem_lat_min_s : 0.02;
+    m->thp_bytes[1] = -1; /* unknown until its pass ran */
+    for (int v = 0; v < (r->o->mem_lat_nothp ? 1 : 2); v++) {
         size_t maplen;
         char *buf = mem_map(m->max, v ? MADV_HUGEPAGE : MADV_NOHUGEPAGE, &maplen);
         if (!buf) {
@@ -7673,7 +7713,7 @@ static int mem_lat_event(struct load_thread *t)
                 return B_DONE;
             }
             mem_chase_link(buf, size, perm, &t->rng);
-            m->ns[v][i] = mem_chase_ns(buf, size / MEM_LINE, 0.02);
+            m->ns[v][i] = mem_chase_ns(buf, size / MEM_LINE, min_s);
         }
         munmap(buf, maplen);
     }
@@ -7703,7 +7743,8 @@ static int mem_lat_event(struct load_thread *t)
         struct res *st = res_step(res, res->w, "size");
         res_fact_int(st, "size_bytes", (i64)((u64)4096 << i));
         res_fact_num(st, "ns_per_load", m->ns[0][i]);
-        res_fact_num(st, "ns_per_load_thp", m->ns[1][i]);
+        if (!r->o->mem_lat_nothp)
+            res_fact_num(st, "ns_per_load_thp", m->ns[1][i]);
     }
     return B_OK;
 }
@@ -9058,7 +9099,9 @@ static void load_go(struct load_run *r)
     if (r->start_at_ns) /* --start-at: the window starts at the instant (or when the
                            workers were released, if that was late: what they really did) */
         r->t_measure_ns = B_MAX(r->start_at_ns, r->t_measure_ns);
-    r->deadline_ns = o->time_s ? r->t_measure_ns + (u64)o->time_s * 1000000000u : 0;
+    u64 len_ns = o->all_step_ms > 0 ? (u64)o->all_step_ms * 1000000u
+                                    : (u64)o->time_s * 1000000000u;
+    r->deadline_ns = len_ns ? r->t_measure_ns + len_ns : 0;
     atomic_store(&r->next_arrival_ns, r->t_start_ns);
     r->base.t_ns = r->t_measure_ns;
     pthread_mutex_lock(&r->mu);
@@ -16167,34 +16210,143 @@ static void all_take_stream(struct all_ctx *x, const struct all_step *s, const s
         res_fact_int(x->res, "mem.stream_array_bytes", (i64)a);
 }
 
+/* Is the last-level cache the hardware claims plausible? A hypervisor's CPUID can claim an
+ * L3 no chip has (a 2-CPU VM here says 508 MiB): more than 256 MiB and more than 32 MiB per
+ * usable CPU is taken as such (a real 504 MB Xeon L3 comes with >= 64 CPUs). */
+static bool all_llc_plausible(u64 llc, int ncpu)
+{
+    return llc <= (256ull << 20) || llc <= (u64)(ncpu > 1 ? ncpu : 1) * ((u64)32 << 20);
+}
+
+/* The latency curve's largest working set: 4x the LLC (32 MiB where the claim is not
+ * plausible: a common L3 domain), capped by the level (quick 64 MiB, default 512 MiB) and by
+ * a quarter of the available memory; a power of two. */
+static u64 all_lat_bytes(u64 llc, bool plausible, int level, u64 avail)
+{
+    u64 want = 4 * (plausible && llc ? llc : 32ull << 20);
+    u64 cap = level == ALL_QUICK ? 64ull << 20 : level == ALL_DEFAULT ? 512ull << 20 : UINT64_MAX;
+    if (avail)
+        cap = B_MIN(cap, avail / 4);
+    want = B_MIN(want, cap);
+    u64 p = 4096;
+    while (p * 2 <= want)
+        p *= 2;
+    return p;
+}
+
 static void all_set_latency(struct bench_opts *so, const struct all_ctx *x,
                             const struct all_step *s)
 {
     (void)s;
+    struct mem_caches c;
+    mem_caches_read(&c);
     so->memory_mode = MEM_MODE_LATENCY;
     so->threads = 1;
-    so->memory_total_size = x->level == ALL_THOROUGH ? MEM_TOTAL_DEFAULT
-                            : x->level == ALL_QUICK  ? 16ull << 20
-                                                     : 64ull << 20;
+    so->memory_total_size = all_lat_bytes(mem_llc(&c), all_llc_plausible(mem_llc(&c), x->ncpu),
+                                          x->level, mem_available());
+    /* 5 ms (quick), 10 ms (default) of loads per size; the huge-page pass only when
+     * thorough (the page shows 4 KiB pages) */
+    so->mem_lat_min_s = x->level == ALL_QUICK ? 0.005 : x->level == ALL_DEFAULT ? 0.01 : 0;
+    so->mem_lat_nothp = x->level != ALL_THOROUGH;
+}
+
+/*
+ * The plateaus of a latency curve from the curve itself. ns[i] is the latency at 4 KiB << i.
+ * Noise on a busy host only ever adds time, and the true curve never falls as the working
+ * set grows, so each point is first lowered to the least of it and every larger one. A knee
+ * is a rise: consecutive doublings each >= 1.25x that add up to >= 1.6x; of more than three
+ * the three largest count. The knees, smallest first, end L1, L2, L3; what follows the last
+ * knee is DRAM when there were three, or when the last knee lies at >= half the plausible
+ * LLC the hardware claims (llc 0: none plausible). A plateau is the median of its points
+ * outside the rises; cap[lv] the largest working set on it (0 when that level was not seen).
+ * Returns the number of knees; lat[4], cap[4] get 0 for a level not seen.
+ */
+#define ALL_LAT_MAX 40
+static int all_lat_knees(const double *ns, int n, u64 llc, double lat[4], u64 cap[4])
+{
+    double e[ALL_LAT_MAX];
+    int rs[ALL_LAT_MAX], re[ALL_LAT_MAX], nr = 0; /* rises: sizes rs..re are the climb */
+    n = B_MIN(n, ALL_LAT_MAX);
+    for (int lv = 0; lv < 4; lv++)
+        lat[lv] = 0, cap[lv] = 0;
+    if (n <= 0)
+        return 0;
+    for (int i = n - 1; i >= 0; i--)
+        e[i] = i == n - 1 ? ns[i] : B_MIN(ns[i], e[i + 1]);
+    for (int i = 1; i < n; i++) {
+        if (!(e[i - 1] > 0) || e[i] < e[i - 1] * 1.25)
+            continue;
+        int j = i;
+        while (j + 1 < n && e[j + 1] >= e[j] * 1.25)
+            j++;
+        if (e[j] >= e[i - 1] * 1.6)
+            rs[nr] = i, re[nr++] = j;
+        i = j;
+    }
+    while (nr > 3) { /* drop the smallest rise */
+        int k = 0;
+        for (int r = 1; r < nr; r++)
+            if (e[re[r]] / e[rs[r] - 1] < e[re[k]] / e[rs[k] - 1])
+                k = r;
+        for (int r = k; r + 1 < nr; r++)
+            rs[r] = rs[r + 1], re[r] = re[r + 1];
+        nr--;
+    }
+    bool dram = nr == 3 || (nr > 0 && llc && ((u64)4096 << (rs[nr - 1] - 1)) * 2 >= llc) ||
+                (nr > 0 && !llc && nr >= 2);
+    for (int k = 0; k <= nr; k++) {
+        int lo = k ? re[k - 1] + 1 : 0, hi = k < nr ? rs[k] - 1 : n - 1;
+        int lv = k == nr && dram ? 3 : k;
+        double pts[ALL_LAT_MAX];
+        int np = 0;
+        for (int i = lo; i <= hi; i++)
+            pts[np++] = e[i];
+        if (!np) /* a rise straight into the next: its last point stands for the level */
+            pts[np++] = e[k ? re[k - 1] : 0];
+        lat[lv] = mem_median(pts, np);
+        cap[lv] = (u64)4096 << (k < nr ? rs[k] - 1 : n - 1);
+    }
+    return nr;
 }
 
 static void all_take_latency(struct all_ctx *x, const struct all_step *s, const struct res *st)
 {
     static const char *const lv[] = {"l1", "l2", "l3", "dram"};
     (void)s;
+    double ns[ALL_LAT_MAX], lat[4];
+    u64 cap[4];
+    int n = 0;
+    for (int i = 0; i < st->nsteps && n < ALL_LAT_MAX; i++)
+        if (!strcmp(st->steps[i].command, "size"))
+            ns[n++] = all_num(&st->steps[i], "ns_per_load", NULL);
+    u64 l1 = (u64)all_num(st, "l1d_bytes", NULL), l2 = (u64)all_num(st, "l2_bytes", NULL),
+        l3 = (u64)all_num(st, "l3_bytes", NULL), llc = l3 ? l3 : l2;
+    bool plausible = all_llc_plausible(llc, x->ncpu);
+    int knees = all_lat_knees(ns, n, plausible ? llc : (l3 ? l2 : 0), lat, cap);
+    res_fact_int(x->res, "mem.latency_knees", knees);
     for (size_t i = 0; i < countof(lv); i++) {
-        char from[48], to[48];
-        bool h;
-        snprintf(from, sizeof(from), "latency_%s_ns", lv[i]);
+        char to[48];
         snprintf(to, sizeof(to), "mem.latency_%s_ns", lv[i]);
-        double v = all_num(st, from, &h);
-        if (h)
-            res_fact_num(x->res, to, v);
+        if (lat[i] > 0)
+            res_fact_num(x->res, to, lat[i]);
+        snprintf(to, sizeof(to), "mem.latency_%s_to_bytes", lv[i]);
+        if (cap[i])
+            res_fact_int(x->res, to, (i64)cap[i]);
     }
+    res_fact_int(x->res, "mem.cache_l1d_claimed_bytes", (i64)l1);
+    res_fact_int(x->res, "mem.cache_l2_claimed_bytes", (i64)l2);
+    res_fact_int(x->res, "mem.cache_l3_claimed_bytes", (i64)l3);
+    res_fact_str(x->res, "mem.cache_claimed_from", "%s", all_str(st, "cache_sizes_from"));
+    /* the claim against the curve: DRAM reached below a quarter of the claimed LLC */
+    bool contradicted = lat[3] > 0 && llc && knees > 0 && cap[knees - 1] * 4 < llc;
+    res_fact_bool(x->res, "mem.llc_claim_plausible", plausible && !contradicted);
     bool h;
     double m = all_num(st, "max_size_bytes", &h);
-    if (h)
+    if (h) {
         res_fact_int(x->res, "mem.latency_max_bytes", (i64)m);
+        u64 real = plausible && !contradicted ? llc : cap[knees > 0 ? knees - 1 : 0];
+        res_fact_bool(x->res, "mem.latency_dram_4x_llc", m >= 4.0 * (double)real);
+    }
 }
 
 static void all_set_threads(struct bench_opts *so, const struct all_ctx *x,
@@ -16204,9 +16356,9 @@ static void all_set_threads(struct bench_opts *so, const struct all_ctx *x,
     if (!strcmp(s->name, "pingpong")) {
         so->threads = 1;
         so->threads_mode = 1; /* pingpong */
-        so->thread_round_trips = x->level == ALL_QUICK ? 5000 : 20000;
+        so->thread_round_trips = x->level == ALL_QUICK ? 1000 : 20000;
     } else if (!strcmp(s->name, "mutex"))
-        so->mutex_locks = x->level == ALL_QUICK ? 10000 : 50000;
+        so->mutex_locks = x->level == ALL_QUICK ? 2000 : 50000;
 }
 
 static void all_take_threads(struct all_ctx *x, const struct all_step *s, const struct res *st)
@@ -16240,6 +16392,7 @@ static void all_set_disk(struct bench_opts *so, const struct all_ctx *x, const s
     if (!strcmp(s->name, "fdatasync")) {
         so->file_fsync_freq = 1;
         so->file_fsync_mode = 1; /* fdatasync */
+        so->all_step_ms = 0;     /* a whole second even in quick: its p99 needs the samples */
     }
 }
 
@@ -16289,17 +16442,18 @@ static void all_take_disk(struct all_ctx *x, const struct all_step *s, const str
 }
 
 #define ALL_DISK(nm, md, q, b, k)                                                            \
-    {nm, "fileio", ALL_NEED_DISK, {1, 3, 10}, all_set_disk, all_take_disk, md, q, b, k}
+    {nm, "fileio", ALL_NEED_DISK, {0.5, 3, 10}, all_set_disk, all_take_disk, md, q, b, k}
 
 /* The plan, in order: quick / default / thorough seconds per timed step. */
 static const struct all_step all_plan[] = {
-    {"cpu_1", "cpu", ALL_NEED_NONE, {1, 2, 10}, all_set_cpu, all_take_cpu, NULL, 0, 0, NULL},
-    {"cpu_all", "cpu", ALL_NEED_NONE, {1, 2, 10}, all_set_cpu, all_take_cpu, NULL, 0, 0, NULL},
+    {"cpu_1", "cpu", ALL_NEED_NONE, {0.5, 2, 10}, all_set_cpu, all_take_cpu, NULL, 0, 0, NULL},
+    {"cpu_all", "cpu", ALL_NEED_NONE, {0.5, 2, 10}, all_set_cpu, all_take_cpu, NULL, 0, 0,
+     NULL},
     {"stream", "memory", ALL_NEED_NONE, {0, 0, 0}, all_set_stream, all_take_stream, NULL, 0, 0,
      NULL},
     {"latency", "memory", ALL_NEED_NONE, {0, 0, 0}, all_set_latency, all_take_latency, NULL, 0,
      0, NULL},
-    {"threads", "threads", ALL_NEED_NONE, {1, 1, 5}, all_set_threads, all_take_threads, NULL, 0,
+    {"threads", "threads", ALL_NEED_NONE, {0.5, 1, 5}, all_set_threads, all_take_threads, NULL, 0,
      0, NULL},
     {"mutex", "mutex", ALL_NEED_NONE, {0, 0, 0}, all_set_threads, all_take_threads, NULL, 0, 0,
      NULL},
@@ -16326,7 +16480,8 @@ static void all_base_opts(struct bench_opts *so, const struct bench_opts *o, dou
 {
     *so = *o;
     so->threads = 1;
-    so->time_s = (i64)secs;
+    so->time_s = (i64)ceil(secs);
+    so->all_step_ms = secs != floor(secs) ? (i64)(secs * 1000) : 0; /* quick's half seconds */
     so->events = 0;
     so->rate = 0;
     so->warmup_time = 0;
@@ -16450,6 +16605,11 @@ static const char *const all_db_vars[] = {
     "innodb_buffer_pool_size", "innodb_redo_log_capacity", "innodb_log_file_size",
     "innodb_flush_method",     "innodb_flush_log_at_trx_commit", "max_connections",
     "log_bin",                 "sync_binlog",             "innodb_io_capacity",
+    /* per connection and global buffers: the max_connections ceiling (all_conn_bytes) */
+    "sort_buffer_size",        "join_buffer_size",        "read_buffer_size",
+    "read_rnd_buffer_size",    "thread_stack",            "binlog_cache_size",
+    "net_buffer_length",       "tmp_table_size",          "max_heap_table_size",
+    "key_buffer_size",         "innodb_log_buffer_size",
 };
 
 struct all_var {
@@ -16517,6 +16677,7 @@ static void all_db(struct all_ctx *x)
     /* the ladder: the one-liner's code, shortened */
     all_progress(x, "db: OLTP ladder");
     so.sizing_step_time = x->level == ALL_QUICK ? 1 : x->level == ALL_DEFAULT ? 2 : 10;
+    so.all_step_ms = x->level == ALL_QUICK ? 500 : 0; /* quick: half-second rungs */
     so.sizing_max_threads = B_MAX(2, 2 * x->ncpu);
     so.sizing_tables_set = so.sizing_rows_set = true;
     so.oltp_tables = 2;
@@ -16568,6 +16729,7 @@ static const struct all_check all_checks[] = {
      "N CPUs ~ N x 1 CPU"},
     {"swappiness", "swappiness", true, 11, (double)NAN, "", "MySQLTuner: <= 10"},
     {"swap_used", "host.swap_used_bytes", true, 1, (double)NAN, "B", "MySQLTuner"},
+    {"swap_io", "host.swap_pages_moved", true, (double)NAN, 0, "pg", "swap-in/out in run"},
     {"thp", "host.thp_always", true, 1, (double)NAN, "", "DB vendor guidance"},
     {"clocksource", "host.clocksource_slow", true, 1, (double)NAN, "", "latency fidelity"},
     {"nofile", "host.nofile_limit", false, 65536, (double)NAN, "", "MySQLTuner"},
@@ -16646,7 +16808,9 @@ static int all_run_checks(struct res *res)
         double v = all_num(res, k->path, &h);
         all_fmt_num(w, sizeof(w), k->warn);
         all_fmt_num(f, sizeof(f), k->fail);
-        if (k->fail == k->fail)
+        if (k->fail == k->fail && k->warn != k->warn)
+            snprintf(thr, sizeof(thr), "fail%s%s%s", k->hi ? ">" : "<", f, k->unit);
+        else if (k->fail == k->fail)
             snprintf(thr, sizeof(thr), "warn%s%s fail%s%s%s", k->hi ? ">=" : "<", w,
                      k->hi ? ">" : "<", f, k->unit);
         else
@@ -16794,6 +16958,42 @@ static void all_setting(struct res *res, const char *name, const char *rule, con
     res_fact_str(s, "rule", "%s", rule);
 }
 
+/*
+ * A connection's worst-case buffers (MySQLTuner's per-thread model): sort + join + read +
+ * read_rnd + thread_stack + binlog_cache (when the binary log is on) + net_buffer_length +
+ * min(tmp_table_size, max_heap_table_size); the server's values where db.* has them, else
+ * MySQL 8.4's defaults. *global gets key_buffer_size + innodb_log_buffer_size; *server
+ * whether any value came from the server.
+ */
+static double all_conn_bytes(const struct res *res, double *global, bool *server)
+{
+    static const struct {
+        const char *var;
+        double def;
+    } per[] = {{"db.sort_buffer_size", 262144},    {"db.join_buffer_size", 262144},
+               {"db.read_buffer_size", 131072},    {"db.read_rnd_buffer_size", 262144},
+               {"db.thread_stack", 1048576},       {"db.binlog_cache_size", 32768},
+               {"db.net_buffer_length", 16384},    {"db.tmp_table_size", 16777216},
+               {"db.max_heap_table_size", 16777216}, {"db.key_buffer_size", 8388608},
+               {"db.innodb_log_buffer_size", 16777216}};
+    double v[countof(per)];
+    *server = false;
+    for (size_t i = 0; i < countof(per); i++) {
+        bool h;
+        v[i] = all_num(res, per[i].var, &h);
+        if (h && v[i] >= 0)
+            *server = true;
+        else
+            v[i] = per[i].def;
+    }
+    bool h;
+    double bin = all_num(res, "db.log_bin", &h);
+    double c = v[0] + v[1] + v[2] + v[3] + v[4] + (h && bin == 0 ? 0 : v[5]) + v[6] +
+               B_MIN(v[7], v[8]);
+    *global = v[9] + v[10];
+    return c;
+}
+
 static void all_settings(struct all_ctx *x)
 {
     struct res *res = x->res;
@@ -16831,15 +17031,51 @@ static void all_settings(struct all_ctx *x)
     double redo = B_MIN(B_MAX((double)x->ncpu / 2, 1), 16);
     all_setting(res, "innodb_redo_log_capacity", "CPUs/2 GiB, 1..16 GiB (MySQL 8.4)", "%.0fG",
                 redo);
-    double conn = floor((ram - bp - g) / (16 * m));
-    all_setting(res, "max_connections", "(RAM - pool - 1G) / 16M per conn: ceiling", "%.0f",
-                B_MAX(conn, 10));
+    double glob, per;
+    bool srv;
+    per = all_conn_bytes(res, &glob, &srv);
+    double conn = floor((ram - bp - glob - g) / per);
+    char rule[96];
+    snprintf(rule, sizeof(rule), "(RAM-pool-globals-1G)/%.1fM per conn (%s)", per / m,
+             srv ? "server" : "8.4 dflt");
+    res_fact_num(res, "rec.per_connection_bytes", per);
+    res_fact_int(res, "rec.max_connections", (i64)B_MAX(conn, 10));
+    all_setting(res, "max_connections", rule, "%.0f", B_MAX(conn, 10));
     double knee = all_num(res, "db.oltp_knee_threads", &h);
     if (h)
         all_setting(res, "client threads", "OLTP ladder knee (tps stops rising)", "%.0f", knee);
     else
         all_setting(res, "client threads", "sweep 1..2 x CPUs (no database measured)", "%d",
                     2 * x->ncpu);
+}
+
+/* The CPUs to size threads for: the usable ones (affinity), fewer under a cgroup CPU quota
+ * (in a container nproc lies); and, not root, what is read instead. Each said as a note. */
+static void all_cpus_and_user(struct all_ctx *x)
+{
+    struct res *res = x->res;
+    bool h;
+    int aff = (int)B_MAX(1, all_num(res, "cpus_usable", NULL));
+    double q = all_num(res, "cgroup_cpu_quota_cpus", &h);
+    x->ncpu = aff;
+    if (h && q > 0 && ceil(q) < (double)aff) {
+        x->ncpu = (int)B_MAX(1, ceil(q));
+        res_fact_str(res, "all.cpus_from", "cgroup CPU quota");
+        res_warn(res, "cgroup_cpu_quota", NULL,
+                 "all: a cgroup CPU quota of %.2f CPUs: threads sized for %d, not the %d CPUs "
+                 "affinity allows",
+                 q, x->ncpu, aff);
+    } else
+        res_fact_str(res, "all.cpus_from", "affinity");
+    res_fact_int(res, "all.cpus", x->ncpu);
+    if (geteuid() != 0) {
+        res_fact_bool(res, "all.root", false);
+        res_warn(res, "not_root", NULL,
+                 "all: not root (uid %u): container detection without PID 1's environment; "
+                 "the rest as root",
+                 (unsigned)geteuid());
+    } else
+        res_fact_bool(res, "all.root", true);
 }
 
 /* Was a database named: connection options, MYSQL_PWD or an option file (cli_ sets it)? */
@@ -16871,12 +17107,14 @@ static int all_main(struct res *res)
         return ex;
     struct os_cpu_sample s0, s1;
     bool steal = os_steal_sample("", &s0) == B_OK;
+    u64 sw0 = 0, sw1 = 0;
+    bool swio = os_swap_pages("", &sw0);
     if (os_host_facts("", res) != B_OK || os_dir_facts("", o->file_dir, res) != B_OK) {
         if (!res->err.msg[0])
             b_fail(&res->err, B_EXIT_ENV, "all: --dir=%s: cannot be read", o->file_dir);
         return B_EXIT_ENV;
     }
-    x.ncpu = (int)B_MAX(1, all_num(res, "cpus_usable", NULL));
+    all_cpus_and_user(&x);
     res_fact_str(res, "all.level", "%s", x.level == ALL_QUICK    ? "quick"
                                          : x.level == ALL_DEFAULT ? "default"
                                                                   : "thorough");
@@ -16891,6 +17129,8 @@ static int all_main(struct res *res)
         all_db(&x);
     if (steal && os_steal_sample("", &s1) == B_OK && s1.total_ticks > s0.total_ticks)
         res_fact_num(res, "cpu_steal_pct", os_steal_pct(&s0, &s1));
+    if (swio && os_swap_pages("", &sw1) && sw1 >= sw0)
+        res_fact_int(res, "host.swap_pages_moved", (i64)(sw1 - sw0));
     all_derive(&x);
     int worst = all_run_checks(res);
     for (int i = 0; i < nexp; i++) {
@@ -18593,6 +18833,40 @@ static const char *rep_all_v(const struct res *res, const char *key, int prec, c
     return out;
 }
 
+/* The latency plateaus found in the curve (to the working set each reaches) and the cache
+ * sizes the hardware claims beside them; an implausible claimed L3 said as such. */
+static void rep_all_latency(const struct res *res)
+{
+    static const char *const lv[4] = {"l1", "l2", "l3", "dram"}, *const up[4] = {"L1", "L2",
+                                                                                 "L3", "DRAM"};
+    char line[160], v[32], sz[4][16];
+    size_t n = 0;
+    n += (size_t)snprintf(line + n, sizeof(line) - n, "          load latency");
+    for (int i = 0; i < 4; i++) {
+        char k[48];
+        snprintf(k, sizeof(k), "mem.latency_%s_ns", lv[i]);
+        rep_all_v(res, k, 1, v, sizeof(v));
+        snprintf(k, sizeof(k), "mem.latency_%s_to_bytes", lv[i]);
+        double to = all_num(res, k, NULL);
+        unit_fmt_size((u64)to, sz[i], sizeof(sz[i]));
+        if (n < sizeof(line))
+            n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %s%s%s%s", i ? "," : "",
+                                  up[i], res_fact(res, k) ? v : "-", res_fact(res, k) ? " ns" : "",
+                                  to > 0 ? i == 3 ? " to " : " <=" : "", to > 0 ? sz[i] : "");
+    }
+    rep_all_line("%s", line);
+    if (!res_fact(res, "mem.cache_l3_claimed_bytes"))
+        return;
+    char c1[16], c2[16], c3[16];
+    unit_fmt_size((u64)all_num(res, "mem.cache_l1d_claimed_bytes", NULL), c1, sizeof(c1));
+    unit_fmt_size((u64)all_num(res, "mem.cache_l2_claimed_bytes", NULL), c2, sizeof(c2));
+    unit_fmt_size((u64)all_num(res, "mem.cache_l3_claimed_bytes", NULL), c3, sizeof(c3));
+    bool ok = all_num(res, "mem.llc_claim_plausible", NULL) > 0;
+    rep_all_line("          claimed (%s): L1d %s, L2 %s, L3 %s%s; knees in the curve: %s",
+                 all_str(res, "mem.cache_claimed_from"), c1, c2, c3, ok ? "" : " (implausible)",
+                 rep_all_v(res, "mem.latency_knees", 0, v, sizeof(v)));
+}
+
 static void rep_all(const struct res *res)
 {
     char a[32], b[32], c[32], d[32], e[32], f[32];
@@ -18629,11 +18903,7 @@ static void rep_all(const struct res *res)
                  rep_all_v(res, "mem.stream_triad_mb_per_s", 0, b, sizeof(b)),
                  (snprintf(c, sizeof(c), "%.0f",
                            all_num(res, "mem.stream_array_bytes", NULL) / 1048576.0), c));
-    rep_all_line("          load latency L1 %s ns, L2 %s ns, L3 %s ns, DRAM %s ns",
-                 rep_all_v(res, "mem.latency_l1_ns", 1, a, sizeof(a)),
-                 rep_all_v(res, "mem.latency_l2_ns", 1, b, sizeof(b)),
-                 rep_all_v(res, "mem.latency_l3_ns", 1, c, sizeof(c)),
-                 rep_all_v(res, "mem.latency_dram_ns", 1, d, sizeof(d)));
+    rep_all_latency(res);
     rep_all_line("SCHEDULER threads %s events/s, mutex %s ms, context switch %s ns same CPU, %s ns "
                  "cross",
                  rep_all_v(res, "sched.threads_events_per_s", 0, a, sizeof(a)),

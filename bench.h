@@ -344,6 +344,10 @@ struct bench_opts {
     bool all_quick, all_thorough;
     char *all_expect, *all_expect_file;       /* --expect, --expect-file */
     char *all_html;                           /* --html=FILE */
+    i64 all_step_ms;     /* not an option: bench all's length of a timed step in ms (> 0:
+                          * instead of time_s; time_s stays its ceiling in whole seconds) */
+    double mem_lat_min_s; /* not an option: latency mode's seconds of loads per size (0: 0.02) */
+    bool mem_lat_nothp;   /* not an option: latency mode without its huge-page pass */
     bool db_given;    /* set by cli_: a mysql option, MYSQL_PWD or an option file named one */
     bool own_tables;  /* set by cli_ (the bench persona): OLTP tables carry the COMMENT
                          'created by bench' marker, and bench writes to, drops or undoes only

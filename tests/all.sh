@@ -3,7 +3,10 @@
 # numbers related, exit codes against --expect, a malformed --expect, a read-only --dir (disk
 # skipped, said), a tmpfs --dir (page cache, said), the JSON document against the schema, no
 # file left behind; with the suite's MariaDB (BENCH_MY_* from tests/run.sh): the database
-# section, its own schema created and dropped, an existing schema untouched.
+# section, its own schema created and dropped, an existing schema untouched. The HTML rendered
+# by headless Chromium (tests/html_check.py: DOM and screenshot). The fallbacks for real: no
+# io_uring (tests/noiouring), not root (nobody by setpriv), a cgroup CPU limit (a child cgroup
+# made and removed), each said on the page and in the JSON.
 # Ends with "all: N passed, N failed".
 # shellcheck disable=SC2086 # option lists split into words on purpose
 set -u
@@ -11,7 +14,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 B=${BENCH:-$top/bench}
 w=$(mktemp -d)
 ro=""
-trap '[ -n "$ro" ] && umount "$ro" 2>/dev/null; rm -rf "$w"' EXIT
+cg=""
+trap '[ -n "$ro" ] && umount "$ro" 2>/dev/null; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$w"' EXIT
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "all: FAIL: $*"; }
@@ -77,6 +81,34 @@ for s in Host CPU Memory Scheduler Disk Verdicts Settings; do
     check "--html: section $s" "grep -q '<h2>$s</h2>' '$w/r.html'"
 done
 
+# 3c. the HTML as headless Chromium renders it (Debian's chromium, installed by tests/setup.sh):
+# tests/html_check.py checks the DOM Chromium built (title, every section, every chart drawn
+# with non-zero geometry), the screenshot (each chart area holds data pixels) and that the
+# file loads nothing from elsewhere. With the suite's MariaDB the OLTP ladder is a 4th chart.
+if command -v chromium >/dev/null 2>&1; then
+    DBH="" nch=3 secs="Host CPU Memory Scheduler Disk Verdicts Settings"
+    if [ -n "${BENCH_MY_PORT:-}" ]; then
+        DBH="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret" nch=4
+        secs="Host CPU Memory Scheduler Disk Database Verdicts Settings"
+    fi
+    "$B" all --quick --dir="$w/d" $DBH --html="$w/c.html" >/dev/null 2>&1
+    # as root: no sandbox; 0.5 device pixels per CSS pixel keep the PNG small for python
+    CH="timeout 180 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=$w/chr --force-device-scale-factor=0.5 --window-size=1000,5000"
+    $CH --dump-dom "file://$w/c.html" >"$w/c.dom" 2>"$w/c.err"
+    check "chromium: the DOM dumped" '[ -s "$w/c.dom" ] || { cat "$w/c.err"; false; }'
+    $CH --screenshot="$w/c.png" "file://$w/c.html" >"$w/c.err" 2>&1
+    check "chromium: the screenshot taken" '[ -s "$w/c.png" ] || { cat "$w/c.err"; false; }'
+    if python3 "$top/tests/html_check.py" "$w/c.html" "$w/c.dom" "$w/c.png" $nch $secs >"$w/hc" 2>&1; then ok; else bad "chromium: $(cat "$w/hc")"; fi
+    # the checker can fail: a chart with nothing drawn, a script and an external image
+    sed -e 's/points="[^"]*"/points=""/; s#</body>#<script>x()</script><img src="https://example.com/a.png"></body>#' "$w/c.dom" >"$w/c.bad"
+    python3 "$top/tests/html_check.py" "$w/c.bad" "$w/c.bad" "$w/c.png" $nch $secs >"$w/hc2" 2>&1
+    check "chromium: the checker catches an empty chart, a script, an external image" '[ $? = 1 ] && grep -q "chart 1 draws no data mark\|chart 1 has a data mark of zero size" "$w/hc2" && grep -q "a <script>" "$w/hc2" && grep -q "http(s): URL" "$w/hc2"'
+elif [ -n "${CI:-}" ]; then
+    bad "chromium is not installed: CI must render the HTML (tests/setup.sh installs it)"
+else
+    echo "all: SKIP: the HTML in headless Chromium (chromium is not installed; tests/setup.sh installs it)"
+fi
+
 # 4. tmpfs: the page cache said
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then
     mkdir -p /dev/shm/bench-all.$$
@@ -99,6 +131,64 @@ if mount --bind "$w/d" "$w/ro" 2>/dev/null; then
     umount "$w/ro" && ro=""
 else
     echo "all: SKIP: read-only --dir (no bind mount here)"
+fi
+
+# 5b. no io_uring (a container's seccomp profile, by tests/noiouring): sync, and said why
+if [ ! -x "$top/tests/noiouring" ]; then
+    (cd "$top" && make -s tests/noiouring >/dev/null 2>&1)
+fi
+if [ -x "$top/tests/noiouring" ]; then
+    "$top/tests/noiouring" "$B" all --quick --dir="$w/d" --format=json >"$w/nu" 2>/dev/null
+    check "no io_uring: disk.io_engine sync" '[ "$(fact "$w/nu" disk.io_engine)" = sync ]'
+    check "no io_uring: the reason in the JSON" 'fact "$w/nu" disk.io_engine_why | grep -qi "io_uring"'
+    "$top/tests/noiouring" "$B" all --quick --dir="$w/d" >"$w/nut" 2>/dev/null
+    check "no io_uring: said on the page" 'grep -q "sync, not io_uring: .*io_uring" "$w/nut" && grep -q "QD32 by sync" "$w/nut"'
+else
+    bad "no io_uring: tests/noiouring could not be built"
+fi
+
+# 5c. not root (as nobody, by setpriv): runs, measures the disk in a directory nobody may
+# write (HOME: nobody's, so no option file of root's is read), and says what it reads instead
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1 &&
+    setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$B" --version >/dev/null 2>&1; then
+    nb=$(mktemp -d /tmp/bench-all-nobody.XXXXXX)
+    chmod 777 "$nb"
+    HOME=/nonexistent setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$B" all --quick --dir="$nb" --format=json >"$w/nb" 2>/dev/null
+    check "not root: all.root false" '[ "$(fact "$w/nb" all.root)" = False ]'
+    check "not root: the disk measured" '[ -n "$(fact "$w/nb" disk.randread_qd1_iops)" ]'
+    HOME=/nonexistent setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$B" all --quick --dir="$nb" >"$w/nbt" 2>/dev/null
+    check "not root: said on the page" 'grep -q "not root (uid [0-9]*): container detection without PID 1" "$w/nbt"'
+    check "not root: no file left" '[ -z "$(ls -A "$nb")" ]'
+    rm -rf "$nb"
+else
+    echo "all: SKIP: not root (needs root to become nobody by setpriv; running as uid $(id -u))"
+fi
+
+# 5d. a cgroup CPU limit of 1 CPU (a child cgroup made and removed here, v2 cpu.max or v1
+# cpu.cfs_quota_us, where /sys/fs/cgroup is writable): threads sized for 1 CPU, said
+cg=""
+if [ -w /sys/fs/cgroup/cgroup.procs ] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null &&
+    mkdir /sys/fs/cgroup/bench-all-$$ 2>/dev/null; then
+    cg=/sys/fs/cgroup/bench-all-$$
+    echo "100000 100000" >"$cg/cpu.max" 2>/dev/null || { rmdir "$cg"; cg=""; }
+elif [ -d /sys/fs/cgroup/cpu ] && mkdir /sys/fs/cgroup/cpu/bench-all-$$ 2>/dev/null; then
+    cg=/sys/fs/cgroup/cpu/bench-all-$$
+    { echo 100000 >"$cg/cpu.cfs_period_us" && echo 100000 >"$cg/cpu.cfs_quota_us"; } 2>/dev/null || { rmdir "$cg"; cg=""; }
+fi
+if [ -n "$cg" ] && [ "$(nproc)" -gt 1 ]; then
+    sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$B" all --quick --dir="$w/d" --format=json >"$w/cg" 2>/dev/null
+    check "cgroup CPU limit: all.cpus 1, from the quota" '[ "$(fact "$w/cg" all.cpus)" = 1 ] && [ "$(fact "$w/cg" all.cpus_from)" = "cgroup CPU quota" ]'
+    check "cgroup CPU limit: the all-CPU test ran 1 thread" '[ "$(fact "$w/cg" cpu.threads_all)" = 1 ]'
+    check "cgroup CPU limit: the quota in the JSON" '[ "$(fact "$w/cg" cgroup_cpu_quota_cpus)" = 1.0 ]'
+    sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$B" all --quick --dir="$w/d" >"$w/cgt" 2>/dev/null
+    check "cgroup CPU limit: said on the page" 'grep -q "a cgroup CPU quota of 1.00 CPUs: threads sized for 1, not the [0-9]* CPUs" "$w/cgt"'
+    rmdir "$cg" 2>/dev/null || { sleep 1; rmdir "$cg"; }
+    check "cgroup CPU limit: its cgroup removed" '[ ! -d "$cg" ]'
+elif [ -n "$cg" ]; then
+    rmdir "$cg"
+    echo "all: SKIP: cgroup CPU limit (one CPU here: a 1-CPU quota changes nothing)"
+else
+    echo "all: SKIP: cgroup CPU limit (/sys/fs/cgroup is not writable here, v2 cpu.max nor v1 cpu)"
 fi
 
 # 6. the database section with the suite's MariaDB

@@ -88,3 +88,80 @@ static int t_all_settings(void)
     res_free(&r);
     return 0;
 }
+
+/* The latency curve's plateaus from the curve: knees where it climbs, noise (which only adds
+ * time) lowered away, levels named from the smallest; DRAM after the last knee by the LLC. */
+static int t_all_lat_knees(void)
+{
+    /* 4K..256M: L1 to 32K, L2 to 1M, L3 to 32M, DRAM: 3 knees, 4 levels */
+    double clean[17] = {1, 1, 1, 1, 4, 4, 4, 4, 4, 12, 12, 12, 12, 12, 80, 90, 90};
+    double lat[4];
+    u64 cap[4];
+    T_CHECK(all_lat_knees(clean, 17, 32u << 20, lat, cap) == 3);
+    T_CHECK(lat[0] == 1 && lat[1] == 4 && lat[2] == 12 && lat[3] == 90);
+    T_CHECK(cap[0] == 32768 && cap[1] == 1u << 20 && cap[2] == 32u << 20 &&
+            cap[3] == 256u << 20);
+    /* a spike at 128K and a slow 4K (noise adds time): the same knees */
+    double noisy[17] = {3, 1, 1, 1, 4, 18, 4, 4, 4, 12, 12, 30, 12, 12, 80, 90, 90};
+    T_CHECK(all_lat_knees(noisy, 17, 32u << 20, lat, cap) == 3);
+    T_CHECK(lat[0] == 1 && lat[1] == 4 && lat[2] == 12 && lat[3] == 90);
+    /* a claimed L3 of 508 MiB the curve does not show: two knees; the LLC passed as L2 */
+    double vm[15] = {1.2, 1.2, 1.3, 1.3, 4, 4.3, 4.5, 4.8, 32, 248, 697, 895, 1103, 1210, 1770};
+    int k = all_lat_knees(vm, 15, 1u << 20, lat, cap);
+    T_CHECK(k == 2);
+    T_CHECK(lat[0] > 1 && lat[0] < 1.5 && lat[1] >= 4 && lat[1] <= 4.8 && lat[2] == 0);
+    T_CHECK(lat[3] >= 697 && cap[1] == 512u << 10 && cap[3] == 64u << 20);
+    /* the same curve where a plausible 32 MiB L3 is claimed: not DRAM, L3 */
+    k = all_lat_knees(vm, 15, 32u << 20, lat, cap);
+    T_CHECK(k == 2 && lat[2] >= 697 && lat[3] == 0);
+    /* flat: one level */
+    double flat[5] = {2, 2, 2, 2, 2};
+    T_CHECK(all_lat_knees(flat, 5, 32u << 20, lat, cap) == 0 && lat[0] == 2 && lat[3] == 0);
+    T_CHECK(all_lat_knees(flat, 0, 0, lat, cap) == 0 && lat[0] == 0);
+    /* the claim's plausibility and the working set */
+    T_CHECK(!all_llc_plausible(508ull << 20, 2) && all_llc_plausible(32ull << 20, 2) &&
+            all_llc_plausible(504ull << 20, 128));
+    T_CHECK(all_lat_bytes(32ull << 20, true, ALL_DEFAULT, 0) == 128ull << 20);
+    T_CHECK(all_lat_bytes(508ull << 20, false, ALL_DEFAULT, 0) == 128ull << 20);
+    T_CHECK(all_lat_bytes(64ull << 20, true, ALL_QUICK, 0) == 64ull << 20);
+    T_CHECK(all_lat_bytes(64ull << 20, true, ALL_THOROUGH, 1ull << 30) == 256ull << 20);
+    return 0;
+}
+
+/* max_connections: (RAM - pool - globals - 1G) / the per-connection buffers; swap paging
+ * parsed from /proc/vmstat text. */
+static int t_all_conn_swap(void)
+{
+    struct bench_opts o;
+    struct res r;
+    struct all_ctx x;
+    double glob;
+    bool srv;
+    memset(&o, 0, sizeof(o));
+    memset(&x, 0, sizeof(x));
+    res_init(&r, NULL, "all", &o, NULL);
+    /* MySQL 8.4 defaults: 256K+256K+128K+256K+1M+32K+16K+16M */
+    T_CHECK(all_conn_bytes(&r, &glob, &srv) == 18792448.0 && !srv && glob == 25165824.0);
+    res_fact_num(&r, "db.sort_buffer_size", 2097152);
+    res_fact_num(&r, "db.tmp_table_size", 67108864);
+    res_fact_num(&r, "db.max_heap_table_size", 33554432);
+    res_fact_num(&r, "db.log_bin", 0);
+    /* 2M+256K+128K+256K+1M+(no binlog)+16K+min(64M,32M) */
+    T_CHECK(all_conn_bytes(&r, &glob, &srv) == 2097152.0 + 262144 + 131072 + 262144 + 1048576 +
+                                                  16384 + 33554432 &&
+            srv);
+    res_free(&r);
+    res_init(&r, NULL, "all", &o, NULL);
+    x.res = &r, x.o = &o, x.ncpu = 8, x.direct = true;
+    res_fact_int(&r, "mem_total_bytes", 16ll << 30);
+    all_settings(&x);
+    /* 16G: pool 12G; (16G - 12G - 24M - 1G) / 18792448 = 170.07 */
+    T_CHECK(all_num(&r, "rec.max_connections", NULL) == 170);
+    res_free(&r);
+    u64 v = 0;
+    T_CHECK(os_parse_vmstat("pgpgin 5\npswpin 12\npswpout 30\n", "pswpin", &v) && v == 12);
+    T_CHECK(os_parse_vmstat("pswpinx 1\npswpout 30\n", "pswpout", &v) && v == 30);
+    T_CHECK(!os_parse_vmstat("pswpinx 1\n", "pswpin", &v));
+    T_CHECK(!os_parse_vmstat("pswpin x\n", "pswpin", &v));
+    return 0;
+}

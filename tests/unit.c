@@ -181,6 +181,8 @@ static const struct {
     {"jr_values", t_jr_values},
     {"jr_files", t_jr_files},
     {"jr_roundtrip", t_jr_roundtrip},
+    {"all_lat_knees", t_all_lat_knees},
+    {"all_conn_swap", t_all_conn_swap},
 };
 
 int main(int argc, char **argv)

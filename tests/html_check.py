@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Check `bench all --html` as headless Chromium rendered it (tests/all.sh).
+
+usage: html_check.py SOURCE.html DOM.html SHOT.png CHARTS SECTION...
+
+SOURCE: the file bench wrote; DOM: `chromium --dump-dom` of it; SHOT: `chromium --screenshot`
+of it; CHARTS: how many charts (<svg>) the page must have; SECTION: the <h2> titles it must
+have. Checks, each printed as "html: FAIL: ..." when it does not hold:
+  - the source loads nothing from elsewhere: no http(s): URL, no <script>, <link>, <img>,
+    <iframe>, <object>, src=, url(...) or @import;
+  - the DOM Chromium built: the title, every section, CHARTS <svg> elements, each with drawn
+    elements of non-zero geometry (a polyline over >= 2 distinct points, or a rect, or a circle
+    of non-zero size) and at least one data mark;
+  - the screenshot (PNG decoded here with zlib): one chart area (the charts' #fafafa
+    background) per <svg>, each holding pixels of the data colour (#36c), so none is blank.
+Exit 0 when all hold, 1 otherwise. Python's standard library only.
+"""
+import re
+import struct
+import sys
+import zlib
+from html.parser import HTMLParser
+
+fails = []
+
+
+def bad(msg):
+    fails.append(msg)
+    print("html: FAIL: " + msg)
+
+
+class Dom(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.title = ""
+        self.h2 = []
+        self.svgs = []  # each: list of (tag, attrs)
+        self.stack = []
+        self.in_svg = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.stack.append(tag)
+        if tag == "svg":
+            self.in_svg = []
+            self.svgs.append(self.in_svg)
+        elif self.in_svg is not None:
+            self.in_svg.append((tag, a))
+
+    def handle_startendtag(self, tag, attrs):
+        if self.in_svg is not None:
+            self.in_svg.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        if tag == "svg":
+            self.in_svg = None
+        while self.stack and self.stack.pop() != tag:
+            pass
+
+    def handle_data(self, data):
+        if not self.stack:
+            return
+        if self.stack[-1] == "title" and self.in_svg is None and "svg" not in self.stack:
+            self.title += data
+        elif self.stack[-1] == "h2":
+            self.h2.append(data.strip())
+
+
+def num(a, k):
+    try:
+        return float(a.get(k, "0"))
+    except ValueError:
+        return 0.0
+
+
+def drawn(tag, a):
+    """A data mark with non-zero geometry: (is a mark, has geometry)."""
+    if tag == "polyline":
+        pts = re.findall(r"(-?[0-9.]+),(-?[0-9.]+)", a.get("points", ""))
+        xs = {float(x) for x, _ in pts}
+        ys = {float(y) for _, y in pts}
+        return True, len(set(pts)) >= 2 and (max(xs) - min(xs) > 0 or max(ys) - min(ys) > 0)
+    if tag == "rect" and a.get("class") == "b":
+        return True, num(a, "width") > 0 and num(a, "height") > 0
+    if tag == "circle":
+        return True, num(a, "r") > 0
+    return False, False
+
+
+def png_rgb(path):
+    """(width, height, rows of (r, g, b) tuples) of an 8-bit RGB or RGBA PNG."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, typ = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if typ == b"IHDR":
+            w, h, depth, ctype, _, _, inter = struct.unpack(">IIBBBBB", body)
+            if depth != 8 or ctype not in (2, 6) or inter:
+                raise ValueError("PNG kind %d/%d/%d not handled" % (depth, ctype, inter))
+            bpp = 3 if ctype == 2 else 4
+        elif typ == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev, p = [], bytearray(stride), 0
+    for _ in range(h):
+        f = raw[p]
+        line = bytearray(raw[p + 1:p + 1 + stride])
+        p += 1 + stride
+        if f == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif f == 2:
+            line = bytearray((x + y) & 255 for x, y in zip(line, prev))
+        elif f == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+        elif f == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b = prev[i]
+                c = prev[i - bpp] if i >= bpp else 0
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[i] = (line[i] + pr) & 255
+        rows.append(line)
+        prev = line
+    return w, h, bpp, rows
+
+
+def chart_boxes(w, h, bpp, rows):
+    """Areas of the charts' background (#fafafa), charts being stacked one under another: rows
+    holding a run of >= 20 such pixels, the span from the first such run to the last, rows
+    within 3 of each other merged; [(x0, x1, y0, y1)] of those >= 30 rows tall."""
+    boxes, cur, gap = [], None, 0
+    bg = bytes((250, 250, 250))
+    for y in range(h):
+        line = rows[y]
+        lo = hi = None
+        x = 0
+        while x < w:
+            if line[x * bpp:x * bpp + 3] == bg:
+                s = x
+                while x < w and line[x * bpp:x * bpp + 3] == bg:
+                    x += 1
+                if x - s >= 20:
+                    lo = s if lo is None else lo
+                    hi = x
+            else:
+                x += 1
+        if lo is not None:
+            if cur is None:
+                cur = [lo, hi, y, y]
+            else:
+                cur = [min(cur[0], lo), max(cur[1], hi), cur[2], y]
+            gap = 0
+        elif cur is not None:
+            gap += 1
+            if gap > 3:
+                boxes.append(tuple(cur))
+                cur, gap = None, 0
+    if cur is not None:
+        boxes.append(tuple(cur))
+    return [b for b in boxes if b[3] - b[2] >= 30]
+
+
+def main():
+    if len(sys.argv) < 5:
+        print(__doc__)
+        return 2
+    src, dom_path, shot, charts = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    sections = sys.argv[5:]
+    text = open(src, encoding="utf-8").read()
+    for pat, what in [(r"https?:", "an http(s): URL"), (r"<script", "a <script>"),
+                      (r"<link", "a <link>"), (r"<img", "an <img>"), (r"<iframe", "an <iframe>"),
+                      (r"<object", "an <object>"), (r"\bsrc\s*=", "a src="),
+                      (r"url\(", "a url(...)"), (r"@import", "an @import"),
+                      (r"@font-face", "a web font")]:
+        if re.search(pat, text, re.I):
+            bad("the page loads something from elsewhere: " + what)
+    d = Dom()
+    d.feed(open(dom_path, encoding="utf-8").read())
+    if d.title.strip() != "bench all report":
+        bad("title %r, want 'bench all report'" % d.title.strip())
+    for s in sections:
+        if s not in d.h2:
+            bad("section %s missing from the DOM (sections: %s)" % (s, ", ".join(d.h2)))
+    if len(d.svgs) != charts:
+        bad("%d charts (<svg>) in the DOM, want %d" % (len(d.svgs), charts))
+    for i, els in enumerate(d.svgs):
+        marks = [drawn(t, a) for t, a in els]
+        if not any(m for m, _ in marks):
+            bad("chart %d draws no data mark" % (i + 1))
+        elif not all(g for m, g in marks if m):
+            bad("chart %d has a data mark of zero size" % (i + 1))
+    try:
+        w, h, bpp, rows = png_rgb(shot)
+    except (OSError, ValueError, zlib.error) as e:
+        bad("screenshot %s: %s" % (shot, e))
+        return 1
+    boxes = chart_boxes(w, h, bpp, rows)
+    if len(boxes) != len(d.svgs):
+        bad("%d chart areas in the %dx%d screenshot, want %d" % (len(boxes), w, h, len(d.svgs)))
+    for i, (x0, x1, y0, y1) in enumerate(sorted(boxes, key=lambda b: b[2])):
+        ink = 0
+        for y in range(y0, y1 + 1):
+            line = rows[y]
+            for x in range(x0, x1):
+                r, g, b = line[x * bpp], line[x * bpp + 1], line[x * bpp + 2]
+                if b - r > 80:  # the data colour #36c, blended at any edge
+                    ink += 1
+        if ink < 20:
+            bad("chart area %d (%d,%d)-(%d,%d) is blank: %d data pixels" % (i + 1, x0, y0, x1,
+                                                                            y1, ink))
+    print("html: %s: %d sections, %d charts, %d chart areas in a %dx%d screenshot; %d failed"
+          % (src, len(d.h2), len(d.svgs), len(boxes), w, h, len(fails)))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
