@@ -51,6 +51,7 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,7 @@
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <linux/io_uring.h>
 #include <time.h>
 #include <unistd.h>
@@ -12199,7 +12201,7 @@ static int sizing_main(struct res *res)
     struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
     struct bench_opts po = *o;
     po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
-    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say};
+    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say, NULL};
     struct res prep;
     res_init(&prep, rw, "prepare", &po, &prep_sink);
     ex = oltp_jobs(&prep, &po, rw, oltp_prepare_one);
@@ -12348,8 +12350,14 @@ static const struct opt_def opt_slap[] = {
         "print the statements instead of running them (no connection)", NULL, OPT_F_EXT),
     OPT("post-query", STR, slap_post_query, "", 0, 0, NULL,
         "SQL text or file run after each test", NULL, OPT_F_EXT),
+    OPT("post-system", STR, slap_post_system, "", 0, 0, NULL,
+        "shell command (sh -c) run after each test, after --post-query; failing fails the run",
+        NULL, OPT_F_EXT),
     OPT("pre-query", STR, slap_pre_query, "", 0, 0, NULL,
         "SQL text or file run before each test", NULL, OPT_F_EXT),
+    OPT("pre-system", STR, slap_pre_system, "", 0, 0, NULL,
+        "shell command (sh -c) run before each test, before --pre-query; failing fails the run",
+        NULL, OPT_F_EXT),
     OPT("query", STR, slap_query, "", 0, 0, NULL, "-q: the test statements: SQL text or a file",
         NULL, OPT_F_EXT),
     OPT("silent", BOOL, slap_silent, "off", 0, 0, NULL, "-s: no Benchmark blocks", NULL,
@@ -12757,17 +12765,32 @@ struct slap_client {
     u64 queries, lat_sum, lat_min, lat_max;
 };
 
+/* --only-print's stream: a then b (a line's text and its end), out as made through the sink's
+ * out (the cli's writer: nothing held here, however many statements), or kept in run->out for
+ * the "statements" fact where the sink has none (JSON). */
+static void slap_emit(struct slap_run *run, const char *a, size_t alen, const char *b,
+                      size_t blen)
+{
+    const struct res_sink *k = run->res->sink;
+    pthread_mutex_lock(&run->mu);
+    if (k && k->out) {
+        k->out(k->ctx, a, alen);
+        k->out(k->ctx, b, blen);
+    } else {
+        buf_put(&run->out, a, alen);
+        buf_put(&run->out, b, blen);
+    }
+    pthread_mutex_unlock(&run->mu);
+}
+
 /* A line of -v (level lvl): into the stream under --only-print, else to the sink. */
 static void slap_note(struct slap_run *run, int lvl, const char *text, size_t len)
 {
     if (run->o->slap_verbose < lvl)
         return;
-    if (run->only_print) {
-        pthread_mutex_lock(&run->mu);
-        buf_put(&run->out, text, len);
-        buf_put(&run->out, "\n", 1);
-        pthread_mutex_unlock(&run->mu);
-    } else
+    if (run->only_print)
+        slap_emit(run, text, len, "\n", 1);
+    else
         res_say(run->res, RES_SAY_NOTE, "%.*s", (int)B_MIN(len, 1000), text);
 }
 
@@ -12805,10 +12828,7 @@ static int slap_exec(struct slap_run *run, struct my_conn *c, struct myc_result 
                      const char *sql, size_t len)
 {
     if (run->only_print) {
-        pthread_mutex_lock(&run->mu);
-        buf_put(&run->out, sql, len);
-        buf_put(&run->out, ";\n", 2);
-        pthread_mutex_unlock(&run->mu);
+        slap_emit(run, sql, len, ";\n", 2);
         return B_OK;
     }
     if (run->o->slap_verbose >= 3) {
@@ -13110,7 +13130,6 @@ static int slap_create(struct slap_run *run, const char *engine, const char *eop
     const struct slap_list *l = &run->p->create;
     size_t n = slap_live(l), start = 0;
     u64 count = 0, want = (u64)o->slap_write_number;
-    char sql[512];
     struct buf eb = {0};
     int ex;
     slap_note(run, 2, "Loading Pre-data", 16);
@@ -13122,10 +13141,8 @@ static int slap_create(struct slap_run *run, const char *engine, const char *eop
         return ex;
     run->schema_ours = true;
     if (run->only_print) {
-        snprintf(sql, sizeof(sql), "use %s;", o->slap_schema);
-        pthread_mutex_lock(&run->mu);
-        buf_printf(&run->out, "%s\n", sql);
-        pthread_mutex_unlock(&run->mu);
+        slap_emit(run, "use ", 4, o->slap_schema, strlen(o->slap_schema));
+        slap_emit(run, ";\n", 2, "", 0);
     } else if (myc_init_db(&run->c, o->slap_schema) < 0)
         return slap_sql_error(run, "selecting the schema", &run->c, o->slap_schema,
                               strlen(o->slap_schema));
@@ -13204,6 +13221,107 @@ static int slap_list_exec(struct slap_run *run, const char *what, const struct s
     return ex;
 }
 
+/* Its name for messages: signal number 0 is none. */
+static const char *slap_signame(int sig)
+{
+    static const struct {
+        int sig;
+        const char *name;
+    } t[] = {{SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"},
+             {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},
+             {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"}, {SIGSEGV, "SIGSEGV"},
+             {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+             {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}};
+    for (size_t i = 0; i < countof(t); i++)
+        if (t[i].sig == sig)
+            return t[i].name;
+    return "SIG?";
+}
+
+/*
+ * --pre-system / --post-system (what): cmd through /bin/sh -c, as mysqlslap's system(3): each
+ * iteration, before the pre-queries and after the post-queries, --only-print included (as
+ * mariadb-slap; the stream held so far is written out first, so the command's own output
+ * comes after it). The child starts with no signal blocked and SIGPIPE, SIGINT, SIGTERM at
+ * their defaults. A status other than 0 fails the run with it (mysqlslap warns and goes on).
+ * The wait wakes on a stop signal: the child gets SIGTERM, SIGKILL 2 s later, and the run
+ * ends interrupted.
+ */
+static int slap_system(struct slap_run *run, const char *what, const char *cmd)
+{
+    const struct res_sink *k = run->res->sink;
+    struct b_err e;
+    char shown[240];
+    int st = 0, err;
+    pid_t pid;
+    if (!*cmd)
+        return B_EXIT_OK;
+    memset(&e, 0, sizeof(e));
+    my_escape(shown, sizeof(shown), cmd, B_MIN(strlen(cmd), (size_t)200));
+    if (strlen(cmd) > 200)
+        strcat(shown, "...");
+    if (atomic_load(&b_stop)) {
+        b_fail(&e, B_EXIT_FAIL, "slap: %s: interrupted by %s", what, os_stop_signame());
+        return slap_failed(run, &e);
+    }
+    if (k && k->out) {
+        pthread_mutex_lock(&run->mu);
+        k->out(k->ctx, NULL, 0);
+        pthread_mutex_unlock(&run->mu);
+    }
+    posix_spawnattr_t a;
+    sigset_t none, dfl;
+    sigemptyset(&none);
+    sigemptyset(&dfl);
+    sigaddset(&dfl, SIGPIPE);
+    sigaddset(&dfl, SIGINT);
+    sigaddset(&dfl, SIGTERM);
+    posix_spawnattr_init(&a);
+    posix_spawnattr_setsigmask(&a, &none);
+    posix_spawnattr_setsigdefault(&a, &dfl);
+    posix_spawnattr_setflags(&a, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    char sh[] = "sh", dash_c[] = "-c";
+    char *argv[] = {sh, dash_c, (char *)(uintptr_t)cmd, NULL};
+    err = posix_spawn(&pid, "/bin/sh", NULL, &a, argv, environ);
+    posix_spawnattr_destroy(&a);
+    if (err) {
+        b_fail(&e, B_EXIT_ENV, "slap: %s '%s': cannot start /bin/sh: %s (%s)", what, shown,
+               strerror(err), b_errno_name(err));
+        return slap_failed(run, &e);
+    }
+    u64 nap = 1000000u, killed_at = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            err = errno;
+            b_fail(&e, B_EXIT_ENV, "slap: %s '%s': waiting for it: %s (%s)", what, shown,
+                   strerror(err), b_errno_name(err));
+            return slap_failed(run, &e);
+        }
+        if (atomic_load(&b_stop) && !killed_at) {
+            kill(pid, SIGTERM);
+            killed_at = clk_now_ns();
+        } else if (killed_at && clk_now_ns() - killed_at > 2000000000u)
+            kill(pid, SIGKILL);
+        clk_sleep_until(clk_now_ns() + nap);
+        nap = B_MIN(nap * 2, (u64)50000000u); /* 1 ms, doubling to 50 ms */
+    }
+    if (killed_at)
+        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s': interrupted by %s", what, shown,
+               os_stop_signame());
+    else if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return B_EXIT_OK;
+    else if (WIFEXITED(st))
+        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s' exited with status %d", what, shown,
+               WEXITSTATUS(st));
+    else
+        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s' was killed by signal %d (%s)", what, shown,
+               WTERMSIG(st), slap_signame(WTERMSIG(st)));
+    return slap_failed(run, &e);
+}
+
 /* One engine x concurrency: iterations timed, the step with its statistics. */
 static int slap_block(struct slap_run *run, const char *engine, const char *eopt, i64 conc)
 {
@@ -13227,11 +13345,13 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
         if (o->slap_commit &&
             (ex = slap_main_exec(run, "SET AUTOCOMMIT=0", "SET AUTOCOMMIT=0", 16)) != B_EXIT_OK)
             break;
-        if ((ex = slap_list_exec(run, "--pre-query", &p->pre)) != B_EXIT_OK)
+        if ((ex = slap_system(run, "--pre-system", o->slap_pre_system)) != B_EXIT_OK ||
+            (ex = slap_list_exec(run, "--pre-query", &p->pre)) != B_EXIT_OK)
             break;
         if ((ex = slap_clients(run, conc, h, &lat, &ms)) != B_EXIT_OK)
             break;
-        if ((ex = slap_list_exec(run, "--post-query", &p->post)) != B_EXIT_OK)
+        if ((ex = slap_list_exec(run, "--post-query", &p->post)) != B_EXIT_OK ||
+            (ex = slap_system(run, "--post-system", o->slap_post_system)) != B_EXIT_OK)
             break;
         sum += ms;
         mn = B_MIN(mn, ms);
@@ -16466,6 +16586,35 @@ static void rep_slap_rusage(void)
             ru.ru_nivcsw);
 }
 
+/* rep_stream - a command's output text as it is made (slap --only-print's statements, through
+ * the text sink's out): held up to 64 KiB, then written to stdout in one piece; text NULL
+ * writes out what is held and flushes stdout. Returns 0, or the errno of a failed write.
+ * One writer at a time (slap holds its lock). */
+static int rep_stream(const char *text, size_t len)
+{
+    static char held[65536];
+    static size_t n;
+    int err = 0;
+    if (text && n + len <= sizeof(held)) {
+        memcpy(held + n, text, len);
+        n += len;
+        return 0;
+    }
+    errno = 0;
+    if (n && fwrite(held, 1, n, stdout) != n)
+        err = errno ? errno : EIO;
+    n = 0;
+    if (text && len > sizeof(held)) {
+        if (fwrite(text, 1, len, stdout) != len && !err)
+            err = errno ? errno : EIO;
+    } else if (text) {
+        memcpy(held, text, len);
+        n = len;
+    } else if (fflush(stdout) && !err)
+        err = errno ? errno : EIO;
+    return err;
+}
+
 /* rep_slap - the whole text of a slap result: --only-print's statement stream, the Benchmark
  * blocks (unless --silent, --csv or --only-print), the CSV lines, -T's usage. Returns B_OK or
  * a failure in e (the CSV file). */
@@ -16473,8 +16622,10 @@ static int rep_slap(const struct res *res, struct b_err *e)
 {
     const struct bench_opts *o = res->o;
     int rc = B_OK;
-    if (o->slap_only_print)
+    if (o->slap_only_print) { /* streamed (rep_stream), or held in the fact (no sink) */
+        rep_stream(NULL, 0);
         fputs(rep_fact_str(res, "statements"), stdout);
+    }
     if (!o->slap_silent && !*o->slap_csv && !o->slap_only_print)
         rep_slap_text(res);
     if (*o->slap_csv)
@@ -17950,8 +18101,18 @@ static void cli_text_say(void *ctx, int kind, const char *text)
     pthread_mutex_unlock(&mu);
 }
 
+/* A command's output as it is made (slap --only-print): rep_stream writes it; a write that
+ * fails stops the run as a report line's would. */
+static void cli_text_out(void *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    int e = rep_stream(text, len);
+    if (e)
+        cli_out_failed(e);
+}
+
 static const struct res_sink cli_text_sink = {NULL, cli_text_phase, cli_text_interval,
-                                              cli_text_checkpoint, cli_text_say};
+                                              cli_text_checkpoint, cli_text_say, cli_text_out};
 
 /* ---- --format=json and --output: the JSON sink, the result document's destination ---- */
 
@@ -18110,7 +18271,7 @@ static void cli_json_say(void *ctx, int kind, const char *text)
 }
 
 static const struct res_sink cli_json_sink = {NULL, cli_json_phase, cli_json_interval,
-                                              cli_json_checkpoint, cli_json_say};
+                                              cli_json_checkpoint, cli_json_say, NULL};
 
 /* cli_json_doc - the result document of a command that ended with exit code ex, to --output
  * or standard output. Returns ex, or B_EXIT_FAIL when the file could not be written. */

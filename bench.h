@@ -351,6 +351,7 @@ struct bench_opts {
     char *slap_load_type, *slap_int_cols, *slap_char_cols, *slap_query, *slap_create;
     char *slap_schema, *slap_delimiter, *slap_concurrency, *slap_engine, *slap_pre_query;
     char *slap_post_query, *slap_csv, *slap_init_command, *slap_sql_mode;
+    char *slap_pre_system, *slap_post_system; /* --pre-system, --post-system: sh -c CMD */
     i64 slap_secondary, slap_unique_query, slap_unique_write, slap_write_number;
     i64 slap_execute_number, slap_queries, slap_iterations, slap_commit, slap_detach;
     i64 slap_verbose;
@@ -593,6 +594,10 @@ struct res_sink {
     void (*checkpoint)(void *ctx, struct res *res, const struct res_stats *s);
     /* progress and notes of prepare/cleanup/commands, debug lines: text without '\n' */
     void (*say)(void *ctx, int kind, const char *text);
+    /* a command's output text as it is made (slap --only-print's statements), len bytes,
+     * '\n' included; text NULL: write out what is held (before a child process writes to
+     * the same stream). NULL: the command keeps the text in a fact instead (JSON). */
+    void (*out)(void *ctx, const char *text, size_t len);
 };
 
 /* The result of one command: a run, a prepare/cleanup, ping, the one-liner (steps). */
