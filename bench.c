@@ -13519,7 +13519,7 @@ static char *slap_fmt(const char *fmt, ...)
     return s;
 }
 
-BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
+BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const char **bad)
 {
     static const struct {
         char s;
@@ -13528,9 +13528,10 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
                 {'q', "query"},       {'x', "number-char-cols"}, {'y', "number-int-cols"},
                 {'F', "delimiter"}};
     char **v = NULL;
-    int n = 0, verbose = 0;
+    int n = 0, verbose = 0, npos = 0;
     bool help = false;
     *out = NULL;
+    *bad = NULL;
     if (!forced) { /* is the test slap? The first word that is not an option or its value */
         const char *test = NULL;
         for (int i = 1; i < argc && !test; i++) {
@@ -13573,6 +13574,10 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
                 slap_push(&v, &n, slap_fmt("--%s=off", nm + 5));
             else if (!eq && i + 1 < argc && slap_valopt(nm, strlen(nm)))
                 slap_push(&v, &n, slap_fmt("--%s=%s", nm, argv[++i]));
+            else if (!eq && slap_valopt(nm, strlen(nm))) { /* the last word: no value */
+                *bad = a;
+                break;
+            }
             else if (!eq && i + 1 < argc && (!strcmp(nm, "host") || !strcmp(nm, "port") ||
                                              !strcmp(nm, "user") || !strcmp(nm, "socket"))) {
                 slap_push(&v, &n, b_xstrdup(a)); /* the client's: cli_mysql_args takes both */
@@ -13594,7 +13599,12 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
                 while (k < countof(vals) && vals[k].s != *q)
                     k++;
                 if (k < countof(vals)) { /* takes the rest, or the next word */
-                    const char *val = q[1] ? q + 1 : i + 1 < argc ? argv[++i] : "";
+                    const char *val = q[1] ? q + 1 : i + 1 < argc ? argv[++i] : NULL;
+                    if (!val) {
+                        *bad = slap_fmt("-%c", *q);
+                        slap_push(&v, &n, (char *)(uintptr_t)*bad); /* freed with v's words */
+                        break;
+                    }
                     slap_push(&v, &n, slap_fmt("--%s=%s", vals[k].l, val));
                     break;
                 }
@@ -13616,7 +13626,17 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
                 }
             }
         } else if (!forced || !strcmp(a, "help"))
-            slap_push(&v, &n, b_xstrdup(a)); /* mysqlslap ignores its positionals */
+            slap_push(&v, &n, b_xstrdup(a));
+        else if (++npos > 2) { /* mysqlslap ignores two positionals; a third is an error */
+            *bad = a;
+            break;
+        }
+        if (*bad)
+            break;
+    }
+    if (*bad) {
+        *out = v;
+        return -(npos > 2 ? 2 : 1);
     }
     if (verbose)
         slap_push(&v, &n, slap_fmt("--verbose=%d", verbose));
@@ -16790,6 +16810,14 @@ struct cli_persona {
     int help;                    /* enum cli_help: what --help and `bench` alone print */
 };
 
+#if defined(__x86_64__)
+#define CLI_MACHINE "x86_64"
+#elif defined(__aarch64__)
+#define CLI_MACHINE "aarch64"
+#else
+#define CLI_MACHINE "unknown"
+#endif
+
 static const char *const cli_argv0_sysbench[] = {"sysbench", NULL};
 static const char *const cli_argv0_mysqlslap[] = {"mysqlslap", "mariadb-slap", NULL};
 
@@ -16830,7 +16858,9 @@ static const struct cli_persona cli_personas[] = {
                      .name = "mysqlslap",
                      .argv0 = cli_argv0_mysqlslap,
                      .banner = "",
-                     .version = "mysqlslap (bench " BENCH_VERSION ")\n",
+                     /* after the program's name, as mariadb-slap's -V */
+                     .version = "  Ver 1.0 Distrib bench-" BENCH_VERSION ", for linux-musl ("
+                                CLI_MACHINE ")\n",
                      .fatal = "mysqlslap: ",
                      .warn = "mysqlslap: warning: ",
                      .hint = "",
@@ -16853,6 +16883,43 @@ static const struct cli_persona *cli_persona_for(const char *argv0)
             if (!strncmp(me, *m, strlen(*m)))
                 return &cli_personas[i];
     return &cli_personas[B_BENCH];
+}
+
+/* The mysqlslap persona's name in its messages and -V: argv[0]'s base name, as mariadb-slap's
+ * my_progname ("mysqlslap" or "mariadb-slap"). */
+static char cli_prog[64] = "mysqlslap";
+
+static void cli_prog_set(const char *argv0)
+{
+    const char *me = strrchr(argv0, '/');
+    me = me ? me + 1 : argv0;
+    snprintf(cli_prog, sizeof(cli_prog), "%s", *me ? me : "mysqlslap");
+}
+
+/* The persona's prefix of a message of kind (b_msg_kind) on f; the mysqlslap persona's
+ * carries the program's name as invoked. */
+static void cli_prefix(FILE *f, int kind)
+{
+    const struct cli_persona *p = &cli_personas[opts.persona];
+    if (opts.persona == B_MYSQLSLAP && kind != B_MSG_HINT)
+        fprintf(f, "%s: %s", cli_prog, kind == B_MSG_WARN ? "warning: " : "");
+    else
+        fputs(kind == B_MSG_FATAL  ? p->fatal
+              : kind == B_MSG_WARN ? p->warn
+              : kind == B_MSG_HINT ? p->hint
+                                   : p->note,
+              f);
+}
+
+/* The mysqlslap persona's exit code where mariadb-slap's option parser (my_getopt) has one
+ * of its own: 2 unknown option, 5 no value, 7 unknown variable, 13 a bad value. 0: none;
+ * every other failure of the persona exits 1, as mariadb-slap's (cli_main). */
+static int cli_slap_ex;
+
+static int cli_slap_code(int ex)
+{
+    cli_slap_ex = ex;
+    return ex;
 }
 
 /* This invocation's persona (opts.persona, set once by cli_persona_set). */
@@ -16879,11 +16946,7 @@ static void cli_msg_print(int kind, const char *fmt, va_list ap)
     if (kind == B_MSG_WARN && opts.verbosity < 2 && opts.msg_out)
         return;
     fflush(stdout);
-    fputs(kind == B_MSG_FATAL  ? p->fatal
-          : kind == B_MSG_WARN ? p->warn
-          : kind == B_MSG_HINT ? p->hint
-                               : p->note,
-          f);
+    cli_prefix(f, kind);
     vfprintf(f, fmt, ap);
     fputc('\n', f);
     fflush(f);
@@ -16893,6 +16956,7 @@ static void cli_msg_print(int kind, const char *fmt, va_list ap)
  * opts.persona). */
 static void cli_persona_set(const struct cli_persona *p)
 {
+    snprintf(cli_prog, sizeof(cli_prog), "%s", p->name); /* cli_prog_set: argv[0]'s */
     opts.persona = p->persona;
     opts.sb = p->persona == B_SYSBENCH;
     opts.sb_behaviour = p->sb_behaviour;
@@ -17534,6 +17598,14 @@ static int cli_apply(struct cli *c, bool *late)
                     buf_free(&e);
                     return B_EXIT_FAIL;
                 }
+                if (opts.persona == B_MYSQLSLAP) { /* mariadb-slap's words and codes */
+                    struct buf e = {0};
+                    bool pw = strstr(c->args[i], "pass") != NULL; /* the value may be one */
+                    b_msg(B_MSG_FATAL, eq ? "unknown variable '%s%s'" : "unknown option '--%s%s'",
+                          cli_esc(&e, a, eq && pw ? len : strlen(a)), eq && pw ? "=..." : "");
+                    buf_free(&e);
+                    return cli_slap_code(eq ? 7 : 2);
+                }
                 struct buf e = {0}, why = {0};
                 buf_printf(&why, "%s%sunknown option '%s'", c->from[i] ? c->from[i] : "",
                            c->from[i] ? ": " : "", cli_esc(&e, c->args[i], (size_t)nl));
@@ -17583,6 +17655,13 @@ static int cli_apply(struct cli *c, bool *late)
                     fprintf(stderr, "' option: '%s'\n", val);
                 }
                 return B_EXIT_FAIL;
+            }
+            if (opts.persona == B_MYSQLSLAP) { /* mariadb-slap's line and my_getopt's 13 */
+                struct buf e = {0};
+                b_msg(B_MSG_FATAL, "Error while setting value '%s' to '%s'",
+                      cli_esc(&e, val, strlen(val)), d->name);
+                buf_free(&e);
+                return cli_slap_code(13);
             }
             struct buf ex = {0}, e = {0};
             opt_expect(&ex, d, false);
@@ -17919,6 +17998,8 @@ static void cli_print_help(void)
 
 static void cli_print_version(void)
 {
+    if (opts.persona == B_MYSQLSLAP) /* "mariadb-slap  Ver 1.0 Distrib ..." */
+        fputs(cli_prog, stdout);
     fputs(cli_persona()->version, stdout);
 }
 
@@ -18015,8 +18096,9 @@ static int cli_out_check(int ex)
         FILE *f = opts.msg_out && ferror(opts.msg_out) ? opts.msg_out : stdout;
         e = write(fileno(f), "\n", 1) < 0 ? errno : EIO;
     }
-    fprintf(stderr, "%scannot write the report to standard output: %s (%s)\n",
-            cli_persona()->fatal, strerror(e), b_errno_name(e));
+    cli_prefix(stderr, B_MSG_FATAL);
+    fprintf(stderr, "cannot write the report to standard output: %s (%s)\n", strerror(e),
+            b_errno_name(e));
     return ex ? ex : B_EXIT_FAIL;
 }
 
@@ -18431,8 +18513,11 @@ static int cli_err_print(const struct b_err *e)
             cli_msg_lines(B_MSG_FATAL, e->msg);
         return e->sb_ex ? e->sb_ex : e->ex;
     }
-    if (e->msg[0])
-        cli_msg_lines(B_MSG_FATAL, e->msg);
+    const char *m = e->msg; /* as mysqlslap: "mysqlslap: <what>", not "mysqlslap: slap: " */
+    if (opts.persona == B_MYSQLSLAP && !strncmp(m, "slap: ", 6))
+        m += 6;
+    if (m[0])
+        cli_msg_lines(B_MSG_FATAL, m);
     if (e->hint[0])
         b_msg(B_MSG_HINT, "%s", e->hint);
     return e->ex;
@@ -18577,6 +18662,25 @@ static void cli_std_fds(void)
 
 /* ---- parse: argv, mysql-style arguments and option files into struct cli ---- */
 
+/* A mysqlslap command line that slap_args or cli_mysql_args refused: kind -1 an option
+ * with no value, -2 a third positional, 0 an unknown option; in mariadb-slap's words and
+ * codes as the mysqlslap persona, else bench's usage error. */
+static int cli_slap_args_error(const char *bad, int kind)
+{
+    if (opts.persona == B_MYSQLSLAP) {
+        if (kind == -2) {
+            b_msg(B_MSG_FATAL, "Too many arguments");
+            return cli_slap_code(B_EXIT_FAIL);
+        }
+        b_msg(B_MSG_FATAL, kind == -1 ? "option '%s' requires an argument" : "unknown option '%s'",
+              bad);
+        return cli_slap_code(kind == -1 ? 5 : 2);
+    }
+    b_msg(B_MSG_FATAL, "slap: %s: needs a value", bad);
+    b_msg(B_MSG_HINT, "see 'bench slap help' for what it takes");
+    return B_EXIT_USAGE;
+}
+
 static int cli_parse(struct cli *c, int argc, char **argv)
 {
     const char *bad;
@@ -18585,7 +18689,16 @@ static int cli_parse(struct cli *c, int argc, char **argv)
     /* mysql client conventions (-h -P -u -p -S -D, --host= ...) become --mysql-* options;
      * mysqlslap's command line (bench slap, or argv0 mysqlslap) becomes bench's first */
     char **sv;
-    int sc = slap_args(argc, argv, opts.persona == B_MYSQLSLAP, &sv);
+    const char *sbad;
+    int sc = slap_args(argc, argv, opts.persona == B_MYSQLSLAP, &sv, &sbad);
+    if (sc < 0) {
+        ex = cli_slap_args_error(sbad, sc);
+        for (int i = 1; sv && sv[i]; i++)
+            free(sv[i]);
+        free(sv);
+        cli_hide_secrets(argc, argv);
+        return ex;
+    }
     for (int i = 1; i < sc; i++)
         cli_own(c, sv[i]);
     c->av = b_xcalloc((size_t)(sv ? sc : argc) + 1, sizeof(char *));
@@ -18594,6 +18707,8 @@ static int cli_parse(struct cli *c, int argc, char **argv)
     free(sv);
     cli_hide_secrets(argc, argv);
     if (nav < 0) {
+        if (opts.persona == B_MYSQLSLAP)
+            return cli_slap_args_error(bad, strchr("hPuSD", bad[1]) || bad[1] == '-' ? -1 : 0);
         if (cli_sb())
             fprintf(stderr, "invalid option: %s\n", bad);
         else {
@@ -18967,7 +19082,9 @@ static int cli_main(int argc, char **argv)
 
     memset(&c, 0, sizeof(c));
     memset(&opts, 0, sizeof(opts));
+    cli_slap_ex = 0;
     cli_persona_set(cli_persona_for(argv[0]));
+    cli_prog_set(argv[0]);
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t g = 0; g < countof(opt_groups); g++)
         opt_defaults(opt_groups[g].t, opt_groups[g].n, &opts);
@@ -18977,6 +19094,8 @@ static int cli_main(int argc, char **argv)
     if ((ex = cli_parse(&c, argc, argv)) == B_EXIT_OK && (ex = cli_resolve(&c)) == B_EXIT_OK)
         ex = cli_dispatch(&c);
     cli_free(&c);
+    if (opts.persona == B_MYSQLSLAP) /* mariadb-slap's codes: my_getopt's, else 0 or 1 */
+        ex = cli_slap_ex ? cli_slap_ex : ex == B_EXIT_USAGE || ex == B_EXIT_ENV ? B_EXIT_FAIL : ex;
     return ex;
 }
 

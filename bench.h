@@ -691,8 +691,11 @@ BENCH_API int slap_main(struct res *res);
 /* slap_args - mysqlslap's command line (short options, "--name value", --skip-x, -v counted,
  * --csv without a value) as bench's "slap --name=value" words, when forced (argv0 is a slap
  * name) or the test named is slap: returns the new argc and *out (out[0] is argv[0]; the
- * other strings and the array are the caller's to free). Else returns 0, *out NULL. */
-BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out);
+ * other strings and the array are the caller's to free). Else returns 0, *out NULL.
+ * Returns -1 for an option that needs a value and has none (*bad: the option as written),
+ * -2 for a third positional when forced (*bad: it; mysqlslap's "Too many arguments"); *out
+ * is then still the caller's to free (out[1..] up to the first NULL). */
+BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const char **bad);
 
 /*== 20 wl_ : workload registry ==============================================*/
 
