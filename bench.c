@@ -51,6 +51,7 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,7 @@
 #include <sys/timex.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <linux/io_uring.h>
 #include <time.h>
 #include <unistd.h>
@@ -14781,7 +14783,7 @@ static int sizing_main(struct res *res)
     struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
     struct bench_opts po = *o;
     po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
-    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say};
+    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say, NULL};
     struct res prep;
     res_init(&prep, rw, "prepare", &po, &prep_sink);
     ex = oltp_jobs(&prep, &po, rw, oltp_prepare_one);
@@ -14930,8 +14932,14 @@ static const struct opt_def opt_slap[] = {
         "print the statements instead of running them (no connection)", NULL, OPT_F_EXT),
     OPT("post-query", STR, slap_post_query, "", 0, 0, NULL,
         "SQL text or file run after each test", NULL, OPT_F_EXT),
+    OPT("post-system", STR, slap_post_system, "", 0, 0, NULL,
+        "shell command (sh -c) run after each test, after --post-query; failing fails the run",
+        NULL, OPT_F_EXT),
     OPT("pre-query", STR, slap_pre_query, "", 0, 0, NULL,
         "SQL text or file run before each test", NULL, OPT_F_EXT),
+    OPT("pre-system", STR, slap_pre_system, "", 0, 0, NULL,
+        "shell command (sh -c) run before each test, before --pre-query; failing fails the run",
+        NULL, OPT_F_EXT),
     OPT("query", STR, slap_query, "", 0, 0, NULL, "-q: the test statements: SQL text or a file",
         NULL, OPT_F_EXT),
     OPT("silent", BOOL, slap_silent, "off", 0, 0, NULL, "-s: no Benchmark blocks", NULL,
@@ -15339,17 +15347,32 @@ struct slap_client {
     u64 queries, lat_sum, lat_min, lat_max;
 };
 
+/* --only-print's stream: a then b (a line's text and its end), out as made through the sink's
+ * out (the cli's writer: nothing held here, however many statements), or kept in run->out for
+ * the "statements" fact where the sink has none (JSON). */
+static void slap_emit(struct slap_run *run, const char *a, size_t alen, const char *b,
+                      size_t blen)
+{
+    const struct res_sink *k = run->res->sink;
+    pthread_mutex_lock(&run->mu);
+    if (k && k->out) {
+        k->out(k->ctx, a, alen);
+        k->out(k->ctx, b, blen);
+    } else {
+        buf_put(&run->out, a, alen);
+        buf_put(&run->out, b, blen);
+    }
+    pthread_mutex_unlock(&run->mu);
+}
+
 /* A line of -v (level lvl): into the stream under --only-print, else to the sink. */
 static void slap_note(struct slap_run *run, int lvl, const char *text, size_t len)
 {
     if (run->o->slap_verbose < lvl)
         return;
-    if (run->only_print) {
-        pthread_mutex_lock(&run->mu);
-        buf_put(&run->out, text, len);
-        buf_put(&run->out, "\n", 1);
-        pthread_mutex_unlock(&run->mu);
-    } else
+    if (run->only_print)
+        slap_emit(run, text, len, "\n", 1);
+    else
         res_say(run->res, RES_SAY_NOTE, "%.*s", (int)B_MIN(len, 1000), text);
 }
 
@@ -15387,10 +15410,7 @@ static int slap_exec(struct slap_run *run, struct my_conn *c, struct myc_result 
                      const char *sql, size_t len)
 {
     if (run->only_print) {
-        pthread_mutex_lock(&run->mu);
-        buf_put(&run->out, sql, len);
-        buf_put(&run->out, ";\n", 2);
-        pthread_mutex_unlock(&run->mu);
+        slap_emit(run, sql, len, ";\n", 2);
         return B_OK;
     }
     if (run->o->slap_verbose >= 3) {
@@ -15692,7 +15712,6 @@ static int slap_create(struct slap_run *run, const char *engine, const char *eop
     const struct slap_list *l = &run->p->create;
     size_t n = slap_live(l), start = 0;
     u64 count = 0, want = (u64)o->slap_write_number;
-    char sql[512];
     struct buf eb = {0};
     int ex;
     slap_note(run, 2, "Loading Pre-data", 16);
@@ -15704,10 +15723,8 @@ static int slap_create(struct slap_run *run, const char *engine, const char *eop
         return ex;
     run->schema_ours = true;
     if (run->only_print) {
-        snprintf(sql, sizeof(sql), "use %s;", o->slap_schema);
-        pthread_mutex_lock(&run->mu);
-        buf_printf(&run->out, "%s\n", sql);
-        pthread_mutex_unlock(&run->mu);
+        slap_emit(run, "use ", 4, o->slap_schema, strlen(o->slap_schema));
+        slap_emit(run, ";\n", 2, "", 0);
     } else if (myc_init_db(&run->c, o->slap_schema) < 0)
         return slap_sql_error(run, "selecting the schema", &run->c, o->slap_schema,
                               strlen(o->slap_schema));
@@ -15786,6 +15803,107 @@ static int slap_list_exec(struct slap_run *run, const char *what, const struct s
     return ex;
 }
 
+/* Its name for messages: signal number 0 is none. */
+static const char *slap_signame(int sig)
+{
+    static const struct {
+        int sig;
+        const char *name;
+    } t[] = {{SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"},
+             {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},
+             {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"}, {SIGSEGV, "SIGSEGV"},
+             {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+             {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}};
+    for (size_t i = 0; i < countof(t); i++)
+        if (t[i].sig == sig)
+            return t[i].name;
+    return "SIG?";
+}
+
+/*
+ * --pre-system / --post-system (what): cmd through /bin/sh -c, as mysqlslap's system(3): each
+ * iteration, before the pre-queries and after the post-queries, --only-print included (as
+ * mariadb-slap; the stream held so far is written out first, so the command's own output
+ * comes after it). The child starts with no signal blocked and SIGPIPE, SIGINT, SIGTERM at
+ * their defaults. A status other than 0 fails the run with it (mysqlslap warns and goes on).
+ * The wait wakes on a stop signal: the child gets SIGTERM, SIGKILL 2 s later, and the run
+ * ends interrupted.
+ */
+static int slap_system(struct slap_run *run, const char *what, const char *cmd)
+{
+    const struct res_sink *k = run->res->sink;
+    struct b_err e;
+    char shown[240];
+    int st = 0, err;
+    pid_t pid;
+    if (!*cmd)
+        return B_EXIT_OK;
+    memset(&e, 0, sizeof(e));
+    my_escape(shown, sizeof(shown), cmd, B_MIN(strlen(cmd), (size_t)200));
+    if (strlen(cmd) > 200)
+        strcat(shown, "...");
+    if (atomic_load(&b_stop)) {
+        b_fail(&e, B_EXIT_FAIL, "slap: %s: interrupted by %s", what, os_stop_signame());
+        return slap_failed(run, &e);
+    }
+    if (k && k->out) {
+        pthread_mutex_lock(&run->mu);
+        k->out(k->ctx, NULL, 0);
+        pthread_mutex_unlock(&run->mu);
+    }
+    posix_spawnattr_t a;
+    sigset_t none, dfl;
+    sigemptyset(&none);
+    sigemptyset(&dfl);
+    sigaddset(&dfl, SIGPIPE);
+    sigaddset(&dfl, SIGINT);
+    sigaddset(&dfl, SIGTERM);
+    posix_spawnattr_init(&a);
+    posix_spawnattr_setsigmask(&a, &none);
+    posix_spawnattr_setsigdefault(&a, &dfl);
+    posix_spawnattr_setflags(&a, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    char sh[] = "sh", dash_c[] = "-c";
+    char *argv[] = {sh, dash_c, (char *)(uintptr_t)cmd, NULL};
+    err = posix_spawn(&pid, "/bin/sh", NULL, &a, argv, environ);
+    posix_spawnattr_destroy(&a);
+    if (err) {
+        b_fail(&e, B_EXIT_ENV, "slap: %s '%s': cannot start /bin/sh: %s (%s)", what, shown,
+               strerror(err), b_errno_name(err));
+        return slap_failed(run, &e);
+    }
+    u64 nap = 1000000u, killed_at = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            err = errno;
+            b_fail(&e, B_EXIT_ENV, "slap: %s '%s': waiting for it: %s (%s)", what, shown,
+                   strerror(err), b_errno_name(err));
+            return slap_failed(run, &e);
+        }
+        if (atomic_load(&b_stop) && !killed_at) {
+            kill(pid, SIGTERM);
+            killed_at = clk_now_ns();
+        } else if (killed_at && clk_now_ns() - killed_at > 2000000000u)
+            kill(pid, SIGKILL);
+        clk_sleep_until(clk_now_ns() + nap);
+        nap = B_MIN(nap * 2, (u64)50000000u); /* 1 ms, doubling to 50 ms */
+    }
+    if (killed_at)
+        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s': interrupted by %s", what, shown,
+               os_stop_signame());
+    else if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return B_EXIT_OK;
+    else if (WIFEXITED(st))
+        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s' exited with status %d", what, shown,
+               WEXITSTATUS(st));
+    else
+        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s' was killed by signal %d (%s)", what, shown,
+               WTERMSIG(st), slap_signame(WTERMSIG(st)));
+    return slap_failed(run, &e);
+}
+
 /* One engine x concurrency: iterations timed, the step with its statistics. */
 static int slap_block(struct slap_run *run, const char *engine, const char *eopt, i64 conc)
 {
@@ -15809,11 +15927,13 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
         if (o->slap_commit &&
             (ex = slap_main_exec(run, "SET AUTOCOMMIT=0", "SET AUTOCOMMIT=0", 16)) != B_EXIT_OK)
             break;
-        if ((ex = slap_list_exec(run, "--pre-query", &p->pre)) != B_EXIT_OK)
+        if ((ex = slap_system(run, "--pre-system", o->slap_pre_system)) != B_EXIT_OK ||
+            (ex = slap_list_exec(run, "--pre-query", &p->pre)) != B_EXIT_OK)
             break;
         if ((ex = slap_clients(run, conc, h, &lat, &ms)) != B_EXIT_OK)
             break;
-        if ((ex = slap_list_exec(run, "--post-query", &p->post)) != B_EXIT_OK)
+        if ((ex = slap_list_exec(run, "--post-query", &p->post)) != B_EXIT_OK ||
+            (ex = slap_system(run, "--post-system", o->slap_post_system)) != B_EXIT_OK)
             break;
         sum += ms;
         mn = B_MIN(mn, ms);
@@ -15981,7 +16101,7 @@ static char *slap_fmt(const char *fmt, ...)
     return s;
 }
 
-BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
+BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const char **bad)
 {
     static const struct {
         char s;
@@ -15990,9 +16110,10 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
                 {'q', "query"},       {'x', "number-char-cols"}, {'y', "number-int-cols"},
                 {'F', "delimiter"}};
     char **v = NULL;
-    int n = 0, verbose = 0;
+    int n = 0, verbose = 0, npos = 0;
     bool help = false;
     *out = NULL;
+    *bad = NULL;
     if (!forced) { /* is the test slap? The first word that is not an option or its value */
         const char *test = NULL;
         for (int i = 1; i < argc && !test; i++) {
@@ -16035,6 +16156,10 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
                 slap_push(&v, &n, slap_fmt("--%s=off", nm + 5));
             else if (!eq && i + 1 < argc && slap_valopt(nm, strlen(nm)))
                 slap_push(&v, &n, slap_fmt("--%s=%s", nm, argv[++i]));
+            else if (!eq && slap_valopt(nm, strlen(nm))) { /* the last word: no value */
+                *bad = a;
+                break;
+            }
             else if (!eq && i + 1 < argc && (!strcmp(nm, "host") || !strcmp(nm, "port") ||
                                              !strcmp(nm, "user") || !strcmp(nm, "socket"))) {
                 slap_push(&v, &n, b_xstrdup(a)); /* the client's: cli_mysql_args takes both */
@@ -16056,7 +16181,12 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
                 while (k < countof(vals) && vals[k].s != *q)
                     k++;
                 if (k < countof(vals)) { /* takes the rest, or the next word */
-                    const char *val = q[1] ? q + 1 : i + 1 < argc ? argv[++i] : "";
+                    const char *val = q[1] ? q + 1 : i + 1 < argc ? argv[++i] : NULL;
+                    if (!val) {
+                        *bad = slap_fmt("-%c", *q);
+                        slap_push(&v, &n, (char *)(uintptr_t)*bad); /* freed with v's words */
+                        break;
+                    }
                     slap_push(&v, &n, slap_fmt("--%s=%s", vals[k].l, val));
                     break;
                 }
@@ -16078,7 +16208,17 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out)
                 }
             }
         } else if (!forced || !strcmp(a, "help"))
-            slap_push(&v, &n, b_xstrdup(a)); /* mysqlslap ignores its positionals */
+            slap_push(&v, &n, b_xstrdup(a));
+        else if (++npos > 2) { /* mysqlslap ignores two positionals; a third is an error */
+            *bad = a;
+            break;
+        }
+        if (*bad)
+            break;
+    }
+    if (*bad) {
+        *out = v;
+        return -(npos > 2 ? 2 : 1);
     }
     if (verbose)
         slap_push(&v, &n, slap_fmt("--verbose=%d", verbose));
@@ -20017,6 +20157,35 @@ static void rep_slap_rusage(void)
             ru.ru_nivcsw);
 }
 
+/* rep_stream - a command's output text as it is made (slap --only-print's statements, through
+ * the text sink's out): held up to 64 KiB, then written to stdout in one piece; text NULL
+ * writes out what is held and flushes stdout. Returns 0, or the errno of a failed write.
+ * One writer at a time (slap holds its lock). */
+static int rep_stream(const char *text, size_t len)
+{
+    static char held[65536];
+    static size_t n;
+    int err = 0;
+    if (text && n + len <= sizeof(held)) {
+        memcpy(held + n, text, len);
+        n += len;
+        return 0;
+    }
+    errno = 0;
+    if (n && fwrite(held, 1, n, stdout) != n)
+        err = errno ? errno : EIO;
+    n = 0;
+    if (text && len > sizeof(held)) {
+        if (fwrite(text, 1, len, stdout) != len && !err)
+            err = errno ? errno : EIO;
+    } else if (text) {
+        memcpy(held, text, len);
+        n = len;
+    } else if (fflush(stdout) && !err)
+        err = errno ? errno : EIO;
+    return err;
+}
+
 /* rep_slap - the whole text of a slap result: --only-print's statement stream, the Benchmark
  * blocks (unless --silent, --csv or --only-print), the CSV lines, -T's usage. Returns B_OK or
  * a failure in e (the CSV file). */
@@ -20024,8 +20193,10 @@ static int rep_slap(const struct res *res, struct b_err *e)
 {
     const struct bench_opts *o = res->o;
     int rc = B_OK;
-    if (o->slap_only_print)
+    if (o->slap_only_print) { /* streamed (rep_stream), or held in the fact (no sink) */
+        rep_stream(NULL, 0);
         fputs(rep_fact_str(res, "statements"), stdout);
+    }
     if (!o->slap_silent && !*o->slap_csv && !o->slap_only_print)
         rep_slap_text(res);
     if (*o->slap_csv)
@@ -20190,6 +20361,14 @@ struct cli_persona {
     int help;                    /* enum cli_help: what --help and `bench` alone print */
 };
 
+#if defined(__x86_64__)
+#define CLI_MACHINE "x86_64"
+#elif defined(__aarch64__)
+#define CLI_MACHINE "aarch64"
+#else
+#define CLI_MACHINE "unknown"
+#endif
+
 static const char *const cli_argv0_sysbench[] = {"sysbench", NULL};
 static const char *const cli_argv0_mysqlslap[] = {"mysqlslap", "mariadb-slap", NULL};
 
@@ -20230,7 +20409,9 @@ static const struct cli_persona cli_personas[] = {
                      .name = "mysqlslap",
                      .argv0 = cli_argv0_mysqlslap,
                      .banner = "",
-                     .version = "mysqlslap (bench " BENCH_VERSION ")\n",
+                     /* after the program's name, as mariadb-slap's -V */
+                     .version = "  Ver 1.0 Distrib bench-" BENCH_VERSION ", for linux-musl ("
+                                CLI_MACHINE ")\n",
                      .fatal = "mysqlslap: ",
                      .warn = "mysqlslap: warning: ",
                      .hint = "",
@@ -20253,6 +20434,43 @@ static const struct cli_persona *cli_persona_for(const char *argv0)
             if (!strncmp(me, *m, strlen(*m)))
                 return &cli_personas[i];
     return &cli_personas[B_BENCH];
+}
+
+/* The mysqlslap persona's name in its messages and -V: argv[0]'s base name, as mariadb-slap's
+ * my_progname ("mysqlslap" or "mariadb-slap"). */
+static char cli_prog[64] = "mysqlslap";
+
+static void cli_prog_set(const char *argv0)
+{
+    const char *me = strrchr(argv0, '/');
+    me = me ? me + 1 : argv0;
+    snprintf(cli_prog, sizeof(cli_prog), "%s", *me ? me : "mysqlslap");
+}
+
+/* The persona's prefix of a message of kind (b_msg_kind) on f; the mysqlslap persona's
+ * carries the program's name as invoked. */
+static void cli_prefix(FILE *f, int kind)
+{
+    const struct cli_persona *p = &cli_personas[opts.persona];
+    if (opts.persona == B_MYSQLSLAP && kind != B_MSG_HINT)
+        fprintf(f, "%s: %s", cli_prog, kind == B_MSG_WARN ? "warning: " : "");
+    else
+        fputs(kind == B_MSG_FATAL  ? p->fatal
+              : kind == B_MSG_WARN ? p->warn
+              : kind == B_MSG_HINT ? p->hint
+                                   : p->note,
+              f);
+}
+
+/* The mysqlslap persona's exit code where mariadb-slap's option parser (my_getopt) has one
+ * of its own: 2 unknown option, 5 no value, 7 unknown variable, 13 a bad value. 0: none;
+ * every other failure of the persona exits 1, as mariadb-slap's (cli_main). */
+static int cli_slap_ex;
+
+static int cli_slap_code(int ex)
+{
+    cli_slap_ex = ex;
+    return ex;
 }
 
 /* This invocation's persona (opts.persona, set once by cli_persona_set). */
@@ -20279,11 +20497,7 @@ static void cli_msg_print(int kind, const char *fmt, va_list ap)
     if (kind == B_MSG_WARN && opts.verbosity < 2 && opts.msg_out)
         return;
     fflush(stdout);
-    fputs(kind == B_MSG_FATAL  ? p->fatal
-          : kind == B_MSG_WARN ? p->warn
-          : kind == B_MSG_HINT ? p->hint
-                               : p->note,
-          f);
+    cli_prefix(f, kind);
     vfprintf(f, fmt, ap);
     fputc('\n', f);
     fflush(f);
@@ -20293,6 +20507,7 @@ static void cli_msg_print(int kind, const char *fmt, va_list ap)
  * opts.persona). */
 static void cli_persona_set(const struct cli_persona *p)
 {
+    snprintf(cli_prog, sizeof(cli_prog), "%s", p->name); /* cli_prog_set: argv[0]'s */
     opts.persona = p->persona;
     opts.sb = p->persona == B_SYSBENCH;
     opts.sb_behaviour = p->sb_behaviour;
@@ -20939,6 +21154,14 @@ static int cli_apply(struct cli *c, bool *late)
                     buf_free(&e);
                     return B_EXIT_FAIL;
                 }
+                if (opts.persona == B_MYSQLSLAP) { /* mariadb-slap's words and codes */
+                    struct buf e = {0};
+                    bool pw = strstr(c->args[i], "pass") != NULL; /* the value may be one */
+                    b_msg(B_MSG_FATAL, eq ? "unknown variable '%s%s'" : "unknown option '--%s%s'",
+                          cli_esc(&e, a, eq && pw ? len : strlen(a)), eq && pw ? "=..." : "");
+                    buf_free(&e);
+                    return cli_slap_code(eq ? 7 : 2);
+                }
                 struct buf e = {0}, why = {0};
                 buf_printf(&why, "%s%sunknown option '%s'", c->from[i] ? c->from[i] : "",
                            c->from[i] ? ": " : "", cli_esc(&e, c->args[i], (size_t)nl));
@@ -20988,6 +21211,13 @@ static int cli_apply(struct cli *c, bool *late)
                     fprintf(stderr, "' option: '%s'\n", val);
                 }
                 return B_EXIT_FAIL;
+            }
+            if (opts.persona == B_MYSQLSLAP) { /* mariadb-slap's line and my_getopt's 13 */
+                struct buf e = {0};
+                b_msg(B_MSG_FATAL, "Error while setting value '%s' to '%s'",
+                      cli_esc(&e, val, strlen(val)), d->name);
+                buf_free(&e);
+                return cli_slap_code(13);
             }
             struct buf ex = {0}, e = {0};
             opt_expect(&ex, d, false);
@@ -21338,6 +21568,8 @@ static void cli_print_help(void)
 
 static void cli_print_version(void)
 {
+    if (opts.persona == B_MYSQLSLAP) /* "mariadb-slap  Ver 1.0 Distrib ..." */
+        fputs(cli_prog, stdout);
     fputs(cli_persona()->version, stdout);
 }
 
@@ -21434,8 +21666,9 @@ static int cli_out_check(int ex)
         FILE *f = opts.msg_out && ferror(opts.msg_out) ? opts.msg_out : stdout;
         e = write(fileno(f), "\n", 1) < 0 ? errno : EIO;
     }
-    fprintf(stderr, "%scannot write the report to standard output: %s (%s)\n",
-            cli_persona()->fatal, strerror(e), b_errno_name(e));
+    cli_prefix(stderr, B_MSG_FATAL);
+    fprintf(stderr, "cannot write the report to standard output: %s (%s)\n", strerror(e),
+            b_errno_name(e));
     return ex ? ex : B_EXIT_FAIL;
 }
 
@@ -21520,8 +21753,18 @@ static void cli_text_say(void *ctx, int kind, const char *text)
     pthread_mutex_unlock(&mu);
 }
 
+/* A command's output as it is made (slap --only-print): rep_stream writes it; a write that
+ * fails stops the run as a report line's would. */
+static void cli_text_out(void *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    int e = rep_stream(text, len);
+    if (e)
+        cli_out_failed(e);
+}
+
 static const struct res_sink cli_text_sink = {NULL, cli_text_phase, cli_text_interval,
-                                              cli_text_checkpoint, cli_text_say};
+                                              cli_text_checkpoint, cli_text_say, cli_text_out};
 
 /* ---- --format=json and --output: the JSON sink, the result document's destination ---- */
 
@@ -21680,7 +21923,7 @@ static void cli_json_say(void *ctx, int kind, const char *text)
 }
 
 static const struct res_sink cli_json_sink = {NULL, cli_json_phase, cli_json_interval,
-                                              cli_json_checkpoint, cli_json_say};
+                                              cli_json_checkpoint, cli_json_say, NULL};
 
 /* cli_json_doc - the result document of a command that ended with exit code ex, to --output
  * or standard output. Returns ex, or B_EXIT_FAIL when the file could not be written. */
@@ -21840,8 +22083,11 @@ static int cli_err_print(const struct b_err *e)
             cli_msg_lines(B_MSG_FATAL, e->msg);
         return e->sb_ex ? e->sb_ex : e->ex;
     }
-    if (e->msg[0])
-        cli_msg_lines(B_MSG_FATAL, e->msg);
+    const char *m = e->msg; /* as mysqlslap: "mysqlslap: <what>", not "mysqlslap: slap: " */
+    if (opts.persona == B_MYSQLSLAP && !strncmp(m, "slap: ", 6))
+        m += 6;
+    if (m[0])
+        cli_msg_lines(B_MSG_FATAL, m);
     if (e->hint[0])
         b_msg(B_MSG_HINT, "%s", e->hint);
     return e->ex;
@@ -21986,6 +22232,25 @@ static void cli_std_fds(void)
 
 /* ---- parse: argv, mysql-style arguments and option files into struct cli ---- */
 
+/* A mysqlslap command line that slap_args or cli_mysql_args refused: kind -1 an option
+ * with no value, -2 a third positional, 0 an unknown option; in mariadb-slap's words and
+ * codes as the mysqlslap persona, else bench's usage error. */
+static int cli_slap_args_error(const char *bad, int kind)
+{
+    if (opts.persona == B_MYSQLSLAP) {
+        if (kind == -2) {
+            b_msg(B_MSG_FATAL, "Too many arguments");
+            return cli_slap_code(B_EXIT_FAIL);
+        }
+        b_msg(B_MSG_FATAL, kind == -1 ? "option '%s' requires an argument" : "unknown option '%s'",
+              bad);
+        return cli_slap_code(kind == -1 ? 5 : 2);
+    }
+    b_msg(B_MSG_FATAL, "slap: %s: needs a value", bad);
+    b_msg(B_MSG_HINT, "see 'bench slap help' for what it takes");
+    return B_EXIT_USAGE;
+}
+
 static int cli_parse(struct cli *c, int argc, char **argv)
 {
     const char *bad;
@@ -21994,7 +22259,16 @@ static int cli_parse(struct cli *c, int argc, char **argv)
     /* mysql client conventions (-h -P -u -p -S -D, --host= ...) become --mysql-* options;
      * mysqlslap's command line (bench slap, or argv0 mysqlslap) becomes bench's first */
     char **sv;
-    int sc = slap_args(argc, argv, opts.persona == B_MYSQLSLAP, &sv);
+    const char *sbad;
+    int sc = slap_args(argc, argv, opts.persona == B_MYSQLSLAP, &sv, &sbad);
+    if (sc < 0) {
+        ex = cli_slap_args_error(sbad, sc);
+        for (int i = 1; sv && sv[i]; i++)
+            free(sv[i]);
+        free(sv);
+        cli_hide_secrets(argc, argv);
+        return ex;
+    }
     for (int i = 1; i < sc; i++)
         cli_own(c, sv[i]);
     c->av = b_xcalloc((size_t)(sv ? sc : argc) + 1, sizeof(char *));
@@ -22003,6 +22277,8 @@ static int cli_parse(struct cli *c, int argc, char **argv)
     free(sv);
     cli_hide_secrets(argc, argv);
     if (nav < 0) {
+        if (opts.persona == B_MYSQLSLAP)
+            return cli_slap_args_error(bad, strchr("hPuSD", bad[1]) || bad[1] == '-' ? -1 : 0);
         if (cli_sb())
             fprintf(stderr, "invalid option: %s\n", bad);
         else {
@@ -22387,7 +22663,9 @@ static int cli_main(int argc, char **argv)
 
     memset(&c, 0, sizeof(c));
     memset(&opts, 0, sizeof(opts));
+    cli_slap_ex = 0;
     cli_persona_set(cli_persona_for(argv[0]));
+    cli_prog_set(argv[0]);
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t g = 0; g < countof(opt_groups); g++)
         opt_defaults(opt_groups[g].t, opt_groups[g].n, &opts);
@@ -22397,6 +22675,8 @@ static int cli_main(int argc, char **argv)
     if ((ex = cli_parse(&c, argc, argv)) == B_EXIT_OK && (ex = cli_resolve(&c)) == B_EXIT_OK)
         ex = cli_dispatch(&c);
     cli_free(&c);
+    if (opts.persona == B_MYSQLSLAP) /* mariadb-slap's codes: my_getopt's, else 0 or 1 */
+        ex = cli_slap_ex ? cli_slap_ex : ex == B_EXIT_USAGE || ex == B_EXIT_ENV ? B_EXIT_FAIL : ex;
     return ex;
 }
 

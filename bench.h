@@ -370,6 +370,7 @@ struct bench_opts {
     char *slap_load_type, *slap_int_cols, *slap_char_cols, *slap_query, *slap_create;
     char *slap_schema, *slap_delimiter, *slap_concurrency, *slap_engine, *slap_pre_query;
     char *slap_post_query, *slap_csv, *slap_init_command, *slap_sql_mode;
+    char *slap_pre_system, *slap_post_system; /* --pre-system, --post-system: sh -c CMD */
     i64 slap_secondary, slap_unique_query, slap_unique_write, slap_write_number;
     i64 slap_execute_number, slap_queries, slap_iterations, slap_commit, slap_detach;
     i64 slap_verbose;
@@ -735,6 +736,10 @@ struct res_sink {
     void (*checkpoint)(void *ctx, struct res *res, const struct res_stats *s);
     /* progress and notes of prepare/cleanup/commands, debug lines: text without '\n' */
     void (*say)(void *ctx, int kind, const char *text);
+    /* a command's output text as it is made (slap --only-print's statements), len bytes,
+     * '\n' included; text NULL: write out what is held (before a child process writes to
+     * the same stream). NULL: the command keeps the text in a fact instead (JSON). */
+    void (*out)(void *ctx, const char *text, size_t len);
 };
 
 /* The result of one command: a run, a prepare/cleanup, ping, the one-liner (steps). */
@@ -839,8 +844,11 @@ BENCH_API int slap_main(struct res *res);
 /* slap_args - mysqlslap's command line (short options, "--name value", --skip-x, -v counted,
  * --csv without a value) as bench's "slap --name=value" words, when forced (argv0 is a slap
  * name) or the test named is slap: returns the new argc and *out (out[0] is argv[0]; the
- * other strings and the array are the caller's to free). Else returns 0, *out NULL. */
-BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out);
+ * other strings and the array are the caller's to free). Else returns 0, *out NULL.
+ * Returns -1 for an option that needs a value and has none (*bad: the option as written),
+ * -2 for a third positional when forced (*bad: it; mysqlslap's "Too many arguments"); *out
+ * is then still the caller's to free (out[1..] up to the first NULL). */
+BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const char **bad);
 
 /*== 20 wl_ : workload registry ==============================================*/
 

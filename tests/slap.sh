@@ -185,6 +185,69 @@ for a in "-a -q SELECT1" "-a --auto-generate-sql-load-type=key" "-c 0 -q X" "--a
     "$B" slap --only-print $a >/dev/null 2>&1; rc=$?
     if [ $rc = 2 ]; then ok; else bad "bench slap $a: exit $rc, not 2"; fi
 done
+
+# 8. --pre-system / --post-system: sh -c each iteration, the pre one before the pre-query and
+#    the post one after the post-query: each command asks the server how many rows t1 holds
+#    and appends it to a file (99 pre-loaded; the pre-query adds 1, two clients 6 INSERTs
+#    each); mariadb-slap's file must be the same
+order() { # order FILE PROGRAM...
+    f=$1; shift
+    rm -f "$f"
+    "$@" $C -a -c 2 -i 2 --pre-query="INSERT INTO t1 VALUES (1,'pre')" \
+        --pre-system="echo pre \$($ROOT -N -e 'SELECT COUNT(*) FROM mysqlslap.t1') >>$f" \
+        --post-system="echo post \$($ROOT -N -e 'SELECT COUNT(*) FROM mysqlslap.t1') >>$f" >/dev/null 2>"$f.err"
+}
+order "$w/order.our" "$B" slap; rc=$?
+order "$w/order.ref" mariadb-slap
+if [ $rc = 0 ] && [ "$(cat "$w/order.our")" = "$(printf 'pre 99\npost 112\npre 99\npost 112')" ] && cmp -s "$w/order.our" "$w/order.ref"; then ok; else bad "--pre/post-system order: exit $rc: $(cat "$w/order.our" "$w/order.err") vs mariadb-slap: $(cat "$w/order.ref")"; fi
+# a failing command: named with its status, exit 1 (mariadb-slap warns and exits 0), the
+# schema this run made dropped; as mysqlslap: no "slap: " in the line, exit 1
+"$B" slap $C -a --pre-system="exit 3" >/dev/null 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && [ "$(cat "$w/err")" = "bench: slap: --pre-system 'exit 3' exited with status 3" ] && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "failing --pre-system: exit $rc: $(cat "$w/err")"; fi
+"$w/mysqlslap" $C -a --post-system='kill -9 $$' >/dev/null 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && [ "$(cat "$w/err")" = "mysqlslap: --post-system 'kill -9 \$\$' was killed by signal 9 (SIGKILL)" ]; then ok; else bad "killed --post-system: exit $rc: $(cat "$w/err")"; fi
+# --only-print runs them too, as mariadb-slap (whose buffered stdout interleaves them: sorted)
+"$B" slap --only-print -q "SELECT 1" -i 2 --pre-system="echo PRE" --post-system="echo POST" >"$w/our" 2>&1
+mariadb-slap --only-print -q "SELECT 1" -i 2 --pre-system="echo PRE" --post-system="echo POST" >"$w/ref" 2>&1
+if [ "$(cat "$w/our")" = "$(printf 'PRE\nSELECT 1;\nPOST\nPRE\nSELECT 1;\nPOST')" ] && [ "$(sort "$w/our")" = "$(sort "$w/ref")" ]; then ok; else bad "--only-print with --pre/post-system: $(cat "$w/our")"; fi
+# Ctrl-C while a --pre-system command runs: the wait wakes, the command is ended, exit 1
+"$B" slap --only-print -q "SELECT 1" --pre-system="sleep 30" >/dev/null 2>"$w/err" &
+sp=$!
+sleep 1; kill -INT $sp; t0=$(date +%s); wait $sp; rc=$?; t1=$(date +%s)
+if [ $rc = 1 ] && [ $((t1 - t0)) -le 2 ] && grep -q "pre-system 'sleep 30': interrupted by SIGINT" "$w/err"; then ok; else bad "Ctrl-C in --pre-system: exit $rc after $((t1 - t0)) s: $(cat "$w/err")"; fi
+
+# 9. as mariadb-slap (a symlink): -V's shape, its own option errors (text and exit code), 1
+#    for other failures (mariadb-slap exits 0 when a client query fails: bench 1, as the
+#    bench persona); compared with Debian's mariadb-slap
+[ -e "$w/mariadb-slap" ] || ln -s "$B" "$w/mariadb-slap"
+v=$("$w/mariadb-slap" -V); vr=$(mariadb-slap -V)
+if [ "$(echo "$v" | sed -E 's/Distrib .*, for [^ ]+ \(/Distrib D, for S (/')" = "$(echo "$vr" | sed -E 's/Distrib .*, for [^ ]+ \(/Distrib D, for S (/')" ] && echo "$v" | grep -q "Distrib bench-"; then ok; else bad "-V: '$v' vs '$vr'"; fi
+for a in "--nosuch" "--nosuch=1" "-Z" "--concurrency" "-a -c" "-h" "a b c" "--iterations=-1 -a"; do
+    # shellcheck disable=SC2086
+    "$w/mariadb-slap" $a >/dev/null 2>"$w/our"; rc=$?
+    # shellcheck disable=SC2086
+    mariadb-slap $a >/dev/null 2>"$w/ref"; rr=$?
+    if [ $rc = $rr ] && [ "$(tail -n 1 "$w/our")" = "$(tail -n 1 "$w/ref")" ]; then ok; else bad "as mariadb-slap $a: exit $rc '$(cat "$w/our")' vs $rr '$(cat "$w/ref")'"; fi
+done
+for a in "-a -q X" "-c 0 -q X" "--only-print"; do # refused by bench: mariadb-slap's usage code 1
+    # shellcheck disable=SC2086
+    "$w/mariadb-slap" --only-print $a >/dev/null 2>"$w/err"; rc=$?
+    if [ $rc = 1 ] && ! grep -q "slap: slap:\|: slap: " "$w/err"; then ok; else bad "as mariadb-slap $a: exit $rc: $(cat "$w/err")"; fi
+done
+"$w/mariadb-slap" $C --create-schema=slapkeep -q "SELECT * FROM nosuch" >/dev/null 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && grep -q "^mariadb-slap: client 1: ERROR 1146 (42S02)" "$w/err"; then ok; else bad "as mariadb-slap, a failing query: exit $rc: $(cat "$w/err")"; fi
+"$w/mariadb-slap" -a -h 127.0.0.1 -P 1 >/dev/null 2>&1; rc=$?; mariadb-slap -a -h 127.0.0.1 -P 1 >/dev/null 2>&1; rr=$?
+if [ $rc = 1 ] && [ $rr = 1 ]; then ok; else bad "as mariadb-slap, no server: exit $rc vs $rr"; fi
+
+# 10. --only-print streams: 2M statements byte for byte as mariadb-slap's, peak RSS < 30 MB
+#     (-T's "Maximum resident set size", KiB: getrusage of the process; held, the stream
+#     alone would be 20 MB, twice over with its copy in the result)
+kb=$("$B" slap --only-print -q "SELECT 1" --number-of-queries=2000000 -T 2>&1 >"$w/our" | sed -n 's/^Maximum resident set size \([0-9]*\),.*/\1/p')
+mariadb-slap --only-print -q "SELECT 1" --number-of-queries=2000000 >"$w/ref"
+if [ "$kb" -lt 30000 ] && [ "$(wc -l <"$w/our")" = 2000000 ] && cmp -s "$w/ref" "$w/our"; then ok; else bad "--only-print of 2M statements: peak RSS $kb KiB, $(wc -l <"$w/our") lines"; fi
+echo "slap: --only-print of 2M statements: peak RSS $kb KiB"
+rm -f "$w/our" "$w/ref"
+
 $ROOT -e "DROP DATABASE IF EXISTS slapkeep; DROP DATABASE IF EXISTS slapq"
 echo "slap: $pass passed, $fail failed"
 [ $fail = 0 ]

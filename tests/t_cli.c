@@ -61,10 +61,15 @@ static int t_cli_personas(void)
     cli_persona_set(&cli_personas[B_BENCH]);
     T_CHECK(!opts.sb && !opts.ext_off && b_usage_exit() == B_EXIT_USAGE);
     memset(&opts, 0, sizeof(opts));
-    /* the mysqlslap persona runs the slap command: nothing to run is a usage error, --help
-     * lists slap's options */
+    /* the mysqlslap persona runs the slap command: nothing to run exits 1 as mariadb-slap's
+     * failures (its own option errors: my_getopt's codes), --help lists slap's options */
     static const char *const none[] = {NULL}, *const help[] = {"--help", NULL};
-    T_CHECK(t_cli_run("mysqlslap", none) == B_EXIT_USAGE);
+    static const char *const unk[] = {"--nosuch", NULL}, *const unkv[] = {"--nosuch=1", NULL};
+    static const char *const noval[] = {"-a", "-c", NULL}, *const badv[] = {"-i", "x", NULL};
+    T_CHECK(t_cli_run("mysqlslap", none) == B_EXIT_FAIL);
+    T_CHECK(t_cli_run("mysqlslap", unk) == 2 && t_cli_run("mariadb-slap", unkv) == 7);
+    T_CHECK(t_cli_run("mysqlslap", noval) == 5 && t_cli_run("mysqlslap", badv) == 13);
+    T_CHECK(t_cli_run("bench", unk) == B_EXIT_USAGE); /* bench's codes stay bench's */
     T_CHECK(t_cli_run("/usr/bin/mariadb-slap", help) == B_EXIT_OK);
     return 0;
 }

@@ -221,7 +221,7 @@ static int t_io_prepare_cleanup(void)
 {
     char dir[] = "/tmp/t_io_cmd.XXXXXX", kv_dir[64], want[1024], path[128];
     struct t_io_sink sk;
-    struct res_sink sink = {&sk, NULL, NULL, NULL, t_io_say};
+    struct res_sink sink = {&sk, NULL, NULL, NULL, t_io_say, NULL};
     struct bench_opts o;
     struct res res;
     struct t_io_cap cap;

@@ -156,9 +156,10 @@ static int t_slap_args(void)
                                        "--no-drop=off", "--create-schema=s1", "-h", "db1",
                                        "-uroot", "-pPW", "--verbose=2"};
     char **out;
+    const char *bad;
     int na, n;
     char **a = t_slap_argv(in, &na);
-    n = slap_args(na, a, true, &out);
+    n = slap_args(na, a, true, &out, &bad);
     T_CHECK(n == (int)countof(want));
     for (int i = 0; i < n; i++)
         T_CHECK(!strcmp(out[i], want[i]));
@@ -166,16 +167,34 @@ static int t_slap_args(void)
     t_slap_argv_free(a, na, 0);
     static const char *const other[] = {"bench", "cpu", "-a", NULL}; /* not slap: untouched */
     a = t_slap_argv(other, &na);
-    T_CHECK(slap_args(na, a, false, &out) == 0 && !out);
+    T_CHECK(slap_args(na, a, false, &out, &bad) == 0 && !out && !bad);
     t_slap_argv_free(a, na, 0);
     static const char *const named[] = {"bench", "-h", "x", "slap", "-q", "SELECT 1",
                                         "--percentile=99", NULL};
     a = t_slap_argv(named, &na);
-    n = slap_args(na, a, false, &out);
+    n = slap_args(na, a, false, &out, &bad);
     T_CHECK(n == 7 && !strcmp(out[3], "slap") && !strcmp(out[4], "--query=SELECT 1"));
     T_CHECK(!strcmp(out[6], "--slap-latency=on"));
     t_slap_argv_free(out, n, 1);
     t_slap_argv_free(a, na, 0);
+    /* an option with no value (-1, *bad: as written), a third positional as mysqlslap (-2) */
+    static const char *const novalue[][4] = {{"mysqlslap", "-a", "--concurrency", NULL},
+                                             {"mysqlslap", "-a", "-c", NULL},
+                                             {"bench", "slap", "-i", NULL},
+                                             {"mysqlslap", "p1", "p2", "p3"}};
+    static const char *const why[] = {"--concurrency", "-c", "-i", "p3"};
+    for (size_t k = 0; k < countof(novalue); k++) {
+        const char *v[5];
+        memcpy(v, novalue[k], sizeof(novalue[k]));
+        v[4] = NULL;
+        a = t_slap_argv(v, &na);
+        n = slap_args(na, a, strcmp(v[0], "bench") != 0, &out, &bad);
+        T_CHECK(n == (k == 3 ? -2 : -1) && bad && !strcmp(bad, why[k]));
+        for (int i = 1; out && out[i]; i++)
+            free(out[i]);
+        free(out);
+        t_slap_argv_free(a, na, 0);
+    }
     T_CHECK(cli_persona_for("/usr/bin/mariadb-slap")->persona == B_MYSQLSLAP &&
             cli_persona_for("mysqlslap")->persona == B_MYSQLSLAP &&
             cli_persona_for("bench")->persona == B_BENCH);
