@@ -6007,7 +6007,7 @@ static int myc_res_row(struct my_conn *c, const u8 *p, size_t n)
         if (c->tcb(c->cb_ctx, res, sv) < 0)
             return B_INVALID;
     } else {
-        const struct my_coldef *cd = c->meta ? c->cd : c->st->coldefs;
+        const struct my_coldef *cd = c->ncols == c->st->ncols ? c->st->coldefs : c->cd;
         if (my_parse_binary_row(p, n, c->ncols, cd, vv) < 0)
             return b_seterr(&c->err, B_PROTOCOL, 0, "malformed binary row from %s", c->target);
         if (c->bcb && c->bcb(c->cb_ctx, res, vv) < 0)
@@ -6039,7 +6039,14 @@ static int myc_results_state(struct my_conn *c)
                 return b_seterr(&c->err, B_PROTOCOL, 0, "malformed column definition %zu "
                                 "from %s", c->col_i, c->target);
             myc_col_copy(&c->res->cols[c->col_i], &d);
-            if (c->st && c->col_i < MYC_MAX_ROW_COLS) { /* only the types are used later */
+            if (c->st && c->ncols == c->st->ncols) {
+                /* the statement's cache: with MARIADB_CLIENT_CACHE_METADATA the server skips
+                 * the definitions while they match the ones it sent last, which may be an
+                 * execute's, not PREPARE's (SELECT ? + 1: DOUBLE at PREPARE, BIGINT after) */
+                myc_col_copy(&c->st->cols[c->col_i], &d);
+                c->st->coldefs[c->col_i] = d;
+                memset(&c->st->coldefs[c->col_i].schema, 0, 5 * sizeof(struct my_str));
+            } else if (c->st && c->col_i < MYC_MAX_ROW_COLS) { /* only the types are used */
                 if (!c->cd)
                     c->cd = b_xcalloc(MYC_MAX_ROW_COLS, sizeof(*c->cd));
                 c->cd[c->col_i] = d;
@@ -6452,6 +6459,25 @@ static int myc_execute_start(struct my_conn *c, struct myc_stmt *st, const struc
                              size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
 {
     return myc_async(c, myc_execute_begin(c, st, params, nv, res, cb, ctx, true));
+}
+
+/* Begin the login over a transport already connected: a test double over a byte script, or
+ * a recorder over a socket the caller connected (fd: the one to wait on, or -1). As
+ * myc_connect_start otherwise. */
+B_UNUSED /* tests */
+static int myc_connect_io_start(struct my_conn *c, const struct myc_params *p,
+                                const struct myc_io *io, int fd)
+{
+    u64 t0 = clk_now_ns();
+    myc_init(c, p);
+    c->t0 = t0;
+    c->async = true;
+    c->op = MYC_OP_CONNECT;
+    c->io = *io;
+    c->fd = fd;
+    c->state = MYC_S_GREETING;
+    c->login = 1;
+    return myc_async(c, MYC_NEXT);
 }
 
 /* The socket to wait on (-1 when closed). */
