@@ -37,6 +37,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_my.c"
 #include "t_my_live.c"
 #include "t_gate.c"
+#include "t_myc_sm.c"
 #include "t_z.c"
 #include "t_io.c"
 #include "t_oltp.c"
@@ -145,6 +146,12 @@ static const struct {
     {"my_live_prepared", t_my_live_prepared},
     {"my_live_ipv6", t_my_live_ipv6},
     {"my_live_ping_res", t_my_live_ping_res},
+    {"myc_sm_replay", t_myc_sm_replay},
+    {"myc_sm_truncated", t_myc_sm_truncated},
+    {"myc_sm_deadline", t_myc_sm_deadline},
+    {"myc_sm_sizes", t_myc_sm_sizes},
+    {"myc_sm_live_record", t_myc_sm_live_record},
+    {"myc_sm_live_many", t_myc_sm_live_many},
     {"io_manifest_parse", t_io_manifest_parse},
     {"io_not_ours", t_io_not_ours},
     {"io_fill_pool", t_io_fill_pool},
