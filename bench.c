@@ -4411,6 +4411,8 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
  * Errors: a B_* code, the detail in c->err, and for B_SERVER the server's code, SQLSTATE and
  * text, which cli_ prints verbatim as "ERROR nnnn (SSSSS): text". Nothing here prints:
  * --debug=proto's hex dump goes line by line to the parameters' trace callback.
+ * Many logins at once (thousands of OLTP workers) go through a gate: at most 64 in flight,
+ * transient failures retried with backoff, one error for the phase (myc_connect_retry).
  * Limitations: blocking (one outstanding command per connection, as the protocol allows);
  * the non-blocking state machine of STYLE 2.1 is left for the event-loop OLTP driver.
  */
@@ -5845,7 +5847,8 @@ static int myc_gate_sleep(struct myc_gate *g, u64 ns)
  * transient failure (myc_retryable) back off and try again, at most MYC_CONNECT_TRIES times.
  * *tries counts the attempts. Returns B_OK; myc_connect's failures (c->err etc.); when the
  * gate's wait failed or the phase was shut by another login: its code with c->err set (and
- * c->srv_code etc. cleared). A failure that is not retried does not shut the gate: the
+ * c->srv_code etc. cleared; after a shutdown c->err is the b_err given to myc_gate_shut,
+ * sb text and hint included). A failure that is not retried does not shut the gate: the
  * caller decides (myc_gate_shut), with its own words for the error.
  */
 static int myc_connect_retry(struct my_conn *c, const struct myc_params *p, struct myc_gate *g,
@@ -5860,9 +5863,11 @@ static int myc_connect_retry(struct my_conn *c, const struct myc_params *p, stru
         if (rc != B_OK) {
             myc_init(c, p);
             c->err = e;
-            if (rc == B_DONE)
+            if (rc == B_DONE) {
+                memset(&c->err, 0, sizeof(c->err));
                 b_seterr(&c->err, B_DONE, 0, "interrupted by %s while waiting to connect to %s",
                          atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", c->target);
+            }
             return rc;
         }
         ++*tries;
@@ -11363,6 +11368,10 @@ static int oltp_connect(struct load_thread *t, struct myc_gate *g)
     u64 seed = clk_now_ns() ^ ((u64)t->id << 32); /* the backoff's jitter, not t->rng */
     int rc = g ? myc_connect_retry(&ot->c, &ot->cc.p, g, &tries, &seed)
                : myc_connect(&ot->c, &ot->cc.p);
+    if (rc < 0 && g && ot->c.err.sb[0]) { /* only a shut gate gives c an sb text */
+        t->err = ot->c.err; /* another worker's failure ended the phase: its words and hint */
+        return rc;
+    }
     if (rc < 0) {
         char msg[sizeof(t->err.msg)];
         if (tries > 1)
