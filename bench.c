@@ -4538,6 +4538,8 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
  * 1 MiB), the request's bytes: 16.8 KiB of heap measured after a query; TLS adds one
  * mbedtls_ssl_context, its record buffers and the peer's certificate (39 KiB measured), the
  * configuration (CA, certificate, key, generator) being shared per process.
+ * Many logins at once (thousands of OLTP workers) go through a gate: at most 64 in flight,
+ * transient failures retried with backoff, one error for the phase (myc_connect_retry).
  * Limits: getaddrinfo and a unix socket's connect still block (a numeric host resolves at
  * once); one outstanding command per connection, as the protocol allows.
  */
@@ -6629,7 +6631,8 @@ static int myc_gate_sleep(struct myc_gate *g, u64 ns)
  * transient failure (myc_retryable) back off and try again, at most MYC_CONNECT_TRIES times.
  * *tries counts the attempts. Returns B_OK; myc_connect's failures (c->err etc.); when the
  * gate's wait failed or the phase was shut by another login: its code with c->err set (and
- * c->srv_code etc. cleared). A failure that is not retried does not shut the gate: the
+ * c->srv_code etc. cleared; after a shutdown c->err is the b_err given to myc_gate_shut,
+ * sb text and hint included). A failure that is not retried does not shut the gate: the
  * caller decides (myc_gate_shut), with its own words for the error.
  */
 static int myc_connect_retry(struct my_conn *c, const struct myc_params *p, struct myc_gate *g,
@@ -6644,9 +6647,11 @@ static int myc_connect_retry(struct my_conn *c, const struct myc_params *p, stru
         if (rc != B_OK) {
             myc_init(c, p);
             c->err = e;
-            if (rc == B_DONE)
+            if (rc == B_DONE) {
+                memset(&c->err, 0, sizeof(c->err));
                 b_seterr(&c->err, B_DONE, 0, "interrupted by %s while waiting to connect to %s",
                          atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", c->target);
+            }
             return rc;
         }
         ++*tries;
@@ -13502,6 +13507,10 @@ static int oltp_connect(struct load_thread *t, struct myc_gate *g)
     u64 seed = clk_now_ns() ^ ((u64)t->id << 32); /* the backoff's jitter, not t->rng */
     int rc = g ? myc_connect_retry(&ot->c, &ot->cc.p, g, &tries, &seed)
                : myc_connect(&ot->c, &ot->cc.p);
+    if (rc < 0 && g && ot->c.err.sb[0]) { /* only a shut gate gives c an sb text */
+        t->err = ot->c.err; /* another worker's failure ended the phase: its words and hint */
+        return rc;
+    }
     if (rc < 0) {
         char msg[sizeof(t->err.msg)];
         if (tries > 1)
