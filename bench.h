@@ -7,9 +7,10 @@
  * sections above it. Every function is BENCH_API, i.e. static: nothing leaks out of the binary,
  * and a prototype left here after its function is deleted warns under -Wunused-function.
  *
- * Sections of bench.c (grep -n '^/\*==' bench.c), 22 of them: 1 includes, 2 b_, 3 buf_,
+ * Sections of bench.c (grep -n '^/\*==' bench.c), 23 of them: 1 includes, 2 b_, 3 buf_,
  * 4 clk_/hist_, 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection),
- * 11 cpu_/mem_, 12 thr_, 13 load_, 14 res_ (results as data), 15 uring_/io_ (fileio), 16 oltp_,
+ * 11 cpu_/mem_, 12 thr_, 13 load_, 14 res_ (results as data), 15 uring_/io_ (fileio), then
+ * 15 evl_ (the event loop of many client connections per thread), 16 oltp_,
  * 17 ping_/sizing_ (commands of their own), 18 slap_, 19 all_, 20 wl_, 21 rep_, 22 cli_. The
  * types and prototypes shared between sections are here, under banners with the same numbers;
  * types used by one section only (the codec's packets, the connection, the io_uring ring) are
