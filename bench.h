@@ -329,6 +329,11 @@ struct bench_opts {
     bool all_quick, all_thorough;
     char *all_expect, *all_expect_file;       /* --expect, --expect-file */
     char *all_html;                           /* --html=FILE */
+    /* bench compare */
+    const char *cmp_files[8 + 1];             /* the reports named (argv strings): at most 8,
+                                                 the 9th only to say there are too many */
+    int cmp_nfiles;                           /* how many were named */
+    double cmp_noise_pct;                     /* --noise */
     bool db_given;    /* set by cli_: a mysql option, MYSQL_PWD or an option file named one */
     bool own_tables;  /* set by cli_ (the bench persona): OLTP tables carry the COMMENT
                          'created by bench' marker, and bench writes to, drops or undoes only
