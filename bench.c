@@ -15327,27 +15327,27 @@ static int cmp_check_file(struct cmp_ctx *x, int f)
     const char *p = x->path[f], *type = NULL, *s1 = NULL, *s0 = NULL;
     i64 ver, ver0;
     if (root->type != JR_OBJ)
-        return b_fail(e, b_usage_exit(), "compare: %s: not a bench result (the document is %s "
+        return b_fail(e, B_EXIT_ENV, "compare: %s: not a bench result (the document is %s "
                       "%s, not an object)", p, root->type == JR_ARR || root->type == JR_OBJ ?
                       "an" : "a", jr_type_name(root->type));
     if (!jr_str(jr_get(root, "type"), &type, NULL) || strcmp(type, "result"))
-        return b_fail(e, b_usage_exit(), "compare: %s: not a bench result (field 'type' is "
+        return b_fail(e, B_EXIT_ENV, "compare: %s: not a bench result (field 'type' is "
                       "%s%s%s)", p, type ? "'" : "",
                       type ? type : jr_get(root, "type") ? "not a string" : "missing",
                       type ? "'" : "");
     if (!jr_i64(jr_get(root, "schema_version"), &ver))
-        return b_fail(e, b_usage_exit(), "compare: %s: not a bench result (field "
+        return b_fail(e, B_EXIT_ENV, "compare: %s: not a bench result (field "
                       "'schema_version' is %s)", p, jr_get(root, "schema_version") ?
                       "not an integer" : "missing");
     if (ver != CMP_SCHEMA_VERSION) {
         b_hint(e, "compare reports of schema_version %d, written by this bench's version line",
                CMP_SCHEMA_VERSION);
-        return b_fail(e, b_usage_exit(), "compare: %s: field 'schema_version' is %lld; this "
+        return b_fail(e, B_EXIT_ENV, "compare: %s: field 'schema_version' is %lld; this "
                       "bench reads %d", p, (long long)ver, CMP_SCHEMA_VERSION);
     }
     if (!jr_str(jr_get(root, "action"), &s1, NULL) || !jr_get(root, "facts") ||
         jr_get(root, "facts")->type != JR_OBJ)
-        return b_fail(e, b_usage_exit(), "compare: %s: not a bench result (field '%s' is "
+        return b_fail(e, B_EXIT_ENV, "compare: %s: not a bench result (field '%s' is "
                       "missing or of the wrong type)", p, s1 ? "facts" : "action");
     if (f == 0)
         return B_EXIT_OK;
@@ -15360,7 +15360,7 @@ static int cmp_check_file(struct cmp_ctx *x, int f)
         if ((s0 == NULL) != (s1 == NULL) || (s0 && strcmp(s0, s1))) {
             b_hint(e, "compare results of one command: bench all with bench all, cpu run with "
                       "cpu run");
-            return b_fail(e, b_usage_exit(), "compare: %s: field '%s' is %s%s%s, but %s's is "
+            return b_fail(e, B_EXIT_ENV, "compare: %s: field '%s' is %s%s%s, but %s's is "
                           "%s%s%s", p, same[i], s1 ? "'" : "", s1 ? s1 : "null", s1 ? "'" : "",
                           x->path[0], s0 ? "'" : "", s0 ? s0 : "null", s0 ? "'" : "");
         }
@@ -15490,8 +15490,10 @@ static void cmp_measures(struct cmp_ctx *x, double noise)
                 double ratio = b / a;
                 snprintf(key, sizeof(key), "ratio_%d", f + 1);
                 res_fact_num(s, key, ratio);
-                if (fabs(ratio - 1) * 100 <= nz || ratio <= 0)
-                    mark = ratio <= 0 ? "n/a" : "same";
+                if (ratio < 0) /* a sign change: neither better nor worse */
+                    mark = "n/a";
+                else if (fabs(ratio - 1) * 100 <= nz)
+                    mark = "same";
                 else
                     mark = (ratio > 1) == (r->dir == CMP_HIGHER) ? "better" : "worse";
             }
@@ -15515,8 +15517,8 @@ static void cmp_measures(struct cmp_ctx *x, double noise)
 /*
  * cmp_main - `bench compare`: read and check every file (opts.cmp_files), then fill res:
  * facts (files, what each is, noise, counts of marks), steps "host", "measure", "check".
- * Returns the exit code: 0; a usage error (fewer than 2 or more than CMP_MAX_FILES files, a
- * file that is not a comparable bench result); 3 (a file that cannot be read).
+ * Returns the exit code: 0; a usage error (fewer than 2 or more than CMP_MAX_FILES files); 3
+ * (B_EXIT_ENV: a file that cannot be read or is not a comparable bench result).
  */
 static int cmp_main(struct res *res)
 {
@@ -15541,7 +15543,7 @@ static int cmp_main(struct res *res)
         if (rc != B_OK) {
             char m[sizeof(res->err.msg)];
             snprintf(m, sizeof(m), "%s", res->err.msg);
-            ex = rc == B_SYSERR || rc == B_NOMEM ? B_EXIT_ENV : b_usage_exit();
+            ex = B_EXIT_ENV; /* cannot be read, or is not bench's (docs/cli.md) */
             b_fail(&res->err, ex, "compare: %s", m);
             break;
         }
@@ -17917,7 +17919,7 @@ static void rep_cmp_text(const struct res *res)
                 for (int f = 0; f < n; f++)
                     buf_printf(&b, host ? "  %-*c" : "  %*c", host ? hw : vw, 'A' + f);
                 for (int f = 1; f < n && !host && !check; f++)
-                    buf_printf(&b, "  %5c/A       ", 'A' + f);
+                    buf_printf(&b, "  %5c/A        ", 'A' + f);
                 rep_cmp_line(&b);
                 head = true;
             }
@@ -17953,7 +17955,7 @@ static void rep_cmp_text(const struct res *res)
                     snprintf(r, sizeof(r), "-");
                 snprintf(key, sizeof(key), "mark_%d", f + 1);
                 const char *m = rep_fact_str(s, key);
-                buf_printf(&b, "  %7s %-6s", r, !strcmp(m, "same") ? "~" : m);
+                buf_printf(&b, "  %7s %-7s", r, !strcmp(m, "same") ? "~" : m);
             }
             rep_cmp_line(&b);
         }
@@ -19115,6 +19117,8 @@ static void cli_print_help(void)
                "        bench oltp -h HOST -u USER -p\n"
                "  ping  connection check: server, TLS, authentication, round-trip times\n"
                "        bench ping -h HOST -u USER -p\n"
+               "  compare  reports side by side: ratios, better/worse beyond noise\n"
+               "        bench compare before.json after.json\n"
                "  slap  mysqlslap (mariadb-slap), drop-in\n"
                "        bench slap -h HOST -u USER -p -a -c 10,50 -i 3\n\n"
                "The sysbench 1.0.20 compatible tests and their options follow.\n\n");
