@@ -18010,6 +18010,520 @@ out:
     return ex;
 }
 
+/*== 19 cmp_ : bench compare: reports side by side ===========================*/
+/*
+ * `bench compare A.json B.json [C.json ...]`: JSON results bench wrote (`bench all
+ * --format=json` reports first of all, and single runs: `bench cpu run --format=json`, the
+ * oltp one-liner, ...) read back with the jr_ reader and laid side by side. Each input is
+ * untrusted: not JSON, not a bench result, another schema_version, another command than A's
+ * are refused with one line naming the file and the field.
+ *
+ * What is compared (cmp_collect): the measures, i.e. the numbers whose name says which way is
+ * better: a rate (a name with "_per_s", "_iops", "_tps", an efficiency) is better higher; a
+ * time (a name ending in _ns, _us, _ms, _s, or with "latency") or a "_pct" is better lower.
+ * Numbers that say neither (sizes, counts, settings: mem_total_bytes, threads) are not
+ * measures; the host facts among them are shown side by side at the top. Sources: the
+ * document's facts (bench all's measures, a workload's own facts such as memory's
+ * stream_*_mb_per_s), its results (events_per_s, counters per second, latency min, avg,
+ * max and percentiles, per operation too), and, except in bench all reports (whose facts
+ * already hold what their steps measured), each step's results. bench all's checks are
+ * shown verdict by verdict.
+ *
+ * Noise: a measure's ratio to A is marked better or worse only when it differs from 1 by
+ * more than its noise: the larger of --noise (percent, default 5) and the measure's own
+ * spread in any of the files being compared, where the report carries one: the coefficient
+ * of variation (population standard deviation / mean, percent) of the measure over the
+ * run's --report-interval samples, when there are at least 3. bench all's facts carry no
+ * spread (each is one window; STREAM is already the best of its passes): --noise applies.
+ *
+ * Nothing here prints: the result (facts, and one step per row) is rendered by rep_cmp_text,
+ * or as JSON by the generic writer (docs/json.md "bench compare").
+ * Limitations: a member name seen twice in a report counts once (the first).
+ */
+
+#define CMP_MAX_FILES 8
+#define CMP_MAX_ROWS 4096
+#define CMP_SCHEMA_VERSION 1 /* the schema_version it reads: REP_JSON_SCHEMA_VERSION (asserted in
+                                rep_, which comes later) */
+
+enum cmp_dir { CMP_NONE = 0, CMP_HIGHER = 1, CMP_LOWER = -1 };
+
+/* One row: a measure (or a host fact, a check) across the files. */
+struct cmp_row {
+    char name[96];               /* as shown: "cpu.events_per_s", "latency_ns.p95" */
+    char path[192];              /* where it is in a document: "facts.cpu.events_per_s" */
+    int dir;                     /* enum cmp_dir */
+    bool has[CMP_MAX_FILES];
+    double v[CMP_MAX_FILES];
+    double spread_pct[CMP_MAX_FILES]; /* the measure's own spread in that file; 0 if none */
+};
+
+struct cmp_ctx {
+    struct res *res;
+    int nfiles;
+    const char *path[CMP_MAX_FILES];
+    struct jr_doc doc[CMP_MAX_FILES];
+    bool all_report;             /* A is a bench all report */
+    struct cmp_row *rows;
+    int nrows, caprows;
+};
+
+static bool cmp_ends(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* cmp_dir_of - which way a measure named name is better (enum cmp_dir); CMP_NONE when the
+ * name does not say (then it is not compared as a measure). */
+static int cmp_dir_of(const char *name)
+{
+    if (cmp_ends(name, "_bytes"))
+        return CMP_NONE; /* a size: mem.latency_max_bytes is how far the curve went */
+    if (strstr(name, "_per_s") || strstr(name, "_iops") || cmp_ends(name, "_tps") ||
+        cmp_ends(name, "efficiency"))
+        return CMP_HIGHER;
+    if (cmp_ends(name, "_ns") || cmp_ends(name, "_us") || cmp_ends(name, "_ms") ||
+        cmp_ends(name, "_s") || strstr(name, "_ns_") || strstr(name, "_us_") ||
+        strstr(name, "_ms_") || strstr(name, "latency") || cmp_ends(name, "_pct"))
+        return CMP_LOWER;
+    return CMP_NONE;
+}
+
+/* The row named name (added when new, in the order first seen); NULL past CMP_MAX_ROWS. */
+static struct cmp_row *cmp_row(struct cmp_ctx *x, const char *name, const char *path, int dir)
+{
+    for (int i = 0; i < x->nrows; i++)
+        if (!strcmp(x->rows[i].name, name) && x->rows[i].dir == dir)
+            return &x->rows[i];
+    if (x->nrows >= CMP_MAX_ROWS)
+        return NULL;
+    if (x->nrows == x->caprows) {
+        x->caprows = x->caprows ? 2 * x->caprows : 64;
+        x->rows = realloc(x->rows, (size_t)x->caprows * sizeof(*x->rows));
+        if (!x->rows)
+            b_die("out of memory for %d compare rows", x->caprows);
+    }
+    struct cmp_row *r = &x->rows[x->nrows++];
+    memset(r, 0, sizeof(*r));
+    snprintf(r->name, sizeof(r->name), "%s", name);
+    snprintf(r->path, sizeof(r->path), "%s", path);
+    r->dir = dir;
+    return r;
+}
+
+static void cmp_put(struct cmp_ctx *x, int f, const char *name, const char *path, int dir,
+                    double v, double spread)
+{
+    struct cmp_row *r = cmp_row(x, name, path, dir);
+    if (r && !r->has[f]) {
+        r->has[f] = true;
+        r->v[f] = v;
+        r->spread_pct[f] = spread;
+    }
+}
+
+/* The coefficient of variation (percent) of the number at sub-path sub of each item of the
+ * intervals array iv; 0 with fewer than 3 samples or a zero mean. */
+static double cmp_spread(const struct jr_val *iv, const char *sub)
+{
+    double sum = 0, sq = 0, v;
+    int n = 0;
+    for (const struct jr_val *it = jr_first(iv); it; it = jr_next(it))
+        if (jr_num(jr_path(it, sub), &v)) {
+            sum += v;
+            sq += v * v;
+            n++;
+        }
+    if (n < 3 || sum == 0)
+        return 0;
+    double mean = sum / n, var = sq / n - mean * mean;
+    return var > 0 ? 100 * sqrt(var) / fabs(mean) : 0;
+}
+
+/* The measures of one results object r (at path rp, shown with prefix np; iv its intervals). */
+static void cmp_results(struct cmp_ctx *x, int f, const struct jr_val *r, const char *rp,
+                        const char *np, const struct jr_val *iv)
+{
+    char name[96], path[192], sub[128];
+    double v;
+    for (const struct jr_val *m = jr_first(r); m; m = jr_next(m))
+        if (m->type == JR_NUM && cmp_ends(m->key, "_per_s") && jr_num(m, &v)) {
+            snprintf(name, sizeof(name), "%s%s", np, m->key);
+            snprintf(path, sizeof(path), "%s.%s", rp, m->key);
+            cmp_put(x, f, name, path, CMP_HIGHER, v, cmp_spread(iv, m->key));
+        }
+    const struct jr_val *lat = jr_get(r, "latency_ns");
+    static const char *const agg[] = {"min", "avg", "max"};
+    for (size_t i = 0; i < countof(agg); i++)
+        if (jr_num(jr_get(lat, agg[i]), &v)) {
+            snprintf(name, sizeof(name), "%slatency_ns.%s", np, agg[i]);
+            snprintf(path, sizeof(path), "%s.latency_ns.%s", rp, agg[i]);
+            cmp_put(x, f, name, path, CMP_LOWER, v, 0);
+        }
+    for (const struct jr_val *p = jr_first(jr_get(lat, "percentiles")); p; p = jr_next(p))
+        if (jr_num(p, &v)) {
+            snprintf(name, sizeof(name), "%slatency_ns.%s", np, p->key);
+            snprintf(path, sizeof(path), "%s.latency_ns.percentiles.%s", rp, p->key);
+            snprintf(sub, sizeof(sub), "latency_ns.percentiles.%s", p->key);
+            cmp_put(x, f, name, path, CMP_LOWER, v, cmp_spread(iv, sub));
+        }
+    for (const struct jr_val *op = jr_first(jr_get(r, "operations")); op; op = jr_next(op))
+        for (const struct jr_val *p = jr_first(jr_path(op, "latency_ns.percentiles")); p;
+             p = jr_next(p))
+            if (jr_num(p, &v)) {
+                snprintf(name, sizeof(name), "%s%s.latency_ns.%s", np, op->key, p->key);
+                snprintf(path, sizeof(path), "%s.operations.%s.latency_ns.percentiles.%s", rp,
+                         op->key, p->key);
+                cmp_put(x, f, name, path, CMP_LOWER, v, 0);
+            }
+}
+
+/* Facts shown side by side at the top (those present in any file), in this order: a name and
+ * where to find it, first in bench all's facts, else in the document's host object. */
+static const struct {
+    const char *name, *path, *alt;
+} cmp_host_keys[] = {
+    {"hostname", "host.hostname", NULL},
+    {"cpu_model", "facts.cpu_model", NULL},
+    {"cpu_sockets", "facts.cpu_sockets", NULL},
+    {"cpu_cores", "facts.cpu_cores", NULL},
+    {"cpu_threads", "facts.cpu_threads", NULL},
+    {"cpus", "facts.cpus_usable", "host.cpus"},
+    {"numa_nodes", "facts.numa_nodes", NULL},
+    {"mem_total_bytes", "facts.mem_total_bytes", "host.memory_bytes"},
+    {"swap_total_bytes", "facts.swap_total_bytes", NULL},
+    {"thp_enabled", "facts.thp_enabled", NULL},
+    {"kernel", "facts.kernel", "host.kernel"},
+    {"clocksource", "facts.clocksource", NULL},
+    {"virtualization", "facts.virtualization", NULL},
+    {"container", "facts.container", NULL},
+    {"fs_type", "facts.fs_type", NULL},
+    {"disk", "facts.disk", NULL},
+    {"disk_model", "facts.disk_model", NULL},
+    {"disk_rotational", "facts.disk_rotational", NULL},
+    {"disk_scheduler", "facts.disk_scheduler", NULL},
+    {"disk.io_engine", "facts.disk.io_engine", NULL},
+    {"db.server_version", "facts.db.server_version", NULL},
+    {"all.level", "facts.all.level", NULL},
+};
+
+/* Everything compared of file f. */
+static void cmp_collect(struct cmp_ctx *x, int f)
+{
+    const struct jr_val *root = x->doc[f].root, *facts = jr_get(root, "facts");
+    char path[192];
+    double v;
+    for (const struct jr_val *m = jr_first(facts); m; m = jr_next(m)) {
+        int dir = cmp_dir_of(m->key);
+        if (m->type != JR_NUM || dir == CMP_NONE || !strncmp(m->key, "all.", 4) ||
+            !strncmp(m->key, "rec.", 4) || !jr_num(m, &v))
+            continue;
+        snprintf(path, sizeof(path), "facts.%s", m->key);
+        cmp_put(x, f, m->key, path, dir, v, 0);
+    }
+    const struct jr_val *r = jr_get(root, "results");
+    if (r && r->type == JR_OBJ)
+        cmp_results(x, f, r, "results", "", jr_get(root, "intervals"));
+    if (x->all_report)
+        return;
+    int i = 0;
+    for (const struct jr_val *s = jr_first(jr_get(root, "steps")); s; s = jr_next(s), i++) {
+        const struct jr_val *sr = jr_get(s, "results");
+        char rp[64], np[64];
+        if (!sr || sr->type != JR_OBJ)
+            continue;
+        snprintf(rp, sizeof(rp), "steps.%d.results", i);
+        snprintf(np, sizeof(np), "steps.%d.", i);
+        cmp_results(x, f, sr, rp, np, jr_get(s, "intervals"));
+    }
+}
+
+/* "all (quick)", "cpu run", "oltp": what a document is the result of. */
+static void cmp_what(const struct jr_val *root, char *out, size_t n)
+{
+    const char *act = "?", *wl = NULL, *lvl = NULL;
+    (void)jr_str(jr_get(root, "action"), &act, NULL);
+    (void)jr_str(jr_get(root, "workload"), &wl, NULL);
+    (void)jr_str(jr_path(root, "facts.all.level"), &lvl, NULL);
+    if (wl && strcmp(wl, act))
+        snprintf(out, n, "%s %s", wl, act);
+    else
+        snprintf(out, n, "%s%s%s%s", act, lvl ? " (" : "", lvl ? lvl : "", lvl ? ")" : "");
+}
+
+/* Is file f a bench result A can be compared with? Exit code; e names the file and field. */
+static int cmp_check_file(struct cmp_ctx *x, int f)
+{
+    const struct jr_val *root = x->doc[f].root, *a = x->doc[0].root;
+    struct b_err *e = &x->res->err;
+    const char *p = x->path[f], *type = NULL, *s1 = NULL, *s0 = NULL;
+    i64 ver, ver0;
+    if (root->type != JR_OBJ)
+        return b_fail(e, B_EXIT_ENV, "compare: %s: not a bench result (the document is %s "
+                      "%s, not an object)", p, root->type == JR_ARR || root->type == JR_OBJ ?
+                      "an" : "a", jr_type_name(root->type));
+    if (!jr_str(jr_get(root, "type"), &type, NULL) || strcmp(type, "result"))
+        return b_fail(e, B_EXIT_ENV, "compare: %s: not a bench result (field 'type' is "
+                      "%s%s%s)", p, type ? "'" : "",
+                      type ? type : jr_get(root, "type") ? "not a string" : "missing",
+                      type ? "'" : "");
+    if (!jr_i64(jr_get(root, "schema_version"), &ver))
+        return b_fail(e, B_EXIT_ENV, "compare: %s: not a bench result (field "
+                      "'schema_version' is %s)", p, jr_get(root, "schema_version") ?
+                      "not an integer" : "missing");
+    if (ver != CMP_SCHEMA_VERSION) {
+        b_hint(e, "compare reports of schema_version %d, written by this bench's version line",
+               CMP_SCHEMA_VERSION);
+        return b_fail(e, B_EXIT_ENV, "compare: %s: field 'schema_version' is %lld; this "
+                      "bench reads %d", p, (long long)ver, CMP_SCHEMA_VERSION);
+    }
+    if (!jr_str(jr_get(root, "action"), &s1, NULL) || !jr_get(root, "facts") ||
+        jr_get(root, "facts")->type != JR_OBJ)
+        return b_fail(e, B_EXIT_ENV, "compare: %s: not a bench result (field '%s' is "
+                      "missing or of the wrong type)", p, s1 ? "facts" : "action");
+    if (f == 0)
+        return B_EXIT_OK;
+    (void)jr_i64(jr_get(a, "schema_version"), &ver0);
+    static const char *const same[] = {"action", "workload"};
+    for (size_t i = 0; i < countof(same); i++) {
+        s1 = s0 = NULL;
+        (void)jr_str(jr_get(root, same[i]), &s1, NULL);
+        (void)jr_str(jr_get(a, same[i]), &s0, NULL);
+        if ((s0 == NULL) != (s1 == NULL) || (s0 && strcmp(s0, s1))) {
+            b_hint(e, "compare results of one command: bench all with bench all, cpu run with "
+                      "cpu run");
+            return b_fail(e, B_EXIT_ENV, "compare: %s: field '%s' is %s%s%s, but %s's is "
+                          "%s%s%s", p, same[i], s1 ? "'" : "", s1 ? s1 : "null", s1 ? "'" : "",
+                          x->path[0], s0 ? "'" : "", s0 ? s0 : "null", s0 ? "'" : "");
+        }
+    }
+    return B_EXIT_OK;
+}
+
+/* A step per host row: value_K as the file has it (string, number or boolean), differs. */
+static void cmp_host(struct cmp_ctx *x)
+{
+    for (size_t k = 0; k < countof(cmp_host_keys); k++) {
+        const struct jr_val *v[CMP_MAX_FILES];
+        const char *path = cmp_host_keys[k].path;
+        bool any = false, differs = false;
+        for (int f = 0; f < x->nfiles; f++) {
+            v[f] = jr_path(x->doc[f].root, cmp_host_keys[k].path);
+            if (!v[f] && cmp_host_keys[k].alt)
+                v[f] = jr_path(x->doc[f].root, cmp_host_keys[k].alt);
+            if (v[f] && v[f]->type != JR_STR && v[f]->type != JR_NUM && v[f]->type != JR_TRUE &&
+                v[f]->type != JR_FALSE)
+                v[f] = NULL;
+            if (v[f] && !any && jr_path(x->doc[f].root, cmp_host_keys[k].path) != v[f])
+                path = cmp_host_keys[k].alt;
+            any |= v[f] != NULL;
+        }
+        if (!any)
+            continue;
+        struct res *s = res_step(x->res, NULL, "host");
+        res_fact_str(s, "name", "%s", cmp_host_keys[k].name);
+        res_fact_str(s, "path", "%s", path);
+        for (int f = 0; f < x->nfiles; f++) {
+            char key[32];
+            i64 i;
+            snprintf(key, sizeof(key), "value_%d", f + 1);
+            if (!v[f])
+                continue;
+            if (v[f]->type == JR_STR)
+                res_fact_str(s, key, "%s", v[f]->s);
+            else if (jr_i64(v[f], &i))
+                res_fact_int(s, key, i);
+            else if (v[f]->type == JR_NUM)
+                res_fact_num(s, key, v[f]->num);
+            else
+                res_fact_bool(s, key, v[f]->type == JR_TRUE);
+            if (f > 0 && (!v[0] || v[0]->type != v[f]->type ||
+                          (v[f]->type == JR_STR && strcmp(v[0]->s, v[f]->s)) ||
+                          (v[f]->type == JR_NUM && v[0]->num != v[f]->num)))
+                differs = true;
+        }
+        for (int f = 1; f < x->nfiles; f++)
+            differs |= !v[f];
+        res_fact_bool(s, "differs", differs);
+    }
+}
+
+/* bench all's checks: one row per check id, each file's verdict. */
+static void cmp_checks(struct cmp_ctx *x)
+{
+    const struct jr_val *steps = jr_get(x->doc[0].root, "steps");
+    for (const struct jr_val *st = jr_first(steps); st; st = jr_next(st)) {
+        const char *act = NULL, *id = NULL, *vd = NULL, *first = NULL, *path = NULL;
+        if (!jr_str(jr_get(st, "action"), &act, NULL) || strcmp(act, "check") ||
+            !jr_str(jr_path(st, "facts.id"), &id, NULL))
+            continue;
+        struct res *s = res_step(x->res, NULL, "check");
+        bool differs = false;
+        res_fact_str(s, "id", "%s", id);
+        if (jr_str(jr_path(st, "facts.path"), &path, NULL))
+            res_fact_str(s, "path", "%s", path);
+        for (int f = 0; f < x->nfiles; f++) {
+            vd = NULL;
+            for (const struct jr_val *o = jr_first(jr_get(x->doc[f].root, "steps")); o && !vd;
+                 o = jr_next(o)) {
+                const char *a2 = NULL, *id2 = NULL;
+                if (jr_str(jr_get(o, "action"), &a2, NULL) && !strcmp(a2, "check") &&
+                    jr_str(jr_path(o, "facts.id"), &id2, NULL) && !strcmp(id2, id))
+                    (void)jr_str(jr_path(o, "facts.verdict"), &vd, NULL);
+            }
+            char key[32];
+            snprintf(key, sizeof(key), "verdict_%d", f + 1);
+            res_fact_str(s, key, "%s", vd ? vd : "-");
+            if (f == 0)
+                first = vd ? vd : "-";
+            else if (strcmp(first, vd ? vd : "-"))
+                differs = true;
+        }
+        res_fact_bool(s, "differs", differs);
+    }
+}
+
+/* One step per measure: values, ratios to A, marks. Counts of marks into the result. */
+static void cmp_measures(struct cmp_ctx *x, double noise)
+{
+    int better[CMP_MAX_FILES] = {0}, worse[CMP_MAX_FILES] = {0}, same[CMP_MAX_FILES] = {0};
+    char key[32];
+    for (int i = 0; i < x->nrows; i++) {
+        const struct cmp_row *r = &x->rows[i];
+        double nz = noise;
+        for (int f = 0; f < x->nfiles; f++)
+            if (r->has[f] && r->spread_pct[f] > nz)
+                nz = r->spread_pct[f];
+        struct res *s = res_step(x->res, NULL, "measure");
+        res_fact_str(s, "name", "%s", r->name);
+        res_fact_str(s, "path", "%s", r->path);
+        res_fact_str(s, "better", "%s", r->dir == CMP_HIGHER ? "higher" : "lower");
+        res_fact_num(s, "noise_pct", nz);
+        for (int f = 0; f < x->nfiles; f++) {
+            if (!r->has[f])
+                continue;
+            snprintf(key, sizeof(key), "value_%d", f + 1);
+            res_fact_num(s, key, r->v[f]);
+            if (r->spread_pct[f] > 0) {
+                snprintf(key, sizeof(key), "spread_pct_%d", f + 1);
+                res_fact_num(s, key, r->spread_pct[f]);
+            }
+        }
+        for (int f = 1; f < x->nfiles; f++) {
+            const char *mark;
+            double a = r->v[0], b = r->v[f];
+            if (!r->has[0] || !r->has[f])
+                mark = "missing";
+            else if (a == 0 && b == 0)
+                mark = "same";
+            else if (a == 0) /* no ratio: any change is beyond noise */
+                mark = (b > a) == (r->dir == CMP_HIGHER) ? "better" : "worse";
+            else {
+                double ratio = b / a;
+                snprintf(key, sizeof(key), "ratio_%d", f + 1);
+                res_fact_num(s, key, ratio);
+                if (ratio < 0) /* a sign change: neither better nor worse */
+                    mark = "n/a";
+                else if (fabs(ratio - 1) * 100 <= nz)
+                    mark = "same";
+                else
+                    mark = (ratio > 1) == (r->dir == CMP_HIGHER) ? "better" : "worse";
+            }
+            snprintf(key, sizeof(key), "mark_%d", f + 1);
+            res_fact_str(s, key, "%s", mark);
+            better[f] += !strcmp(mark, "better");
+            worse[f] += !strcmp(mark, "worse");
+            same[f] += !strcmp(mark, "same");
+        }
+    }
+    for (int f = 1; f < x->nfiles; f++) {
+        snprintf(key, sizeof(key), "compare.better_%d", f + 1);
+        res_fact_int(x->res, key, better[f]);
+        snprintf(key, sizeof(key), "compare.worse_%d", f + 1);
+        res_fact_int(x->res, key, worse[f]);
+        snprintf(key, sizeof(key), "compare.same_%d", f + 1);
+        res_fact_int(x->res, key, same[f]);
+    }
+}
+
+/*
+ * cmp_main - `bench compare`: read and check every file (opts.cmp_files), then fill res:
+ * facts (files, what each is, noise, counts of marks), steps "host", "measure", "check".
+ * Returns the exit code: 0; a usage error (fewer than 2 or more than CMP_MAX_FILES files); 3
+ * (B_EXIT_ENV: a file that cannot be read or is not a comparable bench result).
+ */
+static int cmp_main(struct res *res)
+{
+    const struct bench_opts *o = res->o;
+    struct cmp_ctx x;
+    int ex = B_EXIT_OK;
+    char key[32], what[96];
+    memset(&x, 0, sizeof(x));
+    x.res = res;
+    res->command = "compare";
+    if (o->cmp_nfiles < 2 || o->cmp_nfiles > CMP_MAX_FILES) {
+        b_hint(&res->err, "bench compare A.json B.json [C.json ...] [--noise=PCT]");
+        return o->cmp_nfiles < 2 ? b_fail(&res->err, b_usage_exit(), "compare: needs at least "
+                                          "two reports (%d given)", o->cmp_nfiles)
+                                 : b_fail(&res->err, b_usage_exit(), "compare: too many "
+                                          "reports (at most %d)", CMP_MAX_FILES);
+    }
+    x.nfiles = o->cmp_nfiles;
+    for (int f = 0; f < x.nfiles && ex == B_EXIT_OK; f++) {
+        x.path[f] = o->cmp_files[f];
+        int rc = jr_parse_file(x.path[f], &x.doc[f], &res->err);
+        if (rc != B_OK) {
+            char m[sizeof(res->err.msg)];
+            snprintf(m, sizeof(m), "%s", res->err.msg);
+            ex = B_EXIT_ENV; /* cannot be read, or is not bench's (docs/cli.md) */
+            b_fail(&res->err, ex, "compare: %s", m);
+            break;
+        }
+        if (f == 0) {
+            const char *wl = NULL;
+            x.all_report = jr_str(jr_get(x.doc[0].root, "workload"), &wl, NULL) &&
+                           !strcmp(wl, "all");
+        }
+        ex = cmp_check_file(&x, f);
+    }
+    if (ex == B_EXIT_OK) {
+        res_fact_int(res, "compare.files", x.nfiles);
+        res_fact_num(res, "compare.noise_pct", o->cmp_noise_pct);
+        for (int f = 0; f < x.nfiles; f++) {
+            const struct jr_val *root = x.doc[f].root;
+            const char *s = NULL;
+            snprintf(key, sizeof(key), "file_%d", f + 1);
+            res_fact_str(res, key, "%s", x.path[f]);
+            cmp_what(root, what, sizeof(what));
+            snprintf(key, sizeof(key), "what_%d", f + 1);
+            res_fact_str(res, key, "%s", what);
+            snprintf(key, sizeof(key), "hostname_%d", f + 1);
+            res_fact_str(res, key, "%s", jr_str(jr_path(root, "host.hostname"), &s, NULL) ? s
+                                                                                        : "?");
+            s = NULL;
+            snprintf(key, sizeof(key), "started_at_%d", f + 1);
+            res_fact_str(res, key, "%s", jr_str(jr_get(root, "started_at"), &s, NULL) ? s : "?");
+            cmp_collect(&x, f);
+        }
+        cmp_host(&x);
+        cmp_measures(&x, o->cmp_noise_pct);
+        cmp_checks(&x);
+        res->end = RES_END_LIMIT;
+        res->complete = true;
+    }
+    for (int f = 0; f < x.nfiles; f++)
+        jr_free(&x.doc[f]);
+    free(x.rows);
+    return ex;
+}
+
+static const struct opt_def opt_compare[] = {
+    OPT("noise", DOUBLE, cmp_noise_pct, "5", 0, 1000, NULL,
+        "percent within which a ratio counts as noise (a measure's own spread, when larger, "
+        "wins)", NULL, 0),
+};
+
 /*== 20 wl_ : workload registry and the run path =============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
@@ -18120,6 +18634,13 @@ static const struct wl_def wl_all[] = {
      .hidden = true,
      .family = WL_CMD,
      .command = os_hostfacts_cmd},
+    {.name = "compare",
+     .desc = "reports side by side: bench compare A.json B.json [...]: ratios, marks beyond "
+             "noise",
+     .opts = opt_compare,
+     .nopts = countof(opt_compare),
+     .family = WL_CMD,
+     .command = cmp_main},
     {.name = "cpu",
      .desc = "CPU performance test",
      .opts = opt_cpu,
@@ -19446,6 +19967,7 @@ static void rep_merge(const struct res *res)
         printf("\n");
     rep_final(res, &res->final, true);
 }
+static void rep_cmp_text(const struct res *res);
 
 /* rep_command_renderer - the renderer cli_command calls after a command that succeeded or
  * measured something; NULL when its progress lines were all its output. */
@@ -19457,6 +19979,8 @@ static rep_render_fn rep_command_renderer(const struct res *res)
     } tab[] = {{"ping", rep_ping}, {"hostfacts", rep_facts}, {"all", rep_all}};
     if (res->command && !strcmp(res->command, "merge"))
         return res->have_final ? rep_merge : NULL;
+    } tab[] = {{"ping", rep_ping}, {"hostfacts", rep_facts}, {"all", rep_all},
+               {"compare", rep_cmp_text}};
     for (size_t i = 0; i < countof(tab) && res->w; i++)
         if (!strcmp(res->w->name, tab[i].workload))
             return tab[i].fn;
@@ -20369,6 +20893,175 @@ static void rep_pingpong_final(const struct res *res)
                rep_fact_num(st, "ns_per_switch"), rep_fact_num(st, "ns_per_round_trip"));
     }
     printf("\n");
+}
+
+/* ---- bench compare (cmp_main's result): files, host facts, measures, checks ---- */
+
+_Static_assert(CMP_SCHEMA_VERSION == REP_JSON_SCHEMA_VERSION,
+               "bench compare reads the schema this bench writes");
+
+/* A measure's value in about 4 significant digits, no exponent above 0.01. */
+static const char *rep_cmp_num(char *out, size_t n, double v)
+{
+    double a = fabs(v);
+    if (a >= 1000 || (v == floor(v) && a < 1e15))
+        snprintf(out, n, "%.0f", v);
+    else if (a >= 100)
+        snprintf(out, n, "%.1f", v);
+    else if (a >= 1)
+        snprintf(out, n, "%.2f", v);
+    else if (a >= 0.01)
+        snprintf(out, n, "%.3f", v);
+    else
+        snprintf(out, n, "%.3g", v);
+    return out;
+}
+
+/* A host fact's value_K as text: sizes in GiB, booleans yes/no; "-" when the file lacks it. */
+static const char *rep_cmp_host_val(char *out, size_t n, const struct res *s, int f)
+{
+    char key[32];
+    snprintf(key, sizeof(key), "value_%d", f + 1);
+    const struct res_fact *v = res_fact(s, key);
+    const char *name = rep_fact_str(s, "name");
+    if (!v)
+        snprintf(out, n, "-");
+    else if (v->type == RES_STR)
+        snprintf(out, n, "%s", v->str ? v->str : "");
+    else if (v->type == RES_BOOL)
+        snprintf(out, n, "%s", v->i ? "yes" : "no");
+    else if (v->type == RES_INT && cmp_ends(name, "_bytes") && v->i >= (1 << 30))
+        snprintf(out, n, "%.1f GiB", (double)v->i / 1073741824.0);
+    else if (v->type == RES_INT)
+        snprintf(out, n, "%lld", (long long)v->i);
+    else
+        rep_cmp_num(out, n, v->num);
+    return out;
+}
+
+/* print a line without its trailing blanks */
+static void rep_cmp_line(struct buf *b)
+{
+    while (b->len && b->p[b->len - 1] == ' ')
+        b->p[--b->len] = 0;
+    printf("%s\n", b->p ? b->p : "");
+    b->len = 0;
+    if (b->p)
+        b->p[0] = 0;
+}
+
+/* `bench compare`: the files (A, B, ...), then HOST, MEASURES and CHECKS side by side, each
+ * ratio against A with its mark (better/worse beyond the row's noise, ~ within it), and a count
+ * of marks per file. Columns are as wide as their longest cell: 100 columns hold 3 reports of
+ * bench all (host values longer than their share are cut, ending in '~'). */
+static void rep_cmp_text(const struct res *res)
+{
+    const struct res_fact *nf = res_fact(res, "compare.files");
+    if (!nf)
+        return;
+    int n = (int)nf->i, lw = 8, vw = 6, hw = 6;
+    char key[48], v[160], r[32];
+    struct buf b = {0};
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *s = &res->steps[i];
+        const char *name = rep_fact_str(s, !strcmp(s->command, "check") ? "id" : "name");
+        lw = B_MAX(lw, (int)strlen(name));
+        for (int f = 0; f < n; f++) {
+            if (!strcmp(s->command, "host")) {
+                hw = B_MAX(hw, (int)strlen(rep_cmp_host_val(v, sizeof(v), s, f)));
+                continue;
+            }
+            snprintf(key, sizeof(key), "%s_%d", !strcmp(s->command, "check") ? "verdict"
+                                                                               : "value", f + 1);
+            const struct res_fact *x = res_fact(s, key);
+            if (x && x->type == RES_NUM)
+                vw = B_MAX(vw, (int)strlen(rep_cmp_num(v, sizeof(v), x->num)));
+        }
+    }
+    hw = B_MIN(hw, B_MAX(8, (100 - 2 - lw) / n - 2));
+    printf("bench compare: %d reports; ratios against A; marked better/worse beyond the noise "
+           "(%s%%,\nor a measure's own spread when larger), ~ within it\n", n,
+           rep_cmp_num(v, sizeof(v), rep_fact_num(res, "compare.noise_pct")));
+    for (int f = 0; f < n; f++) {
+        char k2[48], k3[48];
+        snprintf(key, sizeof(key), "file_%d", f + 1);
+        snprintf(k2, sizeof(k2), "what_%d", f + 1);
+        snprintf(k3, sizeof(k3), "hostname_%d", f + 1);
+        printf("  %c  %s: %s on %s", 'A' + f, rep_fact_str(res, key), rep_fact_str(res, k2),
+               rep_fact_str(res, k3));
+        snprintf(key, sizeof(key), "started_at_%d", f + 1);
+        printf(", %s\n", rep_fact_str(res, key));
+    }
+    static const char *const parts[] = {"host", "measure", "check"};
+    static const char *const titles[] = {"HOST", "MEASURES", "CHECKS"};
+    for (size_t p = 0; p < countof(parts); p++) {
+        bool head = false, host = p == 0, check = p == 2;
+        for (int i = 0; i < res->nsteps; i++) {
+            const struct res *s = &res->steps[i];
+            if (strcmp(s->command, parts[p]))
+                continue;
+            if (!head) {
+                buf_printf(&b, "\n%-*s", lw + 2, titles[p]);
+                for (int f = 0; f < n; f++)
+                    buf_printf(&b, host ? "  %-*c" : "  %*c", host ? hw : vw, 'A' + f);
+                for (int f = 1; f < n && !host && !check; f++)
+                    buf_printf(&b, "  %5c/A        ", 'A' + f);
+                rep_cmp_line(&b);
+                head = true;
+            }
+            buf_printf(&b, "  %-*s", lw, rep_fact_str(s, check ? "id" : "name"));
+            for (int f = 0; f < n; f++) {
+                if (host) {
+                    rep_cmp_host_val(v, sizeof(v), s, f);
+                    if ((int)strlen(v) > hw)
+                        snprintf(v + hw - 1, sizeof(v) - (size_t)hw + 1, "~");
+                    buf_printf(&b, "  %-*s", hw, v);
+                    continue;
+                }
+                snprintf(key, sizeof(key), "%s_%d", check ? "verdict" : "value", f + 1);
+                const struct res_fact *x = res_fact(s, key);
+                if (x && x->type == RES_NUM)
+                    rep_cmp_num(v, sizeof(v), x->num);
+                else
+                    snprintf(v, sizeof(v), "%s", x && x->type == RES_STR ? x->str : "-");
+                buf_printf(&b, "  %*s", vw, v);
+            }
+            if (host || check) {
+                if (rep_fact_int(s, "differs"))
+                    buf_printf(&b, "  differs");
+                rep_cmp_line(&b);
+                continue;
+            }
+            for (int f = 1; f < n; f++) {
+                snprintf(key, sizeof(key), "ratio_%d", f + 1);
+                const struct res_fact *x = res_fact(s, key);
+                if (x)
+                    snprintf(r, sizeof(r), "%.3f", x->num);
+                else
+                    snprintf(r, sizeof(r), "-");
+                snprintf(key, sizeof(key), "mark_%d", f + 1);
+                const char *m = rep_fact_str(s, key);
+                buf_printf(&b, "  %7s %-7s", r, !strcmp(m, "same") ? "~" : m);
+            }
+            rep_cmp_line(&b);
+        }
+    }
+    printf("\n");
+    for (int f = 1; f < n; f++) {
+        int c[4] = {0};
+        static const char *const marks[] = {"better", "worse", "same", "missing"};
+        snprintf(key, sizeof(key), "mark_%d", f + 1);
+        for (int i = 0; i < res->nsteps; i++)
+            for (int k = 0; k < 4; k++)
+                c[k] += !strcmp(res->steps[i].command, "measure") &&
+                        !strcmp(rep_fact_str(&res->steps[i], key), marks[k]);
+        printf("%c against A: %d better, %d worse, %d within noise%s", 'A' + f, c[0], c[1], c[2],
+               c[3] ? "" : "\n");
+        if (c[3])
+            printf(", %d not in both\n", c[3]);
+    }
+    buf_free(&b);
+    fflush(stdout);
 }
 
 /*== 22 cli_ : command line, dispatch, bench_main(), main() ==================*/
@@ -21588,6 +22281,8 @@ static void cli_print_help(void)
                "        bench oltp -h HOST -u USER -p\n"
                "  ping  connection check: server, TLS, authentication, round-trip times\n"
                "        bench ping -h HOST -u USER -p\n"
+               "  compare  reports side by side: ratios, better/worse beyond noise\n"
+               "        bench compare before.json after.json\n"
                "  slap  mysqlslap (mariadb-slap), drop-in\n"
                "        bench slap -h HOST -u USER -p -a -c 10,50 -i 3\n\n"
                "The sysbench 1.0.20 compatible tests and their options follow.\n\n");
@@ -22295,6 +22990,16 @@ static int cli_slap_args_error(const char *bad, int kind)
     b_msg(B_MSG_FATAL, "slap: %s: needs a value", bad);
     b_msg(B_MSG_HINT, "see 'bench slap help' for what it takes");
     return B_EXIT_USAGE;
+/* `bench compare A.json B.json ...`: the words after "compare" are its reports (opts.cmp_files),
+ * except a lone "help" (the test's help). The sysbench persona has no compare. */
+static bool cli_compare_file(struct cli *c, const char *a)
+{
+    if (cli_sb() || c->npos != 1 || strcmp(c->pos[0], "compare") ||
+        (!opts.cmp_nfiles && !strcmp(a, "help")))
+        return false;
+    if (opts.cmp_nfiles < (int)countof(opts.cmp_files))
+        opts.cmp_files[opts.cmp_nfiles++] = a;
+    return true;
 }
 
 static int cli_parse(struct cli *c, int argc, char **argv)
@@ -22364,6 +23069,10 @@ static int cli_parse(struct cli *c, int argc, char **argv)
             c->opnd[c->nopnd++] = a;
             if (c->npos < 3)
                 c->pos[c->npos++] = a;
+        } else if (cli_compare_file(c, a)) {
+            continue;
+        } else if (c->npos < 3) {
+            c->pos[c->npos++] = a;
         }
     }
     return B_EXIT_OK;

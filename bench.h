@@ -349,6 +349,11 @@ struct bench_opts {
                           * instead of time_s; time_s stays its ceiling in whole seconds) */
     double mem_lat_min_s; /* not an option: latency mode's seconds of loads per size (0: 0.02) */
     bool mem_lat_nothp;   /* not an option: latency mode without its huge-page pass */
+    /* bench compare */
+    const char *cmp_files[8 + 1];             /* the reports named (argv strings): at most 8,
+                                                 the 9th only to say there are too many */
+    int cmp_nfiles;                           /* how many were named */
+    double cmp_noise_pct;                     /* --noise */
     bool db_given;    /* set by cli_: a mysql option, MYSQL_PWD or an option file named one */
     bool own_tables;  /* set by cli_ (the bench persona): OLTP tables carry the COMMENT
                          'created by bench' marker, and bench writes to, drops or undoes only

@@ -108,6 +108,7 @@ suite json sh tests/json.sh
 suite merge sh tests/merge.sh
 suite all sh tests/all.sh
 suite multihost sh tests/multihost.sh
+suite compare sh tests/compare.sh
 suite mutate-fast sh tests/mutate.sh --fast
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
 ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san

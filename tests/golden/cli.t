@@ -12,7 +12,7 @@ Version and help come from the option tables:
   cpu options:
     --cpu-max-prime=N upper limit for primes generator [10000]
   
-  $ $BENCH --help | sed -n '1,13p'
+  $ $BENCH --help | sed -n '1,15p'
   bench: database host sizing and benchmarks in one static binary
   
   Commands:
@@ -22,6 +22,8 @@ Version and help come from the option tables:
           bench oltp -h HOST -u USER -p
     ping  connection check: server, TLS, authentication, round-trip times
           bench ping -h HOST -u USER -p
+    compare  reports side by side: ratios, better/worse beyond noise
+          bench compare before.json after.json
     slap  mysqlslap (mariadb-slap), drop-in
           bench slap -h HOST -u USER -p -a -c 10,50 -i 3
   

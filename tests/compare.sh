@@ -1,0 +1,272 @@
+#!/bin/sh
+# `bench compare` (issue 11): two recorded reports made here from one real `bench all --quick`
+# and copies with chosen facts edited by python (so every ratio and mark is known exactly):
+# ratios and marks (better / worse / ~ within noise) in both directions and for both kinds of
+# measure (higher and lower is better), --noise, a measure's own spread (two real cpu runs with
+# intervals), column alignment and the 100-column limit for 3 reports, the JSON document
+# against the schema and the expected values, --output, and the refusals with their exit codes
+# and one-line messages. No database needed. Ends with "compare: N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BENCH:-$top/bench}
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "compare: FAIL: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+python3 -c 'import jsonschema' 2>/dev/null || { echo "compare: SKIP: python3-jsonschema is not installed"; exit 77; }
+
+# run NAME WANT_EXIT ARGS...: bench compare ARGS, stdout in $w/NAME, stderr in $w/NAME.err
+run() {
+    n=$1 want=$2; shift 2
+    "$B" compare "$@" >"$w/$n" 2>"$w/$n.err"
+    ex=$?
+    check "$n: exit $ex, want $want ($(head -c 300 "$w/$n.err"))" "[ $ex = $want ]"
+}
+# row FILE NAME: the MEASURES row of NAME as "values... ratio mark" (fields after the name)
+row() { awk -v n="$2" '$1 == n { $1 = ""; sub(/^ /, ""); print; exit }' "$1"; }
+expect_row() { # expect_row FILE NAME WANT
+    got=$(row "$1" "$2") wantrow=$3
+    check "$1 $2: '$got', want '$wantrow'" '[ "$got" = "$wantrow" ]'
+}
+
+# 1. A: a real report; B: A with chosen measures changed; C: another change.
+mkdir -p "$w/d"
+"$B" all --quick --dir="$w/d" --format=json --output="$w/a.json" >/dev/null 2>"$w/all.err"
+check "bench all --quick wrote a report" '[ -s "$w/a.json" ]'
+python3 - "$w" <<'PY'
+import json, sys
+w = sys.argv[1]
+a = json.load(open(w + "/a.json"))
+f = a["facts"]
+# chosen values: exact ratios; each kind of measure in both directions
+f["cpu.events_per_s"] = 1000.0
+f["disk.fdatasync_p99_ms"] = 8.0
+f["disk.seqread_mib_per_s"] = 1000.0
+f["mem.latency_l1_ns"] = 2.0
+f["sched.ctxsw_same_cpu_ns"] = 4000.0
+f["disk.randread_qd1_iops"] = 1000.0
+f["disk.randwrite_qd1_iops"] = 1000.0
+f["cpu_steal_pct"] = 0
+json.dump(a, open(w + "/a.json", "w"))
+b = json.loads(json.dumps(a))
+g = b["facts"]
+g["cpu.events_per_s"] = 1100.0          # higher is better: 1.100 better
+g["disk.fdatasync_p99_ms"] = 4.0        # lower is better: 0.500 better
+g["disk.seqread_mib_per_s"] = 800.0     # 0.800 worse
+g["mem.latency_l1_ns"] = 2.06           # 1.030: within 5%
+g["sched.ctxsw_same_cpu_ns"] = 4800.0   # lower is better: 1.200 worse
+g["disk.randread_qd1_iops"] = 1049.0    # 1.049: within 5%, beyond --noise=4
+g["disk.randwrite_qd1_iops"] = 1051.0   # 1.051: beyond 5%
+g["cpu_steal_pct"] = 3                  # from 0: no ratio, worse
+del g["mem.stream_add_mb_per_s"]        # missing in B
+g["cpu_model"] = "Other CPU"
+b["started_at"] = "2026-01-01T00:00:00.000Z"
+for s in b["steps"]:
+    if s["action"] == "check" and s["facts"]["id"] == "steal":
+        s["facts"]["verdict"] = "FAIL"
+json.dump(b, open(w + "/b.json", "w"))
+c = json.loads(json.dumps(a))
+c["facts"]["cpu.events_per_s"] = 2000.0
+json.dump(c, open(w + "/c.json", "w"))
+# refusals
+v2 = json.loads(json.dumps(a)); v2["schema_version"] = 2
+json.dump(v2, open(w + "/v2.json", "w"))
+nt = json.loads(json.dumps(a)); nt["type"] = "interval"
+json.dump(nt, open(w + "/notresult.json", "w"))
+open(w + "/trunc.json", "w").write(json.dumps(a)[:5000])
+open(w + "/deep.json", "w").write('{"type":' + "[" * 70 + "]" * 70 + "}")
+open(w + "/notjson.txt", "w").write("hello\n")
+open(w + "/array.json", "w").write("[1,2]")
+PY
+
+run ab 0 "$w/a.json" "$w/b.json"
+expect_row "$w/ab" cpu.events_per_s "1000 1100 1.100 better"
+expect_row "$w/ab" disk.fdatasync_p99_ms "8 4 0.500 better"
+expect_row "$w/ab" disk.seqread_mib_per_s "1000 800 0.800 worse"
+expect_row "$w/ab" mem.latency_l1_ns "2 2.06 1.030 ~"
+expect_row "$w/ab" sched.ctxsw_same_cpu_ns "4000 4800 1.200 worse"
+expect_row "$w/ab" disk.randread_qd1_iops "1000 1049 1.049 ~"
+expect_row "$w/ab" disk.randwrite_qd1_iops "1000 1051 1.051 better"
+expect_row "$w/ab" cpu_steal_pct "0 3 - worse"
+check "mem.stream_add_mb_per_s missing in B" '[ "$(row "$w/ab" mem.stream_add_mb_per_s | awk "{ print \$2, \$3, \$4 }")" = "- - missing" ]'
+# sizes and settings are not measures; host facts and checks side by side
+check "no size row (mem.latency_max_bytes)" '! grep -q "^  mem.latency_max_bytes " "$w/ab"'
+check "no recommendation row (rec.*)" '! grep -q "^  rec\." "$w/ab"'
+check "sections HOST MEASURES CHECKS" 'grep -q "^HOST " "$w/ab" && grep -q "^MEASURES " "$w/ab" && grep -q "^CHECKS " "$w/ab"'
+check "cpu_model differs" 'grep "^  cpu_model " "$w/ab" | grep -q "  Other CPU  *differs$"'
+check "kernel the same: no differs" 'grep "^  kernel " "$w/ab" | grep -qv differs'
+check "check steal: PASS or WARN in A, FAIL in B, differs" 'grep -Eq "^  steal +(PASS|WARN|INFO) +FAIL  differs$" "$w/ab"'
+nmeas=$(python3 -c "
+import json,sys
+f=json.load(open(sys.argv[1]))['facts']
+def d(k):
+    if k.endswith('_bytes') or k.startswith(('all.','rec.')): return 0
+    if any(s in k for s in ('_per_s','_iops')) or k.endswith(('_tps','efficiency')): return 1
+    if k.endswith(('_ns','_us','_ms','_s','_pct')) or any(s in k for s in ('_ns_','_us_','_ms_','latency')): return -1
+    return 0
+print(sum(1 for k,v in f.items() if isinstance(v,(int,float)) and not isinstance(v,bool) and d(k)))" "$w/a.json")
+check "B against A: counts (2 better of the row list + randwrite, 4 worse, 1 missing)" 'grep -q "^B against A: 3 better, 3 worse, $((nmeas - 7)) within noise, 1 not in both$" "$w/ab"'
+
+# 2. the other direction: ratios inverted, marks swapped
+run ba 0 "$w/b.json" "$w/a.json"
+expect_row "$w/ba" cpu.events_per_s "1100 1000 0.909 worse"
+expect_row "$w/ba" disk.fdatasync_p99_ms "4 8 2.000 worse"
+expect_row "$w/ba" disk.seqread_mib_per_s "800 1000 1.250 better"
+expect_row "$w/ba" sched.ctxsw_same_cpu_ns "4800 4000 0.833 better"
+expect_row "$w/ba" cpu_steal_pct "3 0 0.000 better"
+
+# 3. --noise: 4% marks the 1.049 row; 30% leaves only the large changes
+run noise4 0 "$w/a.json" "$w/b.json" --noise=4
+expect_row "$w/noise4" disk.randread_qd1_iops "1000 1049 1.049 better"
+expect_row "$w/noise4" mem.latency_l1_ns "2 2.06 1.030 ~"
+run noise30 0 "$w/a.json" "$w/b.json" --noise=30
+expect_row "$w/noise30" sched.ctxsw_same_cpu_ns "4000 4800 1.200 ~"
+expect_row "$w/noise30" disk.fdatasync_p99_ms "8 4 0.500 better"
+run noise_bad 2 "$w/a.json" "$w/b.json" --noise=-1
+
+# 4. three reports: columns aligned, <= 100 columns, both ratio columns
+run abc 0 "$w/a.json" "$w/b.json" "$w/c.json"
+expect_row "$w/abc" cpu.events_per_s "1000 1100 2000 1.100 better 2.000 better"
+check "3 reports fit 100 columns" '[ "$(awk "{ if (length > m) m = length } END { print m + 0 }" "$w/abc")" -le 100 ]'
+cat >"$w/cols.py" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+i = next(k for k, l in enumerate(lines) if l.startswith("MEASURES "))
+head = lines[i]
+ends = [head.index(h) + 3 for h in ("B/A", "C/A")]
+vals = [head.index(c) + 1 for c in (" A ", " B ", " C ")]
+rows = []
+for l in lines[i + 1:]:
+    if not l.startswith("  "):
+        break
+    rows.append(l)
+assert len(rows) > 20, len(rows)
+for l in rows:
+    for e in ends:  # each ratio (or a dash) ends under the end of its header
+        assert l[e - 1] != " " and l[e] == " ", (e, l)
+    for v in vals:  # values right-aligned under their letter
+        assert l[v] != " ", (v, l)
+print("ok")
+PY
+if python3 "$w/cols.py" "$w/abc" >"$w/cols" 2>&1; then ok; else bad "columns: $(cat "$w/cols")"; fi
+
+# 5. JSON: the schema, the values and marks exactly
+"$B" compare "$w/a.json" "$w/b.json" --format=json >"$w/j" 2>"$w/j.err"
+ex=$?
+check "JSON exit 0" '[ $ex = 0 ]'
+if python3 "$top/tests/json_check.py" "$top/docs/bench-result.schema.json" "$w/j" --exit 0 --steps >"$w/jc" 2>&1; then ok; else bad "JSON against the schema: $(cat "$w/jc")"; fi
+if python3 - "$w/j" "$w/a.json" "$w/b.json" >"$w/jv" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = (json.load(open(p))["facts"] for p in sys.argv[2:4])
+assert d["action"] == "compare" and d["workload"] == "compare" and d["results"] is None
+f = d["facts"]
+assert f["compare.files"] == 2 and f["compare.noise_pct"] == 5, f
+assert f["file_1"] == sys.argv[2] and f["file_2"] == sys.argv[3] and f["what_1"] == "all (quick)"
+assert f["started_at_2"] == "2026-01-01T00:00:00.000Z"
+m = {s["facts"]["name"]: s["facts"] for s in d["steps"] if s["action"] == "measure"}
+want = {"cpu.events_per_s": ("higher", "better"), "disk.fdatasync_p99_ms": ("lower", "better"),
+        "disk.seqread_mib_per_s": ("higher", "worse"), "mem.latency_l1_ns": ("lower", "same"),
+        "sched.ctxsw_same_cpu_ns": ("lower", "worse"), "disk.randread_qd1_iops": ("higher", "same"),
+        "disk.randwrite_qd1_iops": ("higher", "better"), "cpu_steal_pct": ("lower", "worse"),
+        "mem.stream_add_mb_per_s": ("higher", "missing")}
+for k, (better, mark) in want.items():
+    r = m[k]
+    assert r["better"] == better and r["mark_2"] == mark, (k, r)
+    assert r["path"] == "facts." + k and r["noise_pct"] == 5, r
+    assert r["value_1"] == a[k], (k, r)
+    if mark != "missing":
+        assert r["value_2"] == b[k], (k, r)
+    if a[k] and mark != "missing":
+        assert r["ratio_2"] == b[k] / a[k], (k, r)
+    else:
+        assert "ratio_2" not in r, r
+for k, r in m.items():  # every other measure: unchanged, ratio 1, same
+    if k not in want:
+        assert r["value_1"] == r["value_2"] and r["mark_2"] == "same", r
+        assert r["ratio_2"] == 1 or r["value_1"] == 0, r
+assert f["compare.better_2"] == 3 and f["compare.worse_2"] == 3, f
+assert f["compare.same_2"] == len(m) - 7, (f, len(m))
+h = {s["facts"]["name"]: s["facts"] for s in d["steps"] if s["action"] == "host"}
+assert h["cpu_model"]["value_2"] == "Other CPU" and h["cpu_model"]["differs"] is True, h
+assert h["kernel"]["differs"] is False and h["mem_total_bytes"]["value_1"] == a["mem_total_bytes"]
+c = {s["facts"]["id"]: s["facts"] for s in d["steps"] if s["action"] == "check"}
+assert c["steal"]["verdict_2"] == "FAIL" and c["steal"]["differs"] is True, c
+assert sum(1 for r in c.values() if r["differs"]) == 1, c
+print("ok")
+PY
+then ok; else bad "JSON values: $(cat "$w/jv")"; fi
+
+# 6. --output: the text goes to the file, nothing to stdout
+run out 0 "$w/a.json" "$w/b.json" --output="$w/out.txt"
+check "--output: stdout empty" '[ ! -s "$w/out" ]'
+check "--output: the same text as stdout" 'cmp -s "$w/out.txt" "$w/ab"'
+
+# 7. single runs: a measure's own spread over intervals raises its noise
+"$B" cpu --time=3 --report-interval=1 --cpu-max-prime=2000 --format=json --output="$w/r1.json" run >/dev/null 2>&1
+"$B" cpu --time=3 --report-interval=1 --cpu-max-prime=2000 --threads=2 --format=json --output="$w/r2.json" run >/dev/null 2>&1
+"$B" compare "$w/r1.json" "$w/r2.json" --format=json --noise=0.5 >"$w/rj" 2>"$w/rj.err"
+check "runs: exit 0" '[ $? = 0 ]'
+if python3 - "$w/rj" "$w/r1.json" "$w/r2.json" >"$w/rv" 2>&1 <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+docs = [json.load(open(p)) for p in sys.argv[2:4]]
+m = {s["facts"]["name"]: s["facts"] for s in d["steps"] if s["action"] == "measure"}
+assert d["facts"]["what_1"] == "cpu run", d["facts"]
+for k in ("events_per_s", "latency_ns.min", "latency_ns.avg", "latency_ns.max", "latency_ns.p95"):
+    assert k in m, (k, sorted(m))
+def cv(doc, get):
+    xs = [get(i) for i in doc["intervals"]]
+    mean = sum(xs) / len(xs)
+    return 100 * math.sqrt(max(sum(x * x for x in xs) / len(xs) - mean * mean, 0)) / mean
+r = m["events_per_s"]
+sp = [cv(doc, lambda i: i["events_per_s"]) for doc in docs]
+assert all(len(doc["intervals"]) >= 3 for doc in docs)
+for k, s in enumerate(sp):
+    assert math.isclose(r.get("spread_pct_%d" % (k + 1), 0), s, rel_tol=1e-9, abs_tol=1e-9), (r, sp)
+assert math.isclose(r["noise_pct"], max([0.5] + sp), rel_tol=1e-9), (r, sp)
+assert r["value_1"] == docs[0]["results"]["events_per_s"] and r["path"] == "results.events_per_s"
+p = m["latency_ns.p95"]
+assert p["path"] == "results.latency_ns.percentiles.p95" and p["better"] == "lower"
+assert m["latency_ns.min"]["noise_pct"] == 0.5  # no spread for the extremes
+ratio = r["value_2"] / r["value_1"]
+want = "same" if abs(ratio - 1) * 100 <= r["noise_pct"] else ("better" if ratio > 1 else "worse")
+assert r["mark_2"] == want, (r, want)
+h = {s["facts"]["name"]: s["facts"] for s in d["steps"] if s["action"] == "host"}
+assert h["kernel"]["path"] == "host.kernel" and h["cpus"]["value_1"] == docs[0]["host"]["cpus"], h
+print("ok")
+PY
+then ok; else bad "runs: $(cat "$w/rv")"; fi
+
+# 8. refusals: exit code and the one line (plus at most a hint)
+msg() { # msg NAME WANT_EXIT PATTERN ARGS...: exit code and first stderr line
+    n=$1 want=$2 pat=$3; shift 3
+    run "$n" "$want" "$@"
+    check "$n: message '$(head -1 "$w/$n.err")' matches '$pat'" 'head -1 "$w/$n.err" | grep -q -- "$pat"'
+    check "$n: nothing on stdout" '[ ! -s "$w/$n" ]'
+    check "$n: at most 2 lines" '[ "$(wc -l <"$w/$n.err")" -le 2 ]'
+}
+msg missing 3 "^bench: compare: reading $w/nope.json: No such file or directory (ENOENT)\$" "$w/a.json" "$w/nope.json"
+msg notjson 3 "^bench: compare: reading $w/notjson.txt: line 1 col 1: expected a value (found 'h')\$" "$w/a.json" "$w/notjson.txt"
+msg trunc 3 "^bench: compare: reading $w/trunc.json: line 1 col 5001: " "$w/a.json" "$w/trunc.json"
+msg schema 3 "^bench: compare: $w/v2.json: field 'schema_version' is 2; this bench reads 1\$" "$w/a.json" "$w/v2.json"
+msg notresult 3 "^bench: compare: $w/notresult.json: not a bench result (field 'type' is 'interval')\$" "$w/a.json" "$w/notresult.json"
+msg array 3 "^bench: compare: $w/array.json: not a bench result (the document is an array, not an object)\$" "$w/array.json" "$w/a.json"
+msg dir 3 "^bench: compare: reading $w/d: a directory, not a report file\$" "$w/a.json" "$w/d"
+truncate -s 100M "$w/big.json"
+msg big 3 "^bench: compare: reading $w/big.json: 104857600 bytes, more than the 64 MiB a report may have\$" "$w/a.json" "$w/big.json"
+rm -f "$w/big.json"
+msg deep 3 "^bench: compare: reading $w/deep.json: line 1 col 72: nested deeper than 64 levels\$" "$w/a.json" "$w/deep.json"
+mkfifo "$w/pipe.json"
+msg fifo 3 "^bench: compare: reading $w/pipe.json: not a regular file\$" "$w/a.json" "$w/pipe.json"
+msg command 3 "^bench: compare: $w/r1.json: field 'action' is 'run', but $w/a.json's is 'all'\$" "$w/a.json" "$w/r1.json"
+msg one 2 "^bench: compare: needs at least two reports (1 given)\$" "$w/a.json"
+msg nine 2 "^bench: compare: too many reports (at most 8)\$" "$w/a.json" "$w/a.json" "$w/a.json" "$w/a.json" "$w/a.json" "$w/a.json" "$w/a.json" "$w/a.json" "$w/a.json"
+# a JSON refusal writes no document either
+"$B" compare "$w/a.json" "$w/trunc.json" --format=json >"$w/jt" 2>"$w/jt.err"
+check "JSON mode refusal: exit 3" '[ $? = 3 ]'
+
+echo "compare: $pass passed, $fail failed"
+[ $fail = 0 ]
