@@ -17257,8 +17257,7 @@ static void all_cpus_and_user(struct all_ctx *x)
     if (geteuid() != 0) {
         res_fact_bool(res, "all.root", false);
         res_warn(res, "not_root", NULL,
-                 "all: not root (uid %u): container detection without PID 1's environment; "
-                 "the rest as root",
+                 "all: not root (uid %u): container detection without PID 1's environment",
                  (unsigned)geteuid());
     } else
         res_fact_bool(res, "all.root", true);
