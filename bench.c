@@ -18096,9 +18096,10 @@ static int cli_out_check(int ex)
         FILE *f = opts.msg_out && ferror(opts.msg_out) ? opts.msg_out : stdout;
         e = write(fileno(f), "\n", 1) < 0 ? errno : EIO;
     }
-    cli_prefix(stderr, B_MSG_FATAL);
-    fprintf(stderr, "cannot write the report to standard output: %s (%s)\n", strerror(e),
-            b_errno_name(e));
+    cli_prefix(stderr, B_MSG_FATAL); /* text with --output=FILE: standard output is FILE */
+    bool file = opts.output && *opts.output && !cli_quiet_text();
+    fprintf(stderr, "cannot write the report to %s%s: %s (%s)\n", file ? "--output=" : "",
+            file ? opts.output : "standard output", strerror(e), b_errno_name(e));
     return ex ? ex : B_EXIT_FAIL;
 }
 
