@@ -20610,6 +20610,40 @@ static void rep_json_doc(struct rep_json *j, const struct res *res, const struct
     rep_json_close(j, '}');
 }
 
+/* rep_json_about - --version or --help (help: true) with --format=json: one object on stdout,
+ * {"type":"version"|"help","program":P,"bench_version":V,"sysbench_compatible":"1.0.20",
+ * "mbedtls":M,"version_text":T}; help adds "tests": [{"name","description"}] (the tests'
+ * options: `bench TEST help`, or any result document's "options"). Returns 0 or an errno. */
+static int rep_json_about(bool help, const char *program, const char *version_text)
+{
+    struct rep_json j = {{0}, false};
+    rep_json_open(&j, '{');
+    rep_json_kstr(&j, "type", help ? "help" : "version");
+    rep_json_kstr(&j, "program", program);
+    rep_json_kstr(&j, "bench_version", BENCH_VERSION);
+    rep_json_kstr(&j, "sysbench_compatible", BENCH_SB_VERSION);
+    rep_json_kstr(&j, "mbedtls", MBEDTLS_VERSION_STRING);
+    rep_json_kstr(&j, "version_text", version_text);
+    if (help) {
+        rep_json_key(&j, "tests");
+        rep_json_open(&j, '[');
+        for (size_t i = 0; i < countof(wl_all); i++) {
+            if (wl_all[i].hidden)
+                continue;
+            rep_json_open(&j, '{');
+            rep_json_kstr(&j, "name", wl_all[i].name);
+            rep_json_kstr(&j, "description", wl_all[i].desc);
+            rep_json_close(&j, '}');
+        }
+        rep_json_close(&j, ']');
+    }
+    rep_json_close(&j, '}');
+    errno = 0;
+    int err = fputs(j.b.p, stdout) < 0 || fputc('\n', stdout) < 0 || fflush(stdout) ? errno : 0;
+    buf_free(&j.b);
+    return err;
+}
+
 /* ---- mysqlslap mode: slap_main's result in mysqlslap's words ---- */
 
 static i64 rep_slap_int(const struct res *res, const char *key)
@@ -22406,9 +22440,10 @@ static int cli_out_check(int ex)
         FILE *f = opts.msg_out && ferror(opts.msg_out) ? opts.msg_out : stdout;
         e = write(fileno(f), "\n", 1) < 0 ? errno : EIO;
     }
-    cli_prefix(stderr, B_MSG_FATAL);
-    fprintf(stderr, "cannot write the report to standard output: %s (%s)\n", strerror(e),
-            b_errno_name(e));
+    cli_prefix(stderr, B_MSG_FATAL); /* text with --output=FILE: standard output is FILE */
+    bool file = opts.output && *opts.output && !cli_quiet_text();
+    fprintf(stderr, "cannot write the report to %s%s: %s (%s)\n", file ? "--output=" : "",
+            file ? opts.output : "standard output", strerror(e), b_errno_name(e));
     return ex ? ex : B_EXIT_FAIL;
 }
 
@@ -23239,9 +23274,25 @@ static int (*cli_check_of(const struct wl_def *w, int chk))(struct bench_opts *o
     return chk == CLI_CHK_RUN ? w->check : chk == CLI_CHK_COMMON ? w->check_common : NULL;
 }
 
+/* --help / --version with --format=json: rep_json_about's object instead of the text. */
+static int cli_about_json(bool help)
+{
+    char line[256];
+    snprintf(line, sizeof(line), "%s%s", opts.persona == B_MYSQLSLAP ? cli_prog : "",
+             cli_persona()->version);
+    line[strcspn(line, "\n")] = 0;
+    int e = rep_json_about(help, opts.persona == B_MYSQLSLAP ? cli_prog : cli_persona()->name,
+                           line);
+    if (e)
+        cli_out_failed(e);
+    return B_EXIT_OK;
+}
+
 static int cli_do_help(struct cli *c, const struct cli_cmd *k)
 {
     (void)c, (void)k;
+    if (cli_quiet_text())
+        return cli_about_json(true);
     cli_print_help();
     return B_EXIT_OK;
 }
@@ -23249,6 +23300,8 @@ static int cli_do_help(struct cli *c, const struct cli_cmd *k)
 static int cli_do_version(struct cli *c, const struct cli_cmd *k)
 {
     (void)c, (void)k;
+    if (cli_quiet_text())
+        return cli_about_json(false);
     cli_print_version();
     return B_EXIT_OK;
 }

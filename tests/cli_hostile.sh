@@ -221,6 +221,9 @@ fi
     ln -sf "$B" "$work/sysbench"
     "$work/sysbench" cpu --events=10 --time=0 run >/dev/full 2>"$work/err"; rc=$?
     if [ $rc = 1 ] && grep -q '^FATAL: cannot write the report' "$work/err"; then ok; else bad "devfull sysbench: exit $rc"; fi
+    # text with --output=FILE: the message names the file, not standard output
+    "$B" cpu --events=10 --time=0 --output=/dev/full run 2>"$work/err"; rc=$?
+    if [ $rc = 1 ] && [ "$(cat "$work/err")" = "bench: cannot write the report to --output=/dev/full: No space left on device (ENOSPC)" ]; then ok; else bad "--output=/dev/full: exit $rc: $(cat "$work/err")"; fi
 }
 t0=$(date +%s)
 { "$B" cpu --time=60 run; echo $? >"$work/rc"; } 2>"$work/err" | true

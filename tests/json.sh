@@ -124,6 +124,21 @@ python3 "$top/tests/json_check.py" "$SCHEMA" "$w/out" --exit $rc --complete yes 
 (cd "$w" && "$B" cpu --events=100 --time=0 --rand-seed=1 run --format=text | python3 "$top/tests/mask_timing.py" >"$w/a")
 (cd "$w" && "$B" cpu --events=100 --time=0 --rand-seed=1 run | python3 "$top/tests/mask_timing.py" >"$w/b")
 cmp -s "$w/a" "$w/b" && ok || bad "--format=text differs from the default"
+# --version and --help with --format=json: one object, the version text's words in it
+"$B" --version --format=json >"$w/out" 2>"$w/err"; rc=$?
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); v = sys.argv[2]
+assert d["type"] == "version" and d["program"] == "bench" and d["version_text"] == v, d
+assert d["sysbench_compatible"] == "1.0.20" and d["bench_version"] in v and "tests" not in d' "$w/out" "$("$B" --version)" && [ $rc = 0 ] && [ ! -s "$w/err" ] && ok || bad "--version --format=json: exit $rc: $(cat "$w/out" "$w/err")"
+"$B" --help --format=json >"$w/out" 2>"$w/err"; rc=$?
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); names = [t["name"] for t in d["tests"]]
+assert d["type"] == "help" and "cpu" in names and "slap" in names and len(names) == len(set(names)) >= 15, d' "$w/out" && [ $rc = 0 ] && ok || bad "--help --format=json: exit $rc: $(head -c 300 "$w/out")"
+ln -s "$B" "$w/mariadb-slap"
+"$w/mariadb-slap" -V --format=json >"$w/out"; rc=$?
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["program"] == "mariadb-slap" and d["version_text"].startswith("mariadb-slap  Ver 1.0 Distrib bench-"), d' "$w/out" && [ $rc = 0 ] && ok || bad "mariadb-slap -V --format=json: $(cat "$w/out")"
 
 $ROOT -e "DROP DATABASE IF EXISTS jsontest" 2>/dev/null
 echo "json: $pass passed, $fail failed"
