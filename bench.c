@@ -19966,6 +19966,7 @@ static void rep_merge(const struct res *res)
         printf("\n");
     rep_final(res, &res->final, true);
 }
+
 static void rep_cmp_text(const struct res *res);
 
 /* rep_command_renderer - the renderer cli_command calls after a command that succeeded or
@@ -19975,11 +19976,10 @@ static rep_render_fn rep_command_renderer(const struct res *res)
     static const struct {
         const char *workload;
         rep_render_fn fn;
-    } tab[] = {{"ping", rep_ping}, {"hostfacts", rep_facts}, {"all", rep_all}};
-    if (res->command && !strcmp(res->command, "merge"))
-        return res->have_final ? rep_merge : NULL;
     } tab[] = {{"ping", rep_ping}, {"hostfacts", rep_facts}, {"all", rep_all},
                {"compare", rep_cmp_text}};
+    if (res->command && !strcmp(res->command, "merge"))
+        return res->have_final ? rep_merge : NULL;
     for (size_t i = 0; i < countof(tab) && res->w; i++)
         if (!strcmp(res->w->name, tab[i].workload))
             return tab[i].fn;
@@ -23024,6 +23024,8 @@ static int cli_slap_args_error(const char *bad, int kind)
     b_msg(B_MSG_FATAL, "slap: %s: needs a value", bad);
     b_msg(B_MSG_HINT, "see 'bench slap help' for what it takes");
     return B_EXIT_USAGE;
+}
+
 /* `bench compare A.json B.json ...`: the words after "compare" are its reports (opts.cmp_files),
  * except a lone "help" (the test's help). The sysbench persona has no compare. */
 static bool cli_compare_file(struct cli *c, const char *a)
@@ -23098,15 +23100,13 @@ static int cli_parse(struct cli *c, int argc, char **argv)
                                 "options.\n");
             }
             cli_add(c, c->nargs, a, NULL);
+        } else if (cli_compare_file(c, a)) {
+            continue;
         } else {
             c->opnd = cli_grow(c->opnd, (size_t)c->nopnd + 1, sizeof(*c->opnd));
             c->opnd[c->nopnd++] = a;
             if (c->npos < 3)
                 c->pos[c->npos++] = a;
-        } else if (cli_compare_file(c, a)) {
-            continue;
-        } else if (c->npos < 3) {
-            c->pos[c->npos++] = a;
         }
     }
     return B_EXIT_OK;
