@@ -161,6 +161,7 @@ static const struct {
     {"jr_values", t_jr_values},
     {"jr_files", t_jr_files},
     {"jr_roundtrip", t_jr_roundtrip},
+    {"cmp_dir", t_cmp_dir},
 };
 
 int main(int argc, char **argv)
