@@ -35,6 +35,8 @@ static void fz_jr_emit(struct rep_json *j, const struct jr_val *v, int depth)
             abort();
         if (jr_u64(v, &u))
             rep_json_u64(j, u);
+        else if (v->num == 0) /* "-0", "-0.0", "1e-999": a zero whose sign the text drops */
+            rep_json_u64(j, 0);
         else if (jr_i64(v, &i))
             rep_json_int(j, i);
         else

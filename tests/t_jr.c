@@ -279,3 +279,31 @@ static int t_jr_roundtrip(void)
     t_opts_free(&o);
     return 0;
 }
+
+/* cmp_: which way a measure is better, from its name alone */
+static int t_cmp_dir(void)
+{
+    static const struct {
+        const char *name;
+        int dir;
+    } t[] = {
+        {"cpu.events_per_s", CMP_HIGHER},         {"cpu.events_per_s_all", CMP_HIGHER},
+        {"mem.stream_copy_mb_per_s", CMP_HIGHER}, {"disk.seqread_mib_per_s", CMP_HIGHER},
+        {"disk.randread_qd32_iops", CMP_HIGHER},  {"db.oltp_knee_tps", CMP_HIGHER},
+        {"cpu.scaling_efficiency", CMP_HIGHER},   {"reads_per_s", CMP_HIGHER},
+        {"disk.fdatasync_p99_ms", CMP_LOWER},     {"mem.latency_l1_ns", CMP_LOWER},
+        {"mem.latency_l1_ns_thp", CMP_LOWER},     {"sched.ctxsw_same_cpu_ns", CMP_LOWER},
+        {"latency_ns.p95", CMP_LOWER},            {"read.latency_ns.p99", CMP_LOWER},
+        {"all.total_s", CMP_LOWER},               {"cpu_steal_pct", CMP_LOWER},
+        {"db.ping_p50_ms", CMP_LOWER},            {"x_us", CMP_LOWER},
+        {"mem.latency_max_bytes", CMP_NONE},      {"mem_total_bytes", CMP_NONE},
+        {"cpu.threads_all", CMP_NONE},            {"swappiness", CMP_NONE},
+        {"db.max_connections", CMP_NONE},         {"events", CMP_NONE},
+    };
+    for (size_t i = 0; i < countof(t); i++) {
+        if (cmp_dir_of(t[i].name) != t[i].dir)
+            fprintf(stderr, "  %s: %d, want %d\n", t[i].name, cmp_dir_of(t[i].name), t[i].dir);
+        T_CHECK(cmp_dir_of(t[i].name) == t[i].dir);
+    }
+    return 0;
+}

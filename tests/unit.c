@@ -190,6 +190,7 @@ static const struct {
     {"jr_roundtrip", t_jr_roundtrip},
     {"all_lat_knees", t_all_lat_knees},
     {"all_conn_swap", t_all_conn_swap},
+    {"cmp_dir", t_cmp_dir},
 };
 
 int main(int argc, char **argv)
