@@ -244,10 +244,11 @@ static char *b_xstrdup(const char *s)
 enum b_msg_kind { B_MSG_FATAL, B_MSG_WARN, B_MSG_HINT, B_MSG_NOTE };
 
 /*
- * b_msg - print one message line; the persona's printer (opts.msg_print, set once by cli_ from
- * cli_personas) adds prefix, stream and newline (the format must not contain '\n'). Being
- * moved out: lower sections fill a struct b_err instead, and only cli_/rep_ call it. Before
- * cli_ set a printer (tests), "bench: <text>" on stderr.
+ * b_msg - one message line through the persona's printer (opts.msg_print, set once by cli_
+ * from cli_personas), which adds prefix, stream and newline (the format must not contain
+ * '\n'). Only cli_/rep_ call it; lower sections fill a struct b_err. This section prints
+ * nothing itself: before cli_ sets a printer (unit tests calling rep_ directly) the line is
+ * dropped, the tests install a printer where they check one.
  */
 static void b_msg(int kind, const char *fmt, ...) B_PRINTF(2, 3);
 static void b_msg(int kind, const char *fmt, ...)
@@ -256,14 +257,6 @@ static void b_msg(int kind, const char *fmt, ...)
     va_start(ap, fmt);
     if (opts.msg_print)
         opts.msg_print(kind, fmt, ap);
-    else {
-        fflush(stdout);
-        fputs(kind == B_MSG_WARN ? "bench: warning: " : kind == B_MSG_HINT ? "bench: hint: "
-                                                                            : "bench: ",
-              stderr);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
-    }
     va_end(ap);
 }
 
