@@ -1097,7 +1097,7 @@ static void opt_describe(struct buf *b, const struct opt_def *d, bool sb)
     }
 }
 
-BENCH_API void opt_print_help(FILE *f, const struct opt_def *t, size_t n, bool sb)
+BENCH_API void opt_help_text(struct buf *b, const struct opt_def *t, size_t n, bool sb)
 {
     size_t w = 0;
     for (size_t i = 0; i < n; i++)
@@ -1113,10 +1113,10 @@ BENCH_API void opt_print_help(FILE *f, const struct opt_def *t, size_t n, bool s
                 if (*q == '-')
                     *q = '_';
         opt_describe(&desc, &t[i], sb);
-        fprintf(f, "  %-*s %s", (int)w + 2, name.p, desc.p);
+        buf_printf(b, "  %-*s %s", (int)w + 2, name.p, desc.p);
         if (!(t[i].flags & OPT_F_NODEF))
-            fprintf(f, " [%s]", t[i].def);
-        fputc('\n', f);
+            buf_printf(b, " [%s]", t[i].def);
+        buf_put(b, "\n", 1);
         buf_free(&name);
         buf_free(&desc);
     }
@@ -9936,13 +9936,9 @@ static int io_check_run(struct bench_opts *o, struct b_err *err)
     if (ex != B_EXIT_OK)
         return ex;
     if (!*o->file_test_mode) {
-        char *help = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&help, &len);
-        if (f) { /* sysbench lists the test's options after the error */
-            opt_print_help(f, opt_fileio, countof(opt_fileio), true);
-            fclose(f);
-        }
+        struct buf hb = {0}; /* sysbench lists the test's options after the error */
+        opt_help_text(&hb, opt_fileio, countof(opt_fileio), true);
+        char *help = hb.p;
         io_refuse(err, B_EXIT_USAGE,
                   "fileio: run needs --file-test-mode: seqwr, seqrewr, seqrd, rndrd, rndwr or "
                   "rndrw");
@@ -16517,6 +16513,16 @@ static int rep_json_about(bool help, const char *program, const char *version_te
     return err;
 }
 
+/* rep_opt_help - an option table's help block (opt_help_text: sysbench's layout) on stdout. */
+static void rep_opt_help(const struct opt_def *t, size_t n, bool sb)
+{
+    struct buf b = {0};
+    opt_help_text(&b, t, n, sb);
+    if (b.p)
+        fputs(b.p, stdout);
+    buf_free(&b);
+}
+
 /* ---- mysqlslap mode: slap_main's result in mysqlslap's words ---- */
 
 static i64 rep_slap_int(const struct res *res, const char *key)
@@ -18009,7 +18015,7 @@ static void cli_print_help(void)
             printf("\nCompiled-in database drivers:\n  mysql - MySQL driver\n\n");
         if (*opt_groups[g].title)
             printf("%s\n", opt_groups[g].title);
-        opt_print_help(stdout, opt_groups[g].t, opt_groups[g].n, sb);
+        rep_opt_help(opt_groups[g].t, opt_groups[g].n, sb);
         printf("\n");
     }
     printf("Compiled-in tests:\n");
@@ -18969,7 +18975,7 @@ static int cli_do_test_help(struct cli *c, const struct cli_cmd *k)
 {
     (void)k;
     printf("%s options:\n", c->w->name);
-    opt_print_help(stdout, c->w->opts, c->w->nopts, cli_persona()->help == CLI_HELP_SYSBENCH);
+    rep_opt_help(c->w->opts, c->w->nopts, cli_persona()->help == CLI_HELP_SYSBENCH);
     printf("\n");
     return B_EXIT_OK;
 }
