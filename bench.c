@@ -246,10 +246,11 @@ static char *b_xstrdup(const char *s)
 enum b_msg_kind { B_MSG_FATAL, B_MSG_WARN, B_MSG_HINT, B_MSG_NOTE };
 
 /*
- * b_msg - print one message line; the persona's printer (opts.msg_print, set once by cli_ from
- * cli_personas) adds prefix, stream and newline (the format must not contain '\n'). Being
- * moved out: lower sections fill a struct b_err instead, and only cli_/rep_ call it. Before
- * cli_ set a printer (tests), "bench: <text>" on stderr.
+ * b_msg - one message line through the persona's printer (opts.msg_print, set once by cli_
+ * from cli_personas), which adds prefix, stream and newline (the format must not contain
+ * '\n'). Only cli_/rep_ call it; lower sections fill a struct b_err. This section prints
+ * nothing itself: before cli_ sets a printer (unit tests calling rep_ directly) the line is
+ * dropped, the tests install a printer where they check one.
  */
 static void b_msg(int kind, const char *fmt, ...) B_PRINTF(2, 3);
 static void b_msg(int kind, const char *fmt, ...)
@@ -258,14 +259,6 @@ static void b_msg(int kind, const char *fmt, ...)
     va_start(ap, fmt);
     if (opts.msg_print)
         opts.msg_print(kind, fmt, ap);
-    else {
-        fflush(stdout);
-        fputs(kind == B_MSG_WARN ? "bench: warning: " : kind == B_MSG_HINT ? "bench: hint: "
-                                                                            : "bench: ",
-              stderr);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
-    }
     va_end(ap);
 }
 
@@ -1180,7 +1173,7 @@ static void opt_describe(struct buf *b, const struct opt_def *d, bool sb)
     }
 }
 
-BENCH_API void opt_print_help(FILE *f, const struct opt_def *t, size_t n, bool sb)
+BENCH_API void opt_help_text(struct buf *b, const struct opt_def *t, size_t n, bool sb)
 {
     size_t w = 0;
     for (size_t i = 0; i < n; i++)
@@ -1196,10 +1189,10 @@ BENCH_API void opt_print_help(FILE *f, const struct opt_def *t, size_t n, bool s
                 if (*q == '-')
                     *q = '_';
         opt_describe(&desc, &t[i], sb);
-        fprintf(f, "  %-*s %s", (int)w + 2, name.p, desc.p);
+        buf_printf(b, "  %-*s %s", (int)w + 2, name.p, desc.p);
         if (!(t[i].flags & OPT_F_NODEF))
-            fprintf(f, " [%s]", t[i].def);
-        fputc('\n', f);
+            buf_printf(b, " [%s]", t[i].def);
+        buf_put(b, "\n", 1);
         buf_free(&name);
         buf_free(&desc);
     }
@@ -11870,13 +11863,9 @@ static int io_check_run(struct bench_opts *o, struct b_err *err)
     if (ex != B_EXIT_OK)
         return ex;
     if (!*o->file_test_mode) {
-        char *help = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&help, &len);
-        if (f) { /* sysbench lists the test's options after the error */
-            opt_print_help(f, opt_fileio, countof(opt_fileio), true);
-            fclose(f);
-        }
+        struct buf hb = {0}; /* sysbench lists the test's options after the error */
+        opt_help_text(&hb, opt_fileio, countof(opt_fileio), true);
+        char *help = hb.p;
         io_refuse(err, B_EXIT_USAGE,
                   "fileio: run needs --file-test-mode: seqwr, seqrewr, seqrd, rndrd, rndwr or "
                   "rndrw");
@@ -20644,6 +20633,16 @@ static int rep_json_about(bool help, const char *program, const char *version_te
     return err;
 }
 
+/* rep_opt_help - an option table's help block (opt_help_text: sysbench's layout) on stdout. */
+static void rep_opt_help(const struct opt_def *t, size_t n, bool sb)
+{
+    struct buf b = {0};
+    opt_help_text(&b, t, n, sb);
+    if (b.p)
+        fputs(b.p, stdout);
+    buf_free(&b);
+}
+
 /* ---- mysqlslap mode: slap_main's result in mysqlslap's words ---- */
 
 static i64 rep_slap_int(const struct res *res, const char *key)
@@ -22326,7 +22325,7 @@ static void cli_print_help(void)
             printf("\nCompiled-in database drivers:\n  mysql - MySQL driver\n\n");
         if (*opt_groups[g].title)
             printf("%s\n", opt_groups[g].title);
-        opt_print_help(stdout, opt_groups[g].t, opt_groups[g].n, sb);
+        rep_opt_help(opt_groups[g].t, opt_groups[g].n, sb);
         printf("\n");
     }
     printf("Compiled-in tests:\n");
@@ -23310,7 +23309,7 @@ static int cli_do_test_help(struct cli *c, const struct cli_cmd *k)
 {
     (void)k;
     printf("%s options:\n", c->w->name);
-    opt_print_help(stdout, c->w->opts, c->w->nopts, cli_persona()->help == CLI_HELP_SYSBENCH);
+    rep_opt_help(c->w->opts, c->w->nopts, cli_persona()->help == CLI_HELP_SYSBENCH);
     printf("\n");
     return B_EXIT_OK;
 }

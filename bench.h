@@ -411,8 +411,9 @@ BENCH_API const struct opt_def *opt_find(const struct opt_def *t, size_t n, cons
                                          size_t namelen);
 /* opt_set - parse text into the row's field of *o. Returns enum opt_rc. */
 BENCH_API int opt_set(const struct opt_def *d, struct bench_opts *o, const char *val) B_MUSTCHECK;
-/* opt_print_help - one help block in sysbench's layout. */
-BENCH_API void opt_print_help(FILE *f, const struct opt_def *t, size_t n, bool sb);
+/* opt_help_text - one help block in sysbench's layout, appended to b (rep_opt_help prints
+ * it). */
+BENCH_API void opt_help_text(struct buf *b, const struct opt_def *t, size_t n, bool sb);
 /* opt_edit_distance - Levenshtein distance, for "did you mean". */
 BENCH_API size_t opt_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 
