@@ -4995,8 +4995,8 @@ static int myc_zfill(struct my_conn *c)
         u8 cseq = 0;
         const char *why;
         int rc;
-        long used = my_zframe_parse(c->zin + c->zin_pos, c->zin_len - c->zin_pos, cap, &clen,
-                                    &ulen, &cseq);
+        const u8 *zp = c->zin ? c->zin + c->zin_pos : NULL; /* none before the first read */
+        long used = my_zframe_parse(zp, c->zin_len - c->zin_pos, cap, &clen, &ulen, &cseq);
         if (used == B_PROTOCOL)
             return b_seterr(&c->err, B_PROTOCOL, 0, "a compressed packet from %s is longer "
                             "than --max-allowed-packet=%zu bytes", c->target, cap - 4);
@@ -5012,7 +5012,7 @@ static int myc_zfill(struct my_conn *c)
             return b_seterr(&c->err, B_PROTOCOL, 0, "protocol error from %s: compressed packet "
                             "sequence %u, expected %u", c->target, cseq, c->cseq);
         size_t n = ulen ? ulen : clen;
-        if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, n)) < 0)
+        if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, B_MAX(n, 1))) < 0)
             return rc;
         if (my_zframe_body(c->zin + c->zin_pos, clen, ulen, c->in + c->in_len, &why) < 0)
             return b_seterr(&c->err, B_PROTOCOL, 0, "corrupt compressed packet from %s (%zu "
@@ -5060,12 +5060,11 @@ static int myc_read_buffered(struct my_conn *c, const u8 **payload, size_t *plen
     if (!c->rd_multi)
         c->big.len = 0;
     for (;;) {
-        const u8 *p;
+        const u8 *p, *h = c->in ? c->in + c->in_pos : NULL; /* no buffer before the first read */
         size_t n, have = c->in_len - c->in_pos;
         u8 seq;
-        long used = my_frame_parse(c->in + c->in_pos, have, &p, &n, &seq);
-        if (used == B_AGAIN) {
-            const u8 *h = c->in + c->in_pos; /* refuse a long one before buffering it */
+        long used = my_frame_parse(h, have, &p, &n, &seq);
+        if (used == B_AGAIN) { /* refuse a long one before buffering it */
             size_t hl = have >= 4 ? ((size_t)h[0] | (size_t)h[1] << 8 | (size_t)h[2] << 16) : 0;
             if (have >= 4 && c->big.len + hl > cap)
                 return myc_too_long(c, cap);
