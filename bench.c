@@ -8122,7 +8122,7 @@ static void load_go(struct load_run *r)
     r->t_measure_ns = r->t_start_ns + (u64)o->warmup_time * 1000000000u;
     if (r->start_at_ns) /* --start-at: the window starts at the instant (or when the
                            workers were released, if that was late: what they really did) */
-        r->t_measure_ns = B_MAX(r->start_at_ns, r->t_measure_ns);
+        r->t_measure_ns = B_MAX(r->start_at_ns, r->t_start_ns);
     r->deadline_ns = o->time_s ? r->t_measure_ns + (u64)o->time_s * 1000000000u : 0;
     atomic_store(&r->next_arrival_ns, r->t_start_ns);
     r->base.t_ns = r->t_measure_ns;
