@@ -19,8 +19,10 @@ bad() { fail=$((fail + 1)); echo "multihost: FAIL: $*"; }
 w=$(mktemp -d /tmp/bmh.XXXXXX)
 . "$top/tests/multihost_lib.sh"
 trap 'mh_down; [ -n "${DBDIR:-}" ] && sh "$top/tests/mariadb.sh" stop "$DBDIR"; rm -rf "$w"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# a signal ends the recipe running in the background (wait returns at once), then EXIT cleans
+rpid=""
+trap '[ -n "$rpid" ] && kill "$rpid" 2>/dev/null; exit 130' INT
+trap '[ -n "$rpid" ] && kill "$rpid" 2>/dev/null; exit 143' TERM
 python3 "$top/tests/multihost_doc.py" extract "$doc" "$w/doc" || { echo "multihost: cannot extract the recipes of $doc"; exit 1; }
 if python3 -c 'import yaml' 2>/dev/null; then
     # the ssh recipe's command lines under the doc's own settings (START fixed)
@@ -109,8 +111,11 @@ recipe() { # recipe NAME: run the doc's recipe NAME in the controller, then chec
     name=$1
     rm -f "$ctl"/client*.json
     before=$(status)
-    if (cd "$ctl" && mh_ctl sh -c ". ./settings.sh && . ./$name.sh") >"$w/$name.out" 2>"$w/$name.err"; then ok; else
+    (cd "$ctl" && exec ip netns exec bmh0 env HOME="$ctl" LC_ALL=C.UTF-8 sh -c ". ./settings.sh && . ./$name.sh") >"$w/$name.out" 2>"$w/$name.err" &
+    rpid=$!
+    if wait "$rpid"; then ok; else
         bad "the $name recipe failed"; tail -20 "$w/$name.out"; tail -20 "$w/$name.err"; fi
+    rpid=""
     after=$(status)
     rows=$($ROOT -N mh -e "SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)" 2>&1)
     if python3 "$top/tests/multihost_doc.py" check "$NH" "$rows" "$((after - before))" "$w/$name.out" "$ctl"/client*.json; then ok; else
