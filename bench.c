@@ -16392,13 +16392,14 @@ static bool all_llc_plausible(u64 llc, int ncpu)
     return llc <= (256ull << 20) || llc <= (u64)(ncpu > 1 ? ncpu : 1) * ((u64)32 << 20);
 }
 
-/* The latency curve's largest working set: 4x the LLC (32 MiB where the claim is not
- * plausible: a common L3 domain), capped by the level (quick 64 MiB, default 512 MiB) and by
+/* The latency curve's largest working set: 4x the LLC (16 MiB where the claim is not
+ * plausible: the curve then finds the real one, mem.latency_dram_4x_llc says if 4x held),
+ * capped by the level (quick 32 MiB, default 512 MiB) and by
  * a quarter of the available memory; a power of two. */
 static u64 all_lat_bytes(u64 llc, bool plausible, int level, u64 avail)
 {
-    u64 want = 4 * (plausible && llc ? llc : 32ull << 20);
-    u64 cap = level == ALL_QUICK ? 64ull << 20 : level == ALL_DEFAULT ? 512ull << 20 : UINT64_MAX;
+    u64 want = 4 * (plausible && llc ? llc : 16ull << 20);
+    u64 cap = level == ALL_QUICK ? 32ull << 20 : level == ALL_DEFAULT ? 512ull << 20 : UINT64_MAX;
     if (avail)
         cap = B_MIN(cap, avail / 4);
     want = B_MIN(want, cap);
