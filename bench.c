@@ -19,19 +19,23 @@
  *   7  opt_    option tables, parser, help printer
  *   8  os_     threads, signals, host facts
  *   9  my_     MySQL wire protocol codec (no I/O)
- *   10 myc_    MySQL connection: sockets, TLS, authentication, commands
+ *   10 myc_    MySQL connection: a state machine driven by bytes; sockets, TLS, auth
  *   11 cpu_, mem_   CPU and memory workloads
  *   12 thr_    threads and mutex workloads
  *   13 load_   worker threads, limits, --rate, intervals and checkpoints
- *   14 res_    results as data: facts, warnings, statistics, how a command ended
- *   15 uring_, io_  io_uring by raw syscalls; the fileio workload
- *   16 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
- *   17 ping_, sizing_  commands of their own: ping, the oltp one-liner
- *   18 slap_   the mysqlslap mode: options, generated SQL, client threads
- *   19 all_    bench all: the one-page sizing report, checks, settings
- *   20 wl_     workload registry and the run path (wl_run)
- *   21 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks, the page, HTML
- *   22 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
+ *   14 jr_     JSON reader: untrusted bytes to a tree, paths
+ *   15 res_    results as data: facts, warnings, statistics, how a command ended
+ *   16 uring_, io_  io_uring by raw syscalls; the fileio workload
+ *   17 evl_    event loop: many client connections per thread (epoll)
+ *   18 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
+ *   19 ping_, sizing_  commands of their own: ping, the oltp one-liner
+ *   20 slap_   the mysqlslap mode: options, generated SQL, client threads
+ *   21 all_    bench all: the one-page sizing report, checks, settings
+ *   22 mrg_    bench merge: one result from many clients' results
+ *   23 cmp_    bench compare: reports side by side
+ *   24 wl_     workload registry and the run path (wl_run)
+ *   25 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks, the page, HTML
+ *   26 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
  *
  * Limitations: Linux only (x86_64 tested). No Lua: sysbench scripts are mapped by name to
  * built-in workloads. Percentiles are exact to within 0.4% (log-linear histogram), not
@@ -9931,7 +9935,7 @@ BENCH_API const char *jr_type_name(int type)
     return type >= 0 && type < (int)countof(names) ? names[type] : "?";
 }
 
-/*== 14 res_ : results as data ===============================================*/
+/*== 15 res_ : results as data ===============================================*/
 /*
  * What a command measured, as data: the workload and options, host and target facts, the
  * measured window's counts and latency (the mergeable histogram itself, exact min/max/sum),
@@ -10141,7 +10145,7 @@ BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src
     return B_OK;
 }
 
-/*== 15 uring_, io_ : io_uring by raw syscalls; the fileio workload ==========*/
+/*== 16 uring_, io_ : io_uring by raw syscalls; the fileio workload ==========*/
 /*
  * uring_: a minimal io_uring client over the three raw syscalls (no liburing): setup with
  * fio's "newest flags first" ladder (SINGLE_ISSUER|DEFER_TASKRUN, then COOP_TASKRUN, then
@@ -12273,7 +12277,7 @@ static int io_cleanup(struct res *res)
     return ex;
 }
 
-/*== 15 evl_ : event loop: many client connections per thread ================*/
+/*== 17 evl_ : event loop: many client connections per thread ================*/
 /*
  * --threads=N clients (sysbench's meaning: each its own connection, transaction stream,
  * generator, counters, events and time for the fairness lines) run on L event-loop threads
@@ -12573,7 +12577,7 @@ BENCH_API void *evl_thread(void *arg)
     return NULL;
 }
 
-/*== 16 oltp_ : sysbench's OLTP workloads over the myc_ client ===============*/
+/*== 18 oltp_ : sysbench's OLTP workloads over the myc_ client ===============*/
 /*
  * The 11 scripts of sysbench 1.0.20 (oltp_common.lua and friends, spec section 4) built in:
  * the same schema and data, the same statements (server-side prepared by default, one per
@@ -14485,7 +14489,7 @@ static const char *oltp_legacy_map(const struct bench_opts *o)
     return NULL;
 }
 
-/*== 17 ping_, sizing_ : commands of their own: ping, the oltp one-liner =====*/
+/*== 19 ping_, sizing_ : commands of their own: ping, the oltp one-liner =====*/
 /*
  * Commands that are not sysbench tests: `bench ping` (connect, authenticate, time round
  * trips) and `bench oltp` (the sizing one-liner: its own schema, a thread ladder of OLTP runs
@@ -14882,7 +14886,7 @@ static int sizing_main(struct res *res)
     return ex;
 }
 
-/*== 18 slap_ : mysqlslap mode: options, generated SQL, client threads =======*/
+/*== 20 slap_ : mysqlslap mode: options, generated SQL, client threads =======*/
 /*
  * `bench slap` (and bench invoked as mysqlslap or mariadb-slap): mysqlslap's benchmark, drop-in
  * (spec mysqlslap.md). For each engine, each concurrency C and each iteration: drop the schema
@@ -16262,7 +16266,7 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
     return n;
 }
 
-/*== 19 all_ : bench all: the one-page sizing report, checks, settings =======*/
+/*== 21 all_ : bench all: the one-page sizing report, checks, settings =======*/
 /*
  * `bench all [--dir=DIR] [mysql options] [--quick|--thorough]`: host facts, then a plan of
  * steps (all_plan), each a sub-result by the run path (wl_run) or a command on its own struct
@@ -17348,7 +17352,7 @@ static const struct opt_def opt_all[] = {
         OPT_F_NODEF),
 };
 
-/*== 19 mrg_ : bench merge: one result from many clients' results ============*/
+/*== 22 mrg_ : bench merge: one result from many clients' results ============*/
 /*
  * bench merge A.json B.json ...: the result documents of clients that ran the same test at
  * the same time (--start-at; docs/multi-host.md) as one result, as if one process had run
@@ -17998,7 +18002,7 @@ out:
     return ex;
 }
 
-/*== 19 cmp_ : bench compare: reports side by side ===========================*/
+/*== 23 cmp_ : bench compare: reports side by side ===========================*/
 /*
  * `bench compare A.json B.json [C.json ...]`: JSON results bench wrote (`bench all
  * --format=json` reports first of all, and single runs: `bench cpu run --format=json`, the
@@ -18512,7 +18516,7 @@ static const struct opt_def opt_compare[] = {
         "wins)", NULL, 0),
 };
 
-/*== 20 wl_ : workload registry and the run path =============================*/
+/*== 24 wl_ : workload registry and the run path =============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
@@ -18881,7 +18885,7 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
     return B_OK;
 }
 
-/*== 21 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
+/*== 25 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
 /*
  * Every block is line-compatible with sysbench 1.0.20 (spec section 5), so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
@@ -21096,7 +21100,7 @@ static void rep_cmp_text(const struct res *res)
     fflush(stdout);
 }
 
-/*== 22 cli_ : command line, dispatch, bench_main(), main() ==================*/
+/*== 26 cli_ : command line, dispatch, bench_main(), main() ==================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
  * options anywhere, the first positional is the test, the second the command. Everything is

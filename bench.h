@@ -7,11 +7,12 @@
  * sections above it. Every function is BENCH_API, i.e. static: nothing leaks out of the binary,
  * and a prototype left here after its function is deleted warns under -Wunused-function.
  *
- * Sections of bench.c (grep -n '^/\*==' bench.c), 23 of them: 1 includes, 2 b_, 3 buf_,
- * 4 clk_/hist_, 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection),
- * 11 cpu_/mem_, 12 thr_, 13 load_, 14 res_ (results as data), 15 uring_/io_ (fileio), then
- * 15 evl_ (the event loop of many client connections per thread), 16 oltp_,
- * 17 ping_/sizing_ (commands of their own), 18 slap_, 19 all_, 20 wl_, 21 rep_, 22 cli_. The
+ * Sections of bench.c (grep -n '^/\*==' bench.c), 26 of them: 1 includes, 2 b_, 3 buf_,
+ * 4 clk_/hist_, 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection:
+ * a state machine driven by bytes), 11 cpu_/mem_, 12 thr_, 13 load_, 14 jr_ (JSON reader),
+ * 15 res_ (results as data), 16 uring_/io_ (fileio), 17 evl_ (the event loop of many client
+ * connections per thread), 18 oltp_, 19 ping_/sizing_ (commands of their own), 20 slap_,
+ * 21 all_, 22 mrg_ (bench merge), 23 cmp_ (bench compare), 24 wl_, 25 rep_, 26 cli_. The
  * types and prototypes shared between sections are here, under banners with the same numbers;
  * types used by one section only (the codec's packets, the connection, the io_uring ring) are
  * declared at the top of it.
@@ -652,7 +653,7 @@ BENCH_API bool jr_bool(const struct jr_val *v, bool *out) B_UNUSED;
 /* jr_type_name - "null", "false", "true", "number", "string", "array", "object". */
 BENCH_API const char *jr_type_name(int type) B_UNUSED;
 
-/*== 14 res_ : results as data ===============================================*/
+/*== 15 res_ : results as data ===============================================*/
 
 /* How a workload's counter is shown and rated (struct wl_def.ctrs). */
 struct res_ctr_def {
@@ -800,7 +801,7 @@ BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const ch
  * (two runs of the same workload and options in a row: one longer run's counts). */
 BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src);
 
-/*== 15 evl_ : event loop: many client connections per thread ================*/
+/*== 17 evl_ : event loop: many client connections per thread ================*/
 
 /* What a client of an event loop waits for (the values of MYC_WANT_READ/WRITE). */
 #define EVL_WANT_READ 1
@@ -811,7 +812,7 @@ BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src
  * worker when the run has loops. */
 BENCH_API void *evl_thread(void *arg);
 
-/*== 18 slap_ : mysqlslap mode: generated SQL, statement lists ===============*/
+/*== 20 slap_ : mysqlslap mode: generated SQL, statement lists ===============*/
 
 /* One statement of a list: mysqlslap's statement type decides what is appended to it. */
 enum slap_type { SLAP_T_OTHER, SLAP_T_CREATE_TABLE, SLAP_T_SELECT_KEY, SLAP_T_UPDATE_KEY };
@@ -857,7 +858,7 @@ BENCH_API int slap_main(struct res *res);
  * is then still the caller's to free (out[1..] up to the first NULL). */
 BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const char **bad);
 
-/*== 20 wl_ : workload registry ==============================================*/
+/*== 24 wl_ : workload registry ==============================================*/
 
 /* Which renderer of rep_ shows a workload's header, final block and interval lines. */
 enum wl_family { WL_CMD, WL_CPU, WL_MEMORY, WL_THREADS, WL_MUTEX, WL_FILEIO, WL_OLTP };
