@@ -4662,6 +4662,9 @@ struct my_conn {
     u64 deadline_ns;               /* the login's or the current command's end (clk_now_ns) */
     int io_rc;                     /* why the socket layer gave up: B_TIMEOUT or B_DONE */
     bool stop_before;              /* the step began after a stop signal (cleanup): not cut */
+    unsigned reads;                /* successful reads of the current step (deadline checks) */
+    u64 rcvd;                      /* bytes received during the current step */
+    bool runnable;                 /* async: a step returned after its budget, bytes left */
     u8 login;                      /* 1 greeting, 2 authentication: --debug=proto masks */
     bool key_requested;            /* the RSA public key was asked for (once) */
     unsigned auth_packets;         /* packets read during the login */
@@ -4693,6 +4696,12 @@ struct my_conn {
 /* Columns of a row decoded for a row callback (more: B_UNSUPPORTED, counting works). */
 #define MYC_MAX_ROW_COLS 64
 
+/* A step that keeps receiving (a server that never stops sending) looks at its deadline and
+ * b_stop every MYC_CHECK_READS successful reads; an async one returns to its loop after
+ * MYC_ASYNC_READS reads (myc_runnable: step it again without waiting for an edge). */
+#define MYC_CHECK_READS 16
+#define MYC_ASYNC_READS 64
+
 #define MYC_WANT_READ 1  /* not finished: wait until myc_fd(c) is readable, then myc_step */
 #define MYC_WANT_WRITE 2 /* not finished: wait until myc_fd(c) is writable, then myc_step */
 #define MYC_NEXT 3       /* a state function: go on (after sending what was queued) */
@@ -4704,6 +4713,8 @@ static void myc_deadline(struct my_conn *c, int ms)
 {
     c->deadline_ns = ms > 0 ? clk_now_ns() + (u64)ms * 1000000u : 0;
     c->stop_before = atomic_load(&b_stop) != 0;
+    c->reads = 0;
+    c->rcvd = 0;
 }
 
 /* After EINTR or a timed-out slice: B_DONE on a stop signal during the step, B_TIMEOUT past
@@ -4757,6 +4768,9 @@ static int myc_sock_io(struct my_conn *c, bool out, unsigned char *p, size_t n)
     int fl = c->async ? MSG_DONTWAIT : 0;
     for (;;) {
         ssize_t k = out ? send(c->fd, p, n, MSG_NOSIGNAL | fl) : recv(c->fd, p, n, fl);
+        if (k > 0 && !out && !c->async && ++c->reads % MYC_CHECK_READS == 0 &&
+            myc_waited(c) != B_AGAIN) /* bytes that never stop: the deadline still holds */
+            return MBEDTLS_ERR_SSL_TIMEOUT;
         if (k >= 0)
             return (int)k;
         if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
@@ -4983,6 +4997,7 @@ static int myc_recv(struct my_conn *c, u8 *p, size_t n, size_t *got)
         if (r < 0)
             return myc_lost(c, "reading from", ECONNRESET);
         *got += (size_t)r;
+        c->rcvd += (u64)r;
         return B_OK;
     }
 }
@@ -6308,6 +6323,8 @@ static int myc_end(struct my_conn *c, int rc)
 static int myc_step(struct my_conn *c)
 {
     int rc;
+    unsigned fills = 0;
+    c->runnable = false;
     if (c->op == MYC_OP_NONE)
         return B_OK;
     if (c->async && c->deadline_ns && clk_now_ns() >= c->deadline_ns) {
@@ -6337,8 +6354,16 @@ static int myc_step(struct my_conn *c)
         if (rc == B_AGAIN) {
             if (c->out_off < c->out.len)
                 continue;
-            if ((rc = myc_fill(c)) == B_OK)
+            if ((rc = myc_fill(c)) == B_OK) {
+                if (c->async && ++fills % MYC_CHECK_READS == 0 && myc_waited(c) != B_AGAIN)
+                    return myc_end(c, myc_stopped(c, c->what));
+                if (c->async && fills >= MYC_ASYNC_READS) { /* let the loop's others run */
+                    c->runnable = true;
+                    c->want = MYC_WANT_READ;
+                    return MYC_WANT_READ;
+                }
                 continue;
+            }
             if (rc == B_AGAIN)
                 return c->want;
         }
@@ -6346,6 +6371,19 @@ static int myc_step(struct my_conn *c)
             return rc;
         return myc_end(c, rc);
     }
+}
+
+/* myc_runnable - after MYC_WANT_READ: the step stopped on its budget, not on a would-block:
+ * step it again soon (no edge may come for bytes already received). */
+static bool myc_runnable(const struct my_conn *c)
+{
+    return c->runnable;
+}
+
+/* myc_answered - the current step received bytes (a timeout's hint: slow, or endless) */
+static bool myc_answered(const struct my_conn *c)
+{
+    return c->rcvd > 0;
 }
 
 /* The blocking functions' loop: step until the operation ends, waiting where it would
@@ -12335,6 +12373,7 @@ struct evl {
     int live;                /* clients not done */
     struct evl_fifo ready;   /* clients to start an event now */
     struct evl_fifo wait;    /* --rate: clients whose claimed arrival is ahead, in time order */
+    struct evl_fifo again;   /* clients to step again: EVL_WANT_RUN (a flooding server) */
 };
 
 static void evl_done(struct evl *e, struct load_thread *t)
@@ -12372,7 +12411,11 @@ static void evl_result(struct evl *e, struct load_thread *t, int rc)
     struct load_run *r = e->r;
     if (rc == EVL_WANT_WRITE) /* a socket that would block on send is rare: once more */
         rc = r->w->ev_step(t);
-    if (rc == EVL_WANT_READ || rc == EVL_WANT_WRITE) {
+    if (rc == EVL_WANT_RUN && !t->ev_again) { /* the others first, then t again */
+        t->ev_again = true;
+        evl_push(&e->again, t->id - e->lp->first);
+    }
+    if (rc == EVL_WANT_READ || rc == EVL_WANT_WRITE || rc == EVL_WANT_RUN) {
         int tr = evl_track(e, t);
         if (tr < 0) {
             load_fail(r, tr, &t->err);
@@ -12505,7 +12548,7 @@ static void evl_loop(struct evl *e)
             break;
         }
         u64 wake = now + EVL_TICK_NS;
-        if (e->ready.len)
+        if (e->ready.len || e->again.len)
             wake = now;
         if (e->wait.len)
             wake = B_MIN(wake, r->thr[e->lp->first + e->wait.v[e->wait.head]].ev_intended_ns);
@@ -12517,6 +12560,12 @@ static void evl_loop(struct evl *e)
                 continue;
             t->ev_last_ns = now;
             evl_result(e, t, r->w->ev_step(t));
+        }
+        for (size_t k = e->again.len; k > 0 && e->again.len; k--) {
+            struct load_thread *t = &r->thr[e->lp->first + evl_pop(&e->again)];
+            t->ev_again = false;
+            if (t->ev_state == EVL_C_BUSY)
+                evl_result(e, t, r->w->ev_step(t));
         }
         now = clk_now_ns();
         if (now - last_scan >= EVL_TICK_NS) { /* deadlines of stalled statements */
@@ -12551,6 +12600,7 @@ BENCH_API void *evl_thread(void *arg)
     size_t cap = (size_t)B_MAX(lp->n, 1);
     e.ready = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
     e.wait = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
+    e.again = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
 
     pthread_mutex_lock(&r->mu);
     atomic_fetch_add(&r->ready, 1);
@@ -12570,6 +12620,7 @@ BENCH_API void *evl_thread(void *arg)
         close(e.ep);
     free(e.ready.v);
     free(e.wait.v);
+    free(e.again.v);
     pthread_mutex_lock(&r->mu);
     atomic_fetch_sub(&r->running, 1);
     pthread_cond_broadcast(&r->cv_done);
@@ -12994,8 +13045,9 @@ static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepa
                         ot->c.target, ot->c.srv_code, ot->c.sqlstate, ot->c.srv_msg, what);
     }
     if (rc == B_TIMEOUT) /* the option that cut it, by name */
-        snprintf(t->err.hint, sizeof(t->err.hint), "no answer within --mysql-io-timeout=%lld s: "
+        snprintf(t->err.hint, sizeof(t->err.hint), "%s within --mysql-io-timeout=%lld s: "
                  "raise it, or add 2013 to --mysql-ignore-errors to reconnect and go on",
+                 myc_answered(&ot->c) ? "the answer did not end" : "no answer",
                  (long long)o->mysql_io_timeout);
     else
         snprintf(t->err.hint, sizeof(t->err.hint), "add 2013 to --mysql-ignore-errors to "
@@ -13646,6 +13698,8 @@ static int oltp_ev_run(struct load_thread *t, int rc)
                 const char *sql = oltp_op_text(t, op);
                 sr = myc_query_start(&ot->c, sql, strlen(sql), &ot->res, NULL, NULL);
             }
+            if (sr == MYC_WANT_READ && myc_runnable(&ot->c))
+                return EVL_WANT_RUN;
             if (sr == MYC_WANT_READ || sr == MYC_WANT_WRITE)
                 return sr == MYC_WANT_READ ? EVL_WANT_READ : EVL_WANT_WRITE;
         }
@@ -13664,6 +13718,8 @@ static int oltp_ev_step(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     int sr = myc_step(&ot->c);
+    if (sr == MYC_WANT_READ && myc_runnable(&ot->c))
+        return EVL_WANT_RUN;
     if (sr == MYC_WANT_READ || sr == MYC_WANT_WRITE)
         return sr == MYC_WANT_READ ? EVL_WANT_READ : EVL_WANT_WRITE;
     return oltp_ev_run(t, oltp_prog_after(t, oltp_op_done(t, &ot->prog.op[ot->prog.pc], sr)));

@@ -487,6 +487,7 @@ struct load_thread {
     u32 ev_sock_seen;          /* the generation registered */
     u32 ev_mask;               /* the events registered for it */
     int ev_state;              /* EVL_C_* */
+    bool ev_again;             /* in the loop's FIFO of clients to step again (EVL_WANT_RUN) */
 } __attribute__((aligned(B_CACHELINE)));
 
 /* An event loop thread of a run (evl_): clients thr[first .. first + n) share it. */
@@ -806,6 +807,8 @@ BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src
 /* What a client of an event loop waits for (the values of MYC_WANT_READ/WRITE). */
 #define EVL_WANT_READ 1
 #define EVL_WANT_WRITE 2
+/* Not done, bytes already there: step again at the next turn (no edge may come for them). */
+#define EVL_WANT_RUN 3
 
 /* evl_thread - an event loop (struct load_loop *arg): sets its clients up (thread_init),
  * then runs their events (wl_def.ev_start/ev_step) until the run's limits; load_start's
