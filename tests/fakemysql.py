@@ -15,6 +15,7 @@ refuses cleanly. --log-auth writes what a real attacker would learn ("fake: nonc
 "fake: auth HEX", "fake: decrypted password") to stderr.
     nparams=N      PREPARE_OK claims N parameters (and sends N definitions)
     flood          answers a query with 16 MiB fragments, forever
+    endless        answers a query with a result set of small rows that never ends, sent fast
     trickle        sends the greeting one byte every 2 s
     authflood      answers the login with fast_auth_success packets, forever
     badcol         a column definition whose strings run past the packet's end
@@ -167,6 +168,18 @@ def command_phase(c, args, ccaps):
             while True:  # until the client hangs up
                 c.s.sendall(frag + bytes([c.seq]) + body)
                 c.seq = (c.seq + 1) & 0xFF
+        elif p[:1] == b"\x03" and mode == "endless":
+            c.write(b"\x01")
+            c.write(coldef(b"1"))
+            if not deprecate_eof:
+                c.write(b"\xfe\x00\x00\x02\x00")
+            block = b"".join(b"\x02\x00\x00" + bytes([(c.seq + i) & 0xFF]) + b"\x011"
+                             for i in range(256)) * 43  # 256 rows: the ids wrap to c.seq
+            try:
+                while True:  # 64 KiB of 2-byte rows per send, until the client hangs up
+                    c.s.sendall(block)
+            except OSError:
+                return
         elif p[:1] == b"\x03" and mode == "errstate":
             mode = ""
             c.err(1193, b"\x1b[2J\x07", "Unknown system variable 'x'")

@@ -37,6 +37,7 @@ start NP64K --plugin caching_sha2_password --hostile nparams=65535
 start FULL --plugin caching_sha2_password --full
 start SHA256 --plugin sha256_password
 start FLOOD --plugin caching_sha2_password --hostile flood
+start ENDLESS --plugin caching_sha2_password --hostile endless
 start TRICKLE --hostile trickle
 start AUTHFLOOD --plugin caching_sha2_password --hostile authflood
 start BADCOL --plugin caching_sha2_password --hostile badcol
@@ -178,6 +179,38 @@ has "bench: ping: $SETQ: reading from 127.0.0.1:$STALL0 failed: "
 has "timed out (ETIMEDOUT)"
 has "bench: hint: no complete answer within --mysql-io-timeout=1 s"
 hasnt "round trips"
+within 900 2500
+
+# 5b. a server that never stops sending (small rows, fast: reads never block): the deadline,
+# a signal and the event loop's other clients still hold
+what="endless result set"
+run "$what" 3 "$B" $P -P $ENDLESS -psecret --mysql-io-timeout=1
+has "bench: ping: $SETQ: reading from 127.0.0.1:$ENDLESS failed: "
+has "timed out (ETIMEDOUT)"
+within 900 2000
+what="SIGTERM during an endless result set"
+t0=$(date +%s%N)
+timeout -k 5 30 "$B" $P -P $ENDLESS -psecret --mysql-io-timeout=60 >"$w/out" 2>&1 &
+bp=$!
+sleep 1
+kill -TERM $bp
+wait $bp
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $rc = 1 ] && pass=$((pass + 1)) || bad "exit $rc, wanted 1"
+has "bench: ping: interrupted by SIGTERM during $SETQ"
+within 900 3000
+what="endless result sets on an event loop (2 clients)"
+run "$what" 0 "$B" oltp_point_select --mysql-host=127.0.0.1 --mysql-port=$ENDLESS --mysql-user=alice \
+    --mysql-password=secret --db-ps-mode=disable --mysql-db= --tables=1 --table-size=10 \
+    --threads=2 --event-loops=1 --time=3 --mysql-io-timeout=1 --mysql-ignore-errors=2013 run
+has "    total number of events:              0"
+within 2900 5000
+what="the timeout hint says the answer did not end"
+run "$what" 1 "$B" oltp_point_select --mysql-host=127.0.0.1 --mysql-port=$ENDLESS --mysql-user=alice \
+    --mysql-password=secret --db-ps-mode=disable --mysql-db= --tables=1 --table-size=10 \
+    --threads=1 --time=3 --mysql-io-timeout=1 run
+has "bench: hint: the answer did not end within --mysql-io-timeout=1 s"
 within 900 2500
 
 # 6. malformed results and a closed connection: the first error, named; and 7. ping stops at
