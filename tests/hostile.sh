@@ -211,7 +211,7 @@ run "$what" 1 "$B" oltp_point_select --mysql-host=127.0.0.1 --mysql-port=$ENDLES
     --mysql-password=secret --db-ps-mode=disable --mysql-db= --tables=1 --table-size=10 \
     --threads=1 --time=3 --mysql-io-timeout=1 run
 has "bench: hint: the answer did not end within --mysql-io-timeout=1 s"
-within 900 2500
+within 900 4000
 
 # 6. malformed results and a closed connection: the first error, named; and 7. ping stops at
 # the first error of its settings query or PREPARE, with that error
