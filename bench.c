@@ -12383,6 +12383,7 @@ static void evl_done(struct evl *e, struct load_thread *t)
     t->ev_state = EVL_C_DONE;
     atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
     e->live--;
+    atomic_store_explicit(&e->lp->live, e->live, memory_order_relaxed);
 }
 
 /* Keep t's socket in the epoll set (a new one after a reconnect). */
@@ -12488,23 +12489,30 @@ static void evl_begin(struct evl *e, struct load_thread *t)
     evl_go(e, t);
 }
 
-/* Set up clients [first, first + n): the workload's thread_init for each, in order. */
+/* Set up clients [first, first + n): the workload's thread_init for each, in order.
+ * A signal before the last one is set up fails the run as thread mode does (a thread per
+ * client would be waiting to log in): the next client's login says so at once (myc's gate
+ * refuses a login begun after the signal), in the same words. */
 static int evl_init(struct evl *e)
 {
     struct load_run *r = e->r;
     for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
         struct load_thread *t = &r->thr[i];
+        bool sig = atomic_load(&b_stop) != 0;
+        if (load_stopping(r) && !sig)
+            return B_OK; /* another client's failure: the run's first one is its answer */
         if (r->o->debug)
             load_debug(r, "DEBUG: Worker thread (#%d) started", t->id);
         int rc = r->w->thread_init ? r->w->thread_init(t) : B_OK;
+        if (rc >= 0 && sig) /* a workload whose set-up does not look at the signal */
+            rc = b_seterr(&t->err, B_DONE, 0, "interrupted by %s while setting up client %d",
+                          atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", t->id);
         if (rc < 0) {
             load_fail(r, rc, &t->err);
             return rc;
         }
         if (r->o->debug)
             load_debug(r, "DEBUG: Worker thread (#%d) initialized", t->id);
-        if (load_stopping(r))
-            return B_OK;
     }
     return B_OK;
 }
@@ -12586,6 +12594,7 @@ BENCH_API void *evl_thread(void *arg)
     struct load_loop *lp = arg;
     struct load_run *r = lp->run;
     struct evl e = {.lp = lp, .r = r, .ep = -1};
+    atomic_store_explicit(&lp->live, lp->n, memory_order_relaxed);
     int rc = evl_init(&e);
     if (rc == B_OK) {
         e.ep = epoll_create1(EPOLL_CLOEXEC);
@@ -12621,6 +12630,7 @@ BENCH_API void *evl_thread(void *arg)
     free(e.ready.v);
     free(e.wait.v);
     free(e.again.v);
+    atomic_store_explicit(&lp->live, 0, memory_order_relaxed);
     pthread_mutex_lock(&r->mu);
     atomic_fetch_sub(&r->running, 1);
     pthread_cond_broadcast(&r->cv_done);
@@ -18809,6 +18819,11 @@ static void wl_on_interval(void *ctx, struct load_run *r, const struct load_snap
     iv.events = d->events;
     memcpy(iv.ctr, d->ctr, sizeof(iv.ctr));
     iv.running = atomic_load(&r->running);
+    if (r->nloops) { /* event loops: the clients not finished, as a thread each would count */
+        iv.running = 0;
+        for (int l = 0; l < r->nloops; l++)
+            iv.running += atomic_load_explicit(&r->loops[l].live, memory_order_relaxed);
+    }
     iv.busy = d->busy;
     iv.rate = r->rate > 0;
     if (iv.rate) {
@@ -19230,8 +19245,9 @@ static void rep_oltp_mode(const struct res *res)
            t ? " " : unix_sock ? "" : ", no TLS", t ? rep_fact_str(res, "tls_cipher") : "");
     const struct res_fact *loops = res_fact(res, "event_loops");
     if (loops && loops->i > 0) /* a thread per connection, as sysbench, goes unsaid */
-        printf("Client I/O: %s, %lld connections on %lld event loops\n\n",
-               rep_fact_str(res, "client_io"), (long long)res->o->threads, (long long)loops->i);
+        printf("Client I/O: %s, %lld connection%s on %lld event loop%s\n\n",
+               rep_fact_str(res, "client_io"), (long long)res->o->threads,
+               res->o->threads == 1 ? "" : "s", (long long)loops->i, loops->i == 1 ? "" : "s");
 }
 
 static void rep_oltp_final(const struct res *res, const struct res_stats *st)
@@ -23333,6 +23349,22 @@ static int (*cli_check_of(const struct wl_def *w, int chk))(struct bench_opts *o
     return chk == CLI_CHK_RUN ? w->check : chk == CLI_CHK_COMMON ? w->check_common : NULL;
 }
 
+/* --event-loops on a test that has no event loop (cpu, fileio, slap, ...): a usage error,
+ * not an option silently ignored. The OLTP tests run on loops; all and the one-liner pass it
+ * to their OLTP runs. */
+static int cli_event_loops_check(const struct wl_def *w)
+{
+    if (opts.event_loops <= 0 || w->ev_start || w->command == all_main ||
+        w->command == sizing_main)
+        return B_EXIT_OK;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    b_fail(&e, B_EXIT_USAGE, "%s: --event-loops does not apply: the test has no event loop "
+           "(only the OLTP tests run their connections on event loops)", w->name);
+    int ex = cli_err_print(&e);
+    return ex ? ex : B_EXIT_USAGE;
+}
+
 /* --help / --version with --format=json: rep_json_about's object instead of the text. */
 static int cli_about_json(bool help)
 {
@@ -23513,6 +23545,8 @@ static int cli_dispatch(struct cli *c)
     }
     if (!(k = cli_cmd_find(c->w, c->cmd)))
         return cli_cmd_unknown(c);
+    if ((ex = cli_event_loops_check(c->w)) != B_EXIT_OK)
+        return ex;
     int (*check)(struct bench_opts *o, struct b_err *e) = cli_check_of(c->w, k->check);
     if (check && (ex = cli_check(check)) != B_EXIT_OK)
         return ex;

@@ -495,6 +495,7 @@ struct load_loop {
     pthread_t tid;
     struct load_run *run;
     int id, first, n;
+    _Atomic int live;          /* its clients not finished (the intervals' thds) */
     struct hist hist;          /* the latency histogram of all its clients (one writer) */
 } __attribute__((aligned(B_CACHELINE)));
 
