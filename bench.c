@@ -15213,6 +15213,12 @@ BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct
     const char *lt = o->slap_load_type;
     int ex;
     memset(p, 0, sizeof(*p));
+    if (o->client_index >= 0 || o->client_count >= 0) { /* every client would run it all */
+        b_hint(e, "run one bench slap with -c N for N clients");
+        return b_fail(e, B_EXIT_USAGE, "slap: %s: slap does not split work across clients "
+                      "(processes, hosts) yet: each would drop, create and write the same "
+                      "schema", o->client_index >= 0 ? "--client-index" : "--client-count");
+    }
     if (o->slap_auto && (*o->slap_create || *o->slap_query))
         return b_fail(e, B_EXIT_USAGE, "slap: --auto-generate-sql (-a) cannot be used with "
                                        "--create or --query");
