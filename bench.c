@@ -15279,6 +15279,12 @@ BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct
     const char *lt = o->slap_load_type;
     int ex;
     memset(p, 0, sizeof(*p));
+    if (o->client_index >= 0 || o->client_count >= 0) { /* every client would run it all */
+        b_hint(e, "run one bench slap with -c N for N clients");
+        return b_fail(e, B_EXIT_USAGE, "slap: %s: slap does not split work across clients "
+                      "(processes, hosts) yet: each would drop, create and write the same "
+                      "schema", o->client_index >= 0 ? "--client-index" : "--client-count");
+    }
     if (o->slap_auto && (*o->slap_create || *o->slap_query))
         return b_fail(e, B_EXIT_USAGE, "slap: --auto-generate-sql (-a) cannot be used with "
                                        "--create or --query");
@@ -15480,6 +15486,14 @@ static void slap_note(struct slap_run *run, int lvl, const char *text, size_t le
         res_say(run->res, RES_SAY_NOTE, "%.*s", (int)B_MIN(len, 1000), text);
 }
 
+/* The stop that ended a slap step, for its message: a signal, or the report's reader. */
+static const char *slap_stopped(void)
+{
+    if (atomic_load(&b_stop) == SIGPIPE)
+        return "stopped: the reader of standard output went away (EPIPE)";
+    return atomic_load(&b_stop) == SIGINT ? "interrupted by SIGINT" : "interrupted by SIGTERM";
+}
+
 /* The first failure of the run wins; returns its exit code. */
 static int slap_failed(struct slap_run *run, const struct b_err *e)
 {
@@ -15532,7 +15546,7 @@ static int slap_main_exec(struct slap_run *run, const char *what, const char *sq
     if (atomic_load(&b_stop)) {
         struct b_err e;
         memset(&e, 0, sizeof(e));
-        b_fail(&e, B_EXIT_FAIL, "slap: %s: interrupted by %s", what, os_stop_signame());
+        b_fail(&e, B_EXIT_FAIL, "slap: %s: %s", what, slap_stopped());
         return slap_failed(run, &e);
     }
     if (slap_exec(run, &run->c, &run->r, sql, len) < 0)
@@ -15925,13 +15939,28 @@ static const char *slap_signame(int sig)
 }
 
 /*
+ * slap_shown - cmd for a message into dst (cap >= 4): its first 200 bytes escaped (my_escape),
+ * "..." appended when bytes were left out, by the 200-byte cut or by dst's room.
+ */
+static void slap_shown(char *dst, size_t cap, const char *cmd)
+{
+    char full[4 * 200 + 1]; /* each byte escapes to at most 4 characters */
+    size_t len = strlen(cmd), in = B_MIN(len, (size_t)200);
+    my_escape(dst, cap - 3, cmd, in);
+    my_escape(full, sizeof(full), cmd, in);
+    if (len > in || strlen(dst) < strlen(full))
+        memcpy(dst + strlen(dst), "...", 4);
+}
+
+/*
  * --pre-system / --post-system (what): cmd through /bin/sh -c, as mysqlslap's system(3): each
  * iteration, before the pre-queries and after the post-queries, --only-print included (as
  * mariadb-slap; the stream held so far is written out first, so the command's own output
  * comes after it). The child starts with no signal blocked and SIGPIPE, SIGINT, SIGTERM at
  * their defaults. A status other than 0 fails the run with it (mysqlslap warns and goes on).
- * The wait wakes on a stop signal: the child gets SIGTERM, SIGKILL 2 s later, and the run
- * ends interrupted.
+ * The child runs in a process group of its own (a terminal's Ctrl-C reaches bench, not it);
+ * the wait wakes on a stop signal: the group gets SIGTERM, SIGKILL 2 s later or as soon as
+ * sh has ended (nothing it started outlives the run), and the run ends interrupted.
  */
 static int slap_system(struct slap_run *run, const char *what, const char *cmd)
 {
@@ -15943,11 +15972,9 @@ static int slap_system(struct slap_run *run, const char *what, const char *cmd)
     if (!*cmd)
         return B_EXIT_OK;
     memset(&e, 0, sizeof(e));
-    my_escape(shown, sizeof(shown), cmd, B_MIN(strlen(cmd), (size_t)200));
-    if (strlen(cmd) > 200)
-        strcat(shown, "...");
+    slap_shown(shown, sizeof(shown), cmd);
     if (atomic_load(&b_stop)) {
-        b_fail(&e, B_EXIT_FAIL, "slap: %s: interrupted by %s", what, os_stop_signame());
+        b_fail(&e, B_EXIT_FAIL, "slap: %s: %s", what, slap_stopped());
         return slap_failed(run, &e);
     }
     if (k && k->out) {
@@ -15965,7 +15992,9 @@ static int slap_system(struct slap_run *run, const char *what, const char *cmd)
     posix_spawnattr_init(&a);
     posix_spawnattr_setsigmask(&a, &none);
     posix_spawnattr_setsigdefault(&a, &dfl);
-    posix_spawnattr_setflags(&a, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&a, 0); /* its own group: a stop signals all it started */
+    posix_spawnattr_setflags(&a, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+                                     POSIX_SPAWN_SETPGROUP);
     char sh[] = "sh", dash_c[] = "-c";
     char *argv[] = {sh, dash_c, (char *)(uintptr_t)cmd, NULL};
     err = posix_spawn(&pid, "/bin/sh", NULL, &a, argv, environ);
@@ -15977,9 +16006,17 @@ static int slap_system(struct slap_run *run, const char *what, const char *cmd)
     }
     u64 nap = 1000000u, killed_at = 0;
     for (;;) {
-        pid_t w = waitpid(pid, &st, WNOHANG);
-        if (w == pid)
+        siginfo_t si;
+        memset(&si, 0, sizeof(si));
+        /* WNOWAIT: sh stays a zombie, so its pid (the group's id) is not reused meanwhile */
+        int w = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
+        if (w == 0 && si.si_pid == pid) {
+            if (killed_at) /* what sh started and left behind in the group */
+                kill(-pid, SIGKILL);
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
             break;
+        }
         if (w < 0 && errno != EINTR) {
             err = errno;
             b_fail(&e, B_EXIT_ENV, "slap: %s '%s': waiting for it: %s (%s)", what, shown,
@@ -15987,16 +16024,15 @@ static int slap_system(struct slap_run *run, const char *what, const char *cmd)
             return slap_failed(run, &e);
         }
         if (atomic_load(&b_stop) && !killed_at) {
-            kill(pid, SIGTERM);
+            kill(-pid, SIGTERM);
             killed_at = clk_now_ns();
         } else if (killed_at && clk_now_ns() - killed_at > 2000000000u)
-            kill(pid, SIGKILL);
+            kill(-pid, SIGKILL);
         clk_sleep_until(clk_now_ns() + nap);
         nap = B_MIN(nap * 2, (u64)50000000u); /* 1 ms, doubling to 50 ms */
     }
     if (killed_at)
-        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s': interrupted by %s", what, shown,
-               os_stop_signame());
+        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s': %s", what, shown, slap_stopped());
     else if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return B_EXIT_OK;
     else if (WIFEXITED(st))
@@ -16047,7 +16083,7 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     if (ex == B_EXIT_OK && atomic_load(&b_stop)) {
         struct b_err e;
         memset(&e, 0, sizeof(e));
-        b_fail(&e, B_EXIT_FAIL, "slap: interrupted by %s", os_stop_signame());
+        b_fail(&e, B_EXIT_FAIL, "slap: %s", slap_stopped());
         ex = slap_failed(run, &e);
     }
     if (ex != B_EXIT_OK) {

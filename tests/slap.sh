@@ -215,6 +215,35 @@ if [ "$(cat "$w/our")" = "$(printf 'PRE\nSELECT 1;\nPOST\nPRE\nSELECT 1;\nPOST')
 sp=$!
 sleep 1; kill -INT $sp; t0=$(date +%s); wait $sp; rc=$?; t1=$(date +%s)
 if [ $rc = 1 ] && [ $((t1 - t0)) -le 2 ] && grep -q "pre-system 'sleep 30': interrupted by SIGINT" "$w/err"; then ok; else bad "Ctrl-C in --pre-system: exit $rc after $((t1 - t0)) s: $(cat "$w/err")"; fi
+# ... and nothing the command started survives it: it runs in a process group of its own,
+# which the stop ends whole (sh's background 'sleep 300' is gone too, not left to init)
+alive() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* (.*) Z ' "/proc/$1/stat"; }
+rm -f "$w/kid"
+"$B" slap --only-print -q "SELECT 1" --pre-system="sleep 300 & echo \$! >$w/kid.t; mv $w/kid.t $w/kid; wait" >/dev/null 2>"$w/err" &
+sp=$!
+n=0; while [ ! -s "$w/kid" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+kid=$(cat "$w/kid" 2>/dev/null)
+kill -TERM $sp; wait $sp; rc=$?
+n=0; while [ -n "$kid" ] && alive "$kid" && [ $n -lt 10 ]; do sleep 0.1; n=$((n + 1)); done
+if [ $rc = 1 ] && [ -n "$kid" ] && ! alive "$kid" && grep -q "interrupted by SIGTERM" "$w/err"; then ok; else bad "--pre-system's background child after SIGTERM: exit $rc, child '$kid' $(alive "$kid" && echo alive): $(cat "$w/err")"; kill "$kid" 2>/dev/null; fi
+# a command shown in a message: its first 200 bytes escaped, cut to fit with "...", never past
+# its buffer (a control byte escapes to 4 characters)
+x=$(printf '\001%.0s' $(seq 250))
+"$B" slap --only-print -q "SELECT 1" --pre-system="false #$x" >/dev/null 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && [ "$(cat "$w/err")" = "bench: slap: --pre-system 'false #$(printf '\\x01%.0s' $(seq 57))...' exited with status 1" ]; then ok; else bad "--pre-system of control bytes: exit $rc: $(cut -c1-300 "$w/err")"; fi
+"$B" slap --only-print -q "SELECT 1" --post-system="true #$x" >/dev/null 2>"$w/err"; rc=$?
+if [ $rc = 0 ] && [ ! -s "$w/err" ]; then ok; else bad "--post-system of control bytes: exit $rc: $(cut -c1-300 "$w/err")"; fi
+# --only-print into a pipe whose reader went away: said as such, no signal named
+{ "$B" slap --only-print -q "SELECT 1" --number-of-queries=1000000 2>"$w/err"; echo $? >"$w/rc"; } | head -1 >/dev/null
+if [ "$(cat "$w/rc")" = 1 ] && grep -q "^bench: slap: stopped: the reader of standard output went away (EPIPE)$" "$w/err" && ! grep -q SIG "$w/err"; then ok; else bad "--only-print | head -1: exit $(cat "$w/rc"): $(cat "$w/err")"; fi
+# --client-index/--client-count: refused (every client would drop, create and write the same
+# schema), naming the option, usage exit 2
+for a in "--client-index=0 --client-count=2" "--client-count=2" "--client-index=1"; do
+    # shellcheck disable=SC2086
+    "$B" slap --only-print -a $a >"$w/our" 2>"$w/err"; rc=$?
+    o=${a%% *}; o=${o%%=*}
+    if [ $rc = 2 ] && [ ! -s "$w/our" ] && [ "$(head -1 "$w/err")" = "bench: slap: $o: slap does not split work across clients (processes, hosts) yet: each would drop, create and write the same schema" ]; then ok; else bad "slap $a: exit $rc: $(cat "$w/err")"; fi
+done
 
 # 9. as mariadb-slap (a symlink): -V's shape, its own option errors (text and exit code), 1
 #    for other failures (mariadb-slap exits 0 when a client query fails: bench 1, as the

@@ -200,3 +200,30 @@ static int t_slap_args(void)
             cli_persona_for("bench")->persona == B_BENCH);
     return 0;
 }
+
+/* slap_shown: a command for a message fits its buffer whatever its bytes (a control byte
+ * escapes to 4 characters), "..." when cut, the command itself when short */
+static int t_slap_shown(void)
+{
+    char cmd[256], buf[240 + 8], full[1024];
+    memset(buf, 'Z', sizeof(buf));
+    strcpy(cmd, "true #");
+    memset(cmd + 6, 1, 249);
+    cmd[255] = 0;
+    slap_shown(buf, 240, cmd);
+    T_CHECK(strlen(buf) < 240 && buf[sizeof(buf) - 1] == 'Z' && buf[240] == 'Z');
+    T_CHECK(strncmp(buf, "true #\\x01", 10) == 0);
+    T_CHECK(strcmp(buf + strlen(buf) - 3, "...") == 0);
+    slap_shown(full, sizeof(full), cmd); /* 200 bytes in: 6 + 194 * 4 characters, cut */
+    T_CHECK(strlen(full) == 6 + 194 * 4 + 3);
+    memset(cmd, 'a', 250);
+    cmd[250] = 0;
+    slap_shown(full, sizeof(full), cmd);
+    T_CHECK(strlen(full) == 203 && strncmp(full + 197, "aaa...", 7) == 0);
+    slap_shown(full, sizeof(full), "exit 3");
+    T_CHECK(strcmp(full, "exit 3") == 0);
+    cmd[200] = 0;
+    slap_shown(full, sizeof(full), cmd); /* exactly 200 bytes: whole */
+    T_CHECK(strlen(full) == 200);
+    return 0;
+}

@@ -173,6 +173,7 @@ static const struct {
     {"slap_build_auto", t_slap_build_auto},
     {"slap_build_refusals", t_slap_build_refusals},
     {"slap_args", t_slap_args},
+    {"slap_shown", t_slap_shown},
     {"mem_stream_kernels", t_mem_stream_kernels},
     {"mem_sattolo_one_cycle", t_mem_sattolo_one_cycle},
     {"mem_latency_monotone", t_mem_latency_monotone},
