@@ -17435,8 +17435,11 @@ static const char *mrg_show(const struct jr_val *v, char *out, size_t n)
 {
     if (!v)
         snprintf(out, n, "absent");
-    else if (v->type == JR_STR)
-        snprintf(out, n, "'%.60s'", v->s);
+    else if (v->type == JR_STR) { /* from a file: escaped (no terminal controls) */
+        char esc[64];
+        my_escape(esc, sizeof(esc), v->s, B_MIN(v->n, (size_t)60));
+        snprintf(out, n, "'%s'", esc);
+    }
     else if (v->type == JR_NUM)
         snprintf(out, n, "%.40s", v->s);
     else if (v->type == JR_ARR || v->type == JR_OBJ) {
@@ -17531,11 +17534,13 @@ static int mrg_load(struct mrg_client *c, struct b_err *e)
     }
     if (strcmp(type, "result")) {
         double at = 0;
+        char et[24];
         jr_num(jr_get(c->root, "at_s"), &at);
+        my_escape(et, sizeof(et), type, B_MIN(strlen(type), (size_t)20));
         snprintf(c->why, sizeof(c->why),
-                 "no result document: its last line is an '%.20s' line at %.0f s (the client "
+                 "no result document: its last line is an '%s' line at %.0f s (the client "
                  "was killed mid-run?)",
-                 type, at);
+                 et, at);
         return B_OK;
     }
     c->ok = true;
@@ -18031,7 +18036,8 @@ static int mrg_main(struct res *res)
         } else if (first >= 0 && mrg_same(&cl[first], c, &res->err) != B_OK)
             ex = B_EXIT_USAGE;
         if (ex == B_EXIT_OK && c->ok) {
-            if (!jr_str(jr_get(c->root, "end"), &c->end, NULL))
+            if (!jr_str(jr_get(c->root, "end"), &c->end, NULL) ||
+                mrg_end_of(c->end) == RES_END_NONE) /* printed: only a name bench writes */
                 c->end = "";
             jr_bool(jr_get(c->root, "complete"), &c->complete);
             if (first < 0)
@@ -18091,8 +18097,10 @@ static int mrg_main(struct res *res)
             continue;
         }
         const char *host = "";
+        char eh[256];
         jr_str(jr_path(cl[i].root, "host.hostname"), &host, NULL);
-        res_fact_str(step, "hostname", "%s", host);
+        my_escape(eh, sizeof(eh), host, strlen(host)); /* from a file: no terminal controls */
+        res_fact_str(step, "hostname", "%s", eh);
         double skew = (double)(cl[i].st.start_unix_ns - s_min) / 1e9;
         res_fact_num(step, "start_skew_s", skew);
         res_stats_merge(m, &cl[i].st);
