@@ -17472,6 +17472,11 @@ static const struct wl_def *wl_find(const char *name);
 
 #define MRG_LATE_S 1.0     /* a start later than the earliest by this much is reported */
 #define MRG_OVERLAP_PCT 95 /* below this overlap of the windows, a warning */
+#define MRG_MAX_FILE (16u << 20) /* a merge input: real results are KiB to a few MiB */
+#define MRG_MAX_SLOTS 4000000    /* merged interval lines at most */
+#define MRG_NS_LO 946684800000000000LL  /* 2000-01-01: a window's wall clock is after this */
+#define MRG_NS_HI 7258118400000000000LL /* 2200-01-01: and before this */
+#define MRG_MAX_THREADS 100000 /* threads of all clients together */
 
 /* One input file. */
 struct mrg_client {
@@ -17532,8 +17537,11 @@ static const char *mrg_show(const struct jr_val *v, char *out, size_t n)
 {
     if (!v)
         snprintf(out, n, "absent");
-    else if (v->type == JR_STR)
-        snprintf(out, n, "'%.60s'", v->s);
+    else if (v->type == JR_STR) { /* from a file: escaped (no terminal controls) */
+        char esc[64];
+        my_escape(esc, sizeof(esc), v->s, B_MIN(v->n, (size_t)60));
+        snprintf(out, n, "'%s'", esc);
+    }
     else if (v->type == JR_NUM)
         snprintf(out, n, "%.40s", v->s);
     else if (v->type == JR_ARR || v->type == JR_OBJ) {
@@ -17565,11 +17573,14 @@ static int mrg_load(struct mrg_client *c, struct b_err *e)
         e->ex = B_EXIT_ENV;
         return B_SYSERR;
     }
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (u64)st.st_size > JR_MAX_FILE_BYTES) {
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (u64)st.st_size > MRG_MAX_FILE) {
         int bad = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
         close(fd);
-        b_fail(e, B_EXIT_ENV, "merge: %s: %s", c->path,
-               bad == EFBIG ? "larger than a result can be (64 MiB)" : "not a regular file");
+        if (bad == EFBIG)
+            b_fail(e, B_EXIT_ENV, "merge: %s: %llu bytes, larger than a result can be (16 MiB)",
+                   c->path, (unsigned long long)st.st_size);
+        else
+            b_fail(e, B_EXIT_ENV, "merge: %s: not a regular file", c->path);
         return B_INVALID;
     }
     size_t len = (size_t)st.st_size, got = 0;
@@ -17606,7 +17617,7 @@ static int mrg_load(struct mrg_client *c, struct b_err *e)
         if (start == 0 && nlines == 0) { /* a whole file that is not JSON: not a result */
             free(p);
             *e = pe;
-            e->ex = B_EXIT_FAIL;
+            e->ex = B_EXIT_ENV; /* as compare: not a bench result */
             return B_INVALID;
         }
         snprintf(c->why, sizeof(c->why), "its last line is cut off, after %zu whole line(s) "
@@ -17619,17 +17630,19 @@ static int mrg_load(struct mrg_client *c, struct b_err *e)
     c->root = c->doc.root;
     const char *type = "";
     if (!jr_str(jr_get(c->root, "type"), &type, NULL)) {
-        b_fail(e, B_EXIT_FAIL, "merge: %s: not a bench result (no \"type\" in its last line)",
+        b_fail(e, B_EXIT_ENV, "merge: %s: not a bench result (no \"type\" in its last line)",
                c->path);
         return B_INVALID;
     }
     if (strcmp(type, "result")) {
         double at = 0;
+        char et[24];
         jr_num(jr_get(c->root, "at_s"), &at);
+        my_escape(et, sizeof(et), type, B_MIN(strlen(type), (size_t)20));
         snprintf(c->why, sizeof(c->why),
-                 "no result document: its last line is an '%.20s' line at %.0f s (the client "
+                 "no result document: its last line is an '%s' line at %.0f s (the client "
                  "was killed mid-run?)",
-                 type, at);
+                 et, at);
         return B_OK;
     }
     c->ok = true;
@@ -17709,6 +17722,9 @@ static int mrg_stats(struct mrg_client *c, const struct wl_def *w, struct b_err 
         !jr_i64(jr_get(rs, "window_end_unix_ns"), &t1) || t1 < t0)
         return mrg_field_err(e, c, "results.window_start_unix_ns",
                              "the window's wall clock (bench writes it since schema_minor 1)");
+    if (t0 < MRG_NS_LO || t1 > MRG_NS_HI)
+        return mrg_field_err(e, c, "results.window_start_unix_ns",
+                             "a wall clock in the years 2000 to 2200 (ns since 1970)");
     memset(st, 0, sizeof(*st));
     load_snap_init(&st->d, (int)threads, w->nops);
     st->threads = (int)threads;
@@ -17716,9 +17732,13 @@ static int mrg_stats(struct mrg_client *c, const struct wl_def *w, struct b_err 
     st->thr_max_ns = b_xcalloc(threads, sizeof(u64));
     st->start_unix_ns = t0;
     st->end_unix_ns = t1;
-    if (!jr_num(jr_get(rs, "window_s"), &st->window_s) ||
-        !jr_num(jr_get(rs, "total_time_s"), &st->total_s))
-        return mrg_field_err(e, c, "results.window_s", "seconds");
+    if (!jr_num(jr_get(rs, "window_s"), &st->window_s) || !(st->window_s >= 0) ||
+        st->window_s > (double)(t1 - t0) / 1e9 + 1.0)
+        return mrg_field_err(e, c, "results.window_s",
+                             "seconds, 0 to the span of window_start/end_unix_ns");
+    if (!jr_num(jr_get(rs, "total_time_s"), &st->total_s) || !(st->total_s >= 0) ||
+        st->total_s > 1e9)
+        return mrg_field_err(e, c, "results.total_time_s", "seconds, 0 to 1e9");
     st->at_s = st->total_s;
     if ((rc = mrg_get_u64(rs, "events", &st->d.events, e, c, "results.")) ||
         (rc = mrg_get_u64(rs, "unfinished_events", &st->unfinished, e, c, "results.")) ||
@@ -17726,6 +17746,8 @@ static int mrg_stats(struct mrg_client *c, const struct wl_def *w, struct b_err 
         (rc = mrg_get_u64(lat, "max", &st->d.lat_max_ns, e, c, "results.latency_ns.")) ||
         (rc = mrg_get_u64(lat, "sum", &st->d.lat_sum_ns, e, c, "results.latency_ns.")))
         return rc;
+    if (st->d.events && st->d.lat_min_ns > st->d.lat_max_ns)
+        return mrg_field_err(e, c, "results.latency_ns.min", "at most latency_ns.max");
     for (int k = 0; k < w->nctrs && k < LOAD_NCTR; k++)
         if ((rc = mrg_get_u64(rs, w->ctrs[k].name, &st->d.ctr[k], e, c, "results.")))
             return rc;
@@ -17752,10 +17774,20 @@ static int mrg_stats(struct mrg_client *c, const struct wl_def *w, struct b_err 
         return mrg_field_err(e, c, "results.per_thread.events",
                              "one count per thread (bench writes it since schema_minor 1)");
     size_t i = 0;
+    u64 evsum = 0, span = (u64)(t1 - t0);
     for (const struct jr_val *x = jr_first(ev), *y = jr_first(tn); x && y;
-         x = jr_next(x), y = jr_next(y), i++)
+         x = jr_next(x), y = jr_next(y), i++) {
         if (!jr_u64(x, &st->d.thr_events[i]) || !jr_u64(y, &st->d.thr_sum_ns[i]))
             return mrg_field_err(e, c, "results.per_thread", "counts");
+        if (evsum + st->d.thr_events[i] < evsum)
+            return mrg_field_err(e, c, "results.per_thread.events", "counts that add up in 64 bits");
+        evsum += st->d.thr_events[i];
+        if (st->d.thr_sum_ns[i] > span + span / 10 + 1000000000u)
+            return mrg_field_err(e, c, "results.per_thread.time_ns",
+                                 "at most the window (window_end - window_start)");
+    }
+    if (evsum != st->d.events && strcmp(c->end, "forced"))
+        return mrg_field_err(e, c, "results.per_thread.events", "counts that add up to events");
     return B_OK;
 }
 
@@ -17844,66 +17876,74 @@ static void mrg_options(struct bench_opts *o, const struct wl_def *w, const stru
 /* One merged interval line: the clients' lines that end in the same slot of the common
  * window's grid. */
 struct mrg_slot {
-    i64 slot;
     struct res_interval iv;
+    u64 running; /* threads running, summed in 64 bits (capped at MRG_MAX_THREADS) */
     int n;
 };
 
-static int mrg_slot_cmp(const void *a, const void *b)
+static bool mrg_interrupted(struct res *res);
+
+static u64 mrg_add_sat(u64 a, u64 b)
 {
-    const struct mrg_slot *x = a, *y = b;
-    return x->slot < y->slot ? -1 : x->slot > y->slot;
+    return a + b < a ? UINT64_MAX : a + b;
 }
 
 /* mrg_intervals - the clients' interval lines, aligned by their wall-clock ends on the grid
- * of --report-interval from t0: counts added, threads added, percentiles the highest of the
- * clients' (interval lines carry no histogram; the final block's are exact). */
-static void mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0)
+ * of --report-interval from t0 to t1 (the common window; the slot is computed, not searched):
+ * counts added, threads added, percentiles the highest of the clients' (interval lines carry
+ * no histogram; the final block's are exact). Lines that end outside the common window are
+ * left out and said. Returns an exit code (B_EXIT_FAIL when interrupted). */
+static int mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0, i64 t1)
 {
     const struct bench_opts *o = res->o;
+    struct mrg_slot *sl;
+    int early = 0, late = 0;
+    if (o->report_interval <= 0 || o->report_interval > 1000000 || t1 < t0)
+        return B_EXIT_OK;
     i64 ri = o->report_interval * 1000000000;
-    struct mrg_slot *sl = NULL;
-    int ns = 0, cap = 0, early = 0;
-    if (ri <= 0)
-        return;
+    i64 nslot = (t1 - t0) / ri + 2; /* slots 1 .. nslot-1: the common window's lines */
+    if (nslot > MRG_MAX_SLOTS)
+        nslot = MRG_MAX_SLOTS;
+    sl = b_xcalloc((size_t)nslot, sizeof(*sl));
     for (int i = 0; i < n; i++) {
         if (!cl[i].ok)
             continue;
+        u64 seen = 0;
         for (const struct jr_val *x = jr_first(jr_get(cl[i].root, "intervals")); x;
              x = jr_next(x)) {
             i64 end;
             u64 ev;
             double secs;
+            if (!(++seen & 4095) && mrg_interrupted(res)) {
+                free(sl);
+                return B_EXIT_FAIL;
+            }
             if (!jr_i64(jr_get(x, "end_unix_ns"), &end) || !jr_u64(jr_get(x, "events"), &ev) ||
                 !jr_num(jr_get(x, "interval_s"), &secs) || !(secs >= 0 && secs < 1e9))
                 continue;
-            i64 slot = (end - t0 + ri / 2) / ri;
-            if (end - t0 + ri / 2 < 0 || slot < 1) {
+            if (end < t0 + ri / 2) { /* slot < 1 (and no overflow: t0 is in range) */
                 early++;
                 continue;
             }
-            int k;
-            for (k = 0; k < ns && sl[k].slot != slot; k++)
-                ;
-            if (k == ns) {
-                sl = res_grow(sl, &cap, ns, sizeof(*sl));
-                memset(&sl[ns], 0, sizeof(sl[ns]));
-                sl[ns].slot = slot;
-                sl[ns].iv.npct = o->npct;
-                ns++;
+            if (end > t1 + ri / 2 || (end - t0 + ri / 2) / ri >= nslot) {
+                late++;
+                continue;
             }
-            struct res_interval *iv = &sl[k].iv;
-            iv->events += ev;
+            i64 slot = (end - t0 + ri / 2) / ri;
+            struct res_interval *iv = &sl[slot].iv;
+            iv->npct = o->npct;
+            iv->events = mrg_add_sat(iv->events, ev);
             iv->secs += secs;
             iv->end_unix_ns = B_MAX(iv->end_unix_ns, end);
             for (int c = 0; c < res->w->nctrs && c < LOAD_NCTR; c++) {
                 u64 v = 0;
                 jr_u64(jr_get(x, res->w->ctrs[c].name), &v);
-                iv->ctr[c] += v;
+                iv->ctr[c] = mrg_add_sat(iv->ctr[c], v);
             }
             u64 run = 0;
             jr_u64(jr_get(x, "threads_running"), &run);
-            iv->running += (int)B_MIN(run, 100000u);
+            sl[slot].running = B_MIN(sl[slot].running + B_MIN(run, (u64)MRG_MAX_THREADS),
+                                     (u64)MRG_MAX_THREADS);
             for (int p = 0; p < o->npct; p++) {
                 char num[32], key[40];
                 u64 v = 0;
@@ -17911,14 +17951,15 @@ static void mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0)
                 jr_u64(jr_get(jr_get(jr_get(x, "latency_ns"), "percentiles"), key), &v);
                 iv->pct_ns[p] = B_MAX(iv->pct_ns[p], v);
             }
-            sl[k].n++;
+            sl[slot].n++;
         }
     }
-    if (ns)
-        qsort(sl, (size_t)ns, sizeof(*sl), mrg_slot_cmp);
-    for (int k = 0; k < ns; k++) {
-        sl[k].iv.at_s = (double)(sl[k].slot * o->report_interval);
+    for (i64 k = 1; k < nslot; k++) {
+        if (!sl[k].n)
+            continue;
+        sl[k].iv.at_s = (double)(k * o->report_interval);
         sl[k].iv.secs /= sl[k].n;
+        sl[k].iv.running = (int)sl[k].running;
         res->iv = res_grow(res->iv, &res->capiv, res->niv, sizeof(*res->iv));
         res->iv[res->niv++] = sl[k].iv;
     }
@@ -17928,6 +17969,12 @@ static void mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0)
                  "%d interval line(s) of the clients ended before the common window began: "
                  "left out of the merged lines (the totals count them)",
                  early);
+    if (late)
+        res_warn(res, "intervals_late", NULL,
+                 "%d interval line(s) of the clients ended after the common window: left out "
+                 "of the merged lines (the totals count them)",
+                 late);
+    return B_EXIT_OK;
 }
 
 /* The client's "end" as the enum of a result. */
@@ -17940,6 +17987,94 @@ static int mrg_end_of(const char *end)
         if (names[i] && !strcmp(names[i], end))
             return i;
     return RES_END_NONE;
+}
+
+/* mrg_interrupted - SIGINT/SIGTERM came: the error, true. */
+static bool mrg_interrupted(struct res *res)
+{
+    if (!atomic_load(&b_stop))
+        return false;
+    b_fail(&res->err, B_EXIT_FAIL, "merge: interrupted by %s", os_stop_signame());
+    return true;
+}
+
+/* mrg_clients - the options client-index/client-count of the results: each index once, in
+ * 0..count-1, and every index there (a repeat names both files; each missing one is said). */
+static int mrg_clients(struct res *res, struct mrg_client *cl, int n)
+{
+    i64 count = -1;
+    int by[64], first = -1;
+    char miss[256];
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        i64 idx = -1, cnt = -1;
+        const struct jr_val *ov;
+        if (!cl[i].ok)
+            continue;
+        ov = jr_get(cl[i].root, "options");
+        if (!jr_i64(jr_get(ov, "client-count"), &cnt) || cnt < 1)
+            continue; /* a run without --client-count */
+        if (!jr_i64(jr_get(ov, "client-index"), &idx) || idx < 0 || idx >= cnt || cnt > 64)
+            return mrg_field_err(&res->err, &cl[i], "options.client-index",
+                                 "0 to client-count - 1 (client-count at most 64)"),
+                   B_EXIT_FAIL;
+        if (count < 0) {
+            count = cnt, first = i;
+            for (int j = 0; j < 64; j++)
+                by[j] = -1;
+        } else if (cnt != count) {
+            b_fail(&res->err, B_EXIT_FAIL, "merge: %s: options.client-count is %lld, but %s has "
+                                           "%lld",
+                   cl[i].path, (long long)cnt, cl[first].path, (long long)count);
+            return B_EXIT_FAIL;
+        }
+        if (by[idx] >= 0) {
+            b_fail(&res->err, B_EXIT_FAIL, "merge: %s and %s: both are client-index %lld: one "
+                                           "client's result given twice?",
+                   cl[by[idx]].path, cl[i].path, (long long)idx);
+            return B_EXIT_FAIL;
+        }
+        by[idx] = i;
+    }
+    if (count < 0)
+        return B_EXIT_OK;
+    miss[0] = 0;
+    for (int j = 0; j < count; j++)
+        if (by[j] < 0 && k < sizeof(miss))
+            k += (size_t)snprintf(miss + k, sizeof(miss) - k, "%s%d", k ? ", " : "", j);
+    if (miss[0]) {
+        b_fail(&res->err, B_EXIT_FAIL, "merge: client-count is %lld, but no result of "
+                                       "client-index %s",
+               (long long)count, miss);
+        return B_EXIT_FAIL;
+    }
+    return B_EXIT_OK;
+}
+
+/* mrg_sums - the merged counts fit: threads at most MRG_MAX_THREADS, events and latency sums
+ * in 64 bits. */
+static int mrg_sums(struct res *res, struct mrg_client *cl, int n)
+{
+    u64 thr = 0, ev = 0, sum = 0;
+    for (int i = 0; i < n; i++) {
+        if (!cl[i].ok)
+            continue;
+        thr += (u64)cl[i].st.threads;
+        if (ev + cl[i].st.d.events < ev || sum + cl[i].st.d.lat_sum_ns < sum) {
+            b_fail(&res->err, B_EXIT_FAIL, "merge: %s: results.%s: the clients' sum overflows "
+                                           "64 bits",
+                   cl[i].path, ev + cl[i].st.d.events < ev ? "events" : "latency_ns.sum");
+            return B_EXIT_FAIL;
+        }
+        ev += cl[i].st.d.events, sum += cl[i].st.d.lat_sum_ns;
+        if (thr > MRG_MAX_THREADS) {
+            b_fail(&res->err, B_EXIT_FAIL, "merge: %s: results.threads: the clients' threads add "
+                                           "up to more than %d",
+                   cl[i].path, MRG_MAX_THREADS);
+            return B_EXIT_FAIL;
+        }
+    }
+    return B_EXIT_OK;
 }
 
 /* mrg_main - the merge command: res gets the merged statistics, the options of the run, one
@@ -17959,7 +18094,17 @@ static int mrg_main(struct res *res)
     cl = b_xcalloc((size_t)n, sizeof(*cl));
     for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
         cl[i].path = o->files[i];
-        if (mrg_load(&cl[i], &res->err) != B_OK)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(cl[j].path, cl[i].path)) {
+                char ep[200];
+                my_escape(ep, sizeof(ep), cl[i].path, strlen(cl[i].path));
+                b_fail(&res->err, B_EXIT_USAGE, "merge: %s: named twice (files %d and %d)", ep,
+                       j + 1, i + 1);
+                ex = B_EXIT_USAGE;
+            }
+        if (ex == B_EXIT_OK && mrg_interrupted(res))
+            ex = B_EXIT_FAIL;
+        else if (ex == B_EXIT_OK && mrg_load(&cl[i], &res->err) != B_OK)
             ex = res->err.ex ? res->err.ex : B_EXIT_FAIL;
     }
     /* every result: schema, then the same test and options as the first */
@@ -17967,10 +18112,15 @@ static int mrg_main(struct res *res)
         struct mrg_client *c = &cl[i];
         i64 ver = 0, minor = 0;
         const char *wl = "";
+        if (mrg_interrupted(res)) {
+            ex = B_EXIT_FAIL;
+            break;
+        }
         if (!c->ok)
             continue;
         if (!jr_i64(jr_get(c->root, "schema_version"), &ver) || ver != 1)
-            ex = mrg_field_err(&res->err, c, "schema_version", "1"), ex = B_EXIT_FAIL;
+            ex = mrg_field_err(&res->err, c, "schema_version", "1"), ex = B_EXIT_ENV,
+            res->err.ex = B_EXIT_ENV; /* another schema: as compare */
         else if (!jr_i64(jr_get(c->root, "schema_minor"), &minor) || minor < 1)
             ex = mrg_field_err(&res->err, c, "schema_minor",
                                "1 or more (the results of a bench that writes the window's "
@@ -17980,13 +18130,16 @@ static int mrg_main(struct res *res)
                  w->family == WL_CMD)
             ex = mrg_field_err(&res->err, c, "workload", "a test that bench runs"),
             ex = B_EXIT_FAIL;
+        else if (!jr_get(c->root, "options") || jr_get(c->root, "options")->type != JR_OBJ)
+            ex = mrg_field_err(&res->err, c, "options", "an object"), ex = B_EXIT_FAIL;
         else if (!(c->rs = jr_get(c->root, "results")) || c->rs->type != JR_OBJ) {
             snprintf(c->why, sizeof(c->why), "its run measured nothing (results: null)");
             c->ok = false;
         } else if (first >= 0 && mrg_same(&cl[first], c, &res->err) != B_OK)
             ex = B_EXIT_USAGE;
         if (ex == B_EXIT_OK && c->ok) {
-            if (!jr_str(jr_get(c->root, "end"), &c->end, NULL))
+            if (!jr_str(jr_get(c->root, "end"), &c->end, NULL) ||
+                mrg_end_of(c->end) == RES_END_NONE) /* printed: only a name bench writes */
                 c->end = "";
             jr_bool(jr_get(c->root, "complete"), &c->complete);
             if (first < 0)
@@ -17997,6 +18150,10 @@ static int mrg_main(struct res *res)
                 nok++;
         }
     }
+    if (ex == B_EXIT_OK)
+        ex = mrg_clients(res, cl, n);
+    if (ex == B_EXIT_OK)
+        ex = mrg_sums(res, cl, n);
     if (ex == B_EXIT_OK && !nok) {
         b_fail(&res->err, B_EXIT_FAIL, "merge: none of the %d file(s) holds a result: %s: %s", n,
                cl[0].path, cl[0].why);
@@ -18010,7 +18167,7 @@ static int mrg_main(struct res *res)
 
     /* the common window: the latest start to the earliest end; the union for the overlap */
     i64 s_min = INT64_MAX, s_max = INT64_MIN, e_min = INT64_MAX, e_max = INT64_MIN;
-    int threads = 0;
+    int threads = 0; /* mrg_sums checked: at most MRG_MAX_THREADS */
     for (int i = 0; i < n; i++)
         if (cl[i].ok) {
             s_min = B_MIN(s_min, cl[i].st.start_unix_ns);
@@ -18042,8 +18199,10 @@ static int mrg_main(struct res *res)
             continue;
         }
         const char *host = "";
+        char eh[256];
         jr_str(jr_path(cl[i].root, "host.hostname"), &host, NULL);
-        res_fact_str(step, "hostname", "%s", host);
+        my_escape(eh, sizeof(eh), host, strlen(host)); /* from a file: no terminal controls */
+        res_fact_str(step, "hostname", "%s", eh);
         double skew = (double)(cl[i].st.start_unix_ns - s_min) / 1e9;
         res_fact_num(step, "start_skew_s", skew);
         res_stats_merge(m, &cl[i].st);
@@ -18085,7 +18244,8 @@ static int mrg_main(struct res *res)
                  "the clients' measured windows overlap by %.1f%% only (%.3f s in common of "
                  "%.3f s): the rates are over the common window, the counts over each client's",
                  overlap, common, all);
-    mrg_intervals(res, cl, n, s_max);
+    if ((ex = mrg_intervals(res, cl, n, s_max, e_min)) != B_EXIT_OK)
+        goto out;
     res->end = complete ? RES_END_LIMIT : RES_END_FAILED;
     res->complete = complete;
     if (!complete) {

@@ -106,6 +106,7 @@ suite slap sh tests/slap.sh
 suite results sh tests/results.sh
 suite json sh tests/json.sh
 suite merge sh tests/merge.sh
+suite merge-hostile sh tests/merge_hostile.sh
 suite all sh tests/all.sh
 suite multihost sh tests/multihost.sh
 suite compare sh tests/compare.sh

@@ -1,0 +1,105 @@
+#!/bin/sh
+# `bench merge` on hostile inputs (no server): a base result of `bench cpu` edited by python
+# into documents a reviewer's attack used. Each check fails on the merge before these fixes:
+# options not an object (was SIGSEGV), SIGINT mid-merge (was ignored, exit 0), 80k interval
+# lines (was quadratic, 10 s), out-of-range windows (signed overflow), threads_running summed
+# past int, interval lines after the common window, repeated/missing client-index, the same
+# file twice, contradictory fields, u64 sums that wrap, terminal controls from a file printed
+# raw, an over-16-MiB input, and the exit codes of non-bench JSON (3, as compare).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${BENCH:-$top/bench}
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+trap 'exit 1' INT TERM
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "merge_hostile: FAIL: $*"; }
+# expect NAME RC PATTERN: the last command's exit code and a line of $w/err
+expect() {
+    if [ "$rc" = "$2" ] && grep -q -- "$3" "$w/err"; then ok; else
+        bad "$1: exit $rc (expected $2), stderr:"; head -5 "$w/err"
+    fi
+}
+m() { "$B" merge "$@" >"$w/out" 2>"$w/err"; rc=$?; }
+"$B" cpu --time=1 --threads=2 --report-interval=1 --format=json run >"$w/a.json" 2>/dev/null ||
+    { bad "bench cpu run failed"; exit 1; }
+python3 - "$w" <<'PY' || { echo "merge_hostile: FAIL: python"; exit 1; }
+import json, sys, copy
+w = sys.argv[1]
+lines = open(w + "/a.json").read().splitlines()
+base = json.loads(lines[-1])
+t0 = base["results"]["window_start_unix_ns"]
+def out(name, d, ivs=()):
+    with open(w + "/" + name, "w") as f:
+        for i in ivs: f.write(json.dumps(i) + "\n")
+        f.write(json.dumps(d) + "\n")
+def mod(name, fn, ivs=()):
+    d = copy.deepcopy(base); fn(d); out(name, d, ivs)
+r = lambda d: d["results"]
+mod("optarr.json", lambda d: d.__setitem__("options", [1, 2, 3]))
+def wide(d): r(d)["window_start_unix_ns"] = -2**63; r(d)["window_end_unix_ns"] = 2**63 - 1
+mod("wide.json", wide)
+def minmax(d): r(d)["latency_ns"]["min"] = 10**15; r(d)["latency_ns"]["max"] = 1
+mod("minmax.json", minmax)
+mod("neg.json", lambda d: r(d).__setitem__("window_s", -5))
+mod("ttime.json", lambda d: r(d).__setitem__("total_time_s", 1e308))
+mod("ptime.json", lambda d: r(d)["per_thread"].__setitem__("time_ns", [2**64 - 1] * r(d)["threads"]))
+def ptev(d): r(d)["per_thread"]["events"][0] += 1
+mod("ptev.json", ptev)
+def bigsum(d): r(d)["latency_ns"]["sum"] = 2**64 - 1
+mod("bigsum.json", bigsum)
+def k(i, n):
+    def f(d): d["options"]["client-index"] = i; d["options"]["client-count"] = n
+    return f
+mod("k0.json", k(0, 3)); mod("k0b.json", k(0, 3)); mod("k1.json", k(1, 3))
+def host(d): d["host"]["hostname"] = "h\n[ 1s ] thds: 999\x1b[31m"
+mod("host.json", host)
+mod("osc.json", lambda d: d["options"].__setitem__("rand-type", "\x1b]0;pwn\x07x"))
+iv = lambda e, run=1: {"type": "interval", "end_unix_ns": e, "events": 1, "interval_s": 1,
+                       "threads_running": run}
+mod("ivsame.json", lambda d: d.__setitem__("intervals", [iv(t0 + 10**9, 100000)] * 30000))
+mod("ivover.json", lambda d: d.__setitem__("intervals", [iv(2**63 - 1)]))
+mod("ivbomb.json", lambda d: d.__setitem__("intervals", [iv(t0 + (i + 1) * 10**9) for i in range(80000)]))
+mod("ivbig.json", lambda d: d.__setitem__("intervals", [iv(t0 + (i + 1) * 10**9) for i in range(120000)]))
+open(w + "/ones.json", "w").write("[" + "1," * (9 << 20) + "1]\n")
+open(w + "/notjson.json", "w").write("hello\n")
+open(w + "/nontype.json", "w").write('{"a":1}\n')
+PY
+m "$w/optarr.json"; expect "options an array" 1 "optarr.json: options: expected an object"
+# 80k interval lines: the slot computed, not searched (was 10 s)
+s=$(date +%s%N); m "$w/ivbomb.json"; e=$(( ($(date +%s%N) - s) / 1000000 ))
+[ "$rc" = 0 ] && [ "$e" -lt 3000 ] && ok || bad "80k interval lines: exit $rc in $e ms (expected 0, < 3000 ms)"
+grep -q "79999 interval line(s) of the clients ended after the common window" "$w/err" && ok || bad "80k lines: no late-lines warning: $(head -2 "$w/err")"
+# SIGINT mid-merge: 30 large files take seconds; the merge stops with exit 1
+i=0 fs=""; while [ $i -lt 30 ]; do cp "$w/ivbig.json" "$w/iv$i.json"; fs="$fs $w/iv$i.json"; i=$((i + 1)); done
+# shellcheck disable=SC2086
+"$B" merge $fs >"$w/out" 2>"$w/err" & p=$!
+sleep 0.5; kill -INT $p; wait $p; rc=$?
+expect "SIGINT during merge" 1 "merge: interrupted by SIGINT"
+m "$w/wide.json"; expect "window INT64_MIN..INT64_MAX" 1 "wide.json: results.window_start_unix_ns: expected a wall clock in the years 2000 to 2200"
+m "$w/ivsame.json"
+[ "$rc" = 0 ] && grep -q "^\[ 1s \] thds: 100000 eps: 30000.00 " "$w/out" && ok || bad "30000 lines of 100000 threads: exit $rc, $(grep thds "$w/out" | head -1)"
+m "$w/ivover.json"
+[ "$rc" = 0 ] && ! grep -q "7427150092s" "$w/out" && grep -q "1 interval line(s) of the clients ended after the common window" "$w/err" && ok || bad "a line past the window: exit $rc, $(grep thds "$w/out" | tail -1)"
+m "$w/k0.json" "$w/k0b.json" "$w/k1.json"; expect "a repeated client-index" 1 "k0.json and .*k0b.json: both are client-index 0"
+m "$w/k0.json" "$w/k1.json"; expect "a missing client-index" 1 "client-count is 3, but no result of client-index 2$"
+m "$w/k0.json"; expect "two missing client-indexes" 1 "client-count is 3, but no result of client-index 1, 2$"
+m "$w/a.json" "$w/a.json"; expect "the same file twice" 2 "a.json: named twice (files 1 and 2)"
+m "$w/minmax.json"; expect "min > max" 1 "minmax.json: results.latency_ns.min: expected at most latency_ns.max"
+m "$w/neg.json"; expect "window_s < 0" 1 "neg.json: results.window_s: expected seconds"
+m "$w/ttime.json"; expect "total_time_s 1e308" 1 "ttime.json: results.total_time_s: expected seconds, 0 to 1e9"
+m "$w/ptime.json"; expect "per-thread time > window" 1 "ptime.json: results.per_thread.time_ns: expected at most the window"
+m "$w/ptev.json"; expect "per-thread events != events" 1 "ptev.json: results.per_thread.events: expected counts that add up to events"
+m "$w/bigsum.json" "$w/a.json"; expect "latency sums wrap" 1 "a.json: results.latency_ns.sum: the clients' sum overflows 64 bits"
+m "$w/host.json"
+[ "$rc" = 0 ] && grep -qF 'h\n[ 1s ] thds: 999\x1b[31m' "$w/out" && ! grep -q "$(printf '\033')" "$w/out" && ok || bad "hostname printed raw: $(cat -v "$w/out" | sed -n 4p)"
+m "$w/a.json" "$w/osc.json"
+[ "$rc" = 2 ] && grep -qF "'\\x1b]0;pwn\\x07x'" "$w/err" && ! grep -q "$(printf '\033')" "$w/err" && ok || bad "option value printed raw: $(cat -v "$w/err")"
+s=$(date +%s%N); m "$w/ones.json"; e=$(( ($(date +%s%N) - s) / 1000000 ))
+expect "an 18 MiB file" 3 "ones.json: [0-9]* bytes, larger than a result can be (16 MiB)"
+[ "$e" -lt 1000 ] && ok || bad "the 18 MiB file took $e ms to refuse"
+m "$w/notjson.json"; expect "not JSON (as compare)" 3 "notjson.json"
+m "$w/nontype.json"; expect "not a bench result (as compare)" 3 "nontype.json: not a bench result"
+echo "merge_hostile: $pass passed, $fail failed"
+[ $fail = 0 ]
