@@ -8947,15 +8947,29 @@ BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, stru
 {
     const i64 sec = 1000000000;
     i64 t;
-    char *end;
     if (s[0] == '+') { /* +N seconds from now */
-        if (!isdigit((unsigned char)s[1]))
+        /* decimal digits and an optional fraction only (no hex, no exponent: not strtod) */
+        const char *p = s + 1;
+        i64 whole = 0, frac = 0, scale = sec;
+        if (!isdigit((unsigned char)*p))
             goto bad;
-        errno = 0;
-        double v = strtod(s + 1, &end);
-        if (errno || *end || !(v > 0) || v > 86400)
+        for (; isdigit((unsigned char)*p); p++)
+            if (whole <= 86400 * 10) /* past a day stays past a day; no overflow */
+                whole = whole * 10 + (*p - '0');
+        if (*p == '.') {
+            if (!isdigit((unsigned char)p[1]))
+                goto bad;
+            for (p++; isdigit((unsigned char)*p); p++)
+                if (scale > 1)
+                    scale /= 10, frac += (*p - '0') * scale;
+        }
+        if (*p || (whole == 0 && frac == 0))
             goto bad;
-        t = now_unix_ns + (i64)(v * 1e9);
+        if (whole > 86400 || (whole == 86400 && frac > 0)) {
+            b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is more than a day ahead", s);
+            return B_EXIT_USAGE;
+        }
+        t = now_unix_ns + whole * sec + frac;
     } else { /* RFC 3339 in UTC: YYYY-MM-DDTHH:MM:SS[.frac](Z|+00:00|-00:00) */
         int Y, M, D, h, m, sc, used = 0;
         struct tm tm;
@@ -8984,6 +8998,11 @@ BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, stru
         time_t tt = timegm(&tm);
         if (tm.tm_mday != D) /* 2026-02-30 normalised to March */
             goto bad;
+        if ((i64)tt > now_unix_ns / sec + 86400 + 1) { /* before the multiply: no overflow */
+            b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.0f s ahead, more than a day",
+                   s, (double)((i64)tt - now_unix_ns / sec));
+            return B_EXIT_USAGE;
+        }
         t = (i64)tt * sec + frac;
     }
     if (t <= now_unix_ns) {
