@@ -17350,7 +17350,7 @@ static int all_main(struct res *res)
     res->end = atomic_load(&b_stop) ? RES_END_SIGNAL : RES_END_LIMIT;
     res->complete = res->end == RES_END_LIMIT;
     if (atomic_load(&b_stop))
-        return b_fail(&res->err, B_EXIT_ENV, "all: interrupted; the page shows what ran");
+        return b_fail(&res->err, B_EXIT_FAIL, "all: interrupted; the page shows what ran");
     res_fact_str(res, "all.verdict", "%s", all_verdicts[worst]);
     return worst == ALL_FAIL ? 2 : worst == ALL_WARN ? 1 : B_EXIT_OK;
 }
