@@ -22906,6 +22906,29 @@ static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
     return ex;
 }
 
+/* --client-index and --client-count for every test and command (the header, the seeds and the
+ * JSON facts read them whatever the workload): both or neither, count >= 1, 0 <= index < count.
+ * The OLTP check adds its shared --rand-seed. A usage error naming the option. */
+static int cli_client_check(struct bench_opts *o, struct b_err *e)
+{
+    i64 i = o->client_index, n = o->client_count;
+    if (i < 0 && n < 0)
+        return B_EXIT_OK;
+    if (n < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
+                      "many clients act as one run", (long long)i);
+    if (n < 1)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
+    if (i < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
+                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
+    if (i >= n)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
+                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
+                      (long long)(n - 1));
+    return B_EXIT_OK;
+}
+
 /* slap's result in mysqlslap's words (rep_slap), before the failure's message if any. */
 static int cli_slap_render(const struct res *res, int ex)
 {
@@ -23477,6 +23500,8 @@ static int cli_dispatch(struct cli *c)
     if (!(k = cli_cmd_find(c->w, c->cmd)))
         return cli_cmd_unknown(c);
     int (*check)(struct bench_opts *o, struct b_err *e) = cli_check_of(c->w, k->check);
+    if (k->hook != CLI_H_NONE && (ex = cli_check(cli_client_check)) != B_EXIT_OK)
+        return ex;
     if (check && (ex = cli_check(check)) != B_EXIT_OK)
         return ex;
     if (k->banner)
