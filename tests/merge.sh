@@ -276,6 +276,16 @@ done
 grep -q -- "--client-index=2: must be below --client-count=2" "$w/cl.err" && ok || bad "client options: cpu: index >= count not named"
 "$B" cpu run --time=1 --client-index=1 --client-count=2 >"$w/cl.out" 2>&1
 grep -q "Client 2 of 2 (client index 1)" "$w/cl.out" && ok || bad "client options: cpu: a valid pair runs, header"
+# --start-at: decimal seconds only (no strtod hex or exponent), far times "more than a day"
+# (no overflow, never "in the past"): usage exit 2
+for sa in +0x10 +1e3; do
+    "$B" cpu run --time=1 --start-at=$sa >/dev/null 2>"$w/err"; rc=$?
+    expect "--start-at=$sa" 2 "not a time"
+done
+for sa in +86401 9999-12-31T23:59:59Z; do
+    "$B" cpu run --time=1 --start-at=$sa >/dev/null 2>"$w/err"; rc=$?
+    expect "--start-at=$sa" 2 "more than a day"
+done
 
 echo "merge: $pass passed, $fail failed"
 [ $fail = 0 ]
