@@ -8985,15 +8985,29 @@ BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, stru
 {
     const i64 sec = 1000000000;
     i64 t;
-    char *end;
     if (s[0] == '+') { /* +N seconds from now */
-        if (!isdigit((unsigned char)s[1]))
+        /* decimal digits and an optional fraction only (no hex, no exponent: not strtod) */
+        const char *p = s + 1;
+        i64 whole = 0, frac = 0, scale = sec;
+        if (!isdigit((unsigned char)*p))
             goto bad;
-        errno = 0;
-        double v = strtod(s + 1, &end);
-        if (errno || *end || !(v > 0) || v > 86400)
+        for (; isdigit((unsigned char)*p); p++)
+            if (whole <= 86400 * 10) /* past a day stays past a day; no overflow */
+                whole = whole * 10 + (*p - '0');
+        if (*p == '.') {
+            if (!isdigit((unsigned char)p[1]))
+                goto bad;
+            for (p++; isdigit((unsigned char)*p); p++)
+                if (scale > 1)
+                    scale /= 10, frac += (*p - '0') * scale;
+        }
+        if (*p || (whole == 0 && frac == 0))
             goto bad;
-        t = now_unix_ns + (i64)(v * 1e9);
+        if (whole > 86400 || (whole == 86400 && frac > 0)) {
+            b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is more than a day ahead", s);
+            return B_EXIT_USAGE;
+        }
+        t = now_unix_ns + whole * sec + frac;
     } else { /* RFC 3339 in UTC: YYYY-MM-DDTHH:MM:SS[.frac](Z|+00:00|-00:00) */
         int Y, M, D, h, m, sc, used = 0;
         struct tm tm;
@@ -9022,6 +9036,11 @@ BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, stru
         time_t tt = timegm(&tm);
         if (tm.tm_mday != D) /* 2026-02-30 normalised to March */
             goto bad;
+        if ((i64)tt > now_unix_ns / sec + 86400 + 1) { /* before the multiply: no overflow */
+            b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.0f s ahead, more than a day",
+                   s, (double)((i64)tt - now_unix_ns / sec));
+            return B_EXIT_USAGE;
+        }
         t = (i64)tt * sec + frac;
     }
     if (t <= now_unix_ns) {
@@ -17433,7 +17452,7 @@ static int all_main(struct res *res)
     res->end = atomic_load(&b_stop) ? RES_END_SIGNAL : RES_END_LIMIT;
     res->complete = res->end == RES_END_LIMIT;
     if (atomic_load(&b_stop))
-        return b_fail(&res->err, B_EXIT_ENV, "all: interrupted; the page shows what ran");
+        return b_fail(&res->err, B_EXIT_FAIL, "all: interrupted; the page shows what ran");
     res_fact_str(res, "all.verdict", "%s", all_verdicts[worst]);
     return worst == ALL_FAIL ? 2 : worst == ALL_WARN ? 1 : B_EXIT_OK;
 }
@@ -23155,6 +23174,29 @@ static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
     return ex;
 }
 
+/* --client-index and --client-count for every test and command (the header, the seeds and the
+ * JSON facts read them whatever the workload): both or neither, count >= 1, 0 <= index < count.
+ * The OLTP check adds its shared --rand-seed. A usage error naming the option. */
+static int cli_client_check(struct bench_opts *o, struct b_err *e)
+{
+    i64 i = o->client_index, n = o->client_count;
+    if (i < 0 && n < 0)
+        return B_EXIT_OK;
+    if (n < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
+                      "many clients act as one run", (long long)i);
+    if (n < 1)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
+    if (i < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
+                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
+    if (i >= n)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
+                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
+                      (long long)(n - 1));
+    return B_EXIT_OK;
+}
+
 /* slap's result in mysqlslap's words (rep_slap), before the failure's message if any. */
 static int cli_slap_render(const struct res *res, int ex)
 {
@@ -23744,6 +23786,8 @@ static int cli_dispatch(struct cli *c)
     if ((ex = cli_event_loops_check(c->w)) != B_EXIT_OK)
         return ex;
     int (*check)(struct bench_opts *o, struct b_err *e) = cli_check_of(c->w, k->check);
+    if (k->hook != CLI_H_NONE && (ex = cli_check(cli_client_check)) != B_EXIT_OK)
+        return ex;
     if (check && (ex = cli_check(check)) != B_EXIT_OK)
         return ex;
     if (k->banner)

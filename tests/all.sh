@@ -208,5 +208,18 @@ else
     echo "all: SKIP: database section (BENCH_MY_PORT unset)"
 fi
 
+# an interrupt: SIGINT during the run ends it at the next safe point, exit 1 (as every
+# command on an interrupt, docs/cli.md), "all: interrupted" said, no file left in --dir
+mkdir -p "$w/di"
+"$B" all --quick --dir="$w/di" >"$w/intr" 2>"$w/intr.err" &
+ipid=$!
+sleep 2
+kill -INT $ipid
+wait $ipid
+ex=$?
+check "SIGINT: exit 1 (got $ex)" '[ $ex = 1 ]'
+check "SIGINT: interrupted said" 'grep -q "all: interrupted" "$w/intr.err"'
+check "SIGINT: no file left in --dir" '[ -z "$(ls -A "$w/di")" ]'
+
 echo "all: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -256,5 +256,36 @@ grep -Eq "total number of events: +$ev3$" "$w/out" && ok || bad "the SIGTERM'd c
 
 "$B" oltp_read_only $C cleanup >/dev/null 2>&1
 $ROOT -e "DROP DATABASE IF EXISTS mergetest" 2>/dev/null
+# --client-index/--client-count for every workload (cpu has no check of its own, oltp's comes
+# after): one without the other, index >= count, count < 1: usage exit 2 naming the option,
+# before anything runs or connects (no header "Client 3 of 2")
+cl_usage() {  # NAME WORKLOAD-ARGS... : exit 2, message naming the option, nothing on stdout
+    n=$1; shift
+    "$B" "$@" >"$w/cl.out" 2>"$w/cl.err"
+    cx=$?
+    if [ $cx = 2 ] && grep -q "^bench: --client-" "$w/cl.err" && ! grep -q "Client" "$w/cl.out"; then ok
+    else bad "client options: $n: exit $cx, $(head -c 200 "$w/cl.err")"; fi
+}
+for wl in "cpu run --time=1" "oltp_read_only run --rand-seed=1 --mysql-port=1"; do
+    cl_usage "$wl: index 2 of 2" $wl --client-index=2 --client-count=2
+    cl_usage "$wl: count alone" $wl --client-count=2
+    cl_usage "$wl: index alone" $wl --client-index=0
+    cl_usage "$wl: count 0" $wl --client-index=0 --client-count=0
+done
+"$B" cpu run --time=1 --client-index=2 --client-count=2 2>"$w/cl.err" >/dev/null
+grep -q -- "--client-index=2: must be below --client-count=2" "$w/cl.err" && ok || bad "client options: cpu: index >= count not named"
+"$B" cpu run --time=1 --client-index=1 --client-count=2 >"$w/cl.out" 2>&1
+grep -q "Client 2 of 2 (client index 1)" "$w/cl.out" && ok || bad "client options: cpu: a valid pair runs, header"
+# --start-at: decimal seconds only (no strtod hex or exponent), far times "more than a day"
+# (no overflow, never "in the past"): usage exit 2
+for sa in +0x10 +1e3; do
+    "$B" cpu run --time=1 --start-at=$sa >/dev/null 2>"$w/err"; rc=$?
+    expect "--start-at=$sa" 2 "not a time"
+done
+for sa in +86401 9999-12-31T23:59:59Z; do
+    "$B" cpu run --time=1 --start-at=$sa >/dev/null 2>"$w/err"; rc=$?
+    expect "--start-at=$sa" 2 "more than a day"
+done
+
 echo "merge: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -40,6 +40,24 @@ static int t_load_start_at_parse(void)
     memset(&e, 0, sizeof(e));
     T_CHECK(load_start_at_parse("2026-12-04T13:00:00Z", now, &t, &e) == B_EXIT_USAGE);
     T_CHECK(strstr(e.msg, "more than a day"));
+    /* far future: compared before the multiply (no overflow), and not "in the past" */
+    static const char *const far[] = {"9999-12-31T23:59:59Z", "+86401", "+86400.5",
+                                      "+99999999999999999999999999"};
+    for (size_t i = 0; i < countof(far); i++) {
+        memset(&e, 0, sizeof(e));
+        T_CHECK(load_start_at_parse(far[i], now, &t, &e) == B_EXIT_USAGE);
+        T_CHECK(strstr(e.msg, "more than a day") && !strstr(e.msg, "past"));
+    }
+    T_CHECK(load_start_at_parse("+86400", now, &t, &e) == B_EXIT_OK && t == now + 86400 * s);
+    T_CHECK(load_start_at_parse("+1.000000001", now, &t, &e) == B_EXIT_OK && t == now + s + 1);
+    /* decimal digits only: no hex, exponent, sign or space that strtod would take */
+    static const char *const notnum[] = {"+0x10", "+1e3", "+1E3", "+0.", "+.5", "+1.5.",
+                                         "+ 5", "+inf", "+nan", "+5 ", "+0.0", "++5"};
+    for (size_t i = 0; i < countof(notnum); i++) {
+        memset(&e, 0, sizeof(e));
+        T_CHECK(load_start_at_parse(notnum[i], now, &t, &e) == B_EXIT_USAGE);
+        T_CHECK(strstr(e.msg, "not a time"));
+    }
     return 0;
 }
 
