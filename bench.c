@@ -9286,7 +9286,29 @@ struct jr_ps {
     size_t nvals, nbytes;      /* counting pass: what the arena must hold */
     struct jr_val *vals;       /* building pass: next free value */
     char *str;                 /* building pass: next free string byte */
+    size_t max_arena;          /* the most arena bytes this document may take */
 };
+
+/* jr_limits - in the counting pass, every 4096 values: past the arena budget, or b_stop set
+ * (SIGINT/SIGTERM), the parse stops with an error. */
+static int jr_limits(struct jr_ps *ps)
+{
+    if (ps->build || (ps->nvals & 0xfff))
+        return B_OK;
+    if (atomic_load(&b_stop)) {
+        b_fail(ps->e, B_EXIT_FAIL, "reading %s: interrupted by %s", ps->what,
+               os_stop_signame());
+        ps->e->rc = B_DONE;
+        return B_DONE;
+    }
+    if (ps->nvals * sizeof(struct jr_val) + ps->nbytes > ps->max_arena) {
+        b_fail(ps->e, B_EXIT_FAIL, "reading %s: more than %zu MiB of values (a bench report "
+               "takes far less: is this a report?)", ps->what, ps->max_arena >> 20);
+        ps->e->rc = B_INVALID;
+        return B_INVALID;
+    }
+    return B_OK;
+}
 
 static const char *jr_found(const u8 *at, const u8 *end, char *buf, size_t n)
 {
@@ -9611,6 +9633,8 @@ static int jr_container(struct jr_ps *ps, struct jr_val *v, int depth)
             jr_ws(ps);
         }
         struct jr_val *kid = jr_newval(ps);
+        if ((rc = jr_limits(ps)) != B_OK)
+            return rc;
         if (kid) {
             kid->key = key;
             kid->keylen = keylen;
@@ -9705,6 +9729,12 @@ static int jr_pass(struct jr_ps *ps, struct jr_val *root)
 BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
                        struct b_err *e)
 {
+    return jr_parse_max(p, len, what, JR_MAX_ARENA_BYTES, doc, e);
+}
+
+BENCH_API int jr_parse_max(const char *p, size_t len, const char *what, size_t max_arena,
+                           struct jr_doc *doc, struct b_err *e)
+{
     struct jr_ps ps;
     int rc;
     memset(doc, 0, sizeof(*doc));
@@ -9720,10 +9750,24 @@ BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_do
     ps.what = what;
     ps.e = e;
     ps.nvals = 1; /* the root */
+    ps.max_arena = max_arena;
     if ((rc = jr_pass(&ps, NULL)) != B_OK)
         return rc;
     size_t vbytes = ps.nvals * sizeof(struct jr_val);
     doc->arena_bytes = vbytes + ps.nbytes;
+    if (doc->arena_bytes > max_arena) {
+        b_fail(e, B_EXIT_FAIL, "reading %s: more than %zu MiB of values (a bench report takes "
+               "far less: is this a report?)", what, max_arena >> 20);
+        doc->arena_bytes = 0;
+        e->rc = B_INVALID;
+        return B_INVALID;
+    }
+    if (atomic_load(&b_stop)) { /* between the passes */
+        b_fail(e, B_EXIT_FAIL, "reading %s: interrupted by %s", what, os_stop_signame());
+        doc->arena_bytes = 0;
+        e->rc = B_DONE;
+        return B_DONE;
+    }
     doc->arena = malloc(doc->arena_bytes);
     if (!doc->arena) {
         b_fail(e, B_EXIT_ENV, "reading %s: out of memory for %zu bytes", what, doc->arena_bytes);
@@ -9743,10 +9787,13 @@ BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_do
     return B_OK;
 }
 
-BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
+/* jr_slurp - the whole of regular file path (at most max bytes) into *out (malloc'd, NUL
+ * after it), its length in *outlen. Returns B_OK or an error with e (see jr_parse_file). */
+static int jr_slurp(const char *path, size_t max, char **out, size_t *outlen, struct b_err *e)
 {
     struct stat st;
-    memset(doc, 0, sizeof(*doc));
+    *out = NULL;
+    *outlen = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         int er = errno;
@@ -9755,13 +9802,13 @@ BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *
         e->sys_errno = er;
         return B_SYSERR;
     }
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)JR_MAX_FILE_BYTES) {
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (u64)st.st_size > (u64)max) {
         int er = errno;
         if (S_ISDIR(st.st_mode))
             b_fail(e, B_EXIT_FAIL, "reading %s: a directory, not a report file", path);
-        else if (S_ISREG(st.st_mode) && st.st_size > (off_t)JR_MAX_FILE_BYTES)
+        else if (S_ISREG(st.st_mode) && (u64)st.st_size > (u64)max)
             b_fail(e, B_EXIT_FAIL, "reading %s: %lld bytes, more than the %u MiB a report may "
-                   "have", path, (long long)st.st_size, JR_MAX_FILE_BYTES >> 20);
+                   "have", path, (long long)st.st_size, (unsigned)(max >> 20));
         else if (!S_ISREG(st.st_mode))
             b_fail(e, B_EXIT_FAIL, "reading %s: not a regular file", path);
         else
@@ -9807,7 +9854,70 @@ BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *
         len += (size_t)r;
     }
     close(fd);
-    int rc = jr_parse(buf, len, path, doc, e);
+    buf[len] = 0;
+    *out = buf;
+    *outlen = len;
+    return B_OK;
+}
+
+BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
+{
+    char *buf;
+    size_t len;
+    memset(doc, 0, sizeof(*doc));
+    int rc = jr_slurp(path, JR_MAX_FILE_BYTES, &buf, &len, e);
+    if (rc != B_OK)
+        return rc;
+    rc = jr_parse(buf, len, path, doc, e);
+    free(buf);
+    return rc;
+}
+
+/* Is the document a bench result ({"type":"result", ...})? */
+static bool jr_is_result(const struct jr_val *root)
+{
+    const struct jr_val *t = jr_get(root, "type");
+    return t && t->type == JR_STR && !strcmp(t->s, "result");
+}
+
+BENCH_API int jr_parse_report(const char *path, size_t max_file, size_t max_arena,
+                              struct jr_doc *doc, struct b_err *e)
+{
+    char *buf;
+    size_t len;
+    memset(doc, 0, sizeof(*doc));
+    int rc = jr_slurp(path, max_file, &buf, &len, e);
+    if (rc != B_OK)
+        return rc;
+    rc = jr_parse_max(buf, len, path, max_arena, doc, e);
+    if (rc == B_INVALID && e->rc == B_INVALID) {
+        /* JSON lines (a run's --format=json stdout): the last line that is a result */
+        size_t end = len;
+        while (end) {
+            while (end && (buf[end - 1] == '\n' || buf[end - 1] == '\r' ||
+                           buf[end - 1] == ' ' || buf[end - 1] == '\t'))
+                end--;
+            size_t start = end;
+            while (start && buf[start - 1] != '\n')
+                start--;
+            if (start == 0)
+                break; /* one line only: the whole-document error stands */
+            struct b_err le;
+            memset(&le, 0, sizeof(le));
+            if (jr_parse_max(buf + start, end - start, path, max_arena, doc, &le) == B_OK) {
+                if (jr_is_result(doc->root)) {
+                    rc = B_OK;
+                    break;
+                }
+                jr_free(doc);
+            } else if (le.rc == B_DONE) {
+                *e = le;
+                rc = B_DONE;
+                break;
+            }
+            end = start;
+        }
+    }
     free(buf);
     return rc;
 }
@@ -18035,6 +18145,8 @@ out:
 
 #define CMP_MAX_FILES 8
 #define CMP_MAX_ROWS 4096
+#define CMP_MAX_FILE_BYTES ((size_t)8 << 20)    /* a report is KiB; bench all's ~100 KiB */
+#define CMP_MAX_ARENA_BYTES ((size_t)256 << 20) /* reader memory for all files together */
 #define CMP_SCHEMA_VERSION 1 /* the schema_version it reads: REP_JSON_SCHEMA_VERSION (asserted in
                                 rep_, which comes later) */
 
@@ -18462,13 +18574,21 @@ static int cmp_main(struct res *res)
                                           "reports (at most %d)", CMP_MAX_FILES);
     }
     x.nfiles = o->cmp_nfiles;
+    size_t budget = CMP_MAX_ARENA_BYTES; /* memory for all the documents together */
     for (int f = 0; f < x.nfiles && ex == B_EXIT_OK; f++) {
         x.path[f] = o->cmp_files[f];
-        int rc = jr_parse_file(x.path[f], &x.doc[f], &res->err);
+        if (atomic_load(&b_stop)) {
+            ex = b_fail(&res->err, B_EXIT_FAIL, "compare: interrupted by %s before reading %s",
+                        os_stop_signame(), x.path[f]);
+            break;
+        }
+        int rc = jr_parse_report(x.path[f], CMP_MAX_FILE_BYTES, budget, &x.doc[f], &res->err);
+        budget -= rc == B_OK ? x.doc[f].arena_bytes : 0;
         if (rc != B_OK) {
             char m[sizeof(res->err.msg)];
             snprintf(m, sizeof(m), "%s", res->err.msg);
-            ex = B_EXIT_ENV; /* cannot be read, or is not bench's (docs/cli.md) */
+            /* cannot be read, or is not bench's (docs/cli.md); interrupted: 1 */
+            ex = rc == B_DONE ? B_EXIT_FAIL : B_EXIT_ENV;
             b_fail(&res->err, ex, "compare: %s", m);
             break;
         }
