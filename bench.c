@@ -18170,6 +18170,7 @@ struct cmp_ctx {
     bool all_report;             /* A is a bench all report */
     struct cmp_row *rows;
     int nrows, caprows;
+    int nlong, ndropped;         /* measures skipped: name too long; past CMP_MAX_ROWS */
 };
 
 static bool cmp_ends(const char *s, const char *suffix)
@@ -18197,11 +18198,17 @@ static int cmp_dir_of(const char *name)
 /* The row named name (added when new, in the order first seen); NULL past CMP_MAX_ROWS. */
 static struct cmp_row *cmp_row(struct cmp_ctx *x, const char *name, const char *path, int dir)
 {
+    if (strlen(name) >= sizeof(x->rows[0].name) || strlen(path) >= sizeof(x->rows[0].path)) {
+        x->nlong++; /* kept whole or not at all: a cut name would never match across files */
+        return NULL;
+    }
     for (int i = 0; i < x->nrows; i++)
         if (!strcmp(x->rows[i].name, name) && x->rows[i].dir == dir)
             return &x->rows[i];
-    if (x->nrows >= CMP_MAX_ROWS)
+    if (x->nrows >= CMP_MAX_ROWS) {
+        x->ndropped++;
         return NULL;
+    }
     if (x->nrows == x->caprows) {
         x->caprows = x->caprows ? 2 * x->caprows : 64;
         x->rows = realloc(x->rows, (size_t)x->caprows * sizeof(*x->rows));
@@ -18249,7 +18256,7 @@ static double cmp_spread(const struct jr_val *iv, const char *sub)
 static void cmp_results(struct cmp_ctx *x, int f, const struct jr_val *r, const char *rp,
                         const char *np, const struct jr_val *iv)
 {
-    char name[96], path[192], sub[128];
+    char name[256], path[384], sub[256];
     double v;
     for (const struct jr_val *m = jr_first(r); m; m = jr_next(m))
         if (m->type == JR_NUM && cmp_ends(m->key, "_per_s") && jr_num(m, &v)) {
@@ -18316,7 +18323,7 @@ static const struct {
 static void cmp_collect(struct cmp_ctx *x, int f)
 {
     const struct jr_val *root = x->doc[f].root, *facts = jr_get(root, "facts");
-    char path[192];
+    char path[384];
     double v;
     for (const struct jr_val *m = jr_first(facts); m; m = jr_next(m)) {
         int dir = cmp_dir_of(m->key);
@@ -18521,8 +18528,8 @@ static void cmp_measures(struct cmp_ctx *x, double noise)
                 mark = "missing";
             else if (a == 0 && b == 0)
                 mark = "same";
-            else if (a == 0) /* no ratio: any change is beyond noise */
-                mark = (b > a) == (r->dir == CMP_HIGHER) ? "better" : "worse";
+            else if (a <= 0 || b < 0) /* no ratio to A, or a negative rate or time */
+                mark = "n/a";
             else {
                 double ratio = b / a;
                 snprintf(key, sizeof(key), "ratio_%d", f + 1);
@@ -18620,6 +18627,12 @@ static int cmp_main(struct res *res)
         }
         cmp_host(&x);
         cmp_measures(&x, o->cmp_noise_pct);
+        if (x.nlong)
+            res_warn(res, "compare_long_names", NULL, "compare: %d measure(s) skipped: names "
+                     "longer than %zu bytes", x.nlong, sizeof(x.rows[0].name) - 1);
+        if (x.ndropped)
+            res_warn(res, "compare_too_many", NULL, "compare: %d measure(s) skipped: more than "
+                     "%d measures", x.ndropped, CMP_MAX_ROWS);
         cmp_checks(&x);
         res->end = RES_END_LIMIT;
         res->complete = true;
@@ -21060,7 +21073,9 @@ _Static_assert(CMP_SCHEMA_VERSION == REP_JSON_SCHEMA_VERSION,
 static const char *rep_cmp_num(char *out, size_t n, double v)
 {
     double a = fabs(v);
-    if (a >= 1000 || (v == floor(v) && a < 1e15))
+    if (a >= 1e15)
+        snprintf(out, n, "%.4g", v); /* not a 309-digit column */
+    else if (a >= 1000 || (v == floor(v) && a < 1e15))
         snprintf(out, n, "%.0f", v);
     else if (a >= 100)
         snprintf(out, n, "%.1f", v);
@@ -21070,6 +21085,26 @@ static const char *rep_cmp_num(char *out, size_t n, double v)
         snprintf(out, n, "%.3f", v);
     else
         snprintf(out, n, "%.3g", v);
+    return out;
+}
+
+/* rep_cmp_esc - s with control characters and DEL escaped (\n, \t, \r, \xHH): every string
+ * compare shows came from a file, and a hostname holding ESC must not drive the terminal. */
+static const char *rep_cmp_esc(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; s && *s && k + 5 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != 0x7f)
+            out[k++] = (char)c;
+        else if (c == '\n' || c == '\t' || c == '\r') {
+            out[k++] = '\\';
+            out[k++] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+        } else
+            k += (size_t)snprintf(out + k, n - k, "\\x%02x", c);
+    }
+    if (n)
+        out[k < n ? k : n - 1] = 0;
     return out;
 }
 
@@ -21083,7 +21118,7 @@ static const char *rep_cmp_host_val(char *out, size_t n, const struct res *s, in
     if (!v)
         snprintf(out, n, "-");
     else if (v->type == RES_STR)
-        snprintf(out, n, "%s", v->str ? v->str : "");
+        rep_cmp_esc(out, n, v->str ? v->str : "");
     else if (v->type == RES_BOOL)
         snprintf(out, n, "%s", v->i ? "yes" : "no");
     else if (v->type == RES_INT && cmp_ends(name, "_bytes") && v->i >= (1 << 30))
@@ -21116,12 +21151,12 @@ static void rep_cmp_text(const struct res *res)
     if (!nf)
         return;
     int n = (int)nf->i, lw = 8, vw = 6, hw = 6;
-    char key[48], v[160], r[32];
+    char key[48], v[160], r[32], e1[512], e2[512], e3[512], e4[512];
     struct buf b = {0};
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *s = &res->steps[i];
         const char *name = rep_fact_str(s, !strcmp(s->command, "check") ? "id" : "name");
-        lw = B_MAX(lw, (int)strlen(name));
+        lw = B_MAX(lw, (int)strlen(rep_cmp_esc(e1, sizeof(e1), name)));
         for (int f = 0; f < n; f++) {
             if (!strcmp(s->command, "host")) {
                 hw = B_MAX(hw, (int)strlen(rep_cmp_host_val(v, sizeof(v), s, f)));
@@ -21143,10 +21178,11 @@ static void rep_cmp_text(const struct res *res)
         snprintf(key, sizeof(key), "file_%d", f + 1);
         snprintf(k2, sizeof(k2), "what_%d", f + 1);
         snprintf(k3, sizeof(k3), "hostname_%d", f + 1);
-        printf("  %c  %s: %s on %s", 'A' + f, rep_fact_str(res, key), rep_fact_str(res, k2),
-               rep_fact_str(res, k3));
+        printf("  %c  %s: %s on %s", 'A' + f, rep_cmp_esc(e1, sizeof(e1), rep_fact_str(res, key)),
+               rep_cmp_esc(e2, sizeof(e2), rep_fact_str(res, k2)),
+               rep_cmp_esc(e3, sizeof(e3), rep_fact_str(res, k3)));
         snprintf(key, sizeof(key), "started_at_%d", f + 1);
-        printf(", %s\n", rep_fact_str(res, key));
+        printf(", %s\n", rep_cmp_esc(e4, sizeof(e4), rep_fact_str(res, key)));
     }
     static const char *const parts[] = {"host", "measure", "check"};
     static const char *const titles[] = {"HOST", "MEASURES", "CHECKS"};
@@ -21165,7 +21201,8 @@ static void rep_cmp_text(const struct res *res)
                 rep_cmp_line(&b);
                 head = true;
             }
-            buf_printf(&b, "  %-*s", lw, rep_fact_str(s, check ? "id" : "name"));
+            buf_printf(&b, "  %-*s", lw,
+                       rep_cmp_esc(e1, sizeof(e1), rep_fact_str(s, check ? "id" : "name")));
             for (int f = 0; f < n; f++) {
                 if (host) {
                     rep_cmp_host_val(v, sizeof(v), s, f);
@@ -21179,7 +21216,7 @@ static void rep_cmp_text(const struct res *res)
                 if (x && x->type == RES_NUM)
                     rep_cmp_num(v, sizeof(v), x->num);
                 else
-                    snprintf(v, sizeof(v), "%s", x && x->type == RES_STR ? x->str : "-");
+                    rep_cmp_esc(v, sizeof(v), x && x->type == RES_STR ? x->str : "-");
                 buf_printf(&b, "  %*s", vw, v);
             }
             if (host || check) {
