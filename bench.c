@@ -9885,6 +9885,7 @@ BENCH_API int jr_parse_report(const char *path, size_t max_file, size_t max_aren
 {
     char *buf;
     size_t len;
+    struct b_err e0 = *e; /* restored when a line is the result */
     memset(doc, 0, sizeof(*doc));
     int rc = jr_slurp(path, max_file, &buf, &len, e);
     if (rc != B_OK)
@@ -9906,6 +9907,7 @@ BENCH_API int jr_parse_report(const char *path, size_t max_file, size_t max_aren
             memset(&le, 0, sizeof(le));
             if (jr_parse_max(buf + start, end - start, path, max_arena, doc, &le) == B_OK) {
                 if (jr_is_result(doc->root)) {
+                    *e = e0;
                     rc = B_OK;
                     break;
                 }
@@ -21229,7 +21231,7 @@ static void rep_cmp_text(const struct res *res)
                 snprintf(key, sizeof(key), "ratio_%d", f + 1);
                 const struct res_fact *x = res_fact(s, key);
                 if (x)
-                    snprintf(r, sizeof(r), "%.3f", x->num);
+                    snprintf(r, sizeof(r), fabs(x->num) < 1e6 ? "%.3f" : "%.3g", x->num);
                 else
                     snprintf(r, sizeof(r), "-");
                 snprintf(key, sizeof(key), "mark_%d", f + 1);
