@@ -9343,7 +9343,29 @@ struct jr_ps {
     size_t nvals, nbytes;      /* counting pass: what the arena must hold */
     struct jr_val *vals;       /* building pass: next free value */
     char *str;                 /* building pass: next free string byte */
+    size_t max_arena;          /* the most arena bytes this document may take */
 };
+
+/* jr_limits - in the counting pass, every 4096 values: past the arena budget, or b_stop set
+ * (SIGINT/SIGTERM), the parse stops with an error. */
+static int jr_limits(struct jr_ps *ps)
+{
+    if (ps->build || (ps->nvals & 0xfff))
+        return B_OK;
+    if (atomic_load(&b_stop)) {
+        b_fail(ps->e, B_EXIT_FAIL, "reading %s: interrupted by %s", ps->what,
+               os_stop_signame());
+        ps->e->rc = B_DONE;
+        return B_DONE;
+    }
+    if (ps->nvals * sizeof(struct jr_val) + ps->nbytes > ps->max_arena) {
+        b_fail(ps->e, B_EXIT_FAIL, "reading %s: more than %zu MiB of values (a bench report "
+               "takes far less: is this a report?)", ps->what, ps->max_arena >> 20);
+        ps->e->rc = B_INVALID;
+        return B_INVALID;
+    }
+    return B_OK;
+}
 
 static const char *jr_found(const u8 *at, const u8 *end, char *buf, size_t n)
 {
@@ -9668,6 +9690,8 @@ static int jr_container(struct jr_ps *ps, struct jr_val *v, int depth)
             jr_ws(ps);
         }
         struct jr_val *kid = jr_newval(ps);
+        if ((rc = jr_limits(ps)) != B_OK)
+            return rc;
         if (kid) {
             kid->key = key;
             kid->keylen = keylen;
@@ -9762,6 +9786,12 @@ static int jr_pass(struct jr_ps *ps, struct jr_val *root)
 BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
                        struct b_err *e)
 {
+    return jr_parse_max(p, len, what, JR_MAX_ARENA_BYTES, doc, e);
+}
+
+BENCH_API int jr_parse_max(const char *p, size_t len, const char *what, size_t max_arena,
+                           struct jr_doc *doc, struct b_err *e)
+{
     struct jr_ps ps;
     int rc;
     memset(doc, 0, sizeof(*doc));
@@ -9777,10 +9807,24 @@ BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_do
     ps.what = what;
     ps.e = e;
     ps.nvals = 1; /* the root */
+    ps.max_arena = max_arena;
     if ((rc = jr_pass(&ps, NULL)) != B_OK)
         return rc;
     size_t vbytes = ps.nvals * sizeof(struct jr_val);
     doc->arena_bytes = vbytes + ps.nbytes;
+    if (doc->arena_bytes > max_arena) {
+        b_fail(e, B_EXIT_FAIL, "reading %s: more than %zu MiB of values (a bench report takes "
+               "far less: is this a report?)", what, max_arena >> 20);
+        doc->arena_bytes = 0;
+        e->rc = B_INVALID;
+        return B_INVALID;
+    }
+    if (atomic_load(&b_stop)) { /* between the passes */
+        b_fail(e, B_EXIT_FAIL, "reading %s: interrupted by %s", what, os_stop_signame());
+        doc->arena_bytes = 0;
+        e->rc = B_DONE;
+        return B_DONE;
+    }
     doc->arena = malloc(doc->arena_bytes);
     if (!doc->arena) {
         b_fail(e, B_EXIT_ENV, "reading %s: out of memory for %zu bytes", what, doc->arena_bytes);
@@ -9800,10 +9844,13 @@ BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_do
     return B_OK;
 }
 
-BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
+/* jr_slurp - the whole of regular file path (at most max bytes) into *out (malloc'd, NUL
+ * after it), its length in *outlen. Returns B_OK or an error with e (see jr_parse_file). */
+static int jr_slurp(const char *path, size_t max, char **out, size_t *outlen, struct b_err *e)
 {
     struct stat st;
-    memset(doc, 0, sizeof(*doc));
+    *out = NULL;
+    *outlen = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         int er = errno;
@@ -9812,13 +9859,13 @@ BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *
         e->sys_errno = er;
         return B_SYSERR;
     }
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)JR_MAX_FILE_BYTES) {
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (u64)st.st_size > (u64)max) {
         int er = errno;
         if (S_ISDIR(st.st_mode))
             b_fail(e, B_EXIT_FAIL, "reading %s: a directory, not a report file", path);
-        else if (S_ISREG(st.st_mode) && st.st_size > (off_t)JR_MAX_FILE_BYTES)
+        else if (S_ISREG(st.st_mode) && (u64)st.st_size > (u64)max)
             b_fail(e, B_EXIT_FAIL, "reading %s: %lld bytes, more than the %u MiB a report may "
-                   "have", path, (long long)st.st_size, JR_MAX_FILE_BYTES >> 20);
+                   "have", path, (long long)st.st_size, (unsigned)(max >> 20));
         else if (!S_ISREG(st.st_mode))
             b_fail(e, B_EXIT_FAIL, "reading %s: not a regular file", path);
         else
@@ -9864,7 +9911,72 @@ BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *
         len += (size_t)r;
     }
     close(fd);
-    int rc = jr_parse(buf, len, path, doc, e);
+    buf[len] = 0;
+    *out = buf;
+    *outlen = len;
+    return B_OK;
+}
+
+BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
+{
+    char *buf;
+    size_t len;
+    memset(doc, 0, sizeof(*doc));
+    int rc = jr_slurp(path, JR_MAX_FILE_BYTES, &buf, &len, e);
+    if (rc != B_OK)
+        return rc;
+    rc = jr_parse(buf, len, path, doc, e);
+    free(buf);
+    return rc;
+}
+
+/* Is the document a bench result ({"type":"result", ...})? */
+static bool jr_is_result(const struct jr_val *root)
+{
+    const struct jr_val *t = jr_get(root, "type");
+    return t && t->type == JR_STR && !strcmp(t->s, "result");
+}
+
+BENCH_API int jr_parse_report(const char *path, size_t max_file, size_t max_arena,
+                              struct jr_doc *doc, struct b_err *e)
+{
+    char *buf;
+    size_t len;
+    struct b_err e0 = *e; /* restored when a line is the result */
+    memset(doc, 0, sizeof(*doc));
+    int rc = jr_slurp(path, max_file, &buf, &len, e);
+    if (rc != B_OK)
+        return rc;
+    rc = jr_parse_max(buf, len, path, max_arena, doc, e);
+    if (rc == B_INVALID && e->rc == B_INVALID) {
+        /* JSON lines (a run's --format=json stdout): the last line that is a result */
+        size_t end = len;
+        while (end) {
+            while (end && (buf[end - 1] == '\n' || buf[end - 1] == '\r' ||
+                           buf[end - 1] == ' ' || buf[end - 1] == '\t'))
+                end--;
+            size_t start = end;
+            while (start && buf[start - 1] != '\n')
+                start--;
+            if (start == 0)
+                break; /* one line only: the whole-document error stands */
+            struct b_err le;
+            memset(&le, 0, sizeof(le));
+            if (jr_parse_max(buf + start, end - start, path, max_arena, doc, &le) == B_OK) {
+                if (jr_is_result(doc->root)) {
+                    *e = e0;
+                    rc = B_OK;
+                    break;
+                }
+                jr_free(doc);
+            } else if (le.rc == B_DONE) {
+                *e = le;
+                rc = B_DONE;
+                break;
+            }
+            end = start;
+        }
+    }
     free(buf);
     return rc;
 }
@@ -18316,6 +18428,8 @@ out:
 
 #define CMP_MAX_FILES 8
 #define CMP_MAX_ROWS 4096
+#define CMP_MAX_FILE_BYTES ((size_t)8 << 20)    /* a report is KiB; bench all's ~100 KiB */
+#define CMP_MAX_ARENA_BYTES ((size_t)256 << 20) /* reader memory for all files together */
 #define CMP_SCHEMA_VERSION 1 /* the schema_version it reads: REP_JSON_SCHEMA_VERSION (asserted in
                                 rep_, which comes later) */
 
@@ -18339,6 +18453,7 @@ struct cmp_ctx {
     bool all_report;             /* A is a bench all report */
     struct cmp_row *rows;
     int nrows, caprows;
+    int nlong, ndropped;         /* measures skipped: name too long; past CMP_MAX_ROWS */
 };
 
 static bool cmp_ends(const char *s, const char *suffix)
@@ -18366,11 +18481,17 @@ static int cmp_dir_of(const char *name)
 /* The row named name (added when new, in the order first seen); NULL past CMP_MAX_ROWS. */
 static struct cmp_row *cmp_row(struct cmp_ctx *x, const char *name, const char *path, int dir)
 {
+    if (strlen(name) >= sizeof(x->rows[0].name) || strlen(path) >= sizeof(x->rows[0].path)) {
+        x->nlong++; /* kept whole or not at all: a cut name would never match across files */
+        return NULL;
+    }
     for (int i = 0; i < x->nrows; i++)
         if (!strcmp(x->rows[i].name, name) && x->rows[i].dir == dir)
             return &x->rows[i];
-    if (x->nrows >= CMP_MAX_ROWS)
+    if (x->nrows >= CMP_MAX_ROWS) {
+        x->ndropped++;
         return NULL;
+    }
     if (x->nrows == x->caprows) {
         x->caprows = x->caprows ? 2 * x->caprows : 64;
         x->rows = realloc(x->rows, (size_t)x->caprows * sizeof(*x->rows));
@@ -18418,7 +18539,7 @@ static double cmp_spread(const struct jr_val *iv, const char *sub)
 static void cmp_results(struct cmp_ctx *x, int f, const struct jr_val *r, const char *rp,
                         const char *np, const struct jr_val *iv)
 {
-    char name[96], path[192], sub[128];
+    char name[256], path[384], sub[256];
     double v;
     for (const struct jr_val *m = jr_first(r); m; m = jr_next(m))
         if (m->type == JR_NUM && cmp_ends(m->key, "_per_s") && jr_num(m, &v)) {
@@ -18485,7 +18606,7 @@ static const struct {
 static void cmp_collect(struct cmp_ctx *x, int f)
 {
     const struct jr_val *root = x->doc[f].root, *facts = jr_get(root, "facts");
-    char path[192];
+    char path[384];
     double v;
     for (const struct jr_val *m = jr_first(facts); m; m = jr_next(m)) {
         int dir = cmp_dir_of(m->key);
@@ -18690,8 +18811,8 @@ static void cmp_measures(struct cmp_ctx *x, double noise)
                 mark = "missing";
             else if (a == 0 && b == 0)
                 mark = "same";
-            else if (a == 0) /* no ratio: any change is beyond noise */
-                mark = (b > a) == (r->dir == CMP_HIGHER) ? "better" : "worse";
+            else if (a <= 0 || b < 0) /* no ratio to A, or a negative rate or time */
+                mark = "n/a";
             else {
                 double ratio = b / a;
                 snprintf(key, sizeof(key), "ratio_%d", f + 1);
@@ -18743,13 +18864,21 @@ static int cmp_main(struct res *res)
                                           "reports (at most %d)", CMP_MAX_FILES);
     }
     x.nfiles = o->cmp_nfiles;
+    size_t budget = CMP_MAX_ARENA_BYTES; /* memory for all the documents together */
     for (int f = 0; f < x.nfiles && ex == B_EXIT_OK; f++) {
         x.path[f] = o->cmp_files[f];
-        int rc = jr_parse_file(x.path[f], &x.doc[f], &res->err);
+        if (atomic_load(&b_stop)) {
+            ex = b_fail(&res->err, B_EXIT_FAIL, "compare: interrupted by %s before reading %s",
+                        os_stop_signame(), x.path[f]);
+            break;
+        }
+        int rc = jr_parse_report(x.path[f], CMP_MAX_FILE_BYTES, budget, &x.doc[f], &res->err);
+        budget -= rc == B_OK ? x.doc[f].arena_bytes : 0;
         if (rc != B_OK) {
             char m[sizeof(res->err.msg)];
             snprintf(m, sizeof(m), "%s", res->err.msg);
-            ex = B_EXIT_ENV; /* cannot be read, or is not bench's (docs/cli.md) */
+            /* cannot be read, or is not bench's (docs/cli.md); interrupted: 1 */
+            ex = rc == B_DONE ? B_EXIT_FAIL : B_EXIT_ENV;
             b_fail(&res->err, ex, "compare: %s", m);
             break;
         }
@@ -18781,6 +18910,12 @@ static int cmp_main(struct res *res)
         }
         cmp_host(&x);
         cmp_measures(&x, o->cmp_noise_pct);
+        if (x.nlong)
+            res_warn(res, "compare_long_names", NULL, "compare: %d measure(s) skipped: names "
+                     "longer than %zu bytes", x.nlong, sizeof(x.rows[0].name) - 1);
+        if (x.ndropped)
+            res_warn(res, "compare_too_many", NULL, "compare: %d measure(s) skipped: more than "
+                     "%d measures", x.ndropped, CMP_MAX_ROWS);
         cmp_checks(&x);
         res->end = RES_END_LIMIT;
         res->complete = true;
@@ -21227,7 +21362,9 @@ _Static_assert(CMP_SCHEMA_VERSION == REP_JSON_SCHEMA_VERSION,
 static const char *rep_cmp_num(char *out, size_t n, double v)
 {
     double a = fabs(v);
-    if (a >= 1000 || (v == floor(v) && a < 1e15))
+    if (a >= 1e15)
+        snprintf(out, n, "%.4g", v); /* not a 309-digit column */
+    else if (a >= 1000 || (v == floor(v) && a < 1e15))
         snprintf(out, n, "%.0f", v);
     else if (a >= 100)
         snprintf(out, n, "%.1f", v);
@@ -21237,6 +21374,26 @@ static const char *rep_cmp_num(char *out, size_t n, double v)
         snprintf(out, n, "%.3f", v);
     else
         snprintf(out, n, "%.3g", v);
+    return out;
+}
+
+/* rep_cmp_esc - s with control characters and DEL escaped (\n, \t, \r, \xHH): every string
+ * compare shows came from a file, and a hostname holding ESC must not drive the terminal. */
+static const char *rep_cmp_esc(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; s && *s && k + 5 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != 0x7f)
+            out[k++] = (char)c;
+        else if (c == '\n' || c == '\t' || c == '\r') {
+            out[k++] = '\\';
+            out[k++] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+        } else
+            k += (size_t)snprintf(out + k, n - k, "\\x%02x", c);
+    }
+    if (n)
+        out[k < n ? k : n - 1] = 0;
     return out;
 }
 
@@ -21250,7 +21407,7 @@ static const char *rep_cmp_host_val(char *out, size_t n, const struct res *s, in
     if (!v)
         snprintf(out, n, "-");
     else if (v->type == RES_STR)
-        snprintf(out, n, "%s", v->str ? v->str : "");
+        rep_cmp_esc(out, n, v->str ? v->str : "");
     else if (v->type == RES_BOOL)
         snprintf(out, n, "%s", v->i ? "yes" : "no");
     else if (v->type == RES_INT && cmp_ends(name, "_bytes") && v->i >= (1 << 30))
@@ -21283,12 +21440,12 @@ static void rep_cmp_text(const struct res *res)
     if (!nf)
         return;
     int n = (int)nf->i, lw = 8, vw = 6, hw = 6;
-    char key[48], v[160], r[32];
+    char key[48], v[160], r[32], e1[512], e2[512], e3[512], e4[512];
     struct buf b = {0};
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *s = &res->steps[i];
         const char *name = rep_fact_str(s, !strcmp(s->command, "check") ? "id" : "name");
-        lw = B_MAX(lw, (int)strlen(name));
+        lw = B_MAX(lw, (int)strlen(rep_cmp_esc(e1, sizeof(e1), name)));
         for (int f = 0; f < n; f++) {
             if (!strcmp(s->command, "host")) {
                 hw = B_MAX(hw, (int)strlen(rep_cmp_host_val(v, sizeof(v), s, f)));
@@ -21310,10 +21467,11 @@ static void rep_cmp_text(const struct res *res)
         snprintf(key, sizeof(key), "file_%d", f + 1);
         snprintf(k2, sizeof(k2), "what_%d", f + 1);
         snprintf(k3, sizeof(k3), "hostname_%d", f + 1);
-        printf("  %c  %s: %s on %s", 'A' + f, rep_fact_str(res, key), rep_fact_str(res, k2),
-               rep_fact_str(res, k3));
+        printf("  %c  %s: %s on %s", 'A' + f, rep_cmp_esc(e1, sizeof(e1), rep_fact_str(res, key)),
+               rep_cmp_esc(e2, sizeof(e2), rep_fact_str(res, k2)),
+               rep_cmp_esc(e3, sizeof(e3), rep_fact_str(res, k3)));
         snprintf(key, sizeof(key), "started_at_%d", f + 1);
-        printf(", %s\n", rep_fact_str(res, key));
+        printf(", %s\n", rep_cmp_esc(e4, sizeof(e4), rep_fact_str(res, key)));
     }
     static const char *const parts[] = {"host", "measure", "check"};
     static const char *const titles[] = {"HOST", "MEASURES", "CHECKS"};
@@ -21332,7 +21490,8 @@ static void rep_cmp_text(const struct res *res)
                 rep_cmp_line(&b);
                 head = true;
             }
-            buf_printf(&b, "  %-*s", lw, rep_fact_str(s, check ? "id" : "name"));
+            buf_printf(&b, "  %-*s", lw,
+                       rep_cmp_esc(e1, sizeof(e1), rep_fact_str(s, check ? "id" : "name")));
             for (int f = 0; f < n; f++) {
                 if (host) {
                     rep_cmp_host_val(v, sizeof(v), s, f);
@@ -21346,7 +21505,7 @@ static void rep_cmp_text(const struct res *res)
                 if (x && x->type == RES_NUM)
                     rep_cmp_num(v, sizeof(v), x->num);
                 else
-                    snprintf(v, sizeof(v), "%s", x && x->type == RES_STR ? x->str : "-");
+                    rep_cmp_esc(v, sizeof(v), x && x->type == RES_STR ? x->str : "-");
                 buf_printf(&b, "  %*s", vw, v);
             }
             if (host || check) {
@@ -21359,7 +21518,7 @@ static void rep_cmp_text(const struct res *res)
                 snprintf(key, sizeof(key), "ratio_%d", f + 1);
                 const struct res_fact *x = res_fact(s, key);
                 if (x)
-                    snprintf(r, sizeof(r), "%.3f", x->num);
+                    snprintf(r, sizeof(r), fabs(x->num) < 1e6 ? "%.3f" : "%.3g", x->num);
                 else
                     snprintf(r, sizeof(r), "-");
                 snprintf(key, sizeof(key), "mark_%d", f + 1);

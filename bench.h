@@ -592,6 +592,7 @@ enum jr_type { JR_NULL, JR_FALSE, JR_TRUE, JR_NUM, JR_STR, JR_ARR, JR_OBJ };
 
 #define JR_MAX_DEPTH 64                     /* nesting of arrays and objects */
 #define JR_MAX_FILE_BYTES (64u << 20)       /* jr_parse_file refuses larger files */
+#define JR_MAX_ARENA_BYTES ((size_t)256 << 20) /* jr_parse: the most memory one document takes */
 
 /* One value of a parsed document; all of them live in the document's one arena. */
 struct jr_val {
@@ -623,12 +624,23 @@ struct jr_doc {
  * (b_fail, exit code B_EXIT_FAIL): "reading WHAT: line L col C: expected ',' or '}'". */
 BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
                        struct b_err *e) B_MUSTCHECK B_UNUSED;
+/* jr_parse_max - jr_parse with a budget: a document whose values and strings would take more
+ * than max_arena bytes is refused (B_INVALID) before any is allocated. jr_parse's budget is
+ * JR_MAX_ARENA_BYTES. Either stops with B_DONE ("interrupted by SIGINT") when b_stop is set. */
+BENCH_API int jr_parse_max(const char *p, size_t len, const char *what, size_t max_arena,
+                           struct jr_doc *doc, struct b_err *e) B_MUSTCHECK B_UNUSED;
 /* jr_parse_file - read path (a regular file of at most JR_MAX_FILE_BYTES, no FIFO, device or
  * directory) and parse it. Return values: B_OK; B_SYSERR with e (exit code B_EXIT_ENV) when
  * it cannot be opened or read; B_INVALID with e (B_EXIT_FAIL) when it is not a regular file,
  * too large or not JSON. */
 BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
     B_MUSTCHECK B_UNUSED;
+/* jr_parse_report - jr_parse_file with limits (max_file bytes of file, max_arena of memory)
+ * that also reads JSON lines (a run's --format=json stdout): when the whole file is not one
+ * JSON document and has more than one line, the last line that parses as a result document
+ * ({"type":"result"}) is taken; with none, the whole-file error stands. */
+BENCH_API int jr_parse_report(const char *path, size_t max_file, size_t max_arena,
+                              struct jr_doc *doc, struct b_err *e) B_MUSTCHECK B_UNUSED;
 /* jr_free - release the document (its values and strings); zeroes it. */
 BENCH_API void jr_free(struct jr_doc *doc) B_UNUSED;
 /* jr_get - the first member of object o named name; NULL if o is not an object or has none. */

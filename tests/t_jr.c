@@ -307,3 +307,33 @@ static int t_cmp_dir(void)
     }
     return 0;
 }
+
+/* jr_parse_max: a budget refuses "[1,1,...]" before allocating; b_stop (SIGINT) stops a
+ * parse with "interrupted by SIGINT". */
+static int t_jr_limits(void)
+{
+    size_t n = 2 * 100000 + 1;
+    char *s = b_xmalloc(n + 2);
+    s[0] = '[';
+    for (size_t i = 0; i < 100000; i++)
+        memcpy(s + 1 + 2 * i, "1,", 2);
+    s[n - 1] = '1';
+    s[n] = ']';
+    struct jr_doc d;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    T_CHECK(jr_parse_max(s, n + 1, "ones", (size_t)1 << 20, &d, &e) == B_INVALID);
+    T_CHECK(strstr(e.msg, "more than 1 MiB of values") != NULL);
+    T_CHECK(d.arena == NULL);
+    memset(&e, 0, sizeof(e));
+    T_CHECK(jr_parse_max(s, n + 1, "ones", (size_t)64 << 20, &d, &e) == B_OK);
+    jr_free(&d);
+    atomic_store(&b_stop, SIGINT);
+    memset(&e, 0, sizeof(e));
+    int rc = jr_parse_max(s, n + 1, "ones", (size_t)64 << 20, &d, &e);
+    atomic_store(&b_stop, 0);
+    T_CHECK(rc == B_DONE);
+    T_CHECK(strstr(e.msg, "interrupted by SIGINT") != NULL);
+    free(s);
+    return 0;
+}

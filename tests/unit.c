@@ -189,6 +189,7 @@ static const struct {
     {"jr_values", t_jr_values},
     {"jr_files", t_jr_files},
     {"jr_roundtrip", t_jr_roundtrip},
+    {"jr_limits", t_jr_limits},
     {"all_lat_knees", t_all_lat_knees},
     {"all_conn_swap", t_all_conn_swap},
     {"cmp_dir", t_cmp_dir},
