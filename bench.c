@@ -992,6 +992,10 @@ static const struct opt_def opt_mysql[] = {
         "run the --threads connections of the OLTP workloads on this many event-loop threads "
         "(epoll); 0: a thread per connection, as sysbench",
         NULL, OPT_F_EXT),
+    OPT("event-backend", ENUM, event_backend, "epoll", 0, 0, "epoll,io_uring,auto",
+        "how the event loops wait for their sockets %C: io_uring (multishot poll), auto: "
+        "io_uring where the kernel grants it, else epoll",
+        "unknown event backend: %s", OPT_F_EXT),
 };
 
 /* The general tables with their help titles, in `sysbench --help` order. */
@@ -12457,10 +12461,18 @@ static int io_cleanup(struct res *res)
  * The workload runs an event without blocking through its ev_start/ev_step hooks (OLTP: the
  * event's program, oltp_ev_*), which say what they wait for (EVL_WANT_READ/WRITE) on ev_fd.
  *
- * Mechanism: epoll, edge-triggered, each socket registered once for reading and writing
- * (EPOLLET): no epoll_ctl per statement; the hooks read and write until the socket would
- * block before they say they wait (myc_step's contract), so an edge follows. A socket that
- * changes (a reconnect) is registered anew; a closed one leaves the set by itself.
+ * Mechanism (--event-backend, evl_be_*): epoll, edge-triggered, each socket registered once
+ * for reading and writing (EPOLLET): no epoll_ctl per statement; the hooks read and write
+ * until the socket would block before they say they wait (myc_step's contract), so an edge
+ * follows. A socket that changes (a reconnect) is registered anew; a closed one leaves the
+ * set by itself. Or io_uring (uring_ above): one multishot IORING_OP_POLL_ADD per socket
+ * (a completion per wakeup, as an edge) and one io_uring_enter per turn that submits the
+ * new polls and the removals and waits with a timeout (IORING_ENTER_EXT_ARG, Linux 5.11+);
+ * a poll holds its socket open, so a replaced socket's poll is removed (POLL_REMOVE by its
+ * user_data: the client's index and watch number, so late completions are recognized).
+ * Measured (tests/perf/evl.sh): both make the same syscalls per statement (a send and a
+ * recv; the wait is shared by all ready clients), so epoll, which works everywhere, is the
+ * default and io_uring is chosen by --event-backend=io_uring or auto.
  * Per loop: a FIFO of clients ready to start an event (after one ends: no client runs two
  * in a row while others wait) and, under --rate, a FIFO of clients holding an arrival that
  * is not due yet. Arrivals are claimed in time order from the run's one arrival process
@@ -12500,7 +12512,12 @@ static int evl_pop(struct evl_fifo *q)
 struct evl {
     struct load_loop *lp;
     struct load_run *r;
-    int ep;                  /* the epoll set */
+    int be;                  /* EVL_BE_EPOLL or EVL_BE_URING */
+    int ep;                  /* the epoll set, or -1 */
+    struct uring u;          /* io_uring: the ring (u.fd -1 when epoll) */
+    u32 *watch;              /* io_uring: each client's current poll number (user_data) */
+    u32 *mark;               /* io_uring: the turn a client was last reported in */
+    u32 turn;                /* io_uring: turns of evl_be_wait */
     int live;                /* clients not done */
     struct evl_fifo ready;   /* clients to start an event now */
     struct evl_fifo wait;    /* --rate: clients whose claimed arrival is ahead, in time order */
@@ -12517,14 +12534,114 @@ static void evl_done(struct evl *e, struct load_thread *t)
     atomic_store_explicit(&e->lp->live, e->live, memory_order_relaxed);
 }
 
-/* Keep t's socket in the epoll set (a new one after a reconnect). */
-static int evl_track(struct evl *e, struct load_thread *t)
+/* ---- the backend: watch a socket, wait with a timeout for ready clients ---- */
+
+#define EVL_UD_NONE UINT64_MAX /* user_data of a POLL_REMOVE: its completion is ignored */
+
+BENCH_API const char *evl_backend_name(int be)
 {
-    int fd = e->r->w->ev_fd(t);
-    if (fd == t->ev_fd && t->ev_sock_gen == t->ev_sock_seen)
+    return be == EVL_BE_URING ? "io_uring" : "epoll";
+}
+
+/* evl_ud - an io_uring user_data: the watch number (high half) and the client's index in its
+ * loop (low half); evl_ud_client reads it back: the index, or -1 for a stale completion (a
+ * poll since removed or replaced) or one that is not a client's. */
+static u64 evl_ud(u32 watch, u32 idx)
+{
+    return (u64)watch << 32 | idx;
+}
+
+static int evl_ud_client(u64 ud, const u32 *watch, int n)
+{
+    if (ud == EVL_UD_NONE || (ud & 0xffffffffu) >= (u64)n)
+        return -1;
+    int idx = (int)(ud & 0xffffffffu);
+    return watch[idx] == (u32)(ud >> 32) ? idx : -1;
+}
+
+/* evl_uring_entries - the ring's SQ size for n clients: a power of two with room for a poll
+ * and a removal per client in one turn (the CQ is twice that), 64..4096. */
+static unsigned evl_uring_entries(int n)
+{
+    unsigned want = (unsigned)B_MIN(B_MAX(n, 1), 2048) * 2u, q = 64;
+    while (q < want)
+        q *= 2;
+    return q;
+}
+
+/* The next SQE, submitting the filled ones first when the SQ is full. */
+static struct io_uring_sqe *evl_uring_sqe(struct evl *e)
+{
+    struct io_uring_sqe *sqe = uring_sqe(&e->u);
+    if (!sqe && uring_submit(&e->u, 0) == B_OK)
+        sqe = uring_sqe(&e->u);
+    return sqe;
+}
+
+/* evl_be_open - the loop's epoll set or ring. B_OK, or an error with *be filled. */
+static int evl_be_open(struct evl *e, struct b_err *be)
+{
+    if (e->be == EVL_BE_URING) {
+        int rc = uring_setup(&e->u, evl_uring_entries(e->lp->n), be);
+        if (rc < 0)
+            return b_seterr(be, rc, be->sys_errno, "event loop %d: %s", e->lp->id, be->msg);
+        size_t n = (size_t)B_MAX(e->lp->n, 1);
+        e->watch = b_xcalloc(n, sizeof(u32));
+        e->mark = b_xcalloc(n, sizeof(u32));
         return B_OK;
-    t->ev_fd = -1; /* the old socket was closed: it left the set by itself */
-    t->ev_sock_seen = t->ev_sock_gen;
+    }
+    e->ep = epoll_create1(EPOLL_CLOEXEC);
+    if (e->ep < 0)
+        return b_seterr(be, B_SYSERR, errno, "event loop %d: epoll_create1 failed: %s",
+                        e->lp->id, strerror(errno));
+    return B_OK;
+}
+
+static void evl_be_close(struct evl *e)
+{
+    if (e->ep >= 0)
+        close(e->ep);
+    e->ep = -1;
+    if (e->u.fd >= 0) /* its polls go with it, and the sockets they held */
+        uring_free(&e->u);
+    free(e->watch);
+    free(e->mark);
+    e->watch = e->mark = NULL;
+}
+
+/* evl_be_watch - t's socket is now fd (-1: none); old_fd was watched before (-1: none).
+ * epoll: a closed socket left the set by itself. io_uring: the old poll is removed (it
+ * holds the old socket open) and a multishot poll added for the new one; both go to the
+ * kernel with the next wait. */
+static int evl_be_watch(struct evl *e, struct load_thread *t, int old_fd, int fd)
+{
+    if (e->be == EVL_BE_URING) {
+        u32 idx = (u32)(t->id - e->lp->first);
+        struct io_uring_sqe *sqe;
+        if (old_fd >= 0) {
+            if (!(sqe = evl_uring_sqe(e)))
+                goto fail;
+            sqe->opcode = IORING_OP_POLL_REMOVE;
+            sqe->fd = -1;
+            sqe->addr = evl_ud(e->watch[idx], idx);
+            sqe->user_data = EVL_UD_NONE;
+        }
+        e->watch[idx]++; /* the old poll's late completions are stale from here on */
+        if (fd < 0)
+            return B_OK;
+        if (!(sqe = evl_uring_sqe(e)))
+            goto fail;
+        sqe->opcode = IORING_OP_POLL_ADD;
+        sqe->fd = fd;
+        sqe->len = IORING_POLL_ADD_MULTI;
+        sqe->poll32_events = POLLIN | POLLOUT | POLLRDHUP;
+        sqe->user_data = evl_ud(e->watch[idx], idx);
+        return B_OK;
+    fail:
+        return b_seterr(&t->err, B_SYSERR, errno, "event loop %d: watching the socket of "
+                        "client %d failed: io_uring_enter: %s", e->lp->id, t->id,
+                        strerror(errno));
+    }
     if (fd < 0)
         return B_OK;
     struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
@@ -12533,8 +12650,84 @@ static int evl_track(struct evl *e, struct load_thread *t)
         (errno != EEXIST || epoll_ctl(e->ep, EPOLL_CTL_MOD, fd, &ev) < 0))
         return b_seterr(&t->err, B_SYSERR, errno, "event loop %d: watching the socket of "
                         "client %d failed: %s", e->lp->id, t->id, strerror(errno));
-    t->ev_fd = fd;
     return B_OK;
+}
+
+/* evl_uring_wait - submit what evl_be_watch filled and wait up to ms for completions (one
+ * io_uring_enter). Returns B_OK (a timeout or a signal included) or B_SYSERR. */
+static int evl_uring_wait(struct uring *u, int ms)
+{
+    struct __kernel_timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long long)(ms % 1000) * 1000000};
+    struct io_uring_getevents_arg arg = {.ts = (u64)(uintptr_t)&ts};
+    unsigned n = u->local_tail - __atomic_load_n(u->sq_head, __ATOMIC_ACQUIRE);
+    __atomic_store_n(u->sq_tail, u->local_tail, __ATOMIC_RELEASE);
+    u->published = u->local_tail;
+    long rc = syscall(__NR_io_uring_enter, u->fd, n, ms > 0 ? 1u : 0u,
+                      IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, &arg, sizeof(arg));
+    if (rc < 0 && errno != ETIME && errno != EINTR && errno != EAGAIN && errno != EBUSY)
+        return B_SYSERR;
+    return B_OK;
+}
+
+/* evl_be_wait - wait up to ms for sockets; the clients they belong to go to out[0..max)
+ * (each once). Returns their count, or B_SYSERR (errno). */
+static int evl_be_wait(struct evl *e, int ms, struct load_thread **out, int max)
+{
+    struct load_run *r = e->r;
+    if (e->be != EVL_BE_URING) {
+        struct epoll_event evs[EVL_MAXEV];
+        int n = epoll_wait(e->ep, evs, B_MIN(max, EVL_MAXEV), ms);
+        if (n < 0)
+            return errno == EINTR ? 0 : B_SYSERR;
+        for (int k = 0; k < n; k++)
+            out[k] = evs[k].data.ptr;
+        return n;
+    }
+    if (evl_uring_wait(&e->u, ms) < 0)
+        return B_SYSERR;
+    e->turn++;
+    int n = 0;
+    struct io_uring_cqe *cqe;
+    while (n < max && (cqe = uring_cqe(&e->u))) {
+        u64 ud = cqe->user_data;
+        int res = cqe->res;
+        bool more = (cqe->flags & IORING_CQE_F_MORE) != 0;
+        uring_cqe_seen(&e->u);
+        int idx = evl_ud_client(ud, e->watch, e->lp->n);
+        if (idx < 0)
+            continue;
+        struct load_thread *t = &r->thr[e->lp->first + idx];
+        if (!more && res >= 0 && t->ev_fd >= 0) {
+            /* the multishot poll ended (a full CQ, or a kernel without multishot): again */
+            struct io_uring_sqe *sqe = evl_uring_sqe(e);
+            if (sqe) {
+                sqe->opcode = IORING_OP_POLL_ADD;
+                sqe->fd = t->ev_fd;
+                sqe->len = IORING_POLL_ADD_MULTI;
+                sqe->poll32_events = POLLIN | POLLOUT | POLLRDHUP;
+                sqe->user_data = ud;
+            }
+        }
+        if (e->mark[idx] == e->turn)
+            continue;
+        e->mark[idx] = e->turn;
+        out[n++] = t;
+    }
+    return n;
+}
+
+/* Keep t's socket watched (a new one after a reconnect). */
+static int evl_track(struct evl *e, struct load_thread *t)
+{
+    int fd = e->r->w->ev_fd(t), old = t->ev_fd;
+    if (fd == t->ev_fd && t->ev_sock_gen == t->ev_sock_seen)
+        return B_OK;
+    t->ev_fd = -1;
+    t->ev_sock_seen = t->ev_sock_gen;
+    int rc = evl_be_watch(e, t, old, fd);
+    if (rc == B_OK)
+        t->ev_fd = fd;
+    return rc;
 }
 
 /* What ev_start/ev_step said for client t: wait, done (record, ready again), or finished. */
@@ -12652,7 +12845,7 @@ static int evl_init(struct evl *e)
 static void evl_loop(struct evl *e)
 {
     struct load_run *r = e->r;
-    struct epoll_event evs[EVL_MAXEV];
+    struct load_thread *evs[EVL_MAXEV];
     u64 last_scan = clk_now_ns();
     for (int i = 0; i < e->lp->n; i++)
         evl_push(&e->ready, i);
@@ -12692,9 +12885,20 @@ static void evl_loop(struct evl *e)
         if (e->wait.len)
             wake = B_MIN(wake, r->thr[e->lp->first + e->wait.v[e->wait.head]].ev_intended_ns);
         int ms = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
-        int n = epoll_wait(e->ep, evs, EVL_MAXEV, ms);
+        int n = evl_be_wait(e, ms, evs, EVL_MAXEV);
+        if (n < 0) {
+            struct b_err be;
+            memset(&be, 0, sizeof(be));
+            load_fail(r, b_seterr(&be, B_SYSERR, errno, "event loop %d: waiting with %s "
+                                  "failed: %s", e->lp->id, evl_backend_name(e->be),
+                                  strerror(errno)),
+                      &be);
+            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++)
+                evl_done(e, &r->thr[i]);
+            break;
+        }
         for (int k = 0; k < n; k++) {
-            struct load_thread *t = evs[k].data.ptr;
+            struct load_thread *t = evs[k];
             if (t->ev_state != EVL_C_BUSY) /* an edge between events: nothing waits on it */
                 continue;
             t->ev_last_ns = now;
@@ -12724,18 +12928,15 @@ BENCH_API void *evl_thread(void *arg)
 {
     struct load_loop *lp = arg;
     struct load_run *r = lp->run;
-    struct evl e = {.lp = lp, .r = r, .ep = -1};
+    struct evl e = {.lp = lp, .r = r, .be = r->evl_backend, .ep = -1, .u = {.fd = -1}};
     atomic_store_explicit(&lp->live, lp->n, memory_order_relaxed);
     int rc = evl_init(&e);
     if (rc == B_OK) {
-        e.ep = epoll_create1(EPOLL_CLOEXEC);
-        if (e.ep < 0) {
-            struct b_err be;
-            memset(&be, 0, sizeof(be));
-            rc = b_seterr(&be, B_SYSERR, errno, "event loop %d: epoll_create1 failed: %s",
-                          lp->id, strerror(errno));
+        struct b_err be;
+        memset(&be, 0, sizeof(be));
+        rc = evl_be_open(&e, &be);
+        if (rc < 0)
             load_fail(r, rc, &be);
-        }
     }
     size_t cap = (size_t)B_MAX(lp->n, 1);
     e.ready = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
@@ -12751,13 +12952,12 @@ BENCH_API void *evl_thread(void *arg)
 
     if (rc == B_OK && !atomic_load(&r->failed))
         evl_loop(&e);
+    evl_be_close(&e); /* first: io_uring's polls hold the sockets open */
     for (int i = lp->first; i < lp->first + lp->n; i++) {
         atomic_store_explicit(&r->thr[i].busy, 0, memory_order_relaxed);
         if (r->w->thread_done && r->thr[i].wl)
             r->w->thread_done(&r->thr[i]);
     }
-    if (e.ep >= 0)
-        close(e.ep);
     free(e.ready.v);
     free(e.wait.v);
     free(e.again.v);
@@ -12767,6 +12967,44 @@ BENCH_API void *evl_thread(void *arg)
     pthread_cond_broadcast(&r->cv_done);
     pthread_mutex_unlock(&r->mu);
     return NULL;
+}
+
+/* evl_uring_usable - can this process have a ring for an event loop (setup, and a wait with
+ * a timeout: IORING_ENTER_EXT_ARG)? B_OK, or the refusal in *e. */
+static int evl_uring_usable(struct b_err *e)
+{
+    struct uring u;
+    int rc = uring_setup(&u, 2, e);
+    if (rc < 0)
+        return rc;
+    if (evl_uring_wait(&u, 0) < 0) {
+        int err = errno;
+        uring_free(&u);
+        return b_seterr(e, B_UNSUPPORTED, err, "io_uring_enter with a timeout failed: %s (%s); "
+                        "the kernel lacks IORING_ENTER_EXT_ARG (Linux < 5.11)", strerror(err),
+                        b_errno_name(err));
+    }
+    uring_free(&u);
+    return B_OK;
+}
+
+BENCH_API int evl_backend_pick(struct load_run *r)
+{
+    r->evl_backend = EVL_BE_EPOLL;
+    if (!r->nloops || r->o->event_backend == EVL_BE_EPOLL)
+        return B_OK;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    int rc = evl_uring_usable(&e);
+    if (rc == B_OK) {
+        r->evl_backend = EVL_BE_URING;
+        return B_OK;
+    }
+    if (r->o->event_backend == EVL_BE_AUTO) /* the fallback; the run header says epoll */
+        return B_OK;
+    rc = b_seterr(&r->err, rc, e.sys_errno, "event loops: --event-backend=io_uring: %s", e.msg);
+    b_hint(&r->err, "use --event-backend=epoll (or auto: io_uring where granted, else epoll)");
+    return rc;
 }
 
 /*== 18 oltp_ : sysbench's OLTP workloads over the myc_ client ===============*/
@@ -14559,7 +14797,7 @@ static int oltp_init(struct load_run *r)
     /* connections on event loops: the bench persona's header and the JSON facts say so (a
      * thread per connection, sysbench's way, goes unsaid: its output stays sysbench's) */
     if (r->nloops) {
-        res_fact_str(r->res, "client_io", "%s", "epoll");
+        res_fact_str(r->res, "client_io", "%s", evl_backend_name(r->evl_backend));
         res_fact_int(r->res, "event_loops", r->nloops);
     }
     if (!o->mysql_dry_run) { /* the workers' logins: bounded, retried, with progress */
@@ -19234,6 +19472,8 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
     if (w->facts)
         w->facts(r);
     rc = load_start_at_setup(r); /* --start-at: the clock's state, a refusal */
+    if (rc == B_OK)
+        rc = evl_backend_pick(r); /* --event-backend: what the loops wait with */
     if (rc == B_OK) {
         wl_phase(res, RES_PH_HEADER);
         rc = w->init ? w->init(r) : B_OK;

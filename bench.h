@@ -317,6 +317,7 @@ struct bench_opts {
     bool db_debug, mysql_ssl, mysql_compression, mysql_debug, mysql_dry_run, no_defaults;
     i64 mysql_connect_timeout, mysql_io_timeout;
     i64 event_loops; /* --event-loops: 0 = a thread per connection */
+    int event_backend; /* --event-backend: EVL_BE_EPOLL, EVL_BE_URING, EVL_BE_AUTO */
     u64 max_allowed_packet;       /* --max-allowed-packet: cap of one packet from the server */
     bool get_server_pubkey;       /* --get-server-public-key: RSA key request over plain TCP */
     bool debug_proto;             /* --debug=proto: hex dump of every packet */
@@ -554,6 +555,8 @@ struct load_run {
     int nloops;                    /* event loops running the clients (evl_), 0: a thread per
                                       client (load_worker) */
     struct load_loop *loops;       /* [nloops] */
+    int evl_backend;               /* what the loops wait with: EVL_BE_EPOLL or EVL_BE_URING
+                                      (evl_backend_pick) */
     struct bench_opts o_own;       /* wl_run's copy of the caller's options (o points here):
                                       an abandoned run outlives the caller's */
     struct res *res_own;           /* an abandoned run's own result (res points here): the
@@ -827,6 +830,16 @@ BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src
  * then runs their events (wl_def.ev_start/ev_step) until the run's limits; load_start's
  * worker when the run has loops. */
 BENCH_API void *evl_thread(void *arg);
+
+/* The loops' readiness mechanism (--event-backend, in the order of its values). */
+enum { EVL_BE_EPOLL, EVL_BE_URING, EVL_BE_AUTO };
+/* evl_backend_name - "epoll" or "io_uring" (the run header's and the JSON fact's word). */
+BENCH_API const char *evl_backend_name(int be);
+/* evl_backend_pick - the mechanism r's loops use (r->evl_backend) from --event-backend:
+ * io_uring when asked for or (auto) when the kernel grants a ring with what the loop needs
+ * (IORING_ENTER_EXT_ARG: a wait with a timeout), else epoll. Returns B_OK, or with
+ * --event-backend=io_uring refused, B_UNSUPPORTED/B_SYSERR with r->err filled. */
+BENCH_API int evl_backend_pick(struct load_run *r);
 
 /*== 20 slap_ : mysqlslap mode: generated SQL, statement lists ===============*/
 
