@@ -119,10 +119,9 @@ static void t_evl_reset(void)
 
 /* 64 clients on 2 loops: exactly --events, each client its share (the loop is fair), the
  * histograms are the loops' (a client is small), the run says which loops ran. */
-static int t_evl_many_clients(void)
+static int t_evl_many_clients_on(const char *be)
 {
-    static const char *const kv[] = {"threads=64", "event-loops=2", "events=3000", "time=0",
-                                     NULL};
+    const char *const kv[] = {"threads=64", "event-loops=2", "events=3000", "time=0", be, NULL};
     struct bench_opts o;
     struct res r;
     const struct load_snap *sp;
@@ -156,9 +155,9 @@ static int t_evl_many_clients(void)
 
 /* A client whose answer never comes fails the run with its timeout, within the loop's stall
  * check (1 s) and not later; the other clients' events went on meanwhile. */
-static int t_evl_timeout(void)
+static int t_evl_timeout_on(const char *be)
 {
-    static const char *const kv[] = {"threads=4", "event-loops=1", "time=0", "events=0", NULL};
+    const char *const kv[] = {"threads=4", "event-loops=1", "time=0", "events=0", be, NULL};
     struct bench_opts o;
     struct res r;
     t_evl_reset();
@@ -187,9 +186,9 @@ static void *t_evl_stopper(void *arg)
 }
 
 /* A signal (b_stop) ends the loop at once, even with a client stuck in its event. */
-static int t_evl_stop(void)
+static int t_evl_stop_on(const char *be)
 {
-    static const char *const kv[] = {"threads=8", "event-loops=2", "time=0", "events=0", NULL};
+    const char *const kv[] = {"threads=8", "event-loops=2", "time=0", "events=0", be, NULL};
     struct bench_opts o;
     struct res r;
     pthread_t th;
@@ -251,10 +250,9 @@ static int t_evl_rate_stall(void)
 /* A client that replaces its socket (a reconnect) under the same descriptor number: the
  * loop registers the new one (ev_sock_gen) and the client keeps its pace, not the stall
  * check's one step a second. */
-static int t_evl_reconnect(void)
+static int t_evl_reconnect_on(const char *be)
 {
-    static const char *const kv[] = {"threads=4", "event-loops=1", "events=800", "time=0",
-                                     NULL};
+    const char *const kv[] = {"threads=4", "event-loops=1", "events=800", "time=0", be, NULL};
     struct bench_opts o;
     struct res r;
     const struct load_snap *sp;
@@ -269,5 +267,83 @@ static int t_evl_reconnect(void)
     res_free(&r);
     t_opts_free(&o);
     t_evl_reset();
+    return 0;
+}
+
+static int t_evl_many_clients(void) { return t_evl_many_clients_on("event-backend=epoll"); }
+static int t_evl_timeout(void) { return t_evl_timeout_on("event-backend=epoll"); }
+static int t_evl_stop(void) { return t_evl_stop_on("event-backend=epoll"); }
+static int t_evl_reconnect(void) { return t_evl_reconnect_on("event-backend=epoll"); }
+
+/* io_uring here? (else the io_uring tests skip and say why; a failure under CI) */
+static bool t_evl_uring(const char *test)
+{
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    if (evl_uring_usable(&e) == B_OK)
+        return true;
+    printf("skip %s: %s\n", test, e.msg);
+    return false;
+}
+
+/* The same runs with --event-backend=io_uring: the counts exact, the timeout, the signal,
+ * and a socket replaced under the same number (its old poll removed, the new one polled). */
+static int t_evl_uring_runs(void)
+{
+    if (!t_evl_uring("evl_uring_runs"))
+        return 77;
+    T_CHECK(t_evl_many_clients_on("event-backend=io_uring") == 0);
+    T_CHECK(t_evl_timeout_on("event-backend=io_uring") == 0);
+    T_CHECK(t_evl_stop_on("event-backend=io_uring") == 0);
+    T_CHECK(t_evl_reconnect_on("event-backend=io_uring") == 0);
+    return 0;
+}
+
+/* evl_backend_pick: epoll when asked or without loops; io_uring when asked or auto and the
+ * kernel grants it. */
+static int t_evl_backend_pick(void)
+{
+    struct bench_opts o;
+    struct load_run r;
+    memset(&o, 0, sizeof(o));
+    memset(&r, 0, sizeof(r));
+    r.o = &o;
+    r.nloops = 2;
+    o.event_backend = EVL_BE_EPOLL;
+    r.evl_backend = -1;
+    T_CHECK(evl_backend_pick(&r) == B_OK && r.evl_backend == EVL_BE_EPOLL);
+    T_CHECK(!strcmp(evl_backend_name(r.evl_backend), "epoll"));
+    r.nloops = 0; /* a thread per connection: no loop, nothing to pick */
+    o.event_backend = EVL_BE_URING;
+    T_CHECK(evl_backend_pick(&r) == B_OK && r.evl_backend == EVL_BE_EPOLL);
+    r.nloops = 2;
+    if (!t_evl_uring("evl_backend_pick"))
+        return 77;
+    for (int be = EVL_BE_URING; be <= EVL_BE_AUTO; be++) {
+        o.event_backend = be;
+        r.evl_backend = -1;
+        T_CHECK(evl_backend_pick(&r) == B_OK && r.evl_backend == EVL_BE_URING);
+        T_CHECK(!strcmp(evl_backend_name(r.evl_backend), "io_uring"));
+    }
+    return 0;
+}
+
+/* io_uring user_data: the client's index and its watch number back, a stale or foreign
+ * completion refused; the ring's size for n clients. */
+static int t_evl_ud(void)
+{
+    u32 watch[3] = {0, 7, UINT32_MAX};
+    T_CHECK(evl_ud_client(evl_ud(0, 0), watch, 3) == 0);
+    T_CHECK(evl_ud_client(evl_ud(7, 1), watch, 3) == 1);
+    T_CHECK(evl_ud_client(evl_ud(UINT32_MAX, 2), watch, 3) == 2);
+    T_CHECK(evl_ud_client(evl_ud(6, 1), watch, 3) == -1);  /* a removed poll's late one */
+    T_CHECK(evl_ud_client(evl_ud(8, 1), watch, 3) == -1);
+    T_CHECK(evl_ud_client(evl_ud(0, 3), watch, 3) == -1);  /* not a client of this loop */
+    T_CHECK(evl_ud_client(EVL_UD_NONE, watch, 3) == -1);   /* a POLL_REMOVE's own */
+    T_CHECK(evl_ud(1, 2) == ((u64)1 << 32 | 2));
+    T_CHECK(evl_uring_entries(0) == 64 && evl_uring_entries(1) == 64);
+    T_CHECK(evl_uring_entries(32) == 64 && evl_uring_entries(33) == 128);
+    T_CHECK(evl_uring_entries(1000) == 2048 && evl_uring_entries(1024) == 2048);
+    T_CHECK(evl_uring_entries(1025) == 4096 && evl_uring_entries(100000) == 4096);
     return 0;
 }
