@@ -632,6 +632,42 @@ pe=$(jget "$w/fair.json" 'd["results"]["per_thread"]["events"]')
     [ "$(jget "$w/fair.json" 'sum(d["results"]["per_thread"]["events"])')" = 800 ] &&
     [ "$(jget "$w/fair.json" 'all(10 <= n <= 400 for n in d["results"]["per_thread"]["events"])')" = True ] &&
     ok || bad "event loops: fairness: per-client events ${pe:-?}, wanted 8 counts of 10..400 summing to 800"
+#    --event-backend=io_uring (a multishot poll per socket): the same seeded run, the same
+#    counters; the header and the JSON fact say io_uring. Where the kernel refuses io_uring
+#    (a seccomp profile, kernel.io_uring_disabled) it says why and skips (a failure under CI)
+$B oltp_point_select $EV --threads=1 --event-loops=1 --events=1 --time=0 --event-backend=io_uring run >"$w/uq.out" 2>&1; rc=$?
+if [ $rc = 3 ] && grep -q "io_uring_setup" "$w/uq.out" && [ "${CI:-}" != true ]; then
+    echo "oltp: skip: --event-backend=io_uring: $(head -1 "$w/uq.out")"
+else
+    b=$(counters $CNT Com_select)
+    $B oltp_read_only $EV --threads=8 --event-loops=2 --events=200 --time=0 --rand-seed=11 --event-backend=io_uring run >"$w/loopu.run" 2>&1
+    a=$(counters $CNT Com_select)
+    deltas "$b" "$a" >"$w/loopu.cnt"
+    if cmp -s "$w/loop0.cnt" "$w/loopu.cnt" && grep -q "^Client I/O: io_uring, 8 connections on 2 event loops$" "$w/loopu.run"; then ok; else
+        bad "event loops on io_uring: server counters $(cat "$w/loopu.cnt"), threads $(cat "$w/loop0.cnt")"; head -20 "$w/loopu.run"; fi
+    for k in read other transactions; do
+        r=$(grep -E "^ *$k:" "$w/loop0.run" | awk '{print $2}') o=$(grep -E "^ *$k:" "$w/loopu.run" | awk '{print $2}')
+        [ -n "$r" ] && [ "$r" = "$o" ] && ok || bad "event loops on io_uring: $k: threads $r, loops $o"
+    done
+    $B oltp_point_select $EV --threads=300 --event-loops=2 --events=1500 --time=0 --event-backend=auto --format=json run >"$w/u.json" 2>&1
+    grep -q '"client_io":"io_uring"' "$w/u.json" && grep -q '"event_loops":2[,}]' "$w/u.json" &&
+        [ "$(jget "$w/u.json" 'sum(d["results"]["per_thread"]["events"]) == 1500 and min(d["results"]["per_thread"]["events"]) >= 1')" = True ] &&
+        ok || { bad "event loops on io_uring (auto): 300 clients, 1500 events, the client_io fact"; tail -c 400 "$w/u.json"; }
+fi
+#    io_uring refused (tests/noiouring: a container's seccomp profile): auto falls back to
+#    epoll and the header says so, counts exact; io_uring asked for: exit 3, the cause named
+[ -x "$top/tests/noiouring" ] || (cd "$top" && make -s tests/noiouring >/dev/null 2>&1)
+if [ -x "$top/tests/noiouring" ]; then
+    "$top/tests/noiouring" $B oltp_point_select $EV --threads=8 --event-loops=2 --events=100 --time=0 --event-backend=auto run >"$w/nu.run" 2>&1; rc=$?
+    [ $rc = 0 ] && grep -q "^Client I/O: epoll, 8 connections on 2 event loops$" "$w/nu.run" && grep -q "transactions: *100 " "$w/nu.run" &&
+        ok || { bad "event loops without io_uring (auto): exit $rc"; head -20 "$w/nu.run"; }
+    "$top/tests/noiouring" $B oltp_point_select $EV --threads=8 --event-loops=2 --events=100 --time=0 --event-backend=io_uring run >"$w/nu.run" 2>&1; rc=$?
+    [ $rc = 3 ] && grep -qxF "bench: oltp_point_select: event loops: --event-backend=io_uring: io_uring_setup(2) failed: Operation not permitted (EPERM); refused by a seccomp profile (containers) or by kernel.io_uring_disabled" "$w/nu.run" &&
+        grep -qxF "bench: hint: use --event-backend=epoll (or auto: io_uring where granted, else epoll)" "$w/nu.run" &&
+        ok || { bad "event loops: --event-backend=io_uring refused: exit $rc"; cat "$w/nu.run"; }
+else
+    bad "event loops without io_uring: tests/noiouring could not be built"
+fi
 #    the interval lines count the clients (sysbench's thds), not the loop threads
 $B oltp_point_select $EV --threads=8 --event-loops=2 --time=2 --report-interval=1 run >"$w/iv.run" 2>&1
 grep -q '^\[ 1s \] thds: 8 ' "$w/iv.run" && ok || bad "event loops: interval line $(grep '^\[ 1s' "$w/iv.run"), wanted thds: 8"
