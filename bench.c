@@ -12470,9 +12470,12 @@ static int io_cleanup(struct res *res)
  * new polls and the removals and waits with a timeout (IORING_ENTER_EXT_ARG, Linux 5.11+);
  * a poll holds its socket open, so a replaced socket's poll is removed (POLL_REMOVE by its
  * user_data: the client's index and watch number, so late completions are recognized).
- * Measured (tests/perf/evl.sh): both make the same syscalls per statement (a send and a
- * recv; the wait is shared by all ready clients), so epoll, which works everywhere, is the
- * default and io_uring is chosen by --event-backend=io_uring or auto.
+ * Measured (tests/perf/evl.sh, 2 cores shared with the server): both make the same syscalls
+ * per transaction (point select: 2.05 at 64 connections, a send and a recv, the wait shared
+ * by the ready clients; sysbench 4.0), and io_uring's client CPU per transaction was
+ * 0.90-1.03x epoll's, TPS 0.91-1.22x, in two rounds of 5 ABBA runs: no win beyond the
+ * noise, so epoll, which works everywhere, is the default; io_uring is --event-backend=
+ * io_uring or auto. Fewer syscalls would need the sends and receives themselves on the ring.
  * Per loop: a FIFO of clients ready to start an event (after one ends: no client runs two
  * in a row while others wait) and, under --rate, a FIFO of clients holding an arrival that
  * is not due yet. Arrivals are claimed in time order from the run's one arrival process
