@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2317,SC2086 # run functions are called through perf_cmp; option lists split
+# shellcheck disable=SC2317,SC2086,SC2046,SC2154,SC2034 # run functions are called through perf_cmp; option lists and perf figures split; perf_warming and PERF_WARMUP belong to lib/common.sh
 # Benchmark (not a test): the event loop's readiness mechanism, chosen by measurement. Debian's
 # sysbench (a thread per connection) and bench's event loops (--event-loops=LOOPS, default 2)
 # with --event-backend=epoll and --event-backend=io_uring, alternately (ABBA) on the same
