@@ -15093,7 +15093,8 @@ static int sizing_main(struct res *res)
  * stream, made without any connection. Better than mysqlslap: a schema it did not create is
  * never dropped (--create-schema=EXISTING -a refuses, exit 3); a failing query stops the run
  * with the server's error (exit 1); per-query latency percentiles with --percentile.
- * Limit: one thread per client until the event-loop client lands (SLAP_MAX_CLIENTS).
+ * The clients: a thread each (--event-loops=0, SLAP_MAX_CLIENTS), or many per thread on event
+ * loops (--event-loops=L: slap_loop_main), the same program and timing either way.
  */
 
 #define SLAP_MAX_CLIENTS 4096   /* --event-loops=0: a thread per client */
@@ -15131,7 +15132,8 @@ static const struct opt_def opt_slap[] = {
     OPT("commit", INT, slap_commit, "0", 0, 1e9, NULL, "COMMIT every N statements", NULL,
         OPT_F_EXT),
     OPT("concurrency", STR, slap_concurrency, "1", 0, 0, NULL,
-        "-c: clients, a list run in turn (1,10,50); one thread each, at most 4096", NULL,
+        "-c: clients, a list run in turn (1,10,50); a thread each (at most 4096) or on "
+        "--event-loops (at most 65536)", NULL,
         OPT_F_EXT),
     OPT("create", STR, slap_create, "", 0, 0, NULL, "create statements: SQL text or a file",
         NULL, OPT_F_EXT),
