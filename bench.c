@@ -15452,12 +15452,12 @@ BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct
         }
         if (v <= 0)
             break;
-        if (v > (o->event_loops > 0 ? SLAP_MAX_LOOP_CLIENTS : SLAP_MAX_CLIENTS)) {
-            if (o->event_loops <= 0)
+        if (v > (o->event_loops ? SLAP_MAX_LOOP_CLIENTS : SLAP_MAX_CLIENTS)) {
+            if (!o->event_loops)
                 b_hint(e, "a thread per client: --event-loops=N runs the clients on N threads");
             return b_fail(e, B_EXIT_USAGE, "slap: --concurrency: %ld clients: at most %d%s",
-                          v, o->event_loops > 0 ? SLAP_MAX_LOOP_CLIENTS : SLAP_MAX_CLIENTS,
-                          o->event_loops > 0 ? " on event loops" : " with a thread each");
+                          v, o->event_loops ? SLAP_MAX_LOOP_CLIENTS : SLAP_MAX_CLIENTS,
+                          o->event_loops ? " on event loops" : " with a thread each");
         }
         p->conc = realloc(p->conc, (p->nconc + 1) * sizeof(*p->conc));
         if (!p->conc)
@@ -16204,11 +16204,12 @@ static void *slap_loop_main(void *arg)
     return NULL;
 }
 
-/* The loops' count for conc clients: --event-loops (at most one per client), 0: a thread per
- * client. */
+/* The loops' count for conc clients: --event-loops (at most one per client; < 0, auto: the
+ * usable CPUs, as the OLTP tests), 0: a thread per client. */
 static int slap_nloops(const struct bench_opts *o, i64 conc)
 {
-    return o->event_loops > 0 ? (int)B_MIN(o->event_loops, conc) : 0;
+    i64 l = o->event_loops < 0 ? (i64)mem_usable_cpus() : o->event_loops;
+    return l > 0 ? (int)B_MIN(l, conc) : 0;
 }
 
 /* slap_clients on nloops event loops: the clients set up, the loops started, released

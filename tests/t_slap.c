@@ -106,6 +106,8 @@ static int t_slap_loops(void)
     T_CHECK(slap_nloops(&o, 2000) == 4 && slap_nloops(&o, 3) == 3 && slap_nloops(&o, 1) == 1);
     o.event_loops = 0;
     T_CHECK(slap_nloops(&o, 2000) == 0);
+    o.event_loops = -1; /* auto: the usable CPUs, at most one per client */
+    T_CHECK(slap_nloops(&o, 2000) == mem_usable_cpus() && slap_nloops(&o, 1) == 1);
     slap_plan_free(&p);
     t_opts_free(&o);
     return 0;
