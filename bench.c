@@ -15334,13 +15334,16 @@ static int sizing_main(struct res *res)
  * stream, made without any connection. Better than mysqlslap: a schema it did not create is
  * never dropped (--create-schema=EXISTING -a refuses, exit 3); a failing query stops the run
  * with the server's error (exit 1); per-query latency percentiles with --percentile.
- * Limit: one thread per client until the event-loop client lands (SLAP_MAX_CLIENTS).
+ * The clients: a thread each (--event-loops=0, SLAP_MAX_CLIENTS), or many per thread on event
+ * loops (--event-loops=L: slap_loop_main), the same program and timing either way.
  */
 
-#define SLAP_MAX_CLIENTS 4096   /* threads: one per client */
+#define SLAP_MAX_CLIENTS 4096   /* --event-loops=0: a thread per client */
+#define SLAP_MAX_LOOP_CLIENTS 65536 /* on event loops (each a socket, ~25 KiB) */
 #define SLAP_RAND_STRING 126    /* characters of a generated VARCHAR value */
 #define SLAP_DUMMY_KEY "796c4422-1d94-102a-9d6d-00e0812d" /* --only-print, blackhole */
 #define SLAP_CONNECT_TRIES 10   /* as mysqlslap: 10 attempts, 100 ms apart */
+#define SLAP_RETRY_NS 100000000u
 #define SLAP_MAX_COLS 4096      /* -y + -x + secondary indexes: MySQL's columns per table */
 
 /* mysqlslap's alphabet: 60 characters, U and V missing (spec 3.2). */
@@ -15370,7 +15373,8 @@ static const struct opt_def opt_slap[] = {
     OPT("commit", INT, slap_commit, "0", 0, 1e9, NULL, "COMMIT every N statements", NULL,
         OPT_F_EXT),
     OPT("concurrency", STR, slap_concurrency, "1", 0, 0, NULL,
-        "-c: clients, a list run in turn (1,10,50); one thread each, at most 4096", NULL,
+        "-c: clients, a list run in turn (1,10,50); a thread each (at most 4096) or on "
+        "--event-loops (at most 65536)", NULL,
         OPT_F_EXT),
     OPT("create", STR, slap_create, "", 0, 0, NULL, "create statements: SQL text or a file",
         NULL, OPT_F_EXT),
@@ -15689,10 +15693,12 @@ BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct
         }
         if (v <= 0)
             break;
-        if (v > SLAP_MAX_CLIENTS) {
-            b_hint(e, "bench runs one thread per client until its event-loop client lands");
-            return b_fail(e, B_EXIT_USAGE, "slap: --concurrency: %ld clients: at most %d",
-                          v, SLAP_MAX_CLIENTS);
+        if (v > (o->event_loops ? SLAP_MAX_LOOP_CLIENTS : SLAP_MAX_CLIENTS)) {
+            if (!o->event_loops)
+                b_hint(e, "a thread per client: --event-loops=N runs the clients on N threads");
+            return b_fail(e, B_EXIT_USAGE, "slap: --concurrency: %ld clients: at most %d%s",
+                          v, o->event_loops ? SLAP_MAX_LOOP_CLIENTS : SLAP_MAX_CLIENTS,
+                          o->event_loops ? " on event loops" : " with a thread each");
         }
         p->conc = realloc(p->conc, (p->nconc + 1) * sizeof(*p->conc));
         if (!p->conc)
@@ -15815,6 +15821,7 @@ struct slap_run {
     struct my_conn c;               /* the main connection */
     struct myc_conn_params cc;
     struct myc_result r;
+    struct myc_gate gate;           /* event loops: the clients' logins in flight, bounded */
 };
 
 struct slap_client {
@@ -15827,6 +15834,18 @@ struct slap_client {
     struct myc_result r;
     struct hist *h;                 /* per-query latency (--percentile), or NULL */
     u64 queries, lat_sum, lat_min, lat_max;
+    /* a client of an event loop (slap_loop_main): where its program stands */
+    u8 ev;                          /* SLAP_EV_*: the operation in progress, or the wait */
+    bool attached;                  /* its first login is done (later ones are --detach's) */
+    bool detached;                  /* the statement at pos follows a --detach reconnect */
+    bool again;                     /* in its loop's FIFO of clients to step without an edge */
+    size_t pos;                     /* the statement of the pass */
+    u64 commits;                    /* statements since the last COMMIT (--commit) */
+    unsigned tries;                 /* login attempts */
+    u64 t_ns;                       /* the timed statement's start, or the retry's due time */
+    int ev_fd;                      /* the socket in its loop's epoll set, or -1 */
+    uintptr_t ev_ai;                /* the address being connected when it was added */
+    struct buf kb;                  /* a key statement's text */
 };
 
 /* --only-print's stream: a then b (a line's text and its end), out as made through the sink's
@@ -15895,6 +15914,16 @@ static int slap_sql_error(struct slap_run *run, const char *who, const struct my
     return slap_failed(run, &e);
 }
 
+/* -v -v -v: the statement as "sql;" */
+static void slap_echo(struct slap_run *run, const char *sql, size_t len)
+{
+    if (run->o->slap_verbose >= 3) {
+        char line[1024];
+        int n = snprintf(line, sizeof(line), "%.*s;", (int)B_MIN(len, sizeof(line) - 2), sql);
+        slap_note(run, 3, line, (size_t)B_MAX(n, 0));
+    }
+}
+
 /* Run one statement, every result set consumed (--only-print: print it as "sql;"). */
 static int slap_exec(struct slap_run *run, struct my_conn *c, struct myc_result *r,
                      const char *sql, size_t len)
@@ -15903,11 +15932,7 @@ static int slap_exec(struct slap_run *run, struct my_conn *c, struct myc_result 
         slap_emit(run, sql, len, ";\n", 2);
         return B_OK;
     }
-    if (run->o->slap_verbose >= 3) {
-        char line[1024];
-        int n = snprintf(line, sizeof(line), "%.*s;", (int)B_MIN(len, sizeof(line) - 2), sql);
-        slap_note(run, 3, line, (size_t)B_MAX(n, 0));
-    }
+    slap_echo(run, sql, len);
     return myc_query(c, sql, len, r, NULL, NULL);
 }
 
@@ -15926,13 +15951,11 @@ static int slap_main_exec(struct slap_run *run, const char *what, const char *sq
     return B_EXIT_OK;
 }
 
-/* Connect (db: the default schema, or NULL), up to SLAP_CONNECT_TRIES times while the
- * failure is not the server's answer; then --init-command. */
-static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_params *cc,
-                        struct my_conn *c, struct myc_result *r, const char *db)
+/* The parameters of connection idx (db: the default schema, or NULL). */
+static int slap_conn_params(struct slap_run *run, unsigned idx, struct myc_conn_params *cc,
+                            const char *db)
 {
     struct b_err e;
-    int rc = B_OK;
     memset(&e, 0, sizeof(e));
     if (myc_params_from_opts(run->o, idx, cc, NULL) < 0) {
         b_hint(&e, "see 'bench slap help' and 'bench --help' for the connection options");
@@ -15942,25 +15965,52 @@ static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_para
     }
     cc->p.db = db;
     cc->p.multi_statements = true; /* as mysqlslap: a statement may hold several */
-    for (int t = 0; t < SLAP_CONNECT_TRIES; t++) {
+    return B_EXIT_OK;
+}
+
+/* Another attempt after the failed login rc on c (tries made so far)? As mysqlslap: up to
+ * SLAP_CONNECT_TRIES, while the failure is not the server's answer. */
+static bool slap_retry(struct slap_run *run, const struct my_conn *c, int rc, unsigned tries)
+{
+    return rc < 0 && !c->srv_code && tries < SLAP_CONNECT_TRIES && !atomic_load(&b_stop) &&
+           !atomic_load(&run->failed);
+}
+
+/* The last login failed (c as myc_connect left it): the run's failure, c closed. */
+static int slap_connect_fail(struct slap_run *run, const struct myc_conn_params *cc,
+                             struct my_conn *c)
+{
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    if (c->srv_code)
+        b_fail(&e, B_EXIT_ENV, "slap: connect to %s as '%s': ERROR %u (%s): %s", c->target,
+               cc->p.user, c->srv_code, c->sqlstate, c->srv_msg);
+    else
+        b_fail(&e, B_EXIT_ENV, "slap: connect to %s: %s", c->target, c->err.msg);
+    if (c->srv_code == 1049)
+        b_hint(&e, "with --query and no --create or -a, the schema --create-schema=%s must "
+                   "exist", cc->p.db);
+    myc_close(c);
+    return slap_failed(run, &e);
+}
+
+/* Connect (db: the default schema, or NULL), retried as slap_retry says, 100 ms apart; then
+ * --init-command. */
+static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_params *cc,
+                        struct my_conn *c, struct myc_result *r, const char *db)
+{
+    int rc = B_OK, ex = slap_conn_params(run, idx, cc, db);
+    if (ex != B_EXIT_OK)
+        return ex;
+    for (unsigned t = 1;; t++) {
         rc = myc_connect(c, &cc->p);
-        if (rc == B_OK || c->srv_code || atomic_load(&b_stop) || atomic_load(&run->failed))
+        if (!slap_retry(run, c, rc, t))
             break;
         myc_close(c);
-        clk_sleep_until(clk_now_ns() + 100000000u);
+        clk_sleep_until(clk_now_ns() + SLAP_RETRY_NS);
     }
-    if (rc < 0) {
-        if (c->srv_code)
-            b_fail(&e, B_EXIT_ENV, "slap: connect to %s as '%s': ERROR %u (%s): %s", c->target,
-                   cc->p.user, c->srv_code, c->sqlstate, c->srv_msg);
-        else
-            b_fail(&e, B_EXIT_ENV, "slap: connect to %s: %s", c->target, c->err.msg);
-        if (c->srv_code == 1049)
-            b_hint(&e, "with --query and no --create or -a, the schema --create-schema=%s must "
-                       "exist", db);
-        myc_close(c);
-        return slap_failed(run, &e);
-    }
+    if (rc < 0)
+        return slap_connect_fail(run, cc, c);
     const char *ic = run->o->slap_init_command;
     if (*ic && myc_query(c, ic, strlen(ic), r, NULL, NULL) < 0)
         return slap_sql_error(run, "--init-command", c, ic, strlen(ic));
@@ -16060,12 +16110,448 @@ struct slap_lat {
     u64 queries, sum, min, max;
 };
 
+/* ---- the clients on event loops (--event-loops=L) ---- */
+/*
+ * The C clients of a timed run on L threads, each an epoll loop (edge-triggered, evl_'s
+ * mechanism and FIFO) stepping its clients' programs over the myc_ state machine without
+ * blocking: slap_client_main's program, the same statements in the same order. A login goes
+ * through the run's gate (myc_gate: at most MYC_GATE_LOGINS in flight, as OLTP's), a failed
+ * one is tried again as slap_retry says after SLAP_RETRY_NS in a FIFO of its loop (no sleep);
+ * then --init-command, SET AUTOCOMMIT=0 (--commit), the statements in passes, a COMMIT every
+ * --commit, a --detach reconnect, the final COMMIT, the close.
+ * Why a loop of slap's own and not evl_'s load_run: slap times the whole step in whole
+ * milliseconds from the release of the clients to the end of the last one, logins and
+ * --detach reconnects included, and each client has its own query count; load_run logs its
+ * clients in before its clock starts (thread_init), counts events against one run-wide limit
+ * (--events, --time) and brings intervals, warm-up and sysbench's statistics slap has no use
+ * for (one load_run per iteration, each with threads and set-up, to fit them).
+ * The first failure (the run's error, slap_failed) or a stop signal ends every loop within
+ * EVL_TICK_NS: the statements in flight are abandoned, the connections closed. Every wait is
+ * bounded: epoll_wait by EVL_TICK_NS, a login by --mysql-connect-timeout and a statement by
+ * --mysql-io-timeout (the loop steps a client past its deadline: B_TIMEOUT).
+ */
+
+enum { SLAP_EV_GATE, SLAP_EV_RETRY, SLAP_EV_LOGIN, SLAP_EV_INIT, SLAP_EV_AUTOCOMMIT,
+       SLAP_EV_QUERY, SLAP_EV_COMMIT, SLAP_EV_FINAL, SLAP_EV_DONE }; /* slap_client.ev */
+
+#define SLAP_PARKED 16 /* slap_ev_*: the client waits on no socket (a FIFO), or is done */
+
+/* One loop thread and its clients. */
+struct slap_loop {
+    struct slap_run *run;
+    struct slap_client *cl;         /* its clients [n] */
+    int n, live;                    /* clients, those not done */
+    size_t nq;                      /* statements of a pass (slap_live) */
+    pthread_t tid;
+    int ep;                         /* the epoll set, or -1 */
+    struct evl_fifo gate;           /* clients waiting for a login slot, in order */
+    struct evl_fifo retry;          /* clients waiting to log in again, in due order */
+    struct evl_fifo again;          /* clients to step again without an edge (myc_runnable) */
+    struct hist *h;                 /* per-query latency of its clients (--percentile) */
+    struct slap_lat lat;
+};
+
+/* The loop's own failure (epoll): the run's error. */
+static void slap_ev_syserr(struct slap_run *run, const char *what, int err)
+{
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    b_fail(&e, B_EXIT_ENV, "slap: event loop: %s failed: %s (%s)", what, strerror(err),
+           b_errno_name(err));
+    slap_failed(run, &e);
+}
+
+static int slap_ev_end(struct slap_loop *lp, struct slap_client *cl)
+{
+    myc_close(&cl->c);
+    cl->ev_fd = -1;
+    cl->ev = SLAP_EV_DONE;
+    lp->live--;
+    return SLAP_PARKED;
+}
+
+/* Keep cl's socket in the epoll set: a new one after a login's first address failed (the
+ * number may be the old one's, closed meanwhile) or after a --detach reconnect. */
+static bool slap_ev_track(struct slap_loop *lp, struct slap_client *cl)
+{
+    int fd = myc_fd(&cl->c);
+    uintptr_t ai = (uintptr_t)cl->c.ai; /* 0 once connected: the same socket */
+    if (fd < 0 || (fd == cl->ev_fd && (ai == cl->ev_ai || !ai)))
+        return true;
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+                             .data.ptr = cl};
+    if (epoll_ctl(lp->ep, EPOLL_CTL_ADD, fd, &ev) < 0 &&
+        (errno != EEXIST || epoll_ctl(lp->ep, EPOLL_CTL_MOD, fd, &ev) < 0)) {
+        slap_ev_syserr(lp->run, "watching a client's socket (epoll_ctl)", errno);
+        return false;
+    }
+    cl->ev_fd = fd;
+    cl->ev_ai = ai;
+    return true;
+}
+
+/* A login with a slot of the gate held. */
+static int slap_ev_connect(struct slap_client *cl)
+{
+    cl->tries++;
+    cl->ev = SLAP_EV_LOGIN;
+    return myc_connect_start(&cl->c, &cl->cc.p);
+}
+
+/* A login: now when the gate has a slot and nobody of the loop waits for one, else queued. */
+static int slap_ev_login(struct slap_loop *lp, struct slap_client *cl)
+{
+    if (lp->gate.len || myc_gate_try(&lp->run->gate) != B_OK) {
+        cl->ev = SLAP_EV_GATE;
+        evl_push(&lp->gate, (int)(cl - lp->cl));
+        return SLAP_PARKED;
+    }
+    return slap_ev_connect(cl);
+}
+
+/* A statement of the client's own (not one of the counted queries). */
+static int slap_ev_exec(struct slap_client *cl, int ev, const char *sql, size_t len)
+{
+    cl->ev = (u8)ev;
+    slap_echo(cl->run, sql, len);
+    return myc_query_start(&cl->c, sql, len, &cl->r, NULL, NULL);
+}
+
+/* The end of the program: the final COMMIT (--commit), else done. */
+static int slap_ev_final(struct slap_loop *lp, struct slap_client *cl)
+{
+    if (lp->run->o->slap_commit)
+        return slap_ev_exec(cl, SLAP_EV_FINAL, "COMMIT", 6);
+    return slap_ev_end(lp, cl);
+}
+
+/* The next statement of the pass (slap_client_main's loop): a --detach reconnect first when
+ * due, the end of a pass, of the program. */
+static int slap_ev_next(struct slap_loop *lp, struct slap_client *cl)
+{
+    struct slap_run *run = lp->run;
+    const struct bench_opts *o = run->o;
+    if (atomic_load_explicit(&run->failed, memory_order_relaxed) ||
+        atomic_load_explicit(&b_stop, memory_order_relaxed))
+        return slap_ev_end(lp, cl);
+    if (cl->pos == lp->nq) {
+        if (!run->limit || cl->queries >= run->limit || lp->nq == 0)
+            return slap_ev_final(lp, cl);
+        cl->pos = 0;
+    }
+    if (o->slap_detach && !cl->detached && cl->pos % (u64)o->slap_detach == 0) {
+        myc_close(&cl->c);
+        cl->ev_fd = -1;
+        cl->detached = true;
+        return slap_ev_login(lp, cl);
+    }
+    cl->detached = false;
+    const struct slap_stmt *s = &run->p->query.v[cl->pos];
+    const char *sql = s->sql;
+    size_t len = s->len;
+    cl->ev = SLAP_EV_QUERY;
+    cl->t_ns = 0;
+    if (s->type == SLAP_T_SELECT_KEY || s->type == SLAP_T_UPDATE_KEY) {
+        if (!run->nkeys) /* as mysqlslap: no key, no statement (still counted) */
+            return B_OK;
+        cl->kb.len = 0;
+        buf_printf(&cl->kb, "%s '%s'", s->sql, run->keys[rnd_next(&cl->rng) % run->nkeys]);
+        sql = cl->kb.p;
+        len = cl->kb.len;
+    }
+    slap_echo(run, sql, len);
+    if (lp->h)
+        cl->t_ns = clk_now_ns();
+    return myc_query_start(&cl->c, sql, len, &cl->r, NULL, NULL);
+}
+
+/* After a counted statement (and its COMMIT): the limit, else the next one. */
+static int slap_ev_after(struct slap_loop *lp, struct slap_client *cl)
+{
+    if (lp->run->limit && cl->queries == lp->run->limit)
+        return slap_ev_final(lp, cl);
+    cl->pos++;
+    return slap_ev_next(lp, cl);
+}
+
+/* The statement that failed on cl (for its message). */
+static const char *slap_ev_sql(const struct slap_loop *lp, const struct slap_client *cl,
+                               size_t *len)
+{
+    const struct slap_stmt *s = &lp->run->p->query.v[cl->pos];
+    const char *sql = cl->ev == SLAP_EV_AUTOCOMMIT ? "SET AUTOCOMMIT=0"
+                      : cl->ev != SLAP_EV_QUERY    ? "COMMIT"
+                      : s->type == SLAP_T_SELECT_KEY || s->type == SLAP_T_UPDATE_KEY
+                          ? cl->kb.p
+                          : s->sql;
+    *len = strlen(sql);
+    return sql;
+}
+
+/* cl's operation (cl->ev) ended with rc: go on with its program. Returns what the next
+ * operation's start said (MYC_WANT_*, or it ended at once: B_OK or its error), or
+ * SLAP_PARKED. */
+static int slap_ev_done(struct slap_loop *lp, struct slap_client *cl, int rc)
+{
+    struct slap_run *run = lp->run;
+    const struct bench_opts *o = run->o;
+    const char *ic = o->slap_init_command;
+    switch (cl->ev) {
+    case SLAP_EV_LOGIN:
+        myc_gate_leave(&run->gate, rc);
+        if (slap_retry(run, &cl->c, rc, cl->tries)) {
+            myc_close(&cl->c);
+            cl->ev_fd = -1;
+            cl->ev = SLAP_EV_RETRY;
+            cl->t_ns = clk_now_ns() + SLAP_RETRY_NS;
+            evl_push(&lp->retry, (int)(cl - lp->cl));
+            return SLAP_PARKED;
+        }
+        if (rc < 0) {
+            slap_connect_fail(run, &cl->cc, &cl->c);
+            return slap_ev_end(lp, cl);
+        }
+        cl->tries = 0;
+        if (*ic) { /* as slap_connect: not echoed */
+            cl->ev = SLAP_EV_INIT;
+            return myc_query_start(&cl->c, ic, strlen(ic), &cl->r, NULL, NULL);
+        }
+        break;
+    case SLAP_EV_INIT:
+        if (rc < 0) {
+            slap_sql_error(run, "--init-command", &cl->c, ic, strlen(ic));
+            return slap_ev_end(lp, cl);
+        }
+        break;
+    default:
+        if (rc < 0) {
+            char who[32];
+            size_t len;
+            const char *sql = slap_ev_sql(lp, cl, &len);
+            snprintf(who, sizeof(who), "client %d", cl->id + 1);
+            slap_sql_error(run, who, &cl->c, sql, len);
+            return slap_ev_end(lp, cl);
+        }
+        if (cl->ev == SLAP_EV_AUTOCOMMIT)
+            return slap_ev_next(lp, cl);
+        if (cl->ev == SLAP_EV_COMMIT)
+            return slap_ev_after(lp, cl);
+        if (cl->ev == SLAP_EV_FINAL)
+            return slap_ev_end(lp, cl);
+        if (cl->t_ns) { /* SLAP_EV_QUERY */
+            u64 d = clk_now_ns() - cl->t_ns;
+            hist_record(lp->h, d);
+            lp->lat.sum += d;
+            lp->lat.min = B_MIN(lp->lat.min, d);
+            lp->lat.max = B_MAX(lp->lat.max, d);
+        }
+        cl->queries++;
+        if (o->slap_commit && ++cl->commits == (u64)o->slap_commit) {
+            cl->commits = 0;
+            return slap_ev_exec(cl, SLAP_EV_COMMIT, "COMMIT", 6);
+        }
+        return slap_ev_after(lp, cl);
+    }
+    /* logged in, --init-command run */
+    if (!cl->attached) {
+        cl->attached = true;
+        slap_note(run, 3, "connected!", 10);
+        if (o->slap_commit)
+            return slap_ev_exec(cl, SLAP_EV_AUTOCOMMIT, "SET AUTOCOMMIT=0", 16);
+    }
+    return slap_ev_next(lp, cl);
+}
+
+/* Drive cl from what its operation said (rc) until it waits: on its socket (watched; again
+ * at the next turn when bytes are left: myc_runnable), in a FIFO, or done. */
+static void slap_ev_run(struct slap_loop *lp, struct slap_client *cl, int rc)
+{
+    while (rc != SLAP_PARKED) {
+        if (rc == MYC_WANT_READ || rc == MYC_WANT_WRITE) {
+            if (rc == MYC_WANT_READ && myc_runnable(&cl->c) && !cl->again) {
+                cl->again = true;
+                evl_push(&lp->again, (int)(cl - lp->cl));
+            }
+            if (!slap_ev_track(lp, cl))
+                slap_ev_end(lp, cl);
+            return;
+        }
+        rc = slap_ev_done(lp, cl, rc);
+    }
+}
+
+/* Step cl's operation in progress (its socket is ready, or its deadline passed). */
+static void slap_ev_step(struct slap_loop *lp, struct slap_client *cl)
+{
+    if (!myc_idle(&cl->c))
+        slap_ev_run(lp, cl, myc_step(&cl->c));
+}
+
+/* A loop thread: waits for the release, logs its clients in and runs them to their end, the
+ * run's failure or a stop signal. */
+static void *slap_loop_main(void *arg)
+{
+    struct slap_loop *lp = arg;
+    struct slap_run *run = lp->run;
+    struct epoll_event evs[EVL_MAXEV];
+    pthread_mutex_lock(&run->mu);
+    while (!run->go)
+        pthread_cond_wait(&run->cv, &run->mu);
+    pthread_mutex_unlock(&run->mu);
+    u64 last_scan = clk_now_ns();
+    for (int i = 0; i < lp->n && !atomic_load(&run->failed); i++)
+        slap_ev_run(lp, &lp->cl[i], slap_ev_login(lp, &lp->cl[i]));
+    while (lp->live > 0 && !atomic_load(&run->failed) && !atomic_load(&b_stop)) {
+        u64 now = clk_now_ns();
+        while (lp->retry.len && lp->cl[lp->retry.v[lp->retry.head]].t_ns <= now) {
+            struct slap_client *cl = &lp->cl[evl_pop(&lp->retry)];
+            slap_ev_run(lp, cl, slap_ev_login(lp, cl));
+        }
+        while (lp->gate.len && myc_gate_try(&run->gate) == B_OK) {
+            struct slap_client *cl = &lp->cl[evl_pop(&lp->gate)];
+            slap_ev_run(lp, cl, slap_ev_connect(cl));
+        }
+        /* the wait: a turn, less for clients to step again, logins waiting for a slot (freed
+         * by another loop: looked at each ms) and the next retry */
+        u64 wait_ns = lp->again.len ? 0 : lp->gate.len ? 1000000u : EVL_TICK_NS;
+        if (lp->retry.len) {
+            u64 due = lp->cl[lp->retry.v[lp->retry.head]].t_ns;
+            wait_ns = B_MIN(wait_ns, due > now ? due - now : 0);
+        }
+        int n = epoll_wait(lp->ep, evs, EVL_MAXEV, (int)((wait_ns + 999999) / 1000000));
+        if (n < 0 && errno != EINTR) {
+            slap_ev_syserr(run, "waiting for the clients' sockets (epoll_wait)", errno);
+            break;
+        }
+        for (int k = 0; k < n; k++)
+            slap_ev_step(lp, evs[k].data.ptr);
+        for (size_t k = lp->again.len; k > 0 && lp->again.len; k--) {
+            struct slap_client *cl = &lp->cl[evl_pop(&lp->again)];
+            cl->again = false;
+            slap_ev_step(lp, cl);
+        }
+        now = clk_now_ns();
+        if (now - last_scan >= EVL_TICK_NS) { /* statements and logins past their deadline */
+            last_scan = now;
+            for (int i = 0; i < lp->n; i++) {
+                struct slap_client *cl = &lp->cl[i];
+                if (cl->c.deadline_ns && now >= cl->c.deadline_ns)
+                    slap_ev_step(lp, cl);
+            }
+        }
+    }
+    for (int i = 0; i < lp->n; i++) /* abandoned: a failure, a signal */
+        myc_close(&lp->cl[i].c);
+    return NULL;
+}
+
+/* The loops' count for conc clients: --event-loops (at most one per client; < 0, auto: the
+ * usable CPUs, as the OLTP tests), 0: a thread per client. */
+static int slap_nloops(const struct bench_opts *o, i64 conc)
+{
+    i64 l = o->event_loops < 0 ? (i64)mem_usable_cpus() : o->event_loops;
+    return l > 0 ? (int)B_MIN(l, conc) : 0;
+}
+
+/* slap_clients on nloops event loops: the clients set up, the loops started, released
+ * together, joined; *ms from the release to the last one's end. */
+static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct hist *h,
+                             struct slap_lat *lat, u64 *ms)
+{
+    const struct bench_opts *o = run->o;
+    struct slap_client *cl = b_xcalloc((size_t)conc, sizeof(*cl));
+    struct slap_loop *lps = b_xcalloc((size_t)nloops, sizeof(*lps));
+    int started = 0;
+    myc_gate_init(&run->gate, 0, (int)B_MIN(conc, (i64)INT_MAX),
+                  (int)o->mysql_connect_timeout * 1000 + MYC_SLICE_MS);
+    run->go = false;
+    for (int l = 0; l < nloops; l++)
+        lps[l].ep = -1;
+    for (i64 i = 0; i < conc; i++) {
+        cl[i].run = run;
+        cl[i].id = (int)i;
+        cl[i].lat_min = UINT64_MAX;
+        cl[i].c.fd = -1;
+        cl[i].ev_fd = -1;
+        rnd_seed(&cl[i].rng);
+    }
+    for (i64 i = 0; i < conc; i++)
+        if (slap_conn_params(run, (unsigned)i, &cl[i].cc, o->slap_schema) != B_EXIT_OK)
+            break;
+    for (int l = 0; l < nloops && !atomic_load(&run->failed); l++) {
+        struct slap_loop *lp = &lps[l];
+        i64 first = conc * l / nloops;
+        size_t cap;
+        lp->run = run;
+        lp->cl = cl + first;
+        lp->n = lp->live = (int)(conc * (l + 1) / nloops - first);
+        lp->nq = slap_live(&run->p->query);
+        cap = (size_t)B_MAX(lp->n, 1);
+        lp->gate = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
+        lp->retry = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
+        lp->again = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
+        lp->h = h ? b_xcalloc(1, sizeof(struct hist)) : NULL;
+        lp->lat.min = UINT64_MAX;
+        lp->ep = epoll_create1(EPOLL_CLOEXEC);
+        if (lp->ep < 0) {
+            slap_ev_syserr(run, "epoll_create1", errno);
+            break;
+        }
+        int err = os_thread_start(&lp->tid, (size_t)512 << 10, slap_loop_main, lp);
+        if (err) {
+            struct b_err e;
+            memset(&e, 0, sizeof(e));
+            b_fail(&e, B_EXIT_ENV, "slap: cannot start event loop thread %d of %d: %s", l + 1,
+                   nloops, strerror(err));
+            slap_failed(run, &e);
+            break;
+        }
+        started++;
+    }
+    pthread_mutex_lock(&run->mu);
+    run->go = true;
+    pthread_cond_broadcast(&run->cv);
+    pthread_mutex_unlock(&run->mu);
+    u64 t0 = clk_now_ns();
+    for (int l = 0; l < started; l++)
+        pthread_join(lps[l].tid, NULL);
+    *ms = (clk_now_ns() - t0) / 1000000u;
+    for (i64 i = 0; i < conc; i++) {
+        lat->queries += cl[i].queries;
+        myc_close(&cl[i].c);
+        myc_result_free(&cl[i].r);
+        buf_free(&cl[i].kb);
+    }
+    for (int l = 0; l < nloops; l++) {
+        struct slap_loop *lp = &lps[l];
+        if (lp->h) {
+            hist_add(h, lp->h);
+            lat->sum += lp->lat.sum;
+            lat->min = B_MIN(lat->min, lp->lat.min);
+            lat->max = B_MAX(lat->max, lp->lat.max);
+            free(lp->h);
+        }
+        if (lp->ep >= 0)
+            close(lp->ep);
+        free(lp->gate.v);
+        free(lp->retry.v);
+        free(lp->again.v);
+    }
+    myc_gate_free(&run->gate);
+    free(lps);
+    free(cl);
+    return atomic_load(&run->failed) ? run->err.ex : B_EXIT_OK;
+}
+
 /* One timed run of conc clients (mysqlslap's run_scheduler): threads created, released
  * together, joined; *ms is the whole milliseconds from release to the last one's end. Under
  * --only-print the clients run one after the other (a stable statement stream). */
 static int slap_clients(struct slap_run *run, i64 conc, struct hist *h, struct slap_lat *lat,
                         u64 *ms)
 {
+    int nloops = run->only_print ? 0 : slap_nloops(run->o, conc);
+    if (nloops)
+        return slap_loop_clients(run, conc, nloops, h, lat, ms);
     struct slap_client *cl = b_xcalloc((size_t)conc, sizeof(*cl));
     pthread_attr_t attr;
     i64 started = 0;
@@ -16580,7 +17066,7 @@ BENCH_API int slap_main(struct res *res)
 /* Long options of slap that take a value: "--name value" joins the next word. */
 static bool slap_valopt(const char *name, size_t len)
 {
-    static const char *const more[] = {"percentile"};
+    static const char *const more[] = {"percentile", "event-loops"};
     const struct opt_def *d = opt_find(opt_slap, countof(opt_slap), name, len);
     if (d)
         return d->type != OPT_BOOL && strncmp(d->name, "csv", 3);
@@ -23989,18 +24475,18 @@ static int (*cli_check_of(const struct wl_def *w, int chk))(struct bench_opts *o
     return chk == CLI_CHK_RUN ? w->check : chk == CLI_CHK_COMMON ? w->check_common : NULL;
 }
 
-/* --event-loops on a test that has no event loop (cpu, fileio, slap, ...): a usage error,
- * not an option silently ignored. The OLTP tests run on loops; all and the one-liner pass it
- * to their OLTP runs. */
+/* --event-loops on a test that has no event loop (cpu, fileio, ping, ...): a usage error,
+ * not an option silently ignored. The OLTP tests and slap run on loops; all and the
+ * one-liner pass it to their OLTP runs. */
 static int cli_event_loops_check(const struct wl_def *w)
 {
     if (opts.event_loops <= 0 || w->ev_start || w->command == all_main ||
-        w->command == sizing_main)
+        w->command == sizing_main || w->command == slap_main)
         return B_EXIT_OK;
     struct b_err e;
     memset(&e, 0, sizeof(e));
     b_fail(&e, B_EXIT_USAGE, "%s: --event-loops does not apply: the test has no event loop "
-           "(only the OLTP tests run their connections on event loops)", w->name);
+           "(only the OLTP tests and slap run their connections on event loops)", w->name);
     int ex = cli_err_print(&e);
     return ex ? ex : B_EXIT_USAGE;
 }

@@ -674,9 +674,9 @@ grep -q '^\[ 1s \] thds: 8 ' "$w/iv.run" && ok || bad "event loops: interval lin
 $B oltp_point_select $EV --threads=8 --event-loops=2 --time=2 --report-interval=1 --format=json run >"$w/iv.json" 2>&1
 grep -q '"type":"interval","at_s":1,.*"threads_running":8[,}]' "$w/iv.json" && ok || bad "event loops: JSON threads_running of the 1 s interval: $(grep -o '"threads_running":[0-9]*' "$w/iv.json" | head -1)"
 #    a test without event loops refuses --event-loops (usage error naming both)
-for t in cpu fileio slap; do
+for t in cpu fileio; do
     $B $t --event-loops=2 run >"$w/noloop.out" 2>&1; rc=$?
-    [ $rc = 2 ] && grep -qxF "bench: $t: --event-loops does not apply: the test has no event loop (only the OLTP tests run their connections on event loops)" "$w/noloop.out" &&
+    [ $rc = 2 ] && grep -qxF "bench: $t: --event-loops does not apply: the test has no event loop (only the OLTP tests and slap run their connections on event loops)" "$w/noloop.out" &&
         ok || { bad "--event-loops on $t: exit $rc"; cat "$w/noloop.out"; }
 done
 #    one connection on one loop: the header in the singular

@@ -278,6 +278,48 @@ if [ "$kb" -lt 30000 ] && [ "$(wc -l <"$w/our")" = 2000000 ] && cmp -s "$w/ref" 
 echo "slap: --only-print of 2M statements: peak RSS $kb KiB"
 rm -f "$w/our" "$w/ref"
 
+# 11. the clients on event loops (--event-loops=L): the same statements at the server as a
+#     thread per client (Com_* deltas exact: -c 5 x 20 queries of the mixed list, 6 INSERTs and
+#     5 key SELECTs a pass: 11 + 9 each; the pre-load's 99 INSERTs, the key list's and the
+#     drop check's SELECTs; COMMIT every 3 and at the end: 7 each; 1 + 6 --detach=4
+#     reconnects each, the main connection and the status query's own)
+st() { $ROOT -N -e "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_select','Com_insert','Com_commit','Connections')" | awk '{ printf "%s ", $2 }'; }
+counts() { # counts ARGS...: the deltas "commit insert select connections"
+    a=$(st); "$B" slap $C "$@" >"$w/out" 2>&1 || { echo "exit $?: $(cat "$w/out")"; return; }; b=$(st)
+    echo "$a $b" | awk '{ print $5 - $1, $6 - $2, $7 - $3, $8 - $4 }'
+}
+E="-a -c 5 --number-of-queries=100 --commit=3 --detach=4 --auto-generate-sql-add-autoincrement"
+ct=$(counts $E --event-loops=0); cl=$(counts $E --event-loops=2)
+if [ "$ct" = "35 154 47 37" ] && [ "$cl" = "$ct" ]; then ok; else bad "event loops: Com_commit, Com_insert, Com_select, Connections: threads '$ct', loops '$cl', wanted '35 154 47 37'"; fi
+#     the output's shape is the same (times masked), and mariadb-slap's
+"$B" slap $C -a -c 3,2 -i 2 --number-of-queries=30 --event-loops=2 >"$w/our" 2>&1
+mariadb-slap $C -a -c 3,2 -i 2 --number-of-queries=30 >"$w/ref" 2>&1
+if [ "$(mask "$w/our")" = "$(mask "$w/ref")" ]; then ok; else bad "event loops: shape"; diff "$w/ref" "$w/our"; fi
+#     a CALL returning two result sets: every set consumed, per-query latency of all 30
+"$B" slap $C --create-schema=slapkeep -q "CALL p2()" -c 3 --number-of-queries=30 --percentile=50,99 --event-loops=2 >"$w/out" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "Average number of queries per client: 10" "$w/out" && grep -q "Latency per query (ms): .*(30 queries)" "$w/out"; then ok; else bad "event loops: CALL p2(): exit $rc: $(cat "$w/out")"; fi
+#     a failing query: the server's error verbatim, exit 1
+"$B" slap $C --create-schema=slapkeep -q "SELECT * FROM nosuch" -c 3 --event-loops=2 >"$w/out" 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && grep -q "^bench: slap: client [123]: ERROR 1146 (42S02): Table 'slapkeep.nosuch' doesn't exist$" "$w/err"; then ok; else bad "event loops: failing query: exit $rc: $(cat "$w/err")"; fi
+#     1000 clients on 2 loops: the process holds 3 threads (main + loops; read from /proc while
+#     the clients sleep in the server); then the server's max_connections (as it says it)
+mc=$($ROOT -N -e 'SELECT @@max_connections')
+$ROOT -e "SET GLOBAL max_connections=1100"
+"$B" slap $C --create-schema=slapkeep -q "SELECT SLEEP(1.5)" -c 1000 --event-loops=2 >"$w/out" 2>&1 &
+sp=$!
+sleep 1; thr=$(awk '/^Threads:/ { print $2 }' "/proc/$sp/status" 2>/dev/null)
+wait $sp; rc=$?
+if [ $rc = 0 ] && [ "$thr" = 3 ] && grep -q "Number of clients running queries: 1000" "$w/out"; then ok; else bad "event loops: -c 1000: exit $rc, $thr threads: $(cat "$w/out")"; fi
+$ROOT -e "SET GLOBAL max_connections=20"
+"$B" slap $C --create-schema=slapkeep -q "SELECT SLEEP(1)" -c 60 --event-loops=2 >"$w/out" 2>"$w/err"; rc=$?
+$ROOT -e "SET GLOBAL max_connections=$mc"
+if [ $rc = 3 ] && grep -q "^bench: slap: connect to 127.0.0.1:$BENCH_MY_PORT as 'nat': ERROR 1040 ([0-9A-Z]*): Too many connections$" "$w/err"; then ok; else bad "event loops: over max_connections: exit $rc: $(cat "$w/err")"; fi
+#     Ctrl-C: the loops stop within a turn, exit 1, the schema this run created dropped
+"$B" slap $C -a -c 20 -i 400 --number-of-queries=4000 --event-loops=2 >/dev/null 2>"$w/err" &
+sp=$!
+sleep 1.5; kill -INT $sp; t0=$(date +%s); wait $sp; rc=$?; t1=$(date +%s)
+if [ $rc = 1 ] && [ $((t1 - t0)) -le 2 ] && grep -q "interrupted by SIGINT" "$w/err" && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "event loops: Ctrl-C: exit $rc after $((t1 - t0)) s: $(cat "$w/err")"; fi
+
 $ROOT -e "DROP DATABASE IF EXISTS slapkeep; DROP DATABASE IF EXISTS slapq"
 echo "slap: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -92,6 +92,27 @@ static int t_slap_build_auto(void)
     return 0;
 }
 
+/* the clients of one step: a thread each, or on at most one loop per client */
+static int t_slap_loops(void)
+{
+    struct bench_opts o;
+    struct slap_plan p;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    T_CHECK(t_opts(&o, (const char *const[]){"query=SELECT 1", "concurrency=2000,3,65536",
+                                              "event-loops=4", NULL}) == 0);
+    T_CHECK(slap_build(&o, &p, &e) == B_EXIT_OK);
+    T_CHECK(p.nconc == 3 && p.conc[0] == 2000 && p.conc[2] == 65536);
+    T_CHECK(slap_nloops(&o, 2000) == 4 && slap_nloops(&o, 3) == 3 && slap_nloops(&o, 1) == 1);
+    o.event_loops = 0;
+    T_CHECK(slap_nloops(&o, 2000) == 0);
+    o.event_loops = -1; /* auto: the usable CPUs, at most one per client */
+    T_CHECK(slap_nloops(&o, 2000) == mem_usable_cpus() && slap_nloops(&o, 1) == 1);
+    slap_plan_free(&p);
+    t_opts_free(&o);
+    return 0;
+}
+
 static int t_slap_build_refusals(void)
 {
     const char *const *const bad[] = {
@@ -103,6 +124,9 @@ static int t_slap_build_refusals(void)
                               "auto-generate-sql-execute-number=3", NULL},
         (const char *const[]){"query=SELECT 1", "concurrency=0", NULL},
         (const char *const[]){"query=SELECT 1", "concurrency=100000", NULL},
+        /* a thread per client: at most 4096; on event loops at most 65536 */
+        (const char *const[]){"query=SELECT 1", "concurrency=4097", "event-loops=0", NULL},
+        (const char *const[]){"query=SELECT 1", "concurrency=65537", "event-loops=2", NULL},
         /* a column count that would build a table string of gigabytes */
         (const char *const[]){"auto-generate-sql=on", "number-char-cols=999999999", NULL},
         (const char *const[]){"auto-generate-sql=on", "number-int-cols=4000",

@@ -5,7 +5,8 @@
 # --number-of-queries=1000 --iterations=3) and one --query run (point SELECTs on a table of
 # its own, --concurrency=50 --number-of-queries=20000). Fair by construction: TCP to
 # 127.0.0.1, the same user, TLS off for both (--skip-ssl), the same schema names, runs
-# alternating (ABBA), REPS times (default 5).
+# alternating (ABBA), REPS times (default 5). bench runs its clients on event loops
+# (--event-loops=LOOPS, default nproc; LOOPS=0: a thread per client, as mariadb-slap).
 # Figures: wall seconds of the whole command and client CPU seconds (user+sys of the client
 # process). Goals (issue 12): client CPU <= 0.2x mariadb-slap's, wall <= 1.0x.
 # Starts its own MariaDB on loopback (tests/mariadb.sh, port MY_PORT, default 34690) unless
@@ -35,10 +36,11 @@ sql "DROP DATABASE IF EXISTS perfslap; DROP DATABASE IF EXISTS perfslapq; CREATE
      USE perfslapq; CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(64));
      INSERT INTO t SELECT seq, CONCAT('row', seq) FROM seq_1_to_1000"
 C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl"
+L="--event-loops=${LOOPS:-$(nproc)}"
 AUTO="-a --concurrency=50,100 --number-of-queries=1000 --iterations=3 --create-schema=perfslap"
 perf_header slap
 perf_cmd mariadb-slap "$S $C {AUTO | QUERY}"
-perf_cmd bench "$B slap $C {AUTO | QUERY}"
+perf_cmd bench "$B slap $C $L {AUTO | QUERY}"
 echo "  AUTO: $AUTO"
 echo "  QUERY: --create-schema=perfslapq --query='SELECT v FROM t WHERE id=17' --concurrency=50 --number-of-queries=20000"
 
@@ -51,9 +53,9 @@ run() { # run BINARY ARGS...
     awk -v a="$t0" -v b="$t1" -v c="$cpu" 'BEGIN { printf "%.3f %.3f\n", b - a, c }'
 }
 auto_slap() { run "$S" $C $AUTO; }
-auto_bench() { run "$B" slap $C $AUTO; }
+auto_bench() { run "$B" slap $C $L $AUTO; }
 query_slap() { run "$S" $C --create-schema=perfslapq "--query=SELECT v FROM t WHERE id=17" --concurrency=50 --number-of-queries=20000; }
-query_bench() { run "$B" slap $C --create-schema=perfslapq "--query=SELECT v FROM t WHERE id=17" --concurrency=50 --number-of-queries=20000; }
+query_bench() { run "$B" slap $C $L --create-schema=perfslapq "--query=SELECT v FROM t WHERE id=17" --concurrency=50 --number-of-queries=20000; }
 perf_cmp "auto (-a -c 50,100, 1000 queries, 3 iterations)" "wall_s cpu_s" auto_slap auto_bench
 perf_cmp "query (point SELECT, -c 50, 20000 queries)" "wall_s cpu_s" query_slap query_bench
 echo "goal: bench/mariadb-slap client CPU <= 0.2, wall <= 1.0"
