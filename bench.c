@@ -18275,14 +18275,16 @@ static bool mrg_interrupted(struct res *res)
 }
 
 /* mrg_clients - the options client-index/client-count of the results: each index once, in
- * 0..count-1, and every index there (a repeat names both files; each missing one is said). */
+ * 0..count-1, and every index there (a repeat names both files; each missing one is said).
+ * client-count as the option allows (MRG_MAX_CLIENTS): the index table is the heap's. */
+#define MRG_MAX_CLIENTS 1000000 /* --client-count's own maximum */
 static int mrg_clients(struct res *res, struct mrg_client *cl, int n)
 {
     i64 count = -1;
-    int by[64], first = -1;
+    int *by = NULL, first = -1, ex = B_EXIT_OK;
     char miss[256];
     size_t k = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
         i64 idx = -1, cnt = -1;
         const struct jr_val *ov;
         if (!cl[i].ok)
@@ -18290,34 +18292,47 @@ static int mrg_clients(struct res *res, struct mrg_client *cl, int n)
         ov = jr_get(cl[i].root, "options");
         if (!jr_i64(jr_get(ov, "client-count"), &cnt) || cnt < 1)
             continue; /* a run without --client-count */
-        if (!jr_i64(jr_get(ov, "client-index"), &idx) || idx < 0 || idx >= cnt || cnt > 64)
-            return mrg_field_err(&res->err, &cl[i], "options.client-index",
-                                 "0 to client-count - 1 (client-count at most 64)"),
-                   B_EXIT_FAIL;
+        if (!jr_i64(jr_get(ov, "client-index"), &idx) || idx < 0 || idx >= cnt ||
+            cnt > MRG_MAX_CLIENTS) {
+            ex = mrg_field_err(&res->err, &cl[i], "options.client-index",
+                               "0 to client-count - 1 (client-count at most 1000000)"),
+            ex = B_EXIT_FAIL;
+            break;
+        }
         if (count < 0) {
             count = cnt, first = i;
-            for (int j = 0; j < 64; j++)
+            by = b_xmalloc((size_t)cnt * sizeof(*by));
+            for (i64 j = 0; j < cnt; j++)
                 by[j] = -1;
         } else if (cnt != count) {
             b_fail(&res->err, B_EXIT_FAIL, "merge: %s: options.client-count is %lld, but %s has "
                                            "%lld",
                    cl[i].path, (long long)cnt, cl[first].path, (long long)count);
-            return B_EXIT_FAIL;
+            ex = B_EXIT_FAIL;
+            break;
         }
         if (by[idx] >= 0) {
             b_fail(&res->err, B_EXIT_FAIL, "merge: %s and %s: both are client-index %lld: one "
                                            "client's result given twice?",
                    cl[by[idx]].path, cl[i].path, (long long)idx);
-            return B_EXIT_FAIL;
+            ex = B_EXIT_FAIL;
+            break;
         }
         by[idx] = i;
     }
-    if (count < 0)
-        return B_EXIT_OK;
+    if (ex != B_EXIT_OK || count < 0) {
+        free(by);
+        return ex;
+    }
     miss[0] = 0;
-    for (int j = 0; j < count; j++)
-        if (by[j] < 0 && k < sizeof(miss))
-            k += (size_t)snprintf(miss + k, sizeof(miss) - k, "%s%d", k ? ", " : "", j);
+    for (i64 j = 0; j < count; j++)
+        if (by[j] < 0 && k < sizeof(miss) - 4) {
+            k += (size_t)snprintf(miss + k, sizeof(miss) - k, "%s%lld", k ? ", " : "",
+                                  (long long)j);
+            if (k >= sizeof(miss) - 4) /* the rest left out, said so */
+                memcpy(miss + sizeof(miss) - 4, "...", 4);
+        }
+    free(by);
     if (miss[0]) {
         b_fail(&res->err, B_EXIT_FAIL, "merge: client-count is %lld, but no result of "
                                        "client-index %s",
@@ -18361,8 +18376,8 @@ static int mrg_sums(struct res *res, struct mrg_client *cl, int n)
  * measured window by wall clock and, without --percentile, no histogram. */
 static int mrg_slap_refuse(struct b_err *e, const struct mrg_client *c)
 {
-    b_hint(e, "read each client's Benchmark block (its queries and seconds), or run the "
-              "clients with --percentile and compare them: bench compare A.json B.json");
+    b_hint(e, "read each client's Benchmark block (its queries and seconds), or set the "
+              "clients side by side: bench compare A.json B.json");
     return b_fail(e, B_EXIT_FAIL, "merge: %s: a bench slap result: its seconds are per "
                   "iteration of one process's clients, and the clients' iterations do not "
                   "start or end together, so they add up to no one run's time",
