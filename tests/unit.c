@@ -172,6 +172,7 @@ static const struct {
     {"slap_split", t_slap_split},
     {"slap_build_auto", t_slap_build_auto},
     {"slap_build_refusals", t_slap_build_refusals},
+    {"slap_seed_clients", t_slap_seed_clients},
     {"slap_args", t_slap_args},
     {"slap_shown", t_slap_shown},
     {"mem_stream_kernels", t_mem_stream_kernels},
