@@ -17890,6 +17890,11 @@ static int mrg_load(struct mrg_client *c, struct b_err *e)
     struct b_err pe;
     memset(&pe, 0, sizeof(pe));
     if (jr_parse(p + start, end - start, c->path, &c->doc, &pe) != B_OK) {
+        if (atomic_load(&b_stop)) { /* the stop, not the file: mrg_main says so (exit 1) */
+            snprintf(c->why, sizeof(c->why), "not read: interrupted");
+            free(p);
+            return B_OK;
+        }
         if (start == 0 && nlines == 0) { /* a whole file that is not JSON: not a result */
             free(p);
             *e = pe;
