@@ -19023,7 +19023,7 @@ static void cmp_measures(struct cmp_ctx *x, double noise)
 }
 
 /*
- * cmp_main - `bench compare`: read and check every file (opts.cmp_files), then fill res:
+ * cmp_main - `bench compare`: read and check every file (opts.files), then fill res:
  * facts (files, what each is, noise, counts of marks), steps "host", "measure", "check".
  * Returns the exit code: 0; a usage error (fewer than 2 or more than CMP_MAX_FILES files); 3
  * (B_EXIT_ENV: a file that cannot be read or is not a comparable bench result).
@@ -19037,17 +19037,17 @@ static int cmp_main(struct res *res)
     memset(&x, 0, sizeof(x));
     x.res = res;
     res->command = "compare";
-    if (o->cmp_nfiles < 2 || o->cmp_nfiles > CMP_MAX_FILES) {
+    if (o->nfiles < 2 || o->nfiles > CMP_MAX_FILES) {
         b_hint(&res->err, "bench compare A.json B.json [C.json ...] [--noise=PCT]");
-        return o->cmp_nfiles < 2 ? b_fail(&res->err, b_usage_exit(), "compare: needs at least "
-                                          "two reports (%d given)", o->cmp_nfiles)
+        return o->nfiles < 2 ? b_fail(&res->err, b_usage_exit(), "compare: needs at least "
+                                          "two reports (%d given)", o->nfiles)
                                  : b_fail(&res->err, b_usage_exit(), "compare: too many "
                                           "reports (at most %d)", CMP_MAX_FILES);
     }
-    x.nfiles = o->cmp_nfiles;
+    x.nfiles = o->nfiles;
     size_t budget = CMP_MAX_ARENA_BYTES; /* memory for all the documents together */
     for (int f = 0; f < x.nfiles && ex == B_EXIT_OK; f++) {
-        x.path[f] = o->cmp_files[f];
+        x.path[f] = o->files[f];
         if (atomic_load(&b_stop)) {
             ex = b_fail(&res->err, B_EXIT_FAIL, "compare: interrupted by %s before reading %s",
                         os_stop_signame(), x.path[f]);
@@ -19228,6 +19228,7 @@ static const struct wl_def wl_all[] = {
              "noise",
      .opts = opt_compare,
      .nopts = countof(opt_compare),
+     .files = true,
      .family = WL_CMD,
      .command = cmp_main},
     {.name = "cpu",
@@ -23684,18 +23685,6 @@ static int cli_slap_args_error(const char *bad, int kind)
     return B_EXIT_USAGE;
 }
 
-/* `bench compare A.json B.json ...`: the words after "compare" are its reports (opts.cmp_files),
- * except a lone "help" (the test's help). The sysbench persona has no compare. */
-static bool cli_compare_file(struct cli *c, const char *a)
-{
-    if (cli_sb() || c->npos != 1 || strcmp(c->pos[0], "compare") ||
-        (!opts.cmp_nfiles && !strcmp(a, "help")))
-        return false;
-    if (opts.cmp_nfiles < (int)countof(opts.cmp_files))
-        opts.cmp_files[opts.cmp_nfiles++] = a;
-    return true;
-}
-
 static int cli_parse(struct cli *c, int argc, char **argv)
 {
     const char *bad;
@@ -23758,8 +23747,6 @@ static int cli_parse(struct cli *c, int argc, char **argv)
                                 "options.\n");
             }
             cli_add(c, c->nargs, a, NULL);
-        } else if (cli_compare_file(c, a)) {
-            continue;
         } else {
             c->opnd = cli_grow(c->opnd, (size_t)c->nopnd + 1, sizeof(*c->opnd));
             c->opnd[c->nopnd++] = a;
@@ -23838,7 +23825,9 @@ static int cli_resolve(struct cli *c)
     if (!c->test && c->npos > 0)
         c->test = c->pos[0];
     const struct wl_def *fw = c->test && c->test == c->pos[0] ? wl_find(c->test) : NULL;
-    if (fw && fw->files) { /* bench merge A.json B.json ...: operands, not a command word */
+    if (fw && fw->files && !(cli_sb() && fw->command == cmp_main)) {
+        /* bench merge|compare A.json B.json ...: operands, not a command word (the sysbench
+         * persona has no compare); a lone "help" is the test's help */
         bool help = c->nopnd == 2 && !strcmp(c->opnd[1], "help");
         opts.files = help ? NULL : c->opnd + 1;
         opts.nfiles = help ? 0 : c->nopnd - 1;
