@@ -15649,18 +15649,59 @@ BENCH_API void slap_plan_free(struct slap_plan *p)
     memset(p, 0, sizeof(*p));
 }
 
+/* slap_seed - the srandom() seed of the generated statements: --rand-seed=0 keeps mysqlslap's
+ * (random() unseeded: its srandom(time) comes after the statements are built, so
+ * --only-print matches mariadb-slap's); N: N for one process or client 0, client i of
+ * --client-count its own seed derived from N (rnd_client_seed), so clients insert their own
+ * data. The key choices of the clients follow from the same state: reproducible for N. */
+static unsigned slap_seed(const struct bench_opts *o)
+{
+    return o->rand_seed ? rnd_client_seed((u64)o->rand_seed, o->client_index) : 1u;
+}
+
+/*
+ * slap_client_check - --client-index=i --client-count=n (n > 1; the pair itself is checked by
+ * the command line): n processes as one run of n x -c clients. Client 0 creates the schema and
+ * pre-loads it; the others wait for it (slap_await); nobody drops it (--no-drop implied: no
+ * client knows when the others end, and bench drops only a schema this very process made),
+ * so one iteration of one concurrency and one engine when a schema is made (each would drop
+ * and re-create it under the others). A shared --rand-seed: each client's data from its own
+ * seed derived from it. A usage error naming the option.
+ */
+static int slap_client_check(const struct bench_opts *o, const struct slap_plan *p,
+                             struct b_err *e)
+{
+    if (o->client_count <= 1)
+        return B_EXIT_OK;
+    if (!o->rand_seed) {
+        b_hint(e, "give every client the same --rand-seed=N (not 0)");
+        return b_fail(e, B_EXIT_USAGE, "slap: --client-count=%lld needs --rand-seed: each "
+                      "client's data comes from its own seed derived from it",
+                      (long long)o->client_count);
+    }
+    if (!o->slap_auto && !*o->slap_create)
+        return B_EXIT_OK; /* --query alone: no schema made, nothing shared to re-create */
+    const char *what = o->slap_iterations > 1 ? "--iterations" : p->nconc > 1 ? "--concurrency"
+                       : p->nengines > 1      ? "--engine"
+                                              : NULL;
+    char it[24];
+    if (!what)
+        return B_EXIT_OK;
+    snprintf(it, sizeof(it), "%lld", (long long)o->slap_iterations);
+    b_hint(e, "run each iteration, concurrency and engine as a run of its own, all clients "
+              "together (client 0 makes the schema once; drop it when all have ended)");
+    return b_fail(e, B_EXIT_USAGE, "slap: --client-count=%lld with %s=%s: every iteration, "
+                  "concurrency and engine re-creates the schema that the other clients use: "
+                  "one of each", (long long)o->client_count, what,
+                  what[2] == 'i' ? it : what[2] == 'c' ? o->slap_concurrency : o->slap_engine);
+}
+
 BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct b_err *e)
 {
     char delim = o->slap_delimiter[0];
     const char *lt = o->slap_load_type;
     int ex;
     memset(p, 0, sizeof(*p));
-    if (o->client_index >= 0 || o->client_count >= 0) { /* every client would run it all */
-        b_hint(e, "run one bench slap with -c N for N clients");
-        return b_fail(e, B_EXIT_USAGE, "slap: %s: slap does not split work across clients "
-                      "(processes, hosts) yet: each would drop, create and write the same "
-                      "schema", o->client_index >= 0 ? "--client-index" : "--client-count");
-    }
     if (o->slap_auto && (*o->slap_create || *o->slap_query))
         return b_fail(e, B_EXIT_USAGE, "slap: --auto-generate-sql (-a) cannot be used with "
                                        "--create or --query");
@@ -15729,6 +15770,8 @@ BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct
         if (*s == ' ')
             s++;
     }
+    if ((ex = slap_client_check(o, p, e)) != B_EXIT_OK)
+        return ex;
     if (*o->slap_csv && strcmp(o->slap_csv, "-")) { /* as mysqlslap: before anything runs */
         int fd = open(o->slap_csv, O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0644);
         if (fd < 0)
@@ -15742,7 +15785,7 @@ BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct
         return b_fail(e, B_EXIT_USAGE, "slap: -y %s -x %s: %lld columns: a table holds at "
                                        "most %d", o->slap_int_cols, o->slap_char_cols,
                       (long long)p->int_cols + p->char_cols + o->slap_secondary, SLAP_MAX_COLS);
-    p->drop = !o->slap_no_drop && (o->slap_auto || *o->slap_create);
+    p->drop = !o->slap_no_drop && (o->slap_auto || *o->slap_create) && o->client_count <= 1;
     static const char *const sys_schemas[] = {"mysql", "information_schema",
                                               "performance_schema", "sys"};
     for (size_t i = 0; p->drop && o->slap_force_drop && i < countof(sys_schemas); i++)
@@ -15751,7 +15794,7 @@ BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct
                                            "--force-drop-existing-schema: the server's own "
                                            "schema, never dropped", o->slap_schema);
     p->keyed = o->slap_autoinc || o->slap_guid;
-    rnd_libc_srandom(1); /* mysqlslap's statements come from random() unseeded */
+    rnd_libc_srandom(slap_seed(o)); /* 0: mysqlslap's, from random() unseeded */
     if (o->slap_auto) {
         slap_gen_table(o, p, &p->create);
         for (i64 i = 0; i < o->slap_unique_write; i++)
@@ -15796,8 +15839,8 @@ static u64 slap_limit(const struct bench_opts *o, const struct slap_plan *p, i64
 {
     if (o->slap_execute_number)
         return (u64)o->slap_execute_number;
-    if (o->slap_queries)
-        return (u64)(o->slap_queries / conc);
+    if (o->slap_queries) /* n clients: one run of n x conc */
+        return (u64)(o->slap_queries / (conc * B_MAX(o->client_count, (i64)1)));
     return p->query.pieces;
 }
 
@@ -16902,6 +16945,102 @@ static int slap_system(struct slap_run *run, const char *what, const char *cmd)
     return slap_failed(run, &e);
 }
 
+/* What client 0 of --client-count makes before the others may start: tables (-a: t1 unless
+ * --auto-generate-sql-write-number=0; --create: its CREATE TABLE statements) and the rows of
+ * -a's pre-load (none on blackhole). */
+static void slap_await_want(const struct slap_run *run, const char *engine, i64 *tables,
+                            i64 *rows)
+{
+    const struct bench_opts *o = run->o;
+    const struct slap_list *l = &run->p->create;
+    size_t n = slap_live(l);
+    *tables = *rows = 0;
+    if (o->slap_auto) {
+        *tables = o->slap_write_number >= 1;
+        if (n > 1 && o->slap_write_number > 1 && !(engine && strstr(engine, "blackhole")))
+            *rows = o->slap_write_number - 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *q = l->v[i].sql;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (!strncasecmp(q, "create", 6) && isspace((unsigned char)q[6])) {
+            q += 7;
+            while (isspace((unsigned char)*q))
+                q++;
+            *tables += !strncasecmp(q, "table", 5);
+        }
+    }
+}
+
+/*
+ * slap_await - a client other than 0 of --client-count: wait on the main connection until
+ * client 0's schema holds its tables (and -a's pre-load rows), polled every 100 ms up to
+ * --client-wait seconds; then USE it. Wakes on a stop signal. Nothing under --only-print.
+ */
+static int slap_await(struct slap_run *run, const char *engine)
+{
+    const struct bench_opts *o = run->o;
+    struct buf lit = {0}, q = {0}, cnt = {0};
+    struct b_err e;
+    i64 tables, rows;
+    int ex = B_EXIT_OK;
+    if (run->only_print)
+        return B_EXIT_OK;
+    memset(&e, 0, sizeof(e));
+    slap_await_want(run, engine, &tables, &rows);
+    for (const char *s = o->slap_schema; *s; s++)
+        buf_printf(&lit, "%s%c", *s == '\'' || *s == '\\' ? "\\" : "", *s);
+    buf_printf(&q, "SELECT (SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE "
+                   "SCHEMA_NAME = '%s'), (SELECT COUNT(*) FROM information_schema.TABLES "
+                   "WHERE TABLE_SCHEMA = '%s')",
+               lit.p ? lit.p : "", lit.p ? lit.p : "");
+    buf_printf(&cnt, "SELECT COUNT(*), 0 FROM ");
+    slap_ident(&cnt, o->slap_schema);
+    buf_printf(&cnt, ".t1");
+    res_say(run->res, RES_SAY_PROGRESS, "Waiting for client 0 of %lld to create schema `%s`...",
+            (long long)o->client_count, o->slap_schema);
+    u64 deadline = clk_now_ns() + (u64)o->client_wait * 1000000000u;
+    for (;;) {
+        struct slap_exists x = {0, 0}, r = {0, 0};
+        if (myc_query(&run->c, q.p, q.len, &run->r, slap_exists_row, &x) < 0) {
+            ex = slap_sql_error(run, "waiting for client 0's schema", &run->c, q.p, q.len);
+            break;
+        }
+        if (x.schemas > 0 && x.tables >= tables && (rows == 0 || x.tables == 0 ||
+            myc_query(&run->c, cnt.p, cnt.len, &run->r, slap_exists_row, &r) == B_OK) &&
+            r.schemas >= rows) {
+            if (myc_init_db(&run->c, o->slap_schema) < 0)
+                ex = slap_sql_error(run, "selecting the schema", &run->c, o->slap_schema,
+                                    strlen(o->slap_schema));
+            break;
+        }
+        u64 now = clk_now_ns();
+        if (now >= deadline || atomic_load(&b_stop)) {
+            if (atomic_load(&b_stop))
+                b_fail(&e, B_EXIT_FAIL, "slap: waiting for client 0: %s", slap_stopped());
+            else {
+                b_hint(&e, "client 0 (--client-index=0) creates it: start it against the same "
+                           "server and --create-schema, or raise --client-wait");
+                b_fail(&e, B_EXIT_FAIL, "slap: client %lld of %lld: schema `%s` on %s %s after "
+                       "--client-wait=%lld s", (long long)o->client_index,
+                       (long long)o->client_count, o->slap_schema, run->c.target,
+                       !x.schemas ? "is not there" : x.tables < tables ? "lacks its tables"
+                                                                        : "is not loaded",
+                       (long long)o->client_wait);
+            }
+            ex = slap_failed(run, &e);
+            break;
+        }
+        clk_sleep_until(B_MIN(now + 100000000u, deadline));
+    }
+    buf_free(&lit);
+    buf_free(&q);
+    buf_free(&cnt);
+    return ex;
+}
+
 /* One engine x concurrency: iterations timed, the step with its statistics. */
 static int slap_block(struct slap_run *run, const char *engine, const char *eopt, i64 conc)
 {
@@ -16917,7 +17056,9 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
         u64 ms = 0;
         if (p->drop && (ex = slap_drop(run)) != B_EXIT_OK)
             break;
-        if (p->create.n && (ex = slap_create(run, engine, eopt)) != B_EXIT_OK)
+        if (p->create.n && (o->client_index > 0 ? (ex = slap_await(run, engine))
+                                                 : (ex = slap_create(run, engine, eopt))) !=
+                               B_EXIT_OK)
             break;
         slap_note(run, 2, "Generating primary key list", 27); /* as mysqlslap: always */
         if (p->keyed && o->slap_auto && (ex = slap_keys(run, engine)) != B_EXIT_OK)
@@ -17015,6 +17156,10 @@ BENCH_API int slap_main(struct res *res)
     slap_note(&run, 2, "Parsing engines to use.", 23);
     res_fact_str(res, "schema", "%s", o->slap_schema);
     res_fact_bool(res, "only_print", run.only_print);
+    if (o->client_count > 0) { /* which client of how many (the JSON facts; rep_slap_text) */
+        res_fact_int(res, "client_index", o->client_index);
+        res_fact_int(res, "client_count", o->client_count);
+    }
     if (!run.only_print)
         ex = slap_connect(&run, 0, &run.cc, &run.c, &run.r, NULL);
     if (ex == B_EXIT_OK && !run.only_print) {
@@ -18472,6 +18617,11 @@ static int mrg_load(struct mrg_client *c, struct b_err *e)
     struct b_err pe;
     memset(&pe, 0, sizeof(pe));
     if (jr_parse(p + start, end - start, c->path, &c->doc, &pe) != B_OK) {
+        if (atomic_load(&b_stop)) { /* the stop, not the file: mrg_main says so (exit 1) */
+            snprintf(c->why, sizeof(c->why), "not read: interrupted");
+            free(p);
+            return B_OK;
+        }
         if (start == 0 && nlines == 0) { /* a whole file that is not JSON: not a result */
             free(p);
             *e = pe;
@@ -18857,14 +19007,16 @@ static bool mrg_interrupted(struct res *res)
 }
 
 /* mrg_clients - the options client-index/client-count of the results: each index once, in
- * 0..count-1, and every index there (a repeat names both files; each missing one is said). */
+ * 0..count-1, and every index there (a repeat names both files; each missing one is said).
+ * client-count as the option allows (MRG_MAX_CLIENTS): the index table is the heap's. */
+#define MRG_MAX_CLIENTS 1000000 /* --client-count's own maximum */
 static int mrg_clients(struct res *res, struct mrg_client *cl, int n)
 {
     i64 count = -1;
-    int by[64], first = -1;
+    int *by = NULL, first = -1, ex = B_EXIT_OK;
     char miss[256];
     size_t k = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
         i64 idx = -1, cnt = -1;
         const struct jr_val *ov;
         if (!cl[i].ok)
@@ -18872,34 +19024,47 @@ static int mrg_clients(struct res *res, struct mrg_client *cl, int n)
         ov = jr_get(cl[i].root, "options");
         if (!jr_i64(jr_get(ov, "client-count"), &cnt) || cnt < 1)
             continue; /* a run without --client-count */
-        if (!jr_i64(jr_get(ov, "client-index"), &idx) || idx < 0 || idx >= cnt || cnt > 64)
-            return mrg_field_err(&res->err, &cl[i], "options.client-index",
-                                 "0 to client-count - 1 (client-count at most 64)"),
-                   B_EXIT_FAIL;
+        if (!jr_i64(jr_get(ov, "client-index"), &idx) || idx < 0 || idx >= cnt ||
+            cnt > MRG_MAX_CLIENTS) {
+            ex = mrg_field_err(&res->err, &cl[i], "options.client-index",
+                               "0 to client-count - 1 (client-count at most 1000000)"),
+            ex = B_EXIT_FAIL;
+            break;
+        }
         if (count < 0) {
             count = cnt, first = i;
-            for (int j = 0; j < 64; j++)
+            by = b_xmalloc((size_t)cnt * sizeof(*by));
+            for (i64 j = 0; j < cnt; j++)
                 by[j] = -1;
         } else if (cnt != count) {
             b_fail(&res->err, B_EXIT_FAIL, "merge: %s: options.client-count is %lld, but %s has "
                                            "%lld",
                    cl[i].path, (long long)cnt, cl[first].path, (long long)count);
-            return B_EXIT_FAIL;
+            ex = B_EXIT_FAIL;
+            break;
         }
         if (by[idx] >= 0) {
             b_fail(&res->err, B_EXIT_FAIL, "merge: %s and %s: both are client-index %lld: one "
                                            "client's result given twice?",
                    cl[by[idx]].path, cl[i].path, (long long)idx);
-            return B_EXIT_FAIL;
+            ex = B_EXIT_FAIL;
+            break;
         }
         by[idx] = i;
     }
-    if (count < 0)
-        return B_EXIT_OK;
+    if (ex != B_EXIT_OK || count < 0) {
+        free(by);
+        return ex;
+    }
     miss[0] = 0;
-    for (int j = 0; j < count; j++)
-        if (by[j] < 0 && k < sizeof(miss))
-            k += (size_t)snprintf(miss + k, sizeof(miss) - k, "%s%d", k ? ", " : "", j);
+    for (i64 j = 0; j < count; j++)
+        if (by[j] < 0 && k < sizeof(miss) - 4) {
+            k += (size_t)snprintf(miss + k, sizeof(miss) - k, "%s%lld", k ? ", " : "",
+                                  (long long)j);
+            if (k >= sizeof(miss) - 4) /* the rest left out, said so */
+                memcpy(miss + sizeof(miss) - 4, "...", 4);
+        }
+    free(by);
     if (miss[0]) {
         b_fail(&res->err, B_EXIT_FAIL, "merge: client-count is %lld, but no result of "
                                        "client-index %s",
@@ -18937,6 +19102,20 @@ static int mrg_sums(struct res *res, struct mrg_client *cl, int n)
 
 /* mrg_main - the merge command: res gets the merged statistics, the options of the run, one
  * step per client, the facts (clients, skew, overlap) and warnings. Returns an exit code. */
+/* mrg_slap_refuse - a bench slap result cannot be merged: its times are whole seconds of each
+ * iteration of this process's clients (mysqlslap's), and iterations of separate processes
+ * neither start nor end together, so no sum or maximum of them is one run's time; it has no
+ * measured window by wall clock and, without --percentile, no histogram. */
+static int mrg_slap_refuse(struct b_err *e, const struct mrg_client *c)
+{
+    b_hint(e, "read each client's Benchmark block (its queries and seconds), or set the "
+              "clients side by side: bench compare A.json B.json");
+    return b_fail(e, B_EXIT_FAIL, "merge: %s: a bench slap result: its seconds are per "
+                  "iteration of one process's clients, and the clients' iterations do not "
+                  "start or end together, so they add up to no one run's time",
+                  c->path);
+}
+
 static int mrg_main(struct res *res)
 {
     struct bench_opts *o = res->o;
@@ -18984,6 +19163,8 @@ static int mrg_main(struct res *res)
                                "1 or more (the results of a bench that writes the window's "
                                "wall clock and the per-thread counts)"),
             ex = B_EXIT_FAIL;
+        else if (jr_str(jr_get(c->root, "workload"), &wl, NULL) && !strcmp(wl, "slap"))
+            ex = mrg_slap_refuse(&res->err, c);
         else if (!jr_str(jr_get(c->root, "workload"), &wl, NULL) || !(w = wl_find(wl)) ||
                  w->family == WL_CMD)
             ex = mrg_field_err(&res->err, c, "workload", "a test that bench runs"),
@@ -19569,7 +19750,7 @@ static void cmp_measures(struct cmp_ctx *x, double noise)
 }
 
 /*
- * cmp_main - `bench compare`: read and check every file (opts.cmp_files), then fill res:
+ * cmp_main - `bench compare`: read and check every file (opts.files), then fill res:
  * facts (files, what each is, noise, counts of marks), steps "host", "measure", "check".
  * Returns the exit code: 0; a usage error (fewer than 2 or more than CMP_MAX_FILES files); 3
  * (B_EXIT_ENV: a file that cannot be read or is not a comparable bench result).
@@ -19583,17 +19764,17 @@ static int cmp_main(struct res *res)
     memset(&x, 0, sizeof(x));
     x.res = res;
     res->command = "compare";
-    if (o->cmp_nfiles < 2 || o->cmp_nfiles > CMP_MAX_FILES) {
+    if (o->nfiles < 2 || o->nfiles > CMP_MAX_FILES) {
         b_hint(&res->err, "bench compare A.json B.json [C.json ...] [--noise=PCT]");
-        return o->cmp_nfiles < 2 ? b_fail(&res->err, b_usage_exit(), "compare: needs at least "
-                                          "two reports (%d given)", o->cmp_nfiles)
+        return o->nfiles < 2 ? b_fail(&res->err, b_usage_exit(), "compare: needs at least "
+                                          "two reports (%d given)", o->nfiles)
                                  : b_fail(&res->err, b_usage_exit(), "compare: too many "
                                           "reports (at most %d)", CMP_MAX_FILES);
     }
-    x.nfiles = o->cmp_nfiles;
+    x.nfiles = o->nfiles;
     size_t budget = CMP_MAX_ARENA_BYTES; /* memory for all the documents together */
     for (int f = 0; f < x.nfiles && ex == B_EXIT_OK; f++) {
-        x.path[f] = o->cmp_files[f];
+        x.path[f] = o->files[f];
         if (atomic_load(&b_stop)) {
             ex = b_fail(&res->err, B_EXIT_FAIL, "compare: interrupted by %s before reading %s",
                         os_stop_signame(), x.path[f]);
@@ -19774,6 +19955,7 @@ static const struct wl_def wl_all[] = {
              "noise",
      .opts = opt_compare,
      .nopts = countof(opt_compare),
+     .files = true,
      .family = WL_CMD,
      .command = cmp_main},
     {.name = "cpu",
@@ -21834,6 +22016,11 @@ static void rep_slap_text(const struct res *res)
                (long long)rep_slap_int(st, "clients"));
         printf("\tAverage number of queries per client: %lld\n",
                (long long)rep_slap_int(st, "queries_per_client"));
+        if (o->client_count > 0) /* --client-index/--client-count: a bench extension */
+            printf("\tClient %lld of %lld (client index %lld): one run of %lld clients in all\n",
+                   (long long)o->client_index + 1, (long long)o->client_count,
+                   (long long)o->client_index,
+                   (long long)(rep_slap_int(st, "clients") * o->client_count));
         if (o->slap_latency && st->have_final && st->final.d.events) {
             const struct load_snap *d = &st->final.d;
             printf("\tLatency per query (ms): min %.3f, avg %.3f", rep_ms(d->lat_min_ns),
@@ -24227,18 +24414,6 @@ static int cli_slap_args_error(const char *bad, int kind)
     return B_EXIT_USAGE;
 }
 
-/* `bench compare A.json B.json ...`: the words after "compare" are its reports (opts.cmp_files),
- * except a lone "help" (the test's help). The sysbench persona has no compare. */
-static bool cli_compare_file(struct cli *c, const char *a)
-{
-    if (cli_sb() || c->npos != 1 || strcmp(c->pos[0], "compare") ||
-        (!opts.cmp_nfiles && !strcmp(a, "help")))
-        return false;
-    if (opts.cmp_nfiles < (int)countof(opts.cmp_files))
-        opts.cmp_files[opts.cmp_nfiles++] = a;
-    return true;
-}
-
 static int cli_parse(struct cli *c, int argc, char **argv)
 {
     const char *bad;
@@ -24301,8 +24476,6 @@ static int cli_parse(struct cli *c, int argc, char **argv)
                                 "options.\n");
             }
             cli_add(c, c->nargs, a, NULL);
-        } else if (cli_compare_file(c, a)) {
-            continue;
         } else {
             c->opnd = cli_grow(c->opnd, (size_t)c->nopnd + 1, sizeof(*c->opnd));
             c->opnd[c->nopnd++] = a;
@@ -24381,7 +24554,9 @@ static int cli_resolve(struct cli *c)
     if (!c->test && c->npos > 0)
         c->test = c->pos[0];
     const struct wl_def *fw = c->test && c->test == c->pos[0] ? wl_find(c->test) : NULL;
-    if (fw && fw->files) { /* bench merge A.json B.json ...: operands, not a command word */
+    if (fw && fw->files && !(cli_sb() && fw->command == cmp_main)) {
+        /* bench merge|compare A.json B.json ...: operands, not a command word (the sysbench
+         * persona has no compare); a lone "help" is the test's help */
         bool help = c->nopnd == 2 && !strcmp(c->opnd[1], "help");
         opts.files = help ? NULL : c->opnd + 1;
         opts.nfiles = help ? 0 : c->nopnd - 1;

@@ -352,9 +352,6 @@ struct bench_opts {
     double mem_lat_min_s; /* not an option: latency mode's seconds of loads per size (0: 0.02) */
     bool mem_lat_nothp;   /* not an option: latency mode without its huge-page pass */
     /* bench compare */
-    const char *cmp_files[8 + 1];             /* the reports named (argv strings): at most 8,
-                                                 the 9th only to say there are too many */
-    int cmp_nfiles;                           /* how many were named */
     double cmp_noise_pct;                     /* --noise */
     bool db_given;    /* set by cli_: a mysql option, MYSQL_PWD or an option file named one */
     bool own_tables;  /* set by cli_ (the bench persona): OLTP tables carry the COMMENT
@@ -397,7 +394,7 @@ struct bench_opts {
     double ckpt[OPT_MAX_CKPT];    /* checkpoint times, seconds from start */
     double forced_s;              /* seconds after --time before forced shutdown; <0 off */
     const char **files;           /* set by cli_: the file operands of a test that takes them
-                                     (bench merge A.json B.json), [nfiles] */
+                                     (bench merge|compare A.json B.json), [nfiles] */
     int nfiles;
     i64 start_at_unix_ns;         /* --start-at as CLOCK_REALTIME ns (load_start_at_parse);
                                      0 = none */

@@ -287,5 +287,29 @@ for sa in +86401 9999-12-31T23:59:59Z; do
     expect "--start-at=$sa" 2 "more than a day"
 done
 
+# bench slap results: refused, saying why (exit 1); more than 64 clients: 70 copies of one
+# client's result, indexes 0..69, merge (and one missing is named)
+merge_slap_many() {
+    "$B" slap --only-print -q "SELECT 1" --format=json >"$w/slap.json"
+    "$B" merge "$w/slap.json" >/dev/null 2>"$w/err"; rc=$?
+    expect "merge of a slap result" 1 "^bench: merge: $w/slap.json: a bench slap result: its seconds are per iteration of one process's clients, and the clients' iterations do not start or end together, so they add up to no one run's time$"
+    "$B" cpu run --time=1 --client-index=0 --client-count=70 --format=json >"$w/c70.json" 2>/dev/null
+    python3 - "$w" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/c70.json"))
+for i in range(70):
+    d["options"]["client-index"] = i
+    json.dump(d, open("%s/c70-%d.json" % (sys.argv[1], i), "w"))
+PY
+    set --; i=0; while [ $i -lt 70 ]; do set -- "$@" "$w/c70-$i.json"; i=$((i + 1)); done
+    "$B" merge "$@" >"$w/out" 2>"$w/err"; rc=$?
+    ev=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"]["events"] * 70)' "$w/c70.json")
+    [ $rc = 0 ] && grep -q "^Merged 70 client results of cpu: 70 threads in all$" "$w/out" && grep -q "total number of events: *$ev$" "$w/out" && ok || bad "70 clients merged: exit $rc: $(head -3 "$w/out") $(head -3 "$w/err"); events $ev expected"
+    shift
+    "$B" merge "$@" >/dev/null 2>"$w/err"; rc=$?
+    expect "70 clients, index 0 missing" 1 "merge: client-count is 70, but no result of client-index 0$"
+}
+merge_slap_many
+
 echo "merge: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -236,11 +236,8 @@ if [ $rc = 0 ] && [ ! -s "$w/err" ]; then ok; else bad "--post-system of control
 # --only-print into a pipe whose reader went away: said as such, no signal named
 { "$B" slap --only-print -q "SELECT 1" --number-of-queries=1000000 2>"$w/err"; echo $? >"$w/rc"; } | head -1 >/dev/null
 if [ "$(cat "$w/rc")" = 1 ] && grep -q "^bench: slap: stopped: the reader of standard output went away (EPIPE)$" "$w/err" && ! grep -q SIG "$w/err"; then ok; else bad "--only-print | head -1: exit $(cat "$w/rc"): $(cat "$w/err")"; fi
-# --client-index/--client-count: refused (every client would drop, create and write the same
-# schema), naming the option, usage exit 2
-# (a valid pair reaches slap's own refusal; one option alone is the command line's usage error)
-"$B" slap --only-print -a --client-index=0 --client-count=2 >"$w/our" 2>"$w/err"; rc=$?
-if [ $rc = 2 ] && [ ! -s "$w/our" ] && [ "$(head -1 "$w/err")" = "bench: slap: --client-index: slap does not split work across clients (processes, hosts) yet: each would drop, create and write the same schema" ]; then ok; else bad "slap --client-index=0 --client-count=2: exit $rc: $(cat "$w/err")"; fi
+# --client-index/--client-count: one option alone is the command line's usage error (exit 2;
+# cli_client_check runs first); the pair is slap's (slap_clients_mh below)
 "$B" slap --only-print -a --client-count=2 >"$w/our" 2>"$w/err"; rc=$?
 if [ $rc = 2 ] && [ ! -s "$w/our" ] && [ "$(head -1 "$w/err")" = "bench: --client-count=2 without --client-index: say which client (0 to 1) this is" ]; then ok; else bad "slap --client-count=2: exit $rc: $(cat "$w/err")"; fi
 "$B" slap --only-print -a --client-index=1 >"$w/our" 2>"$w/err"; rc=$?
@@ -319,6 +316,60 @@ if [ $rc = 3 ] && grep -q "^bench: slap: connect to 127.0.0.1:$BENCH_MY_PORT as 
 sp=$!
 sleep 1.5; kill -INT $sp; t0=$(date +%s); wait $sp; rc=$?; t1=$(date +%s)
 if [ $rc = 1 ] && [ $((t1 - t0)) -le 2 ] && grep -q "interrupted by SIGINT" "$w/err" && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "event loops: Ctrl-C: exit $rc after $((t1 - t0)) s: $(cat "$w/err")"; fi
+# 12. --rand-seed: the generated statements (--only-print's stream) equal for equal seeds,
+#     different for different ones; 0 is mysqlslap's (section 1); client 0 of n is the plain
+#     run, client 1 its own data. --client-index/--client-count: usage errors, then two
+#     processes as one run against the server: client 1 waits for client 0's schema (and
+#     says so when --client-wait runs out), 2 x 3 clients share --number-of-queries, no
+#     duplicate key, every row there, each client's data its own, the schema left (no drop),
+#     the block's and the JSON's "which client of how many".
+slap_clients_mh() {
+    P="--only-print -a --auto-generate-sql-add-autoincrement"
+    "$B" slap $P --rand-seed=5 >"$w/s5a"; "$B" slap $P --rand-seed=5 >"$w/s5b"; "$B" slap $P --rand-seed=6 >"$w/s6"
+    "$B" slap $P --rand-seed=5 --client-index=0 --client-count=2 >"$w/c0"; "$B" slap $P --rand-seed=5 --client-index=1 --client-count=2 >"$w/c1"
+    if [ -s "$w/s5a" ] && cmp -s "$w/s5a" "$w/s5b" && ! cmp -s "$w/s5a" "$w/s6" && [ "$(grep -c INSERT "$w/s5a")" = 105 ] && [ "$(sort -u "$w/s5a" | grep -c INSERT)" = 16 ] && [ "$(sort -u "$w/s6" | grep -c INSERT)" = 16 ]; then ok; else bad "--rand-seed: equal seeds, equal streams; different seeds, different ones"; fi
+    if [ "$(grep -c '^DROP' "$w/s5a")" = 2 ] && grep -v '^DROP' "$w/s5a" | cmp -s - "$w/c0"; then ok; else bad "--rand-seed=5: client 0 of 2 is not the plain run (no DROP)"; diff "$w/s5a" "$w/c0" | head -4 | cut -c1-100; fi
+    grep '^INSERT' "$w/c1" >"$w/c1i"
+    if [ "$(grep -c . "$w/c1")" = 11 ] && [ "$(grep -c . "$w/c1i")" = 6 ] && ! grep -qxF -f "$w/c1i" "$w/c0"; then ok; else bad "client 1 of 2: its 11 queries only (6 INSERTs), its own data: $(head -2 "$w/c1" | cut -c1-80)"; fi
+    usage() { # usage MESSAGE ARGS...
+        m=$1; shift
+        "$B" slap --only-print -a "$@" >"$w/our" 2>"$w/err"; rc=$?
+        if [ $rc = 2 ] && [ ! -s "$w/our" ] && [ "$(head -1 "$w/err")" = "bench: $m" ]; then ok; else bad "slap $*: exit $rc: $(cat "$w/err")"; fi
+    }
+    usage "slap: --client-count=2 needs --rand-seed: each client's data comes from its own seed derived from it" --client-index=0 --client-count=2
+    usage "slap: --client-count=2 with --iterations=3: every iteration, concurrency and engine re-creates the schema that the other clients use: one of each" --client-index=1 --client-count=2 --rand-seed=1 -i 3
+    usage "slap: --client-count=3 with --concurrency=1,2: every iteration, concurrency and engine re-creates the schema that the other clients use: one of each" --client-index=0 --client-count=3 --rand-seed=1 -c 1,2
+    usage "slap: --client-count=2 with --engine=innodb,memory: every iteration, concurrency and engine re-creates the schema that the other clients use: one of each" --client-index=0 --client-count=2 --rand-seed=1 -e innodb,memory
+    "$B" slap --only-print -q "SELECT 1" -i 2 --client-index=0 --client-count=2 --rand-seed=1 >"$w/our" 2>&1 && [ "$(grep -c . "$w/our")" = 2 ] && ok || bad "--query alone: iterations allowed with --client-count: $(cat "$w/our")"
+
+    $ROOT -e "DROP DATABASE IF EXISTS slapmh"
+    A="$C -a --auto-generate-sql-add-autoincrement --auto-generate-sql-load-type=mixed -c 3 --number-of-queries=60 --create-schema=slapmh --rand-seed=7 --client-count=2"
+    "$B" slap $A --client-index=1 --client-wait=1 >"$w/our" 2>"$w/err"; rc=$?
+    if [ $rc = 1 ] && [ "$(head -1 "$w/err")" = "bench: slap: client 1 of 2: schema \`slapmh\` on 127.0.0.1:$BENCH_MY_PORT is not there after --client-wait=1 s" ]; then ok; else bad "client 1 without client 0: exit $rc: $(cat "$w/err")"; fi
+    b0=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_insert'" | cut -f2)
+    ("$B" slap $A --client-index=1 --client-wait=60 >"$w/c1.out" 2>&1; echo $? >"$w/c1.rc") &
+    sleep 1
+    "$B" slap $A --client-index=0 --format=json >"$w/c0.json" 2>"$w/c0.err"; rc=$?
+    wait
+    b1=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_insert'" | cut -f2)
+    # 99 rows pre-loaded by client 0 (--auto-generate-sql-write-number=100, its CREATE TABLE
+    # counted); 60 queries for 6 clients: 10 each, 5 of them INSERTs (mixed: INSERT first)
+    if [ $rc = 0 ] && [ "$(cat "$w/c1.rc")" = 0 ]; then ok; else bad "two clients: exit $rc and $(cat "$w/c1.rc"): $(cat "$w/c0.err" "$w/c1.out")"; fi
+    if [ "$($ROOT -N slapmh -e "SELECT COUNT(*), COUNT(DISTINCT id), MAX(id) FROM t1")" = "$(printf '129\t129\t129')" ] && [ $((b1 - b0)) = 129 ]; then ok; else bad "two clients' rows: $($ROOT -N slapmh -e "SELECT COUNT(*), COUNT(DISTINCT id) FROM t1"), Com_insert +$((b1 - b0)), 129 expected"; fi
+    if [ "$($ROOT -N slapmh -e "SELECT COUNT(DISTINCT intcol1, charcol1) FROM t1 WHERE id > 99")" = 10 ]; then ok; else bad "each client's INSERTs its own data: $($ROOT -N slapmh -e "SELECT COUNT(DISTINCT intcol1, charcol1) FROM t1 WHERE id > 99") distinct of 30, 10 expected"; fi
+    if grep -q "^Waiting for client 0 of 2 to create schema \`slapmh\`...$" "$w/c1.out" && grep -q "^	Average number of queries per client: 10$" "$w/c1.out" && grep -q "^	Client 2 of 2 (client index 1): one run of 6 clients in all$" "$w/c1.out"; then ok; else bad "client 1's output: $(cat "$w/c1.out")"; fi
+    if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["facts"]; s=d["steps"][0]["facts"]; sys.exit(0 if (f["client_index"], f["client_count"], s["queries_per_client"], s["queries"]) == (0, 2, 10, 30) else 1)' "$w/c0.json"; then ok; else bad "client 0's JSON: $(head -c 400 "$w/c0.json")"; fi
+    if [ "$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'slapmh'")" = 1 ]; then ok; else bad "the schema of two clients was dropped"; fi
+    # GUID keys: two clients' inserts never collide (uuid() on the server)
+    $ROOT -e "DROP DATABASE slapmh"
+    A="$C -a --auto-generate-sql-guid-primary --auto-generate-sql-load-type=write -c 2 --auto-generate-sql-execute-number=20 --create-schema=slapmh --rand-seed=9 --client-count=2"
+    ("$B" slap $A --client-index=1 >"$w/c1.out" 2>&1; echo $? >"$w/c1.rc") &
+    "$B" slap $A --client-index=0 >"$w/c0.out" 2>&1; rc=$?
+    wait
+    if [ $rc = 0 ] && [ "$(cat "$w/c1.rc")" = 0 ] && [ "$($ROOT -N slapmh -e "SELECT COUNT(*), COUNT(DISTINCT id) FROM t1")" = "$(printf '179\t179')" ]; then ok; else bad "GUID keys, two clients: exit $rc, $(cat "$w/c1.rc"): $($ROOT -N slapmh -e "SELECT COUNT(*), COUNT(DISTINCT id) FROM t1") (179 expected) $(cat "$w/c0.out" "$w/c1.out")"; fi
+    $ROOT -e "DROP DATABASE IF EXISTS slapmh"
+}
+slap_clients_mh
 
 $ROOT -e "DROP DATABASE IF EXISTS slapkeep; DROP DATABASE IF EXISTS slapq"
 echo "slap: $pass passed, $fail failed"

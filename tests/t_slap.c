@@ -152,6 +152,65 @@ static int t_slap_build_refusals(void)
     return 0;
 }
 
+/* --rand-seed: the generated statements follow it (0: mysqlslap's, random() unseeded);
+ * --client-index/--client-count: client 0 is the plain run, client 1 its own data, no drop,
+ * --number-of-queries shared by n x -c clients; the combinations that would re-create the
+ * schema under the others refused. */
+static int t_slap_seed_clients(void)
+{
+    static const char *const seeds[][5] = {
+        {"auto-generate-sql=on", "rand-seed=0", NULL},
+        {"auto-generate-sql=on", "rand-seed=5", NULL},
+        {"auto-generate-sql=on", "rand-seed=5", NULL},
+        {"auto-generate-sql=on", "rand-seed=6", NULL},
+        {"auto-generate-sql=on", "rand-seed=5", "client-index=0", "client-count=2", NULL},
+        {"auto-generate-sql=on", "rand-seed=5", "client-index=1", "client-count=2", NULL},
+    };
+    char first[countof(seeds)][64];
+    bool drop[countof(seeds)];
+    for (size_t i = 0; i < countof(seeds); i++) {
+        struct bench_opts o;
+        struct slap_plan p;
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        T_CHECK(t_opts(&o, seeds[i]) == 0);
+        T_CHECK(slap_build(&o, &p, &e) == B_EXIT_OK);
+        snprintf(first[i], sizeof(first[i]), "%s", p.query.v[0].sql);
+        drop[i] = p.drop;
+        if (i == 5) { /* 60 queries for 2 x 3 clients */
+            o.slap_queries = 60;
+            T_CHECK(slap_limit(&o, &p, 3) == 10);
+        }
+        slap_plan_free(&p);
+        t_opts_free(&o);
+    }
+    T_CHECK(t_slap_prefix(first[0], "INSERT INTO t1 VALUES (100669,'qnMdipW5KkXdTjGCh2PNzLoeR0527"));
+    T_CHECK(!strcmp(first[1], first[2]) && strcmp(first[1], first[3]) && strcmp(first[0], first[1]));
+    T_CHECK(!strcmp(first[1], first[4]) && strcmp(first[4], first[5]));
+    T_CHECK(drop[1] && !drop[4] && !drop[5]);
+    static const char *const bad[][6] = {
+        {"auto-generate-sql=on", "client-index=0", "client-count=2", NULL},
+        {"auto-generate-sql=on", "rand-seed=1", "client-index=1", "client-count=2",
+         "iterations=2", NULL},
+        {"create=CREATE TABLE a (a int)", "rand-seed=1", "client-index=0", "client-count=2",
+         "concurrency=1,2", NULL},
+        {"auto-generate-sql=on", "rand-seed=1", "client-index=0", "client-count=2",
+         "engine=innodb,memory", NULL},
+    };
+    for (size_t i = 0; i < countof(bad); i++) {
+        struct bench_opts o;
+        struct slap_plan p;
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        T_CHECK(t_opts(&o, bad[i]) == 0);
+        T_CHECK(slap_build(&o, &p, &e) == B_EXIT_USAGE);
+        T_CHECK(!strncmp(e.msg, "slap: --client-count=2 ", 23));
+        slap_plan_free(&p);
+        t_opts_free(&o);
+    }
+    return 0;
+}
+
 /* a writable argv copy of src (NULL-terminated), freed by t_slap_argv_free */
 static char **t_slap_argv(const char *const *src, int *n)
 {

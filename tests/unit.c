@@ -176,6 +176,7 @@ static const struct {
     {"slap_build_auto", t_slap_build_auto},
     {"slap_build_refusals", t_slap_build_refusals},
     {"slap_loops", t_slap_loops},
+    {"slap_seed_clients", t_slap_seed_clients},
     {"slap_args", t_slap_args},
     {"slap_shown", t_slap_shown},
     {"mem_stream_kernels", t_mem_stream_kernels},
