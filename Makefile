@@ -201,7 +201,8 @@ tests/noiouring: tests/noiouring.c
 # setup first: on a fresh machine it installs the compilers and servers the rest needs
 test:
 	@tests/setup.sh
-	@$(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
+	@t0=$$(date +%s); $(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
+	  echo "== build: ok ($$(($$(date +%s) - t0)) s)"
 	tests/run.sh
 
 # mutation testing and coverage: quick glibc builds of their own under build/mutate, build/cov

@@ -13,18 +13,21 @@ case ${CI:-} in true | 1) strict=1 ;; *) strict=0 ;; esac
 # Hermetic: HOME is an empty directory of our own for every suite (tests/hermetic.sh)
 . "$here/hermetic.sh"
 pass=0 fail=0 skip=0
+run_t0=$(date +%s)
 suite() { # suite NAME CMD...
     name=$1; shift
     echo "== $name"
+    t0=$(date +%s)
     "$@"
     rc=$?
+    dt="($(($(date +%s) - t0)) s)"
     if [ -n "$(ls -A "$hermetic")" ]; then
         echo "== $name: left files in the test HOME:"; ls -A "$hermetic"; rm -rf "${hermetic:?}"/* "$hermetic"/.[!.]*
     fi
-    if [ $rc = 0 ]; then pass=$((pass + 1)); echo "== $name: ok"
-    elif [ $rc = 77 ] && [ $strict = 0 ]; then skip=$((skip + 1)); echo "== $name: skipped"
-    elif [ $rc = 77 ]; then fail=$((fail + 1)); echo "== $name: FAILED (skipped: a prerequisite is missing, CI=$CI)"
-    else fail=$((fail + 1)); echo "== $name: FAILED (exit $rc)"; fi
+    if [ $rc = 0 ]; then pass=$((pass + 1)); echo "== $name: ok $dt"
+    elif [ $rc = 77 ] && [ $strict = 0 ]; then skip=$((skip + 1)); echo "== $name: skipped $dt"
+    elif [ $rc = 77 ]; then fail=$((fail + 1)); echo "== $name: FAILED (skipped: a prerequisite is missing, CI=$CI) $dt"
+    else fail=$((fail + 1)); echo "== $name: FAILED (exit $rc) $dt"; fi
 }
 
 static_check() {
@@ -76,7 +79,7 @@ SF="--file-num=4 --file-total-size=8M --file-dir=$top/build/san-files"
 
 # a MariaDB of our own on loopback for the protocol tests (stopped on exit)
 MDB=$top/build/mariadb
-MPORT=$((33100 + $$ % 800))
+MPORT=${RUN_PORT:-$((33100 + $$ % 800))}
 trap 'sh tests/mariadb.sh stop "$MDB"; rm -rf "$hermetic"' EXIT
 if menv=$(sh tests/mariadb.sh start "$MDB" "$MPORT"); then
     eval "$menv"
@@ -114,5 +117,5 @@ suite mutate-fast sh tests/mutate.sh --fast
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
 ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
 suite fuzz make -s fuzz FUZZ_TIME=20
-echo "run: $pass passed, $fail failed, $skip skipped"
+echo "run: $pass passed, $fail failed, $skip skipped ($(($(date +%s) - run_t0)) s)"
 [ $fail = 0 ]
