@@ -127,7 +127,8 @@ $(MBEDTLS_LIBS) &: $(MBEDTLS_DIR)/.unpacked $(MBEDTLS_CFG) | musl-check
 
 $(MBEDTLS_HLIBS) &: $(MBEDTLS_DIR)/.unpacked $(MBEDTLS_CFG)
 	@echo "make: building mbedTLS $(MBEDTLS_VER) with $(CC) (for test builds)"
-	@rm -rf $(MBEDTLS_HDIR) && mkdir -p $(MBEDTLS_HDIR) && cp -r $(MBEDTLS_DIR)/. $(MBEDTLS_HDIR)/
+	@rm -rf $(MBEDTLS_HDIR) && mkdir -p $(MBEDTLS_HDIR) && \
+	  tar xzf "$(MBEDTLS_TARBALL)" -C $(MBEDTLS_HDIR) --strip-components=1
 	@$(MAKE) -s -C $(MBEDTLS_HDIR)/library clean >/dev/null 2>&1 || true
 	@$(MAKE) -s -C $(MBEDTLS_HDIR)/library CC=$(CC) AR=ar \
 	    CFLAGS="-O2 -g -I$(abspath $(DEPS)) -DMBEDTLS_CONFIG_FILE='\"bench_mbedtls_config.h\"'" \
@@ -198,10 +199,11 @@ fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
 tests/noiouring: tests/noiouring.c
 	$(CC) $(WARN) -O1 -o $@ tests/noiouring.c
 
-# setup first: on a fresh machine it installs the compilers and servers the rest needs
+# setup first: on a fresh machine it installs the compilers and servers the rest needs; the
+# builds (each a full compile of bench.c) run one per core
 test:
 	@tests/setup.sh
-	@t0=$$(date +%s); $(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
+	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
 	  echo "== build: ok ($$(($$(date +%s) - t0)) s)"
 	tests/run.sh
 
