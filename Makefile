@@ -127,7 +127,8 @@ $(MBEDTLS_LIBS) &: $(MBEDTLS_DIR)/.unpacked $(MBEDTLS_CFG) | musl-check
 
 $(MBEDTLS_HLIBS) &: $(MBEDTLS_DIR)/.unpacked $(MBEDTLS_CFG)
 	@echo "make: building mbedTLS $(MBEDTLS_VER) with $(CC) (for test builds)"
-	@rm -rf $(MBEDTLS_HDIR) && mkdir -p $(MBEDTLS_HDIR) && cp -r $(MBEDTLS_DIR)/. $(MBEDTLS_HDIR)/
+	@rm -rf $(MBEDTLS_HDIR) && mkdir -p $(MBEDTLS_HDIR) && \
+	  tar xzf "$(MBEDTLS_TARBALL)" -C $(MBEDTLS_HDIR) --strip-components=1
 	@$(MAKE) -s -C $(MBEDTLS_HDIR)/library clean >/dev/null 2>&1 || true
 	@$(MAKE) -s -C $(MBEDTLS_HDIR)/library CC=$(CC) AR=ar \
 	    CFLAGS="-O2 -g -I$(abspath $(DEPS)) -DMBEDTLS_CONFIG_FILE='\"bench_mbedtls_config.h\"'" \
@@ -170,9 +171,8 @@ fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
 	@rm -rf build/fuzz-seeds build/fuzz-opt-seeds build/fuzz-opt-tmp build/fuzz-z-seeds && \
 	  mkdir -p build/fuzz-seeds build/fuzz-corpus build/fuzz-opt-seeds build/fuzz-opt-corpus build/fuzz-opt-tmp \
 	    build/fuzz-z-seeds build/fuzz-z-corpus
-	@for f in tests/fixtures/mysql/*.hex; do for sel in 0 1 2 3 4 5 6 7 8 9 10; do \
-	  python3 -c 'import sys; d = bytes.fromhex("".join(l for l in open(sys.argv[1]) if not l.startswith("#"))); sys.stdout.buffer.write(bytes([int(sys.argv[2])]) + d)' "$$f" $$sel \
-	    > build/fuzz-seeds/$$(basename $$f .hex)-$$sel; done; done
+	@python3 -c 'import os, sys; exec("for f in sys.argv[2:]:\n d = bytes.fromhex(\"\".join(l for l in open(f) if not l.startswith(\"#\")))\n for sel in range(11): open(os.path.join(sys.argv[1], os.path.basename(f)[:-4] + \"-%d\" % sel), \"wb\").write(bytes([sel]) + d)")' \
+	    build/fuzz-seeds tests/fixtures/mysql/*.hex
 	@python3 tests/fuzz_opt_seeds.py build/fuzz-opt-seeds
 	@./tests/fuzz_my -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 build/fuzz-corpus build/fuzz-seeds \
 	    > build/fuzz.log 2>&1; rc=$$?; grep -E '^Done|ERROR|SUMMARY' build/fuzz.log | tail -3; \
@@ -182,9 +182,8 @@ fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
 	    $(abspath build/fuzz-opt-corpus) $(abspath build/fuzz-opt-seeds) > build/fuzz-opt.log 2>&1; rc=$$?; \
 	    grep -E '^Done|ERROR|SUMMARY' build/fuzz-opt.log | tail -3; rm -rf build/fuzz-opt-tmp; \
 	    [ $$rc = 0 ] || { tail -40 build/fuzz-opt.log; exit $$rc; }
-	@for f in tests/fixtures/zlib/*.hex; do for sel in 0 1 2; do \
-	  python3 -c 'import sys, zlib; d = bytes.fromhex("".join(l for l in open(sys.argv[1]) if not l.startswith("#"))); n = len(zlib.decompress(d)) if d[:1] == b"x" else 0; sys.stdout.buffer.write(bytes([int(sys.argv[2]), n & 255, n >> 8 & 255]) + d)' "$$f" $$sel \
-	    > build/fuzz-z-seeds/$$(basename $$f .hex)-$$sel; done; done
+	@python3 -c 'import os, sys, zlib; exec("for f in sys.argv[2:]:\n d = bytes.fromhex(\"\".join(l for l in open(f) if not l.startswith(\"#\")))\n n = len(zlib.decompress(d)) if d[:1] == b\"x\" else 0\n for sel in range(3): open(os.path.join(sys.argv[1], os.path.basename(f)[:-4] + \"-%d\" % sel), \"wb\").write(bytes([sel, n & 255, n >> 8 & 255]) + d)")' \
+	    build/fuzz-z-seeds tests/fixtures/zlib/*.hex
 	@./tests/fuzz_z -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -artifact_prefix=$(abspath build)/fuzz-z- \
 	    build/fuzz-z-corpus build/fuzz-z-seeds > build/fuzz-z.log 2>&1; rc=$$?; \
 	    grep -E '^Done|ERROR|SUMMARY' build/fuzz-z.log | tail -3; \
@@ -198,10 +197,12 @@ fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
 tests/noiouring: tests/noiouring.c
 	$(CC) $(WARN) -O1 -o $@ tests/noiouring.c
 
-# setup first: on a fresh machine it installs the compilers and servers the rest needs
+# setup first: on a fresh machine it installs the compilers and servers the rest needs; the
+# builds (each a full compile of bench.c) run one per core
 test:
 	@tests/setup.sh
-	@$(MAKE) -s bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
+	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench tests/unit tests/noiouring san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
+	  echo "== build: ok ($$(($$(date +%s) - t0)) s)"
 	tests/run.sh
 
 # mutation testing and coverage: quick glibc builds of their own under build/mutate, build/cov

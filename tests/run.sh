@@ -13,18 +13,21 @@ case ${CI:-} in true | 1) strict=1 ;; *) strict=0 ;; esac
 # Hermetic: HOME is an empty directory of our own for every suite (tests/hermetic.sh)
 . "$here/hermetic.sh"
 pass=0 fail=0 skip=0
+run_t0=$(date +%s)
 suite() { # suite NAME CMD...
     name=$1; shift
     echo "== $name"
+    t0=$(date +%s)
     "$@"
     rc=$?
+    dt="($(($(date +%s) - t0)) s)"
     if [ -n "$(ls -A "$hermetic")" ]; then
         echo "== $name: left files in the test HOME:"; ls -A "$hermetic"; rm -rf "${hermetic:?}"/* "$hermetic"/.[!.]*
     fi
-    if [ $rc = 0 ]; then pass=$((pass + 1)); echo "== $name: ok"
-    elif [ $rc = 77 ] && [ $strict = 0 ]; then skip=$((skip + 1)); echo "== $name: skipped"
-    elif [ $rc = 77 ]; then fail=$((fail + 1)); echo "== $name: FAILED (skipped: a prerequisite is missing, CI=$CI)"
-    else fail=$((fail + 1)); echo "== $name: FAILED (exit $rc)"; fi
+    if [ $rc = 0 ]; then pass=$((pass + 1)); echo "== $name: ok $dt"
+    elif [ $rc = 77 ] && [ $strict = 0 ]; then skip=$((skip + 1)); echo "== $name: skipped $dt"
+    elif [ $rc = 77 ]; then fail=$((fail + 1)); echo "== $name: FAILED (skipped: a prerequisite is missing, CI=$CI) $dt"
+    else fail=$((fail + 1)); echo "== $name: FAILED (exit $rc) $dt"; fi
 }
 
 static_check() {
@@ -36,8 +39,12 @@ static_check() {
 
 # A binary built with a sanitizer runs the engine's concurrent paths: workers, the
 # controller (intervals, checkpoints, warmup), --rate, and every workload.
-san_runs() { # san_runs BINARY
-    b=$1
+san_runs() { # san_runs BINARY (its files, database and slap schema named after it: the
+    # two sanitizer builds run at the same time)
+    b=$1 tag=$(basename "$1" | tr - _)
+    SF="--file-num=4 --file-total-size=8M --file-dir=$top/build/san-files-$tag"
+    DB="--no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret -D $tag"
+    [ -z "${BENCH_MY_SOCK:-}" ] || mariadb --no-defaults -uroot -S "$BENCH_MY_SOCK" -e "CREATE DATABASE IF NOT EXISTS $tag"
     set -- \
         "cpu --threads=4 --time=2 --report-interval=1 --report-checkpoints=1 --rate=500 --cpu-max-prime=2000 --warmup-time=1 run" \
         "cpu --threads=3 --events=300 --time=0 --histogram --percentile=50,99 --cpu-max-prime=2000 run" \
@@ -52,40 +59,78 @@ san_runs() { # san_runs BINARY
         "fileio $SF cleanup" \
         "ping --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret --count=20" \
         "ping --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u ed -pfoobar --ssl-mode=DISABLED --count=5" \
-        "slap --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret -a -c 2,4 -i 2 --number-of-queries=100 --auto-generate-sql-add-autoincrement --commit=3 --detach=5 --percentile=99" \
-        "slap --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret -a -c 2,5 -i 2 --number-of-queries=100 --auto-generate-sql-add-autoincrement --commit=3 --detach=5 --percentile=99 --event-loops=2" \
+        "slap --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret -a -c 2,4 -i 2 --number-of-queries=100 --auto-generate-sql-add-autoincrement --commit=3 --detach=5 --percentile=99 --create-schema=${tag}_slap" \
+        "slap --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret -a -c 2,5 -i 2 --number-of-queries=100 --auto-generate-sql-add-autoincrement --commit=3 --detach=5 --percentile=99 --event-loops=2 --create-schema=${tag}_slap" \
         "oltp_read_write $DB --threads=3 --tables=3 --table-size=500 prepare" \
         "oltp_read_write $DB --threads=4 --tables=3 --time=2 --report-interval=1 run" \
         "oltp_read_write $DB --threads=2 --tables=3 --events=50 --time=0 --db-ps-mode=disable --ssl-mode=REQUIRED run" \
         "oltp_read_write $DB --threads=3 --tables=3 prewarm" \
         "oltp_read_write $DB --tables=3 cleanup"
-    rm -rf "$top/build/san-files" && mkdir -p "$top/build/san-files"
+    err=$top/build/$tag.err
+    rm -rf "$top/build/san-files-$tag" && mkdir -p "$top/build/san-files-$tag"
     for a in "$@"; do
         # shellcheck disable=SC2086
-        if ! "$b" $a >/dev/null 2>"$top/build/san.err"; then
-            echo "$b $a: failed"; cat "$top/build/san.err"; return 1
+        if ! "$b" $a >/dev/null 2>"$err"; then
+            echo "$b $a: failed"; cat "$err"; return 1
         fi
-        if grep -qv '^bench: \(warning\|hint\):' "$top/build/san.err"; then
-            echo "$b $a: sanitizer output:"; cat "$top/build/san.err"; return 1
+        if grep -qv '^bench: \(warning\|hint\):' "$err"; then
+            echo "$b $a: sanitizer output:"; cat "$err"; return 1
         fi
     done
     return 0
 }
 
 mkdir -p build
-SF="--file-num=4 --file-total-size=8M --file-dir=$top/build/san-files"
 
 # a MariaDB of our own on loopback for the protocol tests (stopped on exit)
 MDB=$top/build/mariadb
-MPORT=$((33100 + $$ % 800))
-trap 'sh tests/mariadb.sh stop "$MDB"; rm -rf "$hermetic"' EXIT
+lanes=$top/build/lanes
+MPORT=${RUN_PORT:-$((33100 + $$ % 800))}
+trap 'for f in "$lanes"/*.pid; do [ ! -f "$f" ] || kill "$(cat "$f")" 2>/dev/null; done; sh tests/mariadb.sh stop "$MDB"; rm -rf "$hermetic"' EXIT
 if menv=$(sh tests/mariadb.sh start "$MDB" "$MPORT"); then
     eval "$menv"
 else
     echo "run: the MariaDB test server did not start; the protocol tests will fail"
     [ $strict = 1 ] && fail=$((fail + 1))
 fi
-DB="--no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret -D benchtest"
+
+# Lanes in the background: suites that share nothing with those running at the same time
+# run there, each lane with a HOME of its own; its output is printed when it ends, then its
+# counts join ours. bg NAME FUNCTION starts one, bg_wait NAME waits for it.
+rm -rf "$lanes" && mkdir -p "$lanes"
+bg() {
+    (
+        . "$here/hermetic.sh"
+        trap 'rm -rf "$hermetic"' EXIT
+        # shellcheck disable=SC2030 # the lane's own counts, written to its .counts file
+        pass=0 fail=0 skip=0
+        "$2"
+        echo "$pass $fail $skip" >"$lanes/$1.counts"
+    ) >"$lanes/$1.log" 2>&1 &
+    echo $! >"$lanes/$1.pid"
+}
+bg_wait() {
+    wait "$(cat "$lanes/$1.pid")"
+    rm -f "$lanes/$1.pid"
+    cat "$lanes/$1.log"
+    # shellcheck disable=SC2031 # ours: the lane's are read from its .counts file
+    if read -r p f s <"$lanes/$1.counts"; then pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+    else fail=$((fail + 1)); echo "== lane $1: FAILED (it ended without its counts)"; fi
+}
+# The suites that use none of the suite's MariaDB, its files or ports (multihost has its own
+# server and hosts, mutate-fast and fuzz their build trees) and mostly wait or use one core
+# (multihost waits on its hosts, mutate-fast compiles, fuzz runs one process): the whole run
+# long, one after the other.
+lane_own() {
+    suite multihost sh tests/multihost.sh
+    suite mutate-fast sh tests/mutate.sh --fast
+    suite fuzz make -s fuzz FUZZ_TIME=20
+}
+# The two sanitizer builds at the same time (files, database and slap schema of their own).
+lane_asan() {
+    ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
+}
+bg own lane_own
 
 suite static static_check
 suite checker python3 tests/check_result.py --selftest
@@ -109,11 +154,10 @@ suite json sh tests/json.sh
 suite merge sh tests/merge.sh
 suite merge-hostile sh tests/merge_hostile.sh
 suite all sh tests/all.sh
-suite multihost sh tests/multihost.sh
 suite compare sh tests/compare.sh
-suite mutate-fast sh tests/mutate.sh --fast
+bg asan lane_asan
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
-ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
-suite fuzz make -s fuzz FUZZ_TIME=20
-echo "run: $pass passed, $fail failed, $skip skipped"
+bg_wait asan
+bg_wait own
+echo "run: $pass passed, $fail failed, $skip skipped ($(($(date +%s) - run_t0)) s)"
 [ $fail = 0 ]
