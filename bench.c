@@ -4537,8 +4537,9 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
  * configuration (CA, certificate, key, generator) being shared per process.
  * Many logins at once (thousands of OLTP workers) go through a gate: at most 64 in flight,
  * transient failures retried with backoff, one error for the phase (myc_connect_retry).
- * Limits: getaddrinfo and a unix socket's connect still block (a numeric host resolves at
- * once); one outstanding command per connection, as the protocol allows.
+ * Limits: getaddrinfo blocks (a run resolves its hosts once before any login: myc_resolve,
+ * myc_params.addrs; a numeric host resolves at once) and so does a unix socket's connect;
+ * one outstanding command per connection, as the protocol allows.
  */
 
 enum { MYC_SSL_DISABLED, MYC_SSL_PREFERRED, MYC_SSL_REQUIRED, MYC_SSL_VERIFY_CA,
@@ -12526,7 +12527,13 @@ static int io_cleanup(struct res *res)
  * from the intended start, queue time included. Every wait is at most EVL_TICK_NS: the stop
  * flags, --time, and clients stalled past their statement's deadline (myc_step then says
  * B_TIMEOUT) are looked at. SIGINT abandons the events in flight (not recorded).
- * Limitations: logins (thread_init) and reconnects still block their loop while they run.
+ * Connect phase (evl_connect, a workload with ev_connect): every client of the loop begins
+ * its login at once; the run's gate lets at most its slots in flight (a client finding it
+ * full waits in the slot FIFO, looked at every millisecond: other loops free slots too), a
+ * transient failure's backoff waits in the timer FIFO, a login past its deadline is stepped
+ * to fail. A reconnect inside an event is a state of the event (EVL_WANT_TIMER between
+ * attempts): the loop's other clients go on. A workload without ev_connect is set up one
+ * client after the other (evl_init, its thread_init).
  */
 
 enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE, EVL_C_LOGIN }; /* ev_state */
