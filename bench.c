@@ -988,9 +988,10 @@ static const struct opt_def opt_mysql[] = {
         NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("no-defaults", BOOL, no_defaults, "off", 0, 0, NULL,
         "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
-    OPT("event-loops", INT, event_loops, "0", 0, 4096, NULL,
+    OPT("event-loops", STR, event_loops_arg, "auto", 0, 0, NULL,
         "run the --threads connections of the OLTP workloads on this many event-loop threads "
-        "(epoll); 0: a thread per connection, as sysbench",
+        "(epoll); auto: the usable CPUs, at most --threads (the sysbench persona: 0); 0: a "
+        "thread per connection, as sysbench",
         NULL, OPT_F_EXT),
 };
 
@@ -8902,8 +8903,9 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
     memset(r->thr, 0, (size_t)r->nthreads * sizeof(struct load_thread));
     /* a workload that can run its events without blocking (w->ev_start) runs its clients
      * on --event-loops threads, each with one histogram for all its clients */
-    if (w->ev_start && o->event_loops > 0)
-        r->nloops = (int)B_MIN(o->event_loops, (i64)r->nthreads);
+    if (w->ev_start && o->event_loops != 0) /* < 0: auto, the CPUs this process may use */
+        r->nloops = (int)B_MIN(o->event_loops > 0 ? o->event_loops : (i64)mem_usable_cpus(),
+                               (i64)r->nthreads);
     if (r->nloops) {
         r->loops = aligned_alloc(B_CACHELINE, (size_t)r->nloops * sizeof(struct load_loop));
         if (!r->loops)
@@ -24395,6 +24397,19 @@ static int (*cli_check_of(const struct wl_def *w, int chk))(struct bench_opts *o
  * to their OLTP runs. */
 static int cli_event_loops_check(const struct wl_def *w)
 {
+    /* --event-loops=auto (the default): -1, the usable CPUs at run time; the sysbench
+     * persona keeps sysbench's thread per connection unless given a number */
+    const char *v = opts.event_loops_arg ? opts.event_loops_arg : "auto";
+    i64 n = -1;
+    if (strcmp(v, "auto") && (opt_parse_i64(v, &n) || n < 0 || n > 4096)) {
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        b_fail(&e, B_EXIT_USAGE, "--event-loops: invalid value '%s' (expected auto or a number "
+               "of loops, 0 to 4096)", v);
+        int ex = cli_err_print(&e);
+        return ex ? ex : B_EXIT_USAGE;
+    }
+    opts.event_loops = n < 0 && opts.sb_behaviour ? 0 : n;
     if (opts.event_loops <= 0 || w->ev_start || w->command == all_main ||
         w->command == sizing_main)
         return B_EXIT_OK;

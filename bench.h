@@ -316,7 +316,8 @@ struct bench_opts {
     int db_ps_mode;
     bool db_debug, mysql_ssl, mysql_compression, mysql_debug, mysql_dry_run, no_defaults;
     i64 mysql_connect_timeout, mysql_io_timeout;
-    i64 event_loops; /* --event-loops: 0 = a thread per connection */
+    i64 event_loops; /* --event-loops: 0 = a thread per connection, -1 = auto (usable CPUs) */
+    char *event_loops_arg; /* --event-loops as given: "auto" or a number (cli_ sets the above) */
     u64 max_allowed_packet;       /* --max-allowed-packet: cap of one packet from the server */
     bool get_server_pubkey;       /* --get-server-public-key: RSA key request over plain TCP */
     bool debug_proto;             /* --debug=proto: hex dump of every packet */
