@@ -988,7 +988,7 @@ static const struct opt_def opt_mysql[] = {
         NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("no-defaults", BOOL, no_defaults, "off", 0, 0, NULL,
         "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
-    OPT("event-loops", STR, event_loops_arg, "auto", 0, 0, NULL,
+    OPT("event-loops", STR, event_loops_arg, "0", 0, 0, NULL,
         "run the --threads connections of the OLTP workloads on this many event-loop threads "
         "(epoll); auto: the usable CPUs, at most --threads (the sysbench persona: 0); 0: a "
         "thread per connection, as sysbench",
@@ -8887,6 +8887,20 @@ static void *load_worker(void *arg)
     return NULL;
 }
 
+/* --event-loops as a number: -1 auto (the usable CPUs at run time; the sysbench persona: 0,
+ * sysbench's thread per connection), 0 a thread per connection, N loops; -2 invalid (cli_
+ * refuses it before any run). */
+static i64 load_event_loops(const struct bench_opts *o)
+{
+    const char *v = o->event_loops_arg;
+    i64 n;
+    if (!v || !*v)
+        return o->event_loops;
+    if (!strcmp(v, "auto"))
+        return o->sb_behaviour ? 0 : -1;
+    return opt_parse_i64(v, &n) || n < 0 || n > 4096 ? -2 : n;
+}
+
 /* load_run_init - set up a run of workload w with nthreads workers (nothing started yet). */
 static void load_run_init(struct load_run *r, const struct wl_def *w, const struct bench_opts *o)
 {
@@ -8903,9 +8917,9 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
     memset(r->thr, 0, (size_t)r->nthreads * sizeof(struct load_thread));
     /* a workload that can run its events without blocking (w->ev_start) runs its clients
      * on --event-loops threads, each with one histogram for all its clients */
-    if (w->ev_start && o->event_loops != 0) /* < 0: auto, the CPUs this process may use */
-        r->nloops = (int)B_MIN(o->event_loops > 0 ? o->event_loops : (i64)mem_usable_cpus(),
-                               (i64)r->nthreads);
+    i64 loops = load_event_loops(o);
+    if (w->ev_start && loops != 0 && loops != -2) /* -1: auto, the CPUs this process may use */
+        r->nloops = (int)B_MIN(loops > 0 ? loops : (i64)mem_usable_cpus(), (i64)r->nthreads);
     if (r->nloops) {
         r->loops = aligned_alloc(B_CACHELINE, (size_t)r->nloops * sizeof(struct load_loop));
         if (!r->loops)
@@ -24399,9 +24413,9 @@ static int cli_event_loops_check(const struct wl_def *w)
 {
     /* --event-loops=auto (the default): -1, the usable CPUs at run time; the sysbench
      * persona keeps sysbench's thread per connection unless given a number */
-    const char *v = opts.event_loops_arg ? opts.event_loops_arg : "auto";
-    i64 n = -1;
-    if (strcmp(v, "auto") && (opt_parse_i64(v, &n) || n < 0 || n > 4096)) {
+    i64 n = load_event_loops(&opts);
+    if (n == -2) {
+        const char *v = opts.event_loops_arg;
         struct b_err e;
         memset(&e, 0, sizeof(e));
         b_fail(&e, B_EXIT_USAGE, "--event-loops: invalid value '%s' (expected auto or a number "
@@ -24409,7 +24423,7 @@ static int cli_event_loops_check(const struct wl_def *w)
         int ex = cli_err_print(&e);
         return ex ? ex : B_EXIT_USAGE;
     }
-    opts.event_loops = n < 0 && opts.sb_behaviour ? 0 : n;
+    opts.event_loops = n;
     if (opts.event_loops <= 0 || w->ev_start || w->command == all_main ||
         w->command == sizing_main)
         return B_EXIT_OK;

@@ -97,6 +97,8 @@ static const struct {
     {"evl_stop", t_evl_stop},
     {"evl_rate_stall", t_evl_rate_stall},
     {"evl_reconnect", t_evl_reconnect},
+    {"evl_connect", t_evl_connect},
+    {"evl_connect_stop", t_evl_connect_stop},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
     {"load_checkpoints_dedupe", t_load_checkpoints_dedupe},
     {"rep_pct_label_exact", t_rep_pct_label_exact},
