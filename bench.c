@@ -988,9 +988,10 @@ static const struct opt_def opt_mysql[] = {
         NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("no-defaults", BOOL, no_defaults, "off", 0, 0, NULL,
         "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
-    OPT("event-loops", INT, event_loops, "0", 0, 4096, NULL,
+    OPT("event-loops", STR, event_loops_arg, "0", 0, 0, NULL,
         "run the --threads connections of the OLTP workloads on this many event-loop threads "
-        "(epoll); 0: a thread per connection, as sysbench",
+        "(epoll); auto: the usable CPUs, at most --threads (the sysbench persona: 0); 0: a "
+        "thread per connection, as sysbench",
         NULL, OPT_F_EXT),
     OPT("event-backend", ENUM, event_backend, "epoll", 0, 0, "epoll,io_uring,auto",
         "how the event loops wait for their sockets %C: io_uring (multishot poll), auto: "
@@ -4541,8 +4542,9 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
  * configuration (CA, certificate, key, generator) being shared per process.
  * Many logins at once (thousands of OLTP workers) go through a gate: at most 64 in flight,
  * transient failures retried with backoff, one error for the phase (myc_connect_retry).
- * Limits: getaddrinfo and a unix socket's connect still block (a numeric host resolves at
- * once); one outstanding command per connection, as the protocol allows.
+ * Limits: getaddrinfo blocks (a run resolves its hosts once before any login: myc_resolve,
+ * myc_params.addrs; a numeric host resolves at once) and so does a unix socket's connect;
+ * one outstanding command per connection, as the protocol allows.
  */
 
 enum { MYC_SSL_DISABLED, MYC_SSL_PREFERRED, MYC_SSL_REQUIRED, MYC_SSL_VERIFY_CA,
@@ -4568,6 +4570,9 @@ struct myc_params {
     void *trace_ctx;
     bool no_deprecate_eof;     /* tests: classic EOF packets instead of OK-as-EOF */
     bool no_cache_metadata;    /* tests: column definitions with every execute */
+    /* the host's addresses resolved once for a run (myc_resolve; not owned): the login
+     * connects to them instead of calling getaddrinfo; NULL: resolved at each login */
+    const struct addrinfo *addrs;
 };
 
 /* One column of a result, copied out of its definition packet. */
@@ -5899,6 +5904,12 @@ static int myc_open_socket(struct my_conn *c)
         c->login = 1;
         return MYC_NEXT;
     }
+    if (p->addrs) { /* resolved once for the run: c->ai walks the shared list */
+        c->ai_list = NULL;
+        c->ai = (struct addrinfo *)(uintptr_t)p->addrs;
+        c->ai_errno = ECONNREFUSED;
+        return myc_try_addr(c);
+    }
     struct addrinfo hints;
     char port[16];
     memset(&hints, 0, sizeof(hints));
@@ -6606,6 +6617,55 @@ static bool myc_gate_progress(struct myc_gate *g, char *line, size_t n)
     }
     pthread_mutex_unlock(&g->mu);
     return say;
+}
+
+/* myc_gate_why - a shut gate's error into e (for a caller that saw myc_gate_try fail). */
+static void myc_gate_why(struct myc_gate *g, struct b_err *e)
+{
+    pthread_mutex_lock(&g->mu);
+    if (g->shut_rc)
+        *e = g->shut_err;
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* myc_gate_stalled - for a login waiting for a slot without blocking (an event loop): B_OK
+ * while the phase makes progress; B_TIMEOUT (e says it, in myc_gate_enter's words) when no
+ * login began or ended within the stall time. */
+static int myc_gate_stalled(struct myc_gate *g, struct b_err *e)
+{
+    int rc = B_OK;
+    pthread_mutex_lock(&g->mu);
+    if (clk_now_ns() >= g->last_ns + g->stall_ns && g->inflight >= g->max)
+        rc = b_seterr(e, B_TIMEOUT, ETIMEDOUT,
+                      "no login began or ended within %llu ms while %d were in flight "
+                      "(%d of %d connected)",
+                      (unsigned long long)(g->stall_ns / 1000000u), g->inflight, g->ok,
+                      g->total);
+    pthread_mutex_unlock(&g->mu);
+    return rc;
+}
+
+/* myc_gate_seen - a login of this phase succeeded (myc_retryable's server_seen). */
+static bool myc_gate_seen(struct myc_gate *g)
+{
+    pthread_mutex_lock(&g->mu);
+    bool seen = g->ok > 0;
+    pthread_mutex_unlock(&g->mu);
+    return seen;
+}
+
+/* myc_resolve - the addresses of host:port for a run's logins (myc_params.addrs), resolved
+ * once before any login, or NULL when resolving fails (each login then fails in its words).
+ * Free with freeaddrinfo. */
+static struct addrinfo *myc_resolve(const char *host, unsigned port)
+{
+    struct addrinfo hints, *ai = NULL;
+    char ps[16];
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    snprintf(ps, sizeof(ps), "%u", port);
+    return getaddrinfo(host, ps, &hints, &ai) ? NULL : ai;
 }
 
 /* myc_backoff_ns - the wait before attempt+1 (attempt >= 1): MYC_BACKOFF_MIN_MS doubled per
@@ -8831,6 +8891,20 @@ static void *load_worker(void *arg)
     return NULL;
 }
 
+/* --event-loops as a number: -1 auto (the usable CPUs at run time; the sysbench persona: 0,
+ * sysbench's thread per connection), 0 a thread per connection, N loops; -2 invalid (cli_
+ * refuses it before any run). */
+static i64 load_event_loops(const struct bench_opts *o)
+{
+    const char *v = o->event_loops_arg;
+    i64 n;
+    if (!v || !*v)
+        return o->event_loops;
+    if (!strcmp(v, "auto"))
+        return o->sb_behaviour ? 0 : -1;
+    return opt_parse_i64(v, &n) || n < 0 || n > 4096 ? -2 : n;
+}
+
 /* load_run_init - set up a run of workload w with nthreads workers (nothing started yet). */
 static void load_run_init(struct load_run *r, const struct wl_def *w, const struct bench_opts *o)
 {
@@ -8847,8 +8921,9 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
     memset(r->thr, 0, (size_t)r->nthreads * sizeof(struct load_thread));
     /* a workload that can run its events without blocking (w->ev_start) runs its clients
      * on --event-loops threads, each with one histogram for all its clients */
-    if (w->ev_start && o->event_loops > 0)
-        r->nloops = (int)B_MIN(o->event_loops, (i64)r->nthreads);
+    i64 loops = load_event_loops(o);
+    if (w->ev_start && loops != 0 && loops != -2) /* -1: auto, the CPUs this process may use */
+        r->nloops = (int)B_MIN(loops > 0 ? loops : (i64)mem_usable_cpus(), (i64)r->nthreads);
     if (r->nloops) {
         r->loops = aligned_alloc(B_CACHELINE, (size_t)r->nloops * sizeof(struct load_loop));
         if (!r->loops)
@@ -12483,10 +12558,16 @@ static int io_cleanup(struct res *res)
  * from the intended start, queue time included. Every wait is at most EVL_TICK_NS: the stop
  * flags, --time, and clients stalled past their statement's deadline (myc_step then says
  * B_TIMEOUT) are looked at. SIGINT abandons the events in flight (not recorded).
- * Limitations: logins (thread_init) and reconnects still block their loop while they run.
+ * Connect phase (evl_connect, a workload with ev_connect): every client of the loop begins
+ * its login at once; the run's gate lets at most its slots in flight (a client finding it
+ * full waits in the slot FIFO, looked at every millisecond: other loops free slots too), a
+ * transient failure's backoff waits in the timer FIFO, a login past its deadline is stepped
+ * to fail. A reconnect inside an event is a state of the event (EVL_WANT_TIMER between
+ * attempts): the loop's other clients go on. A workload without ev_connect is set up one
+ * client after the other (evl_init, its thread_init).
  */
 
-enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE }; /* load_thread.ev_state */
+enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE, EVL_C_LOGIN }; /* ev_state */
 
 #define EVL_TICK_NS 50000000u    /* the longest sleep of a loop */
 #define EVL_STALL_NS 1000000000u /* a client without progress this long is stepped anyway */
@@ -12525,7 +12606,43 @@ struct evl {
     struct evl_fifo ready;   /* clients to start an event now */
     struct evl_fifo wait;    /* --rate: clients whose claimed arrival is ahead, in time order */
     struct evl_fifo again;   /* clients to step again: EVL_WANT_RUN (a flooding server) */
+    struct evl_fifo timer;   /* clients waiting for their ev_wake_ns (EVL_WANT_TIMER) */
+    struct evl_fifo slot;    /* connect phase: clients waiting for a login slot */
 };
+
+/* t waits for its ev_wake_ns: into the timer FIFO once. */
+static void evl_timer_add(struct evl *e, struct load_thread *t)
+{
+    if (t->ev_timer)
+        return;
+    t->ev_timer = true;
+    evl_push(&e->timer, t->id - e->lp->first);
+}
+
+/* The earliest wake of the timer FIFO (unsorted: backoffs are jittered), or UINT64_MAX. */
+static u64 evl_timer_next(const struct evl *e)
+{
+    u64 m = UINT64_MAX;
+    for (size_t k = 0; k < e->timer.len; k++)
+        m = B_MIN(m, e->r->thr[e->lp->first + e->timer.v[(e->timer.head + k) % e->timer.cap]]
+                         .ev_wake_ns);
+    return m;
+}
+
+/* Take the clients of the timer FIFO due at now: each goes to fn (the others stay). */
+static void evl_timer_run(struct evl *e, u64 now, void (*fn)(struct evl *, struct load_thread *))
+{
+    for (size_t k = e->timer.len; k > 0 && e->timer.len; k--) {
+        int i = evl_pop(&e->timer);
+        struct load_thread *t = &e->r->thr[e->lp->first + i];
+        if (t->ev_wake_ns > now) {
+            evl_push(&e->timer, i);
+            continue;
+        }
+        t->ev_timer = false;
+        fn(e, t);
+    }
+}
 
 static void evl_done(struct evl *e, struct load_thread *t)
 {
@@ -12743,7 +12860,10 @@ static void evl_result(struct evl *e, struct load_thread *t, int rc)
         t->ev_again = true;
         evl_push(&e->again, t->id - e->lp->first);
     }
-    if (rc == EVL_WANT_READ || rc == EVL_WANT_WRITE || rc == EVL_WANT_RUN) {
+    if (rc == EVL_WANT_TIMER) /* a reconnect's pause: stepped when it is due */
+        evl_timer_add(e, t);
+    if (rc == EVL_WANT_READ || rc == EVL_WANT_WRITE || rc == EVL_WANT_RUN ||
+        rc == EVL_WANT_TIMER) {
         int tr = evl_track(e, t);
         if (tr < 0) {
             load_fail(r, tr, &t->err);
@@ -12844,6 +12964,170 @@ static int evl_init(struct evl *e)
     return B_OK;
 }
 
+/* A client of the run whose timer is due (a reconnect's pause): step it. */
+static void evl_timer_step(struct evl *e, struct load_thread *t)
+{
+    if (t->ev_state == EVL_C_BUSY)
+        evl_result(e, t, e->r->w->ev_step(t));
+}
+
+/* ---- the connect phase without blocking: every client of the loop logs in at once, as
+ * many as the run's gate lets in (wl_def.ev_connect) ---- */
+
+/* What ev_connect said for client t. Returns B_OK, or the failure (recorded: load_fail). */
+static int evl_login_result(struct evl *e, struct load_thread *t, int rc)
+{
+    struct load_run *r = e->r;
+    if (rc == EVL_WANT_RUN && !t->ev_again) {
+        t->ev_again = true;
+        evl_push(&e->ready, t->id - e->lp->first);
+    } else if (rc == EVL_WANT_SLOT && !t->ev_slot) {
+        t->ev_slot = true;
+        evl_push(&e->slot, t->id - e->lp->first);
+    } else if (rc == EVL_WANT_TIMER)
+        evl_timer_add(e, t);
+    if (rc == EVL_WANT_READ || rc == EVL_WANT_WRITE || rc == EVL_WANT_RUN ||
+        rc == EVL_WANT_SLOT || rc == EVL_WANT_TIMER) {
+        int tr = evl_track(e, t);
+        if (tr < 0) {
+            load_fail(r, tr, &t->err);
+            return tr;
+        }
+        t->ev_last_ns = clk_now_ns();
+        return B_OK;
+    }
+    if (rc < 0) {
+        load_fail(r, rc, &t->err);
+        return rc;
+    }
+    (void)evl_track(e, t);
+    t->ev_state = EVL_C_READY; /* set up */
+    t->ev_deadline_ns = 0;
+    if (r->o->debug)
+        load_debug(r, "DEBUG: Worker thread (#%d) initialized", t->id);
+    return B_OK;
+}
+
+/* Call ev_connect for t when it is still logging in. */
+static int evl_login(struct evl *e, struct load_thread *t)
+{
+    if (t->ev_state != EVL_C_LOGIN)
+        return B_OK;
+    return evl_login_result(e, t, e->r->w->ev_connect(t));
+}
+
+static void evl_login_timer(struct evl *e, struct load_thread *t)
+{
+    (void)evl_login(e, t);
+}
+
+/* The clients still logging in (a count). */
+static int evl_logins_left(const struct evl *e)
+{
+    int n = 0;
+    for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++)
+        n += e->r->thr[i].ev_state == EVL_C_LOGIN;
+    return n;
+}
+
+/*
+ * evl_connect - set up clients [first, first + n) at once (wl_def.ev_connect: a login
+ * started, stepped when its socket is ready, a retry's backoff on the timer FIFO, a login
+ * waiting for a slot of the run's gate on the slot FIFO). A signal fails the phase with the
+ * words of thread mode (the first client not set up says them: ev_connect looks at b_stop);
+ * another loop's or client's failure ends it (the run's first failure is its answer).
+ */
+static int evl_connect(struct evl *e)
+{
+    struct load_run *r = e->r;
+    struct load_thread *evs[EVL_MAXEV];
+    u64 last_scan = clk_now_ns();
+    for (int i = 0; i < e->lp->n; i++) {
+        struct load_thread *t = &r->thr[e->lp->first + i];
+        t->ev_state = EVL_C_LOGIN;
+        t->ev_again = true;
+        evl_push(&e->ready, i);
+        if (r->o->debug)
+            load_debug(r, "DEBUG: Worker thread (#%d) started", t->id);
+    }
+    int left = e->lp->n;
+    while (left > 0) {
+        if (atomic_load(&b_stop)) { /* the first client not set up says it */
+            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
+                struct load_thread *t = &r->thr[i];
+                if (t->ev_state != EVL_C_LOGIN)
+                    continue;
+                if (evl_login(e, t) >= 0) { /* a workload that did not look at the signal */
+                    int rc = b_seterr(&t->err, B_DONE, 0,
+                                      "interrupted by %s while setting up client %d",
+                                      atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT",
+                                      t->id);
+                    load_fail(r, rc, &t->err);
+                }
+                return B_DONE;
+            }
+            return B_OK;
+        }
+        if (load_stopping(r))
+            return B_OK; /* another client's failure: the run's first one is its answer */
+        int rc = B_OK;
+        for (size_t k = e->ready.len; k > 0 && e->ready.len && rc == B_OK; k--) {
+            struct load_thread *t = &r->thr[e->lp->first + evl_pop(&e->ready)];
+            t->ev_again = false;
+            rc = evl_login(e, t);
+        }
+        /* logins waiting for a slot, in order, until one finds the gate full again */
+        for (size_t k = e->slot.len; k > 0 && e->slot.len && rc == B_OK; k--) {
+            struct load_thread *t = &r->thr[e->lp->first + evl_pop(&e->slot)];
+            t->ev_slot = false;
+            rc = evl_login(e, t);
+            if (t->ev_slot)
+                break;
+        }
+        u64 now = clk_now_ns();
+        if (rc == B_OK && e->timer.len)
+            evl_timer_run(e, now, evl_login_timer);
+        if (rc < 0 || load_stopping(r))
+            return rc < 0 ? rc : B_OK;
+        left = evl_logins_left(e);
+        if (!left)
+            break;
+        u64 wake = now + EVL_TICK_NS;
+        if (e->ready.len)
+            wake = now;
+        if (e->slot.len) /* a slot freed by another loop: looked at every millisecond */
+            wake = B_MIN(wake, now + 1000000u);
+        if (e->timer.len)
+            wake = B_MAX(now, B_MIN(wake, evl_timer_next(e)));
+        int ms = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
+        int n = evl_be_wait(e, ms, evs, EVL_MAXEV);
+        if (n < 0) {
+            struct b_err be;
+            memset(&be, 0, sizeof(be));
+            rc = b_seterr(&be, B_SYSERR, errno, "event loop %d: waiting with %s failed: %s",
+                          e->lp->id, evl_backend_name(e->be), strerror(errno));
+            load_fail(r, rc, &be);
+            return rc;
+        }
+        for (int k = 0; k < n && rc == B_OK; k++)
+            rc = evl_login(e, evs[k]);
+        now = clk_now_ns();
+        if (rc == B_OK && now - last_scan >= EVL_TICK_NS / 5) { /* logins past their deadline */
+            last_scan = now;
+            for (int i = e->lp->first; i < e->lp->first + e->lp->n && rc == B_OK; i++) {
+                struct load_thread *t = &r->thr[i];
+                if (t->ev_state == EVL_C_LOGIN && !t->ev_timer && !t->ev_slot &&
+                    ((t->ev_deadline_ns && now >= t->ev_deadline_ns) ||
+                     now - t->ev_last_ns >= EVL_STALL_NS))
+                    rc = evl_login(e, t);
+            }
+        }
+        if (rc < 0)
+            return rc;
+    }
+    return B_OK;
+}
+
 /* The loop: start ready clients and due arrivals, wait for sockets, step the clients. */
 static void evl_loop(struct evl *e)
 {
@@ -12887,6 +13171,8 @@ static void evl_loop(struct evl *e)
             wake = now;
         if (e->wait.len)
             wake = B_MIN(wake, r->thr[e->lp->first + e->wait.v[e->wait.head]].ev_intended_ns);
+        if (e->timer.len)
+            wake = B_MAX(now, B_MIN(wake, evl_timer_next(e)));
         int ms = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
         int n = evl_be_wait(e, ms, evs, EVL_MAXEV);
         if (n < 0) {
@@ -12914,6 +13200,8 @@ static void evl_loop(struct evl *e)
                 evl_result(e, t, r->w->ev_step(t));
         }
         now = clk_now_ns();
+        if (e->timer.len)
+            evl_timer_run(e, now, evl_timer_step);
         if (now - last_scan >= EVL_TICK_NS) { /* deadlines of stalled statements */
             last_scan = now;
             for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
@@ -12927,24 +13215,43 @@ static void evl_loop(struct evl *e)
     }
 }
 
+/* The loop's epoll set or ring, then its clients set up: at once (ev_connect) or one after the
+ * other (thread_init). B_OK, or the failure (recorded). */
+static int evl_setup(struct evl *e)
+{
+    struct b_err be;
+    memset(&be, 0, sizeof(be));
+    int brc = evl_be_open(e, &be);
+    if (brc < 0) {
+        load_fail(e->r, brc, &be);
+        return brc;
+    }
+    if (!e->r->w->ev_connect)
+        return evl_init(e);
+    int rc = evl_connect(e);
+    e->ready.head = e->ready.len = 0; /* the run starts with empty FIFOs */
+    e->slot.head = e->slot.len = 0;
+    e->timer.head = e->timer.len = 0;
+    for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
+        struct load_thread *t = &e->r->thr[i];
+        t->ev_again = t->ev_slot = t->ev_timer = false;
+    }
+    return rc;
+}
+
 BENCH_API void *evl_thread(void *arg)
 {
     struct load_loop *lp = arg;
     struct load_run *r = lp->run;
     struct evl e = {.lp = lp, .r = r, .be = r->evl_backend, .ep = -1, .u = {.fd = -1}};
     atomic_store_explicit(&lp->live, lp->n, memory_order_relaxed);
-    int rc = evl_init(&e);
-    if (rc == B_OK) {
-        struct b_err be;
-        memset(&be, 0, sizeof(be));
-        rc = evl_be_open(&e, &be);
-        if (rc < 0)
-            load_fail(r, rc, &be);
-    }
     size_t cap = (size_t)B_MAX(lp->n, 1);
     e.ready = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
     e.wait = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
     e.again = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
+    e.timer = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
+    e.slot = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
+    int rc = evl_setup(&e);
 
     pthread_mutex_lock(&r->mu);
     atomic_fetch_add(&r->ready, 1);
@@ -12964,6 +13271,8 @@ BENCH_API void *evl_thread(void *arg)
     free(e.ready.v);
     free(e.wait.v);
     free(e.again.v);
+    free(e.timer.v);
+    free(e.slot.v);
     atomic_store_explicit(&lp->live, 0, memory_order_relaxed);
     pthread_mutex_lock(&r->mu);
     atomic_fetch_sub(&r->running, 1);
@@ -13231,6 +13540,28 @@ struct oltp_thread {
     size_t npv;
     u64 bulk_next;             /* bulk_insert: next id */
     struct buf bulk;           /* bulk_insert: pending INSERT */
+    /* the set-up without blocking (an event loop's connect phase, a reconnect: oltp_su_*) */
+    u8 su;                     /* OLTP_SU_*: where it is */
+    bool su_slot;              /* holds a slot of the run's gate (a login in flight) */
+    bool su_again;             /* a reconnect during the run (no gate; retried every 1 ms) */
+    unsigned su_tries;         /* login attempts */
+    u64 su_seed;               /* the backoff's jitter */
+    i64 su_k;                  /* the statement being prepared (oltp_su_stmt's index) */
+    struct buf su_sql;         /* its text */
+};
+
+/* What the run shares (r->wl_global): the connect phase's gate, and the addresses of the
+ * hosts resolved once before any login (every client's myc_params.addrs points here). */
+struct oltp_addr {
+    char host[256];
+    unsigned port;
+    struct addrinfo *ai;       /* NULL: not resolved (the logins say why) */
+};
+struct oltp_global {
+    struct myc_gate gate;
+    bool gated;                /* the gate is in use (not --mysql-dry-run) */
+    struct oltp_addr *addrs;
+    int naddrs;
 };
 
 /* Names that reach SQL: at most 64 characters of UTF-8 (MySQL's limit), so 256 bytes; quoted
@@ -13856,11 +14187,20 @@ static int oltp_prog_after(struct load_thread *t, int rc)
 
 /* COM_STMT_PREPARE of one statement; a statement the server cannot prepare (1295) stays
  * unprepared (st->coldefs NULL) and goes as text, as sysbench's driver emulates it. */
+static int oltp_prepared(struct load_thread *t, const char *sql, int rc);
+
 static int oltp_prepare1(struct load_thread *t, const char *sql, size_t len, struct myc_stmt *st)
 {
     struct oltp_thread *ot = t->wl;
+    return oltp_prepared(t, sql, myc_prepare(&ot->c, sql, len, st));
+}
+
+/* The prepare of sql ended with rc (blocking or not): B_OK (1295 included), or the failure
+ * in sysbench's and bench's words. */
+static int oltp_prepared(struct load_thread *t, const char *sql, int rc)
+{
+    struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
-    int rc = myc_prepare(&ot->c, sql, len, st);
     if (rc >= 0 || (rc == B_SERVER && ot->c.srv_code == 1295))
         return B_OK;
     /* sysbench's four lines, Lua frames included, for its parsers */
@@ -13924,6 +14264,16 @@ static int oltp_prepare_stmts(struct load_thread *t)
     return rc;
 }
 
+static int oltp_connect_failed(struct load_thread *t, int rc, unsigned tries, struct myc_gate *g);
+static void oltp_connected(struct load_thread *t, struct myc_gate *g);
+
+/* The run's gate (the connect phase), or NULL (--mysql-dry-run). */
+static struct myc_gate *oltp_gate(const struct load_run *r)
+{
+    struct oltp_global *gl = r->wl_global;
+    return gl && gl->gated ? &gl->gate : NULL;
+}
+
 /* Connect (and prepare). g: the run's connect phase (thread_init: bounded parallel logins,
  * retries, progress); NULL for a reconnect during the run. */
 static int oltp_connect(struct load_thread *t, struct myc_gate *g)
@@ -13937,7 +14287,18 @@ static int oltp_connect(struct load_thread *t, struct myc_gate *g)
         t->err = ot->c.err; /* another worker's failure ended the phase: its words and hint */
         return rc;
     }
-    if (rc < 0) {
+    if (rc < 0)
+        return oltp_connect_failed(t, rc, tries, g);
+    oltp_connected(t, g);
+    return oltp_prepare_stmts(t);
+}
+
+/* A login that failed with rc after tries attempts (c->err): the failure in sysbench's and
+ * bench's words, with a hint; the gate g (the connect phase) is shut with it. */
+static int oltp_connect_failed(struct load_thread *t, int rc, unsigned tries, struct myc_gate *g)
+{
+    struct oltp_thread *ot = t->wl;
+    {
         char msg[sizeof(t->err.msg)];
         if (tries > 1)
             snprintf(msg, sizeof(msg), "%.480s (%u attempts)", ot->c.err.msg, tries);
@@ -13968,6 +14329,12 @@ static int oltp_connect(struct load_thread *t, struct myc_gate *g)
             myc_gate_shut(g, rc, &t->err); /* the others stop waiting: one failure, one line */
         return rc;
     }
+}
+
+/* A login succeeded: the progress line of the connect phase (g), the client connected. */
+static void oltp_connected(struct load_thread *t, struct myc_gate *g)
+{
+    struct oltp_thread *ot = t->wl;
     if (g) {
         char line[64];
         if (myc_gate_progress(g, line, sizeof(line)))
@@ -13975,10 +14342,11 @@ static int oltp_connect(struct load_thread *t, struct myc_gate *g)
     }
     ot->connected = true;
     memset(&t->err, 0, sizeof(t->err)); /* a reconnect: earlier attempts' failures are past */
-    return oltp_prepare_stmts(t);
 }
 
-static int oltp_thread_init(struct load_thread *t)
+/* A client's state and connection parameters (the host's addresses resolved once, from the
+ * run's list). B_OK, or B_INVALID. */
+static int oltp_thread_alloc(struct load_thread *t)
 {
     const struct bench_opts *o = t->run->o;
     struct oltp_thread *ot = b_xcalloc(1, sizeof(*ot));
@@ -13991,7 +14359,19 @@ static int oltp_thread_init(struct load_thread *t)
         return B_OK;
     if (myc_params_from_opts(o, (unsigned)t->id, &ot->cc, NULL) < 0) /* oltp_check said why */
         return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
-    return oltp_connect(t, t->run->wl_global);
+    const struct oltp_global *gl = t->run->wl_global;
+    for (int i = 0; gl && !ot->cc.p.socket && i < gl->naddrs; i++)
+        if (gl->addrs[i].port == ot->cc.p.port && !strcmp(gl->addrs[i].host, ot->cc.host))
+            ot->cc.p.addrs = gl->addrs[i].ai;
+    return B_OK;
+}
+
+static int oltp_thread_init(struct load_thread *t)
+{
+    int rc = oltp_thread_alloc(t);
+    if (rc < 0 || t->run->o->mysql_dry_run)
+        return rc;
+    return oltp_connect(t, oltp_gate(t->run));
 }
 
 /* Forget the statements; on a live connection close them first (COM_STMT_CLOSE, as
@@ -14011,7 +14391,7 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
 
 /* A lost connection in the ignore list: reconnect every 1 ms until it works or the run ends
  * (B_DONE), prepare again, count it. The program is built again already (oltp_prog_after).
- * On an event loop this blocks the loop while it runs. */
+ * Thread mode's; an event loop reconnects without blocking (oltp_ev_reconnect). */
 static int oltp_reconnect(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
@@ -14028,6 +14408,248 @@ static int oltp_reconnect(struct load_thread *t)
     t->ev_sock_gen++; /* an event loop registers the new socket (evl_track) */
     oltp_bump(t, 4);
     return B_OK;
+}
+
+/*
+ * ---- the set-up without blocking: an event loop's connect phase (oltp_ev_connect) and a
+ * reconnect inside an event (oltp_ev_run) ----
+ * The same steps as oltp_connect and oltp_reconnect, each a state the loop steps when the
+ * socket is ready or the timer is due: a slot of the run's gate (EVL_WANT_SLOT while all are
+ * taken; the phase's stall deadline), the login (myc_connect_start: TLS and every plugin), a
+ * transient failure's backoff (EVL_WANT_TIMER, myc_retryable/myc_backoff_ns), then the
+ * statements prepared one after the other (myc_prepare_start). A reconnect takes no slot and
+ * tries again every 1 ms until the run ends, as the blocking one.
+ */
+enum { OLTP_SU_NONE, OLTP_SU_GATE, OLTP_SU_LOGIN, OLTP_SU_PAUSE, OLTP_SU_PREPARE };
+
+/* The statement of prepare index k (from 0: BEGIN, COMMIT, then table x kind, in
+ * oltp_prepare_stmts's order) when it is one to prepare: its text into *sql and its slot. */
+static struct myc_stmt *oltp_su_stmt(struct load_thread *t, i64 k, struct buf *sql)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    if (k < 2) {
+        if (!oltp_trx_on(o, t->run->w))
+            return NULL;
+        sql->len = 0;
+        buf_put(sql, oltp_trx_sql[k], strlen(oltp_trx_sql[k]) + 1);
+        sql->len--;
+        return &ot->trx[k];
+    }
+    bool need[OQ_N];
+    oltp_kinds(oltp_variant(t->run->w)->shape, o, need);
+    i64 n = (k - 2) / OQ_N + 1;
+    int kind = (int)((k - 2) % OQ_N);
+    if (!need[kind] || ((kind == OQ_RPOINTS || kind == OQ_RRANGES) && n > 1))
+        return NULL;
+    sql->len = 0;
+    oltp_build_sql(o, kind, n, sql);
+    return &ot->st[(n - 1) * OQ_N + kind];
+}
+
+/* What myc_ said, as the loop's EVL_WANT_*; else sr itself. */
+static int oltp_su_want(struct load_thread *t, int sr)
+{
+    struct oltp_thread *ot = t->wl;
+    if (sr != MYC_WANT_READ && sr != MYC_WANT_WRITE)
+        return sr;
+    t->ev_deadline_ns = ot->c.deadline_ns;
+    if (sr == MYC_WANT_READ && myc_runnable(&ot->c))
+        return EVL_WANT_RUN;
+    return sr == MYC_WANT_READ ? EVL_WANT_READ : EVL_WANT_WRITE;
+}
+
+/* The statements, from ot->su_k on: started and stepped. sr: the result of the one in flight
+ * (MYC_NEXT: none is). */
+static int oltp_su_prepare(struct load_thread *t, int sr)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    i64 end = 2 + o->oltp_tables * OQ_N;
+    if (o->db_ps_mode != 0)
+        ot->su_k = end; /* --db-ps-mode=disable: text only */
+    for (;;) {
+        if (sr != MYC_NEXT) {
+            int w = oltp_su_want(t, sr);
+            if (w != sr || sr == MYC_WANT_READ || sr == MYC_WANT_WRITE)
+                return w;
+            int rc = oltp_prepared(t, ot->su_sql.p, sr);
+            if (rc < 0)
+                return rc;
+            ot->su_k++;
+            sr = MYC_NEXT;
+        }
+        struct myc_stmt *st = NULL;
+        while (ot->su_k < end && !(st = oltp_su_stmt(t, ot->su_k, &ot->su_sql)))
+            ot->su_k++;
+        if (!st) {
+            ot->su = OLTP_SU_NONE;
+            return B_OK;
+        }
+        sr = myc_prepare_start(&ot->c, ot->su_sql.p, ot->su_sql.len, st);
+    }
+}
+
+/* Start a login now (the slot taken when gated). */
+static int oltp_su_login(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    ot->su = OLTP_SU_LOGIN;
+    ot->su_tries++;
+    myc_close(&ot->c); /* what a lost connection left */
+    int sr = myc_connect_start(&ot->c, &ot->cc.p);
+    t->ev_sock_gen++; /* a new socket (maybe the old one's number): the loop watches it */
+    return sr;
+}
+
+/* The interrupted connect phase, in thread mode's words. */
+static int oltp_su_interrupted(struct load_thread *t, struct myc_gate *g)
+{
+    struct oltp_thread *ot = t->wl;
+    if (ot->su_slot) {
+        myc_gate_leave(g, B_DONE);
+        ot->su_slot = false;
+    }
+    myc_close(&ot->c);
+    myc_init(&ot->c, &ot->cc.p);
+    b_seterr(&ot->c.err, B_DONE, 0, "interrupted by %s while waiting to connect to %s",
+             atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", ot->c.target);
+    ot->su = OLTP_SU_NONE;
+    return oltp_connect_failed(t, B_DONE, ot->su_tries, g);
+}
+
+/* The run is over for a reconnecting client: B_DONE. */
+static bool oltp_su_over(const struct load_thread *t)
+{
+    const struct load_run *r = t->run;
+    return atomic_load(&r->stop) || atomic_load(&b_stop) ||
+           (r->deadline_ns && clk_now_ns() >= r->deadline_ns);
+}
+
+/* A reconnect whose statements failed to prepare (the connection lost again): closed, tried
+ * again in 1 ms as the blocking reconnect does. Else rc. */
+static int oltp_su_prep_rc(struct load_thread *t, int rc)
+{
+    struct oltp_thread *ot = t->wl;
+    if (rc >= 0 || !ot->su_again)
+        return rc;
+    ot->connected = false;
+    oltp_free_stmts(ot, t->run->o->oltp_tables);
+    myc_close(&ot->c);
+    memset(&t->err, 0, sizeof(t->err));
+    ot->su = OLTP_SU_PAUSE;
+    t->ev_wake_ns = clk_now_ns() + 1000000u;
+    return EVL_WANT_TIMER;
+}
+
+/* Step the set-up as far as it goes: EVL_WANT_*, B_OK (connected and prepared), B_DONE (a
+ * reconnect at the run's end) or a failure (t->err). sr: myc_step's result for a login or
+ * statement in flight, MYC_NEXT otherwise. */
+static int oltp_su_step(struct load_thread *t, int sr)
+{
+    struct oltp_thread *ot = t->wl;
+    struct myc_gate *g = ot->su_again ? NULL : oltp_gate(t->run);
+    for (;;) {
+        switch (ot->su) {
+        case OLTP_SU_GATE: {
+            if (ot->su_again) {
+                if (oltp_su_over(t))
+                    return B_DONE;
+                sr = oltp_su_login(t);
+                continue;
+            }
+            if (atomic_load(&b_stop))
+                return oltp_su_interrupted(t, g);
+            int rc = myc_gate_try(g);
+            if (rc == B_AGAIN) {
+                struct b_err e;
+                memset(&e, 0, sizeof(e));
+                if ((rc = myc_gate_stalled(g, &e)) == B_OK)
+                    return EVL_WANT_SLOT;
+                myc_init(&ot->c, &ot->cc.p);
+                ot->c.err = e;
+                return oltp_connect_failed(t, rc, ot->su_tries, g);
+            }
+            if (rc < 0) { /* another client's failure shut the phase: its words */
+                myc_gate_why(g, &t->err);
+                return rc;
+            }
+            ot->su_slot = true;
+            sr = oltp_su_login(t);
+            continue;
+        }
+        case OLTP_SU_LOGIN: {
+            if (sr == MYC_NEXT)
+                sr = myc_step(&ot->c);
+            if (atomic_load(&b_stop) && !ot->su_again && sr != B_OK)
+                return oltp_su_interrupted(t, g);
+            int w = oltp_su_want(t, sr);
+            if (w != sr || sr == MYC_WANT_READ || sr == MYC_WANT_WRITE)
+                return w;
+            if (ot->su_slot) {
+                myc_gate_leave(g, sr);
+                ot->su_slot = false;
+            }
+            if (sr == B_OK) {
+                oltp_connected(t, g);
+                ot->su = OLTP_SU_PREPARE;
+                ot->su_k = 0;
+                return oltp_su_prep_rc(t, oltp_su_prepare(t, MYC_NEXT));
+            }
+            if (ot->su_again) { /* the blocking reconnect's 1 ms between attempts */
+                ot->su = OLTP_SU_PAUSE;
+                t->ev_wake_ns = clk_now_ns() + 1000000u;
+                return EVL_WANT_TIMER;
+            }
+            if (ot->su_tries < MYC_CONNECT_TRIES &&
+                myc_retryable(&ot->c, sr, myc_gate_seen(g))) {
+                ot->su = OLTP_SU_PAUSE;
+                t->ev_wake_ns = clk_now_ns() + myc_backoff_ns(ot->su_tries, &ot->su_seed);
+                return EVL_WANT_TIMER;
+            }
+            return oltp_connect_failed(t, sr, ot->su_tries, g);
+        }
+        case OLTP_SU_PAUSE:
+            if (atomic_load(&b_stop) && !ot->su_again)
+                return oltp_su_interrupted(t, g);
+            if (clk_now_ns() < t->ev_wake_ns)
+                return EVL_WANT_TIMER;
+            ot->su = OLTP_SU_GATE;
+            sr = MYC_NEXT;
+            continue;
+        case OLTP_SU_PREPARE:
+            if (sr == MYC_NEXT)
+                sr = myc_step(&ot->c);
+            return oltp_su_prep_rc(t, oltp_su_prepare(t, sr));
+        default:
+            return B_OK;
+        }
+    }
+}
+
+/* wl_def.ev_connect: thread_init on an event loop (the connect phase). */
+static int oltp_ev_connect(struct load_thread *t)
+{
+    if (!t->wl) {
+        int rc = oltp_thread_alloc(t);
+        if (rc < 0 || t->run->o->mysql_dry_run)
+            return rc;
+        struct oltp_thread *ot = t->wl;
+        ot->su = OLTP_SU_GATE;
+        ot->su_seed = clk_now_ns() ^ ((u64)t->id << 32); /* the backoff's jitter, not t->rng */
+    }
+    return oltp_su_step(t, MYC_NEXT);
+}
+
+/* A reconnect inside an event on a loop: the old statements forgotten, a login begun. */
+static int oltp_ev_reconnect(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    oltp_free_stmts(ot, t->run->o->oltp_tables);
+    ot->su_again = true;
+    ot->su_tries = 0;
+    ot->su = OLTP_SU_GATE;
+    return oltp_su_step(t, MYC_NEXT);
 }
 
 /* One event, blocking: the program's statements one myc_ call each. */
@@ -14048,6 +14670,15 @@ static int oltp_event(struct load_thread *t)
     return B_OK;
 }
 
+/* A reconnect inside an event is done: counted, the event's program from its start. */
+static int oltp_ev_reconnected(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    ot->su_again = false;
+    oltp_bump(t, 4);
+    return oltp_prog_first(t);
+}
+
 /*
  * The same event on an event loop (evl_): each statement started without blocking
  * (myc_*_start), stepped when its socket is ready (oltp_ev_step); what follows a statement
@@ -14059,9 +14690,9 @@ static int oltp_ev_run(struct load_thread *t, int rc)
     struct oltp_thread *ot = t->wl;
     while (rc == OLTP_NEXT || rc == OLTP_RECONNECT) {
         if (rc == OLTP_RECONNECT) {
-            if ((rc = oltp_reconnect(t)) != B_OK)
-                return rc;
-            rc = oltp_prog_first(t);
+            if ((rc = oltp_ev_reconnect(t)) != B_OK)
+                return rc; /* in progress (EVL_WANT_*: oltp_ev_step goes on), or over */
+            rc = oltp_ev_reconnected(t);
             continue;
         }
         const struct oltp_op *op = &ot->prog.op[ot->prog.pc];
@@ -14099,6 +14730,10 @@ static int oltp_ev_start(struct load_thread *t)
 static int oltp_ev_step(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
+    if (ot->su != OLTP_SU_NONE) { /* a reconnect in progress */
+        int rc = oltp_su_step(t, MYC_NEXT);
+        return rc == B_OK ? oltp_ev_run(t, oltp_ev_reconnected(t)) : rc;
+    }
     int sr = myc_step(&ot->c);
     if (sr == MYC_WANT_READ && myc_runnable(&ot->c))
         return EVL_WANT_RUN;
@@ -14129,9 +14764,15 @@ static void oltp_thread_done(struct load_thread *t)
  */
 static void oltp_done(struct load_run *r)
 {
-    if (r->wl_global) {
-        myc_gate_free(r->wl_global);
-        free(r->wl_global);
+    struct oltp_global *gl = r->wl_global;
+    if (gl) {
+        if (gl->gated)
+            myc_gate_free(&gl->gate);
+        for (int i = 0; i < gl->naddrs; i++)
+            if (gl->addrs[i].ai)
+                freeaddrinfo(gl->addrs[i].ai);
+        free(gl->addrs);
+        free(gl);
         r->wl_global = NULL;
     }
     for (int i = 0; i < r->nthreads; i++) {
@@ -14149,6 +14790,7 @@ static void oltp_done(struct load_run *r)
         buf_free(&ot->q);
         buf_free(&ot->tmpl);
         buf_free(&ot->bulk);
+        buf_free(&ot->su_sql);
         free(ot);
         r->thr[i].wl = NULL;
     }
@@ -14789,6 +15431,30 @@ static int oltp_prewarm_cmd(struct res *res)
 
 /* Before a run that writes (o->own_tables, the bench persona): every table must be bench's own
  * or sysbench's; the connection that checks also names the server for the header. */
+/* The addresses of every host:port the clients use, resolved once before they log in (not
+ * per connection, not on an event loop). A name that does not resolve stays unresolved: each
+ * login then fails in its own words, as before. */
+static void oltp_resolve(struct oltp_global *gl, const struct bench_opts *o)
+{
+    for (i64 i = 0; i < o->threads; i++) {
+        struct myc_conn_params cc;
+        if (myc_params_from_opts(o, (unsigned)i, &cc, NULL) < 0 || cc.p.socket)
+            continue;
+        bool have = false;
+        for (int k = 0; k < gl->naddrs && !have; k++)
+            have = gl->addrs[k].port == cc.p.port && !strcmp(gl->addrs[k].host, cc.host);
+        if (have)
+            continue;
+        if (gl->naddrs >= 1024) /* more distinct targets than that: the rest resolve per login */
+            break;
+        gl->addrs = oltp_grow(gl->addrs, (size_t)(gl->naddrs + 1) * sizeof(*gl->addrs));
+        struct oltp_addr *a = &gl->addrs[gl->naddrs++];
+        snprintf(a->host, sizeof(a->host), "%s", cc.host);
+        a->port = cc.p.port;
+        a->ai = myc_resolve(cc.host, cc.p.port);
+    }
+}
+
 static int oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
@@ -14803,11 +15469,13 @@ static int oltp_init(struct load_run *r)
         res_fact_str(r->res, "client_io", "%s", evl_backend_name(r->evl_backend));
         res_fact_int(r->res, "event_loops", r->nloops);
     }
+    struct oltp_global *gl = b_xcalloc(1, sizeof(*gl));
+    r->wl_global = gl;
     if (!o->mysql_dry_run) { /* the workers' logins: bounded, retried, with progress */
-        struct myc_gate *g = b_xcalloc(1, sizeof(*g));
-        myc_gate_init(g, 0, (int)o->threads,
+        myc_gate_init(&gl->gate, 0, (int)o->threads,
                       (int)o->mysql_connect_timeout * 1000 + MYC_SLICE_MS);
-        r->wl_global = g;
+        gl->gated = true;
+        oltp_resolve(gl, o);
     }
     if (!o->own_tables || o->mysql_dry_run)
         return B_OK;
@@ -19873,6 +20541,7 @@ static const struct opt_def opt_ping[] = {
      .ev_start = oltp_ev_start,                                                              \
      .ev_step = oltp_ev_step,                                                                \
      .ev_fd = oltp_ev_fd,                                                                    \
+     .ev_connect = oltp_ev_connect,                                                          \
      .thread_done = oltp_thread_done,                                                        \
      .done = oltp_done,                                                                      \
      .family = WL_OLTP,                                                                      \
@@ -24655,6 +25324,19 @@ static int (*cli_check_of(const struct wl_def *w, int chk))(struct bench_opts *o
  * one-liner pass it to their OLTP runs. */
 static int cli_event_loops_check(const struct wl_def *w)
 {
+    /* --event-loops=auto (the default): -1, the usable CPUs at run time; the sysbench
+     * persona keeps sysbench's thread per connection unless given a number */
+    i64 n = load_event_loops(&opts);
+    if (n == -2) {
+        const char *v = opts.event_loops_arg;
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        b_fail(&e, B_EXIT_USAGE, "--event-loops: invalid value '%s' (expected auto or a number "
+               "of loops, 0 to 4096)", v);
+        int ex = cli_err_print(&e);
+        return ex ? ex : B_EXIT_USAGE;
+    }
+    opts.event_loops = n;
     if (opts.event_loops <= 0 || w->ev_start || w->command == all_main ||
         w->command == sizing_main || w->command == slap_main)
         return B_EXIT_OK;

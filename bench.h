@@ -316,7 +316,8 @@ struct bench_opts {
     int db_ps_mode;
     bool db_debug, mysql_ssl, mysql_compression, mysql_debug, mysql_dry_run, no_defaults;
     i64 mysql_connect_timeout, mysql_io_timeout;
-    i64 event_loops; /* --event-loops: 0 = a thread per connection */
+    i64 event_loops; /* --event-loops: 0 = a thread per connection, -1 = auto (usable CPUs) */
+    char *event_loops_arg; /* --event-loops as given: "auto" or a number (cli_ sets the above) */
     int event_backend; /* --event-backend: EVL_BE_EPOLL, EVL_BE_URING, EVL_BE_AUTO */
     u64 max_allowed_packet;       /* --max-allowed-packet: cap of one packet from the server */
     bool get_server_pubkey;       /* --get-server-public-key: RSA key request over plain TCP */
@@ -486,6 +487,13 @@ struct load_thread {
     u32 ev_mask;               /* the events registered for it */
     int ev_state;              /* EVL_C_* */
     bool ev_again;             /* in the loop's FIFO of clients to step again (EVL_WANT_RUN) */
+    bool ev_timer;             /* in the loop's FIFO of clients waiting for ev_wake_ns */
+    bool ev_slot;              /* connect phase: in the loop's FIFO of clients waiting for a
+                                  login slot (EVL_WANT_SLOT) */
+    u64 ev_wake_ns;            /* EVL_WANT_TIMER: when to step it again */
+    u64 ev_deadline_ns;        /* set by the workload with EVL_WANT_READ/WRITE: the wait's
+                                  deadline (a login's), stepped then even without an edge;
+                                  0 = none */
 } __attribute__((aligned(B_CACHELINE)));
 
 /* An event loop thread of a run (evl_): clients thr[first .. first + n) share it. */
@@ -822,6 +830,10 @@ BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src
 #define EVL_WANT_WRITE 2
 /* Not done, bytes already there: step again at the next turn (no edge may come for them). */
 #define EVL_WANT_RUN 3
+/* Waiting for a time, t->ev_wake_ns (a retry's backoff): step it then. */
+#define EVL_WANT_TIMER 4
+/* Connect phase: every login slot of the run's gate is taken: call ev_connect again soon. */
+#define EVL_WANT_SLOT 5
 
 /* evl_thread - an event loop (struct load_loop *arg): sets its clients up (thread_init),
  * then runs their events (wl_def.ev_start/ev_step) until the run's limits; load_start's
@@ -922,6 +934,10 @@ struct wl_def {
     int (*ev_start)(struct load_thread *t);
     int (*ev_step)(struct load_thread *t);
     int (*ev_fd)(const struct load_thread *t);
+    /* thread_init without blocking (evl_'s connect phase; thread mode keeps thread_init):
+     * called first, then whenever ev_fd is ready, its timer is due or a slot may be free;
+     * returns EVL_WANT_READ/WRITE/RUN/TIMER/SLOT, B_OK (set up) or an error (t->err) */
+    int (*ev_connect)(struct load_thread *t);
     void (*thread_done)(struct load_thread *t);/* per-thread teardown */
     void (*done)(struct load_run *r);          /* shared teardown */
     void (*facts)(struct load_run *r);         /* host/target facts and warnings for the

@@ -233,5 +233,21 @@ else bad "closed pipe: exit $(cat "$work/rc") after $((t1 - t0)) s"; fi
 { "$B" cpu --time=60 --report-interval=1 run; echo $? >"$work/rc"; } 2>"$work/err" | head -2 >/dev/null
 if [ "$(cat "$work/rc")" = 1 ] && grep -q 'EPIPE' "$work/err"; then ok; else bad "pipe closed by head: exit $(cat "$work/rc")"; fi
 
+# ---- --no-defaults anywhere among the options, with --event-loops (issue 13): right after
+# the test name, after the connection options, before the test name; a ~/.my.cnf that would
+# send the login elsewhere is not read, and --event-loops is never an unknown option ----
+fp=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+printf '[client]\nhost=192.0.2.1\nport=1\n' >"$HOME/.my.cnf"
+for args in "oltp_point_select --no-defaults --event-loops=2 -h 127.0.0.1 -P $fp" \
+    "oltp_point_select --event-loops=2 -h 127.0.0.1 -P $fp --no-defaults" \
+    "oltp_point_select --no-defaults -h 127.0.0.1 --event-loops=2 -P $fp" \
+    "--no-defaults oltp_point_select --event-loops=2 -h 127.0.0.1 -P $fp"; do
+    # shellcheck disable=SC2086
+    "$B" $args -u u -px --mysql-connect-timeout=2 --time=1 run >"$work/out" 2>"$work/err"; rc=$?
+    if [ $rc = 3 ] && grep -qxF "bench: oltp_point_select: connecting to 127.0.0.1:$fp failed: Connection refused (ECONNREFUSED)" "$work/err" &&
+        ! grep -q 'unknown option' "$work/err"; then ok; else bad "--no-defaults: $args: exit $rc"; fi
+done
+rm -f "$HOME/.my.cnf"
+
 echo "cli_hostile: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -38,8 +38,11 @@ lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 # 1. N connections at once: every worker logs in (one "initialized" line each, the server
 #    counts N more connections), the run has events, and a terminal shows the progress line
 conns() { $ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Connections'" | cut -f2; }
+#    in both modes: a thread per connection, and 2 event loops (their logins without
+#    blocking, many at once per loop through the same gate)
+for L in 0 2; do
 c0=$(conns)
-cmd="$B oltp_point_select $C --threads=$N --time=2 --debug=on run"
+cmd="$B oltp_point_select $C --threads=$N --event-loops=$L --time=2 --debug=on run"
 if command -v script >/dev/null; then # a terminal (pty), so that the status line shows
     timeout 300 script -qec "$cmd" /dev/null >"$w/n.out" 2>&1
 else
@@ -52,26 +55,29 @@ c1=$(conns)
 tr -d '\r' <"$w/n.out" >"$w/n.txt"
 inits=$(grep -o 'Worker thread (#[0-9]*) initialized' "$w/n.txt" | sort -u | wc -l)
 events=$(sed -n 's/^ *total number of events: *\([0-9]*\)$/\1/p' "$w/n.txt")
-[ "$rc" = 0 ] && ok || { bad "$N connections: exit $rc"; tail -5 "$w/n.txt"; }
-[ "$inits" = $N ] && ok || bad "$N connections: $inits workers initialized"
-[ $((c1 - c0)) -ge $N ] && ok || bad "$N connections: the server counted $((c1 - c0)) logins"
-[ "${events:-0}" -gt 0 ] && ok || bad "$N connections: no events"
+[ "$rc" = 0 ] && ok || { bad "$N connections (loops $L): exit $rc"; tail -5 "$w/n.txt"; }
+[ "$inits" = $N ] && ok || bad "$N connections (loops $L): $inits workers initialized"
+[ $((c1 - c0)) -ge $N ] && ok || bad "$N connections (loops $L): the server counted $((c1 - c0)) logins"
+[ "${events:-0}" -gt 0 ] && ok || bad "$N connections (loops $L): no events"
 if command -v script >/dev/null; then
-    grep -q "bench: connecting: $N/$N" "$w/n.txt" && ok || bad "$N connections: no progress line 'connecting: $N/$N'"
+    grep -q "bench: connecting: $N/$N" "$w/n.txt" && ok || bad "$N connections (loops $L): no progress line 'connecting: $N/$N'"
 fi
+done
 
 # 2. a server that allows fewer connections than --threads: its ERROR 1040 verbatim, once, the
 #    hint, exit code 3, at once (a login refused by the server is not retried)
+for L in 0 2; do
 $ROOT -e "SET GLOBAL max_connections=50"
 t0=$(now)
-timeout 120 "$B" oltp_point_select $C --threads=100 --time=2 run >"$w/m.out" 2>"$w/m.err"
+timeout 120 "$B" oltp_point_select $C --threads=100 --event-loops=$L --time=2 run >"$w/m.out" 2>"$w/m.err"
 rc=$? t1=$(now)
 $ROOT -e "SET GLOBAL max_connections=$((N + 100))"
-[ "$rc" = 3 ] && ok || bad "max_connections=50: exit $rc, not 3"
-[ "$(grep -c 'ERROR 1040 (HY000): Too many connections' "$w/m.err")" = 1 ] && ok || { bad "max_connections=50: not one ERROR 1040 line"; cat "$w/m.err"; }
-grep -q "^bench: hint: .*raise its max_connections" "$w/m.err" && ok || bad "max_connections=50: no hint"
-[ "$(grep -vc '^bench: hint:' "$w/m.err")" = 1 ] && ok || { bad "max_connections=50: more than one error line"; cat "$w/m.err"; }
-lt "$(secs "$t0" "$t1")" 30 && ok || bad "max_connections=50: took $(secs "$t0" "$t1") s"
+[ "$rc" = 3 ] && ok || bad "max_connections=50 (loops $L): exit $rc, not 3"
+[ "$(grep -c 'ERROR 1040 (HY000): Too many connections' "$w/m.err")" = 1 ] && ok || { bad "max_connections=50 (loops $L): not one ERROR 1040 line"; cat "$w/m.err"; }
+grep -q "^bench: hint: .*raise its max_connections" "$w/m.err" && ok || bad "max_connections=50 (loops $L): no hint"
+[ "$(grep -vc '^bench: hint:' "$w/m.err")" = 1 ] && ok || { bad "max_connections=50 (loops $L): more than one error line"; cat "$w/m.err"; }
+lt "$(secs "$t0" "$t1")" 30 && ok || bad "max_connections=50 (loops $L): took $(secs "$t0" "$t1") s"
+done
 
 # 3. a listener that accepts and never greets: one clear line within the login deadline
 #    (a timeout is not retried while no login succeeded: 5 tries would take 10 s)
@@ -91,14 +97,17 @@ lpid=$!
 i=0; until [ -s "$w/port" ] || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
 P=$(cat "$w/port") || { echo "conns: FAIL: the silent listener did not start"; exit 1; }
 S="--no-defaults -h 127.0.0.1 -P $P -u nat -psecret -D conns --tables=1"
+#    (the run's own check of the tables logs in first: two deadlines in a row, at most)
+for L in 0 2; do
 t0=$(now)
-timeout 120 "$B" oltp_point_select $S --threads=200 --mysql-connect-timeout=2 --time=2 run >"$w/s.out" 2>"$w/s.err"
+timeout 120 "$B" oltp_point_select $S --threads=200 --event-loops=$L --mysql-connect-timeout=2 --time=2 run >"$w/s.out" 2>"$w/s.err"
 rc=$? t1=$(now)
-[ "$rc" = 3 ] && ok || bad "silent server: exit $rc, not 3"
-grep -q "^bench: oltp_point_select: reading from 127.0.0.1:$P failed: Operation timed out (ETIMEDOUT)$" "$w/s.err" && ok || { bad "silent server: no timeout line"; cat "$w/s.err"; }
-[ "$(grep -vc '^bench: hint:' "$w/s.err")" = 1 ] && ok || { bad "silent server: more than one error line"; cat "$w/s.err"; }
+[ "$rc" = 3 ] && ok || bad "silent server (loops $L): exit $rc, not 3"
+grep -q "^bench: oltp_point_select: reading from 127.0.0.1:$P failed: Operation timed out (ETIMEDOUT)$" "$w/s.err" && ok || { bad "silent server (loops $L): no timeout line"; cat "$w/s.err"; }
+[ "$(grep -vc '^bench: hint:' "$w/s.err")" = 1 ] && ok || { bad "silent server (loops $L): more than one error line"; cat "$w/s.err"; }
 el=$(secs "$t0" "$t1")
-lt 1.9 "$el" && lt "$el" 8 && ok || bad "silent server: failed after $el s (--mysql-connect-timeout=2)"
+lt 1.9 "$el" && lt "$el" 8 && ok || bad "silent server (loops $L): failed after $el s (--mysql-connect-timeout=2)"
+done
 
 # 4. SIGINT while the workers wait for greetings (and at the gate): the run ends promptly
 "$B" oltp_point_select $S --threads=200 --mysql-connect-timeout=60 --time=2 run >"$w/i.out" 2>"$w/i.err" &

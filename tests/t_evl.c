@@ -345,5 +345,112 @@ static int t_evl_ud(void)
     T_CHECK(evl_uring_entries(32) == 64 && evl_uring_entries(33) == 128);
     T_CHECK(evl_uring_entries(1000) == 2048 && evl_uring_entries(1024) == 2048);
     T_CHECK(evl_uring_entries(1025) == 4096 && evl_uring_entries(100000) == 4096);
+/* The connect phase without blocking (wl_def.ev_connect): a "login" is a byte sent and its
+ * echo read; at most T_EVL_SLOTS logins in flight (a gate: EVL_WANT_SLOT when full), every
+ * 4th client's first login "fails" and retries after a 50 ms backoff (EVL_WANT_TIMER). */
+#define T_EVL_SLOTS 4
+static struct {
+    _Atomic int inflight, peak;
+    u8 state[T_EVL_MAX];     /* 0 not begun, 1 in flight, 2 backoff, 3 set up */
+    u8 tries[T_EVL_MAX];
+    u64 backoff_end[T_EVL_MAX];
+    bool late[T_EVL_MAX];    /* set up only after its backoff */
+} t_evc;
+
+static int t_evc_connect(struct load_thread *t)
+{
+    int i = t->id;
+    if (t_evc.state[i] == 2) {
+        if (clk_now_ns() < t->ev_wake_ns)
+            return EVL_WANT_TIMER;
+        t_evc.late[i] = clk_now_ns() >= t_evc.backoff_end[i];
+        t_evc.state[i] = 0;
+    }
+    if (t_evc.state[i] == 0) {
+        int n = atomic_load(&t_evc.inflight);
+        if (n >= T_EVL_SLOTS)
+            return EVL_WANT_SLOT;
+        atomic_store(&t_evc.inflight, n + 1); /* one loop: no race */
+        if (n + 1 > atomic_load(&t_evc.peak))
+            atomic_store(&t_evc.peak, n + 1);
+        t_evc.state[i] = 1;
+        t_evc.tries[i]++;
+        if (write(t_evl.cli[i], "x", 1) != 1)
+            return b_seterr(&t->err, B_SYSERR, errno, "client %d: write failed", i);
+    }
+    char b;
+    ssize_t k = read(t_evl.cli[i], &b, 1);
+    if (k != 1)
+        return EVL_WANT_READ;
+    atomic_store(&t_evc.inflight, atomic_load(&t_evc.inflight) - 1);
+    if (i % 4 == 0 && t_evc.tries[i] == 1) { /* a transient failure: back off 50 ms */
+        t_evc.state[i] = 2;
+        t->ev_wake_ns = t_evc.backoff_end[i] = clk_now_ns() + 50000000u;
+        return EVL_WANT_TIMER;
+    }
+    t_evc.state[i] = 3;
+    return B_OK;
+}
+
+static const struct wl_def t_evc_wl = {.name = "evc", .family = WL_CPU, .init = t_evl_init,
+                                       .done = t_evl_done, .ev_start = t_evl_start,
+                                       .ev_step = t_evl_step, .ev_fd = t_evl_fd,
+                                       .ev_connect = t_evc_connect};
+
+/* 64 clients on one loop log in at once, bounded by the gate (in flight: T_EVL_SLOTS at
+ * most, and more than one: the loop does not wait for one login before the next), the
+ * retried ones after their backoff; then the run. */
+static int t_evl_connect(void)
+{
+    static const char *const kv[] = {"threads=64", "event-loops=1", "events=640", "time=0",
+                                     NULL};
+    struct bench_opts o;
+    struct res r;
+    const struct load_snap *sp;
+    t_evl_reset();
+    memset(&t_evc, 0, sizeof(t_evc));
+    T_CHECK(t_opts(&o, kv) == 0);
+    u64 t0 = clk_now_ns();
+    T_CHECK(t_run(&t_evc_wl, &o, &r, &sp) == 0);
+    u64 took = clk_now_ns() - t0;
+    T_CHECK(r.rc == 0 && sp->events == 640);
+    T_CHECK(atomic_load(&t_evc.peak) == T_EVL_SLOTS);
+    for (int i = 0; i < 64; i++) {
+        T_CHECK(t_evc.state[i] == 3);
+        T_CHECK(t_evc.tries[i] == (i % 4 == 0 ? 2 : 1));
+        if (i % 4 == 0)
+            T_CHECK(t_evc.late[i]);
+    }
+    T_CHECK(took >= 50000000u && took < 3000000000u);
+    res_free(&r);
+    t_opts_free(&o);
+    return 0;
+}
+
+/* A signal while a login never answers: the connect phase ends at once with thread mode's
+ * kind of line (the workload did not look at the signal: the loop says it). */
+static int t_evl_connect_stop(void)
+{
+    static const char *const kv[] = {"threads=8", "event-loops=2", "time=0", "events=0", NULL};
+    struct bench_opts o;
+    struct res r;
+    pthread_t th;
+    t_evl_reset();
+    memset(&t_evc, 0, sizeof(t_evc));
+    atomic_store(&t_evl.mute, 5);
+    T_CHECK(t_opts(&o, kv) == 0);
+    u64 t0 = clk_now_ns();
+    res_init(&r, &t_evc_wl, "run", &o, NULL);
+    T_CHECK(pthread_create(&th, NULL, t_evl_stopper, NULL) == 0);
+    int rc = wl_run(&t_evc_wl, &o, &r);
+    pthread_join(th, NULL);
+    atomic_store(&b_stop, 0);
+    u64 took = clk_now_ns() - t0;
+    T_CHECK(rc == B_DONE);
+    T_CHECK(strstr(r.err.msg, "interrupted by SIGINT while setting up client 5") != NULL);
+    T_CHECK(took >= 300000000 && took < 1500000000);
+    res_free(&r);
+    t_opts_free(&o);
+    t_evl_reset();
     return 0;
 }
