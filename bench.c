@@ -4532,7 +4532,7 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
  * blocking calls (myc_connect, myc_query, ...) are the same states with waiting I/O.
  * Memory: sizeof(struct my_conn) (~4.3 KiB, 2.3 of them the error text), a 4 KiB receive
  * buffer that doubles for a packet that does not fit or after a read that filled it (up to
- * 64 KiB; shrinks back after one over 1 MiB), the request's bytes: 4.6 KiB of heap measured
+ * 64 KiB; shrinks back after one over 1 MiB), the request's bytes: 4.3 KiB of heap measured
  * after a query; TLS adds one
  * mbedtls_ssl_context, its record buffers and the peer's certificate (39 KiB measured), the
  * configuration (CA, certificate, key, generator) being shared per process.
