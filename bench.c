@@ -4535,9 +4535,10 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
  * through struct myc_io (the socket, mbedTLS over it, or a test double). Non-blocking use:
  * myc_*_start, then myc_step whenever poll says myc_fd is ready (MYC_WANT_READ/WRITE). The
  * blocking calls (myc_connect, myc_query, ...) are the same states with waiting I/O.
- * Memory: sizeof(struct my_conn) (~4.3 KiB, 2.3 of them the error text), a 16 KiB receive
- * buffer that doubles only for a packet that does not fit (and shrinks back after one over
- * 1 MiB), the request's bytes: 16.8 KiB of heap measured after a query; TLS adds one
+ * Memory: sizeof(struct my_conn) (~4.3 KiB, 2.3 of them the error text), a 4 KiB receive
+ * buffer that doubles for a packet that does not fit or after a read that filled it (up to
+ * 64 KiB; shrinks back after one over 1 MiB), the request's bytes: 4.3 KiB of heap measured
+ * after a query; TLS adds one
  * mbedtls_ssl_context, its record buffers and the peer's certificate (39 KiB measured), the
  * configuration (CA, certificate, key, generator) being shared per process.
  * Many logins at once (thousands of OLTP workers) go through a gate: at most 64 in flight,
@@ -4629,6 +4630,7 @@ struct my_conn {
     size_t out_off;                /* out.p[out_off..out.len) is not sent yet */
     size_t need;                   /* bytes the packet being read still lacks (a hint) */
     bool rd_multi;                 /* a packet of 0xFFFFFF-byte fragments is being read */
+    bool in_full;                  /* the last read filled the receive buffer's room */
     /* the operation in progress (the state machine: myc_step) */
     u8 op;                         /* MYC_OP_*: MYC_OP_NONE when idle */
     u8 state;                      /* the op's state: MYC_S_* */
@@ -4697,10 +4699,14 @@ struct my_conn {
 /* Packets read during one login: the longest exchange (switch, full authentication, key
  * request, OK) reads five. */
 #define MYC_MAX_AUTH_PACKETS 8
-/* The receive buffer's first size: a connection's whole buffer while its packets fit. It
- * doubles only when a packet does not fit, and goes back to this size when an operation
+/* The receive buffer's first size: a connection's whole buffer while its results fit (a
+ * point select's answer is ~100 bytes; 4,000 connections on an event loop pay it 4,000
+ * times). It doubles when a packet does not fit, and when a read filled all its room (a
+ * result longer than the buffer: up to MYC_IN_READ, so that such a result costs one read,
+ * not one per 4 KiB, from the next command on); it goes back to this size when an operation
  * ends with more than MYC_IN_KEEP allocated and nothing unread. */
-#define MYC_IN_START ((size_t)16 << 10)
+#define MYC_IN_START ((size_t)4 << 10)
+#define MYC_IN_READ ((size_t)64 << 10)
 #define MYC_IN_KEEP ((size_t)1 << 20)
 /* Columns of a row decoded for a row callback (more: B_UNSUPPORTED, counting works). */
 #define MYC_MAX_ROW_COLS 64
@@ -5054,16 +5060,22 @@ static int myc_zfill(struct my_conn *c)
 }
 
 /* Read more bytes into the receive buffer: room for the rest of the packet being read (at
- * least 2 KiB), one read. */
+ * least 2 KiB; more than the buffer holds after a read that filled it, below MYC_IN_READ),
+ * one read. */
 static int myc_fill(struct my_conn *c)
 {
     int rc;
     if (c->zlib)
         return myc_zfill(c);
-    if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap,
-                       B_MAX(c->need, (size_t)2048))) < 0)
+    size_t need = B_MAX(c->need, (size_t)2048);
+    if (c->in_full && c->in_cap < MYC_IN_READ)
+        need = B_MAX(need, c->in_cap + 1); /* myc_room doubles it */
+    if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, need)) < 0)
         return rc;
-    return myc_recv(c, c->in + c->in_len, c->in_cap - c->in_len, &c->in_len);
+    size_t room = c->in_cap - c->in_len, had = c->in_len;
+    rc = myc_recv(c, c->in + c->in_len, room, &c->in_len);
+    c->in_full = rc == B_OK && c->in_len - had == room;
+    return rc;
 }
 
 static int myc_too_long(struct my_conn *c, size_t cap)
@@ -13528,7 +13540,10 @@ struct oltp_prog {
 struct oltp_thread {
     struct my_conn c;
     struct oltp_prog prog;     /* the current event */
-    struct myc_conn_params cc;
+    struct myc_params cp;      /* the connection's parameters (host, socket: cp_host,
+                                  cp_sock; not a struct myc_conn_params: 4.4 KiB, mostly
+                                  PATH_MAX, per connection) */
+    char *cp_host, *cp_sock;   /* exactly as long as they are; cp_sock NULL: TCP */
     bool connected;
     struct myc_stmt *st;       /* [tables * OQ_N]; st->coldefs != NULL when prepared */
     struct myc_stmt trx[2];    /* BEGIN, COMMIT prepared once per connection (as sysbench) */
@@ -14281,8 +14296,8 @@ static int oltp_connect(struct load_thread *t, struct myc_gate *g)
     struct oltp_thread *ot = t->wl;
     unsigned tries = 1;
     u64 seed = clk_now_ns() ^ ((u64)t->id << 32); /* the backoff's jitter, not t->rng */
-    int rc = g ? myc_connect_retry(&ot->c, &ot->cc.p, g, &tries, &seed)
-               : myc_connect(&ot->c, &ot->cc.p);
+    int rc = g ? myc_connect_retry(&ot->c, &ot->cp, g, &tries, &seed)
+               : myc_connect(&ot->c, &ot->cp);
     if (rc < 0 && g && ot->c.err.sb[0]) { /* only a shut gate gives c an sb text */
         t->err = ot->c.err; /* another worker's failure ended the phase: its words and hint */
         return rc;
@@ -14357,12 +14372,19 @@ static int oltp_thread_alloc(struct load_thread *t)
     ot->pv = b_xcalloc(ot->npv, sizeof(struct my_val));
     if (o->mysql_dry_run)
         return B_OK;
-    if (myc_params_from_opts(o, (unsigned)t->id, &ot->cc, NULL) < 0) /* oltp_check said why */
+    struct myc_conn_params *cc = b_xcalloc(1, sizeof(*cc)); /* copied out, then freed */
+    if (myc_params_from_opts(o, (unsigned)t->id, cc, NULL) < 0) { /* oltp_check said why */
+        free(cc);
         return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
+    }
+    ot->cp = cc->p;
+    ot->cp.host = ot->cp_host = b_xstrdup(cc->host);
+    ot->cp.socket = ot->cp_sock = cc->p.socket ? b_xstrdup(cc->p.socket) : NULL;
+    free(cc);
     const struct oltp_global *gl = t->run->wl_global;
-    for (int i = 0; gl && !ot->cc.p.socket && i < gl->naddrs; i++)
-        if (gl->addrs[i].port == ot->cc.p.port && !strcmp(gl->addrs[i].host, ot->cc.host))
-            ot->cc.p.addrs = gl->addrs[i].ai;
+    for (int i = 0; gl && !ot->cp.socket && i < gl->naddrs; i++)
+        if (gl->addrs[i].port == ot->cp.port && !strcmp(gl->addrs[i].host, ot->cp_host))
+            ot->cp.addrs = gl->addrs[i].ai;
     return B_OK;
 }
 
@@ -14497,7 +14519,7 @@ static int oltp_su_login(struct load_thread *t)
     ot->su = OLTP_SU_LOGIN;
     ot->su_tries++;
     myc_close(&ot->c); /* what a lost connection left */
-    int sr = myc_connect_start(&ot->c, &ot->cc.p);
+    int sr = myc_connect_start(&ot->c, &ot->cp);
     t->ev_sock_gen++; /* a new socket (maybe the old one's number): the loop watches it */
     return sr;
 }
@@ -14511,7 +14533,7 @@ static int oltp_su_interrupted(struct load_thread *t, struct myc_gate *g)
         ot->su_slot = false;
     }
     myc_close(&ot->c);
-    myc_init(&ot->c, &ot->cc.p);
+    myc_init(&ot->c, &ot->cp);
     b_seterr(&ot->c.err, B_DONE, 0, "interrupted by %s while waiting to connect to %s",
              atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", ot->c.target);
     ot->su = OLTP_SU_NONE;
@@ -14566,7 +14588,7 @@ static int oltp_su_step(struct load_thread *t, int sr)
                 memset(&e, 0, sizeof(e));
                 if ((rc = myc_gate_stalled(g, &e)) == B_OK)
                     return EVL_WANT_SLOT;
-                myc_init(&ot->c, &ot->cc.p);
+                myc_init(&ot->c, &ot->cp);
                 ot->c.err = e;
                 return oltp_connect_failed(t, rc, ot->su_tries, g);
             }
@@ -14791,6 +14813,8 @@ static void oltp_done(struct load_run *r)
         buf_free(&ot->tmpl);
         buf_free(&ot->bulk);
         buf_free(&ot->su_sql);
+        free(ot->cp_host);
+        free(ot->cp_sock);
         free(ot);
         r->thr[i].wl = NULL;
     }

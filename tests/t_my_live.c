@@ -226,6 +226,31 @@ static int t_my_live_compress_commands(void)
     return rc ? rc : t_my_live_commands_mode(true, true);
 }
 
+/* The receive buffer: MYC_IN_START after the login and a small result; a result of many
+ * short packets (no packet over the buffer) longer than it grows it by the reads that filled
+ * it, never past MYC_IN_READ; the rows all arrive (1,000: MariaDB's max_recursive_iterations,
+ * ~40 KB). */
+static int t_my_live_inbuf(void)
+{
+    struct myc_params p;
+    struct my_conn c;
+    struct myc_result res = {0};
+    T_LIVE_OR_SKIP(&p, "nat", "secret", MYC_SSL_DISABLED);
+    T_CHECK(myc_connect(&c, &p) == B_OK && c.in_cap == MYC_IN_START);
+    T_CHECK(myc_query(&c, "SELECT 1", 8, &res, NULL, NULL) == B_OK && res.rows == 1);
+    T_CHECK(c.in_cap == MYC_IN_START);
+    const char *q = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000) "
+                    "SELECT n, 'abcdefghijklmnopqrstuvwxyz' FROM r";
+    T_CHECK(myc_query(&c, q, strlen(q), &res, NULL, NULL) == B_OK && res.rows == 1000);
+    printf("(in_cap %zu) ", c.in_cap);
+    T_CHECK(c.in_cap > MYC_IN_START && c.in_cap <= MYC_IN_READ);
+    T_CHECK(myc_query(&c, q, strlen(q), &res, NULL, NULL) == B_OK && res.rows == 1000);
+    T_CHECK(c.in_cap <= MYC_IN_READ);
+    myc_result_free(&res);
+    myc_close(&c);
+    return 0;
+}
+
 struct t_zrows {
     u64 n, sum; /* rows and a checksum of every value */
 };

@@ -634,7 +634,7 @@ static int t_myc_sm_sizes(void)
     T_CHECK(c.in_cap == MYC_IN_START && c.ssl == NULL && c.cd == NULL);
     size_t heap = c.in_cap + c.out.cap + c.scratch.cap + c.big.cap;
     printf("(sizeof(struct my_conn) %zu, heap %zu) ", sizeof(struct my_conn), heap);
-    T_CHECK(sizeof(struct my_conn) < 8192 && heap < 20000);
+    T_CHECK(sizeof(struct my_conn) < 8192 && heap < 8192);
     myc_result_free(&res);
     myc_close(&c);
     buf_free(&d.out);

@@ -148,6 +148,7 @@ static const struct {
     {"my_live_compress_commands", t_my_live_compress_commands},
     {"my_live_errors", t_my_live_errors},
     {"my_live_commands", t_my_live_commands},
+    {"my_live_inbuf", t_my_live_inbuf},
     {"my_live_prepared", t_my_live_prepared},
     {"my_live_ipv6", t_my_live_ipv6},
     {"my_live_ping_res", t_my_live_ping_res},

@@ -2,8 +2,9 @@
 # shellcheck disable=SC2317,SC2086 # run functions are called through perf_cmp; option lists split
 # Benchmark (not a test): bench against Debian's sysbench on the same MariaDB and dataset, in
 # one run: oltp_point_select with 8 and 64 connections and oltp_read_write with 16, T seconds
-# each (default 10); bench twice: a thread per connection (sysbench's way) and the connections
-# on event loops (--event-loops=LOOPS, default the CPUs). Fair by construction:
+# each (default 10); bench in thread mode (a thread per connection, sysbench's way: `bench`)
+# and in loop mode, the connections on L event-loop threads for each L in LOOPS (default
+# "1 2": `bench_loopL`, --event-loops=L). Fair by construction:
 # - the same connection settings for both: TCP to 127.0.0.1, the same user, TLS set
 #   explicitly and equally (SSL, default off: --mysql-ssl=off for both; the server's
 #   Ssl_accepts counter is checked to agree), bench run as `sysbench` (a symlink: the same
@@ -14,10 +15,13 @@
 #   (default 10) of each tool;
 # - runs alternate (ABBA), REPS (default 5) times; every run's figures, the medians and the
 #   median of the per-pair ratios bench/sysbench are printed.
-# Figures: TPS and client CPU seconds per 1000 transactions (user+sys of the client process).
+# Figures per run: TPS, client CPU seconds per 1000 transactions (user+sys of the client
+# process, all its threads: wait4's rusage) and context switches per transaction (voluntary +
+# involuntary, all threads: wait4's rusage, what /proc/PID/task/*/status would sum). Ratios:
+# the median of the per-rep ratios of each bench run over sysbench's.
 # Goals: TPS >= 1.15x (point select), >= 1.10x (read_write); CPU/txn <= 0.5x.
 # Env: REPS (5), T (10), WARM (10), SSL (off), TABLE_SIZE (rows in each of 4 tables, 100000),
-# LOOPS (event loops of bench_loop, default nproc).
+# LOOPS (the --event-loops values of the loop-mode runs, default "1 2").
 # Starts its own MariaDB on loopback (tests/mariadb.sh, port MY_PORT, default 33990) unless
 # BENCH_MY_PORT and BENCH_MY_SOCK (root's unix socket) are set.
 # Exit 0 unless a run failed; 77 without sysbench.
@@ -27,9 +31,10 @@ B=${BENCH:-$top/bench}
 S=${SYSBENCH:-/usr/bin/sysbench}
 T=${T:-10}
 WARM=${WARM:-10}
-LOOPS=${LOOPS:-$(nproc)}
+LOOPS=${LOOPS:-1 2}
 SSL=${SSL:-off}
 [ -x "$S" ] || { echo "perf/oltp: $S not installed (apt-get install sysbench)"; exit 77; }
+command -v python3 >/dev/null || { echo "perf/oltp: python3 (wait4's rusage of a run) not installed"; exit 77; }
 # shellcheck source=tests/perf/lib/common.sh
 . "$top/tests/perf/lib/common.sh"
 own=0 D=$top/build/perf-mariadb
@@ -54,7 +59,9 @@ BS=$top/build/perfbin/sysbench
 perf_header oltp
 perf_cmd sysbench "$S WORKLOAD $C --threads=N --time=$T run"
 perf_cmd bench "$BS WORKLOAD $C --threads=N --time=$T run  ($BS -> $B)"
-perf_cmd bench_loop "$BS WORKLOAD $C --threads=N --time=$T --event-loops=$LOOPS run"
+for l in $LOOPS; do
+    perf_cmd "bench_loop$l" "$BS WORKLOAD $C --threads=N --time=$T --event-loops=$l run"
+done
 echo "  (WORKLOAD (N): oltp_point_select (8, 64), oltp_read_write (16); TLS: --mysql-ssl=$SSL for all;" \
     "warm-up: one run of ${WARM}s of each tool before timing a workload)"
 "$S" oltp_read_write $C --threads=4 prepare >/dev/null
@@ -82,29 +89,78 @@ elif [ "$data" -gt $((pool * 3 / 4)) ]; then
 else
     echo "dataset: $(mib "$data") (data + indexes), fits the buffer pool ($(mib "$pool"))"
 fi
-# run BINARY [OPTION...]: prints "TPS CPU-s/1000-txn"
+# rusage OUT CMD...: runs CMD (stdout+stderr to OUT); prints "CPU-s CTXSW" of it, all its
+# threads (wait4's rusage: user+sys seconds, voluntary+involuntary context switches)
+rusage() {
+    python3 - "$@" <<'EOF'
+import os, sys
+out, cmd = sys.argv[1], sys.argv[2:]
+fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+pid = os.fork()
+if pid == 0:
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    try:
+        os.execv(cmd[0], cmd)
+    finally:
+        os._exit(127)
+_, st, ru = os.wait4(pid, 0)
+if not os.WIFEXITED(st) or os.WEXITSTATUS(st) != 0:
+    sys.exit(1)
+print("%.3f %d" % (ru.ru_utime + ru.ru_stime, ru.ru_nvcsw + ru.ru_nivcsw))
+EOF
+}
+# run BINARY [OPTION...]: prints "TPS CPU-s/1000-txn ctxsw/txn"
 run() {
     secs=$T bin=$1
     shift
     [ "$perf_warming" = 0 ] || secs=$WARM
-    c=$(perf_cpu "$PERF_TMP/out" "$bin" "$wl" $C --threads="$th" --time="$secs" "$@" run) || return 1
+    c=$(rusage "$PERF_TMP/out" "$bin" "$wl" $C --threads="$th" --time="$secs" "$@" run) || return 1
     sed -n 's/^ *transactions: *\([0-9]*\) *(\([0-9.]*\) per sec.)/\1 \2/p' "$PERF_TMP/out" |
-        awk -v c="$c" '$1 > 0 { printf "%s %.4f\n", $2, c / $1 * 1000 }'
+        awk -v c="${c% *}" -v x="${c#* }" '$1 > 0 { printf "%s %.4f %.3f\n", $2, c / $1 * 1000, x / $1 }'
 }
 sysbench() { run "$S"; }
 bench() { run "$BS"; }
-bench_loop() { run "$BS" --event-loops="$LOOPS"; }
+fns="sysbench bench"
+for l in $LOOPS; do
+    eval "bench_loop$l() { run \"\$BS\" --event-loops=$l; }"
+    fns="$fns bench_loop$l"
+done
+# vs_sysbench FN: the median of the per-rep ratios FN/sysbench of each figure (after perf_cmp)
+vs_sysbench() {
+    r=""
+    for k in 1 2 3; do
+        r="$r $(paste -d' ' "$PERF_TMP/f.sysbench" "$PERF_TMP/f.$1" | awk -v k="$k" \
+            '{ printf "%.4f\n", ($k > 0) ? $(3 + k) / $k : 0 }' | perf_median | awk '{ printf "%.3f", $1 }')"
+    done
+    echo "$r"
+}
 ssl() { sql "SHOW GLOBAL STATUS LIKE 'Ssl_accepts'" | cut -f2; }
 PERF_WARMUP=1
+: >"$PERF_TMP/table"
 for spec in oltp_point_select:8 oltp_point_select:64 oltp_read_write:16; do
     wl=${spec%:*} th=${spec#*:}
     ssl0=$(ssl)
-    perf_cmp "$wl, $th threads" "TPS CPU-s/1000-txn" sysbench bench bench_loop
+    perf_cmp "$wl, $th threads" "TPS CPU-s/1000-txn ctxsw/txn" $fns
+    for fn in $fns; do
+        [ "$fn" = sysbench ] || [ ! -s "$PERF_TMP/f.$fn" ] || {
+            # shellcheck disable=SC2046 # three figures
+            set -- $(vs_sysbench "$fn")
+            echo "  $fn/sysbench (median of pair ratios): TPS $1x, CPU/txn $2x, ctxsw/txn $3x"
+            echo "$wl $th $fn $(grep "^$fn " "$PERF_TMP/med" | cut -d' ' -f2-) $1 $2 $3" >>"$PERF_TMP/table"
+        }
+    done
     n=$(($(ssl) - ssl0))
     echo "  TLS handshakes the server accepted during these runs: $n"
     if [ "$SSL" = off ] && [ "$n" != 0 ]; then
         perf_fail "$wl: $n connection(s) used TLS although both tools were given --mysql-ssl=off"
     fi
 done
+echo "-- table (medians; ratios: median of the per-rep ratios to sysbench; goals: TPS >= 1.15x" \
+    "point select, >= 1.10x read_write, CPU/txn <= 0.5x)"
+printf '%-18s %4s %-12s %9s %9s %8s %7s %7s %7s\n' workload conn tool TPS CPUms/txn cs/txn "TPS x" "CPU x" "cs x"
+while read -r w n f tps cpu cs a b d; do
+    printf '%-18s %4s %-12s %9s %9s %8s %7s %7s %7s\n' "$w" "$n" "$f" "$tps" "$cpu" "$cs" "$a" "$b" "$d"
+done <"$PERF_TMP/table"
 echo "($("$S" --version) vs bench; MariaDB on loopback sharing the $(nproc) cores; ${T}s per run)"
 perf_end
