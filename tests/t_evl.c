@@ -345,6 +345,9 @@ static int t_evl_ud(void)
     T_CHECK(evl_uring_entries(32) == 64 && evl_uring_entries(33) == 128);
     T_CHECK(evl_uring_entries(1000) == 2048 && evl_uring_entries(1024) == 2048);
     T_CHECK(evl_uring_entries(1025) == 4096 && evl_uring_entries(100000) == 4096);
+    return 0;
+}
+
 /* The connect phase without blocking (wl_def.ev_connect): a "login" is a byte sent and its
  * echo read; at most T_EVL_SLOTS logins in flight (a gate: EVL_WANT_SLOT when full), every
  * 4th client's first login "fails" and retries after a 50 ms backoff (EVL_WANT_TIMER). */

@@ -23,7 +23,8 @@ static int t_opts(struct bench_opts *o, const char *const *kv)
     o->npct = 1;
     o->pct[0] = 95;
     o->forced_s = -1;
-    return 0;
+    o->event_loops = load_event_loops(o); /* as cli_event_loops_check does */
+    return o->event_loops < -1 ? -1 : 0;
 }
 
 

@@ -101,6 +101,7 @@ static int t_slap_loops(void)
     memset(&e, 0, sizeof(e));
     T_CHECK(t_opts(&o, (const char *const[]){"query=SELECT 1", "concurrency=2000,3,65536",
                                               "event-loops=4", NULL}) == 0);
+    T_CHECK(o.event_loops == 4);
     T_CHECK(slap_build(&o, &p, &e) == B_EXIT_OK);
     T_CHECK(p.nconc == 3 && p.conc[0] == 2000 && p.conc[2] == 65536);
     T_CHECK(slap_nloops(&o, 2000) == 4 && slap_nloops(&o, 3) == 3 && slap_nloops(&o, 1) == 1);
