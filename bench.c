@@ -989,8 +989,8 @@ static const struct opt_def opt_mysql[] = {
     OPT("no-defaults", BOOL, no_defaults, "off", 0, 0, NULL,
         "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
     OPT("event-loops", STR, event_loops_arg, "0", 0, 0, NULL,
-        "run the --threads connections of the OLTP workloads on this many event-loop threads "
-        "(epoll); auto: the usable CPUs, at most --threads (the sysbench persona: 0); 0: a "
+        "run the --threads connections of the OLTP workloads (and slap's clients) on this many "
+        "event-loop threads (--event-backend); auto: the usable CPUs, at most --threads (the sysbench persona: 0); 0: a "
         "thread per connection, as sysbench",
         NULL, OPT_F_EXT),
     OPT("event-backend", ENUM, event_backend, "epoll", 0, 0, "epoll,io_uring,auto",
@@ -4574,6 +4574,8 @@ struct myc_params {
     /* the host's addresses resolved once for a run (myc_resolve; not owned): the login
      * connects to them instead of calling getaddrinfo; NULL: resolved at each login */
     const struct addrinfo *addrs;
+    int gai;                   /* getaddrinfo's failure when the run resolved the host once
+                                  (addrs NULL): the login says it without resolving again */
 };
 
 /* One column of a result, copied out of its definition packet. */
@@ -4619,6 +4621,9 @@ struct myc_io {
 
 struct my_conn {
     int fd;                        /* the socket, -1 when closed */
+    u64 sock_id;                   /* this socket's number of the process's sockets (never
+                                      reused, unlike fd numbers: an event loop tells a new
+                                      socket from an old one by it; myc_sock_id) */
     bool is_unix;                  /* connected over a unix socket */
     bool tls;                      /* TLS active */
     bool async;                    /* the operation was started by a myc_*_start: no waits */
@@ -4836,8 +4841,15 @@ static int myc_would_block(struct my_conn *c, int r)
 
 static int myc_lost(struct my_conn *c, const char *what, int e)
 {
-    return b_seterr(&c->err, e == ETIMEDOUT ? B_TIMEOUT : B_SYSERR, e,
-                    "%s %s failed: %s (%s)", what, c->target, strerror(e), b_errno_name(e));
+    int rc = b_seterr(&c->err, e == ETIMEDOUT ? B_TIMEOUT : B_SYSERR, e,
+                      "%s %s failed: %s (%s)", what, c->target, strerror(e), b_errno_name(e));
+    struct rlimit rl;
+    if ((e == EMFILE || e == ENFILE) && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+        snprintf(c->err.hint, sizeof(c->err.hint), "every connection is an open file: raise "
+                 "the limit (ulimit -n: %llu) above the connections (--threads, -c) plus a "
+                 "few dozen%s", (unsigned long long)rl.rlim_cur,
+                 e == ENFILE ? ", and the system's (fs.file-max)" : "");
+    return rc;
 }
 
 /* The socket layer stopped on c->io_rc: the deadline (B_TIMEOUT) or a signal (B_DONE). */
@@ -5068,8 +5080,8 @@ static int myc_fill(struct my_conn *c)
     if (c->zlib)
         return myc_zfill(c);
     size_t need = B_MAX(c->need, (size_t)2048);
-    if (c->in_full && c->in_cap < MYC_IN_READ)
-        need = B_MAX(need, c->in_cap + 1); /* myc_room doubles it */
+    if (c->in_full && c->in_cap < MYC_IN_READ) /* myc_room doubles it (unread bytes kept) */
+        need = B_MAX(need, c->in_cap - (c->in_len - c->in_pos) + 1);
     if ((rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, need)) < 0)
         return rc;
     size_t room = c->in_cap - c->in_len, had = c->in_len;
@@ -5849,6 +5861,23 @@ static void myc_socket_ready(struct my_conn *c)
     c->login = 1;
 }
 
+/* The sockets this process opened, counted: my_conn.sock_id. */
+static _Atomic u64 myc_sock_seq;
+
+static void myc_sock_new(struct my_conn *c, int fd)
+{
+    c->fd = fd;
+    c->sock_id = fd >= 0 ? atomic_fetch_add_explicit(&myc_sock_seq, 1, memory_order_relaxed) + 1
+                         : 0;
+}
+
+/* myc_sock_id - which socket c has now (0: none): a socket closed and another opened under
+ * the same fd number (the next address of a login, a reconnect) have different ids. */
+static u64 myc_sock_id(const struct my_conn *c)
+{
+    return c->fd >= 0 ? c->sock_id : 0;
+}
+
 /* Connect to c->ai or the addresses after it: MYC_NEXT (connected), MYC_WANT_WRITE (in
  * progress), or an error when none is left. */
 static int myc_try_addr(struct my_conn *c)
@@ -5865,7 +5894,7 @@ static int myc_try_addr(struct my_conn *c)
             close(fd);
             continue;
         }
-        c->fd = fd;
+        myc_sock_new(c, fd);
         c->state = MYC_S_SOCKET;
         return c->want = MYC_WANT_WRITE;
     }
@@ -5905,7 +5934,7 @@ static int myc_open_socket(struct my_conn *c)
             return b_seterr(&c->err, B_INVALID, ENAMETOOLONG, "socket path %s is too long",
                             p->socket);
         memcpy(sa.sun_path, p->socket, strlen(p->socket));
-        c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        myc_sock_new(c, socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
         if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
             return myc_lost(c, "connecting to", errno);
         myc_set_slice(c);
@@ -5928,7 +5957,7 @@ static int myc_open_socket(struct my_conn *c)
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     snprintf(port, sizeof(port), "%u", p->port);
-    int g = getaddrinfo(p->host, port, &hints, &c->ai_list);
+    int g = p->gai ? p->gai : getaddrinfo(p->host, port, &hints, &c->ai_list);
     if (g) {
         c->ai_list = NULL;
         return b_seterr(&c->err, B_SYSERR, g == EAI_SYSTEM ? errno : EHOSTUNREACH,
@@ -6669,7 +6698,7 @@ static bool myc_gate_seen(struct myc_gate *g)
 /* myc_resolve - the addresses of host:port for a run's logins (myc_params.addrs), resolved
  * once before any login, or NULL when resolving fails (each login then fails in its words).
  * Free with freeaddrinfo. */
-static struct addrinfo *myc_resolve(const char *host, unsigned port)
+static struct addrinfo *myc_resolve(const char *host, unsigned port, int *gai)
 {
     struct addrinfo hints, *ai = NULL;
     char ps[16];
@@ -6677,7 +6706,8 @@ static struct addrinfo *myc_resolve(const char *host, unsigned port)
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     snprintf(ps, sizeof(ps), "%u", port);
-    return getaddrinfo(host, ps, &hints, &ai) ? NULL : ai;
+    *gai = getaddrinfo(host, ps, &hints, &ai);
+    return *gai ? NULL : ai;
 }
 
 /* myc_backoff_ns - the wait before attempt+1 (attempt >= 1): MYC_BACKOFF_MIN_MS doubled per
@@ -6989,7 +7019,7 @@ static int myc_connect_io_start(struct my_conn *c, const struct myc_params *p,
     c->async = true;
     c->op = MYC_OP_CONNECT;
     c->io = *io;
-    c->fd = fd;
+    myc_sock_new(c, fd);
     c->state = MYC_S_GREETING;
     c->login = 1;
     return myc_async(c, MYC_NEXT);
@@ -8910,10 +8940,12 @@ static i64 load_event_loops(const struct bench_opts *o)
 {
     const char *v = o->event_loops_arg;
     i64 n;
-    if (!v || !*v)
+    if (!v)
         return o->event_loops;
     if (!strcmp(v, "auto"))
         return o->sb_behaviour ? 0 : -1;
+    if (*v < '0' || *v > '9') /* empty, " 2", "+3", "-1": not a count */
+        return -2;
     return opt_parse_i64(v, &n) || n < 0 || n > 4096 ? -2 : n;
 }
 
@@ -12852,10 +12884,12 @@ static int evl_be_wait(struct evl *e, int ms, struct load_thread **out, int max)
 static int evl_track(struct evl *e, struct load_thread *t)
 {
     int fd = e->r->w->ev_fd(t), old = t->ev_fd;
-    if (fd == t->ev_fd && t->ev_sock_gen == t->ev_sock_seen)
+    u64 id = e->r->w->ev_sock ? e->r->w->ev_sock(t) : 0;
+    if (fd == t->ev_fd && t->ev_sock_gen == t->ev_sock_seen && id == t->ev_sock_id)
         return B_OK;
     t->ev_fd = -1;
     t->ev_sock_seen = t->ev_sock_gen;
+    t->ev_sock_id = id;
     int rc = evl_be_watch(e, t, old, fd);
     if (rc == B_OK)
         t->ev_fd = fd;
@@ -12890,7 +12924,12 @@ static void evl_result(struct evl *e, struct load_thread *t, int rc)
         u64 end = clk_now_ns();
         atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
         load_record_op(t, t->op, end - t->ev_intended_ns);
-        (void)evl_track(e, t); /* a reconnect inside the event: the new socket */
+        int tr = evl_track(e, t); /* a reconnect inside the event: the new socket */
+        if (tr < 0) {
+            load_fail(r, tr, &t->err);
+            evl_done(e, t);
+            return;
+        }
         t->ev_state = EVL_C_READY;
         evl_push(&e->ready, t->id - e->lp->first);
         return;
@@ -13012,7 +13051,11 @@ static int evl_login_result(struct evl *e, struct load_thread *t, int rc)
         load_fail(r, rc, &t->err);
         return rc;
     }
-    (void)evl_track(e, t);
+    int tr = evl_track(e, t); /* a socket not watched would be stepped once a second */
+    if (tr < 0) {
+        load_fail(r, tr, &t->err);
+        return tr;
+    }
     t->ev_state = EVL_C_READY; /* set up */
     t->ev_deadline_ns = 0;
     if (r->o->debug)
@@ -13571,6 +13614,8 @@ struct oltp_addr {
     char host[256];
     unsigned port;
     struct addrinfo *ai;       /* NULL: not resolved (the logins say why) */
+    int gai;                   /* getaddrinfo's failure (the logins say it, not resolving
+                                  again: no login blocks a loop on the resolver) */
 };
 struct oltp_global {
     struct myc_gate gate;
@@ -14340,6 +14385,8 @@ static int oltp_connect_failed(struct load_thread *t, int rc, unsigned tries, st
             snprintf(t->err.hint, sizeof(t->err.hint),
                      "create the database first: sysbench and bench never create it (the "
                      "one-liner 'bench oltp' makes its own)");
+        else if (ot->c.err.hint[0]) /* the client's own (EMFILE: the open files limit) */
+            snprintf(t->err.hint, sizeof(t->err.hint), "%s", ot->c.err.hint);
         if (g)
             myc_gate_shut(g, rc, &t->err); /* the others stop waiting: one failure, one line */
         return rc;
@@ -14384,7 +14431,7 @@ static int oltp_thread_alloc(struct load_thread *t)
     const struct oltp_global *gl = t->run->wl_global;
     for (int i = 0; gl && !ot->cp.socket && i < gl->naddrs; i++)
         if (gl->addrs[i].port == ot->cp.port && !strcmp(gl->addrs[i].host, ot->cp_host))
-            ot->cp.addrs = gl->addrs[i].ai;
+            ot->cp.addrs = gl->addrs[i].ai, ot->cp.gai = gl->addrs[i].gai;
     return B_OK;
 }
 
@@ -14768,6 +14815,14 @@ static int oltp_ev_fd(const struct load_thread *t)
 {
     const struct oltp_thread *ot = t->wl;
     return myc_fd(&ot->c);
+}
+
+/* Which socket: a login that moves to the host's next address may get the closed one's fd
+ * number back; the loop watches the new socket all the same. */
+static u64 oltp_ev_sock(const struct load_thread *t)
+{
+    const struct oltp_thread *ot = t->wl;
+    return myc_sock_id(&ot->c);
 }
 
 static void oltp_thread_done(struct load_thread *t)
@@ -15475,7 +15530,7 @@ static void oltp_resolve(struct oltp_global *gl, const struct bench_opts *o)
         struct oltp_addr *a = &gl->addrs[gl->naddrs++];
         snprintf(a->host, sizeof(a->host), "%s", cc.host);
         a->port = cc.p.port;
-        a->ai = myc_resolve(cc.host, cc.p.port);
+        a->ai = myc_resolve(cc.host, cc.p.port, &a->gai);
     }
 }
 
@@ -16579,7 +16634,7 @@ struct slap_client {
     unsigned tries;                 /* login attempts */
     u64 t_ns;                       /* the timed statement's start, or the retry's due time */
     int ev_fd;                      /* the socket in its loop's epoll set, or -1 */
-    uintptr_t ev_ai;                /* the address being connected when it was added */
+    u64 ev_sock;                    /* the socket watched (myc_sock_id) */
     struct buf kb;                  /* a key statement's text */
 };
 
@@ -16910,8 +16965,8 @@ static int slap_ev_end(struct slap_loop *lp, struct slap_client *cl)
 static bool slap_ev_track(struct slap_loop *lp, struct slap_client *cl)
 {
     int fd = myc_fd(&cl->c);
-    uintptr_t ai = (uintptr_t)cl->c.ai; /* 0 once connected: the same socket */
-    if (fd < 0 || (fd == cl->ev_fd && (ai == cl->ev_ai || !ai)))
+    u64 id = myc_sock_id(&cl->c); /* a new socket may have the closed one's fd number */
+    if (fd < 0 || (fd == cl->ev_fd && id == cl->ev_sock))
         return true;
     struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
                              .data.ptr = cl};
@@ -16921,7 +16976,7 @@ static bool slap_ev_track(struct slap_loop *lp, struct slap_client *cl)
         return false;
     }
     cl->ev_fd = fd;
-    cl->ev_ai = ai;
+    cl->ev_sock = id;
     return true;
 }
 
@@ -20564,7 +20619,7 @@ static const struct opt_def opt_ping[] = {
      .event = oltp_event,                                                                    \
      .ev_start = oltp_ev_start,                                                              \
      .ev_step = oltp_ev_step,                                                                \
-     .ev_fd = oltp_ev_fd,                                                                    \
+     .ev_fd = oltp_ev_fd, .ev_sock = oltp_ev_sock,                                                                    \
      .ev_connect = oltp_ev_connect,                                                          \
      .thread_done = oltp_thread_done,                                                        \
      .done = oltp_done,                                                                      \
@@ -25348,8 +25403,8 @@ static int (*cli_check_of(const struct wl_def *w, int chk))(struct bench_opts *o
  * one-liner pass it to their OLTP runs. */
 static int cli_event_loops_check(const struct wl_def *w)
 {
-    /* --event-loops=auto (the default): -1, the usable CPUs at run time; the sysbench
-     * persona keeps sysbench's thread per connection unless given a number */
+    /* --event-loops=auto: -1, the usable CPUs at run time; the sysbench persona keeps
+     * sysbench's thread per connection unless given a number (the default is 0) */
     i64 n = load_event_loops(&opts);
     if (n == -2) {
         const char *v = opts.event_loops_arg;
@@ -25361,6 +25416,20 @@ static int cli_event_loops_check(const struct wl_def *w)
         return ex ? ex : B_EXIT_USAGE;
     }
     opts.event_loops = n;
+    /* --event-backend other than epoll where nothing would use it: said, not ignored */
+    if (opts.event_backend != EVL_BE_EPOLL && (n == 0 || w->command == slap_main)) {
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        b_hint(&e, "%s", n == 0 ? "add --event-loops=N (or auto) to run the connections on "
+                                  "event loops"
+                                : "slap's loops wait with epoll: leave --event-backend out");
+        b_fail(&e, B_EXIT_USAGE, "%s: --event-backend=%s does not apply: %s", w->name,
+               opts.event_backend == EVL_BE_AUTO ? "auto" : evl_backend_name(opts.event_backend),
+               n == 0 ? "no event loop runs (--event-loops=0: a thread per connection)"
+                      : "only the OLTP tests' event loops choose their backend");
+        int ex = cli_err_print(&e);
+        return ex ? ex : B_EXIT_USAGE;
+    }
     if (opts.event_loops <= 0 || w->ev_start || w->command == all_main ||
         w->command == sizing_main || w->command == slap_main)
         return B_EXIT_OK;

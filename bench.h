@@ -484,6 +484,8 @@ struct load_thread {
     u32 ev_sock_gen;           /* bumped by the workload when it replaces its socket (a
                                   reconnect: the new one may reuse the old number) */
     u32 ev_sock_seen;          /* the generation registered */
+    u64 ev_sock_id;            /* the socket registered (wl_def.ev_sock: ids are never
+                                  reused, fd numbers are) */
     u32 ev_mask;               /* the events registered for it */
     int ev_state;              /* EVL_C_* */
     bool ev_again;             /* in the loop's FIFO of clients to step again (EVL_WANT_RUN) */
@@ -934,6 +936,8 @@ struct wl_def {
     int (*ev_start)(struct load_thread *t);
     int (*ev_step)(struct load_thread *t);
     int (*ev_fd)(const struct load_thread *t);
+    u64 (*ev_sock)(const struct load_thread *t); /* optional: which socket ev_fd is (an id
+                                                    never reused; myc_sock_id) */
     /* thread_init without blocking (evl_'s connect phase; thread mode keeps thread_init):
      * called first, then whenever ev_fd is ready, its timer is due or a slot may be free;
      * returns EVL_WANT_READ/WRITE/RUN/TIMER/SLOT, B_OK (set up) or an error (t->err) */
