@@ -19223,6 +19223,8 @@ static const struct wl_def *wl_find(const char *name);
 #define MRG_LATE_S 1.0     /* a start later than the earliest by this much is reported */
 #define MRG_OVERLAP_PCT 95 /* below this overlap of the windows, a warning */
 #define MRG_MAX_FILE (16u << 20) /* a merge input: real results are KiB to a few MiB */
+#define MRG_MAX_ARENA ((size_t)1 << 30) /* the parsed results together (a result of 16 MiB
+                                           parses to ~250 MiB; real ones to far less) */
 #define MRG_MAX_SLOTS 4000000    /* merged interval lines at most */
 #define MRG_NS_LO 946684800000000000LL  /* 2000-01-01: a window's wall clock is after this */
 #define MRG_NS_HI 7258118400000000000LL /* 2200-01-01: and before this */
@@ -19314,7 +19316,7 @@ static const char *mrg_show(const struct jr_val *v, char *out, size_t n)
  * an error (B_SYSERR, e); one that holds no result (empty, cut off, interval lines only: the
  * client was killed) leaves c->ok false with c->why said, to be reported.
  */
-static int mrg_load(struct mrg_client *c, struct b_err *e)
+static int mrg_load(struct mrg_client *c, size_t *budget, struct b_err *e)
 {
     struct stat st;
     int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -19363,7 +19365,17 @@ static int mrg_load(struct mrg_client *c, struct b_err *e)
     }
     struct b_err pe;
     memset(&pe, 0, sizeof(pe));
-    if (jr_parse(p + start, end - start, c->path, &c->doc, &pe) != B_OK) {
+    if (jr_parse_max(p + start, end - start, c->path, B_MIN(*budget, JR_MAX_ARENA_BYTES),
+                     &c->doc, &pe) != B_OK) {
+        if (*budget < JR_MAX_ARENA_BYTES && strstr(pe.msg, "MiB of values")) {
+            free(p);
+            b_hint(e, "results with fewer interval lines take far less (a longer "
+                      "--report-interval); merge fewer clients' files");
+            b_fail(e, B_EXIT_ENV, "merge: %s: the results read so far and this one need "
+                   "more than the %zu MiB merge allows for all of them", c->path,
+                   MRG_MAX_ARENA >> 20);
+            return B_INVALID;
+        }
         if (atomic_load(&b_stop)) { /* the stop, not the file: mrg_main says so (exit 1) */
             snprintf(c->why, sizeof(c->why), "not read: interrupted");
             free(p);
@@ -19382,6 +19394,7 @@ static int mrg_load(struct mrg_client *c, struct b_err *e)
         return B_OK;
     }
     free(p);
+    *budget -= B_MIN(*budget, c->doc.arena_bytes);
     c->root = c->doc.root;
     const char *type = "";
     if (!jr_str(jr_get(c->root, "type"), &type, NULL)) {
@@ -19876,6 +19889,7 @@ static int mrg_main(struct res *res)
         return B_EXIT_USAGE;
     }
     cl = b_xcalloc((size_t)n, sizeof(*cl));
+    size_t budget = MRG_MAX_ARENA; /* the parsed documents together */
     for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
         cl[i].path = o->files[i];
         for (int j = 0; j < i; j++)
@@ -19888,7 +19902,7 @@ static int mrg_main(struct res *res)
             }
         if (ex == B_EXIT_OK && mrg_interrupted(res))
             ex = B_EXIT_FAIL;
-        else if (ex == B_EXIT_OK && mrg_load(&cl[i], &res->err) != B_OK)
+        else if (ex == B_EXIT_OK && mrg_load(&cl[i], &budget, &res->err) != B_OK)
             ex = res->err.ex ? res->err.ex : B_EXIT_FAIL;
     }
     /* every result: schema, then the same test and options as the first */

@@ -127,3 +127,36 @@ static int t_mrg_hist_exact(void)
     free(all);
     return 0;
 }
+
+/* mrg_load within the budget of all the results together: a result that fits is read and
+ * its memory taken from the budget; one that does not fit the rest is refused with merge's
+ * own line (not the reader's "is this a report?"), exit 3. */
+static int t_mrg_budget(void)
+{
+    char path[] = "/tmp/bench-t-mrg-XXXXXX";
+    int fd = mkstemp(path);
+    T_CHECK(fd >= 0);
+    static const char doc[] = "{\"type\":\"result\",\"results\":{\"events\":1,"
+                              "\"v\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]}}\n";
+    T_CHECK(write(fd, doc, sizeof(doc) - 1) == (ssize_t)(sizeof(doc) - 1));
+    close(fd);
+    struct mrg_client c;
+    struct b_err e;
+    memset(&c, 0, sizeof(c));
+    memset(&e, 0, sizeof(e));
+    c.path = path;
+    size_t budget = (size_t)1 << 20;
+    T_CHECK(mrg_load(&c, &budget, &e) == B_OK);
+    size_t took = ((size_t)1 << 20) - budget;
+    T_CHECK(took > 0 && took == c.doc.arena_bytes);
+    jr_free(&c.doc);
+    memset(&c, 0, sizeof(c));
+    c.path = path;
+    budget = took - 1; /* one byte short of what this result needs */
+    T_CHECK(mrg_load(&c, &budget, &e) == B_INVALID);
+    T_CHECK(e.ex == B_EXIT_ENV);
+    T_CHECK(strstr(e.msg, "need more than the 1024 MiB merge allows for all of them") != NULL);
+    T_CHECK(strncmp(e.msg, "merge: /tmp/bench-t-mrg-", 24) == 0);
+    unlink(path);
+    return 0;
+}

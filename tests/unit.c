@@ -111,6 +111,7 @@ static const struct {
     {"load_start_at_parse", t_load_start_at_parse},
     {"load_clock_refuse", t_load_clock_refuse},
     {"mrg_hist_exact", t_mrg_hist_exact},
+    {"mrg_budget", t_mrg_budget},
     {"load_snapshot_diff", t_load_snapshot_diff},
     {"run_forced_then_next", t_run_forced_then_next},
     {"load_rate_lasts_time", t_load_rate_lasts_time},
