@@ -17727,6 +17727,17 @@ static int slap_await_look(struct slap_run *run, const char *tok, struct buf *q)
     if (strcmp(got, tok))
         return 2;
     q->len = 0;
+    buf_printf(q, "SELECT COUNT(*), 0 FROM ");
+    slap_ident(q, o->slap_schema);
+    buf_printf(q, "." SLAP_READY " WHERE client = %lld", (long long)o->client_index);
+    x.schemas = 0;
+    if (myc_query(&run->c, q->p, q->len, &run->r, slap_exists_row, &x) < 0) {
+        slap_sql_error(run, "waiting for client 0's schema", &run->c, q->p, q->len);
+        return -1;
+    }
+    if (x.schemas > 0)
+        return 3;
+    q->len = 0; /* REPLACE: no INSERT counted in the server's Com_insert */
     buf_printf(q, "REPLACE INTO ");
     slap_ident(q, o->slap_schema);
     buf_printf(q, "." SLAP_READY " (client, token) VALUES (%lld, '%s')",
@@ -17736,7 +17747,7 @@ static int slap_await_look(struct slap_run *run, const char *tok, struct buf *q)
         slap_sql_error(run, "joining client 0's schema", &run->c, q->p, q->len);
         return -1;
     }
-    return run->r.affected == 1 ? 4 : 3; /* REPLACE: 2 rows when one was there */
+    return 4;
 }
 
 /*
