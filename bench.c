@@ -16759,11 +16759,13 @@ static int slap_conn_params(struct slap_run *run, unsigned idx, struct myc_conn_
 }
 
 /* Another attempt after the failed login rc on c (tries made so far)? As mysqlslap: up to
- * SLAP_CONNECT_TRIES, while the failure is not the server's answer. */
+ * SLAP_CONNECT_TRIES, while the failure is not the server's answer nor this process out of
+ * file descriptors (EMFILE, ENFILE: a retry would only hide fewer clients). */
 static bool slap_retry(struct slap_run *run, const struct my_conn *c, int rc, unsigned tries)
 {
     return rc < 0 && !c->srv_code && tries < SLAP_CONNECT_TRIES && !atomic_load(&b_stop) &&
-           !atomic_load(&run->failed);
+           !atomic_load(&run->failed) && c->err.sys_errno != EMFILE &&
+           c->err.sys_errno != ENFILE; /* out of descriptors: no blip, no retry */
 }
 
 /* The last login failed (c as myc_connect left it): the run's failure, c closed. */
@@ -17421,13 +17423,12 @@ static void slap_ident(struct buf *b, const char *name)
     buf_put(b, "`", 1);
 }
 
-/* DROP SCHEMA IF EXISTS, refused for a schema that exists and that this run did not create
- * (mysqlslap drops it silently: spec 7), unless --force-drop-existing-schema; not sent when
- * the check finds no such schema (--only-print prints it). */
-static int slap_drop(struct slap_run *run)
+/* The schema exists and this run did not create it: refused (exit 3) before a DROP of it
+ * (slap_drop) and by client 0 of --client-count before it makes the schema (slap_block). */
+static int slap_refuse(struct slap_run *run)
 {
     const struct bench_opts *o = run->o;
-    if (!run->only_print && !run->schema_ours && !o->slap_force_drop) {
+    {
         struct buf lit = {0};
         struct slap_exists x = {0, 0};
         for (const char *s = o->slap_schema; *s; s++)
@@ -17457,9 +17458,20 @@ static int slap_drop(struct slap_run *run)
                    o->slap_schema, (long long)x.tables, x.tables == 1 ? "" : "s");
             return slap_failed(run, &e);
         }
-        return B_EXIT_OK; /* nothing to drop: a DROP now could hit one made since the check
-                           * by another client; CREATE SCHEMA (no IF NOT EXISTS) fails on it */
     }
+    return B_EXIT_OK;
+}
+
+/* DROP SCHEMA IF EXISTS, refused for a schema that exists and that this run did not create
+ * (mysqlslap drops it silently: spec 7), unless --force-drop-existing-schema; not sent when
+ * the check finds no such schema (--only-print prints it). */
+static int slap_drop(struct slap_run *run)
+{
+    const struct bench_opts *o = run->o;
+    if (!run->only_print && !run->schema_ours && !o->slap_force_drop)
+        return slap_refuse(run); /* nothing to drop: a DROP now could hit one made since the
+                                  * check by another client; CREATE SCHEMA (no IF NOT EXISTS)
+                                  * fails on it */
     struct buf q = {0};
     buf_printf(&q, "DROP SCHEMA IF EXISTS ");
     slap_ident(&q, o->slap_schema);
@@ -17692,72 +17704,139 @@ static int slap_system(struct slap_run *run, const char *what, const char *cmd)
     return slap_failed(run, &e);
 }
 
-/* What client 0 of --client-count makes before the others may start: tables (-a: t1 unless
- * --auto-generate-sql-write-number=0; --create: its CREATE TABLE statements) and the rows of
- * -a's pre-load (none on blackhole). */
-static void slap_await_want(const struct slap_run *run, const char *engine, i64 *tables,
-                            i64 *rows)
+/* The completion marker of a --client-count run: table SLAP_READY in the schema, made by
+ * client 0 last (after the schema, its tables, -a's pre-load and --create's statements) with
+ * one row (client 0, this token); each other client waits for it and joins with its own row.
+ * The token names the run: from --rand-seed and --client-count. */
+#define SLAP_READY "bench_slap_ready"
+
+static void slap_ready_token(const struct bench_opts *o, char *tok, size_t n)
+{
+    snprintf(tok, n, "%08x-%lld", rnd_client_seed((u64)o->rand_seed, o->client_count),
+             (long long)o->client_count);
+}
+
+/* Client 0 of --client-count: the marker, once all the rest is made (not under --only-print:
+ * its stream stays the plain run's). */
+static int slap_ready(struct slap_run *run)
 {
     const struct bench_opts *o = run->o;
-    const struct slap_list *l = &run->p->create;
-    size_t n = slap_live(l);
-    *tables = *rows = 0;
-    if (o->slap_auto) {
-        *tables = o->slap_write_number >= 1;
-        if (n > 1 && o->slap_write_number > 1 && !(engine && strstr(engine, "blackhole")))
-            *rows = o->slap_write_number - 1;
-        return;
+    char tok[48];
+    if (run->only_print || o->client_count <= 1 || o->client_index != 0)
+        return B_EXIT_OK;
+    slap_ready_token(o, tok, sizeof(tok));
+    struct buf q = {0};
+    buf_printf(&q, "CREATE TABLE ");
+    slap_ident(&q, o->slap_schema);
+    buf_printf(&q, "." SLAP_READY " (client BIGINT NOT NULL PRIMARY KEY, token VARCHAR(48) NOT "
+                   "NULL) SELECT 0 AS client, '%s' AS token", tok);
+    int ex = slap_main_exec(run, "marking the schema ready", q.p, q.len);
+    buf_free(&q);
+    return ex;
+}
+
+static int slap_token_row(void *ctx, const struct myc_result *r, const struct my_str *v)
+{
+    char *tok = ctx;
+    if (r->ncols >= 1 && v[0].p && v[0].len < 48) {
+        memcpy(tok, v[0].p, v[0].len);
+        tok[v[0].len] = 0;
     }
-    for (size_t i = 0; i < n; i++) {
-        const char *q = l->v[i].sql;
-        while (isspace((unsigned char)*q))
-            q++;
-        if (!strncasecmp(q, "create", 6) && isspace((unsigned char)q[6])) {
-            q += 7;
-            while (isspace((unsigned char)*q))
-                q++;
-            *tables += !strncasecmp(q, "table", 5);
+    return 0;
+}
+
+/* One look at the schema for slap_await: 0 not there, 1 no marker yet, 2 a marker of another
+ * run (token), 3 one of an earlier run of this one (this client joined it already), 4 ready
+ * (joined); -1 an error (the run's failure made). */
+static int slap_await_look(struct slap_run *run, const char *tok, struct buf *q)
+{
+    const struct bench_opts *o = run->o;
+    struct slap_exists x = {0, 0};
+    char got[48] = "";
+    q->len = 0;
+    buf_printf(q, "SELECT COUNT(*), 0 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '");
+    for (const char *s = o->slap_schema; *s; s++)
+        buf_printf(q, "%s%c", *s == '\'' || *s == '\\' ? "\\" : "", *s);
+    buf_printf(q, "'");
+    if (myc_query(&run->c, q->p, q->len, &run->r, slap_exists_row, &x) < 0)
+        {
+            slap_sql_error(run, "waiting for client 0's schema", &run->c, q->p, q->len);
+            return -1;
+        }
+    if (!x.schemas)
+        return 0;
+    q->len = 0;
+    buf_printf(q, "SELECT token FROM ");
+    slap_ident(q, o->slap_schema);
+    buf_printf(q, "." SLAP_READY " WHERE client = 0");
+    if (myc_query(&run->c, q->p, q->len, &run->r, slap_token_row, got) < 0) {
+        if (run->c.srv_code == 1146 || run->c.srv_code == 1049) /* not made yet */
+            return 1;
+        {
+            slap_sql_error(run, "waiting for client 0's schema", &run->c, q->p, q->len);
+            return -1;
         }
     }
+    if (!*got)
+        return 1;
+    if (strcmp(got, tok))
+        return 2;
+    q->len = 0;
+    buf_printf(q, "SELECT COUNT(*), 0 FROM ");
+    slap_ident(q, o->slap_schema);
+    buf_printf(q, "." SLAP_READY " WHERE client = %lld", (long long)o->client_index);
+    x.schemas = 0;
+    if (myc_query(&run->c, q->p, q->len, &run->r, slap_exists_row, &x) < 0) {
+        slap_sql_error(run, "waiting for client 0's schema", &run->c, q->p, q->len);
+        return -1;
+    }
+    if (x.schemas > 0)
+        return 3;
+    q->len = 0; /* REPLACE: no INSERT counted in the server's Com_insert */
+    buf_printf(q, "REPLACE INTO ");
+    slap_ident(q, o->slap_schema);
+    buf_printf(q, "." SLAP_READY " (client, token) VALUES (%lld, '%s')",
+               (long long)o->client_index, tok);
+    if (myc_query(&run->c, q->p, q->len, &run->r, NULL, NULL) < 0)
+    {
+        slap_sql_error(run, "joining client 0's schema", &run->c, q->p, q->len);
+        return -1;
+    }
+    return 4;
 }
 
 /*
  * slap_await - a client other than 0 of --client-count: wait on the main connection until
- * client 0's schema holds its tables (and -a's pre-load rows), polled every 100 ms up to
- * --client-wait seconds; then USE it. Wakes on a stop signal. Nothing under --only-print.
+ * client 0's schema holds its completion marker with this run's token (slap_ready), polled
+ * every 100 ms up to --client-wait seconds; then join it and USE it. A schema without it, or
+ * with another run's, or with one that this client index joined already (an earlier run of
+ * the same options), is not ready. Wakes on a stop signal. Nothing under --only-print.
  */
-static int slap_await(struct slap_run *run, const char *engine)
+static int slap_await(struct slap_run *run)
 {
     const struct bench_opts *o = run->o;
-    struct buf lit = {0}, q = {0}, cnt = {0};
+    static const char *const why[] = {
+        "is not there", "has no completion marker (" SLAP_READY ") of this run",
+        "holds the marker of another run (another --rand-seed or --client-count)",
+        "holds the marker of an earlier run that this client index already joined"};
+    struct buf q = {0};
     struct b_err e;
-    i64 tables, rows;
+    char tok[48];
     int ex = B_EXIT_OK;
     if (run->only_print)
         return B_EXIT_OK;
     memset(&e, 0, sizeof(e));
-    slap_await_want(run, engine, &tables, &rows);
-    for (const char *s = o->slap_schema; *s; s++)
-        buf_printf(&lit, "%s%c", *s == '\'' || *s == '\\' ? "\\" : "", *s);
-    buf_printf(&q, "SELECT (SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE "
-                   "SCHEMA_NAME = '%s'), (SELECT COUNT(*) FROM information_schema.TABLES "
-                   "WHERE TABLE_SCHEMA = '%s')",
-               lit.p ? lit.p : "", lit.p ? lit.p : "");
-    buf_printf(&cnt, "SELECT COUNT(*), 0 FROM ");
-    slap_ident(&cnt, o->slap_schema);
-    buf_printf(&cnt, ".t1");
+    slap_ready_token(o, tok, sizeof(tok));
     res_say(run->res, RES_SAY_PROGRESS, "Waiting for client 0 of %lld to create schema `%s`...",
             (long long)o->client_count, o->slap_schema);
     u64 deadline = clk_now_ns() + (u64)o->client_wait * 1000000000u;
     for (;;) {
-        struct slap_exists x = {0, 0}, r = {0, 0};
-        if (myc_query(&run->c, q.p, q.len, &run->r, slap_exists_row, &x) < 0) {
-            ex = slap_sql_error(run, "waiting for client 0's schema", &run->c, q.p, q.len);
+        int st = slap_await_look(run, tok, &q);
+        if (st < 0) {
+            ex = run->err.ex ? run->err.ex : B_EXIT_FAIL;
             break;
         }
-        if (x.schemas > 0 && x.tables >= tables && (rows == 0 || x.tables == 0 ||
-            myc_query(&run->c, cnt.p, cnt.len, &run->r, slap_exists_row, &r) == B_OK) &&
-            r.schemas >= rows) {
+        if (st == 4) {
             if (myc_init_db(&run->c, o->slap_schema) < 0)
                 ex = slap_sql_error(run, "selecting the schema", &run->c, o->slap_schema,
                                     strlen(o->slap_schema));
@@ -17769,12 +17848,11 @@ static int slap_await(struct slap_run *run, const char *engine)
                 b_fail(&e, B_EXIT_FAIL, "slap: waiting for client 0: %s", slap_stopped());
             else {
                 b_hint(&e, "client 0 (--client-index=0) creates it: start it against the same "
-                           "server and --create-schema, or raise --client-wait");
+                           "server, --create-schema, --rand-seed and --client-count (on a new "
+                           "schema), or raise --client-wait");
                 b_fail(&e, B_EXIT_FAIL, "slap: client %lld of %lld: schema `%s` on %s %s after "
                        "--client-wait=%lld s", (long long)o->client_index,
-                       (long long)o->client_count, o->slap_schema, run->c.target,
-                       !x.schemas ? "is not there" : x.tables < tables ? "lacks its tables"
-                                                                        : "is not loaded",
+                       (long long)o->client_count, o->slap_schema, run->c.target, why[st],
                        (long long)o->client_wait);
             }
             ex = slap_failed(run, &e);
@@ -17782,9 +17860,22 @@ static int slap_await(struct slap_run *run, const char *engine)
         }
         clk_sleep_until(B_MIN(now + 100000000u, deadline));
     }
-    buf_free(&lit);
     buf_free(&q);
-    buf_free(&cnt);
+    return ex;
+}
+
+/* Client 0 (or the only one): the schema; with --client-count, refused when it exists (as
+ * slap_drop refuses to drop it: a stale one from an earlier run is not this run's), and the
+ * completion marker made last. */
+static int slap_make(struct slap_run *run, const char *engine, const char *eopt)
+{
+    int ex = B_EXIT_OK;
+    if (run->o->client_count > 1 && !run->only_print && !run->schema_ours)
+        ex = slap_refuse(run);
+    if (ex == B_EXIT_OK)
+        ex = slap_create(run, engine, eopt);
+    if (ex == B_EXIT_OK)
+        ex = slap_ready(run);
     return ex;
 }
 
@@ -17803,8 +17894,8 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
         u64 ms = 0;
         if (p->drop && (ex = slap_drop(run)) != B_EXIT_OK)
             break;
-        if (p->create.n && (o->client_index > 0 ? (ex = slap_await(run, engine))
-                                                 : (ex = slap_create(run, engine, eopt))) !=
+        if (p->create.n && (o->client_index > 0 ? (ex = slap_await(run))
+                                                 : (ex = slap_make(run, engine, eopt))) !=
                                B_EXIT_OK)
             break;
         slap_note(run, 2, "Generating primary key list", 27); /* as mysqlslap: always */
@@ -17869,6 +17960,35 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     return B_EXIT_OK;
 }
 
+/* The open files that the largest --concurrency needs (a socket a client, the main
+ * connection, stdio, the event loops' epoll and wake descriptors: SLAP_FD_MARGIN) against
+ * RLIMIT_NOFILE: the soft limit raised toward the hard one when short; still short: exit 3
+ * (out of descriptors, clients would fail to connect and the run be smaller than it says). */
+#define SLAP_FD_MARGIN 16
+static int slap_nofile(const struct slap_plan *p, struct b_err *e)
+{
+    i64 conc = 0;
+    struct rlimit rl;
+    for (size_t k = 0; k < p->nconc; k++)
+        conc = B_MAX(conc, p->conc[k]);
+    rlim_t need = (rlim_t)conc + SLAP_FD_MARGIN;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+        return B_EXIT_OK;
+    if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur) {
+        struct rlimit up = rl;
+        up.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need ? rl.rlim_max : need;
+        if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+            rl.rlim_cur = up.rlim_cur;
+    }
+    if (rl.rlim_cur >= need)
+        return B_EXIT_OK;
+    b_hint(e, "raise it (ulimit -n %llu; LimitNOFILE= for a service), or split the clients "
+              "over processes (--client-index, --client-count)", (unsigned long long)need);
+    return b_fail(e, B_EXIT_ENV, "slap: --concurrency=%lld needs about %llu open files; the "
+                  "limit (ulimit -n) is %llu", (long long)conc, (unsigned long long)need,
+                  (unsigned long long)rl.rlim_cur);
+}
+
 BENCH_API int slap_main(struct res *res)
 {
     struct bench_opts *o = res->o;
@@ -17907,7 +18027,13 @@ BENCH_API int slap_main(struct res *res)
         res_fact_int(res, "client_index", o->client_index);
         res_fact_int(res, "client_count", o->client_count);
     }
-    if (!run.only_print)
+    if (!run.only_print) {
+        struct b_err fe;
+        memset(&fe, 0, sizeof(fe));
+        if ((ex = slap_nofile(&p, &fe)) != B_EXIT_OK)
+            slap_failed(&run, &fe);
+    }
+    if (ex == B_EXIT_OK && !run.only_print)
         ex = slap_connect(&run, 0, &run.cc, &run.c, &run.r, NULL);
     if (ex == B_EXIT_OK && !run.only_print) {
         res_fact_str(res, "server", "%s", run.c.version);

@@ -311,6 +311,12 @@ $ROOT -e "SET GLOBAL max_connections=20"
 "$B" slap $C --create-schema=slapkeep -q "SELECT SLEEP(1)" -c 60 --event-loops=2 >"$w/out" 2>"$w/err"; rc=$?
 $ROOT -e "SET GLOBAL max_connections=$mc"
 if [ $rc = 3 ] && grep -q "^bench: slap: connect to 127.0.0.1:$BENCH_MY_PORT as 'nat': ERROR 1040 ([0-9A-Z]*): Too many connections$" "$w/err"; then ok; else bad "event loops: over max_connections: exit $rc: $(cat "$w/err")"; fi
+#     the open-file limit: -c past it (the soft limit raised to the hard one first, ulimit -n
+#     sets both) is refused before any connect, exit 3, not run with fewer clients
+(ulimit -n 64; "$B" slap $C --create-schema=slapkeep -q "SELECT SLEEP(1)" -c 100 --event-loops=2 >"$w/out" 2>"$w/err"); rc=$?
+if [ $rc = 3 ] && [ ! -s "$w/out" ] && [ "$(head -1 "$w/err")" = "bench: slap: --concurrency=100 needs about 116 open files; the limit (ulimit -n) is 64" ] && grep -q "^bench: hint: raise it (ulimit -n 116" "$w/err"; then ok; else bad "open-file limit: exit $rc: $(cat "$w/out" "$w/err")"; fi
+(ulimit -n 64; "$B" slap $C --create-schema=slapkeep -q "SELECT 1" -c 40 --event-loops=2 >"$w/out" 2>"$w/err"); rc=$?
+if [ $rc = 0 ] && grep -q "Number of clients running queries: 40$" "$w/out"; then ok; else bad "open-file limit: -c 40 within 64: exit $rc: $(cat "$w/err")"; fi
 #     Ctrl-C: the loops stop within a turn, exit 1, the schema this run created dropped
 "$B" slap $C -a -c 20 -i 400 --number-of-queries=4000 --event-loops=2 >/dev/null 2>"$w/err" &
 sp=$!
@@ -360,8 +366,31 @@ slap_clients_mh() {
     if grep -q "^Waiting for client 0 of 2 to create schema \`slapmh\`...$" "$w/c1.out" && grep -q "^	Average number of queries per client: 10$" "$w/c1.out" && grep -q "^	Client 2 of 2 (client index 1): one run of 6 clients in all$" "$w/c1.out"; then ok; else bad "client 1's output: $(cat "$w/c1.out")"; fi
     if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["facts"]; s=d["steps"][0]["facts"]; sys.exit(0 if (f["client_index"], f["client_count"], s["queries_per_client"], s["queries"]) == (0, 2, 10, 30) else 1)' "$w/c0.json"; then ok; else bad "client 0's JSON: $(head -c 400 "$w/c0.json")"; fi
     if [ "$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'slapmh'")" = 1 ]; then ok; else bad "the schema of two clients was dropped"; fi
-    # GUID keys: two clients' inserts never collide (uuid() on the server)
+    # a second run of the same recipe: client 0 refuses the schema it did not make (exit 3,
+    # the single run's line; tables: t1 and the marker), client 1 does not run alone on the
+    # stale one (it joined that marker already): it times out
+    ("$B" slap $A --client-index=1 --client-wait=3 >"$w/c1.out" 2>"$w/c1.err"; echo $? >"$w/c1.rc") &
+    "$B" slap $A --client-index=0 >"$w/c0.out" 2>"$w/c0.err"; rc=$?
+    wait
+    if [ $rc = 3 ] && [ "$(head -1 "$w/c0.err")" = "bench: slap: refusing to drop schema \`slapmh\`: it exists (2 tables) and was not created by this run" ]; then ok; else bad "second run: client 0: exit $rc: $(cat "$w/c0.err")"; fi
+    if [ "$(cat "$w/c1.rc")" = 1 ] && [ "$(head -1 "$w/c1.err")" = "bench: slap: client 1 of 2: schema \`slapmh\` on 127.0.0.1:$BENCH_MY_PORT holds the marker of an earlier run that this client index already joined after --client-wait=3 s" ] && ! grep -q "queries per client" "$w/c1.out"; then ok; else bad "second run: client 1: exit $(cat "$w/c1.rc"): $(cat "$w/c1.out" "$w/c1.err")"; fi
+    # a user's schema with a t1 of >= 99 rows and no marker: client 1 waits, writes nothing
+    $ROOT -e "DROP DATABASE slapmh; CREATE DATABASE slapmh"; $ROOT slapmh -e "CREATE TABLE t1 (id INT) SELECT seq AS id FROM seq_1_to_200"
+    "$B" slap $A --client-index=1 --client-wait=1 >"$w/our" 2>"$w/err"; rc=$?
+    if [ $rc = 1 ] && [ "$(head -1 "$w/err")" = "bench: slap: client 1 of 2: schema \`slapmh\` on 127.0.0.1:$BENCH_MY_PORT has no completion marker (bench_slap_ready) of this run after --client-wait=1 s" ] && [ "$($ROOT -N slapmh -e "SELECT COUNT(*) FROM t1")" = 200 ]; then ok; else bad "user's schema: client 1: exit $rc: $(cat "$w/err")"; fi
+    # --create with a slow INSERT and client 1 started first: its query sees every row (a
+    # subquery of 2 rows fails it otherwise: ERROR 1242, exit 1)
+    $ROOT -e "DROP DATABASE IF EXISTS slapmh"
+    A="$C --create-schema=slapmh --rand-seed=3 --client-count=2 -c 2 --number-of-queries=4"
+    CR="CREATE TABLE t (a INT);INSERT INTO t SELECT seq FROM seq_1_to_300000"
+    Q="SELECT IF(COUNT(*) = 300000, 1, (SELECT 1 UNION SELECT 2)) FROM t"
+    ("$B" slap $A --create="$CR" -q "$Q" --client-index=1 --client-wait=60 >"$w/c1.out" 2>&1; echo $? >"$w/c1.rc") &
+    sleep 0.5
+    "$B" slap $A --create="$CR" -q "$Q" --client-index=0 >"$w/c0.out" 2>&1; rc=$?
+    wait
+    if [ $rc = 0 ] && [ "$(cat "$w/c1.rc")" = 0 ] && grep -q "^Waiting for client 0 of 2" "$w/c1.out" && [ "$($ROOT -N slapmh -e "SELECT COUNT(*) FROM t")" = 300000 ] && [ "$($ROOT -N slapmh -e "SELECT GROUP_CONCAT(client ORDER BY client) FROM bench_slap_ready")" = "0,1" ]; then ok; else bad "--create, client 1 first: exit $rc and $(cat "$w/c1.rc"): $(cat "$w/c0.out" "$w/c1.out")"; fi
     $ROOT -e "DROP DATABASE slapmh"
+    # GUID keys: two clients' inserts never collide (uuid() on the server)
     A="$C -a --auto-generate-sql-guid-primary --auto-generate-sql-load-type=write -c 2 --auto-generate-sql-execute-number=20 --create-schema=slapmh --rand-seed=9 --client-count=2"
     ("$B" slap $A --client-index=1 >"$w/c1.out" 2>&1; echo $? >"$w/c1.rc") &
     "$B" slap $A --client-index=0 >"$w/c0.out" 2>&1; rc=$?

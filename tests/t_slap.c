@@ -311,3 +311,42 @@ static int t_slap_shown(void)
     T_CHECK(strlen(full) == 200);
     return 0;
 }
+
+/* The completion marker's token names the run (--rand-seed, --client-count); the open-file
+ * check raises the soft limit when the hard one allows, and refuses past it (exit 3). */
+static int t_slap_marker_nofile(void)
+{
+    struct bench_opts o;
+    char a[48], b[48], c[48], d[48];
+    memset(&o, 0, sizeof(o));
+    o.rand_seed = 5, o.client_count = 2;
+    slap_ready_token(&o, a, sizeof(a));
+    slap_ready_token(&o, b, sizeof(b));
+    o.rand_seed = 6;
+    slap_ready_token(&o, c, sizeof(c));
+    o.rand_seed = 5, o.client_count = 3;
+    slap_ready_token(&o, d, sizeof(d));
+    T_CHECK(!strcmp(a, b) && strcmp(a, c) && strcmp(a, d) && strcmp(c, d));
+    T_CHECK(t_slap_prefix(d + 8, "-3") && strlen(a) == 10);
+    struct rlimit rl0, rl;
+    T_CHECK(getrlimit(RLIMIT_NOFILE, &rl0) == 0);
+    rl = rl0;
+    rl.rlim_cur = 64;
+    T_CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0);
+    struct slap_plan p;
+    i64 conc[1] = {100};
+    struct b_err e;
+    memset(&p, 0, sizeof(p));
+    memset(&e, 0, sizeof(e));
+    p.conc = conc, p.nconc = 1;
+    int ex = slap_nofile(&p, &e);
+    T_CHECK(getrlimit(RLIMIT_NOFILE, &rl) == 0);
+    T_CHECK(rl0.rlim_max < 116 ? ex == B_EXIT_ENV : ex == B_EXIT_OK && rl.rlim_cur >= 116);
+    conc[0] = rl0.rlim_max == RLIM_INFINITY || rl0.rlim_max > 1000000000 ? 1000000000
+                                                                         : (i64)rl0.rlim_max;
+    ex = slap_nofile(&p, &e);
+    T_CHECK(ex == B_EXIT_ENV && t_slap_prefix(e.msg, "slap: --concurrency=") &&
+            strstr(e.msg, " open files; the limit (ulimit -n) is ") && *e.hint);
+    T_CHECK(setrlimit(RLIMIT_NOFILE, &rl0) == 0);
+    return 0;
+}
