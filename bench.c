@@ -905,7 +905,8 @@ static const struct opt_def opt_rand[] = {
         "number of clients (processes, hosts) acting as one run, with --client-index", NULL,
         OPT_F_EXT | OPT_F_NODEF),
     OPT("client-wait", INT, client_wait, "60", 1, 86400, NULL,
-        "seconds a client other than 0 waits at prepare for client 0's tables", NULL, OPT_F_EXT),
+        "seconds a client other than 0 waits for client 0's tables (slap: its schema's ready "
+        "marker)", NULL, OPT_F_EXT),
 };
 
 static const struct opt_def opt_log[] = {
