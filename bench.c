@@ -16694,6 +16694,10 @@ static int slap_sql_error(struct slap_run *run, const char *who, const struct my
 {
     struct b_err e;
     memset(&e, 0, sizeof(e));
+    if (c->err.rc == B_DONE && atomic_load(&b_stop)) { /* the signal, not the statement */
+        b_fail(&e, B_EXIT_FAIL, "slap: %s", slap_stopped());
+        return slap_failed(run, &e);
+    }
     if (c->err.rc == B_SERVER)
         b_fail(&e, B_EXIT_FAIL, "slap: %s: ERROR %u (%s): %s", who, c->srv_code, c->sqlstate,
                c->srv_msg);
