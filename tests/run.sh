@@ -93,6 +93,7 @@ lane_src=${RUN_LANE_SRC:-$here/run.sh}
 bg() {
     rm -f "$lanes/$1".*
     date +%s >"$lanes/$1.t0"
+    # shellcheck disable=SC2016 # expanded by the lane's sh
     RUN_SH_LIB=1 setsid -w sh -c '. "$0"; unset RUN_SH_LIB; lane_main "$@"' "$lane_src" "$1" "$2" \
         >"$lanes/$1.log" 2>&1 </dev/null &
     echo $! >"$lanes/$1.pid"
@@ -106,12 +107,17 @@ lane_main() { # in the lane: its pgid and HOME for the parent's cleanup, then th
     "$2"
     echo "$pass $fail $skip" >"$lanes/$1.counts"
 }
+lane_alive() { # lane_alive PGID: a process of the group is alive (not a zombie: one whose
+    # parent died waits for pid 1 to reap it); the lane's group is its session (setsid)
+    # shellcheck disable=SC2009 # pgrep -s would count the zombies
+    kill -0 -"$1" 2>/dev/null && ps -o stat= -s "$1" 2>/dev/null | grep -qv '^Z'
+}
 lane_kill() { # lane_kill NAME: TERM to its process group, KILL after 5 s; removes its HOME
     [ -f "$lanes/$1.pid" ] || return 0
     g=$(cat "$lanes/$1.pgid" 2>/dev/null || cat "$lanes/$1.pid")
     kill -TERM -"$g" 2>/dev/null || kill -TERM "$(cat "$lanes/$1.pid")" 2>/dev/null
     i=0
-    while kill -0 -"$g" 2>/dev/null && [ $i -lt 25 ]; do sleep 0.2; i=$((i + 1)); done
+    while lane_alive "$g" && [ $i -lt 25 ]; do sleep 0.2; i=$((i + 1)); done
     kill -KILL -"$g" 2>/dev/null
     wait "$(cat "$lanes/$1.pid")" 2>/dev/null
     [ ! -f "$lanes/$1.home" ] || rm -rf "$(cat "$lanes/$1.home")"
@@ -168,7 +174,8 @@ else
     [ $strict = 1 ] && fail=$((fail + 1))
 fi
 
-suite lanes sh tests/run_selftest.sh
+# the lanes' self-test (seconds; bounded: a lane it fails to kill would hang it)
+suite lanes timeout -k 5 60 sh tests/run_selftest.sh
 bg own lane_own
 
 suite static static_check

@@ -21,8 +21,8 @@ lane_hang() { suite fake-hang sh -c 'sleep 3001 & sleep 3002; wait'; }
 
 gone() { # gone PGID: its process group is empty within 5 s
     i=0
-    while kill -0 -"$1" 2>/dev/null; do
-        [ $i -lt 25 ] || { echo "selftest: process group $1 is still alive:"; ps -o pid,pgid,args -g "$1"; return 1; }
+    while lane_alive "$1"; do
+        [ $i -lt 25 ] || { echo "selftest: process group $1 is still alive:"; ps -o pid,pgid,stat,args -s "$1"; return 1; }
         sleep 0.2; i=$((i + 1))
     done
 }
@@ -41,6 +41,8 @@ fi
 lanes=$(mktemp -d "${TMPDIR:-/tmp}/bench-lanes.XXXXXX") || exit 1
 export RUN_LANES="$lanes"
 trap 'lanes_kill_all; rm -rf "$lanes" "$hermetic"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 bad=0
 no() { echo "selftest: $*"; bad=$((bad + 1)); }
 
@@ -82,7 +84,7 @@ for sig in INT TERM; do
     done
     sleep 0.3
     g1=$(cat "$lanes/h1.pgid") g2=$(cat "$lanes/h2.pgid") d1=$(cat "$lanes/h1.home") d2=$(cat "$lanes/h2.home")
-    { kill -0 -"$g1" && kill -0 -"$g2"; } || no "$sig: the lanes are not running"
+    { lane_alive "$g1" && lane_alive "$g2"; } || no "$sig: the lanes are not running"
     kill -"$sig" "$inner"
     wait "$inner"; rc=$?
     want=130; [ $sig = TERM ] && want=143
