@@ -92,6 +92,7 @@ for sig in INT TERM; do
     gone "$g1" || no "$sig: lane h1's processes are left"
     gone "$g2" || no "$sig: lane h2's processes are left"
     { [ ! -e "$d1" ] && [ ! -e "$d2" ]; } || no "$sig: a lane's HOME is left"
+    kill -KILL -"$g1" -"$g2" 2>/dev/null; rm -rf "$d1" "$d2" # what a failure left
 done
 [ $bad = 0 ] && echo "selftest: lanes ok (pass/fail/timeout counted and shown; INT, TERM leave no lane behind)"
 [ $bad = 0 ]
