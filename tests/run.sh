@@ -80,42 +80,65 @@ san_runs() { # san_runs BINARY (its files, database and slap schema named after 
     return 0
 }
 
-mkdir -p build
-
-# a MariaDB of our own on loopback for the protocol tests (stopped on exit)
-MDB=$top/build/mariadb
-lanes=$top/build/lanes
-MPORT=${RUN_PORT:-$((33100 + $$ % 800))}
-trap 'for f in "$lanes"/*.pid; do [ ! -f "$f" ] || kill "$(cat "$f")" 2>/dev/null; done; sh tests/mariadb.sh stop "$MDB"; rm -rf "$hermetic"' EXIT
-if menv=$(sh tests/mariadb.sh start "$MDB" "$MPORT"); then
-    eval "$menv"
-else
-    echo "run: the MariaDB test server did not start; the protocol tests will fail"
-    [ $strict = 1 ] && fail=$((fail + 1))
-fi
-
 # Lanes in the background: suites that share nothing with those running at the same time
-# run there, each lane with a HOME of its own; its output is printed when it ends, then its
-# counts join ours. bg NAME FUNCTION starts one, bg_wait NAME waits for it.
-rm -rf "$lanes" && mkdir -p "$lanes"
+# run there, each lane a process group of its own (setsid: a signal to the run, or its end,
+# kills the lane and everything it started) with a HOME of its own; its output is printed when
+# it ends, then its counts join ours. bg NAME FUNCTION starts one; bg_wait NAME waits for it,
+# at most LANE_LIMIT seconds (default 1500) from its start, then kills it: FAILED (timed
+# out). The lane is a new sh that sources $lane_src (this file) with RUN_SH_LIB=1 (the
+# functions only) and runs lane_main NAME FUNCTION. lanes_kill_all (the EXIT trap) kills what
+# is left and removes the lanes' HOMEs.
+lanes=${RUN_LANES:-$top/build/lanes}
+lane_src=${RUN_LANE_SRC:-$here/run.sh}
 bg() {
-    (
-        . "$here/hermetic.sh"
-        trap 'rm -rf "$hermetic"' EXIT
-        # shellcheck disable=SC2030 # the lane's own counts, written to its .counts file
-        pass=0 fail=0 skip=0
-        "$2"
-        echo "$pass $fail $skip" >"$lanes/$1.counts"
-    ) >"$lanes/$1.log" 2>&1 &
+    rm -f "$lanes/$1".*
+    date +%s >"$lanes/$1.t0"
+    # shellcheck disable=SC2016 # expanded by the lane's sh
+    RUN_SH_LIB=1 setsid -w sh -c '. "$0"; unset RUN_SH_LIB; lane_main "$@"' "$lane_src" "$1" "$2" \
+        >"$lanes/$1.log" 2>&1 </dev/null &
     echo $! >"$lanes/$1.pid"
 }
-bg_wait() {
-    wait "$(cat "$lanes/$1.pid")"
+lane_main() { # in the lane: its pgid and HOME for the parent's cleanup, then the suites
+    echo $$ >"$lanes/$1.pgid"
+    echo "$hermetic" >"$lanes/$1.home"
+    trap 'rm -rf "$hermetic"' EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    "$2"
+    echo "$pass $fail $skip" >"$lanes/$1.counts"
+}
+lane_alive() { # lane_alive PGID: a process of the group is alive (not a zombie: one whose
+    # parent died waits for pid 1 to reap it); the lane's group is its session (setsid)
+    # shellcheck disable=SC2009 # pgrep -s would count the zombies
+    kill -0 -"$1" 2>/dev/null && ps -o stat= -s "$1" 2>/dev/null | grep -qv '^Z'
+}
+lane_kill() { # lane_kill NAME: TERM to its process group, KILL after 5 s; removes its HOME
+    [ -f "$lanes/$1.pid" ] || return 0
+    g=$(cat "$lanes/$1.pgid" 2>/dev/null || cat "$lanes/$1.pid")
+    kill -TERM -"$g" 2>/dev/null || kill -TERM "$(cat "$lanes/$1.pid")" 2>/dev/null
+    i=0
+    while lane_alive "$g" && [ $i -lt 25 ]; do sleep 0.2; i=$((i + 1)); done
+    kill -KILL -"$g" 2>/dev/null
+    wait "$(cat "$lanes/$1.pid")" 2>/dev/null
+    [ ! -f "$lanes/$1.home" ] || rm -rf "$(cat "$lanes/$1.home")"
     rm -f "$lanes/$1.pid"
+}
+lanes_kill_all() {
+    for f in "$lanes"/*.pid; do [ ! -f "$f" ] || lane_kill "$(basename "$f" .pid)"; done
+}
+bg_wait() {
+    t0=$(cat "$lanes/$1.t0") limit=${LANE_LIMIT:-1500} p=$(cat "$lanes/$1.pid") timedout=0
+    while kill -0 "$p" 2>/dev/null; do
+        [ $(($(date +%s) - t0)) -lt "$limit" ] || { timedout=1; break; }
+        sleep 0.2
+    done
+    if [ $timedout = 1 ]; then lane_kill "$1"; else wait "$p"; rm -f "$lanes/$1.pid"; fi
     cat "$lanes/$1.log"
-    # shellcheck disable=SC2031 # ours: the lane's are read from its .counts file
-    if read -r p f s <"$lanes/$1.counts"; then pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-    else fail=$((fail + 1)); echo "== lane $1: FAILED (it ended without its counts)"; fi
+    dt="($(($(date +%s) - t0)) s)"
+    if [ $timedout = 1 ]; then
+        fail=$((fail + 1)); echo "== lane $1: FAILED (timed out: killed after LANE_LIMIT=$limit s) $dt"
+    elif read -r p f s <"$lanes/$1.counts"; then pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+    else fail=$((fail + 1)); echo "== lane $1: FAILED (it ended without its counts) $dt"; fi
 }
 # The suites that use none of the suite's MariaDB, its files or ports (multihost has its own
 # server and hosts, mutate-fast and fuzz their build trees) and mostly wait or use one core
@@ -130,6 +153,29 @@ lane_own() {
 lane_asan() {
     ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
 }
+# Sourced for its functions (a lane, tests/run_selftest.sh): no more.
+# shellcheck disable=SC2317
+[ -z "${RUN_SH_LIB:-}" ] || return 0
+
+mkdir -p build
+
+# a MariaDB of our own on loopback for the protocol tests (stopped on exit); INT and TERM exit
+# so that the EXIT trap runs (dash runs no EXIT trap on a death by a signal)
+MDB=$top/build/mariadb
+MPORT=${RUN_PORT:-$((33100 + $$ % 800))}
+rm -rf "$lanes" && mkdir -p "$lanes"
+trap 'lanes_kill_all; sh tests/mariadb.sh stop "$MDB"; rm -rf "$hermetic"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if menv=$(sh tests/mariadb.sh start "$MDB" "$MPORT"); then
+    eval "$menv"
+else
+    echo "run: the MariaDB test server did not start; the protocol tests will fail"
+    [ $strict = 1 ] && fail=$((fail + 1))
+fi
+
+# the lanes' self-test (seconds; bounded: a lane it fails to kill would hang it)
+suite lanes timeout -k 5 60 sh tests/run_selftest.sh
 bg own lane_own
 
 suite static static_check
