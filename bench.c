@@ -4618,6 +4618,10 @@ struct myc_io {
     int (*send)(void *ctx, const u8 *p, size_t n);
     int (*recv)(void *ctx, u8 *p, size_t n);
     void *ctx;
+    /* a transport that serves the socket only for a while (an event loop's ring: evl_tx):
+     * called, and the transport dropped, before the socket closes and before a blocking
+     * call, which uses the socket itself (myc_detach). NULL: a test double (for good). */
+    void (*close)(void *ctx);
 };
 
 struct my_conn {
@@ -4772,6 +4776,17 @@ static int myc_wait(struct my_conn *c, int fd, short ev)
  * wakes only one thread of a multi-threaded run, the slice wakes the others. An operation
  * started with myc_*_start passes MSG_DONTWAIT instead: would-block goes back to its loop.
  */
+/* myc_detach - drop a transport that serves the socket for a while (myc_io.close): the
+ * socket itself carries the bytes from here on. */
+static void myc_detach(struct my_conn *c)
+{
+    void (*close_fn)(void *) = c->io.close;
+    void *ctx = c->io.ctx;
+    memset(&c->io, 0, sizeof(c->io));
+    if (close_fn)
+        close_fn(ctx);
+}
+
 static void myc_set_slice(struct my_conn *c)
 {
     struct timeval tv = {.tv_sec = 0, .tv_usec = MYC_SLICE_MS * 1000};
@@ -4784,7 +4799,9 @@ static void myc_set_slice(struct my_conn *c)
 static int myc_sock_io(struct my_conn *c, bool out, unsigned char *p, size_t n)
 {
     n = B_MIN(n, (size_t)INT_MAX);
-    if (c->io.send) /* a test double */
+    if (c->io.close && !c->async) /* a blocking call: on the socket itself */
+        myc_detach(c);
+    if (c->io.send) /* a test double, or a loop's ring */
         return out ? c->io.send(c->io.ctx, p, n) : c->io.recv(c->io.ctx, p, n);
     int fl = c->async ? MSG_DONTWAIT : 0;
     for (;;) {
@@ -5004,6 +5021,20 @@ static int myc_room(struct my_conn *c, u8 **b, size_t *pos, size_t *len, size_t 
     *b = q;
     *cap = ncap;
     return B_OK;
+}
+
+/* myc_unread - bytes a transport received for c and did not hand over before it went
+ * (myc_detach): they come first at the next read. The plain protocol only: under TLS and
+ * compression they are records and frames of another layer (false: the caller drops them,
+ * and the connection with them). */
+static bool myc_unread(struct my_conn *c, const u8 *p, size_t n)
+{
+    if (c->tls || c->zlib ||
+        myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, B_MAX(n, 1)) != B_OK)
+        return false;
+    memcpy(c->in + c->in_len, p, n);
+    c->in_len += n;
+    return true;
 }
 
 /* One read from the socket (or TLS) into p[0..n): *got += the bytes read. B_AGAIN with
@@ -6015,6 +6046,8 @@ static void myc_init(struct my_conn *c, const struct myc_params *p)
 /* myc_close - send COM_QUIT when connected, close, free everything (c is reusable). */
 static void myc_close(struct my_conn *c)
 {
+    if (c->io.close) /* the loop's ring lets go of the socket first */
+        myc_detach(c);
     if (c->fd >= 0) {
         u8 quit = MY_COM_QUIT;
         c->seq = 0;
@@ -12617,6 +12650,37 @@ enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE, EVL_C_LOGIN }; /* ev_sta
 #define EVL_TICK_NS 50000000u    /* the longest sleep of a loop */
 #define EVL_STALL_NS 1000000000u /* a client without progress this long is stepped anyway */
 #define EVL_MAXEV 256            /* epoll events taken per wait */
+#define EVL_RB_SIZE 4096u        /* io_uring: one receive buffer of the loop's pool */
+#define EVL_RB_GROUP 0           /* io_uring: the pool's buffer group */
+#define EVL_RB_MAX 1024u         /* io_uring: most buffers in a pool (4 MiB) */
+
+/* What an io_uring completion is about (bits 30-31 of its user_data: evl_udk). */
+enum { EVL_K_POLL, EVL_K_RECV, EVL_K_SEND };
+
+struct evl;
+
+/* A client's transport on its loop's ring (io_uring: "The ring as the transport" below). */
+struct evl_tx {
+    struct evl *e;
+    struct my_conn *c;       /* the connection served (c->io.ctx is this), NULL: none */
+    u32 idx;                 /* the client's index in its loop */
+    int fd;                  /* c's socket when attached */
+    struct buf sb;           /* the bytes of the send queued or in flight */
+    unsigned sq_seq;         /* that send's SQE: its number in the SQ */
+    bool sending;            /* a send queued or in flight (its completion not seen) */
+    bool wwait;              /* myc waits for that send to end (WANT_WRITE) */
+    bool rarmed;             /* the multishot receive is in the kernel */
+    bool reof;               /* the peer closed (a receive of 0 bytes) */
+    int serr, rerr;          /* a failed send or receive: its errno, else 0 */
+    int bhead, btail;        /* the received buffers not read yet, in order (-1: none) */
+    u32 boff;                /* the bytes of bhead read already */
+};
+
+/* A send buffer left to the kernel by a transport that went (freed with the ring). */
+struct evl_orphan {
+    struct evl_orphan *next;
+    struct buf b;
+};
 
 /* A FIFO of client indices (each client is in at most one: cap = the loop's clients). */
 struct evl_fifo {
@@ -12647,6 +12711,14 @@ struct evl {
     u32 *watch;              /* io_uring: each client's current poll number (user_data) */
     u32 *mark;               /* io_uring: the turn a client was last reported in */
     u32 turn;                /* io_uring: turns of evl_be_wait */
+    struct evl_tx *tx;       /* io_uring: each client's transport (NULL: polls only) */
+    struct io_uring_buf_ring *br; /* io_uring: the receive buffers given to the kernel */
+    u8 *rb;                  /* their memory: nb x EVL_RB_SIZE */
+    int *rb_next;            /* a received buffer's successor in its client's list, or -1 */
+    u32 *rb_len;             /* the bytes a received buffer holds */
+    unsigned nb;             /* buffers in the pool (a power of two) */
+    unsigned rb_tail;        /* buffers given to the kernel so far */
+    struct evl_orphan *orphans; /* send buffers of transports that went mid-send */
     int live;                /* clients not done */
     struct evl_fifo ready;   /* clients to start an event now */
     struct evl_fifo wait;    /* --rate: clients whose claimed arrival is ahead, in time order */
@@ -12708,19 +12780,30 @@ BENCH_API const char *evl_backend_name(int be)
     return be == EVL_BE_URING ? "io_uring" : "epoll";
 }
 
-/* evl_ud - an io_uring user_data: the watch number (high half) and the client's index in its
- * loop (low half); evl_ud_client reads it back: the index, or -1 for a stale completion (a
- * poll since removed or replaced) or one that is not a client's. */
+/* evl_ud - an io_uring user_data: the watch number (high half), what it is about (bits
+ * 30-31: EVL_K_*, evl_udk; a poll's is 0) and the client's index in its loop (bits 0-29);
+ * evl_ud_client reads it back: the index, or -1 for a stale completion (a poll or transport
+ * since removed or replaced) or one that is not a client's. */
+static u64 evl_udk(u32 watch, u32 idx, unsigned kind)
+{
+    return (u64)watch << 32 | (u64)(kind & 3u) << 30 | (idx & 0x3fffffffu);
+}
+
 static u64 evl_ud(u32 watch, u32 idx)
 {
-    return (u64)watch << 32 | idx;
+    return evl_udk(watch, idx, EVL_K_POLL);
+}
+
+static unsigned evl_ud_kind(u64 ud)
+{
+    return ud == EVL_UD_NONE ? EVL_K_POLL : (unsigned)(ud >> 30) & 3u;
 }
 
 static int evl_ud_client(u64 ud, const u32 *watch, int n)
 {
-    if (ud == EVL_UD_NONE || (ud & 0xffffffffu) >= (u64)n)
+    if (ud == EVL_UD_NONE || (ud & 0x3fffffffu) >= (u64)n)
         return -1;
-    int idx = (int)(ud & 0xffffffffu);
+    int idx = (int)(ud & 0x3fffffffu);
     return watch[idx] == (u32)(ud >> 32) ? idx : -1;
 }
 
@@ -12743,6 +12826,336 @@ static struct io_uring_sqe *evl_uring_sqe(struct evl *e)
     return sqe;
 }
 
+/* ---- io_uring: the ring as the transport (evl_tx) ----
+ * With --event-backend=io_uring a client's connection, once logged in, gets a transport on
+ * its loop's ring at the start of each event (evl_tx_attach; c->io: myc reads and writes
+ * through it instead of the socket). A send is copied to the transport and queued as an
+ * IORING_OP_SEND (MSG_WAITALL) that the loop's next io_uring_enter submits with every other
+ * client's; bytes sent while it is still in the SQ join it. The receives: one multishot
+ * IORING_OP_RECV per socket into the loop's pool of provided buffers (a buffer ring, Linux
+ * 5.19+; multishot receives 6.0+), each client's received buffers kept in order until myc
+ * reads them, then given back. The socket's poll is removed meanwhile. One io_uring_enter
+ * per turn of the loop then does what a send, a recv and a share of the wait did per
+ * statement. Logins (the first, a reconnect) run on the poll: the transport lets go of the
+ * socket before it closes and before a blocking call (myc_io.close: a send still in the SQ
+ * becomes a NOP, the receive is cancelled, its late completions are stale by the watch
+ * number and give their buffers back) and comes back at the next event. A pool that runs
+ * dry ends a socket's multishot receive (ENOBUFS): it is armed again when its client reads.
+ */
+
+/* Give buffer bid (back) to the kernel. */
+static void evl_rb_give(struct evl *e, unsigned bid)
+{
+    struct io_uring_buf *b = &e->br->bufs[e->rb_tail & (e->nb - 1)];
+    b->addr = (u64)(uintptr_t)(e->rb + (size_t)bid * EVL_RB_SIZE);
+    b->len = EVL_RB_SIZE;
+    b->bid = (u16)bid;
+    e->rb_tail++;
+    __atomic_store_n(&e->br->tail, (u16)e->rb_tail, __ATOMIC_RELEASE);
+}
+
+/* evl_rb_kernel_ok - does this kernel have multishot receives (Linux 6.0+)? */
+static bool evl_rb_kernel_ok(void)
+{
+    struct utsname u;
+    unsigned major = 0, minor = 0;
+    if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+        return false;
+    (void)minor;
+    return major >= 6;
+}
+
+/* evl_rb_open - the loop's receive pool and transports (one buffer per client, 64..
+ * EVL_RB_MAX). Without them (an older kernel, a refused registration, no memory) the
+ * loop waits on polls and the sockets carry the bytes, as before. */
+static void evl_rb_open(struct evl *e)
+{
+    if (!e->r->w->ev_conn || getenv("BENCH_EVL_POLLS_ONLY") || !evl_rb_kernel_ok())
+        return;
+    unsigned nb = 64;
+    while (nb < EVL_RB_MAX && nb < (unsigned)B_MAX(e->lp->n, 1))
+        nb *= 2;
+    size_t rlen = nb * sizeof(struct io_uring_buf);
+    void *br = mmap(NULL, rlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (br == MAP_FAILED)
+        return;
+    struct io_uring_buf_reg reg;
+    memset(&reg, 0, sizeof(reg));
+    reg.ring_addr = (u64)(uintptr_t)br;
+    reg.ring_entries = nb;
+    reg.bgid = EVL_RB_GROUP;
+    u8 *rb = malloc((size_t)nb * EVL_RB_SIZE);
+    if (!rb || uring_sys_register(e->u.fd, IORING_REGISTER_PBUF_RING, &reg, 1) < 0) {
+        free(rb);
+        munmap(br, rlen);
+        return;
+    }
+    e->br = br;
+    e->rb = rb;
+    e->nb = nb;
+    e->rb_next = b_xcalloc(nb, sizeof(int));
+    e->rb_len = b_xcalloc(nb, sizeof(u32));
+    for (unsigned b = 0; b < nb; b++)
+        evl_rb_give(e, b);
+    size_t n = (size_t)B_MAX(e->lp->n, 1);
+    e->tx = b_xcalloc(n, sizeof(struct evl_tx));
+    for (size_t i = 0; i < n; i++)
+        e->tx[i] = (struct evl_tx){.e = e, .idx = (u32)i, .fd = -1, .bhead = -1, .btail = -1};
+}
+
+/* Is SQE number seq still in the SQ (not taken by the kernel yet)? */
+static bool evl_sq_pending(const struct evl *e, unsigned seq)
+{
+    return (int)(seq - __atomic_load_n(e->u.sq_head, __ATOMIC_ACQUIRE)) >= 0 &&
+           (int)(e->u.local_tail - seq) > 0;
+}
+
+/* Arm x's multishot receive (submitted with the next wait). B_OK or B_SYSERR (errno). */
+static int evl_tx_arm(struct evl_tx *x)
+{
+    struct io_uring_sqe *sqe = evl_uring_sqe(x->e);
+    if (!sqe)
+        return B_SYSERR;
+    sqe->opcode = IORING_OP_RECV;
+    sqe->fd = x->fd;
+    sqe->ioprio = IORING_RECV_MULTISHOT;
+    sqe->flags = IOSQE_BUFFER_SELECT;
+    sqe->buf_group = EVL_RB_GROUP;
+    sqe->user_data = evl_udk(x->e->watch[x->idx], x->idx, EVL_K_RECV);
+    x->rarmed = true;
+    return B_OK;
+}
+
+/* myc_io.send: the bytes go with the loop's next submission. */
+static int evl_tx_send(void *ctx, const u8 *p, size_t n)
+{
+    struct evl_tx *x = ctx;
+    struct evl *e = x->e;
+    if (x->serr) {
+        errno = x->serr;
+        return MBEDTLS_ERR_NET_SEND_FAILED;
+    }
+    if (x->sending && evl_sq_pending(e, x->sq_seq)) { /* still in the SQ: they join it */
+        buf_put(&x->sb, p, n);
+        struct io_uring_sqe *sqe = &e->u.sqes[x->sq_seq & e->u.sq_mask];
+        sqe->addr = (u64)(uintptr_t)x->sb.p;
+        sqe->len = (u32)x->sb.len;
+        return (int)n;
+    }
+    if (x->sending) { /* in the kernel: myc waits for its completion */
+        x->wwait = true;
+        return MBEDTLS_ERR_SSL_WANT_WRITE;
+    }
+    if (x->sb.len + n > UINT32_MAX / 2)
+        return MBEDTLS_ERR_NET_SEND_FAILED;
+    struct io_uring_sqe *sqe = evl_uring_sqe(e);
+    if (!sqe) {
+        x->serr = errno ? errno : EBUSY;
+        return MBEDTLS_ERR_NET_SEND_FAILED;
+    }
+    x->sb.len = 0;
+    buf_put(&x->sb, p, n);
+    sqe->opcode = IORING_OP_SEND;
+    sqe->fd = x->fd;
+    sqe->addr = (u64)(uintptr_t)x->sb.p;
+    sqe->len = (u32)x->sb.len;
+    sqe->msg_flags = MSG_NOSIGNAL | MSG_WAITALL;
+    sqe->user_data = evl_udk(e->watch[x->idx], x->idx, EVL_K_SEND);
+    x->sq_seq = e->u.local_tail - 1;
+    x->sending = true;
+    return (int)n;
+}
+
+/* Take the first buffer of x's received ones off its list and give it back. */
+static void evl_tx_pop(struct evl_tx *x)
+{
+    int b = x->bhead;
+    x->bhead = x->e->rb_next[b];
+    if (x->bhead < 0)
+        x->btail = -1;
+    x->boff = 0;
+    evl_rb_give(x->e, (unsigned)b);
+}
+
+/* myc_io.recv: the bytes received for x, or would-block (the receive armed again if the
+ * pool had run dry). */
+static int evl_tx_recv(void *ctx, u8 *p, size_t n)
+{
+    struct evl_tx *x = ctx;
+    struct evl *e = x->e;
+    size_t got = 0;
+    while (got < n && x->bhead >= 0) {
+        int b = x->bhead;
+        size_t k = B_MIN(n - got, (size_t)(e->rb_len[b] - x->boff));
+        memcpy(p + got, e->rb + (size_t)b * EVL_RB_SIZE + x->boff, k);
+        got += k;
+        x->boff += (u32)k;
+        if (x->boff == e->rb_len[b])
+            evl_tx_pop(x);
+    }
+    if (got)
+        return (int)got;
+    if (x->rerr) {
+        errno = x->rerr;
+        return MBEDTLS_ERR_NET_RECV_FAILED;
+    }
+    if (x->reof)
+        return 0;
+    if (!x->rarmed && evl_tx_arm(x) < 0) {
+        x->rerr = errno ? errno : EBUSY;
+        return MBEDTLS_ERR_NET_RECV_FAILED;
+    }
+    return MBEDTLS_ERR_SSL_WANT_READ;
+}
+
+/* myc_io.close: x lets go of its socket (which closes next, or serves a blocking call): a
+ * send still in the SQ becomes a NOP, one in the kernel keeps its buffer (an orphan, freed
+ * with the ring), the receive is cancelled; what was received and not read goes back to
+ * myc (myc_unread: the plain protocol; else dropped); late completions are stale. */
+static void evl_tx_close(void *ctx)
+{
+    struct evl_tx *x = ctx;
+    struct evl *e = x->e;
+    if (x->sending && evl_sq_pending(e, x->sq_seq)) {
+        struct io_uring_sqe *sqe = &e->u.sqes[x->sq_seq & e->u.sq_mask];
+        memset(sqe, 0, sizeof(*sqe));
+        sqe->opcode = IORING_OP_NOP;
+        sqe->user_data = EVL_UD_NONE;
+    } else if (x->sending) {
+        struct evl_orphan *o = b_xcalloc(1, sizeof(*o));
+        o->b = x->sb;
+        o->next = e->orphans;
+        e->orphans = o;
+        memset(&x->sb, 0, sizeof(x->sb));
+    }
+    bool keep = x->c != NULL;
+    while (x->bhead >= 0) {
+        int b = x->bhead;
+        if (keep)
+            keep = myc_unread(x->c, e->rb + (size_t)b * EVL_RB_SIZE + x->boff,
+                              e->rb_len[b] - x->boff);
+        evl_tx_pop(x);
+    }
+    struct io_uring_sqe *sqe;
+    if (x->rarmed && (sqe = evl_uring_sqe(e))) {
+        sqe->opcode = IORING_OP_ASYNC_CANCEL;
+        sqe->fd = -1;
+        sqe->addr = evl_udk(e->watch[x->idx], x->idx, EVL_K_RECV);
+        sqe->user_data = EVL_UD_NONE;
+    }
+    e->watch[x->idx]++; /* its completions are stale from here on */
+    struct buf sb = x->sb;
+    sb.len = 0;
+    *x = (struct evl_tx){.e = e, .idx = x->idx, .fd = -1, .bhead = -1, .btail = -1, .sb = sb};
+}
+
+/*
+ * evl_tx_attach - before t's event: its connection on the ring when it is logged in, idle
+ * and on the socket the loop polls (the poll removed, the receive armed). Anything else
+ * (a login, a reconnect, the compressed protocol) stays on the poll.
+ */
+static void evl_tx_attach(struct evl *e, struct load_thread *t)
+{
+    u32 idx = (u32)(t->id - e->lp->first);
+    struct evl_tx *x = &e->tx[idx];
+    struct my_conn *c = e->r->w->ev_conn(t);
+    if (!c || (c->io.ctx == x && x->c == c))
+        return;
+    if (x->c) { /* the connection dropped it without myc_io.close (set up anew) */
+        x->c = NULL;
+        evl_tx_close(x);
+    }
+    if (c->fd < 0 || c->fd != t->ev_fd || c->op != MYC_OP_NONE || c->io.send || c->zlib)
+        return;
+    struct io_uring_sqe *sqe = evl_uring_sqe(e);
+    if (!sqe)
+        return;
+    sqe->opcode = IORING_OP_POLL_REMOVE;
+    sqe->fd = -1;
+    sqe->addr = evl_ud(e->watch[idx], idx);
+    sqe->user_data = EVL_UD_NONE;
+    e->watch[idx]++;
+    x->c = c;
+    x->fd = c->fd;
+    if (evl_tx_arm(x) < 0) { /* back to a poll: evl_track watches the socket anew */
+        x->c = NULL;
+        x->fd = -1;
+        t->ev_fd = -1;
+        return;
+    }
+    c->io = (struct myc_io){.send = evl_tx_send, .recv = evl_tx_recv, .ctx = x,
+                            .close = evl_tx_close};
+}
+
+/* A receive's completion for client idx (-1: stale: its buffer goes back). Returns whether
+ * the client is to be stepped. */
+static bool evl_tx_received(struct evl *e, int idx, int res, u32 flags)
+{
+    bool buffer = (flags & IORING_CQE_F_BUFFER) != 0;
+    unsigned bid = flags >> IORING_CQE_BUFFER_SHIFT;
+    if (buffer && bid >= e->nb)
+        buffer = false; /* not one of ours: never given */
+    if (idx < 0 || !e->tx[idx].c) {
+        if (buffer)
+            evl_rb_give(e, bid);
+        return false;
+    }
+    struct evl_tx *x = &e->tx[idx];
+    if (!(flags & IORING_CQE_F_MORE))
+        x->rarmed = false; /* ended: armed again when its client finds nothing to read */
+    if (res > 0 && buffer) {
+        e->rb_len[bid] = (u32)B_MIN((unsigned)res, EVL_RB_SIZE);
+        e->rb_next[bid] = -1;
+        if (x->btail >= 0)
+            e->rb_next[x->btail] = (int)bid;
+        else
+            x->bhead = (int)bid;
+        x->btail = (int)bid;
+        return true;
+    }
+    if (buffer)
+        evl_rb_give(e, bid);
+    if (res == 0)
+        x->reof = true;
+    else if (res < 0 && res != -ENOBUFS)
+        x->rerr = -res;
+    return true;
+}
+
+/* A send's completion for client idx. Returns whether the client is to be stepped (it
+ * waited for the send, or the send failed). */
+static bool evl_tx_sent(struct evl *e, int idx, int res)
+{
+    struct evl_tx *x = &e->tx[idx];
+    if (!x->c || !x->sending)
+        return false;
+    x->sending = false;
+    if (res < 0)
+        x->serr = -res;
+    else if ((size_t)res != x->sb.len)
+        x->serr = EPIPE;
+    bool step = x->wwait || x->serr;
+    x->wwait = false;
+    return step;
+}
+
+/* The loop ends: every connection off the ring (before the blocking teardown), the pool
+ * and the orphans freed once the ring is gone (evl_be_close). */
+static void evl_tx_release(struct evl *e)
+{
+    if (!e->tx)
+        return;
+    for (int i = 0; i < e->lp->n; i++) {
+        struct evl_tx *x = &e->tx[i];
+        if (x->c && x->c->io.ctx == x) {
+            myc_detach(x->c);
+        } else if (x->c) {
+            x->c = NULL;
+            evl_tx_close(x);
+        }
+    }
+}
+
 /* evl_be_open - the loop's epoll set or ring. B_OK, or an error with *be filled. */
 static int evl_be_open(struct evl *e, struct b_err *be)
 {
@@ -12753,6 +13166,7 @@ static int evl_be_open(struct evl *e, struct b_err *be)
         size_t n = (size_t)B_MAX(e->lp->n, 1);
         e->watch = b_xcalloc(n, sizeof(u32));
         e->mark = b_xcalloc(n, sizeof(u32));
+        evl_rb_open(e);
         return B_OK;
     }
     e->ep = epoll_create1(EPOLL_CLOEXEC);
@@ -12769,6 +13183,25 @@ static void evl_be_close(struct evl *e)
     e->ep = -1;
     if (e->u.fd >= 0) /* its polls go with it, and the sockets they held */
         uring_free(&e->u);
+    if (e->br)
+        munmap(e->br, e->nb * sizeof(struct io_uring_buf));
+    e->br = NULL;
+    free(e->rb);
+    free(e->rb_next);
+    free(e->rb_len);
+    e->rb = NULL;
+    e->rb_next = NULL;
+    e->rb_len = NULL;
+    for (int i = 0; e->tx && i < e->lp->n; i++)
+        buf_free(&e->tx[i].sb);
+    free(e->tx);
+    e->tx = NULL;
+    while (e->orphans) {
+        struct evl_orphan *o = e->orphans;
+        e->orphans = o->next;
+        buf_free(&o->b);
+        free(o);
+    }
     free(e->watch);
     free(e->mark);
     e->watch = e->mark = NULL;
@@ -12856,13 +13289,22 @@ static int evl_be_wait(struct evl *e, int ms, struct load_thread **out, int max)
     while (n < max && (cqe = uring_cqe(&e->u))) {
         u64 ud = cqe->user_data;
         int res = cqe->res;
-        bool more = (cqe->flags & IORING_CQE_F_MORE) != 0;
+        u32 flags = cqe->flags;
+        bool more = (flags & IORING_CQE_F_MORE) != 0;
         uring_cqe_seen(&e->u);
         int idx = evl_ud_client(ud, e->watch, e->lp->n);
-        if (idx < 0)
+        unsigned kind = evl_ud_kind(ud);
+        if (kind == EVL_K_RECV && e->tx) {
+            if (!evl_tx_received(e, idx, res, flags))
+                continue;
+        } else if (kind == EVL_K_SEND && e->tx) {
+            if (idx < 0 || !evl_tx_sent(e, idx, res))
+                continue;
+        } else if (idx < 0 || kind != EVL_K_POLL) {
             continue;
+        }
         struct load_thread *t = &r->thr[e->lp->first + idx];
-        if (!more && res >= 0 && t->ev_fd >= 0) {
+        if (kind == EVL_K_POLL && !more && res >= 0 && t->ev_fd >= 0) {
             /* the multishot poll ended (a full CQ, or a kernel without multishot): again */
             struct io_uring_sqe *sqe = evl_uring_sqe(e);
             if (sqe) {
@@ -12960,6 +13402,8 @@ static u64 evl_arrival(struct load_thread *t, u64 now)
 static void evl_go(struct evl *e, struct load_thread *t)
 {
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+    if (e->tx)
+        evl_tx_attach(e, t);
     evl_result(e, t, e->r->w->ev_start(t));
 }
 
@@ -13318,6 +13762,7 @@ BENCH_API void *evl_thread(void *arg)
 
     if (rc == B_OK && !atomic_load(&r->failed))
         evl_loop(&e);
+    evl_tx_release(&e);
     evl_be_close(&e); /* first: io_uring's polls hold the sockets open */
     for (int i = lp->first; i < lp->first + lp->n; i++) {
         atomic_store_explicit(&r->thr[i].busy, 0, memory_order_relaxed);
@@ -14824,6 +15269,13 @@ static u64 oltp_ev_sock(const struct load_thread *t)
 {
     const struct oltp_thread *ot = t->wl;
     return myc_sock_id(&ot->c);
+}
+
+/* The connection (io_uring: its sends and receives go on the loop's ring). */
+static struct my_conn *oltp_ev_conn(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    return ot ? &ot->c : NULL;
 }
 
 static void oltp_thread_done(struct load_thread *t)
@@ -20764,7 +21216,7 @@ static const struct opt_def opt_ping[] = {
      .event = oltp_event,                                                                    \
      .ev_start = oltp_ev_start,                                                              \
      .ev_step = oltp_ev_step,                                                                \
-     .ev_fd = oltp_ev_fd, .ev_sock = oltp_ev_sock,                                                                    \
+     .ev_fd = oltp_ev_fd, .ev_sock = oltp_ev_sock, .ev_conn = oltp_ev_conn,                                                                    \
      .ev_connect = oltp_ev_connect,                                                          \
      .thread_done = oltp_thread_done,                                                        \
      .done = oltp_done,                                                                      \

@@ -904,6 +904,8 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
 enum wl_family { WL_CMD, WL_CPU, WL_MEMORY, WL_THREADS, WL_MUTEX, WL_FILEIO, WL_OLTP };
 
 /* A workload: sysbench's sb_test_t. Hooks may be NULL. */
+struct my_conn; /* bench.c section 10 (myc_) */
+
 struct wl_def {
     const char *name;                          /* "cpu" */
     const char *desc;                          /* "CPU performance test" */
@@ -938,6 +940,9 @@ struct wl_def {
     int (*ev_fd)(const struct load_thread *t);
     u64 (*ev_sock)(const struct load_thread *t); /* optional: which socket ev_fd is (an id
                                                     never reused; myc_sock_id) */
+    /* optional: the connection on ev_fd (--event-backend=io_uring: its sends and receives go
+     * on the loop's ring between logins: evl_tx) */
+    struct my_conn *(*ev_conn)(struct load_thread *t);
     /* thread_init without blocking (evl_'s connect phase; thread mode keeps thread_init):
      * called first, then whenever ev_fd is ready, its timer is due or a slot may be free;
      * returns EVL_WANT_READ/WRITE/RUN/TIMER/SLOT, B_OK (set up) or an error (t->err) */

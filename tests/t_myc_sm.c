@@ -283,7 +283,7 @@ static int t_sm_replay(const struct t_sm_case *k, const struct t_sm_script *s, s
     struct myc_params p;
     struct my_conn c;
     struct t_sm_io d = {.s = s, .chunk = chunk};
-    struct myc_io io = {t_sm_send, t_sm_recv, &d};
+    struct myc_io io = {t_sm_send, t_sm_recv, &d, NULL};
     t_sm_params(&p, k);
     int rc = t_sm_session(k, &c, myc_connect_io_start(&c, &p, &io, -1), log, t_sm_finish);
     myc_close(&c);
@@ -363,7 +363,7 @@ static int t_myc_sm_truncated(void)
         struct myc_params p;
         struct my_conn c;
         struct t_sm_io d = {.s = &t, .chunk = 1};
-        struct myc_io io = {t_sm_send, t_sm_recv, &d};
+        struct myc_io io = {t_sm_send, t_sm_recv, &d, NULL};
         struct buf log = {0};
         t_sm_params(&p, k);
         struct myc_result res = {0};
@@ -403,7 +403,7 @@ static int t_myc_sm_deadline(void)
     struct myc_params p;
     struct my_conn c;
     struct t_sm_io d = {.s = &s};
-    struct myc_io io = {t_sm_send, t_sm_recv, &d};
+    struct myc_io io = {t_sm_send, t_sm_recv, &d, NULL};
     t_sm_params(&p, k);
     p.connect_timeout_ms = 30;
     T_CHECK(myc_connect_io_start(&c, &p, &io, -1) == MYC_WANT_READ);
@@ -484,7 +484,7 @@ static int t_sm_live_case(const struct t_sm_case *k, unsigned port)
                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     t.fd = socket(AF_INET, SOCK_STREAM, 0);
     T_CHECK(t.fd >= 0 && connect(t.fd, (struct sockaddr *)&sa, sizeof(sa)) == 0);
-    struct myc_io io = {t_sm_tee_send, t_sm_tee_recv, &t};
+    struct myc_io io = {t_sm_tee_send, t_sm_tee_recv, &t, NULL};
     static const char head[] = "# recorded by tests/t_myc_sm.c (BENCH_SM_RECORD=DIR): the server's "
                                "bytes of one session; '>': the client sends\n";
     buf_put(&t.text, head, strlen(head));
@@ -625,7 +625,7 @@ static int t_myc_sm_sizes(void)
     T_CHECK(t_sm_load(k->file, &s) == 0);
     struct myc_params p;
     struct t_sm_io d = {.s = &s};
-    struct myc_io io = {t_sm_send, t_sm_recv, &d};
+    struct myc_io io = {t_sm_send, t_sm_recv, &d, NULL};
     t_sm_params(&p, k);
     T_CHECK(t_sm_finish(&c, myc_connect_io_start(&c, &p, &io, -1)) == B_OK);
     struct myc_result res = {0};
