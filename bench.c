@@ -994,9 +994,10 @@ static const struct opt_def opt_mysql[] = {
         "event-loop threads (--event-backend); auto: the usable CPUs, at most --threads (the sysbench persona: 0); 0: a "
         "thread per connection, as sysbench",
         NULL, OPT_F_EXT),
-    OPT("event-backend", ENUM, event_backend, "epoll", 0, 0, "epoll,io_uring,auto",
-        "how the event loops wait for their sockets %C: io_uring (multishot poll), auto: "
-        "io_uring where the kernel grants it, else epoll",
+    OPT("event-backend", ENUM, event_backend, "auto", 0, 0, "epoll,io_uring,auto",
+        "how the event loops move their connections' bytes %C: io_uring (sends and receives "
+        "on a ring, one system call per turn of the loop), epoll (readiness, a send and a recv "
+        "per statement), auto: io_uring where the kernel grants it, else epoll",
         "unknown event backend: %s", OPT_F_EXT),
 };
 
@@ -12843,6 +12844,9 @@ static struct io_uring_sqe *evl_uring_sqe(struct evl *e)
  * dry ends a socket's multishot receive (ENOBUFS): it is armed again when its client reads.
  */
 
+/* Tests: the pool's size (a power of two), 0: by the loop's clients. */
+static unsigned evl_rb_force_nb;
+
 /* Give buffer bid (back) to the kernel. */
 static void evl_rb_give(struct evl *e, unsigned bid)
 {
@@ -12870,11 +12874,13 @@ static bool evl_rb_kernel_ok(void)
  * loop waits on polls and the sockets carry the bytes, as before. */
 static void evl_rb_open(struct evl *e)
 {
-    if (!e->r->w->ev_conn || getenv("BENCH_EVL_POLLS_ONLY") || !evl_rb_kernel_ok())
+    if (!e->r->w->ev_conn || !evl_rb_kernel_ok())
         return;
     unsigned nb = 64;
     while (nb < EVL_RB_MAX && nb < (unsigned)B_MAX(e->lp->n, 1))
         nb *= 2;
+    if (evl_rb_force_nb) /* tests: a pool that runs dry */
+        nb = evl_rb_force_nb;
     size_t rlen = nb * sizeof(struct io_uring_buf);
     void *br = mmap(NULL, rlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (br == MAP_FAILED)
@@ -24672,6 +24678,10 @@ static int cli_apply(struct cli *c, bool *late)
                 opts.db_given = true; /* bench all: a database was named */
             if (d->off == offsetof(struct bench_opts, mysql_ssl))
                 opts.mysql_ssl_set = true;
+            if (d->off == offsetof(struct bench_opts, event_backend))
+                opts.event_backend_set = true;
+            if (d->off == offsetof(struct bench_opts, event_loops_arg))
+                opts.event_loops_set = true;
             if (d->off == offsetof(struct bench_opts, oltp_tables))
                 opts.sizing_tables_set = true;
             if (d->off == offsetof(struct bench_opts, oltp_table_size))
@@ -26002,6 +26012,11 @@ static int cli_event_loops_check(const struct wl_def *w)
 {
     /* --event-loops=auto: -1, the usable CPUs at run time; the sysbench persona keeps
      * sysbench's thread per connection unless given a number (the default is 0) */
+    if (!opts.event_loops_set && opts.persona == B_BENCH && w->ev_start)
+    { /* the bench persona's OLTP tests: auto (measured: tests/perf/oltp.sh) */
+        free(opts.event_loops_arg);
+        opts.event_loops_arg = b_xstrdup("auto");
+    }
     i64 n = load_event_loops(&opts);
     if (n == -2) {
         const char *v = opts.event_loops_arg;
@@ -26014,7 +26029,8 @@ static int cli_event_loops_check(const struct wl_def *w)
     }
     opts.event_loops = n;
     /* --event-backend other than epoll where nothing would use it: said, not ignored */
-    if (opts.event_backend != EVL_BE_EPOLL && (n == 0 || w->command == slap_main)) {
+    if (opts.event_backend_set && opts.event_backend != EVL_BE_EPOLL &&
+        (n == 0 || w->command == slap_main)) {
         struct b_err e;
         memset(&e, 0, sizeof(e));
         b_hint(&e, "%s", n == 0 ? "add --event-loops=N (or auto) to run the connections on "

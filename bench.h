@@ -319,6 +319,8 @@ struct bench_opts {
     i64 event_loops; /* --event-loops: 0 = a thread per connection, -1 = auto (usable CPUs) */
     char *event_loops_arg; /* --event-loops as given: "auto" or a number (cli_ sets the above) */
     int event_backend; /* --event-backend: EVL_BE_EPOLL, EVL_BE_URING, EVL_BE_AUTO */
+    bool event_backend_set; /* set by cli_: --event-backend was given */
+    bool event_loops_set;   /* set by cli_: --event-loops was given */
     u64 max_allowed_packet;       /* --max-allowed-packet: cap of one packet from the server */
     bool get_server_pubkey;       /* --get-server-public-key: RSA key request over plain TCP */
     bool debug_proto;             /* --debug=proto: hex dump of every packet */
