@@ -13050,6 +13050,8 @@ static void evl_tx_close(void *ctx)
         sqe->user_data = EVL_UD_NONE;
     }
     e->watch[x->idx]++; /* its completions are stale from here on */
+    /* the socket, if it stays (a blocking call), is polled anew at the client's next result */
+    e->r->thr[e->lp->first + (int)x->idx].ev_fd = -1;
     struct buf sb = x->sb;
     sb.len = 0;
     *x = (struct evl_tx){.e = e, .idx = x->idx, .fd = -1, .bhead = -1, .btail = -1, .sb = sb};

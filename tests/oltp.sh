@@ -617,7 +617,22 @@ for k in read other transactions; do
     r=$(grep -E "^ *$k:" "$w/loop0.run" | awk '{print $2}') o=$(grep -E "^ *$k:" "$w/loop2.run" | awk '{print $2}')
     [ -n "$r" ] && [ "$r" = "$o" ] && ok || bad "event loops: $k: threads $r, loops $o"
 done
-grep -q "^Client I/O: epoll, 8 connections on 2 event loops$" "$w/loop2.run" && ! grep -q "^Client I/O" "$w/loop0.run" && ok || { bad "event loops: the header"; head -20 "$w/loop2.run"; }
+grep -q "^Client I/O: io_uring, 8 connections on 2 event loops$" "$w/loop2.run" && ! grep -q "^Client I/O" "$w/loop0.run" && ok || { bad "event loops: the header"; head -20 "$w/loop2.run"; }
+#    the bench persona's default: its connections on loops (auto: the usable CPUs, at most
+#    --threads) whose sends and receives go through io_uring, one io_uring_enter per turn of a
+#    loop: the system calls say so (strace -c), against epoll's send and recv per statement
+L=$(nproc); [ "$L" -gt 8 ] && L=8
+loops="event loops"; [ "$L" = 1 ] && loops="event loop"
+strace -f -c -o "$w/ur.strace" $B oltp_point_select $EV --threads=8 --events=2000 --time=0 run >"$w/def.run" 2>&1
+strace -f -c -o "$w/ep.strace" $B oltp_point_select $EV --threads=8 --events=2000 --time=0 --event-backend=epoll run >"$w/ep.run" 2>&1
+calls() { awk -v c="$2" '$NF == c { print $4 }' "$1" | grep . || echo 0; }
+us=$(calls "$w/ur.strace" sendto) ur=$(calls "$w/ur.strace" recvfrom) ue=$(calls "$w/ur.strace" io_uring_enter)
+es=$(calls "$w/ep.strace" sendto) er=$(calls "$w/ep.strace" recvfrom)
+echo "oltp: 2000 point selects, 8 connections: io_uring: sendto $us recvfrom $ur io_uring_enter $ue; epoll: sendto $es recvfrom $er"
+grep -q "^Client I/O: io_uring, 8 connections on $L $loops$" "$w/def.run" && grep -q "transactions: *2000 " "$w/def.run" &&
+    grep -q "^Client I/O: epoll, 8 connections on $L $loops$" "$w/ep.run" && grep -q "transactions: *2000 " "$w/ep.run" &&
+    [ $((us + ur)) -le 200 ] && [ "$ue" -ge 1 ] && [ "$ue" -lt 2000 ] && [ "$es" -ge 2000 ] && [ "$er" -ge 2000 ] &&
+    ok || { bad "the default: loops on io_uring, its system calls (wanted sendto+recvfrom <= 200, io_uring_enter 1..1999; epoll >= 2000 each)"; head -12 "$w/def.run"; }
 #    fairness: every client's own count (JSON per_thread.events), not the average (fixed by
 #    construction): each of the 8 did a share of the 800 (mean 100), none starved or ran most
 jget() { # jget FILE EXPR: EXPR (python, on d = the result document) of the JSON lines in FILE
@@ -684,7 +699,7 @@ for t in cpu fileio; do
 done
 #    one connection on one loop: the header in the singular
 $B oltp_point_select $EV --threads=1 --event-loops=1 --events=10 --time=0 run >"$w/one.run" 2>&1
-grep -q "^Client I/O: epoll, 1 connection on 1 event loop$" "$w/one.run" && ok || bad "event loops: singular header: $(grep '^Client I/O' "$w/one.run")"
+grep -q "^Client I/O: io_uring, 1 connection on 1 event loop$" "$w/one.run" && ok || bad "event loops: singular header: $(grep '^Client I/O' "$w/one.run")"
 #    with TLS: every connection its own session over one configuration
 $B oltp_point_select $EV --ssl-mode=VERIFY_CA --ssl-ca="$BENCH_MY_CA" --threads=16 --event-loops=2 --events=500 --time=0 run >"$w/out" 2>&1 &&
     grep -q "transactions: *500 " "$w/out" && grep -q "^Server: .*TLSv1\.[23]" "$w/out" && ok || { bad "event loops with TLS"; tail -5 "$w/out"; }
@@ -779,7 +794,7 @@ for v in "" " 2" "+3" "-1" "2x" "4097"; do
 done
 $B cpu --event-backend=io_uring --time=1 run >"$w/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -qxF "bench: cpu: --event-backend=io_uring does not apply: no event loop runs (--event-loops=0: a thread per connection)" "$w/out" && ok || { bad "cpu --event-backend=io_uring: exit $rc"; cat "$w/out"; }
-$B oltp_read_only $C --no-defaults --tables=1 --event-backend=auto --time=1 run >"$w/out" 2>&1; rc=$?
+$B oltp_read_only $C --no-defaults --tables=1 --event-loops=0 --event-backend=auto --time=1 run >"$w/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -qxF "bench: oltp_read_only: --event-backend=auto does not apply: no event loop runs (--event-loops=0: a thread per connection)" "$w/out" && ok || { bad "oltp --event-backend=auto without loops: exit $rc"; cat "$w/out"; }
 $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret -q "SELECT 1" --event-loops=2 --event-backend=io_uring >"$w/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -qxF "bench: slap: --event-backend=io_uring does not apply: only the OLTP tests' event loops choose their backend" "$w/out" && ok || { bad "slap --event-backend=io_uring: exit $rc"; cat "$w/out"; }
