@@ -324,6 +324,30 @@ static int t_evl_uring_runs(void)
     return 0;
 }
 
+/* myc_unread: what a ring received and myc did not read comes first at the next read, in
+ * order (the plain protocol); under TLS it is refused (the caller drops it). */
+static int t_evl_unread(void)
+{
+    struct myc_params p;
+    struct my_conn c;
+    const u8 pkt[] = {3, 0, 0, 0, 0xfe, 0x01, 0x02};
+    const u8 *pl;
+    size_t n;
+    memset(&p, 0, sizeof(p));
+    p.host = "127.0.0.1";
+    p.port = 3306;
+    myc_init(&c, &p);
+    T_CHECK(myc_read_buffered(&c, &pl, &n) == B_AGAIN);
+    T_CHECK(myc_unread(&c, pkt, 2) && myc_unread(&c, pkt + 2, 5));
+    T_CHECK(myc_read_buffered(&c, &pl, &n) == B_OK && n == 3);
+    T_CHECK(pl[0] == 0xfe && pl[1] == 0x01 && pl[2] == 0x02);
+    c.tls = true;
+    T_CHECK(!myc_unread(&c, pkt, 1));
+    c.tls = false;
+    myc_close(&c);
+    return 0;
+}
+
 /* The same runs with the sends and receives on the ring (evl_tx), and once more with a pool
  * of one receive buffer for 32 clients a loop: the multishot receives end on ENOBUFS all the
  * time and are armed again; the counts stay exact. */
