@@ -108,6 +108,7 @@ struct fl_opts {
     double secs;
     enum fl_mode mode;
     u64 seed;
+    bool no_meta_cache; /* -M: do not ask for CACHE_METADATA (for tests of that path) */
 };
 
 static struct fl_conn *fl_conns;
@@ -118,6 +119,7 @@ static bool fl_meta_cache; /* CACHE_METADATA was negotiated (the same on every c
 __attribute__((noreturn, format(printf, 1, 2))) static void fl_fail(const char *fmt, ...)
 {
     va_list ap;
+    fflush(stdout); /* what was said before comes first */
     fputs("floor: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -347,7 +349,8 @@ static void fl_login(int fd)
     u32 xcaps = fl_le32(q + 2 + 1 + 2 + 2 + 1 + 6);
     if (!(caps & FL_CAP_PROTOCOL_41) || !(caps & FL_CAP_SECURE_CONNECTION))
         fl_fail("login: server capabilities 0x%08x lack PROTOCOL_41/SECURE_CONNECTION", caps);
-    bool meta = !(caps & FL_CAP_MYSQL) && (xcaps & FL_XCAP_CACHE_METADATA);
+    bool meta =
+        !fl_o.no_meta_cache && !(caps & FL_CAP_MYSQL) && (xcaps & FL_XCAP_CACHE_METADATA);
     if (fl_conns[0].fd != fd && meta != fl_meta_cache)
         fl_fail("login: the server's capabilities changed between connections");
     fl_meta_cache = meta;
@@ -486,7 +489,8 @@ static bool fl_packet(struct fl_conn *c, const u8 *p, size_t len)
         if (p[0] == 0xfe) {
             fl_check_eof(p, len, "execute");
             if (c->rows != 1)
-                fl_fail("execute: %d rows, expected 1", c->rows);
+                fl_fail("execute: %d rows, expected 1 (ids 1..%u must exist in every table)",
+                        c->rows, fl_o.table_size);
             return true;
         }
         /* 0x00, null bitmap (offset 2: bit 2 is the column) 0, value length < 251 */
@@ -582,7 +586,8 @@ static void fl_run_epoll(int64_t end_ns)
                 if (r < 0 && (errno == EAGAIN || errno == EINTR))
                     break;
                 if (r <= 0)
-                    fl_fail("recv: %s", r < 0 ? strerror(errno) : "the server closed the connection");
+                    fl_fail("recv: %s",
+                            r < 0 ? strerror(errno) : "the server closed the connection");
                 if (fl_feed(c, buf, (size_t)r)) {
                     c->done++;
                     fl_send_now(c);
@@ -803,8 +808,9 @@ static long fl_num(const char *s, long lo, long hi, const char *what)
 static void fl_usage(void)
 {
     fputs("usage: floor -P PORT -u USER -D DB -c CONNS -t SECS -m epoll|uring\n"
-          "             [-h HOST] [-n TABLES] [-s TABLE_SIZE] [-r SEED]\n"
-          "  defaults: -h 127.0.0.1 -n 4 -s 100000, the seed from the clock\n",
+          "             [-h HOST] [-n TABLES] [-s TABLE_SIZE] [-r SEED] [-M]\n"
+          "  defaults: -h 127.0.0.1 -n 4 -s 100000, the seed from the clock\n"
+          "  -M: do not ask for MariaDB's metadata cache (a column definition per result)\n",
           stderr);
     exit(2);
 }
@@ -816,7 +822,7 @@ static void fl_args(int argc, char **argv)
     fl_o.seed = (u64)fl_now_ns() ^ (u64)getpid() << 32;
     const char *mode = NULL;
     int opt;
-    while ((opt = getopt(argc, argv, "h:P:u:D:c:t:m:n:s:r:")) != -1) {
+    while ((opt = getopt(argc, argv, "h:P:u:D:c:t:m:n:s:r:M")) != -1) {
         switch (opt) {
         case 'h': fl_o.host = optarg; break;
         case 'P': fl_o.port = optarg; break;
@@ -828,6 +834,7 @@ static void fl_args(int argc, char **argv)
         case 'n': fl_o.tables = (int)fl_num(optarg, 1, FL_MAX_TABLES, "-n"); break;
         case 's': fl_o.table_size = (u32)fl_num(optarg, 1, 1000000000, "-s"); break;
         case 'r': fl_o.seed = (u64)fl_num(optarg, 0, 0x7fffffffL, "-r"); break;
+        case 'M': fl_o.no_meta_cache = true; break;
         default: fl_usage();
         }
     }
