@@ -29,14 +29,15 @@
 # - runs alternate (ABBA) REPS (default 5) times; every run's figures, the medians and the
 #   median of the per-pair ratios to sysbench are printed.
 # Figures per run: TPS, client CPU microseconds per transaction (user+sys of the client
-# process, all threads: wait4's rusage, as oltp.sh), voluntary and involuntary context
-# switches per transaction (wait4's rusage), and the server counters per transaction.
+# process, all threads: wait4's rusage as in oltp.sh, taken by tests/perf/rusage.c),
+# voluntary and involuntary context switches per transaction (the same rusage), and the
+# server's counters per transaction.
 # The last line gives the floor ratio (the best floor's CPU/txn over sysbench's) and bench's.
 # Env: REPS (5), T (8), WARM (3), CONNS ("8 64"), TABLE_SIZE (100000), CC (gcc).
 # Starts its own MariaDB on loopback (tests/mariadb.sh, port MY_PORT, default 33994) unless
 # BENCH_MY_PORT and BENCH_MY_SOCK (root's unix socket) are set; then the counters are the
 # whole server's: other clients on it spoil the check.
-# Exit 0 unless a run or a check failed; 77 without sysbench, python3 or a C compiler.
+# Exit 0 unless a run or a check failed; 77 without sysbench or a C compiler.
 # REPS=3 T=5 takes about 4 minutes on 2 CPUs.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -49,15 +50,17 @@ TS=${TABLE_SIZE:-100000}
 CC=${CC:-gcc}
 U=bench_floor
 [ -x "$S" ] || { echo "perf/floor: $S not installed (apt-get install sysbench)"; exit 77; }
-command -v python3 >/dev/null || { echo "perf/floor: python3 (wait4's rusage of a run) not installed"; exit 77; }
 command -v "$CC" >/dev/null || { echo "perf/floor: $CC (to build tests/perf/floor.c) not installed"; exit 77; }
 # shellcheck source=tests/perf/lib/common.sh
 . "$top/tests/perf/lib/common.sh"
 own=0 D=$top/build/perf-floor-mariadb
-F=$top/build/perf-floor/floor
+# the floor, and rusage (runs a command, prints its wait4 rusage: "CPU-s VCSW IVCSW")
+F=$top/build/perf-floor/floor R=$top/build/perf-floor/rusage
 mkdir -p "$top/build/perf-floor"
-"$CC" -O2 -std=c11 -Wall -Wextra -Wconversion -o "$F" "$top/tests/perf/floor.c" ||
-    { echo "perf/floor: building tests/perf/floor.c failed"; exit 1; }
+for p in floor rusage; do
+    "$CC" -O2 -std=c11 -Wall -Wextra -Wconversion -o "$top/build/perf-floor/$p" "$top/tests/perf/$p.c" ||
+        { echo "perf/floor: building tests/perf/$p.c failed"; exit 1; }
+done
 sql() { mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"; }
 # on any exit: the perf database and the floor's user dropped, the server this script
 # started stopped
@@ -111,27 +114,6 @@ elif [ "$data" -gt $((pool * 3 / 4)) ]; then
 else
     echo "dataset: $(mib "$data") (data + indexes), fits the buffer pool ($(mib "$pool"))"
 fi
-# rusage OUT CMD...: runs CMD (stdout+stderr to OUT); prints "CPU-s VCSW IVCSW" of it, all its
-# threads (wait4's rusage: user+sys seconds, voluntary and involuntary context switches)
-rusage() {
-    python3 - "$@" <<'EOF'
-import os, sys
-out, cmd = sys.argv[1], sys.argv[2:]
-fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-pid = os.fork()
-if pid == 0:
-    os.dup2(fd, 1)
-    os.dup2(fd, 2)
-    try:
-        os.execv(cmd[0], cmd)
-    finally:
-        os._exit(127)
-_, st, ru = os.wait4(pid, 0)
-if not os.WIFEXITED(st) or os.WEXITSTATUS(st) != 0:
-    sys.exit(1)
-print("%.6f %d %d" % (ru.ru_utime + ru.ru_stime, ru.ru_nvcsw, ru.ru_nivcsw))
-EOF
-}
 # counters: "Com_stmt_execute Bytes_sent Bytes_received" of the whole server
 counters() {
     sql "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_stmt_execute', 'Bytes_sent', 'Bytes_received')" |
@@ -141,7 +123,7 @@ FIELDS="TPS CPUus/txn vcs/txn ivcs/txn exec/txn sent/txn recv/txn"
 # measure CMD...: one run; prints the figures of FIELDS
 measure() {
     c0=$(counters) || return 1
-    r=$(rusage "$PERF_TMP/out" "$@") || { sed 's/^/    | /' "$PERF_TMP/out" >&2; return 1; }
+    r=$("$R" "$PERF_TMP/out" "$@") || { sed 's/^/    | /' "$PERF_TMP/out" >&2; return 1; }
     c1=$(counters) || return 1
     sed -n 's/^ *transactions: *\([0-9]*\) *(\([0-9.]*\) per sec.)/\1 \2/p' "$PERF_TMP/out" |
         awk -v r="$r" -v c0="$c0" -v c1="$c1" '$1 > 0 {
