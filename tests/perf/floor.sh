@@ -38,7 +38,7 @@
 # BENCH_MY_PORT and BENCH_MY_SOCK (root's unix socket) are set; then the counters are the
 # whole server's: other clients on it spoil the check.
 # Exit 0 unless a run or a check failed; 77 without sysbench or a C compiler.
-# REPS=3 T=5 takes about 4 minutes on 2 CPUs.
+# REPS=3 T=5 takes about 5 minutes on a loaded 2-CPU host (4m55s at load average 35).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BENCH:-$top/bench}
