@@ -4769,14 +4769,6 @@ static int myc_wait(struct my_conn *c, int fd, short ev)
     }
 }
 
-/*
- * The socket is blocking once connected, with a short SO_RCVTIMEO/SO_SNDTIMEO slice: one
- * system call per read or write on the fast path (a non-blocking socket costs recv, EAGAIN,
- * poll, recv), which halves the client's kernel time per query under load. A slice that
- * times out (EAGAIN) or a signal (EINTR) checks b_stop and the step's deadline: a signal
- * wakes only one thread of a multi-threaded run, the slice wakes the others. An operation
- * started with myc_*_start passes MSG_DONTWAIT instead: would-block goes back to its loop.
- */
 /* myc_detach - drop a transport that serves the socket for a while (myc_io.close): the
  * socket itself carries the bytes from here on. */
 static void myc_detach(struct my_conn *c)
@@ -4788,6 +4780,14 @@ static void myc_detach(struct my_conn *c)
         close_fn(ctx);
 }
 
+/*
+ * The socket is blocking once connected, with a short SO_RCVTIMEO/SO_SNDTIMEO slice: one
+ * system call per read or write on the fast path (a non-blocking socket costs recv, EAGAIN,
+ * poll, recv), which halves the client's kernel time per query under load. A slice that
+ * times out (EAGAIN) or a signal (EINTR) checks b_stop and the step's deadline: a signal
+ * wakes only one thread of a multi-threaded run, the slice wakes the others. An operation
+ * started with myc_*_start passes MSG_DONTWAIT instead: would-block goes back to its loop.
+ */
 static void myc_set_slice(struct my_conn *c)
 {
     struct timeval tv = {.tv_sec = 0, .tv_usec = MYC_SLICE_MS * 1000};
