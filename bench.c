@@ -9219,6 +9219,26 @@ BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b
     return B_UNSUPPORTED;
 }
 
+BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e)
+{
+    i64 i = o->client_index, n = o->client_count;
+    if (i < 0 && n < 0)
+        return B_EXIT_OK;
+    if (n < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
+                      "many clients act as one run", (long long)i);
+    if (n < 1)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
+    if (i < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
+                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
+    if (i >= n)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
+                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
+                      (long long)(n - 1));
+    return B_EXIT_OK;
+}
+
 /*
  * load_start_at_setup - with --start-at: read the clock state into the result's facts and
  * refuse an unsynchronized clock (unless --start-at-force), a time already past; convert the
@@ -14898,25 +14918,14 @@ struct oltp_job {
  * reach SQL are valid, and the connection options parse for every host and port of the
  * lists: one path and one wording for all (usage exit). Returns an exit code.
  */
-/* --client-index and --client-count: both or neither, 0 <= index < count, and a shared
- * --rand-seed (the clients draw their ids from one sequence, their seeds from one seed). */
+/* --client-index and --client-count: load_client_check's rules, then a shared --rand-seed
+ * (the clients draw their ids from one sequence, their seeds from one seed). */
 static int oltp_client_check(const struct bench_opts *o, struct b_err *e)
 {
-    i64 i = o->client_index, n = o->client_count;
-    if (i < 0 && n < 0)
-        return B_EXIT_OK;
-    if (n < 0)
-        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
-                      "many clients act as one run", (long long)i);
-    if (n < 1)
-        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
-    if (i < 0)
-        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
-                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
-    if (i >= n)
-        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
-                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
-                      (long long)(n - 1));
+    i64 n = o->client_count;
+    int ex = load_client_check(o, e);
+    if (ex != B_EXIT_OK)
+        return ex;
     if (n > 1 && !o->rand_seed) {
         b_fail(e, B_EXIT_USAGE, "--client-count=%lld needs --rand-seed: the clients share one "
                "sequence of ids and derive their seeds from it", (long long)n);
@@ -25143,26 +25152,11 @@ static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
 }
 
 /* --client-index and --client-count for every test and command (the header, the seeds and the
- * JSON facts read them whatever the workload): both or neither, count >= 1, 0 <= index < count.
- * The OLTP check adds its shared --rand-seed. A usage error naming the option. */
+ * JSON facts read them whatever the workload): load_client_check. The OLTP check adds its
+ * shared --rand-seed. */
 static int cli_client_check(struct bench_opts *o, struct b_err *e)
 {
-    i64 i = o->client_index, n = o->client_count;
-    if (i < 0 && n < 0)
-        return B_EXIT_OK;
-    if (n < 0)
-        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
-                      "many clients act as one run", (long long)i);
-    if (n < 1)
-        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
-    if (i < 0)
-        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
-                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
-    if (i >= n)
-        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
-                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
-                      (long long)(n - 1));
-    return B_EXIT_OK;
+    return load_client_check(o, e);
 }
 
 /* slap's result in mysqlslap's words (rep_slap), before the failure's message if any. */
