@@ -9253,6 +9253,26 @@ BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b
     return B_UNSUPPORTED;
 }
 
+BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e)
+{
+    i64 i = o->client_index, n = o->client_count;
+    if (i < 0 && n < 0)
+        return B_EXIT_OK;
+    if (n < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
+                      "many clients act as one run", (long long)i);
+    if (n < 1)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
+    if (i < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
+                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
+    if (i >= n)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
+                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
+                      (long long)(n - 1));
+    return B_EXIT_OK;
+}
+
 /*
  * load_start_at_setup - with --start-at: read the clock state into the result's facts and
  * refuse an unsynchronized clock (unless --start-at-force), a time already past; convert the
@@ -15358,25 +15378,14 @@ struct oltp_job {
  * reach SQL are valid, and the connection options parse for every host and port of the
  * lists: one path and one wording for all (usage exit). Returns an exit code.
  */
-/* --client-index and --client-count: both or neither, 0 <= index < count, and a shared
- * --rand-seed (the clients draw their ids from one sequence, their seeds from one seed). */
+/* --client-index and --client-count: load_client_check's rules, then a shared --rand-seed
+ * (the clients draw their ids from one sequence, their seeds from one seed). */
 static int oltp_client_check(const struct bench_opts *o, struct b_err *e)
 {
-    i64 i = o->client_index, n = o->client_count;
-    if (i < 0 && n < 0)
-        return B_EXIT_OK;
-    if (n < 0)
-        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
-                      "many clients act as one run", (long long)i);
-    if (n < 1)
-        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
-    if (i < 0)
-        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
-                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
-    if (i >= n)
-        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
-                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
-                      (long long)(n - 1));
+    i64 n = o->client_count;
+    int ex = load_client_check(o, e);
+    if (ex != B_EXIT_OK)
+        return ex;
     if (n > 1 && !o->rand_seed) {
         b_fail(e, B_EXIT_USAGE, "--client-count=%lld needs --rand-seed: the clients share one "
                "sequence of ids and derive their seeds from it", (long long)n);
@@ -17075,6 +17084,31 @@ struct slap_run {
     struct myc_gate gate;           /* event loops: the clients' logins in flight, bounded */
 };
 
+/* What one timed run measured; a client's or a loop's latencies (sum, min, max; not queries). */
+struct slap_lat {
+    u64 queries, sum, min, max;
+};
+
+/* One timed statement's latency d into h and l (a client's or a loop's). */
+static void slap_lat_record(struct hist *h, struct slap_lat *l, u64 d)
+{
+    hist_record(h, d);
+    l->sum += d;
+    l->min = B_MIN(l->min, d);
+    l->max = B_MAX(l->max, d);
+}
+
+/* A client's or a loop's latencies (its histogram ph, freed, and pl) into the run's. */
+static void slap_lat_merge(struct hist *h, struct slap_lat *lat, struct hist *ph,
+                           const struct slap_lat *pl)
+{
+    hist_add(h, ph);
+    lat->sum += pl->sum;
+    lat->min = B_MIN(lat->min, pl->min);
+    lat->max = B_MAX(lat->max, pl->max);
+    free(ph);
+}
+
 struct slap_client {
     struct slap_run *run;
     pthread_t tid;
@@ -17084,7 +17118,8 @@ struct slap_client {
     struct myc_conn_params cc;
     struct myc_result r;
     struct hist *h;                 /* per-query latency (--percentile), or NULL */
-    u64 queries, lat_sum, lat_min, lat_max;
+    u64 queries;                    /* its queries (the limit's count) */
+    struct slap_lat lat;            /* with h: its queries' latency sum, min, max */
     /* a client of an event loop (slap_loop_main): where its program stands */
     u8 ev;                          /* SLAP_EV_*: the operation in progress, or the wait */
     bool attached;                  /* its first login is done (later ones are --detach's) */
@@ -17283,13 +17318,8 @@ static int slap_client_exec(struct slap_client *cl, const char *sql, size_t len,
         snprintf(who, sizeof(who), "client %d", cl->id + 1);
         return slap_sql_error(cl->run, who, &cl->c, sql, len);
     }
-    if (cl->h && timed) {
-        u64 d = clk_now_ns() - t0;
-        hist_record(cl->h, d);
-        cl->lat_sum += d;
-        cl->lat_min = B_MIN(cl->lat_min, d);
-        cl->lat_max = B_MAX(cl->lat_max, d);
-    }
+    if (cl->h && timed)
+        slap_lat_record(cl->h, &cl->lat, clk_now_ns() - t0);
     return B_EXIT_OK;
 }
 
@@ -17297,6 +17327,25 @@ static int slap_client_connect(struct slap_client *cl)
 {
     struct slap_run *run = cl->run;
     return slap_connect(run, (unsigned)cl->id, &cl->cc, &cl->c, &cl->r, run->o->slap_schema);
+}
+
+/* A client's thread or a loop: wait for the release (slap_release). */
+static void slap_wait_go(struct slap_run *run)
+{
+    pthread_mutex_lock(&run->mu);
+    while (!run->go)
+        pthread_cond_wait(&run->cv, &run->mu);
+    pthread_mutex_unlock(&run->mu);
+}
+
+/* Release the clients' threads or loops waiting in slap_wait_go; the time of the release. */
+static u64 slap_release(struct slap_run *run)
+{
+    pthread_mutex_lock(&run->mu);
+    run->go = true;
+    pthread_cond_broadcast(&run->cv);
+    pthread_mutex_unlock(&run->mu);
+    return clk_now_ns();
 }
 
 /* One client (mysqlslap's run_task): connect, SET AUTOCOMMIT=0 with --commit, the query list
@@ -17311,10 +17360,7 @@ static void *slap_client_main(void *arg)
     size_t nq = slap_live(q);
     struct buf kb = {0};
     u64 commits = 0;
-    pthread_mutex_lock(&run->mu);
-    while (!run->go)
-        pthread_cond_wait(&run->cv, &run->mu);
-    pthread_mutex_unlock(&run->mu);
+    slap_wait_go(run);
     cl->c.fd = -1;
     if (!run->only_print && slap_client_connect(cl) != B_EXIT_OK)
         goto out;
@@ -17361,11 +17407,6 @@ out:
     myc_result_free(&cl->r);
     return NULL;
 }
-
-/* What one timed run measured. */
-struct slap_lat {
-    u64 queries, sum, min, max;
-};
 
 /* ---- the clients on event loops (--event-loops=L) ---- */
 /*
@@ -17595,13 +17636,8 @@ static int slap_ev_done(struct slap_loop *lp, struct slap_client *cl, int rc)
             return slap_ev_after(lp, cl);
         if (cl->ev == SLAP_EV_FINAL)
             return slap_ev_end(lp, cl);
-        if (cl->t_ns) { /* SLAP_EV_QUERY */
-            u64 d = clk_now_ns() - cl->t_ns;
-            hist_record(lp->h, d);
-            lp->lat.sum += d;
-            lp->lat.min = B_MIN(lp->lat.min, d);
-            lp->lat.max = B_MAX(lp->lat.max, d);
-        }
+        if (cl->t_ns) /* SLAP_EV_QUERY */
+            slap_lat_record(lp->h, &lp->lat, clk_now_ns() - cl->t_ns);
         cl->queries++;
         if (o->slap_commit && ++cl->commits == (u64)o->slap_commit) {
             cl->commits = 0;
@@ -17651,10 +17687,7 @@ static void *slap_loop_main(void *arg)
     struct slap_loop *lp = arg;
     struct slap_run *run = lp->run;
     struct epoll_event evs[EVL_MAXEV];
-    pthread_mutex_lock(&run->mu);
-    while (!run->go)
-        pthread_cond_wait(&run->cv, &run->mu);
-    pthread_mutex_unlock(&run->mu);
+    slap_wait_go(run);
     u64 last_scan = clk_now_ns();
     for (int i = 0; i < lp->n && !atomic_load(&run->failed); i++)
         slap_ev_run(lp, &lp->cl[i], slap_ev_login(lp, &lp->cl[i]));
@@ -17727,7 +17760,7 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
     for (i64 i = 0; i < conc; i++) {
         cl[i].run = run;
         cl[i].id = (int)i;
-        cl[i].lat_min = UINT64_MAX;
+        cl[i].lat.min = UINT64_MAX;
         cl[i].c.fd = -1;
         cl[i].ev_fd = -1;
         rnd_seed(&cl[i].rng);
@@ -17765,11 +17798,7 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
         }
         started++;
     }
-    pthread_mutex_lock(&run->mu);
-    run->go = true;
-    pthread_cond_broadcast(&run->cv);
-    pthread_mutex_unlock(&run->mu);
-    u64 t0 = clk_now_ns();
+    u64 t0 = slap_release(run);
     for (int l = 0; l < started; l++)
         pthread_join(lps[l].tid, NULL);
     *ms = (clk_now_ns() - t0) / 1000000u;
@@ -17781,13 +17810,8 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
     }
     for (int l = 0; l < nloops; l++) {
         struct slap_loop *lp = &lps[l];
-        if (lp->h) {
-            hist_add(h, lp->h);
-            lat->sum += lp->lat.sum;
-            lat->min = B_MIN(lat->min, lp->lat.min);
-            lat->max = B_MAX(lat->max, lp->lat.max);
-            free(lp->h);
-        }
+        if (lp->h)
+            slap_lat_merge(h, lat, lp->h, &lp->lat);
         if (lp->ep >= 0)
             close(lp->ep);
         free(lp->gate.v);
@@ -17818,7 +17842,7 @@ static int slap_clients(struct slap_run *run, i64 conc, struct hist *h, struct s
     for (i64 i = 0; i < conc; i++) {
         cl[i].run = run;
         cl[i].id = (int)i;
-        cl[i].lat_min = UINT64_MAX;
+        cl[i].lat.min = UINT64_MAX;
         rnd_seed(&cl[i].rng);
         if (h)
             cl[i].h = b_xcalloc(1, sizeof(struct hist));
@@ -17840,23 +17864,14 @@ static int slap_clients(struct slap_run *run, i64 conc, struct hist *h, struct s
         started++;
     }
     pthread_attr_destroy(&attr);
-    pthread_mutex_lock(&run->mu);
-    run->go = true;
-    pthread_cond_broadcast(&run->cv);
-    pthread_mutex_unlock(&run->mu);
-    u64 t0 = clk_now_ns();
+    u64 t0 = slap_release(run);
     for (i64 i = 0; i < started; i++)
         pthread_join(cl[i].tid, NULL);
     *ms = run->only_print ? 0 : (clk_now_ns() - t0) / 1000000u;
     for (i64 i = 0; i < conc; i++) {
         lat->queries += cl[i].queries;
-        if (cl[i].h) {
-            hist_add(h, cl[i].h);
-            lat->sum += cl[i].lat_sum;
-            lat->min = B_MIN(lat->min, cl[i].lat_min);
-            lat->max = B_MAX(lat->max, cl[i].lat_max);
-            free(cl[i].h);
-        }
+        if (cl[i].h)
+            slap_lat_merge(h, lat, cl[i].h, &cl[i].lat);
     }
     free(cl);
     return atomic_load(&run->failed) ? run->err.ex : B_EXIT_OK;
@@ -25607,26 +25622,11 @@ static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
 }
 
 /* --client-index and --client-count for every test and command (the header, the seeds and the
- * JSON facts read them whatever the workload): both or neither, count >= 1, 0 <= index < count.
- * The OLTP check adds its shared --rand-seed. A usage error naming the option. */
+ * JSON facts read them whatever the workload): load_client_check. The OLTP check adds its
+ * shared --rand-seed. */
 static int cli_client_check(struct bench_opts *o, struct b_err *e)
 {
-    i64 i = o->client_index, n = o->client_count;
-    if (i < 0 && n < 0)
-        return B_EXIT_OK;
-    if (n < 0)
-        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
-                      "many clients act as one run", (long long)i);
-    if (n < 1)
-        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
-    if (i < 0)
-        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
-                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
-    if (i >= n)
-        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
-                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
-                      (long long)(n - 1));
-    return B_EXIT_OK;
+    return load_client_check(o, e);
 }
 
 /* slap's result in mysqlslap's words (rep_slap), before the failure's message if any. */

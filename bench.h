@@ -589,6 +589,10 @@ BENCH_API void load_clock_read(struct load_clock *c);
 /* load_clock_refuse - should --start-at refuse to run on this clock? B_OK, or B_UNSUPPORTED
  * with e filled when the kernel says unsynchronized and force is off (unknown: B_OK). */
 BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b_err *e);
+/* load_client_check - --client-index and --client-count (one run split among clients): both
+ * or neither, count >= 1, 0 <= index < count. Returns B_EXIT_OK, else B_EXIT_USAGE with e
+ * filled, naming the option (the first problem in that order). */
+BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e);
 
 /* load_stopping - should an event or a setup phase that runs long stop now (a signal, or
  * the run is ending on a failure)? Cheap: long loops call it every few milliseconds. */

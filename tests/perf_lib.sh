@@ -69,6 +69,50 @@ for c in bad short failing; do
     t "$c run: said" 1 "$(grep -c "perf: FAILED: $c: rep 1, run of $c" "$w/out")"
     t "$c run: no medians" "" "$(cat "$w/res")"
 done
+# perf_mariadb against a fake tests/mariadb.sh and mariadb client that log what they are asked
+mkdir -p "$w/top/tests" "$w/bin"
+cat >"$w/top/tests/mariadb.sh" <<'EOS'
+[ "$1" = stop ] && { echo "stop $2" >>"$W/my.log"; exit 0; }
+echo "start $2 $3 args=${BENCH_MDB_ARGS:-}" >>"$W/my.log"
+[ -z "${FAIL_START:-}" ] || exit 1
+echo "export BENCH_MY_PORT=4242 BENCH_MY_SOCK=$W/sock"
+EOS
+cat >"$w/bin/mariadb" <<'EOS'
+#!/bin/sh
+echo "mariadb $*" >>"$W/my.log"
+EOS
+chmod +x "$w/bin/mariadb"
+cat >"$w/my.sh" <<'EOS'
+. "$1/tests/perf/lib/common.sh"
+top=$W/top
+perf_mariadb perf-x 30000 "--a=1 --b=2" d1 d2
+echo "own=$perf_my_own port=$BENCH_MY_PORT" >>"$W/my.log"
+perf_sql "SELECT 1"
+echo "$PERF_TMP" >"$W/tmp"
+EOS
+my() { # my [VAR=VALUE...]: runs my.sh with them; its exit status, its log in $w/my.log
+    rm -f "$w/my.log" "$w/tmp"
+    env W="$w" PATH="$w/bin:$PATH" "$@" sh "$w/my.sh" "$top" >"$w/out" 2>&1
+}
+q="mariadb --no-defaults --skip-ssl -uroot -S"
+drops() { echo "$q $1 -N -B -e DROP DATABASE IF EXISTS d1|$q $1 -N -B -e DROP DATABASE IF EXISTS d2"; }
+my BENCH_MDB_ARGS=--c=3
+t "perf_mariadb, its own server: exit status" 0 $?
+t "perf_mariadb, its own server: started, databases dropped, stopped on exit" \
+    "start $w/top/build/perf-x 30000 args=--a=1 --b=2 --c=3|$(drops "$w/sock")|own=1 port=4242|$q $w/sock -N -B -e SELECT 1|$(drops "$w/sock")|stop $w/top/build/perf-x" \
+    "$(tr '\n' '|' <"$w/my.log" | sed 's/|$//')"
+t "perf_mariadb: PERF_TMP removed on exit" 1 "$([ -s "$w/tmp" ] && [ ! -e "$(cat "$w/tmp")" ] && echo 1)"
+my MY_PORT=31001
+t "perf_mariadb: MY_PORT wins over the script's port" "start $w/top/build/perf-x 31001 args=--a=1 --b=2 " "$(head -1 "$w/my.log")"
+my BENCH_MY_PORT=5000 BENCH_MY_SOCK="$w/given"
+t "perf_mariadb, a given server: not started or stopped, databases dropped" \
+    "$(drops "$w/given")|own=0 port=5000|$q $w/given -N -B -e SELECT 1|$(drops "$w/given")" \
+    "$(tr '\n' '|' <"$w/my.log" | sed 's/|$//')"
+my FAIL_START=1
+t "perf_mariadb, its server fails to start: exit 1" 1 $?
+t "perf_mariadb, its server fails to start: said, nothing run" \
+    "perf: the MariaDB server in $w/top/build/perf-x did not start|start $w/top/build/perf-x 30000 args=--a=1 --b=2 |stop $w/top/build/perf-x" \
+    "$(cat "$w/out" "$w/my.log" | tr '\n' '|' | sed 's/|$//')"
 for s in "$top"/tests/perf/*.sh; do
     n=${s##*/}
     sh -n "$s"
@@ -77,6 +121,7 @@ for s in "$top"/tests/perf/*.sh; do
         t "$n: says why it has no peer" 1 "$(grep -c '^# no peer: ' "$s")"
         continue
     fi
+    t "$n: its MariaDB through perf_mariadb" 0 "$(grep -c -e '^sql() {' -e 'mariadb.sh" start' "$s")"
     # shellcheck disable=SC2016 # the literal line the scripts source the library with
     t "$n: uses the shared alternation" 1 "$(grep -c '^\. "$top/tests/perf/lib/common.sh"' "$s")"
     SYSBENCH=/nonexistent FIO_BIN=/nonexistent MBW_BIN=/nonexistent SLAP=/nonexistent sh "$s" >"$w/out" 2>&1 </dev/null

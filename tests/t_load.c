@@ -451,3 +451,47 @@ static int t_os_signal_after_lost_reader(void)
     T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     return 0;
 }
+
+/* --client-index/--client-count: one check (load_client_check) for every command (cli_) and
+ * OLTP's (which adds the shared --rand-seed after it): the first problem in a fixed order, in
+ * the same words, usage exit. */
+static int t_load_client_check(void)
+{
+    static const struct {
+        i64 index, count, seed;
+        const char *load, *oltp; /* the message (NULL: passes) */
+    } c[] = {
+        {-1, -1, 0, NULL, NULL},
+        {0, 1, 0, NULL, NULL},
+        {1, 2, 7, NULL, NULL},
+        {1, -1, 0, "--client-index=1 without --client-count: say how many clients act as one run",
+         NULL},
+        {5, 0, 0, "--client-count=0: must be at least 1", NULL}, /* count before index */
+        {-1, 0, 0, "--client-count=0: must be at least 1", NULL},
+        {-1, 3, 0, "--client-count=3 without --client-index: say which client (0 to 2) this is",
+         NULL},
+        {2, 2, 0, "--client-index=2: must be below --client-count=2 (clients are numbered 0 to "
+                  "1)", NULL}, /* before the --rand-seed rule */
+        {0, 2, 0, NULL, "--client-count=2 needs --rand-seed: the clients share one sequence of "
+                        "ids and derive their seeds from it"},
+    };
+    for (size_t k = 0; k < countof(c); k++) {
+        struct bench_opts o;
+        struct b_err e, f, g;
+        memset(&o, 0, sizeof(o));
+        memset(&e, 0, sizeof(e));
+        memset(&f, 0, sizeof(f));
+        memset(&g, 0, sizeof(g));
+        o.client_index = c[k].index, o.client_count = c[k].count, o.rand_seed = c[k].seed;
+        const char *want = c[k].load ? c[k].load : c[k].oltp;
+        int ex = load_client_check(&o, &e);
+        T_CHECK(ex == (c[k].load ? B_EXIT_USAGE : B_EXIT_OK));
+        T_CHECK(!strcmp(e.msg, c[k].load ? c[k].load : "") && !e.hint[0]);
+        T_CHECK(cli_client_check(&o, &f) == ex && !strcmp(f.msg, e.msg));
+        T_CHECK(oltp_client_check(&o, &g) == (want ? B_EXIT_USAGE : B_EXIT_OK));
+        T_CHECK(!strcmp(g.msg, want ? want : ""));
+        T_CHECK(!strcmp(g.hint, c[k].oltp ? "give every client the same --rand-seed=N (not 0)"
+                                          : ""));
+    }
+    return 0;
+}

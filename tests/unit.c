@@ -112,6 +112,7 @@ static const struct {
     {"load_rate_open_loop", t_load_rate_open_loop},
     {"load_start_at_parse", t_load_start_at_parse},
     {"load_clock_refuse", t_load_clock_refuse},
+    {"load_client_check", t_load_client_check},
     {"mrg_hist_exact", t_mrg_hist_exact},
     {"mrg_budget", t_mrg_budget},
     {"load_snapshot_diff", t_load_snapshot_diff},

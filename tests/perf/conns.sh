@@ -37,32 +37,21 @@ max=$(printf '%s\n' $COUNTS | sort -n | tail -1)
 ulimit -n $((2 * max + 100)) 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 [ "$(ulimit -n)" -ge $((2 * max + 100)) ] ||
     { echo "perf/conns: the open files limit is $(ulimit -n); $max connections need $((2 * max + 100))"; exit 1; }
-own=0 D=$top/build/perf-conns-mariadb
-sql() { mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"; }
-cleanup() {
-    [ -z "${BENCH_MY_SOCK:-}" ] || sql "DROP DATABASE IF EXISTS perfconns" >/dev/null 2>&1 || true
-    [ "$own" = 0 ] || sh "$top/tests/mariadb.sh" stop "$D"
-    rm -rf "$PERF_TMP"
-}
-trap cleanup EXIT
-if [ -z "${BENCH_MY_PORT:-}" ]; then
-    own=1
-    pool=""
-    [ "$POOL" = 0 ] || pool=" --thread-handling=pool-of-threads"
-    eval "$(BENCH_MDB_ARGS="--max-connections=$((max + 500)) --open-files-limit=$((4 * max + 1000))$pool" \
-        sh "$top/tests/mariadb.sh" start "$D" "${MY_PORT:-33992}")"
-fi
-mc=$(sql "SELECT @@max_connections")
+pool=""
+[ "$POOL" = 0 ] || pool=" --thread-handling=pool-of-threads"
+perf_mariadb perf-conns-mariadb 33992 \
+    "--max-connections=$((max + 500)) --open-files-limit=$((4 * max + 1000))$pool" perfconns
+mc=$(perf_sql "SELECT @@max_connections")
 [ "$mc" -gt "$max" ] || { echo "perf/conns: the server allows $mc connections, fewer than $max + 1"; exit 1; }
-sql "DROP DATABASE IF EXISTS perfconns; CREATE DATABASE perfconns"
+perf_sql "CREATE DATABASE perfconns"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=perfconns --mysql-ssl=off --tables=1 --table-size=${TABLE_SIZE:-10000}"
 "$S" oltp_point_select $C prepare >/dev/null
 perf_header conns
 perf_cmd sysbench "$S oltp_point_select $C --threads=N --rate=$R --time=$T run"
 perf_cmd bench "$B oltp_point_select $C --threads=N --rate=$R --time=$T run"
 perf_cmd bench_loop "$B oltp_point_select $C --threads=N --rate=$R --time=$T --event-loops=$LOOPS run"
-echo "  (N: $COUNTS; server max_connections $mc, back_log $(sql "SELECT @@back_log")," \
-    "thread_handling $(sql "SELECT @@thread_handling"))"
+echo "  (N: $COUNTS; server max_connections $mc, back_log $(perf_sql "SELECT @@back_log")," \
+    "thread_handling $(perf_sql "SELECT @@thread_handling"))"
 
 # measure CMD...: run it, sampling /proc; prints "rss_mib threads tps wall_s"
 measure() {

@@ -24,21 +24,8 @@ LOOPS=${LOOPS:-2}
 [ -x "$S" ] || { echo "perf/evl: $S not installed (apt-get install sysbench)"; exit 77; }
 # shellcheck source=tests/perf/lib/common.sh
 . "$top/tests/perf/lib/common.sh"
-own=0 D=$top/build/perf-evl-mariadb
-sql() { mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"; }
-cleanup() {
-    [ -z "${BENCH_MY_SOCK:-}" ] || sql "DROP DATABASE IF EXISTS perfevl" >/dev/null 2>&1 || true
-    [ "$own" = 0 ] || sh "$top/tests/mariadb.sh" stop "$D"
-    rm -rf "$PERF_TMP"
-}
-trap cleanup EXIT
-if [ -z "${BENCH_MY_PORT:-}" ]; then
-    own=1
-    BENCH_MDB_ARGS="--innodb-buffer-pool-size=256M ${BENCH_MDB_ARGS:-}"
-    export BENCH_MDB_ARGS
-    eval "$(sh "$top/tests/mariadb.sh" start "$D" "${MY_PORT:-33993}")"
-fi
-sql "DROP DATABASE IF EXISTS perfevl; CREATE DATABASE perfevl"
+perf_mariadb perf-evl-mariadb 33993 --innodb-buffer-pool-size=256M perfevl
+perf_sql "CREATE DATABASE perfevl"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=perfevl --mysql-ssl=off --tables=4 --table-size=${TABLE_SIZE:-100000}"
 # bench runs as `sysbench` (a symlink): the same defaults and tables as sysbench
 mkdir -p "$top/build/perfbin" && ln -sf "$B" "$top/build/perfbin/sysbench"

@@ -37,20 +37,9 @@ SSL=${SSL:-off}
 command -v python3 >/dev/null || { echo "perf/oltp: python3 (wait4's rusage of a run) not installed"; exit 77; }
 # shellcheck source=tests/perf/lib/common.sh
 . "$top/tests/perf/lib/common.sh"
-own=0 D=$top/build/perf-mariadb
-sql() { mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"; }
 # on any exit: the perf database dropped, the server this script started stopped
-cleanup() {
-    [ -z "${BENCH_MY_SOCK:-}" ] || sql "DROP DATABASE IF EXISTS perf" >/dev/null 2>&1 || true
-    [ "$own" = 0 ] || sh "$top/tests/mariadb.sh" stop "$D"
-    rm -rf "$PERF_TMP"
-}
-trap cleanup EXIT
-if [ -z "${BENCH_MY_PORT:-}" ]; then
-    own=1
-    eval "$(sh "$top/tests/mariadb.sh" start "$D" "${MY_PORT:-33990}")"
-fi
-sql "DROP DATABASE IF EXISTS perf; CREATE DATABASE perf"
+perf_mariadb perf-mariadb 33990 "" perf
+perf_sql "CREATE DATABASE perf"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=perf --mysql-ssl=$SSL --tables=4 --table-size=${TABLE_SIZE:-100000}"
 # bench runs as `sysbench` (a symlink): the same defaults, and the sysbench persona may use the
 # tables sysbench made (the bench persona writes only to tables it created)
@@ -66,16 +55,16 @@ echo "  (WORKLOAD (N): oltp_point_select (8, 64), oltp_read_write (16); TLS: --m
     "warm-up: one run of ${WARM}s of each tool before timing a workload)"
 "$S" oltp_read_write $C --threads=4 prepare >/dev/null
 # the dataset (data + indexes) against the buffer pool
-sql "ANALYZE TABLE perf.sbtest1, perf.sbtest2, perf.sbtest3, perf.sbtest4" >/dev/null
-data=$(sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = 'perf'")
-pool=$(sql "SELECT @@innodb_buffer_pool_size")
+perf_sql "ANALYZE TABLE perf.sbtest1, perf.sbtest2, perf.sbtest3, perf.sbtest4" >/dev/null
+data=$(perf_sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = 'perf'")
+pool=$(perf_sql "SELECT @@innodb_buffer_pool_size")
 mib() { awk -v b="$1" 'BEGIN { printf "%.0f MiB", b / 1048576 }'; }
-if [ "$own" = 1 ] && [ "$data" -gt $((pool * 3 / 4)) ]; then
+if [ "$perf_my_own" = 1 ] && [ "$data" -gt $((pool * 3 / 4)) ]; then
     want=$(( (data * 2 / 134217728 + 1) * 134217728 ))
-    sql "SET GLOBAL innodb_buffer_pool_size = $want"
+    perf_sql "SET GLOBAL innodb_buffer_pool_size = $want"
     # the resize may finish in the background: wait until the pages are there
     i=0
-    until [ "$(sql "SELECT (SELECT variable_value FROM information_schema.global_status
+    until [ "$(perf_sql "SELECT (SELECT variable_value FROM information_schema.global_status
             WHERE variable_name = 'INNODB_BUFFER_POOL_PAGES_TOTAL') * @@innodb_page_size
             >= 0.9 * $want")" = 1 ]; do
         i=$((i + 1))
@@ -135,7 +124,7 @@ vs_sysbench() {
     done
     echo "$r"
 }
-ssl() { sql "SHOW GLOBAL STATUS LIKE 'Ssl_accepts'" | cut -f2; }
+ssl() { perf_sql "SHOW GLOBAL STATUS LIKE 'Ssl_accepts'" | cut -f2; }
 PERF_WARMUP=1
 : >"$PERF_TMP/table"
 for spec in oltp_point_select:8 oltp_point_select:64 oltp_read_write:16; do

@@ -19,20 +19,9 @@ S=${SLAP:-$(command -v mariadb-slap || true)}
 [ -n "$S" ] && [ -x "$S" ] || { echo "perf/slap: mariadb-slap not installed (apt-get install mariadb-client)"; exit 77; }
 # shellcheck source=tests/perf/lib/common.sh
 . "$top/tests/perf/lib/common.sh"
-own=0 D=$top/build/perf-slap-mariadb
-sql() { mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"; }
-cleanup() {
-    [ -z "${BENCH_MY_SOCK:-}" ] || sql "DROP DATABASE IF EXISTS perfslapq; DROP DATABASE IF EXISTS perfslap" >/dev/null 2>&1 || true
-    [ "$own" = 0 ] || sh "$top/tests/mariadb.sh" stop "$D"
-    rm -rf "$PERF_TMP"
-}
-trap cleanup EXIT
-if [ -z "${BENCH_MY_PORT:-}" ]; then
-    own=1
-    eval "$(sh "$top/tests/mariadb.sh" start "$D" "${MY_PORT:-34690}")"
-fi
-sql "SET GLOBAL max_connections = 500"
-sql "DROP DATABASE IF EXISTS perfslap; DROP DATABASE IF EXISTS perfslapq; CREATE DATABASE perfslapq;
+perf_mariadb perf-slap-mariadb 34690 "" perfslap perfslapq
+perf_sql "SET GLOBAL max_connections = 500"
+perf_sql "CREATE DATABASE perfslapq;
      USE perfslapq; CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(64));
      INSERT INTO t SELECT seq, CONCAT('row', seq) FROM seq_1_to_1000"
 C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl"

@@ -14,12 +14,25 @@
 #                             failure (perf_fail), and the comparison is abandoned.
 #   perf_median               median of the numbers on stdin, one a line
 #   perf_end                  the closing line; exit 1 if any run failed, else 0
+#   perf_mariadb DIR PORT ARGS DB...
+#                             the MariaDB the runs share: the one BENCH_MY_PORT and
+#                             BENCH_MY_SOCK (root's unix socket) name, else one of the
+#                             script's own on loopback (perf_my_own=1: tests/mariadb.sh
+#                             start $top/build/DIR on port MY_PORT, default PORT; the mariadbd
+#                             options ARGS, then BENCH_MDB_ARGS), stopped on exit; the
+#                             databases DB... dropped now (if there) and on exit. Needs $top
+#                             (the checkout); exits 1 when its server does not start
+#   perf_sql SQL              runs SQL as root on that server (its socket, no TLS); the
+#                             answer without column names, tab-separated
 # Env: REPS (alternating repetitions, default 5), PERF_WARMUP.
 # After perf_cmp: the medians in $PERF_TMP/med ("FN f1 f2 ..", a line per FN) and the
 # median pair ratios in $PERF_TMP/ratio ("PEER r1 r2 ..", a line per peer).
 REPS=${REPS:-5}
 perf_failed=0
 perf_warming=0
+perf_my_own=0
+perf_my_dir=""
+perf_my_dbs=""
 PERF_TMP=$(mktemp -d)
 trap 'rm -rf "$PERF_TMP"' EXIT
 trap 'exit 130' INT
@@ -126,4 +139,39 @@ perf_end() {
         exit 1
     fi
     exit 0
+}
+
+perf_sql() {
+    mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"
+}
+
+# _perf_my_drop: perf_mariadb's databases dropped, those that exist
+_perf_my_drop() {
+    for _perf_db in $perf_my_dbs; do
+        perf_sql "DROP DATABASE IF EXISTS $_perf_db" || return 1
+    done
+}
+
+# on exit after perf_mariadb: its databases dropped, its own server stopped, PERF_TMP removed
+# shellcheck disable=SC2154 # top: the sourcing script's
+_perf_my_end() {
+    [ -z "${BENCH_MY_SOCK:-}" ] || _perf_my_drop >/dev/null 2>&1 || true
+    [ "$perf_my_own" = 0 ] || sh "$top/tests/mariadb.sh" stop "$perf_my_dir"
+    rm -rf "$PERF_TMP"
+}
+
+# shellcheck disable=SC2154 # top: the sourcing script's
+perf_mariadb() {
+    perf_my_dir=$top/build/$1 _perf_port=$2 _perf_args=$3
+    shift 3
+    perf_my_dbs=$*
+    trap _perf_my_end EXIT
+    if [ -z "${BENCH_MY_PORT:-}" ]; then
+        perf_my_own=1
+        _perf_env=$(BENCH_MDB_ARGS="$_perf_args ${BENCH_MDB_ARGS:-}" \
+            sh "$top/tests/mariadb.sh" start "$perf_my_dir" "${MY_PORT:-$_perf_port}") ||
+            { echo "perf: the MariaDB server in $perf_my_dir did not start" >&2; exit 1; }
+        eval "$_perf_env"
+    fi
+    _perf_my_drop
 }
