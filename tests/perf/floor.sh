@@ -53,7 +53,6 @@ U=bench_floor
 command -v "$CC" >/dev/null || { echo "perf/floor: $CC (to build tests/perf/floor.c) not installed"; exit 77; }
 # shellcheck source=tests/perf/lib/common.sh
 . "$top/tests/perf/lib/common.sh"
-own=0 D=$top/build/perf-floor-mariadb
 # the floor, and rusage (runs a command, prints its wait4 rusage: "CPU-s VCSW IVCSW")
 F=$top/build/perf-floor/floor R=$top/build/perf-floor/rusage
 mkdir -p "$top/build/perf-floor"
@@ -61,21 +60,15 @@ for p in floor rusage; do
     "$CC" -O2 -std=c11 -Wall -Wextra -Wconversion -o "$top/build/perf-floor/$p" "$top/tests/perf/$p.c" ||
         { echo "perf/floor: building tests/perf/$p.c failed"; exit 1; }
 done
-sql() { mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"; }
 # on any exit: the perf database and the floor's user dropped, the server this script
 # started stopped
-cleanup() {
-    [ -z "${BENCH_MY_SOCK:-}" ] ||
-        sql "DROP DATABASE IF EXISTS perf; DROP USER IF EXISTS '$U'@'%'" >/dev/null 2>&1 || true
-    [ "$own" = 0 ] || sh "$top/tests/mariadb.sh" stop "$D"
-    rm -rf "$PERF_TMP"
+perf_mariadb perf-floor-mariadb 33994 "" perf
+floor_end() {
+    [ -z "${BENCH_MY_SOCK:-}" ] || perf_sql "DROP USER IF EXISTS '$U'@'%'" >/dev/null 2>&1 || true
+    _perf_my_end
 }
-trap cleanup EXIT
-if [ -z "${BENCH_MY_PORT:-}" ]; then
-    own=1
-    eval "$(sh "$top/tests/mariadb.sh" start "$D" "${MY_PORT:-33994}")"
-fi
-sql "DROP DATABASE IF EXISTS perf; CREATE DATABASE perf;
+trap floor_end EXIT
+perf_sql "CREATE DATABASE perf;
      CREATE USER IF NOT EXISTS '$U'@'%' IDENTIFIED BY ''; GRANT SELECT ON perf.* TO '$U'@'%'"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=$U --mysql-password= --mysql-db=perf --mysql-ssl=off --tables=4 --table-size=$TS"
 FO="-h 127.0.0.1 -P $BENCH_MY_PORT -u $U -D perf -n 4 -s $TS"
@@ -93,15 +86,15 @@ perf_cmd floor_uring "$F $FO -c N -t $T -m uring"
 echo "  (N: $CONNS; TLS off for all; warm-up: one run of ${WARM}s of each client before timing each N)"
 # the tables are made by sysbench as nat (the floor's user may only read them)
 "$S" oltp_point_select $C --mysql-user=nat --mysql-password=secret --threads=4 prepare >/dev/null
-sql "ANALYZE TABLE perf.sbtest1, perf.sbtest2, perf.sbtest3, perf.sbtest4" >/dev/null
-data=$(sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = 'perf'")
-pool=$(sql "SELECT @@innodb_buffer_pool_size")
+perf_sql "ANALYZE TABLE perf.sbtest1, perf.sbtest2, perf.sbtest3, perf.sbtest4" >/dev/null
+data=$(perf_sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = 'perf'")
+pool=$(perf_sql "SELECT @@innodb_buffer_pool_size")
 mib() { awk -v b="$1" 'BEGIN { printf "%.0f MiB", b / 1048576 }'; }
-if [ "$own" = 1 ] && [ "$data" -gt $((pool * 3 / 4)) ]; then
+if [ "$perf_my_own" = 1 ] && [ "$data" -gt $((pool * 3 / 4)) ]; then
     want=$(( (data * 2 / 134217728 + 1) * 134217728 ))
-    sql "SET GLOBAL innodb_buffer_pool_size = $want"
+    perf_sql "SET GLOBAL innodb_buffer_pool_size = $want"
     i=0
-    until [ "$(sql "SELECT (SELECT variable_value FROM information_schema.global_status
+    until [ "$(perf_sql "SELECT (SELECT variable_value FROM information_schema.global_status
             WHERE variable_name = 'INNODB_BUFFER_POOL_PAGES_TOTAL') * @@innodb_page_size
             >= 0.9 * $want")" = 1 ]; do
         i=$((i + 1))
@@ -116,7 +109,7 @@ else
 fi
 # counters: "Com_stmt_execute Bytes_sent Bytes_received" of the whole server
 counters() {
-    sql "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_stmt_execute', 'Bytes_sent', 'Bytes_received')" |
+    perf_sql "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_stmt_execute', 'Bytes_sent', 'Bytes_received')" |
         awk '{ v[$1] = $2 } END { print v["Com_stmt_execute"], v["Bytes_sent"], v["Bytes_received"] }'
 }
 FIELDS="TPS CPUus/txn vcs/txn ivcs/txn exec/txn sent/txn recv/txn"
@@ -149,7 +142,7 @@ vs_sysbench() {
     done
     echo "$r"
 }
-ssl() { sql "SHOW GLOBAL STATUS LIKE 'Ssl_accepts'" | cut -f2; }
+ssl() { perf_sql "SHOW GLOBAL STATUS LIKE 'Ssl_accepts'" | cut -f2; }
 PERF_WARMUP=1
 : >"$PERF_TMP/table"
 for th in $CONNS; do
