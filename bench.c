@@ -991,7 +991,7 @@ static const struct opt_def opt_mysql[] = {
         "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
     OPT("event-loops", STR, event_loops_arg, "0", 0, 0, NULL,
         "run the --threads connections of the OLTP workloads (and slap's clients) on this many "
-        "event-loop threads (--event-backend); auto: the usable CPUs, at most --threads (the sysbench persona: 0); 0: a "
+        "event-loop threads (--event-backend); auto: one per 32 connections, at most the usable CPUs (the sysbench persona: 0); 0: a "
         "thread per connection, as sysbench",
         NULL, OPT_F_EXT),
     OPT("event-backend", ENUM, event_backend, "auto", 0, 0, "epoll,io_uring,auto",
@@ -8968,6 +8968,21 @@ static void *load_worker(void *arg)
     return NULL;
 }
 
+/*
+ * --event-loops=auto for n connections: a loop per LOAD_LOOP_CONNS of them, at most the
+ * usable CPUs. One loop on io_uring drives tens of thousands of statements a second; more
+ * loops than that need cost CPU and batching where the server shares the host (tests/perf/
+ * oltp.sh, 2 CPUs: point select at 8 connections on 2 loops 0.77x sysbench's client CPU per
+ * transaction and 1.04x its TPS, on 1 loop 0.47x and 1.16x; at 64, 2 loops 1.31x TPS).
+ */
+#define LOAD_LOOP_CONNS 32
+
+static int load_auto_loops(i64 n)
+{
+    i64 want = (n + LOAD_LOOP_CONNS - 1) / LOAD_LOOP_CONNS;
+    return (int)B_MAX(1, B_MIN(want, (i64)mem_usable_cpus()));
+}
+
 /* --event-loops as a number: -1 auto (the usable CPUs at run time; the sysbench persona: 0,
  * sysbench's thread per connection), 0 a thread per connection, N loops; -2 invalid (cli_
  * refuses it before any run). */
@@ -9001,8 +9016,9 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
     /* a workload that can run its events without blocking (w->ev_start) runs its clients
      * on --event-loops threads, each with one histogram for all its clients */
     i64 loops = load_event_loops(o);
-    if (w->ev_start && loops != 0 && loops != -2) /* -1: auto, the CPUs this process may use */
-        r->nloops = (int)B_MIN(loops > 0 ? loops : (i64)mem_usable_cpus(), (i64)r->nthreads);
+    if (w->ev_start && loops != 0 && loops != -2) /* -1: auto (load_auto_loops) */
+        r->nloops = (int)B_MIN(loops > 0 ? loops : load_auto_loops(r->nthreads),
+                               (i64)r->nthreads);
     if (r->nloops) {
         r->loops = aligned_alloc(B_CACHELINE, (size_t)r->nloops * sizeof(struct load_loop));
         if (!r->loops)
@@ -17735,11 +17751,11 @@ static void *slap_loop_main(void *arg)
     return NULL;
 }
 
-/* The loops' count for conc clients: --event-loops (at most one per client; < 0, auto: the
- * usable CPUs, as the OLTP tests), 0: a thread per client. */
+/* The loops' count for conc clients: --event-loops (at most one per client; < 0, auto: as
+ * the OLTP tests, load_auto_loops), 0: a thread per client. */
 static int slap_nloops(const struct bench_opts *o, i64 conc)
 {
-    i64 l = o->event_loops < 0 ? (i64)mem_usable_cpus() : o->event_loops;
+    i64 l = o->event_loops < 0 ? (i64)load_auto_loops(conc) : o->event_loops;
     return l > 0 ? (int)B_MIN(l, conc) : 0;
 }
 
