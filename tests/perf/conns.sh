@@ -48,7 +48,7 @@ C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-p
 "$S" oltp_point_select $C prepare >/dev/null
 perf_header conns
 perf_cmd sysbench "$S oltp_point_select $C --threads=N --rate=$R --time=$T run"
-perf_cmd bench "$B oltp_point_select $C --threads=N --rate=$R --time=$T run"
+perf_cmd bench "$B oltp_point_select $C --threads=N --rate=$R --time=$T --event-loops=0 run"
 perf_cmd bench_loop "$B oltp_point_select $C --threads=N --rate=$R --time=$T --event-loops=$LOOPS run"
 echo "  (N: $COUNTS; server max_connections $mc, back_log $(perf_sql "SELECT @@back_log")," \
     "thread_handling $(perf_sql "SELECT @@thread_handling"))"
@@ -76,7 +76,7 @@ measure() {
         'BEGIN { printf "%.1f %d %s %.1f\n", h / 1024, n, tps, b - a }'
 }
 sysbench() { measure "$S" oltp_point_select $C --threads=$N --rate=$R --time=$T run; }
-bench() { measure "$B" oltp_point_select $C --threads=$N --rate=$R --time=$T run; }
+bench() { measure "$B" oltp_point_select $C --threads=$N --rate=$R --time=$T --event-loops=0 run; }
 bench_loop() { measure "$B" oltp_point_select $C --threads=$N --rate=$R --time=$T --event-loops=$LOOPS run; }
 : >"$PERF_TMP/table"
 for N in $COUNTS; do
