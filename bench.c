@@ -17147,6 +17147,8 @@ struct slap_client {
     u64 t_ns;                       /* the timed statement's start, or the retry's due time */
     int ev_fd;                      /* the socket in its loop's epoll set, or -1 */
     u64 ev_sock;                    /* the socket watched (myc_sock_id) */
+    struct evl *ring;               /* io_uring: its loop's ring (slap_ring_open), or NULL */
+    struct load_thread *ring_t;     /* there: its stand-in (ring_t->wl is this client) */
     struct buf kb;                  /* a key statement's text */
 };
 
@@ -17458,6 +17460,11 @@ struct slap_loop {
     size_t nq;                      /* statements of a pass (slap_live) */
     pthread_t tid;
     int ep;                         /* the epoll set, or -1 */
+    bool want_ring;                 /* --event-backend: io_uring granted (slap_loop_clients) */
+    struct evl *ring;               /* io_uring: sends, receives and polls on a ring (evl_) */
+    struct load_run ring_r;         /* the ring's view of the loop: its clients as */
+    struct load_loop ring_lp;       /*   ring_thr[i], whose wl is client i */
+    struct load_thread *ring_thr;
     struct evl_fifo gate;           /* clients waiting for a login slot, in order */
     struct evl_fifo retry;          /* clients waiting to log in again, in due order */
     struct evl_fifo again;          /* clients to step again without an edge (myc_runnable) */
@@ -17484,10 +17491,92 @@ static int slap_ev_end(struct slap_loop *lp, struct slap_client *cl)
     return SLAP_PARKED;
 }
 
+/* ---- io_uring: the loop's clients on a ring, as the OLTP tests' loops (evl_tx): the ring
+ * sees them through stand-in load_threads of a stand-in run ---- */
+static int slap_ring_fd(const struct load_thread *t)
+{
+    const struct slap_client *cl = t->wl;
+    return myc_fd(&cl->c);
+}
+
+static u64 slap_ring_sock(const struct load_thread *t)
+{
+    const struct slap_client *cl = t->wl;
+    return myc_sock_id(&cl->c);
+}
+
+static struct my_conn *slap_ring_conn(struct load_thread *t)
+{
+    struct slap_client *cl = t->wl;
+    return &cl->c;
+}
+
+static const struct wl_def slap_ring_wl = {.name = "slap", .ev_fd = slap_ring_fd,
+                                           .ev_sock = slap_ring_sock, .ev_conn = slap_ring_conn};
+
+/* The loop's ring, made by its own thread (the ring's one submitter). false: the run failed. */
+static bool slap_ring_open(struct slap_loop *lp)
+{
+    size_t n = (size_t)B_MAX(lp->n, 1);
+    lp->ring_thr = aligned_alloc(B_CACHELINE, n * sizeof(struct load_thread));
+    if (!lp->ring_thr)
+        b_die("out of memory allocating %zu slap clients", n);
+    memset(lp->ring_thr, 0, n * sizeof(struct load_thread));
+    lp->ring_r.w = &slap_ring_wl;
+    lp->ring_r.o = lp->run->o;
+    lp->ring_r.thr = lp->ring_thr;
+    lp->ring_r.nthreads = lp->n;
+    lp->ring_lp.run = &lp->ring_r;
+    lp->ring_lp.n = lp->n;
+    lp->ring = b_xcalloc(1, sizeof(struct evl));
+    *lp->ring = (struct evl){.lp = &lp->ring_lp, .r = &lp->ring_r, .be = EVL_BE_URING,
+                             .ep = -1, .u = {.fd = -1}};
+    for (int i = 0; i < lp->n; i++) {
+        lp->ring_thr[i].id = i;
+        lp->ring_thr[i].wl = &lp->cl[i];
+        lp->ring_thr[i].ev_fd = -1;
+        lp->cl[i].ring = lp->ring;
+        lp->cl[i].ring_t = &lp->ring_thr[i];
+    }
+    struct b_err be;
+    memset(&be, 0, sizeof(be));
+    if (evl_be_open(lp->ring, &be) < 0) {
+        slap_ev_syserr(lp->run, "setting up its io_uring ring", be.sys_errno);
+        return false;
+    }
+    return true;
+}
+
+/* Every client off the ring (closed), then the ring. */
+static void slap_ring_close(struct slap_loop *lp)
+{
+    if (!lp->ring)
+        return;
+    for (int i = 0; i < lp->n; i++) {
+        myc_close(&lp->cl[i].c);
+        lp->cl[i].ring = NULL;
+        lp->cl[i].ring_t = NULL;
+    }
+    evl_tx_release(lp->ring);
+    evl_be_close(lp->ring);
+    free(lp->ring);
+    free(lp->ring_thr);
+    lp->ring = NULL;
+    lp->ring_thr = NULL;
+}
+
 /* Keep cl's socket in the epoll set: a new one after a login's first address failed (the
  * number may be the old one's, closed meanwhile) or after a --detach reconnect. */
 static bool slap_ev_track(struct slap_loop *lp, struct slap_client *cl)
 {
+    if (lp->ring) { /* polled on the ring between statements (evl_track) */
+        if (evl_track(lp->ring, cl->ring_t) < 0) {
+            slap_ev_syserr(lp->run, "watching a client's socket (io_uring)", errno);
+            return false;
+        }
+        cl->ev_fd = myc_fd(&cl->c);
+        return true;
+    }
     int fd = myc_fd(&cl->c);
     u64 id = myc_sock_id(&cl->c); /* a new socket may have the closed one's fd number */
     if (fd < 0 || (fd == cl->ev_fd && id == cl->ev_sock))
@@ -17528,6 +17617,8 @@ static int slap_ev_exec(struct slap_client *cl, int ev, const char *sql, size_t 
 {
     cl->ev = (u8)ev;
     slap_echo(cl->run, sql, len);
+    if (cl->ring) /* the statement's bytes on the ring */
+        evl_tx_attach(cl->ring, cl->ring_t);
     return myc_query_start(&cl->c, sql, len, &cl->r, NULL, NULL);
 }
 
@@ -17576,6 +17667,8 @@ static int slap_ev_next(struct slap_loop *lp, struct slap_client *cl)
     slap_echo(run, sql, len);
     if (lp->h)
         cl->t_ns = clk_now_ns();
+    if (cl->ring) /* the statement's bytes on the ring */
+        evl_tx_attach(cl->ring, cl->ring_t);
     return myc_query_start(&cl->c, sql, len, &cl->r, NULL, NULL);
 }
 
@@ -17705,6 +17798,8 @@ static void *slap_loop_main(void *arg)
     struct epoll_event evs[EVL_MAXEV];
     slap_wait_go(run);
     u64 last_scan = clk_now_ns();
+    if (lp->want_ring && !slap_ring_open(lp))
+        goto out;
     for (int i = 0; i < lp->n && !atomic_load(&run->failed); i++)
         slap_ev_run(lp, &lp->cl[i], slap_ev_login(lp, &lp->cl[i]));
     while (lp->live > 0 && !atomic_load(&run->failed) && !atomic_load(&b_stop)) {
@@ -17724,13 +17819,25 @@ static void *slap_loop_main(void *arg)
             u64 due = lp->cl[lp->retry.v[lp->retry.head]].t_ns;
             wait_ns = B_MIN(wait_ns, due > now ? due - now : 0);
         }
-        int n = epoll_wait(lp->ep, evs, EVL_MAXEV, (int)((wait_ns + 999999) / 1000000));
-        if (n < 0 && errno != EINTR) {
-            slap_ev_syserr(run, "waiting for the clients' sockets (epoll_wait)", errno);
-            break;
+        int ms = (int)((wait_ns + 999999) / 1000000);
+        if (lp->ring) {
+            struct load_thread *ts[EVL_MAXEV];
+            int n = evl_be_wait(lp->ring, ms, ts, EVL_MAXEV);
+            if (n < 0) {
+                slap_ev_syserr(run, "waiting for the clients' sockets (io_uring_enter)", errno);
+                break;
+            }
+            for (int k = 0; k < n; k++)
+                slap_ev_step(lp, ts[k]->wl);
+        } else {
+            int n = epoll_wait(lp->ep, evs, EVL_MAXEV, ms);
+            if (n < 0 && errno != EINTR) {
+                slap_ev_syserr(run, "waiting for the clients' sockets (epoll_wait)", errno);
+                break;
+            }
+            for (int k = 0; k < n; k++)
+                slap_ev_step(lp, evs[k].data.ptr);
         }
-        for (int k = 0; k < n; k++)
-            slap_ev_step(lp, evs[k].data.ptr);
         for (size_t k = lp->again.len; k > 0 && lp->again.len; k--) {
             struct slap_client *cl = &lp->cl[evl_pop(&lp->again)];
             cl->again = false;
@@ -17746,8 +17853,10 @@ static void *slap_loop_main(void *arg)
             }
         }
     }
+out:
     for (int i = 0; i < lp->n; i++) /* abandoned: a failure, a signal */
         myc_close(&lp->cl[i].c);
+    slap_ring_close(lp);
     return NULL;
 }
 
@@ -17771,8 +17880,24 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
     myc_gate_init(&run->gate, 0, (int)B_MIN(conc, (i64)INT_MAX),
                   (int)o->mysql_connect_timeout * 1000 + MYC_SLICE_MS);
     run->go = false;
-    for (int l = 0; l < nloops; l++)
+    bool ring = false;
+    if (o->event_backend != EVL_BE_EPOLL) { /* io_uring where granted (auto), or asked for */
+        struct b_err ue;
+        memset(&ue, 0, sizeof(ue));
+        ring = evl_uring_usable(&ue) == B_OK;
+        if (!ring && o->event_backend == EVL_BE_URING) {
+            struct b_err e;
+            memset(&e, 0, sizeof(e));
+            b_hint(&e, "use --event-backend=epoll (or auto: io_uring where granted, else epoll)");
+            b_fail(&e, B_EXIT_ENV,
+                   "slap: event loops: --event-backend=io_uring: %s", ue.msg);
+            slap_failed(run, &e);
+        }
+    }
+    for (int l = 0; l < nloops; l++) {
         lps[l].ep = -1;
+        lps[l].want_ring = ring;
+    }
     for (i64 i = 0; i < conc; i++) {
         cl[i].run = run;
         cl[i].id = (int)i;
@@ -26047,17 +26172,13 @@ static int cli_event_loops_check(const struct wl_def *w)
     }
     opts.event_loops = n;
     /* --event-backend other than epoll where nothing would use it: said, not ignored */
-    if (opts.event_backend_set && opts.event_backend != EVL_BE_EPOLL &&
-        (n == 0 || w->command == slap_main)) {
+    if (opts.event_backend_set && opts.event_backend != EVL_BE_EPOLL && n == 0) {
         struct b_err e;
         memset(&e, 0, sizeof(e));
-        b_hint(&e, "%s", n == 0 ? "add --event-loops=N (or auto) to run the connections on "
-                                  "event loops"
-                                : "slap's loops wait with epoll: leave --event-backend out");
-        b_fail(&e, B_EXIT_USAGE, "%s: --event-backend=%s does not apply: %s", w->name,
-               opts.event_backend == EVL_BE_AUTO ? "auto" : evl_backend_name(opts.event_backend),
-               n == 0 ? "no event loop runs (--event-loops=0: a thread per connection)"
-                      : "only the OLTP tests' event loops choose their backend");
+        b_hint(&e, "add --event-loops=N (or auto) to run the connections on event loops");
+        b_fail(&e, B_EXIT_USAGE, "%s: --event-backend=%s does not apply: no event loop runs "
+               "(--event-loops=0: a thread per connection)", w->name,
+               opts.event_backend == EVL_BE_AUTO ? "auto" : evl_backend_name(opts.event_backend));
         int ex = cli_err_print(&e);
         return ex ? ex : B_EXIT_USAGE;
     }
