@@ -991,8 +991,8 @@ static const struct opt_def opt_mysql[] = {
         "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
     OPT("event-loops", STR, event_loops_arg, "0", 0, 0, NULL,
         "run the --threads connections of the OLTP workloads (and slap's clients) on this many "
-        "event-loop threads (--event-backend); auto: one per 32 connections, at most the usable CPUs (the sysbench persona: 0); 0: a "
-        "thread per connection, as sysbench",
+        "event-loop threads (--event-backend); auto: one per 32 connections, at most the usable CPUs; 0: a "
+        "thread per connection, as sysbench (the default, but for the bench persona's OLTP tests: auto)",
         NULL, OPT_F_EXT),
     OPT("event-backend", ENUM, event_backend, "auto", 0, 0, "epoll,io_uring,auto",
         "how the event loops move their connections' bytes %C: io_uring (sends and receives "
@@ -6047,7 +6047,8 @@ static void myc_init(struct my_conn *c, const struct myc_params *p)
 /* myc_close - send COM_QUIT when connected, close, free everything (c is reusable). */
 static void myc_close(struct my_conn *c)
 {
-    if (c->io.close) /* the loop's ring lets go of the socket first */
+    bool ringed = c->io.close != NULL;
+    if (ringed) /* the loop's ring lets go of the socket first */
         myc_detach(c);
     if (c->fd >= 0) {
         u8 quit = MY_COM_QUIT;
@@ -6064,6 +6065,8 @@ static void myc_close(struct my_conn *c)
             else if (!c->io.send)
                 (void)!send(c->fd, c->out.p, c->out.len, MSG_NOSIGNAL | MSG_DONTWAIT);
         }
+        if (ringed) /* the ring's requests still hold the socket: its end now, not theirs */
+            shutdown(c->fd, SHUT_RDWR);
         close(c->fd);
         c->fd = -1;
     }
@@ -12704,6 +12707,7 @@ struct evl_tx {
     int fd;                  /* c's socket when attached */
     struct buf sb;           /* the bytes of the send queued or in flight */
     unsigned sq_seq;         /* that send's SQE: its number in the SQ */
+    unsigned rq_seq;         /* the receive's SQE, while rarmed: its number in the SQ */
     bool sending;            /* a send queued or in flight (its completion not seen) */
     bool wwait;              /* myc waits for that send to end (WANT_WRITE) */
     bool rarmed;             /* the multishot receive is in the kernel */
@@ -12964,6 +12968,7 @@ static int evl_tx_arm(struct evl_tx *x)
     sqe->flags = IOSQE_BUFFER_SELECT;
     sqe->buf_group = EVL_RB_GROUP;
     sqe->user_data = evl_udk(x->e->watch[x->idx], x->idx, EVL_K_RECV);
+    x->rq_seq = x->e->u.local_tail - 1;
     x->rarmed = true;
     return B_OK;
 }
@@ -13070,20 +13075,30 @@ static void evl_tx_close(void *ctx)
         e->orphans = o;
         memset(&x->sb, 0, sizeof(x->sb));
     }
-    bool keep = x->c != NULL;
+    bool keep = x->c != NULL, lost = false;
     while (x->bhead >= 0) {
         int b = x->bhead;
         if (keep)
             keep = myc_unread(x->c, e->rb + (size_t)b * EVL_RB_SIZE + x->boff,
                               e->rb_len[b] - x->boff);
+        lost |= !keep;
         evl_tx_pop(x);
     }
+    if (lost && x->fd >= 0) /* bytes of a TLS record or a frame gone: the connection with them */
+        shutdown(x->fd, SHUT_RDWR);
     struct io_uring_sqe *sqe;
-    if (x->rarmed && (sqe = evl_uring_sqe(e))) {
+    if (x->rarmed && evl_sq_pending(e, x->rq_seq)) { /* never went: a NOP */
+        sqe = &e->u.sqes[x->rq_seq & e->u.sq_mask];
+        memset(sqe, 0, sizeof(*sqe));
+        sqe->opcode = IORING_OP_NOP;
+        sqe->user_data = EVL_UD_NONE;
+    } else if (x->rarmed && (sqe = evl_uring_sqe(e))) {
         sqe->opcode = IORING_OP_ASYNC_CANCEL;
         sqe->fd = -1;
         sqe->addr = evl_udk(e->watch[x->idx], x->idx, EVL_K_RECV);
         sqe->user_data = EVL_UD_NONE;
+        /* now: the socket may serve a blocking call next, which the receive would race */
+        (void)uring_submit(&e->u, 0);
     }
     e->watch[x->idx]++; /* its completions are stale from here on */
     /* the socket, if it stays (a blocking call), is polled anew at the client's next result */
@@ -16031,7 +16046,9 @@ static int oltp_init(struct load_run *r)
     /* connections on event loops: the bench persona's header and the JSON facts say so (a
      * thread per connection, sysbench's way, goes unsaid: its output stays sysbench's) */
     if (r->nloops) {
-        res_fact_str(r->res, "client_io", "%s", evl_backend_name(r->evl_backend));
+        res_fact_str(r->res, "client_io", "%s%s", evl_backend_name(r->evl_backend),
+                     r->evl_backend == EVL_BE_URING && !evl_rb_kernel_ok() ? " (polls only)"
+                                                                            : "");
         res_fact_int(r->res, "event_loops", r->nloops);
     }
     struct oltp_global *gl = b_xcalloc(1, sizeof(*gl));

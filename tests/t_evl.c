@@ -1,9 +1,15 @@
 /* evl_: the event loop with a fake workload: each client a socketpair, one echo "server"
- * thread answering every byte (or holding the answers of a stalled client), no database. */
+ * thread answering every byte (or holding the answers of a stalled client), no database.
+ * A request is T_EVL_SMALL bytes, every fifth T_EVL_BIG (more than two of the ring's receive
+ * buffers), written in two pieces; its bytes say whose and which request it is, and the
+ * client checks every byte of the answer: another client's bytes, an old socket's, a buffer
+ * handed out twice or out of order fail the event. */
 
 #include <sys/socket.h>
 
 #define T_EVL_MAX 256
+#define T_EVL_SMALL 16
+#define T_EVL_BIG 9000
 
 static struct {
     int cli[T_EVL_MAX], srv[T_EVL_MAX];
@@ -22,7 +28,16 @@ static struct {
     bool ring;               /* ev_conn offers the connections to the loop's ring */
     _Atomic u64 ring_writes; /* requests written while the ring carried them */
     int held;                /* connections the ring still held when the run ended */
+    u32 seq[T_EVL_MAX];      /* each client's next request number */
+    size_t want[T_EVL_MAX], got[T_EVL_MAX]; /* the answer being read: its length, bytes in */
+    u8 rb[T_EVL_MAX][T_EVL_BIG];
 } t_evl;
+
+/* Byte i of client id's request number seq (and of its answer). */
+static u8 t_evl_byte(int id, u32 seq, size_t i)
+{
+    return (u8)((unsigned)id * 131u + seq * 7u + (unsigned)i * 13u);
+}
 
 static void *t_evl_server(void *arg)
 {
@@ -39,7 +54,7 @@ static void *t_evl_server(void *arg)
             continue;
         }
         for (int i = 0; i < t_evl.n; i++) {
-            char b[64];
+            char b[16384];
             if (!(p[i].revents & POLLIN) || i == atomic_load(&t_evl.mute))
                 continue;
             ssize_t k = read(t_evl.srv[i], b, sizeof(b));
@@ -61,6 +76,8 @@ static int t_evl_init(struct load_run *r)
         t_evl.cli[i] = sv[0];
         t_evl.srv[i] = sv[1];
         memset(&t_evl.conn[i], 0, sizeof(t_evl.conn[i]));
+        t_evl.seq[i] = 0;
+        t_evl.want[i] = t_evl.got[i] = 0;
         t_evl.conn[i].fd = sv[0];
         t_evl.conn[i].async = true;
     }
@@ -82,17 +99,26 @@ static void t_evl_done(struct load_run *r)
 /* Read the answer: B_OK, EVL_WANT_READ, or B_TIMEOUT past the request's deadline. */
 static int t_evl_step(struct load_thread *t)
 {
-    u8 b;
-    int k = myc_sock_io(&t_evl.conn[t->id], false, &b, 1);
-    if (k == 1) {
-        atomic_store_explicit(&t->ctr[0], atomic_load(&t->ctr[0]) + 1, memory_order_relaxed);
-        return B_OK;
+    int id = t->id;
+    while (t_evl.got[id] < t_evl.want[id]) {
+        int k = myc_sock_io(&t_evl.conn[id], false, t_evl.rb[id] + t_evl.got[id],
+                            t_evl.want[id] - t_evl.got[id]);
+        if (k > 0) {
+            t_evl.got[id] += (size_t)k;
+            continue;
+        }
+        if (k != MBEDTLS_ERR_SSL_WANT_READ)
+            return b_seterr(&t->err, B_SYSERR, errno, "client %d: read failed (%d)", id, k);
+        if (t_evl.timeout_ns && clk_now_ns() - t_evl.start[id] > t_evl.timeout_ns)
+            return b_seterr(&t->err, B_TIMEOUT, 0, "client %d: no answer", id);
+        return EVL_WANT_READ;
     }
-    if (k != MBEDTLS_ERR_SSL_WANT_READ)
-        return b_seterr(&t->err, B_SYSERR, errno, "client %d: read failed (%d)", t->id, k);
-    if (t_evl.timeout_ns && clk_now_ns() - t_evl.start[t->id] > t_evl.timeout_ns)
-        return b_seterr(&t->err, B_TIMEOUT, 0, "client %d: no answer", t->id);
-    return EVL_WANT_READ;
+    for (size_t i = 0; i < t_evl.want[id]; i++)
+        if (t_evl.rb[id][i] != t_evl_byte(id, t_evl.seq[id] - 1, i))
+            return b_seterr(&t->err, B_PROTOCOL, 0, "client %d: byte %zu of answer %u is wrong",
+                            id, i, t_evl.seq[id] - 1);
+    atomic_store_explicit(&t->ctr[0], atomic_load(&t->ctr[0]) + 1, memory_order_relaxed);
+    return B_OK;
 }
 
 static int t_evl_start(struct load_thread *t)
@@ -112,9 +138,18 @@ static int t_evl_start(struct load_thread *t)
     }
     if (c->io.send == evl_tx_send)
         atomic_fetch_add(&t_evl.ring_writes, 1);
-    u8 x = 'x';
-    if (myc_sock_io(c, true, &x, 1) != 1)
-        return b_seterr(&t->err, B_SYSERR, errno, "client %d: write failed", t->id);
+    int id = t->id;
+    u32 seq = t_evl.seq[id]++;
+    size_t len = seq % 5 == 4 ? T_EVL_BIG : T_EVL_SMALL, half = len / 2;
+    u8 req[T_EVL_BIG];
+    for (size_t i = 0; i < len; i++)
+        req[i] = t_evl_byte(id, seq, i);
+    t_evl.want[id] = len;
+    t_evl.got[id] = 0;
+    /* two pieces: on the ring the second joins the first's send while it is in the SQ */
+    if (myc_sock_io(c, true, req, half) != (int)half ||
+        myc_sock_io(c, true, req + half, len - half) != (int)(len - half))
+        return b_seterr(&t->err, B_SYSERR, errno, "client %d: write failed", id);
     return t_evl_step(t);
 }
 
