@@ -623,16 +623,30 @@ grep -q "^Client I/O: io_uring, 8 connections on 2 event loops$" "$w/loop2.run" 
 #    one io_uring_enter per turn of the loop: the system calls say so (strace -c), against
 #    epoll's send and recv per statement
 L=1 loops="event loop"
-strace -f -c -o "$w/ur.strace" $B oltp_point_select $EV --threads=8 --events=2000 --time=0 run >"$w/def.run" 2>&1
-strace -f -c -o "$w/ep.strace" $B oltp_point_select $EV --threads=8 --events=2000 --time=0 --event-backend=epoll run >"$w/ep.run" 2>&1
 calls() { awk -v c="$2" '$NF == c { print $4 }' "$1" | grep . || echo 0; }
-us=$(calls "$w/ur.strace" sendto) ur=$(calls "$w/ur.strace" recvfrom) ue=$(calls "$w/ur.strace" io_uring_enter)
-es=$(calls "$w/ep.strace" sendto) er=$(calls "$w/ep.strace" recvfrom)
-echo "oltp: 2000 point selects, 8 connections: io_uring: sendto $us recvfrom $ur io_uring_enter $ue; epoll: sendto $es recvfrom $er"
-grep -q "^Client I/O: io_uring, 8 connections on $L $loops$" "$w/def.run" && grep -q "transactions: *2000 " "$w/def.run" &&
-    grep -q "^Client I/O: epoll, 8 connections on $L $loops$" "$w/ep.run" && grep -q "transactions: *2000 " "$w/ep.run" &&
-    [ $((us + ur)) -le 200 ] && [ "$ue" -ge 1 ] && [ "$ue" -lt 2000 ] && [ "$es" -ge 2000 ] && [ "$er" -ge 2000 ] &&
-    ok || { bad "the default: loops on io_uring, its system calls (wanted sendto+recvfrom <= 200, io_uring_enter 1..1999; epoll >= 2000 each)"; head -12 "$w/def.run"; }
+sockio() { # sockio STRACE: the socket reads and writes of every kind
+    n=0; for c in read write readv writev sendto recvfrom sendmsg recvmsg; do n=$((n + $(calls "$1" $c))); done; echo $n
+}
+#    (where strace may not trace, io_uring is refused or the kernel predates multishot
+#    receives (Linux 6.0: the ring only polls), it says why and skips; a failure under CI)
+why=""
+strace -f -o /dev/null true 2>/dev/null || why="strace cannot trace here"
+$B oltp_point_select $EV --threads=1 --events=1 --time=0 run >"$w/ur1.run" 2>&1 || why="a one-event run failed: $(head -1 "$w/ur1.run")"
+grep -q "^Client I/O: io_uring, 1 connection on 1 event loop$" "$w/ur1.run" || why="the default's client I/O here: $(grep '^Client I/O' "$w/ur1.run")"
+if [ -n "$why" ] && [ "${CI:-}" != true ]; then
+    echo "oltp: skip: the default's system calls: $why"
+elif [ -n "$why" ]; then
+    bad "the default's system calls: $why"
+else
+    strace -f -c -o "$w/ur.strace" $B oltp_point_select $EV --threads=8 --events=2000 --time=0 run >"$w/def.run" 2>&1
+    strace -f -c -o "$w/ep.strace" $B oltp_point_select $EV --threads=8 --events=2000 --time=0 --event-backend=epoll run >"$w/ep.run" 2>&1
+    us=$(sockio "$w/ur.strace") ue=$(calls "$w/ur.strace" io_uring_enter) es=$(sockio "$w/ep.strace")
+    echo "oltp: 2000 point selects, 8 connections: io_uring: socket reads and writes $us, io_uring_enter $ue; epoll: socket reads and writes $es"
+    grep -q "^Client I/O: io_uring, 8 connections on $L $loops$" "$w/def.run" && grep -q "transactions: *2000 " "$w/def.run" &&
+        grep -q "^Client I/O: epoll, 8 connections on $L $loops$" "$w/ep.run" && grep -q "transactions: *2000 " "$w/ep.run" &&
+        [ "$us" -le 200 ] && [ "$ue" -ge 1 ] && [ "$ue" -le 1000 ] && [ "$es" -ge 4000 ] &&
+        ok || { bad "the default: loops on io_uring, its system calls (wanted socket reads and writes <= 200, io_uring_enter 1..1000; epoll >= 4000)"; head -12 "$w/def.run"; }
+fi
 #    fairness: every client's own count (JSON per_thread.events), not the average (fixed by
 #    construction): each of the 8 did a share of the 800 (mean 100), none starved or ran most
 jget() { # jget FILE EXPR: EXPR (python, on d = the result document) of the JSON lines in FILE
@@ -803,12 +817,15 @@ $ROOT -e "CREATE DATABASE IF NOT EXISTS mysqlslap"
 for be in io_uring epoll; do
     strace -f -c -o "$w/slap_$be.strace" $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -q "SELECT 1" -c 8 --number-of-queries=1600 --event-loops=2 --event-backend=$be >"$w/slap_$be.out" 2>&1 || echo "exit $?" >>"$w/slap_$be.out"
 done
-us=$(calls "$w/slap_io_uring.strace" sendto) ur=$(calls "$w/slap_io_uring.strace" recvfrom) ue=$(calls "$w/slap_io_uring.strace" io_uring_enter)
-es=$(calls "$w/slap_epoll.strace" sendto) er=$(calls "$w/slap_epoll.strace" recvfrom)
-echo "oltp: slap, 1600 queries, 8 clients on 2 loops: io_uring: sendto $us recvfrom $ur io_uring_enter $ue; epoll: sendto $es recvfrom $er"
-grep -q "Average number of queries per client: 200" "$w/slap_io_uring.out" && grep -q "Average number of queries per client: 200" "$w/slap_epoll.out" &&
-    [ $((us + ur)) -le 200 ] && [ "$ue" -ge 1 ] && [ "$es" -ge 1600 ] && [ "$er" -ge 1600 ] &&
-    ok || { bad "slap --event-backend=io_uring: sendto+recvfrom $((us + ur)) (wanted <= 200), epoll $es/$er (>= 1600 each)"; cat "$w/slap_io_uring.out"; }
+us=$(sockio "$w/slap_io_uring.strace") ue=$(calls "$w/slap_io_uring.strace" io_uring_enter) es=$(sockio "$w/slap_epoll.strace")
+echo "oltp: slap, 1600 queries, 8 clients on 2 loops: io_uring: socket reads and writes $us, io_uring_enter $ue; epoll: socket reads and writes $es"
+if [ -n "$why" ] && [ "${CI:-}" != true ]; then
+    echo "oltp: skip: slap's system calls: $why"
+else
+    grep -q "Average number of queries per client: 200" "$w/slap_io_uring.out" && grep -q "Average number of queries per client: 200" "$w/slap_epoll.out" &&
+        [ "$us" -le 200 ] && [ "$ue" -ge 1 ] && [ "$es" -ge 3200 ] &&
+        ok || { bad "slap --event-backend=io_uring: socket reads and writes $us (wanted <= 200), epoll $es (>= 3200)"; cat "$w/slap_io_uring.out"; }
+fi
 $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret -q "SELECT 1" --event-backend=io_uring >"$w/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -qxF "bench: slap: --event-backend=io_uring does not apply: no event loop runs (--event-loops=0: a thread per connection)" "$w/out" && ok || { bad "slap --event-backend=io_uring without loops: exit $rc"; cat "$w/out"; }
 if [ -x "$top/tests/noiouring" ]; then
