@@ -992,7 +992,8 @@ static const struct opt_def opt_mysql[] = {
     OPT("event-loops", STR, event_loops_arg, "0", 0, 0, NULL,
         "run the --threads connections of the OLTP workloads (and slap's clients) on this many "
         "event-loop threads (--event-backend); auto: one per 32 connections, at most the usable CPUs; 0: a "
-        "thread per connection, as sysbench (the default, but for the bench persona's OLTP tests: auto)",
+        "thread per connection, as sysbench (the default, but for the bench persona's OLTP tests: auto; the "
+        "sysbench persona: 0 for auto too)",
         NULL, OPT_F_EXT),
     OPT("event-backend", ENUM, event_backend, "auto", 0, 0, "epoll,io_uring,auto",
         "how the event loops move their connections' bytes %C: io_uring (sends and receives "
@@ -12690,9 +12691,9 @@ enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE, EVL_C_LOGIN }; /* ev_sta
 #define EVL_TICK_NS 50000000u    /* the longest sleep of a loop */
 #define EVL_STALL_NS 1000000000u /* a client without progress this long is stepped anyway */
 #define EVL_MAXEV 256            /* epoll events taken per wait */
-#define EVL_RB_SIZE 4096u        /* io_uring: one receive buffer of the loop's pool */
+#define EVL_RB_SIZE 16384u       /* io_uring: one receive buffer of the loop's pool */
 #define EVL_RB_GROUP 0           /* io_uring: the pool's buffer group */
-#define EVL_RB_MAX 1024u         /* io_uring: most buffers in a pool (4 MiB) */
+#define EVL_RB_MAX 1024u         /* io_uring: most buffers in a pool (16 MiB) */
 
 /* What an io_uring completion is about (bits 30-31 of its user_data: evl_udk). */
 enum { EVL_K_POLL, EVL_K_RECV, EVL_K_SEND };
@@ -13084,7 +13085,7 @@ static void evl_tx_close(void *ctx)
         lost |= !keep;
         evl_tx_pop(x);
     }
-    if (lost && x->fd >= 0) /* bytes of a TLS record or a frame gone: the connection with them */
+    if (lost && x->c && x->fd >= 0) /* a TLS record's or a frame's bytes gone: the connection too */
         shutdown(x->fd, SHUT_RDWR);
     struct io_uring_sqe *sqe;
     if (x->rarmed && evl_sq_pending(e, x->rq_seq)) { /* never went: a NOP */
@@ -17531,8 +17532,9 @@ static struct my_conn *slap_ring_conn(struct load_thread *t)
 static const struct wl_def slap_ring_wl = {.name = "slap", .ev_fd = slap_ring_fd,
                                            .ev_sock = slap_ring_sock, .ev_conn = slap_ring_conn};
 
-/* The loop's ring, made by its own thread (the ring's one submitter). false: the run failed. */
-static bool slap_ring_open(struct slap_loop *lp)
+/* The loop's ring, made by its own thread (the ring's one submitter). 0, or the errno of the
+ * failure (nothing left allocated). */
+static int slap_ring_open(struct slap_loop *lp)
 {
     size_t n = (size_t)B_MAX(lp->n, 1);
     lp->ring_thr = aligned_alloc(B_CACHELINE, n * sizeof(struct load_thread));
@@ -17558,10 +17560,18 @@ static bool slap_ring_open(struct slap_loop *lp)
     struct b_err be;
     memset(&be, 0, sizeof(be));
     if (evl_be_open(lp->ring, &be) < 0) {
-        slap_ev_syserr(lp->run, "setting up its io_uring ring", be.sys_errno);
-        return false;
+        for (int i = 0; i < lp->n; i++) {
+            lp->cl[i].ring = NULL;
+            lp->cl[i].ring_t = NULL;
+        }
+        evl_be_close(lp->ring);
+        free(lp->ring);
+        free(lp->ring_thr);
+        lp->ring = NULL;
+        lp->ring_thr = NULL;
+        return be.sys_errno ? be.sys_errno : EINVAL;
     }
-    return true;
+    return 0;
 }
 
 /* Every client off the ring (closed), then the ring. */
@@ -17815,8 +17825,15 @@ static void *slap_loop_main(void *arg)
     struct epoll_event evs[EVL_MAXEV];
     slap_wait_go(run);
     u64 last_scan = clk_now_ns();
-    if (lp->want_ring && !slap_ring_open(lp))
+    int rerr = lp->want_ring ? slap_ring_open(lp) : 0;
+    if (rerr && run->o->event_backend == EVL_BE_URING) {
+        slap_ev_syserr(run, "setting up its io_uring ring", rerr);
         goto out;
+    }
+    if (!lp->ring && (lp->ep = epoll_create1(EPOLL_CLOEXEC)) < 0) { /* epoll (auto's fallback) */
+        slap_ev_syserr(run, "epoll_create1", errno);
+        goto out;
+    }
     for (int i = 0; i < lp->n && !atomic_load(&run->failed); i++)
         slap_ev_run(lp, &lp->cl[i], slap_ev_login(lp, &lp->cl[i]));
     while (lp->live > 0 && !atomic_load(&run->failed) && !atomic_load(&b_stop)) {
@@ -17939,12 +17956,7 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
         lp->retry = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
         lp->again = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
         lp->h = h ? b_xcalloc(1, sizeof(struct hist)) : NULL;
-        lp->lat.min = UINT64_MAX;
-        lp->ep = epoll_create1(EPOLL_CLOEXEC);
-        if (lp->ep < 0) {
-            slap_ev_syserr(run, "epoll_create1", errno);
-            break;
-        }
+        lp->lat.min = UINT64_MAX; /* its ring or epoll set: made by its thread */
         int err = os_thread_start(&lp->tid, (size_t)512 << 10, slap_loop_main, lp);
         if (err) {
             struct b_err e;

@@ -18,8 +18,8 @@ static struct {
     _Atomic int quit;
     _Atomic int mute;        /* this client's requests are never answered (-1: none) */
     _Atomic u64 hold_until;  /* no answers before this (clk_now_ns), 0: none */
-    int reopen;              /* this client replaces its socket every 16th event (-1: none),
-                              * the new one under the old number (a reconnect) */
+    int reopen;              /* this client replaces its socket at 2 events of 16 in a row
+                              * (-1: none), the new one under the old number (a reconnect) */
     u64 timeout_ns;          /* a request unanswered this long fails with B_TIMEOUT */
     u64 start[T_EVL_MAX];    /* when each client's request went out */
     /* each client's bytes go through a my_conn (myc_sock_io: the socket, or with ring set
@@ -125,7 +125,7 @@ static int t_evl_start(struct load_thread *t)
 {
     t_evl.start[t->id] = clk_now_ns();
     struct my_conn *c = &t_evl.conn[t->id];
-    if (t->id == t_evl.reopen && t->done % 16 == 15) {
+    if (t->id == t_evl.reopen && t->done % 16 >= 14) { /* two in a row: see t_evl_reconnect_on */
         int sv[2];
         if (c->io.close) /* as myc_close does before it closes */
             myc_detach(c);
@@ -308,7 +308,10 @@ static int t_evl_rate_stall(void)
 
 /* A client that replaces its socket (a reconnect) under the same descriptor number: the
  * loop registers the new one (ev_sock_gen) and the client keeps its pace, not the stall
- * check's one step a second. */
+ * check's one step a second.
+ * On the ring the second of two reopens in a row comes right after the event's attach, its
+ * receive still in the SQ: that receive must not reach the new socket under the old number
+ * (it would take the answer: the client waits past its 2 s timeout, the run fails). */
 static int t_evl_reconnect_on(const char *be)
 {
     const char *const kv[] = {"threads=4", "event-loops=1", "events=800", "time=0", be, NULL};
@@ -317,6 +320,7 @@ static int t_evl_reconnect_on(const char *be)
     const struct load_snap *sp;
     t_evl_reset();
     t_evl.reopen = 1;
+    t_evl.timeout_ns = 2000000000u;
     T_CHECK(t_opts(&o, kv) == 0);
     u64 t0 = clk_now_ns();
     T_CHECK(t_run(&t_evl_wl, &o, &r, &sp) == 0);
@@ -380,6 +384,57 @@ static int t_evl_unread(void)
     T_CHECK(!myc_unread(&c, pkt, 1));
     c.tls = false;
     myc_close(&c);
+    return 0;
+}
+
+/* evl_tx_close on a loop of its own (one client, a socketpair): a receive still in the SQ
+ * when the socket goes becomes a NOP (submitted later it would reach whatever socket then
+ * has the number); a submitted one is cancelled at once (a blocking call may follow). */
+static int t_evl_tx_close(void)
+{
+    if (!t_evl_uring("evl_tx_close"))
+        return 77;
+    struct load_thread *thr = aligned_alloc(B_CACHELINE, sizeof(struct load_thread));
+    struct load_run r;
+    struct load_loop lp;
+    struct b_err be;
+    int sv[2];
+    T_CHECK(thr != NULL);
+    memset(thr, 0, sizeof(*thr));
+    memset(&r, 0, sizeof(r));
+    memset(&lp, 0, sizeof(lp));
+    memset(&be, 0, sizeof(be));
+    r.w = &t_evl_wl;
+    r.thr = thr;
+    r.nthreads = 1;
+    lp.run = &r;
+    lp.n = 1;
+    struct evl e = {.lp = &lp, .r = &r, .be = EVL_BE_URING, .ep = -1, .u = {.fd = -1}};
+    t_evl.ring = true;
+    T_CHECK(evl_be_open(&e, &be) == B_OK && e.tx != NULL);
+    T_CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0);
+    struct my_conn *c = &t_evl.conn[0];
+    memset(c, 0, sizeof(*c));
+    c->fd = sv[0];
+    c->async = true;
+    thr->ev_fd = sv[0];
+    evl_tx_attach(&e, thr);
+    T_CHECK(c->io.send == evl_tx_send && e.tx[0].rarmed);
+    unsigned rq = e.tx[0].rq_seq;
+    T_CHECK(e.u.sqes[rq & e.u.sq_mask].opcode == IORING_OP_RECV);
+    myc_detach(c);
+    T_CHECK(e.u.sqes[rq & e.u.sq_mask].opcode == IORING_OP_NOP);
+    T_CHECK(c->io.send == NULL && thr->ev_fd == -1);
+    thr->ev_fd = sv[0];
+    evl_tx_attach(&e, thr);
+    T_CHECK(c->io.send == evl_tx_send && uring_submit(&e.u, 0) == B_OK);
+    myc_detach(c);
+    T_CHECK(__atomic_load_n(e.u.sq_head, __ATOMIC_ACQUIRE) == e.u.local_tail);
+    evl_be_close(&e);
+    close(sv[0]);
+    close(sv[1]);
+    free(thr);
+    t_evl.ring = false;
     return 0;
 }
 

@@ -102,6 +102,7 @@ static const struct {
     {"evl_uring_runs", t_evl_uring_runs},
     {"evl_ring_runs", t_evl_ring_runs},
     {"evl_unread", t_evl_unread},
+    {"evl_tx_close", t_evl_tx_close},
     {"evl_connect", t_evl_connect},
     {"evl_connect_stop", t_evl_connect_stop},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
