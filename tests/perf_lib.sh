@@ -92,7 +92,9 @@ echo "$PERF_TMP" >"$W/tmp"
 EOS
 my() { # my [VAR=VALUE...]: runs my.sh with them; its exit status, its log in $w/my.log
     rm -f "$w/my.log" "$w/tmp"
-    env W="$w" PATH="$w/bin:$PATH" "$@" sh "$w/my.sh" "$top" >"$w/out" 2>&1
+    # (a server the caller gave, as run.sh's, is not the one these cases are about)
+    env -u BENCH_MY_PORT -u BENCH_MY_SOCK -u BENCH_MY_HOST -u MY_PORT -u BENCH_MDB_ARGS \
+        W="$w" PATH="$w/bin:$PATH" "$@" sh "$w/my.sh" "$top" >"$w/out" 2>&1
 }
 q="mariadb --no-defaults --skip-ssl -uroot -S"
 drops() { echo "$q $1 -N -B -e DROP DATABASE IF EXISTS d1|$q $1 -N -B -e DROP DATABASE IF EXISTS d2"; }
