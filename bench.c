@@ -238,6 +238,59 @@ BENCH_API void *b_xcalloc(size_t n, size_t size)
     return p;
 }
 
+/*
+ * Spare blocks: memory that connections and event loops give back when they end, for the
+ * next ones to take (b_spare_take) instead of a fresh allocation. mysqlslap's runs open and
+ * close every client's connection at each iteration: with musl's allocator each connection's
+ * receive buffer (grown to MYC_IN_READ by long results) and each loop's receive pool were new
+ * pages every time (mmap, page faults, then munmap: a TLB shootdown on every CPU of a
+ * multi-threaded process). Bounded (B_SPARES blocks, B_SPARE_BYTES in all); the rest is freed.
+ */
+#define B_SPARES 1024
+#define B_SPARE_BYTES ((size_t)64 << 20)
+static struct {
+    pthread_mutex_t mu;
+    void *p[B_SPARES];
+    size_t cap[B_SPARES];
+    int n;
+    size_t bytes;
+} b_spare = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+/* A kept block of lo..hi bytes (its size in *cap), or NULL. */
+static void *b_spare_take(size_t lo, size_t hi, size_t *cap)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&b_spare.mu);
+    for (int i = b_spare.n - 1; i >= 0; i--)
+        if (b_spare.cap[i] >= lo && b_spare.cap[i] <= hi) {
+            p = b_spare.p[i];
+            *cap = b_spare.cap[i];
+            b_spare.bytes -= *cap;
+            b_spare.n--;
+            b_spare.p[i] = b_spare.p[b_spare.n];
+            b_spare.cap[i] = b_spare.cap[b_spare.n];
+            break;
+        }
+    pthread_mutex_unlock(&b_spare.mu);
+    return p;
+}
+
+/* Keep p (cap bytes from malloc) for a b_spare_take, or free it when the spares are full. */
+static void b_spare_give(void *p, size_t cap)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&b_spare.mu);
+    if (b_spare.n < B_SPARES && b_spare.bytes + cap <= B_SPARE_BYTES) {
+        b_spare.p[b_spare.n] = p;
+        b_spare.cap[b_spare.n++] = cap;
+        b_spare.bytes += cap;
+        p = NULL;
+    }
+    pthread_mutex_unlock(&b_spare.mu);
+    free(p);
+}
+
 static char *b_xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -5017,6 +5070,8 @@ static int myc_room(struct my_conn *c, u8 **b, size_t *pos, size_t *len, size_t 
     size_t ncap = *cap ? *cap * 2 : MYC_IN_START;
     while (ncap - *len < need)
         ncap *= 2;
+    if (!*b && ncap <= MYC_IN_READ && (*b = b_spare_take(ncap, MYC_IN_READ, cap)) != NULL)
+        return B_OK; /* a closed connection's buffer (b_spare) */
     u8 *q = realloc(*b, ncap);
     if (!q)
         return b_seterr(&c->err, B_NOMEM, ENOMEM, "out of memory reading from %s", c->target);
@@ -6081,7 +6136,10 @@ static void myc_close(struct my_conn *c)
     c->ai_list = c->ai = NULL;
     c->tls = false;
     c->op = MYC_OP_NONE;
-    free(c->in);
+    if (c->in_cap <= MYC_IN_READ) /* the next connection's (b_spare), as it grew */
+        b_spare_give(c->in, c->in_cap);
+    else
+        free(c->in);
     c->in = NULL;
     c->in_pos = c->in_len = c->in_cap = 0;
     buf_free(&c->out);
@@ -12931,7 +12989,10 @@ static void evl_rb_open(struct evl *e)
     reg.ring_addr = (u64)(uintptr_t)br;
     reg.ring_entries = nb;
     reg.bgid = EVL_RB_GROUP;
-    u8 *rb = malloc((size_t)nb * EVL_RB_SIZE);
+    size_t rbcap = (size_t)nb * EVL_RB_SIZE, got = 0; /* a pool of an earlier loop's size */
+    u8 *rb = b_spare_take(rbcap, rbcap, &got);
+    if (!rb)
+        rb = malloc(rbcap);
     if (!rb || uring_sys_register(e->u.fd, IORING_REGISTER_PBUF_RING, &reg, 1) < 0) {
         free(rb);
         munmap(br, rlen);
@@ -13246,7 +13307,7 @@ static void evl_be_close(struct evl *e)
     if (e->br)
         munmap(e->br, e->nb * sizeof(struct io_uring_buf));
     e->br = NULL;
-    free(e->rb);
+    b_spare_give(e->rb, (size_t)e->nb * EVL_RB_SIZE); /* the kernel has let go with the ring */
     free(e->rb_next);
     free(e->rb_len);
     e->rb = NULL;

@@ -630,3 +630,103 @@ static int t_evl_connect_stop(void)
     t_evl_reset();
     return 0;
 }
+
+/* ---- b_spare: blocks kept for the next connection or loop ---- */
+
+static void t_spare_drain(void)
+{
+    size_t cap;
+    void *p;
+    while ((p = b_spare_take(0, SIZE_MAX, &cap)) != NULL)
+        free(p);
+    b_spare.bytes = 0;
+}
+
+/* A kept block comes back whole and only within the asked range; the spares stay within
+ * B_SPARES blocks and B_SPARE_BYTES (the rest is freed, not kept). */
+static int t_spare_blocks(void)
+{
+    size_t cap = 0;
+    t_spare_drain();
+    void *a = malloc(4096), *b = malloc(16384), *c = malloc(65536);
+    T_CHECK(a && b && c);
+    b_spare_give(a, 4096);
+    b_spare_give(b, 16384);
+    b_spare_give(c, 65536);
+    b_spare_give(NULL, 100); /* nothing */
+    T_CHECK(b_spare.n == 3 && b_spare.bytes == 4096 + 16384 + 65536);
+    T_CHECK(b_spare_take(1 << 20, 1 << 20, &cap) == NULL && b_spare.n == 3);
+    void *got = b_spare_take(8192, 32768, &cap);
+    T_CHECK(got == b && cap == 16384 && b_spare.n == 2 && b_spare.bytes == 4096 + 65536);
+    free(got);
+    got = b_spare_take(65536, 65536, &cap);
+    T_CHECK(got == c && cap == 65536);
+    free(got);
+    t_spare_drain();
+    for (int i = 0; i < B_SPARES + 5; i++)
+        b_spare_give(malloc(64), 64);
+    T_CHECK(b_spare.n == B_SPARES && b_spare.bytes == (size_t)B_SPARES * 64);
+    t_spare_drain();
+    b_spare_give(malloc(1024), B_SPARE_BYTES - 512); /* the cap is what counts */
+    T_CHECK(b_spare.n == 1);
+    b_spare_give(malloc(1024), 1024); /* would pass B_SPARE_BYTES: freed */
+    T_CHECK(b_spare.n == 1 && b_spare.bytes == B_SPARE_BYTES - 512);
+    t_spare_drain();
+    T_CHECK(b_spare.n == 0 && b_spare.bytes == 0);
+    return 0;
+}
+
+/* A closed connection's receive buffer, grown by a long result, is the next connection's
+ * (no fresh pages); one grown past MYC_IN_READ is freed. */
+static int t_spare_myc(void)
+{
+    struct myc_params p;
+    struct my_conn c;
+    memset(&p, 0, sizeof(p));
+    p.host = "127.0.0.1";
+    p.port = 3306;
+    t_spare_drain();
+    myc_init(&c, &p);
+    T_CHECK(myc_room(&c, &c.in, &c.in_pos, &c.in_len, &c.in_cap, 40000) == B_OK);
+    T_CHECK(c.in_cap == MYC_IN_READ);
+    u8 *grown = c.in;
+    myc_close(&c);
+    T_CHECK(c.in == NULL && b_spare.n == 1 && b_spare.bytes == MYC_IN_READ);
+    myc_init(&c, &p);
+    T_CHECK(myc_room(&c, &c.in, &c.in_pos, &c.in_len, &c.in_cap, 2048) == B_OK);
+    T_CHECK(c.in == grown && c.in_cap == MYC_IN_READ && b_spare.n == 0);
+    T_CHECK(myc_room(&c, &c.in, &c.in_pos, &c.in_len, &c.in_cap, 2 * MYC_IN_READ) == B_OK);
+    T_CHECK(c.in_cap > MYC_IN_READ);
+    myc_close(&c);
+    T_CHECK(b_spare.n == 0); /* too big to keep */
+    myc_init(&c, &p); /* nothing kept: a fresh MYC_IN_START buffer */
+    T_CHECK(myc_room(&c, &c.in, &c.in_pos, &c.in_len, &c.in_cap, 100) == B_OK);
+    T_CHECK(c.in_cap == MYC_IN_START);
+    myc_close(&c);
+    t_spare_drain();
+    return 0;
+}
+
+/* A loop's receive pool goes to the spares when its ring closes, and the next loop of the
+ * same size takes it: after two runs one pool is kept, not two. */
+static int t_evl_ring_spare(void)
+{
+    if (!t_evl_uring("evl_ring_spare"))
+        return 77;
+    t_spare_drain();
+    t_evl.ring = true;
+    t_evl.held = 0;
+    size_t pool = 0;
+    for (int run = 0; run < 2; run++) {
+        T_CHECK(t_evl_many_clients_on("event-backend=io_uring") == 0);
+        int pools = 0;
+        for (int i = 0; i < b_spare.n; i++)
+            if (b_spare.cap[i] >= 64 * EVL_RB_SIZE && b_spare.cap[i] % EVL_RB_SIZE == 0)
+                pools++, pool = b_spare.cap[i];
+        T_CHECK(pools == 2); /* two loops, one pool each, the first run's taken again */
+    }
+    T_CHECK(pool == 64 * EVL_RB_SIZE); /* 32 clients a loop: the pool's least */
+    t_evl.ring = false;
+    t_spare_drain();
+    return 0;
+}
