@@ -17172,6 +17172,7 @@ struct slap_run {
     char **keys;                    /* primary keys of t1 (SELECT id from t1) */
     size_t nkeys;
     u64 limit;                      /* queries per client, 0 = one pass */
+    bool ring;                      /* the event loops on io_uring (slap_backend) */
     bool schema_ours;               /* this process created the schema, not dropped since */
     struct my_conn c;               /* the main connection */
     struct myc_conn_params cc;
@@ -17963,6 +17964,31 @@ static int slap_nloops(const struct bench_opts *o, i64 conc)
     return l > 0 ? (int)B_MIN(l, conc) : 0;
 }
 
+/* slap_backend - the event loops' I/O (--event-backend), decided once before anything
+ * reaches the server: io_uring where granted (auto) or asked for; asked for and refused: the
+ * run fails (exit 3, the cause) before a login, a schema or a row. The JSON fact client_io
+ * says which. */
+static int slap_backend(struct slap_run *run)
+{
+    const struct bench_opts *o = run->o;
+    struct b_err ue;
+    memset(&ue, 0, sizeof(ue));
+    run->ring = o->event_backend != EVL_BE_EPOLL && evl_uring_usable(&ue) == B_OK;
+    if (!run->ring && o->event_backend == EVL_BE_URING) {
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        e.rc = ue.rc; /* the JSON error's code and errno: the kernel's refusal */
+        e.sys_errno = ue.sys_errno;
+        b_hint(&e, "use --event-backend=epoll (or auto: io_uring where granted, else epoll)");
+        b_fail(&e, B_EXIT_ENV, "slap: event loops: --event-backend=io_uring: %s", ue.msg);
+        return slap_failed(run, &e);
+    }
+    res_fact_str(run->res, "client_io", "%s%s",
+                 evl_backend_name(run->ring ? EVL_BE_URING : EVL_BE_EPOLL),
+                 run->ring && !evl_rb_kernel_ok() ? " (polls only)" : "");
+    return B_EXIT_OK;
+}
+
 /* slap_clients on nloops event loops: the clients set up, the loops started, released
  * together, joined; *ms from the release to the last one's end. */
 static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct hist *h,
@@ -17975,23 +18001,9 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
     myc_gate_init(&run->gate, 0, (int)B_MIN(conc, (i64)INT_MAX),
                   (int)o->mysql_connect_timeout * 1000 + MYC_SLICE_MS);
     run->go = false;
-    bool ring = false;
-    if (o->event_backend != EVL_BE_EPOLL) { /* io_uring where granted (auto), or asked for */
-        struct b_err ue;
-        memset(&ue, 0, sizeof(ue));
-        ring = evl_uring_usable(&ue) == B_OK;
-        if (!ring && o->event_backend == EVL_BE_URING) {
-            struct b_err e;
-            memset(&e, 0, sizeof(e));
-            b_hint(&e, "use --event-backend=epoll (or auto: io_uring where granted, else epoll)");
-            b_fail(&e, B_EXIT_ENV,
-                   "slap: event loops: --event-backend=io_uring: %s", ue.msg);
-            slap_failed(run, &e);
-        }
-    }
     for (int l = 0; l < nloops; l++) {
         lps[l].ep = -1;
-        lps[l].want_ring = ring;
+        lps[l].want_ring = run->ring; /* slap_backend */
     }
     for (i64 i = 0; i < conc; i++) {
         cl[i].run = run;
@@ -18744,6 +18756,8 @@ BENCH_API int slap_main(struct res *res)
         if ((ex = slap_nofile(&p, &fe)) != B_EXIT_OK)
             slap_failed(&run, &fe);
     }
+    if (ex == B_EXIT_OK && !run.only_print && o->event_loops != 0)
+        ex = slap_backend(&run);
     if (ex == B_EXIT_OK && !run.only_print)
         ex = slap_connect(&run, 0, &run.cc, &run.c, &run.r, NULL);
     if (ex == B_EXIT_OK && !run.only_print) {

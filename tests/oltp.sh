@@ -828,12 +828,27 @@ else
 fi
 $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret -q "SELECT 1" --event-backend=io_uring >"$w/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -qxF "bench: slap: --event-backend=io_uring does not apply: no event loop runs (--event-loops=0: a thread per connection)" "$w/out" && ok || { bad "slap --event-backend=io_uring without loops: exit $rc"; cat "$w/out"; }
+#   the JSON fact client_io says which I/O the loops used, and is absent without loops
+jfacts() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["facts"]; e=d.get("error") or {}; print(d["exit_code"], f.get("client_io", "-"), e.get("code", "-"), e.get("errno_name", "-"))' "$1" 2>/dev/null || echo "no JSON"; }
+slapj() { "$@" slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -q "SELECT 1" --create-schema=mysql -c 4 --format=json; }
+# auto's pick here, as the OLTP header above said it (io_uring, or "(polls only)" below 6.0)
+ring_io=$(sed -n 's/^Client I\/O: \(.*\), 1 connection on 1 event loop$/\1/p' "$w/ur1.run")
+for v in "--event-loops=2|0 $ring_io - -" "--event-loops=2 --event-backend=epoll|0 epoll - -" "--event-loops=0|0 - - -"; do
+    slapj $B ${v%%|*} >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
+    [ "$f" = "${v#*|}" ] && ok || { bad "slap ${v%%|*} --format=json: exit, client_io, error: '$f', wanted '${v#*|}'"; cat "$w/sj.err"; }
+done
 if [ -x "$top/tests/noiouring" ]; then
-    "$top/tests/noiouring" $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -q "SELECT 1" -c 4 --event-loops=2 --event-backend=io_uring >"$w/out" 2>&1; rc=$?
-    [ $rc = 3 ] && grep -qxF "bench: slap: event loops: --event-backend=io_uring: io_uring_setup(2) failed: Operation not permitted (EPERM); refused by a seccomp profile (containers) or by kernel.io_uring_disabled" "$w/out" &&
-        ok || { bad "slap: --event-backend=io_uring refused: exit $rc"; cat "$w/out"; }
+    #   refused before anything reaches the server: no schema made (-a), the kernel's errno
+    "$top/tests/noiouring" $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -a --create-schema=slapref -c 4 --event-loops=2 --event-backend=io_uring >"$w/out" 2>&1; rc=$?
+    n=$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'slapref'")
+    [ $rc = 3 ] && [ "$n" = 0 ] && [ "$(wc -l <"$w/out")" = 2 ] && grep -qxF "bench: slap: event loops: --event-backend=io_uring: io_uring_setup(2) failed: Operation not permitted (EPERM); refused by a seccomp profile (containers) or by kernel.io_uring_disabled" "$w/out" &&
+        ok || { bad "slap: --event-backend=io_uring refused: exit $rc, schema slapref made: $n"; cat "$w/out"; }
+    "$top/tests/noiouring" $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -a --create-schema=slapref -c 4 --event-loops=2 --event-backend=io_uring --format=json >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
+    [ "$f" = "3 - B_UNSUPPORTED EPERM" ] && ok || { bad "slap: --event-backend=io_uring refused, JSON: '$f'"; cat "$w/sj.err"; }
     "$top/tests/noiouring" $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -q "SELECT 1" -c 4 --event-loops=2 >"$w/out" 2>&1; rc=$?
     [ $rc = 0 ] && grep -q "Number of clients running queries: 4" "$w/out" && ok || { bad "slap without io_uring (auto: epoll): exit $rc"; cat "$w/out"; }
+    slapj "$top/tests/noiouring" $B --event-loops=2 >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
+    [ "$f" = "0 epoll - -" ] && ok || { bad "slap without io_uring, JSON: '$f'"; cat "$w/sj.err"; }
 fi
 $ROOT -e "DROP DATABASE IF EXISTS mysqlslap" # made above: slap -a without --create-schema refuses it
 #   too few open files: the line says which limit (ulimit -n) in a hint

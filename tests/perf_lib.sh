@@ -115,6 +115,41 @@ t "perf_mariadb, its server fails to start: exit 1" 1 $?
 t "perf_mariadb, its server fails to start: said, nothing run" \
     "perf: the MariaDB server in $w/top/build/perf-x did not start|start $w/top/build/perf-x 30000 args=--a=1 --b=2 |stop $w/top/build/perf-x" \
     "$(cat "$w/out" "$w/my.log" | tr '\n' '|' | sed 's/|$//')"
+# perf_fit_pool against a fake mariadb client that answers the sizes it is asked and logs the
+# rest: the tables analysed; a pool raised to twice the data in 128 MiB steps on the server
+# the script started, waited for; left and said on a given one; nothing raised when it fits
+cat >"$w/bin/mariadb" <<'EOS'
+#!/bin/sh
+for a; do q=$a; done
+case $q in
+*SUM\(data_length*) echo "$DATA" ;;
+*@@innodb_buffer_pool_size) echo "$POOL" ;;
+*INNODB_BUFFER_POOL_PAGES_TOTAL*) n=$(cat "$W/polls" 2>/dev/null || echo 0); echo $((n + 1)) >"$W/polls"; [ "$n" -ge 2 ] && echo 1 || echo 0 ;;
+*) echo "$q" >>"$W/my.log" ;;
+esac
+EOS
+cat >"$w/fit.sh" <<'EOS'
+. "$1/tests/perf/lib/common.sh"
+perf_my_own=$2 BENCH_MY_SOCK=$W/sock
+perf_fit_pool perf t1 t2
+echo "pool=$perf_pool"
+EOS
+fit() { # fit OWN DATA POOL: the lines said, then the statements logged
+    rm -f "$w/my.log" "$w/polls"
+    W="$w" PATH="$w/bin:$PATH" DATA=$2 POOL=$3 sh "$w/fit.sh" "$top" "$1" 2>&1 | tr '\n' '|'
+    tr '\n' '|' <"$w/my.log" | sed 's/|$//'
+}
+M=1048576
+t "perf_fit_pool: own server, 300 MiB of data in a 128 MiB pool: raised to 640 MiB, waited for" \
+    "dataset: 300 MiB (data + indexes); innodb_buffer_pool_size raised from 128 MiB to 640 MiB|pool=$((640 * M))|ANALYZE TABLE perf.t1, perf.t2|SET GLOBAL innodb_buffer_pool_size = $((640 * M))" \
+    "$(fit 1 $((300 * M)) $((128 * M)))"
+t "perf_fit_pool: the resize waited for (three polls)" 3 "$(cat "$w/polls")"
+t "perf_fit_pool: a given server is left as it is, and said" \
+    "dataset: 300 MiB does NOT fit this server's buffer pool (128 MiB): the runs read from disk (raise innodb_buffer_pool_size, or set TABLE_SIZE lower)|pool=$((128 * M))|ANALYZE TABLE perf.t1, perf.t2" \
+    "$(fit 0 $((300 * M)) $((128 * M)))"
+t "perf_fit_pool: data that fits (three quarters of the pool): nothing raised" \
+    "dataset: 96 MiB (data + indexes), fits the buffer pool (128 MiB)|pool=$((128 * M))|ANALYZE TABLE perf.t1, perf.t2" \
+    "$(fit 1 $((96 * M)) $((128 * M)))"
 for s in "$top"/tests/perf/*.sh; do
     n=${s##*/}
     sh -n "$s"

@@ -27,9 +27,7 @@ LOOPS=${LOOPS:-2}
 perf_mariadb perf-evl-mariadb 33993 --innodb-buffer-pool-size=256M perfevl
 perf_sql "CREATE DATABASE perfevl"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=perfevl --mysql-ssl=off --tables=4 --table-size=${TABLE_SIZE:-100000}"
-# bench runs as `sysbench` (a symlink): the same defaults and tables as sysbench
-mkdir -p "$top/build/perfbin" && ln -sf "$B" "$top/build/perfbin/sysbench"
-BS=$top/build/perfbin/sysbench
+perf_sb_persona # $BS: bench as `sysbench`
 # perf stat counting the client's syscalls and context switches, when this host lets it
 P=""
 if command -v perf >/dev/null 2>&1 &&

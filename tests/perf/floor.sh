@@ -72,10 +72,7 @@ perf_sql "CREATE DATABASE perf;
      CREATE USER IF NOT EXISTS '$U'@'%' IDENTIFIED BY ''; GRANT SELECT ON perf.* TO '$U'@'%'"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=$U --mysql-password= --mysql-db=perf --mysql-ssl=off --tables=4 --table-size=$TS"
 FO="-h 127.0.0.1 -P $BENCH_MY_PORT -u $U -D perf -n 4 -s $TS"
-# bench runs as `sysbench` (a symlink): the same defaults, and the sysbench persona may use the
-# tables sysbench made
-mkdir -p "$top/build/perfbin" && ln -sf "$B" "$top/build/perfbin/sysbench"
-BS=$top/build/perfbin/sysbench
+perf_sb_persona # $BS: bench as `sysbench`
 perf_header floor
 perf_cmd sysbench "$S oltp_point_select $C --threads=N --time=$T run"
 perf_cmd bench "$BS oltp_point_select $C --threads=N --time=$T run  ($BS -> $B)"
@@ -86,27 +83,7 @@ perf_cmd floor_uring "$F $FO -c N -t $T -m uring"
 echo "  (N: $CONNS; TLS off for all; warm-up: one run of ${WARM}s of each client before timing each N)"
 # the tables are made by sysbench as nat (the floor's user may only read them)
 "$S" oltp_point_select $C --mysql-user=nat --mysql-password=secret --threads=4 prepare >/dev/null
-perf_sql "ANALYZE TABLE perf.sbtest1, perf.sbtest2, perf.sbtest3, perf.sbtest4" >/dev/null
-data=$(perf_sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = 'perf'")
-pool=$(perf_sql "SELECT @@innodb_buffer_pool_size")
-mib() { awk -v b="$1" 'BEGIN { printf "%.0f MiB", b / 1048576 }'; }
-if [ "$perf_my_own" = 1 ] && [ "$data" -gt $((pool * 3 / 4)) ]; then
-    want=$(( (data * 2 / 134217728 + 1) * 134217728 ))
-    perf_sql "SET GLOBAL innodb_buffer_pool_size = $want"
-    i=0
-    until [ "$(perf_sql "SELECT (SELECT variable_value FROM information_schema.global_status
-            WHERE variable_name = 'INNODB_BUFFER_POOL_PAGES_TOTAL') * @@innodb_page_size
-            >= 0.9 * $want")" = 1 ]; do
-        i=$((i + 1))
-        [ $i -lt 300 ] || { perf_fail "could not raise innodb_buffer_pool_size to $(mib "$want")"; perf_end; }
-        sleep 0.1
-    done
-    echo "dataset: $(mib "$data") (data + indexes); innodb_buffer_pool_size raised from $(mib "$pool") to $(mib "$want")"
-elif [ "$data" -gt $((pool * 3 / 4)) ]; then
-    echo "dataset: $(mib "$data") does NOT fit this server's buffer pool ($(mib "$pool")): the runs read from disk"
-else
-    echo "dataset: $(mib "$data") (data + indexes), fits the buffer pool ($(mib "$pool"))"
-fi
+perf_fit_pool perf sbtest1 sbtest2 sbtest3 sbtest4
 # counters: "Com_stmt_execute Bytes_sent Bytes_received" of the whole server
 counters() {
     perf_sql "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_stmt_execute', 'Bytes_sent', 'Bytes_received')" |

@@ -41,10 +41,7 @@ command -v python3 >/dev/null || { echo "perf/oltp: python3 (wait4's rusage of a
 perf_mariadb perf-mariadb 33990 "" perf
 perf_sql "CREATE DATABASE perf"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=perf --mysql-ssl=$SSL --tables=4 --table-size=${TABLE_SIZE:-100000}"
-# bench runs as `sysbench` (a symlink): the same defaults, and the sysbench persona may use the
-# tables sysbench made (the bench persona writes only to tables it created)
-mkdir -p "$top/build/perfbin" && ln -sf "$B" "$top/build/perfbin/sysbench"
-BS=$top/build/perfbin/sysbench
+perf_sb_persona # $BS: bench as `sysbench`
 perf_header oltp
 perf_cmd sysbench "$S WORKLOAD $C --threads=N --time=$T run"
 perf_cmd bench "$BS WORKLOAD $C --threads=N --time=$T run  ($BS -> $B)"
@@ -55,29 +52,7 @@ echo "  (WORKLOAD (N): oltp_point_select (8, 64), oltp_read_write (16); TLS: --m
     "warm-up: one run of ${WARM}s of each tool before timing a workload)"
 "$S" oltp_read_write $C --threads=4 prepare >/dev/null
 # the dataset (data + indexes) against the buffer pool
-perf_sql "ANALYZE TABLE perf.sbtest1, perf.sbtest2, perf.sbtest3, perf.sbtest4" >/dev/null
-data=$(perf_sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = 'perf'")
-pool=$(perf_sql "SELECT @@innodb_buffer_pool_size")
-mib() { awk -v b="$1" 'BEGIN { printf "%.0f MiB", b / 1048576 }'; }
-if [ "$perf_my_own" = 1 ] && [ "$data" -gt $((pool * 3 / 4)) ]; then
-    want=$(( (data * 2 / 134217728 + 1) * 134217728 ))
-    perf_sql "SET GLOBAL innodb_buffer_pool_size = $want"
-    # the resize may finish in the background: wait until the pages are there
-    i=0
-    until [ "$(perf_sql "SELECT (SELECT variable_value FROM information_schema.global_status
-            WHERE variable_name = 'INNODB_BUFFER_POOL_PAGES_TOTAL') * @@innodb_page_size
-            >= 0.9 * $want")" = 1 ]; do
-        i=$((i + 1))
-        [ $i -lt 300 ] || { perf_fail "could not raise innodb_buffer_pool_size to $(mib "$want")"; perf_end; }
-        sleep 0.1
-    done
-    echo "dataset: $(mib "$data") (data + indexes); innodb_buffer_pool_size raised from $(mib "$pool") to $(mib "$want")"
-    pool=$want
-elif [ "$data" -gt $((pool * 3 / 4)) ]; then
-    echo "dataset: $(mib "$data") does NOT fit this server's buffer pool ($(mib "$pool")): the runs read from disk (raise innodb_buffer_pool_size, or set TABLE_SIZE lower)"
-else
-    echo "dataset: $(mib "$data") (data + indexes), fits the buffer pool ($(mib "$pool"))"
-fi
+perf_fit_pool perf sbtest1 sbtest2 sbtest3 sbtest4
 # rusage OUT CMD...: runs CMD (stdout+stderr to OUT); prints "CPU-s CTXSW" of it, all its
 # threads (wait4's rusage: user+sys seconds, voluntary+involuntary context switches)
 rusage() {

@@ -141,6 +141,50 @@ perf_end() {
     exit 0
 }
 
+# perf_sb_persona: BS, bench as `sysbench` (a symlink in build/perfbin to $B): sysbench's
+# defaults, and the sysbench persona may use the tables sysbench made (the bench persona
+# writes only to tables it created)
+# shellcheck disable=SC2034,SC2154 # BS, top and B: the sourcing script's
+perf_sb_persona() {
+    mkdir -p "$top/build/perfbin" && ln -sf "$B" "$top/build/perfbin/sysbench"
+    BS=$top/build/perfbin/sysbench
+}
+
+# perf_mib BYTES: "N MiB"
+perf_mib() { awk -v b="$1" 'BEGIN { printf "%.0f MiB", b / 1048576 }'; }
+
+# perf_fit_pool SCHEMA TABLE...: the tables analysed, then their data and indexes against the
+# buffer pool (a run that reads from disk times the disk, not the client): on the server
+# perf_mariadb started, innodb_buffer_pool_size raised to twice the data (128 MiB steps) and
+# waited for (the resize may finish in the background); on a given server, said that the runs
+# read from disk. One line on stdout; perf_pool is the pool's size after.
+perf_fit_pool() {
+    _pf_db=$1 _pf_t=""
+    shift
+    for _pf_x in "$@"; do _pf_t="$_pf_t${_pf_t:+, }$_pf_db.$_pf_x"; done
+    perf_sql "ANALYZE TABLE $_pf_t" >/dev/null
+    _pf_data=$(perf_sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = '$_pf_db'")
+    perf_pool=$(perf_sql "SELECT @@innodb_buffer_pool_size")
+    if [ "$_pf_data" -le $((perf_pool * 3 / 4)) ]; then
+        echo "dataset: $(perf_mib "$_pf_data") (data + indexes), fits the buffer pool ($(perf_mib "$perf_pool"))"
+    elif [ "$perf_my_own" = 1 ]; then
+        _pf_want=$(( (_pf_data * 2 / 134217728 + 1) * 134217728 ))
+        perf_sql "SET GLOBAL innodb_buffer_pool_size = $_pf_want"
+        _pf_i=0
+        until [ "$(perf_sql "SELECT (SELECT variable_value FROM information_schema.global_status
+                WHERE variable_name = 'INNODB_BUFFER_POOL_PAGES_TOTAL') * @@innodb_page_size
+                >= 0.9 * $_pf_want")" = 1 ]; do
+            _pf_i=$((_pf_i + 1))
+            [ $_pf_i -lt 300 ] || { perf_fail "could not raise innodb_buffer_pool_size to $(perf_mib "$_pf_want")"; perf_end; }
+            sleep 0.1
+        done
+        echo "dataset: $(perf_mib "$_pf_data") (data + indexes); innodb_buffer_pool_size raised from $(perf_mib "$perf_pool") to $(perf_mib "$_pf_want")"
+        perf_pool=$_pf_want
+    else
+        echo "dataset: $(perf_mib "$_pf_data") does NOT fit this server's buffer pool ($(perf_mib "$perf_pool")): the runs read from disk (raise innodb_buffer_pool_size, or set TABLE_SIZE lower)"
+    fi
+}
+
 perf_sql() {
     mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"
 }
