@@ -28,6 +28,11 @@
  * Output (stdout), in sysbench's words so that the scripts that parse sysbench read it:
  *     transactions:                        N (R per sec.)
  * Build: gcc -O2 -std=c11 -o floor tests/perf/floor.c  (Linux UAPI headers >= 6.0)
+ * With -q SQL it is mysqlslap's --query floor instead: per transaction one COM_QUERY of SQL
+ * (a SELECT of one column and one row, checked as above: column count, definition, EOF, one
+ * text row, EOF), nothing prepared.
+ * With -e N the run ends after N / CONNS transactions on each connection (mysqlslap's
+ * share of --number-of-queries, the remainder dropped), or at -t if that comes first.
  * Limitations: TCP only, no TLS, no password, MariaDB (CACHE_METADATA is asked for only
  * where the server offers it); CONNS <= 256.
  */
@@ -63,6 +68,7 @@ typedef uint64_t u64;
 #define FL_IN_CAP 4096           /* per-connection bytes not yet parsed */
 #define FL_STALL_NS 10000000000LL /* no response for this long: the run fails */
 #define FL_IO_TIMEOUT_S 10       /* socket timeouts while logging in and preparing */
+#define FL_SQL_MAX 120           /* -q: the longest statement */
 
 /* capability flags (protocol.md; MySQL's CLIENT_*, MariaDB's extended ones) */
 #define FL_CAP_MYSQL 0x1u
@@ -87,7 +93,7 @@ struct fl_conn {
     int fd;
     u32 stmt[FL_MAX_TABLES + 1]; /* statement id per table (1-based) */
     bool typed[FL_MAX_TABLES + 1]; /* the parameter types were sent for this statement */
-    u8 req[2][32];               /* two request buffers: io_uring may hold the last send */
+    u8 req[2][FL_SQL_MAX + 8];   /* two request buffers: io_uring may hold the last send */
     int req_cur;                 /* which of req the last request went out from */
     int sends_in_flight;         /* io_uring sends not yet completed */
     u8 in[FL_IN_CAP];            /* response bytes received and not yet parsed */
@@ -97,6 +103,7 @@ struct fl_conn {
     int cols_left;               /* column definitions still to come */
     int rows;                    /* rows of this response */
     u64 done;                    /* transactions completed */
+    u64 limit;                   /* -e: this connection's share (0: no limit) */
     int64_t last_ns;             /* when the last request went out */
 };
 
@@ -109,11 +116,14 @@ struct fl_opts {
     enum fl_mode mode;
     u64 seed;
     bool no_meta_cache; /* -M: do not ask for CACHE_METADATA (for tests of that path) */
+    const char *sql;    /* -q: COM_QUERY of this instead of the prepared point select */
+    u64 events;         /* -e: transactions in all (0: until -t) */
 };
 
 static struct fl_conn *fl_conns;
 static struct fl_opts fl_o;
 static bool fl_meta_cache; /* CACHE_METADATA was negotiated (the same on every connection) */
+static int fl_left;        /* connections that have not reached their -e share */
 
 /* fl_fail - the one-line reason, then exit 1: a measurement that went wrong is no result */
 __attribute__((noreturn, format(printf, 1, 2))) static void fl_fail(const char *fmt, ...)
@@ -424,11 +434,17 @@ static u32 fl_prepare(int fd, int table)
  */
 static const u8 *fl_request(struct fl_conn *c, size_t *len)
 {
-    u32 table = fl_rnd_uniform(1, (u32)fl_o.tables);
-    u32 id = fl_rnd_special(1, fl_o.table_size);
     c->req_cur ^= 1;
     u8 *r = c->req[c->req_cur], *p = r + 4;
     size_t n = 0;
+    if (fl_o.sql) { /* -q: COM_QUERY, the statement's text */
+        p[n++] = 0x03;
+        memcpy(p + n, fl_o.sql, strlen(fl_o.sql));
+        n += strlen(fl_o.sql);
+        goto framed;
+    }
+    u32 table = fl_rnd_uniform(1, (u32)fl_o.tables);
+    u32 id = fl_rnd_special(1, fl_o.table_size);
     p[n++] = 0x17;
     fl_put32(p + n, c->stmt[table]);
     n += 4;
@@ -446,6 +462,7 @@ static const u8 *fl_request(struct fl_conn *c, size_t *len)
     fl_put32(p + n, id);
     fl_put32(p + n + 4, 0);
     n += 8;
+framed:
     r[0] = (u8)n;
     r[1] = 0;
     r[2] = 0;
@@ -470,6 +487,7 @@ static bool fl_packet(struct fl_conn *c, const u8 *p, size_t len)
     fl_check_err(p, len, "execute");
     switch (c->rstate) {
     case FL_R_COUNT:
+        /* (text results too: MariaDB adds the metadata flag wherever CACHE_METADATA is on) */
         if (len != (fl_meta_cache ? 2u : 1u) || p[0] != 1 || (fl_meta_cache && p[1] > 1))
             fl_fail("execute: expected a column count of 1, got %zu bytes starting 0x%02x", len,
                     p[0]);
@@ -492,6 +510,12 @@ static bool fl_packet(struct fl_conn *c, const u8 *p, size_t len)
                 fl_fail("execute: %d rows, expected 1 (ids 1..%u must exist in every table)",
                         c->rows, fl_o.table_size);
             return true;
+        }
+        if (fl_o.sql) { /* a text row: NULL (0xfb) or a length < 251 and the value */
+            if (!(len == 1 && p[0] == 0xfb) && (p[0] >= 251 || len != 1u + p[0]))
+                fl_fail("query: a malformed row of %zu bytes", len);
+            c->rows++;
+            return false;
         }
         /* 0x00, null bitmap (offset 2: bit 2 is the column) 0, value length < 251 */
         if (len < 3 || p[0] != 0 || p[1] != 0 || p[2] >= 251 || len != 3u + p[2])
@@ -541,7 +565,7 @@ static bool fl_feed(struct fl_conn *c, const u8 *buf, size_t len)
 static void fl_check_stall(int64_t now)
 {
     for (int i = 0; i < fl_o.conns; i++)
-        if (now - fl_conns[i].last_ns > FL_STALL_NS)
+        if ((!fl_conns[i].limit || fl_conns[i].done < fl_conns[i].limit) && now - fl_conns[i].last_ns > FL_STALL_NS)
             fl_fail("connection %d: no response for %lld s", i, FL_STALL_NS / 1000000000LL);
 }
 
@@ -570,7 +594,7 @@ static void fl_run_epoll(int64_t end_ns)
     u8 buf[16384];
     struct epoll_event evs[FL_MAX_CONNS];
     int64_t now, check_ns = 0;
-    while ((now = fl_now_ns()) < end_ns) {
+    while ((now = fl_now_ns()) < end_ns && fl_left > 0) {
         if (now >= check_ns) {
             fl_check_stall(now);
             check_ns = now + 1000000000LL;
@@ -589,8 +613,10 @@ static void fl_run_epoll(int64_t end_ns)
                     fl_fail("recv: %s",
                             r < 0 ? strerror(errno) : "the server closed the connection");
                 if (fl_feed(c, buf, (size_t)r)) {
-                    c->done++;
-                    fl_send_now(c);
+                    if (++c->done < c->limit || !c->limit)
+                        fl_send_now(c);
+                    else
+                        fl_left--;
                     break;
                 }
             }
@@ -751,8 +777,10 @@ static void fl_cqe(const struct io_uring_cqe *e)
     if (bid >= FL_NBUF || (u32)e->res > FL_BUF_LEN)
         fl_fail("io_uring: buffer %u, %d bytes: out of range", bid, e->res);
     if (fl_feed(c, fl_ring.bufs + (size_t)bid * FL_BUF_LEN, (size_t)e->res)) {
-        c->done++;
-        fl_queue_send(i);
+        if (++c->done < c->limit || !c->limit)
+            fl_queue_send(i);
+        else
+            fl_left--;
     }
     fl_buf_give(bid);
     if (!(e->flags & IORING_CQE_F_MORE))
@@ -768,7 +796,7 @@ static void fl_run_uring(int64_t end_ns)
     }
     int64_t now, check_ns = 0;
     u32 submitted = *fl_ring.sq_tail;
-    while ((now = fl_now_ns()) < end_ns) {
+    while ((now = fl_now_ns()) < end_ns && fl_left > 0) {
         if (now >= check_ns) {
             fl_check_stall(now);
             check_ns = now + 1000000000LL;
@@ -808,7 +836,9 @@ static long fl_num(const char *s, long lo, long hi, const char *what)
 static void fl_usage(void)
 {
     fputs("usage: floor -P PORT -u USER -D DB -c CONNS -t SECS -m epoll|uring\n"
-          "             [-h HOST] [-n TABLES] [-s TABLE_SIZE] [-r SEED] [-M]\n"
+          "             [-h HOST] [-n TABLES] [-s TABLE_SIZE] [-r SEED] [-M] [-q SQL] [-e N]\n"
+          "  -q SQL: COM_QUERY of SQL (one column, one row) instead of the point select\n"
+          "  -e N: end after N / CONNS transactions on each connection (or at -t)\n"
           "  defaults: -h 127.0.0.1 -n 4 -s 100000, the seed from the clock\n"
           "  -M: do not ask for MariaDB's metadata cache (a column definition per result)\n",
           stderr);
@@ -822,7 +852,7 @@ static void fl_args(int argc, char **argv)
     fl_o.seed = (u64)fl_now_ns() ^ (u64)getpid() << 32;
     const char *mode = NULL;
     int opt;
-    while ((opt = getopt(argc, argv, "h:P:u:D:c:t:m:n:s:r:M")) != -1) {
+    while ((opt = getopt(argc, argv, "h:P:u:D:c:t:m:n:s:r:Mq:e:")) != -1) {
         switch (opt) {
         case 'h': fl_o.host = optarg; break;
         case 'P': fl_o.port = optarg; break;
@@ -835,12 +865,16 @@ static void fl_args(int argc, char **argv)
         case 's': fl_o.table_size = (u32)fl_num(optarg, 1, 1000000000, "-s"); break;
         case 'r': fl_o.seed = (u64)fl_num(optarg, 0, 0x7fffffffL, "-r"); break;
         case 'M': fl_o.no_meta_cache = true; break;
+        case 'q': fl_o.sql = optarg; break;
+        case 'e': fl_o.events = (u64)fl_num(optarg, 1, 1000000000, "-e"); break;
         default: fl_usage();
         }
     }
     if (optind != argc || !fl_o.port || !fl_o.user || !fl_o.db || !fl_o.conns || fl_o.secs <= 0 ||
         !mode)
         fl_usage();
+    if (fl_o.sql && (!*fl_o.sql || strlen(fl_o.sql) > FL_SQL_MAX))
+        fl_fail("-q: a statement of 1..%d bytes", FL_SQL_MAX);
     if (!strcmp(mode, "epoll"))
         fl_o.mode = FL_EPOLL;
     else if (!strcmp(mode, "uring"))
@@ -860,9 +894,15 @@ int main(int argc, char **argv)
         struct fl_conn *c = &fl_conns[i];
         c->fd = fl_connect();
         fl_login(c->fd);
-        for (int t = 1; t <= fl_o.tables; t++)
+        for (int t = 1; !fl_o.sql && t <= fl_o.tables; t++)
             c->stmt[t] = fl_prepare(c->fd, t);
+        c->limit = fl_o.events / (u64)fl_o.conns; /* mysqlslap's division */
     }
+    fl_left = fl_o.conns;
+    for (int i = 0; i < fl_o.conns; i++)
+        if (fl_o.events && !fl_conns[i].limit) /* fewer events than connections */
+            fl_fail("-e %llu: fewer transactions than connections (-c %d)",
+                    (unsigned long long)fl_o.events, fl_o.conns);
     printf("floor: %d connection(s) to %s:%s as %s, %s, metadata cache %s\n", fl_o.conns,
            fl_o.host, fl_o.port, fl_o.user, fl_o.mode == FL_EPOLL ? "epoll" : "io_uring",
            fl_meta_cache ? "on" : "off");
