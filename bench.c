@@ -1045,8 +1045,8 @@ static const struct opt_def opt_mysql[] = {
     OPT("event-loops", STR, event_loops_arg, "0", 0, 0, NULL,
         "run the --threads connections of the OLTP workloads (and slap's clients) on this many "
         "event-loop threads (--event-backend); auto: one per 32 connections, at most the usable CPUs; 0: a "
-        "thread per connection, as sysbench (the default, but for the bench persona's OLTP tests: auto; the "
-        "sysbench persona: 0 for auto too)",
+        "thread per connection, as sysbench and mysqlslap (the default, but for the bench persona's OLTP "
+        "tests and slap: auto; the sysbench persona: 0 for auto too)",
         NULL, OPT_F_EXT),
     OPT("event-backend", ENUM, event_backend, "auto", 0, 0, "epoll,io_uring,auto",
         "how the event loops move their connections' bytes %C: io_uring (sends and receives "
@@ -26259,8 +26259,10 @@ static int cli_event_loops_check(const struct wl_def *w)
 {
     /* --event-loops=auto: -1, the usable CPUs at run time; the sysbench persona keeps
      * sysbench's thread per connection unless given a number (the default is 0) */
-    if (!opts.event_loops_set && opts.persona == B_BENCH && w->ev_start)
-    { /* the bench persona's OLTP tests: auto (measured: tests/perf/oltp.sh) */
+    if (!opts.event_loops_set && opts.persona == B_BENCH &&
+        (w->ev_start || w->command == slap_main))
+    { /* the bench persona's OLTP tests and slap: auto (measured: tests/perf/oltp.sh,
+       * tests/perf/slap.sh); as mysqlslap, bench keeps a thread per client */
         free(opts.event_loops_arg);
         opts.event_loops_arg = b_xstrdup("auto");
     }

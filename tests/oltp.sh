@@ -826,17 +826,21 @@ else
         [ "$us" -le 200 ] && [ "$ue" -ge 1 ] && [ "$es" -ge 3200 ] &&
         ok || { bad "slap --event-backend=io_uring: socket reads and writes $us (wanted <= 200), epoll $es (>= 3200)"; cat "$w/slap_io_uring.out"; }
 fi
-$B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret -q "SELECT 1" --event-backend=io_uring >"$w/out" 2>&1; rc=$?
+$B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret -q "SELECT 1" --event-loops=0 --event-backend=io_uring >"$w/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -qxF "bench: slap: --event-backend=io_uring does not apply: no event loop runs (--event-loops=0: a thread per connection)" "$w/out" && ok || { bad "slap --event-backend=io_uring without loops: exit $rc"; cat "$w/out"; }
 #   the JSON fact client_io says which I/O the loops used, and is absent without loops
 jfacts() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["facts"]; e=d.get("error") or {}; print(d["exit_code"], f.get("client_io", "-"), e.get("code", "-"), e.get("errno_name", "-"))' "$1" 2>/dev/null || echo "no JSON"; }
 slapj() { "$@" slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -q "SELECT 1" --create-schema=mysql -c 4 --format=json; }
 # auto's pick here, as the OLTP header above said it (io_uring, or "(polls only)" below 6.0)
 ring_io=$(sed -n 's/^Client I\/O: \(.*\), 1 connection on 1 event loop$/\1/p' "$w/ur1.run")
-for v in "--event-loops=2|0 $ring_io - -" "--event-loops=2 --event-backend=epoll|0 epoll - -" "--event-loops=0|0 - - -"; do
+#   (bench slap defaults to --event-loops=auto; as mariadb-slap bench keeps a thread per client)
+ln -sf "$B" "$w/mariadb-slap"
+for v in "--event-loops=2|0 $ring_io - -" "--event-loops=2 --event-backend=epoll|0 epoll - -" "--event-loops=0|0 - - -" "|0 $ring_io - -"; do
     slapj $B ${v%%|*} >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
     [ "$f" = "${v#*|}" ] && ok || { bad "slap ${v%%|*} --format=json: exit, client_io, error: '$f', wanted '${v#*|}'"; cat "$w/sj.err"; }
 done
+"$w/mariadb-slap" --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -q "SELECT 1" --create-schema=mysql -c 4 --format=json >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
+[ "$f" = "0 - - -" ] && ok || { bad "mariadb-slap persona: a thread per client, wanted no client_io: '$f'"; cat "$w/sj.err"; }
 if [ -x "$top/tests/noiouring" ]; then
     #   refused before anything reaches the server: no schema made (-a), the kernel's errno
     "$top/tests/noiouring" $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -a --create-schema=slapref -c 4 --event-loops=2 --event-backend=io_uring >"$w/out" 2>&1; rc=$?
