@@ -6,7 +6,7 @@
 # its own, --concurrency=50 --number-of-queries=20000). Fair by construction: TCP to
 # 127.0.0.1, the same user, TLS off for both (--skip-ssl), the same schema names, runs
 # alternating (ABBA), REPS times (default 5). bench runs its clients on event loops
-# (--event-loops=LOOPS, default nproc; LOOPS=0: a thread per client, as mariadb-slap).
+# (--event-loops=LOOPS, default auto, bench slap's own; LOOPS=0: a thread per client, as mariadb-slap).
 # Figures: wall seconds of the whole command and client CPU seconds (user+sys of the client
 # process). Goals (issue 12): client CPU <= 0.2x mariadb-slap's, wall <= 1.0x.
 # The --query run has a third client, the floor (tests/perf/floor.c -q: nothing but the
@@ -44,7 +44,7 @@ perf_sql "CREATE DATABASE perfslapq;
      INSERT INTO t SELECT seq, CONCAT('row', seq) FROM seq_1_to_1000;
      CREATE USER IF NOT EXISTS '$U'@'%' IDENTIFIED BY ''; GRANT SELECT ON perfslapq.* TO '$U'@'%'"
 C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl"
-L="--event-loops=${LOOPS:-$(nproc)}"
+L="--event-loops=${LOOPS:-auto}"
 AUTO="-a --concurrency=50,100 --number-of-queries=1000 --iterations=3 --create-schema=perfslap"
 perf_header slap
 perf_cmd mariadb-slap "$S $C {AUTO | QUERY}"
