@@ -256,6 +256,15 @@ static struct {
     size_t bytes;
 } b_spare = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define B_SPARE_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define B_SPARE_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else /* a kept block is not to be touched: the sanitizer builds say so when it is */
+#define B_SPARE_POISON(p, n) ((void)(p), (void)(n))
+#define B_SPARE_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 /* A kept block of lo..hi bytes (its size in *cap), or NULL. */
 static void *b_spare_take(size_t lo, size_t hi, size_t *cap)
 {
@@ -269,6 +278,7 @@ static void *b_spare_take(size_t lo, size_t hi, size_t *cap)
             b_spare.n--;
             b_spare.p[i] = b_spare.p[b_spare.n];
             b_spare.cap[i] = b_spare.cap[b_spare.n];
+            B_SPARE_UNPOISON(p, *cap);
             break;
         }
     pthread_mutex_unlock(&b_spare.mu);
@@ -281,7 +291,11 @@ static void b_spare_give(void *p, size_t cap)
     if (!p)
         return;
     pthread_mutex_lock(&b_spare.mu);
+    for (int i = 0; i < b_spare.n; i++)
+        if (b_spare.p[i] == p) /* given twice (a bug): kept once, never two owners */
+            b_die("internal error: a block of %zu bytes given back twice", cap);
     if (b_spare.n < B_SPARES && b_spare.bytes + cap <= B_SPARE_BYTES) {
+        B_SPARE_POISON(p, cap);
         b_spare.p[b_spare.n] = p;
         b_spare.cap[b_spare.n++] = cap;
         b_spare.bytes += cap;
@@ -13256,6 +13270,8 @@ static void evl_tx_close(void *ctx)
  */
 static void evl_tx_attach(struct evl *e, struct load_thread *t)
 {
+    if (!e->tx) /* the ring only polls (evl_rb_open: an old kernel, no pool) */
+        return;
     u32 idx = (u32)(t->id - e->lp->first);
     struct evl_tx *x = &e->tx[idx];
     struct my_conn *c = e->r->w->ev_conn(t);
@@ -13387,7 +13403,9 @@ static void evl_be_close(struct evl *e)
     if (e->br)
         munmap(e->br, e->nb * sizeof(struct io_uring_buf));
     e->br = NULL;
-    b_spare_give(e->rb, (size_t)e->nb * EVL_RB_SIZE); /* the kernel has let go with the ring */
+    /* closing the ring cancelled its receives, which complete (cancelled) without writing
+     * into the pool; the pool is as free as free() made it before */
+    b_spare_give(e->rb, (size_t)e->nb * EVL_RB_SIZE);
     free(e->rb_next);
     free(e->rb_len);
     e->rb = NULL;
@@ -16765,8 +16783,9 @@ static const struct opt_def opt_slap[] = {
     OPT("commit", INT, slap_commit, "0", 0, 1e9, NULL, "COMMIT every N statements", NULL,
         OPT_F_EXT),
     OPT("concurrency", STR, slap_concurrency, "1", 0, 0, NULL,
-        "-c: clients, a list run in turn (1,10,50); a thread each (at most 4096) or on "
-        "--event-loops (at most 65536)", NULL,
+        "-c: clients, a list run in turn (1,10,50); on --event-loops (at most 65536; bench "
+        "slap's default: auto) or a thread each (--event-loops=0, as mysqlslap: at most 4096)",
+        NULL,
         OPT_F_EXT),
     OPT("create", STR, slap_create, "", 0, 0, NULL, "create statements: SQL text or a file",
         NULL, OPT_F_EXT),
@@ -17238,6 +17257,10 @@ static u64 slap_limit(const struct bench_opts *o, const struct slap_plan *p, i64
 
 /* ---- the run: the main connection, the schema, the clients ---- */
 
+#define SLAP_IO_URING 1 /* sends and receives on the ring */
+#define SLAP_IO_POLLS 2 /* the ring polls only (evl_rb_open: an old kernel, no pool) */
+#define SLAP_IO_EPOLL 4 /* epoll: asked for, or auto's fallback when a ring failed */
+
 struct slap_run {
     struct res *res;                /* for res_say */
     const struct bench_opts *o;
@@ -17253,6 +17276,7 @@ struct slap_run {
     size_t nkeys;
     u64 limit;                      /* queries per client, 0 = one pass */
     bool ring;                      /* the event loops on io_uring (slap_backend) */
+    _Atomic int io_used;            /* SLAP_IO_*: what the loops got (slap_io_fact) */
     bool schema_ours;               /* this process created the schema, not dropped since */
     struct my_conn c;               /* the main connection */
     struct myc_conn_params cc;
@@ -17976,6 +18000,9 @@ static void *slap_loop_main(void *arg)
         slap_ev_syserr(run, "epoll_create1", errno);
         goto out;
     }
+    /* what this loop really got, for the fact client_io (slap_io_fact) */
+    atomic_fetch_or(&run->io_used, !lp->ring ? SLAP_IO_EPOLL
+                                   : lp->ring->tx ? SLAP_IO_URING : SLAP_IO_POLLS);
     for (int i = 0; i < lp->n && !atomic_load(&run->failed); i++)
         slap_ev_run(lp, &lp->cl[i], slap_ev_login(lp, &lp->cl[i]));
     while (lp->live > 0 && !atomic_load(&run->failed) && !atomic_load(&b_stop)) {
@@ -18042,6 +18069,20 @@ static int slap_nloops(const struct bench_opts *o, i64 conc)
 {
     i64 l = o->event_loops < 0 ? (i64)load_auto_loops(conc) : o->event_loops;
     return l > 0 ? (int)B_MIN(l, conc) : 0;
+}
+
+/* slap_io_fact - the fact client_io as the loops ran (a list if they differed); before
+ * any loop ran, what slap_backend decided stays. */
+static void slap_io_fact(struct slap_run *run)
+{
+    static const char *const names[] = {"io_uring", "io_uring (polls only)", "epoll"};
+    int used = atomic_load(&run->io_used);
+    char v[64] = "";
+    for (int i = 0; i < 3; i++)
+        if (used & (1 << i))
+            snprintf(v + strlen(v), sizeof(v) - strlen(v), "%s%s", *v ? ", " : "", names[i]);
+    if (*v)
+        res_fact_str(run->res, "client_io", "%s", v);
 }
 
 /* slap_backend - the event loops' I/O (--event-backend), decided once before anything
@@ -18870,6 +18911,7 @@ BENCH_API int slap_main(struct res *res)
             buf_free(&q);
         }
     }
+    slap_io_fact(&run);
     if (run.only_print)
         res_fact_str(res, "statements", "%s", run.out.p ? run.out.p : "");
     res->complete = ex == B_EXIT_OK;

@@ -841,6 +841,17 @@ for v in "--event-loops=2|0 $ring_io - -" "--event-loops=2 --event-backend=epoll
 done
 "$w/mariadb-slap" --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -q "SELECT 1" --create-schema=mysql -c 4 --format=json >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
 [ "$f" = "0 - - -" ] && ok || { bad "mariadb-slap persona: a thread per client, wanted no client_io: '$f'"; cat "$w/sj.err"; }
+#   a ring without its sends and receives (a kernel that says it is older than 6.0: setarch
+#   --uname-2.6) polls only: slap (its default loops) and the OLTP tests run and say so
+if setarch x86_64 --uname-2.6 true 2>/dev/null; then
+    slapj setarch x86_64 --uname-2.6 $B >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
+    [ "$f" = "0 io_uring (polls only) - -" ] && ok || { bad "slap, a pre-6.0 kernel: '$f'"; cat "$w/sj.err"; }
+    setarch x86_64 --uname-2.6 $B oltp_point_select $EV --threads=4 --events=200 --time=0 --format=json run >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
+    [ "$f" = "0 io_uring (polls only) - -" ] && ok || { bad "oltp, a pre-6.0 kernel: '$f'"; cat "$w/sj.err"; }
+else
+    [ "${CI:-}" != true ] || bad "setarch --uname-2.6 does not run here"
+    echo "oltp: skip: setarch --uname-2.6 does not run here (the polls-only ring untested)"
+fi
 if [ -x "$top/tests/noiouring" ]; then
     #   refused before anything reaches the server: no schema made (-a), the kernel's errno
     "$top/tests/noiouring" $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -a --create-schema=slapref -c 4 --event-loops=2 --event-backend=io_uring >"$w/out" 2>&1; rc=$?
@@ -849,6 +860,12 @@ if [ -x "$top/tests/noiouring" ]; then
         ok || { bad "slap: --event-backend=io_uring refused: exit $rc, schema slapref made: $n"; cat "$w/out"; }
     "$top/tests/noiouring" $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -a --create-schema=slapref -c 4 --event-loops=2 --event-backend=io_uring --format=json >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
     [ "$f" = "3 - B_UNSUPPORTED EPERM" ] && ok || { bad "slap: --event-backend=io_uring refused, JSON: '$f'"; cat "$w/sj.err"; }
+    #   ... and before any login: against a port where nobody listens the refusal still
+    #   comes first, not the connection's failure
+    cp=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    "$top/tests/noiouring" $B slap --no-defaults -h 127.0.0.1 -P "$cp" -u nat -psecret --skip-ssl -a -c 4 --event-loops=2 --event-backend=io_uring >"$w/out" 2>&1; rc=$?
+    [ $rc = 3 ] && grep -q "^bench: slap: event loops: --event-backend=io_uring: io_uring_setup(2) failed" "$w/out" && ! grep -q "Connection refused\|connect to" "$w/out" &&
+        ok || { bad "slap: --event-backend=io_uring refused before the login: exit $rc"; cat "$w/out"; }
     "$top/tests/noiouring" $B slap --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -q "SELECT 1" -c 4 --event-loops=2 >"$w/out" 2>&1; rc=$?
     [ $rc = 0 ] && grep -q "Number of clients running queries: 4" "$w/out" && ok || { bad "slap without io_uring (auto: epoll): exit $rc"; cat "$w/out"; }
     slapj "$top/tests/noiouring" $B --event-loops=2 >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")

@@ -124,6 +124,7 @@ for a; do q=$a; done
 case $q in
 *SUM\(data_length*) echo "$DATA" ;;
 *@@innodb_buffer_pool_size) echo "$POOL" ;;
+*mysql.user*) echo "${USERS:-0}" ;;
 *INNODB_BUFFER_POOL_PAGES_TOTAL*) n=$(cat "$W/polls" 2>/dev/null || echo 0); echo $((n + 1)) >"$W/polls"; [ "$n" -ge 2 ] && echo 1 || echo 0 ;;
 *) echo "$q" >>"$W/my.log" ;;
 esac
@@ -150,6 +151,23 @@ t "perf_fit_pool: a given server is left as it is, and said" \
 t "perf_fit_pool: data that fits (three quarters of the pool): nothing raised" \
     "dataset: 96 MiB (data + indexes), fits the buffer pool (128 MiB)|pool=$((128 * M))|ANALYZE TABLE perf.t1, perf.t2" \
     "$(fit 1 $((96 * M)) $((128 * M)))"
+# perf_user: a new account made, granted, and dropped on exit; an account that exists is
+# someone's: refused (exit 1), neither used nor dropped
+cat >"$w/user.sh" <<'EOS'
+. "$1/tests/perf/lib/common.sh"
+BENCH_MY_SOCK=$W/sock
+trap _perf_my_end EXIT
+perf_user pu "SELECT ON d.*"
+echo "made" >>"$W/my.log"
+EOS
+rm -f "$w/my.log"
+W="$w" PATH="$w/bin:$PATH" sh "$w/user.sh" "$top" >"$w/out" 2>&1
+t "perf_user: made, granted, dropped on exit" "0|CREATE USER 'pu'@'127.0.0.1' IDENTIFIED BY ''|GRANT SELECT ON d.* TO 'pu'@'127.0.0.1'|made|DROP USER 'pu'@'127.0.0.1'" \
+    "$?|$(tr '\n' '|' <"$w/my.log" | sed 's/|$//')"
+rm -f "$w/my.log"
+W="$w" PATH="$w/bin:$PATH" USERS=1 sh "$w/user.sh" "$top" >"$w/out" 2>&1
+t "perf_user: an account that exists: exit 1, said, not dropped" "1|perf: the account 'pu'@'127.0.0.1' exists on this server: not ours to use or drop|" \
+    "$?|$(cat "$w/out")|$(cat "$w/my.log" 2>/dev/null)"
 for s in "$top"/tests/perf/*.sh; do
     n=${s##*/}
     sh -n "$s"

@@ -715,6 +715,15 @@ static int t_spare_myc(void)
     T_CHECK(c.in_cap > MYC_IN_READ);
     myc_close(&c);
     T_CHECK(b_spare.n == 0); /* too big to keep */
+    u8 *small = malloc(4096); /* kept, but smaller than what the next one needs: not taken */
+    T_CHECK(small != NULL);
+    b_spare_give(small, 4096);
+    myc_init(&c, &p);
+    T_CHECK(myc_room(&c, &c.in, &c.in_pos, &c.in_len, &c.in_cap, 40000) == B_OK);
+    T_CHECK(c.in != small && c.in_cap >= 40000 && b_spare.n == 1);
+    myc_close(&c); /* its 64 KiB kept too */
+    T_CHECK(b_spare.n == 2);
+    t_spare_drain();
     myc_init(&c, &p); /* nothing kept: a fresh MYC_IN_START buffer */
     T_CHECK(myc_room(&c, &c.in, &c.in_pos, &c.in_len, &c.in_cap, 100) == B_OK);
     T_CHECK(c.in_cap == MYC_IN_START);

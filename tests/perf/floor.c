@@ -30,7 +30,7 @@
  * Build: gcc -O2 -std=c11 -o floor tests/perf/floor.c  (Linux UAPI headers >= 6.0)
  * With -q SQL it is mysqlslap's --query floor instead: per transaction one COM_QUERY of SQL
  * (a SELECT of one column and one row, checked as above: column count, definition, EOF, one
- * text row, EOF), nothing prepared.
+ * text row of at most FL_PKT_MAX bytes, EOF), nothing prepared; failures name "query".
  * With -e N the run ends after N / CONNS transactions on each connection (mysqlslap's
  * share of --number-of-queries, the remainder dropped), or at -t if that comes first.
  * Limitations: TCP only, no TLS, no password, MariaDB (CACHE_METADATA is asked for only
@@ -124,6 +124,7 @@ static struct fl_conn *fl_conns;
 static struct fl_opts fl_o;
 static bool fl_meta_cache; /* CACHE_METADATA was negotiated (the same on every connection) */
 static int fl_left;        /* connections that have not reached their -e share */
+#define FL_WHAT (fl_o.sql ? "query" : "execute") /* what a failure line names */
 
 /* fl_fail - the one-line reason, then exit 1: a measurement that went wrong is no result */
 __attribute__((noreturn, format(printf, 1, 2))) static void fl_fail(const char *fmt, ...)
@@ -489,14 +490,14 @@ static bool fl_packet(struct fl_conn *c, const u8 *p, size_t len)
     case FL_R_COUNT:
         /* (text results too: MariaDB adds the metadata flag wherever CACHE_METADATA is on) */
         if (len != (fl_meta_cache ? 2u : 1u) || p[0] != 1 || (fl_meta_cache && p[1] > 1))
-            fl_fail("execute: expected a column count of 1, got %zu bytes starting 0x%02x", len,
+            fl_fail("%s: expected a column count of 1, got %zu bytes starting 0x%02x", FL_WHAT, len,
                     p[0]);
         c->cols_left = !fl_meta_cache || p[1] ? 1 : 0;
         c->rstate = c->cols_left ? FL_R_COLDEF : FL_R_EOF1;
         return false;
     case FL_R_COLDEF:
         if (len < 4 || memcmp(p, "\x03" "def", 4))
-            fl_fail("execute: expected a column definition (catalog 'def')");
+            fl_fail("%s: expected a column definition (catalog 'def')", FL_WHAT);
         c->rstate = FL_R_EOF1;
         return false;
     case FL_R_EOF1:
@@ -507,23 +508,26 @@ static bool fl_packet(struct fl_conn *c, const u8 *p, size_t len)
         if (p[0] == 0xfe) {
             fl_check_eof(p, len, "execute");
             if (c->rows != 1)
-                fl_fail("execute: %d rows, expected 1 (ids 1..%u must exist in every table)",
-                        c->rows, fl_o.table_size);
+                fl_fail(fl_o.sql ? "%s: %d rows, expected 1 (-q: a statement of one row)"
+                                 : "%s: %d rows, expected 1 (ids 1..%u must exist in every table)",
+                        FL_WHAT, c->rows, fl_o.table_size);
             return true;
         }
-        if (fl_o.sql) { /* a text row: NULL (0xfb) or a length < 251 and the value */
-            if (!(len == 1 && p[0] == 0xfb) && (p[0] >= 251 || len != 1u + p[0]))
+        if (fl_o.sql) { /* a text row: NULL (0xfb), or a length-encoded value, all of it */
+            size_t vl = p[0] < 251 ? 1u + p[0] : p[0] == 0xfc && len >= 3 ? 3u + fl_le16(p + 1)
+                      : p[0] == 0xfd && len >= 4 ? 4u + fl_le24(p + 1) : 0;
+            if (!(len == 1 && p[0] == 0xfb) && vl != len)
                 fl_fail("query: a malformed row of %zu bytes", len);
             c->rows++;
             return false;
         }
         /* 0x00, null bitmap (offset 2: bit 2 is the column) 0, value length < 251 */
         if (len < 3 || p[0] != 0 || p[1] != 0 || p[2] >= 251 || len != 3u + p[2])
-            fl_fail("execute: a malformed row of %zu bytes", len);
+            fl_fail("%s: a malformed row of %zu bytes", FL_WHAT, len);
         c->rows++;
         return false;
     }
-    fl_fail("execute: bad state");
+    fl_fail("%s: bad state", FL_WHAT);
 }
 
 /*
@@ -533,20 +537,20 @@ static bool fl_packet(struct fl_conn *c, const u8 *p, size_t len)
 static bool fl_feed(struct fl_conn *c, const u8 *buf, size_t len)
 {
     if (len > sizeof c->in - c->in_len)
-        fl_fail("execute: a response of more than %zu bytes", sizeof c->in);
+        fl_fail("%s: a response of more than %zu bytes", FL_WHAT, sizeof c->in);
     memcpy(c->in + c->in_len, buf, len);
     c->in_len += len;
     size_t off = 0;
     bool end = false;
     while (c->in_len - off >= 4) {
         if (end)
-            fl_fail("execute: %zu byte(s) after the end of the response", c->in_len - off);
+            fl_fail("%s: %zu byte(s) after the end of the response", FL_WHAT, c->in_len - off);
         const u8 *h = c->in + off;
         size_t plen = fl_le24(h);
         if (plen > FL_PKT_MAX)
-            fl_fail("execute: a packet of %zu bytes, more than %d", plen, FL_PKT_MAX);
+            fl_fail("%s: a packet of %zu bytes, more than %d", FL_WHAT, plen, FL_PKT_MAX);
         if (h[3] != c->seq)
-            fl_fail("execute: packet sequence %u, expected %u", h[3], c->seq);
+            fl_fail("%s: packet sequence %u, expected %u", FL_WHAT, h[3], c->seq);
         if (c->in_len - off < 4 + plen)
             break;
         c->seq = (u8)(c->seq + 1);
@@ -554,7 +558,7 @@ static bool fl_feed(struct fl_conn *c, const u8 *buf, size_t len)
         off += 4 + plen;
     }
     if (end && off != c->in_len)
-        fl_fail("execute: %zu byte(s) after the end of the response", c->in_len - off);
+        fl_fail("%s: %zu byte(s) after the end of the response", FL_WHAT, c->in_len - off);
     memmove(c->in, c->in + off, c->in_len - off);
     c->in_len -= off;
     return end;
@@ -917,5 +921,8 @@ int main(int argc, char **argv)
         total += fl_conns[i].done;
     printf("    transactions:                        %llu (%.2f per sec.)\n",
            (unsigned long long)total, (double)total / el);
+    if (fl_o.events && fl_left > 0) /* -t came first: no measurement of -e transactions */
+        fl_fail("-e %llu: %llu transactions done in -t %.0f s",
+                (unsigned long long)fl_o.events, (unsigned long long)total, fl_o.secs);
     return 0;
 }

@@ -63,13 +63,8 @@ done
 # on any exit: the perf database and the floor's user dropped, the server this script
 # started stopped
 perf_mariadb perf-floor-mariadb 33994 "" perf
-floor_end() {
-    [ -z "${BENCH_MY_SOCK:-}" ] || perf_sql "DROP USER IF EXISTS '$U'@'%'" >/dev/null 2>&1 || true
-    _perf_my_end
-}
-trap floor_end EXIT
-perf_sql "CREATE DATABASE perf;
-     CREATE USER IF NOT EXISTS '$U'@'%' IDENTIFIED BY ''; GRANT SELECT ON perf.* TO '$U'@'%'"
+perf_sql "CREATE DATABASE perf"
+perf_user "$U" "SELECT ON perf.*"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=$U --mysql-password= --mysql-db=perf --mysql-ssl=off --tables=4 --table-size=$TS"
 FO="-h 127.0.0.1 -P $BENCH_MY_PORT -u $U -D perf -n 4 -s $TS"
 perf_sb_persona # $BS: bench as `sysbench`

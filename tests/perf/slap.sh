@@ -34,15 +34,10 @@ if command -v "$CC" >/dev/null; then
     F=$top/build/perf-floor/floor
 fi
 U=bench_slap_floor
-slap_end() {
-    [ -z "${BENCH_MY_SOCK:-}" ] || perf_sql "DROP USER IF EXISTS '$U'@'%'" >/dev/null 2>&1 || true
-    _perf_my_end
-}
-trap slap_end EXIT
 perf_sql "CREATE DATABASE perfslapq;
      USE perfslapq; CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(64));
-     INSERT INTO t SELECT seq, CONCAT('row', seq) FROM seq_1_to_1000;
-     CREATE USER IF NOT EXISTS '$U'@'%' IDENTIFIED BY ''; GRANT SELECT ON perfslapq.* TO '$U'@'%'"
+     INSERT INTO t SELECT seq, CONCAT('row', seq) FROM seq_1_to_1000"
+[ -z "$F" ] || perf_user "$U" "SELECT ON perfslapq.*"
 C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl"
 L="--event-loops=${LOOPS:-auto}"
 AUTO="-a --concurrency=50,100 --number-of-queries=1000 --iterations=3 --create-schema=perfslap"

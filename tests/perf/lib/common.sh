@@ -33,6 +33,7 @@ perf_warming=0
 perf_my_own=0
 perf_my_dir=""
 perf_my_dbs=""
+perf_my_users=""
 PERF_TMP=$(mktemp -d)
 trap 'rm -rf "$PERF_TMP"' EXIT
 trap 'exit 130' INT
@@ -163,7 +164,7 @@ perf_fit_pool() {
     shift
     for _pf_x in "$@"; do _pf_t="$_pf_t${_pf_t:+, }$_pf_db.$_pf_x"; done
     perf_sql "ANALYZE TABLE $_pf_t" >/dev/null
-    _pf_data=$(perf_sql "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = '$_pf_db'")
+    _pf_data=$(perf_sql "SELECT COALESCE(SUM(data_length + index_length), 0) FROM information_schema.tables WHERE table_schema = '$_pf_db'")
     perf_pool=$(perf_sql "SELECT @@innodb_buffer_pool_size")
     if [ "$_pf_data" -le $((perf_pool * 3 / 4)) ]; then
         echo "dataset: $(perf_mib "$_pf_data") (data + indexes), fits the buffer pool ($(perf_mib "$perf_pool"))"
@@ -189,6 +190,19 @@ perf_sql() {
     mariadb --no-defaults --skip-ssl -uroot -S "$BENCH_MY_SOCK" -N -B -e "$1"
 }
 
+# perf_user NAME GRANT: NAME@127.0.0.1, no password (for a client that sends none: floor.c),
+# with GRANT ("SELECT ON db.*"); a NAME that exists there is someone's: said, exit 1. Dropped on
+# exit (perf_mariadb's trap), and only that one.
+perf_user() {
+    if [ "$(perf_sql "SELECT COUNT(*) FROM mysql.user WHERE User = '$1' AND Host = '127.0.0.1'")" != 0 ]; then
+        echo "perf: the account '$1'@'127.0.0.1' exists on this server: not ours to use or drop" >&2
+        exit 1
+    fi
+    perf_sql "CREATE USER '$1'@'127.0.0.1' IDENTIFIED BY ''" || exit 1
+    perf_my_users="$perf_my_users $1"
+    perf_sql "GRANT $2 TO '$1'@'127.0.0.1'"
+}
+
 # _perf_my_drop: perf_mariadb's databases dropped, those that exist
 _perf_my_drop() {
     for _perf_db in $perf_my_dbs; do
@@ -199,6 +213,9 @@ _perf_my_drop() {
 # on exit after perf_mariadb: its databases dropped, its own server stopped, PERF_TMP removed
 # shellcheck disable=SC2154 # top: the sourcing script's
 _perf_my_end() {
+    for _perf_u in $perf_my_users; do
+        perf_sql "DROP USER '$_perf_u'@'127.0.0.1'" >/dev/null 2>&1 || true
+    done
     [ -z "${BENCH_MY_SOCK:-}" ] || _perf_my_drop >/dev/null 2>&1 || true
     [ "$perf_my_own" = 0 ] || sh "$top/tests/mariadb.sh" stop "$perf_my_dir"
     rm -rf "$PERF_TMP"
