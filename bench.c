@@ -4691,11 +4691,6 @@ struct myc_io {
      * called, and the transport dropped, before the socket closes and before a blocking
      * call, which uses the socket itself (myc_detach). NULL: a test double (for good). */
     void (*close)(void *ctx);
-    /* optional, the plain protocol only: the next bytes received, read where the transport
-     * keeps them (no copy; NULL when none yet), and consume, which gives back n of them
-     * (all that peek showed, once myc is done with them: myc_unview) */
-    const u8 *(*peek)(void *ctx, size_t *n);
-    void (*consume)(void *ctx, size_t n);
 };
 
 struct my_conn {
@@ -4710,10 +4705,6 @@ struct my_conn {
     struct myc_io io;              /* the transport under TLS; send NULL: the socket */
     u8 *in;                        /* receive buffer (MYC_IN_START, grows for long packets) */
     size_t in_pos, in_len, in_cap; /* unread bytes are in[in_pos..in_len) */
-    size_t in_view;                /* > 0: in is the transport's bytes (myc_io.peek), this
-                                      many, until myc_unview; then in_own is in again */
-    u8 *in_own;
-    size_t in_own_cap;
     struct buf out;                /* framed bytes to send */
     size_t out_off;                /* out.p[out_off..out.len) is not sent yet */
     size_t need;                   /* bytes the packet being read still lacks (a hint) */
@@ -4848,12 +4839,8 @@ static int myc_wait(struct my_conn *c, int fd, short ev)
 
 /* myc_detach - drop a transport that serves the socket for a while (myc_io.close): the
  * socket itself carries the bytes from here on. */
-static int myc_unview(struct my_conn *c);
-
 static void myc_detach(struct my_conn *c)
 {
-    if (myc_unview(c) < 0 && c->fd >= 0) /* unread bytes lost (out of memory): no more use */
-        shutdown(c->fd, SHUT_RDWR);
     void (*close_fn)(void *) = c->io.close;
     void *ctx = c->io.ctx;
     memset(&c->io, 0, sizeof(c->io));
@@ -5123,29 +5110,6 @@ static bool myc_unread(struct my_conn *c, const u8 *p, size_t n)
 
 /* One read from the socket (or TLS) into p[0..n): *got += the bytes read. B_AGAIN with
  * c->want when nothing is there (an operation started with myc_*_start). */
-/* myc_unview - c->in back to c's own buffer after reading in the transport's (myc_fill):
- * the bytes not read yet are copied over, then the transport gets all it showed back. */
-static int myc_unview(struct my_conn *c)
-{
-    if (!c->in_view)
-        return B_OK;
-    const u8 *rest = c->in + c->in_pos;
-    size_t left = c->in_len - c->in_pos, used = c->in_view;
-    int rc = B_OK;
-    c->in = c->in_own;
-    c->in_cap = c->in_own_cap;
-    c->in_pos = c->in_len = 0;
-    c->in_own = NULL;
-    c->in_own_cap = 0;
-    c->in_view = 0;
-    if (left && (rc = myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, left)) == B_OK) {
-        memcpy(c->in, rest, left);
-        c->in_len = left;
-    }
-    c->io.consume(c->io.ctx, used);
-    return rc;
-}
-
 static int myc_recv(struct my_conn *c, u8 *p, size_t n, size_t *got)
 {
     for (;;) {
@@ -5216,24 +5180,8 @@ static int myc_zfill(struct my_conn *c)
 static int myc_fill(struct my_conn *c)
 {
     int rc;
-    if (c->in_view && (rc = myc_unview(c)) < 0)
-        return rc;
     if (c->zlib)
         return myc_zfill(c);
-    if (c->io.peek && !c->tls && c->in_pos == c->in_len) {
-        size_t n = 0; /* the transport's bytes, read where they are */
-        const u8 *v = c->io.peek(c->io.ctx, &n);
-        if (v && n) {
-            c->in_own = c->in;
-            c->in_own_cap = c->in_cap;
-            c->in = (u8 *)(uintptr_t)v; /* read only (myc_read_buffered) until myc_unview */
-            c->in_pos = 0;
-            c->in_len = c->in_cap = c->in_view = n;
-            c->in_full = false;
-            c->rcvd += (u64)n;
-            return B_OK;
-        }
-    }
     size_t need = B_MAX(c->need, (size_t)2048);
     if (c->in_full && c->in_cap < MYC_IN_READ) /* myc_room doubles it (unread bytes kept) */
         need = B_MAX(need, c->in_cap - (c->in_len - c->in_pos) + 1);
@@ -6169,7 +6117,6 @@ static void myc_init(struct my_conn *c, const struct myc_params *p)
 /* myc_close - send COM_QUIT when connected, close, free everything (c is reusable). */
 static void myc_close(struct my_conn *c)
 {
-    (void)myc_unview(c); /* what the transport showed goes back before it lets go */
     bool ringed = c->io.close != NULL;
     if (ringed) /* the loop's ring lets go of the socket first */
         myc_detach(c);
@@ -6521,9 +6468,6 @@ static int myc_simple_state(struct my_conn *c)
 static int myc_end(struct my_conn *c, int rc)
 {
     u8 op = c->op;
-    int urc = myc_unview(c); /* the transport's bytes back to it at once */
-    if (urc < 0 && rc >= 0)
-        rc = urc;
     c->op = MYC_OP_NONE;
     if (op == MYC_OP_CONNECT && rc < 0)
         myc_connect_failed(c);
@@ -13187,29 +13131,6 @@ static int evl_tx_recv(void *ctx, u8 *p, size_t n)
     return MBEDTLS_ERR_SSL_WANT_READ;
 }
 
-/* myc_io.peek: the first received buffer's unread bytes, where the kernel wrote them (NULL
- * when none: myc reads through evl_tx_recv, which says would-block and re-arms). */
-static const u8 *evl_tx_peek(void *ctx, size_t *n)
-{
-    struct evl_tx *x = ctx;
-    if (x->bhead < 0)
-        return NULL;
-    *n = x->e->rb_len[x->bhead] - x->boff;
-    return x->e->rb + (size_t)x->bhead * EVL_RB_SIZE + x->boff;
-}
-
-/* myc_io.consume: myc is done with the n bytes evl_tx_peek showed (all of them): the buffer
- * goes back to the pool. */
-static void evl_tx_consume(void *ctx, size_t n)
-{
-    struct evl_tx *x = ctx;
-    if (x->bhead < 0 || n > x->e->rb_len[x->bhead] - x->boff)
-        return; /* not what peek showed: nothing to give back (cannot happen) */
-    x->boff += (u32)n;
-    if (x->boff == x->e->rb_len[x->bhead])
-        evl_tx_pop(x);
-}
-
 /* myc_io.close: x lets go of its socket (which closes next, or serves a blocking call): a
  * send still in the SQ becomes a NOP, one in the kernel keeps its buffer (an orphan, freed
  * with the ring), the receive is cancelled; what was received and not read goes back to
@@ -13300,8 +13221,7 @@ static void evl_tx_attach(struct evl *e, struct load_thread *t)
         return;
     }
     c->io = (struct myc_io){.send = evl_tx_send, .recv = evl_tx_recv, .ctx = x,
-                            .close = evl_tx_close, .peek = evl_tx_peek,
-                            .consume = evl_tx_consume};
+                            .close = evl_tx_close};
 }
 
 /* A receive's completion for client idx (-1: stale: its buffer goes back). Returns whether

@@ -87,7 +87,7 @@ static int fz_finish(struct my_conn *c, struct fz_io *d, int rc)
 static void fz_session(u8 sel, const u8 *p, size_t n)
 {
     struct fz_io d = {.p = p, .n = n, .chunk = sel & 7u};
-    struct myc_io io = {.send = fz_send, .recv = fz_recv, .ctx = &d};
+    struct myc_io io = {fz_send, fz_recv, &d, NULL};
     struct myc_params prm = {.host = "h", .port = 1, .user = "u", .password = "pw", .db = "d",
                              .ssl_mode = MYC_SSL_DISABLED, .max_packet = 1 << 20,
                              .no_deprecate_eof = (sel & 8) != 0, .multi_statements = true};

@@ -27,7 +27,6 @@ static struct {
     struct my_conn conn[T_EVL_MAX];
     bool ring;               /* ev_conn offers the connections to the loop's ring */
     _Atomic u64 ring_writes; /* requests written while the ring carried them */
-    _Atomic u64 peeked;      /* answer pieces read in place on the ring (evl_tx_peek) */
     int held;                /* connections the ring still held when the run ended */
     u32 seq[T_EVL_MAX];      /* each client's next request number */
     size_t want[T_EVL_MAX], got[T_EVL_MAX]; /* the answer being read: its length, bytes in */
@@ -102,17 +101,6 @@ static int t_evl_step(struct load_thread *t)
 {
     int id = t->id;
     while (t_evl.got[id] < t_evl.want[id]) {
-        struct my_conn *c = &t_evl.conn[id];
-        size_t n = 0;
-        const u8 *v = id % 2 && c->io.peek ? c->io.peek(c->io.ctx, &n) : NULL;
-        if (v) { /* odd clients read on the ring in place (evl_tx_peek), a part at a time */
-            size_t k = B_MIN(B_MIN(n, t_evl.want[id] - t_evl.got[id]), (size_t)1000);
-            memcpy(t_evl.rb[id] + t_evl.got[id], v, k);
-            c->io.consume(c->io.ctx, k);
-            t_evl.got[id] += k;
-            atomic_fetch_add(&t_evl.peeked, 1);
-            continue;
-        }
         int k = myc_sock_io(&t_evl.conn[id], false, t_evl.rb[id] + t_evl.got[id],
                             t_evl.want[id] - t_evl.got[id]);
         if (k > 0) {
@@ -460,12 +448,8 @@ static int t_evl_ring_runs(void)
     t_evl.ring = true;
     t_evl.held = 0;
     atomic_store(&t_evl.ring_writes, 0);
-    atomic_store(&t_evl.peeked, 0);
     T_CHECK(t_evl_many_clients_on("event-backend=io_uring") == 0);
     T_CHECK(atomic_load(&t_evl.ring_writes) >= 2900); /* all but each client's first */
-    /* half the clients read their 1,500 answers in place: each at least once, a big one
-     * (every 5th, T_EVL_BIG bytes) in 1000-byte parts */
-    T_CHECK(atomic_load(&t_evl.peeked) >= 1450);
     T_CHECK(t_evl_timeout_on("event-backend=io_uring") == 0);
     T_CHECK(t_evl_stop_on("event-backend=io_uring") == 0);
     T_CHECK(t_evl_reconnect_on("event-backend=io_uring") == 0);
