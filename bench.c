@@ -26379,6 +26379,10 @@ static int cli_do_test_help(struct cli *c, const struct cli_cmd *k)
     printf("%s options:\n", c->w->name);
     rep_opt_help(c->w->opts, c->w->nopts, cli_persona()->help == CLI_HELP_SYSBENCH);
     printf("\n");
+    if (c->w->command == slap_main && opts.persona == B_BENCH) /* mysqlslap: a thread each */
+        printf("The clients run on event loops (--event-loops=auto; 0: a thread each, as "
+               "mysqlslap) with --event-backend; these and the connection options: "
+               "'bench --help'.\n\n");
     return B_EXIT_OK;
 }
 
