@@ -265,22 +265,25 @@ static struct {
 #define B_SPARE_UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-/* A kept block of lo..hi bytes (its size in *cap), or NULL. */
+/* The smallest kept block of lo..hi bytes (its size in *cap), or NULL. */
 static void *b_spare_take(size_t lo, size_t hi, size_t *cap)
 {
     void *p = NULL;
+    int best = -1;
     pthread_mutex_lock(&b_spare.mu);
     for (int i = b_spare.n - 1; i >= 0; i--)
-        if (b_spare.cap[i] >= lo && b_spare.cap[i] <= hi) {
-            p = b_spare.p[i];
-            *cap = b_spare.cap[i];
-            b_spare.bytes -= *cap;
-            b_spare.n--;
-            b_spare.p[i] = b_spare.p[b_spare.n];
-            b_spare.cap[i] = b_spare.cap[b_spare.n];
-            B_SPARE_UNPOISON(p, *cap);
-            break;
-        }
+        if (b_spare.cap[i] >= lo && b_spare.cap[i] <= hi &&
+            (best < 0 || b_spare.cap[i] < b_spare.cap[best]))
+            best = i;
+    if (best >= 0) {
+        p = b_spare.p[best];
+        *cap = b_spare.cap[best];
+        b_spare.bytes -= *cap;
+        b_spare.n--;
+        b_spare.p[best] = b_spare.p[b_spare.n];
+        b_spare.cap[best] = b_spare.cap[b_spare.n];
+        B_SPARE_UNPOISON(p, *cap);
+    }
     pthread_mutex_unlock(&b_spare.mu);
     return p;
 }

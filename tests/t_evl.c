@@ -659,8 +659,11 @@ static int t_spare_blocks(void)
     void *got = b_spare_take(8192, 32768, &cap);
     T_CHECK(got == b && cap == 16384 && b_spare.n == 2 && b_spare.bytes == 4096 + 65536);
     free(got);
+    got = b_spare_take(1, 65536, &cap); /* the smallest that fits: a point select's 4 KiB */
+    T_CHECK(got == a && cap == 4096 && b_spare.n == 1);
+    free(got);
     got = b_spare_take(65536, 65536, &cap);
-    T_CHECK(got == c && cap == 65536);
+    T_CHECK(got == c && cap == 65536 && b_spare.n == 0 && b_spare.bytes == 0);
     free(got);
     t_spare_drain();
     for (int i = 0; i < B_SPARES + 5; i++)

@@ -621,6 +621,7 @@ static int t_myc_sm_sizes(void)
 {
     struct my_conn c;
     struct t_sm_script s;
+    t_spare_drain(); /* a fresh process's connection: no closed one's buffer kept (b_spare) */
     const struct t_sm_case *k = &t_sm_cases[0];
     T_CHECK(t_sm_load(k->file, &s) == 0);
     struct myc_params p;
