@@ -14,13 +14,23 @@ case ${CI:-} in true | 1) strict=1 ;; *) strict=0 ;; esac
 . "$here/hermetic.sh"
 pass=0 fail=0 skip=0
 run_t0=$(date +%s)
+# A suite's output goes to $lanes/suites/NAME.log, then is shown (a lane that is killed shows the
+# part its current suite wrote: $lanes/LANE.cur names it); a failed suite is named again, with
+# its first failure lines, at the end of the run (CI shows only the run's last lines).
+failed=""
 suite() { # suite NAME CMD...
     name=$1; shift
     echo "== $name"
     t0=$(date +%s)
-    "$@"
+    mkdir -p "$lanes/suites"
+    slog=$lanes/suites/$name.log
+    [ -z "${LANE_NAME:-}" ] || echo "$slog" >"$lanes/$LANE_NAME.cur"
+    "$@" >"$slog" 2>&1
     rc=$?
+    [ -z "${LANE_NAME:-}" ] || rm -f "$lanes/$LANE_NAME.cur"
+    cat "$slog"
     dt="($(($(date +%s) - t0)) s)"
+    [ $rc = 0 ] || { [ $rc = 77 ] && [ $strict = 0 ]; } || failed="$failed $name"
     if [ -n "$(ls -A "$hermetic")" ]; then
         echo "== $name: left files in the test HOME:"; ls -A "$hermetic"; rm -rf "${hermetic:?}"/* "$hermetic"/.[!.]*
     fi
@@ -101,11 +111,13 @@ bg() {
 lane_main() { # in the lane: its pgid and HOME for the parent's cleanup, then the suites
     echo $$ >"$lanes/$1.pgid"
     echo "$hermetic" >"$lanes/$1.home"
+    LANE_NAME=$1
     trap 'rm -rf "$hermetic"' EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
     "$2"
     echo "$pass $fail $skip" >"$lanes/$1.counts"
+    echo "$failed" >"$lanes/$1.failed"
 }
 lane_alive() { # lane_alive PGID: a process of the group is alive (not a zombie: one whose
     # parent died waits for pid 1 to reap it); the lane's group is its session (setsid)
@@ -134,11 +146,23 @@ bg_wait() {
     done
     if [ $timedout = 1 ]; then lane_kill "$1"; else wait "$p"; rm -f "$lanes/$1.pid"; fi
     cat "$lanes/$1.log"
+    cur=$(cat "$lanes/$1.cur" 2>/dev/null) && cat "$cur"
     dt="($(($(date +%s) - t0)) s)"
     if [ $timedout = 1 ]; then
-        fail=$((fail + 1)); echo "== lane $1: FAILED (timed out: killed after LANE_LIMIT=$limit s) $dt"
+        fail=$((fail + 1)) failed="$failed lane-$1"
+        echo "== lane $1: FAILED (timed out: killed after LANE_LIMIT=$limit s) $dt"
     elif read -r p f s <"$lanes/$1.counts"; then pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-    else fail=$((fail + 1)); echo "== lane $1: FAILED (it ended without its counts) $dt"; fi
+        failed="$failed $(cat "$lanes/$1.failed" 2>/dev/null)"
+    else fail=$((fail + 1)) failed="$failed lane-$1"; echo "== lane $1: FAILED (it ended without its counts) $dt"; fi
+}
+failed_summary() { # each failed suite with its first lines that say FAIL (or its last lines)
+    for n in $failed; do
+        l=$lanes/suites/$n.log
+        case $n in lane-*) l=$(cat "$lanes/${n#lane-}.cur" 2>/dev/null) || l=$lanes/${n#lane-}.log ;; esac
+        echo "run: FAILED $n ($l):"
+        { grep -m 4 -E 'FAIL|failed|Error|ERROR|not ok' "$l" 2>/dev/null || tail -n 3 "$l" 2>/dev/null; } |
+            cut -c 1-200 | sed 's/^/    /'
+    done
 }
 # The suites that use none of the suite's MariaDB, its files or ports (multihost has its own
 # server and hosts, mutate-fast and fuzz their build trees) and mostly wait or use one core
@@ -205,5 +229,6 @@ bg asan lane_asan
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
 bg_wait asan
 bg_wait own
+failed_summary
 echo "run: $pass passed, $fail failed, $skip skipped ($(($(date +%s) - run_t0)) s)"
 [ $fail = 0 ]

@@ -15,7 +15,7 @@ lane_src=$me
 lane_ok() { suite fake-ok true; }
 lane_bad() { suite fake-bad sh -c 'echo "fake-bad: its own words"; exit 3'; }
 # a child and a grandchild (sleep in the background of sh) that must die with the lane
-lane_hang() { suite fake-hang sh -c 'sleep 3001 & sleep 3002; wait'; }
+lane_hang() { suite fake-hang sh -c 'echo "fake-hang: before the hang"; sleep 3001 & sleep 3002; wait'; }
 # shellcheck disable=SC2317
 [ -z "$lib" ] || return 0
 
@@ -58,11 +58,16 @@ hpg=$(cat "$lanes/hang.pgid") hhome=$(cat "$lanes/hang.home")
 LANE_LIMIT=2 bg_wait hang >"$lanes/out" 2>&1
 bg_wait bad >>"$lanes/out" 2>&1
 bg_wait ok >>"$lanes/out" 2>&1
+failed_summary >>"$lanes/out" 2>&1
 out="$(cat "$lanes/out")
 counts $pass $fail $skip"
 printf '%s\n' "$out" | sed 's/^/    /'
-case $out in *"== fake-hang"*"== lane hang: FAILED (timed out: killed after LANE_LIMIT=2 s)"*) ;;
-*) no "the hanging lane's log and its timeout are not shown" ;; esac
+case $out in *"== fake-hang"*"fake-hang: before the hang"*"== lane hang: FAILED (timed out: killed after LANE_LIMIT=2 s)"*) ;;
+*) no "the hanging lane's log (its suite's words so far) and its timeout are not shown" ;; esac
+# the summary at the end names each failed suite with its words (CI shows the run's last lines)
+case $out in *"run: FAILED lane-hang ("*"    fake-hang: before the hang"*"run: FAILED fake-bad ("*"    fake-bad: its own words"*"counts"*) ;;
+*) no "the summary does not name the failed suites with their words" ;; esac
+case $out in *"FAILED fake-ok"* | *"FAILED ok"*) no "the summary names a passing suite" ;; esac
 case $out in *"fake-bad: its own words"*"== fake-bad: FAILED (exit 3)"*) ;;
 *) no "the failing lane's log is not shown" ;; esac
 case $out in *"== fake-ok: ok"*) ;; *) no "the passing lane's log is not shown" ;; esac

@@ -247,6 +247,12 @@ if [ $rc = 2 ] && [ ! -s "$w/our" ] && [ "$(head -1 "$w/err")" = "bench: --clien
 #    for other failures (mariadb-slap exits 0 when a client query fails: bench 1, as the
 #    bench persona); compared with Debian's mariadb-slap
 [ -e "$w/mariadb-slap" ] || ln -s "$B" "$w/mariadb-slap"
+#    help: bench slap says where its clients run (event loops by default); as mariadb-slap,
+#    whose clients are a thread each, bench does not say so
+line="The clients run on event loops (--event-loops=auto; 0: a thread each, as mysqlslap) with --event-backend; these and the connection options: 'bench --help'."
+"$B" slap help >"$w/help" 2>&1; "$w/mariadb-slap" --help >"$w/phelp" 2>&1
+[ "$(grep -cxF "$line" "$w/help")" = 1 ] && [ "$(grep -c 'event loops' "$w/phelp")" = 0 ] &&
+    grep -q -- '--concurrency=STRING' "$w/phelp" && ok || bad "help: the clients' line in bench slap help only"
 v=$("$w/mariadb-slap" -V); vr=$(mariadb-slap -V)
 if [ "$(echo "$v" | sed -E 's/Distrib .*, for [^ ]+ \(/Distrib D, for S (/')" = "$(echo "$vr" | sed -E 's/Distrib .*, for [^ ]+ \(/Distrib D, for S (/')" ] && echo "$v" | grep -q "Distrib bench-"; then ok; else bad "-V: '$v' vs '$vr'"; fi
 for a in "--nosuch" "--nosuch=1" "-Z" "--concurrency" "-a -c" "-h" "a b c" "--iterations=-1 -a"; do
