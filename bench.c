@@ -1007,6 +1007,11 @@ static const struct opt_def opt_mysql[] = {
     OPT("mysql-host", LIST, mysql_host, "localhost", 0, 0, NULL, "MySQL server host", NULL, 0),
     OPT("mysql-port", LIST, mysql_port, "3306", 0, 0, NULL, "MySQL server port", NULL, 0),
     OPT("mysql-socket", LIST, mysql_socket, "", 0, 0, NULL, "MySQL socket", NULL, OPT_F_NODEF),
+    OPT("mysql-protocol", ENUM, mysql_protocol, "auto", 0, 0, "auto,tcp,socket",
+        "how host localhost is reached: tcp, socket (the local server's unix socket), or auto: "
+        "the socket, but TCP when a port is given on the command line and no socket (as the "
+        "MariaDB clients; the sysbench persona: the socket, as sysbench)",
+        NULL, OPT_F_EXT),
     OPT("mysql-user", STR, mysql_user, "sbtest", 0, 0, NULL, "MySQL user", NULL, 0),
     OPT("mysql-password", STR, mysql_password, "", 0, 0, NULL, "MySQL password", NULL, 0),
     OPT("mysql-db", STR, mysql_db, "sbtest", 0, 0, NULL, "MySQL database name", NULL, 0),
@@ -4623,12 +4628,16 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
 
 enum { MYC_SSL_DISABLED, MYC_SSL_PREFERRED, MYC_SSL_REQUIRED, MYC_SSL_VERIFY_CA,
        MYC_SSL_VERIFY_IDENTITY };
+/* --mysql-protocol (the order of its choices in the option table) */
+enum { MYC_PROTO_AUTO, MYC_PROTO_TCP, MYC_PROTO_SOCKET };
 
 /* Connection parameters, from the options (cli_) or a test. */
 struct myc_params {
     const char *host;          /* name or address; ignored with socket */
     unsigned port;             /* TCP port */
     const char *socket;        /* unix socket path, or NULL */
+    bool socket_default;       /* socket is the local server's default (host localhost), not
+                                  one given: sysbench's FATAL line then names host and port */
     const char *user, *password, *db; /* db may be NULL or "" */
     int ssl_mode;              /* MYC_SSL_*; -1 = default (PREFERRED over TCP, off on a socket) */
     const char *ssl_ca, *ssl_cert, *ssl_key, *server_pubkey; /* files, or NULL */
@@ -7271,10 +7280,14 @@ static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
         return B_INVALID;
     }
     p->port = (unsigned)pv;
-    if (*o->mysql_socket)
+    if (o->mysql_protocol == MYC_PROTO_TCP)
+        ; /* TCP to every host, localhost too, whatever --mysql-socket says (as the client) */
+    else if (*o->mysql_socket)
         myc_list_item(o->mysql_socket, idx, cc->socket, sizeof(cc->socket));
-    else if (!strcmp(cc->host, "localhost")) {
-        /* as the mysql client: localhost means the local server's unix socket */
+    else if (!strcmp(cc->host, "localhost") || o->mysql_protocol == MYC_PROTO_SOCKET) {
+        /* as the mysql client: localhost means the local server's unix socket; --protocol=
+         * socket without a socket: the first that exists, else the first (its connect fails
+         * with ENOENT, named) */
         static const char *const paths[] = {"/run/mysqld/mysqld.sock",
                                             "/var/run/mysqld/mysqld.sock", "/tmp/mysql.sock"};
         for (size_t i = 0; i < countof(paths); i++)
@@ -7282,6 +7295,9 @@ static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
                 snprintf(cc->socket, sizeof(cc->socket), "%s", paths[i]);
                 break;
             }
+        if (!cc->socket[0] && o->mysql_protocol == MYC_PROTO_SOCKET)
+            snprintf(cc->socket, sizeof(cc->socket), "%s", paths[0]);
+        p->socket_default = cc->socket[0] != 0;
     }
     /* as the mysql client: --ssl-ca means VERIFY_CA unless --ssl-mode asks for less */
     if (*o->ssl_ca && ((p->ssl_mode == -1 && !cc->socket[0]) || p->ssl_mode == MYC_SSL_REQUIRED))
@@ -7329,9 +7345,10 @@ static int myc_conn_error(const char *what, const struct my_conn *c, const struc
 {
     double ms = (double)c->connect_ns / 1e6;
     char where[PATH_MAX + 64];
+    bool sock = p->socket && !p->socket_default; /* sysbench names the socket it was given */
     myc_fmt(where, sizeof(where), "FATAL: unable to connect to MySQL server on %s '%s'%s%.0u, "
-             "aborting...\n", p->socket ? "socket" : "host", p->socket ? p->socket : p->host,
-             p->socket ? "" : ", port ", p->socket ? 0u : p->port);
+             "aborting...\n", sock ? "socket" : "host", sock ? p->socket : p->host,
+             sock ? "" : ", port ", sock ? 0u : p->port);
     e->rc = c->err.rc ? c->err.rc : B_SYSERR;
     e->sys_errno = c->err.sys_errno;
     e->hint[0] = 0;
@@ -14952,7 +14969,17 @@ static int oltp_connect_failed(struct load_thread *t, int rc, unsigned tries, st
             snprintf(msg, sizeof(msg), "%.480s (%u attempts)", ot->c.err.msg, tries);
         else
             snprintf(msg, sizeof(msg), "%s", ot->c.err.msg);
-        oltp_sb_fatal(&t->err, "unable to connect to MySQL server: %s", msg);
+        if (g) { /* sysbench's lines of a failed thread_init, Lua frames included */
+            struct b_err ce;
+            memset(&ce, 0, sizeof(ce));
+            (void)myc_conn_error("oltp", &ot->c, &ot->cp, &ce);
+            b_fail_sb(&t->err, 1, B_EXIT_FAIL,
+                      "%.1200sFATAL: `thread_init' function failed: "
+                      "/usr/share/sysbench/oltp_common.lua:349: connection creation failed\n"
+                      "FATAL: Thread initialization failed!\n",
+                      ce.sb);
+        } else
+            oltp_sb_fatal(&t->err, "unable to connect to MySQL server: %s", msg);
         b_seterr(&t->err, rc, ot->c.err.sys_errno, "%s", msg);
         if (rc == B_SERVER && ot->c.srv_code == 1040)
             snprintf(t->err.hint, sizeof(t->err.hint),
@@ -18932,9 +18959,12 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
                 slap_push(&v, &n, b_xstrdup("--ssl-mode=DISABLED"));
             else if (!strcmp(nm, "ssl") && !eq)
                 slap_push(&v, &n, b_xstrdup("--ssl-mode=PREFERRED"));
-            else if (!strcmp(nm, "protocol")) { /* tcp/socket follow from -h / -S */
-                if (!eq)
-                    i++;
+            else if (!strcmp(nm, "protocol")) { /* the client's: --mysql-protocol */
+                if (!eq && i + 1 >= argc) {
+                    *bad = a;
+                    break;
+                }
+                slap_push(&v, &n, slap_fmt("--protocol=%s", eq ? eq + 1 : argv[++i]));
             } else if (!strcmp(nm, "help") && forced)
                 help = true;
             else if (!strncmp(nm, "skip-", 5) && !eq &&
@@ -25032,10 +25062,44 @@ static int cli_apply(struct cli *c, bool *late)
     return B_EXIT_OK;
 }
 
+/* a is --NAME or --NAME=... ('_' for '-' allowed, as the option parser takes it) */
+static bool cli_arg_is(const char *a, const char *name)
+{
+    if (a[0] != '-' || a[1] != '-')
+        return false;
+    a += 2;
+    for (; *name; a++, name++)
+        if (*a != *name && !(*a == '_' && *name == '-'))
+            return false;
+    return !*a || *a == '=';
+}
+
+/*
+ * --mysql-protocol=auto: as the MariaDB clients since 10.6 (mariadb, mariadb-slap), a port
+ * given on the command line (-P, --port, --mysql-port) with no socket given there means TCP,
+ * to host localhost too: `-h localhost -P 3307` reaches the server on port 3307, not the one
+ * on the local socket. A port from an option file does not. The sysbench persona keeps
+ * sysbench 1.0.20's rule (its client library's): localhost is the socket, whatever the port.
+ */
+static void cli_protocol(const struct cli *c, struct bench_opts *o)
+{
+    if (o->mysql_protocol != MYC_PROTO_AUTO || o->sb_behaviour)
+        return;
+    bool port = false, sock = false;
+    for (int i = 0; i < c->nargs; i++)
+        if (!c->from[i]) {
+            port |= cli_arg_is(c->args[i], "mysql-port");
+            sock |= cli_arg_is(c->args[i], "mysql-socket");
+        }
+    if (port && !sock)
+        o->mysql_protocol = MYC_PROTO_TCP;
+}
+
 /* Derived settings and cross-option checks; all before any work. */
 static int cli_derive(struct cli *c)
 {
     struct bench_opts *o = &opts;
+    cli_protocol(c, o);
     /* deprecated aliases win when set to a non-default value (sysbench 1.0 rule) */
     static const struct {
         const char *old, *neu;
@@ -25273,6 +25337,20 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
                 buf_printf(mem, "--mysql-compression-algorithms=%s%c", v, 0);
             else
                 buf_printf(mem, "--mysql-compression=on%c", 0);
+            continue;
+        }
+        if (!strncmp(a, "--protocol", 10) && (a[10] == '=' || !a[10])) {
+            /* the client's --protocol=TCP|SOCKET (any case): --mysql-protocol */
+            const char *v = a[10] ? a + 11 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v) {
+                *bad = a;
+                break;
+            }
+            offs[n] = mem->len;
+            isnew[n++] = 1;
+            buf_printf(mem, "--mysql-protocol=%s%c", v, 0);
+            for (size_t j = offs[n - 1] + 17; mem->p[j]; j++)
+                mem->p[j] = (char)tolower((unsigned char)mem->p[j]);
             continue;
         }
         if (a[0] == '-' && a[1] && a[1] != '-') {

@@ -314,6 +314,8 @@ struct bench_opts {
     char *ssl_key, *server_pubkey, *defaults_file;
     char *mysql_compression_algorithms; /* --mysql-compression-algorithms */
     int db_ps_mode;
+    int mysql_protocol; /* --mysql-protocol: MYC_PROTO_AUTO, _TCP, _SOCKET (cli_ resolves auto
+                           for the bench and mysqlslap personas: cli_protocol) */
     bool db_debug, mysql_ssl, mysql_compression, mysql_debug, mysql_dry_run, no_defaults;
     i64 mysql_connect_timeout, mysql_io_timeout;
     i64 event_loops; /* --event-loops: 0 = a thread per connection, -1 = auto (usable CPUs) */

@@ -115,18 +115,20 @@ expect config-1500-entries 0 "Prime numbers limit: 2499" \
     "$B" --config-file="$work/many.cfg" cpu --events=1 --time=0 run
 
 # ---- secrets: out of /proc/PID/cmdline during a run; a mistyped option shows its name only ----
-port=$((34300 + $$ % 100))
+# (a port the kernel picks: a fixed one may be someone else's)
 python3 -c '
-import socket, sys, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
-open(sys.argv[2], "w").close()          # listening
+import os, socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0)); s.listen(8)
+open(sys.argv[1] + ".tmp", "w").write("%d\n" % s.getsockname()[1])
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])   # listening, on that port
 conns = []
 while True:
     c, _ = s.accept(); conns.append(c)   # accept and never answer
-' $port "$work/listening" &
+' "$work/listening" &
 lpid=$!
-i=0; while [ ! -f "$work/listening" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while [ ! -s "$work/listening" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+port=$(cat "$work/listening")
 for pw in "-pSEKRET1" "--password=SEKRET1" "--mysql-password=SEKRET1"; do
     "$B" ping --no-defaults -h 127.0.0.1 -P $port -u u "$pw" --mysql-connect-timeout=4 >/dev/null 2>&1 &
     bp=$!

@@ -26,7 +26,7 @@ cp -r tests/. "$dir/tree/tests/" && cp -r docs "$dir/tree/" && cp bench.c bench.
 gcc -O1 -Wall -Wextra -o "$dir/tree/tests/noiouring" tests/noiouring.c || exit 2
 
 if [ -z "${BENCH_MY_PORT:-}" ]; then
-    port=${COV_PORT:-$((33100 + $$ % 800))}
+    port=${COV_PORT:-$((25100 + $$ % 800))}
     trap 'sh tests/mariadb.sh stop "$dir/mariadb"' EXIT
     menv=$(sh tests/mariadb.sh start "$dir/mariadb" "$port") || { echo "coverage: the MariaDB test server did not start"; exit 2; }
     eval "$menv"

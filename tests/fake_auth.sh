@@ -16,13 +16,14 @@ openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$w/rsa.pem" 2
 openssl rsa -in "$w/rsa.pem" -pubout -out "$w/rsa.pub" 2>/dev/null
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
 
-port=${FAKE_PORT:-34300}
-start() { # start NAME ARGS... : a fake server on the next port, in $NAME
-    port=$((port + 1)) name=$1
+# each fake server listens on a port the kernel picks (a fixed one may be someone else's) and
+# writes it to $w/NAME.port; taken into $NAME once it is there
+names=""
+start() { # start NAME ARGS... : a fake server, its port in $NAME once started
+    name=$1
     shift
-    python3 "$top/tests/fakemysql.py" --port "$port" --rsa-key "$w/rsa.pem" "$@" 2>"$w/fake.$port.err" &
-    pids="$pids $!"
-    eval "$name=$port"
+    python3 "$top/tests/fakemysql.py" --port-file "$w/$name.port" --rsa-key "$w/rsa.pem" "$@" 2>"$w/fake.$name.err" &
+    pids="$pids $!" names="$names $name"
 }
 start FAST --plugin caching_sha2_password
 start FULL --plugin caching_sha2_password --full
@@ -34,8 +35,11 @@ start NOPW --plugin caching_sha2_password --full --password ""
 start CLEAR --plugin mysql_clear_password --switch
 start CLEARTLS --plugin mysql_clear_password --switch --tls "$w/tls.pem" "$w/tls.key"
 start SILENT --silent
-i=0; until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; do
-    i=$((i + 1)); [ $i -lt 50 ] || { echo "fake_auth: the fake servers did not start"; cat "$w"/fake.*.err; exit 1; }; sleep 0.1; done
+for n in $names; do
+    i=0; until [ -s "$w/$n.port" ]; do
+        i=$((i + 1)); [ $i -lt 100 ] || { echo "fake_auth: the fake server $n did not start"; cat "$w/fake.$n.err"; exit 1; }; sleep 0.1; done
+    eval "$n=$(cat "$w/$n.port")"
+done
 
 pass=0 fail=0
 expect() { # expect 0|1 DESCRIPTION CMD...: the command must succeed (0) or fail (1)

@@ -5,13 +5,14 @@ RSA key request) and sha256_password, plus an AuthSwitchRequest from mysql_nativ
 Its correctness is checked by Debian's independent `mariadb` client (tests/fake_auth.sh)
 before bench is tested against it. Loopback only; serves until killed.
 
-    fakemysql.py --port P --plugin caching_sha2_password|sha256_password
+    fakemysql.py --port P|--port-file F --plugin caching_sha2_password|sha256_password
                  [--full] [--switch] [--tls CERT KEY] --rsa-key KEY.pem
                  --user U --password PW [--hostile MODE] [--stall-after N]
                  [--server-version V] [--log-auth]
 
 Hostile modes (tests/hostile.sh): a server that lies or attacks, to prove the client
-refuses cleanly. --log-auth writes what a real attacker would learn ("fake: nonce HEX",
+refuses cleanly. --port-file F: the server listens on a port the kernel picks (a fixed one may
+be someone else's), then writes it to F (whole: written, then renamed). --log-auth writes what a real attacker would learn ("fake: nonce HEX",
 "fake: auth HEX", "fake: decrypted password") to stderr.
     nparams=N      PREPARE_OK claims N parameters (and sends N definitions)
     flood          answers a query with 16 MiB fragments, forever
@@ -321,7 +322,8 @@ def serve(sock, args, key, pem, ctx):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--port-file")
     ap.add_argument("--plugin", default="caching_sha2_password")
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--switch", action="store_true")
@@ -347,6 +349,10 @@ def main():
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind(("127.0.0.1", args.port))
     ls.listen(16)
+    if args.port_file:
+        with open(args.port_file + ".tmp", "w") as f:
+            f.write("%d\n" % ls.getsockname()[1])
+        os.rename(args.port_file + ".tmp", args.port_file)
     while True:
         s, _ = ls.accept()
         threading.Thread(target=serve, args=(s, args, key, pem, ctx), daemon=True).start()

@@ -24,16 +24,14 @@ keygen=$!
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
 LONGPW=$(python3 -c 'print("p" * 530)')
 
-# below the kernel's ephemeral range (32768-60999 by default): another lane's outgoing
-# connection may hold a port there (a fake server that cannot bind is "Connection refused")
-port=${HOSTILE_PORT:-$((20000 + $$ % 300 * 40))}
-first=$((port + 1))
-start() { # start NAME ARGS... : a fake server on the next port, in $NAME; its log in $w/NAME.log
-    port=$((port + 1)) name=$1
+# every fake server listens on a port the kernel picks (a fixed one may be held by someone
+# else, or by another lane's connection) and writes it to $w/NAME.port; started sets NAME
+names=""
+start() { # start NAME ARGS... : a fake server, its port in $NAME once started; its log in $w/NAME.log
+    name=$1
     shift
-    python3 "$top/tests/fakemysql.py" --port "$port" --rsa-key "$w/rsa.pem" --log-auth "$@" 2>"$w/$name.log" &
-    pids="$pids $!"
-    eval "$name=$port"
+    python3 "$top/tests/fakemysql.py" --port-file "$w/$name.port" --rsa-key "$w/rsa.pem" --log-auth "$@" 2>"$w/$name.log" &
+    pids="$pids $!" names="$names $name"
 }
 start NP40 --plugin caching_sha2_password --hostile nparams=40
 start NP64K --plugin caching_sha2_password --hostile nparams=65535
@@ -56,10 +54,11 @@ start ESCVER --plugin caching_sha2_password --server-version "$(printf '8.0.36-\
 start FAST --plugin caching_sha2_password
 start CLEARTLS --plugin mysql_clear_password --switch --tls "$w/tls.pem" "$w/tls.key"
 for k in adler bomb long seq far; do start Z$k --plugin caching_sha2_password --hostile z:$k; done
-started() { # wait until every server started listens
-    for p in $(seq "$first" "$port"); do
-        i=0; until python3 -c "import socket; socket.create_connection(('127.0.0.1', $p), 1)" 2>/dev/null; do
-            i=$((i + 1)); [ $i -lt 100 ] || { echo "hostile: the fake server on port $p did not start"; cat "$w"/*.log; exit 1; }; sleep 0.1; done
+started() { # wait until every server started listens, and take its port
+    for n in $names; do
+        i=0; until [ -s "$w/$n.port" ]; do
+            i=$((i + 1)); [ $i -lt 100 ] || { echo "hostile: the fake server $n did not start"; cat "$w/$n.log"; exit 1; }; sleep 0.1; done
+        eval "$n=$(cat "$w/$n.port")"
     done
 }
 started

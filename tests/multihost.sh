@@ -56,7 +56,7 @@ done
 NH=${MH_HOSTS:-3}
 mh_up "$w" "$NH" 1 || { bad "the namespace hosts could not be made"; echo "multihost: $pass passed, $fail failed"; exit 1; }
 [ "$MH_NETEM" = none ] || echo "multihost: netem: $MH_NETEM"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=${MH_PORT:-$((27100 + $$ % 800))} # below the ephemeral range (tests/run.sh)
 DBDIR=$w/db
 BENCH_MY_BIND_EXTRA=10.213.0.1 sh "$top/tests/mariadb.sh" start "$DBDIR" "$PORT" >"$w/db.env" ||
     { bad "the test's MariaDB did not start"; echo "multihost: $pass passed, $fail failed"; exit 1; }

@@ -40,8 +40,8 @@ if [ $fast = 0 ]; then
     gcc -O1 -Wall -Wextra -o "$dir/noiouring" tests/noiouring.c || exit 2
 fi
 
-if [ $fast = 0 ] && [ -z "${BENCH_MY_PORT:-}" ]; then
-    port=${MUTATE_PORT:-$((33100 + $$ % 800))}
+if [ -z "${BENCH_MY_PORT:-}" ]; then
+    port=${MUTATE_PORT:-$((25100 + $$ % 800))}
     trap 'sh tests/mariadb.sh stop "$dir/mariadb"' EXIT
     menv=$(sh tests/mariadb.sh start "$dir/mariadb" "$port") || { echo "mutate: FAILED: the MariaDB test server did not start"; exit 2; }
     eval "$menv"

@@ -875,6 +875,58 @@ $ROOT -e "DROP DATABASE IF EXISTS mysqlslap" # made above: slap -a without --cre
 #   too few open files: the line says which limit (ulimit -n) in a hint
 (ulimit -n 64; $B oltp_read_only $C --no-defaults --tables=1 --threads=100 --event-loops=2 --time=1 run >"$w/out" 2>&1); rc=$?
 [ $rc = 3 ] && grep -q "(EMFILE)" "$w/out" && grep -q "^bench: hint: every connection is an open file: raise the limit (ulimit -n: 64) above the connections" "$w/out" && ok || { bad "ulimit -n 64, 100 connections: exit $rc"; cat "$w/out"; }
+# 11. host localhost is the local server's unix socket, but a port given on the command line
+#     (-P, --port, --mysql-port) and no socket means TCP: bench and its mariadb-slap persona as
+#     Debian's mariadb and mariadb-slap (10.6+), checked side by side; the sysbench persona as
+#     Debian's sysbench (its client library: the socket, whatever the port). Each command runs
+#     in a mount namespace of its own where /run/mysqld/mysqld.sock is this suite's server
+#     (a link), whatever this machine runs there; nothing listens on port 1.
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+    printf '%s\n' 'mount --make-rprivate / && mount -t tmpfs tmpfs /run && mkdir /run/mysqld &&' \
+        'ln -s "$1" /run/mysqld/mysqld.sock || exit 99' 'shift; exec "$@"' >"$w/ns.sh"
+    ns() { unshare -m sh "$w/ns.sh" "$BENCH_MY_SOCK" "$@"; }
+    ln -sf "$B" "$w/mariadb-slap"
+    conn() { # conn ARGS...: exit status and where bench ping connected
+        ns $B ping --no-defaults -u nat -psecret --count=1 "$@" >"$w/pr.out" 2>&1; r=$?
+        echo "$r $(sed -n 's/^Connected to \([^ ]*\).*/\1/p; s/.*connecting to \([^ ]*\) failed.*(\(E[A-Z]*\)).*/\1 \2/p' "$w/pr.out" | head -1)"
+    }
+    printf '[client]\nport=1\n' >"$w/port1.cnf"
+    S=/run/mysqld/mysqld.sock P=$BENCH_MY_PORT
+    for v in "|0 $S" "-h localhost|0 $S" "-P $P|0 localhost:$P" "-h localhost -P $P|0 localhost:$P" \
+        "--port=1|3 localhost:1 ECONNREFUSED" "--mysql-port=1|3 localhost:1 ECONNREFUSED" \
+        "-P 1 -S $S|0 $S" "--protocol=SOCKET -P 1|0 $S" "--protocol=tcp -P $P -S /nonexistent|0 localhost:$P" \
+        "--protocol=socket -h 127.0.0.1|0 $S"; do
+        [ "$(conn ${v%%|*})" = "${v#*|}" ] && ok || { bad "localhost: ping ${v%%|*}: '$(conn ${v%%|*})', wanted '${v#*|}'"; cat "$w/pr.out"; }
+    done
+    #   a port from an option file does not: the socket (as the mariadb client)
+    ns $B ping --defaults-file="$w/port1.cnf" -u nat -psecret --count=1 >"$w/pr.out" 2>&1 && grep -q "^Connected to $S" "$w/pr.out" && ok || { bad "localhost: the port of an option file took the socket's place"; cat "$w/pr.out"; }
+    #   the peers, in the same namespace: the mariadb client and mariadb-slap to the port, or
+    #   the socket; sysbench to the socket whatever the port
+    r=$(ns mariadb --no-defaults -h localhost -P "$P" -u nat -psecret -N -e 'SELECT @@port' 2>&1)
+    [ "$r" = "$P" ] && ok || bad "the mariadb client, -h localhost -P $P: '$r' (the peer no longer takes TCP for a port given)"
+    ns mariadb --no-defaults -P 1 -u nat -psecret -e 'SELECT 1' >/dev/null 2>&1 && bad "the mariadb client, -P 1: connected (a socket?)" || ok
+    for s in mariadb-slap "$w/mariadb-slap"; do
+        ns $s --no-defaults -u nat -psecret -q "SELECT 1" --create-schema=sbt >"$w/ms.out" 2>&1; r1=$?
+        ns $s --no-defaults -P 1 -u nat -psecret -q "SELECT 1" --create-schema=sbt >"$w/ms1.out" 2>&1; r2=$?
+        [ $r1 = 0 ] && [ $r2 != 0 ] && grep -q "^Benchmark" "$w/ms.out" && ok || { bad "$s: the socket: exit $r1, -P 1: exit $r2 (wanted 0, and a refusal)"; cat "$w/ms.out" "$w/ms1.out"; }
+    done
+    #   mysqlslap's --protocol (one word or two) is bench's: it wins over the port rule
+    ns "$w/mariadb-slap" --no-defaults --protocol=SOCKET -P 1 -u nat -psecret -q "SELECT 1" --create-schema=sbt >"$w/ms.out" 2>&1; r1=$?
+    ns "$w/mariadb-slap" --no-defaults --protocol tcp -S "$S" -P 1 -u nat -psecret -q "SELECT 1" --create-schema=sbt >"$w/ms1.out" 2>&1; r2=$?
+    [ $r1 = 0 ] && [ $r2 != 0 ] && grep -q "localhost:1 .*ECONNREFUSED" "$w/ms1.out" && ok || { bad "mariadb-slap persona --protocol: socket exit $r1, tcp exit $r2"; cat "$w/ms.out" "$w/ms1.out"; }
+    SBL="oltp_point_select --mysql-port=1 --mysql-user=nat --mysql-password=secret --mysql-db=sbt --tables=1 --events=10 --time=0 run"
+    for s in sysbench "$w/sysbench"; do
+        (cd "$w" && ns $s $SBL >"$w/sbl.out" 2>&1) && grep -q "total number of events: *10$" "$w/sbl.out" && ok || { bad "$s --mysql-port=1, host localhost: not the socket"; tail -5 "$w/sbl.out"; }
+        #   the FATAL line names host and port, not the socket it was not given
+        (cd "$w" && ns $s ${SBL%%--mysql-password*}--mysql-password=wrong --mysql-db=sbt --tables=1 --events=10 --time=0 run >"$w/sbl.out" 2>&1)
+        grep -qxF "FATAL: unable to connect to MySQL server on host 'localhost', port 1, aborting..." "$w/sbl.out" && ok || { bad "$s, a refused login on the default socket: FATAL line"; grep FATAL "$w/sbl.out"; }
+    done
+    $B $SBL --no-defaults >"$w/sbl.out" 2>&1; r=$?
+    [ $r = 3 ] && grep -q "localhost:1 .*ECONNREFUSED" "$w/sbl.out" && ok || { bad "bench $SBL: exit $r, wanted 3 (TCP to port 1: the port given)"; cat "$w/sbl.out"; }
+else
+    [ "${CI:-}" != true ] || bad "unshare -m does not run here (not root?): host localhost untested"
+    echo "oltp: skip: unshare -m does not run here (host localhost and the socket untested)"
+fi
 $B oltp_read_only $C --no-defaults --tables=1 cleanup >/dev/null 2>&1
 
 $ROOT -e "DROP DATABASE sbt; DROP DATABASE keep"

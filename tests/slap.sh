@@ -15,7 +15,7 @@ cleanup() { [ -z "$own" ] || sh "$top/tests/mariadb.sh" stop "$own"; rm -rf "$w"
 trap cleanup EXIT
 if [ -z "${BENCH_MY_PORT:-}" ]; then
     own=$w/mdb
-    eval "$(sh "$top/tests/mariadb.sh" start "$own" "${SLAP_PORT:-34650}")" || exit 77
+    eval "$(sh "$top/tests/mariadb.sh" start "$own" "${SLAP_PORT:-26650}")" || exit 77
 fi
 ROOT="mariadb --no-defaults -uroot -S $BENCH_MY_SOCK"
 C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl"

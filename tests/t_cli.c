@@ -163,3 +163,50 @@ static int t_cli_commands(void)
     }
     return 0;
 }
+
+/* --mysql-protocol=auto (cli_protocol): TCP when a port is given on the command line and no
+ * socket there, in the bench and mysqlslap personas; as it was otherwise (the sysbench
+ * persona, a port from an option file, a socket given, a protocol given). */
+static int t_cli_protocol(void)
+{
+    static const struct {
+        const char *args[3], *from[3]; /* at most 3 options; from NULL: the command line */
+        bool sb;                       /* the sysbench persona (sb_behaviour) */
+        int proto, want;               /* --mysql-protocol given, then resolved */
+    } t[] = {
+        {{"--mysql-port=3307"}, {NULL}, false, MYC_PROTO_AUTO, MYC_PROTO_TCP},
+        {{"--mysql_port=3307"}, {NULL}, false, MYC_PROTO_AUTO, MYC_PROTO_TCP},
+        {{"--mysql-port"}, {NULL}, false, MYC_PROTO_AUTO, MYC_PROTO_TCP},
+        {{"--mysql-portx=1"}, {NULL}, false, MYC_PROTO_AUTO, MYC_PROTO_AUTO},
+        {{"--mysql-host=localhost"}, {NULL}, false, MYC_PROTO_AUTO, MYC_PROTO_AUTO},
+        {{"--mysql-port=3307"}, {"my.cnf:2"}, false, MYC_PROTO_AUTO, MYC_PROTO_AUTO},
+        {{"--mysql-port=3307", "--mysql-socket=/s"}, {NULL, NULL}, false, MYC_PROTO_AUTO,
+         MYC_PROTO_AUTO},
+        {{"--mysql-socket=/s", "--mysql-port=3307"}, {NULL, NULL}, false, MYC_PROTO_AUTO,
+         MYC_PROTO_AUTO},
+        /* a socket from a file does not keep a port given on the command line from TCP */
+        {{"--mysql-socket=/s", "--mysql-port=3307"}, {"my.cnf:1", NULL}, false,
+         MYC_PROTO_AUTO, MYC_PROTO_TCP},
+        {{"--mysql-port=3307"}, {NULL}, true, MYC_PROTO_AUTO, MYC_PROTO_AUTO},
+        {{"--mysql-port=3307"}, {NULL}, false, MYC_PROTO_SOCKET, MYC_PROTO_SOCKET},
+        {{"--mysql-socket=/s"}, {NULL}, false, MYC_PROTO_TCP, MYC_PROTO_TCP},
+    };
+    for (size_t i = 0; i < countof(t); i++) {
+        struct cli c;
+        struct bench_opts o;
+        memset(&c, 0, sizeof(c));
+        memset(&o, 0, sizeof(o));
+        const char *args[3], *from[3];
+        for (int k = 0; k < 3 && t[i].args[k]; k++)
+            args[k] = t[i].args[k], from[k] = t[i].from[k], c.nargs = k + 1;
+        c.args = args, c.from = from;
+        o.sb_behaviour = t[i].sb;
+        o.mysql_protocol = t[i].proto;
+        cli_protocol(&c, &o);
+        if (o.mysql_protocol != t[i].want)
+            fprintf(stderr, "  case %zu (%s): protocol %d, wanted %d\n", i, t[i].args[0],
+                    o.mysql_protocol, t[i].want);
+        T_CHECK(o.mysql_protocol == t[i].want);
+    }
+    return 0;
+}

@@ -84,6 +84,7 @@ static const struct {
     {"b_errors", t_b_errors},
     {"cli_exit_codes", t_cli_exit_codes},
     {"cli_personas", t_cli_personas},
+    {"cli_protocol", t_cli_protocol},
     {"cli_msg", t_cli_msg},
     {"cli_commands", t_cli_commands},
     {"oltp_names", t_oltp_names},
