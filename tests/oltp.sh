@@ -875,6 +875,10 @@ $ROOT -e "DROP DATABASE IF EXISTS mysqlslap" # made above: slap -a without --cre
 #   too few open files: the line says which limit (ulimit -n) in a hint
 (ulimit -n 64; $B oltp_read_only $C --no-defaults --tables=1 --threads=100 --event-loops=2 --time=1 run >"$w/out" 2>&1); rc=$?
 [ $rc = 3 ] && grep -q "(EMFILE)" "$w/out" && grep -q "^bench: hint: every connection is an open file: raise the limit (ulimit -n: 64) above the connections" "$w/out" && ok || { bad "ulimit -n 64, 100 connections: exit $rc"; cat "$w/out"; }
+#   a login refused while the workers start: sysbench's four FATAL lines, Lua frame included
+#   (one thread: sysbench prints the first three once per thread)
+same "a refused login" oltp_point_select --mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=wrong --mysql-db=sbt --tables=1 --events=10 --time=0 run
+grep -q "connection creation failed" "$w/our.out" && ok || { bad "a refused login: no thread_init line"; cat "$w/our.out"; }
 # 11. host localhost is the local server's unix socket, but a port given on the command line
 #     (-P, --port, --mysql-port) and no socket means TCP: bench and its mariadb-slap persona as
 #     Debian's mariadb and mariadb-slap (10.6+), checked side by side; the sysbench persona as
