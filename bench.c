@@ -1008,9 +1008,9 @@ static const struct opt_def opt_mysql[] = {
     OPT("mysql-port", LIST, mysql_port, "3306", 0, 0, NULL, "MySQL server port", NULL, 0),
     OPT("mysql-socket", LIST, mysql_socket, "", 0, 0, NULL, "MySQL socket", NULL, OPT_F_NODEF),
     OPT("mysql-protocol", ENUM, mysql_protocol, "auto", 0, 0, "auto,tcp,socket",
-        "how host localhost is reached: tcp, socket (the local server's unix socket), or auto: "
-        "the socket, but TCP when a port is given on the command line and no socket (as the "
-        "MariaDB clients; the sysbench persona: the socket, as sysbench)",
+        "how host localhost is reached: tcp (every host), socket (the local server's unix "
+        "socket), or auto: the socket, but TCP when a port is given on the command line and no "
+        "socket (as the MariaDB clients; the sysbench persona: the socket, as sysbench)",
         NULL, OPT_F_EXT),
     OPT("mysql-user", STR, mysql_user, "sbtest", 0, 0, NULL, "MySQL user", NULL, 0),
     OPT("mysql-password", STR, mysql_password, "", 0, 0, NULL, "MySQL password", NULL, 0),
@@ -4638,6 +4638,8 @@ struct myc_params {
     const char *socket;        /* unix socket path, or NULL */
     bool socket_default;       /* socket is the local server's default (host localhost), not
                                   one given: sysbench's FATAL line then names host and port */
+    const char *socket_bypassed; /* TCP to localhost because a port was given, though this
+                                    local socket exists (a refusal's hint says so), or NULL */
     const char *user, *password, *db; /* db may be NULL or "" */
     int ssl_mode;              /* MYC_SSL_*; -1 = default (PREFERRED over TCP, off on a socket) */
     const char *ssl_ca, *ssl_cert, *ssl_key, *server_pubkey; /* files, or NULL */
@@ -7280,24 +7282,26 @@ static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
         return B_INVALID;
     }
     p->port = (unsigned)pv;
-    if (o->mysql_protocol == MYC_PROTO_TCP)
-        ; /* TCP to every host, localhost too, whatever --mysql-socket says (as the client) */
-    else if (*o->mysql_socket)
+    /* as the mysql client: localhost means the local server's unix socket, the first of
+     * these that exists; --protocol=socket (localhost only, as the client) without one: the
+     * first (its connect fails with ENOENT, named) */
+    static const char *const paths[] = {"/run/mysqld/mysqld.sock", "/var/run/mysqld/mysqld.sock",
+                                        "/tmp/mysql.sock"};
+    bool local = !strcmp(cc->host, "localhost");
+    const char *dflt = NULL;
+    for (size_t i = 0; local && !dflt && i < countof(paths); i++)
+        if (access(paths[i], F_OK) == 0)
+            dflt = paths[i];
+    if (o->mysql_protocol == MYC_PROTO_TCP) {
+        /* TCP to every host, localhost too, whatever --mysql-socket says (as the client);
+         * a refusal's hint names the local socket that a port given bypassed */
+        if (o->mysql_protocol_by_port)
+            p->socket_bypassed = dflt;
+    } else if (*o->mysql_socket)
         myc_list_item(o->mysql_socket, idx, cc->socket, sizeof(cc->socket));
-    else if (!strcmp(cc->host, "localhost") || o->mysql_protocol == MYC_PROTO_SOCKET) {
-        /* as the mysql client: localhost means the local server's unix socket; --protocol=
-         * socket without a socket: the first that exists, else the first (its connect fails
-         * with ENOENT, named) */
-        static const char *const paths[] = {"/run/mysqld/mysqld.sock",
-                                            "/var/run/mysqld/mysqld.sock", "/tmp/mysql.sock"};
-        for (size_t i = 0; i < countof(paths); i++)
-            if (access(paths[i], F_OK) == 0) {
-                snprintf(cc->socket, sizeof(cc->socket), "%s", paths[i]);
-                break;
-            }
-        if (!cc->socket[0] && o->mysql_protocol == MYC_PROTO_SOCKET)
-            snprintf(cc->socket, sizeof(cc->socket), "%s", paths[0]);
-        p->socket_default = cc->socket[0] != 0;
+    else if (local && (dflt || o->mysql_protocol == MYC_PROTO_SOCKET)) {
+        snprintf(cc->socket, sizeof(cc->socket), "%s", dflt ? dflt : paths[0]);
+        p->socket_default = true;
     }
     /* as the mysql client: --ssl-ca means VERIFY_CA unless --ssl-mode asks for less */
     if (*o->ssl_ca && ((p->ssl_mode == -1 && !cc->socket[0]) || p->ssl_mode == MYC_SSL_REQUIRED))
@@ -7335,6 +7339,19 @@ static void myc_fmt(char *dst, size_t n, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(dst, n, fmt, ap);
     va_end(ap);
+}
+
+/* The hint of a refused TCP connection; when a port given made localhost TCP though the local
+ * server's socket exists (cli_protocol), it says so. */
+static void myc_hint_refused(const struct myc_params *p, char *dst, size_t n, const char *more)
+{
+    if (p->socket_bypassed)
+        myc_fmt(dst, n, "nothing is listening on port %u; a port given makes localhost TCP (as "
+                "the mariadb client), and the local server's socket %s exists: drop -P, or "
+                "add --protocol=socket", p->port, p->socket_bypassed);
+    else
+        myc_fmt(dst, n, "nothing is listening there; check --mysql-host/--mysql-port (-h/-P)%s",
+                more);
 }
 
 /* myc_conn_error - a failed connect in the words of STYLE 2.6, into *e: the bench persona's
@@ -7385,8 +7402,7 @@ static int myc_conn_error(const char *what, const struct my_conn *c, const struc
     else
         myc_fmt(e->msg, sizeof(e->msg), "%s: %s", what, c->err.msg);
     if (c->err.sys_errno == ECONNREFUSED)
-        myc_fmt(e->hint, sizeof(e->hint), "nothing is listening there; check "
-                 "--mysql-host/--mysql-port (-h/-P) or use --mysql-socket (-S)");
+        myc_hint_refused(p, e->hint, sizeof(e->hint), " or use --mysql-socket (-S)");
     else if (c->err.sys_errno == ETIMEDOUT)
         myc_fmt(e->hint, sizeof(e->hint), "no answer within --mysql-connect-timeout=%d s: a "
                  "firewall, or the wrong host", p->connect_timeout_ms / 1000);
@@ -14964,15 +14980,20 @@ static int oltp_connect_failed(struct load_thread *t, int rc, unsigned tries, st
 {
     struct oltp_thread *ot = t->wl;
     {
-        char msg[sizeof(t->err.msg)];
-        if (tries > 1)
-            snprintf(msg, sizeof(msg), "%.480s (%u attempts)", ot->c.err.msg, tries);
+        char msg[sizeof(t->err.msg)], who[320] = "";
+        if (ot->c.srv_code) /* the server's (or the client's) ERROR: on which login */
+            snprintf(who, sizeof(who), "login to %.200s failed for user '%.64s': ",
+                     ot->c.target, ot->cp.user ? ot->cp.user : "");
+        if (tries > 1) /* (myc_fmt: a long message is cut, on purpose) */
+            myc_fmt(msg, sizeof(msg), "%s%.400s (%u attempts)", who, ot->c.err.msg, tries);
         else
-            snprintf(msg, sizeof(msg), "%s", ot->c.err.msg);
-        if (g) { /* sysbench's lines of a failed thread_init, Lua frames included */
-            struct b_err ce;
-            memset(&ce, 0, sizeof(ce));
+            myc_fmt(msg, sizeof(msg), "%s%.480s", who, ot->c.err.msg);
+        struct b_err ce; /* the login's failure in ping's words: sysbench's lines, a hint */
+        memset(&ce, 0, sizeof(ce));
+        if (rc != B_DONE && ot->c.err.rc != B_DONE)
             (void)myc_conn_error("oltp", &ot->c, &ot->cp, &ce);
+        if (g && ce.sb[0]) { /* sysbench's lines of a failed thread_init, Lua frames included (a
+                         * stop signal is not a failed login: said as before) */
             b_fail_sb(&t->err, 1, B_EXIT_FAIL,
                       "%.1200sFATAL: `thread_init' function failed: "
                       "/usr/share/sysbench/oltp_common.lua:349: connection creation failed\n"
@@ -14987,8 +15008,7 @@ static int oltp_connect_failed(struct load_thread *t, int rc, unsigned tries, st
                      "max_connections (and open_files_limit), or run fewer threads",
                      (long long)t->run->o->threads);
         else if (ot->c.err.sys_errno == ECONNREFUSED)
-            snprintf(t->err.hint, sizeof(t->err.hint),
-                     "nothing is listening there; check --mysql-host/--mysql-port (-h/-P)");
+            myc_hint_refused(&ot->cp, t->err.hint, sizeof(t->err.hint), "");
         else if (g && ot->c.err.sys_errno == ETIMEDOUT)
             snprintf(t->err.hint, sizeof(t->err.hint),
                      "no answer within --mysql-connect-timeout=%lld s: is it a MySQL server, "
@@ -15002,6 +15022,8 @@ static int oltp_connect_failed(struct load_thread *t, int rc, unsigned tries, st
                      "one-liner 'bench oltp' makes its own)");
         else if (ot->c.err.hint[0]) /* the client's own (EMFILE: the open files limit) */
             snprintf(t->err.hint, sizeof(t->err.hint), "%s", ot->c.err.hint);
+        else if (ce.hint[0]) /* as ping's (1045: user, password, or TLS required) */
+            snprintf(t->err.hint, sizeof(t->err.hint), "%s", ce.hint);
         if (g)
             myc_gate_shut(g, rc, &t->err); /* the others stop waiting: one failure, one line */
         return rc;
@@ -18935,6 +18957,10 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
                 test = a;
             else if (a[1] && strchr("hPuSD", a[1]) && !a[2])
                 i++;
+            else if (!strcmp(a, "--host") || !strcmp(a, "--port") || !strcmp(a, "--user") ||
+                     !strcmp(a, "--socket") || !strcmp(a, "--database") ||
+                     (!strcmp(a, "--protocol") && i + 1 < argc && argv[i + 1][0] != '-'))
+                i++; /* the client's long options with their value in the next word */
         }
         if (!test || strcmp(test, "slap"))
             return 0;
@@ -24684,7 +24710,8 @@ static int cli_cnf_option(struct cli_cnf *k, char *p, const char *path, int line
                {"user", "mysql-user"},         {"password", "mysql-password"},
                {"socket", "mysql-socket"},     {"database", "mysql-db"},
                {"ssl-mode", "ssl-mode"},       {"ssl-ca", "ssl-ca"},
-               {"ssl-cert", "ssl-cert"},       {"ssl-key", "ssl-key"}};
+               {"ssl-cert", "ssl-cert"},       {"ssl-key", "ssl-key"},
+               {"protocol", "mysql-protocol"}};
     char *eq = strchr(p, '='), *ke = eq ? eq : p + strlen(p);
     struct buf key = {0}, a = {0};
     while (ke > p && isspace((unsigned char)ke[-1]))
@@ -24715,6 +24742,9 @@ static int cli_cnf_option(struct cli_cnf *k, char *p, const char *path, int line
         }
         buf_put(&a, &ch, 1);
     }
+    if (!strcmp(map[m].key, "protocol")) /* the client's TCP, SOCKET: any case */
+        for (char *q = a.p + strlen("--mysql-protocol="); *q; q++)
+            *q = (char)tolower((unsigned char)*q);
     if (!strcmp(map[m].key, "port")) { /* checked here, where the file and line are known */
         const char *pv = a.p + strlen("--mysql-port=");
         char *end;
@@ -25075,24 +25105,35 @@ static bool cli_arg_is(const char *a, const char *name)
 }
 
 /*
- * --mysql-protocol=auto: as the MariaDB clients since 10.6 (mariadb, mariadb-slap), a port
- * given on the command line (-P, --port, --mysql-port) with no socket given there means TCP,
- * to host localhost too: `-h localhost -P 3307` reaches the server on port 3307, not the one
- * on the local socket. A port from an option file does not. The sysbench persona keeps
- * sysbench 1.0.20's rule (its client library's): localhost is the socket, whatever the port.
+ * The transport to host localhost, as MariaDB's clients since 10.6 (mariadb, mariadb-slap):
+ * a port given on the command line (-P, --port, --mysql-port) with no socket given there
+ * means TCP, to localhost too: `-h localhost -P 3307` reaches the server on port 3307, not
+ * the one on the local socket. A socket given on the command line wins over a port given
+ * there (whatever their order: the client takes the later), and over a protocol from an
+ * option file; a --mysql-protocol (--protocol) given on the command line wins over both. A
+ * port from an option file changes nothing. The sysbench persona keeps sysbench 1.0.20's
+ * rule (its client library's): localhost is the socket, whatever the port.
  */
 static void cli_protocol(const struct cli *c, struct bench_opts *o)
 {
-    if (o->mysql_protocol != MYC_PROTO_AUTO || o->sb_behaviour)
+    if (o->sb_behaviour)
         return;
-    bool port = false, sock = false;
+    bool port = false, sock = false, proto = false;
     for (int i = 0; i < c->nargs; i++)
         if (!c->from[i]) {
-            port |= cli_arg_is(c->args[i], "mysql-port");
-            sock |= cli_arg_is(c->args[i], "mysql-socket");
+            const char *a = c->args[i], *v = strchr(a, '=');
+            port |= cli_arg_is(a, "mysql-port");
+            sock |= cli_arg_is(a, "mysql-socket") && v && v[1]; /* -S '': none given */
+            proto |= cli_arg_is(a, "mysql-protocol");
         }
-    if (port && !sock)
+    if (proto)
+        return;
+    if (sock)
+        o->mysql_protocol = MYC_PROTO_AUTO;
+    else if (port) {
         o->mysql_protocol = MYC_PROTO_TCP;
+        o->mysql_protocol_by_port = true;
+    }
 }
 
 /* Derived settings and cross-option checks; all before any work. */
@@ -25340,17 +25381,21 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
             continue;
         }
         if (!strncmp(a, "--protocol", 10) && (a[10] == '=' || !a[10])) {
-            /* the client's --protocol=TCP|SOCKET (any case): --mysql-protocol */
-            const char *v = a[10] ? a + 11 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v) {
+            /* the client's --protocol=TCP|SOCKET (any case): --mysql-protocol; another
+             * value is refused as typed, one that is not there (the last word, or an option
+             * after it) as a missing value */
+            const char *v = a[10] ? a + 11 : i + 1 < argc && argv[i + 1][0] != '-' ? argv[++i]
+                                                                                   : NULL;
+            if (!v || !*v) {
                 *bad = a;
                 break;
             }
             offs[n] = mem->len;
             isnew[n++] = 1;
             buf_printf(mem, "--mysql-protocol=%s%c", v, 0);
-            for (size_t j = offs[n - 1] + 17; mem->p[j]; j++)
-                mem->p[j] = (char)tolower((unsigned char)mem->p[j]);
+            if (!strcasecmp(v, "tcp") || !strcasecmp(v, "socket"))
+                for (size_t j = offs[n - 1] + 17; mem->p[j]; j++)
+                    mem->p[j] = (char)tolower((unsigned char)mem->p[j]);
             continue;
         }
         if (a[0] == '-' && a[1] && a[1] != '-') {
@@ -26169,7 +26214,11 @@ static int cli_parse(struct cli *c, int argc, char **argv)
             return cli_slap_args_error(bad, strchr("hPuSD", bad[1]) || bad[1] == '-' ? -1 : 0);
         if (cli_sb())
             fprintf(stderr, "invalid option: %s\n", bad);
-        else {
+        else if (!strncmp(bad, "--protocol", 10)) {
+            b_msg(B_MSG_FATAL, "%s: no value (the mysql client's --protocol takes TCP or SOCKET)",
+                  bad);
+            b_msg(B_MSG_HINT, "write --protocol=TCP or --protocol=SOCKET");
+        } else {
             b_msg(B_MSG_FATAL, "unknown option '%s' (bench takes --name=value options, and the "
                                "mysql client's -h -P -u -p -S -D with a value)",
                   bad);

@@ -316,6 +316,7 @@ struct bench_opts {
     int db_ps_mode;
     int mysql_protocol; /* --mysql-protocol: MYC_PROTO_AUTO, _TCP, _SOCKET (cli_ resolves auto
                            for the bench and mysqlslap personas: cli_protocol) */
+    bool mysql_protocol_by_port; /* set by cli_: TCP because a port was given (the hint) */
     bool db_debug, mysql_ssl, mysql_compression, mysql_debug, mysql_dry_run, no_defaults;
     i64 mysql_connect_timeout, mysql_io_timeout;
     i64 event_loops; /* --event-loops: 0 = a thread per connection, -1 = auto (usable CPUs) */

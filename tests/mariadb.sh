@@ -39,13 +39,25 @@ fi
 bind=$bind${BENCH_MY_BIND_EXTRA:+,$BENCH_MY_BIND_EXTRA}
 mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-authentication-method=socket >"$dir/install.log" 2>&1 ||
     { cat "$dir/install.log" >&2; exit 1; }
-# shellcheck disable=SC2086 # BENCH_MDB_ARGS is split into options on purpose
-mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=$bind --port="$port" \
-    --socket="$dir/sock" --pid-file="$dir/pid" --tmpdir="$dir/tmp" --skip-log-bin --plugin-load-add=auth_ed25519 \
-    --ssl-ca="$dir/tls/ca.pem" --ssl-cert="$dir/tls/server.pem" --ssl-key="$dir/tls/server.key" \
-    --innodb-buffer-pool-size=64M --max-connections=200 --max-allowed-packet=64M --log-error="$dir/error.log" ${BENCH_MDB_ARGS:-} >/dev/null 2>&1 &
-i=0
+# a port another program holds (its server exits: "Address already in use"): the next one,
+# up to 20 times; the exports say which port it took
+start_server() {
+    # shellcheck disable=SC2086 # BENCH_MDB_ARGS is split into options on purpose
+    mariadbd --no-defaults --datadir="$dir/data" --user=root --bind-address=$bind --port="$port" \
+        --socket="$dir/sock" --pid-file="$dir/pid" --tmpdir="$dir/tmp" --skip-log-bin --plugin-load-add=auth_ed25519 \
+        --ssl-ca="$dir/tls/ca.pem" --ssl-cert="$dir/tls/server.pem" --ssl-key="$dir/tls/server.key" \
+        --innodb-buffer-pool-size=64M --max-connections=200 --max-allowed-packet=64M --log-error="$dir/error.log" ${BENCH_MDB_ARGS:-} >/dev/null 2>&1 &
+    spid=$!
+}
+start_server
+i=0 tries=0
 until mariadb --no-defaults -uroot -S "$dir/sock" -e 'select 1' >/dev/null 2>&1; do
+    if ! kill -0 "$spid" 2>/dev/null && grep -q "Address already in use" "$dir/error.log" && [ $tries -lt 20 ]; then
+        echo "mariadb.sh: port $port is taken: trying $((port + 1))" >&2
+        tries=$((tries + 1)) port=$((port + 1)) i=0
+        : >"$dir/error.log"
+        start_server
+    fi
     i=$((i + 1)); [ $i -lt 300 ] || { echo "mariadb.sh: server did not start:" >&2; tail "$dir/error.log" >&2; exit 1; }
     sleep 0.1
 done

@@ -60,6 +60,7 @@ PORT=${MH_PORT:-$((27100 + $$ % 800))} # below the ephemeral range (tests/run.sh
 DBDIR=$w/db
 BENCH_MY_BIND_EXTRA=10.213.0.1 sh "$top/tests/mariadb.sh" start "$DBDIR" "$PORT" >"$w/db.env" ||
     { bad "the test's MariaDB did not start"; echo "multihost: $pass passed, $fail failed"; exit 1; }
+PORT=$(sed -n 's/.*BENCH_MY_PORT=\([0-9]*\).*/\1/p' "$w/db.env") # the one it took
 ROOT="mariadb --no-defaults -uroot -S $DBDIR/sock"
 $ROOT -e "CREATE DATABASE mh"
 # every client host reaches the server through the bridge

@@ -879,6 +879,10 @@ $ROOT -e "DROP DATABASE IF EXISTS mysqlslap" # made above: slap -a without --cre
 #   (one thread: sysbench prints the first three once per thread)
 same "a refused login" oltp_point_select --mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=wrong --mysql-db=sbt --tables=1 --events=10 --time=0 run
 grep -q "connection creation failed" "$w/our.out" && ok || { bad "a refused login: no thread_init line"; cat "$w/our.out"; }
+#   ... and bench's: on which login, the server's words verbatim, a hint; exit 3
+$B oltp_point_select --no-defaults --mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=wrong --mysql-db=sbt --tables=1 --events=10 --time=0 run >"$w/out" 2>"$w/err"; rc=$?
+[ $rc = 3 ] && [ "$(cat "$w/err")" = "bench: oltp_point_select: login to 127.0.0.1:$BENCH_MY_PORT failed for user 'nat': ERROR 1045 (28000): Access denied for user 'nat'@'localhost' (using password: YES)
+bench: hint: check --mysql-user/--mysql-password (-u/-p); MariaDB also answers 1045 when it requires TLS (try --ssl-mode=REQUIRED)" ] && ok || { bad "bench, a refused login: exit $rc"; cat "$w/err"; }
 # 11. host localhost is the local server's unix socket, but a port given on the command line
 #     (-P, --port, --mysql-port) and no socket means TCP: bench and its mariadb-slap persona as
 #     Debian's mariadb and mariadb-slap (10.6+), checked side by side; the sysbench persona as
@@ -886,28 +890,45 @@ grep -q "connection creation failed" "$w/our.out" && ok || { bad "a refused logi
 #     in a mount namespace of its own where /run/mysqld/mysqld.sock is this suite's server
 #     (a link), whatever this machine runs there; nothing listens on port 1.
 if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
-    printf '%s\n' 'mount --make-rprivate / && mount -t tmpfs tmpfs /run && mkdir /run/mysqld &&' \
-        'ln -s "$1" /run/mysqld/mysqld.sock || exit 99' 'shift; exec "$@"' >"$w/ns.sh"
-    ns() { unshare -m sh "$w/ns.sh" "$BENCH_MY_SOCK" "$@"; }
+    #   (ns.sh refuses to mount anything unless it runs in a mount namespace of its own)
+    printf '%s\n' '[ "$(readlink /proc/self/ns/mnt)" != "$2" ] || exit 98' \
+        'mount --make-rprivate / && mount -t tmpfs tmpfs /run && mkdir /run/mysqld &&' \
+        'ln -s "$1" /run/mysqld/mysqld.sock || exit 99' 'shift 2; exec "$@"' >"$w/ns.sh"
+    mnt=$(readlink /proc/self/ns/mnt)
+    ns() { unshare -m sh "$w/ns.sh" "$BENCH_MY_SOCK" "$mnt" "$@"; }
+    sh "$w/ns.sh" /x "$mnt" true; [ $? = 98 ] && ok || bad "ns.sh mounted over /run outside a namespace of its own"
     ln -sf "$B" "$w/mariadb-slap"
     conn() { # conn ARGS...: exit status and where bench ping connected
-        ns $B ping --no-defaults -u nat -psecret --count=1 "$@" >"$w/pr.out" 2>&1; r=$?
+        case "${1:-}" in --defaults-file=*) nd="" ;; *) nd=--no-defaults ;; esac
+        ns $B ping $nd -u nat -psecret --count=1 "$@" >"$w/pr.out" 2>&1; r=$?
         echo "$r $(sed -n 's/^Connected to \([^ ]*\).*/\1/p; s/.*connecting to \([^ ]*\) failed.*(\(E[A-Z]*\)).*/\1 \2/p' "$w/pr.out" | head -1)"
     }
     printf '[client]\nport=1\n' >"$w/port1.cnf"
+    printf '[client]\nport=1\nprotocol=TCP\n' >"$w/proto.cnf"
     S=/run/mysqld/mysqld.sock P=$BENCH_MY_PORT
     for v in "|0 $S" "-h localhost|0 $S" "-P $P|0 localhost:$P" "-h localhost -P $P|0 localhost:$P" \
         "--port=1|3 localhost:1 ECONNREFUSED" "--mysql-port=1|3 localhost:1 ECONNREFUSED" \
         "-P 1 -S $S|0 $S" "--protocol=SOCKET -P 1|0 $S" "--protocol=tcp -P $P -S /nonexistent|0 localhost:$P" \
-        "--protocol=socket -h 127.0.0.1|0 $S"; do
+        "--protocol=socket -h 127.0.0.1 -P 1|3 127.0.0.1:1 ECONNREFUSED" "-P 1 --mysql-socket=|3 localhost:1 ECONNREFUSED" \
+        "-P 1 --socket=|3 localhost:1 ECONNREFUSED" "--defaults-file=$w/proto.cnf|3 localhost:1 ECONNREFUSED" \
+        "--defaults-file=$w/proto.cnf -S $S|0 $S" "--defaults-file=$w/proto.cnf --protocol=socket|0 $S"; do
         [ "$(conn ${v%%|*})" = "${v#*|}" ] && ok || { bad "localhost: ping ${v%%|*}: '$(conn ${v%%|*})', wanted '${v#*|}'"; cat "$w/pr.out"; }
     done
     #   a port from an option file does not: the socket (as the mariadb client)
     ns $B ping --defaults-file="$w/port1.cnf" -u nat -psecret --count=1 >"$w/pr.out" 2>&1 && grep -q "^Connected to $S" "$w/pr.out" && ok || { bad "localhost: the port of an option file took the socket's place"; cat "$w/pr.out"; }
     #   the peers, in the same namespace: the mariadb client and mariadb-slap to the port, or
     #   the socket; sysbench to the socket whatever the port
-    r=$(ns mariadb --no-defaults -h localhost -P "$P" -u nat -psecret -N -e 'SELECT @@port' 2>&1)
-    [ "$r" = "$P" ] && ok || bad "the mariadb client, -h localhost -P $P: '$r' (the peer no longer takes TCP for a port given)"
+    r=$(ns mariadb --no-defaults -h localhost -P "$P" -u nat -psecret -e status 2>&1 | sed -n 's/^Connection:[[:space:]]*//p')
+    [ "$r" = "localhost via TCP/IP" ] && ok || bad "the mariadb client, -h localhost -P $P: '$r' (the peer no longer takes TCP for a port given)"
+    ns mariadb --defaults-file="$w/proto.cnf" -u nat -psecret -e 'SELECT 1' >/dev/null 2>&1 && bad "the mariadb client, protocol=TCP in a file with port 1: connected (the socket?)" || ok
+    #   the refusal's hint says that the port given took localhost off the socket
+    ns $B ping --no-defaults -P 1 -u nat -psecret >"$w/pr.out" 2>&1
+    grep -qxF "bench: hint: nothing is listening on port 1; a port given makes localhost TCP (as the mariadb client), and the local server's socket $S exists: drop -P, or add --protocol=socket" "$w/pr.out" && ok || { bad "the refusal's hint does not name the socket -P bypassed"; cat "$w/pr.out"; }
+    #   --protocol=socket without a local socket: the first default path, named
+    unshare -m sh "$w/ns.sh" "/nonexistent-$$" "$mnt" $B ping --no-defaults --protocol=socket -u nat -psecret >"$w/pr.out" 2>&1
+    grep -q "connecting to $S failed: No such file or directory (ENOENT)" "$w/pr.out" && ok || { bad "--protocol=socket, no socket: not the default path's ENOENT"; cat "$w/pr.out"; }
+    #   the client's long options with their value in the next word, before the test word
+    ns $B --protocol tcp --port "$P" slap -u nat -psecret -q "SELECT 1" --create-schema=sbt >"$w/ms.out" 2>&1 && grep -q "^Benchmark" "$w/ms.out" && ok || { bad "bench --protocol tcp --port P slap"; cat "$w/ms.out"; }
     ns mariadb --no-defaults -P 1 -u nat -psecret -e 'SELECT 1' >/dev/null 2>&1 && bad "the mariadb client, -P 1: connected (a socket?)" || ok
     for s in mariadb-slap "$w/mariadb-slap"; do
         ns $s --no-defaults -u nat -psecret -q "SELECT 1" --create-schema=sbt >"$w/ms.out" 2>&1; r1=$?

@@ -25,8 +25,10 @@ suite() { # suite NAME CMD...
     mkdir -p "$lanes/suites"
     slog=$lanes/suites/$name.log
     [ -z "${LANE_NAME:-}" ] || echo "$slog" >"$lanes/$LANE_NAME.cur"
+    s_cur=$slog s_name=$name
     "$@" >"$slog" 2>&1
     rc=$?
+    s_cur=""
     [ -z "${LANE_NAME:-}" ] || rm -f "$lanes/$LANE_NAME.cur"
     cat "$slog"
     dt="($(($(date +%s) - t0)) s)"
@@ -38,6 +40,14 @@ suite() { # suite NAME CMD...
     elif [ $rc = 77 ] && [ $strict = 0 ]; then skip=$((skip + 1)); echo "== $name: skipped $dt"
     elif [ $rc = 77 ]; then fail=$((fail + 1)); echo "== $name: FAILED (skipped: a prerequisite is missing, CI=$CI) $dt"
     else fail=$((fail + 1)); echo "== $name: FAILED (exit $rc) $dt"; fi
+    if [ -n "${LANE_NAME:-}" ]; then # the lane's counts so far: a lane killed later keeps them
+        echo "$pass $fail $skip" >"$lanes/$LANE_NAME.counts"
+        echo "$failed" >"$lanes/$LANE_NAME.failed"
+    fi
+}
+# suite_interrupted (the EXIT trap): the output of a suite that a signal stopped
+suite_interrupted() {
+    [ -z "${s_cur:-}" ] || { echo "== $s_name: interrupted; its output so far:"; cat "$s_cur"; }
 }
 
 static_check() {
@@ -118,6 +128,7 @@ lane_main() { # in the lane: its pgid and HOME for the parent's cleanup, then th
     "$2"
     echo "$pass $fail $skip" >"$lanes/$1.counts"
     echo "$failed" >"$lanes/$1.failed"
+    : >"$lanes/$1.done"
 }
 lane_alive() { # lane_alive PGID: a process of the group is alive (not a zombie: one whose
     # parent died waits for pid 1 to reap it); the lane's group is its session (setsid)
@@ -148,12 +159,16 @@ bg_wait() {
     cat "$lanes/$1.log"
     cur=$(cat "$lanes/$1.cur" 2>/dev/null) && cat "$cur"
     dt="($(($(date +%s) - t0)) s)"
+    # the suites it finished count, whatever became of the lane
+    if read -r p f s <"$lanes/$1.counts" 2>/dev/null; then
+        pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+        failed="$failed $(cat "$lanes/$1.failed" 2>/dev/null)"
+    fi
     if [ $timedout = 1 ]; then
         fail=$((fail + 1)) failed="$failed lane-$1"
         echo "== lane $1: FAILED (timed out: killed after LANE_LIMIT=$limit s) $dt"
-    elif read -r p f s <"$lanes/$1.counts"; then pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-        failed="$failed $(cat "$lanes/$1.failed" 2>/dev/null)"
-    else fail=$((fail + 1)) failed="$failed lane-$1"; echo "== lane $1: FAILED (it ended without its counts) $dt"; fi
+    elif [ ! -f "$lanes/$1.done" ]; then
+        fail=$((fail + 1)) failed="$failed lane-$1"; echo "== lane $1: FAILED (it ended before its last suite) $dt"; fi
 }
 failed_summary() { # each failed suite with its first lines that say FAIL (or its last lines)
     for n in $failed; do
@@ -197,7 +212,7 @@ mkdir -p build
 MDB=$top/build/mariadb
 MPORT=${RUN_PORT:-$((24100 + $$ % 800))}
 rm -rf "$lanes" && mkdir -p "$lanes"
-trap 'lanes_kill_all; sh tests/mariadb.sh stop "$MDB"; rm -rf "$hermetic"' EXIT
+trap 'suite_interrupted; lanes_kill_all; sh tests/mariadb.sh stop "$MDB"; rm -rf "$hermetic"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 if menv=$(sh tests/mariadb.sh start "$MDB" "$MPORT"); then

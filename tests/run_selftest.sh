@@ -15,7 +15,10 @@ lane_src=$me
 lane_ok() { suite fake-ok true; }
 lane_bad() { suite fake-bad sh -c 'echo "fake-bad: its own words"; exit 3'; }
 # a child and a grandchild (sleep in the background of sh) that must die with the lane
-lane_hang() { suite fake-hang sh -c 'echo "fake-hang: before the hang"; sleep 3001 & sleep 3002; wait'; }
+lane_hang() { # a suite that fails, then one that hangs: the first one's failure must count
+    suite fake-early sh -c 'echo "fake-early: failed early"; exit 4'
+    suite fake-hang sh -c 'echo "fake-hang: before the hang"; sleep 3001 & sleep 3002; wait'
+}
 # shellcheck disable=SC2317
 [ -z "$lib" ] || return 0
 
@@ -27,6 +30,13 @@ gone() { # gone PGID: its process group is empty within 5 s
     done
 }
 
+if [ "${1:-}" = --inner-suite ]; then # a main-line suite stopped by a signal: its output so far
+    lanes=$2
+    trap 'suite_interrupted; rm -rf "$hermetic"' EXIT
+    trap 'exit 143' TERM
+    suite fake-main sh -c 'echo "fake-main: its words so far"; sleep 3004'
+    exit 0
+fi
 if [ "${1:-}" = --inner ]; then
     lanes=$2
     trap 'lanes_kill_all; rm -rf "$hermetic"' EXIT
@@ -71,10 +81,20 @@ case $out in *"FAILED fake-ok"* | *"FAILED ok"*) no "the summary names a passing
 case $out in *"fake-bad: its own words"*"== fake-bad: FAILED (exit 3)"*) ;;
 *) no "the failing lane's log is not shown" ;; esac
 case $out in *"== fake-ok: ok"*) ;; *) no "the passing lane's log is not shown" ;; esac
-case $out in *"counts 1 2 0") ;; *) no "counts: want 1 passed, 2 failed, 0 skipped" ;; esac
+case $out in *"counts 1 3 0") ;; *) no "counts: want 1 passed, 3 failed (one of them before the hang), 0 skipped" ;; esac
+case $out in *"run: FAILED fake-early ("*"    fake-early: failed early"*) ;; *) no "the timed-out lane's earlier failure is not in the summary" ;; esac
 gone "$hpg" || no "the timed-out lane's processes are left"
 [ ! -e "$hhome" ] || no "the timed-out lane's HOME is left: $hhome"
 ls "$lanes"/*.pid >/dev/null 2>&1 && no "pid files left: $(ls "$lanes")"
+
+# 1b. a main-line suite stopped by TERM: the EXIT trap shows what it had written
+setsid sh "$me" --inner-suite "$lanes" >"$lanes/isuite.out" 2>&1 &
+ip=$!
+i=0; until grep -q "its words so far" "$lanes/suites/fake-main.log" 2>/dev/null || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM -"$ip" 2>/dev/null; wait "$ip"
+case $(cat "$lanes/isuite.out") in *"== fake-main: interrupted; its output so far:"*"fake-main: its words so far"*) ;;
+*) no "a main-line suite stopped by TERM: its output is not shown"; cat "$lanes/isuite.out" ;; esac
+gone "$ip" || no "the stopped suite's processes are left"
 
 # 2. the run killed by INT (as Ctrl-C: env resets the ignored SIGINT of a background job), then
 # by TERM: it exits 130/143 and leaves no lane process nor HOME

@@ -188,8 +188,21 @@ static int t_cli_protocol(void)
         {{"--mysql-socket=/s", "--mysql-port=3307"}, {"my.cnf:1", NULL}, false,
          MYC_PROTO_AUTO, MYC_PROTO_TCP},
         {{"--mysql-port=3307"}, {NULL}, true, MYC_PROTO_AUTO, MYC_PROTO_AUTO},
-        {{"--mysql-port=3307"}, {NULL}, false, MYC_PROTO_SOCKET, MYC_PROTO_SOCKET},
-        {{"--mysql-socket=/s"}, {NULL}, false, MYC_PROTO_TCP, MYC_PROTO_TCP},
+        /* an empty socket is none given */
+        {{"--mysql-port=3307", "--mysql-socket="}, {NULL, NULL}, false, MYC_PROTO_AUTO,
+         MYC_PROTO_TCP},
+        /* a protocol given on the command line wins (proto: as cli_apply left it) */
+        {{"--mysql-port=3307", "--mysql-protocol=socket"}, {NULL, NULL}, false,
+         MYC_PROTO_SOCKET, MYC_PROTO_SOCKET},
+        {{"--mysql-protocol=tcp", "--mysql-socket=/s"}, {NULL, NULL}, false, MYC_PROTO_TCP,
+         MYC_PROTO_TCP},
+        /* a protocol from an option file: a port on the command line makes it TCP, a socket
+         * there the socket (the command line comes later, as in the client) */
+        {{"--mysql-protocol=socket", "--mysql-port=3307"}, {"my.cnf:3", NULL}, false,
+         MYC_PROTO_SOCKET, MYC_PROTO_TCP},
+        {{"--mysql-protocol=tcp", "--mysql-socket=/s"}, {"my.cnf:3", NULL}, false,
+         MYC_PROTO_TCP, MYC_PROTO_AUTO},
+        {{"--mysql-protocol=tcp"}, {"my.cnf:3"}, false, MYC_PROTO_TCP, MYC_PROTO_TCP},
     };
     for (size_t i = 0; i < countof(t); i++) {
         struct cli c;
@@ -203,6 +216,9 @@ static int t_cli_protocol(void)
         o.sb_behaviour = t[i].sb;
         o.mysql_protocol = t[i].proto;
         cli_protocol(&c, &o);
+        /* the hint's flag: TCP by the port rule only */
+        T_CHECK(o.mysql_protocol_by_port ==
+                (t[i].want == MYC_PROTO_TCP && t[i].proto != MYC_PROTO_TCP && !t[i].sb));
         if (o.mysql_protocol != t[i].want)
             fprintf(stderr, "  case %zu (%s): protocol %d, wanted %d\n", i, t[i].args[0],
                     o.mysql_protocol, t[i].want);
