@@ -130,5 +130,17 @@ rc=$?
 lt "$(secs "$t0" "$t1")" 3 && ok || bad "SIGINT: ended $(secs "$t0" "$t1") s after the signal"
 grep -q "interrupted by SIGINT" "$w/i.err" && ok || { bad "SIGINT: no 'interrupted by SIGINT' line"; cat "$w/i.err"; }
 
+#    ... and as `sysbench` (TERM): a stop is no refused login: its words, not thread_init's
+ln -sf "$B" "$w/sysbench"
+"$w/sysbench" oltp_point_select --mysql-host=127.0.0.1 --mysql-port="$P" --mysql-user=nat --mysql-password=secret --mysql-db=conns --tables=1 --threads=2 --mysql-connect-timeout=60 --time=2 run >"$w/t.out" 2>&1 &
+bpid=$!
+sleep 2
+kill -TERM $bpid
+i=0; while kill -0 $bpid 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+kill -0 $bpid 2>/dev/null && { bad "sysbench persona, SIGTERM: still running"; kill -9 $bpid; }
+wait $bpid
+grep -q "^FATAL: unable to connect to MySQL server: interrupted by SIGTERM" "$w/t.out" && ! grep -q "thread_init\|Thread initialization" "$w/t.out" &&
+    ok || { bad "sysbench persona, SIGTERM while logging in: not said as a stop"; cat "$w/t.out"; }
+
 echo "conns: $pass passed, $fail failed"
 [ $fail = 0 ]
