@@ -28,7 +28,8 @@ trap 'mh_down; [ -n "${DBDIR:-}" ] && sh "$top/tests/mariadb.sh" stop "$DBDIR"; 
 mh_up "$W" 4 >/dev/null || { echo "perf/multihost: the namespace hosts could not be made"; exit 1; }
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 DBDIR=$W/db
-BENCH_MY_BIND_EXTRA=10.213.0.1 sh "$top/tests/mariadb.sh" start "$DBDIR" "$PORT" >/dev/null || exit 1
+menv=$(BENCH_MY_BIND_EXTRA=10.213.0.1 sh "$top/tests/mariadb.sh" start "$DBDIR" "$PORT") || exit 1
+PORT=$(echo "$menv" | sed -n 's/.*BENCH_MY_PORT=\([0-9]*\).*/\1/p') # the one it took
 mariadb --no-defaults -uroot -S "$DBDIR/sock" -e "CREATE DATABASE perf"
 DB="--no-defaults --mysql-host=10.213.0.1 --mysql-port=$PORT --mysql-user=nat --mysql-password=secret --mysql-db=perf"
 RUN="oltp_insert --auto-inc=off --tables=4 --time=$T --percentile=99 --start-at-force"
