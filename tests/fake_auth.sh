@@ -89,7 +89,7 @@ grep -q "timed out (ETIMEDOUT)" "$w/out" && grep -q "no answer within --mysql-co
 #    with the hint); asked for, TLS carries it; ping keeps the mysql client's PREFERRED
 W="$B oltp_point_select --no-defaults --mysql-host=127.0.0.1 --mysql-user=alice --mysql-password=secret --events=1 --time=0"
 expect 1 "bench oltp_point_select: no TLS by default, full auth without a key" $W --mysql-port=$FULLTLS run
-grep -q "^bench: oltp_point_select: ERROR 2061 (HY000): Authentication plugin 'caching_sha2_password' reported error: Authentication requires secure connection.$" "$w/out" &&
+grep -q "^bench: oltp_point_select: login to 127.0.0.1:$FULLTLS failed for user 'alice': ERROR 2061 (HY000): Authentication plugin 'caching_sha2_password' reported error: Authentication requires secure connection.$" "$w/out" &&
     grep -q "^bench: hint: over plain TCP the password goes only to a trusted RSA key: use TLS (--ssl-mode=REQUIRED), give the key" "$w/out" ||
     { fail=$((fail + 1)); echo "fake_auth: FAIL: 2061 of a workload without TLS not explained"; cat "$w/out"; }
 expect 0 "bench oltp_point_select --mysql-ssl=on: full auth over TLS" $W --mysql-port=$FULLTLS --mysql-ssl=on run
