@@ -7288,8 +7288,10 @@ static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
     static const char *const paths[] = {"/run/mysqld/mysqld.sock", "/var/run/mysqld/mysqld.sock",
                                         "/tmp/mysql.sock"};
     bool local = !strcmp(cc->host, "localhost");
+    bool look = local && (o->mysql_protocol == MYC_PROTO_TCP ? o->mysql_protocol_by_port
+                                                             : !*o->mysql_socket);
     const char *dflt = NULL;
-    for (size_t i = 0; local && !dflt && i < countof(paths); i++)
+    for (size_t i = 0; look && !dflt && i < countof(paths); i++)
         if (access(paths[i], F_OK) == 0)
             dflt = paths[i];
     if (o->mysql_protocol == MYC_PROTO_TCP) {
@@ -25095,13 +25097,7 @@ static int cli_apply(struct cli *c, bool *late)
 /* a is --NAME or --NAME=... ('_' for '-' allowed, as the option parser takes it) */
 static bool cli_arg_is(const char *a, const char *name)
 {
-    if (a[0] != '-' || a[1] != '-')
-        return false;
-    a += 2;
-    for (; *name; a++, name++)
-        if (*a != *name && !(*a == '_' && *name == '-'))
-            return false;
-    return !*a || *a == '=';
+    return !strncmp(a, "--", 2) && opt_name_eq(name, a + 2, strcspn(a + 2, "="));
 }
 
 /*

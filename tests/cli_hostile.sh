@@ -83,6 +83,13 @@ expect defaults-dir 3 "cannot read option file '$work': it is a directory" \
     "$B" ping --defaults-file="$work"
 printf '[client]\nport = 1x # comment\n' >"$work/badport.cnf"
 expect port-file-line 2 "badport.cnf:2: port: invalid value '1x'" "$B" ping --defaults-file="$work/badport.cnf"
+# the client's --protocol: a value missing (the last word, or an option after it), a value
+# it does not take (as typed), the same in an option file (its FILE:LINE)
+expect protocol-last 2 "^bench: --protocol: no value \(the mysql client's --protocol takes TCP or SOCKET\)$" "$B" ping --no-defaults --protocol
+expect protocol-option 2 "^bench: --protocol: no value" "$B" ping --no-defaults --protocol -P 1
+expect protocol-pipe 2 "^bench: --mysql-protocol: invalid value 'PIPE' \(expected one of \{auto,tcp,socket\}\)$" "$B" ping --no-defaults --protocol=PIPE
+printf '[client]\nprotocol=memory\n' >"$work/badproto.cnf"
+expect protocol-file-line 2 "badproto.cnf:2: .*--mysql-protocol.*'memory'" "$B" ping --defaults-file="$work/badproto.cnf"
 printf '[client]\nhost=127.0.0.9\nport=1\n' >"$HOME/.my.cnf"
 chmod 666 "$HOME/.my.cnf"
 expect world-writable 0 "World-writable config file '$HOME/.my.cnf' is ignored" \

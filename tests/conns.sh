@@ -22,6 +22,7 @@ lpid=""
 cleanup() {
     $ROOT -e "SET GLOBAL max_connections=$old; DROP DATABASE IF EXISTS conns"
     [ -z "$lpid" ] || kill "$lpid" 2>/dev/null
+    [ ! -f "$w/mdbh/pid" ] || sh "$top/tests/mariadb.sh" stop "$w/mdbh" >/dev/null 2>&1
     rm -rf "$w"
 }
 trap cleanup EXIT
@@ -141,6 +142,24 @@ kill -0 $bpid 2>/dev/null && { bad "sysbench persona, SIGTERM: still running"; k
 wait $bpid
 grep -q "^FATAL: unable to connect to MySQL server: interrupted by SIGTERM" "$w/t.out" && ! grep -q "thread_init\|Thread initialization" "$w/t.out" &&
     ok || { bad "sysbench persona, SIGTERM while logging in: not said as a stop"; cat "$w/t.out"; }
+
+# 5. tests/mariadb.sh on a port someone holds: the next one, said, and the exports say which
+python3 -c '
+import os, socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+open(sys.argv[1] + ".tmp", "w").write("%d\n" % s.getsockname()[1]); os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(120)
+' "$w/held" &
+hpid=$!
+i=0; until [ -s "$w/held" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+H=$(cat "$w/held")
+menv=$(sh "$top/tests/mariadb.sh" start "$w/mdbh" "$H" 2>"$w/mdbh.err")
+got=$(echo "$menv" | sed -n 's/.*BENCH_MY_PORT=\([0-9]*\).*/\1/p')
+[ "$got" -gt "$H" ] 2>/dev/null && grep -q "^mariadb.sh: port $H is taken: trying $((H + 1))$" "$w/mdbh.err" &&
+    mariadb --no-defaults -h 127.0.0.1 -P "$got" -u nat -psecret -N -e 'SELECT @@port' 2>/dev/null | grep -qx "$got" &&
+    ok || { bad "mariadb.sh on a held port $H: took '$got'"; cat "$w/mdbh.err"; }
+sh "$top/tests/mariadb.sh" stop "$w/mdbh" >/dev/null 2>&1 && rm -rf "$w/mdbh"
+kill $hpid 2>/dev/null
 
 echo "conns: $pass passed, $fail failed"
 [ $fail = 0 ]
