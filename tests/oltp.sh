@@ -408,7 +408,16 @@ pid=$!
 for _ in $(seq 100); do gone || break; sleep 0.05; done
 $ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(5); UNLOCK TABLES" >/dev/null 2>&1 &
 lk=$!
-for _ in $(seq 100); do $ROOT -N -e "SHOW PROCESSLIST" | grep -q "metadata lock" && break; sleep 0.05; done
+# wait until the other session holds the lock (its SLEEP runs) and bench's INSERT waits for
+# it: a LOCK TABLES that still waits for bench's INSERT in flight also shows "metadata lock",
+# and then bench's DROP may be granted before it (CI once: 91 ms, exit 1, the table dropped)
+held=0
+for _ in $(seq 100); do
+    held=$($ROOT -N -e "SELECT (SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(5)')
+        * (SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'INSERT INTO%' AND STATE LIKE '%metadata lock%')")
+    [ "$held" = 1 ] && break; sleep 0.05
+done
+[ "$held" = 1 ] && ok || bad "the lock held by another session with bench's INSERT waiting for it (setup)"
 ms=$(stop_after TERM $pid); wait $pid; rc=$?
 [ "$ms" -lt 2500 ] && [ $rc = 3 ] && grep -q "interrupted by SIGTERM" "$w/err" && grep -q "ERROR 1205" "$w/err" &&
     grep -q "^bench: hint: the unfinished table 'sbtest1' is left; it carries bench's marker: 'bench oltp_read_write cleanup' drops it" "$w/err" &&
