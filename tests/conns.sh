@@ -151,7 +151,7 @@ open(sys.argv[1] + ".tmp", "w").write("%d\n" % s.getsockname()[1]); os.rename(sy
 time.sleep(120)
 ' "$w/held" &
 hpid=$!
-i=0; until [ -s "$w/held" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; until [ -s "$w/held" ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
 H=$(cat "$w/held")
 menv=$(sh "$top/tests/mariadb.sh" start "$w/mdbh" "$H" 2>"$w/mdbh.err")
 got=$(echo "$menv" | sed -n 's/.*BENCH_MY_PORT=\([0-9]*\).*/\1/p')

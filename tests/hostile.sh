@@ -54,10 +54,13 @@ start ESCVER --plugin caching_sha2_password --server-version "$(printf '8.0.36-\
 start FAST --plugin caching_sha2_password
 start CLEARTLS --plugin mysql_clear_password --switch --tls "$w/tls.pem" "$w/tls.key"
 for k in adler bomb long seq far; do start Z$k --plugin caching_sha2_password --hostile z:$k; done
-started() { # wait until every server started listens, and take its port
+started() { # wait until every server started listens, and take its port: one deadline for
+    # all (27 Pythons importing cryptography at once on a loaded 2-core host share the CPU
+    # fairly, so the first is ready only about when the last is: 10 s or more)
+    t_end=$(($(date +%s) + 90))
     for n in $names; do
-        i=0; until [ -s "$w/$n.port" ]; do
-            i=$((i + 1)); [ $i -lt 100 ] || { echo "hostile: the fake server $n did not start"; cat "$w/$n.log"; exit 1; }; sleep 0.1; done
+        until [ -s "$w/$n.port" ]; do
+            [ "$(date +%s)" -lt $t_end ] || { echo "hostile: the fake server $n did not start within 90 s"; cat "$w/$n.log"; exit 1; }; sleep 0.1; done
         eval "$n=$(cat "$w/$n.port")"
     done
 }
@@ -172,18 +175,18 @@ run "$what" 3 "$B" $P -P $TRICKLE -psecret --mysql-connect-timeout=3
 has "bench: ping: reading from 127.0.0.1:$TRICKLE failed: "
 has "timed out (ETIMEDOUT) (1 attempt, "
 has "bench: hint: no answer within --mysql-connect-timeout=3 s"
-within 2900 4500
+within 2900 6000
 what="endless auth packets"
 run "$what" 3 "$B" $P -P $AUTHFLOOD -psecret
 has "bench: ping: more than 8 packets from 127.0.0.1:$AUTHFLOOD during the login"
-within 0 2000
+within 0 4000
 what="stalled server"
 run "$what" 3 "$B" $P -P $STALL0 -psecret --mysql-io-timeout=1
 has "bench: ping: $SETQ: reading from 127.0.0.1:$STALL0 failed: "
 has "timed out (ETIMEDOUT)"
 has "bench: hint: no complete answer within --mysql-io-timeout=1 s"
 hasnt "round trips"
-within 900 2500
+within 900 4000
 
 # 5b. a server that never stops sending (small rows, fast: reads never block): the deadline,
 # a signal and the event loop's other clients still hold
@@ -191,7 +194,7 @@ what="endless result set"
 run "$what" 3 "$B" $P -P $ENDLESS -psecret --mysql-io-timeout=1
 has "bench: ping: $SETQ: reading from 127.0.0.1:$ENDLESS failed: "
 has "timed out (ETIMEDOUT)"
-within 900 2000
+within 900 4000
 what="SIGTERM during an endless result set"
 t0=$(date +%s%N)
 timeout -k 5 30 "$B" $P -P $ENDLESS -psecret --mysql-io-timeout=60 >"$w/out" 2>&1 &
@@ -203,13 +206,13 @@ rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
 [ $rc = 1 ] && pass=$((pass + 1)) || bad "exit $rc, wanted 1"
 has "bench: ping: interrupted by SIGTERM during $SETQ"
-within 900 3000
+within 900 5000
 what="endless result sets on an event loop (2 clients)"
 run "$what" 0 "$B" oltp_point_select --mysql-host=127.0.0.1 --mysql-port=$ENDLESS --mysql-user=alice \
     --mysql-password=secret --db-ps-mode=disable --mysql-db= --tables=1 --table-size=10 \
     --threads=2 --event-loops=1 --time=3 --mysql-io-timeout=1 --mysql-ignore-errors=2013 run
 has "    total number of events:              0"
-within 2900 5000
+within 2900 7000
 what="the timeout hint says the answer did not end"
 run "$what" 1 "$B" oltp_point_select --mysql-host=127.0.0.1 --mysql-port=$ENDLESS --mysql-user=alice \
     --mysql-password=secret --db-ps-mode=disable --mysql-db= --tables=1 --table-size=10 \
@@ -266,16 +269,18 @@ for b in "$B" "$SAN"; do
     clean
 done
 
-# 8. SIGINT: within 1 s, only what was measured, exit 1
+# 8. SIGINT: within 3 s (at once when idle; a loaded CI host adds its wake-ups), only what
+# was measured, exit 1
 sigint() { # sigint PORT LOGNAME: start a ping, wait for the server to stall, SIGINT it
     "$B" $P --count=10 -P "$1" -psecret >"$w/out" 2>&1 &
     bp=$!
-    i=0; until grep -q "stalled" "$w/$2.log" 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+    i=0; until grep -q "stalled" "$w/$2.log" 2>/dev/null || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
+    grep -q "stalled" "$w/$2.log" || bad "the server $2 did not stall within 20 s (setup)"
     sleep 0.5
     t0=$(date +%s%N)
     kill -INT $bp
-    i=0; while kill -0 $bp 2>/dev/null && [ $i -lt 50 ]; do sleep 0.05; i=$((i + 1)); done
-    kill -KILL $bp 2>/dev/null # still there after 2.5 s: failed, do not wait for it
+    i=0; while kill -0 $bp 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    kill -KILL $bp 2>/dev/null # still there after 5 s: failed, do not wait for it
     wait $bp
     rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))
@@ -287,21 +292,22 @@ has "    COM_PING                    2 round trips (interrupted), ms: min "
 hasnt "SELECT 1"
 hasnt "18446744073709"
 has "bench: ping: interrupted by SIGINT during COM_PING; the figures above are what was measured until then"
-within 0 1000
+within 0 3000
 what="SIGINT while waiting for the greeting"
 sigint $SILENT SILENT
 has "bench: ping: interrupted by SIGINT while reading from 127.0.0.1:$SILENT after"
 hasnt "Connected"
-within 0 1000
+within 0 3000
 
 what="SIGTERM in OLTP cleanup's ownership check"
 : >"$w/STALL0.log"
 "$B" oltp_read_write --no-defaults -h 127.0.0.1 -P $STALL0 -u alice -psecret cleanup >"$w/out" 2>&1 &
 bp=$!
-i=0; until grep -q "stalled" "$w/STALL0.log" 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; until grep -q "stalled" "$w/STALL0.log" 2>/dev/null || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
+grep -q "stalled" "$w/STALL0.log" || bad "the server STALL0 did not stall within 20 s (setup)"
 sleep 0.3
 kill -TERM $bp
-i=0; while kill -0 $bp 2>/dev/null && [ $i -lt 50 ]; do sleep 0.05; i=$((i + 1)); done
+i=0; while kill -0 $bp 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 kill -KILL $bp 2>/dev/null
 wait $bp
 rc=$?

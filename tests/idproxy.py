@@ -4,6 +4,8 @@ greeting, as a proxy (ProxySQL, MaxScale) shows its own id: the id a client read
 some other server thread. Loopback only; serves until killed.
 
     idproxy.py LISTEN_PORT UPSTREAM_PORT ID
+
+LISTEN_PORT 0: a port the kernel picks; "ready PORT" on stdout says which.
 """
 import socket
 import struct
@@ -49,7 +51,7 @@ def main():
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind(("127.0.0.1", port))
     ls.listen(64)
-    print("ready", flush=True)
+    print("ready", ls.getsockname()[1], flush=True)
     while True:
         c, _ = ls.accept()
         threading.Thread(target=serve, args=(c, up_port, conn_id), daemon=True).start()

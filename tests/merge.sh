@@ -181,7 +181,14 @@ st = [p["window_start_unix_ns"] for p in parts]
 en = [p["window_end_unix_ns"] for p in parts]
 common = (min(en) - max(st)) / 1e9
 assert abs(r["window_s"] - common) < 1e-6 and abs(r["events_per_s"] - ev / common) < 1e-6 * ev
-assert m["facts"]["clients"] == 3 and m["facts"]["start_skew_s"] < 0.05, m["facts"]
+# the skew is the spread of the windows' starts, exactly; the three were released at one
+# target, each by its own timer: within the lateness bound the check above allows each
+mf = m["facts"]
+assert mf["clients"] == 3 and abs(mf["start_skew_s"] - (max(st) - min(st)) / 1e9) < 1e-9, mf
+assert mf["start_skew_s"] < 0.25, mf
+un = (max(en) - min(st)) / 1e9
+assert abs(mf["common_window_s"] - common) < 1e-6 and abs(mf["union_window_s"] - un) < 1e-6, mf
+assert abs(mf["window_overlap_pct"] - 100 * common / un) < 1e-6, mf
 assert [s["facts"]["file"] for s in m["steps"]] == ["%s/c%d.json" % (w, i) for i in (1, 2, 3)]
 # the text: sysbench's block with the same numbers
 t = open(w + "/m.txt").read()
@@ -191,7 +198,9 @@ assert re.search(r"95th percentile: +%.2f\n" % (pct(95) / 1e6), t), "p95 in the 
 assert re.search(r"99\.9th percentile: +%.2f\n" % (pct(99.9) / 1e6), t)
 rows = re.findall(r"^ +(\d) +\S+c(\d)\.json +\S+ +(\d) +\+(\d+\.\d+)s", t, re.M)
 assert [(a, b, c) for a, b, c, _ in rows] == [("1", "1", "2"), ("2", "2", "3"), ("3", "3", "1")], rows
-assert re.search(r"^Start skew: 0\.0[0-4]\d s; window overlap: (9[5-9]|100)\.\d%", t, re.M), "skew line"
+sl = "Start skew: %.3f s; window overlap: %.1f%% (%.3f s in common of %.3f s)" % (
+    mf["start_skew_s"], mf["window_overlap_pct"], common, un)
+assert re.search("^" + re.escape(sl) + "$", t, re.M), ("skew line", sl)
 assert re.search(r"^\[ 1s \] thds: 6 tps: ", t, re.M), "a merged interval line"
 PY
 

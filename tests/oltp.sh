@@ -203,16 +203,22 @@ $B oltp_insert $C --no-defaults --tables=2 --events=200 --time=0 --rand-seed=1 r
     grep -q "statistics above are incomplete" "$w/err" && grep -q "^SQL statistics:" "$w/out" && ok || { bad "fatal 1062 (exit $rc)"; cat "$w/err"; }
 $B oltp_insert $C --no-defaults --tables=2 --events=20 --time=0 --rand-seed=1 --mysql-ignore-errors=1062 run >"$w/out" 2>&1 &&
     grep -q "write:                           20$" "$w/out" && grep -Eq "ignored errors: +[1-9][0-9]* " "$w/out" && ok || { bad "ignored 1062"; grep -E "write|ignored" "$w/out"; }
-# a lost connection in the list: reconnect and go on
-(sleep 1; $ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE USER='nat'" | while read -r id; do $ROOT -e "KILL $id" 2>/dev/null; done) &
-$B oltp_point_select $C --no-defaults --tables=2 --time=3 --mysql-ignore-errors=2013,2006 run >"$w/out" 2>&1; rc=$?
-wait
+# a lost connection in the list: reconnect and go on (the connections are killed once the
+# run issues - sysbench's "Threads started!" - never during the logins, where no list applies)
+kill_nat_once_started() { # kill_nat_once_started PID: the run's output in $w/out
+    for _ in $(seq 200); do grep -q "^Threads started!" "$w/out" && break; sleep 0.05; done
+    grep -q "^Threads started!" "$w/out" || bad "the run did not start within 10 s (setup)"
+    sleep 0.3
+    $ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE USER='nat'" | while read -r id; do $ROOT -e "KILL $id" 2>/dev/null; done
+    wait "$1"
+}
+$B oltp_point_select $C --no-defaults --tables=2 --time=3 --mysql-ignore-errors=2013,2006 run >"$w/out" 2>&1 &
+kill_nat_once_started $!; rc=$?
 r=$(sed -n 's/^ *reconnects: *\([0-9]*\).*/\1/p' "$w/out")
 [ $rc = 0 ] && [ "${r:-0}" -ge 1 ] && ok || { bad "reconnect (exit $rc, reconnects ${r:-?})"; tail -5 "$w/out"; }
 # sysbench's list of the codes that reconnect: 2013, 2006, 2011, 2055 (any one listed), or all
-(sleep 1; $ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE USER='nat'" | while read -r id; do $ROOT -e "KILL $id" 2>/dev/null; done) &
-$B oltp_point_select $C --no-defaults --tables=2 --time=3 --mysql-ignore-errors=2055 run >"$w/out" 2>&1; rc=$?
-wait
+$B oltp_point_select $C --no-defaults --tables=2 --time=3 --mysql-ignore-errors=2055 run >"$w/out" 2>&1 &
+kill_nat_once_started $!; rc=$?
 r=$(sed -n 's/^ *reconnects: *\([0-9]*\).*/\1/p' "$w/out")
 [ $rc = 0 ] && [ "${r:-0}" -ge 1 ] && ok || { bad "reconnect on 2055 (exit $rc, reconnects ${r:-?})"; tail -5 "$w/out"; }
 $B oltp_read_write $C --no-defaults --tables=2 cleanup >/dev/null 2>&1
@@ -383,70 +389,83 @@ $B oltp_point_select $C --no-defaults --ssl-mode=SOMETIMES --time=1 run >"$w/out
 # 7.3 a signal stops prepare, also while the server holds the statement (the wait is seen
 #     within 200 ms); bench drops the table it did not finish (its marker proves it), says
 #     so, exits 1. The bound covers that cleanup too (a new login, KILL, DROP): 0.23-0.31 s
-#     alone, 1.35 s once under a loaded `make test`; the old code was still loading at 3 s
+#     alone, 1.35 s once under a loaded `make test`, so 5 s; the old code was still loading
+#     at 3 s, and a load of 2M rows takes far longer than 5 s
 gone() { ! $ROOT sbt -e "SELECT 1 FROM sbtest1 LIMIT 1" >/dev/null 2>&1; }
-stop_after() { # stop_after SIG PID: ms until PID exits (at most 3 s, then killed: 9999)
+stop_after() { # stop_after SIG PID: ms until PID exits (at most 8 s, then killed: 9999)
     t0=$(date +%s%N); kill -"$1" "$2"
-    for _ in $(seq 60); do kill -0 "$2" 2>/dev/null || break; sleep 0.05; done
+    for _ in $(seq 160); do kill -0 "$2" 2>/dev/null || break; sleep 0.05; done
     if kill -0 "$2" 2>/dev/null; then kill -9 "$2"; wait "$2"; echo 9999; return; fi
     t1=$(date +%s%N); echo $(((t1 - t0) / 1000000))
 }
 for sig in TERM INT; do
     $B oltp_read_write $C --no-defaults --table-size=2000000 prepare >"$w/out" 2>"$w/err" &
     pid=$!
-    for _ in $(seq 100); do grep -q Inserting "$w/out" && break; sleep 0.05; done; sleep 0.5
+    for _ in $(seq 400); do grep -q Inserting "$w/out" && break; sleep 0.05; done; sleep 0.5
+    grep -q Inserting "$w/out" || bad "SIG$sig in prepare: no 'Inserting' within 20 s (setup)"
     ms=$(stop_after $sig $pid); wait $pid; rc=$?
-    [ "$ms" -lt 2000 ] && [ $rc = 1 ] && gone && [ "$(cat "$w/err")" = "bench: warning: oltp_read_write: dropped the unfinished table 'sbtest1' (created by this prepare)
+    [ "$ms" -lt 5000 ] && [ $rc = 1 ] && gone && [ "$(cat "$w/err")" = "bench: warning: oltp_read_write: dropped the unfinished table 'sbtest1' (created by this prepare)
 bench: warning: oltp_read_write prepare: interrupted by SIG$sig; tables finished before the signal are kept (cleanup removes them)" ] &&
         ok || { bad "SIG$sig in prepare: $ms ms, exit $rc"; cat "$w/err"; }
     $B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1
 done
 # the INSERT waits for a lock another session holds: the signal is seen during the wait; the
-# DROP waits 1 s at most for that lock, then leaves the table to cleanup (exit 3, it says so)
+# DROP waits 1 s at most for that lock, then leaves the table to cleanup (exit 3, it says so).
+# The holder sleeps 30 s (killed once bench is done): however late the signal lands, the lock
+# is still held when the DROP asks for it
 $B oltp_read_write $C --no-defaults --table-size=300000 prepare >"$w/out" 2>"$w/err" &
 pid=$!
 for _ in $(seq 100); do gone || break; sleep 0.05; done
-$ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(5); UNLOCK TABLES" >/dev/null 2>&1 &
+$ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(30); UNLOCK TABLES" >/dev/null 2>&1 &
 lk=$!
 # wait until the other session holds the lock (its SLEEP runs) and bench's INSERT waits for
 # it: a LOCK TABLES that still waits for bench's INSERT in flight also shows "metadata lock",
 # and then bench's DROP may be granted before it (CI once: 91 ms, exit 1, the table dropped)
 held=0
-for _ in $(seq 100); do
-    held=$($ROOT -N -e "SELECT (SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(5)')
+for _ in $(seq 400); do
+    held=$($ROOT -N -e "SELECT (SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(30)')
         * (SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'INSERT INTO%' AND STATE LIKE '%metadata lock%')")
     [ "$held" = 1 ] && break; sleep 0.05
 done
 [ "$held" = 1 ] && ok || bad "the lock held by another session with bench's INSERT waiting for it (setup)"
 ms=$(stop_after TERM $pid); wait $pid; rc=$?
-[ "$ms" -lt 2500 ] && [ $rc = 3 ] && grep -q "interrupted by SIGTERM" "$w/err" && grep -q "ERROR 1205" "$w/err" &&
+for id in $($ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(30)'"); do
+    $ROOT -e "KILL QUERY $id"
+done
+[ "$ms" -lt 5000 ] && [ $rc = 3 ] && grep -q "interrupted by SIGTERM" "$w/err" && grep -q "ERROR 1205" "$w/err" &&
     grep -q "^bench: hint: the unfinished table 'sbtest1' is left; it carries bench's marker: 'bench oltp_read_write cleanup' drops it" "$w/err" &&
     ok || { bad "SIGTERM while the server waits: $ms ms, exit $rc"; cat "$w/err"; }
 wait $lk
 $B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1 && gone && ok || bad "cleanup after an interrupted prepare"
 # behind a proxy the greeting's id names another server thread (here: the same user's
-# SELECT SLEEP in the same schema): the undo after a signal must not KILL it
+# SELECT SLEEP in the same schema): the undo after a signal must not KILL it. The victim
+# sleeps 30 s - still sleeping after bench is done, it was not killed (one that ended on its
+# own before the undo would prove nothing) - then the test kills its query
 NAT="mariadb --no-defaults -h127.0.0.1 -P$BENCH_MY_PORT -unat -psecret sbt"
-$NAT -e "SELECT SLEEP(4)" >/dev/null 2>&1 &
+$NAT -e "SELECT SLEEP(30)" >/dev/null 2>&1 &
 vic=$!
 vid=
-for _ in $(seq 100); do
-    vid=$($ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(4)'")
+for _ in $(seq 400); do
+    vid=$($ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(30)'")
     [ -n "$vid" ] && break; sleep 0.05
 done
-PXP=$((BENCH_MY_PORT + 1000))
-python3 "$top/tests/idproxy.py" $PXP "$BENCH_MY_PORT" "${vid:-0}" >"$w/px" 2>&1 &
+[ -n "$vid" ] || bad "undo behind a proxy: the victim's SELECT SLEEP(30) not seen within 20 s (setup)"
+python3 "$top/tests/idproxy.py" 0 "$BENCH_MY_PORT" "${vid:-0}" >"$w/px" 2>&1 &
 px=$!
-for _ in $(seq 100); do grep -q ready "$w/px" && break; sleep 0.05; done
+for _ in $(seq 400); do grep -q ready "$w/px" && break; sleep 0.05; done
+PXP=$(sed -n 's/^ready //p' "$w/px")
+[ -n "$PXP" ] || { bad "undo behind a proxy: idproxy.py did not start (setup)"; cat "$w/px"; }
 $B oltp_read_write ${C%%--mysql-port=*}--mysql-port=$PXP --mysql-user=nat --mysql-password=secret --mysql-db=sbt \
     --no-defaults --ssl-mode=DISABLED --table-size=2000000 prepare >"$w/out" 2>"$w/err" &
 pid=$!
-for _ in $(seq 100); do grep -q Inserting "$w/out" && break; sleep 0.05; done; sleep 0.3
+for _ in $(seq 400); do grep -q Inserting "$w/out" && break; sleep 0.05; done; sleep 0.3
 kill -TERM $pid; wait $pid; rc=$?
-wait $vic; vrc=$?
+alive=$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ${vid:-0} AND INFO = 'SELECT SLEEP(30)'")
+[ -n "$vid" ] && $ROOT -e "KILL QUERY $vid"
+wait $vic
 kill $px 2>/dev/null; wait $px 2>/dev/null
-[ -n "$vid" ] && [ $vrc = 0 ] && [ $rc != 0 ] && grep -q "interrupted by SIGTERM" "$w/err" &&
-    ok || { bad "undo behind a proxy: victim thread $vid exit $vrc, bench exit $rc"; cat "$w/err"; }
+[ -n "$vid" ] && [ "$alive" = 1 ] && [ $rc != 0 ] && grep -q "interrupted by SIGTERM" "$w/err" &&
+    ok || { bad "undo behind a proxy: victim thread $vid still sleeping: ${alive:-?} (wanted 1), bench exit $rc"; cat "$w/err"; }
 for _ in $(seq 100); do $ROOT -N -e "SHOW PROCESSLIST" | grep -q "INSERT INTO" || break; sleep 0.1; done
 $B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1 && gone && ok || bad "cleanup after the proxy case"
 # the sysbench persona: as Debian's sysbench, which the signal kills (143), table left
@@ -470,18 +489,26 @@ $ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(3); UNLOCK TABLES" >/dev/n
 wait $pid; rc=$?
 [ $rc = 0 ] && [ "$($ROOT -N sbt -e 'SELECT COUNT(*) FROM sbtest1')" = 300000 ] && ok || { bad "a long load under --mysql-io-timeout=1 (exit $rc)"; cat "$w/err"; }
 $B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1
-$ROOT -e "FLUSH TABLES WITH READ LOCK; SELECT SLEEP(3); UNLOCK TABLES" >/dev/null 2>&1 &
+# (the global read lock is held when bench starts - its SLEEP runs - and until bench is done)
+$ROOT -e "FLUSH TABLES WITH READ LOCK; SELECT SLEEP(30); UNLOCK TABLES" >/dev/null 2>&1 &
 lk=$!
-sleep 0.5
+ftwrl() { $ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(30)'"; }
+for _ in $(seq 400); do [ -n "$(ftwrl)" ] && break; sleep 0.05; done
+[ -n "$(ftwrl)" ] || bad "the global read lock not held within 20 s (setup)"
 $B oltp_read_write $C --no-defaults --mysql-io-timeout=1 prepare >"$w/out" 2>"$w/err"; rc=$?
+for id in $(ftwrl); do $ROOT -e "KILL QUERY $id"; done
 wait $lk
 [ $rc = 3 ] && grep -q "(ETIMEDOUT)" "$w/err" && grep -q "^bench: hint: no answer within --mysql-io-timeout=1 s; raise it for a slow or busy server" "$w/err" &&
     ok || { bad "a timed-out CREATE TABLE (exit $rc)"; cat "$w/err"; }
-sleep 0.5; $B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1
-$B oltp_write_only $C --no-defaults --table-size=100 prepare >/dev/null 2>&1
+# the CREATE TABLE bench gave up on may still run on the server once the lock is gone
+for _ in $(seq 100); do $ROOT -N -e "SHOW PROCESSLIST" | grep -q "CREATE TABLE" || break; sleep 0.1; done
+$B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1
+$B oltp_write_only $C --no-defaults --table-size=100 prepare >/dev/null 2>&1 || bad "oltp_write_only prepare (setup)"
 $B oltp_write_only $C --no-defaults --mysql-io-timeout=1 --time=6 run >"$w/out" 2>"$w/err" &
 pid=$!
-sleep 1.5
+# the lock comes once the workers issue (sysbench's line), then holds 3 s of the 6
+for _ in $(seq 200); do grep -q "^Threads started!" "$w/out" && break; sleep 0.05; done
+sleep 0.5
 $ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(3); UNLOCK TABLES" >/dev/null 2>&1
 wait $pid; rc=$?
 [ $rc = 1 ] && grep -q "(ETIMEDOUT)" "$w/err" &&
@@ -493,15 +520,21 @@ $B oltp_write_only $C --no-defaults cleanup >/dev/null 2>&1
 $ROOT -e "SET GLOBAL max_prepared_stmt_count = 100000; DROP DATABASE IF EXISTS many; CREATE DATABASE many"
 M=$(echo "$C" | sed 's/--mysql-db=sbt/--mysql-db=many/')
 $B oltp_read_only $M --no-defaults --tables=1000 --table-size=1 --create-secondary=off --threads=4 prepare >/dev/null 2>&1 || bad "prepare of 1000 tables"
-# (the best of two runs: the last events' latency under a loaded CI host is noise; the
-# teardown added 0.17-0.5 s to each of 9 runs of the old code, 0.01-0.12 s now)
+# (the best of two runs; the teardown added 0.17-0.5 s to each of 9 runs of the old code,
+# 0.01-0.12 s now. The window also holds the last event begun before the deadline: under a
+# loaded CI host that one can take long, so the bound is 1.1 s plus the run's max latency)
 tts=""
+win() { # the run in $w/out: total time within 1.0 .. 1.1 s + its max latency
+    tt=$(sed -n 's/^ *total time: *\([0-9.]*\)s$/\1/p' "$w/out")
+    mx=$(sed -n 's/^ *max: *\([0-9.]*\)$/\1/p' "$w/out" | head -1)
+    awk -v t="${tt:-9}" -v m="${mx:-9999}" 'BEGIN { exit !(t >= 1.0 && t < 1.1 + m / 1000) }'
+}
 for _ in 1 2; do
     $B oltp_read_only $M --no-defaults --tables=1000 --threads=16 --time=1 run >"$w/out" 2>&1; rc=$?
-    tt=$(sed -n 's/^ *total time: *\([0-9.]*\)s$/\1/p' "$w/out"); tts="$tts ${tt:-?}"
-    [ $rc = 0 ] && awk -v t="${tt:-9}" 'BEGIN { exit !(t >= 1.0 && t < 1.15) }' && break
+    [ $rc = 0 ] && win && break
+    tts="$tts ${tt:-?} (max ${mx:-?} ms)"
 done
-[ $rc = 0 ] && awk -v t="${tt:-9}" 'BEGIN { exit !(t >= 1.0 && t < 1.15) }' && ok || { bad "total time of --time=1 with 1000 tables:$tts s (exit $rc)"; tail -5 "$w/out"; }
+[ $rc = 0 ] && win && ok || { bad "total time of --time=1 with 1000 tables:$tts s (exit $rc)"; tail -5 "$w/out"; }
 $ROOT -e "SET GLOBAL max_prepared_stmt_count = DEFAULT; DROP DATABASE many" # (cleanup: 1000 checks)
 # 7.6 the one-liner's -D: validated, quoted, never cut (45 two-byte characters, a backtick)
 u45=$(printf 'ä%.0s' $(seq 45))
@@ -550,7 +583,12 @@ cmp -s "$w/zsum.on" "$w/zsum.off" && grep -q "write: *400$" "$w/zrw.on" && ok ||
 
 # 8. issue 17: what bench sends equals what sysbench 1.0.20 sends
 RS="$ROOT --skip-ssl" # status probes that are no TLS handshake themselves
-counters() { # counters NAMES...: "name=value ..." once two reads 0.1 s apart agree
+counters() { # counters NAMES...: "name=value ..." once the runs' sessions are gone (their
+    # last COM_STMT_CLOSE and COM_QUIT get no answer: the server may count them after bench
+    # exits) and two reads 0.1 s apart agree
+    for _ in $(seq 100); do
+        [ "$($RS -N -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = 'nat'")" = 0 ] && break; sleep 0.1
+    done
     q="SHOW GLOBAL STATUS WHERE Variable_name IN ('$(echo "$*" | sed "s/ /','/g")')"
     prev=$($RS -N -e "$q" | awk '{printf "%s=%s ", $1, $2}')
     for _ in $(seq 30); do
@@ -630,7 +668,9 @@ grep -q "^Client I/O: io_uring, 8 connections on 2 event loops$" "$w/loop2.run" 
 #    the bench persona's default: its connections on loops (auto: one per 32 connections, at
 #    most the usable CPUs: 8 connections on 1) whose sends and receives go through io_uring,
 #    one io_uring_enter per turn of the loop: the system calls say so (strace -c), against
-#    epoll's send and recv per statement
+#    epoll's send and recv per statement. A turn reaps one completion at least, and an event
+#    makes two (its send's, its reply's): 4000 enters at most, plus the logins' (measured:
+#    503-510 on the 2-core VM; a faster server gives fewer completions per turn, so more)
 L=1 loops="event loop"
 calls() { awk -v c="$2" '$NF == c { print $4 }' "$1" | grep . || echo 0; }
 sockio() { # sockio STRACE: the socket reads and writes of every kind
@@ -653,8 +693,8 @@ else
     echo "oltp: 2000 point selects, 8 connections: io_uring: socket reads and writes $us, io_uring_enter $ue; epoll: socket reads and writes $es"
     grep -q "^Client I/O: io_uring, 8 connections on $L $loops$" "$w/def.run" && grep -q "transactions: *2000 " "$w/def.run" &&
         grep -q "^Client I/O: epoll, 8 connections on $L $loops$" "$w/ep.run" && grep -q "transactions: *2000 " "$w/ep.run" &&
-        [ "$us" -le 200 ] && [ "$ue" -ge 1 ] && [ "$ue" -le 1000 ] && [ "$es" -ge 4000 ] &&
-        ok || { bad "the default: loops on io_uring, its system calls (wanted socket reads and writes <= 200, io_uring_enter 1..1000; epoll >= 4000)"; head -12 "$w/def.run"; }
+        [ "$us" -le 200 ] && [ "$ue" -ge 1 ] && [ "$ue" -le 4100 ] && [ "$es" -ge 4000 ] &&
+        ok || { bad "the default: loops on io_uring, its system calls (wanted socket reads and writes <= 200, io_uring_enter 1..4100; epoll >= 4000)"; head -12 "$w/def.run"; }
 fi
 #    fairness: every client's own count (JSON per_thread.events), not the average (fixed by
 #    construction): each of the 8 did a share of the 800 (mean 100), none starved or ran most
@@ -687,10 +727,12 @@ else
         r=$(grep -E "^ *$k:" "$w/loop0.run" | awk '{print $2}') o=$(grep -E "^ *$k:" "$w/loopu.run" | awk '{print $2}')
         [ -n "$r" ] && [ "$r" = "$o" ] && ok || bad "event loops on io_uring: $k: threads $r, loops $o"
     done
-    $B oltp_point_select $EV --threads=150 --event-loops=2 --events=750 --time=0 --event-backend=auto --format=json run >"$w/u.json" 2>&1
+    #    (--events is one shared count: 30 per client, so that a loop thread scheduled late
+    #    on a loaded host still finds events left for its clients)
+    $B oltp_point_select $EV --threads=150 --event-loops=2 --events=4500 --time=0 --event-backend=auto --format=json run >"$w/u.json" 2>&1
     grep -q '"client_io":"io_uring"' "$w/u.json" && grep -q '"event_loops":2[,}]' "$w/u.json" &&
-        [ "$(jget "$w/u.json" 'sum(d["results"]["per_thread"]["events"]) == 750 and min(d["results"]["per_thread"]["events"]) >= 1')" = True ] &&
-        ok || { bad "event loops on io_uring (auto): 150 clients (the suite server allows 200), 750 events, the client_io fact"; tail -c 400 "$w/u.json"; }
+        [ "$(jget "$w/u.json" 'sum(d["results"]["per_thread"]["events"]) == 4500 and min(d["results"]["per_thread"]["events"]) >= 1')" = True ] &&
+        ok || { bad "event loops on io_uring (auto): 150 clients (the suite server allows 200), 4500 events, the client_io fact"; tail -c 400 "$w/u.json"; }
 fi
 #    io_uring refused (tests/noiouring: a container's seccomp profile): auto falls back to
 #    epoll and the header says so, counts exact; io_uring asked for: exit 3, the cause named
@@ -754,15 +796,16 @@ wait $bp; rc=$?
 # buckets of the log-linear histogram (sub_bits 8): the lower bound of bucket i, in ns
 slow=$(jget "$w/rate.out" 'sum(c for i, c in d["results"]["latency_ns"]["histogram"]["buckets"] if (i if i < 256 else (128 + (i - 256) % 128) << (1 + (i - 256) // 128)) >= 10**9)')
 [ $rc = 0 ] && [ "${slow:-0}" -gt 8 ] && ok || { bad "event loops: --rate across a 2 s stall: exit $rc, ${slow:-?} events >= 1 s, wanted > 8 (threads*2)"; tail -c 600 "$w/rate.out"; }
-#    1000 connections, a short run: it ends, exit 0, with its 3000 transactions (OLTP events
+#    1000 connections, a short run: it ends, exit 0, with its 20000 transactions (OLTP events
 #    are transactions), and every one of the 1000 clients did events (its own count, JSON
-#    per_thread.events); one JSON run, where a text run of the same checked the 3000 too
+#    per_thread.events). --events is one shared count: 20 per client, so that a loop thread
+#    scheduled late still finds events left (the other loop does ~20000/s here)
 mc=$($ROOT -N -e 'SELECT @@max_connections')
 $ROOT -e "SET GLOBAL max_connections=1200"
-$B oltp_point_select $EV --threads=1000 --event-loops=2 --events=3000 --time=0 --format=json run >"$w/k.json" 2>&1 &&
-    [ "$(jget "$w/k.json" 'd["results"]["events"]')" = 3000 ] && ok || { bad "event loops: 1000 connections"; tail -c 600 "$w/k.json"; }
+$B oltp_point_select $EV --threads=1000 --event-loops=2 --events=20000 --time=0 --format=json run >"$w/k.json" 2>&1 &&
+    [ "$(jget "$w/k.json" 'd["results"]["events"]')" = 20000 ] && ok || { bad "event loops: 1000 connections"; tail -c 600 "$w/k.json"; }
 [ "$(jget "$w/k.json" 'len(d["results"]["per_thread"]["events"])')" = 1000 ] &&
-    [ "$(jget "$w/k.json" 'min(d["results"]["per_thread"]["events"]) >= 1 and sum(d["results"]["per_thread"]["events"]) == 3000')" = True ] &&
+    [ "$(jget "$w/k.json" 'min(d["results"]["per_thread"]["events"]) >= 1 and sum(d["results"]["per_thread"]["events"]) == 20000')" = True ] &&
     ok || bad "event loops: 1000 clients: per-client events min $(jget "$w/k.json" 'min(d["results"]["per_thread"]["events"])') max $(jget "$w/k.json" 'max(d["results"]["per_thread"]["events"])')"
 #    Ctrl-C while the 1000 log in: thread mode's line and exit code, at once. The logins go to
 #    a listener that accepts and never greets, so the signal lands in the connect phase however
@@ -794,8 +837,9 @@ $ROOT -e "SET GLOBAL max_connections=$mc"
 #   a host with two addresses whose first refuses (127.0.0.2: the server listens on
 #   127.0.0.1): the login's second socket may get the first one's fd number back, and the loop
 #   must watch it (it was stepped once a second: 16 transactions in 2 s, exit 0). The names
-#   come from a private /etc/hosts (a mount namespace of this test only). Both backends; the
-#   loop's rate at least a third of thread mode's.
+#   come from a private /etc/hosts (a mount namespace of this test only). Both backends and
+#   thread mode each do more than 100 transactions (hundreds a second here; the bug: 16 in
+#   2 s): a bound of each run's own, since a burst of other load can slow any one run
 if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
     printf '127.0.0.2 benchmulti\n127.0.0.1 benchmulti\n' >"$w/hosts"
     for m in "0 epoll" "2 epoll" "2 auto"; do
@@ -805,7 +849,7 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
         echo "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"]["events"])' "$w/multi$1$2.json" 2>/dev/null || echo 0)" >"$w/multi$1$2.n"
     done
     n0=$(cat "$w/multi0epoll.n") n2=$(cat "$w/multi2epoll.n") n2a=$(cat "$w/multi2auto.n")
-    [ "$n0" -gt 100 ] && [ $((n2 * 3)) -ge "$n0" ] && [ $((n2a * 3)) -ge "$n0" ] && ok ||
+    [ "$n0" -gt 100 ] && [ "$n2" -gt 100 ] && [ "$n2a" -gt 100 ] && ok ||
         { bad "event loops: a host whose first address refuses: $n2 (epoll) and $n2a (auto) transactions on loops, $n0 in thread mode"; cat "$w/multi.err"; }
 else
     bad "event loops: unshare -m is not available: the two-address host check did not run"

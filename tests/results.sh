@@ -90,9 +90,11 @@ fio rd --file-test-mode=rndrd --events=50
 fio iv --file-test-mode=rndrw --time=2 --events=0 --report-interval=1 --file-fsync-freq=0 --file-fsync-end=off
 n=$(grep -c -E '^\[ [0-9]+s \] reads: [0-9]+\.[0-9]{2} MiB/s writes: [0-9]+\.[0-9]{2} MiB/s fsyncs: [0-9]+\.[0-9]{2}/s latency \(ms,95%\): +[0-9]+\.[0-9]{3}$' "$w/iv")
 holds "fileio interval lines" 'n >= 1' -v n="$n"
-# no fsync at all (no period, no end fsyncs) while writes go on: every line says fsyncs: 0.00/s
-n=$(grep -c -E '^\[ [0-9]+s \] reads: .* writes: [0-9.]*[1-9][0-9.]* MiB/s fsyncs: 0\.00/s' "$w/iv")
-holds "fileio interval lines: fsyncs 0.00/s with writes, no fsync asked" 'n >= 1 && n == a' -v n="$n" -v a="$(grep -c '^\[' "$w/iv")"
+# no fsync at all (no period, no end fsyncs) while writes go on: every line says fsyncs: 0.00/s,
+# and writes went on (in one line at least: a second stalled by a shared disk can show none)
+n=$(grep -c -E '^\[ [0-9]+s \] reads: .* writes: [0-9.]* MiB/s fsyncs: 0\.00/s' "$w/iv")
+nw=$(grep -c -E '^\[ [0-9]+s \] reads: .* writes: [0-9.]*[1-9][0-9.]* MiB/s fsyncs: 0\.00/s' "$w/iv")
+holds "fileio interval lines: fsyncs 0.00/s with writes, no fsync asked" 'n >= 1 && n == a && nw >= 1' -v n="$n" -v nw="$nw" -v a="$(grep -c '^\[' "$w/iv")"
 expect "rndrd: reads" "$(ops "$w/rd" read)" 50
 expect "rndrd: writes/s" "$(field "$w/rd" 'writes/s:')" 0.00
 expect "rndrd: fsyncs/s" "$(field "$w/rd" 'fsyncs/s:')" 0.00
@@ -110,7 +112,7 @@ expect "oltp_read_only transactions" "$(field "$w/ro" 'transactions:')" 10
 # interval lines: qps = r + w + o (each rounded to 2 decimals), tps <= qps
 "$B" oltp_read_write $C --tables=1 --time=2 --report-interval=1 run >"$w/oiv" 2>&1
 sed -n -E 's/^\[ [0-9]+s \] thds: [0-9]+ tps: ([0-9.]+) qps: ([0-9.]+) \(r\/w\/o: ([0-9.]+)\/([0-9.]+)\/([0-9.]+)\) lat \(ms,95%\): +[0-9]+\.[0-9]{2} err\/s: [0-9]+\.[0-9]{2} reconn\/s: [0-9]+\.[0-9]{2}$/\1 \2 \3 \4 \5/p' "$w/oiv" >"$w/oiv.n"
-awk 'NF == 5 { n++; d = $2 - ($3 + $4 + $5); if (d > 0.02 || d < -0.02 || $1 > $2 || $3 <= 0) bad++ } END { exit !(n >= 1 && !bad) }' "$w/oiv.n" &&
+awk 'NF == 5 { n++; d = $2 - ($3 + $4 + $5); if (d > 0.02 || d < -0.02 || $1 > $2) bad++; if ($3 > 0) r++ } END { exit !(n >= 1 && r >= 1 && !bad) }' "$w/oiv.n" &&
     ok || bad "oltp interval lines: $(grep '^\[' "$w/oiv" | head -3)"
 expect "oltp_point_select reads" "$(field "$w/ps" 'read:')" 25
 expect "oltp_point_select queries" "$(field "$w/ps" 'queries:')" 25

@@ -64,6 +64,9 @@ bg hang lane_hang
 until [ -s "$lanes/hang.pgid" ] && [ -s "$lanes/hang.home" ]; do sleep 0.1; done
 hpg=$(cat "$lanes/hang.pgid") hhome=$(cat "$lanes/hang.home")
 { [ "$hhome" != "$hermetic" ] && [ -d "$hhome" ]; } || no "the hanging lane has no HOME of its own ($hhome)"
+# the hanging lane ran its first suite and began the second (bg's start time is in whole
+# seconds: the limit may leave it anything from 1 to 2 s, too little on a loaded host)
+i=0; until grep -q "before the hang" "$lanes/suites/fake-hang.log" 2>/dev/null || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
 # (not in $(...): a subshell cannot wait for, nor reap, the lanes)
 LANE_LIMIT=2 bg_wait hang >"$lanes/out" 2>&1
 bg_wait bad >>"$lanes/out" 2>&1

@@ -143,7 +143,7 @@ while True:
 EOF
 python3 "$w/race.py" "$BENCH_MY_PORT" "$ROOT -e 'CREATE DATABASE slaprace; CREATE TABLE slaprace.t (a int); INSERT INTO slaprace.t VALUES (1)'" >"$w/race.port" &
 rp=$!
-i=0; while [ ! -s "$w/race.port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while [ ! -s "$w/race.port" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 "$B" slap --no-defaults -h 127.0.0.1 -P "$(cat "$w/race.port")" -u nat -psecret --skip-ssl -a --create-schema=slaprace >/dev/null 2>"$w/err"; rc=$?
 kill $rp; wait $rp 2>/dev/null
 if [ $rc = 1 ] && [ "$($ROOT -N -e "SELECT COUNT(*) FROM slaprace.t" 2>&1)" = 1 ] && grep -q "ERROR 1007" "$w/err"; then ok; else bad "a schema made between the check and the DROP: exit $rc, $($ROOT -N -e "SELECT COUNT(*) FROM slaprace.t" 2>&1)"; fi
@@ -221,7 +221,7 @@ alive() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* (.*) Z ' "/proc/$1/stat";
 rm -f "$w/kid"
 "$B" slap --only-print -q "SELECT 1" --pre-system="sleep 300 & echo \$! >$w/kid.t; mv $w/kid.t $w/kid; wait" >/dev/null 2>"$w/err" &
 sp=$!
-n=0; while [ ! -s "$w/kid" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+n=0; while [ ! -s "$w/kid" ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 kid=$(cat "$w/kid" 2>/dev/null)
 kill -TERM $sp; wait $sp; rc=$?
 n=0; while [ -n "$kid" ] && alive "$kid" && [ $n -lt 10 ]; do sleep 0.1; n=$((n + 1)); done
@@ -309,9 +309,13 @@ if [ $rc = 1 ] && grep -q "^bench: slap: client [123]: ERROR 1146 (42S02): Table
 #     the clients sleep in the server); then the server's max_connections (as it says it)
 mc=$($ROOT -N -e 'SELECT @@max_connections')
 $ROOT -e "SET GLOBAL max_connections=1100"
-"$B" slap $C --create-schema=slapkeep -q "SELECT SLEEP(1.5)" -c 1000 --event-loops=2 >"$w/out" 2>&1 &
+"$B" slap $C --create-schema=slapkeep -q "SELECT SLEEP(4)" -c 1000 --event-loops=2 >"$w/out" 2>&1 &
 sp=$!
-sleep 1; thr=$(awk '/^Threads:/ { print $2 }' "/proc/$sp/status" 2>/dev/null)
+#     (read once most of the 1000 sleep in the server, however slow the logins were)
+for _ in $(seq 300); do
+    [ "$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(4)'")" -ge 900 ] && break; sleep 0.1
+done
+thr=$(awk '/^Threads:/ { print $2 }' "/proc/$sp/status" 2>/dev/null)
 wait $sp; rc=$?
 if [ $rc = 0 ] && [ "$thr" = 3 ] && grep -q "Number of clients running queries: 1000" "$w/out"; then ok; else bad "event loops: -c 1000: exit $rc, $thr threads: $(cat "$w/out")"; fi
 $ROOT -e "SET GLOBAL max_connections=20"
@@ -356,12 +360,16 @@ slap_clients_mh() {
     "$B" slap --only-print -q "SELECT 1" -i 2 --client-index=0 --client-count=2 --rand-seed=1 >"$w/our" 2>&1 && [ "$(grep -c . "$w/our")" = 2 ] && ok || bad "--query alone: iterations allowed with --client-count: $(cat "$w/our")"
 
     $ROOT -e "DROP DATABASE IF EXISTS slapmh"
+    c1_waits() { # client 1 (output in $w/c1.out) said it waits for client 0
+        for _ in $(seq 400); do grep -q "^Waiting for client 0 of 2" "$w/c1.out" && return; sleep 0.05; done
+        bad "client 1 did not say it waits within 20 s (setup)"
+    }
     A="$C -a --auto-generate-sql-add-autoincrement --auto-generate-sql-load-type=mixed -c 3 --number-of-queries=60 --create-schema=slapmh --rand-seed=7 --client-count=2"
     "$B" slap $A --client-index=1 --client-wait=1 >"$w/our" 2>"$w/err"; rc=$?
     if [ $rc = 1 ] && [ "$(head -1 "$w/err")" = "bench: slap: client 1 of 2: schema \`slapmh\` on 127.0.0.1:$BENCH_MY_PORT is not there after --client-wait=1 s" ]; then ok; else bad "client 1 without client 0: exit $rc: $(cat "$w/err")"; fi
     b0=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_insert'" | cut -f2)
     ("$B" slap $A --client-index=1 --client-wait=60 >"$w/c1.out" 2>&1; echo $? >"$w/c1.rc") &
-    sleep 1
+    c1_waits
     "$B" slap $A --client-index=0 --format=json >"$w/c0.json" 2>"$w/c0.err"; rc=$?
     wait
     b1=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_insert'" | cut -f2)
@@ -392,7 +400,7 @@ slap_clients_mh() {
     CR="CREATE TABLE t (a INT);INSERT INTO t SELECT seq FROM seq_1_to_300000"
     Q="SELECT IF(COUNT(*) = 300000, 1, (SELECT 1 UNION SELECT 2)) FROM t"
     ("$B" slap $A --create="$CR" -q "$Q" --client-index=1 --client-wait=60 >"$w/c1.out" 2>&1; echo $? >"$w/c1.rc") &
-    sleep 0.5
+    c1_waits
     "$B" slap $A --create="$CR" -q "$Q" --client-index=0 >"$w/c0.out" 2>&1; rc=$?
     wait
     if [ $rc = 0 ] && [ "$(cat "$w/c1.rc")" = 0 ] && grep -q "^Waiting for client 0 of 2" "$w/c1.out" && [ "$($ROOT -N slapmh -e "SELECT COUNT(*) FROM t")" = 300000 ] && [ "$($ROOT -N slapmh -e "SELECT GROUP_CONCAT(client ORDER BY client) FROM bench_slap_ready")" = "0,1" ]; then ok; else bad "--create, client 1 first: exit $rc and $(cat "$w/c1.rc"): $(cat "$w/c0.out" "$w/c1.out")"; fi

@@ -174,11 +174,13 @@ the value given, never rounded (%g made 99.99999 "100th"):
   Latency histogram (values are in milliseconds)
          value  ------------- distribution ------------- count
 
---warmup-time runs events first and leaves them out of the statistics:
+--warmup-time runs events first and leaves them out of the statistics (the total time is
+the measured second and the last events' join: up to 1.4 s under a loaded host, 2 s had the
+warm-up been counted):
 
   $ $BENCH cpu --warmup-time=1 --time=1 --cpu-max-prime=1000 run | grep -E 'Warmup|total time'
   Warmup time: 1s
-      total time:                          1\.0[0-9]{3}s (re)
+      total time:                          1\.[0-4][0-9]{3}s (re)
   $ $BENCH cpu --warmup-time=1 --events=3000 --time=0 --threads=2 --cpu-max-prime=300 run | $CHECK --tee -- cpu --warmup-time=1 --events=3000 --time=0 --threads=2 run | grep -E 'number of events|invariants'
       total number of events:              3000
   invariants: 12 hold
