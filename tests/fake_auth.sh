@@ -36,10 +36,13 @@ start CLEAR --plugin mysql_clear_password --switch
 start CLEARTLS --plugin mysql_clear_password --switch --tls "$w/tls.pem" "$w/tls.key"
 start SILENT --silent
 t_end=$(($(date +%s) + 90)) # one deadline for all: the ten start at once and share the CPU
+set -- $pids
 for n in $names; do
     until [ -s "$w/$n.port" ]; do
+        kill -0 "$1" 2>/dev/null || { echo "fake_auth: the fake server $n exited at its start"; cat "$w/fake.$n.err"; exit 1; }
         [ "$(date +%s)" -lt $t_end ] || { echo "fake_auth: the fake server $n did not start within 90 s"; cat "$w/fake.$n.err"; exit 1; }; sleep 0.1; done
     eval "$n=$(cat "$w/$n.port")"
+    shift
 done
 
 pass=0 fail=0

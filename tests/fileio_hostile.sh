@@ -286,6 +286,7 @@ sig_run() {
     fresh
     $B fileio $F prepare >/dev/null
     for io in sync async; do
+        : >out # (not the last run's words: started reads it)
         $B fileio $F --file-test-mode=rndwr --file-io-mode=$io --time=60 run >out 2>err &
         pid=$!
         started out || { kill -9 $pid; wait $pid; return 1; }
@@ -317,6 +318,7 @@ full_mmap() {
 mmap_sigbus() {
     fresh
     $B fileio $F prepare >/dev/null
+    : >out
     $B fileio $F --file-test-mode=rndrd --file-io-mode=mmap --time=30 run >out 2>err &
     pid=$!
     started out || { kill -9 $pid; wait $pid; return 1; }

@@ -313,7 +313,9 @@ $ROOT -e "SET GLOBAL max_connections=1100"
 sp=$!
 #     (read once most of the 1000 sleep in the server, however slow the logins were)
 for _ in $(seq 300); do
-    [ "$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(4)'")" -ge 900 ] && break; sleep 0.1
+    kill -0 $sp 2>/dev/null || break
+    n=$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(4)'")
+    [ "${n:-0}" -ge 900 ] && break; sleep 0.1
 done
 thr=$(awk '/^Threads:/ { print $2 }' "/proc/$sp/status" 2>/dev/null)
 wait $sp; rc=$?
@@ -368,6 +370,7 @@ slap_clients_mh() {
     "$B" slap $A --client-index=1 --client-wait=1 >"$w/our" 2>"$w/err"; rc=$?
     if [ $rc = 1 ] && [ "$(head -1 "$w/err")" = "bench: slap: client 1 of 2: schema \`slapmh\` on 127.0.0.1:$BENCH_MY_PORT is not there after --client-wait=1 s" ]; then ok; else bad "client 1 without client 0: exit $rc: $(cat "$w/err")"; fi
     b0=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_insert'" | cut -f2)
+    : >"$w/c1.out" # (c1_waits reads it)
     ("$B" slap $A --client-index=1 --client-wait=60 >"$w/c1.out" 2>&1; echo $? >"$w/c1.rc") &
     c1_waits
     "$B" slap $A --client-index=0 --format=json >"$w/c0.json" 2>"$w/c0.err"; rc=$?
@@ -399,6 +402,7 @@ slap_clients_mh() {
     A="$C --create-schema=slapmh --rand-seed=3 --client-count=2 -c 2 --number-of-queries=4"
     CR="CREATE TABLE t (a INT);INSERT INTO t SELECT seq FROM seq_1_to_300000"
     Q="SELECT IF(COUNT(*) = 300000, 1, (SELECT 1 UNION SELECT 2)) FROM t"
+    : >"$w/c1.out"
     ("$B" slap $A --create="$CR" -q "$Q" --client-index=1 --client-wait=60 >"$w/c1.out" 2>&1; echo $? >"$w/c1.rc") &
     c1_waits
     "$B" slap $A --create="$CR" -q "$Q" --client-index=0 >"$w/c0.out" 2>&1; rc=$?
