@@ -262,7 +262,7 @@ static int t_evl_stop_on(const char *be)
     atomic_store(&b_stop, 0);
     u64 took = clk_now_ns() - t0;
     T_CHECK(rc == B_OK && r.have_final && r.rc == 0);
-    T_CHECK(took >= 300000000 && took < 1000000000);
+    T_CHECK(took >= 300000000 && took < 2000000000u); /* (slack for a loaded CI host) */
     T_CHECK(r.final.d.events > 10 && r.final.d.thr_events[5] == 0);
     res_free(&r);
     t_opts_free(&o);
@@ -624,7 +624,7 @@ static int t_evl_connect_stop(void)
     u64 took = clk_now_ns() - t0;
     T_CHECK(rc == B_DONE);
     T_CHECK(strstr(r.err.msg, "interrupted by SIGINT while setting up client 5") != NULL);
-    T_CHECK(took >= 300000000 && took < 1500000000);
+    T_CHECK(took >= 300000000 && took < 2000000000u);
     res_free(&r);
     t_opts_free(&o);
     t_evl_reset();

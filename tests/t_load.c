@@ -203,7 +203,7 @@ static int t_stuck_event(struct load_thread *t)
 {
     (void)t;
     atomic_fetch_add(&t_stuck_inside, 1);
-    struct timespec ts = {1, 500000000};
+    struct timespec ts = {3, 0}; /* far past the 1 s run's end, however loaded the host */
     nanosleep(&ts, NULL);
     atomic_fetch_sub(&t_stuck_inside, 1);
     return B_OK;
@@ -233,7 +233,7 @@ static int t_run_forced_then_next(void)
     res_init(&r, &w, "run", &o, NULL);
     T_CHECK(wl_run(&w, &o, &r) == B_OK);
     double took = (double)(clk_now_ns() - t0) / 1e9;
-    T_CHECK(took >= 1.0 && took < 1.4); /* ended at the deadline, not when the events did */
+    T_CHECK(took >= 1.0 && took < 2.2); /* ended at the deadline, not when the events did */
     T_CHECK(r.end == RES_END_FORCED && !r.complete && r.have_final);
     T_CHECK(r.final.unfinished == 2 && r.final.d.events == 0);
     T_CHECK(atomic_load(&t_stuck_done_calls) == 0); /* not torn down under the workers */
@@ -244,8 +244,8 @@ static int t_run_forced_then_next(void)
     T_CHECK(wl_run(wl_find("cpu"), &o2, &r2) == B_OK);
     T_CHECK(r2.complete && r2.end == RES_END_LIMIT && r2.final.d.events == 100);
     T_CHECK(hist_total(r2.final.d.hist) == 100);
-    /* the stuck workers leave at 1.5 s; then the abandoned run is torn down once */
-    T_CHECK(wl_reap(3000) == 0);
+    /* the stuck workers leave at 3 s; then the abandoned run is torn down once */
+    T_CHECK(wl_reap(5000) == 0);
     T_CHECK(atomic_load(&t_stuck_done_calls) == 1);
     res_free(&r), res_free(&r2);
     t_opts_free(&o), t_opts_free(&o2);
