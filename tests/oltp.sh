@@ -417,26 +417,26 @@ bench: warning: oltp_read_write prepare: interrupted by SIG$sig; tables finished
 done
 # the INSERT waits for a lock another session holds: the signal is seen during the wait; the
 # DROP waits 1 s at most for that lock, then leaves the table to cleanup (exit 3, it says so).
-# The holder sleeps 300 s (killed once bench is done): however late the signal lands, the lock
+# The holder sleeps 301 s (killed once bench is done): however late the signal lands, the lock
 # is still held when the DROP asks for it. 3 s bound: the signal seen within 0.2 s, the DROP's
 # 1 s, the undo's login and KILL (up to 1.35 s under load)
 $B oltp_read_write $C --no-defaults --table-size=300000 prepare >"$w/out" 2>"$w/err" &
 pid=$!
 for _ in $(seq 400); do gone || break; sleep 0.05; done
-$ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(300); UNLOCK TABLES" >/dev/null 2>&1 &
+$ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(301); UNLOCK TABLES" >/dev/null 2>&1 &
 lk=$!
 # wait until the other session holds the lock (its SLEEP runs) and bench's INSERT waits for
 # it: a LOCK TABLES that still waits for bench's INSERT in flight also shows "metadata lock",
 # and then bench's DROP may be granted before it (CI once: 91 ms, exit 1, the table dropped)
 held=0
 for _ in $(seq 400); do
-    held=$($ROOT -N -e "SELECT (SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(300)')
+    held=$($ROOT -N -e "SELECT (SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(301)')
         * (SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'INSERT INTO%' AND STATE LIKE '%metadata lock%')")
     [ "$held" = 1 ] && break; sleep 0.05
 done
 [ "$held" = 1 ] && ok || bad "the lock held by another session with bench's INSERT waiting for it (setup)"
 ms=$(stop_after TERM $pid); wait $pid; rc=$?
-for id in $($ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(300)'"); do
+for id in $($ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(301)'"); do
     $ROOT -e "KILL QUERY $id"
 done
 [ "$ms" -lt 3000 ] && [ $rc = 3 ] && grep -q "interrupted by SIGTERM" "$w/err" && grep -q "ERROR 1205" "$w/err" &&
@@ -446,17 +446,17 @@ wait $lk
 $B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1 && gone && ok || bad "cleanup after an interrupted prepare"
 # behind a proxy the greeting's id names another server thread (here: the same user's
 # SELECT SLEEP in the same schema): the undo after a signal must not KILL it. The victim
-# sleeps 300 s - still sleeping after bench is done, it was not killed (one that ended on its
+# sleeps 302 s - still sleeping after bench is done, it was not killed (one that ended on its
 # own before the undo would prove nothing) - then the test kills its query
 NAT="mariadb --no-defaults -h127.0.0.1 -P$BENCH_MY_PORT -unat -psecret sbt"
-$NAT -e "SELECT SLEEP(300)" >/dev/null 2>&1 &
+$NAT -e "SELECT SLEEP(302)" >/dev/null 2>&1 &
 vic=$!
 vid=
 for _ in $(seq 400); do
-    vid=$($ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE USER = 'nat' AND INFO = 'SELECT SLEEP(300)'" | head -1)
+    vid=$($ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE USER = 'nat' AND INFO = 'SELECT SLEEP(302)'" | head -1)
     [ -n "$vid" ] && break; sleep 0.05
 done
-[ -n "$vid" ] || bad "undo behind a proxy: the victim's SELECT SLEEP(300) not seen within 20 s (setup)"
+[ -n "$vid" ] || bad "undo behind a proxy: the victim's SELECT SLEEP(302) not seen within 20 s (setup)"
 python3 "$top/tests/idproxy.py" 0 "$BENCH_MY_PORT" "${vid:-0}" >"$w/px" 2>&1 &
 px=$!
 for _ in $(seq 400); do grep -q ready "$w/px" && break; sleep 0.05; done
@@ -469,7 +469,7 @@ pid=$!
 for _ in $(seq 400); do grep -q Inserting "$w/out" && break; sleep 0.05; done; sleep 0.3
 grep -q Inserting "$w/out" || bad "undo behind a proxy: no 'Inserting' within 20 s (setup)"
 kill -TERM $pid; wait $pid; rc=$?
-alive=$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ${vid:-0} AND COMMAND = 'Query' AND INFO = 'SELECT SLEEP(300)'")
+alive=$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ${vid:-0} AND COMMAND = 'Query' AND INFO = 'SELECT SLEEP(302)'")
 [ -n "$vid" ] && $ROOT -e "KILL QUERY $vid"
 wait $vic
 kill $px 2>/dev/null; wait $px 2>/dev/null
@@ -498,10 +498,11 @@ $ROOT sbt -e "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(3); UNLOCK TABLES" >/dev/n
 wait $pid; rc=$?
 [ $rc = 0 ] && [ "$($ROOT -N sbt -e 'SELECT COUNT(*) FROM sbtest1')" = 300000 ] && ok || { bad "a long load under --mysql-io-timeout=1 (exit $rc)"; cat "$w/err"; }
 $B oltp_read_write $C --no-defaults cleanup >/dev/null 2>&1
-# (the global read lock is held when bench starts - its SLEEP runs - and until bench is done)
-$ROOT -e "FLUSH TABLES WITH READ LOCK; SELECT SLEEP(300); UNLOCK TABLES" >/dev/null 2>&1 &
+# (the global read lock is held when bench starts - its SLEEP runs - and until bench is done;
+# each holder of this file sleeps its own number of seconds, so that a probe finds only its own)
+$ROOT -e "FLUSH TABLES WITH READ LOCK; SELECT SLEEP(303); UNLOCK TABLES" >/dev/null 2>&1 &
 lk=$!
-ftwrl() { $ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(300)'"; }
+ftwrl() { $ROOT -N -e "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(303)'"; }
 for _ in $(seq 400); do [ -n "$(ftwrl)" ] && break; sleep 0.05; done
 [ -n "$(ftwrl)" ] || bad "the global read lock not held within 20 s (setup)"
 $B oltp_read_write $C --no-defaults --mysql-io-timeout=1 prepare >"$w/out" 2>"$w/err"; rc=$?
