@@ -19079,7 +19079,11 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
  * res; the measures the page needs as facts of the top result under dotted names (cpu.*,
  * mem.*, sched.*, disk.*, db.*: the JSON paths --expect names); checks (all_checks) and
  * derived settings (all_settings) as steps of their own ("check", "setting"). Prints nothing:
- * rep_all shows the page. The exit code: 0 all pass, 1 some WARN, 2 some FAIL, 3 could not run.
+ * rep_all shows the page. The exit code tells the outcomes apart (docs/cli.md "Exit status"):
+ * 0 every check PASS or INFO, 4 some WARN (no FAIL), 5 some FAIL, 1 the run failed or was
+ * interrupted, 2 usage (a malformed or unknown --expect path among them, before any step), 3
+ * the environment refused. The disk steps use a directory of bench's own under --dir
+ * (all_dir_make): every other file there is left exactly as it was.
  */
 
 enum { ALL_QUICK, ALL_DEFAULT, ALL_THOROUGH };
@@ -19095,6 +19099,7 @@ struct all_ctx {
     bool disk;               /* disk steps run */
     bool direct;             /* O_DIRECT on the test file */
     u64 file_bytes;          /* the test file */
+    char dir[PATH_MAX];      /* bench's own directory under --dir (all_dir_make); "" none */
     int step, nsteps;        /* progress */
     u64 t0;
 };
@@ -19365,6 +19370,7 @@ static void all_take_threads(struct all_ctx *x, const struct all_step *s, const 
 static void all_set_disk(struct bench_opts *so, const struct all_ctx *x, const struct all_step *s)
 {
     so->file_num = 1;
+    so->file_dir = (char *)(uintptr_t)x->dir;
     so->file_total_size = x->file_bytes;
     so->file_block_size = s->bs;
     so->file_extra_flags = x->direct ? all_direct : all_none;
@@ -19506,6 +19512,7 @@ static int all_disk_file(struct all_ctx *x, bool make)
     struct bench_opts so;
     all_base_opts(&so, x->o, 0);
     so.file_num = 1;
+    so.file_dir = x->dir;
     so.file_total_size = x->file_bytes;
     so.file_block_size = 1u << 20;
     so.file_extra_flags = all_none;
@@ -19532,6 +19539,97 @@ static bool all_direct_ok(const char *dir)
     return true;
 }
 
+/*
+ * bench all's own files (issue 27): a directory "bench-all.PID" under --dir, made by mkdir
+ * (which fails on any existing name: O_EXCL's semantics for a directory), mode 0700; the test
+ * file and the fileio manifest live there, so a dataset that `bench fileio prepare` left in
+ * --dir (test_file.N, its manifest) is neither reused nor removed.
+ */
+#define ALL_DIR_PFX "bench-all."
+
+/* Is name in a directory of ours one of the files bench all makes there? */
+static bool all_dir_ours(const char *name)
+{
+    return !strcmp(name, "test_file.0") || !strcmp(name, IO_MANIFEST) ||
+           !strncmp(name, ".bench-all-direct.", 18);
+}
+
+/* A "bench-all.PID" left in --dir by a run that was killed: removed only when its process is
+ * gone, it is a directory of this user's, and it holds nothing but the files bench all makes
+ * there; otherwise left alone. Either is said as a note. */
+static void all_dir_stale(struct all_ctx *x, const char *top, const char *name)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    char *end;
+    long pid = strtol(name + strlen(ALL_DIR_PFX), &end, 10);
+    if (*end || pid <= 0 || pid == (long)getpid())
+        return;
+    if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
+        return; /* its run is still going */
+    snprintf(path, sizeof(path), "%s/%s", top, name);
+    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+        res_warn(x->res, "stale_dir", NULL, "all: %s left alone: not a directory of this user's",
+                 path);
+        return;
+    }
+    DIR *d = opendir(path);
+    struct dirent *de;
+    bool ours = d != NULL;
+    while (d && ours && (de = readdir(d)))
+        ours = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || all_dir_ours(de->d_name);
+    if (d)
+        rewinddir(d);
+    while (d && ours && (de = readdir(d)))
+        if (all_dir_ours(de->d_name))
+            ours = unlinkat(dirfd(d), de->d_name, 0) == 0;
+    if (d)
+        closedir(d);
+    if (ours && rmdir(path) == 0)
+        res_warn(x->res, "stale_dir", NULL,
+                 "all: removed %s, left by an interrupted run (pid %ld is gone)", path, pid);
+    else
+        res_warn(x->res, "stale_dir", NULL,
+                 "all: %s left alone: it holds files bench all did not make there", path);
+}
+
+/* Make bench's own directory under --dir (x->dir), after the leftovers of killed runs. */
+static int all_dir_make(struct all_ctx *x)
+{
+    const char *top = x->o->file_dir;
+    DIR *d = opendir(top);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (!strncmp(de->d_name, ALL_DIR_PFX, strlen(ALL_DIR_PFX)))
+            all_dir_stale(x, top, de->d_name);
+    if (d)
+        closedir(d);
+    snprintf(x->dir, sizeof(x->dir), "%s/" ALL_DIR_PFX "%ld", top, (long)getpid());
+    if (mkdir(x->dir, 0700) == 0)
+        return B_EXIT_OK;
+    int err = errno;
+    res_fact_str(x->res, "disk.status", "skipped: cannot make %s (%s)", x->dir, strerror(err));
+    x->dir[0] = 0;
+    return B_EXIT_ENV;
+}
+
+/* Remove what all_dir_make made: the files bench made there, then the directory; anything
+ * else found there stays, and so does the directory (said). */
+static void all_dir_remove(struct all_ctx *x)
+{
+    if (!x->dir[0])
+        return;
+    static const char *const mine[] = {"test_file.0", IO_MANIFEST};
+    int dfd = open(x->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    for (size_t i = 0; i < countof(mine) && dfd >= 0; i++)
+        (void)unlinkat(dfd, mine[i], 0);
+    if (dfd >= 0)
+        close(dfd);
+    if (rmdir(x->dir) != 0)
+        res_warn(x->res, "dir_left", NULL, "all: %s left: %s", x->dir, strerror(errno));
+    x->dir[0] = 0;
+}
+
 /* The disk part: tmpfs, read-only, free space decided here; the steps; the file removed. */
 static int all_disk(struct all_ctx *x)
 {
@@ -19556,7 +19654,9 @@ static int all_disk(struct all_ctx *x)
         b_hint(&x->res->err, "point --dir at a filesystem with more room, or use --quick");
         return ex;
     }
-    x->direct = all_direct_ok(dir);
+    if (all_dir_make(x) != B_EXIT_OK)
+        return B_EXIT_OK;
+    x->direct = all_direct_ok(x->dir);
     bool tmpfs = all_num(x->res, "fs_tmpfs", NULL) > 0;
     res_fact_int(x->res, "disk.file_bytes", (i64)x->file_bytes);
     res_fact_bool(x->res, "disk.o_direct", x->direct);
@@ -19574,6 +19674,7 @@ static int all_disk(struct all_ctx *x)
     all_progress(x, "disk: writing test file");
     if (all_disk_file(x, true) != B_EXIT_OK) {
         (void)all_disk_file(x, false);
+        all_dir_remove(x);
         return B_EXIT_OK;
     }
     x->disk = true;
@@ -19581,6 +19682,7 @@ static int all_disk(struct all_ctx *x)
         if (all_plan[i].need == ALL_NEED_DISK)
             all_run_step(x, &all_plan[i]);
     (void)all_disk_file(x, false);
+    all_dir_remove(x);
     return B_EXIT_OK;
 }
 
@@ -19694,7 +19796,8 @@ static void all_db(struct all_ctx *x)
 /* ---- checks: thresholds on the measures, with their basis (sizing.md 2.5) ---- */
 
 /* One check: the fact at path against WARN and FAIL thresholds (NAN: none); hi: higher is
- * worse. A fact that is absent gives INFO "not measured". */
+ * worse. A fact that is absent gives INFO "not measured". Each row is documented in
+ * docs/cli.md's "Checks" (tests/docs.sh: the ids in both). */
 struct all_check {
     const char *id;
     const char *path;
@@ -19702,23 +19805,45 @@ struct all_check {
     double warn, fail;
     const char *unit;
     const char *basis;
+    const char *remedy;      /* what to change when it does not pass (the page, the HTML) */
 };
 
 static const struct all_check all_checks[] = {
     {"durable_writes", "disk.fdatasync_p99_ms", true, 2, 10, "ms",
-     "etcd WAL p99<10ms"},
+     "etcd WAL p99<10ms",
+     "put the redo log and binary log on a device with power-loss protection (NVMe/SSD with "
+     "PLP, a BBU RAID cache); check that --dir is on the database's disk"},
     {"flush_behaviour", "disk.flush_volatile", true, 1, (double)NAN, "",
-     "no PLP, slow flush"},
-    {"steal", "cpu_steal_pct", true, 2, 10, "%", "/proc/stat steal"},
+     "no PLP, slow flush",
+     "the write cache is volatile and a flush costs >= 0.5 ms: use a device with power-loss "
+     "protection, or accept slower commits (innodb_flush_log_at_trx_commit=1 stays)"},
+    {"steal", "cpu_steal_pct", true, 2, 10, "%", "/proc/stat steal",
+     "the hypervisor gives this VM's CPU time to others: ask for dedicated vCPUs or a larger "
+     "instance class, or move the VM"},
     {"cpu_scaling", "cpu.scaling_efficiency", false, 0.8, (double)NAN, "",
-     "N CPUs ~ N x 1 CPU"},
-    {"swappiness", "swappiness", true, 11, (double)NAN, "", "MySQLTuner: <= 10"},
-    {"swap_used", "host.swap_used_bytes", true, 1, (double)NAN, "B", "MySQLTuner"},
-    {"swap_io", "host.swap_pages_moved", true, (double)NAN, 0, "pg", "swap-in/out in run"},
-    {"thp", "host.thp_always", true, 1, (double)NAN, "", "DB vendor guidance"},
-    {"clocksource", "host.clocksource_slow", true, 1, (double)NAN, "", "latency fidelity"},
-    {"nofile", "host.nofile_limit", false, 65536, (double)NAN, "", "MySQLTuner"},
-    {"disk_dir", "disk.not_a_disk", true, 1, (double)NAN, "", "tmpfs/no O_DIRECT"},
+     "N CPUs ~ N x 1 CPU",
+     "all CPUs together do less than N x one CPU: look for other load, SMT siblings counted as "
+     "CPUs, a cgroup quota or a power-saving governor (cpupower frequency-set -g performance)"},
+    {"swappiness", "swappiness", true, 11, (double)NAN, "", "MySQLTuner: <= 10",
+     "sysctl -w vm.swappiness=1, and vm.swappiness=1 in /etc/sysctl.d/ to keep it"},
+    {"swap_used", "host.swap_used_bytes", true, 1, (double)NAN, "B", "MySQLTuner",
+     "memory is short: lower innodb_buffer_pool_size or max_connections, or add RAM; then "
+     "swapoff -a && swapon -a to bring the pages back"},
+    {"swap_io", "host.swap_pages_moved", true, (double)NAN, 0, "pg", "swap-in/out in run",
+     "pages moved to or from swap during the run: the host is short of memory; shrink the "
+     "buffer pool or what else runs, or add RAM"},
+    {"thp", "host.thp_always", true, 1, (double)NAN, "", "DB vendor guidance",
+     "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled (or never; on the kernel "
+     "command line: transparent_hugepage=madvise)"},
+    {"clocksource", "host.clocksource_slow", true, 1, (double)NAN, "", "latency fidelity",
+     "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource where the "
+     "TSC is stable (constant_tsc, nonstop_tsc); on a VM, the hypervisor's stable TSC"},
+    {"nofile", "host.nofile_limit", false, 65536, (double)NAN, "", "MySQLTuner",
+     "raise the open-files limit: LimitNOFILE=65536 in mysqld's systemd unit, or "
+     "open_files_limit in my.cnf; nofile in /etc/security/limits.conf for shells"},
+    {"disk_dir", "disk.not_a_disk", true, 1, (double)NAN, "", "tmpfs/no O_DIRECT",
+     "point --dir at a directory on the database's disk (its datadir's filesystem), not "
+     "tmpfs or an overlay that refuses O_DIRECT"},
 };
 
 /* The facts the checks read that are not measures themselves. */
@@ -19783,6 +19908,27 @@ static int all_check_step(struct res *res, const char *id, const char *path, boo
     return verdict;
 }
 
+/* The rank of a verdict for the page's overall one: FAIL over WARN over the rest. Any other
+ * verdict (PASS, INFO, UNRELIABLE: a measure taken while the host was busy, whose WARN is
+ * host_busy's own) does not raise it. */
+static int all_rank(int verdict)
+{
+    return verdict == ALL_FAIL ? 2 : verdict == ALL_WARN ? 1 : 0;
+}
+
+/* The worse of two verdicts by all_rank (a: the worst so far, ALL_PASS at first). */
+static int all_worse(int a, int b)
+{
+    return all_rank(b) > all_rank(a) ? b : a;
+}
+
+/* bench all's exit code for its overall verdict (B_EXIT_WARN, B_EXIT_CHECK_FAIL). */
+static int all_exit(int worst)
+{
+    return all_rank(worst) == 2 ? B_EXIT_CHECK_FAIL : all_rank(worst) == 1 ? B_EXIT_WARN
+                                                                          : B_EXIT_OK;
+}
+
 static int all_run_checks(struct res *res)
 {
     int worst = ALL_PASS;
@@ -19802,7 +19948,8 @@ static int all_run_checks(struct res *res)
             snprintf(thr, sizeof(thr), "warn%s%s%s", k->hi ? ">=" : "<", w, k->unit);
         int vd = h ? all_verdict(k->hi, v, k->warn, k->fail) : ALL_INFO;
         all_check_step(res, k->id, k->path, h, v, vd, h ? thr : "not measured", k->basis);
-        worst = B_MAX(worst, vd);
+        res_fact_str(&res->steps[res->nsteps - 1], "remedy", "%s", k->remedy);
+        worst = all_worse(worst, vd);
     }
     return worst;
 }
@@ -19889,6 +20036,138 @@ static bool all_expect_holds(const struct all_expect *x, double v)
                                : v != x->v;
 }
 
+/*
+ * The measures bench all can produce: the paths --expect takes, checked before any step runs.
+ * A '*' matches any run of characters ("db.innodb_*": the server's variables). Every fact of a
+ * real run is in this table (tests/all.sh) and every row is in docs/cli.md's list
+ * (tests/docs.sh); `bench all --list=measures` prints it. A new fact: add its row here, in
+ * its family, and to docs/cli.md. Any measure's "_min", "_max", "_samples" and "_why" (its
+ * spread, its sample count, why it is n/a) are known with it (all_measure_known).
+ */
+static const char *const all_measures[] = {
+    /* host facts (os_host_facts, os_dir_facts) */
+    "block_chain", "block_device", "cgroup_cpu_quota_cpus", "cgroup_memory_limit_bytes",
+    "cgroup_version", "clocksource", "container", "cpu_aes", "cpu_avx2", "cpu_avx512",
+    "cpu_cores", "cpu_freq_driver", "cpu_governor", "cpu_mhz_max", "cpu_model", "cpu_sockets",
+    "cpu_steal_pct", "cpu_steal_window_ms", "cpu_threads", "cpus_online", "cpus_usable",
+    "dir_path", "dirty_background_ratio", "dirty_ratio", "disk", "disk_model",
+    "disk_rotational", "disk_scheduler", "disk_write_cache", "fs_free_bytes", "fs_options",
+    "fs_readonly", "fs_size_bytes", "fs_source", "fs_tmpfs", "fs_type", "hugepage_size_bytes",
+    "hugepages_total", "kernel", "mem_available_bytes", "mem_total_bytes", "mount_options",
+    "mount_point", "numa_nodes", "swap_free_bytes", "swap_total_bytes", "swappiness",
+    "thp_enabled", "virtualization",
+    /* cpu., mem., sched. */
+    "cpu.events_per_s", "cpu.events_per_s_all", "cpu.threads_all", "cpu.scaling_efficiency",
+    "mem.stream_copy_mb_per_s", "mem.stream_scale_mb_per_s", "mem.stream_add_mb_per_s",
+    "mem.stream_triad_mb_per_s", "mem.stream_array_bytes", "mem.latency_l1_ns",
+    "mem.latency_l2_ns", "mem.latency_l3_ns", "mem.latency_dram_ns", "mem.latency_l1_to_bytes",
+    "mem.latency_l2_to_bytes", "mem.latency_l3_to_bytes", "mem.latency_dram_to_bytes",
+    "mem.latency_knees", "mem.latency_max_bytes", "mem.latency_dram_4x_llc",
+    "mem.cache_l1d_claimed_bytes", "mem.cache_l2_claimed_bytes", "mem.cache_l3_claimed_bytes",
+    "mem.cache_claimed_from", "mem.llc_claim_plausible",
+    "sched.threads_events_per_s", "sched.mutex_total_ms", "sched.ctxsw_same_cpu_ns",
+    "sched.ctxsw_cross_cpu_ns",
+    /* disk. */
+    "disk.status", "disk.file_bytes", "disk.o_direct", "disk.io_engine", "disk.io_engine_why",
+    "disk.fdatasync_p50_ms", "disk.fdatasync_p99_ms", "disk.fdatasync_p999_ms",
+    "disk.fdatasync_per_s", "disk.fdatasync_write_p50_ms", "disk.randread_qd1_*",
+    "disk.randread_qd32_*", "disk.randwrite_qd1_*", "disk.randwrite_qd32_*",
+    "disk.seqread_mib_per_s", "disk.seqwrite_mib_per_s", "disk.not_a_disk",
+    "disk.flush_volatile",
+    /* db. (with a database) */
+    "db.server", "db.server_version", "db.ping_p50_ms", "db.ping_p99_ms", "db.ping_max_ms",
+    "db.innodb_*", "db.max_connections", "db.log_bin", "db.sync_binlog", "db.sort_buffer_size",
+    "db.join_buffer_size", "db.read_buffer_size", "db.read_rnd_buffer_size", "db.thread_stack",
+    "db.binlog_cache_size", "db.net_buffer_length", "db.tmp_table_size",
+    "db.max_heap_table_size", "db.key_buffer_size", "db.oltp_schema", "db.oltp_knee_threads",
+    "db.oltp_knee_tps", "db.point_select_knee_tps",
+    /* host., rec., all. (derived) */
+    "host.swap_used_bytes", "host.swap_pages_moved", "host.thp_always",
+    "host.clocksource_slow", "host.nofile_limit", "rec.innodb_buffer_pool_size_bytes",
+    "rec.innodb_io_capacity", "rec.innodb_io_capacity_max", "rec.max_connections",
+    "rec.per_connection_bytes", "all.cpus", "all.cpus_from", "all.root", "all.level",
+    "all.total_s", "all.verdict",
+};
+
+/* Does s match the pattern p ('*': any run of characters)? */
+static bool all_glob(const char *p, const char *s)
+{
+    if (!*p)
+        return !*s;
+    if (*p == '*')
+        return all_glob(p + 1, s) || (*s && all_glob(p, s + 1));
+    return *s == *p && all_glob(p + 1, s + 1);
+}
+
+/* Is path a measure bench all can produce (all_measures, or one's _min/_max/_samples/_why)? */
+static bool all_measure_known(const char *path)
+{
+    static const char *const sfx[] = {"_min", "_max", "_samples", "_why"};
+    char base[64];
+    for (size_t i = 0; i < countof(all_measures); i++)
+        if (all_glob(all_measures[i], path))
+            return true;
+    size_t n = strlen(path);
+    for (size_t i = 0; i < countof(sfx); i++) {
+        size_t k = strlen(sfx[i]);
+        if (n > k && n - k < sizeof(base) && !strcmp(path + n - k, sfx[i])) {
+            snprintf(base, sizeof(base), "%.*s", (int)(n - k), path);
+            for (size_t j = 0; j < countof(all_measures); j++)
+                if (all_glob(all_measures[j], base))
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* Levenshtein distance of a and b (each < 64 characters: --expect's paths are < 48). */
+static int all_edit_distance(const char *a, const char *b)
+{
+    int row[64], la = (int)B_MIN(strlen(a), 63), lb = (int)B_MIN(strlen(b), 63);
+    for (int j = 0; j <= lb; j++)
+        row[j] = j;
+    for (int i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int up = row[j];
+            row[j] = B_MIN(B_MIN(row[j] + 1, row[j - 1] + 1), diag + (a[i - 1] != b[j - 1]));
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The known measure nearest to path (a family's pattern stands for itself), or NULL when
+ * none is within a third of its length. */
+static const char *all_measure_near(const char *path)
+{
+    const char *best = NULL;
+    int bd = (int)strlen(path) / 3 + 1;
+    for (size_t i = 0; i < countof(all_measures); i++) {
+        int d = all_edit_distance(path, all_measures[i]);
+        if (d < bd)
+            bd = d, best = all_measures[i];
+    }
+    return best;
+}
+
+/* Every term's path a known measure, or a usage error naming it with a "did you mean". */
+static int all_expect_known(struct res *res, const struct all_expect *t, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (all_measure_known(t[i].path))
+            continue;
+        const char *near = all_measure_near(t[i].path);
+        int ex = b_fail(&res->err, b_usage_exit(), "all: --expect: unknown measure '%s'%s%s%s",
+                        t[i].path, near ? " (did you mean '" : "", near ? near : "",
+                        near ? "'?)" : "");
+        b_hint(&res->err, "bench all --list=measures lists them; docs/cli.md, `all`");
+        return ex;
+    }
+    return B_EXIT_OK;
+}
+
 /* --expect and --expect-file into terms; a usage error names the bad term. */
 static int all_expect_load(struct res *res, struct all_expect *t, int max, int *n)
 {
@@ -19922,7 +20201,7 @@ static int all_expect_load(struct res *res, struct all_expect *t, int max, int *
                           o->all_expect_file, bad);
         *n += k;
     }
-    return B_EXIT_OK;
+    return all_expect_known(res, t, *n);
 }
 
 /* ---- derived settings, each with its rule (sizing.md 2.4) ---- */
@@ -20070,8 +20349,9 @@ static bool all_db_given(const struct bench_opts *o)
 
 /*
  * all_main - `bench all`: host facts, the plan, checks, settings, --expect into res; returns
- * the exit code (0 all pass, 1 some WARN, 2 some FAIL, 3 could not run; a usage error: the
- * persona's). Prints nothing (rep_all), progress as RES_SAY_STATUS lines.
+ * the exit code (0 every check PASS/INFO, 4 some WARN, 5 some FAIL, 1 failed or interrupted,
+ * 3 could not run; a usage error: the persona's, before any step). Prints nothing (rep_all;
+ * --list: rep_all_list), progress as RES_SAY_STATUS lines.
  */
 static int all_main(struct res *res)
 {
@@ -20087,6 +20367,12 @@ static int all_main(struct res *res)
     if (o->all_quick && o->all_thorough)
         return b_fail(&res->err, b_usage_exit(), "all: --quick and --thorough exclude each other");
     x.level = o->all_quick ? ALL_QUICK : o->all_thorough ? ALL_THOROUGH : ALL_DEFAULT;
+    if (o->all_list && *o->all_list) { /* rep_all prints the table; nothing runs */
+        if (strcmp(o->all_list, "measures") && strcmp(o->all_list, "checks"))
+            return b_fail(&res->err, b_usage_exit(),
+                          "all: --list=%s: unknown list (measures or checks)", o->all_list);
+        return B_EXIT_OK;
+    }
     if ((ex = all_expect_load(res, ex_t, (int)countof(ex_t), &nexp)) != B_EXIT_OK)
         return ex;
     struct os_cpu_sample s0, s1;
@@ -20122,14 +20408,16 @@ static int all_main(struct res *res)
         double v = all_num(res, ex_t[i].path, &h);
         int vd = !h ? ALL_FAIL : all_expect_holds(&ex_t[i], v) ? ALL_PASS : ALL_FAIL;
         all_check_step(res, "expect", ex_t[i].path, h, v, vd,
-                       h ? ex_t[i].text : "no such measure", "--expect");
-        worst = B_MAX(worst, vd);
+                       h ? ex_t[i].text : "not measured in this run", "--expect");
+        res_fact_str(&res->steps[res->nsteps - 1], "remedy", "%s",
+                     vd == ALL_PASS ? "" : "your own threshold: see the measure's section");
+        worst = all_worse(worst, vd);
     }
     if (res->nwarns)
         for (int i = 0; i < res->nwarns; i++)
             if (!strcmp(res->warns[i].code, "step_failed") ||
                 !strcmp(res->warns[i].code, "db_failed"))
-                worst = B_MAX(worst, ALL_WARN);
+                worst = all_worse(worst, ALL_WARN);
     all_settings(&x);
     res->elapsed_s = (double)(clk_now_ns() - x.t0) / 1e9;
     res_fact_num(res, "all.total_s", res->elapsed_s);
@@ -20138,13 +20426,15 @@ static int all_main(struct res *res)
     res->complete = res->end == RES_END_LIMIT;
     if (atomic_load(&b_stop))
         return b_fail(&res->err, B_EXIT_FAIL, "all: interrupted; the page shows what ran");
-    res_fact_str(res, "all.verdict", "%s", all_verdicts[worst]);
-    return worst == ALL_FAIL ? 2 : worst == ALL_WARN ? 1 : B_EXIT_OK;
+    res_fact_str(res, "all.verdict", "%s", all_verdicts[all_rank(worst) ? worst : ALL_PASS]);
+    return all_exit(worst);
 }
 
 static const struct opt_def opt_all[] = {
     OPT("dir", STR, file_dir, ".", 0, 0, NULL,
-        "directory for the disk tests (bench writes and removes one test file there)", NULL, 0),
+        "directory for the disk tests (bench makes bench-all.PID there for its test file, "
+        "then removes it; nothing else there is touched)",
+        NULL, 0),
     OPT("quick", BOOL, all_quick, "off", 0, 0, NULL, "a shorter run (about 20 s)", NULL, 0),
     OPT("thorough", BOOL, all_thorough, "off", 0, 0, NULL,
         "longer steps, larger files and arrays", NULL, 0),
@@ -20156,6 +20446,9 @@ static const struct opt_def opt_all[] = {
     OPT("html", STR, all_html, "", 0, 0, NULL,
         "also write the report as one self-contained HTML file (inline CSS and SVG)", NULL,
         OPT_F_NODEF),
+    OPT("list", STR, all_list, "", 0, 0, NULL,
+        "print the measures --expect takes (measures) or the checks (checks), run nothing",
+        NULL, OPT_F_NODEF),
 };
 
 /*== 22 mrg_ : bench merge: one result from many clients' results ============*/
@@ -23525,6 +23818,20 @@ static bool rep_json_complete(const struct res *res)
     return res->rc == B_OK && !res->err.msg[0] && !res->err.sb[0];
 }
 
+/* The overall verdict of a page that ran (bench all's all.verdict), or NULL. */
+static const char *rep_json_verdict(const struct res *res)
+{
+    const struct res_fact *f = res_fact(res, "all.verdict");
+    return f && f->type == RES_STR && f->str && *f->str ? f->str : NULL;
+}
+
+/* Is ex the exit code of a verdict (a WARN or FAIL page that ran), not of a failure? */
+static bool rep_json_verdict_exit(const struct res *res, int ex)
+{
+    return (ex == B_EXIT_WARN || ex == B_EXIT_CHECK_FAIL) && rep_json_verdict(res) &&
+           res->complete && res->rc == B_OK && !res->err.msg[0] && !res->err.sb[0];
+}
+
 /* "error": the failure of a result, or null. */
 static void rep_json_error(struct rep_json *j, const struct res *res)
 {
@@ -23648,7 +23955,11 @@ static void rep_json_doc(struct rep_json *j, const struct res *res, const struct
         rep_json_opt(j, &res->w->opts[i], res->o);
     rep_json_close(j, '}');
     rep_json_kint(j, "exit_code", env->exit_code);
-    rep_json_core(j, res, rep_json_complete(res) && env->exit_code == B_EXIT_OK);
+    if (rep_json_verdict(res)) /* a bench all page that ran: its overall verdict */
+        rep_json_kstr(j, "verdict", rep_json_verdict(res));
+    rep_json_core(j, res,
+                  rep_json_complete(res) && (env->exit_code == B_EXIT_OK ||
+                                             rep_json_verdict_exit(res, env->exit_code)));
     rep_json_close(j, '}');
 }
 
@@ -26084,8 +26395,9 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
             ex = pex;
     }
     if (json) {
-        if (ex != B_EXIT_OK && !res.rc && !res.err.msg[0] && !res.err.sb[0])
-            res.rc = B_INVALID; /* a failure the hook printed itself */
+        if (ex != B_EXIT_OK && !res.rc && !res.err.msg[0] && !res.err.sb[0] &&
+            !rep_json_verdict_exit(&res, ex)) /* a WARN or FAIL page is no failure */
+            res.rc = B_INVALID;               /* a failure the hook printed itself */
         ex = cli_json_doc(&res, ex);
     }
     res_free(&res);

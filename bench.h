@@ -79,6 +79,8 @@ enum b_exit {
     B_EXIT_USAGE = 2,   /* usage error: bad option, value or argument */
     B_EXIT_ENV = 3,     /* the environment refused: connect, auth, open, io_uring, memory */
     B_EXIT_FORCED = 2,  /* sysbench's code for --forced-shutdown (same value as usage) */
+    B_EXIT_WARN = 4,       /* bench all: the page ran, some check WARN, none FAIL */
+    B_EXIT_CHECK_FAIL = 5, /* bench all: the page ran, some check (or --expect term) FAIL */
 };
 
 /* The personas: who bench is for this invocation, decided once by cli_ from argv[0]. Their
@@ -353,6 +355,7 @@ struct bench_opts {
     bool all_quick, all_thorough;
     char *all_expect, *all_expect_file;       /* --expect, --expect-file */
     char *all_html;                           /* --html=FILE */
+    char *all_list;                           /* --list=measures|checks */
     i64 all_step_ms;     /* not an option: bench all's length of a timed step in ms (> 0:
                           * instead of time_s; time_s stays its ceiling in whole seconds) */
     double mem_lat_min_s; /* not an option: latency mode's seconds of loads per size (0: 0.02) */
