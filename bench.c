@@ -19811,39 +19811,29 @@ struct all_check {
 static const struct all_check all_checks[] = {
     {"durable_writes", "disk.fdatasync_p99_ms", true, 2, 10, "ms",
      "etcd WAL p99<10ms",
-     "put the redo log and binary log on a device with power-loss protection (NVMe/SSD with "
-     "PLP, a BBU RAID cache); check that --dir is on the database's disk"},
+     "redo and binlog on a device with power-loss protection; --dir on the database's disk"},
     {"flush_behaviour", "disk.flush_volatile", true, 1, (double)NAN, "",
      "no PLP, slow flush",
-     "the write cache is volatile and a flush costs >= 0.5 ms: use a device with power-loss "
-     "protection, or accept slower commits (innodb_flush_log_at_trx_commit=1 stays)"},
+     "volatile write cache, slow flush: a device with power-loss protection (PLP, BBU)"},
     {"steal", "cpu_steal_pct", true, 2, 10, "%", "/proc/stat steal",
-     "the hypervisor gives this VM's CPU time to others: ask for dedicated vCPUs or a larger "
-     "instance class, or move the VM"},
+     "the hypervisor lends this VM's CPU to others: dedicated vCPUs or another host"},
     {"cpu_scaling", "cpu.scaling_efficiency", false, 0.8, (double)NAN, "",
      "N CPUs ~ N x 1 CPU",
-     "all CPUs together do less than N x one CPU: look for other load, SMT siblings counted as "
-     "CPUs, a cgroup quota or a power-saving governor (cpupower frequency-set -g performance)"},
+     "find the other load, SMT siblings, a cgroup quota or a powersave governor"},
     {"swappiness", "swappiness", true, 11, (double)NAN, "", "MySQLTuner: <= 10",
-     "sysctl -w vm.swappiness=1, and vm.swappiness=1 in /etc/sysctl.d/ to keep it"},
+     "sysctl vm.swappiness=1, and the same line in /etc/sysctl.d/ to keep it"},
     {"swap_used", "host.swap_used_bytes", true, 1, (double)NAN, "B", "MySQLTuner",
-     "memory is short: lower innodb_buffer_pool_size or max_connections, or add RAM; then "
-     "swapoff -a && swapon -a to bring the pages back"},
+     "memory is short: a smaller buffer pool or max_connections, or more RAM"},
     {"swap_io", "host.swap_pages_moved", true, (double)NAN, 0, "pg", "swap-in/out in run",
-     "pages moved to or from swap during the run: the host is short of memory; shrink the "
-     "buffer pool or what else runs, or add RAM"},
+     "swapping during the run: shrink the buffer pool or the other load, or add RAM"},
     {"thp", "host.thp_always", true, 1, (double)NAN, "", "DB vendor guidance",
-     "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled (or never; on the kernel "
-     "command line: transparent_hugepage=madvise)"},
+     "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled (boot: =madvise)"},
     {"clocksource", "host.clocksource_slow", true, 1, (double)NAN, "", "latency fidelity",
-     "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource where the "
-     "TSC is stable (constant_tsc, nonstop_tsc); on a VM, the hypervisor's stable TSC"},
+     "tsc in /sys/devices/system/clocksource/clocksource0/current_clocksource if stable"},
     {"nofile", "host.nofile_limit", false, 65536, (double)NAN, "", "MySQLTuner",
-     "raise the open-files limit: LimitNOFILE=65536 in mysqld's systemd unit, or "
-     "open_files_limit in my.cnf; nofile in /etc/security/limits.conf for shells"},
+     "LimitNOFILE=65536 in mysqld's systemd unit (open_files_limit in my.cnf)"},
     {"disk_dir", "disk.not_a_disk", true, 1, (double)NAN, "", "tmpfs/no O_DIRECT",
-     "point --dir at a directory on the database's disk (its datadir's filesystem), not "
-     "tmpfs or an overlay that refuses O_DIRECT"},
+     "point --dir at the database's filesystem, not tmpfs or an overlay without O_DIRECT"},
 };
 
 /* The facts the checks read that are not measures themselves. */
@@ -20083,7 +20073,7 @@ static const char *const all_measures[] = {
     "db.oltp_knee_tps", "db.point_select_knee_tps",
     /* host., rec., all. (derived) */
     "host.swap_used_bytes", "host.swap_pages_moved", "host.thp_always",
-    "host.clocksource_slow", "host.nofile_limit", "rec.innodb_buffer_pool_size_bytes",
+    "host.clocksource_slow", "host.nofile_limit", "host.name", "rec.innodb_buffer_pool_size_bytes",
     "rec.innodb_io_capacity", "rec.innodb_io_capacity_max", "rec.max_connections",
     "rec.per_connection_bytes", "all.cpus", "all.cpus_from", "all.root", "all.level",
     "all.total_s", "all.verdict",
@@ -20385,6 +20375,9 @@ static int all_main(struct res *res)
         return B_EXIT_ENV;
     }
     all_cpus_and_user(&x);
+    struct os_host oh;
+    os_host_get(&oh);
+    res_fact_str(res, "host.name", "%s", oh.hostname[0] ? oh.hostname : "?");
     res_fact_str(res, "all.level", "%s", x.level == ALL_QUICK    ? "quick"
                                          : x.level == ALL_DEFAULT ? "default"
                                                                   : "thorough");
@@ -22845,18 +22838,58 @@ typedef void (*rep_render_fn)(const struct res *res);
 
 /* ---- bench all: the page (all_main's result): <= 60 lines of <= 100 columns ---- */
 
+/* A line of the page; one longer than 100 columns is wrapped (at the last ", ", "; " or space
+ * that fits, the rest indented to the page's second column), never cut. */
 static void rep_all_line(const char *fmt, ...) B_PRINTF(1, 2);
 static void rep_all_line(const char *fmt, ...)
 {
-    char line[512];
+    char line[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    size_t n = strlen(line);
-    while (n && line[n - 1] == ' ')
-        n--;
-    printf("%.*s\n", (int)B_MIN(n, 100), line);
+    const char *p = line;
+    int indent = 0;
+    for (;;) {
+        size_t n = strlen(p), room = (size_t)(100 - indent);
+        while (n && p[n - 1] == ' ')
+            n--;
+        if (n <= room) {
+            printf("%*s%.*s\n", indent, "", (int)n, p);
+            return;
+        }
+        size_t cut = room;
+        while (cut > room / 2 && p[cut] != ' ')
+            cut--;
+        if (cut <= room / 2) /* no space in the second half: a long word is split there */
+            cut = room;
+        printf("%*s%.*s\n", indent, "", (int)cut, p);
+        p += cut;
+        while (*p == ' ')
+            p++;
+        indent = 12;
+    }
+}
+
+/* The page's first line: what, where, when (local time and its UTC offset), which bench, and
+ * the overall verdict; the text page's and the HTML's (rep_all_html) alike. */
+static void rep_all_when(const struct res *res, char *out, size_t n)
+{
+    time_t secs = (time_t)(res->started_unix_ms / 1000);
+    struct tm tm;
+    if (!localtime_r(&secs, &tm) || !strftime(out, n, "%Y-%m-%d %H:%M:%S %z", &tm))
+        snprintf(out, n, "?");
+}
+
+/* --list=measures|checks: the table, one a line. */
+static void rep_all_list(const char *what)
+{
+    if (!strcmp(what, "measures"))
+        for (size_t i = 0; i < countof(all_measures); i++)
+            printf("%s\n", all_measures[i]);
+    else
+        for (size_t i = 0; i < countof(all_checks); i++)
+            printf("%s %s\n", all_checks[i].id, all_checks[i].path);
 }
 
 /* A measure as text: "-" when absent. */
@@ -22910,10 +22943,17 @@ static void rep_all_latency(const struct res *res)
 
 static void rep_all(const struct res *res)
 {
-    char a[32], b[32], c[32], d[32], e[32], f[32];
+    char a[32], b[32], c[32], d[32], e[32], f[32], when[48];
     const double gib = 1073741824.0;
-    rep_all_line("bench all (%s): %s, %s, one page", all_str(res, "all.level"),
-                 all_str(res, "cpu_model"), all_str(res, "kernel"));
+    if (res->o && res->o->all_list && *res->o->all_list) {
+        rep_all_list(res->o->all_list);
+        return;
+    }
+    rep_all_when(res, when, sizeof(when));
+    rep_all_line("bench all (%s) on %s, %s, bench %s: verdict %s", all_str(res, "all.level"),
+                 all_str(res, "host.name"), when, BENCH_VERSION,
+                 *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "- (not finished)");
+    rep_all_line("          %s, kernel %s", all_str(res, "cpu_model"), all_str(res, "kernel"));
     rep_all_line("%s", "");
     rep_all_line("HOST      %s sockets, %s cores, %s threads (%s usable), NUMA nodes %s, RAM %s GiB",
                  rep_all_v(res, "cpu_sockets", 0, a, sizeof(a)),
@@ -23030,6 +23070,9 @@ static void rep_all(const struct res *res)
         rep_all_line("  %-4s %-17s %-26s %-8s %-19s %s", all_str(s, "verdict"), all_str(s, "id"),
                      all_str(s, "path"), h ? v : "-", all_str(s, "threshold"),
                      all_str(s, "basis"));
+        const char *vd = all_str(s, "verdict");
+        if ((!strcmp(vd, "WARN") || !strcmp(vd, "FAIL")) && *all_str(s, "remedy"))
+            rep_all_line("         -> %s", all_str(s, "remedy"));
     }
     rep_all_line("%s", "");
     rep_all_line("SETTINGS  %-26s %-14s %s", "setting", "value", "rule");
