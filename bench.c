@@ -23090,7 +23090,13 @@ static void rep_all(const struct res *res)
                  *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "-");
 }
 
-/* ---- bench all --html=FILE: one self-contained page (inline CSS and SVG, no script) ---- */
+/* ---- bench all --html=FILE: one self-contained page (inline CSS and SVG, no script) ----
+ * Read at a glance: the header (host, date, bench's version, the verdict), a summary of the
+ * headline figures, the verdict table (value, threshold, why, what to change) and the
+ * settings first; then a section per part with its charts and its facts in human units
+ * (GiB, MiB/s, ms: never raw bytes or e-notation). Charts: the load latency on log-log axes
+ * with the plateaus marked, random I/O by queue depth (IOPS; p50 and p99 latency), the OLTP
+ * ladder per workload on its own axis with its knee marked. @media print fits A4. */
 
 static void rep_html_esc(FILE *f, const char *s)
 {
@@ -23107,50 +23113,264 @@ static void rep_html_esc(FILE *f, const char *s)
             fputc(*s, f);
 }
 
-/* A chart: n points (x label, y value) as a polyline (line) or bars, y from 0 to the max. */
-static void rep_html_chart(FILE *f, const char *title, const char *unit, const char *const *xl,
-                           const double *y, int n, bool line)
+/* A number for people: no e-notation, 3-4 significant digits, thousands grouped by a thin
+ * space. */
+static void rep_html_fmt(char *out, size_t n, double v)
 {
-    const double W = 560, H = 220, L = 60, B = 30, T = 24;
-    double mx = 0;
-    for (int i = 0; i < n; i++)
-        mx = B_MAX(mx, y[i]);
+    double a = fabs(v);
+    if (v != v)
+        snprintf(out, n, "-");
+    else if (a >= 10000) {
+        char d[48];
+        int len = snprintf(d, sizeof(d), "%.0f", a), k = 0;
+        size_t o = 0;
+        if (v < 0 && o + 1 < n)
+            out[o++] = '-';
+        for (int i = 0; i < len && o + 4 < n; i++) {
+            out[o++] = d[i];
+            k = len - i - 1;
+            if (k && k % 3 == 0)
+                o += (size_t)snprintf(out + o, n - o, "\u2009");
+        }
+        out[o] = 0;
+    } else if (a >= 100 || v == floor(v))
+        snprintf(out, n, "%.0f", v);
+    else if (a >= 10)
+        snprintf(out, n, "%.1f", v);
+    else if (a >= 1)
+        snprintf(out, n, "%.2f", v);
+    else
+        snprintf(out, n, "%.3g", v);
+}
+
+/* A size in bytes as KiB/MiB/GiB/TiB with 3-4 significant digits. */
+static void rep_html_size(char *out, size_t n, double b)
+{
+    static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int i = 0;
+    while (fabs(b) >= 1024 && i < 4)
+        b /= 1024, i++;
+    char v[32];
+    rep_html_fmt(v, sizeof(v), b);
+    snprintf(out, n, "%s %s", v, u[i]);
+}
+
+/* A fact's value in human units, by its name's suffix (docs/cli.md: keys carry their units). */
+static void rep_html_value(char *out, size_t n, const char *key, const struct res_fact *x)
+{
+    static const struct {
+        const char *sfx, *unit;
+    } u[] = {{"_mib_per_s", "MiB/s"}, {"_mb_per_s", "MB/s"}, {"_per_s", "/s"},
+             {"_ms", "ms"},           {"_ns", "ns"},         {"_pct", "%"},
+             {"_s", "s"},             {"_iops", "IOPS"},     {"_cpus", "CPUs"}};
+    if (x->type == RES_STR) {
+        snprintf(out, n, "%s", x->str ? x->str : "");
+        return;
+    }
+    if (x->type == RES_BOOL) {
+        snprintf(out, n, "%s", x->i ? "yes" : "no");
+        return;
+    }
+    double v = x->type == RES_NUM ? x->num : (double)x->i;
+    size_t kl = strlen(key);
+    if (kl > 6 && !strcmp(key + kl - 6, "_bytes") && v >= 0 && v < 9e18) {
+        rep_html_size(out, n, v);
+        return;
+    }
+    char num[48];
+    rep_html_fmt(num, sizeof(num), v);
+    for (size_t i = 0; i < countof(u); i++) {
+        size_t sl = strlen(u[i].sfx);
+        if (kl > sl && !strcmp(key + kl - sl, u[i].sfx)) {
+            snprintf(out, n, "%s %s", num, u[i].unit);
+            return;
+        }
+    }
+    snprintf(out, n, "%s", num);
+}
+
+/* A check's value in the unit of its measure (the fact at the check's path). */
+static void rep_html_check_value(char *out, size_t n, const struct res *s)
+{
+    const struct res_fact *v = res_fact(s, "value");
+    if (!v) {
+        snprintf(out, n, "-");
+        return;
+    }
+    rep_html_value(out, n, all_str(s, "path"), v);
+}
+
+/* Chart geometry: the SVG's size and the plot's box inside it. */
+#define REP_CW 640.0
+#define REP_CH 210.0
+#define REP_CL 64.0
+#define REP_CR 16.0
+#define REP_CT 26.0
+#define REP_CB 34.0
+
+/* A chart's frame: its box, title, the y axis from lo to hi (log: powers of 10 between). */
+static void rep_html_frame(FILE *f, const char *title, const char *ylab, double lo, double hi,
+                           bool logy)
+{
+    fputs("<figure><svg viewBox=\"0 0 640 210\" width=\"640\" height=\"210\" role=\"img\" "
+          "class=\"chart\"><title>",
+          f);
+    rep_html_esc(f, title);
+    fprintf(f, "</title><text x=\"%.0f\" y=\"16\" class=\"t\">", REP_CL);
+    rep_html_esc(f, title);
+    fputs("</text>", f);
+    fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"ax\"/>", REP_CL,
+            REP_CH - REP_CB, REP_CW - REP_CR, REP_CH - REP_CB);
+    fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"ax\"/>", REP_CL,
+            REP_CT, REP_CL, REP_CH - REP_CB);
+    fprintf(f, "<text x=\"12\" y=\"%.0f\" class=\"l\" transform=\"rotate(-90 12 %.0f)\" "
+               "text-anchor=\"middle\">",
+            (REP_CT + REP_CH - REP_CB) / 2, (REP_CT + REP_CH - REP_CB) / 2);
+    rep_html_esc(f, ylab);
+    fputs("</text>", f);
+    double h = REP_CH - REP_CB - REP_CT;
+    if (logy) {
+        for (double t = pow(10, ceil(log10(lo) - 1e-9)); t <= hi * 1.0001; t *= 10) {
+            double y = REP_CH - REP_CB - h * (log10(t) - log10(lo)) / (log10(hi) - log10(lo));
+            char v[32];
+            rep_html_fmt(v, sizeof(v), t);
+            fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" class=\"g\"/>"
+                       "<text x=\"%.0f\" y=\"%.1f\" class=\"l\" text-anchor=\"end\">%s</text>",
+                    REP_CL, y, REP_CW - REP_CR, y, REP_CL - 4, y + 3, v);
+        }
+    } else
+        for (int i = 0; i <= 4; i++) {
+            double t = lo + (hi - lo) * i / 4, y = REP_CH - REP_CB - h * i / 4;
+            char v[32];
+            rep_html_fmt(v, sizeof(v), t);
+            fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" class=\"g\"/>"
+                       "<text x=\"%.0f\" y=\"%.1f\" class=\"l\" text-anchor=\"end\">%s</text>",
+                    REP_CL, y, REP_CW - REP_CR, y, REP_CL - 4, y + 3, v);
+        }
+}
+
+/* y of value v on the frame's axis. */
+static double rep_html_y(double v, double lo, double hi, bool logy)
+{
+    double h = REP_CH - REP_CB - REP_CT;
+    if (logy)
+        return REP_CH - REP_CB -
+               h * (log10(B_MAX(v, lo)) - log10(lo)) / (log10(hi) - log10(lo));
+    return REP_CH - REP_CB - h * (v - lo) / (hi - lo);
+}
+
+/* A round upper bound for a linear axis from 0: 1, 2 or 5 x 10^k, >= mx. */
+static double rep_html_nice(double mx)
+{
     if (mx <= 0)
-        mx = 1;
-    fprintf(f, "<figure><svg width=\"%.0f\" height=\"%.0f\" "
-               "role=\"img\" class=\"chart\"><title>",
-            W, H);
-    rep_html_esc(f, title);
-    fprintf(f, "</title><text x=\"%.0f\" y=\"16\" class=\"t\">", L);
-    rep_html_esc(f, title);
-    fprintf(f, " (%s)</text>", unit);
-    fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"ax\"/>", L, H - B,
-            W - 10, H - B);
-    fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"ax\"/>", L, T, L,
-            H - B);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" class=\"l\" text-anchor=\"end\">%.4g</text>", L - 4,
-            T + 4, mx);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" class=\"l\" text-anchor=\"end\">0</text>", L - 4,
-            H - B);
-    double step = n > 0 ? (W - 10 - L) / n : 0;
-    if (line)
-        fputs("<polyline class=\"p\" points=\"", f);
-    for (int i = 0; i < n && line; i++)
-        fprintf(f, "%.1f,%.1f ", L + step * (i + 0.5), H - B - (H - B - T) * y[i] / mx);
-    if (line)
-        fputs("\"/>", f);
+        return 1;
+    double p = pow(10, floor(log10(mx)));
+    return mx <= p ? p : mx <= 2 * p ? 2 * p : mx <= 5 * p ? 5 * p : 10 * p;
+}
+
+/*
+ * Bars: n groups (x labels), ns series each (y[s][i]), on a linear axis from 0 or a log one;
+ * series 0 in the data colour, 1 lighter; mark >= 0: that group is the knee (an orange
+ * frame and its label).
+ */
+static void rep_html_bars(FILE *f, const char *title, const char *ylab, const char *const *xl,
+                          double (*y)[32], int ns, int n, bool logy, int mark,
+                          const char *const *legend)
+{
+    double mx = 0, mn = 0;
+    for (int s = 0; s < ns; s++)
+        for (int i = 0; i < n; i++)
+            if (y[s][i] > 0)
+                mx = B_MAX(mx, y[s][i]), mn = mn > 0 ? B_MIN(mn, y[s][i]) : y[s][i];
+    double lo = logy ? pow(10, floor(log10(mn > 0 ? mn : 1))) : 0;
+    double hi = logy ? pow(10, ceil(log10(B_MAX(mx, lo * 10)))) : rep_html_nice(mx);
+    rep_html_frame(f, title, ylab, lo, hi, logy);
+    double step = n > 0 ? (REP_CW - REP_CR - REP_CL) / n : 0, bw = step * 0.7 / ns;
     for (int i = 0; i < n; i++) {
-        double x = L + step * (i + 0.5), h = (H - B - T) * y[i] / mx;
-        if (!line)
-            fprintf(f, "<rect class=\"b\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
-                    x - step * 0.35, H - B - h, step * 0.7, h);
-        else
-            fprintf(f, "<circle class=\"d\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", x, H - B - h);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" class=\"l\" text-anchor=\"middle\">", x,
-                H - B + 14);
+        double x0 = REP_CL + step * i + step * 0.15;
+        for (int s = 0; s < ns; s++) {
+            double top = rep_html_y(y[s][i], lo, hi, logy);
+            if (y[s][i] > 0)
+                fprintf(f, "<rect class=\"b%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                           "height=\"%.1f\"/>",
+                        s ? " s2" : "", x0 + bw * s, top, bw * 0.92, REP_CH - REP_CB - top);
+        }
+        if (i == mark) {
+            double top = rep_html_y(y[0][i], lo, hi, logy);
+            fprintf(f, "<rect class=\"k\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+                       "<text x=\"%.1f\" y=\"%.1f\" class=\"kl\" text-anchor=\"middle\">knee"
+                       "</text>",
+                    x0 - 2, top - 2, bw * ns + 4, REP_CH - REP_CB - top + 2, x0 + bw * ns / 2,
+                    B_MAX(top - 5, REP_CT - 2));
+        }
+        fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" class=\"l\" text-anchor=\"middle\">",
+                x0 + bw * ns / 2, REP_CH - REP_CB + 14);
         rep_html_esc(f, xl[i]);
         fputs("</text>", f);
     }
+    for (int s = 0; legend && s < ns; s++)
+        fprintf(f, "<rect class=\"b%s\" x=\"%.0f\" y=\"8\" width=\"10\" height=\"10\"/>"
+                   "<text x=\"%.0f\" y=\"17\" class=\"l\">%s</text>",
+                s ? " s2" : "", REP_CW - 150 + 70 * s, REP_CW - 136 + 70 * s, legend[s]);
+    fputs("</svg></figure>\n", f);
+}
+
+/* The load latency curve (the latency step's sizes): log2 size across, log ns up, each
+ * plateau the curve found (mem.latency_{l1,l2,l3,dram}_ns up to _to_bytes) marked. */
+static void rep_html_latency(FILE *f, const struct res *res, const struct res *lat)
+{
+    static const char *const lv[4] = {"l1", "l2", "l3", "dram"},
+                             *const up[4] = {"L1", "L2", "L3", "DRAM"};
+    double sz[64], ns[64], mn = 0, mx = 0;
+    int n = 0;
+    for (int i = 0; i < lat->nsteps && n < 64; i++) {
+        sz[n] = all_num(&lat->steps[i], "size_bytes", NULL);
+        ns[n] = all_num(&lat->steps[i], "ns_per_load", NULL);
+        if (sz[n] > 0 && ns[n] > 0)
+            mn = mn > 0 ? B_MIN(mn, ns[n]) : ns[n], mx = B_MAX(mx, ns[n]), n++;
+    }
+    if (n < 2)
+        return;
+    double lo = pow(10, floor(log10(mn))), hi = pow(10, ceil(log10(B_MAX(mx, lo * 10))));
+    double x0 = log2(sz[0]), x1 = log2(sz[n - 1]);
+    if (x1 <= x0)
+        x1 = x0 + 1;
+#define REP_LX(b) (REP_CL + 8 + (REP_CW - REP_CR - REP_CL - 16) * (log2(b) - x0) / (x1 - x0))
+    rep_html_frame(f, "Load latency by working-set size (log-log; plateaus marked)",
+                   "ns per load", lo, hi, true);
+    for (double b = pow(2, ceil(x0)); b <= sz[n - 1]; b *= 4) { /* size ticks, every 4x */
+        char l[32];
+        unit_fmt_size((u64)b, l, sizeof(l));
+        fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" class=\"l\" text-anchor=\"middle\">%s</text>",
+                REP_LX(b), REP_CH - REP_CB + 14, l);
+    }
+    double from = sz[0];
+    for (int i = 0; i < 4; i++) { /* the plateaus: a band from the last one's end to this */
+        char k[48], v[32];
+        snprintf(k, sizeof(k), "mem.latency_%s_ns", lv[i]);
+        bool h;
+        double y = all_num(res, k, &h);
+        snprintf(k, sizeof(k), "mem.latency_%s_to_bytes", lv[i]);
+        double to = all_num(res, k, NULL);
+        if (!h || y <= 0)
+            continue;
+        if (to <= 0)
+            to = sz[n - 1];
+        double yy = rep_html_y(y, lo, hi, true), xa = REP_LX(from), xb = REP_LX(to);
+        rep_html_fmt(v, sizeof(v), y);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"pl\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\" class=\"kl\">%s %s ns</text>",
+                xa, yy, xb, yy, xa + 2, yy - 5, up[i], v);
+        from = to;
+    }
+    fputs("<polyline class=\"p\" points=\"", f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%.1f,%.1f ", REP_LX(sz[i]), rep_html_y(ns[i], lo, hi, true));
+    fputs("\"/>", f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "<circle class=\"d\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"/>", REP_LX(sz[i]),
+                rep_html_y(ns[i], lo, hi, true));
+#undef REP_LX
     fputs("</svg></figure>\n", f);
 }
 
@@ -23163,132 +23383,94 @@ static const struct res *rep_all_step(const struct res *res, const char *name)
     return NULL;
 }
 
-static void rep_html_facts(FILE *f, const struct res *res, const char *title, const char *pfx)
+/* A section's facts (pfx: those under it; NULL: the host facts, undotted) in human units,
+ * three to a row, in a table of class "facts". */
+static void rep_html_facts(FILE *f, const struct res *res, const char *pfx)
 {
-    fprintf(f, "<section><h2>%s</h2><table>\n", title);
+    int k = 0;
+    fputs("<table class=\"facts\">\n", f);
     for (int i = 0; i < res->nfacts; i++) {
         const struct res_fact *x = &res->facts[i];
         bool dotted = strchr(x->key, '.') != NULL;
         if (pfx ? strncmp(x->key, pfx, strlen(pfx)) : dotted)
             continue;
-        fputs("<tr><th>", f);
-        rep_html_esc(f, x->key);
+        char v[256];
+        rep_html_value(v, sizeof(v), x->key, x);
+        fputs(k % 3 == 0 ? "<tr><th>" : "<th>", f);
+        rep_html_esc(f, pfx ? x->key + strlen(pfx) : x->key);
         fputs("</th><td>", f);
-        if (x->type == RES_STR)
-            rep_html_esc(f, x->str ? x->str : "");
-        else if (x->type == RES_NUM)
-            fprintf(f, "%.6g", x->num);
-        else if (x->type == RES_BOOL)
-            fputs(x->i ? "yes" : "no", f);
-        else
-            fprintf(f, "%lld", (long long)x->i);
+        rep_html_esc(f, v);
+        fputs(++k % 3 == 0 ? "</td></tr>\n" : "</td>", f);
+    }
+    fputs(k % 3 ? "</tr></table>\n" : "</table>\n", f);
+}
+
+/* The headline figures, one row each where measured: what, value, what it means. */
+static void rep_html_summary(FILE *f, const struct res *res)
+{
+    static const struct {
+        const char *what, *key, *note;
+    } row[] = {
+        {"CPU, 1 thread", "cpu.events_per_s", "sysbench cpu events/s"},
+        {"CPU, all threads", "cpu.events_per_s_all", "sysbench cpu events/s"},
+        {"Memory bandwidth", "mem.stream_triad_mb_per_s", "STREAM triad, all CPUs"},
+        {"DRAM latency", "mem.latency_dram_ns", "dependent loads"},
+        {"Durable write", "disk.fdatasync_p99_ms", "16 KiB write+fdatasync p99"},
+        {"Random read", "disk.randread_qd32_iops", "16 KiB, QD32"},
+        {"Random write", "disk.randwrite_qd32_iops", "16 KiB, QD32"},
+        {"Sequential read", "disk.seqread_mib_per_s", "1 MiB blocks"},
+        {"Database round trip", "db.ping_p50_ms", "ping p50"},
+        {"OLTP read_write", "db.oltp_knee_tps", "tps at the knee"},
+    };
+    fputs("<section id=\"summary\"><h2>Summary</h2><table class=\"sum\">\n", f);
+    for (size_t i = 0; i < countof(row); i++) {
+        const struct res_fact *x = res_fact(res, row[i].key);
+        if (!x)
+            continue;
+        char v[96];
+        rep_html_value(v, sizeof(v), row[i].key, x);
+        fprintf(f, "<tr><th>%s</th><td class=\"n\">", row[i].what);
+        rep_html_esc(f, v);
+        fprintf(f, "</td><td class=\"note\">%s</td></tr>\n", row[i].note);
+    }
+    fputs("</table></section>\n", f);
+}
+
+/* The verdict table: each check's verdict, measure, value, threshold, why and remedy. */
+static void rep_html_verdicts(FILE *f, const struct res *res)
+{
+    int count[4] = {0};
+    for (int i = 0; i < res->nsteps; i++)
+        for (int k = 0; k < 4 && !strcmp(res->steps[i].command, "check"); k++)
+            count[k] += !strcmp(all_str(&res->steps[i], "verdict"), all_verdicts[k]);
+    fprintf(f, "<section id=\"verdicts\"><h2>Verdicts</h2><p>%d PASS, %d INFO, %d WARN, %d FAIL"
+               "</p><table class=\"v\"><tr><th>verdict</th><th>check</th><th>measure</th>"
+               "<th>value</th><th>threshold</th><th>why</th><th>what to change</th></tr>\n",
+            count[ALL_PASS], count[ALL_INFO], count[ALL_WARN], count[ALL_FAIL]);
+    for (int i = 0; i < res->nsteps; i++) {
+        const struct res *s = &res->steps[i];
+        if (strcmp(s->command, "check"))
+            continue;
+        const char *vd = all_str(s, "verdict");
+        char v[96];
+        rep_html_check_value(v, sizeof(v), s);
+        fprintf(f, "<tr class=\"r%s\"><td class=\"%s\">%s</td><td>", vd, vd, vd);
+        const char *cells[] = {all_str(s, "id"), all_str(s, "path"), v,
+                               all_str(s, "threshold"), all_str(s, "basis")};
+        for (size_t c = 0; c < countof(cells); c++) {
+            rep_html_esc(f, cells[c]);
+            fputs("</td><td>", f);
+        }
+        if (strcmp(vd, "PASS") && strcmp(vd, "INFO"))
+            rep_html_esc(f, all_str(s, "remedy"));
         fputs("</td></tr>\n", f);
     }
     fputs("</table></section>\n", f);
 }
 
-/* rep_all_html - the page as one HTML file. Returns 0, or errno when the file failed. */
-static int rep_all_html(const struct res *res, const char *path)
+static void rep_html_settings(FILE *f, const struct res *res)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return errno ? errno : EIO;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-          "<title>bench all report</title><style>"
-          "body{font:14px/1.4 sans-serif;margin:2em;color:#222}h1{font-size:1.4em}"
-          "h2{font-size:1.1em;border-bottom:1px solid #ccc}table{border-collapse:collapse}"
-          "th,td{padding:2px 10px;text-align:left;border-bottom:1px solid #eee}"
-          "th{font-weight:normal;color:#555}.PASS{color:#070}.WARN{color:#a60}.FAIL{color:#c00}"
-          ".INFO{color:#555}.chart{background:#fafafa;border:1px solid #ddd}"
-          ".ax{stroke:#888}.p{fill:none;stroke:#36c;stroke-width:2}.d{fill:#36c}.b{fill:#36c}"
-          ".t{font-size:13px}.l{font-size:10px;fill:#555}"
-          "</style></head><body>\n<h1>bench all report</h1>\n",
-          f);
-    fprintf(f, "<p>%s run, %.1f s, verdict <b class=\"%s\">%s</b></p>\n",
-            all_str(res, "all.level"), all_num(res, "all.total_s", NULL),
-            all_str(res, "all.verdict"), all_str(res, "all.verdict"));
-    rep_html_facts(f, res, "Host", NULL);
-    rep_html_facts(f, res, "CPU", "cpu.");
-    rep_html_facts(f, res, "Memory", "mem.");
-    const struct res *lat = rep_all_step(res, "latency");
-    if (lat && lat->nsteps) {
-        const char *xl[40];
-        char lab[40][16];
-        double y[40];
-        int n = 0;
-        for (int i = 0; i < lat->nsteps && n < 40; i++) {
-            double sz = all_num(&lat->steps[i], "size_bytes", NULL);
-            unit_fmt_size((u64)sz, lab[n], sizeof(lab[n]));
-            xl[n] = lab[n];
-            y[n++] = all_num(&lat->steps[i], "ns_per_load", NULL);
-        }
-        rep_html_chart(f, "load latency by working-set size", "ns", xl, y, n, true);
-    }
-    rep_html_facts(f, res, "Scheduler", "sched.");
-    rep_html_facts(f, res, "Disk", "disk.");
-    if (res_fact(res, "disk.randread_qd1_iops")) {
-        static const char *const xl[] = {"read QD1", "read QD32", "write QD1", "write QD32"};
-        static const char *const k[] = {"disk.randread_qd1", "disk.randread_qd32",
-                                        "disk.randwrite_qd1", "disk.randwrite_qd32"};
-        double y[4], z[4];
-        for (int i = 0; i < 4; i++) {
-            char key[48];
-            snprintf(key, sizeof(key), "%s_iops", k[i]);
-            y[i] = all_num(res, key, NULL);
-            snprintf(key, sizeof(key), "%s_p99_ms", k[i]);
-            z[i] = all_num(res, key, NULL);
-        }
-        rep_html_chart(f, "16 KiB random IOPS by queue depth", "IOPS", xl, y, 4, false);
-        rep_html_chart(f, "16 KiB random p99 latency by queue depth", "ms", xl, z, 4, false);
-    }
-    if (res_fact(res, "db.server_version")) {
-        rep_html_facts(f, res, "Database", "db.");
-        for (int i = 0; i < res->nsteps; i++) {
-            const struct res *o = &res->steps[i];
-            if (strcmp(o->command, "oltp") || !o->nsteps)
-                continue;
-            const char *xl[32];
-            char lab[32][32];
-            double y[32];
-            int n = 0;
-            for (int j = 0; j < o->nsteps && n < 32; j++) {
-                struct sizing_row row;
-                if (!o->steps[j].have_final || !o->steps[j].w)
-                    continue;
-                sizing_row_of(&o->steps[j], &row);
-                snprintf(lab[n], sizeof(lab[n]), "%s %lld",
-                         strstr(row.wl, "point") ? "ps" : "rw", (long long)row.threads);
-                xl[n] = lab[n];
-                y[n++] = row.tps;
-            }
-            rep_html_chart(f, "OLTP ladder (ps: point_select, rw: read_write; threads)", "tps", xl,
-                           y, n, false);
-        }
-    }
-    fputs("<section><h2>Verdicts</h2><table><tr><th>verdict</th><th>check</th><th>measure</th>"
-          "<th>value</th><th>threshold</th><th>basis</th></tr>\n",
-          f);
-    for (int i = 0; i < res->nsteps; i++) {
-        const struct res *s = &res->steps[i];
-        if (strcmp(s->command, "check"))
-            continue;
-        char v[32];
-        bool h;
-        double x = all_num(s, "value", &h);
-        if (h)
-            all_fmt_num(v, sizeof(v), x);
-        fprintf(f, "<tr><td class=\"%s\">%s</td><td>", all_str(s, "verdict"),
-                all_str(s, "verdict"));
-        rep_html_esc(f, all_str(s, "id"));
-        fputs("</td><td>", f);
-        rep_html_esc(f, all_str(s, "path"));
-        fprintf(f, "</td><td>%s</td><td>", h ? v : "-");
-        rep_html_esc(f, all_str(s, "threshold"));
-        fputs("</td><td>", f);
-        rep_html_esc(f, all_str(s, "basis"));
-        fputs("</td></tr>\n", f);
-    }
-    fputs("</table></section>\n<section><h2>Settings</h2><table><tr><th>setting</th>"
+    fputs("<section id=\"settings\"><h2>Settings</h2><table><tr><th>setting</th>"
           "<th>value</th><th>rule</th></tr>\n",
           f);
     for (int i = 0; i < res->nsteps; i++) {
@@ -23297,13 +23479,160 @@ static int rep_all_html(const struct res *res, const char *path)
             continue;
         fputs("<tr><td>", f);
         rep_html_esc(f, all_str(s, "name"));
-        fputs("</td><td>", f);
+        fputs("</td><td class=\"n\">", f);
         rep_html_esc(f, all_str(s, "value"));
         fputs("</td><td>", f);
         rep_html_esc(f, all_str(s, "rule"));
         fputs("</td></tr>\n", f);
     }
-    fputs("</table></section>\n</body></html>\n", f);
+    fputs("</table></section>\n", f);
+}
+
+/* Random I/O by queue depth: IOPS, and the p50/p99 latency on a log axis. */
+static void rep_html_disk(FILE *f, const struct res *res)
+{
+    static const char *const xl[] = {"read QD1", "read QD32", "write QD1", "write QD32"};
+    static const char *const k[] = {"disk.randread_qd1", "disk.randread_qd32",
+                                    "disk.randwrite_qd1", "disk.randwrite_qd32"};
+    static const char *const lg[] = {"p50", "p99"};
+    double io[1][32] = {{0}}, lat[2][32] = {{0}};
+    for (int i = 0; i < 4; i++) {
+        char key[48];
+        snprintf(key, sizeof(key), "%s_iops", k[i]);
+        io[0][i] = all_num(res, key, NULL);
+        snprintf(key, sizeof(key), "%s_p50_ms", k[i]);
+        lat[0][i] = all_num(res, key, NULL);
+        snprintf(key, sizeof(key), "%s_p99_ms", k[i]);
+        lat[1][i] = all_num(res, key, NULL);
+    }
+    rep_html_bars(f, "16 KiB random I/O by queue depth", "IOPS", xl, io, 1, 4, false, -1, NULL);
+    rep_html_bars(f, "16 KiB random I/O latency by queue depth (log)", "ms", xl, lat, 2, 4, true,
+                  -1, lg);
+}
+
+/* The OLTP ladder: one chart per workload, its own axis, the knee marked. */
+static void rep_html_oltp(FILE *f, const struct res *o)
+{
+    const char *wls[8];
+    int nw = 0;
+    for (int j = 0; j < o->nsteps; j++) {
+        const struct res *st = &o->steps[j];
+        if (!st->have_final || !st->w)
+            continue;
+        int k = 0;
+        while (k < nw && strcmp(wls[k], st->w->name))
+            k++;
+        if (k == nw && nw < 8)
+            wls[nw++] = st->w->name;
+    }
+    for (int k = 0; k < nw; k++) {
+        const char *xl[32];
+        char lab[32][16], key[64], title[96];
+        double y[1][32];
+        int n = 0, mark = -1;
+        snprintf(key, sizeof(key), "%s_knee_step", wls[k]);
+        const struct res_fact *ks = res_fact(o, key);
+        for (int j = 0; j < o->nsteps && n < 32; j++) {
+            struct sizing_row row;
+            if (!o->steps[j].have_final || !o->steps[j].w || strcmp(o->steps[j].w->name, wls[k]))
+                continue;
+            sizing_row_of(&o->steps[j], &row);
+            if (ks && ks->i == j)
+                mark = n;
+            snprintf(lab[n], sizeof(lab[n]), "%lld", (long long)row.threads);
+            xl[n] = lab[n];
+            y[0][n++] = row.tps;
+        }
+        snprintf(title, sizeof(title), "OLTP %s: tps by client threads", wls[k]);
+        rep_html_bars(f, title, "tps", xl, y, 1, n, false, mark, NULL);
+    }
+}
+
+/* rep_all_html - the page as one HTML file. Returns 0, or errno when the file failed. */
+static int rep_all_html(const struct res *res, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return errno ? errno : EIO;
+    char when[48];
+    const char *vd = *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "-";
+    rep_all_when(res, when, sizeof(when));
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<title>bench all report</title><style>"
+          "body{font:14px/1.4 sans-serif;margin:1.5em auto;max-width:1000px;color:#222}"
+          "h1{font-size:1.4em;margin:0}h2{font-size:1.1em;border-bottom:1px solid #ccc;"
+          "margin:1em 0 .4em}header{border-bottom:3px solid #ccc;padding-bottom:.4em}"
+          ".meta{color:#555;margin:.2em 0}.big{font-size:1.3em;font-weight:bold;padding:0 .3em}"
+          "table{border-collapse:collapse}th,td{padding:2px 8px;text-align:left;"
+          "border-bottom:1px solid #eee;vertical-align:top}th{font-weight:normal;color:#555}"
+          ".n{text-align:right;white-space:nowrap}.note{color:#777}"
+          ".PASS{color:#070}.WARN{color:#a60;font-weight:bold}.FAIL{color:#c00;font-weight:bold}"
+          ".INFO{color:#555}.rWARN{background:#fff8e8}.rFAIL{background:#fdecec}"
+          "table.facts{font-size:12px;width:100%}table.facts td{padding-right:1.5em}"
+          "table.v td{white-space:nowrap}table.v td:nth-child(6){white-space:normal}"
+          "table.v td:nth-child(7){white-space:normal;overflow-wrap:anywhere}"
+          "figure{margin:.5em 0}.chart{background:#fafafa;border:1px solid #ddd;display:block;"
+          "max-width:100%;height:auto}"
+          ".ax{stroke:#888}.g{stroke:#e4e4e4}.p{fill:none;stroke:#36c;stroke-width:2}"
+          ".d{fill:#36c}.b{fill:#36c}.s2{fill:#8ad}.k{fill:none;stroke:#e70;stroke-width:2}"
+          ".kl{font-size:11px;fill:#c50}.pl{stroke:#e70;stroke-width:1.5;stroke-dasharray:4 3}"
+          ".t{font-size:13px}.l{font-size:10px;fill:#555}"
+          "@page{size:A4;margin:10mm}"
+          "@media print{body{font-size:9px;margin:0;max-width:none}h2{margin:.5em 0 .2em}"
+          "th,td{padding:0 4px}table.facts{font-size:8px}"
+          ".chart{width:48%;display:inline-block;margin:0 1% 0 0}figure{display:inline;margin:0}"
+          "section{break-inside:avoid}}"
+          "</style></head><body>\n",
+          f);
+    fputs("<header id=\"header\"><h1>bench all report: ", f);
+    rep_html_esc(f, all_str(res, "host.name"));
+    fprintf(f, " <span class=\"big %s\">%s</span></h1>\n<p class=\"meta\">", vd, vd);
+    rep_html_esc(f, when);
+    fputs(" &middot; bench ", f);
+    rep_html_esc(f, BENCH_VERSION);
+    fprintf(f, " &middot; %s run, %.1f s &middot; ", all_str(res, "all.level"),
+            all_num(res, "all.total_s", NULL));
+    rep_html_esc(f, all_str(res, "cpu_model"));
+    fputs(", kernel ", f);
+    rep_html_esc(f, all_str(res, "kernel"));
+    fputs("</p></header>\n", f);
+    rep_html_summary(f, res);
+    rep_html_verdicts(f, res);
+    rep_html_settings(f, res);
+    if (res->nwarns) {
+        fputs("<section id=\"notes\"><h2>Notes</h2><ul>\n", f);
+        for (int i = 0; i < res->nwarns; i++) {
+            fputs("<li>", f);
+            rep_html_esc(f, res->warns[i].msg);
+            fputs("</li>\n", f);
+        }
+        fputs("</ul></section>\n", f);
+    }
+    fputs("<section id=\"host\"><h2>Host</h2>\n", f);
+    rep_html_facts(f, res, NULL);
+    fputs("</section>\n<section id=\"cpu\"><h2>CPU</h2>\n", f);
+    rep_html_facts(f, res, "cpu.");
+    fputs("</section>\n<section id=\"memory\"><h2>Memory</h2>\n", f);
+    const struct res *lat = rep_all_step(res, "latency");
+    if (lat && lat->nsteps)
+        rep_html_latency(f, res, lat);
+    rep_html_facts(f, res, "mem.");
+    fputs("</section>\n<section id=\"scheduler\"><h2>Scheduler</h2>\n", f);
+    rep_html_facts(f, res, "sched.");
+    fputs("</section>\n<section id=\"disk\"><h2>Disk</h2>\n", f);
+    if (res_fact(res, "disk.randread_qd1_iops"))
+        rep_html_disk(f, res);
+    rep_html_facts(f, res, "disk.");
+    fputs("</section>\n", f);
+    if (res_fact(res, "db.server_version")) {
+        fputs("<section id=\"database\"><h2>Database</h2>\n", f);
+        for (int i = 0; i < res->nsteps; i++)
+            if (!strcmp(res->steps[i].command, "oltp") && res->steps[i].nsteps)
+                rep_html_oltp(f, &res->steps[i]);
+        rep_html_facts(f, res, "db.");
+        fputs("</section>\n", f);
+    }
+    fputs("</body></html>\n", f);
     int bad = ferror(f) ? (errno ? errno : EIO) : 0;
     if (fclose(f) && !bad)
         bad = errno ? errno : EIO;
