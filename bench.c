@@ -19793,7 +19793,7 @@ static void all_db(struct all_ctx *x)
         res_fact_num(x->res, "db.point_select_knee_tps", v);
 }
 
-/* ---- checks: thresholds on the measures, with their basis (sizing.md 2.5) ---- */
+/* ---- checks: thresholds on the measures, their basis and remedy (docs/cli.md "Checks") ---- */
 
 /* One check: the fact at path against WARN and FAIL thresholds (NAN: none); hi: higher is
  * worse. A fact that is absent gives INFO "not measured". Each row is documented in

@@ -6,7 +6,11 @@
 # section, its own schema created and dropped, an existing schema untouched. The HTML rendered
 # by headless Chromium (tests/html_check.py: DOM and screenshot). The fallbacks for real: no
 # io_uring (tests/noiouring), not root (nobody by setpriv), a cgroup CPU limit (a child cgroup
-# made and removed), each said on the page and in the JSON.
+# made and removed), each said on the page and in the JSON. Issue 27: a dataset in --dir
+# survives (same inodes, sizes, mtimes), outcomes told apart by the exit code (0/4/5 verdicts,
+# 1 failed, 2 usage: an unknown --expect measure within 3 s), the JSON of a page that ran
+# (complete, error null, verdict), the measures table against a real run's facts, both pages'
+# header (host, date, version), the verdicts above the raw facts in the rendered HTML.
 # Ends with "all: N passed, N failed".
 # shellcheck disable=SC2086 # option lists split into words on purpose
 set -u
@@ -28,11 +32,38 @@ holds() {
 }
 
 mkdir -p "$w/d"
-# 1. the page: sections, limits, exit code 0..2, no file left (the same run writes the
+ver=$("$B" --version | sed -n 's/^bench \([^ ]*\) .*/\1/p')
+host=$(uname -n)
+# 0. a dataset prepared in --dir (fileio's 4 files and manifest) survives bench all: the same
+#    inodes, sizes and mtimes, nothing else left (bench all works in a directory of its own)
+mkdir -p "$w/ds"
+"$B" fileio --file-num=4 --file-total-size=8M --file-dir="$w/ds" prepare >/dev/null 2>&1
+ls_ds() { (cd "$w/ds" && find . -mindepth 1 -printf '%i %s %T@ %p\n' | sort -k4); }
+ls_ds >"$w/ds.before"
+"$B" all --quick --dir="$w/ds" >/dev/null 2>&1
+ls_ds >"$w/ds.after"
+check "dataset: 4 files and the manifest before" '[ "$(wc -l <"$w/ds.before")" = 5 ] && grep -q "bench-fileio.manifest" "$w/ds.before"'
+check "dataset: same inodes, sizes, mtimes, nothing else left ($(diff "$w/ds.before" "$w/ds.after" | tr '\n' ' '))" 'cmp -s "$w/ds.before" "$w/ds.after"'
+"$B" fileio --file-num=4 --file-total-size=8M --file-dir="$w/ds" run --time=1 --file-test-mode=rndrd >/dev/null 2>&1
+check "dataset: still fileio's (a run accepts it)" '[ $? = 0 ]'
+# a leftover of a killed run (its pid gone, only bench's files): removed and said; one that
+# holds a file of someone else's: left alone and said
+mkdir -p "$w/st/bench-all.999999999" "$w/st/bench-all.999999998"
+: >"$w/st/bench-all.999999999/test_file.0"
+: >"$w/st/bench-all.999999998/precious"
+"$B" all --quick --dir="$w/st" >"$w/stp" 2>&1
+check "leftover of a killed run: removed, said" '[ ! -e "$w/st/bench-all.999999999" ] && grep -q "removed .*bench-all.999999999, left by an interrupted run" "$w/stp"'
+check "leftover with a file not bench's: left alone, said" '[ -e "$w/st/bench-all.999999998/precious" ] && grep -q "bench-all.999999998 left alone" "$w/stp"'
+
+# 1. the page: sections, limits, exit code 0, 4 or 5, no file left (the same run writes the
 #    --html file of 3b: --html adds a file, the page is the same)
 "$B" all --quick --dir="$w/d" --html="$w/r.html" >"$w/page" 2>"$w/page.err"
 ex=$?
-check "exit code $ex is a verdict (0, 1, 2)" '[ $ex -le 2 ]'
+check "exit code $ex is a verdict (0, 4, 5)" '[ $ex = 0 ] || [ $ex = 4 ] || [ $ex = 5 ]'
+v=$(sed -n 's/^bench all (quick) on .*: verdict \([A-Z]*\)$/\1/p' "$w/page")
+check "exit code $ex is the page's verdict $v" '[ "$ex:$v" = 0:PASS ] || [ "$ex:$v" = 4:WARN ] || [ "$ex:$v" = 5:FAIL ]'
+check "the page's first line: host $host, date and time with UTC offset, bench $ver" 'head -1 "$w/page" | grep -q "^bench all (quick) on $host, [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9] [+-][0-9]\{4\}, bench $ver: verdict "'
+check "a remedy under each WARN/FAIL check" '[ "$(grep -c "^  \(WARN\|FAIL\) " "$w/page")" = "$(grep -c "^         -> " "$w/page")" ]'
 for s in HOST CPU MEMORY SCHEDULER DISK VERDICTS SETTINGS "Total time"; do
     check "section $s" "grep -q '^$s' '$w/page'"
 done
@@ -44,6 +75,24 @@ check "no progress line when stderr is not a terminal" '! grep -q "all: \[" "$w/
 # 2. JSON: the schema, the numbers related
 "$B" all --quick --dir="$w/d" --format=json >"$w/j" 2>"$w/j.err"
 ex=$?
+check "JSON of a page that ran: complete, error null, verdict as the exit code ($ex)" 'python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1])); ex=int(sys.argv[2])
+assert d[\"complete\"] is True and d[\"error\"] is None, (d[\"complete\"], d[\"error\"])
+assert d[\"verdict\"] == d[\"facts\"][\"all.verdict\"] and {0:\"PASS\",4:\"WARN\",5:\"FAIL\"}[ex] == d[\"verdict\"]
+" "$w/j" $ex'
+# the measures table (what --expect takes) holds every fact of a real run, so a path that a
+# run produces is never refused (the table cannot drift from the code)
+"$B" all --list=measures >"$w/measures"
+check "every fact of the run is a known measure" 'python3 -c "
+import json,sys,fnmatch
+pats=open(sys.argv[2]).read().split()
+def known(k):
+    if any(fnmatch.fnmatchcase(k,p) for p in pats): return True
+    return any(k.endswith(s) and any(fnmatch.fnmatchcase(k[:-len(s)],p) for p in pats) for s in (\"_min\",\"_max\",\"_samples\",\"_why\"))
+u=[k for k in json.load(open(sys.argv[1]))[\"facts\"] if not known(k)]
+assert len(pats) > 50 and not u, u
+" "$w/j" "$w/measures"'
 if python3 "$top/tests/json_check.py" "$top/docs/bench-result.schema.json" "$w/j" --exit $ex --steps >"$w/jc" 2>&1; then ok; else bad "JSON against the schema: $(cat "$w/jc")"; fi
 one=$(fact "$w/j" cpu.events_per_s) all=$(fact "$w/j" cpu.events_per_s_all)
 # (the two rungs are half a second each under --quick: a burst of other load in one of them
@@ -70,34 +119,46 @@ want=$(python3 -c "
 import json,sys
 d=json.load(open(sys.argv[1])); v=[s['facts']['verdict'] for s in d['steps'] if s['action']=='check']
 e=[s['facts']['verdict'] for s in d['steps'] if s['action']=='check' and s['facts']['id']=='expect']
-print(('2' if 'FAIL' in v else '1' if 'WARN' in v else '0') if e==['PASS','PASS'] else 'bad')" "$w/e1")
+print(('5' if 'FAIL' in v else '4' if 'WARN' in v else '0') if e==['PASS','PASS'] else 'bad')" "$w/e1")
 check "--expect that holds: both PASS, exit = the worst verdict ($ex, want $want)" '[ "$ex" = "$want" ]'
 printf 'cpu.events_per_s >= 1e12 # never\n' >"$w/exp"
 "$B" all --quick --dir="$w/d" --expect-file="$w/exp" >"$w/e2" 2>&1
-check "--expect-file that fails: exit 2" '[ $? = 2 ] && grep -q "FAIL expect" "$w/e2"'
+check "--expect-file that fails: exit 5 (a FAIL verdict)" '[ $? = 5 ] && grep -q "FAIL expect" "$w/e2"'
 "$B" all --expect='cpu.events_per_s>=1,disk.p99<<5' >"$w/e3" 2>&1
 check "malformed --expect: usage error naming the term" '[ $? = 2 ] && grep -q "disk.p99<<5" "$w/e3" && ! grep -q HOST "$w/e3"'
 "$B" all --quick --thorough >"$w/e4" 2>&1
 check "--quick with --thorough: usage error" '[ $? = 2 ]'
+# an unknown measure (a typo): a usage error before any step, within 3 s, with a "did you mean"
+t0=$(date +%s%N)
+"$B" all --dir="$w/d" --expect='cpu.event_per_s>=1' >"$w/e5" 2>&1
+ex=$? t1=$(date +%s%N)
+check "unknown --expect measure: exit 2 (got $ex), did you mean cpu.events_per_s, nothing ran" '[ $ex = 2 ] && grep -q "unknown measure .cpu.event_per_s. (did you mean .cpu.events_per_s.?)" "$w/e5" && ! grep -q HOST "$w/e5" && [ -z "$(ls -A "$w/d")" ]'
+holds "unknown --expect measure: said within 3 s" "(b - a) / 1e9 < 3" -v a="$t0" -v b="$t1"
+"$B" all --list=bogus >"$w/e6" 2>&1
+check "--list=bogus: usage error" '[ $? = 2 ] && grep -q "unknown list" "$w/e6"'
 
 # 3b. --html: one self-contained file, its charts non-empty, no script, nothing fetched
 #     (written by the run of 1.)
 check "--html: the file written" '[ -s "$w/r.html" ]'
 check "--html: latency and disk charts" '[ "$(grep -o "<svg" "$w/r.html" | wc -l)" -ge 3 ] && grep -q "<polyline class=\"p\" points=\"[0-9]" "$w/r.html" && grep -q "<rect class=\"b\"" "$w/r.html"'
 check "--html: no script, no external resource" '! grep -qiE "<script|https?:|src=|@import" "$w/r.html"'
-for s in Host CPU Memory Scheduler Disk Verdicts Settings; do
+for s in Summary Verdicts Settings Host CPU Memory Scheduler Disk; do
     check "--html: section $s" "grep -q '<h2>$s</h2>' '$w/r.html'"
 done
+check "--html: no raw byte counts or e-notation in the facts" '! grep -q "<td>[0-9]*e[+-][0-9]*</td>\|<td>[0-9]\{7,\}</td>" "$w/r.html"'
+check "--html: a remedy for each WARN/FAIL verdict" '! grep -q "<tr class=\"r\(WARN\|FAIL\)\">.*</td><td></td></tr>" "$w/r.html"'
+check "--html: the latency chart's plateaus marked" 'grep -q "class=\"pl\"" "$w/r.html"'
+check "--html: @media print for A4" 'grep -q "@page{size:A4" "$w/r.html" && grep -q "@media print" "$w/r.html"'
 
 # 3c. the HTML as headless Chromium renders it (Debian's chromium, installed by tests/setup.sh):
 # tests/html_check.py checks the DOM Chromium built (title, every section, every chart drawn
 # with non-zero geometry), the screenshot (each chart area holds data pixels) and that the
 # file loads nothing from elsewhere. With the suite's MariaDB the OLTP ladder is a 4th chart.
 if command -v chromium >/dev/null 2>&1; then
-    DBH="" nch=3 secs="Host CPU Memory Scheduler Disk Verdicts Settings"
-    if [ -n "${BENCH_MY_PORT:-}" ]; then
-        DBH="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret" nch=4
-        secs="Host CPU Memory Scheduler Disk Database Verdicts Settings"
+    DBH="" nch=3 secs="Summary Verdicts Settings Host CPU Memory Scheduler Disk"
+    if [ -n "${BENCH_MY_PORT:-}" ]; then # + one OLTP chart per workload (point_select, read_write)
+        DBH="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret" nch=5
+        secs="$secs Database"
     fi
     # with the suite's MariaDB its page is the one 6. checks (the run of 6. without chromium)
     "$B" all --quick --dir="$w/d" $DBH --html="$w/c.html" >"$w/c.page" 2>&1
@@ -110,7 +171,20 @@ if command -v chromium >/dev/null 2>&1; then
     check "chromium: the DOM dumped" '[ -s "$w/c.dom" ] || { cat "$w/c.err"; false; }'
     $CH --screenshot="$w/c.png" "file://$w/c.html" >"$w/c.err" 2>&1
     check "chromium: the screenshot taken" '[ -s "$w/c.png" ] || { cat "$w/c.err"; false; }'
-    if python3 "$top/tests/html_check.py" "$w/c.html" "$w/c.dom" "$w/c.png" $nch $secs >"$w/hc" 2>&1; then ok; else bad "chromium: $(cat "$w/hc")"; fi
+    # where things are rendered: a copy with a measuring script (the page has none) writes
+    # each id'd element's top as data-top, which --dump-dom then shows
+    sed 's#</body>#<script>for(const e of document.querySelectorAll("[id]"))e.setAttribute("data-top",Math.round(e.getBoundingClientRect().top+scrollY));</script></body>#' "$w/c.html" >"$w/c.pos.html"
+    $CH --dump-dom "file://$w/c.pos.html" >"$w/c.pos" 2>"$w/c.err"
+    check "chromium: the positions dumped" 'grep -q "data-top" "$w/c.pos" || { cat "$w/c.err"; false; }'
+    if python3 "$top/tests/html_check.py" --pos "$w/c.pos" --host "$host" --version "$ver" "$w/c.html" "$w/c.dom" "$w/c.png" $nch $secs >"$w/hc" 2>&1; then ok; else bad "chromium: $(cat "$w/hc")"; fi
+    # the checker can fail: the verdicts moved below the raw facts
+    python3 -c "
+import sys
+t=open(sys.argv[1]).read(); a=t.index('<section id=\"verdicts\">'); b=t.index('</section>',a)+10
+v=t[a:b]; t=t[:a]+t[b:]; open(sys.argv[2],'w').write(t.replace('<script>',v+'<script>'))" "$w/c.pos.html" "$w/c.late.html"
+    $CH --dump-dom "file://$w/c.late.html" >"$w/c.late" 2>/dev/null
+    python3 "$top/tests/html_check.py" --pos "$w/c.late" "$w/c.html" "$w/c.dom" "$w/c.png" $nch $secs >"$w/hc3" 2>&1
+    check "chromium: the checker catches verdicts below the raw facts" '[ $? = 1 ] && grep -q "the verdicts .* come after the raw facts" "$w/hc3"'
     # the checker can fail: a chart with nothing drawn, a script and an external image
     sed -e 's/points="[^"]*"/points=""/; s#</body>#<script>x()</script><img src="https://example.com/a.png"></body>#' "$w/c.dom" >"$w/c.bad"
     python3 "$top/tests/html_check.py" "$w/c.bad" "$w/c.bad" "$w/c.png" $nch $secs >"$w/hc2" 2>&1

@@ -30,5 +30,16 @@ for st in $(sed -n '/^## Exit status/,/^## /s/^| \([0-9][0-9, ]*\) |.*/\1/p' "$m
     sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$man" | grep -qw "$st" ||
         { echo "docs: exit status $st of docs/cli.md is not in docs/bench.1"; fail=1; }
 done
+# bench all: every measure of its table (what --expect takes) is in docs/cli.md's list, and
+# its checks are docs/cli.md's "Checks" table, id for id, both ways
+all=$(sed -n '/^### `all`/,/^### `merge`/p' "$md")
+ms=$("$b" all --list=measures)
+[ "$(echo "$ms" | wc -l)" -gt 50 ] || { echo "docs: bench all --list=measures lists too few"; fail=1; }
+for m in $ms; do
+    printf '%s\n' "$all" | grep -qF -- "\`$m\`" || { echo "docs: bench all's measure $m is not in docs/cli.md"; fail=1; }
+done
+ck=$("$b" all --list=checks | cut -d' ' -f1 | sort)
+dk=$(printf '%s\n' "$all" | sed -n '/^#### Checks/,/^#/s/^| `\([a-z_]*\)` | `.*/\1/p' | sort)
+[ -n "$ck" ] && [ "$ck" = "$dk" ] || { echo "docs: bench all's checks ($(echo $ck)) differ from docs/cli.md's Checks table ($(echo $dk))"; fail=1; }
 [ $fail = 0 ] && echo "docs: $(echo "$opts" | wc -l) options and $(echo $tests | wc -w) tests documented"
 exit $fail

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Check `bench all --html` as headless Chromium rendered it (tests/all.sh).
 
-usage: html_check.py SOURCE.html DOM.html SHOT.png CHARTS SECTION...
+usage: html_check.py [--pos POS.html] [--host NAME] [--version V] SOURCE.html DOM.html SHOT.png
+                     CHARTS SECTION...
 
 SOURCE: the file bench wrote; DOM: `chromium --dump-dom` of it; SHOT: `chromium --screenshot`
 of it; CHARTS: how many charts (<svg>) the page must have; SECTION: the <h2> titles it must
@@ -12,7 +13,13 @@ have. Checks, each printed as "html: FAIL: ..." when it does not hold:
     elements of non-zero geometry (a polyline over >= 2 distinct points, or a rect, or a circle
     of non-zero size) and at least one data mark;
   - the screenshot (PNG decoded here with zlib): one chart area (the charts' #fafafa
-    background) per <svg>, each holding pixels of the data colour (#36c), so none is blank.
+    background) per <svg>, each holding pixels of the data colour (#36c), so none is blank;
+  - the header (the element id="header" of the DOM): the host NAME, a date and time with its
+    UTC offset (YYYY-MM-DD HH:MM:SS +hhmm), "bench V" and a verdict;
+  - with --pos: POS is the DOM Chromium dumped of a copy of SOURCE with a measuring script
+    added by the test (the page itself has none), which wrote each id'd element's rendered
+    top as data-top: the header, the summary and the verdicts come before every section of
+    raw facts (host, cpu, memory, scheduler, disk, database).
 Exit 0 when all hold, 1 otherwise. Python's standard library only.
 """
 import re
@@ -33,6 +40,9 @@ class Dom(HTMLParser):
     def __init__(self):
         super().__init__()
         self.title = ""
+        self.tops = {}  # id -> data-top (the --pos copy)
+        self.header = ""
+        self.in_header = 0
         self.h2 = []
         self.svgs = []  # each: list of (tag, attrs)
         self.stack = []
@@ -40,6 +50,15 @@ class Dom(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if a.get("id") and a.get("data-top") is not None:
+            try:
+                self.tops[a["id"]] = float(a["data-top"])
+            except ValueError:
+                pass
+        if tag == "header" and a.get("id") == "header":
+            self.in_header = 1
+        elif self.in_header:
+            self.in_header += 1
         self.stack.append(tag)
         if tag == "svg":
             self.in_svg = []
@@ -52,12 +71,16 @@ class Dom(HTMLParser):
             self.in_svg.append((tag, dict(attrs)))
 
     def handle_endtag(self, tag):
+        if self.in_header:
+            self.in_header -= 1
         if tag == "svg":
             self.in_svg = None
         while self.stack and self.stack.pop() != tag:
             pass
 
     def handle_data(self, data):
+        if self.in_header:
+            self.header += data
         if not self.stack:
             return
         if self.stack[-1] == "title" and self.in_svg is None and "svg" not in self.stack:
@@ -170,11 +193,15 @@ def chart_boxes(w, h, bpp, rows):
 
 
 def main():
-    if len(sys.argv) < 5:
+    args, opt = sys.argv[1:], {}
+    while args and args[0] in ("--pos", "--host", "--version") and len(args) > 1:
+        opt[args[0]] = args[1]
+        args = args[2:]
+    if len(args) < 4:
         print(__doc__)
         return 2
-    src, dom_path, shot, charts = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    sections = sys.argv[5:]
+    src, dom_path, shot, charts = args[0], args[1], args[2], int(args[3])
+    sections = args[4:]
     text = open(src, encoding="utf-8").read()
     for pat, what in [(r"https?:", "an http(s): URL"), (r"<script", "a <script>"),
                       (r"<link", "a <link>"), (r"<img", "an <img>"), (r"<iframe", "an <iframe>"),
@@ -190,6 +217,35 @@ def main():
     for s in sections:
         if s not in d.h2:
             bad("section %s missing from the DOM (sections: %s)" % (s, ", ".join(d.h2)))
+    hd = " ".join(d.header.split())
+    if not hd:
+        bad("no header (id=header) in the DOM")
+    else:
+        if "--host" in opt and opt["--host"] not in hd:
+            bad("the header does not name the host %r: %r" % (opt["--host"], hd))
+        if not re.search(r"\b\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}\b", hd):
+            bad("the header has no date and time with its UTC offset: %r" % hd)
+        if "--version" in opt and "bench " + opt["--version"] not in hd:
+            bad("the header does not name bench %s: %r" % (opt["--version"], hd))
+        if not re.search(r"\b(PASS|WARN|FAIL)\b", hd):
+            bad("the header has no verdict: %r" % hd)
+    if "--pos" in opt:
+        p = Dom()
+        p.feed(open(opt["--pos"], encoding="utf-8").read())
+        t = p.tops
+        lead = [k for k in ("header", "summary", "verdicts") if k in t]
+        raw = [k for k in ("host", "cpu", "memory", "scheduler", "disk", "database") if k in t]
+        if len(lead) < 3 or len(raw) < 5:
+            bad("positions: header, summary, verdicts and the fact sections not all measured "
+                "(%s)" % ", ".join("%s=%g" % kv for kv in sorted(t.items())))
+        elif not (t["header"] < t["summary"] < t["verdicts"]):
+            bad("positions: header %g, summary %g, verdicts %g: not in that order"
+                % (t["header"], t["summary"], t["verdicts"]))
+        else:
+            first = min(raw, key=lambda k: t[k])
+            if t["verdicts"] >= t[first]:
+                bad("positions: the verdicts (y=%g) come after the raw facts of %s (y=%g)"
+                    % (t["verdicts"], first, t[first]))
     if len(d.svgs) != charts:
         bad("%d charts (<svg>) in the DOM, want %d" % (len(d.svgs), charts))
     for i, els in enumerate(d.svgs):

@@ -157,6 +157,12 @@ def main():
         fail("error is %r, wanted code %s" % (doc["error"], a.error))
     if a.error is None and doc["error"] is not None and a.exit == 0:
         fail("an error in a successful command: %r" % doc["error"])
+    if "verdict" in doc:  # bench all's page that ran: its verdict is its exit code, no error
+        if {"PASS": 0, "WARN": 4, "FAIL": 5}[doc["verdict"]] != doc["exit_code"]:
+            fail("verdict %s with exit_code %d" % (doc["verdict"], doc["exit_code"]))
+        if doc["error"] is not None or not doc["complete"]:
+            fail("a page that ran (verdict %s) with complete %r, error %r"
+                 % (doc["verdict"], doc["complete"], doc["error"]))
 
 
 if __name__ == "__main__":

@@ -53,6 +53,49 @@ static int t_all_verdicts(void)
         }
     }
     T_CHECK(seen == 3);
+    /* each check step carries its row's remedy; a WARN or FAIL one is never without */
+    for (int i = 0; i < r.nsteps; i++)
+        T_CHECK(*all_str(&r.steps[i], "remedy"));
+    res_free(&r);
+    /* the exit code: FAIL 5 over WARN 4 over the rest 0 (INFO and any other verdict) */
+    T_CHECK(all_exit(all_worse(all_worse(ALL_PASS, ALL_WARN), ALL_INFO)) == B_EXIT_WARN);
+    T_CHECK(all_exit(all_worse(ALL_FAIL, ALL_WARN)) == B_EXIT_CHECK_FAIL);
+    T_CHECK(all_exit(all_worse(ALL_PASS, ALL_INFO)) == B_EXIT_OK);
+    T_CHECK(all_exit(all_worse(ALL_PASS, 99)) == B_EXIT_OK); /* UNRELIABLE and the like */
+    T_CHECK(B_EXIT_WARN != B_EXIT_FAIL && B_EXIT_CHECK_FAIL != B_EXIT_USAGE);
+    return 0;
+}
+
+/* --expect's paths: known measures (a family's '*', a measure's _min/_max/_samples/_why),
+ * unknown ones refused with the nearest name, before anything runs. */
+static int t_all_measures(void)
+{
+    T_CHECK(all_measure_known("cpu.events_per_s"));
+    T_CHECK(all_measure_known("db.innodb_buffer_pool_size"));
+    T_CHECK(all_measure_known("disk.randwrite_qd32_p99_ms"));
+    T_CHECK(all_measure_known("disk.fdatasync_p99_ms_why"));
+    T_CHECK(!all_measure_known("cpu.event_per_s"));
+    T_CHECK(!all_measure_known("cpu.events_per_s_bogus"));
+    T_CHECK(!all_measure_known("_min"));
+    T_CHECK(all_edit_distance("kitten", "sitting") == 3);
+    T_CHECK(all_edit_distance("", "abc") == 3 && all_edit_distance("abc", "abc") == 0);
+    T_CHECK(!strcmp(all_measure_near("cpu.event_per_s"), "cpu.events_per_s"));
+    T_CHECK(!strcmp(all_measure_near("disk.fdatasync_p99"), "disk.fdatasync_p99_ms"));
+    T_CHECK(all_measure_near("zzzzzzzzzzzz") == NULL);
+    struct bench_opts o;
+    struct res r;
+    struct all_expect t[4];
+    int n;
+    memset(&o, 0, sizeof(o));
+    o.all_expect = (char *)(uintptr_t)"cpu.events_per_s>=1,cpu.event_per_s>=1";
+    res_init(&r, NULL, "all", &o, NULL);
+    T_CHECK(all_expect_load(&r, t, 4, &n) == B_EXIT_USAGE);
+    T_CHECK(strstr(r.err.msg, "unknown measure 'cpu.event_per_s' (did you mean "
+                              "'cpu.events_per_s'?)") != NULL);
+    res_free(&r);
+    o.all_expect = (char *)(uintptr_t)"cpu.events_per_s>=1,db.innodb_io_capacity<5";
+    res_init(&r, NULL, "all", &o, NULL);
+    T_CHECK(all_expect_load(&r, t, 4, &n) == B_EXIT_OK && n == 2);
     res_free(&r);
     return 0;
 }

@@ -201,6 +201,7 @@ static const struct {
     {"thr_pingpong_counts", t_thr_pingpong_counts},
     {"all_expect_parse", t_all_expect_parse},
     {"all_verdicts", t_all_verdicts},
+    {"all_measures", t_all_measures},
     {"all_settings", t_all_settings},
     {"jr_valid", t_jr_valid},
     {"jr_invalid", t_jr_invalid},
