@@ -19530,7 +19530,9 @@ static int all_disk_file(struct all_ctx *x, bool make)
 static bool all_direct_ok(const char *dir)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/.bench-all-direct.%ld", dir, (long)getpid());
+    if (snprintf(path, sizeof(path), "%s/.bench-all-direct.%ld", dir, (long)getpid()) >=
+        (int)sizeof(path))
+        return false;
     int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_DIRECT | O_CLOEXEC, 0600);
     if (fd < 0)
         return false;
@@ -19604,8 +19606,10 @@ static int all_dir_make(struct all_ctx *x)
             all_dir_stale(x, top, de->d_name);
     if (d)
         closedir(d);
-    snprintf(x->dir, sizeof(x->dir), "%s/" ALL_DIR_PFX "%ld", top, (long)getpid());
-    if (mkdir(x->dir, 0700) == 0)
+    if (snprintf(x->dir, sizeof(x->dir), "%s/" ALL_DIR_PFX "%ld", top, (long)getpid()) >=
+        (int)sizeof(x->dir))
+        errno = ENAMETOOLONG;
+    else if (mkdir(x->dir, 0700) == 0)
         return B_EXIT_OK;
     int err = errno;
     res_fact_str(x->res, "disk.status", "skipped: cannot make %s (%s)", x->dir, strerror(err));
