@@ -23177,7 +23177,11 @@ static void rep_html_value(char *out, size_t n, const char *key, const struct re
     }
     double v = x->type == RES_NUM ? x->num : (double)x->i;
     size_t kl = strlen(key);
-    if (kl > 6 && !strcmp(key + kl - 6, "_bytes") && v >= 0 && v < 9e18) {
+    static const char *const db_bytes[] = {"_size", "_stack", "_length", "_capacity"};
+    bool bytes = kl > 6 && !strcmp(key + kl - 6, "_bytes");
+    for (size_t i = 0; i < countof(db_bytes) && !strncmp(key, "db.", 3); i++) /* the server's */
+        bytes |= kl > strlen(db_bytes[i]) && !strcmp(key + kl - strlen(db_bytes[i]), db_bytes[i]);
+    if (bytes && v >= 0 && v < 9e18) {
         rep_html_size(out, n, v);
         return;
     }

@@ -145,7 +145,7 @@ check "--html: no script, no external resource" '! grep -qiE "<script|https?:|sr
 for s in Summary Verdicts Settings Host CPU Memory Scheduler Disk; do
     check "--html: section $s" "grep -q '<h2>$s</h2>' '$w/r.html'"
 done
-check "--html: no raw byte counts or e-notation in the facts" '! grep -q "<td>[0-9]*e[+-][0-9]*</td>\|<td>[0-9]\{7,\}</td>" "$w/r.html"'
+check "--html: human units, no e-notation (mem_total_bytes in GiB, fdatasync p99 in ms)" '! grep -q "<td>[0-9.]*e[+-][0-9]*" "$w/r.html" && grep -q "<th>mem_total_bytes</th><td>[0-9.]* GiB</td>" "$w/r.html" && grep -q "<th>fdatasync_p99_ms</th><td>[0-9.]* ms</td>" "$w/r.html"'
 check "--html: a remedy for each WARN/FAIL verdict" '! grep -q "<tr class=\"r\(WARN\|FAIL\)\">.*</td><td></td></tr>" "$w/r.html"'
 check "--html: the latency chart's plateaus marked" 'grep -q "class=\"pl\"" "$w/r.html"'
 check "--html: @media print for A4" 'grep -q "@page{size:A4" "$w/r.html" && grep -q "@media print" "$w/r.html"'
