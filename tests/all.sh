@@ -153,7 +153,8 @@ check "--html: @media print for A4" 'grep -q "@page{size:A4" "$w/r.html" && grep
 # 3c. the HTML as headless Chromium renders it (Debian's chromium, installed by tests/setup.sh):
 # tests/html_check.py checks the DOM Chromium built (title, every section, every chart drawn
 # with non-zero geometry), the screenshot (each chart area holds data pixels) and that the
-# file loads nothing from elsewhere. With the suite's MariaDB the OLTP ladder is a 4th chart.
+# file loads nothing from elsewhere, the header, the verdicts above the raw facts. With the
+# suite's MariaDB the OLTP ladder adds a chart per workload (point_select, read_write).
 if command -v chromium >/dev/null 2>&1; then
     DBH="" nch=3 secs="Summary Verdicts Settings Host CPU Memory Scheduler Disk"
     if [ -n "${BENCH_MY_PORT:-}" ]; then # + one OLTP chart per workload (point_select, read_write)
@@ -177,6 +178,10 @@ if command -v chromium >/dev/null 2>&1; then
     $CH --dump-dom "file://$w/c.pos.html" >"$w/c.pos" 2>"$w/c.err"
     check "chromium: the positions dumped" 'grep -q "data-top" "$w/c.pos" || { cat "$w/c.err"; false; }'
     if python3 "$top/tests/html_check.py" --pos "$w/c.pos" --host "$host" --version "$ver" "$w/c.html" "$w/c.dom" "$w/c.png" $nch $secs >"$w/hc" 2>&1; then ok; else bad "chromium: $(cat "$w/hc")"; fi
+    # printed (A4, @media print): one or two pages
+    $CH --no-pdf-header-footer --print-to-pdf="$w/c.pdf" "file://$w/c.html" >"$w/c.err" 2>&1
+    np=$(python3 -c "import re,sys; print(len(re.findall(rb'/Type\s*/Page[^s]', open(sys.argv[1],'rb').read())))" "$w/c.pdf" 2>/dev/null)
+    check "chromium: printed on A4 in 1 or 2 pages (got ${np:-no PDF})" '[ "${np:-0}" -ge 1 ] && [ "$np" -le 2 ]'
     # the checker can fail: the verdicts moved below the raw facts
     python3 -c "
 import sys
