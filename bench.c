@@ -22862,10 +22862,10 @@ static void rep_all_line(const char *fmt, ...)
             printf("%*s%.*s\n", indent, "", (int)n, p);
             return;
         }
-        size_t cut = room;
-        while (cut > room / 2 && p[cut] != ' ')
+        size_t lead = strspn(p, " "), cut = room;
+        while (cut > lead && p[cut] != ' ')
             cut--;
-        if (cut <= room / 2) /* no space in the second half: a long word is split there */
+        if (cut <= lead) /* one word longer than the line: split where the line ends */
             cut = room;
         printf("%*s%.*s\n", indent, "", (int)cut, p);
         p += cut;

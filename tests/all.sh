@@ -36,15 +36,18 @@ ver=$("$B" --version | sed -n 's/^bench \([^ ]*\) .*/\1/p')
 host=$(uname -n)
 # 0. a dataset prepared in --dir (fileio's 4 files and manifest) survives bench all: the same
 #    inodes, sizes and mtimes, nothing else left (bench all works in a directory of its own)
-mkdir -p "$w/ds"
-"$B" fileio --file-num=4 --file-total-size=8M --file-dir="$w/ds" prepare >/dev/null 2>&1
-ls_ds() { (cd "$w/ds" && find . -mindepth 1 -printf '%i %s %T@ %p\n' | sort -k4); }
+#    (its name long enough that the DISK line must wrap: no value is cut at 100 columns)
+ds=$w/a-dataset-directory-with-a-long-name
+mkdir -p "$ds"
+"$B" fileio --file-num=4 --file-total-size=8M --file-dir="$ds" prepare >/dev/null 2>&1
+ls_ds() { (cd "$ds" && find . -mindepth 1 -printf '%i %s %T@ %p\n' | sort -k4); }
 ls_ds >"$w/ds.before"
-"$B" all --quick --dir="$w/ds" >/dev/null 2>&1
+"$B" all --quick --dir="$ds" >"$w/dsp" 2>&1
 ls_ds >"$w/ds.after"
+check "a long line wrapped, not cut: <= 100 columns, the path and the free space whole" '[ "$(awk "{ if (length > m) m = length } END { print m + 0 }" "$w/dsp")" -le 100 ] && tr -d "\n" <"$w/dsp" | tr -s " " | grep -q "^.*DISK $ds: .* [0-9.]* GiB free"'
 check "dataset: 4 files and the manifest before" '[ "$(wc -l <"$w/ds.before")" = 5 ] && grep -q "bench-fileio.manifest" "$w/ds.before"'
 check "dataset: same inodes, sizes, mtimes, nothing else left ($(diff "$w/ds.before" "$w/ds.after" | tr '\n' ' '))" 'cmp -s "$w/ds.before" "$w/ds.after"'
-"$B" fileio --file-num=4 --file-total-size=8M --file-dir="$w/ds" run --time=1 --file-test-mode=rndrd >/dev/null 2>&1
+"$B" fileio --file-num=4 --file-total-size=8M --file-dir="$ds" run --time=1 --file-test-mode=rndrd >/dev/null 2>&1
 check "dataset: still fileio's (a run accepts it)" '[ $? = 0 ]'
 # a leftover of a killed run (its pid gone, only bench's files): removed and said; one that
 # holds a file of someone else's: left alone and said
