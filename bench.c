@@ -19178,11 +19178,12 @@ static const char *const all_verdicts[] = {"PASS", "INFO", "WARN", "FAIL", "UNRE
 #define ALL_FSYNC_SAMPLES 10000 /* the durable-write step ends here, or at its budget */
 #define ALL_PING_COUNT 1000   /* round trips per kind: enough for ping's p99 */
 /* A host is busy during a step when others (not bench) used, on average, at least this
- * share of one CPU (percent) and at least ALL_BUSY_MIN_S of CPU time in all: /proc/stat
- * counts in ticks (10 ms), so a short step needs the absolute floor to stay above its
- * rounding (a few ticks either side). */
+ * share of one CPU (percent) over the step's runs: /proc/stat counts in ticks (10 ms), a
+ * few either side over a step of >= 0.5 s, well under a quarter of a CPU. */
 #define ALL_BUSY_PCT 25.0
-#define ALL_BUSY_MIN_S 0.06
+/* A disk step's device is busy when others moved at least this share (percent) of its
+ * bytes: our own I/O is counted by the step, the device's by /proc/diskstats. */
+#define ALL_BUSY_IO_PCT 20.0
 
 struct all_ctx {
     struct res *res;         /* the command's result */
@@ -19201,6 +19202,10 @@ struct all_ctx {
     /* load by others (all_busy): the worst step's share, and the busy steps by name */
     double others_max;
     char busy[512];
+    /* the disk steps: the test file's device (st_dev, 0: none in /proc/diskstats) and the
+     * bytes the step's runs moved */
+    dev_t dev;
+    double io_bytes;
 };
 
 /* One step of the plan: the workload it runs by wl_run with its options for the level. */
@@ -19548,10 +19553,12 @@ static void all_take_disk(struct all_ctx *x, const struct all_step *s, const str
             res_fact_num(x->res, "disk.fdatasync_write_p50_ms",
                          all_pct_ms(&d->op_hist[IO_OP_WRITE], 50));
         res_fact_num(x->res, "disk.fdatasync_per_s", all_rate(st, d->ctr[2]));
+        x->io_bytes += (double)(d->ctr[3] + d->ctr[4]);
         return;
     }
     /* one run of a repeated step: its rate and latencies, the facts when all have run */
     u64 ops = d->ctr[0] + d->ctr[1], bytes = d->ctr[3] + d->ctr[4];
+    x->io_bytes += (double)bytes;
     if (x->nrv < ALL_MAX_REPS)
         x->rv[x->nrv++] = s->bs >= (1u << 20) ? all_rate(st, bytes) / 1048576.0
                                               : all_rate(st, ops);
@@ -19601,7 +19608,7 @@ static void all_disk_done(struct all_ctx *x, const struct all_step *s)
 
 /* Short disk steps: 3 runs each (median and range); quick / default / thorough seconds a run */
 #define ALL_DISK(nm, md, q, b, k)                                                            \
-    {nm,   "fileio", ALL_NEED_DISK, {0.3, 1, 3}, all_set_disk, all_take_disk, md, q, b, k, 3, \
+    {nm,   "fileio", ALL_NEED_DISK, {0.3, 0.7, 3}, all_set_disk, all_take_disk, md, q, b, k, 3,\
      all_disk_done}
 
 /* The plan, in order: quick / default / thorough seconds per timed step. */
@@ -19621,7 +19628,7 @@ static const struct all_step all_plan[] = {
     {"pingpong", "threads", ALL_NEED_NONE, {0, 0, 0}, all_set_threads, all_take_threads, NULL,
      0, 0, NULL, 1, NULL},
     /* the durable-write step: until ALL_FSYNC_SAMPLES samples or its budget (one run) */
-    {"fdatasync", "fileio", ALL_NEED_DISK, {4, 12, 30}, all_set_disk, all_take_disk,
+    {"fdatasync", "fileio", ALL_NEED_DISK, {4, 16, 30}, all_set_disk, all_take_disk,
      all_m_seqrewr, 0, 16384, "disk.fdatasync", 1, NULL},
     ALL_DISK("randread_qd1", all_m_rndrd, 0, 16384, "disk.randread_qd1"),
     ALL_DISK("randread_qd32", all_m_rndrd, 32, 16384, "disk.randread_qd32"),
@@ -19662,13 +19669,37 @@ struct all_load {
     double own_s;
     double load1;
     u64 t_ns;
+    bool have_io;
+    double io_bytes; /* read + written on the device (/proc/diskstats' sectors x 512) */
 };
 
-static void all_load_sample(struct all_load *l)
+/* The bytes read and written on device dev since boot (/proc/diskstats, sectors of 512
+ * bytes whatever the device's own); false if dev is not listed (tmpfs, overlay). */
+static bool all_diskstats(dev_t dev, double *bytes)
+{
+    char *text;
+    bool found = false;
+    if (!dev || os_hf_read("", "/proc/diskstats", OS_HF_CAP, &text) < 0)
+        return false;
+    for (const char *p = text; p && *p && !found; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        unsigned ma, mi;
+        unsigned long long rd, wr;
+        if (sscanf(p, "%u %u %*s %*s %*s %llu %*s %*s %*s %llu", &ma, &mi, &rd, &wr) == 4 &&
+            ma == major(dev) && mi == minor(dev)) {
+            *bytes = (double)(rd + wr) * 512;
+            found = true;
+        }
+    }
+    free(text);
+    return found;
+}
+
+static void all_load_sample(struct all_load *l, dev_t dev)
 {
     struct rusage ru;
     char line[64];
     memset(l, 0, sizeof(*l));
+    l->have_io = all_diskstats(dev, &l->io_bytes);
     l->t_ns = clk_now_ns();
     l->have = os_steal_sample("", &l->cpu) == B_OK && getrusage(RUSAGE_SELF, &ru) == 0;
     l->own_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
@@ -19691,23 +19722,36 @@ static double all_others_pct(const struct all_load *a, const struct all_load *b)
     return others > 0 ? 100 * others / wall : 0;
 }
 
-/* all_busy - a step's load as facts (load.STEP_others_cpu_pct, load.STEP_load1); a step where
- * others used ALL_BUSY_PCT of a CPU or more is named in x->busy with its share. */
+/* all_busy - a step's load as facts (load.STEP_others_cpu_pct, load.STEP_load1, and for a
+ * disk step load.STEP_others_io_pct: the device's bytes that were not ours, in percent of
+ * its bytes); a step where others used ALL_BUSY_PCT of a CPU or more, or ALL_BUSY_IO_PCT of
+ * the device's traffic, is named in x->busy with its shares ("fdatasync 40% CPU 12% disk"). */
 static void all_busy(struct all_ctx *x, const struct all_step *s, const struct all_load *a,
                      const struct all_load *b)
 {
     char key[48];
     if (!a->have || !b->have)
         return;
-    double pct = all_others_pct(a, b);
+    double pct = all_others_pct(a, b), io = -1;
     snprintf(key, sizeof(key), "load.%s_others_cpu_pct", s->name);
     res_fact_num(x->res, key, pct);
     snprintf(key, sizeof(key), "load.%s_load1", s->name);
     res_fact_num(x->res, key, b->load1);
+    if (s->need == ALL_NEED_DISK && a->have_io && b->have_io && b->io_bytes > a->io_bytes) {
+        double dev = b->io_bytes - a->io_bytes;
+        io = dev > x->io_bytes ? 100 * (dev - x->io_bytes) / dev : 0;
+        snprintf(key, sizeof(key), "load.%s_others_io_pct", s->name);
+        res_fact_num(x->res, key, io);
+    }
     x->others_max = B_MAX(x->others_max, pct);
     size_t n = strlen(x->busy);
-    if (pct >= ALL_BUSY_PCT && n < sizeof(x->busy))
-        snprintf(x->busy + n, sizeof(x->busy) - n, "%s%s %.0f%%", n ? ", " : "", s->name, pct);
+    bool cpu = pct >= ALL_BUSY_PCT, disk = io >= ALL_BUSY_IO_PCT;
+    if (disk && n < sizeof(x->busy))
+        snprintf(x->busy + n, sizeof(x->busy) - n, "%s%s %.0f%% CPU %.0f%% disk", n ? ", " : "",
+                 s->name, pct, io);
+    else if (cpu && n < sizeof(x->busy))
+        snprintf(x->busy + n, sizeof(x->busy) - n, "%s%s %.0f%% CPU", n ? ", " : "", s->name,
+                 pct);
 }
 
 /* One run of a step by the run path; a failure becomes a warning of the command. */
@@ -19742,12 +19786,14 @@ static void all_run_step(struct all_ctx *x, const struct all_step *s)
     struct all_load a, b;
     all_progress(x, s->name);
     x->nrv = 0;
+    x->io_bytes = 0;
     x->acc = s->done ? b_xcalloc(1, sizeof(*x->acc)) : NULL;
-    all_load_sample(&a);
+    dev_t dev = s->need == ALL_NEED_DISK ? x->dev : 0;
+    all_load_sample(&a, dev);
     for (int r = 0; r < B_MAX(s->reps, 1) && !atomic_load(&b_stop); r++)
         if (!all_run_once(x, s))
             break;
-    all_load_sample(&b);
+    all_load_sample(&b, dev);
     all_busy(x, s, &a, &b);
     if (s->done)
         s->done(x, s);
@@ -19812,6 +19858,9 @@ static int all_disk(struct all_ctx *x)
         return ex;
     }
     x->direct = all_direct_ok(dir);
+    struct stat sb;
+    double io0;
+    x->dev = stat(dir, &sb) == 0 && all_diskstats(sb.st_dev, &io0) ? sb.st_dev : 0;
     bool tmpfs = all_num(x->res, "fs_tmpfs", NULL) > 0;
     res_fact_int(x->res, "disk.file_bytes", (i64)x->file_bytes);
     res_fact_bool(x->res, "disk.o_direct", x->direct);
@@ -23223,6 +23272,7 @@ static int rep_all_html(const struct res *res, const char *path)
           "h2{font-size:1.1em;border-bottom:1px solid #ccc}table{border-collapse:collapse}"
           "th,td{padding:2px 10px;text-align:left;border-bottom:1px solid #eee}"
           "th{font-weight:normal;color:#555}.PASS{color:#070}.WARN{color:#a60}.FAIL{color:#c00}"
+          ".UNRELIABLE{color:#777}"
           ".INFO{color:#555}.chart{background:#fafafa;border:1px solid #ddd}"
           ".ax{stroke:#888}.p{fill:none;stroke:#36c;stroke-width:2}.d{fill:#36c}.b{fill:#36c}"
           ".t{font-size:13px}.l{font-size:10px;fill:#555}"
