@@ -19200,8 +19200,9 @@ struct all_ctx {
     int nrv;
     struct hist *acc;
     /* load by others (all_busy): the worst step's share, and the busy steps by name */
-    double others_max;
+    double others_max, others_io_max;
     char busy[512];
+    int nbusy;
     /* the disk steps: the test file's device (st_dev, 0: none in /proc/diskstats) and the
      * bytes the step's runs moved */
     dev_t dev;
@@ -19744,8 +19745,10 @@ static void all_busy(struct all_ctx *x, const struct all_step *s, const struct a
         res_fact_num(x->res, key, io);
     }
     x->others_max = B_MAX(x->others_max, pct);
+    x->others_io_max = B_MAX(x->others_io_max, io);
     size_t n = strlen(x->busy);
     bool cpu = pct >= ALL_BUSY_PCT, disk = io >= ALL_BUSY_IO_PCT;
+    x->nbusy += cpu || disk;
     if (disk && n < sizeof(x->busy))
         snprintf(x->busy + n, sizeof(x->busy) - n, "%s%s %.0f%% CPU %.0f%% disk", n ? ", " : "",
                  s->name, pct, io);
@@ -20013,8 +20016,8 @@ struct all_check {
 };
 
 static const struct all_check all_checks[] = {
-    {"host_busy", "all.others_cpu_pct", true, ALL_BUSY_PCT, (double)NAN, "%",
-     "others' CPU share", NULL},
+    {"host_busy", "all.busy_step_count", true, 1, (double)NAN, " steps",
+     "others' CPU/disk", NULL},
     {"durable_writes", "disk.fdatasync_p99_ms", true, 2, 10, "ms",
      "etcd WAL p99<10ms", "fdatasync"},
     {"flush_behaviour", "disk.flush_volatile", true, 1, (double)NAN, "",
@@ -20054,7 +20057,10 @@ static void all_derive(struct all_ctx *x)
     }
     /* load by others during the steps: the worst share, the busy steps, a note naming them */
     res_fact_num(res, "all.others_cpu_pct", x->others_max);
+    if (x->dev)
+        res_fact_num(res, "all.others_io_pct", x->others_io_max);
     res_fact_str(res, "all.busy_steps", "%s", x->busy);
+    res_fact_int(res, "all.busy_step_count", x->nbusy);
     if (x->busy[0])
         res_warn(res, "host_busy", NULL,
                  "all: host busy: other processes used CPU during %s (%% of one CPU); the "
@@ -20146,7 +20152,10 @@ static int all_run_checks(struct res *res)
             vd = ALL_UNRELIABLE; /* host_busy's WARN says it; this judges nothing */
             snprintf(thr, sizeof(thr), "unreliable: host busy");
         }
-        all_check_step(res, k->id, k->path, h, v, vd, h ? thr : "not measured", k->basis);
+        char why[64];
+        snprintf(why, sizeof(why), "%s_why", k->path);
+        const char *na = *all_str(res, why) ? all_str(res, why) : "not measured";
+        all_check_step(res, k->id, k->path, h, v, vd, h ? thr : na, k->basis);
         if (vd != ALL_UNRELIABLE)
             worst = B_MAX(worst, vd);
     }
