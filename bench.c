@@ -20061,11 +20061,23 @@ static void all_derive(struct all_ctx *x)
         res_fact_num(res, "all.others_io_pct", x->others_io_max);
     res_fact_str(res, "all.busy_steps", "%s", x->busy);
     res_fact_int(res, "all.busy_step_count", x->nbusy);
-    if (x->busy[0])
+    if (x->busy[0]) { /* the steps by name (their shares: all.busy_steps, load.*) */
+        char names[320] = "";
+        size_t n = 0;
+        for (const char *p = x->busy; *p && n < sizeof(names);) {
+            size_t w = strcspn(p, " ");
+            n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%.*s", n ? ", " : "",
+                                  (int)w, p);
+            p = strstr(p, ", ");
+            p = p ? p + 2 : "";
+        }
         res_warn(res, "host_busy", NULL,
-                 "all: host busy: other processes used CPU during %s (%% of one CPU); the "
-                 "verdicts on those steps are unreliable",
-                 x->busy);
+                 "all: host busy: others used up to %.0f%% of a CPU%s%.0f%s during %s: the "
+                 "verdicts on these steps are unreliable",
+                 x->others_max, x->others_io_max >= ALL_BUSY_IO_PCT ? " and " : "",
+                 x->others_io_max >= ALL_BUSY_IO_PCT ? x->others_io_max : 0,
+                 x->others_io_max >= ALL_BUSY_IO_PCT ? "% of the disk's I/O" : "", names);
+    }
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
         res_fact_int(res, "host.nofile_limit",
@@ -22962,8 +22974,12 @@ static const char *rep_all_pct(const struct res *res, const char *key, int prec,
                                size_t n)
 {
     char why[64];
-    if (res_fact(res, key))
-        return rep_all_v(res, key, prec, out, n);
+    if (res_fact(res, key)) { /* the number with its unit, ms */
+        rep_all_v(res, key, prec, out, n);
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, " ms");
+        return out;
+    }
     snprintf(why, sizeof(why), "%s_why", key);
     const char *w = all_str(res, why);
     if (strncmp(w, "n/a: ", 5))
@@ -22986,7 +23002,7 @@ static void rep_all_disk_rate(const struct res *res, const char *label, const ch
     rep_all_pct(res, k, 3, d, sizeof(d));
     snprintf(k, sizeof(k), "%s_samples", key);
     rep_all_v(res, k, 0, e, sizeof(e));
-    rep_all_line("          %s %s IOPS (%s-%s, %.0f runs), p99 %s ms of %s samples", label, a,
+    rep_all_line("          %s %s IOPS (%s-%s, %.0f runs), p99 %s of %s samples", label, a,
                  b, c, all_num(res, (snprintf(k, sizeof(k), "%s_runs", key), k), NULL), d, e);
 }
 
@@ -23085,7 +23101,7 @@ static void rep_all(const struct res *res)
                  (snprintf(a, sizeof(a), "%.1f", all_num(res, "fs_free_bytes", NULL) / gib), a));
     rep_all_line("          %s", all_str(res, "disk.status"));
     if (res_fact(res, "disk.fdatasync_samples")) {
-        rep_all_line("          16K write+fdatasync QD1: p50 %s ms, p99 %s ms, p99.9 %s ms, %s/s",
+        rep_all_line("          16K write+fdatasync QD1: p50 %s, p99 %s, p99.9 %s, %s/s",
                      rep_all_pct(res, "disk.fdatasync_p50_ms", 3, a, sizeof(a)),
                      rep_all_pct(res, "disk.fdatasync_p99_ms", 3, b, sizeof(b)),
                      rep_all_pct(res, "disk.fdatasync_p999_ms", 3, c, sizeof(c)),
@@ -23115,7 +23131,7 @@ static void rep_all(const struct res *res)
                          strncmp(why, "fileio: ", 8) ? why : why + 8);
     }
     if (res_fact(res, "db.server_version")) {
-        rep_all_line("DATABASE  %s, %s: ping p50 %s ms, p99 %s ms of %s pings",
+        rep_all_line("DATABASE  %s, %s: ping p50 %s, p99 %s of %s pings",
                      all_str(res, "db.server"), all_str(res, "db.server_version"),
                      rep_all_pct(res, "db.ping_p50_ms", 3, a, sizeof(a)),
                      rep_all_pct(res, "db.ping_p99_ms", 3, b, sizeof(b)),

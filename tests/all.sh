@@ -346,6 +346,13 @@ if [ -n "${BENCH_MY_PORT:-}" ]; then
     check "database: server version" '[ -n "$(fact "$w/db" db.server_version)" ]'
     check "database: OLTP knee" '[ -n "$(fact "$w/db" db.oltp_knee_tps)" ]'
     check "database: innodb_flush_log_at_trx_commit" '[ -n "$(fact "$w/db" db.innodb_flush_log_at_trx_commit)" ]'
+    # ping: 1000 round trips (p99's samples) within the step's bound, or p99 n/a with the count
+    pn=$(fact "$w/db" db.ping_samples)
+    if [ "${pn:-0}" -ge 1000 ]; then
+        holds "database: ping p99 of $pn samples" "v > 0" -v v="$(fact "$w/db" db.ping_p99_ms)"
+    else
+        check "database: ping p99 n/a with its $pn samples" '[ -z "$(fact "$w/db" db.ping_p99_ms)" ] && [ "$(fact "$w/db" db.ping_p99_ms_why)" = "n/a: $pn samples, p99 needs 1000" ]'
+    fi
     [ -s "$w/dbt" ] || "$B" all --quick --dir="$w/d" $DB >"$w/dbt" 2>&1
     check "database: the section on the page" 'grep -q "^DATABASE" "$w/dbt"'
     check "database: its schema dropped" '! "$B" ping $DB -D bench_all --count=1 >/dev/null 2>&1'
