@@ -19201,7 +19201,7 @@ struct all_ctx {
     struct hist *acc;
     /* load by others (all_busy): the worst step's share, and the busy steps by name */
     double others_max, others_io_max;
-    char busy[512];
+    char busy[768];
     int nbusy;
     /* the disk steps: the test file's device (st_dev, 0: none in /proc/diskstats) and the
      * bytes the step's runs moved */
@@ -19609,7 +19609,7 @@ static void all_disk_done(struct all_ctx *x, const struct all_step *s)
 
 /* Short disk steps: 3 runs each (median and range); quick / default / thorough seconds a run */
 #define ALL_DISK(nm, md, q, b, k)                                                            \
-    {nm,   "fileio", ALL_NEED_DISK, {0.3, 0.7, 3}, all_set_disk, all_take_disk, md, q, b, k, 3,\
+    {nm, "fileio", ALL_NEED_DISK, {0.3, 0.7, 3}, all_set_disk, all_take_disk, md, q, b, k, 3,  \
      all_disk_done}
 
 /* The plan, in order: quick / default / thorough seconds per timed step. */
@@ -20125,7 +20125,7 @@ static int all_check_step(struct res *res, const char *id, const char *path, boo
     return verdict;
 }
 
-/* Was one of steps (' '-separated) named busy in the fact all.busy_steps ("cpu_1 40%, ...")? */
+/* Was one of steps (' '-separated) named in the fact all.busy_steps ("cpu_1 40% CPU, ...")? */
 static bool all_steps_busy(const struct res *res, const char *steps)
 {
     const char *busy = all_str(res, "all.busy_steps");
