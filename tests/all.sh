@@ -209,7 +209,7 @@ if command -v chromium >/dev/null 2>&1; then
     # as root: no sandbox; 0.5 device pixels per CSS pixel keep the PNG small for python
     # a HOME of its own under $w (removed with it): chromium writes ~/.cache and ~/.config
     mkdir -p "$w/chome"
-    CH="env HOME=$w/chome XDG_CONFIG_HOME=$w/chome/.config XDG_CACHE_HOME=$w/chome/.cache timeout 180 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=$w/chr --force-device-scale-factor=0.5 --window-size=1000,5000"
+    CH="env HOME=$w/chome XDG_CONFIG_HOME=$w/chome/.config XDG_CACHE_HOME=$w/chome/.cache timeout 180 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=$w/chr --force-device-scale-factor=0.5 --window-size=1000,6500"
     $CH --dump-dom "file://$w/c.html" >"$w/c.dom" 2>"$w/c.err"
     check "chromium: the DOM dumped" '[ -s "$w/c.dom" ] || { cat "$w/c.err"; false; }'
     $CH --screenshot="$w/c.png" "file://$w/c.html" >"$w/c.err" 2>&1
