@@ -1919,6 +1919,7 @@ static bool os_parse_stat_cpu(const char *text, struct os_cpu_sample *s)
     for (int i = 0; i < n; i++) /* guest time is inside user and nice already */
         s->total_ticks += v[i];
     s->steal_ticks = n >= 8 ? v[7] : 0;
+    s->busy_ticks = v[0] + v[1] + v[2];
     s->idle_ticks = v[3] + (n >= 5 ? v[4] : 0);
     return true;
 }
@@ -1941,6 +1942,48 @@ BENCH_API double os_steal_pct(const struct os_cpu_sample *a, const struct os_cpu
     double pct = 100.0 * (double)(b->steal_ticks - a->steal_ticks) /
                  (double)(b->total_ticks - a->total_ticks);
     return pct > 100 ? 100 : pct;
+}
+
+/* os_clock_batch_ns - ns per call over n calls of clock_gettime(CLOCK_MONOTONIC), by the C
+ * library (sys false: the vDSO where the clock source allows it) or the system call. */
+static double os_clock_batch_ns(bool sys, int n)
+{
+    struct timespec ts;
+    u64 t0 = clk_now_ns();
+    for (int i = 0; i < n; i++)
+        if (sys)
+            (void)syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+        else
+            (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)(clk_now_ns() - t0) / n;
+}
+
+static int os_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* os_clock_cost - what one clock_gettime(CLOCK_MONOTONIC) costs (ns), through the C library
+ * and as a system call: the median of 21 batches of 1,000 calls each (a preempted batch is an
+ * outlier, not the median). A library cost near the system call's: this clock source cannot
+ * be read in user space, every timestamp enters the kernel. false if the clock fails. */
+static bool os_clock_cost(double *lib_ns, double *sys_ns)
+{
+    enum { BATCHES = 21, CALLS = 1000 };
+    double lib[BATCHES], sys[BATCHES];
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return false;
+    for (int i = 0; i < BATCHES; i++) { /* interleaved: a slow moment hits both alike */
+        lib[i] = os_clock_batch_ns(false, CALLS);
+        sys[i] = os_clock_batch_ns(true, CALLS);
+    }
+    qsort(lib, BATCHES, sizeof(lib[0]), os_cmp_double);
+    qsort(sys, BATCHES, sizeof(sys[0]), os_cmp_double);
+    *lib_ns = lib[BATCHES / 2];
+    *sys_ns = sys[BATCHES / 2];
+    return true;
 }
 
 /* os_parse_vmstat - the value of key ("pswpin") in /proc/vmstat text: "key N" lines. */
@@ -2091,13 +2134,36 @@ static bool os_hf_name_ok(const char *s)
     return n > 0 && n < 32;
 }
 
+/* os_root_overlay - is PID 1's root (ours if PID 1's is hidden) an overlay filesystem? */
+static bool os_root_overlay(const char *root)
+{
+    char *text;
+    if (os_hf_read(root, "/proc/1/mountinfo", OS_HF_CAP, &text) < 0 &&
+        os_hf_read(root, "/proc/self/mountinfo", OS_HF_CAP, &text) < 0)
+        return false;
+    bool ov = false;
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        char mnt[8], fs[32];
+        const char *dash = strstr(p, " - ");
+        const char *eol = strchr(p, '\n');
+        /* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ... - FSTYPE ..."; the last "/" mount wins */
+        if (dash && (!eol || dash < eol) && sscanf(p, "%*s %*s %*s %*s %7s", mnt) == 1 &&
+            !strcmp(mnt, "/") && sscanf(dash + 3, "%31s", fs) == 1)
+            ov = !strcmp(fs, "overlay");
+    }
+    free(text);
+    return ov;
+}
+
 /* os_container - the container manager around us, or "none" (systemd's order: what the
- * manager says, PID 1's container=, then its marker files, then cgroup paths). */
-static void os_container(const char *root, char *out, size_t n)
+ * manager says, PID 1's container=, then PID 1's cgroup paths with the marker files, which
+ * alone do not decide; marker says a marker file that was not believed, else ""). */
+static void os_container(const char *root, char *out, size_t n, char *marker, size_t mn)
 {
     char v[64], *text;
     ssize_t len;
     snprintf(out, n, "none");
+    marker[0] = 0;
     if (os_hf_exists(root, "/proc/vz") && !os_hf_exists(root, "/proc/bc")) {
         snprintf(out, n, "openvz");
         return;
@@ -2125,8 +2191,11 @@ static void os_container(const char *root, char *out, size_t n)
         if (found)
             return;
     }
+    /* PID 1's cgroup says where the machine's init runs (ours may be a service's slice); a
+     * kernel that hides PID 1 (hidepid) leaves our own */
     const char *cg = NULL;
-    if (os_hf_read(root, "/proc/self/cgroup", OS_HF_CAP, &text) >= 0) {
+    if (os_hf_read(root, "/proc/1/cgroup", OS_HF_CAP, &text) >= 0 ||
+        os_hf_read(root, "/proc/self/cgroup", OS_HF_CAP, &text) >= 0) {
         if (strstr(text, "kubepods"))
             cg = "kubernetes";
         else if (strstr(text, "libpod"))
@@ -2137,14 +2206,21 @@ static void os_container(const char *root, char *out, size_t n)
             cg = "lxc";
         free(text);
     }
+    /* a marker file alone is not a container: a VM image built from one keeps /.dockerenv.
+     * It counts with a container cgroup, or with PID 1's root on overlayfs (a cgroup
+     * namespace shows PID 1 in "/" inside the container too) */
+    const char *mark = os_hf_exists(root, "/run/.containerenv") ? "podman"
+                       : os_hf_exists(root, "/.dockerenv")      ? "docker"
+                                                                : NULL;
     if (cg && !strcmp(cg, "kubernetes"))
         snprintf(out, n, "%s", cg);
-    else if (os_hf_exists(root, "/run/.containerenv"))
-        snprintf(out, n, "podman");
-    else if (os_hf_exists(root, "/.dockerenv"))
-        snprintf(out, n, "docker");
+    else if (mark && (cg || os_root_overlay(root)))
+        snprintf(out, n, "%s", mark);
     else if (cg)
         snprintf(out, n, "%s", cg);
+    else if (mark)
+        snprintf(marker, mn, "%s present, PID 1 not in a container cgroup",
+                 !strcmp(mark, "docker") ? "/.dockerenv" : "/run/.containerenv");
 }
 
 /* os_cg_walk - the smallest limit along the cgroup path and its ancestors (a limit on any
@@ -2473,8 +2549,11 @@ BENCH_API int os_host_facts(const char *root, struct res *res)
                    !strcmp(word, "xen"))))
         virt = "xen";
     res_fact_str(res, "virtualization", "%s", virt ? virt : "none");
-    os_container(root, line, sizeof(line));
+    char marker[96];
+    os_container(root, line, sizeof(line), marker, sizeof(marker));
     res_fact_str(res, "container", "%s", line);
+    if (marker[0])
+        res_fact_str(res, "container_marker", "%s", marker);
     os_cgroup_facts(root, res);
     return B_OK;
 }
@@ -16402,10 +16481,16 @@ static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct my
 {
     u64 mn = UINT64_MAX, mx = 0, sum = 0, done = 0;
     int rc = B_OK;
+    /* bench all bounds each kind in time too (a far server's round trips are long) */
+    u64 end = res->o && res->o->all_step_ms > 0
+                  ? clk_now_ns() + (u64)res->o->all_step_ms * 1000000u
+                  : UINT64_MAX;
     memset(h, 0, sizeof(*h));
     for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
         struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
         u64 t0 = clk_now_ns();
+        if (t0 >= end)
+            break;
         rc = k == 0   ? myc_ping(c)
              : k == 1 ? myc_query(c, "SELECT 1", 8, mr, NULL, NULL)
                       : myc_execute(c, st, &arg, 1, mr, NULL, NULL);
@@ -16418,7 +16503,7 @@ static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct my
     struct res *s = res_step(res, res->w, ping_what[k]);
     ping_stats(&s->final, h, done, mn, mx, sum);
     s->have_final = true;
-    s->complete = done == (u64)n;
+    s->complete = done == (u64)n || end != UINT64_MAX;
     if (k == 0) {
         ping_stats(&res->final, h, done, mn, mx, sum);
         res->have_final = true;
@@ -19088,8 +19173,21 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
 
 enum { ALL_QUICK, ALL_DEFAULT, ALL_THOROUGH };
 enum { ALL_NEED_NONE, ALL_NEED_DISK, ALL_NEED_DB };
-enum { ALL_PASS, ALL_INFO, ALL_WARN, ALL_FAIL };
-static const char *const all_verdicts[] = {"PASS", "INFO", "WARN", "FAIL"};
+/* UNRELIABLE: the check's measure came from a step while the host was busy (all_busy); it
+ * judges nothing, so it never counts towards the worst verdict (host_busy's WARN does). */
+enum { ALL_PASS, ALL_INFO, ALL_WARN, ALL_FAIL, ALL_UNRELIABLE };
+static const char *const all_verdicts[] = {"PASS", "INFO", "WARN", "FAIL", "UNRELIABLE"};
+
+#define ALL_MAX_REPS 5        /* repeats of a short step (median and range) */
+#define ALL_FSYNC_SAMPLES 10000 /* the durable-write step ends here, or at its budget */
+#define ALL_PING_COUNT 1000   /* round trips per kind: enough for ping's p99 */
+/* A host is busy during a step when others (not bench) used, on average, at least this
+ * share of one CPU (percent) over the step's runs: /proc/stat counts in ticks (10 ms), a
+ * few either side over a step of >= 0.5 s, well under a quarter of a CPU. */
+#define ALL_BUSY_PCT 25.0
+/* A disk step's device is busy when others moved at least this share (percent) of its
+ * bytes: our own I/O is counted by the step, the device's by /proc/diskstats. */
+#define ALL_BUSY_IO_PCT 20.0
 
 struct all_ctx {
     struct res *res;         /* the command's result */
@@ -19102,6 +19200,18 @@ struct all_ctx {
     char dir[PATH_MAX];      /* bench's own directory under --dir (all_dir_make); "" none */
     int step, nsteps;        /* progress */
     u64 t0;
+    /* the repeats of the step running (all_run_step): each run's rate, latencies together */
+    double rv[ALL_MAX_REPS];
+    int nrv;
+    struct hist *acc;
+    /* load by others (all_busy): the worst step's share, and the busy steps by name */
+    double others_max, others_io_max;
+    char busy[768];
+    int nbusy;
+    /* the disk steps: the test file's device (st_dev, 0: none in /proc/diskstats) and the
+     * bytes the step's runs moved */
+    dev_t dev;
+    double io_bytes;
 };
 
 /* One step of the plan: the workload it runs by wl_run with its options for the level. */
@@ -19116,6 +19226,8 @@ struct all_step {
     int qd;                  /* fileio: queue depth (0: sync, QD1) */
     u64 bs;                  /* fileio: block size */
     const char *key;         /* fileio: the facts' prefix ("disk.randread_qd1") */
+    int reps;                /* runs of secs each (0: one): the median and range are facts */
+    void (*done)(struct all_ctx *x, const struct all_step *s); /* after the runs (or NULL) */
 };
 
 static char all_direct[] = "direct", all_none[] = "";
@@ -19145,6 +19257,42 @@ static double all_rate(const struct res *st, u64 n)
 static double all_pct_ms(const struct hist *h, double p)
 {
     return (double)hist_percentile(h, p, 0, UINT64_MAX) / 1e6;
+}
+
+/* The samples percentile p needs before it is a number: the top 1% must hold 10 samples
+ * (p99: 1,000; p99.9: 10,000), else it is the maximum of a handful, not a percentile. */
+static u64 all_pct_need(double p)
+{
+    return p >= 99.9 ? 10000 : p >= 99 ? 1000 : 1;
+}
+
+/* all_pct_fact - percentile p of h (ms) as fact key when h holds the samples p needs;
+ * else key_why "n/a: N samples, p99.9 needs 10000" (the page prints "n/a (N samples)").
+ * Returns whether the number was given. */
+static bool all_pct_fact(struct res *res, const char *key, const struct hist *h, double p)
+{
+    u64 n = hist_total(h), need = all_pct_need(p);
+    if (n >= need && n > 0) {
+        res_fact_num(res, key, all_pct_ms(h, p));
+        return true;
+    }
+    char why[64];
+    snprintf(why, sizeof(why), "%s_why", key);
+    res_fact_str(res, why, "n/a: %llu samples, p%g needs %llu", (unsigned long long)n, p,
+                 (unsigned long long)need);
+    return false;
+}
+
+/* The median of v[0..n) (sorted in place; n >= 1). */
+static double all_median(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* ---- the steps' options and what each takes from its result ---- */
@@ -19383,7 +19531,9 @@ static void all_set_disk(struct bench_opts *so, const struct all_ctx *x, const s
     if (!strcmp(s->name, "fdatasync")) {
         so->file_fsync_freq = 1;
         so->file_fsync_mode = 1; /* fdatasync */
-        so->all_step_ms = 0;     /* a whole second even in quick: its p99 needs the samples */
+        /* until ALL_FSYNC_SAMPLES fdatasyncs (p99.9's) or the step's budget: each is two
+         * events, the write and its fdatasync */
+        so->events = 2 * ALL_FSYNC_SAMPLES;
     }
 }
 
@@ -19399,29 +19549,31 @@ static void all_take_disk(struct all_ctx *x, const struct all_step *s, const str
         } ps[] = {{"p50", 50}, {"p99", 99}, {"p999", 99.9}};
         for (size_t i = 0; i < countof(ps); i++) {
             snprintf(key, sizeof(key), "disk.fdatasync_%s_ms", ps[i].k);
-            res_fact_num(x->res, key, all_pct_ms(h, ps[i].p));
+            (void)all_pct_fact(x->res, key, h, ps[i].p);
         }
+        u64 n = hist_total(h);
+        res_fact_int(x->res, "disk.fdatasync_samples", (i64)n);
+        res_fact_num(x->res, "disk.fdatasync_budget_s", s->secs[x->level]);
+        res_fact_str(x->res, "disk.fdatasync_ended", "%s",
+                     n >= ALL_FSYNC_SAMPLES ? "samples" : "time budget");
         if (d->nops > IO_OP_WRITE)
             res_fact_num(x->res, "disk.fdatasync_write_p50_ms",
                          all_pct_ms(&d->op_hist[IO_OP_WRITE], 50));
         res_fact_num(x->res, "disk.fdatasync_per_s", all_rate(st, d->ctr[2]));
+        x->io_bytes += (double)(d->ctr[3] + d->ctr[4]);
         return;
     }
+    /* one run of a repeated step: its rate and latencies, the facts when all have run */
     u64 ops = d->ctr[0] + d->ctr[1], bytes = d->ctr[3] + d->ctr[4];
-    if (s->bs >= (1u << 20)) {
-        snprintf(key, sizeof(key), "%s_mib_per_s", s->key);
-        res_fact_num(x->res, key, all_rate(st, bytes) / 1048576.0);
-        return;
-    }
+    x->io_bytes += (double)bytes;
+    if (x->nrv < ALL_MAX_REPS)
+        x->rv[x->nrv++] = s->bs >= (1u << 20) ? all_rate(st, bytes) / 1048576.0
+                                              : all_rate(st, ops);
     const struct hist *h = d->hist;
     if (d->nops > IO_OP_WRITE)
         h = &d->op_hist[d->ctr[0] ? IO_OP_READ : IO_OP_WRITE];
-    snprintf(key, sizeof(key), "%s_iops", s->key);
-    res_fact_num(x->res, key, all_rate(st, ops));
-    snprintf(key, sizeof(key), "%s_p50_ms", s->key);
-    res_fact_num(x->res, key, all_pct_ms(h, 50));
-    snprintf(key, sizeof(key), "%s_p99_ms", s->key);
-    res_fact_num(x->res, key, all_pct_ms(h, 99));
+    if (x->acc)
+        hist_add(x->acc, h);
     if (s->qd) {
         const struct res_fact *m = res_fact(st, "io_mode");
         bool uring = m && m->str && !strcmp(m->str, "async");
@@ -19432,25 +19584,59 @@ static void all_take_disk(struct all_ctx *x, const struct all_step *s, const str
     }
 }
 
+/* After a disk step's runs: the median rate with its range (KEY_iops or KEY_mib_per_s and
+ * _min/_max, KEY_runs) and the percentiles of all runs' latencies together (KEY_samples). */
+static void all_disk_done(struct all_ctx *x, const struct all_step *s)
+{
+    char key[48];
+    if (x->nrv == 0)
+        return;
+    const char *u = s->bs >= (1u << 20) ? "mib_per_s" : "iops";
+    double lo = x->rv[0], hi = x->rv[0];
+    for (int i = 1; i < x->nrv; i++)
+        lo = B_MIN(lo, x->rv[i]), hi = B_MAX(hi, x->rv[i]);
+    snprintf(key, sizeof(key), "%s_%s", s->key, u);
+    res_fact_num(x->res, key, all_median(x->rv, x->nrv));
+    snprintf(key, sizeof(key), "%s_%s_min", s->key, u);
+    res_fact_num(x->res, key, lo);
+    snprintf(key, sizeof(key), "%s_%s_max", s->key, u);
+    res_fact_num(x->res, key, hi);
+    snprintf(key, sizeof(key), "%s_runs", s->key);
+    res_fact_int(x->res, key, x->nrv);
+    if (s->bs >= (1u << 20) || !x->acc)
+        return;
+    snprintf(key, sizeof(key), "%s_samples", s->key);
+    res_fact_int(x->res, key, (i64)hist_total(x->acc));
+    snprintf(key, sizeof(key), "%s_p50_ms", s->key);
+    (void)all_pct_fact(x->res, key, x->acc, 50);
+    snprintf(key, sizeof(key), "%s_p99_ms", s->key);
+    (void)all_pct_fact(x->res, key, x->acc, 99);
+}
+
+/* Short disk steps: 3 runs each (median and range); quick / default / thorough seconds a run */
 #define ALL_DISK(nm, md, q, b, k)                                                            \
-    {nm, "fileio", ALL_NEED_DISK, {0.5, 3, 10}, all_set_disk, all_take_disk, md, q, b, k}
+    {nm, "fileio", ALL_NEED_DISK, {0.3, 0.7, 3}, all_set_disk, all_take_disk, md, q, b, k, 3,  \
+     all_disk_done}
 
 /* The plan, in order: quick / default / thorough seconds per timed step. */
 static const struct all_step all_plan[] = {
-    {"cpu_1", "cpu", ALL_NEED_NONE, {0.5, 2, 10}, all_set_cpu, all_take_cpu, NULL, 0, 0, NULL},
+    {"cpu_1", "cpu", ALL_NEED_NONE, {0.5, 2, 10}, all_set_cpu, all_take_cpu, NULL, 0, 0, NULL,
+     1, NULL},
     {"cpu_all", "cpu", ALL_NEED_NONE, {0.5, 2, 10}, all_set_cpu, all_take_cpu, NULL, 0, 0,
-     NULL},
+     NULL, 1, NULL},
     {"stream", "memory", ALL_NEED_NONE, {0, 0, 0}, all_set_stream, all_take_stream, NULL, 0, 0,
-     NULL},
+     NULL, 1, NULL},
     {"latency", "memory", ALL_NEED_NONE, {0, 0, 0}, all_set_latency, all_take_latency, NULL, 0,
-     0, NULL},
+     0, NULL, 1, NULL},
     {"threads", "threads", ALL_NEED_NONE, {0.5, 1, 5}, all_set_threads, all_take_threads, NULL, 0,
-     0, NULL},
+     0, NULL, 1, NULL},
     {"mutex", "mutex", ALL_NEED_NONE, {0, 0, 0}, all_set_threads, all_take_threads, NULL, 0, 0,
-     NULL},
+     NULL, 1, NULL},
     {"pingpong", "threads", ALL_NEED_NONE, {0, 0, 0}, all_set_threads, all_take_threads, NULL,
-     0, 0, NULL},
-    ALL_DISK("fdatasync", all_m_seqrewr, 0, 16384, "disk.fdatasync"),
+     0, 0, NULL, 1, NULL},
+    /* the durable-write step: until ALL_FSYNC_SAMPLES samples or its budget (one run) */
+    {"fdatasync", "fileio", ALL_NEED_DISK, {4, 16, 30}, all_set_disk, all_take_disk,
+     all_m_seqrewr, 0, 16384, "disk.fdatasync", 1, NULL},
     ALL_DISK("randread_qd1", all_m_rndrd, 0, 16384, "disk.randread_qd1"),
     ALL_DISK("randread_qd32", all_m_rndrd, 32, 16384, "disk.randread_qd32"),
     ALL_DISK("randwrite_qd1", all_m_rndwr, 0, 16384, "disk.randwrite_qd1"),
@@ -19482,13 +19668,107 @@ static void all_base_opts(struct bench_opts *so, const struct bench_opts *o, dou
     so->validate = false;
 }
 
-/* One step of the plan by the run path; a failure becomes a warning of the command. */
-static void all_run_step(struct all_ctx *x, const struct all_step *s)
+/* What the host did up to an instant: all CPUs' ticks (/proc/stat), our own CPU time (every
+ * thread, the ended ones too), the 1-minute load average. */
+struct all_load {
+    bool have;
+    struct os_cpu_sample cpu;
+    double own_s;
+    double load1;
+    u64 t_ns;
+    bool have_io;
+    double io_bytes; /* read + written on the device (/proc/diskstats' sectors x 512) */
+};
+
+/* The bytes read and written on device dev since boot (/proc/diskstats, sectors of 512
+ * bytes whatever the device's own); false if dev is not listed (tmpfs, overlay). */
+static bool all_diskstats(dev_t dev, double *bytes)
+{
+    char *text;
+    bool found = false;
+    if (!dev || os_hf_read("", "/proc/diskstats", OS_HF_CAP, &text) < 0)
+        return false;
+    for (const char *p = text; p && *p && !found; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        unsigned ma, mi;
+        unsigned long long rd, wr;
+        if (sscanf(p, "%u %u %*s %*s %*s %llu %*s %*s %*s %llu", &ma, &mi, &rd, &wr) == 4 &&
+            ma == major(dev) && mi == minor(dev)) {
+            *bytes = (double)(rd + wr) * 512;
+            found = true;
+        }
+    }
+    free(text);
+    return found;
+}
+
+static void all_load_sample(struct all_load *l, dev_t dev)
+{
+    struct rusage ru;
+    char line[64];
+    memset(l, 0, sizeof(*l));
+    l->have_io = all_diskstats(dev, &l->io_bytes);
+    l->t_ns = clk_now_ns();
+    l->have = os_steal_sample("", &l->cpu) == B_OK && getrusage(RUSAGE_SELF, &ru) == 0;
+    l->own_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+               (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    if (os_hf_line("", "/proc/loadavg", line, sizeof(line)))
+        l->load1 = strtod(line, NULL);
+}
+
+/* all_others_pct - the CPU others used between a and b in percent of one CPU (100: one CPU
+ * busy all along): user + nice + system ticks of all CPUs less our own CPU time. Interrupts
+ * are left out (our own I/O raises them); so is steal (a check of its own). */
+static double all_others_pct(const struct all_load *a, const struct all_load *b)
+{
+    long hz = sysconf(_SC_CLK_TCK);
+    double wall = (double)(b->t_ns - a->t_ns) / 1e9;
+    if (!a->have || !b->have || hz <= 0 || wall <= 0 || b->cpu.busy_ticks < a->cpu.busy_ticks)
+        return 0;
+    double busy = (double)(b->cpu.busy_ticks - a->cpu.busy_ticks) / (double)hz;
+    double others = busy - (b->own_s - a->own_s);
+    return others > 0 ? 100 * others / wall : 0;
+}
+
+/* all_busy - a step's load as facts (load.STEP_others_cpu_pct, load.STEP_load1, and for a
+ * disk step load.STEP_others_io_pct: the device's bytes that were not ours, in percent of
+ * its bytes); a step where others used ALL_BUSY_PCT of a CPU or more, or ALL_BUSY_IO_PCT of
+ * the device's traffic, is named in x->busy with its shares ("fdatasync 40% CPU 12% disk"). */
+static void all_busy(struct all_ctx *x, const struct all_step *s, const struct all_load *a,
+                     const struct all_load *b)
+{
+    char key[48];
+    if (!a->have || !b->have)
+        return;
+    double pct = all_others_pct(a, b), io = -1;
+    snprintf(key, sizeof(key), "load.%s_others_cpu_pct", s->name);
+    res_fact_num(x->res, key, pct);
+    snprintf(key, sizeof(key), "load.%s_load1", s->name);
+    res_fact_num(x->res, key, b->load1);
+    if (s->need == ALL_NEED_DISK && a->have_io && b->have_io && b->io_bytes > a->io_bytes) {
+        double dev = b->io_bytes - a->io_bytes;
+        io = dev > x->io_bytes ? 100 * (dev - x->io_bytes) / dev : 0;
+        snprintf(key, sizeof(key), "load.%s_others_io_pct", s->name);
+        res_fact_num(x->res, key, io);
+    }
+    x->others_max = B_MAX(x->others_max, pct);
+    x->others_io_max = B_MAX(x->others_io_max, io);
+    size_t n = strlen(x->busy);
+    bool cpu = pct >= ALL_BUSY_PCT, disk = io >= ALL_BUSY_IO_PCT;
+    x->nbusy += cpu || disk;
+    if (disk && n < sizeof(x->busy))
+        snprintf(x->busy + n, sizeof(x->busy) - n, "%s%s %.0f%% CPU %.0f%% disk", n ? ", " : "",
+                 s->name, pct, io);
+    else if (cpu && n < sizeof(x->busy))
+        snprintf(x->busy + n, sizeof(x->busy) - n, "%s%s %.0f%% CPU", n ? ", " : "", s->name,
+                 pct);
+}
+
+/* One run of a step by the run path; a failure becomes a warning of the command. */
+static bool all_run_once(struct all_ctx *x, const struct all_step *s)
 {
     const struct wl_def *w = wl_find(s->wl);
     struct bench_opts so;
     struct b_err e;
-    all_progress(x, s->name);
     all_base_opts(&so, x->o, s->secs[x->level]);
     s->set(&so, x, s);
     memset(&e, 0, sizeof(e));
@@ -19499,11 +19779,35 @@ static void all_run_step(struct all_ctx *x, const struct all_step *s)
     st->o = x->res->o;
     if (ex != B_EXIT_OK)
         st->err = e, st->rc = rc;
-    if (rc == B_OK && st->rc == B_OK && st->have_final)
+    if (rc == B_OK && st->rc == B_OK && st->have_final) {
         s->take(x, s, st);
-    else
-        res_warn(x->res, "step_failed", NULL, "all: step %s: %s", s->name,
-                 st->err.msg[0] ? st->err.msg : b_errstr(st->rc ? st->rc : rc));
+        return true;
+    }
+    res_warn(x->res, "step_failed", NULL, "all: step %s: %s", s->name,
+             st->err.msg[0] ? st->err.msg : b_errstr(st->rc ? st->rc : rc));
+    return false;
+}
+
+/* One step of the plan: its runs (s->reps, the first failure ends them), what others did to
+ * the host meanwhile, then s->done over the runs. */
+static void all_run_step(struct all_ctx *x, const struct all_step *s)
+{
+    struct all_load a, b;
+    all_progress(x, s->name);
+    x->nrv = 0;
+    x->io_bytes = 0;
+    x->acc = s->done ? b_xcalloc(1, sizeof(*x->acc)) : NULL;
+    dev_t dev = s->need == ALL_NEED_DISK ? x->dev : 0;
+    all_load_sample(&a, dev);
+    for (int r = 0; r < B_MAX(s->reps, 1) && !atomic_load(&b_stop); r++)
+        if (!all_run_once(x, s))
+            break;
+    all_load_sample(&b, dev);
+    all_busy(x, s, &a, &b);
+    if (s->done)
+        s->done(x, s);
+    free(x->acc);
+    x->acc = NULL;
 }
 
 /* The test file: written once (incompressible), used by every disk step, removed after. */
@@ -19661,6 +19965,9 @@ static int all_disk(struct all_ctx *x)
     if (all_dir_make(x) != B_EXIT_OK)
         return B_EXIT_OK;
     x->direct = all_direct_ok(x->dir);
+    struct stat sb;
+    double io0;
+    x->dev = stat(x->dir, &sb) == 0 && all_diskstats(sb.st_dev, &io0) ? sb.st_dev : 0;
     bool tmpfs = all_num(x->res, "fs_tmpfs", NULL) > 0;
     res_fact_int(x->res, "disk.file_bytes", (i64)x->file_bytes);
     res_fact_bool(x->res, "disk.o_direct", x->direct);
@@ -19723,7 +20030,8 @@ static void all_db(struct all_ctx *x)
     struct bench_opts so;
     all_base_opts(&so, x->o, 0);
     all_progress(x, "db: ping");
-    so.ping_count = 20;
+    so.ping_count = ALL_PING_COUNT; /* p99's samples, ~0.1 s locally; a far server: the bound */
+    so.all_step_ms = x->level == ALL_QUICK ? 1000 : 2000;
     struct res *st = res_step(x->res, wl_find("ping"), "ping");
     st->o = &so;
     int ex = ping_main(st);
@@ -19736,8 +20044,9 @@ static void all_db(struct all_ctx *x)
     const struct load_snap *d = &st->final.d;
     res_fact_str(x->res, "db.server", "%s", all_str(st, "server"));
     res_fact_str(x->res, "db.server_version", "%s", all_str(st, "server_version"));
-    res_fact_num(x->res, "db.ping_p50_ms", all_pct_ms(d->hist, 50));
-    res_fact_num(x->res, "db.ping_p99_ms", all_pct_ms(d->hist, 99));
+    res_fact_int(x->res, "db.ping_samples", (i64)hist_total(d->hist));
+    (void)all_pct_fact(x->res, "db.ping_p50_ms", d->hist, 50);
+    (void)all_pct_fact(x->res, "db.ping_p99_ms", d->hist, 99);
     res_fact_num(x->res, "db.ping_max_ms", (double)d->lat_max_ns / 1e6);
     /* the settings: one query each (a variable the server lacks is left out) */
     struct myc_conn_params cc;
@@ -19809,34 +20118,40 @@ struct all_check {
     double warn, fail;
     const char *unit;
     const char *basis;
+    const char *steps;       /* the steps its measure comes from (all_run_step), ' '-separated:
+                                one of them busy makes the verdict UNRELIABLE; NULL: none */
     const char *remedy;      /* what to change when it does not pass (the page, the HTML) */
 };
 
 static const struct all_check all_checks[] = {
+    {"host_busy", "all.busy_step_count", true, 1, (double)NAN, " steps",
+     "others' CPU/disk", NULL,
+     "run again when the host is quiet: stop the other load (the page names the steps)"},
     {"durable_writes", "disk.fdatasync_p99_ms", true, 2, 10, "ms",
-     "etcd WAL p99<10ms",
+     "etcd WAL p99<10ms", "fdatasync",
      "redo and binlog on a device with power-loss protection; --dir on the database's disk"},
     {"flush_behaviour", "disk.flush_volatile", true, 1, (double)NAN, "",
-     "no PLP, slow flush",
+     "no PLP, slow flush", "fdatasync",
      "volatile write cache, slow flush: a device with power-loss protection (PLP, BBU)"},
-    {"steal", "cpu_steal_pct", true, 2, 10, "%", "/proc/stat steal",
+    {"steal", "cpu_steal_pct", true, 2, 10, "%", "/proc/stat steal", NULL,
      "the hypervisor lends this VM's CPU to others: dedicated vCPUs or another host"},
     {"cpu_scaling", "cpu.scaling_efficiency", false, 0.8, (double)NAN, "",
-     "N CPUs ~ N x 1 CPU",
+     "N CPUs ~ N x 1 CPU", "cpu_1 cpu_all",
      "find the other load, SMT siblings, a cgroup quota or a powersave governor"},
-    {"swappiness", "swappiness", true, 11, (double)NAN, "", "MySQLTuner: <= 10",
+    {"swappiness", "swappiness", true, 11, (double)NAN, "", "MySQLTuner: <= 10", NULL,
      "sysctl vm.swappiness=1, and the same line in /etc/sysctl.d/ to keep it"},
-    {"swap_used", "host.swap_used_bytes", true, 1, (double)NAN, "B", "MySQLTuner",
+    {"swap_used", "host.swap_used_bytes", true, 1, (double)NAN, "B", "MySQLTuner", NULL,
      "memory is short: a smaller buffer pool or max_connections, or more RAM"},
-    {"swap_io", "host.swap_pages_moved", true, (double)NAN, 0, "pg", "swap-in/out in run",
+    {"swap_io", "host.swap_pages_moved", true, (double)NAN, 0, "pg", "swap-in/out in run", NULL,
      "swapping during the run: shrink the buffer pool or the other load, or add RAM"},
-    {"thp", "host.thp_always", true, 1, (double)NAN, "", "DB vendor guidance",
+    {"thp", "host.thp_always", true, 1, (double)NAN, "", "DB vendor guidance", NULL,
      "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled (boot: =madvise)"},
-    {"clocksource", "host.clocksource_slow", true, 1, (double)NAN, "", "latency fidelity",
+    {"clocksource", "host.clock_gettime_ns", true, 100, (double)NAN, "ns",
+     "timer cost, vDSO", NULL,
      "tsc in /sys/devices/system/clocksource/clocksource0/current_clocksource if stable"},
-    {"nofile", "host.nofile_limit", false, 65536, (double)NAN, "", "MySQLTuner",
+    {"nofile", "host.nofile_limit", false, 65536, (double)NAN, "", "MySQLTuner", NULL,
      "LimitNOFILE=65536 in mysqld's systemd unit (open_files_limit in my.cnf)"},
-    {"disk_dir", "disk.not_a_disk", true, 1, (double)NAN, "", "tmpfs/no O_DIRECT",
+    {"disk_dir", "disk.not_a_disk", true, 1, (double)NAN, "", "tmpfs/no O_DIRECT", NULL,
      "point --dir at the database's filesystem, not tmpfs or an overlay without O_DIRECT"},
 };
 
@@ -19851,10 +20166,38 @@ static void all_derive(struct all_ctx *x)
     const char *thp = all_str(res, "thp_enabled");
     if (*thp)
         res_fact_bool(res, "host.thp_always", !strcmp(thp, "always"));
-    const char *cs = all_str(res, "clocksource");
-    if (*cs)
-        res_fact_bool(res, "host.clocksource_slow",
-                      strcmp(cs, "tsc") && strcmp(cs, "arch_sys_counter"));
+    /* the clock judged by what a read costs, not by its name (kvm-clock can be as fast as
+     * tsc through the vDSO) */
+    double lib, sys;
+    if (os_clock_cost(&lib, &sys)) {
+        res_fact_num(res, "host.clock_gettime_ns", lib);
+        res_fact_num(res, "host.clock_syscall_ns", sys);
+        res_fact_bool(res, "host.clock_vdso", lib < sys / 2);
+        res_fact_bool(res, "host.clocksource_slow", lib >= 100);
+    }
+    /* load by others during the steps: the worst share, the busy steps, a note naming them */
+    res_fact_num(res, "all.others_cpu_pct", x->others_max);
+    if (x->dev)
+        res_fact_num(res, "all.others_io_pct", x->others_io_max);
+    res_fact_str(res, "all.busy_steps", "%s", x->busy);
+    res_fact_int(res, "all.busy_step_count", x->nbusy);
+    if (x->busy[0]) { /* the steps by name (their shares: all.busy_steps, load.*) */
+        char names[320] = "";
+        size_t n = 0;
+        for (const char *p = x->busy; *p && n < sizeof(names);) {
+            size_t w = strcspn(p, " ");
+            n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%.*s", n ? ", " : "",
+                                  (int)w, p);
+            p = strstr(p, ", ");
+            p = p ? p + 2 : "";
+        }
+        res_warn(res, "host_busy", NULL,
+                 "all: host busy: others used up to %.0f%% of a CPU%s%.0f%s during %s: the "
+                 "verdicts on these steps are unreliable",
+                 x->others_max, x->others_io_max >= ALL_BUSY_IO_PCT ? " and " : "",
+                 x->others_io_max >= ALL_BUSY_IO_PCT ? x->others_io_max : 0,
+                 x->others_io_max >= ALL_BUSY_IO_PCT ? "% of the disk's I/O" : "", names);
+    }
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
         res_fact_int(res, "host.nofile_limit",
@@ -19923,6 +20266,23 @@ static int all_exit(int worst)
                                                                           : B_EXIT_OK;
 }
 
+/* Was one of steps (' '-separated) named in the fact all.busy_steps ("cpu_1 40% CPU, ...")? */
+static bool all_steps_busy(const struct res *res, const char *steps)
+{
+    const char *busy = all_str(res, "all.busy_steps");
+    for (const char *p = steps; p && *p;) {
+        size_t n = strcspn(p, " ");
+        for (const char *q = busy; *q; q += strcspn(q, ",") + (q[strcspn(q, ",")] ? 1 : 0)) {
+            while (*q == ' ')
+                q++;
+            if (!strncmp(q, p, n) && q[n] == ' ')
+                return true;
+        }
+        p += n + (p[n] ? 1 : 0);
+    }
+    return false;
+}
+
 static int all_run_checks(struct res *res)
 {
     int worst = ALL_PASS;
@@ -19941,7 +20301,14 @@ static int all_run_checks(struct res *res)
         else
             snprintf(thr, sizeof(thr), "warn%s%s%s", k->hi ? ">=" : "<", w, k->unit);
         int vd = h ? all_verdict(k->hi, v, k->warn, k->fail) : ALL_INFO;
-        all_check_step(res, k->id, k->path, h, v, vd, h ? thr : "not measured", k->basis);
+        if (h && all_steps_busy(res, k->steps)) {
+            vd = ALL_UNRELIABLE; /* host_busy's WARN says it; this judges nothing */
+            snprintf(thr, sizeof(thr), "unreliable: host busy");
+        }
+        char why[64];
+        snprintf(why, sizeof(why), "%s_why", k->path);
+        const char *na = *all_str(res, why) ? all_str(res, why) : "not measured";
+        all_check_step(res, k->id, k->path, h, v, vd, h ? thr : na, k->basis);
         res_fact_str(&res->steps[res->nsteps - 1], "remedy", "%s", k->remedy);
         worst = all_worse(worst, vd);
     }
@@ -20049,7 +20416,7 @@ static const char *const all_measures[] = {
     "fs_readonly", "fs_size_bytes", "fs_source", "fs_tmpfs", "fs_type", "hugepage_size_bytes",
     "hugepages_total", "kernel", "mem_available_bytes", "mem_total_bytes", "mount_options",
     "mount_point", "numa_nodes", "swap_free_bytes", "swap_total_bytes", "swappiness",
-    "thp_enabled", "virtualization",
+    "thp_enabled", "virtualization", "container_marker",
     /* cpu., mem., sched. */
     "cpu.events_per_s", "cpu.events_per_s_all", "cpu.threads_all", "cpu.scaling_efficiency",
     "mem.stream_copy_mb_per_s", "mem.stream_scale_mb_per_s", "mem.stream_add_mb_per_s",
@@ -20066,21 +20433,26 @@ static const char *const all_measures[] = {
     "disk.fdatasync_p50_ms", "disk.fdatasync_p99_ms", "disk.fdatasync_p999_ms",
     "disk.fdatasync_per_s", "disk.fdatasync_write_p50_ms", "disk.randread_qd1_*",
     "disk.randread_qd32_*", "disk.randwrite_qd1_*", "disk.randwrite_qd32_*",
-    "disk.seqread_mib_per_s", "disk.seqwrite_mib_per_s", "disk.not_a_disk",
-    "disk.flush_volatile",
+    "disk.seqread_mib_per_s", "disk.seqwrite_mib_per_s", "disk.seqread_runs",
+    "disk.seqwrite_runs", "disk.not_a_disk", "disk.flush_volatile",
+    "disk.fdatasync_samples", "disk.fdatasync_ended", "disk.fdatasync_budget_s",
     /* db. (with a database) */
     "db.server", "db.server_version", "db.ping_p50_ms", "db.ping_p99_ms", "db.ping_max_ms",
-    "db.innodb_*", "db.max_connections", "db.log_bin", "db.sync_binlog", "db.sort_buffer_size",
+    "db.ping_samples", "db.innodb_*", "db.max_connections", "db.log_bin", "db.sync_binlog", "db.sort_buffer_size",
     "db.join_buffer_size", "db.read_buffer_size", "db.read_rnd_buffer_size", "db.thread_stack",
     "db.binlog_cache_size", "db.net_buffer_length", "db.tmp_table_size",
     "db.max_heap_table_size", "db.key_buffer_size", "db.oltp_schema", "db.oltp_knee_threads",
     "db.oltp_knee_tps", "db.point_select_knee_tps",
     /* host., rec., all. (derived) */
     "host.swap_used_bytes", "host.swap_pages_moved", "host.thp_always",
-    "host.clocksource_slow", "host.nofile_limit", "host.name", "rec.innodb_buffer_pool_size_bytes",
+    "host.clocksource_slow", "host.nofile_limit", "host.name", "host.clock_gettime_ns",
+    "host.clock_syscall_ns", "host.clock_vdso", "rec.innodb_buffer_pool_size_bytes",
     "rec.innodb_io_capacity", "rec.innodb_io_capacity_max", "rec.max_connections",
     "rec.per_connection_bytes", "all.cpus", "all.cpus_from", "all.root", "all.level",
-    "all.total_s", "all.verdict",
+    "all.total_s", "all.verdict", "all.others_cpu_pct", "all.others_io_pct",
+    "all.busy_steps", "all.busy_step_count",
+    /* load. (all_busy: others' share during each step) */
+    "load.*_others_cpu_pct", "load.*_others_io_pct", "load.*_load1",
 };
 
 /* Does s match the pattern p ('*': any run of characters)? */
@@ -22911,6 +23283,64 @@ static const char *rep_all_v(const struct res *res, const char *key, int prec, c
     return out;
 }
 
+/* A note in lines of 100 columns, broken at spaces (a long note is wrapped, never cut). */
+static void rep_all_note(const char *first, const char *msg)
+{
+    const int w = 100 - 9;
+    for (const char *p = msg; *p;) {
+        int n = (int)strlen(p);
+        if (n > w) {
+            n = w;
+            while (n > 0 && p[n] != ' ')
+                n--;
+            if (n == 0)
+                n = w;
+        }
+        rep_all_line("%-8s %.*s", p == msg ? first : "", n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+}
+
+/* A percentile as text: the number, or "n/a (N samples)" where its samples were too few
+ * (all_pct_fact's KEY_why), "-" when not measured. */
+static const char *rep_all_pct(const struct res *res, const char *key, int prec, char *out,
+                               size_t n)
+{
+    char why[64];
+    if (res_fact(res, key)) { /* the number with its unit, ms */
+        rep_all_v(res, key, prec, out, n);
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, " ms");
+        return out;
+    }
+    snprintf(why, sizeof(why), "%s_why", key);
+    const char *w = all_str(res, why);
+    if (strncmp(w, "n/a: ", 5))
+        return "-";
+    snprintf(out, n, "n/a (%lld samples)", strtoll(w + 5, NULL, 10));
+    return out;
+}
+
+/* One disk line: a repeated step's median rate, its range over the runs, p99 and samples. */
+static void rep_all_disk_rate(const struct res *res, const char *label, const char *key)
+{
+    char k[48], a[32], b[32], c[32], d[32], e[32];
+    snprintf(k, sizeof(k), "%s_iops", key);
+    rep_all_v(res, k, 0, a, sizeof(a));
+    snprintf(k, sizeof(k), "%s_iops_min", key);
+    rep_all_v(res, k, 0, b, sizeof(b));
+    snprintf(k, sizeof(k), "%s_iops_max", key);
+    rep_all_v(res, k, 0, c, sizeof(c));
+    snprintf(k, sizeof(k), "%s_p99_ms", key);
+    rep_all_pct(res, k, 3, d, sizeof(d));
+    snprintf(k, sizeof(k), "%s_samples", key);
+    rep_all_v(res, k, 0, e, sizeof(e));
+    rep_all_line("          %s %s IOPS (%s-%s, %.0f runs), p99 %s of %s samples", label, a,
+                 b, c, all_num(res, (snprintf(k, sizeof(k), "%s_runs", key), k), NULL), d, e);
+}
+
 /* The latency plateaus found in the curve (to the working set each reaches) and the cache
  * sizes the hardware claims beside them; an implausible claimed L3 said as such. */
 static void rep_all_latency(const struct res *res)
@@ -22983,6 +23413,13 @@ static void rep_all(const struct res *res)
                                   100 * all_num(res, "cpu.scaling_efficiency", NULL)), d)
                       : "-"),
                  rep_all_v(res, "cpu_steal_pct", 1, e, sizeof(e)));
+    rep_all_line("          others' CPU during steps: max %s%% of a CPU (%s); clock read %s ns%s",
+                 rep_all_v(res, "all.others_cpu_pct", 0, a, sizeof(a)),
+                 *all_str(res, "all.busy_steps") ? "busy, see NOTES" : "quiet",
+                 rep_all_v(res, "host.clock_gettime_ns", 0, b, sizeof(b)),
+                 !res_fact(res, "host.clock_vdso")           ? ""
+                 : all_num(res, "host.clock_vdso", NULL) > 0 ? " (vDSO)"
+                                                             : " (system call)");
     rep_all_line("MEMORY    STREAM copy %s MB/s, triad %s MB/s (arrays of %s MiB, all CPUs)",
                  rep_all_v(res, "mem.stream_copy_mb_per_s", 0, a, sizeof(a)),
                  rep_all_v(res, "mem.stream_triad_mb_per_s", 0, b, sizeof(b)),
@@ -23005,29 +23442,30 @@ static void rep_all(const struct res *res)
                  *all_str(res, "disk_scheduler") ? all_str(res, "disk_scheduler") : "?",
                  (snprintf(a, sizeof(a), "%.1f", all_num(res, "fs_free_bytes", NULL) / gib), a));
     rep_all_line("          %s", all_str(res, "disk.status"));
-    if (res_fact(res, "disk.fdatasync_p99_ms")) {
-        rep_all_line("          16K write+fdatasync QD1: p50 %s ms, p99 %s ms, p99.9 %s ms (%s/s)",
-                     rep_all_v(res, "disk.fdatasync_p50_ms", 3, a, sizeof(a)),
-                     rep_all_v(res, "disk.fdatasync_p99_ms", 3, b, sizeof(b)),
-                     rep_all_v(res, "disk.fdatasync_p999_ms", 3, c, sizeof(c)),
+    if (res_fact(res, "disk.fdatasync_samples")) {
+        rep_all_line("          16K write+fdatasync QD1: p50 %s, p99 %s, p99.9 %s, %s/s",
+                     rep_all_pct(res, "disk.fdatasync_p50_ms", 3, a, sizeof(a)),
+                     rep_all_pct(res, "disk.fdatasync_p99_ms", 3, b, sizeof(b)),
+                     rep_all_pct(res, "disk.fdatasync_p999_ms", 3, c, sizeof(c)),
                      rep_all_v(res, "disk.fdatasync_per_s", 0, d, sizeof(d)));
-        static const char *const rw[2][2] = {{"randread", "disk.randread"},
-                                             {"randwrite", "disk.randwrite"}};
-        for (int i = 0; i < 2; i++) {
-            char k1[48], k2[48], k3[48], k4[48];
-            snprintf(k1, sizeof(k1), "%s_qd1_iops", rw[i][1]);
-            snprintf(k2, sizeof(k2), "%s_qd1_p99_ms", rw[i][1]);
-            snprintf(k3, sizeof(k3), "%s_qd32_iops", rw[i][1]);
-            snprintf(k4, sizeof(k4), "%s_qd32_p99_ms", rw[i][1]);
-            rep_all_line("          16K %-9s QD1 %s IOPS, p99 %s ms; QD32 %s IOPS, p99 %s ms", rw[i][0],
-                         rep_all_v(res, k1, 0, a, sizeof(a)),
-                         rep_all_v(res, k2, 3, b, sizeof(b)),
-                         rep_all_v(res, k3, 0, c, sizeof(c)),
-                         rep_all_v(res, k4, 3, d, sizeof(d)));
-        }
-        rep_all_line("          1M sequential read %s MiB/s, write %s MiB/s; QD32 by %s",
+        bool all_n = !strcmp(all_str(res, "disk.fdatasync_ended"), "samples");
+        rep_all_line("          %s fdatasync samples: %s%s%s",
+                     rep_all_v(res, "disk.fdatasync_samples", 0, a, sizeof(a)),
+                     all_n ? "all the step wanted (p99.9 needs 10000)" : "the ",
+                     all_n ? "" : rep_all_v(res, "disk.fdatasync_budget_s", 0, c, sizeof(c)),
+                     all_n ? "" : " s budget ended the step first");
+        rep_all_disk_rate(res, "16K randread  QD1 ", "disk.randread_qd1");
+        rep_all_disk_rate(res, "16K randread  QD32", "disk.randread_qd32");
+        rep_all_disk_rate(res, "16K randwrite QD1 ", "disk.randwrite_qd1");
+        rep_all_disk_rate(res, "16K randwrite QD32", "disk.randwrite_qd32");
+        rep_all_line("          1M sequential read %s MiB/s (%s-%s), write %s MiB/s (%s-%s); "
+                     "QD32 by %s",
                      rep_all_v(res, "disk.seqread_mib_per_s", 0, a, sizeof(a)),
-                     rep_all_v(res, "disk.seqwrite_mib_per_s", 0, b, sizeof(b)),
+                     rep_all_v(res, "disk.seqread_mib_per_s_min", 0, b, sizeof(b)),
+                     rep_all_v(res, "disk.seqread_mib_per_s_max", 0, c, sizeof(c)),
+                     rep_all_v(res, "disk.seqwrite_mib_per_s", 0, d, sizeof(d)),
+                     rep_all_v(res, "disk.seqwrite_mib_per_s_min", 0, e, sizeof(e)),
+                     rep_all_v(res, "disk.seqwrite_mib_per_s_max", 0, f, sizeof(f)),
                      all_str(res, "disk.io_engine"));
         const char *why = all_str(res, "disk.io_engine_why");
         if (*why)
@@ -23035,10 +23473,11 @@ static void rep_all(const struct res *res)
                          strncmp(why, "fileio: ", 8) ? why : why + 8);
     }
     if (res_fact(res, "db.server_version")) {
-        rep_all_line("DATABASE  %s, %s: ping p50 %s ms, p99 %s ms",
+        rep_all_line("DATABASE  %s, %s: ping p50 %s, p99 %s of %s pings",
                      all_str(res, "db.server"), all_str(res, "db.server_version"),
-                     rep_all_v(res, "db.ping_p50_ms", 3, a, sizeof(a)),
-                     rep_all_v(res, "db.ping_p99_ms", 3, b, sizeof(b)));
+                     rep_all_pct(res, "db.ping_p50_ms", 3, a, sizeof(a)),
+                     rep_all_pct(res, "db.ping_p99_ms", 3, b, sizeof(b)),
+                     rep_all_v(res, "db.ping_samples", 0, c, sizeof(c)));
         rep_all_line("          buffer pool %s MiB, redo %s MiB, flush %s, trx_commit %s, "
                      "max_connections %s",
                      (snprintf(a, sizeof(a), "%.0f",
@@ -23060,8 +23499,8 @@ static void rep_all(const struct res *res)
                      rep_all_v(res, "db.oltp_knee_tps", 1, d, sizeof(d)));
     }
     rep_all_line("%s", "");
-    rep_all_line("VERDICTS %-15s %-26s %-8s %-19s %s", "check", "measure", "value", "threshold",
-                 "basis");
+    rep_all_line("%-11s %-15s %-22s %-8s %-21s %s", "VERDICTS", "check", "measure", "value",
+                 "threshold", "basis");
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *s = &res->steps[i];
         if (strcmp(s->command, "check"))
@@ -23071,7 +23510,7 @@ static void rep_all(const struct res *res)
         double x = all_num(s, "value", &h);
         if (h)
             all_fmt_num(v, sizeof(v), x);
-        rep_all_line("  %-4s %-17s %-26s %-8s %-19s %s", all_str(s, "verdict"), all_str(s, "id"),
+        rep_all_line(" %-10s %-15s %-22s %-8s %-21s %s", all_str(s, "verdict"), all_str(s, "id"),
                      all_str(s, "path"), h ? v : "-", all_str(s, "threshold"),
                      all_str(s, "basis"));
         const char *vd = all_str(s, "verdict");
@@ -23088,7 +23527,7 @@ static void rep_all(const struct res *res)
     }
     int shown = 0;
     for (int i = 0; i < res->nwarns && shown < 4; i++, shown++)
-        rep_all_line("%s %s", shown ? "         " : "\nNOTES   ", res->warns[i].msg);
+        rep_all_note(shown ? "" : "\nNOTES   ", res->warns[i].msg);
     rep_all_line("%s", "");
     rep_all_line("Total time %.1f s; verdict %s", all_num(res, "all.total_s", NULL),
                  *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "-");
@@ -23447,14 +23886,17 @@ static void rep_html_summary(FILE *f, const struct res *res)
 /* The verdict table: each check's verdict, measure, value, threshold, why and remedy. */
 static void rep_html_verdicts(FILE *f, const struct res *res)
 {
-    int count[4] = {0};
+    int count[countof(all_verdicts)] = {0};
     for (int i = 0; i < res->nsteps; i++)
-        for (int k = 0; k < 4 && !strcmp(res->steps[i].command, "check"); k++)
+        for (size_t k = 0; k < countof(all_verdicts) && !strcmp(res->steps[i].command, "check");
+             k++)
             count[k] += !strcmp(all_str(&res->steps[i], "verdict"), all_verdicts[k]);
     fprintf(f, "<section id=\"verdicts\"><h2>Verdicts</h2><p>%d PASS, %d INFO, %d WARN, %d FAIL"
-               "</p><table class=\"v\"><tr><th>verdict</th><th>check</th><th>measure</th>"
+               ", %d UNRELIABLE</p>"
+               "<table class=\"v\"><tr><th>verdict</th><th>check</th><th>measure</th>"
                "<th>value</th><th>threshold</th><th>why</th><th>what to change</th></tr>\n",
-            count[ALL_PASS], count[ALL_INFO], count[ALL_WARN], count[ALL_FAIL]);
+            count[ALL_PASS], count[ALL_INFO], count[ALL_WARN], count[ALL_FAIL],
+            count[ALL_UNRELIABLE]);
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *s = &res->steps[i];
         if (strcmp(s->command, "check"))
@@ -23575,7 +24017,8 @@ static int rep_all_html(const struct res *res, const char *path)
           "border-bottom:1px solid #eee;vertical-align:top}th{font-weight:normal;color:#555}"
           ".n{text-align:right;white-space:nowrap}.note{color:#777}"
           ".PASS{color:#070}.WARN{color:#a60;font-weight:bold}.FAIL{color:#c00;font-weight:bold}"
-          ".INFO{color:#555}.rWARN{background:#fff8e8}.rFAIL{background:#fdecec}"
+          ".INFO{color:#555}.UNRELIABLE{color:#777}"
+          ".rWARN{background:#fff8e8}.rFAIL{background:#fdecec}"
           "table.facts{font-size:12px;width:100%}table.facts td{padding-right:1.5em}"
           "table.v td{white-space:nowrap}table.v td:nth-child(6){white-space:normal}"
           "table.v td:nth-child(7){white-space:normal;overflow-wrap:anywhere}"

@@ -434,6 +434,7 @@ struct os_cpu_sample {
     u64 total_ticks;   /* user + nice + system + idle + iowait + irq + softirq + steal */
     u64 idle_ticks;    /* idle + iowait */
     u64 steal_ticks;   /* time a hypervisor ran something else while we wanted the CPU */
+    u64 busy_ticks;    /* user + nice + system: processes ran (not interrupts, not steal) */
 };
 
 /* os_host_facts - the host's facts into res (res_fact_*; the key names the unit): CPU,

@@ -6,6 +6,7 @@ need=""
 command -v cram3 >/dev/null 2>&1 || need="$need python3-cram"
 [ -x /usr/bin/sysbench ] || need="$need sysbench"
 command -v fio >/dev/null 2>&1 || need="$need fio"
+command -v stress-ng >/dev/null 2>&1 || need="$need stress-ng"  # tests/all.sh: a busy host said busy
 command -v readelf >/dev/null 2>&1 || need="$need binutils"
 [ -x /usr/sbin/mariadbd ] || need="$need mariadb-server"
 command -v mariadb >/dev/null 2>&1 || need="$need mariadb-client"

@@ -208,3 +208,92 @@ static int t_all_conn_swap(void)
     T_CHECK(!os_parse_vmstat("pswpin x\n", "pswpin", &v));
     return 0;
 }
+
+/* Percentiles only with their samples (p99: 1000, p99.9: 10000), else KEY_why with the count;
+ * the median of repeats; the busy steps turn the checks on their measures UNRELIABLE (no
+ * exit status raised), host_busy WARNs; the per-step share of others' CPU from samples. */
+static int t_all_pct_busy(void)
+{
+    struct bench_opts o;
+    struct res r;
+    struct hist *h = b_xcalloc(1, sizeof(*h));
+    memset(&o, 0, sizeof(o));
+    res_init(&r, NULL, "all", &o, NULL);
+    for (int i = 0; i < 999; i++)
+        hist_record(h, 1000000 + (u64)i * 1000); /* 1.000 .. 1.998 ms */
+    T_CHECK(all_pct_fact(&r, "disk.x_p50_ms", h, 50) && !all_pct_fact(&r, "disk.x_p99_ms", h, 99));
+    T_CHECK(!res_fact(&r, "disk.x_p99_ms") &&
+            !strcmp(all_str(&r, "disk.x_p99_ms_why"), "n/a: 999 samples, p99 needs 1000"));
+    hist_record(h, 2000000);
+    T_CHECK(all_pct_fact(&r, "disk.x_p99_ms", h, 99));
+    T_CHECK(t_rel(all_num(&r, "disk.x_p99_ms", NULL), 1.99) < 0.01);
+    T_CHECK(!all_pct_fact(&r, "disk.x_p999_ms", h, 99.9) &&
+            !strcmp(all_str(&r, "disk.x_p999_ms_why"), "n/a: 1000 samples, p99.9 needs 10000"));
+    for (int i = 0; i < 9000; i++)
+        hist_record(h, 1500000);
+    T_CHECK(all_pct_fact(&r, "disk.x_p999_ms", h, 99.9) && res_fact(&r, "disk.x_p999_ms"));
+    free(h);
+    double v[3] = {30, 10, 20}, w[4] = {4, 1, 3, 2};
+    T_CHECK(all_median(v, 3) == 20 && all_median(w, 4) == 2.5);
+    res_free(&r);
+
+    /* a busy cpu_1 and fdatasync: cpu_scaling and durable_writes UNRELIABLE, host_busy WARN */
+    res_init(&r, NULL, "all", &o, NULL);
+    res_fact_num(&r, "cpu.scaling_efficiency", 0.3);   /* WARN if judged */
+    res_fact_num(&r, "disk.fdatasync_p99_ms", 50);     /* FAIL if judged */
+    res_fact_int(&r, "all.busy_step_count", 2);
+    res_fact_str(&r, "all.busy_steps", "%s", "cpu_1 140% CPU, fdatasync 3% CPU 25% disk");
+    res_fact_int(&r, "swappiness", 1);
+    T_CHECK(all_run_checks(&r) == ALL_WARN); /* host_busy's WARN, not a FAIL */
+    int seen = 0;
+    for (int i = 0; i < r.nsteps; i++) {
+        const struct res *s = &r.steps[i];
+        const char *id = all_str(s, "id"), *vd = all_str(s, "verdict");
+        if (!strcmp(id, "cpu_scaling") || !strcmp(id, "durable_writes")) {
+            T_CHECK(!strcmp(vd, "UNRELIABLE") &&
+                    !strcmp(all_str(s, "threshold"), "unreliable: host busy"));
+            seen++;
+        } else if (!strcmp(id, "host_busy")) {
+            T_CHECK(!strcmp(vd, "WARN") && all_num(s, "value", NULL) == 2);
+            seen++;
+        }
+    }
+    T_CHECK(seen == 3);
+    T_CHECK(all_steps_busy(&r, "cpu_1 cpu_all") && all_steps_busy(&r, "fdatasync") &&
+            !all_steps_busy(&r, "cpu_all") && !all_steps_busy(&r, "cpu") &&
+            !all_steps_busy(&r, NULL));
+    res_free(&r);
+    /* not busy: judged, and a percentile left out says why in the threshold */
+    res_init(&r, NULL, "all", &o, NULL);
+    res_fact_num(&r, "cpu.scaling_efficiency", 0.3);
+    res_fact_int(&r, "all.busy_step_count", 0);
+    res_fact_str(&r, "all.busy_steps", "%s", "");
+    res_fact_str(&r, "disk.fdatasync_p99_ms_why", "%s", "n/a: 312 samples, p99 needs 1000");
+    T_CHECK(all_run_checks(&r) == ALL_WARN);
+    for (int i = 0; i < r.nsteps; i++) {
+        const struct res *s = &r.steps[i];
+        const char *id = all_str(s, "id"), *vd = all_str(s, "verdict");
+        if (!strcmp(id, "cpu_scaling"))
+            T_CHECK(!strcmp(vd, "WARN"));
+        if (!strcmp(id, "host_busy"))
+            T_CHECK(!strcmp(vd, "PASS"));
+        if (!strcmp(id, "durable_writes"))
+            T_CHECK(!strcmp(vd, "INFO") &&
+                    !strcmp(all_str(s, "threshold"), "n/a: 312 samples, p99 needs 1000"));
+    }
+    res_free(&r);
+
+    /* others' share: 2 s of wall, 300 busy ticks (at CLK_TCK) of which our 1 s: 100% */
+    long hz = sysconf(_SC_CLK_TCK);
+    struct all_load a, b;
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    a.have = b.have = true;
+    a.t_ns = 1000000000, b.t_ns = 3000000000;
+    a.cpu.busy_ticks = 100, b.cpu.busy_ticks = 100 + (u64)(3 * hz);
+    a.own_s = 5, b.own_s = 6;
+    T_CHECK(t_rel(all_others_pct(&a, &b), 100) < 1e-9);
+    b.own_s = 9; /* more than the ticks say (rounding): 0, never negative */
+    T_CHECK(all_others_pct(&a, &b) == 0);
+    return 0;
+}

@@ -211,6 +211,7 @@ static const struct {
     {"jr_limits", t_jr_limits},
     {"all_lat_knees", t_all_lat_knees},
     {"all_conn_swap", t_all_conn_swap},
+    {"all_pct_busy", t_all_pct_busy},
     {"cmp_dir", t_cmp_dir},
 };
 
