@@ -42,7 +42,7 @@ mkdir -p "$ds"
 "$B" fileio --file-num=4 --file-total-size=8M --file-dir="$ds" prepare >/dev/null 2>&1
 ls_ds() { (cd "$ds" && find . -mindepth 1 -printf '%i %s %T@ %p\n' | sort -k4); }
 ls_ds >"$w/ds.before"
-"$B" all --quick --dir="$ds" >"$w/dsp" 2>&1
+"$B" all --quick --dir="$ds" >"$w/dsp" 2>"$w/dsp.err"
 ls_ds >"$w/ds.after"
 check "a long line wrapped, not cut: <= 100 columns, the path and the free space whole" '[ "$(awk "{ if (length > m) m = length } END { print m + 0 }" "$w/dsp")" -le 100 ] && tr -d "\n" <"$w/dsp" | tr -s " " | grep -q "^.*DISK $ds: .* [0-9.]* GiB free"'
 check "dataset: 4 files and the manifest before" '[ "$(wc -l <"$w/ds.before")" = 5 ] && grep -q "bench-fileio.manifest" "$w/ds.before"'
@@ -66,7 +66,7 @@ check "exit code $ex is a verdict (0, 4, 5)" '[ $ex = 0 ] || [ $ex = 4 ] || [ $e
 v=$(sed -n 's/^bench all (quick) on .*: verdict \([A-Z]*\)$/\1/p' "$w/page")
 check "exit code $ex is the page's verdict $v" '[ "$ex:$v" = 0:PASS ] || [ "$ex:$v" = 4:WARN ] || [ "$ex:$v" = 5:FAIL ]'
 check "the page's first line: host $host, date and time with UTC offset, bench $ver" 'head -1 "$w/page" | grep -q "^bench all (quick) on $host, [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9] [+-][0-9]\{4\}, bench $ver: verdict "'
-check "a remedy under each WARN/FAIL check" '[ "$(grep -c "^  \(WARN\|FAIL\) " "$w/page")" = "$(grep -c "^         -> " "$w/page")" ]'
+check "a remedy under each WARN/FAIL check" '[ "$(grep -c "^ \(WARN\|FAIL\) " "$w/page")" = "$(grep -c "^         -> " "$w/page")" ]'
 for s in HOST CPU MEMORY SCHEDULER DISK VERDICTS SETTINGS "Total time"; do
     check "section $s" "grep -q '^$s' '$w/page'"
 done
