@@ -16585,14 +16585,121 @@ static void sizing_prep_say(void *ctx, int kind, const char *text)
 }
 
 /*
+ * sizing_knee - the knee of a thread ladder: tps[i] measured with 2^i threads, n rungs. The
+ * knee is the fewest threads past which no doubling pays: the first rung k whose every later
+ * rung stays under 1.10 x tps[k] (a gain under 10% per doubling is within a loaded host's
+ * noise and not worth the connections). -1: no such rung, the ladder was still rising at its
+ * last rung (or has one rung). *confirmed: two doublings past the knee were measured: one
+ * flat or falling step alone is often a burst of other load on a shared host (a rung that
+ * later rungs beat by 10% is no knee, so such a step moves the knee up, never down). The
+ * one-liner and bench all both decide with this (and docs/cli.md describes it).
+ */
+static int sizing_knee(const double *tps, int n, bool *confirmed)
+{
+    *confirmed = false;
+    for (int k = 0; k + 1 < n; k++) {
+        bool flat = true;
+        for (int j = k + 1; j < n && flat; j++)
+            flat = tps[j] < 1.10 * tps[k];
+        if (!flat)
+            continue;
+        *confirmed = n - 1 - k >= 2;
+        return k;
+    }
+    return -1;
+}
+
+/* Why a workload's ladder ended (the fact <workload>_ladder_end). */
+static const char *const sizing_ends[] = {"flat", "max-threads", "budget", "interrupted",
+                                          "failed"};
+enum { SIZING_FLAT, SIZING_TOP, SIZING_BUDGET, SIZING_STOPPED, SIZING_FAILED };
+
+/* One workload's ladder: 1, 2, 4, ... threads up to --max-threads, until the knee is
+ * confirmed, the deadline (no rung started that would end past it) or a failure. Fills
+ * rows[0..*n) and returns SIZING_*; a failure's message goes to res->err. */
+static int sizing_ladder(struct res *res, const struct bench_opts *o, const struct wl_def *w,
+                         u64 deadline, struct sizing_row *rows, int max, int *n)
+{
+    double tps[16];
+    *n = 0;
+    for (i64 th = 1; *n < max && *n < (int)countof(tps); th *= 2) {
+        if (th > o->sizing_max_threads)
+            return SIZING_TOP;
+        if (clk_now_ns() + (u64)o->sizing_step_time * 1000000000u > deadline)
+            return SIZING_BUDGET;
+        struct b_err e;
+        struct sizing_row *row = &rows[*n];
+        memset(&e, 0, sizeof(e));
+        if (sizing_step(res, o, w, th, row, &e) != 0) {
+            b_fail(&res->err, B_EXIT_FAIL, "oltp: %s with %lld threads: %s", w->name,
+                   (long long)th, e.msg);
+            return SIZING_FAILED;
+        }
+        res_say(res, RES_SAY_MSG, "oltp: %-17s %4lld threads: %10.2f tps, p99 %.2f ms",
+                row->wl, (long long)th, row->tps, row->p99);
+        tps[(*n)++] = row->tps;
+        bool confirmed;
+        if (sizing_knee(tps, *n, &confirmed) >= 0 && confirmed)
+            return SIZING_FLAT;
+        if (atomic_load(&b_stop))
+            return SIZING_STOPPED;
+    }
+    return SIZING_TOP;
+}
+
+/* The facts of one workload's ladder (rows[0..n), the first its step number first): the knee
+ * (<wl>_knee_step, _knee_threads, _knee_tps, _knee_confirmed) when there is one, else
+ * <wl>_still_rising; the peak, the top rung and why the ladder ended, always. */
+static void sizing_ladder_facts(struct res *res, const char *wl, const struct sizing_row *rows,
+                                int n, int first, int end)
+{
+    char key[64];
+    double tps[16];
+    int peak = 0;
+    if (!n)
+        return;
+    for (int i = 0; i < n && i < (int)countof(tps); i++) {
+        tps[i] = rows[i].tps;
+        if (tps[i] > tps[peak])
+            peak = i;
+    }
+    bool confirmed;
+    int k = sizing_knee(tps, B_MIN(n, (int)countof(tps)), &confirmed);
+    if (k >= 0) {
+        snprintf(key, sizeof(key), "%s_knee_step", wl);
+        res_fact_int(res, key, first + k);
+        snprintf(key, sizeof(key), "%s_knee_threads", wl);
+        res_fact_int(res, key, rows[k].threads);
+        snprintf(key, sizeof(key), "%s_knee_tps", wl);
+        res_fact_num(res, key, rows[k].tps);
+        snprintf(key, sizeof(key), "%s_knee_confirmed", wl);
+        res_fact_bool(res, key, confirmed);
+    }
+    snprintf(key, sizeof(key), "%s_still_rising", wl);
+    res_fact_bool(res, key, k < 0);
+    snprintf(key, sizeof(key), "%s_peak_threads", wl);
+    res_fact_int(res, key, rows[peak].threads);
+    snprintf(key, sizeof(key), "%s_peak_tps", wl);
+    res_fact_num(res, key, rows[peak].tps);
+    snprintf(key, sizeof(key), "%s_top_threads", wl);
+    res_fact_int(res, key, rows[n - 1].threads);
+    snprintf(key, sizeof(key), "%s_last_gain_pct", wl);
+    if (n > 1 && rows[n - 2].tps > 0)
+        res_fact_num(res, key, (rows[n - 1].tps / rows[n - 2].tps - 1) * 100);
+    snprintf(key, sizeof(key), "%s_ladder_end", wl);
+    res_fact_str(res, key, "%s", sizing_ends[end]);
+}
+
+/*
  * The sizing run: its own schema (created here, dropped at the end: bench never touches a
  * schema it did not create in this run), a dataset of --tables x --table-size rows (4 x 25000
  * unless given), then oltp_point_select and oltp_read_write over a ladder of thread counts
- * (1, 2, 4, ... --max-threads) until throughput stops growing. Into res: one step per rung
- * (res_step, by wl_run), the facts of the table's heading (server, server_version, tls,
- * tables, table_size, step_time_s) and of each workload's knee (<workload>_knee_step: the
- * step's index, <workload>_knee_threads, <workload>_knee_tps: the recommendation); rep_sizing
- * shows them. Progress goes to res_say.
+ * (1, 2, 4, ... --max-threads) until the knee is confirmed (sizing_knee), each workload
+ * within half the time left after the load (o->sizing_budget_s, 85 s unless bench all sets
+ * it). Into res: one step per rung (res_step, by wl_run), the facts of the table's heading
+ * (server, server_version, tls, tables, table_size, step_time_s) and of each workload's
+ * ladder (sizing_ladder_facts: the knee, or still rising, and why the ladder ended);
+ * rep_sizing shows them. Progress goes to res_say.
  */
 static int sizing_main(struct res *res)
 {
@@ -16601,6 +16708,7 @@ static int sizing_main(struct res *res)
     struct my_conn c;
     char db[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 32], qdb[OLTP_QNAME_SZ];
     u64 t0 = clk_now_ns();
+    double budget = o->sizing_budget_s > 0 ? o->sizing_budget_s : 85;
     if (!o->sizing_tables_set)
         o->oltp_tables = 4;
     if (!o->sizing_rows_set)
@@ -16637,6 +16745,8 @@ static int sizing_main(struct res *res)
     res_fact_int(res, "tables", o->oltp_tables);
     res_fact_int(res, "table_size", o->oltp_table_size);
     res_fact_int(res, "step_time_s", o->sizing_step_time);
+    res_fact_int(res, "max_threads", o->sizing_max_threads);
+    res_fact_num(res, "budget_s", budget);
     res_say(res, RES_SAY_MSG, "oltp: created schema '%s' on %s (%s); loading %lld tables x %lld "
                               "rows",
             db, c.target, c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size);
@@ -16651,47 +16761,19 @@ static int sizing_main(struct res *res)
         res->err = prep.err;
     res_free(&prep);
     struct sizing_row rows[2][16];
-    int nrows[2] = {0, 0}, best[2] = {0, 0};
+    int nrows[2] = {0, 0};
     const struct wl_def *wls[2] = {ps, rw};
-    if (ex == B_EXIT_OK) {
-        for (int k = 0; k < 2 && !atomic_load(&b_stop) && ex == B_EXIT_OK; k++) {
-            for (i64 th = 1; th <= o->sizing_max_threads && nrows[k] < 16; th *= 2) {
-                /* keep the whole run near 90 s: no new step past 80 s */
-                if ((double)(clk_now_ns() - t0) / 1e9 + (double)o->sizing_step_time > 85)
-                    break;
-                struct b_err e;
-                struct sizing_row *row = &rows[k][nrows[k]];
-                memset(&e, 0, sizeof(e));
-                if (sizing_step(res, o, wls[k], th, row, &e) != 0) {
-                    b_fail(&res->err, B_EXIT_FAIL, "oltp: %s with %lld threads: %s",
-                           wls[k]->name, (long long)th, e.msg);
-                    ex = B_EXIT_FAIL;
-                    break;
-                }
-                res_say(res, RES_SAY_MSG, "oltp: %-17s %4lld threads: %10.2f tps, p99 %.2f ms",
-                        row->wl, (long long)th, row->tps, row->p99);
-                nrows[k]++;
-                if (row->tps > rows[k][best[k]].tps)
-                    best[k] = nrows[k] - 1;
-                /* stop once a doubling gains less than 5% over the best so far */
-                if (nrows[k] > 1 && row->tps < rows[k][best[k]].tps * 1.05 &&
-                    best[k] != nrows[k] - 1)
-                    break;
-                if (atomic_load(&b_stop))
-                    break;
-            }
-        }
+    /* each workload gets half the time left after the load: the run stays within the budget */
+    u64 tl = clk_now_ns(), left = 0;
+    if ((double)(tl - t0) / 1e9 < budget)
+        left = (u64)((budget - (double)(tl - t0) / 1e9) * 1e9);
+    for (int k = 0; k < 2 && ex == B_EXIT_OK && !atomic_load(&b_stop); k++) {
+        int end = sizing_ladder(res, o, wls[k], tl + left / 2 * (u64)(k + 1), rows[k], 16,
+                                &nrows[k]);
+        sizing_ladder_facts(res, wls[k]->name, rows[k], nrows[k], k ? nrows[0] : 0, end);
+        if (end == SIZING_FAILED)
+            ex = B_EXIT_FAIL;
     }
-    for (int k = 0; k < 2; k++)
-        if (nrows[k]) {
-            char key[48];
-            snprintf(key, sizeof(key), "%s_knee_step", wls[k]->name);
-            res_fact_int(res, key, (k ? nrows[0] : 0) + best[k]);
-            snprintf(key, sizeof(key), "%s_knee_threads", wls[k]->name);
-            res_fact_int(res, key, rows[k][best[k]].threads);
-            snprintf(key, sizeof(key), "%s_knee_tps", wls[k]->name);
-            res_fact_num(res, key, rows[k][best[k]].tps);
-        }
     if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
         res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
         ex = B_EXIT_FAIL;
@@ -23028,6 +23110,35 @@ static rep_render_fn rep_command_renderer(const struct res *res)
     return NULL;
 }
 
+/* A ladder that ended still rising: no knee, said with what stopped it (rep_sizing). */
+static void rep_sizing_rising(const struct res *res, const char *wl)
+{
+    char key[64];
+    snprintf(key, sizeof(key), "%s_still_rising", wl);
+    const struct res_fact *r = res_fact(res, key);
+    if (!r || !r->i)
+        return;
+    snprintf(key, sizeof(key), "%s_top_threads", wl);
+    const struct res_fact *top = res_fact(res, key);
+    snprintf(key, sizeof(key), "%s_last_gain_pct", wl);
+    const struct res_fact *g = res_fact(res, key);
+    snprintf(key, sizeof(key), "%s_ladder_end", wl);
+    const char *end = rep_fact_str(res, key);
+    long long t = top ? (long long)top->i : 0;
+    char gain[32] = "";
+    if (g)
+        snprintf(gain, sizeof(gain), ", +%.0f%% on the last doubling", g->num);
+    printf("no knee: %s still rising at %lld threads%s (stopped by %s): use at least %lld "
+           "threads; %s\n",
+           wl, t, gain,
+           !strcmp(end, "max-threads") ? "--max-threads"
+           : !strcmp(end, "budget")    ? "the time budget"
+                                       : end,
+           t,
+           !strcmp(end, "budget") ? "a shorter --step-time reaches further"
+                                  : "a higher --max-threads finds the knee");
+}
+
 /* The one-liner's table (sizing_main's result): its heading, one row per step of the ladder
  * with each workload's knee marked, then one line per knee. */
 static void rep_sizing(const struct res *res)
@@ -23060,9 +23171,15 @@ static void rep_sizing(const struct res *res)
     for (int i = 0; i < res->nsteps && i < (int)countof(knee); i++)
         if (knee[i]) {
             sizing_row_of(&res->steps[i], &row);
-            printf("knee: %s peaks at %lld threads (%.0f tps, p99 %.2f ms)\n", row.wl,
-                   (long long)row.threads, row.tps, row.p99);
+            snprintf(key, sizeof(key), "%s_knee_confirmed", row.wl);
+            const struct res_fact *cf = res_fact(res, key);
+            printf("knee: %s at %lld threads (%.0f tps, p99 %.2f ms): no doubling past it gains "
+                   "10%%%s\n",
+                   row.wl, (long long)row.threads, row.tps, row.p99,
+                   cf && !cf->i ? " (one doubling past it measured: not confirmed)" : "");
         }
+    rep_sizing_rising(res, "oltp_point_select");
+    rep_sizing_rising(res, "oltp_read_write");
 }
 
 /* ---- JSON: one document per command, lines while it runs (docs/json.md) ---- */
