@@ -355,6 +355,8 @@ struct bench_opts {
     bool all_quick, all_thorough;
     char *all_expect, *all_expect_file;       /* --expect, --expect-file */
     char *all_html;                           /* --html=FILE */
+    u64 all_server_ram;                       /* --server-ram: the DB host's RAM (0: unknown) */
+    i64 all_server_cpus;                      /* --server-cpus: the DB host's CPUs (0: unknown) */
     i64 all_step_ms;     /* not an option: bench all's length of a timed step in ms (> 0:
                           * instead of time_s; time_s stays its ceiling in whole seconds) */
     double mem_lat_min_s; /* not an option: latency mode's seconds of loads per size (0: 0.02) */
