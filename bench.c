@@ -19860,7 +19860,11 @@ static void all_db_where(struct all_ctx *x, const struct my_conn *c)
     res_fact_str(res, "db.this_hostname", "%s", named ? u.nodename : "?");
     if (x->db_local)
         res_fact_str(res, "db.local_how", "%s", how);
-    else
+    else /* said first among the notes: the settings below are not this host's */
+        res_warn(res, "db_remote", NULL,
+                 "all: the server runs on '%s', not here ('%s'): run bench all on the DB host",
+                 *sh ? sh : "?", named ? u.nodename : "?");
+    if (!x->db_local)
         res_fact_str(res, "db.local_how",
                      "not local: the server's end of the connection is %s%s, and @@hostname and "
                      "@@datadir do not match this host",
@@ -20482,7 +20486,7 @@ static void all_settings(struct all_ctx *x)
     int cpus;
     bool remote = x->db_vars && !x->db_local, h;
     all_sized_for(x, &ram, &cpus);
-    const char *sh = all_str(res, "db.server_hostname"), *me = all_str(res, "db.this_hostname");
+    const char *sh = all_str(res, "db.server_hostname");
     if (!remote)
         res_fact_str(res, "rec.sized_for", "%s (this host)", x->db_vars ? sh : "this host");
     else if (ram > 0 || cpus > 0)
@@ -20490,10 +20494,6 @@ static void all_settings(struct all_ctx *x)
                      ram > 0 && cpus > 0 ? ", " : "", cpus > 0 ? "--server-cpus" : "");
     else
         res_fact_str(res, "rec.sized_for", "%s (another host: see NOTES)", sh);
-    if (remote)
-        res_warn(res, "db_remote", NULL,
-                 "all: the server runs on '%s', not here ('%s'): run bench all on the DB host",
-                 sh, me);
     if (ram > 0)
         all_setting_ram(x, ram);
     if (!remote)
