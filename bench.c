@@ -23533,6 +23533,11 @@ static void rep_sizing_rising(const struct res *res, const char *wl)
     const char *end = rep_fact_str(res, key);
     long long t = top ? (long long)top->i : 0;
     char gain[32] = "";
+    if (t <= 1) { /* one rung: nothing to compare it with */
+        printf("no knee: %s measured at 1 thread only (stopped by %s)\n", wl,
+               !strcmp(end, "max-threads") ? "--max-threads" : end);
+        return;
+    }
     if (g)
         snprintf(gain, sizeof(gain), ", +%.0f%% on the last doubling", g->num);
     printf("no knee: %s still rising at %lld threads%s (stopped by %s): use at least %lld "
