@@ -19729,8 +19729,9 @@ static unsigned long all_peer_inode(int fd)
     socklen_t ml = sizeof(me), pl = sizeof(peer);
     u8 ma[16], pa[16];
     unsigned mp, pp;
-    if (getsockname(fd, (struct sockaddr *)&me, &ml) || getpeername(fd, (struct sockaddr *)&peer, &pl) ||
-        !all_sa16(&me, ma, &mp) || !all_sa16(&peer, pa, &pp))
+    if (getsockname(fd, (struct sockaddr *)&me, &ml) ||
+        getpeername(fd, (struct sockaddr *)&peer, &pl) || !all_sa16(&me, ma, &mp) ||
+        !all_sa16(&peer, pa, &pp))
         return 0;
     static const char *const files[] = {"/proc/net/tcp", "/proc/net/tcp6"};
     unsigned long found = 0;

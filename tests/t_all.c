@@ -93,7 +93,8 @@ static int t_all_settings(void)
 static const char *t_all_setting(const struct res *r, const char *name, const char **cur)
 {
     for (int i = 0; i < r->nsteps; i++)
-        if (!strcmp(r->steps[i].command, "setting") && !strcmp(all_str(&r->steps[i], "name"), name)) {
+        if (!strcmp(r->steps[i].command, "setting") &&
+            !strcmp(all_str(&r->steps[i], "name"), name)) {
             if (cur)
                 *cur = all_str(&r->steps[i], "current");
             return all_str(&r->steps[i], "value");
@@ -103,8 +104,9 @@ static const char *t_all_setting(const struct res *r, const char *name, const ch
 
 /* The settings for the server that is there: a MariaDB (no innodb_redo_log_capacity) gets
  * innodb_log_file_size, each with its current value; a server elsewhere gets no setting
- * from this host's RAM, CPUs or disk (all_db_where says so in a note); --server-ram / --server-cpus size it; the
- * worst case of max_connections against the server host's RAM; nofile from mysqld's limit. */
+ * from this host's RAM, CPUs or disk (all_db_where says so in a note); --server-ram and
+ * --server-cpus size it; the worst case of max_connections against the server host's RAM;
+ * nofile from mysqld's limit. */
 static int t_all_server_settings(void)
 {
     struct bench_opts o;
