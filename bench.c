@@ -16586,12 +16586,14 @@ static void sizing_prep_say(void *ctx, int kind, const char *text)
 
 /*
  * sizing_knee - the knee of a thread ladder: tps[i] measured with 2^i threads, n rungs. The
- * knee is the fewest threads past which no doubling pays: the first rung k whose every later
- * rung stays under 1.10 x tps[k] (a gain under 10% per doubling is within a loaded host's
- * noise and not worth the connections). -1: no such rung, the ladder was still rising at its
- * last rung (or has one rung). *confirmed: two doublings past the knee were measured: one
- * flat or falling step alone is often a burst of other load on a shared host (a rung that
- * later rungs beat by 10% is no knee, so such a step moves the knee up, never down). The
+ * ladder has flattened at the first rung k whose every later rung stays under 1.10 x tps[k]
+ * (a gain under 10% per doubling is within a loaded host's noise and not worth the
+ * connections); the knee is then the fewest threads that reach 95% of the best throughput
+ * measured (a margin over noise: a recommendation a little high costs latency, one too low
+ * costs throughput). -1: no knee: no flat rung, or the 95% point is the last rung (the best
+ * is at the top: still rising). *confirmed: two doublings past k were measured: one flat or
+ * falling step alone is often a burst of other load on a shared host (a rung later rungs
+ * beat by 10% is not where it flattens, so such a step moves the knee up, never down). The
  * one-liner and bench all both decide with this (and docs/cli.md describes it).
  */
 static int sizing_knee(const double *tps, int n, bool *confirmed)
@@ -16603,8 +16605,16 @@ static int sizing_knee(const double *tps, int n, bool *confirmed)
             flat = tps[j] < 1.10 * tps[k];
         if (!flat)
             continue;
+        double peak = 0;
+        int r = 0;
+        for (int j = 0; j < n; j++)
+            peak = B_MAX(peak, tps[j]);
+        while (r < n - 1 && tps[r] < 0.95 * peak)
+            r++;
+        if (r == n - 1)
+            return -1;
         *confirmed = n - 1 - k >= 2;
-        return k;
+        return r;
     }
     return -1;
 }
@@ -23586,10 +23596,13 @@ static void rep_sizing(const struct res *res)
             sizing_row_of(&res->steps[i], &row);
             snprintf(key, sizeof(key), "%s_knee_confirmed", row.wl);
             const struct res_fact *cf = res_fact(res, key);
-            printf("knee: %s at %lld threads (%.0f tps, p99 %.2f ms): no doubling past it gains "
-                   "10%%%s\n",
+            snprintf(key, sizeof(key), "%s_peak_threads", row.wl);
+            const struct res_fact *pt = res_fact(res, key);
+            printf("knee: %s at %lld threads (%.0f tps, p99 %.2f ms): 95%% of the peak (%lld "
+                   "threads)%s\n",
                    row.wl, (long long)row.threads, row.tps, row.p99,
-                   cf && !cf->i ? " (one doubling past it measured: not confirmed)" : "");
+                   (long long)(pt ? pt->i : row.threads),
+                   cf && !cf->i ? ", one doubling past where it flattens: not confirmed" : "");
         }
     rep_sizing_rising(res, "oltp_point_select");
     rep_sizing_rising(res, "oltp_read_write");
