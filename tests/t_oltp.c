@@ -232,7 +232,7 @@ static int t_oltp_sizing_knee(void)
     bool c;
     const double sb[] = {386, 651, 758, 798, 787, 684, 444}; /* sysbench 1.0.20, 2 CPUs */
     T_CHECK(sizing_knee(sb, 7, &c) == 3 && c);  /* 758 < 95% of 798 */
-    T_CHECK(sizing_knee(sb, 5, &c) == 3 && !c); /* one doubling past where it flattens */
+    T_CHECK(sizing_knee(sb, 5, &c) == 3 && c);  /* two doublings past where it flattens */
     T_CHECK(sizing_knee(sb, 4, &c) == -1);      /* flat from 4, but the best is the top */
     T_CHECK(sizing_knee(sb, 3, &c) == -1);      /* +16% on the last doubling: still rising */
     const double noisy[] = {600, 606, 760, 800, 810}; /* +1% then +25%: 2 is no knee */
@@ -240,6 +240,7 @@ static int t_oltp_sizing_knee(void)
     T_CHECK(sizing_knee(noisy, 2, &c) == 0 && !c);
     const double dip[] = {600, 400, 700, 720, 730}; /* a burst of load at 2 threads */
     T_CHECK(sizing_knee(dip, 5, &c) == 2 && c);
+    T_CHECK(sizing_knee(dip, 4, &c) == 2 && !c); /* one doubling past where it flattens */
     const double rising[] = {100, 150, 200, 260, 330};
     T_CHECK(sizing_knee(rising, 5, &c) == -1 && !c);
     T_CHECK(sizing_knee(rising, 1, &c) == -1);
