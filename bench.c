@@ -20513,7 +20513,7 @@ static void all_settings(struct all_ctx *x)
         all_setting_redo(x, cpus);
     double knee = all_num(res, "db.oltp_knee_threads", &h);
     if (h)
-        all_setting(res, "client threads", "OLTP ladder knee: a doubling gains <10%", NULL,
+        all_setting(res, "client threads", "OLTP ladder knee: 95% of the peak tps", NULL,
                     "%.0f", knee);
     else if ((knee = all_num(res, "db.oltp_top_threads", &h)), h)
         all_setting(res, "client threads", "OLTP ladder: still rising at its top", NULL,
