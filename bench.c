@@ -16670,14 +16670,131 @@ static void sizing_prep_say(void *ctx, int kind, const char *text)
 }
 
 /*
+ * sizing_knee - the knee of a thread ladder: tps[i] measured with 2^i threads, n rungs. The
+ * ladder has flattened at the first rung k whose every later rung stays under 1.10 x tps[k]
+ * (a gain under 10% per doubling is within a loaded host's noise and not worth the
+ * connections); the knee is then the fewest threads that reach 95% of the best throughput
+ * measured (a margin over noise: a recommendation a little high costs latency, one too low
+ * costs throughput). -1: no knee: no flat rung, or the 95% point is the last rung (the best
+ * is at the top: still rising). *confirmed: two doublings past k were measured: one flat or
+ * falling step alone is often a burst of other load on a shared host (a rung later rungs
+ * beat by 10% is not where it flattens, so such a step moves the knee up, never down). The
+ * one-liner and bench all both decide with this (and docs/cli.md describes it).
+ */
+static int sizing_knee(const double *tps, int n, bool *confirmed)
+{
+    *confirmed = false;
+    for (int k = 0; k + 1 < n; k++) {
+        bool flat = true;
+        for (int j = k + 1; j < n && flat; j++)
+            flat = tps[j] < 1.10 * tps[k];
+        if (!flat)
+            continue;
+        double peak = 0;
+        int r = 0;
+        for (int j = 0; j < n; j++)
+            peak = B_MAX(peak, tps[j]);
+        while (r < n - 1 && tps[r] < 0.95 * peak)
+            r++;
+        if (r == n - 1)
+            return -1;
+        *confirmed = n - 1 - k >= 2;
+        return r;
+    }
+    return -1;
+}
+
+/* Why a workload's ladder ended (the fact <workload>_ladder_end). */
+static const char *const sizing_ends[] = {"flat", "max-threads", "budget", "interrupted",
+                                          "failed"};
+enum { SIZING_FLAT, SIZING_TOP, SIZING_BUDGET, SIZING_STOPPED, SIZING_FAILED };
+
+/* One workload's ladder: 1, 2, 4, ... threads up to --max-threads, until the knee is
+ * confirmed, the deadline (no rung started that would end past it) or a failure. Fills
+ * rows[0..*n) and returns SIZING_*; a failure's message goes to res->err. */
+static int sizing_ladder(struct res *res, const struct bench_opts *o, const struct wl_def *w,
+                         u64 deadline, struct sizing_row *rows, int max, int *n)
+{
+    double tps[16];
+    *n = 0;
+    for (i64 th = 1; *n < max && *n < (int)countof(tps); th *= 2) {
+        if (th > o->sizing_max_threads)
+            return SIZING_TOP;
+        if (clk_now_ns() + (u64)o->sizing_step_time * 1000000000u > deadline)
+            return SIZING_BUDGET;
+        struct b_err e;
+        struct sizing_row *row = &rows[*n];
+        memset(&e, 0, sizeof(e));
+        if (sizing_step(res, o, w, th, row, &e) != 0) {
+            b_fail(&res->err, B_EXIT_FAIL, "oltp: %s with %lld threads: %s", w->name,
+                   (long long)th, e.msg);
+            return SIZING_FAILED;
+        }
+        res_say(res, RES_SAY_MSG, "oltp: %-17s %4lld threads: %10.2f tps, p99 %.2f ms",
+                row->wl, (long long)th, row->tps, row->p99);
+        tps[(*n)++] = row->tps;
+        bool confirmed;
+        if (sizing_knee(tps, *n, &confirmed) >= 0 && confirmed)
+            return SIZING_FLAT;
+        if (atomic_load(&b_stop))
+            return SIZING_STOPPED;
+    }
+    return SIZING_TOP;
+}
+
+/* The facts of one workload's ladder (rows[0..n), the first its step number first): the knee
+ * (<wl>_knee_step, _knee_threads, _knee_tps, _knee_confirmed) when there is one, else
+ * <wl>_still_rising; the peak, the top rung and why the ladder ended, always. */
+static void sizing_ladder_facts(struct res *res, const char *wl, const struct sizing_row *rows,
+                                int n, int first, int end)
+{
+    char key[64];
+    double tps[16];
+    int peak = 0;
+    if (!n)
+        return;
+    for (int i = 0; i < n && i < (int)countof(tps); i++) {
+        tps[i] = rows[i].tps;
+        if (tps[i] > tps[peak])
+            peak = i;
+    }
+    bool confirmed;
+    int k = sizing_knee(tps, B_MIN(n, (int)countof(tps)), &confirmed);
+    if (k >= 0) {
+        snprintf(key, sizeof(key), "%s_knee_step", wl);
+        res_fact_int(res, key, first + k);
+        snprintf(key, sizeof(key), "%s_knee_threads", wl);
+        res_fact_int(res, key, rows[k].threads);
+        snprintf(key, sizeof(key), "%s_knee_tps", wl);
+        res_fact_num(res, key, rows[k].tps);
+        snprintf(key, sizeof(key), "%s_knee_confirmed", wl);
+        res_fact_bool(res, key, confirmed);
+    }
+    snprintf(key, sizeof(key), "%s_still_rising", wl);
+    res_fact_bool(res, key, k < 0);
+    snprintf(key, sizeof(key), "%s_peak_threads", wl);
+    res_fact_int(res, key, rows[peak].threads);
+    snprintf(key, sizeof(key), "%s_peak_tps", wl);
+    res_fact_num(res, key, rows[peak].tps);
+    snprintf(key, sizeof(key), "%s_top_threads", wl);
+    res_fact_int(res, key, rows[n - 1].threads);
+    snprintf(key, sizeof(key), "%s_last_gain_pct", wl);
+    if (n > 1 && rows[n - 2].tps > 0)
+        res_fact_num(res, key, (rows[n - 1].tps / rows[n - 2].tps - 1) * 100);
+    snprintf(key, sizeof(key), "%s_ladder_end", wl);
+    res_fact_str(res, key, "%s", sizing_ends[end]);
+}
+
+/*
  * The sizing run: its own schema (created here, dropped at the end: bench never touches a
  * schema it did not create in this run), a dataset of --tables x --table-size rows (4 x 25000
  * unless given), then oltp_point_select and oltp_read_write over a ladder of thread counts
- * (1, 2, 4, ... --max-threads) until throughput stops growing. Into res: one step per rung
- * (res_step, by wl_run), the facts of the table's heading (server, server_version, tls,
- * tables, table_size, step_time_s) and of each workload's knee (<workload>_knee_step: the
- * step's index, <workload>_knee_threads, <workload>_knee_tps: the recommendation); rep_sizing
- * shows them. Progress goes to res_say.
+ * (1, 2, 4, ... --max-threads) until the knee is confirmed (sizing_knee), each workload
+ * within half the time left after the load (o->sizing_budget_s, 85 s unless bench all sets
+ * it). Into res: one step per rung (res_step, by wl_run), the facts of the table's heading
+ * (server, server_version, tls, tables, table_size, step_time_s) and of each workload's
+ * ladder (sizing_ladder_facts: the knee, or still rising, and why the ladder ended);
+ * rep_sizing shows them. Progress goes to res_say.
  */
 static int sizing_main(struct res *res)
 {
@@ -16686,6 +16803,7 @@ static int sizing_main(struct res *res)
     struct my_conn c;
     char db[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 32], qdb[OLTP_QNAME_SZ];
     u64 t0 = clk_now_ns();
+    double budget = o->sizing_budget_s > 0 ? o->sizing_budget_s : 85;
     if (!o->sizing_tables_set)
         o->oltp_tables = 4;
     if (!o->sizing_rows_set)
@@ -16722,6 +16840,8 @@ static int sizing_main(struct res *res)
     res_fact_int(res, "tables", o->oltp_tables);
     res_fact_int(res, "table_size", o->oltp_table_size);
     res_fact_int(res, "step_time_s", o->sizing_step_time);
+    res_fact_int(res, "max_threads", o->sizing_max_threads);
+    res_fact_num(res, "budget_s", budget);
     res_say(res, RES_SAY_MSG, "oltp: created schema '%s' on %s (%s); loading %lld tables x %lld "
                               "rows",
             db, c.target, c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size);
@@ -16736,47 +16856,19 @@ static int sizing_main(struct res *res)
         res->err = prep.err;
     res_free(&prep);
     struct sizing_row rows[2][16];
-    int nrows[2] = {0, 0}, best[2] = {0, 0};
+    int nrows[2] = {0, 0};
     const struct wl_def *wls[2] = {ps, rw};
-    if (ex == B_EXIT_OK) {
-        for (int k = 0; k < 2 && !atomic_load(&b_stop) && ex == B_EXIT_OK; k++) {
-            for (i64 th = 1; th <= o->sizing_max_threads && nrows[k] < 16; th *= 2) {
-                /* keep the whole run near 90 s: no new step past 80 s */
-                if ((double)(clk_now_ns() - t0) / 1e9 + (double)o->sizing_step_time > 85)
-                    break;
-                struct b_err e;
-                struct sizing_row *row = &rows[k][nrows[k]];
-                memset(&e, 0, sizeof(e));
-                if (sizing_step(res, o, wls[k], th, row, &e) != 0) {
-                    b_fail(&res->err, B_EXIT_FAIL, "oltp: %s with %lld threads: %s",
-                           wls[k]->name, (long long)th, e.msg);
-                    ex = B_EXIT_FAIL;
-                    break;
-                }
-                res_say(res, RES_SAY_MSG, "oltp: %-17s %4lld threads: %10.2f tps, p99 %.2f ms",
-                        row->wl, (long long)th, row->tps, row->p99);
-                nrows[k]++;
-                if (row->tps > rows[k][best[k]].tps)
-                    best[k] = nrows[k] - 1;
-                /* stop once a doubling gains less than 5% over the best so far */
-                if (nrows[k] > 1 && row->tps < rows[k][best[k]].tps * 1.05 &&
-                    best[k] != nrows[k] - 1)
-                    break;
-                if (atomic_load(&b_stop))
-                    break;
-            }
-        }
+    /* each workload gets half the time left after the load: the run stays within the budget */
+    u64 tl = clk_now_ns(), left = 0;
+    if ((double)(tl - t0) / 1e9 < budget)
+        left = (u64)((budget - (double)(tl - t0) / 1e9) * 1e9);
+    for (int k = 0; k < 2 && ex == B_EXIT_OK && !atomic_load(&b_stop); k++) {
+        int end = sizing_ladder(res, o, wls[k], tl + left / 2 * (u64)(k + 1), rows[k], 16,
+                                &nrows[k]);
+        sizing_ladder_facts(res, wls[k]->name, rows[k], nrows[k], k ? nrows[0] : 0, end);
+        if (end == SIZING_FAILED)
+            ex = B_EXIT_FAIL;
     }
-    for (int k = 0; k < 2; k++)
-        if (nrows[k]) {
-            char key[48];
-            snprintf(key, sizeof(key), "%s_knee_step", wls[k]->name);
-            res_fact_int(res, key, (k ? nrows[0] : 0) + best[k]);
-            snprintf(key, sizeof(key), "%s_knee_threads", wls[k]->name);
-            res_fact_int(res, key, rows[k][best[k]].threads);
-            snprintf(key, sizeof(key), "%s_knee_tps", wls[k]->name);
-            res_fact_num(res, key, rows[k][best[k]].tps);
-        }
     if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
         res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
         ex = B_EXIT_FAIL;
@@ -19212,6 +19304,9 @@ struct all_ctx {
      * bytes the step's runs moved */
     dev_t dev;
     double io_bytes;
+    bool db_vars;            /* the server's variables were read (db.*: those it knows) */
+    bool db_local;           /* the server runs on this host (all_db_where) */
+    long db_pid;             /* its mysqld's pid when found, else 0 */
 };
 
 /* One step of the plan: the workload it runs by wl_run with its options for the level. */
@@ -19997,6 +20092,215 @@ static int all_disk(struct all_ctx *x)
     return B_EXIT_OK;
 }
 
+/* ---- where the server runs: this host or another (the settings size the server's host) ---- */
+
+/* An IP socket address as 16 bytes of IPv6 (IPv4 mapped: ::ffff:a.b.c.d) and its port. */
+static bool all_sa16(const struct sockaddr_storage *ss, u8 a[16], unsigned *port)
+{
+    if (ss->ss_family == AF_INET) {
+        const struct sockaddr_in *s4 = (const struct sockaddr_in *)(const void *)ss;
+        memset(a, 0, 10);
+        a[10] = a[11] = 0xff;
+        memcpy(a + 12, &s4->sin_addr, 4);
+        *port = ntohs(s4->sin_port);
+        return true;
+    }
+    if (ss->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)(const void *)ss;
+        memcpy(a, &s6->sin6_addr, 16);
+        *port = ntohs(s6->sin6_port);
+        return true;
+    }
+    return false;
+}
+
+/* One address of /proc/net/tcp{,6} ("0100007F:0CEA"; IPv6: 32 hex digits) as all_sa16 gives
+ * it. The kernel prints each 32-bit word of the address as the native integer its bytes
+ * make, so the word read back and stored natively gives the bytes on any byte order. */
+static bool all_proc_addr(const char *s, bool v6, u8 a[16], unsigned *port)
+{
+    size_t words = v6 ? 4 : 1;
+    u8 b[16];
+    if (strlen(s) != 8 * words + 5 || s[8 * words] != ':')
+        return false;
+    for (size_t i = 0; i < words; i++) {
+        char w[9], *e;
+        memcpy(w, s + 8 * i, 8);
+        w[8] = 0;
+        u32 u = (u32)strtoul(w, &e, 16);
+        if (*e)
+            return false;
+        memcpy(b + 4 * i, &u, 4);
+    }
+    *port = (unsigned)strtoul(s + 8 * words + 1, NULL, 16);
+    if (v6)
+        memcpy(a, b, 16);
+    else {
+        memset(a, 0, 10);
+        a[10] = a[11] = 0xff;
+        memcpy(a + 12, b, 4);
+    }
+    return true;
+}
+
+/* The inode of the server's end of connection fd, when that end is a socket of this network
+ * namespace: the /proc/net/tcp{,6} entry whose local address is our peer and whose remote
+ * address is our own. 0: none (the server is elsewhere, or not by IP). */
+static unsigned long all_peer_inode(int fd)
+{
+    struct sockaddr_storage me, peer;
+    socklen_t ml = sizeof(me), pl = sizeof(peer);
+    u8 ma[16], pa[16];
+    unsigned mp, pp;
+    if (getsockname(fd, (struct sockaddr *)&me, &ml) ||
+        getpeername(fd, (struct sockaddr *)&peer, &pl) || !all_sa16(&me, ma, &mp) ||
+        !all_sa16(&peer, pa, &pp))
+        return 0;
+    static const char *const files[] = {"/proc/net/tcp", "/proc/net/tcp6"};
+    unsigned long found = 0;
+    for (int v6 = 0; v6 < 2 && !found; v6++) {
+        FILE *f = fopen(files[v6], "re");
+        char line[512];
+        while (f && !found && fgets(line, sizeof(line), f)) {
+            char loc[64], rem[64];
+            unsigned long ino;
+            u8 la[16], ra[16];
+            unsigned lp, rp;
+            if (sscanf(line, "%*s %63s %63s %*s %*s %*s %*s %*s %*s %lu", loc, rem, &ino) == 3 &&
+                all_proc_addr(loc, v6, la, &lp) && all_proc_addr(rem, v6, ra, &rp) &&
+                lp == pp && rp == mp && !memcmp(la, pa, 16) && !memcmp(ra, ma, 16))
+                found = ino;
+        }
+        if (f)
+            fclose(f);
+    }
+    return found;
+}
+
+/* The process holding socket inode ino (its /proc/PID/fd links; root reads them all). 0:
+ * none found. */
+static long all_inode_pid(unsigned long ino)
+{
+    char want[48], path[64], link[64];
+    snprintf(want, sizeof(want), "socket:[%lu]", ino);
+    DIR *d = opendir("/proc");
+    long pid = 0;
+    struct dirent *e;
+    while (d && !pid && (e = readdir(d))) {
+        long p = isdigit((unsigned char)e->d_name[0]) ? strtol(e->d_name, NULL, 10) : 0;
+        if (p <= 0)
+            continue;
+        snprintf(path, sizeof(path), "/proc/%ld/fd", p);
+        DIR *fd = opendir(path);
+        struct dirent *l;
+        while (fd && !pid && (l = readdir(fd))) {
+            if (!isdigit((unsigned char)l->d_name[0]))
+                continue;
+            snprintf(path, sizeof(path), "/proc/%ld/fd/%ld", p, strtol(l->d_name, NULL, 10));
+            ssize_t n = readlink(path, link, sizeof(link) - 1);
+            if (n > 0 && (link[n] = 0, !strcmp(link, want)))
+                pid = p;
+        }
+        if (fd)
+            closedir(fd);
+    }
+    if (d)
+        closedir(d);
+    return pid;
+}
+
+/* The command name of process pid (/proc/PID/comm), "" when unknown. */
+static void all_pid_comm(long pid, char *out, size_t n)
+{
+    char path[48];
+    snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+    FILE *f = fopen(path, "re");
+    out[0] = 0;
+    if (f && fgets(out, (int)n, f))
+        out[strcspn(out, "\n")] = 0;
+    if (f)
+        fclose(f);
+}
+
+/* The soft "Max open files" of process pid (/proc/PID/limits); -1 unknown, INT64_MAX
+ * unlimited. */
+static i64 all_pid_nofile(long pid)
+{
+    char path[48], line[256];
+    snprintf(path, sizeof(path), "/proc/%ld/limits", pid);
+    FILE *f = fopen(path, "re");
+    i64 v = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (!strncmp(line, "Max open files", 14)) {
+            char soft[32];
+            if (sscanf(line + 14, "%31s", soft) == 1)
+                v = !strcmp(soft, "unlimited") ? INT64_MAX : strtoll(soft, NULL, 10);
+        }
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/*
+ * Does the server run on this host? In order: a unix socket (its peer's pid by SO_PEERCRED);
+ * the server's end of the TCP connection in this host's /proc/net/tcp{,6}, held by a local
+ * mysqld or mariadbd (its pid; a proxy's socket is not the server's); the server's @@hostname
+ * equal to this host's name and its @@datadir a directory here. Facts db.server_local,
+ * db.server_hostname, db.local_how; x->db_local, x->db_pid (0: unknown).
+ */
+static void all_db_where(struct all_ctx *x, const struct my_conn *c)
+{
+    struct res *res = x->res;
+    struct utsname u;
+    const char *sh = all_str(res, "db.hostname"), *dd = all_str(res, "db.datadir");
+    char how[160] = "", comm[32] = "";
+    long pid = 0;
+    if (c->is_unix) {
+        struct ucred cr;
+        socklen_t l = sizeof(cr);
+        if (!getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cr, &l))
+            pid = cr.pid;
+        snprintf(how, sizeof(how), "unix socket");
+    } else {
+        unsigned long ino = all_peer_inode(c->fd);
+        long p = ino ? all_inode_pid(ino) : 0;
+        if (p)
+            all_pid_comm(p, comm, sizeof(comm));
+        if (p && (!strcmp(comm, "mysqld") || !strcmp(comm, "mariadbd"))) {
+            pid = p;
+            snprintf(how, sizeof(how), "its TCP socket held by %s (pid %ld)", comm, p);
+        }
+    }
+    bool named = uname(&u) == 0;
+    if (!how[0] && named && *sh && !strcmp(sh, u.nodename) && *dd) {
+        struct stat st;
+        if (stat(dd, &st) == 0 && S_ISDIR(st.st_mode))
+            snprintf(how, sizeof(how), "@@hostname and @@datadir match this host");
+    }
+    x->db_local = how[0] != 0;
+    x->db_pid = pid;
+    res_fact_bool(res, "db.server_local", x->db_local);
+    res_fact_str(res, "db.server_hostname", "%s", *sh ? sh : "?");
+    res_fact_str(res, "db.this_hostname", "%s", named ? u.nodename : "?");
+    if (x->db_local)
+        res_fact_str(res, "db.local_how", "%s", how);
+    else /* said first among the notes: the settings below are not this host's */
+        res_warn(res, "db_remote", NULL,
+                 "all: the server runs on '%s', not here ('%s'): run bench all on the DB host",
+                 *sh ? sh : "?", named ? u.nodename : "?");
+    if (!x->db_local)
+        res_fact_str(res, "db.local_how",
+                     "not local: the server's end of the connection is %s%s, and @@hostname and "
+                     "@@datadir do not match this host",
+                     comm[0] ? "held by " : "not in this host's /proc/net/tcp", comm);
+    if (pid) {
+        res_fact_int(res, "db.mysqld_pid", pid);
+        i64 nf = all_pid_nofile(pid);
+        if (nf >= 0)
+            res_fact_int(res, "db.mysqld_nofile_soft", nf);
+    }
+}
+
 /* ---- database: ping, the server's settings, a short OLTP ladder in a schema of its own ---- */
 
 static const char *const all_db_vars[] = {
@@ -20008,6 +20312,9 @@ static const char *const all_db_vars[] = {
     "read_rnd_buffer_size",    "thread_stack",            "binlog_cache_size",
     "net_buffer_length",       "tmp_table_size",          "max_heap_table_size",
     "key_buffer_size",         "innodb_log_buffer_size",
+    /* the current values beside the settings, the nofile check, where the server runs */
+    "innodb_io_capacity_max",  "innodb_log_files_in_group", "open_files_limit",
+    "hostname",                "datadir",
 };
 
 struct all_var {
@@ -20072,13 +20379,22 @@ static void all_db(struct all_ctx *x)
             }
             myc_result_free(&mr);
         }
+        x->db_vars = true;
+        all_db_where(x, &c);
         myc_close(&c);
     }
-    /* the ladder: the one-liner's code, shortened */
+    /* the ladder: the one-liner's, with whole-second rungs (a doubling's 10% must stand out
+     * of a loaded host's noise) up to 64 threads (or half the server's max_connections), in
+     * a budget of its own that the load of its tables counts against */
     all_progress(x, "db: OLTP ladder");
-    so.sizing_step_time = x->level == ALL_QUICK ? 1 : x->level == ALL_DEFAULT ? 2 : 10;
-    so.all_step_ms = x->level == ALL_QUICK ? 500 : 0; /* quick: half-second rungs */
-    so.sizing_max_threads = B_MAX(2, 2 * x->ncpu);
+    so.sizing_step_time = x->level == ALL_QUICK ? 1 : x->level == ALL_DEFAULT ? 2 : 5;
+    so.sizing_budget_s = x->level == ALL_QUICK ? 20 : x->level == ALL_DEFAULT ? 40 : 150;
+    so.all_step_ms = 0;
+    bool hm;
+    double mc = all_num(x->res, "db.max_connections", &hm);
+    so.sizing_max_threads = 64;
+    while (hm && so.sizing_max_threads > 2 && so.sizing_max_threads > mc / 2)
+        so.sizing_max_threads /= 2;
     so.sizing_tables_set = so.sizing_rows_set = true;
     so.oltp_tables = 2;
     so.oltp_table_size = x->level == ALL_QUICK ? 2000 : x->level == ALL_DEFAULT ? 10000 : 100000;
@@ -20100,6 +20416,17 @@ static void all_db(struct all_ctx *x)
     if (h) {
         res_fact_int(x->res, "db.oltp_knee_threads", (i64)v);
         res_fact_num(x->res, "db.oltp_knee_tps", all_num(st, "oltp_read_write_knee_tps", NULL));
+    }
+    v = all_num(st, "oltp_read_write_top_threads", &h);
+    if (h) {
+        res_fact_bool(x->res, "db.oltp_still_rising",
+                      all_num(st, "oltp_read_write_still_rising", NULL) > 0);
+        res_fact_int(x->res, "db.oltp_top_threads", (i64)v);
+        res_fact_int(x->res, "db.oltp_peak_threads",
+                     (i64)all_num(st, "oltp_read_write_peak_threads", NULL));
+        res_fact_num(x->res, "db.oltp_peak_tps", all_num(st, "oltp_read_write_peak_tps", NULL));
+        res_fact_str(x->res, "db.oltp_ladder_end", "%s",
+                     all_str(st, "oltp_read_write_ladder_end"));
     }
     v = all_num(st, "oltp_point_select_knee_tps", &h);
     if (h)
@@ -20149,11 +20476,46 @@ static const struct all_check all_checks[] = {
     {"clocksource", "host.clock_gettime_ns", true, 100, (double)NAN, "ns",
      "timer cost, vDSO", NULL,
      "tsc in /sys/devices/system/clocksource/clocksource0/current_clocksource if stable"},
-    {"nofile", "host.nofile_limit", false, 65536, (double)NAN, "", "MySQLTuner", NULL,
+    {"nofile", "db.nofile_limit", false, 65536, (double)NAN, "", "mysqld limit", NULL,
      "LimitNOFILE=65536 in mysqld's systemd unit (open_files_limit in my.cnf)"},
+    {"max_connections_memory", "db.max_conn_memory_pct", true, 100, (double)NAN, "%",
+     "MySQLTuner", NULL,
+     "max_connections lower, or smaller per-connection buffers (sort, join, tmp_table_size)"},
     {"disk_dir", "disk.not_a_disk", true, 1, (double)NAN, "", "tmpfs/no O_DIRECT", NULL,
      "point --dir at the database's filesystem, not tmpfs or an overlay without O_DIRECT"},
 };
+
+static void all_sized_for(const struct all_ctx *x, double *ram, int *cpus);
+static double all_conn_bytes(const struct res *res, double *global, bool *server);
+
+/* The server's facts the checks read: mysqld's open-files limit (@@open_files_limit, what the
+ * server got; else its /proc/PID/limits), and the memory its max_connections allows at worst
+ * (MySQLTuner: buffer pool + globals + max_connections x a connection's buffers) as a share of
+ * the server host's RAM (unknown for a server elsewhere without --server-ram). */
+static void all_derive_db(struct all_ctx *x)
+{
+    struct res *res = x->res;
+    bool h;
+    double v = all_num(res, "db.open_files_limit", &h);
+    if (h) {
+        res_fact_int(res, "db.nofile_limit", (i64)v);
+        res_fact_str(res, "db.nofile_from", "@@open_files_limit");
+    } else if ((v = all_num(res, "db.mysqld_nofile_soft", &h)), h) {
+        res_fact_int(res, "db.nofile_limit", (i64)v);
+        res_fact_str(res, "db.nofile_from", "/proc/%ld/limits", x->db_pid);
+    }
+    double mc = all_num(res, "db.max_connections", &h), ram;
+    int cpus;
+    all_sized_for(x, &ram, &cpus);
+    if (!h || ram <= 0)
+        return;
+    double glob, per, bp = all_num(res, "db.innodb_buffer_pool_size", &h);
+    bool srv;
+    per = all_conn_bytes(res, &glob, &srv);
+    double worst = (h ? bp : 0) + glob + per * mc;
+    res_fact_num(res, "db.max_conn_memory_bytes", worst);
+    res_fact_num(res, "db.max_conn_memory_pct", worst / ram * 100);
+}
 
 /* The facts the checks read that are not measures themselves. */
 static void all_derive(struct all_ctx *x)
@@ -20198,10 +20560,11 @@ static void all_derive(struct all_ctx *x)
                  x->others_io_max >= ALL_BUSY_IO_PCT ? x->others_io_max : 0,
                  x->others_io_max >= ALL_BUSY_IO_PCT ? "% of the disk's I/O" : "", names);
     }
-    struct rlimit rl;
+    struct rlimit rl; /* bench's own: a fact, not the check (it says nothing of mysqld's) */
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
         res_fact_int(res, "host.nofile_limit",
                      rl.rlim_cur == RLIM_INFINITY ? INT64_MAX : (i64)rl.rlim_cur);
+    all_derive_db(x);
     const struct res_fact *ds = res_fact(res, "disk.status");
     if (ds && ds->str && strncmp(ds->str, "skipped", 7))
         res_fact_bool(res, "disk.not_a_disk", !x->direct || all_num(res, "fs_tmpfs", NULL) > 0);
@@ -20438,15 +20801,21 @@ static const char *const all_measures[] = {
     "disk.fdatasync_samples", "disk.fdatasync_ended", "disk.fdatasync_budget_s",
     /* db. (with a database) */
     "db.server", "db.server_version", "db.ping_p50_ms", "db.ping_p99_ms", "db.ping_max_ms",
-    "db.ping_samples", "db.innodb_*", "db.max_connections", "db.log_bin", "db.sync_binlog", "db.sort_buffer_size",
+    "db.ping_samples", "db.innodb_*", "db.max_connections", "db.log_bin", "db.sync_binlog",
+    "db.sort_buffer_size",
     "db.join_buffer_size", "db.read_buffer_size", "db.read_rnd_buffer_size", "db.thread_stack",
     "db.binlog_cache_size", "db.net_buffer_length", "db.tmp_table_size",
     "db.max_heap_table_size", "db.key_buffer_size", "db.oltp_schema", "db.oltp_knee_threads",
-    "db.oltp_knee_tps", "db.point_select_knee_tps",
+    "db.oltp_knee_tps", "db.point_select_knee_tps", "db.oltp_still_rising", "db.oltp_top_threads",
+    "db.oltp_peak_threads", "db.oltp_peak_tps", "db.oltp_ladder_end", "db.server_local",
+    "db.server_hostname", "db.this_hostname", "db.local_how", "db.mysqld_pid", "db.hostname",
+    "db.datadir", "db.open_files_limit", "db.mysqld_nofile_soft", "db.nofile_limit",
+    "db.nofile_from", "db.max_conn_memory_pct", "db.max_conn_memory_bytes",
     /* host., rec., all. (derived) */
     "host.swap_used_bytes", "host.swap_pages_moved", "host.thp_always",
     "host.clocksource_slow", "host.nofile_limit", "host.name", "host.clock_gettime_ns",
-    "host.clock_syscall_ns", "host.clock_vdso", "rec.innodb_buffer_pool_size_bytes",
+    "host.clock_syscall_ns", "host.clock_vdso", "rec.sized_for",
+    "rec.innodb_buffer_pool_size_bytes",
     "rec.innodb_io_capacity", "rec.innodb_io_capacity_max", "rec.max_connections",
     "rec.per_connection_bytes", "all.cpus", "all.cpus_from", "all.root", "all.level",
     "all.total_s", "all.verdict", "all.others_cpu_pct", "all.others_io_pct",
@@ -20572,10 +20941,12 @@ static int all_expect_load(struct res *res, struct all_expect *t, int max, int *
 
 /* ---- derived settings, each with its rule (sizing.md 2.4) ---- */
 
-static void all_setting(struct res *res, const char *name, const char *rule, const char *fmt,
-                        ...) B_PRINTF(4, 5);
-static void all_setting(struct res *res, const char *name, const char *rule, const char *fmt,
-                        ...)
+static void all_setting(struct res *res, const char *name, const char *rule, const char *cur,
+                        const char *fmt, ...) B_PRINTF(5, 6);
+/* One setting step: name, value, the rule it came from and the server's current value (cur:
+ * NULL when no server was read or it has none). */
+static void all_setting(struct res *res, const char *name, const char *rule, const char *cur,
+                        const char *fmt, ...)
 {
     char v[96];
     va_list ap;
@@ -20586,6 +20957,8 @@ static void all_setting(struct res *res, const char *name, const char *rule, con
     res_fact_str(s, "name", "%s", name);
     res_fact_str(s, "value", "%s", v);
     res_fact_str(s, "rule", "%s", rule);
+    if (cur)
+        res_fact_str(s, "current", "%s", cur);
 }
 
 /*
@@ -20624,16 +20997,95 @@ static double all_conn_bytes(const struct res *res, double *global, bool *server
     return c;
 }
 
-static void all_settings(struct all_ctx *x)
+/* The RAM and CPUs the settings size: --server-ram / --server-cpus where given; else this
+ * host's when no server was read or it runs here (RAM: the cgroup limit when lower); else 0:
+ * unknown (a server on another host). */
+static void all_sized_for(const struct all_ctx *x, double *ram, int *cpus)
+{
+    const struct res *res = x->res;
+    bool here = !x->db_vars || x->db_local, h;
+    *ram = 0;
+    *cpus = 0;
+    if (x->o->all_server_ram)
+        *ram = (double)x->o->all_server_ram;
+    else if (here) {
+        *ram = all_num(res, "mem_total_bytes", &h);
+        double lim = all_num(res, "cgroup_memory_limit_bytes", NULL);
+        if (!h)
+            *ram = (double)os_mem_total();
+        if (lim > 0 && lim < *ram)
+            *ram = lim;
+    }
+    if (x->o->all_server_cpus)
+        *cpus = (int)x->o->all_server_cpus;
+    else if (here)
+        *cpus = x->ncpu;
+}
+
+/* Does the server know variable var (SELECT @@var answered)? Without a server read, every
+ * setting is shown, its rule naming the flavour it applies to. */
+static bool all_knows(const struct all_ctx *x, const char *var)
+{
+    char key[64];
+    snprintf(key, sizeof(key), "db.%s", var);
+    return !x->db_vars || res_fact(x->res, key) != NULL;
+}
+
+/* The server's current value of var as the SETTINGS table shows it (bytes in M, or G when
+ * whole); NULL when not read. */
+static const char *all_cur(const struct res *res, const char *var, bool bytes, char *out,
+                           size_t n)
+{
+    char key[64];
+    snprintf(key, sizeof(key), "db.%s", var);
+    const struct res_fact *f = res_fact(res, key);
+    if (!f)
+        return NULL;
+    double v = f->type == RES_NUM ? f->num : (double)f->i;
+    if (f->type == RES_STR)
+        snprintf(out, n, "%s", f->str);
+    else if (bytes && v >= 1073741824.0 && fmod(v, 1073741824.0) == 0)
+        snprintf(out, n, "%.0fG", v / 1073741824.0);
+    else if (bytes)
+        snprintf(out, n, "%.0fM", v / 1048576.0);
+    else
+        all_fmt_num(out, n, v);
+    return out;
+}
+
+/* The redo log's size for the server's flavour: innodb_redo_log_capacity (MySQL 8.0.30+),
+ * else innodb_log_file_size (MariaDB: one file; older MySQL: per file of
+ * innodb_log_files_in_group); without a server, both, each naming its flavour. */
+static void all_setting_redo(struct all_ctx *x, int cpus)
 {
     struct res *res = x->res;
+    char cur[48];
+    double redo = B_MIN(B_MAX((double)cpus / 2, 1), 16);
+    bool cap = all_knows(x, "innodb_redo_log_capacity");
+    if (cap)
+        all_setting(res, "innodb_redo_log_capacity",
+                    x->db_vars ? "CPUs/2 GiB, 1..16 GiB" : "CPUs/2 GiB, 1..16 GiB (MySQL 8.0.30+)",
+                    all_cur(res, "innodb_redo_log_capacity", true, cur, sizeof(cur)), "%.0fG",
+                    redo);
+    if ((x->db_vars && cap) || !all_knows(x, "innodb_log_file_size"))
+        return;
     bool h;
-    double ram = all_num(res, "mem_total_bytes", &h);
-    double lim = all_num(res, "cgroup_memory_limit_bytes", NULL);
-    if (lim > 0 && lim < ram)
-        ram = lim;
-    if (!h)
-        ram = (double)os_mem_total();
+    double files = all_num(res, "db.innodb_log_files_in_group", &h);
+    files = h && files >= 1 ? files : 1;
+    all_setting(res, "innodb_log_file_size",
+                !x->db_vars ? "CPUs/2 GiB, 1..16 GiB (MariaDB; MySQL<8.0.30: /files)"
+                : files > 1 ? "CPUs/2 GiB in all, / innodb_log_files_in_group"
+                            : "CPUs/2 GiB, 1..16 GiB (one redo file)",
+                all_cur(res, "innodb_log_file_size", true, cur, sizeof(cur)), "%.0fM",
+                redo * 1024 / files);
+}
+
+/* The settings that need the server host's RAM: innodb_buffer_pool_size and the
+ * max_connections ceiling. */
+static void all_setting_ram(struct all_ctx *x, double ram)
+{
+    struct res *res = x->res;
+    char cur[48], rule[96];
     const double g = 1073741824.0, m = 1048576.0;
     double bp = ram < g ? 128 * m : ram <= 4 * g ? 0.5 * ram : 0.75 * ram;
     bp = floor(bp / (128 * m)) * 128 * m;
@@ -20641,7 +21093,27 @@ static void all_settings(struct all_ctx *x)
         bp = 128 * m;
     res_fact_int(res, "rec.innodb_buffer_pool_size_bytes", (i64)bp);
     all_setting(res, "innodb_buffer_pool_size", "RAM<1G:128M, 1-4G:50%, >4G:75% (limit)",
-                "%.0fM", bp / m);
+                all_cur(res, "innodb_buffer_pool_size", true, cur, sizeof(cur)), "%.0fM", bp / m);
+    double glob, per;
+    bool srv;
+    per = all_conn_bytes(res, &glob, &srv);
+    double conn = floor((ram - bp - glob - g) / per);
+    snprintf(rule, sizeof(rule), "(RAM-pool-globals-1G)/%.1fM per conn (%s)", per / m,
+             srv ? "server" : "8.4 dflt");
+    res_fact_num(res, "rec.per_connection_bytes", per);
+    res_fact_int(res, "rec.max_connections", (i64)B_MAX(conn, 10));
+    all_setting(res, "max_connections", rule,
+                all_cur(res, "max_connections", false, cur, sizeof(cur)), "%.0f",
+                B_MAX(conn, 10));
+}
+
+/* innodb_io_capacity(_max) from this host's QD32 random writes, and innodb_flush_method:
+ * this host's disk, so only for a server that runs here. */
+static void all_setting_disk(struct all_ctx *x)
+{
+    struct res *res = x->res;
+    char cur[48];
+    bool h;
     double iops = all_num(res, "disk.randwrite_qd32_iops", &h);
     if (h && x->direct && all_num(res, "disk.not_a_disk", NULL) == 0) {
         double cap = floor(iops * 0.5 / 100 + 0.5) * 100;
@@ -20651,32 +21123,56 @@ static void all_settings(struct all_ctx *x)
         res_fact_int(res, "rec.innodb_io_capacity", (i64)cap);
         res_fact_int(res, "rec.innodb_io_capacity_max", (i64)mx);
         all_setting(res, "innodb_io_capacity", "16K randwrite QD32 IOPS x 0.5, [200, 20000]",
-                    "%.0f", cap);
+                    all_cur(res, "innodb_io_capacity", false, cur, sizeof(cur)), "%.0f", cap);
         all_setting(res, "innodb_io_capacity_max", "min(2 x io_capacity, IOPS), >= 2000",
-                    "%.0f", mx);
+                    all_cur(res, "innodb_io_capacity_max", false, cur, sizeof(cur)), "%.0f", mx);
     } else
-        all_setting(res, "innodb_io_capacity", "needs the O_DIRECT disk measure", "(not measured)");
-    all_setting(res, "innodb_flush_method", "O_DIRECT where it works, else fsync", "%s",
-                x->direct ? "O_DIRECT" : "fsync");
-    double redo = B_MIN(B_MAX((double)x->ncpu / 2, 1), 16);
-    all_setting(res, "innodb_redo_log_capacity", "CPUs/2 GiB, 1..16 GiB (MySQL 8.4)", "%.0fG",
-                redo);
-    double glob, per;
-    bool srv;
-    per = all_conn_bytes(res, &glob, &srv);
-    double conn = floor((ram - bp - glob - g) / per);
-    char rule[96];
-    snprintf(rule, sizeof(rule), "(RAM-pool-globals-1G)/%.1fM per conn (%s)", per / m,
-             srv ? "server" : "8.4 dflt");
-    res_fact_num(res, "rec.per_connection_bytes", per);
-    res_fact_int(res, "rec.max_connections", (i64)B_MAX(conn, 10));
-    all_setting(res, "max_connections", rule, "%.0f", B_MAX(conn, 10));
+        all_setting(res, "innodb_io_capacity", "needs the O_DIRECT disk measure",
+                    all_cur(res, "innodb_io_capacity", false, cur, sizeof(cur)), "(not measured)");
+    if (all_knows(x, "innodb_flush_method"))
+        all_setting(res, "innodb_flush_method", "O_DIRECT where it works, else fsync",
+                    all_cur(res, "innodb_flush_method", false, cur, sizeof(cur)), "%s",
+                    x->direct ? "O_DIRECT" : "fsync");
+}
+
+/*
+ * The settings for the server that is there: only variables it knows (SELECT @@var), each
+ * with its current value; sized for the host it runs on (all_sized_for). A server on another
+ * host gets none of the settings that need its RAM, CPUs or disk unless --server-ram /
+ * --server-cpus say them, and a note naming both hosts. Client threads come from the OLTP
+ * ladder's knee, which is this client's measure wherever the server runs.
+ */
+static void all_settings(struct all_ctx *x)
+{
+    struct res *res = x->res;
+    double ram;
+    int cpus;
+    bool remote = x->db_vars && !x->db_local, h;
+    all_sized_for(x, &ram, &cpus);
+    const char *sh = all_str(res, "db.server_hostname");
+    if (!remote)
+        res_fact_str(res, "rec.sized_for", "%s (this host)", x->db_vars ? sh : "this host");
+    else if (ram > 0 || cpus > 0)
+        res_fact_str(res, "rec.sized_for", "%s (%s%s%s)", sh, ram > 0 ? "--server-ram" : "",
+                     ram > 0 && cpus > 0 ? ", " : "", cpus > 0 ? "--server-cpus" : "");
+    else
+        res_fact_str(res, "rec.sized_for", "%s (another host: see NOTES)", sh);
+    if (ram > 0)
+        all_setting_ram(x, ram);
+    if (!remote)
+        all_setting_disk(x);
+    if (cpus > 0)
+        all_setting_redo(x, cpus);
     double knee = all_num(res, "db.oltp_knee_threads", &h);
     if (h)
-        all_setting(res, "client threads", "OLTP ladder knee (tps stops rising)", "%.0f", knee);
+        all_setting(res, "client threads", "OLTP ladder knee: 95% of the peak tps", NULL,
+                    "%.0f", knee);
+    else if ((knee = all_num(res, "db.oltp_top_threads", &h)), h)
+        all_setting(res, "client threads", "OLTP ladder: still rising at its top", NULL,
+                    ">= %.0f", knee);
     else
-        all_setting(res, "client threads", "sweep 1..2 x CPUs (no database measured)", "%d",
-                    2 * x->ncpu);
+        all_setting(res, "client threads", "sweep 1..2 x CPUs (no database measured)", NULL,
+                    "%d", 2 * x->ncpu);
 }
 
 /* The CPUs to size threads for: the usable ones (affinity), fewer under a cgroup CPU quota
@@ -20818,6 +21314,12 @@ static const struct opt_def opt_all[] = {
     OPT("list", STR, all_list, "", 0, 0, NULL,
         "print the measures --expect takes (measures) or the checks (checks), run nothing",
         NULL, OPT_F_NODEF),
+    OPT("server-ram", SIZE, all_server_ram, "0", 0, 1ull << 50, NULL,
+        "the database host's RAM, when the server runs elsewhere (0: its settings left out)",
+        NULL, 0),
+    OPT("server-cpus", INT, all_server_cpus, "0", 0, 65536, NULL,
+        "the database host's CPUs, when the server runs elsewhere (0: its settings left out)",
+        NULL, 0),
 };
 
 /*== 22 mrg_ : bench merge: one result from many clients' results ============*/
@@ -23518,11 +24020,13 @@ static void rep_all(const struct res *res)
             rep_all_line("         -> %s", all_str(s, "remedy"));
     }
     rep_all_line("%s", "");
-    rep_all_line("SETTINGS  %-26s %-14s %s", "setting", "value", "rule");
+    rep_all_line("SETTINGS  %-18s %-10s %-10s rule; for %s", "setting", "value", "current",
+                 all_str(res, "rec.sized_for"));
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *s = &res->steps[i];
         if (!strcmp(s->command, "setting"))
-            rep_all_line("  %-34s %-14s %s", all_str(s, "name"), all_str(s, "value"),
+            rep_all_line("  %-26s %-10s %-10s %s", all_str(s, "name"), all_str(s, "value"),
+                         *all_str(s, "current") ? all_str(s, "current") : "-",
                          all_str(s, "rule"));
     }
     int shown = 0;
@@ -23920,8 +24424,9 @@ static void rep_html_verdicts(FILE *f, const struct res *res)
 
 static void rep_html_settings(FILE *f, const struct res *res)
 {
-    fputs("<section id=\"settings\"><h2>Settings</h2><table><tr><th>setting</th>"
-          "<th>value</th><th>rule</th></tr>\n",
+    fputs("<section id=\"settings\"><h2>Settings</h2><p>for ", f);
+    rep_html_esc(f, all_str(res, "rec.sized_for"));
+    fputs("</p><table><tr><th>setting</th><th>value</th><th>current</th><th>rule</th></tr>\n",
           f);
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *s = &res->steps[i];
@@ -23931,6 +24436,8 @@ static void rep_html_settings(FILE *f, const struct res *res)
         rep_html_esc(f, all_str(s, "name"));
         fputs("</td><td class=\"n\">", f);
         rep_html_esc(f, all_str(s, "value"));
+        fputs("</td><td>", f);
+        rep_html_esc(f, *all_str(s, "current") ? all_str(s, "current") : "-");
         fputs("</td><td>", f);
         rep_html_esc(f, all_str(s, "rule"));
         fputs("</td></tr>\n", f);
@@ -24144,6 +24651,40 @@ static rep_render_fn rep_command_renderer(const struct res *res)
     return NULL;
 }
 
+/* A ladder that ended still rising: no knee, said with what stopped it (rep_sizing). */
+static void rep_sizing_rising(const struct res *res, const char *wl)
+{
+    char key[64];
+    snprintf(key, sizeof(key), "%s_still_rising", wl);
+    const struct res_fact *r = res_fact(res, key);
+    if (!r || !r->i)
+        return;
+    snprintf(key, sizeof(key), "%s_top_threads", wl);
+    const struct res_fact *top = res_fact(res, key);
+    snprintf(key, sizeof(key), "%s_last_gain_pct", wl);
+    const struct res_fact *g = res_fact(res, key);
+    snprintf(key, sizeof(key), "%s_ladder_end", wl);
+    const char *end = rep_fact_str(res, key);
+    long long t = top ? (long long)top->i : 0;
+    char gain[32] = "";
+    if (t <= 1) { /* one rung: nothing to compare it with */
+        printf("no knee: %s measured at 1 thread only (stopped by %s)\n", wl,
+               !strcmp(end, "max-threads") ? "--max-threads" : end);
+        return;
+    }
+    if (g)
+        snprintf(gain, sizeof(gain), ", +%.0f%% on the last doubling", g->num);
+    printf("no knee: %s still rising at %lld threads%s (stopped by %s): use at least %lld "
+           "threads; %s\n",
+           wl, t, gain,
+           !strcmp(end, "max-threads") ? "--max-threads"
+           : !strcmp(end, "budget")    ? "the time budget"
+                                       : end,
+           t,
+           !strcmp(end, "budget") ? "a shorter --step-time reaches further"
+                                  : "a higher --max-threads finds the knee");
+}
+
 /* The one-liner's table (sizing_main's result): its heading, one row per step of the ladder
  * with each workload's knee marked, then one line per knee. */
 static void rep_sizing(const struct res *res)
@@ -24176,9 +24717,18 @@ static void rep_sizing(const struct res *res)
     for (int i = 0; i < res->nsteps && i < (int)countof(knee); i++)
         if (knee[i]) {
             sizing_row_of(&res->steps[i], &row);
-            printf("knee: %s peaks at %lld threads (%.0f tps, p99 %.2f ms)\n", row.wl,
-                   (long long)row.threads, row.tps, row.p99);
+            snprintf(key, sizeof(key), "%s_knee_confirmed", row.wl);
+            const struct res_fact *cf = res_fact(res, key);
+            snprintf(key, sizeof(key), "%s_peak_threads", row.wl);
+            const struct res_fact *pt = res_fact(res, key);
+            printf("knee: %s at %lld threads (%.0f tps, p99 %.2f ms): 95%% of the peak (%lld "
+                   "threads)%s\n",
+                   row.wl, (long long)row.threads, row.tps, row.p99,
+                   (long long)(pt ? pt->i : row.threads),
+                   cf && !cf->i ? ", one doubling past where it flattens: not confirmed" : "");
         }
+    rep_sizing_rising(res, "oltp_point_select");
+    rep_sizing_rising(res, "oltp_read_write");
 }
 
 /* ---- JSON: one document per command, lines while it runs (docs/json.md) ---- */

@@ -347,6 +347,8 @@ struct bench_opts {
     char *oltp_test_mode, *oltp_nontrx_mode;  /* sysbench 0.4's --test=oltp */
     bool oltp_read_only;
     bool sizing_tables_set, sizing_rows_set;   /* --tables / --table-size were given */
+    double sizing_budget_s; /* not an option: the one-liner's time budget (0: 85 s; bench all
+                             * sets its own) */
     bool sb_behaviour; /* set by cli_ from the persona's row: behave as sysbench 1.0.20 where
                           bench deliberately differs (docs/cli.md): fileio's zero fill and
                           lenient file checks, TLS off unless asked. Lower sections read this,
@@ -356,6 +358,8 @@ struct bench_opts {
     char *all_expect, *all_expect_file;       /* --expect, --expect-file */
     char *all_html;                           /* --html=FILE */
     char *all_list;                           /* --list=measures|checks */
+    u64 all_server_ram;                       /* --server-ram: the DB host's RAM (0: unknown) */
+    i64 all_server_cpus;                      /* --server-cpus: the DB host's CPUs (0: unknown) */
     i64 all_step_ms;     /* not an option: bench all's length of a timed step in ms (> 0:
                           * instead of time_s; time_s stays its ceiling in whole seconds) */
     double mem_lat_min_s; /* not an option: latency mode's seconds of loads per size (0: 0.02) */

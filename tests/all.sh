@@ -19,7 +19,8 @@ B=${BENCH:-$top/bench}
 w=$(mktemp -d)
 ro=""
 cg=""
-trap '[ -n "$ro" ] && umount "$ro" 2>/dev/null; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$w"' EXIT
+ns="" spid=""
+trap '[ -n "$ro" ] && umount "$ro" 2>/dev/null; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; [ -n "$spid" ] && kill "$spid" 2>/dev/null; [ -n "$ns" ] && { ip netns del "$ns"; ip link del "bcav$$"; } 2>/dev/null; rm -rf "$w"' EXIT
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "all: FAIL: $*"; }
@@ -424,9 +425,48 @@ fi
 # 6. the database section with the suite's MariaDB
 if [ -n "${BENCH_MY_PORT:-}" ]; then
     DB="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret"
+    M="mariadb --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret -N -B"
+    # sysbench 1.0.20's own ladder on the same server and the same tables as bench all
+    # --quick's (2 x 2,000 rows), its rungs as long (1 s), 1..64 threads: the first thread
+    # count that reaches 90% of its peak. Run before and after bench all: a burst of other
+    # load moves one ladder, so bench's recommendation must reach the lower of the two.
+    SB="sysbench oltp_read_write --mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=bench_all_sb --tables=2 --table-size=2000"
+    sb90() {
+        for t in 1 2 4 8 16 32 64; do
+            printf '%s ' $t
+            $SB --threads=$t --time=1 run 2>&1 | sed -n 's/.*transactions: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p'
+        done | tee -a "$w/sb" | awk 'NF == 2 { t[++n] = $1; v[n] = $2; if ($2 > m) m = $2 }
+            END { for (i = 1; i <= n; i++) if (v[i] >= 0.9 * m) { print t[i]; exit } }'
+    }
+    $M -e "DROP DATABASE IF EXISTS bench_all_sb; CREATE DATABASE bench_all_sb"
+    $SB --threads=2 prepare >/dev/null 2>&1
+    sba=$(sb90)
+    # a dangerous max_connections: 5000 connections whose in-memory temporary tables may
+    # grow to 1 GiB each are more than any test host's RAM (restored right after the run)
+    old=$($M -e "SELECT @@max_connections, @@tmp_table_size, @@max_heap_table_size")
+    $M -e "SET GLOBAL max_connections = 5000, GLOBAL tmp_table_size = 1073741824, GLOBAL max_heap_table_size = 1073741824"
     "$B" all --quick --dir="$w/d" $DB --format=json >"$w/db" 2>"$w/db.err"
+    # shellcheck disable=SC2086 # the three values of the row
+    set -- $old
+    $M -e "SET GLOBAL max_connections = $1, GLOBAL tmp_table_size = $2, GLOBAL max_heap_table_size = $3"
+    sbb=$(sb90)
+    # the knee (a ladder still rising at its top recommends at least its top)
+    kt_of() { k=$(fact "$1" db.oltp_knee_threads); [ -n "$k" ] || k=$(fact "$1" db.oltp_top_threads); echo "${k:-0}"; }
+    kt=$(kt_of "$w/db") lo=$sba
+    [ "${sbb:-0}" -lt "${lo:-0}" ] && lo=$sbb
+    if [ "$kt" -lt "${lo:-0}" ]; then
+        # a burst of other load in one ladder moves it: one more alternating pair, bench's
+        # best and sysbench's least of the pairs compared
+        "$B" all --quick --dir="$w/d" $DB --format=json >"$w/db2" 2>/dev/null
+        sbc=$(sb90)
+        k2=$(kt_of "$w/db2")
+        echo "all: database: a second pair: client threads $k2; sysbench's 90% of peak at $sbc threads"
+        [ "$k2" -gt "$kt" ] && kt=$k2
+        [ "${sbc:-0}" -lt "$lo" ] && lo=$sbc
+    fi
+    $SB cleanup >/dev/null 2>&1
+    $M -e "DROP DATABASE bench_all_sb"
     check "database: server version" '[ -n "$(fact "$w/db" db.server_version)" ]'
-    check "database: OLTP knee" '[ -n "$(fact "$w/db" db.oltp_knee_tps)" ]'
     check "database: innodb_flush_log_at_trx_commit" '[ -n "$(fact "$w/db" db.innodb_flush_log_at_trx_commit)" ]'
     # ping: 1000 round trips (p99's samples) within the step's bound, or p99 n/a with the count
     pn=$(fact "$w/db" db.ping_samples)
@@ -435,12 +475,66 @@ if [ -n "${BENCH_MY_PORT:-}" ]; then
     else
         check "database: ping p99 n/a with its $pn samples" '[ -z "$(fact "$w/db" db.ping_p99_ms)" ] && [ "$(fact "$w/db" db.ping_p99_ms_why)" = "n/a: $pn samples, p99 needs 1000" ]'
     fi
+    # the knee: at or above where sysbench's ladder first reaches 90% of its peak
+    holds "database: client threads ($kt) >= sysbench's 90%-of-peak threads ($lo; $(tr '\n' ' ' <"$w/sb"))" \
+        "k >= lo && lo > 0" -v k="$kt" -v lo="$lo"
+    echo "all: database: client threads $kt ($(fact "$w/db" db.oltp_ladder_end)); sysbench's 90% of peak at $sba and $sbb threads"
+    check "database: a knee is never the ladder's top" '[ -z "$(fact "$w/db" db.oltp_knee_threads)" ] || [ "$(fact "$w/db" db.oltp_knee_threads)" -lt "$(fact "$w/db" db.oltp_top_threads)" ]'
+    # the settings: each a variable the server knows (SELECT @@name), with its current value
+    python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1]))
+for s in d['steps']:
+    if s['action']=='setting' and s['facts']['name']!='client threads':
+        print(s['facts']['name'], s['facts'].get('current', '-'))" "$w/db" >"$w/sets"
+    check "database: settings recommended" '[ "$(wc -l <"$w/sets")" -ge 4 ]'
+    while read -r name cur; do
+        check "database: SELECT @@$name accepted, current $cur" '$M -e "SELECT @@$name" >/dev/null 2>&1 && [ "$cur" != - ]'
+    done <"$w/sets"
+    check "database: a MariaDB gets no innodb_redo_log_capacity" '! grep -q "^innodb_redo_log_capacity " "$w/sets" && grep -q "^innodb_log_file_size " "$w/sets"'
+    check "database: max_connections=5000 over RAM: max_connections_memory WARN" \
+        'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not [s for s in d[\"steps\"] if s[\"action\"]==\"check\" and s[\"facts\"][\"id\"]==\"max_connections_memory\" and s[\"facts\"][\"verdict\"]==\"WARN\"])" "$w/db"'
+    check "database: nofile = the server's @@open_files_limit" '[ "$(fact "$w/db" db.nofile_limit)" = "$($M -e "SELECT @@open_files_limit")" ]'
+    check "database: the server found on this host" '[ "$(fact "$w/db" db.server_local)" = True ] && [ -n "$(fact "$w/db" db.local_how)" ]'
     [ -s "$w/dbt" ] || "$B" all --quick --dir="$w/d" $DB >"$w/dbt" 2>&1
     check "database: the section on the page" 'grep -q "^DATABASE" "$w/dbt"'
+    check "database: the settings for this host, a current column" 'grep -q "^SETTINGS .* current .*for .* (this host)" "$w/dbt"'
     check "database: its schema dropped" '! "$B" ping $DB -D bench_all --count=1 >/dev/null 2>&1'
     # an existing schema is never touched: -D names one that exists, the ladder refuses
     "$B" all --quick --dir="$w/d" $DB -D benchtest >"$w/dbx" 2>&1
     check "database: an existing schema refused, left alone" 'grep -q "creating schema" "$w/dbx" && "$B" ping $DB -D benchtest --count=1 >/dev/null 2>&1'
+    # the server on another host: bench in a network namespace of its own with a host name of
+    # its own (unshare --uts), the server reached through a forwarder on the namespace's link:
+    # no setting from this host's RAM or disk, the redo from --server-cpus, both hosts named
+    n=$(($$ % 250)) ns=bca$$
+    if [ "$(id -u)" = 0 ] && command -v socat >/dev/null 2>&1 && ip netns add $ns 2>/dev/null; then
+        a=10.214.$n.1
+        spid=""
+        ip link add bcav$$ type veth peer name bcap$$ && ip link set bcap$$ netns $ns &&
+            ip addr add $a/30 dev bcav$$ && ip link set bcav$$ up &&
+            ip netns exec $ns ip addr add 10.214.$n.2/30 dev bcap$$ &&
+            ip netns exec $ns ip link set bcap$$ up && ip netns exec $ns ip link set lo up &&
+            { socat TCP-LISTEN:$BENCH_MY_PORT,bind=$a,reuseaddr,fork TCP:127.0.0.1:$BENCH_MY_PORT 2>/dev/null & spid=$!; }
+        i=0
+        until ip netns exec $ns mariadb --no-defaults -h $a -P $BENCH_MY_PORT -u nat -psecret -e "SELECT 1" >/dev/null 2>&1 || [ $i -ge 100 ]; do
+            sleep 0.1; i=$((i + 1))
+        done
+        ip netns exec $ns unshare --uts sh -c 'hostname bench-client && exec "$@"' sh "$B" all --quick --dir="$w/d" \
+            --no-defaults -h $a -P $BENCH_MY_PORT -u nat -psecret --server-cpus=4 --expect='db.server_local==0' >"$w/rm" 2>&1
+        [ -n "$spid" ] && kill $spid
+        ip netns del $ns
+        ip link del bcav$$ 2>/dev/null
+        spid="" ns=""
+        me=$(hostname)
+        check "remote server: found elsewhere" 'grep -q "PASS expect .*db.server_local" "$w/rm"'
+        check "remote server: both hosts named" 'grep -q "^NOTES .*the server runs on .$me., not here (.bench-client.): run bench all on the DB host" "$w/rm"'
+        check "remote server: sized for its host from --server-cpus" 'grep -q "^SETTINGS .*for $me (--server-cpus)" "$w/rm" && grep -Eq "^  innodb_log_file_size +2048M " "$w/rm"'
+        check "remote server: nothing from this host's RAM or disk" '! grep -Eq "^  (innodb_buffer_pool_size|max_connections|innodb_io_capacity|innodb_flush_method) " "$w/rm"'
+        check "remote server: max_connections_memory not measured" 'grep -q "INFO max_connections_memory .*not measured" "$w/rm"'
+    else
+        ns=""
+        echo "all: SKIP: a server on another host (needs root, socat and network namespaces)"
+    fi
 else
     echo "all: SKIP: database section (BENCH_MY_PORT unset)"
 fi

@@ -18,6 +18,7 @@ python3 -c 'import cryptography' 2>/dev/null || need="$need python3-cryptography
 python3 -c 'import jsonschema' 2>/dev/null || need="$need python3-jsonschema"    # tests/json.sh validates against docs/bench-result.schema.json
 command -v chromium >/dev/null 2>&1 || need="$need chromium"  # tests/all.sh renders the --html page headless
 command -v setpriv >/dev/null 2>&1 || need="$need util-linux" # tests/all.sh runs bench all as nobody
+command -v socat >/dev/null 2>&1 || need="$need socat"          # tests/all.sh: a server on another host, by a forwarder
 command -v clang >/dev/null 2>&1 || need="$need clang"
 [ -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || need="$need libclang-rt-14-dev"
 # tests/multihost.sh: client hosts as network namespaces with sshd, the doc's recipes

@@ -132,6 +132,111 @@ static int t_all_settings(void)
     return 0;
 }
 
+/* The step "setting" named name in r: its value ("" when there is none) and current value. */
+static const char *t_all_setting(const struct res *r, const char *name, const char **cur)
+{
+    for (int i = 0; i < r->nsteps; i++)
+        if (!strcmp(r->steps[i].command, "setting") &&
+            !strcmp(all_str(&r->steps[i], "name"), name)) {
+            if (cur)
+                *cur = all_str(&r->steps[i], "current");
+            return all_str(&r->steps[i], "value");
+        }
+    return "";
+}
+
+/* The settings for the server that is there: a MariaDB (no innodb_redo_log_capacity) gets
+ * innodb_log_file_size, each with its current value; a server elsewhere gets no setting
+ * from this host's RAM, CPUs or disk (all_db_where says so in a note); --server-ram and
+ * --server-cpus size it; the worst case of max_connections against the server host's RAM;
+ * nofile from mysqld's limit. */
+static int t_all_server_settings(void)
+{
+    struct bench_opts o;
+    struct res r;
+    struct all_ctx x;
+    const char *cur = NULL;
+    memset(&o, 0, sizeof(o));
+    memset(&x, 0, sizeof(x));
+    res_init(&r, NULL, "all", &o, NULL);
+    x.res = &r, x.o = &o, x.ncpu = 8, x.direct = true, x.db_vars = true, x.db_local = true;
+    res_fact_int(&r, "mem_total_bytes", 16ll << 30);
+    res_fact_num(&r, "disk.randwrite_qd32_iops", 23792);
+    res_fact_bool(&r, "disk.not_a_disk", false);
+    res_fact_num(&r, "db.innodb_buffer_pool_size", 128ll << 20);
+    res_fact_num(&r, "db.innodb_log_file_size", 96ll << 20);
+    res_fact_num(&r, "db.max_connections", 5000);
+    res_fact_num(&r, "db.innodb_io_capacity", 200);
+    res_fact_num(&r, "db.open_files_limit", 20000);
+    res_fact_str(&r, "db.server_hostname", "vm");
+    all_derive_db(&x);
+    all_settings(&x);
+    T_CHECK(!strcmp(t_all_setting(&r, "innodb_log_file_size", &cur), "4096M") &&
+            !strcmp(cur, "96M"));
+    T_CHECK(!*t_all_setting(&r, "innodb_redo_log_capacity", NULL));
+    T_CHECK(!*t_all_setting(&r, "innodb_flush_method", NULL)); /* not a variable it has */
+    T_CHECK(!strcmp(t_all_setting(&r, "innodb_buffer_pool_size", &cur), "12288M") &&
+            !strcmp(cur, "128M"));
+    T_CHECK(!strcmp(t_all_setting(&r, "max_connections", &cur), "170") && !strcmp(cur, "5000"));
+    T_CHECK(!strcmp(t_all_setting(&r, "innodb_io_capacity", &cur), "11900") && !strcmp(cur, "200"));
+    T_CHECK(all_num(&r, "db.nofile_limit", NULL) == 20000);
+    /* 128M + 24M + 5000 x 18792448 (8.4's defaults) over 16G */
+    T_CHECK(fabs(all_num(&r, "db.max_conn_memory_pct", NULL) -
+                 (134217728.0 + 25165824 + 5000 * 18792448.0) / 17179869184.0 * 100) < 1e-9);
+    T_CHECK(!strcmp(all_str(&r, "rec.sized_for"), "vm (this host)"));
+    T_CHECK(r.nwarns == 0);
+    res_free(&r);
+    /* the same server on another host: nothing from this host's RAM, CPUs, disk */
+    res_init(&r, NULL, "all", &o, NULL);
+    x.res = &r, x.db_local = false;
+    res_fact_int(&r, "mem_total_bytes", 16ll << 30);
+    res_fact_num(&r, "disk.randwrite_qd32_iops", 23792);
+    res_fact_num(&r, "db.innodb_buffer_pool_size", 128ll << 20);
+    res_fact_num(&r, "db.innodb_redo_log_capacity", 100ll << 20);
+    res_fact_num(&r, "db.max_connections", 5000);
+    res_fact_str(&r, "db.server_hostname", "db1");
+    res_fact_str(&r, "db.this_hostname", "vm");
+    all_derive_db(&x);
+    all_settings(&x);
+    T_CHECK(!*t_all_setting(&r, "innodb_buffer_pool_size", NULL));
+    T_CHECK(!*t_all_setting(&r, "max_connections", NULL));
+    T_CHECK(!*t_all_setting(&r, "innodb_io_capacity", NULL));
+    T_CHECK(!*t_all_setting(&r, "innodb_redo_log_capacity", NULL));
+    T_CHECK(!res_fact(&r, "db.max_conn_memory_pct"));
+    T_CHECK(!strcmp(all_str(&r, "rec.sized_for"), "db1 (another host: see NOTES)"));
+    res_free(&r);
+    /* ... with --server-ram=8G --server-cpus=4: sized from them */
+    o.all_server_ram = 8ull << 30, o.all_server_cpus = 4;
+    res_init(&r, NULL, "all", &o, NULL);
+    x.res = &r;
+    res_fact_num(&r, "db.innodb_redo_log_capacity", 100ll << 20);
+    res_fact_num(&r, "db.innodb_buffer_pool_size", 128ll << 20);
+    res_fact_num(&r, "db.max_connections", 5000);
+    res_fact_str(&r, "db.server_hostname", "db1");
+    all_derive_db(&x);
+    all_settings(&x);
+    T_CHECK(!strcmp(t_all_setting(&r, "innodb_buffer_pool_size", NULL), "6144M"));
+    T_CHECK(!strcmp(t_all_setting(&r, "innodb_redo_log_capacity", &cur), "2G") &&
+            !strcmp(cur, "100M"));
+    T_CHECK(!*t_all_setting(&r, "innodb_io_capacity", NULL));
+    T_CHECK(all_num(&r, "db.max_conn_memory_pct", NULL) > 100);
+    T_CHECK(!strcmp(all_str(&r, "rec.sized_for"), "db1 (--server-ram, --server-cpus)"));
+    res_free(&r);
+    /* no server: both redo variables, each naming its flavour */
+    memset(&o, 0, sizeof(o));
+    memset(&x, 0, sizeof(x));
+    res_init(&r, NULL, "all", &o, NULL);
+    x.res = &r, x.o = &o, x.ncpu = 2;
+    res_fact_int(&r, "mem_total_bytes", 16ll << 30);
+    all_derive_db(&x);
+    all_settings(&x);
+    T_CHECK(!strcmp(t_all_setting(&r, "innodb_redo_log_capacity", &cur), "1G") && !*cur);
+    T_CHECK(!strcmp(t_all_setting(&r, "innodb_log_file_size", NULL), "1024M"));
+    T_CHECK(!res_fact(&r, "db.nofile_limit"));
+    res_free(&r);
+    return 0;
+}
+
 /* The latency curve's plateaus from the curve: knees where it climbs, noise (which only adds
  * time) lowered away, levels named from the smallest; DRAM after the last knee by the LLC. */
 static int t_all_lat_knees(void)

@@ -223,6 +223,33 @@ static int t_oltp_check_err(void)
     return 0;
 }
 
+/* The knee of a ladder: once a rung is found that no later doubling beats by 10%, the fewest
+ * threads at 95% of the peak; confirmed by two doublings past that rung; a flat step that a
+ * later rung beats is noise, not where it flattens; a ladder still rising at its top, or
+ * whose 95% point is its top, has none. */
+static int t_oltp_sizing_knee(void)
+{
+    bool c;
+    const double sb[] = {386, 651, 758, 798, 787, 684, 444}; /* sysbench 1.0.20, 2 CPUs */
+    T_CHECK(sizing_knee(sb, 7, &c) == 3 && c);  /* 758 < 95% of 798 */
+    T_CHECK(sizing_knee(sb, 5, &c) == 3 && c);  /* two doublings past where it flattens */
+    T_CHECK(sizing_knee(sb, 4, &c) == -1);      /* flat from 4, but the best is the top */
+    T_CHECK(sizing_knee(sb, 3, &c) == -1);      /* +16% on the last doubling: still rising */
+    const double noisy[] = {600, 606, 760, 800, 810}; /* +1% then +25%: 2 is no knee */
+    T_CHECK(sizing_knee(noisy, 5, &c) == 3 && c);
+    T_CHECK(sizing_knee(noisy, 2, &c) == 0 && !c);
+    const double dip[] = {600, 400, 700, 720, 730}; /* a burst of load at 2 threads */
+    T_CHECK(sizing_knee(dip, 5, &c) == 2 && c);
+    T_CHECK(sizing_knee(dip, 4, &c) == 2 && !c); /* one doubling past where it flattens */
+    const double rising[] = {100, 150, 200, 260, 330};
+    T_CHECK(sizing_knee(rising, 5, &c) == -1 && !c);
+    T_CHECK(sizing_knee(rising, 1, &c) == -1);
+    T_CHECK(sizing_knee(rising, 0, &c) == -1);
+    const double exact[] = {100, 110, 120}; /* +10% is a gain: the knee is where it stops */
+    T_CHECK(sizing_knee(exact, 3, &c) == -1); /* 110 < 95% of 120: the best is the top */
+    return 0;
+}
+
 /* The one-liner's table from a result: steps (runs of the ladder) and the knee facts, as
  * sizing_main fills them; rep_sizing prints today's layout. */
 static int t_oltp_rep_sizing(void)
@@ -254,7 +281,10 @@ static int t_oltp_rep_sizing(void)
     res_fact_int(&res, "table_size", 25000);
     res_fact_int(&res, "step_time_s", 2);
     res_fact_int(&res, "oltp_point_select_knee_step", 1);
-    res_fact_int(&res, "oltp_read_write_knee_step", 2);
+    res_fact_bool(&res, "oltp_point_select_knee_confirmed", false);
+    res_fact_bool(&res, "oltp_read_write_still_rising", true);
+    res_fact_int(&res, "oltp_read_write_top_threads", 1);
+    res_fact_str(&res, "oltp_read_write_ladder_end", "budget");
     res.elapsed_s = 7.4;
     char path[] = "/tmp/bench-t-sizing-XXXXXX", got[2048];
     int fd = mkstemp(path);
@@ -278,10 +308,11 @@ static int t_oltp_rep_sizing(void)
         "workload           threads          tps          qps    p95 ms    p99 ms   errors\n"
         "oltp_point_select        1       500.00       500.00      1.00      1.00        0\n"
         "oltp_point_select        2       750.00       750.00      1.00      1.00        0  <- knee\n"
-        "oltp_read_write          1        50.00      1000.00     10.00     10.00        0  <- knee\n"
+        "oltp_read_write          1        50.00      1000.00     10.00     10.00        0\n"
         "\n"
-        "knee: oltp_point_select peaks at 2 threads (750 tps, p99 1.00 ms)\n"
-        "knee: oltp_read_write peaks at 1 threads (50 tps, p99 10.00 ms)\n";
+        "knee: oltp_point_select at 2 threads (750 tps, p99 1.00 ms): 95% of the peak (2 "
+        "threads), one doubling past where it flattens: not confirmed\n"
+        "no knee: oltp_read_write measured at 1 thread only (stopped by budget)\n";
     if (strcmp(got, want)) {
         fprintf(stderr, "  got:\n%s", got);
         return 1;
