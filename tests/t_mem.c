@@ -83,10 +83,13 @@ static int t_mem_latency_monotone(void)
     char *buf = mem_map(big, -1, &maplen);
     u32 *perm = malloc(big / MEM_LINE * sizeof(u32));
     T_CHECK(buf && perm);
+    double small, large, worst;
+    u64 loads;
     mem_chase_link(buf, 4096, perm, &rng);
-    double small = mem_chase_ns(buf, 4096 / MEM_LINE, 0.005);
+    T_CHECK(mem_chase_windows(buf, 0.005, 3, NULL, &small, &worst, &loads) == 3);
+    T_CHECK(worst >= small && loads >= 16 && loads % 16 == 0);
     mem_chase_link(buf, big, perm, &rng);
-    double large = mem_chase_ns(buf, big / MEM_LINE, 0.005);
+    T_CHECK(mem_chase_windows(buf, 0.005, 3, NULL, &large, &worst, &loads) == 3);
     munmap(buf, maplen);
     free(perm);
     T_CHECK(small > 0 && large > 2 * small);
@@ -99,13 +102,44 @@ static int t_mem_plateaus(void)
     struct mem_lat m;
     memset(&m, 0, sizeof(m));
     m.caches.l1d = 32 << 10, m.caches.l2 = 256 << 10, m.caches.l3 = 1 << 20;
-    m.nsizes = 12; /* 4 KiB .. 8 MiB */
-    /* 4K..32K: L1; 64K..256K: L2; 512K..1M: L3; 2M..8M (>= 2x LLC): DRAM */
+    m.llc = 1 << 20;
+    m.nsizes = m.done[0] = 12; /* 4 KiB .. 8 MiB */
+    /* 4K..32K: L1; 64K..256K: L2; 512K..1M: L3; DRAM: 8M, the largest (>= 4x LLC) */
     static const double v[12] = {1, 1, 2, 1, 4, 5, 6, 20, 22, 50, 90, 100};
     memcpy(m.ns[0], v, sizeof(v));
     double pl[4];
     mem_lat_plateaus(&m, 0, pl);
-    T_CHECK(pl[0] == 1.0 && pl[1] == 5.0 && pl[2] == 21.0 && pl[3] == 90.0);
+    T_CHECK(pl[0] == 1.0 && pl[1] == 5.0 && pl[2] == 21.0 && pl[3] == 100.0);
+    m.done[0] = 10; /* stopped at 2 MiB (--time): 4x the LLC not reached, no DRAM figure */
+    mem_lat_plateaus(&m, 0, pl);
+    T_CHECK(pl[2] == 21.0 && pl[3] == 0);
+    /* a claimed L3 larger than the last level sized from: L3 ends at that level */
+    m.done[0] = 12, m.caches.l3 = 508u << 20, m.llc = 1 << 20;
+    mem_lat_plateaus(&m, 0, pl);
+    T_CHECK(pl[2] == 21.0 && pl[3] == 100.0);
+    return 0;
+}
+
+/* The last level sized from: an implausible claim is capped per CPU; sysfs and CPUID
+ * cross-checked; STREAM's arrays >= 4x it; the latency curve's sizes. */
+static int t_mem_llc_sizing(void)
+{
+    const u64 M = 1u << 20;
+    T_CHECK(mem_llc_cap(508 * M, 2) == 64 * M && mem_llc_cap(32 * M, 2) == 32 * M);
+    T_CHECK(mem_llc_cap(256 * M, 1) == 256 * M && mem_llc_cap(257 * M, 1) == 32 * M);
+    T_CHECK(mem_llc_cap(504 * M, 64) == 504 * M && mem_llc_cap(504 * M, 8) == 256 * M);
+    T_CHECK(mem_llc_pick(32 * M, 508 * M, 0, 2) == 32 * M);   /* both: the smaller */
+    T_CHECK(mem_llc_pick(0, 508 * M, 0, 2) == 64 * M);        /* CPUID alone, capped */
+    T_CHECK(mem_llc_pick(12 * M, 0, 0, 2) == 12 * M);         /* sysfs alone */
+    T_CHECK(mem_llc_pick(0, 0, 32 * M, 2) == 32 * M);         /* neither: the fallback */
+    T_CHECK(mem_stream_each(64 * M, 0, 0) == 256 * M);        /* 4x the LLC */
+    T_CHECK(mem_stream_each(4 * M, 0, 0) == 64 * M);          /* at least 64 MiB */
+    T_CHECK(mem_stream_each(64 * M, 1200 * M, 0) == 100 * M); /* a quarter of the memory */
+    T_CHECK(mem_stream_each(64 * M, 0, 3 * M) == M);          /* the user's total, for 3 */
+    T_CHECK(mem_lat_sizes(256 * M, false) == 17 && mem_lat_sizes(300 * M, false) == 18);
+    T_CHECK(mem_lat_sizes(300 * M, true) == 17 && mem_lat_sizes(4096, true) == 1);
+    T_CHECK(mem_lat_windows(128 * M, 64 * M) == MEM_LAT_WIN_DRAM &&
+            mem_lat_windows(64 * M, 64 * M) == MEM_LAT_WIN);
     return 0;
 }
 
