@@ -7843,18 +7843,24 @@ static void mem_stream_init(double *a, double *b, double *c, size_t n)
         a[j] *= 2.0;
 }
 
-/* checkSTREAMresults: the values after `passes` rounds of the four kernels, and the mean
- * absolute error of each array against them (relative to the expected value) within
- * 1e-13. B_OK, or B_ERR with e filled. */
-static int mem_stream_check(const double *a, const double *b, const double *c, size_t n,
-                            int passes, struct b_err *e)
+/* checkSTREAMresults: the values after `kernels` kernels in STREAM's order (a stop can
+ * end a pass early), and the mean absolute error of each array against them (relative to
+ * the expected value) within 1e-13. B_OK, or B_ERR with e filled. */
+static int mem_stream_check_k(const double *a, const double *b, const double *c, size_t n,
+                              int kernels, struct b_err *e)
 {
     double aj = 2.0, bj = 2.0, cj = 0.0, ea = 0, eb = 0, ec = 0;
-    for (int k = 0; k < passes; k++) {
-        cj = aj;
-        bj = MEM_Q * cj;
-        cj = aj + bj;
-        aj = bj + MEM_Q * cj;
+    int passes = kernels / MEM_NKERNELS;
+    for (int k = 0; k < kernels; k++) {
+        int kk = k % MEM_NKERNELS;
+        if (kk == MEM_COPY)
+            cj = aj;
+        else if (kk == MEM_SCALE)
+            bj = MEM_Q * cj;
+        else if (kk == MEM_ADD)
+            cj = aj + bj;
+        else
+            aj = bj + MEM_Q * cj;
     }
     for (size_t j = 0; j < n; j++) {
         ea += fabs(a[j] - aj);
@@ -7864,10 +7870,11 @@ static int mem_stream_check(const double *a, const double *b, const double *c, s
     ea /= (double)n, eb /= (double)n, ec /= (double)n;
     if (ea / aj > 1e-13 || eb / bj > 1e-13 || ec / cj > 1e-13)
         return b_seterr(e, B_INVALID, 0,
-                        "memory stream: the arrays are wrong after %d passes (mean relative "
+                        "memory stream: the arrays are wrong after %d passes%s (mean relative "
                         "errors a %.3g, b %.3g, c %.3g; expected a %g, b %g, c %g): the "
                         "memory or the CPU miscomputes, nothing is reported",
-                        passes, ea / aj, eb / bj, ec / cj, aj, bj, cj);
+                        passes, kernels % MEM_NKERNELS ? " and a part" : "", ea / aj, eb / bj,
+                        ec / cj, aj, bj, cj);
     return B_OK;
 }
 
@@ -7985,7 +7992,7 @@ static void mem_stream_report(struct load_run *r, struct mem_stream *s)
     res_fact_str(res, "stream_level", "%s", dram ? "memory" : "cache");
     if (s->done < s->passes)
         res_fact_str(res, "stopped", "%s", load_stopping(r) ? "signal" : "time");
-    for (int k = 0; k < MEM_NKERNELS; k++) {
+    for (int k = 0; k < MEM_NKERNELS && s->done; k++) {
         double mn, mx, sum;
         int cnt = mem_stream_times(s, k, &mn, &mx, &sum);
         double bytes = (double)mem_stream_bytes(k, s->n);
@@ -8021,25 +8028,30 @@ static void mem_stream_said(struct load_run *r, const struct mem_stream *s, int 
 
 /* One kernel across all threads: a barrier opens it for all at once (its instant the start),
  * each thread stamps its own end, and the slowest end closes it (thread 0 records the time,
- * as STREAM's timer around an OpenMP loop: from the fork to the last thread's end). */
-static bool mem_stream_one(struct load_thread *t, struct mem_stream *s, int k, int p,
-                           double *a, double *b, double *c, size_t n)
+ * as STREAM's timer around an OpenMP loop: from the fork to the last thread's end). A stop
+ * is looked at before each kernel. 1: ran; 0: stopping, not run; -1: the run failed. */
+static int mem_stream_one(struct load_thread *t, struct mem_stream *s, int k, int p,
+                          double *a, double *b, double *c, size_t n)
 {
     struct load_run *r = t->run;
+    if (t->id == 0) /* the word is read after the barrier: all threads stop together */
+        atomic_store(&s->quit, mem_mode_over(r));
     if (!mem_barrier_wait(&s->bar, r))
-        return false;
+        return -1;
+    if (atomic_load(&s->quit))
+        return 0;
     u64 t0 = atomic_load(&s->bar.t_open);
     mem_stream_kernel(k, a, b, c, n);
     s->t_end[t->id] = clk_now_ns();
     if (!mem_barrier_wait(&s->bar, r))
-        return false;
+        return -1;
     if (t->id == 0) {
         u64 end = 0;
         for (int i = 0; i < s->nthreads; i++)
             end = B_MAX(end, s->t_end[i]);
         s->secs[k * s->passes + p] = (double)(end - t0) / 1e9;
     }
-    return true;
+    return 1;
 }
 
 /* One thread's whole STREAM run over its slice. */
@@ -8054,29 +8066,34 @@ static int mem_stream_event(struct load_thread *t)
                                                ~(size_t)7;
     size_t n = to - from;
     double *a = s->a + from, *b = s->b + from, *c = s->c + from;
-    mem_stream_init(a, b, c, n); /* first touch: the pages land on this thread's node */
+    /* first touch: the pages land on this thread's node; by 8 MiB of each array, so that a
+     * stop (a signal, --time) is seen during the faults of large arrays too */
+    for (size_t j = 0; j < n && !mem_mode_over(r); j += (size_t)1 << 20)
+        mem_stream_init(a + j, b + j, c + j, B_MIN(n - j, (size_t)1 << 20));
     if (t->id == 0)
         s->t0 = clk_now_ns();
-    int p;
+    int p, k = 0;
     for (p = 0; p < s->passes; p++) {
-        if (t->id == 0) /* the word is read after the barrier: all threads stop together */
-            atomic_store(&s->quit, p > 0 && mem_mode_over(r));
-        if (!mem_barrier_wait(&s->bar, r))
-            return B_DONE;
-        if (atomic_load(&s->quit))
-            break;
-        for (int k = 0; k < MEM_NKERNELS; k++)
-            if (!mem_stream_one(t, s, k, p, a, b, c, n))
+        for (k = 0; k < MEM_NKERNELS; k++) {
+            int ran = mem_stream_one(t, s, k, p, a, b, c, n);
+            if (ran < 0)
                 return B_DONE;
+            if (!ran) /* a stop (a signal, --time): a pass begun is not counted */
+                break;
+        }
+        if (k < MEM_NKERNELS)
+            break;
         if (t->id == 0)
             mem_stream_said(r, s, p);
     }
+    k = k < MEM_NKERNELS ? k : 0; /* the kernels of the pass begun */
     if (!mem_barrier_wait(&s->bar, r))
         return B_DONE;
     if (t->id)
         return B_OK;
-    s->done = p;
-    int rc = mem_stream_check(s->a, s->b, s->c, s->n, s->done, &t->err);
+    s->done = p; /* 0: stopped before a pass, perhaps during the first touch: no check */
+    int rc = p || k ? mem_stream_check_k(s->a, s->b, s->c, s->n, p * MEM_NKERNELS + k, &t->err)
+                    : B_OK;
     if (rc == B_OK)
         mem_stream_report(r, s);
     return rc;
@@ -8287,7 +8304,9 @@ static int mem_lat_pass(struct load_thread *t, struct mem_lat *m, int v, u32 *pe
     if (!buf)
         return b_seterr(&t->err, B_NOMEM, errno, "memory latency: mapping %zu bytes failed: %s",
                         m->max, strerror(errno));
-    memset(buf, 0, m->max); /* fault the pages in (huge ones where THP grants them) */
+    /* fault the pages in (huge ones where THP grants them), by 64 MiB: a stop is seen */
+    for (size_t j = 0; j < m->max && !mem_mode_over(r); j += (size_t)64 << 20)
+        memset(buf + j, 0, B_MIN(m->max - j, (size_t)64 << 20));
     m->thp_bytes[v] = mem_thp_bytes(buf);
     for (int i = 0; i < m->nsizes && !mem_mode_over(r); i++) {
         u64 size = (u64)4096 << i;
@@ -8324,9 +8343,7 @@ static int mem_lat_event(struct load_thread *t)
     free(perm);
     if (rc != B_OK)
         return rc;
-    if (!m->done[0])
-        return B_DONE;
-    mem_lat_report(r, m);
+    mem_lat_report(r, m); /* also when stopped before a size: it says so */
     return B_OK;
 }
 
@@ -24209,6 +24226,10 @@ static void rep_stream_final(const struct res *res)
            rep_fact_num(res, "stream_reaches_dram") > 0 ? "memory" : "cache",
            unit_fmt_size((u64)rep_fact_num(res, "llc_used_bytes"), l, sizeof(l)),
            rep_fact_str(res, "cache_sizes_from"));
+    if (!res->nsteps) { /* stopped before a pass */
+        printf("\n");
+        return;
+    }
     printf("Function    Best MB/s   Best MiB/s     Avg time     Min time     Max time\n");
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *st = &res->steps[i];
@@ -24245,6 +24266,10 @@ static void rep_memlat_final(const struct res *res)
     if (stop)
         printf("Stopped by %s after %lld sizes\n", stop->str,
                (long long)rep_fact_num(res, "sizes_done"));
+    if (!res->nsteps) {
+        printf("\n");
+        return;
+    }
     printf("    size   ns/load   ns/load (THP)\n");
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *st = &res->steps[i];
@@ -24279,7 +24304,7 @@ static void rep_memlat_final(const struct res *res)
 
 static void rep_mem_any_final(const struct res *res)
 {
-    if (!res->nsteps) /* stopped before the end: nothing of its own */
+    if (!res_fact(res, "memory_mode")) /* stopped before a result: nothing of its own */
         return;
     if (res->o->memory_mode == MEM_MODE_STREAM)
         rep_stream_final(res);

@@ -17,15 +17,24 @@ static int t_mem_stream_kernels(void)
     T_CHECK(a[0] == 30.0 && a[N - 1] == 30.0);
     struct b_err e;
     memset(&e, 0, sizeof(e));
-    T_CHECK(mem_stream_check(a, b, c, N, 1, &e) == B_OK);
+    T_CHECK(mem_stream_check_k(a, b, c, N, 4, &e) == B_OK);
     for (int p = 1; p < 10; p++)
         for (int k = 0; k < MEM_NKERNELS; k++)
             mem_stream_kernel(k, a, b, c, N);
-    T_CHECK(mem_stream_check(a, b, c, N, 10, &e) == B_OK);
-    T_CHECK(mem_stream_check(a, b, c, N, 9, &e) != B_OK && strstr(e.msg, "wrong"));
+    T_CHECK(mem_stream_check_k(a, b, c, N, 40, &e) == B_OK);
+    T_CHECK(mem_stream_check_k(a, b, c, N, 36, &e) != B_OK && strstr(e.msg, "wrong"));
     memset(&e, 0, sizeof(e));
+    mem_stream_kernel(MEM_COPY, a, b, c, N); /* a stop after two kernels of pass 11 */
+    mem_stream_kernel(MEM_SCALE, a, b, c, N);
+    T_CHECK(mem_stream_check_k(a, b, c, N, 42, &e) == B_OK);
+    T_CHECK(mem_stream_check_k(a, b, c, N, 41, &e) != B_OK && strstr(e.msg, "and a part"));
+    memset(&e, 0, sizeof(e));
+    mem_stream_kernel(MEM_ADD, a, b, c, N);
+    mem_stream_kernel(MEM_TRIAD, a, b, c, N);
+    memset(&e, 0, sizeof(e));
+    T_CHECK(mem_stream_check_k(a, b, c, N, 44, &e) == B_OK);
     c[500] *= 1.01; /* one wrong element */
-    T_CHECK(mem_stream_check(a, b, c, N, 10, &e) != B_OK);
+    T_CHECK(mem_stream_check_k(a, b, c, N, 44, &e) != B_OK);
     T_CHECK(mem_stream_bytes(MEM_COPY, 1000) == 16000 && mem_stream_bytes(MEM_SCALE, 1) == 16);
     T_CHECK(mem_stream_bytes(MEM_ADD, 1000) == 24000 && mem_stream_bytes(MEM_TRIAD, 3) == 72);
     return 0;
