@@ -7749,29 +7749,39 @@ static i64 mem_thp_bytes(const void *p)
 
 /* ---- stream ---- */
 
-/* A spinning barrier for n threads. The last to arrive stamps t_open, the instant all may
- * go: the common start of the next kernel. False (not passed) when the run failed or was
- * forced to end (r->stop); a signal or --time is seen between passes (mem_mode_over), so
- * that the passes done are reported. */
+/* A barrier for n threads. The last to arrive stamps t_open, the instant all may go: the
+ * common start of the next kernel. A waiter spins ~50 us, then sleeps on a futex (woken by
+ * the last arrival; 50 ms at most, to look at r->stop): a waiter that yields the CPU instead
+ * loses it for a whole time slice to any other runnable process, and its slice of the next
+ * kernel starts that much late, while a futex wake-up runs at once. False (not passed) when
+ * the run failed or was forced to end (r->stop); a signal or --time is seen before each
+ * kernel (mem_mode_over), so that the passes done are reported. */
 struct mem_barrier {
-    _Atomic int count, gen;
+    _Atomic int count;
+    _Atomic u32 gen;
     _Atomic u64 t_open;
     int n;
 };
 
 static bool mem_barrier_wait(struct mem_barrier *b, const struct load_run *r)
 {
-    int g = atomic_load(&b->gen);
+    u32 g = atomic_load(&b->gen);
     if (atomic_fetch_add(&b->count, 1) == b->n - 1) {
         atomic_store(&b->count, 0);
         atomic_store(&b->t_open, clk_now_ns());
         atomic_fetch_add(&b->gen, 1);
+        syscall(SYS_futex, (u32 *)&b->gen, 129 /* FUTEX_WAKE_PRIVATE */, INT_MAX, NULL, NULL,
+                0);
         return true;
     }
+    u64 spin_end = clk_now_ns() + 50000;
     while (atomic_load(&b->gen) == g) {
         if (r && atomic_load_explicit(&((struct load_run *)r)->stop, memory_order_relaxed))
             return false;
-        sched_yield();
+        if (clk_now_ns() < spin_end)
+            continue;
+        struct timespec ts = {0, 50000000};
+        syscall(SYS_futex, (u32 *)&b->gen, 128 /* FUTEX_WAIT_PRIVATE */, g, &ts, NULL, 0);
     }
     return true;
 }
