@@ -44,10 +44,10 @@ field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) 
 T=$(env -u OMP_NUM_THREADS nproc)
 MiB=1048576
 
-# 1. STREAM at the same arrays (256 MiB each), threads and passes; 5 pairs, ABBA
+# 1. STREAM at the same arrays (256 MiB each), threads and passes; 3 pairs, alternating
 A=$((256 * MiB)) P=6
 bc="" bt="" rc="" rt=""
-for i in 1 2 3 4 5; do
+for i in 1 2 3; do
     for side in b r; do
         [ $((i % 2)) = 0 ] && side=$([ $side = b ] && echo r || echo b)
         if [ $side = b ]; then
