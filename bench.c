@@ -22975,8 +22975,8 @@ static void rep_all(const struct res *res)
                  rep_all_v(res, "cpu_steal_pct", 1, e, sizeof(e)));
     bool cache = res_fact(res, "mem.stream_reaches_dram") &&
                  !(all_num(res, "mem.stream_reaches_dram", NULL) > 0);
-    rep_all_line(cache ? "MEMORY    cache bandwidth (STREAM) copy %s MB/s, triad %s MB/s (arrays of "
-                         "%s MiB fit the cache)"
+    rep_all_line(cache ? "MEMORY    cache, not memory: STREAM copy %s MB/s, triad %s MB/s (%s MiB "
+                         "arrays)"
                        : "MEMORY    STREAM copy %s MB/s, triad %s MB/s (arrays of %s MiB, all CPUs)",
                  rep_all_v(res, "mem.stream_copy_mb_per_s", 0, a, sizeof(a)),
                  rep_all_v(res, "mem.stream_triad_mb_per_s", 0, b, sizeof(b)),
