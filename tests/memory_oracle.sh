@@ -3,7 +3,8 @@
 # STREAM-style kernel and a pointer chase written apart from bench.c. Runs alternate (bench,
 # reference, reference, bench, ...) and the medians are compared, so a burst of other load
 # lands on both sides:
-#  1. STREAM copy and triad within 15% of the reference at the same arrays, threads, passes;
+#  1. STREAM copy and triad within 15% of the reference at the same arrays, threads, passes
+#     (and pages: both advise MADV_HUGEPAGE);
 #  2. bench all's STREAM (--quick: its own array size, >= 4x the plausible last level) within
 #     20% of the reference at 1 GiB arrays (the page measures memory, not a cache), and the
 #     page's DRAM latency within 25% of the chase over the same working set and page size;
@@ -55,7 +56,7 @@ for i in 1 2 3; do
                 --memory-passes=$P --format=json --output="$w/s.json" >/dev/null 2>"$w/s.err" || { bad "bench stream: $(cat "$w/s.err")"; break 2; }
             bc="$bc $(jfact "$w/s.json" stream_copy_mb_per_s)" bt="$bt $(jfact "$w/s.json" stream_triad_mb_per_s)"
         else
-            "$R" stream $A "$T" $P >"$w/r.out" || { bad "memref stream failed"; break 2; }
+            "$R" stream $A "$T" $P thp >"$w/r.out" || { bad "memref stream failed"; break 2; }
             rc="$rc $(field copy <"$w/r.out")" rt="$rt $(field triad <"$w/r.out")"
         fi
     done
@@ -67,11 +68,11 @@ done
 # 2. bench all --quick: its STREAM against the reference at 1 GiB arrays (runs before and
 #    after it), its DRAM latency against the chase over its own largest working set
 G=$((1024 * MiB))
-"$R" stream $G "$T" 3 >"$w/g1" || bad "memref stream 1 GiB failed"
+"$R" stream $G "$T" 3 thp >"$w/g1" || bad "memref stream 1 GiB failed"
 mkdir -p "$w/d"
 "$B" all --quick --dir="$w/d" --format=json >"$w/all.json" 2>"$w/all.err"
-"$R" stream $G "$T" 3 >"$w/g2" || bad "memref stream 1 GiB failed"
-"$R" stream $G "$T" 3 >"$w/g3" || bad "memref stream 1 GiB failed"
+"$R" stream $G "$T" 3 thp >"$w/g2" || bad "memref stream 1 GiB failed"
+"$R" stream $G "$T" 3 thp >"$w/g3" || bad "memref stream 1 GiB failed"
 check "bench all: mem.stream_reaches_dram" '[ "$(jfact "$w/all.json" mem.stream_reaches_dram)" = True ]'
 check "bench all: mem.stream_level memory" '[ "$(jfact "$w/all.json" mem.stream_level)" = memory ]'
 check "bench all: arrays >= 4x the last level sized from" '[ "$(jfact "$w/all.json" mem.stream_array_bytes)" -ge $((4 * $(jfact "$w/all.json" mem.stream_llc_bytes))) ]'

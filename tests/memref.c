@@ -3,12 +3,13 @@
  * Written from STREAM's description (McCalpin, stream.c 5.10) and the textbook pointer chase,
  * not from bench.c, so that a bug in one is not copied into the other.
  *
- *   memref stream ARRAY_BYTES THREADS PASSES
+ *   memref stream ARRAY_BYTES THREADS PASSES [thp|nothp]
  *       STREAM's four kernels over three arrays of ARRAY_BYTES each, split in THREADS slices
  *       (each slice first touched by its own thread). Each kernel is timed as STREAM times an
  *       OpenMP loop: the clock is read by the main thread before the workers are released
  *       and after the last of them has finished. Best of PASSES, the first pass excluded;
  *       bytes as STREAM counts them (copy, scale 16/element; add, triad 24/element).
+ *       thp: the arrays advised MADV_HUGEPAGE (bench's arrays are), else left as mapped.
  *       Prints: "copy MB/s scale MB/s add MB/s triad MB/s" (MB = 1e6 bytes).
  *   memref chase BYTES SECONDS [thp|nothp]
  *       a random cyclic permutation of the 64-byte lines of a BYTES buffer (a Fisher-Yates
@@ -105,7 +106,7 @@ static double timed(int k)
     return now_s() - t0;
 }
 
-static int stream(size_t bytes, int threads, int passes)
+static int stream(size_t bytes, int threads, int passes, int thp)
 {
     N = bytes / sizeof(double);
     T = threads;
@@ -116,6 +117,11 @@ static int stream(size_t bytes, int threads, int passes)
     C = mmap(NULL, N * 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (A == MAP_FAILED || B == MAP_FAILED || C == MAP_FAILED)
         die("stream: mmap failed");
+    if (thp) {
+        madvise(A, N * 8, MADV_HUGEPAGE);
+        madvise(B, N * 8, MADV_HUGEPAGE);
+        madvise(C, N * 8, MADV_HUGEPAGE);
+    }
     pthread_barrier_init(&go, NULL, (unsigned)T);
     pthread_barrier_init(&done, NULL, (unsigned)T);
     pthread_t *th = calloc((size_t)T, sizeof(*th));
@@ -207,11 +213,12 @@ static int chase(size_t bytes, double seconds, int thp)
 int main(int argc, char **argv)
 {
     if (argc >= 5 && !strcmp(argv[1], "stream"))
-        return stream(strtoull(argv[2], NULL, 0), atoi(argv[3]), atoi(argv[4]));
+        return stream(strtoull(argv[2], NULL, 0), atoi(argv[3]), atoi(argv[4]),
+                      argc > 5 && !strcmp(argv[5], "thp"));
     if (argc >= 4 && !strcmp(argv[1], "chase"))
         return chase(strtoull(argv[2], NULL, 0), atof(argv[3]),
                      argc > 4 && !strcmp(argv[4], "thp"));
-    fprintf(stderr, "usage: memref stream ARRAY_BYTES THREADS PASSES | "
+    fprintf(stderr, "usage: memref stream ARRAY_BYTES THREADS PASSES [thp|nothp] | "
                     "memref chase BYTES SECONDS [thp|nothp]\n");
     return 2;
 }

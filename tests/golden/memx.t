@@ -15,7 +15,7 @@ STREAM-like bandwidth: four kernels, a table row each, validated:
   pass 1 of 3: copy [0-9]+, scale [0-9]+, add [0-9]+, triad [0-9]+ MB/s; [0-9.]+ s, about [0-9.]+ s to go (re)
   pass 2 of 3: copy [0-9]+, scale [0-9]+, add [0-9]+, triad [0-9]+ MB/s; [0-9.]+ s, about [0-9.]+ s to go (re)
   pass 3 of 3: copy [0-9]+, scale [0-9]+, add [0-9]+, triad [0-9]+ MB/s; [0-9.]+ s, about 0.0 s to go (re)
-  3 arrays of 1MiB, 2 thread\(s\), best of 3 passes \(first excepted\), cache: last-level cache [0-9.]+[KMG]iB \((sysfs|cpuid|default)\) (re)
+  3 arrays of 1MiB \(([0-9.]+[KMG]?i?B|unknown) in huge pages\), 2 thread\(s\), best of 3 passes \(first excepted\), cache: last-level cache [0-9.]+[KMG]iB \((sysfs|cpuid|default)\) (re)
   Function    Best MB/s   Best MiB/s     Avg time     Min time     Max time
   Copy: +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} (re)
   Scale: +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} (re)
