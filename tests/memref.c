@@ -10,7 +10,9 @@
  *       and after the last of them has finished. Best of PASSES, the first pass excluded;
  *       bytes as STREAM counts them (copy, scale 16/element; add, triad 24/element).
  *       thp: the arrays advised MADV_HUGEPAGE (bench's arrays are), else left as mapped.
- *       Prints: "copy MB/s scale MB/s add MB/s triad MB/s" (MB = 1e6 bytes).
+ *       Prints: "copy MB/s scale MB/s add MB/s triad MB/s" (MB = 1e6 bytes). Built with -O3
+ *       (the Makefile), as STREAM is: at -O2 GCC 12 leaves these loops scalar, and a scalar
+ *       copy is bound by the core, not the memory (40 vs 60 GB/s on the issue's 2-CPU VM).
  *   memref chase BYTES SECONDS [thp|nothp]
  *       a random cyclic permutation of the 64-byte lines of a BYTES buffer (a Fisher-Yates
  *       shuffle of the line order, each line pointing at the next in that order, the last at
