@@ -7,8 +7,7 @@
  *       STREAM's four kernels over three arrays of ARRAY_BYTES each, split in THREADS slices
  *       (each slice first touched by its own thread). Each kernel is timed as STREAM times an
  *       OpenMP loop: the clock is read by the main thread before the workers are released
- *       and after the last of them has finished (the threads wait for each other spinning,
- *       as OpenMP's do). Best of PASSES, the first pass excluded;
+ *       and after the last of them has finished. Best of PASSES, the first pass excluded;
  *       bytes as STREAM counts them (copy, scale 16/element; add, triad 24/element).
  *       thp: the arrays advised MADV_HUGEPAGE (bench's arrays are), else left as mapped.
  *       Prints: "copy MB/s scale MB/s add MB/s triad MB/s" (MB = 1e6 bytes). Built with -O3
@@ -22,8 +21,6 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,28 +45,8 @@ static void die(const char *what)
 
 static double *A, *B, *C;
 static size_t N;
-static int T;
-static _Atomic int KERNEL;
-
-/* A spin barrier, as OpenMP's threads wait actively between loops (GOMP_SPINCOUNT): a
- * sleeping waiter's wake-up would be timed as part of the next kernel on a busy host. */
-struct spin {
-    _Atomic int count, gen;
-};
-static struct spin go, done;
-
-static void spin_wait(struct spin *b)
-{
-    int g = atomic_load(&b->gen);
-    if (atomic_fetch_add(&b->count, 1) == T - 1) {
-        atomic_store(&b->count, 0);
-        atomic_fetch_add(&b->gen, 1);
-        return;
-    }
-    for (long i = 0; atomic_load(&b->gen) == g; i++)
-        if (i > 1000000) /* a waiter that has spun ~ms lets another process have the CPU */
-            sched_yield();
-}
+static int T, KERNEL;
+static pthread_barrier_t go, done;
 
 static void slice(int id, size_t *lo, size_t *hi)
 {
@@ -110,12 +87,11 @@ static void *worker(void *arg)
     size_t lo, hi;
     slice(id, &lo, &hi);
     for (;;) {
-        spin_wait(&go);
-        int k = atomic_load(&KERNEL);
-        if (k < 0)
+        pthread_barrier_wait(&go);
+        if (KERNEL < 0)
             return NULL;
-        run_kernel(k, lo, hi);
-        spin_wait(&done);
+        run_kernel(KERNEL, lo, hi);
+        pthread_barrier_wait(&done);
     }
 }
 
@@ -125,10 +101,10 @@ static double timed(int k)
     size_t lo, hi;
     slice(0, &lo, &hi);
     double t0 = now_s();
-    atomic_store(&KERNEL, k);
-    spin_wait(&go);
+    KERNEL = k;
+    pthread_barrier_wait(&go);
     run_kernel(k, lo, hi);
-    spin_wait(&done);
+    pthread_barrier_wait(&done);
     return now_s() - t0;
 }
 
@@ -148,6 +124,8 @@ static int stream(size_t bytes, int threads, int passes, int thp)
         madvise(B, N * 8, MADV_HUGEPAGE);
         madvise(C, N * 8, MADV_HUGEPAGE);
     }
+    pthread_barrier_init(&go, NULL, (unsigned)T);
+    pthread_barrier_init(&done, NULL, (unsigned)T);
     pthread_t *th = calloc((size_t)T, sizeof(*th));
     for (int i = 1; i < T; i++)
         if (pthread_create(&th[i], NULL, worker, (void *)(intptr_t)i))
@@ -160,8 +138,8 @@ static int stream(size_t bytes, int threads, int passes, int thp)
             if (p > 0 && t < best[k])
                 best[k] = t;
         }
-    atomic_store(&KERNEL, -1);
-    spin_wait(&go);
+    KERNEL = -1;
+    pthread_barrier_wait(&go);
     for (int i = 1; i < T; i++)
         pthread_join(th[i], NULL);
     /* the values STREAM's check expects, so the loops cannot be skipped */
