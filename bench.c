@@ -7597,7 +7597,8 @@ static const char *const mem_kernel_names[MEM_NKERNELS] = {"copy", "scale", "add
 /* Data cache sizes of cpu0 by level (bytes; 0 = none) and where they were read. */
 struct mem_caches {
     u64 l1d, l2, l3;
-    const char *src; /* "sysfs", "cpuid" or "default" */
+    const char *src;          /* "sysfs", "cpuid" or "default" */
+    u64 llc_sysfs, llc_cpuid; /* the last level each source claims (0: it said nothing) */
 };
 
 /* "48K", "1024K", "32M" as sysfs writes cache sizes; 0 if unreadable. */
@@ -7620,9 +7621,8 @@ static void mem_cpuid(u32 leaf, u32 sub, u32 r[4])
 #endif
 }
 
-/* mem_caches - sysfs (cpu0's index*), else CPUID (deterministic cache parameters, leaf 4 or
- * AMD's 0x8000001D; else AMD's 0x80000005/6), else 32 KiB / 1 MiB / 32 MiB. */
-static void mem_caches_read(struct mem_caches *c)
+/* cpu0's data caches as sysfs lists them (index*); c->src "sysfs", or NULL when none. */
+static void mem_caches_sysfs(struct mem_caches *c)
 {
     memset(c, 0, sizeof(*c));
     for (int i = 0; i < 16; i++) {
@@ -7642,8 +7642,13 @@ static void mem_caches_read(struct mem_caches *c)
             *dst = B_MAX(*dst, size);
         c->src = "sysfs";
     }
-    if (c->src)
-        return;
+}
+
+/* The data caches CPUID describes (deterministic cache parameters, leaf 4 or AMD's
+ * 0x8000001D; else AMD's 0x80000005/6); c->src "cpuid", or NULL when it says nothing. */
+static void mem_caches_cpuid(struct mem_caches *c)
+{
+    memset(c, 0, sizeof(*c));
     u32 r[4];
     mem_cpuid(0, 0, r);
     u32 max = r[0];
@@ -7674,12 +7679,28 @@ static void mem_caches_read(struct mem_caches *c)
         if (c->l1d || c->l2 || c->l3)
             c->src = "cpuid";
     }
+}
+
+/* mem_caches - sysfs (cpu0's index*), else CPUID, else 32 KiB / 1 MiB / 32 MiB; the last
+ * level each source claims is kept apart (llc_sysfs, llc_cpuid) for mem_llc_use's
+ * cross-check. */
+static void mem_caches_read(struct mem_caches *c)
+{
+    struct mem_caches id;
+    mem_caches_sysfs(c);
+    mem_caches_cpuid(&id);
+    u64 llc_sysfs = c->src ? (c->l3 ? c->l3 : c->l2) : 0;
+    u64 llc_cpuid = id.src ? (id.l3 ? id.l3 : id.l2) : 0;
+    if (!c->src)
+        *c = id;
     if (!c->src || (!c->l2 && !c->l3)) {
         c->l1d = c->l1d ? c->l1d : 32768;
         c->l2 = 1u << 20;
         c->l3 = 32u << 20;
         c->src = "default";
     }
+    c->llc_sysfs = llc_sysfs;
+    c->llc_cpuid = llc_cpuid;
 }
 
 static u64 mem_llc(const struct mem_caches *c)
@@ -7695,6 +7716,48 @@ static int mem_usable_cpus(void)
         return 1;
     int n = CPU_COUNT(&set);
     return n > 0 ? n : 1;
+}
+
+/* A claimed last level above MEM_LLC_ANY and above MEM_LLC_PER_CPU per usable CPU is not
+ * believed: a hypervisor's CPUID can claim the whole host's L3 (a 2-CPU VM here says
+ * 508 MiB), while a real 504 MB Xeon L3 comes with >= 64 CPUs. */
+#define MEM_LLC_ANY ((u64)256 << 20)
+#define MEM_LLC_PER_CPU ((u64)32 << 20)
+
+/* mem_llc_cap - llc, or MEM_LLC_PER_CPU per CPU where the claim is not plausible. */
+static u64 mem_llc_cap(u64 llc, int ncpu)
+{
+    u64 most = (u64)(ncpu > 1 ? ncpu : 1) * MEM_LLC_PER_CPU;
+    return llc > MEM_LLC_ANY && llc > most ? most : llc;
+}
+
+/* mem_llc_pick - the last level to size working sets from: sysfs and CPUID cross-checked
+ * (both known and different: the smaller, since an inflated claim only makes a test measure
+ * cache and call it memory), else the one known, else fallback; then mem_llc_cap. */
+static u64 mem_llc_pick(u64 sysfs, u64 cpuid, u64 fallback, int ncpu)
+{
+    u64 llc = sysfs && cpuid ? B_MIN(sysfs, cpuid) : sysfs ? sysfs : cpuid ? cpuid : fallback;
+    return mem_llc_cap(llc, ncpu);
+}
+
+static u64 mem_llc_use(const struct mem_caches *c, int ncpu)
+{
+    return mem_llc_pick(c->llc_sysfs, c->llc_cpuid, mem_llc(c), ncpu);
+}
+
+/* mem_llc_why - how llc (mem_llc_use's for ncpu CPUs) came from the claims, in words. */
+static void mem_llc_why(const struct mem_caches *c, u64 llc, int ncpu, char *w, size_t len)
+{
+    char a[32], b[32];
+    u64 claim = mem_llc(c);
+    unit_fmt_size(llc, a, sizeof(a));
+    unit_fmt_size(claim, b, sizeof(b));
+    if (llc == claim)
+        snprintf(w, len, "last-level cache %s (%s)", a, c->src);
+    else
+        snprintf(w, len, "last-level cache taken as %s: %s claims %s%s", a, c->src, b,
+                 llc == mem_llc_cap(claim, ncpu) ? ", more than 32MiB per CPU"
+                                                             : ", sysfs and cpuid differ");
 }
 
 /* MemAvailable from /proc/meminfo in bytes; 0 if unknown. */
@@ -7765,26 +7828,49 @@ static i64 mem_thp_bytes(const void *p)
 
 /* ---- stream ---- */
 
-/* A spinning barrier for n threads; false (not passed) when the run is stopping. */
+/* A barrier for n threads. The last to arrive stamps t_open, the instant all may go: the
+ * common start of the next kernel. A waiter spins ~50 us, then sleeps on a futex (woken by
+ * the last arrival; 50 ms at most, to look at r->stop): a waiter that yields the CPU instead
+ * loses it for a whole time slice to any other runnable process, and its slice of the next
+ * kernel starts that much late, while a futex wake-up runs at once. False (not passed) when
+ * the run failed or was forced to end (r->stop); a signal or --time is seen before each
+ * kernel (mem_mode_over), so that the passes done are reported. */
 struct mem_barrier {
-    _Atomic int count, gen;
+    _Atomic int count;
+    _Atomic u32 gen;
+    _Atomic u64 t_open;
     int n;
 };
 
 static bool mem_barrier_wait(struct mem_barrier *b, const struct load_run *r)
 {
-    int g = atomic_load(&b->gen);
+    u32 g = atomic_load(&b->gen);
     if (atomic_fetch_add(&b->count, 1) == b->n - 1) {
         atomic_store(&b->count, 0);
+        atomic_store(&b->t_open, clk_now_ns());
         atomic_fetch_add(&b->gen, 1);
+        syscall(SYS_futex, (u32 *)&b->gen, 129 /* FUTEX_WAKE_PRIVATE */, INT_MAX, NULL, NULL,
+                0);
         return true;
     }
+    u64 spin_end = clk_now_ns() + 50000;
     while (atomic_load(&b->gen) == g) {
-        if (r && load_stopping(r))
+        if (r && atomic_load_explicit(&((struct load_run *)r)->stop, memory_order_relaxed))
             return false;
-        sched_yield();
+        if (clk_now_ns() < spin_end)
+            continue;
+        struct timespec ts = {0, 50000000};
+        syscall(SYS_futex, (u32 *)&b->gen, 128 /* FUTEX_WAIT_PRIVATE */, g, &ts, NULL, 0);
     }
     return true;
+}
+
+/* mem_mode_over - should a bench mode stop at its next boundary (a pass, a window): a signal,
+ * a failed run, or --time where the user gave it (the modes measure to the end otherwise). */
+static bool mem_mode_over(const struct load_run *r)
+{
+    return load_stopping(r) ||
+           (r->o->time_set && r->deadline_ns && clk_now_ns() >= r->deadline_ns);
 }
 
 /* Bytes one pass of kernel k over n elements counts (STREAM's rule). */
@@ -7846,18 +7932,24 @@ static void mem_stream_init(double *a, double *b, double *c, size_t n)
         a[j] *= 2.0;
 }
 
-/* checkSTREAMresults: the values after `passes` rounds of the four kernels, and the mean
- * absolute error of each array against them (relative to the expected value) within
- * 1e-13. B_OK, or B_ERR with e filled. */
-static int mem_stream_check(const double *a, const double *b, const double *c, size_t n,
-                            int passes, struct b_err *e)
+/* checkSTREAMresults: the values after `kernels` kernels in STREAM's order (a stop can
+ * end a pass early), and the mean absolute error of each array against them (relative to
+ * the expected value) within 1e-13. B_OK, or B_ERR with e filled. */
+static int mem_stream_check_k(const double *a, const double *b, const double *c, size_t n,
+                              int kernels, struct b_err *e)
 {
     double aj = 2.0, bj = 2.0, cj = 0.0, ea = 0, eb = 0, ec = 0;
-    for (int k = 0; k < passes; k++) {
-        cj = aj;
-        bj = MEM_Q * cj;
-        cj = aj + bj;
-        aj = bj + MEM_Q * cj;
+    int passes = kernels / MEM_NKERNELS;
+    for (int k = 0; k < kernels; k++) {
+        int kk = k % MEM_NKERNELS;
+        if (kk == MEM_COPY)
+            cj = aj;
+        else if (kk == MEM_SCALE)
+            bj = MEM_Q * cj;
+        else if (kk == MEM_ADD)
+            cj = aj + bj;
+        else
+            aj = bj + MEM_Q * cj;
     }
     for (size_t j = 0; j < n; j++) {
         ea += fabs(a[j] - aj);
@@ -7867,49 +7959,82 @@ static int mem_stream_check(const double *a, const double *b, const double *c, s
     ea /= (double)n, eb /= (double)n, ec /= (double)n;
     if (ea / aj > 1e-13 || eb / bj > 1e-13 || ec / cj > 1e-13)
         return b_seterr(e, B_INVALID, 0,
-                        "memory stream: the arrays are wrong after %d passes (mean relative "
+                        "memory stream: the arrays are wrong after %d passes%s (mean relative "
                         "errors a %.3g, b %.3g, c %.3g; expected a %g, b %g, c %g): the "
                         "memory or the CPU miscomputes, nothing is reported",
-                        passes, ea / aj, eb / bj, ec / cj, aj, bj, cj);
+                        passes, kernels % MEM_NKERNELS ? " and a part" : "", ea / aj, eb / bj,
+                        ec / cj, aj, bj, cj);
     return B_OK;
 }
 
 struct mem_stream {
     size_t n;                     /* elements per array */
-    int nthreads, passes;
+    int nthreads, passes, done;   /* passes asked, passes done (thread 0 writes done) */
     double *a, *b, *c;
     size_t maplen[3];
     struct mem_barrier bar;
+    _Atomic int quit;             /* thread 0's word before a pass: stop here */
+    u64 *t_end;                   /* [nthreads]: each thread's end of the current kernel */
     double *secs;                 /* [MEM_NKERNELS * passes], thread 0 writes */
     struct mem_caches caches;
+    u64 llc;                      /* the last level sized from (mem_llc_use) */
+    u64 t0;                       /* the first pass's start */
 };
+
+/* mem_stream_each - bytes per array: 4x the last level llc and at least 64 MiB, the three
+ * together at most a quarter of MemAvailable (avail; 0 unknown); total (not 0): the user's
+ * --memory-total-size, for the three. */
+static u64 mem_stream_each(u64 llc, u64 avail, u64 total)
+{
+    if (total)
+        return total / 3;
+    u64 each = B_MAX(4 * llc, (u64)64 << 20);
+    if (avail && each * 3 > avail / 4)
+        each = B_MAX(avail / 12, (u64)1 << 20);
+    return each;
+}
+
+/* Seconds the passes should take at 5 GB/s per thread (a floor most hosts exceed): the
+ * header's expectation, not a limit. 80 bytes per element a pass, as STREAM counts them. */
+static double mem_stream_expect_s(size_t n, int passes, int nthreads)
+{
+    return (double)n * 80.0 * passes / (5e9 * (nthreads > 0 ? nthreads : 1));
+}
 
 static int mem_stream_setup(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     struct mem_stream *s = b_xcalloc(1, sizeof(*s));
+    char why[160], sz[32];
     r->wl_global = s;
     mem_caches_read(&s->caches);
-    u64 each = 4 * mem_llc(&s->caches), avail = mem_available();
-    each = B_MAX(each, (u64)64 << 20);
-    if (avail && each * 3 > avail / 4)
-        each = B_MAX(avail / 12, (u64)1 << 20);
-    if (o->memory_total_size != MEM_TOTAL_DEFAULT)
-        each = o->memory_total_size / 3;
+    s->llc = mem_llc_use(&s->caches, mem_usable_cpus());
+    u64 each = mem_stream_each(s->llc, mem_available(),
+                               o->memory_total_size != MEM_TOTAL_DEFAULT ? o->memory_total_size
+                                                                         : 0);
     s->n = (size_t)(each / sizeof(double));
     s->n = B_MAX(s->n, (size_t)r->nthreads);
     s->nthreads = r->nthreads;
     s->passes = (int)o->memory_passes;
     s->bar.n = r->nthreads;
     s->secs = b_xcalloc((size_t)MEM_NKERNELS * (size_t)s->passes, sizeof(double));
+    s->t_end = b_xcalloc((size_t)r->nthreads, sizeof(u64));
     double **arr[3] = {&s->a, &s->b, &s->c};
-    for (int i = 0; i < 3; i++) {
-        *arr[i] = mem_map(s->n * sizeof(double), -1, &s->maplen[i]);
+    for (int i = 0; i < 3; i++) { /* huge pages where THP grants them: a first touch of GiBs
+                                     in 4 KiB faults took seconds on a busy host */
+        *arr[i] = mem_map(s->n * sizeof(double), MADV_HUGEPAGE, &s->maplen[i]);
         if (!*arr[i])
             return b_seterr(&r->err, B_NOMEM, errno,
                             "memory stream: mapping 3 arrays of %zu bytes failed: %s", 
                             s->n * sizeof(double), strerror(errno));
     }
+    mem_llc_why(&s->caches, s->llc, mem_usable_cpus(), why, sizeof(why));
+    unit_fmt_size((u64)(s->n * sizeof(double)), sz, sizeof(sz));
+    res_say(r->res, RES_SAY_NOTE,
+            "3 arrays of %s (%s: %s), %d thread(s), %d passes; expected about %.1f s%s", sz,
+            s->n * sizeof(double) >= 4 * s->llc ? "memory, >= 4x the cache" : "cache sized",
+            why, s->nthreads, s->passes, mem_stream_expect_s(s->n, s->passes, s->nthreads),
+            o->time_set ? ", or --time" : "");
     return B_OK;
 }
 
@@ -7920,7 +8045,22 @@ static void mem_stream_free(struct mem_stream *s)
         if (arr[i])
             munmap(arr[i], s->maplen[i]);
     free(s->secs);
+    free(s->t_end);
     free(s);
+}
+
+/* The best time of kernel k over the passes done (the first excepted, STREAM's rule, when
+ * there are two or more); mn, mx, sum over the same passes. Returns how many counted. */
+static int mem_stream_times(const struct mem_stream *s, int k, double *mn, double *mx,
+                            double *sum)
+{
+    int from = s->done > 1 ? 1 : 0;
+    *mn = 1e300, *mx = 0, *sum = 0;
+    for (int p = from; p < s->done; p++) {
+        double t = s->secs[k * s->passes + p];
+        *mn = B_MIN(*mn, t), *mx = B_MAX(*mx, t), *sum += t;
+    }
+    return s->done - from;
 }
 
 /* The results into the run's res: facts and a step per kernel (thread 0, after the last
@@ -7929,18 +8069,29 @@ static void mem_stream_report(struct load_run *r, struct mem_stream *s)
 {
     struct res *res = r->res;
     char key[48];
+    bool dram = s->n * sizeof(double) >= 4 * s->llc;
     res_fact_str(res, "memory_mode", "stream");
     res_fact_int(res, "array_bytes", (i64)(s->n * sizeof(double)));
-    res_fact_int(res, "passes", s->passes);
+    res_fact_int(res, "passes", s->done);
+    res_fact_int(res, "passes_asked", s->passes);
     res_fact_int(res, "threads", s->nthreads);
     res_fact_int(res, "llc_bytes", (i64)mem_llc(&s->caches));
+    res_fact_int(res, "llc_used_bytes", (i64)s->llc);
     res_fact_str(res, "cache_sizes_from", "%s", s->caches.src);
-    for (int k = 0; k < MEM_NKERNELS; k++) {
-        double mn = 1e300, mx = 0, sum = 0;
-        for (int p = 1; p < s->passes; p++) { /* the first pass excepted, as STREAM */
-            double t = s->secs[k * s->passes + p];
-            mn = B_MIN(mn, t), mx = B_MAX(mx, t), sum += t;
-        }
+    res_fact_bool(res, "stream_reaches_dram", dram);
+    const double *arr[3] = {s->a, s->b, s->c};
+    i64 thp = 0;
+    for (int i = 0; i < 3 && thp >= 0; i++) {
+        i64 v = mem_thp_bytes(arr[i]);
+        thp = v < 0 ? -1 : thp + v;
+    }
+    res_fact_int(res, "thp_granted_bytes", thp); /* of the three arrays (-1 unknown) */
+    res_fact_str(res, "stream_level", "%s", dram ? "memory" : "cache");
+    if (s->done < s->passes)
+        res_fact_str(res, "stopped", "%s", load_stopping(r) ? "signal" : "time");
+    for (int k = 0; k < MEM_NKERNELS && s->done; k++) {
+        double mn, mx, sum;
+        int cnt = mem_stream_times(s, k, &mn, &mx, &sum);
         double bytes = (double)mem_stream_bytes(k, s->n);
         double rate = mn > 0 ? bytes / mn / 1e6 : 0;
         snprintf(key, sizeof(key), "stream_%s_mb_per_s", mem_kernel_names[k]);
@@ -7948,11 +8099,56 @@ static void mem_stream_report(struct load_run *r, struct mem_stream *s)
         struct res *st = res_step(res, res->w, mem_kernel_names[k]);
         res_fact_num(st, "best_mb_per_s", rate);
         res_fact_num(st, "best_mib_per_s", mn > 0 ? bytes / mn / 1048576.0 : 0);
-        res_fact_num(st, "avg_time_s", sum / (s->passes - 1));
+        res_fact_num(st, "avg_time_s", sum / cnt);
         res_fact_num(st, "min_time_s", mn);
         res_fact_num(st, "max_time_s", mx);
+        res_fact_num(st, "worst_mb_per_s", mx > 0 ? bytes / mx / 1e6 : 0);
+        res_fact_int(st, "samples", cnt);
         res_fact_int(st, "bytes_per_pass", (i64)bytes);
     }
+}
+
+/* A pass done (thread 0): its rates as a progress line. */
+static void mem_stream_said(struct load_run *r, const struct mem_stream *s, int p)
+{
+    double mb[MEM_NKERNELS];
+    for (int k = 0; k < MEM_NKERNELS; k++) {
+        double t = s->secs[k * s->passes + p];
+        mb[k] = t > 0 ? (double)mem_stream_bytes(k, s->n) / t / 1e6 : 0;
+    }
+    double el = (double)(clk_now_ns() - s->t0) / 1e9;
+    res_say(r->res, RES_SAY_NOTE,
+            "pass %d of %d: copy %.0f, scale %.0f, add %.0f, triad %.0f MB/s; %.1f s, about "
+            "%.1f s to go",
+            p + 1, s->passes, mb[0], mb[1], mb[2], mb[3], el, el / (p + 1) * (s->passes - p - 1));
+}
+
+/* One kernel across all threads: a barrier opens it for all at once (its instant the start),
+ * each thread stamps its own end, and the slowest end closes it (thread 0 records the time,
+ * as STREAM's timer around an OpenMP loop: from the fork to the last thread's end). A stop
+ * is looked at before each kernel. 1: ran; 0: stopping, not run; -1: the run failed. */
+static int mem_stream_one(struct load_thread *t, struct mem_stream *s, int k, int p,
+                          double *a, double *b, double *c, size_t n)
+{
+    struct load_run *r = t->run;
+    if (t->id == 0) /* the word is read after the barrier: all threads stop together */
+        atomic_store(&s->quit, mem_mode_over(r));
+    if (!mem_barrier_wait(&s->bar, r))
+        return -1;
+    if (atomic_load(&s->quit))
+        return 0;
+    u64 t0 = atomic_load(&s->bar.t_open);
+    mem_stream_kernel(k, a, b, c, n);
+    s->t_end[t->id] = clk_now_ns();
+    if (!mem_barrier_wait(&s->bar, r))
+        return -1;
+    if (t->id == 0) {
+        u64 end = 0;
+        for (int i = 0; i < s->nthreads; i++)
+            end = B_MAX(end, s->t_end[i]);
+        s->secs[k * s->passes + p] = (double)(end - t0) / 1e9;
+    }
+    return 1;
 }
 
 /* One thread's whole STREAM run over its slice. */
@@ -7967,23 +8163,34 @@ static int mem_stream_event(struct load_thread *t)
                                                ~(size_t)7;
     size_t n = to - from;
     double *a = s->a + from, *b = s->b + from, *c = s->c + from;
-    mem_stream_init(a, b, c, n); /* first touch: the pages land on this thread's node */
-    for (int p = 0; p < s->passes; p++)
-        for (int k = 0; k < MEM_NKERNELS; k++) {
-            if (!mem_barrier_wait(&s->bar, r))
+    /* first touch: the pages land on this thread's node; by 8 MiB of each array, so that a
+     * stop (a signal, --time) is seen during the faults of large arrays too */
+    for (size_t j = 0; j < n && !mem_mode_over(r); j += (size_t)1 << 20)
+        mem_stream_init(a + j, b + j, c + j, B_MIN(n - j, (size_t)1 << 20));
+    if (t->id == 0)
+        s->t0 = clk_now_ns();
+    int p, k = 0;
+    for (p = 0; p < s->passes; p++) {
+        for (k = 0; k < MEM_NKERNELS; k++) {
+            int ran = mem_stream_one(t, s, k, p, a, b, c, n);
+            if (ran < 0)
                 return B_DONE;
-            u64 t0 = clk_now_ns();
-            mem_stream_kernel(k, a, b, c, n);
-            if (!mem_barrier_wait(&s->bar, r))
-                return B_DONE;
-            if (t->id == 0)
-                s->secs[k * s->passes + p] = (double)(clk_now_ns() - t0) / 1e9;
+            if (!ran) /* a stop (a signal, --time): a pass begun is not counted */
+                break;
         }
+        if (k < MEM_NKERNELS)
+            break;
+        if (t->id == 0)
+            mem_stream_said(r, s, p);
+    }
+    k = k < MEM_NKERNELS ? k : 0; /* the kernels of the pass begun */
     if (!mem_barrier_wait(&s->bar, r))
         return B_DONE;
     if (t->id)
         return B_OK;
-    int rc = mem_stream_check(s->a, s->b, s->c, s->n, s->passes, &t->err);
+    s->done = p; /* 0: stopped before a pass, perhaps during the first touch: no check */
+    int rc = p || k ? mem_stream_check_k(s->a, s->b, s->c, s->n, p * MEM_NKERNELS + k, &t->err)
+                    : B_OK;
     if (rc == B_OK)
         mem_stream_report(r, s);
     return rc;
@@ -8027,27 +8234,35 @@ static void *mem_chase(void *p, u64 loads)
     return p;
 }
 
-/* ns per load over the first `size` bytes (linked): >= ~20 ms of loads, best of 3. */
-static double mem_chase_ns(char *buf, u64 loads_min, double min_s)
+/* mem_chase_windows - ns per load over what is linked in buf: a warm-up that also sizes a
+ * window to ~min_s of loads, then up to nwin windows (fewer when r, not NULL, is over:
+ * mem_mode_over); the best window into *best, the worst into *worst, the loads of one window
+ * into *loads. Returns the windows done. The best window is the figure: noise on a busy host
+ * only ever adds time. */
+static int mem_chase_windows(char *buf, double min_s, int nwin, const struct load_run *r,
+                             double *best, double *worst, u64 *loads)
 {
     void *p = buf;
-    u64 loads = 4096, t0 = clk_now_ns();
-    p = mem_chase(p, loads);
+    u64 n = 4096, t0 = clk_now_ns();
+    p = mem_chase(p, n);
     double s = (double)(clk_now_ns() - t0) / 1e9;
     while (s < min_s / 8) { /* calibrate */
-        loads *= 4;
+        n *= 4;
         t0 = clk_now_ns();
-        p = mem_chase(p, loads);
+        p = mem_chase(p, n);
         s = (double)(clk_now_ns() - t0) / 1e9;
     }
-    loads = B_MAX(loads_min, (u64)((double)loads * min_s / s) + 16);
-    double best = 1e300;
-    for (int k = 0; k < 3; k++) {
+    n = ((u64)((double)n * min_s / (s > 0 ? s : 1e-9)) + 31) & ~(u64)15; /* mem_chase's 16s */
+    *best = 1e300, *worst = 0, *loads = n;
+    int w;
+    for (w = 0; w < nwin && !(r && mem_mode_over(r)); w++) {
         t0 = clk_now_ns();
-        p = mem_chase(p, loads);
-        best = B_MIN(best, (double)(clk_now_ns() - t0) / (double)loads);
+        p = mem_chase(p, n);
+        double ns = (double)(clk_now_ns() - t0) / (double)n;
+        *best = B_MIN(*best, ns), *worst = B_MAX(*worst, ns);
     }
-    return best;
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+    return w;
 }
 
 /* The median of v[0..n) (sorted in place); 0 when empty. */
@@ -8065,83 +8280,88 @@ static double mem_median(double *v, int n)
 }
 
 #define MEM_LAT_MAX 40 /* sizes: 4 KiB * 2^39 is far beyond any memory */
+#define MEM_LAT_WIN 5       /* windows per working set */
+#define MEM_LAT_WIN_DRAM 15 /* windows per working set of >= 2x the last level */
 
 struct mem_lat {
     struct mem_caches caches;
+    u64 llc;                   /* the last level sized from (mem_llc_use) */
     size_t max;                /* largest working set */
-    int nsizes;
-    double ns[2][MEM_LAT_MAX]; /* [0] 4 KiB pages (MADV_NOHUGEPAGE), [1] MADV_HUGEPAGE */
-    i64 thp_bytes[2];          /* AnonHugePages of each mapping, -1 unknown */
+    int nsizes, npass;         /* sizes asked; passes (1: no huge-page pass) */
+    double min_s;              /* seconds of loads per window */
+    u64 t0;                    /* the curve's start */
+    int done[2];               /* sizes measured in each pass */
+    /* per pass ([0] 4 KiB pages, MADV_NOHUGEPAGE; [1] MADV_HUGEPAGE) and size: */
+    double ns[2][MEM_LAT_MAX];    /* the best window's ns per load */
+    double worst[2][MEM_LAT_MAX]; /* the worst window's */
+    int windows[2][MEM_LAT_MAX];  /* windows timed */
+    u64 loads[2][MEM_LAT_MAX];    /* loads per window */
+    i64 thp_bytes[2];             /* AnonHugePages of each mapping, -1 unknown */
 };
 
-/* The plateaus: the median of the sizes inside each level (L1: <= L1d; L2: (L1d, L2];
- * L3: (L2, L3]; DRAM: >= 2x the last level), into out[4] (0 = no point). */
+/* Windows for a working set of size bytes (more where DRAM answers: the figure the page
+ * shows, and the one a busy host disturbs most). */
+static int mem_lat_windows(u64 size, u64 llc)
+{
+    return size >= 2 * llc ? MEM_LAT_WIN_DRAM : MEM_LAT_WIN;
+}
+
+/* The plateaus of pass v: the median of the sizes inside each cache level (L1: <= L1d; L2:
+ * (L1d, L2]; L3: (L2, L3], L3 no larger than the last level sized from), and DRAM: the
+ * largest working set when it is >= 4x that last level (the buffer pool's case: far beyond
+ * the caches), into out[4] (0 = no point). */
 static void mem_lat_plateaus(const struct mem_lat *m, int v, double out[4])
 {
     const struct mem_caches *c = &m->caches;
-    u64 lim[4] = {c->l1d, c->l2, c->l3, UINT64_MAX};
-    for (int lv = 0; lv < 4; lv++) {
+    u64 l3 = c->l3 && m->llc ? B_MIN(c->l3, m->llc) : c->l3;
+    u64 lim[3] = {c->l1d, c->l2, l3};
+    int n = m->done[v];
+    for (int lv = 0; lv < 3; lv++) {
         double pts[MEM_LAT_MAX];
-        int n = 0;
-        u64 lo = lv == 0 ? 0 : lv == 3 ? 2 * mem_llc(c) : lim[lv - 1];
-        for (int i = 0; i < m->nsizes; i++) {
+        int np = 0;
+        u64 lo = lv == 0 ? 0 : lim[lv - 1];
+        for (int i = 0; i < n && lim[lv]; i++) {
             u64 sz = (u64)4096 << i;
-            if (lv < 3 && !lim[lv])
-                break;
-            if (sz > lo - (lv == 3 ? 1 : 0) && sz <= lim[lv])
-                pts[n++] = m->ns[v][i];
+            if (sz > lo && sz <= lim[lv])
+                pts[np++] = m->ns[v][i];
         }
-        out[lv] = mem_median(pts, n);
+        out[lv] = mem_median(pts, np);
     }
+    out[3] = n > 0 && ((u64)4096 << (n - 1)) >= 4 * m->llc ? m->ns[v][n - 1] : 0;
 }
 
-static int mem_lat_event(struct load_thread *t)
+/* Seconds the curve should take: per size its windows and ~2 of calibration, and the
+ * linking (~100 ns a line: Sattolo's random swaps miss the caches); the header's figure. */
+static double mem_lat_expect_s(const struct mem_lat *m)
 {
-    struct load_run *r = t->run;
-    struct mem_lat *m = r->wl_global;
-    struct res *res = r->res;
-    u32 *perm = malloc((m->max / MEM_LINE) * sizeof(u32));
-    if (!perm)
-        return b_seterr(&t->err, B_NOMEM, ENOMEM, "memory latency: no memory for %zu nodes",
-                        m->max / MEM_LINE);
-    double min_s = r->o->mem_lat_min_s > 0 ? r->o->mem_lat_min_s : 0.02;
-    m->thp_bytes[1] = -1; /* unknown until its pass ran */
-    for (int v = 0; v < (r->o->mem_lat_nothp ? 1 : 2); v++) {
-        size_t maplen;
-        char *buf = mem_map(m->max, v ? MADV_HUGEPAGE : MADV_NOHUGEPAGE, &maplen);
-        if (!buf) {
-            free(perm);
-            return b_seterr(&t->err, B_NOMEM, errno,
-                            "memory latency: mapping %zu bytes failed: %s", m->max,
-                            strerror(errno));
-        }
-        memset(buf, 0, m->max); /* fault the pages in (huge ones where THP grants them) */
-        m->thp_bytes[v] = mem_thp_bytes(buf);
-        for (int i = 0; i < m->nsizes; i++) {
-            size_t size = (size_t)4096 << i;
-            if (load_stopping(r)) {
-                munmap(buf, maplen);
-                free(perm);
-                return B_DONE;
-            }
-            mem_chase_link(buf, size, perm, &t->rng);
-            m->ns[v][i] = mem_chase_ns(buf, size / MEM_LINE, min_s);
-        }
-        munmap(buf, maplen);
+    double t = 0;
+    for (int i = 0; i < m->nsizes; i++) {
+        u64 sz = (u64)4096 << i;
+        t += (mem_lat_windows(sz, m->llc) + 2) * m->min_s + (double)(sz / MEM_LINE) * 100e-9;
     }
-    free(perm);
+    return t * m->npass;
+}
+
+/* The facts of the curve measured (sizes done in each pass). */
+static void mem_lat_report(struct load_run *r, const struct mem_lat *m)
+{
+    struct res *res = r->res;
+    static const char *const lvn[4] = {"l1", "l2", "l3", "dram"};
     res_fact_str(res, "memory_mode", "latency");
     res_fact_int(res, "l1d_bytes", (i64)m->caches.l1d);
     res_fact_int(res, "l2_bytes", (i64)m->caches.l2);
     res_fact_int(res, "l3_bytes", (i64)m->caches.l3);
+    res_fact_int(res, "llc_used_bytes", (i64)m->llc);
     res_fact_str(res, "cache_sizes_from", "%s", m->caches.src);
     res_fact_int(res, "max_size_bytes", (i64)m->max);
+    res_fact_int(res, "sizes_done", m->done[0]);
+    if (m->done[0] < m->nsizes || (m->npass > 1 && m->done[1] < m->nsizes))
+        res_fact_str(res, "stopped", "%s", load_stopping(r) ? "signal" : "time");
     res_fact_str(res, "thp_enabled", "%s",
                  os_read_line("/sys/kernel/mm/transparent_hugepage/enabled"));
     res_fact_int(res, "thp_granted_bytes", m->thp_bytes[1]);
     res_fact_int(res, "thp_nohuge_granted_bytes", m->thp_bytes[0]);
-    static const char *const lvn[4] = {"l1", "l2", "l3", "dram"};
-    for (int v = 0; v < 2; v++) {
+    for (int v = 0; v < m->npass; v++) {
         double pl[4];
         char key[48];
         mem_lat_plateaus(m, v, pl);
@@ -8150,35 +8370,118 @@ static int mem_lat_event(struct load_thread *t)
             if (pl[lv] > 0)
                 res_fact_num(res, key, pl[lv]);
         }
+        int last = m->done[v] - 1;
+        if (pl[3] > 0 && !v) { /* the DRAM figure: where, on which pages, from what */
+            res_fact_int(res, "latency_dram_bytes", (i64)((u64)4096 << last));
+            res_fact_str(res, "latency_dram_pages", "4KiB");
+            res_fact_int(res, "latency_dram_windows", m->windows[v][last]);
+            res_fact_int(res, "latency_dram_loads", (i64)m->loads[v][last]);
+            res_fact_num(res, "latency_dram_ns_max", m->worst[v][last]);
+        }
     }
-    for (int i = 0; i < m->nsizes; i++) {
+    for (int i = 0; i < m->done[0]; i++) {
         struct res *st = res_step(res, res->w, "size");
         res_fact_int(st, "size_bytes", (i64)((u64)4096 << i));
         res_fact_num(st, "ns_per_load", m->ns[0][i]);
-        if (!r->o->mem_lat_nothp)
+        res_fact_num(st, "ns_per_load_max", m->worst[0][i]);
+        res_fact_int(st, "windows", m->windows[0][i]);
+        res_fact_int(st, "loads_per_window", (i64)m->loads[0][i]);
+        if (m->npass > 1 && i < m->done[1])
             res_fact_num(st, "ns_per_load_thp", m->ns[1][i]);
     }
+}
+
+/* One pass of the curve (v 0: 4 KiB pages, 1: huge pages where THP grants them), the sizes
+ * in order until the end or mem_mode_over; m->done[v] counts them. B_OK, or B_NOMEM. */
+static int mem_lat_pass(struct load_thread *t, struct mem_lat *m, int v, u32 *perm)
+{
+    struct load_run *r = t->run;
+    size_t maplen;
+    char *buf = mem_map(m->max, v ? MADV_HUGEPAGE : MADV_NOHUGEPAGE, &maplen);
+    if (!buf)
+        return b_seterr(&t->err, B_NOMEM, errno, "memory latency: mapping %zu bytes failed: %s",
+                        m->max, strerror(errno));
+    /* fault the pages in (huge ones where THP grants them), by 64 MiB: a stop is seen */
+    for (size_t j = 0; j < m->max && !mem_mode_over(r); j += (size_t)64 << 20)
+        memset(buf + j, 0, B_MIN(m->max - j, (size_t)64 << 20));
+    m->thp_bytes[v] = mem_thp_bytes(buf);
+    for (int i = 0; i < m->nsizes && !mem_mode_over(r); i++) {
+        u64 size = (u64)4096 << i;
+        char sz[32];
+        mem_chase_link(buf, (size_t)size, perm, &t->rng);
+        int w = mem_chase_windows(buf, m->min_s, mem_lat_windows(size, m->llc), r,
+                                  &m->ns[v][i], &m->worst[v][i], &m->loads[v][i]);
+        if (!w)
+            break;
+        m->windows[v][i] = w;
+        m->done[v] = i + 1;
+        res_say(r->res, RES_SAY_NOTE,
+                "%s pages %8s: %8.2f ns/load, best of %d windows of %.0f ms (worst %.2f); %.1f s",
+                v ? "huge" : "4KiB", unit_fmt_size(size, sz, sizeof(sz)), m->ns[v][i], w,
+                m->min_s * 1e3, m->worst[v][i], (double)(clk_now_ns() - m->t0) / 1e9);
+    }
+    munmap(buf, maplen);
     return B_OK;
+}
+
+static int mem_lat_event(struct load_thread *t)
+{
+    struct load_run *r = t->run;
+    struct mem_lat *m = r->wl_global;
+    u32 *perm = malloc((m->max / MEM_LINE) * sizeof(u32));
+    if (!perm)
+        return b_seterr(&t->err, B_NOMEM, ENOMEM, "memory latency: no memory for %zu nodes",
+                        m->max / MEM_LINE);
+    m->thp_bytes[1] = -1; /* unknown until its pass ran */
+    m->t0 = clk_now_ns();
+    int rc = B_OK;
+    for (int v = 0; v < m->npass && rc == B_OK && !mem_mode_over(r); v++)
+        rc = mem_lat_pass(t, m, v, perm);
+    free(perm);
+    if (rc != B_OK)
+        return rc;
+    mem_lat_report(r, m); /* also when stopped before a size: it says so */
+    return B_OK;
+}
+
+/* mem_lat_sizes - how many working sets, 4 KiB doubling, up to want bytes: the last one
+ * >= want, or, where want was cut to fit the memory (fit), the last one <= want. */
+static int mem_lat_sizes(u64 want, bool fit)
+{
+    int n = 1;
+    while (n < MEM_LAT_MAX && ((u64)4096 << (n - 1)) < want)
+        n++;
+    if (fit && n > 1 && ((u64)4096 << (n - 1)) > want)
+        n--;
+    return n;
 }
 
 static int mem_lat_setup(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     struct mem_lat *m = b_xcalloc(1, sizeof(*m));
+    char why[160], a[32], b[32];
     r->wl_global = m;
     mem_caches_read(&m->caches);
-    u64 want = o->memory_total_size != MEM_TOTAL_DEFAULT ? o->memory_total_size
-                                                         : 4 * mem_llc(&m->caches);
-    u64 avail = mem_available();
-    if (o->memory_total_size == MEM_TOTAL_DEFAULT && avail && want > avail / 4)
+    m->llc = mem_llc_use(&m->caches, mem_usable_cpus());
+    bool given = o->memory_total_size != MEM_TOTAL_DEFAULT;
+    u64 want = given ? o->memory_total_size : 4 * m->llc, avail = mem_available();
+    bool fit = !given && avail && want > avail / 4;
+    if (fit)
         want = avail / 4; /* the largest size is then the last that fits */
-    m->nsizes = 1;
-    while (m->nsizes < MEM_LAT_MAX && ((u64)4096 << (m->nsizes - 1)) < want)
-        m->nsizes++;
-    if (((u64)4096 << (m->nsizes - 1)) > want && m->nsizes > 1 &&
-        o->memory_total_size == MEM_TOTAL_DEFAULT && avail && want == avail / 4)
-        m->nsizes--;
+    m->nsizes = mem_lat_sizes(want, fit);
     m->max = (size_t)4096 << (m->nsizes - 1);
+    m->npass = o->mem_lat_nothp ? 1 : 2;
+    m->min_s = o->mem_lat_min_s > 0 ? o->mem_lat_min_s : 0.02;
+    mem_llc_why(&m->caches, m->llc, mem_usable_cpus(), why, sizeof(why));
+    res_say(r->res, RES_SAY_NOTE,
+            "working sets 4KiB to %s (%s: %s), %s; %d windows of %.0f ms per size, %d from "
+            "%s; expected about %.0f s%s",
+            unit_fmt_size(m->max, a, sizeof(a)),
+            (u64)m->max >= 4 * m->llc ? ">= 4x the cache" : "within the cache", why,
+            m->npass > 1 ? "4KiB pages, then huge pages" : "4KiB pages", MEM_LAT_WIN,
+            m->min_s * 1e3, MEM_LAT_WIN_DRAM, unit_fmt_size(2 * m->llc, b, sizeof(b)),
+            mem_lat_expect_s(m), o->time_set ? ", or --time" : "");
     return B_OK;
 }
 
@@ -19418,9 +19721,9 @@ static void all_set_stream(struct bench_opts *so, const struct all_ctx *x,
     so->memory_mode = MEM_MODE_STREAM;
     so->threads = x->ncpu;
     so->memory_passes = x->level == ALL_QUICK ? 3 : x->level == ALL_DEFAULT ? 5 : 10;
-    so->memory_total_size = x->level == ALL_THOROUGH ? MEM_TOTAL_DEFAULT
-                            : x->level == ALL_QUICK  ? 3 * (32ull << 20)
-                                                     : 3 * (128ull << 20);
+    /* every level sizes the arrays as the mode does: >= 4x the plausible last level (cut to
+     * a quarter of the available memory), so the page measures memory, not a cache */
+    so->memory_total_size = MEM_TOTAL_DEFAULT;
 }
 
 static void all_take_stream(struct all_ctx *x, const struct all_step *s, const struct res *st)
@@ -19440,24 +19743,44 @@ static void all_take_stream(struct all_ctx *x, const struct all_step *s, const s
     double a = all_num(st, "array_bytes", &h);
     if (h)
         res_fact_int(x->res, "mem.stream_array_bytes", (i64)a);
+    double p = all_num(st, "passes", &h);
+    if (h) /* the best pass is the figure; the passes behind it and their spread */
+        res_fact_int(x->res, "mem.stream_passes", (i64)p);
+    for (size_t i = 0; i < (size_t)st->nsteps; i++)
+        if (!strcmp(st->steps[i].command, "copy") || !strcmp(st->steps[i].command, "triad")) {
+            char to[48];
+            snprintf(to, sizeof(to), "mem.stream_%s_mb_per_s_min", st->steps[i].command);
+            res_fact_num(x->res, to, all_num(&st->steps[i], "worst_mb_per_s", NULL));
+        }
+    double l = all_num(st, "llc_used_bytes", &h);
+    if (h)
+        res_fact_int(x->res, "mem.stream_llc_bytes", (i64)l);
+    double g = all_num(st, "thp_granted_bytes", &h);
+    if (h)
+        res_fact_int(x->res, "mem.stream_thp_granted_bytes", (i64)g);
+    const struct res_fact *d = res_fact(st, "stream_reaches_dram");
+    if (d) {
+        res_fact_bool(x->res, "mem.stream_reaches_dram", d->i != 0);
+        res_fact_str(x->res, "mem.stream_level", "%s", d->i ? "memory" : "cache");
+    }
 }
 
 /* Is the last-level cache the hardware claims plausible? A hypervisor's CPUID can claim an
  * L3 no chip has (a 2-CPU VM here says 508 MiB): more than 256 MiB and more than 32 MiB per
- * usable CPU is taken as such (a real 504 MB Xeon L3 comes with >= 64 CPUs). */
+ * usable CPU is taken as such (a real 504 MB Xeon L3 comes with >= 64 CPUs): mem_llc_cap. */
 static bool all_llc_plausible(u64 llc, int ncpu)
 {
-    return llc <= (256ull << 20) || llc <= (u64)(ncpu > 1 ? ncpu : 1) * ((u64)32 << 20);
+    return mem_llc_cap(llc, ncpu) == llc;
 }
 
 /* The latency curve's largest working set: 4x the LLC (16 MiB where the claim is not
  * plausible: the curve then finds the real one, mem.latency_dram_4x_llc says if 4x held),
- * capped by the level (quick 32 MiB, default 512 MiB) and by
+ * capped by the level (quick 256 MiB, default 512 MiB) and by
  * a quarter of the available memory; a power of two. */
 static u64 all_lat_bytes(u64 llc, bool plausible, int level, u64 avail)
 {
     u64 want = 4 * (plausible && llc ? llc : 16ull << 20);
-    u64 cap = level == ALL_QUICK ? 32ull << 20 : level == ALL_DEFAULT ? 512ull << 20 : UINT64_MAX;
+    u64 cap = level == ALL_QUICK ? 256ull << 20 : level == ALL_DEFAULT ? 512ull << 20 : UINT64_MAX;
     if (avail)
         cap = B_MIN(cap, avail / 4);
     want = B_MIN(want, cap);
@@ -19475,10 +19798,11 @@ static void all_set_latency(struct bench_opts *so, const struct all_ctx *x,
     mem_caches_read(&c);
     so->memory_mode = MEM_MODE_LATENCY;
     so->threads = 1;
-    so->memory_total_size = all_lat_bytes(mem_llc(&c), all_llc_plausible(mem_llc(&c), x->ncpu),
-                                          x->level, mem_available());
-    /* 5 ms (quick), 10 ms (default) of loads per size; the huge-page pass only when
-     * thorough (the page shows 4 KiB pages) */
+    so->memory_total_size = all_lat_bytes(mem_llc_use(&c, x->ncpu), true, x->level,
+                                          mem_available());
+    /* windows of 5 ms (quick), 10 ms (default) of loads, 5 per size and 15 from 2x the last
+     * level (mem_lat_windows); the huge-page pass only when thorough (the page shows 4 KiB
+     * pages, and says so: mem.latency_dram_pages) */
     so->mem_lat_min_s = x->level == ALL_QUICK ? 0.005 : x->level == ALL_DEFAULT ? 0.01 : 0;
     so->mem_lat_nothp = x->level != ALL_THOROUGH;
 }
@@ -19557,6 +19881,20 @@ static void all_take_latency(struct all_ctx *x, const struct all_step *s, const 
     bool plausible = all_llc_plausible(llc, x->ncpu);
     int knees = all_lat_knees(ns, n, plausible ? llc : (l3 ? l2 : 0), lat, cap);
     res_fact_int(x->res, "mem.latency_knees", knees);
+    if (lat[3] > 0 && res_fact(st, "latency_dram_ns")) {
+        /* DRAM is the largest working set (>= 4x the last level, a buffer pool's case),
+         * best of its windows, on 4 KiB pages; the plateau's median mixed in smaller sets
+         * that 4 KiB pages' TLB reach still helps */
+        lat[3] = all_num(st, "latency_dram_ns", NULL);
+        res_fact_int(x->res, "mem.latency_dram_bytes", (i64)all_num(st, "latency_dram_bytes", NULL));
+        res_fact_str(x->res, "mem.latency_dram_pages", "%s", all_str(st, "latency_dram_pages"));
+        res_fact_int(x->res, "mem.latency_dram_samples",
+                     (i64)all_num(st, "latency_dram_windows", NULL));
+        res_fact_int(x->res, "mem.latency_dram_loads_per_sample",
+                     (i64)all_num(st, "latency_dram_loads", NULL));
+        res_fact_num(x->res, "mem.latency_dram_ns_min", lat[3]);
+        res_fact_num(x->res, "mem.latency_dram_ns_max", all_num(st, "latency_dram_ns_max", NULL));
+    }
     for (size_t i = 0; i < countof(lv); i++) {
         char to[48];
         snprintf(to, sizeof(to), "mem.latency_%s_ns", lv[i]);
@@ -20788,7 +21126,10 @@ static const char *const all_measures[] = {
     "mem.latency_l2_to_bytes", "mem.latency_l3_to_bytes", "mem.latency_dram_to_bytes",
     "mem.latency_knees", "mem.latency_max_bytes", "mem.latency_dram_4x_llc",
     "mem.cache_l1d_claimed_bytes", "mem.cache_l2_claimed_bytes", "mem.cache_l3_claimed_bytes",
-    "mem.cache_claimed_from", "mem.llc_claim_plausible",
+    "mem.cache_claimed_from", "mem.llc_claim_plausible", "mem.stream_reaches_dram",
+    "mem.stream_level", "mem.stream_passes", "mem.stream_llc_bytes",
+    "mem.stream_thp_granted_bytes", "mem.latency_dram_bytes", "mem.latency_dram_pages",
+    "mem.latency_dram_samples", "mem.latency_dram_loads_per_sample",
     "sched.threads_events_per_s", "sched.mutex_total_ms", "sched.ctxsw_same_cpu_ns",
     "sched.ctxsw_cross_cpu_ns",
     /* disk. */
@@ -23922,7 +24263,11 @@ static void rep_all(const struct res *res)
                  !res_fact(res, "host.clock_vdso")           ? ""
                  : all_num(res, "host.clock_vdso", NULL) > 0 ? " (vDSO)"
                                                              : " (system call)");
-    rep_all_line("MEMORY    STREAM copy %s MB/s, triad %s MB/s (arrays of %s MiB, all CPUs)",
+    bool cache = res_fact(res, "mem.stream_reaches_dram") &&
+                 !(all_num(res, "mem.stream_reaches_dram", NULL) > 0);
+    rep_all_line(cache ? "MEMORY    cache, not memory: STREAM copy %s MB/s, triad %s MB/s (%s MiB "
+                         "arrays)"
+                       : "MEMORY    STREAM copy %s MB/s, triad %s MB/s (arrays of %s MiB, all CPUs)",
                  rep_all_v(res, "mem.stream_copy_mb_per_s", 0, a, sizeof(a)),
                  rep_all_v(res, "mem.stream_triad_mb_per_s", 0, b, sizeof(b)),
                  (snprintf(c, sizeof(c), "%.0f",
@@ -25568,20 +25913,34 @@ static void rep_memx_mode(const struct res *res)
         printf("Memory bandwidth: STREAM-like kernels, all threads, best of %lld passes\n\n",
                (long long)o->memory_passes);
     else
-        printf("Load-to-use latency: a random cyclic chase of %d-byte lines, best of 3, one "
-               "thread\n\n",
-               MEM_LINE);
+        printf("Load-to-use latency: a random cyclic chase of %d-byte lines, best of %d "
+               "windows per size (%d from 2x the cache), one thread\n\n",
+               MEM_LINE, MEM_LAT_WIN, MEM_LAT_WIN_DRAM);
 }
 
 static void rep_stream_final(const struct res *res)
 {
     char a[32], l[32];
-    printf("3 arrays of %s, %lld thread(s), best of %lld passes (first excepted), "
+    const struct res_fact *stop = res_fact(res, "stopped");
+    if (stop)
+        printf("Stopped by %s after %lld of %lld passes\n", stop->str,
+               (long long)rep_fact_num(res, "passes"),
+               (long long)rep_fact_num(res, "passes_asked"));
+    const struct res_fact *thp = res_fact(res, "thp_granted_bytes");
+    char g[32];
+    printf("3 arrays of %s (%s in huge pages), %lld thread(s), best of %lld passes%s, %s: "
            "last-level cache %s (%s)\n",
            unit_fmt_size((u64)rep_fact_num(res, "array_bytes"), a, sizeof(a)),
+           thp && thp->i >= 0 ? unit_fmt_size((u64)thp->i, g, sizeof(g)) : "unknown",
            (long long)rep_fact_num(res, "threads"), (long long)rep_fact_num(res, "passes"),
-           unit_fmt_size((u64)rep_fact_num(res, "llc_bytes"), l, sizeof(l)),
+           rep_fact_num(res, "passes") > 1 ? " (first excepted)" : "",
+           rep_fact_num(res, "stream_reaches_dram") > 0 ? "memory" : "cache",
+           unit_fmt_size((u64)rep_fact_num(res, "llc_used_bytes"), l, sizeof(l)),
            rep_fact_str(res, "cache_sizes_from"));
+    if (!res->nsteps) { /* stopped before a pass */
+        printf("\n");
+        return;
+    }
     printf("Function    Best MB/s   Best MiB/s     Avg time     Min time     Max time\n");
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *st = &res->steps[i];
@@ -25614,14 +25973,27 @@ static void rep_memlat_final(const struct res *res)
         printf("MADV_HUGEPAGE: %s of %s in huge pages\n",
                unit_fmt_size((u64)thp->i, g, sizeof(g)),
                unit_fmt_size((u64)rep_fact_num(res, "max_size_bytes"), s1, sizeof(s1)));
+    const struct res_fact *stop = res_fact(res, "stopped");
+    if (stop)
+        printf("Stopped by %s after %lld sizes\n", stop->str,
+               (long long)rep_fact_num(res, "sizes_done"));
+    if (!res->nsteps) {
+        printf("\n");
+        return;
+    }
     printf("    size   ns/load   ns/load (THP)\n");
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *st = &res->steps[i];
-        printf("%8s %9.2f %15.2f\n",
-               unit_fmt_size((u64)rep_fact_num(st, "size_bytes"), s1, sizeof(s1)),
-               rep_fact_num(st, "ns_per_load"), rep_fact_num(st, "ns_per_load_thp"));
+        if (res_fact(st, "ns_per_load_thp"))
+            printf("%8s %9.2f %15.2f\n",
+                   unit_fmt_size((u64)rep_fact_num(st, "size_bytes"), s1, sizeof(s1)),
+                   rep_fact_num(st, "ns_per_load"), rep_fact_num(st, "ns_per_load_thp"));
+        else
+            printf("%8s %9.2f %15s\n",
+                   unit_fmt_size((u64)rep_fact_num(st, "size_bytes"), s1, sizeof(s1)),
+                   rep_fact_num(st, "ns_per_load"), "-");
     }
-    for (int v = 0; v < 2; v++) {
+    for (int v = 0; v < (res_fact(res, "latency_l1_ns_thp") ? 2 : 1); v++) {
         printf("%s", v ? "Plateaus with THP:" : "Plateaus (ns per load):");
         for (int k = 0; k < 4; k++) {
             char key[48];
@@ -25631,12 +26003,19 @@ static void rep_memlat_final(const struct res *res)
         }
         printf("\n");
     }
+    if (res_fact(res, "latency_dram_bytes"))
+        printf("DRAM: at %s on %s pages, best of %lld windows of %lld loads (worst %.2f ns)\n",
+               unit_fmt_size((u64)rep_fact_num(res, "latency_dram_bytes"), s1, sizeof(s1)),
+               rep_fact_str(res, "latency_dram_pages"),
+               (long long)rep_fact_num(res, "latency_dram_windows"),
+               (long long)rep_fact_num(res, "latency_dram_loads"),
+               rep_fact_num(res, "latency_dram_ns_max"));
     printf("\n");
 }
 
 static void rep_mem_any_final(const struct res *res)
 {
-    if (!res->nsteps) /* stopped before the end: nothing of its own */
+    if (!res_fact(res, "memory_mode")) /* stopped before a result: nothing of its own */
         return;
     if (res->o->memory_mode == MEM_MODE_STREAM)
         rep_stream_final(res);
@@ -26727,6 +27106,8 @@ static int cli_apply(struct cli *c, bool *late)
             int rc = opt_set(d, &opts, val);
             if (d->off == offsetof(struct bench_opts, mysql_db))
                 opts.mysql_db_set = true;
+            if (d->off == offsetof(struct bench_opts, time_s))
+                opts.time_set = true;
             if (d >= opt_mysql && d < opt_mysql + countof(opt_mysql))
                 opts.db_given = true; /* bench all: a database was named */
             if (d->off == offsetof(struct bench_opts, mysql_ssl))

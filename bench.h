@@ -364,6 +364,7 @@ struct bench_opts {
                           * instead of time_s; time_s stays its ceiling in whole seconds) */
     double mem_lat_min_s; /* not an option: latency mode's seconds of loads per size (0: 0.02) */
     bool mem_lat_nothp;   /* not an option: latency mode without its huge-page pass */
+    bool time_set;        /* set by cli_: --time was given (the memory modes stop at it) */
     /* bench compare */
     double cmp_noise_pct;                     /* --noise */
     bool db_given;    /* set by cli_: a mysql option, MYSQL_PWD or an option file named one */

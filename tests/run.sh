@@ -224,6 +224,8 @@ fi
 
 # the lanes' self-test (seconds; bounded: a lane it fails to kill would hang it)
 suite lanes timeout -k 5 60 sh tests/run_selftest.sh
+# bandwidth and latency against a reference: before the lanes start, on a host not yet loaded
+suite memory-oracle sh tests/memory_oracle.sh
 bg own lane_own
 
 suite static static_check

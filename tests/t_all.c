@@ -271,7 +271,8 @@ static int t_all_lat_knees(void)
             all_llc_plausible(504ull << 20, 128));
     T_CHECK(all_lat_bytes(32ull << 20, true, ALL_DEFAULT, 0) == 128ull << 20);
     T_CHECK(all_lat_bytes(508ull << 20, false, ALL_DEFAULT, 0) == 64ull << 20);
-    T_CHECK(all_lat_bytes(64ull << 20, true, ALL_QUICK, 0) == 32ull << 20);
+    T_CHECK(all_lat_bytes(64ull << 20, true, ALL_QUICK, 0) == 256ull << 20);
+    T_CHECK(all_lat_bytes(256ull << 20, true, ALL_QUICK, 0) == 256ull << 20);
     T_CHECK(all_lat_bytes(64ull << 20, true, ALL_THOROUGH, 1ull << 30) == 256ull << 20);
     return 0;
 }

@@ -17,15 +17,24 @@ static int t_mem_stream_kernels(void)
     T_CHECK(a[0] == 30.0 && a[N - 1] == 30.0);
     struct b_err e;
     memset(&e, 0, sizeof(e));
-    T_CHECK(mem_stream_check(a, b, c, N, 1, &e) == B_OK);
+    T_CHECK(mem_stream_check_k(a, b, c, N, 4, &e) == B_OK);
     for (int p = 1; p < 10; p++)
         for (int k = 0; k < MEM_NKERNELS; k++)
             mem_stream_kernel(k, a, b, c, N);
-    T_CHECK(mem_stream_check(a, b, c, N, 10, &e) == B_OK);
-    T_CHECK(mem_stream_check(a, b, c, N, 9, &e) != B_OK && strstr(e.msg, "wrong"));
+    T_CHECK(mem_stream_check_k(a, b, c, N, 40, &e) == B_OK);
+    T_CHECK(mem_stream_check_k(a, b, c, N, 36, &e) != B_OK && strstr(e.msg, "wrong"));
     memset(&e, 0, sizeof(e));
+    mem_stream_kernel(MEM_COPY, a, b, c, N); /* a stop after two kernels of pass 11 */
+    mem_stream_kernel(MEM_SCALE, a, b, c, N);
+    T_CHECK(mem_stream_check_k(a, b, c, N, 42, &e) == B_OK);
+    T_CHECK(mem_stream_check_k(a, b, c, N, 41, &e) != B_OK && strstr(e.msg, "and a part"));
+    memset(&e, 0, sizeof(e));
+    mem_stream_kernel(MEM_ADD, a, b, c, N);
+    mem_stream_kernel(MEM_TRIAD, a, b, c, N);
+    memset(&e, 0, sizeof(e));
+    T_CHECK(mem_stream_check_k(a, b, c, N, 44, &e) == B_OK);
     c[500] *= 1.01; /* one wrong element */
-    T_CHECK(mem_stream_check(a, b, c, N, 10, &e) != B_OK);
+    T_CHECK(mem_stream_check_k(a, b, c, N, 44, &e) != B_OK);
     T_CHECK(mem_stream_bytes(MEM_COPY, 1000) == 16000 && mem_stream_bytes(MEM_SCALE, 1) == 16);
     T_CHECK(mem_stream_bytes(MEM_ADD, 1000) == 24000 && mem_stream_bytes(MEM_TRIAD, 3) == 72);
     return 0;
@@ -83,10 +92,13 @@ static int t_mem_latency_monotone(void)
     char *buf = mem_map(big, -1, &maplen);
     u32 *perm = malloc(big / MEM_LINE * sizeof(u32));
     T_CHECK(buf && perm);
+    double small, large, worst;
+    u64 loads;
     mem_chase_link(buf, 4096, perm, &rng);
-    double small = mem_chase_ns(buf, 4096 / MEM_LINE, 0.005);
+    T_CHECK(mem_chase_windows(buf, 0.005, 3, NULL, &small, &worst, &loads) == 3);
+    T_CHECK(worst >= small && loads >= 16 && loads % 16 == 0);
     mem_chase_link(buf, big, perm, &rng);
-    double large = mem_chase_ns(buf, big / MEM_LINE, 0.005);
+    T_CHECK(mem_chase_windows(buf, 0.005, 3, NULL, &large, &worst, &loads) == 3);
     munmap(buf, maplen);
     free(perm);
     T_CHECK(small > 0 && large > 2 * small);
@@ -99,13 +111,44 @@ static int t_mem_plateaus(void)
     struct mem_lat m;
     memset(&m, 0, sizeof(m));
     m.caches.l1d = 32 << 10, m.caches.l2 = 256 << 10, m.caches.l3 = 1 << 20;
-    m.nsizes = 12; /* 4 KiB .. 8 MiB */
-    /* 4K..32K: L1; 64K..256K: L2; 512K..1M: L3; 2M..8M (>= 2x LLC): DRAM */
+    m.llc = 1 << 20;
+    m.nsizes = m.done[0] = 12; /* 4 KiB .. 8 MiB */
+    /* 4K..32K: L1; 64K..256K: L2; 512K..1M: L3; DRAM: 8M, the largest (>= 4x LLC) */
     static const double v[12] = {1, 1, 2, 1, 4, 5, 6, 20, 22, 50, 90, 100};
     memcpy(m.ns[0], v, sizeof(v));
     double pl[4];
     mem_lat_plateaus(&m, 0, pl);
-    T_CHECK(pl[0] == 1.0 && pl[1] == 5.0 && pl[2] == 21.0 && pl[3] == 90.0);
+    T_CHECK(pl[0] == 1.0 && pl[1] == 5.0 && pl[2] == 21.0 && pl[3] == 100.0);
+    m.done[0] = 10; /* stopped at 2 MiB (--time): 4x the LLC not reached, no DRAM figure */
+    mem_lat_plateaus(&m, 0, pl);
+    T_CHECK(pl[2] == 21.0 && pl[3] == 0);
+    /* a claimed L3 larger than the last level sized from: L3 ends at that level */
+    m.done[0] = 12, m.caches.l3 = 508u << 20, m.llc = 1 << 20;
+    mem_lat_plateaus(&m, 0, pl);
+    T_CHECK(pl[2] == 21.0 && pl[3] == 100.0);
+    return 0;
+}
+
+/* The last level sized from: an implausible claim is capped per CPU; sysfs and CPUID
+ * cross-checked; STREAM's arrays >= 4x it; the latency curve's sizes. */
+static int t_mem_llc_sizing(void)
+{
+    const u64 M = 1u << 20;
+    T_CHECK(mem_llc_cap(508 * M, 2) == 64 * M && mem_llc_cap(32 * M, 2) == 32 * M);
+    T_CHECK(mem_llc_cap(256 * M, 1) == 256 * M && mem_llc_cap(257 * M, 1) == 32 * M);
+    T_CHECK(mem_llc_cap(504 * M, 64) == 504 * M && mem_llc_cap(504 * M, 8) == 256 * M);
+    T_CHECK(mem_llc_pick(32 * M, 508 * M, 0, 2) == 32 * M);   /* both: the smaller */
+    T_CHECK(mem_llc_pick(0, 508 * M, 0, 2) == 64 * M);        /* CPUID alone, capped */
+    T_CHECK(mem_llc_pick(12 * M, 0, 0, 2) == 12 * M);         /* sysfs alone */
+    T_CHECK(mem_llc_pick(0, 0, 32 * M, 2) == 32 * M);         /* neither: the fallback */
+    T_CHECK(mem_stream_each(64 * M, 0, 0) == 256 * M);        /* 4x the LLC */
+    T_CHECK(mem_stream_each(4 * M, 0, 0) == 64 * M);          /* at least 64 MiB */
+    T_CHECK(mem_stream_each(64 * M, 1200 * M, 0) == 100 * M); /* a quarter of the memory */
+    T_CHECK(mem_stream_each(64 * M, 0, 3 * M) == M);          /* the user's total, for 3 */
+    T_CHECK(mem_lat_sizes(256 * M, false) == 17 && mem_lat_sizes(300 * M, false) == 18);
+    T_CHECK(mem_lat_sizes(300 * M, true) == 17 && mem_lat_sizes(4096, true) == 1);
+    T_CHECK(mem_lat_windows(128 * M, 64 * M) == MEM_LAT_WIN_DRAM &&
+            mem_lat_windows(64 * M, 64 * M) == MEM_LAT_WIN);
     return 0;
 }
 

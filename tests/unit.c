@@ -197,6 +197,7 @@ static const struct {
     {"mem_sattolo_one_cycle", t_mem_sattolo_one_cycle},
     {"mem_latency_monotone", t_mem_latency_monotone},
     {"mem_plateaus", t_mem_plateaus},
+    {"mem_llc_sizing", t_mem_llc_sizing},
     {"mem_stream_run", t_mem_stream_run},
     {"mem_check_block_size", t_mem_check_block_size},
     {"thr_pingpong_counts", t_thr_pingpong_counts},

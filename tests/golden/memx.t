@@ -7,11 +7,15 @@ STREAM-like bandwidth: four kernels, a table row each, validated:
   $ $BENCH memory --memory-mode=stream --memory-total-size=3M --memory-passes=3 --threads=2 run | sed -n '/^Memory bandwidth/,/^General/p'
   Memory bandwidth: STREAM-like kernels, all threads, best of 3 passes
   
+  3 arrays of 1MiB \(cache sized: last-level cache .*\), 2 thread\(s\), 3 passes; expected about [0-9.]+ s (re)
   Initializing worker threads...
   
   Threads started!
   
-  3 arrays of 1MiB, 2 thread\(s\), best of 3 passes \(first excepted\), last-level cache [0-9.]+[KMG]iB \((sysfs|cpuid|default)\) (re)
+  pass 1 of 3: copy [0-9]+, scale [0-9]+, add [0-9]+, triad [0-9]+ MB/s; [0-9.]+ s, about [0-9.]+ s to go (re)
+  pass 2 of 3: copy [0-9]+, scale [0-9]+, add [0-9]+, triad [0-9]+ MB/s; [0-9.]+ s, about [0-9.]+ s to go (re)
+  pass 3 of 3: copy [0-9]+, scale [0-9]+, add [0-9]+, triad [0-9]+ MB/s; [0-9.]+ s, about 0.0 s to go (re)
+  3 arrays of 1MiB \(([0-9.]+[KMG]?i?B|unknown) in huge pages\), 2 thread\(s\), best of 3 passes \(first excepted\), cache: last-level cache [0-9.]+[KMG]iB \((sysfs|cpuid|default)\) (re)
   Function    Best MB/s   Best MiB/s     Avg time     Min time     Max time
   Copy: +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} (re)
   Scale: +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} (re)
@@ -24,12 +28,23 @@ STREAM-like bandwidth: four kernels, a table row each, validated:
 Latency by working-set size, 4 KiB to the largest (--memory-total-size here), plateaus:
 
   $ $BENCH memory --memory-mode=latency --memory-total-size=64K run | sed -n '/^Load-to-use/,/^General/p'
-  Load-to-use latency: a random cyclic chase of 64-byte lines, best of 3, one thread
+  Load-to-use latency: a random cyclic chase of 64-byte lines, best of 5 windows per size (15 from 2x the cache), one thread
   
+  working sets 4KiB to 64KiB \(within the cache: last-level cache .*\), 4KiB pages, then huge pages; 5 windows of 20 ms per size, 15 from [0-9.]+[KMG]iB; expected about [0-9]+ s (re)
   Initializing worker threads...
   
   Threads started!
   
+  4KiB pages +4KiB: +[0-9]+\.[0-9]{2} ns/load, best of 5 windows of 20 ms \(worst [0-9.]+\); [0-9.]+ s (re)
+  4KiB pages +8KiB: +[0-9]+\.[0-9]{2} ns/load, best of 5 windows of 20 ms \(worst [0-9.]+\); [0-9.]+ s (re)
+  4KiB pages +16KiB: +[0-9]+\.[0-9]{2} ns/load, best of 5 windows of 20 ms \(worst [0-9.]+\); [0-9.]+ s (re)
+  4KiB pages +32KiB: +[0-9]+\.[0-9]{2} ns/load, best of 5 windows of 20 ms \(worst [0-9.]+\); [0-9.]+ s (re)
+  4KiB pages +64KiB: +[0-9]+\.[0-9]{2} ns/load, best of 5 windows of 20 ms \(worst [0-9.]+\); [0-9.]+ s (re)
+  huge pages +4KiB: +[0-9]+\.[0-9]{2} ns/load, best of 5 windows of 20 ms \(worst [0-9.]+\); [0-9.]+ s (re)
+  huge pages +8KiB: +[0-9]+\.[0-9]{2} ns/load, best of 5 windows of 20 ms \(worst [0-9.]+\); [0-9.]+ s (re)
+  huge pages +16KiB: +[0-9]+\.[0-9]{2} ns/load, best of 5 windows of 20 ms \(worst [0-9.]+\); [0-9.]+ s (re)
+  huge pages +32KiB: +[0-9]+\.[0-9]{2} ns/load, best of 5 windows of 20 ms \(worst [0-9.]+\); [0-9.]+ s (re)
+  huge pages +64KiB: +[0-9]+\.[0-9]{2} ns/load, best of 5 windows of 20 ms \(worst [0-9.]+\); [0-9.]+ s (re)
   Caches \((sysfs|cpuid|default)\): L1d [0-9.]+[KMG]?i?B, L2 [0-9.]+[KMG]?i?B, L3 [0-9.]+[KMG]?i?B; THP .* (re)
   MADV_HUGEPAGE: ([0-9.]+[KMG]?i?B of 64KiB in huge pages|huge pages granted unknown) (re)
       size   ns/load   ns/load (THP)
