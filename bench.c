@@ -20731,7 +20731,7 @@ static void all_db(struct all_ctx *x)
     bool hm;
     double mc = all_num(x->res, "db.max_connections", &hm);
     so.sizing_max_threads = 64;
-    while (hm && so.sizing_max_threads > 2 && so.sizing_max_threads > mc / 2)
+    while (hm && so.sizing_max_threads > 2 && (double)so.sizing_max_threads > mc / 2)
         so.sizing_max_threads /= 2;
     so.sizing_tables_set = so.sizing_rows_set = true;
     so.oltp_tables = 2;
