@@ -20834,13 +20834,45 @@ static bool all_glob(const char *p, const char *s)
     return *s == *p && all_glob(p + 1, s + 1);
 }
 
+/* Does path match pattern p of all_measures with what its '*' stands for one bench all
+ * makes: a step of all_plan (load.*), a variable of all_db_vars (db.innodb_*), a figure of
+ * a repeated disk step (all_disk_done)? A typo inside a family ("db.innodb_bufer_pool_size")
+ * is then refused before the run, not found missing after it. */
+static bool all_measure_match(const char *p, const char *path)
+{
+    static const char *const disk[] = {"iops", "runs", "samples", "p50_ms", "p99_ms"};
+    const char *star = strchr(p, '*');
+    if (!all_glob(p, path))
+        return false;
+    if (!star)
+        return true;
+    size_t pre = (size_t)(star - p), len = strlen(path) - pre - strlen(star + 1);
+    const char *w = path + pre;
+    if (!strncmp(p, "load.", 5)) {
+        for (size_t i = 0; i < countof(all_plan); i++)
+            if (strlen(all_plan[i].name) == len && !strncmp(all_plan[i].name, w, len))
+                return true;
+        return false;
+    }
+    if (!strncmp(p, "db.", 3)) {
+        for (size_t i = 0; i < countof(all_db_vars); i++)
+            if (!strcmp(all_db_vars[i], path + 3))
+                return true;
+        return false;
+    }
+    for (size_t i = 0; i < countof(disk); i++)
+        if (strlen(disk[i]) == len && !strncmp(disk[i], w, len))
+            return true;
+    return false;
+}
+
 /* Is path a measure bench all can produce (all_measures, or one's _min/_max/_samples/_why)? */
 static bool all_measure_known(const char *path)
 {
     static const char *const sfx[] = {"_min", "_max", "_samples", "_why"};
     char base[64];
     for (size_t i = 0; i < countof(all_measures); i++)
-        if (all_glob(all_measures[i], path))
+        if (all_measure_match(all_measures[i], path))
             return true;
     size_t n = strlen(path);
     for (size_t i = 0; i < countof(sfx); i++) {
@@ -20848,7 +20880,7 @@ static bool all_measure_known(const char *path)
         if (n > k && n - k < sizeof(base) && !strcmp(path + n - k, sfx[i])) {
             snprintf(base, sizeof(base), "%.*s", (int)(n - k), path);
             for (size_t j = 0; j < countof(all_measures); j++)
-                if (all_glob(all_measures[j], base))
+                if (all_measure_match(all_measures[j], base))
                     return true;
         }
     }

@@ -77,6 +77,15 @@ static int t_all_measures(void)
     T_CHECK(!all_measure_known("cpu.event_per_s"));
     T_CHECK(!all_measure_known("cpu.events_per_s_bogus"));
     T_CHECK(!all_measure_known("_min"));
+    /* a family's '*' stands only for what bench all makes there: a typo inside is refused */
+    T_CHECK(all_measure_known("load.fdatasync_others_io_pct"));
+    T_CHECK(all_measure_known("disk.randread_qd1_iops_min"));
+    T_CHECK(all_measure_known("disk.randread_qd1_p99_ms_why"));
+    T_CHECK(!all_measure_known("db.innodb_bufer_pool_size"));
+    T_CHECK(!all_measure_known("load.nosuchstep_others_cpu_pct"));
+    T_CHECK(!all_measure_known("load._others_cpu_pct"));
+    T_CHECK(!all_measure_known("disk.randread_qd1_garbage"));
+    T_CHECK(!all_measure_known("disk.randread_qd1_iops_bogus"));
     T_CHECK(all_edit_distance("kitten", "sitting") == 3);
     T_CHECK(all_edit_distance("", "abc") == 3 && all_edit_distance("abc", "abc") == 0);
     T_CHECK(!strcmp(all_measure_near("cpu.event_per_s"), "cpu.events_per_s"));
