@@ -20959,7 +20959,13 @@ static int all_expect_load(struct res *res, struct all_expect *t, int max, int *
         char line[512];
         while (fgets(line, sizeof(line), f))
             buf_printf(&b, "%s", line);
+        int rerr = ferror(f) ? errno : 0; /* a directory opens, then reads EISDIR */
         fclose(f);
+        if (rerr) {
+            buf_free(&b);
+            return b_fail(&res->err, B_EXIT_ENV, "all: --expect-file=%s: %s (%s)",
+                          o->all_expect_file, strerror(rerr), b_errno_name(rerr));
+        }
         int k = all_expect_parse(b.p ? b.p : "", t + *n, max - *n, bad, sizeof(bad));
         buf_free(&b);
         if (k < 0)

@@ -106,6 +106,13 @@ static int t_all_measures(void)
     res_init(&r, NULL, "all", &o, NULL);
     T_CHECK(all_expect_load(&r, t, 4, &n) == B_EXIT_OK && n == 2);
     res_free(&r);
+    /* an --expect-file that cannot be read (a directory opens, then reads EISDIR): said,
+     * never taken as a file of no terms */
+    o.all_expect_file = (char *)(uintptr_t)"/";
+    res_init(&r, NULL, "all", &o, NULL);
+    T_CHECK(all_expect_load(&r, t, 4, &n) == B_EXIT_ENV);
+    T_CHECK(strstr(r.err.msg, "--expect-file=/: Is a directory") != NULL);
+    res_free(&r);
     return 0;
 }
 
