@@ -24067,9 +24067,23 @@ static void rep_all(const struct res *res)
                          *all_str(s, "current") ? all_str(s, "current") : "-",
                          all_str(s, "rule"));
     }
-    int shown = 0;
-    for (int i = 0; i < res->nwarns && shown < 4; i++, shown++)
-        rep_all_note(shown ? "" : "\nNOTES   ", res->warns[i].msg);
+    /* the first 4 notes, and whatever their place the ones the verdicts and the settings
+     * refer to (host_busy: "see NOTES"; db_remote: whose host was sized); how many more
+     * there are is said (every note is on stderr and in the JSON) */
+    int shown = 0, more = 0;
+    for (int i = 0; i < res->nwarns; i++) {
+        const char *code = res->warns[i].code;
+        if (shown >= 4 && strcmp(code, "host_busy") && strcmp(code, "db_remote")) {
+            more++;
+            continue;
+        }
+        rep_all_note(shown++ ? "" : "\nNOTES   ", res->warns[i].msg);
+    }
+    if (more) {
+        char m[80];
+        snprintf(m, sizeof(m), "(%d more notes: on stderr and in the JSON's warnings)", more);
+        rep_all_note("", m);
+    }
     rep_all_line("%s", "");
     rep_all_line("Total time %.1f s; verdict %s", all_num(res, "all.total_s", NULL),
                  *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "-");

@@ -418,3 +418,31 @@ static int t_all_pct_busy(void)
     T_CHECK(all_others_pct(&a, &b) == 0);
     return 0;
 }
+
+static void t_all_page_call(void *arg)
+{
+    rep_all(arg);
+}
+
+/* The page's NOTES: the first 4, and host_busy (which the CPU line and the verdicts send the
+ * reader to) and db_remote (whose host was sized) whatever their place; the rest counted. */
+static int t_all_notes(void)
+{
+    struct bench_opts o;
+    struct res r;
+    static char out[16384];
+    memset(&o, 0, sizeof(o));
+    res_init(&r, NULL, "all", &o, NULL);
+    for (int i = 0; i < 6; i++)
+        res_warn(&r, "stale_dir", NULL, "all: removed /d/bench-all.%d", 900 + i);
+    res_warn(&r, "db_remote", NULL, "all: the server runs on 'db1', not here ('app1')");
+    res_warn(&r, "host_busy", NULL, "all: host busy: others used up to 150%% of a CPU");
+    T_CHECK(t_capture(t_all_page_call, &r, out, sizeof(out)) == 0);
+    T_CHECK(strstr(out, "\nNOTES    all: removed /d/bench-all.900\n") != NULL);
+    T_CHECK(strstr(out, "bench-all.903\n") != NULL && !strstr(out, "bench-all.904"));
+    T_CHECK(strstr(out, "the server runs on 'db1', not here ('app1')\n") != NULL);
+    T_CHECK(strstr(out, "all: host busy: others used up to 150% of a CPU\n") != NULL);
+    T_CHECK(strstr(out, "(2 more notes: on stderr and in the JSON's warnings)\n") != NULL);
+    res_free(&r);
+    return 0;
+}

@@ -214,6 +214,7 @@ static const struct {
     {"all_lat_knees", t_all_lat_knees},
     {"all_conn_swap", t_all_conn_swap},
     {"all_pct_busy", t_all_pct_busy},
+    {"all_notes", t_all_notes},
     {"cmp_dir", t_cmp_dir},
 };
 
