@@ -19955,43 +19955,48 @@ static bool all_dir_ours(const char *name)
            !strncmp(name, ".bench-all-direct.", 18);
 }
 
-/* A "bench-all.PID" left in --dir by a run that was killed: removed only when its process is
- * gone, it is a directory of this user's, and it holds nothing but the files bench all makes
- * there; otherwise left alone. Either is said as a note. */
-static void all_dir_stale(struct all_ctx *x, const char *top, const char *name)
+/* A "bench-all.PID" left in --dir by a run that was killed: removed only when its name is
+ * the one all_dir_make gives (digits, no sign, no leading zero), its process is gone, it is a
+ * directory of this user's (opened without following a link, then read and emptied through
+ * that descriptor: a name swapped for a link meanwhile is not followed), and it holds nothing
+ * but the files bench all makes there; otherwise left alone. Either is said as a note. */
+static void all_dir_stale(struct all_ctx *x, int topfd, const char *top, const char *name)
 {
-    char path[PATH_MAX];
+    const char *num = name + strlen(ALL_DIR_PFX);
     struct stat st;
     char *end;
-    long pid = strtol(name + strlen(ALL_DIR_PFX), &end, 10);
-    if (*end || pid <= 0 || pid == (long)getpid())
+    errno = 0;
+    long pid = strtol(num, &end, 10);
+    if (!isdigit((unsigned char)*num) || *num == '0' || *end || errno || pid > INT_MAX ||
+        pid == (long)getpid())
         return;
     if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
         return; /* its run is still going */
-    snprintf(path, sizeof(path), "%s/%s", top, name);
-    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-        res_warn(x->res, "stale_dir", NULL, "all: %s left alone: not a directory of this user's",
-                 path);
+    int fd = openat(topfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid() ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        res_warn(x->res, "stale_dir", NULL, "all: %s/%s left alone: not a directory of this "
+                 "user's", top, name);
         return;
     }
-    DIR *d = opendir(path);
     struct dirent *de;
-    bool ours = d != NULL;
-    while (d && ours && (de = readdir(d)))
+    bool ours = true;
+    while (ours && (de = readdir(d)))
         ours = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || all_dir_ours(de->d_name);
-    if (d)
-        rewinddir(d);
-    while (d && ours && (de = readdir(d)))
+    rewinddir(d);
+    while (ours && (de = readdir(d)))
         if (all_dir_ours(de->d_name))
             ours = unlinkat(dirfd(d), de->d_name, 0) == 0;
-    if (d)
-        closedir(d);
-    if (ours && rmdir(path) == 0)
+    closedir(d);
+    if (ours && unlinkat(topfd, name, AT_REMOVEDIR) == 0)
         res_warn(x->res, "stale_dir", NULL,
-                 "all: removed %s, left by an interrupted run (pid %ld is gone)", path, pid);
+                 "all: removed %s/%s, left by an interrupted run (pid %ld is gone)", top, name,
+                 pid);
     else
         res_warn(x->res, "stale_dir", NULL,
-                 "all: %s left alone: it holds files bench all did not make there", path);
+                 "all: %s/%s left alone: it holds files bench all did not make there", top, name);
 }
 
 /* Make bench's own directory under --dir (x->dir), after the leftovers of killed runs. */
@@ -20002,7 +20007,7 @@ static int all_dir_make(struct all_ctx *x)
     struct dirent *de;
     while (d && (de = readdir(d)))
         if (!strncmp(de->d_name, ALL_DIR_PFX, strlen(ALL_DIR_PFX)))
-            all_dir_stale(x, top, de->d_name);
+            all_dir_stale(x, dirfd(d), top, de->d_name);
     if (d)
         closedir(d);
     if (snprintf(x->dir, sizeof(x->dir), "%s/" ALL_DIR_PFX "%ld", top, (long)getpid()) >=

@@ -446,3 +446,55 @@ static int t_all_notes(void)
     res_free(&r);
     return 0;
 }
+
+/* Leftovers of killed runs in --dir: only a "bench-all.PID" by all_dir_make's own spelling,
+ * its pid gone, a directory of this user's (never through a link) holding only bench's files
+ * is removed; everything else is left alone. */
+static int t_all_stale(void)
+{
+    char top[] = "/tmp/t_all_stale.XXXXXX", p[PATH_MAX];
+    T_CHECK(mkdtemp(top) != NULL);
+    static const char *const dirs[] = {"bench-all.999999999", "bench-all.+999999998",
+                                       "bench-all.0999999997", "bench-all.999999996x",
+                                       "t_target", "bench-all.99999999999999999999"};
+    for (size_t i = 0; i < countof(dirs); i++) {
+        snprintf(p, sizeof(p), "%s/%s", top, dirs[i]);
+        T_CHECK(mkdir(p, 0700) == 0);
+        snprintf(p, sizeof(p), "%s/%s/test_file.0", top, dirs[i]);
+        int fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+        T_CHECK(fd >= 0);
+        close(fd);
+    }
+    snprintf(p, sizeof(p), "%s/bench-all.999999995", top);
+    T_CHECK(symlink("t_target", p) == 0);
+    struct bench_opts o;
+    struct res r;
+    struct all_ctx x;
+    memset(&o, 0, sizeof(o));
+    memset(&x, 0, sizeof(x));
+    o.file_dir = top;
+    res_init(&r, NULL, "all", &o, NULL);
+    x.res = &r;
+    x.o = &o;
+    T_CHECK(all_dir_make(&x) == B_EXIT_OK);
+    all_dir_remove(&x);
+    struct stat st;
+    snprintf(p, sizeof(p), "%s/bench-all.999999999", top);
+    T_CHECK(lstat(p, &st) != 0 && errno == ENOENT); /* the one leftover: removed */
+    for (size_t i = 1; i < countof(dirs); i++) {   /* not bench's spelling, or no such pid */
+        snprintf(p, sizeof(p), "%s/%s/test_file.0", top, dirs[i]);
+        T_CHECK(lstat(p, &st) == 0);
+    }
+    snprintf(p, sizeof(p), "%s/bench-all.999999995", top);
+    T_CHECK(lstat(p, &st) == 0 && S_ISLNK(st.st_mode));
+    int removed = 0, link = 0;
+    for (int i = 0; i < r.nwarns; i++) {
+        removed += strstr(r.warns[i].msg, "removed ") != NULL;
+        link += strstr(r.warns[i].msg, "bench-all.999999995 left alone: not a directory") != NULL;
+    }
+    T_CHECK(removed == 1 && link == 1);
+    res_free(&r);
+    snprintf(p, sizeof(p), "rm -rf '%s'", top);
+    T_CHECK(system(p) == 0);
+    return 0;
+}

@@ -215,6 +215,7 @@ static const struct {
     {"all_conn_swap", t_all_conn_swap},
     {"all_pct_busy", t_all_pct_busy},
     {"all_notes", t_all_notes},
+    {"all_stale", t_all_stale},
     {"cmp_dir", t_cmp_dir},
 };
 
