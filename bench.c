@@ -23764,11 +23764,14 @@ typedef void (*rep_render_fn)(const struct res *res);
 static void rep_all_line(const char *fmt, ...) B_PRINTF(1, 2);
 static void rep_all_line(const char *fmt, ...)
 {
-    char line[1024];
-    va_list ap;
+    va_list ap, aq;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
+    va_copy(aq, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap); /* the whole line, however long (a --dir path) */
     va_end(ap);
+    char *line = b_xmalloc((size_t)(len > 0 ? len : 0) + 1);
+    vsnprintf(line, (size_t)(len > 0 ? len : 0) + 1, fmt, aq);
+    va_end(aq);
     const char *p = line;
     int indent = 0;
     for (;;) {
@@ -23777,6 +23780,7 @@ static void rep_all_line(const char *fmt, ...)
             n--;
         if (n <= room) {
             printf("%*s%.*s\n", indent, "", (int)n, p);
+            free(line);
             return;
         }
         size_t lead = strspn(p, " "), cut = room;

@@ -498,3 +498,28 @@ static int t_all_stale(void)
     T_CHECK(system(p) == 0);
     return 0;
 }
+
+static void t_all_long_line_call(void *arg)
+{
+    rep_all_line("DISK      %s: ext4 on vda, %s GiB free", (const char *)arg, "77.0");
+}
+
+/* A page line longer than any fixed buffer (a --dir of 1,500 characters): wrapped at 100
+ * columns, every character kept, the figures after the path included. */
+static int t_all_long_line(void)
+{
+    static char dir[1501], out[4096];
+    memset(dir, 'd', sizeof(dir) - 1);
+    dir[0] = '/';
+    T_CHECK(t_capture(t_all_long_line_call, dir, out, sizeof(out)) == 0);
+    size_t col = 0, widest = 0, ds = 0;
+    for (const char *p = out; *p; p++) {
+        col = *p == '\n' ? 0 : col + 1;
+        widest = B_MAX(widest, col);
+        ds += *p == 'd';
+    }
+    T_CHECK(widest <= 100);
+    T_CHECK(ds == 1499 + 1); /* the path's 1,499 d's and vda's: none cut */
+    T_CHECK(strstr(out, ": ext4 on vda, 77.0 GiB free\n") != NULL);
+    return 0;
+}

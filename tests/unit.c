@@ -216,6 +216,7 @@ static const struct {
     {"all_pct_busy", t_all_pct_busy},
     {"all_notes", t_all_notes},
     {"all_stale", t_all_stale},
+    {"all_long_line", t_all_long_line},
     {"cmp_dir", t_cmp_dir},
 };
 
