@@ -20322,8 +20322,10 @@ static const char *const all_db_vars[] = {
     "hostname",                "datadir",
 };
 
+/* A variable's value as text: room for a @@datadir or @@hostname whole (a cut datadir is
+ * shown cut, and no longer found on this host by all_db_where). */
 struct all_var {
-    char v[64];
+    char v[PATH_MAX];
     bool got;
 };
 
@@ -20331,7 +20333,7 @@ static int all_var_row(void *ctx, const struct myc_result *mr, const struct my_s
 {
     struct all_var *av = ctx;
     if (mr->ncols >= 1 && vals[0].p) {
-        my_escape(av->v, sizeof(av->v), vals[0].p, B_MIN(vals[0].len, 60));
+        my_escape(av->v, sizeof(av->v), vals[0].p, vals[0].len);
         av->got = true;
     }
     return 0;

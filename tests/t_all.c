@@ -523,3 +523,23 @@ static int t_all_long_line(void)
     T_CHECK(strstr(out, ": ext4 on vda, 77.0 GiB free\n") != NULL);
     return 0;
 }
+
+/* A server's @@datadir of 200 characters is kept whole (it was cut at 60: shown cut, and
+ * all_db_where's stat of it failed); a NULL answer is no value. */
+static int t_all_var_row(void)
+{
+    static char dd[201];
+    struct all_var av = {{0}, false};
+    struct myc_result mr;
+    struct my_str v;
+    memset(&mr, 0, sizeof(mr));
+    memset(dd, 'x', sizeof(dd) - 1);
+    memcpy(dd, "/srv/", 5);
+    mr.ncols = 1;
+    v.p = dd, v.len = strlen(dd);
+    T_CHECK(all_var_row(&av, &mr, &v) == 0 && av.got && !strcmp(av.v, dd));
+    struct all_var nul = {{0}, false};
+    v.p = NULL, v.len = 0;
+    T_CHECK(all_var_row(&nul, &mr, &v) == 0 && !nul.got);
+    return 0;
+}

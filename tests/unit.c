@@ -217,6 +217,7 @@ static const struct {
     {"all_notes", t_all_notes},
     {"all_stale", t_all_stale},
     {"all_long_line", t_all_long_line},
+    {"all_var_row", t_all_var_row},
     {"cmp_dir", t_cmp_dir},
 };
 
