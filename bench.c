@@ -60,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/file.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -19290,6 +19291,7 @@ struct all_ctx {
     bool direct;             /* O_DIRECT on the test file */
     u64 file_bytes;          /* the test file */
     char dir[PATH_MAX];      /* bench's own directory under --dir (all_dir_make); "" none */
+    int dir_fd;              /* dir, open and flock()ed while it is in use (all_dir_stale) */
     int step, nsteps;        /* progress */
     u64 t0;
     /* the repeats of the step running (all_run_step): each run's rate, latencies together */
@@ -19958,8 +19960,9 @@ static bool all_dir_ours(const char *name)
 /* A "bench-all.PID" left in --dir by a run that was killed: removed only when its name is
  * the one all_dir_make gives (digits, no sign, no leading zero), its process is gone, it is a
  * directory of this user's (opened without following a link, then read and emptied through
- * that descriptor: a name swapped for a link meanwhile is not followed), and it holds nothing
- * but the files bench all makes there; otherwise left alone. Either is said as a note. */
+ * that descriptor: a name swapped for a link meanwhile is not followed), no run holds its
+ * lock (flock: a pid from another pid namespace), and it holds nothing but the files bench
+ * all makes there; otherwise left alone. Either is said as a note. */
 static void all_dir_stale(struct all_ctx *x, int topfd, const char *top, const char *name)
 {
     const char *num = name + strlen(ALL_DIR_PFX);
@@ -19979,6 +19982,12 @@ static void all_dir_stale(struct all_ctx *x, int topfd, const char *top, const c
             close(fd);
         res_warn(x->res, "stale_dir", NULL, "all: %s/%s left alone: not a directory of this "
                  "user's", top, name);
+        return;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        closedir(d); /* a run holds it (all_dir_make): its pid lives where we cannot see */
+        res_warn(x->res, "stale_dir", NULL, "all: %s/%s left alone: a run still holds it", top,
+                 name);
         return;
     }
     struct dirent *de;
@@ -20013,8 +20022,14 @@ static int all_dir_make(struct all_ctx *x)
     if (snprintf(x->dir, sizeof(x->dir), "%s/" ALL_DIR_PFX "%ld", top, (long)getpid()) >=
         (int)sizeof(x->dir))
         errno = ENAMETOOLONG;
-    else if (mkdir(x->dir, 0700) == 0)
+    else if (mkdir(x->dir, 0700) == 0) {
+        /* locked for the run: a run whose pid this host cannot see (another pid namespace on
+         * the same volume) still holds it, and all_dir_stale leaves it alone */
+        x->dir_fd = open(x->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (x->dir_fd >= 0)
+            (void)flock(x->dir_fd, LOCK_EX | LOCK_NB);
         return B_EXIT_OK;
+    }
     int err = errno;
     res_fact_str(x->res, "disk.status", "skipped: cannot make %s (%s)", x->dir, strerror(err));
     x->dir[0] = 0;
@@ -20035,6 +20050,9 @@ static void all_dir_remove(struct all_ctx *x)
         close(dfd);
     if (rmdir(x->dir) != 0)
         res_warn(x->res, "dir_left", NULL, "all: %s left: %s", x->dir, strerror(errno));
+    if (x->dir_fd >= 0)
+        close(x->dir_fd);
+    x->dir_fd = -1;
     x->dir[0] = 0;
 }
 

@@ -456,7 +456,8 @@ static int t_all_stale(void)
     T_CHECK(mkdtemp(top) != NULL);
     static const char *const dirs[] = {"bench-all.999999999", "bench-all.+999999998",
                                        "bench-all.0999999997", "bench-all.999999996x",
-                                       "t_target", "bench-all.99999999999999999999"};
+                                       "t_target", "bench-all.99999999999999999999",
+                                       "bench-all.999999994"};
     for (size_t i = 0; i < countof(dirs); i++) {
         snprintf(p, sizeof(p), "%s/%s", top, dirs[i]);
         T_CHECK(mkdir(p, 0700) == 0);
@@ -467,6 +468,9 @@ static int t_all_stale(void)
     }
     snprintf(p, sizeof(p), "%s/bench-all.999999995", top);
     T_CHECK(symlink("t_target", p) == 0);
+    snprintf(p, sizeof(p), "%s/bench-all.999999994", top); /* a run elsewhere holds it */
+    int held = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    T_CHECK(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0);
     struct bench_opts o;
     struct res r;
     struct all_ctx x;
@@ -477,7 +481,11 @@ static int t_all_stale(void)
     x.res = &r;
     x.o = &o;
     T_CHECK(all_dir_make(&x) == B_EXIT_OK);
+    int mine = open(x.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* ours is held as well */
+    T_CHECK(mine >= 0 && flock(mine, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK);
+    close(mine);
     all_dir_remove(&x);
+    close(held);
     struct stat st;
     snprintf(p, sizeof(p), "%s/bench-all.999999999", top);
     T_CHECK(lstat(p, &st) != 0 && errno == ENOENT); /* the one leftover: removed */
@@ -487,12 +495,13 @@ static int t_all_stale(void)
     }
     snprintf(p, sizeof(p), "%s/bench-all.999999995", top);
     T_CHECK(lstat(p, &st) == 0 && S_ISLNK(st.st_mode));
-    int removed = 0, link = 0;
+    int removed = 0, link = 0, lock = 0;
     for (int i = 0; i < r.nwarns; i++) {
         removed += strstr(r.warns[i].msg, "removed ") != NULL;
         link += strstr(r.warns[i].msg, "bench-all.999999995 left alone: not a directory") != NULL;
+        lock += strstr(r.warns[i].msg, "bench-all.999999994 left alone: a run still") != NULL;
     }
-    T_CHECK(removed == 1 && link == 1);
+    T_CHECK(removed == 1 && link == 1 && lock == 1);
     res_free(&r);
     snprintf(p, sizeof(p), "rm -rf '%s'", top);
     T_CHECK(system(p) == 0);
