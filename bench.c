@@ -21002,6 +21002,20 @@ static int all_expect_load(struct res *res, struct all_expect *t, int max, int *
     return all_expect_known(res, t, *n);
 }
 
+/* --server-ram below 64 MiB sizes nothing a database runs in: a size without its unit
+ * ("--server-ram=64" is 64 bytes, meant 64G) is a usage error, not settings for 64 bytes. */
+static int all_server_ram_ok(struct res *res)
+{
+    u64 v = res->o->all_server_ram;
+    if (!v || v >= (64ull << 20))
+        return B_EXIT_OK;
+    int ex = b_fail(&res->err, b_usage_exit(),
+                    "all: --server-ram=%llu: %llu bytes is no database host's RAM",
+                    (unsigned long long)v, (unsigned long long)v);
+    b_hint(&res->err, "give its unit (K/M/G/T), e.g. --server-ram=64G; at least 64M");
+    return ex;
+}
+
 /* ---- derived settings, each with its rule (sizing.md 2.4) ---- */
 
 static void all_setting(struct res *res, const char *name, const char *rule, const char *cur,
@@ -21298,7 +21312,8 @@ static int all_main(struct res *res)
                           "all: --list=%s: unknown list (measures or checks)", o->all_list);
         return B_EXIT_OK;
     }
-    if ((ex = all_expect_load(res, ex_t, (int)countof(ex_t), &nexp)) != B_EXIT_OK)
+    if ((ex = all_expect_load(res, ex_t, (int)countof(ex_t), &nexp)) != B_EXIT_OK ||
+        (ex = all_server_ram_ok(res)) != B_EXIT_OK)
         return ex;
     struct os_cpu_sample s0, s1;
     bool steal = os_steal_sample("", &s0) == B_OK;

@@ -552,3 +552,26 @@ static int t_all_var_row(void)
     T_CHECK(all_var_row(&nul, &mr, &v) == 0 && !nul.got);
     return 0;
 }
+
+/* --server-ram without its unit ("64": bytes) is refused before any step; 0 (unknown) and a
+ * real host's size are taken. */
+static int t_all_server_ram(void)
+{
+    static const struct {
+        u64 v;
+        int ex;
+    } c[] = {{0, B_EXIT_OK}, {64, B_EXIT_USAGE}, {(64ull << 20) - 1, B_EXIT_USAGE},
+             {64ull << 20, B_EXIT_OK}, {64ull << 30, B_EXIT_OK}};
+    for (size_t i = 0; i < countof(c); i++) {
+        struct bench_opts o;
+        struct res r;
+        memset(&o, 0, sizeof(o));
+        o.all_server_ram = c[i].v;
+        res_init(&r, NULL, "all", &o, NULL);
+        T_CHECK(all_server_ram_ok(&r) == c[i].ex);
+        if (c[i].v == 64)
+            T_CHECK(strstr(r.err.msg, "--server-ram=64: 64 bytes is no database host's RAM"));
+        res_free(&r);
+    }
+    return 0;
+}

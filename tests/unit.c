@@ -218,6 +218,7 @@ static const struct {
     {"all_stale", t_all_stale},
     {"all_long_line", t_all_long_line},
     {"all_var_row", t_all_var_row},
+    {"all_server_ram", t_all_server_ram},
     {"cmp_dir", t_cmp_dir},
 };
 
