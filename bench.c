@@ -20077,7 +20077,8 @@ static int all_disk(struct all_ctx *x)
         int ex = b_fail(&x->res->err, B_EXIT_ENV,
                         "all: --dir=%s has %s free; the disk tests need %s (twice the test file)",
                         dir, have, need);
-        b_hint(&x->res->err, "point --dir at a filesystem with more room, or use --quick");
+        b_hint(&x->res->err, "point --dir at a filesystem with more room%s",
+               x->level == ALL_QUICK ? "" : ", or use --quick");
         return ex;
     }
     if (all_dir_make(x) != B_EXIT_OK)

@@ -575,3 +575,23 @@ static int t_all_server_ram(void)
     }
     return 0;
 }
+
+/* Too little room in --dir: exit 3 with a hint that --quick helps only when not given. */
+static int t_all_disk_room(void)
+{
+    for (int quick = 0; quick < 2; quick++) {
+        struct bench_opts o;
+        struct res r;
+        struct all_ctx x;
+        memset(&o, 0, sizeof(o));
+        memset(&x, 0, sizeof(x));
+        o.file_dir = (char *)(uintptr_t)"/tmp";
+        res_init(&r, NULL, "all", &o, NULL);
+        res_fact_int(&r, "fs_free_bytes", 1 << 20);
+        x.res = &r, x.o = &o, x.level = quick ? ALL_QUICK : ALL_DEFAULT;
+        T_CHECK(all_disk(&x) == B_EXIT_ENV && strstr(r.err.msg, "/tmp has 1MiB free"));
+        T_CHECK((strstr(r.err.hint, "or use --quick") != NULL) == !quick);
+        res_free(&r);
+    }
+    return 0;
+}

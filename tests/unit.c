@@ -219,6 +219,7 @@ static const struct {
     {"all_long_line", t_all_long_line},
     {"all_var_row", t_all_var_row},
     {"all_server_ram", t_all_server_ram},
+    {"all_disk_room", t_all_disk_room},
     {"cmp_dir", t_cmp_dir},
 };
 
