@@ -526,11 +526,11 @@ for s in d['steps']:
         ip link del bcav$$ 2>/dev/null
         spid="" ns=""
         me=$(hostname)
-        check "remote server: found elsewhere" 'grep -q "PASS expect .*db.server_local" "$w/rm"'
+        check "remote server: found elsewhere" 'grep -Eq "PASS +expect .*db.server_local" "$w/rm"'
         check "remote server: both hosts named" 'grep -q "^NOTES .*the server runs on .$me., not here (.bench-client.): run bench all on the DB host" "$w/rm"'
         check "remote server: sized for its host from --server-cpus" 'grep -q "^SETTINGS .*for $me (--server-cpus)" "$w/rm" && grep -Eq "^  innodb_log_file_size +2048M " "$w/rm"'
         check "remote server: nothing from this host's RAM or disk" '! grep -Eq "^  (innodb_buffer_pool_size|max_connections|innodb_io_capacity|innodb_flush_method) " "$w/rm"'
-        check "remote server: max_connections_memory not measured" 'grep -q "INFO max_connections_memory .*not measured" "$w/rm"'
+        check "remote server: max_connections_memory not measured" 'grep -Eq "INFO +max_connections_memory .*not measured" "$w/rm"'
     else
         ns=""
         echo "all: SKIP: a server on another host (needs root, socat and network namespaces)"
