@@ -20579,12 +20579,13 @@ static void all_derive(struct all_ctx *x)
             p = strstr(p, ", ");
             p = p ? p + 2 : "";
         }
+        char io[48] = ""; /* the disk's share only where it was busy ("CPU0" was printed) */
+        if (x->others_io_max >= ALL_BUSY_IO_PCT)
+            snprintf(io, sizeof(io), " and %.0f%% of the disk's I/O", x->others_io_max);
         res_warn(res, "host_busy", NULL,
-                 "all: host busy: others used up to %.0f%% of a CPU%s%.0f%s during %s: the "
-                 "verdicts on these steps are unreliable",
-                 x->others_max, x->others_io_max >= ALL_BUSY_IO_PCT ? " and " : "",
-                 x->others_io_max >= ALL_BUSY_IO_PCT ? x->others_io_max : 0,
-                 x->others_io_max >= ALL_BUSY_IO_PCT ? "% of the disk's I/O" : "", names);
+                 "all: host busy: others used up to %.0f%% of a CPU%s during %s: the verdicts "
+                 "on these steps are unreliable",
+                 x->others_max, io, names);
     }
     struct rlimit rl; /* bench's own: a fact, not the check (it says nothing of mysqld's) */
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0)

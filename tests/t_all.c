@@ -595,3 +595,29 @@ static int t_all_disk_room(void)
     }
     return 0;
 }
+
+/* The host_busy note: the CPU share, the disk's only where the disk was busy. */
+static int t_all_busy_note(void)
+{
+    for (int disk = 0; disk < 2; disk++) {
+        struct bench_opts o;
+        struct res r;
+        struct all_ctx x;
+        memset(&o, 0, sizeof(o));
+        memset(&x, 0, sizeof(x));
+        res_init(&r, NULL, "all", &o, NULL);
+        x.res = &r, x.o = &o, x.nbusy = 1, x.others_max = 40;
+        x.others_io_max = disk ? 35 : -1;
+        snprintf(x.busy, sizeof(x.busy), "%s", disk ? "seqread 40% CPU 35% disk" : "cpu_1 40% CPU");
+        all_derive(&x);
+        const char *m = NULL;
+        for (int i = 0; i < r.nwarns; i++)
+            if (!strcmp(r.warns[i].code, "host_busy"))
+                m = r.warns[i].msg;
+        T_CHECK(m != NULL);
+        T_CHECK(strstr(m, disk ? "up to 40% of a CPU and 35% of the disk's I/O during seqread:"
+                               : "up to 40% of a CPU during cpu_1:") != NULL);
+        res_free(&r);
+    }
+    return 0;
+}

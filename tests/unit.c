@@ -220,6 +220,7 @@ static const struct {
     {"all_var_row", t_all_var_row},
     {"all_server_ram", t_all_server_ram},
     {"all_disk_room", t_all_disk_room},
+    {"all_busy_note", t_all_busy_note},
     {"cmp_dir", t_cmp_dir},
 };
 
