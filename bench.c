@@ -21176,14 +21176,16 @@ static void all_setting_ram(struct all_ctx *x, double ram)
     double glob, per;
     bool srv;
     per = all_conn_bytes(res, &glob, &srv);
-    double conn = floor((ram - bp - glob - g) / per);
+    /* 10..100000: the server's own range (a larger value is cut to 100000 with a warning;
+     * per > 0 always: the defaults stand in for a server's 0) */
+    double conn = per > 0 ? floor((ram - bp - glob - g) / per) : 10;
+    conn = B_MIN(B_MAX(conn, 10), 100000);
     snprintf(rule, sizeof(rule), "(RAM-pool-globals-1G)/%.1fM per conn (%s)", per / m,
              srv ? "server" : "8.4 dflt");
     res_fact_num(res, "rec.per_connection_bytes", per);
-    res_fact_int(res, "rec.max_connections", (i64)B_MAX(conn, 10));
+    res_fact_int(res, "rec.max_connections", (i64)conn);
     all_setting(res, "max_connections", rule,
-                all_cur(res, "max_connections", false, cur, sizeof(cur)), "%.0f",
-                B_MAX(conn, 10));
+                all_cur(res, "max_connections", false, cur, sizeof(cur)), "%.0f", conn);
 }
 
 /* innodb_io_capacity(_max) from this host's QD32 random writes, and innodb_flush_method:

@@ -621,3 +621,27 @@ static int t_all_busy_note(void)
     }
     return 0;
 }
+
+/* max_connections within the server's range 10..100000 whatever --server-ram says (1 PiB:
+ * 15 million by the rule). */
+static int t_all_max_conn_range(void)
+{
+    static const struct {
+        u64 ram;
+        double want;
+    } c[] = {{64ull << 20, 10}, {1ull << 50, 100000}};
+    for (size_t i = 0; i < countof(c); i++) {
+        struct bench_opts o;
+        struct res r;
+        struct all_ctx x;
+        memset(&o, 0, sizeof(o));
+        memset(&x, 0, sizeof(x));
+        o.all_server_ram = c[i].ram;
+        res_init(&r, NULL, "all", &o, NULL);
+        x.res = &r, x.o = &o, x.ncpu = 2;
+        all_settings(&x);
+        T_CHECK(all_num(&r, "rec.max_connections", NULL) == c[i].want);
+        res_free(&r);
+    }
+    return 0;
+}

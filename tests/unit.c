@@ -221,6 +221,7 @@ static const struct {
     {"all_server_ram", t_all_server_ram},
     {"all_disk_room", t_all_disk_room},
     {"all_busy_note", t_all_busy_note},
+    {"all_max_conn_range", t_all_max_conn_range},
     {"cmp_dir", t_cmp_dir},
 };
 
