@@ -447,6 +447,15 @@ static int t_all_notes(void)
     return 0;
 }
 
+/* A bench all context over an empty result, for the tests below (o, r, x zeroed, linked). */
+static void t_all_ctx(struct bench_opts *o, struct res *r, struct all_ctx *x)
+{
+    memset(o, 0, sizeof(*o));
+    memset(x, 0, sizeof(*x));
+    res_init(r, NULL, "all", o, NULL);
+    x->res = r, x->o = o;
+}
+
 /* Leftovers of killed runs in --dir: only a "bench-all.PID" by all_dir_make's own spelling,
  * its pid gone, a directory of this user's (never through a link) holding only bench's files
  * is removed; everything else is left alone. */
@@ -474,12 +483,8 @@ static int t_all_stale(void)
     struct bench_opts o;
     struct res r;
     struct all_ctx x;
-    memset(&o, 0, sizeof(o));
-    memset(&x, 0, sizeof(x));
+    t_all_ctx(&o, &r, &x);
     o.file_dir = top;
-    res_init(&r, NULL, "all", &o, NULL);
-    x.res = &r;
-    x.o = &o;
     T_CHECK(all_dir_make(&x) == B_EXIT_OK);
     int mine = open(x.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* ours is held as well */
     T_CHECK(mine >= 0 && flock(mine, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK);
@@ -583,12 +588,10 @@ static int t_all_disk_room(void)
         struct bench_opts o;
         struct res r;
         struct all_ctx x;
-        memset(&o, 0, sizeof(o));
-        memset(&x, 0, sizeof(x));
+        t_all_ctx(&o, &r, &x);
         o.file_dir = (char *)(uintptr_t)"/tmp";
-        res_init(&r, NULL, "all", &o, NULL);
         res_fact_int(&r, "fs_free_bytes", 1 << 20);
-        x.res = &r, x.o = &o, x.level = quick ? ALL_QUICK : ALL_DEFAULT;
+        x.level = quick ? ALL_QUICK : ALL_DEFAULT;
         T_CHECK(all_disk(&x) == B_EXIT_ENV && strstr(r.err.msg, "/tmp has 1MiB free"));
         T_CHECK((strstr(r.err.hint, "or use --quick") != NULL) == !quick);
         res_free(&r);
@@ -603,10 +606,8 @@ static int t_all_busy_note(void)
         struct bench_opts o;
         struct res r;
         struct all_ctx x;
-        memset(&o, 0, sizeof(o));
-        memset(&x, 0, sizeof(x));
-        res_init(&r, NULL, "all", &o, NULL);
-        x.res = &r, x.o = &o, x.nbusy = 1, x.others_max = 40;
+        t_all_ctx(&o, &r, &x);
+        x.nbusy = 1, x.others_max = 40;
         x.others_io_max = disk ? 35 : -1;
         snprintf(x.busy, sizeof(x.busy), "%s", disk ? "seqread 40% CPU 35% disk" : "cpu_1 40% CPU");
         all_derive(&x);
@@ -634,11 +635,9 @@ static int t_all_max_conn_range(void)
         struct bench_opts o;
         struct res r;
         struct all_ctx x;
-        memset(&o, 0, sizeof(o));
-        memset(&x, 0, sizeof(x));
+        t_all_ctx(&o, &r, &x);
         o.all_server_ram = c[i].ram;
-        res_init(&r, NULL, "all", &o, NULL);
-        x.res = &r, x.o = &o, x.ncpu = 2;
+        x.ncpu = 2;
         all_settings(&x);
         T_CHECK(all_num(&r, "rec.max_connections", NULL) == c[i].want);
         res_free(&r);
