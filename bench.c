@@ -19992,20 +19992,26 @@ static void all_dir_stale(struct all_ctx *x, int topfd, const char *top, const c
     }
     struct dirent *de;
     bool ours = true;
+    int err = 0; /* why a removal failed: said as such, not as a foreign file */
     while (ours && (de = readdir(d)))
         ours = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || all_dir_ours(de->d_name);
     rewinddir(d);
-    while (ours && (de = readdir(d)))
-        if (all_dir_ours(de->d_name))
-            ours = unlinkat(dirfd(d), de->d_name, 0) == 0;
+    while (ours && !err && (de = readdir(d)))
+        if (all_dir_ours(de->d_name) && unlinkat(dirfd(d), de->d_name, 0) != 0)
+            err = errno;
     closedir(d);
-    if (ours && unlinkat(topfd, name, AT_REMOVEDIR) == 0)
+    if (ours && !err && unlinkat(topfd, name, AT_REMOVEDIR) != 0)
+        err = errno;
+    if (!ours)
+        res_warn(x->res, "stale_dir", NULL,
+                 "all: %s/%s left alone: it holds files bench all did not make there", top, name);
+    else if (err)
+        res_warn(x->res, "stale_dir", NULL, "all: %s/%s, left by an interrupted run, could not "
+                 "be removed: %s", top, name, strerror(err));
+    else
         res_warn(x->res, "stale_dir", NULL,
                  "all: removed %s/%s, left by an interrupted run (pid %ld is gone)", top, name,
                  pid);
-    else
-        res_warn(x->res, "stale_dir", NULL,
-                 "all: %s/%s left alone: it holds files bench all did not make there", top, name);
 }
 
 /* Make bench's own directory under --dir (x->dir), after the leftovers of killed runs. */

@@ -477,6 +477,10 @@ static int t_all_stale(void)
     }
     snprintf(p, sizeof(p), "%s/bench-all.999999995", top);
     T_CHECK(symlink("t_target", p) == 0);
+    snprintf(p, sizeof(p), "%s/bench-all.999999993", top); /* bench's name, but unlink */
+    T_CHECK(mkdir(p, 0700) == 0);                          /* fails: EISDIR */
+    snprintf(p, sizeof(p), "%s/bench-all.999999993/test_file.0", top);
+    T_CHECK(mkdir(p, 0700) == 0);
     snprintf(p, sizeof(p), "%s/bench-all.999999994", top); /* a run elsewhere holds it */
     int held = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     T_CHECK(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0);
@@ -500,13 +504,17 @@ static int t_all_stale(void)
     }
     snprintf(p, sizeof(p), "%s/bench-all.999999995", top);
     T_CHECK(lstat(p, &st) == 0 && S_ISLNK(st.st_mode));
-    int removed = 0, link = 0, lock = 0;
+    snprintf(p, sizeof(p), "%s/bench-all.999999993/test_file.0", top);
+    T_CHECK(lstat(p, &st) == 0);
+    int removed = 0, link = 0, lock = 0, fail = 0;
     for (int i = 0; i < r.nwarns; i++) {
         removed += strstr(r.warns[i].msg, "removed ") != NULL;
         link += strstr(r.warns[i].msg, "bench-all.999999995 left alone: not a directory") != NULL;
         lock += strstr(r.warns[i].msg, "bench-all.999999994 left alone: a run still") != NULL;
+        fail += strstr(r.warns[i].msg, "bench-all.999999993, left by an interrupted run, could "
+                                       "not be removed: Is a directory") != NULL;
     }
-    T_CHECK(removed == 1 && link == 1 && lock == 1);
+    T_CHECK(removed == 1 && link == 1 && lock == 1 && fail == 1);
     res_free(&r);
     snprintf(p, sizeof(p), "rm -rf '%s'", top);
     T_CHECK(system(p) == 0);
