@@ -21236,12 +21236,13 @@ static void all_settings(struct all_ctx *x)
     int cpus;
     bool remote = x->db_vars && !x->db_local, h;
     all_sized_for(x, &ram, &cpus);
-    const char *sh = all_str(res, "db.server_hostname");
-    if (!remote)
-        res_fact_str(res, "rec.sized_for", "%s (this host)", x->db_vars ? sh : "this host");
-    else if (ram > 0 || cpus > 0)
-        res_fact_str(res, "rec.sized_for", "%s (%s%s%s)", sh, ram > 0 ? "--server-ram" : "",
-                     ram > 0 && cpus > 0 ? ", " : "", cpus > 0 ? "--server-cpus" : "");
+    const char *sh = all_str(res, "db.server_hostname"), *who = x->db_vars ? sh : "this host";
+    bool by_ram = x->o->all_server_ram > 0, by_cpus = x->o->all_server_cpus > 0;
+    if (by_ram || by_cpus) /* what the user said, here too ("this host (this host)" was) */
+        res_fact_str(res, "rec.sized_for", "%s (%s%s%s)", who, by_ram ? "--server-ram" : "",
+                     by_ram && by_cpus ? ", " : "", by_cpus ? "--server-cpus" : "");
+    else if (!remote)
+        res_fact_str(res, "rec.sized_for", x->db_vars ? "%s (this host)" : "%s", who);
     else
         res_fact_str(res, "rec.sized_for", "%s (another host: see NOTES)", sh);
     if (ram > 0)

@@ -131,6 +131,7 @@ static int t_all_settings(void)
     res_fact_num(&r, "disk.randwrite_qd32_iops", 23792);
     res_fact_bool(&r, "disk.not_a_disk", false);
     all_settings(&x);
+    T_CHECK(!strcmp(all_str(&r, "rec.sized_for"), "this host")); /* no server, no option */
     T_CHECK(all_num(&r, "rec.innodb_io_capacity", NULL) == 11900);
     T_CHECK(all_num(&r, "rec.innodb_io_capacity_max", NULL) == 23700);
     T_CHECK(all_num(&r, "rec.innodb_buffer_pool_size_bytes", NULL) == 12.0 * 1073741824);
@@ -648,6 +649,7 @@ static int t_all_max_conn_range(void)
         x.ncpu = 2;
         all_settings(&x);
         T_CHECK(all_num(&r, "rec.max_connections", NULL) == c[i].want);
+        T_CHECK(!strcmp(all_str(&r, "rec.sized_for"), "this host (--server-ram)"));
         res_free(&r);
     }
     return 0;
