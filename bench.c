@@ -60,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/file.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -19600,6 +19601,7 @@ struct all_ctx {
     bool direct;             /* O_DIRECT on the test file */
     u64 file_bytes;          /* the test file */
     char dir[PATH_MAX];      /* bench's own directory under --dir (all_dir_make); "" none */
+    int dir_fd;              /* dir, open and flock()ed while it is in use (all_dir_stale) */
     int step, nsteps;        /* progress */
     u64 t0;
     /* the repeats of the step running (all_run_step): each run's rate, latencies together */
@@ -20300,43 +20302,61 @@ static bool all_dir_ours(const char *name)
            !strncmp(name, ".bench-all-direct.", 18);
 }
 
-/* A "bench-all.PID" left in --dir by a run that was killed: removed only when its process is
- * gone, it is a directory of this user's, and it holds nothing but the files bench all makes
- * there; otherwise left alone. Either is said as a note. */
-static void all_dir_stale(struct all_ctx *x, const char *top, const char *name)
+/* A "bench-all.PID" left in --dir by a run that was killed: removed only when its name is
+ * the one all_dir_make gives (digits, no sign, no leading zero), its process is gone, it is a
+ * directory of this user's (opened without following a link, then read and emptied through
+ * that descriptor: a name swapped for a link meanwhile is not followed), no run holds its
+ * lock (flock: a pid from another pid namespace), and it holds nothing but the files bench
+ * all makes there; otherwise left alone. Either is said as a note. */
+static void all_dir_stale(struct all_ctx *x, int topfd, const char *top, const char *name)
 {
-    char path[PATH_MAX];
+    const char *num = name + strlen(ALL_DIR_PFX);
     struct stat st;
     char *end;
-    long pid = strtol(name + strlen(ALL_DIR_PFX), &end, 10);
-    if (*end || pid <= 0 || pid == (long)getpid())
+    errno = 0;
+    long pid = strtol(num, &end, 10);
+    if (!isdigit((unsigned char)*num) || *num == '0' || *end || errno || pid > INT_MAX ||
+        pid == (long)getpid())
         return;
     if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
         return; /* its run is still going */
-    snprintf(path, sizeof(path), "%s/%s", top, name);
-    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-        res_warn(x->res, "stale_dir", NULL, "all: %s left alone: not a directory of this user's",
-                 path);
+    int fd = openat(topfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid() ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        res_warn(x->res, "stale_dir", NULL, "all: %s/%s left alone: not a directory of this "
+                 "user's", top, name);
         return;
     }
-    DIR *d = opendir(path);
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        closedir(d); /* a run holds it (all_dir_make): its pid lives where we cannot see */
+        res_warn(x->res, "stale_dir", NULL, "all: %s/%s left alone: a run still holds it", top,
+                 name);
+        return;
+    }
     struct dirent *de;
-    bool ours = d != NULL;
-    while (d && ours && (de = readdir(d)))
+    bool ours = true;
+    int err = 0; /* why a removal failed: said as such, not as a foreign file */
+    while (ours && (de = readdir(d)))
         ours = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || all_dir_ours(de->d_name);
-    if (d)
-        rewinddir(d);
-    while (d && ours && (de = readdir(d)))
-        if (all_dir_ours(de->d_name))
-            ours = unlinkat(dirfd(d), de->d_name, 0) == 0;
-    if (d)
-        closedir(d);
-    if (ours && rmdir(path) == 0)
+    rewinddir(d);
+    while (ours && !err && (de = readdir(d)))
+        if (all_dir_ours(de->d_name) && unlinkat(dirfd(d), de->d_name, 0) != 0)
+            err = errno;
+    closedir(d);
+    if (ours && !err && unlinkat(topfd, name, AT_REMOVEDIR) != 0)
+        err = errno;
+    if (!ours)
         res_warn(x->res, "stale_dir", NULL,
-                 "all: removed %s, left by an interrupted run (pid %ld is gone)", path, pid);
+                 "all: %s/%s left alone: it holds files bench all did not make there", top, name);
+    else if (err)
+        res_warn(x->res, "stale_dir", NULL, "all: %s/%s, left by an interrupted run, could not "
+                 "be removed: %s", top, name, strerror(err));
     else
         res_warn(x->res, "stale_dir", NULL,
-                 "all: %s left alone: it holds files bench all did not make there", path);
+                 "all: removed %s/%s, left by an interrupted run (pid %ld is gone)", top, name,
+                 pid);
 }
 
 /* Make bench's own directory under --dir (x->dir), after the leftovers of killed runs. */
@@ -20347,14 +20367,20 @@ static int all_dir_make(struct all_ctx *x)
     struct dirent *de;
     while (d && (de = readdir(d)))
         if (!strncmp(de->d_name, ALL_DIR_PFX, strlen(ALL_DIR_PFX)))
-            all_dir_stale(x, top, de->d_name);
+            all_dir_stale(x, dirfd(d), top, de->d_name);
     if (d)
         closedir(d);
     if (snprintf(x->dir, sizeof(x->dir), "%s/" ALL_DIR_PFX "%ld", top, (long)getpid()) >=
         (int)sizeof(x->dir))
         errno = ENAMETOOLONG;
-    else if (mkdir(x->dir, 0700) == 0)
+    else if (mkdir(x->dir, 0700) == 0) {
+        /* locked for the run: a run whose pid this host cannot see (another pid namespace on
+         * the same volume) still holds it, and all_dir_stale leaves it alone */
+        x->dir_fd = open(x->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (x->dir_fd >= 0)
+            (void)flock(x->dir_fd, LOCK_EX | LOCK_NB);
         return B_EXIT_OK;
+    }
     int err = errno;
     res_fact_str(x->res, "disk.status", "skipped: cannot make %s (%s)", x->dir, strerror(err));
     x->dir[0] = 0;
@@ -20375,6 +20401,9 @@ static void all_dir_remove(struct all_ctx *x)
         close(dfd);
     if (rmdir(x->dir) != 0)
         res_warn(x->res, "dir_left", NULL, "all: %s left: %s", x->dir, strerror(errno));
+    if (x->dir_fd >= 0)
+        close(x->dir_fd);
+    x->dir_fd = -1;
     x->dir[0] = 0;
 }
 
@@ -20399,7 +20428,8 @@ static int all_disk(struct all_ctx *x)
         int ex = b_fail(&x->res->err, B_EXIT_ENV,
                         "all: --dir=%s has %s free; the disk tests need %s (twice the test file)",
                         dir, have, need);
-        b_hint(&x->res->err, "point --dir at a filesystem with more room, or use --quick");
+        b_hint(&x->res->err, "point --dir at a filesystem with more room%s",
+               x->level == ALL_QUICK ? "" : ", or use --quick");
         return ex;
     }
     if (all_dir_make(x) != B_EXIT_OK)
@@ -20662,8 +20692,10 @@ static const char *const all_db_vars[] = {
     "hostname",                "datadir",
 };
 
+/* A variable's value as text: room for a @@datadir or @@hostname whole (a cut datadir is
+ * shown cut, and no longer found on this host by all_db_where). */
 struct all_var {
-    char v[64];
+    char v[PATH_MAX];
     bool got;
 };
 
@@ -20671,7 +20703,7 @@ static int all_var_row(void *ctx, const struct myc_result *mr, const struct my_s
 {
     struct all_var *av = ctx;
     if (mr->ncols >= 1 && vals[0].p) {
-        my_escape(av->v, sizeof(av->v), vals[0].p, B_MIN(vals[0].len, 60));
+        my_escape(av->v, sizeof(av->v), vals[0].p, vals[0].len);
         av->got = true;
     }
     return 0;
@@ -20898,12 +20930,13 @@ static void all_derive(struct all_ctx *x)
             p = strstr(p, ", ");
             p = p ? p + 2 : "";
         }
+        char io[48] = ""; /* the disk's share only where it was busy ("CPU0" was printed) */
+        if (x->others_io_max >= ALL_BUSY_IO_PCT)
+            snprintf(io, sizeof(io), " and %.0f%% of the disk's I/O", x->others_io_max);
         res_warn(res, "host_busy", NULL,
-                 "all: host busy: others used up to %.0f%% of a CPU%s%.0f%s during %s: the "
-                 "verdicts on these steps are unreliable",
-                 x->others_max, x->others_io_max >= ALL_BUSY_IO_PCT ? " and " : "",
-                 x->others_io_max >= ALL_BUSY_IO_PCT ? x->others_io_max : 0,
-                 x->others_io_max >= ALL_BUSY_IO_PCT ? "% of the disk's I/O" : "", names);
+                 "all: host busy: others used up to %.0f%% of a CPU%s during %s: the verdicts "
+                 "on these steps are unreliable",
+                 x->others_max, io, names);
     }
     struct rlimit rl; /* bench's own: a fact, not the check (it says nothing of mysqld's) */
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
@@ -21182,13 +21215,45 @@ static bool all_glob(const char *p, const char *s)
     return *s == *p && all_glob(p + 1, s + 1);
 }
 
+/* Does path match pattern p of all_measures with what its '*' stands for one bench all
+ * makes: a step of all_plan (load.*), a variable of all_db_vars (db.innodb_*), a figure of
+ * a repeated disk step (all_disk_done)? A typo inside a family ("db.innodb_bufer_pool_size")
+ * is then refused before the run, not found missing after it. */
+static bool all_measure_match(const char *p, const char *path)
+{
+    static const char *const disk[] = {"iops", "runs", "samples", "p50_ms", "p99_ms"};
+    const char *star = strchr(p, '*');
+    if (!all_glob(p, path))
+        return false;
+    if (!star)
+        return true;
+    size_t pre = (size_t)(star - p), len = strlen(path) - pre - strlen(star + 1);
+    const char *w = path + pre;
+    if (!strncmp(p, "load.", 5)) {
+        for (size_t i = 0; i < countof(all_plan); i++)
+            if (strlen(all_plan[i].name) == len && !strncmp(all_plan[i].name, w, len))
+                return true;
+        return false;
+    }
+    if (!strncmp(p, "db.", 3)) {
+        for (size_t i = 0; i < countof(all_db_vars); i++)
+            if (!strcmp(all_db_vars[i], path + 3))
+                return true;
+        return false;
+    }
+    for (size_t i = 0; i < countof(disk); i++)
+        if (strlen(disk[i]) == len && !strncmp(disk[i], w, len))
+            return true;
+    return false;
+}
+
 /* Is path a measure bench all can produce (all_measures, or one's _min/_max/_samples/_why)? */
 static bool all_measure_known(const char *path)
 {
     static const char *const sfx[] = {"_min", "_max", "_samples", "_why"};
     char base[64];
     for (size_t i = 0; i < countof(all_measures); i++)
-        if (all_glob(all_measures[i], path))
+        if (all_measure_match(all_measures[i], path))
             return true;
     size_t n = strlen(path);
     for (size_t i = 0; i < countof(sfx); i++) {
@@ -21196,7 +21261,7 @@ static bool all_measure_known(const char *path)
         if (n > k && n - k < sizeof(base) && !strcmp(path + n - k, sfx[i])) {
             snprintf(base, sizeof(base), "%.*s", (int)(n - k), path);
             for (size_t j = 0; j < countof(all_measures); j++)
-                if (all_glob(all_measures[j], base))
+                if (all_measure_match(all_measures[j], base))
                     return true;
         }
     }
@@ -21275,7 +21340,13 @@ static int all_expect_load(struct res *res, struct all_expect *t, int max, int *
         char line[512];
         while (fgets(line, sizeof(line), f))
             buf_printf(&b, "%s", line);
+        int rerr = ferror(f) ? errno : 0; /* a directory opens, then reads EISDIR */
         fclose(f);
+        if (rerr) {
+            buf_free(&b);
+            return b_fail(&res->err, B_EXIT_ENV, "all: --expect-file=%s: %s (%s)",
+                          o->all_expect_file, strerror(rerr), b_errno_name(rerr));
+        }
         int k = all_expect_parse(b.p ? b.p : "", t + *n, max - *n, bad, sizeof(bad));
         buf_free(&b);
         if (k < 0)
@@ -21285,6 +21356,20 @@ static int all_expect_load(struct res *res, struct all_expect *t, int max, int *
         *n += k;
     }
     return all_expect_known(res, t, *n);
+}
+
+/* --server-ram below 64 MiB sizes nothing a database runs in: a size without its unit
+ * ("--server-ram=64" is 64 bytes, meant 64G) is a usage error, not settings for 64 bytes. */
+static int all_server_ram_ok(struct res *res)
+{
+    u64 v = res->o->all_server_ram;
+    if (!v || v >= (64ull << 20))
+        return B_EXIT_OK;
+    int ex = b_fail(&res->err, b_usage_exit(),
+                    "all: --server-ram=%llu: %llu bytes is no database host's RAM",
+                    (unsigned long long)v, (unsigned long long)v);
+    b_hint(&res->err, "give its unit (K/M/G/T), e.g. --server-ram=64G; at least 64M");
+    return ex;
 }
 
 /* ---- derived settings, each with its rule (sizing.md 2.4) ---- */
@@ -21445,14 +21530,16 @@ static void all_setting_ram(struct all_ctx *x, double ram)
     double glob, per;
     bool srv;
     per = all_conn_bytes(res, &glob, &srv);
-    double conn = floor((ram - bp - glob - g) / per);
+    /* 10..100000: the server's own range (a larger value is cut to 100000 with a warning;
+     * per > 0 always: the defaults stand in for a server's 0) */
+    double conn = per > 0 ? floor((ram - bp - glob - g) / per) : 10;
+    conn = B_MIN(B_MAX(conn, 10), 100000);
     snprintf(rule, sizeof(rule), "(RAM-pool-globals-1G)/%.1fM per conn (%s)", per / m,
              srv ? "server" : "8.4 dflt");
     res_fact_num(res, "rec.per_connection_bytes", per);
-    res_fact_int(res, "rec.max_connections", (i64)B_MAX(conn, 10));
+    res_fact_int(res, "rec.max_connections", (i64)conn);
     all_setting(res, "max_connections", rule,
-                all_cur(res, "max_connections", false, cur, sizeof(cur)), "%.0f",
-                B_MAX(conn, 10));
+                all_cur(res, "max_connections", false, cur, sizeof(cur)), "%.0f", conn);
 }
 
 /* innodb_io_capacity(_max) from this host's QD32 random writes, and innodb_flush_method:
@@ -21497,12 +21584,13 @@ static void all_settings(struct all_ctx *x)
     int cpus;
     bool remote = x->db_vars && !x->db_local, h;
     all_sized_for(x, &ram, &cpus);
-    const char *sh = all_str(res, "db.server_hostname");
-    if (!remote)
-        res_fact_str(res, "rec.sized_for", "%s (this host)", x->db_vars ? sh : "this host");
-    else if (ram > 0 || cpus > 0)
-        res_fact_str(res, "rec.sized_for", "%s (%s%s%s)", sh, ram > 0 ? "--server-ram" : "",
-                     ram > 0 && cpus > 0 ? ", " : "", cpus > 0 ? "--server-cpus" : "");
+    const char *sh = all_str(res, "db.server_hostname"), *who = x->db_vars ? sh : "this host";
+    bool by_ram = x->o->all_server_ram > 0, by_cpus = x->o->all_server_cpus > 0;
+    if (by_ram || by_cpus) /* what the user said, here too ("this host (this host)" was) */
+        res_fact_str(res, "rec.sized_for", "%s (%s%s%s)", who, by_ram ? "--server-ram" : "",
+                     by_ram && by_cpus ? ", " : "", by_cpus ? "--server-cpus" : "");
+    else if (!remote)
+        res_fact_str(res, "rec.sized_for", x->db_vars ? "%s (this host)" : "%s", who);
     else
         res_fact_str(res, "rec.sized_for", "%s (another host: see NOTES)", sh);
     if (ram > 0)
@@ -21583,7 +21671,8 @@ static int all_main(struct res *res)
                           "all: --list=%s: unknown list (measures or checks)", o->all_list);
         return B_EXIT_OK;
     }
-    if ((ex = all_expect_load(res, ex_t, (int)countof(ex_t), &nexp)) != B_EXIT_OK)
+    if ((ex = all_expect_load(res, ex_t, (int)countof(ex_t), &nexp)) != B_EXIT_OK ||
+        (ex = all_server_ram_ok(res)) != B_EXIT_OK)
         return ex;
     struct os_cpu_sample s0, s1;
     bool steal = os_steal_sample("", &s0) == B_OK;
@@ -24069,11 +24158,14 @@ typedef void (*rep_render_fn)(const struct res *res);
 static void rep_all_line(const char *fmt, ...) B_PRINTF(1, 2);
 static void rep_all_line(const char *fmt, ...)
 {
-    char line[1024];
-    va_list ap;
+    va_list ap, aq;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
+    va_copy(aq, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap); /* the whole line, however long (a --dir path) */
     va_end(ap);
+    char *line = b_xmalloc((size_t)(len > 0 ? len : 0) + 1);
+    vsnprintf(line, (size_t)(len > 0 ? len : 0) + 1, fmt, aq);
+    va_end(aq);
     const char *p = line;
     int indent = 0;
     for (;;) {
@@ -24082,6 +24174,7 @@ static void rep_all_line(const char *fmt, ...)
             n--;
         if (n <= room) {
             printf("%*s%.*s\n", indent, "", (int)n, p);
+            free(line);
             return;
         }
         size_t lead = strspn(p, " "), cut = room;
@@ -24381,9 +24474,23 @@ static void rep_all(const struct res *res)
                          *all_str(s, "current") ? all_str(s, "current") : "-",
                          all_str(s, "rule"));
     }
-    int shown = 0;
-    for (int i = 0; i < res->nwarns && shown < 4; i++, shown++)
-        rep_all_note(shown ? "" : "\nNOTES   ", res->warns[i].msg);
+    /* the first 4 notes, and whatever their place the ones the verdicts and the settings
+     * refer to (host_busy: "see NOTES"; db_remote: whose host was sized); how many more
+     * there are is said (every note is on stderr and in the JSON) */
+    int shown = 0, more = 0;
+    for (int i = 0; i < res->nwarns; i++) {
+        const char *code = res->warns[i].code;
+        if (shown >= 4 && strcmp(code, "host_busy") && strcmp(code, "db_remote")) {
+            more++;
+            continue;
+        }
+        rep_all_note(shown++ ? "" : "\nNOTES   ", res->warns[i].msg);
+    }
+    if (more) {
+        char m[80];
+        snprintf(m, sizeof(m), "(%d more notes: on stderr and in the JSON's warnings)", more);
+        rep_all_note("", m);
+    }
     rep_all_line("%s", "");
     rep_all_line("Total time %.1f s; verdict %s", all_num(res, "all.total_s", NULL),
                  *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "-");

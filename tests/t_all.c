@@ -77,6 +77,15 @@ static int t_all_measures(void)
     T_CHECK(!all_measure_known("cpu.event_per_s"));
     T_CHECK(!all_measure_known("cpu.events_per_s_bogus"));
     T_CHECK(!all_measure_known("_min"));
+    /* a family's '*' stands only for what bench all makes there: a typo inside is refused */
+    T_CHECK(all_measure_known("load.fdatasync_others_io_pct"));
+    T_CHECK(all_measure_known("disk.randread_qd1_iops_min"));
+    T_CHECK(all_measure_known("disk.randread_qd1_p99_ms_why"));
+    T_CHECK(!all_measure_known("db.innodb_bufer_pool_size"));
+    T_CHECK(!all_measure_known("load.nosuchstep_others_cpu_pct"));
+    T_CHECK(!all_measure_known("load._others_cpu_pct"));
+    T_CHECK(!all_measure_known("disk.randread_qd1_garbage"));
+    T_CHECK(!all_measure_known("disk.randread_qd1_iops_bogus"));
     T_CHECK(all_edit_distance("kitten", "sitting") == 3);
     T_CHECK(all_edit_distance("", "abc") == 3 && all_edit_distance("abc", "abc") == 0);
     T_CHECK(!strcmp(all_measure_near("cpu.event_per_s"), "cpu.events_per_s"));
@@ -97,6 +106,13 @@ static int t_all_measures(void)
     res_init(&r, NULL, "all", &o, NULL);
     T_CHECK(all_expect_load(&r, t, 4, &n) == B_EXIT_OK && n == 2);
     res_free(&r);
+    /* an --expect-file that cannot be read (a directory opens, then reads EISDIR): said,
+     * never taken as a file of no terms */
+    o.all_expect_file = (char *)(uintptr_t)"/";
+    res_init(&r, NULL, "all", &o, NULL);
+    T_CHECK(all_expect_load(&r, t, 4, &n) == B_EXIT_ENV);
+    T_CHECK(strstr(r.err.msg, "--expect-file=/: Is a directory") != NULL);
+    res_free(&r);
     return 0;
 }
 
@@ -115,6 +131,7 @@ static int t_all_settings(void)
     res_fact_num(&r, "disk.randwrite_qd32_iops", 23792);
     res_fact_bool(&r, "disk.not_a_disk", false);
     all_settings(&x);
+    T_CHECK(!strcmp(all_str(&r, "rec.sized_for"), "this host")); /* no server, no option */
     T_CHECK(all_num(&r, "rec.innodb_io_capacity", NULL) == 11900);
     T_CHECK(all_num(&r, "rec.innodb_io_capacity_max", NULL) == 23700);
     T_CHECK(all_num(&r, "rec.innodb_buffer_pool_size_bytes", NULL) == 12.0 * 1073741824);
@@ -401,5 +418,240 @@ static int t_all_pct_busy(void)
     T_CHECK(t_rel(all_others_pct(&a, &b), 100) < 1e-9);
     b.own_s = 9; /* more than the ticks say (rounding): 0, never negative */
     T_CHECK(all_others_pct(&a, &b) == 0);
+    return 0;
+}
+
+static void t_all_page_call(void *arg)
+{
+    rep_all(arg);
+}
+
+/* The page's NOTES: the first 4, and host_busy (which the CPU line and the verdicts send the
+ * reader to) and db_remote (whose host was sized) whatever their place; the rest counted. */
+static int t_all_notes(void)
+{
+    struct bench_opts o;
+    struct res r;
+    static char out[16384];
+    memset(&o, 0, sizeof(o));
+    res_init(&r, NULL, "all", &o, NULL);
+    for (int i = 0; i < 6; i++)
+        res_warn(&r, "stale_dir", NULL, "all: removed /d/bench-all.%d", 900 + i);
+    res_warn(&r, "db_remote", NULL, "all: the server runs on 'db1', not here ('app1')");
+    res_warn(&r, "host_busy", NULL, "all: host busy: others used up to 150%% of a CPU");
+    T_CHECK(t_capture(t_all_page_call, &r, out, sizeof(out)) == 0);
+    T_CHECK(strstr(out, "\nNOTES    all: removed /d/bench-all.900\n") != NULL);
+    T_CHECK(strstr(out, "bench-all.903\n") != NULL && !strstr(out, "bench-all.904"));
+    T_CHECK(strstr(out, "the server runs on 'db1', not here ('app1')\n") != NULL);
+    T_CHECK(strstr(out, "all: host busy: others used up to 150% of a CPU\n") != NULL);
+    T_CHECK(strstr(out, "(2 more notes: on stderr and in the JSON's warnings)\n") != NULL);
+    res_free(&r);
+    return 0;
+}
+
+/* A bench all context over an empty result, for the tests below (o, r, x zeroed, linked). */
+static void t_all_ctx(struct bench_opts *o, struct res *r, struct all_ctx *x)
+{
+    memset(o, 0, sizeof(*o));
+    memset(x, 0, sizeof(*x));
+    res_init(r, NULL, "all", o, NULL);
+    x->res = r, x->o = o;
+}
+
+/* Leftovers of killed runs in --dir: only a "bench-all.PID" by all_dir_make's own spelling,
+ * its pid gone, a directory of this user's (never through a link) holding only bench's files
+ * is removed; everything else is left alone. */
+static int t_all_stale(void)
+{
+    char top[] = "/tmp/t_all_stale.XXXXXX", p[PATH_MAX];
+    T_CHECK(mkdtemp(top) != NULL);
+    static const char *const dirs[] = {"bench-all.999999999", "bench-all.+999999998",
+                                       "bench-all.0999999997", "bench-all.999999996x",
+                                       "t_target", "bench-all.99999999999999999999",
+                                       "bench-all.999999994"};
+    for (size_t i = 0; i < countof(dirs); i++) {
+        snprintf(p, sizeof(p), "%s/%s", top, dirs[i]);
+        T_CHECK(mkdir(p, 0700) == 0);
+        snprintf(p, sizeof(p), "%s/%s/test_file.0", top, dirs[i]);
+        int fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+        T_CHECK(fd >= 0);
+        close(fd);
+    }
+    snprintf(p, sizeof(p), "%s/bench-all.999999995", top);
+    T_CHECK(symlink("t_target", p) == 0);
+    snprintf(p, sizeof(p), "%s/bench-all.999999993", top); /* bench's name, but unlink */
+    T_CHECK(mkdir(p, 0700) == 0);                          /* fails: EISDIR */
+    snprintf(p, sizeof(p), "%s/bench-all.999999993/test_file.0", top);
+    T_CHECK(mkdir(p, 0700) == 0);
+    snprintf(p, sizeof(p), "%s/bench-all.999999994", top); /* a run elsewhere holds it */
+    int held = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    T_CHECK(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0);
+    struct bench_opts o;
+    struct res r;
+    struct all_ctx x;
+    t_all_ctx(&o, &r, &x);
+    o.file_dir = top;
+    T_CHECK(all_dir_make(&x) == B_EXIT_OK);
+    int mine = open(x.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* ours is held as well */
+    T_CHECK(mine >= 0 && flock(mine, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK);
+    close(mine);
+    all_dir_remove(&x);
+    close(held);
+    struct stat st;
+    snprintf(p, sizeof(p), "%s/bench-all.999999999", top);
+    T_CHECK(lstat(p, &st) != 0 && errno == ENOENT); /* the one leftover: removed */
+    for (size_t i = 1; i < countof(dirs); i++) {   /* not bench's spelling, or no such pid */
+        snprintf(p, sizeof(p), "%s/%s/test_file.0", top, dirs[i]);
+        T_CHECK(lstat(p, &st) == 0);
+    }
+    snprintf(p, sizeof(p), "%s/bench-all.999999995", top);
+    T_CHECK(lstat(p, &st) == 0 && S_ISLNK(st.st_mode));
+    snprintf(p, sizeof(p), "%s/bench-all.999999993/test_file.0", top);
+    T_CHECK(lstat(p, &st) == 0);
+    int removed = 0, link = 0, lock = 0, fail = 0;
+    for (int i = 0; i < r.nwarns; i++) {
+        removed += strstr(r.warns[i].msg, "removed ") != NULL;
+        link += strstr(r.warns[i].msg, "bench-all.999999995 left alone: not a directory") != NULL;
+        lock += strstr(r.warns[i].msg, "bench-all.999999994 left alone: a run still") != NULL;
+        fail += strstr(r.warns[i].msg, "bench-all.999999993, left by an interrupted run, could "
+                                       "not be removed: Is a directory") != NULL;
+    }
+    T_CHECK(removed == 1 && link == 1 && lock == 1 && fail == 1);
+    res_free(&r);
+    snprintf(p, sizeof(p), "rm -rf '%s'", top);
+    T_CHECK(system(p) == 0);
+    return 0;
+}
+
+static void t_all_long_line_call(void *arg)
+{
+    rep_all_line("DISK      %s: ext4 on vda, %s GiB free", (const char *)arg, "77.0");
+}
+
+/* A page line longer than any fixed buffer (a --dir of 1,500 characters): wrapped at 100
+ * columns, every character kept, the figures after the path included. */
+static int t_all_long_line(void)
+{
+    static char dir[1501], out[4096];
+    memset(dir, 'd', sizeof(dir) - 1);
+    dir[0] = '/';
+    T_CHECK(t_capture(t_all_long_line_call, dir, out, sizeof(out)) == 0);
+    size_t col = 0, widest = 0, ds = 0;
+    for (const char *p = out; *p; p++) {
+        col = *p == '\n' ? 0 : col + 1;
+        widest = B_MAX(widest, col);
+        ds += *p == 'd';
+    }
+    T_CHECK(widest <= 100);
+    T_CHECK(ds == 1499 + 1); /* the path's 1,499 d's and vda's: none cut */
+    T_CHECK(strstr(out, ": ext4 on vda, 77.0 GiB free\n") != NULL);
+    return 0;
+}
+
+/* A server's @@datadir of 200 characters is kept whole (it was cut at 60: shown cut, and
+ * all_db_where's stat of it failed); a NULL answer is no value. */
+static int t_all_var_row(void)
+{
+    static char dd[201];
+    struct all_var av = {{0}, false};
+    struct myc_result mr;
+    struct my_str v;
+    memset(&mr, 0, sizeof(mr));
+    memset(dd, 'x', sizeof(dd) - 1);
+    memcpy(dd, "/srv/", 5);
+    mr.ncols = 1;
+    v.p = dd, v.len = strlen(dd);
+    T_CHECK(all_var_row(&av, &mr, &v) == 0 && av.got && !strcmp(av.v, dd));
+    struct all_var nul = {{0}, false};
+    v.p = NULL, v.len = 0;
+    T_CHECK(all_var_row(&nul, &mr, &v) == 0 && !nul.got);
+    return 0;
+}
+
+/* --server-ram without its unit ("64": bytes) is refused before any step; 0 (unknown) and a
+ * real host's size are taken. */
+static int t_all_server_ram(void)
+{
+    static const struct {
+        u64 v;
+        int ex;
+    } c[] = {{0, B_EXIT_OK}, {64, B_EXIT_USAGE}, {(64ull << 20) - 1, B_EXIT_USAGE},
+             {64ull << 20, B_EXIT_OK}, {64ull << 30, B_EXIT_OK}};
+    for (size_t i = 0; i < countof(c); i++) {
+        struct bench_opts o;
+        struct res r;
+        memset(&o, 0, sizeof(o));
+        o.all_server_ram = c[i].v;
+        res_init(&r, NULL, "all", &o, NULL);
+        T_CHECK(all_server_ram_ok(&r) == c[i].ex);
+        if (c[i].v == 64)
+            T_CHECK(strstr(r.err.msg, "--server-ram=64: 64 bytes is no database host's RAM"));
+        res_free(&r);
+    }
+    return 0;
+}
+
+/* Too little room in --dir: exit 3 with a hint that --quick helps only when not given. */
+static int t_all_disk_room(void)
+{
+    for (int quick = 0; quick < 2; quick++) {
+        struct bench_opts o;
+        struct res r;
+        struct all_ctx x;
+        t_all_ctx(&o, &r, &x);
+        o.file_dir = (char *)(uintptr_t)"/tmp";
+        res_fact_int(&r, "fs_free_bytes", 1 << 20);
+        x.level = quick ? ALL_QUICK : ALL_DEFAULT;
+        T_CHECK(all_disk(&x) == B_EXIT_ENV && strstr(r.err.msg, "/tmp has 1MiB free"));
+        T_CHECK((strstr(r.err.hint, "or use --quick") != NULL) == !quick);
+        res_free(&r);
+    }
+    return 0;
+}
+
+/* The host_busy note: the CPU share, the disk's only where the disk was busy. */
+static int t_all_busy_note(void)
+{
+    for (int disk = 0; disk < 2; disk++) {
+        struct bench_opts o;
+        struct res r;
+        struct all_ctx x;
+        t_all_ctx(&o, &r, &x);
+        x.nbusy = 1, x.others_max = 40;
+        x.others_io_max = disk ? 35 : -1;
+        snprintf(x.busy, sizeof(x.busy), "%s", disk ? "seqread 40% CPU 35% disk" : "cpu_1 40% CPU");
+        all_derive(&x);
+        const char *m = NULL;
+        for (int i = 0; i < r.nwarns; i++)
+            if (!strcmp(r.warns[i].code, "host_busy"))
+                m = r.warns[i].msg;
+        T_CHECK(m != NULL);
+        T_CHECK(strstr(m, disk ? "up to 40% of a CPU and 35% of the disk's I/O during seqread:"
+                               : "up to 40% of a CPU during cpu_1:") != NULL);
+        res_free(&r);
+    }
+    return 0;
+}
+
+/* max_connections within the server's range 10..100000 whatever --server-ram says (1 PiB:
+ * 15 million by the rule). */
+static int t_all_max_conn_range(void)
+{
+    static const struct {
+        u64 ram;
+        double want;
+    } c[] = {{64ull << 20, 10}, {1ull << 50, 100000}};
+    for (size_t i = 0; i < countof(c); i++) {
+        struct bench_opts o;
+        struct res r;
+        struct all_ctx x;
+        t_all_ctx(&o, &r, &x);
+        o.all_server_ram = c[i].ram;
+        x.ncpu = 2;
+        all_settings(&x);
+        T_CHECK(all_num(&r, "rec.max_connections", NULL) == c[i].want);
+        T_CHECK(!strcmp(all_str(&r, "rec.sized_for"), "this host (--server-ram)"));
+        res_free(&r);
+    }
     return 0;
 }

@@ -215,6 +215,14 @@ static const struct {
     {"all_lat_knees", t_all_lat_knees},
     {"all_conn_swap", t_all_conn_swap},
     {"all_pct_busy", t_all_pct_busy},
+    {"all_notes", t_all_notes},
+    {"all_stale", t_all_stale},
+    {"all_long_line", t_all_long_line},
+    {"all_var_row", t_all_var_row},
+    {"all_server_ram", t_all_server_ram},
+    {"all_disk_room", t_all_disk_room},
+    {"all_busy_note", t_all_busy_note},
+    {"all_max_conn_range", t_all_max_conn_range},
     {"cmp_dir", t_cmp_dir},
 };
 
