@@ -16814,7 +16814,7 @@ static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct my
     struct res *s = res_step(res, res->w, ping_what[k]);
     ping_stats(&s->final, h, done, mn, mx, sum);
     s->have_final = true;
-    s->complete = done == (u64)n || end != UINT64_MAX;
+    s->complete = done == (u64)n || (end != UINT64_MAX && rc == B_OK && !atomic_load(&b_stop));
     if (k == 0) {
         ping_stats(&res->final, h, done, mn, mx, sum);
         res->have_final = true;
@@ -19586,7 +19586,8 @@ static const char *const all_verdicts[] = {"PASS", "INFO", "WARN", "FAIL", "UNRE
 #define ALL_PING_COUNT 1000   /* round trips per kind: enough for ping's p99 */
 /* A host is busy during a step when others (not bench) used, on average, at least this
  * share of one CPU (percent) over the step's runs: /proc/stat counts in ticks (10 ms), a
- * few either side over a step of >= 0.5 s, well under a quarter of a CPU. */
+ * few either side over a step of >= 0.5 s, well under a quarter of a CPU. On a larger host
+ * the bar is 5% of its CPUs (all_busy_bar: ordinary daemons on 64 CPUs are not a busy host). */
 #define ALL_BUSY_PCT 25.0
 /* A disk step's device is busy when others moved at least this share (percent) of its
  * bytes: our own I/O is counted by the step, the device's by /proc/diskstats. */
@@ -20171,6 +20172,13 @@ static double all_others_pct(const struct all_load *a, const struct all_load *b)
     return others > 0 ? 100 * others / wall : 0;
 }
 
+/* The share of one CPU (percent) others must use during a step for it to be busy: a quarter
+ * of a CPU, or 5% of the host's CPUs where that is more. */
+static double all_busy_bar(int ncpu)
+{
+    return B_MAX(ALL_BUSY_PCT, 5.0 * ncpu);
+}
+
 /* all_busy - a step's load as facts (load.STEP_others_cpu_pct, load.STEP_load1, and for a
  * disk step load.STEP_others_io_pct: the device's bytes that were not ours, in percent of
  * its bytes); a step where others used ALL_BUSY_PCT of a CPU or more, or ALL_BUSY_IO_PCT of
@@ -20195,7 +20203,7 @@ static void all_busy(struct all_ctx *x, const struct all_step *s, const struct a
     x->others_max = B_MAX(x->others_max, pct);
     x->others_io_max = B_MAX(x->others_io_max, io);
     size_t n = strlen(x->busy);
-    bool cpu = pct >= ALL_BUSY_PCT, disk = io >= ALL_BUSY_IO_PCT;
+    bool cpu = pct >= all_busy_bar(x->ncpu), disk = io >= ALL_BUSY_IO_PCT;
     x->nbusy += cpu || disk;
     if (disk && n < sizeof(x->busy))
         snprintf(x->busy + n, sizeof(x->busy) - n, "%s%s %.0f%% CPU %.0f%% disk", n ? ", " : "",

@@ -418,6 +418,9 @@ static int t_all_pct_busy(void)
     T_CHECK(t_rel(all_others_pct(&a, &b), 100) < 1e-9);
     b.own_s = 9; /* more than the ticks say (rounding): 0, never negative */
     T_CHECK(all_others_pct(&a, &b) == 0);
+    /* the bar: a quarter of a CPU up to 5 CPUs, then 5% of them (64 CPUs: 3.2 CPUs) */
+    T_CHECK(all_busy_bar(1) == 25 && all_busy_bar(2) == 25 && all_busy_bar(5) == 25 &&
+            all_busy_bar(6) == 30 && all_busy_bar(64) == 320);
     return 0;
 }
 
