@@ -21308,14 +21308,16 @@ static const char *all_measure_near(const char *path)
     return best;
 }
 
-/* Every term's path a known measure, or a usage error naming it with a "did you mean". */
+/* Every term's path a known measure, or exit 6 (B_EXIT_NO_MEASURE: apart from a usage error
+ * and from a FAIL, so that a script tells a typo in its thresholds from a host that failed
+ * them) naming it with a "did you mean", before any step runs. */
 static int all_expect_known(struct res *res, const struct all_expect *t, int n)
 {
     for (int i = 0; i < n; i++) {
         if (all_measure_known(t[i].path))
             continue;
         const char *near = all_measure_near(t[i].path);
-        int ex = b_fail(&res->err, b_usage_exit(), "all: --expect: unknown measure '%s'%s%s%s",
+        int ex = b_fail(&res->err, B_EXIT_NO_MEASURE, "all: --expect: unknown measure '%s'%s%s%s",
                         t[i].path, near ? " (did you mean '" : "", near ? near : "",
                         near ? "'?)" : "");
         b_hint(&res->err, "bench all --list=measures lists them; docs/cli.md, `all`");

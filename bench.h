@@ -81,6 +81,7 @@ enum b_exit {
     B_EXIT_FORCED = 2,  /* sysbench's code for --forced-shutdown (same value as usage) */
     B_EXIT_WARN = 4,       /* bench all: the page ran, some check WARN, none FAIL */
     B_EXIT_CHECK_FAIL = 5, /* bench all: the page ran, some check (or --expect term) FAIL */
+    B_EXIT_NO_MEASURE = 6, /* bench all: an --expect term names no measure it makes (a typo) */
 };
 
 /* The personas: who bench is for this invocation, decided once by cli_ from argv[0]. Their

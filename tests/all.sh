@@ -8,7 +8,7 @@
 # io_uring (tests/noiouring), not root (nobody by setpriv), a cgroup CPU limit (a child cgroup
 # made and removed), each said on the page and in the JSON. Issue 27: a dataset in --dir
 # survives (same inodes, sizes, mtimes), outcomes told apart by the exit code (0/4/5 verdicts,
-# 1 failed, 2 usage: an unknown --expect measure within 3 s), the JSON of a page that ran
+# 1 failed, 2 usage, 6 an unknown --expect measure within 3 s), the JSON of a page that ran
 # (complete, error null, verdict), the measures table against a real run's facts, both pages'
 # header (host, date, version), the verdicts above the raw facts in the rendered HTML.
 # Ends with "all: N passed, N failed".
@@ -236,11 +236,11 @@ check "--expect-file that fails: exit 5 (a FAIL verdict)" '[ $? = 5 ] && grep -E
 check "malformed --expect: usage error naming the term" '[ $? = 2 ] && grep -q "disk.p99<<5" "$w/e3" && ! grep -q HOST "$w/e3"'
 "$B" all --quick --thorough >"$w/e4" 2>&1
 check "--quick with --thorough: usage error" '[ $? = 2 ]'
-# an unknown measure (a typo): a usage error before any step, within 3 s, with a "did you mean"
+# an unknown measure (a typo): exit 6 before any step, within 3 s, with a "did you mean"
 t0=$(date +%s%N)
 "$B" all --dir="$w/d" --expect='cpu.event_per_s>=1' >"$w/e5" 2>&1
 ex=$? t1=$(date +%s%N)
-check "unknown --expect measure: exit 2 (got $ex), did you mean cpu.events_per_s, nothing ran" '[ $ex = 2 ] && grep -q "unknown measure .cpu.event_per_s. (did you mean .cpu.events_per_s.?)" "$w/e5" && ! grep -q HOST "$w/e5" && [ -z "$(ls -A "$w/d")" ]'
+check "unknown --expect measure: exit 6 (got $ex; not 2 usage, not 5 FAIL), did you mean cpu.events_per_s, nothing ran" '[ $ex = 6 ] && grep -q "unknown measure .cpu.event_per_s. (did you mean .cpu.events_per_s.?)" "$w/e5" && ! grep -q HOST "$w/e5" && [ -z "$(ls -A "$w/d")" ]'
 holds "unknown --expect measure: said within 3 s" "(b - a) / 1e9 < 3" -v a="$t0" -v b="$t1"
 "$B" all --list=bogus >"$w/e6" 2>&1
 check "--list=bogus: usage error" '[ $? = 2 ] && grep -q "unknown list" "$w/e6"'
