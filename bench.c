@@ -24807,10 +24807,10 @@ static const struct res *rep_all_step(const struct res *res, const char *name)
 }
 
 /* A section's facts (pfx: those under it; NULL: the host facts, undotted) in human units,
- * three to a row, in a table of class "facts". */
+ * a row each in a table of class "facts" whose CSS grid lays them out three pairs to a line
+ * on screen and four in print. */
 static void rep_html_facts(FILE *f, const struct res *res, const char *pfx)
 {
-    int k = 0;
     fputs("<table class=\"facts\">\n", f);
     for (int i = 0; i < res->nfacts; i++) {
         const struct res_fact *x = &res->facts[i];
@@ -24819,13 +24819,13 @@ static void rep_html_facts(FILE *f, const struct res *res, const char *pfx)
             continue;
         char v[256];
         rep_html_value(v, sizeof(v), x->key, x);
-        fputs(k % 3 == 0 ? "<tr><th>" : "<th>", f);
+        fputs("<tr><th>", f);
         rep_html_esc(f, pfx ? x->key + strlen(pfx) : x->key);
         fputs("</th><td>", f);
         rep_html_esc(f, v);
-        fputs(++k % 3 == 0 ? "</td></tr>\n" : "</td>", f);
+        fputs("</td></tr>\n", f);
     }
-    fputs(k % 3 ? "</tr></table>\n" : "</table>\n", f);
+    fputs("</table>\n", f);
 }
 
 /* The headline figures, one row each where measured: what, value, what it means. */
@@ -24998,7 +24998,9 @@ static int rep_all_html(const struct res *res, const char *path)
           ".PASS{color:#070}.WARN{color:#a60;font-weight:bold}.FAIL{color:#c00;font-weight:bold}"
           ".INFO{color:#555}.UNRELIABLE{color:#777}"
           ".rWARN{background:#fff8e8}.rFAIL{background:#fdecec}"
-          "table.facts{font-size:12px;width:100%}table.facts td{padding-right:1.5em}"
+          "table.facts{display:block;font-size:12px}table.facts tbody{display:grid;"
+          "grid-template-columns:repeat(3,max-content minmax(0,1fr))}table.facts tr{display:contents}"
+          "table.facts td{padding-right:1.5em;overflow-wrap:anywhere}"
           "table.v td{white-space:nowrap}table.v td:nth-child(6){white-space:normal}"
           "table.v td:nth-child(7){white-space:normal;overflow-wrap:anywhere}"
           "figure{margin:.5em 0}.chart{background:#fafafa;border:1px solid #ddd;display:block;"
@@ -25008,10 +25010,12 @@ static int rep_all_html(const struct res *res, const char *path)
           ".kl{font-size:11px;fill:#c50}.pl{stroke:#e70;stroke-width:1.5;stroke-dasharray:4 3}"
           ".t{font-size:13px}.l{font-size:10px;fill:#555}"
           "@page{size:A4;margin:10mm}"
-          "@media print{body{font-size:9px;margin:0;max-width:none}h2{margin:.5em 0 .2em}"
-          "th,td{padding:0 4px}table.facts{font-size:8px}"
+          "@media print{body{font-size:9px;line-height:1.25;margin:0;max-width:none}"
+          "h2{margin:.4em 0 .15em;break-after:avoid}th,td{padding:0 4px}"
+          "table.facts{font-size:7px}table.facts td{padding-right:.8em}"
+          "table.facts tbody{grid-template-columns:repeat(4,max-content minmax(0,1fr))}"
           ".chart{width:48%;display:inline-block;margin:0 1% 0 0}figure{display:inline;margin:0}"
-          "section{break-inside:avoid}}"
+          "tr,figure{break-inside:avoid}}"
           "</style></head><body>\n",
           f);
     fputs("<header id=\"header\"><h1>bench all report: ", f);
