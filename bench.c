@@ -82,6 +82,7 @@
 #include <mbedtls/entropy.h>
 #include <mbedtls/error.h>
 #include <mbedtls/net_sockets.h>
+#include <mbedtls/oid.h>
 #include <mbedtls/pk.h>
 #include <mbedtls/platform_util.h>
 #include <mbedtls/rsa.h>
@@ -94,6 +95,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <arpa/inet.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -1043,6 +1045,30 @@ static const struct opt_def opt_mysql[] = {
         OPT_F_EXT | OPT_F_NODEF),
     OPT("ssl-key", STR, ssl_key, "", 0, 0, NULL, "client private key file (PEM)", NULL,
         OPT_F_EXT | OPT_F_NODEF),
+    OPT("ssl", BOOL, ssl_on, "off", 0, 0, NULL,
+        "TLS, as the mariadb client's --ssl (--skip-ssl: none); bench then never falls back "
+        "to plain text (REQUIRED, VERIFY_CA with --ssl-ca)",
+        NULL, OPT_F_EXT),
+    OPT("ssl-verify-server-cert", BOOL, ssl_verify_server_cert, "off", 0, 0, NULL,
+        "TLS with the server's certificate verified, its name included (the mariadb client's "
+        "option: VERIFY_IDENTITY, whatever --ssl-mode or --skip-ssl say)",
+        NULL, OPT_F_EXT),
+    OPT("ssl-capath", STR, ssl_capath, "", 0, 0, NULL,
+        "directory of CA certificates (PEM) that verify the server", NULL,
+        OPT_F_EXT | OPT_F_NODEF),
+    OPT("ssl-cipher", STR, ssl_cipher, "", 0, 0, NULL,
+        "TLS 1.2 cipher suites the client offers, ':'-separated (OpenSSL's or IANA's names)",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("ssl-crl", STR, ssl_crl, "", 0, 0, NULL,
+        "certificate revocation list: not supported (refused, never ignored)", NULL,
+        OPT_F_EXT | OPT_F_NODEF),
+    OPT("ssl-crlpath", STR, ssl_crlpath, "", 0, 0, NULL,
+        "directory of revocation lists: not supported (refused, never ignored)", NULL,
+        OPT_F_EXT | OPT_F_NODEF),
+    OPT("tls-version", STR, tls_version, "", 0, 0, NULL,
+        "TLS versions permitted, e.g. TLSv1.2,TLSv1.3: bench speaks TLSv1.2, which the list "
+        "must hold",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("server-public-key-path", STR, server_pubkey, "", 0, 0, NULL,
         "the server's RSA public key (PEM) for caching_sha2_password/sha256_password over plain "
         "TCP",
@@ -4723,6 +4749,9 @@ struct myc_params {
     const char *user, *password, *db; /* db may be NULL or "" */
     int ssl_mode;              /* MYC_SSL_*; -1 = default (PREFERRED over TCP, off on a socket) */
     const char *ssl_ca, *ssl_cert, *ssl_key, *server_pubkey; /* files, or NULL */
+    const char *ssl_capath;    /* a directory of CA certificates, or NULL */
+    const char *ssl_cipher;    /* --ssl-cipher's list (checked: myc_cipher_ids), or NULL */
+    const char *ssl_why;       /* the option that asked for TLS (messages), or NULL */
     int connect_timeout_ms;    /* deadline of the whole login: connect, TLS, authentication */
     int io_timeout_ms;         /* deadline of each command, from sending to its last packet */
     size_t max_packet;         /* longest (reassembled) packet accepted; 0 = MYC_MAX_PACKET */
@@ -5377,10 +5406,15 @@ static int myc_server_error(struct my_conn *c, const u8 *p, size_t n)
  * buffers); a plain connection carries no mbedTLS state at all. The configurations live
  * until the process ends.
  */
+#define MYC_MAX_SUITES 16 /* --ssl-cipher: suites a list may name */
+static int myc_cipher_ids(const char *list, int *ids, int max, char *bad, size_t badn);
+
 struct myc_tls_conf {
     struct myc_tls_conf *next;
     bool verify;               /* VERIFY_CA or VERIFY_IDENTITY: the chain is checked */
     char *ca, *cert, *key;     /* the files (NULL: none) */
+    char *capath, *cipher;     /* --ssl-capath, --ssl-cipher (NULL: none) */
+    int suites[MYC_MAX_SUITES + 1]; /* cipher's ids, 0-terminated */
     mbedtls_ssl_config conf;
     mbedtls_x509_crt ca_crt, cert_crt;
     mbedtls_pk_context pk;
@@ -5403,6 +5437,8 @@ static int myc_tls_rng(void *ctx, unsigned char *out, size_t n)
     pthread_mutex_unlock(&myc_tls_g.rng_mu);
     return r;
 }
+
+#define MYC_CERT_NAMES "the certificate names" /* myc_tls_names' words, for the hint */
 
 static int myc_tls_fail(struct my_conn *c, const char *what, int ret)
 {
@@ -5429,6 +5465,8 @@ static void myc_tls_conf_free(struct myc_tls_conf *t)
     mbedtls_x509_crt_free(&t->cert_crt);
     mbedtls_pk_free(&t->pk);
     free(t->ca);
+    free(t->capath);
+    free(t->cipher);
     free(t->cert);
     free(t->key);
     free(t);
@@ -5442,6 +5480,8 @@ static struct myc_tls_conf *myc_tls_conf_new(struct my_conn *c, bool verify)
     int ret;
     t->verify = verify;
     t->ca = myc_strdup0(verify ? p->ssl_ca : NULL);
+    t->capath = myc_strdup0(verify ? p->ssl_capath : NULL);
+    t->cipher = myc_strdup0(p->ssl_cipher);
     if (p->ssl_cert && p->ssl_key)
         t->cert = myc_strdup0(p->ssl_cert), t->key = myc_strdup0(p->ssl_key);
     mbedtls_ssl_config_init(&t->conf);
@@ -5468,10 +5508,24 @@ static struct myc_tls_conf *myc_tls_conf_new(struct my_conn *c, bool verify)
     }
     mbedtls_ssl_conf_rng(&t->conf, myc_tls_rng, NULL);
     mbedtls_ssl_conf_min_version(&t->conf, MBEDTLS_SSL_MAJOR_VERSION_3, MBEDTLS_SSL_MINOR_VERSION_3);
+    if (t->cipher) { /* checked by myc_params_tls: the ids are there */
+        char bad[96];
+        int n = myc_cipher_ids(t->cipher, t->suites, MYC_MAX_SUITES, bad, sizeof(bad));
+        t->suites[n > 0 ? n : 0] = 0;
+        if (n > 0)
+            mbedtls_ssl_conf_ciphersuites(&t->conf, t->suites);
+    }
     if (verify) {
-        const char *ca = p->ssl_ca ? p->ssl_ca : "/etc/ssl/certs/ca-certificates.crt";
-        if ((ret = mbedtls_x509_crt_parse_file(&t->ca_crt, ca)) < 0) {
+        const char *ca = p->ssl_ca  ? p->ssl_ca
+                       : p->ssl_capath ? NULL : "/etc/ssl/certs/ca-certificates.crt";
+        if (ca && (ret = mbedtls_x509_crt_parse_file(&t->ca_crt, ca)) < 0) {
             myc_tls_fail(c, ca, ret);
+            goto fail;
+        }
+        /* --ssl-capath: every certificate file the directory holds (OpenSSL reads it by
+         * hashed names; the CAs it finds are the same) */
+        if (p->ssl_capath && (ret = mbedtls_x509_crt_parse_path(&t->ca_crt, p->ssl_capath)) < 0) {
+            myc_tls_fail(c, p->ssl_capath, ret);
             goto fail;
         }
         mbedtls_ssl_conf_ca_chain(&t->conf, &t->ca_crt, NULL);
@@ -5503,14 +5557,15 @@ static const mbedtls_ssl_config *myc_tls_conf(struct my_conn *c, int mode)
 {
     const struct myc_params *p = c->p;
     bool verify = mode >= MYC_SSL_VERIFY_CA;
-    const char *ca = verify ? p->ssl_ca : NULL;
+    const char *ca = verify ? p->ssl_ca : NULL, *capath = verify ? p->ssl_capath : NULL;
     const char *cert = p->ssl_cert && p->ssl_key ? p->ssl_cert : NULL;
     const char *key = cert ? p->ssl_key : NULL;
     struct myc_tls_conf *t;
     pthread_mutex_lock(&myc_tls_g.mu);
     for (t = myc_tls_g.list; t; t = t->next)
         if (t->verify == verify && myc_same(t->ca, ca) && myc_same(t->cert, cert) &&
-            myc_same(t->key, key))
+            myc_same(t->key, key) && myc_same(t->capath, capath) &&
+            myc_same(t->cipher, p->ssl_cipher))
             break;
     if (!t && (t = myc_tls_conf_new(c, verify))) {
         t->next = myc_tls_g.list;
@@ -5519,6 +5574,8 @@ static const mbedtls_ssl_config *myc_tls_conf(struct my_conn *c, int mode)
     pthread_mutex_unlock(&myc_tls_g.mu);
     return t ? &t->conf : NULL;
 }
+
+static int myc_tls_vrfy(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *flags);
 
 /* The TLS handshake's start: c's context over the shared configuration. */
 static int myc_tls_start(struct my_conn *c, int mode)
@@ -5535,8 +5592,69 @@ static int myc_tls_start(struct my_conn *c, int mode)
     if (mode == MYC_SSL_VERIFY_IDENTITY && !c->is_unix &&
         (ret = mbedtls_ssl_set_hostname(c->ssl, p->host)))
         return myc_tls_fail(c, "setting the host name", ret);
+    if (mode == MYC_SSL_VERIFY_IDENTITY) {
+        c->err.msg[0] = 0;
+        mbedtls_ssl_set_verify(c->ssl, myc_tls_vrfy, c);
+    }
     mbedtls_ssl_set_bio(c->ssl, c, myc_sock_send, myc_sock_recv, NULL);
     return B_OK;
+}
+
+/* One subjectAltName as text: a DNS name escaped, an IP address (mbedTLS 2.28 keeps its
+ * bytes) as inet_ntop writes it; "" for other kinds. */
+static void myc_san_text(const mbedtls_x509_buf *b, char *v, size_t n)
+{
+    v[0] = 0;
+    if (b->tag == (MBEDTLS_ASN1_CONTEXT_SPECIFIC | 2))
+        my_escape(v, n, (const char *)b->p, B_MIN(b->len, (size_t)60));
+    else if (b->tag == (MBEDTLS_ASN1_CONTEXT_SPECIFIC | 7) && (b->len == 4 || b->len == 16))
+        inet_ntop(b->len == 4 ? AF_INET : AF_INET6, b->p, v, (socklen_t)n);
+}
+
+/*
+ * mbedTLS's verify callback (VERIFY_IDENTITY), for the server's own certificate:
+ * - a host given as an IP address matches an IP subjectAltName (RFC 6125, as the mariadb
+ *   client's OpenSSL does; mbedTLS 2.28 compares DNS names and the CN only);
+ * - on a name mismatch, the names the certificate holds, as "; the certificate names:
+ *   localhost, 127.0.0.1" (its subjectAltNames, else its CN), kept in c->err.msg until the
+ *   handshake's error says them (mbedTLS frees a certificate that failed verification
+ *   before the handshake returns).
+ */
+static int myc_tls_vrfy(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *flags)
+{
+    struct my_conn *c = ctx;
+    char *out = c->err.msg, v[128];
+    size_t n = sizeof(c->err.msg) / 2, w;
+    u8 ip[16];
+    if (depth || !(*flags & MBEDTLS_X509_BADCERT_CN_MISMATCH))
+        return 0;
+    int fam = inet_pton(AF_INET, c->p->host, ip) == 1    ? 4
+            : inet_pton(AF_INET6, c->p->host, ip) == 1 ? 16 : 0;
+    for (const mbedtls_x509_sequence *s = &crt->subject_alt_names; fam && s && s->buf.p;
+         s = s->next)
+        if (s->buf.tag == (MBEDTLS_ASN1_CONTEXT_SPECIFIC | 7) && s->buf.len == (size_t)fam &&
+            !memcmp(s->buf.p, ip, (size_t)fam)) {
+            *flags &= ~(u32)MBEDTLS_X509_BADCERT_CN_MISMATCH;
+            return 0;
+        }
+    w = (size_t)snprintf(out, n, "; %s: ", MYC_CERT_NAMES);
+    bool any = false;
+    for (const mbedtls_x509_sequence *s = &crt->subject_alt_names; s && s->buf.p && w < n;
+         s = s->next) {
+        myc_san_text(&s->buf, v, sizeof(v));
+        if (*v)
+            w += (size_t)snprintf(out + w, n - w, "%s%s", any ? ", " : "", v), any = true;
+    }
+    for (const mbedtls_x509_name *nm = &crt->subject; !any && nm && w < n; nm = nm->next)
+        if (nm->oid.p && !MBEDTLS_OID_CMP(MBEDTLS_OID_AT_CN, &nm->oid)) {
+            my_escape(v, sizeof(v), (const char *)nm->val.p, B_MIN(nm->val.len, (size_t)60));
+            w += (size_t)snprintf(out + w, n - w, "%s (CN)", v);
+            any = true;
+            break;
+        }
+    if (!any)
+        out[0] = 0;
+    return 0;
 }
 
 /* The handshake, as far as the bytes allow: B_OK when done, MYC_WANT_* (non-blocking). */
@@ -5550,19 +5668,24 @@ static int myc_tls_handshake(struct my_conn *c, int mode)
             continue;
         }
         if (ret == MBEDTLS_ERR_X509_CERT_VERIFY_FAILED) {
-            char why[256];
-            mbedtls_x509_crt_verify_info(why, sizeof(why), "", mbedtls_ssl_get_verify_result(c->ssl));
-            why[strcspn(why, "\n")] = 0;
+            char why[512], names[sizeof(c->err.msg) / 2];
+            u32 flags = mbedtls_ssl_get_verify_result(c->ssl);
+            mbedtls_x509_crt_verify_info(why, sizeof(why), "", flags);
+            for (char *q = why; (q = strchr(q, '\n'));) /* one line: "a; b" */
+                q[1] ? (void)(*q = ';') : (void)(*q = 0);
+            memcpy(names, c->err.msg, sizeof(names)); /* myc_tls_vrfy's note, or "" */
+            names[c->err.msg[0] == ';' ? sizeof(names) - 1 : 0] = 0;
             return b_seterr(&c->err, B_UNSUPPORTED, 0,
-                            "TLS with %s: the server certificate did not verify (%s): %s",
+                            "TLS with %s: the server certificate did not verify (%s): %s%s",
                             c->target, mode == MYC_SSL_VERIFY_IDENTITY ? "VERIFY_IDENTITY" : "VERIFY_CA",
-                            why);
+                            why, names);
         }
         if (ret == MBEDTLS_ERR_SSL_TIMEOUT)
             return myc_stopped(c, "setting up TLS with");
         return myc_tls_fail(c, "handshake", ret);
     }
     c->tls = true;
+    c->err.msg[0] = 0; /* myc_tls_vrfy's note, if any */
     return B_OK;
 }
 
@@ -5994,8 +6117,9 @@ static int myc_greeting(struct my_conn *c, const u8 *pk, size_t n)
     c->ssl_eff = mode;
     if (mode != MYC_SSL_DISABLED && !(c->hs.caps & MY_CAP_SSL) && mode != MYC_SSL_PREFERRED)
         return b_seterr(&c->err, B_UNSUPPORTED, 0,
-                        "the server at %s does not offer TLS, and --ssl-mode requires it",
-                        c->target);
+                        "the server at %s does not offer TLS, and %s requires it (bench "
+                        "sends no login in plain text then)",
+                        c->target, p->ssl_why ? p->ssl_why : "--ssl-mode");
     if (mode != MYC_SSL_DISABLED && (c->hs.caps & MY_CAP_SSL)) {
         struct buf req = {0};
         c->caps |= MY_CAP_SSL;
@@ -7320,34 +7444,178 @@ static int myc_params_compression(const struct bench_opts *o, struct myc_params 
     return B_OK;
 }
 
-static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
-                                struct myc_conn_params *cc, struct b_err *e)
+/*
+ * myc_tls_asked - the TLS the user asked for, from every TLS key of the mysql 8 and mariadb
+ * clients (option files and command line alike) and sysbench's --mysql-ssl: MYC_SSL_*, or
+ * -1 when nothing asked (the command's default applies: DISABLED for the sysbench
+ * workloads, PREFERRED for ping and the one-liner). The one place that decides; *why names
+ * the option that did (for messages), *implied is set when only a file option (--ssl-ca,
+ * --ssl-cert, ...) asked, which a unix socket does not need. Returns -2 for a bad --ssl-mode.
+ *  - --ssl-verify-server-cert (mariadb): VERIFY_IDENTITY, whatever else says less (as the
+ *    mariadb 10.11 client, which refuses a server without TLS even with --skip-ssl);
+ *  - --ssl-mode (mysql 8) as given; REQUIRED with --ssl-ca/--ssl-capath is VERIFY_CA (mysql);
+ *  - --skip-ssl, --mysql-ssl=off: DISABLED;
+ *  - --ssl-ca/--ssl-capath: VERIFY_CA (the mariadb client verifies the chain with a CA);
+ *  - --ssl, --mysql-ssl=on, a client certificate, --ssl-cipher, --tls-version: REQUIRED.
+ *    Deliberate: the mariadb 10.11 client falls back to plain text after --ssl or --ssl-ca
+ *    when the server offers no TLS; bench never does once TLS was asked for.
+ */
+BENCH_API int myc_tls_asked(const struct bench_opts *o, const char **why, bool *implied)
 {
     static const char *const modes[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
                                         "VERIFY_IDENTITY"};
+    bool ca = *o->ssl_ca || *o->ssl_capath;
+    *implied = false;
+    if (o->ssl_verify_server_cert)
+        return *why = "--ssl-verify-server-cert", MYC_SSL_VERIFY_IDENTITY;
+    if (*o->ssl_mode) {
+        int m = -1;
+        for (int i = 0; i < (int)countof(modes); i++)
+            if (!strcasecmp(o->ssl_mode, modes[i]))
+                m = i;
+        *why = "--ssl-mode";
+        return m < 0 ? -2 : m == MYC_SSL_REQUIRED && ca ? MYC_SSL_VERIFY_CA : m;
+    }
+    if ((o->ssl_set && !o->ssl_on) || (o->mysql_ssl_set && !o->mysql_ssl))
+        return *why = o->ssl_set ? "--skip-ssl" : "--mysql-ssl=off", MYC_SSL_DISABLED;
+    if (o->ssl_on || o->mysql_ssl) {
+        *why = o->ssl_on ? "--ssl" : "--mysql-ssl=on";
+        return ca ? MYC_SSL_VERIFY_CA : MYC_SSL_REQUIRED;
+    }
+    *implied = true;
+    if (ca)
+        return *why = *o->ssl_ca ? "--ssl-ca" : "--ssl-capath", MYC_SSL_VERIFY_CA;
+    if (*o->ssl_cert || *o->ssl_key || *o->ssl_cipher || *o->mysql_ssl_cipher || *o->tls_version)
+        return *why = *o->ssl_cert ? "--ssl-cert" : *o->ssl_key ? "--ssl-key"
+                    : *o->tls_version ? "--tls-version" : "--ssl-cipher",
+               MYC_SSL_REQUIRED;
+    *implied = false;
+    return *why = NULL, -1;
+}
+
+/* --ssl-cipher's names ("ECDHE-RSA-AES128-GCM-SHA256:AES256-SHA", OpenSSL's, or IANA's
+ * "TLS-ECDHE-RSA-WITH-AES-128-GCM-SHA256") into mbedTLS ids; an OpenSSL name becomes
+ * TLS-<kx>-WITH-<cipher>-<mac>, kx RSA when it has none. Returns the count, or -1 with
+ * *bad the first name that is no TLS 1.2 suite this build has. */
+static int myc_cipher_ids(const char *list, int *ids, int max, char *bad, size_t badn)
+{
+    int n = 0;
+    for (const char *s = list; *s;) {
+        size_t l = strcspn(s, ":, ");
+        char nm[96], iana[128];
+        snprintf(nm, sizeof(nm), "%.*s", (int)B_MIN(l, sizeof(nm) - 1), s);
+        s += l + (s[l] != 0);
+        if (!*nm)
+            continue;
+        int id = mbedtls_ssl_get_ciphersuite_id(nm);
+        if (!id) {
+            static const char *const kx[] = {"ECDHE-RSA-", "ECDHE-ECDSA-", "DHE-RSA-"};
+            const char *rest = nm, *k = "RSA-";
+            for (size_t i = 0; i < countof(kx); i++)
+                if (!strncmp(nm, kx[i], strlen(kx[i])))
+                    k = kx[i], rest = nm + strlen(kx[i]);
+            size_t w = (size_t)snprintf(iana, sizeof(iana), "TLS-%sWITH-", k);
+            for (const char *q = rest; *q && w + 8 < sizeof(iana); q++) {
+                iana[w++] = *q; /* AES128 -> AES-128; OpenSSL leaves CBC unsaid */
+                if (q - rest == 2 && !strncmp(rest, "AES", 3))
+                    iana[w++] = '-';
+                if (q - rest == 5 && !strncmp(rest, "AES", 3) && !strncmp(q + 1, "-SHA", 4))
+                    memcpy(iana + w, "-CBC", 4), w += 4;
+            }
+            iana[w] = 0;
+            if (!strcmp(rest, "CHACHA20-POLY1305") && w + 8 < sizeof(iana))
+                strcat(iana, "-SHA256");
+            id = mbedtls_ssl_get_ciphersuite_id(iana);
+        }
+        if (!id || n >= max) {
+            snprintf(bad, badn, "%s", nm);
+            return -1;
+        }
+        ids[n++] = id;
+    }
+    return n;
+}
+
+/* --tls-version: a list of TLSv1, TLSv1.1, TLSv1.2, TLSv1.3 that must hold TLSv1.2, the one
+ * version bench speaks (its mbedTLS has no TLS 1.3; below 1.2 it refuses). */
+static bool myc_tls_version_ok(const char *list, bool *has12)
+{
+    *has12 = false;
+    for (const char *s = list; *s;) {
+        size_t l = strcspn(s, ", ");
+        if (l == 7 && !strncasecmp(s, "TLSv1.2", 7))
+            *has12 = true;
+        else if (l && !((l == 5 && !strncasecmp(s, "TLSv1", 5)) ||
+                        (l == 7 && (!strncasecmp(s, "TLSv1.1", 7) || !strncasecmp(s, "TLSv1.3", 7)))))
+            return false;
+        s += l + (s[l] != 0);
+    }
+    return true;
+}
+
+/* The TLS parameters of p from the options: the mode (myc_tls_asked) and the files, suites
+ * and versions, each checked here; B_OK or B_INVALID/B_UNSUPPORTED with e. */
+static int myc_params_tls(const struct bench_opts *o, struct myc_params *p, bool socket,
+                          struct b_err *e)
+{
+    int suites[MYC_MAX_SUITES + 1];
+    bool implied, has12;
+    const char *why = NULL;
+    int m = myc_tls_asked(o, &why, &implied);
+    char bad[96];
+    if (m == -2) {
+        if (e)
+            myc_params_bad(e, "see 'bench --help'",
+                           "--ssl-mode: invalid value '%s' (expected DISABLED, PREFERRED, "
+                           "REQUIRED, VERIFY_CA or VERIFY_IDENTITY)",
+                           o->ssl_mode);
+        return B_INVALID;
+    }
+    if (*o->ssl_crl || *o->ssl_crlpath) {
+        if (e)
+            myc_params_bad(e, "drop the option (the server's certificate is still verified "
+                           "against --ssl-ca), or use the mariadb client",
+                           "--%s=%s: certificate revocation lists are not supported (bench "
+                           "refuses rather than ignore one)",
+                           *o->ssl_crl ? "ssl-crl" : "ssl-crlpath",
+                           *o->ssl_crl ? o->ssl_crl : o->ssl_crlpath);
+        return B_UNSUPPORTED;
+    }
+    if (*o->tls_version && (!myc_tls_version_ok(o->tls_version, &has12) || !has12)) {
+        if (e)
+            myc_params_bad(e, "permit TLSv1.2 (--tls-version=TLSv1.2), or use the mariadb "
+                           "client for TLS 1.3 only",
+                           "--tls-version=%s: bench speaks TLSv1.2 only (of TLSv1, TLSv1.1, "
+                           "TLSv1.2, TLSv1.3), which the list does not permit",
+                           o->tls_version);
+        return B_UNSUPPORTED;
+    }
+    const char *cl = *o->ssl_cipher ? o->ssl_cipher : o->mysql_ssl_cipher;
+    int n = *cl ? myc_cipher_ids(cl, suites, MYC_MAX_SUITES, bad, sizeof(bad)) : 0;
+    if (n < 0 || (*cl && !n)) {
+        if (e)
+            myc_params_bad(e, "name TLS 1.2 suites such as ECDHE-RSA-AES128-GCM-SHA256 or "
+                           "TLS-ECDHE-RSA-WITH-AES-128-GCM-SHA256",
+                           "--ssl-cipher: no TLS 1.2 cipher suite '%s' in this build", bad);
+        return B_INVALID;
+    }
+    p->ssl_cipher = n ? cl : NULL;
+    /* a CA or certificate given is no reason for TLS on a unix socket (as the client) */
+    p->ssl_mode = implied && socket ? -1 : m;
+    if (m < 0 && (o->sb_behaviour || !o->tls_preferred))
+        p->ssl_mode = MYC_SSL_DISABLED; /* sysbench 1.0's default for its workloads (ping and
+                                           the one-liner: the mysql client's PREFERRED) */
+    p->ssl_why = why;
+    p->ssl_capath = *o->ssl_capath ? o->ssl_capath : NULL;
+    return B_OK;
+}
+
+static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
+                                struct myc_conn_params *cc, struct b_err *e)
+{
     struct myc_params *p = &cc->p;
     char port[16];
     memset(cc, 0, sizeof(*cc));
-    p->ssl_mode = -1;
-    if (*o->ssl_mode) {
-        for (int i = 0; i < (int)countof(modes); i++)
-            if (!strcasecmp(o->ssl_mode, modes[i]))
-                p->ssl_mode = i;
-        if (p->ssl_mode < 0) {
-            if (e)
-                myc_params_bad(e, "see 'bench --help'",
-                               "--ssl-mode: invalid value '%s' (expected DISABLED, PREFERRED, "
-                               "REQUIRED, VERIFY_CA or VERIFY_IDENTITY)",
-                               o->ssl_mode);
-            return B_INVALID;
-        }
-    } else if (o->mysql_ssl)
-        p->ssl_mode = MYC_SSL_REQUIRED; /* sysbench's --mysql-ssl=on */
-    else if (o->mysql_ssl_set || o->sb_behaviour ||
-             (!o->tls_preferred && !*o->ssl_ca && !*o->ssl_cert && !*o->ssl_key))
-        p->ssl_mode = MYC_SSL_DISABLED; /* --mysql-ssl=off, or sysbench 1.0's default for its
-                                           workloads (ping and the one-liner: the mysql
-                                           client's PREFERRED; --ssl-ca/-cert/-key ask TLS) */
     myc_list_item(o->mysql_host, idx, cc->host, sizeof(cc->host));
     unsigned nhosts = 1;
     for (const char *q = o->mysql_host; *q; q++)
@@ -7385,9 +7653,9 @@ static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
         snprintf(cc->socket, sizeof(cc->socket), "%s", dflt ? dflt : paths[0]);
         p->socket_default = true;
     }
-    /* as the mysql client: --ssl-ca means VERIFY_CA unless --ssl-mode asks for less */
-    if (*o->ssl_ca && ((p->ssl_mode == -1 && !cc->socket[0]) || p->ssl_mode == MYC_SSL_REQUIRED))
-        p->ssl_mode = MYC_SSL_VERIFY_CA;
+    int rc = myc_params_tls(o, p, cc->socket[0] != 0, e);
+    if (rc != B_OK)
+        return rc;
     p->host = cc->host;
     p->socket = cc->socket[0] ? cc->socket : NULL;
     p->user = o->mysql_user;
@@ -7491,6 +7759,11 @@ static int myc_conn_error(const char *what, const struct my_conn *c, const struc
     else if (c->err.sys_errno == ENOENT)
         myc_fmt(e->hint, sizeof(e->hint), "no server socket at that path; check "
                  "--mysql-socket (-S)");
+    else if (strstr(c->err.msg, "did not verify") && strstr(c->err.msg, MYC_CERT_NAMES ": "))
+        myc_fmt(e->hint, sizeof(e->hint), "the server was reached as '%s', which is not among "
+                 "the certificate's names (%s): connect by one of them (-h NAME, "
+                 "--protocol=TCP), or use --ssl-mode=VERIFY_CA to check the CA only",
+                 p->host, strstr(c->err.msg, MYC_CERT_NAMES ": ") + strlen(MYC_CERT_NAMES) + 2);
     else if (strstr(c->err.msg, "did not verify"))
         myc_fmt(e->hint, sizeof(e->hint), "give the server's CA with --ssl-ca, or use "
                  "--ssl-mode=REQUIRED to encrypt without verifying");
@@ -26897,6 +27170,46 @@ static void cli_cnf_uncomment(char *p)
     }
 }
 
+/*
+ * The mysql clients' boolean TLS keys (my_getopt's grammar: NAME, NAME=1|0|ON|OFF|TRUE|
+ * FALSE in any case, skip-NAME / disable-NAME / enable-NAME), the same in option files and
+ * on the command line: ssl and ssl-verify-server-cert. name is the key ('_' already '-'),
+ * val its value or NULL. Returns bench's option ("--ssl=on"), "" for a bad value, NULL for
+ * another key.
+ */
+static const char *cli_tls_bool(const char *name, const char *val)
+{
+    static const char *const keys[] = {"ssl", "ssl-verify-server-cert"};
+    static const char *const out[][2] = {{"--ssl=off", "--ssl=on"},
+                                         {"--ssl-verify-server-cert=off",
+                                          "--ssl-verify-server-cert=on"}};
+    bool on = true;
+    if (!strncmp(name, "skip-", 5) || !strncmp(name, "disable-", 8))
+        on = false, name = strchr(name, '-') + 1;
+    else if (!strncmp(name, "enable-", 7))
+        name += 7;
+    for (size_t i = 0; i < countof(keys); i++) {
+        if (strcmp(name, keys[i]))
+            continue;
+        if (val) {
+            while (isspace((unsigned char)*val))
+                val++;
+            size_t l = strlen(val);
+            while (l && isspace((unsigned char)val[l - 1]))
+                l--;
+            bool t = (l == 1 && *val == '1') || (l == 2 && !strncasecmp(val, "on", 2)) ||
+                     (l == 4 && !strncasecmp(val, "true", 4));
+            bool f = (l == 1 && *val == '0') || (l == 3 && !strncasecmp(val, "off", 3)) ||
+                     (l == 5 && !strncasecmp(val, "false", 5));
+            if (!t && !f)
+                return "";
+            on = on == t;
+        }
+        return out[i][on];
+    }
+    return NULL;
+}
+
 /* An option line of a wanted group: "--mysql-x=value" for the keys bench knows. */
 static int cli_cnf_option(struct cli_cnf *k, char *p, const char *path, int line)
 {
@@ -26907,7 +27220,10 @@ static int cli_cnf_option(struct cli_cnf *k, char *p, const char *path, int line
                {"socket", "mysql-socket"},     {"database", "mysql-db"},
                {"ssl-mode", "ssl-mode"},       {"ssl-ca", "ssl-ca"},
                {"ssl-cert", "ssl-cert"},       {"ssl-key", "ssl-key"},
-               {"protocol", "mysql-protocol"}};
+               {"protocol", "mysql-protocol"}, {"ssl-capath", "ssl-capath"},
+               {"ssl-cipher", "ssl-cipher"},   {"ssl-crl", "ssl-crl"},
+               {"ssl-crlpath", "ssl-crlpath"}, {"tls-version", "tls-version"},
+               {"connect-timeout", "mysql-connect-timeout"}};
     char *eq = strchr(p, '='), *ke = eq ? eq : p + strlen(p);
     struct buf key = {0}, a = {0};
     while (ke > p && isspace((unsigned char)ke[-1]))
@@ -26916,6 +27232,20 @@ static int cli_cnf_option(struct cli_cnf *k, char *p, const char *path, int line
         p += 6; /* the client's "ignore if unknown" prefix */
     for (char *q = p; q < ke; q++)
         buf_printf(&key, "%c", *q == '_' ? '-' : *q);
+    const char *bopt = key.p ? cli_tls_bool(key.p, eq ? eq + 1 : NULL) : NULL;
+    if (bopt) { /* ssl, skip-ssl, ssl-verify-server-cert=0, ...: the client's booleans */
+        buf_free(&key);
+        if (!*bopt) {
+            struct buf ev = {0};
+            b_msg(B_MSG_FATAL, "%s: %.*s: invalid value '%s' (expected 1, 0, ON, OFF, TRUE or "
+                  "FALSE)", cli_where(k->c, path, line), (int)(ke - p), p,
+                  cli_esc(&ev, eq + 1, strlen(eq + 1)));
+            buf_free(&ev);
+            return B_EXIT_USAGE;
+        }
+        cli_add(k->c, k->at++, cli_own(k->c, b_xstrdup(bopt)), cli_where(k->c, path, line));
+        return B_EXIT_OK;
+    }
     size_t m = 0;
     while (m < countof(map) && (!key.p || strcmp(key.p, map[m].key)))
         m++;
@@ -27243,6 +27573,8 @@ static int cli_apply(struct cli *c, bool *late)
                 opts.db_given = true; /* bench all: a database was named */
             if (d->off == offsetof(struct bench_opts, mysql_ssl))
                 opts.mysql_ssl_set = true;
+            if (d->off == offsetof(struct bench_opts, ssl_on))
+                opts.ssl_set = true;
             if (d->off == offsetof(struct bench_opts, event_backend))
                 opts.event_backend_set = true;
             if (d->off == offsetof(struct bench_opts, event_loops_arg))
@@ -27570,6 +27902,33 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
                 buf_printf(mem, "--mysql-compression-algorithms=%s%c", v, 0);
             else
                 buf_printf(mem, "--mysql-compression=on%c", 0);
+            continue;
+        }
+        const char *tb = NULL;
+        if (a[0] == '-' && a[1] == '-') { /* --ssl, --skip-ssl, --ssl-verify-server-cert=0 */
+            char nm[64];
+            const char *eqp = strchr(a, '=');
+            size_t l = eqp ? (size_t)(eqp - a - 2) : strlen(a + 2);
+            snprintf(nm, sizeof(nm), "%.*s", (int)B_MIN(l, sizeof(nm) - 1), a + 2);
+            for (char *q = nm; *q; q++)
+                *q = *q == '_' ? '-' : *q;
+            tb = l < sizeof(nm) ? cli_tls_bool(nm, eqp ? eqp + 1 : NULL) : NULL;
+            if (tb && !*tb) {
+                *bad = a;
+                break;
+            }
+        }
+        bool ct = (!strncmp(a, "--connect-timeout", 17) || !strncmp(a, "--connect_timeout", 17)) &&
+                  (a[17] == '=' || !a[17]); /* the clients' name of --mysql-connect-timeout */
+        if (tb || ct) {
+            const char *v = !ct ? "" : a[17] ? a + 18 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v) {
+                *bad = a;
+                break;
+            }
+            offs[n] = mem->len;
+            isnew[n++] = 1;
+            buf_printf(mem, "%s%s%s%c", tb ? tb : "--mysql-connect-timeout", ct ? "=" : "", v, 0);
             continue;
         }
         if (!strncmp(a, "--protocol", 10) && (a[10] == '=' || !a[10])) {

@@ -315,6 +315,10 @@ struct bench_opts {
     char *db_driver, *mysql_host, *mysql_port, *mysql_socket, *mysql_user, *mysql_password;
     char *mysql_db, *mysql_ssl_cipher, *mysql_ignore_errors, *ssl_mode, *ssl_ca, *ssl_cert;
     char *ssl_key, *server_pubkey, *defaults_file;
+    char *ssl_capath, *ssl_crl, *ssl_crlpath, *ssl_cipher, *tls_version; /* the clients' TLS keys */
+    bool ssl_on;                  /* --ssl (the mariadb client's; --skip-ssl: off) */
+    bool ssl_set;                 /* --ssl or --skip-ssl was given */
+    bool ssl_verify_server_cert;  /* --ssl-verify-server-cert: VERIFY_IDENTITY, never less */
     char *mysql_compression_algorithms; /* --mysql-compression-algorithms */
     int db_ps_mode;
     int mysql_protocol; /* --mysql-protocol: MYC_PROTO_AUTO, _TCP, _SOCKET (cli_ resolves auto
