@@ -7444,6 +7444,12 @@ static int myc_params_compression(const struct bench_opts *o, struct myc_params 
     return B_OK;
 }
 
+/* A string option that was given: not NULL (a test's options), not "". */
+static bool myc_given(const char *s)
+{
+    return s && *s;
+}
+
 /*
  * myc_tls_asked - the TLS the user asked for, from every TLS key of the mysql 8 and mariadb
  * clients (option files and command line alike) and sysbench's --mysql-ssl: MYC_SSL_*, or
@@ -7464,7 +7470,7 @@ BENCH_API int myc_tls_asked(const struct bench_opts *o, const char **why, bool *
 {
     static const char *const modes[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
                                         "VERIFY_IDENTITY"};
-    bool ca = *o->ssl_ca || *o->ssl_capath;
+    bool ca = *o->ssl_ca || myc_given(o->ssl_capath);
     *implied = false;
     if (o->ssl_verify_server_cert)
         return *why = "--ssl-verify-server-cert", MYC_SSL_VERIFY_IDENTITY;
@@ -7485,9 +7491,10 @@ BENCH_API int myc_tls_asked(const struct bench_opts *o, const char **why, bool *
     *implied = true;
     if (ca)
         return *why = *o->ssl_ca ? "--ssl-ca" : "--ssl-capath", MYC_SSL_VERIFY_CA;
-    if (*o->ssl_cert || *o->ssl_key || *o->ssl_cipher || *o->mysql_ssl_cipher || *o->tls_version)
+    if (*o->ssl_cert || *o->ssl_key || myc_given(o->ssl_cipher) ||
+        myc_given(o->mysql_ssl_cipher) || myc_given(o->tls_version))
         return *why = *o->ssl_cert ? "--ssl-cert" : *o->ssl_key ? "--ssl-key"
-                    : *o->tls_version ? "--tls-version" : "--ssl-cipher",
+                    : myc_given(o->tls_version) ? "--tls-version" : "--ssl-cipher",
                MYC_SSL_REQUIRED;
     *implied = false;
     return *why = NULL, -1;
@@ -7571,17 +7578,17 @@ static int myc_params_tls(const struct bench_opts *o, struct myc_params *p, bool
                            o->ssl_mode);
         return B_INVALID;
     }
-    if (*o->ssl_crl || *o->ssl_crlpath) {
+    if (myc_given(o->ssl_crl) || myc_given(o->ssl_crlpath)) {
         if (e)
             myc_params_bad(e, "drop the option (the server's certificate is still verified "
                            "against --ssl-ca), or use the mariadb client",
                            "--%s=%s: certificate revocation lists are not supported (bench "
                            "refuses rather than ignore one)",
-                           *o->ssl_crl ? "ssl-crl" : "ssl-crlpath",
-                           *o->ssl_crl ? o->ssl_crl : o->ssl_crlpath);
+                           myc_given(o->ssl_crl) ? "ssl-crl" : "ssl-crlpath",
+                           myc_given(o->ssl_crl) ? o->ssl_crl : o->ssl_crlpath);
         return B_UNSUPPORTED;
     }
-    if (*o->tls_version && (!myc_tls_version_ok(o->tls_version, &has12) || !has12)) {
+    if (myc_given(o->tls_version) && (!myc_tls_version_ok(o->tls_version, &has12) || !has12)) {
         if (e)
             myc_params_bad(e, "permit TLSv1.2 (--tls-version=TLSv1.2), or use the mariadb "
                            "client for TLS 1.3 only",
@@ -7590,7 +7597,8 @@ static int myc_params_tls(const struct bench_opts *o, struct myc_params *p, bool
                            o->tls_version);
         return B_UNSUPPORTED;
     }
-    const char *cl = *o->ssl_cipher ? o->ssl_cipher : o->mysql_ssl_cipher;
+    const char *cl = myc_given(o->ssl_cipher)       ? o->ssl_cipher
+                   : myc_given(o->mysql_ssl_cipher) ? o->mysql_ssl_cipher : "";
     int n = *cl ? myc_cipher_ids(cl, suites, MYC_MAX_SUITES, bad, sizeof(bad)) : 0;
     if (n < 0 || (*cl && !n)) {
         if (e)
@@ -7606,7 +7614,7 @@ static int myc_params_tls(const struct bench_opts *o, struct myc_params *p, bool
         p->ssl_mode = MYC_SSL_DISABLED; /* sysbench 1.0's default for its workloads (ping and
                                            the one-liner: the mysql client's PREFERRED) */
     p->ssl_why = why;
-    p->ssl_capath = *o->ssl_capath ? o->ssl_capath : NULL;
+    p->ssl_capath = myc_given(o->ssl_capath) ? o->ssl_capath : NULL;
     return B_OK;
 }
 
