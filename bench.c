@@ -1089,6 +1089,9 @@ static const struct opt_def opt_mysql[] = {
     OPT("defaults-file", FILE, defaults_file, "", 0, 0, NULL,
         "read connection options from the [client] group of this file instead of ~/.my.cnf",
         NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("defaults-extra-file", FILE, defaults_extra_file, "", 0, 0, NULL,
+        "read this option file too, before ~/.my.cnf (which wins), as the mysql client",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
     OPT("no-defaults", BOOL, no_defaults, "off", 0, 0, NULL,
         "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
     OPT("event-loops", STR, event_loops_arg, "0", 0, 0, NULL,
@@ -27008,6 +27011,8 @@ enum { CLI_F_OK, CLI_F_MISSING, CLI_F_IGNORED, CLI_F_BAD };
  * ww_rule a world-writable file is CLI_F_IGNORED, as the mysql client ignores it (anyone
  * could have put a host= there). On CLI_F_BAD or CLI_F_MISSING, why says why.
  */
+#define CLI_PIPE_WAIT_S 30 /* an option file on a pipe: its writer's deadline */
+
 static int cli_slurp(const char *path, bool ww_rule, struct buf *out, struct stat *st,
                      char *why, size_t wn)
 {
@@ -27023,16 +27028,31 @@ static int cli_slurp(const char *path, bool ww_rule, struct buf *out, struct sta
         snprintf(why, wn, "%s (%s)", strerror(errno), b_errno_name(errno));
     else if (S_ISDIR(st->st_mode))
         snprintf(why, wn, "it is a directory, not a file");
-    else if (!S_ISREG(st->st_mode))
-        snprintf(why, wn, "it is not a regular file (a device, FIFO or socket)");
-    else if (ww_rule && (st->st_mode & S_IWOTH))
+    else if (!S_ISREG(st->st_mode) && !S_ISFIFO(st->st_mode) &&
+             !(S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3)))
+        snprintf(why, wn, "it is not a regular file, a pipe or /dev/null (a device or socket)");
+    else if (ww_rule && S_ISREG(st->st_mode) && (st->st_mode & S_IWOTH))
         rc = CLI_F_IGNORED;
     else
-        for (;;) { /* chunks the size of the file: no large buffer for a small file */
+        for (u64 t_end = clk_now_ns() + CLI_PIPE_WAIT_S * 1000000000ull;;) {
+            /* chunks the size of the file: no large buffer for a small file; a pipe
+             * (--defaults-file=<(...), as the mariadb client reads it) to its end, each
+             * wait for it bounded */
             size_t left = (size_t)st->st_size > out->len ? (size_t)st->st_size - out->len : 0;
             size_t chunk = B_MIN(B_MAX(left + 1, (size_t)512), (size_t)65536);
             buf_reserve(out, chunk + 1);
             ssize_t n = read(fd, out->p + out->len, chunk);
+            if (n < 0 && errno == EAGAIN && S_ISFIFO(st->st_mode)) {
+                struct pollfd pf = {.fd = fd, .events = POLLIN};
+                u64 now = clk_now_ns();
+                if (now < t_end && !b_stop &&
+                    (poll(&pf, 1, (int)B_MIN((t_end - now) / 1000000 + 1, 100ull)) >= 0 ||
+                     errno == EINTR))
+                    continue;
+                snprintf(why, wn, "%s: the pipe did not end within %d s",
+                         b_stop ? "interrupted" : "timed out", CLI_PIPE_WAIT_S);
+                break;
+            }
             if (n < 0 && errno == EINTR)
                 continue;
             if (n < 0) {
@@ -28673,7 +28693,7 @@ static void cli_free_opts(void)
  * --defaults-file, go before the command-line options, which therefore win. */
 static int cli_db_defaults(struct cli *c)
 {
-    const char *file = NULL;
+    const char *file = NULL, *extra = NULL;
     bool none = false;
     for (int i = 0; i < c->nargs; i++) {
         if (!strcmp(c->args[i], "--no-defaults") || !strcmp(c->args[i], "--no_defaults") ||
@@ -28682,6 +28702,9 @@ static int cli_db_defaults(struct cli *c)
         if (!strncmp(c->args[i], "--defaults-file=", 16) ||
             !strncmp(c->args[i], "--defaults_file=", 16))
             file = c->args[i] + 16;
+        if (!strncmp(c->args[i], "--defaults-extra-file=", 22) ||
+            !strncmp(c->args[i], "--defaults_extra_file=", 22))
+            extra = c->args[i] + 22;
     }
     if (none)
         return B_EXIT_OK;
@@ -28694,8 +28717,11 @@ static int cli_db_defaults(struct cli *c)
         buf_printf(&a, "--mysql-password=%s", pwd);
         cli_add(c, k.at++, cli_own(c, a.p), "MYSQL_PWD");
     }
-    if (file)
+    if (file) /* the mysql client: --defaults-file replaces the others, the extra one too */
         return cli_cnf_file(&k, file, true, NULL);
+    int xex = extra ? cli_cnf_file(&k, extra, true, NULL) : B_EXIT_OK; /* then ~/.my.cnf */
+    if (xex != B_EXIT_OK)
+        return xex;
     struct buf home = {0};
     const char *h = getenv("HOME");
     buf_printf(&home, "%s/.my.cnf", h && *h ? h : "/");

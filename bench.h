@@ -314,7 +314,7 @@ struct bench_opts {
     /* database */
     char *db_driver, *mysql_host, *mysql_port, *mysql_socket, *mysql_user, *mysql_password;
     char *mysql_db, *mysql_ssl_cipher, *mysql_ignore_errors, *ssl_mode, *ssl_ca, *ssl_cert;
-    char *ssl_key, *server_pubkey, *defaults_file;
+    char *ssl_key, *server_pubkey, *defaults_file, *defaults_extra_file;
     char *ssl_capath, *ssl_crl, *ssl_crlpath, *ssl_cipher, *tls_version; /* the clients' TLS keys */
     bool ssl_on;                  /* --ssl (the mariadb client's; --skip-ssl: off) */
     bool ssl_set;                 /* --ssl or --skip-ssl was given */
