@@ -27830,15 +27830,17 @@ static int cli_prompt_password(char *out, size_t n)
     int fd = open("/dev/tty", O_RDWR | O_CLOEXEC), rc = B_OK;
     struct termios t, t0;
     size_t len = 0;
-    if (fd < 0)
-        return B_SYSERR;
-    bool restore = tcgetattr(fd, &t0) == 0;
+    bool tty = fd >= 0, nl = false;
+    if (!tty)
+        fd = 0; /* no terminal (ssh host bench ... -p): standard input, as `mariadb -p` */
+    bool restore = tty && tcgetattr(fd, &t0) == 0;
     if (restore) {
         t = t0;
         t.c_lflag &= ~(tcflag_t)ECHO;
         tcsetattr(fd, TCSAFLUSH, &t);
     }
-    (void)!write(fd, "Enter password: ", 16); /* after TCSAFLUSH: what is typed now is kept */
+    if (tty)
+        (void)!write(fd, "Enter password: ", 16); /* after TCSAFLUSH: typed now is kept */
     for (char ch;;) { /* a signal that came before read(2) would not end it: poll */
         struct pollfd p = {.fd = fd, .events = POLLIN};
         if (atomic_load(&b_stop)) {
@@ -27852,8 +27854,10 @@ static int cli_prompt_password(char *out, size_t n)
                 continue;
             break;
         }
-        if (ch == '\n' || ch == '\r')
+        if (ch == '\n' || ch == '\r') {
+            nl = true;
             break;
+        }
         if (len + 1 < n)
             out[len++] = ch;
         else
@@ -27862,6 +27866,8 @@ static int cli_prompt_password(char *out, size_t n)
     out[len] = 0;
     if (restore)
         tcsetattr(fd, TCSAFLUSH, &t0);
+    if (!tty) /* standard input ended with no line: nothing was given */
+        return rc == B_OK && !len && !nl ? B_SYSERR : rc;
     (void)!write(fd, "\n", 1);
     close(fd);
     return rc;
@@ -27898,6 +27904,26 @@ static void cli_hide_secrets(int argc, char **argv)
  * options in place; returns the new argc. -p and --password without a value ask at the
  * terminal. An unknown short option is a usage error, reported by the caller.
  */
+/* The word after a bare -p ("-p SECRET": the mysql client would prompt and take it for the
+ * database; a user meant the password): never echoed in a message (cli_word). */
+static const char *cli_after_p;
+
+/* A command-line word as a message may quote it: the word after a bare -p is hidden. */
+static const char *cli_word(const char *w)
+{
+    return w && w == cli_after_p ? "(the word after -p, hidden)" : w;
+}
+
+/* The hint for a word after a bare -p that was no command. */
+static bool cli_hint_after_p(const char *w)
+{
+    if (!w || w != cli_after_p)
+        return false;
+    b_msg(B_MSG_HINT, "-p takes its password attached (-pSECRET), as the mysql client; a bare "
+                      "-p asks for it: the word after it is not read as the password");
+    return true;
+}
+
 static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bool *prompt,
                           const char **bad)
 {
@@ -28015,6 +28041,8 @@ static int cli_mysql_args(int argc, char **argv, char **out, struct buf *mem, bo
         }
         if (!val && map[k].s == 'p') {
             *prompt = true;
+            if (a[1] == 'p' && i + 1 < argc && argv[i + 1][0] != '-')
+                cli_after_p = argv[i + 1]; /* maybe the password, typed with a space */
             continue;
         }
         offs[n] = mem->len;
@@ -28885,8 +28913,12 @@ static int cli_ask_password(void)
             b_msg(B_MSG_FATAL, "-p: the password typed is longer than %zu bytes",
                   sizeof(pw) - 1);
         else
-            b_msg(B_MSG_FATAL, "-p: cannot ask for the password: no terminal");
-        if (prc != B_INTR)
+            b_msg(B_MSG_FATAL, "-p: cannot ask for the password: no terminal, and standard "
+                               "input gave no line");
+        if (prc == B_SYSERR)
+            b_msg(B_MSG_HINT, "over ssh, run 'ssh -t HOST bench ...' so that bench can ask; or "
+                              "give it on standard input, as -pSECRET or in MYSQL_PWD");
+        else if (prc != B_INTR)
             b_msg(B_MSG_HINT, "give it as -pSECRET, --mysql-password=SECRET or in MYSQL_PWD");
         return prc == B_INTR ? B_EXIT_FAIL : b_usage_exit();
     }
@@ -29163,8 +29195,10 @@ static int cli_cmd_unknown(const struct cli *c)
             b_msg(B_MSG_FATAL, "the '%s' test needs a command: run or help", name);
             b_msg(B_MSG_HINT, "try 'bench %s run'", name);
         }
-    } else if (c->w->command)
-        b_msg(B_MSG_FATAL, "unknown command '%s' for '%s'", cmd, name);
+    } else if (c->w->command) {
+        b_msg(B_MSG_FATAL, "unknown command '%s' for '%s'", cli_word(cmd), name);
+        cli_hint_after_p(cmd);
+    }
     else if (!strcmp(cmd, "prepare") || !strcmp(cmd, "cleanup")) {
         if (cli_sb())
             fprintf(stderr, "'%s' test does not implement the '%s' command.\n", name, cmd);
@@ -29175,10 +29209,11 @@ static int cli_cmd_unknown(const struct cli *c)
             b_msg(B_MSG_HINT, "try 'bench %s run'", name);
         }
     } else if (cli_sb())
-        fprintf(stderr, "Unknown command: %s\n", cmd);
+        fprintf(stderr, "Unknown command: %s\n", cli_word(cmd));
     else {
-        b_msg(B_MSG_FATAL, "unknown command '%s' for the '%s' test", cmd, name);
-        b_msg(B_MSG_HINT, "the commands are prepare, run, cleanup and help");
+        b_msg(B_MSG_FATAL, "unknown command '%s' for the '%s' test", cli_word(cmd), name);
+        if (!cli_hint_after_p(cmd))
+            b_msg(B_MSG_HINT, "the commands are prepare, run, cleanup and help");
     }
     return b_usage_exit();
 }
@@ -29194,10 +29229,11 @@ static int cli_unknown_test(const char *test)
             bd = d, best = wl_all[i].name;
     }
     if (bd <= 2)
-        b_msg(B_MSG_FATAL, "unknown test '%s' (did you mean '%s'?)", test, best);
+        b_msg(B_MSG_FATAL, "unknown test '%s' (did you mean '%s'?)", cli_word(test), best);
     else
-        b_msg(B_MSG_FATAL, "unknown test '%s': no such built-in test", test);
-    b_msg(B_MSG_HINT, "the tests are listed by 'bench --help'");
+        b_msg(B_MSG_FATAL, "unknown test '%s': no such built-in test", cli_word(test));
+    if (!cli_hint_after_p(test))
+        b_msg(B_MSG_HINT, "the tests are listed by 'bench --help'");
     return B_EXIT_USAGE;
 }
 
