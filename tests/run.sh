@@ -241,6 +241,7 @@ suite cli-hostile sh tests/cli_hostile.sh
 suite docs sh tests/docs.sh
 suite perf-lib sh tests/perf_lib.sh
 suite fake-auth sh tests/fake_auth.sh
+suite tls-cli sh tests/tls_cli.sh
 suite hostile sh tests/hostile.sh
 suite oltp bash tests/oltp.sh
 suite conns sh tests/conns.sh
