@@ -24460,9 +24460,20 @@ static void rep_all_line(const char *fmt, ...)
     va_copy(aq, ap);
     int len = vsnprintf(NULL, 0, fmt, ap); /* the whole line, however long (a --dir path) */
     va_end(ap);
-    char *line = b_xmalloc((size_t)(len > 0 ? len : 0) + 1);
-    vsnprintf(line, (size_t)(len > 0 ? len : 0) + 1, fmt, aq);
+    char *raw = b_xmalloc((size_t)(len > 0 ? len : 0) + 1);
+    vsnprintf(raw, (size_t)(len > 0 ? len : 0) + 1, fmt, aq);
     va_end(aq);
+    /* control bytes of a fact (a CPU model's ESC/BEL from CPUID or lxcfs, a --dir path) are
+     * shown as \xNN, never sent raw to the terminal (issue 28) */
+    struct buf esc = {0};
+    for (const u8 *q = (const u8 *)raw; *q; q++)
+        if ((*q < 0x20 && *q != '\n') || *q == 0x7f) /* the page's own line breaks stay */
+            buf_printf(&esc, "\\x%02x", *q);
+        else
+            buf_put(&esc, q, 1);
+    buf_put(&esc, "", 0);
+    free(raw);
+    char *line = esc.p;
     const char *p = line;
     int indent = 0;
     for (;;) {

@@ -551,6 +551,18 @@ static int t_all_long_line(void)
     return 0;
 }
 
+/* Issue 28: a CPU model's ESC/BEL bytes (CPUID, lxcfs's /proc/cpuinfo) and a --dir path's
+ * reach the terminal as \xNN, never raw; the rest of the line is kept. */
+static int t_all_line_ctrl(void)
+{
+    static char out[1024];
+    static char dir[] = "/data/\x1b]0;owned\x07x\x7f";
+    T_CHECK(t_capture(t_all_long_line_call, dir, out, sizeof(out)) == 0);
+    T_CHECK(!strchr(out, 0x1b) && !strchr(out, 0x07) && !strchr(out, 0x7f));
+    T_CHECK(strstr(out, "DISK      /data/\\x1b]0;owned\\x07x\\x7f: ext4 on vda, 77.0 GiB free\n"));
+    return 0;
+}
+
 /* A server's @@datadir of 200 characters is kept whole (it was cut at 60: shown cut, and
  * all_db_where's stat of it failed); a NULL answer is no value. */
 static int t_all_var_row(void)

@@ -139,6 +139,10 @@ rm -f "$HOME/.my.cnf"
 expect "--connect-timeout is --mysql-connect-timeout" 2 "mysql-connect-timeout: invalid value '0'" \
     "$B" ping --count=1 $F -P "$SELF" --connect-timeout=0
 
+ln -s "$B" "$w/sysbench"
+expect "sysbench persona: --config-file=/dev/null read (as sysbench)" 0 "total number of events: +1" \
+    "$w/sysbench" --config-file=/dev/null cpu --events=1 --time=0 run
+
 # ---- the suite's MariaDB: its CA, a certificate for localhost and IP 127.0.0.1 ----
 if [ -n "${BENCH_MY_HOST:-}" ] && [ -n "${BENCH_MY_CA:-}" ]; then
     M="-h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret"

@@ -218,6 +218,7 @@ static const struct {
     {"all_notes", t_all_notes},
     {"all_stale", t_all_stale},
     {"all_long_line", t_all_long_line},
+    {"all_line_ctrl", t_all_line_ctrl},
     {"all_var_row", t_all_var_row},
     {"all_server_ram", t_all_server_ram},
     {"all_disk_room", t_all_disk_room},
