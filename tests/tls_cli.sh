@@ -68,6 +68,8 @@ for f in verify verify_on; do
     n1=$(grep -c "fake: auth" "$w/PLAIN.err")
     [ "$n0" = "$n1" ] && pass=$((pass + 1)) || bad "$f.cnf: the fake server got a login ($n0 -> $n1 auth packets)"
 done
+expect "slap, [client] ssl-verify-server-cert, no TLS offered: refused" 3 "does not offer TLS, and --ssl-verify-server-cert requires it" \
+    "$B" slap $F -P "$PLAIN" --defaults-file="$w/verify.cnf" -q 'select 1'
 expect "--ssl-verify-server-cert on the command line: refused" 3 "does not offer TLS, and --ssl-verify-server-cert requires it" \
     "$B" ping --count=1 $F -P "$PLAIN" --ssl-verify-server-cert
 # as mariadb 10.11: verification wins over --skip-ssl
