@@ -22453,18 +22453,21 @@ static int mrg_sums(struct res *res, struct mrg_client *cl, int n)
 }
 
 /* mrg_apart - the clients' windows have no instant in common (the latest start, s_max, is at
- * or after the earliest end, e_min): the error names the two clients. Returns 2: the files
- * are not one run's clients, as files of different tests are not. */
+ * or after the earliest end, e_min, of another client): the error names the two clients.
+ * Returns 2: the files are not one run's clients, as files of different tests are not; 0
+ * when they are one client's empty window. */
 static int mrg_apart(struct res *res, const struct mrg_client *cl, int n, i64 s_max, i64 e_min)
 {
-    int late = 0, early = 0;
-    for (int i = 0; i < n; i++)
-        if (cl[i].ok) {
-            if (cl[i].st.start_unix_ns == s_max)
-                late = i;
-            if (cl[i].st.end_unix_ns == e_min)
-                early = i;
-        }
+    int late = -1, early = -1;
+    for (int i = 0; i < n && late < 0; i++)
+        if (cl[i].ok && cl[i].st.start_unix_ns == s_max)
+            late = i;
+    for (int i = 0; i < n && early < 0; i++)
+        if (cl[i].ok && cl[i].st.end_unix_ns == e_min && i != late)
+            early = i;
+    if (late < 0 || early < 0) /* one client's empty window (start == end) holds the instant
+                                  every other window holds: not apart */
+        return B_EXIT_OK;
     b_hint(&res->err, "start the clients with one --start-at and the same --time");
     return b_fail(&res->err, B_EXIT_USAGE, "merge: %s: its measured window starts %.3f s after "
                   "%s's ended: the windows do not overlap, so they are not one run (no "
@@ -22615,11 +22618,11 @@ static int mrg_main(struct res *res)
             e_max = B_MAX(e_max, cl[i].st.end_unix_ns);
             threads += cl[i].st.threads;
         }
-    if (e_min <= s_max) { /* no instant when every client measured: not one run */
-        ex = mrg_apart(res, cl, n, s_max, e_min);
+    /* no instant when every client measured: not one run */
+    if (e_min <= s_max && (ex = mrg_apart(res, cl, n, s_max, e_min)) != B_EXIT_OK)
         goto out;
-    }
-    double common = (double)(e_min - s_max) / 1e9, all = (double)(e_max - s_min) / 1e9,
+    double common = e_min > s_max ? (double)(e_min - s_max) / 1e9 : 0,
+           all = (double)(e_max - s_min) / 1e9,
            overlap = all > 0 ? 100.0 * common / all : 100, rates = 0;
     struct res_stats *m = &res->final;
     memset(m, 0, sizeof(*m));
@@ -22677,7 +22680,7 @@ static int mrg_main(struct res *res)
     m->total_s = m->at_s = common;
     m->window_s = mrg_rate_window(m->d.events, rates, common);
     m->start_unix_ns = s_max;
-    m->end_unix_ns = e_min;
+    m->end_unix_ns = B_MAX(e_min, s_max);
     res->elapsed_s = all;
     res_fact_int(res, "clients", n);
     res_fact_int(res, "clients_merged", nok);
