@@ -21892,8 +21892,8 @@ static bool mrg_whole(struct mrg_client *c, const char *p, size_t len, const siz
     memset(&pe, 0, sizeof(pe));
     while (k < len && isspace((unsigned char)p[k]))
         k++;
-    if (k == len || p[k] != '{' || jr_parse_max(p, len, c->path, B_MIN(*budget, JR_MAX_ARENA_BYTES),
-                                    &c->doc, &pe) != B_OK) {
+    if (k == len || p[k] != '{' ||
+        jr_parse_max(p, len, c->path, B_MIN(*budget, JR_MAX_ARENA_BYTES), &c->doc, &pe) != B_OK) {
         jr_free(&c->doc);
         return false;
     }
@@ -21902,9 +21902,10 @@ static bool mrg_whole(struct mrg_client *c, const char *p, size_t len, const siz
 
 /*
  * mrg_load - read one client's file: a result document, alone (--output=FILE, on one line or
- * pretty-printed) or as the last line of the JSON lines a run wrote on standard output. A file that cannot be read is
- * an error (B_SYSERR, e); one that holds no result (empty, cut off, interval lines only: the
- * client was killed) leaves c->ok false with c->why said, to be reported.
+ * pretty-printed) or as the last line of the JSON lines a run wrote on standard output. A
+ * file that cannot be read is an error (B_SYSERR, e); one that holds no result (empty, cut
+ * off, interval lines only: the client was killed) leaves c->ok false with c->why said, to
+ * be reported.
  */
 static int mrg_load(struct mrg_client *c, size_t *budget, struct b_err *e)
 {
@@ -21955,10 +21956,9 @@ static int mrg_load(struct mrg_client *c, size_t *budget, struct b_err *e)
     }
     struct b_err pe;
     memset(&pe, 0, sizeof(pe));
-    if (start > 0 && mrg_whole(c, p, end, budget)) /* a document over many lines: jq . */
-        start = 0, nlines = 0;
-    else if (jr_parse_max(p + start, end - start, c->path, B_MIN(*budget, JR_MAX_ARENA_BYTES),
-                          &c->doc, &pe) != B_OK) {
+    bool whole = start > 0 && mrg_whole(c, p, end, budget); /* many lines, one document */
+    if (!whole && jr_parse_max(p + start, end - start, c->path,
+                               B_MIN(*budget, JR_MAX_ARENA_BYTES), &c->doc, &pe) != B_OK) {
         if (*budget < JR_MAX_ARENA_BYTES && strstr(pe.msg, "MiB of values")) {
             free(p);
             b_hint(e, "results with fewer interval lines take far less (a longer "
