@@ -22092,6 +22092,9 @@ struct mrg_client {
     struct res_stats st;            /* its statistics (allocated when ok) */
     const char *end;                /* its "end" */
     bool complete;
+    bool have_id;                   /* dev and ino hold the file's identity (stat) */
+    dev_t dev;
+    ino_t ino;
 };
 
 /* Options that may differ between the clients of one run: where each connected, how it
@@ -22162,11 +22165,31 @@ static const char *mrg_show(const struct jr_val *v, char *out, size_t n)
     return out;
 }
 
+/* mrg_whole - the len bytes of a file of many lines as one document (a result pretty-printed,
+ * `jq . r.json`), into c->doc. False, c->doc empty, when they are not one JSON value (JSON
+ * lines: the reader stops after the first line's value) or do not fit: then the last line is
+ * read as before. */
+static bool mrg_whole(struct mrg_client *c, const char *p, size_t len, const size_t *budget)
+{
+    struct b_err pe;
+    size_t k = 0;
+    memset(&pe, 0, sizeof(pe));
+    while (k < len && isspace((unsigned char)p[k]))
+        k++;
+    if (k == len || p[k] != '{' ||
+        jr_parse_max(p, len, c->path, B_MIN(*budget, JR_MAX_ARENA_BYTES), &c->doc, &pe) != B_OK) {
+        jr_free(&c->doc);
+        return false;
+    }
+    return true;
+}
+
 /*
- * mrg_load - read one client's file: a result document, alone (--output=FILE) or as the
- * last line of the JSON lines a run wrote on standard output. A file that cannot be read is
- * an error (B_SYSERR, e); one that holds no result (empty, cut off, interval lines only: the
- * client was killed) leaves c->ok false with c->why said, to be reported.
+ * mrg_load - read one client's file: a result document, alone (--output=FILE, on one line or
+ * pretty-printed) or as the last line of the JSON lines a run wrote on standard output. A
+ * file that cannot be read is an error (B_SYSERR, e); one that holds no result (empty, cut
+ * off, interval lines only: the client was killed) leaves c->ok false with c->why said, to
+ * be reported.
  */
 static int mrg_load(struct mrg_client *c, size_t *budget, struct b_err *e)
 {
@@ -22217,8 +22240,9 @@ static int mrg_load(struct mrg_client *c, size_t *budget, struct b_err *e)
     }
     struct b_err pe;
     memset(&pe, 0, sizeof(pe));
-    if (jr_parse_max(p + start, end - start, c->path, B_MIN(*budget, JR_MAX_ARENA_BYTES),
-                     &c->doc, &pe) != B_OK) {
+    bool whole = start > 0 && mrg_whole(c, p, end, budget); /* many lines, one document */
+    if (!whole && jr_parse_max(p + start, end - start, c->path,
+                               B_MIN(*budget, JR_MAX_ARENA_BYTES), &c->doc, &pe) != B_OK) {
         if (*budget < JR_MAX_ARENA_BYTES && strstr(pe.msg, "MiB of values")) {
             free(p);
             b_hint(e, "results with fewer interval lines take far less (a longer "
@@ -22712,6 +22736,63 @@ static int mrg_sums(struct res *res, struct mrg_client *cl, int n)
     return B_EXIT_OK;
 }
 
+/* mrg_apart - the clients' windows have no instant in common (the latest start, s_max, is at
+ * or after the earliest end, e_min, of another client): the error names the two clients.
+ * Returns 2: the files are not one run's clients, as files of different tests are not; 0
+ * when they are one client's empty window. */
+static int mrg_apart(struct res *res, const struct mrg_client *cl, int n, i64 s_max, i64 e_min)
+{
+    int late = -1, early = -1;
+    for (int i = 0; i < n && late < 0; i++)
+        if (cl[i].ok && cl[i].st.start_unix_ns == s_max)
+            late = i;
+    for (int i = 0; i < n && early < 0; i++)
+        if (cl[i].ok && cl[i].st.end_unix_ns == e_min && i != late)
+            early = i;
+    if (late < 0 || early < 0) /* one client's empty window (start == end) holds the instant
+                                  every other window holds: not apart */
+        return B_EXIT_OK;
+    b_hint(&res->err, "start the clients with one --start-at and the same --time");
+    return b_fail(&res->err, B_EXIT_USAGE, "merge: %s: its measured window starts %.3f s after "
+                  "%s's ended: the windows do not overlap, so they are not one run (no "
+                  "common window to rate)",
+                  cl[late].path, (double)(s_max - e_min) / 1e9, cl[early].path);
+}
+
+/* mrg_rate_window - the seconds the merged counts are rated over: each client's events are
+ * counted in the common window at its own rate (events x common / its window), so the merged
+ * rate is the sum of the clients' rates (never above it; a plain events / common would rate
+ * the events of a client's whole window over the shorter common one). rates: that sum. */
+static double mrg_rate_window(u64 events, double rates, double common)
+{
+    return rates > 0 && events ? (double)events / rates : common;
+}
+
+/* mrg_twice - file i is one named before it: by the same name, or under another (./a.json, a
+ * hard link, a symlink: the same device and inode). One client's result twice would count
+ * its events twice: refused (exit 2). Returns an exit code. */
+static int mrg_twice(struct res *res, struct mrg_client *cl, int i)
+{
+    struct stat st;
+    char ep[200], ej[200];
+    if (!stat(cl[i].path, &st))
+        cl[i].have_id = true, cl[i].dev = st.st_dev, cl[i].ino = st.st_ino;
+    for (int j = 0; j < i; j++) {
+        my_escape(ep, sizeof(ep), cl[i].path, strlen(cl[i].path));
+        if (!strcmp(cl[j].path, cl[i].path))
+            return b_fail(&res->err, B_EXIT_USAGE, "merge: %s: named twice (files %d and %d)",
+                          ep, j + 1, i + 1);
+        if (cl[i].have_id && cl[j].have_id && cl[i].dev == cl[j].dev && cl[i].ino == cl[j].ino) {
+            my_escape(ej, sizeof(ej), cl[j].path, strlen(cl[j].path));
+            b_hint(&res->err, "name each client's result once");
+            return b_fail(&res->err, B_EXIT_USAGE, "merge: %s: the same file as %s (one device "
+                          "and inode: files %d and %d); it would count one client twice",
+                          ep, ej, j + 1, i + 1);
+        }
+    }
+    return B_EXIT_OK;
+}
+
 /* mrg_main - the merge command: res gets the merged statistics, the options of the run, one
  * step per client, the facts (clients, skew, overlap) and warnings. Returns an exit code. */
 /* mrg_slap_refuse - a bench slap result cannot be merged: its times are whole seconds of each
@@ -22744,14 +22825,7 @@ static int mrg_main(struct res *res)
     size_t budget = MRG_MAX_ARENA; /* the parsed documents together */
     for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
         cl[i].path = o->files[i];
-        for (int j = 0; j < i; j++)
-            if (!strcmp(cl[j].path, cl[i].path)) {
-                char ep[200];
-                my_escape(ep, sizeof(ep), cl[i].path, strlen(cl[i].path));
-                b_fail(&res->err, B_EXIT_USAGE, "merge: %s: named twice (files %d and %d)", ep,
-                       j + 1, i + 1);
-                ex = B_EXIT_USAGE;
-            }
+        ex = mrg_twice(res, cl, i);
         if (ex == B_EXIT_OK && mrg_interrupted(res))
             ex = B_EXIT_FAIL;
         else if (ex == B_EXIT_OK && mrg_load(&cl[i], &budget, &res->err) != B_OK)
@@ -22828,8 +22902,12 @@ static int mrg_main(struct res *res)
             e_max = B_MAX(e_max, cl[i].st.end_unix_ns);
             threads += cl[i].st.threads;
         }
+    /* no instant when every client measured: not one run */
+    if (e_min <= s_max && (ex = mrg_apart(res, cl, n, s_max, e_min)) != B_EXIT_OK)
+        goto out;
     double common = e_min > s_max ? (double)(e_min - s_max) / 1e9 : 0,
-           all = (double)(e_max - s_min) / 1e9, overlap = all > 0 ? 100.0 * common / all : 100;
+           all = (double)(e_max - s_min) / 1e9,
+           overlap = all > 0 ? 100.0 * common / all : 100, rates = 0;
     struct res_stats *m = &res->final;
     memset(m, 0, sizeof(*m));
     load_snap_init(&m->d, threads, w->nops);
@@ -22857,6 +22935,8 @@ static int mrg_main(struct res *res)
         res_fact_str(step, "hostname", "%s", eh);
         double skew = (double)(cl[i].st.start_unix_ns - s_min) / 1e9;
         res_fact_num(step, "start_skew_s", skew);
+        if (cl[i].st.window_s > 0) /* its own rate: its events in the common window */
+            rates += (double)cl[i].st.d.events / cl[i].st.window_s;
         res_stats_merge(m, &cl[i].st);
         memcpy(m->d.thr_events + at, cl[i].st.d.thr_events,
                (size_t)cl[i].st.threads * sizeof(u64));
@@ -22881,9 +22961,10 @@ static int mrg_main(struct res *res)
                      i + 1, cl[i].path, cl[i].end, step->final.total_s);
         }
     }
-    m->window_s = m->total_s = m->at_s = common;
+    m->total_s = m->at_s = common;
+    m->window_s = mrg_rate_window(m->d.events, rates, common);
     m->start_unix_ns = s_max;
-    m->end_unix_ns = e_min > s_max ? e_min : s_max;
+    m->end_unix_ns = B_MAX(e_min, s_max);
     res->elapsed_s = all;
     res_fact_int(res, "clients", n);
     res_fact_int(res, "clients_merged", nok);
@@ -28324,6 +28405,7 @@ static bool cli_quiet_text(void)
 static struct {
     bool tried;    /* cli_output_open ran */
     int err;       /* its errno, 0 = open */
+    int ex;        /* err set: the exit code (B_EXIT_ENV, or 2 for an input named) */
     FILE *doc;     /* --format=json --output: the document's file */
     const struct wl_def *w; /* the test (cli_dispatch), for cli_output_clobbers */
 } cli_output;
@@ -28354,6 +28436,20 @@ static int cli_output_clobbers(void)
     return -1;
 }
 
+/* cli_output_input - is --output one of the files merge or compare reads (same device and
+ * inode: also through ./, a hard link or a symlink)? Opening it for writing would truncate
+ * the input before it is read. Returns the file's index, or -1. */
+static int cli_output_input(void)
+{
+    struct stat so, sf;
+    if (!opts.files || stat(opts.output, &so))
+        return -1;
+    for (int i = 0; i < opts.nfiles; i++)
+        if (!stat(opts.files[i], &sf) && sf.st_dev == so.st_dev && sf.st_ino == so.st_ino)
+            return i;
+    return -1;
+}
+
 /* cli_output_open - once per process. JSON mode: standard output is kept for the JSON lines
  * and descriptor 1 becomes standard error, so that text printed by anything else cannot
  * corrupt the stream. --output=FILE: text mode sends standard output there; JSON mode keeps
@@ -28381,7 +28477,20 @@ static int cli_output_open(void)
                             "result there would destroy it\n",
                     opts.sb ? "FATAL: " : "bench: ", opts.output, k);
             cli_output.err = EEXIST;
+            cli_output.ex = B_EXIT_ENV;
             return B_EXIT_ENV;
+        }
+        if ((k = cli_output_input()) >= 0) { /* refused before anything is read or written */
+            char ep[256], ei[256];
+            my_escape(ep, sizeof(ep), opts.output, strlen(opts.output));
+            my_escape(ei, sizeof(ei), opts.files[k], strlen(opts.files[k]));
+            fprintf(stderr, "%s--output=%s: it is input file %d (%s, the same file); writing "
+                            "the result there would destroy it\n%s",
+                    opts.sb ? "FATAL: " : "bench: ", ep, k + 1, ei,
+                    opts.sb ? "" : "bench: hint: write the result to a new file\n");
+            cli_output.err = EEXIST;
+            cli_output.ex = B_EXIT_USAGE;
+            return B_EXIT_USAGE;
         }
         errno = 0;
         if (cli_quiet_text())
@@ -28399,7 +28508,7 @@ static int cli_output_open(void)
         } else if (!cli_quiet_text())
             cli_output.doc = NULL; /* text: it is standard output now */
     }
-    return cli_output.err ? B_EXIT_ENV : B_EXIT_OK;
+    return !cli_output.err ? B_EXIT_OK : cli_output.ex ? cli_output.ex : B_EXIT_ENV;
 }
 
 /* cli_json_msgs - may the persona's message lines be printed (after cli_output_open)? Always

@@ -203,6 +203,19 @@ then ok; else bad "JSON values: $(cat "$w/jv")"; fi
 run out 0 "$w/a.json" "$w/b.json" --output="$w/out.txt"
 check "--output: stdout empty" '[ ! -s "$w/out" ]'
 check "--output: the same text as stdout" 'cmp -s "$w/out.txt" "$w/ab"'
+# --output naming an input (issue 28: was truncated to 0 bytes): refused, exit 2, before
+# anything is read or written; by its name, through ./, a symlink and a hard link
+cp "$w/b.json" "$w/b.keep"; ln -s b.json "$w/b.sym"; ln "$w/b.json" "$w/b.hard"
+for o in "$w/b.json" "$w/./b.json" "$w/b.sym" "$w/b.hard"; do
+    for fmt in text json; do
+        run outin 2 "$w/a.json" "$w/b.json" --output="$o" --format=$fmt
+        check "--output=$o --format=$fmt: the line ($(head -c 200 "$w/outin.err"))" \
+            'grep -q "^bench: --output=.*: it is input file 2 (.*b.json, the same file); writing the result there would destroy it$" "$w/outin.err"'
+        check "--output=$o --format=$fmt: the input intact" 'cmp -s "$w/b.json" "$w/b.keep"'
+        check "--output=$o --format=$fmt: nothing on stdout" '[ ! -s "$w/outin" ]'
+        cp "$w/b.keep" "$w/b.json" # the next checks' input, whatever happened to it
+    done
+done
 
 # 7. single runs: a measure's own spread over intervals raises its noise
 "$B" cpu --time=3 --report-interval=1 --cpu-max-prime=2000 --format=json --output="$w/r1.json" run >/dev/null 2>&1

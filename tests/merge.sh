@@ -180,7 +180,11 @@ for k, pc in (("p50", 50), ("p95", 95), ("p99.9", 99.9)):
 st = [p["window_start_unix_ns"] for p in parts]
 en = [p["window_end_unix_ns"] for p in parts]
 common = (min(en) - max(st)) / 1e9
-assert abs(r["window_s"] - common) < 1e-6 and abs(r["events_per_s"] - ev / common) < 1e-6 * ev
+# each client's events counted in the common window at its own rate: the merged rate is the
+# sum of the clients' rates (never above it), window_s the events over that sum
+rs = sum(p["events_per_s"] for p in parts)
+assert abs(r["events_per_s"] - rs) <= 1e-9 * rs and r["events_per_s"] <= ev / common, (r["events_per_s"], rs)
+assert abs(r["window_s"] - ev / rs) < 1e-6 and abs(r["total_time_s"] - common) < 1e-6, r
 # the skew is the spread of the windows' starts, exactly; the three were released at one
 # target, each by its own timer: within the lateness bound the check above allows each
 mf = m["facts"]
@@ -250,6 +254,19 @@ wait $p1 $p2 $p3 $p4 2>/dev/null
 expect "a late client" 0 "warning: client 2 (.*k2.json) started [12]\.[0-9]* s after the first"
 grep -q "warning: the clients' measured windows overlap by [0-9.]*% only" "$w/err" && ok || bad "late client: no overlap warning: $(cat "$w/err")"
 grep -Eq "^ +2 .*k2.json .* \+[12]\.[0-9]{3}s " "$w/out" && ok || bad "late client: its line: $(grep k2.json "$w/out")"
+# a third of the windows in common (issue 28: was 2.0-2.4x the sum of the clients' rates):
+# the merged rate is the sum of the two clients' own rates, the counts each client's whole
+"$B" merge "$w/k1.json" "$w/k2.json" --format=json >"$w/kl.json" 2>"$w/err"
+python3 - "$w" <<'PY' && ok || bad "late client: the merged rate: $(head -c 300 "$w/err")"
+import json, sys
+w = sys.argv[1]
+doc = lambda f: json.loads(open(w + f).read().splitlines()[-1])
+parts = [doc(f)["results"] for f in ("/k1.json", "/k2.json")]
+r, f = doc("/kl.json")["results"], doc("/kl.json")["facts"]
+rs = sum(p["events_per_s"] for p in parts)
+assert r["events"] == sum(p["events"] for p in parts), r["events"]
+assert f["common_window_s"] < 2.5 and rs * (1 - 1e-9) <= r["events_per_s"] <= rs * (1 + 1e-9), (r["events_per_s"], rs, f)
+PY
 # the SIGTERM'd client's three dimensions differ from k1's (--time): a different run
 "$B" merge "$w/k1.json" "$w/k3.json" >"$w/out" 2>"$w/err"; rc=$?
 expect "a client of another --time" 2 "option time is 8, but .*k1.json has 3"

@@ -5,7 +5,9 @@
 # lines (was quadratic, 10 s), out-of-range windows (signed overflow), threads_running summed
 # past int, interval lines after the common window, repeated/missing client-index, the same
 # file twice, contradictory fields, u64 sums that wrap, terminal controls from a file printed
-# raw, an over-16-MiB input, and the exit codes of non-bench JSON (3, as compare).
+# raw, an over-16-MiB input, and the exit codes of non-bench JSON (3, as compare). Issue 28:
+# one file under two names, --output naming an input, a partial window's rate, windows apart,
+# a pretty-printed result.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=${BENCH:-$top/bench}
@@ -65,6 +67,15 @@ mod("ivbig.json", lambda d: d.__setitem__("intervals", [iv(t0 + (i + 1) * 10**9)
 open(w + "/ones.json", "w").write("[" + "1," * (9 << 20) + "1]\n")
 open(w + "/notjson.json", "w").write("hello\n")
 open(w + "/nontype.json", "w").write('{"a":1}\n')
+# issue 28: a client whose window is a's moved by half of it, one that starts 1 s after a's
+# ended, and a's result pretty-printed (jq .)
+def shift(ns):
+    def f(d): r(d)["window_start_unix_ns"] += ns; r(d)["window_end_unix_ns"] += ns
+    return f
+span = r(base)["window_end_unix_ns"] - t0
+mod("half.json", shift(span // 2))
+mod("apart.json", shift(span + 10**9))
+json.dump(base, open(w + "/pretty.json", "w"), indent=2)
 PY
 m "$w/optarr.json"; expect "options an array" 1 "optarr.json: options: expected an object"
 # 80k interval lines: the slot computed, not searched (was 10 s)
@@ -101,5 +112,45 @@ expect "an 18 MiB file" 3 "ones.json: [0-9]* bytes, larger than a result can be 
 [ "$e" -lt 1000 ] && ok || bad "the 18 MiB file took $e ms to refuse"
 m "$w/notjson.json"; expect "not JSON (as compare)" 3 "notjson.json"
 m "$w/nontype.json"; expect "not a bench result (as compare)" 3 "nontype.json: not a bench result"
+# issue 28. One file under two names (./, a symlink, a hard link): refused, not two clients
+ln -s a.json "$w/a.sym"; ln "$w/a.json" "$w/a.hard"
+for f in "$w/./a.json" "$w/a.sym" "$w/a.hard"; do
+    m "$w/a.json" "$f"; expect "a.json again as $f" 2 "$f: the same file as .*/a.json (one device and inode: files 1 and 2)"
+done
+# --output naming an input (was truncated, then reported as a killed client): refused, exit
+# 2, the file intact, in text and JSON, by name, through ./ and a symlink
+cp "$w/half.json" "$w/half.keep"; ln -s half.json "$w/half.sym"
+for o in "$w/half.json" "$w/./half.json" "$w/half.sym"; do
+    for fmt in text json; do
+        m "$w/a.json" "$w/half.json" --output="$o" --format=$fmt
+        expect "--output=$o --format=$fmt" 2 "^bench: --output=$o: it is input file 2 (.*half.json, the same file); writing the result there would destroy it$"
+        cmp -s "$w/half.json" "$w/half.keep" && [ ! -s "$w/out" ] && ok || bad "--output=$o --format=$fmt: the input changed or stdout written"
+        cp "$w/half.keep" "$w/half.json" # the next checks' input, whatever happened to it
+    done
+done
+# over a partial window (half of each in common) the merged rate is the sum of the clients'
+# own rates, never above it (was 4x: both whole windows' events over half a window)
+m "$w/a.json" "$w/half.json" --format=json
+if [ "$rc" = 0 ] && python3 - "$w" <<'PY'
+import json, sys
+w = sys.argv[1]
+parts = [json.loads(open(w + f).read().splitlines()[-1])["results"] for f in ("/a.json", "/half.json")]
+m = json.loads(open(w + "/out").read().splitlines()[-1])
+r, f = m["results"], m["facts"]
+s = sum(p["events_per_s"] for p in parts)
+assert r["events"] == sum(p["events"] for p in parts), r["events"]
+assert r["events_per_s"] <= s * (1 + 1e-9) and r["events_per_s"] >= s * (1 - 1e-6), (r["events_per_s"], s)
+span = (parts[0]["window_end_unix_ns"] - parts[0]["window_start_unix_ns"]) / 1e9
+assert abs(f["common_window_s"] - span / 2) < 1e-6 and abs(r["total_time_s"] - span / 2) < 1e-6, f
+PY
+then ok; else bad "partial window: exit $rc, $(head -c 300 "$w/err")"; fi
+# windows with no instant in common: not one run (was exit 0, 0.00 events per second, complete)
+m "$w/a.json" "$w/apart.json"
+expect "windows apart" 2 "apart.json: its measured window starts 1.000 s after .*/a.json's ended: the windows do not overlap"
+grep -q "events per second\|complete" "$w/out" && bad "windows apart: a report was printed: $(head -3 "$w/out")" || ok
+# a pretty-printed result (jq .) is one document, not a killed client
+m "$w/pretty.json"
+ev=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"]["events"])' "$w/pretty.json")
+[ "$rc" = 0 ] && grep -Eq "total number of events: +$ev$" "$w/out" && ok || bad "pretty-printed: exit $rc, $(head -2 "$w/err")"
 echo "merge_hostile: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -160,3 +160,43 @@ static int t_mrg_budget(void)
     unlink(path);
     return 0;
 }
+
+/* mrg_load on a result pretty-printed over many lines (jq .): one document, read whole; the
+ * JSON lines of a run: the last line; a cut-off pretty document: a lost client, said so. And
+ * mrg_rate_window: the merged rate (events / the window) is the sum of the clients' rates. */
+static int t_mrg_pretty(void)
+{
+    static const char *const docs[] = {
+        "{\n  \"type\": \"result\",\n  \"results\": {\n    \"events\": 7\n  }\n}\n",
+        "{\"type\":\"interval\",\"at_s\":1}\n{\"type\":\"result\",\"results\":{\"events\":8}}\n",
+        "{\n  \"type\": \"result\",\n  \"results\": {\n",
+    };
+    static const i64 want[] = {7, 8, -1};
+    for (size_t k = 0; k < countof(docs); k++) {
+        char path[] = "/tmp/bench-t-mrg-XXXXXX";
+        int fd = mkstemp(path);
+        T_CHECK(fd >= 0);
+        T_CHECK(write(fd, docs[k], strlen(docs[k])) == (ssize_t)strlen(docs[k]));
+        close(fd);
+        struct mrg_client c;
+        struct b_err e;
+        memset(&c, 0, sizeof(c));
+        memset(&e, 0, sizeof(e));
+        c.path = path;
+        size_t budget = (size_t)1 << 20;
+        i64 ev = -1;
+        T_CHECK(mrg_load(&c, &budget, &e) == B_OK);
+        T_CHECK(c.ok == (want[k] >= 0));
+        if (c.ok)
+            T_CHECK(jr_i64(jr_path(c.root, "results.events"), &ev) && ev == want[k]);
+        else
+            T_CHECK(strstr(c.why, "cut off") != NULL);
+        jr_free(&c.doc);
+        unlink(path);
+    }
+    /* clients of 100 events in 1 s and 300 in 2 s, 0.5 s in common: 250/s, not 800/s */
+    double wnd = mrg_rate_window(400, 100.0 / 1 + 300.0 / 2, 0.5);
+    T_CHECK(fabs(400 / wnd - 250) < 1e-9);
+    T_CHECK(mrg_rate_window(0, 0, 0.5) == 0.5 && mrg_rate_window(5, 0, 0.5) == 0.5);
+    return 0;
+}

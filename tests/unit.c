@@ -121,6 +121,7 @@ static const struct {
     {"load_client_check", t_load_client_check},
     {"mrg_hist_exact", t_mrg_hist_exact},
     {"mrg_budget", t_mrg_budget},
+    {"mrg_pretty", t_mrg_pretty},
     {"load_snapshot_diff", t_load_snapshot_diff},
     {"run_forced_then_next", t_run_forced_then_next},
     {"load_rate_lasts_time", t_load_rate_lasts_time},
