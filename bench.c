@@ -1370,12 +1370,35 @@ static void opt_expect(struct buf *b, const struct opt_def *d, bool sb)
  * The first SIGINT/SIGTERM sets b_stop: every loop, wait and phase checks it and stops at its
  * next safe point (within a second), reports what it measured marked interrupted, removes
  * what this run created and did not finish, and exits 1. A second signal exits at once with
- * 128 + signo (130, 143), saying so with one write(2): the user asked twice.
+ * 128 + signo (130, 143), saying so with one write(2): the user asked twice. "Twice" means
+ * from another sender, or from the same one OS_SIGNAL_GRACE_MS or more later: timeout(1)
+ * sends its SIGTERM to the child and then to its process group microseconds apart, and a
+ * shell's `kill -INT $pid; kill -TERM $pid` is one request too, not two (issue 28).
  */
-static void os_on_signal(int sig)
+#define OS_SIGNAL_GRACE_MS 500
+/* the first signal's sender (22 bits: Linux's PID_MAX_LIMIT) and its time (monotonic ms + 1,
+ * above them), in one word so that two threads' handlers agree on which came first */
+static _Atomic u64 os_first_signal;
+
+/* os_signal_again - is a signal from pid at now_ms a second request, after the first
+ * (os_first_signal's word)? Pure, for the unit tests. */
+BENCH_API bool os_signal_again(u64 first, long pid, u64 now_ms)
 {
-    int was = atomic_exchange(&b_stop, sig);
-    if (was && was != SIGPIPE) { /* SIGPIPE: the report's reader left (cli_out_failed) */
+    u64 at = (first >> 22) - 1;
+    return (first & 0x3FFFFF) != ((u64)pid & 0x3FFFFF) || now_ms >= at + OS_SIGNAL_GRACE_MS;
+}
+
+static void os_on_signal(int sig, siginfo_t *si, void *uctx)
+{
+    (void)uctx;
+    long pid = si && si->si_code <= 0 ? (long)si->si_pid : 0; /* SI_USER, SI_QUEUE, tkill */
+    u64 now_ms = clk_now_ns() / 1000000u, none = 0;
+    u64 word = ((now_ms + 1) << 22) | ((u64)pid & 0x3FFFFF);
+    if (atomic_compare_exchange_strong(&os_first_signal, &none, word)) {
+        atomic_store(&b_stop, sig); /* over SIGPIPE (the report's reader left) too */
+        return;
+    }
+    if (os_signal_again(none, pid, now_ms)) {
         static const char m[] = "bench: second signal: exiting at once; files or tables of "
                                 "this run may be left\n";
         ssize_t w = write(2, m, sizeof(m) - 1);
@@ -1388,7 +1411,8 @@ static void os_install_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = os_on_signal;
+    sa.sa_sigaction = os_on_signal;
+    sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
