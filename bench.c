@@ -4072,6 +4072,35 @@ static int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o)
     return B_OK;
 }
 
+/*
+ * my_count_params - the ? placeholders of sql[0..len) as the server's lexer counts them:
+ * not inside '...', "..." or `...` (backslash escapes; a doubled quote closes and reopens),
+ * nor in a -- , # or C comment (an executable comment, slash-star-bang, is code: its ?
+ * count). What a PREPARE_OK must claim (issue 28: 65535 for SELECT ? is refused at once).
+ */
+static size_t my_count_params(const char *sql, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = sql[i];
+        if (ch == '\'' || ch == '"' || ch == '`') {
+            while (++i < len && sql[i] != ch)
+                if (sql[i] == '\\' && ch != '`')
+                    i++;
+        } else if (ch == '#' || (ch == '-' && i + 2 < len && sql[i + 1] == '-' &&
+                                 (unsigned char)sql[i + 2] <= ' ')) {
+            while (i < len && sql[i] != '\n')
+                i++;
+        } else if (ch == '/' && i + 2 < len && sql[i + 1] == '*' && sql[i + 2] != '!') {
+            for (i += 2; i + 1 < len && !(sql[i] == '*' && sql[i + 1] == '/'); i++)
+                ;
+            i++;
+        } else if (ch == '?')
+            n++;
+    }
+    return n;
+}
+
 /* A binary-protocol value: parameters and result cells. */
 struct my_time {
     u16 year;
@@ -4792,6 +4821,7 @@ typedef int (*myc_bin_cb)(void *ctx, const struct myc_result *res, const struct 
 struct myc_stmt {
     u32 id;
     u16 nparams, ncols;
+    size_t placeholders;       /* the ? of the statement bench sent (my_count_params) */
     struct my_coldef *coldefs; /* types/flags for decoding binary rows [ncols] */
     struct myc_col *cols;      /* names and types from PREPARE [ncols] */
 };
@@ -6290,13 +6320,12 @@ static void myc_close(struct my_conn *c)
     c->zlib = false;
 }
 
-/* A failed login: c closed, the error kept. */
-static void myc_connect_failed(struct my_conn *c)
+/* myc_drop - close c, keeping its error (a failed login, a server out of step). */
+static void myc_drop(struct my_conn *c)
 {
     struct b_err keep = c->err;
     u16 code = c->srv_code;
     char st[6], msg[512];
-    u64 t0 = c->t0;
     memcpy(st, c->sqlstate, 6);
     memcpy(msg, c->srv_msg, sizeof(msg));
     myc_close(c);
@@ -6304,6 +6333,13 @@ static void myc_connect_failed(struct my_conn *c)
     c->srv_code = code;
     memcpy(c->sqlstate, st, 6);
     memcpy(c->srv_msg, msg, sizeof(msg));
+}
+
+/* A failed login: c closed, the error kept. */
+static void myc_connect_failed(struct my_conn *c)
+{
+    u64 t0 = c->t0;
+    myc_drop(c);
     c->connect_ns = clk_now_ns() - t0;
 }
 
@@ -6520,6 +6556,10 @@ static int myc_prepare_state(struct my_conn *c)
             if (my_parse_prepare_ok(p, n, &po) < 0)
                 return b_seterr(&c->err, B_PROTOCOL, 0, "malformed PREPARE_OK from %s",
                                 c->target);
+            if (po.nparams != st->placeholders) /* before waiting for definitions it lies about */
+                return b_seterr(&c->err, B_PROTOCOL, 0, "protocol error from %s: PREPARE_OK "
+                                "claims %u parameters for a statement with %zu; connection "
+                                "closed", c->target, po.nparams, st->placeholders);
             st->id = po.stmt_id;
             st->nparams = po.nparams;
             st->ncols = po.ncols;
@@ -6591,6 +6631,8 @@ static int myc_end(struct my_conn *c, int rc)
         myc_connect_failed(c);
     if (op == MYC_OP_PREPARE && rc < 0)
         myc_stmt_free(c->st);
+    if (op == MYC_OP_PREPARE && rc == B_PROTOCOL) /* out of step with a server that lies */
+        myc_drop(c);
     if (c->in_cap > MYC_IN_KEEP && c->in_pos == c->in_len) {
         free(c->in);
         c->in = NULL;
@@ -7112,6 +7154,7 @@ static int myc_prepare_begin(struct my_conn *c, const char *sql, size_t len,
                              struct myc_stmt *st, bool async)
 {
     memset(st, 0, sizeof(*st));
+    st->placeholders = my_count_params(sql, len);
     c->st = st;
     return myc_op_begin(c, MYC_OP_PREPARE, MYC_S_PREP_OK, MY_COM_STMT_PREPARE, sql, len, async);
 }
