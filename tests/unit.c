@@ -136,6 +136,7 @@ static const struct {
     {"myc_gate_connect_retry", t_gate_connect_retry},
     {"my_lenenc", t_my_lenenc},
     {"my_framing", t_my_framing},
+    {"my_count_params", t_my_count_params},
     {"my_scrambles", t_my_scrambles},
     {"my_ed25519", t_my_ed25519},
     {"my_handshake", t_my_handshake},
