@@ -15436,60 +15436,67 @@ static int oltp_connect(struct load_thread *t, struct myc_gate *g)
     return oltp_prepare_stmts(t);
 }
 
+/* oltp_login_error - a login with cp that failed with rc after tries attempts (c->err), into
+ * *e: the failure in sysbench's and bench's words, with a hint (gated: in the workers'
+ * connect phase, where sysbench's thread_init lines apply). A worker's, or the header's. */
+static void oltp_login_error(struct b_err *e, const struct bench_opts *o, struct my_conn *c,
+                             const struct myc_params *cp, int rc, unsigned tries, bool gated)
+{
+    char msg[sizeof(e->msg)], who[320] = "";
+    if (c->srv_code) /* the server's (or the client's) ERROR: on which login */
+        snprintf(who, sizeof(who), "login to %.200s failed for user '%.64s': ",
+                 c->target, cp->user ? cp->user : "");
+    if (tries > 1) /* (myc_fmt: a long message is cut, on purpose) */
+        myc_fmt(msg, sizeof(msg), "%s%.400s (%u attempts)", who, c->err.msg, tries);
+    else
+        myc_fmt(msg, sizeof(msg), "%s%.480s", who, c->err.msg);
+    struct b_err ce; /* the login's failure in ping's words: sysbench's lines, a hint */
+    memset(&ce, 0, sizeof(ce));
+    if (rc != B_DONE && c->err.rc != B_DONE)
+        (void)myc_conn_error("oltp", c, cp, &ce);
+    if (gated && ce.sb[0]) { /* sysbench's lines of a failed thread_init, Lua frames
+                              * included (a stop signal is not a failed login: as before) */
+        b_fail_sb(e, 1, B_EXIT_FAIL,
+                  "%.1200sFATAL: `thread_init' function failed: "
+                  "/usr/share/sysbench/oltp_common.lua:349: connection creation failed\n"
+                  "FATAL: Thread initialization failed!\n",
+                  ce.sb);
+    } else
+        oltp_sb_fatal(e, "unable to connect to MySQL server: %s", msg);
+    b_seterr(e, rc, c->err.sys_errno, "%s", msg);
+    if (rc == B_SERVER && c->srv_code == 1040)
+        snprintf(e->hint, sizeof(e->hint),
+                 "the server allows fewer connections than --threads=%lld: raise its "
+                 "max_connections (and open_files_limit), or run fewer threads",
+                 (long long)o->threads);
+    else if (c->err.sys_errno == ECONNREFUSED)
+        myc_hint_refused(cp, e->hint, sizeof(e->hint), "");
+    else if (gated && c->err.sys_errno == ETIMEDOUT)
+        snprintf(e->hint, sizeof(e->hint),
+                 "no answer within --mysql-connect-timeout=%lld s: is it a MySQL server, "
+                 "and is it overloaded (its back_log, max_connections)?",
+                 (long long)o->mysql_connect_timeout);
+    else if (c->srv_code == 2061) /* no TLS by default, as sysbench: issue 8's rule */
+        snprintf(e->hint, sizeof(e->hint), "%s", myc_hint_2061);
+    else if (rc == B_SERVER && c->srv_code == 1049)
+        snprintf(e->hint, sizeof(e->hint),
+                 "create the database first: sysbench and bench never create it (the "
+                 "one-liner 'bench oltp' makes its own)");
+    else if (c->err.hint[0]) /* the client's own (EMFILE: the open files limit) */
+        snprintf(e->hint, sizeof(e->hint), "%s", c->err.hint);
+    else if (ce.hint[0]) /* as ping's (1045: user, password, or TLS required) */
+        snprintf(e->hint, sizeof(e->hint), "%s", ce.hint);
+}
+
 /* A login that failed with rc after tries attempts (c->err): the failure in sysbench's and
  * bench's words, with a hint; the gate g (the connect phase) is shut with it. */
 static int oltp_connect_failed(struct load_thread *t, int rc, unsigned tries, struct myc_gate *g)
 {
     struct oltp_thread *ot = t->wl;
-    {
-        char msg[sizeof(t->err.msg)], who[320] = "";
-        if (ot->c.srv_code) /* the server's (or the client's) ERROR: on which login */
-            snprintf(who, sizeof(who), "login to %.200s failed for user '%.64s': ",
-                     ot->c.target, ot->cp.user ? ot->cp.user : "");
-        if (tries > 1) /* (myc_fmt: a long message is cut, on purpose) */
-            myc_fmt(msg, sizeof(msg), "%s%.400s (%u attempts)", who, ot->c.err.msg, tries);
-        else
-            myc_fmt(msg, sizeof(msg), "%s%.480s", who, ot->c.err.msg);
-        struct b_err ce; /* the login's failure in ping's words: sysbench's lines, a hint */
-        memset(&ce, 0, sizeof(ce));
-        if (rc != B_DONE && ot->c.err.rc != B_DONE)
-            (void)myc_conn_error("oltp", &ot->c, &ot->cp, &ce);
-        if (g && ce.sb[0]) { /* sysbench's lines of a failed thread_init, Lua frames included (a
-                         * stop signal is not a failed login: said as before) */
-            b_fail_sb(&t->err, 1, B_EXIT_FAIL,
-                      "%.1200sFATAL: `thread_init' function failed: "
-                      "/usr/share/sysbench/oltp_common.lua:349: connection creation failed\n"
-                      "FATAL: Thread initialization failed!\n",
-                      ce.sb);
-        } else
-            oltp_sb_fatal(&t->err, "unable to connect to MySQL server: %s", msg);
-        b_seterr(&t->err, rc, ot->c.err.sys_errno, "%s", msg);
-        if (rc == B_SERVER && ot->c.srv_code == 1040)
-            snprintf(t->err.hint, sizeof(t->err.hint),
-                     "the server allows fewer connections than --threads=%lld: raise its "
-                     "max_connections (and open_files_limit), or run fewer threads",
-                     (long long)t->run->o->threads);
-        else if (ot->c.err.sys_errno == ECONNREFUSED)
-            myc_hint_refused(&ot->cp, t->err.hint, sizeof(t->err.hint), "");
-        else if (g && ot->c.err.sys_errno == ETIMEDOUT)
-            snprintf(t->err.hint, sizeof(t->err.hint),
-                     "no answer within --mysql-connect-timeout=%lld s: is it a MySQL server, "
-                     "and is it overloaded (its back_log, max_connections)?",
-                     (long long)t->run->o->mysql_connect_timeout);
-        else if (ot->c.srv_code == 2061) /* no TLS by default, as sysbench: issue 8's rule */
-            snprintf(t->err.hint, sizeof(t->err.hint), "%s", myc_hint_2061);
-        else if (rc == B_SERVER && ot->c.srv_code == 1049)
-            snprintf(t->err.hint, sizeof(t->err.hint),
-                     "create the database first: sysbench and bench never create it (the "
-                     "one-liner 'bench oltp' makes its own)");
-        else if (ot->c.err.hint[0]) /* the client's own (EMFILE: the open files limit) */
-            snprintf(t->err.hint, sizeof(t->err.hint), "%s", ot->c.err.hint);
-        else if (ce.hint[0]) /* as ping's (1045: user, password, or TLS required) */
-            snprintf(t->err.hint, sizeof(t->err.hint), "%s", ce.hint);
-        if (g)
-            myc_gate_shut(g, rc, &t->err); /* the others stop waiting: one failure, one line */
-        return rc;
-    }
+    oltp_login_error(&t->err, t->run->o, &ot->c, &ot->cp, rc, tries, g != NULL);
+    if (g)
+        myc_gate_shut(g, rc, &t->err); /* the others stop waiting: one failure, one line */
+    return rc;
 }
 
 /* A login succeeded: the progress line of the connect phase (g), the client connected. */
@@ -16658,8 +16665,15 @@ static int oltp_init(struct load_run *r)
     struct oltp_job j = {.o = o, .w = r->w};
     struct my_conn c;
     struct myc_conn_params cc;
-    if (myc_params_from_opts(o, 0, &cc, NULL) < 0 || myc_connect(&c, &cc.p) < 0)
+    if (myc_params_from_opts(o, 0, &cc, NULL) < 0)
         return B_OK; /* the workers report the connection error */
+    int lrc = myc_connect(&c, &cc.p);
+    if (lrc < 0 && c.err.rc == B_TIMEOUT) { /* no answer: the workers would wait as long again */
+        oltp_login_error(&r->err, o, &c, &cc.p, lrc, 1, true);
+        return lrc;
+    }
+    if (lrc < 0)
+        return B_OK; /* the workers report the connection error, retried as they retry it */
     /* the bench persona's header names the transport the workers use (as this connection) */
     res_fact_str(r->res, "server", "%s", c.target);
     res_fact_str(r->res, "server_version", "%s", c.version);
@@ -18011,8 +18025,9 @@ static int slap_connect_fail(struct slap_run *run, const struct myc_conn_params 
     if (c->srv_code)
         b_fail(&e, B_EXIT_ENV, "slap: connect to %s as '%s': ERROR %u (%s): %s", c->target,
                cc->p.user, c->srv_code, c->sqlstate, c->srv_msg);
-    else
-        b_fail(&e, B_EXIT_ENV, "slap: connect to %s: %s", c->target, c->err.msg);
+    else /* a stop signal during the login ends the run as it does anywhere else: 1 */
+        b_fail(&e, c->err.rc == B_DONE ? B_EXIT_FAIL : B_EXIT_ENV, "slap: connect to %s: %s",
+               c->target, c->err.msg);
     if (c->srv_code == 1049)
         b_hint(&e, "with --query and no --create or -a, the schema --create-schema=%s must "
                    "exist", cc->p.db);
@@ -28178,7 +28193,9 @@ static int cli_run(const struct wl_def *w)
             printf("DEBUG: %s failed with %s\n", w->name, b_errname(rc));
         if (!res.rc)
             res.rc = rc;
-        ex = sb || rc == B_INTR ? B_EXIT_FAIL : B_EXIT_ENV;
+        /* a stop signal before the run began (a login cut short: B_DONE) is 1, as after */
+        ex = sb || rc == B_INTR || rc == B_DONE || atomic_load(&b_stop) ? B_EXIT_FAIL
+                                                                        : B_EXIT_ENV;
         if (json)
             ex = cli_json_doc(&res, ex);
         res_free(&res);
