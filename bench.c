@@ -13246,7 +13246,8 @@ static int io_cleanup(struct res *res)
  * (the compare-and-swap of load_rate_wait), so that FIFO is sorted; the latency counts
  * from the intended start, queue time included. Every wait is at most EVL_TICK_NS: the stop
  * flags, --time, and clients stalled past their statement's deadline (myc_step then says
- * B_TIMEOUT) are looked at. SIGINT abandons the events in flight (not recorded).
+ * B_TIMEOUT) are looked at. SIGINT lets the events in flight end for EVL_DRAIN_NS (counted,
+ * as thread mode counts them), then abandons the rest (said: unfinished, not counted).
  * Connect phase (evl_connect, a workload with ev_connect): every client of the loop begins
  * its login at once; the run's gate lets at most its slots in flight (a client finding it
  * full waits in the slot FIFO, looked at every millisecond: other loops free slots too), a
@@ -13259,6 +13260,9 @@ static int io_cleanup(struct res *res)
 enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE, EVL_C_LOGIN }; /* ev_state */
 
 #define EVL_TICK_NS 50000000u    /* the longest sleep of a loop */
+/* After a stop signal the events in flight may end (a statement sent is counted when its
+ * answer comes, as in thread mode: rows written == events counted) for at most this long */
+#define EVL_DRAIN_NS 500000000u
 #define EVL_STALL_NS 1000000000u /* a client without progress this long is stepped anyway */
 #define EVL_MAXEV 256            /* epoll events taken per wait */
 #define EVL_RB_SIZE 16384u       /* io_uring: one receive buffer of the loop's pool */
@@ -14270,17 +14274,22 @@ static void evl_loop(struct evl *e)
 {
     struct load_run *r = e->r;
     struct load_thread *evs[EVL_MAXEV];
-    u64 last_scan = clk_now_ns();
+    u64 last_scan = clk_now_ns(), drain_until = 0;
     for (int i = 0; i < e->lp->n; i++)
         evl_push(&e->ready, i);
     e->live = e->lp->n;
     for (;;) {
         u64 now = clk_now_ns();
         bool stopping = load_stopping(r);
-        if (atomic_load_explicit(&b_stop, memory_order_relaxed)) {
-            /* a signal: the events in flight are abandoned, not recorded */
-            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++)
+        if (atomic_load_explicit(&b_stop, memory_order_relaxed) && !drain_until)
+            drain_until = now + EVL_DRAIN_NS; /* no event begins; those in flight end */
+        if (drain_until && now >= drain_until) {
+            /* in flight past the drain: abandoned, said as unfinished (not counted) */
+            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
+                if (r->thr[i].ev_state == EVL_C_BUSY)
+                    atomic_fetch_add(&r->abandoned, 1);
                 evl_done(e, &r->thr[i]);
+            }
             break;
         }
         for (size_t k = e->ready.len; k > 0 && e->ready.len; k--)
@@ -23598,6 +23607,7 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
         res->final.unfinished = (u64)cur.busy;
     else
         load_snap_free(&cur);
+    res->final.unfinished += atomic_load(&r->abandoned); /* an event loop's, at a signal */
     for (int i = 0; i < r->nthreads && !r->forced; i++)
         res->end_why[r->thr[i].end_why]++;
     res->rc = atomic_load(&r->failed);
@@ -24106,7 +24116,8 @@ static void rep_final(const struct res *res, const struct res_stats *st, bool la
     if (rep_families[res->w->family].final)
         rep_families[res->w->family].final(res, st);
     if (st->unfinished)
-        printf("Number of unfinished transactions on forced shutdown: %llu\n\n",
+        printf("Number of unfinished transactions on %s: %llu\n\n",
+               res->end == RES_END_FORCED ? "forced shutdown" : "the stop signal",
                (unsigned long long)st->unfinished);
     printf("General statistics:\n");
     printf("    total time:                          %.4fs\n", st->total_s);
