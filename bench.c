@@ -1399,12 +1399,35 @@ static void opt_expect(struct buf *b, const struct opt_def *d, bool sb)
  * The first SIGINT/SIGTERM sets b_stop: every loop, wait and phase checks it and stops at its
  * next safe point (within a second), reports what it measured marked interrupted, removes
  * what this run created and did not finish, and exits 1. A second signal exits at once with
- * 128 + signo (130, 143), saying so with one write(2): the user asked twice.
+ * 128 + signo (130, 143), saying so with one write(2): the user asked twice. "Twice" means
+ * from another sender, or from the same one OS_SIGNAL_GRACE_MS or more later: timeout(1)
+ * sends its SIGTERM to the child and then to its process group microseconds apart, and a
+ * shell's `kill -INT $pid; kill -TERM $pid` is one request too, not two (issue 28).
  */
-static void os_on_signal(int sig)
+#define OS_SIGNAL_GRACE_MS 500
+/* the first signal's sender (22 bits: Linux's PID_MAX_LIMIT) and its time (monotonic ms + 1,
+ * above them), in one word so that two threads' handlers agree on which came first */
+static _Atomic u64 os_first_signal;
+
+/* os_signal_again - is a signal from pid at now_ms a second request, after the first
+ * (os_first_signal's word)? Pure, for the unit tests. */
+BENCH_API bool os_signal_again(u64 first, long pid, u64 now_ms)
 {
-    int was = atomic_exchange(&b_stop, sig);
-    if (was && was != SIGPIPE) { /* SIGPIPE: the report's reader left (cli_out_failed) */
+    u64 at = (first >> 22) - 1;
+    return (first & 0x3FFFFF) != ((u64)pid & 0x3FFFFF) || now_ms >= at + OS_SIGNAL_GRACE_MS;
+}
+
+static void os_on_signal(int sig, siginfo_t *si, void *uctx)
+{
+    (void)uctx;
+    long pid = si && si->si_code <= 0 ? (long)si->si_pid : 0; /* SI_USER, SI_QUEUE, tkill */
+    u64 now_ms = clk_now_ns() / 1000000u, none = 0;
+    u64 word = ((now_ms + 1) << 22) | ((u64)pid & 0x3FFFFF);
+    if (atomic_compare_exchange_strong(&os_first_signal, &none, word)) {
+        atomic_store(&b_stop, sig); /* over SIGPIPE (the report's reader left) too */
+        return;
+    }
+    if (os_signal_again(none, pid, now_ms)) {
         static const char m[] = "bench: second signal: exiting at once; files or tables of "
                                 "this run may be left\n";
         ssize_t w = write(2, m, sizeof(m) - 1);
@@ -1417,7 +1440,8 @@ static void os_install_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = os_on_signal;
+    sa.sa_sigaction = os_on_signal;
+    sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
@@ -4077,6 +4101,35 @@ static int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o)
     return B_OK;
 }
 
+/*
+ * my_count_params - the ? placeholders of sql[0..len) as the server's lexer counts them:
+ * not inside '...', "..." or `...` (backslash escapes; a doubled quote closes and reopens),
+ * nor in a -- , # or C comment (an executable comment, slash-star-bang, is code: its ?
+ * count). What a PREPARE_OK must claim (issue 28: 65535 for SELECT ? is refused at once).
+ */
+static size_t my_count_params(const char *sql, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = sql[i];
+        if (ch == '\'' || ch == '"' || ch == '`') {
+            while (++i < len && sql[i] != ch)
+                if (sql[i] == '\\' && ch != '`')
+                    i++;
+        } else if (ch == '#' || (ch == '-' && i + 2 < len && sql[i + 1] == '-' &&
+                                 (unsigned char)sql[i + 2] <= ' ')) {
+            while (i < len && sql[i] != '\n')
+                i++;
+        } else if (ch == '/' && i + 2 < len && sql[i + 1] == '*' && sql[i + 2] != '!') {
+            for (i += 2; i + 1 < len && !(sql[i] == '*' && sql[i + 1] == '/'); i++)
+                ;
+            i++;
+        } else if (ch == '?')
+            n++;
+    }
+    return n;
+}
+
 /* A binary-protocol value: parameters and result cells. */
 struct my_time {
     u16 year;
@@ -4800,6 +4853,7 @@ typedef int (*myc_bin_cb)(void *ctx, const struct myc_result *res, const struct 
 struct myc_stmt {
     u32 id;
     u16 nparams, ncols;
+    size_t placeholders;       /* the ? of the statement bench sent (my_count_params) */
     struct my_coldef *coldefs; /* types/flags for decoding binary rows [ncols] */
     struct myc_col *cols;      /* names and types from PREPARE [ncols] */
 };
@@ -6393,13 +6447,12 @@ static void myc_close(struct my_conn *c)
     c->zlib = false;
 }
 
-/* A failed login: c closed, the error kept. */
-static void myc_connect_failed(struct my_conn *c)
+/* myc_drop - close c, keeping its error (a failed login, a server out of step). */
+static void myc_drop(struct my_conn *c)
 {
     struct b_err keep = c->err;
     u16 code = c->srv_code;
     char st[6], msg[512];
-    u64 t0 = c->t0;
     memcpy(st, c->sqlstate, 6);
     memcpy(msg, c->srv_msg, sizeof(msg));
     myc_close(c);
@@ -6407,6 +6460,13 @@ static void myc_connect_failed(struct my_conn *c)
     c->srv_code = code;
     memcpy(c->sqlstate, st, 6);
     memcpy(c->srv_msg, msg, sizeof(msg));
+}
+
+/* A failed login: c closed, the error kept. */
+static void myc_connect_failed(struct my_conn *c)
+{
+    u64 t0 = c->t0;
+    myc_drop(c);
     c->connect_ns = clk_now_ns() - t0;
 }
 
@@ -6623,6 +6683,10 @@ static int myc_prepare_state(struct my_conn *c)
             if (my_parse_prepare_ok(p, n, &po) < 0)
                 return b_seterr(&c->err, B_PROTOCOL, 0, "malformed PREPARE_OK from %s",
                                 c->target);
+            if (po.nparams != st->placeholders) /* before waiting for definitions it lies about */
+                return b_seterr(&c->err, B_PROTOCOL, 0, "protocol error from %s: PREPARE_OK "
+                                "claims %u parameters for a statement with %zu; connection "
+                                "closed", c->target, po.nparams, st->placeholders);
             st->id = po.stmt_id;
             st->nparams = po.nparams;
             st->ncols = po.ncols;
@@ -6694,6 +6758,8 @@ static int myc_end(struct my_conn *c, int rc)
         myc_connect_failed(c);
     if (op == MYC_OP_PREPARE && rc < 0)
         myc_stmt_free(c->st);
+    if (op == MYC_OP_PREPARE && rc == B_PROTOCOL) /* out of step with a server that lies */
+        myc_drop(c);
     if (c->in_cap > MYC_IN_KEEP && c->in_pos == c->in_len) {
         free(c->in);
         c->in = NULL;
@@ -7215,6 +7281,7 @@ static int myc_prepare_begin(struct my_conn *c, const char *sql, size_t len,
                              struct myc_stmt *st, bool async)
 {
     memset(st, 0, sizeof(*st));
+    st->placeholders = my_count_params(sql, len);
     c->st = st;
     return myc_op_begin(c, MYC_OP_PREPARE, MYC_S_PREP_OK, MY_COM_STMT_PREPARE, sql, len, async);
 }
@@ -13463,7 +13530,8 @@ static int io_cleanup(struct res *res)
  * (the compare-and-swap of load_rate_wait), so that FIFO is sorted; the latency counts
  * from the intended start, queue time included. Every wait is at most EVL_TICK_NS: the stop
  * flags, --time, and clients stalled past their statement's deadline (myc_step then says
- * B_TIMEOUT) are looked at. SIGINT abandons the events in flight (not recorded).
+ * B_TIMEOUT) are looked at. SIGINT lets the events in flight end for EVL_DRAIN_NS (counted,
+ * as thread mode counts them), then abandons the rest (said: unfinished, not counted).
  * Connect phase (evl_connect, a workload with ev_connect): every client of the loop begins
  * its login at once; the run's gate lets at most its slots in flight (a client finding it
  * full waits in the slot FIFO, looked at every millisecond: other loops free slots too), a
@@ -13476,6 +13544,9 @@ static int io_cleanup(struct res *res)
 enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE, EVL_C_LOGIN }; /* ev_state */
 
 #define EVL_TICK_NS 50000000u    /* the longest sleep of a loop */
+/* After a stop signal the events in flight may end (a statement sent is counted when its
+ * answer comes, as in thread mode: rows written == events counted) for at most this long */
+#define EVL_DRAIN_NS 500000000u
 #define EVL_STALL_NS 1000000000u /* a client without progress this long is stepped anyway */
 #define EVL_MAXEV 256            /* epoll events taken per wait */
 #define EVL_RB_SIZE 16384u       /* io_uring: one receive buffer of the loop's pool */
@@ -14487,17 +14558,22 @@ static void evl_loop(struct evl *e)
 {
     struct load_run *r = e->r;
     struct load_thread *evs[EVL_MAXEV];
-    u64 last_scan = clk_now_ns();
+    u64 last_scan = clk_now_ns(), drain_until = 0;
     for (int i = 0; i < e->lp->n; i++)
         evl_push(&e->ready, i);
     e->live = e->lp->n;
     for (;;) {
         u64 now = clk_now_ns();
         bool stopping = load_stopping(r);
-        if (atomic_load_explicit(&b_stop, memory_order_relaxed)) {
-            /* a signal: the events in flight are abandoned, not recorded */
-            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++)
+        if (atomic_load_explicit(&b_stop, memory_order_relaxed) && !drain_until)
+            drain_until = now + EVL_DRAIN_NS; /* no event begins; those in flight end */
+        if (drain_until && now >= drain_until) {
+            /* in flight past the drain: abandoned, said as unfinished (not counted) */
+            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
+                if (r->thr[i].ev_state == EVL_C_BUSY)
+                    atomic_fetch_add(&r->abandoned, 1);
                 evl_done(e, &r->thr[i]);
+            }
             break;
         }
         for (size_t k = e->ready.len; k > 0 && e->ready.len; k--)
@@ -15653,60 +15729,67 @@ static int oltp_connect(struct load_thread *t, struct myc_gate *g)
     return oltp_prepare_stmts(t);
 }
 
+/* oltp_login_error - a login with cp that failed with rc after tries attempts (c->err), into
+ * *e: the failure in sysbench's and bench's words, with a hint (gated: in the workers'
+ * connect phase, where sysbench's thread_init lines apply). A worker's, or the header's. */
+static void oltp_login_error(struct b_err *e, const struct bench_opts *o, struct my_conn *c,
+                             const struct myc_params *cp, int rc, unsigned tries, bool gated)
+{
+    char msg[sizeof(e->msg)], who[320] = "";
+    if (c->srv_code) /* the server's (or the client's) ERROR: on which login */
+        snprintf(who, sizeof(who), "login to %.200s failed for user '%.64s': ",
+                 c->target, cp->user ? cp->user : "");
+    if (tries > 1) /* (myc_fmt: a long message is cut, on purpose) */
+        myc_fmt(msg, sizeof(msg), "%s%.400s (%u attempts)", who, c->err.msg, tries);
+    else
+        myc_fmt(msg, sizeof(msg), "%s%.480s", who, c->err.msg);
+    struct b_err ce; /* the login's failure in ping's words: sysbench's lines, a hint */
+    memset(&ce, 0, sizeof(ce));
+    if (rc != B_DONE && c->err.rc != B_DONE)
+        (void)myc_conn_error("oltp", c, cp, &ce);
+    if (gated && ce.sb[0]) { /* sysbench's lines of a failed thread_init, Lua frames
+                              * included (a stop signal is not a failed login: as before) */
+        b_fail_sb(e, 1, B_EXIT_FAIL,
+                  "%.1200sFATAL: `thread_init' function failed: "
+                  "/usr/share/sysbench/oltp_common.lua:349: connection creation failed\n"
+                  "FATAL: Thread initialization failed!\n",
+                  ce.sb);
+    } else
+        oltp_sb_fatal(e, "unable to connect to MySQL server: %s", msg);
+    b_seterr(e, rc, c->err.sys_errno, "%s", msg);
+    if (rc == B_SERVER && c->srv_code == 1040)
+        snprintf(e->hint, sizeof(e->hint),
+                 "the server allows fewer connections than --threads=%lld: raise its "
+                 "max_connections (and open_files_limit), or run fewer threads",
+                 (long long)o->threads);
+    else if (c->err.sys_errno == ECONNREFUSED)
+        myc_hint_refused(cp, e->hint, sizeof(e->hint), "");
+    else if (gated && c->err.sys_errno == ETIMEDOUT)
+        snprintf(e->hint, sizeof(e->hint),
+                 "no answer within --mysql-connect-timeout=%lld s: is it a MySQL server, "
+                 "and is it overloaded (its back_log, max_connections)?",
+                 (long long)o->mysql_connect_timeout);
+    else if (c->srv_code == 2061) /* no TLS by default, as sysbench: issue 8's rule */
+        snprintf(e->hint, sizeof(e->hint), "%s", myc_hint_2061);
+    else if (rc == B_SERVER && c->srv_code == 1049)
+        snprintf(e->hint, sizeof(e->hint),
+                 "create the database first: sysbench and bench never create it (the "
+                 "one-liner 'bench oltp' makes its own)");
+    else if (c->err.hint[0]) /* the client's own (EMFILE: the open files limit) */
+        snprintf(e->hint, sizeof(e->hint), "%s", c->err.hint);
+    else if (ce.hint[0]) /* as ping's (1045: user, password, or TLS required) */
+        snprintf(e->hint, sizeof(e->hint), "%s", ce.hint);
+}
+
 /* A login that failed with rc after tries attempts (c->err): the failure in sysbench's and
  * bench's words, with a hint; the gate g (the connect phase) is shut with it. */
 static int oltp_connect_failed(struct load_thread *t, int rc, unsigned tries, struct myc_gate *g)
 {
     struct oltp_thread *ot = t->wl;
-    {
-        char msg[sizeof(t->err.msg)], who[320] = "";
-        if (ot->c.srv_code) /* the server's (or the client's) ERROR: on which login */
-            snprintf(who, sizeof(who), "login to %.200s failed for user '%.64s': ",
-                     ot->c.target, ot->cp.user ? ot->cp.user : "");
-        if (tries > 1) /* (myc_fmt: a long message is cut, on purpose) */
-            myc_fmt(msg, sizeof(msg), "%s%.400s (%u attempts)", who, ot->c.err.msg, tries);
-        else
-            myc_fmt(msg, sizeof(msg), "%s%.480s", who, ot->c.err.msg);
-        struct b_err ce; /* the login's failure in ping's words: sysbench's lines, a hint */
-        memset(&ce, 0, sizeof(ce));
-        if (rc != B_DONE && ot->c.err.rc != B_DONE)
-            (void)myc_conn_error("oltp", &ot->c, &ot->cp, &ce);
-        if (g && ce.sb[0]) { /* sysbench's lines of a failed thread_init, Lua frames included (a
-                         * stop signal is not a failed login: said as before) */
-            b_fail_sb(&t->err, 1, B_EXIT_FAIL,
-                      "%.1200sFATAL: `thread_init' function failed: "
-                      "/usr/share/sysbench/oltp_common.lua:349: connection creation failed\n"
-                      "FATAL: Thread initialization failed!\n",
-                      ce.sb);
-        } else
-            oltp_sb_fatal(&t->err, "unable to connect to MySQL server: %s", msg);
-        b_seterr(&t->err, rc, ot->c.err.sys_errno, "%s", msg);
-        if (rc == B_SERVER && ot->c.srv_code == 1040)
-            snprintf(t->err.hint, sizeof(t->err.hint),
-                     "the server allows fewer connections than --threads=%lld: raise its "
-                     "max_connections (and open_files_limit), or run fewer threads",
-                     (long long)t->run->o->threads);
-        else if (ot->c.err.sys_errno == ECONNREFUSED)
-            myc_hint_refused(&ot->cp, t->err.hint, sizeof(t->err.hint), "");
-        else if (g && ot->c.err.sys_errno == ETIMEDOUT)
-            snprintf(t->err.hint, sizeof(t->err.hint),
-                     "no answer within --mysql-connect-timeout=%lld s: is it a MySQL server, "
-                     "and is it overloaded (its back_log, max_connections)?",
-                     (long long)t->run->o->mysql_connect_timeout);
-        else if (ot->c.srv_code == 2061) /* no TLS by default, as sysbench: issue 8's rule */
-            snprintf(t->err.hint, sizeof(t->err.hint), "%s", myc_hint_2061);
-        else if (rc == B_SERVER && ot->c.srv_code == 1049)
-            snprintf(t->err.hint, sizeof(t->err.hint),
-                     "create the database first: sysbench and bench never create it (the "
-                     "one-liner 'bench oltp' makes its own)");
-        else if (ot->c.err.hint[0]) /* the client's own (EMFILE: the open files limit) */
-            snprintf(t->err.hint, sizeof(t->err.hint), "%s", ot->c.err.hint);
-        else if (ce.hint[0]) /* as ping's (1045: user, password, or TLS required) */
-            snprintf(t->err.hint, sizeof(t->err.hint), "%s", ce.hint);
-        if (g)
-            myc_gate_shut(g, rc, &t->err); /* the others stop waiting: one failure, one line */
-        return rc;
-    }
+    oltp_login_error(&t->err, t->run->o, &ot->c, &ot->cp, rc, tries, g != NULL);
+    if (g)
+        myc_gate_shut(g, rc, &t->err); /* the others stop waiting: one failure, one line */
+    return rc;
 }
 
 /* A login succeeded: the progress line of the connect phase (g), the client connected. */
@@ -16875,8 +16958,15 @@ static int oltp_init(struct load_run *r)
     struct oltp_job j = {.o = o, .w = r->w};
     struct my_conn c;
     struct myc_conn_params cc;
-    if (myc_params_from_opts(o, 0, &cc, NULL) < 0 || myc_connect(&c, &cc.p) < 0)
+    if (myc_params_from_opts(o, 0, &cc, NULL) < 0)
         return B_OK; /* the workers report the connection error */
+    int lrc = myc_connect(&c, &cc.p);
+    if (lrc < 0 && c.err.rc == B_TIMEOUT) { /* no answer: the workers would wait as long again */
+        oltp_login_error(&r->err, o, &c, &cc.p, lrc, 1, true);
+        return lrc;
+    }
+    if (lrc < 0)
+        return B_OK; /* the workers report the connection error, retried as they retry it */
     /* the bench persona's header names the transport the workers use (as this connection) */
     res_fact_str(r->res, "server", "%s", c.target);
     res_fact_str(r->res, "server_version", "%s", c.version);
@@ -18228,8 +18318,9 @@ static int slap_connect_fail(struct slap_run *run, const struct myc_conn_params 
     if (c->srv_code)
         b_fail(&e, B_EXIT_ENV, "slap: connect to %s as '%s': ERROR %u (%s): %s", c->target,
                cc->p.user, c->srv_code, c->sqlstate, c->srv_msg);
-    else
-        b_fail(&e, B_EXIT_ENV, "slap: connect to %s: %s", c->target, c->err.msg);
+    else /* a stop signal during the login ends the run as it does anywhere else: 1 */
+        b_fail(&e, c->err.rc == B_DONE ? B_EXIT_FAIL : B_EXIT_ENV, "slap: connect to %s: %s",
+               c->target, c->err.msg);
     if (c->srv_code == 1049)
         b_hint(&e, "with --query and no --create or -a, the schema --create-schema=%s must "
                    "exist", cc->p.db);
@@ -23881,6 +23972,7 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
         res->final.unfinished = (u64)cur.busy;
     else
         load_snap_free(&cur);
+    res->final.unfinished += atomic_load(&r->abandoned); /* an event loop's, at a signal */
     for (int i = 0; i < r->nthreads && !r->forced; i++)
         res->end_why[r->thr[i].end_why]++;
     res->rc = atomic_load(&r->failed);
@@ -24389,7 +24481,8 @@ static void rep_final(const struct res *res, const struct res_stats *st, bool la
     if (rep_families[res->w->family].final)
         rep_families[res->w->family].final(res, st);
     if (st->unfinished)
-        printf("Number of unfinished transactions on forced shutdown: %llu\n\n",
+        printf("Number of unfinished transactions on %s: %llu\n\n",
+               res->end == RES_END_FORCED ? "forced shutdown" : "the stop signal",
                (unsigned long long)st->unfinished);
     printf("General statistics:\n");
     printf("    total time:                          %.4fs\n", st->total_s);
@@ -28646,7 +28739,9 @@ static int cli_run(const struct wl_def *w)
             printf("DEBUG: %s failed with %s\n", w->name, b_errname(rc));
         if (!res.rc)
             res.rc = rc;
-        ex = sb || rc == B_INTR ? B_EXIT_FAIL : B_EXIT_ENV;
+        /* a stop signal before the run began (a login cut short: B_DONE) is 1, as after */
+        ex = sb || rc == B_INTR || rc == B_DONE || atomic_load(&b_stop) ? B_EXIT_FAIL
+                                                                        : B_EXIT_ENV;
         if (json)
             ex = cli_json_doc(&res, ex);
         res_free(&res);

@@ -562,6 +562,7 @@ struct load_run {
     _Atomic int stop;              /* workers stop at the next event boundary */
     _Atomic int failed;            /* a worker failed: rc of the first failure */
     _Atomic int queue_full;        /* --rate could not be kept */
+    _Atomic u64 abandoned;         /* events in flight past an event loop's drain (signal) */
     _Atomic int running;           /* workers not yet finished */
     _Atomic int ready;             /* workers initialised */
     bool self_timed;               /* set by init: event() runs each thread's whole loop,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # engine_signals: the engine's long phases stop on the first SIGINT/SIGTERM within a second
 # (bound here: 1.5 s from the signal to the exit), say they were interrupted and exit 1; a
-# second signal exits at once with 128 + signo. Each case waits until the process is known
+# second signal (from another sender, or 0.5 s later) exits at once with 128 + signo. Each case waits until the process is known
 # to be inside the phase (its resident memory grows while a block or the mutex array is
 # initialised; "Threads started!" is printed before events run), then signals it. A process
 # still alive 5 s after the signal is killed and the case fails.
@@ -101,16 +101,45 @@ case1 "one mutex event (--mutex-loops=1e12)" TERM started "$IRE" \
 case1 "one threads event (--thread-yields=1e12)" INT started "$IRE" \
     threads --thread-yields=1000000000000 run
 
-# a second signal exits at once with 128 + signo: both arrive together after SIGCONT
+# a second signal exits at once with 128 + signo: both arrive together after SIGCONT, the
+# second from another sender (a child shell)
 run_until started cpu --cpu-max-prime=1000000000000 run
 kill -STOP "$pid"
-stop INT TERM CONT
+kill -INT "$pid"
+sh -c "kill -TERM $pid"
+stop CONT
 if { [ "$rc" = 130 ] || [ "$rc" = 143 ]; } && [ "$ms" != "more than 5000" ] && [ "$ms" -lt 500 ] &&
     grep -q '^bench: second signal: exiting at once' "$tmp/err" &&
     ! grep -q 'General statistics' "$tmp/out"; then
     ok "second signal: exit $rc after $ms ms, no report"
 else
     ko "second signal: exit $rc after $ms ms (want 130 or 143 within 500 ms, no report)"
+fi
+
+# one sender's two signals microseconds apart are one request (timeout(1) signals the child
+# and then its process group): the report, exit 1 (issue 28; was "second signal", 143)
+run_until started cpu --cpu-max-prime=1000000000000 run
+kill -STOP "$pid"
+stop TERM TERM INT CONT
+if [ "$rc" = 1 ] && [ "$ms" != "more than 5000" ] && [ "$ms" -lt 1500 ] &&
+    ! grep -q 'second signal' "$tmp/err" && grep -q 'General statistics' "$tmp/out"; then
+    ok "one sender's signals together: exit 1 after $ms ms, with the report"
+else
+    ko "one sender's signals together: exit $rc after $ms ms (want 1 within 1500 ms, the report)"
+fi
+
+# timeout(1), 10 runs: each prints its report (none exits on a "second signal")
+n=0
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    timeout 1 "$B" cpu --threads=2 run >"$tmp/out" 2>"$tmp/err"
+    if grep -q '^ *execution time (avg/stddev):' "$tmp/out" && ! grep -q 'second signal' "$tmp/err"; then
+        n=$((n + 1))
+    fi
+done
+if [ "$n" = 10 ]; then
+    ok "timeout 1 bench cpu --threads=2 run: the report in 10 of 10 runs"
+else
+    ko "timeout 1 bench cpu --threads=2 run: the report in $n of 10 runs (want 10)"
 fi
 
 echo "engine_signals: $pass passed, $fail failed"

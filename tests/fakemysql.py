@@ -15,6 +15,7 @@ refuses cleanly. --port-file F: the server listens on a port the kernel picks (a
 be someone else's), then writes it to F (whole: written, then renamed). --log-auth writes what a real attacker would learn ("fake: nonce HEX",
 "fake: auth HEX", "fake: decrypted password") to stderr.
     nparams=N      PREPARE_OK claims N parameters (and sends N definitions)
+    claim=N        PREPARE_OK claims N parameters, then sends the one definition of SELECT ?
     flood          answers a query with 16 MiB fragments, forever
     endless        answers a query with a result set of small rows that never ends, sent fast
     trickle        sends the greeting one byte every 2 s
@@ -205,7 +206,8 @@ def command_phase(c, args, ccaps):
                   "protocol yet")
         elif p[:1] == b"\x16":
             nparams = int(mode.split("=")[1]) if mode.startswith("nparams=") else 1
-            c.write(b"\x00" + struct.pack("<IHHBH", 1, 1, nparams, 0, 0))
+            claim = int(mode.split("=")[1]) if mode.startswith("claim=") else nparams
+            c.write(b"\x00" + struct.pack("<IHHBH", 1, 1, claim, 0, 0))
             for _ in range(nparams):
                 c.write(coldef(b"?"))
             if nparams and not deprecate_eof:

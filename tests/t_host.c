@@ -418,6 +418,22 @@ static int t_host_kvm(void)
     return 0;
 }
 
+/* The second-signal rule (issue 28): the same sender within OS_SIGNAL_GRACE_MS is the same
+ * request (timeout(1): the child, then its group); another sender, or the grace past, is a
+ * second one. The word packs the first signal's time (ms + 1) over its sender's pid. */
+static int t_host_signal_again(void)
+{
+    u64 first = ((u64)(10000 + 1) << 22) | 4242; /* pid 4242 at 10,000 ms */
+    T_CHECK(!os_signal_again(first, 4242, 10000));
+    T_CHECK(!os_signal_again(first, 4242, 10000 + OS_SIGNAL_GRACE_MS - 1));
+    T_CHECK(os_signal_again(first, 4242, 10000 + OS_SIGNAL_GRACE_MS));
+    T_CHECK(os_signal_again(first, 4243, 10000));
+    T_CHECK(os_signal_again(first, 0, 10000)); /* the terminal's Ctrl-C after a kill(1) */
+    u64 tty = (u64)(0 + 1) << 22;              /* Ctrl-C (the kernel: pid 0) at 0 ms */
+    T_CHECK(!os_signal_again(tty, 0, 100) && os_signal_again(tty, 0, 600));
+    return 0;
+}
+
 /* The CPUID signatures, and the small parsers on their edge cases. */
 static int t_host_parsers(void)
 {

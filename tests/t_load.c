@@ -443,7 +443,7 @@ static int t_os_signal_after_lost_reader(void)
     T_CHECK(pid >= 0);
     if (pid == 0) {
         atomic_store(&b_stop, SIGPIPE);
-        os_on_signal(SIGINT);
+        os_on_signal(SIGINT, NULL, NULL);
         _exit(atomic_load(&b_stop) == SIGINT ? 0 : 2);
     }
     int st = 0;

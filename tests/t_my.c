@@ -31,6 +31,21 @@ static int t_unhex_cmp(const u8 *got, size_t n, const char *want)
     return 0;
 }
 
+/* my_count_params: what a PREPARE_OK must claim; quoted and commented ? do not count */
+static int t_my_count_params(void)
+{
+#define CP(s) my_count_params(s, sizeof(s) - 1)
+    T_CHECK(CP("SELECT ?") == 1 && CP("SELECT 1") == 0);
+    T_CHECK(CP("SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?") == 2);
+    T_CHECK(CP("SELECT '?', \"?\", `?`, ?") == 1);
+    T_CHECK(CP("SELECT 'it''s ?', 'a\\'?', ?") == 1);
+    T_CHECK(CP("SELECT ? -- ?\n, ? # ?\n, /* ? */ ?") == 3);
+    T_CHECK(CP("SELECT 1--?") == 1 && CP("SELECT /*!100000 ? */ 1") == 1);
+    T_CHECK(CP("SELECT '?") == 0 && CP("SELECT /* ?") == 0); /* unterminated: no overrun */
+#undef CP
+    return 0;
+}
+
 /* A fixture file: '#' comment lines, then hex. Returns the payload length or -1. */
 static int t_fixture(const char *name, u8 *out, size_t max)
 {
