@@ -16282,7 +16282,8 @@ static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n);
 static int oltp_jobs(struct res *res, const struct bench_opts *o, const struct wl_def *w,
                      int (*fn)(struct oltp_job *, struct my_conn *, i64))
 {
-    int n = (int)o->threads, ex = B_EXIT_OK;
+    /* bulk_insert.lua's prepare() and cleanup(): one connection, its tables in order */
+    int n = oltp_variant(w)->shape & OS_BULK ? 1 : (int)o->threads, ex = B_EXIT_OK;
     struct oltp_job *jobs = b_xcalloc((size_t)n, sizeof(*jobs));
     pthread_t *tid = b_xcalloc((size_t)n, sizeof(*tid));
     rnd_libc_srandom(o->rand_seed ? (unsigned)o->rand_seed : (unsigned)time(NULL));
@@ -16334,6 +16335,7 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
     int rc;
     oltp_table(o, n, tbl, sizeof(tbl));
     oltp_quote(tbl, qt, sizeof(qt));
+    res_say(j->res, RES_SAY_PROGRESS, "Creating table '%s'...", tbl); /* bulk too: its print() */
     if (oltp_variant(j->w)->shape & OS_BULK) {
         buf_printf(&q, "CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL, k INTEGER DEFAULT '0' "
                        "NOT NULL, PRIMARY KEY (id))%s",
@@ -16342,7 +16344,6 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
         buf_free(&q);
         return rc;
     }
-    res_say(j->res, RES_SAY_PROGRESS, "Creating table '%s'...", tbl);
     buf_printf(&q,
                "CREATE TABLE %s(\n  id INTEGER NOT NULL%s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
                "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n"
@@ -16413,8 +16414,7 @@ static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
     int rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
     if (rc < 0)
         return rc;
-    if (!(oltp_variant(j->w)->shape & OS_BULK))
-        res_say(j->res, RES_SAY_PROGRESS, "Dropping table '%s'...", tbl);
+    res_say(j->res, RES_SAY_PROGRESS, "Dropping table '%s'...", tbl); /* bulk_insert.lua too */
     if (!exists)
         return B_OK;
     if (!owned && !sysb) { /* left alone: a failure only where bench's marker was the rule */
