@@ -23343,6 +23343,132 @@ static const struct wl_def *wl_find(const char *name)
     return NULL;
 }
 
+/*
+ * A test named by a script path (dir/NAME.lua): bench has no Lua interpreter, so the path
+ * stands for the built-in NAME only when the file is sysbench 1.0.20's own script of that name
+ * (sha256 of its bytes, as Debian's sysbench 1.0.20 installs them) or lives under sysbench's
+ * own script directory; an edited copy would otherwise run the built-in workload in its place.
+ */
+static const struct {
+    const char *name, *sha256;
+} wl_scripts[] = {
+    {"bulk_insert", "90ef17c63b8f959fa85f7c459b106b26d44d7f1686bfff467837a4c41d0a84de"},
+    {"oltp_delete", "11dc20862684615384145641e0114c1ea76b80d7c9ba8c755e0fd9ad0fe62711"},
+    {"oltp_insert", "46d250ef3be841b1a349b23e6390d6f7adfb2435a239802ef4ceed9873d1cd68"},
+    {"oltp_point_select", "5002f6d702e1099fff451cfba06b03b77fc6a3110144c9a1102bfdb5de14b83d"},
+    {"oltp_read_only", "25eeb32f5877c254c7fceb5f0bc23a2da9ed708a9f07df5b95f0a9fdfe4817eb"},
+    {"oltp_read_write", "d3d68413ecce348242308cf693d5db7a320292e1def93ecc9cb080b2b4f32b45"},
+    {"oltp_update_index", "b79f401177f44f02dacf88175327e5bfd9410c54c75faf347b9458ae638fd21a"},
+    {"oltp_update_non_index", "5c6c923cc000bb6d4a535dd2dafbd3c4da2003c411ad8e585f146be4d713b984"},
+    {"oltp_write_only", "fcb462e264097d93c1d8cd0f7b55151c42261a5ab84ce553e41d6bd8bec8d690"},
+    {"select_random_points", "028832d7ce71e1bd615eaa61149ef1652d828ccfe2dec8d5c39fe35075f06c54"},
+    {"select_random_ranges", "be269a98a901e1305e69653c5fc977299a97487e5ef673051bcacee3c16dfaa0"},
+};
+
+/* sysbench's script directories (its Debian package's, and its `make install` default's). */
+static const char *const wl_script_dirs[] = {"/usr/share/sysbench", "/usr/local/share/sysbench"};
+
+#define WL_SCRIPT_MAX ((size_t)1 << 20) /* sysbench's largest script is 15 KiB */
+
+/* Is the directory of path (resolved: no "..", no link out of it) one of wl_script_dirs? */
+static bool wl_script_dir_ok(const char *path)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return false;
+    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
+    if (!realpath(dir, real))
+        return false;
+    for (size_t i = 0; i < countof(wl_script_dirs); i++) {
+        size_t n = strlen(wl_script_dirs[i]);
+        if (!strncmp(real, wl_script_dirs[i], n) && (real[n] == 0 || real[n] == '/'))
+            return true;
+    }
+    return false;
+}
+
+/* The sha256 of the regular file at path, in hex (65 bytes); -1 with errno (EFBIG: too big). */
+static int wl_script_sha256(const char *path, char *hex)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    int err = fstat(fd, &st) < 0           ? errno
+              : !S_ISREG(st.st_mode)              ? EINVAL /* a FIFO, a device: never read */
+              : (size_t)st.st_size > WL_SCRIPT_MAX ? EFBIG
+                                                  : 0;
+    if (err) {
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    u8 *b = b_xmalloc(WL_SCRIPT_MAX + 1), h[32];
+    size_t n = 0;
+    for (ssize_t r; n <= WL_SCRIPT_MAX && (r = read(fd, b + n, WL_SCRIPT_MAX + 1 - n)) != 0;) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            err = errno;
+            free(b);
+            close(fd);
+            errno = err;
+            return -1;
+        }
+        n += (size_t)r;
+    }
+    close(fd);
+    if (n > WL_SCRIPT_MAX) { /* it grew while read */
+        free(b);
+        errno = EFBIG;
+        return -1;
+    }
+    mbedtls_sha256_ret(b, n, h, 0);
+    free(b);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", h[i]);
+    return 0;
+}
+
+/*
+ * wl_script_check - may the test name (a path ending in ".lua", or a plain name) stand for
+ * a built-in? B_EXIT_OK: a plain name, a file under sysbench's script directory, a name with
+ * no directory that is not a file here (sysbench looks in its directory), or sysbench
+ * 1.0.20's script byte for byte. Else B_EXIT_USAGE with e saying why.
+ */
+static int wl_script_check(const char *name, struct b_err *e)
+{
+    const char *base = strrchr(name, '/');
+    size_t len = strlen(name);
+    char hex[65];
+    base = base ? base + 1 : name;
+    if (len < 4 || strcmp(name + len - 4, ".lua") || wl_script_dir_ok(name))
+        return B_EXIT_OK;
+    if (base == name && access(name, F_OK) < 0 && errno == ENOENT)
+        return B_EXIT_OK;
+    b_hint(e, "bench has no Lua interpreter and runs only its built-in workloads (`bench "
+              "--help` lists them); run this script with sysbench itself");
+    if (wl_script_sha256(name, hex) < 0)
+        return b_fail(e, B_EXIT_USAGE, "%s: cannot read the script: %s (%s)", name,
+                      strerror(errno), b_errno_name(errno));
+    for (size_t i = 0; i < countof(wl_scripts); i++)
+        if (strlen(wl_scripts[i].name) == strlen(base) - 4 &&
+            !strncmp(wl_scripts[i].name, base, strlen(base) - 4)) {
+            if (!strcmp(wl_scripts[i].sha256, hex))
+                return B_EXIT_OK;
+            b_hint(e, "bench has no Lua interpreter: for sysbench's own script name the "
+                      "built-in (`bench %s ...`); run an edited one with sysbench itself",
+                   wl_scripts[i].name);
+            return b_fail(e, B_EXIT_USAGE, "%s: not sysbench %s's %s (sha256 %.12s..., not "
+                          "%.12s...): bench would run its built-in %s in its place",
+                          name, BENCH_SB_VERSION, base, hex, wl_scripts[i].sha256,
+                          wl_scripts[i].name);
+        }
+    return b_fail(e, B_EXIT_USAGE, "%s: not a script of sysbench %s: bench cannot run it",
+                  name, BENCH_SB_VERSION);
+}
+
 /* ---- the run path: one workload, given options, a result; no printing, no exit ---- */
 
 /* Runs ended by --forced-shutdown with workers still inside an event: not joined, not freed
@@ -28542,8 +28668,16 @@ static int cli_resolve(struct cli *c)
         }
         return b_usage_exit();
     }
-    if (c->test)
+    if (c->test) {
+        struct b_err se;
+        memset(&se, 0, sizeof(se));
+        if (wl_script_check(c->test, &se) != B_EXIT_OK) { /* an edited .lua: never the built-in */
+            b_msg(B_MSG_FATAL, "%s", se.msg);
+            b_msg(B_MSG_HINT, "%s", se.hint);
+            return b_usage_exit();
+        }
         c->w = wl_find(c->test);
+    }
     /* --test=oltp: sysbench 0.4's OLTP test */
     bool legacy_oltp = c->test && c->test != c->pos[0] && !strcmp(c->test, "oltp");
     if (legacy_oltp)
