@@ -95,6 +95,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <strings.h>
@@ -17927,10 +17928,15 @@ static int slap_conn_params(struct slap_run *run, unsigned idx, struct myc_conn_
 
 /* Another attempt after the failed login rc on c (tries made so far)? As mysqlslap: up to
  * SLAP_CONNECT_TRIES, while the failure is not the server's answer nor this process out of
- * file descriptors (EMFILE, ENFILE: a retry would only hide fewer clients). */
+ * file descriptors (EMFILE, ENFILE: a retry would only hide fewer clients). The server's
+ * answer that the user is at its connection limit (1226 MAX_USER_CONNECTIONS, 1203
+ * max_user_connections) is retried too, as mariadb-slap retries every refused login: -c N at
+ * a limit of N (the main connection the N+1st) runs once a client has ended. */
 static bool slap_retry(struct slap_run *run, const struct my_conn *c, int rc, unsigned tries)
 {
-    return rc < 0 && !c->srv_code && tries < SLAP_CONNECT_TRIES && !atomic_load(&b_stop) &&
+    bool busy = c->srv_code == 1226 || c->srv_code == 1203;
+    return rc < 0 && (!c->srv_code || busy) && tries < SLAP_CONNECT_TRIES &&
+           !atomic_load(&b_stop) &&
            !atomic_load(&run->failed) && c->err.sys_errno != EMFILE &&
            c->err.sys_errno != ENFILE; /* out of descriptors: no blip, no retry */
 }
@@ -19484,7 +19490,7 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
                     break;
                 }
                 slap_push(&v, &n, slap_fmt("--protocol=%s", eq ? eq + 1 : argv[++i]));
-            } else if (!strcmp(nm, "help") && forced)
+            } else if (!strcmp(nm, "help")) /* bench slap --help too: slap's help */
                 help = true;
             else if (!strncmp(nm, "skip-", 5) && !eq &&
                      opt_find(opt_slap, countof(opt_slap), nm + 5, strlen(nm + 5)))
@@ -19557,8 +19563,8 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
     }
     if (verbose)
         slap_push(&v, &n, slap_fmt("--verbose=%d", verbose));
-    if (help)
-        slap_push(&v, &n, b_xstrdup(forced ? "help" : "--help"));
+    if (help) /* the command word: slap's help, never the bench persona's */
+        slap_push(&v, &n, b_xstrdup("help"));
     *out = v;
     return n;
 }
@@ -27001,9 +27007,13 @@ struct cli_cnf {
     int depth;                    /* of !include */
     dev_t dev[CLI_INCLUDE_DEPTH + 1];
     ino_t ino[CLI_INCLUDE_DEPTH + 1]; /* the files being read, to find include loops */
+    bool slap;                    /* the slap command: cli_cnf_slap_groups too */
 };
 
 static const char *const cli_cnf_groups[] = {"client", "client-server", "client-mariadb"};
+/* slap's own groups first, as mariadb-slap 10.11's load_default_groups (a file's lines still
+ * apply in the file's order: the last value of a key wins, whichever group holds it) */
+static const char *const cli_cnf_slap_groups[] = {"mysqlslap", "mariadb-slap"};
 
 static int cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist,
                         const char *via);
@@ -27218,6 +27228,10 @@ static int cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist, co
             for (size_t i = 0; i < countof(cli_cnf_groups); i++)
                 if (strlen(cli_cnf_groups[i]) == (size_t)(end - g) &&
                     !strncasecmp(g, cli_cnf_groups[i], (size_t)(end - g)))
+                    wanted = true;
+            for (size_t i = 0; k->slap && i < countof(cli_cnf_slap_groups); i++)
+                if (strlen(cli_cnf_slap_groups[i]) == (size_t)(end - g) &&
+                    !strncasecmp(g, cli_cnf_slap_groups[i], (size_t)(end - g)))
                     wanted = true;
             continue;
         }
@@ -28428,6 +28442,23 @@ static void cli_free_opts(void)
     }
 }
 
+/* The user the mysql clients log in as when none is given (libmariadb's read_user_name):
+ * root for euid 0, else the password database's name of the euid, else $USER, $LOGNAME,
+ * $LOGIN. */
+static const char *cli_login_name(void)
+{
+    const char *const env[] = {"USER", "LOGNAME", "LOGIN"};
+    if (geteuid() == 0)
+        return "root";
+    const struct passwd *pw = getpwuid(geteuid());
+    if (pw && pw->pw_name && *pw->pw_name)
+        return pw->pw_name;
+    for (size_t i = 0; i < countof(env); i++)
+        if (getenv(env[i]) && *getenv(env[i]))
+            return getenv(env[i]);
+    return "UNKNOWN_USER";
+}
+
 /* For database tests (bench persona): MYSQL_PWD, then the client's groups of ~/.my.cnf or
  * --defaults-file, go before the command-line options, which therefore win. */
 static int cli_db_defaults(struct cli *c)
@@ -28447,6 +28478,7 @@ static int cli_db_defaults(struct cli *c)
     struct cli_cnf k;
     memset(&k, 0, sizeof(k));
     k.c = c;
+    k.slap = c->w && !strcmp(c->w->name, "slap");
     const char *pwd = getenv("MYSQL_PWD");
     if (pwd) {
         struct buf a = {0};
@@ -28684,6 +28716,11 @@ static int cli_resolve(struct cli *c)
         c->w = wl_find("oltp-0.4");
     if (c->w && c->w->db && !cli_sb() && (ex = cli_db_defaults(c)) != B_EXIT_OK)
         return ex;
+    if (c->w && !strcmp(c->w->name, "slap")) { /* mysqlslap's user: the login name, first */
+        struct buf u = {0};
+        buf_printf(&u, "--mysql-user=%s", cli_login_name());
+        cli_add(c, 0, cli_own(c, u.p), "the login name");
+    }
 
     ex = cli_apply(c, &late);
     if (ex == B_EXIT_OK)
