@@ -97,6 +97,7 @@
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <poll.h>
+#include <pwd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <strings.h>
@@ -16649,7 +16650,8 @@ static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n);
 static int oltp_jobs(struct res *res, const struct bench_opts *o, const struct wl_def *w,
                      int (*fn)(struct oltp_job *, struct my_conn *, i64))
 {
-    int n = (int)o->threads, ex = B_EXIT_OK;
+    /* bulk_insert.lua's prepare() and cleanup(): one connection, its tables in order */
+    int n = oltp_variant(w)->shape & OS_BULK ? 1 : (int)o->threads, ex = B_EXIT_OK;
     struct oltp_job *jobs = b_xcalloc((size_t)n, sizeof(*jobs));
     pthread_t *tid = b_xcalloc((size_t)n, sizeof(*tid));
     rnd_libc_srandom(o->rand_seed ? (unsigned)o->rand_seed : (unsigned)time(NULL));
@@ -16701,6 +16703,7 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
     int rc;
     oltp_table(o, n, tbl, sizeof(tbl));
     oltp_quote(tbl, qt, sizeof(qt));
+    res_say(j->res, RES_SAY_PROGRESS, "Creating table '%s'...", tbl); /* bulk too: its print() */
     if (oltp_variant(j->w)->shape & OS_BULK) {
         buf_printf(&q, "CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL, k INTEGER DEFAULT '0' "
                        "NOT NULL, PRIMARY KEY (id))%s",
@@ -16709,7 +16712,6 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
         buf_free(&q);
         return rc;
     }
-    res_say(j->res, RES_SAY_PROGRESS, "Creating table '%s'...", tbl);
     buf_printf(&q,
                "CREATE TABLE %s(\n  id INTEGER NOT NULL%s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
                "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n"
@@ -16780,8 +16782,7 @@ static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
     int rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
     if (rc < 0)
         return rc;
-    if (!(oltp_variant(j->w)->shape & OS_BULK))
-        res_say(j->res, RES_SAY_PROGRESS, "Dropping table '%s'...", tbl);
+    res_say(j->res, RES_SAY_PROGRESS, "Dropping table '%s'...", tbl); /* bulk_insert.lua too */
     if (!exists)
         return B_OK;
     if (!owned && !sysb) { /* left alone: a failure only where bench's marker was the rule */
@@ -18301,10 +18302,15 @@ static int slap_conn_params(struct slap_run *run, unsigned idx, struct myc_conn_
 
 /* Another attempt after the failed login rc on c (tries made so far)? As mysqlslap: up to
  * SLAP_CONNECT_TRIES, while the failure is not the server's answer nor this process out of
- * file descriptors (EMFILE, ENFILE: a retry would only hide fewer clients). */
+ * file descriptors (EMFILE, ENFILE: a retry would only hide fewer clients). The server's
+ * answer that the user is at its connection limit (1226 MAX_USER_CONNECTIONS, 1203
+ * max_user_connections) is retried too, as mariadb-slap retries every refused login: -c N at
+ * a limit of N (the main connection the N+1st) runs once a client has ended. */
 static bool slap_retry(struct slap_run *run, const struct my_conn *c, int rc, unsigned tries)
 {
-    return rc < 0 && !c->srv_code && tries < SLAP_CONNECT_TRIES && !atomic_load(&b_stop) &&
+    bool busy = c->srv_code == 1226 || c->srv_code == 1203;
+    return rc < 0 && (!c->srv_code || busy) && tries < SLAP_CONNECT_TRIES &&
+           !atomic_load(&b_stop) &&
            !atomic_load(&run->failed) && c->err.sys_errno != EMFILE &&
            c->err.sys_errno != ENFILE; /* out of descriptors: no blip, no retry */
 }
@@ -19859,7 +19865,7 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
                     break;
                 }
                 slap_push(&v, &n, slap_fmt("--protocol=%s", eq ? eq + 1 : argv[++i]));
-            } else if (!strcmp(nm, "help") && forced)
+            } else if (!strcmp(nm, "help")) /* bench slap --help too: slap's help */
                 help = true;
             else if (!strncmp(nm, "skip-", 5) && !eq &&
                      opt_find(opt_slap, countof(opt_slap), nm + 5, strlen(nm + 5)))
@@ -19932,8 +19938,8 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
     }
     if (verbose)
         slap_push(&v, &n, slap_fmt("--verbose=%d", verbose));
-    if (help)
-        slap_push(&v, &n, b_xstrdup(forced ? "help" : "--help"));
+    if (help) /* the command word: slap's help, never the bench persona's */
+        slap_push(&v, &n, b_xstrdup("help"));
     *out = v;
     return n;
 }
@@ -23799,6 +23805,132 @@ static const struct wl_def *wl_find(const char *name)
     return NULL;
 }
 
+/*
+ * A test named by a script path (dir/NAME.lua): bench has no Lua interpreter, so the path
+ * stands for the built-in NAME only when the file is sysbench 1.0.20's own script of that name
+ * (sha256 of its bytes, as Debian's sysbench 1.0.20 installs them) or lives under sysbench's
+ * own script directory; an edited copy would otherwise run the built-in workload in its place.
+ */
+static const struct {
+    const char *name, *sha256;
+} wl_scripts[] = {
+    {"bulk_insert", "90ef17c63b8f959fa85f7c459b106b26d44d7f1686bfff467837a4c41d0a84de"},
+    {"oltp_delete", "11dc20862684615384145641e0114c1ea76b80d7c9ba8c755e0fd9ad0fe62711"},
+    {"oltp_insert", "46d250ef3be841b1a349b23e6390d6f7adfb2435a239802ef4ceed9873d1cd68"},
+    {"oltp_point_select", "5002f6d702e1099fff451cfba06b03b77fc6a3110144c9a1102bfdb5de14b83d"},
+    {"oltp_read_only", "25eeb32f5877c254c7fceb5f0bc23a2da9ed708a9f07df5b95f0a9fdfe4817eb"},
+    {"oltp_read_write", "d3d68413ecce348242308cf693d5db7a320292e1def93ecc9cb080b2b4f32b45"},
+    {"oltp_update_index", "b79f401177f44f02dacf88175327e5bfd9410c54c75faf347b9458ae638fd21a"},
+    {"oltp_update_non_index", "5c6c923cc000bb6d4a535dd2dafbd3c4da2003c411ad8e585f146be4d713b984"},
+    {"oltp_write_only", "fcb462e264097d93c1d8cd0f7b55151c42261a5ab84ce553e41d6bd8bec8d690"},
+    {"select_random_points", "028832d7ce71e1bd615eaa61149ef1652d828ccfe2dec8d5c39fe35075f06c54"},
+    {"select_random_ranges", "be269a98a901e1305e69653c5fc977299a97487e5ef673051bcacee3c16dfaa0"},
+};
+
+/* sysbench's script directories (its Debian package's, and its `make install` default's). */
+static const char *const wl_script_dirs[] = {"/usr/share/sysbench", "/usr/local/share/sysbench"};
+
+#define WL_SCRIPT_MAX ((size_t)1 << 20) /* sysbench's largest script is 15 KiB */
+
+/* Is the directory of path (resolved: no "..", no link out of it) one of wl_script_dirs? */
+static bool wl_script_dir_ok(const char *path)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return false;
+    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
+    if (!realpath(dir, real))
+        return false;
+    for (size_t i = 0; i < countof(wl_script_dirs); i++) {
+        size_t n = strlen(wl_script_dirs[i]);
+        if (!strncmp(real, wl_script_dirs[i], n) && (real[n] == 0 || real[n] == '/'))
+            return true;
+    }
+    return false;
+}
+
+/* The sha256 of the regular file at path, in hex (65 bytes); -1 with errno (EFBIG: too big). */
+static int wl_script_sha256(const char *path, char *hex)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    int err = fstat(fd, &st) < 0           ? errno
+              : !S_ISREG(st.st_mode)              ? EINVAL /* a FIFO, a device: never read */
+              : (size_t)st.st_size > WL_SCRIPT_MAX ? EFBIG
+                                                  : 0;
+    if (err) {
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    u8 *b = b_xmalloc(WL_SCRIPT_MAX + 1), h[32];
+    size_t n = 0;
+    for (ssize_t r; n <= WL_SCRIPT_MAX && (r = read(fd, b + n, WL_SCRIPT_MAX + 1 - n)) != 0;) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            err = errno;
+            free(b);
+            close(fd);
+            errno = err;
+            return -1;
+        }
+        n += (size_t)r;
+    }
+    close(fd);
+    if (n > WL_SCRIPT_MAX) { /* it grew while read */
+        free(b);
+        errno = EFBIG;
+        return -1;
+    }
+    mbedtls_sha256_ret(b, n, h, 0);
+    free(b);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", h[i]);
+    return 0;
+}
+
+/*
+ * wl_script_check - may the test name (a path ending in ".lua", or a plain name) stand for
+ * a built-in? B_EXIT_OK: a plain name, a file under sysbench's script directory, a name with
+ * no directory that is not a file here (sysbench looks in its directory), or sysbench
+ * 1.0.20's script byte for byte. Else B_EXIT_USAGE with e saying why.
+ */
+static int wl_script_check(const char *name, struct b_err *e)
+{
+    const char *base = strrchr(name, '/');
+    size_t len = strlen(name);
+    char hex[65];
+    base = base ? base + 1 : name;
+    if (len < 4 || strcmp(name + len - 4, ".lua") || wl_script_dir_ok(name))
+        return B_EXIT_OK;
+    if (base == name && access(name, F_OK) < 0 && errno == ENOENT)
+        return B_EXIT_OK;
+    b_hint(e, "bench has no Lua interpreter and runs only its built-in workloads (`bench "
+              "--help` lists them); run this script with sysbench itself");
+    if (wl_script_sha256(name, hex) < 0)
+        return b_fail(e, B_EXIT_USAGE, "%s: cannot read the script: %s (%s)", name,
+                      strerror(errno), b_errno_name(errno));
+    for (size_t i = 0; i < countof(wl_scripts); i++)
+        if (strlen(wl_scripts[i].name) == strlen(base) - 4 &&
+            !strncmp(wl_scripts[i].name, base, strlen(base) - 4)) {
+            if (!strcmp(wl_scripts[i].sha256, hex))
+                return B_EXIT_OK;
+            b_hint(e, "bench has no Lua interpreter: for sysbench's own script name the "
+                      "built-in (`bench %s ...`); run an edited one with sysbench itself",
+                   wl_scripts[i].name);
+            return b_fail(e, B_EXIT_USAGE, "%s: not sysbench %s's %s (sha256 %.12s..., not "
+                          "%.12s...): bench would run its built-in %s in its place",
+                          name, BENCH_SB_VERSION, base, hex, wl_scripts[i].sha256,
+                          wl_scripts[i].name);
+        }
+    return b_fail(e, B_EXIT_USAGE, "%s: not a script of sysbench %s: bench cannot run it",
+                  name, BENCH_SB_VERSION);
+}
+
 /* ---- the run path: one workload, given options, a result; no printing, no exit ---- */
 
 /* Runs ended by --forced-shutdown with workers still inside an event: not joined, not freed
@@ -27361,9 +27493,13 @@ struct cli_cnf {
     int depth;                    /* of !include */
     dev_t dev[CLI_INCLUDE_DEPTH + 1];
     ino_t ino[CLI_INCLUDE_DEPTH + 1]; /* the files being read, to find include loops */
+    bool slap;                    /* the slap command: cli_cnf_slap_groups too */
 };
 
 static const char *const cli_cnf_groups[] = {"client", "client-server", "client-mariadb"};
+/* slap's own groups first, as mariadb-slap 10.11's load_default_groups (a file's lines still
+ * apply in the file's order: the last value of a key wins, whichever group holds it) */
+static const char *const cli_cnf_slap_groups[] = {"mysqlslap", "mariadb-slap"};
 
 static int cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist,
                         const char *via);
@@ -27635,6 +27771,10 @@ static int cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist, co
             for (size_t i = 0; i < countof(cli_cnf_groups); i++)
                 if (strlen(cli_cnf_groups[i]) == (size_t)(end - g) &&
                     !strncasecmp(g, cli_cnf_groups[i], (size_t)(end - g)))
+                    wanted = true;
+            for (size_t i = 0; k->slap && i < countof(cli_cnf_slap_groups); i++)
+                if (strlen(cli_cnf_slap_groups[i]) == (size_t)(end - g) &&
+                    !strncasecmp(g, cli_cnf_slap_groups[i], (size_t)(end - g)))
                     wanted = true;
             continue;
         }
@@ -28932,6 +29072,23 @@ static void cli_free_opts(void)
     }
 }
 
+/* The user the mysql clients log in as when none is given (libmariadb's read_user_name):
+ * root for euid 0, else the password database's name of the euid, else $USER, $LOGNAME,
+ * $LOGIN. */
+static const char *cli_login_name(void)
+{
+    const char *const env[] = {"USER", "LOGNAME", "LOGIN"};
+    if (geteuid() == 0)
+        return "root";
+    const struct passwd *pw = getpwuid(geteuid());
+    if (pw && pw->pw_name && *pw->pw_name)
+        return pw->pw_name;
+    for (size_t i = 0; i < countof(env); i++)
+        if (getenv(env[i]) && *getenv(env[i]))
+            return getenv(env[i]);
+    return "UNKNOWN_USER";
+}
+
 /* For database tests (bench persona): MYSQL_PWD, then the client's groups of ~/.my.cnf or
  * --defaults-file, go before the command-line options, which therefore win. */
 static int cli_db_defaults(struct cli *c)
@@ -28954,6 +29111,7 @@ static int cli_db_defaults(struct cli *c)
     struct cli_cnf k;
     memset(&k, 0, sizeof(k));
     k.c = c;
+    k.slap = c->w && !strcmp(c->w->name, "slap");
     const char *pwd = getenv("MYSQL_PWD");
     if (pwd) {
         struct buf a = {0};
@@ -29182,14 +29340,27 @@ static int cli_resolve(struct cli *c)
         }
         return b_usage_exit();
     }
-    if (c->test)
+    if (c->test) {
+        struct b_err se;
+        memset(&se, 0, sizeof(se));
+        if (wl_script_check(c->test, &se) != B_EXIT_OK) { /* an edited .lua: never the built-in */
+            b_msg(B_MSG_FATAL, "%s", se.msg);
+            b_msg(B_MSG_HINT, "%s", se.hint);
+            return b_usage_exit();
+        }
         c->w = wl_find(c->test);
+    }
     /* --test=oltp: sysbench 0.4's OLTP test */
     bool legacy_oltp = c->test && c->test != c->pos[0] && !strcmp(c->test, "oltp");
     if (legacy_oltp)
         c->w = wl_find("oltp-0.4");
     if (c->w && c->w->db && !cli_sb() && (ex = cli_db_defaults(c)) != B_EXIT_OK)
         return ex;
+    if (c->w && !strcmp(c->w->name, "slap")) { /* mysqlslap's user: the login name, first */
+        struct buf u = {0};
+        buf_printf(&u, "--mysql-user=%s", cli_login_name());
+        cli_add(c, 0, cli_own(c, u.p), "the login name");
+    }
 
     ex = cli_apply(c, &late);
     if (ex == B_EXIT_OK)

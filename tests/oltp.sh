@@ -136,6 +136,18 @@ done
 # bulk_insert: the same rows, and the same statements: sysbench sends a statement before the
 # row that would not fit 512 KiB with its ',' and NUL (39033 rows in the first)
 twin bulk_insert --threads=1
+# bulk_insert.lua's prepare() and cleanup() print "Creating table 'sbtestN'..." / "Dropping
+# table ..." (Lua's print: shown at --verbosity=1, sysbench's cram test
+# script_bulk_insert_mysql.t), one table after the other, without "Initializing worker threads"
+$ROOT -e "DROP DATABASE IF EXISTS sbt_k; CREATE DATABASE sbt_k"
+K="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=sbt_k --threads=3"
+for v in 1 3; do
+    same "bulk_insert prepare --verbosity=$v" bulk_insert $K --verbosity=$v prepare
+    grep -q "^Creating table 'sbtest3'...$" "$w/our.out" && ok || bad "bulk_insert prepare --verbosity=$v: no 'Creating table' line"
+    same "bulk_insert cleanup --verbosity=$v" bulk_insert $K --verbosity=$v cleanup
+    grep -q "^Dropping table 'sbtest3'...$" "$w/our.out" && ok || bad "bulk_insert cleanup --verbosity=$v: no 'Dropping table' line"
+done
+$ROOT -e "DROP DATABASE sbt_k"
 glog() { # glog CMD...: the nat user's Prepare/Execute/Query texts during CMD, in order
     $ROOT -e "SET GLOBAL log_output='TABLE'; SET GLOBAL general_log=0; TRUNCATE mysql.general_log; SET GLOBAL general_log=1"
     (cd "$w" && "$@" >/dev/null 2>&1)

@@ -179,6 +179,43 @@ mariadb-slap --only-print -q "SELECT 1" -T 2>&1 >/dev/null | sed -E 's/[0-9.]+/N
 "$B" slap --only-print -q "SELECT 1" -T 2>&1 >/dev/null | sed -E 's/[0-9.]+/N/g' >"$w/our"
 if cmp -s "$w/ref" "$w/our"; then ok; else bad "-T block"; diff "$w/ref" "$w/our"; fi
 
+# 6b. the mysqlslap persona's conventions, side by side with mariadb-slap (issue 28)
+$ROOT -e "CREATE DATABASE IF NOT EXISTS slapq"
+#     `bench slap --help` is slap's help, not bench's
+"$B" slap --help >"$w/our" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q '^slap options:$' "$w/our" && grep -q -- '--auto-generate-sql' "$w/our" && ! grep -q '^Commands:' "$w/our"; then ok; else bad "bench slap --help: exit $rc: $(head -3 "$w/our")"; fi
+#     the option groups [mysqlslap] and [mariadb-slap] besides [client]: a file's lines in
+#     order, the last value wins whichever group holds it (a [client] port of another server
+#     before them loses, one after them wins), as mariadb-slap reads them
+for g in mysqlslap mariadb-slap; do
+    printf '[client]\nport=1\nuser=nat\npassword=secret\nskip-ssl\n[%s]\nport=%s\n' "$g" "$BENCH_MY_PORT" >"$w/g.cnf"
+    printf '[%s]\nport=%s\n[client]\nport=1\nuser=nat\npassword=secret\n' "$g" "$BENCH_MY_PORT" >"$w/g2.cnf"
+    mariadb-slap --defaults-file="$w/g.cnf" -h 127.0.0.1 --create-schema=slapq -q "SELECT 1" >"$w/ref" 2>&1
+    "$B" slap --defaults-file="$w/g.cnf" -h 127.0.0.1 --create-schema=slapq -q "SELECT 1" >"$w/our" 2>&1; rc=$?
+    mariadb-slap --defaults-file="$w/g2.cnf" -h 127.0.0.1 --create-schema=slapq -q "SELECT 1" >"$w/ref2" 2>&1
+    "$B" slap --defaults-file="$w/g2.cnf" -h 127.0.0.1 --create-schema=slapq -q "SELECT 1" >"$w/our2" 2>&1; rc2=$?
+    if [ $rc = 0 ] && grep -q "Number of clients running queries: 1" "$w/our" && grep -q "Number of clients running queries: 1" "$w/ref" &&
+        [ $rc2 = 3 ] && grep -q "connecting to 127.0.0.1:1 failed: Connection refused" "$w/our2" && grep -q "Can.t connect to server on .127.0.0.1." "$w/ref2"; then ok; else bad "[$g] group: exit $rc, $rc2: $(cat "$w/our" "$w/our2") vs mariadb-slap: $(cat "$w/ref" "$w/ref2")"; fi
+done
+#     no user given: the login name (root for euid 0), as mariadb-slap; not sysbench's sbtest
+u=$(id -un); [ "$(id -u)" = 0 ] && u=root
+mariadb-slap --no-defaults -h 127.0.0.1 -P "$BENCH_MY_PORT" --skip-ssl -q "SELECT 1" >"$w/ref" 2>&1
+"$B" slap --no-defaults -h 127.0.0.1 -P "$BENCH_MY_PORT" --skip-ssl -q "SELECT 1" >"$w/our" 2>&1; rc=$?
+if [ $rc = 3 ] && grep -q "as '$u': ERROR 1[0-9]* (28000): Access denied for user '$u'@" "$w/our" && grep -q "Access denied for user '$u'@" "$w/ref"; then ok; else bad "the default user: exit $rc: $(cat "$w/our") vs mariadb-slap: $(cat "$w/ref")"; fi
+#     -c N at the user's MAX_USER_CONNECTIONS N (the main connection is the N+1st): the
+#     refused login (ERROR 1226) is tried again until a client has ended, as mariadb-slap;
+#     every query runs (the server's count), threads and event loops alike
+$ROOT -e "DROP USER IF EXISTS slaplim; CREATE USER slaplim IDENTIFIED BY 'limpw' WITH MAX_USER_CONNECTIONS 3; GRANT ALL ON slapq.* TO slaplim"
+L="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u slaplim -plimpw --skip-ssl --create-schema=slapq -c 3 --number-of-queries=30"
+mariadb-slap $L -q "SELECT 1" >"$w/ref" 2>&1; rrc=$?
+for el in 0 1; do
+    q0=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_select'" | cut -f2)
+    "$B" slap $L -q "SELECT 1" --event-loops=$el >"$w/our" 2>&1; rc=$?
+    q1=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_select'" | cut -f2)
+    if [ $rc = 0 ] && [ $rrc = 0 ] && [ $((q1 - q0)) = 30 ] && [ "$(mask "$w/our")" = "$(mask "$w/ref")" ]; then ok; else bad "-c 3 at MAX_USER_CONNECTIONS 3 (--event-loops=$el): exit $rc, $((q1 - q0)) SELECTs of 30: $(cat "$w/our") vs mariadb-slap (exit $rrc): $(cat "$w/ref")"; fi
+done
+$ROOT -e "DROP USER slaplim"
+
 # 7. option errors: usage, exit 2
 for a in "-a -q SELECT1" "-a --auto-generate-sql-load-type=key" "-c 0 -q X" "--auto-generate-sql-guid-primary --auto-generate-sql-add-autoincrement -a" ""; do
     # shellcheck disable=SC2086

@@ -148,6 +148,26 @@ built-in test of that name; options may come in a config file:
   Number of threads: 2
       total number of events:              7
 
+A script path stands for the built-in only when the file is sysbench 1.0.20's own script of that
+name (sha256) or lies under sysbench's script directory: bench has no Lua interpreter, so an
+edited copy is refused (exit 2) rather than run as the built-in in its place:
+
+  $ cp /usr/share/sysbench/oltp_point_select.lua . && $BENCH ./oltp_point_select.lua help | sed -n 3p
+  oltp_point_select options:
+  $ mkdir ed && sed '$a -- point selects only' oltp_point_select.lua > ed/oltp_point_select.lua
+  $ $BENCH ed/oltp_point_select.lua --events=1 run
+  bench: ed/oltp_point_select.lua: not sysbench 1.0.20's oltp_point_select.lua (sha256 *..., not 5002f6d702e1...): bench would run its built-in oltp_point_select in its place (glob)
+  bench: hint: bench has no Lua interpreter: for sysbench's own script name the built-in (`bench oltp_point_select ...`); run an edited one with sysbench itself
+  [2]
+  $ cp ed/oltp_point_select.lua mine.lua && $BENCH ./mine.lua run
+  bench: ./mine.lua: not a script of sysbench 1.0.20: bench cannot run it
+  bench: hint: bench has no Lua interpreter and runs only its built-in workloads (`bench --help` lists them); run this script with sysbench itself
+  [2]
+  $ $BENCH ./nosuch/oltp_point_select.lua run
+  bench: ./nosuch/oltp_point_select.lua: cannot read the script: No such file or directory (ENOENT)
+  bench: hint: bench has no Lua interpreter and runs only its built-in workloads (`bench --help` lists them); run this script with sysbench itself
+  [2]
+
 Interval reports, --rate (open loop) and checkpoints in sysbench's line format:
 
   $ $BENCH cpu --time=2 --report-interval=1 --rate=100 --cpu-max-prime=1000 run | $CHECK --tee -- cpu --time=2 --report-interval=1 --rate=100 run | grep -E '^\[|^invariants'
