@@ -19730,6 +19730,12 @@ BENCH_API int slap_main(struct res *res)
     if (ex == B_EXIT_OK && !run.only_print) {
         res_fact_str(res, "server", "%s", run.c.version);
         res_fact_str(res, "target", "%s", run.c.target);
+        /* the transport every client uses (they share the parameters): mysqlslap's block
+         * has no line for it, so JSON says it */
+        res_fact_str(res, "transport", "%s", run.c.is_unix ? "unix" : "tcp");
+        res_fact_bool(res, "tls", run.c.tls);
+        if (run.c.tls)
+            res_fact_str(res, "tls_version", "%s", myc_tls_version(&run.c));
     }
     if (ex == B_EXIT_OK && *o->slap_sql_mode) {
         struct buf q = {0};
@@ -19857,8 +19863,8 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
                 slap_push(&v, &n, b_xstrdup("--csv=-"));
             else if (!strcmp(nm, "skip-ssl"))
                 slap_push(&v, &n, b_xstrdup("--ssl-mode=DISABLED"));
-            else if (!strcmp(nm, "ssl") && !eq)
-                slap_push(&v, &n, b_xstrdup("--ssl-mode=PREFERRED"));
+            else if (!strcmp(nm, "ssl") && !eq) /* as --ssl everywhere: no plain fallback */
+                slap_push(&v, &n, b_xstrdup("--ssl-mode=REQUIRED"));
             else if (!strcmp(nm, "protocol")) { /* the client's: --mysql-protocol */
                 if (!eq && i + 1 >= argc) {
                     *bad = a;

@@ -456,6 +456,20 @@ slap_clients_mh() {
 }
 slap_clients_mh
 
+# the transport in JSON (issue 28: the block has no line for it): TLS by default over TCP as
+# mariadb-slap 10.11.19, none with --skip-ssl, a unix socket said; an explicit --ssl is TLS
+tr() { # tr WANT ARGS...: "transport tls"
+    want=$1; shift
+    "$B" slap --no-defaults -u nat -psecret -q "SELECT 1" --create-schema=slapq --format=json "$@" >"$w/tr.json" 2>"$w/tr.err"
+    got=$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["facts"]; print(f["transport"], f["tls"], f.get("tls_version", "-"))' "$w/tr.json" 2>/dev/null)
+    case $got in "$want"*) ok ;; *) bad "transport with $*: got '$got', want '$want': $(head -c 300 "$w/tr.err")" ;; esac
+}
+$ROOT -e "CREATE DATABASE IF NOT EXISTS slapq"
+tr "tcp True TLSv1.2" -h 127.0.0.1 -P "$BENCH_MY_PORT"
+tr "tcp False -" -h 127.0.0.1 -P "$BENCH_MY_PORT" --skip-ssl
+tr "tcp True TLSv1.2" -h 127.0.0.1 -P "$BENCH_MY_PORT" --ssl
+[ -z "${BENCH_MY_SOCK:-}" ] || tr "unix False -" -S "$BENCH_MY_SOCK"
+
 $ROOT -e "DROP DATABASE IF EXISTS slapkeep; DROP DATABASE IF EXISTS slapq"
 echo "slap: $pass passed, $fail failed"
 [ $fail = 0 ]
