@@ -21659,6 +21659,72 @@ static bool all_db_given(const struct bench_opts *o)
 }
 
 /*
+ * --html=FILE (issue 28): opened before any step, so that a path bench cannot write fails at
+ * once instead of after the whole run (the verdict lost). O_CREAT without O_TRUNC: a file
+ * already there keeps its bytes until the report replaces them (rep_all_html truncates it
+ * then); one this run created is removed when no report comes (all_html_close). The same
+ * file as --output (the path, or the same device and inode) is refused: one document would
+ * overwrite the other. The descriptor outlives all_main: cli_command writes the page on it.
+ */
+static int all_html_fd = -1;
+static bool all_html_made; /* all_html_fd's file was created by this run */
+
+static int all_html_open(const struct bench_opts *o, struct b_err *e)
+{
+    struct stat hs, os;
+    const char *h = o->all_html, *out = o->output;
+    if (!h || !*h)
+        return B_EXIT_OK;
+    if (out && *out &&
+        (!strcmp(out, h) || (stat(out, &os) == 0 && stat(h, &hs) == 0 &&
+                             os.st_dev == hs.st_dev && os.st_ino == hs.st_ino))) {
+        b_fail(e, b_usage_exit(), "all: --html=%s and --output=%s name the same file: the "
+                                  "page would overwrite the JSON", h, out);
+        b_hint(e, "give the HTML page and the JSON document a file each");
+        return e->ex;
+    }
+    int fd = open(h, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+    all_html_made = fd >= 0;
+    if (fd < 0 && errno == EEXIST)
+        fd = open(h, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        int err = errno;
+        b_fail(e, B_EXIT_ENV, "all: --html=%s: cannot write the report: %s (%s); nothing ran", h,
+               strerror(err), b_errno_name(err));
+        b_hint(e, "name a file in a directory you can write");
+        return e->ex;
+    }
+    all_html_fd = fd;
+    return B_EXIT_OK;
+}
+
+/* No report to write (a usage error, --list): the file this run created goes. */
+static void all_html_close(const struct bench_opts *o)
+{
+    if (all_html_fd < 0)
+        return;
+    close(all_html_fd);
+    all_html_fd = -1;
+    if (all_html_made)
+        (void)unlink(o->all_html);
+}
+
+/* --dir must be a directory: a file there would skip the disk steps after every other step
+ * ran, and the page would call the disk "cached" (issue 28). A path that does not exist is
+ * the environment's (os_dir_facts: exit 3); a file is a usage error, before any step. */
+static int all_dir_check(struct res *res)
+{
+    struct stat st;
+    const char *d = res->o->file_dir;
+    if (stat(d, &st) != 0 || S_ISDIR(st.st_mode))
+        return B_EXIT_OK;
+    b_fail(&res->err, b_usage_exit(), "all: --dir=%s: not a directory; bench all makes its test "
+                                      "file in a directory of its own there", d);
+    b_hint(&res->err, "name the directory that should hold the test file (default: .)");
+    return res->err.ex;
+}
+
+/*
  * all_main - `bench all`: host facts, the plan, checks, settings, --expect into res; returns
  * the exit code (0 every check PASS/INFO, 4 some WARN, 5 some FAIL, 1 failed or interrupted,
  * 3 could not run; a usage error: the persona's, before any step). Prints nothing (rep_all;
@@ -21685,7 +21751,7 @@ static int all_main(struct res *res)
         return B_EXIT_OK;
     }
     if ((ex = all_expect_load(res, ex_t, (int)countof(ex_t), &nexp)) != B_EXIT_OK ||
-        (ex = all_server_ram_ok(res)) != B_EXIT_OK)
+        (ex = all_server_ram_ok(res)) != B_EXIT_OK || (ex = all_dir_check(res)) != B_EXIT_OK)
         return ex;
     struct os_cpu_sample s0, s1;
     bool steal = os_steal_sample("", &s0) == B_OK;
@@ -24978,11 +25044,14 @@ static void rep_html_oltp(FILE *f, const struct res *o)
 }
 
 /* rep_all_html - the page as one HTML file. Returns 0, or errno when the file failed. */
-static int rep_all_html(const struct res *res, const char *path)
+static int rep_all_html(const struct res *res, int fd)
 {
-    FILE *f = fopen(path, "w");
+    struct stat st; /* opened before the run (all_html_open): its old bytes go only now */
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET)))
+        return close(fd), errno ? errno : EIO;
+    FILE *f = fdopen(fd, "w");
     if (!f)
-        return errno ? errno : EIO;
+        return close(fd), errno ? errno : EIO;
     char when[48];
     const char *vd = *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "-";
     rep_all_when(res, when, sizeof(when));
@@ -28250,9 +28319,15 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
 {
     struct res res;
     bool json = cli_quiet_text();
+    struct b_err he;
+    memset(&he, 0, sizeof(he));
+    if (fn == all_main && all_html_open(&opts, &he) != B_EXIT_OK) /* before --output's open */
+        return cli_err_print(&he);
     int ex = cli_output_open();
-    if (ex != B_EXIT_OK)
+    if (ex != B_EXIT_OK) {
+        all_html_close(&opts);
         return ex;
+    }
     res_init(&res, w, cmd, &opts, json ? &cli_json_sink : &cli_text_sink);
     ex = fn(&res);
     if (!json) {
@@ -28265,14 +28340,17 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
         if (fn == slap_main) /* mysqlslap's blocks, CSV, -T */
             ex = cli_slap_render(&res, ex);
     }
-    if (fn == all_main && opts.all_html && *opts.all_html && res.nfacts) { /* bench all --html */
-        int bad = rep_all_html(&res, opts.all_html);
+    if (fn == all_main && all_html_fd >= 0 && res.nfacts) { /* bench all --html */
+        int bad = rep_all_html(&res, all_html_fd);
+        all_html_fd = -1;
         if (bad) {
             b_msg(B_MSG_FATAL, "all: --html=%s: cannot write the report: %s (%s)", opts.all_html,
                   strerror(bad), b_errno_name(bad));
             ex = B_EXIT_ENV;
         }
     }
+    if (fn == all_main)
+        all_html_close(&opts); /* no report written: the file this run made goes */
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
         int pex = cli_json_msgs() ? cli_err_print(&res.err) : res.err.sb_ex ? res.err.sb_ex
                                                                             : res.err.ex;
