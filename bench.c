@@ -2306,6 +2306,74 @@ static bool os_cg1_mem(const char *root, const char *dir, double *v)
     return true;
 }
 
+/* The value of a "key N" line of a memory.stat file, 0 when absent. */
+static u64 os_cg_stat(const char *root, const char *dir, const char *key)
+{
+    char path[PATH_MAX], *text = NULL;
+    unsigned long long v = 0;
+    size_t kl = strlen(key);
+    snprintf(path, sizeof(path), "%s/memory.stat", dir);
+    if (os_hf_read(root, path, OS_HF_CAP, &text) < 0)
+        return 0;
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+        if (!strncmp(l, key, kl) && l[kl] == ' ' && sscanf(l + kl + 1, "%llu", &v) == 1)
+            break;
+    free(text);
+    return (u64)v;
+}
+
+/* A cgroup's memory headroom: its limit less the working set that the OOM killer counts
+ * (the usage less the inactive page cache, which the kernel drops first: kubelet's measure).
+ * v2: memory.max, memory.current, memory.stat's inactive_file; v1: memory.limit_in_bytes,
+ * memory.usage_in_bytes, total_inactive_file. false: no limit at this level. */
+static bool os_cg_room(const char *root, const char *dir, bool v2, double *v)
+{
+    char path[PATH_MAX];
+    double lim;
+    u64 use = 0;
+    if (!(v2 ? os_cg2_mem : os_cg1_mem)(root, dir, &lim))
+        return false;
+    snprintf(path, sizeof(path), "%s/%s", dir, v2 ? "memory.current" : "memory.usage_in_bytes");
+    if (!os_hf_u64(root, path, &use))
+        use = 0;
+    u64 inact = os_cg_stat(root, dir, v2 ? "inactive_file" : "total_inactive_file");
+    double ws = (double)(use > inact ? use - inact : 0);
+    *v = lim > ws ? lim - ws : 0;
+    return true;
+}
+
+static bool os_cg2_room(const char *root, const char *dir, double *v)
+{
+    return os_cg_room(root, dir, true, v);
+}
+
+static bool os_cg1_room(const char *root, const char *dir, double *v)
+{
+    return os_cg_room(root, dir, false, v);
+}
+
+/*
+ * os_cg_mem_room - the memory this process may still take before a cgroup limit (v2 or v1)
+ * OOM-kills it: the least headroom over its cgroup and their ancestors (*room), and the least
+ * limit among them (*limit). false: no cgroup memory limit applies.
+ */
+BENCH_API bool os_cg_mem_room(const char *root, double *room, double *limit)
+{
+    char *text = NULL, path[PATH_MAX];
+    bool v2 = os_hf_exists(root, "/sys/fs/cgroup/cgroup.controllers"), any = false;
+    const char *mnt = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
+    if (!v2 && !os_hf_exists(root, mnt))
+        return false;
+    if (os_hf_read(root, "/proc/self/cgroup", OS_HF_CAP, &text) < 0)
+        text = NULL;
+    if (!text || !os_parse_cgroup(text, v2 ? "" : "memory", path, sizeof(path)))
+        snprintf(path, sizeof(path), "/");
+    free(text);
+    any = os_cg_walk(root, mnt, path, v2 ? os_cg2_room : os_cg1_room, room) &&
+          os_cg_walk(root, mnt, path, v2 ? os_cg2_mem : os_cg1_mem, limit);
+    return any;
+}
+
 /* os_cgroup_facts - cgroup_version and the CPU quota and memory limit that apply to us. */
 static void os_cgroup_facts(const char *root, struct res *res)
 {
@@ -7776,6 +7844,71 @@ static u64 mem_available(void)
     return (u64)kb << 10;
 }
 
+/*
+ * mem_room - what the bench modes may size their arrays and working sets from (issue 28):
+ * MemAvailable, and, where a cgroup memory limit applies (a container's, a pod's), no more
+ * than the headroom under it: past it the OOM killer ends the run (rc 137, no output) however
+ * much the host has free. m->from says which bound held ("cgroup memory limit" or
+ * "MemAvailable"), m->limit the cgroup's limit (0: none). 0: neither is known.
+ */
+struct mem_room {
+    u64 bytes, limit;
+    const char *from;
+};
+
+static u64 mem_room(struct mem_room *m)
+{
+    double room, lim;
+    m->bytes = mem_available();
+    m->limit = 0;
+    m->from = "MemAvailable";
+    if (os_cg_mem_room("", &room, &lim)) {
+        m->limit = (u64)lim;
+        if (!m->bytes || (u64)room < m->bytes) {
+            m->bytes = (u64)room;
+            m->from = "cgroup memory limit";
+        }
+    }
+    return m->bytes;
+}
+
+/* The room's facts on a bench mode's result: what it was sized within (JSON, the page). */
+static void mem_room_facts(struct res *res, const struct mem_room *m)
+{
+    res_fact_int(res, "room_bytes", (i64)m->bytes);
+    res_fact_str(res, "room_from", "%s", m->from);
+    if (m->limit)
+        res_fact_int(res, "cgroup_memory_limit_bytes", (i64)m->limit);
+}
+
+/* The header note's tail when a cgroup limit bounded the sizes (nothing the user gave). */
+static const char *mem_room_said(const struct mem_room *m, u64 given, char *out, size_t n)
+{
+    char a[32], b[32];
+    if (given || strcmp(m->from, "cgroup memory limit"))
+        return "";
+    snprintf(out, n, "; sized within the cgroup memory limit (%s, %s left)",
+             unit_fmt_size(m->limit, a, sizeof(a)), unit_fmt_size(m->bytes, b, sizeof(b)));
+    return out;
+}
+
+/* A --memory-total-size the user gave beyond the room under a cgroup limit: refused (exit 3)
+ * before anything is mapped, instead of an OOM kill partway (MemAvailable alone is no bound:
+ * swap and reclaim stretch it; a cgroup limit does not stretch). */
+static int mem_room_check(struct load_run *r, const struct mem_room *m, u64 want, const char *mode)
+{
+    char a[32], b[32];
+    if (!m->limit || strcmp(m->from, "cgroup memory limit") || want <= m->bytes)
+        return B_OK;
+    b_fail(&r->err, B_EXIT_ENV, "--memory-total-size=%s for --memory-mode=%s is more "
+                                "than the %s left under this cgroup's memory limit",
+           unit_fmt_size(want, a, sizeof(a)), mode, unit_fmt_size(m->bytes, b, sizeof(b)));
+    b_hint(&r->err, "leave --memory-total-size out (bench then sizes within the limit) or "
+                    "give less");
+    r->err.rc = B_NOMEM;
+    return B_NOMEM;
+}
+
 /* The sysbench default of --memory-total-size: in the bench modes, any other value sets the
  * size (stream: the three arrays together; latency: the largest working set). */
 #define MEM_TOTAL_DEFAULT (100ull << 30)
@@ -7990,6 +8123,7 @@ struct mem_stream {
     struct mem_caches caches;
     u64 llc;                      /* the last level sized from (mem_llc_use) */
     u64 t0;                       /* the first pass's start */
+    struct mem_room room;         /* the memory it was sized within (mem_room) */
 };
 
 /* mem_stream_each - bytes per array: 4x the last level llc and at least 64 MiB, the three
@@ -8016,13 +8150,14 @@ static int mem_stream_setup(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     struct mem_stream *s = b_xcalloc(1, sizeof(*s));
-    char why[160], sz[32];
+    char why[160], sz[32], said[128];
     r->wl_global = s;
     mem_caches_read(&s->caches);
     s->llc = mem_llc_use(&s->caches, mem_usable_cpus());
-    u64 each = mem_stream_each(s->llc, mem_available(),
-                               o->memory_total_size != MEM_TOTAL_DEFAULT ? o->memory_total_size
-                                                                         : 0);
+    u64 given = o->memory_total_size != MEM_TOTAL_DEFAULT ? o->memory_total_size : 0;
+    if (mem_room_check(r, &s->room, (mem_room(&s->room), given), "stream") != B_OK)
+        return B_NOMEM;
+    u64 each = mem_stream_each(s->llc, s->room.bytes, given);
     s->n = (size_t)(each / sizeof(double));
     s->n = B_MAX(s->n, (size_t)r->nthreads);
     s->nthreads = r->nthreads;
@@ -8042,10 +8177,10 @@ static int mem_stream_setup(struct load_run *r)
     mem_llc_why(&s->caches, s->llc, mem_usable_cpus(), why, sizeof(why));
     unit_fmt_size((u64)(s->n * sizeof(double)), sz, sizeof(sz));
     res_say(r->res, RES_SAY_NOTE,
-            "3 arrays of %s (%s: %s), %d thread(s), %d passes; expected about %.1f s%s", sz,
+            "3 arrays of %s (%s: %s), %d thread(s), %d passes; expected about %.1f s%s%s", sz,
             s->n * sizeof(double) >= 4 * s->llc ? "memory, >= 4x the cache" : "cache sized",
             why, s->nthreads, s->passes, mem_stream_expect_s(s->n, s->passes, s->nthreads),
-            o->time_set ? ", or --time" : "");
+            o->time_set ? ", or --time" : "", mem_room_said(&s->room, given, said, sizeof(said)));
     return B_OK;
 }
 
@@ -8083,6 +8218,7 @@ static void mem_stream_report(struct load_run *r, struct mem_stream *s)
     bool dram = s->n * sizeof(double) >= 4 * s->llc;
     res_fact_str(res, "memory_mode", "stream");
     res_fact_int(res, "array_bytes", (i64)(s->n * sizeof(double)));
+    mem_room_facts(res, &s->room);
     res_fact_int(res, "passes", s->done);
     res_fact_int(res, "passes_asked", s->passes);
     res_fact_int(res, "threads", s->nthreads);
@@ -8301,6 +8437,7 @@ struct mem_lat {
     int nsizes, npass;         /* sizes asked; passes (1: no huge-page pass) */
     double min_s;              /* seconds of loads per window */
     u64 t0;                    /* the curve's start */
+    struct mem_room room;      /* the memory it was sized within (mem_room) */
     int done[2];               /* sizes measured in each pass */
     /* per pass ([0] 4 KiB pages, MADV_NOHUGEPAGE; [1] MADV_HUGEPAGE) and size: */
     double ns[2][MEM_LAT_MAX];    /* the best window's ns per load */
@@ -8359,6 +8496,7 @@ static void mem_lat_report(struct load_run *r, const struct mem_lat *m)
     struct res *res = r->res;
     static const char *const lvn[4] = {"l1", "l2", "l3", "dram"};
     res_fact_str(res, "memory_mode", "latency");
+    mem_room_facts(res, &m->room);
     res_fact_int(res, "l1d_bytes", (i64)m->caches.l1d);
     res_fact_int(res, "l2_bytes", (i64)m->caches.l2);
     res_fact_int(res, "l3_bytes", (i64)m->caches.l3);
@@ -8471,12 +8609,14 @@ static int mem_lat_setup(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     struct mem_lat *m = b_xcalloc(1, sizeof(*m));
-    char why[160], a[32], b[32];
+    char why[160], a[32], b[32], said[128];
     r->wl_global = m;
     mem_caches_read(&m->caches);
     m->llc = mem_llc_use(&m->caches, mem_usable_cpus());
     bool given = o->memory_total_size != MEM_TOTAL_DEFAULT;
-    u64 want = given ? o->memory_total_size : 4 * m->llc, avail = mem_available();
+    u64 want = given ? o->memory_total_size : 4 * m->llc, avail = mem_room(&m->room);
+    if (given && mem_room_check(r, &m->room, want, "latency") != B_OK)
+        return B_NOMEM;
     bool fit = !given && avail && want > avail / 4;
     if (fit)
         want = avail / 4; /* the largest size is then the last that fits */
@@ -8487,12 +8627,13 @@ static int mem_lat_setup(struct load_run *r)
     mem_llc_why(&m->caches, m->llc, mem_usable_cpus(), why, sizeof(why));
     res_say(r->res, RES_SAY_NOTE,
             "working sets 4KiB to %s (%s: %s), %s; %d windows of %.0f ms per size, %d from "
-            "%s; expected about %.0f s%s",
+            "%s; expected about %.0f s%s%s",
             unit_fmt_size(m->max, a, sizeof(a)),
             (u64)m->max >= 4 * m->llc ? ">= 4x the cache" : "within the cache", why,
             m->npass > 1 ? "4KiB pages, then huge pages" : "4KiB pages", MEM_LAT_WIN,
             m->min_s * 1e3, MEM_LAT_WIN_DRAM, unit_fmt_size(2 * m->llc, b, sizeof(b)),
-            mem_lat_expect_s(m), o->time_set ? ", or --time" : "");
+            mem_lat_expect_s(m), o->time_set ? ", or --time" : "",
+            mem_room_said(&m->room, given, said, sizeof(said)));
     return B_OK;
 }
 
@@ -19771,6 +19912,11 @@ static void all_take_stream(struct all_ctx *x, const struct all_step *s, const s
     double g = all_num(st, "thp_granted_bytes", &h);
     if (h)
         res_fact_int(x->res, "mem.stream_thp_granted_bytes", (i64)g);
+    double rb = all_num(st, "room_bytes", &h); /* what the arrays were sized within */
+    if (h) {
+        res_fact_int(x->res, "mem.room_bytes", (i64)rb);
+        res_fact_str(x->res, "mem.room_from", "%s", all_str(st, "room_from"));
+    }
     const struct res_fact *d = res_fact(st, "stream_reaches_dram");
     if (d) {
         res_fact_bool(x->res, "mem.stream_reaches_dram", d->i != 0);
@@ -19811,8 +19957,9 @@ static void all_set_latency(struct bench_opts *so, const struct all_ctx *x,
     mem_caches_read(&c);
     so->memory_mode = MEM_MODE_LATENCY;
     so->threads = 1;
+    struct mem_room room;
     so->memory_total_size = all_lat_bytes(mem_llc_use(&c, x->ncpu), true, x->level,
-                                          mem_available());
+                                          mem_room(&room));
     /* windows of 5 ms (quick), 10 ms (default) of loads, 5 per size and 15 from 2x the last
      * level (mem_lat_windows); the huge-page pass only when thorough (the page shows 4 KiB
      * pages, and says so: mem.latency_dram_pages) */
@@ -21179,7 +21326,7 @@ static const char *const all_measures[] = {
     "mem.cache_l1d_claimed_bytes", "mem.cache_l2_claimed_bytes", "mem.cache_l3_claimed_bytes",
     "mem.cache_claimed_from", "mem.llc_claim_plausible", "mem.stream_reaches_dram",
     "mem.stream_level", "mem.stream_passes", "mem.stream_llc_bytes",
-    "mem.stream_thp_granted_bytes", "mem.latency_dram_bytes", "mem.latency_dram_pages",
+    "mem.stream_thp_granted_bytes", "mem.room_bytes", "mem.room_from", "mem.latency_dram_bytes", "mem.latency_dram_pages",
     "mem.latency_dram_samples", "mem.latency_dram_loads_per_sample",
     "sched.threads_events_per_s", "sched.mutex_total_ms", "sched.ctxsw_same_cpu_ns",
     "sched.ctxsw_cross_cpu_ns",
@@ -24451,6 +24598,12 @@ static void rep_all(const struct res *res)
                  rep_all_v(res, "mem.stream_triad_mb_per_s", 0, b, sizeof(b)),
                  (snprintf(c, sizeof(c), "%.0f",
                            all_num(res, "mem.stream_array_bytes", NULL) / 1048576.0), c));
+    if (!strcmp(all_str(res, "mem.room_from"), "cgroup memory limit")) /* issue 28 */
+        rep_all_line("          sized within the cgroup memory limit (%s MiB, %s MiB left)",
+                     (snprintf(a, sizeof(a), "%.0f",
+                               all_num(res, "cgroup_memory_limit_bytes", NULL) / 1048576.0), a),
+                     (snprintf(b, sizeof(b), "%.0f", all_num(res, "mem.room_bytes", NULL) /
+                                                         1048576.0), b));
     rep_all_latency(res);
     rep_all_line("SCHEDULER threads %s events/s, mutex %s ms, context switch %s ns same CPU, %s ns "
                  "cross",
