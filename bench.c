@@ -17251,6 +17251,50 @@ static void sizing_ladder_facts(struct res *res, const char *wl, const struct si
  * ladder (sizing_ladder_facts: the knee, or still rising, and why the ladder ended);
  * rep_sizing shows them. Progress goes to res_say.
  */
+/*
+ * bench all's ladder in a schema that exists (o->sizing_existing; issue 28): the user named it
+ * with -D (a schema granted to the benchmark user, who may not CREATE DATABASE), or a leftover
+ * of an interrupted run holds bench's tables. Its tables sbtest1..N must be bench's own (the
+ * '" OLTP_MARK "' comment) or absent: one that is not refuses the schema, before anything is
+ * touched; bench's own are dropped (before: a leftover; after: this run's). The schema itself
+ * stays. Another run using the same schema at once is kept out by all_db's named lock.
+ */
+static int sizing_own_tables(struct res *res, const struct bench_opts *o, struct my_conn *c,
+                             const char *db, const char *qdb, bool after)
+{
+    char sql[OLTP_QNAME_SZ + 32], tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
+    snprintf(sql, sizeof(sql), "USE %s", qdb);
+    int rc = sizing_sql(c, sql);
+    for (i64 n = 1; rc == B_OK && n <= o->oltp_tables; n++) {
+        struct oltp_kv kv;
+        oltp_table(o, n, tbl, sizeof(tbl));
+        if ((rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv)) != B_OK || !kv.n)
+            continue;
+        if (strcmp(kv.v[0], OLTP_MARK)) {
+            b_fail(&res->err, B_EXIT_ENV, "oltp: schema '%s' on %s holds a table '%s' that bench "
+                                          "did not create: left alone, nothing run there",
+                   db, c->target, tbl);
+            b_hint(&res->err, "name an empty schema, one of bench's, or a new one with -D (bench "
+                              "creates it and drops it after)");
+            return B_EXIT_ENV;
+        }
+        oltp_quote(tbl, qt, sizeof(qt));
+        snprintf(sql, sizeof(sql), "DROP TABLE %s", qt);
+        rc = sizing_sql(c, sql);
+    }
+    if (rc != B_OK) {
+        b_fail(&res->err, B_EXIT_ENV, "oltp: %s bench's tables in schema '%s' on %s failed: %s",
+               after ? "dropping" : "checking", db, c->target, c->err.msg);
+        return B_EXIT_ENV;
+    }
+    res_say(res, RES_SAY_MSG, after ? "oltp: dropped bench's tables from schema '%s' (the "
+                                      "schema stays: bench did not create it)"
+                                    : "oltp: schema '%s' exists: bench's tables go there, the "
+                                      "schema stays",
+            db);
+    return B_EXIT_OK;
+}
+
 static int sizing_main(struct res *res)
 {
     struct bench_opts *o = res->o;
@@ -17279,7 +17323,13 @@ static int sizing_main(struct res *res)
     if (myc_connect(&c, &cc.p) < 0)
         return myc_conn_error("oltp", &c, &cc.p, &res->err);
     snprintf(sql, sizeof(sql), "CREATE DATABASE %s", qdb);
-    if (sizing_sql(&c, sql) < 0) {
+    bool made = sizing_sql(&c, sql) == B_OK;
+    if (!made && c.srv_code == 1007 && o->sizing_existing) { /* bench all: usable if ours */
+        if ((ex = sizing_own_tables(res, o, &c, db, qdb, false)) != B_EXIT_OK) {
+            myc_close(&c);
+            return ex;
+        }
+    } else if (!made) {
         b_fail(&res->err, B_EXIT_ENV, "oltp: creating schema '%s' on %s failed: %s", db,
                c.target, c.err.msg);
         if (c.srv_code == 1007)
@@ -17297,9 +17347,10 @@ static int sizing_main(struct res *res)
     res_fact_int(res, "step_time_s", o->sizing_step_time);
     res_fact_int(res, "max_threads", o->sizing_max_threads);
     res_fact_num(res, "budget_s", budget);
-    res_say(res, RES_SAY_MSG, "oltp: created schema '%s' on %s (%s); loading %lld tables x %lld "
+    res_say(res, RES_SAY_MSG, "oltp: %s schema '%s' on %s (%s); loading %lld tables x %lld "
                               "rows",
-            db, c.target, c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size);
+            made ? "created" : "in the existing", db, c.target, c.version,
+            (long long)o->oltp_tables, (long long)o->oltp_table_size);
     struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
     struct bench_opts po = *o;
     po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
@@ -17330,7 +17381,13 @@ static int sizing_main(struct res *res)
     }
     /* drop what this run created, whatever happened above */
     snprintf(sql, sizeof(sql), "DROP DATABASE %s", qdb);
-    if (sizing_sql(&c, sql) < 0)
+    if (!made) { /* a schema that was there: only bench's tables go */
+        struct b_err keep = res->err;
+        if (sizing_own_tables(res, o, &c, db, qdb, true) != B_EXIT_OK) {
+            res_say(res, RES_SAY_WARN, "%s (drop them yourself)", res->err.msg);
+            res->err = keep;
+        }
+    } else if (sizing_sql(&c, sql) < 0)
         res_say(res, RES_SAY_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)", db,
                 c.err.msg);
     else
@@ -20867,6 +20924,51 @@ static int all_var_row(void *ctx, const struct myc_result *mr, const struct my_s
     return 0;
 }
 
+/* A user-level lock named after the schema (GET_LOCK: released when its connection closes,
+ * a killed run's too): 1 taken, 0 another session holds it, -1 no answer. */
+static int all_db_lock(struct my_conn *c, const char *db)
+{
+    struct buf q = {0};
+    struct oltp_kv kv;
+    struct myc_result mr = {0};
+    memset(&kv, 0, sizeof(kv));
+    buf_printf(&q, "SELECT GET_LOCK(CONCAT('bench_all:', SHA1(");
+    oltp_put_name(&q, db);
+    buf_printf(&q, ")), 0)");
+    int rc = myc_query(c, q.p, q.len, &mr, oltp_kv_row, &kv);
+    myc_result_free(&mr);
+    buf_free(&q);
+    return rc == B_OK && kv.n == 1 ? !strcmp(kv.v[0], "1") : -1;
+}
+
+/*
+ * The ladder's schema (issue 28): -D's, or bench_all, or, while another bench all run holds
+ * that one (two hosts sized against one server at once), bench_all_2 .. bench_all_9: a lock
+ * per schema name held on c for the whole ladder keeps two runs out of one schema. A -D
+ * schema another run holds is a note, no ladder. c NULL: no connection, no lock (the ladder
+ * then fails on its own connection and says why). false: no ladder.
+ */
+static bool all_db_schema(struct all_ctx *x, struct my_conn *c, struct bench_opts *so,
+                          char *name, size_t n)
+{
+    bool mine = so->mysql_db_set;
+    for (int i = 1; i <= (mine ? 1 : 9); i++) {
+        if (mine)
+            snprintf(name, n, "%s", so->mysql_db);
+        else
+            snprintf(name, n, i == 1 ? "bench_all" : "bench_all_%d", i);
+        so->mysql_db = name;
+        so->mysql_db_set = true;
+        int got = c ? all_db_lock(c, name) : -1;
+        if (got != 0)
+            return true;
+    }
+    res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: schema '%s' is in use by another "
+                                        "bench all run on this server; not measured (give each run its own -D)",
+             name);
+    return false;
+}
+
 static void all_db(struct all_ctx *x)
 {
     struct bench_opts so;
@@ -20876,7 +20978,10 @@ static void all_db(struct all_ctx *x)
     so.all_step_ms = x->level == ALL_QUICK ? 1000 : 2000;
     struct res *st = res_step(x->res, wl_find("ping"), "ping");
     st->o = &so;
+    bool dbset = so.mysql_db_set;
+    so.mysql_db_set = false; /* ping without a schema: -D's may not exist yet (the ladder's) */
     int ex = ping_main(st);
+    so.mysql_db_set = dbset;
     st->o = x->res->o;
     if (ex != B_EXIT_OK || !st->have_final) {
         res_warn(x->res, "db_failed", NULL, "all: database: %s",
@@ -20896,7 +21001,8 @@ static void all_db(struct all_ctx *x)
     if (myc_params_from_opts(&so, 0, &cc, false) < 0)
         return;
     cc.p.db = NULL;
-    if (myc_connect(&c, &cc.p) == B_OK) {
+    bool conn = myc_connect(&c, &cc.p) == B_OK;
+    if (conn) {
         for (size_t i = 0; i < countof(all_db_vars); i++) {
             char sql[128], key[48];
             struct all_var av = {{0}, false};
@@ -20916,7 +21022,6 @@ static void all_db(struct all_ctx *x)
         }
         x->db_vars = true;
         all_db_where(x, &c);
-        myc_close(&c);
     }
     /* the ladder: the one-liner's, with whole-second rungs (a doubling's 10% must stand out
      * of a loaded host's noise) up to 64 threads (or half the server's max_connections), in
@@ -20933,15 +21038,17 @@ static void all_db(struct all_ctx *x)
     so.sizing_tables_set = so.sizing_rows_set = true;
     so.oltp_tables = 2;
     so.oltp_table_size = x->level == ALL_QUICK ? 2000 : x->level == ALL_DEFAULT ? 10000 : 100000;
-    if (!so.mysql_db_set) {
-        static char name[] = "bench_all";
-        so.mysql_db = name;
-        so.mysql_db_set = true;
+    char name[OLTP_NAME_SZ];
+    if (!all_db_schema(x, conn ? &c : NULL, &so, name, sizeof(name))) {
+        myc_close(&c);
+        return;
     }
+    so.sizing_existing = true;
     st = res_step(x->res, wl_find("oltp"), "oltp");
     st->o = &so;
     ex = sizing_main(st);
     st->o = x->res->o;
+    myc_close(&c); /* the schema's lock goes with it */
     res_fact_str(x->res, "db.oltp_schema", "%s", so.mysql_db);
     if (ex != B_EXIT_OK)
         res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: %s",
@@ -21464,6 +21571,13 @@ static const char *all_measure_near(const char *path)
 static int all_expect_known(struct res *res, const struct all_expect *t, int n)
 {
     for (int i = 0; i < n; i++) {
+        if (!strcmp(t[i].path, "all.verdict")) { /* made from the terms: not one of them */
+            b_fail(&res->err, b_usage_exit(), "all: --expect: 'all.verdict' cannot be checked: "
+                                              "the verdict is made from the checks and the "
+                                              "--expect terms");
+            b_hint(&res->err, "the exit code is the verdict: 0 PASS/INFO, 4 WARN, 5 FAIL");
+            return res->err.ex;
+        }
         if (all_measure_known(t[i].path))
             continue;
         const char *near = all_measure_near(t[i].path);
@@ -21931,6 +22045,15 @@ static int all_main(struct res *res)
         res_fact_int(res, "host.swap_pages_moved", (i64)(sw1 - sw0));
     all_derive(&x);
     int worst = all_run_checks(res);
+    if (res->nwarns)
+        for (int i = 0; i < res->nwarns; i++)
+            if (!strcmp(res->warns[i].code, "step_failed") ||
+                !strcmp(res->warns[i].code, "db_failed"))
+                worst = all_worse(worst, ALL_WARN);
+    all_settings(&x);
+    res->elapsed_s = (double)(clk_now_ns() - x.t0) / 1e9;
+    res_fact_num(res, "all.total_s", res->elapsed_s);
+    /* the terms last (issue 28): all.total_s and rec.* exist only now */
     for (int i = 0; i < nexp; i++) {
         bool h;
         double v = all_num(res, ex_t[i].path, &h);
@@ -21941,14 +22064,6 @@ static int all_main(struct res *res)
                      vd == ALL_PASS ? "" : "your own threshold: see the measure's section");
         worst = all_worse(worst, vd);
     }
-    if (res->nwarns)
-        for (int i = 0; i < res->nwarns; i++)
-            if (!strcmp(res->warns[i].code, "step_failed") ||
-                !strcmp(res->warns[i].code, "db_failed"))
-                worst = all_worse(worst, ALL_WARN);
-    all_settings(&x);
-    res->elapsed_s = (double)(clk_now_ns() - x.t0) / 1e9;
-    res_fact_num(res, "all.total_s", res->elapsed_s);
     res_say(res, RES_SAY_STATUS, "all: done in %.1f s%-30s\n", res->elapsed_s, "");
     res->end = atomic_load(&b_stop) ? RES_END_SIGNAL : RES_END_LIMIT;
     res->complete = res->end == RES_END_LIMIT;

@@ -350,6 +350,8 @@ struct bench_opts {
     bool sizing_tables_set, sizing_rows_set;   /* --tables / --table-size were given */
     double sizing_budget_s; /* not an option: the one-liner's time budget (0: 85 s; bench all
                              * sets its own) */
+    bool sizing_existing; /* not an option: bench all's ladder may work in a schema that exists
+                           * (its own tables only; the schema stays): sizing_own_tables */
     bool sb_behaviour; /* set by cli_ from the persona's row: behave as sysbench 1.0.20 where
                           bench deliberately differs (docs/cli.md): fileio's zero fill and
                           lenient file checks, TLS off unless asked. Lower sections read this,
