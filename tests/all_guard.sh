@@ -62,7 +62,8 @@ mkdir -p "$w/int"
 pid=$!
 mib=1048576
 i=0
-full() { f=$(ls "$w"/int/bench-all.*/test_file.0 2>/dev/null) && [ "$(stat -c %s "$f")" -ge $((256 * mib)) ]; }
+# (its test file wherever bench put it: in bench-all.PID, or in --dir itself before issue 27)
+full() { f=$(ls "$w"/int/bench-all.*/test_file.0 "$w"/int/test_file.0 2>/dev/null | head -1) && [ -n "$f" ] && [ "$(stat -c %s "$f")" -ge $((256 * mib)) ]; }
 while ! full && kill -0 $pid 2>/dev/null && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
 check "Ctrl-C: the run reached its disk steps ($(ls -R "$w/int" | tr '\n' ' '))" 'full'
 kill -INT $pid
