@@ -20964,7 +20964,8 @@ static bool all_db_schema(struct all_ctx *x, struct my_conn *c, struct bench_opt
             return true;
     }
     res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: schema '%s' is in use by another "
-                                        "bench all run on this server; not measured (give each run its own -D)",
+                                        "bench all run on this server; not measured (give each "
+                                        "run its own -D)",
              name);
     return false;
 }
@@ -21433,7 +21434,8 @@ static const char *const all_measures[] = {
     "mem.cache_l1d_claimed_bytes", "mem.cache_l2_claimed_bytes", "mem.cache_l3_claimed_bytes",
     "mem.cache_claimed_from", "mem.llc_claim_plausible", "mem.stream_reaches_dram",
     "mem.stream_level", "mem.stream_passes", "mem.stream_llc_bytes",
-    "mem.stream_thp_granted_bytes", "mem.room_bytes", "mem.room_from", "mem.latency_dram_bytes", "mem.latency_dram_pages",
+    "mem.stream_thp_granted_bytes", "mem.room_bytes", "mem.room_from",
+    "mem.latency_dram_bytes", "mem.latency_dram_pages",
     "mem.latency_dram_samples", "mem.latency_dram_loads_per_sample",
     "sched.threads_events_per_s", "sched.mutex_total_ms", "sched.ctxsw_same_cpu_ns",
     "sched.ctxsw_cross_cpu_ns",
@@ -21929,6 +21931,7 @@ static bool all_db_given(const struct bench_opts *o)
  */
 static int all_html_fd = -1;
 static bool all_html_made; /* all_html_fd's file was created by this run */
+static void all_html_close(const struct bench_opts *o);
 
 static int all_html_open(const struct bench_opts *o, struct b_err *e)
 {
@@ -21936,14 +21939,6 @@ static int all_html_open(const struct bench_opts *o, struct b_err *e)
     const char *h = o->all_html, *out = o->output;
     if (!h || !*h)
         return B_EXIT_OK;
-    if (out && *out &&
-        (!strcmp(out, h) || (stat(out, &os) == 0 && stat(h, &hs) == 0 &&
-                             os.st_dev == hs.st_dev && os.st_ino == hs.st_ino))) {
-        b_fail(e, b_usage_exit(), "all: --html=%s and --output=%s name the same file: the "
-                                  "page would overwrite the JSON", h, out);
-        b_hint(e, "give the HTML page and the JSON document a file each");
-        return e->ex;
-    }
     int fd = open(h, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
     all_html_made = fd >= 0;
     if (fd < 0 && errno == EEXIST)
@@ -21956,6 +21951,15 @@ static int all_html_open(const struct bench_opts *o, struct b_err *e)
         return e->ex;
     }
     all_html_fd = fd;
+    /* compared once the page's file exists: "x" and "./x" are one file before either does */
+    if (out && *out && (!strcmp(out, h) || (stat(out, &os) == 0 && fstat(fd, &hs) == 0 &&
+                                            os.st_dev == hs.st_dev && os.st_ino == hs.st_ino))) {
+        all_html_close(o);
+        b_fail(e, b_usage_exit(), "all: --html=%s and --output=%s name the same file: the "
+                                  "page would overwrite the JSON", h, out);
+        b_hint(e, "give the HTML page and the JSON document a file each");
+        return e->ex;
+    }
     return B_EXIT_OK;
 }
 

@@ -43,6 +43,8 @@ echo precious >"$w/same"
 fast "--html=X --output=X" 2 "name the same file" --dir="$w/d" --html="$w/same" --output="$w/same"
 fast "--html=./X --output=X (one inode)" 2 "name the same file" --dir="$w/d" --html="$w/./same" --output="$w/same"
 check "--html=X --output=X: X untouched" '[ "$(cat "$w/same")" = precious ]'
+fast "--html=./N --output=N, N absent" 2 "name the same file" --dir="$w/d" --html="$w/./none" --output="$w/none"
+check "--html=./N --output=N: nothing left" '[ ! -e "$w/none" ]'
 echo precious >"$w/old.html"
 fast "--html=OLD with a bad --dir" 2 "not a directory" --dir="$w/file" --html="$w/old.html"
 check "--html: a file there keeps its bytes when no report comes, one made is removed" \
