@@ -2360,6 +2360,74 @@ static bool os_cg1_mem(const char *root, const char *dir, double *v)
     return true;
 }
 
+/* The value of a "key N" line of a memory.stat file, 0 when absent. */
+static u64 os_cg_stat(const char *root, const char *dir, const char *key)
+{
+    char path[PATH_MAX], *text = NULL;
+    unsigned long long v = 0;
+    size_t kl = strlen(key);
+    snprintf(path, sizeof(path), "%s/memory.stat", dir);
+    if (os_hf_read(root, path, OS_HF_CAP, &text) < 0)
+        return 0;
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+        if (!strncmp(l, key, kl) && l[kl] == ' ' && sscanf(l + kl + 1, "%llu", &v) == 1)
+            break;
+    free(text);
+    return (u64)v;
+}
+
+/* A cgroup's memory headroom: its limit less the working set that the OOM killer counts
+ * (the usage less the inactive page cache, which the kernel drops first: kubelet's measure).
+ * v2: memory.max, memory.current, memory.stat's inactive_file; v1: memory.limit_in_bytes,
+ * memory.usage_in_bytes, total_inactive_file. false: no limit at this level. */
+static bool os_cg_room(const char *root, const char *dir, bool v2, double *v)
+{
+    char path[PATH_MAX];
+    double lim;
+    u64 use = 0;
+    if (!(v2 ? os_cg2_mem : os_cg1_mem)(root, dir, &lim))
+        return false;
+    snprintf(path, sizeof(path), "%s/%s", dir, v2 ? "memory.current" : "memory.usage_in_bytes");
+    if (!os_hf_u64(root, path, &use))
+        use = 0;
+    u64 inact = os_cg_stat(root, dir, v2 ? "inactive_file" : "total_inactive_file");
+    double ws = (double)(use > inact ? use - inact : 0);
+    *v = lim > ws ? lim - ws : 0;
+    return true;
+}
+
+static bool os_cg2_room(const char *root, const char *dir, double *v)
+{
+    return os_cg_room(root, dir, true, v);
+}
+
+static bool os_cg1_room(const char *root, const char *dir, double *v)
+{
+    return os_cg_room(root, dir, false, v);
+}
+
+/*
+ * os_cg_mem_room - the memory this process may still take before a cgroup limit (v2 or v1)
+ * OOM-kills it: the least headroom over its cgroup and their ancestors (*room), and the least
+ * limit among them (*limit). false: no cgroup memory limit applies.
+ */
+BENCH_API bool os_cg_mem_room(const char *root, double *room, double *limit)
+{
+    char *text = NULL, path[PATH_MAX];
+    bool v2 = os_hf_exists(root, "/sys/fs/cgroup/cgroup.controllers"), any = false;
+    const char *mnt = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
+    if (!v2 && !os_hf_exists(root, mnt))
+        return false;
+    if (os_hf_read(root, "/proc/self/cgroup", OS_HF_CAP, &text) < 0)
+        text = NULL;
+    if (!text || !os_parse_cgroup(text, v2 ? "" : "memory", path, sizeof(path)))
+        snprintf(path, sizeof(path), "/");
+    free(text);
+    any = os_cg_walk(root, mnt, path, v2 ? os_cg2_room : os_cg1_room, room) &&
+          os_cg_walk(root, mnt, path, v2 ? os_cg2_mem : os_cg1_mem, limit);
+    return any;
+}
+
 /* os_cgroup_facts - cgroup_version and the CPU quota and memory limit that apply to us. */
 static void os_cgroup_facts(const char *root, struct res *res)
 {
@@ -8128,6 +8196,71 @@ static u64 mem_available(void)
     return (u64)kb << 10;
 }
 
+/*
+ * mem_room - what the bench modes may size their arrays and working sets from (issue 28):
+ * MemAvailable, and, where a cgroup memory limit applies (a container's, a pod's), no more
+ * than the headroom under it: past it the OOM killer ends the run (rc 137, no output) however
+ * much the host has free. m->from says which bound held ("cgroup memory limit" or
+ * "MemAvailable"), m->limit the cgroup's limit (0: none). 0: neither is known.
+ */
+struct mem_room {
+    u64 bytes, limit;
+    const char *from;
+};
+
+static u64 mem_room(struct mem_room *m)
+{
+    double room, lim;
+    m->bytes = mem_available();
+    m->limit = 0;
+    m->from = "MemAvailable";
+    if (os_cg_mem_room("", &room, &lim)) {
+        m->limit = (u64)lim;
+        if (!m->bytes || (u64)room < m->bytes) {
+            m->bytes = (u64)room;
+            m->from = "cgroup memory limit";
+        }
+    }
+    return m->bytes;
+}
+
+/* The room's facts on a bench mode's result: what it was sized within (JSON, the page). */
+static void mem_room_facts(struct res *res, const struct mem_room *m)
+{
+    res_fact_int(res, "room_bytes", (i64)m->bytes);
+    res_fact_str(res, "room_from", "%s", m->from);
+    if (m->limit)
+        res_fact_int(res, "cgroup_memory_limit_bytes", (i64)m->limit);
+}
+
+/* The header note's tail when a cgroup limit bounded the sizes (nothing the user gave). */
+static const char *mem_room_said(const struct mem_room *m, u64 given, char *out, size_t n)
+{
+    char a[32], b[32];
+    if (given || strcmp(m->from, "cgroup memory limit"))
+        return "";
+    snprintf(out, n, "; sized within the cgroup memory limit (%s, %s left)",
+             unit_fmt_size(m->limit, a, sizeof(a)), unit_fmt_size(m->bytes, b, sizeof(b)));
+    return out;
+}
+
+/* A --memory-total-size the user gave beyond the room under a cgroup limit: refused (exit 3)
+ * before anything is mapped, instead of an OOM kill partway (MemAvailable alone is no bound:
+ * swap and reclaim stretch it; a cgroup limit does not stretch). */
+static int mem_room_check(struct load_run *r, const struct mem_room *m, u64 want, const char *mode)
+{
+    char a[32], b[32];
+    if (!m->limit || strcmp(m->from, "cgroup memory limit") || want <= m->bytes)
+        return B_OK;
+    b_fail(&r->err, B_EXIT_ENV, "--memory-total-size=%s for --memory-mode=%s is more "
+                                "than the %s left under this cgroup's memory limit",
+           unit_fmt_size(want, a, sizeof(a)), mode, unit_fmt_size(m->bytes, b, sizeof(b)));
+    b_hint(&r->err, "leave --memory-total-size out (bench then sizes within the limit) or "
+                    "give less");
+    r->err.rc = B_NOMEM;
+    return B_NOMEM;
+}
+
 /* The sysbench default of --memory-total-size: in the bench modes, any other value sets the
  * size (stream: the three arrays together; latency: the largest working set). */
 #define MEM_TOTAL_DEFAULT (100ull << 30)
@@ -8342,6 +8475,7 @@ struct mem_stream {
     struct mem_caches caches;
     u64 llc;                      /* the last level sized from (mem_llc_use) */
     u64 t0;                       /* the first pass's start */
+    struct mem_room room;         /* the memory it was sized within (mem_room) */
 };
 
 /* mem_stream_each - bytes per array: 4x the last level llc and at least 64 MiB, the three
@@ -8368,13 +8502,14 @@ static int mem_stream_setup(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     struct mem_stream *s = b_xcalloc(1, sizeof(*s));
-    char why[160], sz[32];
+    char why[160], sz[32], said[128];
     r->wl_global = s;
     mem_caches_read(&s->caches);
     s->llc = mem_llc_use(&s->caches, mem_usable_cpus());
-    u64 each = mem_stream_each(s->llc, mem_available(),
-                               o->memory_total_size != MEM_TOTAL_DEFAULT ? o->memory_total_size
-                                                                         : 0);
+    u64 given = o->memory_total_size != MEM_TOTAL_DEFAULT ? o->memory_total_size : 0;
+    if (mem_room_check(r, &s->room, (mem_room(&s->room), given), "stream") != B_OK)
+        return B_NOMEM;
+    u64 each = mem_stream_each(s->llc, s->room.bytes, given);
     s->n = (size_t)(each / sizeof(double));
     s->n = B_MAX(s->n, (size_t)r->nthreads);
     s->nthreads = r->nthreads;
@@ -8394,10 +8529,10 @@ static int mem_stream_setup(struct load_run *r)
     mem_llc_why(&s->caches, s->llc, mem_usable_cpus(), why, sizeof(why));
     unit_fmt_size((u64)(s->n * sizeof(double)), sz, sizeof(sz));
     res_say(r->res, RES_SAY_NOTE,
-            "3 arrays of %s (%s: %s), %d thread(s), %d passes; expected about %.1f s%s", sz,
+            "3 arrays of %s (%s: %s), %d thread(s), %d passes; expected about %.1f s%s%s", sz,
             s->n * sizeof(double) >= 4 * s->llc ? "memory, >= 4x the cache" : "cache sized",
             why, s->nthreads, s->passes, mem_stream_expect_s(s->n, s->passes, s->nthreads),
-            o->time_set ? ", or --time" : "");
+            o->time_set ? ", or --time" : "", mem_room_said(&s->room, given, said, sizeof(said)));
     return B_OK;
 }
 
@@ -8435,6 +8570,7 @@ static void mem_stream_report(struct load_run *r, struct mem_stream *s)
     bool dram = s->n * sizeof(double) >= 4 * s->llc;
     res_fact_str(res, "memory_mode", "stream");
     res_fact_int(res, "array_bytes", (i64)(s->n * sizeof(double)));
+    mem_room_facts(res, &s->room);
     res_fact_int(res, "passes", s->done);
     res_fact_int(res, "passes_asked", s->passes);
     res_fact_int(res, "threads", s->nthreads);
@@ -8653,6 +8789,7 @@ struct mem_lat {
     int nsizes, npass;         /* sizes asked; passes (1: no huge-page pass) */
     double min_s;              /* seconds of loads per window */
     u64 t0;                    /* the curve's start */
+    struct mem_room room;      /* the memory it was sized within (mem_room) */
     int done[2];               /* sizes measured in each pass */
     /* per pass ([0] 4 KiB pages, MADV_NOHUGEPAGE; [1] MADV_HUGEPAGE) and size: */
     double ns[2][MEM_LAT_MAX];    /* the best window's ns per load */
@@ -8711,6 +8848,7 @@ static void mem_lat_report(struct load_run *r, const struct mem_lat *m)
     struct res *res = r->res;
     static const char *const lvn[4] = {"l1", "l2", "l3", "dram"};
     res_fact_str(res, "memory_mode", "latency");
+    mem_room_facts(res, &m->room);
     res_fact_int(res, "l1d_bytes", (i64)m->caches.l1d);
     res_fact_int(res, "l2_bytes", (i64)m->caches.l2);
     res_fact_int(res, "l3_bytes", (i64)m->caches.l3);
@@ -8823,12 +8961,14 @@ static int mem_lat_setup(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     struct mem_lat *m = b_xcalloc(1, sizeof(*m));
-    char why[160], a[32], b[32];
+    char why[160], a[32], b[32], said[128];
     r->wl_global = m;
     mem_caches_read(&m->caches);
     m->llc = mem_llc_use(&m->caches, mem_usable_cpus());
     bool given = o->memory_total_size != MEM_TOTAL_DEFAULT;
-    u64 want = given ? o->memory_total_size : 4 * m->llc, avail = mem_available();
+    u64 want = given ? o->memory_total_size : 4 * m->llc, avail = mem_room(&m->room);
+    if (given && mem_room_check(r, &m->room, want, "latency") != B_OK)
+        return B_NOMEM;
     bool fit = !given && avail && want > avail / 4;
     if (fit)
         want = avail / 4; /* the largest size is then the last that fits */
@@ -8839,12 +8979,13 @@ static int mem_lat_setup(struct load_run *r)
     mem_llc_why(&m->caches, m->llc, mem_usable_cpus(), why, sizeof(why));
     res_say(r->res, RES_SAY_NOTE,
             "working sets 4KiB to %s (%s: %s), %s; %d windows of %.0f ms per size, %d from "
-            "%s; expected about %.0f s%s",
+            "%s; expected about %.0f s%s%s",
             unit_fmt_size(m->max, a, sizeof(a)),
             (u64)m->max >= 4 * m->llc ? ">= 4x the cache" : "within the cache", why,
             m->npass > 1 ? "4KiB pages, then huge pages" : "4KiB pages", MEM_LAT_WIN,
             m->min_s * 1e3, MEM_LAT_WIN_DRAM, unit_fmt_size(2 * m->llc, b, sizeof(b)),
-            mem_lat_expect_s(m), o->time_set ? ", or --time" : "");
+            mem_lat_expect_s(m), o->time_set ? ", or --time" : "",
+            mem_room_said(&m->room, given, said, sizeof(said)));
     return B_OK;
 }
 
@@ -17485,6 +17626,50 @@ static void sizing_ladder_facts(struct res *res, const char *wl, const struct si
  * ladder (sizing_ladder_facts: the knee, or still rising, and why the ladder ended);
  * rep_sizing shows them. Progress goes to res_say.
  */
+/*
+ * bench all's ladder in a schema that exists (o->sizing_existing; issue 28): the user named it
+ * with -D (a schema granted to the benchmark user, who may not CREATE DATABASE), or a leftover
+ * of an interrupted run holds bench's tables. Its tables sbtest1..N must be bench's own (the
+ * '" OLTP_MARK "' comment) or absent: one that is not refuses the schema, before anything is
+ * touched; bench's own are dropped (before: a leftover; after: this run's). The schema itself
+ * stays. Another run using the same schema at once is kept out by all_db's named lock.
+ */
+static int sizing_own_tables(struct res *res, const struct bench_opts *o, struct my_conn *c,
+                             const char *db, const char *qdb, bool after)
+{
+    char sql[OLTP_QNAME_SZ + 32], tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
+    snprintf(sql, sizeof(sql), "USE %s", qdb);
+    int rc = sizing_sql(c, sql);
+    for (i64 n = 1; rc == B_OK && n <= o->oltp_tables; n++) {
+        struct oltp_kv kv;
+        oltp_table(o, n, tbl, sizeof(tbl));
+        if ((rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv)) != B_OK || !kv.n)
+            continue;
+        if (strcmp(kv.v[0], OLTP_MARK)) {
+            b_fail(&res->err, B_EXIT_ENV, "oltp: schema '%s' on %s holds a table '%s' that bench "
+                                          "did not create: left alone, nothing run there",
+                   db, c->target, tbl);
+            b_hint(&res->err, "name an empty schema, one of bench's, or a new one with -D (bench "
+                              "creates it and drops it after)");
+            return B_EXIT_ENV;
+        }
+        oltp_quote(tbl, qt, sizeof(qt));
+        snprintf(sql, sizeof(sql), "DROP TABLE %s", qt);
+        rc = sizing_sql(c, sql);
+    }
+    if (rc != B_OK) {
+        b_fail(&res->err, B_EXIT_ENV, "oltp: %s bench's tables in schema '%s' on %s failed: %s",
+               after ? "dropping" : "checking", db, c->target, c->err.msg);
+        return B_EXIT_ENV;
+    }
+    res_say(res, RES_SAY_MSG, after ? "oltp: dropped bench's tables from schema '%s' (the "
+                                      "schema stays: bench did not create it)"
+                                    : "oltp: schema '%s' exists: bench's tables go there, the "
+                                      "schema stays",
+            db);
+    return B_EXIT_OK;
+}
+
 static int sizing_main(struct res *res)
 {
     struct bench_opts *o = res->o;
@@ -17513,7 +17698,13 @@ static int sizing_main(struct res *res)
     if (myc_connect(&c, &cc.p) < 0)
         return myc_conn_error("oltp", &c, &cc.p, &res->err);
     snprintf(sql, sizeof(sql), "CREATE DATABASE %s", qdb);
-    if (sizing_sql(&c, sql) < 0) {
+    bool made = sizing_sql(&c, sql) == B_OK;
+    if (!made && c.srv_code == 1007 && o->sizing_existing) { /* bench all: usable if ours */
+        if ((ex = sizing_own_tables(res, o, &c, db, qdb, false)) != B_EXIT_OK) {
+            myc_close(&c);
+            return ex;
+        }
+    } else if (!made) {
         b_fail(&res->err, B_EXIT_ENV, "oltp: creating schema '%s' on %s failed: %s", db,
                c.target, c.err.msg);
         if (c.srv_code == 1007)
@@ -17531,9 +17722,10 @@ static int sizing_main(struct res *res)
     res_fact_int(res, "step_time_s", o->sizing_step_time);
     res_fact_int(res, "max_threads", o->sizing_max_threads);
     res_fact_num(res, "budget_s", budget);
-    res_say(res, RES_SAY_MSG, "oltp: created schema '%s' on %s (%s); loading %lld tables x %lld "
+    res_say(res, RES_SAY_MSG, "oltp: %s schema '%s' on %s (%s); loading %lld tables x %lld "
                               "rows",
-            db, c.target, c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size);
+            made ? "created" : "in the existing", db, c.target, c.version,
+            (long long)o->oltp_tables, (long long)o->oltp_table_size);
     struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
     struct bench_opts po = *o;
     po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
@@ -17564,7 +17756,13 @@ static int sizing_main(struct res *res)
     }
     /* drop what this run created, whatever happened above */
     snprintf(sql, sizeof(sql), "DROP DATABASE %s", qdb);
-    if (sizing_sql(&c, sql) < 0)
+    if (!made) { /* a schema that was there: only bench's tables go */
+        struct b_err keep = res->err;
+        if (sizing_own_tables(res, o, &c, db, qdb, true) != B_EXIT_OK) {
+            res_say(res, RES_SAY_WARN, "%s (drop them yourself)", res->err.msg);
+            res->err = keep;
+        }
+    } else if (sizing_sql(&c, sql) < 0)
         res_say(res, RES_SAY_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)", db,
                 c.err.msg);
     else
@@ -20158,6 +20356,11 @@ static void all_take_stream(struct all_ctx *x, const struct all_step *s, const s
     double g = all_num(st, "thp_granted_bytes", &h);
     if (h)
         res_fact_int(x->res, "mem.stream_thp_granted_bytes", (i64)g);
+    double rb = all_num(st, "room_bytes", &h); /* what the arrays were sized within */
+    if (h) {
+        res_fact_int(x->res, "mem.room_bytes", (i64)rb);
+        res_fact_str(x->res, "mem.room_from", "%s", all_str(st, "room_from"));
+    }
     const struct res_fact *d = res_fact(st, "stream_reaches_dram");
     if (d) {
         res_fact_bool(x->res, "mem.stream_reaches_dram", d->i != 0);
@@ -20198,8 +20401,9 @@ static void all_set_latency(struct bench_opts *so, const struct all_ctx *x,
     mem_caches_read(&c);
     so->memory_mode = MEM_MODE_LATENCY;
     so->threads = 1;
+    struct mem_room room;
     so->memory_total_size = all_lat_bytes(mem_llc_use(&c, x->ncpu), true, x->level,
-                                          mem_available());
+                                          mem_room(&room));
     /* windows of 5 ms (quick), 10 ms (default) of loads, 5 per size and 15 from 2x the last
      * level (mem_lat_windows); the huge-page pass only when thorough (the page shows 4 KiB
      * pages, and says so: mem.latency_dram_pages) */
@@ -21107,6 +21311,52 @@ static int all_var_row(void *ctx, const struct myc_result *mr, const struct my_s
     return 0;
 }
 
+/* A user-level lock named after the schema (GET_LOCK: released when its connection closes,
+ * a killed run's too): 1 taken, 0 another session holds it, -1 no answer. */
+static int all_db_lock(struct my_conn *c, const char *db)
+{
+    struct buf q = {0};
+    struct oltp_kv kv;
+    struct myc_result mr = {0};
+    memset(&kv, 0, sizeof(kv));
+    buf_printf(&q, "SELECT GET_LOCK(CONCAT('bench_all:', SHA1(");
+    oltp_put_name(&q, db);
+    buf_printf(&q, ")), 0)");
+    int rc = myc_query(c, q.p, q.len, &mr, oltp_kv_row, &kv);
+    myc_result_free(&mr);
+    buf_free(&q);
+    return rc == B_OK && kv.n == 1 ? !strcmp(kv.v[0], "1") : -1;
+}
+
+/*
+ * The ladder's schema (issue 28): -D's, or bench_all, or, while another bench all run holds
+ * that one (two hosts sized against one server at once), bench_all_2 .. bench_all_9: a lock
+ * per schema name held on c for the whole ladder keeps two runs out of one schema. A -D
+ * schema another run holds is a note, no ladder. c NULL: no connection, no lock (the ladder
+ * then fails on its own connection and says why). false: no ladder.
+ */
+static bool all_db_schema(struct all_ctx *x, struct my_conn *c, struct bench_opts *so,
+                          char *name, size_t n)
+{
+    bool mine = so->mysql_db_set;
+    for (int i = 1; i <= (mine ? 1 : 9); i++) {
+        if (mine)
+            snprintf(name, n, "%s", so->mysql_db);
+        else
+            snprintf(name, n, i == 1 ? "bench_all" : "bench_all_%d", i);
+        so->mysql_db = name;
+        so->mysql_db_set = true;
+        int got = c ? all_db_lock(c, name) : -1;
+        if (got != 0)
+            return true;
+    }
+    res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: schema '%s' is in use by another "
+                                        "bench all run on this server; not measured (give each "
+                                        "run its own -D)",
+             name);
+    return false;
+}
+
 static void all_db(struct all_ctx *x)
 {
     struct bench_opts so;
@@ -21116,7 +21366,10 @@ static void all_db(struct all_ctx *x)
     so.all_step_ms = x->level == ALL_QUICK ? 1000 : 2000;
     struct res *st = res_step(x->res, wl_find("ping"), "ping");
     st->o = &so;
+    bool dbset = so.mysql_db_set;
+    so.mysql_db_set = false; /* ping without a schema: -D's may not exist yet (the ladder's) */
     int ex = ping_main(st);
+    so.mysql_db_set = dbset;
     st->o = x->res->o;
     if (ex != B_EXIT_OK || !st->have_final) {
         res_warn(x->res, "db_failed", NULL, "all: database: %s",
@@ -21136,7 +21389,8 @@ static void all_db(struct all_ctx *x)
     if (myc_params_from_opts(&so, 0, &cc, false) < 0)
         return;
     cc.p.db = NULL;
-    if (myc_connect(&c, &cc.p) == B_OK) {
+    bool conn = myc_connect(&c, &cc.p) == B_OK;
+    if (conn) {
         for (size_t i = 0; i < countof(all_db_vars); i++) {
             char sql[128], key[48];
             struct all_var av = {{0}, false};
@@ -21156,7 +21410,6 @@ static void all_db(struct all_ctx *x)
         }
         x->db_vars = true;
         all_db_where(x, &c);
-        myc_close(&c);
     }
     /* the ladder: the one-liner's, with whole-second rungs (a doubling's 10% must stand out
      * of a loaded host's noise) up to 64 threads (or half the server's max_connections), in
@@ -21173,15 +21426,17 @@ static void all_db(struct all_ctx *x)
     so.sizing_tables_set = so.sizing_rows_set = true;
     so.oltp_tables = 2;
     so.oltp_table_size = x->level == ALL_QUICK ? 2000 : x->level == ALL_DEFAULT ? 10000 : 100000;
-    if (!so.mysql_db_set) {
-        static char name[] = "bench_all";
-        so.mysql_db = name;
-        so.mysql_db_set = true;
+    char name[OLTP_NAME_SZ];
+    if (!all_db_schema(x, conn ? &c : NULL, &so, name, sizeof(name))) {
+        myc_close(&c);
+        return;
     }
+    so.sizing_existing = true;
     st = res_step(x->res, wl_find("oltp"), "oltp");
     st->o = &so;
     ex = sizing_main(st);
     st->o = x->res->o;
+    myc_close(&c); /* the schema's lock goes with it */
     res_fact_str(x->res, "db.oltp_schema", "%s", so.mysql_db);
     if (ex != B_EXIT_OK)
         res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: %s",
@@ -21566,7 +21821,8 @@ static const char *const all_measures[] = {
     "mem.cache_l1d_claimed_bytes", "mem.cache_l2_claimed_bytes", "mem.cache_l3_claimed_bytes",
     "mem.cache_claimed_from", "mem.llc_claim_plausible", "mem.stream_reaches_dram",
     "mem.stream_level", "mem.stream_passes", "mem.stream_llc_bytes",
-    "mem.stream_thp_granted_bytes", "mem.latency_dram_bytes", "mem.latency_dram_pages",
+    "mem.stream_thp_granted_bytes", "mem.room_bytes", "mem.room_from",
+    "mem.latency_dram_bytes", "mem.latency_dram_pages",
     "mem.latency_dram_samples", "mem.latency_dram_loads_per_sample",
     "sched.threads_events_per_s", "sched.mutex_total_ms", "sched.ctxsw_same_cpu_ns",
     "sched.ctxsw_cross_cpu_ns",
@@ -21704,6 +21960,13 @@ static const char *all_measure_near(const char *path)
 static int all_expect_known(struct res *res, const struct all_expect *t, int n)
 {
     for (int i = 0; i < n; i++) {
+        if (!strcmp(t[i].path, "all.verdict")) { /* made from the terms: not one of them */
+            b_fail(&res->err, b_usage_exit(), "all: --expect: 'all.verdict' cannot be checked: "
+                                              "the verdict is made from the checks and the "
+                                              "--expect terms");
+            b_hint(&res->err, "the exit code is the verdict: 0 PASS/INFO, 4 WARN, 5 FAIL");
+            return res->err.ex;
+        }
         if (all_measure_known(t[i].path))
             continue;
         const char *near = all_measure_near(t[i].path);
@@ -22046,6 +22309,74 @@ static bool all_db_given(const struct bench_opts *o)
 }
 
 /*
+ * --html=FILE (issue 28): opened before any step, so that a path bench cannot write fails at
+ * once instead of after the whole run (the verdict lost). O_CREAT without O_TRUNC: a file
+ * already there keeps its bytes until the report replaces them (rep_all_html truncates it
+ * then); one this run created is removed when no report comes (all_html_close). The same
+ * file as --output (the path, or the same device and inode) is refused: one document would
+ * overwrite the other. The descriptor outlives all_main: cli_command writes the page on it.
+ */
+static int all_html_fd = -1;
+static bool all_html_made; /* all_html_fd's file was created by this run */
+static void all_html_close(const struct bench_opts *o);
+
+static int all_html_open(const struct bench_opts *o, struct b_err *e)
+{
+    struct stat hs, os;
+    const char *h = o->all_html, *out = o->output;
+    if (!h || !*h)
+        return B_EXIT_OK;
+    int fd = open(h, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+    all_html_made = fd >= 0;
+    if (fd < 0 && errno == EEXIST)
+        fd = open(h, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        int err = errno;
+        b_fail(e, B_EXIT_ENV, "all: --html=%s: cannot write the report: %s (%s); nothing ran", h,
+               strerror(err), b_errno_name(err));
+        b_hint(e, "name a file in a directory you can write");
+        return e->ex;
+    }
+    all_html_fd = fd;
+    /* compared once the page's file exists: "x" and "./x" are one file before either does */
+    if (out && *out && (!strcmp(out, h) || (stat(out, &os) == 0 && fstat(fd, &hs) == 0 &&
+                                            os.st_dev == hs.st_dev && os.st_ino == hs.st_ino))) {
+        all_html_close(o);
+        b_fail(e, b_usage_exit(), "all: --html=%s and --output=%s name the same file: the "
+                                  "page would overwrite the JSON", h, out);
+        b_hint(e, "give the HTML page and the JSON document a file each");
+        return e->ex;
+    }
+    return B_EXIT_OK;
+}
+
+/* No report to write (a usage error, --list): the file this run created goes. */
+static void all_html_close(const struct bench_opts *o)
+{
+    if (all_html_fd < 0)
+        return;
+    close(all_html_fd);
+    all_html_fd = -1;
+    if (all_html_made)
+        (void)unlink(o->all_html);
+}
+
+/* --dir must be a directory: a file there would skip the disk steps after every other step
+ * ran, and the page would call the disk "cached" (issue 28). A path that does not exist is
+ * the environment's (os_dir_facts: exit 3); a file is a usage error, before any step. */
+static int all_dir_check(struct res *res)
+{
+    struct stat st;
+    const char *d = res->o->file_dir;
+    if (stat(d, &st) != 0 || S_ISDIR(st.st_mode))
+        return B_EXIT_OK;
+    b_fail(&res->err, b_usage_exit(), "all: --dir=%s: not a directory; bench all makes its test "
+                                      "file in a directory of its own there", d);
+    b_hint(&res->err, "name the directory that should hold the test file (default: .)");
+    return res->err.ex;
+}
+
+/*
  * all_main - `bench all`: host facts, the plan, checks, settings, --expect into res; returns
  * the exit code (0 every check PASS/INFO, 4 some WARN, 5 some FAIL, 1 failed or interrupted,
  * 3 could not run; a usage error: the persona's, before any step). Prints nothing (rep_all;
@@ -22072,7 +22403,7 @@ static int all_main(struct res *res)
         return B_EXIT_OK;
     }
     if ((ex = all_expect_load(res, ex_t, (int)countof(ex_t), &nexp)) != B_EXIT_OK ||
-        (ex = all_server_ram_ok(res)) != B_EXIT_OK)
+        (ex = all_server_ram_ok(res)) != B_EXIT_OK || (ex = all_dir_check(res)) != B_EXIT_OK)
         return ex;
     struct os_cpu_sample s0, s1;
     bool steal = os_steal_sample("", &s0) == B_OK;
@@ -22105,6 +22436,15 @@ static int all_main(struct res *res)
         res_fact_int(res, "host.swap_pages_moved", (i64)(sw1 - sw0));
     all_derive(&x);
     int worst = all_run_checks(res);
+    if (res->nwarns)
+        for (int i = 0; i < res->nwarns; i++)
+            if (!strcmp(res->warns[i].code, "step_failed") ||
+                !strcmp(res->warns[i].code, "db_failed"))
+                worst = all_worse(worst, ALL_WARN);
+    all_settings(&x);
+    res->elapsed_s = (double)(clk_now_ns() - x.t0) / 1e9;
+    res_fact_num(res, "all.total_s", res->elapsed_s);
+    /* the terms last (issue 28): all.total_s and rec.* exist only now */
     for (int i = 0; i < nexp; i++) {
         bool h;
         double v = all_num(res, ex_t[i].path, &h);
@@ -22115,14 +22455,6 @@ static int all_main(struct res *res)
                      vd == ALL_PASS ? "" : "your own threshold: see the measure's section");
         worst = all_worse(worst, vd);
     }
-    if (res->nwarns)
-        for (int i = 0; i < res->nwarns; i++)
-            if (!strcmp(res->warns[i].code, "step_failed") ||
-                !strcmp(res->warns[i].code, "db_failed"))
-                worst = all_worse(worst, ALL_WARN);
-    all_settings(&x);
-    res->elapsed_s = (double)(clk_now_ns() - x.t0) / 1e9;
-    res_fact_num(res, "all.total_s", res->elapsed_s);
     res_say(res, RES_SAY_STATUS, "all: done in %.1f s%-30s\n", res->elapsed_s, "");
     res->end = atomic_load(&b_stop) ? RES_END_SIGNAL : RES_END_LIMIT;
     res->complete = res->end == RES_END_LIMIT;
@@ -24992,6 +25324,12 @@ static void rep_all(const struct res *res)
                  rep_all_v(res, "mem.stream_triad_mb_per_s", 0, b, sizeof(b)),
                  (snprintf(c, sizeof(c), "%.0f",
                            all_num(res, "mem.stream_array_bytes", NULL) / 1048576.0), c));
+    if (!strcmp(all_str(res, "mem.room_from"), "cgroup memory limit")) /* issue 28 */
+        rep_all_line("          sized within the cgroup memory limit (%s MiB, %s MiB left)",
+                     (snprintf(a, sizeof(a), "%.0f",
+                               all_num(res, "cgroup_memory_limit_bytes", NULL) / 1048576.0), a),
+                     (snprintf(b, sizeof(b), "%.0f", all_num(res, "mem.room_bytes", NULL) /
+                                                         1048576.0), b));
     rep_all_latency(res);
     rep_all_line("SCHEDULER threads %s events/s, mutex %s ms, context switch %s ns same CPU, %s ns "
                  "cross",
@@ -25585,11 +25923,14 @@ static void rep_html_oltp(FILE *f, const struct res *o)
 }
 
 /* rep_all_html - the page as one HTML file. Returns 0, or errno when the file failed. */
-static int rep_all_html(const struct res *res, const char *path)
+static int rep_all_html(const struct res *res, int fd)
 {
-    FILE *f = fopen(path, "w");
+    struct stat st; /* opened before the run (all_html_open): its old bytes go only now */
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET)))
+        return close(fd), errno ? errno : EIO;
+    FILE *f = fdopen(fd, "w");
     if (!f)
-        return errno ? errno : EIO;
+        return close(fd), errno ? errno : EIO;
     char when[48];
     const char *vd = *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "-";
     rep_all_when(res, when, sizeof(when));
@@ -29026,9 +29367,15 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
 {
     struct res res;
     bool json = cli_quiet_text();
+    struct b_err he;
+    memset(&he, 0, sizeof(he));
+    if (fn == all_main && all_html_open(&opts, &he) != B_EXIT_OK) /* before --output's open */
+        return cli_err_print(&he);
     int ex = cli_output_open();
-    if (ex != B_EXIT_OK)
+    if (ex != B_EXIT_OK) {
+        all_html_close(&opts);
         return ex;
+    }
     res_init(&res, w, cmd, &opts, json ? &cli_json_sink : &cli_text_sink);
     ex = fn(&res);
     if (!json) {
@@ -29041,14 +29388,17 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
         if (fn == slap_main) /* mysqlslap's blocks, CSV, -T */
             ex = cli_slap_render(&res, ex);
     }
-    if (fn == all_main && opts.all_html && *opts.all_html && res.nfacts) { /* bench all --html */
-        int bad = rep_all_html(&res, opts.all_html);
+    if (fn == all_main && all_html_fd >= 0 && res.nfacts) { /* bench all --html */
+        int bad = rep_all_html(&res, all_html_fd);
+        all_html_fd = -1;
         if (bad) {
             b_msg(B_MSG_FATAL, "all: --html=%s: cannot write the report: %s (%s)", opts.all_html,
                   strerror(bad), b_errno_name(bad));
             ex = B_EXIT_ENV;
         }
     }
+    if (fn == all_main)
+        all_html_close(&opts); /* no report written: the file this run made goes */
     if (ex != B_EXIT_OK && (res.err.msg[0] || res.err.sb[0])) {
         int pex = cli_json_msgs() ? cli_err_print(&res.err) : res.err.sb_ex ? res.err.sb_ex
                                                                             : res.err.ex;

@@ -354,6 +354,8 @@ struct bench_opts {
     bool sizing_tables_set, sizing_rows_set;   /* --tables / --table-size were given */
     double sizing_budget_s; /* not an option: the one-liner's time budget (0: 85 s; bench all
                              * sets its own) */
+    bool sizing_existing; /* not an option: bench all's ladder may work in a schema that exists
+                           * (its own tables only; the schema stays): sizing_own_tables */
     bool sb_behaviour; /* set by cli_ from the persona's row: behave as sysbench 1.0.20 where
                           bench deliberately differs (docs/cli.md): fileio's zero fill and
                           lenient file checks, TLS off unless asked. Lower sections read this,
@@ -459,6 +461,11 @@ BENCH_API int os_host_facts(const char *root, struct res *res);
  * taken as an absolute path of that tree. Return values: B_OK; B_SYSERR (dir cannot be
  * resolved, live) or B_INVALID (not absolute, fake root), with res->err filled. */
 BENCH_API int os_dir_facts(const char *root, const char *dir, struct res *res);
+/* os_cg_mem_room - the memory this process may still take before its cgroup's memory limit
+ * (v2 memory.max or v1 memory.limit_in_bytes, the tightest of its cgroup and their ancestors)
+ * is reached: the limit less the working set (usage less the inactive page cache) into
+ * *room, the limit into *limit. Under root as os_host_facts. false: no limit applies. */
+BENCH_API bool os_cg_mem_room(const char *root, double *room, double *limit);
 /* os_steal_sample - read /proc/stat's cpu line (under root). Return values: B_OK;
  * B_SYSERR (unreadable); B_INVALID (malformed). */
 BENCH_API int os_steal_sample(const char *root, struct os_cpu_sample *s);

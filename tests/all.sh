@@ -266,7 +266,8 @@ check "--html: @media print for A4" 'grep -q "@page{size:A4" "$w/r.html" && grep
 if command -v chromium >/dev/null 2>&1; then
     DBH="" nch=3 secs="Summary Verdicts Settings Host CPU Memory Scheduler Disk"
     if [ -n "${BENCH_MY_PORT:-}" ]; then # + one OLTP chart per workload (point_select, read_write)
-        DBH="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret" nch=5
+        # -D a schema that does not exist (issue 28: made, measured, dropped; 6. checks it)
+        DBH="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret -D bench_all_new" nch=5
         secs="$secs Database"
     fi
     # with the suite's MariaDB its page is the one 6. checks (the run of 6. without chromium)
@@ -503,13 +504,28 @@ for s in d['steps']:
         'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not [s for s in d[\"steps\"] if s[\"action\"]==\"check\" and s[\"facts\"][\"id\"]==\"max_connections_memory\" and s[\"facts\"][\"verdict\"]==\"WARN\"])" "$w/db"'
     check "database: nofile = the server's @@open_files_limit" '[ "$(fact "$w/db" db.nofile_limit)" = "$($M -e "SELECT @@open_files_limit")" ]'
     check "database: the server found on this host" '[ "$(fact "$w/db" db.server_local)" = True ] && [ -n "$(fact "$w/db" db.local_how)" ]'
-    [ -s "$w/dbt" ] || "$B" all --quick --dir="$w/d" $DB >"$w/dbt" 2>&1
+    [ -s "$w/dbt" ] || "$B" all --quick --dir="$w/d" $DB -D bench_all_new >"$w/dbt" 2>&1
     check "database: the section on the page" 'grep -q "^DATABASE" "$w/dbt"'
     check "database: the settings for this host, a current column" 'grep -q "^SETTINGS .* current .*for .* (this host)" "$w/dbt"'
-    check "database: its schema dropped" '! "$B" ping $DB -D bench_all --count=1 >/dev/null 2>&1'
-    # an existing schema is never touched: -D names one that exists, the ladder refuses
-    "$B" all --quick --dir="$w/d" $DB -D benchtest >"$w/dbx" 2>&1
-    check "database: an existing schema refused, left alone" 'grep -q "creating schema" "$w/dbx" && "$B" ping $DB -D benchtest --count=1 >/dev/null 2>&1'
+    check "database: -D a schema that did not exist: measured, then dropped" 'grep -q "^DATABASE .*ping p50 [0-9]" "$w/dbt" && tr "\n" " " <"$w/dbt" | tr -s " " | grep -q "OLTP in .bench_all_new.: read_write knee" && ! "$B" ping $DB -D bench_all_new --count=1 >/dev/null 2>&1'
+    # issue 28: -D measures the database, and runs against one server at once all measure:
+    # x: -D an existing schema holding a user's table and a leftover of bench's (a sbtest2
+    # commented 'created by bench': dropped and made anew; bench's tables go there, the schema
+    # and the user's table stay); a and b: no -D, at once (bench_all and bench_all_2, each its own); f: -D an existing
+    # schema holding a sbtest1 of the user's (refused, left alone)
+    $M -e "CREATE TABLE benchtest.precious (a INT) COMMENT 'user'; INSERT INTO benchtest.precious VALUES (42); CREATE TABLE benchtest.sbtest2 (id INT) COMMENT 'created by bench'; CREATE DATABASE bench_all_foreign; CREATE TABLE bench_all_foreign.sbtest1 (id INT); INSERT INTO bench_all_foreign.sbtest1 VALUES (7); "
+    for r in x a b f; do
+        case $r in x) o="-D benchtest" ;; f) o="-D bench_all_foreign" ;; *) o="" ;; esac
+        "$B" all --quick --dir="$w/d" $DB $o --format=json >"$w/dp$r" 2>"$w/dp$r.err" &
+    done
+    wait
+    for r in x a b; do
+        check "database: -D run $r measured (schema $(fact "$w/dp$r" db.oltp_schema), top $(fact "$w/dp$r" db.oltp_top_threads) threads)" '[ -n "$(fact "$w/dp$r" db.oltp_top_threads)" ] && [ -n "$(fact "$w/dp$r" db.ping_p50_ms)" ]'
+    done
+    check "database: an existing -D schema used (its leftover of bench's replaced), kept, the user's table intact, bench's tables gone" '[ "$(fact "$w/dpx" db.oltp_schema)" = benchtest ] && [ "$($M -e "SELECT a FROM benchtest.precious")" = 42 ] && [ "$($M -e "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = \"benchtest\"")" = 1 ]'
+    check "database: two runs at once, a schema each ($(fact "$w/dpa" db.oltp_schema), $(fact "$w/dpb" db.oltp_schema)), both dropped" '[ "$(fact "$w/dpa" db.oltp_schema)" != "$(fact "$w/dpb" db.oltp_schema)" ] && [ -z "$($M -e "SHOW DATABASES LIKE \"bench_all%\"" | grep -v foreign)" ]'
+    check "database: a schema with a sbtest1 not bench's refused, left alone" 'grep -q "holds a table .sbtest1. that bench did not create" "$w/dpf" && [ "$($M -e "SELECT id FROM bench_all_foreign.sbtest1")" = 7 ]'
+    $M -e "DROP TABLE benchtest.precious; DROP DATABASE bench_all_foreign"
     # the server on another host: bench in a network namespace of its own with a host name of
     # its own (unshare --uts), the server reached through a forwarder on the namespace's link:
     # no setting from this host's RAM or disk, the redo from --server-cpus, both hosts named

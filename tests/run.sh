@@ -251,6 +251,7 @@ suite json sh tests/json.sh
 suite merge sh tests/merge.sh
 suite merge-hostile sh tests/merge_hostile.sh
 suite all sh tests/all.sh
+suite all-guard sh tests/all_guard.sh
 suite compare sh tests/compare.sh
 bg asan lane_asan
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan

@@ -435,6 +435,49 @@ static int t_host_signal_again(void)
 }
 
 /* The CPUID signatures, and the small parsers on their edge cases. */
+/* The memory room under a cgroup limit (issue 28): v2 nested (the parent's limit is the
+ * tighter: 256 MiB less 120 MiB used, 20 MiB of it inactive page cache, leaves 156 MiB; the
+ * child's own 1 GiB less 100 MiB used leaves 924 MiB), v1 (total_inactive_file), no limit. */
+static int t_host_cgroom(void)
+{
+    char root[] = "/tmp/bench-cgroom.XXXXXX";
+    double room = 0, lim = 0;
+    const double mib = 1048576;
+    int rc = 0;
+    T_CHECK(mkdtemp(root));
+    rc |= t_host_put(root, "/proc/self/cgroup", "0::/pod/app\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/cgroup.controllers", "cpu io memory pids\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/memory.max", "max\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/pod/memory.max", "268435456\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/pod/memory.current", "125829120\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/pod/memory.stat",
+                     "anon 104857600\nfile 20971520\nactive_file 0\ninactive_file 20971520\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/pod/app/memory.max", "1073741824\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/pod/app/memory.current", "104857600\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/pod/app/memory.stat", "inactive_file 0\n");
+    bool ok = rc == 0 && os_cg_mem_room(root, &room, &lim) && room == 156 * mib &&
+              lim == 256 * mib;
+    t_host_rm(root);
+    T_CHECK(ok);
+    T_CHECK(mkdtemp(strcpy(root, "/tmp/bench-cgroom.XXXXXX")));
+    rc |= t_host_put(root, "/proc/self/cgroup", "4:memory:/kubepods/pod1\n3:cpu:/\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/memory/kubepods/pod1/memory.limit_in_bytes",
+                     "50331648\n");
+    rc |= t_host_put(root, "/sys/fs/cgroup/memory/kubepods/pod1/memory.usage_in_bytes",
+                     "60000000\n"); /* the inactive cache (20 MB) is not counted */
+    rc |= t_host_put(root, "/sys/fs/cgroup/memory/kubepods/pod1/memory.stat",
+                     "cache 1\ntotal_inactive_file 20000000\ninactive_file 5\n");
+    ok = rc == 0 && os_cg_mem_room(root, &room, &lim) && room == 50331648.0 - 40000000.0 &&
+         lim == 50331648.0;
+    rc |= t_host_put(root, "/sys/fs/cgroup/memory/kubepods/pod1/memory.limit_in_bytes",
+                     "9223372036854771712\n");
+    ok = ok && rc == 0 && !os_cg_mem_room(root, &room, &lim); /* no limit anywhere */
+    t_host_rm(root);
+    T_CHECK(ok);
+    return 0;
+}
+
 static int t_host_parsers(void)
 {
     T_CHECK(!strcmp(os_virt_from_sig("KVMKVMKVM\0\0\0"), "kvm"));

@@ -183,6 +183,7 @@ static const struct {
     {"host_kvm", t_host_kvm},
     {"host_parsers", t_host_parsers},
     {"host_signal_again", t_host_signal_again},
+    {"host_cgroom", t_host_cgroom},
     {"host_fuzz", t_host_fuzz},
     {"host_live", t_host_live},
     {"json_escape", t_json_escape},
