@@ -880,7 +880,7 @@ $B oltp_point_select $EV --threads=1000 --event-loops=2 --events=20000 --time=0 
 [ "$(jget "$w/k.json" 'len(d["results"]["per_thread"]["events"])')" = 1000 ] &&
     [ "$(jget "$w/k.json" 'min(d["results"]["per_thread"]["events"]) >= 1 and sum(d["results"]["per_thread"]["events"]) == 20000')" = True ] &&
     ok || bad "event loops: 1000 clients: per-client events min $(jget "$w/k.json" 'min(d["results"]["per_thread"]["events"])') max $(jget "$w/k.json" 'max(d["results"]["per_thread"]["events"])')"
-#    Ctrl-C while the 1000 log in: thread mode's line and exit code, at once. The logins go to
+#    Ctrl-C while the 1000 log in: thread mode's line and exit code (1: an interrupted run, issue 28), at once. The logins go to
 #    a listener that accepts and never greets, so the signal lands in the connect phase however
 #    fast the host is (against the real server 1000 logins can be done within the first second)
 python3 -c '
@@ -903,7 +903,7 @@ for L in 0 2; do
 done
 kill $lpid 2>/dev/null; wait $lpid 2>/dev/null
 line="bench: oltp_point_select: interrupted by SIGINT while waiting to connect to 127.0.0.1:$LP"
-[ "$(cat "$w/int2.rc")" = 3 ] && [ "$(cat "$w/int0.rc")" = 3 ] && grep -qxF "$line" "$w/int2.out" && grep -qxF "$line" "$w/int0.out" &&
+[ "$(cat "$w/int2.rc")" = 1 ] && [ "$(cat "$w/int0.rc")" = 1 ] && grep -qxF "$line" "$w/int2.out" && grep -qxF "$line" "$w/int0.out" &&
     ! grep -q 'Threads started' "$w/int2.out" && [ "$(cat "$w/int2.ms")" -lt 3000 ] && ok ||
     { bad "event loops: Ctrl-C while connecting: exit $(cat "$w/int2.rc") in $(cat "$w/int2.ms") ms (threads: exit $(cat "$w/int0.rc"))"; tail -4 "$w/int2.out"; }
 $ROOT -e "SET GLOBAL max_connections=$mc"
