@@ -20059,10 +20059,11 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
                 verbose++;
             else if (!strcmp(nm, "csv") && !eq)
                 slap_push(&v, &n, b_xstrdup("--csv=-"));
-            else if (!strcmp(nm, "skip-ssl"))
-                slap_push(&v, &n, b_xstrdup("--ssl-mode=DISABLED"));
-            else if (!strcmp(nm, "ssl") && !eq) /* as --ssl everywhere: no plain fallback */
-                slap_push(&v, &n, b_xstrdup("--ssl-mode=REQUIRED"));
+            else if ((!strcmp(nm, "skip-ssl") || !strcmp(nm, "ssl")) && !eq)
+                /* bench's --ssl, as everywhere (myc_tls_asked): never --ssl-mode, which would
+                 * override a file's ssl-mode=VERIFY_IDENTITY (--ssl: unverified TLS) */
+                slap_push(&v, &n, b_xstrdup(nm[0] == 's' && nm[1] == 'k' ? "--ssl=off"
+                                                                         : "--ssl=on"));
             else if (!strcmp(nm, "protocol")) { /* the client's: --mysql-protocol */
                 if (!eq && i + 1 >= argc) {
                     *bad = a;
