@@ -24270,6 +24270,34 @@ static int wl_script_check(const char *name, struct b_err *e)
                   name, BENCH_SB_VERSION);
 }
 
+/*
+ * wl_script_cwd - the sysbench persona's plain script name (oltp_read_write): sysbench 1.0.20
+ * loads the file NAME, then NAME.lua, from the working directory before its own (luaL_loadfile,
+ * then package.path's "./?.lua"), so an edited copy there is what sysbench would run: checked
+ * as a path is (wl_script_check). B_EXIT_OK when none is there.
+ */
+static int wl_script_cwd(const char *name, struct b_err *e)
+{
+    char p[PATH_MAX], hex[65];
+    struct stat st;
+    for (size_t i = 0; !strchr(name, '/') && i < countof(wl_scripts); i++) {
+        if (strcmp(wl_scripts[i].name, name))
+            continue;
+        snprintf(p, sizeof(p), "./%s", name);
+        if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode) &&
+            (wl_script_sha256(p, hex) < 0 || strcmp(hex, wl_scripts[i].sha256))) {
+            b_hint(e, "bench has no Lua interpreter: move the file away to run the built-in "
+                      "%s, or run the script with sysbench itself", name);
+            return b_fail(e, B_EXIT_USAGE, "%s: sysbench %s would run the file %s in this "
+                          "directory, which is not its %s.lua: bench would run its built-in "
+                          "in its place", name, BENCH_SB_VERSION, p, name);
+        }
+        snprintf(p, sizeof(p), "./%s.lua", name);
+        return access(p, F_OK) == 0 ? wl_script_check(p, e) : B_EXIT_OK;
+    }
+    return B_EXIT_OK;
+}
+
 /* ---- the run path: one workload, given options, a result; no printing, no exit ---- */
 
 /* Runs ended by --forced-shutdown with workers still inside an event: not joined, not freed
@@ -29700,7 +29728,8 @@ static int cli_resolve(struct cli *c)
     if (c->test) {
         struct b_err se;
         memset(&se, 0, sizeof(se));
-        if (wl_script_check(c->test, &se) != B_EXIT_OK) { /* an edited .lua: never the built-in */
+        if (wl_script_check(c->test, &se) != B_EXIT_OK || /* an edited .lua: never the built-in */
+            (cli_sb() && wl_script_cwd(c->test, &se) != B_EXIT_OK)) {
             b_msg(B_MSG_FATAL, "%s", se.msg);
             b_msg(B_MSG_HINT, "%s", se.hint);
             return b_usage_exit();
