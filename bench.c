@@ -22320,6 +22320,7 @@ static bool all_db_given(const struct bench_opts *o)
 static int all_html_fd = -1;
 static bool all_html_made; /* all_html_fd's file was created by this run */
 static void all_html_close(const struct bench_opts *o);
+static const char *cli_output_read_by(const char *path, const char **named);
 
 static int all_html_open(const struct bench_opts *o, struct b_err *e)
 {
@@ -22339,6 +22340,14 @@ static int all_html_open(const struct bench_opts *o, struct b_err *e)
         return e->ex;
     }
     all_html_fd = fd;
+    const char *named = NULL, *by = cli_output_read_by(h, &named);
+    if (by) { /* the page would replace the user's file (--expect-file's terms) */
+        all_html_close(o);
+        b_fail(e, b_usage_exit(), "all: --html=%s is %s=%s (the same file): the page would "
+                                  "overwrite it", h, by, named);
+        b_hint(e, "write the page to a new file");
+        return e->ex;
+    }
     /* compared once the page's file exists: "x" and "./x" are one file before either does */
     if (out && *out && (!strcmp(out, h) || (stat(out, &os) == 0 && fstat(fd, &hs) == 0 &&
                                             os.st_dev == hs.st_dev && os.st_ino == hs.st_ino))) {
@@ -29059,6 +29068,27 @@ static int cli_output_input(void)
     return -1;
 }
 
+/* cli_output_read_by - the option that reads the file at path (--expect-file, --defaults-file,
+ * --defaults-extra-file, --config-file; same device and inode, a regular file), or NULL:
+ * writing a report there would destroy the user's file (bench all would read no terms). */
+static const char *cli_output_read_by(const char *path, const char **named)
+{
+    const struct {
+        const char *opt, *path;
+    } in[] = {{"--expect-file", opts.all_expect_file},
+              {"--defaults-file", opts.defaults_file},
+              {"--defaults-extra-file", opts.defaults_extra_file},
+              {"--config-file", opts.config_file}};
+    struct stat so, sf;
+    if (!path || !*path || stat(path, &so) || !S_ISREG(so.st_mode))
+        return NULL;
+    for (size_t i = 0; i < countof(in); i++)
+        if (in[i].path && *in[i].path && !stat(in[i].path, &sf) && sf.st_dev == so.st_dev &&
+            sf.st_ino == so.st_ino)
+            return *named = in[i].path, in[i].opt;
+    return NULL;
+}
+
 /* cli_output_open - once per process. JSON mode: standard output is kept for the JSON lines
  * and descriptor 1 becomes standard error, so that text printed by anything else cannot
  * corrupt the stream. --output=FILE: text mode sends standard output there; JSON mode keeps
@@ -29096,6 +29126,19 @@ static int cli_output_open(void)
             fprintf(stderr, "%s--output=%s: it is input file %d (%s, the same file); writing "
                             "the result there would destroy it\n%s",
                     opts.sb ? "FATAL: " : "bench: ", ep, k + 1, ei,
+                    opts.sb ? "" : "bench: hint: write the result to a new file\n");
+            cli_output.err = EEXIST;
+            cli_output.ex = B_EXIT_USAGE;
+            return B_EXIT_USAGE;
+        }
+        const char *named = NULL, *by = cli_output_read_by(opts.output, &named);
+        if (by) {
+            char ep[256], ei[256];
+            my_escape(ep, sizeof(ep), opts.output, strlen(opts.output));
+            my_escape(ei, sizeof(ei), named, strlen(named));
+            fprintf(stderr, "%s--output=%s: it is %s=%s (the same file); writing the result "
+                            "there would destroy it\n%s",
+                    opts.sb ? "FATAL: " : "bench: ", ep, by, ei,
                     opts.sb ? "" : "bench: hint: write the result to a new file\n");
             cli_output.err = EEXIST;
             cli_output.ex = B_EXIT_USAGE;
