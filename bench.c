@@ -20059,10 +20059,11 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
                 verbose++;
             else if (!strcmp(nm, "csv") && !eq)
                 slap_push(&v, &n, b_xstrdup("--csv=-"));
-            else if (!strcmp(nm, "skip-ssl"))
-                slap_push(&v, &n, b_xstrdup("--ssl-mode=DISABLED"));
-            else if (!strcmp(nm, "ssl") && !eq) /* as --ssl everywhere: no plain fallback */
-                slap_push(&v, &n, b_xstrdup("--ssl-mode=REQUIRED"));
+            else if ((!strcmp(nm, "skip-ssl") || !strcmp(nm, "ssl")) && !eq)
+                /* bench's --ssl, as everywhere (myc_tls_asked): never --ssl-mode, which would
+                 * override a file's ssl-mode=VERIFY_IDENTITY (--ssl: unverified TLS) */
+                slap_push(&v, &n, b_xstrdup(nm[0] == 's' && nm[1] == 'k' ? "--ssl=off"
+                                                                         : "--ssl=on"));
             else if (!strcmp(nm, "protocol")) { /* the client's: --mysql-protocol */
                 if (!eq && i + 1 >= argc) {
                     *bad = a;
@@ -22319,6 +22320,7 @@ static bool all_db_given(const struct bench_opts *o)
 static int all_html_fd = -1;
 static bool all_html_made; /* all_html_fd's file was created by this run */
 static void all_html_close(const struct bench_opts *o);
+static const char *cli_output_read_by(const char *path, const char **named);
 
 static int all_html_open(const struct bench_opts *o, struct b_err *e)
 {
@@ -22338,6 +22340,14 @@ static int all_html_open(const struct bench_opts *o, struct b_err *e)
         return e->ex;
     }
     all_html_fd = fd;
+    const char *named = NULL, *by = cli_output_read_by(h, &named);
+    if (by) { /* the page would replace the user's file (--expect-file's terms) */
+        all_html_close(o);
+        b_fail(e, b_usage_exit(), "all: --html=%s is %s=%s (the same file): the page would "
+                                  "overwrite it", h, by, named);
+        b_hint(e, "write the page to a new file");
+        return e->ex;
+    }
     /* compared once the page's file exists: "x" and "./x" are one file before either does */
     if (out && *out && (!strcmp(out, h) || (stat(out, &os) == 0 && fstat(fd, &hs) == 0 &&
                                             os.st_dev == hs.st_dev && os.st_ino == hs.st_ino))) {
@@ -24267,6 +24277,34 @@ static int wl_script_check(const char *name, struct b_err *e)
         }
     return b_fail(e, B_EXIT_USAGE, "%s: not a script of sysbench %s: bench cannot run it",
                   name, BENCH_SB_VERSION);
+}
+
+/*
+ * wl_script_cwd - the sysbench persona's plain script name (oltp_read_write): sysbench 1.0.20
+ * loads the file NAME, then NAME.lua, from the working directory before its own (luaL_loadfile,
+ * then package.path's "./?.lua"), so an edited copy there is what sysbench would run: checked
+ * as a path is (wl_script_check). B_EXIT_OK when none is there.
+ */
+static int wl_script_cwd(const char *name, struct b_err *e)
+{
+    char p[PATH_MAX], hex[65];
+    struct stat st;
+    for (size_t i = 0; !strchr(name, '/') && i < countof(wl_scripts); i++) {
+        if (strcmp(wl_scripts[i].name, name))
+            continue;
+        snprintf(p, sizeof(p), "./%s", name);
+        if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode) &&
+            (wl_script_sha256(p, hex) < 0 || strcmp(hex, wl_scripts[i].sha256))) {
+            b_hint(e, "bench has no Lua interpreter: move the file away to run the built-in "
+                      "%s, or run the script with sysbench itself", name);
+            return b_fail(e, B_EXIT_USAGE, "%s: sysbench %s would run the file %s in this "
+                          "directory, which is not its %s.lua: bench would run its built-in "
+                          "in its place", name, BENCH_SB_VERSION, p, name);
+        }
+        snprintf(p, sizeof(p), "./%s.lua", name);
+        return access(p, F_OK) == 0 ? wl_script_check(p, e) : B_EXIT_OK;
+    }
+    return B_EXIT_OK;
 }
 
 /* ---- the run path: one workload, given options, a result; no printing, no exit ---- */
@@ -29030,6 +29068,27 @@ static int cli_output_input(void)
     return -1;
 }
 
+/* cli_output_read_by - the option that reads the file at path (--expect-file, --defaults-file,
+ * --defaults-extra-file, --config-file; same device and inode, a regular file), or NULL:
+ * writing a report there would destroy the user's file (bench all would read no terms). */
+static const char *cli_output_read_by(const char *path, const char **named)
+{
+    const struct {
+        const char *opt, *path;
+    } in[] = {{"--expect-file", opts.all_expect_file},
+              {"--defaults-file", opts.defaults_file},
+              {"--defaults-extra-file", opts.defaults_extra_file},
+              {"--config-file", opts.config_file}};
+    struct stat so, sf;
+    if (!path || !*path || stat(path, &so) || !S_ISREG(so.st_mode))
+        return NULL;
+    for (size_t i = 0; i < countof(in); i++)
+        if (in[i].path && *in[i].path && !stat(in[i].path, &sf) && sf.st_dev == so.st_dev &&
+            sf.st_ino == so.st_ino)
+            return *named = in[i].path, in[i].opt;
+    return NULL;
+}
+
 /* cli_output_open - once per process. JSON mode: standard output is kept for the JSON lines
  * and descriptor 1 becomes standard error, so that text printed by anything else cannot
  * corrupt the stream. --output=FILE: text mode sends standard output there; JSON mode keeps
@@ -29067,6 +29126,19 @@ static int cli_output_open(void)
             fprintf(stderr, "%s--output=%s: it is input file %d (%s, the same file); writing "
                             "the result there would destroy it\n%s",
                     opts.sb ? "FATAL: " : "bench: ", ep, k + 1, ei,
+                    opts.sb ? "" : "bench: hint: write the result to a new file\n");
+            cli_output.err = EEXIST;
+            cli_output.ex = B_EXIT_USAGE;
+            return B_EXIT_USAGE;
+        }
+        const char *named = NULL, *by = cli_output_read_by(opts.output, &named);
+        if (by) {
+            char ep[256], ei[256];
+            my_escape(ep, sizeof(ep), opts.output, strlen(opts.output));
+            my_escape(ei, sizeof(ei), named, strlen(named));
+            fprintf(stderr, "%s--output=%s: it is %s=%s (the same file); writing the result "
+                            "there would destroy it\n%s",
+                    opts.sb ? "FATAL: " : "bench: ", ep, by, ei,
                     opts.sb ? "" : "bench: hint: write the result to a new file\n");
             cli_output.err = EEXIST;
             cli_output.ex = B_EXIT_USAGE;
@@ -29699,7 +29771,8 @@ static int cli_resolve(struct cli *c)
     if (c->test) {
         struct b_err se;
         memset(&se, 0, sizeof(se));
-        if (wl_script_check(c->test, &se) != B_EXIT_OK) { /* an edited .lua: never the built-in */
+        if (wl_script_check(c->test, &se) != B_EXIT_OK || /* an edited .lua: never the built-in */
+            (cli_sb() && wl_script_cwd(c->test, &se) != B_EXIT_OK)) {
             b_msg(B_MSG_FATAL, "%s", se.msg);
             b_msg(B_MSG_HINT, "%s", se.hint);
             return b_usage_exit();

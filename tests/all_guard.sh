@@ -42,6 +42,12 @@ fast "--html in a missing directory" 3 "--html=.*cannot write the report.*nothin
 echo precious >"$w/same"
 fast "--html=X --output=X" 2 "name the same file" --dir="$w/d" --html="$w/same" --output="$w/same"
 fast "--html=./X --output=X (one inode)" 2 "name the same file" --dir="$w/d" --html="$w/./same" --output="$w/same"
+# --output or --html naming the --expect-file: refused, the user's terms kept (review 28)
+printf 'cpu.events_per_s>=1\n' >"$w/terms"
+fast "--output=the --expect-file" 2 "--output=.*: it is --expect-file=" --dir="$w/d" --expect-file="$w/terms" --output="$w/./terms"
+check "--output=the --expect-file: its terms kept" '[ "$(cat "$w/terms")" = "cpu.events_per_s>=1" ]'
+fast "--html=the --expect-file" 2 "--html=.* is --expect-file=" --dir="$w/d" --expect-file="$w/terms" --html="$w/terms"
+check "--html=the --expect-file: its terms kept" '[ "$(cat "$w/terms")" = "cpu.events_per_s>=1" ]'
 check "--html=X --output=X: X untouched" '[ "$(cat "$w/same")" = precious ]'
 fast "--html=./N --output=N, N absent" 2 "name the same file" --dir="$w/d" --html="$w/./none" --output="$w/none"
 check "--html=./N --output=N: nothing left" '[ ! -e "$w/none" ]'

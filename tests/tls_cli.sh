@@ -70,6 +70,14 @@ for f in verify verify_on; do
 done
 expect "slap, [client] ssl-verify-server-cert, no TLS offered: refused" 3 "does not offer TLS, and --ssl-verify-server-cert requires it" \
     "$B" slap $F -P "$PLAIN" --defaults-file="$w/verify.cnf" -q 'select 1'
+# slap's --ssl/--skip-ssl are bench's --ssl (not --ssl-mode): a file's ssl-mode=VERIFY_IDENTITY stays
+printf '[client]\nssl-mode=VERIFY_IDENTITY\n' >"$w/vid.cnf"
+expect "slap --ssl keeps a file's ssl-mode=VERIFY_IDENTITY (self-signed refused)" 3 "did not verify \(VERIFY_IDENTITY\)" \
+    "$B" slap $F -P "$SELF" --defaults-file="$w/vid.cnf" --ssl -q 'select 1'
+expect "slap --skip-ssl keeps it too (no plain text)" 3 "does not offer TLS, and --ssl-mode requires it" \
+    "$B" slap $F -P "$PLAIN" --defaults-file="$w/vid.cnf" --skip-ssl -q 'select 1'
+expect "slap --ssl alone: TLS required" 3 "does not offer TLS, and --ssl requires it" \
+    "$B" slap $F -P "$PLAIN" --ssl -q 'select 1'
 expect "--ssl-verify-server-cert on the command line: refused" 3 "does not offer TLS, and --ssl-verify-server-cert requires it" \
     "$B" ping --count=1 $F -P "$PLAIN" --ssl-verify-server-cert
 # as mariadb 10.11: verification wins over --skip-ssl

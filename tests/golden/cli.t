@@ -168,6 +168,18 @@ edited copy is refused (exit 2) rather than run as the built-in in its place:
   bench: hint: bench has no Lua interpreter and runs only its built-in workloads (`bench --help` lists them); run this script with sysbench itself
   [2]
 
+sysbench 1.0.20 loads a plain script name from the working directory first (the file NAME, then
+NAME.lua): its persona checks that file too, and runs the built-in for sysbench's own copy:
+
+  $ mkdir sb && ln -s "$BENCH" sb/sysbench && cd ed && ../sb/sysbench oltp_point_select help
+  FATAL: ./oltp_point_select.lua: not sysbench 1.0.20's oltp_point_select.lua (sha256 *..., not 5002f6d702e1...): bench would run its built-in oltp_point_select in its place (glob)
+  [1]
+  $ mv oltp_point_select.lua oltp_point_select && ../sb/sysbench oltp_point_select help
+  FATAL: oltp_point_select: sysbench 1.0.20 would run the file ./oltp_point_select in this directory, which is not its oltp_point_select.lua: bench would run its built-in in its place
+  [1]
+  $ cd .. && sb/sysbench oltp_point_select help | sed -n 3p
+  oltp_point_select options:
+
 Interval reports, --rate (open loop) and checkpoints in sysbench's line format:
 
   $ $BENCH cpu --time=2 --report-interval=1 --rate=100 --cpu-max-prime=1000 run | $CHECK --tee -- cpu --time=2 --report-interval=1 --rate=100 run | grep -E '^\[|^invariants'
