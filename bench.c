@@ -8244,13 +8244,29 @@ static const char *mem_room_said(const struct mem_room *m, u64 given, char *out,
     return out;
 }
 
+/* The least room under a cgroup limit the bench modes measure in (three 512 KiB arrays, a
+ * working set of 1 MiB, with what the process itself takes). */
+#define MEM_ROOM_MIN ((u64)4 << 20)
+
 /* A --memory-total-size the user gave beyond the room under a cgroup limit: refused (exit 3)
  * before anything is mapped, instead of an OOM kill partway (MemAvailable alone is no bound:
  * swap and reclaim stretch it; a cgroup limit does not stretch). */
 static int mem_room_check(struct load_run *r, const struct mem_room *m, u64 want, const char *mode)
 {
     char a[32], b[32];
-    if (!m->limit || strcmp(m->from, "cgroup memory limit") || want <= m->bytes)
+    if (!m->limit || strcmp(m->from, "cgroup memory limit"))
+        return B_OK;
+    if (m->bytes < MEM_ROOM_MIN) { /* no room is not "unknown": sizing from the LLC would be
+                                    * OOM-killed (issue 28 review) */
+        b_fail(&r->err, B_EXIT_ENV, "--memory-mode=%s: only %s left under this cgroup's memory "
+                                    "limit of %s: too little to measure memory",
+               mode, unit_fmt_size(m->bytes, a, sizeof(a)), unit_fmt_size(m->limit, b, sizeof(b)));
+        b_hint(&r->err, "run it where the cgroup (container, pod) has memory to spare, or raise "
+                        "its limit");
+        r->err.rc = B_NOMEM;
+        return B_NOMEM;
+    }
+    if (want <= m->bytes)
         return B_OK;
     b_fail(&r->err, B_EXIT_ENV, "--memory-total-size=%s for --memory-mode=%s is more "
                                 "than the %s left under this cgroup's memory limit",
@@ -8967,7 +8983,7 @@ static int mem_lat_setup(struct load_run *r)
     m->llc = mem_llc_use(&m->caches, mem_usable_cpus());
     bool given = o->memory_total_size != MEM_TOTAL_DEFAULT;
     u64 want = given ? o->memory_total_size : 4 * m->llc, avail = mem_room(&m->room);
-    if (given && mem_room_check(r, &m->room, want, "latency") != B_OK)
+    if (mem_room_check(r, &m->room, given ? want : 0, "latency") != B_OK)
         return B_NOMEM;
     bool fit = !given && avail && want > avail / 4;
     if (fit)
@@ -14976,6 +14992,13 @@ enum { OQ_POINT, OQ_SIMPLE, OQ_SUM, OQ_ORDER, OQ_DISTINCT, OQ_IDX_UPD, OQ_NONIDX
        OQ_DELETE, OQ_INSERT, OQ_RPOINTS, OQ_RRANGES, OQ_N };
 
 #define OLTP_MARK "created by bench"
+#define OLTP_MARK_ALL "created by bench all" /* bench all's ladder (o->own_mark) */
+
+/* The marker this run's tables carry and the one that proves a table bench's own. */
+static const char *oltp_mark(const struct bench_opts *o)
+{
+    return o->own_mark ? o->own_mark : OLTP_MARK;
+}
 #define OLTP_BULK_MAX (512 * 1024) /* sysbench's statement size for bulk INSERTs */
 
 static const char *const oltp_sql[OQ_N] = {
@@ -16648,7 +16671,7 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
     struct oltp_kv kv, def;
     int rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv);
     *exists = rc == B_OK && kv.n > 0;
-    bool mark = *exists && !strcmp(kv.v[0], OLTP_MARK), shape = false;
+    bool mark = *exists && !strcmp(kv.v[0], oltp_mark(j->o)), shape = false;
     if (*exists && *cols && (!j->o->own_tables || (!mark && sysb))) {
         rc = oltp_schema_row(c, "GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION), "
                                 "GROUP_CONCAT(CONCAT_WS(':', COLUMN_NAME, DATA_TYPE, "
@@ -16847,8 +16870,9 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
     res_say(j->res, RES_SAY_PROGRESS, "Creating table '%s'...", tbl); /* bulk too: its print() */
     if (oltp_variant(j->w)->shape & OS_BULK) {
         buf_printf(&q, "CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL, k INTEGER DEFAULT '0' "
-                       "NOT NULL, PRIMARY KEY (id))%s",
-                   qt, o->own_tables ? " COMMENT='" OLTP_MARK "'" : "");
+                       "NOT NULL, PRIMARY KEY (id))%s%s%s",
+                   qt, o->own_tables ? " COMMENT='" : "", o->own_tables ? oltp_mark(o) : "",
+                   o->own_tables ? "'" : "");
         rc = oltp_cmd_sql(j, c, q.p);
         buf_free(&q);
         return rc;
@@ -16856,10 +16880,11 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
     buf_printf(&q,
                "CREATE TABLE %s(\n  id INTEGER NOT NULL%s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
                "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n"
-               "  %s (id)\n) /*! ENGINE = %s */ %s",
+               "  %s (id)\n) /*! ENGINE = %s */ %s%s%s",
                qt, o->oltp_auto_inc ? " AUTO_INCREMENT" : "",
                o->oltp_secondary ? "KEY xid" : "PRIMARY KEY", o->oltp_engine,
-               o->own_tables ? "COMMENT='" OLTP_MARK "'" : "");
+               o->own_tables ? "COMMENT='" : "", o->own_tables ? oltp_mark(o) : "",
+               o->own_tables ? "'" : "");
     if ((rc = oltp_cmd_sql(j, c, q.p)) < 0) {
         buf_free(&q);
         return rc;
@@ -16927,9 +16952,10 @@ static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
     if (!exists)
         return B_OK;
     if (!owned && !sysb) { /* left alone: a failure only where bench's marker was the rule */
-        res_say(j->res, RES_SAY_WARN, "%s: cleanup: left table '%s' alone: %s", j->w->name, tbl,
-                j->o->own_tables ? "bench did not create it (no '" OLTP_MARK "' comment) and its "
-                                   "definition is not sysbench's"
+        res_say(j->res, RES_SAY_WARN, "%s: cleanup: left table '%s' alone: %s%s%s", j->w->name,
+                tbl, j->o->own_tables ? "bench did not create it (no '" : "",
+                j->o->own_tables ? oltp_mark(j->o) : "",
+                j->o->own_tables ? "' comment) and its definition is not sysbench's"
                                  : "its definition is not sysbench's");
         j->ex = j->o->own_tables ? B_EXIT_FAIL : B_EXIT_OK;
         return B_OK;
@@ -17139,9 +17165,9 @@ static int oltp_init(struct load_run *r)
                      r->w->name);
             myc_close(&c);
             return b_seterr(&r->err, B_INVALID, 0,
-                            "table %s.%s was not created by bench (no '" OLTP_MARK "' comment) "
+                            "table %s.%s was not created by bench (no '%s' comment) "
                             "and its definition is not sysbench's: not writing to it",
-                            o->mysql_db, tbl);
+                            o->mysql_db, tbl, oltp_mark(o));
         }
         if (sysb && !nsb++)
             snprintf(first, sizeof(first), "%s", tbl);
@@ -17629,10 +17655,11 @@ static void sizing_ladder_facts(struct res *res, const char *wl, const struct si
 /*
  * bench all's ladder in a schema that exists (o->sizing_existing; issue 28): the user named it
  * with -D (a schema granted to the benchmark user, who may not CREATE DATABASE), or a leftover
- * of an interrupted run holds bench's tables. Its tables sbtest1..N must be bench's own (the
- * '" OLTP_MARK "' comment) or absent: one that is not refuses the schema, before anything is
- * touched; bench's own are dropped (before: a leftover; after: this run's). The schema itself
- * stays. Another run using the same schema at once is kept out by all_db's named lock.
+ * of an interrupted run holds bench's tables. Its tables sbtest1..N must be bench all's own
+ * (the '" OLTP_MARK_ALL "' comment) or absent: any other (a user's, or a dataset prepared with
+ * `bench ... prepare`, commented '" OLTP_MARK "') refuses the schema before anything is
+ * touched; bench all's own are dropped (before: a leftover; after: this run's). The schema
+ * itself stays. Another run using the same schema at once is kept out by all_db's named lock.
  */
 static int sizing_own_tables(struct res *res, const struct bench_opts *o, struct my_conn *c,
                              const char *db, const char *qdb, bool after)
@@ -17645,12 +17672,15 @@ static int sizing_own_tables(struct res *res, const struct bench_opts *o, struct
         oltp_table(o, n, tbl, sizeof(tbl));
         if ((rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv)) != B_OK || !kv.n)
             continue;
-        if (strcmp(kv.v[0], OLTP_MARK)) {
-            b_fail(&res->err, B_EXIT_ENV, "oltp: schema '%s' on %s holds a table '%s' that bench "
-                                          "did not create: left alone, nothing run there",
-                   db, c->target, tbl);
-            b_hint(&res->err, "name an empty schema, one of bench's, or a new one with -D (bench "
-                              "creates it and drops it after)");
+        if (strcmp(kv.v[0], OLTP_MARK_ALL)) {
+            bool ds = !strcmp(kv.v[0], OLTP_MARK);
+            b_fail(&res->err, B_EXIT_ENV, "oltp: schema '%s' on %s holds a table '%s' that %s: "
+                                          "left alone, nothing run there",
+                   db, c->target, tbl,
+                   ds ? "a bench prepare made (a dataset, not bench all's)"
+                      : "bench all did not create");
+            b_hint(&res->err, "name an empty schema, one of bench all's, or a new one with -D "
+                              "(bench creates it and drops it after)");
             return B_EXIT_ENV;
         }
         oltp_quote(tbl, qt, sizeof(qt));
@@ -21433,6 +21463,7 @@ static void all_db(struct all_ctx *x)
         return;
     }
     so.sizing_existing = true;
+    so.own_mark = OLTP_MARK_ALL; /* its tables told apart from a prepared dataset */
     st = res_step(x->res, wl_find("oltp"), "oltp");
     st->o = &so;
     ex = sizing_main(st);

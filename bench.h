@@ -356,6 +356,9 @@ struct bench_opts {
                              * sets its own) */
     bool sizing_existing; /* not an option: bench all's ladder may work in a schema that exists
                            * (its own tables only; the schema stays): sizing_own_tables */
+    const char *own_mark; /* not an option: the COMMENT of the tables bench makes (NULL:
+                           * "created by bench"; bench all's ladder: "created by bench all",
+                           * so a dataset prepared with bench is never taken for its leftover) */
     bool sb_behaviour; /* set by cli_ from the persona's row: behave as sysbench 1.0.20 where
                           bench deliberately differs (docs/cli.md): fileio's zero fill and
                           lenient file checks, TLS off unless asked. Lower sections read this,

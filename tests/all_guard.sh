@@ -112,6 +112,16 @@ if [ -n "$cg" ]; then
     incg "$B" memory --memory-mode=stream --memory-total-size=300M run >"$w/big" 2>&1
     check "48 MiB cgroup: --memory-total-size=300M refused, exit 3 ($?), not killed" '[ $? = 3 ] && grep -q "more than the .* left under this cgroup.s memory limit" "$w/big"'
     rmdir "$cg"
+    # no room left under the limit (the review of issue 28): refused, not sized from the LLC
+    # as if the room were unknown (then OOM-killed: exit 137)
+    cgmk $((3 * mib))
+    if [ -n "$cg" ]; then
+        for mode in stream latency; do
+            incg "$B" memory --memory-mode=$mode run >"$w/no" 2>&1
+            check "3 MiB cgroup: $mode refused, exit 3 ($?), not killed" '[ $? = 3 ] && grep -q "left under this cgroup.s memory limit of 3MiB: too little to measure" "$w/no"'
+        done
+        rmdir "$cg"
+    fi
     cgmk $((200 * mib))
     # finding 5 too: terms on all.total_s and rec.* evaluated after they exist
     incg "$B" all --quick --dir="$w/d" --format=json --html="$w/cg.html" \
