@@ -27792,6 +27792,27 @@ static int cli_slurp(const char *path, bool ww_rule, struct buf *out, struct sta
                 snprintf(why, wn, "%s (%s)", strerror(errno), b_errno_name(errno));
                 break;
             }
+            /* a named FIFO that no writer has opened yet reads as EOF at once (O_NONBLOCK): wait
+             * for one, as the mariadb client blocks in open (an empty read there would drop a
+             * [client] ssl-verify-server-cert still to come: a plain-text login). A writer that
+             * came and went shows as POLLHUP; a pipe whose writer left before this open shows
+             * its data first. */
+            if (n == 0 && S_ISFIFO(st->st_mode) && out->len == 0) {
+                struct pollfd pf = {.fd = fd, .events = POLLIN};
+                u64 now = clk_now_ns();
+                int pr = now < t_end && !b_stop
+                             ? poll(&pf, 1, (int)B_MIN((t_end - now) / 1000000 + 1, 100ull))
+                             : -2;
+                if (pr > 0 && (pf.revents & POLLHUP) && !(pf.revents & POLLIN))
+                    n = 0; /* a writer came and wrote nothing: an empty file */
+                else if (pr >= 0 || (pr == -1 && errno == EINTR))
+                    continue;
+                else {
+                    snprintf(why, wn, "%s: nothing was written to the pipe within %d s",
+                             b_stop ? "interrupted" : "timed out", CLI_PIPE_WAIT_S);
+                    break;
+                }
+            }
             out->len += (size_t)n;
             out->p[out->len] = 0;
             if (out->len > CLI_OPTFILE_MAX) {

@@ -68,6 +68,22 @@ for f in verify verify_on; do
     n1=$(grep -c "fake: auth" "$w/PLAIN.err")
     [ "$n0" = "$n1" ] && pass=$((pass + 1)) || bad "$f.cnf: the fake server got a login ($n0 -> $n1 auth packets)"
 done
+# a named FIFO as the option file, its writer late (the review of issue 28): bench waits for
+# the writer, as mariadb blocks in open, instead of reading EOF at once and logging in plain.
+# The writer writes once bench holds the FIFO open (state, not a sleep).
+mkfifo "$w/ff"
+n0=$(grep -c "fake: auth" "$w/PLAIN.err")
+"$B" ping --count=1 $F -P "$PLAIN" --defaults-file="$w/ff" >"$w/out" 2>&1 &
+bp=$!
+t_end=$(($(date +%s) + 30))
+until ls -l /proc/$bp/fd 2>/dev/null | grep -q "$w/ff" || [ "$(date +%s)" -ge $t_end ]; do sleep 0.05; done
+# (a bench that read EOF and left has no reader on the FIFO: the write would block; bounded)
+timeout 10 sh -c 'printf "[client]\nssl-verify-server-cert\n" >"$1"' sh "$w/ff"
+wait $bp; rc=$?
+n1=$(grep -c "fake: auth" "$w/PLAIN.err")
+if [ $rc = 3 ] && grep -q "does not offer TLS, and --ssl-verify-server-cert requires it" "$w/out" && [ "$n0" = "$n1" ]; then
+    pass=$((pass + 1))
+else bad "a FIFO option file written late: exit $rc, auth packets $n0 -> $n1"; fi
 expect "slap, [client] ssl-verify-server-cert, no TLS offered: refused" 3 "does not offer TLS, and --ssl-verify-server-cert requires it" \
     "$B" slap $F -P "$PLAIN" --defaults-file="$w/verify.cnf" -q 'select 1'
 # slap's --ssl/--skip-ssl are bench's --ssl (not --ssl-mode): a file's ssl-mode=VERIFY_IDENTITY stays
