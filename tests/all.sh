@@ -212,8 +212,10 @@ else
 fi
 
 # 3. --expect: passes, fails, malformed
-# the exit code is the worst verdict of the checks (the host's own may warn or fail here)
-"$B" all --quick --dir="$w/d" --expect='cpu.events_per_s>=1,disk.fdatasync_p99_ms<=100000' --format=json >"$w/e1" 2>/dev/null
+# the exit code is the worst verdict of the checks (the host's own may warn or fail here); the
+# terms on measures every run has (p99 is n/a on a disk slower than 250 fdatasyncs/s in quick's
+# budget: a loaded CI host once had it so, and the term then FAILs as not measured)
+"$B" all --quick --dir="$w/d" --expect='cpu.events_per_s>=1,disk.fdatasync_p50_ms<=100000' --format=json >"$w/e1" 2>/dev/null
 ex=$?
 want=$(python3 -c "
 import json,sys
@@ -227,7 +229,11 @@ if [ -n "$fio_p99" ] && [ -n "$b1" ] && [ -n "$b2" ]; then
     holds "fdatasync p99: bench's ($b1, $b2 ms) mean within 2x of fio's ($fio_p99 ms)" "(a + b) / 2 <= 2 * f && (a + b) / 2 >= f / 2" -v a="$b1" -v b="$b2" -v f="$fio_p99"
 elif [ -n "$fio_p99" ]; then
     # a disk slower than 250 fdatasyncs/s leaves p99 n/a in quick's budget: said, with its count
-    check "fdatasync p99 n/a: said with the count" 'fact "$w/j" disk.fdatasync_p99_ms_why | grep -q "^n/a: [0-9]* samples, p99 needs 1000$"'
+    # (in the run that has no number: either of the two)
+    for f in j e1; do
+        [ -z "$(fact "$w/$f" disk.fdatasync_p99_ms)" ] || continue
+        check "fdatasync p99 n/a ($f): said with the count" 'fact "$w/$f" disk.fdatasync_p99_ms_why | grep -q "^n/a: [0-9]* samples, p99 needs 1000$"'
+    done
 fi
 printf 'cpu.events_per_s >= 1e12 # never\n' >"$w/exp"
 "$B" all --quick --dir="$w/d" --expect-file="$w/exp" >"$w/e2" 2>&1
@@ -526,7 +532,8 @@ for s in d['steps']:
     for r in x a b; do
         check "database: -D run $r measured (schema $(fact "$w/dp$r" db.oltp_schema), top $(fact "$w/dp$r" db.oltp_top_threads) threads)" '[ -n "$(fact "$w/dp$r" db.oltp_top_threads)" ] && [ -n "$(fact "$w/dp$r" db.ping_p50_ms)" ]'
     done
-    check "database: an existing -D schema used (its leftover of bench's replaced), kept, the user's table intact, bench's tables gone" '[ "$(fact "$w/dpx" db.oltp_schema)" = benchtest ] && [ "$($M -e "SELECT a FROM benchtest.precious")" = 42 ] && [ "$($M -e "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = \"benchtest\"")" = 1 ]'
+    left=$($M -e "SELECT GROUP_CONCAT(TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = \"benchtest\"")
+    check "database: an existing -D schema used (its leftover of bench's replaced), kept, the user's table intact, bench's tables gone (schema $(fact "$w/dpx" db.oltp_schema), tables $left; $(grep -o "oltp: [^\"]*" "$w/dpx.err" "$w/dpx" | head -3 | tr "\n" " "))" '[ "$(fact "$w/dpx" db.oltp_schema)" = benchtest ] && [ "$($M -e "SELECT a FROM benchtest.precious")" = 42 ] && [ "$($M -e "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = \"benchtest\"")" = 1 ]'
     check "database: two runs at once, a schema each ($(fact "$w/dpa" db.oltp_schema), $(fact "$w/dpb" db.oltp_schema)), both dropped" '[ "$(fact "$w/dpa" db.oltp_schema)" != "$(fact "$w/dpb" db.oltp_schema)" ] && [ -z "$($M -e "SHOW DATABASES LIKE \"bench_all%\"" | grep -v foreign)" ]'
     check "database: a schema with a sbtest1 not bench's refused, left alone" 'grep -q "holds a table .sbtest1. that bench all did not create" "$w/dpf" && [ "$($M -e "SELECT id FROM bench_all_foreign.sbtest1")" = 7 ]'
     check "database: a dataset made by bench prepare refused, its tables intact (checksums $dsum)" '[ -n "$dsum" ] && grep -q "holds a table .sbtest1. that a bench prepare made" "$w/dpp" && [ "$($M -e "CHECKSUM TABLE bench_ds.sbtest1, bench_ds.sbtest2" | tr "\n\t" "  ")" = "$dsum" ] && [ "$($M -e "SELECT COUNT(*) FROM bench_ds.sbtest2")" = 100 ]'
