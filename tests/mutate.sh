@@ -54,7 +54,7 @@ fi
 # tree ID SRC: a copy of the tests with SRC as bench.c under $dir/tree (the suites find the
 # binary as $top/bench there, or through $BENCH)
 tree() {
-    rm -rf "$dir/tree" && mkdir -p "$dir/tree/tests" || return 1
+    rm -rf "$dir/tree" && mkdir -p "$dir/tree/tests" "$dir/tree/build" || return 1
     cp -r tests/. "$dir/tree/tests/" && cp bench.h "$dir/tree/" && cp "$2" "$dir/tree/bench.c"
     rm -f "$dir/tree/tests/unit" "$dir/tree/tests/noiouring"
     [ ! -f "$dir/noiouring" ] || cp "$dir/noiouring" "$dir/tree/tests/noiouring"
