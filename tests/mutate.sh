@@ -55,7 +55,8 @@ fi
 # binary as $top/bench there, or through $BENCH)
 tree() {
     rm -rf "$dir/tree" && mkdir -p "$dir/tree/tests" "$dir/tree/build" || return 1
-    cp -r tests/. "$dir/tree/tests/" && cp bench.h "$dir/tree/" && cp "$2" "$dir/tree/bench.c"
+    cp -r tests/. "$dir/tree/tests/" && cp -r docs "$dir/tree/" && cp bench.h "$dir/tree/" &&
+        cp "$2" "$dir/tree/bench.c"
     rm -f "$dir/tree/tests/unit" "$dir/tree/tests/noiouring"
     [ ! -f "$dir/noiouring" ] || cp "$dir/noiouring" "$dir/tree/tests/noiouring"
 }
