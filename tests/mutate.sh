@@ -8,7 +8,7 @@
 #                                    built as the unit tests only and run on that unit group
 # Builds are quick glibc ones (-O1, no sanitizers); work tree, logs and (unless BENCH_MY_PORT
 # is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the list), MUTATE_SUITES
-# (default "unit results golden compat"; "... oltp" adds tests/oltp.sh, about 4 minutes more
+# (default "unit results golden compat merge_hostile compare"; "... oltp" adds tests/oltp.sh, about 4 minutes more
 # for each mutant that reaches it; merge, merge_hostile and compare: tests/NAME.sh), MUTATE_PORT,
 # MUTATE_TIMEOUT (seconds per suite).
 # shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 cd "$top" || exit 2
 list=${MUTANTS:-tests/mutants.txt}
-suites=${MUTATE_SUITES:-unit results golden compat}
+suites=${MUTATE_SUITES:-unit results golden compat merge_hostile compare}
 tmo=${MUTATE_TIMEOUT:-600}
 fast=0
 [ "${1:-}" = --fast ] && { fast=1; shift; }
