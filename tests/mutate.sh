@@ -8,9 +8,9 @@
 #                                    built as the unit tests only and run on that unit group
 # Builds are quick glibc ones (-O1, no sanitizers); work tree, logs and (unless BENCH_MY_PORT
 # is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the list), MUTATE_SUITES
-# (default "unit results golden compat merge_hostile compare"; "... oltp" adds tests/oltp.sh, about 4 minutes more
-# for each mutant that reaches it; merge, merge_hostile and compare: tests/NAME.sh), MUTATE_PORT,
-# MUTATE_TIMEOUT (seconds per suite).
+# (default "unit results golden compat merge_hostile compare"; "... oltp" adds tests/oltp.sh,
+# about 4 minutes more for each mutant that reaches it; merge, merge_hostile and compare run
+# tests/NAME.sh), MUTATE_PORT, MUTATE_TIMEOUT (seconds per suite).
 # shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
