@@ -253,6 +253,53 @@ print("ok")
 PY
 then ok; else bad "runs: $(cat "$w/rv")"; fi
 
+# 7b. issue 29: the oracle (tests/oracle_compare.py, from the docs alone) on edge cases: every
+# value, spread, noise, ratio and mark of the rows. From r1.json: a quiet A (its interval
+# samples equal: no spread), a noisy B (10% faster, 10% slower percentiles, its samples +-30%:
+# its own spread, ~24%, is the row's noise: within it), both ways round; a file with an
+# operation (fileio's write) that the other lacks (missing), against the real runs too.
+python3 - "$w" <<'PY' || bad "python (the compare edge cases)"
+import json, copy, sys
+w = sys.argv[1]
+r1 = json.load(open(w + "/r1.json"))
+assert len(r1["intervals"]) >= 3, len(r1["intervals"])
+quiet, noisy = copy.deepcopy(r1), copy.deepcopy(r1)
+def pcts(d): return d["results"]["latency_ns"]["percentiles"]
+for iv in quiet["intervals"]:
+    iv["events_per_s"] = quiet["results"]["events_per_s"]
+    iv["latency_ns"]["percentiles"] = dict(pcts(quiet))
+noisy["results"]["events_per_s"] *= 1.10
+for k in pcts(noisy):
+    pcts(noisy)[k] = round(pcts(noisy)[k] * 1.10)
+for i, iv in enumerate(noisy["intervals"]):
+    f = (1.0, 1.3, 0.7)[i % 3]
+    iv["events_per_s"] = noisy["results"]["events_per_s"] * f
+    iv["latency_ns"]["percentiles"] = {k: round(v * f) for k, v in pcts(noisy).items()}
+json.dump(quiet, open(w + "/quiet.json", "w")); json.dump(noisy, open(w + "/noisy.json", "w"))
+op = lambda p95: {"count": 10, "latency_ns": {"percentiles": {"p95": p95},
+                  "histogram": {"scheme": "log-linear", "sub_bits": 8, "max_exp": 42, "buckets": [[100, 10]]}}}
+a, b = copy.deepcopy(quiet), copy.deepcopy(quiet)
+a["results"]["operations"] = {"read": op(100), "write": op(100)}
+b["results"]["operations"] = {"read": op(150)}
+json.dump(a, open(w + "/opa.json", "w")); json.dump(b, open(w + "/opb.json", "w"))
+PY
+ocmp() {  # ocmp NAME NOISE FILE...: compare --format=json, checked by the oracle
+    n=$1 nz=$2; shift 2
+    "$B" compare "$@" --noise="$nz" --format=json >"$w/oc.json" 2>"$w/oc.err"; ex=$?
+    if [ $ex = 0 ] && python3 "$top/tests/oracle_compare.py" "$w/oc.json" "$nz" "$@" >"$w/ocv" 2>&1
+    then ok; else bad "oracle: $n: exit $ex; $(head -5 "$w/ocv") $(head -2 "$w/oc.err")"; fi
+}
+ocmp "quiet A, noisy B" 5 "$w/quiet.json" "$w/noisy.json"
+python3 - "$w/oc.json" <<'PY' && ok || bad "quiet A, noisy B: the edge case is not one (B's spread is not the noise)"
+import json, sys
+m = {s["facts"]["name"]: s["facts"] for s in json.load(open(sys.argv[1]))["steps"] if s["action"] == "measure"}
+e = m["events_per_s"]
+assert e["noise_pct"] > 20 and "spread_pct_1" not in e and e["mark_2"] == "same", e
+PY
+ocmp "noisy A, quiet B" 5 "$w/noisy.json" "$w/quiet.json"
+ocmp "quiet, noisy, quiet" 5 "$w/quiet.json" "$w/noisy.json" "$w/quiet.json"
+ocmp "an operation in one file only" 5 "$w/opa.json" "$w/opb.json"
+ocmp "two real runs" 0.5 "$w/r1.json" "$w/r2.json"
 # 8. refusals: exit code and the one line (plus at most a hint)
 msg() { # msg NAME WANT_EXIT PATTERN ARGS...: exit code and first stderr line
     n=$1 want=$2 pat=$3; shift 3

@@ -208,6 +208,9 @@ assert re.search("^" + re.escape(sl) + "$", t, re.M), ("skew line", sl)
 assert re.search(r"^\[ 1s \] thds: 6 tps: ", t, re.M), "a merged interval line"
 PY
 
+# the oracle (tests/oracle_merge.py: every figure from the inputs by the documented rules)
+python3 "$top/tests/oracle_merge.py" "$w/m.json" "$w/c1.json" "$w/c2.json" "$w/c3.json" >"$w/orc" 2>&1 && ok || bad "oracle: three clients: $(head -5 "$w/orc")"
+
 # mismatched test or options: the error names the field
 python3 - "$w" <<'PY'
 import json, sys
@@ -267,6 +270,7 @@ rs = sum(p["events_per_s"] for p in parts)
 assert r["events"] == sum(p["events"] for p in parts), r["events"]
 assert f["common_window_s"] < 2.5 and rs * (1 - 1e-9) <= r["events_per_s"] <= rs * (1 + 1e-9), (r["events_per_s"], rs, f)
 PY
+python3 "$top/tests/oracle_merge.py" "$w/kl.json" "$w/k1.json" "$w/k2.json" >"$w/orc" 2>&1 && ok || bad "oracle: a late client: $(head -5 "$w/orc")"
 # the SIGTERM'd client's three dimensions differ from k1's (--time): a different run
 "$B" merge "$w/k1.json" "$w/k3.json" >"$w/out" 2>"$w/err"; rc=$?
 expect "a client of another --time" 2 "option time is 8, but .*k1.json has 3"
@@ -282,6 +286,8 @@ expect "a SIGTERM'd client" 1 "warning: client 1 (.*k3.json) did not run to its 
 grep -q "warning: client 2 (.*k4.json) is not in the merged result: no result document: its last line is an 'interval' line at [0-9]* s (the client was killed mid-run?)" "$w/err" && ok || bad "SIGKILL'd client not reported: $(cat "$w/err")"
 grep -q "merge: 2 of 2 client(s) did not complete their run" "$w/err" && ok || bad "the incomplete merge's error line: $(tail -2 "$w/err")"
 grep -Eq "^ +1 .*k3.json .* signal$" "$w/out" && grep -Eq "^ +2 .*k4.json +.*no result document" "$w/out" && ok || bad "the clients' lines: $(cat "$w/out" | head -6)"
+"$B" merge "$w/k3.json" "$w/k4.json" --format=json >"$w/kk.json" 2>/dev/null; rc=$?
+[ $rc = 1 ] && python3 "$top/tests/oracle_merge.py" "$w/kk.json" "$w/k3.json" "$w/k4.json" >"$w/orc" 2>&1 && ok || bad "oracle: a SIGTERM'd and a SIGKILL'd client: exit $rc, $(head -5 "$w/orc")"
 ev3=$(python3 -c "import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])['results']['events'])" "$w/k3.json")
 grep -Eq "total number of events: +$ev3$" "$w/out" && ok || bad "the SIGTERM'd client's events ($ev3) are not the merged total"
 

@@ -152,5 +152,64 @@ grep -q "events per second\|complete" "$w/out" && bad "windows apart: a report w
 m "$w/pretty.json"
 ev=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"]["events"])' "$w/pretty.json")
 [ "$rc" = 0 ] && grep -Eq "total number of events: +$ev$" "$w/out" && ok || bad "pretty-printed: exit $rc, $(head -2 "$w/err")"
+# issue 29: the oracle (tests/oracle_merge.py, from the docs alone) on edge cases: every count,
+# rate, window, skew, warning, percentile, operation and merged interval line of the merge is
+# the one the documented rules give for the inputs. A 3-interval client (c.json); a slow client
+# listed first (its window 1.2 s later and 0.2 s shorter: late, overlap 38%, its interval
+# percentiles 3x the other's), a killed one (interval lines only: lost, the merge incomplete,
+# exit 1), one ended by SIGTERM (a document that says so); two fileio clients of one
+# --start-at, the second with no fsync (one operation only in one file).
+"$B" cpu --time=3 --threads=1 --report-interval=1 --percentile=50,95,99 --cpu-max-prime=3000 --format=json run >"$w/c.json" 2>/dev/null ||
+    bad "bench cpu run (3 s) failed"
+FS="--file-num=2 --file-total-size=2M --file-dir=$w/f"
+mkdir -p "$w/f" && "$B" fileio $FS prepare >/dev/null 2>&1 || bad "fileio prepare failed"
+for i in 1 2; do
+    "$B" fileio $FS --file-test-mode=rndrw --time=1 --report-interval=1 --percentile=50,99 --start-at=+2 --start-at-force --format=json run >"$w/fio$i.json" 2>/dev/null &
+done
+wait
+python3 - "$w" <<'PY' || bad "python (the edge cases)"
+import json, sys, copy
+w = sys.argv[1]
+lines = open(w + "/c.json").read().splitlines()
+c = json.loads(lines[-1])
+assert len(c["intervals"]) >= 2, len(c["intervals"])
+def out(name, d, ivs=()):
+    with open(w + "/" + name, "w") as f:
+        for i in ivs: f.write(json.dumps(i) + "\n")
+        if d is not None: f.write(json.dumps(d) + "\n")
+slow = copy.deepcopy(c)
+for o in [slow["results"]] + slow["intervals"]:
+    for k in ("window_start_unix_ns", "window_end_unix_ns", "end_unix_ns"):
+        if k in o: o[k] += 1_200_000_000
+for iv in slow["intervals"]:
+    iv["latency_ns"]["percentiles"] = {k: 3 * v for k, v in iv["latency_ns"]["percentiles"].items()}
+sr = slow["results"]  # and it ended 0.2 s early: its end skew is not its start skew
+sr["window_end_unix_ns"] -= 200_000_000
+sr["window_s"] = sr["total_time_s"] = (sr["window_end_unix_ns"] - sr["window_start_unix_ns"]) / 1e9
+sr["events_per_s"] = sr["events"] / sr["window_s"]
+out("slow.json", slow)
+out("lost.json", None, [l for l in map(json.loads, lines) if l["type"] == "interval"])
+term = copy.deepcopy(c)
+term["end"], term["complete"], term["exit_code"] = "signal", False, 1
+for o in [term["results"]] + term["intervals"]:
+    for k in ("window_start_unix_ns", "window_end_unix_ns", "end_unix_ns"):
+        if k in o: o[k] += 100_000_000
+out("term.json", term)
+f2 = json.loads(open(w + "/fio2.json").read().splitlines()[-1])
+fs = f2["results"]["operations"]["fsync"]
+fs["count"], fs["latency_ns"]["histogram"]["buckets"], fs["latency_ns"]["percentiles"] = 0, [], {}
+out("fio2.json", f2)
+PY
+oracle() {  # oracle NAME WANT_EXIT FILE...: merge --format=json, its exit, the oracle's verdict
+    n=$1 want=$2; shift 2
+    "$B" merge "$@" --format=json >"$w/om.json" 2>"$w/err"; rc=$?
+    if [ "$rc" = "$want" ] && python3 "$top/tests/oracle_merge.py" "$w/om.json" "$@" >"$w/orc" 2>&1
+    then ok; else bad "oracle: $n: exit $rc (expected $want); $(head -5 "$w/orc") $(head -2 "$w/err")"; fi
+}
+oracle "a slow client first, a killed one" 1 "$w/slow.json" "$w/c.json" "$w/lost.json"
+oracle "a slow client first" 0 "$w/slow.json" "$w/c.json"
+oracle "a SIGTERM'd client" 1 "$w/c.json" "$w/term.json"
+oracle "fileio, fsync only in one file" 0 "$w/fio1.json" "$w/fio2.json"
+oracle "one client" 0 "$w/c.json"
 echo "merge_hostile: $pass passed, $fail failed"
 [ $fail = 0 ]

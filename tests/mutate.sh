@@ -8,15 +8,16 @@
 #                                    built as the unit tests only and run on that unit group
 # Builds are quick glibc ones (-O1, no sanitizers); work tree, logs and (unless BENCH_MY_PORT
 # is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the list), MUTATE_SUITES
-# (default "unit results golden compat"; "... oltp" adds tests/oltp.sh, about 4 minutes more
-# for each mutant that reaches it), MUTATE_PORT, MUTATE_TIMEOUT (seconds per suite).
+# (default "unit results golden compat merge_hostile compare"; "... oltp" adds tests/oltp.sh,
+# about 4 minutes more for each mutant that reaches it; merge, merge_hostile and compare run
+# tests/NAME.sh), MUTATE_PORT, MUTATE_TIMEOUT (seconds per suite).
 # shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 cd "$top" || exit 2
 list=${MUTANTS:-tests/mutants.txt}
-suites=${MUTATE_SUITES:-unit results golden compat}
+suites=${MUTATE_SUITES:-unit results golden compat merge_hostile compare}
 tmo=${MUTATE_TIMEOUT:-600}
 fast=0
 [ "${1:-}" = --fast ] && { fast=1; shift; }
@@ -53,8 +54,9 @@ fi
 # tree ID SRC: a copy of the tests with SRC as bench.c under $dir/tree (the suites find the
 # binary as $top/bench there, or through $BENCH)
 tree() {
-    rm -rf "$dir/tree" && mkdir -p "$dir/tree/tests" || return 1
-    cp -r tests/. "$dir/tree/tests/" && cp bench.h "$dir/tree/" && cp "$2" "$dir/tree/bench.c"
+    rm -rf "$dir/tree" && mkdir -p "$dir/tree/tests" "$dir/tree/build" || return 1
+    cp -r tests/. "$dir/tree/tests/" && cp -r docs "$dir/tree/" && cp bench.h "$dir/tree/" &&
+        cp "$2" "$dir/tree/bench.c"
     rm -f "$dir/tree/tests/unit" "$dir/tree/tests/noiouring"
     [ ! -f "$dir/noiouring" ] || cp "$dir/noiouring" "$dir/tree/tests/noiouring"
 }
@@ -78,6 +80,7 @@ run_suite() {
         golden) timeout "$tmo" cram3 --shell=/bin/sh tests/golden ;;
         compat) timeout "$tmo" sh tests/compat.sh ;;
         oltp) timeout "$tmo" bash tests/oltp.sh ;;
+        merge | merge_hostile | compare) timeout "$tmo" sh "tests/$1.sh" ;;
         *) echo "mutate: unknown suite $1"; exit 2 ;;
         esac
     ) >"$2" 2>&1
