@@ -19767,6 +19767,10 @@ static int slap_make(struct slap_run *run, const char *engine, const char *eopt)
     return ex;
 }
 
+/* The iterations of a block recorded as steps of its step (the JSON's per-iteration times):
+ * the first this many; more is a run of its own kind (-i 1000000), summed but not listed. */
+#define SLAP_ITER_STEPS 10000
+
 /* One engine x concurrency: iterations timed, the step with its statistics. */
 static int slap_block(struct slap_run *run, const char *engine, const char *eopt, i64 conc)
 {
@@ -19775,7 +19779,8 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     u64 sum = 0, mn = UINT64_MAX, mx = 0;
     struct hist *h = o->slap_latency ? b_xcalloc(1, sizeof(struct hist)) : NULL;
     struct slap_lat lat = {0, 0, UINT64_MAX, 0};
-    int ex = B_EXIT_OK;
+    int ex = B_EXIT_OK, nits = 0, capits = 0;
+    u64 *its = NULL;
     run->limit = slap_limit(o, p, conc);
     slap_note(run, 2, "Starting Concurrency Test", 25);
     for (i64 it = 0; it < o->slap_iterations && ex == B_EXIT_OK && !atomic_load(&b_stop); it++) {
@@ -19803,6 +19808,10 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
         sum += ms;
         mn = B_MIN(mn, ms);
         mx = B_MAX(mx, ms);
+        if (nits < SLAP_ITER_STEPS) { /* each iteration's time: a step of the JSON */
+            its = res_grow(its, &capits, nits, sizeof(*its));
+            its[nits++] = ms;
+        }
     }
     slap_keys_free(run);
     if (ex == B_EXIT_OK && atomic_load(&b_stop)) {
@@ -19813,6 +19822,7 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     }
     if (ex != B_EXIT_OK) {
         free(h);
+        free(its);
         return ex;
     }
     slap_note(run, 2, "Generating stats", 16);
@@ -19831,6 +19841,15 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     res_fact_num(st, "max_s", (double)mx / 1e3);
     res_fact_int(st, "queries", (i64)lat.queries);
     st->elapsed_s = (double)sum / 1e3;
+    for (int k = 0; k < nits; k++) {
+        struct res *is = res_step(st, run->res->w, "iteration");
+        res_fact_int(is, "iteration", k + 1);
+        res_fact_int(is, "ms", (i64)its[k]);
+        is->elapsed_s = (double)its[k] / 1e3;
+        is->complete = true;
+        is->end = RES_END_LIMIT;
+    }
+    free(its);
     if (h) { /* per-query latency of all iterations: the result's final statistics */
         load_snap_init(&st->final.d, 1, 0);
         hist_add(st->final.d.hist, h);
