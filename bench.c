@@ -10387,9 +10387,11 @@ static void load_go(struct load_run *r)
         r->unix_off_ns = load_unix_offset();
     r->t_start_ns = clk_now_ns();
     r->t_measure_ns = r->t_start_ns + (u64)o->warmup_time * 1000000000u;
-    if (r->start_at_ns) /* --start-at: the window starts at the instant (or when the
-                           workers were released, if that was late: what they really did) */
+    if (r->start_at_ns) { /* --start-at: the window starts at the instant (or when the
+                             workers were released, if that was late: what they really did) */
         r->t_measure_ns = B_MAX(r->start_at_ns, r->t_start_ns);
+        res_fact_int(r->res, "released_unix_ns", (i64)r->t_start_ns + r->unix_off_ns);
+    }
     u64 len_ns = o->all_step_ms > 0 ? (u64)o->all_step_ms * 1000000u
                                     : (u64)o->time_s * 1000000000u;
     r->deadline_ns = len_ns ? r->t_measure_ns + len_ns : 0;

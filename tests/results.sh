@@ -126,5 +126,15 @@ expect "oltp 1062 ignored: reconnects" "$(field "$w/dup" 'reconnects:')" 0
 holds "oltp 1062 ignored: ignored errors >= 1" 'e >= 1' -v e="$(field "$w/dup" 'ignored errors:')"
 "$B" oltp_read_only $C --tables=1 cleanup >/dev/null 2>&1
 
+# 8. --start-at with --warmup-time (tests/oracle_window.py, from the docs): released a warmup
+#    before the target, the window opening at the target; and a warmup longer than the time
+#    left (warmup_short: released when ready, the window still at the target). Both at once.
+SA="cpu --start-at-force --time=1 --cpu-max-prime=2000 --format=json run"
+"$B" $SA --start-at=+1 --warmup-time=2 >"$w/sa2.json" 2>"$w/sa2.err" & sap=$!
+"$B" $SA --start-at=+1.5 --warmup-time=1 >"$w/sa1.json" 2>"$w/sa1.err" &&
+    python3 "$top/tests/oracle_window.py" "$w/sa1.json" && ok || bad "--start-at=+1.5 --warmup-time=1: $(head -c 300 "$w/sa1.err")"
+wait $sap && python3 "$top/tests/oracle_window.py" "$w/sa2.json" && grep -q '"code":"warmup_short"' "$w/sa2.json" &&
+    ok || bad "--start-at=+1 --warmup-time=2 (warmup_short): $(head -c 300 "$w/sa2.err")"
+
 echo "results: $pass passed, $fail failed"
 [ $fail = 0 ]
