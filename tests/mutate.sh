@@ -9,7 +9,8 @@
 # Builds are quick glibc ones (-O1, no sanitizers); work tree, logs and (unless BENCH_MY_PORT
 # is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the list), MUTATE_SUITES
 # (default "unit results golden compat"; "... oltp" adds tests/oltp.sh, about 4 minutes more
-# for each mutant that reaches it), MUTATE_PORT, MUTATE_TIMEOUT (seconds per suite).
+# for each mutant that reaches it; "slap" tests/slap.sh, about 1 minute), MUTATE_PORT,
+# MUTATE_TIMEOUT (seconds per suite).
 # shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,6 +79,7 @@ run_suite() {
         golden) timeout "$tmo" cram3 --shell=/bin/sh tests/golden ;;
         compat) timeout "$tmo" sh tests/compat.sh ;;
         oltp) timeout "$tmo" bash tests/oltp.sh ;;
+        slap) timeout "$tmo" sh tests/slap.sh ;;
         *) echo "mutate: unknown suite $1"; exit 2 ;;
         esac
     ) >"$2" 2>&1
