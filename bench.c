@@ -19773,6 +19773,18 @@ static int slap_make(struct slap_run *run, const char *engine, const char *eopt)
  * the first this many; more is a run of its own kind (-i 1000000), summed but not listed. */
 #define SLAP_ITER_STEPS 10000
 
+static void slap_iter_steps(struct res *st, const u64 *ms, int n)
+{
+    for (int k = 0; k < n; k++) {
+        struct res *is = res_step(st, st->w, "iteration");
+        res_fact_int(is, "iteration", k + 1);
+        res_fact_int(is, "ms", (i64)ms[k]);
+        is->elapsed_s = (double)ms[k] / 1e3;
+        is->complete = true;
+        is->end = RES_END_LIMIT;
+    }
+}
+
 /* One engine x concurrency: iterations timed, the step with its statistics. */
 static int slap_block(struct slap_run *run, const char *engine, const char *eopt, i64 conc)
 {
@@ -19843,14 +19855,7 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     res_fact_num(st, "max_s", (double)mx / 1e3);
     res_fact_int(st, "queries", (i64)lat.queries);
     st->elapsed_s = (double)sum / 1e3;
-    for (int k = 0; k < nits; k++) {
-        struct res *is = res_step(st, run->res->w, "iteration");
-        res_fact_int(is, "iteration", k + 1);
-        res_fact_int(is, "ms", (i64)its[k]);
-        is->elapsed_s = (double)its[k] / 1e3;
-        is->complete = true;
-        is->end = RES_END_LIMIT;
-    }
+    slap_iter_steps(st, its, nits);
     free(its);
     if (h) { /* per-query latency of all iterations: the result's final statistics */
         load_snap_init(&st->final.d, 1, 0);

@@ -15,6 +15,9 @@
       ids that one plain run (same --rand-seed) of N x K events inserts; ids are
       rand.unique() - 2^31, within INT. Files: the ids each run inserted (an id, or "id<TAB>c",
       a line).
+  oracle_clients.py bulk N K C0 ... C(N-1)
+      bulk_insert, one thread, K events each: client i writes the ids i+1, i+1+n, ... of the
+      thread's table, K of them; together 1..N x K, each once. Files: the ids each wrote.
 Exit 0 when the rule holds, else 1 with one line per difference."""
 import sys
 
@@ -68,12 +71,26 @@ def lanes(n, single, clients):
     return errs
 
 
+def bulk(n, k, clients):
+    errs = []
+    if len(clients) != n:
+        return ["%d client files for --client-count=%d" % (len(clients), n)]
+    for i, c in enumerate(clients):
+        got = sorted(rows(c))
+        want = [i + 1 + j * n for j in range(k)]
+        if got != want:
+            errs.append("bulk_insert client %d of %d, %d events: wrote ids %s, want %s" % (i, n, k, got, want))
+    return errs
+
+
 def main():
     a = sys.argv[1:]
     if a and a[0] == "residue" and len(a) == 6:
         errs = residue(int(a[1]), int(a[2]), int(a[3]), a[4], a[5])
     elif a and a[0] == "lanes" and len(a) >= 3:
         errs = lanes(int(a[1]), a[2], a[3:])
+    elif a and a[0] == "bulk" and len(a) >= 4:
+        errs = bulk(int(a[1]), int(a[2]), a[3:])
     else:
         sys.exit(__doc__)
     for e in errs:

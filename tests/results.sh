@@ -151,6 +151,15 @@ done
 $MY -e "SELECT id FROM sbtest1" >"$w/cis"
 python3 "$top/tests/oracle_clients.py" lanes 3 "$w/cis" "$w/ci0" "$w/ci1" "$w/ci2" && ok || bad "oltp_insert --auto-inc=off: the clients' ids against one run's"
 "$B" oltp_insert $C --tables=1 cleanup >/dev/null 2>&1
+#    bulk_insert: client i of 3 writes ids i+1, i+4, ... of the thread's table, 4 events each
+"$B" bulk_insert $C --threads=1 prepare >/dev/null 2>&1 || bad "client split: bulk_insert prepare"
+for i in 0 1 2; do
+    "$B" bulk_insert $C --threads=1 --client-index=$i --client-count=3 --rand-seed=7 --events=4 --time=0 run >"$w/cr" 2>&1 ||
+        bad "bulk_insert client $i of 3: $(tail -3 "$w/cr")"
+    $MY -e "SELECT id FROM sbtest1; DELETE FROM sbtest1" >"$w/cb$i"
+done
+python3 "$top/tests/oracle_clients.py" bulk 3 4 "$w/cb0" "$w/cb1" "$w/cb2" && ok || bad "bulk_insert: the clients' ids"
+"$B" bulk_insert $C --threads=1 cleanup >/dev/null 2>&1
 
 # 8. --start-at with --warmup-time (tests/oracle_window.py, from the docs): released a warmup
 #    before the target, the window opening at the target; and a warmup longer than the time
