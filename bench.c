@@ -10403,9 +10403,11 @@ static void load_go(struct load_run *r)
         r->unix_off_ns = load_unix_offset();
     r->t_start_ns = clk_now_ns();
     r->t_measure_ns = r->t_start_ns + (u64)o->warmup_time * 1000000000u;
-    if (r->start_at_ns) /* --start-at: the window starts at the instant (or when the
-                           workers were released, if that was late: what they really did) */
+    if (r->start_at_ns) { /* --start-at: the window starts at the instant (or when the
+                             workers were released, if that was late: what they really did) */
         r->t_measure_ns = B_MAX(r->start_at_ns, r->t_start_ns);
+        res_fact_int(r->res, "released_unix_ns", (i64)r->t_start_ns + r->unix_off_ns);
+    }
     u64 len_ns = o->all_step_ms > 0 ? (u64)o->all_step_ms * 1000000u
                                     : (u64)o->time_s * 1000000000u;
     r->deadline_ns = len_ns ? r->t_measure_ns + len_ns : 0;
@@ -19797,6 +19799,22 @@ static int slap_make(struct slap_run *run, const char *engine, const char *eopt)
     return ex;
 }
 
+/* The iterations of a block recorded as steps of its step (the JSON's per-iteration times):
+ * the first this many; more is a run of its own kind (-i 1000000), summed but not listed. */
+#define SLAP_ITER_STEPS 10000
+
+static void slap_iter_steps(struct res *st, const u64 *ms, int n)
+{
+    for (int k = 0; k < n; k++) {
+        struct res *is = res_step(st, st->w, "iteration");
+        res_fact_int(is, "iteration", k + 1);
+        res_fact_int(is, "ms", (i64)ms[k]);
+        is->elapsed_s = (double)ms[k] / 1e3;
+        is->complete = true;
+        is->end = RES_END_LIMIT;
+    }
+}
+
 /* One engine x concurrency: iterations timed, the step with its statistics. */
 static int slap_block(struct slap_run *run, const char *engine, const char *eopt, i64 conc)
 {
@@ -19805,7 +19823,8 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     u64 sum = 0, mn = UINT64_MAX, mx = 0;
     struct hist *h = o->slap_latency ? b_xcalloc(1, sizeof(struct hist)) : NULL;
     struct slap_lat lat = {0, 0, UINT64_MAX, 0};
-    int ex = B_EXIT_OK;
+    int ex = B_EXIT_OK, nits = 0, capits = 0;
+    u64 *its = NULL;
     run->limit = slap_limit(o, p, conc);
     slap_note(run, 2, "Starting Concurrency Test", 25);
     for (i64 it = 0; it < o->slap_iterations && ex == B_EXIT_OK && !atomic_load(&b_stop); it++) {
@@ -19833,6 +19852,10 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
         sum += ms;
         mn = B_MIN(mn, ms);
         mx = B_MAX(mx, ms);
+        if (nits < SLAP_ITER_STEPS) { /* each iteration's time: a step of the JSON */
+            its = res_grow(its, &capits, nits, sizeof(*its));
+            its[nits++] = ms;
+        }
     }
     slap_keys_free(run);
     if (ex == B_EXIT_OK && atomic_load(&b_stop)) {
@@ -19843,6 +19866,7 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     }
     if (ex != B_EXIT_OK) {
         free(h);
+        free(its);
         return ex;
     }
     slap_note(run, 2, "Generating stats", 16);
@@ -19861,6 +19885,8 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     res_fact_num(st, "max_s", (double)mx / 1e3);
     res_fact_int(st, "queries", (i64)lat.queries);
     st->elapsed_s = (double)sum / 1e3;
+    slap_iter_steps(st, its, nits);
+    free(its);
     if (h) { /* per-query latency of all iterations: the result's final statistics */
         load_snap_init(&st->final.d, 1, 0);
         hist_add(st->final.d.hist, h);

@@ -10,7 +10,8 @@
 # is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the list), MUTATE_SUITES
 # (default "unit results golden compat merge_hostile compare"; "... oltp" adds tests/oltp.sh,
 # about 4 minutes more for each mutant that reaches it; merge, merge_hostile and compare run
-# tests/NAME.sh), MUTATE_PORT, MUTATE_TIMEOUT (seconds per suite).
+# tests/NAME.sh; "slap" tests/slap.sh, about 1 minute), MUTATE_PORT, MUTATE_TIMEOUT (seconds
+# per suite).
 # shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -81,6 +82,7 @@ run_suite() {
         compat) timeout "$tmo" sh tests/compat.sh ;;
         oltp) timeout "$tmo" bash tests/oltp.sh ;;
         merge | merge_hostile | compare) timeout "$tmo" sh "tests/$1.sh" ;;
+        slap) timeout "$tmo" sh tests/slap.sh ;;
         *) echo "mutate: unknown suite $1"; exit 2 ;;
         esac
     ) >"$2" 2>&1

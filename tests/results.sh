@@ -126,5 +126,50 @@ expect "oltp 1062 ignored: reconnects" "$(field "$w/dup" 'reconnects:')" 0
 holds "oltp 1062 ignored: ignored errors >= 1" 'e >= 1' -v e="$(field "$w/dup" 'ignored errors:')"
 "$B" oltp_read_only $C --tables=1 cleanup >/dev/null 2>&1
 
+# 9. --client-index/--client-count write ids (tests/oracle_clients.py, from the docs), table
+#    size 10 for 3 clients (not a multiple: the last class has the table's end, 10, and the
+#    draws 10 of clients 1 and 2 move down into their classes): each client's DELETE/INSERT
+#    pairs rewrite exactly its residue class; oltp_insert --auto-inc=off: 3 clients x 5 events
+#    insert exactly the ids of one plain run of 15 (same seed), disjoint
+MY="mariadb --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret -N benchtest"
+"$B" oltp_write_only $C --tables=1 --table-size=10 prepare >/dev/null 2>&1 || bad "client split: prepare"
+for i in 0 1 2; do
+    $MY -e "SELECT id, c FROM sbtest1" >"$w/cb$i"
+    "$B" oltp_write_only $C --tables=1 --table-size=10 --index-updates=0 --non-index-updates=0 --delete-inserts=1 \
+        --rand-type=uniform --client-index=$i --client-count=3 --rand-seed=7 --events=150 --time=0 run >"$w/cr" 2>&1 &&
+        $MY -e "SELECT id, c FROM sbtest1" >"$w/ca$i" &&
+        python3 "$top/tests/oracle_clients.py" residue 10 3 $i "$w/cb$i" "$w/ca$i" && ok || bad "client $i of 3: its DELETE/INSERT ids: $(tail -3 "$w/cr")"
+done
+"$B" oltp_write_only $C --tables=1 cleanup >/dev/null 2>&1
+"$B" oltp_insert $C --tables=1 --auto-inc=off prepare >/dev/null 2>&1 || bad "client split: oltp_insert prepare"
+for i in 0 1 2; do
+    "$B" oltp_insert $C --tables=1 --auto-inc=off --client-index=$i --client-count=3 --rand-seed=7 --events=5 --time=0 run >"$w/cr" 2>&1 ||
+        bad "oltp_insert client $i of 3: $(tail -3 "$w/cr")"
+    $MY -e "SELECT id FROM sbtest1; DELETE FROM sbtest1" >"$w/ci$i"
+done
+"$B" oltp_insert $C --tables=1 --auto-inc=off --rand-seed=7 --events=15 --time=0 run >"$w/cr" 2>&1 || bad "oltp_insert plain run: $(tail -3 "$w/cr")"
+$MY -e "SELECT id FROM sbtest1" >"$w/cis"
+python3 "$top/tests/oracle_clients.py" lanes 3 "$w/cis" "$w/ci0" "$w/ci1" "$w/ci2" && ok || bad "oltp_insert --auto-inc=off: the clients' ids against one run's"
+"$B" oltp_insert $C --tables=1 cleanup >/dev/null 2>&1
+#    bulk_insert: client i of 3 writes ids i+1, i+4, ... of the thread's table, 4 events each
+"$B" bulk_insert $C --threads=1 prepare >/dev/null 2>&1 || bad "client split: bulk_insert prepare"
+for i in 0 1 2; do
+    "$B" bulk_insert $C --threads=1 --client-index=$i --client-count=3 --rand-seed=7 --events=4 --time=0 run >"$w/cr" 2>&1 ||
+        bad "bulk_insert client $i of 3: $(tail -3 "$w/cr")"
+    $MY -e "SELECT id FROM sbtest1; DELETE FROM sbtest1" >"$w/cb$i"
+done
+python3 "$top/tests/oracle_clients.py" bulk 3 4 "$w/cb0" "$w/cb1" "$w/cb2" && ok || bad "bulk_insert: the clients' ids"
+"$B" bulk_insert $C --threads=1 cleanup >/dev/null 2>&1
+
+# 8. --start-at with --warmup-time (tests/oracle_window.py, from the docs): released a warmup
+#    before the target, the window opening at the target; and a warmup longer than the time
+#    left (warmup_short: released when ready, the window still at the target). Both at once.
+SA="cpu --start-at-force --time=1 --cpu-max-prime=2000 --format=json run"
+"$B" $SA --start-at=+1 --warmup-time=2 >"$w/sa2.json" 2>"$w/sa2.err" & sap=$!
+"$B" $SA --start-at=+1.5 --warmup-time=1 >"$w/sa1.json" 2>"$w/sa1.err" &&
+    python3 "$top/tests/oracle_window.py" "$w/sa1.json" && ok || bad "--start-at=+1.5 --warmup-time=1: $(head -c 300 "$w/sa1.err")"
+wait $sap && python3 "$top/tests/oracle_window.py" "$w/sa2.json" && grep -q '"code":"warmup_short"' "$w/sa2.json" &&
+    ok || bad "--start-at=+1 --warmup-time=2 (warmup_short): $(head -c 300 "$w/sa2.err")"
+
 echo "results: $pass passed, $fail failed"
 [ $fail = 0 ]

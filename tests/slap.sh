@@ -82,6 +82,16 @@ $ROOT -e "CREATE DATABASE slapq"
 q1=$($ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Com_select'" | cut -f2)
 if [ $((q1 - q0)) = 200 ]; then ok; else bad "--number-of-queries=100 -c 4 -i 2: the server counted $((q1 - q0)) SELECTs, not 200"; fi
 if grep -q "Average number of queries per client: 25" "$w/our"; then ok; else bad "queries per client: $(cat "$w/our")"; fi
+# the statistics from the per-iteration times (tests/oracle_slap.py, from the docs): each
+# iteration's pre-query bumps a counter that its timed query sleeps by (40, 10, 30 ms): the
+# smallest in the middle, the largest first, the last neither; two blocks (-c 1,2) of three
+# iterations, and one iteration alone
+$ROOT -e "CREATE TABLE slapq.t (n int); INSERT INTO slapq.t VALUES (0)"
+oslap() { "$B" slap $C --create-schema=slapq --pre-query="UPDATE slapq.t SET n=n+1" --format=json "$@"; }
+oslap -q "SELECT SLEEP(ELT((n - 1) % 3 + 1, 0.04, 0.01, 0.03)) FROM t" -c 1,2 -i 3 >"$w/or3.json" 2>"$w/or.err" &&
+    python3 "$top/tests/oracle_slap.py" "$w/or3.json" 2 3 && ok || bad "slap's avg/min/max against its iterations (-c 1,2 -i 3): $(head -c 300 "$w/or.err")"
+oslap -q "SELECT SLEEP(0.005) FROM t" -i 1 >"$w/or1.json" 2>"$w/or.err" &&
+    python3 "$top/tests/oracle_slap.py" "$w/or1.json" 1 1 && ok || bad "slap's avg/min/max of one iteration: $(head -c 300 "$w/or.err")"
 
 # as mariadb-slap (a symlink), the client's long options with their value in the next word
 ln -s "$B" "$w/mariadb-slap"
