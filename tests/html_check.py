@@ -158,7 +158,8 @@ def png_rgb(path):
 
 def chart_boxes(w, h, bpp, rows):
     """Areas of the charts' background (#fafafa), charts being stacked one under another: rows
-    holding a run of >= 20 such pixels, the span from the first such run to the last, rows
+    holding a run of >= 8 such pixels (the gap between two bars of a 7-rung ladder is 14 px at
+    0.5 device pixels per CSS pixel: a run of 20 split a flat ladder's chart in two), the span from the first such run to the last, rows
     within 3 of each other merged; [(x0, x1, y0, y1)] of those >= 30 rows tall."""
     boxes, cur, gap = [], None, 0
     bg = bytes((250, 250, 250))
@@ -171,7 +172,7 @@ def chart_boxes(w, h, bpp, rows):
                 s = x
                 while x < w and line[x * bpp:x * bpp + 3] == bg:
                     x += 1
-                if x - s >= 20:
+                if x - s >= 8:
                     lo = s if lo is None else lo
                     hi = x
             else:
