@@ -228,6 +228,7 @@ static const struct {
     {"all_disk_room", t_all_disk_room},
     {"all_busy_note", t_all_busy_note},
     {"all_max_conn_range", t_all_max_conn_range},
+    {"all_oracle_docs", t_all_oracle_docs},
     {"cmp_dir", t_cmp_dir},
 };
 
