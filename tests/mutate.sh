@@ -24,7 +24,8 @@ list=${MUTANTS:-tests/mutants.txt}
 fixed=${MUTATE_SUITES:-}
 defaults="unit results golden compat"
 # section_suites PREFIX: the suites (run.sh's names) that test a section of bench.c, fastest
-# first; the defaults follow where not named
+# first; the defaults follow where not named. Not here: hostile (it runs `make san`'s binary,
+# not the mutant) and memory-oracle (it runs make in the tree).
 section_suites() {
     case $1 in
     b_) s="unit cli-hostile golden" ;;
@@ -34,9 +35,9 @@ section_suites() {
     rnd_) s="unit compat oltp" ;;
     opt_) s="unit golden docs cli-hostile" ;;
     os_) s="unit engine-signals all-guard all" ;;
-    my_) s="unit fake-auth tls-cli hostile" ;;
-    myc_) s="unit fake-auth tls-cli hostile conns" ;;
-    cpu_ | mem_) s="unit golden compat memory-oracle" ;;
+    my_) s="unit fake-auth tls-cli" ;;
+    myc_) s="unit fake-auth tls-cli conns" ;;
+    cpu_ | mem_) s="unit golden compat" ;;
     thr_) s="unit golden compat" ;;
     load_) s="unit results golden compat engine-signals" ;;
     jr_) s="unit merge-hostile merge compare json" ;;
@@ -97,10 +98,12 @@ if [ -z "${BENCH_MY_PORT:-}" ]; then
 fi
 
 # tree ID SRC: a copy of the tests with SRC as bench.c under $dir/tree (the suites find the
-# binary as $top/bench there, or through $BENCH)
+# binary as $top/bench there, or through $BENCH; docs/ for the suites that read them, build/
+# for the files the unit tests record)
 tree() {
-    rm -rf "$dir/tree" && mkdir -p "$dir/tree/tests" || return 1
-    cp -r tests/. "$dir/tree/tests/" && cp bench.h "$dir/tree/" && cp "$2" "$dir/tree/bench.c"
+    rm -rf "$dir/tree" && mkdir -p "$dir/tree/tests" "$dir/tree/build" || return 1
+    cp -r tests/. "$dir/tree/tests/" && cp -r docs "$dir/tree/" && cp bench.h "$dir/tree/" &&
+        cp "$2" "$dir/tree/bench.c"
     rm -f "$dir/tree/tests/unit" "$dir/tree/tests/noiouring"
     [ ! -f "$dir/noiouring" ] || cp "$dir/noiouring" "$dir/tree/tests/noiouring"
 }
