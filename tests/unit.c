@@ -230,6 +230,7 @@ static const struct {
     {"all_max_conn_range", t_all_max_conn_range},
     {"all_oracle_docs", t_all_oracle_docs},
     {"cmp_dir", t_cmp_dir},
+    {"cmp_check_file", t_cmp_check_file},
 };
 
 int main(int argc, char **argv)
