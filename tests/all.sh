@@ -34,10 +34,9 @@ holds() {
 
 mkdir -p "$w/d"
 # issue 29: the settings and the knee at the rules' edges against tests/oracle_all.py (seconds)
-o=$(sh "$top/tests/oracle_all.sh" 2>&1); orc=$?
-check "oracle: settings and knees at the rules' edges ($(echo "$o" | tr '\n' ' '))" '[ $orc = 0 ]'
+if o=$(sh "$top/tests/oracle_all.sh" 2>&1); then ok; else bad "oracle: settings and knees at the rules' edges: $(echo "$o" | tr '\n' ' ')"; fi
 # oracle DOC...: bench all's documents against tests/oracle_all.py
-oracle() { o=$(python3 "$top/tests/oracle_all.py" "$@" 2>&1) && ok || bad "oracle: $(echo "$o" | tr '\n' ' ')"; }
+oracle() { if o=$(python3 "$top/tests/oracle_all.py" "$@" 2>&1); then ok; else bad "oracle: $(echo "$o" | tr '\n' ' ')"; fi; }
 ver=$("$B" --version | sed -n 's/^bench \([^ ]*\) .*/\1/p')
 host=$(uname -n)
 # 0. a dataset prepared in --dir (fileio's 4 files and manifest) survives bench all: the same
