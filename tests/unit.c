@@ -122,6 +122,7 @@ static const struct {
     {"mrg_hist_exact", t_mrg_hist_exact},
     {"mrg_budget", t_mrg_budget},
     {"mrg_pretty", t_mrg_pretty},
+    {"mrg_show", t_mrg_show},
     {"load_snapshot_diff", t_load_snapshot_diff},
     {"run_forced_then_next", t_run_forced_then_next},
     {"load_rate_lasts_time", t_load_rate_lasts_time},
