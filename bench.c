@@ -22216,11 +22216,11 @@ static void all_setting_redo(struct all_ctx *x, int cpus)
     char cur[48];
     double redo = B_MIN(B_MAX((double)cpus / 2, 1), 16);
     bool cap = all_knows(x, "innodb_redo_log_capacity");
-    if (cap)
+    if (cap) /* in M when not whole: 5 CPUs are 2560M, not "%.0fG"'s 2G */
         all_setting(res, "innodb_redo_log_capacity",
                     x->db_vars ? "CPUs/2 GiB, 1..16 GiB" : "CPUs/2 GiB, 1..16 GiB (MySQL 8.0.30+)",
-                    all_cur(res, "innodb_redo_log_capacity", true, cur, sizeof(cur)), "%.0fG",
-                    redo);
+                    all_cur(res, "innodb_redo_log_capacity", true, cur, sizeof(cur)),
+                    redo == floor(redo) ? "%.0fG" : "%.0fM", redo == floor(redo) ? redo : redo * 1024);
     if ((x->db_vars && cap) || !all_knows(x, "innodb_log_file_size"))
         return;
     bool h;

@@ -33,6 +33,10 @@ holds() {
 }
 
 mkdir -p "$w/d"
+# issue 29: the settings and the knee at the rules' edges against tests/oracle_all.py (seconds)
+if o=$(sh "$top/tests/oracle_all.sh" 2>&1); then ok; else bad "oracle: settings and knees at the rules' edges: $(echo "$o" | tr '\n' ' ')"; fi
+# oracle DOC...: bench all's documents against tests/oracle_all.py
+oracle() { if o=$(python3 "$top/tests/oracle_all.py" "$@" 2>&1); then ok; else bad "oracle: $(echo "$o" | tr '\n' ' ')"; fi; }
 ver=$("$B" --version | sed -n 's/^bench \([^ ]*\) .*/\1/p')
 host=$(uname -n)
 # 0. a dataset prepared in --dir (fileio's 4 files and manifest) survives bench all: the same
@@ -79,6 +83,7 @@ check "no progress line when stderr is not a terminal" '! grep -q "all: \[" "$w/
 # 2. JSON: the schema, the numbers related
 "$B" all --quick --dir="$w/d" --format=json >"$w/j" 2>"$w/j.err"
 ex=$?
+oracle "$w/j"
 check "JSON of a page that ran: complete, error null, verdict as the exit code ($ex)" 'python3 -c "
 import json,sys
 d=json.load(open(sys.argv[1])); ex=int(sys.argv[2])
@@ -215,8 +220,11 @@ fi
 # the exit code is the worst verdict of the checks (the host's own may warn or fail here); the
 # terms on measures every run has (p99 is n/a on a disk slower than 250 fdatasyncs/s in quick's
 # budget: a loaded CI host once had it so, and the term then FAILs as not measured)
-"$B" all --quick --dir="$w/d" --expect='cpu.events_per_s>=1,disk.fdatasync_p50_ms<=100000' --format=json >"$w/e1" 2>/dev/null
+# (sized for --server-ram just above 4 GiB, 0.75 x of it not a multiple of 128 MiB, and 5 CPUs:
+# the oracle recomputes the settings)
+"$B" all --quick --dir="$w/d" --expect='cpu.events_per_s>=1,disk.fdatasync_p50_ms<=100000' --server-ram=4097M --server-cpus=5 --format=json >"$w/e1" 2>/dev/null
 ex=$?
+oracle "$w/e1"
 want=$(python3 -c "
 import json,sys
 d=json.load(open(sys.argv[1])); v=[s['facts']['verdict'] for s in d['steps'] if s['action']=='check']
@@ -464,6 +472,7 @@ if [ -n "${BENCH_MY_PORT:-}" ]; then
     set -- $old
     $M -e "SET GLOBAL max_connections = $1, GLOBAL tmp_table_size = $2, GLOBAL max_heap_table_size = $3"
     sbb=$(sb90)
+    oracle "$w/db" # the settings from this host's facts and the server's, the knee from the rungs
     # the knee (a ladder still rising at its top recommends at least its top)
     kt_of() { k=$(fact "$1" db.oltp_knee_threads); [ -n "$k" ] || k=$(fact "$1" db.oltp_top_threads); echo "${k:-0}"; }
     kt=$(kt_of "$w/db") lo=$sba
@@ -529,6 +538,7 @@ for s in d['steps']:
         "$B" all --quick --dir="$w/d" $DB $o --format=json >"$w/dp$r" 2>"$w/dp$r.err" &
     done
     wait
+    oracle "$w/dpx" "$w/dpa" "$w/dpb"
     for r in x a b; do
         check "database: -D run $r measured (schema $(fact "$w/dp$r" db.oltp_schema), top $(fact "$w/dp$r" db.oltp_top_threads) threads)" '[ -n "$(fact "$w/dp$r" db.oltp_top_threads)" ] && [ -n "$(fact "$w/dp$r" db.ping_p50_ms)" ]'
     done

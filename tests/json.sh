@@ -75,6 +75,8 @@ j bulk_insert-cleanup --complete yes -- bulk_insert $C --tables=1 cleanup
 # steps: filled once the one-liner records its ladder with res_step (sizing_ section)
 j oltp-one-liner --complete yes -- oltp --no-defaults -h 127.0.0.1 -P "$BENCH_MY_PORT" -u nat -psecret --max-threads=2 --step-time=1 --table-size=100
 grep -q secret "$w/out" && bad "the one-liner: the password is in the document" || ok
+# its knees from its rungs by docs/cli.md's rule (tests/oracle_all.py)
+if o=$(python3 "$top/tests/oracle_all.py" "$w/out" 2>&1); then ok; else bad "the one-liner's knee: $o"; fi
 # MYSQL_PWD never appears
 (cd "$w" && MYSQL_PWD=secret "$B" ping -h 127.0.0.1 -P "$BENCH_MY_PORT" -u nat --count=1 --format=json >"$w/out" 2>"$w/err")
 { [ -s "$w/out" ] && ! grep -q secret "$w/out"; } && ok || bad "MYSQL_PWD: the password is in the document"

@@ -6,11 +6,14 @@
 #   sh tests/mutate.sh [ID...]       every mutant after a baseline run (or the ones named, alone)
 #   sh tests/mutate.sh --fast        the fast subset (mutants with "fast: GROUP"): each one
 #                                    built as the unit tests only and run on that unit group
+# Each mutant runs the suites that test its section (section_suites, by the section's prefix:
+# "21 all_" -> unit oracle-all all-guard all), fastest first, then the old default four (unit
+# results golden compat) where the map leaves them out; a suite NAME is `sh tests/NAME.sh`
+# (dashes as underscores) unless named in run_suite. The unmutated bench.c is checked on each
+# suite that kills a mutant (a kill by a suite it fails too proves nothing), not on all first.
 # Builds are quick glibc ones (-O1, no sanitizers); work tree, logs and (unless BENCH_MY_PORT
 # is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the list), MUTATE_SUITES
-# (default "unit results golden compat merge_hostile compare"; "... oltp" adds tests/oltp.sh,
-# about 4 minutes more for each mutant that reaches it; merge, merge_hostile and compare run
-# tests/NAME.sh; "slap" tests/slap.sh, about 1 minute), MUTATE_PORT, MUTATE_TIMEOUT (seconds
+# (the same suites for every mutant instead of the map), MUTATE_PORT, MUTATE_TIMEOUT (seconds
 # per suite).
 # shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
 set -u
@@ -18,14 +21,56 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 cd "$top" || exit 2
 list=${MUTANTS:-tests/mutants.txt}
-suites=${MUTATE_SUITES:-unit results golden compat merge_hostile compare}
+fixed=${MUTATE_SUITES:-}
+defaults="unit results golden compat"
+# section_suites PREFIX: the suites (run.sh's names) that test a section of bench.c, fastest
+# first; the defaults follow where not named. Not here: hostile (it runs `make san`'s binary,
+# not the mutant) and memory-oracle (it runs make in the tree).
+section_suites() {
+    case $1 in
+    b_) s="unit cli-hostile golden" ;;
+    buf_) s="unit" ;;
+    clk_ | hist_) s="unit results golden compat" ;;
+    unit_) s="unit golden cli-hostile" ;;
+    rnd_) s="unit compat oltp" ;;
+    opt_) s="unit golden docs cli-hostile" ;;
+    os_) s="unit engine-signals all-guard all" ;;
+    my_) s="unit fake-auth tls-cli" ;;
+    myc_) s="unit fake-auth tls-cli conns" ;;
+    cpu_ | mem_) s="unit golden compat" ;;
+    thr_) s="unit golden compat" ;;
+    load_) s="unit results golden compat engine-signals" ;;
+    jr_) s="unit merge-hostile merge compare json" ;;
+    res_) s="unit results golden json" ;;
+    uring_ | io_) s="unit golden fileio-hostile fileio-compat compat" ;;
+    evl_) s="unit conns slap" ;;
+    oltp_) s="unit oltp compat" ;;
+    ping_ | sizing_) s="unit oracle-all json oltp all" ;;
+    slap_) s="unit slap" ;;
+    all_) s="unit oracle-all all-guard all" ;;
+    mrg_) s="unit merge-hostile merge multihost" ;;
+    cmp_) s="unit compare" ;;
+    wl_) s="unit golden compat" ;;
+    rep_) s="unit golden results compat json" ;;
+    cli_) s="unit golden cli-hostile docs" ;;
+    *) echo "mutate: no suites for section prefix '$1' (add it to section_suites)" >&2; return 1 ;;
+    esac
+    for d in $defaults; do case " $s " in *" $d "*) ;; *) s="$s $d" ;; esac; done
+    echo "$s"
+}
+# suites_of SECTION ("21 all_"): MUTATE_SUITES, else its prefix's
+suites_of() {
+    [ -z "$fixed" ] || { echo "$fixed"; return 0; }
+    p=$(echo "$1" | tr -s ' ,' '\n' | grep -m1 '_$')
+    section_suites "${p:-?}"
+}
 tmo=${MUTATE_TIMEOUT:-600}
 fast=0
 [ "${1:-}" = --fast ] && { fast=1; shift; }
-nargs=$#
 dir=$top/build/mutate
 mkdir -p "$dir/logs"
 rm -f "$dir/base-unit"
+base_ok=" "
 t0=$(date +%s)
 
 python3 tests/mutants.py check "$list" bench.c || { echo "mutate: FAILED: stale mutants in $list (fix the literals)"; exit 2; }
@@ -53,7 +98,8 @@ if [ -z "${BENCH_MY_PORT:-}" ]; then
 fi
 
 # tree ID SRC: a copy of the tests with SRC as bench.c under $dir/tree (the suites find the
-# binary as $top/bench there, or through $BENCH)
+# binary as $top/bench there, or through $BENCH; docs/ for the suites that read them, build/
+# for the files the unit tests record)
 tree() {
     rm -rf "$dir/tree" && mkdir -p "$dir/tree/tests" "$dir/tree/build" || return 1
     cp -r tests/. "$dir/tree/tests/" && cp -r docs "$dir/tree/" && cp bench.h "$dir/tree/" &&
@@ -75,15 +121,13 @@ run_suite() {
     (
         cd "$dir/tree" || exit 2
         export BENCH="$dir/tree/bench"
+        f=tests/$(echo "$1" | tr - _).sh
         case $1 in
         unit) timeout "$tmo" ./tests/unit ${3:-} ;;
-        results) timeout "$tmo" sh tests/results.sh ;;
         golden) timeout "$tmo" cram3 --shell=/bin/sh tests/golden ;;
-        compat) timeout "$tmo" sh tests/compat.sh ;;
         oltp) timeout "$tmo" bash tests/oltp.sh ;;
-        merge | merge_hostile | compare) timeout "$tmo" sh "tests/$1.sh" ;;
-        slap) timeout "$tmo" sh tests/slap.sh ;;
-        *) echo "mutate: unknown suite $1"; exit 2 ;;
+        multihost) timeout "$tmo" env $(env | sed -n 's/^\(BENCH_MY_[A-Z0-9_]*\)=.*/-u \1/p') sh "$f" ;;
+        *) if [ -f "$f" ]; then timeout "$tmo" sh "$f"; else echo "mutate: unknown suite $1"; exit 2; fi ;;
         esac
     ) >"$2" 2>&1
 }
@@ -102,9 +146,7 @@ build_tree() {
 # base_check SUITE [UNITGROUP]: 0 if the unmutated bench.c passes SUITE (each suite checked
 # once; the full run's baseline checked them all), 4 if it fails it too: a kill by a suite that
 # fails anyway (a stale test, a missing server) proves nothing about the mutant
-base_ok=" "
 base_check() {
-    [ $fast = 0 ] && [ $nargs = 0 ] && return 0
     case "$base_ok" in *" $1:${2:-} "*) return 0 ;; esac
     tree baseline bench.c || return 2
     if [ "$1" = unit ] && [ -x "$dir/base-unit" ]; then # built once (--fast: one build, many groups)
@@ -117,10 +159,10 @@ base_check() {
     base_ok="$base_ok$1:${2:-} "
 }
 
-# mutant ID [UNITGROUP]: sets $killed_by (empty: survived); returns 3 when the mutant does not
-# build (a mutant must compile: a build failure is an error in the list, never a kill)
+# mutant ID SUITES [UNITGROUP]: sets $killed_by (empty: survived); returns 3 when the mutant
+# does not build (a mutant must compile: a build failure is an error in the list, never a kill)
 mutant() {
-    id=$1 group=${2:-}
+    id=$1 suites=$2 group=${3:-}
     if [ "$id" = baseline ]; then cp bench.c "$dir/src.c"
     else python3 tests/mutants.py apply "$list" bench.c "$id" "$dir/src.c" || return 2; fi
     tree "$id" "$dir/src.c" || return 2
@@ -135,14 +177,22 @@ mutant() {
     killed_by=""
 }
 
+# every section's suites known before anything runs
+tab=$(printf '\t')
+while IFS=$tab read -r id section kind group; do
+    [ -z "$id" ] || suites_of "$section" >/dev/null || exit 2
+done <<EOF
+$ids
+EOF
 if [ $fast = 0 ] && [ $# = 0 ]; then
-    mutant baseline || { echo "mutate: FAILED: the unmutated baseline does not build"; exit 2; }
+    mutant baseline unit || { echo "mutate: FAILED: the unmutated baseline does not build"; exit 2; }
     if [ -n "$killed_by" ]; then
         echo "mutate: FAILED: the unmutated baseline fails suite $killed_by (see $dir/logs/baseline.$killed_by)"
         tail -20 "$dir/logs/baseline.$killed_by"
         exit 2
     fi
-    echo "mutate: baseline passes: $suites ($(($(date +%s) - t0)) s)"
+    base_ok=" unit: "
+    echo "mutate: baseline builds and passes unit ($(($(date +%s) - t0)) s); each suite that kills a mutant is checked on it too"
 fi
 
 killed=0 survived=0 equiv=0 survivors=""
@@ -159,7 +209,8 @@ while IFS=$tab read -r id section kind group; do
     fi
     [ "$group" = - ] && group=""
     s0=$(date +%s)
-    mutant "$id" "$group"; rc=$?
+    msuites=$(suites_of "$section") || exit 2
+    mutant "$id" "$msuites" "$group"; rc=$?
     if [ $rc = 3 ]; then
         echo "mutate: FAILED: mutant $id does not build (a mutant must compile):"
         tail -5 "$dir/logs/$id.build" "$dir/logs/$id.build2" 2>/dev/null

@@ -337,3 +337,52 @@ static int t_jr_limits(void)
     free(s);
     return 0;
 }
+
+/* cmp_check_file (issue 29, coverage): each way a file is not a result A can be compared with
+ * is refused with exit 3 and a message naming the file and the field. */
+static int t_cmp_check_file(void)
+{
+    static const char a[] = "{\"type\":\"result\",\"schema_version\":1,\"action\":\"run\","
+                            "\"workload\":\"cpu\",\"facts\":{}}";
+    static const struct {
+        const char *doc, *want;
+    } t[] = {
+        {"[1]", "B.json: not a bench result (the document is an array, not an object)"},
+        {"7", "B.json: not a bench result (the document is a number, not an object)"},
+        {"{\"type\":3}", "(field 'type' is not a string)"},
+        {"{}", "(field 'type' is missing)"},
+        {"{\"type\":\"note\"}", "(field 'type' is 'note')"},
+        {"{\"type\":\"result\"}", "(field 'schema_version' is missing)"},
+        {"{\"type\":\"result\",\"schema_version\":1.5}", "(field 'schema_version' is not an integer)"},
+        {"{\"type\":\"result\",\"schema_version\":2}", "B.json: field 'schema_version' is 2; this bench reads 1"},
+        {"{\"type\":\"result\",\"schema_version\":1,\"facts\":{}}", "(field 'action' is missing or of the wrong type)"},
+        {"{\"type\":\"result\",\"schema_version\":1,\"action\":\"run\",\"facts\":[]}", "(field 'facts' is missing or of the wrong type)"},
+        {"{\"type\":\"result\",\"schema_version\":1,\"action\":\"prepare\",\"workload\":\"cpu\",\"facts\":{}}",
+         "B.json: field 'action' is 'prepare', but A.json's is 'run'"},
+        {"{\"type\":\"result\",\"schema_version\":1,\"action\":\"run\",\"facts\":{}}",
+         "B.json: field 'workload' is null, but A.json's is 'cpu'"},
+        {a, NULL},
+    };
+    for (size_t i = 0; i < countof(t); i++) {
+        struct bench_opts o;
+        struct res r;
+        struct cmp_ctx x;
+        struct b_err e;
+        memset(&o, 0, sizeof(o));
+        memset(&x, 0, sizeof(x));
+        memset(&e, 0, sizeof(e));
+        res_init(&r, NULL, "compare", &o, NULL);
+        x.res = &r, x.nfiles = 2, x.path[0] = "A.json", x.path[1] = "B.json";
+        T_CHECK(jr_parse(a, strlen(a), "A.json", &x.doc[0], &e) == B_OK);
+        T_CHECK(jr_parse(t[i].doc, strlen(t[i].doc), "B.json", &x.doc[1], &e) == B_OK);
+        int rc = cmp_check_file(&x, 1);
+        if (t[i].want && (rc != B_EXIT_ENV || !strstr(r.err.msg, t[i].want)))
+            fprintf(stderr, "  %s: exit %d, '%s', want '%s'\n", t[i].doc, rc, r.err.msg, t[i].want);
+        T_CHECK(t[i].want ? rc == B_EXIT_ENV && strstr(r.err.msg, t[i].want) : rc == B_EXIT_OK);
+        T_CHECK(cmp_check_file(&x, 0) == B_EXIT_OK);
+        jr_free(&x.doc[0]);
+        jr_free(&x.doc[1]);
+        res_free(&r);
+    }
+    return 0;
+}

@@ -200,3 +200,45 @@ static int t_mrg_pretty(void)
     T_CHECK(mrg_rate_window(0, 0, 0.5) == 0.5 && mrg_rate_window(5, 0, 0.5) == 0.5);
     return 0;
 }
+
+/* mrg_show (issue 29, coverage): a value of a client's file as a mismatch line shows it: absent,
+ * a string quoted and escaped, a number as written, arrays and objects with their members,
+ * true/false/null by name, a long array cut at the buffer's end. */
+static int t_mrg_show(void)
+{
+    static const struct {
+        const char *doc, *key, *want;
+    } t[] = {
+        {"{\"a\":1}", "b", "absent"},
+        {"{\"a\":\"x\\ny\"}", "a", "'x\\ny'"},
+        {"{\"a\":1.50e3}", "a", "1.50e3"},
+        {"{\"a\":[1,\"s\",[true,null]]}", "a", "[1,'s',[true,null]]"},
+        {"{\"a\":{\"k\":false}}", "a", "{false}"},
+        {"{\"a\":[]}", "a", "[]"},
+    };
+    for (size_t i = 0; i < countof(t); i++) {
+        struct jr_doc d;
+        struct b_err e;
+        char out[128];
+        memset(&e, 0, sizeof(e));
+        T_CHECK(jr_parse(t[i].doc, strlen(t[i].doc), "t", &d, &e) == B_OK);
+        const char *got = mrg_show(jr_get(d.root, t[i].key), out, sizeof(out));
+        if (strcmp(got, t[i].want))
+            fprintf(stderr, "  %s: '%s', want '%s'\n", t[i].doc, got, t[i].want);
+        T_CHECK(!strcmp(got, t[i].want));
+        jr_free(&d);
+    }
+    /* 100 members in 40 bytes: cut, never past the buffer */
+    char big[512] = "{\"a\":[", out[40];
+    for (int i = 0; i < 100; i++)
+        strcat(big, i ? ",7" : "7");
+    strcat(big, "]}");
+    struct jr_doc d;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    T_CHECK(jr_parse(big, strlen(big), "t", &d, &e) == B_OK);
+    mrg_show(jr_get(d.root, "a"), out, sizeof(out));
+    T_CHECK(strlen(out) == sizeof(out) - 1 && !strncmp(out, "[7,7,7,", 7));
+    jr_free(&d);
+    return 0;
+}

@@ -122,6 +122,7 @@ static const struct {
     {"mrg_hist_exact", t_mrg_hist_exact},
     {"mrg_budget", t_mrg_budget},
     {"mrg_pretty", t_mrg_pretty},
+    {"mrg_show", t_mrg_show},
     {"load_snapshot_diff", t_load_snapshot_diff},
     {"run_forced_then_next", t_run_forced_then_next},
     {"load_rate_lasts_time", t_load_rate_lasts_time},
@@ -228,7 +229,9 @@ static const struct {
     {"all_disk_room", t_all_disk_room},
     {"all_busy_note", t_all_busy_note},
     {"all_max_conn_range", t_all_max_conn_range},
+    {"all_oracle_docs", t_all_oracle_docs},
     {"cmp_dir", t_cmp_dir},
+    {"cmp_check_file", t_cmp_check_file},
 };
 
 int main(int argc, char **argv)
