@@ -524,17 +524,18 @@ for s in d['steps']:
     check "database: the settings for this host, a current column" 'grep -q "^SETTINGS .* current .*for .* (this host)" "$w/dbt"'
     check "database: -D a schema that did not exist: measured, then dropped" 'grep -q "^DATABASE .*ping p50 [0-9]" "$w/dbt" && tr "\n" " " <"$w/dbt" | tr -s " " | grep -q "OLTP in .bench_all_new.: read_write knee" && ! "$B" ping $DB -D bench_all_new --count=1 >/dev/null 2>&1'
     # issue 28: -D measures the database, and runs against one server at once all measure:
-    # x: -D an existing schema holding a user's table and a leftover of bench all's (a sbtest2
+    # x: -D an existing schema (allx_keep, this test's own: other suites use benchtest on the same
+    # server at the same time) holding a user's table and a leftover of bench all's (a sbtest2
     # commented 'created by bench all': dropped and made anew; bench's tables go there, the schema
     # and the user's table stay); a and b: no -D, at once (bench_all and bench_all_2, each its own); f: -D an existing
     # schema holding a sbtest1 of the user's (refused, left alone); p: -D a schema holding a
     # dataset made by `bench oltp_read_write prepare` (commented 'created by bench': the user's
     # data, not a leftover of bench all's: refused, its rows intact)
-    $M -e "CREATE TABLE benchtest.precious (a INT) COMMENT 'user'; INSERT INTO benchtest.precious VALUES (42); CREATE TABLE benchtest.sbtest2 (id INT) COMMENT 'created by bench all'; CREATE DATABASE bench_all_foreign; CREATE TABLE bench_all_foreign.sbtest1 (id INT); INSERT INTO bench_all_foreign.sbtest1 VALUES (7); CREATE DATABASE bench_ds"
+    $M -e "CREATE DATABASE allx_keep; CREATE TABLE allx_keep.precious (a INT) COMMENT 'user'; INSERT INTO allx_keep.precious VALUES (42); CREATE TABLE allx_keep.sbtest2 (id INT) COMMENT 'created by bench all'; CREATE DATABASE bench_all_foreign; CREATE TABLE bench_all_foreign.sbtest1 (id INT); INSERT INTO bench_all_foreign.sbtest1 VALUES (7); CREATE DATABASE bench_ds"
     "$B" oltp_read_write $DB -D bench_ds --tables=2 --table-size=100 prepare >"$w/dsp" 2>&1
     dsum=$($M -e "CHECKSUM TABLE bench_ds.sbtest1, bench_ds.sbtest2" | tr '\n\t' '  ')
     for r in x a b f p; do
-        case $r in x) o="-D benchtest" ;; f) o="-D bench_all_foreign" ;; p) o="-D bench_ds" ;; *) o="" ;; esac
+        case $r in x) o="-D allx_keep" ;; f) o="-D bench_all_foreign" ;; p) o="-D bench_ds" ;; *) o="" ;; esac
         "$B" all --quick --dir="$w/d" $DB $o --format=json >"$w/dp$r" 2>"$w/dp$r.err" &
     done
     wait
@@ -542,12 +543,12 @@ for s in d['steps']:
     for r in x a b; do
         check "database: -D run $r measured (schema $(fact "$w/dp$r" db.oltp_schema), top $(fact "$w/dp$r" db.oltp_top_threads) threads)" '[ -n "$(fact "$w/dp$r" db.oltp_top_threads)" ] && [ -n "$(fact "$w/dp$r" db.ping_p50_ms)" ]'
     done
-    left=$($M -e "SELECT GROUP_CONCAT(TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = \"benchtest\"")
-    check "database: an existing -D schema used (its leftover of bench's replaced), kept, the user's table intact, bench's tables gone (schema $(fact "$w/dpx" db.oltp_schema), tables $left; $(grep -o "oltp: [^\"]*" "$w/dpx.err" "$w/dpx" | head -3 | tr "\n" " "))" '[ "$(fact "$w/dpx" db.oltp_schema)" = benchtest ] && [ "$($M -e "SELECT a FROM benchtest.precious")" = 42 ] && [ "$($M -e "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = \"benchtest\"")" = 1 ]'
+    left=$($M -e "SELECT GROUP_CONCAT(TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = \"allx_keep\"")
+    check "database: an existing -D schema used (its leftover of bench's replaced), kept, the user's table intact, bench's tables gone (schema $(fact "$w/dpx" db.oltp_schema), tables $left; $(grep -o "oltp: [^\"]*" "$w/dpx.err" "$w/dpx" | head -3 | tr "\n" " "))" '[ "$(fact "$w/dpx" db.oltp_schema)" = allx_keep ] && [ "$($M -e "SELECT a FROM allx_keep.precious")" = 42 ] && [ "$($M -e "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = \"allx_keep\"")" = 1 ]'
     check "database: two runs at once, a schema each ($(fact "$w/dpa" db.oltp_schema), $(fact "$w/dpb" db.oltp_schema)), both dropped" '[ "$(fact "$w/dpa" db.oltp_schema)" != "$(fact "$w/dpb" db.oltp_schema)" ] && [ -z "$($M -e "SHOW DATABASES LIKE \"bench_all%\"" | grep -v foreign)" ]'
     check "database: a schema with a sbtest1 not bench's refused, left alone" 'grep -q "holds a table .sbtest1. that bench all did not create" "$w/dpf" && [ "$($M -e "SELECT id FROM bench_all_foreign.sbtest1")" = 7 ]'
     check "database: a dataset made by bench prepare refused, its tables intact (checksums $dsum)" '[ -n "$dsum" ] && grep -q "holds a table .sbtest1. that a bench prepare made" "$w/dpp" && [ "$($M -e "CHECKSUM TABLE bench_ds.sbtest1, bench_ds.sbtest2" | tr "\n\t" "  ")" = "$dsum" ] && [ "$($M -e "SELECT COUNT(*) FROM bench_ds.sbtest2")" = 100 ]'
-    $M -e "DROP TABLE benchtest.precious; DROP DATABASE bench_all_foreign; DROP DATABASE bench_ds"
+    $M -e "DROP DATABASE allx_keep; DROP DATABASE bench_all_foreign; DROP DATABASE bench_ds"
     # the server on another host: bench in a network namespace of its own with a host name of
     # its own (unshare --uts), the server reached through a forwarder on the namespace's link:
     # no setting from this host's RAM or disk, the redo from --server-cpus, both hosts named
