@@ -1389,6 +1389,28 @@ static void opt_expect(struct buf *b, const struct opt_def *d, bool sb)
     }
 }
 
+/* opt_file_read_by - the option of o that reads the file at path (--expect-file, --defaults-file,
+ * --defaults-extra-file, --config-file; same device and inode, a regular file), or NULL:
+ * writing a report there would destroy the user's file (bench all would read no terms). */
+static const char *opt_file_read_by(const struct bench_opts *o, const char *path,
+                                    const char **named)
+{
+    const struct {
+        const char *opt, *path;
+    } in[] = {{"--expect-file", o->all_expect_file},
+              {"--defaults-file", o->defaults_file},
+              {"--defaults-extra-file", o->defaults_extra_file},
+              {"--config-file", o->config_file}};
+    struct stat so, sf;
+    if (!path || !*path || stat(path, &so) || !S_ISREG(so.st_mode))
+        return NULL;
+    for (size_t i = 0; i < countof(in); i++)
+        if (in[i].path && *in[i].path && !stat(in[i].path, &sf) && sf.st_dev == so.st_dev &&
+            sf.st_ino == so.st_ino)
+            return *named = in[i].path, in[i].opt;
+    return NULL;
+}
+
 /*== 8 os_ : threads, signals, host facts ====================================*/
 /*
  * Thin wrappers over POSIX. Threads are created with an explicit stack size: musl's default
@@ -22377,7 +22399,6 @@ static bool all_db_given(const struct bench_opts *o)
 static int all_html_fd = -1;
 static bool all_html_made; /* all_html_fd's file was created by this run */
 static void all_html_close(const struct bench_opts *o);
-static const char *cli_output_read_by(const char *path, const char **named);
 
 static int all_html_open(const struct bench_opts *o, struct b_err *e)
 {
@@ -22397,7 +22418,7 @@ static int all_html_open(const struct bench_opts *o, struct b_err *e)
         return e->ex;
     }
     all_html_fd = fd;
-    const char *named = NULL, *by = cli_output_read_by(h, &named);
+    const char *named = NULL, *by = opt_file_read_by(o, h, &named);
     if (by) { /* the page would replace the user's file (--expect-file's terms) */
         all_html_close(o);
         b_fail(e, b_usage_exit(), "all: --html=%s is %s=%s (the same file): the page would "
@@ -29146,27 +29167,6 @@ static int cli_output_input(void)
     return -1;
 }
 
-/* cli_output_read_by - the option that reads the file at path (--expect-file, --defaults-file,
- * --defaults-extra-file, --config-file; same device and inode, a regular file), or NULL:
- * writing a report there would destroy the user's file (bench all would read no terms). */
-static const char *cli_output_read_by(const char *path, const char **named)
-{
-    const struct {
-        const char *opt, *path;
-    } in[] = {{"--expect-file", opts.all_expect_file},
-              {"--defaults-file", opts.defaults_file},
-              {"--defaults-extra-file", opts.defaults_extra_file},
-              {"--config-file", opts.config_file}};
-    struct stat so, sf;
-    if (!path || !*path || stat(path, &so) || !S_ISREG(so.st_mode))
-        return NULL;
-    for (size_t i = 0; i < countof(in); i++)
-        if (in[i].path && *in[i].path && !stat(in[i].path, &sf) && sf.st_dev == so.st_dev &&
-            sf.st_ino == so.st_ino)
-            return *named = in[i].path, in[i].opt;
-    return NULL;
-}
-
 /* cli_output_open - once per process. JSON mode: standard output is kept for the JSON lines
  * and descriptor 1 becomes standard error, so that text printed by anything else cannot
  * corrupt the stream. --output=FILE: text mode sends standard output there; JSON mode keeps
@@ -29209,7 +29209,7 @@ static int cli_output_open(void)
             cli_output.ex = B_EXIT_USAGE;
             return B_EXIT_USAGE;
         }
-        const char *named = NULL, *by = cli_output_read_by(opts.output, &named);
+        const char *named = NULL, *by = opt_file_read_by(&opts, opts.output, &named);
         if (by) {
             char ep[256], ei[256];
             my_escape(ep, sizeof(ep), opts.output, strlen(opts.output));
