@@ -122,6 +122,16 @@ static _Atomic int b_stop;
  * in the sysbench persona. This section never tests the persona.
  */
 
+/* b_assert_fail - a broken invariant (B_ASSERT, ALWAYS, NEVER under BENCH_ASSERT): said on
+ * stderr with its place, then abort() for the core dump and the sanitizer's stack. */
+BENCH_API B_UNUSED __attribute__((noreturn)) void b_assert_fail(const char *file, int line,
+                                                               const char *what)
+{
+    fprintf(stderr, "bench: %s:%d: invariant broken: %s\n", file, line, what);
+    fflush(stderr);
+    abort();
+}
+
 BENCH_API const char *b_errname(int rc)
 {
     switch (rc) {
@@ -6822,6 +6832,8 @@ static int myc_simple_state(struct my_conn *c)
 static int myc_end(struct my_conn *c, int rc)
 {
     u8 op = c->op;
+    B_ASSERT(op != MYC_OP_NONE); /* an operation ends once */
+    B_ASSERT(rc <= 0); /* done or failed, never a want: those return before the end */
     c->op = MYC_OP_NONE;
     if (op == MYC_OP_CONNECT && rc < 0)
         myc_connect_failed(c);
@@ -6850,6 +6862,7 @@ static int myc_step(struct my_conn *c)
     c->runnable = false;
     if (c->op == MYC_OP_NONE)
         return B_OK;
+    B_ASSERT(c->out_off <= c->out.len && c->in_pos <= c->in_len && c->in_len <= c->in_cap);
     if (c->async && c->deadline_ns && clk_now_ns() >= c->deadline_ns) {
         c->io_rc = B_TIMEOUT;
         return myc_end(c, myc_stopped(c, c->out_off < c->out.len ? "sending to" : c->what));
@@ -11685,6 +11698,9 @@ fail:
 static struct io_uring_sqe *uring_sqe(struct uring *u)
 {
     unsigned head = __atomic_load_n(u->sq_head, __ATOMIC_ACQUIRE);
+    /* the kernel never takes more than was published, nor is more filled than the SQ holds */
+    B_ASSERT(u->published - head <= u->sq_entries && u->local_tail - u->published <=
+             u->sq_entries);
     if (u->local_tail - head >= u->sq_entries)
         return NULL;
     unsigned idx = u->local_tail & u->sq_mask;
@@ -11717,14 +11733,16 @@ static int uring_submit(struct uring *u, unsigned wait)
 /* uring_cqe - the next completion, or NULL; uring_cqe_seen releases it. */
 static struct io_uring_cqe *uring_cqe(struct uring *u)
 {
-    unsigned head = *u->cq_head;
-    if (head == __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE))
+    unsigned head = *u->cq_head, tail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
+    B_ASSERT(tail - head <= u->cq_entries); /* the kernel never overfills the CQ */
+    if (head == tail)
         return NULL;
     return &u->cqes[head & u->cq_mask];
 }
 
 static void uring_cqe_seen(struct uring *u)
 {
+    B_ASSERT(*u->cq_head != __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE)); /* one was taken */
     __atomic_store_n(u->cq_head, *u->cq_head + 1, __ATOMIC_RELEASE);
 }
 

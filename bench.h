@@ -51,6 +51,24 @@ typedef int64_t i64;
 #define B_CACHELINE 64
 #define B_UNUSED __attribute__((unused))
 
+/* Invariants, SQLite's way: B_ASSERT(x) states what must hold; ALWAYS(x) / NEVER(x) wrap the
+ * test of a case that cannot happen but is handled all the same (the branch stays in release
+ * builds). With BENCH_ASSERT defined (make san, make tsan, tests/unit, the coverage and mutant
+ * builds) a broken invariant aborts with its place and text (b_assert_fail); without it
+ * (release) B_ASSERT is nothing and ALWAYS(x) / NEVER(x) are (x). */
+#ifdef BENCH_ASSERT
+#define B_ASSERT(x) ((x) ? (void)0 : b_assert_fail(__FILE__, __LINE__, #x))
+#define ALWAYS(x) ((x) ? 1 : (b_assert_fail(__FILE__, __LINE__, #x), 0))
+#define NEVER(x) ((x) ? (b_assert_fail(__FILE__, __LINE__, #x), 1) : 0)
+#else
+#define B_ASSERT(x) ((void)0)
+#define ALWAYS(x) (x)
+#define NEVER(x) (x)
+#endif
+/* b_assert_fail - says a broken invariant (file, line, its text) on stderr and aborts. */
+BENCH_API void b_assert_fail(const char *file, int line, const char *what)
+    __attribute__((noreturn));
+
 /* Internal result codes: 0 is success, errors are negative. X(name, value, text). */
 #define B_ERRORS(X)                                                                          \
     X(B_OK, 0, "success")                                                                    \
