@@ -110,6 +110,8 @@ static const struct {
     {"evl_ring_spare", t_evl_ring_spare},
     {"evl_connect", t_evl_connect},
     {"evl_connect_stop", t_evl_connect_stop},
+    {"evl_queues", t_evl_queues},
+    {"evl_assert", t_evl_assert},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
     {"load_checkpoints_dedupe", t_load_checkpoints_dedupe},
     {"rep_pct_label_exact", t_rep_pct_label_exact},
