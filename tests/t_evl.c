@@ -710,6 +710,44 @@ static int t_evl_assert(void)
 #endif
 }
 
+/* A reconnect inside an event on a loop takes a slot of the run's gate, as the connect
+ * phase's logins do: with every slot taken it waits (EVL_WANT_SLOT, no login begun); with one
+ * free it logs in holding it and gives it back when the login ends (here: a socket that is
+ * not there, then the pause before the next attempt). */
+static int t_evl_reconnect_gate(void)
+{
+    struct load_thread *t = aligned_alloc(B_CACHELINE, sizeof(struct load_thread));
+    struct oltp_thread *ot = calloc(1, sizeof(*ot));
+    struct oltp_global gl;
+    struct load_run r;
+    T_CHECK(t != NULL && ot != NULL);
+    memset(t, 0, sizeof(*t));
+    memset(&gl, 0, sizeof(gl));
+    memset(&r, 0, sizeof(r));
+    myc_gate_init(&gl.gate, 1, 1, 1000);
+    gl.gated = true;
+    r.wl_global = &gl;
+    t->run = &r;
+    t->wl = ot;
+    ot->c.fd = -1;
+    ot->cp.socket = "/nonexistent/bench-t_evl.sock";
+    ot->cp.user = "nobody";
+    ot->su = OLTP_SU_GATE;
+    ot->su_again = true;
+    T_CHECK(myc_gate_try(&gl.gate) == B_OK); /* the one slot: another login's */
+    T_CHECK(oltp_su_step(t, MYC_NEXT) == EVL_WANT_SLOT);
+    T_CHECK(ot->su == OLTP_SU_GATE && !ot->su_slot && ot->su_tries == 0);
+    myc_gate_leave(&gl.gate, B_OK);
+    int rc = oltp_su_step(t, MYC_NEXT);
+    T_CHECK(rc == EVL_WANT_TIMER && ot->su == OLTP_SU_PAUSE && ot->su_tries == 1);
+    T_CHECK(!ot->su_slot && gl.gate.inflight == 0 && gl.gate.ok == 1);
+    myc_close(&ot->c);
+    myc_gate_free(&gl.gate);
+    free(ot);
+    free(t);
+    return 0;
+}
+
 /* ---- b_spare: blocks kept for the next connection or loop ---- */
 
 static void t_spare_drain(void)

@@ -112,6 +112,7 @@ static const struct {
     {"evl_connect_stop", t_evl_connect_stop},
     {"evl_queues", t_evl_queues},
     {"evl_assert", t_evl_assert},
+    {"evl_reconnect_gate", t_evl_reconnect_gate},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
     {"load_checkpoints_dedupe", t_load_checkpoints_dedupe},
     {"rep_pct_label_exact", t_rep_pct_label_exact},
