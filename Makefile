@@ -31,6 +31,8 @@ ifneq ($(filter true 1,$(CI) $(WERROR)),)
 WARN      += -Werror
 endif
 SAN        = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# the invariants (B_ASSERT, ALWAYS, NEVER: bench.h) are checked in the sanitizer and test builds
+CHECKS     = -DBENCH_ASSERT
 SRC        = bench.c bench.h
 
 DEPS            = build/deps
@@ -138,13 +140,13 @@ dev: $(SRC) $(MBEDTLS_HLIBS)
 	$(CC) $(CPPFLAGS) $(WARN) -O2 -g -o bench-dev bench.c $(HOST_TLS) $(LDLIBS)
 
 san: $(SRC) $(MBEDTLS_HLIBS)
-	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -o bench-san bench.c $(HOST_TLS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CHECKS) $(WARN) -O1 -g $(SAN) -o bench-san bench.c $(HOST_TLS) $(LDLIBS)
 
 tsan: $(SRC) $(MBEDTLS_HLIBS)
-	$(CC) $(CPPFLAGS) $(WARN) -O1 -g -fsanitize=thread -o bench-tsan bench.c $(HOST_TLS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CHECKS) $(WARN) -O1 -g -fsanitize=thread -o bench-tsan bench.c $(HOST_TLS) $(LDLIBS)
 
 tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
-	$(CC) $(CPPFLAGS) $(WARN) -Wno-missing-prototypes -O1 -g $(SAN) -o $@ tests/unit.c $(HOST_TLS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CHECKS) $(WARN) -Wno-missing-prototypes -O1 -g $(SAN) -o $@ tests/unit.c $(HOST_TLS) $(LDLIBS)
 
 # libFuzzer: tests/fuzz_my over the parsers of server bytes, tests/fuzz_opt over the command
 # line and the option files, tests/fuzz_z over the compressed protocol (inflate, frames,
@@ -154,7 +156,7 @@ tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 # Corpora grow in build/fuzz-corpus, build/fuzz-opt-corpus, build/fuzz-z-corpus and
 # build/fuzz-jr-corpus.
 FUZZ_TIME ?= 150
-FUZZ_CC    = clang $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_CC    = clang $(CPPFLAGS) $(CHECKS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
 	$(FUZZ_CC) -o $@ tests/fuzz_my.c $(HOST_TLS) $(LDLIBS)
 

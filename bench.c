@@ -26,7 +26,7 @@
  *   14 jr_     JSON reader: untrusted bytes to a tree, paths
  *   15 res_    results as data: facts, warnings, statistics, how a command ended
  *   16 uring_, io_  io_uring by raw syscalls; the fileio workload
- *   17 evl_    event loop: many client connections per thread (epoll)
+ *   17 evl_    the loop core: many clients per thread on callbacks (epoll or io_uring)
  *   18 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
  *   19 ping_, sizing_  commands of their own: ping, the oltp one-liner
  *   20 slap_   the mysqlslap mode: options, generated SQL, client threads
@@ -121,6 +121,16 @@ static _Atomic int b_stop;
  * "bench: <what>: <cause>" on stderr in the bench persona, sysbench's "FATAL: ..." on stdout
  * in the sysbench persona. This section never tests the persona.
  */
+
+/* b_assert_fail - a broken invariant (B_ASSERT, ALWAYS, NEVER under BENCH_ASSERT): said on
+ * stderr with its place, then abort() for the core dump and the sanitizer's stack. */
+BENCH_API B_UNUSED __attribute__((noreturn)) void b_assert_fail(const char *file, int line,
+                                                               const char *what)
+{
+    fprintf(stderr, "bench: %s:%d: invariant broken: %s\n", file, line, what);
+    fflush(stderr);
+    abort();
+}
 
 BENCH_API const char *b_errname(int rc)
 {
@@ -6844,6 +6854,8 @@ static int myc_simple_state(struct my_conn *c)
 static int myc_end(struct my_conn *c, int rc)
 {
     u8 op = c->op;
+    B_ASSERT(op != MYC_OP_NONE); /* an operation ends once */
+    B_ASSERT(rc <= 0); /* done or failed, never a want: those return before the end */
     c->op = MYC_OP_NONE;
     if (op == MYC_OP_CONNECT && rc < 0)
         myc_connect_failed(c);
@@ -6872,6 +6884,7 @@ static int myc_step(struct my_conn *c)
     c->runnable = false;
     if (c->op == MYC_OP_NONE)
         return B_OK;
+    B_ASSERT(c->out_off <= c->out.len && c->in_pos <= c->in_len && c->in_len <= c->in_cap);
     if (c->async && c->deadline_ns && clk_now_ns() >= c->deadline_ns) {
         c->io_rc = B_TIMEOUT;
         return myc_end(c, myc_stopped(c, c->out_off < c->out.len ? "sending to" : c->what));
@@ -10076,7 +10089,6 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
         struct load_thread *t = &r->thr[i];
         t->id = i;
         t->run = r;
-        t->ev_fd = -1;
         if (!r->nloops)
             t->hist = b_xcalloc(1, sizeof(struct hist));
         t->limit = UINT64_MAX;
@@ -11707,6 +11719,9 @@ fail:
 static struct io_uring_sqe *uring_sqe(struct uring *u)
 {
     unsigned head = __atomic_load_n(u->sq_head, __ATOMIC_ACQUIRE);
+    /* the kernel never takes more than was published, nor is more filled than the SQ holds */
+    B_ASSERT(u->published - head <= u->sq_entries && u->local_tail - u->published <=
+             u->sq_entries);
     if (u->local_tail - head >= u->sq_entries)
         return NULL;
     unsigned idx = u->local_tail & u->sq_mask;
@@ -11739,14 +11754,16 @@ static int uring_submit(struct uring *u, unsigned wait)
 /* uring_cqe - the next completion, or NULL; uring_cqe_seen releases it. */
 static struct io_uring_cqe *uring_cqe(struct uring *u)
 {
-    unsigned head = *u->cq_head;
-    if (head == __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE))
+    unsigned head = *u->cq_head, tail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
+    B_ASSERT(tail - head <= u->cq_entries); /* the kernel never overfills the CQ */
+    if (head == tail)
         return NULL;
     return &u->cqes[head & u->cq_mask];
 }
 
 static void uring_cqe_seen(struct uring *u)
 {
+    B_ASSERT(*u->cq_head != __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE)); /* one was taken */
     __atomic_store_n(u->cq_head, *u->cq_head + 1, __ATOMIC_RELEASE);
 }
 
@@ -13682,14 +13699,25 @@ static int io_cleanup(struct res *res)
 
 /*== 17 evl_ : event loop: many client connections per thread ================*/
 /*
- * --threads=N clients (sysbench's meaning: each its own connection, transaction stream,
- * generator, counters, events and time for the fairness lines) run on L event-loop threads
- * (--event-loops=L) instead of a thread each. A client is a struct load_thread as a
- * thread's worker is (load_claim, load_record_op and the snapshots treat both alike); the
- * latency histogram is its loop's (struct load_loop: one writer, 36 KiB per loop, not per
- * client) and the client counts its own events (t->events) for the fairness lines.
- * The workload runs an event without blocking through its ev_start/ev_step hooks (OLTP: the
- * event's program, oltp_ev_*), which say what they wait for (EVL_WANT_READ/WRITE) on ev_fd.
+ * The loop core (evl_open, evl_run, evl_close; the API and its callbacks, struct evl_ops, in
+ * bench.h), in the spirit of redis's ae.c: a loop thread owns n clients, each served by
+ * callbacks (a turn begins; a client taken from the ready queue; its socket or ring said
+ * something; its timer is due; a login slot may be free; the wake before the wait; the
+ * deadline scan). The core keeps each client's socket watched, its run queue (ready, again,
+ * slot, wait: a client in at most one, B_ASSERT-checked), its one timer (a list in due
+ * order) and turns. Its clients: the OLTP tests' below (--threads=N on --event-loops=L,
+ * evl_thread) and slap's (section 20, slap_loop_main). Every login, a reconnect's included,
+ * goes through its run's gate (myc_gate): one finding every slot taken waits in the slot
+ * queue, looked at every EVL_SLOT_NS (other loops free slots too); a retry's backoff is its
+ * timer.
+ *
+ * The OLTP tests' clients: sysbench's meaning (each its own connection, transaction stream,
+ * generator, counters, events and time for the fairness lines). A client is a struct
+ * load_thread as a thread's worker is (load_claim, load_record_op and the snapshots treat
+ * both alike); the latency histogram is its loop's (struct load_loop: one writer, 36 KiB per
+ * loop, not per client) and the client counts its own events (t->events) for the fairness
+ * lines. The workload runs an event without blocking through its ev_start/ev_step hooks
+ * (OLTP: the event's program, oltp_ev_*), which say what they wait for (EVL_WANT_*) on ev_fd.
  *
  * Mechanism (--event-backend, evl_be_*): epoll, edge-triggered, each socket registered once
  * for reading and writing (EPOLLET): no epoll_ctl per statement; the hooks read and write
@@ -13699,28 +13727,22 @@ static int io_cleanup(struct res *res)
  * (a completion per wakeup, as an edge) and one io_uring_enter per turn that submits the
  * new polls and the removals and waits with a timeout (IORING_ENTER_EXT_ARG, Linux 5.11+);
  * a poll holds its socket open, so a replaced socket's poll is removed (POLL_REMOVE by its
- * user_data: the client's index and watch number, so late completions are recognized).
- * Measured (tests/perf/evl.sh, 2 cores shared with the server): both make the same syscalls
- * per transaction (point select: 2.05 at 64 connections, a send and a recv, the wait shared
- * by the ready clients; sysbench 4.0), and io_uring's client CPU per transaction was
- * 0.90-1.03x epoll's, TPS 0.91-1.22x, in two rounds of 5 ABBA runs: no win beyond the
- * noise, so epoll, which works everywhere, is the default; io_uring is --event-backend=
- * io_uring or auto. Fewer syscalls would need the sends and receives themselves on the ring.
- * Per loop: a FIFO of clients ready to start an event (after one ends: no client runs two
- * in a row while others wait) and, under --rate, a FIFO of clients holding an arrival that
- * is not due yet. Arrivals are claimed in time order from the run's one arrival process
- * (the compare-and-swap of load_rate_wait), so that FIFO is sorted; the latency counts
- * from the intended start, queue time included. Every wait is at most EVL_TICK_NS: the stop
- * flags, --time, and clients stalled past their statement's deadline (myc_step then says
- * B_TIMEOUT) are looked at. SIGINT lets the events in flight end for EVL_DRAIN_NS (counted,
- * as thread mode counts them), then abandons the rest (said: unfinished, not counted).
- * Connect phase (evl_connect, a workload with ev_connect): every client of the loop begins
- * its login at once; the run's gate lets at most its slots in flight (a client finding it
- * full waits in the slot FIFO, looked at every millisecond: other loops free slots too), a
- * transient failure's backoff waits in the timer FIFO, a login past its deadline is stepped
- * to fail. A reconnect inside an event is a state of the event (EVL_WANT_TIMER between
- * attempts): the loop's other clients go on. A workload without ev_connect is set up one
- * client after the other (evl_init, its thread_init).
+ * user_data: the client's index and watch number, so late completions are recognized); a
+ * logged-in client's sends and receives go on the ring too (evl_tx, below). Which one a run
+ * uses is evl_backend_pick's (and the run header says it).
+ * Per loop: the ready queue of clients to start an event (after one ends: no client runs two
+ * in a row while others wait) and, under --rate, the wait queue of clients holding an
+ * arrival that is not due yet. Arrivals are claimed in time order from the run's one arrival
+ * process (the compare-and-swap of load_rate_wait), so that queue is sorted; the latency
+ * counts from the intended start, queue time included. Every wait is at most EVL_TICK_NS:
+ * the stop flags, --time, and clients stalled past their statement's deadline (myc_step then
+ * says B_TIMEOUT) are looked at. SIGINT lets the events in flight end for EVL_DRAIN_NS
+ * (counted, as thread mode counts them), then abandons the rest (said: unfinished, not
+ * counted). Connect phase (evl_setup, a workload with ev_connect): the same core with other
+ * callbacks (evl_login_ops): every client of the loop begins its login at once, a login past
+ * its deadline is stepped to fail. A reconnect inside an event is a state of the event
+ * (EVL_WANT_SLOT, EVL_WANT_TIMER between attempts): the loop's other clients go on. A
+ * workload without ev_connect is set up one client after the other (evl_init, thread_init).
  */
 
 enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE, EVL_C_LOGIN }; /* ev_state */
@@ -13730,6 +13752,8 @@ enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE, EVL_C_LOGIN }; /* ev_sta
  * answer comes, as in thread mode: rows written == events counted) for at most this long */
 #define EVL_DRAIN_NS 500000000u
 #define EVL_STALL_NS 1000000000u /* a client without progress this long is stepped anyway */
+#define EVL_SLOT_NS 1000000u     /* logins waiting for a slot: looked at this often (another
+                                    loop frees slots too) */
 #define EVL_MAXEV 256            /* epoll events taken per wait */
 #define EVL_RB_SIZE 16384u       /* io_uring: one receive buffer of the loop's pool */
 #define EVL_RB_GROUP 0           /* io_uring: the pool's buffer group */
@@ -13737,8 +13761,6 @@ enum { EVL_C_READY, EVL_C_WAIT, EVL_C_BUSY, EVL_C_DONE, EVL_C_LOGIN }; /* ev_sta
 
 /* What an io_uring completion is about (bits 30-31 of its user_data: evl_udk). */
 enum { EVL_K_POLL, EVL_K_RECV, EVL_K_SEND };
-
-struct evl;
 
 /* A client's transport on its loop's ring (io_uring: "The ring as the transport" below). */
 struct evl_tx {
@@ -13764,29 +13786,36 @@ struct evl_orphan {
     struct buf b;
 };
 
-/* A FIFO of client indices (each client is in at most one: cap = the loop's clients). */
-struct evl_fifo {
-    int *v;
-    size_t head, len, cap;
+/* The core's view of client i of a loop (e->cl[i]). */
+struct evl_cl {
+    int fd;                  /* the socket watched, or -1 */
+    u32 gen;                 /* the client's socket generation watched (evl_ops.gen) */
+    u64 sock;                /* which socket that is (evl_ops.sock: ids are never reused) */
+    int prev, next;          /* its neighbours in its run queue (-1: none) */
+    int tprev, tnext;        /* its neighbours in the timer list (-1: none) */
+    u64 wake_ns;             /* the timer's due time, while timed */
+    u8 q;                    /* EVL_Q_*: the one run queue it is in */
+    bool timed;              /* in the timer list */
 };
 
-static void evl_push(struct evl_fifo *q, int i)
-{
-    q->v[(q->head + q->len++) % q->cap] = i;
-}
+/* A run queue: a FIFO of client indices linked through evl_cl.prev/next. */
+struct evl_q {
+    int head, tail;          /* -1: empty */
+    int len;
+};
 
-static int evl_pop(struct evl_fifo *q)
-{
-    int i = q->v[q->head];
-    q->head = (q->head + 1) % q->cap;
-    q->len--;
-    return i;
-}
-
-/* One loop thread's state (on its stack). */
+/* One loop thread's core (on its stack): its clients, queues, timers and backend. */
 struct evl {
-    struct load_loop *lp;
-    struct load_run *r;
+    const struct evl_ops *ops;
+    void *ctx;               /* the ops' own state (OLTP: struct evl_lt; slap: its loop) */
+    int id;                  /* the loop's number, for messages */
+    int n;                   /* its clients */
+    int live;                /* clients not done (kept by the ops) */
+    u64 now;                 /* the clock at the turn's start, and again after its wait */
+    u64 scan_every;          /* ops.scan's period */
+    struct evl_cl *cl;       /* [n] */
+    struct evl_q q[EVL_NQ];  /* the run queues (q[EVL_Q_NONE] unused) */
+    int thead, ttail;        /* the timer list, in due order (-1: empty) */
     int be;                  /* EVL_BE_EPOLL or EVL_BE_URING */
     int ep;                  /* the epoll set, or -1 */
     struct uring u;          /* io_uring: the ring (u.fd -1 when epoll) */
@@ -13801,56 +13830,148 @@ struct evl {
     unsigned nb;             /* buffers in the pool (a power of two) */
     unsigned rb_tail;        /* buffers given to the kernel so far */
     struct evl_orphan *orphans; /* send buffers of transports that went mid-send */
-    int live;                /* clients not done */
-    struct evl_fifo ready;   /* clients to start an event now */
-    struct evl_fifo wait;    /* --rate: clients whose claimed arrival is ahead, in time order */
-    struct evl_fifo again;   /* clients to step again: EVL_WANT_RUN (a flooding server) */
-    struct evl_fifo timer;   /* clients waiting for their ev_wake_ns (EVL_WANT_TIMER) */
-    struct evl_fifo slot;    /* connect phase: clients waiting for a login slot */
 };
 
-/* t waits for its ev_wake_ns: into the timer FIFO once. */
-static void evl_timer_add(struct evl *e, struct load_thread *t)
+/* ---- the run queues and the timers: a client is in at most one run queue (its q says
+ * which) and, besides, in the timer list or not (timed) ---- */
+
+/* Take client i out of its run queue, if it is in one. */
+static void evl_q_out(struct evl *e, int i)
 {
-    if (t->ev_timer)
+    struct evl_cl *c = &e->cl[i];
+    if (c->q == EVL_Q_NONE)
         return;
-    t->ev_timer = true;
-    evl_push(&e->timer, t->id - e->lp->first);
+    struct evl_q *q = &e->q[c->q];
+    B_ASSERT(q->len > 0 && q->head >= 0 && q->tail >= 0);
+    if (c->prev >= 0)
+        e->cl[c->prev].next = c->next;
+    else if (ALWAYS(q->head == i))
+        q->head = c->next;
+    if (c->next >= 0)
+        e->cl[c->next].prev = c->prev;
+    else if (ALWAYS(q->tail == i))
+        q->tail = c->prev;
+    q->len--;
+    c->q = EVL_Q_NONE;
+    c->prev = c->next = -1;
 }
 
-/* The earliest wake of the timer FIFO (unsorted: backoffs are jittered), or UINT64_MAX. */
-static u64 evl_timer_next(const struct evl *e)
+/* evl_q_put - client i to the end of run queue qi (EVL_Q_*), out of another one first; one
+ * already in qi keeps its place. */
+BENCH_API void evl_q_put(struct evl *e, int i, int qi)
 {
-    u64 m = UINT64_MAX;
-    for (size_t k = 0; k < e->timer.len; k++)
-        m = B_MIN(m, e->r->thr[e->lp->first + e->timer.v[(e->timer.head + k) % e->timer.cap]]
-                         .ev_wake_ns);
-    return m;
+    struct evl_cl *c = &e->cl[i];
+    B_ASSERT(i >= 0 && i < e->n && qi > EVL_Q_NONE && qi < EVL_NQ);
+    if (c->q == qi)
+        return;
+    evl_q_out(e, i);
+    struct evl_q *q = &e->q[qi];
+    c->prev = q->tail;
+    c->next = -1;
+    if (q->tail >= 0)
+        e->cl[q->tail].next = i;
+    else
+        q->head = i;
+    q->tail = i;
+    q->len++;
+    c->q = (u8)qi;
+    B_ASSERT(q->len <= e->n); /* each client once: no queue holds more than the loop's */
 }
 
-/* Take the clients of the timer FIFO due at now: each goes to fn (the others stay). */
-static void evl_timer_run(struct evl *e, u64 now, void (*fn)(struct evl *, struct load_thread *))
+/* Client i to the head of run queue qi (a login that found the gate full keeps its turn). */
+static void evl_q_front(struct evl *e, int i, int qi)
 {
-    for (size_t k = e->timer.len; k > 0 && e->timer.len; k--) {
-        int i = evl_pop(&e->timer);
-        struct load_thread *t = &e->r->thr[e->lp->first + i];
-        if (t->ev_wake_ns > now) {
-            evl_push(&e->timer, i);
-            continue;
-        }
-        t->ev_timer = false;
-        fn(e, t);
+    evl_q_out(e, i);
+    struct evl_q *q = &e->q[qi];
+    struct evl_cl *c = &e->cl[i];
+    c->prev = -1;
+    c->next = q->head;
+    if (q->head >= 0)
+        e->cl[q->head].prev = i;
+    else
+        q->tail = i;
+    q->head = i;
+    q->len++;
+    c->q = (u8)qi;
+}
+
+/* evl_q_first - the head of run queue qi, or -1. evl_q_len - its length. */
+BENCH_API int evl_q_first(const struct evl *e, int qi)
+{
+    return e->q[qi].head;
+}
+
+BENCH_API int evl_q_len(const struct evl *e, int qi)
+{
+    return e->q[qi].len;
+}
+
+/* evl_q_pop - take the head of run queue qi: its index, or -1 when empty. */
+BENCH_API int evl_q_pop(struct evl *e, int qi)
+{
+    int i = e->q[qi].head;
+    if (i >= 0)
+        evl_q_out(e, i);
+    return i;
+}
+
+/* Take client i out of the timer list, if it is in it. */
+static void evl_timer_off(struct evl *e, int i)
+{
+    struct evl_cl *c = &e->cl[i];
+    if (!c->timed)
+        return;
+    if (c->tprev >= 0)
+        e->cl[c->tprev].tnext = c->tnext;
+    else if (ALWAYS(e->thead == i))
+        e->thead = c->tnext;
+    if (c->tnext >= 0)
+        e->cl[c->tnext].tprev = c->tprev;
+    else if (ALWAYS(e->ttail == i))
+        e->ttail = c->tprev;
+    c->timed = false;
+    c->tprev = c->tnext = -1;
+}
+
+/* evl_timer_at - client i's timer (one per client, moved if set): ops.timer is called once
+ * at is due. The list is kept in due order, searched from its end (backoffs come later). */
+BENCH_API void evl_timer_at(struct evl *e, int i, u64 at)
+{
+    struct evl_cl *c = &e->cl[i];
+    evl_timer_off(e, i);
+    c->wake_ns = at;
+    int p = e->ttail;
+    while (p >= 0 && e->cl[p].wake_ns > at)
+        p = e->cl[p].tprev;
+    c->tprev = p;
+    c->tnext = p >= 0 ? e->cl[p].tnext : e->thead;
+    if (c->tnext >= 0)
+        e->cl[c->tnext].tprev = i;
+    else
+        e->ttail = i;
+    if (p >= 0)
+        e->cl[p].tnext = i;
+    else
+        e->thead = i;
+    c->timed = true;
+    B_ASSERT(c->tnext < 0 || e->cl[c->tnext].wake_ns >= at);
+}
+
+/* The clients whose timers are due at now, earliest first, each to ops.timer. */
+static void evl_timers_run(struct evl *e, u64 now)
+{
+    while (e->thead >= 0 && e->cl[e->thead].wake_ns <= now) {
+        int i = e->thead;
+        evl_timer_off(e, i);
+        e->ops->timer(e, i);
     }
 }
 
-static void evl_done(struct evl *e, struct load_thread *t)
+/* evl_forget - client i out of every queue and the timer list (a phase's end). */
+BENCH_API void evl_forget(struct evl *e, int i)
 {
-    if (t->ev_state == EVL_C_DONE)
-        return;
-    t->ev_state = EVL_C_DONE;
-    atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
-    e->live--;
-    atomic_store_explicit(&e->lp->live, e->live, memory_order_relaxed);
+    evl_q_out(e, i);
+    evl_timer_off(e, i);
 }
 
 /* ---- the backend: watch a socket, wait with a timeout for ready clients ---- */
@@ -13940,7 +14061,7 @@ static void evl_rb_give(struct evl *e, unsigned bid)
 }
 
 /* evl_rb_kernel_ok - does this kernel have multishot receives (Linux 6.0+)? */
-static bool evl_rb_kernel_ok(void)
+BENCH_API bool evl_rb_kernel_ok(void)
 {
     struct utsname u;
     unsigned major = 0, minor = 0;
@@ -13955,10 +14076,10 @@ static bool evl_rb_kernel_ok(void)
  * loop waits on polls and the sockets carry the bytes, as before. */
 static void evl_rb_open(struct evl *e)
 {
-    if (!e->r->w->ev_conn || !evl_rb_kernel_ok())
+    if (!e->ops->conn || !evl_rb_kernel_ok())
         return;
     unsigned nb = 64;
-    while (nb < EVL_RB_MAX && nb < (unsigned)B_MAX(e->lp->n, 1))
+    while (nb < EVL_RB_MAX && nb < (unsigned)B_MAX(e->n, 1))
         nb *= 2;
     if (evl_rb_force_nb) /* tests: a pool that runs dry */
         nb = evl_rb_force_nb;
@@ -13987,7 +14108,7 @@ static void evl_rb_open(struct evl *e)
     e->rb_len = b_xcalloc(nb, sizeof(u32));
     for (unsigned b = 0; b < nb; b++)
         evl_rb_give(e, b);
-    size_t n = (size_t)B_MAX(e->lp->n, 1);
+    size_t n = (size_t)B_MAX(e->n, 1);
     e->tx = b_xcalloc(n, sizeof(struct evl_tx));
     for (size_t i = 0; i < n; i++)
         e->tx[i] = (struct evl_tx){.e = e, .idx = (u32)i, .fd = -1, .bhead = -1, .btail = -1};
@@ -14146,7 +14267,7 @@ static void evl_tx_close(void *ctx)
     }
     e->watch[x->idx]++; /* its completions are stale from here on */
     /* the socket, if it stays (a blocking call), is polled anew at the client's next result */
-    e->r->thr[e->lp->first + (int)x->idx].ev_fd = -1;
+    e->cl[x->idx].fd = -1;
     struct buf sb = x->sb;
     sb.len = 0;
     *x = (struct evl_tx){.e = e, .idx = x->idx, .fd = -1, .bhead = -1, .btail = -1, .sb = sb};
@@ -14157,20 +14278,20 @@ static void evl_tx_close(void *ctx)
  * and on the socket the loop polls (the poll removed, the receive armed). Anything else
  * (a login, a reconnect, the compressed protocol) stays on the poll.
  */
-static void evl_tx_attach(struct evl *e, struct load_thread *t)
+BENCH_API void evl_tx_attach(struct evl *e, int i)
 {
     if (!e->tx) /* the ring only polls (evl_rb_open: an old kernel, no pool) */
         return;
-    u32 idx = (u32)(t->id - e->lp->first);
+    u32 idx = (u32)i;
     struct evl_tx *x = &e->tx[idx];
-    struct my_conn *c = e->r->w->ev_conn(t);
+    struct my_conn *c = e->ops->conn(e, i);
     if (!c || (c->io.ctx == x && x->c == c))
         return;
     if (x->c) { /* the connection dropped it without myc_io.close (set up anew) */
         x->c = NULL;
         evl_tx_close(x);
     }
-    if (c->fd < 0 || c->fd != t->ev_fd || c->op != MYC_OP_NONE || c->io.send || c->zlib)
+    if (c->fd < 0 || c->fd != e->cl[i].fd || c->op != MYC_OP_NONE || c->io.send || c->zlib)
         return;
     struct io_uring_sqe *sqe = evl_uring_sqe(e);
     if (!sqe)
@@ -14185,7 +14306,7 @@ static void evl_tx_attach(struct evl *e, struct load_thread *t)
     if (evl_tx_arm(x) < 0) { /* back to a poll: evl_track watches the socket anew */
         x->c = NULL;
         x->fd = -1;
-        t->ev_fd = -1;
+        e->cl[i].fd = -1;
         return;
     }
     c->io = (struct myc_io){.send = evl_tx_send, .recv = evl_tx_recv, .ctx = x,
@@ -14250,7 +14371,7 @@ static void evl_tx_release(struct evl *e)
 {
     if (!e->tx)
         return;
-    for (int i = 0; i < e->lp->n; i++) {
+    for (int i = 0; i < e->n; i++) {
         struct evl_tx *x = &e->tx[i];
         if (x->c && x->c->io.ctx == x) {
             myc_detach(x->c);
@@ -14265,10 +14386,10 @@ static void evl_tx_release(struct evl *e)
 static int evl_be_open(struct evl *e, struct b_err *be)
 {
     if (e->be == EVL_BE_URING) {
-        int rc = uring_setup(&e->u, evl_uring_entries(e->lp->n), be);
+        int rc = uring_setup(&e->u, evl_uring_entries(e->n), be);
         if (rc < 0)
-            return b_seterr(be, rc, be->sys_errno, "event loop %d: %s", e->lp->id, be->msg);
-        size_t n = (size_t)B_MAX(e->lp->n, 1);
+            return b_seterr(be, rc, be->sys_errno, "event loop %d: %s", e->id, be->msg);
+        size_t n = (size_t)B_MAX(e->n, 1);
         e->watch = b_xcalloc(n, sizeof(u32));
         e->mark = b_xcalloc(n, sizeof(u32));
         evl_rb_open(e);
@@ -14277,7 +14398,7 @@ static int evl_be_open(struct evl *e, struct b_err *be)
     e->ep = epoll_create1(EPOLL_CLOEXEC);
     if (e->ep < 0)
         return b_seterr(be, B_SYSERR, errno, "event loop %d: epoll_create1 failed: %s",
-                        e->lp->id, strerror(errno));
+                        e->id, strerror(errno));
     return B_OK;
 }
 
@@ -14299,7 +14420,7 @@ static void evl_be_close(struct evl *e)
     e->rb = NULL;
     e->rb_next = NULL;
     e->rb_len = NULL;
-    for (int i = 0; e->tx && i < e->lp->n; i++)
+    for (int i = 0; e->tx && i < e->n; i++)
         buf_free(&e->tx[i].sb);
     free(e->tx);
     e->tx = NULL;
@@ -14314,14 +14435,14 @@ static void evl_be_close(struct evl *e)
     e->watch = e->mark = NULL;
 }
 
-/* evl_be_watch - t's socket is now fd (-1: none); old_fd was watched before (-1: none).
+/* evl_be_watch - client i's socket is now fd (-1: none); old_fd was watched before (-1: none).
  * epoll: a closed socket left the set by itself. io_uring: the old poll is removed (it
  * holds the old socket open) and a multishot poll added for the new one; both go to the
  * kernel with the next wait. */
-static int evl_be_watch(struct evl *e, struct load_thread *t, int old_fd, int fd)
+static int evl_be_watch(struct evl *e, int i, int old_fd, int fd, struct b_err *err)
 {
     if (e->be == EVL_BE_URING) {
-        u32 idx = (u32)(t->id - e->lp->first);
+        u32 idx = (u32)i;
         struct io_uring_sqe *sqe;
         if (old_fd >= 0) {
             if (!(sqe = evl_uring_sqe(e)))
@@ -14343,18 +14464,17 @@ static int evl_be_watch(struct evl *e, struct load_thread *t, int old_fd, int fd
         sqe->user_data = evl_ud(e->watch[idx], idx);
         return B_OK;
     fail:
-        return b_seterr(&t->err, B_SYSERR, errno, "event loop %d: watching the socket of "
-                        "client %d failed: io_uring_enter: %s", e->lp->id, t->id,
-                        strerror(errno));
+        return b_seterr(err, B_SYSERR, errno, "event loop %d: watching the socket of "
+                        "client %d failed: io_uring_enter: %s", e->id, i, strerror(errno));
     }
     if (fd < 0)
         return B_OK;
     struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-                             .data.ptr = t};
+                             .data.u64 = (u64)i};
     if (epoll_ctl(e->ep, EPOLL_CTL_ADD, fd, &ev) < 0 &&
         (errno != EEXIST || epoll_ctl(e->ep, EPOLL_CTL_MOD, fd, &ev) < 0))
-        return b_seterr(&t->err, B_SYSERR, errno, "event loop %d: watching the socket of "
-                        "client %d failed: %s", e->lp->id, t->id, strerror(errno));
+        return b_seterr(err, B_SYSERR, errno, "event loop %d: watching the socket of "
+                        "client %d failed: %s", e->id, i, strerror(errno));
     return B_OK;
 }
 
@@ -14375,17 +14495,16 @@ static int evl_uring_wait(struct uring *u, int ms)
 }
 
 /* evl_be_wait - wait up to ms for sockets; the clients they belong to go to out[0..max)
- * (each once). Returns their count, or B_SYSERR (errno). */
-static int evl_be_wait(struct evl *e, int ms, struct load_thread **out, int max)
+ * (their indices, each once). Returns their count, or B_SYSERR (errno). */
+static int evl_be_wait(struct evl *e, int ms, int *out, int max)
 {
-    struct load_run *r = e->r;
     if (e->be != EVL_BE_URING) {
         struct epoll_event evs[EVL_MAXEV];
         int n = epoll_wait(e->ep, evs, B_MIN(max, EVL_MAXEV), ms);
         if (n < 0)
             return errno == EINTR ? 0 : B_SYSERR;
         for (int k = 0; k < n; k++)
-            out[k] = evs[k].data.ptr;
+            out[k] = (int)evs[k].data.u64;
         return n;
     }
     if (evl_uring_wait(&e->u, ms) < 0)
@@ -14399,7 +14518,7 @@ static int evl_be_wait(struct evl *e, int ms, struct load_thread **out, int max)
         u32 flags = cqe->flags;
         bool more = (flags & IORING_CQE_F_MORE) != 0;
         uring_cqe_seen(&e->u);
-        int idx = evl_ud_client(ud, e->watch, e->lp->n);
+        int idx = evl_ud_client(ud, e->watch, e->n);
         unsigned kind = evl_ud_kind(ud);
         if (kind == EVL_K_RECV && e->tx) {
             if (!evl_tx_received(e, idx, res, flags))
@@ -14410,13 +14529,12 @@ static int evl_be_wait(struct evl *e, int ms, struct load_thread **out, int max)
         } else if (idx < 0 || kind != EVL_K_POLL) {
             continue;
         }
-        struct load_thread *t = &r->thr[e->lp->first + idx];
-        if (kind == EVL_K_POLL && !more && res >= 0 && t->ev_fd >= 0) {
+        if (kind == EVL_K_POLL && !more && res >= 0 && e->cl[idx].fd >= 0) {
             /* the multishot poll ended (a full CQ, or a kernel without multishot): again */
             struct io_uring_sqe *sqe = evl_uring_sqe(e);
             if (sqe) {
                 sqe->opcode = IORING_OP_POLL_ADD;
-                sqe->fd = t->ev_fd;
+                sqe->fd = e->cl[idx].fd;
                 sqe->len = IORING_POLL_ADD_MULTI;
                 sqe->poll32_events = POLLIN | POLLOUT | POLLRDHUP;
                 sqe->user_data = ud;
@@ -14425,63 +14543,251 @@ static int evl_be_wait(struct evl *e, int ms, struct load_thread **out, int max)
         if (e->mark[idx] == e->turn)
             continue;
         e->mark[idx] = e->turn;
-        out[n++] = t;
+        out[n++] = idx;
     }
     return n;
 }
 
-/* Keep t's socket watched (a new one after a reconnect). */
+/* evl_watch - keep client i's socket watched: the one ops.fd names now (a new one after a
+ * reconnect: another number, another ops.sock id or ops.gen). B_OK, or the failure in *err. */
+BENCH_API int evl_watch(struct evl *e, int i, struct b_err *err)
+{
+    const struct evl_ops *o = e->ops;
+    struct evl_cl *c = &e->cl[i];
+    int fd = o->fd(e, i), old = c->fd;
+    u64 id = o->sock ? o->sock(e, i) : 0;
+    u32 gen = o->gen ? o->gen(e, i) : 0;
+    if (fd == c->fd && gen == c->gen && id == c->sock)
+        return B_OK;
+    c->fd = -1;
+    c->gen = gen;
+    c->sock = id;
+    int rc = evl_be_watch(e, i, old, fd, err);
+    if (rc == B_OK)
+        c->fd = fd;
+    return rc;
+}
+
+/* ---- the core: open a loop, run its turns, close it ---- */
+
+/*
+ * evl_open - a loop of n clients (index 0..n-1) served by ops (ctx: their own state) on
+ * backend be (EVL_BE_EPOLL or EVL_BE_URING): its queues empty, no socket watched yet, its
+ * epoll set or ring made. B_OK, or the failure in *be_err (nothing left to free but with
+ * evl_close).
+ */
+BENCH_API int evl_open(struct evl *e, const struct evl_ops *ops, void *ctx, int id, int n,
+                       int be, struct b_err *be_err)
+{
+    memset(e, 0, sizeof(*e));
+    e->ops = ops;
+    e->ctx = ctx;
+    e->id = id;
+    e->n = n;
+    e->be = be;
+    e->ep = -1;
+    e->u.fd = -1;
+    e->thead = e->ttail = -1;
+    e->scan_every = EVL_TICK_NS;
+    for (int q = 0; q < EVL_NQ; q++)
+        e->q[q] = (struct evl_q){.head = -1, .tail = -1};
+    e->cl = b_xcalloc((size_t)B_MAX(n, 1), sizeof(struct evl_cl));
+    for (int i = 0; i < n; i++)
+        e->cl[i] = (struct evl_cl){.fd = -1, .prev = -1, .next = -1, .tprev = -1, .tnext = -1};
+    return evl_be_open(e, be_err);
+}
+
+/* evl_close - every connection off the ring (the blocking teardown may follow), then the
+ * epoll set or ring and the core's memory. */
+BENCH_API void evl_close(struct evl *e)
+{
+    evl_tx_release(e);
+    evl_be_close(e); /* io_uring's polls hold the sockets open */
+    free(e->cl);
+    e->cl = NULL;
+}
+
+/* How long the wait may last: until wake, less for clients ready or to step again (now),
+ * logins waiting for a slot (EVL_SLOT_NS) and the first timer. In whole ms, rounded up. */
+static int evl_wait_ms(const struct evl *e, u64 now, u64 wake)
+{
+    if (e->q[EVL_Q_READY].len || e->q[EVL_Q_AGAIN].len)
+        wake = now;
+    if (e->q[EVL_Q_SLOT].len)
+        wake = B_MIN(wake, now + EVL_SLOT_NS);
+    if (e->thead >= 0)
+        wake = B_MAX(now, B_MIN(wake, e->cl[e->thead].wake_ns));
+    return wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
+}
+
+/* The logins waiting for a slot, in order, until one finds the gate full again (it keeps
+ * the head). */
+static void evl_slots_run(struct evl *e)
+{
+    for (int k = e->q[EVL_Q_SLOT].len; k > 0 && e->q[EVL_Q_SLOT].len; k--) {
+        int i = evl_q_pop(e, EVL_Q_SLOT);
+        e->ops->slot(e, i);
+        if (e->cl[i].q == EVL_Q_SLOT) {
+            evl_q_front(e, i, EVL_Q_SLOT);
+            break;
+        }
+    }
+}
+
+/*
+ * evl_run - the loop's turns, until ops.turn or ops.wake ends them. A turn: ops.turn (the
+ * stop flags); the clients ready at its start to ops.run; the logins waiting for a slot to
+ * ops.slot; the due timers to ops.timer; ops.wake (the workload's own queues, and the
+ * latest wake); one wait of the backend, at most EVL_TICK_NS; each client whose socket or
+ * ring said something to ops.io, then those that asked to run again (EVL_Q_AGAIN); every
+ * scan_every ops.scan (deadlines). Returns B_OK, or B_SYSERR (errno) when the wait failed.
+ */
+BENCH_API int evl_run(struct evl *e)
+{
+    const struct evl_ops *o = e->ops;
+    int idx[EVL_MAXEV];
+    u64 last_scan = clk_now_ns();
+    for (;;) {
+        u64 now = e->now = clk_now_ns();
+        if (!o->turn(e, now))
+            return B_OK;
+        for (int k = e->q[EVL_Q_READY].len; k > 0 && e->q[EVL_Q_READY].len; k--)
+            o->run(e, evl_q_pop(e, EVL_Q_READY));
+        evl_slots_run(e);
+        evl_timers_run(e, now);
+        u64 wake = o->wake(e, now);
+        if (!wake)
+            return B_OK;
+        int n = evl_be_wait(e, evl_wait_ms(e, now, wake), idx, EVL_MAXEV);
+        if (n < 0)
+            return B_SYSERR;
+        e->now = clk_now_ns();
+        for (int k = 0; k < n; k++)
+            o->io(e, idx[k]);
+        for (int k = e->q[EVL_Q_AGAIN].len; k > 0 && e->q[EVL_Q_AGAIN].len; k--)
+            o->io(e, evl_q_pop(e, EVL_Q_AGAIN));
+        now = clk_now_ns();
+        if (now - last_scan >= e->scan_every) {
+            last_scan = now;
+            o->scan(e, now);
+        }
+    }
+}
+
+/* ---- the OLTP tests' clients (struct load_thread, wl_def.ev_*) on the core ---- */
+
+/* The ops' state of a load_run's loop (evl.ctx). */
+struct evl_lt {
+    struct load_loop *lp;
+    struct load_run *r;
+    int rc;                  /* the connect phase's answer (B_OK, or the failure recorded) */
+    u64 drain_until;         /* after a stop signal: the end of the drain, else 0 */
+};
+
+static struct evl_lt *evl_lt(const struct evl *e)
+{
+    return e->ctx;
+}
+
+/* Client i of the loop, and back. */
+static struct load_thread *evl_t(const struct evl *e, int i)
+{
+    const struct evl_lt *x = e->ctx;
+    return &x->r->thr[x->lp->first + i];
+}
+
+static int evl_i(const struct evl *e, const struct load_thread *t)
+{
+    return t->id - evl_lt(e)->lp->first;
+}
+
+static int evl_lt_fd(struct evl *e, int i)
+{
+    return evl_lt(e)->r->w->ev_fd(evl_t(e, i));
+}
+
+static u64 evl_lt_sock(struct evl *e, int i)
+{
+    const struct wl_def *w = evl_lt(e)->r->w;
+    return w->ev_sock ? w->ev_sock(evl_t(e, i)) : 0;
+}
+
+static u32 evl_lt_gen(struct evl *e, int i)
+{
+    return evl_t(e, i)->ev_sock_gen;
+}
+
+static struct my_conn *evl_lt_conn(struct evl *e, int i)
+{
+    const struct wl_def *w = evl_lt(e)->r->w;
+    return w->ev_conn ? w->ev_conn(evl_t(e, i)) : NULL;
+}
+
+static void evl_done(struct evl *e, struct load_thread *t)
+{
+    if (t->ev_state == EVL_C_DONE)
+        return;
+    t->ev_state = EVL_C_DONE;
+    evl_forget(e, evl_i(e, t));
+    atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
+    e->live--;
+    atomic_store_explicit(&evl_lt(e)->lp->live, e->live, memory_order_relaxed);
+}
+
+/* Keep t's socket watched (a new one after a reconnect); a failure is the run's. */
 static int evl_track(struct evl *e, struct load_thread *t)
 {
-    int fd = e->r->w->ev_fd(t), old = t->ev_fd;
-    u64 id = e->r->w->ev_sock ? e->r->w->ev_sock(t) : 0;
-    if (fd == t->ev_fd && t->ev_sock_gen == t->ev_sock_seen && id == t->ev_sock_id)
-        return B_OK;
-    t->ev_fd = -1;
-    t->ev_sock_seen = t->ev_sock_gen;
-    t->ev_sock_id = id;
-    int rc = evl_be_watch(e, t, old, fd);
-    if (rc == B_OK)
-        t->ev_fd = fd;
+    int rc = evl_watch(e, evl_i(e, t), &t->err);
+    if (rc < 0)
+        load_fail(evl_lt(e)->r, rc, &t->err);
     return rc;
+}
+
+/* A client waits (EVL_WANT_*): to step again at the next turn, at its ev_wake_ns, or for a
+ * login slot; its socket watched in any case. Returns B_OK or the failure (recorded). */
+static int evl_want(struct evl *e, struct load_thread *t, int rc, int runq)
+{
+    int i = evl_i(e, t);
+    if (rc == EVL_WANT_RUN)
+        evl_q_put(e, i, runq);
+    else if (rc == EVL_WANT_SLOT)
+        evl_q_put(e, i, EVL_Q_SLOT);
+    else if (rc == EVL_WANT_TIMER)
+        evl_timer_at(e, i, t->ev_wake_ns);
+    t->ev_last_ns = e->now;
+    return evl_track(e, t);
+}
+
+static bool evl_is_want(int rc)
+{
+    return rc == EVL_WANT_READ || rc == EVL_WANT_WRITE || rc == EVL_WANT_RUN ||
+           rc == EVL_WANT_TIMER || rc == EVL_WANT_SLOT;
 }
 
 /* What ev_start/ev_step said for client t: wait, done (record, ready again), or finished. */
 static void evl_result(struct evl *e, struct load_thread *t, int rc)
 {
-    struct load_run *r = e->r;
+    struct load_run *r = evl_lt(e)->r;
     if (rc == EVL_WANT_WRITE) /* a socket that would block on send is rare: once more */
         rc = r->w->ev_step(t);
-    if (rc == EVL_WANT_RUN && !t->ev_again) { /* the others first, then t again */
-        t->ev_again = true;
-        evl_push(&e->again, t->id - e->lp->first);
-    }
-    if (rc == EVL_WANT_TIMER) /* a reconnect's pause: stepped when it is due */
-        evl_timer_add(e, t);
-    if (rc == EVL_WANT_READ || rc == EVL_WANT_WRITE || rc == EVL_WANT_RUN ||
-        rc == EVL_WANT_TIMER) {
-        int tr = evl_track(e, t);
-        if (tr < 0) {
-            load_fail(r, tr, &t->err);
+    if (evl_is_want(rc)) { /* a reconnect's pause or its wait for a slot included */
+        if (evl_want(e, t, rc, EVL_Q_AGAIN) < 0)
             evl_done(e, t);
-            return;
-        }
-        t->ev_state = EVL_C_BUSY;
-        t->ev_last_ns = clk_now_ns();
+        else
+            t->ev_state = EVL_C_BUSY;
         return;
     }
     if (rc == B_OK) {
         u64 end = clk_now_ns();
         atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
         load_record_op(t, t->op, end - t->ev_intended_ns);
-        int tr = evl_track(e, t); /* a reconnect inside the event: the new socket */
-        if (tr < 0) {
-            load_fail(r, tr, &t->err);
+        if (evl_track(e, t) < 0) { /* a reconnect inside the event: the new socket */
             evl_done(e, t);
             return;
         }
+        evl_forget(e, evl_i(e, t)); /* a timer or a slot of a reconnect is over */
         t->ev_state = EVL_C_READY;
-        evl_push(&e->ready, t->id - e->lp->first);
+        evl_q_put(e, evl_i(e, t), EVL_Q_READY);
         return;
     }
     if (rc != B_DONE)
@@ -14510,20 +14816,24 @@ static void evl_go(struct evl *e, struct load_thread *t)
 {
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     if (e->tx)
-        evl_tx_attach(e, t);
-    evl_result(e, t, e->r->w->ev_start(t));
+        evl_tx_attach(e, evl_i(e, t));
+    evl_result(e, t, evl_lt(e)->r->w->ev_start(t));
 }
 
-/* A ready client: claim its next event (limits, --rate) and start it, or finish it. */
-static void evl_begin(struct evl *e, struct load_thread *t)
+/* ops.run of the run: a ready client claims its next event (limits, --rate) and starts it,
+ * or is finished. Under --rate an arrival not due yet waits in EVL_Q_WAIT (claimed in time
+ * order from the run's one arrival process: the queue is sorted). */
+static void evl_begin(struct evl *e, int i)
 {
+    struct load_thread *t = evl_t(e, i);
+    struct load_run *r = evl_lt(e)->r;
     u64 now = clk_now_ns();
     if (!load_claim(t, now)) {
         evl_done(e, t);
         return;
     }
     t->ev_intended_ns = now;
-    if (e->r->rate > 0) {
+    if (r->rate > 0) {
         u64 at = evl_arrival(t, now);
         if (!at) {
             evl_done(e, t);
@@ -14532,12 +14842,85 @@ static void evl_begin(struct evl *e, struct load_thread *t)
         t->ev_intended_ns = at;
         if (at > now) {
             t->ev_state = EVL_C_WAIT;
-            evl_push(&e->wait, t->id - e->lp->first);
+            evl_q_put(e, i, EVL_Q_WAIT);
             return;
         }
     }
     evl_go(e, t);
 }
+
+/* ops.turn of the run: after a stop signal the events in flight end for EVL_DRAIN_NS, then
+ * the rest are abandoned (said as unfinished, not counted) and the loop ends. */
+static bool evl_run_turn(struct evl *e, u64 now)
+{
+    struct evl_lt *x = evl_lt(e);
+    if (atomic_load_explicit(&b_stop, memory_order_relaxed) && !x->drain_until)
+        x->drain_until = now + EVL_DRAIN_NS; /* no event begins; those in flight end */
+    if (!x->drain_until || now < x->drain_until)
+        return true;
+    for (int i = 0; i < e->n; i++) {
+        if (evl_t(e, i)->ev_state == EVL_C_BUSY)
+            atomic_fetch_add(&x->r->abandoned, 1);
+        evl_done(e, evl_t(e, i));
+    }
+    return false;
+}
+
+/* ops.wake of the run: the due arrivals start; the loop ends with its last client (under
+ * --rate with no arrival left before --time it still lasts --time). */
+static u64 evl_run_wake(struct evl *e, u64 now)
+{
+    struct load_run *r = evl_lt(e)->r;
+    bool stopping = load_stopping(r);
+    int w;
+    while ((w = evl_q_first(e, EVL_Q_WAIT)) >= 0) {
+        struct load_thread *t = evl_t(e, w);
+        if (!stopping && t->ev_intended_ns > now)
+            break;
+        evl_q_pop(e, EVL_Q_WAIT);
+        if (stopping)
+            evl_done(e, t);
+        else
+            evl_go(e, t);
+    }
+    if (e->live == 0)
+        return r->rate > 0 && r->deadline_ns && now < r->deadline_ns && !stopping
+                   ? B_MIN(r->deadline_ns, now + EVL_TICK_NS)
+                   : 0;
+    u64 wake = now + EVL_TICK_NS;
+    if ((w = evl_q_first(e, EVL_Q_WAIT)) >= 0)
+        wake = B_MIN(wake, evl_t(e, w)->ev_intended_ns);
+    return wake;
+}
+
+/* ops.io, ops.timer and ops.slot of the run: a client in an event is stepped (its socket,
+ * a reconnect's pause or its login slot); an edge between events is nobody's. */
+static void evl_run_step(struct evl *e, int i)
+{
+    struct load_thread *t = evl_t(e, i);
+    if (t->ev_state != EVL_C_BUSY)
+        return;
+    t->ev_last_ns = e->now;
+    evl_result(e, t, evl_lt(e)->r->w->ev_step(t));
+}
+
+/* ops.scan of the run: statements stalled past EVL_STALL_NS are stepped (their deadline). */
+static void evl_run_scan(struct evl *e, u64 now)
+{
+    for (int i = 0; i < e->n; i++) {
+        struct load_thread *t = evl_t(e, i);
+        if (t->ev_state == EVL_C_BUSY && now - t->ev_last_ns >= EVL_STALL_NS) {
+            t->ev_last_ns = now;
+            evl_result(e, t, evl_lt(e)->r->w->ev_step(t));
+        }
+    }
+}
+
+static const struct evl_ops evl_run_ops = {
+    .fd = evl_lt_fd, .sock = evl_lt_sock, .gen = evl_lt_gen, .conn = evl_lt_conn,
+    .turn = evl_run_turn, .run = evl_begin, .io = evl_run_step, .timer = evl_run_step,
+    .slot = evl_run_step, .wake = evl_run_wake, .scan = evl_run_scan,
+};
 
 /* Set up clients [first, first + n): the workload's thread_init for each, in order.
  * A signal before the last one is set up fails the run as thread mode does (a thread per
@@ -14545,9 +14928,9 @@ static void evl_begin(struct evl *e, struct load_thread *t)
  * refuses a login begun after the signal), in the same words. */
 static int evl_init(struct evl *e)
 {
-    struct load_run *r = e->r;
-    for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
-        struct load_thread *t = &r->thr[i];
+    struct load_run *r = evl_lt(e)->r;
+    for (int i = 0; i < e->n; i++) {
+        struct load_thread *t = evl_t(e, i);
         bool sig = atomic_load(&b_stop) != 0;
         if (load_stopping(r) && !sig)
             return B_OK; /* another client's failure: the run's first one is its answer */
@@ -14567,303 +14950,169 @@ static int evl_init(struct evl *e)
     return B_OK;
 }
 
-/* A client of the run whose timer is due (a reconnect's pause): step it. */
-static void evl_timer_step(struct evl *e, struct load_thread *t)
-{
-    if (t->ev_state == EVL_C_BUSY)
-        evl_result(e, t, e->r->w->ev_step(t));
-}
-
 /* ---- the connect phase without blocking: every client of the loop logs in at once, as
  * many as the run's gate lets in (wl_def.ev_connect) ---- */
 
-/* What ev_connect said for client t. Returns B_OK, or the failure (recorded: load_fail). */
-static int evl_login_result(struct evl *e, struct load_thread *t, int rc)
+/* What ev_connect said for client t: it waits, is set up, or failed (recorded). */
+static void evl_login_result(struct evl *e, struct load_thread *t, int rc)
 {
-    struct load_run *r = e->r;
-    if (rc == EVL_WANT_RUN && !t->ev_again) {
-        t->ev_again = true;
-        evl_push(&e->ready, t->id - e->lp->first);
-    } else if (rc == EVL_WANT_SLOT && !t->ev_slot) {
-        t->ev_slot = true;
-        evl_push(&e->slot, t->id - e->lp->first);
-    } else if (rc == EVL_WANT_TIMER)
-        evl_timer_add(e, t);
-    if (rc == EVL_WANT_READ || rc == EVL_WANT_WRITE || rc == EVL_WANT_RUN ||
-        rc == EVL_WANT_SLOT || rc == EVL_WANT_TIMER) {
-        int tr = evl_track(e, t);
-        if (tr < 0) {
-            load_fail(r, tr, &t->err);
-            return tr;
-        }
-        t->ev_last_ns = clk_now_ns();
-        return B_OK;
+    struct evl_lt *x = evl_lt(e);
+    if (evl_is_want(rc)) {
+        int tr = evl_want(e, t, rc, EVL_Q_READY);
+        if (tr < 0)
+            x->rc = tr;
+        return;
     }
     if (rc < 0) {
-        load_fail(r, rc, &t->err);
-        return rc;
+        load_fail(x->r, rc, &t->err);
+        x->rc = rc;
+        return;
     }
     int tr = evl_track(e, t); /* a socket not watched would be stepped once a second */
     if (tr < 0) {
-        load_fail(r, tr, &t->err);
-        return tr;
+        x->rc = tr;
+        return;
     }
+    evl_forget(e, evl_i(e, t));
     t->ev_state = EVL_C_READY; /* set up */
     t->ev_deadline_ns = 0;
-    if (r->o->debug)
-        load_debug(r, "DEBUG: Worker thread (#%d) initialized", t->id);
-    return B_OK;
+    if (x->r->o->debug)
+        load_debug(x->r, "DEBUG: Worker thread (#%d) initialized", t->id);
 }
 
-/* Call ev_connect for t when it is still logging in. */
-static int evl_login(struct evl *e, struct load_thread *t)
+/* ops.run/io/timer/slot of the connect phase: ev_connect for client i when it is still
+ * logging in and the phase has not failed. */
+static void evl_login(struct evl *e, int i)
 {
-    if (t->ev_state != EVL_C_LOGIN)
-        return B_OK;
-    return evl_login_result(e, t, e->r->w->ev_connect(t));
+    struct load_thread *t = evl_t(e, i);
+    if (t->ev_state != EVL_C_LOGIN || evl_lt(e)->rc < 0)
+        return;
+    evl_login_result(e, t, evl_lt(e)->r->w->ev_connect(t));
 }
 
-static void evl_login_timer(struct evl *e, struct load_thread *t)
+/* ops.turn of the connect phase: a signal fails it with the words of thread mode (the first
+ * client not set up says them: ev_connect looks at b_stop); another loop's or client's
+ * failure ends it (the run's first failure is its answer). */
+static bool evl_login_turn(struct evl *e, u64 now)
 {
-    (void)evl_login(e, t);
-}
-
-/* The clients still logging in (a count). */
-static int evl_logins_left(const struct evl *e)
-{
-    int n = 0;
-    for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++)
-        n += e->r->thr[i].ev_state == EVL_C_LOGIN;
-    return n;
-}
-
-/*
- * evl_connect - set up clients [first, first + n) at once (wl_def.ev_connect: a login
- * started, stepped when its socket is ready, a retry's backoff on the timer FIFO, a login
- * waiting for a slot of the run's gate on the slot FIFO). A signal fails the phase with the
- * words of thread mode (the first client not set up says them: ev_connect looks at b_stop);
- * another loop's or client's failure ends it (the run's first failure is its answer).
- */
-static int evl_connect(struct evl *e)
-{
-    struct load_run *r = e->r;
-    struct load_thread *evs[EVL_MAXEV];
-    u64 last_scan = clk_now_ns();
-    for (int i = 0; i < e->lp->n; i++) {
-        struct load_thread *t = &r->thr[e->lp->first + i];
-        t->ev_state = EVL_C_LOGIN;
-        t->ev_again = true;
-        evl_push(&e->ready, i);
-        if (r->o->debug)
-            load_debug(r, "DEBUG: Worker thread (#%d) started", t->id);
-    }
-    int left = e->lp->n;
-    while (left > 0) {
-        if (atomic_load(&b_stop)) { /* the first client not set up says it */
-            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
-                struct load_thread *t = &r->thr[i];
-                if (t->ev_state != EVL_C_LOGIN)
-                    continue;
-                if (evl_login(e, t) >= 0) { /* a workload that did not look at the signal */
-                    int rc = b_seterr(&t->err, B_DONE, 0,
-                                      "interrupted by %s while setting up client %d",
-                                      atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT",
-                                      t->id);
-                    load_fail(r, rc, &t->err);
-                }
-                return B_DONE;
-            }
-            return B_OK;
-        }
-        if (load_stopping(r))
-            return B_OK; /* another client's failure: the run's first one is its answer */
-        int rc = B_OK;
-        for (size_t k = e->ready.len; k > 0 && e->ready.len && rc == B_OK; k--) {
-            struct load_thread *t = &r->thr[e->lp->first + evl_pop(&e->ready)];
-            t->ev_again = false;
-            rc = evl_login(e, t);
-        }
-        /* logins waiting for a slot, in order, until one finds the gate full again */
-        for (size_t k = e->slot.len; k > 0 && e->slot.len && rc == B_OK; k--) {
-            struct load_thread *t = &r->thr[e->lp->first + evl_pop(&e->slot)];
-            t->ev_slot = false;
-            rc = evl_login(e, t);
-            if (t->ev_slot)
-                break;
-        }
-        u64 now = clk_now_ns();
-        if (rc == B_OK && e->timer.len)
-            evl_timer_run(e, now, evl_login_timer);
-        if (rc < 0 || load_stopping(r))
-            return rc < 0 ? rc : B_OK;
-        left = evl_logins_left(e);
-        if (!left)
-            break;
-        u64 wake = now + EVL_TICK_NS;
-        if (e->ready.len)
-            wake = now;
-        if (e->slot.len) /* a slot freed by another loop: looked at every millisecond */
-            wake = B_MIN(wake, now + 1000000u);
-        if (e->timer.len)
-            wake = B_MAX(now, B_MIN(wake, evl_timer_next(e)));
-        int ms = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
-        int n = evl_be_wait(e, ms, evs, EVL_MAXEV);
-        if (n < 0) {
-            struct b_err be;
-            memset(&be, 0, sizeof(be));
-            rc = b_seterr(&be, B_SYSERR, errno, "event loop %d: waiting with %s failed: %s",
-                          e->lp->id, evl_backend_name(e->be), strerror(errno));
-            load_fail(r, rc, &be);
-            return rc;
-        }
-        for (int k = 0; k < n && rc == B_OK; k++)
-            rc = evl_login(e, evs[k]);
-        now = clk_now_ns();
-        if (rc == B_OK && now - last_scan >= EVL_TICK_NS / 5) { /* logins past their deadline */
-            last_scan = now;
-            for (int i = e->lp->first; i < e->lp->first + e->lp->n && rc == B_OK; i++) {
-                struct load_thread *t = &r->thr[i];
-                if (t->ev_state == EVL_C_LOGIN && !t->ev_timer && !t->ev_slot &&
-                    ((t->ev_deadline_ns && now >= t->ev_deadline_ns) ||
-                     now - t->ev_last_ns >= EVL_STALL_NS))
-                    rc = evl_login(e, t);
-            }
-        }
-        if (rc < 0)
-            return rc;
-    }
-    return B_OK;
-}
-
-/* The loop: start ready clients and due arrivals, wait for sockets, step the clients. */
-static void evl_loop(struct evl *e)
-{
-    struct load_run *r = e->r;
-    struct load_thread *evs[EVL_MAXEV];
-    u64 last_scan = clk_now_ns(), drain_until = 0;
-    for (int i = 0; i < e->lp->n; i++)
-        evl_push(&e->ready, i);
-    e->live = e->lp->n;
-    for (;;) {
-        u64 now = clk_now_ns();
-        bool stopping = load_stopping(r);
-        if (atomic_load_explicit(&b_stop, memory_order_relaxed) && !drain_until)
-            drain_until = now + EVL_DRAIN_NS; /* no event begins; those in flight end */
-        if (drain_until && now >= drain_until) {
-            /* in flight past the drain: abandoned, said as unfinished (not counted) */
-            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
-                if (r->thr[i].ev_state == EVL_C_BUSY)
-                    atomic_fetch_add(&r->abandoned, 1);
-                evl_done(e, &r->thr[i]);
-            }
-            break;
-        }
-        for (size_t k = e->ready.len; k > 0 && e->ready.len; k--)
-            evl_begin(e, &r->thr[e->lp->first + evl_pop(&e->ready)]);
-        while (e->wait.len) {
-            struct load_thread *t = &r->thr[e->lp->first + e->wait.v[e->wait.head]];
-            if (!stopping && t->ev_intended_ns > now)
-                break;
-            evl_pop(&e->wait);
-            if (stopping)
-                evl_done(e, t);
-            else
-                evl_go(e, t);
-        }
-        if (e->live == 0) {
-            /* --rate with no arrival left before --time: the run still lasts --time */
-            if (r->rate > 0 && r->deadline_ns && now < r->deadline_ns && !stopping) {
-                clk_sleep_until(B_MIN(r->deadline_ns, now + EVL_TICK_NS));
+    struct evl_lt *x = evl_lt(e);
+    (void)now;
+    if (atomic_load(&b_stop)) {
+        for (int i = 0; i < e->n; i++) {
+            struct load_thread *t = evl_t(e, i);
+            if (t->ev_state != EVL_C_LOGIN)
                 continue;
+            evl_login(e, i);
+            if (x->rc >= 0) { /* a workload that did not look at the signal */
+                int rc = b_seterr(&t->err, B_DONE, 0,
+                                  "interrupted by %s while setting up client %d",
+                                  atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT",
+                                  t->id);
+                load_fail(x->r, rc, &t->err);
             }
-            break;
+            x->rc = B_DONE;
+            return false;
         }
-        u64 wake = now + EVL_TICK_NS;
-        if (e->ready.len || e->again.len)
-            wake = now;
-        if (e->wait.len)
-            wake = B_MIN(wake, r->thr[e->lp->first + e->wait.v[e->wait.head]].ev_intended_ns);
-        if (e->timer.len)
-            wake = B_MAX(now, B_MIN(wake, evl_timer_next(e)));
-        int ms = wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
-        int n = evl_be_wait(e, ms, evs, EVL_MAXEV);
-        if (n < 0) {
-            struct b_err be;
-            memset(&be, 0, sizeof(be));
-            load_fail(r, b_seterr(&be, B_SYSERR, errno, "event loop %d: waiting with %s "
-                                  "failed: %s", e->lp->id, evl_backend_name(e->be),
-                                  strerror(errno)),
-                      &be);
-            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++)
-                evl_done(e, &r->thr[i]);
-            break;
-        }
-        for (int k = 0; k < n; k++) {
-            struct load_thread *t = evs[k];
-            if (t->ev_state != EVL_C_BUSY) /* an edge between events: nothing waits on it */
-                continue;
-            t->ev_last_ns = now;
-            evl_result(e, t, r->w->ev_step(t));
-        }
-        for (size_t k = e->again.len; k > 0 && e->again.len; k--) {
-            struct load_thread *t = &r->thr[e->lp->first + evl_pop(&e->again)];
-            t->ev_again = false;
-            if (t->ev_state == EVL_C_BUSY)
-                evl_result(e, t, r->w->ev_step(t));
-        }
-        now = clk_now_ns();
-        if (e->timer.len)
-            evl_timer_run(e, now, evl_timer_step);
-        if (now - last_scan >= EVL_TICK_NS) { /* deadlines of stalled statements */
-            last_scan = now;
-            for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
-                struct load_thread *t = &r->thr[i];
-                if (t->ev_state == EVL_C_BUSY && now - t->ev_last_ns >= EVL_STALL_NS) {
-                    t->ev_last_ns = now;
-                    evl_result(e, t, r->w->ev_step(t));
-                }
-            }
-        }
+        return false;
+    }
+    return !load_stopping(x->r);
+}
+
+/* ops.wake of the connect phase: on while clients log in and nothing failed. */
+static u64 evl_login_wake(struct evl *e, u64 now)
+{
+    struct evl_lt *x = evl_lt(e);
+    if (x->rc < 0 || load_stopping(x->r))
+        return 0;
+    for (int i = 0; i < e->n; i++)
+        if (evl_t(e, i)->ev_state == EVL_C_LOGIN)
+            return now + EVL_TICK_NS;
+    return 0;
+}
+
+/* ops.scan of the connect phase: logins past their deadline, or without progress for
+ * EVL_STALL_NS, are stepped (to fail); those waiting for a time or a slot are not. */
+static void evl_login_scan(struct evl *e, u64 now)
+{
+    for (int i = 0; i < e->n && evl_lt(e)->rc >= 0; i++) {
+        struct load_thread *t = evl_t(e, i);
+        if (t->ev_state == EVL_C_LOGIN && !e->cl[i].timed && e->cl[i].q != EVL_Q_SLOT &&
+            ((t->ev_deadline_ns && now >= t->ev_deadline_ns) ||
+             now - t->ev_last_ns >= EVL_STALL_NS))
+            evl_login(e, i);
     }
 }
 
-/* The loop's epoll set or ring, then its clients set up: at once (ev_connect) or one after the
- * other (thread_init). B_OK, or the failure (recorded). */
-static int evl_setup(struct evl *e)
+static const struct evl_ops evl_login_ops = {
+    .fd = evl_lt_fd, .sock = evl_lt_sock, .gen = evl_lt_gen, .conn = evl_lt_conn,
+    .turn = evl_login_turn, .run = evl_login, .io = evl_login, .timer = evl_login,
+    .slot = evl_login, .wake = evl_login_wake, .scan = evl_login_scan,
+};
+
+/* The loop's wait failed: the run's failure. */
+static int evl_wait_failed(struct evl *e)
 {
     struct b_err be;
     memset(&be, 0, sizeof(be));
-    int brc = evl_be_open(e, &be);
-    if (brc < 0) {
-        load_fail(e->r, brc, &be);
-        return brc;
-    }
-    if (!e->r->w->ev_connect)
-        return evl_init(e);
-    int rc = evl_connect(e);
-    e->ready.head = e->ready.len = 0; /* the run starts with empty FIFOs */
-    e->slot.head = e->slot.len = 0;
-    e->timer.head = e->timer.len = 0;
-    for (int i = e->lp->first; i < e->lp->first + e->lp->n; i++) {
-        struct load_thread *t = &e->r->thr[i];
-        t->ev_again = t->ev_slot = t->ev_timer = false;
-    }
+    int rc = b_seterr(&be, B_SYSERR, errno, "event loop %d: waiting with %s failed: %s", e->id,
+                      evl_backend_name(e->be), strerror(errno));
+    load_fail(evl_lt(e)->r, rc, &be);
     return rc;
+}
+
+/* The loop's clients set up: at once on the core (ev_connect: logins through the run's
+ * gate, retries on timers) or one after the other (thread_init). B_OK, or the failure
+ * (recorded). */
+static int evl_setup(struct evl *e)
+{
+    struct evl_lt *x = evl_lt(e);
+    if (!x->r->w->ev_connect)
+        return evl_init(e);
+    for (int i = 0; i < e->n; i++) {
+        struct load_thread *t = evl_t(e, i);
+        t->ev_state = EVL_C_LOGIN;
+        evl_q_put(e, i, EVL_Q_READY);
+        if (x->r->o->debug)
+            load_debug(x->r, "DEBUG: Worker thread (#%d) started", t->id);
+    }
+    e->ops = &evl_login_ops;
+    e->scan_every = EVL_TICK_NS / 5;
+    if (evl_run(e) < 0)
+        x->rc = evl_wait_failed(e);
+    for (int i = 0; i < e->n; i++) /* the run starts with empty queues */
+        evl_forget(e, i);
+    return x->rc;
+}
+
+/* The run on the core: every client ready, then evl_run until the last is done. */
+static void evl_loop(struct evl *e)
+{
+    e->ops = &evl_run_ops;
+    e->scan_every = EVL_TICK_NS;
+    e->live = e->n;
+    for (int i = 0; i < e->n; i++)
+        evl_q_put(e, i, EVL_Q_READY);
+    if (evl_run(e) < 0) {
+        (void)evl_wait_failed(e);
+        for (int i = 0; i < e->n; i++)
+            evl_done(e, evl_t(e, i));
+    }
 }
 
 BENCH_API void *evl_thread(void *arg)
 {
     struct load_loop *lp = arg;
     struct load_run *r = lp->run;
-    struct evl e = {.lp = lp, .r = r, .be = r->evl_backend, .ep = -1, .u = {.fd = -1}};
+    struct evl_lt x = {.lp = lp, .r = r};
+    struct evl e;
+    struct b_err be;
+    memset(&be, 0, sizeof(be));
     atomic_store_explicit(&lp->live, lp->n, memory_order_relaxed);
-    size_t cap = (size_t)B_MAX(lp->n, 1);
-    e.ready = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
-    e.wait = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
-    e.again = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
-    e.timer = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
-    e.slot = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
-    int rc = evl_setup(&e);
+    int rc = evl_open(&e, &evl_login_ops, &x, lp->id, lp->n, r->evl_backend, &be);
+    if (rc < 0)
+        load_fail(r, rc, &be);
+    else
+        rc = evl_setup(&e);
 
     pthread_mutex_lock(&r->mu);
     atomic_fetch_add(&r->ready, 1);
@@ -14874,18 +15123,12 @@ BENCH_API void *evl_thread(void *arg)
 
     if (rc == B_OK && !atomic_load(&r->failed))
         evl_loop(&e);
-    evl_tx_release(&e);
-    evl_be_close(&e); /* first: io_uring's polls hold the sockets open */
+    evl_close(&e);
     for (int i = lp->first; i < lp->first + lp->n; i++) {
         atomic_store_explicit(&r->thr[i].busy, 0, memory_order_relaxed);
         if (r->w->thread_done && r->thr[i].wl)
             r->w->thread_done(&r->thr[i]);
     }
-    free(e.ready.v);
-    free(e.wait.v);
-    free(e.again.v);
-    free(e.timer.v);
-    free(e.slot.v);
     atomic_store_explicit(&lp->live, 0, memory_order_relaxed);
     pthread_mutex_lock(&r->mu);
     atomic_fetch_sub(&r->running, 1);
@@ -14896,7 +15139,7 @@ BENCH_API void *evl_thread(void *arg)
 
 /* evl_uring_usable - can this process have a ring for an event loop (setup, and a wait with
  * a timeout: IORING_ENTER_EXT_ARG)? B_OK, or the refusal in *e. */
-static int evl_uring_usable(struct b_err *e)
+BENCH_API int evl_uring_usable(struct b_err *e)
 {
     struct uring u;
     int rc = uring_setup(&u, 2, e);
@@ -16209,9 +16452,14 @@ static int oltp_su_step(struct load_thread *t, int sr)
     for (;;) {
         switch (ot->su) {
         case OLTP_SU_GATE: {
-            if (ot->su_again) {
+            if (ot->su_again) { /* a reconnect takes a slot of the run's gate too */
+                struct myc_gate *rg = oltp_gate(t->run);
                 if (oltp_su_over(t))
                     return B_DONE;
+                int rc = rg ? myc_gate_try(rg) : B_OK;
+                if (rc == B_AGAIN) /* every slot taken: its loop tries again soon */
+                    return EVL_WANT_SLOT;
+                ot->su_slot = rg && rc == B_OK; /* a shut gate (a failed phase): no slot */
                 sr = oltp_su_login(t);
                 continue;
             }
@@ -16243,8 +16491,10 @@ static int oltp_su_step(struct load_thread *t, int sr)
             int w = oltp_su_want(t, sr);
             if (w != sr || sr == MYC_WANT_READ || sr == MYC_WANT_WRITE)
                 return w;
-            if (ot->su_slot) {
-                myc_gate_leave(g, sr);
+            if (ot->su_slot) { /* g is NULL for a reconnect: the run's gate all the same */
+                struct myc_gate *sg = oltp_gate(t->run);
+                if (ALWAYS(sg != NULL))
+                    myc_gate_leave(sg, sr);
                 ot->su_slot = false;
             }
             if (sr == B_OK) {
@@ -18412,19 +18662,14 @@ struct slap_client {
     struct hist *h;                 /* per-query latency (--percentile), or NULL */
     u64 queries;                    /* its queries (the limit's count) */
     struct slap_lat lat;            /* with h: its queries' latency sum, min, max */
-    /* a client of an event loop (slap_loop_main): where its program stands */
+    /* a client of an event loop (slap_loop_main, on the evl_ core): where its program stands */
     u8 ev;                          /* SLAP_EV_*: the operation in progress, or the wait */
     bool attached;                  /* its first login is done (later ones are --detach's) */
     bool detached;                  /* the statement at pos follows a --detach reconnect */
-    bool again;                     /* in its loop's FIFO of clients to step without an edge */
     size_t pos;                     /* the statement of the pass */
     u64 commits;                    /* statements since the last COMMIT (--commit) */
     unsigned tries;                 /* login attempts */
-    u64 t_ns;                       /* the timed statement's start, or the retry's due time */
-    int ev_fd;                      /* the socket in its loop's epoll set, or -1 */
-    u64 ev_sock;                    /* the socket watched (myc_sock_id) */
-    struct evl *ring;               /* io_uring: its loop's ring (slap_ring_open), or NULL */
-    struct load_thread *ring_t;     /* there: its stand-in (ring_t->wl is this client) */
+    u64 t_ns;                       /* the timed statement's start (--percentile) */
     struct buf kb;                  /* a key statement's text */
 };
 
@@ -18710,51 +18955,44 @@ out:
 
 /* ---- the clients on event loops (--event-loops=L) ---- */
 /*
- * The C clients of a timed run on L threads, each an epoll loop (edge-triggered, evl_'s
- * mechanism and FIFO) stepping its clients' programs over the myc_ state machine without
+ * The C clients of a timed run on L threads, each a loop of the core (evl_: its backend,
+ * run queues and timers) stepping its clients' programs over the myc_ state machine without
  * blocking: slap_client_main's program, the same statements in the same order. A login goes
- * through the run's gate (myc_gate: at most MYC_GATE_LOGINS in flight, as OLTP's), a failed
- * one is tried again as slap_retry says after SLAP_RETRY_NS in a FIFO of its loop (no sleep);
- * then --init-command, SET AUTOCOMMIT=0 (--commit), the statements in passes, a COMMIT every
- * --commit, a --detach reconnect, the final COMMIT, the close.
- * Why a loop of slap's own and not evl_'s load_run: slap times the whole step in whole
- * milliseconds from the release of the clients to the end of the last one, logins and
- * --detach reconnects included, and each client has its own query count; load_run logs its
- * clients in before its clock starts (thread_init), counts events against one run-wide limit
- * (--events, --time) and brings intervals, warm-up and sysbench's statistics slap has no use
- * for (one load_run per iteration, each with threads and set-up, to fit them).
+ * through the run's gate (myc_gate: at most MYC_GATE_LOGINS in flight, as OLTP's; a client
+ * finding it full waits in the loop's EVL_Q_SLOT), a failed one is tried again as slap_retry
+ * says after SLAP_RETRY_NS on its timer (no sleep); then --init-command, SET AUTOCOMMIT=0
+ * (--commit), the statements in passes, a COMMIT every --commit, a --detach reconnect
+ * (through the gate too), the final COMMIT, the close.
+ * Why not the OLTP tests' load_run: slap times the whole step in whole milliseconds from
+ * the release of the clients to the end of the last one, logins and --detach reconnects
+ * included, and each client has its own query count; load_run logs its clients in before
+ * its clock starts (thread_init), counts events against one run-wide limit (--events,
+ * --time) and brings intervals, warm-up and sysbench's statistics slap has no use for.
  * The first failure (the run's error, slap_failed) or a stop signal ends every loop within
  * EVL_TICK_NS: the statements in flight are abandoned, the connections closed. Every wait is
- * bounded: epoll_wait by EVL_TICK_NS, a login by --mysql-connect-timeout and a statement by
- * --mysql-io-timeout (the loop steps a client past its deadline: B_TIMEOUT).
+ * bounded: the core's by EVL_TICK_NS, a login by --mysql-connect-timeout and a statement by
+ * --mysql-io-timeout (the scan steps a client past its deadline: B_TIMEOUT).
  */
 
 enum { SLAP_EV_GATE, SLAP_EV_RETRY, SLAP_EV_LOGIN, SLAP_EV_INIT, SLAP_EV_AUTOCOMMIT,
        SLAP_EV_QUERY, SLAP_EV_COMMIT, SLAP_EV_FINAL, SLAP_EV_DONE }; /* slap_client.ev */
 
-#define SLAP_PARKED 16 /* slap_ev_*: the client waits on no socket (a FIFO), or is done */
+#define SLAP_PARKED 16 /* slap_ev_*: the client waits on no socket (a queue, a timer), or is done */
 
 /* One loop thread and its clients. */
 struct slap_loop {
     struct slap_run *run;
     struct slap_client *cl;         /* its clients [n] */
-    int n, live;                    /* clients, those not done */
+    int id, n;                      /* its number (messages), its clients */
     size_t nq;                      /* statements of a pass (slap_live) */
     pthread_t tid;
-    int ep;                         /* the epoll set, or -1 */
-    bool want_ring;                 /* --event-backend: io_uring granted (slap_loop_clients) */
-    struct evl *ring;               /* io_uring: sends, receives and polls on a ring (evl_) */
-    struct load_run ring_r;         /* the ring's view of the loop: its clients as */
-    struct load_loop ring_lp;       /*   ring_thr[i], whose wl is client i */
-    struct load_thread *ring_thr;
-    struct evl_fifo gate;           /* clients waiting for a login slot, in order */
-    struct evl_fifo retry;          /* clients waiting to log in again, in due order */
-    struct evl_fifo again;          /* clients to step again without an edge (myc_runnable) */
+    bool want_ring;                 /* --event-backend: io_uring granted (slap_backend) */
+    struct evl e;                   /* the core: its clients' sockets, queues, timers */
     struct hist *h;                 /* per-query latency of its clients (--percentile) */
     struct slap_lat lat;
 };
 
-/* The loop's own failure (epoll): the run's error. */
+/* The loop's own failure (its epoll set or ring): the run's error. */
 static void slap_ev_syserr(struct slap_run *run, const char *what, int err)
 {
     struct b_err e;
@@ -18764,123 +19002,36 @@ static void slap_ev_syserr(struct slap_run *run, const char *what, int err)
     slap_failed(run, &e);
 }
 
+/* Client cl's index in its loop. */
+static int slap_ev_i(const struct slap_loop *lp, const struct slap_client *cl)
+{
+    return (int)(cl - lp->cl);
+}
+
+/* cl is done: closed (its socket no longer watched: a ring's poll would hold it open), out
+ * of the loop's queues. */
 static int slap_ev_end(struct slap_loop *lp, struct slap_client *cl)
 {
+    struct b_err be;
     myc_close(&cl->c);
-    cl->ev_fd = -1;
     cl->ev = SLAP_EV_DONE;
-    lp->live--;
+    int rc = evl_watch(&lp->e, slap_ev_i(lp, cl), &be); /* none now: nothing to fail */
+    (void)rc;
+    evl_forget(&lp->e, slap_ev_i(lp, cl));
+    lp->e.live--;
     return SLAP_PARKED;
 }
 
-/* ---- io_uring: the loop's clients on a ring, as the OLTP tests' loops (evl_tx): the ring
- * sees them through stand-in load_threads of a stand-in run ---- */
-static int slap_ring_fd(const struct load_thread *t)
-{
-    const struct slap_client *cl = t->wl;
-    return myc_fd(&cl->c);
-}
-
-static u64 slap_ring_sock(const struct load_thread *t)
-{
-    const struct slap_client *cl = t->wl;
-    return myc_sock_id(&cl->c);
-}
-
-static struct my_conn *slap_ring_conn(struct load_thread *t)
-{
-    struct slap_client *cl = t->wl;
-    return &cl->c;
-}
-
-static const struct wl_def slap_ring_wl = {.name = "slap", .ev_fd = slap_ring_fd,
-                                           .ev_sock = slap_ring_sock, .ev_conn = slap_ring_conn};
-
-/* The loop's ring, made by its own thread (the ring's one submitter). 0, or the errno of the
- * failure (nothing left allocated). */
-static int slap_ring_open(struct slap_loop *lp)
-{
-    size_t n = (size_t)B_MAX(lp->n, 1);
-    lp->ring_thr = aligned_alloc(B_CACHELINE, n * sizeof(struct load_thread));
-    if (!lp->ring_thr)
-        b_die("out of memory allocating %zu slap clients", n);
-    memset(lp->ring_thr, 0, n * sizeof(struct load_thread));
-    lp->ring_r.w = &slap_ring_wl;
-    lp->ring_r.o = lp->run->o;
-    lp->ring_r.thr = lp->ring_thr;
-    lp->ring_r.nthreads = lp->n;
-    lp->ring_lp.run = &lp->ring_r;
-    lp->ring_lp.n = lp->n;
-    lp->ring = b_xcalloc(1, sizeof(struct evl));
-    *lp->ring = (struct evl){.lp = &lp->ring_lp, .r = &lp->ring_r, .be = EVL_BE_URING,
-                             .ep = -1, .u = {.fd = -1}};
-    for (int i = 0; i < lp->n; i++) {
-        lp->ring_thr[i].id = i;
-        lp->ring_thr[i].wl = &lp->cl[i];
-        lp->ring_thr[i].ev_fd = -1;
-        lp->cl[i].ring = lp->ring;
-        lp->cl[i].ring_t = &lp->ring_thr[i];
-    }
-    struct b_err be;
-    memset(&be, 0, sizeof(be));
-    if (evl_be_open(lp->ring, &be) < 0) {
-        for (int i = 0; i < lp->n; i++) {
-            lp->cl[i].ring = NULL;
-            lp->cl[i].ring_t = NULL;
-        }
-        evl_be_close(lp->ring);
-        free(lp->ring);
-        free(lp->ring_thr);
-        lp->ring = NULL;
-        lp->ring_thr = NULL;
-        return be.sys_errno ? be.sys_errno : EINVAL;
-    }
-    return 0;
-}
-
-/* Every client off the ring (closed), then the ring. */
-static void slap_ring_close(struct slap_loop *lp)
-{
-    if (!lp->ring)
-        return;
-    for (int i = 0; i < lp->n; i++) {
-        myc_close(&lp->cl[i].c);
-        lp->cl[i].ring = NULL;
-        lp->cl[i].ring_t = NULL;
-    }
-    evl_tx_release(lp->ring);
-    evl_be_close(lp->ring);
-    free(lp->ring);
-    free(lp->ring_thr);
-    lp->ring = NULL;
-    lp->ring_thr = NULL;
-}
-
-/* Keep cl's socket in the epoll set: a new one after a login's first address failed (the
- * number may be the old one's, closed meanwhile) or after a --detach reconnect. */
+/* Keep cl's socket watched: a new one after a login's first address failed (the number may
+ * be the old one's, closed meanwhile) or after a --detach reconnect. */
 static bool slap_ev_track(struct slap_loop *lp, struct slap_client *cl)
 {
-    if (lp->ring) { /* polled on the ring between statements (evl_track) */
-        if (evl_track(lp->ring, cl->ring_t) < 0) {
-            slap_ev_syserr(lp->run, "watching a client's socket (io_uring)", errno);
-            return false;
-        }
-        cl->ev_fd = myc_fd(&cl->c);
-        return true;
-    }
-    int fd = myc_fd(&cl->c);
-    u64 id = myc_sock_id(&cl->c); /* a new socket may have the closed one's fd number */
-    if (fd < 0 || (fd == cl->ev_fd && id == cl->ev_sock))
-        return true;
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-                             .data.ptr = cl};
-    if (epoll_ctl(lp->ep, EPOLL_CTL_ADD, fd, &ev) < 0 &&
-        (errno != EEXIST || epoll_ctl(lp->ep, EPOLL_CTL_MOD, fd, &ev) < 0)) {
-        slap_ev_syserr(lp->run, "watching a client's socket (epoll_ctl)", errno);
+    struct b_err be;
+    memset(&be, 0, sizeof(be));
+    if (evl_watch(&lp->e, slap_ev_i(lp, cl), &be) < 0) {
+        slap_ev_syserr(lp->run, "watching a client's socket", be.sys_errno);
         return false;
     }
-    cl->ev_fd = fd;
-    cl->ev_sock = id;
     return true;
 }
 
@@ -18895,21 +19046,21 @@ static int slap_ev_connect(struct slap_client *cl)
 /* A login: now when the gate has a slot and nobody of the loop waits for one, else queued. */
 static int slap_ev_login(struct slap_loop *lp, struct slap_client *cl)
 {
-    if (lp->gate.len || myc_gate_try(&lp->run->gate) != B_OK) {
+    if (evl_q_len(&lp->e, EVL_Q_SLOT) || myc_gate_try(&lp->run->gate) != B_OK) {
         cl->ev = SLAP_EV_GATE;
-        evl_push(&lp->gate, (int)(cl - lp->cl));
+        evl_q_put(&lp->e, slap_ev_i(lp, cl), EVL_Q_SLOT);
         return SLAP_PARKED;
     }
     return slap_ev_connect(cl);
 }
 
 /* A statement of the client's own (not one of the counted queries). */
-static int slap_ev_exec(struct slap_client *cl, int ev, const char *sql, size_t len)
+static int slap_ev_exec(struct slap_loop *lp, struct slap_client *cl, int ev, const char *sql,
+                        size_t len)
 {
     cl->ev = (u8)ev;
     slap_echo(cl->run, sql, len);
-    if (cl->ring) /* the statement's bytes on the ring */
-        evl_tx_attach(cl->ring, cl->ring_t);
+    evl_tx_attach(&lp->e, slap_ev_i(lp, cl)); /* io_uring: the statement's bytes on the ring */
     return myc_query_start(&cl->c, sql, len, &cl->r, NULL, NULL);
 }
 
@@ -18917,7 +19068,7 @@ static int slap_ev_exec(struct slap_client *cl, int ev, const char *sql, size_t 
 static int slap_ev_final(struct slap_loop *lp, struct slap_client *cl)
 {
     if (lp->run->o->slap_commit)
-        return slap_ev_exec(cl, SLAP_EV_FINAL, "COMMIT", 6);
+        return slap_ev_exec(lp, cl, SLAP_EV_FINAL, "COMMIT", 6);
     return slap_ev_end(lp, cl);
 }
 
@@ -18937,7 +19088,6 @@ static int slap_ev_next(struct slap_loop *lp, struct slap_client *cl)
     }
     if (o->slap_detach && !cl->detached && cl->pos % (u64)o->slap_detach == 0) {
         myc_close(&cl->c);
-        cl->ev_fd = -1;
         cl->detached = true;
         return slap_ev_login(lp, cl);
     }
@@ -18958,8 +19108,7 @@ static int slap_ev_next(struct slap_loop *lp, struct slap_client *cl)
     slap_echo(run, sql, len);
     if (lp->h)
         cl->t_ns = clk_now_ns();
-    if (cl->ring) /* the statement's bytes on the ring */
-        evl_tx_attach(cl->ring, cl->ring_t);
+    evl_tx_attach(&lp->e, slap_ev_i(lp, cl)); /* io_uring: the statement's bytes on the ring */
     return myc_query_start(&cl->c, sql, len, &cl->r, NULL, NULL);
 }
 
@@ -18999,10 +19148,8 @@ static int slap_ev_done(struct slap_loop *lp, struct slap_client *cl, int rc)
         myc_gate_leave(&run->gate, rc);
         if (slap_retry(run, &cl->c, rc, cl->tries)) {
             myc_close(&cl->c);
-            cl->ev_fd = -1;
             cl->ev = SLAP_EV_RETRY;
-            cl->t_ns = clk_now_ns() + SLAP_RETRY_NS;
-            evl_push(&lp->retry, (int)(cl - lp->cl));
+            evl_timer_at(&lp->e, slap_ev_i(lp, cl), clk_now_ns() + SLAP_RETRY_NS);
             return SLAP_PARKED;
         }
         if (rc < 0) {
@@ -19041,7 +19188,7 @@ static int slap_ev_done(struct slap_loop *lp, struct slap_client *cl, int rc)
         cl->queries++;
         if (o->slap_commit && ++cl->commits == (u64)o->slap_commit) {
             cl->commits = 0;
-            return slap_ev_exec(cl, SLAP_EV_COMMIT, "COMMIT", 6);
+            return slap_ev_exec(lp, cl, SLAP_EV_COMMIT, "COMMIT", 6);
         }
         return slap_ev_after(lp, cl);
     }
@@ -19050,21 +19197,19 @@ static int slap_ev_done(struct slap_loop *lp, struct slap_client *cl, int rc)
         cl->attached = true;
         slap_note(run, 3, "connected!", 10);
         if (o->slap_commit)
-            return slap_ev_exec(cl, SLAP_EV_AUTOCOMMIT, "SET AUTOCOMMIT=0", 16);
+            return slap_ev_exec(lp, cl, SLAP_EV_AUTOCOMMIT, "SET AUTOCOMMIT=0", 16);
     }
     return slap_ev_next(lp, cl);
 }
 
 /* Drive cl from what its operation said (rc) until it waits: on its socket (watched; again
- * at the next turn when bytes are left: myc_runnable), in a FIFO, or done. */
+ * at the next turn when bytes are left: myc_runnable), in a queue or on its timer, or done. */
 static void slap_ev_run(struct slap_loop *lp, struct slap_client *cl, int rc)
 {
     while (rc != SLAP_PARKED) {
         if (rc == MYC_WANT_READ || rc == MYC_WANT_WRITE) {
-            if (rc == MYC_WANT_READ && myc_runnable(&cl->c) && !cl->again) {
-                cl->again = true;
-                evl_push(&lp->again, (int)(cl - lp->cl));
-            }
+            if (rc == MYC_WANT_READ && myc_runnable(&cl->c))
+                evl_q_put(&lp->e, slap_ev_i(lp, cl), EVL_Q_AGAIN);
             if (!slap_ev_track(lp, cl))
                 slap_ev_end(lp, cl);
             return;
@@ -19080,84 +19225,132 @@ static void slap_ev_step(struct slap_loop *lp, struct slap_client *cl)
         slap_ev_run(lp, cl, myc_step(&cl->c));
 }
 
+/* The core's callbacks for a slap loop (evl.ctx): client i is lp->cl[i]. */
+static struct slap_client *slap_ev_cl(const struct evl *e, int i)
+{
+    const struct slap_loop *lp = e->ctx;
+    return &lp->cl[i];
+}
+
+static int slap_ev_fd(struct evl *e, int i)
+{
+    return myc_fd(&slap_ev_cl(e, i)->c);
+}
+
+static u64 slap_ev_sock(struct evl *e, int i)
+{
+    return myc_sock_id(&slap_ev_cl(e, i)->c);
+}
+
+static struct my_conn *slap_ev_conn(struct evl *e, int i)
+{
+    return &slap_ev_cl(e, i)->c;
+}
+
+/* ops.turn: on while clients are left, nothing failed and no stop signal came. */
+static bool slap_ev_turn(struct evl *e, u64 now)
+{
+    (void)now;
+    const struct slap_loop *lp = e->ctx;
+    return e->live > 0 && !atomic_load(&lp->run->failed) && !atomic_load(&b_stop);
+}
+
+/* ops.run (the first logins, in order) and ops.timer (a retry due): a login. */
+static void slap_ev_begin(struct evl *e, int i)
+{
+    struct slap_loop *lp = e->ctx;
+    if (!atomic_load(&lp->run->failed))
+        slap_ev_run(lp, &lp->cl[i], slap_ev_login(lp, &lp->cl[i]));
+}
+
+/* ops.slot: the login of a client that waited for a slot, or back to the slot queue. */
+static void slap_ev_slot(struct evl *e, int i)
+{
+    struct slap_loop *lp = e->ctx;
+    if (myc_gate_try(&lp->run->gate) != B_OK) {
+        evl_q_put(e, i, EVL_Q_SLOT);
+        return;
+    }
+    slap_ev_run(lp, &lp->cl[i], slap_ev_connect(&lp->cl[i]));
+}
+
+/* ops.io: its socket or ring said something. */
+static void slap_ev_io(struct evl *e, int i)
+{
+    slap_ev_step(e->ctx, slap_ev_cl(e, i));
+}
+
+static u64 slap_ev_wake(struct evl *e, u64 now)
+{
+    return e->live > 0 ? now + EVL_TICK_NS : 0;
+}
+
+/* ops.scan: statements and logins past their deadline. */
+static void slap_ev_scan(struct evl *e, u64 now)
+{
+    for (int i = 0; i < e->n; i++) {
+        struct slap_client *cl = slap_ev_cl(e, i);
+        if (cl->c.deadline_ns && now >= cl->c.deadline_ns)
+            slap_ev_step(e->ctx, cl);
+    }
+}
+
+static const struct evl_ops slap_ev_ops = {
+    .fd = slap_ev_fd, .sock = slap_ev_sock, .conn = slap_ev_conn, .turn = slap_ev_turn,
+    .run = slap_ev_begin, .io = slap_ev_io, .timer = slap_ev_begin, .slot = slap_ev_slot,
+    .wake = slap_ev_wake, .scan = slap_ev_scan,
+};
+
+/* The loop's core on io_uring where granted, else (auto's fallback, or asked for) epoll. 0,
+ * or the errno of the failure. */
+static int slap_ev_open(struct slap_loop *lp)
+{
+    int id = lp->id;
+    struct b_err be;
+    memset(&be, 0, sizeof(be));
+    int err = 0;
+    if (lp->want_ring) {
+        if (evl_open(&lp->e, &slap_ev_ops, lp, id, lp->n, EVL_BE_URING, &be) == B_OK)
+            return 0;
+        err = be.sys_errno ? be.sys_errno : EINVAL;
+        evl_close(&lp->e);
+        if (lp->run->o->event_backend == EVL_BE_URING)
+            return err;
+    }
+    memset(&be, 0, sizeof(be));
+    if (evl_open(&lp->e, &slap_ev_ops, lp, id, lp->n, EVL_BE_EPOLL, &be) == B_OK)
+        return 0;
+    err = be.sys_errno ? be.sys_errno : EINVAL;
+    evl_close(&lp->e);
+    return err;
+}
+
 /* A loop thread: waits for the release, logs its clients in and runs them to their end, the
  * run's failure or a stop signal. */
 static void *slap_loop_main(void *arg)
 {
     struct slap_loop *lp = arg;
     struct slap_run *run = lp->run;
-    struct epoll_event evs[EVL_MAXEV];
     slap_wait_go(run);
-    u64 last_scan = clk_now_ns();
-    int rerr = lp->want_ring ? slap_ring_open(lp) : 0;
-    if (rerr && run->o->event_backend == EVL_BE_URING) {
-        slap_ev_syserr(run, "setting up its io_uring ring", rerr);
-        goto out;
-    }
-    if (!lp->ring && (lp->ep = epoll_create1(EPOLL_CLOEXEC)) < 0) { /* epoll (auto's fallback) */
-        slap_ev_syserr(run, "epoll_create1", errno);
-        goto out;
+    int err = slap_ev_open(lp);
+    if (err) {
+        slap_ev_syserr(run, lp->want_ring && run->o->event_backend == EVL_BE_URING
+                                ? "setting up its io_uring ring" : "epoll_create1", err);
+        for (int i = 0; i < lp->n; i++)
+            myc_close(&lp->cl[i].c);
+        return NULL;
     }
     /* what this loop really got, for the fact client_io (slap_io_fact) */
-    atomic_fetch_or(&run->io_used, !lp->ring ? SLAP_IO_EPOLL
-                                   : lp->ring->tx ? SLAP_IO_URING : SLAP_IO_POLLS);
-    for (int i = 0; i < lp->n && !atomic_load(&run->failed); i++)
-        slap_ev_run(lp, &lp->cl[i], slap_ev_login(lp, &lp->cl[i]));
-    while (lp->live > 0 && !atomic_load(&run->failed) && !atomic_load(&b_stop)) {
-        u64 now = clk_now_ns();
-        while (lp->retry.len && lp->cl[lp->retry.v[lp->retry.head]].t_ns <= now) {
-            struct slap_client *cl = &lp->cl[evl_pop(&lp->retry)];
-            slap_ev_run(lp, cl, slap_ev_login(lp, cl));
-        }
-        while (lp->gate.len && myc_gate_try(&run->gate) == B_OK) {
-            struct slap_client *cl = &lp->cl[evl_pop(&lp->gate)];
-            slap_ev_run(lp, cl, slap_ev_connect(cl));
-        }
-        /* the wait: a turn, less for clients to step again, logins waiting for a slot (freed
-         * by another loop: looked at each ms) and the next retry */
-        u64 wait_ns = lp->again.len ? 0 : lp->gate.len ? 1000000u : EVL_TICK_NS;
-        if (lp->retry.len) {
-            u64 due = lp->cl[lp->retry.v[lp->retry.head]].t_ns;
-            wait_ns = B_MIN(wait_ns, due > now ? due - now : 0);
-        }
-        int ms = (int)((wait_ns + 999999) / 1000000);
-        if (lp->ring) {
-            struct load_thread *ts[EVL_MAXEV];
-            int n = evl_be_wait(lp->ring, ms, ts, EVL_MAXEV);
-            if (n < 0) {
-                slap_ev_syserr(run, "waiting for the clients' sockets (io_uring_enter)", errno);
-                break;
-            }
-            for (int k = 0; k < n; k++)
-                slap_ev_step(lp, ts[k]->wl);
-        } else {
-            int n = epoll_wait(lp->ep, evs, EVL_MAXEV, ms);
-            if (n < 0 && errno != EINTR) {
-                slap_ev_syserr(run, "waiting for the clients' sockets (epoll_wait)", errno);
-                break;
-            }
-            for (int k = 0; k < n; k++)
-                slap_ev_step(lp, evs[k].data.ptr);
-        }
-        for (size_t k = lp->again.len; k > 0 && lp->again.len; k--) {
-            struct slap_client *cl = &lp->cl[evl_pop(&lp->again)];
-            cl->again = false;
-            slap_ev_step(lp, cl);
-        }
-        now = clk_now_ns();
-        if (now - last_scan >= EVL_TICK_NS) { /* statements and logins past their deadline */
-            last_scan = now;
-            for (int i = 0; i < lp->n; i++) {
-                struct slap_client *cl = &lp->cl[i];
-                if (cl->c.deadline_ns && now >= cl->c.deadline_ns)
-                    slap_ev_step(lp, cl);
-            }
-        }
-    }
-out:
+    atomic_fetch_or(&run->io_used, lp->e.be != EVL_BE_URING ? SLAP_IO_EPOLL
+                                   : lp->e.tx ? SLAP_IO_URING : SLAP_IO_POLLS);
+    lp->e.live = lp->n;
+    for (int i = 0; i < lp->n; i++) /* the first logins, in order */
+        evl_q_put(&lp->e, i, EVL_Q_READY);
+    if (evl_run(&lp->e) < 0)
+        slap_ev_syserr(run, "waiting for the clients' sockets", errno);
     for (int i = 0; i < lp->n; i++) /* abandoned: a failure, a signal */
         myc_close(&lp->cl[i].c);
-    slap_ring_close(lp);
+    evl_close(&lp->e);
     return NULL;
 }
 
@@ -19221,7 +19414,7 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
                   (int)o->mysql_connect_timeout * 1000 + MYC_SLICE_MS);
     run->go = false;
     for (int l = 0; l < nloops; l++) {
-        lps[l].ep = -1;
+        lps[l].id = l;
         lps[l].want_ring = run->ring; /* slap_backend */
     }
     for (i64 i = 0; i < conc; i++) {
@@ -19229,7 +19422,6 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
         cl[i].id = (int)i;
         cl[i].lat.min = UINT64_MAX;
         cl[i].c.fd = -1;
-        cl[i].ev_fd = -1;
         rnd_seed(&cl[i].rng);
     }
     for (i64 i = 0; i < conc; i++)
@@ -19238,17 +19430,12 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
     for (int l = 0; l < nloops && !atomic_load(&run->failed); l++) {
         struct slap_loop *lp = &lps[l];
         i64 first = conc * l / nloops;
-        size_t cap;
         lp->run = run;
         lp->cl = cl + first;
-        lp->n = lp->live = (int)(conc * (l + 1) / nloops - first);
+        lp->n = (int)(conc * (l + 1) / nloops - first);
         lp->nq = slap_live(&run->p->query);
-        cap = (size_t)B_MAX(lp->n, 1);
-        lp->gate = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
-        lp->retry = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
-        lp->again = (struct evl_fifo){.v = b_xcalloc(cap, sizeof(int)), .cap = cap};
         lp->h = h ? b_xcalloc(1, sizeof(struct hist)) : NULL;
-        lp->lat.min = UINT64_MAX; /* its ring or epoll set: made by its thread */
+        lp->lat.min = UINT64_MAX; /* its core (ring or epoll set): made by its thread */
         int err = os_thread_start(&lp->tid, (size_t)512 << 10, slap_loop_main, lp);
         if (err) {
             struct b_err e;
@@ -19274,11 +19461,6 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
         struct slap_loop *lp = &lps[l];
         if (lp->h)
             slap_lat_merge(h, lat, lp->h, &lp->lat);
-        if (lp->ep >= 0)
-            close(lp->ep);
-        free(lp->gate.v);
-        free(lp->retry.v);
-        free(lp->again.v);
     }
     myc_gate_free(&run->gate);
     free(lps);

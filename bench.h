@@ -51,6 +51,24 @@ typedef int64_t i64;
 #define B_CACHELINE 64
 #define B_UNUSED __attribute__((unused))
 
+/* Invariants, SQLite's way: B_ASSERT(x) states what must hold; ALWAYS(x) / NEVER(x) wrap the
+ * test of a case that cannot happen but is handled all the same (the branch stays in release
+ * builds). With BENCH_ASSERT defined (make san, make tsan, tests/unit, the coverage and mutant
+ * builds) a broken invariant aborts with its place and text (b_assert_fail); without it
+ * (release) B_ASSERT is nothing and ALWAYS(x) / NEVER(x) are (x). */
+#ifdef BENCH_ASSERT
+#define B_ASSERT(x) ((x) ? (void)0 : b_assert_fail(__FILE__, __LINE__, #x))
+#define ALWAYS(x) ((x) ? 1 : (b_assert_fail(__FILE__, __LINE__, #x), 0))
+#define NEVER(x) ((x) ? (b_assert_fail(__FILE__, __LINE__, #x), 1) : 0)
+#else
+#define B_ASSERT(x) ((void)0)
+#define ALWAYS(x) (x)
+#define NEVER(x) (x)
+#endif
+/* b_assert_fail - says a broken invariant (file, line, its text) on stderr and aborts. */
+BENCH_API void b_assert_fail(const char *file, int line, const char *what)
+    __attribute__((noreturn));
+
 /* Internal result codes: 0 is success, errors are negative. X(name, value, text). */
 #define B_ERRORS(X)                                                                          \
     X(B_OK, 0, "success")                                                                    \
@@ -509,18 +527,9 @@ struct load_thread {
     /* a client of an event loop (evl_): what the loop thread knows of it */
     u64 ev_intended_ns;        /* the current event's intended start (--rate: its arrival) */
     u64 ev_last_ns;            /* the last progress of the current event */
-    int ev_fd;                 /* the socket registered with the loop's epoll, or -1 */
     u32 ev_sock_gen;           /* bumped by the workload when it replaces its socket (a
                                   reconnect: the new one may reuse the old number) */
-    u32 ev_sock_seen;          /* the generation registered */
-    u64 ev_sock_id;            /* the socket registered (wl_def.ev_sock: ids are never
-                                  reused, fd numbers are) */
-    u32 ev_mask;               /* the events registered for it */
     int ev_state;              /* EVL_C_* */
-    bool ev_again;             /* in the loop's FIFO of clients to step again (EVL_WANT_RUN) */
-    bool ev_timer;             /* in the loop's FIFO of clients waiting for ev_wake_ns */
-    bool ev_slot;              /* connect phase: in the loop's FIFO of clients waiting for a
-                                  login slot (EVL_WANT_SLOT) */
     u64 ev_wake_ns;            /* EVL_WANT_TIMER: when to step it again */
     u64 ev_deadline_ns;        /* set by the workload with EVL_WANT_READ/WRITE: the wait's
                                   deadline (a login's), stepped then even without an edge;
@@ -870,6 +879,72 @@ BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src
 #define EVL_WANT_TIMER 4
 /* Connect phase: every login slot of the run's gate is taken: call ev_connect again soon. */
 #define EVL_WANT_SLOT 5
+
+/*
+ * The loop core (in the spirit of redis's ae.c): a loop thread owns a struct evl of n
+ * clients (indices 0..n-1), each served through the callbacks of its evl_ops; the core keeps
+ * their sockets watched (epoll or io_uring, evl_be_*; on io_uring the sends and receives on
+ * the ring, evl_tx), their run queues (a client in at most one) and their timers (in due
+ * order), and turns (evl_run). The logins of every client, reconnects included, go through
+ * its run's gate (myc_gate): a login finding it full waits in EVL_Q_SLOT (ops.slot when a
+ * slot may be free), a retry's backoff on its timer (ops.timer). Clients: the OLTP tests'
+ * (load_thread, wl_def.ev_*: evl_thread) and slap's (slap_loop_main).
+ */
+struct evl;
+struct my_conn;
+
+/* The run queues of a loop: a client is in at most one of them (and, besides, timed or not). */
+enum { EVL_Q_NONE, EVL_Q_READY, EVL_Q_AGAIN, EVL_Q_SLOT, EVL_Q_WAIT, EVL_NQ };
+
+/* A loop's callbacks for its client i (e->ctx: their own state). */
+struct evl_ops {
+    int (*fd)(struct evl *e, int i);             /* its socket now, or -1 */
+    u64 (*sock)(struct evl *e, int i);           /* optional: which socket (an id never reused) */
+    u32 (*gen)(struct evl *e, int i);            /* optional: bumped when it replaced its socket */
+    struct my_conn *(*conn)(struct evl *e, int i); /* optional: its connection (io_uring: the
+                                                    sends and receives on the ring), or NULL */
+    bool (*turn)(struct evl *e, u64 now);        /* a turn begins: false ends the loop */
+    void (*run)(struct evl *e, int i);           /* taken from EVL_Q_READY */
+    void (*io)(struct evl *e, int i);            /* its socket or ring said something, or it
+                                                    asked to run again (EVL_Q_AGAIN) */
+    void (*timer)(struct evl *e, int i);         /* its timer (evl_timer_at) is due */
+    void (*slot)(struct evl *e, int i);          /* taken from EVL_Q_SLOT: a login slot may be
+                                                    free (it puts itself back when not) */
+    u64 (*wake)(struct evl *e, u64 now);         /* before the wait: the latest wake, 0 ends */
+    void (*scan)(struct evl *e, u64 now);        /* every scan period: deadlines passed */
+};
+
+/* evl_open - a loop of n clients served by ops (ctx their state) on backend be (EVL_BE_*).
+ * Return values: B_OK; B_SYSERR or B_UNSUPPORTED with *err set (close it all the same). */
+BENCH_API int evl_open(struct evl *e, const struct evl_ops *ops, void *ctx, int id, int n,
+                       int be, struct b_err *err) B_MUSTCHECK;
+/* evl_close - every connection off the ring, then the epoll set or ring, the core's memory. */
+BENCH_API void evl_close(struct evl *e);
+/* evl_run - turn until ops.turn or ops.wake ends the loop.
+ * Return values: B_OK; B_SYSERR when the backend's wait failed (errno). */
+BENCH_API int evl_run(struct evl *e) B_MUSTCHECK;
+/* evl_watch - keep client i's socket (ops.fd) watched; a new one replaces the old.
+ * Return values: B_OK; B_SYSERR with *err set. */
+BENCH_API int evl_watch(struct evl *e, int i, struct b_err *err) B_MUSTCHECK;
+/* evl_q_put - client i to the end of run queue qi (out of another first; in qi: stays). */
+BENCH_API void evl_q_put(struct evl *e, int i, int qi);
+/* evl_q_pop - the head of run queue qi taken out, or -1; evl_q_first - the head, or -1;
+ * evl_q_len - its length. */
+BENCH_API int evl_q_pop(struct evl *e, int qi);
+BENCH_API int evl_q_first(const struct evl *e, int qi);
+BENCH_API int evl_q_len(const struct evl *e, int qi);
+/* evl_timer_at - client i's one timer, due at `at` (clk_now_ns), set or moved. */
+BENCH_API void evl_timer_at(struct evl *e, int i, u64 at);
+/* evl_forget - client i out of its run queue and timer. */
+BENCH_API void evl_forget(struct evl *e, int i);
+/* evl_tx_attach - before client i's next command: its idle connection (ops.conn) on the
+ * loop's ring, when the ring carries sends and receives (else nothing). */
+BENCH_API void evl_tx_attach(struct evl *e, int i);
+/* evl_rb_kernel_ok - has this kernel multishot receives (the ring as the transport)? */
+BENCH_API bool evl_rb_kernel_ok(void);
+/* evl_uring_usable - can this process have a ring for a loop (a wait with a timeout)?
+ * Return values: B_OK; B_UNSUPPORTED or B_SYSERR with *e set. */
+BENCH_API int evl_uring_usable(struct b_err *e);
 
 /* evl_thread - an event loop (struct load_loop *arg): sets its clients up (thread_init),
  * then runs their events (wl_def.ev_start/ev_step) until the run's limits; load_start's

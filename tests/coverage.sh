@@ -13,7 +13,7 @@ dir=$top/build/cov
 suites=${COV_SUITES:-unit oracle-all golden results compat fileio-hostile engine-signals cli-hostile docs fake-auth hostile oltp conns slap json merge merge-hostile compare all-guard all}
 MB=build/deps/mbedtls-2.28.3
 [ -f "$MB-host/library/libmbedtls.a" ] || make -s "$MB-host/library/libmbedtls.a" >/dev/null || exit 2
-CFLAGS="-std=c11 -O0 -g --coverage -DBENCH_VERSION=\"coverage\" -I$top/$MB/include -I$top/build/deps -DMBEDTLS_CONFIG_FILE=\"bench_mbedtls_config.h\" -DBENCH_HAVE_MBEDTLS"
+CFLAGS="-std=c11 -O0 -g --coverage -DBENCH_VERSION=\"coverage\" -DBENCH_ASSERT -I$top/$MB/include -I$top/build/deps -DMBEDTLS_CONFIG_FILE=\"bench_mbedtls_config.h\" -DBENCH_HAVE_MBEDTLS"
 LIBS="$top/$MB-host/library/libmbedtls.a $top/$MB-host/library/libmbedx509.a $top/$MB-host/library/libmbedcrypto.a -lpthread -lm"
 rm -rf "$dir" && mkdir -p "$dir/obj" "$dir/tree/tests" "$dir/tree/build" "$dir/gcov" || exit 2
 cp -r tests/. "$dir/tree/tests/" && cp -r docs "$dir/tree/" && cp bench.c bench.h README.md "$dir/tree/" &&

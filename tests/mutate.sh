@@ -79,7 +79,7 @@ ids=$(python3 tests/mutants.py ids "$list" $([ $fast = 1 ] && echo --fast)) || e
 # the build: mbedTLS for the host as `make dev` uses it; no sanitizers, -O1, no debug info
 MB=build/deps/mbedtls-2.28.3
 [ -f "$MB-host/library/libmbedtls.a" ] || make -s "$MB-host/library/libmbedtls.a" >/dev/null || exit 2
-CFLAGS="-std=c11 -O1 -DBENCH_VERSION=\"mutant\" -I$top/$MB/include -I$top/build/deps -DMBEDTLS_CONFIG_FILE=\"bench_mbedtls_config.h\" -DBENCH_HAVE_MBEDTLS"
+CFLAGS="-std=c11 -O1 -DBENCH_VERSION=\"mutant\" -DBENCH_ASSERT -I$top/$MB/include -I$top/build/deps -DMBEDTLS_CONFIG_FILE=\"bench_mbedtls_config.h\" -DBENCH_HAVE_MBEDTLS"
 LIBS="$top/$MB-host/library/libmbedtls.a $top/$MB-host/library/libmbedx509.a $top/$MB-host/library/libmbedcrypto.a -lpthread -lm"
 
 # the helper the golden transcripts preload (as `make test` builds it)

@@ -397,7 +397,9 @@ static int t_evl_tx_close(void)
     struct load_thread *thr = aligned_alloc(B_CACHELINE, sizeof(struct load_thread));
     struct load_run r;
     struct load_loop lp;
+    struct evl_lt x = {.lp = &lp, .r = &r};
     struct b_err be;
+    struct evl e;
     int sv[2];
     T_CHECK(thr != NULL);
     memset(thr, 0, sizeof(*thr));
@@ -409,28 +411,27 @@ static int t_evl_tx_close(void)
     r.nthreads = 1;
     lp.run = &r;
     lp.n = 1;
-    struct evl e = {.lp = &lp, .r = &r, .be = EVL_BE_URING, .ep = -1, .u = {.fd = -1}};
     t_evl.ring = true;
-    T_CHECK(evl_be_open(&e, &be) == B_OK && e.tx != NULL);
+    T_CHECK(evl_open(&e, &evl_run_ops, &x, 0, 1, EVL_BE_URING, &be) == B_OK && e.tx != NULL);
     T_CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0);
     struct my_conn *c = &t_evl.conn[0];
     memset(c, 0, sizeof(*c));
     c->fd = sv[0];
     c->async = true;
-    thr->ev_fd = sv[0];
-    evl_tx_attach(&e, thr);
+    e.cl[0].fd = sv[0];
+    evl_tx_attach(&e, 0);
     T_CHECK(c->io.send == evl_tx_send && e.tx[0].rarmed);
     unsigned rq = e.tx[0].rq_seq;
     T_CHECK(e.u.sqes[rq & e.u.sq_mask].opcode == IORING_OP_RECV);
     myc_detach(c);
     T_CHECK(e.u.sqes[rq & e.u.sq_mask].opcode == IORING_OP_NOP);
-    T_CHECK(c->io.send == NULL && thr->ev_fd == -1);
-    thr->ev_fd = sv[0];
-    evl_tx_attach(&e, thr);
+    T_CHECK(c->io.send == NULL && e.cl[0].fd == -1);
+    e.cl[0].fd = sv[0];
+    evl_tx_attach(&e, 0);
     T_CHECK(c->io.send == evl_tx_send && uring_submit(&e.u, 0) == B_OK);
     myc_detach(c);
     T_CHECK(__atomic_load_n(e.u.sq_head, __ATOMIC_ACQUIRE) == e.u.local_tail);
-    evl_be_close(&e);
+    evl_close(&e);
     close(sv[0]);
     close(sv[1]);
     free(thr);
@@ -628,6 +629,122 @@ static int t_evl_connect_stop(void)
     res_free(&r);
     t_opts_free(&o);
     t_evl_reset();
+    return 0;
+}
+
+/* ---- the core's queues and timers (no socket) ---- */
+
+static int t_evq_fd(struct evl *e, int i)
+{
+    (void)e, (void)i;
+    return -1;
+}
+
+static int t_evq_fired[8], t_evq_nfired;
+
+static void t_evq_timer(struct evl *e, int i)
+{
+    (void)e;
+    t_evq_fired[t_evq_nfired++] = i;
+}
+
+static const struct evl_ops t_evq_ops = {.fd = t_evq_fd, .timer = t_evq_timer};
+
+/* A client is in one run queue at a time (put elsewhere, it moves; put again, it keeps its
+ * place); timers fire in due order, a moved one once. */
+static int t_evl_queues(void)
+{
+    struct evl e;
+    struct b_err be;
+    memset(&be, 0, sizeof(be));
+    T_CHECK(evl_open(&e, &t_evq_ops, NULL, 0, 4, EVL_BE_EPOLL, &be) == B_OK);
+    evl_q_put(&e, 0, EVL_Q_READY);
+    evl_q_put(&e, 1, EVL_Q_READY);
+    evl_q_put(&e, 2, EVL_Q_AGAIN);
+    evl_q_put(&e, 0, EVL_Q_READY); /* already there: stays first */
+    evl_q_put(&e, 2, EVL_Q_READY); /* moves: out of AGAIN */
+    T_CHECK(evl_q_len(&e, EVL_Q_READY) == 3 && evl_q_len(&e, EVL_Q_AGAIN) == 0);
+    evl_q_put(&e, 1, EVL_Q_SLOT);
+    T_CHECK(evl_q_len(&e, EVL_Q_READY) == 2 && evl_q_first(&e, EVL_Q_SLOT) == 1);
+    T_CHECK(evl_q_pop(&e, EVL_Q_READY) == 0 && evl_q_pop(&e, EVL_Q_READY) == 2);
+    T_CHECK(evl_q_pop(&e, EVL_Q_READY) == -1);
+    evl_forget(&e, 1);
+    T_CHECK(evl_q_len(&e, EVL_Q_SLOT) == 0 && evl_q_first(&e, EVL_Q_SLOT) == -1);
+    evl_timer_at(&e, 3, 300);
+    evl_timer_at(&e, 1, 100);
+    evl_timer_at(&e, 2, 200);
+    evl_timer_at(&e, 0, 400);
+    evl_timer_at(&e, 3, 50); /* moved ahead of all */
+    t_evq_nfired = 0;
+    evl_timers_run(&e, 250);
+    T_CHECK(t_evq_nfired == 3 && t_evq_fired[0] == 3 && t_evq_fired[1] == 1 &&
+            t_evq_fired[2] == 2);
+    evl_timers_run(&e, 1000);
+    T_CHECK(t_evq_nfired == 4 && t_evq_fired[3] == 0 && e.thead == -1);
+    evl_close(&e);
+    return 0;
+}
+
+/* The test builds check invariants: a broken one aborts (in a child) with its text. */
+static int t_evl_assert(void)
+{
+#ifndef BENCH_ASSERT
+    return 77;
+#else
+    T_CHECK(ALWAYS(1 + 1 == 2) && !NEVER(1 + 1 == 3));
+    fflush(NULL);
+    pid_t pid = fork();
+    T_CHECK(pid >= 0);
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0)
+            dup2(fd, 2); /* its line is not the suite's */
+        signal(SIGABRT, SIG_DFL);
+        B_ASSERT(pid != 0);
+        _exit(0);
+    }
+    int st = 0;
+    T_CHECK(waitpid(pid, &st, 0) == pid);
+    T_CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
+    return 0;
+#endif
+}
+
+/* A reconnect inside an event on a loop takes a slot of the run's gate, as the connect
+ * phase's logins do: with every slot taken it waits (EVL_WANT_SLOT, no login begun); with one
+ * free it logs in holding it and gives it back when the login ends (here: a socket that is
+ * not there, then the pause before the next attempt). */
+static int t_evl_reconnect_gate(void)
+{
+    struct load_thread *t = aligned_alloc(B_CACHELINE, sizeof(struct load_thread));
+    struct oltp_thread *ot = calloc(1, sizeof(*ot));
+    struct oltp_global gl;
+    struct load_run r;
+    T_CHECK(t != NULL && ot != NULL);
+    memset(t, 0, sizeof(*t));
+    memset(&gl, 0, sizeof(gl));
+    memset(&r, 0, sizeof(r));
+    myc_gate_init(&gl.gate, 1, 1, 1000);
+    gl.gated = true;
+    r.wl_global = &gl;
+    t->run = &r;
+    t->wl = ot;
+    ot->c.fd = -1;
+    ot->cp.socket = "/nonexistent/bench-t_evl.sock";
+    ot->cp.user = "nobody";
+    ot->su = OLTP_SU_GATE;
+    ot->su_again = true;
+    T_CHECK(myc_gate_try(&gl.gate) == B_OK); /* the one slot: another login's */
+    T_CHECK(oltp_su_step(t, MYC_NEXT) == EVL_WANT_SLOT);
+    T_CHECK(ot->su == OLTP_SU_GATE && !ot->su_slot && ot->su_tries == 0);
+    myc_gate_leave(&gl.gate, B_OK);
+    int rc = oltp_su_step(t, MYC_NEXT);
+    T_CHECK(rc == EVL_WANT_TIMER && ot->su == OLTP_SU_PAUSE && ot->su_tries == 1);
+    T_CHECK(!ot->su_slot && gl.gate.inflight == 0 && gl.gate.ok == 1);
+    myc_close(&ot->c);
+    myc_gate_free(&gl.gate);
+    free(ot);
+    free(t);
     return 0;
 }
 
