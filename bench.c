@@ -1097,7 +1097,9 @@ static const struct opt_def opt_mysql[] = {
         "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
     OPT("event-loops", STR, event_loops_arg, "0", 0, 0, NULL,
         "run the --threads connections of the OLTP workloads (and slap's clients) on this many "
-        "event-loop threads (--event-backend); auto: one per 32 connections, at most the usable CPUs; 0: a "
+        "event-loop threads (--event-backend); auto: for the OLTP tests a thread each up to 4 "
+        "connections per usable CPU, beyond one loop per 32, at most the usable CPUs, on io_uring "
+        "or epoll as a probe of this host finds cheaper (slap: loops always); 0: a "
         "thread per connection, as sysbench and mysqlslap (the default, but for the bench persona's OLTP "
         "tests and slap: auto; the sysbench persona: 0 for auto too)",
         NULL, OPT_F_EXT),
