@@ -1476,9 +1476,8 @@ static int os_thread_start(pthread_t *tid, size_t stack_bytes, void *(*fn)(void 
 /*
  * The host's costs that decide how the OLTP clients' loops move bytes (load_mode_pick): a
  * system call, a send and a recv over a socketpair (and on a ring: uring_probe_pair_ns),
- * each the fastest of
- * OS_PROBE_ROUNDS rounds (the cost itself, not the other processes' load on a shared host),
- * each round a few hundred microseconds: the whole probe stays within a few milliseconds.
+ * each the fastest of OS_PROBE_ROUNDS rounds (the cost itself, not the other processes'
+ * load on a shared host), a round a few hundred microseconds: a few milliseconds in all.
  */
 #define OS_PROBE_ROUNDS 5
 
@@ -10051,12 +10050,12 @@ static int load_auto_loops(i64 n)
 /*
  * --event-loops=auto: a thread per connection, or loops, and which I/O on the loops. Where
  * the server shares the host a loop is one thread among the server's: with few connections
- * a thread each gets the client its share of the CPUs (measured on 2 CPUs, kernel 6.18,
- * point select at 8 connections: threads 1.2-1.3x one io_uring loop's TPS, at 1.6x its client
- * CPU per transaction); beyond a few per CPU the threads' wake-ups and system calls cost
- * more than they win (at 32 and 64: loops 1.2-1.5x the threads' TPS at half their CPU).
- * On the loops, the probe's costs pick the I/O: a ring's send and recv against the system
- * calls' (1 us a system call here: the ring 3-4x cheaper per statement).
+ * a thread each gets the client its share of the CPUs (2 CPUs, kernel 6.18, point select at
+ * 8 connections: threads 1.2-1.35x one io_uring loop's TPS); beyond a few per CPU the
+ * threads' wake-ups and system calls cost more than they win (at 32 and 64 connections:
+ * loops 1.2-2x the threads' TPS at about half their client CPU per transaction; a shared,
+ * noisy host). On the loops the probe's costs pick the I/O: a ring's send and recv against
+ * the system calls' (there a system call cost 1 us: the ring 3-4x cheaper per statement).
  */
 #define LOAD_THREADS_PER_CPU 4
 
