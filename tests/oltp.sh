@@ -1002,11 +1002,12 @@ done
 "$w/mariadb-slap" --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -q "SELECT 1" --create-schema=mysql -c 4 --format=json >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
 [ "$f" = "0 - - -" ] && ok || { bad "mariadb-slap persona: a thread per client, wanted no client_io: '$f'"; cat "$w/sj.err"; }
 #   a ring without its sends and receives (a kernel that says it is older than 6.0: setarch
-#   --uname-2.6) polls only: slap (its default loops) and the OLTP tests run and say so
+#   --uname-2.6) polls only: slap (its default loops) and the OLTP tests on a loop run and
+#   say so
 if setarch x86_64 --uname-2.6 true 2>/dev/null; then
     slapj setarch x86_64 --uname-2.6 $B >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
     [ "$f" = "0 io_uring (polls only) - -" ] && ok || { bad "slap, a pre-6.0 kernel: '$f'"; cat "$w/sj.err"; }
-    setarch x86_64 --uname-2.6 $B oltp_point_select $EV --threads=4 --events=200 --time=0 --format=json run >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
+    setarch x86_64 --uname-2.6 $B oltp_point_select $EV --threads=4 --event-loops=1 --events=200 --time=0 --format=json run >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
     [ "$f" = "0 io_uring (polls only) - -" ] && ok || { bad "oltp, a pre-6.0 kernel: '$f'"; cat "$w/sj.err"; }
 else
     [ "${CI:-}" != true ] || bad "setarch --uname-2.6 does not run here"
