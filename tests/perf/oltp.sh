@@ -140,7 +140,7 @@ for spec in ${SPECS:-oltp_point_select:8 oltp_point_select:64 oltp_read_write:16
     sd=$(spread default)
     while read -r fn r _; do
         [ "$fn" != sysbench ] || continue
-        noise=$(awk -v a="$sd" -v b="$(spread "$fn")" -v f="${NOISE:-0.05}" 'BEGIN { n = a > b ? a : b; printf "%.4f", n > f ? n : f }')
+        noise=$(awk -v a="$sd" -v b="$(spread "$fn")" -v f="${NOISE:-0.05}" 'BEGIN { n = (a > b ? a : b); printf "%.4f", (n > f ? n : f) }')
         if awk -v r="$r" -v n="$noise" 'BEGIN { exit !(r > 0 && r * (1 + n) < 1) }'; then
             echo "  FLAG: $wl, $th connections: the default beaten by $fn: default/$fn TPS ${r}x, beyond the noise (${noise})"
             flags=$((flags + 1))
