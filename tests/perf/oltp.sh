@@ -3,18 +3,19 @@
 # Benchmark (not a test): every way bench can run its clients against Debian's sysbench on
 # the same MariaDB and dataset, side by side: oltp_point_select with 8 and 64 connections and
 # oltp_read_write with 16, T seconds each (default 10). The modes:
-# - `threads`: a thread per connection, sysbench's way (bench as `sysbench`, --event-loops=0);
+# - `threads`: a thread per connection, sysbench's way (--event-loops=0);
 # - `loopL_uring`, `loopL_epoll`: the connections on L event-loop threads for each L in LOOPS
 #   (default "1 2"), --event-backend=io_uring and epoll;
 # - `default`: bench as `bench` with no --event-loops (auto: the mode chosen at the start
 #   of the run from the connection count and a probe of the host, load_mode_pick; the mode
 #   it chose is printed under each workload).
+# Every bench mode runs as the bench persona (the default's), so that only the mode differs
+# between them (the sysbench persona's own defaults do not enter).
 # Fair by construction:
 # - the same connection settings for all: TCP to 127.0.0.1, the same user, TLS set
 #   explicitly and equally (SSL, default off: --mysql-ssl=off for all; the server's
-#   Ssl_accepts counter is checked to agree), bench run as `sysbench` (a symlink: the same
-#   defaults as sysbench, and the sysbench persona may use the tables sysbench made) but for
-#   the default, which is the bench persona's;
+#   Ssl_accepts counter is checked to agree); the tables are sysbench's (which the bench
+#   persona may use: it writes to bench's or sysbench's tables only);
 # - the dataset fits the buffer pool (checked after prepare from information_schema; on its
 #   own server the script raises innodb_buffer_pool_size to fit, on a given server it says
 #   when it does not), and before timing each workload one warm-up run of WARM seconds
@@ -54,13 +55,12 @@ command -v python3 >/dev/null || { echo "perf/oltp: python3 (wait4's rusage of a
 perf_mariadb perf-mariadb 33990 "" perf
 perf_sql "CREATE DATABASE perf"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=perf --mysql-ssl=$SSL --tables=4 --table-size=${TABLE_SIZE:-100000}"
-perf_sb_persona # $BS: bench as `sysbench`
 perf_header oltp
 perf_cmd sysbench "$S WORKLOAD $C --threads=N --time=$T run"
-perf_cmd threads "$BS WORKLOAD $C --threads=N --time=$T run  ($BS -> $B)"
+perf_cmd threads "$B WORKLOAD $C --threads=N --time=$T --event-loops=0 run"
 for l in $LOOPS; do
     for be in uring epoll; do
-        perf_cmd "loop${l}_$be" "$BS WORKLOAD $C --threads=N --time=$T --event-loops=$l --event-backend=$(echo $be | sed 's/uring/io_uring/') run"
+        perf_cmd "loop${l}_$be" "$B WORKLOAD $C --threads=N --time=$T --event-loops=$l --event-backend=$(echo $be | sed 's/uring/io_uring/') run"
     done
 done
 perf_cmd default "$B WORKLOAD $C --threads=N --time=$T run"
@@ -97,18 +97,18 @@ run() {
     [ "$perf_warming" = 0 ] || secs=$WARM
     c=$(rusage "$PERF_TMP/out" "$bin" "$wl" $C --threads="$th" --time="$secs" "$@" run) || return 1
     # the default: the mode it chose (its header's Client mode and Client I/O lines)
-    [ "$bin" != "$B" ] || [ "$perf_warming" != 0 ] || sed -n 's/^Client mode: \([^(]*\) (.*/\1/p; s/^Client I\/O: \([a-z_]*\), .* on \([0-9]*\) event loops*$/\2 loop(s) on \1/p' \
+    [ "$bin" != "$B" ] || [ -n "$*" ] || [ "$perf_warming" != 0 ] || sed -n 's/^Client mode: \([^(]*\) (.*/\1/p; s/^Client I\/O: \([a-z_]*\), .* on \([0-9]*\) event loops*$/\2 loop(s) on \1/p' \
         "$PERF_TMP/out" | tr '\n' ' ' | sed 's/ *$/\n/' >>"$PERF_TMP/mode.$wl.$th"
     sed -n 's/^ *transactions: *\([0-9]*\) *(\([0-9.]*\) per sec.)/\1 \2/p' "$PERF_TMP/out" |
         awk -v c="${c% *}" -v x="${c#* }" '$1 > 0 { printf "%s %.4f %.3f\n", $2, c / $1 * 1000, x / $1 }'
 }
 sysbench() { run "$S"; }
-threads() { run "$BS"; }
+threads() { run "$B" --event-loops=0; }
 default() { run "$B"; }
 fns="sysbench threads"
 for l in $LOOPS; do
-    eval "loop${l}_uring() { run \"\$BS\" --event-loops=$l --event-backend=io_uring; }"
-    eval "loop${l}_epoll() { run \"\$BS\" --event-loops=$l --event-backend=epoll; }"
+    eval "loop${l}_uring() { run \"\$B\" --event-loops=$l --event-backend=io_uring; }"
+    eval "loop${l}_epoll() { run \"\$B\" --event-loops=$l --event-backend=epoll; }"
     fns="$fns loop${l}_uring loop${l}_epoll"
 done
 fns="$fns default" # last: perf_cmp prints default/X for every other mode
