@@ -1107,7 +1107,9 @@ static const struct opt_def opt_mysql[] = {
         "do not read ~/.my.cnf or MYSQL_PWD", NULL, OPT_F_EXT),
     OPT("event-loops", STR, event_loops_arg, "0", 0, 0, NULL,
         "run the --threads connections of the OLTP workloads (and slap's clients) on this many "
-        "event-loop threads (--event-backend); auto: one per 32 connections, at most the usable CPUs; 0: a "
+        "event-loop threads (--event-backend); auto: for the OLTP tests a thread each up to 4 "
+        "connections per usable CPU, beyond one loop per 32, at most the usable CPUs, on io_uring "
+        "or epoll as a probe of this host finds cheaper (slap: loops always); 0: a "
         "thread per connection, as sysbench and mysqlslap (the default, but for the bench persona's OLTP "
         "tests and slap: auto; the sysbench persona: 0 for auto too)",
         NULL, OPT_F_EXT),
@@ -1501,6 +1503,52 @@ static int os_thread_start(pthread_t *tid, size_t stack_bytes, void *(*fn)(void 
         rc = pthread_create(tid, &a, fn, arg);
     pthread_attr_destroy(&a);
     return rc;
+}
+
+/*
+ * The host's costs that decide how the OLTP clients' loops move bytes (load_mode_pick): a
+ * system call, a send and a recv over a socketpair (and on a ring: uring_probe_pair_ns),
+ * each the fastest of OS_PROBE_ROUNDS rounds (the cost itself, not the other processes'
+ * load on a shared host), a round a few hundred microseconds: a few milliseconds in all.
+ */
+#define OS_PROBE_ROUNDS 5
+
+/* os_probe_syscall_ns - ns of a trivial system call (getppid through syscall(2): no cache). */
+static double os_probe_syscall_ns(void)
+{
+    double best = 0;
+    for (int r = 0; r < OS_PROBE_ROUNDS; r++) {
+        u64 t0 = clk_now_ns();
+        for (int i = 0; i < 200; i++)
+            (void)syscall(SYS_getppid);
+        double ns = (double)(clk_now_ns() - t0) / 200;
+        best = r == 0 || ns < best ? ns : best;
+    }
+    return best;
+}
+
+/* os_probe_pair_ns - ns of a 64-byte send and its recv over a unix socketpair, as system
+ * calls (what a thread per connection and an epoll loop pay per statement); 0 on failure. */
+static double os_probe_pair_ns(void)
+{
+    int sv[2];
+    char out[64] = {1}, in[64];
+    double best = 0;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+        return 0;
+    for (int r = 0; r < OS_PROBE_ROUNDS && best >= 0; r++) {
+        u64 t0 = clk_now_ns();
+        for (int i = 0; i < 100; i++)
+            if (send(sv[0], out, sizeof(out), MSG_DONTWAIT) != (ssize_t)sizeof(out) ||
+                recv(sv[1], in, sizeof(in), MSG_DONTWAIT) != (ssize_t)sizeof(in))
+                best = -1;
+        double ns = (double)(clk_now_ns() - t0) / 100;
+        if (best >= 0)
+            best = r == 0 || ns < best ? ns : best;
+    }
+    close(sv[0]);
+    close(sv[1]);
+    return best > 0 ? best : 0;
 }
 
 /* os_read_line - first line of a small /proc or /sys file, in a static buffer; "?" if absent. */
@@ -10034,6 +10082,54 @@ static int load_auto_loops(i64 n)
     return (int)B_MAX(1, B_MIN(want, (i64)mem_usable_cpus()));
 }
 
+/*
+ * --event-loops=auto: a thread per connection, or loops, and which I/O on the loops. Where
+ * the server shares the host a loop is one thread among the server's: with few connections
+ * a thread each gets the client its share of the CPUs (2 CPUs, kernel 6.18, point select at
+ * 8 connections: threads 1.2-1.35x one io_uring loop's TPS); beyond a few per CPU the
+ * threads' wake-ups and system calls cost more than they win (at 32 and 64 connections:
+ * loops 1.2-2x the threads' TPS at about half their client CPU per transaction; a shared,
+ * noisy host). On the loops the probe's costs pick the I/O: a ring's send and recv against
+ * the system calls' (there a system call cost 1 us: the ring 3-4x cheaper per statement).
+ */
+#define LOAD_THREADS_PER_CPU 4
+
+BENCH_API const char *load_why_name(enum load_why w)
+{
+    switch (w) {
+    case LOAD_WHY_FEW: return "few_connections";
+    case LOAD_WHY_MANY: return "many_connections";
+    case LOAD_WHY_BACKEND: return "event_backend_given";
+    }
+    return "?";
+}
+
+BENCH_API void load_mode_pick(const struct load_probe *p, i64 n, bool backend_given,
+                              struct load_mode *m)
+{
+    int cpus = p->cpus > 0 ? p->cpus : 1;
+    memset(m, 0, sizeof(*m));
+    m->threads_max = (i64)LOAD_THREADS_PER_CPU * cpus;
+    m->why = backend_given ? LOAD_WHY_BACKEND : n > m->threads_max ? LOAD_WHY_MANY : LOAD_WHY_FEW;
+    if (m->why == LOAD_WHY_FEW)
+        return;
+    i64 want = (n + LOAD_LOOP_CONNS - 1) / LOAD_LOOP_CONNS;
+    m->loops = (int)B_MAX(1, B_MIN(B_MIN(want, (i64)cpus), n));
+    /* the ring where granted and no dearer than epoll's send and recv system calls */
+    m->backend = backend_given ? EVL_BE_AUTO
+                 : p->ring_ns > 0 && p->ring_ns <= p->pair_ns ? EVL_BE_URING
+                                                               : EVL_BE_EPOLL;
+}
+
+BENCH_API void load_probe_host(struct load_probe *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->cpus = mem_usable_cpus();
+    p->sys_ns = os_probe_syscall_ns();
+    p->pair_ns = os_probe_pair_ns();
+    p->ring_ns = uring_probe_pair_ns();
+}
+
 /* --event-loops as a number: -1 auto (the usable CPUs at run time; the sysbench persona: 0,
  * sysbench's thread per connection), 0 a thread per connection, N loops; -2 invalid (cli_
  * refuses it before any run). */
@@ -10067,9 +10163,15 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
     /* a workload that can run its events without blocking (w->ev_start) runs its clients
      * on --event-loops threads, each with one histogram for all its clients */
     i64 loops = load_event_loops(o);
-    if (w->ev_start && loops != 0 && loops != -2) /* -1: auto (load_auto_loops) */
-        r->nloops = (int)B_MIN(loops > 0 ? loops : load_auto_loops(r->nthreads),
-                               (i64)r->nthreads);
+    if (w->ev_start && loops == -1) { /* auto: what this host does decides (load_mode_pick) */
+        r->mode_auto = true;
+        load_probe_host(&r->probe);
+        load_mode_pick(&r->probe, r->nthreads,
+                       o->event_backend_set && o->event_backend != EVL_BE_AUTO, &r->mode);
+        loops = r->mode.loops;
+    }
+    if (w->ev_start && loops > 0)
+        r->nloops = (int)B_MIN(loops, (i64)r->nthreads);
     if (r->nloops) {
         r->loops = aligned_alloc(B_CACHELINE, (size_t)r->nloops * sizeof(struct load_loop));
         if (!r->loops)
@@ -11765,6 +11867,51 @@ static void uring_cqe_seen(struct uring *u)
 {
     B_ASSERT(*u->cq_head != __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE)); /* one was taken */
     __atomic_store_n(u->cq_head, *u->cq_head + 1, __ATOMIC_RELEASE);
+}
+
+/* uring_probe_pair_ns - ns per 64-byte send and recv over a unix socketpair on a ring,
+ * UR_PROBE_BATCH of each per io_uring_enter, as an event loop's turn submits its clients'
+ * statements: the fastest of 5 rounds (load_mode_pick compares it with os_probe_pair_ns).
+ * 0 where the kernel refuses the ring or the operations (io_uring_disabled, Linux < 5.6). */
+#define UR_PROBE_BATCH 8
+BENCH_API double uring_probe_pair_ns(void)
+{
+    struct uring u;
+    int sv[2];
+    char out[64] = {1}, in[UR_PROBE_BATCH][64];
+    double best = 0;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+        return 0;
+    if (uring_setup(&u, 4 * UR_PROBE_BATCH, NULL) != B_OK) {
+        close(sv[0]);
+        close(sv[1]);
+        return 0;
+    }
+    for (int r = 0; r < 5 && best >= 0; r++) {
+        u64 t0 = clk_now_ns();
+        for (int i = 0; i < 96 / UR_PROBE_BATCH && best >= 0; i++) {
+            for (int k = 0; k < 2 * UR_PROBE_BATCH; k++) { /* the sends, then the recvs */
+                struct io_uring_sqe *sqe = uring_sqe(&u);
+                sqe->opcode = k < UR_PROBE_BATCH ? IORING_OP_SEND : IORING_OP_RECV;
+                sqe->fd = sv[k < UR_PROBE_BATCH ? 0 : 1];
+                sqe->addr = (u64)(uintptr_t)(k < UR_PROBE_BATCH ? out : in[k - UR_PROBE_BATCH]);
+                sqe->len = 64;
+                sqe->msg_flags = MSG_DONTWAIT;
+            }
+            if (uring_submit(&u, 2 * UR_PROBE_BATCH) != B_OK)
+                best = -1;
+            for (struct io_uring_cqe *c; (c = uring_cqe(&u)); uring_cqe_seen(&u))
+                if (c->res != 64)
+                    best = -1;
+        }
+        double ns = (double)(clk_now_ns() - t0) / 96;
+        if (best >= 0)
+            best = r == 0 || ns < best ? ns : best;
+    }
+    uring_free(&u);
+    close(sv[0]);
+    close(sv[1]);
+    return best > 0 ? best : 0;
 }
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32 with seed 0) for --validate. */
@@ -15159,7 +15306,8 @@ BENCH_API int evl_uring_usable(struct b_err *e)
 BENCH_API int evl_backend_pick(struct load_run *r)
 {
     r->evl_backend = EVL_BE_EPOLL;
-    if (!r->nloops || r->o->event_backend == EVL_BE_EPOLL)
+    if (!r->nloops || r->o->event_backend == EVL_BE_EPOLL ||
+        (r->mode_auto && r->mode.backend == EVL_BE_EPOLL)) /* auto: the probe chose epoll */
         return B_OK;
     struct b_err e;
     memset(&e, 0, sizeof(e));
@@ -17371,6 +17519,20 @@ static void oltp_resolve(struct oltp_global *gl, const struct bench_opts *o)
     }
 }
 
+/* oltp_mode_facts - --event-loops=auto: the mode chosen, why, and the probe's costs (the
+ * bench persona's header says them: rep_oltp_mode). */
+static void oltp_mode_facts(struct load_run *r)
+{
+    const struct load_probe *p = &r->probe;
+    res_fact_str(r->res, "client_mode", "%s", r->nloops ? "event_loops" : "threads");
+    res_fact_str(r->res, "client_mode_why", "%s", load_why_name(r->mode.why));
+    res_fact_int(r->res, "client_threads_max", r->mode.threads_max);
+    res_fact_int(r->res, "probe_cpus", p->cpus);
+    res_fact_num(r->res, "probe_syscall_ns", p->sys_ns);
+    res_fact_num(r->res, "probe_sendrecv_ns", p->pair_ns);
+    res_fact_num(r->res, "probe_ring_sendrecv_ns", p->ring_ns);
+}
+
 static int oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
@@ -17387,6 +17549,8 @@ static int oltp_init(struct load_run *r)
                                                                             : "");
         res_fact_int(r->res, "event_loops", r->nloops);
     }
+    if (r->mode_auto)
+        oltp_mode_facts(r);
     struct oltp_global *gl = b_xcalloc(1, sizeof(*gl));
     r->wl_global = gl;
     if (!o->mysql_dry_run) { /* the workers' logins: bounded, retried, with progress */
@@ -25048,6 +25212,34 @@ static void rep_generic_interval(const struct res *res, const struct res_interva
     printf("\n");
 }
 
+/* --event-loops=auto: "Client mode: ..." the mode chosen and why, from the facts that
+ * oltp_mode_facts put; false when absent (the mode was given: nothing to say). */
+static bool rep_client_mode(const struct res *res)
+{
+    const char *mode = rep_fact_str(res, "client_mode"), *why = rep_fact_str(res, "client_mode_why");
+    if (!res_fact(res, "client_mode"))
+        return false;
+    long long n = (long long)res->o->threads, max = (long long)all_num(res, "client_threads_max", NULL);
+    double sys = all_num(res, "probe_syscall_ns", NULL) / 1000,
+           pair = all_num(res, "probe_sendrecv_ns", NULL) / 1000,
+           ring = all_num(res, "probe_ring_sendrecv_ns", NULL) / 1000;
+    int cpus = (int)all_num(res, "probe_cpus", NULL);
+    bool threads = !strcmp(mode, "threads");
+    printf("Client mode: %s (auto: ", threads ? "a thread per connection" : "event loops");
+    if (!strcmp(why, "event_backend_given"))
+        printf("--event-backend given");
+    else
+        printf("%lld connection%s %s %lld, %d per CPU x %d CPU%s", n, n == 1 ? "" : "s",
+               n > max ? ">" : "<=", max, LOAD_THREADS_PER_CPU, cpus, cpus == 1 ? "" : "s");
+    if (!threads && strcmp(why, "event_backend_given"))
+        printf("; %s", ring <= 0       ? "epoll: no io_uring here"
+                       : ring <= pair ? "io_uring: a send+recv on the ring no dearer than as system calls"
+                                      : "epoll: a send+recv on the ring dearer than as system calls");
+    printf("; probe: system call %.2f us, send+recv %.2f us, on a ring %.2f us)\n", sys, pair,
+           ring);
+    return true;
+}
+
 /* The bench persona's OLTP header line: the server and the transport the workers use. */
 static void rep_oltp_mode(const struct res *res)
 {
@@ -25060,10 +25252,13 @@ static void rep_oltp_mode(const struct res *res)
            unix_sock && t ? ", " : "", t ? rep_fact_str(res, "tls_version") : "",
            t ? " " : unix_sock ? "" : ", no TLS", t ? rep_fact_str(res, "tls_cipher") : "");
     const struct res_fact *loops = res_fact(res, "event_loops");
+    bool said = rep_client_mode(res);
     if (loops && loops->i > 0) /* a thread per connection, as sysbench, goes unsaid */
         printf("Client I/O: %s, %lld connection%s on %lld event loop%s\n\n",
                rep_fact_str(res, "client_io"), (long long)res->o->threads,
                res->o->threads == 1 ? "" : "s", (long long)loops->i, loops->i == 1 ? "" : "s");
+    else if (said)
+        printf("\n");
 }
 
 static void rep_oltp_final(const struct res *res, const struct res_stats *st)

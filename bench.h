@@ -562,6 +562,30 @@ struct wl_def;
 struct res;
 
 /* One run of one workload. */
+/* What a short probe of this host measured (load_probe_host): the costs that decide how the
+ * OLTP clients run under --event-loops=auto (load_mode_pick). A cost of 0: not measured. */
+struct load_probe {
+    int cpus;          /* CPUs this process may use (sched_getaffinity) */
+    double sys_ns;     /* a trivial system call */
+    double pair_ns;    /* a 64-byte send and its recv over a socketpair, as system calls */
+    double ring_ns;    /* the same on an io_uring, 8 of each per io_uring_enter; 0: refused */
+};
+
+/* Why load_mode_pick chose what it did (the facts client_mode_why says it in words). */
+enum load_why {
+    LOAD_WHY_FEW = 1, /* connections <= LOAD_THREADS_PER_CPU per CPU: a thread each */
+    LOAD_WHY_MANY,    /* more connections than that: event loops */
+    LOAD_WHY_BACKEND, /* --event-backend given (io_uring or epoll): event loops */
+};
+
+/* How the clients run (load_mode_pick's answer). */
+struct load_mode {
+    int loops;        /* event loops; 0: a thread per connection */
+    int backend;      /* the loops' I/O: EVL_BE_URING or EVL_BE_EPOLL; EVL_BE_AUTO: as given */
+    enum load_why why;
+    i64 threads_max;  /* the most connections that get a thread each (LOAD_THREADS_PER_CPU) */
+};
+
 struct load_run {
     const struct wl_def *w;        /* the workload */
     const struct bench_opts *o;    /* options */
@@ -603,6 +627,9 @@ struct load_run {
     struct load_loop *loops;       /* [nloops] */
     int evl_backend;               /* what the loops wait with: EVL_BE_EPOLL or EVL_BE_URING
                                       (evl_backend_pick) */
+    bool mode_auto;                /* --event-loops=auto: probe and mode decided the mode */
+    struct load_probe probe;       /* what the probe measured (mode_auto) */
+    struct load_mode mode;         /* what load_mode_pick chose from it (mode_auto) */
     struct bench_opts o_own;       /* wl_run's copy of the caller's options (o points here):
                                       an abandoned run outlives the caller's */
     struct res *res_own;           /* an abandoned run's own result (res points here): the
@@ -617,6 +644,18 @@ struct load_clock {
     i64 maxerror_us;   /* and maximum error */
 };
 
+/* load_mode_pick - how n connections run under --event-loops=auto, from the probe's facts
+ * p (fabricated ones in the unit tests): a thread each up to LOAD_THREADS_PER_CPU per CPU,
+ * event loops beyond (one per 32 connections, at most p->cpus), on io_uring unless the
+ * ring's send and recv cost more than the system calls' or it was refused (then epoll).
+ * backend_given: --event-backend=io_uring|epoll, loops on that backend whatever n.
+ * Deterministic: the same facts, the same answer. */
+BENCH_API void load_mode_pick(const struct load_probe *p, i64 n, bool backend_given,
+                              struct load_mode *m);
+/* load_probe_host - measure the costs load_mode_pick weighs (a few ms). */
+BENCH_API void load_probe_host(struct load_probe *p);
+/* load_why_name - the JSON word for a load_why ("few_connections", ...). */
+BENCH_API const char *load_why_name(enum load_why w);
 /* load_start_at_parse - --start-at=TIME (RFC 3339 UTC, or +N seconds from now_unix_ns) as
  * CLOCK_REALTIME ns into *out. Returns B_EXIT_OK, else B_EXIT_USAGE with e filled (not a
  * time, not UTC, already past, more than a day ahead). */
@@ -946,6 +985,9 @@ BENCH_API bool evl_rb_kernel_ok(void);
  * Return values: B_OK; B_UNSUPPORTED or B_SYSERR with *e set. */
 BENCH_API int evl_uring_usable(struct b_err *e);
 
+/* uring_probe_pair_ns - ns per send and recv pair on a ring, 8 of each per io_uring_enter
+ * (load_probe_host); 0 where the kernel refuses the ring or the operations. */
+BENCH_API double uring_probe_pair_ns(void);
 /* evl_thread - an event loop (struct load_loop *arg): sets its clients up (thread_init),
  * then runs their events (wl_def.ev_start/ev_step) until the run's limits; load_start's
  * worker when the run has loops. */

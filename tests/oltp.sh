@@ -719,12 +719,11 @@ for k in read other transactions; do
     [ -n "$r" ] && [ "$r" = "$o" ] && ok || bad "event loops: $k: threads $r, loops $o"
 done
 grep -q "^Client I/O: io_uring, 8 connections on 2 event loops$" "$w/loop2.run" && ! grep -q "^Client I/O" "$w/loop0.run" && ok || { bad "event loops: the header"; head -20 "$w/loop2.run"; }
-#    the bench persona's default: its connections on loops (auto: one per 32 connections, at
-#    most the usable CPUs: 8 connections on 1) whose sends and receives go through io_uring,
-#    one io_uring_enter per turn of the loop: the system calls say so (strace -c), against
-#    epoll's send and recv per statement. At most one enter per event (2000): a loop that
-#    entered per operation (a submit, a wait) would make two per event, as many as epoll's
-#    calls (measured: 503-608 on the 2-core VM)
+#    the ring's system calls: loops (8 connections on 1) whose sends and receives go
+#    through io_uring, one io_uring_enter per turn of the loop: the system calls say so
+#    (strace -c), against epoll's send and recv per statement. At most one enter per event
+#    (2000): a loop that entered per operation (a submit, a wait) would make two per event,
+#    as many as epoll's calls (measured: 503-608 on the 2-core VM)
 L=1 loops="event loop"
 calls() { awk -v c="$2" '$NF == c { print $4 }' "$1" | grep . || echo 0; }
 sockio() { # sockio STRACE: the socket reads and writes of every kind
@@ -734,21 +733,21 @@ sockio() { # sockio STRACE: the socket reads and writes of every kind
 #    receives (Linux 6.0: the ring only polls), it says why and skips; a failure under CI)
 why=""
 strace -f -o /dev/null true 2>/dev/null || why="strace cannot trace here"
-$B oltp_point_select $EV --threads=1 --events=1 --time=0 run >"$w/ur1.run" 2>&1 || why="a one-event run failed: $(head -1 "$w/ur1.run")"
-grep -q "^Client I/O: io_uring, 1 connection on 1 event loop$" "$w/ur1.run" || why="the default's client I/O here: $(grep '^Client I/O' "$w/ur1.run")"
+$B oltp_point_select $EV --threads=1 --event-loops=1 --events=1 --time=0 run >"$w/ur1.run" 2>&1 || why="a one-event run failed: $(head -1 "$w/ur1.run")"
+grep -q "^Client I/O: io_uring, 1 connection on 1 event loop$" "$w/ur1.run" || why="the loop's client I/O here: $(grep '^Client I/O' "$w/ur1.run")"
 if [ -n "$why" ] && [ "${CI:-}" != true ]; then
-    echo "oltp: skip: the default's system calls: $why"
+    echo "oltp: skip: the loop's system calls: $why"
 elif [ -n "$why" ]; then
-    bad "the default's system calls: $why"
+    bad "the loop's system calls: $why"
 else
-    strace -f -c -o "$w/ur.strace" $B oltp_point_select $EV --threads=8 --events=2000 --time=0 run >"$w/def.run" 2>&1
-    strace -f -c -o "$w/ep.strace" $B oltp_point_select $EV --threads=8 --events=2000 --time=0 --event-backend=epoll run >"$w/ep.run" 2>&1
+    strace -f -c -o "$w/ur.strace" $B oltp_point_select $EV --threads=8 --event-loops=1 --events=2000 --time=0 run >"$w/def.run" 2>&1
+    strace -f -c -o "$w/ep.strace" $B oltp_point_select $EV --threads=8 --event-loops=1 --events=2000 --time=0 --event-backend=epoll run >"$w/ep.run" 2>&1
     us=$(sockio "$w/ur.strace") ue=$(calls "$w/ur.strace" io_uring_enter) es=$(sockio "$w/ep.strace")
     echo "oltp: 2000 point selects, 8 connections: io_uring: socket reads and writes $us, io_uring_enter $ue; epoll: socket reads and writes $es"
     grep -q "^Client I/O: io_uring, 8 connections on $L $loops$" "$w/def.run" && grep -q "transactions: *2000 " "$w/def.run" &&
         grep -q "^Client I/O: epoll, 8 connections on $L $loops$" "$w/ep.run" && grep -q "transactions: *2000 " "$w/ep.run" &&
         [ "$us" -le 200 ] && [ "$ue" -ge 1 ] && [ "$ue" -le 2000 ] && [ "$es" -ge 4000 ] &&
-        ok || { bad "the default: loops on io_uring, its system calls (wanted socket reads and writes <= 200, io_uring_enter 1..2000; epoll >= 4000)"; head -12 "$w/def.run"; }
+        ok || { bad "a loop on io_uring, its system calls (wanted socket reads and writes <= 200, io_uring_enter 1..2000; epoll >= 4000)"; head -12 "$w/def.run"; }
 fi
 #    fairness: every client's own count (JSON per_thread.events), not the average (fixed by
 #    construction): each of the 8 did a share of the 800 (mean 100), none starved or ran most
@@ -764,6 +763,36 @@ pe=$(jget "$w/fair.json" 'd["results"]["per_thread"]["events"]')
     [ "$(jget "$w/fair.json" 'sum(d["results"]["per_thread"]["events"])')" = 800 ] &&
     [ "$(jget "$w/fair.json" 'all(10 <= n <= 400 for n in d["results"]["per_thread"]["events"])')" = True ] &&
     ok || bad "event loops: fairness: per-client events ${pe:-?}, wanted 8 counts of 10..400 summing to 800"
+#    --event-loops=auto (the bench persona's default) decides from the host: on one usable
+#    CPU (taskset) 4 connections get a thread each, 5 go on one loop (4 per CPU: tests/
+#    t_load.c's load_mode_pick has the boundaries); the header, the JSON facts and the
+#    process's threads while the run holds its connections (/proc/PID/task: the main thread
+#    and the workers) all say the same. Base 0dfa568: 4 connections on 1 loop, 2 tasks, no
+#    "Client mode:" line, no client_mode fact
+if command -v taskset >/dev/null; then
+    for n in 4 5; do
+        taskset -c 0 $B oltp_point_select $EV --threads=$n --time=2 run >"$w/auto$n.run" 2>&1 &
+        bp=$! t_end=$(($(date +%s) + 30))
+        until grep -q "^Threads started" "$w/auto$n.run" || ! kill -0 $bp 2>/dev/null || [ "$(date +%s)" -ge $t_end ]; do sleep 0.05; done
+        tasks=$(ls /proc/$bp/task 2>/dev/null | wc -l)
+        wait $bp; rc=$?
+        taskset -c 0 $B oltp_point_select $EV --threads=$n --events=50 --time=0 --format=json run >"$w/auto$n.json" 2>&1
+        f=$(jget "$w/auto$n.json" '"%s %s %s %s" % (d["facts"].get("client_mode"), d["facts"].get("client_mode_why"), d["facts"].get("event_loops", 0), d["facts"].get("probe_cpus"))')
+        if [ $n = 4 ]; then
+            want="threads few_connections 0 1" wtasks=5
+            grep -q "^Client mode: a thread per connection (auto: 4 connections <= 4, 4 per CPU x 1 CPU; probe: system call [0-9.]* us, send+recv [0-9.]* us, on a ring [0-9.]* us)$" "$w/auto$n.run" &&
+                ! grep -q "^Client I/O" "$w/auto$n.run"; hdr=$?
+        else
+            want="event_loops many_connections 1 1" wtasks=2
+            grep -q "^Client mode: event loops (auto: 5 connections > 4, 4 per CPU x 1 CPU; .*; probe: system call [0-9.]* us, send+recv [0-9.]* us, on a ring [0-9.]* us)$" "$w/auto$n.run" &&
+                grep -q "^Client I/O: [a-z_]*, 5 connections on 1 event loop$" "$w/auto$n.run"; hdr=$?
+        fi
+        [ $rc = 0 ] && [ $hdr = 0 ] && [ "$tasks" = $wtasks ] && [ "$f" = "$want" ] && ok ||
+            { bad "--event-loops=auto, $n connections on 1 CPU: exit $rc, $tasks tasks (wanted $wtasks), facts '$f' (wanted '$want'), the header:"; grep "^Client" "$w/auto$n.run"; }
+    done
+else
+    bad "--event-loops=auto: taskset (util-linux) is missing"
+fi
 #    --event-backend=io_uring (a multishot poll per socket): the same seeded run, the same
 #    counters; the header and the JSON fact say io_uring. Where the kernel refuses io_uring
 #    (a seccomp profile, kernel.io_uring_disabled) it says why and skips (a failure under CI)
@@ -795,6 +824,11 @@ if [ -x "$top/tests/noiouring" ]; then
     "$top/tests/noiouring" $B oltp_point_select $EV --threads=8 --event-loops=2 --events=100 --time=0 --event-backend=auto run >"$w/nu.run" 2>&1; rc=$?
     [ $rc = 0 ] && grep -q "^Client I/O: epoll, 8 connections on 2 event loops$" "$w/nu.run" && grep -q "transactions: *100 " "$w/nu.run" &&
         ok || { bad "event loops without io_uring (auto): exit $rc"; head -20 "$w/nu.run"; }
+    #    --event-loops=auto without a ring: the probe finds none (0), the loops use epoll
+    "$top/tests/noiouring" taskset -c 0 $B oltp_point_select $EV --threads=5 --events=100 --time=0 run >"$w/nua.run" 2>&1; rc=$?
+    [ $rc = 0 ] && grep -q "^Client I/O: epoll, 5 connections on 1 event loop$" "$w/nua.run" &&
+        grep -q "^Client mode: event loops (auto: 5 connections > 4, 4 per CPU x 1 CPU; epoll: no io_uring here; probe: .*, on a ring 0.00 us)$" "$w/nua.run" &&
+        ok || { bad "--event-loops=auto without io_uring: exit $rc"; head -20 "$w/nua.run"; }
     "$top/tests/noiouring" $B oltp_point_select $EV --threads=8 --event-loops=2 --events=100 --time=0 --event-backend=io_uring run >"$w/nu.run" 2>&1; rc=$?
     [ $rc = 3 ] && grep -qxF "bench: oltp_point_select: event loops: --event-backend=io_uring: io_uring_setup(2) failed: Operation not permitted (EPERM); refused by a seccomp profile (containers) or by kernel.io_uring_disabled" "$w/nu.run" &&
         grep -qxF "bench: hint: use --event-backend=epoll (or auto: io_uring where granted, else epoll)" "$w/nu.run" &&
@@ -968,11 +1002,12 @@ done
 "$w/mariadb-slap" --no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl -q "SELECT 1" --create-schema=mysql -c 4 --format=json >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
 [ "$f" = "0 - - -" ] && ok || { bad "mariadb-slap persona: a thread per client, wanted no client_io: '$f'"; cat "$w/sj.err"; }
 #   a ring without its sends and receives (a kernel that says it is older than 6.0: setarch
-#   --uname-2.6) polls only: slap (its default loops) and the OLTP tests run and say so
+#   --uname-2.6) polls only: slap (its default loops) and the OLTP tests on a loop run and
+#   say so
 if setarch x86_64 --uname-2.6 true 2>/dev/null; then
     slapj setarch x86_64 --uname-2.6 $B >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
     [ "$f" = "0 io_uring (polls only) - -" ] && ok || { bad "slap, a pre-6.0 kernel: '$f'"; cat "$w/sj.err"; }
-    setarch x86_64 --uname-2.6 $B oltp_point_select $EV --threads=4 --events=200 --time=0 --format=json run >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
+    setarch x86_64 --uname-2.6 $B oltp_point_select $EV --threads=4 --event-loops=1 --events=200 --time=0 --format=json run >"$w/sj.json" 2>"$w/sj.err"; f=$(jfacts "$w/sj.json")
     [ "$f" = "0 io_uring (polls only) - -" ] && ok || { bad "oltp, a pre-6.0 kernel: '$f'"; cat "$w/sj.err"; }
 else
     [ "${CI:-}" != true ] || bad "setarch --uname-2.6 does not run here"

@@ -495,3 +495,73 @@ static int t_load_client_check(void)
     }
     return 0;
 }
+
+/* load_mode_pick on fabricated probe facts: both sides of each boundary (threads up to 4 per
+ * CPU, loops beyond, one per 32 connections at most the CPUs; io_uring unless the ring's
+ * send+recv costs more than the system calls' or there is no ring; --event-backend given) */
+static int t_load_mode_pick(void)
+{
+    struct load_probe p = {.cpus = 2, .sys_ns = 1000, .pair_ns = 3000, .ring_ns = 700};
+    struct load_mode m;
+    load_mode_pick(&p, 8, false, &m);
+    T_CHECK(m.loops == 0 && m.why == LOAD_WHY_FEW && m.threads_max == 8);
+    T_CHECK(!strcmp(load_why_name(m.why), "few_connections"));
+    load_mode_pick(&p, 1, false, &m);
+    T_CHECK(m.loops == 0 && m.why == LOAD_WHY_FEW);
+    load_mode_pick(&p, 9, false, &m);
+    T_CHECK(m.loops == 1 && m.why == LOAD_WHY_MANY && m.backend == EVL_BE_URING);
+    T_CHECK(!strcmp(load_why_name(m.why), "many_connections"));
+    load_mode_pick(&p, 32, false, &m);
+    T_CHECK(m.loops == 1);
+    load_mode_pick(&p, 33, false, &m);
+    T_CHECK(m.loops == 2);
+    load_mode_pick(&p, 4000, false, &m); /* at most the CPUs */
+    T_CHECK(m.loops == 2);
+    p.ring_ns = 3000; /* as dear as the system calls: still the ring */
+    load_mode_pick(&p, 64, false, &m);
+    T_CHECK(m.loops == 2 && m.backend == EVL_BE_URING);
+    p.ring_ns = 3001; /* dearer: epoll */
+    load_mode_pick(&p, 64, false, &m);
+    T_CHECK(m.loops == 2 && m.backend == EVL_BE_EPOLL);
+    p.ring_ns = 0; /* refused: epoll */
+    load_mode_pick(&p, 64, false, &m);
+    T_CHECK(m.loops == 2 && m.backend == EVL_BE_EPOLL);
+    /* --event-backend given: loops from the first connection, that backend */
+    load_mode_pick(&p, 1, true, &m);
+    T_CHECK(m.loops == 1 && m.why == LOAD_WHY_BACKEND && m.backend == EVL_BE_AUTO);
+    T_CHECK(!strcmp(load_why_name(m.why), "event_backend_given"));
+    p.cpus = 1; /* one CPU: 4 threads, then one loop */
+    load_mode_pick(&p, 4, false, &m);
+    T_CHECK(m.loops == 0 && m.threads_max == 4);
+    load_mode_pick(&p, 5, false, &m);
+    T_CHECK(m.loops == 1 && m.why == LOAD_WHY_MANY);
+    p.cpus = 0; /* unknown: as one */
+    load_mode_pick(&p, 5, false, &m);
+    T_CHECK(m.loops == 1 && m.threads_max == 4);
+    p.cpus = 64; /* 256 threads; 257 connections on ceil(257 / 32) = 9 loops */
+    load_mode_pick(&p, 256, false, &m);
+    T_CHECK(m.loops == 0 && m.threads_max == 256);
+    load_mode_pick(&p, 257, false, &m);
+    T_CHECK(m.loops == 9);
+    return 0;
+}
+
+/* load_probe_host: this host's costs, measured in a few ms (bound: a loaded CI host, ASan):
+ * the usable CPUs, a system call, a send+recv pair (two calls: dearer than one), the ring's
+ * pair where the kernel grants a ring (evl_uring_usable), else 0 */
+static int t_load_probe_host(void)
+{
+    struct load_probe p;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    u64 t0 = clk_now_ns();
+    load_probe_host(&p);
+    u64 took = clk_now_ns() - t0;
+    printf("  probe: %.1f ms, cpus %d, system call %.0f ns, send+recv %.0f ns, ring %.0f ns\n",
+           (double)took / 1e6, p.cpus, p.sys_ns, p.pair_ns, p.ring_ns);
+    T_CHECK(took < 250 * 1000000ull);
+    T_CHECK(p.cpus == mem_usable_cpus());
+    T_CHECK(p.sys_ns > 0 && p.pair_ns > p.sys_ns);
+    T_CHECK(evl_uring_usable(&e) == B_OK ? p.ring_ns > 0 : p.ring_ns == 0);
+    return 0;
+}

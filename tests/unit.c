@@ -122,6 +122,8 @@ static const struct {
     {"load_start_at_parse", t_load_start_at_parse},
     {"load_clock_refuse", t_load_clock_refuse},
     {"load_client_check", t_load_client_check},
+    {"load_mode_pick", t_load_mode_pick},
+    {"load_probe_host", t_load_probe_host},
     {"mrg_hist_exact", t_mrg_hist_exact},
     {"mrg_budget", t_mrg_budget},
     {"mrg_pretty", t_mrg_pretty},
