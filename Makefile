@@ -1,6 +1,9 @@
 # bench - one translation unit (bench.c + bench.h), released as a static musl + mbedTLS binary.
 #
 #   make            ./bench: x86_64, fully static, stripped (musl-gcc, mbedTLS 2.28.3)
+#   make ARCH=aarch64  ./bench-aarch64: the same for 64-bit ARM (cross gcc, musl and mbedTLS
+#                   built for aarch64 under build/deps), loads on 4K, 16K and 64K page kernels
+#   make dist       dist/bench-x86_64, dist/bench-aarch64, dist/SHA256SUMS (each <= 1 MiB)
 #   make test       the whole suite: unit (ASan/UBSan), golden CLI, sysbench compatibility,
 #                   docs sync, ThreadSanitizer runs; installs what it needs when run as root
 #   make san        bench-san: glibc build with ASan + UBSan
@@ -66,12 +69,101 @@ HOST_TLS        = $(MBEDTLS_CFLAGS) $(MBEDTLS_HLIBS)
 # musl-gcc hides /usr/include; expose only the kernel UAPI headers (io_uring needs them).
 KINC = build/kinc
 
+# The aarch64 binary: Debian's cross gcc (gcc-aarch64-linux-gnu), musl built for aarch64 from
+# Debian's musl source package (fetched like mbedTLS, sha256-pinned, under build/deps), its
+# musl-gcc wrapper, mbedTLS built with it, and the kernel UAPI headers of
+# linux-libc-dev-arm64-cross. Linked for 64K pages, so that it also loads on 64K page kernels
+# (RHEL on ARM); the rule checks the LOAD alignment with readelf.
+ARCH            ?= $(shell uname -m)
+A64             = aarch64-linux-gnu
+A64_PKGS        = gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu linux-libc-dev-arm64-cross
+MUSL_VER        = 1.2.3
+MUSL_DEBVER     = 1.2.3-1
+MUSL_SHA256     = 7d5b0b6062521e4627e099e4c9dc8248d32a30285e959b7eecaa780cf8cfd4a4
+MUSL_ORIG       = $(DEPS)/musl_$(MUSL_VER).orig.tar.gz
+MUSL_TARBALL   ?= $(MUSL_ORIG)
+MUSL_A64        = $(abspath $(DEPS))/musl-$(MUSL_VER)-aarch64
+MUSL_A64_CC     = $(MUSL_A64)/bin/musl-gcc
+MBEDTLS_ADIR    = $(DEPS)/mbedtls-$(MBEDTLS_VER)-aarch64
+MBEDTLS_ALIBS   = $(MBEDTLS_ADIR)/library/libmbedtls.a $(MBEDTLS_ADIR)/library/libmbedx509.a \
+                  $(MBEDTLS_ADIR)/library/libmbedcrypto.a
+KINC_A64        = build/kinc-aarch64
+MAX_BYTES       = 1048576
+
+ifeq ($(ARCH),aarch64)
+all: bench-aarch64
+else ifeq ($(ARCH),arm64)
+all: bench-aarch64
+else
 all: bench
+endif
 
 bench: $(SRC) $(MBEDTLS_LIBS) | $(KINC) musl-check
 	$(MUSL_CC) $(CPPFLAGS) -isystem $(KINC) $(MBEDTLS_CFLAGS) $(WARN) -O2 \
 	    -fstack-protector-strong -static -s -o $@ bench.c $(MBEDTLS_LIBS) $(LDLIBS)
 	@! readelf -l $@ | grep -q 'program interpreter' || { echo "make: $@ is not statically linked" >&2; exit 1; }
+
+# bench-aarch64: the same source, flags and checks as bench, for aarch64 (see ARCH above)
+bench-aarch64: $(SRC) $(MBEDTLS_ALIBS) | $(KINC_A64) a64-check
+	$(MUSL_A64_CC) $(CPPFLAGS) -isystem $(KINC_A64) \
+	    $(subst $(MBEDTLS_DIR),$(MBEDTLS_ADIR),$(MBEDTLS_CFLAGS)) $(WARN) -O2 \
+	    -fstack-protector-strong -static -s -Wl,-z,max-page-size=65536 -Wl,-z,common-page-size=65536 \
+	    -o $@ bench.c $(MBEDTLS_ALIBS) $(LDLIBS)
+	@! readelf -l $@ | grep -q 'program interpreter' || { echo "make: $@ is not statically linked" >&2; exit 1; }
+	@readelf -h $@ | grep -q 'AArch64' || { echo "make: $@ is not an aarch64 binary" >&2; exit 1; }
+	@readelf -lW $@ | awk '$$1 == "LOAD" { n++; if ($$NF != "0x10000") bad = 1 } END { exit !(n > 0 && !bad) }' || \
+	  { echo "make: $@ has LOAD segments not aligned to 64K pages (readelf -lW $@)" >&2; exit 1; }
+
+# the cross toolchain and the aarch64 UAPI headers: Debian packages, installed when root
+a64-check:
+	@command -v $(A64)-gcc >/dev/null 2>&1 && [ -d /usr/$(A64)/include/asm ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "make: installing $(A64_PKGS)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(A64_PKGS) >/dev/null || \
+	    { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(A64_PKGS) >/dev/null; } || \
+	    { echo "make: installing $(A64_PKGS) failed; install them (apt-get install $(A64_PKGS))" >&2; exit 1; }; \
+	  else echo "make: $(A64)-gcc or /usr/$(A64)/include/asm not found; install $(A64_PKGS) (Debian)" >&2; exit 1; fi; }
+
+$(KINC_A64):
+	@mkdir -p $@
+	@for d in linux asm asm-generic; do ln -sfn /usr/$(A64)/include/$$d $@/$$d; done
+
+# musl for aarch64 from Debian's source package (the orig tarball), built with the cross gcc and
+# installed under build/deps with its musl-gcc wrapper and specs (which name the cross gcc)
+$(MUSL_A64_CC): | $(MUSL_TARBALL) a64-check
+	@set -e; sum=$$(sha256sum "$(MUSL_TARBALL)" | cut -d' ' -f1); \
+	 if [ "$$sum" != "$(MUSL_SHA256)" ]; then \
+	   echo "make: note: $(MUSL_TARBALL) is not the pinned Debian tarball (sha256 $$sum); using it as given"; fi
+	@echo "make: building musl $(MUSL_VER) for aarch64 with $(A64)-gcc"
+	@rm -rf $(MUSL_A64) $(MUSL_A64)-src && mkdir -p $(MUSL_A64)-src
+	@tar xzf "$(MUSL_TARBALL)" -C $(MUSL_A64)-src --strip-components=1
+	@cd $(MUSL_A64)-src && { ./configure --target=$(A64) CROSS_COMPILE=$(A64)- CC=$(A64)-gcc \
+	    --prefix=$(MUSL_A64) --syslibdir=$(MUSL_A64)/lib --disable-shared --enable-wrapper=gcc && \
+	    $(MAKE) -s && $(MAKE) -s install; } > $(MUSL_A64)-build.log 2>&1 || \
+	    { tail -20 $(MUSL_A64)-build.log >&2; exit 1; }
+	@test -x $@ || { echo "make: musl's install left no $@" >&2; exit 1; }
+	@rm -rf $(MUSL_A64)-src
+
+$(MUSL_ORIG):
+	@$(MAKE) -s apt-source PKG=musl PKGVER=$(MUSL_DEBVER) PKGFILE=$@ PKGSUM=$(MUSL_SHA256) PKGENV=MUSL_TARBALL
+
+$(MBEDTLS_ALIBS) &: $(MBEDTLS_DIR)/.unpacked $(MBEDTLS_CFG) $(MUSL_A64_CC)
+	@echo "make: building mbedTLS $(MBEDTLS_VER) for aarch64 with $(MUSL_A64_CC)"
+	@rm -rf $(MBEDTLS_ADIR) && mkdir -p $(MBEDTLS_ADIR) && \
+	  tar xzf "$(MBEDTLS_TARBALL)" -C $(MBEDTLS_ADIR) --strip-components=1
+	@$(MAKE) -s -C $(MBEDTLS_ADIR)/library CC=$(MUSL_A64_CC) AR=$(A64)-ar \
+	    CFLAGS="-Os -ffunction-sections -fdata-sections -I$(abspath $(DEPS)) -DMBEDTLS_CONFIG_FILE='\"bench_mbedtls_config.h\"'" \
+	    static > $(DEPS)/mbedtls-aarch64-build.log 2>&1 || { tail -20 $(DEPS)/mbedtls-aarch64-build.log >&2; exit 1; }
+
+# dist/: both release binaries and their checksums; each static, stripped, <= 1 MiB
+dist: bench bench-aarch64
+	@mkdir -p dist && cp bench dist/bench-x86_64 && cp bench-aarch64 dist/bench-aarch64
+	@for b in dist/bench-x86_64 dist/bench-aarch64; do \
+	  ! readelf -l $$b | grep -q 'program interpreter' || { echo "make: $$b is not statically linked" >&2; exit 1; }; \
+	  ! readelf -S $$b | grep -q '\.symtab' || { echo "make: $$b is not stripped" >&2; exit 1; }; \
+	  n=$$(wc -c < $$b); [ $$n -le $(MAX_BYTES) ] || { echo "make: $$b is $$n bytes, over $(MAX_BYTES)" >&2; exit 1; }; \
+	  echo "make: $$b: $$n bytes, $$(readelf -h $$b | sed -n 's/^ *Machine: *//p'), static, stripped"; done
+	@cd dist && sha256sum bench-x86_64 bench-aarch64 > SHA256SUMS && cat SHA256SUMS
 
 musl-check:
 	@command -v $(MUSL_CC) >/dev/null 2>&1 || { \
@@ -90,18 +182,23 @@ $(KINC):
 
 # The Debian orig tarball, through a private apt state: nothing under /etc/apt is changed.
 $(MBEDTLS_ORIG):
-	@command -v apt-get >/dev/null 2>&1 || { echo "make: cannot fetch mbedTLS source: apt-get not found; run: MBEDTLS_TARBALL=/path/to/mbedtls-$(MBEDTLS_VER).tar.gz make" >&2; exit 1; }
+	@$(MAKE) -s apt-source PKG=mbedtls PKGVER=$(MBEDTLS_DEBVER) PKGFILE=$@ PKGSUM=$(MBEDTLS_SHA256) PKGENV=MBEDTLS_TARBALL
+
+# apt-source PKG=name PKGVER=debian-version PKGFILE=orig-tarball PKGSUM=sha256 PKGENV=variable:
+# one Debian source package's download into build/deps, checked against its pinned sha256
+apt-source:
+	@command -v apt-get >/dev/null 2>&1 || { echo "make: cannot fetch $(PKG) source: apt-get not found; run: $(PKGENV)=/path/to/$(notdir $(PKGFILE)) make" >&2; exit 1; }
 	@rm -rf $(DEPS)/apt && mkdir -p $(DEPS)/apt/parts $(DEPS)/apt/lists/partial $(DEPS)/apt/cache/archives/partial
 	@for f in /etc/apt/sources.list.d/*.sources; do [ -f "$$f" ] && sed 's/^Types:.*/Types: deb-src/' "$$f" > $(DEPS)/apt/parts/$${f##*/}; done; \
 	 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do [ -f "$$f" ] && sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$$f" >> $(DEPS)/apt/parts/derived.list; done; true
-	@echo "make: fetching the mbedtls $(MBEDTLS_DEBVER) Debian source package"
+	@echo "make: fetching the $(PKG) $(PKGVER) Debian source package"
 	@A="apt-get -q -o Dir::Etc::SourceParts=$(abspath $(DEPS))/apt/parts -o Dir::Etc::SourceList=/dev/null \
 	   -o Dir::State::Lists=$(abspath $(DEPS))/apt/lists -o Dir::Cache=$(abspath $(DEPS))/apt/cache \
 	   -o APT::Sandbox::User=root"; \
 	 $$A update > $(DEPS)/apt/update.log 2>&1; \
-	 cd $(DEPS) && $$A source --download-only mbedtls=$(MBEDTLS_DEBVER) > apt/source.log 2>&1 || \
-	   { echo "make: apt-get source mbedtls=$(MBEDTLS_DEBVER) failed (see $(DEPS)/apt/*.log); run: MBEDTLS_TARBALL=/path/to/mbedtls-$(MBEDTLS_VER).tar.gz make" >&2; exit 1; }
-	@echo "$(MBEDTLS_SHA256)  $@" | sha256sum -c --quiet - || { echo "make: $@ does not match the pinned sha256 $(MBEDTLS_SHA256)" >&2; rm -f $@; exit 1; }
+	 cd $(DEPS) && $$A source --download-only $(PKG)=$(PKGVER) > apt/source.log 2>&1 || \
+	   { echo "make: apt-get source $(PKG)=$(PKGVER) failed (see $(DEPS)/apt/*.log); run: $(PKGENV)=/path/to/$(notdir $(PKGFILE)) make" >&2; exit 1; }
+	@echo "$(PKGSUM)  $(PKGFILE)" | sha256sum -c --quiet - || { echo "make: $(PKGFILE) does not match the pinned sha256 $(PKGSUM)" >&2; rm -f $(PKGFILE); exit 1; }
 
 $(MBEDTLS_DIR)/.unpacked: | $(MBEDTLS_TARBALL)
 	@set -e; sum=$$(sha256sum "$(MBEDTLS_TARBALL)" | cut -d' ' -f1); \
@@ -113,12 +210,14 @@ $(MBEDTLS_DIR)/.unpacked: | $(MBEDTLS_TARBALL)
 	  { echo "make: $(MBEDTLS_TARBALL) is not mbedtls $(MBEDTLS_VER)" >&2; exit 1; }
 	@touch $@
 
+# rewritten only when the features change: another edit of the Makefile rebuilds no mbedTLS
 $(MBEDTLS_CFG): Makefile
 	@mkdir -p $(DEPS)
 	@{ echo '/* generated by the Makefile: the mbedTLS features bench uses */'; \
 	   echo '#ifndef BENCH_MBEDTLS_CONFIG_H'; echo '#define BENCH_MBEDTLS_CONFIG_H'; \
 	   for f in $(MBEDTLS_FEATURES); do echo "#define MBEDTLS_$$f"; done; \
-	   echo '#include "mbedtls/check_config.h"'; echo '#endif'; } > $@
+	   echo '#include "mbedtls/check_config.h"'; echo '#endif'; } > $@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(MBEDTLS_LIBS) &: $(MBEDTLS_DIR)/.unpacked $(MBEDTLS_CFG) | musl-check
 	@echo "make: building mbedTLS $(MBEDTLS_VER) with $(MUSL_CC)"
@@ -209,7 +308,7 @@ tests/memref: tests/memref.c
 # builds (each a full compile of bench.c) run one per core
 test:
 	@tests/setup.sh
-	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench tests/unit tests/noiouring tests/memref san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
+	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench bench-aarch64 tests/unit tests/noiouring tests/memref san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
 	  echo "== build: ok ($$(($$(date +%s) - t0)) s)"
 	tests/run.sh
 
@@ -230,9 +329,9 @@ fmt:
 	clang-format -i bench.c bench.h tests/*.c
 
 clean:
-	rm -rf bench bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/memref tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr build/kinc
+	rm -rf bench bench-aarch64 dist bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/memref tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr build/kinc build/kinc-aarch64
 
 distclean: clean
 	rm -rf build
 
-.PHONY: all musl-check dev san tsan test perf fmt clean distclean fuzz mutate coverage
+.PHONY: all musl-check a64-check apt-source dist dev san tsan test perf fmt clean distclean fuzz mutate coverage

@@ -73,6 +73,7 @@
 #include <sys/timex.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
+#include <sys/auxv.h>
 #include <sys/wait.h>
 #include <linux/io_uring.h>
 #include <time.h>
@@ -107,6 +108,27 @@
 #define BENCH_VERSION "unknown"
 #endif
 #define BENCH_SB_VERSION "1.0.20" /* the sysbench release whose CLI and output we follow */
+/* What the binary was built for and with: host facts "isa" and "compiler" (a page that says
+ * events/s also says on which ISA: the CPU loop's counts compare within one ISA only). */
+#if defined(__x86_64__)
+#define B_ISA "x86_64"
+#elif defined(__aarch64__)
+#define B_ISA "aarch64"
+#else
+#define B_ISA "" /* uname's machine */
+#endif
+#if defined(__clang__)
+#define B_CC "clang " __clang_version__
+#elif defined(__GNUC__)
+#define B_CC "gcc " __VERSION__
+#else
+#define B_CC "unknown compiler"
+#endif
+#if defined(__GLIBC__)
+#define B_COMPILER B_CC ", glibc"
+#else
+#define B_COMPILER B_CC ", musl"
+#endif
 
 /* The two mutable globals (STYLE 2.4): options, written once by cli_, and the stop flag,
  * set by SIGINT/SIGTERM. b_stop is a lock-free atomic rather than a volatile sig_atomic_t
@@ -1899,6 +1921,9 @@ struct os_cpuinfo {
     char model[128];       /* "model name" (x86), "Processor"/"cpu model"/"cpu" elsewhere */
     bool have_flags;       /* a flags/Features line was seen */
     bool aes, avx2, avx512;/* avx512 = avx512f */
+    bool lse, sve;         /* aarch64 Features: atomics (LSE), sve */
+    bool arm;              /* an ARM "CPU implementer" line was seen: midr below is set */
+    u32 midr;              /* MIDR_EL1 rebuilt from implementer, variant, part, revision */
     int processors;        /* "processor" lines */
     int sockets;           /* distinct "physical id" values (0: none given) */
     int cores;             /* sum over sockets of "cpu cores" (0: not given) */
@@ -1919,6 +1944,82 @@ static bool os_hf_in_list(const char *s, const char *e, const char *w, const cha
         s = t;
     }
     return false;
+}
+
+/* os_midr_field - one of ARM's "CPU implementer/variant/part/revision" lines (hex or decimal)
+ * into ci->midr's field, for the first processor only: the one whose MIDR sysfs also gives. */
+static void os_midr_field(struct os_cpuinfo *ci, const char *key, size_t klen, const char *v)
+{
+    static const struct {
+        const char *key;
+        int shift;
+        u32 mask;
+    } f[] = {{"CPU implementer", 24, 0xff}, {"CPU variant", 20, 0xf},
+             {"CPU part", 4, 0xfff},        {"CPU revision", 0, 0xf}};
+    char *end;
+    unsigned long x = strtoul(v, &end, 0);
+    if (end == v || ci->processors > 1) /* a later processor's block: keep the first */
+        return;
+    for (size_t i = 0; i < countof(f); i++) {
+        if (klen != strlen(f[i].key) || memcmp(key, f[i].key, klen))
+            continue;
+        if (!ci->arm)
+            ci->midr = 0xfu << 16; /* architecture: "CPUID scheme", as every ARMv8 reports */
+        ci->arm = ci->arm || i == 0;
+        ci->midr = (ci->midr & ~(f[i].mask << f[i].shift)) | ((u32)x & f[i].mask) << f[i].shift;
+    }
+}
+
+/* os_midr_name - the CPU an ARM MIDR_EL1 names (implementer bits 31..24, part 15..4), written
+ * to out: "ARM Neoverse N1", "Apple M1 (Firestorm)"; an unknown part is named by its number
+ * ("ARM part 0xd99"), an unknown implementer too. Cloud CPUs: Graviton2 and Ampere Altra are
+ * Neoverse N1, Graviton3 V1, Graviton4 and Google Axion V2, Azure Cobalt 100 N2 (implementer
+ * Microsoft). */
+static const char *os_midr_name(u32 midr, char *out, size_t n)
+{
+    static const struct {
+        u8 impl;
+        u16 part;
+        const char *name;
+    } parts[] = {
+        {0x41, 0xd03, "Cortex-A53"},  {0x41, 0xd04, "Cortex-A35"},   {0x41, 0xd05, "Cortex-A55"},
+        {0x41, 0xd07, "Cortex-A57"},  {0x41, 0xd08, "Cortex-A72"},   {0x41, 0xd09, "Cortex-A73"},
+        {0x41, 0xd0a, "Cortex-A75"},  {0x41, 0xd0b, "Cortex-A76"},   {0x41, 0xd0c, "Neoverse N1"},
+        {0x41, 0xd0d, "Cortex-A77"},  {0x41, 0xd40, "Neoverse V1"},  {0x41, 0xd41, "Cortex-A78"},
+        {0x41, 0xd44, "Cortex-X1"},   {0x41, 0xd46, "Cortex-A510"},  {0x41, 0xd47, "Cortex-A710"},
+        {0x41, 0xd48, "Cortex-X2"},   {0x41, 0xd49, "Neoverse N2"},  {0x41, 0xd4a, "Neoverse E1"},
+        {0x41, 0xd4f, "Neoverse V2"}, {0x41, 0xd80, "Cortex-A520"},  {0x41, 0xd81, "Cortex-A720"},
+        {0x41, 0xd82, "Cortex-X4"},   {0x41, 0xd84, "Neoverse V3"},  {0x41, 0xd8e, "Neoverse N3"},
+        {0x43, 0x0af, "ThunderX2"},   {0x46, 0x001, "A64FX"},        {0x48, 0xd01, "Kunpeng 920"},
+        {0x4e, 0x004, "Carmel"},      {0x51, 0xc00, "Falkor"},       {0x51, 0x001, "Oryon"},
+        {0x61, 0x022, "M1 (Icestorm)"}, {0x61, 0x023, "M1 (Firestorm)"},
+        {0x61, 0x024, "M1 Pro (Icestorm)"}, {0x61, 0x025, "M1 Pro (Firestorm)"},
+        {0x61, 0x028, "M1 Max (Icestorm)"}, {0x61, 0x029, "M1 Max (Firestorm)"},
+        {0x61, 0x032, "M2 (Blizzard)"}, {0x61, 0x033, "M2 (Avalanche)"},
+        {0x6d, 0xd49, "Azure Cobalt 100 (Neoverse N2)"},
+        {0xc0, 0xac3, "Ampere-1"},    {0xc0, 0xac4, "Ampere-1a"},
+    };
+    static const struct {
+        u8 impl;
+        const char *name;
+    } impls[] = {{0x41, "ARM"},       {0x42, "Broadcom"}, {0x43, "Cavium"}, {0x46, "Fujitsu"},
+                 {0x48, "HiSilicon"}, {0x4e, "NVIDIA"},   {0x51, "Qualcomm"}, {0x61, "Apple"},
+                 {0x6d, "Microsoft"}, {0xc0, "Ampere"}};
+    u32 impl = midr >> 24, part = midr >> 4 & 0xfff;
+    const char *vendor = NULL;
+    for (size_t i = 0; i < countof(impls); i++)
+        if (impls[i].impl == impl)
+            vendor = impls[i].name;
+    for (size_t i = 0; i < countof(parts); i++)
+        if (parts[i].impl == impl && parts[i].part == part) {
+            snprintf(out, n, "%s %s", impl == 0x6d ? "Microsoft" : vendor, parts[i].name);
+            return out;
+        }
+    if (vendor)
+        snprintf(out, n, "%s part 0x%03x", vendor, part);
+    else
+        snprintf(out, n, "implementer 0x%02x part 0x%03x", impl, part);
+    return out;
 }
 
 /* os_parse_cpuinfo - fill *ci from /proc/cpuinfo text. */
@@ -1957,6 +2058,11 @@ static void os_parse_cpuinfo(const char *text, struct os_cpuinfo *ci)
             ci->aes = os_hf_in_list(v, v + vlen, "aes", " \t");
             ci->avx2 = os_hf_in_list(v, v + vlen, "avx2", " \t");
             ci->avx512 = os_hf_in_list(v, v + vlen, "avx512f", " \t");
+            ci->lse = os_hf_in_list(v, v + vlen, "atomics", " \t");
+            ci->sve = os_hf_in_list(v, v + vlen, "sve", " \t");
+        } else if (OS_KEY("CPU implementer") || OS_KEY("CPU variant") || OS_KEY("CPU part") ||
+                   OS_KEY("CPU revision")) {
+            os_midr_field(ci, l, klen, v);
         } else if (OS_KEY("physical id")) {
             char *end;
             long id = strtol(v, &end, 10);
@@ -2218,6 +2324,8 @@ static const char *os_virt_cpuid(void)
     }
     return name ? name : "other";
 #else
+    (void)os_cpuid; /* no CPUID off x86: the table stays for the unit tests */
+    (void)os_virt_from_sig;
     return NULL;
 #endif
 }
@@ -2653,7 +2761,21 @@ BENCH_API int os_host_facts(const char *root, struct res *res)
         os_parse_cpuinfo(text, &ci);
         free(text);
     }
-    if (ci.model[0])
+    /* ARM names no model: MIDR_EL1 does (cpu0's register in sysfs, else cpuinfo's fields) */
+    char midr[40], name[96];
+    if (os_hf_line(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", midr,
+                   sizeof(midr))) {
+        char *end;
+        unsigned long long m = strtoull(midr, &end, 16);
+        if (end != midr && m >> 24) {
+            ci.arm = true;
+            ci.midr = (u32)m;
+        }
+    }
+    if (ci.arm) {
+        res_fact_str(res, "cpu_model", "%s", os_midr_name(ci.midr, name, sizeof(name)));
+        res_fact_str(res, "cpu_midr", "0x%08x", ci.midr);
+    } else if (ci.model[0])
         res_fact_str(res, "cpu_model", "%s", ci.model);
     if (!os_topology(root, &sockets, &cores, &threads)) {
         sockets = ci.sockets;
@@ -2707,10 +2829,34 @@ BENCH_API int os_host_facts(const char *root, struct res *res)
         }
     }
 #endif
+    bool lse = ci.lse, sve = ci.sve, arm = ci.arm;
+#if defined(__aarch64__)
+    if (live) { /* the kernel's hwcaps: what this process may use (HWCAP_AES, _ATOMICS, _SVE) */
+        unsigned long hw = getauxval(AT_HWCAP);
+        aes = aes || (hw >> 3 & 1);
+        lse = lse || (hw >> 8 & 1);
+        sve = sve || (hw >> 22 & 1);
+        have = arm = true;
+    }
+#endif
     if (have) {
         res_fact_bool(res, "cpu_aes", aes);
-        res_fact_bool(res, "cpu_avx2", avx2);
-        res_fact_bool(res, "cpu_avx512", avx512);
+        if (arm) {
+            res_fact_bool(res, "cpu_lse", lse);
+            res_fact_bool(res, "cpu_sve", sve);
+        } else {
+            res_fact_bool(res, "cpu_avx2", avx2);
+            res_fact_bool(res, "cpu_avx512", avx512);
+        }
+    }
+    if (live) { /* the binary's ISA, the kernel's page size (4K, 16K or 64K on ARM), the build */
+        struct utsname un;
+        const char *isa = B_ISA;
+        res_fact_str(res, "isa", "%s", isa[0] ? isa : uname(&un) == 0 ? un.machine : "?");
+        long pg = sysconf(_SC_PAGESIZE);
+        if (pg > 0)
+            res_fact_int(res, "page_size_bytes", pg);
+        res_fact_str(res, "compiler", "%s", B_COMPILER);
     }
 
     if (os_hf_read(root, "/proc/meminfo", OS_HF_CAP, &text) >= 0) {
@@ -8364,11 +8510,23 @@ static int mem_room_check(struct load_run *r, const struct mem_room *m, u64 want
  * size (stream: the three arrays together; latency: the largest working set). */
 #define MEM_TOTAL_DEFAULT (100ull << 30)
 
-/* A mapping for the bench modes, aligned to 2 MiB (huge pages possible), zero-filled lazily;
- * advice MADV_HUGEPAGE, MADV_NOHUGEPAGE or -1 (none). NULL on failure (errno). */
+/* A mapping for the bench modes, aligned to the kernel's PMD huge page (2 MiB with 4K pages,
+ * 32 MiB with 16K, 512 MiB with 64K: hpage_pmd_size; 2 MiB when unknown) so that huge pages
+ * are possible, zero-filled lazily; advice MADV_HUGEPAGE, MADV_NOHUGEPAGE or -1 (none). NULL
+ * on failure (errno). */
 static void *mem_map(size_t len, int advice, size_t *maplen)
 {
-    const size_t huge = (size_t)2 << 20;
+    char buf[32] = "";
+    FILE *hf = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
+    if (hf) { /* not os_read_line: its static buffer is not for the workers */
+        if (!fgets(buf, sizeof(buf), hf))
+            buf[0] = 0;
+        fclose(hf);
+    }
+    unsigned long long pmd = strtoull(buf, NULL, 10);
+    const size_t huge = pmd >= 4096 && pmd <= (1ull << 30) && !(pmd & (pmd - 1))
+                            ? (size_t)pmd
+                            : (size_t)2 << 20;
     size_t l = len + huge;
     char *p = mmap(NULL, l, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
@@ -9248,20 +9406,35 @@ static int mem_thread_init(struct load_thread *t)
 }
 
 /*
- * sysbench's word access: ConcurrencyKit's ck_pr_load_64/ck_pr_store_64, one movq each with
- * a compiler barrier, so that no access is vectorised, merged or dropped. The seq loops are
- * unrolled 8 times as in Debian's build (-O2 -funroll-loops: check with objdump -d).
+ * sysbench's word access: ConcurrencyKit's ck_pr_load_64/ck_pr_store_64, one movq (x86_64) or
+ * one ldr/str (aarch64, CK's own) each with a compiler barrier, so that no access is
+ * vectorised, merged or dropped. The seq loops are unrolled 8 times as in Debian's build
+ * (-O2 -funroll-loops: check with objdump -d). Elsewhere a volatile access does the same.
  */
 static inline size_t mem_ld(const size_t *p)
 {
     size_t v;
+#if defined(__x86_64__)
     __asm__ __volatile__("movq %1, %0" : "=r"(v) : "m"(*p) : "memory");
+#elif defined(__aarch64__)
+    __asm__ __volatile__("ldr %x0, %1" : "=r"(v) : "Q"(*p) : "memory");
+#else
+    v = *(const volatile size_t *)p;
+    __asm__ __volatile__("" ::: "memory");
+#endif
     return v;
 }
 
 static inline void mem_st(size_t *p, size_t v)
 {
+#if defined(__x86_64__)
     __asm__ __volatile__("movq %1, %0" : "=m"(*p) : "r"(v) : "memory");
+#elif defined(__aarch64__)
+    __asm__ __volatile__("str %x1, %0" : "=Q"(*p) : "r"(v) : "memory");
+#else
+    *(volatile size_t *)p = v;
+    __asm__ __volatile__("" ::: "memory");
+#endif
 }
 
 /* a word offset drawn as sysbench does: uniform double x block words, truncated */
@@ -11808,7 +11981,7 @@ static int uring_setup(struct uring *u, unsigned entries, struct b_err *e)
     u->cq_tail = (unsigned *)(void *)(cq + p.cq_off.tail);
     u->cq_mask = *(unsigned *)(void *)(cq + p.cq_off.ring_mask);
     u->cqes = (struct io_uring_cqe *)(void *)(cq + p.cq_off.cqes);
-    u->local_tail = u->published = *u->sq_tail;
+    u->local_tail = u->published = __atomic_load_n(u->sq_tail, __ATOMIC_RELAXED); /* ours */
     return B_OK;
 fail:
     err = errno;
@@ -11816,6 +11989,19 @@ fail:
     return b_seterr(e, B_SYSERR, err, "mapping the io_uring rings failed: %s (%s)",
                     strerror(err), b_errno_name(err));
 }
+
+/*
+ * Memory ordering of the rings (x86's strong ordering hides a missing barrier; ARM does not):
+ * - SQ head, loaded ACQUIRE (uring_sqe): the kernel's reads of the SQEs it consumed happen
+ *   before we overwrite those slots;
+ * - SQ tail, stored RELEASE (uring_submit): the SQE bytes and sq_array entries we wrote are
+ *   visible before the kernel sees the new tail;
+ * - CQ tail, loaded ACQUIRE (uring_cqe): the CQE bytes the kernel wrote are visible before we
+ *   read them;
+ * - CQ head, stored RELEASE (uring_cqe_seen): our reads of a CQE finish before the kernel may
+ *   reuse its slot. The SQ tail and the CQ head are written only by us: their loads are
+ *   RELAXED (our own value). The loop's buffer ring tail (evl_rb_give) is stored RELEASE.
+ */
 
 /* uring_sqe - the next free SQE, zeroed, or NULL when the SQ is full. */
 static struct io_uring_sqe *uring_sqe(struct uring *u)
@@ -11856,7 +12042,8 @@ static int uring_submit(struct uring *u, unsigned wait)
 /* uring_cqe - the next completion, or NULL; uring_cqe_seen releases it. */
 static struct io_uring_cqe *uring_cqe(struct uring *u)
 {
-    unsigned head = *u->cq_head, tail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
+    unsigned head = __atomic_load_n(u->cq_head, __ATOMIC_RELAXED);
+    unsigned tail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
     B_ASSERT(tail - head <= u->cq_entries); /* the kernel never overfills the CQ */
     if (head == tail)
         return NULL;
@@ -11865,8 +12052,9 @@ static struct io_uring_cqe *uring_cqe(struct uring *u)
 
 static void uring_cqe_seen(struct uring *u)
 {
-    B_ASSERT(*u->cq_head != __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE)); /* one was taken */
-    __atomic_store_n(u->cq_head, *u->cq_head + 1, __ATOMIC_RELEASE);
+    unsigned head = __atomic_load_n(u->cq_head, __ATOMIC_RELAXED);
+    B_ASSERT(head != __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE)); /* one was taken */
+    __atomic_store_n(u->cq_head, head + 1, __ATOMIC_RELEASE);
 }
 
 /* uring_probe_pair_ns - ns per 64-byte send and recv over a unix socketpair on a ring,
@@ -22228,8 +22416,9 @@ static bool all_expect_holds(const struct all_expect *x, double v)
 static const char *const all_measures[] = {
     /* host facts (os_host_facts, os_dir_facts) */
     "block_chain", "block_device", "cgroup_cpu_quota_cpus", "cgroup_memory_limit_bytes",
-    "cgroup_version", "clocksource", "container", "cpu_aes", "cpu_avx2", "cpu_avx512",
-    "cpu_cores", "cpu_freq_driver", "cpu_governor", "cpu_mhz_max", "cpu_model", "cpu_sockets",
+    "cgroup_version", "clocksource", "compiler", "container", "cpu_aes", "cpu_avx2",
+    "cpu_avx512", "cpu_cores", "cpu_freq_driver", "cpu_governor", "cpu_lse", "cpu_mhz_max",
+    "cpu_midr", "cpu_model", "cpu_sockets", "cpu_sve", "isa", "page_size_bytes",
     "cpu_steal_pct", "cpu_steal_window_ms", "cpu_threads", "cpus_online", "cpus_usable",
     "dir_path", "dirty_background_ratio", "dirty_ratio", "disk", "disk_model",
     "disk_rotational", "disk_scheduler", "disk_write_cache", "fs_free_bytes", "fs_options",
@@ -25775,7 +25964,11 @@ static void rep_all(const struct res *res)
     rep_all_line("bench all (%s) on %s, %s, bench %s: verdict %s", all_str(res, "all.level"),
                  all_str(res, "host.name"), when, BENCH_VERSION,
                  *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "- (not finished)");
-    rep_all_line("          %s, kernel %s", all_str(res, "cpu_model"), all_str(res, "kernel"));
+    unit_fmt_size((u64)all_num(res, "page_size_bytes", NULL), f, sizeof(f));
+    rep_all_line("          %s, kernel %s, %s, %s pages, %s", all_str(res, "cpu_model"),
+                 all_str(res, "kernel"), *all_str(res, "isa") ? all_str(res, "isa") : "-",
+                 res_fact(res, "page_size_bytes") ? f : "-",
+                 *all_str(res, "compiler") ? all_str(res, "compiler") : "-");
     rep_all_line("%s", "");
     rep_all_line("HOST      %s sockets, %s cores, %s threads (%s usable), NUMA nodes %s, RAM %s GiB",
                  rep_all_v(res, "cpu_sockets", 0, a, sizeof(a)),
@@ -26470,6 +26663,10 @@ static int rep_all_html(const struct res *res, int fd)
     rep_html_esc(f, all_str(res, "cpu_model"));
     fputs(", kernel ", f);
     rep_html_esc(f, all_str(res, "kernel"));
+    fputs(", ", f); /* the ISA the events/s are comparable within, the page size, the build */
+    rep_html_esc(f, *all_str(res, "isa") ? all_str(res, "isa") : "-");
+    fprintf(f, ", %lld-byte pages, ", (long long)all_num(res, "page_size_bytes", NULL));
+    rep_html_esc(f, *all_str(res, "compiler") ? all_str(res, "compiler") : "-");
     fputs("</p></header>\n", f);
     rep_html_summary(f, res);
     rep_html_verdicts(f, res);

@@ -195,9 +195,12 @@ no_suite_server() {
     # shellcheck disable=SC2046 # one -u NAME per variable
     env $(env | sed -n 's/^\(BENCH_MY_[A-Z0-9_]*\)=.*/-u \1/p') "$@"
 }
-# The two sanitizer builds at the same time (files, database and slap schema of their own).
+# The two sanitizer builds at the same time (files, database and slap schema of their own);
+# then, beside tsan, the aarch64 binary under qemu-user (its own database a64, schema
+# a64_slap and files; 1-2 minutes).
 lane_asan() {
     ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
+    suite aarch64 sh tests/aarch64.sh
 }
 # Sourced for its functions (a lane, tests/run_selftest.sh): no more.
 # shellcheck disable=SC2317

@@ -28,6 +28,12 @@ command -v parallel >/dev/null 2>&1 || need="$need parallel"
 command -v ansible-playbook >/dev/null 2>&1 || need="$need ansible-core"
 command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1 || need="$need iproute2"
 python3 -c 'import yaml' 2>/dev/null || need="$need python3-yaml"
+# tests/aarch64.sh: the aarch64 binary (cross gcc, its binutils, the arm64 UAPI headers) run
+# under qemu-user
+command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need="$need gcc-aarch64-linux-gnu"
+command -v aarch64-linux-gnu-ar >/dev/null 2>&1 || need="$need binutils-aarch64-linux-gnu"
+[ -d /usr/aarch64-linux-gnu/include/asm ] || need="$need linux-libc-dev-arm64-cross"
+command -v qemu-aarch64-static >/dev/null 2>&1 || need="$need qemu-user-static"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing$need"

@@ -478,6 +478,70 @@ static int t_host_cgroom(void)
     return 0;
 }
 
+/* ARM hosts: MIDR decoding from the fixture cpuinfo files (tests/fixtures/cpuinfo), the
+ * features of their Features line, no x86 facts; sysfs's midr_el1 wins over cpuinfo. */
+static int t_host_arm_one(const char *fixture, const char *midr_el1, const char *model,
+                          const char *midr, bool aes, bool lse, bool sve, int threads)
+{
+    char root[] = "/tmp/bench-host.XXXXXX", path[PATH_MAX];
+    struct res r;
+    T_CHECK(mkdtemp(root));
+    snprintf(path, sizeof(path), "tests/fixtures/cpuinfo/%s", fixture);
+    FILE *f = fopen(path, "r");
+    char text[16384];
+    size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = 0;
+    int made = n > 0 ? t_host_put(root, "/proc/cpuinfo", text) : -1;
+    if (midr_el1)
+        made |= t_host_put(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+                           midr_el1);
+    res_init(&r, NULL, "hostfacts", NULL, NULL);
+    bool ok = made == 0 && os_host_facts(root, &r) == B_OK && t_host_str(&r, "cpu_model", model) &&
+              t_host_str(&r, "cpu_midr", midr) && t_host_bool(&r, "cpu_aes", aes) &&
+              t_host_bool(&r, "cpu_lse", lse) && t_host_bool(&r, "cpu_sve", sve) &&
+              t_host_absent(&r, "cpu_avx2") && t_host_absent(&r, "cpu_avx512") &&
+              t_host_int(&r, "cpu_threads", threads) && t_host_absent(&r, "isa") &&
+              t_host_absent(&r, "page_size_bytes") && t_host_absent(&r, "compiler");
+    if (!ok)
+        fprintf(stderr, "  (fixture %s)\n", fixture);
+    res_free(&r);
+    t_host_rm(root);
+    T_CHECK(ok);
+    return 0;
+}
+
+static int t_host_arm(void)
+{
+    T_CHECK(!t_host_arm_one("graviton2.txt", NULL, "ARM Neoverse N1", "0x413fd0c1", true, true,
+                            false, 2));
+    T_CHECK(!t_host_arm_one("graviton3.txt", NULL, "ARM Neoverse V1", "0x411fd401", true, true,
+                            true, 4));
+    T_CHECK(!t_host_arm_one("rpi4.txt", NULL, "ARM Cortex-A72", "0x410fd083", false, false,
+                            false, 4));
+    /* big.LITTLE: cpu0 (an Icestorm) names the machine, as sysfs's cpu0 would */
+    T_CHECK(!t_host_arm_one("apple-m1.txt", NULL, "Apple M1 (Icestorm)", "0x611f0221", true,
+                            true, false, 8));
+    T_CHECK(!t_host_arm_one("ampere-one.txt", NULL, "Ampere Ampere-1", "0xc00fac30", true, true,
+                            false, 2));
+    /* Azure Cobalt 100: sysfs's register (implementer Microsoft) over cpuinfo's fields */
+    T_CHECK(!t_host_arm_one("graviton2.txt", "0x000000006d0fd490\n",
+                            "Microsoft Azure Cobalt 100 (Neoverse N2)", "0x6d0fd490", true, true,
+                            false, 2));
+    char b[96];
+    T_CHECK(!strcmp(os_midr_name(0x410fd4f0u, b, sizeof(b)), "ARM Neoverse V2"));
+    T_CHECK(!strcmp(os_midr_name(0x410fd490u, b, sizeof(b)), "ARM Neoverse N2"));
+    T_CHECK(!strcmp(os_midr_name(0x410fd0b0u, b, sizeof(b)), "ARM Cortex-A76"));
+    T_CHECK(!strcmp(os_midr_name(0x410fd990u, b, sizeof(b)), "ARM part 0xd99"));
+    T_CHECK(!strcmp(os_midr_name(0x7a0f0010u, b, sizeof(b)), "implementer 0x7a part 0x001"));
+    /* an x86 cpuinfo stays x86: no MIDR, the model name line */
+    struct os_cpuinfo ci;
+    os_parse_cpuinfo("processor\t: 0\nmodel name\t: AMD EPYC\nflags\t: fpu aes avx2\n", &ci);
+    T_CHECK(!ci.arm && ci.midr == 0 && !strcmp(ci.model, "AMD EPYC") && ci.aes && ci.avx2);
+    return 0;
+}
+
 static int t_host_parsers(void)
 {
     T_CHECK(!strcmp(os_virt_from_sig("KVMKVMKVM\0\0\0"), "kvm"));
@@ -614,6 +678,14 @@ static int t_host_live(void)
     T_CHECK(f && f->str[0]);
     f = res_fact(&r, "container");
     T_CHECK(f && f->str[0]);
+    f = res_fact(&r, "page_size_bytes"); /* the kernel's, whatever it is: a power of 2 >= 4K */
+    T_CHECK(f && f->type == RES_INT && f->i == sysconf(_SC_PAGESIZE) && f->i >= 4096 &&
+            !(f->i & (f->i - 1)));
+    f = res_fact(&r, "isa");
+    struct utsname un;
+    T_CHECK(f && uname(&un) == 0 && !strcmp(f->str, B_ISA[0] ? B_ISA : un.machine));
+    f = res_fact(&r, "compiler");
+    T_CHECK(f && (!strncmp(f->str, "gcc ", 4) || !strncmp(f->str, "clang ", 6)));
     T_CHECK(os_dir_facts("", ".", &r) == B_OK);
     f = res_fact(&r, "fs_type");
     T_CHECK(f && f->type == RES_STR && f->str[0]);

@@ -187,6 +187,7 @@ static const struct {
     {"exact_rnd_seed", t_exact_rnd_seed},
     {"host_xeon", t_host_xeon},
     {"host_kvm", t_host_kvm},
+    {"host_arm", t_host_arm},
     {"host_parsers", t_host_parsers},
     {"host_signal_again", t_host_signal_again},
     {"host_cgroom", t_host_cgroom},
