@@ -26164,6 +26164,11 @@ static int rep_all_html(const struct res *res, int fd)
     rep_html_esc(f, all_str(res, "cpu_model"));
     fputs(", kernel ", f);
     rep_html_esc(f, all_str(res, "kernel"));
+    if (res_fact(res, "fallbacks")) { /* as the text page's HOST line */
+        fputs(" (refused, fallen back from: ", f);
+        rep_html_esc(f, all_str(res, "fallbacks"));
+        fputs(")", f);
+    }
     fputs("</p></header>\n", f);
     rep_html_summary(f, res);
     rep_html_verdicts(f, res);
