@@ -298,6 +298,10 @@ fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
 tests/noiouring: tests/noiouring.c
 	$(CC) $(WARN) -O1 -o $@ tests/noiouring.c
 
+# every system call newer than Linux 3.10 or 4.18 refused (tests/oldkernel.sh)
+tests/oldkernel: tests/oldkernel.c
+	$(CC) $(WARN) -O1 -o $@ tests/oldkernel.c
+
 # the memory oracle's independent STREAM and pointer chase (tests/memory_oracle.sh). -O3, as
 # STREAM is built: at -O2 GCC 12 leaves the loops scalar, and a scalar copy here is bound by
 # the core (~40 GB/s on 2 CPUs) where the memory gives ~60: the reference would be wrong
@@ -308,7 +312,7 @@ tests/memref: tests/memref.c
 # builds (each a full compile of bench.c) run one per core
 test:
 	@tests/setup.sh
-	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench bench-aarch64 tests/unit tests/noiouring tests/memref san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
+	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench bench-aarch64 tests/unit tests/noiouring tests/oldkernel tests/memref san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
 	  echo "== build: ok ($$(($$(date +%s) - t0)) s)"
 	tests/run.sh
 
@@ -329,7 +333,7 @@ fmt:
 	clang-format -i bench.c bench.h tests/*.c
 
 clean:
-	rm -rf bench bench-aarch64 dist bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/memref tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr build/kinc build/kinc-aarch64
+	rm -rf bench bench-aarch64 dist bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/oldkernel tests/memref tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr build/kinc build/kinc-aarch64
 
 distclean: clean
 	rm -rf build

@@ -1623,6 +1623,59 @@ static void os_host_get(struct os_host *h)
     h->cpus = n > 0 && n < INT_MAX ? (int)n : 0;
 }
 
+/*
+ * Kernel fallbacks: system calls bench uses that an old kernel refuses (ENOSYS; io_uring also
+ * EPERM, a seccomp profile), each with the older way bench takes instead. RHEL 7 (3.10) has
+ * neither, RHEL 8 (4.18) has statx (tests/oldkernel.sh runs the suite under both). The code
+ * that falls back records it here (os_fallback); runs carry the list as the fact "fallbacks",
+ * the bench persona's header and the JSON's host object name it. A process-wide set (like
+ * b_stop, an atomic: worker threads record): a fallback is a fact of this kernel, the same
+ * for every step of a command.
+ */
+enum { OS_FB_STATX, OS_FB_IO_URING, OS_FB_N };
+static const struct os_fb_def {
+    const char *call, *since, *instead;
+} os_fb_defs[OS_FB_N] = {
+    [OS_FB_STATX] = {"statx", "Linux 4.11",
+                     "fileio's test files known by device, inode and size, no birth time"},
+    [OS_FB_IO_URING] = {"io_uring", "Linux 5.1", "sync file I/O, event loops on epoll"},
+};
+static _Atomic unsigned os_fb_taken; /* bits 1 << OS_FB_* */
+
+static void os_fallback(int which)
+{
+    atomic_fetch_or(&os_fb_taken, 1u << which);
+}
+
+/* os_fallbacks - the calls fallen back from, "statx, io_uring" (sep between), or "". */
+static const char *os_fallbacks(char *out, size_t n, const char *sep)
+{
+    unsigned taken = atomic_load(&os_fb_taken);
+    size_t len = 0;
+    out[0] = 0;
+    for (int i = 0; i < OS_FB_N && len < n; i++)
+        if (taken & (1u << i))
+            len += (size_t)snprintf(out + len, n - len, "%s%s", len ? sep : "", os_fb_defs[i].call);
+    return out;
+}
+
+/* os_fallback_fact - the fact "fallbacks" ("statx, io_uring") on res, when any was taken. */
+static void os_fallback_fact(struct res *res)
+{
+    char v[64];
+    if (*os_fallbacks(v, sizeof(v), ", "))
+        res_fact_str(res, "fallbacks", "%s", v);
+}
+
+/* os_fallback_def - the entry of call ("statx"), NULL if none. */
+static const struct os_fb_def *os_fallback_def(const char *call, size_t len)
+{
+    for (int i = 0; i < OS_FB_N; i++)
+        if (strlen(os_fb_defs[i].call) == len && !strncmp(os_fb_defs[i].call, call, len))
+            return &os_fb_defs[i];
+    return NULL;
+}
+
 /* What is behind a directory: filesystem, mount options, block device. */
 struct os_fsinfo {
     char fstype[32];    /* "ext4" */
@@ -12957,8 +13010,11 @@ static u64 io_btime(int fd)
     u32 mask, ns;
     i64 s;
     memset(b, 0, sizeof(b));
-    if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, 0x800u /* STATX_BTIME */, b) < 0)
+    if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, 0x800u /* STATX_BTIME */, b) < 0) {
+        if (errno == ENOSYS) /* Linux < 4.11: device, inode and size only */
+            os_fallback(OS_FB_STATX);
         return 0;
+    }
     memcpy(&mask, b, 4);
     memcpy(&s, b + 80, 8);
     memcpy(&ns, b + 88, 4);
@@ -13434,6 +13490,11 @@ static void io_facts(struct load_run *r)
     if (io_fallback_why[0])
         res_warn(r->res, "io_uring_fallback", NULL,
                  "fileio: %s; falling back to --file-io-mode=sync", io_fallback_why);
+    int dfd = open(o->file_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) { /* the manifest's birth times: a kernel without statx, in the header */
+        (void)io_btime(dfd);
+        close(dfd);
+    }
     if (os_fsinfo_get(o->file_dir, &fi) < 0)
         return;
     if (!realpath(o->file_dir, dir))
@@ -13669,6 +13730,7 @@ static int io_check_run(struct bench_opts *o, struct b_err *err)
                 return B_EXIT_ENV;
             }
             snprintf(io_fallback_why, sizeof(io_fallback_why), "%s", e.msg);
+            os_fallback(OS_FB_IO_URING);
             o->file_io_mode = IO_SYNC;
             o->file_queue_depth = 0;
         } else
@@ -15504,8 +15566,11 @@ BENCH_API int evl_backend_pick(struct load_run *r)
         r->evl_backend = EVL_BE_URING;
         return B_OK;
     }
-    if (r->o->event_backend == EVL_BE_AUTO) /* the fallback; the run header says epoll */
+    if (r->o->event_backend == EVL_BE_AUTO) { /* the fallback; the run header says epoll */
+        if (e.sys_errno == ENOSYS || e.sys_errno == EPERM) /* no io_uring at all */
+            os_fallback(OS_FB_IO_URING);
         return B_OK;
+    }
     rc = b_seterr(&r->err, rc, e.sys_errno, "event loops: --event-backend=io_uring: %s", e.msg);
     b_hint(&r->err, "use --event-backend=epoll (or auto: io_uring where granted, else epoll)");
     return rc;
@@ -19738,6 +19803,9 @@ static int slap_backend(struct slap_run *run)
     struct b_err ue;
     memset(&ue, 0, sizeof(ue));
     run->ring = o->event_backend != EVL_BE_EPOLL && evl_uring_usable(&ue) == B_OK;
+    if (!run->ring && o->event_backend == EVL_BE_AUTO &&
+        (ue.sys_errno == ENOSYS || ue.sys_errno == EPERM)) /* no io_uring at all */
+        os_fallback(OS_FB_IO_URING);
     if (!run->ring && o->event_backend == EVL_BE_URING) {
         struct b_err e;
         memset(&e, 0, sizeof(e));
@@ -22425,7 +22493,7 @@ static const char *const all_measures[] = {
     "fs_readonly", "fs_size_bytes", "fs_source", "fs_tmpfs", "fs_type", "hugepage_size_bytes",
     "hugepages_total", "kernel", "mem_available_bytes", "mem_total_bytes", "mount_options",
     "mount_point", "numa_nodes", "swap_free_bytes", "swap_total_bytes", "swappiness",
-    "thp_enabled", "virtualization", "container_marker",
+    "thp_enabled", "virtualization", "container_marker", "fallbacks",
     /* cpu., mem., sched. */
     "cpu.events_per_s", "cpu.events_per_s_all", "cpu.threads_all", "cpu.scaling_efficiency",
     "mem.stream_copy_mb_per_s", "mem.stream_scale_mb_per_s", "mem.stream_add_mb_per_s",
@@ -23065,6 +23133,7 @@ static int all_main(struct res *res)
                 !strcmp(res->warns[i].code, "db_failed"))
                 worst = all_worse(worst, ALL_WARN);
     all_settings(&x);
+    os_fallback_fact(res); /* the page's HOST line names them */
     res->elapsed_s = (double)(clk_now_ns() - x.t0) / 1e9;
     res_fact_num(res, "all.total_s", res->elapsed_s);
     /* the terms last (issue 28): all.total_s and rec.* exist only now */
@@ -25053,6 +25122,7 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
     if (rc == B_OK)
         rc = evl_backend_pick(r); /* --event-backend: what the loops wait with */
     if (rc == B_OK) {
+        os_fallback_fact(res); /* those the checks and facts took: the header names them */
         wl_phase(res, RES_PH_HEADER);
         rc = w->init ? w->init(r) : B_OK;
     }
@@ -25110,6 +25180,7 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
     else
         res->end = RES_END_LIMIT;
     res->complete = res->end == RES_END_LIMIT;
+    os_fallback_fact(res); /* and those the run took */
     wl_phase(res, RES_PH_STOPPED);
     if (r->forced) { /* what the stuck workers and the teardown write goes to the run's own */
         r->res_own = b_xcalloc(1, sizeof(*r->res_own));
@@ -25523,6 +25594,23 @@ static void rep_start_at(const struct res *res)
         printf("clock state unknown)\n");
 }
 
+/* The bench persona's header: the kernel fallbacks taken (fact "fallbacks", os_fallback),
+ * one line each: "Kernel fallback: statx (Linux 4.11) refused: ..." */
+static void rep_fallbacks(const struct res *res)
+{
+    const char *v = rep_fact_str(res, "fallbacks");
+    if (res->o->persona != B_BENCH)
+        return;
+    while (*v) {
+        size_t n = strcspn(v, ",");
+        const struct os_fb_def *d = os_fallback_def(v, n);
+        if (d)
+            printf("Kernel fallback: %s (%s) refused: %s\n", d->call, d->since, d->instead);
+        v += n;
+        v += strspn(v, ", ");
+    }
+}
+
 static void rep_header(const struct res *res)
 {
     const struct bench_opts *o = res->o;
@@ -25557,6 +25645,7 @@ static void rep_header(const struct res *res)
     if (o->forced_s >= 0 && o->time_s)
         printf("Forcing shutdown in %.0f seconds\n", (double)o->time_s + o->forced_s);
     rep_start_at(res);
+    rep_fallbacks(res);
     printf("\n");
     const struct rep_family *f = &rep_families[res->w->family];
     if (f->mode)
@@ -25965,8 +26054,12 @@ static void rep_all(const struct res *res)
                  all_str(res, "host.name"), when, BENCH_VERSION,
                  *all_str(res, "all.verdict") ? all_str(res, "all.verdict") : "- (not finished)");
     unit_fmt_size((u64)all_num(res, "page_size_bytes", NULL), f, sizeof(f));
-    rep_all_line("          %s, kernel %s, %s, %s pages, %s", all_str(res, "cpu_model"),
-                 all_str(res, "kernel"), *all_str(res, "isa") ? all_str(res, "isa") : "-",
+    rep_all_line("          %s, kernel %s%s%s%s, %s, %s pages, %s", all_str(res, "cpu_model"),
+                 all_str(res, "kernel"),
+                 res_fact(res, "fallbacks") ? " (refused, fallen back from: " : "",
+                 res_fact(res, "fallbacks") ? all_str(res, "fallbacks") : "",
+                 res_fact(res, "fallbacks") ? ")" : "",
+                 *all_str(res, "isa") ? all_str(res, "isa") : "-",
                  res_fact(res, "page_size_bytes") ? f : "-",
                  *all_str(res, "compiler") ? all_str(res, "compiler") : "-");
     rep_all_line("%s", "");
@@ -26663,6 +26756,11 @@ static int rep_all_html(const struct res *res, int fd)
     rep_html_esc(f, all_str(res, "cpu_model"));
     fputs(", kernel ", f);
     rep_html_esc(f, all_str(res, "kernel"));
+    if (res_fact(res, "fallbacks")) { /* as the text page's HOST line */
+        fputs(" (refused, fallen back from: ", f);
+        rep_html_esc(f, all_str(res, "fallbacks"));
+        fputs(")", f);
+    }
     fputs(", ", f); /* the ISA the events/s are comparable within, the page size, the build */
     rep_html_esc(f, *all_str(res, "isa") ? all_str(res, "isa") : "-");
     fprintf(f, ", %lld-byte pages, ", (long long)all_num(res, "page_size_bytes", NULL));
@@ -27432,6 +27530,17 @@ static void rep_json_doc(struct rep_json *j, const struct res *res, const struct
     rep_json_kstr(j, "kernel", env->kernel);
     rep_json_kint(j, "cpus", env->cpus);
     rep_json_ku64(j, "memory_bytes", env->memory_bytes);
+    rep_json_key(j, "fallbacks"); /* the kernel's: calls refused, an older way taken */
+    rep_json_open(j, '[');
+    for (const char *v = rep_fact_str(res, "fallbacks"); *v;) { /* "statx, io_uring" */
+        size_t n = strcspn(v, ",");
+        char call[32];
+        snprintf(call, sizeof(call), "%.*s", (int)n, v);
+        rep_json_str(j, call);
+        v += n;
+        v += strspn(v, ", ");
+    }
+    rep_json_close(j, ']');
     rep_json_close(j, '}');
     rep_json_key(j, "options");
     rep_json_open(j, '{');
@@ -29883,8 +29992,9 @@ static const struct res_sink cli_json_sink = {NULL, cli_json_phase, cli_json_int
 
 /* cli_json_doc - the result document of a command that ended with exit code ex, to --output
  * or standard output. Returns ex, or B_EXIT_FAIL when the file could not be written. */
-static int cli_json_doc(const struct res *res, int ex)
+static int cli_json_doc(struct res *res, int ex)
 {
+    os_fallback_fact(res); /* the kernel fallbacks any command took: host.fallbacks */
     struct os_host h;
     struct buf mem = {0};
     size_t *at = b_xcalloc((size_t)cli_argc + 1, sizeof(size_t));

@@ -256,6 +256,8 @@ suite merge-hostile sh tests/merge_hostile.sh
 suite all sh tests/all.sh
 suite all-guard sh tests/all_guard.sh
 suite compare sh tests/compare.sh
+# old kernels (3.10, 4.18: newer system calls refused by seccomp): ~2 min
+suite oldkernel sh tests/oldkernel.sh
 bg asan lane_asan
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
 bg_wait asan

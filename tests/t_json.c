@@ -79,7 +79,8 @@ static int t_json_doc(void)
         "\"bench_version\":\"v-test\","
         "\"command\":[\"bench\",\"fileio\",\"run\",\"--mysql-password=***\"],"
         "\"started_at\":\"2026-01-02T03:04:05.678Z\",\"host\":{\"hostname\":\"h\\\"1\","
-        "\"kernel\":\"6.1\",\"cpus\":4,\"memory_bytes\":1073741824},\"options\":{";
+        "\"kernel\":\"6.1\",\"cpus\":4,\"memory_bytes\":1073741824,\"fallbacks\":[]},"
+        "\"options\":{";
     static const char want_tail[] =
         "\"exit_code\":0,\"action\":\"run\",\"workload\":\"fileio\",\"elapsed_s\":2.5,"
         "\"facts\":{\"fs_type\":\"ext4\",\"files\":2,\"ratio\":0.5,\"direct\":true},"
@@ -173,6 +174,12 @@ static int t_json_doc(void)
     T_CHECK(strstr(j.b.p, "\"file-total-size\":2147483648"));
     T_CHECK(strstr(j.b.p, "\"rand-pareto-h\":0.2,"));
     T_CHECK(strstr(j.b.p, "\"validate\":false"));
+    /* the kernel fallbacks taken (fact "fallbacks", os_fallback_fact): host.fallbacks */
+    res_fact_str(&res, "fallbacks", "statx, io_uring");
+    struct rep_json fj = {{0}, false};
+    rep_json_doc(&fj, &res, &env);
+    T_CHECK(strstr(fj.b.p, "\"memory_bytes\":1073741824,\"fallbacks\":[\"statx\",\"io_uring\"]},"));
+    buf_free(&fj.b);
 
     /* a failed command: error filled, complete false */
     struct res f;

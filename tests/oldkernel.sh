@@ -1,0 +1,168 @@
+#!/bin/sh
+# oldkernel: bench on old kernels (issue 31). tests/oldkernel answers ENOSYS to every system
+# call newer than Linux 3.10 (RHEL 7) or 4.18 (RHEL 8); under each lane the suite's commands
+# (fileio sync, mmap and async, the OLTP workloads with threads and event loops, slap, ping,
+# the cpu/memory/threads/mutex tests, the ping and memx golden transcripts, and under 3.10
+# `bench all --quick`) run and give the same output as without the filter, timing masked
+# (tests/mask_timing.py), or fall back and say so: the header's "Kernel fallback:" lines, the
+# JSON's host.fallbacks. About 100 s on 2 busy CPUs (bench all --quick: 60 of them).
+# Needs the suite's MariaDB (BENCH_MY_PORT, BENCH_MY_SOCK: tests/mariadb.sh).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+B=${BENCH:-$top/bench}
+OK=$top/tests/oldkernel
+[ -x "$OK" ] || (cd "$top" && make -s tests/oldkernel >/dev/null 2>&1) ||
+    { echo "oldkernel: FAIL: tests/oldkernel could not be built"; exit 1; }
+if [ -z "${BENCH_MY_PORT:-}" ] || [ -z "${BENCH_MY_SOCK:-}" ]; then
+    echo "oldkernel: SKIP: no MariaDB (BENCH_MY_PORT, BENCH_MY_SOCK: tests/mariadb.sh start)"
+    exit 77
+fi
+w=$(mktemp -d "${TMPDIR:-/tmp}/bench-oldkernel.XXXXXX")
+trap '[ -n "${KEEP:-}" ] || rm -rf "$w"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "oldkernel: FAIL: $*"; }
+check() { # check NAME SHELL-TEST
+    if eval "$2"; then ok; else bad "$1"; fi
+}
+lanes=${LANES:-3.10 4.18}
+echo "oldkernel: work in $w"
+DB="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret"
+mariadb --no-defaults -uroot -S "$BENCH_MY_SOCK" -e "DROP DATABASE IF EXISTS oldk; CREATE DATABASE oldk" ||
+    { echo "oldkernel: FAIL: cannot make the schema oldk"; exit 1; }
+
+# x LANE NAME ARGS...: bench ARGS under the lane (new: no filter), output and exit code in
+# $w/LANE.NAME, its messages in $w/LANE.NAME.err
+x() {
+    x_l=$1 x_n=$2
+    shift 2
+    if [ "$x_l" = new ]; then "$B" "$@"; else "$OK" "$x_l" "$B" "$@"; fi >"$w/$x_l.$x_n" 2>"$w/$x_l.$x_n.err"
+    echo "exit $?" >>"$w/$x_l.$x_n"
+}
+# norm FILE: FILE.m (timing masked, sysbench's fields: tests/mask_timing.py, run once for all
+# files, a python start costs seconds on a busy host), then what differs from run to run in
+# bench's own lines (the banner's version, free space, per-operation latencies, slap's and
+# ping's seconds, the connection id), and the fallback's own lines (checked apart), dropped
+norm() {
+    sed -E <"$1.m" \
+        -e '/^Kernel fallback: /d' -e 's/^(Client I.O: )(io_uring|epoll)/\1IO/' \
+        -e 's/connection id [0-9]+/connection id N/' \
+        -e 's/^bench [^ ]+ /bench V /' -e 's/, [0-9.]+[KMGT]iB free/, N free/' \
+        -e 's/(ops | [0-9.]+%: )[0-9.]+/\1T/g' -e 's/[0-9]+\.[0-9]+/T/g'
+}
+# same NAME [REF]: each lane's output of NAME equals the unfiltered one's (REF's), normalised
+same() {
+    for l in $lanes; do
+        { norm "$w/new.${2:-$1}"; norm "$w/new.${2:-$1}.err"; } >"$w/a"
+        { norm "$w/$l.$1"; norm "$w/$l.$1.err" | grep -v '^bench: warning: fileio: io_uring_setup'; } >"$w/b"
+        if cmp -s "$w/a" "$w/b"; then ok; else
+            bad "$1 under $l differs from the unfiltered run:"; diff "$w/a" "$w/b" | head -20
+        fi
+    done
+}
+
+# 1. the filter itself: refused calls get ENOSYS, older ones run (a statx of 4.11 and an
+#    io_uring_setup of 5.1, by bench's own fallbacks below; here: the lanes' boundaries)
+check "oldkernel: an unknown lane refused" '! "$OK" 2.6 true 2>/dev/null'
+check "oldkernel: a command runs under 3.10" '"$OK" 3.10 sh -c "exit 0"'
+
+# 2. cpu, memory, threads, mutex: counts fixed by --events and sizes
+for l in new $lanes; do
+    x "$l" cpu cpu --events=200 --time=0 --cpu-max-prime=2000 run
+    x "$l" mem memory --memory-total-size=16M --time=0 run
+    x "$l" thr threads --events=100 --time=0 run
+    x "$l" mutex mutex --threads=2 --mutex-locks=2000 run
+done
+
+# 3. fileio: prepare unfiltered (birth times recorded), then under each lane sync and mmap
+#    runs equal the unfiltered ones; async falls back to sync (said), equal to the sync run;
+#    the files stay bench's without statx (device, inode and size); cleanup under the lane
+F="--file-num=4 --file-total-size=4M --file-dir=$w/d --rand-seed=7"
+mkdir -p "$w/d"
+for l in new $lanes; do
+    x new prep fileio $F prepare
+    x "$l" sync fileio $F --file-test-mode=rndrw --events=300 --time=0 run
+    x "$l" mmap fileio $F --file-test-mode=seqrd --file-io-mode=mmap --events=200 --time=0 run
+    x "$l" async fileio $F --file-test-mode=rndrd --file-io-mode=async --events=200 --time=0 run
+    x "$l" sync2 fileio $F --file-test-mode=rndrd --events=200 --time=0 run
+    x "$l" ajson fileio $F --file-test-mode=rndrd --file-io-mode=async --events=20 --time=0 --format=json run
+    x "$l" clean fileio $F cleanup
+done
+for l in $lanes; do # async: the fallback said, then the sync run's output
+    check "fileio async under $l: io_uring refused, sync named" \
+        'grep -q "^bench: warning: fileio: io_uring_setup(2) failed: Function not implemented (ENOSYS); the kernel lacks io_uring (Linux < 5.1.*falling back to --file-io-mode=sync$" "$w/$l.async.err"'
+    check "fileio async under $l: the header names the io_uring fallback" \
+        'grep -q "^Kernel fallback: io_uring (Linux 5.1) refused: sync file I/O, event loops on epoll$" "$w/$l.async"'
+    check "fileio under $l: no file left" '[ -z "$(ls -A "$w/d" | grep -v "^\.")" ]'
+done
+check "fileio under 3.10: the header names statx" 'grep -q "^Kernel fallback: statx (Linux 4.11) refused: " "$w/3.10.sync"'
+[ ! -f "$w/4.18.sync" ] || check "fileio under 4.18: statx is there" '! grep -q "^Kernel fallback: statx" "$w/4.18.sync"'
+check "fileio unfiltered: no fallback" '! grep -q "^Kernel fallback" "$w/new.sync" "$w/new.async"'
+
+# 4. OLTP (one client, read-only: counts fixed; auto's event loop on epoll under the lanes; event loops: auto picks epoll), slap, ping
+for l in new $lanes; do
+    x "$l" oprep oltp_read_write $DB -D oldk --tables=2 --table-size=100 prepare
+    x "$l" orw oltp_read_only $DB -D oldk --tables=2 --events=30 --time=0 run
+    x "$l" oloop oltp_point_select $DB -D oldk --tables=2 --threads=4 --event-loops=2 --events=200 --time=0 run
+    x "$l" oclean oltp_read_write $DB -D oldk --tables=2 cleanup
+    x "$l" slap slap $DB -a -c 2 -i 1 --number-of-queries=40 --create-schema=oldk_slap
+    x "$l" slapj slap $DB -a -c 4 --number-of-queries=40 --event-loops=2 --create-schema=oldk_slap --format=json
+    x "$l" ping ping $DB --count=5
+done
+for l in $lanes; do
+    check "oltp event loops under $l: epoll, said" \
+        'grep -q "^Client I/O: epoll, 4 connections on 2 event loops$" "$w/$l.oloop" && grep -q "^Kernel fallback: io_uring" "$w/$l.oloop" && grep -q "total number of events: *200$" "$w/$l.oloop"'
+done
+
+# the outputs masked (one python for all), then compared; the JSON documents' facts
+set --
+for f in "$w"/new.* "$w"/3.1* "$w"/4.1*; do [ ! -f "$f" ] || set -- "$@" "$f"; done
+python3 "$here/mask_timing.py" "$@"
+for n in cpu mem thr mutex sync mmap clean oprep orw oclean slap ping; do same $n; done
+same async sync2
+python3 -c '
+import json, sys
+for f in sys.argv[1:]:
+    try:
+        d = json.loads(open(f).read().rsplit("\nexit", 1)[0])
+        print(f.rsplit("/", 1)[1], d["exit_code"], ",".join(d["host"]["fallbacks"]) or "-",
+              d["facts"].get("io_mode", d["facts"].get("client_io", "-")))
+    except Exception as e:
+        print(f.rsplit("/", 1)[1], "not JSON:", e)' "$w"/*.ajson "$w"/*.slapj >"$w/jf"
+check "fileio JSON unfiltered: host.fallbacks []" 'grep -qx "new.ajson 0 - async" "$w/jf"'
+check "slap JSON unfiltered: host.fallbacks []" 'grep -q "^new.slapj 0 - " "$w/jf"'
+for l in $lanes; do
+    case $l in 3.10) want=statx,io_uring ;; *) want=io_uring ;; esac
+    check "fileio JSON under $l: host.fallbacks $want, sync" 'grep -qx "$l.ajson 0 $want sync" "$w/jf"'
+    check "slap JSON under $l: host.fallbacks io_uring, epoll" 'grep -qx "$l.slapj 0 io_uring epoll" "$w/jf"'
+done
+
+# 5. golden transcripts whose commands touch no io_uring: unchanged under each lane
+for l in $lanes; do
+    "$OK" "$l" cram3 --shell=/bin/sh "$here/golden/ping.t" "$here/golden/memx.t" >"$w/cram" 2>&1 &&
+        ok || { bad "golden ping.t, memx.t under $l:"; tail -20 "$w/cram"; }
+done
+
+# 6. bench all --quick under 3.10 (4.18's fallbacks are a part of 3.10's): every step ran,
+#    the page and the JSON name the fallbacks
+mkdir -p "$w/ad"
+"$OK" 3.10 "$B" all --quick --dir="$w/ad" $DB --format=json --output="$w/all.json" --html="$w/all.html" >"$w/all.txt" 2>&1
+rc=$?
+check "all under 3.10: exit 0 or 4 (PASS or WARN), not $rc" '[ $rc = 0 ] || [ $rc = 4 ]'
+check "all under 3.10: the page names the fallbacks" \
+    'grep -q ", kernel [^<]* (refused, fallen back from: statx, io_uring)</p></header>$" "$w/all.html"'
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); f = d["facts"]
+print(",".join(d["host"]["fallbacks"]), f["disk.io_engine"], "db" if "db.ping_p50_ms" in f else "no-db",
+      " ".join(x["code"] for x in d["warnings"] if x["code"] in ("step_failed", "db_failed")) or "-")' "$w/all.json" >"$w/af" 2>&1
+check "all under 3.10: JSON host.fallbacks, disk by sync, the server measured, no step failed: $(cat "$w/af")" \
+    'grep -qx "statx,io_uring sync db -" "$w/af"'
+check "all under 3.10: the directory left empty" '[ -z "$(ls -A "$w/ad")" ]'
+
+mariadb --no-defaults -uroot -S "$BENCH_MY_SOCK" -e "DROP DATABASE IF EXISTS oldk; DROP DATABASE IF EXISTS oldk_slap" 2>/dev/null
+echo "oldkernel: $pass passed, $fail failed"
+[ $fail = 0 ]
