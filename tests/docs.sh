@@ -1,7 +1,7 @@
 #!/bin/sh
 # Docs move with code: every option that bench's help lists (generated from the option
 # tables) is documented in docs/cli.md and docs/bench.1, and every option docs/cli.md
-# documents exists. Also every test name.
+# documents exists. Also every test name, and tests/README.md's index of tests/.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=${BENCH:-$top/bench}
@@ -41,5 +41,20 @@ done
 ck=$("$b" all --list=checks | cut -d' ' -f1 | sort)
 dk=$(printf '%s\n' "$all" | sed -n '/^#### Checks/,/^#/s/^| `\([a-z_]*\)` | `.*/\1/p' | sort)
 [ -n "$ck" ] && [ "$ck" = "$dk" ] || { echo "docs: bench all's checks ($(echo $ck)) differ from docs/cli.md's Checks table ($(echo $dk))"; fail=1; }
-[ $fail = 0 ] && echo "docs: $(echo "$opts" | wc -l) options and $(echo $tests | wc -w) tests documented"
+# tests/README.md indexes every entry of tests/ under "## Files" (built binaries, names
+# without a dot, aside) and every suite of tests/run.sh under "## Suites", and nothing else
+idx=$top/tests/README.md
+rows() { sed -n "/^## $1/,/^## /s/^| \`\([^\`]*\)\` |.*/\1/p" "$idx"; }
+have=$(cd "$top/tests" && for f in *; do
+    if [ -d "$f" ]; then echo "$f/"; else case $f in *.*) echo "$f" ;; esac; fi
+done)
+suites=$(sed -nE 's/^[[:space:]]*([A-Z_]+="[^"]*"[[:space:]]+)?suite ([a-z][a-z0-9-]*) .*/\2/p' "$top/tests/run.sh")
+idx_check() { # WHAT THERE INDEXED: each of THERE indexed, each of INDEXED there
+    for x in $2; do printf '%s\n' "$3" | grep -qxF -- "$x" || { echo "docs: $1 $x is not in tests/README.md"; fail=1; }; done
+    for x in $3; do printf '%s\n' "$2" | grep -qxF -- "$x" || { echo "docs: tests/README.md indexes $1 $x, which does not exist"; fail=1; }; done
+}
+[ -n "$have" ] && [ -n "$suites" ] || { echo "docs: found no files in tests/ or no suites in tests/run.sh"; fail=1; }
+idx_check "the file" "$have" "$(rows Files)"
+idx_check "the suite" "$suites" "$(rows Suites)"
+[ $fail = 0 ] && echo "docs: $(echo "$opts" | wc -l) options and $(echo $tests | wc -w) tests documented; tests/README.md indexes $(echo $have | wc -w) files and $(echo $suites | wc -w) suites"
 exit $fail
