@@ -8,17 +8,13 @@
 # field, its command line the ssh recipe's. Namespaces, links, sshd, keys and the server are
 # removed on exit, also on failure or a signal.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=multihost t_tmp=/tmp/bmh.XXXXXX # short: the sockets' paths are under it
+. "$(dirname "$0")/lib.sh"
 doc=$top/docs/multi-host.md
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "multihost: FAIL: $*"; }
 
 # the Kubernetes manifest: no root, no server needed (python3-yaml)
-w=$(mktemp -d /tmp/bmh.XXXXXX)
 . "$top/tests/multihost_lib.sh"
-trap 'mh_down; [ -n "${DBDIR:-}" ] && sh "$top/tests/mariadb.sh" stop "$DBDIR"; rm -rf "$w"' EXIT
+t_at_exit() { mh_down; [ -z "${DBDIR:-}" ] || sh "$top/tests/mariadb.sh" stop "$DBDIR"; }
 # a signal ends the recipe running in the background (wait returns at once), then EXIT cleans
 rpid=""
 trap '[ -n "$rpid" ] && kill "$rpid" 2>/dev/null; exit 130' INT
@@ -147,5 +143,4 @@ mh_slap() {
     $ROOT -e "DROP DATABASE IF EXISTS mhslap"
 }
 mh_slap
-echo "multihost: $NH hosts; $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary "$NH hosts; "
