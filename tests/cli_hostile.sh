@@ -131,7 +131,7 @@ while True:
     c, _ = s.accept(); conns.append(c)   # accept and never answer
 ' "$work/listening" &
 lpid=$!
-i=0; while [ ! -s "$work/listening" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+t_wait 30 test -s "$work/listening" || :
 port=$(cat "$work/listening")
 for pw in "-pSEKRET1" "--password=SEKRET1" "--mysql-password=SEKRET1"; do
     "$B" ping --no-defaults -h 127.0.0.1 -P $port -u u "$pw" --mysql-connect-timeout=4 >/dev/null 2>&1 &

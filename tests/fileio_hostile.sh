@@ -259,7 +259,7 @@ sig_prepare_many() {
 
 # once started - sysbench's "Threads started!" in FILE - and a little more
 started() {
-    for _ in $(seq 200); do grep -q "^Threads started!" "$1" && break; sleep 0.05; done
+    t_wait 10 grep -q "^Threads started!" "$1" || :
     grep -q "^Threads started!" "$1" || { echo "the run did not start within 10 s"; return 1; }
     sleep 0.3
 }

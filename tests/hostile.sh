@@ -283,7 +283,7 @@ sigint() { # sigint PORT LOGNAME [ARGS...]: start a ping (or bench ARGS), wait f
     [ $# -gt 0 ] || set -- $P --count=10 -P "$sp" -psecret
     "$B" "$@" >"$w/out" 2>&1 &
     bp=$!
-    i=0; until grep -q "stalled" "$w/$sl.log" 2>/dev/null || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
+    t_wait 20 grep -qs "stalled" "$w/$sl.log" || :
     grep -q "stalled" "$w/$sl.log" || bad "the server $sl did not stall within 20 s (setup)"
     sleep 0.5
     t0=$(date +%s%N)
@@ -332,7 +332,7 @@ t_what="SIGTERM in OLTP cleanup's ownership check"
 : >"$w/STALL0.log"
 "$B" oltp_read_write --no-defaults -h 127.0.0.1 -P $STALL0 -u alice -psecret cleanup >"$w/out" 2>&1 &
 bp=$!
-i=0; until grep -q "stalled" "$w/STALL0.log" 2>/dev/null || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
+t_wait 20 grep -qs "stalled" "$w/STALL0.log" || :
 grep -q "stalled" "$w/STALL0.log" || bad "the server STALL0 did not stall within 20 s (setup)"
 sleep 0.3
 kill -TERM $bp

@@ -73,7 +73,7 @@ DB1="--no-defaults --mysql-host=127.0.0.1 --mysql-port=$PORT --mysql-user=nat --
 "$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=1 --client-count=2 --client-wait=1 prepare >/dev/null 2>"$w/wait.err"; rc=$?
 [ $rc = 1 ] && grep -q "client 1 of 2: table 'sbtest1' on .* is not there after --client-wait=1 s" "$w/wait.err" && ok || { bad "client 1's prepare without client 0 (exit $rc)"; cat "$w/wait.err"; }
 ("$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=1 --client-count=2 --client-wait=30 prepare >"$w/wait.out" 2>&1; echo $? >"$w/wait.rc") &
-for _ in $(seq 400); do grep -q "Waiting for client 0 of 2" "$w/wait.out" && break; sleep 0.05; done
+t_wait 20 grep -q "Waiting for client 0 of 2" "$w/wait.out" || :
 "$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=0 --client-count=2 prepare >/dev/null 2>&1 || bad "client 0's prepare"
 wait
 [ "$(cat "$w/wait.rc")" = 0 ] && grep -q "Waiting for client 0 of 2 to prepare 'sbtest1'" "$w/wait.out" && ok || { bad "client 1's prepare waiting for client 0"; cat "$w/wait.out"; }

@@ -494,7 +494,7 @@ done
 [ -n "$vid" ] || bad "undo behind a proxy: the victim's SELECT SLEEP(302) not seen within 20 s (setup)"
 python3 "$top/tests/idproxy.py" 0 "$BENCH_MY_PORT" "${vid:-0}" >"$w/px" 2>&1 &
 px=$!
-for _ in $(seq 400); do grep -q ready "$w/px" && break; sleep 0.05; done
+t_wait 20 grep -q ready "$w/px" || :
 PXP=$(sed -n 's/^ready //p' "$w/px")
 [ -n "$PXP" ] || { bad "undo behind a proxy: idproxy.py did not start (setup)"; cat "$w/px"; }
 : >"$w/out"
