@@ -5981,24 +5981,30 @@ struct myc_auth_plugin {
     int (*more)(struct my_conn *c, const u8 *d, size_t n, struct buf *out);
 };
 
-static int myc_auth_native(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+/* The password scrambled with the nonce into out: SHA-256's 32 bytes (caching_sha2) or
+ * SHA-1's 20 (native); nothing for an empty password. */
+static int myc_auth_scramble(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out,
+                             bool sha2)
 {
-    u8 t[20];
+    u8 t[32];
     if (pwlen) {
-        my_scramble_native(pw, pwlen, c->nonce, t);
-        buf_put(out, t, 20);
+        if (sha2)
+            my_scramble_sha2(pw, pwlen, c->nonce, t);
+        else
+            my_scramble_native(pw, pwlen, c->nonce, t);
+        buf_put(out, t, sha2 ? 32 : 20);
     }
     return B_OK;
 }
 
+static int myc_auth_native(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    return myc_auth_scramble(c, pw, pwlen, out, false);
+}
+
 static int myc_auth_sha2(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
 {
-    u8 t[32];
-    if (pwlen) {
-        my_scramble_sha2(pw, pwlen, c->nonce, t);
-        buf_put(out, t, 32);
-    }
-    return B_OK;
+    return myc_auth_scramble(c, pw, pwlen, out, true);
 }
 
 /* The password RSA-encrypted with the key in --server-public-key-path, or with the server's,
