@@ -33,6 +33,7 @@ trap t_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# shellcheck disable=SC2120 # WHAT is optional
 ok() { pass=$((pass + 1)); [ $# = 0 ] || echo "$t_name: ok: $*"; }
 bad() {
     fail=$((fail + 1))
