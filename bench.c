@@ -130,9 +130,11 @@
 #define B_COMPILER B_CC ", musl"
 #endif
 
-/* The two mutable globals (STYLE 2.4): options, written once by cli_, and the stop flag,
- * set by SIGINT/SIGTERM. b_stop is a lock-free atomic rather than a volatile sig_atomic_t
- * because worker threads read it too. */
+/* The two mutable globals every section reads: options, written once by cli_, and the stop
+ * flag, set by SIGINT/SIGTERM. b_stop is a lock-free atomic rather than a volatile
+ * sig_atomic_t because worker threads read it too. The other file-scope state (about 20:
+ * tables built once, signal and exit bookkeeping, test hooks) stands beside the one section
+ * that uses it. */
 static struct bench_opts opts;
 static _Atomic int b_stop;
 
@@ -608,7 +610,6 @@ BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen)
  * Exactly sysbench 1.0.20 (sb_rand.c): per-thread xoroshiro128+ seeded from libc random(),
  * uniform doubles from the top 52 bits, and the uniform/gaussian/special/pareto mappings to
  * [a, b]. zipfian is sysbench 1.1's rejection-inversion sampler (Hörmann & Derflinger).
- * Reference: shared/spec/sysbench.md 1.4.
  */
 
 static inline u64 rnd_rotl(u64 x, int k)
@@ -1459,7 +1460,7 @@ static const char *opt_file_read_by(const struct bench_opts *o, const char *path
  * 128 + signo (130, 143), saying so with one write(2): the user asked twice. "Twice" means
  * from another sender, or from the same one OS_SIGNAL_GRACE_MS or more later: timeout(1)
  * sends its SIGTERM to the child and then to its process group microseconds apart, and a
- * shell's `kill -INT $pid; kill -TERM $pid` is one request too, not two (issue 28).
+ * shell's `kill -INT $pid; kill -TERM $pid` is one request too, not two.
  */
 #define OS_SIGNAL_GRACE_MS 500
 /* the first signal's sender (22 bits: Linux's PID_MAX_LIMIT) and its time (monotonic ms + 1,
@@ -1586,21 +1587,6 @@ static const char *os_read_line(const char *path)
     fclose(f);
     line[strcspn(line, "\n")] = 0;
     return line;
-}
-
-/* os_mem_total - MemTotal from /proc/meminfo in bytes, 0 if unknown. */
-static u64 os_mem_total(void)
-{
-    char line[256];
-    unsigned long long kb = 0;
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f)
-        return 0;
-    while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
-            break;
-    fclose(f);
-    return (u64)kb * 1024;
 }
 
 /* The machine, for result documents: host name, kernel release, online CPUs. */
@@ -1753,7 +1739,7 @@ static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
 }
 
 /*
- * Host facts as data (issue 11): what the sizing report needs to know about the machine and
+ * Host facts as data: what the sizing report needs to know about the machine and
  * the test directory, read from /proc, /sys and CPUID only, never by running a program.
  * Every path is read as root + path, so tests hand in a fake tree; root "" is the real
  * system, and only then are CPUID, uname, sched_getaffinity, realpath and statvfs asked. A
@@ -1967,6 +1953,26 @@ static bool os_parse_meminfo(const char *text, const char *key, u64 *v)
         return true;
     }
     return false;
+}
+
+/* os_meminfo - key's value in this host's /proc/meminfo in bytes, 0 if unknown: the one
+ * reader of the file (host facts read it under their root with os_parse_meminfo too). */
+static u64 os_meminfo(const char *key)
+{
+    char *text;
+    u64 v = 0;
+    if (os_hf_read("", "/proc/meminfo", OS_HF_CAP, &text) < 0)
+        return 0;
+    if (!os_parse_meminfo(text, key, &v))
+        v = 0;
+    free(text);
+    return v;
+}
+
+/* os_mem_total - MemTotal in bytes, 0 if unknown. */
+static u64 os_mem_total(void)
+{
+    return os_meminfo("MemTotal");
 }
 
 /* What /proc/cpuinfo says: the first processor's identity and flags, and counts. */
@@ -3312,13 +3318,14 @@ static int os_hostfacts_cmd(struct res *res)
  * trailing packet), one parser per server packet and one builder per client packet, and the
  * authentication scrambles. Parsers return views into the caller's buffer. Nothing here does
  * I/O, so everything is tested from captured fixtures and fuzzed (tests/fuzz_my.c).
- * References: shared/spec/protocol.md sections 1-4 and Appendix A (test vectors); RFC 8032
- * (Ed25519) for client_ed25519.
+ * The packets are MySQL's Client/Server protocol as MariaDB 10.11 and MySQL 8 speak it
+ * (framing, connection phase, authentication, command phase; the test vectors in tests/ are
+ * recomputed from the published algorithms); RFC 8032 (Ed25519) for client_ed25519.
  * Limitations: zlib compression only (no zstd), no LOCAL INFILE (refused with an empty packet), no cursors,
  * no COM_STMT_BULK_EXECUTE; pre-4.1 servers and mysql_old_password are refused.
  */
 
-/* capability flags (protocol.md 2.3) */
+/* capability flags (the low 32 bits; MariaDB's extended ones are bits 32-63) */
 #define MY_CAP_LONG_PASSWORD 0x00000001u
 #define MY_CAP_LONG_FLAG 0x00000004u
 #define MY_CAP_CONNECT_WITH_DB 0x00000008u
@@ -3348,7 +3355,7 @@ static int os_hostfacts_cmd(struct res *res)
 #define MY_COLLATION_UTF8MB4 45
 #define MY_MAX_PACKET 0xFFFFFFu
 
-/* commands (protocol.md 4.1) */
+/* commands: the first byte of a command packet */
 enum {
     MY_COM_QUIT = 0x01,
     MY_COM_INIT_DB = 0x02,
@@ -3361,7 +3368,7 @@ enum {
     MY_COM_RESET_CONNECTION = 0x1F,
 };
 
-/* column / value types (protocol.md 4.7) */
+/* column / value types (the binary protocol's field types) */
 enum {
     MY_T_DECIMAL = 0x00, MY_T_TINY = 0x01, MY_T_SHORT = 0x02, MY_T_LONG = 0x03,
     MY_T_FLOAT = 0x04, MY_T_DOUBLE = 0x05, MY_T_NULL = 0x06, MY_T_TIMESTAMP = 0x07,
@@ -3568,7 +3575,7 @@ static long my_frame_parse(const u8 *in, size_t len, const u8 **payload, size_t 
 }
 
 /*
- * The compressed protocol (protocol.md 5): zlib streams (RFC 1950) of deflate data (RFC
+ * The compressed protocol (CLIENT_COMPRESS): zlib streams (RFC 1950) of deflate data (RFC
  * 1951) inside 7-byte frame headers. Both directions are written here, since bench links only
  * musl and mbedTLS. my_inflate is one-shot and bounded: it writes into the caller's buffer of
  * the announced uncompressed length and nowhere else, allocates nothing, and every malformed
@@ -4201,7 +4208,7 @@ static size_t my_deflate(struct buf *out, const u8 *in, size_t n, u32 *work)
 }
 
 /*
- * my_zframe_parse - the compressed frame at in[0..len) (protocol.md 5): its compressed
+ * my_zframe_parse - the compressed frame at in[0..len): its compressed
  * length, sequence id and uncompressed length (0: stored). B_PROTOCOL when a length is over
  * cap (checked as soon as the header is there), B_AGAIN while incomplete (*clen is known once
  * the header is), else the bytes the frame takes.
@@ -4233,7 +4240,7 @@ static int my_zframe_body(const u8 *frame, size_t clen, size_t ulen, u8 *out, co
     return my_inflate(frame + MY_Z_HDR, clen, out, ulen, why);
 }
 
-/* Initial handshake (protocol.md 2.2). */
+/* Initial handshake (Protocol::HandshakeV10). */
 struct my_handshake {
     u8 proto;             /* 10 */
     struct my_str version;/* "5.5.5-10.11.19-MariaDB-0+deb12u1" */
@@ -4247,7 +4254,7 @@ struct my_handshake {
     struct my_str plugin; /* auth plugin name */
 };
 
-/* ERR packet (protocol.md 4.3). */
+/* ERR packet (0xFF, code, '#' and SQLSTATE, message). */
 struct my_err_pkt {
     u16 code;             /* error number */
     char sqlstate[6];     /* "28000", or "HY000" when absent */
@@ -4323,7 +4330,7 @@ static int my_parse_handshake(const u8 *p, size_t len, struct my_handshake *h)
     return B_OK;
 }
 
-/* OK packet (protocol.md 4.2); also the 0xFE OK that ends a result set with DEPRECATE_EOF. */
+/* OK packet (0x00: affected rows, insert id, status, warnings); also the 0xFE OK that ends a result set with DEPRECATE_EOF. */
 struct my_ok_pkt {
     u64 affected, insert_id;
     u16 status, warnings;
@@ -4354,7 +4361,7 @@ static int my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok)
     return B_OK;
 }
 
-/* classic EOF (protocol.md 4.4) */
+/* classic EOF (0xFE, only without CLIENT_DEPRECATE_EOF) */
 static int my_parse_eof(const u8 *p, size_t len, u16 *warnings, u16 *status)
 {
     struct my_rd r = MY_RD(p, len);
@@ -4374,7 +4381,7 @@ static bool my_is_eof(const u8 *p, size_t len)
     return len > 0 && p[0] == 0xFE && len < MY_MAX_PACKET;
 }
 
-/* ColumnDefinition41 (protocol.md 4.5). */
+/* ColumnDefinition41: one column of a result set. */
 struct my_coldef {
     struct my_str schema, table, org_table, name, org_name;
     u16 charset;
@@ -4425,7 +4432,7 @@ static int my_parse_text_row(const u8 *p, size_t len, size_t ncols, struct my_st
     return my_rd_left(&r) ? B_PROTOCOL : B_OK;
 }
 
-/* COM_STMT_PREPARE_OK (protocol.md 4.7). */
+/* COM_STMT_PREPARE_OK: statement id, column and parameter counts. */
 struct my_prep_ok {
     u32 stmt_id;
     u16 ncols, nparams, warnings;
@@ -4453,7 +4460,7 @@ static int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o)
  * my_count_params - the ? placeholders of sql[0..len) as the server's lexer counts them:
  * not inside '...', "..." or `...` (backslash escapes; a doubled quote closes and reopens),
  * nor in a -- , # or C comment (an executable comment, slash-star-bang, is code: its ?
- * count). What a PREPARE_OK must claim (issue 28: 65535 for SELECT ? is refused at once).
+ * count). What a PREPARE_OK must claim (a server claiming 65535 for SELECT ? is refused at once).
  */
 static size_t my_count_params(const char *sql, size_t len)
 {
@@ -4586,7 +4593,7 @@ static int my_rd_value(struct my_rd *r, u8 type, bool is_unsigned, struct my_val
     }
 }
 
-/* A binary result row (protocol.md 4.7): 0x00, NULL bitmap with offset 2, values. */
+/* A binary result row: 0x00, NULL bitmap with offset 2, values. */
 static int my_parse_binary_row(const u8 *p, size_t len, size_t ncols,
                                const struct my_coldef *cols, struct my_val *vals)
 {
@@ -4671,7 +4678,7 @@ static void my_put_value(struct buf *b, const struct my_val *v)
     }
 }
 
-/* COM_STMT_EXECUTE payload (protocol.md 4.7): types are sent every time (2 bytes/param). */
+/* COM_STMT_EXECUTE payload: types are sent every time (2 bytes/param). */
 static void my_build_execute(struct buf *b, u32 stmt_id, const struct my_val *params,
                              size_t n)
 {
@@ -4689,7 +4696,7 @@ static void my_build_execute(struct buf *b, u32 stmt_id, const struct my_val *pa
             b->p[at + i / 8] = (char)(b->p[at + i / 8] | (char)(1u << (i % 8)));
     my_put_u8(b, 1); /* new params bound: types follow */
     for (size_t i = 0; i < n; i++) {
-        /* YEAR as a parameter type confuses MariaDB 10.11: send SHORT (protocol.md 6.10) */
+        /* YEAR as a parameter type confuses MariaDB 10.11: send SHORT */
         u8 t = params[i].is_null ? MY_T_NULL : params[i].type == MY_T_YEAR ? MY_T_SHORT
                                                                             : params[i].type;
         my_put_u8(b, t);
@@ -4700,7 +4707,8 @@ static void my_build_execute(struct buf *b, u32 stmt_id, const struct my_val *pa
             my_put_value(b, &params[i]);
 }
 
-/* SSLRequest / the first 32 bytes of HandshakeResponse41 (protocol.md 2.6, 2.7). */
+/* SSLRequest / the first 32 bytes of HandshakeResponse41 (the same bytes: flags, max packet,
+ * charset, 23 zero bytes). */
 static void my_build_login_head(struct buf *b, u32 caps, u32 ext_caps)
 {
     my_put_uint(b, caps, 4);
@@ -4813,7 +4821,7 @@ static void my_escape(char *dst, size_t cap, const char *src, size_t len)
         dst[o] = 0;
 }
 
-/* mysql_native_password: SHA1(pw) XOR SHA1(nonce || SHA1(SHA1(pw))) (protocol.md 3.2). */
+/* mysql_native_password: SHA1(pw) XOR SHA1(nonce || SHA1(SHA1(pw))). */
 static void my_scramble_native(const char *pw, size_t pwlen, const u8 nonce[20], u8 out[20])
 {
     u8 s1[20], s2[20], h[20];
@@ -4848,7 +4856,7 @@ static void my_scramble_sha2(const char *pw, size_t pwlen, const u8 nonce[20], u
 }
 
 /*
- * Ed25519 for MariaDB's client_ed25519 (protocol.md 3.5): RFC 8032 signing where the secret
+ * Ed25519 for MariaDB's client_ed25519: RFC 8032 signing where the secret
  * is SHA-512 of the whole password. mbedTLS 2.28 has no Ed25519, so the group arithmetic is
  * here: field elements mod p = 2^255 - 19 as 16 limbs of 16 bits (in i64), points in extended
  * coordinates (X:Y:Z:T), scalars reduced mod L by binary long division. Not constant time:
@@ -5117,7 +5125,7 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
  * Errors: a B_* code, the detail in c->err, and for B_SERVER the server's code, SQLSTATE and
  * text, which cli_ prints verbatim as "ERROR nnnn (SSSSS): text". Nothing here prints:
  * --debug=proto's hex dump goes line by line to the parameters' trace callback.
- * Structure (issue 13; trilogy's): a client state machine driven by bytes. An operation (the
+ * Structure (trilogy's): a client state machine driven by bytes. An operation (the
  * login, or one command and its response) is a state (c->op, c->state) advanced by myc_step
  * over buffered packets (frame first, then the codec's parsers on memory); its I/O goes
  * through struct myc_io (the socket, mbedTLS over it, or a test double). Non-blocking use:
@@ -5762,7 +5770,7 @@ static int myc_read_buffered(struct my_conn *c, const u8 **payload, size_t *plen
             m[0] += 4, m[2] += 4; /* the header comes first */
             myc_dump(c->p, "<", p - 4, n + 4, m);
         }
-        /* compressed: servers resync inner ids to the frames' (protocol.md 5), unchecked */
+        /* compressed: servers resync inner ids to the frames', unchecked */
         if (seq != c->seq && !c->zlib && !(n > 0 && p[0] == 0xFF && !c->rd_multi))
             return b_seterr(&c->err, B_PROTOCOL, 0,
                             "protocol error from %s: packet sequence %u, expected %u", c->target,
@@ -6105,7 +6113,8 @@ static bool myc_secure(const struct my_conn *c)
 #define MYC_RSA_MIN_BITS 1024
 #define MYC_RSA_MAX_BITS 4096
 
-/* RSA-OAEP(SHA-1) of (password || 0) XOR nonce with a PEM public key (protocol.md 3.3);
+/* RSA-OAEP(SHA-1) of (password || 0) XOR nonce with a PEM public key
+ * (caching_sha2_password's and sha256_password's full authentication);
  * from says where the key came from, for messages. */
 static int myc_rsa_encrypt(struct my_conn *c, const u8 *pem, size_t pem_len, const char *from,
                            struct buf *out)
@@ -6235,7 +6244,7 @@ static int myc_key_request(struct my_conn *c, u8 code, struct buf *out)
 }
 
 /*
- * The authentication plugins, one row each (protocol.md 3): the first answer (to the
+ * The authentication plugins, one row each: the first answer (to the
  * greeting or to an AuthSwitchRequest) and, for the plugins that have one, the handler of the
  * server's AuthMoreData. Adding a plugin is one row and its functions. pw is the password
  * ("" when none), its bytes pwlen.
@@ -6251,24 +6260,30 @@ struct myc_auth_plugin {
     int (*more)(struct my_conn *c, const u8 *d, size_t n, struct buf *out);
 };
 
-static int myc_auth_native(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+/* The password scrambled with the nonce into out: SHA-256's 32 bytes (caching_sha2) or
+ * SHA-1's 20 (native); nothing for an empty password. */
+static int myc_auth_scramble(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out,
+                             bool sha2)
 {
-    u8 t[20];
+    u8 t[32];
     if (pwlen) {
-        my_scramble_native(pw, pwlen, c->nonce, t);
-        buf_put(out, t, 20);
+        if (sha2)
+            my_scramble_sha2(pw, pwlen, c->nonce, t);
+        else
+            my_scramble_native(pw, pwlen, c->nonce, t);
+        buf_put(out, t, sha2 ? 32 : 20);
     }
     return B_OK;
 }
 
+static int myc_auth_native(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+{
+    return myc_auth_scramble(c, pw, pwlen, out, false);
+}
+
 static int myc_auth_sha2(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
 {
-    u8 t[32];
-    if (pwlen) {
-        my_scramble_sha2(pw, pwlen, c->nonce, t);
-        buf_put(out, t, 32);
-    }
-    return B_OK;
+    return myc_auth_scramble(c, pw, pwlen, out, true);
 }
 
 /* The password RSA-encrypted with the key in --server-public-key-path, or with the server's,
@@ -6427,7 +6442,7 @@ static void myc_logged_in(struct my_conn *c)
     c->cseq = 0;
 }
 
-/* The authentication exchange: one packet per turn (protocol.md 3). */
+/* The authentication exchange: one packet per turn (AuthSwitchRequest, AuthMoreData, OK/ERR). */
 static int myc_auth_packet(struct my_conn *c, const u8 *p, size_t n)
 {
     int rc;
@@ -6509,7 +6524,7 @@ static int myc_greeting(struct my_conn *c, const u8 *pk, size_t n)
     if (p->no_deprecate_eof)
         c->caps &= ~MY_CAP_DEPRECATE_EOF;
     /* MariaDB 10.6+: executes of a prepared statement skip the column definitions the
-     * client already has from PREPARE (protocol.md 4.9): less work for the server per query */
+     * client already has from PREPARE (MARIADB_CLIENT_CACHE_METADATA): less work for the server per query */
     if (!(c->hs.caps & MY_CAP_LONG_PASSWORD) && !p->no_cache_metadata)
         c->ext_caps = c->hs.ext_caps & MY_MARIADB_CACHE_METADATA;
     if (p->db && *p->db)
@@ -7708,7 +7723,7 @@ static const char *myc_tls_version(struct my_conn *c)
     return c->tls ? mbedtls_ssl_get_version(c->ssl) : NULL;
 }
 
-/* ---- the non-blocking interface (issue 13): the event-loop driver's ---- */
+/* ---- the non-blocking interface: the event-loop driver's ---- */
 /*
  * Each *_start begins an operation without waiting: the request is framed into c->out and
  * sent as far as the socket takes it. They return MYC_WANT_READ/MYC_WANT_WRITE (wait on
@@ -8109,7 +8124,6 @@ static const char myc_hint_2061[] =
     "give the key with --server-public-key-path, or trust the server's with "
     "--get-server-public-key";
 
-/* A failed connect, in the words of STYLE 2.6; returns the exit code. */
 /* Text into a fixed field, cut at its size (messages quote the server's words). */
 static void myc_fmt(char *dst, size_t n, const char *fmt, ...) B_PRINTF(3, 4);
 static void myc_fmt(char *dst, size_t n, const char *fmt, ...)
@@ -8133,7 +8147,8 @@ static void myc_hint_refused(const struct myc_params *p, char *dst, size_t n, co
                 more);
 }
 
-/* myc_conn_error - a failed connect in the words of STYLE 2.6, into *e: the bench persona's
+/* myc_conn_error - a failed connect as the error-message rule asks (what, on what target,
+ * the cause from the lowest layer, elapsed time and attempts; never the password), into *e: the bench persona's
  * lines (msg may hold two, '\n'-separated: the login and the server's answer) and hint, and
  * sysbench's own FATAL lines. Returns the exit code (the bench persona's; e->sb_ex sysbench's). */
 static int myc_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p,
@@ -8203,10 +8218,10 @@ static int myc_conn_error(const char *what, const struct my_conn *c, const struc
 /*
  * cpu: sysbench's event is one trial-division prime count up to --cpu-max-prime, with 64-bit
  * integers and a double square root. The count goes to a per-thread sink that the compiler
- * must keep (clang deletes sysbench's loop: sysbench issues #389, #469), so events/s stay
- * comparable with GCC-built sysbench.
+ * must keep (clang deletes sysbench's loop as dead code: its events cost nothing), so
+ * events/s stay comparable with GCC-built sysbench.
  *
- * memory: sysbench 1.0.20 semantics (spec 3.2): one block (global, or one per thread with
+ * memory: sysbench 1.0.20 semantics (sb_memory.c): one block (global, or one per thread with
  * --memory-scope=local), one event = one pass over it in 8-byte words, events per thread =
  * total/block/threads; --events is ignored. Limitations: like sysbench, a small block measures
  * the L1 cache, not DRAM; `bench memory` keeps those semantics for comparable numbers.
@@ -8463,23 +8478,14 @@ static void mem_llc_why(const struct mem_caches *c, u64 llc, int ncpu, char *w, 
                                                              : ", sysfs and cpuid differ");
 }
 
-/* MemAvailable from /proc/meminfo in bytes; 0 if unknown. */
+/* MemAvailable in bytes; 0 if unknown. */
 static u64 mem_available(void)
 {
-    char line[256];
-    unsigned long long kb = 0;
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f)
-        return 0;
-    while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-            break;
-    fclose(f);
-    return (u64)kb << 10;
+    return os_meminfo("MemAvailable");
 }
 
 /*
- * mem_room - what the bench modes may size their arrays and working sets from (issue 28):
+ * mem_room - what the bench modes may size their arrays and working sets from:
  * MemAvailable, and, where a cgroup memory limit applies (a container's, a pod's), no more
  * than the headroom under it: past it the OOM killer ends the run (rc 137, no output) however
  * much the host has free. m->from says which bound held ("cgroup memory limit" or
@@ -8539,7 +8545,7 @@ static int mem_room_check(struct load_run *r, const struct mem_room *m, u64 want
     if (!m->limit || strcmp(m->from, "cgroup memory limit"))
         return B_OK;
     if (m->bytes < MEM_ROOM_MIN) { /* no room is not "unknown": sizing from the LLC would be
-                                    * OOM-killed (issue 28 review) */
+                                    * OOM-killed */
         b_fail(&r->err, B_EXIT_ENV, "--memory-mode=%s: only %s left under this cgroup's memory "
                                     "limit of %s: too little to measure memory",
                mode, unit_fmt_size(m->bytes, a, sizeof(a)), unit_fmt_size(m->limit, b, sizeof(b)));
@@ -9431,7 +9437,7 @@ static int mem_init(struct load_run *r)
     const struct bench_opts *o = r->o;
     if (o->memory_mode != MEM_MODE_SB)
         return mem_mode_init(r);
-    if (o->memory_total_size) /* integer division drops the remainder (sysbench issue #545) */
+    if (o->memory_total_size) /* integer division drops the remainder, as sysbench's */
         for (int i = 0; i < r->nthreads; i++)
             r->thr[i].limit = o->memory_total_size / o->memory_block_size / (u64)r->nthreads;
     r->event_limit = 0; /* sysbench: memory ignores --events */
@@ -9587,7 +9593,7 @@ static void mem_done(struct load_run *r)
  * text); each event takes mutex (counter++ mod locks) and does --thread-yields rounds of
  * lock, sched_yield(), unlock. mutex: exactly one event per thread, which does --mutex-locks
  * rounds of: pick a random mutex, spin --mutex-loops empty iterations outside it, lock,
- * bump a shared counter, unlock (spec 3.3, 3.4).
+ * bump a shared counter, unlock (sysbench's sb_threads.c, sb_mutex.c).
  */
 
 static const struct opt_def opt_threads[] = {
@@ -11895,9 +11901,10 @@ BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src
  * CQSIZE, then none), the three mmaps (or one ring mapping with IORING_FEAT_SINGLE_MMAP),
  * registered files and buffers where the kernel and RLIMIT_MEMLOCK allow, each request
  * submitted at once and completions reaped in batches. References: io_uring_setup(2),
- * io_uring_enter(2), fio engines/io_uring.c (behaviour), shared/spec/sizing.md 3.2-3.4.
+ * io_uring_enter(2), fio engines/io_uring.c (behaviour), and liburing's "Available since"
+ * kernel versions for the detection and the fallback to pread/pwrite.
  *
- * io_: sysbench 1.0.20's fileio (spec 3.5): test_file.N of total/num bytes in --file-dir,
+ * io_: sysbench 1.0.20's fileio (sb_fileio.c): test_file.N of total/num bytes in --file-dir,
  * sequential modes walking the files and wrapping around, random modes, the periodic fsync
  * burst (after every --file-fsync-freq requests one fsync event per file), --file-fsync-all,
  * fsync of all files by each thread at the end, the deterministic read/write mix of rndrw,
@@ -15578,7 +15585,7 @@ BENCH_API int evl_backend_pick(struct load_run *r)
 
 /*== 18 oltp_ : sysbench's OLTP workloads over the myc_ client ===============*/
 /*
- * The 11 scripts of sysbench 1.0.20 (oltp_common.lua and friends, spec section 4) built in:
+ * The 11 scripts of sysbench 1.0.20 (oltp_common.lua and friends) built in:
  * the same schema and data, the same statements (server-side prepared by default, one per
  * connection x table x kind; text with --db-ps-mode=disable), the same event composition,
  * and the same counting: a statement with a result set is a read, one without is a write
@@ -15587,7 +15594,7 @@ BENCH_API int evl_backend_pick(struct load_run *r)
  * includes the retries; a lost connection, when its code is in the list, reconnects.
  * Counters per thread: ctr[0] reads, [1] writes, [2] other, [3] ignored errors,
  * [4] reconnects. Tables carry COMMENT 'created by bench' (o->own_tables: the bench persona)
- * so that cleanup, and runs that write, touch only tables bench made (STYLE: prove ownership).
+ * so that cleanup, and runs that write, touch only tables bench made (ownership proven, never assumed).
  * Nothing here prints: commands say their lines through res_say and fill b_err (both
  * personas' words where sysbench's differ); which persona is cli_'s business.
  * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is zlib only (no zstd).
@@ -16602,7 +16609,7 @@ static void oltp_login_error(struct b_err *e, const struct bench_opts *o, struct
                  "no answer within --mysql-connect-timeout=%lld s: is it a MySQL server, "
                  "and is it overloaded (its back_log, max_connections)?",
                  (long long)o->mysql_connect_timeout);
-    else if (c->srv_code == 2061) /* no TLS by default, as sysbench: issue 8's rule */
+    else if (c->srv_code == 2061) /* no TLS by default, as sysbench */
         snprintf(e->hint, sizeof(e->hint), "%s", myc_hint_2061);
     else if (rc == B_SERVER && c->srv_code == 1049)
         snprintf(e->hint, sizeof(e->hint),
@@ -17876,7 +17883,7 @@ static int oltp_init(struct load_run *r)
     return B_OK;
 }
 
-/* sysbench 0.4's --test=oltp options (not listed in help; spec section 1.7) */
+/* sysbench 0.4's --test=oltp options (not listed in help; old scripts still pass them) */
 static const struct opt_def opt_oltp_legacy[] = {
     OPT("oltp-test-mode", STR, oltp_test_mode, "complex", 0, 0, NULL,
         "0.4: simple, complex or nontrx", NULL, OPT_F_NOHELP),
@@ -17917,7 +17924,7 @@ static const struct opt_def opt_oltp_legacy[] = {
     OPT("mysql-table-engine", STR, oltp_engine, "innodb", 0, 0, NULL, "0.4", NULL, OPT_F_NOHELP),
 };
 
-/* The 1.0 workload a 0.4 `--test=oltp` command line means (spec 1.7), or NULL. */
+/* The 1.0 workload a 0.4 `--test=oltp` command line means, or NULL. */
 static const char *oltp_legacy_map(const struct bench_opts *o)
 {
     if (!strcmp(o->oltp_test_mode, "complex"))
@@ -18344,7 +18351,7 @@ static void sizing_ladder_facts(struct res *res, const char *wl, const struct si
  * rep_sizing shows them. Progress goes to res_say.
  */
 /*
- * bench all's ladder in a schema that exists (o->sizing_existing; issue 28): the user named it
+ * bench all's ladder in a schema that exists (o->sizing_existing): the user named it
  * with -D (a schema granted to the benchmark user, who may not CREATE DATABASE), or a leftover
  * of an interrupted run holds bench's tables. Its tables sbtest1..N must be bench all's own
  * (the '" OLTP_MARK_ALL "' comment) or absent: any other (a user's, or a dataset prepared with
@@ -18496,7 +18503,7 @@ static int sizing_main(struct res *res)
 /*== 20 slap_ : mysqlslap mode: options, generated SQL, client threads =======*/
 /*
  * `bench slap` (and bench invoked as mysqlslap or mariadb-slap): mysqlslap's benchmark, drop-in
- * (spec mysqlslap.md). For each engine, each concurrency C and each iteration: drop the schema
+ * (mysqlslap 10.11's options and output). For each engine, each concurrency C and each iteration: drop the schema
  * (only one this process created), create it, pre-load, pre-query, C clients on connections of
  * their own (the timed part, connects included, in whole ms as mysqlslap), post-query. The
  * result: one res_step per engine x concurrency with avg/min/max; --only-print: the statement
@@ -18515,7 +18522,7 @@ static int sizing_main(struct res *res)
 #define SLAP_RETRY_NS 100000000u
 #define SLAP_MAX_COLS 4096      /* -y + -x + secondary indexes: MySQL's columns per table */
 
-/* mysqlslap's alphabet: 60 characters, U and V missing (spec 3.2). */
+/* mysqlslap's alphabet: 60 characters, U and V missing (as mysqlslap's generator). */
 static const char slap_alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTWXYZabcdefghijklmnopqrstuvwxyz";
 
 static const struct opt_def opt_slap[] = {
@@ -20007,7 +20014,7 @@ static int slap_refuse(struct slap_run *run)
 }
 
 /* DROP SCHEMA IF EXISTS, refused for a schema that exists and that this run did not create
- * (mysqlslap drops it silently: spec 7), unless --force-drop-existing-schema; not sent when
+ * (mysqlslap drops it silently), unless --force-drop-existing-schema; not sent when
  * the check finds no such schema (--only-print prints it). */
 static int slap_drop(struct slap_run *run)
 {
@@ -21571,7 +21578,7 @@ static bool all_direct_ok(const char *dir)
 }
 
 /*
- * bench all's own files (issue 27): a directory "bench-all.PID" under --dir, made by mkdir
+ * bench all's own files: a directory "bench-all.PID" under --dir, made by mkdir
  * (which fails on any existing name: O_EXCL's semantics for a directory), mode 0700; the test
  * file and the fileio manifest live there, so a dataset that `bench fileio prepare` left in
  * --dir (test_file.N, its manifest) is neither reused nor removed.
@@ -22010,7 +22017,7 @@ static int all_db_lock(struct my_conn *c, const char *db)
 }
 
 /*
- * The ladder's schema (issue 28): -D's, or bench_all, or, while another bench all run holds
+ * The ladder's schema: -D's, or bench_all, or, while another bench all run holds
  * that one (two hosts sized against one server at once), bench_all_2 .. bench_all_9: a lock
  * per schema name held on c for the whole ladder keeps two runs out of one schema. A -D
  * schema another run holds is a note, no ladder. c NULL: no connection, no lock (the ladder
@@ -22718,7 +22725,7 @@ static int all_server_ram_ok(struct res *res)
     return ex;
 }
 
-/* ---- derived settings, each with its rule (sizing.md 2.4) ---- */
+/* ---- derived settings, each with its rule (the rule is printed beside the value) ---- */
 
 static void all_setting(struct res *res, const char *name, const char *rule, const char *cur,
                         const char *fmt, ...) B_PRINTF(5, 6);
@@ -22992,7 +22999,7 @@ static bool all_db_given(const struct bench_opts *o)
 }
 
 /*
- * --html=FILE (issue 28): opened before any step, so that a path bench cannot write fails at
+ * --html=FILE: opened before any step, so that a path bench cannot write fails at
  * once instead of after the whole run (the verdict lost). O_CREAT without O_TRUNC: a file
  * already there keeps its bytes until the report replaces them (rep_all_html truncates it
  * then); one this run created is removed when no report comes (all_html_close). The same
@@ -23053,7 +23060,7 @@ static void all_html_close(const struct bench_opts *o)
 }
 
 /* --dir must be a directory: a file there would skip the disk steps after every other step
- * ran, and the page would call the disk "cached" (issue 28). A path that does not exist is
+ * ran, and the page would call the disk "cached". A path that does not exist is
  * the environment's (os_dir_facts: exit 3); a file is a usage error, before any step. */
 static int all_dir_check(struct res *res)
 {
@@ -23136,7 +23143,7 @@ static int all_main(struct res *res)
     os_fallback_fact(res); /* the page's HOST line names them */
     res->elapsed_s = (double)(clk_now_ns() - x.t0) / 1e9;
     res_fact_num(res, "all.total_s", res->elapsed_s);
-    /* the terms last (issue 28): all.total_s and rec.* exist only now */
+    /* the terms last: all.total_s and rec.* exist only now */
     for (int i = 0; i < nexp; i++) {
         bool h;
         double v = all_num(res, ex_t[i].path, &h);
@@ -25198,7 +25205,7 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
 
 /*== 25 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
 /*
- * Every block is line-compatible with sysbench 1.0.20 (spec section 5), so parsers written
+ * Every block is line-compatible with sysbench 1.0.20, so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
  * "Latency (ms)" and "Threads fairness". Percentiles are read from the log-linear histogram
  * (within 0.4%) and clamped to the exact min/max; min/avg/max/sum are exact.
@@ -25879,7 +25886,7 @@ static void rep_all_line(const char *fmt, ...)
     vsnprintf(raw, (size_t)(len > 0 ? len : 0) + 1, fmt, aq);
     va_end(aq);
     /* control bytes of a fact (a CPU model's ESC/BEL from CPUID or lxcfs, a --dir path) are
-     * shown as \xNN, never sent raw to the terminal (issue 28) */
+     * shown as \xNN, never sent raw to the terminal */
     struct buf esc = {0};
     for (const u8 *q = (const u8 *)raw; *q; q++)
         if ((*q < 0x20 && *q != '\n') || *q == 0x7f) /* the page's own line breaks stay */
@@ -26103,7 +26110,7 @@ static void rep_all(const struct res *res)
                  rep_all_v(res, "mem.stream_triad_mb_per_s", 0, b, sizeof(b)),
                  (snprintf(c, sizeof(c), "%.0f",
                            all_num(res, "mem.stream_array_bytes", NULL) / 1048576.0), c));
-    if (!strcmp(all_str(res, "mem.room_from"), "cgroup memory limit")) /* issue 28 */
+    if (!strcmp(all_str(res, "mem.room_from"), "cgroup memory limit"))
         rep_all_line("          sized within the cgroup memory limit (%s MiB, %s MiB left)",
                      (snprintf(a, sizeof(a), "%.0f",
                                all_num(res, "cgroup_memory_limit_bytes", NULL) / 1048576.0), a),
@@ -28121,7 +28128,7 @@ static void rep_cmp_text(const struct res *res)
 
 /*== 26 cli_ : command line, dispatch, bench_main(), main() ==================*/
 /*
- * bench [options]... [testname] [command], exactly as sysbench 1.0.20 (spec 1.1, 1.2):
+ * bench [options]... [testname] [command], exactly as sysbench 1.0.20:
  * options anywhere, the first positional is the test, the second the command. Everything is
  * parsed and validated before anything runs. Invoked as `sysbench` (a symlink), bench is
  * the sysbench it replaces: same banner shape, messages, streams and exit codes. Invoked as

@@ -1018,7 +1018,7 @@ struct slap_list {
     u64 pieces;        /* pieces cut by the delimiter, empty ones included (mysqlslap's count) */
 };
 
-/* What mysqlslap builds from its options before it connects (spec mysqlslap.md 3, 4). */
+/* What mysqlslap builds from its options before it connects (auto-generated or given SQL). */
 struct slap_plan {
     struct slap_list create, query, pre, post;
     char **engines, **engine_opts; /* --engine items: name and option ("" = none) */

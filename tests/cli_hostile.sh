@@ -6,18 +6,15 @@
 # HOME is a scratch directory; nothing outside it is touched; the only socket is a loopback
 # listener of its own. Ends with "cli_hostile: N passed, N failed".
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-B=${BENCH:-$top/bench}
-work=$(mktemp -d)
+t_name=cli_hostile
+. "$(dirname "$0")/lib.sh"
+work=$w
 lpid=
-trap '[ -n "$lpid" ] && kill "$lpid" 2>/dev/null; rm -rf "$work"' EXIT
+t_at_exit() { [ -z "$lpid" ] || kill "$lpid" 2>/dev/null; }
 export HOME="$work/home"
 mkdir -p "$HOME" "$work/f"
 unset MYSQL_PWD
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "cli_hostile: FAIL $1"; [ -f "$work/err" ] && head -5 "$work/err"; }
+t_on_fail() { [ ! -f "$work/err" ] || head -5 "$work/err"; }
 
 # expect NAME RC REGEX CMD...: exit status RC and stdout+stderr matching REGEX (grep -E)
 expect() {
@@ -134,7 +131,7 @@ while True:
     c, _ = s.accept(); conns.append(c)   # accept and never answer
 ' "$work/listening" &
 lpid=$!
-i=0; while [ ! -s "$work/listening" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+t_wait 30 test -s "$work/listening" || :
 port=$(cat "$work/listening")
 for pw in "-pSEKRET1" "--password=SEKRET1" "--mysql-password=SEKRET1"; do
     "$B" ping --no-defaults -h 127.0.0.1 -P $port -u u "$pw" --mysql-connect-timeout=4 >/dev/null 2>&1 &
@@ -258,5 +255,4 @@ for args in "oltp_point_select --no-defaults --event-loops=2 -h 127.0.0.1 -P $fp
 done
 rm -f "$HOME/.my.cnf"
 
-echo "cli_hostile: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

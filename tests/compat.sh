@@ -4,21 +4,19 @@
 # and exit status after masking what legitimately varies (timings, the banner's build note).
 # Needs /usr/bin/sysbench (tests/setup.sh installs it); exits 77 (skip) without it.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
+t_name=compat
+. "$(dirname "$0")/lib.sh"
 ref=${SYSBENCH_REF:-/usr/bin/sysbench}
 [ -x "$ref" ] || { echo "compat: SKIP: $ref not installed"; exit 77; }
 "$ref" --version | grep -q '^sysbench 1\.0\.20' || { echo "compat: SKIP: $ref is not 1.0.20"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=$w
 ln -s "$top/bench" "$work/sysbench"
 
 # only the timing-dependent fields are masked, column for column (tests/mask_timing.py: widths
 # and precision stay compared; counts, MiB transferred and the events average stay exact); the
 # events stddev too when threads share the events. bench's results must also hold the
 # invariants of tests/check_result.py (fileio's read/write/fsync split by its formula).
-pass=0 fail=0
-check() { # check NAME ARGS...
+check() { # check NAME ARGS... (not lib.sh's: sysbench and bench side by side)
     name=$1; shift
     sd=
     case " $* " in *" --threads="[2-9]* | *" --threads="[1-9][0-9]* | *" --num-threads="[2-9]*) sd=--stddev ;; esac
@@ -146,5 +144,4 @@ check fio-short fileio $F --file-test-mode=rndrd run
 if cmp -s "$work/ref.help" "$work/our.help"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "compat: FAIL help:"; diff "$work/ref.help" "$work/our.help" | head; fi
 
-echo "compat: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

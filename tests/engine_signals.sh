@@ -7,14 +7,12 @@
 # still alive 5 s after the signal is killed and the case fails.
 # Ends with "engine_signals: N passed, N failed"; exits 1 on any failure.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-B=${BENCH:-$(dirname "$here")/bench}
-tmp=$(mktemp -d)
+t_name=engine_signals
+. "$(dirname "$0")/lib.sh"
+tmp=$w
 pid=
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok: $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $1"; sed 's/^/  stderr: /' "$tmp/err" | head -5; }
+t_at_exit() { [ -z "$pid" ] || kill -9 "$pid" 2>/dev/null; }
+t_on_fail() { sed 's/^/  stderr: /' "$tmp/err" | head -5; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 started() { grep -q '^Threads started!' "$tmp/out"; }
@@ -60,7 +58,7 @@ case1() {
     if ! kill -0 "$pid" 2>/dev/null; then
         wait "$pid"
         pid=
-        ko "$name: bench ended before the phase was reached"
+        bad "$name: bench ended before the phase was reached"
         return
     fi
     stop "$sig"
@@ -68,7 +66,7 @@ case1() {
         grep -q "$re" "$tmp/err"; then
         ok "$name: SIG$sig -> exit 1 after $ms ms"
     else
-        ko "$name: SIG$sig -> exit $rc after $ms ms (want 1 within 1500 ms, stderr matching '$re')"
+        bad "$name: SIG$sig -> exit $rc after $ms ms (want 1 within 1500 ms, stderr matching '$re')"
     fi
 }
 
@@ -83,17 +81,17 @@ case1 "memory block initialisation (2G, local, 2 threads)" INT big_rss \
 case1 "mutex initialisation (--mutex-num=3e7)" INT big_rss \
     'mutex: initialising 30000000 mutexes: interrupted by SIGINT after [0-9]*; nothing was measured' \
     mutex --mutex-num=30000000 run
-grep -q '^Threads started!' "$tmp/out" && ko "mutex initialisation: threads were started"
+grep -q '^Threads started!' "$tmp/out" && bad "mutex initialisation: threads were started"
 
 # single events that last longer than a second: the run's report, marked interrupted
 IRE='interrupted; the report covers the run until the signal'
 case1 "one cpu event (--cpu-max-prime=1e12)" TERM started "$IRE" \
     cpu --cpu-max-prime=1000000000000 run
-grep -q 'total number of events: *0$' "$tmp/out" || ko "cpu: the cut event was counted"
+grep -q 'total number of events: *0$' "$tmp/out" || bad "cpu: the cut event was counted"
 # a stop during --warmup-time: nothing was measured, so 0 s and 0 events (was 18446744069 s)
 case1 "cpu during --warmup-time" INT started "$IRE" cpu --warmup-time=60 --time=5 run
 grep -q 'total time: *0\.0000s$' "$tmp/out" && grep -q 'total number of events: *0$' "$tmp/out" ||
-    ko "warmup: the report is not 0 s and 0 events: $(grep 'total time' "$tmp/out")"
+    bad "warmup: the report is not 0 s and 0 events: $(grep 'total time' "$tmp/out")"
 case1 "one memory pass (256M, rnd read)" INT started "$IRE" \
     memory --memory-block-size=256M --memory-access-mode=rnd --memory-oper=read run
 case1 "one mutex event (--mutex-loops=1e12)" TERM started "$IRE" \
@@ -113,7 +111,7 @@ if { [ "$rc" = 130 ] || [ "$rc" = 143 ]; } && [ "$ms" != "more than 5000" ] && [
     ! grep -q 'General statistics' "$tmp/out"; then
     ok "second signal: exit $rc after $ms ms, no report"
 else
-    ko "second signal: exit $rc after $ms ms (want 130 or 143 within 500 ms, no report)"
+    bad "second signal: exit $rc after $ms ms (want 130 or 143 within 500 ms, no report)"
 fi
 
 # one sender's two signals microseconds apart are one request (timeout(1) signals the child
@@ -125,7 +123,7 @@ if [ "$rc" = 1 ] && [ "$ms" != "more than 5000" ] && [ "$ms" -lt 1500 ] &&
     ! grep -q 'second signal' "$tmp/err" && grep -q 'General statistics' "$tmp/out"; then
     ok "one sender's signals together: exit 1 after $ms ms, with the report"
 else
-    ko "one sender's signals together: exit $rc after $ms ms (want 1 within 1500 ms, the report)"
+    bad "one sender's signals together: exit $rc after $ms ms (want 1 within 1500 ms, the report)"
 fi
 
 # timeout(1), 10 runs: each prints its report (none exits on a "second signal")
@@ -139,8 +137,7 @@ done
 if [ "$n" = 10 ]; then
     ok "timeout 1 bench cpu --threads=2 run: the report in 10 of 10 runs"
 else
-    ko "timeout 1 bench cpu --threads=2 run: the report in $n of 10 runs (want 10)"
+    bad "timeout 1 bench cpu --threads=2 run: the report in $n of 10 runs (want 10)"
 fi
 
-echo "engine_signals: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+t_summary

@@ -4,14 +4,12 @@
 # and sha256_password client plugins); then bench logs in through every path.
 # Needs python3-cryptography, openssl and mariadb-client; exits 77 without them.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=fake_auth
+. "$(dirname "$0")/lib.sh"
 command -v mariadb >/dev/null && command -v openssl >/dev/null &&
     python3 -c 'import cryptography' 2>/dev/null || { echo "fake_auth: SKIP: needs mariadb-client, openssl, python3-cryptography"; exit 77; }
-w=$(mktemp -d)
 pids=""
-cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$w"; }
-trap cleanup EXIT
+t_at_exit() { for p in $pids; do kill "$p" 2>/dev/null; done; }
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$w/rsa.pem" 2>/dev/null
 openssl rsa -in "$w/rsa.pem" -pubout -out "$w/rsa.pub" 2>/dev/null
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
@@ -45,7 +43,6 @@ for n in $names; do
     shift
 done
 
-pass=0 fail=0
 expect() { # expect 0|1 DESCRIPTION CMD...: the command must succeed (0) or fail (1)
     want=$1 what=$2; shift 2
     if "$@" >"$w/out" 2>&1; then got=0; else got=1; fi
@@ -101,5 +98,4 @@ grep -q "^Server: 127.0.0.1:$FULLTLS (.*), TLSv1.2 " "$w/out" || { fail=$((fail 
 expect 0 "bench oltp_point_select: full auth, --server-public-key-path" $W --mysql-port=$FULLTLS --server-public-key-path="$w/rsa.pub" run
 grep -q "^Server: 127.0.0.1:$FULLTLS (.*), TCP, no TLS$" "$w/out" || { fail=$((fail + 1)); echo "fake_auth: FAIL: no TLS not in the run header"; cat "$w/out"; }
 expect 0 "bench ping: PREFERRED by default, full auth over TLS" $P -P $FULLTLS -psecret
-echo "fake_auth: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

@@ -8,30 +8,16 @@
 # figures on failure. Needs /usr/bin/sysbench 1.0.20 and strace: exits 77 (skip, said so)
 # without them. Ends with "fileio_compat: N passed, N failed".
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-B=${BENCH:-$top/bench}
+t_name=fileio_compat
+. "$(dirname "$0")/lib.sh"
 ref=${SYSBENCH_REF:-/usr/bin/sysbench}
 [ -x "$ref" ] || { echo "fileio_compat: SKIP: $ref not installed"; exit 77; }
 "$ref" --version | grep -q '^sysbench 1\.0\.20' || { echo "fileio_compat: SKIP: $ref is not 1.0.20"; exit 77; }
 command -v strace >/dev/null || { echo "fileio_compat: SKIP: strace not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-trap 'exit 1' INT TERM
+work=$w
 mkdir "$work/s" "$work/b"
 ln -s "$B" "$work/b/sysbench"
 
-pass=0 fail=0
-t() { # t NAME FUNCTION: the function returns 0 when the behaviour is right
-    (set -e; "$2") >"$work/t.log" 2>&1
-    if [ $? = 0 ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "fileio_compat: FAIL $1:"
-        sed 's/^/    /' "$work/t.log" | tail -20
-    fi
-}
 expect() { [ "$2" = "$3" ] || { echo "$1: got '$2', wanted '$3'"; return 1; }; }
 
 F="--file-num=16 --file-total-size=16M"
@@ -135,15 +121,14 @@ t10_bench_random() {
     grep -qx "bench: --file-fill: invalid value 'ones' (expected random or zero)" out || { cat out; return 1; }
 }
 
-t fsync-all-sync t8_sync
-t fsync-all-async t8_async
-t fsync-all-fdatasync t8_fdatasync
-t periodic-fsync-ratio-1000 t9_ratio
-t periodic-fsync-default t9_default
-t periodic-fsync-seq t9_seq
-t async-execution-time t11
-t cleanup-other-sizes t12
-t fill-sysbench-zeros t10_sb_zero
-t fill-bench-random t10_bench_random
-echo "fileio_compat: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_case fsync-all-sync t8_sync
+t_case fsync-all-async t8_async
+t_case fsync-all-fdatasync t8_fdatasync
+t_case periodic-fsync-ratio-1000 t9_ratio
+t_case periodic-fsync-default t9_default
+t_case periodic-fsync-seq t9_seq
+t_case async-execution-time t11
+t_case cleanup-other-sizes t12
+t_case fill-sysbench-zeros t10_sb_zero
+t_case fill-bench-random t10_bench_random
+t_summary

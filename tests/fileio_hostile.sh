@@ -5,31 +5,14 @@
 # bench leaves on disk (bytes of foreign files, nothing outside --file-dir), its messages
 # and its exit status. Ends with "fileio_hostile: N passed, N failed".
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-B=${BENCH:-$top/bench}
-work=$(mktemp -d)
+t_name=fileio_hostile
+. "$(dirname "$0")/lib.sh"
+work=$w
 mnt=$work/mnt
 mkdir -p "$mnt"
-cleanup() {
-    umount "$mnt" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+t_at_exit() { umount "$mnt" 2>/dev/null; }
 cd "$work" || exit 1
 
-pass=0 fail=0
-t() { # t NAME FUNCTION: the function returns 0 when the behaviour is right
-    (set -e; "$2") >"$work/t.log" 2>&1
-    if [ $? = 0 ]; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "fileio_hostile: FAIL $1:"
-        sed 's/^/    /' "$work/t.log" | tail -20
-    fi
-}
 # expect WHAT ACTUAL WANTED
 expect() { [ "$2" = "$3" ] || { echo "$1: got '$2', wanted '$3'"; return 1; }; }
 has() { grep -qF -- "$2" "$1" || { echo "$1 lacks '$2':"; cat "$1"; return 1; }; }
@@ -276,7 +259,7 @@ sig_prepare_many() {
 
 # once started - sysbench's "Threads started!" in FILE - and a little more
 started() {
-    for _ in $(seq 200); do grep -q "^Threads started!" "$1" && break; sleep 0.05; done
+    t_wait 10 grep -q "^Threads started!" "$1" || :
     grep -q "^Threads started!" "$1" || { echo "the run did not start within 10 s"; return 1; }
     sleep 0.3
 }
@@ -415,21 +398,21 @@ size_small() {
     expect "files" "$(ls -A d | wc -l)" 0
 }
 
-t own-cleanup-foreign own_cleanup_foreign
-t own-prepare-symlink own_prepare_symlink
-t own-prepare-dangling own_prepare_dangling
-t own-run-symlink own_run_symlink
-t own-inode-size own_inode_size
-t own-manifest-hostile own_manifest_hostile
-t own-roundtrip own_roundtrip
-t own-sysbench-persona own_sysbench_persona
-t own-sysbench-hardlink own_sysbench_hardlink
-t own-sysbench-beyond own_sysbench_beyond
-t cleanup-emfile cleanup_emfile
-t sig-prepare-big sig_prepare_big
-t sig-run sig_run
-t mmap-sigbus mmap_sigbus
-t tail-bytes tail_bytes
+t_case own-cleanup-foreign own_cleanup_foreign
+t_case own-prepare-symlink own_prepare_symlink
+t_case own-prepare-dangling own_prepare_dangling
+t_case own-run-symlink own_run_symlink
+t_case own-inode-size own_inode_size
+t_case own-manifest-hostile own_manifest_hostile
+t_case own-roundtrip own_roundtrip
+t_case own-sysbench-persona own_sysbench_persona
+t_case own-sysbench-hardlink own_sysbench_hardlink
+t_case own-sysbench-beyond own_sysbench_beyond
+t_case cleanup-emfile cleanup_emfile
+t_case sig-prepare-big sig_prepare_big
+t_case sig-run sig_run
+t_case mmap-sigbus mmap_sigbus
+t_case tail-bytes tail_bytes
 # --output naming one of the prepared files (a typo, a tab completion): refused, exit 3, the
 # file untouched, in both formats
 output_is_test_file() {
@@ -444,19 +427,18 @@ output_is_test_file() {
         expect "size ($f)" "$(stat -c %s d/test_file.1)" 1048576
     done
 }
-t validate-small validate_small
-t output-is-test-file output_is_test_file
-t validate-async-few validate_async_few
-t size-small size_small
+t_case validate-small validate_small
+t_case output-is-test-file output_is_test_file
+t_case validate-async-few validate_async_few
+t_case size-small size_small
 if [ "$(id -u)" = 0 ]; then
-    t sig-prepare-many sig_prepare_many
-    t full-mmap full_mmap
-    t full-blocks full_blocks
-    t full-prepare full_prepare
-    t rofs-seqwr rofs_seqwr
+    t_case sig-prepare-many sig_prepare_many
+    t_case full-mmap full_mmap
+    t_case full-blocks full_blocks
+    t_case full-prepare full_prepare
+    t_case rofs-seqwr rofs_seqwr
 else
     echo "fileio_hostile: FAIL: the tmpfs tests (sig-prepare-many, full-mmap, full-blocks, full-prepare, rofs-seqwr) need root"
     fail=$((fail + 5))
 fi
-echo "fileio_hostile: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

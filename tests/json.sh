@@ -5,23 +5,18 @@
 # of the text format; secrets never appear. The database part needs the suite's MariaDB
 # (run.sh exports BENCH_MY_*; else one of our own is started when BENCH_JSON_PORT is set).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=json
+. "$(dirname "$0")/lib.sh"
 SCHEMA=$top/docs/bench-result.schema.json
 python3 -c 'import jsonschema' 2>/dev/null || { echo "json: SKIP: python3-jsonschema is not installed"; exit 77; }
-w=$(mktemp -d)
 own_db=
-cleanup() { [ -n "$own_db" ] && sh "$top/tests/mariadb.sh" stop "$w/mdb"; rm -rf "$w"; }
-trap cleanup EXIT
+t_at_exit() { [ -z "$own_db" ] || sh "$top/tests/mariadb.sh" stop "$w/mdb"; }
 if [ -z "${BENCH_MY_PORT:-}" ] && [ -n "${BENCH_JSON_PORT:-}" ]; then
     menv=$(sh "$top/tests/mariadb.sh" start "$w/mdb" "$BENCH_JSON_PORT") || exit 77
     eval "$menv"
     own_db=1
 fi
 [ -n "${BENCH_MY_PORT:-}" ] || { echo "json: SKIP: BENCH_MY_PORT unset (run via tests/run.sh, or set BENCH_JSON_PORT)"; exit 77; }
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "json: FAIL: $*"; }
 
 # j NAME CHECKARGS -- ARGS...: run bench ARGS --format=json in $w; its stdout must pass
 # json_check.py with CHECKARGS (plus the exit code); stderr is kept in $w/err
@@ -143,5 +138,4 @@ d = json.load(open(sys.argv[1]))
 assert d["program"] == "mariadb-slap" and d["version_text"].startswith("mariadb-slap  Ver 1.0 Distrib bench-"), d' "$w/out" && [ $rc = 0 ] && ok || bad "mariadb-slap -V --format=json: $(cat "$w/out")"
 
 $ROOT -e "DROP DATABASE IF EXISTS jsontest" 2>/dev/null
-echo "json: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

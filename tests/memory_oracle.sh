@@ -18,17 +18,12 @@
 #     within 1 s with what was done reported.
 # Ends with "memory_oracle: N passed, N failed".
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=memory_oracle
+. "$(dirname "$0")/lib.sh"
 R=$top/tests/memref
 make -s -C "$top" tests/memref || exit 1 # (up to date: nothing done)
-w=$(mktemp -d)
 bpid=""
-trap '[ -n "$bpid" ] && kill "$bpid" 2>/dev/null; rm -rf "$w"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "memory_oracle: FAIL: $*"; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+t_at_exit() { [ -z "$bpid" ] || kill "$bpid" 2>/dev/null; }
 # jfact FILE KEY: a fact of a JSON document
 jfact() { python3 -c "import json,sys; v=json.load(open(sys.argv[1]))['facts'].get(sys.argv[2]); print('' if v is None else v)" "$1" "$2"; }
 # med V...: the median
@@ -172,5 +167,4 @@ for mode in stream latency; do
     check "$mode: SIGINT: what was done is reported" 'grep -Eq "^Stopped by signal after [0-9]+ (of [0-9]+ passes|sizes)" "$w/i.out"'
 done
 
-echo "memory_oracle: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

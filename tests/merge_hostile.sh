@@ -9,14 +9,8 @@
 # one file under two names, --output naming an input, a partial window's rate, windows apart,
 # a pretty-printed result.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
-trap 'exit 1' INT TERM
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "merge_hostile: FAIL: $*"; }
+t_name=merge_hostile
+. "$(dirname "$0")/lib.sh"
 # expect NAME RC PATTERN: the last command's exit code and a line of $w/err
 expect() {
     if [ "$rc" = "$2" ] && grep -q -- "$3" "$w/err"; then ok; else
@@ -211,5 +205,4 @@ oracle "a slow client first" 0 "$w/slow.json" "$w/c.json"
 oracle "a SIGTERM'd client" 1 "$w/c.json" "$w/term.json"
 oracle "fileio, fsync only in one file" 0 "$w/fio1.json" "$w/fio2.json"
 oracle "one client" 0 "$w/c.json"
-echo "merge_hostile: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

@@ -8,17 +8,13 @@
 # field, its command line the ssh recipe's. Namespaces, links, sshd, keys and the server are
 # removed on exit, also on failure or a signal.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=multihost t_tmp=/tmp/bmh.XXXXXX # short: the sockets' paths are under it
+. "$(dirname "$0")/lib.sh"
 doc=$top/docs/multi-host.md
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "multihost: FAIL: $*"; }
 
 # the Kubernetes manifest: no root, no server needed (python3-yaml)
-w=$(mktemp -d /tmp/bmh.XXXXXX)
 . "$top/tests/multihost_lib.sh"
-trap 'mh_down; [ -n "${DBDIR:-}" ] && sh "$top/tests/mariadb.sh" stop "$DBDIR"; rm -rf "$w"' EXIT
+t_at_exit() { mh_down; [ -z "${DBDIR:-}" ] || sh "$top/tests/mariadb.sh" stop "$DBDIR"; }
 # a signal ends the recipe running in the background (wait returns at once), then EXIT cleans
 rpid=""
 trap '[ -n "$rpid" ] && kill "$rpid" 2>/dev/null; exit 130' INT
@@ -77,7 +73,7 @@ DB1="--no-defaults --mysql-host=127.0.0.1 --mysql-port=$PORT --mysql-user=nat --
 "$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=1 --client-count=2 --client-wait=1 prepare >/dev/null 2>"$w/wait.err"; rc=$?
 [ $rc = 1 ] && grep -q "client 1 of 2: table 'sbtest1' on .* is not there after --client-wait=1 s" "$w/wait.err" && ok || { bad "client 1's prepare without client 0 (exit $rc)"; cat "$w/wait.err"; }
 ("$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=1 --client-count=2 --client-wait=30 prepare >"$w/wait.out" 2>&1; echo $? >"$w/wait.rc") &
-for _ in $(seq 400); do grep -q "Waiting for client 0 of 2" "$w/wait.out" && break; sleep 0.05; done
+t_wait 20 grep -q "Waiting for client 0 of 2" "$w/wait.out" || :
 "$B" oltp_insert $DB1 --auto-inc=off --rand-seed=5 --client-index=0 --client-count=2 prepare >/dev/null 2>&1 || bad "client 0's prepare"
 wait
 [ "$(cat "$w/wait.rc")" = 0 ] && grep -q "Waiting for client 0 of 2 to prepare 'sbtest1'" "$w/wait.out" && ok || { bad "client 1's prepare waiting for client 0"; cat "$w/wait.out"; }
@@ -147,5 +143,4 @@ mh_slap() {
     $ROOT -e "DROP DATABASE IF EXISTS mhslap"
 }
 mh_slap
-echo "multihost: $NH hosts; $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary "$NH hosts; "

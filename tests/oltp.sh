@@ -3,18 +3,13 @@
 # side with Debian's sysbench on the same server, bench's counts against the server's own
 # counters, error handling under load, and the safety rules for tables bench did not create.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=oltp
+. "$(dirname "$0")/lib.sh"
 [ -n "${BENCH_MY_PORT:-}" ] || { echo "oltp: SKIP: BENCH_MY_PORT unset (run via tests/run.sh)"; exit 77; }
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
 ln -s "$B" "$w/sysbench"
 ROOT="mariadb --no-defaults -uroot -S $BENCH_MY_SOCK"
 $ROOT -e "DROP DATABASE IF EXISTS sbt; CREATE DATABASE sbt; DROP DATABASE IF EXISTS keep; CREATE DATABASE keep;"
 C="--mysql-host=127.0.0.1 --mysql-port=$BENCH_MY_PORT --mysql-user=nat --mysql-password=secret --mysql-db=sbt"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "oltp: FAIL: $*"; }
 # only timing-dependent fields masked, keeping widths (tests/mask_timing.py); bench's results
 # must also hold tests/check_result.py's invariants
 mask() { python3 "$top/tests/mask_timing.py" <"$1"; }
@@ -499,7 +494,7 @@ done
 [ -n "$vid" ] || bad "undo behind a proxy: the victim's SELECT SLEEP(302) not seen within 20 s (setup)"
 python3 "$top/tests/idproxy.py" 0 "$BENCH_MY_PORT" "${vid:-0}" >"$w/px" 2>&1 &
 px=$!
-for _ in $(seq 400); do grep -q ready "$w/px" && break; sleep 0.05; done
+t_wait 20 grep -q ready "$w/px" || :
 PXP=$(sed -n 's/^ready //p' "$w/px")
 [ -n "$PXP" ] || { bad "undo behind a proxy: idproxy.py did not start (setup)"; cat "$w/px"; }
 : >"$w/out"
@@ -1117,5 +1112,4 @@ $B oltp_read_only $C --no-defaults --tables=1 cleanup >/dev/null 2>&1
 
 [ ! -s "$w/leaks" ] && ok || bad "sessions of 'nat' still open 10 s after a run (the server counters' reads): $(cat "$w/leaks")"
 $ROOT -e "DROP DATABASE sbt; DROP DATABASE keep"
-echo "oltp: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

@@ -7,14 +7,12 @@
 # script parses, uses the shared alternation, and exits 77 when its peer is missing.
 # Ends with "perf-lib: N passed, N failed".
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-pass=0 fail=0
+t_name=perf-lib
+. "$(dirname "$0")/lib.sh"
 t() { # t NAME EXPECTED ACTUAL
-    if [ "$2" = "$3" ]; then pass=$((pass + 1))
-    else fail=$((fail + 1)); printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"; fi
+    if [ "$2" = "$3" ]; then ok
+    else bad "$1"; printf '  expected: %s\n  actual:   %s\n' "$2" "$3"; fi
 }
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
 # each fake tool logs its name (and "w" while warming up) and prints the next figure of its list
 cat >"$w/run.sh" <<'EOS'
 . "$1/tests/perf/lib/common.sh"
@@ -182,5 +180,4 @@ for s in "$top"/tests/perf/*.sh; do
     SYSBENCH=/nonexistent FIO_BIN=/nonexistent MBW_BIN=/nonexistent SLAP=/nonexistent sh "$s" >"$w/out" 2>&1 </dev/null
     t "$n: a missing peer exits 77" 77 $?
 done
-echo "perf-lib: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

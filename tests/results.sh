@@ -7,14 +7,9 @@
 # tests/mariadb.sh). Ends with "results: N passed, N failed".
 # shellcheck disable=SC2086,SC2015 # option lists split into words on purpose
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=results
+. "$(dirname "$0")/lib.sh"
 [ -n "${BENCH_MY_PORT:-}" ] || { echo "results: SKIP: BENCH_MY_PORT unset (run via tests/run.sh)"; exit 77; }
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "results: FAIL: $*"; }
 # field FILE REGEX: the first number after REGEX on a line of FILE
 field() { sed -n -E "s#^ *$2 *([0-9.]+).*#\1#p" "$1" | head -1; }
 # expect NAME GOT WANT
@@ -171,5 +166,4 @@ SA="cpu --start-at-force --time=1 --cpu-max-prime=2000 --format=json run"
 wait $sap && python3 "$top/tests/oracle_window.py" "$w/sa2.json" && grep -q '"code":"warmup_short"' "$w/sa2.json" &&
     ok || bad "--start-at=+1 --warmup-time=2 (warmup_short): $(head -c 300 "$w/sa2.err")"
 
-echo "results: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

@@ -672,6 +672,10 @@ static int t_host_live(void)
     T_CHECK(f && f->i >= 1);
     f = res_fact(&r, "mem_total_bytes");
     T_CHECK(f && f->type == RES_INT && f->i > 0);
+    /* the one meminfo reader (os_meminfo) agrees with the host facts' parse of the file */
+    T_CHECK(f && os_mem_total() == (u64)f->i);
+    T_CHECK(mem_available() > 0 && mem_available() <= os_mem_total());
+    T_CHECK(os_meminfo("NoSuchKey") == 0 && os_meminfo("MemTota") == 0);
     f = res_fact(&r, "kernel");
     T_CHECK(f && f->type == RES_STR && f->str[0]);
     f = res_fact(&r, "virtualization");

@@ -7,18 +7,16 @@
 # MariaDB (BENCH_MY_*: its test CA, certificate for localhost and 127.0.0.1) when it runs.
 # Needs python3-cryptography, openssl, mariadb-client; exits 77 without them. Seconds.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=tls_cli
+. "$(dirname "$0")/lib.sh"
 command -v mariadb >/dev/null && command -v openssl >/dev/null && command -v setsid >/dev/null &&
     python3 -c 'import cryptography' 2>/dev/null || { echo "tls_cli: SKIP: needs mariadb-client, openssl, setsid, python3-cryptography"; exit 77; }
-w=$(mktemp -d)
 pids=""
-trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$w"' EXIT
+t_at_exit() { for p in $pids; do kill "$p" 2>/dev/null; done; }
 export HOME="$w/home"
 mkdir -p "$HOME"
 unset MYSQL_PWD
-pass=0 fail=0
-bad() { fail=$((fail + 1)); echo "tls_cli: FAIL $1"; sed 's/^/    /' "$w/out" | head -6; }
+t_on_fail() { sed 's/^/    /' "$w/out" | head -6; }
 # expect NAME RC REGEX CMD...: exit status RC, stdout+stderr matching REGEX (grep -E)
 expect() {
     name=$1 rc=$2 re=$3; shift 3
@@ -180,5 +178,4 @@ if [ -n "${BENCH_MY_HOST:-}" ] && [ -n "${BENCH_MY_CA:-}" ]; then
     expect "the other CA: refused" 3 "not correctly signed" \
         "$B" ping --count=1 $M --ssl-verify-server-cert --ssl-ca="$BENCH_MY_OTHER_CA"
 fi
-echo "tls_cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+t_summary
