@@ -18565,7 +18565,7 @@ static int slap_connect_fail(struct slap_run *run, const struct myc_conn_params 
 }
 
 /* Connect (db: the default schema, or NULL), retried as slap_retry says, 100 ms apart; then
- * --init-command. */
+ * --init-command on a client's connection (as mariadb-slap: not on the main one). */
 static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_params *cc,
                         struct my_conn *c, struct myc_result *r, const char *db)
 {
@@ -18582,7 +18582,7 @@ static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_para
     if (rc < 0)
         return slap_connect_fail(run, cc, c);
     const char *ic = run->o->slap_init_command;
-    if (*ic && myc_query(c, ic, strlen(ic), r, NULL, NULL) < 0)
+    if (*ic && c != &run->c && myc_query(c, ic, strlen(ic), r, NULL, NULL) < 0)
         return slap_sql_error(run, "--init-command", c, ic, strlen(ic));
     return B_EXIT_OK;
 }
@@ -19515,7 +19515,7 @@ static const char *slap_signame(int sig)
     for (size_t i = 0; i < countof(t); i++)
         if (t[i].sig == sig)
             return t[i].name;
-    return "SIG?";
+    return NULL; /* the number alone is said */
 }
 
 /*
@@ -19618,9 +19618,11 @@ static int slap_system(struct slap_run *run, const char *what, const char *cmd)
     else if (WIFEXITED(st))
         b_fail(&e, B_EXIT_FAIL, "slap: %s '%s' exited with status %d", what, shown,
                WEXITSTATUS(st));
-    else
-        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s' was killed by signal %d (%s)", what, shown,
-               WTERMSIG(st), slap_signame(WTERMSIG(st)));
+    else {
+        const char *sn = slap_signame(WTERMSIG(st));
+        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s' was killed by signal %d%s%s%s", what, shown,
+               WTERMSIG(st), sn ? " (" : "", sn ? sn : "", sn ? ")" : "");
+    }
     return slap_failed(run, &e);
 }
 

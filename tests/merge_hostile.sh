@@ -393,5 +393,18 @@ oracle "a slow client first" 0 "$w/slow.json" "$w/c.json"
 oracle "a SIGTERM'd client" 1 "$w/c.json" "$w/term.json"
 oracle "fileio, fsync only in one file" 0 "$w/fio1.json" "$w/fio2.json"
 oracle "one client" 0 "$w/c.json"
+# a workload's counter and an operation's histogram, refused by name when missing or wrong
+python3 - "$w" <<'PY' || bad "python (fileio fields)"
+import json, sys
+w = sys.argv[1]
+d = json.loads(open(w + "/fio1.json").read().splitlines()[-1])
+del d["results"]["writes"]
+open(w + "/fio_noctr.json", "w").write(json.dumps(d) + "\n")
+d = json.loads(open(w + "/fio1.json").read().splitlines()[-1])
+d["results"]["operations"]["read"]["latency_ns"]["histogram"]["scheme"] = "hdr"
+open(w + "/fio_badop.json", "w").write(json.dumps(d) + "\n")
+PY
+fe fio_noctr.json results.writes "a count (an integer >= 0)$"
+fe fio_badop.json results.operations.read.latency_ns.histogram.scheme "'log-linear'"
 echo "merge_hostile: $pass passed, $fail failed"
 [ $fail = 0 ]
