@@ -515,6 +515,16 @@ if [ -x "$top/tests/noiouring" ]; then
 else
     bad "io_uring refused: tests/noiouring could not be built"
 fi
+# -vvv with --commit: every statement echoed (the clients' SET AUTOCOMMIT=0 and COMMITs too),
+# a thread each and on event loops, as mariadb-slap's (sorted: the clients interleave)
+vvv() { "$@" -q "SELECT 1" -c 2 --number-of-queries=4 --commit=1 -vvv 2>&1 | grep -v 'seconds' | sort; }
+# shellcheck disable=SC2086
+vr=$(vvv mariadb-slap $C --create-schema=slapkeep) vt=$(vvv "$B" slap $C --create-schema=slapkeep --event-loops=0) vl=$(vvv "$B" slap $C --create-schema=slapkeep --event-loops=1)
+if [ "$(echo "$vr" | grep -c '^COMMIT;$')" = 6 ] && [ "$vt" = "$vr" ] && [ "$vl" = "$vr" ]; then ok; else bad "-vvv --commit=1: threads, event loops and mariadb-slap differ: $(echo "$vt" | tr '\n' '|') / $(echo "$vl" | tr '\n' '|') / $(echo "$vr" | tr '\n' '|')"; fi
+# a failing statement longer than the hint shows: its first 120 bytes and "..."
+long="SELECT * FROM nosuch WHERE a = '$(printf '%0130d' 0)'"
+"$B" slap $C --create-schema=slapkeep -q "$long" >"$w/out" 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && [ "$(sed -n 2p "$w/err")" = "bench: hint: the statement was: $(echo "$long" | cut -c1-120)..." ]; then ok; else bad "a long failing statement: exit $rc: $(cat "$w/err")"; fi
 "$B" slap $C --create-schema=slapkeep -q "SELECT 1" -c 2 --number-of-queries=40 --percentile=50,99 --event-loops=0 >"$w/out" 2>&1; rc=$?
 if [ $rc = 0 ] && grep -q "Latency per query (ms): .*(40 queries)" "$w/out"; then ok; else bad "--percentile, a thread per client: exit $rc: $(cat "$w/out")"; fi
 

@@ -415,6 +415,8 @@ static int t_slap_args_more(void)
         {{"create=/", "query=SELECT 1", NULL}, B_EXIT_USAGE, "slap: --create=/: not a regular file"},
         {{"query=SELECT 1", "pre-query=/", NULL}, B_EXIT_USAGE,
          "slap: --pre-query=/: not a regular file"},
+        {{"query=SELECT 1", "post-query=/", NULL}, B_EXIT_USAGE,
+         "slap: --post-query=/: not a regular file"},
         {{"query=/proc/self/mem", NULL}, B_EXIT_ENV,
          "slap: --query: cannot read '/proc/self/mem': Input/output error (EIO)"},
     };
@@ -431,5 +433,22 @@ static int t_slap_args_more(void)
         slap_plan_free(&p);
         t_opts_free(&o);
     }
+    /* --force-drop-existing-schema on a schema of the user's: allowed, dropped */
+    struct bench_opts o;
+    struct slap_plan p;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    T_CHECK(t_opts(&o, (const char *const[]){"auto-generate-sql=on",
+                                              "force-drop-existing-schema=on",
+                                              "create-schema=mysqlslap_x", NULL}) == 0);
+    T_CHECK(slap_build(&o, &p, &e) == B_EXIT_OK && p.drop);
+    slap_plan_free(&p);
+    t_opts_free(&o);
+    /* no delimiter (--delimiter=''): the text is one statement */
+    struct slap_list l;
+    memset(&l, 0, sizeof(l));
+    slap_split("SELECT 1;SELECT 2", 0, &l);
+    T_CHECK(l.pieces == 1 && l.n == 1 && !strcmp(l.v[0].sql, "SELECT 1;SELECT 2"));
+    slap_list_free(&l);
     return 0;
 }
