@@ -521,6 +521,9 @@ vvv() { "$@" -q "SELECT 1" -c 2 --number-of-queries=4 --commit=1 -vvv 2>&1 | gre
 # shellcheck disable=SC2086
 vr=$(vvv mariadb-slap $C --create-schema=slapkeep) vt=$(vvv "$B" slap $C --create-schema=slapkeep --event-loops=0) vl=$(vvv "$B" slap $C --create-schema=slapkeep --event-loops=1)
 if [ "$(echo "$vr" | grep -c '^COMMIT;$')" = 6 ] && [ "$vt" = "$vr" ] && [ "$vl" = "$vr" ]; then ok; else bad "-vvv --commit=1: threads, event loops and mariadb-slap differ: $(echo "$vt" | tr '\n' '|') / $(echo "$vl" | tr '\n' '|') / $(echo "$vr" | tr '\n' '|')"; fi
+# a --create statement that fails: the server's error, exit 1, the schema this run made dropped
+"$B" slap $C --create-schema=slapcr --create="CREATE TABLE a (a INT);INSERT INTO nosuch VALUES (1)" --delimiter=";" -q "SELECT 1" >"$w/out" 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && [ "$(head -1 "$w/err")" = "bench: slap: create statement: ERROR 1146 (42S02): Table 'slapcr.nosuch' doesn't exist" ] && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'slapcr'")" ]; then ok; else bad "a failing --create statement: exit $rc: $(cat "$w/err")"; fi
 # a failing statement longer than the hint shows: its first 120 bytes and "..."
 long="SELECT * FROM nosuch WHERE a = '$(printf '%0130d' 0)'"
 "$B" slap $C --create-schema=slapkeep -q "$long" >"$w/out" 2>"$w/err"; rc=$?
