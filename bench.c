@@ -19256,7 +19256,7 @@ static int slap_connect_fail(struct slap_run *run, const struct myc_conn_params 
 }
 
 /* Connect (db: the default schema, or NULL), retried as slap_retry says, 100 ms apart; then
- * --init-command. */
+ * --init-command on a client's connection (as mariadb-slap: not on the main one). */
 static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_params *cc,
                         struct my_conn *c, struct myc_result *r, const char *db)
 {
@@ -19273,7 +19273,7 @@ static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_para
     if (rc < 0)
         return slap_connect_fail(run, cc, c);
     const char *ic = run->o->slap_init_command;
-    if (*ic && myc_query(c, ic, strlen(ic), r, NULL, NULL) < 0)
+    if (*ic && c != &run->c && myc_query(c, ic, strlen(ic), r, NULL, NULL) < 0)
         return slap_sql_error(run, "--init-command", c, ic, strlen(ic));
     return B_EXIT_OK;
 }
@@ -20146,7 +20146,7 @@ static const char *slap_signame(int sig)
     for (size_t i = 0; i < countof(t); i++)
         if (t[i].sig == sig)
             return t[i].name;
-    return "SIG?";
+    return NULL; /* the number alone is said */
 }
 
 /*
@@ -20249,9 +20249,11 @@ static int slap_system(struct slap_run *run, const char *what, const char *cmd)
     else if (WIFEXITED(st))
         b_fail(&e, B_EXIT_FAIL, "slap: %s '%s' exited with status %d", what, shown,
                WEXITSTATUS(st));
-    else
-        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s' was killed by signal %d (%s)", what, shown,
-               WTERMSIG(st), slap_signame(WTERMSIG(st)));
+    else {
+        const char *sn = slap_signame(WTERMSIG(st));
+        b_fail(&e, B_EXIT_FAIL, "slap: %s '%s' was killed by signal %d%s%s%s", what, shown,
+               WTERMSIG(st), sn ? " (" : "", sn ? sn : "", sn ? ")" : "");
+    }
     return slap_failed(run, &e);
 }
 
@@ -23669,13 +23671,13 @@ static u64 mrg_add_sat(u64 a, u64 b)
 /* mrg_intervals - the clients' interval lines, aligned by their wall-clock ends on the grid
  * of --report-interval from t0 to t1 (the common window; the slot is computed, not searched):
  * counts added, threads added, percentiles the highest of the clients' (interval lines carry
- * no histogram; the final block's are exact). Lines that end outside the common window are
- * left out and said. Returns an exit code (B_EXIT_FAIL when interrupted). */
+ * no histogram; the final block's are exact). Lines that end outside the common window, or
+ * lack a field of their slot, are left out and said. Returns an exit code (B_EXIT_FAIL when interrupted). */
 static int mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0, i64 t1)
 {
     const struct bench_opts *o = res->o;
     struct mrg_slot *sl;
-    int early = 0, late = 0;
+    int early = 0, late = 0, bad = 0;
     if (o->report_interval <= 0 || o->report_interval > 1000000 || t1 < t0)
         return B_EXIT_OK;
     i64 ri = o->report_interval * 1000000000;
@@ -23697,8 +23699,10 @@ static int mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0, 
                 return B_EXIT_FAIL;
             }
             if (!jr_i64(jr_get(x, "end_unix_ns"), &end) || !jr_u64(jr_get(x, "events"), &ev) ||
-                !jr_num(jr_get(x, "interval_s"), &secs) || !(secs >= 0 && secs < 1e9))
+                !jr_num(jr_get(x, "interval_s"), &secs) || !(secs >= 0 && secs < 1e9)) {
+                bad++; /* not bench's: said, not dropped unseen */
                 continue;
+            }
             if (end < t0 + ri / 2) { /* slot < 1 (and no overflow: t0 is in range) */
                 early++;
                 continue;
@@ -23747,6 +23751,11 @@ static int mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0, 
                  "%d interval line(s) of the clients ended before the common window began: "
                  "left out of the merged lines (the totals count them)",
                  early);
+    if (bad)
+        res_warn(res, "intervals_bad", NULL,
+                 "%d interval line(s) of the clients lack end_unix_ns, events or interval_s (or "
+                 "hold another type): left out of the merged lines (the totals count them)",
+                 bad);
     if (late)
         res_warn(res, "intervals_late", NULL,
                  "%d interval line(s) of the clients ended after the common window: left out "
@@ -23783,7 +23792,7 @@ static bool mrg_interrupted(struct res *res)
 static int mrg_clients(struct res *res, struct mrg_client *cl, int n)
 {
     i64 count = -1;
-    int *by = NULL, first = -1, ex = B_EXIT_OK;
+    int *by = NULL, ex = B_EXIT_OK;
     char miss[256];
     size_t k = 0;
     for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
@@ -23801,17 +23810,11 @@ static int mrg_clients(struct res *res, struct mrg_client *cl, int n)
             ex = B_EXIT_FAIL;
             break;
         }
-        if (count < 0) {
-            count = cnt, first = i;
+        if (count < 0) { /* the others' is the same: mrg_same compared the options */
+            count = cnt;
             by = b_xmalloc((size_t)cnt * sizeof(*by));
             for (i64 j = 0; j < cnt; j++)
                 by[j] = -1;
-        } else if (cnt != count) {
-            b_fail(&res->err, B_EXIT_FAIL, "merge: %s: options.client-count is %lld, but %s has "
-                                           "%lld",
-                   cl[i].path, (long long)cnt, cl[first].path, (long long)count);
-            ex = B_EXIT_FAIL;
-            break;
         }
         if (by[idx] >= 0) {
             b_fail(&res->err, B_EXIT_FAIL, "merge: %s and %s: both are client-index %lld: one "
@@ -24550,12 +24553,10 @@ static void cmp_measures(struct cmp_ctx *x, double noise)
             else if (a <= 0 || b < 0) /* no ratio to A, or a negative rate or time */
                 mark = "n/a";
             else {
-                double ratio = b / a;
+                double ratio = b / a; /* a > 0, b >= 0: no sign change left to mark n/a */
                 snprintf(key, sizeof(key), "ratio_%d", f + 1);
                 res_fact_num(s, key, ratio);
-                if (ratio < 0) /* a sign change: neither better nor worse */
-                    mark = "n/a";
-                else if (fabs(ratio - 1) * 100 <= nz)
+                if (fabs(ratio - 1) * 100 <= nz)
                     mark = "same";
                 else
                     mark = (ratio > 1) == (r->dir == CMP_HIGHER) ? "better" : "worse";

@@ -300,6 +300,33 @@ ocmp "noisy A, quiet B" 5 "$w/noisy.json" "$w/quiet.json"
 ocmp "quiet, noisy, quiet" 5 "$w/quiet.json" "$w/noisy.json" "$w/quiet.json"
 ocmp "an operation in one file only" 5 "$w/opa.json" "$w/opb.json"
 ocmp "two real runs" 0.5 "$w/r1.json" "$w/r2.json"
+# issue 29 (coverage): the results of each step (a merged result's one step per client) are
+# rows of their own, by the oracle; host values that are not text, a number or a boolean (an
+# object) are not shown, a value only in A differs, a fractional number is kept as it is
+"$B" merge "$w/r1.json" --format=json >"$w/m1.json" 2>/dev/null && "$B" merge "$w/r2.json" --format=json >"$w/m2.json" 2>/dev/null ||
+    bad "bench merge of r1.json, r2.json failed"
+ocmp "merged results: the steps' rows" 5 "$w/m1.json" "$w/m2.json"
+grep -q '"name":"steps.0.events_per_s"' "$w/oc.json" && ok || bad "merged results: no row steps.0.events_per_s"
+python3 - "$w" <<'PY' || bad "python (host values)"
+import json, copy, sys
+w = sys.argv[1]
+d = json.load(open(w + "/r2.json"))
+d["host"]["hostname"] = {"a": 1}
+d["host"]["cpus"] = 2.5
+del d["host"]["kernel"]
+json.dump(d, open(w + "/hostv.json", "w"))
+PY
+"$B" compare "$w/r1.json" "$w/hostv.json" --format=json >"$w/hv.json" 2>"$w/hv.err"; ex=$?
+if [ $ex = 0 ] && python3 - "$w/hv.json" "$w/r1.json" <<'PY'
+import json, sys
+out = json.load(open(sys.argv[1])); a = json.loads(open(sys.argv[2]).read().splitlines()[-1])
+h = {s["facts"]["name"]: s["facts"] for s in out["steps"] if s["action"] == "host"}
+assert h["hostname"]["value_1"] == a["host"]["hostname"] and "value_2" not in h["hostname"] and h["hostname"]["differs"], h["hostname"]
+assert h["cpus"]["value_2"] == 2.5 and h["cpus"]["differs"], h["cpus"]
+assert h["kernel"]["value_1"] == a["host"]["kernel"] and "value_2" not in h["kernel"] and h["kernel"]["differs"], h["kernel"]
+assert not h["mem_total_bytes"]["differs"], h["mem_total_bytes"]
+PY
+then ok; else bad "host values of other types: exit $ex $(head -2 "$w/hv.err")"; fi
 # 8. refusals: exit code and the one line (plus at most a hint)
 msg() { # msg NAME WANT_EXIT PATTERN ARGS...: exit code and first stderr line
     n=$1 want=$2 pat=$3; shift 3

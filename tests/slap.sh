@@ -49,6 +49,15 @@ only - -q "SELECT 1;;SELECT 2" --delimiter=";" --number-of-queries=3
 only - --create="CREATE TABLE a(a int);INSERT INTO a VALUES (1)" --delimiter=";" -e innodb -q "SELECT * FROM a"
 only sort -a -c 3,2 --detach=2 --commit=3 --number-of-queries=9
 only sort -a --concurrency=2 --iterations=2 --auto-generate-sql-add-autoincrement --auto-generate-sql-load-type=mixed
+# issue 29 (coverage of slap_): the generated SQL's column lists at their edges (no columns, INT
+# columns only, VARCHAR ones only) for each statement kind, keyed or not
+only - -a --auto-generate-sql-add-autoincrement -y 0 -x 0 --auto-generate-sql-load-type=write
+only - -a -y 2 -x 0 --auto-generate-sql-load-type=update
+only - -a --auto-generate-sql-add-autoincrement -y 3 -x 0 --auto-generate-sql-load-type=update
+only - -a -y 0 -x 2 --auto-generate-sql-load-type=update --auto-generate-sql-guid-primary
+only - -a -y 2 -x 0 --auto-generate-sql-load-type=read
+only - -a -y 2:1 -x 0 --auto-generate-sql-add-autoincrement --auto-generate-sql-load-type=mixed
+only - -a -y 0 -x 0 --auto-generate-sql-load-type=update
 # as mysqlslap (a symlink): the same stream
 ln -s "$B" "$w/mysqlslap"
 "$w/mysqlslap" --only-print -a -c 1 -i 2 >"$w/our" 2>&1
@@ -253,6 +262,9 @@ if [ $rc = 0 ] && [ "$(cat "$w/order.our")" = "$(printf 'pre 99\npost 112\npre 9
 if [ $rc = 1 ] && [ "$(cat "$w/err")" = "bench: slap: --pre-system 'exit 3' exited with status 3" ] && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'mysqlslap'")" ]; then ok; else bad "failing --pre-system: exit $rc: $(cat "$w/err")"; fi
 "$w/mysqlslap" $C -a --post-system='kill -9 $$' >/dev/null 2>"$w/err"; rc=$?
 if [ $rc = 1 ] && [ "$(cat "$w/err")" = "mysqlslap: --post-system 'kill -9 \$\$' was killed by signal 9 (SIGKILL)" ]; then ok; else bad "killed --post-system: exit $rc: $(cat "$w/err")"; fi
+# a signal without a name of slap's table: its number alone (was "(SIG?)")
+"$B" slap --only-print -q "SELECT 1" --pre-system='kill -PROF $$' >/dev/null 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && [ "$(cat "$w/err")" = "bench: slap: --pre-system 'kill -PROF \$\$' was killed by signal $(python3 -c "import signal; print(int(signal.SIGPROF))")" ]; then ok; else bad "--pre-system killed by SIGPROF: exit $rc: $(cat "$w/err")"; fi
 # --only-print runs them too, as mariadb-slap (whose buffered stdout interleaves them: sorted)
 "$B" slap --only-print -q "SELECT 1" -i 2 --pre-system="echo PRE" --post-system="echo POST" >"$w/our" 2>&1
 mariadb-slap --only-print -q "SELECT 1" -i 2 --pre-system="echo PRE" --post-system="echo POST" >"$w/ref" 2>&1
@@ -465,6 +477,59 @@ slap_clients_mh() {
     $ROOT -e "DROP DATABASE IF EXISTS slapmh"
 }
 slap_clients_mh
+
+# issue 29 (coverage of slap_): --init-command runs on each client's connection, not on the
+# main one, as mariadb-slap (whose count of the rows it inserts is the reference; bench ran it
+# on the main connection too: 4 rows, not 3), a thread each and on event loops; one that
+# fails on a client is the server's error (exit 1); --create-schema that does not exist with
+# --query alone: the server's 1049 and the hint (exit 3); --percentile with a thread per
+# client: the latency of every query
+$ROOT -e "CREATE DATABASE IF NOT EXISTS slapkeep; CREATE TABLE slapkeep.ic (a INT AUTO_INCREMENT PRIMARY KEY); CREATE TABLE slapkeep.once (a INT PRIMARY KEY)"
+IC="$C --create-schema=slapkeep -c 3 --number-of-queries=30"
+rows() { # rows PROGRAM ARGS...: the rows its --init-command inserted
+    $ROOT -e "DELETE FROM slapkeep.ic"
+    "$@" -q "SELECT 1" --init-command="INSERT INTO slapkeep.ic VALUES ()" >/dev/null 2>"$w/ic.err" || echo "exit $?: $(head -1 "$w/ic.err")"
+    $ROOT -N -e "SELECT COUNT(*) FROM slapkeep.ic"
+}
+# shellcheck disable=SC2086
+ref=$(rows mariadb-slap $IC) ict=$(rows "$B" slap $IC --event-loops=0) icl=$(rows "$B" slap $IC --event-loops=2)
+if [ "$ref" = 3 ] && [ "$ict" = 3 ] && [ "$icl" = 3 ]; then ok; else bad "--init-command's rows: mariadb-slap '$ref', threads '$ict', event loops '$icl' (3 wanted)"; fi
+for el in 0 2; do
+    $ROOT -e "DELETE FROM slapkeep.once"
+    "$B" slap $C --create-schema=slapkeep -q "SELECT 1" -c 2 --init-command="INSERT INTO slapkeep.once VALUES (1)" --event-loops=$el >"$w/out" 2>"$w/err"; rc=$?
+    if [ $rc = 1 ] && grep -q "^bench: slap: --init-command: ERROR 1062 (23000): Duplicate entry '1' for key 'PRIMARY'$" "$w/err" && grep -q "^bench: hint: the statement was: INSERT INTO slapkeep.once VALUES (1)$" "$w/err" && [ ! -s "$w/out" ]; then ok; else bad "a failing --init-command (--event-loops=$el): exit $rc: $(cat "$w/out" "$w/err")"; fi
+done
+$ROOT -e "DROP TABLE slapkeep.ic, slapkeep.once"
+for el in 0 2; do
+    "$B" slap $C --create-schema=slapnosuch -q "SELECT 1" --event-loops=$el >"$w/out" 2>"$w/err"; rc=$?
+    if [ $rc = 3 ] && [ "$(head -1 "$w/err")" = "bench: slap: connect to 127.0.0.1:$BENCH_MY_PORT as 'nat': ERROR 1049 (42000): Unknown database 'slapnosuch'" ] && grep -q "^bench: hint: with --query and no --create or -a, the schema --create-schema=slapnosuch must exist$" "$w/err"; then ok; else bad "--query in a schema that is not there (--event-loops=$el): exit $rc: $(cat "$w/err")"; fi
+done
+# io_uring refused (a container's seccomp profile, by tests/noiouring): --event-backend=io_uring
+# is the environment's refusal (exit 3) with the kernel's errno and a hint; auto runs on epoll
+[ -x "$top/tests/noiouring" ] || (cd "$top" && make -s tests/noiouring >/dev/null 2>&1)
+if [ -x "$top/tests/noiouring" ]; then
+    "$top/tests/noiouring" "$B" slap $C --create-schema=slapkeep -q "SELECT 1" -c 2 --event-loops=1 --event-backend=io_uring >"$w/out" 2>"$w/err"; rc=$?
+    if [ $rc = 3 ] && head -1 "$w/err" | grep -q "^bench: slap: event loops: --event-backend=io_uring: .*EPERM" && grep -q "^bench: hint: use --event-backend=epoll" "$w/err" && [ ! -s "$w/out" ]; then ok; else bad "io_uring refused, --event-backend=io_uring: exit $rc: $(cat "$w/out" "$w/err")"; fi
+    "$top/tests/noiouring" "$B" slap $C --create-schema=slapkeep -q "SELECT 1" -c 2 --event-loops=1 --format=json >"$w/out" 2>"$w/err"; rc=$?
+    if [ $rc = 0 ] && [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["facts"]["client_io"])' "$w/out")" = epoll ]; then ok; else bad "io_uring refused, auto: exit $rc: $(head -c 400 "$w/out") $(cat "$w/err")"; fi
+else
+    bad "io_uring refused: tests/noiouring could not be built"
+fi
+# -vvv with --commit: every statement echoed (the clients' SET AUTOCOMMIT=0 and COMMITs too),
+# a thread each and on event loops, as mariadb-slap's (sorted: the clients interleave)
+vvv() { "$@" -q "SELECT 1" -c 2 --number-of-queries=4 --commit=1 -vvv 2>&1 | grep -v 'seconds' | sort; }
+# shellcheck disable=SC2086
+vr=$(vvv mariadb-slap $C --create-schema=slapkeep) vt=$(vvv "$B" slap $C --create-schema=slapkeep --event-loops=0) vl=$(vvv "$B" slap $C --create-schema=slapkeep --event-loops=1)
+if [ "$(echo "$vr" | grep -c '^COMMIT;$')" = 6 ] && [ "$vt" = "$vr" ] && [ "$vl" = "$vr" ]; then ok; else bad "-vvv --commit=1: threads, event loops and mariadb-slap differ: $(echo "$vt" | tr '\n' '|') / $(echo "$vl" | tr '\n' '|') / $(echo "$vr" | tr '\n' '|')"; fi
+# a --create statement that fails: the server's error, exit 1, the schema this run made dropped
+"$B" slap $C --create-schema=slapcr --create="CREATE TABLE a (a INT);INSERT INTO nosuch VALUES (1)" --delimiter=";" -q "SELECT 1" >"$w/out" 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && [ "$(head -1 "$w/err")" = "bench: slap: create statement: ERROR 1146 (42S02): Table 'slapcr.nosuch' doesn't exist" ] && [ -z "$($ROOT -N -e "SHOW DATABASES LIKE 'slapcr'")" ]; then ok; else bad "a failing --create statement: exit $rc: $(cat "$w/err")"; fi
+# a failing statement longer than the hint shows: its first 120 bytes and "..."
+long="SELECT * FROM nosuch WHERE a = '$(printf '%0130d' 0)'"
+"$B" slap $C --create-schema=slapkeep -q "$long" >"$w/out" 2>"$w/err"; rc=$?
+if [ $rc = 1 ] && [ "$(sed -n 2p "$w/err")" = "bench: hint: the statement was: $(echo "$long" | cut -c1-120)..." ]; then ok; else bad "a long failing statement: exit $rc: $(cat "$w/err")"; fi
+"$B" slap $C --create-schema=slapkeep -q "SELECT 1" -c 2 --number-of-queries=40 --percentile=50,99 --event-loops=0 >"$w/out" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "Latency per query (ms): .*(40 queries)" "$w/out"; then ok; else bad "--percentile, a thread per client: exit $rc: $(cat "$w/out")"; fi
 
 # the transport in JSON (issue 28: the block has no line for it): TLS by default over TCP as
 # mariadb-slap 10.11.19, none with --skip-ssl, a unix socket said; an explicit --ssl is TLS

@@ -352,3 +352,103 @@ static int t_slap_marker_nofile(void)
     T_CHECK(setrlimit(RLIMIT_NOFILE, &rl0) == 0);
     return 0;
 }
+
+/* issue 29 (coverage of slap_): mysqlslap's option words that slap_args maps (--verbose
+ * without a value counted, --protocol with its value in the next word or none, -? and -I:
+ * help, an unknown letter left for the usual message, the client's long options before the
+ * word slap), and slap_build's refusals by their message and exit code: -a with --create, a
+ * --csv file that cannot be opened (3), SQL files that are not regular files (2) or cannot be
+ * read (3: /proc/self/mem at address 0 answers EIO). */
+static int t_slap_args_more(void)
+{
+    static const char *const in[] = {"mysqlslap", "--verbose", "--verbose", "--protocol",
+                                     "tcp", "--protocol=socket", "-?", "help", "-Z", NULL};
+    static const char *const want[] = {"mysqlslap", "slap", "--protocol=tcp",
+                                       "--protocol=socket", "help", "-Z", "--verbose=2",
+                                       "help"};
+    char **out;
+    const char *bad;
+    int na, n;
+    char **a = t_slap_argv(in, &na);
+    n = slap_args(na, a, true, &out, &bad);
+    T_CHECK(n == (int)countof(want) && !bad);
+    for (int i = 0; i < n && i < (int)countof(want); i++)
+        T_CHECK(!strcmp(out[i], want[i]));
+    t_slap_argv_free(out, n, 1);
+    t_slap_argv_free(a, na, 0);
+    static const char *const last[] = {"mysqlslap", "-a", "--protocol", NULL};
+    a = t_slap_argv(last, &na);
+    T_CHECK(slap_args(na, a, true, &out, &bad) == -1 && bad && !strcmp(bad, "--protocol"));
+    for (int i = 1; out && out[i]; i++)
+        free(out[i]);
+    free(out);
+    t_slap_argv_free(a, na, 0);
+    /* bench's own command line: the client's options and their values are not the test */
+    static const char *const named[] = {"bench", "--host", "h", "--port", "1", "--user", "u",
+                                        "--socket", "s", "--database", "d", "--protocol",
+                                        "tcp", "slap", "-I", NULL};
+    static const char *const nwant[] = {"bench", "--host", "h", "--port", "1", "--user", "u",
+                                        "--socket", "s", "--database", "d", "--protocol=tcp",
+                                        "slap", "help"};
+    a = t_slap_argv(named, &na);
+    n = slap_args(na, a, false, &out, &bad);
+    T_CHECK(n == (int)countof(nwant) && !bad);
+    for (int i = 0; i < n && i < (int)countof(nwant); i++)
+        T_CHECK(!strcmp(out[i], nwant[i]));
+    t_slap_argv_free(out, n, 1);
+    t_slap_argv_free(a, na, 0);
+    static const char *const notslap[] = {"bench", "--protocol", "--x", "cpu", "slap", NULL};
+    a = t_slap_argv(notslap, &na);
+    T_CHECK(slap_args(na, a, false, &out, &bad) == 0 && !out);
+    t_slap_argv_free(a, na, 0);
+
+    static const struct {
+        const char *kv[4];
+        int ex;
+        const char *msg;
+    } refused[] = {
+        {{"auto-generate-sql=on", "create=CREATE TABLE a (a int)", NULL}, B_EXIT_USAGE,
+         "slap: --auto-generate-sql (-a) cannot be used with --create or --query"},
+        {{"query=SELECT 1", "csv=/nonexistent-dir/x.csv", NULL}, B_EXIT_ENV,
+         "slap: --csv=/nonexistent-dir/x.csv: cannot open: No such file or directory (ENOENT)"},
+        {{"query=/", NULL}, B_EXIT_USAGE, "slap: --query=/: not a regular file"},
+        {{"create=/", "query=SELECT 1", NULL}, B_EXIT_USAGE, "slap: --create=/: not a regular file"},
+        {{"query=SELECT 1", "pre-query=/", NULL}, B_EXIT_USAGE,
+         "slap: --pre-query=/: not a regular file"},
+        {{"query=SELECT 1", "post-query=/", NULL}, B_EXIT_USAGE,
+         "slap: --post-query=/: not a regular file"},
+        {{"query=/proc/self/mem", NULL}, B_EXIT_ENV,
+         "slap: --query: cannot read '/proc/self/mem': Input/output error (EIO)"},
+    };
+    for (size_t i = 0; i < countof(refused); i++) {
+        struct bench_opts o;
+        struct slap_plan p;
+        struct b_err e;
+        memset(&e, 0, sizeof(e));
+        T_CHECK(t_opts(&o, refused[i].kv) == 0);
+        T_CHECK(slap_build(&o, &p, &e) == refused[i].ex);
+        if (strcmp(e.msg, refused[i].msg))
+            fprintf(stderr, "slap_args_more: %zu: '%s'\n", i, e.msg);
+        T_CHECK(!strcmp(e.msg, refused[i].msg));
+        slap_plan_free(&p);
+        t_opts_free(&o);
+    }
+    /* --force-drop-existing-schema on a schema of the user's: allowed, dropped */
+    struct bench_opts o;
+    struct slap_plan p;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    T_CHECK(t_opts(&o, (const char *const[]){"auto-generate-sql=on",
+                                              "force-drop-existing-schema=on",
+                                              "create-schema=mysqlslap_x", NULL}) == 0);
+    T_CHECK(slap_build(&o, &p, &e) == B_EXIT_OK && p.drop);
+    slap_plan_free(&p);
+    t_opts_free(&o);
+    /* no delimiter (--delimiter=''): the text is one statement */
+    struct slap_list l;
+    memset(&l, 0, sizeof(l));
+    slap_split("SELECT 1;SELECT 2", 0, &l);
+    T_CHECK(l.pieces == 1 && l.n == 1 && !strcmp(l.v[0].sql, "SELECT 1;SELECT 2"));
+    slap_list_free(&l);
+    return 0;
+}

@@ -203,6 +203,7 @@ static const struct {
     {"slap_seed_clients", t_slap_seed_clients},
     {"slap_args", t_slap_args},
     {"slap_shown", t_slap_shown},
+    {"slap_args_more", t_slap_args_more},
     {"slap_marker_nofile", t_slap_marker_nofile},
     {"mem_stream_kernels", t_mem_stream_kernels},
     {"mem_sattolo_one_cycle", t_mem_sattolo_one_cycle},
