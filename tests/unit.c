@@ -48,6 +48,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_slap.c"
 #include "t_mem.c"
 #include "t_all.c"
+#include "t_all_live.c"
 #include "t_jr.c"
 #include "t_mrg.c"
 
@@ -230,6 +231,10 @@ static const struct {
     {"all_busy_note", t_all_busy_note},
     {"all_max_conn_range", t_all_max_conn_range},
     {"all_oracle_docs", t_all_oracle_docs},
+    {"all_live_where", t_all_live_where},
+    {"all_live_schema_lock", t_all_live_schema_lock},
+    {"all_live_refused", t_all_live_refused},
+    {"all_live_ping_bound", t_all_live_ping_bound},
     {"cmp_dir", t_cmp_dir},
     {"cmp_check_file", t_cmp_check_file},
 };
