@@ -49,6 +49,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_mem.c"
 #include "t_all.c"
 #include "t_all_live.c"
+#include "t_all_paths.c"
 #include "t_jr.c"
 #include "t_mrg.c"
 
@@ -235,6 +236,9 @@ static const struct {
     {"all_live_schema_lock", t_all_live_schema_lock},
     {"all_live_refused", t_all_live_refused},
     {"all_live_ping_bound", t_all_live_ping_bound},
+    {"all_levels", t_all_levels},
+    {"all_step_fails", t_all_step_fails},
+    {"all_disk_unmade", t_all_disk_unmade},
     {"cmp_dir", t_cmp_dir},
     {"cmp_check_file", t_cmp_check_file},
 };
