@@ -171,3 +171,71 @@ static int t_all_live_ping_bound(void)
     t_opts_free(&o);
     return 0;
 }
+
+/* all_db with -D (the OLTP ladder's schema): one another run holds (no ladder: said, no oltp
+ * step), then one holding a table of the user's (the ladder refuses it before touching
+ * anything: said with the schema and table, the table's row intact). Ping and the settings
+ * are measured all the same. */
+static int t_all_live_db_schema(void)
+{
+    struct myc_params p;
+    struct my_conn a;
+    T_LIVE_OR_SKIP(&p, "nat", "secret", MYC_SSL_DISABLED);
+    p.db = NULL;
+    T_CHECK(myc_connect(&a, &p) == B_OK);
+    T_CHECK(t_q(&a, "DROP DATABASE IF EXISTS t_all_live_f") == B_OK &&
+            t_q(&a, "CREATE DATABASE t_all_live_f") == B_OK &&
+            t_q(&a, "CREATE TABLE t_all_live_f.sbtest1 (id INT)") == B_OK &&
+            t_q(&a, "INSERT INTO t_all_live_f.sbtest1 VALUES (7)") == B_OK);
+    T_CHECK(all_db_lock(&a, "t_all_live_h") == 1);
+    static const char *const dbs[2] = {"t_all_live_h", "t_all_live_f"};
+    for (int k = 0; k < 2; k++) {
+        char h[128], port[64];
+        snprintf(h, sizeof(h), "mysql-host=%s", getenv("BENCH_MY_HOST"));
+        snprintf(port, sizeof(port), "mysql-port=%s", getenv("BENCH_MY_PORT"));
+        const char *kv[] = {h, port, "mysql-user=nat", "mysql-password=secret", NULL};
+        struct bench_opts o;
+        struct res r;
+        struct all_ctx x;
+        T_CHECK(t_opts(&o, kv) == 0);
+        free(o.mysql_db);
+        o.mysql_db = b_xstrdup(dbs[k]);
+        o.mysql_db_set = true;
+        memset(&x, 0, sizeof(x));
+        res_init(&r, NULL, "all", &o, NULL);
+        x.res = &r, x.o = &o, x.level = ALL_QUICK, x.ncpu = 1;
+        struct t_quiet q;
+        T_CHECK(t_quiet_begin(&q, 2) == 0);
+        all_db(&x);
+        (void)t_quiet_end(&q);
+        T_CHECK(res_fact(&r, "db.ping_p50_ms") && res_fact(&r, "db.max_connections"));
+        char want[200];
+        int said = 0;
+        if (k == 0)
+            snprintf(want, sizeof(want), "all: OLTP ladder: schema 't_all_live_h' is in use by "
+                                         "another bench all run on this server");
+        else
+            snprintf(want, sizeof(want), "all: OLTP ladder: oltp: schema 't_all_live_f' on "
+                                         "%s:%s holds a table 'sbtest1' that bench all did not "
+                                         "create: left alone",
+                     getenv("BENCH_MY_HOST"), getenv("BENCH_MY_PORT"));
+        for (int i = 0; i < r.nwarns; i++)
+            said += !strcmp(r.warns[i].code, "db_failed") && strstr(r.warns[i].msg, want);
+        T_CHECK(said == 1);
+        const struct res_fact *f = res_fact(&r, "db.oltp_schema");
+        T_CHECK(k == 0 ? !f && r.nsteps == 1 : f && !strcmp(f->str, "t_all_live_f"));
+        T_CHECK(!res_fact(&r, "db.oltp_top_threads"));
+        res_free(&r);
+        t_opts_free(&o);
+    }
+    struct oltp_kv kv;
+    memset(&kv, 0, sizeof(kv));
+    struct myc_result mr = {0};
+    T_CHECK(myc_query(&a, "SELECT id FROM t_all_live_f.sbtest1", 35, &mr, oltp_kv_row, &kv) ==
+                B_OK &&
+            kv.n == 1 && !strcmp(kv.v[0], "7"));
+    myc_result_free(&mr);
+    T_CHECK(t_q(&a, "DROP DATABASE t_all_live_f") == B_OK);
+    myc_close(&a);
+    return 0;
+}
