@@ -8,6 +8,7 @@
 # and the schema bench could not drop is said as such, not claimed dropped). Each case ends
 # before any ladder step runs or after its first: seconds. Needs the suite's MariaDB
 # (BENCH_MY_* and root on its socket). Ends with "oneliner: N passed, N failed".
+# shellcheck disable=SC2086,SC2015 # option lists split into words on purpose; ok || bad
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=${BENCH:-$top/bench}
