@@ -147,3 +147,18 @@ static int t_all_disk_unmade(void)
     rmdir(top);
     return 0;
 }
+
+/* --expect's operators on both sides of their number (all_expect_holds): the suites' runs
+ * use a few; each one here, == and != on the number itself. */
+static int t_all_expect_ops(void)
+{
+    struct all_expect t[6];
+    char bad[96];
+    T_CHECK(all_expect_parse("a<2, a<=2, a>2, a>=2, a==2, a!=2", t, 6, bad, sizeof(bad)) == 6);
+    static const int below[6] = {1, 1, 0, 0, 0, 1}, at[6] = {0, 1, 0, 1, 1, 0},
+                     above[6] = {0, 0, 1, 1, 0, 1};
+    for (int i = 0; i < 6; i++)
+        T_CHECK(all_expect_holds(&t[i], 1.5) == below[i] &&
+                all_expect_holds(&t[i], 2) == at[i] && all_expect_holds(&t[i], 2.5) == above[i]);
+    return 0;
+}

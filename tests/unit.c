@@ -240,6 +240,7 @@ static const struct {
     {"all_levels", t_all_levels},
     {"all_step_fails", t_all_step_fails},
     {"all_disk_unmade", t_all_disk_unmade},
+    {"all_expect_ops", t_all_expect_ops},
     {"cmp_dir", t_cmp_dir},
     {"cmp_check_file", t_cmp_check_file},
 };
