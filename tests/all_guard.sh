@@ -60,6 +60,14 @@ check "--html=NEW: not left behind" '[ ! -e "$w/new.html" ]'
 # finding 5: --expect-file naming a directory, all.verdict as a term
 fast "--expect-file=DIR" 3 "--expect-file=.*(Is a directory|EISDIR)" --dir="$w/d" --expect-file="$w/d"
 fast "--expect=all.verdict" 2 "all.verdict' cannot be checked" --dir="$w/d" --expect='all.verdict==0'
+# issue 29: --expect-file missing (the environment's, exit 3) or holding a malformed term
+# (exit 2, the term quoted); a --dir that does not exist: one line naming --dir (not fileio's
+# --file-dir), exit 3, and no page of dashes on stdout (before: "bench all () on , ...")
+fast "--expect-file missing" 3 "^bench: all: --expect-file=$w/none: No such file or directory \(ENOENT\)$" --dir="$w/d" --expect-file="$w/none"
+printf 'cpu.events_per_s >= 1\ncpu.events_per_s >> 1 # typo\n' >"$w/typo"
+fast "--expect-file with a malformed term" 2 "^bench: all: --expect-file=$w/typo: malformed term 'cpu.events_per_s >> 1' \(expected PATH OP NUMBER\)$" --dir="$w/d" --expect-file="$w/typo"
+fast "--dir missing" 3 "^bench: all: --dir=$w/nodir: No such file or directory \(ENOENT\); nothing ran$" --dir="$w/nodir"
+check "--dir missing: nothing on stdout, hint names --dir's own fix ($(head -c 60 "$w/out"))" '[ ! -s "$w/out" ] && grep -q "^bench: hint: name an existing directory for the test file" "$w/err" && ! grep -q -- "--file-dir" "$w/err" && [ ! -e "$w/nodir" ]'
 
 
 # finding 3: Ctrl-C during the disk steps removes what bench made in --dir. Wait (60 s at

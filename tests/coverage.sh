@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 cd "$top" || exit 2
 dir=$top/build/cov
-suites=${COV_SUITES:-unit oracle-all golden results compat fileio-hostile engine-signals cli-hostile docs fake-auth hostile oltp conns slap json merge merge-hostile compare all-guard all}
+suites=${COV_SUITES:-unit oracle-all golden results compat fileio-hostile engine-signals cli-hostile docs fake-auth hostile oltp oneliner conns slap json merge merge-hostile compare all-guard all}
 MB=build/deps/mbedtls-2.28.3
 [ -f "$MB-host/library/libmbedtls.a" ] || make -s "$MB-host/library/libmbedtls.a" >/dev/null || exit 2
 CFLAGS="-std=c11 -O0 -g --coverage -DBENCH_VERSION=\"coverage\" -DBENCH_ASSERT -I$top/$MB/include -I$top/build/deps -DMBEDTLS_CONFIG_FILE=\"bench_mbedtls_config.h\" -DBENCH_HAVE_MBEDTLS"

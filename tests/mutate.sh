@@ -45,7 +45,7 @@ section_suites() {
     uring_ | io_) s="unit golden fileio-hostile fileio-compat compat" ;;
     evl_) s="unit conns slap" ;;
     oltp_) s="unit oltp compat" ;;
-    ping_ | sizing_) s="unit oracle-all json oltp all" ;;
+    ping_ | sizing_) s="unit oneliner oracle-all json oltp all" ;;
     slap_) s="unit slap" ;;
     all_) s="unit oracle-all all-guard all" ;;
     mrg_) s="unit merge-hostile merge multihost" ;;

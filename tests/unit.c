@@ -48,6 +48,8 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_slap.c"
 #include "t_mem.c"
 #include "t_all.c"
+#include "t_all_live.c"
+#include "t_all_paths.c"
 #include "t_jr.c"
 #include "t_mrg.c"
 
@@ -237,6 +239,15 @@ static const struct {
     {"all_busy_note", t_all_busy_note},
     {"all_max_conn_range", t_all_max_conn_range},
     {"all_oracle_docs", t_all_oracle_docs},
+    {"all_live_where", t_all_live_where},
+    {"all_live_schema_lock", t_all_live_schema_lock},
+    {"all_live_refused", t_all_live_refused},
+    {"all_live_ping_bound", t_all_live_ping_bound},
+    {"all_live_db_schema", t_all_live_db_schema},
+    {"all_levels", t_all_levels},
+    {"all_step_fails", t_all_step_fails},
+    {"all_disk_unmade", t_all_disk_unmade},
+    {"all_expect_ops", t_all_expect_ops},
     {"cmp_dir", t_cmp_dir},
     {"cmp_check_file", t_cmp_check_file},
 };
