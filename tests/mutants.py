@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The mutant list (tests/mutants.txt) for tests/mutate.sh.
 
-  mutants.py check LIST SRC            every literal occurs exactly once in SRC, else exit 2
+  mutants.py check LIST SRC            every literal occurs exactly once in SRC and its
+                                       "section:" tag names the section it sits in, else exit 2
   mutants.py ids LIST [--fast]         "ID<TAB>SECTION<TAB>KIND<TAB>UNITGROUP" per mutant
   mutants.py apply LIST SRC ID OUT     write SRC with mutant ID applied to OUT
 
 A mutant is a block of lines (blank lines separate blocks, '#' starts a comment line):
   id: hist-upper-edge
-  section: 4 hist_
+  section: 4 hist_               (the section of SRC the literal sits in: the number of the
+                                  "/*== N prefixes : ..." banner above it and the prefix of
+                                  the function it is in, or the banner's first prefix)
   why: percentiles reported at the bucket's upper edge
   fast: hist_percentile          (optional: in the fast subset, killed by this unit group)
   equivalent: the reason         (optional: not run and not counted)
@@ -15,6 +18,7 @@ A mutant is a block of lines (blank lines separate blocks, '#' starts a comment 
   + its replacement line         (zero or more: joined with newlines)
 The text after "- " / "+ " is taken verbatim (no escapes).
 """
+import re
 import sys
 
 
@@ -60,6 +64,27 @@ def parse(path):
     return muts
 
 
+BANNER = re.compile(r"^/\*== (\d+) (.*?) ?:", re.M)
+FUNC = re.compile(r"^[A-Za-z_][\w \*]*?\b([a-z][a-z0-9]*_)\w*\(", re.M)
+
+
+def section_at(src, pos):
+    """The tag ("N prefix_") of the section that holds src[pos]: the last banner above it;
+    of its prefixes, the one the enclosing function carries, else the first."""
+    ban = [m for m in BANNER.finditer(src, 0, pos + 1)]
+    if not ban:
+        return None
+    num = ban[-1].group(1)
+    pres = [p.strip() for p in ban[-1].group(2).split(",") if p.strip().endswith("_")]
+    fns = [m for m in FUNC.finditer(src, ban[-1].end(), pos + 1)]
+    fn = fns[-1].group(0) if fns else ""
+    name = re.search(r"\b([a-z]\w*)\($", fn)
+    for p in pres:
+        if name and name.group(1).startswith(p):
+            return f"{num} {p}"
+    return f"{num} {pres[0]}" if pres else num
+
+
 def main():
     cmd, lst = sys.argv[1], sys.argv[2]
     muts = parse(lst)
@@ -72,6 +97,14 @@ def main():
                 bad += 1
                 print(f"mutate: STALE mutant {m['id']} ({lst}:{m['line']}): its literal occurs "
                       f"{n} times in {sys.argv[3]}, not once:\n  " + m["find"].replace("\n", "\n  "),
+                      file=sys.stderr)
+                continue
+            want = section_at(src, src.find(m["find"]))
+            if " ".join(m["section"].split()) != want:
+                bad += 1
+                print(f"mutate: STALE tag of mutant {m['id']} ({lst}:{m['line']}): 'section: "
+                      f"{m['section']}', but its literal sits in section '{want}' of "
+                      f"{sys.argv[3]} (a section moved or was renumbered: fix the tag)",
                       file=sys.stderr)
         sys.exit(2 if bad else 0)
     if cmd == "ids":

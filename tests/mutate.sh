@@ -2,7 +2,8 @@
 # Mutation testing: apply each mutant of tests/mutants.txt (one at a time) to a COPY of
 # bench.c, build the mutant, run the suites fastest first and stop at the first that fails
 # (the mutant is killed). One line per mutant, a summary, exit 1 if any survived, exit 2 if
-# the list is stale (a literal not found exactly once) or the unmutated baseline fails.
+# the list is stale (a literal not found exactly once, or a "section:" tag that is not the section its
+# literal sits in: tests/mutants.py check) or the unmutated baseline fails.
 #   sh tests/mutate.sh [ID...]       every mutant after a baseline run (or the ones named, alone)
 #   sh tests/mutate.sh --fast        the fast subset (mutants with "fast: GROUP"): each one
 #                                    built as the unit tests only and run on that unit group
