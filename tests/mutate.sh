@@ -70,7 +70,7 @@ fast=0
 [ "${1:-}" = --fast ] && { fast=1; shift; }
 dir=$top/build/mutate
 mkdir -p "$dir/logs"
-rm -f "$dir/base-unit"
+rm -f "$dir/base-unit" "$dir/base-bench"
 base_ok=" "
 t0=$(date +%s)
 
@@ -133,15 +133,23 @@ run_suite() {
     ) >"$2" 2>&1
 }
 
-# build_tree ID: the unit tests (--fast: only them, -O0) and bench of the tree; 3 if either fails
+# build_tree ID: the unit tests of the tree (--fast: -O0); 3 if they do not build. bench is
+# built when a suite other than unit first needs it (need_bench): most mutants die in unit,
+# and on a loaded 2-core host the second build doubled their time.
 build_tree() {
     if [ $fast = 1 ]; then
         CFLAGS=$(echo "$CFLAGS" | sed 's/-O1/-O0/') build_unit >"$dir/logs/$1.build" 2>&1 || return 3
         return 0
     fi
-    build_unit >"$dir/logs/$1.build" 2>&1 & bu=$!
-    build_bench >"$dir/logs/$1.build2" 2>&1 || { wait $bu; return 3; }
-    wait $bu || return 3
+    build_unit >"$dir/logs/$1.build" 2>&1 || return 3
+}
+# need_bench ID: the tree's bench (the baseline's built once and kept as base-bench); 3 if it
+# does not build
+need_bench() {
+    [ ! -x "$dir/tree/bench" ] || return 0
+    if [ "$1" = baseline ] && [ -x "$dir/base-bench" ]; then cp "$dir/base-bench" "$dir/tree/bench"; return; fi
+    build_bench >"$dir/logs/$1.build2" 2>&1 || return 3
+    [ "$1" != baseline ] || cp "$dir/tree/bench" "$dir/base-bench"
 }
 
 # base_check SUITE [UNITGROUP]: 0 if the unmutated bench.c passes SUITE (each suite checked
@@ -156,14 +164,16 @@ base_check() {
         build_tree baseline || return 3
         cp "$dir/tree/tests/unit" "$dir/base-unit" || return 2
     fi
+    [ "$1" = unit ] || need_bench baseline || return 3
     run_suite "$1" "$dir/logs/baseline.$1" "${2:-}" || return 4
     base_ok="$base_ok$1:${2:-} "
 }
 
-# mutant ID SUITES [UNITGROUP]: sets $killed_by (empty: survived); returns 3 when the mutant
-# does not build (a mutant must compile: a build failure is an error in the list, never a kill)
+# mutant ID SUITES [UNITGROUP]: sets $killed_by (empty: survived) and $skipped (the suites
+# that skipped, exit 77); returns 3 when the mutant does not build (a mutant must compile: a
+# build failure is an error in the list, never a kill)
 mutant() {
-    id=$1 suites=$2 group=${3:-}
+    id=$1 suites=$2 group=${3:-} skipped=""
     if [ "$id" = baseline ]; then cp bench.c "$dir/src.c"
     else python3 tests/mutants.py apply "$list" bench.c "$id" "$dir/src.c" || return 2; fi
     tree "$id" "$dir/src.c" || return 2
@@ -173,7 +183,12 @@ mutant() {
         killed_by=""; return 0
     fi
     for s in $suites; do
-        run_suite "$s" "$dir/logs/$id.$s" || { killed_by=$s; return 0; }
+        [ "$s" = unit ] || need_bench "$id" || return 3
+        run_suite "$s" "$dir/logs/$id.$s"; r=$?
+        [ $r = 0 ] && continue
+        # a skip (77: a prerequisite missing) says nothing about the mutant: never a kill
+        [ $r = 77 ] && { skipped="$skipped $s"; continue; }
+        killed_by=$s; return 0
     done
     killed_by=""
 }
@@ -196,7 +211,7 @@ if [ $fast = 0 ] && [ $# = 0 ]; then
     echo "mutate: baseline builds and passes unit ($(($(date +%s) - t0)) s); each suite that kills a mutant is checked on it too"
 fi
 
-killed=0 survived=0 equiv=0 survivors=""
+killed=0 survived=0 equiv=0 survivors="" skips=""
 tab=$(printf '\t')
 while IFS=$tab read -r id section kind group; do
     [ -n "$id" ] || continue
@@ -231,14 +246,15 @@ while IFS=$tab read -r id section kind group; do
     if [ -n "$killed_by" ]; then
         killed=$((killed + 1))
         why=$(grep -m1 -E '^FAIL|FAIL|^-  |failed' "$dir/logs/$id.$killed_by" 2>/dev/null | sed "s#$dir/tree/##" | cut -c1-80)
-        printf 'mutate: %-26s [%s] killed by %s (%ss)%s\n' "$id" "$section" "$killed_by" "$dt" "${why:+: $why}"
+        printf 'mutate: %-26s [%s] killed by %s (%ss)%s%s\n' "$id" "$section" "$killed_by" "$dt" "${why:+: $why}" "${skipped:+ (skipped:$skipped)}"
     else
         survived=$((survived + 1)); survivors="$survivors $id"
-        printf 'mutate: %-26s [%s] SURVIVED (%ss)\n' "$id" "$section" "$dt"
+        printf 'mutate: %-26s [%s] SURVIVED (%ss)%s\n' "$id" "$section" "$dt" "${skipped:+ (skipped, exit 77:$skipped)}"
     fi
+    [ -z "$skipped" ] || skips="$skips $id:$(echo $skipped | tr ' ' ,)"
 done <<EOF
 $ids
 EOF
 rm -rf "$dir/tree"
-echo "mutate: $killed killed, $survived survived, $equiv equivalent (not counted); $(($(date +%s) - t0)) s${survivors:+; survivors:$survivors}"
+echo "mutate: $killed killed, $survived survived, $equiv equivalent (not counted); $(($(date +%s) - t0)) s${survivors:+; survivors:$survivors}${skips:+; suites that skipped (exit 77):$skips}"
 [ $survived = 0 ]
