@@ -133,15 +133,11 @@ run_suite() {
     ) >"$2" 2>&1
 }
 
-# build_tree ID: the unit tests of the tree (--fast: -O0); 3 if they do not build. bench is
-# built when a suite other than unit first needs it (need_bench): most mutants die in unit,
-# and on a loaded 2-core host the second build doubled their time.
+# build_tree ID: the unit tests of the tree, -O0 (about 4 s of CPU; -O1 took minutes on a
+# loaded 2-core host); 3 if they do not build. bench (-O1: the suites time it) is built when a
+# suite other than unit first needs it (need_bench): most mutants die in unit.
 build_tree() {
-    if [ $fast = 1 ]; then
-        CFLAGS=$(echo "$CFLAGS" | sed 's/-O1/-O0/') build_unit >"$dir/logs/$1.build" 2>&1 || return 3
-        return 0
-    fi
-    build_unit >"$dir/logs/$1.build" 2>&1 || return 3
+    CFLAGS=$(echo "$CFLAGS" | sed 's/-O1/-O0/') build_unit >"$dir/logs/$1.build" 2>&1 || return 3
 }
 # need_bench ID: the tree's bench (the baseline's built once and kept as base-bench); 3 if it
 # does not build
