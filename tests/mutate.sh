@@ -15,7 +15,8 @@
 # Builds are quick glibc ones (-O1, no sanitizers); work tree, logs and (unless BENCH_MY_PORT
 # is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the list), MUTATE_SUITES
 # (the same suites for every mutant instead of the map), MUTATE_PORT, MUTATE_TIMEOUT (seconds
-# per suite).
+# per suite), MUTATE_OPT (bench's optimisation, -O1; -O0 builds in seconds, not minutes, on a
+# loaded host: for the sections whose suites do not time bench, e.g. mrg_ cmp_ all_ sizing_).
 # shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -66,6 +67,7 @@ suites_of() {
     section_suites "${p:-?}"
 }
 tmo=${MUTATE_TIMEOUT:-600}
+bopt=${MUTATE_OPT:--O1}
 fast=0
 [ "${1:-}" = --fast ] && { fast=1; shift; }
 dir=$top/build/mutate
@@ -114,7 +116,7 @@ build_unit() {
 }
 build_bench() {
     # shellcheck disable=SC2086
-    gcc $CFLAGS -o "$dir/tree/bench" "$dir/tree/bench.c" $LIBS
+    gcc $(echo "$CFLAGS" | sed "s/-O1/$bopt/") -o "$dir/tree/bench" "$dir/tree/bench.c" $LIBS
 }
 
 # run_suite NAME LOG [UNITGROUP]: 0 = passed
