@@ -15,9 +15,10 @@
 # suite that kills a mutant (a kill by a suite it fails too proves nothing), not on all first.
 # Builds are quick glibc ones (unit tests -O0, bench -O1, no sanitizers); work tree, logs and
 # (unless BENCH_MY_PORT is set) a MariaDB of its own under build/mutate. Env: MUTANTS (the
-# list), MUTATE_SUITES (the same suites for every mutant instead of the map), MUTATE_PORT, MUTATE_TIMEOUT (seconds
-# per suite), MUTATE_OPT (bench's optimisation, -O1; -O0 builds in seconds, not minutes, on a
-# loaded host: for the sections whose suites do not time bench, e.g. mrg_ cmp_ all_ sizing_).
+# list), MUTATE_SUITES (the same suites for every mutant instead of the map), MUTATE_PORT,
+# MUTATE_TIMEOUT (seconds per suite), MUTATE_OPT (bench's optimisation, -O1; -O0 builds in
+# seconds, not minutes, on a loaded host: for sections whose suites do not time bench, e.g.
+# mrg_ cmp_ all_ sizing_).
 # shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
