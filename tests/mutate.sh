@@ -247,7 +247,8 @@ while IFS=$tab read -r id section kind group; do
     dt=$(($(date +%s) - s0))
     if [ -n "$killed_by" ]; then
         killed=$((killed + 1))
-        why=$(grep -m1 -E '^FAIL|FAIL|^-  |failed' "$dir/logs/$id.$killed_by" 2>/dev/null | sed "s#$dir/tree/##" | cut -c1-80)
+        lf=$dir/logs/$id.$killed_by # the first line that says FAIL, else a diff's or a failure
+        why=$({ grep -m1 FAIL "$lf" || grep -m1 -E '^-  |^\+  |failed' "$lf"; } 2>/dev/null | sed "s#$dir/tree/##" | cut -c1-80)
         printf 'mutate: %-26s [%s] killed by %s (%ss)%s%s\n' "$id" "$section" "$killed_by" "$dt" "${why:+: $why}" "${skipped:+ (skipped:$skipped)}"
     else
         survived=$((survived + 1)); survivors="$survivors $id"
