@@ -48,7 +48,7 @@ section_suites() {
     res_) s="unit results golden json" ;;
     uring_ | io_) s="unit golden fileio-hostile fileio-compat compat" ;;
     evl_) s="unit conns slap" ;;
-    oltp_) s="unit oltp compat" ;;
+    oltp_) s="unit results oltp compat" ;; # results: the client split's oracle (oracle_clients.py)
     ping_ | sizing_) s="unit oracle-all json oltp all" ;;
     slap_) s="unit slap" ;;
     all_) s="unit oracle-all all-guard all" ;;
