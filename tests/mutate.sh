@@ -165,7 +165,10 @@ base_check() {
         cp "$dir/tree/tests/unit" "$dir/base-unit" || return 2
     fi
     [ "$1" = unit ] || need_bench baseline || return 3
-    run_suite "$1" "$dir/logs/baseline.$1" "${2:-}" || return 4
+    # twice at most: on a loaded host a timed unit test (a --rate run's count) can fail once
+    run_suite "$1" "$dir/logs/baseline.$1" "${2:-}" ||
+        { mv "$dir/logs/baseline.$1" "$dir/logs/baseline.$1.try1"; run_suite "$1" "$dir/logs/baseline.$1" "${2:-}"; } ||
+        return 4
     base_ok="$base_ok$1:${2:-} "
 }
 
