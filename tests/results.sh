@@ -136,6 +136,16 @@ for i in 0 1 2; do
         python3 "$top/tests/oracle_clients.py" residue 10 3 $i "$w/cb$i" "$w/ca$i" && ok || bad "client $i of 3: its DELETE/INSERT ids: $(tail -3 "$w/cr")"
 done
 "$B" oltp_write_only $C --tables=1 cleanup >/dev/null 2>&1
+# a table of exactly --client-count rows (3 of 3): each client rewrites its one id, i + 1
+"$B" oltp_write_only $C --tables=1 --table-size=3 prepare >/dev/null 2>&1 || bad "client split: prepare of 3 rows"
+for i in 0 1 2; do
+    $MY -e "SELECT id, c FROM sbtest1" >"$w/cb$i"
+    "$B" oltp_write_only $C --tables=1 --table-size=3 --index-updates=0 --non-index-updates=0 --delete-inserts=1 \
+        --rand-type=uniform --client-index=$i --client-count=3 --rand-seed=7 --events=30 --time=0 run >"$w/cr" 2>&1 &&
+        $MY -e "SELECT id, c FROM sbtest1" >"$w/ca$i" &&
+        python3 "$top/tests/oracle_clients.py" residue 3 3 $i "$w/cb$i" "$w/ca$i" && ok || bad "client $i of 3, 3 rows: its DELETE/INSERT ids: $(tail -3 "$w/cr")"
+done
+"$B" oltp_write_only $C --tables=1 cleanup >/dev/null 2>&1
 "$B" oltp_insert $C --tables=1 --auto-inc=off prepare >/dev/null 2>&1 || bad "client split: oltp_insert prepare"
 for i in 0 1 2; do
     "$B" oltp_insert $C --tables=1 --auto-inc=off --client-index=$i --client-count=3 --rand-seed=7 --events=5 --time=0 run >"$w/cr" 2>&1 ||
