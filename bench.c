@@ -14,35 +14,36 @@
  *   2  b_      basics, error codes, messages, allocation
  *   3  buf_    growable byte buffer
  *   4  clk_    monotonic clock;  hist_  log-linear latency histogram
- *   5  unit_   sizes (K/M/G/T)
- *   6  rnd_    xoroshiro128+ and sysbench's distributions
- *   7  opt_    option tables, parser, help printer
- *   8  os_     threads, signals, host facts
- *   9  my_     MySQL wire protocol codec (no I/O)
- *   10 myc_    MySQL connection: a state machine driven by bytes; sockets, TLS, auth
- *   11 cpu_, mem_   CPU and memory workloads
- *   12 thr_    threads and mutex workloads
+ *   5  res_    results as data: facts, warnings, statistics, how a command ended
+ *   6  unit_   sizes (K/M/G/T)
+ *   7  rnd_    xoroshiro128+ and sysbench's distributions
+ *   8  opt_    option tables, parser, help printer
+ *   9  os_     threads, signals, host facts
+ *   10 my_     MySQL wire protocol codec (no I/O)
+ *   11 myc_    MySQL connection: a state machine driven by bytes; sockets, TLS, auth
+ *   12 uring_  io_uring by raw syscalls: setup, SQEs, CQEs
  *   13 load_   worker threads, limits, --rate, intervals and checkpoints
- *   14 jr_     JSON reader: untrusted bytes to a tree, paths
- *   15 res_    results as data: facts, warnings, statistics, how a command ended
- *   16 uring_, io_  io_uring by raw syscalls; the fileio workload
- *   17 evl_    the loop core: many clients per thread on callbacks (epoll or io_uring)
- *   18 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
- *   19 ping_, sizing_  commands of their own: ping, the oltp one-liner
+ *   14 cpu_, mem_   CPU and memory workloads
+ *   15 thr_    threads and mutex workloads
+ *   16 jr_     JSON reader: untrusted bytes to a tree, paths
+ *   17 io_     the fileio workload
+ *   18 evl_    the loop core: many clients per thread on callbacks (epoll or io_uring)
+ *   19 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
  *   20 slap_   the mysqlslap mode: options, generated SQL, client threads
- *   21 all_    bench all: the one-page sizing report, checks, settings
- *   22 mrg_    bench merge: one result from many clients' results
- *   23 cmp_    bench compare: reports side by side
- *   24 wl_     workload registry and the run path (wl_run)
- *   25 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks, the page, HTML
- *   26 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
+ *   21 wl_     workload registry and the run path (wl_run)
+ *   22 ping_, sizing_  commands of their own: ping, the oltp one-liner
+ *   23 all_    bench all: the one-page sizing report, checks, settings
+ *   24 mrg_    bench merge: one result from many clients' results
+ *   25 cmp_    bench compare: reports side by side
+ *   26 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks, the page, HTML
+ *   27 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
  *
  * Limitations: Linux only (x86_64 tested). No Lua: sysbench scripts are mapped by name to
  * built-in workloads. Percentiles are exact to within 0.4% (log-linear histogram), not
  * quantised to sysbench's 1.8% buckets.
  */
 
-/*== 1 — : includes, version, build switches =================================*/
+/*== 1 — : includes, version, build switches ================================*/
 
 #include "bench.h"
 
@@ -138,7 +139,7 @@
 static struct bench_opts opts;
 static _Atomic int b_stop;
 
-/*== 2 b_ : basics, error codes, messages, allocation ========================*/
+/*== 2 b_ : basics, error codes, messages, allocation =======================*/
 /*
  * Error codes come from the B_ERRORS X-macro in bench.h. Messages for people are printed
  * only by cli_ and rep_, through b_msg(), in the words of the persona's row of cli_personas:
@@ -379,7 +380,7 @@ BENCH_API int b_usage_exit(void)
     return opts.usage_ex ? opts.usage_ex : B_EXIT_USAGE;
 }
 
-/*== 3 buf_ : growable byte buffer ===========================================*/
+/*== 3 buf_ : growable byte buffer ==========================================*/
 
 /* buf_reserve - room for n more bytes, doubling; dies on OOM. Buffers reused across queries
  * stop growing after the first ones, so the measured loop does not allocate. */
@@ -433,7 +434,7 @@ BENCH_API void buf_free(struct buf *b)
     b->len = b->cap = 0;
 }
 
-/*== 4 clk_, hist_ : monotonic clock, log-linear latency histogram ===========*/
+/*== 4 clk_, hist_ : monotonic clock, log-linear latency histogram ==========*/
 /*
  * The clock is CLOCK_MONOTONIC through the vDSO (musl uses it in static binaries too).
  * The histogram is HdrHistogram's layout with 2 significant digits: values below 256 ns
@@ -561,7 +562,263 @@ BENCH_API u64 hist_percentile(const struct hist *h, double p, u64 min, u64 max)
     return max;
 }
 
-/*== 5 unit_ : sizes =========================================================*/
+/*== 5 res_ : results as data ===============================================*/
+/*
+ * What a command measured, as data: the workload and options, host and target facts, the
+ * measured window's counts and latency (the mergeable histogram itself, exact min/max/sum),
+ * interval samples, checkpoints, warnings, and how the run ended. Workloads fill facts and
+ * warnings; the run path (wl_run) fills the statistics; renderers in rep_ turn a result into
+ * sysbench's text or JSON. Nothing here prints: res_say hands a line to the caller's sink.
+ */
+
+static void res_snap_init(struct load_snap *s, int nthreads, int nops)
+{
+    memset(s, 0, sizeof(*s));
+    s->nops = nops;
+    s->op_hist = nops ? b_xcalloc((size_t)nops, sizeof(struct hist)) : NULL;
+    s->thr_events = b_xcalloc((size_t)nthreads, sizeof(u64));
+    s->thr_sum_ns = b_xcalloc((size_t)nthreads, sizeof(u64));
+    s->hist = b_xcalloc(1, sizeof(struct hist));
+    s->lat_min_ns = UINT64_MAX;
+}
+
+static void res_snap_free(struct load_snap *s)
+{
+    free(s->op_hist);
+    free(s->thr_events);
+    free(s->thr_sum_ns);
+    free(s->hist);
+    memset(s, 0, sizeof(*s));
+}
+
+/* res_snap_diff - d = a - b for the additive fields; min/max and busy are a's. */
+static void res_snap_diff(struct load_snap *d, const struct load_snap *a,
+                           const struct load_snap *b, int nthreads)
+{
+    d->t_ns = a->t_ns;
+    d->events = a->events - b->events;
+    d->lat_sum_ns = a->lat_sum_ns - b->lat_sum_ns;
+    d->lat_min_ns = a->lat_min_ns;
+    d->lat_max_ns = a->lat_max_ns;
+    d->busy = a->busy;
+    for (int k = 0; k < LOAD_NCTR; k++)
+        d->ctr[k] = a->ctr[k] - b->ctr[k];
+    for (int i = 0; i < nthreads; i++) {
+        d->thr_events[i] = a->thr_events[i] - b->thr_events[i];
+        d->thr_sum_ns[i] = a->thr_sum_ns[i] - b->thr_sum_ns[i];
+    }
+    memset(d->hist, 0, sizeof(*d->hist));
+    hist_add(d->hist, a->hist);
+    hist_sub(d->hist, b->hist);
+    for (int k = 0; k < d->nops; k++) {
+        memset(&d->op_hist[k], 0, sizeof(struct hist));
+        hist_add(&d->op_hist[k], &a->op_hist[k]);
+        hist_sub(&d->op_hist[k], &b->op_hist[k]);
+    }
+}
+
+BENCH_API void res_init(struct res *res, const struct wl_def *w, const char *cmd,
+                        struct bench_opts *o, const struct res_sink *sink)
+{
+    struct timespec ts;
+    memset(res, 0, sizeof(*res));
+    res->w = w;
+    res->command = cmd;
+    res->o = o;
+    res->sink = sink;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    res->started_unix_ms = (i64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void res_stats_free(struct res_stats *s)
+{
+    res_snap_free(&s->d);
+    free(s->thr_min_ns);
+    free(s->thr_max_ns);
+    s->thr_min_ns = s->thr_max_ns = NULL;
+}
+
+BENCH_API void res_free(struct res *res)
+{
+    for (int i = 0; i < res->nfacts; i++)
+        free(res->facts[i].str);
+    free(res->facts);
+    free(res->warns);
+    if (res->have_final)
+        res_stats_free(&res->final);
+    for (int i = 0; i < res->nckpt; i++)
+        res_stats_free(&res->ckpt[i]);
+    free(res->ckpt);
+    free(res->iv);
+    for (int i = 0; i < res->nsteps; i++)
+        res_free(&res->steps[i]);
+    free(res->steps);
+    memset(res, 0, sizeof(*res));
+}
+
+/* Make room for one more element of an array that grows by doubling. */
+static void *res_grow(void *p, int *cap, int n, size_t size)
+{
+    if (n < *cap)
+        return p;
+    *cap = *cap ? *cap * 2 : 8;
+    p = realloc(p, (size_t)*cap * size);
+    if (!p)
+        b_die("out of memory growing a result to %d entries", *cap);
+    return p;
+}
+
+static struct res_fact *res_fact_slot(struct res *res, const char *key)
+{
+    for (int i = 0; i < res->nfacts; i++)
+        if (!strcmp(res->facts[i].key, key)) {
+            free(res->facts[i].str);
+            res->facts[i].str = NULL;
+            return &res->facts[i];
+        }
+    res->facts = res_grow(res->facts, &res->capfacts, res->nfacts, sizeof(*res->facts));
+    struct res_fact *f = &res->facts[res->nfacts++];
+    memset(f, 0, sizeof(*f));
+    snprintf(f->key, sizeof(f->key), "%s", key);
+    return f;
+}
+
+BENCH_API void res_fact_int(struct res *res, const char *key, i64 v)
+{
+    struct res_fact *f = res_fact_slot(res, key);
+    f->type = RES_INT;
+    f->i = v;
+}
+
+BENCH_API void res_fact_num(struct res *res, const char *key, double v)
+{
+    struct res_fact *f = res_fact_slot(res, key);
+    f->type = RES_NUM;
+    f->num = v;
+}
+
+BENCH_API void res_fact_bool(struct res *res, const char *key, bool v)
+{
+    struct res_fact *f = res_fact_slot(res, key);
+    f->type = RES_BOOL;
+    f->i = v;
+}
+
+BENCH_API void res_fact_str(struct res *res, const char *key, const char *fmt, ...)
+{
+    struct buf b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[512];
+    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof(tmp)) {
+        va_start(ap, fmt);
+        b.cap = (size_t)n + 1;
+        b.p = b_xmalloc(b.cap);
+        vsnprintf(b.p, b.cap, fmt, ap);
+        va_end(ap);
+    } else
+        b.p = b_xstrdup(tmp);
+    struct res_fact *f = res_fact_slot(res, key);
+    f->type = RES_STR;
+    f->str = b.p;
+}
+
+BENCH_API const struct res_fact *res_fact(const struct res *res, const char *key)
+{
+    for (int i = 0; res && i < res->nfacts; i++)
+        if (!strcmp(res->facts[i].key, key))
+            return &res->facts[i];
+    return NULL;
+}
+
+BENCH_API void res_warn(struct res *res, const char *code, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    res->warns = res_grow(res->warns, &res->capwarns, res->nwarns, sizeof(*res->warns));
+    struct res_warn *w = &res->warns[res->nwarns++];
+    memset(w, 0, sizeof(*w));
+    snprintf(w->code, sizeof(w->code), "%s", code);
+    snprintf(w->hint, sizeof(w->hint), "%s", hint ? hint : "");
+    va_start(ap, fmt);
+    vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+    va_end(ap);
+}
+
+BENCH_API void res_say(const struct res *res, int kind, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    if (!res || !res->sink || !res->sink->say)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    res->sink->say(res->sink->ctx, kind, line);
+}
+
+BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const char *cmd)
+{
+    res->steps = res_grow(res->steps, &res->capsteps, res->nsteps, sizeof(*res->steps));
+    struct res *s = &res->steps[res->nsteps++];
+    res_init(s, w, cmd, res->o, NULL);
+    return s;
+}
+
+/* res_stats_from - the window cur - base as a result's statistics (allocates s). */
+static void res_stats_from(struct res_stats *s, const struct load_run *r,
+                           const struct load_snap *cur, u64 t_end_ns)
+{
+    int n = r->nthreads;
+    memset(s, 0, sizeof(*s));
+    res_snap_init(&s->d, n, r->w->nops);
+    res_snap_diff(&s->d, cur, &r->base, n);
+    if (t_end_ns < r->t_measure_ns) /* stopped during --warmup-time: nothing was measured */
+        t_end_ns = r->t_measure_ns;
+    s->d.t_ns = t_end_ns;
+    s->window_s = (double)(t_end_ns - r->base.t_ns) / 1e9;
+    s->total_s = (double)(t_end_ns - r->t_measure_ns) / 1e9;
+    s->at_s = s->total_s;
+    s->start_unix_ns = (i64)r->base.t_ns + r->unix_off_ns;
+    s->end_unix_ns = (i64)t_end_ns + r->unix_off_ns;
+    s->threads = n;
+    if (!s->d.events)
+        s->d.lat_min_ns = s->d.lat_max_ns = 0;
+    s->thr_min_ns = b_xcalloc((size_t)n, sizeof(u64));
+    s->thr_max_ns = b_xcalloc((size_t)n, sizeof(u64));
+    for (int i = 0; i < n; i++) {
+        s->thr_min_ns[i] = atomic_load(&r->thr[i].lat_min_ns);
+        s->thr_max_ns[i] = atomic_load(&r->thr[i].lat_max_ns);
+    }
+}
+
+/* Used by `bench merge` (mrg_: multi-host runs) and the tests. */
+BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src)
+{
+    if (dst->d.nops != src->d.nops)
+        return B_INVALID;
+    u64 mn = dst->d.events ? dst->d.lat_min_ns : UINT64_MAX;
+    u64 smn = src->d.events ? src->d.lat_min_ns : UINT64_MAX;
+    dst->d.lat_min_ns = B_MIN(mn, smn);
+    if (dst->d.lat_min_ns == UINT64_MAX)
+        dst->d.lat_min_ns = 0;
+    dst->d.lat_max_ns = B_MAX(dst->d.lat_max_ns, src->d.lat_max_ns);
+    dst->d.events += src->d.events;
+    dst->d.lat_sum_ns += src->d.lat_sum_ns;
+    for (int k = 0; k < LOAD_NCTR; k++)
+        dst->d.ctr[k] += src->d.ctr[k];
+    hist_add(dst->d.hist, src->d.hist);
+    for (int k = 0; k < dst->d.nops; k++)
+        hist_add(&dst->d.op_hist[k], &src->d.op_hist[k]);
+    dst->window_s += src->window_s;
+    dst->total_s += src->total_s;
+    dst->at_s = dst->total_s;
+    dst->unfinished += src->unfinished;
+    return B_OK;
+}
+
+/*== 6 unit_ : sizes ========================================================*/
 
 BENCH_API int unit_parse_size(const char *s, u64 *out)
 {
@@ -605,7 +862,19 @@ BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen)
     return out;
 }
 
-/*== 6 rnd_ : xoroshiro128+ and sysbench 1.0.20's distributions ==============*/
+/* unit_num - the shortest text that reads back as exactly v, without an exponent for
+ * values from 1e-4 up: "99.99999" where %g says "100", "99.9", "95". */
+static const char *unit_num(char *out, size_t n, double v)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(out, n, "%.*g", prec, v);
+        if (strtod(out, NULL) == v && (!strchr(out, 'e') || fabs(v) < 1e-4))
+            break;
+    }
+    return out;
+}
+
+/*== 7 rnd_ : xoroshiro128+ and sysbench 1.0.20's distributions =============*/
 /*
  * Exactly sysbench 1.0.20 (sb_rand.c): per-thread xoroshiro128+ seeded from libc random(),
  * uniform doubles from the top 52 bits, and the uniform/gaussian/special/pareto mappings to
@@ -913,7 +1182,7 @@ static u64 rnd_exp_gap_ns(struct rnd *r, double rate)
     return (u64)(-log(1.0 - u) / rate * 1e9);
 }
 
-/*== 7 opt_ : option tables, parser, help printer ============================*/
+/*== 8 opt_ : option tables, parser, help printer ===========================*/
 /*
  * One typed, bounded row per option (struct opt_def), pointing at its field in struct
  * bench_opts. The same rows drive parsing, validation (all of it before any work starts),
@@ -1446,7 +1715,7 @@ static const char *opt_file_read_by(const struct bench_opts *o, const char *path
     return NULL;
 }
 
-/*== 8 os_ : threads, signals, host facts ====================================*/
+/*== 9 os_ : threads, signals, host facts ===================================*/
 /*
  * Thin wrappers over POSIX. Threads are created with an explicit stack size: musl's default
  * is about 128 KiB where glibc's is 8 MiB, so --thread-stack-size (sysbench's, default 64K)
@@ -3310,7 +3579,17 @@ static int os_hostfacts_cmd(struct res *res)
     return B_EXIT_OK;
 }
 
-/*== 9 my_ : MySQL wire protocol codec (bytes in, structs out; no I/O) =======*/
+/* CPUs this process may run on (sched_getaffinity), at least 1. */
+static int os_usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set))
+        return 1;
+    int n = CPU_COUNT(&set);
+    return n > 0 ? n : 1;
+}
+
+/*== 10 my_ : MySQL wire protocol codec (bytes in, structs out; no I/O) =====*/
 /*
  * The MySQL/MariaDB client protocol as pure functions over byte buffers, after trilogy's
  * layering: a bounds-checked reader (every read can return B_TRUNCATED), a builder that
@@ -5109,7 +5388,7 @@ static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t 
         memcpy(pub, A, 32);
 }
 
-/*== 10 myc_ : MySQL connection: sockets, TLS, authentication, commands ======*/
+/*== 11 myc_ : MySQL connection: sockets, TLS, authentication, commands =====*/
 /*
  * A client over one socket: TCP (IPv4, IPv6, names via getaddrinfo, which musl
  * resolves without NSS) or a unix socket, with connect and I/O timeouts (poll), TCP_NODELAY,
@@ -8214,7 +8493,1217 @@ static int myc_conn_error(const char *what, const struct my_conn *c, const struc
     return e->ex = B_EXIT_ENV;
 }
 
-/*== 11 cpu_, mem_ : CPU and memory workloads ================================*/
+/*== 12 uring_ : io_uring by raw syscalls: setup, SQEs, CQEs ================*/
+/*
+ * uring_: a minimal io_uring client over the three raw syscalls (no liburing): setup with
+ * fio's "newest flags first" ladder (SINGLE_ISSUER|DEFER_TASKRUN, then COOP_TASKRUN, then
+ * CQSIZE, then none), the three mmaps (or one ring mapping with IORING_FEAT_SINGLE_MMAP),
+ * registered files and buffers where the kernel and RLIMIT_MEMLOCK allow, each request
+ * submitted at once and completions reaped in batches. References: io_uring_setup(2),
+ * io_uring_enter(2), fio engines/io_uring.c (behaviour), and liburing's "Available since"
+ * kernel versions for the detection and the fallback to pread/pwrite.
+ *
+ * Its users sit below: the loop core (evl_, a ring per event loop: polls, sends and receives),
+ * fileio's async mode (io_) and the client-mode probe (load_probe_host).
+ */
+
+#ifndef IORING_SETUP_COOP_TASKRUN
+#define IORING_SETUP_COOP_TASKRUN (1U << 8)
+#endif
+#ifndef IORING_SETUP_SINGLE_ISSUER
+#define IORING_SETUP_SINGLE_ISSUER (1U << 12)
+#endif
+#ifndef IORING_SETUP_DEFER_TASKRUN
+#define IORING_SETUP_DEFER_TASKRUN (1U << 13)
+#endif
+
+struct uring {
+    int fd;                      /* ring fd, -1 when closed */
+    unsigned sq_entries, cq_entries, sq_mask, cq_mask;
+    unsigned *sq_head, *sq_tail, *sq_array, *cq_head, *cq_tail;
+    struct io_uring_sqe *sqes;   /* SQE array */
+    struct io_uring_cqe *cqes;   /* CQE array */
+    void *sq_map, *cq_map;       /* ring mappings (cq_map == sq_map with SINGLE_MMAP) */
+    size_t sq_map_len, cq_map_len, sqes_len;
+    unsigned local_tail;         /* SQEs filled, not yet published */
+    unsigned published;          /* SQEs published to the kernel */
+    unsigned setup_flags;        /* the rung of the ladder that worked */
+    bool fixed_files, fixed_bufs;/* registrations in effect */
+};
+
+static int uring_sys_setup(unsigned entries, struct io_uring_params *p)
+{
+    return (int)syscall(__NR_io_uring_setup, entries, p);
+}
+
+static int uring_sys_enter(int fd, unsigned submit, unsigned min, unsigned flags)
+{
+    return (int)syscall(__NR_io_uring_enter, fd, submit, min, flags, NULL, 0);
+}
+
+static int uring_sys_register(int fd, unsigned op, const void *arg, unsigned n)
+{
+    return (int)syscall(__NR_io_uring_register, fd, op, arg, n);
+}
+
+static void uring_free(struct uring *u)
+{
+    if (u->sqes && u->sqes != MAP_FAILED)
+        munmap(u->sqes, u->sqes_len);
+    if (u->cq_map && u->cq_map != MAP_FAILED && u->cq_map != u->sq_map)
+        munmap(u->cq_map, u->cq_map_len);
+    if (u->sq_map && u->sq_map != MAP_FAILED)
+        munmap(u->sq_map, u->sq_map_len);
+    if (u->fd >= 0)
+        close(u->fd);
+    memset(u, 0, sizeof(*u));
+    u->fd = -1;
+}
+
+/* uring_setup - a ring of `entries` SQEs. On failure *e says why (errno kept). */
+static int uring_setup(struct uring *u, unsigned entries, struct b_err *e)
+{
+    static const unsigned ladder[] = {
+        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN |
+            IORING_SETUP_CQSIZE,
+        IORING_SETUP_COOP_TASKRUN | IORING_SETUP_CQSIZE,
+        IORING_SETUP_CQSIZE,
+        0,
+    };
+    struct io_uring_params p;
+    int fd = -1, err = 0;
+    memset(u, 0, sizeof(*u));
+    u->fd = -1;
+    for (size_t i = 0; i < countof(ladder); i++) {
+        memset(&p, 0, sizeof(p));
+        p.flags = ladder[i];
+        p.cq_entries = entries * 2;
+        fd = uring_sys_setup(entries, &p);
+        if (fd >= 0) {
+            u->setup_flags = ladder[i];
+            break;
+        }
+        err = errno;
+        if (err != EINVAL)
+            break;
+    }
+    if (fd < 0) {
+        const char *why = err == ENOSYS   ? "the kernel lacks io_uring (Linux < 5.1 or "
+                                            "CONFIG_IO_URING=n) or a sandbox hides it"
+                          : err == EPERM  ? "refused by a seccomp profile (containers) or by "
+                                            "kernel.io_uring_disabled"
+                          : err == ENOMEM ? "RLIMIT_MEMLOCK is too small for the ring"
+                                          : "the kernel refused the ring";
+        if (e)
+            snprintf(e->hint, sizeof(e->hint),
+                     "use --file-io-mode=sync (kernel.io_uring_disabled is %s here)",
+                     os_read_line("/proc/sys/kernel/io_uring_disabled"));
+        return b_seterr(e, err == ENOSYS || err == EPERM ? B_UNSUPPORTED : B_SYSERR, err,
+                        "io_uring_setup(%u) failed: %s (%s); %s", entries, strerror(err),
+                        b_errno_name(err), why);
+    }
+    u->fd = fd;
+    u->sq_entries = p.sq_entries;
+    u->cq_entries = p.cq_entries;
+    u->sq_map_len = p.sq_off.array + p.sq_entries * sizeof(unsigned);
+    u->cq_map_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+    if (p.features & IORING_FEAT_SINGLE_MMAP)
+        u->sq_map_len = u->cq_map_len = B_MAX(u->sq_map_len, u->cq_map_len);
+    u->sq_map = mmap(NULL, u->sq_map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+                     IORING_OFF_SQ_RING);
+    if (u->sq_map == MAP_FAILED)
+        goto fail;
+    u->cq_map = (p.features & IORING_FEAT_SINGLE_MMAP)
+                    ? u->sq_map
+                    : mmap(NULL, u->cq_map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+                           fd, IORING_OFF_CQ_RING);
+    if (u->cq_map == MAP_FAILED)
+        goto fail;
+    u->sqes_len = p.sq_entries * sizeof(struct io_uring_sqe);
+    u->sqes = mmap(NULL, u->sqes_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+                   IORING_OFF_SQES);
+    if (u->sqes == MAP_FAILED)
+        goto fail;
+    char *sq = u->sq_map, *cq = u->cq_map;
+    u->sq_head = (unsigned *)(void *)(sq + p.sq_off.head);
+    u->sq_tail = (unsigned *)(void *)(sq + p.sq_off.tail);
+    u->sq_mask = *(unsigned *)(void *)(sq + p.sq_off.ring_mask);
+    u->sq_array = (unsigned *)(void *)(sq + p.sq_off.array);
+    u->cq_head = (unsigned *)(void *)(cq + p.cq_off.head);
+    u->cq_tail = (unsigned *)(void *)(cq + p.cq_off.tail);
+    u->cq_mask = *(unsigned *)(void *)(cq + p.cq_off.ring_mask);
+    u->cqes = (struct io_uring_cqe *)(void *)(cq + p.cq_off.cqes);
+    u->local_tail = u->published = __atomic_load_n(u->sq_tail, __ATOMIC_RELAXED); /* ours */
+    return B_OK;
+fail:
+    err = errno;
+    uring_free(u);
+    return b_seterr(e, B_SYSERR, err, "mapping the io_uring rings failed: %s (%s)",
+                    strerror(err), b_errno_name(err));
+}
+
+/*
+ * Memory ordering of the rings (x86's strong ordering hides a missing barrier; ARM does not):
+ * - SQ head, loaded ACQUIRE (uring_sqe): the kernel's reads of the SQEs it consumed happen
+ *   before we overwrite those slots;
+ * - SQ tail, stored RELEASE (uring_submit): the SQE bytes and sq_array entries we wrote are
+ *   visible before the kernel sees the new tail;
+ * - CQ tail, loaded ACQUIRE (uring_cqe): the CQE bytes the kernel wrote are visible before we
+ *   read them;
+ * - CQ head, stored RELEASE (uring_cqe_seen): our reads of a CQE finish before the kernel may
+ *   reuse its slot. The SQ tail and the CQ head are written only by us: their loads are
+ *   RELAXED (our own value). The loop's buffer ring tail (evl_rb_give) is stored RELEASE.
+ */
+
+/* uring_sqe - the next free SQE, zeroed, or NULL when the SQ is full. */
+static struct io_uring_sqe *uring_sqe(struct uring *u)
+{
+    unsigned head = __atomic_load_n(u->sq_head, __ATOMIC_ACQUIRE);
+    /* the kernel never takes more than was published, nor is more filled than the SQ holds */
+    B_ASSERT(u->published - head <= u->sq_entries && u->local_tail - u->published <=
+             u->sq_entries);
+    if (u->local_tail - head >= u->sq_entries)
+        return NULL;
+    unsigned idx = u->local_tail & u->sq_mask;
+    struct io_uring_sqe *sqe = &u->sqes[idx];
+    memset(sqe, 0, sizeof(*sqe));
+    u->sq_array[idx] = idx;
+    u->local_tail++;
+    return sqe;
+}
+
+/* uring_submit - publish the filled SQEs and wait for at least `wait` completions. */
+static int uring_submit(struct uring *u, unsigned wait)
+{
+    unsigned n = u->local_tail - u->published;
+    __atomic_store_n(u->sq_tail, u->local_tail, __ATOMIC_RELEASE);
+    u->published = u->local_tail;
+    for (;;) {
+        int rc = uring_sys_enter(u->fd, n, wait, wait ? IORING_ENTER_GETEVENTS : 0);
+        if (rc >= 0) {
+            n -= B_MIN(n, (unsigned)rc);
+            if (n == 0 || wait == 0)
+                return B_OK;
+            continue;
+        }
+        if (errno != EINTR && errno != EAGAIN && errno != EBUSY)
+            return B_SYSERR;
+    }
+}
+
+/* uring_cqe - the next completion, or NULL; uring_cqe_seen releases it. */
+static struct io_uring_cqe *uring_cqe(struct uring *u)
+{
+    unsigned head = __atomic_load_n(u->cq_head, __ATOMIC_RELAXED);
+    unsigned tail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
+    B_ASSERT(tail - head <= u->cq_entries); /* the kernel never overfills the CQ */
+    if (head == tail)
+        return NULL;
+    return &u->cqes[head & u->cq_mask];
+}
+
+static void uring_cqe_seen(struct uring *u)
+{
+    unsigned head = __atomic_load_n(u->cq_head, __ATOMIC_RELAXED);
+    B_ASSERT(head != __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE)); /* one was taken */
+    __atomic_store_n(u->cq_head, head + 1, __ATOMIC_RELEASE);
+}
+
+/* uring_probe_pair_ns - ns per 64-byte send and recv over a unix socketpair on a ring,
+ * UR_PROBE_BATCH of each per io_uring_enter, as an event loop's turn submits its clients'
+ * statements: the fastest of 5 rounds (load_mode_pick compares it with os_probe_pair_ns).
+ * 0 where the kernel refuses the ring or the operations (io_uring_disabled, Linux < 5.6). */
+#define UR_PROBE_BATCH 8
+BENCH_API double uring_probe_pair_ns(void)
+{
+    struct uring u;
+    int sv[2];
+    char out[64] = {1}, in[UR_PROBE_BATCH][64];
+    double best = 0;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+        return 0;
+    if (uring_setup(&u, 4 * UR_PROBE_BATCH, NULL) != B_OK) {
+        close(sv[0]);
+        close(sv[1]);
+        return 0;
+    }
+    for (int r = 0; r < 5 && best >= 0; r++) {
+        u64 t0 = clk_now_ns();
+        for (int i = 0; i < 96 / UR_PROBE_BATCH && best >= 0; i++) {
+            for (int k = 0; k < 2 * UR_PROBE_BATCH; k++) { /* the sends, then the recvs */
+                struct io_uring_sqe *sqe = uring_sqe(&u);
+                sqe->opcode = k < UR_PROBE_BATCH ? IORING_OP_SEND : IORING_OP_RECV;
+                sqe->fd = sv[k < UR_PROBE_BATCH ? 0 : 1];
+                sqe->addr = (u64)(uintptr_t)(k < UR_PROBE_BATCH ? out : in[k - UR_PROBE_BATCH]);
+                sqe->len = 64;
+                sqe->msg_flags = MSG_DONTWAIT;
+            }
+            if (uring_submit(&u, 2 * UR_PROBE_BATCH) != B_OK)
+                best = -1;
+            for (struct io_uring_cqe *c; (c = uring_cqe(&u)); uring_cqe_seen(&u))
+                if (c->res != 64)
+                    best = -1;
+        }
+        double ns = (double)(clk_now_ns() - t0) / 96;
+        if (best >= 0)
+            best = r == 0 || ns < best ? ns : best;
+    }
+    uring_free(&u);
+    close(sv[0]);
+    close(sv[1]);
+    return best > 0 ? best : 0;
+}
+
+/*== 13 load_ : worker threads, limits, --rate, intervals, checkpoints ======*/
+/*
+ * Each worker owns a struct load_thread: its RNG, counters and latency histogram. Counters
+ * are relaxed atomics written only by their owner (a plain store on x86), so the measured
+ * loop takes no lock and does no read-modify-write; the reporter sums them at any time.
+ * Intervals, checkpoints and the end of --warmup-time are all differences of such sums
+ * ("snapshots"), so nothing is ever reset under a running worker except min/max.
+ *
+ * Limits: --time (a deadline checked before each event), --events (a shared counter, only
+ * when set, as sysbench), per-thread limits (memory, mutex), SIGINT.
+ *
+ * --rate is open loop: arrivals form one Poisson process, drawn lock-free from a shared
+ * "next arrival" time (compare-and-swap); a free worker takes the earliest arrival, sleeps
+ * until it if early, and its latency is measured from that intended start, so a stall in
+ * the server or the host shows up in the percentiles instead of being hidden (coordinated
+ * omission). When the backlog exceeds sysbench's queue size the run stops, as sysbench does.
+ *
+ * The controller (load_run_main) runs in the main thread: it releases the workers, then
+ * sleeps until the next interval, checkpoint, end of warmup or forced shutdown, and calls
+ * back into the report layer through struct load_hooks.
+ */
+
+#define LOAD_QUEUE_MAX 131072 /* sysbench's event queue size */
+
+struct load_hooks {
+    void *ctx;
+    void (*interval)(void *ctx, struct load_run *r, const struct load_snap *d, double secs,
+                     double at_s);
+    void (*checkpoint)(void *ctx, struct load_run *r, const struct load_snap *cur, double at_s);
+};
+
+/* load_snapshot - sum every thread's counters into *s (allocated by res_snap_init). */
+static void load_snapshot(struct load_run *r, struct load_snap *s)
+{
+    s->t_ns = clk_now_ns();
+    s->events = s->lat_sum_ns = s->lat_max_ns = 0;
+    s->lat_min_ns = UINT64_MAX;
+    s->busy = 0;
+    memset(s->ctr, 0, sizeof(s->ctr));
+    memset(s->hist, 0, sizeof(*s->hist));
+    if (s->nops)
+        memset(s->op_hist, 0, (size_t)s->nops * sizeof(struct hist));
+    u64 counted = 0; /* values in s->hist so far */
+    for (int i = 0; i < r->nthreads; i++) {
+        struct load_thread *t = &r->thr[i];
+        u64 ev;
+        u64 sum = atomic_load_explicit(&t->lat_sum_ns, memory_order_relaxed);
+        /* a self-timed thread overlaps its events: its time is what it reports (exec_ns) */
+        u64 busy_ns = r->self_timed ? atomic_load_explicit(&t->exec_ns, memory_order_relaxed)
+                                    : sum;
+        u64 mn = atomic_load_explicit(&t->lat_min_ns, memory_order_relaxed);
+        u64 mx = atomic_load_explicit(&t->lat_max_ns, memory_order_relaxed);
+        /* the thread's events are what its histogram holds at the one read of it below:
+         * a thread recording while the snapshot is taken cannot make the counts and the
+         * histogram differ (a checkpoint's window and the final one each add up) */
+        if (r->nloops) { /* the loops' histograms are added once, below */
+            ev = atomic_load_explicit(&t->events, memory_order_relaxed);
+        } else {
+            hist_add(s->hist, t->hist);
+            u64 now_counted = hist_total(s->hist);
+            ev = now_counted - counted;
+            counted = now_counted;
+        }
+        s->thr_events[i] = ev;
+        s->thr_sum_ns[i] = busy_ns;
+        s->events += ev;
+        s->lat_sum_ns += sum;
+        s->lat_min_ns = B_MIN(s->lat_min_ns, mn);
+        s->lat_max_ns = B_MAX(s->lat_max_ns, mx);
+        for (int k = 0; k < LOAD_NCTR; k++)
+            s->ctr[k] += atomic_load_explicit(&t->ctr[k], memory_order_relaxed);
+        s->busy += atomic_load_explicit(&t->busy, memory_order_relaxed) > 0;
+        for (int k = 0; k < s->nops && t->op_hist; k++)
+            hist_add(&s->op_hist[k], &t->op_hist[k]);
+    }
+    if (r->nloops) {
+        /* clients of event loops: the events are what the loops' histograms hold (one read
+         * each); the clients' own counts (fairness) may trail them by an event in flight */
+        for (int l = 0; l < r->nloops; l++)
+            hist_add(s->hist, &r->loops[l].hist);
+        s->events = hist_total(s->hist);
+    }
+}
+
+static void load_snap_copy(struct load_snap *d, const struct load_snap *a, int nthreads)
+{
+    u64 *te = d->thr_events, *ts = d->thr_sum_ns;
+    struct hist *h = d->hist, *oh = d->op_hist;
+    *d = *a;
+    d->thr_events = te;
+    d->thr_sum_ns = ts;
+    d->hist = h;
+    d->op_hist = oh;
+    if (d->nops)
+        memcpy(oh, a->op_hist, (size_t)d->nops * sizeof(struct hist));
+    memcpy(te, a->thr_events, (size_t)nthreads * sizeof(u64));
+    memcpy(ts, a->thr_sum_ns, (size_t)nthreads * sizeof(u64));
+    memcpy(h, a->hist, sizeof(*h));
+}
+
+/* load_base_events_zero - clear a base's event statistics (events, latencies, histograms),
+ * keeping the workload counters: at the end of warmup every recorded event is measured. */
+static void load_base_events_zero(struct load_snap *b, int nthreads)
+{
+    b->events = b->lat_sum_ns = 0;
+    memset(b->thr_events, 0, (size_t)nthreads * sizeof(u64));
+    memset(b->thr_sum_ns, 0, (size_t)nthreads * sizeof(u64));
+    memset(b->hist, 0, sizeof(*b->hist));
+    if (b->nops)
+        memset(b->op_hist, 0, (size_t)b->nops * sizeof(struct hist));
+}
+
+/* Restart min/max (at checkpoints); an update racing with this may be lost. */
+static void load_reset_minmax(struct load_run *r)
+{
+    for (int i = 0; i < r->nthreads; i++) {
+        atomic_store_explicit(&r->thr[i].lat_min_ns, UINT64_MAX, memory_order_relaxed);
+        atomic_store_explicit(&r->thr[i].lat_max_ns, 0, memory_order_relaxed);
+    }
+}
+
+/* The first failure wins: its code, and the worker's error detail, become the run's. */
+static void load_fail(struct load_run *r, int rc, const struct b_err *e)
+{
+    int zero = 0;
+    pthread_mutex_lock(&r->mu);
+    if (atomic_compare_exchange_strong(&r->failed, &zero, rc) && e && e->msg[0])
+        r->err = *e;
+    pthread_mutex_unlock(&r->mu);
+    atomic_store(&r->stop, 1);
+}
+
+static inline void load_record(struct load_thread *t, u64 lat)
+{
+    t->done++;
+    u64 mn = atomic_load_explicit(&t->lat_min_ns, memory_order_relaxed);
+    u64 mx = atomic_load_explicit(&t->lat_max_ns, memory_order_relaxed);
+    if (lat < mn)
+        atomic_store_explicit(&t->lat_min_ns, lat, memory_order_relaxed);
+    if (lat > mx)
+        atomic_store_explicit(&t->lat_max_ns, lat, memory_order_relaxed);
+    atomic_store_explicit(&t->lat_sum_ns,
+                          atomic_load_explicit(&t->lat_sum_ns, memory_order_relaxed) + lat,
+                          memory_order_relaxed);
+    /* the histogram is the count of events too (load_snapshot): one counter, one truth */
+    hist_record(t->hist, lat);
+    if (t->run->nloops) /* the histogram is its loop's: the client's own count */
+        atomic_store_explicit(&t->events,
+                              atomic_load_explicit(&t->events, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+}
+
+/* Why a worker left its loop (for the INFO lines sysbench prints at verbosity >= 4). */
+enum { LOAD_END_NONE, LOAD_END_TIME, LOAD_END_EVENTS };
+
+/* --rate: take the earliest arrival of the run's one Poisson process (lock-free); returns its
+ * intended start. Also the event loops' (evl_arrival). */
+static u64 load_arrival(struct load_thread *t)
+{
+    struct load_run *r = t->run;
+    u64 old = atomic_load_explicit(&r->next_arrival_ns, memory_order_relaxed), nw;
+    do
+        nw = old + rnd_exp_gap_ns(&t->rng, r->rate);
+    while (!atomic_compare_exchange_weak_explicit(&r->next_arrival_ns, &old, nw,
+                                                  memory_order_relaxed, memory_order_relaxed));
+    return old;
+}
+
+/* --rate: claim the next arrival; returns its intended start, or 0 to stop. */
+static u64 load_rate_wait(struct load_thread *t, u64 now)
+{
+    struct load_run *r = t->run;
+    u64 old = load_arrival(t);
+    if (old > now) {
+        if (r->deadline_ns && old >= r->deadline_ns) {
+            /* no arrival before --time is up: wait for the end (as sysbench's workers wait on
+             * its queue), so the run lasts --time and not until the last arrival */
+            while (now < r->deadline_ns) {
+                clk_sleep_until(B_MIN(r->deadline_ns, now + 50000000u));
+                if (atomic_load_explicit(&r->stop, memory_order_relaxed) || atomic_load(&b_stop))
+                    break;
+                now = clk_now_ns();
+            }
+            return 0;
+        }
+        while (old > now + 50000000u) { /* sleep in slices so a stop is seen */
+            clk_sleep_until(now + 50000000u);
+            if (atomic_load_explicit(&r->stop, memory_order_relaxed) || atomic_load(&b_stop))
+                return 0;
+            now = clk_now_ns();
+        }
+        clk_sleep_until(old);
+    } else if ((double)(now - old) * r->rate / 1e9 > LOAD_QUEUE_MAX) {
+        atomic_store(&r->queue_full, 1);
+        atomic_store(&r->stop, 1);
+        return 0;
+    }
+    return old;
+}
+
+BENCH_API bool load_stopping(const struct load_run *r)
+{
+    return atomic_load_explicit(&b_stop, memory_order_relaxed) ||
+           atomic_load_explicit(&((struct load_run *)r)->stop, memory_order_relaxed);
+}
+
+/*
+ * load_claim - may thread t start another event now? Checks the stop flags, the per-thread
+ * limit, --time and --events (the shared counter, only once warmup is over) and records why
+ * not in t->end_why. Workloads that time their own events (self_timed) call it per request.
+ */
+static bool load_claim(struct load_thread *t, u64 now)
+{
+    struct load_run *r = t->run;
+    if (atomic_load_explicit(&r->stop, memory_order_relaxed) ||
+        atomic_load_explicit(&b_stop, memory_order_relaxed) || t->done >= t->limit)
+        return false;
+    if (r->deadline_ns && now >= r->deadline_ns) {
+        t->end_why = LOAD_END_TIME;
+        return false;
+    }
+    if (now < r->t_measure_ns) { /* --warmup-time: not measured, not counted */
+        t->warm_claims++;
+        return true;
+    }
+    if (r->event_limit &&
+        atomic_fetch_add_explicit(&r->issued, 1, memory_order_relaxed) >= r->event_limit) {
+        t->end_why = LOAD_END_EVENTS;
+        return false;
+    }
+    return true;
+}
+
+/*
+ * load_sb_bookkeeping - what sysbench 1.0.20's event loop does per event on top of what
+ * load_worker does (sysbench.c: sb_more_events, sb_event_start, sb_event_stop,
+ * sb_histogram_update; read off Debian's binary): a clock read of its own for the --time
+ * check, the per-thread timer lock taken and released at the start and at the stop stamp
+ * (two xchg), and its latency histogram update: an RNG draw (for a slot), log() and floor()
+ * for the bucket, a locked increment. For workloads whose events are so short that this is
+ * a large share of them and whose figures must compare with sysbench's: a 1 KiB memory
+ * event is about 140 ns of sysbench's bookkeeping and 130 ns of loop; without it, bench's
+ * MiB/s was 1.7-1.9x sysbench's on the same host, with it 1.05-1.25x (tests/perf/memory.sh):
+ * sysbench's loop still costs ~40 ns more per event (glibc's log(), its calls through
+ * function pointers and the PLT), which is not imitated.
+ */
+static void load_sb_bookkeeping(struct load_thread *t, u64 lat)
+{
+    /* sysbench's histogram: 1024 buckets, log-scale over 0.001 .. 100000 ms */
+    const double lo = log(0.001), mult = 1023.0 / (log(100000.0) - log(0.001));
+    (void)clk_now_ns();
+    for (int i = 0; i < 2; i++) {
+        while (atomic_exchange_explicit(&t->sb_lock, 1, memory_order_acquire))
+            ;
+        atomic_store_explicit(&t->sb_lock, 0, memory_order_release);
+    }
+    (void)rnd_next(&t->rng);
+    double x = floor((log((double)lat / 1e6) - lo) * mult + 0.5);
+    size_t k = x > 0 ? (x < 1023 ? (size_t)x : 1023) : 0;
+    atomic_fetch_add_explicit(&t->sb_hist[k], 1, memory_order_relaxed);
+}
+
+/* load_record_op - record one event of kind op (for per-operation latency, e.g. fileio). */
+static inline void load_record_op(struct load_thread *t, int op, u64 lat)
+{
+    /* One instant, t_measure_ns, starts the window: an event claimed before it is warmup
+     * and never recorded; one claimed at or after it is measured and counts against
+     * --events. So exactly --events=N events are reported. (Completions are matched to
+     * claims by count: with several requests in flight, the first ones to finish after
+     * the instant are dropped.) */
+    if (t->warm_claims) {
+        t->warm_claims--;
+        return;
+    }
+    if (t->op_hist)
+        hist_record(&t->op_hist[op], lat);
+    load_record(t, lat);
+}
+
+/* A --debug line to the run's sink (res_say's job; res_ comes after this section). */
+static void load_debug(const struct load_run *r, const char *fmt, ...) B_PRINTF(2, 3);
+static void load_debug(const struct load_run *r, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    if (!r->res || !r->res->sink || !r->res->sink->say)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    r->res->sink->say(r->res->sink->ctx, RES_SAY_DEBUG, line);
+}
+
+static void *load_worker(void *arg)
+{
+    struct load_thread *t = arg;
+    struct load_run *r = t->run;
+    int rc = B_OK;
+
+    if (r->o->debug)
+        load_debug(r, "DEBUG: Worker thread (#%d) started", t->id);
+    if (r->w->thread_init)
+        rc = r->w->thread_init(t);
+    if (rc < 0)
+        load_fail(r, rc, &t->err);
+    else if (r->o->debug)
+        load_debug(r, "DEBUG: Worker thread (#%d) initialized", t->id);
+
+    pthread_mutex_lock(&r->mu);
+    atomic_fetch_add(&r->ready, 1);
+    pthread_cond_broadcast(&r->cv_done);
+    while (!r->go)
+        pthread_cond_wait(&r->cv_go, &r->mu);
+    pthread_mutex_unlock(&r->mu);
+
+    if (rc == B_OK && r->self_timed) {
+        /* the workload runs its own loop (queue depth > 1), calling load_claim and
+         * load_record_op per request, and returns B_DONE when its limits are reached */
+        rc = r->w->event(t);
+        if (rc < 0 && rc != B_DONE)
+            load_fail(r, rc, &t->err);
+    } else {
+        while (rc == B_OK) {
+            u64 start = clk_now_ns(), intended = start;
+            if (!load_claim(t, start))
+                break;
+            if (r->rate > 0) {
+                if (!(intended = load_rate_wait(t, start)))
+                    break;
+            }
+            atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+            rc = r->w->event(t);
+            u64 end = clk_now_ns();
+            atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
+            if (rc == B_DONE) {
+                rc = B_OK;
+                break;
+            }
+            if (rc < 0) {
+                load_fail(r, rc, &t->err);
+                break;
+            }
+            load_record_op(t, t->op, end - intended);
+            if (r->sb_bookkeeping)
+                load_sb_bookkeeping(t, end - intended);
+        }
+    }
+    atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
+    if (r->w->thread_done)
+        r->w->thread_done(t);
+
+    pthread_mutex_lock(&r->mu);
+    atomic_fetch_sub(&r->running, 1);
+    pthread_cond_broadcast(&r->cv_done);
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+/*
+ * --event-loops=auto for n connections: a loop per LOAD_LOOP_CONNS of them, at most the
+ * usable CPUs. One loop on io_uring drives tens of thousands of statements a second; more
+ * loops than that need cost CPU and batching where the server shares the host (tests/perf/
+ * oltp.sh, 2 CPUs: point select at 8 connections on 2 loops 0.77x sysbench's client CPU per
+ * transaction and 1.04x its TPS, on 1 loop 0.47x and 1.16x; at 64, 2 loops 1.31x TPS).
+ */
+#define LOAD_LOOP_CONNS 32
+
+static int load_auto_loops(i64 n)
+{
+    i64 want = (n + LOAD_LOOP_CONNS - 1) / LOAD_LOOP_CONNS;
+    return (int)B_MAX(1, B_MIN(want, (i64)os_usable_cpus()));
+}
+
+/*
+ * --event-loops=auto: a thread per connection, or loops, and which I/O on the loops. Where
+ * the server shares the host a loop is one thread among the server's: with few connections
+ * a thread each gets the client its share of the CPUs (2 CPUs, kernel 6.18, point select at
+ * 8 connections: threads 1.2-1.35x one io_uring loop's TPS); beyond a few per CPU the
+ * threads' wake-ups and system calls cost more than they win (at 32 and 64 connections:
+ * loops 1.2-2x the threads' TPS at about half their client CPU per transaction; a shared,
+ * noisy host). On the loops the probe's costs pick the I/O: a ring's send and recv against
+ * the system calls' (there a system call cost 1 us: the ring 3-4x cheaper per statement).
+ */
+#define LOAD_THREADS_PER_CPU 4
+
+BENCH_API const char *load_why_name(enum load_why w)
+{
+    switch (w) {
+    case LOAD_WHY_FEW: return "few_connections";
+    case LOAD_WHY_MANY: return "many_connections";
+    case LOAD_WHY_BACKEND: return "event_backend_given";
+    }
+    return "?";
+}
+
+BENCH_API void load_mode_pick(const struct load_probe *p, i64 n, bool backend_given,
+                              struct load_mode *m)
+{
+    int cpus = p->cpus > 0 ? p->cpus : 1;
+    memset(m, 0, sizeof(*m));
+    m->threads_max = (i64)LOAD_THREADS_PER_CPU * cpus;
+    m->why = backend_given ? LOAD_WHY_BACKEND : n > m->threads_max ? LOAD_WHY_MANY : LOAD_WHY_FEW;
+    if (m->why == LOAD_WHY_FEW)
+        return;
+    i64 want = (n + LOAD_LOOP_CONNS - 1) / LOAD_LOOP_CONNS;
+    m->loops = (int)B_MAX(1, B_MIN(B_MIN(want, (i64)cpus), n));
+    /* the ring where granted and no dearer than epoll's send and recv system calls */
+    m->backend = backend_given ? EVL_BE_AUTO
+                 : p->ring_ns > 0 && p->ring_ns <= p->pair_ns ? EVL_BE_URING
+                                                               : EVL_BE_EPOLL;
+}
+
+BENCH_API void load_probe_host(struct load_probe *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->cpus = os_usable_cpus();
+    p->sys_ns = os_probe_syscall_ns();
+    p->pair_ns = os_probe_pair_ns();
+    p->ring_ns = uring_probe_pair_ns();
+}
+
+/* --event-loops as a number: -1 auto (the usable CPUs at run time; the sysbench persona: 0,
+ * sysbench's thread per connection), 0 a thread per connection, N loops; -2 invalid (cli_
+ * refuses it before any run). */
+static i64 load_event_loops(const struct bench_opts *o)
+{
+    const char *v = o->event_loops_arg;
+    i64 n;
+    if (!v)
+        return o->event_loops;
+    if (!strcmp(v, "auto"))
+        return o->sb_behaviour ? 0 : -1;
+    if (*v < '0' || *v > '9') /* empty, " 2", "+3", "-1": not a count */
+        return -2;
+    return opt_parse_i64(v, &n) || n < 0 || n > 4096 ? -2 : n;
+}
+
+/* load_run_init - set up a run of workload w with nthreads workers (nothing started yet). */
+static void load_run_init(struct load_run *r, const struct wl_def *w, const struct bench_opts *o)
+{
+    pthread_condattr_t ca;
+    memset(r, 0, sizeof(*r));
+    r->w = w;
+    r->o = o;
+    r->nthreads = (int)o->threads;
+    r->event_limit = (u64)o->events;
+    r->rate = (double)o->rate;
+    r->thr = aligned_alloc(B_CACHELINE, (size_t)r->nthreads * sizeof(struct load_thread));
+    if (!r->thr)
+        b_die("out of memory allocating %d worker states", r->nthreads);
+    memset(r->thr, 0, (size_t)r->nthreads * sizeof(struct load_thread));
+    /* a workload that can run its events without blocking (w->ev_start) runs its clients
+     * on --event-loops threads, each with one histogram for all its clients */
+    i64 loops = load_event_loops(o);
+    if (w->ev_start && loops == -1) { /* auto: what this host does decides (load_mode_pick) */
+        r->mode_auto = true;
+        load_probe_host(&r->probe);
+        load_mode_pick(&r->probe, r->nthreads,
+                       o->event_backend_set && o->event_backend != EVL_BE_AUTO, &r->mode);
+        loops = r->mode.loops;
+    }
+    if (w->ev_start && loops > 0)
+        r->nloops = (int)B_MIN(loops, (i64)r->nthreads);
+    if (r->nloops) {
+        r->loops = aligned_alloc(B_CACHELINE, (size_t)r->nloops * sizeof(struct load_loop));
+        if (!r->loops)
+            b_die("out of memory allocating %d event loops", r->nloops);
+        memset(r->loops, 0, (size_t)r->nloops * sizeof(struct load_loop));
+        for (int l = 0; l < r->nloops; l++) { /* clients dealt out evenly, in order */
+            struct load_loop *lp = &r->loops[l];
+            lp->run = r;
+            lp->id = l;
+            lp->first = (int)((i64)r->nthreads * l / r->nloops);
+            lp->n = (int)((i64)r->nthreads * (l + 1) / r->nloops) - lp->first;
+            for (int i = lp->first; i < lp->first + lp->n; i++)
+                r->thr[i].hist = &lp->hist;
+        }
+    }
+    for (int i = 0; i < r->nthreads; i++) {
+        struct load_thread *t = &r->thr[i];
+        t->id = i;
+        t->run = r;
+        if (!r->nloops)
+            t->hist = b_xcalloc(1, sizeof(struct hist));
+        t->limit = UINT64_MAX;
+        if (w->nops)
+            t->op_hist = b_xcalloc((size_t)w->nops, sizeof(struct hist));
+        atomic_store(&t->lat_min_ns, UINT64_MAX);
+        rnd_seed(&t->rng); /* in thread order from the one srandom() seed: reproducible */
+    }
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&r->cv_done, &ca);
+    pthread_cond_init(&r->cv_go, NULL);
+    pthread_condattr_destroy(&ca);
+    res_snap_init(&r->base, r->nthreads, w->nops);
+}
+
+static void load_run_free(struct load_run *r)
+{
+    res_snap_free(&r->base);
+    for (int i = 0; r->thr && i < r->nthreads; i++) {
+        free(r->thr[i].op_hist);
+        free(r->thr[i].sb_hist);
+        if (!r->nloops)
+            free(r->thr[i].hist);
+    }
+    free(r->loops);
+    r->loops = NULL;
+    pthread_mutex_destroy(&r->mu);
+    pthread_cond_destroy(&r->cv_done);
+    pthread_cond_destroy(&r->cv_go);
+    free(r->thr);
+    r->thr = NULL;
+}
+
+/* load_join - wait for every worker (thread or event loop) to leave. */
+static void load_join(struct load_run *r)
+{
+    for (int i = 0; i < (r->nloops ? r->nloops : r->nthreads); i++)
+        pthread_join(r->nloops ? r->loops[i].tid : r->thr[i].tid, NULL);
+}
+
+/* load_start - create the workers and wait until all have run thread_init.
+ * Returns B_OK, or the first failure (r->err says more); then the workers are released to
+ * exit at once and joined. */
+static int load_start(struct load_run *r)
+{
+    /* the workers: a thread per client, or the event loops that run them */
+    const int nw = r->nloops ? r->nloops : r->nthreads;
+    for (int i = 0; i < r->nthreads && r->sb_bookkeeping; i++)
+        r->thr[i].sb_hist = b_xcalloc(1024, sizeof(u64));
+    atomic_store(&r->running, nw);
+    for (int i = 0; i < nw; i++) {
+        int e = r->nloops ? os_thread_start(&r->loops[i].tid, (size_t)r->o->thread_stack_size,
+                                            evl_thread, &r->loops[i])
+                          : os_thread_start(&r->thr[i].tid, (size_t)r->o->thread_stack_size,
+                                            load_worker, &r->thr[i]);
+        if (e) {
+            atomic_store(&r->running, i); /* the ones not started never decrement */
+            struct b_err be;
+            memset(&be, 0, sizeof(be));
+            load_fail(r, b_seterr(&be, B_SYSERR, e, "creating worker thread %d failed: %s", i,
+                                  strerror(e)),
+                      &be);
+            pthread_mutex_lock(&r->mu);
+            r->go = 1;
+            pthread_cond_broadcast(&r->cv_go);
+            pthread_mutex_unlock(&r->mu);
+            for (int k = 0; k < i; k++)
+                pthread_join(r->nloops ? r->loops[k].tid : r->thr[k].tid, NULL);
+            if (!r->nloops)
+                r->nthreads = i;
+            return B_SYSERR;
+        }
+    }
+    pthread_mutex_lock(&r->mu);
+    while (atomic_load(&r->ready) < nw)
+        pthread_cond_wait(&r->cv_done, &r->mu);
+    pthread_mutex_unlock(&r->mu);
+    if (atomic_load(&r->failed)) {
+        pthread_mutex_lock(&r->mu);
+        r->go = 1;
+        pthread_cond_broadcast(&r->cv_go);
+        pthread_mutex_unlock(&r->mu);
+        load_join(r);
+        return atomic_load(&r->failed);
+    }
+    return B_OK;
+}
+
+/* ---- --start-at: the measured window starts at a wall-clock instant ---- */
+
+/* load_unix_offset - CLOCK_REALTIME minus CLOCK_MONOTONIC in ns, from one reading of the wall
+ * clock between two of the monotonic one (their midpoint). */
+static i64 load_unix_offset(void)
+{
+    struct timespec m1, rt, m2;
+    clock_gettime(CLOCK_MONOTONIC, &m1);
+    clock_gettime(CLOCK_REALTIME, &rt);
+    clock_gettime(CLOCK_MONOTONIC, &m2);
+    i64 mono = ((i64)m1.tv_sec * 1000000000 + m1.tv_nsec + (i64)m2.tv_sec * 1000000000 +
+                m2.tv_nsec) / 2;
+    return (i64)rt.tv_sec * 1000000000 + rt.tv_nsec - mono;
+}
+
+/* load_fmt_unix_ns - RFC 3339 UTC with milliseconds ("2026-12-02T14:00:00.000Z"). */
+static const char *load_fmt_unix_ns(char *out, size_t n, i64 ns)
+{
+    time_t secs = (time_t)(ns / 1000000000);
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ns % 1000000000 / 1000000));
+    return out;
+}
+
+BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, struct b_err *e)
+{
+    const i64 sec = 1000000000;
+    i64 t;
+    if (s[0] == '+') { /* +N seconds from now */
+        /* decimal digits and an optional fraction only (no hex, no exponent: not strtod) */
+        const char *p = s + 1;
+        i64 whole = 0, frac = 0, scale = sec;
+        if (!isdigit((unsigned char)*p))
+            goto bad;
+        for (; isdigit((unsigned char)*p); p++)
+            if (whole <= 86400 * 10) /* past a day stays past a day; no overflow */
+                whole = whole * 10 + (*p - '0');
+        if (*p == '.') {
+            if (!isdigit((unsigned char)p[1]))
+                goto bad;
+            for (p++; isdigit((unsigned char)*p); p++)
+                if (scale > 1)
+                    scale /= 10, frac += (*p - '0') * scale;
+        }
+        if (*p || (whole == 0 && frac == 0))
+            goto bad;
+        if (whole > 86400 || (whole == 86400 && frac > 0)) {
+            b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is more than a day ahead", s);
+            return B_EXIT_USAGE;
+        }
+        t = now_unix_ns + whole * sec + frac;
+    } else { /* RFC 3339 in UTC: YYYY-MM-DDTHH:MM:SS[.frac](Z|+00:00|-00:00) */
+        int Y, M, D, h, m, sc, used = 0;
+        struct tm tm;
+        i64 frac = 0;
+        if (sscanf(s, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d%n", &Y, &M, &D, &h, &m, &sc, &used) != 6 ||
+            used != 19 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sc > 59 ||
+            Y < 1970 || h < 0 || m < 0 || sc < 0)
+            goto bad;
+        const char *p = s + used;
+        if (*p == '.') {
+            i64 scale = sec;
+            if (!isdigit((unsigned char)p[1]))
+                goto bad;
+            for (p++; isdigit((unsigned char)*p); p++)
+                if (scale > 1)
+                    scale /= 10, frac += (*p - '0') * scale;
+        }
+        if (strcmp(p, "Z") && strcmp(p, "z") && strcmp(p, "+00:00") && strcmp(p, "-00:00")) {
+            b_fail(e, B_EXIT_USAGE,
+                   "--start-at=%s: only UTC is taken (end the time in Z, or give +N seconds)", s);
+            return B_EXIT_USAGE;
+        }
+        memset(&tm, 0, sizeof(tm));
+        tm.tm_year = Y - 1900, tm.tm_mon = M - 1, tm.tm_mday = D;
+        tm.tm_hour = h, tm.tm_min = m, tm.tm_sec = sc;
+        time_t tt = timegm(&tm);
+        if (tm.tm_mday != D) /* 2026-02-30 normalised to March */
+            goto bad;
+        if ((i64)tt > now_unix_ns / sec + 86400 + 1) { /* before the multiply: no overflow */
+            b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.0f s ahead, more than a day",
+                   s, (double)((i64)tt - now_unix_ns / sec));
+            return B_EXIT_USAGE;
+        }
+        t = (i64)tt * sec + frac;
+    }
+    if (t <= now_unix_ns) {
+        char now[80];
+        b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.3f s in the past (now: %s)", s,
+               (double)(now_unix_ns - t) / 1e9, load_fmt_unix_ns(now, sizeof(now), now_unix_ns));
+        b_hint(e, "give a time ahead, or +N for N seconds from now (the clients must get time "
+                  "to connect)");
+        return B_EXIT_USAGE;
+    }
+    if (t - now_unix_ns > 86400 * sec) {
+        b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.0f s ahead, more than a day", s,
+               (double)(t - now_unix_ns) / 1e9);
+        return B_EXIT_USAGE;
+    }
+    *out = t;
+    return B_EXIT_OK;
+bad:
+    b_fail(e, B_EXIT_USAGE,
+           "--start-at=%s: not a time (expected RFC 3339 UTC such as 2026-12-02T14:00:00Z, or +N "
+           "seconds such as +30)",
+           s);
+    return B_EXIT_USAGE;
+}
+
+BENCH_API void load_clock_read(struct load_clock *c)
+{
+    struct timex tx;
+    memset(&tx, 0, sizeof(tx)); /* modes 0: read only */
+    memset(c, 0, sizeof(*c));
+    int st = adjtimex(&tx);
+    if (st < 0)
+        return;
+    c->known = true;
+    c->synced = st != TIME_ERROR && !(tx.status & STA_UNSYNC);
+    c->esterror_us = (i64)tx.esterror;
+    c->maxerror_us = (i64)tx.maxerror;
+}
+
+BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b_err *e)
+{
+    if (!c->known || c->synced || force)
+        return B_OK;
+    b_fail(e, B_EXIT_ENV,
+           "--start-at: the kernel says the system clock is not synchronized (adjtimex: "
+           "STA_UNSYNC, maximum error %.3f ms): clients on several hosts would not start "
+           "together",
+           (double)c->maxerror_us / 1e3);
+    b_hint(e, "synchronize the clock (chrony, systemd-timesyncd, ntpd), or add "
+              "--start-at-force to start anyway");
+    e->rc = B_UNSUPPORTED;
+    return B_UNSUPPORTED;
+}
+
+BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e)
+{
+    i64 i = o->client_index, n = o->client_count;
+    if (i < 0 && n < 0)
+        return B_EXIT_OK;
+    if (n < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
+                      "many clients act as one run", (long long)i);
+    if (n < 1)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
+    if (i < 0)
+        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
+                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
+    if (i >= n)
+        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
+                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
+                      (long long)(n - 1));
+    return B_EXIT_OK;
+}
+
+/*
+ * load_start_at_setup - with --start-at: read the clock state into the result's facts and
+ * refuse an unsynchronized clock (unless --start-at-force), a time already past; convert the
+ * target to the monotonic clock once. B_OK (also without --start-at), else r->err says why.
+ */
+static int load_start_at_setup(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    struct load_clock c;
+    char when[80];
+    if (!o->start_at_unix_ns)
+        return B_OK;
+    load_clock_read(&c);
+    res_fact_str(r->res, "start_at", "%s", load_fmt_unix_ns(when, sizeof(when),
+                                                             o->start_at_unix_ns));
+    res_fact_int(r->res, "start_at_unix_ns", o->start_at_unix_ns);
+    if (c.known) {
+        res_fact_bool(r->res, "clock_synchronized", c.synced);
+        res_fact_int(r->res, "clock_esterror_us", c.esterror_us);
+        res_fact_int(r->res, "clock_maxerror_us", c.maxerror_us);
+    } else
+        res_warn(r->res, "clock_unknown", NULL,
+                 "--start-at: adjtimex(2) did not answer: the clock's synchronization is "
+                 "unknown");
+    int rc = load_clock_refuse(&c, o->start_at_force, &r->err);
+    if (rc != B_OK)
+        return rc;
+    r->unix_off_ns = load_unix_offset();
+    i64 mono = o->start_at_unix_ns - r->unix_off_ns;
+    if (mono <= (i64)clk_now_ns()) {
+        b_fail(&r->err, B_EXIT_USAGE, "--start-at=%s: that time has passed", o->start_at);
+        return B_INVALID;
+    }
+    r->start_at_ns = (u64)mono;
+    return B_OK;
+}
+
+/* load_release_failed - workers created and waiting for the start signal: stop them, join. */
+static void load_release_failed(struct load_run *r)
+{
+    atomic_store(&r->stop, 1);
+    pthread_mutex_lock(&r->mu);
+    r->go = 1;
+    pthread_cond_broadcast(&r->cv_go);
+    pthread_mutex_unlock(&r->mu);
+    for (int k = 0; k < r->nthreads; k++)
+        pthread_join(r->thr[k].tid, NULL);
+}
+
+/*
+ * load_start_at_wait - with --start-at, once the workers are connected and ready: sleep until
+ * the instant minus --warmup-time (in slices: a signal ends the wait), so that the measured
+ * window starts at it. A target already passed (connecting took too long) is an error, not a
+ * late start. On failure the workers are joined and r->err says why.
+ */
+static int load_start_at_wait(struct load_run *r)
+{
+    const u64 warm = (u64)r->o->warmup_time * 1000000000u;
+    if (!r->start_at_ns)
+        return B_OK;
+    u64 release = r->start_at_ns > warm ? r->start_at_ns - warm : 0, now = clk_now_ns();
+    int rc = B_OK;
+    if (now >= r->start_at_ns) {
+        char when[80];
+        b_fail(&r->err, B_EXIT_ENV,
+               "--start-at=%s: the time passed %.3f s ago, while connecting and initializing; "
+               "nothing was measured",
+               load_fmt_unix_ns(when, sizeof(when), r->o->start_at_unix_ns),
+               (double)(now - r->start_at_ns) / 1e9);
+        b_hint(&r->err, "start the clients earlier, or give a later time");
+        rc = r->err.rc = B_TIMEOUT;
+    } else if (now > release)
+        res_warn(r->res, "warmup_short", NULL,
+                 "--start-at: only %.3f s of the --warmup-time=%lld were left after connecting",
+                 (double)(r->start_at_ns - now) / 1e9, (long long)r->o->warmup_time);
+    while (rc == B_OK && now < release) {
+        clk_sleep_until(B_MIN(release, now + 50000000u));
+        if (atomic_load(&b_stop)) {
+            b_fail(&r->err, B_EXIT_FAIL, "--start-at: interrupted by %s while waiting for the "
+                                         "start time",
+                   os_stop_signame());
+            rc = r->err.rc = B_INTR;
+        }
+        now = clk_now_ns();
+    }
+    if (rc != B_OK)
+        load_release_failed(r);
+    return rc;
+}
+
+/* load_go - start the clock and release the workers. */
+static void load_go(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    if (!r->unix_off_ns)
+        r->unix_off_ns = load_unix_offset();
+    r->t_start_ns = clk_now_ns();
+    r->t_measure_ns = r->t_start_ns + (u64)o->warmup_time * 1000000000u;
+    if (r->start_at_ns) { /* --start-at: the window starts at the instant (or when the
+                             workers were released, if that was late: what they really did) */
+        r->t_measure_ns = B_MAX(r->start_at_ns, r->t_start_ns);
+        res_fact_int(r->res, "released_unix_ns", (i64)r->t_start_ns + r->unix_off_ns);
+    }
+    u64 len_ns = o->all_step_ms > 0 ? (u64)o->all_step_ms * 1000000u
+                                    : (u64)o->time_s * 1000000000u;
+    r->deadline_ns = len_ns ? r->t_measure_ns + len_ns : 0;
+    atomic_store(&r->next_arrival_ns, r->t_start_ns);
+    r->base.t_ns = r->t_measure_ns;
+    pthread_mutex_lock(&r->mu);
+    r->go = 1;
+    pthread_cond_broadcast(&r->cv_go);
+    pthread_mutex_unlock(&r->mu);
+}
+
+/*
+ * load_run_main - the controller: sleep until the next interval report, checkpoint, end of
+ * warmup or forced shutdown, act, repeat until every worker has finished; then join them.
+ */
+static void load_run_main(struct load_run *r, const struct load_hooks *hk)
+{
+    const struct bench_opts *o = r->o;
+    const u64 sec = 1000000000u;
+    u64 next_iv = o->report_interval ? r->t_measure_ns + (u64)o->report_interval * sec : 0;
+    u64 forced = (r->deadline_ns && o->forced_s >= 0)
+                     ? r->deadline_ns + (u64)(o->forced_s * 1e9)
+                     : 0;
+    bool warm = o->warmup_time > 0;
+    int ck = 0;
+    struct load_snap prev, cur, d;
+    res_snap_init(&prev, r->nthreads, r->w->nops);
+    res_snap_init(&cur, r->nthreads, r->w->nops);
+    res_snap_init(&d, r->nthreads, r->w->nops);
+    prev.t_ns = r->t_start_ns;
+
+    pthread_mutex_lock(&r->mu);
+    while (atomic_load(&r->running) > 0) {
+        u64 wake = UINT64_MAX, now;
+        u64 ck_t = ck < o->nckpt ? r->t_measure_ns + (u64)(o->ckpt[ck] * 1e9) : 0;
+        if (warm)
+            wake = r->t_measure_ns;
+        if (next_iv)
+            wake = B_MIN(wake, next_iv);
+        if (ck_t)
+            wake = B_MIN(wake, ck_t);
+        if (forced)
+            wake = B_MIN(wake, forced);
+        if (wake == UINT64_MAX) {
+            pthread_cond_wait(&r->cv_done, &r->mu);
+            continue;
+        }
+        struct timespec ts = {.tv_sec = (time_t)(wake / sec), .tv_nsec = (long)(wake % sec)};
+        pthread_cond_timedwait(&r->cv_done, &r->mu, &ts);
+        if (atomic_load(&r->running) == 0)
+            break;
+        now = clk_now_ns();
+        pthread_mutex_unlock(&r->mu);
+        if (warm && now >= r->t_measure_ns) {
+            /* warmup events were never recorded (load_record_op): the base keeps only the
+             * workload counters of warmup (bytes, queries), at the window's start */
+            warm = false;
+            load_snapshot(r, &r->base);
+            load_base_events_zero(&r->base, r->nthreads);
+            r->base.t_ns = r->t_measure_ns;
+            load_snap_copy(&prev, &r->base, r->nthreads);
+        }
+        if (next_iv && now >= next_iv) {
+            load_snapshot(r, &cur);
+            res_snap_diff(&d, &cur, &prev, r->nthreads);
+            if (hk->interval)
+                hk->interval(hk->ctx, r, &d, (double)(cur.t_ns - prev.t_ns) / 1e9,
+                             (double)(next_iv - r->t_measure_ns) / 1e9);
+            load_snap_copy(&prev, &cur, r->nthreads);
+            next_iv += (u64)o->report_interval * sec;
+        }
+        if (ck_t && now >= ck_t) {
+            load_snapshot(r, &cur);
+            if (hk->checkpoint)
+                hk->checkpoint(hk->ctx, r, &cur, o->ckpt[ck]);
+            load_snap_copy(&r->base, &cur, r->nthreads);
+            load_reset_minmax(r);
+            /* a time given twice (--report-checkpoints=1,1) is one report, as sysbench */
+            for (ck++; ck < o->nckpt && o->ckpt[ck] <= o->ckpt[ck - 1]; ck++)
+                ;
+        }
+        if (forced && now >= forced && atomic_load(&r->running) > 0) {
+            /* workers still inside an event: the run ends here, they are not waited for
+             * (wl_run abandons the run to wl_reap; the process goes on) */
+            res_snap_init(&r->forced_snap, r->nthreads, r->w->nops);
+            load_snapshot(r, &r->forced_snap);
+            r->forced = true;
+            atomic_store(&r->stop, 1);
+            pthread_mutex_lock(&r->mu);
+            break;
+        }
+        pthread_mutex_lock(&r->mu);
+    }
+    pthread_mutex_unlock(&r->mu);
+    if (r->forced) {
+        res_snap_free(&prev);
+        res_snap_free(&cur);
+        res_snap_free(&d);
+        return;
+    }
+    load_join(r);
+    /* the interval that ends with --time: sysbench may or may not print it (a race); we do */
+    if (next_iv && r->deadline_ns && next_iv <= r->deadline_ns && hk->interval &&
+        !atomic_load(&r->stop) && !atomic_load(&b_stop)) {
+        load_snapshot(r, &cur);
+        res_snap_diff(&d, &cur, &prev, r->nthreads);
+        hk->interval(hk->ctx, r, &d, (double)(cur.t_ns - prev.t_ns) / 1e9,
+                     (double)(next_iv - r->t_measure_ns) / 1e9);
+    }
+    res_snap_free(&prev);
+    res_snap_free(&cur);
+    res_snap_free(&d);
+}
+
+/*== 14 cpu_, mem_ : CPU and memory workloads ===============================*/
 /*
  * cpu: sysbench's event is one trial-division prime count up to --cpu-max-prime, with 64-bit
  * integers and a double square root. The count goes to a per-thread sink that the compiler
@@ -8424,16 +9913,6 @@ static void mem_caches_read(struct mem_caches *c)
 static u64 mem_llc(const struct mem_caches *c)
 {
     return c->l3 ? c->l3 : c->l2;
-}
-
-/* CPUs this process may run on (sched_getaffinity), at least 1. */
-static int mem_usable_cpus(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set))
-        return 1;
-    int n = CPU_COUNT(&set);
-    return n > 0 ? n : 1;
 }
 
 /* A claimed last level above MEM_LLC_ANY and above MEM_LLC_PER_CPU per usable CPU is not
@@ -8821,7 +10300,7 @@ static int mem_stream_setup(struct load_run *r)
     char why[160], sz[32], said[128];
     r->wl_global = s;
     mem_caches_read(&s->caches);
-    s->llc = mem_llc_use(&s->caches, mem_usable_cpus());
+    s->llc = mem_llc_use(&s->caches, os_usable_cpus());
     u64 given = o->memory_total_size != MEM_TOTAL_DEFAULT ? o->memory_total_size : 0;
     if (mem_room_check(r, &s->room, (mem_room(&s->room), given), "stream") != B_OK)
         return B_NOMEM;
@@ -8842,7 +10321,7 @@ static int mem_stream_setup(struct load_run *r)
                             "memory stream: mapping 3 arrays of %zu bytes failed: %s", 
                             s->n * sizeof(double), strerror(errno));
     }
-    mem_llc_why(&s->caches, s->llc, mem_usable_cpus(), why, sizeof(why));
+    mem_llc_why(&s->caches, s->llc, os_usable_cpus(), why, sizeof(why));
     unit_fmt_size((u64)(s->n * sizeof(double)), sz, sizeof(sz));
     res_say(r->res, RES_SAY_NOTE,
             "3 arrays of %s (%s: %s), %d thread(s), %d passes; expected about %.1f s%s%s", sz,
@@ -9280,7 +10759,7 @@ static int mem_lat_setup(struct load_run *r)
     char why[160], a[32], b[32], said[128];
     r->wl_global = m;
     mem_caches_read(&m->caches);
-    m->llc = mem_llc_use(&m->caches, mem_usable_cpus());
+    m->llc = mem_llc_use(&m->caches, os_usable_cpus());
     bool given = o->memory_total_size != MEM_TOTAL_DEFAULT;
     u64 want = given ? o->memory_total_size : 4 * m->llc, avail = mem_room(&m->room);
     if (mem_room_check(r, &m->room, given ? want : 0, "latency") != B_OK)
@@ -9292,7 +10771,7 @@ static int mem_lat_setup(struct load_run *r)
     m->max = (size_t)4096 << (m->nsizes - 1);
     m->npass = o->mem_lat_nothp ? 1 : 2;
     m->min_s = o->mem_lat_min_s > 0 ? o->mem_lat_min_s : 0.02;
-    mem_llc_why(&m->caches, m->llc, mem_usable_cpus(), why, sizeof(why));
+    mem_llc_why(&m->caches, m->llc, os_usable_cpus(), why, sizeof(why));
     res_say(r->res, RES_SAY_NOTE,
             "working sets 4KiB to %s (%s: %s), %s; %d windows of %.0f ms per size, %d from "
             "%s; expected about %.0f s%s%s",
@@ -9314,7 +10793,7 @@ static int mem_mode_check(struct bench_opts *o, struct b_err *e)
                       o->warmup_time ? "warmup-time" : "forced-shutdown",
                       o->memory_mode == MEM_MODE_STREAM ? "stream" : "latency");
     if (o->memory_mode == MEM_MODE_STREAM && o->threads == 1)
-        o->threads = mem_usable_cpus(); /* the default: all usable CPUs (taskset for fewer) */
+        o->threads = os_usable_cpus(); /* the default: all usable CPUs (taskset for fewer) */
     if (o->memory_mode == MEM_MODE_LATENCY && o->threads != 1)
         return b_fail(e, B_EXIT_USAGE, "memory: --memory-mode=latency runs one thread, not "
                                        "--threads=%lld", (long long)o->threads);
@@ -9587,7 +11066,7 @@ static void mem_done(struct load_run *r)
 
 
 
-/*== 12 thr_ : threads and mutex workloads ===================================*/
+/*== 15 thr_ : threads and mutex workloads ==================================*/
 /*
  * threads: --thread-locks mutexes shared by all threads (a total, despite sysbench's help
  * text); each event takes mutex (counter++ mod locks) and does --thread-yields rounds of
@@ -9895,1002 +11374,7 @@ static int thr_threads_any_event(struct load_thread *t)
 }
 
 
-/*== 13 load_ : worker threads, limits, --rate, intervals, checkpoints =======*/
-/*
- * Each worker owns a struct load_thread: its RNG, counters and latency histogram. Counters
- * are relaxed atomics written only by their owner (a plain store on x86), so the measured
- * loop takes no lock and does no read-modify-write; the reporter sums them at any time.
- * Intervals, checkpoints and the end of --warmup-time are all differences of such sums
- * ("snapshots"), so nothing is ever reset under a running worker except min/max.
- *
- * Limits: --time (a deadline checked before each event), --events (a shared counter, only
- * when set, as sysbench), per-thread limits (memory, mutex), SIGINT.
- *
- * --rate is open loop: arrivals form one Poisson process, drawn lock-free from a shared
- * "next arrival" time (compare-and-swap); a free worker takes the earliest arrival, sleeps
- * until it if early, and its latency is measured from that intended start, so a stall in
- * the server or the host shows up in the percentiles instead of being hidden (coordinated
- * omission). When the backlog exceeds sysbench's queue size the run stops, as sysbench does.
- *
- * The controller (load_run_main) runs in the main thread: it releases the workers, then
- * sleeps until the next interval, checkpoint, end of warmup or forced shutdown, and calls
- * back into the report layer through struct load_hooks.
- */
-
-#define LOAD_QUEUE_MAX 131072 /* sysbench's event queue size */
-
-struct load_hooks {
-    void *ctx;
-    void (*interval)(void *ctx, struct load_run *r, const struct load_snap *d, double secs,
-                     double at_s);
-    void (*checkpoint)(void *ctx, struct load_run *r, const struct load_snap *cur, double at_s);
-};
-
-static void load_snap_init(struct load_snap *s, int nthreads, int nops)
-{
-    memset(s, 0, sizeof(*s));
-    s->nops = nops;
-    s->op_hist = nops ? b_xcalloc((size_t)nops, sizeof(struct hist)) : NULL;
-    s->thr_events = b_xcalloc((size_t)nthreads, sizeof(u64));
-    s->thr_sum_ns = b_xcalloc((size_t)nthreads, sizeof(u64));
-    s->hist = b_xcalloc(1, sizeof(struct hist));
-    s->lat_min_ns = UINT64_MAX;
-}
-
-static void load_snap_free(struct load_snap *s)
-{
-    free(s->op_hist);
-    free(s->thr_events);
-    free(s->thr_sum_ns);
-    free(s->hist);
-    memset(s, 0, sizeof(*s));
-}
-
-/* load_snapshot - sum every thread's counters into *s (allocated by load_snap_init). */
-static void load_snapshot(struct load_run *r, struct load_snap *s)
-{
-    s->t_ns = clk_now_ns();
-    s->events = s->lat_sum_ns = s->lat_max_ns = 0;
-    s->lat_min_ns = UINT64_MAX;
-    s->busy = 0;
-    memset(s->ctr, 0, sizeof(s->ctr));
-    memset(s->hist, 0, sizeof(*s->hist));
-    if (s->nops)
-        memset(s->op_hist, 0, (size_t)s->nops * sizeof(struct hist));
-    u64 counted = 0; /* values in s->hist so far */
-    for (int i = 0; i < r->nthreads; i++) {
-        struct load_thread *t = &r->thr[i];
-        u64 ev;
-        u64 sum = atomic_load_explicit(&t->lat_sum_ns, memory_order_relaxed);
-        /* a self-timed thread overlaps its events: its time is what it reports (exec_ns) */
-        u64 busy_ns = r->self_timed ? atomic_load_explicit(&t->exec_ns, memory_order_relaxed)
-                                    : sum;
-        u64 mn = atomic_load_explicit(&t->lat_min_ns, memory_order_relaxed);
-        u64 mx = atomic_load_explicit(&t->lat_max_ns, memory_order_relaxed);
-        /* the thread's events are what its histogram holds at the one read of it below:
-         * a thread recording while the snapshot is taken cannot make the counts and the
-         * histogram differ (a checkpoint's window and the final one each add up) */
-        if (r->nloops) { /* the loops' histograms are added once, below */
-            ev = atomic_load_explicit(&t->events, memory_order_relaxed);
-        } else {
-            hist_add(s->hist, t->hist);
-            u64 now_counted = hist_total(s->hist);
-            ev = now_counted - counted;
-            counted = now_counted;
-        }
-        s->thr_events[i] = ev;
-        s->thr_sum_ns[i] = busy_ns;
-        s->events += ev;
-        s->lat_sum_ns += sum;
-        s->lat_min_ns = B_MIN(s->lat_min_ns, mn);
-        s->lat_max_ns = B_MAX(s->lat_max_ns, mx);
-        for (int k = 0; k < LOAD_NCTR; k++)
-            s->ctr[k] += atomic_load_explicit(&t->ctr[k], memory_order_relaxed);
-        s->busy += atomic_load_explicit(&t->busy, memory_order_relaxed) > 0;
-        for (int k = 0; k < s->nops && t->op_hist; k++)
-            hist_add(&s->op_hist[k], &t->op_hist[k]);
-    }
-    if (r->nloops) {
-        /* clients of event loops: the events are what the loops' histograms hold (one read
-         * each); the clients' own counts (fairness) may trail them by an event in flight */
-        for (int l = 0; l < r->nloops; l++)
-            hist_add(s->hist, &r->loops[l].hist);
-        s->events = hist_total(s->hist);
-    }
-}
-
-/* load_snap_diff - d = a - b for the additive fields; min/max and busy are a's. */
-static void load_snap_diff(struct load_snap *d, const struct load_snap *a,
-                           const struct load_snap *b, int nthreads)
-{
-    d->t_ns = a->t_ns;
-    d->events = a->events - b->events;
-    d->lat_sum_ns = a->lat_sum_ns - b->lat_sum_ns;
-    d->lat_min_ns = a->lat_min_ns;
-    d->lat_max_ns = a->lat_max_ns;
-    d->busy = a->busy;
-    for (int k = 0; k < LOAD_NCTR; k++)
-        d->ctr[k] = a->ctr[k] - b->ctr[k];
-    for (int i = 0; i < nthreads; i++) {
-        d->thr_events[i] = a->thr_events[i] - b->thr_events[i];
-        d->thr_sum_ns[i] = a->thr_sum_ns[i] - b->thr_sum_ns[i];
-    }
-    memset(d->hist, 0, sizeof(*d->hist));
-    hist_add(d->hist, a->hist);
-    hist_sub(d->hist, b->hist);
-    for (int k = 0; k < d->nops; k++) {
-        memset(&d->op_hist[k], 0, sizeof(struct hist));
-        hist_add(&d->op_hist[k], &a->op_hist[k]);
-        hist_sub(&d->op_hist[k], &b->op_hist[k]);
-    }
-}
-
-static void load_snap_copy(struct load_snap *d, const struct load_snap *a, int nthreads)
-{
-    u64 *te = d->thr_events, *ts = d->thr_sum_ns;
-    struct hist *h = d->hist, *oh = d->op_hist;
-    *d = *a;
-    d->thr_events = te;
-    d->thr_sum_ns = ts;
-    d->hist = h;
-    d->op_hist = oh;
-    if (d->nops)
-        memcpy(oh, a->op_hist, (size_t)d->nops * sizeof(struct hist));
-    memcpy(te, a->thr_events, (size_t)nthreads * sizeof(u64));
-    memcpy(ts, a->thr_sum_ns, (size_t)nthreads * sizeof(u64));
-    memcpy(h, a->hist, sizeof(*h));
-}
-
-/* load_base_events_zero - clear a base's event statistics (events, latencies, histograms),
- * keeping the workload counters: at the end of warmup every recorded event is measured. */
-static void load_base_events_zero(struct load_snap *b, int nthreads)
-{
-    b->events = b->lat_sum_ns = 0;
-    memset(b->thr_events, 0, (size_t)nthreads * sizeof(u64));
-    memset(b->thr_sum_ns, 0, (size_t)nthreads * sizeof(u64));
-    memset(b->hist, 0, sizeof(*b->hist));
-    if (b->nops)
-        memset(b->op_hist, 0, (size_t)b->nops * sizeof(struct hist));
-}
-
-/* Restart min/max (at checkpoints); an update racing with this may be lost. */
-static void load_reset_minmax(struct load_run *r)
-{
-    for (int i = 0; i < r->nthreads; i++) {
-        atomic_store_explicit(&r->thr[i].lat_min_ns, UINT64_MAX, memory_order_relaxed);
-        atomic_store_explicit(&r->thr[i].lat_max_ns, 0, memory_order_relaxed);
-    }
-}
-
-/* The first failure wins: its code, and the worker's error detail, become the run's. */
-static void load_fail(struct load_run *r, int rc, const struct b_err *e)
-{
-    int zero = 0;
-    pthread_mutex_lock(&r->mu);
-    if (atomic_compare_exchange_strong(&r->failed, &zero, rc) && e && e->msg[0])
-        r->err = *e;
-    pthread_mutex_unlock(&r->mu);
-    atomic_store(&r->stop, 1);
-}
-
-static inline void load_record(struct load_thread *t, u64 lat)
-{
-    t->done++;
-    u64 mn = atomic_load_explicit(&t->lat_min_ns, memory_order_relaxed);
-    u64 mx = atomic_load_explicit(&t->lat_max_ns, memory_order_relaxed);
-    if (lat < mn)
-        atomic_store_explicit(&t->lat_min_ns, lat, memory_order_relaxed);
-    if (lat > mx)
-        atomic_store_explicit(&t->lat_max_ns, lat, memory_order_relaxed);
-    atomic_store_explicit(&t->lat_sum_ns,
-                          atomic_load_explicit(&t->lat_sum_ns, memory_order_relaxed) + lat,
-                          memory_order_relaxed);
-    /* the histogram is the count of events too (load_snapshot): one counter, one truth */
-    hist_record(t->hist, lat);
-    if (t->run->nloops) /* the histogram is its loop's: the client's own count */
-        atomic_store_explicit(&t->events,
-                              atomic_load_explicit(&t->events, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
-}
-
-/* Why a worker left its loop (for the INFO lines sysbench prints at verbosity >= 4). */
-enum { LOAD_END_NONE, LOAD_END_TIME, LOAD_END_EVENTS };
-
-/* --rate: take the earliest arrival of the run's one Poisson process (lock-free); returns its
- * intended start. Also the event loops' (evl_arrival). */
-static u64 load_arrival(struct load_thread *t)
-{
-    struct load_run *r = t->run;
-    u64 old = atomic_load_explicit(&r->next_arrival_ns, memory_order_relaxed), nw;
-    do
-        nw = old + rnd_exp_gap_ns(&t->rng, r->rate);
-    while (!atomic_compare_exchange_weak_explicit(&r->next_arrival_ns, &old, nw,
-                                                  memory_order_relaxed, memory_order_relaxed));
-    return old;
-}
-
-/* --rate: claim the next arrival; returns its intended start, or 0 to stop. */
-static u64 load_rate_wait(struct load_thread *t, u64 now)
-{
-    struct load_run *r = t->run;
-    u64 old = load_arrival(t);
-    if (old > now) {
-        if (r->deadline_ns && old >= r->deadline_ns) {
-            /* no arrival before --time is up: wait for the end (as sysbench's workers wait on
-             * its queue), so the run lasts --time and not until the last arrival */
-            while (now < r->deadline_ns) {
-                clk_sleep_until(B_MIN(r->deadline_ns, now + 50000000u));
-                if (atomic_load_explicit(&r->stop, memory_order_relaxed) || atomic_load(&b_stop))
-                    break;
-                now = clk_now_ns();
-            }
-            return 0;
-        }
-        while (old > now + 50000000u) { /* sleep in slices so a stop is seen */
-            clk_sleep_until(now + 50000000u);
-            if (atomic_load_explicit(&r->stop, memory_order_relaxed) || atomic_load(&b_stop))
-                return 0;
-            now = clk_now_ns();
-        }
-        clk_sleep_until(old);
-    } else if ((double)(now - old) * r->rate / 1e9 > LOAD_QUEUE_MAX) {
-        atomic_store(&r->queue_full, 1);
-        atomic_store(&r->stop, 1);
-        return 0;
-    }
-    return old;
-}
-
-BENCH_API bool load_stopping(const struct load_run *r)
-{
-    return atomic_load_explicit(&b_stop, memory_order_relaxed) ||
-           atomic_load_explicit(&((struct load_run *)r)->stop, memory_order_relaxed);
-}
-
-/*
- * load_claim - may thread t start another event now? Checks the stop flags, the per-thread
- * limit, --time and --events (the shared counter, only once warmup is over) and records why
- * not in t->end_why. Workloads that time their own events (self_timed) call it per request.
- */
-static bool load_claim(struct load_thread *t, u64 now)
-{
-    struct load_run *r = t->run;
-    if (atomic_load_explicit(&r->stop, memory_order_relaxed) ||
-        atomic_load_explicit(&b_stop, memory_order_relaxed) || t->done >= t->limit)
-        return false;
-    if (r->deadline_ns && now >= r->deadline_ns) {
-        t->end_why = LOAD_END_TIME;
-        return false;
-    }
-    if (now < r->t_measure_ns) { /* --warmup-time: not measured, not counted */
-        t->warm_claims++;
-        return true;
-    }
-    if (r->event_limit &&
-        atomic_fetch_add_explicit(&r->issued, 1, memory_order_relaxed) >= r->event_limit) {
-        t->end_why = LOAD_END_EVENTS;
-        return false;
-    }
-    return true;
-}
-
-/*
- * load_sb_bookkeeping - what sysbench 1.0.20's event loop does per event on top of what
- * load_worker does (sysbench.c: sb_more_events, sb_event_start, sb_event_stop,
- * sb_histogram_update; read off Debian's binary): a clock read of its own for the --time
- * check, the per-thread timer lock taken and released at the start and at the stop stamp
- * (two xchg), and its latency histogram update: an RNG draw (for a slot), log() and floor()
- * for the bucket, a locked increment. For workloads whose events are so short that this is
- * a large share of them and whose figures must compare with sysbench's: a 1 KiB memory
- * event is about 140 ns of sysbench's bookkeeping and 130 ns of loop; without it, bench's
- * MiB/s was 1.7-1.9x sysbench's on the same host, with it 1.05-1.25x (tests/perf/memory.sh):
- * sysbench's loop still costs ~40 ns more per event (glibc's log(), its calls through
- * function pointers and the PLT), which is not imitated.
- */
-static void load_sb_bookkeeping(struct load_thread *t, u64 lat)
-{
-    /* sysbench's histogram: 1024 buckets, log-scale over 0.001 .. 100000 ms */
-    const double lo = log(0.001), mult = 1023.0 / (log(100000.0) - log(0.001));
-    (void)clk_now_ns();
-    for (int i = 0; i < 2; i++) {
-        while (atomic_exchange_explicit(&t->sb_lock, 1, memory_order_acquire))
-            ;
-        atomic_store_explicit(&t->sb_lock, 0, memory_order_release);
-    }
-    (void)rnd_next(&t->rng);
-    double x = floor((log((double)lat / 1e6) - lo) * mult + 0.5);
-    size_t k = x > 0 ? (x < 1023 ? (size_t)x : 1023) : 0;
-    atomic_fetch_add_explicit(&t->sb_hist[k], 1, memory_order_relaxed);
-}
-
-/* load_record_op - record one event of kind op (for per-operation latency, e.g. fileio). */
-static inline void load_record_op(struct load_thread *t, int op, u64 lat)
-{
-    /* One instant, t_measure_ns, starts the window: an event claimed before it is warmup
-     * and never recorded; one claimed at or after it is measured and counts against
-     * --events. So exactly --events=N events are reported. (Completions are matched to
-     * claims by count: with several requests in flight, the first ones to finish after
-     * the instant are dropped.) */
-    if (t->warm_claims) {
-        t->warm_claims--;
-        return;
-    }
-    if (t->op_hist)
-        hist_record(&t->op_hist[op], lat);
-    load_record(t, lat);
-}
-
-/* A --debug line to the run's sink (res_say's job; res_ comes after this section). */
-static void load_debug(const struct load_run *r, const char *fmt, ...) B_PRINTF(2, 3);
-static void load_debug(const struct load_run *r, const char *fmt, ...)
-{
-    char line[256];
-    va_list ap;
-    if (!r->res || !r->res->sink || !r->res->sink->say)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    r->res->sink->say(r->res->sink->ctx, RES_SAY_DEBUG, line);
-}
-
-static void *load_worker(void *arg)
-{
-    struct load_thread *t = arg;
-    struct load_run *r = t->run;
-    int rc = B_OK;
-
-    if (r->o->debug)
-        load_debug(r, "DEBUG: Worker thread (#%d) started", t->id);
-    if (r->w->thread_init)
-        rc = r->w->thread_init(t);
-    if (rc < 0)
-        load_fail(r, rc, &t->err);
-    else if (r->o->debug)
-        load_debug(r, "DEBUG: Worker thread (#%d) initialized", t->id);
-
-    pthread_mutex_lock(&r->mu);
-    atomic_fetch_add(&r->ready, 1);
-    pthread_cond_broadcast(&r->cv_done);
-    while (!r->go)
-        pthread_cond_wait(&r->cv_go, &r->mu);
-    pthread_mutex_unlock(&r->mu);
-
-    if (rc == B_OK && r->self_timed) {
-        /* the workload runs its own loop (queue depth > 1), calling load_claim and
-         * load_record_op per request, and returns B_DONE when its limits are reached */
-        rc = r->w->event(t);
-        if (rc < 0 && rc != B_DONE)
-            load_fail(r, rc, &t->err);
-    } else {
-        while (rc == B_OK) {
-            u64 start = clk_now_ns(), intended = start;
-            if (!load_claim(t, start))
-                break;
-            if (r->rate > 0) {
-                if (!(intended = load_rate_wait(t, start)))
-                    break;
-            }
-            atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
-            rc = r->w->event(t);
-            u64 end = clk_now_ns();
-            atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
-            if (rc == B_DONE) {
-                rc = B_OK;
-                break;
-            }
-            if (rc < 0) {
-                load_fail(r, rc, &t->err);
-                break;
-            }
-            load_record_op(t, t->op, end - intended);
-            if (r->sb_bookkeeping)
-                load_sb_bookkeeping(t, end - intended);
-        }
-    }
-    atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
-    if (r->w->thread_done)
-        r->w->thread_done(t);
-
-    pthread_mutex_lock(&r->mu);
-    atomic_fetch_sub(&r->running, 1);
-    pthread_cond_broadcast(&r->cv_done);
-    pthread_mutex_unlock(&r->mu);
-    return NULL;
-}
-
-/*
- * --event-loops=auto for n connections: a loop per LOAD_LOOP_CONNS of them, at most the
- * usable CPUs. One loop on io_uring drives tens of thousands of statements a second; more
- * loops than that need cost CPU and batching where the server shares the host (tests/perf/
- * oltp.sh, 2 CPUs: point select at 8 connections on 2 loops 0.77x sysbench's client CPU per
- * transaction and 1.04x its TPS, on 1 loop 0.47x and 1.16x; at 64, 2 loops 1.31x TPS).
- */
-#define LOAD_LOOP_CONNS 32
-
-static int load_auto_loops(i64 n)
-{
-    i64 want = (n + LOAD_LOOP_CONNS - 1) / LOAD_LOOP_CONNS;
-    return (int)B_MAX(1, B_MIN(want, (i64)mem_usable_cpus()));
-}
-
-/*
- * --event-loops=auto: a thread per connection, or loops, and which I/O on the loops. Where
- * the server shares the host a loop is one thread among the server's: with few connections
- * a thread each gets the client its share of the CPUs (2 CPUs, kernel 6.18, point select at
- * 8 connections: threads 1.2-1.35x one io_uring loop's TPS); beyond a few per CPU the
- * threads' wake-ups and system calls cost more than they win (at 32 and 64 connections:
- * loops 1.2-2x the threads' TPS at about half their client CPU per transaction; a shared,
- * noisy host). On the loops the probe's costs pick the I/O: a ring's send and recv against
- * the system calls' (there a system call cost 1 us: the ring 3-4x cheaper per statement).
- */
-#define LOAD_THREADS_PER_CPU 4
-
-BENCH_API const char *load_why_name(enum load_why w)
-{
-    switch (w) {
-    case LOAD_WHY_FEW: return "few_connections";
-    case LOAD_WHY_MANY: return "many_connections";
-    case LOAD_WHY_BACKEND: return "event_backend_given";
-    }
-    return "?";
-}
-
-BENCH_API void load_mode_pick(const struct load_probe *p, i64 n, bool backend_given,
-                              struct load_mode *m)
-{
-    int cpus = p->cpus > 0 ? p->cpus : 1;
-    memset(m, 0, sizeof(*m));
-    m->threads_max = (i64)LOAD_THREADS_PER_CPU * cpus;
-    m->why = backend_given ? LOAD_WHY_BACKEND : n > m->threads_max ? LOAD_WHY_MANY : LOAD_WHY_FEW;
-    if (m->why == LOAD_WHY_FEW)
-        return;
-    i64 want = (n + LOAD_LOOP_CONNS - 1) / LOAD_LOOP_CONNS;
-    m->loops = (int)B_MAX(1, B_MIN(B_MIN(want, (i64)cpus), n));
-    /* the ring where granted and no dearer than epoll's send and recv system calls */
-    m->backend = backend_given ? EVL_BE_AUTO
-                 : p->ring_ns > 0 && p->ring_ns <= p->pair_ns ? EVL_BE_URING
-                                                               : EVL_BE_EPOLL;
-}
-
-BENCH_API void load_probe_host(struct load_probe *p)
-{
-    memset(p, 0, sizeof(*p));
-    p->cpus = mem_usable_cpus();
-    p->sys_ns = os_probe_syscall_ns();
-    p->pair_ns = os_probe_pair_ns();
-    p->ring_ns = uring_probe_pair_ns();
-}
-
-/* --event-loops as a number: -1 auto (the usable CPUs at run time; the sysbench persona: 0,
- * sysbench's thread per connection), 0 a thread per connection, N loops; -2 invalid (cli_
- * refuses it before any run). */
-static i64 load_event_loops(const struct bench_opts *o)
-{
-    const char *v = o->event_loops_arg;
-    i64 n;
-    if (!v)
-        return o->event_loops;
-    if (!strcmp(v, "auto"))
-        return o->sb_behaviour ? 0 : -1;
-    if (*v < '0' || *v > '9') /* empty, " 2", "+3", "-1": not a count */
-        return -2;
-    return opt_parse_i64(v, &n) || n < 0 || n > 4096 ? -2 : n;
-}
-
-/* load_run_init - set up a run of workload w with nthreads workers (nothing started yet). */
-static void load_run_init(struct load_run *r, const struct wl_def *w, const struct bench_opts *o)
-{
-    pthread_condattr_t ca;
-    memset(r, 0, sizeof(*r));
-    r->w = w;
-    r->o = o;
-    r->nthreads = (int)o->threads;
-    r->event_limit = (u64)o->events;
-    r->rate = (double)o->rate;
-    r->thr = aligned_alloc(B_CACHELINE, (size_t)r->nthreads * sizeof(struct load_thread));
-    if (!r->thr)
-        b_die("out of memory allocating %d worker states", r->nthreads);
-    memset(r->thr, 0, (size_t)r->nthreads * sizeof(struct load_thread));
-    /* a workload that can run its events without blocking (w->ev_start) runs its clients
-     * on --event-loops threads, each with one histogram for all its clients */
-    i64 loops = load_event_loops(o);
-    if (w->ev_start && loops == -1) { /* auto: what this host does decides (load_mode_pick) */
-        r->mode_auto = true;
-        load_probe_host(&r->probe);
-        load_mode_pick(&r->probe, r->nthreads,
-                       o->event_backend_set && o->event_backend != EVL_BE_AUTO, &r->mode);
-        loops = r->mode.loops;
-    }
-    if (w->ev_start && loops > 0)
-        r->nloops = (int)B_MIN(loops, (i64)r->nthreads);
-    if (r->nloops) {
-        r->loops = aligned_alloc(B_CACHELINE, (size_t)r->nloops * sizeof(struct load_loop));
-        if (!r->loops)
-            b_die("out of memory allocating %d event loops", r->nloops);
-        memset(r->loops, 0, (size_t)r->nloops * sizeof(struct load_loop));
-        for (int l = 0; l < r->nloops; l++) { /* clients dealt out evenly, in order */
-            struct load_loop *lp = &r->loops[l];
-            lp->run = r;
-            lp->id = l;
-            lp->first = (int)((i64)r->nthreads * l / r->nloops);
-            lp->n = (int)((i64)r->nthreads * (l + 1) / r->nloops) - lp->first;
-            for (int i = lp->first; i < lp->first + lp->n; i++)
-                r->thr[i].hist = &lp->hist;
-        }
-    }
-    for (int i = 0; i < r->nthreads; i++) {
-        struct load_thread *t = &r->thr[i];
-        t->id = i;
-        t->run = r;
-        if (!r->nloops)
-            t->hist = b_xcalloc(1, sizeof(struct hist));
-        t->limit = UINT64_MAX;
-        if (w->nops)
-            t->op_hist = b_xcalloc((size_t)w->nops, sizeof(struct hist));
-        atomic_store(&t->lat_min_ns, UINT64_MAX);
-        rnd_seed(&t->rng); /* in thread order from the one srandom() seed: reproducible */
-    }
-    pthread_mutex_init(&r->mu, NULL);
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&r->cv_done, &ca);
-    pthread_cond_init(&r->cv_go, NULL);
-    pthread_condattr_destroy(&ca);
-    load_snap_init(&r->base, r->nthreads, w->nops);
-}
-
-static void load_run_free(struct load_run *r)
-{
-    load_snap_free(&r->base);
-    for (int i = 0; r->thr && i < r->nthreads; i++) {
-        free(r->thr[i].op_hist);
-        free(r->thr[i].sb_hist);
-        if (!r->nloops)
-            free(r->thr[i].hist);
-    }
-    free(r->loops);
-    r->loops = NULL;
-    pthread_mutex_destroy(&r->mu);
-    pthread_cond_destroy(&r->cv_done);
-    pthread_cond_destroy(&r->cv_go);
-    free(r->thr);
-    r->thr = NULL;
-}
-
-/* load_join - wait for every worker (thread or event loop) to leave. */
-static void load_join(struct load_run *r)
-{
-    for (int i = 0; i < (r->nloops ? r->nloops : r->nthreads); i++)
-        pthread_join(r->nloops ? r->loops[i].tid : r->thr[i].tid, NULL);
-}
-
-/* load_start - create the workers and wait until all have run thread_init.
- * Returns B_OK, or the first failure (r->err says more); then the workers are released to
- * exit at once and joined. */
-static int load_start(struct load_run *r)
-{
-    /* the workers: a thread per client, or the event loops that run them */
-    const int nw = r->nloops ? r->nloops : r->nthreads;
-    for (int i = 0; i < r->nthreads && r->sb_bookkeeping; i++)
-        r->thr[i].sb_hist = b_xcalloc(1024, sizeof(u64));
-    atomic_store(&r->running, nw);
-    for (int i = 0; i < nw; i++) {
-        int e = r->nloops ? os_thread_start(&r->loops[i].tid, (size_t)r->o->thread_stack_size,
-                                            evl_thread, &r->loops[i])
-                          : os_thread_start(&r->thr[i].tid, (size_t)r->o->thread_stack_size,
-                                            load_worker, &r->thr[i]);
-        if (e) {
-            atomic_store(&r->running, i); /* the ones not started never decrement */
-            struct b_err be;
-            memset(&be, 0, sizeof(be));
-            load_fail(r, b_seterr(&be, B_SYSERR, e, "creating worker thread %d failed: %s", i,
-                                  strerror(e)),
-                      &be);
-            pthread_mutex_lock(&r->mu);
-            r->go = 1;
-            pthread_cond_broadcast(&r->cv_go);
-            pthread_mutex_unlock(&r->mu);
-            for (int k = 0; k < i; k++)
-                pthread_join(r->nloops ? r->loops[k].tid : r->thr[k].tid, NULL);
-            if (!r->nloops)
-                r->nthreads = i;
-            return B_SYSERR;
-        }
-    }
-    pthread_mutex_lock(&r->mu);
-    while (atomic_load(&r->ready) < nw)
-        pthread_cond_wait(&r->cv_done, &r->mu);
-    pthread_mutex_unlock(&r->mu);
-    if (atomic_load(&r->failed)) {
-        pthread_mutex_lock(&r->mu);
-        r->go = 1;
-        pthread_cond_broadcast(&r->cv_go);
-        pthread_mutex_unlock(&r->mu);
-        load_join(r);
-        return atomic_load(&r->failed);
-    }
-    return B_OK;
-}
-
-/* ---- --start-at: the measured window starts at a wall-clock instant ---- */
-
-/* load_unix_offset - CLOCK_REALTIME minus CLOCK_MONOTONIC in ns, from one reading of the wall
- * clock between two of the monotonic one (their midpoint). */
-static i64 load_unix_offset(void)
-{
-    struct timespec m1, rt, m2;
-    clock_gettime(CLOCK_MONOTONIC, &m1);
-    clock_gettime(CLOCK_REALTIME, &rt);
-    clock_gettime(CLOCK_MONOTONIC, &m2);
-    i64 mono = ((i64)m1.tv_sec * 1000000000 + m1.tv_nsec + (i64)m2.tv_sec * 1000000000 +
-                m2.tv_nsec) / 2;
-    return (i64)rt.tv_sec * 1000000000 + rt.tv_nsec - mono;
-}
-
-/* load_fmt_unix_ns - RFC 3339 UTC with milliseconds ("2026-12-02T14:00:00.000Z"). */
-static const char *load_fmt_unix_ns(char *out, size_t n, i64 ns)
-{
-    time_t secs = (time_t)(ns / 1000000000);
-    struct tm tm;
-    gmtime_r(&secs, &tm);
-    snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ns % 1000000000 / 1000000));
-    return out;
-}
-
-BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, struct b_err *e)
-{
-    const i64 sec = 1000000000;
-    i64 t;
-    if (s[0] == '+') { /* +N seconds from now */
-        /* decimal digits and an optional fraction only (no hex, no exponent: not strtod) */
-        const char *p = s + 1;
-        i64 whole = 0, frac = 0, scale = sec;
-        if (!isdigit((unsigned char)*p))
-            goto bad;
-        for (; isdigit((unsigned char)*p); p++)
-            if (whole <= 86400 * 10) /* past a day stays past a day; no overflow */
-                whole = whole * 10 + (*p - '0');
-        if (*p == '.') {
-            if (!isdigit((unsigned char)p[1]))
-                goto bad;
-            for (p++; isdigit((unsigned char)*p); p++)
-                if (scale > 1)
-                    scale /= 10, frac += (*p - '0') * scale;
-        }
-        if (*p || (whole == 0 && frac == 0))
-            goto bad;
-        if (whole > 86400 || (whole == 86400 && frac > 0)) {
-            b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is more than a day ahead", s);
-            return B_EXIT_USAGE;
-        }
-        t = now_unix_ns + whole * sec + frac;
-    } else { /* RFC 3339 in UTC: YYYY-MM-DDTHH:MM:SS[.frac](Z|+00:00|-00:00) */
-        int Y, M, D, h, m, sc, used = 0;
-        struct tm tm;
-        i64 frac = 0;
-        if (sscanf(s, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d%n", &Y, &M, &D, &h, &m, &sc, &used) != 6 ||
-            used != 19 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sc > 59 ||
-            Y < 1970 || h < 0 || m < 0 || sc < 0)
-            goto bad;
-        const char *p = s + used;
-        if (*p == '.') {
-            i64 scale = sec;
-            if (!isdigit((unsigned char)p[1]))
-                goto bad;
-            for (p++; isdigit((unsigned char)*p); p++)
-                if (scale > 1)
-                    scale /= 10, frac += (*p - '0') * scale;
-        }
-        if (strcmp(p, "Z") && strcmp(p, "z") && strcmp(p, "+00:00") && strcmp(p, "-00:00")) {
-            b_fail(e, B_EXIT_USAGE,
-                   "--start-at=%s: only UTC is taken (end the time in Z, or give +N seconds)", s);
-            return B_EXIT_USAGE;
-        }
-        memset(&tm, 0, sizeof(tm));
-        tm.tm_year = Y - 1900, tm.tm_mon = M - 1, tm.tm_mday = D;
-        tm.tm_hour = h, tm.tm_min = m, tm.tm_sec = sc;
-        time_t tt = timegm(&tm);
-        if (tm.tm_mday != D) /* 2026-02-30 normalised to March */
-            goto bad;
-        if ((i64)tt > now_unix_ns / sec + 86400 + 1) { /* before the multiply: no overflow */
-            b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.0f s ahead, more than a day",
-                   s, (double)((i64)tt - now_unix_ns / sec));
-            return B_EXIT_USAGE;
-        }
-        t = (i64)tt * sec + frac;
-    }
-    if (t <= now_unix_ns) {
-        char now[80];
-        b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.3f s in the past (now: %s)", s,
-               (double)(now_unix_ns - t) / 1e9, load_fmt_unix_ns(now, sizeof(now), now_unix_ns));
-        b_hint(e, "give a time ahead, or +N for N seconds from now (the clients must get time "
-                  "to connect)");
-        return B_EXIT_USAGE;
-    }
-    if (t - now_unix_ns > 86400 * sec) {
-        b_fail(e, B_EXIT_USAGE, "--start-at=%s: that time is %.0f s ahead, more than a day", s,
-               (double)(t - now_unix_ns) / 1e9);
-        return B_EXIT_USAGE;
-    }
-    *out = t;
-    return B_EXIT_OK;
-bad:
-    b_fail(e, B_EXIT_USAGE,
-           "--start-at=%s: not a time (expected RFC 3339 UTC such as 2026-12-02T14:00:00Z, or +N "
-           "seconds such as +30)",
-           s);
-    return B_EXIT_USAGE;
-}
-
-BENCH_API void load_clock_read(struct load_clock *c)
-{
-    struct timex tx;
-    memset(&tx, 0, sizeof(tx)); /* modes 0: read only */
-    memset(c, 0, sizeof(*c));
-    int st = adjtimex(&tx);
-    if (st < 0)
-        return;
-    c->known = true;
-    c->synced = st != TIME_ERROR && !(tx.status & STA_UNSYNC);
-    c->esterror_us = (i64)tx.esterror;
-    c->maxerror_us = (i64)tx.maxerror;
-}
-
-BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b_err *e)
-{
-    if (!c->known || c->synced || force)
-        return B_OK;
-    b_fail(e, B_EXIT_ENV,
-           "--start-at: the kernel says the system clock is not synchronized (adjtimex: "
-           "STA_UNSYNC, maximum error %.3f ms): clients on several hosts would not start "
-           "together",
-           (double)c->maxerror_us / 1e3);
-    b_hint(e, "synchronize the clock (chrony, systemd-timesyncd, ntpd), or add "
-              "--start-at-force to start anyway");
-    e->rc = B_UNSUPPORTED;
-    return B_UNSUPPORTED;
-}
-
-BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e)
-{
-    i64 i = o->client_index, n = o->client_count;
-    if (i < 0 && n < 0)
-        return B_EXIT_OK;
-    if (n < 0)
-        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld without --client-count: say how "
-                      "many clients act as one run", (long long)i);
-    if (n < 1)
-        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld: must be at least 1", (long long)n);
-    if (i < 0)
-        return b_fail(e, B_EXIT_USAGE, "--client-count=%lld without --client-index: say which "
-                      "client (0 to %lld) this is", (long long)n, (long long)(n - 1));
-    if (i >= n)
-        return b_fail(e, B_EXIT_USAGE, "--client-index=%lld: must be below --client-count=%lld "
-                      "(clients are numbered 0 to %lld)", (long long)i, (long long)n,
-                      (long long)(n - 1));
-    return B_EXIT_OK;
-}
-
-/*
- * load_start_at_setup - with --start-at: read the clock state into the result's facts and
- * refuse an unsynchronized clock (unless --start-at-force), a time already past; convert the
- * target to the monotonic clock once. B_OK (also without --start-at), else r->err says why.
- */
-static int load_start_at_setup(struct load_run *r)
-{
-    const struct bench_opts *o = r->o;
-    struct load_clock c;
-    char when[80];
-    if (!o->start_at_unix_ns)
-        return B_OK;
-    load_clock_read(&c);
-    res_fact_str(r->res, "start_at", "%s", load_fmt_unix_ns(when, sizeof(when),
-                                                             o->start_at_unix_ns));
-    res_fact_int(r->res, "start_at_unix_ns", o->start_at_unix_ns);
-    if (c.known) {
-        res_fact_bool(r->res, "clock_synchronized", c.synced);
-        res_fact_int(r->res, "clock_esterror_us", c.esterror_us);
-        res_fact_int(r->res, "clock_maxerror_us", c.maxerror_us);
-    } else
-        res_warn(r->res, "clock_unknown", NULL,
-                 "--start-at: adjtimex(2) did not answer: the clock's synchronization is "
-                 "unknown");
-    int rc = load_clock_refuse(&c, o->start_at_force, &r->err);
-    if (rc != B_OK)
-        return rc;
-    r->unix_off_ns = load_unix_offset();
-    i64 mono = o->start_at_unix_ns - r->unix_off_ns;
-    if (mono <= (i64)clk_now_ns()) {
-        b_fail(&r->err, B_EXIT_USAGE, "--start-at=%s: that time has passed", o->start_at);
-        return B_INVALID;
-    }
-    r->start_at_ns = (u64)mono;
-    return B_OK;
-}
-
-/* load_release_failed - workers created and waiting for the start signal: stop them, join. */
-static void load_release_failed(struct load_run *r)
-{
-    atomic_store(&r->stop, 1);
-    pthread_mutex_lock(&r->mu);
-    r->go = 1;
-    pthread_cond_broadcast(&r->cv_go);
-    pthread_mutex_unlock(&r->mu);
-    for (int k = 0; k < r->nthreads; k++)
-        pthread_join(r->thr[k].tid, NULL);
-}
-
-/*
- * load_start_at_wait - with --start-at, once the workers are connected and ready: sleep until
- * the instant minus --warmup-time (in slices: a signal ends the wait), so that the measured
- * window starts at it. A target already passed (connecting took too long) is an error, not a
- * late start. On failure the workers are joined and r->err says why.
- */
-static int load_start_at_wait(struct load_run *r)
-{
-    const u64 warm = (u64)r->o->warmup_time * 1000000000u;
-    if (!r->start_at_ns)
-        return B_OK;
-    u64 release = r->start_at_ns > warm ? r->start_at_ns - warm : 0, now = clk_now_ns();
-    int rc = B_OK;
-    if (now >= r->start_at_ns) {
-        char when[80];
-        b_fail(&r->err, B_EXIT_ENV,
-               "--start-at=%s: the time passed %.3f s ago, while connecting and initializing; "
-               "nothing was measured",
-               load_fmt_unix_ns(when, sizeof(when), r->o->start_at_unix_ns),
-               (double)(now - r->start_at_ns) / 1e9);
-        b_hint(&r->err, "start the clients earlier, or give a later time");
-        rc = r->err.rc = B_TIMEOUT;
-    } else if (now > release)
-        res_warn(r->res, "warmup_short", NULL,
-                 "--start-at: only %.3f s of the --warmup-time=%lld were left after connecting",
-                 (double)(r->start_at_ns - now) / 1e9, (long long)r->o->warmup_time);
-    while (rc == B_OK && now < release) {
-        clk_sleep_until(B_MIN(release, now + 50000000u));
-        if (atomic_load(&b_stop)) {
-            b_fail(&r->err, B_EXIT_FAIL, "--start-at: interrupted by %s while waiting for the "
-                                         "start time",
-                   os_stop_signame());
-            rc = r->err.rc = B_INTR;
-        }
-        now = clk_now_ns();
-    }
-    if (rc != B_OK)
-        load_release_failed(r);
-    return rc;
-}
-
-/* load_go - start the clock and release the workers. */
-static void load_go(struct load_run *r)
-{
-    const struct bench_opts *o = r->o;
-    if (!r->unix_off_ns)
-        r->unix_off_ns = load_unix_offset();
-    r->t_start_ns = clk_now_ns();
-    r->t_measure_ns = r->t_start_ns + (u64)o->warmup_time * 1000000000u;
-    if (r->start_at_ns) { /* --start-at: the window starts at the instant (or when the
-                             workers were released, if that was late: what they really did) */
-        r->t_measure_ns = B_MAX(r->start_at_ns, r->t_start_ns);
-        res_fact_int(r->res, "released_unix_ns", (i64)r->t_start_ns + r->unix_off_ns);
-    }
-    u64 len_ns = o->all_step_ms > 0 ? (u64)o->all_step_ms * 1000000u
-                                    : (u64)o->time_s * 1000000000u;
-    r->deadline_ns = len_ns ? r->t_measure_ns + len_ns : 0;
-    atomic_store(&r->next_arrival_ns, r->t_start_ns);
-    r->base.t_ns = r->t_measure_ns;
-    pthread_mutex_lock(&r->mu);
-    r->go = 1;
-    pthread_cond_broadcast(&r->cv_go);
-    pthread_mutex_unlock(&r->mu);
-}
-
-/*
- * load_run_main - the controller: sleep until the next interval report, checkpoint, end of
- * warmup or forced shutdown, act, repeat until every worker has finished; then join them.
- */
-static void load_run_main(struct load_run *r, const struct load_hooks *hk)
-{
-    const struct bench_opts *o = r->o;
-    const u64 sec = 1000000000u;
-    u64 next_iv = o->report_interval ? r->t_measure_ns + (u64)o->report_interval * sec : 0;
-    u64 forced = (r->deadline_ns && o->forced_s >= 0)
-                     ? r->deadline_ns + (u64)(o->forced_s * 1e9)
-                     : 0;
-    bool warm = o->warmup_time > 0;
-    int ck = 0;
-    struct load_snap prev, cur, d;
-    load_snap_init(&prev, r->nthreads, r->w->nops);
-    load_snap_init(&cur, r->nthreads, r->w->nops);
-    load_snap_init(&d, r->nthreads, r->w->nops);
-    prev.t_ns = r->t_start_ns;
-
-    pthread_mutex_lock(&r->mu);
-    while (atomic_load(&r->running) > 0) {
-        u64 wake = UINT64_MAX, now;
-        u64 ck_t = ck < o->nckpt ? r->t_measure_ns + (u64)(o->ckpt[ck] * 1e9) : 0;
-        if (warm)
-            wake = r->t_measure_ns;
-        if (next_iv)
-            wake = B_MIN(wake, next_iv);
-        if (ck_t)
-            wake = B_MIN(wake, ck_t);
-        if (forced)
-            wake = B_MIN(wake, forced);
-        if (wake == UINT64_MAX) {
-            pthread_cond_wait(&r->cv_done, &r->mu);
-            continue;
-        }
-        struct timespec ts = {.tv_sec = (time_t)(wake / sec), .tv_nsec = (long)(wake % sec)};
-        pthread_cond_timedwait(&r->cv_done, &r->mu, &ts);
-        if (atomic_load(&r->running) == 0)
-            break;
-        now = clk_now_ns();
-        pthread_mutex_unlock(&r->mu);
-        if (warm && now >= r->t_measure_ns) {
-            /* warmup events were never recorded (load_record_op): the base keeps only the
-             * workload counters of warmup (bytes, queries), at the window's start */
-            warm = false;
-            load_snapshot(r, &r->base);
-            load_base_events_zero(&r->base, r->nthreads);
-            r->base.t_ns = r->t_measure_ns;
-            load_snap_copy(&prev, &r->base, r->nthreads);
-        }
-        if (next_iv && now >= next_iv) {
-            load_snapshot(r, &cur);
-            load_snap_diff(&d, &cur, &prev, r->nthreads);
-            if (hk->interval)
-                hk->interval(hk->ctx, r, &d, (double)(cur.t_ns - prev.t_ns) / 1e9,
-                             (double)(next_iv - r->t_measure_ns) / 1e9);
-            load_snap_copy(&prev, &cur, r->nthreads);
-            next_iv += (u64)o->report_interval * sec;
-        }
-        if (ck_t && now >= ck_t) {
-            load_snapshot(r, &cur);
-            if (hk->checkpoint)
-                hk->checkpoint(hk->ctx, r, &cur, o->ckpt[ck]);
-            load_snap_copy(&r->base, &cur, r->nthreads);
-            load_reset_minmax(r);
-            /* a time given twice (--report-checkpoints=1,1) is one report, as sysbench */
-            for (ck++; ck < o->nckpt && o->ckpt[ck] <= o->ckpt[ck - 1]; ck++)
-                ;
-        }
-        if (forced && now >= forced && atomic_load(&r->running) > 0) {
-            /* workers still inside an event: the run ends here, they are not waited for
-             * (wl_run abandons the run to wl_reap; the process goes on) */
-            load_snap_init(&r->forced_snap, r->nthreads, r->w->nops);
-            load_snapshot(r, &r->forced_snap);
-            r->forced = true;
-            atomic_store(&r->stop, 1);
-            pthread_mutex_lock(&r->mu);
-            break;
-        }
-        pthread_mutex_lock(&r->mu);
-    }
-    pthread_mutex_unlock(&r->mu);
-    if (r->forced) {
-        load_snap_free(&prev);
-        load_snap_free(&cur);
-        load_snap_free(&d);
-        return;
-    }
-    load_join(r);
-    /* the interval that ends with --time: sysbench may or may not print it (a race); we do */
-    if (next_iv && r->deadline_ns && next_iv <= r->deadline_ns && hk->interval &&
-        !atomic_load(&r->stop) && !atomic_load(&b_stop)) {
-        load_snapshot(r, &cur);
-        load_snap_diff(&d, &cur, &prev, r->nthreads);
-        hk->interval(hk->ctx, r, &d, (double)(cur.t_ns - prev.t_ns) / 1e9,
-                     (double)(next_iv - r->t_measure_ns) / 1e9);
-    }
-    load_snap_free(&prev);
-    load_snap_free(&cur);
-    load_snap_free(&d);
-}
-
-/*== 14 jr_ : JSON reader: untrusted bytes to a tree, paths ==================*/
+/*== 16 jr_ : JSON reader: untrusted bytes to a tree, paths =================*/
 /*
  * RFC 8259 JSON into a tree of struct jr_val, for inputs bench did not write itself (reports
  * handed to `bench compare` and `bench merge`): every byte is untrusted. Two passes over the
@@ -11684,227 +12168,9 @@ BENCH_API const char *jr_type_name(int type)
     return type >= 0 && type < (int)countof(names) ? names[type] : "?";
 }
 
-/*== 15 res_ : results as data ===============================================*/
+/*== 17 io_ : the fileio workload ===========================================*/
 /*
- * What a command measured, as data: the workload and options, host and target facts, the
- * measured window's counts and latency (the mergeable histogram itself, exact min/max/sum),
- * interval samples, checkpoints, warnings, and how the run ended. Workloads fill facts and
- * warnings; the run path (wl_run) fills the statistics; renderers in rep_ turn a result into
- * sysbench's text or JSON. Nothing here prints: res_say hands a line to the caller's sink.
- */
-
-BENCH_API void res_init(struct res *res, const struct wl_def *w, const char *cmd,
-                        struct bench_opts *o, const struct res_sink *sink)
-{
-    struct timespec ts;
-    memset(res, 0, sizeof(*res));
-    res->w = w;
-    res->command = cmd;
-    res->o = o;
-    res->sink = sink;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    res->started_unix_ms = (i64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void res_stats_free(struct res_stats *s)
-{
-    load_snap_free(&s->d);
-    free(s->thr_min_ns);
-    free(s->thr_max_ns);
-    s->thr_min_ns = s->thr_max_ns = NULL;
-}
-
-BENCH_API void res_free(struct res *res)
-{
-    for (int i = 0; i < res->nfacts; i++)
-        free(res->facts[i].str);
-    free(res->facts);
-    free(res->warns);
-    if (res->have_final)
-        res_stats_free(&res->final);
-    for (int i = 0; i < res->nckpt; i++)
-        res_stats_free(&res->ckpt[i]);
-    free(res->ckpt);
-    free(res->iv);
-    for (int i = 0; i < res->nsteps; i++)
-        res_free(&res->steps[i]);
-    free(res->steps);
-    memset(res, 0, sizeof(*res));
-}
-
-/* Make room for one more element of an array that grows by doubling. */
-static void *res_grow(void *p, int *cap, int n, size_t size)
-{
-    if (n < *cap)
-        return p;
-    *cap = *cap ? *cap * 2 : 8;
-    p = realloc(p, (size_t)*cap * size);
-    if (!p)
-        b_die("out of memory growing a result to %d entries", *cap);
-    return p;
-}
-
-static struct res_fact *res_fact_slot(struct res *res, const char *key)
-{
-    for (int i = 0; i < res->nfacts; i++)
-        if (!strcmp(res->facts[i].key, key)) {
-            free(res->facts[i].str);
-            res->facts[i].str = NULL;
-            return &res->facts[i];
-        }
-    res->facts = res_grow(res->facts, &res->capfacts, res->nfacts, sizeof(*res->facts));
-    struct res_fact *f = &res->facts[res->nfacts++];
-    memset(f, 0, sizeof(*f));
-    snprintf(f->key, sizeof(f->key), "%s", key);
-    return f;
-}
-
-BENCH_API void res_fact_int(struct res *res, const char *key, i64 v)
-{
-    struct res_fact *f = res_fact_slot(res, key);
-    f->type = RES_INT;
-    f->i = v;
-}
-
-BENCH_API void res_fact_num(struct res *res, const char *key, double v)
-{
-    struct res_fact *f = res_fact_slot(res, key);
-    f->type = RES_NUM;
-    f->num = v;
-}
-
-BENCH_API void res_fact_bool(struct res *res, const char *key, bool v)
-{
-    struct res_fact *f = res_fact_slot(res, key);
-    f->type = RES_BOOL;
-    f->i = v;
-}
-
-BENCH_API void res_fact_str(struct res *res, const char *key, const char *fmt, ...)
-{
-    struct buf b = {0};
-    va_list ap;
-    va_start(ap, fmt);
-    char tmp[512];
-    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-    va_end(ap);
-    if (n >= (int)sizeof(tmp)) {
-        va_start(ap, fmt);
-        b.cap = (size_t)n + 1;
-        b.p = b_xmalloc(b.cap);
-        vsnprintf(b.p, b.cap, fmt, ap);
-        va_end(ap);
-    } else
-        b.p = b_xstrdup(tmp);
-    struct res_fact *f = res_fact_slot(res, key);
-    f->type = RES_STR;
-    f->str = b.p;
-}
-
-BENCH_API const struct res_fact *res_fact(const struct res *res, const char *key)
-{
-    for (int i = 0; res && i < res->nfacts; i++)
-        if (!strcmp(res->facts[i].key, key))
-            return &res->facts[i];
-    return NULL;
-}
-
-BENCH_API void res_warn(struct res *res, const char *code, const char *hint, const char *fmt, ...)
-{
-    va_list ap;
-    res->warns = res_grow(res->warns, &res->capwarns, res->nwarns, sizeof(*res->warns));
-    struct res_warn *w = &res->warns[res->nwarns++];
-    memset(w, 0, sizeof(*w));
-    snprintf(w->code, sizeof(w->code), "%s", code);
-    snprintf(w->hint, sizeof(w->hint), "%s", hint ? hint : "");
-    va_start(ap, fmt);
-    vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
-    va_end(ap);
-}
-
-BENCH_API void res_say(const struct res *res, int kind, const char *fmt, ...)
-{
-    char line[1024];
-    va_list ap;
-    if (!res || !res->sink || !res->sink->say)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    res->sink->say(res->sink->ctx, kind, line);
-}
-
-BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const char *cmd)
-{
-    res->steps = res_grow(res->steps, &res->capsteps, res->nsteps, sizeof(*res->steps));
-    struct res *s = &res->steps[res->nsteps++];
-    res_init(s, w, cmd, res->o, NULL);
-    return s;
-}
-
-/* res_stats_from - the window cur - base as a result's statistics (allocates s). */
-static void res_stats_from(struct res_stats *s, const struct load_run *r,
-                           const struct load_snap *cur, u64 t_end_ns)
-{
-    int n = r->nthreads;
-    memset(s, 0, sizeof(*s));
-    load_snap_init(&s->d, n, r->w->nops);
-    load_snap_diff(&s->d, cur, &r->base, n);
-    if (t_end_ns < r->t_measure_ns) /* stopped during --warmup-time: nothing was measured */
-        t_end_ns = r->t_measure_ns;
-    s->d.t_ns = t_end_ns;
-    s->window_s = (double)(t_end_ns - r->base.t_ns) / 1e9;
-    s->total_s = (double)(t_end_ns - r->t_measure_ns) / 1e9;
-    s->at_s = s->total_s;
-    s->start_unix_ns = (i64)r->base.t_ns + r->unix_off_ns;
-    s->end_unix_ns = (i64)t_end_ns + r->unix_off_ns;
-    s->threads = n;
-    if (!s->d.events)
-        s->d.lat_min_ns = s->d.lat_max_ns = 0;
-    s->thr_min_ns = b_xcalloc((size_t)n, sizeof(u64));
-    s->thr_max_ns = b_xcalloc((size_t)n, sizeof(u64));
-    for (int i = 0; i < n; i++) {
-        s->thr_min_ns[i] = atomic_load(&r->thr[i].lat_min_ns);
-        s->thr_max_ns[i] = atomic_load(&r->thr[i].lat_max_ns);
-    }
-}
-
-/* Used by `bench merge` (mrg_: multi-host runs) and the tests. */
-BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src)
-{
-    if (dst->d.nops != src->d.nops)
-        return B_INVALID;
-    u64 mn = dst->d.events ? dst->d.lat_min_ns : UINT64_MAX;
-    u64 smn = src->d.events ? src->d.lat_min_ns : UINT64_MAX;
-    dst->d.lat_min_ns = B_MIN(mn, smn);
-    if (dst->d.lat_min_ns == UINT64_MAX)
-        dst->d.lat_min_ns = 0;
-    dst->d.lat_max_ns = B_MAX(dst->d.lat_max_ns, src->d.lat_max_ns);
-    dst->d.events += src->d.events;
-    dst->d.lat_sum_ns += src->d.lat_sum_ns;
-    for (int k = 0; k < LOAD_NCTR; k++)
-        dst->d.ctr[k] += src->d.ctr[k];
-    hist_add(dst->d.hist, src->d.hist);
-    for (int k = 0; k < dst->d.nops; k++)
-        hist_add(&dst->d.op_hist[k], &src->d.op_hist[k]);
-    dst->window_s += src->window_s;
-    dst->total_s += src->total_s;
-    dst->at_s = dst->total_s;
-    dst->unfinished += src->unfinished;
-    return B_OK;
-}
-
-/*== 16 uring_, io_ : io_uring by raw syscalls; the fileio workload ==========*/
-/*
- * uring_: a minimal io_uring client over the three raw syscalls (no liburing): setup with
- * fio's "newest flags first" ladder (SINGLE_ISSUER|DEFER_TASKRUN, then COOP_TASKRUN, then
- * CQSIZE, then none), the three mmaps (or one ring mapping with IORING_FEAT_SINGLE_MMAP),
- * registered files and buffers where the kernel and RLIMIT_MEMLOCK allow, each request
- * submitted at once and completions reaped in batches. References: io_uring_setup(2),
- * io_uring_enter(2), fio engines/io_uring.c (behaviour), and liburing's "Available since"
- * kernel versions for the detection and the fallback to pread/pwrite.
- *
- * io_: sysbench 1.0.20's fileio (sb_fileio.c): test_file.N of total/num bytes in --file-dir,
+ * sysbench 1.0.20's fileio (sb_fileio.c): test_file.N of total/num bytes in --file-dir,
  * sequential modes walking the files and wrapping around, random modes, the periodic fsync
  * burst (after every --file-fsync-freq requests one fsync event per file), --file-fsync-all,
  * fsync of all files by each thread at the end, the deterministic read/write mix of rndrw,
@@ -11914,253 +12180,6 @@ BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src
  * --file-queue-depth for io_uring, and cleanup removes only files it can prove are its own.
  * Limitations: async mode needs io_uring (Linux 5.1+); --rate needs sync or mmap mode.
  */
-
-#ifndef IORING_SETUP_COOP_TASKRUN
-#define IORING_SETUP_COOP_TASKRUN (1U << 8)
-#endif
-#ifndef IORING_SETUP_SINGLE_ISSUER
-#define IORING_SETUP_SINGLE_ISSUER (1U << 12)
-#endif
-#ifndef IORING_SETUP_DEFER_TASKRUN
-#define IORING_SETUP_DEFER_TASKRUN (1U << 13)
-#endif
-
-struct uring {
-    int fd;                      /* ring fd, -1 when closed */
-    unsigned sq_entries, cq_entries, sq_mask, cq_mask;
-    unsigned *sq_head, *sq_tail, *sq_array, *cq_head, *cq_tail;
-    struct io_uring_sqe *sqes;   /* SQE array */
-    struct io_uring_cqe *cqes;   /* CQE array */
-    void *sq_map, *cq_map;       /* ring mappings (cq_map == sq_map with SINGLE_MMAP) */
-    size_t sq_map_len, cq_map_len, sqes_len;
-    unsigned local_tail;         /* SQEs filled, not yet published */
-    unsigned published;          /* SQEs published to the kernel */
-    unsigned setup_flags;        /* the rung of the ladder that worked */
-    bool fixed_files, fixed_bufs;/* registrations in effect */
-};
-
-static int uring_sys_setup(unsigned entries, struct io_uring_params *p)
-{
-    return (int)syscall(__NR_io_uring_setup, entries, p);
-}
-
-static int uring_sys_enter(int fd, unsigned submit, unsigned min, unsigned flags)
-{
-    return (int)syscall(__NR_io_uring_enter, fd, submit, min, flags, NULL, 0);
-}
-
-static int uring_sys_register(int fd, unsigned op, const void *arg, unsigned n)
-{
-    return (int)syscall(__NR_io_uring_register, fd, op, arg, n);
-}
-
-static void uring_free(struct uring *u)
-{
-    if (u->sqes && u->sqes != MAP_FAILED)
-        munmap(u->sqes, u->sqes_len);
-    if (u->cq_map && u->cq_map != MAP_FAILED && u->cq_map != u->sq_map)
-        munmap(u->cq_map, u->cq_map_len);
-    if (u->sq_map && u->sq_map != MAP_FAILED)
-        munmap(u->sq_map, u->sq_map_len);
-    if (u->fd >= 0)
-        close(u->fd);
-    memset(u, 0, sizeof(*u));
-    u->fd = -1;
-}
-
-/* uring_setup - a ring of `entries` SQEs. On failure *e says why (errno kept). */
-static int uring_setup(struct uring *u, unsigned entries, struct b_err *e)
-{
-    static const unsigned ladder[] = {
-        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN |
-            IORING_SETUP_CQSIZE,
-        IORING_SETUP_COOP_TASKRUN | IORING_SETUP_CQSIZE,
-        IORING_SETUP_CQSIZE,
-        0,
-    };
-    struct io_uring_params p;
-    int fd = -1, err = 0;
-    memset(u, 0, sizeof(*u));
-    u->fd = -1;
-    for (size_t i = 0; i < countof(ladder); i++) {
-        memset(&p, 0, sizeof(p));
-        p.flags = ladder[i];
-        p.cq_entries = entries * 2;
-        fd = uring_sys_setup(entries, &p);
-        if (fd >= 0) {
-            u->setup_flags = ladder[i];
-            break;
-        }
-        err = errno;
-        if (err != EINVAL)
-            break;
-    }
-    if (fd < 0) {
-        const char *why = err == ENOSYS   ? "the kernel lacks io_uring (Linux < 5.1 or "
-                                            "CONFIG_IO_URING=n) or a sandbox hides it"
-                          : err == EPERM  ? "refused by a seccomp profile (containers) or by "
-                                            "kernel.io_uring_disabled"
-                          : err == ENOMEM ? "RLIMIT_MEMLOCK is too small for the ring"
-                                          : "the kernel refused the ring";
-        if (e)
-            snprintf(e->hint, sizeof(e->hint),
-                     "use --file-io-mode=sync (kernel.io_uring_disabled is %s here)",
-                     os_read_line("/proc/sys/kernel/io_uring_disabled"));
-        return b_seterr(e, err == ENOSYS || err == EPERM ? B_UNSUPPORTED : B_SYSERR, err,
-                        "io_uring_setup(%u) failed: %s (%s); %s", entries, strerror(err),
-                        b_errno_name(err), why);
-    }
-    u->fd = fd;
-    u->sq_entries = p.sq_entries;
-    u->cq_entries = p.cq_entries;
-    u->sq_map_len = p.sq_off.array + p.sq_entries * sizeof(unsigned);
-    u->cq_map_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
-    if (p.features & IORING_FEAT_SINGLE_MMAP)
-        u->sq_map_len = u->cq_map_len = B_MAX(u->sq_map_len, u->cq_map_len);
-    u->sq_map = mmap(NULL, u->sq_map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
-                     IORING_OFF_SQ_RING);
-    if (u->sq_map == MAP_FAILED)
-        goto fail;
-    u->cq_map = (p.features & IORING_FEAT_SINGLE_MMAP)
-                    ? u->sq_map
-                    : mmap(NULL, u->cq_map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-                           fd, IORING_OFF_CQ_RING);
-    if (u->cq_map == MAP_FAILED)
-        goto fail;
-    u->sqes_len = p.sq_entries * sizeof(struct io_uring_sqe);
-    u->sqes = mmap(NULL, u->sqes_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
-                   IORING_OFF_SQES);
-    if (u->sqes == MAP_FAILED)
-        goto fail;
-    char *sq = u->sq_map, *cq = u->cq_map;
-    u->sq_head = (unsigned *)(void *)(sq + p.sq_off.head);
-    u->sq_tail = (unsigned *)(void *)(sq + p.sq_off.tail);
-    u->sq_mask = *(unsigned *)(void *)(sq + p.sq_off.ring_mask);
-    u->sq_array = (unsigned *)(void *)(sq + p.sq_off.array);
-    u->cq_head = (unsigned *)(void *)(cq + p.cq_off.head);
-    u->cq_tail = (unsigned *)(void *)(cq + p.cq_off.tail);
-    u->cq_mask = *(unsigned *)(void *)(cq + p.cq_off.ring_mask);
-    u->cqes = (struct io_uring_cqe *)(void *)(cq + p.cq_off.cqes);
-    u->local_tail = u->published = __atomic_load_n(u->sq_tail, __ATOMIC_RELAXED); /* ours */
-    return B_OK;
-fail:
-    err = errno;
-    uring_free(u);
-    return b_seterr(e, B_SYSERR, err, "mapping the io_uring rings failed: %s (%s)",
-                    strerror(err), b_errno_name(err));
-}
-
-/*
- * Memory ordering of the rings (x86's strong ordering hides a missing barrier; ARM does not):
- * - SQ head, loaded ACQUIRE (uring_sqe): the kernel's reads of the SQEs it consumed happen
- *   before we overwrite those slots;
- * - SQ tail, stored RELEASE (uring_submit): the SQE bytes and sq_array entries we wrote are
- *   visible before the kernel sees the new tail;
- * - CQ tail, loaded ACQUIRE (uring_cqe): the CQE bytes the kernel wrote are visible before we
- *   read them;
- * - CQ head, stored RELEASE (uring_cqe_seen): our reads of a CQE finish before the kernel may
- *   reuse its slot. The SQ tail and the CQ head are written only by us: their loads are
- *   RELAXED (our own value). The loop's buffer ring tail (evl_rb_give) is stored RELEASE.
- */
-
-/* uring_sqe - the next free SQE, zeroed, or NULL when the SQ is full. */
-static struct io_uring_sqe *uring_sqe(struct uring *u)
-{
-    unsigned head = __atomic_load_n(u->sq_head, __ATOMIC_ACQUIRE);
-    /* the kernel never takes more than was published, nor is more filled than the SQ holds */
-    B_ASSERT(u->published - head <= u->sq_entries && u->local_tail - u->published <=
-             u->sq_entries);
-    if (u->local_tail - head >= u->sq_entries)
-        return NULL;
-    unsigned idx = u->local_tail & u->sq_mask;
-    struct io_uring_sqe *sqe = &u->sqes[idx];
-    memset(sqe, 0, sizeof(*sqe));
-    u->sq_array[idx] = idx;
-    u->local_tail++;
-    return sqe;
-}
-
-/* uring_submit - publish the filled SQEs and wait for at least `wait` completions. */
-static int uring_submit(struct uring *u, unsigned wait)
-{
-    unsigned n = u->local_tail - u->published;
-    __atomic_store_n(u->sq_tail, u->local_tail, __ATOMIC_RELEASE);
-    u->published = u->local_tail;
-    for (;;) {
-        int rc = uring_sys_enter(u->fd, n, wait, wait ? IORING_ENTER_GETEVENTS : 0);
-        if (rc >= 0) {
-            n -= B_MIN(n, (unsigned)rc);
-            if (n == 0 || wait == 0)
-                return B_OK;
-            continue;
-        }
-        if (errno != EINTR && errno != EAGAIN && errno != EBUSY)
-            return B_SYSERR;
-    }
-}
-
-/* uring_cqe - the next completion, or NULL; uring_cqe_seen releases it. */
-static struct io_uring_cqe *uring_cqe(struct uring *u)
-{
-    unsigned head = __atomic_load_n(u->cq_head, __ATOMIC_RELAXED);
-    unsigned tail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
-    B_ASSERT(tail - head <= u->cq_entries); /* the kernel never overfills the CQ */
-    if (head == tail)
-        return NULL;
-    return &u->cqes[head & u->cq_mask];
-}
-
-static void uring_cqe_seen(struct uring *u)
-{
-    unsigned head = __atomic_load_n(u->cq_head, __ATOMIC_RELAXED);
-    B_ASSERT(head != __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE)); /* one was taken */
-    __atomic_store_n(u->cq_head, head + 1, __ATOMIC_RELEASE);
-}
-
-/* uring_probe_pair_ns - ns per 64-byte send and recv over a unix socketpair on a ring,
- * UR_PROBE_BATCH of each per io_uring_enter, as an event loop's turn submits its clients'
- * statements: the fastest of 5 rounds (load_mode_pick compares it with os_probe_pair_ns).
- * 0 where the kernel refuses the ring or the operations (io_uring_disabled, Linux < 5.6). */
-#define UR_PROBE_BATCH 8
-BENCH_API double uring_probe_pair_ns(void)
-{
-    struct uring u;
-    int sv[2];
-    char out[64] = {1}, in[UR_PROBE_BATCH][64];
-    double best = 0;
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-        return 0;
-    if (uring_setup(&u, 4 * UR_PROBE_BATCH, NULL) != B_OK) {
-        close(sv[0]);
-        close(sv[1]);
-        return 0;
-    }
-    for (int r = 0; r < 5 && best >= 0; r++) {
-        u64 t0 = clk_now_ns();
-        for (int i = 0; i < 96 / UR_PROBE_BATCH && best >= 0; i++) {
-            for (int k = 0; k < 2 * UR_PROBE_BATCH; k++) { /* the sends, then the recvs */
-                struct io_uring_sqe *sqe = uring_sqe(&u);
-                sqe->opcode = k < UR_PROBE_BATCH ? IORING_OP_SEND : IORING_OP_RECV;
-                sqe->fd = sv[k < UR_PROBE_BATCH ? 0 : 1];
-                sqe->addr = (u64)(uintptr_t)(k < UR_PROBE_BATCH ? out : in[k - UR_PROBE_BATCH]);
-                sqe->len = 64;
-                sqe->msg_flags = MSG_DONTWAIT;
-            }
-            if (uring_submit(&u, 2 * UR_PROBE_BATCH) != B_OK)
-                best = -1;
-            for (struct io_uring_cqe *c; (c = uring_cqe(&u)); uring_cqe_seen(&u))
-                if (c->res != 64)
-                    best = -1;
-        }
-        double ns = (double)(clk_now_ns() - t0) / 96;
-        if (best >= 0)
-            best = r == 0 || ns < best ? ns : best;
-    }
-    uring_free(&u);
-    close(sv[0]);
-    close(sv[1]);
-    return best > 0 ? best : 0;
-}
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32 with seed 0) for --validate. */
 static u32 io_crc_table[256];
@@ -14101,7 +14120,7 @@ static int io_cleanup(struct res *res)
     return ex;
 }
 
-/*== 17 evl_ : event loop: many client connections per thread ================*/
+/*== 18 evl_ : event loop: many client connections per thread ===============*/
 /*
  * The loop core (evl_open, evl_run, evl_close; the API and its callbacks, struct evl_ops, in
  * bench.h), in the spirit of redis's ae.c: a loop thread owns n clients, each served by
@@ -15583,7 +15602,7 @@ BENCH_API int evl_backend_pick(struct load_run *r)
     return rc;
 }
 
-/*== 18 oltp_ : sysbench's OLTP workloads over the myc_ client ===============*/
+/*== 19 oltp_ : sysbench's OLTP workloads over the myc_ client ==============*/
 /*
  * The 11 scripts of sysbench 1.0.20 (oltp_common.lua and friends) built in:
  * the same schema and data, the same statements (server-side prepared by default, one per
@@ -17944,565 +17963,7 @@ static const char *oltp_legacy_map(const struct bench_opts *o)
     return NULL;
 }
 
-/*== 19 ping_, sizing_ : commands of their own: ping, the oltp one-liner =====*/
-/*
- * Commands that are not sysbench tests: `bench ping` (connect, authenticate, time round
- * trips) and `bench oltp` (the sizing one-liner: its own schema, a thread ladder of OLTP runs
- * by the run path, the knee). Like workloads they fill a struct res and never print.
- */
-
-/* ---- ping: connect, log in, time round trips ---- */
-
-#define PING_VARS "SELECT @@hostname, @@max_connections, @@innodb_buffer_pool_size"
-
-struct ping_vars {
-    char v[3][64];
-};
-
-static int ping_vars_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
-{
-    struct ping_vars *pv = ctx;
-    for (size_t i = 0; i < 3 && i < res->ncols; i++) /* the server's words: escaped */
-        my_escape(pv->v[i], sizeof(pv->v[i]), vals[i].p ? vals[i].p : "NULL",
-                  vals[i].p ? B_MIN(vals[i].len, 60) : 4);
-    return 0;
-}
-
-/* The facts of the login just made: server, transport, TLS, plugin, times. */
-static void ping_conn_facts(struct res *res, struct my_conn *c, const struct myc_params *p)
-{
-    res_fact_str(res, "server", "%s", c->target);
-    res_fact_str(res, "server_version", "%s", c->version);
-    res_fact_bool(res, "server_mariadb", strstr(c->version, "MariaDB") != NULL);
-    res_fact_int(res, "connection_id", c->hs.conn_id);
-    res_fact_str(res, "transport", "%s", c->is_unix ? "unix" : "tcp");
-    res_fact_bool(res, "tls", c->tls);
-    if (c->tls) {
-        res_fact_str(res, "tls_version", "%s", myc_tls_version(c));
-        res_fact_str(res, "tls_cipher", "%s", myc_cipher(c));
-        res_fact_bool(res, "tls_verified", p->ssl_mode >= MYC_SSL_VERIFY_CA);
-    } else
-        res_fact_str(res, "tls_off_reason", "%s",
-                     c->is_unix                  ? "unix socket"
-                     : (c->hs.caps & MY_CAP_SSL) ? "--ssl-mode=DISABLED"
-                                                 : "the server offers none");
-    res_fact_str(res, "compression", "%s", c->zlib ? "zlib" : "none");
-    res_fact_str(res, "auth_plugin", "%s", c->plugin);
-    res_fact_str(res, "user", "%s", p->user ? p->user : "");
-    res_fact_int(res, "connect_ns", (i64)c->connect_ns);
-    res_fact_num(res, "connect_ms", (double)c->connect_ns / 1e6);
-    res_fact_int(res, "socket_connect_ns", (i64)c->socket_ns);
-    res_fact_int(res, "handshake_ns", (i64)(c->connect_ns - c->socket_ns));
-}
-
-/* The server's settings that size a benchmark (PING_VARS's row). */
-static void ping_vars_facts(struct res *res, const struct ping_vars *pv)
-{
-    unsigned long long bpv = strtoull(pv->v[2], NULL, 10);
-    res_fact_str(res, "server_hostname", "%s", pv->v[0]);
-    res_fact_str(res, "max_connections", "%s", pv->v[1]);
-    res_fact_str(res, "innodb_buffer_pool_size", "%s", pv->v[2]);
-    if (bpv)
-        res_fact_int(res, "innodb_buffer_pool_size_bytes", (i64)bpv);
-}
-
-/* One kind of round trip as a result's statistics: one thread, events = round trips, the
- * exact min/max/sum and the histogram; the window is the time spent in them. */
-static void ping_stats(struct res_stats *s, const struct hist *h, u64 done, u64 mn, u64 mx,
-                       u64 sum)
-{
-    memset(s, 0, sizeof(*s));
-    load_snap_init(&s->d, 1, 0);
-    memcpy(s->d.hist, h, sizeof(*h));
-    s->threads = 1;
-    s->d.events = done;
-    s->d.lat_min_ns = mn;
-    s->d.lat_max_ns = mx;
-    s->d.lat_sum_ns = sum;
-    s->d.thr_events[0] = done;
-    s->d.thr_sum_ns[0] = sum;
-    s->window_s = s->total_s = s->at_s = (double)sum / 1e9;
-}
-
-/* The kinds of round trip ping times, in order (its steps' commands). */
-static const char *const ping_what[] = {"COM_PING", "SELECT 1 (COM_QUERY)",
-                                        "SELECT ? (COM_STMT_EXECUTE)"};
-
-/* The round trips of one kind (k: COM_PING, SELECT 1, SELECT ?) as a step of res (its
- * final), and res->final for COM_PING. Returns the last command's code. */
-static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct myc_result *mr,
-                     struct myc_stmt *st, struct hist *h)
-{
-    u64 mn = UINT64_MAX, mx = 0, sum = 0, done = 0;
-    int rc = B_OK;
-    /* bench all bounds each kind in time too (a far server's round trips are long) */
-    u64 end = res->o && res->o->all_step_ms > 0
-                  ? clk_now_ns() + (u64)res->o->all_step_ms * 1000000u
-                  : UINT64_MAX;
-    memset(h, 0, sizeof(*h));
-    for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
-        struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
-        u64 t0 = clk_now_ns();
-        if (t0 >= end)
-            break;
-        rc = k == 0   ? myc_ping(c)
-             : k == 1 ? myc_query(c, "SELECT 1", 8, mr, NULL, NULL)
-                      : myc_execute(c, st, &arg, 1, mr, NULL, NULL);
-        u64 d = clk_now_ns() - t0;
-        if (rc != B_OK)
-            break;
-        hist_record(h, d);
-        mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d, done++;
-    }
-    struct res *s = res_step(res, res->w, ping_what[k]);
-    ping_stats(&s->final, h, done, mn, mx, sum);
-    s->have_final = true;
-    s->complete = done == (u64)n || (end != UINT64_MAX && rc == B_OK && !atomic_load(&b_stop));
-    if (k == 0) {
-        ping_stats(&res->final, h, done, mn, mx, sum);
-        res->have_final = true;
-    }
-    return rc;
-}
-
-/*
- * ping_main - `bench ping`: connect, log in, and time COM_PING, SELECT 1 and a prepared
- * SELECT ?, --count each. Facts: the server, TLS, plugin, connect time, its settings; the
- * round trips of each kind a step with its final statistics (res->final: COM_PING's). Prints
- * nothing: rep_ping shows it. The first thing to run against a new DB host.
- */
-static int ping_main(struct res *res)
-{
-    struct bench_opts *o = res->o;
-    struct myc_conn_params cc;
-    struct my_conn c;
-    res->command = "ping";
-    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
-    if (myc_params_from_opts(o, 0, &cc, &res->err) < 0)
-        return res->err.ex;
-    if (!o->mysql_db_set)
-        cc.p.db = NULL; /* ping needs no schema; sysbench's default 'sbtest' may not exist */
-    int rc = myc_connect(&c, &cc.p);
-    if (rc < 0)
-        return myc_conn_error("ping", &c, &cc.p, &res->err);
-    ping_conn_facts(res, &c, &cc.p);
-    struct myc_result mr;
-    struct ping_vars pv;
-    struct myc_stmt st;
-    bool prepared = false;
-    memset(&mr, 0, sizeof(mr));
-    memset(&pv, 0, sizeof(pv));
-    /* each step stops the ping at its first error, with that error */
-    const char *step = "the settings query (" PING_VARS ")";
-    rc = myc_query(&c, PING_VARS, strlen(PING_VARS), &mr, ping_vars_row, &pv);
-    if (rc == B_OK) {
-        ping_vars_facts(res, &pv);
-        step = "PREPARE of SELECT ?";
-        rc = myc_prepare(&c, "SELECT ?", 8, &st);
-        prepared = rc == B_OK;
-    }
-    i64 n = B_MAX(o->ping_count, 1);
-    res_fact_int(res, "ping_count", n);
-    struct hist *h = b_xcalloc(1, sizeof(*h));
-    for (int k = 0; k < 3 && rc == B_OK && !atomic_load(&b_stop); k++) {
-        step = ping_what[k];
-        rc = ping_kind(res, &c, k, n, &mr, &st, h);
-    }
-    free(h);
-    if (prepared && rc == B_OK && !atomic_load(&b_stop))
-        (void)myc_stmt_close(&c, &st);
-    else if (prepared)
-        myc_stmt_free(&st); /* the connection is out of step or stopping: no more commands */
-    myc_result_free(&mr);
-    int ex = B_EXIT_OK;
-    res->rc = rc;
-    res->end = RES_END_LIMIT;
-    if (rc == B_DONE || atomic_load(&b_stop)) {
-        res->end = RES_END_SIGNAL;
-        res->end_signal = atomic_load(&b_stop) == SIGTERM ? SIGTERM : SIGINT;
-        ex = b_fail(&res->err, B_EXIT_FAIL,
-                    "ping: interrupted by %s during %s; the figures above are what was "
-                    "measured until then",
-                    atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", step);
-        res->err.rc = B_DONE;
-    } else if (rc < 0) {
-        res->end = RES_END_FAILED;
-        if (rc == B_SERVER)
-            ex = b_fail(&res->err, B_EXIT_ENV, "ping: %s on %s: %s", step, c.target, c.err.msg);
-        else
-            ex = b_fail(&res->err, B_EXIT_ENV, "ping: %s: %s", step, c.err.msg);
-        res->err.rc = rc;
-        if (rc == B_TIMEOUT)
-            b_hint(&res->err, "no complete answer within --mysql-io-timeout=%lld s",
-                   (long long)o->mysql_io_timeout);
-    }
-    res->complete = ex == B_EXIT_OK;
-    myc_close(&c);
-    return ex;
-}
-
-
-/* ---- `bench oltp -h HOST -u USER`: the sizing one-liner ---- */
-
-static const struct wl_def *wl_find(const char *name);
-
-static const struct opt_def opt_oltp_sizing[] = {
-    OLTP_COMMON_OPTS,
-    OPT("max-threads", INT, sizing_max_threads, "64", 1, 4096, NULL,
-        "highest thread count of the ladder (1, 2, 4, ...)", NULL, 0),
-    /* at most 42: each workload's ladder gets half of the 85 s budget (sizing_main); a longer
-     * step left oltp_point_select without a rung, unsaid (exit 0, its row missing) */
-    OPT("step-time", INT, sizing_step_time, "5", 1, 42, NULL,
-        "seconds each step of the ladder runs (each workload gets half of about 85 s)", NULL, 0),
-    OLTP_COMMON_OPTS2};
-
-/* The figures of one step of the ladder, as the table shows them (rep_sizing). */
-struct sizing_row {
-    const char *wl;
-    i64 threads;
-    double tps, qps, p95, p99;
-    u64 errors;
-};
-
-/* sizing_row_of - the figures of step st (a measured run of the ladder). */
-static void sizing_row_of(const struct res *st, struct sizing_row *row)
-{
-    const struct load_snap *s = &st->final.d;
-    double secs = st->final.total_s > 0 ? st->final.total_s : 1;
-    row->wl = st->w->name;
-    row->threads = st->final.threads;
-    row->tps = (double)s->events / secs;
-    row->qps = (double)(s->ctr[0] + s->ctr[1] + s->ctr[2]) / secs;
-    row->p95 = (double)hist_percentile(s->hist, 95, s->lat_min_ns, s->lat_max_ns) / 1e6;
-    row->p99 = (double)hist_percentile(s->hist, 99, s->lat_min_ns, s->lat_max_ns) / 1e6;
-    row->errors = s->ctr[3];
-}
-
-/* One step: `threads` workers of w for step-time seconds, by the run path, as a new step of res
- * (its final statistics, histogram included); fills *row. A step that failed is not kept: its
- * failure goes to *err. */
-static int sizing_step(struct res *res, const struct bench_opts *base, const struct wl_def *w,
-                       i64 threads, struct sizing_row *row, struct b_err *err)
-{
-    struct bench_opts so = *base;
-    so.threads = threads;
-    so.time_s = base->sizing_step_time;
-    so.events = 0;
-    so.rate = 0;
-    so.warmup_time = 0;
-    so.report_interval = 0;
-    so.nckpt = 0;
-    so.debug = false;
-    struct res *st = res_step(res, w, "run");
-    int rc = wl_run(w, &so, st);
-    st->o = res->o; /* so ends here; the step's thread count is in its final statistics */
-    if (rc == B_OK && st->rc)
-        rc = st->rc;
-    if (rc < 0) {
-        *err = st->err;
-        res_free(st);
-        res->nsteps--;
-        return rc;
-    }
-    sizing_row_of(st, row);
-    return rc;
-}
-
-static int sizing_sql(struct my_conn *c, const char *sql)
-{
-    struct myc_result res = {0};
-    int rc = myc_query(c, sql, strlen(sql), &res, NULL, NULL);
-    myc_result_free(&res);
-    return rc;
-}
-
-/* The one-liner's prepare: its lines for standard output are not shown (the table is), its
- * messages are, through the command's sink (ctx: the command's res). */
-static void sizing_prep_say(void *ctx, int kind, const char *text)
-{
-    const struct res *res = ctx;
-    if (kind != RES_SAY_PROGRESS && kind != RES_SAY_NOTE && res->sink && res->sink->say)
-        res->sink->say(res->sink->ctx, kind, text);
-}
-
-/*
- * sizing_knee - the knee of a thread ladder: tps[i] measured with 2^i threads, n rungs. The
- * ladder has flattened at the first rung k whose every later rung stays under 1.10 x tps[k]
- * (a gain under 10% per doubling is within a loaded host's noise and not worth the
- * connections); the knee is then the fewest threads that reach 95% of the best throughput
- * measured (a margin over noise: a recommendation a little high costs latency, one too low
- * costs throughput). -1: no knee: no flat rung, or the 95% point is the last rung (the best
- * is at the top: still rising). *confirmed: two doublings past k were measured: one flat or
- * falling step alone is often a burst of other load on a shared host (a rung later rungs
- * beat by 10% is not where it flattens, so such a step moves the knee up, never down). The
- * one-liner and bench all both decide with this (and docs/cli.md describes it).
- */
-static int sizing_knee(const double *tps, int n, bool *confirmed)
-{
-    *confirmed = false;
-    for (int k = 0; k + 1 < n; k++) {
-        bool flat = true;
-        for (int j = k + 1; j < n && flat; j++)
-            flat = tps[j] < 1.10 * tps[k];
-        if (!flat)
-            continue;
-        double peak = 0;
-        int r = 0;
-        for (int j = 0; j < n; j++)
-            peak = B_MAX(peak, tps[j]);
-        while (r < n - 1 && tps[r] < 0.95 * peak)
-            r++;
-        if (r == n - 1)
-            return -1;
-        *confirmed = n - 1 - k >= 2;
-        return r;
-    }
-    return -1;
-}
-
-/* Why a workload's ladder ended (the fact <workload>_ladder_end). */
-static const char *const sizing_ends[] = {"flat", "max-threads", "budget", "interrupted",
-                                          "failed"};
-enum { SIZING_FLAT, SIZING_TOP, SIZING_BUDGET, SIZING_STOPPED, SIZING_FAILED };
-
-/* One workload's ladder: 1, 2, 4, ... threads up to --max-threads, until the knee is
- * confirmed, the deadline (no rung started that would end past it) or a failure. Fills
- * rows[0..*n) and returns SIZING_*; a failure's message goes to res->err. */
-static int sizing_ladder(struct res *res, const struct bench_opts *o, const struct wl_def *w,
-                         u64 deadline, struct sizing_row *rows, int max, int *n)
-{
-    double tps[16];
-    *n = 0;
-    for (i64 th = 1; *n < max && *n < (int)countof(tps); th *= 2) {
-        if (th > o->sizing_max_threads)
-            return SIZING_TOP;
-        if (clk_now_ns() + (u64)o->sizing_step_time * 1000000000u > deadline)
-            return SIZING_BUDGET;
-        struct b_err e;
-        struct sizing_row *row = &rows[*n];
-        memset(&e, 0, sizeof(e));
-        if (sizing_step(res, o, w, th, row, &e) != 0) {
-            b_fail(&res->err, B_EXIT_FAIL, "oltp: %s with %lld threads: %s", w->name,
-                   (long long)th, e.msg);
-            return SIZING_FAILED;
-        }
-        res_say(res, RES_SAY_MSG, "oltp: %-17s %4lld threads: %10.2f tps, p99 %.2f ms",
-                row->wl, (long long)th, row->tps, row->p99);
-        tps[(*n)++] = row->tps;
-        bool confirmed;
-        if (sizing_knee(tps, *n, &confirmed) >= 0 && confirmed)
-            return SIZING_FLAT;
-        if (atomic_load(&b_stop))
-            return SIZING_STOPPED;
-    }
-    return SIZING_TOP;
-}
-
-/* The facts of one workload's ladder (rows[0..n), the first its step number first): the knee
- * (<wl>_knee_step, _knee_threads, _knee_tps, _knee_confirmed) when there is one, else
- * <wl>_still_rising; the peak, the top rung and why the ladder ended, always. */
-static void sizing_ladder_facts(struct res *res, const char *wl, const struct sizing_row *rows,
-                                int n, int first, int end)
-{
-    char key[64];
-    double tps[16];
-    int peak = 0;
-    if (!n)
-        return;
-    for (int i = 0; i < n && i < (int)countof(tps); i++) {
-        tps[i] = rows[i].tps;
-        if (tps[i] > tps[peak])
-            peak = i;
-    }
-    bool confirmed;
-    int k = sizing_knee(tps, B_MIN(n, (int)countof(tps)), &confirmed);
-    if (k >= 0) {
-        snprintf(key, sizeof(key), "%s_knee_step", wl);
-        res_fact_int(res, key, first + k);
-        snprintf(key, sizeof(key), "%s_knee_threads", wl);
-        res_fact_int(res, key, rows[k].threads);
-        snprintf(key, sizeof(key), "%s_knee_tps", wl);
-        res_fact_num(res, key, rows[k].tps);
-        snprintf(key, sizeof(key), "%s_knee_confirmed", wl);
-        res_fact_bool(res, key, confirmed);
-    }
-    snprintf(key, sizeof(key), "%s_still_rising", wl);
-    res_fact_bool(res, key, k < 0);
-    snprintf(key, sizeof(key), "%s_peak_threads", wl);
-    res_fact_int(res, key, rows[peak].threads);
-    snprintf(key, sizeof(key), "%s_peak_tps", wl);
-    res_fact_num(res, key, rows[peak].tps);
-    snprintf(key, sizeof(key), "%s_top_threads", wl);
-    res_fact_int(res, key, rows[n - 1].threads);
-    snprintf(key, sizeof(key), "%s_last_gain_pct", wl);
-    if (n > 1 && rows[n - 2].tps > 0)
-        res_fact_num(res, key, (rows[n - 1].tps / rows[n - 2].tps - 1) * 100);
-    snprintf(key, sizeof(key), "%s_ladder_end", wl);
-    res_fact_str(res, key, "%s", sizing_ends[end]);
-}
-
-/*
- * The sizing run: its own schema (created here, dropped at the end: bench never touches a
- * schema it did not create in this run), a dataset of --tables x --table-size rows (4 x 25000
- * unless given), then oltp_point_select and oltp_read_write over a ladder of thread counts
- * (1, 2, 4, ... --max-threads) until the knee is confirmed (sizing_knee), each workload
- * within half the time left after the load (o->sizing_budget_s, 85 s unless bench all sets
- * it). Into res: one step per rung (res_step, by wl_run), the facts of the table's heading
- * (server, server_version, tls, tables, table_size, step_time_s) and of each workload's
- * ladder (sizing_ladder_facts: the knee, or still rising, and why the ladder ended);
- * rep_sizing shows them. Progress goes to res_say.
- */
-/*
- * bench all's ladder in a schema that exists (o->sizing_existing): the user named it
- * with -D (a schema granted to the benchmark user, who may not CREATE DATABASE), or a leftover
- * of an interrupted run holds bench's tables. Its tables sbtest1..N must be bench all's own
- * (the '" OLTP_MARK_ALL "' comment) or absent: any other (a user's, or a dataset prepared with
- * `bench ... prepare`, commented '" OLTP_MARK "') refuses the schema before anything is
- * touched; bench all's own are dropped (before: a leftover; after: this run's). The schema
- * itself stays. Another run using the same schema at once is kept out by all_db's named lock.
- */
-static int sizing_own_tables(struct res *res, const struct bench_opts *o, struct my_conn *c,
-                             const char *db, const char *qdb, bool after)
-{
-    char sql[OLTP_QNAME_SZ + 32], tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
-    snprintf(sql, sizeof(sql), "USE %s", qdb);
-    int rc = sizing_sql(c, sql);
-    for (i64 n = 1; rc == B_OK && n <= o->oltp_tables; n++) {
-        struct oltp_kv kv;
-        oltp_table(o, n, tbl, sizeof(tbl));
-        if ((rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv)) != B_OK || !kv.n)
-            continue;
-        if (strcmp(kv.v[0], OLTP_MARK_ALL)) {
-            bool ds = !strcmp(kv.v[0], OLTP_MARK);
-            b_fail(&res->err, B_EXIT_ENV, "oltp: schema '%s' on %s holds a table '%s' that %s: "
-                                          "left alone, nothing run there",
-                   db, c->target, tbl,
-                   ds ? "a bench prepare made (a dataset, not bench all's)"
-                      : "bench all did not create");
-            b_hint(&res->err, "name an empty schema, one of bench all's, or a new one with -D "
-                              "(bench creates it and drops it after)");
-            return B_EXIT_ENV;
-        }
-        oltp_quote(tbl, qt, sizeof(qt));
-        snprintf(sql, sizeof(sql), "DROP TABLE %s", qt);
-        rc = sizing_sql(c, sql);
-    }
-    if (rc != B_OK) {
-        b_fail(&res->err, B_EXIT_ENV, "oltp: %s bench's tables in schema '%s' on %s failed: %s",
-               after ? "dropping" : "checking", db, c->target, c->err.msg);
-        return B_EXIT_ENV;
-    }
-    res_say(res, RES_SAY_MSG, after ? "oltp: dropped bench's tables from schema '%s' (the "
-                                      "schema stays: bench did not create it)"
-                                    : "oltp: schema '%s' exists: bench's tables go there, the "
-                                      "schema stays",
-            db);
-    return B_EXIT_OK;
-}
-
-static int sizing_main(struct res *res)
-{
-    struct bench_opts *o = res->o;
-    struct myc_conn_params cc;
-    struct my_conn c;
-    char db[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 32], qdb[OLTP_QNAME_SZ];
-    u64 t0 = clk_now_ns();
-    double budget = o->sizing_budget_s > 0 ? o->sizing_budget_s : 85;
-    if (!o->sizing_tables_set)
-        o->oltp_tables = 4;
-    if (!o->sizing_rows_set)
-        o->oltp_table_size = 25000;
-    if (!o->mysql_db_set) {
-        free(o->mysql_db);
-        o->mysql_db = b_xstrdup("bench");
-    }
-    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
-    int ex = oltp_check(o, &res->err); /* -D among the names: at most 64 characters, UTF-8 */
-    if (ex != B_EXIT_OK)
-        return ex;
-    snprintf(db, sizeof(db), "%s", o->mysql_db);
-    oltp_quote(db, qdb, sizeof(qdb));
-    if (myc_params_from_opts(o, 0, &cc, &res->err) < 0)
-        return res->err.ex;
-    cc.p.db = NULL;
-    if (myc_connect(&c, &cc.p) < 0)
-        return myc_conn_error("oltp", &c, &cc.p, &res->err);
-    snprintf(sql, sizeof(sql), "CREATE DATABASE %s", qdb);
-    bool made = sizing_sql(&c, sql) == B_OK;
-    if (!made && c.srv_code == 1007 && o->sizing_existing) { /* bench all: usable if ours */
-        if ((ex = sizing_own_tables(res, o, &c, db, qdb, false)) != B_EXIT_OK) {
-            myc_close(&c);
-            return ex;
-        }
-    } else if (!made) {
-        b_fail(&res->err, B_EXIT_ENV, "oltp: creating schema '%s' on %s failed: %s", db,
-               c.target, c.err.msg);
-        if (c.srv_code == 1007)
-            b_hint(&res->err, "bench works in a schema it creates and drops itself, and never "
-                              "touches an existing one; name another with -D (a leftover of an "
-                              "interrupted run holds tables commented '" OLTP_MARK "')");
-        myc_close(&c);
-        return B_EXIT_ENV;
-    }
-    res_fact_str(res, "server", "%s", c.target);
-    res_fact_str(res, "server_version", "%s", c.version);
-    res_fact_bool(res, "tls", c.tls);
-    res_fact_int(res, "tables", o->oltp_tables);
-    res_fact_int(res, "table_size", o->oltp_table_size);
-    res_fact_int(res, "step_time_s", o->sizing_step_time);
-    res_fact_int(res, "max_threads", o->sizing_max_threads);
-    res_fact_num(res, "budget_s", budget);
-    res_say(res, RES_SAY_MSG, "oltp: %s schema '%s' on %s (%s); loading %lld tables x %lld "
-                              "rows",
-            made ? "created" : "in the existing", db, c.target, c.version,
-            (long long)o->oltp_tables, (long long)o->oltp_table_size);
-    struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
-    struct bench_opts po = *o;
-    po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
-    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say, NULL};
-    struct res prep;
-    res_init(&prep, rw, "prepare", &po, &prep_sink);
-    ex = oltp_jobs(&prep, &po, rw, oltp_prepare_one);
-    if (prep.err.msg[0] || prep.err.sb[0])
-        res->err = prep.err;
-    res_free(&prep);
-    struct sizing_row rows[2][16];
-    int nrows[2] = {0, 0};
-    const struct wl_def *wls[2] = {ps, rw};
-    /* each workload gets half the time left after the load: the run stays within the budget */
-    u64 tl = clk_now_ns(), left = 0;
-    if ((double)(tl - t0) / 1e9 < budget)
-        left = (u64)((budget - (double)(tl - t0) / 1e9) * 1e9);
-    for (int k = 0; k < 2 && ex == B_EXIT_OK && !atomic_load(&b_stop); k++) {
-        int end = sizing_ladder(res, o, wls[k], tl + left / 2 * (u64)(k + 1), rows[k], 16,
-                                &nrows[k]);
-        sizing_ladder_facts(res, wls[k]->name, rows[k], nrows[k], k ? nrows[0] : 0, end);
-        if (end == SIZING_FAILED)
-            ex = B_EXIT_FAIL;
-    }
-    if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
-        res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
-        ex = B_EXIT_FAIL;
-    }
-    /* drop what this run created, whatever happened above */
-    snprintf(sql, sizeof(sql), "DROP DATABASE %s", qdb);
-    if (!made) { /* a schema that was there: only bench's tables go */
-        struct b_err keep = res->err;
-        if (sizing_own_tables(res, o, &c, db, qdb, true) != B_EXIT_OK) {
-            res_say(res, RES_SAY_WARN, "%s (drop them yourself)", res->err.msg);
-            res->err = keep;
-        }
-    } else if (sizing_sql(&c, sql) < 0)
-        res_say(res, RES_SAY_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)", db,
-                c.err.msg);
-    else
-        res_say(res, RES_SAY_MSG, "oltp: dropped schema '%s'", db);
-    res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
-    myc_close(&c);
-    return ex;
-}
-
-/*== 20 slap_ : mysqlslap mode: options, generated SQL, client threads =======*/
+/*== 20 slap_ : mysqlslap mode: options, generated SQL, client threads ======*/
 /*
  * `bench slap` (and bench invoked as mysqlslap or mariadb-slap): mysqlslap's benchmark, drop-in
  * (mysqlslap 10.11's options and output). For each engine, each concurrency C and each iteration: drop the schema
@@ -20523,7 +19984,7 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
     slap_iter_steps(st, its, nits);
     free(its);
     if (h) { /* per-query latency of all iterations: the result's final statistics */
-        load_snap_init(&st->final.d, 1, 0);
+        res_snap_init(&st->final.d, 1, 0);
         hist_add(st->final.d.hist, h);
         st->final.d.events = hist_total(h);
         st->final.d.lat_sum_ns = lat.sum;
@@ -20840,7 +20301,1141 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
     return n;
 }
 
-/*== 21 all_ : bench all: the one-page sizing report, checks, settings =======*/
+/*== 21 wl_ : workload registry and the run path ============================*/
+/*
+ * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
+ * is a new row. A test name given as a path ending in ".lua" (old scripts:
+ * /usr/share/sysbench/cpu.lua) maps to the built-in of the same base name.
+ */
+
+
+static const struct opt_def opt_ping[] = {
+    OPT("count", INT, ping_count, "10", 1, 1e6, NULL, "number of COM_PING round trips to time",
+        NULL, 0),
+};
+
+static const struct opt_def opt_oltp_sizing[] = {
+    OLTP_COMMON_OPTS,
+    OPT("max-threads", INT, sizing_max_threads, "64", 1, 4096, NULL,
+        "highest thread count of the ladder (1, 2, 4, ...)", NULL, 0),
+    /* at most 42: each workload's ladder gets half of the 85 s budget (sizing_main); a longer
+     * step left oltp_point_select without a rung, unsaid (exit 0, its row missing) */
+    OPT("step-time", INT, sizing_step_time, "5", 1, 42, NULL,
+        "seconds each step of the ladder runs (each workload gets half of about 85 s)", NULL, 0),
+    OLTP_COMMON_OPTS2};
+
+/* The figures of one step of the ladder, as the table shows them (rep_sizing). */
+struct sizing_row {
+    const char *wl;
+    i64 threads;
+    double tps, qps, p95, p99;
+    u64 errors;
+};
+
+static const struct opt_def opt_all[] = {
+    OPT("dir", STR, file_dir, ".", 0, 0, NULL,
+        "directory for the disk tests (bench makes bench-all.PID there for its test file, "
+        "then removes it; nothing else there is touched)",
+        NULL, 0),
+    OPT("quick", BOOL, all_quick, "off", 0, 0, NULL, "a shorter run (about 20 s)", NULL, 0),
+    OPT("thorough", BOOL, all_thorough, "off", 0, 0, NULL,
+        "longer steps, larger files and arrays", NULL, 0),
+    OPT("expect", STR, all_expect, "", 0, 0, NULL,
+        "acceptance thresholds: PATH OP NUMBER[,...], e.g. disk.fdatasync_p99_ms<=5", NULL,
+        OPT_F_NODEF),
+    OPT("expect-file", STR, all_expect_file, "", 0, 0, NULL,
+        "a file of --expect terms, one or more a line ('#' comments)", NULL, OPT_F_NODEF),
+    OPT("html", STR, all_html, "", 0, 0, NULL,
+        "also write the report as one self-contained HTML file (inline CSS and SVG)", NULL,
+        OPT_F_NODEF),
+    OPT("list", STR, all_list, "", 0, 0, NULL,
+        "print the measures --expect takes (measures) or the checks (checks), run nothing",
+        NULL, OPT_F_NODEF),
+    OPT("server-ram", SIZE, all_server_ram, "0", 0, 1ull << 50, NULL,
+        "the database host's RAM, when the server runs elsewhere (0: its settings left out)",
+        NULL, 0),
+    OPT("server-cpus", INT, all_server_cpus, "0", 0, 65536, NULL,
+        "the database host's CPUs, when the server runs elsewhere (0: its settings left out)",
+        NULL, 0),
+};
+
+static const struct opt_def opt_compare[] = {
+    OPT("noise", DOUBLE, cmp_noise_pct, "5", 0, 1000, NULL,
+        "percent within which a ratio counts as noise (a measure's own spread, when larger, "
+        "wins)", NULL, 0),
+};
+
+/* The OLTP scripts share their hooks; a row of OLTP_VARIANTS (oltp_) gives name, variant and
+ * options. */
+#define WL_OLTP(nm, var, opttab, writes, shape)                                             \
+    {.name = nm,                                                                             \
+     .desc = "sysbench's " nm ".lua (MySQL/MariaDB)",                                        \
+     .opts = opttab,                                                                         \
+     .nopts = countof(opttab),                                                               \
+     .db = true,                                                                             \
+     .variant = var,                                                                         \
+     .check = oltp_check,                                                                    \
+     .check_common = oltp_check,                                                             \
+     .prepare = oltp_prepare_cmd,                                                            \
+     .cleanup = oltp_cleanup_cmd,                                                            \
+     .prewarm = oltp_prewarm_cmd,                                                            \
+     .init = oltp_init,                                                                      \
+     .thread_init = oltp_thread_init,                                                        \
+     .event = oltp_event,                                                                    \
+     .ev_start = oltp_ev_start,                                                              \
+     .ev_step = oltp_ev_step,                                                                \
+     .ev_fd = oltp_ev_fd, .ev_sock = oltp_ev_sock, .ev_conn = oltp_ev_conn,                                                                    \
+     .ev_connect = oltp_ev_connect,                                                          \
+     .thread_done = oltp_thread_done,                                                        \
+     .done = oltp_done,                                                                      \
+     .family = WL_OLTP,                                                                      \
+     .ctrs = oltp_ctrs,                                                                      \
+     .nctrs = countof(oltp_ctrs)},
+
+/* The commands' entry points, defined in their own sections below this one: the registry
+ * names them, and they call back into the run path above (wl_run, wl_find). */
+static int ping_main(struct res *res);
+static int sizing_main(struct res *res);
+static int all_main(struct res *res);
+static int mrg_main(struct res *res);
+static int cmp_main(struct res *res);
+
+static const struct wl_def wl_all[] = {
+    {.name = "fileio",
+     .desc = "File I/O test",
+     .opts = opt_fileio,
+     .nopts = countof(opt_fileio),
+     .nops = 3,
+     .op_names = io_op_names,
+     .check = io_check_run,
+     .check_common = io_check,
+     .prepare = io_prepare,
+     .cleanup = io_cleanup,
+     .init = io_init,
+     .thread_init = io_thread_init,
+     .event = io_event_any,
+     .thread_done = io_thread_done,
+     .done = io_done,
+     .facts = io_facts,
+     .family = WL_FILEIO,
+     .ctrs = io_ctrs,
+     .nctrs = countof(io_ctrs)},
+    {.name = "ping",
+     .desc = "MySQL/MariaDB connection check: server, TLS, authentication, round trips",
+     .opts = opt_ping,
+     .nopts = countof(opt_ping),
+     .db = true,
+     .family = WL_CMD,
+     .command = ping_main},
+    OLTP_VARIANTS(WL_OLTP)
+    {.name = "oltp-0.4",
+     .desc = "sysbench 0.4's --test=oltp (hidden)",
+     .opts = opt_oltp_legacy,
+     .nopts = countof(opt_oltp_legacy),
+     .db = true,
+     .hidden = true,
+     .family = WL_OLTP},
+    {.name = "slap",
+     .desc = "mysqlslap (mariadb-slap), drop-in: bench slap -a -c 10,50 -i 3; it never drops "
+             "a schema it did not create",
+     .opts = opt_slap,
+     .nopts = countof(opt_slap),
+     .db = true,
+     .family = WL_CMD,
+     .command = slap_main},
+    {.name = "oltp",
+     .desc = "the sizing one-liner: bench oltp -h HOST -u USER [-p]: a schema of its own, a "
+             "thread ladder, the knee",
+     .opts = opt_oltp_sizing,
+     .nopts = countof(opt_oltp_sizing),
+     .db = true,
+     .family = WL_CMD,
+     .command = sizing_main},
+    {.name = "all",
+     .desc = "the one-page sizing report: bench all [--dir=DIR] [-h HOST -u USER] [--quick]",
+     .opts = opt_all,
+     .nopts = countof(opt_all),
+     .db = true,
+     .family = WL_CMD,
+     .command = all_main},
+    {.name = "merge",
+     .desc = "one result from the --format=json results of clients that ran together: bench "
+             "merge A.json B.json ... (docs/multi-host.md)",
+     .files = true,
+     .family = WL_CMD,
+     .command = mrg_main},
+    {.name = "hostfacts",
+     .desc = "host and --file-dir facts as data (for `bench all`)",
+     .opts = opt_hostfacts,
+     .nopts = countof(opt_hostfacts),
+     .hidden = true,
+     .family = WL_CMD,
+     .command = os_hostfacts_cmd},
+    {.name = "compare",
+     .desc = "reports side by side: bench compare A.json B.json [...]: ratios, marks beyond "
+             "noise",
+     .opts = opt_compare,
+     .nopts = countof(opt_compare),
+     .files = true,
+     .family = WL_CMD,
+     .command = cmp_main},
+    {.name = "cpu",
+     .desc = "CPU performance test",
+     .opts = opt_cpu,
+     .nopts = countof(opt_cpu),
+     .event = cpu_event,
+     .family = WL_CPU},
+    {.name = "memory",
+     .desc = "Memory functions speed test",
+     .opts = opt_memory,
+     .nopts = countof(opt_memory),
+     .own_limit = true,
+     .check = mem_check,
+     .init = mem_init,
+     .thread_init = mem_thread_init,
+     .event = mem_event,
+     .thread_done = mem_thread_done,
+     .done = mem_done,
+     .family = WL_MEMORY},
+    {.name = "threads",
+     .desc = "Threads subsystem performance test",
+     .opts = opt_threads,
+     .nopts = countof(opt_threads),
+     .check = thr_threads_check,
+     .init = thr_threads_any_init,
+     .event = thr_threads_any_event,
+     .done = thr_done,
+     .family = WL_THREADS},
+    {.name = "mutex",
+     .desc = "Mutex performance test",
+     .opts = opt_mutex,
+     .nopts = countof(opt_mutex),
+     .own_limit = true,
+     .init = thr_mutex_init,
+     .event = thr_mutex_event,
+     .done = thr_done,
+     .family = WL_MUTEX},
+};
+
+/* wl_find - a built-in by name, or by a script path "dir/name.lua"; NULL if none. */
+static const struct wl_def *wl_find(const char *name)
+{
+    const char *base = strrchr(name, '/');
+    size_t len;
+    base = base ? base + 1 : name;
+    len = strlen(base);
+    if (len > 4 && !strcmp(base + len - 4, ".lua"))
+        len -= 4;
+    else
+        base = name, len = strlen(name);
+    for (size_t i = 0; i < countof(wl_all); i++)
+        if (strlen(wl_all[i].name) == len && !strncmp(wl_all[i].name, base, len))
+            return &wl_all[i];
+    return NULL;
+}
+
+/*
+ * A test named by a script path (dir/NAME.lua): bench has no Lua interpreter, so the path
+ * stands for the built-in NAME only when the file is sysbench 1.0.20's own script of that name
+ * (sha256 of its bytes, as Debian's sysbench 1.0.20 installs them) or lives under sysbench's
+ * own script directory; an edited copy would otherwise run the built-in workload in its place.
+ */
+static const struct {
+    const char *name, *sha256;
+} wl_scripts[] = {
+    {"bulk_insert", "90ef17c63b8f959fa85f7c459b106b26d44d7f1686bfff467837a4c41d0a84de"},
+    {"oltp_delete", "11dc20862684615384145641e0114c1ea76b80d7c9ba8c755e0fd9ad0fe62711"},
+    {"oltp_insert", "46d250ef3be841b1a349b23e6390d6f7adfb2435a239802ef4ceed9873d1cd68"},
+    {"oltp_point_select", "5002f6d702e1099fff451cfba06b03b77fc6a3110144c9a1102bfdb5de14b83d"},
+    {"oltp_read_only", "25eeb32f5877c254c7fceb5f0bc23a2da9ed708a9f07df5b95f0a9fdfe4817eb"},
+    {"oltp_read_write", "d3d68413ecce348242308cf693d5db7a320292e1def93ecc9cb080b2b4f32b45"},
+    {"oltp_update_index", "b79f401177f44f02dacf88175327e5bfd9410c54c75faf347b9458ae638fd21a"},
+    {"oltp_update_non_index", "5c6c923cc000bb6d4a535dd2dafbd3c4da2003c411ad8e585f146be4d713b984"},
+    {"oltp_write_only", "fcb462e264097d93c1d8cd0f7b55151c42261a5ab84ce553e41d6bd8bec8d690"},
+    {"select_random_points", "028832d7ce71e1bd615eaa61149ef1652d828ccfe2dec8d5c39fe35075f06c54"},
+    {"select_random_ranges", "be269a98a901e1305e69653c5fc977299a97487e5ef673051bcacee3c16dfaa0"},
+};
+
+/* sysbench's script directories (its Debian package's, and its `make install` default's). */
+static const char *const wl_script_dirs[] = {"/usr/share/sysbench", "/usr/local/share/sysbench"};
+
+#define WL_SCRIPT_MAX ((size_t)1 << 20) /* sysbench's largest script is 15 KiB */
+
+/* Is the directory of path (resolved: no "..", no link out of it) one of wl_script_dirs? */
+static bool wl_script_dir_ok(const char *path)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return false;
+    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
+    if (!realpath(dir, real))
+        return false;
+    for (size_t i = 0; i < countof(wl_script_dirs); i++) {
+        size_t n = strlen(wl_script_dirs[i]);
+        if (!strncmp(real, wl_script_dirs[i], n) && (real[n] == 0 || real[n] == '/'))
+            return true;
+    }
+    return false;
+}
+
+/* The sha256 of the regular file at path, in hex (65 bytes); -1 with errno (EFBIG: too big). */
+static int wl_script_sha256(const char *path, char *hex)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    int err = fstat(fd, &st) < 0           ? errno
+              : !S_ISREG(st.st_mode)              ? EINVAL /* a FIFO, a device: never read */
+              : (size_t)st.st_size > WL_SCRIPT_MAX ? EFBIG
+                                                  : 0;
+    if (err) {
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    u8 *b = b_xmalloc(WL_SCRIPT_MAX + 1), h[32];
+    size_t n = 0;
+    for (ssize_t r; n <= WL_SCRIPT_MAX && (r = read(fd, b + n, WL_SCRIPT_MAX + 1 - n)) != 0;) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            err = errno;
+            free(b);
+            close(fd);
+            errno = err;
+            return -1;
+        }
+        n += (size_t)r;
+    }
+    close(fd);
+    if (n > WL_SCRIPT_MAX) { /* it grew while read */
+        free(b);
+        errno = EFBIG;
+        return -1;
+    }
+    mbedtls_sha256_ret(b, n, h, 0);
+    free(b);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", h[i]);
+    return 0;
+}
+
+/*
+ * wl_script_check - may the test name (a path ending in ".lua", or a plain name) stand for
+ * a built-in? B_EXIT_OK: a plain name, a file under sysbench's script directory, a name with
+ * no directory that is not a file here (sysbench looks in its directory), or sysbench
+ * 1.0.20's script byte for byte. Else B_EXIT_USAGE with e saying why.
+ */
+static int wl_script_check(const char *name, struct b_err *e)
+{
+    const char *base = strrchr(name, '/');
+    size_t len = strlen(name);
+    char hex[65];
+    base = base ? base + 1 : name;
+    if (len < 4 || strcmp(name + len - 4, ".lua") || wl_script_dir_ok(name))
+        return B_EXIT_OK;
+    if (base == name && access(name, F_OK) < 0 && errno == ENOENT)
+        return B_EXIT_OK;
+    b_hint(e, "bench has no Lua interpreter and runs only its built-in workloads (`bench "
+              "--help` lists them); run this script with sysbench itself");
+    if (wl_script_sha256(name, hex) < 0)
+        return b_fail(e, B_EXIT_USAGE, "%s: cannot read the script: %s (%s)", name,
+                      strerror(errno), b_errno_name(errno));
+    for (size_t i = 0; i < countof(wl_scripts); i++)
+        if (strlen(wl_scripts[i].name) == strlen(base) - 4 &&
+            !strncmp(wl_scripts[i].name, base, strlen(base) - 4)) {
+            if (!strcmp(wl_scripts[i].sha256, hex))
+                return B_EXIT_OK;
+            b_hint(e, "bench has no Lua interpreter: for sysbench's own script name the "
+                      "built-in (`bench %s ...`); run an edited one with sysbench itself",
+                   wl_scripts[i].name);
+            return b_fail(e, B_EXIT_USAGE, "%s: not sysbench %s's %s (sha256 %.12s..., not "
+                          "%.12s...): bench would run its built-in %s in its place",
+                          name, BENCH_SB_VERSION, base, hex, wl_scripts[i].sha256,
+                          wl_scripts[i].name);
+        }
+    return b_fail(e, B_EXIT_USAGE, "%s: not a script of sysbench %s: bench cannot run it",
+                  name, BENCH_SB_VERSION);
+}
+
+/*
+ * wl_script_cwd - the sysbench persona's plain script name (oltp_read_write): sysbench 1.0.20
+ * loads the file NAME, then NAME.lua, from the working directory before its own (luaL_loadfile,
+ * then package.path's "./?.lua"), so an edited copy there is what sysbench would run: checked
+ * as a path is (wl_script_check). B_EXIT_OK when none is there.
+ */
+static int wl_script_cwd(const char *name, struct b_err *e)
+{
+    char p[PATH_MAX], hex[65];
+    struct stat st;
+    for (size_t i = 0; !strchr(name, '/') && i < countof(wl_scripts); i++) {
+        if (strcmp(wl_scripts[i].name, name))
+            continue;
+        snprintf(p, sizeof(p), "./%s", name);
+        if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode) &&
+            (wl_script_sha256(p, hex) < 0 || strcmp(hex, wl_scripts[i].sha256))) {
+            b_hint(e, "bench has no Lua interpreter: move the file away to run the built-in "
+                      "%s, or run the script with sysbench itself", name);
+            return b_fail(e, B_EXIT_USAGE, "%s: sysbench %s would run the file %s in this "
+                          "directory, which is not its %s.lua: bench would run its built-in "
+                          "in its place", name, BENCH_SB_VERSION, p, name);
+        }
+        snprintf(p, sizeof(p), "./%s.lua", name);
+        return access(p, F_OK) == 0 ? wl_script_check(p, e) : B_EXIT_OK;
+    }
+    return B_EXIT_OK;
+}
+
+/* ---- the run path: one workload, given options, a result; no printing, no exit ---- */
+
+/* Runs ended by --forced-shutdown with workers still inside an event: not joined, not freed
+ * until those workers have left (wl_reap); the process goes on meanwhile. */
+static pthread_mutex_t wl_abandoned_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct load_run *wl_abandoned;
+
+static void wl_run_free(struct load_run *r)
+{
+    if (r->w->done)
+        r->w->done(r);
+    if (r->forced)
+        res_snap_free(&r->forced_snap);
+    if (r->res_own) {
+        res_free(r->res_own);
+        free(r->res_own);
+    }
+    load_run_free(r);
+    free(r);
+}
+
+/*
+ * wl_reap - finish the abandoned runs whose workers have all left: join them, run the
+ * workload's teardown, free. Waits up to wait_ms for them. Returns the runs still out
+ * (their workers are stuck inside an event: memory they use stays allocated).
+ */
+BENCH_API int wl_reap(int wait_ms)
+{
+    u64 until = clk_now_ns() + (u64)wait_ms * 1000000u;
+    int out;
+    for (;;) {
+        out = 0;
+        pthread_mutex_lock(&wl_abandoned_mu);
+        for (struct load_run **pp = &wl_abandoned; *pp;) {
+            struct load_run *r = *pp;
+            if (atomic_load(&r->running) == 0) {
+                *pp = r->next_abandoned;
+                load_join(r);
+                wl_run_free(r);
+            } else {
+                out++;
+                pp = &r->next_abandoned;
+            }
+        }
+        pthread_mutex_unlock(&wl_abandoned_mu);
+        if (!out || clk_now_ns() >= until)
+            return out;
+        clk_sleep_until(B_MIN(until, clk_now_ns() + 10000000u));
+    }
+}
+
+/* One --report-interval sample: into the result, then to the sink. */
+static void wl_on_interval(void *ctx, struct load_run *r, const struct load_snap *d,
+                           double secs, double at_s)
+{
+    struct res *res = ctx;
+    const struct bench_opts *o = r->o;
+    struct res_interval iv;
+    memset(&iv, 0, sizeof(iv));
+    iv.at_s = at_s;
+    iv.secs = secs;
+    iv.end_unix_ns = (i64)d->t_ns + r->unix_off_ns;
+    iv.events = d->events;
+    memcpy(iv.ctr, d->ctr, sizeof(iv.ctr));
+    iv.running = atomic_load(&r->running);
+    if (r->nloops) { /* event loops: the clients not finished, as a thread each would count */
+        iv.running = 0;
+        for (int l = 0; l < r->nloops; l++)
+            iv.running += atomic_load_explicit(&r->loops[l].live, memory_order_relaxed);
+    }
+    iv.busy = d->busy;
+    iv.rate = r->rate > 0;
+    if (iv.rate) {
+        u64 now = clk_now_ns(), next = atomic_load(&r->next_arrival_ns);
+        if (next < now)
+            iv.queue = (u64)((double)(now - next) * r->rate / 1e9);
+    }
+    iv.npct = o->npct;
+    for (int i = 0; i < o->npct; i++)
+        iv.pct_ns[i] = hist_percentile(d->hist, o->pct[i], 0, UINT64_MAX);
+    res->iv = res_grow(res->iv, &res->capiv, res->niv, sizeof(*res->iv));
+    res->iv[res->niv++] = iv;
+    if (res->sink && res->sink->interval)
+        res->sink->interval(res->sink->ctx, res, &iv);
+}
+
+/* A --report-checkpoints window (cur - base): into the result, then to the sink. */
+static void wl_on_checkpoint(void *ctx, struct load_run *r, const struct load_snap *cur,
+                             double at_s)
+{
+    struct res *res = ctx;
+    res->ckpt = res_grow(res->ckpt, &res->capckpt, res->nckpt, sizeof(*res->ckpt));
+    struct res_stats *st = &res->ckpt[res->nckpt++];
+    res_stats_from(st, r, cur, cur->t_ns);
+    st->at_s = at_s;
+    if (res->sink && res->sink->checkpoint)
+        res->sink->checkpoint(res->sink->ctx, res, st);
+}
+
+static void wl_phase(struct res *res, int phase)
+{
+    if (res->sink && res->sink->phase)
+        res->sink->phase(res->sink->ctx, res, phase);
+}
+
+/*
+ * wl_run - run workload w once with options o (already checked: w->check) and fill *res
+ * (res_init'ed by the caller, with the sink that sees the run live). Returns B_OK when the
+ * run was measured, complete or not (res->end says how it ended, res->rc and res->err why),
+ * or the code of a setup failure (res->err; nothing measured). Never prints, never exits:
+ * a forced shutdown ends this run, abandoning workers still inside an event to wl_reap.
+ */
+BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *res)
+{
+    struct load_run *r = b_xcalloc(1, sizeof(*r));
+    const struct load_hooks hooks = {res, wl_on_interval, wl_on_checkpoint};
+    u64 t0 = clk_now_ns();
+    int rc;
+
+    wl_reap(0);
+    res->w = w;
+    res->o = o;
+    res->command = "run";
+    load_run_init(r, w, o);
+    r->o_own = *o; /* workers read the options until they leave, which may be after we return */
+    r->o = &r->o_own;
+    r->res = res;
+    if (w->facts)
+        w->facts(r);
+    rc = load_start_at_setup(r); /* --start-at: the clock's state, a refusal */
+    if (rc == B_OK)
+        rc = evl_backend_pick(r); /* --event-backend: what the loops wait with */
+    if (rc == B_OK) {
+        os_fallback_fact(res); /* those the checks and facts took: the header names them */
+        wl_phase(res, RES_PH_HEADER);
+        rc = w->init ? w->init(r) : B_OK;
+    }
+    if (rc == B_OK) {
+        wl_phase(res, RES_PH_READY);
+        rc = load_start(r);
+    }
+    if (rc == B_OK)
+        rc = load_start_at_wait(r);
+    if (rc < 0) {
+        res->rc = rc;
+        res->err = r->err;
+        if (!res->err.rc)
+            res->err.rc = rc;
+        res->end = RES_END_NONE;
+        wl_run_free(r);
+        res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
+        return rc;
+    }
+    load_go(r);
+    wl_phase(res, RES_PH_STARTED);
+    load_run_main(r, &hooks);
+
+    struct load_snap cur;
+    u64 t_end;
+    if (r->forced) {
+        cur = r->forced_snap;
+        t_end = cur.t_ns;
+    } else {
+        t_end = clk_now_ns();
+        res_snap_init(&cur, r->nthreads, w->nops);
+        load_snapshot(r, &cur);
+        cur.t_ns = t_end;
+    }
+    res_stats_from(&res->final, r, &cur, t_end);
+    res->have_final = true;
+    if (r->forced)
+        res->final.unfinished = (u64)cur.busy;
+    else
+        res_snap_free(&cur);
+    res->final.unfinished += atomic_load(&r->abandoned); /* an event loop's, at a signal */
+    for (int i = 0; i < r->nthreads && !r->forced; i++)
+        res->end_why[r->thr[i].end_why]++;
+    res->rc = atomic_load(&r->failed);
+    if (res->rc)
+        res->err = r->err;
+    if (atomic_load(&r->queue_full))
+        res->end = RES_END_QUEUE;
+    else if (r->forced)
+        res->end = RES_END_FORCED;
+    else if (res->rc)
+        res->end = RES_END_FAILED;
+    else if (atomic_load(&b_stop))
+        res->end = RES_END_SIGNAL, res->end_signal = atomic_load(&b_stop);
+    else
+        res->end = RES_END_LIMIT;
+    res->complete = res->end == RES_END_LIMIT;
+    os_fallback_fact(res); /* and those the run took */
+    wl_phase(res, RES_PH_STOPPED);
+    if (r->forced) { /* what the stuck workers and the teardown write goes to the run's own */
+        r->res_own = b_xcalloc(1, sizeof(*r->res_own));
+        res_init(r->res_own, w, "run", &r->o_own, NULL);
+        r->res = r->res_own;
+        pthread_mutex_lock(&wl_abandoned_mu);
+        r->next_abandoned = wl_abandoned;
+        wl_abandoned = r;
+        pthread_mutex_unlock(&wl_abandoned_mu);
+    } else
+        wl_run_free(r);
+    res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
+    return B_OK;
+}
+
+/*== 22 ping_, sizing_ : commands of their own: ping, the oltp one-liner ====*/
+/*
+ * Commands that are not sysbench tests: `bench ping` (connect, authenticate, time round
+ * trips) and `bench oltp` (the sizing one-liner: its own schema, a thread ladder of OLTP runs
+ * by the run path, the knee). Like workloads they fill a struct res and never print.
+ */
+
+/* ---- ping: connect, log in, time round trips ---- */
+
+#define PING_VARS "SELECT @@hostname, @@max_connections, @@innodb_buffer_pool_size"
+
+struct ping_vars {
+    char v[3][64];
+};
+
+static int ping_vars_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
+{
+    struct ping_vars *pv = ctx;
+    for (size_t i = 0; i < 3 && i < res->ncols; i++) /* the server's words: escaped */
+        my_escape(pv->v[i], sizeof(pv->v[i]), vals[i].p ? vals[i].p : "NULL",
+                  vals[i].p ? B_MIN(vals[i].len, 60) : 4);
+    return 0;
+}
+
+/* The facts of the login just made: server, transport, TLS, plugin, times. */
+static void ping_conn_facts(struct res *res, struct my_conn *c, const struct myc_params *p)
+{
+    res_fact_str(res, "server", "%s", c->target);
+    res_fact_str(res, "server_version", "%s", c->version);
+    res_fact_bool(res, "server_mariadb", strstr(c->version, "MariaDB") != NULL);
+    res_fact_int(res, "connection_id", c->hs.conn_id);
+    res_fact_str(res, "transport", "%s", c->is_unix ? "unix" : "tcp");
+    res_fact_bool(res, "tls", c->tls);
+    if (c->tls) {
+        res_fact_str(res, "tls_version", "%s", myc_tls_version(c));
+        res_fact_str(res, "tls_cipher", "%s", myc_cipher(c));
+        res_fact_bool(res, "tls_verified", p->ssl_mode >= MYC_SSL_VERIFY_CA);
+    } else
+        res_fact_str(res, "tls_off_reason", "%s",
+                     c->is_unix                  ? "unix socket"
+                     : (c->hs.caps & MY_CAP_SSL) ? "--ssl-mode=DISABLED"
+                                                 : "the server offers none");
+    res_fact_str(res, "compression", "%s", c->zlib ? "zlib" : "none");
+    res_fact_str(res, "auth_plugin", "%s", c->plugin);
+    res_fact_str(res, "user", "%s", p->user ? p->user : "");
+    res_fact_int(res, "connect_ns", (i64)c->connect_ns);
+    res_fact_num(res, "connect_ms", (double)c->connect_ns / 1e6);
+    res_fact_int(res, "socket_connect_ns", (i64)c->socket_ns);
+    res_fact_int(res, "handshake_ns", (i64)(c->connect_ns - c->socket_ns));
+}
+
+/* The server's settings that size a benchmark (PING_VARS's row). */
+static void ping_vars_facts(struct res *res, const struct ping_vars *pv)
+{
+    unsigned long long bpv = strtoull(pv->v[2], NULL, 10);
+    res_fact_str(res, "server_hostname", "%s", pv->v[0]);
+    res_fact_str(res, "max_connections", "%s", pv->v[1]);
+    res_fact_str(res, "innodb_buffer_pool_size", "%s", pv->v[2]);
+    if (bpv)
+        res_fact_int(res, "innodb_buffer_pool_size_bytes", (i64)bpv);
+}
+
+/* One kind of round trip as a result's statistics: one thread, events = round trips, the
+ * exact min/max/sum and the histogram; the window is the time spent in them. */
+static void ping_stats(struct res_stats *s, const struct hist *h, u64 done, u64 mn, u64 mx,
+                       u64 sum)
+{
+    memset(s, 0, sizeof(*s));
+    res_snap_init(&s->d, 1, 0);
+    memcpy(s->d.hist, h, sizeof(*h));
+    s->threads = 1;
+    s->d.events = done;
+    s->d.lat_min_ns = mn;
+    s->d.lat_max_ns = mx;
+    s->d.lat_sum_ns = sum;
+    s->d.thr_events[0] = done;
+    s->d.thr_sum_ns[0] = sum;
+    s->window_s = s->total_s = s->at_s = (double)sum / 1e9;
+}
+
+/* The kinds of round trip ping times, in order (its steps' commands). */
+static const char *const ping_what[] = {"COM_PING", "SELECT 1 (COM_QUERY)",
+                                        "SELECT ? (COM_STMT_EXECUTE)"};
+
+/* The round trips of one kind (k: COM_PING, SELECT 1, SELECT ?) as a step of res (its
+ * final), and res->final for COM_PING. Returns the last command's code. */
+static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct myc_result *mr,
+                     struct myc_stmt *st, struct hist *h)
+{
+    u64 mn = UINT64_MAX, mx = 0, sum = 0, done = 0;
+    int rc = B_OK;
+    /* bench all bounds each kind in time too (a far server's round trips are long) */
+    u64 end = res->o && res->o->all_step_ms > 0
+                  ? clk_now_ns() + (u64)res->o->all_step_ms * 1000000u
+                  : UINT64_MAX;
+    memset(h, 0, sizeof(*h));
+    for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
+        struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
+        u64 t0 = clk_now_ns();
+        if (t0 >= end)
+            break;
+        rc = k == 0   ? myc_ping(c)
+             : k == 1 ? myc_query(c, "SELECT 1", 8, mr, NULL, NULL)
+                      : myc_execute(c, st, &arg, 1, mr, NULL, NULL);
+        u64 d = clk_now_ns() - t0;
+        if (rc != B_OK)
+            break;
+        hist_record(h, d);
+        mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d, done++;
+    }
+    struct res *s = res_step(res, res->w, ping_what[k]);
+    ping_stats(&s->final, h, done, mn, mx, sum);
+    s->have_final = true;
+    s->complete = done == (u64)n || (end != UINT64_MAX && rc == B_OK && !atomic_load(&b_stop));
+    if (k == 0) {
+        ping_stats(&res->final, h, done, mn, mx, sum);
+        res->have_final = true;
+    }
+    return rc;
+}
+
+/*
+ * ping_main - `bench ping`: connect, log in, and time COM_PING, SELECT 1 and a prepared
+ * SELECT ?, --count each. Facts: the server, TLS, plugin, connect time, its settings; the
+ * round trips of each kind a step with its final statistics (res->final: COM_PING's). Prints
+ * nothing: rep_ping shows it. The first thing to run against a new DB host.
+ */
+static int ping_main(struct res *res)
+{
+    struct bench_opts *o = res->o;
+    struct myc_conn_params cc;
+    struct my_conn c;
+    res->command = "ping";
+    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
+    if (myc_params_from_opts(o, 0, &cc, &res->err) < 0)
+        return res->err.ex;
+    if (!o->mysql_db_set)
+        cc.p.db = NULL; /* ping needs no schema; sysbench's default 'sbtest' may not exist */
+    int rc = myc_connect(&c, &cc.p);
+    if (rc < 0)
+        return myc_conn_error("ping", &c, &cc.p, &res->err);
+    ping_conn_facts(res, &c, &cc.p);
+    struct myc_result mr;
+    struct ping_vars pv;
+    struct myc_stmt st;
+    bool prepared = false;
+    memset(&mr, 0, sizeof(mr));
+    memset(&pv, 0, sizeof(pv));
+    /* each step stops the ping at its first error, with that error */
+    const char *step = "the settings query (" PING_VARS ")";
+    rc = myc_query(&c, PING_VARS, strlen(PING_VARS), &mr, ping_vars_row, &pv);
+    if (rc == B_OK) {
+        ping_vars_facts(res, &pv);
+        step = "PREPARE of SELECT ?";
+        rc = myc_prepare(&c, "SELECT ?", 8, &st);
+        prepared = rc == B_OK;
+    }
+    i64 n = B_MAX(o->ping_count, 1);
+    res_fact_int(res, "ping_count", n);
+    struct hist *h = b_xcalloc(1, sizeof(*h));
+    for (int k = 0; k < 3 && rc == B_OK && !atomic_load(&b_stop); k++) {
+        step = ping_what[k];
+        rc = ping_kind(res, &c, k, n, &mr, &st, h);
+    }
+    free(h);
+    if (prepared && rc == B_OK && !atomic_load(&b_stop))
+        (void)myc_stmt_close(&c, &st);
+    else if (prepared)
+        myc_stmt_free(&st); /* the connection is out of step or stopping: no more commands */
+    myc_result_free(&mr);
+    int ex = B_EXIT_OK;
+    res->rc = rc;
+    res->end = RES_END_LIMIT;
+    if (rc == B_DONE || atomic_load(&b_stop)) {
+        res->end = RES_END_SIGNAL;
+        res->end_signal = atomic_load(&b_stop) == SIGTERM ? SIGTERM : SIGINT;
+        ex = b_fail(&res->err, B_EXIT_FAIL,
+                    "ping: interrupted by %s during %s; the figures above are what was "
+                    "measured until then",
+                    atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", step);
+        res->err.rc = B_DONE;
+    } else if (rc < 0) {
+        res->end = RES_END_FAILED;
+        if (rc == B_SERVER)
+            ex = b_fail(&res->err, B_EXIT_ENV, "ping: %s on %s: %s", step, c.target, c.err.msg);
+        else
+            ex = b_fail(&res->err, B_EXIT_ENV, "ping: %s: %s", step, c.err.msg);
+        res->err.rc = rc;
+        if (rc == B_TIMEOUT)
+            b_hint(&res->err, "no complete answer within --mysql-io-timeout=%lld s",
+                   (long long)o->mysql_io_timeout);
+    }
+    res->complete = ex == B_EXIT_OK;
+    myc_close(&c);
+    return ex;
+}
+
+
+/* ---- `bench oltp -h HOST -u USER`: the sizing one-liner ---- */
+
+static const struct wl_def *wl_find(const char *name);
+
+/* sizing_row_of - the figures of step st (a measured run of the ladder). */
+static void sizing_row_of(const struct res *st, struct sizing_row *row)
+{
+    const struct load_snap *s = &st->final.d;
+    double secs = st->final.total_s > 0 ? st->final.total_s : 1;
+    row->wl = st->w->name;
+    row->threads = st->final.threads;
+    row->tps = (double)s->events / secs;
+    row->qps = (double)(s->ctr[0] + s->ctr[1] + s->ctr[2]) / secs;
+    row->p95 = (double)hist_percentile(s->hist, 95, s->lat_min_ns, s->lat_max_ns) / 1e6;
+    row->p99 = (double)hist_percentile(s->hist, 99, s->lat_min_ns, s->lat_max_ns) / 1e6;
+    row->errors = s->ctr[3];
+}
+
+/* One step: `threads` workers of w for step-time seconds, by the run path, as a new step of res
+ * (its final statistics, histogram included); fills *row. A step that failed is not kept: its
+ * failure goes to *err. */
+static int sizing_step(struct res *res, const struct bench_opts *base, const struct wl_def *w,
+                       i64 threads, struct sizing_row *row, struct b_err *err)
+{
+    struct bench_opts so = *base;
+    so.threads = threads;
+    so.time_s = base->sizing_step_time;
+    so.events = 0;
+    so.rate = 0;
+    so.warmup_time = 0;
+    so.report_interval = 0;
+    so.nckpt = 0;
+    so.debug = false;
+    struct res *st = res_step(res, w, "run");
+    int rc = wl_run(w, &so, st);
+    st->o = res->o; /* so ends here; the step's thread count is in its final statistics */
+    if (rc == B_OK && st->rc)
+        rc = st->rc;
+    if (rc < 0) {
+        *err = st->err;
+        res_free(st);
+        res->nsteps--;
+        return rc;
+    }
+    sizing_row_of(st, row);
+    return rc;
+}
+
+static int sizing_sql(struct my_conn *c, const char *sql)
+{
+    struct myc_result res = {0};
+    int rc = myc_query(c, sql, strlen(sql), &res, NULL, NULL);
+    myc_result_free(&res);
+    return rc;
+}
+
+/* The one-liner's prepare: its lines for standard output are not shown (the table is), its
+ * messages are, through the command's sink (ctx: the command's res). */
+static void sizing_prep_say(void *ctx, int kind, const char *text)
+{
+    const struct res *res = ctx;
+    if (kind != RES_SAY_PROGRESS && kind != RES_SAY_NOTE && res->sink && res->sink->say)
+        res->sink->say(res->sink->ctx, kind, text);
+}
+
+/*
+ * sizing_knee - the knee of a thread ladder: tps[i] measured with 2^i threads, n rungs. The
+ * ladder has flattened at the first rung k whose every later rung stays under 1.10 x tps[k]
+ * (a gain under 10% per doubling is within a loaded host's noise and not worth the
+ * connections); the knee is then the fewest threads that reach 95% of the best throughput
+ * measured (a margin over noise: a recommendation a little high costs latency, one too low
+ * costs throughput). -1: no knee: no flat rung, or the 95% point is the last rung (the best
+ * is at the top: still rising). *confirmed: two doublings past k were measured: one flat or
+ * falling step alone is often a burst of other load on a shared host (a rung later rungs
+ * beat by 10% is not where it flattens, so such a step moves the knee up, never down). The
+ * one-liner and bench all both decide with this (and docs/cli.md describes it).
+ */
+static int sizing_knee(const double *tps, int n, bool *confirmed)
+{
+    *confirmed = false;
+    for (int k = 0; k + 1 < n; k++) {
+        bool flat = true;
+        for (int j = k + 1; j < n && flat; j++)
+            flat = tps[j] < 1.10 * tps[k];
+        if (!flat)
+            continue;
+        double peak = 0;
+        int r = 0;
+        for (int j = 0; j < n; j++)
+            peak = B_MAX(peak, tps[j]);
+        while (r < n - 1 && tps[r] < 0.95 * peak)
+            r++;
+        if (r == n - 1)
+            return -1;
+        *confirmed = n - 1 - k >= 2;
+        return r;
+    }
+    return -1;
+}
+
+/* Why a workload's ladder ended (the fact <workload>_ladder_end). */
+static const char *const sizing_ends[] = {"flat", "max-threads", "budget", "interrupted",
+                                          "failed"};
+enum { SIZING_FLAT, SIZING_TOP, SIZING_BUDGET, SIZING_STOPPED, SIZING_FAILED };
+
+/* One workload's ladder: 1, 2, 4, ... threads up to --max-threads, until the knee is
+ * confirmed, the deadline (no rung started that would end past it) or a failure. Fills
+ * rows[0..*n) and returns SIZING_*; a failure's message goes to res->err. */
+static int sizing_ladder(struct res *res, const struct bench_opts *o, const struct wl_def *w,
+                         u64 deadline, struct sizing_row *rows, int max, int *n)
+{
+    double tps[16];
+    *n = 0;
+    for (i64 th = 1; *n < max && *n < (int)countof(tps); th *= 2) {
+        if (th > o->sizing_max_threads)
+            return SIZING_TOP;
+        if (clk_now_ns() + (u64)o->sizing_step_time * 1000000000u > deadline)
+            return SIZING_BUDGET;
+        struct b_err e;
+        struct sizing_row *row = &rows[*n];
+        memset(&e, 0, sizeof(e));
+        if (sizing_step(res, o, w, th, row, &e) != 0) {
+            b_fail(&res->err, B_EXIT_FAIL, "oltp: %s with %lld threads: %s", w->name,
+                   (long long)th, e.msg);
+            return SIZING_FAILED;
+        }
+        res_say(res, RES_SAY_MSG, "oltp: %-17s %4lld threads: %10.2f tps, p99 %.2f ms",
+                row->wl, (long long)th, row->tps, row->p99);
+        tps[(*n)++] = row->tps;
+        bool confirmed;
+        if (sizing_knee(tps, *n, &confirmed) >= 0 && confirmed)
+            return SIZING_FLAT;
+        if (atomic_load(&b_stop))
+            return SIZING_STOPPED;
+    }
+    return SIZING_TOP;
+}
+
+/* The facts of one workload's ladder (rows[0..n), the first its step number first): the knee
+ * (<wl>_knee_step, _knee_threads, _knee_tps, _knee_confirmed) when there is one, else
+ * <wl>_still_rising; the peak, the top rung and why the ladder ended, always. */
+static void sizing_ladder_facts(struct res *res, const char *wl, const struct sizing_row *rows,
+                                int n, int first, int end)
+{
+    char key[64];
+    double tps[16];
+    int peak = 0;
+    if (!n)
+        return;
+    for (int i = 0; i < n && i < (int)countof(tps); i++) {
+        tps[i] = rows[i].tps;
+        if (tps[i] > tps[peak])
+            peak = i;
+    }
+    bool confirmed;
+    int k = sizing_knee(tps, B_MIN(n, (int)countof(tps)), &confirmed);
+    if (k >= 0) {
+        snprintf(key, sizeof(key), "%s_knee_step", wl);
+        res_fact_int(res, key, first + k);
+        snprintf(key, sizeof(key), "%s_knee_threads", wl);
+        res_fact_int(res, key, rows[k].threads);
+        snprintf(key, sizeof(key), "%s_knee_tps", wl);
+        res_fact_num(res, key, rows[k].tps);
+        snprintf(key, sizeof(key), "%s_knee_confirmed", wl);
+        res_fact_bool(res, key, confirmed);
+    }
+    snprintf(key, sizeof(key), "%s_still_rising", wl);
+    res_fact_bool(res, key, k < 0);
+    snprintf(key, sizeof(key), "%s_peak_threads", wl);
+    res_fact_int(res, key, rows[peak].threads);
+    snprintf(key, sizeof(key), "%s_peak_tps", wl);
+    res_fact_num(res, key, rows[peak].tps);
+    snprintf(key, sizeof(key), "%s_top_threads", wl);
+    res_fact_int(res, key, rows[n - 1].threads);
+    snprintf(key, sizeof(key), "%s_last_gain_pct", wl);
+    if (n > 1 && rows[n - 2].tps > 0)
+        res_fact_num(res, key, (rows[n - 1].tps / rows[n - 2].tps - 1) * 100);
+    snprintf(key, sizeof(key), "%s_ladder_end", wl);
+    res_fact_str(res, key, "%s", sizing_ends[end]);
+}
+
+/*
+ * The sizing run: its own schema (created here, dropped at the end: bench never touches a
+ * schema it did not create in this run), a dataset of --tables x --table-size rows (4 x 25000
+ * unless given), then oltp_point_select and oltp_read_write over a ladder of thread counts
+ * (1, 2, 4, ... --max-threads) until the knee is confirmed (sizing_knee), each workload
+ * within half the time left after the load (o->sizing_budget_s, 85 s unless bench all sets
+ * it). Into res: one step per rung (res_step, by wl_run), the facts of the table's heading
+ * (server, server_version, tls, tables, table_size, step_time_s) and of each workload's
+ * ladder (sizing_ladder_facts: the knee, or still rising, and why the ladder ended);
+ * rep_sizing shows them. Progress goes to res_say.
+ */
+/*
+ * bench all's ladder in a schema that exists (o->sizing_existing): the user named it
+ * with -D (a schema granted to the benchmark user, who may not CREATE DATABASE), or a leftover
+ * of an interrupted run holds bench's tables. Its tables sbtest1..N must be bench all's own
+ * (the '" OLTP_MARK_ALL "' comment) or absent: any other (a user's, or a dataset prepared with
+ * `bench ... prepare`, commented '" OLTP_MARK "') refuses the schema before anything is
+ * touched; bench all's own are dropped (before: a leftover; after: this run's). The schema
+ * itself stays. Another run using the same schema at once is kept out by all_db's named lock.
+ */
+static int sizing_own_tables(struct res *res, const struct bench_opts *o, struct my_conn *c,
+                             const char *db, const char *qdb, bool after)
+{
+    char sql[OLTP_QNAME_SZ + 32], tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
+    snprintf(sql, sizeof(sql), "USE %s", qdb);
+    int rc = sizing_sql(c, sql);
+    for (i64 n = 1; rc == B_OK && n <= o->oltp_tables; n++) {
+        struct oltp_kv kv;
+        oltp_table(o, n, tbl, sizeof(tbl));
+        if ((rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv)) != B_OK || !kv.n)
+            continue;
+        if (strcmp(kv.v[0], OLTP_MARK_ALL)) {
+            bool ds = !strcmp(kv.v[0], OLTP_MARK);
+            b_fail(&res->err, B_EXIT_ENV, "oltp: schema '%s' on %s holds a table '%s' that %s: "
+                                          "left alone, nothing run there",
+                   db, c->target, tbl,
+                   ds ? "a bench prepare made (a dataset, not bench all's)"
+                      : "bench all did not create");
+            b_hint(&res->err, "name an empty schema, one of bench all's, or a new one with -D "
+                              "(bench creates it and drops it after)");
+            return B_EXIT_ENV;
+        }
+        oltp_quote(tbl, qt, sizeof(qt));
+        snprintf(sql, sizeof(sql), "DROP TABLE %s", qt);
+        rc = sizing_sql(c, sql);
+    }
+    if (rc != B_OK) {
+        b_fail(&res->err, B_EXIT_ENV, "oltp: %s bench's tables in schema '%s' on %s failed: %s",
+               after ? "dropping" : "checking", db, c->target, c->err.msg);
+        return B_EXIT_ENV;
+    }
+    res_say(res, RES_SAY_MSG, after ? "oltp: dropped bench's tables from schema '%s' (the "
+                                      "schema stays: bench did not create it)"
+                                    : "oltp: schema '%s' exists: bench's tables go there, the "
+                                      "schema stays",
+            db);
+    return B_EXIT_OK;
+}
+
+static int sizing_main(struct res *res)
+{
+    struct bench_opts *o = res->o;
+    struct myc_conn_params cc;
+    struct my_conn c;
+    char db[OLTP_NAME_SZ], sql[OLTP_QNAME_SZ + 32], qdb[OLTP_QNAME_SZ];
+    u64 t0 = clk_now_ns();
+    double budget = o->sizing_budget_s > 0 ? o->sizing_budget_s : 85;
+    if (!o->sizing_tables_set)
+        o->oltp_tables = 4;
+    if (!o->sizing_rows_set)
+        o->oltp_table_size = 25000;
+    if (!o->mysql_db_set) {
+        free(o->mysql_db);
+        o->mysql_db = b_xstrdup("bench");
+    }
+    o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
+    int ex = oltp_check(o, &res->err); /* -D among the names: at most 64 characters, UTF-8 */
+    if (ex != B_EXIT_OK)
+        return ex;
+    snprintf(db, sizeof(db), "%s", o->mysql_db);
+    oltp_quote(db, qdb, sizeof(qdb));
+    if (myc_params_from_opts(o, 0, &cc, &res->err) < 0)
+        return res->err.ex;
+    cc.p.db = NULL;
+    if (myc_connect(&c, &cc.p) < 0)
+        return myc_conn_error("oltp", &c, &cc.p, &res->err);
+    snprintf(sql, sizeof(sql), "CREATE DATABASE %s", qdb);
+    bool made = sizing_sql(&c, sql) == B_OK;
+    if (!made && c.srv_code == 1007 && o->sizing_existing) { /* bench all: usable if ours */
+        if ((ex = sizing_own_tables(res, o, &c, db, qdb, false)) != B_EXIT_OK) {
+            myc_close(&c);
+            return ex;
+        }
+    } else if (!made) {
+        b_fail(&res->err, B_EXIT_ENV, "oltp: creating schema '%s' on %s failed: %s", db,
+               c.target, c.err.msg);
+        if (c.srv_code == 1007)
+            b_hint(&res->err, "bench works in a schema it creates and drops itself, and never "
+                              "touches an existing one; name another with -D (a leftover of an "
+                              "interrupted run holds tables commented '" OLTP_MARK "')");
+        myc_close(&c);
+        return B_EXIT_ENV;
+    }
+    res_fact_str(res, "server", "%s", c.target);
+    res_fact_str(res, "server_version", "%s", c.version);
+    res_fact_bool(res, "tls", c.tls);
+    res_fact_int(res, "tables", o->oltp_tables);
+    res_fact_int(res, "table_size", o->oltp_table_size);
+    res_fact_int(res, "step_time_s", o->sizing_step_time);
+    res_fact_int(res, "max_threads", o->sizing_max_threads);
+    res_fact_num(res, "budget_s", budget);
+    res_say(res, RES_SAY_MSG, "oltp: %s schema '%s' on %s (%s); loading %lld tables x %lld "
+                              "rows",
+            made ? "created" : "in the existing", db, c.target, c.version,
+            (long long)o->oltp_tables, (long long)o->oltp_table_size);
+    struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
+    struct bench_opts po = *o;
+    po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
+    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say, NULL};
+    struct res prep;
+    res_init(&prep, rw, "prepare", &po, &prep_sink);
+    ex = oltp_jobs(&prep, &po, rw, oltp_prepare_one);
+    if (prep.err.msg[0] || prep.err.sb[0])
+        res->err = prep.err;
+    res_free(&prep);
+    struct sizing_row rows[2][16];
+    int nrows[2] = {0, 0};
+    const struct wl_def *wls[2] = {ps, rw};
+    /* each workload gets half the time left after the load: the run stays within the budget */
+    u64 tl = clk_now_ns(), left = 0;
+    if ((double)(tl - t0) / 1e9 < budget)
+        left = (u64)((budget - (double)(tl - t0) / 1e9) * 1e9);
+    for (int k = 0; k < 2 && ex == B_EXIT_OK && !atomic_load(&b_stop); k++) {
+        int end = sizing_ladder(res, o, wls[k], tl + left / 2 * (u64)(k + 1), rows[k], 16,
+                                &nrows[k]);
+        sizing_ladder_facts(res, wls[k]->name, rows[k], nrows[k], k ? nrows[0] : 0, end);
+        if (end == SIZING_FAILED)
+            ex = B_EXIT_FAIL;
+    }
+    if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
+        res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
+        ex = B_EXIT_FAIL;
+    }
+    /* drop what this run created, whatever happened above */
+    snprintf(sql, sizeof(sql), "DROP DATABASE %s", qdb);
+    if (!made) { /* a schema that was there: only bench's tables go */
+        struct b_err keep = res->err;
+        if (sizing_own_tables(res, o, &c, db, qdb, true) != B_EXIT_OK) {
+            res_say(res, RES_SAY_WARN, "%s (drop them yourself)", res->err.msg);
+            res->err = keep;
+        }
+    } else if (sizing_sql(&c, sql) < 0)
+        res_say(res, RES_SAY_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)", db,
+                c.err.msg);
+    else
+        res_say(res, RES_SAY_MSG, "oltp: dropped schema '%s'", db);
+    res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
+    myc_close(&c);
+    return ex;
+}
+
+/*== 23 all_ : bench all: the one-page sizing report, checks, settings ======*/
 /*
  * `bench all [--dir=DIR] [mysql options] [--quick|--thorough]`: host facts, then a plan of
  * steps (all_plan), each a sub-result by the run path (wl_run) or a command on its own struct
@@ -23175,34 +23770,7 @@ static int all_main(struct res *res)
     return all_exit(worst);
 }
 
-static const struct opt_def opt_all[] = {
-    OPT("dir", STR, file_dir, ".", 0, 0, NULL,
-        "directory for the disk tests (bench makes bench-all.PID there for its test file, "
-        "then removes it; nothing else there is touched)",
-        NULL, 0),
-    OPT("quick", BOOL, all_quick, "off", 0, 0, NULL, "a shorter run (about 20 s)", NULL, 0),
-    OPT("thorough", BOOL, all_thorough, "off", 0, 0, NULL,
-        "longer steps, larger files and arrays", NULL, 0),
-    OPT("expect", STR, all_expect, "", 0, 0, NULL,
-        "acceptance thresholds: PATH OP NUMBER[,...], e.g. disk.fdatasync_p99_ms<=5", NULL,
-        OPT_F_NODEF),
-    OPT("expect-file", STR, all_expect_file, "", 0, 0, NULL,
-        "a file of --expect terms, one or more a line ('#' comments)", NULL, OPT_F_NODEF),
-    OPT("html", STR, all_html, "", 0, 0, NULL,
-        "also write the report as one self-contained HTML file (inline CSS and SVG)", NULL,
-        OPT_F_NODEF),
-    OPT("list", STR, all_list, "", 0, 0, NULL,
-        "print the measures --expect takes (measures) or the checks (checks), run nothing",
-        NULL, OPT_F_NODEF),
-    OPT("server-ram", SIZE, all_server_ram, "0", 0, 1ull << 50, NULL,
-        "the database host's RAM, when the server runs elsewhere (0: its settings left out)",
-        NULL, 0),
-    OPT("server-cpus", INT, all_server_cpus, "0", 0, 65536, NULL,
-        "the database host's CPUs, when the server runs elsewhere (0: its settings left out)",
-        NULL, 0),
-};
-
-/*== 22 mrg_ : bench merge: one result from many clients' results ============*/
+/*== 24 mrg_ : bench merge: one result from many clients' results ===========*/
 /*
  * bench merge A.json B.json ...: the result documents of clients that ran the same test at
  * the same time (--start-at; docs/multi-host.md) as one result, as if one process had run
@@ -23215,7 +23783,6 @@ static const struct opt_def opt_all[] = {
  * and range before use. Nothing here prints: rep_merge renders the result.
  */
 
-static const char *rep_num(char *out, size_t n, double v);
 static const struct wl_def *wl_find(const char *name);
 
 #define MRG_LATE_S 1.0     /* a start later than the earliest by this much is reported */
@@ -23516,7 +24083,7 @@ static int mrg_stats(struct mrg_client *c, const struct wl_def *w, struct b_err 
         return mrg_field_err(e, c, "results.window_start_unix_ns",
                              "a wall clock in the years 2000 to 2200 (ns since 1970)");
     memset(st, 0, sizeof(*st));
-    load_snap_init(&st->d, (int)threads, w->nops);
+    res_snap_init(&st->d, (int)threads, w->nops);
     st->threads = (int)threads;
     st->thr_min_ns = b_xcalloc(threads, sizeof(u64));
     st->thr_max_ns = b_xcalloc(threads, sizeof(u64));
@@ -23739,7 +24306,7 @@ static int mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0, 
             for (int p = 0; p < o->npct; p++) {
                 char num[32], key[40];
                 u64 v = 0;
-                snprintf(key, sizeof(key), "p%s", rep_num(num, sizeof(num), o->pct[p]));
+                snprintf(key, sizeof(key), "p%s", unit_num(num, sizeof(num), o->pct[p]));
                 jr_u64(jr_get(jr_get(jr_get(x, "latency_ns"), "percentiles"), key), &v);
                 iv->pct_ns[p] = B_MAX(iv->pct_ns[p], v);
             }
@@ -24057,7 +24624,7 @@ static int mrg_main(struct res *res)
            overlap = all > 0 ? 100.0 * common / all : 100, rates = 0;
     struct res_stats *m = &res->final;
     memset(m, 0, sizeof(*m));
-    load_snap_init(&m->d, threads, w->nops);
+    res_snap_init(&m->d, threads, w->nops);
     m->threads = threads;
     m->thr_min_ns = b_xcalloc((size_t)threads, sizeof(u64));
     m->thr_max_ns = b_xcalloc((size_t)threads, sizeof(u64));
@@ -24144,7 +24711,7 @@ out:
     return ex;
 }
 
-/*== 23 cmp_ : bench compare: reports side by side ===========================*/
+/*== 25 cmp_ : bench compare: reports side by side ==========================*/
 /*
  * `bench compare A.json B.json [C.json ...]`: JSON results bench wrote (`bench all
  * --format=json` reports first of all, and single runs: `bench cpu run --format=json`, the
@@ -24673,548 +25240,7 @@ static int cmp_main(struct res *res)
     return ex;
 }
 
-static const struct opt_def opt_compare[] = {
-    OPT("noise", DOUBLE, cmp_noise_pct, "5", 0, 1000, NULL,
-        "percent within which a ratio counts as noise (a measure's own spread, when larger, "
-        "wins)", NULL, 0),
-};
-
-/*== 24 wl_ : workload registry and the run path =============================*/
-/*
- * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
- * is a new row. A test name given as a path ending in ".lua" (old scripts:
- * /usr/share/sysbench/cpu.lua) maps to the built-in of the same base name.
- */
-
-
-static const struct opt_def opt_ping[] = {
-    OPT("count", INT, ping_count, "10", 1, 1e6, NULL, "number of COM_PING round trips to time",
-        NULL, 0),
-};
-
-/* The OLTP scripts share their hooks; a row of OLTP_VARIANTS (oltp_) gives name, variant and
- * options. */
-#define WL_OLTP(nm, var, opttab, writes, shape)                                             \
-    {.name = nm,                                                                             \
-     .desc = "sysbench's " nm ".lua (MySQL/MariaDB)",                                        \
-     .opts = opttab,                                                                         \
-     .nopts = countof(opttab),                                                               \
-     .db = true,                                                                             \
-     .variant = var,                                                                         \
-     .check = oltp_check,                                                                    \
-     .check_common = oltp_check,                                                             \
-     .prepare = oltp_prepare_cmd,                                                            \
-     .cleanup = oltp_cleanup_cmd,                                                            \
-     .prewarm = oltp_prewarm_cmd,                                                            \
-     .init = oltp_init,                                                                      \
-     .thread_init = oltp_thread_init,                                                        \
-     .event = oltp_event,                                                                    \
-     .ev_start = oltp_ev_start,                                                              \
-     .ev_step = oltp_ev_step,                                                                \
-     .ev_fd = oltp_ev_fd, .ev_sock = oltp_ev_sock, .ev_conn = oltp_ev_conn,                                                                    \
-     .ev_connect = oltp_ev_connect,                                                          \
-     .thread_done = oltp_thread_done,                                                        \
-     .done = oltp_done,                                                                      \
-     .family = WL_OLTP,                                                                      \
-     .ctrs = oltp_ctrs,                                                                      \
-     .nctrs = countof(oltp_ctrs)},
-
-static const struct wl_def wl_all[] = {
-    {.name = "fileio",
-     .desc = "File I/O test",
-     .opts = opt_fileio,
-     .nopts = countof(opt_fileio),
-     .nops = 3,
-     .op_names = io_op_names,
-     .check = io_check_run,
-     .check_common = io_check,
-     .prepare = io_prepare,
-     .cleanup = io_cleanup,
-     .init = io_init,
-     .thread_init = io_thread_init,
-     .event = io_event_any,
-     .thread_done = io_thread_done,
-     .done = io_done,
-     .facts = io_facts,
-     .family = WL_FILEIO,
-     .ctrs = io_ctrs,
-     .nctrs = countof(io_ctrs)},
-    {.name = "ping",
-     .desc = "MySQL/MariaDB connection check: server, TLS, authentication, round trips",
-     .opts = opt_ping,
-     .nopts = countof(opt_ping),
-     .db = true,
-     .family = WL_CMD,
-     .command = ping_main},
-    OLTP_VARIANTS(WL_OLTP)
-    {.name = "oltp-0.4",
-     .desc = "sysbench 0.4's --test=oltp (hidden)",
-     .opts = opt_oltp_legacy,
-     .nopts = countof(opt_oltp_legacy),
-     .db = true,
-     .hidden = true,
-     .family = WL_OLTP},
-    {.name = "slap",
-     .desc = "mysqlslap (mariadb-slap), drop-in: bench slap -a -c 10,50 -i 3; it never drops "
-             "a schema it did not create",
-     .opts = opt_slap,
-     .nopts = countof(opt_slap),
-     .db = true,
-     .family = WL_CMD,
-     .command = slap_main},
-    {.name = "oltp",
-     .desc = "the sizing one-liner: bench oltp -h HOST -u USER [-p]: a schema of its own, a "
-             "thread ladder, the knee",
-     .opts = opt_oltp_sizing,
-     .nopts = countof(opt_oltp_sizing),
-     .db = true,
-     .family = WL_CMD,
-     .command = sizing_main},
-    {.name = "all",
-     .desc = "the one-page sizing report: bench all [--dir=DIR] [-h HOST -u USER] [--quick]",
-     .opts = opt_all,
-     .nopts = countof(opt_all),
-     .db = true,
-     .family = WL_CMD,
-     .command = all_main},
-    {.name = "merge",
-     .desc = "one result from the --format=json results of clients that ran together: bench "
-             "merge A.json B.json ... (docs/multi-host.md)",
-     .files = true,
-     .family = WL_CMD,
-     .command = mrg_main},
-    {.name = "hostfacts",
-     .desc = "host and --file-dir facts as data (for `bench all`)",
-     .opts = opt_hostfacts,
-     .nopts = countof(opt_hostfacts),
-     .hidden = true,
-     .family = WL_CMD,
-     .command = os_hostfacts_cmd},
-    {.name = "compare",
-     .desc = "reports side by side: bench compare A.json B.json [...]: ratios, marks beyond "
-             "noise",
-     .opts = opt_compare,
-     .nopts = countof(opt_compare),
-     .files = true,
-     .family = WL_CMD,
-     .command = cmp_main},
-    {.name = "cpu",
-     .desc = "CPU performance test",
-     .opts = opt_cpu,
-     .nopts = countof(opt_cpu),
-     .event = cpu_event,
-     .family = WL_CPU},
-    {.name = "memory",
-     .desc = "Memory functions speed test",
-     .opts = opt_memory,
-     .nopts = countof(opt_memory),
-     .own_limit = true,
-     .check = mem_check,
-     .init = mem_init,
-     .thread_init = mem_thread_init,
-     .event = mem_event,
-     .thread_done = mem_thread_done,
-     .done = mem_done,
-     .family = WL_MEMORY},
-    {.name = "threads",
-     .desc = "Threads subsystem performance test",
-     .opts = opt_threads,
-     .nopts = countof(opt_threads),
-     .check = thr_threads_check,
-     .init = thr_threads_any_init,
-     .event = thr_threads_any_event,
-     .done = thr_done,
-     .family = WL_THREADS},
-    {.name = "mutex",
-     .desc = "Mutex performance test",
-     .opts = opt_mutex,
-     .nopts = countof(opt_mutex),
-     .own_limit = true,
-     .init = thr_mutex_init,
-     .event = thr_mutex_event,
-     .done = thr_done,
-     .family = WL_MUTEX},
-};
-
-/* wl_find - a built-in by name, or by a script path "dir/name.lua"; NULL if none. */
-static const struct wl_def *wl_find(const char *name)
-{
-    const char *base = strrchr(name, '/');
-    size_t len;
-    base = base ? base + 1 : name;
-    len = strlen(base);
-    if (len > 4 && !strcmp(base + len - 4, ".lua"))
-        len -= 4;
-    else
-        base = name, len = strlen(name);
-    for (size_t i = 0; i < countof(wl_all); i++)
-        if (strlen(wl_all[i].name) == len && !strncmp(wl_all[i].name, base, len))
-            return &wl_all[i];
-    return NULL;
-}
-
-/*
- * A test named by a script path (dir/NAME.lua): bench has no Lua interpreter, so the path
- * stands for the built-in NAME only when the file is sysbench 1.0.20's own script of that name
- * (sha256 of its bytes, as Debian's sysbench 1.0.20 installs them) or lives under sysbench's
- * own script directory; an edited copy would otherwise run the built-in workload in its place.
- */
-static const struct {
-    const char *name, *sha256;
-} wl_scripts[] = {
-    {"bulk_insert", "90ef17c63b8f959fa85f7c459b106b26d44d7f1686bfff467837a4c41d0a84de"},
-    {"oltp_delete", "11dc20862684615384145641e0114c1ea76b80d7c9ba8c755e0fd9ad0fe62711"},
-    {"oltp_insert", "46d250ef3be841b1a349b23e6390d6f7adfb2435a239802ef4ceed9873d1cd68"},
-    {"oltp_point_select", "5002f6d702e1099fff451cfba06b03b77fc6a3110144c9a1102bfdb5de14b83d"},
-    {"oltp_read_only", "25eeb32f5877c254c7fceb5f0bc23a2da9ed708a9f07df5b95f0a9fdfe4817eb"},
-    {"oltp_read_write", "d3d68413ecce348242308cf693d5db7a320292e1def93ecc9cb080b2b4f32b45"},
-    {"oltp_update_index", "b79f401177f44f02dacf88175327e5bfd9410c54c75faf347b9458ae638fd21a"},
-    {"oltp_update_non_index", "5c6c923cc000bb6d4a535dd2dafbd3c4da2003c411ad8e585f146be4d713b984"},
-    {"oltp_write_only", "fcb462e264097d93c1d8cd0f7b55151c42261a5ab84ce553e41d6bd8bec8d690"},
-    {"select_random_points", "028832d7ce71e1bd615eaa61149ef1652d828ccfe2dec8d5c39fe35075f06c54"},
-    {"select_random_ranges", "be269a98a901e1305e69653c5fc977299a97487e5ef673051bcacee3c16dfaa0"},
-};
-
-/* sysbench's script directories (its Debian package's, and its `make install` default's). */
-static const char *const wl_script_dirs[] = {"/usr/share/sysbench", "/usr/local/share/sysbench"};
-
-#define WL_SCRIPT_MAX ((size_t)1 << 20) /* sysbench's largest script is 15 KiB */
-
-/* Is the directory of path (resolved: no "..", no link out of it) one of wl_script_dirs? */
-static bool wl_script_dir_ok(const char *path)
-{
-    char dir[PATH_MAX], real[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return false;
-    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
-    if (!realpath(dir, real))
-        return false;
-    for (size_t i = 0; i < countof(wl_script_dirs); i++) {
-        size_t n = strlen(wl_script_dirs[i]);
-        if (!strncmp(real, wl_script_dirs[i], n) && (real[n] == 0 || real[n] == '/'))
-            return true;
-    }
-    return false;
-}
-
-/* The sha256 of the regular file at path, in hex (65 bytes); -1 with errno (EFBIG: too big). */
-static int wl_script_sha256(const char *path, char *hex)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    struct stat st;
-    if (fd < 0)
-        return -1;
-    int err = fstat(fd, &st) < 0           ? errno
-              : !S_ISREG(st.st_mode)              ? EINVAL /* a FIFO, a device: never read */
-              : (size_t)st.st_size > WL_SCRIPT_MAX ? EFBIG
-                                                  : 0;
-    if (err) {
-        close(fd);
-        errno = err;
-        return -1;
-    }
-    u8 *b = b_xmalloc(WL_SCRIPT_MAX + 1), h[32];
-    size_t n = 0;
-    for (ssize_t r; n <= WL_SCRIPT_MAX && (r = read(fd, b + n, WL_SCRIPT_MAX + 1 - n)) != 0;) {
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            err = errno;
-            free(b);
-            close(fd);
-            errno = err;
-            return -1;
-        }
-        n += (size_t)r;
-    }
-    close(fd);
-    if (n > WL_SCRIPT_MAX) { /* it grew while read */
-        free(b);
-        errno = EFBIG;
-        return -1;
-    }
-    mbedtls_sha256_ret(b, n, h, 0);
-    free(b);
-    for (int i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", h[i]);
-    return 0;
-}
-
-/*
- * wl_script_check - may the test name (a path ending in ".lua", or a plain name) stand for
- * a built-in? B_EXIT_OK: a plain name, a file under sysbench's script directory, a name with
- * no directory that is not a file here (sysbench looks in its directory), or sysbench
- * 1.0.20's script byte for byte. Else B_EXIT_USAGE with e saying why.
- */
-static int wl_script_check(const char *name, struct b_err *e)
-{
-    const char *base = strrchr(name, '/');
-    size_t len = strlen(name);
-    char hex[65];
-    base = base ? base + 1 : name;
-    if (len < 4 || strcmp(name + len - 4, ".lua") || wl_script_dir_ok(name))
-        return B_EXIT_OK;
-    if (base == name && access(name, F_OK) < 0 && errno == ENOENT)
-        return B_EXIT_OK;
-    b_hint(e, "bench has no Lua interpreter and runs only its built-in workloads (`bench "
-              "--help` lists them); run this script with sysbench itself");
-    if (wl_script_sha256(name, hex) < 0)
-        return b_fail(e, B_EXIT_USAGE, "%s: cannot read the script: %s (%s)", name,
-                      strerror(errno), b_errno_name(errno));
-    for (size_t i = 0; i < countof(wl_scripts); i++)
-        if (strlen(wl_scripts[i].name) == strlen(base) - 4 &&
-            !strncmp(wl_scripts[i].name, base, strlen(base) - 4)) {
-            if (!strcmp(wl_scripts[i].sha256, hex))
-                return B_EXIT_OK;
-            b_hint(e, "bench has no Lua interpreter: for sysbench's own script name the "
-                      "built-in (`bench %s ...`); run an edited one with sysbench itself",
-                   wl_scripts[i].name);
-            return b_fail(e, B_EXIT_USAGE, "%s: not sysbench %s's %s (sha256 %.12s..., not "
-                          "%.12s...): bench would run its built-in %s in its place",
-                          name, BENCH_SB_VERSION, base, hex, wl_scripts[i].sha256,
-                          wl_scripts[i].name);
-        }
-    return b_fail(e, B_EXIT_USAGE, "%s: not a script of sysbench %s: bench cannot run it",
-                  name, BENCH_SB_VERSION);
-}
-
-/*
- * wl_script_cwd - the sysbench persona's plain script name (oltp_read_write): sysbench 1.0.20
- * loads the file NAME, then NAME.lua, from the working directory before its own (luaL_loadfile,
- * then package.path's "./?.lua"), so an edited copy there is what sysbench would run: checked
- * as a path is (wl_script_check). B_EXIT_OK when none is there.
- */
-static int wl_script_cwd(const char *name, struct b_err *e)
-{
-    char p[PATH_MAX], hex[65];
-    struct stat st;
-    for (size_t i = 0; !strchr(name, '/') && i < countof(wl_scripts); i++) {
-        if (strcmp(wl_scripts[i].name, name))
-            continue;
-        snprintf(p, sizeof(p), "./%s", name);
-        if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode) &&
-            (wl_script_sha256(p, hex) < 0 || strcmp(hex, wl_scripts[i].sha256))) {
-            b_hint(e, "bench has no Lua interpreter: move the file away to run the built-in "
-                      "%s, or run the script with sysbench itself", name);
-            return b_fail(e, B_EXIT_USAGE, "%s: sysbench %s would run the file %s in this "
-                          "directory, which is not its %s.lua: bench would run its built-in "
-                          "in its place", name, BENCH_SB_VERSION, p, name);
-        }
-        snprintf(p, sizeof(p), "./%s.lua", name);
-        return access(p, F_OK) == 0 ? wl_script_check(p, e) : B_EXIT_OK;
-    }
-    return B_EXIT_OK;
-}
-
-/* ---- the run path: one workload, given options, a result; no printing, no exit ---- */
-
-/* Runs ended by --forced-shutdown with workers still inside an event: not joined, not freed
- * until those workers have left (wl_reap); the process goes on meanwhile. */
-static pthread_mutex_t wl_abandoned_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct load_run *wl_abandoned;
-
-static void wl_run_free(struct load_run *r)
-{
-    if (r->w->done)
-        r->w->done(r);
-    if (r->forced)
-        load_snap_free(&r->forced_snap);
-    if (r->res_own) {
-        res_free(r->res_own);
-        free(r->res_own);
-    }
-    load_run_free(r);
-    free(r);
-}
-
-/*
- * wl_reap - finish the abandoned runs whose workers have all left: join them, run the
- * workload's teardown, free. Waits up to wait_ms for them. Returns the runs still out
- * (their workers are stuck inside an event: memory they use stays allocated).
- */
-BENCH_API int wl_reap(int wait_ms)
-{
-    u64 until = clk_now_ns() + (u64)wait_ms * 1000000u;
-    int out;
-    for (;;) {
-        out = 0;
-        pthread_mutex_lock(&wl_abandoned_mu);
-        for (struct load_run **pp = &wl_abandoned; *pp;) {
-            struct load_run *r = *pp;
-            if (atomic_load(&r->running) == 0) {
-                *pp = r->next_abandoned;
-                load_join(r);
-                wl_run_free(r);
-            } else {
-                out++;
-                pp = &r->next_abandoned;
-            }
-        }
-        pthread_mutex_unlock(&wl_abandoned_mu);
-        if (!out || clk_now_ns() >= until)
-            return out;
-        clk_sleep_until(B_MIN(until, clk_now_ns() + 10000000u));
-    }
-}
-
-/* One --report-interval sample: into the result, then to the sink. */
-static void wl_on_interval(void *ctx, struct load_run *r, const struct load_snap *d,
-                           double secs, double at_s)
-{
-    struct res *res = ctx;
-    const struct bench_opts *o = r->o;
-    struct res_interval iv;
-    memset(&iv, 0, sizeof(iv));
-    iv.at_s = at_s;
-    iv.secs = secs;
-    iv.end_unix_ns = (i64)d->t_ns + r->unix_off_ns;
-    iv.events = d->events;
-    memcpy(iv.ctr, d->ctr, sizeof(iv.ctr));
-    iv.running = atomic_load(&r->running);
-    if (r->nloops) { /* event loops: the clients not finished, as a thread each would count */
-        iv.running = 0;
-        for (int l = 0; l < r->nloops; l++)
-            iv.running += atomic_load_explicit(&r->loops[l].live, memory_order_relaxed);
-    }
-    iv.busy = d->busy;
-    iv.rate = r->rate > 0;
-    if (iv.rate) {
-        u64 now = clk_now_ns(), next = atomic_load(&r->next_arrival_ns);
-        if (next < now)
-            iv.queue = (u64)((double)(now - next) * r->rate / 1e9);
-    }
-    iv.npct = o->npct;
-    for (int i = 0; i < o->npct; i++)
-        iv.pct_ns[i] = hist_percentile(d->hist, o->pct[i], 0, UINT64_MAX);
-    res->iv = res_grow(res->iv, &res->capiv, res->niv, sizeof(*res->iv));
-    res->iv[res->niv++] = iv;
-    if (res->sink && res->sink->interval)
-        res->sink->interval(res->sink->ctx, res, &iv);
-}
-
-/* A --report-checkpoints window (cur - base): into the result, then to the sink. */
-static void wl_on_checkpoint(void *ctx, struct load_run *r, const struct load_snap *cur,
-                             double at_s)
-{
-    struct res *res = ctx;
-    res->ckpt = res_grow(res->ckpt, &res->capckpt, res->nckpt, sizeof(*res->ckpt));
-    struct res_stats *st = &res->ckpt[res->nckpt++];
-    res_stats_from(st, r, cur, cur->t_ns);
-    st->at_s = at_s;
-    if (res->sink && res->sink->checkpoint)
-        res->sink->checkpoint(res->sink->ctx, res, st);
-}
-
-static void wl_phase(struct res *res, int phase)
-{
-    if (res->sink && res->sink->phase)
-        res->sink->phase(res->sink->ctx, res, phase);
-}
-
-/*
- * wl_run - run workload w once with options o (already checked: w->check) and fill *res
- * (res_init'ed by the caller, with the sink that sees the run live). Returns B_OK when the
- * run was measured, complete or not (res->end says how it ended, res->rc and res->err why),
- * or the code of a setup failure (res->err; nothing measured). Never prints, never exits:
- * a forced shutdown ends this run, abandoning workers still inside an event to wl_reap.
- */
-BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *res)
-{
-    struct load_run *r = b_xcalloc(1, sizeof(*r));
-    const struct load_hooks hooks = {res, wl_on_interval, wl_on_checkpoint};
-    u64 t0 = clk_now_ns();
-    int rc;
-
-    wl_reap(0);
-    res->w = w;
-    res->o = o;
-    res->command = "run";
-    load_run_init(r, w, o);
-    r->o_own = *o; /* workers read the options until they leave, which may be after we return */
-    r->o = &r->o_own;
-    r->res = res;
-    if (w->facts)
-        w->facts(r);
-    rc = load_start_at_setup(r); /* --start-at: the clock's state, a refusal */
-    if (rc == B_OK)
-        rc = evl_backend_pick(r); /* --event-backend: what the loops wait with */
-    if (rc == B_OK) {
-        os_fallback_fact(res); /* those the checks and facts took: the header names them */
-        wl_phase(res, RES_PH_HEADER);
-        rc = w->init ? w->init(r) : B_OK;
-    }
-    if (rc == B_OK) {
-        wl_phase(res, RES_PH_READY);
-        rc = load_start(r);
-    }
-    if (rc == B_OK)
-        rc = load_start_at_wait(r);
-    if (rc < 0) {
-        res->rc = rc;
-        res->err = r->err;
-        if (!res->err.rc)
-            res->err.rc = rc;
-        res->end = RES_END_NONE;
-        wl_run_free(r);
-        res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
-        return rc;
-    }
-    load_go(r);
-    wl_phase(res, RES_PH_STARTED);
-    load_run_main(r, &hooks);
-
-    struct load_snap cur;
-    u64 t_end;
-    if (r->forced) {
-        cur = r->forced_snap;
-        t_end = cur.t_ns;
-    } else {
-        t_end = clk_now_ns();
-        load_snap_init(&cur, r->nthreads, w->nops);
-        load_snapshot(r, &cur);
-        cur.t_ns = t_end;
-    }
-    res_stats_from(&res->final, r, &cur, t_end);
-    res->have_final = true;
-    if (r->forced)
-        res->final.unfinished = (u64)cur.busy;
-    else
-        load_snap_free(&cur);
-    res->final.unfinished += atomic_load(&r->abandoned); /* an event loop's, at a signal */
-    for (int i = 0; i < r->nthreads && !r->forced; i++)
-        res->end_why[r->thr[i].end_why]++;
-    res->rc = atomic_load(&r->failed);
-    if (res->rc)
-        res->err = r->err;
-    if (atomic_load(&r->queue_full))
-        res->end = RES_END_QUEUE;
-    else if (r->forced)
-        res->end = RES_END_FORCED;
-    else if (res->rc)
-        res->end = RES_END_FAILED;
-    else if (atomic_load(&b_stop))
-        res->end = RES_END_SIGNAL, res->end_signal = atomic_load(&b_stop);
-    else
-        res->end = RES_END_LIMIT;
-    res->complete = res->end == RES_END_LIMIT;
-    os_fallback_fact(res); /* and those the run took */
-    wl_phase(res, RES_PH_STOPPED);
-    if (r->forced) { /* what the stuck workers and the teardown write goes to the run's own */
-        r->res_own = b_xcalloc(1, sizeof(*r->res_own));
-        res_init(r->res_own, w, "run", &r->o_own, NULL);
-        r->res = r->res_own;
-        pthread_mutex_lock(&wl_abandoned_mu);
-        r->next_abandoned = wl_abandoned;
-        wl_abandoned = r;
-        pthread_mutex_unlock(&wl_abandoned_mu);
-    } else
-        wl_run_free(r);
-    res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
-    return B_OK;
-}
-
-/*== 25 rep_ : renderers: sysbench 1.0.20's text, JSON =======================*/
+/*== 26 rep_ : renderers: sysbench 1.0.20's text, JSON ======================*/
 /*
  * Every block is line-compatible with sysbench 1.0.20, so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
@@ -25229,24 +25255,12 @@ static double rep_ms(u64 ns)
     return (double)ns / 1e6;
 }
 
-/* rep_num - the shortest text that reads back as exactly v, without an exponent for
- * values from 1e-4 up: "99.99999" where %g says "100", "99.9", "95". */
-static const char *rep_num(char *out, size_t n, double v)
-{
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(out, n, "%.*g", prec, v);
-        if (strtod(out, NULL) == v && (!strchr(out, 'e') || fabs(v) < 1e-4))
-            break;
-    }
-    return out;
-}
-
 /* "95th percentile:" / "99.9th percentile:" right-aligned as sysbench's "%3dth" (the
  * sysbench persona takes integers only); the value as given, never rounded ("99.99999th"). */
 static void rep_pct_label(char *out, size_t n, double p)
 {
     char num[32];
-    snprintf(out, n, "%sth percentile:", rep_num(num, sizeof(num), p));
+    snprintf(out, n, "%sth percentile:", unit_num(num, sizeof(num), p));
 }
 
 /* A fact's string value, or "" when absent. */
@@ -25458,7 +25472,7 @@ static void rep_interval_pcts(const struct res *res, const struct res_interval *
     char num[32];
     printf(" %s (ms,", label);
     for (int i = 0; i < o->npct; i++)
-        printf("%s%s%%", i ? "," : "", rep_num(num, sizeof(num), o->pct[i]));
+        printf("%s%s%%", i ? "," : "", unit_num(num, sizeof(num), o->pct[i]));
     printf("):");
     for (int i = 0; i < iv->npct; i++)
         printf("%s%4.*f", i ? "," : " ", decimals, rep_ms(iv->pct_ns[i]));
@@ -25808,7 +25822,7 @@ static void rep_facts(const struct res *res)
             printf("%s: %lld\n", f->key, (long long)f->i);
             break;
         case RES_NUM:
-            printf("%s: %s\n", f->key, rep_num(num, sizeof(num), f->num));
+            printf("%s: %s\n", f->key, unit_num(num, sizeof(num), f->num));
             break;
         case RES_BOOL:
             printf("%s: %s\n", f->key, f->i ? "true" : "false");
@@ -27159,7 +27173,7 @@ static void rep_json_pcts(struct rep_json *j, const struct res *res, const struc
     rep_json_open(j, '{');
     for (int i = 0; i < res->o->npct; i++) {
         char num[32], key[40];
-        snprintf(key, sizeof(key), "p%s", rep_num(num, sizeof(num), res->o->pct[i]));
+        snprintf(key, sizeof(key), "p%s", unit_num(num, sizeof(num), res->o->pct[i]));
         rep_json_ku64(j, key, hist_percentile(h, res->o->pct[i], mn, mx));
     }
     rep_json_close(j, '}');
@@ -27298,7 +27312,7 @@ static void rep_json_interval(struct rep_json *j, const struct res *res,
     rep_json_open(j, '{');
     for (int i = 0; i < iv->npct && i < res->o->npct; i++) {
         char num[32], key[40];
-        snprintf(key, sizeof(key), "p%s", rep_num(num, sizeof(num), res->o->pct[i]));
+        snprintf(key, sizeof(key), "p%s", unit_num(num, sizeof(num), res->o->pct[i]));
         rep_json_ku64(j, key, iv->pct_ns[i]);
     }
     rep_json_close(j, '}');
@@ -27668,7 +27682,7 @@ static void rep_slap_text(const struct res *res)
                    rep_ms(d->lat_sum_ns / d->events));
             for (int k = 0; k < o->npct; k++) {
                 char num[32];
-                printf(", %sth %.3f", rep_num(num, sizeof(num), o->pct[k]),
+                printf(", %sth %.3f", unit_num(num, sizeof(num), o->pct[k]),
                        rep_ms(hist_percentile(d->hist, o->pct[k], d->lat_min_ns,
                                               d->lat_max_ns)));
             }
@@ -27793,7 +27807,7 @@ static int rep_slap(const struct res *res, struct b_err *e)
 }
 
 /* ---- bench's own memory and scheduler measures: --memory-mode=stream|latency,
- * --threads-mode=pingpong (the facts and steps of sections 11 and 12) ---- */
+ * --threads-mode=pingpong (the facts and steps of cpu_, mem_ and thr_) ---- */
 
 /* A numeric fact (RES_NUM or RES_INT) of res, or 0. */
 static double rep_fact_num(const struct res *res, const char *key)
@@ -28137,7 +28151,7 @@ static void rep_cmp_text(const struct res *res)
     fflush(stdout);
 }
 
-/*== 26 cli_ : command line, dispatch, bench_main(), main() ==================*/
+/*== 27 cli_ : command line, dispatch, bench_main(), main() =================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20:
  * options anywhere, the first positional is the test, the second the command. Everything is

@@ -35,7 +35,7 @@
 
 #define BENCH_API static
 
-/*== 2 b_ : basics, error codes, messages ====================================*/
+/*== 2 b_ : basics, error codes, messages ===================================*/
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -150,7 +150,7 @@ BENCH_API _Noreturn void b_die(const char *fmt, ...) B_PRINTF(1, 2);
 BENCH_API void *b_xmalloc(size_t n);
 BENCH_API void *b_xcalloc(size_t n, size_t size);
 
-/*== 3 buf_ : growable byte buffer ===========================================*/
+/*== 3 buf_ : growable byte buffer ==========================================*/
 
 struct buf {
     char *p;     /* bytes, always NUL-terminated when cap > 0 */
@@ -163,7 +163,7 @@ BENCH_API void buf_printf(struct buf *b, const char *fmt, ...) B_PRINTF(2, 3);
 /* buf_free - release the buffer and zero it. */
 BENCH_API void buf_free(struct buf *b);
 
-/*== 4 clk_, hist_ : clock and latency histogram =============================*/
+/*== 4 clk_, hist_ : clock and latency histogram ============================*/
 
 /* clk_now_ns - CLOCK_MONOTONIC in nanoseconds. */
 BENCH_API u64 clk_now_ns(void);
@@ -199,7 +199,7 @@ BENCH_API u64 hist_total(const struct hist *h);
  * [min, max] when those are given (pass 0 and UINT64_MAX otherwise); 0 when empty. */
 BENCH_API u64 hist_percentile(const struct hist *h, double p, u64 min, u64 max);
 
-/*== 5 unit_ : sizes =========================================================*/
+/*== 6 unit_ : sizes ========================================================*/
 
 /* unit_parse_size - sysbench SIZE: digits plus an optional K/M/G/T (either case, x1024).
  * Stricter than sysbench: returns B_INVALID for anything else (sysbench silently gives 0). */
@@ -207,7 +207,7 @@ BENCH_API int unit_parse_size(const char *s, u64 *out) B_MUSTCHECK;
 /* unit_fmt_size - "512KiB", "16MiB": up to 5 significant digits, as sysbench prints sizes. */
 BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen);
 
-/*== 6 rnd_ : random numbers (sysbench 1.0.20 algorithms) ====================*/
+/*== 7 rnd_ : random numbers (sysbench 1.0.20 algorithms) ===================*/
 
 struct rnd {
     u64 s[2];  /* xoroshiro128+ state */
@@ -263,7 +263,7 @@ BENCH_API u32 rnd_uniform(struct rnd *r, u32 a, u32 b);
 /* rnd_default - integer in [a, b] from the distribution in *p (sysbench.rand.default). */
 BENCH_API u32 rnd_default(struct rnd *r, const struct rnd_params *p, u32 a, u32 b);
 
-/*== 7 opt_ : option tables, parser, help ====================================*/
+/*== 8 opt_ : option tables, parser, help ===================================*/
 
 enum opt_type { OPT_INT, OPT_SIZE, OPT_BOOL, OPT_STR, OPT_ENUM, OPT_LIST, OPT_DOUBLE, OPT_FILE };
 
@@ -425,7 +425,7 @@ struct bench_opts {
     /* derived by cli_ after parsing */
     int persona;                  /* enum b_persona, from argv[0] (cli_personas) */
     bool sb;                      /* persona == B_SYSBENCH: kept in sync for code not yet on
-                                     persona; cli_ and sections 1-8 do not read it */
+                                     persona; cli_ and sections 1-9 (to os_) do not read it */
     int usage_ex;                 /* the persona's exit code for a usage error (b_usage_exit) */
     bool ext_off;                 /* the persona refuses bench's extension values (ENUM
                                      choices after '|'): sysbench's */
@@ -458,7 +458,7 @@ BENCH_API void opt_help_text(struct buf *b, const struct opt_def *t, size_t n, b
 /* opt_edit_distance - Levenshtein distance, for "did you mean". */
 BENCH_API size_t opt_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 
-/*== 8 os_ : threads, signals, host facts ====================================*/
+/*== 9 os_ : threads, signals, host facts ===================================*/
 
 struct res;
 
@@ -494,7 +494,7 @@ BENCH_API int os_steal_sample(const char *root, struct os_cpu_sample *s);
  * 0 when no time passed or the counters went backwards. */
 BENCH_API double os_steal_pct(const struct os_cpu_sample *a, const struct os_cpu_sample *b);
 
-/*== 13 load_ : worker threads, limits, rate, intervals ======================*/
+/*== 13 load_ : worker threads, limits, rate, intervals =====================*/
 
 #define LOAD_NCTR 8 /* workload-defined counters per thread */
 
@@ -674,7 +674,7 @@ BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e);
  * the run is ending on a failure)? Cheap: long loops call it every few milliseconds. */
 BENCH_API bool load_stopping(const struct load_run *r);
 
-/*== 14 jr_ : JSON reader: untrusted bytes to a tree, paths ==================*/
+/*== 16 jr_ : JSON reader: untrusted bytes to a tree, paths =================*/
 
 /* The reader is a library for commands that read reports (compare, merge): its API is
  * B_UNUSED so that a build without one of them stays warning-free. */
@@ -759,7 +759,7 @@ BENCH_API bool jr_bool(const struct jr_val *v, bool *out) B_UNUSED;
 /* jr_type_name - "null", "false", "true", "number", "string", "array", "object". */
 BENCH_API const char *jr_type_name(int type) B_UNUSED;
 
-/*== 15 res_ : results as data ===============================================*/
+/*== 5 res_ : results as data ===============================================*/
 
 /* How a workload's counter is shown and rated (struct wl_def.ctrs). */
 struct res_ctr_def {
@@ -907,7 +907,7 @@ BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const ch
  * (two runs of the same workload and options in a row: one longer run's counts). */
 BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src);
 
-/*== 17 evl_ : event loop: many client connections per thread ================*/
+/*== 18 evl_ : event loop: many client connections per thread ===============*/
 
 /* What a client of an event loop waits for (the values of MYC_WANT_READ/WRITE). */
 #define EVL_WANT_READ 1
@@ -1003,7 +1003,7 @@ BENCH_API const char *evl_backend_name(int be);
  * --event-backend=io_uring refused, B_UNSUPPORTED/B_SYSERR with r->err filled. */
 BENCH_API int evl_backend_pick(struct load_run *r);
 
-/*== 20 slap_ : mysqlslap mode: generated SQL, statement lists ===============*/
+/*== 20 slap_ : mysqlslap mode: generated SQL, statement lists ==============*/
 
 /* One statement of a list: mysqlslap's statement type decides what is appended to it. */
 enum slap_type { SLAP_T_OTHER, SLAP_T_CREATE_TABLE, SLAP_T_SELECT_KEY, SLAP_T_UPDATE_KEY };
@@ -1049,13 +1049,13 @@ BENCH_API int slap_main(struct res *res);
  * is then still the caller's to free (out[1..] up to the first NULL). */
 BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const char **bad);
 
-/*== 24 wl_ : workload registry ==============================================*/
+/*== 21 wl_ : workload registry =============================================*/
 
 /* Which renderer of rep_ shows a workload's header, final block and interval lines. */
 enum wl_family { WL_CMD, WL_CPU, WL_MEMORY, WL_THREADS, WL_MUTEX, WL_FILEIO, WL_OLTP };
 
 /* A workload: sysbench's sb_test_t. Hooks may be NULL. */
-struct my_conn; /* bench.c section 10 (myc_) */
+struct my_conn; /* bench.c section 11 (myc_) */
 
 struct wl_def {
     const char *name;                          /* "cpu" */

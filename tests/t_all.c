@@ -772,7 +772,7 @@ static int t_all_oracle_ladder(const char *dir, const char *name, const double *
         for (int i = 0; i < n[k]; i++) {
             struct res *s = res_step(&r, wl_find(wls[k]), "run");
             s->have_final = true;
-            load_snap_init(&s->final.d, 1 << i, 0);
+            res_snap_init(&s->final.d, 1 << i, 0);
             s->final.threads = 1 << i;
             s->final.total_s = 1.25;
             s->final.d.events = (u64)(tps[k][i] * 1.25);

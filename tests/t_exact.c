@@ -119,7 +119,7 @@ static int t_exact_rep_final(void)
     load_run_init(&r, wl_find("cpu"), &o);
     r.t_start_ns = 0;
     r.t_measure_ns = r.base.t_ns = 1000000000u;
-    load_snap_init(&cur, 2, 0);
+    res_snap_init(&cur, 2, 0);
     cur.events = 4;
     cur.lat_min_ns = 1000000, cur.lat_max_ns = 4000000, cur.lat_sum_ns = 10000000;
     cur.thr_events[0] = 1, cur.thr_events[1] = 3;
@@ -138,7 +138,7 @@ static int t_exact_rep_final(void)
     if (strcmp(out, want))
         fprintf(stderr, "  got:\n%s  want:\n%s", out, want);
     T_CHECK(!strcmp(out, want));
-    load_snap_free(&cur);
+    res_snap_free(&cur);
     load_run_free(&r);
     t_opts_free(&o);
     return 0;

@@ -1,5 +1,5 @@
 /* fileio: the manifest journal's parser, the ownership check, the fill, and the commands and
- * checks as data: progress lines through a sink, facts, b_err, nothing printed (section 15). */
+ * checks as data: progress lines through a sink, facts, b_err, nothing printed (res_). */
 
 static int t_io_manifest_parse(void)
 {

@@ -118,7 +118,7 @@ static int t_json_doc(void)
     load_run_init(&r, w, &o);
     r.t_start_ns = 0;
     r.t_measure_ns = r.base.t_ns = 1000000000u;
-    load_snap_init(&cur, 2, w->nops);
+    res_snap_init(&cur, 2, w->nops);
     cur.events = 4;
     cur.lat_min_ns = 1000000, cur.lat_max_ns = 4000000, cur.lat_sum_ns = 10000000;
     cur.thr_events[0] = 1, cur.thr_events[1] = 3;
@@ -199,7 +199,7 @@ static int t_json_doc(void)
 
     buf_free(&j.b);
     res_free(&res);
-    load_snap_free(&cur);
+    res_snap_free(&cur);
     load_run_free(&r);
     t_opts_free(&o);
     return 0;

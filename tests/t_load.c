@@ -183,13 +183,13 @@ static int t_load_snapshot_diff(void)
     T_CHECK(t_opts(&o, kv) == 0);
     T_CHECK(t_run(wl_find("cpu"), &o, &r, &sp) == 0);
     const struct load_snap s = *sp;
-    load_snap_init(&zero, 2, 0);
-    load_snap_init(&d, 2, 0);
-    load_snap_diff(&d, &s, &zero, 2);
+    res_snap_init(&zero, 2, 0);
+    res_snap_init(&d, 2, 0);
+    res_snap_diff(&d, &s, &zero, 2);
     T_CHECK(d.events == 40 && hist_total(d.hist) == 40);
-    load_snap_diff(&d, &s, &s, 2);
+    res_snap_diff(&d, &s, &s, 2);
     T_CHECK(d.events == 0 && hist_total(d.hist) == 0 && d.lat_sum_ns == 0);
-    load_snap_free(&zero), load_snap_free(&d);
+    res_snap_free(&zero), res_snap_free(&d);
     res_free(&r);
     t_opts_free(&o);
     return 0;
@@ -560,7 +560,7 @@ static int t_load_probe_host(void)
     printf("  probe: %.1f ms, cpus %d, system call %.0f ns, send+recv %.0f ns, ring %.0f ns\n",
            (double)took / 1e6, p.cpus, p.sys_ns, p.pair_ns, p.ring_ns);
     T_CHECK(took < 250 * 1000000ull);
-    T_CHECK(p.cpus == mem_usable_cpus());
+    T_CHECK(p.cpus == os_usable_cpus());
     T_CHECK(p.sys_ns > 0 && p.pair_ns > p.sys_ns);
     T_CHECK(evl_uring_usable(&e) == B_OK ? p.ring_ns > 0 : p.ring_ns == 0);
     return 0;

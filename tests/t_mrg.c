@@ -91,10 +91,10 @@ static int t_mrg_hist_exact(void)
     struct rnd r = {{0x1234567, 0x89abcdef}};
     u64 mn = UINT64_MAX, mx = 0, n = 0, sum = 0;
     memset(&m, 0, sizeof(m));
-    load_snap_init(&m.d, 1, 0);
+    res_snap_init(&m.d, 1, 0);
     for (int c = 0; c < 3; c++) {
         memset(&cl[c], 0, sizeof(cl[c]));
-        load_snap_init(&cl[c].d, 1, 0);
+        res_snap_init(&cl[c].d, 1, 0);
         cl[c].d.lat_min_ns = UINT64_MAX;
         for (int i = 0; i < 20000 + 7000 * c; i++) {
             u64 v = 1000 + (rnd_next(&r) % (u64)(50000 << (4 * c))) + (c == 2 && i % 97 == 0 ? 5000000000u : 0);
@@ -122,8 +122,8 @@ static int t_mrg_hist_exact(void)
         avg += hist_percentile(cl[c].d.hist, 99, cl[c].d.lat_min_ns, cl[c].d.lat_max_ns) / 3;
     T_CHECK(avg != p99);
     for (int c = 0; c < 3; c++)
-        load_snap_free(&cl[c].d);
-    load_snap_free(&m.d);
+        res_snap_free(&cl[c].d);
+    res_snap_free(&m.d);
     free(all);
     return 0;
 }

@@ -266,7 +266,7 @@ static int t_oltp_rep_sizing(void)
     for (size_t i = 0; i < countof(st); i++) {
         struct res *s = res_step(&res, wl_find(st[i].wl), "run");
         s->have_final = true;
-        load_snap_init(&s->final.d, st[i].threads, 0);
+        res_snap_init(&s->final.d, st[i].threads, 0);
         s->final.threads = st[i].threads;
         s->final.total_s = 2;
         s->final.d.events = st[i].events;

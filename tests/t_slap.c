@@ -108,12 +108,12 @@ static int t_slap_loops(void)
     o.event_loops = 0;
     T_CHECK(slap_nloops(&o, 2000) == 0);
     o.event_loops = -1; /* auto: the usable CPUs, at most one per client */
-    T_CHECK(slap_nloops(&o, 2000) == mem_usable_cpus() && slap_nloops(&o, 1) == 1);
+    T_CHECK(slap_nloops(&o, 2000) == os_usable_cpus() && slap_nloops(&o, 1) == 1);
     /* auto: a loop per 32 connections, at most the usable CPUs (load_auto_loops) */
     T_CHECK(slap_nloops(&o, 8) == 1 && slap_nloops(&o, 32) == 1);
-    T_CHECK(load_auto_loops(33) == B_MIN(2, mem_usable_cpus()));
-    T_CHECK(load_auto_loops(64) == B_MIN(2, mem_usable_cpus()));
-    T_CHECK(load_auto_loops(4000) == B_MIN(125, mem_usable_cpus()) && load_auto_loops(0) == 1);
+    T_CHECK(load_auto_loops(33) == B_MIN(2, os_usable_cpus()));
+    T_CHECK(load_auto_loops(64) == B_MIN(2, os_usable_cpus()));
+    T_CHECK(load_auto_loops(4000) == B_MIN(125, os_usable_cpus()) && load_auto_loops(0) == 1);
     slap_plan_free(&p);
     t_opts_free(&o);
     return 0;
