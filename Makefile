@@ -115,6 +115,13 @@ bench-aarch64: $(SRC) $(MBEDTLS_ALIBS) | $(KINC_A64) a64-check
 	@readelf -lW $@ | awk '$$1 == "LOAD" { n++; if ($$NF != "0x10000") bad = 1 } END { exit !(n > 0 && !bad) }' || \
 	  { echo "make: $@ has LOAD segments not aligned to 64K pages (readelf -lW $@)" >&2; exit 1; }
 
+# tests/unit-aarch64: the unit tests for aarch64 (static musl, invariants on, no sanitizer: no
+# aarch64 ASan runtime here), run under qemu-user by tests/aarch64.sh
+tests/unit-aarch64: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_ALIBS) | $(KINC_A64) a64-check
+	$(MUSL_A64_CC) $(CPPFLAGS) $(CHECKS) -isystem $(KINC_A64) \
+	    $(subst $(MBEDTLS_DIR),$(MBEDTLS_ADIR),$(MBEDTLS_CFLAGS)) $(WARN) -Wno-missing-prototypes -O1 \
+	    -static -Wl,-z,max-page-size=65536 -o $@ tests/unit.c $(MBEDTLS_ALIBS) $(LDLIBS)
+
 # the cross toolchain and the aarch64 UAPI headers: Debian packages, installed when root
 a64-check:
 	@command -v $(A64)-gcc >/dev/null 2>&1 && [ -d /usr/$(A64)/include/asm ] || { \
@@ -186,19 +193,20 @@ $(MBEDTLS_ORIG):
 	@$(MAKE) -s apt-source PKG=mbedtls PKGVER=$(MBEDTLS_DEBVER) PKGFILE=$@ PKGSUM=$(MBEDTLS_SHA256) PKGENV=MBEDTLS_TARBALL
 
 # apt-source PKG=name PKGVER=debian-version PKGFILE=orig-tarball PKGSUM=sha256 PKGENV=variable:
-# one Debian source package's download into build/deps, checked against its pinned sha256
+# one Debian source package's download into build/deps, checked against its pinned sha256;
+# each package its own apt state (apt-PKG): make -j fetches mbedTLS and musl at the same time
 apt-source:
 	@command -v apt-get >/dev/null 2>&1 || { echo "make: cannot fetch $(PKG) source: apt-get not found; run: $(PKGENV)=/path/to/$(notdir $(PKGFILE)) make" >&2; exit 1; }
-	@rm -rf $(DEPS)/apt && mkdir -p $(DEPS)/apt/parts $(DEPS)/apt/lists/partial $(DEPS)/apt/cache/archives/partial
-	@for f in /etc/apt/sources.list.d/*.sources; do [ -f "$$f" ] && sed 's/^Types:.*/Types: deb-src/' "$$f" > $(DEPS)/apt/parts/$${f##*/}; done; \
-	 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do [ -f "$$f" ] && sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$$f" >> $(DEPS)/apt/parts/derived.list; done; true
+	@rm -rf $(DEPS)/apt-$(PKG) && mkdir -p $(DEPS)/apt-$(PKG)/parts $(DEPS)/apt-$(PKG)/lists/partial $(DEPS)/apt-$(PKG)/cache/archives/partial
+	@for f in /etc/apt/sources.list.d/*.sources; do [ -f "$$f" ] && sed 's/^Types:.*/Types: deb-src/' "$$f" > $(DEPS)/apt-$(PKG)/parts/$${f##*/}; done; \
+	 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do [ -f "$$f" ] && sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$$f" >> $(DEPS)/apt-$(PKG)/parts/derived.list; done; true
 	@echo "make: fetching the $(PKG) $(PKGVER) Debian source package"
-	@A="apt-get -q -o Dir::Etc::SourceParts=$(abspath $(DEPS))/apt/parts -o Dir::Etc::SourceList=/dev/null \
-	   -o Dir::State::Lists=$(abspath $(DEPS))/apt/lists -o Dir::Cache=$(abspath $(DEPS))/apt/cache \
+	@A="apt-get -q -o Dir::Etc::SourceParts=$(abspath $(DEPS))/apt-$(PKG)/parts -o Dir::Etc::SourceList=/dev/null \
+	   -o Dir::State::Lists=$(abspath $(DEPS))/apt-$(PKG)/lists -o Dir::Cache=$(abspath $(DEPS))/apt-$(PKG)/cache \
 	   -o APT::Sandbox::User=root"; \
-	 $$A update > $(DEPS)/apt/update.log 2>&1; \
-	 cd $(DEPS) && $$A source --download-only $(PKG)=$(PKGVER) > apt/source.log 2>&1 || \
-	   { echo "make: apt-get source $(PKG)=$(PKGVER) failed (see $(DEPS)/apt/*.log); run: $(PKGENV)=/path/to/$(notdir $(PKGFILE)) make" >&2; exit 1; }
+	 $$A update > $(DEPS)/apt-$(PKG)/update.log 2>&1; \
+	 cd $(DEPS) && $$A source --download-only $(PKG)=$(PKGVER) > apt-$(PKG)/source.log 2>&1 || \
+	   { echo "make: apt-get source $(PKG)=$(PKGVER) failed (see $(DEPS)/apt-$(PKG)/*.log); run: $(PKGENV)=/path/to/$(notdir $(PKGFILE)) make" >&2; exit 1; }
 	@echo "$(PKGSUM)  $(PKGFILE)" | sha256sum -c --quiet - || { echo "make: $(PKGFILE) does not match the pinned sha256 $(PKGSUM)" >&2; rm -f $(PKGFILE); exit 1; }
 
 $(MBEDTLS_DIR)/.unpacked: | $(MBEDTLS_TARBALL)
@@ -313,7 +321,7 @@ tests/memref: tests/memref.c
 # builds (each a full compile of bench.c) run one per core
 test:
 	@tests/setup.sh
-	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench bench-aarch64 tests/unit tests/noiouring tests/oldkernel tests/memref san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
+	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench bench-aarch64 tests/unit-aarch64 tests/unit tests/noiouring tests/oldkernel tests/memref san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
 	  echo "== build: ok ($$(($$(date +%s) - t0)) s)"
 	tests/run.sh
 
@@ -341,7 +349,7 @@ fmt:
 	echo "fmt: $$n lines differ from .clang-format (checked, not rewritten)"
 
 clean:
-	rm -rf bench bench-aarch64 dist bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/oldkernel tests/memref tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr build/kinc build/kinc-aarch64
+	rm -rf bench bench-aarch64 tests/unit-aarch64 dist bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/oldkernel tests/memref tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr build/kinc build/kinc-aarch64
 
 distclean: clean
 	rm -rf build

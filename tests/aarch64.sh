@@ -3,6 +3,7 @@
 # reused) with `make bench-aarch64`, checked as the release rule checks it (static, stripped,
 # AArch64, LOAD segments 64K-aligned, <= 1 MiB), then run through a wrapper
 # (qemu-aarch64-static -0 NAME: argv[0] kept, so the sysbench persona works):
+#  - the unit tests built for aarch64 (tests/unit-aarch64; the live groups on the MariaDB);
 #  - the golden transcripts cli.t and memx.t (cram, BENCH = the wrapper);
 #  - cpu, memory, threads, mutex runs: their counts exact;
 #  - the sysbench persona's output against Debian's x86 sysbench on the same command lines
@@ -14,8 +15,9 @@
 # Not run under emulation: fileio.t (it asserts io_uring's queue depth and uses the x86
 # seccomp helper tests/noiouring, which cannot wrap a qemu process: its filter would bind
 # qemu's own system calls), ping.t (its timing lines are of a real network stack; ping runs
-# here instead), the unit tests (ASan/UBSan builds need an aarch64 glibc and sanitizer
-# runtime: a native ARM CI lane's job), and any speed comparison. No ARM hardware runs here.
+# here instead), the sanitizers (ASan/UBSan need an aarch64 glibc and sanitizer runtime: the
+# unit tests run here as tests/unit-aarch64, static musl with the invariants on, without them),
+# and any speed comparison. No ARM hardware runs here.
 # About 1.5 minutes on 2 loaded CPUs. Exits 77 (skip) when qemu-aarch64-static is missing
 # (tests/setup.sh installs it; the Makefile installs the cross toolchain as root).
 # shellcheck disable=SC2015,SC2016 # ok() never fails; the wrapper's $0 and $@ are its own
@@ -23,7 +25,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 command -v qemu-aarch64-static >/dev/null || { echo "aarch64: SKIP: qemu-aarch64-static not installed (apt-get install qemu-user-static)"; exit 77; }
-make -s bench-aarch64 || { echo "aarch64: FAIL: make bench-aarch64"; exit 1; }
+make -s bench-aarch64 tests/unit-aarch64 || { echo "aarch64: FAIL: make bench-aarch64 tests/unit-aarch64"; exit 1; }
 B64=$top/bench-aarch64
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
@@ -46,7 +48,12 @@ ln -s "$w/bench" "$w/sysbench"
 Q=$w/bench
 "$Q" --version | grep -q '^bench ' && ok || bad "--version under qemu"
 
-# 2. golden transcripts
+# 2. the unit tests, aarch64 and musl (strerror's words are musl's: the tests take the libc's)
+qemu-aarch64-static tests/unit-aarch64 >"$w/unit.log" 2>&1 && ok ||
+    { bad "unit tests under qemu: $(tail -1 "$w/unit.log")"; grep -B3 '^FAIL' "$w/unit.log" | head -40; }
+grep -q ' 0 failed' "$w/unit.log" && ok || bad "unit tests: no summary line"
+
+# 2b. golden transcripts
 if command -v cram3 >/dev/null; then
     BENCH=$Q cram3 --shell=/bin/sh tests/golden/cli.t tests/golden/memx.t >"$w/cram.log" 2>&1 &&
         ok || { bad "golden (cli.t, memx.t) under qemu"; tail -40 "$w/cram.log"; }

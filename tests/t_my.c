@@ -117,8 +117,8 @@ static int t_my_framing(void)
     T_CHECK(b.len == n + 9 && seq == 9 && !memcmp(b.p + 4 + n, "\x01\x00\x00\x08", 4));
     /* parsing: every prefix wants more, the whole takes its length */
     const u8 *pl;
-    size_t plen;
-    u8 s;
+    size_t plen = 0;
+    u8 s = 0;
     for (size_t k = 0; k < 9; k++)
         T_CHECK(my_frame_parse((const u8 *)b.p + 4 + n, k, &pl, &plen, &s) ==
                 (k < 5 ? B_AGAIN : 5));
