@@ -15582,17 +15582,20 @@ BENCH_API int evl_uring_usable(struct b_err *e)
 BENCH_API int evl_backend_pick(struct load_run *r)
 {
     r->evl_backend = EVL_BE_EPOLL;
-    if (!r->nloops || r->o->event_backend == EVL_BE_EPOLL ||
-        (r->mode_auto && r->mode.backend == EVL_BE_EPOLL)) /* auto: the probe chose epoll */
+    /* auto: the probe chose epoll; where it found no ring at all, ask why (a refused ring is
+     * a kernel fallback the header and host.fallbacks name, as with --event-loops=N) */
+    bool probed = r->mode_auto && r->mode.backend == EVL_BE_EPOLL;
+    if (!r->nloops || r->o->event_backend == EVL_BE_EPOLL || (probed && r->probe.ring_ns > 0))
         return B_OK;
     struct b_err e;
     memset(&e, 0, sizeof(e));
     int rc = evl_uring_usable(&e);
     if (rc == B_OK) {
-        r->evl_backend = EVL_BE_URING;
+        if (!probed) /* probed: a ring, but the probe's operations failed on it: epoll */
+            r->evl_backend = EVL_BE_URING;
         return B_OK;
     }
-    if (r->o->event_backend == EVL_BE_AUTO) { /* the fallback; the run header says epoll */
+    if (probed || r->o->event_backend == EVL_BE_AUTO) { /* the fallback; the header: epoll */
         if (e.sys_errno == ENOSYS || e.sys_errno == EPERM) /* no io_uring at all */
             os_fallback(OS_FB_IO_URING);
         return B_OK;
