@@ -15839,7 +15839,8 @@ struct oltp_thread {
     /* the set-up without blocking (an event loop's connect phase, a reconnect: oltp_su_*) */
     u8 su;                     /* OLTP_SU_*: where it is */
     bool su_slot;              /* holds a slot of the run's gate (a login in flight) */
-    bool su_again;             /* a reconnect during the run (no gate; retried every 1 ms) */
+    bool su_again;             /* a reconnect during the run (a gate slot on a loop; retried
+                                  every 1 ms) */
     unsigned su_tries;         /* login attempts */
     u64 su_seed;               /* the backoff's jitter */
     i64 su_k;                  /* the statement being prepared (oltp_su_stmt's index) */
@@ -16747,8 +16748,9 @@ static int oltp_reconnect(struct load_thread *t)
  * socket is ready or the timer is due: a slot of the run's gate (EVL_WANT_SLOT while all are
  * taken; the phase's stall deadline), the login (myc_connect_start: TLS and every plugin), a
  * transient failure's backoff (EVL_WANT_TIMER, myc_retryable/myc_backoff_ns), then the
- * statements prepared one after the other (myc_prepare_start). A reconnect takes no slot and
- * tries again every 1 ms until the run ends, as the blocking one.
+ * statements prepared one after the other (myc_prepare_start). A reconnect takes a slot too
+ * (the blocking one, oltp_reconnect, takes none) and tries again every 1 ms until the run
+ * ends, as the blocking one.
  */
 enum { OLTP_SU_NONE, OLTP_SU_GATE, OLTP_SU_LOGIN, OLTP_SU_PAUSE, OLTP_SU_PREPARE };
 
