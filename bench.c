@@ -2275,7 +2275,9 @@ static bool os_hf_in_list(const char *s, const char *e, const char *w, const cha
 }
 
 /* os_midr_field - one of ARM's "CPU implementer/variant/part/revision" lines (hex or decimal)
- * into ci->midr's field, for the first processor only: the one whose MIDR sysfs also gives. */
+ * into ci->midr's field, for the first processor only: the one whose MIDR sysfs also gives.
+ * A value that is not a number of its field's width ("0xzz", "-1", "0x141") is ignored: no
+ * MIDR made up from it. */
 static void os_midr_field(struct os_cpuinfo *ci, const char *key, size_t klen, const char *v)
 {
     static const struct {
@@ -2286,10 +2288,11 @@ static void os_midr_field(struct os_cpuinfo *ci, const char *key, size_t klen, c
              {"CPU part", 4, 0xfff},        {"CPU revision", 0, 0xf}};
     char *end;
     unsigned long x = strtoul(v, &end, 0);
-    if (end == v || ci->processors > 1) /* a later processor's block: keep the first */
+    if (!isdigit((unsigned char)*v) || (*end && !isspace((unsigned char)*end)) ||
+        ci->processors > 1) /* not a number; or a later processor's block: keep the first */
         return;
     for (size_t i = 0; i < countof(f); i++) {
-        if (klen != strlen(f[i].key) || memcmp(key, f[i].key, klen))
+        if (klen != strlen(f[i].key) || memcmp(key, f[i].key, klen) || x > f[i].mask)
             continue;
         if (!ci->arm)
             ci->midr = 0xfu << 16; /* architecture: "CPUID scheme", as every ARMv8 reports */
