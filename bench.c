@@ -2275,7 +2275,9 @@ static bool os_hf_in_list(const char *s, const char *e, const char *w, const cha
 }
 
 /* os_midr_field - one of ARM's "CPU implementer/variant/part/revision" lines (hex or decimal)
- * into ci->midr's field, for the first processor only: the one whose MIDR sysfs also gives. */
+ * into ci->midr's field, for the first processor only: the one whose MIDR sysfs also gives.
+ * A value that is not a number of its field's width ("0xzz", "-1", "0x141") is ignored: no
+ * MIDR made up from it. */
 static void os_midr_field(struct os_cpuinfo *ci, const char *key, size_t klen, const char *v)
 {
     static const struct {
@@ -2286,10 +2288,11 @@ static void os_midr_field(struct os_cpuinfo *ci, const char *key, size_t klen, c
              {"CPU part", 4, 0xfff},        {"CPU revision", 0, 0xf}};
     char *end;
     unsigned long x = strtoul(v, &end, 0);
-    if (end == v || ci->processors > 1) /* a later processor's block: keep the first */
+    if (!isdigit((unsigned char)*v) || (*end && !isspace((unsigned char)*end)) ||
+        ci->processors > 1) /* not a number; or a later processor's block: keep the first */
         return;
     for (size_t i = 0; i < countof(f); i++) {
-        if (klen != strlen(f[i].key) || memcmp(key, f[i].key, klen))
+        if (klen != strlen(f[i].key) || memcmp(key, f[i].key, klen) || x > f[i].mask)
             continue;
         if (!ci->arm)
             ci->midr = 0xfu << 16; /* architecture: "CPUID scheme", as every ARMv8 reports */
@@ -15582,17 +15585,20 @@ BENCH_API int evl_uring_usable(struct b_err *e)
 BENCH_API int evl_backend_pick(struct load_run *r)
 {
     r->evl_backend = EVL_BE_EPOLL;
-    if (!r->nloops || r->o->event_backend == EVL_BE_EPOLL ||
-        (r->mode_auto && r->mode.backend == EVL_BE_EPOLL)) /* auto: the probe chose epoll */
+    /* auto: the probe chose epoll; where it found no ring at all, ask why (a refused ring is
+     * a kernel fallback the header and host.fallbacks name, as with --event-loops=N) */
+    bool probed = r->mode_auto && r->mode.backend == EVL_BE_EPOLL;
+    if (!r->nloops || r->o->event_backend == EVL_BE_EPOLL || (probed && r->probe.ring_ns > 0))
         return B_OK;
     struct b_err e;
     memset(&e, 0, sizeof(e));
     int rc = evl_uring_usable(&e);
     if (rc == B_OK) {
-        r->evl_backend = EVL_BE_URING;
+        if (!probed) /* probed: a ring, but the probe's operations failed on it: epoll */
+            r->evl_backend = EVL_BE_URING;
         return B_OK;
     }
-    if (r->o->event_backend == EVL_BE_AUTO) { /* the fallback; the run header says epoll */
+    if (probed || r->o->event_backend == EVL_BE_AUTO) { /* the fallback; the header: epoll */
         if (e.sys_errno == ENOSYS || e.sys_errno == EPERM) /* no io_uring at all */
             os_fallback(OS_FB_IO_URING);
         return B_OK;
@@ -15836,7 +15842,8 @@ struct oltp_thread {
     /* the set-up without blocking (an event loop's connect phase, a reconnect: oltp_su_*) */
     u8 su;                     /* OLTP_SU_*: where it is */
     bool su_slot;              /* holds a slot of the run's gate (a login in flight) */
-    bool su_again;             /* a reconnect during the run (no gate; retried every 1 ms) */
+    bool su_again;             /* a reconnect during the run (a gate slot on a loop; retried
+                                  every 1 ms) */
     unsigned su_tries;         /* login attempts */
     u64 su_seed;               /* the backoff's jitter */
     i64 su_k;                  /* the statement being prepared (oltp_su_stmt's index) */
@@ -16744,8 +16751,9 @@ static int oltp_reconnect(struct load_thread *t)
  * socket is ready or the timer is due: a slot of the run's gate (EVL_WANT_SLOT while all are
  * taken; the phase's stall deadline), the login (myc_connect_start: TLS and every plugin), a
  * transient failure's backoff (EVL_WANT_TIMER, myc_retryable/myc_backoff_ns), then the
- * statements prepared one after the other (myc_prepare_start). A reconnect takes no slot and
- * tries again every 1 ms until the run ends, as the blocking one.
+ * statements prepared one after the other (myc_prepare_start). A reconnect takes a slot too
+ * (the blocking one, oltp_reconnect, takes none) and tries again every 1 ms until the run
+ * ends, as the blocking one.
  */
 enum { OLTP_SU_NONE, OLTP_SU_GATE, OLTP_SU_LOGIN, OLTP_SU_PAUSE, OLTP_SU_PREPARE };
 

@@ -109,13 +109,13 @@ t10_bench_random() {
     n=$(gzip -c test_file.0 | wc -c)
     u=$(od -An -v -tx1 -w512 test_file.0 | sort -u | wc -l)
     echo "gzip: $n bytes of 2097152, unique 512-byte sectors: $u of 4096"
-    [ "$n" -ge 2097152 ] && [ "$u" = 4096 ]
+    [ "$n" -ge 2097152 ] && [ "$u" = 4096 ] || return 1 # set -e skips all but an and-list's last
     "$B" fileio --file-num=1 --file-total-size=2M --file-fill=zero --file-test-mode=seqrewr --file-fsync-freq=0 --events=128 --time=0 run >/dev/null 2>&1
     cmp -n 2097152 test_file.0 /dev/zero
     # --validate writes random data with checksums whatever the fill, and reads them back
     "$B" fileio --file-num=1 --file-total-size=2M --file-fill=zero --validate --file-test-mode=seqrewr --file-fsync-freq=0 --events=128 --time=0 run >/dev/null 2>&1
     "$B" fileio --file-num=1 --file-total-size=2M --validate --file-test-mode=seqrd --events=128 --time=0 run >out 2>&1
-    grep -q 'reads/s' out && ! grep -q FATAL out
+    grep -q 'reads/s' out && ! grep -q FATAL out || { cat out; return 1; }
     "$B" fileio --file-num=1 --file-total-size=2M --file-fill=ones --file-test-mode=seqrewr run >out 2>&1 && return 1
     expect "exit" "$?" 2
     grep -qx "bench: --file-fill: invalid value 'ones' (expected random or zero)" out || { cat out; return 1; }

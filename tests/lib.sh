@@ -10,7 +10,9 @@
 #                          defines it (the output that explains the failure)
 #   check WHAT EXPR        eval EXPR: ok, or bad WHAT
 #   t_case NAME FUNCTION   run FUNCTION in a subshell under set -e: ok, or bad NAME and the
-#                          last 20 lines it wrote
+#                          last 20 lines it wrote. set -e ignores a failure of any command of
+#                          an and-list but its last, and of a `! CMD` not last in FUNCTION:
+#                          end such a check with `|| return 1`
 #   t_wait SECONDS CMD...  run CMD every 50 ms until it succeeds (0) or SECONDS pass (1): every
 #                          wait has a deadline, and none sleeps longer than it must
 #   t_summary [PREFIX]     "NAME: [PREFIX]N passed, N failed", and exits 0 only if none failed

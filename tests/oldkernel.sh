@@ -116,6 +116,21 @@ for l in $lanes; do
     check "oltp event loops under $l: epoll, said" \
         'grep -q "^Client I/O: epoll, 4 connections on 2 event loops$" "$w/$l.oloop" && grep -q "^Kernel fallback: io_uring" "$w/$l.oloop" && grep -q "total number of events: *200$" "$w/$l.oloop"'
 done
+# the default (--event-loops=auto) past 4 connections per CPU (one CPU: 5): the probe finds
+# no ring, the loop uses epoll, and the header names the fallback (was unsaid: review30)
+if command -v taskset >/dev/null; then
+    "$B" oltp_point_select $DB -D oldk --tables=1 --table-size=10 prepare >"$w/oauto.prep" 2>&1 ||
+        bad "oltp auto: prepare failed: $(tail -1 "$w/oauto.prep")"
+    for l in $lanes; do
+        taskset -c 0 "$OK" "$l" "$B" oltp_point_select $DB -D oldk --tables=1 --table-size=10 \
+            --threads=5 --events=100 --time=0 run >"$w/$l.oauto" 2>&1
+        check "oltp auto, 5 connections on one CPU, under $l: epoll, the fallback said" \
+            'grep -q "^Client I/O: epoll, 5 connections on 1 event loop$" "$w/$l.oauto" && grep -q "^Kernel fallback: io_uring" "$w/$l.oauto" && grep -q "total number of events: *100$" "$w/$l.oauto"'
+    done
+    "$B" oltp_point_select $DB -D oldk --tables=1 cleanup >/dev/null 2>&1
+else
+    bad "taskset missing (util-linux): the auto mode's fallback is not checked"
+fi
 
 # the outputs masked (one python for all), then compared; the JSON documents' facts
 set --

@@ -499,6 +499,18 @@ static int t_evl_backend_pick(void)
         T_CHECK(evl_backend_pick(&r) == B_OK && r.evl_backend == EVL_BE_URING);
         T_CHECK(!strcmp(evl_backend_name(r.evl_backend), "io_uring"));
     }
+    /* auto's probe chose epoll: epoll, whether the ring was dearer or its operations failed
+     * on it; a ring granted is no kernel fallback (the refused one: tests/oldkernel.sh) */
+    o.event_backend = EVL_BE_AUTO;
+    r.mode_auto = true;
+    r.mode.backend = EVL_BE_EPOLL;
+    unsigned fb = atomic_load(&os_fb_taken);
+    for (int k = 0; k < 2; k++) {
+        r.probe.ring_ns = k ? 0 : 700;
+        r.evl_backend = -1;
+        T_CHECK(evl_backend_pick(&r) == B_OK && r.evl_backend == EVL_BE_EPOLL);
+    }
+    T_CHECK(atomic_load(&os_fb_taken) == fb);
     return 0;
 }
 

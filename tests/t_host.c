@@ -539,6 +539,19 @@ static int t_host_arm(void)
     struct os_cpuinfo ci;
     os_parse_cpuinfo("processor\t: 0\nmodel name\t: AMD EPYC\nflags\t: fpu aes avx2\n", &ci);
     T_CHECK(!ci.arm && ci.midr == 0 && !strcmp(ci.model, "AMD EPYC") && ci.aes && ci.avx2);
+    /* hostile fields: not a number of the field's width, no MIDR made of it (was 0x000fd0c0
+     * "implementer 0x00" from "0xzz", 0xff from "-1", ARM Neoverse N1 from "0x141") */
+    static const char *const bad[] = {"0xzz", "-1", "0x141", "0x41x", ""};
+    for (size_t i = 0; i < countof(bad); i++) {
+        char t[128];
+        snprintf(t, sizeof(t), "processor\t: 0\nCPU implementer\t: %s\nCPU part\t: 0xd0c\n", bad[i]);
+        os_parse_cpuinfo(t, &ci);
+        T_CHECK(!ci.arm);
+    }
+    os_parse_cpuinfo("processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0x1d0c\n", &ci);
+    T_CHECK(ci.arm && ci.midr == 0x410f0000u); /* the part out of its 12 bits: not taken */
+    os_parse_cpuinfo("processor : 0\nCPU implementer : 65\nCPU part : 3340\r\n", &ci);
+    T_CHECK(ci.arm && ci.midr == 0x410fd0c0u); /* decimal, CR LF */
     return 0;
 }
 
