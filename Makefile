@@ -140,11 +140,15 @@ $(KINC_A64):
 # installed under build/deps with its musl-gcc wrapper and specs (which name the cross gcc)
 $(MUSL_A64_CC): | $(MUSL_TARBALL) a64-check
 	@set -e; sum=$$(sha256sum "$(MUSL_TARBALL)" | cut -d' ' -f1); \
+	 if [ "$$sum" != "$(MUSL_SHA256)" ] && [ "$(MUSL_TARBALL)" = "$(MUSL_ORIG)" ]; then \
+	   echo "make: $(MUSL_TARBALL) does not match the pinned sha256 $(MUSL_SHA256) (it is $$sum): remove it to fetch it again, or name a tarball with MUSL_TARBALL=" >&2; exit 1; fi; \
 	 if [ "$$sum" != "$(MUSL_SHA256)" ]; then \
 	   echo "make: note: $(MUSL_TARBALL) is not the pinned Debian tarball (sha256 $$sum); using it as given"; fi
 	@echo "make: building musl $(MUSL_VER) for aarch64 with $(A64)-gcc"
 	@rm -rf $(MUSL_A64) $(MUSL_A64)-src && mkdir -p $(MUSL_A64)-src
 	@tar xzf "$(MUSL_TARBALL)" -C $(MUSL_A64)-src --strip-components=1
+	@[ "$$(cat $(MUSL_A64)-src/VERSION 2>/dev/null)" = "$(MUSL_VER)" ] || \
+	  { echo "make: $(MUSL_TARBALL) is not musl $(MUSL_VER) (its VERSION file says otherwise)" >&2; exit 1; }
 	@cd $(MUSL_A64)-src && { ./configure --target=$(A64) CROSS_COMPILE=$(A64)- CC=$(A64)-gcc \
 	    --prefix=$(MUSL_A64) --syslibdir=$(MUSL_A64)/lib --disable-shared --enable-wrapper=gcc && \
 	    $(MAKE) -s && $(MAKE) -s install; } > $(MUSL_A64)-build.log 2>&1 || \
@@ -211,6 +215,8 @@ apt-source:
 
 $(MBEDTLS_DIR)/.unpacked: | $(MBEDTLS_TARBALL)
 	@set -e; sum=$$(sha256sum "$(MBEDTLS_TARBALL)" | cut -d' ' -f1); \
+	 if [ "$$sum" != "$(MBEDTLS_SHA256)" ] && [ "$(MBEDTLS_TARBALL)" = "$(MBEDTLS_ORIG)" ]; then \
+	   echo "make: $(MBEDTLS_TARBALL) does not match the pinned sha256 $(MBEDTLS_SHA256) (it is $$sum): remove it to fetch it again, or name a tarball with MBEDTLS_TARBALL=" >&2; exit 1; fi; \
 	 if [ "$$sum" != "$(MBEDTLS_SHA256)" ]; then \
 	   echo "make: note: $(MBEDTLS_TARBALL) is not the pinned Debian tarball (sha256 $$sum); using it as given"; fi
 	@rm -rf $(MBEDTLS_DIR) && mkdir -p $(MBEDTLS_DIR)

@@ -25535,8 +25535,15 @@ static bool rep_client_mode(const struct res *res)
         printf("; %s", ring <= 0       ? "epoll: no io_uring here"
                        : ring <= pair ? "io_uring: a send+recv on the ring no dearer than as system calls"
                                       : "epoll: a send+recv on the ring dearer than as system calls");
-    printf("; probe: system call %.2f us, send+recv %.2f us, on a ring %.2f us)\n", sys, pair,
-           ring);
+    if (!strcmp(why, "event_backend_given")) { /* the probe decided nothing: not shown */
+        printf(")\n");
+        return true;
+    }
+    printf("; probe: system call %.2f us, send+recv %.2f us", sys, pair);
+    if (ring > 0)
+        printf(", on a ring %.2f us)\n", ring);
+    else
+        printf(", no ring granted)\n");
     return true;
 }
 

@@ -64,6 +64,7 @@ t_wait() { # t_wait SECONDS CMD...
 
 t_summary() {
     echo "$t_name: ${1:-}$pass passed, $fail failed"
+    [ $((pass + fail)) -gt 0 ] || { echo "$t_name: FAIL: no check ran"; exit 1; }
     [ "$fail" = 0 ] && exit 0
     exit 1
 }
