@@ -168,7 +168,7 @@ mkdir -p "$w/ad"
 rc=$?
 check "all under 3.10: exit 0 or 4 (PASS or WARN), not $rc" '[ $rc = 0 ] || [ $rc = 4 ]'
 check "all under 3.10: the page names the fallbacks" \
-    'grep -q ", kernel [^<]* (refused, fallen back from: statx, io_uring)</p></header>$" "$w/all.html"'
+    'grep -q ", kernel [^<]* (refused, fallen back from: statx, io_uring), [a-z0-9_]*, [0-9]*-byte pages, [^<]*</p></header>$" "$w/all.html"'
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1])); f = d["facts"]

@@ -184,6 +184,9 @@ failed_summary() { # each failed suite with its first lines that say FAIL (or it
 # (multihost waits on its hosts, mutate-fast compiles, fuzz runs one process): the whole run
 # long, one after the other.
 lane_own() {
+    # the aarch64 binary and unit tests (cross musl and mbedTLS: ~1 min of compiling) for the
+    # aarch64 suite at the end, built here while the main lane mostly waits on its servers
+    suite aarch64-build make -s bench-aarch64 tests/unit-aarch64
     suite multihost no_suite_server sh tests/multihost.sh
     suite mutate-fast no_suite_server sh tests/mutate.sh --fast
     suite fuzz make -s fuzz FUZZ_TIME=20
@@ -201,6 +204,11 @@ no_suite_server() {
 lane_asan() {
     ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
     suite aarch64 sh tests/aarch64.sh
+}
+# Old kernels (3.10, 4.18: newer system calls refused by seccomp; its own database oldk and
+# slap schema oldk_slap, no server counters compared): ~1.5 min, beside the sanitizer lanes
+lane_old() {
+    suite oldkernel sh tests/oldkernel.sh
 }
 # Sourced for its functions (a lane, tests/run_selftest.sh): no more.
 # shellcheck disable=SC2317
@@ -261,12 +269,13 @@ suite merge-hostile sh tests/merge_hostile.sh
 suite all sh tests/all.sh
 suite all-guard sh tests/all_guard.sh
 suite compare sh tests/compare.sh
-# old kernels (3.10, 4.18: newer system calls refused by seccomp): ~2 min
-suite oldkernel sh tests/oldkernel.sh
+# lane own is long done (its aarch64 build before lane asan's aarch64 suite: no two makes at once)
+bg_wait own
 bg asan lane_asan
+bg old lane_old
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
 bg_wait asan
-bg_wait own
+bg_wait old
 failed_summary
 echo "run: $pass passed, $fail failed, $skip skipped ($(($(date +%s) - run_t0)) s)"
 [ $fail = 0 ]
