@@ -51,7 +51,8 @@ norm() {
         -e '/^Kernel fallback: /d' -e 's/^(Client I.O: )(io_uring|epoll)/\1IO/' \
         -e 's/connection id [0-9]+/connection id N/' \
         -e 's/^bench [^ ]+ /bench V /' -e 's/, [0-9.]+[KMGT]iB free/, N free/' \
-        -e 's/(ops | [0-9.]+%: )[0-9.]+/\1T/g' -e 's/[0-9]+\.[0-9]+/T/g'
+        -e 's/(ops | [0-9.]+%: )[0-9.]+/\1T/g' -e 's/[0-9]+\.[0-9]+/T/g' \
+        -e 's/(^Client mode: .*), (on a ring T us|no ring granted)\)$/\1, RING)/'
 }
 # same NAME [REF]: each lane's output of NAME equals the unfiltered one's (REF's), normalised
 same() {
@@ -137,6 +138,12 @@ set --
 for f in "$w"/new.* "$w"/3.1* "$w"/4.1*; do [ ! -f "$f" ] || set -- "$@" "$f"; done
 python3 "$here/mask_timing.py" "$@"
 for n in cpu mem thr mutex sync mmap clean oprep orw oclean slap ping; do same $n; done
+# the client-mode probe's ring: measured unfiltered, "no ring granted" under each lane (masked
+# as RING above)
+check "orw unfiltered: the probe's ring measured" 'grep -q "^Client mode: .*, on a ring [0-9T.]* us)$" "$w/new.orw.m"'
+for l in $lanes; do
+    check "orw under $l: the probe says no ring granted" 'grep -q "^Client mode: .*, no ring granted)$" "$w/$l.orw.m"'
+done
 same async sync2
 python3 -c '
 import json, sys
