@@ -304,8 +304,7 @@ static struct {
 #define B_SPARE_UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-/* The smallest kept block of lo..hi bytes (its size in *cap), or NULL. */
-static void *b_spare_take(size_t lo, size_t hi, size_t *cap)
+BENCH_API void *b_spare_take(size_t lo, size_t hi, size_t *cap)
 {
     void *p = NULL;
     int best = -1;
@@ -327,8 +326,7 @@ static void *b_spare_take(size_t lo, size_t hi, size_t *cap)
     return p;
 }
 
-/* Keep p (cap bytes from malloc) for a b_spare_take, or free it when the spares are full. */
-static void b_spare_give(void *p, size_t cap)
+BENCH_API void b_spare_give(void *p, size_t cap)
 {
     if (!p)
         return;
@@ -347,7 +345,7 @@ static void b_spare_give(void *p, size_t cap)
     free(p);
 }
 
-static char *b_xstrdup(const char *s)
+BENCH_API char *b_xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *p = b_xmalloc(n);
@@ -366,7 +364,7 @@ enum b_msg_kind { B_MSG_FATAL, B_MSG_WARN, B_MSG_HINT, B_MSG_NOTE };
  * dropped, the tests install a printer where they check one.
  */
 static void b_msg(int kind, const char *fmt, ...) B_PRINTF(2, 3);
-static void b_msg(int kind, const char *fmt, ...)
+BENCH_API void b_msg(int kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -382,9 +380,7 @@ BENCH_API int b_usage_exit(void)
 
 /*== 3 buf_ : growable byte buffer ==========================================*/
 
-/* buf_reserve - room for n more bytes, doubling; dies on OOM. Buffers reused across queries
- * stop growing after the first ones, so the measured loop does not allocate. */
-static void buf_reserve(struct buf *b, size_t n)
+BENCH_API void buf_reserve(struct buf *b, size_t n)
 {
     if (b->p && b->len + n <= b->cap)
         return;
@@ -398,8 +394,7 @@ static void buf_reserve(struct buf *b, size_t n)
     b->cap = cap;
 }
 
-/* buf_put - append n bytes (kept NUL-terminated). */
-static void buf_put(struct buf *b, const void *p, size_t n)
+BENCH_API void buf_put(struct buf *b, const void *p, size_t n)
 {
     buf_reserve(b, n + 1);
     if (n)
@@ -451,7 +446,7 @@ BENCH_API u64 clk_now_ns(void)
     return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
 }
 
-static void clk_sleep_until(u64 t_ns)
+BENCH_API void clk_sleep_until(u64 t_ns)
 {
     struct timespec ts = {.tv_sec = (time_t)(t_ns / 1000000000u),
                           .tv_nsec = (long)(t_ns % 1000000000u)};
@@ -571,7 +566,7 @@ BENCH_API u64 hist_percentile(const struct hist *h, double p, u64 min, u64 max)
  * sysbench's text or JSON. Nothing here prints: res_say hands a line to the caller's sink.
  */
 
-static void res_snap_init(struct load_snap *s, int nthreads, int nops)
+BENCH_API void res_snap_init(struct load_snap *s, int nthreads, int nops)
 {
     memset(s, 0, sizeof(*s));
     s->nops = nops;
@@ -582,7 +577,7 @@ static void res_snap_init(struct load_snap *s, int nthreads, int nops)
     s->lat_min_ns = UINT64_MAX;
 }
 
-static void res_snap_free(struct load_snap *s)
+BENCH_API void res_snap_free(struct load_snap *s)
 {
     free(s->op_hist);
     free(s->thr_events);
@@ -591,9 +586,8 @@ static void res_snap_free(struct load_snap *s)
     memset(s, 0, sizeof(*s));
 }
 
-/* res_snap_diff - d = a - b for the additive fields; min/max and busy are a's. */
-static void res_snap_diff(struct load_snap *d, const struct load_snap *a,
-                           const struct load_snap *b, int nthreads)
+BENCH_API void res_snap_diff(struct load_snap *d, const struct load_snap *a,
+                              const struct load_snap *b, int nthreads)
 {
     d->t_ns = a->t_ns;
     d->events = a->events - b->events;
@@ -630,7 +624,7 @@ BENCH_API void res_init(struct res *res, const struct wl_def *w, const char *cmd
     res->started_unix_ms = (i64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void res_stats_free(struct res_stats *s)
+BENCH_API void res_stats_free(struct res_stats *s)
 {
     res_snap_free(&s->d);
     free(s->thr_min_ns);
@@ -656,8 +650,7 @@ BENCH_API void res_free(struct res *res)
     memset(res, 0, sizeof(*res));
 }
 
-/* Make room for one more element of an array that grows by doubling. */
-static void *res_grow(void *p, int *cap, int n, size_t size)
+BENCH_API void *res_grow(void *p, int *cap, int n, size_t size)
 {
     if (n < *cap)
         return p;
@@ -766,9 +759,8 @@ BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const ch
     return s;
 }
 
-/* res_stats_from - the window cur - base as a result's statistics (allocates s). */
-static void res_stats_from(struct res_stats *s, const struct load_run *r,
-                           const struct load_snap *cur, u64 t_end_ns)
+BENCH_API void res_stats_from(struct res_stats *s, const struct load_run *r,
+                              const struct load_snap *cur, u64 t_end_ns)
 {
     int n = r->nthreads;
     memset(s, 0, sizeof(*s));
@@ -862,9 +854,7 @@ BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen)
     return out;
 }
 
-/* unit_num - the shortest text that reads back as exactly v, without an exponent for
- * values from 1e-4 up: "99.99999" where %g says "100", "99.9", "95". */
-static const char *unit_num(char *out, size_t n, double v)
+BENCH_API const char *unit_num(char *out, size_t n, double v)
 {
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(out, n, "%.*g", prec, v);
@@ -1175,8 +1165,7 @@ BENCH_API u32 rnd_default(struct rnd *r, const struct rnd_params *p, u32 a, u32 
     }
 }
 
-/* Exponential gap with mean 1/rate seconds, in ns: the Poisson arrivals of --rate. */
-static u64 rnd_exp_gap_ns(struct rnd *r, double rate)
+BENCH_API u64 rnd_exp_gap_ns(struct rnd *r, double rate)
 {
     double u = rnd_double(r);
     return (u64)(-log(1.0 - u) / rate * 1e9);
@@ -1426,8 +1415,7 @@ static const struct {
     {"mysql options:", opt_mysql, countof(opt_mysql)},
 };
 
-/* Compare an option name from the command line (dashes or underscores) with a row name. */
-static bool opt_name_eq(const char *row, const char *name, size_t namelen)
+BENCH_API bool opt_name_eq(const char *row, const char *name, size_t namelen)
 {
     size_t i;
     for (i = 0; i < namelen; i++) {
@@ -1476,7 +1464,7 @@ static int opt_parse_bool(const char *v, bool *out)
     return OPT_OK;
 }
 
-static int opt_parse_i64(const char *v, i64 *out)
+BENCH_API int opt_parse_i64(const char *v, i64 *out)
 {
     char *end;
     errno = 0;
@@ -1643,16 +1631,14 @@ BENCH_API size_t opt_edit_distance(const char *a, size_t alen, const char *b, si
     return row[blen];
 }
 
-/* Set every row of a table to its default. */
-static void opt_defaults(const struct opt_def *t, size_t n, struct bench_opts *o)
+BENCH_API void opt_defaults(const struct opt_def *t, size_t n, struct bench_opts *o)
 {
     for (size_t i = 0; i < n; i++)
         if (opt_set(&t[i], o, t[i].def) != OPT_OK)
             b_die("default of --%s ('%s') does not parse", t[i].name, t[i].def);
 }
 
-/* Free the strings a table's rows own in *o (STR, LIST, FILE). */
-static void opt_free_strings(const struct opt_def *t, size_t n, struct bench_opts *o)
+BENCH_API void opt_free_strings(const struct opt_def *t, size_t n, struct bench_opts *o)
 {
     for (size_t i = 0; i < n; i++)
         if (t[i].type == OPT_STR || t[i].type == OPT_LIST || t[i].type == OPT_FILE) {
@@ -1664,8 +1650,7 @@ static void opt_free_strings(const struct opt_def *t, size_t n, struct bench_opt
         }
 }
 
-/* "an integer 1..4096" - what a row accepts, for error messages. */
-static void opt_expect(struct buf *b, const struct opt_def *d, bool sb)
+BENCH_API void opt_expect(struct buf *b, const struct opt_def *d, bool sb)
 {
     switch (d->type) {
     case OPT_INT:
@@ -1693,11 +1678,8 @@ static void opt_expect(struct buf *b, const struct opt_def *d, bool sb)
     }
 }
 
-/* opt_file_read_by - the option of o that reads the file at path (--expect-file, --defaults-file,
- * --defaults-extra-file, --config-file; same device and inode, a regular file), or NULL:
- * writing a report there would destroy the user's file (bench all would read no terms). */
-static const char *opt_file_read_by(const struct bench_opts *o, const char *path,
-                                    const char **named)
+BENCH_API const char *opt_file_read_by(const struct bench_opts *o, const char *path,
+                                       const char **named)
 {
     const struct {
         const char *opt, *path;
@@ -1763,7 +1745,7 @@ static void os_on_signal(int sig, siginfo_t *si, void *uctx)
     }
 }
 
-static void os_install_signals(void)
+BENCH_API void os_install_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
@@ -1775,14 +1757,12 @@ static void os_install_signals(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
-/* os_stop_signame - the signal that set b_stop, for messages. */
-static const char *os_stop_signame(void)
+BENCH_API const char *os_stop_signame(void)
 {
     return atomic_load(&b_stop) == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
-/* os_thread_start - pthread_create with an explicit stack size. Returns 0 or an errno. */
-static int os_thread_start(pthread_t *tid, size_t stack_bytes, void *(*fn)(void *), void *arg)
+BENCH_API int os_thread_start(pthread_t *tid, size_t stack_bytes, void *(*fn)(void *), void *arg)
 {
     pthread_attr_t a;
     int rc;
@@ -1805,8 +1785,7 @@ static int os_thread_start(pthread_t *tid, size_t stack_bytes, void *(*fn)(void 
  */
 #define OS_PROBE_ROUNDS 5
 
-/* os_probe_syscall_ns - ns of a trivial system call (getppid through syscall(2): no cache). */
-static double os_probe_syscall_ns(void)
+BENCH_API double os_probe_syscall_ns(void)
 {
     double best = 0;
     for (int r = 0; r < OS_PROBE_ROUNDS; r++) {
@@ -1819,9 +1798,7 @@ static double os_probe_syscall_ns(void)
     return best;
 }
 
-/* os_probe_pair_ns - ns of a 64-byte send and its recv over a unix socketpair, as system
- * calls (what a thread per connection and an epoll loop pay per statement); 0 on failure. */
-static double os_probe_pair_ns(void)
+BENCH_API double os_probe_pair_ns(void)
 {
     int sv[2];
     char out[64] = {1}, in[64];
@@ -1843,8 +1820,7 @@ static double os_probe_pair_ns(void)
     return best > 0 ? best : 0;
 }
 
-/* os_read_line - first line of a small /proc or /sys file, in a static buffer; "?" if absent. */
-static const char *os_read_line(const char *path)
+BENCH_API const char *os_read_line(const char *path)
 {
     static char line[64];
     FILE *f = fopen(path, "r");
@@ -1865,8 +1841,7 @@ struct os_host {
     int cpus;
 };
 
-/* os_host_get - fill *h; unknown parts are "" and 0. */
-static void os_host_get(struct os_host *h)
+BENCH_API void os_host_get(struct os_host *h)
 {
     struct utsname u;
     memset(h, 0, sizeof(*h));
@@ -1897,7 +1872,7 @@ static const struct os_fb_def {
 };
 static _Atomic unsigned os_fb_taken; /* bits 1 << OS_FB_* */
 
-static void os_fallback(int which)
+BENCH_API void os_fallback(int which)
 {
     atomic_fetch_or(&os_fb_taken, 1u << which);
 }
@@ -1914,16 +1889,14 @@ static const char *os_fallbacks(char *out, size_t n, const char *sep)
     return out;
 }
 
-/* os_fallback_fact - the fact "fallbacks" ("statx, io_uring") on res, when any was taken. */
-static void os_fallback_fact(struct res *res)
+BENCH_API void os_fallback_fact(struct res *res)
 {
     char v[64];
     if (*os_fallbacks(v, sizeof(v), ", "))
         res_fact_str(res, "fallbacks", "%s", v);
 }
 
-/* os_fallback_def - the entry of call ("statx"), NULL if none. */
-static const struct os_fb_def *os_fallback_def(const char *call, size_t len)
+BENCH_API const struct os_fb_def *os_fallback_def(const char *call, size_t len)
 {
     for (int i = 0; i < OS_FB_N; i++)
         if (strlen(os_fb_defs[i].call) == len && !strncmp(os_fb_defs[i].call, call, len))
@@ -1963,8 +1936,7 @@ static bool os_sysblk_attr(unsigned maj, unsigned min, const char *attr, char *o
     return false;
 }
 
-/* os_fsinfo_get - describe the filesystem holding dir. Returns B_OK or B_SYSERR (errno). */
-static int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
+BENCH_API int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
 {
     struct stat st;
     struct statfs sf;
@@ -2029,9 +2001,7 @@ static bool os_hf_path(char *out, size_t n, const char *root, const char *path)
     return len > 0 && (size_t)len < n;
 }
 
-/* os_hf_read - the file root+path whole, up to cap-1 bytes, NUL-terminated in a heap buffer
- * (*out, freed by the caller; embedded NULs end the text early). Returns the length or -1. */
-static ssize_t os_hf_read(const char *root, const char *path, size_t cap, char **out)
+BENCH_API ssize_t os_hf_read(const char *root, const char *path, size_t cap, char **out)
 {
     char p[PATH_MAX];
     *out = NULL;
@@ -2062,8 +2032,7 @@ static ssize_t os_hf_read(const char *root, const char *path, size_t cap, char *
     return (ssize_t)len;
 }
 
-/* os_hf_line - the first line of root+path, blanks trimmed, into out; false if absent/empty. */
-static bool os_hf_line(const char *root, const char *path, char *out, size_t n)
+BENCH_API bool os_hf_line(const char *root, const char *path, char *out, size_t n)
 {
     char *text;
     if (os_hf_read(root, path, 4096, &text) < 0)
@@ -2224,9 +2193,7 @@ static bool os_parse_meminfo(const char *text, const char *key, u64 *v)
     return false;
 }
 
-/* os_meminfo - key's value in this host's /proc/meminfo in bytes, 0 if unknown: the one
- * reader of the file (host facts read it under their root with os_parse_meminfo too). */
-static u64 os_meminfo(const char *key)
+BENCH_API u64 os_meminfo(const char *key)
 {
     char *text;
     u64 v = 0;
@@ -2238,8 +2205,7 @@ static u64 os_meminfo(const char *key)
     return v;
 }
 
-/* os_mem_total - MemTotal in bytes, 0 if unknown. */
-static u64 os_mem_total(void)
+BENCH_API u64 os_mem_total(void)
 {
     return os_meminfo("MemTotal");
 }
@@ -2536,11 +2502,7 @@ static int os_cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* os_clock_cost - what one clock_gettime(CLOCK_MONOTONIC) costs (ns), through the C library
- * and as a system call: the median of 21 batches of 1,000 calls each (a preempted batch is an
- * outlier, not the median). A library cost near the system call's: this clock source cannot
- * be read in user space, every timestamp enters the kernel. false if the clock fails. */
-static bool os_clock_cost(double *lib_ns, double *sys_ns)
+BENCH_API bool os_clock_cost(double *lib_ns, double *sys_ns)
 {
     enum { BATCHES = 21, CALLS = 1000 };
     double lib[BATCHES], sys[BATCHES];
@@ -2580,10 +2542,7 @@ static bool os_parse_vmstat(const char *text, const char *key, u64 *v)
     return false;
 }
 
-/* os_swap_pages - pages swapped in plus out since boot (/proc/vmstat pswpin + pswpout under
- * root); false when unreadable. Sampled before and after a run: the difference is swap
- * activity during it. */
-static bool os_swap_pages(const char *root, u64 *pages)
+BENCH_API bool os_swap_pages(const char *root, u64 *pages)
 {
     char *text;
     u64 in, out;
@@ -3582,8 +3541,7 @@ static int os_hostfacts_cmd(struct res *res)
     return B_EXIT_OK;
 }
 
-/* CPUs this process may run on (sched_getaffinity), at least 1. */
-static int os_usable_cpus(void)
+BENCH_API int os_usable_cpus(void)
 {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof(set), &set))
@@ -3681,7 +3639,7 @@ struct my_rd {
             return rc;                                                                       \
     } while (0)
 
-static size_t my_rd_left(const struct my_rd *r)
+BENCH_API size_t my_rd_left(const struct my_rd *r)
 {
     return r->len - r->pos;
 }
@@ -3698,7 +3656,7 @@ static int my_rd_uint(struct my_rd *r, size_t n, u64 *v)
     return B_OK;
 }
 
-static int my_rd_u8(struct my_rd *r, u8 *v)
+BENCH_API int my_rd_u8(struct my_rd *r, u8 *v)
 {
     if (my_rd_left(r) < 1)
         return B_TRUNCATED;
@@ -3731,8 +3689,7 @@ static int my_rd_bytes(struct my_rd *r, size_t n, const u8 **p)
     return B_OK;
 }
 
-/* int<lenenc>; 0xFB (NULL) only where is_null is given, 0xFF never */
-static int my_rd_lenenc(struct my_rd *r, u64 *v, bool *is_null)
+BENCH_API int my_rd_lenenc(struct my_rd *r, u64 *v, bool *is_null)
 {
     u8 b;
     int rc;
@@ -3769,8 +3726,7 @@ static int my_rd_lstr(struct my_rd *r, struct my_str *s, bool *is_null)
     return B_OK;
 }
 
-/* string<NUL>; with eof_ok the end of the packet also terminates (old servers) */
-static int my_rd_nstr(struct my_rd *r, struct my_str *s, bool eof_ok)
+BENCH_API int my_rd_nstr(struct my_rd *r, struct my_str *s, bool eof_ok)
 {
     const u8 *z = memchr(r->p + r->pos, 0, my_rd_left(r));
     if (!z && !eof_ok)
@@ -3783,7 +3739,7 @@ static int my_rd_nstr(struct my_rd *r, struct my_str *s, bool eof_ok)
 }
 
 /* builder */
-static void my_put_u8(struct buf *b, u8 v)
+BENCH_API void my_put_u8(struct buf *b, u8 v)
 {
     buf_put(b, &v, 1);
 }
@@ -3819,12 +3775,7 @@ static void my_put_nstr(struct buf *b, const char *s)
     buf_put(b, s, strlen(s) + 1);
 }
 
-/*
- * my_frame - append payload as packets to out: 4-byte headers (length, sequence id), split
- * at 0xFFFFFF bytes, and an empty packet after a payload that is a multiple of 0xFFFFFF.
- * *seq is advanced past the packets written.
- */
-static void my_frame(struct buf *out, u8 *seq, const void *payload, size_t len)
+BENCH_API void my_frame(struct buf *out, u8 *seq, const void *payload, size_t len)
 {
     const u8 *p = payload;
     for (;;) {
@@ -3839,11 +3790,7 @@ static void my_frame(struct buf *out, u8 *seq, const void *payload, size_t len)
     }
 }
 
-/*
- * my_frame_parse - the first packet in in[0..len): B_AGAIN when incomplete, else the bytes it
- * takes (header included); payload, plen and seq describe the packet.
- */
-static long my_frame_parse(const u8 *in, size_t len, const u8 **payload, size_t *plen, u8 *seq)
+BENCH_API long my_frame_parse(const u8 *in, size_t len, const u8 **payload, size_t *plen, u8 *seq)
 {
     if (len < 4)
         return B_AGAIN;
@@ -4426,13 +4373,7 @@ static void my_zw_block(struct my_zw *w, const u32 *t, size_t nt, bool last)
     my_zw_bits(w, lc_[256], ll_[256]);
 }
 
-/*
- * my_deflate - append the zlib stream of in[0..n) to out: LZ77 matches (3..258 bytes, up to
- * 32 KiB back) found over hash chains, in blocks of MY_ZT_MAX tokens, each with its own
- * dynamic Huffman code (or the fixed one, when cheaper). work holds MY_Z_WORK u32s (chain
- * heads, links and a block's tokens), reused between calls. Returns the bytes appended.
- */
-static size_t my_deflate(struct buf *out, const u8 *in, size_t n, u32 *work)
+BENCH_API size_t my_deflate(struct buf *out, const u8 *in, size_t n, u32 *work)
 {
     u32 *head = work, *prev = work + ((size_t)1 << MY_Z_HBITS), *tok = prev + MY_Z_WSIZE;
     size_t start = out->len, nt = 0;
@@ -4489,14 +4430,8 @@ static size_t my_deflate(struct buf *out, const u8 *in, size_t n, u32 *work)
     return out->len - start;
 }
 
-/*
- * my_zframe_parse - the compressed frame at in[0..len): its compressed
- * length, sequence id and uncompressed length (0: stored). B_PROTOCOL when a length is over
- * cap (checked as soon as the header is there), B_AGAIN while incomplete (*clen is known once
- * the header is), else the bytes the frame takes.
- */
-static long my_zframe_parse(const u8 *in, size_t len, size_t cap, size_t *clen, size_t *ulen,
-                            u8 *cseq)
+BENCH_API long my_zframe_parse(const u8 *in, size_t len, size_t cap, size_t *clen, size_t *ulen,
+                               u8 *cseq)
 {
     *clen = *ulen = 0;
     if (len < MY_Z_HDR)
@@ -4511,8 +4446,7 @@ static long my_zframe_parse(const u8 *in, size_t len, size_t cap, size_t *clen, 
     return (long)(MY_Z_HDR + *clen);
 }
 
-/* my_zframe_body - a parsed frame's bytes into out[0 .. ulen, or clen when stored). */
-static int my_zframe_body(const u8 *frame, size_t clen, size_t ulen, u8 *out, const char **why)
+BENCH_API int my_zframe_body(const u8 *frame, size_t clen, size_t ulen, u8 *out, const char **why)
 {
     *why = NULL;
     if (!ulen) {
@@ -4543,7 +4477,7 @@ struct my_err_pkt {
     struct my_str msg;    /* message */
 };
 
-static int my_parse_err(const u8 *p, size_t len, struct my_err_pkt *e)
+BENCH_API int my_parse_err(const u8 *p, size_t len, struct my_err_pkt *e)
 {
     struct my_rd r = MY_RD(p, len);
     u8 h;
@@ -4562,7 +4496,7 @@ static int my_parse_err(const u8 *p, size_t len, struct my_err_pkt *e)
     return B_OK;
 }
 
-static int my_parse_handshake(const u8 *p, size_t len, struct my_handshake *h)
+BENCH_API int my_parse_handshake(const u8 *p, size_t len, struct my_handshake *h)
 {
     struct my_rd r = MY_RD(p, len);
     const u8 *part1, *filler;
@@ -4619,7 +4553,7 @@ struct my_ok_pkt {
     struct my_str info;
 };
 
-static int my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok)
+BENCH_API int my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok)
 {
     struct my_rd r = MY_RD(p, len);
     u8 h;
@@ -4643,8 +4577,7 @@ static int my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok)
     return B_OK;
 }
 
-/* classic EOF (0xFE, only without CLIENT_DEPRECATE_EOF) */
-static int my_parse_eof(const u8 *p, size_t len, u16 *warnings, u16 *status)
+BENCH_API int my_parse_eof(const u8 *p, size_t len, u16 *warnings, u16 *status)
 {
     struct my_rd r = MY_RD(p, len);
     u8 h;
@@ -4657,8 +4590,7 @@ static int my_parse_eof(const u8 *p, size_t len, u16 *warnings, u16 *status)
     return B_OK;
 }
 
-/* Is this payload the end of a result set (EOF, or OK with 0xFE under DEPRECATE_EOF)? */
-static bool my_is_eof(const u8 *p, size_t len)
+BENCH_API bool my_is_eof(const u8 *p, size_t len)
 {
     return len > 0 && p[0] == 0xFE && len < MY_MAX_PACKET;
 }
@@ -4672,7 +4604,7 @@ struct my_coldef {
     u16 flags;
 };
 
-static int my_parse_coldef(const u8 *p, size_t len, bool ext_meta, struct my_coldef *c)
+BENCH_API int my_parse_coldef(const u8 *p, size_t len, bool ext_meta, struct my_coldef *c)
 {
     struct my_rd r = MY_RD(p, len);
     struct my_str catalog, ext;
@@ -4700,8 +4632,7 @@ static int my_parse_coldef(const u8 *p, size_t len, bool ext_meta, struct my_col
     return B_OK;
 }
 
-/* A text row: ncols lenenc strings, 0xFB for NULL (vals[i].p == NULL). */
-static int my_parse_text_row(const u8 *p, size_t len, size_t ncols, struct my_str *vals)
+BENCH_API int my_parse_text_row(const u8 *p, size_t len, size_t ncols, struct my_str *vals)
 {
     struct my_rd r = MY_RD(p, len);
     int rc;
@@ -4720,7 +4651,7 @@ struct my_prep_ok {
     u16 ncols, nparams, warnings;
 };
 
-static int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o)
+BENCH_API int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o)
 {
     struct my_rd r = MY_RD(p, len);
     u8 h, reserved;
@@ -4738,13 +4669,7 @@ static int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o)
     return B_OK;
 }
 
-/*
- * my_count_params - the ? placeholders of sql[0..len) as the server's lexer counts them:
- * not inside '...', "..." or `...` (backslash escapes; a doubled quote closes and reopens),
- * nor in a -- , # or C comment (an executable comment, slash-star-bang, is code: its ?
- * count). What a PREPARE_OK must claim (a server claiming 65535 for SELECT ? is refused at once).
- */
-static size_t my_count_params(const char *sql, size_t len)
+BENCH_API size_t my_count_params(const char *sql, size_t len)
 {
     size_t n = 0;
     for (size_t i = 0; i < len; i++) {
@@ -4875,9 +4800,8 @@ static int my_rd_value(struct my_rd *r, u8 type, bool is_unsigned, struct my_val
     }
 }
 
-/* A binary result row: 0x00, NULL bitmap with offset 2, values. */
-static int my_parse_binary_row(const u8 *p, size_t len, size_t ncols,
-                               const struct my_coldef *cols, struct my_val *vals)
+BENCH_API int my_parse_binary_row(const u8 *p, size_t len, size_t ncols,
+                                  const struct my_coldef *cols, struct my_val *vals)
 {
     struct my_rd r = MY_RD(p, len);
     const u8 *bitmap;
@@ -4960,9 +4884,8 @@ static void my_put_value(struct buf *b, const struct my_val *v)
     }
 }
 
-/* COM_STMT_EXECUTE payload: types are sent every time (2 bytes/param). */
-static void my_build_execute(struct buf *b, u32 stmt_id, const struct my_val *params,
-                             size_t n)
+BENCH_API void my_build_execute(struct buf *b, u32 stmt_id, const struct my_val *params,
+                                size_t n)
 {
     my_put_u8(b, MY_COM_STMT_EXECUTE);
     my_put_uint(b, stmt_id, 4);
@@ -4989,9 +4912,7 @@ static void my_build_execute(struct buf *b, u32 stmt_id, const struct my_val *pa
             my_put_value(b, &params[i]);
 }
 
-/* SSLRequest / the first 32 bytes of HandshakeResponse41 (the same bytes: flags, max packet,
- * charset, 23 zero bytes). */
-static void my_build_login_head(struct buf *b, u32 caps, u32 ext_caps)
+BENCH_API void my_build_login_head(struct buf *b, u32 caps, u32 ext_caps)
 {
     my_put_uint(b, caps, 4);
     my_put_uint(b, 0x01000000, 4); /* max packet size (advisory) */
@@ -5001,10 +4922,9 @@ static void my_build_login_head(struct buf *b, u32 caps, u32 ext_caps)
     my_put_uint(b, ext_caps, 4); /* MariaDB extended capabilities (caps bit 0 clear), else 0 */
 }
 
-/* HandshakeResponse41; returns the offset of the auth data in it (--debug=proto masks it) */
-static size_t my_build_handshake_response(struct buf *b, u32 caps, u32 ext_caps,
-                                          const char *user, const u8 *auth, size_t auth_len,
-                                          const char *db, const char *plugin)
+BENCH_API size_t my_build_handshake_response(struct buf *b, u32 caps, u32 ext_caps,
+                                             const char *user, const u8 *auth, size_t auth_len,
+                                             const char *db, const char *plugin)
 {
     size_t start = b->len, at;
     my_build_login_head(b, caps, ext_caps);
@@ -5031,13 +4951,7 @@ static size_t my_build_handshake_response(struct buf *b, u32 caps, u32 ext_caps,
     return at;
 }
 
-/*
- * my_auth_mask - the auth data in a packet the server sends during the login, for
- * --debug=proto to mask: two (offset, length) ranges of the payload in m. The greeting has
- * the two parts of its scramble, an AuthSwitchRequest its nonce; other packets none
- * (AuthMoreData is a status byte or a public key).
- */
-static void my_auth_mask(const u8 *p, size_t n, bool greeting, size_t m[4])
+BENCH_API void my_auth_mask(const u8 *p, size_t n, bool greeting, size_t m[4])
 {
     const u8 *z = n > 1 ? memchr(p + 1, 0, n - 1) : NULL;
     m[0] = m[1] = m[2] = m[3] = 0;
@@ -5059,13 +4973,7 @@ static void my_auth_mask(const u8 *p, size_t n, bool greeting, size_t m[4])
         m[i + 1] = m[i] >= n ? 0 : B_MIN(m[i + 1], n - m[i]);
 }
 
-/*
- * my_escape - a server-supplied string (version, error message, host name) made safe for a
- * terminal into dst (always NUL-terminated): control characters, DEL, C1 controls and bytes
- * that are not UTF-8 become \n, \r, \t or \xNN; UTF-8 text and backslashes stay (server
- * messages are quoted verbatim).
- */
-static void my_escape(char *dst, size_t cap, const char *src, size_t len)
+BENCH_API void my_escape(char *dst, size_t cap, const char *src, size_t len)
 {
     const u8 *s = (const u8 *)src;
     size_t o = 0;
@@ -5103,8 +5011,7 @@ static void my_escape(char *dst, size_t cap, const char *src, size_t len)
         dst[o] = 0;
 }
 
-/* mysql_native_password: SHA1(pw) XOR SHA1(nonce || SHA1(SHA1(pw))). */
-static void my_scramble_native(const char *pw, size_t pwlen, const u8 nonce[20], u8 out[20])
+BENCH_API void my_scramble_native(const char *pw, size_t pwlen, const u8 nonce[20], u8 out[20])
 {
     u8 s1[20], s2[20], h[20];
     mbedtls_sha1_context c;
@@ -5120,8 +5027,7 @@ static void my_scramble_native(const char *pw, size_t pwlen, const u8 nonce[20],
         out[i] = s1[i] ^ h[i];
 }
 
-/* caching_sha2_password: SHA256(pw) XOR SHA256(SHA256(SHA256(pw)) || nonce) (3.3). */
-static void my_scramble_sha2(const char *pw, size_t pwlen, const u8 nonce[20], u8 out[32])
+BENCH_API void my_scramble_sha2(const char *pw, size_t pwlen, const u8 nonce[20], u8 out[32])
 {
     u8 h1[32], h2[32], h3[32];
     mbedtls_sha256_context c;
@@ -5337,12 +5243,8 @@ static void my_ed_modl(u8 out[32], const u8 *x, size_t n)
     memcpy(out, r, 32);
 }
 
-/*
- * my_ed25519_sign - client_ed25519's reply: R || S over msg with the key derived from pw.
- * pub (may be NULL) receives the public key A, which the server stores as base64.
- */
-static void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t msglen,
-                            u8 sig[64], u8 pub[32])
+BENCH_API void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t msglen,
+                               u8 sig[64], u8 pub[32])
 {
     u8 az[64], a[32], A[32], rh[64], r[32], kh[64], k[32], R[32];
     my_ge p;
@@ -5482,10 +5384,6 @@ struct myc_result {
     struct myc_col *cols;      /* [ncols], valid during and after the command */
     size_t cols_cap;
 };
-
-/* Row callbacks: text values (p == NULL for NULL) or binary values. Return < 0 to abort. */
-typedef int (*myc_text_cb)(void *ctx, const struct myc_result *res, const struct my_str *vals);
-typedef int (*myc_bin_cb)(void *ctx, const struct myc_result *res, const struct my_val *vals);
 
 /* A prepared statement. */
 struct myc_stmt {
@@ -5655,9 +5553,7 @@ static int myc_wait(struct my_conn *c, int fd, short ev)
     }
 }
 
-/* myc_detach - drop a transport that serves the socket for a while (myc_io.close): the
- * socket itself carries the bytes from here on. */
-static void myc_detach(struct my_conn *c)
+BENCH_API void myc_detach(struct my_conn *c)
 {
     void (*close_fn)(void *) = c->io.close;
     void *ctx = c->io.ctx;
@@ -5707,12 +5603,7 @@ static int myc_sock_io(struct my_conn *c, bool out, unsigned char *p, size_t n)
     }
 }
 
-/*
- * Statements bench knows to be long (prepare's bulk loads, CREATE INDEX, DROP: OLTP section)
- * are not cut by --mysql-io-timeout: their commands get no deadline, and the wait ends only
- * on b_stop (a signal), which every slice checks, whichever thread it hit.
- */
-static void myc_set_unbounded(struct my_conn *c, bool on)
+BENCH_API void myc_set_unbounded(struct my_conn *c, bool on)
 {
     c->unbounded = on;
 }
@@ -5912,11 +5803,7 @@ static int myc_room(struct my_conn *c, u8 **b, size_t *pos, size_t *len, size_t 
     return B_OK;
 }
 
-/* myc_unread - bytes a transport received for c and did not hand over before it went
- * (myc_detach): they come first at the next read. The plain protocol only: under TLS and
- * compression they are records and frames of another layer (false: the caller drops them,
- * and the connection with them). */
-static bool myc_unread(struct my_conn *c, const u8 *p, size_t n)
+BENCH_API bool myc_unread(struct my_conn *c, const u8 *p, size_t n)
 {
     if (c->tls || c->zlib ||
         myc_room(c, &c->in, &c->in_pos, &c->in_len, &c->in_cap, B_MAX(n, 1)) != B_OK)
@@ -6894,9 +6781,7 @@ static void myc_sock_new(struct my_conn *c, int fd)
                          : 0;
 }
 
-/* myc_sock_id - which socket c has now (0: none): a socket closed and another opened under
- * the same fd number (the next address of a login, a reconnect) have different ids. */
-static u64 myc_sock_id(const struct my_conn *c)
+BENCH_API u64 myc_sock_id(const struct my_conn *c)
 {
     return c->fd >= 0 ? c->sock_id : 0;
 }
@@ -7019,7 +6904,7 @@ static int myc_login_state(struct my_conn *c)
     }
 }
 
-static void myc_init(struct my_conn *c, const struct myc_params *p)
+BENCH_API void myc_init(struct my_conn *c, const struct myc_params *p)
 {
     memset(c, 0, sizeof(*c));
     c->fd = -1;
@@ -7034,8 +6919,7 @@ static void myc_init(struct my_conn *c, const struct myc_params *p)
         snprintf(c->target, sizeof(c->target), "%s:%u", p->host, p->port);
 }
 
-/* myc_close - send COM_QUIT when connected, close, free everything (c is reusable). */
-static void myc_close(struct my_conn *c)
+BENCH_API void myc_close(struct my_conn *c)
 {
     bool ringed = c->io.close != NULL;
     if (ringed) /* the loop's ring lets go of the socket first */
@@ -7415,13 +7299,7 @@ static int myc_end(struct my_conn *c, int rc)
     return rc;
 }
 
-/*
- * myc_step - advance the operation in progress as far as the bytes allow: MYC_WANT_READ or
- * MYC_WANT_WRITE (wait on myc_fd, call again), B_OK (done), B_SERVER (the server's error:
- * c->srv_code etc.; the connection stays usable) or another error (c->err; close c). Past
- * c->deadline_ns: B_TIMEOUT. Nothing in progress: B_OK.
- */
-static int myc_step(struct my_conn *c)
+BENCH_API int myc_step(struct my_conn *c)
 {
     int rc;
     unsigned fills = 0;
@@ -7475,15 +7353,12 @@ static int myc_step(struct my_conn *c)
     }
 }
 
-/* myc_runnable - after MYC_WANT_READ: the step stopped on its budget, not on a would-block:
- * step it again soon (no edge may come for bytes already received). */
-static bool myc_runnable(const struct my_conn *c)
+BENCH_API bool myc_runnable(const struct my_conn *c)
 {
     return c->runnable;
 }
 
-/* myc_answered - the current step received bytes (a timeout's hint: slow, or endless) */
-static bool myc_answered(const struct my_conn *c)
+BENCH_API bool myc_answered(const struct my_conn *c)
 {
     return c->rcvd > 0;
 }
@@ -7518,12 +7393,7 @@ static int myc_connect_begin(struct my_conn *c, const struct myc_params *p, bool
     return rc < 0 ? myc_end(c, rc) : rc;
 }
 
-/*
- * myc_connect - connect, greet, TLS as --ssl-mode says, authenticate.
- * Return values: B_OK; B_SYSERR/B_TIMEOUT (socket, c->err), B_SERVER (the server refused:
- * c->srv_code etc.), B_PROTOCOL, B_UNSUPPORTED (TLS, plugin). On failure c is closed.
- */
-static int myc_connect(struct my_conn *c, const struct myc_params *p)
+BENCH_API int myc_connect(struct my_conn *c, const struct myc_params *p)
 {
     return myc_run(c, myc_connect_begin(c, p, false));
 }
@@ -7576,11 +7446,7 @@ struct myc_gate {
     bool ended;                    /* the final progress line was handed out */
 };
 
-/* myc_gate_init - a gate for total logins, at most max (<= 0: MYC_GATE_LOGINS) in flight;
- * a wait fails after stall_ms without a finished login. MYC_GATE_LOGINS = 64, measured with
- * 4,000 connections to MariaDB 10.11 on a 2-core host: 16, 64 and 256 in flight log in at the
- * same rate (the server's accept thread is the limit), 900+ overflow its listen queue. */
-static void myc_gate_init(struct myc_gate *g, int max, int total, int stall_ms)
+BENCH_API void myc_gate_init(struct myc_gate *g, int max, int total, int stall_ms)
 {
     pthread_condattr_t ca;
     memset(g, 0, sizeof(*g));
@@ -7596,7 +7462,7 @@ static void myc_gate_init(struct myc_gate *g, int max, int total, int stall_ms)
     pthread_condattr_destroy(&ca);
 }
 
-static void myc_gate_free(struct myc_gate *g)
+BENCH_API void myc_gate_free(struct myc_gate *g)
 {
     pthread_mutex_destroy(&g->mu);
     pthread_cond_destroy(&g->cv);
@@ -7614,9 +7480,7 @@ static int myc_gate_take(struct myc_gate *g)
     return B_OK;
 }
 
-/* myc_gate_try - take a slot without waiting (an event loop): B_OK, B_AGAIN when all are in
- * flight (try again when one leaves), or < 0 when the phase failed (myc_gate_why). */
-static int myc_gate_try(struct myc_gate *g)
+BENCH_API int myc_gate_try(struct myc_gate *g)
 {
     pthread_mutex_lock(&g->mu);
     int rc = myc_gate_take(g);
@@ -7660,9 +7524,7 @@ static int myc_gate_enter(struct myc_gate *g, struct b_err *e)
     return rc;
 }
 
-/* myc_gate_leave - a login that held a slot finished with rc (B_OK or its failure; a retry
- * leaves and enters again). */
-static void myc_gate_leave(struct myc_gate *g, int rc)
+BENCH_API void myc_gate_leave(struct myc_gate *g, int rc)
 {
     pthread_mutex_lock(&g->mu);
     g->inflight--;
@@ -7672,8 +7534,7 @@ static void myc_gate_leave(struct myc_gate *g, int rc)
     pthread_mutex_unlock(&g->mu);
 }
 
-/* myc_gate_shut - the phase failed (the first call's rc and e win): waiters return them. */
-static void myc_gate_shut(struct myc_gate *g, int rc, const struct b_err *e)
+BENCH_API void myc_gate_shut(struct myc_gate *g, int rc, const struct b_err *e)
 {
     pthread_mutex_lock(&g->mu);
     if (!g->shut_rc) {
@@ -7684,10 +7545,7 @@ static void myc_gate_shut(struct myc_gate *g, int rc, const struct b_err *e)
     pthread_mutex_unlock(&g->mu);
 }
 
-/* myc_gate_progress - a progress line into line[n] when one is due ("connecting: 2400/4000"):
- * phases of at least MYC_PROGRESS_MIN logins, at most every MYC_PROGRESS_NS, and once at the
- * end (with '\n': the status line is complete) when an earlier one was shown. */
-static bool myc_gate_progress(struct myc_gate *g, char *line, size_t n)
+BENCH_API bool myc_gate_progress(struct myc_gate *g, char *line, size_t n)
 {
     bool say = false;
     if (g->total < MYC_PROGRESS_MIN)
@@ -7706,8 +7564,7 @@ static bool myc_gate_progress(struct myc_gate *g, char *line, size_t n)
     return say;
 }
 
-/* myc_gate_why - a shut gate's error into e (for a caller that saw myc_gate_try fail). */
-static void myc_gate_why(struct myc_gate *g, struct b_err *e)
+BENCH_API void myc_gate_why(struct myc_gate *g, struct b_err *e)
 {
     pthread_mutex_lock(&g->mu);
     if (g->shut_rc)
@@ -7715,10 +7572,7 @@ static void myc_gate_why(struct myc_gate *g, struct b_err *e)
     pthread_mutex_unlock(&g->mu);
 }
 
-/* myc_gate_stalled - for a login waiting for a slot without blocking (an event loop): B_OK
- * while the phase makes progress; B_TIMEOUT (e says it, in myc_gate_enter's words) when no
- * login began or ended within the stall time. */
-static int myc_gate_stalled(struct myc_gate *g, struct b_err *e)
+BENCH_API int myc_gate_stalled(struct myc_gate *g, struct b_err *e)
 {
     int rc = B_OK;
     pthread_mutex_lock(&g->mu);
@@ -7732,8 +7586,7 @@ static int myc_gate_stalled(struct myc_gate *g, struct b_err *e)
     return rc;
 }
 
-/* myc_gate_seen - a login of this phase succeeded (myc_retryable's server_seen). */
-static bool myc_gate_seen(struct myc_gate *g)
+BENCH_API bool myc_gate_seen(struct myc_gate *g)
 {
     pthread_mutex_lock(&g->mu);
     bool seen = g->ok > 0;
@@ -7741,10 +7594,7 @@ static bool myc_gate_seen(struct myc_gate *g)
     return seen;
 }
 
-/* myc_resolve - the addresses of host:port for a run's logins (myc_params.addrs), resolved
- * once before any login, or NULL when resolving fails (each login then fails in its words).
- * Free with freeaddrinfo. */
-static struct addrinfo *myc_resolve(const char *host, unsigned port, int *gai)
+BENCH_API struct addrinfo *myc_resolve(const char *host, unsigned port, int *gai)
 {
     struct addrinfo hints, *ai = NULL;
     char ps[16];
@@ -7756,10 +7606,7 @@ static struct addrinfo *myc_resolve(const char *host, unsigned port, int *gai)
     return *gai ? NULL : ai;
 }
 
-/* myc_backoff_ns - the wait before attempt+1 (attempt >= 1): MYC_BACKOFF_MIN_MS doubled per
- * attempt up to MYC_BACKOFF_MAX_MS, jittered to [half, whole] of it by *seed (splitmix64), so
- * that logins refused together do not come back together. */
-static u64 myc_backoff_ns(unsigned attempt, u64 *seed)
+BENCH_API u64 myc_backoff_ns(unsigned attempt, u64 *seed)
 {
     u64 ms = MYC_BACKOFF_MIN_MS;
     for (unsigned i = 1; i < attempt && ms < MYC_BACKOFF_MAX_MS; i++)
@@ -7772,9 +7619,7 @@ static u64 myc_backoff_ns(unsigned attempt, u64 *seed)
     return ns / 2 + z % (ns / 2 + 1);
 }
 
-/* myc_retryable - is the failed login c (rc) worth another attempt? server_seen: a login of
- * this phase succeeded (a refusal or a timeout then means overload, not a wrong address). */
-static bool myc_retryable(const struct my_conn *c, int rc, bool server_seen)
+BENCH_API bool myc_retryable(const struct my_conn *c, int rc, bool server_seen)
 {
     if (rc == B_DONE || c->srv_code || (rc != B_SYSERR && rc != B_TIMEOUT))
         return false; /* a signal, the server's ERR, protocol, TLS, authentication */
@@ -7821,8 +7666,8 @@ static int myc_gate_sleep(struct myc_gate *g, u64 ns)
  * sb text and hint included). A failure that is not retried does not shut the gate: the
  * caller decides (myc_gate_shut), with its own words for the error.
  */
-static int myc_connect_retry(struct my_conn *c, const struct myc_params *p, struct myc_gate *g,
-                             unsigned *tries, u64 *seed)
+BENCH_API int myc_connect_retry(struct my_conn *c, const struct myc_params *p, struct myc_gate *g,
+                                unsigned *tries, u64 *seed)
 {
     int rc;
     *tries = 0;
@@ -7872,13 +7717,13 @@ static int myc_simple(struct my_conn *c, u8 cmd, const void *arg, size_t len)
     return myc_run(c, myc_op_begin(c, MYC_OP_SIMPLE, MYC_S_SIMPLE, cmd, arg, len, false));
 }
 
-static int myc_ping(struct my_conn *c)
+BENCH_API int myc_ping(struct my_conn *c)
 {
     return myc_simple(c, MY_COM_PING, NULL, 0);
 }
 
 B_UNUSED /* for the OLTP workloads; tested in tests/t_my_live.c */
-static int myc_init_db(struct my_conn *c, const char *db)
+BENCH_API int myc_init_db(struct my_conn *c, const char *db)
 {
     return myc_simple(c, MY_COM_INIT_DB, db, strlen(db));
 }
@@ -7909,15 +7754,13 @@ static int myc_query_begin(struct my_conn *c, const char *sql, size_t len,
     return myc_op_begin(c, MYC_OP_QUERY, MYC_S_FIRST, MY_COM_QUERY, sql, len, async);
 }
 
-/* myc_query - COM_QUERY; text rows go to cb (may be NULL: rows are only counted). */
-static int myc_query(struct my_conn *c, const char *sql, size_t len, struct myc_result *res,
-                     myc_text_cb cb, void *ctx)
+BENCH_API int myc_query(struct my_conn *c, const char *sql, size_t len, struct myc_result *res,
+                        myc_text_cb cb, void *ctx)
 {
     return myc_run(c, myc_query_begin(c, sql, len, res, cb, ctx, false));
 }
 
-/* Free what myc_prepare allocated. */
-static void myc_stmt_free(struct myc_stmt *st)
+BENCH_API void myc_stmt_free(struct myc_stmt *st)
 {
     free(st->coldefs);
     free(st->cols);
@@ -7934,9 +7777,7 @@ static int myc_prepare_begin(struct my_conn *c, const char *sql, size_t len,
     return myc_op_begin(c, MYC_OP_PREPARE, MYC_S_PREP_OK, MY_COM_STMT_PREPARE, sql, len, async);
 }
 
-/* myc_prepare - COM_STMT_PREPARE; st keeps the column types for decoding (nothing is kept
- * on failure). */
-static int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
+BENCH_API int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
 {
     return myc_run(c, myc_prepare_begin(c, sql, len, st, false));
 }
@@ -7964,14 +7805,13 @@ static int myc_execute_begin(struct my_conn *c, struct myc_stmt *st, const struc
     return rc < 0 ? myc_end(c, rc) : rc;
 }
 
-/* myc_execute - COM_STMT_EXECUTE with params[nv]; binary rows go to cb. */
-static int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
-                       size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
+BENCH_API int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
+                          size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
 {
     return myc_run(c, myc_execute_begin(c, st, params, nv, res, cb, ctx, false));
 }
 
-static int myc_stmt_close(struct my_conn *c, struct myc_stmt *st)
+BENCH_API int myc_stmt_close(struct my_conn *c, struct myc_stmt *st)
 {
     u8 id[4] = {(u8)st->id, (u8)(st->id >> 8), (u8)(st->id >> 16), (u8)(st->id >> 24)};
     c->async = false;
@@ -7987,20 +7827,18 @@ static int myc_stmt_reset(struct my_conn *c, struct myc_stmt *st)
     return myc_simple(c, MY_COM_STMT_RESET, id, 4);
 }
 
-static void myc_result_free(struct myc_result *res)
+BENCH_API void myc_result_free(struct myc_result *res)
 {
     free(res->cols);
     memset(res, 0, sizeof(*res));
 }
 
-/* The cipher suite of a TLS connection, or NULL. */
-static const char *myc_cipher(struct my_conn *c)
+BENCH_API const char *myc_cipher(struct my_conn *c)
 {
     return c->tls ? mbedtls_ssl_get_ciphersuite(c->ssl) : NULL;
 }
 
-/* The TLS version of a TLS connection ("TLSv1.2"), or NULL. */
-static const char *myc_tls_version(struct my_conn *c)
+BENCH_API const char *myc_tls_version(struct my_conn *c)
 {
     return c->tls ? mbedtls_ssl_get_version(c->ssl) : NULL;
 }
@@ -8027,28 +7865,24 @@ static int myc_async(struct my_conn *c, int rc)
     return c->want = MYC_WANT_READ;
 }
 
-B_UNUSED /* the event-loop driver */
-static int myc_connect_start(struct my_conn *c, const struct myc_params *p)
+BENCH_API int myc_connect_start(struct my_conn *c, const struct myc_params *p)
 {
     return myc_async(c, myc_connect_begin(c, p, true));
 }
 
-B_UNUSED /* the event-loop driver */
-static int myc_query_start(struct my_conn *c, const char *sql, size_t len,
-                           struct myc_result *res, myc_text_cb cb, void *ctx)
+BENCH_API int myc_query_start(struct my_conn *c, const char *sql, size_t len,
+                              struct myc_result *res, myc_text_cb cb, void *ctx)
 {
     return myc_async(c, myc_query_begin(c, sql, len, res, cb, ctx, true));
 }
 
-B_UNUSED /* the event-loop driver */
-static int myc_prepare_start(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
+BENCH_API int myc_prepare_start(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
 {
     return myc_async(c, myc_prepare_begin(c, sql, len, st, true));
 }
 
-B_UNUSED /* the event-loop driver */
-static int myc_execute_start(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
-                             size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
+BENCH_API int myc_execute_start(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
+                                size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
 {
     return myc_async(c, myc_execute_begin(c, st, params, nv, res, cb, ctx, true));
 }
@@ -8072,16 +7906,12 @@ static int myc_connect_io_start(struct my_conn *c, const struct myc_params *p,
     return myc_async(c, MYC_NEXT);
 }
 
-/* The socket to wait on (-1 when closed). */
-B_UNUSED /* the event-loop driver */
-static int myc_fd(const struct my_conn *c)
+BENCH_API int myc_fd(const struct my_conn *c)
 {
     return c->fd;
 }
 
-/* Nothing in progress (a finished or no operation). */
-B_UNUSED /* the event-loop driver */
-static bool myc_idle(const struct my_conn *c)
+BENCH_API bool myc_idle(const struct my_conn *c)
 {
     return c->op == MYC_OP_NONE;
 }
@@ -8336,8 +8166,8 @@ static int myc_params_tls(const struct bench_opts *o, struct myc_params *p, bool
     return B_OK;
 }
 
-static int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
-                                struct myc_conn_params *cc, struct b_err *e)
+BENCH_API int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
+                                   struct myc_conn_params *cc, struct b_err *e)
 {
     struct myc_params *p = &cc->p;
     char port[16];
@@ -8408,7 +8238,7 @@ static const char myc_hint_2061[] =
 
 /* Text into a fixed field, cut at its size (messages quote the server's words). */
 static void myc_fmt(char *dst, size_t n, const char *fmt, ...) B_PRINTF(3, 4);
-static void myc_fmt(char *dst, size_t n, const char *fmt, ...)
+BENCH_API void myc_fmt(char *dst, size_t n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -8416,9 +8246,7 @@ static void myc_fmt(char *dst, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The hint of a refused TCP connection; when a port given made localhost TCP though the local
- * server's socket exists (cli_protocol), it says so. */
-static void myc_hint_refused(const struct myc_params *p, char *dst, size_t n, const char *more)
+BENCH_API void myc_hint_refused(const struct myc_params *p, char *dst, size_t n, const char *more)
 {
     if (p->socket_bypassed)
         myc_fmt(dst, n, "nothing is listening on port %u; a port given makes localhost TCP (as "
@@ -8429,12 +8257,8 @@ static void myc_hint_refused(const struct myc_params *p, char *dst, size_t n, co
                 more);
 }
 
-/* myc_conn_error - a failed connect as the error-message rule asks (what, on what target,
- * the cause from the lowest layer, elapsed time and attempts; never the password), into *e: the bench persona's
- * lines (msg may hold two, '\n'-separated: the login and the server's answer) and hint, and
- * sysbench's own FATAL lines. Returns the exit code (the bench persona's; e->sb_ex sysbench's). */
-static int myc_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p,
-                          struct b_err *e)
+BENCH_API int myc_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p,
+                             struct b_err *e)
 {
     double ms = (double)c->connect_ns / 1e6;
     char where[PATH_MAX + 64];
@@ -8544,12 +8368,12 @@ static int uring_sys_enter(int fd, unsigned submit, unsigned min, unsigned flags
     return (int)syscall(__NR_io_uring_enter, fd, submit, min, flags, NULL, 0);
 }
 
-static int uring_sys_register(int fd, unsigned op, const void *arg, unsigned n)
+BENCH_API int uring_sys_register(int fd, unsigned op, const void *arg, unsigned n)
 {
     return (int)syscall(__NR_io_uring_register, fd, op, arg, n);
 }
 
-static void uring_free(struct uring *u)
+BENCH_API void uring_free(struct uring *u)
 {
     if (u->sqes && u->sqes != MAP_FAILED)
         munmap(u->sqes, u->sqes_len);
@@ -8563,8 +8387,7 @@ static void uring_free(struct uring *u)
     u->fd = -1;
 }
 
-/* uring_setup - a ring of `entries` SQEs. On failure *e says why (errno kept). */
-static int uring_setup(struct uring *u, unsigned entries, struct b_err *e)
+BENCH_API int uring_setup(struct uring *u, unsigned entries, struct b_err *e)
 {
     static const unsigned ladder[] = {
         IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN |
@@ -8658,8 +8481,7 @@ fail:
  *   RELAXED (our own value). The loop's buffer ring tail (evl_rb_give) is stored RELEASE.
  */
 
-/* uring_sqe - the next free SQE, zeroed, or NULL when the SQ is full. */
-static struct io_uring_sqe *uring_sqe(struct uring *u)
+BENCH_API struct io_uring_sqe *uring_sqe(struct uring *u)
 {
     unsigned head = __atomic_load_n(u->sq_head, __ATOMIC_ACQUIRE);
     /* the kernel never takes more than was published, nor is more filled than the SQ holds */
@@ -8675,8 +8497,7 @@ static struct io_uring_sqe *uring_sqe(struct uring *u)
     return sqe;
 }
 
-/* uring_submit - publish the filled SQEs and wait for at least `wait` completions. */
-static int uring_submit(struct uring *u, unsigned wait)
+BENCH_API int uring_submit(struct uring *u, unsigned wait)
 {
     unsigned n = u->local_tail - u->published;
     __atomic_store_n(u->sq_tail, u->local_tail, __ATOMIC_RELEASE);
@@ -8694,8 +8515,7 @@ static int uring_submit(struct uring *u, unsigned wait)
     }
 }
 
-/* uring_cqe - the next completion, or NULL; uring_cqe_seen releases it. */
-static struct io_uring_cqe *uring_cqe(struct uring *u)
+BENCH_API struct io_uring_cqe *uring_cqe(struct uring *u)
 {
     unsigned head = __atomic_load_n(u->cq_head, __ATOMIC_RELAXED);
     unsigned tail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
@@ -8705,7 +8525,7 @@ static struct io_uring_cqe *uring_cqe(struct uring *u)
     return &u->cqes[head & u->cq_mask];
 }
 
-static void uring_cqe_seen(struct uring *u)
+BENCH_API void uring_cqe_seen(struct uring *u)
 {
     unsigned head = __atomic_load_n(u->cq_head, __ATOMIC_RELAXED);
     B_ASSERT(head != __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE)); /* one was taken */
@@ -8788,8 +8608,7 @@ struct load_hooks {
     void (*checkpoint)(void *ctx, struct load_run *r, const struct load_snap *cur, double at_s);
 };
 
-/* load_snapshot - sum every thread's counters into *s (allocated by res_snap_init). */
-static void load_snapshot(struct load_run *r, struct load_snap *s)
+BENCH_API void load_snapshot(struct load_run *r, struct load_snap *s)
 {
     s->t_ns = clk_now_ns();
     s->events = s->lat_sum_ns = s->lat_max_ns = 0;
@@ -8878,8 +8697,7 @@ static void load_reset_minmax(struct load_run *r)
     }
 }
 
-/* The first failure wins: its code, and the worker's error detail, become the run's. */
-static void load_fail(struct load_run *r, int rc, const struct b_err *e)
+BENCH_API void load_fail(struct load_run *r, int rc, const struct b_err *e)
 {
     int zero = 0;
     pthread_mutex_lock(&r->mu);
@@ -8912,9 +8730,7 @@ static inline void load_record(struct load_thread *t, u64 lat)
 /* Why a worker left its loop (for the INFO lines sysbench prints at verbosity >= 4). */
 enum { LOAD_END_NONE, LOAD_END_TIME, LOAD_END_EVENTS };
 
-/* --rate: take the earliest arrival of the run's one Poisson process (lock-free); returns its
- * intended start. Also the event loops' (evl_arrival). */
-static u64 load_arrival(struct load_thread *t)
+BENCH_API u64 load_arrival(struct load_thread *t)
 {
     struct load_run *r = t->run;
     u64 old = atomic_load_explicit(&r->next_arrival_ns, memory_order_relaxed), nw;
@@ -8963,12 +8779,7 @@ BENCH_API bool load_stopping(const struct load_run *r)
            atomic_load_explicit(&((struct load_run *)r)->stop, memory_order_relaxed);
 }
 
-/*
- * load_claim - may thread t start another event now? Checks the stop flags, the per-thread
- * limit, --time and --events (the shared counter, only once warmup is over) and records why
- * not in t->end_why. Workloads that time their own events (self_timed) call it per request.
- */
-static bool load_claim(struct load_thread *t, u64 now)
+BENCH_API bool load_claim(struct load_thread *t, u64 now)
 {
     struct load_run *r = t->run;
     if (atomic_load_explicit(&r->stop, memory_order_relaxed) ||
@@ -9019,8 +8830,7 @@ static void load_sb_bookkeeping(struct load_thread *t, u64 lat)
     atomic_fetch_add_explicit(&t->sb_hist[k], 1, memory_order_relaxed);
 }
 
-/* load_record_op - record one event of kind op (for per-operation latency, e.g. fileio). */
-static inline void load_record_op(struct load_thread *t, int op, u64 lat)
+BENCH_API inline void load_record_op(struct load_thread *t, int op, u64 lat)
 {
     /* One instant, t_measure_ns, starts the window: an event claimed before it is warmup
      * and never recorded; one claimed at or after it is measured and counts against
@@ -9038,7 +8848,7 @@ static inline void load_record_op(struct load_thread *t, int op, u64 lat)
 
 /* A --debug line to the run's sink (res_say's job; res_ comes after this section). */
 static void load_debug(const struct load_run *r, const char *fmt, ...) B_PRINTF(2, 3);
-static void load_debug(const struct load_run *r, const char *fmt, ...)
+BENCH_API void load_debug(const struct load_run *r, const char *fmt, ...)
 {
     char line[256];
     va_list ap;
@@ -9124,7 +8934,7 @@ static void *load_worker(void *arg)
  */
 #define LOAD_LOOP_CONNS 32
 
-static int load_auto_loops(i64 n)
+BENCH_API int load_auto_loops(i64 n)
 {
     i64 want = (n + LOAD_LOOP_CONNS - 1) / LOAD_LOOP_CONNS;
     return (int)B_MAX(1, B_MIN(want, (i64)os_usable_cpus()));
@@ -9178,10 +8988,7 @@ BENCH_API void load_probe_host(struct load_probe *p)
     p->ring_ns = uring_probe_pair_ns();
 }
 
-/* --event-loops as a number: -1 auto (the usable CPUs at run time; the sysbench persona: 0,
- * sysbench's thread per connection), 0 a thread per connection, N loops; -2 invalid (cli_
- * refuses it before any run). */
-static i64 load_event_loops(const struct bench_opts *o)
+BENCH_API i64 load_event_loops(const struct bench_opts *o)
 {
     const char *v = o->event_loops_arg;
     i64 n;
@@ -9194,8 +9001,7 @@ static i64 load_event_loops(const struct bench_opts *o)
     return opt_parse_i64(v, &n) || n < 0 || n > 4096 ? -2 : n;
 }
 
-/* load_run_init - set up a run of workload w with nthreads workers (nothing started yet). */
-static void load_run_init(struct load_run *r, const struct wl_def *w, const struct bench_opts *o)
+BENCH_API void load_run_init(struct load_run *r, const struct wl_def *w, const struct bench_opts *o)
 {
     pthread_condattr_t ca;
     memset(r, 0, sizeof(*r));
@@ -9256,7 +9062,7 @@ static void load_run_init(struct load_run *r, const struct wl_def *w, const stru
     res_snap_init(&r->base, r->nthreads, w->nops);
 }
 
-static void load_run_free(struct load_run *r)
+BENCH_API void load_run_free(struct load_run *r)
 {
     res_snap_free(&r->base);
     for (int i = 0; r->thr && i < r->nthreads; i++) {
@@ -9274,17 +9080,13 @@ static void load_run_free(struct load_run *r)
     r->thr = NULL;
 }
 
-/* load_join - wait for every worker (thread or event loop) to leave. */
-static void load_join(struct load_run *r)
+BENCH_API void load_join(struct load_run *r)
 {
     for (int i = 0; i < (r->nloops ? r->nloops : r->nthreads); i++)
         pthread_join(r->nloops ? r->loops[i].tid : r->thr[i].tid, NULL);
 }
 
-/* load_start - create the workers and wait until all have run thread_init.
- * Returns B_OK, or the first failure (r->err says more); then the workers are released to
- * exit at once and joined. */
-static int load_start(struct load_run *r)
+BENCH_API int load_start(struct load_run *r)
 {
     /* the workers: a thread per client, or the event loops that run them */
     const int nw = r->nloops ? r->nloops : r->nthreads;
@@ -9489,12 +9291,7 @@ BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e)
     return B_EXIT_OK;
 }
 
-/*
- * load_start_at_setup - with --start-at: read the clock state into the result's facts and
- * refuse an unsynchronized clock (unless --start-at-force), a time already past; convert the
- * target to the monotonic clock once. B_OK (also without --start-at), else r->err says why.
- */
-static int load_start_at_setup(struct load_run *r)
+BENCH_API int load_start_at_setup(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     struct load_clock c;
@@ -9538,13 +9335,7 @@ static void load_release_failed(struct load_run *r)
         pthread_join(r->thr[k].tid, NULL);
 }
 
-/*
- * load_start_at_wait - with --start-at, once the workers are connected and ready: sleep until
- * the instant minus --warmup-time (in slices: a signal ends the wait), so that the measured
- * window starts at it. A target already passed (connecting took too long) is an error, not a
- * late start. On failure the workers are joined and r->err says why.
- */
-static int load_start_at_wait(struct load_run *r)
+BENCH_API int load_start_at_wait(struct load_run *r)
 {
     const u64 warm = (u64)r->o->warmup_time * 1000000000u;
     if (!r->start_at_ns)
@@ -9579,8 +9370,7 @@ static int load_start_at_wait(struct load_run *r)
     return rc;
 }
 
-/* load_go - start the clock and release the workers. */
-static void load_go(struct load_run *r)
+BENCH_API void load_go(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     if (!r->unix_off_ns)
@@ -9603,11 +9393,7 @@ static void load_go(struct load_run *r)
     pthread_mutex_unlock(&r->mu);
 }
 
-/*
- * load_run_main - the controller: sleep until the next interval report, checkpoint, end of
- * warmup or forced shutdown, act, repeat until every worker has finished; then join them.
- */
-static void load_run_main(struct load_run *r, const struct load_hooks *hk)
+BENCH_API void load_run_main(struct load_run *r, const struct load_hooks *hk)
 {
     const struct bench_opts *o = r->o;
     const u64 sec = 1000000000u;
@@ -9891,10 +9677,7 @@ static void mem_caches_cpuid(struct mem_caches *c)
     }
 }
 
-/* mem_caches - sysfs (cpu0's index*), else CPUID, else 32 KiB / 1 MiB / 32 MiB; the last
- * level each source claims is kept apart (llc_sysfs, llc_cpuid) for mem_llc_use's
- * cross-check. */
-static void mem_caches_read(struct mem_caches *c)
+BENCH_API void mem_caches_read(struct mem_caches *c)
 {
     struct mem_caches id;
     mem_caches_sysfs(c);
@@ -9924,8 +9707,7 @@ static u64 mem_llc(const struct mem_caches *c)
 #define MEM_LLC_ANY ((u64)256 << 20)
 #define MEM_LLC_PER_CPU ((u64)32 << 20)
 
-/* mem_llc_cap - llc, or MEM_LLC_PER_CPU per CPU where the claim is not plausible. */
-static u64 mem_llc_cap(u64 llc, int ncpu)
+BENCH_API u64 mem_llc_cap(u64 llc, int ncpu)
 {
     u64 most = (u64)(ncpu > 1 ? ncpu : 1) * MEM_LLC_PER_CPU;
     return llc > MEM_LLC_ANY && llc > most ? most : llc;
@@ -9940,7 +9722,7 @@ static u64 mem_llc_pick(u64 sysfs, u64 cpuid, u64 fallback, int ncpu)
     return mem_llc_cap(llc, ncpu);
 }
 
-static u64 mem_llc_use(const struct mem_caches *c, int ncpu)
+BENCH_API u64 mem_llc_use(const struct mem_caches *c, int ncpu)
 {
     return mem_llc_pick(c->llc_sysfs, c->llc_cpuid, mem_llc(c), ncpu);
 }
@@ -9978,7 +9760,7 @@ struct mem_room {
     const char *from;
 };
 
-static u64 mem_room(struct mem_room *m)
+BENCH_API u64 mem_room(struct mem_room *m)
 {
     double room, lim;
     m->bytes = mem_available();
@@ -10562,8 +10344,7 @@ static int mem_chase_windows(char *buf, double min_s, int nwin, const struct loa
     return w;
 }
 
-/* The median of v[0..n) (sorted in place); 0 when empty. */
-static double mem_median(double *v, int n)
+BENCH_API double mem_median(double *v, int n)
 {
     if (n <= 0)
         return 0;
@@ -12337,7 +12118,7 @@ static bool io_mode_writes(int mode)
     return mode != IO_SEQRD && mode != IO_RNDRD;
 }
 
-static bool io_mode_random(int mode)
+BENCH_API bool io_mode_random(int mode)
 {
     return mode >= IO_RNDRD;
 }
@@ -12370,8 +12151,7 @@ static int io_parse_flags(const char *list, const char **bad, size_t *badlen, in
     return fl;
 }
 
-/* The path of test file i in --file-dir. */
-static void io_path(const struct bench_opts *o, int i, char *out, size_t n)
+BENCH_API void io_path(const struct bench_opts *o, int i, char *out, size_t n)
 {
     if (!strcmp(o->file_dir, "."))
         snprintf(out, n, "test_file.%d", i);
@@ -12379,7 +12159,7 @@ static void io_path(const struct bench_opts *o, int i, char *out, size_t n)
         snprintf(out, n, "%s/test_file.%d", o->file_dir, i);
 }
 
-static int io_test_mode(const char *s)
+BENCH_API int io_test_mode(const char *s)
 {
     for (int i = 0; i < (int)countof(io_mode_names); i++)
         if (!strcmp(s, io_mode_names[i]))
@@ -12405,8 +12185,7 @@ static int io_check(struct bench_opts *o, struct b_err *err);
  * run's "io_uring_fallback" warning. */
 static char io_fallback_why[sizeof(((struct b_err *)0)->msg)];
 
-/* Fill sh from the options (no I/O). */
-static void io_params(struct io_shared *sh, const struct bench_opts *o, int mode)
+BENCH_API void io_params(struct io_shared *sh, const struct bench_opts *o, int mode)
 {
     const char *bad;
     size_t badlen;
@@ -13488,10 +13267,7 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
     return B_OK;
 }
 
-/* "Extra file open flags: sync dsync directio" as sysbench prints it, from the words given
- * (io_parse_flags): "sync" alone shows as "sync ", not "sync dsync ". The line of prepare's
- * progress and of the run header (rep_io_flags). */
-static const char *io_flags_text(int words, char *out, size_t n)
+BENCH_API const char *io_flags_text(int words, char *out, size_t n)
 {
     snprintf(out, n, "Extra file open flags: %s%s%s%s", words ? "" : "(none)",
              words & 1 ? "sync " : "", words & 2 ? "dsync " : "", words & 4 ? "directio" : "");
@@ -13939,10 +13715,7 @@ static int io_prepare_file(const struct res *res, struct io_shared *sh, int i,
                     path, (unsigned long long)off, strerror(err), b_errno_name(err));
 }
 
-/* prepare: create (or extend) test_file.N with incompressible data. sysbench's progress
- * lines go to res's sink (the bench persona states the size it writes: whole blocks); the
- * facts: files, file_size_bytes, total_size_bytes, written_bytes; a failure in res->err. */
-static int io_prepare(struct res *res)
+BENCH_API int io_prepare(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct io_shared sh;
@@ -14030,13 +13803,7 @@ static int io_prepare(struct res *res)
     return ex;
 }
 
-/* cleanup: remove test_file.N, but only those the manifest proves bench made (the
- * sysbench persona: or whose size prepare writes), never through a symlink; whatever the
- * size options, every file the manifest records goes, also beyond --file-num (sysbench
- * removes only test_file.0 to --file-num - 1: a prepare with more files left the rest).
- * Files left alone are warnings ("not_ours"); the facts: files, file_size_bytes,
- * total_size_bytes, removed_files; a failure in res->err. */
-static int io_cleanup(struct res *res)
+BENCH_API int io_cleanup(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct io_shared sh;
@@ -15871,7 +15638,7 @@ struct oltp_global {
 #define OLTP_NAME_SZ 260
 #define OLTP_QNAME_SZ 520
 
-static void oltp_table(const struct bench_opts *o, i64 n, char *out, size_t len)
+BENCH_API void oltp_table(const struct bench_opts *o, i64 n, char *out, size_t len)
 {
     if (o->oltp_legacy_table && *o->oltp_legacy_table)
         snprintf(out, len, "%s", o->oltp_legacy_table); /* 0.4: one table, --oltp-table-name */
@@ -15940,11 +15707,7 @@ static int oltp_name_check(const char *opt, const char *name, bool word_only, st
                     why);
 }
 
-/*
- * name as an identifier in SQL: bench's own sbtest<N> as sysbench writes it (the same
- * statements), any other name in backticks with each backtick doubled. Never spliced raw.
- */
-static void oltp_quote(const char *name, char *out, size_t len)
+BENCH_API void oltp_quote(const char *name, char *out, size_t len)
 {
     size_t k = 0;
     bool plain = !strncmp(name, "sbtest", 6) && strspn(name + 6, "0123456789") == strlen(name + 6);
@@ -17194,7 +16957,7 @@ static int oltp_client_check(const struct bench_opts *o, struct b_err *e)
     return B_EXIT_OK;
 }
 
-static int oltp_check(struct bench_opts *o, struct b_err *e)
+BENCH_API int oltp_check(struct bench_opts *o, struct b_err *e)
 {
     struct myc_conn_params cc;
     if ((o->oltp_legacy_table && *o->oltp_legacy_table &&
@@ -17268,8 +17031,7 @@ static int oltp_long_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
     return rc;
 }
 
-/* A name as an SQL string that no byte of it can end: CONVERT(X'hex' USING utf8mb4). */
-static void oltp_put_name(struct buf *q, const char *name)
+BENCH_API void oltp_put_name(struct buf *q, const char *name)
 {
     buf_printf(q, "CONVERT(X'");
     for (const u8 *p = (const u8 *)name; *p; p++)
@@ -17340,8 +17102,8 @@ static int oltp_schema_where(struct my_conn *c, const char *what, const char *fr
     return rc;
 }
 
-static int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
-                           const char *tbl, struct oltp_kv *kv)
+BENCH_API int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
+                              const char *tbl, struct oltp_kv *kv)
 {
     return oltp_schema_where(c, what, from, "TABLE_SCHEMA", "TABLE_NAME", tbl, kv);
 }
@@ -17518,10 +17280,8 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n);
 static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n);
 static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n);
 
-/* Run fn over the tables: in the main thread, or dealt round-robin to --threads threads. Lines
- * go to res (w's command), the first failure to res->err. Returns an exit code. */
-static int oltp_jobs(struct res *res, const struct bench_opts *o, const struct wl_def *w,
-                     int (*fn)(struct oltp_job *, struct my_conn *, i64))
+BENCH_API int oltp_jobs(struct res *res, const struct bench_opts *o, const struct wl_def *w,
+                        int (*fn)(struct oltp_job *, struct my_conn *, i64))
 {
     /* bulk_insert.lua's prepare() and cleanup(): one connection, its tables in order */
     int n = oltp_variant(w)->shape & OS_BULK ? 1 : (int)o->threads, ex = B_EXIT_OK;
@@ -17951,8 +17711,7 @@ static const struct opt_def opt_oltp_legacy[] = {
     OPT("mysql-table-engine", STR, oltp_engine, "innodb", 0, 0, NULL, "0.4", NULL, OPT_F_NOHELP),
 };
 
-/* The 1.0 workload a 0.4 `--test=oltp` command line means, or NULL. */
-static const char *oltp_legacy_map(const struct bench_opts *o)
+BENCH_API const char *oltp_legacy_map(const struct bench_opts *o)
 {
     if (!strcmp(o->oltp_test_mode, "complex"))
         return o->oltp_read_only ? "oltp_read_only" : "oltp_read_write";
@@ -20525,8 +20284,7 @@ static const struct wl_def wl_all[] = {
      .family = WL_MUTEX},
 };
 
-/* wl_find - a built-in by name, or by a script path "dir/name.lua"; NULL if none. */
-static const struct wl_def *wl_find(const char *name)
+BENCH_API const struct wl_def *wl_find(const char *name)
 {
     const char *base = strrchr(name, '/');
     size_t len;
@@ -20630,13 +20388,7 @@ static int wl_script_sha256(const char *path, char *hex)
     return 0;
 }
 
-/*
- * wl_script_check - may the test name (a path ending in ".lua", or a plain name) stand for
- * a built-in? B_EXIT_OK: a plain name, a file under sysbench's script directory, a name with
- * no directory that is not a file here (sysbench looks in its directory), or sysbench
- * 1.0.20's script byte for byte. Else B_EXIT_USAGE with e saying why.
- */
-static int wl_script_check(const char *name, struct b_err *e)
+BENCH_API int wl_script_check(const char *name, struct b_err *e)
 {
     const char *base = strrchr(name, '/');
     size_t len = strlen(name);
@@ -20668,13 +20420,7 @@ static int wl_script_check(const char *name, struct b_err *e)
                   name, BENCH_SB_VERSION);
 }
 
-/*
- * wl_script_cwd - the sysbench persona's plain script name (oltp_read_write): sysbench 1.0.20
- * loads the file NAME, then NAME.lua, from the working directory before its own (luaL_loadfile,
- * then package.path's "./?.lua"), so an edited copy there is what sysbench would run: checked
- * as a path is (wl_script_check). B_EXIT_OK when none is there.
- */
-static int wl_script_cwd(const char *name, struct b_err *e)
+BENCH_API int wl_script_cwd(const char *name, struct b_err *e)
 {
     char p[PATH_MAX], hex[65];
     struct stat st;
@@ -21024,13 +20770,7 @@ static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct my
     return rc;
 }
 
-/*
- * ping_main - `bench ping`: connect, log in, and time COM_PING, SELECT 1 and a prepared
- * SELECT ?, --count each. Facts: the server, TLS, plugin, connect time, its settings; the
- * round trips of each kind a step with its final statistics (res->final: COM_PING's). Prints
- * nothing: rep_ping shows it. The first thing to run against a new DB host.
- */
-static int ping_main(struct res *res)
+BENCH_API int ping_main(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct myc_conn_params cc;
@@ -21105,8 +20845,7 @@ static int ping_main(struct res *res)
 
 static const struct wl_def *wl_find(const char *name);
 
-/* sizing_row_of - the figures of step st (a measured run of the ladder). */
-static void sizing_row_of(const struct res *st, struct sizing_row *row)
+BENCH_API void sizing_row_of(const struct res *st, struct sizing_row *row)
 {
     const struct load_snap *s = &st->final.d;
     double secs = st->final.total_s > 0 ? st->final.total_s : 1;
@@ -21341,7 +21080,7 @@ static int sizing_own_tables(struct res *res, const struct bench_opts *o, struct
     return B_EXIT_OK;
 }
 
-static int sizing_main(struct res *res)
+BENCH_API int sizing_main(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct myc_conn_params cc;
@@ -21525,7 +21264,7 @@ static char all_direct[] = "direct", all_none[] = "";
 static char all_m_seqrewr[] = "seqrewr", all_m_rndrd[] = "rndrd", all_m_rndwr[] = "rndwr",
             all_m_seqrd[] = "seqrd";
 
-static double all_num(const struct res *res, const char *key, bool *have)
+BENCH_API double all_num(const struct res *res, const char *key, bool *have)
 {
     const struct res_fact *f = res_fact(res, key);
     bool ok = f && (f->type == RES_INT || f->type == RES_NUM || f->type == RES_BOOL);
@@ -21534,7 +21273,7 @@ static double all_num(const struct res *res, const char *key, bool *have)
     return !ok ? 0 : f->type == RES_NUM ? f->num : (double)f->i;
 }
 
-static const char *all_str(const struct res *res, const char *key)
+BENCH_API const char *all_str(const struct res *res, const char *key)
 {
     const struct res_fact *f = res_fact(res, key);
     return f && f->type == RES_STR && f->str ? f->str : "";
@@ -22901,7 +22640,7 @@ static void all_derive(struct all_ctx *x)
                       !strcmp(all_str(res, "disk_write_cache"), "write back") && p50 >= 0.5);
 }
 
-static void all_fmt_num(char *out, size_t n, double v)
+BENCH_API void all_fmt_num(char *out, size_t n, double v)
 {
     if (v != v)
         snprintf(out, n, "-");
@@ -23617,7 +23356,7 @@ static int all_html_fd = -1;
 static bool all_html_made; /* all_html_fd's file was created by this run */
 static void all_html_close(const struct bench_opts *o);
 
-static int all_html_open(const struct bench_opts *o, struct b_err *e)
+BENCH_API int all_html_open(const struct bench_opts *o, struct b_err *e)
 {
     struct stat hs, os;
     const char *h = o->all_html, *out = o->output;
@@ -23655,8 +23394,7 @@ static int all_html_open(const struct bench_opts *o, struct b_err *e)
     return B_EXIT_OK;
 }
 
-/* No report to write (a usage error, --list): the file this run created goes. */
-static void all_html_close(const struct bench_opts *o)
+BENCH_API void all_html_close(const struct bench_opts *o)
 {
     if (all_html_fd < 0)
         return;
@@ -24780,7 +24518,7 @@ struct cmp_ctx {
     int nlong, ndropped;         /* measures skipped: name too long; past CMP_MAX_ROWS */
 };
 
-static bool cmp_ends(const char *s, const char *suffix)
+BENCH_API bool cmp_ends(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
     return n >= k && !strcmp(s + n - k, suffix);
@@ -25278,8 +25016,7 @@ static const char *rep_fact_str(const struct res *res, const char *key)
     return f && f->type == RES_STR ? f->str : "";
 }
 
-/* Warnings of a result, on the message stream (b_msg: the persona's prefix). */
-static void rep_warnings(const struct res *res)
+BENCH_API void rep_warnings(const struct res *res)
 {
     for (int i = 0; i < res->nwarns; i++) {
         b_msg(B_MSG_WARN, "%s", res->warns[i].msg);
@@ -25658,7 +25395,7 @@ static void rep_fallbacks(const struct res *res)
     }
 }
 
-static void rep_header(const struct res *res)
+BENCH_API void rep_header(const struct res *res)
 {
     const struct bench_opts *o = res->o;
     printf("Running the test with following options:\n");
@@ -25701,8 +25438,7 @@ static void rep_header(const struct res *res)
         rep_warnings(res);
 }
 
-/* Once the workload's init is done: its own lines, then sysbench's. */
-static void rep_ready(const struct res *res)
+BENCH_API void rep_ready(const struct res *res)
 {
     if (rep_families[res->w->family].ready)
         rep_families[res->w->family].ready(res);
@@ -25710,8 +25446,7 @@ static void rep_ready(const struct res *res)
     fflush(stdout);
 }
 
-/* One interval sample: the family's line, and --rate's queue line. */
-static void rep_interval(const struct res *res, const struct res_interval *iv)
+BENCH_API void rep_interval(const struct res *res, const struct res_interval *iv)
 {
     if (res->o->verbosity < 3)
         return;
@@ -25755,9 +25490,7 @@ static void rep_histogram(const struct hist *h)
     printf(" \n");
 }
 
-/* rep_final - the test's own block, "General statistics", "Latency (ms)", "Threads fairness"
- * for one window (the whole run with last, or a checkpoint). */
-static void rep_final(const struct res *res, const struct res_stats *st, bool last)
+BENCH_API void rep_final(const struct res *res, const struct res_stats *st, bool last)
 {
     const struct bench_opts *o = res->o;
     const struct load_snap *d = &st->d;
@@ -25819,7 +25552,7 @@ static void rep_final(const struct res *res, const struct res_stats *st, bool la
     fflush(stdout);
 }
 
-static void rep_checkpoint(const struct res *res, const struct res_stats *st)
+BENCH_API void rep_checkpoint(const struct res *res, const struct res_stats *st)
 {
     printf("[ %gs ] Checkpoint report:\n", st->at_s);
     rep_final(res, st, false);
@@ -25906,9 +25639,6 @@ static void rep_ping(const struct res *res)
                rep_ms(hist_percentile(d->hist, 99, mn, mx)), rep_ms(mx));
     }
 }
-
-/* A command's text renderer, by workload. */
-typedef void (*rep_render_fn)(const struct res *res);
 
 /* ---- bench all: the page (all_main's result): <= 60 lines of <= 100 columns ---- */
 
@@ -26748,8 +26478,7 @@ static void rep_html_oltp(FILE *f, const struct res *o)
     }
 }
 
-/* rep_all_html - the page as one HTML file. Returns 0, or errno when the file failed. */
-static int rep_all_html(const struct res *res, int fd)
+BENCH_API int rep_all_html(const struct res *res, int fd)
 {
     struct stat st; /* opened before the run (all_html_open): its old bytes go only now */
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET)))
@@ -26893,9 +26622,7 @@ static void rep_merge(const struct res *res)
 
 static void rep_cmp_text(const struct res *res);
 
-/* rep_command_renderer - the renderer cli_command calls after a command that succeeded or
- * measured something; NULL when its progress lines were all its output. */
-static rep_render_fn rep_command_renderer(const struct res *res)
+BENCH_API rep_render_fn rep_command_renderer(const struct res *res)
 {
     static const struct {
         const char *workload;
@@ -26944,9 +26671,7 @@ static void rep_sizing_rising(const struct res *res, const char *wl)
                                   : "a higher --max-threads finds the knee");
 }
 
-/* The one-liner's table (sizing_main's result): its heading, one row per step of the ladder
- * with each workload's knee marked, then one line per knee. */
-static void rep_sizing(const struct res *res)
+BENCH_API void rep_sizing(const struct res *res)
 {
     const struct res_fact *tls = res_fact(res, "tls"), *tables = res_fact(res, "tables"),
                           *size = res_fact(res, "table_size"), *step = res_fact(res, "step_time_s");
@@ -27304,9 +27029,8 @@ static void rep_json_stats(struct rep_json *j, const struct res *res, const stru
     rep_json_close(j, '}');
 }
 
-/* rep_json_interval - one --report-interval sample ({"type":"interval",...}). */
-static void rep_json_interval(struct rep_json *j, const struct res *res,
-                              const struct res_interval *iv)
+BENCH_API void rep_json_interval(struct rep_json *j, const struct res *res,
+                                 const struct res_interval *iv)
 {
     rep_json_open(j, '{');
     rep_json_kstr(j, "type", "interval");
@@ -27335,9 +27059,8 @@ static void rep_json_interval(struct rep_json *j, const struct res *res,
     rep_json_close(j, '}');
 }
 
-/* rep_json_checkpoint - one --report-checkpoints window ({"type":"checkpoint",...}). */
-static void rep_json_checkpoint(struct rep_json *j, const struct res *res,
-                                const struct res_stats *st)
+BENCH_API void rep_json_checkpoint(struct rep_json *j, const struct res *res,
+                                   const struct res_stats *st)
 {
     rep_json_open(j, '{');
     rep_json_kstr(j, "type", "checkpoint");
@@ -27347,8 +27070,7 @@ static void rep_json_checkpoint(struct rep_json *j, const struct res *res,
     rep_json_close(j, '}');
 }
 
-/* rep_json_say - a progress line, note or debug line of a command. */
-static void rep_json_say(struct rep_json *j, int kind, const char *text)
+BENCH_API void rep_json_say(struct rep_json *j, int kind, const char *text)
 {
     rep_json_open(j, '{');
     static const char *const type[] = {[RES_SAY_PROGRESS] = "progress", [RES_SAY_NOTE] = "note",
@@ -27457,8 +27179,7 @@ static const char *rep_json_verdict(const struct res *res)
     return f && f->type == RES_STR && f->str && *f->str ? f->str : NULL;
 }
 
-/* Is ex the exit code of a verdict (a WARN or FAIL page that ran), not of a failure? */
-static bool rep_json_verdict_exit(const struct res *res, int ex)
+BENCH_API bool rep_json_verdict_exit(const struct res *res, int ex)
 {
     return (ex == B_EXIT_WARN || ex == B_EXIT_CHECK_FAIL) && rep_json_verdict(res) &&
            res->complete && res->rc == B_OK && !res->err.msg[0] && !res->err.sb[0];
@@ -27549,8 +27270,8 @@ static void rep_json_core(struct rep_json *j, const struct res *res, bool comple
     rep_json_close(j, ']');
 }
 
-/* rep_json_doc - the result document of one command ({"type":"result",...}), one line. */
-static void rep_json_doc(struct rep_json *j, const struct res *res, const struct rep_json_env *env)
+BENCH_API void rep_json_doc(struct rep_json *j, const struct res *res,
+                            const struct rep_json_env *env)
 {
     char when[64];
     time_t secs = (time_t)(res->started_unix_ms / 1000);
@@ -27606,11 +27327,7 @@ static void rep_json_doc(struct rep_json *j, const struct res *res, const struct
     rep_json_close(j, '}');
 }
 
-/* rep_json_about - --version or --help (help: true) with --format=json: one object on stdout,
- * {"type":"version"|"help","program":P,"bench_version":V,"sysbench_compatible":"1.0.20",
- * "mbedtls":M,"version_text":T}; help adds "tests": [{"name","description"}] (the tests'
- * options: `bench TEST help`, or any result document's "options"). Returns 0 or an errno. */
-static int rep_json_about(bool help, const char *program, const char *version_text)
+BENCH_API int rep_json_about(bool help, const char *program, const char *version_text)
 {
     struct rep_json j = {{0}, false};
     rep_json_open(&j, '{');
@@ -27640,8 +27357,7 @@ static int rep_json_about(bool help, const char *program, const char *version_te
     return err;
 }
 
-/* rep_opt_help - an option table's help block (opt_help_text: sysbench's layout) on stdout. */
-static void rep_opt_help(const struct opt_def *t, size_t n, bool sb)
+BENCH_API void rep_opt_help(const struct opt_def *t, size_t n, bool sb)
 {
     struct buf b = {0};
     opt_help_text(&b, t, n, sb);
@@ -27771,11 +27487,7 @@ static void rep_slap_rusage(void)
             ru.ru_nivcsw);
 }
 
-/* rep_stream - a command's output text as it is made (slap --only-print's statements, through
- * the text sink's out): held up to 64 KiB, then written to stdout in one piece; text NULL
- * writes out what is held and flushes stdout. Returns 0, or the errno of a failed write.
- * One writer at a time (slap holds its lock). */
-static int rep_stream(const char *text, size_t len)
+BENCH_API int rep_stream(const char *text, size_t len)
 {
     static char held[65536];
     static size_t n;
@@ -27800,10 +27512,7 @@ static int rep_stream(const char *text, size_t len)
     return err;
 }
 
-/* rep_slap - the whole text of a slap result: --only-print's statement stream, the Benchmark
- * blocks (unless --silent, --csv or --only-print), the CSV lines, -T's usage. Returns B_OK or
- * a failure in e (the CSV file). */
-static int rep_slap(const struct res *res, struct b_err *e)
+BENCH_API int rep_slap(const struct res *res, struct b_err *e)
 {
     const struct bench_opts *o = res->o;
     int rc = B_OK;

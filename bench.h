@@ -2,20 +2,23 @@
  * bench.h - the map of bench.c.
  *
  * bench is one translation unit. This header is included by bench.c only (and, through it, by
- * tests/unit.c and the fuzzers). It lists, in the order of the sections of bench.c, the types
- * shared between sections, the error codes, and the functions each section exports to the
- * sections above it. Every function is BENCH_API, i.e. static: nothing leaks out of the binary,
- * and a prototype left here after its function is deleted warns under -Wunused-function.
+ * tests/unit.c and the fuzzers). It lists the types shared between sections, the error codes,
+ * and every function called from another section than its own (tests/srcmap.py header checks
+ * it: make test, suite source), grouped under the banner of the section that defines it. Every
+ * function is BENCH_API, i.e. static: nothing leaks out of the binary, and a prototype left
+ * here after its function is deleted warns under -Wunused-function.
  *
- * Sections of bench.c (grep -n '^/\*==' bench.c), 26 of them: 1 includes, 2 b_, 3 buf_,
- * 4 clk_/hist_, 5 unit_, 6 rnd_, 7 opt_, 8 os_, 9 my_ (MySQL codec), 10 myc_ (MySQL connection:
- * a state machine driven by bytes), 11 cpu_/mem_, 12 thr_, 13 load_, 14 jr_ (JSON reader),
- * 15 res_ (results as data), 16 uring_/io_ (fileio), 17 evl_ (the event loop of many client
- * connections per thread), 18 oltp_, 19 ping_/sizing_ (commands of their own), 20 slap_,
- * 21 all_, 22 mrg_ (bench merge), 23 cmp_ (bench compare), 24 wl_, 25 rep_, 26 cli_. The
- * types and prototypes shared between sections are here, under banners with the same numbers;
- * types used by one section only (the codec's packets, the connection, the io_uring ring) are
- * declared at the top of it.
+ * Sections of bench.c (grep -n '^/\*==' bench.c), 27 of them: 1 includes, 2 b_, 3 buf_,
+ * 4 clk_/hist_, 5 res_ (results as data), 6 unit_, 7 rnd_, 8 opt_, 9 os_, 10 my_ (MySQL
+ * codec), 11 myc_ (MySQL connection: a state machine driven by bytes), 12 uring_, 13 load_,
+ * 14 cpu_/mem_, 15 thr_, 16 jr_ (JSON reader), 17 io_ (fileio), 18 evl_ (the event loop of
+ * many client connections per thread), 19 oltp_, 20 slap_, 21 wl_, 22 ping_/sizing_
+ * (commands of their own), 23 all_, 24 mrg_ (bench merge), 25 cmp_ (bench compare), 26 rep_,
+ * 27 cli_. The banners here carry the same numbers; they follow bench.c's order where the
+ * types allow (res_'s types need load_'s and jr_'s, so its banner comes after them). Types
+ * used by one section only (the codec's packets, the connection, the io_uring ring) are
+ * declared at the top of it in bench.c; a prototype here names them as incomplete structs
+ * (the "defined in bench.c" lines).
  *
  * Ownership: parsers return views into the caller's buffer, valid until it is reused.
  * x_new returns heap memory that x_free releases. A function that takes ownership of an
@@ -150,6 +153,13 @@ BENCH_API _Noreturn void b_die(const char *fmt, ...) B_PRINTF(1, 2);
 BENCH_API void *b_xmalloc(size_t n);
 BENCH_API void *b_xcalloc(size_t n, size_t size);
 
+/* The smallest kept block of lo..hi bytes (its size in *cap), or NULL. */
+BENCH_API void *b_spare_take(size_t lo, size_t hi, size_t *cap);
+/* Keep p (cap bytes from malloc) for a b_spare_take, or free it when the spares are full. */
+BENCH_API void b_spare_give(void *p, size_t cap);
+BENCH_API char *b_xstrdup(const char *s);
+BENCH_API void b_msg(int kind, const char *fmt, ...);
+
 /*== 3 buf_ : growable byte buffer ==========================================*/
 
 struct buf {
@@ -162,6 +172,12 @@ struct buf {
 BENCH_API void buf_printf(struct buf *b, const char *fmt, ...) B_PRINTF(2, 3);
 /* buf_free - release the buffer and zero it. */
 BENCH_API void buf_free(struct buf *b);
+
+/* buf_reserve - room for n more bytes, doubling; dies on OOM. Buffers reused across queries
+ * stop growing after the first ones, so the measured loop does not allocate. */
+BENCH_API void buf_reserve(struct buf *b, size_t n);
+/* buf_put - append n bytes (kept NUL-terminated). */
+BENCH_API void buf_put(struct buf *b, const void *p, size_t n);
 
 /*== 4 clk_, hist_ : clock and latency histogram ============================*/
 
@@ -199,6 +215,8 @@ BENCH_API u64 hist_total(const struct hist *h);
  * [min, max] when those are given (pass 0 and UINT64_MAX otherwise); 0 when empty. */
 BENCH_API u64 hist_percentile(const struct hist *h, double p, u64 min, u64 max);
 
+BENCH_API void clk_sleep_until(u64 t_ns);
+
 /*== 6 unit_ : sizes ========================================================*/
 
 /* unit_parse_size - sysbench SIZE: digits plus an optional K/M/G/T (either case, x1024).
@@ -206,6 +224,10 @@ BENCH_API u64 hist_percentile(const struct hist *h, double p, u64 min, u64 max);
 BENCH_API int unit_parse_size(const char *s, u64 *out) B_MUSTCHECK;
 /* unit_fmt_size - "512KiB", "16MiB": up to 5 significant digits, as sysbench prints sizes. */
 BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen);
+
+/* unit_num - the shortest text that reads back as exactly v, without an exponent for
+ * values from 1e-4 up: "99.99999" where %g says "100", "99.9", "95". */
+BENCH_API const char *unit_num(char *out, size_t n, double v);
 
 /*== 7 rnd_ : random numbers (sysbench 1.0.20 algorithms) ===================*/
 
@@ -262,6 +284,9 @@ BENCH_API void rnd_params_init(struct rnd_params *p, int type, int iter, int pct
 BENCH_API u32 rnd_uniform(struct rnd *r, u32 a, u32 b);
 /* rnd_default - integer in [a, b] from the distribution in *p (sysbench.rand.default). */
 BENCH_API u32 rnd_default(struct rnd *r, const struct rnd_params *p, u32 a, u32 b);
+
+/* Exponential gap with mean 1/rate seconds, in ns: the Poisson arrivals of --rate. */
+BENCH_API u64 rnd_exp_gap_ns(struct rnd *r, double rate);
 
 /*== 8 opt_ : option tables, parser, help ===================================*/
 
@@ -458,6 +483,21 @@ BENCH_API void opt_help_text(struct buf *b, const struct opt_def *t, size_t n, b
 /* opt_edit_distance - Levenshtein distance, for "did you mean". */
 BENCH_API size_t opt_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 
+/* Compare an option name from the command line (dashes or underscores) with a row name. */
+BENCH_API bool opt_name_eq(const char *row, const char *name, size_t namelen);
+BENCH_API int opt_parse_i64(const char *v, i64 *out);
+/* Set every row of a table to its default. */
+BENCH_API void opt_defaults(const struct opt_def *t, size_t n, struct bench_opts *o);
+/* Free the strings a table's rows own in *o (STR, LIST, FILE). */
+BENCH_API void opt_free_strings(const struct opt_def *t, size_t n, struct bench_opts *o);
+/* "an integer 1..4096" - what a row accepts, for error messages. */
+BENCH_API void opt_expect(struct buf *b, const struct opt_def *d, bool sb);
+/* opt_file_read_by - the option of o that reads the file at path (--expect-file, --defaults-file,
+ * --defaults-extra-file, --config-file; same device and inode, a regular file), or NULL:
+ * writing a report there would destroy the user's file (bench all would read no terms). */
+BENCH_API const char *opt_file_read_by(const struct bench_opts *o, const char *path,
+                                       const char **named);
+
 /*== 9 os_ : threads, signals, host facts ===================================*/
 
 struct res;
@@ -493,6 +533,299 @@ BENCH_API int os_steal_sample(const char *root, struct os_cpu_sample *s);
 /* os_steal_pct - steal time between samples a and b (b later) in percent of all CPU time;
  * 0 when no time passed or the counters went backwards. */
 BENCH_API double os_steal_pct(const struct os_cpu_sample *a, const struct os_cpu_sample *b);
+
+/* defined in bench.c */
+struct os_host; struct os_fb_def; struct os_fsinfo;
+BENCH_API void os_install_signals(void);
+/* os_stop_signame - the signal that set b_stop, for messages. */
+BENCH_API const char *os_stop_signame(void);
+/* os_thread_start - pthread_create with an explicit stack size. Returns 0 or an errno. */
+BENCH_API int os_thread_start(pthread_t *tid, size_t stack_bytes, void *(*fn)(void *), void *arg);
+/* os_probe_syscall_ns - ns of a trivial system call (getppid through syscall(2): no cache). */
+BENCH_API double os_probe_syscall_ns(void);
+/* os_probe_pair_ns - ns of a 64-byte send and its recv over a unix socketpair, as system
+ * calls (what a thread per connection and an epoll loop pay per statement); 0 on failure. */
+BENCH_API double os_probe_pair_ns(void);
+/* os_read_line - first line of a small /proc or /sys file, in a static buffer; "?" if absent. */
+BENCH_API const char *os_read_line(const char *path);
+/* os_host_get - fill *h; unknown parts are "" and 0. */
+BENCH_API void os_host_get(struct os_host *h);
+BENCH_API void os_fallback(int which);
+/* os_fallback_fact - the fact "fallbacks" ("statx, io_uring") on res, when any was taken. */
+BENCH_API void os_fallback_fact(struct res *res);
+/* os_fallback_def - the entry of call ("statx"), NULL if none. */
+BENCH_API const struct os_fb_def *os_fallback_def(const char *call, size_t len);
+/* os_fsinfo_get - describe the filesystem holding dir. Returns B_OK or B_SYSERR (errno). */
+BENCH_API int os_fsinfo_get(const char *dir, struct os_fsinfo *fi);
+/* os_hf_read - the file root+path whole, up to cap-1 bytes, NUL-terminated in a heap buffer
+ * (*out, freed by the caller; embedded NULs end the text early). Returns the length or -1. */
+BENCH_API ssize_t os_hf_read(const char *root, const char *path, size_t cap, char **out);
+/* os_hf_line - the first line of root+path, blanks trimmed, into out; false if absent/empty. */
+BENCH_API bool os_hf_line(const char *root, const char *path, char *out, size_t n);
+/* os_meminfo - key's value in this host's /proc/meminfo in bytes, 0 if unknown: the one
+ * reader of the file (host facts read it under their root with os_parse_meminfo too). */
+BENCH_API u64 os_meminfo(const char *key);
+/* os_mem_total - MemTotal in bytes, 0 if unknown. */
+BENCH_API u64 os_mem_total(void);
+/* os_clock_cost - what one clock_gettime(CLOCK_MONOTONIC) costs (ns), through the C library
+ * and as a system call: the median of 21 batches of 1,000 calls each (a preempted batch is an
+ * outlier, not the median). A library cost near the system call's: this clock source cannot
+ * be read in user space, every timestamp enters the kernel. false if the clock fails. */
+BENCH_API bool os_clock_cost(double *lib_ns, double *sys_ns);
+/* os_swap_pages - pages swapped in plus out since boot (/proc/vmstat pswpin + pswpout under
+ * root); false when unreadable. Sampled before and after a run: the difference is swap
+ * activity during it. */
+BENCH_API bool os_swap_pages(const char *root, u64 *pages);
+/* CPUs this process may run on (sched_getaffinity), at least 1. */
+BENCH_API int os_usable_cpus(void);
+
+/*== 10 my_ : MySQL wire protocol codec (bytes in, structs out; no I/O) =====*/
+
+/* defined in bench.c */
+struct my_rd; struct my_str; struct my_err_pkt; struct my_handshake; struct my_ok_pkt;
+struct my_coldef; struct my_prep_ok; struct my_val;
+BENCH_API size_t my_rd_left(const struct my_rd *r);
+BENCH_API int my_rd_u8(struct my_rd *r, u8 *v);
+/* int<lenenc>; 0xFB (NULL) only where is_null is given, 0xFF never */
+BENCH_API int my_rd_lenenc(struct my_rd *r, u64 *v, bool *is_null);
+/* string<NUL>; with eof_ok the end of the packet also terminates (old servers) */
+BENCH_API int my_rd_nstr(struct my_rd *r, struct my_str *s, bool eof_ok);
+BENCH_API void my_put_u8(struct buf *b, u8 v);
+/*
+ * my_frame - append payload as packets to out: 4-byte headers (length, sequence id), split
+ * at 0xFFFFFF bytes, and an empty packet after a payload that is a multiple of 0xFFFFFF.
+ * *seq is advanced past the packets written.
+ */
+BENCH_API void my_frame(struct buf *out, u8 *seq, const void *payload, size_t len);
+/*
+ * my_frame_parse - the first packet in in[0..len): B_AGAIN when incomplete, else the bytes it
+ * takes (header included); payload, plen and seq describe the packet.
+ */
+BENCH_API long my_frame_parse(const u8 *in, size_t len, const u8 **payload, size_t *plen, u8 *seq);
+/*
+ * my_deflate - append the zlib stream of in[0..n) to out: LZ77 matches (3..258 bytes, up to
+ * 32 KiB back) found over hash chains, in blocks of MY_ZT_MAX tokens, each with its own
+ * dynamic Huffman code (or the fixed one, when cheaper). work holds MY_Z_WORK u32s (chain
+ * heads, links and a block's tokens), reused between calls. Returns the bytes appended.
+ */
+BENCH_API size_t my_deflate(struct buf *out, const u8 *in, size_t n, u32 *work);
+/*
+ * my_zframe_parse - the compressed frame at in[0..len): its compressed
+ * length, sequence id and uncompressed length (0: stored). B_PROTOCOL when a length is over
+ * cap (checked as soon as the header is there), B_AGAIN while incomplete (*clen is known once
+ * the header is), else the bytes the frame takes.
+ */
+BENCH_API long my_zframe_parse(const u8 *in, size_t len, size_t cap, size_t *clen, size_t *ulen,
+                               u8 *cseq);
+/* my_zframe_body - a parsed frame's bytes into out[0 .. ulen, or clen when stored). */
+BENCH_API int my_zframe_body(const u8 *frame, size_t clen, size_t ulen, u8 *out, const char **why);
+BENCH_API int my_parse_err(const u8 *p, size_t len, struct my_err_pkt *e);
+BENCH_API int my_parse_handshake(const u8 *p, size_t len, struct my_handshake *h);
+BENCH_API int my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok);
+/* classic EOF (0xFE, only without CLIENT_DEPRECATE_EOF) */
+BENCH_API int my_parse_eof(const u8 *p, size_t len, u16 *warnings, u16 *status);
+/* Is this payload the end of a result set (EOF, or OK with 0xFE under DEPRECATE_EOF)? */
+BENCH_API bool my_is_eof(const u8 *p, size_t len);
+BENCH_API int my_parse_coldef(const u8 *p, size_t len, bool ext_meta, struct my_coldef *c);
+/* A text row: ncols lenenc strings, 0xFB for NULL (vals[i].p == NULL). */
+BENCH_API int my_parse_text_row(const u8 *p, size_t len, size_t ncols, struct my_str *vals);
+BENCH_API int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o);
+/*
+ * my_count_params - the ? placeholders of sql[0..len) as the server's lexer counts them:
+ * not inside '...', "..." or `...` (backslash escapes; a doubled quote closes and reopens),
+ * nor in a -- , # or C comment (an executable comment, slash-star-bang, is code: its ?
+ * count). What a PREPARE_OK must claim (a server claiming 65535 for SELECT ? is refused at once).
+ */
+BENCH_API size_t my_count_params(const char *sql, size_t len);
+/* A binary result row: 0x00, NULL bitmap with offset 2, values. */
+BENCH_API int my_parse_binary_row(const u8 *p, size_t len, size_t ncols,
+                                  const struct my_coldef *cols, struct my_val *vals);
+/* COM_STMT_EXECUTE payload: types are sent every time (2 bytes/param). */
+BENCH_API void my_build_execute(struct buf *b, u32 stmt_id, const struct my_val *params,
+                                size_t n);
+/* SSLRequest / the first 32 bytes of HandshakeResponse41 (the same bytes: flags, max packet,
+ * charset, 23 zero bytes). */
+BENCH_API void my_build_login_head(struct buf *b, u32 caps, u32 ext_caps);
+/* HandshakeResponse41; returns the offset of the auth data in it (--debug=proto masks it) */
+BENCH_API size_t my_build_handshake_response(struct buf *b, u32 caps, u32 ext_caps,
+                                             const char *user, const u8 *auth, size_t auth_len,
+                                             const char *db, const char *plugin);
+/*
+ * my_auth_mask - the auth data in a packet the server sends during the login, for
+ * --debug=proto to mask: two (offset, length) ranges of the payload in m. The greeting has
+ * the two parts of its scramble, an AuthSwitchRequest its nonce; other packets none
+ * (AuthMoreData is a status byte or a public key).
+ */
+BENCH_API void my_auth_mask(const u8 *p, size_t n, bool greeting, size_t m[4]);
+/*
+ * my_escape - a server-supplied string (version, error message, host name) made safe for a
+ * terminal into dst (always NUL-terminated): control characters, DEL, C1 controls and bytes
+ * that are not UTF-8 become \n, \r, \t or \xNN; UTF-8 text and backslashes stay (server
+ * messages are quoted verbatim).
+ */
+BENCH_API void my_escape(char *dst, size_t cap, const char *src, size_t len);
+/* mysql_native_password: SHA1(pw) XOR SHA1(nonce || SHA1(SHA1(pw))). */
+BENCH_API void my_scramble_native(const char *pw, size_t pwlen, const u8 nonce[20], u8 out[20]);
+/* caching_sha2_password: SHA256(pw) XOR SHA256(SHA256(SHA256(pw)) || nonce) (3.3). */
+BENCH_API void my_scramble_sha2(const char *pw, size_t pwlen, const u8 nonce[20], u8 out[32]);
+/*
+ * my_ed25519_sign - client_ed25519's reply: R || S over msg with the key derived from pw.
+ * pub (may be NULL) receives the public key A, which the server stores as base64.
+ */
+BENCH_API void my_ed25519_sign(const char *pw, size_t pwlen, const u8 *msg, size_t msglen,
+                               u8 sig[64], u8 pub[32]);
+
+/*== 11 myc_ : MySQL connection: sockets, TLS, authentication, commands =====*/
+
+/* defined in bench.c */
+struct my_conn; struct myc_params; struct myc_gate; struct addrinfo; struct myc_result;
+struct myc_stmt; struct my_val; struct myc_conn_params;
+/* Row callbacks: text values (p == NULL for NULL) or binary values. Return < 0 to abort. */
+typedef int (*myc_text_cb)(void *ctx, const struct myc_result *res, const struct my_str *vals);
+typedef int (*myc_bin_cb)(void *ctx, const struct myc_result *res, const struct my_val *vals);
+/* myc_detach - drop a transport that serves the socket for a while (myc_io.close): the
+ * socket itself carries the bytes from here on. */
+BENCH_API void myc_detach(struct my_conn *c);
+/*
+ * Statements bench knows to be long (prepare's bulk loads, CREATE INDEX, DROP: OLTP section)
+ * are not cut by --mysql-io-timeout: their commands get no deadline, and the wait ends only
+ * on b_stop (a signal), which every slice checks, whichever thread it hit.
+ */
+BENCH_API void myc_set_unbounded(struct my_conn *c, bool on);
+/* myc_unread - bytes a transport received for c and did not hand over before it went
+ * (myc_detach): they come first at the next read. The plain protocol only: under TLS and
+ * compression they are records and frames of another layer (false: the caller drops them,
+ * and the connection with them). */
+BENCH_API bool myc_unread(struct my_conn *c, const u8 *p, size_t n);
+/* myc_sock_id - which socket c has now (0: none): a socket closed and another opened under
+ * the same fd number (the next address of a login, a reconnect) have different ids. */
+BENCH_API u64 myc_sock_id(const struct my_conn *c);
+BENCH_API void myc_init(struct my_conn *c, const struct myc_params *p);
+/* myc_close - send COM_QUIT when connected, close, free everything (c is reusable). */
+BENCH_API void myc_close(struct my_conn *c);
+/*
+ * myc_step - advance the operation in progress as far as the bytes allow: MYC_WANT_READ or
+ * MYC_WANT_WRITE (wait on myc_fd, call again), B_OK (done), B_SERVER (the server's error:
+ * c->srv_code etc.; the connection stays usable) or another error (c->err; close c). Past
+ * c->deadline_ns: B_TIMEOUT. Nothing in progress: B_OK.
+ */
+BENCH_API int myc_step(struct my_conn *c);
+/* myc_runnable - after MYC_WANT_READ: the step stopped on its budget, not on a would-block:
+ * step it again soon (no edge may come for bytes already received). */
+BENCH_API bool myc_runnable(const struct my_conn *c);
+/* myc_answered - the current step received bytes (a timeout's hint: slow, or endless) */
+BENCH_API bool myc_answered(const struct my_conn *c);
+/*
+ * myc_connect - connect, greet, TLS as --ssl-mode says, authenticate.
+ * Return values: B_OK; B_SYSERR/B_TIMEOUT (socket, c->err), B_SERVER (the server refused:
+ * c->srv_code etc.), B_PROTOCOL, B_UNSUPPORTED (TLS, plugin). On failure c is closed.
+ */
+BENCH_API int myc_connect(struct my_conn *c, const struct myc_params *p);
+/* myc_gate_init - a gate for total logins, at most max (<= 0: MYC_GATE_LOGINS) in flight;
+ * a wait fails after stall_ms without a finished login. MYC_GATE_LOGINS = 64, measured with
+ * 4,000 connections to MariaDB 10.11 on a 2-core host: 16, 64 and 256 in flight log in at the
+ * same rate (the server's accept thread is the limit), 900+ overflow its listen queue. */
+BENCH_API void myc_gate_init(struct myc_gate *g, int max, int total, int stall_ms);
+BENCH_API void myc_gate_free(struct myc_gate *g);
+/* myc_gate_try - take a slot without waiting (an event loop): B_OK, B_AGAIN when all are in
+ * flight (try again when one leaves), or < 0 when the phase failed (myc_gate_why). */
+BENCH_API int myc_gate_try(struct myc_gate *g);
+/* myc_gate_leave - a login that held a slot finished with rc (B_OK or its failure; a retry
+ * leaves and enters again). */
+BENCH_API void myc_gate_leave(struct myc_gate *g, int rc);
+/* myc_gate_shut - the phase failed (the first call's rc and e win): waiters return them. */
+BENCH_API void myc_gate_shut(struct myc_gate *g, int rc, const struct b_err *e);
+/* myc_gate_progress - a progress line into line[n] when one is due ("connecting: 2400/4000"):
+ * phases of at least MYC_PROGRESS_MIN logins, at most every MYC_PROGRESS_NS, and once at the
+ * end (with '\n': the status line is complete) when an earlier one was shown. */
+BENCH_API bool myc_gate_progress(struct myc_gate *g, char *line, size_t n);
+/* myc_gate_why - a shut gate's error into e (for a caller that saw myc_gate_try fail). */
+BENCH_API void myc_gate_why(struct myc_gate *g, struct b_err *e);
+/* myc_gate_stalled - for a login waiting for a slot without blocking (an event loop): B_OK
+ * while the phase makes progress; B_TIMEOUT (e says it, in myc_gate_enter's words) when no
+ * login began or ended within the stall time. */
+BENCH_API int myc_gate_stalled(struct myc_gate *g, struct b_err *e);
+/* myc_gate_seen - a login of this phase succeeded (myc_retryable's server_seen). */
+BENCH_API bool myc_gate_seen(struct myc_gate *g);
+/* myc_resolve - the addresses of host:port for a run's logins (myc_params.addrs), resolved
+ * once before any login, or NULL when resolving fails (each login then fails in its words).
+ * Free with freeaddrinfo. */
+BENCH_API struct addrinfo *myc_resolve(const char *host, unsigned port, int *gai);
+/* myc_backoff_ns - the wait before attempt+1 (attempt >= 1): MYC_BACKOFF_MIN_MS doubled per
+ * attempt up to MYC_BACKOFF_MAX_MS, jittered to [half, whole] of it by *seed (splitmix64), so
+ * that logins refused together do not come back together. */
+BENCH_API u64 myc_backoff_ns(unsigned attempt, u64 *seed);
+/* myc_retryable - is the failed login c (rc) worth another attempt? server_seen: a login of
+ * this phase succeeded (a refusal or a timeout then means overload, not a wrong address). */
+BENCH_API bool myc_retryable(const struct my_conn *c, int rc, bool server_seen);
+/* myc_connect_retry - myc_connect through the gate g: wait for a slot, log in, and on a
+ * transient failure (myc_retryable) back off and try again, at most MYC_CONNECT_TRIES
+ * times. (more in bench.c) */
+BENCH_API int myc_connect_retry(struct my_conn *c, const struct myc_params *p, struct myc_gate *g,
+                                unsigned *tries, u64 *seed);
+/* myc_ping, myc_init_db - COM_PING, COM_INIT_DB: answered by OK or ERR. */
+BENCH_API int myc_ping(struct my_conn *c);
+BENCH_API int myc_init_db(struct my_conn *c, const char *db);
+/* myc_query - COM_QUERY; text rows go to cb (may be NULL: rows are only counted). */
+BENCH_API int myc_query(struct my_conn *c, const char *sql, size_t len, struct myc_result *res,
+                        myc_text_cb cb, void *ctx);
+/* Free what myc_prepare allocated. */
+BENCH_API void myc_stmt_free(struct myc_stmt *st);
+/* myc_prepare - COM_STMT_PREPARE; st keeps the column types for decoding (nothing is kept
+ * on failure). */
+BENCH_API int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st);
+/* myc_execute - COM_STMT_EXECUTE with params[nv]; binary rows go to cb. */
+BENCH_API int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
+                          size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx);
+BENCH_API int myc_stmt_close(struct my_conn *c, struct myc_stmt *st);
+BENCH_API void myc_result_free(struct myc_result *res);
+/* The cipher suite of a TLS connection, or NULL. */
+BENCH_API const char *myc_cipher(struct my_conn *c);
+/* The TLS version of a TLS connection ("TLSv1.2"), or NULL. */
+BENCH_API const char *myc_tls_version(struct my_conn *c);
+/* myc_connect_start, myc_query_start, myc_prepare_start, myc_execute_start - each begins an
+ * operation without waiting: the request is framed into c->out and sent as far as the socket
+ * takes it (more in bench.c, above myc_connect_start). */
+BENCH_API int myc_connect_start(struct my_conn *c, const struct myc_params *p);
+BENCH_API int myc_query_start(struct my_conn *c, const char *sql, size_t len,
+                              struct myc_result *res, myc_text_cb cb, void *ctx);
+BENCH_API int myc_prepare_start(struct my_conn *c, const char *sql, size_t len,
+                                struct myc_stmt *st);
+BENCH_API int myc_execute_start(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
+                                size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx);
+/* The socket to wait on (-1 when closed). */
+BENCH_API int myc_fd(const struct my_conn *c);
+/* Nothing in progress (a finished or no operation). */
+BENCH_API bool myc_idle(const struct my_conn *c);
+BENCH_API int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
+                                   struct myc_conn_params *cc, struct b_err *e);
+BENCH_API void myc_fmt(char *dst, size_t n, const char *fmt, ...);
+/* The hint of a refused TCP connection; when a port given made localhost TCP though the local
+ * server's socket exists (cli_protocol), it says so. */
+BENCH_API void myc_hint_refused(const struct myc_params *p, char *dst, size_t n, const char *more);
+/* myc_conn_error - a failed connect as the error-message rule asks (what, on what target,
+ * the cause from the lowest layer, elapsed time and attempts; never the password), into *e:
+ * the bench persona's lines (msg may hold two, '\n'-separated: the login and the server's
+ * answer) and hint, and sysbench's own FATAL lines. Returns the exit code (the bench
+ * persona's; e->sb_ex sysbench's). */
+BENCH_API int myc_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p,
+                             struct b_err *e);
+
+/*== 12 uring_ : io_uring by raw syscalls: setup, SQEs, CQEs ================*/
+
+/* defined in bench.c */
+struct uring; struct io_uring_sqe; struct io_uring_cqe;
+BENCH_API int uring_sys_register(int fd, unsigned op, const void *arg, unsigned n);
+BENCH_API void uring_free(struct uring *u);
+/* uring_setup - a ring of `entries` SQEs. On failure *e says why (errno kept). */
+BENCH_API int uring_setup(struct uring *u, unsigned entries, struct b_err *e);
+/* uring_sqe - the next free SQE, zeroed, or NULL when the SQ is full. */
+BENCH_API struct io_uring_sqe *uring_sqe(struct uring *u);
+/* uring_submit - publish the filled SQEs and wait for at least `wait` completions. */
+BENCH_API int uring_submit(struct uring *u, unsigned wait);
+/* uring_cqe - the next completion, or NULL; uring_cqe_seen releases it. */
+BENCH_API struct io_uring_cqe *uring_cqe(struct uring *u);
+BENCH_API void uring_cqe_seen(struct uring *u);
 
 /*== 13 load_ : worker threads, limits, rate, intervals =====================*/
 
@@ -673,6 +1006,75 @@ BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e);
 /* load_stopping - should an event or a setup phase that runs long stop now (a signal, or
  * the run is ending on a failure)? Cheap: long loops call it every few milliseconds. */
 BENCH_API bool load_stopping(const struct load_run *r);
+
+/* defined in bench.c */
+struct load_hooks;
+/* load_snapshot - sum every thread's counters into *s (allocated by res_snap_init). */
+BENCH_API void load_snapshot(struct load_run *r, struct load_snap *s);
+/* The first failure wins: its code, and the worker's error detail, become the run's. */
+BENCH_API void load_fail(struct load_run *r, int rc, const struct b_err *e);
+/* --rate: take the earliest arrival of the run's one Poisson process (lock-free); returns its
+ * intended start. Also the event loops' (evl_arrival). */
+BENCH_API u64 load_arrival(struct load_thread *t);
+/*
+ * load_claim - may thread t start another event now? Checks the stop flags, the per-thread
+ * limit, --time and --events (the shared counter, only once warmup is over) and records why
+ * not in t->end_why. Workloads that time their own events (self_timed) call it per request.
+ */
+BENCH_API bool load_claim(struct load_thread *t, u64 now);
+/* load_record_op - record one event of kind op (for per-operation latency, e.g. fileio). */
+BENCH_API inline void load_record_op(struct load_thread *t, int op, u64 lat);
+BENCH_API void load_debug(const struct load_run *r, const char *fmt, ...);
+BENCH_API int load_auto_loops(i64 n);
+/* --event-loops as a number: -1 auto (the usable CPUs at run time; the sysbench persona: 0,
+ * sysbench's thread per connection), 0 a thread per connection, N loops; -2 invalid (cli_
+ * refuses it before any run). */
+BENCH_API i64 load_event_loops(const struct bench_opts *o);
+/* load_run_init - set up a run of workload w with nthreads workers (nothing started yet). */
+BENCH_API void load_run_init(struct load_run *r, const struct wl_def *w,
+                             const struct bench_opts *o);
+BENCH_API void load_run_free(struct load_run *r);
+/* load_join - wait for every worker (thread or event loop) to leave. */
+BENCH_API void load_join(struct load_run *r);
+/* load_start - create the workers and wait until all have run thread_init.
+ * Returns B_OK, or the first failure (r->err says more); then the workers are released to
+ * exit at once and joined. */
+BENCH_API int load_start(struct load_run *r);
+/*
+ * load_start_at_setup - with --start-at: read the clock state into the result's facts and
+ * refuse an unsynchronized clock (unless --start-at-force), a time already past; convert the
+ * target to the monotonic clock once. B_OK (also without --start-at), else r->err says why.
+ */
+BENCH_API int load_start_at_setup(struct load_run *r);
+/*
+ * load_start_at_wait - with --start-at, once the workers are connected and ready: sleep until
+ * the instant minus --warmup-time (in slices: a signal ends the wait), so that the measured
+ * window starts at it. A target already passed (connecting took too long) is an error, not a
+ * late start. On failure the workers are joined and r->err says why.
+ */
+BENCH_API int load_start_at_wait(struct load_run *r);
+/* load_go - start the clock and release the workers. */
+BENCH_API void load_go(struct load_run *r);
+/*
+ * load_run_main - the controller: sleep until the next interval report, checkpoint, end of
+ * warmup or forced shutdown, act, repeat until every worker has finished; then join them.
+ */
+BENCH_API void load_run_main(struct load_run *r, const struct load_hooks *hk);
+
+/*== 14 cpu_, mem_ : CPU and memory workloads ===============================*/
+
+/* defined in bench.c */
+struct mem_caches; struct mem_room;
+/* mem_caches - sysfs (cpu0's index*), else CPUID, else 32 KiB / 1 MiB / 32 MiB; the last
+ * level each source claims is kept apart (llc_sysfs, llc_cpuid) for mem_llc_use's
+ * cross-check. */
+BENCH_API void mem_caches_read(struct mem_caches *c);
+/* mem_llc_cap - llc, or MEM_LLC_PER_CPU per CPU where the claim is not plausible. */
+BENCH_API u64 mem_llc_cap(u64 llc, int ncpu);
+BENCH_API u64 mem_llc_use(const struct mem_caches *c, int ncpu);
+BENCH_API u64 mem_room(struct mem_room *m);
+/* The median of v[0..n) (sorted in place); 0 when empty. */
+BENCH_API double mem_median(double *v, int n);
 
 /*== 16 jr_ : JSON reader: untrusted bytes to a tree, paths =================*/
 
@@ -907,6 +1309,44 @@ BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const ch
  * (two runs of the same workload and options in a row: one longer run's counts). */
 BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src);
 
+BENCH_API void res_snap_init(struct load_snap *s, int nthreads, int nops);
+BENCH_API void res_snap_free(struct load_snap *s);
+/* res_snap_diff - d = a - b for the additive fields; min/max and busy are a's. */
+BENCH_API void res_snap_diff(struct load_snap *d, const struct load_snap *a,
+                              const struct load_snap *b, int nthreads);
+BENCH_API void res_stats_free(struct res_stats *s);
+/* Make room for one more element of an array that grows by doubling. */
+BENCH_API void *res_grow(void *p, int *cap, int n, size_t size);
+/* res_stats_from - the window cur - base as a result's statistics (allocates s). */
+BENCH_API void res_stats_from(struct res_stats *s, const struct load_run *r,
+                              const struct load_snap *cur, u64 t_end_ns);
+
+/*== 17 io_ : the fileio workload ===========================================*/
+
+/* defined in bench.c */
+struct io_shared;
+BENCH_API bool io_mode_random(int mode);
+/* The path of test file i in --file-dir. */
+BENCH_API void io_path(const struct bench_opts *o, int i, char *out, size_t n);
+BENCH_API int io_test_mode(const char *s);
+/* Fill sh from the options (no I/O). */
+BENCH_API void io_params(struct io_shared *sh, const struct bench_opts *o, int mode);
+/* "Extra file open flags: sync dsync directio" as sysbench prints it, from the words given
+ * (io_parse_flags): "sync" alone shows as "sync ", not "sync dsync ". The line of prepare's
+ * progress and of the run header (rep_io_flags). */
+BENCH_API const char *io_flags_text(int words, char *out, size_t n);
+/* prepare: create (or extend) test_file.N with incompressible data. sysbench's progress
+ * lines go to res's sink (the bench persona states the size it writes: whole blocks); the
+ * facts: files, file_size_bytes, total_size_bytes, written_bytes; a failure in res->err. */
+BENCH_API int io_prepare(struct res *res);
+/* cleanup: remove test_file.N, but only those the manifest proves bench made (the
+ * sysbench persona: or whose size prepare writes), never through a symlink; whatever the
+ * size options, every file the manifest records goes, also beyond --file-num (sysbench
+ * removes only test_file.0 to --file-num - 1: a prepare with more files left the rest).
+ * Files left alone are warnings ("not_ours"); the facts: files, file_size_bytes,
+ * total_size_bytes, removed_files; a failure in res->err. */
+BENCH_API int io_cleanup(struct res *res);
+
 /*== 18 evl_ : event loop: many client connections per thread ===============*/
 
 /* What a client of an event loop waits for (the values of MYC_WANT_READ/WRITE). */
@@ -1002,6 +1442,28 @@ BENCH_API const char *evl_backend_name(int be);
  * (IORING_ENTER_EXT_ARG: a wait with a timeout), else epoll. Returns B_OK, or with
  * --event-backend=io_uring refused, B_UNSUPPORTED/B_SYSERR with r->err filled. */
 BENCH_API int evl_backend_pick(struct load_run *r);
+
+/*== 19 oltp_ : sysbench's OLTP workloads over the myc_ client ==============*/
+
+/* defined in bench.c */
+struct oltp_kv; struct oltp_job;
+BENCH_API void oltp_table(const struct bench_opts *o, i64 n, char *out, size_t len);
+/*
+ * name as an identifier in SQL: bench's own sbtest<N> as sysbench writes it (the same
+ * statements), any other name in backticks with each backtick doubled. Never spliced raw.
+ */
+BENCH_API void oltp_quote(const char *name, char *out, size_t len);
+BENCH_API int oltp_check(struct bench_opts *o, struct b_err *e);
+/* A name as an SQL string that no byte of it can end: CONVERT(X'hex' USING utf8mb4). */
+BENCH_API void oltp_put_name(struct buf *q, const char *name);
+BENCH_API int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
+                              const char *tbl, struct oltp_kv *kv);
+/* Run fn over the tables: in the main thread, or dealt round-robin to --threads threads. Lines
+ * go to res (w's command), the first failure to res->err. Returns an exit code. */
+BENCH_API int oltp_jobs(struct res *res, const struct bench_opts *o, const struct wl_def *w,
+                        int (*fn)(struct oltp_job *, struct my_conn *, i64));
+/* The 1.0 workload a 0.4 `--test=oltp` command line means, or NULL. */
+BENCH_API const char *oltp_legacy_map(const struct bench_opts *o);
 
 /*== 20 slap_ : mysqlslap mode: generated SQL, statement lists ==============*/
 
@@ -1114,5 +1576,105 @@ BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *r
 /* wl_reap - free runs abandoned at a forced shutdown once their workers left; waits up to
  * wait_ms; returns how many are still out. */
 BENCH_API int wl_reap(int wait_ms);
+
+/* wl_find - a built-in by name, or by a script path "dir/name.lua"; NULL if none. */
+BENCH_API const struct wl_def *wl_find(const char *name);
+/*
+ * wl_script_check - may the test name (a path ending in ".lua", or a plain name) stand for
+ * a built-in? B_EXIT_OK: a plain name, a file under sysbench's script directory, a name with
+ * no directory that is not a file here (sysbench looks in its directory), or sysbench
+ * 1.0.20's script byte for byte. Else B_EXIT_USAGE with e saying why.
+ */
+BENCH_API int wl_script_check(const char *name, struct b_err *e);
+/*
+ * wl_script_cwd - the sysbench persona's plain script name (oltp_read_write): sysbench 1.0.20
+ * loads the file NAME, then NAME.lua, from the working directory before its own (luaL_loadfile,
+ * then package.path's "./?.lua"), so an edited copy there is what sysbench would run: checked
+ * as a path is (wl_script_check). B_EXIT_OK when none is there.
+ */
+BENCH_API int wl_script_cwd(const char *name, struct b_err *e);
+
+/*== 22 ping_, sizing_ : commands of their own: ping, the oltp one-liner ====*/
+
+/* defined in bench.c */
+struct sizing_row;
+/*
+ * ping_main - `bench ping`: connect, log in, and time COM_PING, SELECT 1 and a prepared
+ * SELECT ?, --count each. Facts: the server, TLS, plugin, connect time, its settings; the
+ * round trips of each kind a step with its final statistics (res->final: COM_PING's). Prints
+ * nothing: rep_ping shows it. The first thing to run against a new DB host.
+ */
+BENCH_API int ping_main(struct res *res);
+/* sizing_row_of - the figures of step st (a measured run of the ladder). */
+BENCH_API void sizing_row_of(const struct res *st, struct sizing_row *row);
+BENCH_API int sizing_main(struct res *res);
+
+/*== 23 all_ : bench all: the one-page sizing report, checks, settings ======*/
+
+BENCH_API double all_num(const struct res *res, const char *key, bool *have);
+BENCH_API const char *all_str(const struct res *res, const char *key);
+BENCH_API void all_fmt_num(char *out, size_t n, double v);
+BENCH_API int all_html_open(const struct bench_opts *o, struct b_err *e);
+/* No report to write (a usage error, --list): the file this run created goes. */
+BENCH_API void all_html_close(const struct bench_opts *o);
+
+/*== 25 cmp_ : bench compare: reports side by side ==========================*/
+
+BENCH_API bool cmp_ends(const char *s, const char *suffix);
+
+/*== 26 rep_ : renderers: sysbench 1.0.20's text, JSON ======================*/
+
+/* defined in bench.c */
+struct rep_json; struct rep_json_env;
+/* A command's text renderer, by workload. */
+typedef void (*rep_render_fn)(const struct res *res);
+/* Warnings of a result, on the message stream (b_msg: the persona's prefix). */
+BENCH_API void rep_warnings(const struct res *res);
+BENCH_API void rep_header(const struct res *res);
+/* Once the workload's init is done: its own lines, then sysbench's. */
+BENCH_API void rep_ready(const struct res *res);
+/* One interval sample: the family's line, and --rate's queue line. */
+BENCH_API void rep_interval(const struct res *res, const struct res_interval *iv);
+/* rep_final - the test's own block, "General statistics", "Latency (ms)", "Threads fairness"
+ * for one window (the whole run with last, or a checkpoint). */
+BENCH_API void rep_final(const struct res *res, const struct res_stats *st, bool last);
+BENCH_API void rep_checkpoint(const struct res *res, const struct res_stats *st);
+/* rep_all_html - the page as one HTML file. Returns 0, or errno when the file failed. */
+BENCH_API int rep_all_html(const struct res *res, int fd);
+/* rep_command_renderer - the renderer cli_command calls after a command that succeeded or
+ * measured something; NULL when its progress lines were all its output. */
+BENCH_API rep_render_fn rep_command_renderer(const struct res *res);
+/* The one-liner's table (sizing_main's result): its heading, one row per step of the ladder
+ * with each workload's knee marked, then one line per knee. */
+BENCH_API void rep_sizing(const struct res *res);
+/* rep_json_interval - one --report-interval sample ({"type":"interval",...}). */
+BENCH_API void rep_json_interval(struct rep_json *j, const struct res *res,
+                                 const struct res_interval *iv);
+/* rep_json_checkpoint - one --report-checkpoints window ({"type":"checkpoint",...}). */
+BENCH_API void rep_json_checkpoint(struct rep_json *j, const struct res *res,
+                                   const struct res_stats *st);
+/* rep_json_say - a progress line, note or debug line of a command. */
+BENCH_API void rep_json_say(struct rep_json *j, int kind, const char *text);
+/* Is ex the exit code of a verdict (a WARN or FAIL page that ran), not of a failure? */
+BENCH_API bool rep_json_verdict_exit(const struct res *res, int ex);
+/* rep_json_doc - the result document of one command ({"type":"result",...}), one line. */
+BENCH_API void rep_json_doc(struct rep_json *j, const struct res *res,
+                            const struct rep_json_env *env);
+/* rep_json_about - --version or --help (help: true) with --format=json: one object on stdout,
+ * {"type":"version"|"help","program":P,"bench_version":V,"sysbench_compatible":"1.0.20",
+ * "mbedtls":M,"version_text":T}; help adds "tests": [{"name","description"}] (the tests'
+ * options: `bench TEST help`, or any result document's "options"). Returns 0 or an errno. */
+BENCH_API int rep_json_about(bool help, const char *program, const char *version_text);
+/* rep_opt_help - an option table's help block (opt_help_text: sysbench's layout) on stdout. */
+BENCH_API void rep_opt_help(const struct opt_def *t, size_t n, bool sb);
+/* rep_stream - a command's output text as it is made (slap --only-print's statements, through
+ * the text sink's out): held up to 64 KiB, then written to stdout in one piece; text NULL
+ * writes out what is held and flushes stdout. Returns 0, or the errno of a failed write.
+ * One writer at a time (slap holds its lock). */
+BENCH_API int rep_stream(const char *text, size_t len);
+/* rep_slap - the whole text of a slap result: --only-print's statement stream, the Benchmark
+ * blocks (unless --silent, --csv or --only-print), the CSV lines, -T's usage. Returns B_OK or
+ * a failure in e (the CSV file). */
+BENCH_API int rep_slap(const struct res *res, struct b_err *e);
 
 #endif /* BENCH_H */

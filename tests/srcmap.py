@@ -4,8 +4,7 @@
   srcmap.py order  bench.c           no call into a later section (the file reads bottom-up)
   srcmap.py header bench.c bench.h   every function called from another section than its own
                                      is declared in bench.h, and everything bench.h declares
-                                     is defined in bench.c (a report for now: make test
-                                     runs `order` only, until bench.h is the whole map)
+                                     is defined in bench.c (bench.h is the whole map)
   add -v for the list. Exit 1 when a check fails.
 
 A section is a "/*== N prefix" banner; a function belongs to the section its definition sits
