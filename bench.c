@@ -206,7 +206,7 @@ BENCH_API const char *b_errno_name(int e)
     return "E?";
 }
 
-BENCH_API int b_seterr(struct b_err *e, int rc, int sys_errno, const char *fmt, ...)
+BENCH_API enum b_rc b_seterr(struct b_err *e, int rc, int sys_errno, const char *fmt, ...)
 {
     if (e) {
         va_list ap;
@@ -219,7 +219,7 @@ BENCH_API int b_seterr(struct b_err *e, int rc, int sys_errno, const char *fmt, 
     return rc;
 }
 
-BENCH_API int b_fail(struct b_err *e, int ex, const char *fmt, ...)
+BENCH_API enum b_exit b_fail(struct b_err *e, int ex, const char *fmt, ...)
 {
     va_list ap;
     if (!e->rc)
@@ -373,7 +373,7 @@ BENCH_API void b_msg(int kind, const char *fmt, ...)
     va_end(ap);
 }
 
-BENCH_API int b_usage_exit(void)
+BENCH_API enum b_exit b_usage_exit(void)
 {
     return opts.usage_ex ? opts.usage_ex : B_EXIT_USAGE;
 }
@@ -786,7 +786,7 @@ BENCH_API void res_stats_from(struct res_stats *s, const struct load_run *r,
 }
 
 /* Used by `bench merge` (mrg_: multi-host runs) and the tests. */
-BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src)
+BENCH_API enum b_rc res_stats_merge(struct res_stats *dst, const struct res_stats *src)
 {
     if (dst->d.nops != src->d.nops)
         return B_INVALID;
@@ -812,7 +812,7 @@ BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src
 
 /*== 6 unit_ : sizes ========================================================*/
 
-BENCH_API int unit_parse_size(const char *s, u64 *out)
+BENCH_API enum b_rc unit_parse_size(const char *s, u64 *out)
 {
     static const char mods[] = "KMGT";
     char *end;
@@ -1936,7 +1936,7 @@ static bool os_sysblk_attr(unsigned maj, unsigned min, const char *attr, char *o
     return false;
 }
 
-BENCH_API int os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
+BENCH_API enum b_rc os_fsinfo_get(const char *dir, struct os_fsinfo *fi)
 {
     struct stat st;
     struct statfs sf;
@@ -2462,7 +2462,7 @@ static bool os_parse_stat_cpu(const char *text, struct os_cpu_sample *s)
     return true;
 }
 
-BENCH_API int os_steal_sample(const char *root, struct os_cpu_sample *s)
+BENCH_API enum b_rc os_steal_sample(const char *root, struct os_cpu_sample *s)
 {
     char *text;
     memset(s, 0, sizeof(*s));
@@ -3039,7 +3039,7 @@ static void os_hf_fact_line(const char *root, const char *path, struct res *res,
         res_fact_str(res, key, "%s", v);
 }
 
-BENCH_API int os_host_facts(const char *root, struct res *res)
+BENCH_API enum b_rc os_host_facts(const char *root, struct res *res)
 {
     bool live = !root[0];
     char *text, line[256];
@@ -3461,7 +3461,7 @@ static bool os_path_clean(const char *in, char *out, size_t n)
     return true;
 }
 
-BENCH_API int os_dir_facts(const char *root, const char *dir, struct res *res)
+BENCH_API enum b_rc os_dir_facts(const char *root, const char *dir, struct res *res)
 {
     struct b_err *e = &res->err;
     bool live = !root[0];
@@ -3517,7 +3517,7 @@ static const struct opt_def opt_hostfacts[] = {
         "directory whose filesystem and block device are described", NULL, OPT_F_EXT),
 };
 
-static int os_hostfacts_cmd(struct res *res)
+static enum b_exit os_hostfacts_cmd(struct res *res)
 {
     struct os_cpu_sample a, b;
     u64 t0_ns = clk_now_ns();
@@ -3644,7 +3644,7 @@ BENCH_API size_t my_rd_left(const struct my_rd *r)
     return r->len - r->pos;
 }
 
-static int my_rd_uint(struct my_rd *r, size_t n, u64 *v)
+static B_MUSTCHECK enum b_rc my_rd_uint(struct my_rd *r, size_t n, u64 *v)
 {
     if (my_rd_left(r) < n)
         return B_TRUNCATED;
@@ -3656,7 +3656,7 @@ static int my_rd_uint(struct my_rd *r, size_t n, u64 *v)
     return B_OK;
 }
 
-BENCH_API int my_rd_u8(struct my_rd *r, u8 *v)
+BENCH_API enum b_rc my_rd_u8(struct my_rd *r, u8 *v)
 {
     if (my_rd_left(r) < 1)
         return B_TRUNCATED;
@@ -3664,23 +3664,23 @@ BENCH_API int my_rd_u8(struct my_rd *r, u8 *v)
     return B_OK;
 }
 
-static int my_rd_u16(struct my_rd *r, u16 *v)
+static B_MUSTCHECK enum b_rc my_rd_u16(struct my_rd *r, u16 *v)
 {
     u64 x = 0;
-    int rc = my_rd_uint(r, 2, &x);
+    enum b_rc rc = my_rd_uint(r, 2, &x);
     *v = (u16)x;
     return rc;
 }
 
-static int my_rd_u32(struct my_rd *r, u32 *v)
+static B_MUSTCHECK enum b_rc my_rd_u32(struct my_rd *r, u32 *v)
 {
     u64 x = 0;
-    int rc = my_rd_uint(r, 4, &x);
+    enum b_rc rc = my_rd_uint(r, 4, &x);
     *v = (u32)x;
     return rc;
 }
 
-static int my_rd_bytes(struct my_rd *r, size_t n, const u8 **p)
+static B_MUSTCHECK enum b_rc my_rd_bytes(struct my_rd *r, size_t n, const u8 **p)
 {
     if (my_rd_left(r) < n)
         return B_TRUNCATED;
@@ -3689,10 +3689,10 @@ static int my_rd_bytes(struct my_rd *r, size_t n, const u8 **p)
     return B_OK;
 }
 
-BENCH_API int my_rd_lenenc(struct my_rd *r, u64 *v, bool *is_null)
+BENCH_API enum b_rc my_rd_lenenc(struct my_rd *r, u64 *v, bool *is_null)
 {
     u8 b;
-    int rc;
+    enum b_rc rc;
     MY_CHECK(my_rd_u8(r, &b));
     if (is_null)
         *is_null = false;
@@ -3712,11 +3712,11 @@ BENCH_API int my_rd_lenenc(struct my_rd *r, u64 *v, bool *is_null)
     return my_rd_uint(r, b == 0xFC ? 2 : b == 0xFD ? 3 : 8, v);
 }
 
-static int my_rd_lstr(struct my_rd *r, struct my_str *s, bool *is_null)
+static B_MUSTCHECK enum b_rc my_rd_lstr(struct my_rd *r, struct my_str *s, bool *is_null)
 {
     u64 n;
     const u8 *p;
-    int rc;
+    enum b_rc rc;
     MY_CHECK(my_rd_lenenc(r, &n, is_null));
     if (n > my_rd_left(r))
         return B_TRUNCATED;
@@ -3726,7 +3726,7 @@ static int my_rd_lstr(struct my_rd *r, struct my_str *s, bool *is_null)
     return B_OK;
 }
 
-BENCH_API int my_rd_nstr(struct my_rd *r, struct my_str *s, bool eof_ok)
+BENCH_API enum b_rc my_rd_nstr(struct my_rd *r, struct my_str *s, bool eof_ok)
 {
     const u8 *z = memchr(r->p + r->pos, 0, my_rd_left(r));
     if (!z && !eof_ok)
@@ -4085,7 +4085,8 @@ static int my_z_stored(struct my_zs *s)
  * B_OK, or B_PROTOCOL with *why set (the stream is corrupt, ends early, holds more or less
  * than outlen bytes, or has trailing bytes). Never writes past out + outlen.
  */
-static int my_inflate(const u8 *in, size_t inlen, u8 *out, size_t outlen, const char **why)
+static B_MUSTCHECK enum b_rc my_inflate(const u8 *in, size_t inlen, u8 *out, size_t outlen,
+                                        const char **why)
 {
     struct my_zs s = {.in = in, .inlen = inlen, .out = out, .outlen = outlen};
     struct my_huff lc, dc;
@@ -4446,7 +4447,8 @@ BENCH_API long my_zframe_parse(const u8 *in, size_t len, size_t cap, size_t *cle
     return (long)(MY_Z_HDR + *clen);
 }
 
-BENCH_API int my_zframe_body(const u8 *frame, size_t clen, size_t ulen, u8 *out, const char **why)
+BENCH_API enum b_rc my_zframe_body(const u8 *frame, size_t clen, size_t ulen, u8 *out,
+                                   const char **why)
 {
     *why = NULL;
     if (!ulen) {
@@ -4477,11 +4479,11 @@ struct my_err_pkt {
     struct my_str msg;    /* message */
 };
 
-BENCH_API int my_parse_err(const u8 *p, size_t len, struct my_err_pkt *e)
+BENCH_API enum b_rc my_parse_err(const u8 *p, size_t len, struct my_err_pkt *e)
 {
     struct my_rd r = MY_RD(p, len);
     u8 h;
-    int rc;
+    enum b_rc rc;
     MY_CHECK(my_rd_u8(&r, &h));
     if (h != 0xFF)
         return B_PROTOCOL;
@@ -4496,13 +4498,13 @@ BENCH_API int my_parse_err(const u8 *p, size_t len, struct my_err_pkt *e)
     return B_OK;
 }
 
-BENCH_API int my_parse_handshake(const u8 *p, size_t len, struct my_handshake *h)
+BENCH_API enum b_rc my_parse_handshake(const u8 *p, size_t len, struct my_handshake *h)
 {
     struct my_rd r = MY_RD(p, len);
     const u8 *part1, *filler;
     u16 caps_lo, caps_hi;
     u8 auth_len, zero;
-    int rc;
+    enum b_rc rc;
     memset(h, 0, sizeof(*h));
     MY_CHECK(my_rd_u8(&r, &h->proto));
     if (h->proto == 0xFF)
@@ -4553,11 +4555,11 @@ struct my_ok_pkt {
     struct my_str info;
 };
 
-BENCH_API int my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok)
+BENCH_API enum b_rc my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok)
 {
     struct my_rd r = MY_RD(p, len);
     u8 h;
-    int rc;
+    enum b_rc rc;
     memset(ok, 0, sizeof(*ok));
     MY_CHECK(my_rd_u8(&r, &h));
     if (h != 0x00 && h != 0xFE)
@@ -4577,11 +4579,11 @@ BENCH_API int my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok)
     return B_OK;
 }
 
-BENCH_API int my_parse_eof(const u8 *p, size_t len, u16 *warnings, u16 *status)
+BENCH_API enum b_rc my_parse_eof(const u8 *p, size_t len, u16 *warnings, u16 *status)
 {
     struct my_rd r = MY_RD(p, len);
     u8 h;
-    int rc;
+    enum b_rc rc;
     MY_CHECK(my_rd_u8(&r, &h));
     if (h != 0xFE || len >= 9)
         return B_PROTOCOL;
@@ -4604,12 +4606,12 @@ struct my_coldef {
     u16 flags;
 };
 
-BENCH_API int my_parse_coldef(const u8 *p, size_t len, bool ext_meta, struct my_coldef *c)
+BENCH_API enum b_rc my_parse_coldef(const u8 *p, size_t len, bool ext_meta, struct my_coldef *c)
 {
     struct my_rd r = MY_RD(p, len);
     struct my_str catalog, ext;
     u64 fixed;
-    int rc;
+    enum b_rc rc;
     memset(c, 0, sizeof(*c));
     MY_CHECK(my_rd_lstr(&r, &catalog, NULL));
     MY_CHECK(my_rd_lstr(&r, &c->schema, NULL));
@@ -4632,10 +4634,10 @@ BENCH_API int my_parse_coldef(const u8 *p, size_t len, bool ext_meta, struct my_
     return B_OK;
 }
 
-BENCH_API int my_parse_text_row(const u8 *p, size_t len, size_t ncols, struct my_str *vals)
+BENCH_API enum b_rc my_parse_text_row(const u8 *p, size_t len, size_t ncols, struct my_str *vals)
 {
     struct my_rd r = MY_RD(p, len);
-    int rc;
+    enum b_rc rc;
     for (size_t i = 0; i < ncols; i++) {
         bool is_null;
         MY_CHECK(my_rd_lstr(&r, &vals[i], &is_null));
@@ -4651,11 +4653,11 @@ struct my_prep_ok {
     u16 ncols, nparams, warnings;
 };
 
-BENCH_API int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o)
+BENCH_API enum b_rc my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o)
 {
     struct my_rd r = MY_RD(p, len);
     u8 h, reserved;
-    int rc;
+    enum b_rc rc;
     MY_CHECK(my_rd_u8(&r, &h));
     if (h != 0x00)
         return B_PROTOCOL;
@@ -4716,10 +4718,11 @@ static bool my_type_is_string(u8 t)
            t == MY_T_JSON || t >= MY_T_ENUM;
 }
 
-static int my_rd_value(struct my_rd *r, u8 type, bool is_unsigned, struct my_val *v)
+static B_MUSTCHECK enum b_rc my_rd_value(struct my_rd *r, u8 type, bool is_unsigned,
+                                         struct my_val *v)
 {
     u64 x;
-    int rc;
+    enum b_rc rc;
     v->type = type;
     v->is_unsigned = is_unsigned;
     switch (type) {
@@ -4800,13 +4803,13 @@ static int my_rd_value(struct my_rd *r, u8 type, bool is_unsigned, struct my_val
     }
 }
 
-BENCH_API int my_parse_binary_row(const u8 *p, size_t len, size_t ncols,
-                                  const struct my_coldef *cols, struct my_val *vals)
+BENCH_API enum b_rc my_parse_binary_row(const u8 *p, size_t len, size_t ncols,
+                                        const struct my_coldef *cols, struct my_val *vals)
 {
     struct my_rd r = MY_RD(p, len);
     const u8 *bitmap;
     u8 h;
-    int rc;
+    enum b_rc rc;
     MY_CHECK(my_rd_u8(&r, &h));
     if (h != 0x00)
         return B_PROTOCOL;
@@ -5512,9 +5515,16 @@ struct my_conn {
 #define MYC_CHECK_READS 16
 #define MYC_ASYNC_READS 64
 
-#define MYC_WANT_READ 1  /* not finished: wait until myc_fd(c) is readable, then myc_step */
-#define MYC_WANT_WRITE 2 /* not finished: wait until myc_fd(c) is writable, then myc_step */
-#define MYC_NEXT 3       /* a state function: go on (after sending what was queued) */
+/* What the connection's state functions and *_start return beside a B_* code (> 0; the codes
+ * are <= 0), in an int. */
+enum myc_want {
+    MYC_WANT_READ = EVL_WANT_READ,   /* not finished: wait until myc_fd(c) is readable, then
+                                        myc_step */
+    MYC_WANT_WRITE = EVL_WANT_WRITE, /* not finished: wait until myc_fd(c) is writable, then
+                                        myc_step */
+    MYC_NEXT = 8, /* a state function: go on (after sending what was queued); never a loop's
+                     want (no EVL_WANT_* has its value: EVL_WANT_RUN is 3) */
+};
 
 /* myc_deadline - the current step (the login, or one command) must end within ms (none
  * when ms <= 0). A step that begins after the stop signal (the cleanup of what the run
@@ -5635,7 +5645,7 @@ static int myc_would_block(struct my_conn *c, int r)
     return c->want;
 }
 
-static int myc_lost(struct my_conn *c, const char *what, int e)
+static B_MUSTCHECK enum b_rc myc_lost(struct my_conn *c, const char *what, int e)
 {
     int rc = b_seterr(&c->err, e == ETIMEDOUT ? B_TIMEOUT : B_SYSERR, e,
                       "%s %s failed: %s (%s)", what, c->target, strerror(e), b_errno_name(e));
@@ -5649,7 +5659,7 @@ static int myc_lost(struct my_conn *c, const char *what, int e)
 }
 
 /* The socket layer stopped on c->io_rc: the deadline (B_TIMEOUT) or a signal (B_DONE). */
-static int myc_stopped(struct my_conn *c, const char *what)
+static B_MUSTCHECK enum b_rc myc_stopped(struct my_conn *c, const char *what)
 {
     if (c->io_rc == B_DONE)
         return b_seterr(&c->err, B_DONE, 0, "interrupted by %s while %s %s",
@@ -5726,7 +5736,7 @@ static void myc_zwrap(struct my_conn *c, size_t at0)
  * myc_*_start: as many as the socket takes; B_AGAIN with c->want when it takes no more
  * (the rest stays in c->out for the next myc_step).
  */
-static int myc_flush(struct my_conn *c)
+static B_MUSTCHECK enum b_rc myc_flush(struct my_conn *c)
 {
     while (c->out_off < c->out.len) {
         int w = myc_xio(c, true, (u8 *)c->out.p + c->out_off, c->out.len - c->out_off);
@@ -5750,7 +5760,7 @@ static int myc_flush(struct my_conn *c)
 /* Frame payload with the next sequence id into c->out (--debug=proto's dump, compression),
  * and send it: all of it when blocking, else what the socket takes (myc_step sends the rest
  * before it reads). */
-static int myc_send(struct my_conn *c, const void *payload, size_t len)
+static B_MUSTCHECK enum b_rc myc_send(struct my_conn *c, const void *payload, size_t len)
 {
     size_t at = c->out.len;
     my_frame(&c->out, &c->seq, payload, len);
@@ -5761,13 +5771,13 @@ static int myc_send(struct my_conn *c, const void *payload, size_t len)
     c->mask_off = c->mask_len = 0;
     if (c->zlib)
         myc_zwrap(c, at);
-    int rc = myc_flush(c);
+    enum b_rc rc = myc_flush(c);
     return rc == B_AGAIN ? B_OK : rc;
 }
 
 /* Send a login packet whose bytes from off on (mask bytes) are auth data. */
-static int myc_send_auth(struct my_conn *c, const void *payload, size_t len, size_t off,
-                         size_t mask)
+static B_MUSTCHECK enum b_rc myc_send_auth(struct my_conn *c, const void *payload, size_t len,
+                                           size_t off, size_t mask)
 {
     c->mask_off = 4 + off;
     c->mask_len = mask;
@@ -5776,8 +5786,8 @@ static int myc_send_auth(struct my_conn *c, const void *payload, size_t len, siz
 
 /* Room for need more bytes after b[len], moving the unread bytes from *pos to the front and
  * doubling the buffer (first MYC_IN_START bytes) as needed. */
-static int myc_room(struct my_conn *c, u8 **b, size_t *pos, size_t *len, size_t *cap,
-                    size_t need)
+static B_MUSTCHECK enum b_rc myc_room(struct my_conn *c, u8 **b, size_t *pos, size_t *len,
+                                      size_t *cap, size_t need)
 {
     if (*pos == *len)
         *pos = *len = 0;
@@ -5815,7 +5825,7 @@ BENCH_API bool myc_unread(struct my_conn *c, const u8 *p, size_t n)
 
 /* One read from the socket (or TLS) into p[0..n): *got += the bytes read. B_AGAIN with
  * c->want when nothing is there (an operation started with myc_*_start). */
-static int myc_recv(struct my_conn *c, u8 *p, size_t n, size_t *got)
+static B_MUSTCHECK enum b_rc myc_recv(struct my_conn *c, u8 *p, size_t n, size_t *got)
 {
     for (;;) {
         int r = myc_xio(c, false, p, n);
@@ -5841,14 +5851,14 @@ static int myc_recv(struct my_conn *c, u8 *p, size_t n, size_t *got)
  * The compressed protocol's receiving side: the next compressed frame, its header checked
  * (sequence id, lengths against --max-allowed-packet), inflated into the receive buffer.
  */
-static int myc_zfill(struct my_conn *c)
+static B_MUSTCHECK enum b_rc myc_zfill(struct my_conn *c)
 {
     size_t cap = (c->p->max_packet ? c->p->max_packet : MYC_MAX_PACKET) + 4;
     for (;;) {
         size_t clen, ulen, need = 16384;
         u8 cseq = 0;
         const char *why;
-        int rc;
+        enum b_rc rc;
         const u8 *zp = c->zin ? c->zin + c->zin_pos : NULL; /* none before the first read */
         long used = my_zframe_parse(zp, c->zin_len - c->zin_pos, cap, &clen, &ulen, &cseq);
         if (used == B_PROTOCOL)
@@ -5882,9 +5892,9 @@ static int myc_zfill(struct my_conn *c)
 /* Read more bytes into the receive buffer: room for the rest of the packet being read (at
  * least 2 KiB; more than the buffer holds after a read that filled it, below MYC_IN_READ),
  * one read. */
-static int myc_fill(struct my_conn *c)
+static B_MUSTCHECK enum b_rc myc_fill(struct my_conn *c)
 {
-    int rc;
+    enum b_rc rc;
     if (c->zlib)
         return myc_zfill(c);
     size_t need = B_MAX(c->need, (size_t)2048);
@@ -5898,7 +5908,7 @@ static int myc_fill(struct my_conn *c)
     return rc;
 }
 
-static int myc_too_long(struct my_conn *c, size_t cap)
+static B_MUSTCHECK enum b_rc myc_too_long(struct my_conn *c, size_t cap)
 {
     c->big.len = 0;
     c->rd_multi = false;
@@ -5914,7 +5924,7 @@ static int myc_too_long(struct my_conn *c, size_t cap)
  * valid until the next read. Sequence ids are checked, except on ERR packets (MySQL 8's
  * unsolicited ERR 4031 comes with any id).
  */
-static int myc_read_buffered(struct my_conn *c, const u8 **payload, size_t *plen)
+static B_MUSTCHECK enum b_rc myc_read_buffered(struct my_conn *c, const u8 **payload, size_t *plen)
 {
     size_t cap = c->p->max_packet ? c->p->max_packet : MYC_MAX_PACKET;
     if (!c->rd_multi)
@@ -5964,7 +5974,7 @@ static int myc_read_buffered(struct my_conn *c, const u8 **payload, size_t *plen
 }
 
 /* Keep an ERR packet's details; returns B_SERVER. */
-static int myc_server_error(struct my_conn *c, const u8 *p, size_t n)
+static B_MUSTCHECK enum b_rc myc_server_error(struct my_conn *c, const u8 *p, size_t n)
 {
     struct my_err_pkt e;
     if (my_parse_err(p, n, &e) < 0)
@@ -6022,7 +6032,7 @@ static int myc_tls_rng(void *ctx, unsigned char *out, size_t n)
 
 #define MYC_CERT_NAMES "the certificate names" /* myc_tls_names' words, for the hint */
 
-static int myc_tls_fail(struct my_conn *c, const char *what, int ret)
+static B_MUSTCHECK enum b_rc myc_tls_fail(struct my_conn *c, const char *what, int ret)
 {
     char e[160];
     mbedtls_strerror(ret, e, sizeof(e));
@@ -6077,7 +6087,8 @@ static struct myc_tls_conf *myc_tls_conf_new(struct my_conn *c, bool verify)
                                          &myc_tls_g.entropy, (const u8 *)"bench", 5))) {
             mbedtls_ctr_drbg_free(&myc_tls_g.drbg);
             mbedtls_entropy_free(&myc_tls_g.entropy);
-            myc_tls_fail(c, "seeding the random generator", ret);
+            /* here and below: c->err says why; the caller sees NULL */
+            (void)!myc_tls_fail(c, "seeding the random generator", ret);
             goto fail;
         }
         myc_tls_g.seeded = true;
@@ -6085,7 +6096,7 @@ static struct myc_tls_conf *myc_tls_conf_new(struct my_conn *c, bool verify)
     if ((ret = mbedtls_ssl_config_defaults(&t->conf, MBEDTLS_SSL_IS_CLIENT,
                                            MBEDTLS_SSL_TRANSPORT_STREAM,
                                            MBEDTLS_SSL_PRESET_DEFAULT))) {
-        myc_tls_fail(c, "configuring", ret);
+        (void)!myc_tls_fail(c, "configuring", ret);
         goto fail;
     }
     mbedtls_ssl_conf_rng(&t->conf, myc_tls_rng, NULL);
@@ -6101,13 +6112,13 @@ static struct myc_tls_conf *myc_tls_conf_new(struct my_conn *c, bool verify)
         const char *ca = p->ssl_ca  ? p->ssl_ca
                        : p->ssl_capath ? NULL : "/etc/ssl/certs/ca-certificates.crt";
         if (ca && (ret = mbedtls_x509_crt_parse_file(&t->ca_crt, ca)) < 0) {
-            myc_tls_fail(c, ca, ret);
+            (void)!myc_tls_fail(c, ca, ret);
             goto fail;
         }
         /* --ssl-capath: every certificate file the directory holds (OpenSSL reads it by
          * hashed names; the CAs it finds are the same) */
         if (p->ssl_capath && (ret = mbedtls_x509_crt_parse_path(&t->ca_crt, p->ssl_capath)) < 0) {
-            myc_tls_fail(c, p->ssl_capath, ret);
+            (void)!myc_tls_fail(c, p->ssl_capath, ret);
             goto fail;
         }
         mbedtls_ssl_conf_ca_chain(&t->conf, &t->ca_crt, NULL);
@@ -6116,15 +6127,15 @@ static struct myc_tls_conf *myc_tls_conf_new(struct my_conn *c, bool verify)
         mbedtls_ssl_conf_authmode(&t->conf, MBEDTLS_SSL_VERIFY_NONE);
     if (t->cert) {
         if ((ret = mbedtls_x509_crt_parse_file(&t->cert_crt, p->ssl_cert)) < 0) {
-            myc_tls_fail(c, p->ssl_cert, ret);
+            (void)!myc_tls_fail(c, p->ssl_cert, ret);
             goto fail;
         }
         if ((ret = mbedtls_pk_parse_keyfile(&t->pk, p->ssl_key, NULL)) < 0) {
-            myc_tls_fail(c, p->ssl_key, ret);
+            (void)!myc_tls_fail(c, p->ssl_key, ret);
             goto fail;
         }
         if ((ret = mbedtls_ssl_conf_own_cert(&t->conf, &t->cert_crt, &t->pk))) {
-            myc_tls_fail(c, "the client certificate", ret);
+            (void)!myc_tls_fail(c, "the client certificate", ret);
             goto fail;
         }
     }
@@ -6160,7 +6171,7 @@ static const mbedtls_ssl_config *myc_tls_conf(struct my_conn *c, int mode)
 static int myc_tls_vrfy(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *flags);
 
 /* The TLS handshake's start: c's context over the shared configuration. */
-static int myc_tls_start(struct my_conn *c, int mode)
+static B_MUSTCHECK enum b_rc myc_tls_start(struct my_conn *c, int mode)
 {
     const struct myc_params *p = c->p;
     const mbedtls_ssl_config *conf = myc_tls_conf(c, mode);
@@ -6285,8 +6296,8 @@ static bool myc_secure(const struct my_conn *c)
 /* RSA-OAEP(SHA-1) of (password || 0) XOR nonce with a PEM public key
  * (caching_sha2_password's and sha256_password's full authentication);
  * from says where the key came from, for messages. */
-static int myc_rsa_encrypt(struct my_conn *c, const u8 *pem, size_t pem_len, const char *from,
-                           struct buf *out)
+static B_MUSTCHECK enum b_rc myc_rsa_encrypt(struct my_conn *c, const u8 *pem, size_t pem_len,
+                                             const char *from, struct buf *out)
 {
     mbedtls_pk_context pk;
     mbedtls_ctr_drbg_context drbg;
@@ -6294,7 +6305,8 @@ static int myc_rsa_encrypt(struct my_conn *c, const u8 *pem, size_t pem_len, con
     u8 plain[MYC_RSA_MAX_BITS / 8], enc[MYC_RSA_MAX_BITS / 8];
     const char *pw = c->p->password ? c->p->password : "";
     size_t pwlen = strlen(pw), olen = 0, bits = 0;
-    int ret, rc = B_OK;
+    enum b_rc rc = B_OK;
+    int ret;
     char *z = b_xmalloc(pem_len + 1); /* mbedTLS wants the PEM NUL-terminated, len + 1 */
     memcpy(z, pem, pem_len);
     z[pem_len] = 0;
@@ -6349,7 +6361,7 @@ done:
 
 /* Read a small file (at most MYC_KEY_FILE_MAX bytes: /dev/zero is no key). Opened
  * non-blocking: a FIFO with no writer reads as empty instead of waiting for one. */
-static int myc_read_file(const char *path, struct buf *out, struct b_err *e)
+static B_MUSTCHECK enum b_rc myc_read_file(const char *path, struct buf *out, struct b_err *e)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
@@ -6376,11 +6388,11 @@ static int myc_read_file(const char *path, struct buf *out, struct b_err *e)
 }
 
 /* RSA-encrypt the password with the key in --server-public-key-path (no key request). */
-static int myc_rsa_from_file(struct my_conn *c, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_rsa_from_file(struct my_conn *c, struct buf *out)
 {
     struct buf pem = {0};
     char from[PATH_MAX + 8];
-    int rc = myc_read_file(c->p->server_pubkey, &pem, &c->err);
+    enum b_rc rc = myc_read_file(c->p->server_pubkey, &pem, &c->err);
     snprintf(from, sizeof(from), "in %s", c->p->server_pubkey);
     if (rc == B_OK)
         rc = myc_rsa_encrypt(c, (const u8 *)pem.p, pem.len, from, out);
@@ -6393,7 +6405,7 @@ static int myc_rsa_from_file(struct my_conn *c, struct buf *out)
  * anyone in between) that sends its own key gets the password. As MySQL's client, bench asks
  * for the key only with --get-server-public-key; otherwise its error 2061 (CR_AUTH_PLUGIN_ERR).
  */
-static int myc_need_secure(struct my_conn *c)
+static B_MUSTCHECK enum b_rc myc_need_secure(struct my_conn *c)
 {
     c->srv_code = 2061;
     memcpy(c->sqlstate, "HY000", 6);
@@ -6403,7 +6415,7 @@ static int myc_need_secure(struct my_conn *c)
 }
 
 /* Ask the server for its RSA public key (sha256_password: 1, caching_sha2_password: 2). */
-static int myc_key_request(struct my_conn *c, u8 code, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_key_request(struct my_conn *c, u8 code, struct buf *out)
 {
     if (!myc_secure(c) && !c->p->get_server_pubkey)
         return myc_need_secure(c);
@@ -6431,8 +6443,8 @@ struct myc_auth_plugin {
 
 /* The password scrambled with the nonce into out: SHA-256's 32 bytes (caching_sha2) or
  * SHA-1's 20 (native); nothing for an empty password. */
-static int myc_auth_scramble(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out,
-                             bool sha2)
+static B_MUSTCHECK enum b_rc myc_auth_scramble(struct my_conn *c, const char *pw, size_t pwlen,
+                                               struct buf *out, bool sha2)
 {
     u8 t[32];
     if (pwlen) {
@@ -6445,26 +6457,29 @@ static int myc_auth_scramble(struct my_conn *c, const char *pw, size_t pwlen, st
     return B_OK;
 }
 
-static int myc_auth_native(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_auth_native(struct my_conn *c, const char *pw, size_t pwlen,
+                                             struct buf *out)
 {
     return myc_auth_scramble(c, pw, pwlen, out, false);
 }
 
-static int myc_auth_sha2(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_auth_sha2(struct my_conn *c, const char *pw, size_t pwlen,
+                                           struct buf *out)
 {
     return myc_auth_scramble(c, pw, pwlen, out, true);
 }
 
 /* The password RSA-encrypted with the key in --server-public-key-path, or with the server's,
  * asked for with code. */
-static int myc_auth_rsa(struct my_conn *c, u8 code, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_auth_rsa(struct my_conn *c, u8 code, struct buf *out)
 {
     if (c->p->server_pubkey)
         return myc_rsa_from_file(c, out);
     return myc_key_request(c, code, out);
 }
 
-static int myc_auth_sha256(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_auth_sha256(struct my_conn *c, const char *pw, size_t pwlen,
+                                             struct buf *out)
 {
     if (!pwlen)
         my_put_u8(out, 0);
@@ -6475,7 +6490,8 @@ static int myc_auth_sha256(struct my_conn *c, const char *pw, size_t pwlen, stru
     return B_OK;
 }
 
-static int myc_auth_ed25519(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_auth_ed25519(struct my_conn *c, const char *pw, size_t pwlen,
+                                              struct buf *out)
 {
     u8 sig[64];
     my_ed25519_sign(pw, pwlen, c->nonce, c->nonce_len, sig, NULL);
@@ -6483,14 +6499,16 @@ static int myc_auth_ed25519(struct my_conn *c, const char *pw, size_t pwlen, str
     return B_OK;
 }
 
-static int myc_auth_clear(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_auth_clear(struct my_conn *c, const char *pw, size_t pwlen,
+                                            struct buf *out)
 {
     (void)c;
     buf_put(out, pw, pwlen + 1);
     return B_OK;
 }
 
-static int myc_auth_old(struct my_conn *c, const char *pw, size_t pwlen, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_auth_old(struct my_conn *c, const char *pw, size_t pwlen,
+                                          struct buf *out)
 {
     (void)pw, (void)pwlen, (void)out;
     return b_seterr(&c->err, B_UNSUPPORTED, 0,
@@ -6500,7 +6518,7 @@ static int myc_auth_old(struct my_conn *c, const char *pw, size_t pwlen, struct 
 }
 
 /* The RSA public key we asked for (once), in an AuthMoreData. */
-static int myc_more_key(struct my_conn *c, const u8 *d, size_t n, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_more_key(struct my_conn *c, const u8 *d, size_t n, struct buf *out)
 {
     if (c->key_requested && n > 10 && !memcmp(d, "-----BEGIN", 10)) {
         char from[320];
@@ -6513,7 +6531,8 @@ static int myc_more_key(struct my_conn *c, const u8 *d, size_t n, struct buf *ou
 }
 
 /* caching_sha2_password: fast_auth_success (3), perform_full_authentication (4), or the key. */
-static int myc_more_sha2(struct my_conn *c, const u8 *d, size_t n, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_more_sha2(struct my_conn *c, const u8 *d, size_t n,
+                                           struct buf *out)
 {
     const char *pw = c->p->password ? c->p->password : "";
     if (n == 1 && d[0] == 3)
@@ -6546,7 +6565,7 @@ static const struct myc_auth_plugin *myc_auth_find(const char *name)
 }
 
 /* The first answer for a plugin (initial response or after a switch). */
-static int myc_auth_data(struct my_conn *c, const char *plugin, struct buf *out)
+static B_MUSTCHECK enum b_rc myc_auth_data(struct my_conn *c, const char *plugin, struct buf *out)
 {
     const char *pw = c->p->password ? c->p->password : "";
     my_escape(c->plugin, sizeof(c->plugin), plugin, strlen(plugin));
@@ -6612,9 +6631,9 @@ static void myc_logged_in(struct my_conn *c)
 }
 
 /* The authentication exchange: one packet per turn (AuthSwitchRequest, AuthMoreData, OK/ERR). */
-static int myc_auth_packet(struct my_conn *c, const u8 *p, size_t n)
+static B_MUSTCHECK enum b_rc myc_auth_packet(struct my_conn *c, const u8 *p, size_t n)
 {
-    int rc;
+    enum b_rc rc;
     if (++c->auth_packets > MYC_MAX_AUTH_PACKETS)
         return b_seterr(&c->err, B_PROTOCOL, 0, "more than %d packets from %s during the "
                         "login", MYC_MAX_AUTH_PACKETS, c->target);
@@ -7003,7 +7022,7 @@ static void myc_connect_failed(struct my_conn *c)
 
 static void myc_stmt_free(struct myc_stmt *st);
 
-static int myc_command(struct my_conn *c, u8 cmd, const void *arg, size_t len)
+static B_MUSTCHECK enum b_rc myc_command(struct my_conn *c, u8 cmd, const void *arg, size_t len)
 {
     c->scratch.len = 0;
     my_put_u8(&c->scratch, cmd);
@@ -7014,7 +7033,7 @@ static int myc_command(struct my_conn *c, u8 cmd, const void *arg, size_t len)
     return myc_send(c, c->scratch.p, c->scratch.len);
 }
 
-static int myc_set_cols(struct my_conn *c, struct myc_result *res, size_t ncols)
+static B_MUSTCHECK enum b_rc myc_set_cols(struct my_conn *c, struct myc_result *res, size_t ncols)
 {
     if (ncols > 4096)
         return b_seterr(&c->err, B_PROTOCOL, 0, "%zu columns from %s", ncols, c->target);
@@ -7042,11 +7061,11 @@ static void myc_col_copy(struct myc_col *col, const struct my_coldef *d)
 
 /* The first packet of a response, or of the next result: OK, ERR, LOCAL INFILE, or a
  * column count. */
-static int myc_res_first(struct my_conn *c, const u8 *p, size_t n)
+static B_MUSTCHECK enum b_rc myc_res_first(struct my_conn *c, const u8 *p, size_t n)
 {
     struct myc_result *res = c->res;
     const struct myc_stmt *st = c->st;
-    int rc;
+    enum b_rc rc;
     if (n == 0)
         return b_seterr(&c->err, B_PROTOCOL, 0, "empty packet from %s", c->target);
     if (p[0] == 0xFF)
@@ -7090,7 +7109,7 @@ static int myc_res_first(struct my_conn *c, const u8 *p, size_t n)
 }
 
 /* A row, or the end of a result set (EOF, or OK as EOF). */
-static int myc_res_row(struct my_conn *c, const u8 *p, size_t n)
+static B_MUSTCHECK enum b_rc myc_res_row(struct my_conn *c, const u8 *p, size_t n)
 {
     struct myc_result *res = c->res;
     struct my_str sv[MYC_MAX_ROW_COLS];
@@ -7365,7 +7384,7 @@ BENCH_API bool myc_answered(const struct my_conn *c)
 
 /* The blocking functions' loop: step until the operation ends, waiting where it would
  * block (poll in slices: the deadline, a stop signal). */
-static int myc_run(struct my_conn *c, int rc)
+static B_MUSTCHECK enum b_rc myc_run(struct my_conn *c, int rc)
 {
     if (rc >= 0 && c->op != MYC_OP_NONE)
         rc = myc_step(c);
@@ -7393,7 +7412,7 @@ static int myc_connect_begin(struct my_conn *c, const struct myc_params *p, bool
     return rc < 0 ? myc_end(c, rc) : rc;
 }
 
-BENCH_API int myc_connect(struct my_conn *c, const struct myc_params *p)
+BENCH_API enum b_rc myc_connect(struct my_conn *c, const struct myc_params *p)
 {
     return myc_run(c, myc_connect_begin(c, p, false));
 }
@@ -7469,7 +7488,7 @@ BENCH_API void myc_gate_free(struct myc_gate *g)
 }
 
 /* Under g->mu: B_OK and a slot taken, B_AGAIN (full), or the shutdown's code. */
-static int myc_gate_take(struct myc_gate *g)
+static B_MUSTCHECK enum b_rc myc_gate_take(struct myc_gate *g)
 {
     if (g->shut_rc)
         return g->shut_rc;
@@ -7480,10 +7499,10 @@ static int myc_gate_take(struct myc_gate *g)
     return B_OK;
 }
 
-BENCH_API int myc_gate_try(struct myc_gate *g)
+BENCH_API enum b_rc myc_gate_try(struct myc_gate *g)
 {
     pthread_mutex_lock(&g->mu);
-    int rc = myc_gate_take(g);
+    enum b_rc rc = myc_gate_take(g);
     pthread_mutex_unlock(&g->mu);
     return rc;
 }
@@ -7491,11 +7510,11 @@ BENCH_API int myc_gate_try(struct myc_gate *g)
 /* myc_gate_enter - wait for a slot: B_OK; B_DONE on a stop signal; B_TIMEOUT when no login
  * began or ended within the stall time (e records it; longer than a login's deadline, so
  * an in-flight login's own failure comes first); the shutdown's code and error (into e). */
-static int myc_gate_enter(struct myc_gate *g, struct b_err *e)
+static B_MUSTCHECK enum b_rc myc_gate_enter(struct myc_gate *g, struct b_err *e)
 {
     if (atomic_load(&b_stop)) /* a login begun now would not be cut by the signal */
         return B_DONE;
-    int rc = myc_gate_try(g); /* the fast path: a free slot */
+    enum b_rc rc = myc_gate_try(g); /* the fast path: a free slot */
     if (rc == B_OK)
         return rc;
     pthread_mutex_lock(&g->mu);
@@ -7572,9 +7591,9 @@ BENCH_API void myc_gate_why(struct myc_gate *g, struct b_err *e)
     pthread_mutex_unlock(&g->mu);
 }
 
-BENCH_API int myc_gate_stalled(struct myc_gate *g, struct b_err *e)
+BENCH_API enum b_rc myc_gate_stalled(struct myc_gate *g, struct b_err *e)
 {
-    int rc = B_OK;
+    enum b_rc rc = B_OK;
     pthread_mutex_lock(&g->mu);
     if (clk_now_ns() >= g->last_ns + g->stall_ns && g->inflight >= g->max)
         rc = b_seterr(e, B_TIMEOUT, ETIMEDOUT,
@@ -7639,7 +7658,7 @@ BENCH_API bool myc_retryable(const struct my_conn *c, int rc, bool server_seen)
 
 /* Sleep ns, in slices that look at b_stop and the gate's shutdown: B_OK, B_DONE, or the
  * shutdown's code. */
-static int myc_gate_sleep(struct myc_gate *g, u64 ns)
+static B_MUSTCHECK enum b_rc myc_gate_sleep(struct myc_gate *g, u64 ns)
 {
     u64 end = clk_now_ns() + ns;
     for (;;) {
@@ -7666,10 +7685,10 @@ static int myc_gate_sleep(struct myc_gate *g, u64 ns)
  * sb text and hint included). A failure that is not retried does not shut the gate: the
  * caller decides (myc_gate_shut), with its own words for the error.
  */
-BENCH_API int myc_connect_retry(struct my_conn *c, const struct myc_params *p, struct myc_gate *g,
-                                unsigned *tries, u64 *seed)
+BENCH_API enum b_rc myc_connect_retry(struct my_conn *c, const struct myc_params *p,
+                                      struct myc_gate *g, unsigned *tries, u64 *seed)
 {
-    int rc;
+    enum b_rc rc;
     *tries = 0;
     for (;;) {
         struct b_err e;
@@ -7680,8 +7699,9 @@ BENCH_API int myc_connect_retry(struct my_conn *c, const struct myc_params *p, s
             c->err = e;
             if (rc == B_DONE) {
                 memset(&c->err, 0, sizeof(c->err));
-                b_seterr(&c->err, B_DONE, 0, "interrupted by %s while waiting to connect to %s",
-                         atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", c->target);
+                (void)!b_seterr(&c->err, B_DONE, 0,
+                                "interrupted by %s while waiting to connect to %s",
+                                atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", c->target);
             }
             return rc;
         }
@@ -7712,24 +7732,24 @@ static int myc_op_begin(struct my_conn *c, u8 op, u8 state, u8 cmd, const void *
 }
 
 /* A command answered by OK or ERR (ping, init_db, reset connection, stmt reset). */
-static int myc_simple(struct my_conn *c, u8 cmd, const void *arg, size_t len)
+static B_MUSTCHECK enum b_rc myc_simple(struct my_conn *c, u8 cmd, const void *arg, size_t len)
 {
     return myc_run(c, myc_op_begin(c, MYC_OP_SIMPLE, MYC_S_SIMPLE, cmd, arg, len, false));
 }
 
-BENCH_API int myc_ping(struct my_conn *c)
+BENCH_API enum b_rc myc_ping(struct my_conn *c)
 {
     return myc_simple(c, MY_COM_PING, NULL, 0);
 }
 
 B_UNUSED /* for the OLTP workloads; tested in tests/t_my_live.c */
-BENCH_API int myc_init_db(struct my_conn *c, const char *db)
+BENCH_API enum b_rc myc_init_db(struct my_conn *c, const char *db)
 {
     return myc_simple(c, MY_COM_INIT_DB, db, strlen(db));
 }
 
 B_UNUSED /* for the OLTP workloads; tested in tests/t_my_live.c */
-static int myc_reset_connection(struct my_conn *c)
+static B_MUSTCHECK enum b_rc myc_reset_connection(struct my_conn *c)
 {
     return myc_simple(c, MY_COM_RESET_CONNECTION, NULL, 0);
 }
@@ -7754,8 +7774,8 @@ static int myc_query_begin(struct my_conn *c, const char *sql, size_t len,
     return myc_op_begin(c, MYC_OP_QUERY, MYC_S_FIRST, MY_COM_QUERY, sql, len, async);
 }
 
-BENCH_API int myc_query(struct my_conn *c, const char *sql, size_t len, struct myc_result *res,
-                        myc_text_cb cb, void *ctx)
+BENCH_API enum b_rc myc_query(struct my_conn *c, const char *sql, size_t len,
+                              struct myc_result *res, myc_text_cb cb, void *ctx)
 {
     return myc_run(c, myc_query_begin(c, sql, len, res, cb, ctx, false));
 }
@@ -7777,7 +7797,7 @@ static int myc_prepare_begin(struct my_conn *c, const char *sql, size_t len,
     return myc_op_begin(c, MYC_OP_PREPARE, MYC_S_PREP_OK, MY_COM_STMT_PREPARE, sql, len, async);
 }
 
-BENCH_API int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
+BENCH_API enum b_rc myc_prepare(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st)
 {
     return myc_run(c, myc_prepare_begin(c, sql, len, st, false));
 }
@@ -7805,23 +7825,23 @@ static int myc_execute_begin(struct my_conn *c, struct myc_stmt *st, const struc
     return rc < 0 ? myc_end(c, rc) : rc;
 }
 
-BENCH_API int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
-                          size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
+BENCH_API enum b_rc myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
+                                size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx)
 {
     return myc_run(c, myc_execute_begin(c, st, params, nv, res, cb, ctx, false));
 }
 
-BENCH_API int myc_stmt_close(struct my_conn *c, struct myc_stmt *st)
+BENCH_API enum b_rc myc_stmt_close(struct my_conn *c, struct myc_stmt *st)
 {
     u8 id[4] = {(u8)st->id, (u8)(st->id >> 8), (u8)(st->id >> 16), (u8)(st->id >> 24)};
     c->async = false;
-    int rc = myc_command(c, MY_COM_STMT_CLOSE, id, 4); /* no reply */
+    enum b_rc rc = myc_command(c, MY_COM_STMT_CLOSE, id, 4); /* no reply */
     myc_stmt_free(st);
     return rc;
 }
 
 B_UNUSED /* for the OLTP workloads; tested in tests/t_my_live.c */
-static int myc_stmt_reset(struct my_conn *c, struct myc_stmt *st)
+static B_MUSTCHECK enum b_rc myc_stmt_reset(struct my_conn *c, struct myc_stmt *st)
 {
     u8 id[4] = {(u8)st->id, (u8)(st->id >> 8), (u8)(st->id >> 16), (u8)(st->id >> 24)};
     return myc_simple(c, MY_COM_STMT_RESET, id, 4);
@@ -7957,8 +7977,8 @@ static void myc_params_bad(struct b_err *e, const char *hint, const char *fmt, .
     snprintf(e->hint, sizeof(e->hint), "%s", hint);
 }
 
-static int myc_params_compression(const struct bench_opts *o, struct myc_params *p,
-                                  struct b_err *e)
+static B_MUSTCHECK enum b_rc myc_params_compression(const struct bench_opts *o,
+                                                    struct myc_params *p, struct b_err *e)
 {
     const char *s = o->mysql_compression_algorithms;
     bool zlib = false, zstd = false;
@@ -8110,8 +8130,8 @@ static bool myc_tls_version_ok(const char *list, bool *has12)
 
 /* The TLS parameters of p from the options: the mode (myc_tls_asked) and the files, suites
  * and versions, each checked here; B_OK or B_INVALID/B_UNSUPPORTED with e. */
-static int myc_params_tls(const struct bench_opts *o, struct myc_params *p, bool socket,
-                          struct b_err *e)
+static B_MUSTCHECK enum b_rc myc_params_tls(const struct bench_opts *o, struct myc_params *p,
+                                            bool socket, struct b_err *e)
 {
     int suites[MYC_MAX_SUITES + 1];
     bool implied, has12;
@@ -8166,8 +8186,8 @@ static int myc_params_tls(const struct bench_opts *o, struct myc_params *p, bool
     return B_OK;
 }
 
-BENCH_API int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
-                                   struct myc_conn_params *cc, struct b_err *e)
+BENCH_API enum b_rc myc_params_from_opts(const struct bench_opts *o, unsigned idx,
+                                         struct myc_conn_params *cc, struct b_err *e)
 {
     struct myc_params *p = &cc->p;
     char port[16];
@@ -8209,7 +8229,7 @@ BENCH_API int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
         snprintf(cc->socket, sizeof(cc->socket), "%s", dflt ? dflt : paths[0]);
         p->socket_default = true;
     }
-    int rc = myc_params_tls(o, p, cc->socket[0] != 0, e);
+    enum b_rc rc = myc_params_tls(o, p, cc->socket[0] != 0, e);
     if (rc != B_OK)
         return rc;
     p->host = cc->host;
@@ -8257,8 +8277,8 @@ BENCH_API void myc_hint_refused(const struct myc_params *p, char *dst, size_t n,
                 more);
 }
 
-BENCH_API int myc_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p,
-                             struct b_err *e)
+BENCH_API enum b_exit myc_conn_error(const char *what, const struct my_conn *c,
+                                     const struct myc_params *p, struct b_err *e)
 {
     double ms = (double)c->connect_ns / 1e6;
     char where[PATH_MAX + 64];
@@ -8387,7 +8407,7 @@ BENCH_API void uring_free(struct uring *u)
     u->fd = -1;
 }
 
-BENCH_API int uring_setup(struct uring *u, unsigned entries, struct b_err *e)
+BENCH_API enum b_rc uring_setup(struct uring *u, unsigned entries, struct b_err *e)
 {
     static const unsigned ladder[] = {
         IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN |
@@ -8497,13 +8517,13 @@ BENCH_API struct io_uring_sqe *uring_sqe(struct uring *u)
     return sqe;
 }
 
-BENCH_API int uring_submit(struct uring *u, unsigned wait)
+BENCH_API enum b_rc uring_submit(struct uring *u, unsigned wait)
 {
     unsigned n = u->local_tail - u->published;
     __atomic_store_n(u->sq_tail, u->local_tail, __ATOMIC_RELEASE);
     u->published = u->local_tail;
     for (;;) {
-        int rc = uring_sys_enter(u->fd, n, wait, wait ? IORING_ENTER_GETEVENTS : 0);
+        enum b_rc rc = uring_sys_enter(u->fd, n, wait, wait ? IORING_ENTER_GETEVENTS : 0);
         if (rc >= 0) {
             n -= B_MIN(n, (unsigned)rc);
             if (n == 0 || wait == 0)
@@ -9086,7 +9106,7 @@ BENCH_API void load_join(struct load_run *r)
         pthread_join(r->nloops ? r->loops[i].tid : r->thr[i].tid, NULL);
 }
 
-BENCH_API int load_start(struct load_run *r)
+BENCH_API enum b_rc load_start(struct load_run *r)
 {
     /* the workers: a thread per client, or the event loops that run them */
     const int nw = r->nloops ? r->nloops : r->nthreads;
@@ -9157,7 +9177,7 @@ static const char *load_fmt_unix_ns(char *out, size_t n, i64 ns)
     return out;
 }
 
-BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, struct b_err *e)
+BENCH_API enum b_exit load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, struct b_err *e)
 {
     const i64 sec = 1000000000;
     i64 t;
@@ -9256,7 +9276,7 @@ BENCH_API void load_clock_read(struct load_clock *c)
     c->maxerror_us = (i64)tx.maxerror;
 }
 
-BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b_err *e)
+BENCH_API enum b_rc load_clock_refuse(const struct load_clock *c, bool force, struct b_err *e)
 {
     if (!c->known || c->synced || force)
         return B_OK;
@@ -9271,7 +9291,7 @@ BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b
     return B_UNSUPPORTED;
 }
 
-BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e)
+BENCH_API enum b_exit load_client_check(const struct bench_opts *o, struct b_err *e)
 {
     i64 i = o->client_index, n = o->client_count;
     if (i < 0 && n < 0)
@@ -9291,7 +9311,7 @@ BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e)
     return B_EXIT_OK;
 }
 
-BENCH_API int load_start_at_setup(struct load_run *r)
+BENCH_API enum b_rc load_start_at_setup(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     struct load_clock c;
@@ -9310,7 +9330,7 @@ BENCH_API int load_start_at_setup(struct load_run *r)
         res_warn(r->res, "clock_unknown", NULL,
                  "--start-at: adjtimex(2) did not answer: the clock's synchronization is "
                  "unknown");
-    int rc = load_clock_refuse(&c, o->start_at_force, &r->err);
+    enum b_rc rc = load_clock_refuse(&c, o->start_at_force, &r->err);
     if (rc != B_OK)
         return rc;
     r->unix_off_ns = load_unix_offset();
@@ -9335,13 +9355,13 @@ static void load_release_failed(struct load_run *r)
         pthread_join(r->thr[k].tid, NULL);
 }
 
-BENCH_API int load_start_at_wait(struct load_run *r)
+BENCH_API enum b_rc load_start_at_wait(struct load_run *r)
 {
     const u64 warm = (u64)r->o->warmup_time * 1000000000u;
     if (!r->start_at_ns)
         return B_OK;
     u64 release = r->start_at_ns > warm ? r->start_at_ns - warm : 0, now = clk_now_ns();
-    int rc = B_OK;
+    enum b_rc rc = B_OK;
     if (now >= r->start_at_ns) {
         char when[80];
         b_fail(&r->err, B_EXIT_ENV,
@@ -9510,7 +9530,7 @@ static const struct opt_def opt_cpu[] = {
         "upper limit for primes generator", "Invalid value of cpu-max-prime: %s.", OPT_F_SBLATE),
 };
 
-static int cpu_event(struct load_thread *t)
+static B_MUSTCHECK enum b_rc cpu_event(struct load_thread *t)
 {
     u64 max = (u64)t->run->o->cpu_max_prime, n = 0;
     for (u64 c = 3; c < max; c++) {
@@ -9803,7 +9823,8 @@ static const char *mem_room_said(const struct mem_room *m, u64 given, char *out,
 /* A --memory-total-size the user gave beyond the room under a cgroup limit: refused (exit 3)
  * before anything is mapped, instead of an OOM kill partway (MemAvailable alone is no bound:
  * swap and reclaim stretch it; a cgroup limit does not stretch). */
-static int mem_room_check(struct load_run *r, const struct mem_room *m, u64 want, const char *mode)
+static B_MUSTCHECK enum b_rc mem_room_check(struct load_run *r, const struct mem_room *m, u64 want,
+                                            const char *mode)
 {
     char a[32], b[32];
     if (!m->limit || strcmp(m->from, "cgroup memory limit"))
@@ -10011,8 +10032,8 @@ static void mem_stream_init(double *a, double *b, double *c, size_t n)
 /* checkSTREAMresults: the values after `kernels` kernels in STREAM's order (a stop can
  * end a pass early), and the mean absolute error of each array against them (relative to
  * the expected value) within 1e-13. B_OK, or B_ERR with e filled. */
-static int mem_stream_check_k(const double *a, const double *b, const double *c, size_t n,
-                              int kernels, struct b_err *e)
+static B_MUSTCHECK enum b_rc mem_stream_check_k(const double *a, const double *b, const double *c,
+                                                size_t n, int kernels, struct b_err *e)
 {
     double aj = 2.0, bj = 2.0, cj = 0.0, ea = 0, eb = 0, ec = 0;
     int passes = kernels / MEM_NKERNELS;
@@ -10078,7 +10099,7 @@ static double mem_stream_expect_s(size_t n, int passes, int nthreads)
     return (double)n * 80.0 * passes / (5e9 * (nthreads > 0 ? nthreads : 1));
 }
 
-static int mem_stream_setup(struct load_run *r)
+static B_MUSTCHECK enum b_rc mem_stream_setup(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     struct mem_stream *s = b_xcalloc(1, sizeof(*s));
@@ -10231,7 +10252,7 @@ static int mem_stream_one(struct load_thread *t, struct mem_stream *s, int k, in
 }
 
 /* One thread's whole STREAM run over its slice. */
-static int mem_stream_event(struct load_thread *t)
+static B_MUSTCHECK enum b_rc mem_stream_event(struct load_thread *t)
 {
     struct load_run *r = t->run;
     struct mem_stream *s = r->wl_global;
@@ -10473,7 +10494,8 @@ static void mem_lat_report(struct load_run *r, const struct mem_lat *m)
 
 /* One pass of the curve (v 0: 4 KiB pages, 1: huge pages where THP grants them), the sizes
  * in order until the end or mem_mode_over; m->done[v] counts them. B_OK, or B_NOMEM. */
-static int mem_lat_pass(struct load_thread *t, struct mem_lat *m, int v, u32 *perm)
+static B_MUSTCHECK enum b_rc mem_lat_pass(struct load_thread *t, struct mem_lat *m, int v,
+                                          u32 *perm)
 {
     struct load_run *r = t->run;
     size_t maplen;
@@ -10504,7 +10526,7 @@ static int mem_lat_pass(struct load_thread *t, struct mem_lat *m, int v, u32 *pe
     return B_OK;
 }
 
-static int mem_lat_event(struct load_thread *t)
+static B_MUSTCHECK enum b_rc mem_lat_event(struct load_thread *t)
 {
     struct load_run *r = t->run;
     struct mem_lat *m = r->wl_global;
@@ -10514,7 +10536,7 @@ static int mem_lat_event(struct load_thread *t)
                         m->max / MEM_LINE);
     m->thp_bytes[1] = -1; /* unknown until its pass ran */
     m->t0 = clk_now_ns();
-    int rc = B_OK;
+    enum b_rc rc = B_OK;
     for (int v = 0; v < m->npass && rc == B_OK && !mem_mode_over(r); v++)
         rc = mem_lat_pass(t, m, v, perm);
     free(perm);
@@ -10536,7 +10558,7 @@ static int mem_lat_sizes(u64 want, bool fit)
     return n;
 }
 
-static int mem_lat_setup(struct load_run *r)
+static B_MUSTCHECK enum b_rc mem_lat_setup(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     struct mem_lat *m = b_xcalloc(1, sizeof(*m));
@@ -10569,7 +10591,7 @@ static int mem_lat_setup(struct load_run *r)
 }
 
 /* The bench modes' hooks, called from the memory test's (mode != sysbench). */
-static int mem_mode_check(struct bench_opts *o, struct b_err *e)
+static enum b_exit mem_mode_check(struct bench_opts *o, struct b_err *e)
 {
     if (o->warmup_time || o->forced_s >= 0)
         return b_fail(e, B_EXIT_USAGE, "memory: --%s does not apply to --memory-mode=%s (it "
@@ -10590,7 +10612,7 @@ static int mem_mode_check(struct bench_opts *o, struct b_err *e)
     return B_EXIT_OK;
 }
 
-static int mem_mode_init(struct load_run *r)
+static B_MUSTCHECK enum b_rc mem_mode_init(struct load_run *r)
 {
     for (int i = 0; i < r->nthreads; i++)
         r->thr[i].limit = 1; /* one event per thread: the whole measurement */
@@ -10609,7 +10631,7 @@ static void mem_mode_done(struct load_run *r)
     r->wl_global = NULL;
 }
 
-static int mem_check(struct bench_opts *o, struct b_err *err)
+static enum b_exit mem_check(struct bench_opts *o, struct b_err *err)
 {
     if (o->memory_mode != MEM_MODE_SB)
         return mem_mode_check(o, err);
@@ -10640,7 +10662,7 @@ static void mem_release(struct mem_block *m)
 /* Zero a new block (sysbench does), 4 MiB at a time: a 16 GiB block takes seconds or
  * minutes (page faults), and a signal stops it within milliseconds; the block is then
  * released. */
-static int mem_zero(struct mem_block *m, struct b_err *e)
+static B_MUSTCHECK enum b_rc mem_zero(struct mem_block *m, struct b_err *e)
 {
     const size_t step = (size_t)4 << 20;
     for (size_t off = 0; off < m->len; off += step) {
@@ -10659,7 +10681,7 @@ static int mem_zero(struct mem_block *m, struct b_err *e)
     return B_OK;
 }
 
-static int mem_alloc(struct mem_block *m, size_t len, bool huge, struct b_err *e)
+static B_MUSTCHECK enum b_rc mem_alloc(struct mem_block *m, size_t len, bool huge, struct b_err *e)
 {
     m->len = len;
     m->shmid = -1;
@@ -10687,7 +10709,7 @@ static int mem_alloc(struct mem_block *m, size_t len, bool huge, struct b_err *e
         return mem_zero(m, e);
     }
     void *p = NULL;
-    int rc = posix_memalign(&p, 4096, len);
+    enum b_rc rc = posix_memalign(&p, 4096, len);
     if (rc)
         return b_seterr(e, B_NOMEM, rc, "allocating a %zu-byte memory block failed: %s", len,
                         strerror(rc));
@@ -10695,7 +10717,7 @@ static int mem_alloc(struct mem_block *m, size_t len, bool huge, struct b_err *e
     return mem_zero(m, e);
 }
 
-static int mem_init(struct load_run *r)
+static B_MUSTCHECK enum b_rc mem_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     if (o->memory_mode != MEM_MODE_SB)
@@ -10713,7 +10735,7 @@ static int mem_init(struct load_run *r)
     return B_OK;
 }
 
-static int mem_thread_init(struct load_thread *t)
+static B_MUSTCHECK enum b_rc mem_thread_init(struct load_thread *t)
 {
     const struct bench_opts *o = t->run->o;
     if (o->memory_mode != MEM_MODE_SB)
@@ -10812,7 +10834,7 @@ static void mem_pass(struct load_thread *t, size_t from, size_t to)
 
 /* One event: one pass over the block, 1 MiB at a time so that a signal stops a pass over a
  * block of gigabytes within milliseconds (the pass is then not counted). */
-static int mem_event(struct load_thread *t)
+static B_MUSTCHECK enum b_rc mem_event(struct load_thread *t)
 {
     if (t->run->o->memory_mode != MEM_MODE_SB)
         return t->run->o->memory_mode == MEM_MODE_STREAM ? mem_stream_event(t) : mem_lat_event(t);
@@ -10893,7 +10915,7 @@ struct thr_shared {
 
 /* The lock array. --mutex-num=1e8 is 10 GB and seconds of initialisation: a signal stops
  * it within milliseconds, and thr_done then frees what was made. */
-static int thr_init_locks(struct load_run *r, size_t n)
+static B_MUSTCHECK enum b_rc thr_init_locks(struct load_run *r, size_t n)
 {
     struct thr_shared *s;
     void *p = NULL;
@@ -10925,12 +10947,12 @@ static void thr_done(struct load_run *r)
     r->wl_global = NULL;
 }
 
-static int thr_threads_init(struct load_run *r)
+static B_MUSTCHECK enum b_rc thr_threads_init(struct load_run *r)
 {
     return thr_init_locks(r, (size_t)r->o->thread_locks);
 }
 
-static int thr_threads_event(struct load_thread *t)
+static B_MUSTCHECK enum b_rc thr_threads_event(struct load_thread *t)
 {
     struct thr_shared *s = t->run->wl_global;
     size_t k = (size_t)(atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed) % s->n);
@@ -10945,7 +10967,7 @@ static int thr_threads_event(struct load_thread *t)
 }
 
 
-static int thr_mutex_init(struct load_run *r)
+static B_MUSTCHECK enum b_rc thr_mutex_init(struct load_run *r)
 {
     for (int i = 0; i < r->nthreads; i++)
         r->thr[i].limit = 1; /* one event per thread, whatever --events says */
@@ -10953,7 +10975,7 @@ static int thr_mutex_init(struct load_run *r)
     return thr_init_locks(r, (size_t)r->o->mutex_num);
 }
 
-static int thr_mutex_event(struct load_thread *t)
+static B_MUSTCHECK enum b_rc thr_mutex_event(struct load_thread *t)
 {
     struct thr_shared *s = t->run->wl_global;
     const struct bench_opts *o = t->run->o;
@@ -11078,7 +11100,7 @@ static double thr_pingpong(int a, int b, u64 trips, u64 counts[2], struct b_err 
     return (double)(t1 - t0) / (double)trips / 2.0;
 }
 
-static int thr_pp_init(struct load_run *r)
+static B_MUSTCHECK enum b_rc thr_pp_init(struct load_run *r)
 {
     for (int i = 0; i < r->nthreads; i++)
         r->thr[i].limit = 1; /* the worker runs the whole measurement once */
@@ -11100,7 +11122,7 @@ static int thr_two_cpus(int cpu[2])
     return n;
 }
 
-static int thr_pp_event(struct load_thread *t)
+static B_MUSTCHECK enum b_rc thr_pp_event(struct load_thread *t)
 {
     struct load_run *r = t->run;
     struct res *res = r->res;
@@ -11120,7 +11142,7 @@ static int thr_pp_event(struct load_thread *t)
             return B_DONE;
         double ns = thr_pingpong(cpu[0], k ? cpu[1] : cpu[0], trips, counts, &t->err);
         if (ns < 0)
-            return (int)ns;
+            return (enum b_rc)ns; /* thr_pingpong: a B_* code when < 0 */
         char key[48];
         snprintf(key, sizeof(key), "%s_ns_per_switch", names[k]);
         res_fact_num(res, key, ns);
@@ -11135,7 +11157,7 @@ static int thr_pp_event(struct load_thread *t)
 }
 
 /* The threads test's hooks by mode (sysbench's, or the ping-pong). */
-static int thr_threads_check(struct bench_opts *o, struct b_err *e)
+static enum b_exit thr_threads_check(struct bench_opts *o, struct b_err *e)
 {
     if (o->threads_mode == THR_MODE_PINGPONG && (o->warmup_time || o->forced_s >= 0))
         return b_fail(e, B_EXIT_USAGE, "threads: --%s does not apply to --threads-mode=pingpong "
@@ -11147,12 +11169,12 @@ static int thr_threads_check(struct bench_opts *o, struct b_err *e)
     return B_EXIT_OK;
 }
 
-static int thr_threads_any_init(struct load_run *r)
+static B_MUSTCHECK enum b_rc thr_threads_any_init(struct load_run *r)
 {
     return r->o->threads_mode == THR_MODE_PINGPONG ? thr_pp_init(r) : thr_threads_init(r);
 }
 
-static int thr_threads_any_event(struct load_thread *t)
+static B_MUSTCHECK enum b_rc thr_threads_any_event(struct load_thread *t)
 {
     return t->run->o->threads_mode == THR_MODE_PINGPONG ? thr_pp_event(t) : thr_threads_event(t);
 }
@@ -11196,7 +11218,7 @@ struct jr_ps {
 
 /* jr_limits - in the counting pass, every 4096 values: past the arena budget, or b_stop set
  * (SIGINT/SIGTERM), the parse stops with an error. */
-static int jr_limits(struct jr_ps *ps)
+static B_MUSTCHECK enum b_rc jr_limits(struct jr_ps *ps)
 {
     if (ps->build || (ps->nvals & 0xfff))
         return B_OK;
@@ -11227,8 +11249,9 @@ static const char *jr_found(const u8 *at, const u8 *end, char *buf, size_t n)
 }
 
 /* jr_fail - e = "reading WHAT: line L col C: MSG"; the position is at's. */
-static int jr_fail(struct jr_ps *ps, const u8 *at, const char *fmt, ...) B_PRINTF(3, 4);
-static int jr_fail(struct jr_ps *ps, const u8 *at, const char *fmt, ...)
+static B_MUSTCHECK enum b_rc jr_fail(struct jr_ps *ps, const u8 *at, const char *fmt, ...)
+    B_PRINTF(3, 4);
+static B_MUSTCHECK enum b_rc jr_fail(struct jr_ps *ps, const u8 *at, const char *fmt, ...)
 {
     char m[200];
     va_list ap;
@@ -11351,7 +11374,7 @@ static size_t jr_utf8_put(u8 *o, u32 cp)
 /* A string at ps->p (on its '"'): decoded into the arena, *out and *len set (building pass). The
  * decoded text is never longer than the literal, so the counting pass counts the literal's
  * decoded bytes exactly by decoding into nothing. */
-static int jr_string(struct jr_ps *ps, const char **out, u32 *len)
+static B_MUSTCHECK enum b_rc jr_string(struct jr_ps *ps, const char **out, u32 *len)
 {
     const u8 *q = ps->p + 1;
     size_t n = 0;
@@ -11428,7 +11451,7 @@ static int jr_string(struct jr_ps *ps, const char **out, u32 *len)
     return B_OK;
 }
 
-static int jr_number(struct jr_ps *ps, struct jr_val *v)
+static B_MUSTCHECK enum b_rc jr_number(struct jr_ps *ps, struct jr_val *v)
 {
     const u8 *s = ps->p, *q = s;
     bool integer = true;
@@ -11499,17 +11522,17 @@ static int jr_number(struct jr_ps *ps, struct jr_val *v)
     return B_OK;
 }
 
-static int jr_value(struct jr_ps *ps, struct jr_val *v, int depth);
+static B_MUSTCHECK enum b_rc jr_value(struct jr_ps *ps, struct jr_val *v, int depth);
 
 /* An array or object at ps->p (on its '[' or '{'). */
-static int jr_container(struct jr_ps *ps, struct jr_val *v, int depth)
+static B_MUSTCHECK enum b_rc jr_container(struct jr_ps *ps, struct jr_val *v, int depth)
 {
     bool obj = *ps->p == '{';
     char close = obj ? '}' : ']';
     const u8 *open = ps->p;
     struct jr_val **tail = v ? &v->kid : NULL;
     size_t count = 0;
-    int rc;
+    enum b_rc rc;
     if (depth >= JR_MAX_DEPTH)
         return jr_fail(ps, ps->p, "nested deeper than %d levels", JR_MAX_DEPTH);
     if (v)
@@ -11574,7 +11597,7 @@ static int jr_container(struct jr_ps *ps, struct jr_val *v, int depth)
     return B_OK;
 }
 
-static int jr_value(struct jr_ps *ps, struct jr_val *v, int depth)
+static B_MUSTCHECK enum b_rc jr_value(struct jr_ps *ps, struct jr_val *v, int depth)
 {
     static const struct {
         const char *lit;
@@ -11589,7 +11612,7 @@ static int jr_value(struct jr_ps *ps, struct jr_val *v, int depth)
     if (c == '"') {
         const char *s = NULL;
         u32 n = 0;
-        int rc = jr_string(ps, &s, &n);
+        enum b_rc rc = jr_string(ps, &s, &n);
         if (rc == B_OK && v) {
             v->type = JR_STR;
             v->s = s;
@@ -11616,10 +11639,10 @@ static int jr_value(struct jr_ps *ps, struct jr_val *v, int depth)
 }
 
 /* one whole pass over the input */
-static int jr_pass(struct jr_ps *ps, struct jr_val *root)
+static B_MUSTCHECK enum b_rc jr_pass(struct jr_ps *ps, struct jr_val *root)
 {
     char fb[16];
-    int rc;
+    enum b_rc rc;
     ps->p = ps->start;
     jr_ws(ps);
     if ((rc = jr_value(ps, root, 0)) != B_OK)
@@ -11631,17 +11654,17 @@ static int jr_pass(struct jr_ps *ps, struct jr_val *root)
     return B_OK;
 }
 
-BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
-                       struct b_err *e)
+BENCH_API enum b_rc jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
+                             struct b_err *e)
 {
     return jr_parse_max(p, len, what, JR_MAX_ARENA_BYTES, doc, e);
 }
 
-BENCH_API int jr_parse_max(const char *p, size_t len, const char *what, size_t max_arena,
-                           struct jr_doc *doc, struct b_err *e)
+BENCH_API enum b_rc jr_parse_max(const char *p, size_t len, const char *what, size_t max_arena,
+                                 struct jr_doc *doc, struct b_err *e)
 {
     struct jr_ps ps;
-    int rc;
+    enum b_rc rc;
     memset(doc, 0, sizeof(*doc));
     if (len > JR_MAX_FILE_BYTES) {
         b_fail(e, B_EXIT_FAIL, "reading %s: %zu bytes, more than the %u MiB a report may have",
@@ -11694,7 +11717,8 @@ BENCH_API int jr_parse_max(const char *p, size_t len, const char *what, size_t m
 
 /* jr_slurp - the whole of regular file path (at most max bytes) into *out (malloc'd, NUL
  * after it), its length in *outlen. Returns B_OK or an error with e (see jr_parse_file). */
-static int jr_slurp(const char *path, size_t max, char **out, size_t *outlen, struct b_err *e)
+static B_MUSTCHECK enum b_rc jr_slurp(const char *path, size_t max, char **out, size_t *outlen,
+                                      struct b_err *e)
 {
     struct stat st;
     *out = NULL;
@@ -11765,12 +11789,12 @@ static int jr_slurp(const char *path, size_t max, char **out, size_t *outlen, st
     return B_OK;
 }
 
-BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
+BENCH_API enum b_rc jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
 {
     char *buf;
     size_t len;
     memset(doc, 0, sizeof(*doc));
-    int rc = jr_slurp(path, JR_MAX_FILE_BYTES, &buf, &len, e);
+    enum b_rc rc = jr_slurp(path, JR_MAX_FILE_BYTES, &buf, &len, e);
     if (rc != B_OK)
         return rc;
     rc = jr_parse(buf, len, path, doc, e);
@@ -11785,14 +11809,14 @@ static bool jr_is_result(const struct jr_val *root)
     return t && t->type == JR_STR && !strcmp(t->s, "result");
 }
 
-BENCH_API int jr_parse_report(const char *path, size_t max_file, size_t max_arena,
-                              struct jr_doc *doc, struct b_err *e)
+BENCH_API enum b_rc jr_parse_report(const char *path, size_t max_file, size_t max_arena,
+                                    struct jr_doc *doc, struct b_err *e)
 {
     char *buf;
     size_t len;
     struct b_err e0 = *e; /* restored when a line is the result */
     memset(doc, 0, sizeof(*doc));
-    int rc = jr_slurp(path, max_file, &buf, &len, e);
+    enum b_rc rc = jr_slurp(path, max_file, &buf, &len, e);
     if (rc != B_OK)
         return rc;
     rc = jr_parse_max(buf, len, path, max_arena, doc, e);
@@ -12179,7 +12203,7 @@ static bool io_sb(const struct bench_opts *o)
     return o->sb_behaviour;
 }
 
-static int io_check(struct bench_opts *o, struct b_err *err);
+static enum b_exit io_check(struct bench_opts *o, struct b_err *err);
 
 /* Why io_check_run fell back from io_uring to sync ("" = it did not): io_facts makes it the
  * run's "io_uring_fallback" warning. */
@@ -12382,8 +12406,8 @@ static u8 *io_fill(const struct io_shared *sh, struct io_pool *pl, u64 len, u64 
 }
 
 /* --validate: check the CRC trailers of what was read. */
-static int io_verify(struct io_shared *sh, const u8 *buf, u64 len, u64 off, int file,
-                     struct b_err *e)
+static B_MUSTCHECK enum b_rc io_verify(struct io_shared *sh, const u8 *buf, u64 len, u64 off,
+                                       int file, struct b_err *e)
 {
     for (u64 b = 0; b < len; b += sh->bs) {
         u64 n = B_MIN(sh->bs, len - b), boff = off + b, got_off;
@@ -12431,8 +12455,8 @@ static int io_sync_file(struct io_shared *sh, int file)
     return sh->fdatasync ? fdatasync(sh->fds[file]) : fsync(sh->fds[file]);
 }
 
-static int io_syserr_e(struct b_err *e, const struct bench_opts *o, const char *what, int file,
-                       u64 off, int err)
+static B_MUSTCHECK enum b_rc io_syserr_e(struct b_err *e, const struct bench_opts *o,
+                                         const char *what, int file, u64 off, int err)
 {
     char path[PATH_MAX];
     io_path(o, file, path, sizeof(path));
@@ -12440,12 +12464,13 @@ static int io_syserr_e(struct b_err *e, const struct bench_opts *o, const char *
                     (unsigned long long)off, strerror(err), b_errno_name(err));
 }
 
-static int io_syserr(struct load_thread *t, const char *what, int file, u64 off, int err)
+static B_MUSTCHECK enum b_rc io_syserr(struct load_thread *t, const char *what, int file, u64 off,
+                                       int err)
 {
     return io_syserr_e(&t->err, t->run->o, what, file, off, err);
 }
 
-static int io_do(struct load_thread *t, const struct io_req *qp);
+static B_MUSTCHECK enum b_rc io_do(struct load_thread *t, const struct io_req *qp);
 
 /*
  * mmap mode: a page the filesystem cannot back (no space for a hole or a copy-on-write
@@ -12488,18 +12513,18 @@ static int io_map_copy(void *dst, const void *src, size_t n)
 }
 
 /* One request, synchronously (sync and mmap modes). */
-static int io_event(struct load_thread *t)
+static B_MUSTCHECK enum b_rc io_event(struct load_thread *t)
 {
     struct io_shared *sh = t->run->wl_global;
     struct io_req q;
     io_next(sh, t->wl, &t->rng, &q);
     t->op = q.op;
-    int rc = io_do(t, &q);
+    enum b_rc rc = io_do(t, &q);
     io_release(sh, &q);
     return rc;
 }
 
-static int io_do(struct load_thread *t, const struct io_req *qp)
+static B_MUSTCHECK enum b_rc io_do(struct load_thread *t, const struct io_req *qp)
 {
     struct load_run *r = t->run;
     struct io_shared *sh = r->wl_global;
@@ -12587,7 +12612,7 @@ static void io_prep_sqe(struct io_shared *sh, struct io_thread *it, struct io_ur
 }
 
 /* async mode: the thread's whole loop, up to `depth` requests in flight on its ring. */
-static int io_async_loop(struct load_thread *t)
+static B_MUSTCHECK enum b_rc io_async_loop(struct load_thread *t)
 {
     struct load_run *r = t->run;
     struct io_shared *sh = r->wl_global;
@@ -12669,13 +12694,13 @@ static int io_async_loop(struct load_thread *t)
     }
 }
 
-static int io_event_any(struct load_thread *t)
+static B_MUSTCHECK enum b_rc io_event_any(struct load_thread *t)
 {
     struct io_shared *sh = t->run->wl_global;
     return sh->iomode == IO_ASYNC ? io_async_loop(t) : io_event(t);
 }
 
-static int io_thread_init(struct load_thread *t)
+static B_MUSTCHECK enum b_rc io_thread_init(struct load_thread *t)
 {
     struct load_run *r = t->run;
     struct io_shared *sh = r->wl_global;
@@ -12698,7 +12723,7 @@ static int io_thread_init(struct load_thread *t)
                         (unsigned long long)(IO_POOL_SPAN + sh->req_size));
     if (sh->iomode != IO_ASYNC)
         return B_OK;
-    int rc = uring_setup(&it->ring, B_MAX(sh->depth, 2), &t->err);
+    enum b_rc rc = uring_setup(&it->ring, B_MAX(sh->depth, 2), &t->err);
     if (rc < 0)
         return rc;
     it->slots = b_xcalloc(sh->depth, sizeof(*it->slots));
@@ -12898,7 +12923,7 @@ static const char *io_not_ours(const struct io_shared *sh, const struct io_man *
     return r && io_sb(sh->o) && i < sh->nfiles && io_is_ours(sh, st) ? NULL : r;
 }
 
-static int io_man_err(struct b_err *e, const char *dir, const char *what, int err)
+static B_MUSTCHECK enum b_rc io_man_err(struct b_err *e, const char *dir, const char *what, int err)
 {
     return b_seterr(e, B_SYSERR, err, "%s %s/" IO_MANIFEST " failed: %s (%s)", what, dir,
                     strerror(err), b_errno_name(err));
@@ -12943,8 +12968,8 @@ static int io_own_fmt(char *out, size_t n, int i, const struct io_own *w)
 }
 
 /* Parse the journal's text; B_OK or why it is not a manifest. */
-static int io_man_parse(struct io_man *m, char *text, size_t len, const char *dir,
-                        struct b_err *e)
+static B_MUSTCHECK enum b_rc io_man_parse(struct io_man *m, char *text, size_t len, const char *dir,
+                                          struct b_err *e)
 {
     char *p = text, *end = text + len;
     u64 ln = 0;
@@ -12990,7 +13015,8 @@ static int io_man_parse(struct io_man *m, char *text, size_t len, const char *di
  * Open --file-dir and, with load, read its manifest (none is an empty one). A manifest that is a
  * symlink, not a regular file, someone else's or writable by others is not trusted.
  */
-static int io_man_open(struct io_man *m, const char *dir, bool load, struct b_err *e)
+static B_MUSTCHECK enum b_rc io_man_open(struct io_man *m, const char *dir, bool load,
+                                         struct b_err *e)
 {
     memset(m, 0, sizeof(*m));
     m->fd = -1;
@@ -13030,14 +13056,14 @@ static int io_man_open(struct io_man *m, const char *dir, bool load, struct b_er
             break;
         got += (size_t)k;
     }
-    int rc = io_man_parse(m, text, got, dir, e);
+    enum b_rc rc = io_man_parse(m, text, got, dir, e);
     free(text);
     return rc;
 }
 
 /* Append one line, creating the journal on first use. */
-static int io_man_append(struct io_man *m, const char *line, size_t n, const char *dir,
-                         struct b_err *e)
+static B_MUSTCHECK enum b_rc io_man_append(struct io_man *m, const char *line, size_t n,
+                                           const char *dir, struct b_err *e)
 {
     int err;
     if (m->rofs)
@@ -13065,8 +13091,8 @@ static int io_man_append(struct io_man *m, const char *line, size_t n, const cha
 }
 
 /* Record test_file.i (state 'c' with its size, or 'w' with the most bench writes). */
-static int io_man_put(struct io_man *m, int i, const struct io_id *id, char state, u64 size,
-                      const char *dir, struct b_err *e)
+static B_MUSTCHECK enum b_rc io_man_put(struct io_man *m, int i, const struct io_id *id, char state,
+                                        u64 size, const char *dir, struct b_err *e)
 {
     struct io_own w;
     char line[128];
@@ -13083,7 +13109,8 @@ static int io_man_put(struct io_man *m, int i, const struct io_id *id, char stat
     return io_man_append(m, line, (size_t)n, dir, e);
 }
 
-static int io_man_forget(struct io_man *m, int i, const char *dir, struct b_err *e)
+static B_MUSTCHECK enum b_rc io_man_forget(struct io_man *m, int i, const char *dir,
+                                           struct b_err *e)
 {
     struct io_own none;
     char line[32];
@@ -13095,7 +13122,7 @@ static int io_man_forget(struct io_man *m, int i, const char *dir, struct b_err 
     return io_man_append(m, line, (size_t)n, dir, e);
 }
 
-static int io_man_sync(struct io_man *m, const char *dir, struct b_err *e)
+static B_MUSTCHECK enum b_rc io_man_sync(struct io_man *m, const char *dir, struct b_err *e)
 {
     if (m->fd >= 0 && m->dirty && fsync(m->fd) < 0)
         return io_man_err(e, dir, "fsync of", errno);
@@ -13107,7 +13134,7 @@ static int io_man_sync(struct io_man *m, const char *dir, struct b_err *e)
  * Rewrite the journal with only its live entries (a new file renamed over it, then the
  * directory fsync'd), or remove it when none is left.
  */
-static int io_man_compact(struct io_man *m, const char *dir, struct b_err *e)
+static B_MUSTCHECK enum b_rc io_man_compact(struct io_man *m, const char *dir, struct b_err *e)
 {
     if (m->fd < 0 || m->lines <= m->live + 1)
         return B_OK;
@@ -13162,7 +13189,7 @@ static void io_man_close(struct io_man *m)
 
 /* Open every test file for the run; sysbench's checks and messages. Never through a
  * symlink; a writing mode writes only to files the manifest proves bench's. */
-static int io_open_all(struct load_run *r, struct io_shared *sh)
+static B_MUSTCHECK enum b_rc io_open_all(struct load_run *r, struct io_shared *sh)
 {
     const struct bench_opts *o = r->o;
     struct io_man *m = sh->man;
@@ -13224,7 +13251,7 @@ static int io_open_all(struct load_run *r, struct io_shared *sh)
         if (io_fid(sh->fds[i], &id) < 0)
             return io_syserr_e(&r->err, o, "fstat of", i, 0, errno);
         if (sh->mode == IO_SEQWR) {
-            int rc = io_man_put(m, i, &id, 'w', sh->full_size, o->file_dir, &r->err);
+            enum b_rc rc = io_man_put(m, i, &id, 'w', sh->full_size, o->file_dir, &r->err);
             if (rc < 0)
                 return rc;
             continue;
@@ -13327,7 +13354,7 @@ static void io_facts(struct load_run *r)
                  unit_fmt_size(tot, total, sizeof(total)), unit_fmt_size(mem, ram, sizeof(ram)));
 }
 
-static int io_init(struct load_run *r)
+static B_MUSTCHECK enum b_rc io_init(struct load_run *r)
 {
     struct io_shared *sh = b_xcalloc(1, sizeof(*sh));
     char path[PATH_MAX];
@@ -13345,7 +13372,7 @@ static int io_init(struct load_run *r)
             sh->depth = (unsigned)B_MAX(share, 1);
     }
     sh->man = b_xcalloc(1, sizeof(*sh->man));
-    int rc = io_man_open(sh->man, r->o->file_dir, sh->writes, &r->err);
+    enum b_rc rc = io_man_open(sh->man, r->o->file_dir, sh->writes, &r->err);
     if (rc < 0 && io_sb(r->o) && sh->man->dirfd < 0) { /* sysbench's words for a missing dir */
         io_path(r->o, 0, path, sizeof(path));
         snprintf(r->err.hint, sizeof(r->err.hint), "Did you forget to run the prepare step?");
@@ -13405,7 +13432,7 @@ static int io_refuse(struct b_err *e, int ex, const char *fmt, ...)
 
 /* Validation shared by prepare, run and cleanup (before anything is printed or touched):
  * B_EXIT_OK, or the exit code with *err filled (cli_check prints it). */
-static int io_check(struct bench_opts *o, struct b_err *err)
+static enum b_exit io_check(struct bench_opts *o, struct b_err *err)
 {
     const char *bad = NULL;
     size_t badlen = 0;
@@ -13480,9 +13507,9 @@ static int io_check(struct bench_opts *o, struct b_err *err)
 
 /* Checks of the run command: the mode, queue depth, and the io_uring probe (refused: sync
  * instead, a warning in the run's header; with --file-io-mode-strict, a failure). */
-static int io_check_run(struct bench_opts *o, struct b_err *err)
+static enum b_exit io_check_run(struct bench_opts *o, struct b_err *err)
 {
-    int ex = io_check(o, err);
+    enum b_exit ex = io_check(o, err);
     io_fallback_why[0] = 0;
     if (ex != B_EXIT_OK)
         return ex;
@@ -13546,7 +13573,7 @@ static int io_check_run(struct bench_opts *o, struct b_err *err)
 
 /* A fileio error from a lower layer (e, its hint too) as the command's failure (*out):
  * the bench persona's exit code (environment), sysbench's 1. Returns the exit code. */
-static int io_fail(struct b_err *out, const struct b_err *e)
+static enum b_exit io_fail(struct b_err *out, const struct b_err *e)
 {
     struct b_err c = *e;
     io_refuse(out, B_EXIT_ENV, "fileio: %s", c.msg);
@@ -13580,7 +13607,8 @@ static int io_pwrite_all(int fd, const u8 *p, u64 len, u64 off)
  * filesystem blocks, less what it already holds, plus the manifest) and the inodes.
  * B_EXIT_OK, or the exit code with *e filled.
  */
-static int io_prepare_check(const struct io_shared *sh, const struct io_man *m, struct b_err *e)
+static enum b_exit io_prepare_check(const struct io_shared *sh, const struct io_man *m,
+                                    struct b_err *e)
 {
     const struct bench_opts *o = sh->o;
     char path[PATH_MAX], why[160], a[32], b[32];
@@ -13637,9 +13665,9 @@ static int io_prepare_check(const struct io_shared *sh, const struct io_man *m, 
  * cut back to its old size when it extended it (*undone says which). Its progress line goes
  * to res's sink. B_OK, B_SYSERR (*e).
  */
-static int io_prepare_file(const struct res *res, struct io_shared *sh, int i,
-                           struct io_pool *pl, u64 *written, const char **undone,
-                           struct b_err *e)
+static B_MUSTCHECK enum b_rc io_prepare_file(const struct res *res, struct io_shared *sh, int i,
+                                             struct io_pool *pl, u64 *written, const char **undone,
+                                             struct b_err *e)
 {
     const struct bench_opts *o = sh->o;
     struct io_man *m = sh->man;
@@ -13647,7 +13675,8 @@ static int io_prepare_file(const struct res *res, struct io_shared *sh, int i,
     struct io_id id;
     const char *whyp;
     bool created = false;
-    int err = 0, rc;
+    enum b_rc rc;
+    int err = 0;
     io_path(o, i, path, sizeof(path));
     io_name(i, name, sizeof(name));
     int fd = openat(m->dirfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | sh->oflags);
@@ -13702,7 +13731,9 @@ static int io_prepare_file(const struct res *res, struct io_shared *sh, int i,
     /* leave the file as it was found */
     if (created) {
         unlinkat(m->dirfd, name, 0);
-        io_man_forget(m, i, o->file_dir, e);
+        /* the write's failure is the one to say; an entry left for a file gone, cleanup
+         * drops (ENOENT) */
+        (void)!io_man_forget(m, i, o->file_dir, e);
         *undone = "removed the unfinished";
     } else if (ftruncate(fd, (off_t)old) == 0)
         *undone = "cut back to its old size";
@@ -13715,7 +13746,7 @@ static int io_prepare_file(const struct res *res, struct io_shared *sh, int i,
                     path, (unsigned long long)off, strerror(err), b_errno_name(err));
 }
 
-BENCH_API int io_prepare(struct res *res)
+BENCH_API enum b_exit io_prepare(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct io_shared sh;
@@ -13736,7 +13767,7 @@ BENCH_API int io_prepare(struct res *res)
     res_say(res, RES_SAY_NOTE, "%s", io_flags_text(sh.flagwords, flags, sizeof(flags)));
     memset(&e, 0, sizeof(e));
     sh.man = &m;
-    int ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
     if (io_man_open(&m, o->file_dir, true, &e) < 0)
         ex = io_fail(&res->err, &e);
     else if ((ex = io_prepare_check(&sh, &m, &res->err)) == B_EXIT_OK &&
@@ -13803,14 +13834,15 @@ BENCH_API int io_prepare(struct res *res)
     return ex;
 }
 
-BENCH_API int io_cleanup(struct res *res)
+BENCH_API enum b_exit io_cleanup(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct io_shared sh;
     struct io_man m;
     struct b_err e;
     char path[PATH_MAX], name[32], why[160];
-    int kept = 0, removed = 0, ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
+    int kept = 0, removed = 0;
     u64 t0 = clk_now_ns();
     io_params(&sh, o, IO_SEQWR);
     res_fact_int(res, "files", sh.nfiles);
@@ -13847,8 +13879,8 @@ BENCH_API int io_cleanup(struct res *res)
             if (err == ENOENT && io_man_forget(&m, i, o->file_dir, &e) == B_OK)
                 continue;
             if (err != ENOENT) /* else e says why the manifest could not be written */
-                b_seterr(&e, B_SYSERR, err, "cleanup: cannot look at %s: %s (%s)", path,
-                         strerror(err), b_errno_name(err));
+                (void)!b_seterr(&e, B_SYSERR, err, "cleanup: cannot look at %s: %s (%s)", path,
+                                strerror(err), b_errno_name(err));
             ex = io_fail(&res->err, &e);
             break;
         }
@@ -14315,7 +14347,7 @@ static bool evl_sq_pending(const struct evl *e, unsigned seq)
 }
 
 /* Arm x's multishot receive (submitted with the next wait). B_OK or B_SYSERR (errno). */
-static int evl_tx_arm(struct evl_tx *x)
+static B_MUSTCHECK enum b_rc evl_tx_arm(struct evl_tx *x)
 {
     struct io_uring_sqe *sqe = evl_uring_sqe(x->e);
     if (!sqe)
@@ -14456,7 +14488,7 @@ static void evl_tx_close(void *ctx)
         sqe->addr = evl_udk(e->watch[x->idx], x->idx, EVL_K_RECV);
         sqe->user_data = EVL_UD_NONE;
         /* now: the socket may serve a blocking call next, which the receive would race */
-        (void)uring_submit(&e->u, 0);
+        (void)!uring_submit(&e->u, 0); /* best effort: the watch count below voids it */
     }
     e->watch[x->idx]++; /* its completions are stale from here on */
     /* the socket, if it stays (a blocking call), is polled anew at the client's next result */
@@ -14576,10 +14608,10 @@ static void evl_tx_release(struct evl *e)
 }
 
 /* evl_be_open - the loop's epoll set or ring. B_OK, or an error with *be filled. */
-static int evl_be_open(struct evl *e, struct b_err *be)
+static B_MUSTCHECK enum b_rc evl_be_open(struct evl *e, struct b_err *be)
 {
     if (e->be == EVL_BE_URING) {
-        int rc = uring_setup(&e->u, evl_uring_entries(e->n), be);
+        enum b_rc rc = uring_setup(&e->u, evl_uring_entries(e->n), be);
         if (rc < 0)
             return b_seterr(be, rc, be->sys_errno, "event loop %d: %s", e->id, be->msg);
         size_t n = (size_t)B_MAX(e->n, 1);
@@ -14632,7 +14664,8 @@ static void evl_be_close(struct evl *e)
  * epoll: a closed socket left the set by itself. io_uring: the old poll is removed (it
  * holds the old socket open) and a multishot poll added for the new one; both go to the
  * kernel with the next wait. */
-static int evl_be_watch(struct evl *e, int i, int old_fd, int fd, struct b_err *err)
+static B_MUSTCHECK enum b_rc evl_be_watch(struct evl *e, int i, int old_fd, int fd,
+                                          struct b_err *err)
 {
     if (e->be == EVL_BE_URING) {
         u32 idx = (u32)i;
@@ -14673,7 +14706,7 @@ static int evl_be_watch(struct evl *e, int i, int old_fd, int fd, struct b_err *
 
 /* evl_uring_wait - submit what evl_be_watch filled and wait up to ms for completions (one
  * io_uring_enter). Returns B_OK (a timeout or a signal included) or B_SYSERR. */
-static int evl_uring_wait(struct uring *u, int ms)
+static B_MUSTCHECK enum b_rc evl_uring_wait(struct uring *u, int ms)
 {
     struct __kernel_timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long long)(ms % 1000) * 1000000};
     struct io_uring_getevents_arg arg = {.ts = (u64)(uintptr_t)&ts};
@@ -14743,7 +14776,7 @@ static int evl_be_wait(struct evl *e, int ms, int *out, int max)
 
 /* evl_watch - keep client i's socket watched: the one ops.fd names now (a new one after a
  * reconnect: another number, another ops.sock id or ops.gen). B_OK, or the failure in *err. */
-BENCH_API int evl_watch(struct evl *e, int i, struct b_err *err)
+BENCH_API enum b_rc evl_watch(struct evl *e, int i, struct b_err *err)
 {
     const struct evl_ops *o = e->ops;
     struct evl_cl *c = &e->cl[i];
@@ -14755,7 +14788,7 @@ BENCH_API int evl_watch(struct evl *e, int i, struct b_err *err)
     c->fd = -1;
     c->gen = gen;
     c->sock = id;
-    int rc = evl_be_watch(e, i, old, fd, err);
+    enum b_rc rc = evl_be_watch(e, i, old, fd, err);
     if (rc == B_OK)
         c->fd = fd;
     return rc;
@@ -14769,8 +14802,8 @@ BENCH_API int evl_watch(struct evl *e, int i, struct b_err *err)
  * epoll set or ring made. B_OK, or the failure in *be_err (nothing left to free but with
  * evl_close).
  */
-BENCH_API int evl_open(struct evl *e, const struct evl_ops *ops, void *ctx, int id, int n,
-                       int be, struct b_err *be_err)
+BENCH_API enum b_rc evl_open(struct evl *e, const struct evl_ops *ops, void *ctx, int id, int n,
+                             int be, struct b_err *be_err)
 {
     memset(e, 0, sizeof(*e));
     e->ops = ops;
@@ -14835,7 +14868,7 @@ static void evl_slots_run(struct evl *e)
  * ring said something to ops.io, then those that asked to run again (EVL_Q_AGAIN); every
  * scan_every ops.scan (deadlines). Returns B_OK, or B_SYSERR (errno) when the wait failed.
  */
-BENCH_API int evl_run(struct evl *e)
+BENCH_API enum b_rc evl_run(struct evl *e)
 {
     const struct evl_ops *o = e->ops;
     int idx[EVL_MAXEV];
@@ -14928,9 +14961,9 @@ static void evl_done(struct evl *e, struct load_thread *t)
 }
 
 /* Keep t's socket watched (a new one after a reconnect); a failure is the run's. */
-static int evl_track(struct evl *e, struct load_thread *t)
+static B_MUSTCHECK enum b_rc evl_track(struct evl *e, struct load_thread *t)
 {
-    int rc = evl_watch(e, evl_i(e, t), &t->err);
+    enum b_rc rc = evl_watch(e, evl_i(e, t), &t->err);
     if (rc < 0)
         load_fail(evl_lt(e)->r, rc, &t->err);
     return rc;
@@ -14938,7 +14971,7 @@ static int evl_track(struct evl *e, struct load_thread *t)
 
 /* A client waits (EVL_WANT_*): to step again at the next turn, at its ev_wake_ns, or for a
  * login slot; its socket watched in any case. Returns B_OK or the failure (recorded). */
-static int evl_want(struct evl *e, struct load_thread *t, int rc, int runq)
+static B_MUSTCHECK enum b_rc evl_want(struct evl *e, struct load_thread *t, int rc, int runq)
 {
     int i = evl_i(e, t);
     if (rc == EVL_WANT_RUN)
@@ -15119,7 +15152,7 @@ static const struct evl_ops evl_run_ops = {
  * A signal before the last one is set up fails the run as thread mode does (a thread per
  * client would be waiting to log in): the next client's login says so at once (myc's gate
  * refuses a login begun after the signal), in the same words. */
-static int evl_init(struct evl *e)
+static B_MUSTCHECK enum b_rc evl_init(struct evl *e)
 {
     struct load_run *r = evl_lt(e)->r;
     for (int i = 0; i < e->n; i++) {
@@ -15129,7 +15162,7 @@ static int evl_init(struct evl *e)
             return B_OK; /* another client's failure: the run's first one is its answer */
         if (r->o->debug)
             load_debug(r, "DEBUG: Worker thread (#%d) started", t->id);
-        int rc = r->w->thread_init ? r->w->thread_init(t) : B_OK;
+        enum b_rc rc = r->w->thread_init ? r->w->thread_init(t) : B_OK;
         if (rc >= 0 && sig) /* a workload whose set-up does not look at the signal */
             rc = b_seterr(&t->err, B_DONE, 0, "interrupted by %s while setting up client %d",
                           atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", t->id);
@@ -15243,7 +15276,7 @@ static const struct evl_ops evl_login_ops = {
 };
 
 /* The loop's wait failed: the run's failure. */
-static int evl_wait_failed(struct evl *e)
+static B_MUSTCHECK enum b_rc evl_wait_failed(struct evl *e)
 {
     struct b_err be;
     memset(&be, 0, sizeof(be));
@@ -15286,7 +15319,7 @@ static void evl_loop(struct evl *e)
     for (int i = 0; i < e->n; i++)
         evl_q_put(e, i, EVL_Q_READY);
     if (evl_run(e) < 0) {
-        (void)evl_wait_failed(e);
+        (void)!evl_wait_failed(e); /* records the failure; the clients end below */
         for (int i = 0; i < e->n; i++)
             evl_done(e, evl_t(e, i));
     }
@@ -15332,10 +15365,10 @@ BENCH_API void *evl_thread(void *arg)
 
 /* evl_uring_usable - can this process have a ring for an event loop (setup, and a wait with
  * a timeout: IORING_ENTER_EXT_ARG)? B_OK, or the refusal in *e. */
-BENCH_API int evl_uring_usable(struct b_err *e)
+BENCH_API enum b_rc evl_uring_usable(struct b_err *e)
 {
     struct uring u;
-    int rc = uring_setup(&u, 2, e);
+    enum b_rc rc = uring_setup(&u, 2, e);
     if (rc < 0)
         return rc;
     if (evl_uring_wait(&u, 0) < 0) {
@@ -15349,7 +15382,7 @@ BENCH_API int evl_uring_usable(struct b_err *e)
     return B_OK;
 }
 
-BENCH_API int evl_backend_pick(struct load_run *r)
+BENCH_API enum b_rc evl_backend_pick(struct load_run *r)
 {
     r->evl_backend = EVL_BE_EPOLL;
     /* auto: the probe chose epoll; where it found no ring at all, ask why (a refused ring is
@@ -15359,7 +15392,7 @@ BENCH_API int evl_backend_pick(struct load_run *r)
         return B_OK;
     struct b_err e;
     memset(&e, 0, sizeof(e));
-    int rc = evl_uring_usable(&e);
+    enum b_rc rc = evl_uring_usable(&e);
     if (rc == B_OK) {
         if (!probed) /* probed: a ring, but the probe's operations failed on it: epoll */
             r->evl_backend = EVL_BE_URING;
@@ -15677,7 +15710,8 @@ static long oltp_utf8_len(const char *s)
  * UTF-8 (a C string holds no NUL). With word_only, letters, digits and '_' only (an engine).
  * Returns B_OK, or B_INVALID with e saying which option and why.
  */
-static int oltp_name_check(const char *opt, const char *name, bool word_only, struct b_err *e)
+static B_MUSTCHECK enum b_rc oltp_name_check(const char *opt, const char *name, bool word_only,
+                                             struct b_err *e)
 {
     long n = oltp_utf8_len(name);
     const char *why = NULL, *c;
@@ -15833,6 +15867,8 @@ static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepa
     return b_seterr(&t->err, rc, ot->c.err.sys_errno, "%s", ot->c.err.msg);
 }
 
+/* A text statement: B_OK, or oltp_fail's verdict (a B_* code, OLTP_RESTART or OLTP_RECONNECT:
+ * an int, not an enum b_rc). */
 static int oltp_text(struct load_thread *t, const char *sql)
 {
     struct oltp_thread *ot = t->wl;
@@ -15840,7 +15876,7 @@ static int oltp_text(struct load_thread *t, const char *sql)
         oltp_bump(t, 2);
         return B_OK;
     }
-    int rc = myc_query(&ot->c, sql, strlen(sql), &ot->res, NULL, NULL);
+    enum b_rc rc = myc_query(&ot->c, sql, strlen(sql), &ot->res, NULL, NULL);
     if (rc < 0)
         return oltp_fail(t, rc, sql, false);
     oltp_count(t, &ot->res);
@@ -16169,7 +16205,8 @@ static const char *oltp_op_text(struct load_thread *t, const struct oltp_op *op)
     return ot->q.p;
 }
 
-/* The statement op finished with rc: counted (B_OK), or oltp_fail's verdict. */
+/* The statement op finished with rc: counted (B_OK), or oltp_fail's verdict (a B_* code,
+ * OLTP_RESTART or OLTP_RECONNECT: an int). */
 static int oltp_op_done(struct load_thread *t, const struct oltp_op *op, int rc)
 {
     struct oltp_thread *ot = t->wl;
@@ -16207,7 +16244,7 @@ static int oltp_op_run(struct load_thread *t, const struct oltp_op *op)
 /* The event's end: sysbench's sb_event_stop. With percentiles on, the latency goes to one of
  * 128 histogram slots picked by a draw from this thread's generator; the next event's
  * values come after it. */
-static int oltp_prog_end(struct load_thread *t)
+static B_MUSTCHECK enum b_rc oltp_prog_end(struct load_thread *t)
 {
     if (t->run->o->npct)
         (void)rnd_next(&t->rng);
@@ -16252,9 +16289,10 @@ static int oltp_prog_after(struct load_thread *t, int rc)
 
 /* COM_STMT_PREPARE of one statement; a statement the server cannot prepare (1295) stays
  * unprepared (st->coldefs NULL) and goes as text, as sysbench's driver emulates it. */
-static int oltp_prepared(struct load_thread *t, const char *sql, int rc);
+static B_MUSTCHECK enum b_rc oltp_prepared(struct load_thread *t, const char *sql, int rc);
 
-static int oltp_prepare1(struct load_thread *t, const char *sql, size_t len, struct myc_stmt *st)
+static B_MUSTCHECK enum b_rc oltp_prepare1(struct load_thread *t, const char *sql, size_t len,
+                                           struct myc_stmt *st)
 {
     struct oltp_thread *ot = t->wl;
     return oltp_prepared(t, sql, myc_prepare(&ot->c, sql, len, st));
@@ -16262,7 +16300,7 @@ static int oltp_prepare1(struct load_thread *t, const char *sql, size_t len, str
 
 /* The prepare of sql ended with rc (blocking or not): B_OK (1295 included), or the failure
  * in sysbench's and bench's words. */
-static int oltp_prepared(struct load_thread *t, const char *sql, int rc)
+static B_MUSTCHECK enum b_rc oltp_prepared(struct load_thread *t, const char *sql, int rc)
 {
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
@@ -16274,8 +16312,8 @@ static int oltp_prepared(struct load_thread *t, const char *sql, int rc)
                            "/usr/share/sysbench/oltp_common.lua:284: SQL API error\n"
                            "FATAL: Thread initialization failed!",
                   ot->c.srv_code, ot->c.srv_msg);
-    b_seterr(&t->err, rc, 0, "preparing '%s' on %s failed: %s", sql, ot->c.target,
-             ot->c.err.msg);
+    (void)!b_seterr(&t->err, rc, 0, "preparing '%s' on %s failed: %s", sql, ot->c.target,
+                    ot->c.err.msg);
     if (ot->c.srv_code == 1146)
         snprintf(t->err.hint, sizeof(t->err.hint),
                  "run 'bench %s prepare' with the same --tables and --mysql-db first",
@@ -16305,7 +16343,7 @@ static void oltp_kinds(unsigned shape, const struct bench_opts *o, bool need[OQ_
     need[OQ_RRANGES] = shape & OS_RRANGES;
 }
 
-static int oltp_prepare_stmts(struct load_thread *t)
+static B_MUSTCHECK enum b_rc oltp_prepare_stmts(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
@@ -16313,7 +16351,7 @@ static int oltp_prepare_stmts(struct load_thread *t)
     oltp_kinds(oltp_variant(t->run->w)->shape, o, need);
     if (o->db_ps_mode != 0)
         return B_OK; /* --db-ps-mode=disable: text only */
-    int rc = B_OK;
+    enum b_rc rc = B_OK;
     if (oltp_trx_on(o, t->run->w))
         for (int i = 0; i < 2 && rc == B_OK; i++)
             rc = oltp_prepare1(t, oltp_trx_sql[i], strlen(oltp_trx_sql[i]), &ot->trx[i]);
@@ -16385,7 +16423,7 @@ static void oltp_login_error(struct b_err *e, const struct bench_opts *o, struct
                   ce.sb);
     } else
         oltp_sb_fatal(e, "unable to connect to MySQL server: %s", msg);
-    b_seterr(e, rc, c->err.sys_errno, "%s", msg);
+    (void)!b_seterr(e, rc, c->err.sys_errno, "%s", msg); /* filling e: rc is the caller's */
     if (rc == B_SERVER && c->srv_code == 1040)
         snprintf(e->hint, sizeof(e->hint),
                  "the server allows fewer connections than --threads=%lld: raise its "
@@ -16436,7 +16474,7 @@ static void oltp_connected(struct load_thread *t, struct myc_gate *g)
 
 /* A client's state and connection parameters (the host's addresses resolved once, from the
  * run's list). B_OK, or B_INVALID. */
-static int oltp_thread_alloc(struct load_thread *t)
+static B_MUSTCHECK enum b_rc oltp_thread_alloc(struct load_thread *t)
 {
     const struct bench_opts *o = t->run->o;
     struct oltp_thread *ot = b_xcalloc(1, sizeof(*ot));
@@ -16463,9 +16501,9 @@ static int oltp_thread_alloc(struct load_thread *t)
     return B_OK;
 }
 
-static int oltp_thread_init(struct load_thread *t)
+static B_MUSTCHECK enum b_rc oltp_thread_init(struct load_thread *t)
 {
-    int rc = oltp_thread_alloc(t);
+    enum b_rc rc = oltp_thread_alloc(t);
     if (rc < 0 || t->run->o->mysql_dry_run)
         return rc;
     return oltp_connect(t, oltp_gate(t->run));
@@ -16489,7 +16527,7 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
 /* A lost connection in the ignore list: reconnect every 1 ms until it works or the run ends
  * (B_DONE), prepare again, count it. The program is built again already (oltp_prog_after).
  * Thread mode's; an event loop reconnects without blocking (oltp_ev_reconnect). */
-static int oltp_reconnect(struct load_thread *t)
+static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     oltp_free_stmts(ot, t->run->o->oltp_tables);
@@ -16610,8 +16648,8 @@ static int oltp_su_interrupted(struct load_thread *t, struct myc_gate *g)
     }
     myc_close(&ot->c);
     myc_init(&ot->c, &ot->cp);
-    b_seterr(&ot->c.err, B_DONE, 0, "interrupted by %s while waiting to connect to %s",
-             atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", ot->c.target);
+    (void)!b_seterr(&ot->c.err, B_DONE, 0, "interrupted by %s while waiting to connect to %s",
+                    atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", ot->c.target);
     ot->su = OLTP_SU_NONE;
     return oltp_connect_failed(t, B_DONE, ot->su_tries, g);
 }
@@ -16758,11 +16796,11 @@ static int oltp_ev_reconnect(struct load_thread *t)
 }
 
 /* One event, blocking: the program's statements one myc_ call each. */
-static int oltp_event(struct load_thread *t)
+static B_MUSTCHECK enum b_rc oltp_event(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     oltp_build(t);
-    int rc = oltp_prog_first(t);
+    int rc = oltp_prog_first(t); /* B_* or the program's OLTP_NEXT, OLTP_RECONNECT */
     while (rc != B_OK) {
         if (rc == OLTP_NEXT) {
             rc = oltp_prog_after(t, oltp_op_run(t, &ot->prog.op[ot->prog.pc]));
@@ -16872,7 +16910,7 @@ static void oltp_thread_done(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     if (ot && ot->bulk.len && ot->connected) { /* bulk_insert flushes at thread end */
-        (void)oltp_text(t, ot->bulk.p);
+        (void)!oltp_text(t, ot->bulk.p);       /* thread end: t->err keeps a failure */
         ot->bulk.len = 0;
     }
 }
@@ -16942,10 +16980,10 @@ struct oltp_job {
  */
 /* --client-index and --client-count: load_client_check's rules, then a shared --rand-seed
  * (the clients draw their ids from one sequence, their seeds from one seed). */
-static int oltp_client_check(const struct bench_opts *o, struct b_err *e)
+static enum b_exit oltp_client_check(const struct bench_opts *o, struct b_err *e)
 {
     i64 n = o->client_count;
-    int ex = load_client_check(o, e);
+    enum b_exit ex = load_client_check(o, e);
     if (ex != B_EXIT_OK)
         return ex;
     if (n > 1 && !o->rand_seed) {
@@ -16957,7 +16995,7 @@ static int oltp_client_check(const struct bench_opts *o, struct b_err *e)
     return B_EXIT_OK;
 }
 
-BENCH_API int oltp_check(struct bench_opts *o, struct b_err *e)
+BENCH_API enum b_exit oltp_check(struct bench_opts *o, struct b_err *e)
 {
     struct myc_conn_params cc;
     if ((o->oltp_legacy_table && *o->oltp_legacy_table &&
@@ -17085,9 +17123,9 @@ static bool oltp_sb_shape(const char *cols, const char *idx, bool bulk)
  * such a query as a prepared statement. The name is never spliced: it travels hex-encoded (no
  * byte of it can end the literal, whatever the sql_mode) and is compared byte for byte (a
  * user's 'Sbtest1' is not bench's 'sbtest1'). */
-static int oltp_schema_where(struct my_conn *c, const char *what, const char *from,
-                             const char *scol, const char *tcol, const char *tbl,
-                             struct oltp_kv *kv)
+static B_MUSTCHECK enum b_rc oltp_schema_where(struct my_conn *c, const char *what,
+                                               const char *from, const char *scol, const char *tcol,
+                                               const char *tbl, struct oltp_kv *kv)
 {
     struct buf q = {0};
     memset(kv, 0, sizeof(*kv));
@@ -17096,14 +17134,14 @@ static int oltp_schema_where(struct my_conn *c, const char *what, const char *fr
     oltp_put_name(&q, tbl);
     buf_printf(&q, " COLLATE utf8mb4_bin");
     struct myc_result res = {0};
-    int rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, kv);
+    enum b_rc rc = myc_query(c, q.p, q.len, &res, oltp_kv_row, kv);
     myc_result_free(&res);
     buf_free(&q);
     return rc;
 }
 
-BENCH_API int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
-                              const char *tbl, struct oltp_kv *kv)
+BENCH_API enum b_rc oltp_schema_row(struct my_conn *c, const char *what, const char *from,
+                                    const char *tbl, struct oltp_kv *kv)
 {
     return oltp_schema_where(c, what, from, "TABLE_SCHEMA", "TABLE_NAME", tbl, kv);
 }
@@ -17111,7 +17149,7 @@ BENCH_API int oltp_schema_row(struct my_conn *c, const char *what, const char *f
 /* Does anything reach beyond table tbl: a trigger on it, or a foreign key into or out of it?
  * sysbench makes none; with one, bench's writes (or its DROP) would change other tables (an
  * ON DELETE CASCADE from a user's table deletes the user's rows). */
-static int oltp_schema_links(struct my_conn *c, const char *tbl, bool *linked)
+static B_MUSTCHECK enum b_rc oltp_schema_links(struct my_conn *c, const char *tbl, bool *linked)
 {
     static const char *const q[3][3] = {
         {"TRIGGERS", "EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE"},
@@ -17121,7 +17159,7 @@ static int oltp_schema_links(struct my_conn *c, const char *tbl, bool *linked)
     *linked = false;
     for (size_t i = 0; i < countof(q) && !*linked; i++) {
         const char *what = i == 2 ? "COUNT(REFERENCED_TABLE_NAME)" : "COUNT(*)";
-        int rc = oltp_schema_where(c, what, q[i][0], q[i][1], q[i][2], tbl, &kv);
+        enum b_rc rc = oltp_schema_where(c, what, q[i][0], q[i][1], q[i][2], tbl, &kv);
         if (rc < 0)
             return rc;
         *linked = kv.n > 0 && strcmp(kv.v[0], "0");
@@ -17136,11 +17174,11 @@ static int oltp_schema_links(struct my_conn *c, const char *tbl, bool *linked)
  * NULL): no marker and exactly sysbench's definition: sysbench's benchmark data, which both
  * personas run on and clean up. Returns B_OK, or an error in j->err.
  */
-static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, const char *cols,
-                      bool *exists, bool *owned, bool *sysb)
+static B_MUSTCHECK enum b_rc oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl,
+                                        const char *cols, bool *exists, bool *owned, bool *sysb)
 {
     struct oltp_kv kv, def;
-    int rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv);
+    enum b_rc rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv);
     *exists = rc == B_OK && kv.n > 0;
     bool mark = *exists && !strcmp(kv.v[0], oltp_mark(j->o)), shape = false;
     if (*exists && *cols && (!j->o->own_tables || (!mark && sysb))) {
@@ -17178,13 +17216,14 @@ static int oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl, co
     return B_OK;
 }
 
-static int oltp_connect_cmd(struct oltp_job *j, struct my_conn *c, struct myc_conn_params *cc)
+static B_MUSTCHECK enum b_rc oltp_connect_cmd(struct oltp_job *j, struct my_conn *c,
+                                              struct myc_conn_params *cc)
 {
     if (myc_params_from_opts(j->o, (unsigned)j->idx, cc, &j->err) < 0) {
         j->ex = j->err.ex;
         return B_INVALID;
     }
-    int rc = myc_connect(c, &cc->p);
+    enum b_rc rc = myc_connect(c, &cc->p);
     if (rc < 0)
         j->ex = myc_conn_error(j->w->name, c, &cc->p, &j->err);
     return rc;
@@ -17224,12 +17263,12 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct myc_
     oltp_put_name(&q, tbl);
     buf_printf(&q, ") > 0");
     struct myc_result res = {0};
-    int qrc = myc_query(&c, q.p, q.len, &res, oltp_kv_row, &kv);
+    enum b_rc qrc = myc_query(&c, q.p, q.len, &res, oltp_kv_row, &kv);
     myc_result_free(&res);
     buf_free(&q);
     if (qrc == B_OK && kv.n == 1) {
         snprintf(sql, sizeof(sql), "KILL %u", old->hs.conn_id);
-        (void)myc_query(&c, sql, strlen(sql), &res, NULL, NULL); /* 1094: it had ended */
+        (void)!myc_query(&c, sql, strlen(sql), &res, NULL, NULL); /* 1094: it had ended */
         myc_result_free(&res);
     }
     /* a lock another session holds on the table must not keep us: 1 s, then leave it */
@@ -17276,15 +17315,16 @@ static void *oltp_job_main(void *arg)
     return NULL;
 }
 
-static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n);
-static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n);
-static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n);
+static B_MUSTCHECK enum b_rc oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n);
+static B_MUSTCHECK enum b_rc oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n);
+static B_MUSTCHECK enum b_rc oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n);
 
-BENCH_API int oltp_jobs(struct res *res, const struct bench_opts *o, const struct wl_def *w,
-                        int (*fn)(struct oltp_job *, struct my_conn *, i64))
+BENCH_API enum b_exit oltp_jobs(struct res *res, const struct bench_opts *o, const struct wl_def *w,
+                                int (*fn)(struct oltp_job *, struct my_conn *, i64))
 {
     /* bulk_insert.lua's prepare() and cleanup(): one connection, its tables in order */
-    int n = oltp_variant(w)->shape & OS_BULK ? 1 : (int)o->threads, ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
+    int n = oltp_variant(w)->shape & OS_BULK ? 1 : (int)o->threads;
     struct oltp_job *jobs = b_xcalloc((size_t)n, sizeof(*jobs));
     pthread_t *tid = b_xcalloc((size_t)n, sizeof(*tid));
     rnd_libc_srandom(o->rand_seed ? (unsigned)o->rand_seed : (unsigned)time(NULL));
@@ -17328,12 +17368,12 @@ BENCH_API int oltp_jobs(struct res *res, const struct bench_opts *o, const struc
     return ex;
 }
 
-static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
+static B_MUSTCHECK enum b_rc oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
 {
     const struct bench_opts *o = j->o;
     char tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
     struct buf q = {0};
-    int rc;
+    enum b_rc rc;
     oltp_table(o, n, tbl, sizeof(tbl));
     oltp_quote(tbl, qt, sizeof(qt));
     res_say(j->res, RES_SAY_PROGRESS, "Creating table '%s'...", tbl); /* bulk too: its print() */
@@ -17409,12 +17449,12 @@ static int oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
     return rc < 0 ? rc : B_OK;
 }
 
-static int oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
+static B_MUSTCHECK enum b_rc oltp_cleanup_one(struct oltp_job *j, struct my_conn *c, i64 n)
 {
     char tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
     bool exists, owned, sysb;
     oltp_table(j->o, n, tbl, sizeof(tbl));
-    int rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
+    enum b_rc rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
     if (rc < 0)
         return rc;
     res_say(j->res, RES_SAY_PROGRESS, "Dropping table '%s'...", tbl); /* bulk_insert.lua too */
@@ -17470,7 +17510,7 @@ static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n)
  * prepare loads rows, holds its last one (prepare inserts in id order). A wait that runs out is
  * an error that names the table and whose tables it waited for.
  */
-static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n)
+static B_MUSTCHECK enum b_rc oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n)
 {
     const struct bench_opts *o = j->o;
     unsigned shape = oltp_variant(j->w)->shape;
@@ -17486,7 +17526,7 @@ static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n)
             (long long)o->client_count, tbl);
     for (;;) {
         bool exists = false, owned = false, sysb = false;
-        int rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
+        enum b_rc rc = oltp_owned(j, c, tbl, oltp_sb_cols(j->w), &exists, &owned, &sysb);
         if (rc != B_OK)
             return rc;
         if (exists && rows == 0)
@@ -17517,14 +17557,14 @@ static int oltp_await_one(struct oltp_job *j, struct my_conn *c, i64 n)
     }
 }
 
-static int oltp_prepare_cmd(struct res *res)
+static enum b_exit oltp_prepare_cmd(struct res *res)
 {
     if (res->o->client_index > 0)
         return oltp_jobs(res, res->o, res->w, oltp_await_one);
     return oltp_jobs(res, res->o, res->w, oltp_prepare_one);
 }
 
-static int oltp_cleanup_cmd(struct res *res)
+static enum b_exit oltp_cleanup_cmd(struct res *res)
 {
     if (res->o->client_index > 0) { /* the tables are client 0's */
         res_say(res, RES_SAY_MSG, "%s cleanup: client %lld of %lld leaves the tables to client 0",
@@ -17534,9 +17574,9 @@ static int oltp_cleanup_cmd(struct res *res)
     return oltp_jobs(res, res->o, res->w, oltp_cleanup_one);
 }
 
-static int oltp_prewarm_cmd(struct res *res)
+static enum b_exit oltp_prewarm_cmd(struct res *res)
 {
-    int ex = oltp_check(res->o, &res->err);
+    enum b_exit ex = oltp_check(res->o, &res->err);
     return ex != B_EXIT_OK ? ex : oltp_jobs(res, res->o, res->w, oltp_prewarm_one);
 }
 
@@ -17580,7 +17620,7 @@ static void oltp_mode_facts(struct load_run *r)
     res_fact_num(r->res, "probe_ring_sendrecv_ns", p->ring_ns);
 }
 
-static int oltp_init(struct load_run *r)
+static B_MUSTCHECK enum b_rc oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     oltp_unique_seed(o);
@@ -17635,7 +17675,7 @@ static int oltp_init(struct load_run *r)
         char tbl[OLTP_NAME_SZ];
         bool exists, owned, sysb;
         oltp_table(o, n, tbl, sizeof(tbl));
-        int rc = oltp_owned(&j, &c, tbl, oltp_sb_cols(r->w), &exists, &owned, &sysb);
+        enum b_rc rc = oltp_owned(&j, &c, tbl, oltp_sb_cols(r->w), &exists, &owned, &sysb);
         if (rc == B_DONE) /* a signal: the run that follows stops at once, interrupted */
             break;
         if (rc < 0) { /* never write to tables that could not be checked */
@@ -17891,8 +17931,8 @@ BENCH_API void slap_split(const char *text, char delim, struct slap_list *l)
 }
 
 /* SQL text, or the file it names (mysqlslap: a value naming an existing file is read). */
-static int slap_text(const char *what, const char *val, char delim, struct slap_list *l,
-                     struct b_err *e)
+static enum b_exit slap_text(const char *what, const char *val, char delim, struct slap_list *l,
+                             struct b_err *e)
 {
     struct stat st;
     if (!val || !*val)
@@ -18075,8 +18115,8 @@ static unsigned slap_seed(const struct bench_opts *o)
  * and re-create it under the others). A shared --rand-seed: each client's data from its own
  * seed derived from it. A usage error naming the option.
  */
-static int slap_client_check(const struct bench_opts *o, const struct slap_plan *p,
-                             struct b_err *e)
+static enum b_exit slap_client_check(const struct bench_opts *o, const struct slap_plan *p,
+                                     struct b_err *e)
 {
     if (o->client_count <= 1)
         return B_EXIT_OK;
@@ -18103,11 +18143,11 @@ static int slap_client_check(const struct bench_opts *o, const struct slap_plan 
                   what[2] == 'i' ? it : what[2] == 'c' ? o->slap_concurrency : o->slap_engine);
 }
 
-BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct b_err *e)
+BENCH_API enum b_exit slap_build(const struct bench_opts *o, struct slap_plan *p, struct b_err *e)
 {
     char delim = o->slap_delimiter[0];
     const char *lt = o->slap_load_type;
-    int ex;
+    enum b_exit ex;
     memset(p, 0, sizeof(*p));
     if (o->slap_auto && (*o->slap_create || *o->slap_query))
         return b_fail(e, B_EXIT_USAGE, "slap: --auto-generate-sql (-a) cannot be used with "
@@ -18408,8 +18448,8 @@ static void slap_echo(struct slap_run *run, const char *sql, size_t len)
 }
 
 /* Run one statement, every result set consumed (--only-print: print it as "sql;"). */
-static int slap_exec(struct slap_run *run, struct my_conn *c, struct myc_result *r,
-                     const char *sql, size_t len)
+static B_MUSTCHECK enum b_rc slap_exec(struct slap_run *run, struct my_conn *c,
+                                       struct myc_result *r, const char *sql, size_t len)
 {
     if (run->only_print) {
         slap_emit(run, sql, len, ";\n", 2);
@@ -18421,7 +18461,8 @@ static int slap_exec(struct slap_run *run, struct my_conn *c, struct myc_result 
 
 /* A statement on the main connection; what names the phase for the error. None after a
  * stop signal: the run ends at once (the pre-load, the pre/post-queries, the next DROP). */
-static int slap_main_exec(struct slap_run *run, const char *what, const char *sql, size_t len)
+static enum b_exit slap_main_exec(struct slap_run *run, const char *what, const char *sql,
+                                  size_t len)
 {
     if (atomic_load(&b_stop)) {
         struct b_err e;
@@ -18435,8 +18476,8 @@ static int slap_main_exec(struct slap_run *run, const char *what, const char *sq
 }
 
 /* The parameters of connection idx (db: the default schema, or NULL). */
-static int slap_conn_params(struct slap_run *run, unsigned idx, struct myc_conn_params *cc,
-                            const char *db)
+static enum b_exit slap_conn_params(struct slap_run *run, unsigned idx, struct myc_conn_params *cc,
+                                    const char *db)
 {
     struct b_err e;
     memset(&e, 0, sizeof(e));
@@ -18487,10 +18528,11 @@ static int slap_connect_fail(struct slap_run *run, const struct myc_conn_params 
 
 /* Connect (db: the default schema, or NULL), retried as slap_retry says, 100 ms apart; then
  * --init-command on a client's connection (as mariadb-slap: not on the main one). */
-static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_params *cc,
-                        struct my_conn *c, struct myc_result *r, const char *db)
+static enum b_exit slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_params *cc,
+                                struct my_conn *c, struct myc_result *r, const char *db)
 {
-    int rc = B_OK, ex = slap_conn_params(run, idx, cc, db);
+    enum b_exit ex = slap_conn_params(run, idx, cc, db);
+    int rc = B_OK;
     if (ex != B_EXIT_OK)
         return ex;
     for (unsigned t = 1;; t++) {
@@ -18509,7 +18551,7 @@ static int slap_connect(struct slap_run *run, unsigned idx, struct myc_conn_para
 }
 
 /* A client's statement; timed ones are the queries it counts. */
-static int slap_client_exec(struct slap_client *cl, const char *sql, size_t len, bool timed)
+static enum b_exit slap_client_exec(struct slap_client *cl, const char *sql, size_t len, bool timed)
 {
     u64 t0 = cl->h && timed ? clk_now_ns() : 0;
     if (slap_exec(cl->run, &cl->c, &cl->r, sql, len) < 0) {
@@ -18522,7 +18564,7 @@ static int slap_client_exec(struct slap_client *cl, const char *sql, size_t len,
     return B_EXIT_OK;
 }
 
-static int slap_client_connect(struct slap_client *cl)
+static enum b_exit slap_client_connect(struct slap_client *cl)
 {
     struct slap_run *run = cl->run;
     return slap_connect(run, (unsigned)cl->id, &cl->cc, &cl->c, &cl->r, run->o->slap_schema);
@@ -19034,7 +19076,7 @@ static void slap_io_fact(struct slap_run *run)
  * reaches the server: io_uring where granted (auto) or asked for; asked for and refused: the
  * run fails (exit 3, the cause) before a login, a schema or a row. The JSON fact client_io
  * says which. */
-static int slap_backend(struct slap_run *run)
+static enum b_exit slap_backend(struct slap_run *run)
 {
     const struct bench_opts *o = run->o;
     struct b_err ue;
@@ -19060,8 +19102,8 @@ static int slap_backend(struct slap_run *run)
 
 /* slap_clients on nloops event loops: the clients set up, the loops started, released
  * together, joined; *ms from the release to the last one's end. */
-static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct hist *h,
-                             struct slap_lat *lat, u64 *ms)
+static enum b_exit slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct hist *h,
+                                     struct slap_lat *lat, u64 *ms)
 {
     const struct bench_opts *o = run->o;
     struct slap_client *cl = b_xcalloc((size_t)conc, sizeof(*cl));
@@ -19128,8 +19170,8 @@ static int slap_loop_clients(struct slap_run *run, i64 conc, int nloops, struct 
 /* One timed run of conc clients (mysqlslap's run_scheduler): threads created, released
  * together, joined; *ms is the whole milliseconds from release to the last one's end. Under
  * --only-print the clients run one after the other (a stable statement stream). */
-static int slap_clients(struct slap_run *run, i64 conc, struct hist *h, struct slap_lat *lat,
-                        u64 *ms)
+static enum b_exit slap_clients(struct slap_run *run, i64 conc, struct hist *h,
+                                struct slap_lat *lat, u64 *ms)
 {
     int nloops = run->only_print ? 0 : slap_nloops(run->o, conc);
     if (nloops)
@@ -19206,7 +19248,7 @@ static void slap_ident(struct buf *b, const char *name)
 
 /* The schema exists and this run did not create it: refused (exit 3) before a DROP of it
  * (slap_drop) and by client 0 of --client-count before it makes the schema (slap_block). */
-static int slap_refuse(struct slap_run *run)
+static enum b_exit slap_refuse(struct slap_run *run)
 {
     const struct bench_opts *o = run->o;
     {
@@ -19246,7 +19288,7 @@ static int slap_refuse(struct slap_run *run)
 /* DROP SCHEMA IF EXISTS, refused for a schema that exists and that this run did not create
  * (mysqlslap drops it silently), unless --force-drop-existing-schema; not sent when
  * the check finds no such schema (--only-print prints it). */
-static int slap_drop(struct slap_run *run)
+static enum b_exit slap_drop(struct slap_run *run)
 {
     const struct bench_opts *o = run->o;
     if (!run->only_print && !run->schema_ours && !o->slap_force_drop)
@@ -19256,7 +19298,7 @@ static int slap_drop(struct slap_run *run)
     struct buf q = {0};
     buf_printf(&q, "DROP SCHEMA IF EXISTS ");
     slap_ident(&q, o->slap_schema);
-    int ex = slap_main_exec(run, "dropping the schema", q.p, q.len);
+    enum b_exit ex = slap_main_exec(run, "dropping the schema", q.p, q.len);
     buf_free(&q);
     if (ex == B_EXIT_OK)
         run->schema_ours = false;
@@ -19265,14 +19307,14 @@ static int slap_drop(struct slap_run *run)
 
 /* mysqlslap's create_schema: CREATE SCHEMA, USE, then the create list; with -a until
  * --auto-generate-sql-write-number statements ran (the CREATE TABLE once, INSERTs cycled). */
-static int slap_create(struct slap_run *run, const char *engine, const char *eopt)
+static enum b_exit slap_create(struct slap_run *run, const char *engine, const char *eopt)
 {
     const struct bench_opts *o = run->o;
     const struct slap_list *l = &run->p->create;
     size_t n = slap_live(l), start = 0;
     u64 count = 0, want = (u64)o->slap_write_number;
     struct buf eb = {0};
-    int ex;
+    enum b_exit ex;
     slap_note(run, 2, "Loading Pre-data", 16);
     buf_printf(&eb, "CREATE SCHEMA ");
     slap_ident(&eb, o->slap_schema);
@@ -19338,7 +19380,7 @@ static int slap_key_row(void *ctx, const struct myc_result *r, const struct my_s
 }
 
 /* The keys of t1 for key SELECTs and UPDATEs (a dummy one under --only-print or blackhole). */
-static int slap_keys(struct slap_run *run, const char *engine)
+static enum b_exit slap_keys(struct slap_run *run, const char *engine)
 {
     slap_keys_free(run);
     if (run->only_print || (engine && strstr(engine, "blackhole"))) {
@@ -19354,9 +19396,9 @@ static int slap_keys(struct slap_run *run, const char *engine)
 }
 
 /* --pre-query / --post-query: on the main connection, results discarded. */
-static int slap_list_exec(struct slap_run *run, const char *what, const struct slap_list *l)
+static enum b_exit slap_list_exec(struct slap_run *run, const char *what, const struct slap_list *l)
 {
-    int ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
     for (size_t i = 0; i < slap_live(l) && ex == B_EXIT_OK; i++)
         ex = slap_main_exec(run, what, l->v[i].sql, l->v[i].len);
     return ex;
@@ -19403,7 +19445,7 @@ static void slap_shown(char *dst, size_t cap, const char *cmd)
  * the wait wakes on a stop signal: the group gets SIGTERM, SIGKILL 2 s later or as soon as
  * sh has ended (nothing it started outlives the run), and the run ends interrupted.
  */
-static int slap_system(struct slap_run *run, const char *what, const char *cmd)
+static enum b_exit slap_system(struct slap_run *run, const char *what, const char *cmd)
 {
     const struct res_sink *k = run->res->sink;
     struct b_err e;
@@ -19501,7 +19543,7 @@ static void slap_ready_token(const struct bench_opts *o, char *tok, size_t n)
 
 /* Client 0 of --client-count: the marker, once all the rest is made (not under --only-print:
  * its stream stays the plain run's). */
-static int slap_ready(struct slap_run *run)
+static enum b_exit slap_ready(struct slap_run *run)
 {
     const struct bench_opts *o = run->o;
     char tok[48];
@@ -19513,7 +19555,7 @@ static int slap_ready(struct slap_run *run)
     slap_ident(&q, o->slap_schema);
     buf_printf(&q, "." SLAP_READY " (client BIGINT NOT NULL PRIMARY KEY, token VARCHAR(48) NOT "
                    "NULL) SELECT 0 AS client, '%s' AS token", tok);
-    int ex = slap_main_exec(run, "marking the schema ready", q.p, q.len);
+    enum b_exit ex = slap_main_exec(run, "marking the schema ready", q.p, q.len);
     buf_free(&q);
     return ex;
 }
@@ -19595,7 +19637,7 @@ static int slap_await_look(struct slap_run *run, const char *tok, struct buf *q)
  * with another run's, or with one that this client index joined already (an earlier run of
  * the same options), is not ready. Wakes on a stop signal. Nothing under --only-print.
  */
-static int slap_await(struct slap_run *run)
+static enum b_exit slap_await(struct slap_run *run)
 {
     const struct bench_opts *o = run->o;
     static const char *const why[] = {
@@ -19605,7 +19647,7 @@ static int slap_await(struct slap_run *run)
     struct buf q = {0};
     struct b_err e;
     char tok[48];
-    int ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
     if (run->only_print)
         return B_EXIT_OK;
     memset(&e, 0, sizeof(e));
@@ -19650,9 +19692,9 @@ static int slap_await(struct slap_run *run)
 /* Client 0 (or the only one): the schema; with --client-count, refused when it exists (as
  * slap_drop refuses to drop it: a stale one from an earlier run is not this run's), and the
  * completion marker made last. */
-static int slap_make(struct slap_run *run, const char *engine, const char *eopt)
+static enum b_exit slap_make(struct slap_run *run, const char *engine, const char *eopt)
 {
-    int ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
     if (run->o->client_count > 1 && !run->only_print && !run->schema_ours)
         ex = slap_refuse(run);
     if (ex == B_EXIT_OK)
@@ -19679,14 +19721,15 @@ static void slap_iter_steps(struct res *st, const u64 *ms, int n)
 }
 
 /* One engine x concurrency: iterations timed, the step with its statistics. */
-static int slap_block(struct slap_run *run, const char *engine, const char *eopt, i64 conc)
+static enum b_exit slap_block(struct slap_run *run, const char *engine, const char *eopt, i64 conc)
 {
     const struct bench_opts *o = run->o;
     const struct slap_plan *p = run->p;
     u64 sum = 0, mn = UINT64_MAX, mx = 0;
     struct hist *h = o->slap_latency ? b_xcalloc(1, sizeof(struct hist)) : NULL;
     struct slap_lat lat = {0, 0, UINT64_MAX, 0};
-    int ex = B_EXIT_OK, nits = 0, capits = 0;
+    enum b_exit ex = B_EXIT_OK;
+    int nits = 0, capits = 0;
     u64 *its = NULL;
     run->limit = slap_limit(o, p, conc);
     slap_note(run, 2, "Starting Concurrency Test", 25);
@@ -19772,7 +19815,7 @@ static int slap_block(struct slap_run *run, const char *engine, const char *eopt
  * RLIMIT_NOFILE: the soft limit raised toward the hard one when short; still short: exit 3
  * (out of descriptors, clients would fail to connect and the run be smaller than it says). */
 #define SLAP_FD_MARGIN 16
-static int slap_nofile(const struct slap_plan *p, struct b_err *e)
+static enum b_exit slap_nofile(const struct slap_plan *p, struct b_err *e)
 {
     i64 conc = 0;
     struct rlimit rl;
@@ -19796,12 +19839,12 @@ static int slap_nofile(const struct slap_plan *p, struct b_err *e)
                   (unsigned long long)rl.rlim_cur);
 }
 
-BENCH_API int slap_main(struct res *res)
+BENCH_API enum b_exit slap_main(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct slap_plan p;
     struct slap_run run;
-    int ex;
+    enum b_exit ex;
     memset(&run, 0, sizeof(run));
     run.c.fd = -1;
     o->tls_preferred = true; /* a mysql client: the client's default TLS (PREFERRED) */
@@ -19876,7 +19919,7 @@ BENCH_API int slap_main(struct res *res)
             struct buf q = {0}; /* best effort: what this run created goes */
             buf_printf(&q, "DROP SCHEMA IF EXISTS ");
             slap_ident(&q, o->slap_schema);
-            (void)myc_query(&run.c, q.p, q.len, &run.r, NULL, NULL);
+            (void)!myc_query(&run.c, q.p, q.len, &run.r, NULL, NULL);
             buf_free(&q);
         }
     }
@@ -20161,11 +20204,11 @@ static const struct opt_def opt_compare[] = {
 
 /* The commands' entry points, defined in their own sections below this one: the registry
  * names them, and they call back into the run path above (wl_run, wl_find). */
-static int ping_main(struct res *res);
-static int sizing_main(struct res *res);
-static int all_main(struct res *res);
-static int mrg_main(struct res *res);
-static int cmp_main(struct res *res);
+static enum b_exit ping_main(struct res *res);
+static enum b_exit sizing_main(struct res *res);
+static enum b_exit all_main(struct res *res);
+static enum b_exit mrg_main(struct res *res);
+static enum b_exit cmp_main(struct res *res);
 
 static const struct wl_def wl_all[] = {
     {.name = "fileio",
@@ -20388,7 +20431,7 @@ static int wl_script_sha256(const char *path, char *hex)
     return 0;
 }
 
-BENCH_API int wl_script_check(const char *name, struct b_err *e)
+BENCH_API enum b_exit wl_script_check(const char *name, struct b_err *e)
 {
     const char *base = strrchr(name, '/');
     size_t len = strlen(name);
@@ -20420,7 +20463,7 @@ BENCH_API int wl_script_check(const char *name, struct b_err *e)
                   name, BENCH_SB_VERSION);
 }
 
-BENCH_API int wl_script_cwd(const char *name, struct b_err *e)
+BENCH_API enum b_exit wl_script_cwd(const char *name, struct b_err *e)
 {
     char p[PATH_MAX], hex[65];
     struct stat st;
@@ -20554,12 +20597,12 @@ static void wl_phase(struct res *res, int phase)
  * or the code of a setup failure (res->err; nothing measured). Never prints, never exits:
  * a forced shutdown ends this run, abandoning workers still inside an event to wl_reap.
  */
-BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *res)
+BENCH_API enum b_rc wl_run(const struct wl_def *w, struct bench_opts *o, struct res *res)
 {
     struct load_run *r = b_xcalloc(1, sizeof(*r));
     const struct load_hooks hooks = {res, wl_on_interval, wl_on_checkpoint};
     u64 t0 = clk_now_ns();
-    int rc;
+    enum b_rc rc;
 
     wl_reap(0);
     res->w = w;
@@ -20735,11 +20778,11 @@ static const char *const ping_what[] = {"COM_PING", "SELECT 1 (COM_QUERY)",
 
 /* The round trips of one kind (k: COM_PING, SELECT 1, SELECT ?) as a step of res (its
  * final), and res->final for COM_PING. Returns the last command's code. */
-static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct myc_result *mr,
-                     struct myc_stmt *st, struct hist *h)
+static B_MUSTCHECK enum b_rc ping_kind(struct res *res, struct my_conn *c, int k, i64 n,
+                                       struct myc_result *mr, struct myc_stmt *st, struct hist *h)
 {
     u64 mn = UINT64_MAX, mx = 0, sum = 0, done = 0;
-    int rc = B_OK;
+    enum b_rc rc = B_OK;
     /* bench all bounds each kind in time too (a far server's round trips are long) */
     u64 end = res->o && res->o->all_step_ms > 0
                   ? clk_now_ns() + (u64)res->o->all_step_ms * 1000000u
@@ -20770,7 +20813,7 @@ static int ping_kind(struct res *res, struct my_conn *c, int k, i64 n, struct my
     return rc;
 }
 
-BENCH_API int ping_main(struct res *res)
+BENCH_API enum b_exit ping_main(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct myc_conn_params cc;
@@ -20809,11 +20852,11 @@ BENCH_API int ping_main(struct res *res)
     }
     free(h);
     if (prepared && rc == B_OK && !atomic_load(&b_stop))
-        (void)myc_stmt_close(&c, &st);
+        (void)!myc_stmt_close(&c, &st); /* the measure is taken: a failed close is the server's */
     else if (prepared)
         myc_stmt_free(&st); /* the connection is out of step or stopping: no more commands */
     myc_result_free(&mr);
-    int ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
     res->rc = rc;
     res->end = RES_END_LIMIT;
     if (rc == B_DONE || atomic_load(&b_stop)) {
@@ -20888,10 +20931,10 @@ static int sizing_step(struct res *res, const struct bench_opts *base, const str
     return rc;
 }
 
-static int sizing_sql(struct my_conn *c, const char *sql)
+static B_MUSTCHECK enum b_rc sizing_sql(struct my_conn *c, const char *sql)
 {
     struct myc_result res = {0};
-    int rc = myc_query(c, sql, strlen(sql), &res, NULL, NULL);
+    enum b_rc rc = myc_query(c, sql, strlen(sql), &res, NULL, NULL);
     myc_result_free(&res);
     return rc;
 }
@@ -21041,8 +21084,8 @@ static void sizing_ladder_facts(struct res *res, const char *wl, const struct si
  * touched; bench all's own are dropped (before: a leftover; after: this run's). The schema
  * itself stays. Another run using the same schema at once is kept out by all_db's named lock.
  */
-static int sizing_own_tables(struct res *res, const struct bench_opts *o, struct my_conn *c,
-                             const char *db, const char *qdb, bool after)
+static enum b_exit sizing_own_tables(struct res *res, const struct bench_opts *o, struct my_conn *c,
+                                     const char *db, const char *qdb, bool after)
 {
     char sql[OLTP_QNAME_SZ + 32], tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ];
     snprintf(sql, sizeof(sql), "USE %s", qdb);
@@ -21080,7 +21123,7 @@ static int sizing_own_tables(struct res *res, const struct bench_opts *o, struct
     return B_EXIT_OK;
 }
 
-BENCH_API int sizing_main(struct res *res)
+BENCH_API enum b_exit sizing_main(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct myc_conn_params cc;
@@ -21097,7 +21140,8 @@ BENCH_API int sizing_main(struct res *res)
         o->mysql_db = b_xstrdup("bench");
     }
     o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
-    int ex = oltp_check(o, &res->err); /* -D among the names: at most 64 characters, UTF-8 */
+    enum b_exit ex =
+        oltp_check(o, &res->err); /* -D among the names: at most 64 characters, UTF-8 */
     if (ex != B_EXIT_OK)
         return ex;
     snprintf(db, sizeof(db), "%s", o->mysql_db);
@@ -21850,7 +21894,7 @@ static bool all_run_once(struct all_ctx *x, const struct all_step *s)
     all_base_opts(&so, x->o, s->secs[x->level]);
     s->set(&so, x, s);
     memset(&e, 0, sizeof(e));
-    int ex = w->check ? w->check(&so, &e) : B_EXIT_OK;
+    enum b_exit ex = w->check ? w->check(&so, &e) : B_EXIT_OK;
     struct res *st = res_step(x->res, w, "run");
     res_fact_str(st, "step", "%s", s->name);
     int rc = ex == B_EXIT_OK ? wl_run(w, &so, st) : B_INVALID;
@@ -21889,7 +21933,7 @@ static void all_run_step(struct all_ctx *x, const struct all_step *s)
 }
 
 /* The test file: written once (incompressible), used by every disk step, removed after. */
-static int all_disk_file(struct all_ctx *x, bool make)
+static enum b_exit all_disk_file(struct all_ctx *x, bool make)
 {
     struct bench_opts so;
     all_base_opts(&so, x->o, 0);
@@ -21900,7 +21944,7 @@ static int all_disk_file(struct all_ctx *x, bool make)
     so.file_extra_flags = all_none;
     struct res *st = res_step(x->res, wl_find("fileio"), make ? "prepare" : "cleanup");
     st->o = &so;
-    int ex = make ? io_prepare(st) : io_cleanup(st);
+    enum b_exit ex = make ? io_prepare(st) : io_cleanup(st);
     st->o = x->res->o;
     if (ex != B_EXIT_OK)
         res_warn(x->res, "step_failed", NULL, "all: fileio %s: %s",
@@ -21996,7 +22040,7 @@ static void all_dir_stale(struct all_ctx *x, int topfd, const char *top, const c
 }
 
 /* Make bench's own directory under --dir (x->dir), after the leftovers of killed runs. */
-static int all_dir_make(struct all_ctx *x)
+static enum b_exit all_dir_make(struct all_ctx *x)
 {
     const char *top = x->o->file_dir;
     DIR *d = opendir(top);
@@ -22044,7 +22088,7 @@ static void all_dir_remove(struct all_ctx *x)
 }
 
 /* The disk part: tmpfs, read-only, free space decided here; the steps; the file removed. */
-static int all_disk(struct all_ctx *x)
+static enum b_exit all_disk(struct all_ctx *x)
 {
     const char *dir = x->o->file_dir;
     bool h;
@@ -22402,7 +22446,7 @@ static void all_db(struct all_ctx *x)
     st->o = &so;
     bool dbset = so.mysql_db_set;
     so.mysql_db_set = false; /* ping without a schema: -D's may not exist yet (the ladder's) */
-    int ex = ping_main(st);
+    enum b_exit ex = ping_main(st);
     so.mysql_db_set = dbset;
     st->o = x->res->o;
     if (ex != B_EXIT_OK || !st->have_final) {
@@ -22689,7 +22733,7 @@ static int all_worse(int a, int b)
 }
 
 /* bench all's exit code for its overall verdict (B_EXIT_WARN, B_EXIT_CHECK_FAIL). */
-static int all_exit(int worst)
+static enum b_exit all_exit(int worst)
 {
     return all_rank(worst) == 2 ? B_EXIT_CHECK_FAIL : all_rank(worst) == 1 ? B_EXIT_WARN
                                                                           : B_EXIT_OK;
@@ -22993,7 +23037,7 @@ static const char *all_measure_near(const char *path)
 /* Every term's path a known measure, or exit 6 (B_EXIT_NO_MEASURE: apart from a usage error
  * and from a FAIL, so that a script tells a typo in its thresholds from a host that failed
  * them) naming it with a "did you mean", before any step runs. */
-static int all_expect_known(struct res *res, const struct all_expect *t, int n)
+static enum b_exit all_expect_known(struct res *res, const struct all_expect *t, int n)
 {
     for (int i = 0; i < n; i++) {
         if (!strcmp(t[i].path, "all.verdict")) { /* made from the terms: not one of them */
@@ -23016,7 +23060,7 @@ static int all_expect_known(struct res *res, const struct all_expect *t, int n)
 }
 
 /* --expect and --expect-file into terms; a usage error names the bad term. */
-static int all_expect_load(struct res *res, struct all_expect *t, int max, int *n)
+static enum b_exit all_expect_load(struct res *res, struct all_expect *t, int max, int *n)
 {
     const struct bench_opts *o = res->o;
     char bad[96];
@@ -23059,7 +23103,7 @@ static int all_expect_load(struct res *res, struct all_expect *t, int max, int *
 
 /* --server-ram below 64 MiB sizes nothing a database runs in: a size without its unit
  * ("--server-ram=64" is 64 bytes, meant 64G) is a usage error, not settings for 64 bytes. */
-static int all_server_ram_ok(struct res *res)
+static enum b_exit all_server_ram_ok(struct res *res)
 {
     u64 v = res->o->all_server_ram;
     if (!v || v >= (64ull << 20))
@@ -23356,7 +23400,7 @@ static int all_html_fd = -1;
 static bool all_html_made; /* all_html_fd's file was created by this run */
 static void all_html_close(const struct bench_opts *o);
 
-BENCH_API int all_html_open(const struct bench_opts *o, struct b_err *e)
+BENCH_API enum b_exit all_html_open(const struct bench_opts *o, struct b_err *e)
 {
     struct stat hs, os;
     const char *h = o->all_html, *out = o->output;
@@ -23408,7 +23452,7 @@ BENCH_API void all_html_close(const struct bench_opts *o)
  * ran, and the page would call the disk "cached". A path that cannot be looked at
  * is the environment's (exit 3), a file a usage error (2), both before any step: said here
  * (os_dir_facts' message named fileio's --file-dir, after a page of dashes on stdout). */
-static int all_dir_check(struct res *res)
+static enum b_exit all_dir_check(struct res *res)
 {
     struct stat st;
     const char *d = res->o->file_dir;
@@ -23433,12 +23477,13 @@ static int all_dir_check(struct res *res)
  * 3 could not run; a usage error: the persona's, before any step). Prints nothing (rep_all;
  * --list: rep_all_list), progress as RES_SAY_STATUS lines.
  */
-static int all_main(struct res *res)
+static enum b_exit all_main(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct all_ctx x;
     struct all_expect ex_t[32];
-    int nexp = 0, ex;
+    enum b_exit ex;
+    int nexp = 0;
     memset(&x, 0, sizeof(x));
     x.res = res;
     x.o = o;
@@ -23650,12 +23695,12 @@ static bool mrg_whole(struct mrg_client *c, const char *p, size_t len, const siz
  * off, interval lines only: the client was killed) leaves c->ok false with c->why said, to
  * be reported.
  */
-static int mrg_load(struct mrg_client *c, size_t *budget, struct b_err *e)
+static B_MUSTCHECK enum b_rc mrg_load(struct mrg_client *c, size_t *budget, struct b_err *e)
 {
     struct stat st;
     int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
-        b_seterr(e, B_SYSERR, errno, "merge: cannot open %s: %s", c->path, strerror(errno));
+        (void)!b_seterr(e, B_SYSERR, errno, "merge: cannot open %s: %s", c->path, strerror(errno));
         e->ex = B_EXIT_ENV;
         return B_SYSERR;
     }
@@ -23753,15 +23798,16 @@ static int mrg_load(struct mrg_client *c, size_t *budget, struct b_err *e)
 }
 
 /* mrg_field_err - a field of a client's result is missing or wrong: the one-line error. */
-static int mrg_field_err(struct b_err *e, const struct mrg_client *c, const char *field,
-                         const char *expected)
+static B_MUSTCHECK enum b_rc mrg_field_err(struct b_err *e, const struct mrg_client *c,
+                                           const char *field, const char *expected)
 {
     b_fail(e, B_EXIT_FAIL, "merge: %s: %s: expected %s", c->path, field, expected);
     return B_INVALID;
 }
 
-static int mrg_get_u64(const struct jr_val *o, const char *name, u64 *out, struct b_err *e,
-                       const struct mrg_client *c, const char *where)
+static B_MUSTCHECK enum b_rc mrg_get_u64(const struct jr_val *o, const char *name, u64 *out,
+                                         struct b_err *e, const struct mrg_client *c,
+                                         const char *where)
 {
     char f[160];
     if (jr_u64(jr_get(o, name), out))
@@ -23772,8 +23818,9 @@ static int mrg_get_u64(const struct jr_val *o, const char *name, u64 *out, struc
 
 /* mrg_hist - a "histogram" object into h (zeroed), checked: bench's scheme, indexes in range
  * and rising; *total gets the count. */
-static int mrg_hist(const struct jr_val *hv, struct hist *h, u64 *total, struct b_err *e,
-                    const struct mrg_client *c, const char *where)
+static B_MUSTCHECK enum b_rc mrg_hist(const struct jr_val *hv, struct hist *h, u64 *total,
+                                      struct b_err *e, const struct mrg_client *c,
+                                      const char *where)
 {
     char f[160];
     const char *scheme = "";
@@ -23809,14 +23856,15 @@ static int mrg_hist(const struct jr_val *hv, struct hist *h, u64 *total, struct 
 }
 
 /* mrg_stats - a client's "results" as statistics (allocates c->st). */
-static int mrg_stats(struct mrg_client *c, const struct wl_def *w, struct b_err *e)
+static B_MUSTCHECK enum b_rc mrg_stats(struct mrg_client *c, const struct wl_def *w,
+                                       struct b_err *e)
 {
     const struct jr_val *rs = c->rs, *lat = jr_get(rs, "latency_ns"),
                         *pt = jr_get(rs, "per_thread");
     struct res_stats *st = &c->st;
     u64 threads, total;
     i64 t0, t1;
-    int rc;
+    enum b_rc rc;
     if ((rc = mrg_get_u64(rs, "threads", &threads, e, c, "results.")) != B_OK)
         return rc;
     if (threads < 1 || threads > 100000)
@@ -23896,7 +23944,8 @@ static int mrg_stats(struct mrg_client *c, const struct wl_def *w, struct b_err 
 
 /* mrg_same - a client ran what the first one did: the same schema, test and options (the
  * ones of mrg_own_opts aside). Else the error names the field. */
-static int mrg_same(const struct mrg_client *a, const struct mrg_client *b, struct b_err *e)
+static B_MUSTCHECK enum b_rc mrg_same(const struct mrg_client *a, const struct mrg_client *b,
+                                      struct b_err *e)
 {
     static const char *const top[] = {"schema_version", "workload", "action"};
     char va[200], vb[200];
@@ -23996,7 +24045,7 @@ static u64 mrg_add_sat(u64 a, u64 b)
  * counts added, threads added, percentiles the highest of the clients' (interval lines carry
  * no histogram; the final block's are exact). Lines that end outside the common window, or
  * lack a field of their slot, are left out and said. Returns an exit code (B_EXIT_FAIL when interrupted). */
-static int mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0, i64 t1)
+static enum b_exit mrg_intervals(struct res *res, struct mrg_client *cl, int n, i64 t0, i64 t1)
 {
     const struct bench_opts *o = res->o;
     struct mrg_slot *sl;
@@ -24112,10 +24161,11 @@ static bool mrg_interrupted(struct res *res)
  * 0..count-1, and every index there (a repeat names both files; each missing one is said).
  * client-count as the option allows (MRG_MAX_CLIENTS): the index table is the heap's. */
 #define MRG_MAX_CLIENTS 1000000 /* --client-count's own maximum */
-static int mrg_clients(struct res *res, struct mrg_client *cl, int n)
+static enum b_exit mrg_clients(struct res *res, struct mrg_client *cl, int n)
 {
     i64 count = -1;
-    int *by = NULL, ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
+    int *by = NULL;
     char miss[256];
     size_t k = 0;
     for (int i = 0; i < n && ex == B_EXIT_OK; i++) {
@@ -24128,9 +24178,9 @@ static int mrg_clients(struct res *res, struct mrg_client *cl, int n)
             continue; /* a run without --client-count */
         if (!jr_i64(jr_get(ov, "client-index"), &idx) || idx < 0 || idx >= cnt ||
             cnt > MRG_MAX_CLIENTS) {
-            ex = mrg_field_err(&res->err, &cl[i], "options.client-index",
-                               "0 to client-count - 1 (client-count at most 1000000)"),
-            ex = B_EXIT_FAIL;
+            (void)!mrg_field_err(&res->err, &cl[i], "options.client-index",
+                                 "0 to client-count - 1 (client-count at most 1000000)"),
+                ex = B_EXIT_FAIL;
             break;
         }
         if (count < 0) { /* the others' is the same: mrg_same compared the options */
@@ -24172,7 +24222,7 @@ static int mrg_clients(struct res *res, struct mrg_client *cl, int n)
 
 /* mrg_sums - the merged counts fit: threads at most MRG_MAX_THREADS, events and latency sums
  * in 64 bits. */
-static int mrg_sums(struct res *res, struct mrg_client *cl, int n)
+static enum b_exit mrg_sums(struct res *res, struct mrg_client *cl, int n)
 {
     u64 thr = 0, ev = 0, sum = 0;
     for (int i = 0; i < n; i++) {
@@ -24200,7 +24250,8 @@ static int mrg_sums(struct res *res, struct mrg_client *cl, int n)
  * or after the earliest end, e_min, of another client): the error names the two clients.
  * Returns 2: the files are not one run's clients, as files of different tests are not; 0
  * when they are one client's empty window. */
-static int mrg_apart(struct res *res, const struct mrg_client *cl, int n, i64 s_max, i64 e_min)
+static enum b_exit mrg_apart(struct res *res, const struct mrg_client *cl, int n, i64 s_max,
+                             i64 e_min)
 {
     int late = -1, early = -1;
     for (int i = 0; i < n && late < 0; i++)
@@ -24231,7 +24282,7 @@ static double mrg_rate_window(u64 events, double rates, double common)
 /* mrg_twice - file i is one named before it: by the same name, or under another (./a.json, a
  * hard link, a symlink: the same device and inode). One client's result twice would count
  * its events twice: refused (exit 2). Returns an exit code. */
-static int mrg_twice(struct res *res, struct mrg_client *cl, int i)
+static enum b_exit mrg_twice(struct res *res, struct mrg_client *cl, int i)
 {
     struct stat st;
     char ep[200], ej[200];
@@ -24259,7 +24310,7 @@ static int mrg_twice(struct res *res, struct mrg_client *cl, int i)
  * iteration of this process's clients (mysqlslap's), and iterations of separate processes
  * neither start nor end together, so no sum or maximum of them is one run's time; it has no
  * measured window by wall clock and, without --percentile, no histogram. */
-static int mrg_slap_refuse(struct b_err *e, const struct mrg_client *c)
+static enum b_exit mrg_slap_refuse(struct b_err *e, const struct mrg_client *c)
 {
     b_hint(e, "read each client's Benchmark block (its queries and seconds), or set the "
               "clients side by side: bench compare A.json B.json");
@@ -24269,10 +24320,11 @@ static int mrg_slap_refuse(struct b_err *e, const struct mrg_client *c)
                   c->path);
 }
 
-static int mrg_main(struct res *res)
+static enum b_exit mrg_main(struct res *res)
 {
     struct bench_opts *o = res->o;
-    int n = o->nfiles, ex = B_EXIT_OK, nok = 0, first = -1;
+    enum b_exit ex = B_EXIT_OK;
+    int n = o->nfiles, nok = 0, first = -1;
     struct mrg_client *cl;
     const struct wl_def *w = NULL;
     res->command = "merge";
@@ -24302,22 +24354,24 @@ static int mrg_main(struct res *res)
         }
         if (!c->ok)
             continue;
+        /* mrg_field_err fills res->err; its B_INVALID (a result code, for the readers of
+         * fields) is not an exit code: the exit code is set beside it */
         if (!jr_i64(jr_get(c->root, "schema_version"), &ver) || ver != 1)
-            ex = mrg_field_err(&res->err, c, "schema_version", "1"), ex = B_EXIT_ENV,
-            res->err.ex = B_EXIT_ENV; /* another schema: as compare */
+            (void)!mrg_field_err(&res->err, c, "schema_version", "1"),
+                ex = B_EXIT_ENV, res->err.ex = B_EXIT_ENV; /* another schema: as compare */
         else if (!jr_i64(jr_get(c->root, "schema_minor"), &minor) || minor < 1)
-            ex = mrg_field_err(&res->err, c, "schema_minor",
-                               "1 or more (the results of a bench that writes the window's "
-                               "wall clock and the per-thread counts)"),
-            ex = B_EXIT_FAIL;
+            (void)!mrg_field_err(&res->err, c, "schema_minor",
+                                 "1 or more (the results of a bench that writes the window's "
+                                 "wall clock and the per-thread counts)"),
+                ex = B_EXIT_FAIL;
         else if (jr_str(jr_get(c->root, "workload"), &wl, NULL) && !strcmp(wl, "slap"))
             ex = mrg_slap_refuse(&res->err, c);
         else if (!jr_str(jr_get(c->root, "workload"), &wl, NULL) || !(w = wl_find(wl)) ||
                  w->family == WL_CMD)
-            ex = mrg_field_err(&res->err, c, "workload", "a test that bench runs"),
-            ex = B_EXIT_FAIL;
+            (void)!mrg_field_err(&res->err, c, "workload", "a test that bench runs"),
+                ex = B_EXIT_FAIL;
         else if (!jr_get(c->root, "options") || jr_get(c->root, "options")->type != JR_OBJ)
-            ex = mrg_field_err(&res->err, c, "options", "an object"), ex = B_EXIT_FAIL;
+            (void)!mrg_field_err(&res->err, c, "options", "an object"), ex = B_EXIT_FAIL;
         else if (!(c->rs = jr_get(c->root, "results")) || c->rs->type != JR_OBJ) {
             snprintf(c->why, sizeof(c->why), "its run measured nothing (results: null)");
             c->ok = false;
@@ -24383,7 +24437,7 @@ static int mrg_main(struct res *res)
         res_fact_str(step, "file", "%s", cl[i].path);
         if (!cl[i].ok) {
             step->rc = B_INVALID;
-            b_seterr(&step->err, B_INVALID, 0, "%s: %s", cl[i].path, cl[i].why);
+            (void)!b_seterr(&step->err, B_INVALID, 0, "%s: %s", cl[i].path, cl[i].why);
             res_warn(res, "client_lost", NULL, "client %d (%s) is not in the merged result: %s",
                      i + 1, cl[i].path, cl[i].why);
             continue;
@@ -24397,7 +24451,12 @@ static int mrg_main(struct res *res)
         res_fact_num(step, "start_skew_s", skew);
         if (cl[i].st.window_s > 0) /* its own rate: its events in the common window */
             rates += (double)cl[i].st.d.events / cl[i].st.window_s;
-        res_stats_merge(m, &cl[i].st);
+        /* m and each client's statistics were made for w's operation kinds (mrg_stats) */
+        if (NEVER(res_stats_merge(m, &cl[i].st) != B_OK)) {
+            ex = b_fail(&res->err, B_EXIT_FAIL, "merge: %s: other operation kinds than %s's",
+                        cl[i].path, w->name);
+            goto out;
+        }
         memcpy(m->d.thr_events + at, cl[i].st.d.thr_events,
                (size_t)cl[i].st.threads * sizeof(u64));
         memcpy(m->d.thr_sum_ns + at, cl[i].st.d.thr_sum_ns,
@@ -24709,7 +24768,7 @@ static void cmp_what(const struct jr_val *root, char *out, size_t n)
 }
 
 /* Is file f a bench result A can be compared with? Exit code; e names the file and field. */
-static int cmp_check_file(struct cmp_ctx *x, int f)
+static enum b_exit cmp_check_file(struct cmp_ctx *x, int f)
 {
     const struct jr_val *root = x->doc[f].root, *a = x->doc[0].root;
     struct b_err *e = &x->res->err;
@@ -24907,11 +24966,11 @@ static void cmp_measures(struct cmp_ctx *x, double noise)
  * Returns the exit code: 0; a usage error (fewer than 2 or more than CMP_MAX_FILES files); 3
  * (B_EXIT_ENV: a file that cannot be read or is not a comparable bench result).
  */
-static int cmp_main(struct res *res)
+static enum b_exit cmp_main(struct res *res)
 {
     const struct bench_opts *o = res->o;
     struct cmp_ctx x;
-    int ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
     char key[32], what[96];
     memset(&x, 0, sizeof(x));
     x.res = res;
@@ -27426,14 +27485,16 @@ static void rep_slap_text(const struct res *res)
 
 /* rep_slap_csv - mysqlslap's CSV line per block, appended to --csv's file (or stdout for
  * "-"). Returns B_OK, or fills e. */
-static int rep_slap_csv(const struct res *res, struct b_err *e)
+static B_MUSTCHECK enum b_rc rep_slap_csv(const struct res *res, struct b_err *e)
 {
     const struct bench_opts *o = res->o;
     bool out = !strcmp(o->slap_csv, "-");
     int fd = out ? 1 : open(o->slap_csv, O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return b_fail(e, B_EXIT_ENV, "slap: --csv=%s: cannot open: %s (%s)", o->slap_csv,
-                      strerror(errno), b_errno_name(errno));
+    if (fd < 0) {
+        b_fail(e, B_EXIT_ENV, "slap: --csv=%s: cannot open: %s (%s)", o->slap_csv, strerror(errno),
+               b_errno_name(errno));
+        return B_SYSERR;
+    }
     fflush(stdout);
     struct buf b = {0};
     for (int i = 0; i < res->nsteps; i++) {
@@ -27447,7 +27508,7 @@ static int rep_slap_csv(const struct res *res, struct b_err *e)
                    (long long)rep_slap_int(st, "clients"),
                    (long long)rep_slap_int(st, "queries_per_client"));
     }
-    int rc = B_OK;
+    enum b_rc rc = B_OK;
     for (size_t off = 0; b.p && off < b.len;) {
         ssize_t w = write(fd, b.p + off, b.len - off);
         if (w < 0 && errno == EINTR)
@@ -27512,10 +27573,10 @@ BENCH_API int rep_stream(const char *text, size_t len)
     return err;
 }
 
-BENCH_API int rep_slap(const struct res *res, struct b_err *e)
+BENCH_API enum b_rc rep_slap(const struct res *res, struct b_err *e)
 {
     const struct bench_opts *o = res->o;
-    int rc = B_OK;
+    enum b_rc rc = B_OK;
     if (o->slap_only_print) { /* streamed (rep_stream), or held in the fact (no sink) */
         rep_stream(NULL, 0);
         fputs(rep_fact_str(res, "statements"), stdout);
@@ -28088,7 +28149,7 @@ struct cli {
 
 /* The persona's banner, once, before the first output of a command (--verbosity >= 1). */
 static bool cli_quiet_text(void);
-static int cli_output_open(void);
+static enum b_exit cli_output_open(void);
 
 static void cli_banner(struct cli *c)
 {
@@ -28349,7 +28410,7 @@ static char *cli_trim(char *p, char **end)
 
 /* Read --config-file: "name = value" lines, '#' comments (sysbench's format), appended as
  * options at the end of c->args. */
-static int cli_read_config(struct cli *c, const char *path)
+static enum b_exit cli_read_config(struct cli *c, const char *path)
 {
     struct buf b = {0}, e = {0};
     struct stat st;
@@ -28424,8 +28485,8 @@ static const char *const cli_cnf_groups[] = {"client", "client-server", "client-
  * apply in the file's order: the last value of a key wins, whichever group holds it) */
 static const char *const cli_cnf_slap_groups[] = {"mysqlslap", "mariadb-slap"};
 
-static int cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist,
-                        const char *via);
+static enum b_exit cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist,
+                                const char *via);
 
 /* Cut a trailing '#' comment outside quotes (the client's remove_end_comment). */
 static void cli_cnf_uncomment(char *p)
@@ -28483,7 +28544,7 @@ static const char *cli_tls_bool(const char *name, const char *val)
 }
 
 /* An option line of a wanted group: "--mysql-x=value" for the keys bench knows. */
-static int cli_cnf_option(struct cli_cnf *k, char *p, const char *path, int line)
+static enum b_exit cli_cnf_option(struct cli_cnf *k, char *p, const char *path, int line)
 {
     static const struct {
         const char *key, *opt;
@@ -28567,12 +28628,12 @@ static int cli_cnf_cmp(const void *a, const void *b)
 }
 
 /* !includedir DIR: its files named *.cnf, in name order. */
-static int cli_cnf_dir(struct cli_cnf *k, const char *dir, const char *via)
+static enum b_exit cli_cnf_dir(struct cli_cnf *k, const char *dir, const char *via)
 {
     DIR *d = opendir(dir);
     char **names = NULL;
     size_t n = 0, cap = 0;
-    int ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
     if (!d) {
         int err = errno;
         struct buf e = {0};
@@ -28604,7 +28665,7 @@ static int cli_cnf_dir(struct cli_cnf *k, const char *dir, const char *via)
 }
 
 /* A '!' directive line (p after the '!'). */
-static int cli_cnf_directive(struct cli_cnf *k, char *p, const char *path, int line)
+static enum b_exit cli_cnf_directive(struct cli_cnf *k, char *p, const char *path, int line)
 {
     bool dir = false;
     size_t kl;
@@ -28633,12 +28694,14 @@ static int cli_cnf_directive(struct cli_cnf *k, char *p, const char *path, int l
 }
 
 /* One option file; via is the "FILE:LINE" of the !include that names it (NULL: the top). */
-static int cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist, const char *via)
+static enum b_exit cli_cnf_file(struct cli_cnf *k, const char *path, bool must_exist,
+                                const char *via)
 {
     struct buf b = {0}, e = {0};
     struct stat st;
     char why[160];
-    int ex = B_EXIT_OK, line = 0;
+    enum b_exit ex = B_EXIT_OK;
+    int line = 0;
     bool found_group = false, wanted = false;
     int rc = cli_slurp(path, true, &b, &st, why, sizeof(why));
     cli_esc(&e, path, strlen(path));
@@ -28784,7 +28847,7 @@ static void cli_proto_trace(void *ctx, const char *line)
     fputc('\n', stderr);
 }
 
-static int cli_apply(struct cli *c, bool *late)
+static enum b_exit cli_apply(struct cli *c, bool *late)
 {
     *late = false;
     for (int pass = 0; pass < 2; pass++) {
@@ -28937,7 +29000,7 @@ static void cli_protocol(const struct cli *c, struct bench_opts *o)
 }
 
 /* Derived settings and cross-option checks; all before any work. */
-static int cli_derive(struct cli *c)
+static enum b_exit cli_derive(struct cli *c)
 {
     struct bench_opts *o = &opts;
     cli_protocol(c, o);
@@ -29073,9 +29136,10 @@ static int cli_derive(struct cli *c)
 /* Read a password from the terminal without echo (-p with no value): B_OK, B_SYSERR (no
  * terminal), B_INTR (a signal: SIGINT/SIGTERM end the read) or B_TRUNCATED (longer than
  * n - 1 bytes: the whole line is read, nothing is cut silently). */
-static int cli_prompt_password(char *out, size_t n)
+static B_MUSTCHECK enum b_rc cli_prompt_password(char *out, size_t n)
 {
-    int fd = open("/dev/tty", O_RDWR | O_CLOEXEC), rc = B_OK;
+    enum b_rc rc = B_OK;
+    int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
     struct termios t, t0;
     size_t len = 0;
     bool tty = fd >= 0, nl = false;
@@ -29427,7 +29491,7 @@ static void cli_out_watch_stop(pthread_t tid, bool started)
  * At exit: a report that could not be written (a full disk, /dev/full, a reader that went
  * away) is an error on standard error and exit 1, never a silent 0 (docs/cli.md).
  */
-static int cli_out_check(int ex)
+static enum b_exit cli_out_check(int ex)
 {
     FILE *fs[2] = {stdout, opts.msg_out};
     int e = atomic_load(&cli_out_errno);
@@ -29610,7 +29674,7 @@ static int cli_output_input(void)
  * and descriptor 1 becomes standard error, so that text printed by anything else cannot
  * corrupt the stream. --output=FILE: text mode sends standard output there; JSON mode keeps
  * the file for the document. Returns B_EXIT_OK, or B_EXIT_ENV after saying why. */
-static int cli_output_open(void)
+static enum b_exit cli_output_open(void)
 {
     if (cli_quiet_text() && !cli_output.tried && !opts.msg_out) {
         fflush(stdout);
@@ -29748,7 +29812,7 @@ static const struct res_sink cli_json_sink = {NULL, cli_json_phase, cli_json_int
 
 /* cli_json_doc - the result document of a command that ended with exit code ex, to --output
  * or standard output. Returns ex, or B_EXIT_FAIL when the file could not be written. */
-static int cli_json_doc(struct res *res, int ex)
+static enum b_exit cli_json_doc(struct res *res, int ex)
 {
     os_fallback_fact(res); /* the kernel fallbacks any command took: host.fallbacks */
     struct os_host h;
@@ -29796,10 +29860,10 @@ static int cli_json_doc(struct res *res, int ex)
 /* The `run` command: the run path with the text sink, then the end in the persona's words;
  * with --format=json the JSON sink, the document, and only the bench persona's error lines
  * (stderr; the sysbench persona's go to stdout). */
-static int cli_run(const struct wl_def *w)
+static enum b_exit cli_run(const struct wl_def *w)
 {
     struct res res;
-    int ex = B_EXIT_OK;
+    enum b_exit ex = B_EXIT_OK;
     bool sb = opts.persona == B_SYSBENCH, json = cli_quiet_text();
     bool text = !json;             /* the report and the text on stdout */
     bool msgs;                     /* error and warning lines (b_msg) */
@@ -29922,7 +29986,7 @@ static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
 {
     struct b_err e;
     memset(&e, 0, sizeof(e));
-    int ex = check(&opts, &e);
+    enum b_exit ex = check(&opts, &e);
     if (ex == B_EXIT_OK)
         return ex;
     if (e.msg[0] || e.sb[0]) { /* else the hook printed it (being moved here) */
@@ -29936,7 +30000,7 @@ static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
 /* --client-index and --client-count for every test and command (the header, the seeds and the
  * JSON facts read them whatever the workload): load_client_check. The OLTP check adds its
  * shared --rand-seed. */
-static int cli_client_check(struct bench_opts *o, struct b_err *e)
+static enum b_exit cli_client_check(struct bench_opts *o, struct b_err *e)
 {
     return load_client_check(o, e);
 }
@@ -29953,7 +30017,7 @@ static int cli_slap_render(const struct res *res, int ex)
 
 /* A command (prepare, cleanup, prewarm, ping, the one-liner) with the text sink: progress
  * lines as they come; the failure, if any, in the persona's words. */
-static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct res *res))
+static enum b_exit cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct res *res))
 {
     struct res res;
     bool json = cli_quiet_text();
@@ -29961,7 +30025,7 @@ static int cli_command(const struct wl_def *w, const char *cmd, int (*fn)(struct
     memset(&he, 0, sizeof(he));
     if (fn == all_main && all_html_open(&opts, &he) != B_EXIT_OK) /* before --output's open */
         return cli_err_print(&he);
-    int ex = cli_output_open();
+    enum b_exit ex = cli_output_open();
     if (ex != B_EXIT_OK) {
         all_html_close(&opts);
         return ex;
@@ -30037,7 +30101,7 @@ static const char *cli_login_name(void)
 
 /* For database tests (bench persona): MYSQL_PWD, then the client's groups of ~/.my.cnf or
  * --defaults-file, go before the command-line options, which therefore win. */
-static int cli_db_defaults(struct cli *c)
+static enum b_exit cli_db_defaults(struct cli *c)
 {
     const char *file = NULL, *extra = NULL;
     bool none = false;
@@ -30066,13 +30130,13 @@ static int cli_db_defaults(struct cli *c)
     }
     if (file) /* the mysql client: --defaults-file replaces the others, the extra one too */
         return cli_cnf_file(&k, file, true, NULL);
-    int xex = extra ? cli_cnf_file(&k, extra, true, NULL) : B_EXIT_OK; /* then ~/.my.cnf */
+    enum b_exit xex = extra ? cli_cnf_file(&k, extra, true, NULL) : B_EXIT_OK; /* then ~/.my.cnf */
     if (xex != B_EXIT_OK)
         return xex;
     struct buf home = {0};
     const char *h = getenv("HOME");
     buf_printf(&home, "%s/.my.cnf", h && *h ? h : "/");
-    int ex = cli_cnf_file(&k, cli_own(c, home.p), false, NULL);
+    enum b_exit ex = cli_cnf_file(&k, cli_own(c, home.p), false, NULL);
     return ex;
 }
 
@@ -30101,7 +30165,7 @@ static void cli_std_fds(void)
 /* A mysqlslap command line that slap_args or cli_mysql_args refused: kind -1 an option
  * with no value, -2 a third positional, 0 an unknown option; in mariadb-slap's words and
  * codes as the mysqlslap persona, else bench's usage error. */
-static int cli_slap_args_error(const char *bad, int kind)
+static enum b_exit cli_slap_args_error(const char *bad, int kind)
 {
     if (opts.persona == B_MYSQLSLAP) {
         if (kind == -2) {
@@ -30117,10 +30181,10 @@ static int cli_slap_args_error(const char *bad, int kind)
     return B_EXIT_USAGE;
 }
 
-static int cli_parse(struct cli *c, int argc, char **argv)
+static enum b_exit cli_parse(struct cli *c, int argc, char **argv)
 {
     const char *bad;
-    int ex;
+    enum b_exit ex;
 
     /* mysql client conventions (-h -P -u -p -S -D, --host= ...) become --mysql-* options;
      * mysqlslap's command line (bench slap, or argv0 mysqlslap) becomes bench's first */
@@ -30196,7 +30260,7 @@ static int cli_parse(struct cli *c, int argc, char **argv)
 /* ---- resolve: the test, the command word, option values, the 0.4 mappings, the password ---- */
 
 /* --test=oltp (sysbench 0.4): the 1.0 workload its modes name, on its one table. */
-static int cli_legacy_oltp(struct cli *c)
+static enum b_exit cli_legacy_oltp(struct cli *c)
 {
     const char *to = oltp_legacy_map(&opts);
     if (!to) {
@@ -30219,7 +30283,7 @@ static int cli_legacy_oltp(struct cli *c)
 }
 
 /* -p without a value: the password from the terminal. */
-static int cli_ask_password(void)
+static enum b_exit cli_ask_password(void)
 {
     char pw[256];
     int prc = cli_prompt_password(pw, sizeof(pw));
@@ -30253,10 +30317,10 @@ static int cli_ask_password(void)
  * tests), the 0.4 mappings and the password. A failure sysbench reports after its banner is
  * kept in c->late_ex, for cli_dispatch.
  */
-static int cli_resolve(struct cli *c)
+static enum b_exit cli_resolve(struct cli *c)
 {
     bool late;
-    int ex;
+    enum b_exit ex;
 
     for (int i = 0; i < c->nargs; i++)
         if (!strncmp(c->args[i], "--test=", 7))
@@ -30378,7 +30442,7 @@ static int (*cli_check_of(const struct wl_def *w, int chk))(struct bench_opts *o
 /* --event-loops on a test that has no event loop (cpu, fileio, ping, ...): a usage error,
  * not an option silently ignored. The OLTP tests and slap run on loops; all and the
  * one-liner pass it to their OLTP runs. */
-static int cli_event_loops_check(const struct wl_def *w)
+static enum b_exit cli_event_loops_check(const struct wl_def *w)
 {
     /* --event-loops=auto: -1, the usable CPUs at run time; the sysbench persona keeps
      * sysbench's thread per connection unless given a number (the default is 0) */
@@ -30396,7 +30460,7 @@ static int cli_event_loops_check(const struct wl_def *w)
         memset(&e, 0, sizeof(e));
         b_fail(&e, B_EXIT_USAGE, "--event-loops: invalid value '%s' (expected auto or a number "
                "of loops, 0 to 4096)", v);
-        int ex = cli_err_print(&e);
+        enum b_exit ex = cli_err_print(&e);
         return ex ? ex : B_EXIT_USAGE;
     }
     opts.event_loops = n;
@@ -30408,7 +30472,7 @@ static int cli_event_loops_check(const struct wl_def *w)
         b_fail(&e, B_EXIT_USAGE, "%s: --event-backend=%s does not apply: no event loop runs "
                "(--event-loops=0: a thread per connection)", w->name,
                opts.event_backend == EVL_BE_AUTO ? "auto" : evl_backend_name(opts.event_backend));
-        int ex = cli_err_print(&e);
+        enum b_exit ex = cli_err_print(&e);
         return ex ? ex : B_EXIT_USAGE;
     }
     if (opts.event_loops <= 0 || w->ev_start || w->command == all_main ||
@@ -30418,12 +30482,12 @@ static int cli_event_loops_check(const struct wl_def *w)
     memset(&e, 0, sizeof(e));
     b_fail(&e, B_EXIT_USAGE, "%s: --event-loops does not apply: the test has no event loop "
            "(only the OLTP tests and slap run their connections on event loops)", w->name);
-    int ex = cli_err_print(&e);
+    enum b_exit ex = cli_err_print(&e);
     return ex ? ex : B_EXIT_USAGE;
 }
 
 /* --help / --version with --format=json: rep_json_about's object instead of the text. */
-static int cli_about_json(bool help)
+static enum b_exit cli_about_json(bool help)
 {
     char line[256];
     snprintf(line, sizeof(line), "%s%s", opts.persona == B_MYSQLSLAP ? cli_prog : "",
@@ -30436,7 +30500,7 @@ static int cli_about_json(bool help)
     return B_EXIT_OK;
 }
 
-static int cli_do_help(struct cli *c, const struct cli_cmd *k)
+static enum b_exit cli_do_help(struct cli *c, const struct cli_cmd *k)
 {
     (void)c, (void)k;
     if (cli_quiet_text())
@@ -30445,7 +30509,7 @@ static int cli_do_help(struct cli *c, const struct cli_cmd *k)
     return B_EXIT_OK;
 }
 
-static int cli_do_version(struct cli *c, const struct cli_cmd *k)
+static enum b_exit cli_do_version(struct cli *c, const struct cli_cmd *k)
 {
     (void)c, (void)k;
     if (cli_quiet_text())
@@ -30454,7 +30518,7 @@ static int cli_do_version(struct cli *c, const struct cli_cmd *k)
     return B_EXIT_OK;
 }
 
-static int cli_do_test_help(struct cli *c, const struct cli_cmd *k)
+static enum b_exit cli_do_test_help(struct cli *c, const struct cli_cmd *k)
 {
     (void)k;
     printf("%s options:\n", c->w->name);
@@ -30467,7 +30531,7 @@ static int cli_do_test_help(struct cli *c, const struct cli_cmd *k)
     return B_EXIT_OK;
 }
 
-static int cli_do_run(struct cli *c, const struct cli_cmd *k)
+static enum b_exit cli_do_run(struct cli *c, const struct cli_cmd *k)
 {
     (void)k;
     rnd_libc_srandom(opts.rand_seed ? rnd_client_seed((u64)opts.rand_seed, opts.client_index)
@@ -30475,7 +30539,7 @@ static int cli_do_run(struct cli *c, const struct cli_cmd *k)
     return cli_run(c->w);
 }
 
-static int cli_do_hook(struct cli *c, const struct cli_cmd *k)
+static enum b_exit cli_do_hook(struct cli *c, const struct cli_cmd *k)
 {
     return cli_command(c->w, k->name, cli_hook_of(c->w, k->hook));
 }
@@ -30517,7 +30581,7 @@ static const struct cli_cmd *cli_cmd_find(const struct wl_def *w, const char *wo
 }
 
 /* No row for the command word of test c->w: the persona's usage error. */
-static int cli_cmd_unknown(const struct cli *c)
+static enum b_exit cli_cmd_unknown(const struct cli *c)
 {
     const char *cmd = c->cmd, *name = c->w->name;
     if (!cmd) {
@@ -30552,7 +30616,7 @@ static int cli_cmd_unknown(const struct cli *c)
 }
 
 /* The bench persona checks the test name before it prints anything. */
-static int cli_unknown_test(const char *test)
+static enum b_exit cli_unknown_test(const char *test)
 {
     const char *best = NULL;
     size_t bd = SIZE_MAX;
@@ -30575,10 +30639,10 @@ static int cli_unknown_test(const char *test)
  * first; then, with the output muted below --verbosity=3 and the sysbench persona's banner
  * out (its late failures follow it), the test's command: its check, the banner, the handler.
  */
-static int cli_dispatch(struct cli *c)
+static enum b_exit cli_dispatch(struct cli *c)
 {
     const struct cli_cmd *k;
-    int ex;
+    enum b_exit ex;
     cli_output.w = c->w;
 
     if (c->late_ex == B_EXIT_OK) {
@@ -30626,7 +30690,7 @@ static int cli_dispatch(struct cli *c)
 static int cli_main(int argc, char **argv)
 {
     struct cli c;
-    int ex;
+    enum b_exit ex;
 
     memset(&c, 0, sizeof(c));
     memset(&opts, 0, sizeof(opts));
@@ -30648,12 +30712,12 @@ static int cli_main(int argc, char **argv)
 }
 
 /* bench_main - the whole program; main() only calls it (tests include bench.c). */
-static int bench_main(int argc, char **argv)
+static enum b_exit bench_main(int argc, char **argv)
 {
     cli_std_fds();
     cli_argc = argc;
     cli_argv = argv;
-    int ex = cli_out_check(cli_main(argc, argv));
+    enum b_exit ex = cli_out_check(cli_main(argc, argv));
     if (wl_reap(0) == 0) /* else workers stuck in an event may still read the options */
         cli_free_opts();
     return ex;

@@ -95,14 +95,16 @@ enum b_rc {
 
 /* Process exit codes (docs/cli.md "Exit status"). */
 enum b_exit {
-    B_EXIT_OK = 0,      /* success */
-    B_EXIT_FAIL = 1,    /* the run failed or its result is invalid */
-    B_EXIT_USAGE = 2,   /* usage error: bad option, value or argument */
-    B_EXIT_ENV = 3,     /* the environment refused: connect, auth, open, io_uring, memory */
-    B_EXIT_FORCED = 2,  /* sysbench's code for --forced-shutdown (same value as usage) */
+    B_EXIT_OK = 0,         /* success */
+    B_EXIT_FAIL = 1,       /* the run failed or its result is invalid */
+    B_EXIT_USAGE = 2,      /* usage error: bad option, value or argument */
+    B_EXIT_ENV = 3,        /* the environment refused: connect, auth, open, io_uring, memory */
+    B_EXIT_FORCED = 2,     /* sysbench's code for --forced-shutdown (same value as usage) */
     B_EXIT_WARN = 4,       /* bench all: the page ran, some check WARN, none FAIL */
     B_EXIT_CHECK_FAIL = 5, /* bench all: the page ran, some check (or --expect term) FAIL */
     B_EXIT_NO_MEASURE = 6, /* bench all: an --expect term names no measure it makes (a typo) */
+    B_EXIT_NONE = -1,      /* never an exit status: keeps the type signed, as the int exit()
+                              takes (the personas' own codes, 128 + a signal, are values too) */
 };
 
 /* The personas: who bench is for this invocation, decided once by cli_ from argv[0]. Their
@@ -113,15 +115,15 @@ enum b_persona { B_BENCH, B_SYSBENCH, B_MYSQLSLAP };
 
 /* Error detail filled by lower layers; only cli_/rep_ print it (cli_err_print). */
 struct b_err {
-    int rc;         /* B_* code */
+    enum b_rc rc;   /* B_* code */
     int sys_errno;  /* errno for B_SYSERR, else 0 */
     char msg[512];  /* "what was attempted on what target: cause" (lines: '\n' between) */
     char hint[256]; /* what to do about it, or "" */
-    int ex;         /* the bench persona's exit code for it (0: the caller decides) */
+    enum b_exit ex; /* the bench persona's exit code for it (0: the caller decides) */
     char sb[1536];  /* the sysbench persona's own text, printed verbatim (lines end in '\n');
                        "" = "FATAL: <msg>"; room for a test's option list (fileio) */
     int sb_fd;      /* where that text goes: 1 = sysbench's logger (stdout), 2 = stderr */
-    int sb_ex;      /* the sysbench persona's exit code (0: as ex) */
+    enum b_exit sb_ex; /* the sysbench persona's exit code (0: as ex) */
 };
 
 /* b_msg_fn - prints one message line of a kind (enum b_msg_kind in bench.c): the persona's
@@ -135,10 +137,13 @@ BENCH_API const char *b_errstr(int rc);
 /* b_errno_name - symbolic errno ("ECONNREFUSED"), or "E?" when unknown. */
 BENCH_API const char *b_errno_name(int e);
 /* b_seterr - fill *e (may be NULL) with rc, errno and a formatted message; returns rc. */
-BENCH_API int b_seterr(struct b_err *e, int rc, int sys_errno, const char *fmt, ...) B_PRINTF(4, 5);
+/* Return values: rc, whatever it is (for `return b_seterr(...)`). */
+BENCH_API enum b_rc b_seterr(struct b_err *e, int rc, int sys_errno, const char *fmt, ...)
+    B_PRINTF(4, 5) B_MUSTCHECK;
 /* b_fail - fill *e for a refusal in the bench persona's words and exit code ex (B_EXIT_*);
  * e->rc becomes B_INVALID unless set. Returns ex. */
-BENCH_API int b_fail(struct b_err *e, int ex, const char *fmt, ...) B_PRINTF(3, 4);
+/* Return values: ex, whatever it is (for `return b_fail(...)`). */
+BENCH_API enum b_exit b_fail(struct b_err *e, int ex, const char *fmt, ...) B_PRINTF(3, 4);
 /* b_hint - the hint of e ("" = none). */
 BENCH_API void b_hint(struct b_err *e, const char *fmt, ...) B_PRINTF(2, 3);
 /* b_fail_sb - the sysbench persona's own text for the failure in e (printed as is: end it with
@@ -146,7 +151,8 @@ BENCH_API void b_hint(struct b_err *e, const char *fmt, ...) B_PRINTF(2, 3);
 BENCH_API void b_fail_sb(struct b_err *e, int fd, int ex, const char *fmt, ...) B_PRINTF(4, 5);
 /* b_usage_exit - the exit code of a usage error in the persona's convention (opts.usage_ex,
  * set by cli_ from its persona table; 2 before that). */
-BENCH_API int b_usage_exit(void);
+/* Return values: B_EXIT_USAGE, or the persona's own code for a usage error. */
+BENCH_API enum b_exit b_usage_exit(void);
 /* b_die - print "bench: fatal: ..." and exit(1); for programming errors and OOM during setup. */
 BENCH_API _Noreturn void b_die(const char *fmt, ...) B_PRINTF(1, 2);
 /* b_xmalloc/b_xcalloc - allocation that dies on failure (setup time only). */
@@ -221,7 +227,8 @@ BENCH_API void clk_sleep_until(u64 t_ns);
 
 /* unit_parse_size - sysbench SIZE: digits plus an optional K/M/G/T (either case, x1024).
  * Stricter than sysbench: returns B_INVALID for anything else (sysbench silently gives 0). */
-BENCH_API int unit_parse_size(const char *s, u64 *out) B_MUSTCHECK;
+/* Return values: B_OK; B_INVALID when s is not a size (*out untouched). */
+BENCH_API enum b_rc unit_parse_size(const char *s, u64 *out) B_MUSTCHECK;
 /* unit_fmt_size - "512KiB", "16MiB": up to 5 significant digits, as sysbench prints sizes. */
 BENCH_API const char *unit_fmt_size(u64 bytes, char *out, size_t outlen);
 
@@ -515,13 +522,13 @@ struct os_cpu_sample {
  * source, virtualization, container, cgroup limits. Every /proc and /sys path is read as
  * root + path; root "" is the running system (then also CPUID, uname, sched_getaffinity).
  * A missing or malformed file leaves its fact out. Return values: B_OK. */
-BENCH_API int os_host_facts(const char *root, struct res *res);
+BENCH_API enum b_rc os_host_facts(const char *root, struct res *res) B_MUSTCHECK;
 /* os_dir_facts - the facts of directory dir (for --dir): its mount (type, source, options,
  * read-only, tmpfs), block device chain down to the disk and the disk's scheduler,
  * rotational, write cache and model; free space (root "" only). Under a fake root, dir is
  * taken as an absolute path of that tree. Return values: B_OK; B_SYSERR (dir cannot be
  * resolved, live) or B_INVALID (not absolute, fake root), with res->err filled. */
-BENCH_API int os_dir_facts(const char *root, const char *dir, struct res *res);
+BENCH_API enum b_rc os_dir_facts(const char *root, const char *dir, struct res *res) B_MUSTCHECK;
 /* os_cg_mem_room - the memory this process may still take before its cgroup's memory limit
  * (v2 memory.max or v1 memory.limit_in_bytes, the tightest of its cgroup and their ancestors)
  * is reached: the limit less the working set (usage less the inactive page cache) into
@@ -529,7 +536,7 @@ BENCH_API int os_dir_facts(const char *root, const char *dir, struct res *res);
 BENCH_API bool os_cg_mem_room(const char *root, double *room, double *limit);
 /* os_steal_sample - read /proc/stat's cpu line (under root). Return values: B_OK;
  * B_SYSERR (unreadable); B_INVALID (malformed). */
-BENCH_API int os_steal_sample(const char *root, struct os_cpu_sample *s);
+BENCH_API enum b_rc os_steal_sample(const char *root, struct os_cpu_sample *s) B_MUSTCHECK;
 /* os_steal_pct - steal time between samples a and b (b later) in percent of all CPU time;
  * 0 when no time passed or the counters went backwards. */
 BENCH_API double os_steal_pct(const struct os_cpu_sample *a, const struct os_cpu_sample *b);
@@ -556,7 +563,8 @@ BENCH_API void os_fallback_fact(struct res *res);
 /* os_fallback_def - the entry of call ("statx"), NULL if none. */
 BENCH_API const struct os_fb_def *os_fallback_def(const char *call, size_t len);
 /* os_fsinfo_get - describe the filesystem holding dir. Returns B_OK or B_SYSERR (errno). */
-BENCH_API int os_fsinfo_get(const char *dir, struct os_fsinfo *fi);
+/* Return values: B_OK; B_SYSERR when statfs fails (errno). */
+BENCH_API enum b_rc os_fsinfo_get(const char *dir, struct os_fsinfo *fi) B_MUSTCHECK;
 /* os_hf_read - the file root+path whole, up to cap-1 bytes, NUL-terminated in a heap buffer
  * (*out, freed by the caller; embedded NULs end the text early). Returns the length or -1. */
 BENCH_API ssize_t os_hf_read(const char *root, const char *path, size_t cap, char **out);
@@ -585,11 +593,15 @@ BENCH_API int os_usable_cpus(void);
 struct my_rd; struct my_str; struct my_err_pkt; struct my_handshake; struct my_ok_pkt;
 struct my_coldef; struct my_prep_ok; struct my_val;
 BENCH_API size_t my_rd_left(const struct my_rd *r);
-BENCH_API int my_rd_u8(struct my_rd *r, u8 *v);
+/* Return values: B_OK; B_TRUNCATED when the packet ends first. */
+BENCH_API enum b_rc my_rd_u8(struct my_rd *r, u8 *v) B_MUSTCHECK;
 /* int<lenenc>; 0xFB (NULL) only where is_null is given, 0xFF never */
-BENCH_API int my_rd_lenenc(struct my_rd *r, u64 *v, bool *is_null);
+/* Return values: B_OK; B_TRUNCATED when the packet ends first; B_PROTOCOL for 0xFF, or 0xFB
+ * where no NULL may be. */
+BENCH_API enum b_rc my_rd_lenenc(struct my_rd *r, u64 *v, bool *is_null) B_MUSTCHECK;
 /* string<NUL>; with eof_ok the end of the packet also terminates (old servers) */
-BENCH_API int my_rd_nstr(struct my_rd *r, struct my_str *s, bool eof_ok);
+/* Return values: B_OK; B_TRUNCATED when no NUL ends it (and eof_ok is off). */
+BENCH_API enum b_rc my_rd_nstr(struct my_rd *r, struct my_str *s, bool eof_ok) B_MUSTCHECK;
 BENCH_API void my_put_u8(struct buf *b, u8 v);
 /*
  * my_frame - append payload as packets to out: 4-byte headers (length, sequence id), split
@@ -618,18 +630,30 @@ BENCH_API size_t my_deflate(struct buf *out, const u8 *in, size_t n, u32 *work);
 BENCH_API long my_zframe_parse(const u8 *in, size_t len, size_t cap, size_t *clen, size_t *ulen,
                                u8 *cseq);
 /* my_zframe_body - a parsed frame's bytes into out[0 .. ulen, or clen when stored). */
-BENCH_API int my_zframe_body(const u8 *frame, size_t clen, size_t ulen, u8 *out, const char **why);
-BENCH_API int my_parse_err(const u8 *p, size_t len, struct my_err_pkt *e);
-BENCH_API int my_parse_handshake(const u8 *p, size_t len, struct my_handshake *h);
-BENCH_API int my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok);
+/* Return values: B_OK; B_PROTOCOL when the zlib stream is bad or not ulen bytes (*why says it). */
+BENCH_API enum b_rc my_zframe_body(const u8 *frame, size_t clen, size_t ulen, u8 *out,
+                                   const char **why) B_MUSTCHECK;
+/* Return values: B_OK; B_PROTOCOL when it is not an ERR packet or ends early. */
+BENCH_API enum b_rc my_parse_err(const u8 *p, size_t len, struct my_err_pkt *e) B_MUSTCHECK;
+/* Return values: B_OK; B_SERVER when the server sent an ERR instead; B_UNSUPPORTED for a
+ * pre-4.1 server; B_PROTOCOL when malformed. */
+BENCH_API enum b_rc my_parse_handshake(const u8 *p, size_t len, struct my_handshake *h) B_MUSTCHECK;
+/* Return values: B_OK; B_PROTOCOL when it is not an OK packet or ends early. */
+BENCH_API enum b_rc my_parse_ok(const u8 *p, size_t len, struct my_ok_pkt *ok) B_MUSTCHECK;
 /* classic EOF (0xFE, only without CLIENT_DEPRECATE_EOF) */
-BENCH_API int my_parse_eof(const u8 *p, size_t len, u16 *warnings, u16 *status);
+/* Return values: B_OK; B_PROTOCOL when it is not an EOF packet. */
+BENCH_API enum b_rc my_parse_eof(const u8 *p, size_t len, u16 *warnings, u16 *status) B_MUSTCHECK;
 /* Is this payload the end of a result set (EOF, or OK with 0xFE under DEPRECATE_EOF)? */
 BENCH_API bool my_is_eof(const u8 *p, size_t len);
-BENCH_API int my_parse_coldef(const u8 *p, size_t len, bool ext_meta, struct my_coldef *c);
+/* Return values: B_OK; B_PROTOCOL when malformed. */
+BENCH_API enum b_rc my_parse_coldef(const u8 *p, size_t len, bool ext_meta,
+                                    struct my_coldef *c) B_MUSTCHECK;
 /* A text row: ncols lenenc strings, 0xFB for NULL (vals[i].p == NULL). */
-BENCH_API int my_parse_text_row(const u8 *p, size_t len, size_t ncols, struct my_str *vals);
-BENCH_API int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o);
+/* Return values: B_OK; B_PROTOCOL when it does not hold ncols values exactly. */
+BENCH_API enum b_rc my_parse_text_row(const u8 *p, size_t len, size_t ncols,
+                                      struct my_str *vals) B_MUSTCHECK;
+/* Return values: B_OK; B_PROTOCOL when malformed. */
+BENCH_API enum b_rc my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o) B_MUSTCHECK;
 /*
  * my_count_params - the ? placeholders of sql[0..len) as the server's lexer counts them:
  * not inside '...', "..." or `...` (backslash escapes; a doubled quote closes and reopens),
@@ -638,8 +662,10 @@ BENCH_API int my_parse_prepare_ok(const u8 *p, size_t len, struct my_prep_ok *o)
  */
 BENCH_API size_t my_count_params(const char *sql, size_t len);
 /* A binary result row: 0x00, NULL bitmap with offset 2, values. */
-BENCH_API int my_parse_binary_row(const u8 *p, size_t len, size_t ncols,
-                                  const struct my_coldef *cols, struct my_val *vals);
+/* Return values: B_OK; B_PROTOCOL when malformed or longer than its values. */
+BENCH_API enum b_rc my_parse_binary_row(const u8 *p, size_t len, size_t ncols,
+                                        const struct my_coldef *cols,
+                                        struct my_val *vals) B_MUSTCHECK;
 /* COM_STMT_EXECUTE payload: types are sent every time (2 bytes/param). */
 BENCH_API void my_build_execute(struct buf *b, u32 stmt_id, const struct my_val *params,
                                 size_t n);
@@ -720,7 +746,7 @@ BENCH_API bool myc_answered(const struct my_conn *c);
  * Return values: B_OK; B_SYSERR/B_TIMEOUT (socket, c->err), B_SERVER (the server refused:
  * c->srv_code etc.), B_PROTOCOL, B_UNSUPPORTED (TLS, plugin). On failure c is closed.
  */
-BENCH_API int myc_connect(struct my_conn *c, const struct myc_params *p);
+BENCH_API enum b_rc myc_connect(struct my_conn *c, const struct myc_params *p) B_MUSTCHECK;
 /* myc_gate_init - a gate for total logins, at most max (<= 0: MYC_GATE_LOGINS) in flight;
  * a wait fails after stall_ms without a finished login. MYC_GATE_LOGINS = 64, measured with
  * 4,000 connections to MariaDB 10.11 on a 2-core host: 16, 64 and 256 in flight log in at the
@@ -729,7 +755,7 @@ BENCH_API void myc_gate_init(struct myc_gate *g, int max, int total, int stall_m
 BENCH_API void myc_gate_free(struct myc_gate *g);
 /* myc_gate_try - take a slot without waiting (an event loop): B_OK, B_AGAIN when all are in
  * flight (try again when one leaves), or < 0 when the phase failed (myc_gate_why). */
-BENCH_API int myc_gate_try(struct myc_gate *g);
+BENCH_API enum b_rc myc_gate_try(struct myc_gate *g) B_MUSTCHECK;
 /* myc_gate_leave - a login that held a slot finished with rc (B_OK or its failure; a retry
  * leaves and enters again). */
 BENCH_API void myc_gate_leave(struct myc_gate *g, int rc);
@@ -744,7 +770,8 @@ BENCH_API void myc_gate_why(struct myc_gate *g, struct b_err *e);
 /* myc_gate_stalled - for a login waiting for a slot without blocking (an event loop): B_OK
  * while the phase makes progress; B_TIMEOUT (e says it, in myc_gate_enter's words) when no
  * login began or ended within the stall time. */
-BENCH_API int myc_gate_stalled(struct myc_gate *g, struct b_err *e);
+/* Return values: B_OK; B_TIMEOUT with e filled when the phase stalled. */
+BENCH_API enum b_rc myc_gate_stalled(struct myc_gate *g, struct b_err *e) B_MUSTCHECK;
 /* myc_gate_seen - a login of this phase succeeded (myc_retryable's server_seen). */
 BENCH_API bool myc_gate_seen(struct myc_gate *g);
 /* myc_resolve - the addresses of host:port for a run's logins (myc_params.addrs), resolved
@@ -761,23 +788,27 @@ BENCH_API bool myc_retryable(const struct my_conn *c, int rc, bool server_seen);
 /* myc_connect_retry - myc_connect through the gate g: wait for a slot, log in, and on a
  * transient failure (myc_retryable) back off and try again, at most MYC_CONNECT_TRIES
  * times. (more in bench.c) */
-BENCH_API int myc_connect_retry(struct my_conn *c, const struct myc_params *p, struct myc_gate *g,
-                                unsigned *tries, u64 *seed);
+BENCH_API enum b_rc myc_connect_retry(struct my_conn *c, const struct myc_params *p,
+                                      struct myc_gate *g, unsigned *tries, u64 *seed) B_MUSTCHECK;
 /* myc_ping, myc_init_db - COM_PING, COM_INIT_DB: answered by OK or ERR. */
-BENCH_API int myc_ping(struct my_conn *c);
-BENCH_API int myc_init_db(struct my_conn *c, const char *db);
+BENCH_API enum b_rc myc_ping(struct my_conn *c) B_MUSTCHECK;
+BENCH_API enum b_rc myc_init_db(struct my_conn *c, const char *db) B_MUSTCHECK;
 /* myc_query - COM_QUERY; text rows go to cb (may be NULL: rows are only counted). */
-BENCH_API int myc_query(struct my_conn *c, const char *sql, size_t len, struct myc_result *res,
-                        myc_text_cb cb, void *ctx);
+BENCH_API enum b_rc myc_query(struct my_conn *c, const char *sql, size_t len,
+                              struct myc_result *res, myc_text_cb cb, void *ctx) B_MUSTCHECK;
 /* Free what myc_prepare allocated. */
 BENCH_API void myc_stmt_free(struct myc_stmt *st);
 /* myc_prepare - COM_STMT_PREPARE; st keeps the column types for decoding (nothing is kept
  * on failure). */
-BENCH_API int myc_prepare(struct my_conn *c, const char *sql, size_t len, struct myc_stmt *st);
+BENCH_API enum b_rc myc_prepare(struct my_conn *c, const char *sql, size_t len,
+                                struct myc_stmt *st) B_MUSTCHECK;
 /* myc_execute - COM_STMT_EXECUTE with params[nv]; binary rows go to cb. */
-BENCH_API int myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
-                          size_t nv, struct myc_result *res, myc_bin_cb cb, void *ctx);
-BENCH_API int myc_stmt_close(struct my_conn *c, struct myc_stmt *st);
+BENCH_API enum b_rc myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
+                                size_t nv, struct myc_result *res, myc_bin_cb cb,
+                                void *ctx) B_MUSTCHECK;
+/* Return values: B_OK (COM_STMT_CLOSE has no reply); B_SYSERR or B_TIMEOUT when the send fails
+ * (c->err). */
+BENCH_API enum b_rc myc_stmt_close(struct my_conn *c, struct myc_stmt *st) B_MUSTCHECK;
 BENCH_API void myc_result_free(struct myc_result *res);
 /* The cipher suite of a TLS connection, or NULL. */
 BENCH_API const char *myc_cipher(struct my_conn *c);
@@ -797,8 +828,9 @@ BENCH_API int myc_execute_start(struct my_conn *c, struct myc_stmt *st, const st
 BENCH_API int myc_fd(const struct my_conn *c);
 /* Nothing in progress (a finished or no operation). */
 BENCH_API bool myc_idle(const struct my_conn *c);
-BENCH_API int myc_params_from_opts(const struct bench_opts *o, unsigned idx,
-                                   struct myc_conn_params *cc, struct b_err *e);
+/* Return values: B_OK; B_INVALID with e filled for a bad option value (port, TLS, compression). */
+BENCH_API enum b_rc myc_params_from_opts(const struct bench_opts *o, unsigned idx,
+                                         struct myc_conn_params *cc, struct b_err *e) B_MUSTCHECK;
 BENCH_API void myc_fmt(char *dst, size_t n, const char *fmt, ...);
 /* The hint of a refused TCP connection; when a port given made localhost TCP though the local
  * server's socket exists (cli_protocol), it says so. */
@@ -808,8 +840,8 @@ BENCH_API void myc_hint_refused(const struct myc_params *p, char *dst, size_t n,
  * the bench persona's lines (msg may hold two, '\n'-separated: the login and the server's
  * answer) and hint, and sysbench's own FATAL lines. Returns the exit code (the bench
  * persona's; e->sb_ex sysbench's). */
-BENCH_API int myc_conn_error(const char *what, const struct my_conn *c, const struct myc_params *p,
-                             struct b_err *e);
+BENCH_API enum b_exit myc_conn_error(const char *what, const struct my_conn *c,
+                                     const struct myc_params *p, struct b_err *e);
 
 /*== 12 uring_ : io_uring by raw syscalls: setup, SQEs, CQEs ================*/
 
@@ -818,11 +850,14 @@ struct uring; struct io_uring_sqe; struct io_uring_cqe;
 BENCH_API int uring_sys_register(int fd, unsigned op, const void *arg, unsigned n);
 BENCH_API void uring_free(struct uring *u);
 /* uring_setup - a ring of `entries` SQEs. On failure *e says why (errno kept). */
-BENCH_API int uring_setup(struct uring *u, unsigned entries, struct b_err *e);
+/* Return values: B_OK; B_UNSUPPORTED when the kernel refuses io_uring (ENOSYS, EPERM); B_SYSERR
+ * otherwise (e). */
+BENCH_API enum b_rc uring_setup(struct uring *u, unsigned entries, struct b_err *e) B_MUSTCHECK;
 /* uring_sqe - the next free SQE, zeroed, or NULL when the SQ is full. */
 BENCH_API struct io_uring_sqe *uring_sqe(struct uring *u);
 /* uring_submit - publish the filled SQEs and wait for at least `wait` completions. */
-BENCH_API int uring_submit(struct uring *u, unsigned wait);
+/* Return values: B_OK; B_SYSERR when io_uring_enter fails (errno). */
+BENCH_API enum b_rc uring_submit(struct uring *u, unsigned wait) B_MUSTCHECK;
 /* uring_cqe - the next completion, or NULL; uring_cqe_seen releases it. */
 BENCH_API struct io_uring_cqe *uring_cqe(struct uring *u);
 BENCH_API void uring_cqe_seen(struct uring *u);
@@ -992,16 +1027,21 @@ BENCH_API const char *load_why_name(enum load_why w);
 /* load_start_at_parse - --start-at=TIME (RFC 3339 UTC, or +N seconds from now_unix_ns) as
  * CLOCK_REALTIME ns into *out. Returns B_EXIT_OK, else B_EXIT_USAGE with e filled (not a
  * time, not UTC, already past, more than a day ahead). */
-BENCH_API int load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out, struct b_err *e);
+/* Return values: B_EXIT_OK; B_EXIT_USAGE with e filled. */
+BENCH_API enum b_exit load_start_at_parse(const char *s, i64 now_unix_ns, i64 *out,
+                                          struct b_err *e);
 /* load_clock_read - the clock's synchronization state from adjtimex(2) (read only). */
 BENCH_API void load_clock_read(struct load_clock *c);
 /* load_clock_refuse - should --start-at refuse to run on this clock? B_OK, or B_UNSUPPORTED
  * with e filled when the kernel says unsynchronized and force is off (unknown: B_OK). */
-BENCH_API int load_clock_refuse(const struct load_clock *c, bool force, struct b_err *e);
+/* Return values: B_OK; B_UNSUPPORTED with e filled (an unsynchronized clock, force off). */
+BENCH_API enum b_rc load_clock_refuse(const struct load_clock *c, bool force,
+                                      struct b_err *e) B_MUSTCHECK;
 /* load_client_check - --client-index and --client-count (one run split among clients): both
  * or neither, count >= 1, 0 <= index < count. Returns B_EXIT_OK, else B_EXIT_USAGE with e
  * filled, naming the option (the first problem in that order). */
-BENCH_API int load_client_check(const struct bench_opts *o, struct b_err *e);
+/* Return values: B_EXIT_OK; B_EXIT_USAGE with e filled. */
+BENCH_API enum b_exit load_client_check(const struct bench_opts *o, struct b_err *e);
 
 /* load_stopping - should an event or a setup phase that runs long stop now (a signal, or
  * the run is ending on a failure)? Cheap: long loops call it every few milliseconds. */
@@ -1039,20 +1079,26 @@ BENCH_API void load_join(struct load_run *r);
 /* load_start - create the workers and wait until all have run thread_init.
  * Returns B_OK, or the first failure (r->err says more); then the workers are released to
  * exit at once and joined. */
-BENCH_API int load_start(struct load_run *r);
+/* Return values: B_OK; B_SYSERR when a worker cannot be created; or the first worker's failure
+ * (r->err). */
+BENCH_API enum b_rc load_start(struct load_run *r) B_MUSTCHECK;
 /*
  * load_start_at_setup - with --start-at: read the clock state into the result's facts and
  * refuse an unsynchronized clock (unless --start-at-force), a time already past; convert the
  * target to the monotonic clock once. B_OK (also without --start-at), else r->err says why.
  */
-BENCH_API int load_start_at_setup(struct load_run *r);
+/* Return values: B_OK; B_INVALID (a time past) or load_clock_refuse's B_UNSUPPORTED, r->err
+ * filled. */
+BENCH_API enum b_rc load_start_at_setup(struct load_run *r) B_MUSTCHECK;
 /*
  * load_start_at_wait - with --start-at, once the workers are connected and ready: sleep until
  * the instant minus --warmup-time (in slices: a signal ends the wait), so that the measured
  * window starts at it. A target already passed (connecting took too long) is an error, not a
  * late start. On failure the workers are joined and r->err says why.
  */
-BENCH_API int load_start_at_wait(struct load_run *r);
+/* Return values: B_OK; B_TIMEOUT when the instant passed before the workers were ready; B_INTR
+ * when a signal ended the wait (r->err filled). */
+BENCH_API enum b_rc load_start_at_wait(struct load_run *r) B_MUSTCHECK;
 /* load_go - start the clock and release the workers. */
 BENCH_API void load_go(struct load_run *r);
 /*
@@ -1116,25 +1162,27 @@ struct jr_doc {
  * decoded to UTF-8; depth <= JR_MAX_DEPTH. Duplicate member names are kept; lookups find the
  * first. what names the input in messages ("A.json"). Return values: B_OK; B_INVALID with e
  * (b_fail, exit code B_EXIT_FAIL): "reading WHAT: line L col C: expected ',' or '}'". */
-BENCH_API int jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
-                       struct b_err *e) B_MUSTCHECK B_UNUSED;
+BENCH_API enum b_rc jr_parse(const char *p, size_t len, const char *what, struct jr_doc *doc,
+                             struct b_err *e) B_MUSTCHECK B_UNUSED;
 /* jr_parse_max - jr_parse with a budget: a document whose values and strings would take more
  * than max_arena bytes is refused (B_INVALID) before any is allocated. jr_parse's budget is
  * JR_MAX_ARENA_BYTES. Either stops with B_DONE ("interrupted by SIGINT") when b_stop is set. */
-BENCH_API int jr_parse_max(const char *p, size_t len, const char *what, size_t max_arena,
-                           struct jr_doc *doc, struct b_err *e) B_MUSTCHECK B_UNUSED;
+/* Return values: B_OK; B_INVALID (not JSON, over a limit: e); B_NOMEM; B_DONE when interrupted. */
+BENCH_API enum b_rc jr_parse_max(const char *p, size_t len, const char *what, size_t max_arena,
+                                 struct jr_doc *doc, struct b_err *e) B_MUSTCHECK B_UNUSED;
 /* jr_parse_file - read path (a regular file of at most JR_MAX_FILE_BYTES, no FIFO, device or
  * directory) and parse it. Return values: B_OK; B_SYSERR with e (exit code B_EXIT_ENV) when
  * it cannot be opened or read; B_INVALID with e (B_EXIT_FAIL) when it is not a regular file,
  * too large or not JSON. */
-BENCH_API int jr_parse_file(const char *path, struct jr_doc *doc, struct b_err *e)
-    B_MUSTCHECK B_UNUSED;
+BENCH_API enum b_rc jr_parse_file(const char *path, struct jr_doc *doc,
+                                  struct b_err *e) B_MUSTCHECK B_UNUSED;
 /* jr_parse_report - jr_parse_file with limits (max_file bytes of file, max_arena of memory)
  * that also reads JSON lines (a run's --format=json stdout): when the whole file is not one
  * JSON document and has more than one line, the last line that parses as a result document
  * ({"type":"result"}) is taken; with none, the whole-file error stands. */
-BENCH_API int jr_parse_report(const char *path, size_t max_file, size_t max_arena,
-                              struct jr_doc *doc, struct b_err *e) B_MUSTCHECK B_UNUSED;
+/* Return values: as jr_parse_max, and B_SYSERR when the file cannot be read (e). */
+BENCH_API enum b_rc jr_parse_report(const char *path, size_t max_file, size_t max_arena,
+                                    struct jr_doc *doc, struct b_err *e) B_MUSTCHECK B_UNUSED;
 /* jr_free - release the document (its values and strings); zeroes it. */
 BENCH_API void jr_free(struct jr_doc *doc) B_UNUSED;
 /* jr_get - the first member of object o named name; NULL if o is not an object or has none. */
@@ -1307,7 +1355,8 @@ BENCH_API void res_say(const struct res *res, int kind, const char *fmt, ...) B_
 BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const char *cmd);
 /* res_stats_merge - dst += src: counts and histograms added, extremes kept, windows summed
  * (two runs of the same workload and options in a row: one longer run's counts). */
-BENCH_API int res_stats_merge(struct res_stats *dst, const struct res_stats *src);
+/* Return values: B_OK; B_INVALID when the operation kinds differ (dst unchanged). */
+BENCH_API enum b_rc res_stats_merge(struct res_stats *dst, const struct res_stats *src) B_MUSTCHECK;
 
 BENCH_API void res_snap_init(struct load_snap *s, int nthreads, int nops);
 BENCH_API void res_snap_free(struct load_snap *s);
@@ -1338,26 +1387,31 @@ BENCH_API const char *io_flags_text(int words, char *out, size_t n);
 /* prepare: create (or extend) test_file.N with incompressible data. sysbench's progress
  * lines go to res's sink (the bench persona states the size it writes: whole blocks); the
  * facts: files, file_size_bytes, total_size_bytes, written_bytes; a failure in res->err. */
-BENCH_API int io_prepare(struct res *res);
+/* Return values: B_EXIT_OK; B_EXIT_FAIL or res->err.ex with res->err filled. */
+BENCH_API enum b_exit io_prepare(struct res *res);
 /* cleanup: remove test_file.N, but only those the manifest proves bench made (the
  * sysbench persona: or whose size prepare writes), never through a symlink; whatever the
  * size options, every file the manifest records goes, also beyond --file-num (sysbench
  * removes only test_file.0 to --file-num - 1: a prepare with more files left the rest).
  * Files left alone are warnings ("not_ours"); the facts: files, file_size_bytes,
  * total_size_bytes, removed_files; a failure in res->err. */
-BENCH_API int io_cleanup(struct res *res);
+/* Return values: B_EXIT_OK; B_EXIT_FAIL or res->err.ex with res->err filled. */
+BENCH_API enum b_exit io_cleanup(struct res *res);
 
 /*== 18 evl_ : event loop: many client connections per thread ===============*/
 
-/* What a client of an event loop waits for (the values of MYC_WANT_READ/WRITE). */
-#define EVL_WANT_READ 1
-#define EVL_WANT_WRITE 2
-/* Not done, bytes already there: step again at the next turn (no edge may come for them). */
-#define EVL_WANT_RUN 3
-/* Waiting for a time, t->ev_wake_ns (a retry's backoff): step it then. */
-#define EVL_WANT_TIMER 4
-/* Connect phase: every login slot of the run's gate is taken: call ev_connect again soon. */
-#define EVL_WANT_SLOT 5
+/* What a client of an event loop waits for: a value > 0, beside the B_* codes (<= 0) in the
+ * int that ev_start/ev_step/ev_connect return (MYC_WANT_READ/WRITE have the first two). */
+enum evl_want {
+    EVL_WANT_READ = 1,
+    EVL_WANT_WRITE = 2,
+    /* Not done, bytes already there: step again at the next turn (no edge may come for them). */
+    EVL_WANT_RUN = 3,
+    /* Waiting for a time, t->ev_wake_ns (a retry's backoff): step it then. */
+    EVL_WANT_TIMER = 4,
+    /* Connect phase: every login slot of the run's gate is taken: call ev_connect again soon. */
+    EVL_WANT_SLOT = 5,
+};
 
 /*
  * The loop core (in the spirit of redis's ae.c): a loop thread owns a struct evl of n
@@ -1395,16 +1449,16 @@ struct evl_ops {
 
 /* evl_open - a loop of n clients served by ops (ctx their state) on backend be (EVL_BE_*).
  * Return values: B_OK; B_SYSERR or B_UNSUPPORTED with *err set (close it all the same). */
-BENCH_API int evl_open(struct evl *e, const struct evl_ops *ops, void *ctx, int id, int n,
-                       int be, struct b_err *err) B_MUSTCHECK;
+BENCH_API enum b_rc evl_open(struct evl *e, const struct evl_ops *ops, void *ctx, int id, int n,
+                             int be, struct b_err *err) B_MUSTCHECK;
 /* evl_close - every connection off the ring, then the epoll set or ring, the core's memory. */
 BENCH_API void evl_close(struct evl *e);
 /* evl_run - turn until ops.turn or ops.wake ends the loop.
  * Return values: B_OK; B_SYSERR when the backend's wait failed (errno). */
-BENCH_API int evl_run(struct evl *e) B_MUSTCHECK;
+BENCH_API enum b_rc evl_run(struct evl *e) B_MUSTCHECK;
 /* evl_watch - keep client i's socket (ops.fd) watched; a new one replaces the old.
  * Return values: B_OK; B_SYSERR with *err set. */
-BENCH_API int evl_watch(struct evl *e, int i, struct b_err *err) B_MUSTCHECK;
+BENCH_API enum b_rc evl_watch(struct evl *e, int i, struct b_err *err) B_MUSTCHECK;
 /* evl_q_put - client i to the end of run queue qi (out of another first; in qi: stays). */
 BENCH_API void evl_q_put(struct evl *e, int i, int qi);
 /* evl_q_pop - the head of run queue qi taken out, or -1; evl_q_first - the head, or -1;
@@ -1423,7 +1477,7 @@ BENCH_API void evl_tx_attach(struct evl *e, int i);
 BENCH_API bool evl_rb_kernel_ok(void);
 /* evl_uring_usable - can this process have a ring for a loop (a wait with a timeout)?
  * Return values: B_OK; B_UNSUPPORTED or B_SYSERR with *e set. */
-BENCH_API int evl_uring_usable(struct b_err *e);
+BENCH_API enum b_rc evl_uring_usable(struct b_err *e) B_MUSTCHECK;
 
 /* uring_probe_pair_ns - ns per send and recv pair on a ring, 8 of each per io_uring_enter
  * (load_probe_host); 0 where the kernel refuses the ring or the operations. */
@@ -1441,7 +1495,9 @@ BENCH_API const char *evl_backend_name(int be);
  * io_uring when asked for or (auto) when the kernel grants a ring with what the loop needs
  * (IORING_ENTER_EXT_ARG: a wait with a timeout), else epoll. Returns B_OK, or with
  * --event-backend=io_uring refused, B_UNSUPPORTED/B_SYSERR with r->err filled. */
-BENCH_API int evl_backend_pick(struct load_run *r);
+/* Return values: B_OK; B_UNSUPPORTED or B_SYSERR (r->err) when --event-backend=io_uring is
+ * refused. */
+BENCH_API enum b_rc evl_backend_pick(struct load_run *r) B_MUSTCHECK;
 
 /*== 19 oltp_ : sysbench's OLTP workloads over the myc_ client ==============*/
 
@@ -1453,15 +1509,18 @@ BENCH_API void oltp_table(const struct bench_opts *o, i64 n, char *out, size_t l
  * statements), any other name in backticks with each backtick doubled. Never spliced raw.
  */
 BENCH_API void oltp_quote(const char *name, char *out, size_t len);
-BENCH_API int oltp_check(struct bench_opts *o, struct b_err *e);
+/* Return values: B_EXIT_OK; B_EXIT_USAGE (or e->ex) with e filled. */
+BENCH_API enum b_exit oltp_check(struct bench_opts *o, struct b_err *e);
 /* A name as an SQL string that no byte of it can end: CONVERT(X'hex' USING utf8mb4). */
 BENCH_API void oltp_put_name(struct buf *q, const char *name);
-BENCH_API int oltp_schema_row(struct my_conn *c, const char *what, const char *from,
-                              const char *tbl, struct oltp_kv *kv);
+BENCH_API enum b_rc oltp_schema_row(struct my_conn *c, const char *what, const char *from,
+                                    const char *tbl, struct oltp_kv *kv) B_MUSTCHECK;
 /* Run fn over the tables: in the main thread, or dealt round-robin to --threads threads. Lines
  * go to res (w's command), the first failure to res->err. Returns an exit code. */
-BENCH_API int oltp_jobs(struct res *res, const struct bench_opts *o, const struct wl_def *w,
-                        int (*fn)(struct oltp_job *, struct my_conn *, i64));
+/* Return values: B_EXIT_OK; the first failure's exit code (res->err); 128 + the signal when one
+ * stops it (sig_kills). */
+BENCH_API enum b_exit oltp_jobs(struct res *res, const struct bench_opts *o, const struct wl_def *w,
+                                int (*fn)(struct oltp_job *, struct my_conn *, i64));
 /* The 1.0 workload a 0.4 `--test=oltp` command line means, or NULL. */
 BENCH_API const char *oltp_legacy_map(const struct bench_opts *o);
 
@@ -1497,11 +1556,13 @@ struct slap_plan {
 BENCH_API void slap_split(const char *text, char delim, struct slap_list *l);
 /* slap_build - the plan from the options (generated SQL: glibc random() from seed 1, as
  * mysqlslap's statements). Returns an exit code; e says why on failure. */
-BENCH_API int slap_build(const struct bench_opts *o, struct slap_plan *p, struct b_err *e);
+/* Return values: B_EXIT_OK; B_EXIT_USAGE or B_EXIT_ENV with e filled. */
+BENCH_API enum b_exit slap_build(const struct bench_opts *o, struct slap_plan *p, struct b_err *e);
 BENCH_API void slap_plan_free(struct slap_plan *p);
 /* slap_main - the slap command: fills res (one step per engine x concurrency) and never
  * prints; the text is rep_slap_*'s. */
-BENCH_API int slap_main(struct res *res);
+/* Return values: B_EXIT_OK; the failure's exit code with res->err filled. */
+BENCH_API enum b_exit slap_main(struct res *res);
 /* slap_args - mysqlslap's command line (short options, "--name value", --skip-x, -v counted,
  * --csv without a value) as bench's "slap --name=value" words, when forced (argv0 is a slap
  * name) or the test named is slap: returns the new argc and *out (out[0] is argv[0]; the
@@ -1529,22 +1590,22 @@ struct wl_def {
     const char *const *op_names;               /* [nops] */
     /* check hooks validate (and may adjust) the options before anything is printed or
      * touched; they return an exit code, B_EXIT_OK or what e says (cli_err_print prints e) */
-    int (*check)(struct bench_opts *o, struct b_err *e);        /* run */
+    enum b_exit (*check)(struct bench_opts *o, struct b_err *e); /* run */
     bool db;                                   /* connects to a database server */
     /* commands fill res (res->o, res->w, res->sink for progress, res->err on failure) and
      * return an exit code; they never print */
-    int (*command)(struct res *res);           /* a command of its own instead of the engine */
-    int (*check_common)(struct bench_opts *o, struct b_err *e); /* prepare and cleanup */
-    int (*prepare)(struct res *res);
-    int (*cleanup)(struct res *res);
-    int (*prewarm)(struct res *res);
+    enum b_exit (*command)(struct res *res); /* a command of its own instead of the engine */
+    enum b_exit (*check_common)(struct bench_opts *o, struct b_err *e); /* prepare, cleanup */
+    enum b_exit (*prepare)(struct res *res);
+    enum b_exit (*cleanup)(struct res *res);
+    enum b_exit (*prewarm)(struct res *res);
     int variant;                               /* which of a family (the oltp_* scripts) */
     bool hidden;                               /* not listed in --help */
     bool files;                                /* takes file operands after its name, not a
                                                   command word (bench merge A.json B.json) */
-    int (*init)(struct load_run *r);           /* shared setup before threads start */
-    int (*thread_init)(struct load_thread *t); /* per-thread setup */
-    int (*event)(struct load_thread *t);       /* one event: B_OK, B_DONE or an error */
+    enum b_rc (*init)(struct load_run *r);     /* shared setup before threads start */
+    enum b_rc (*thread_init)(struct load_thread *t); /* per-thread setup */
+    enum b_rc (*event)(struct load_thread *t);       /* one event: B_OK, B_DONE or an error */
     /* the same event without blocking (evl_, --event-loops): ev_start begins one, ev_step
      * goes on once ev_fd's socket is ready; both return EVL_WANT_READ/WRITE (wait on
      * ev_fd), B_OK (done), B_DONE (the client is finished) or an error */
@@ -1572,7 +1633,9 @@ struct wl_def {
 /* wl_run - run workload w once with options o into *res (res_init'ed with its sink): B_OK
  * when measured (res->end, res->complete say how it ended), else a setup failure's code with
  * res->err. Never prints, never exits the process (see bench.c). */
-BENCH_API int wl_run(const struct wl_def *w, struct bench_opts *o, struct res *res);
+/* Return values: B_OK when measured; a setup failure's B_* code with res->err filled. */
+BENCH_API enum b_rc wl_run(const struct wl_def *w, struct bench_opts *o,
+                           struct res *res) B_MUSTCHECK;
 /* wl_reap - free runs abandoned at a forced shutdown once their workers left; waits up to
  * wait_ms; returns how many are still out. */
 BENCH_API int wl_reap(int wait_ms);
@@ -1585,14 +1648,16 @@ BENCH_API const struct wl_def *wl_find(const char *name);
  * no directory that is not a file here (sysbench looks in its directory), or sysbench
  * 1.0.20's script byte for byte. Else B_EXIT_USAGE with e saying why.
  */
-BENCH_API int wl_script_check(const char *name, struct b_err *e);
+/* Return values: B_EXIT_OK; B_EXIT_USAGE with e filled. */
+BENCH_API enum b_exit wl_script_check(const char *name, struct b_err *e);
 /*
  * wl_script_cwd - the sysbench persona's plain script name (oltp_read_write): sysbench 1.0.20
  * loads the file NAME, then NAME.lua, from the working directory before its own (luaL_loadfile,
  * then package.path's "./?.lua"), so an edited copy there is what sysbench would run: checked
  * as a path is (wl_script_check). B_EXIT_OK when none is there.
  */
-BENCH_API int wl_script_cwd(const char *name, struct b_err *e);
+/* Return values: B_EXIT_OK; B_EXIT_USAGE with e filled. */
+BENCH_API enum b_exit wl_script_cwd(const char *name, struct b_err *e);
 
 /*== 22 ping_, sizing_ : commands of their own: ping, the oltp one-liner ====*/
 
@@ -1604,17 +1669,21 @@ struct sizing_row;
  * round trips of each kind a step with its final statistics (res->final: COM_PING's). Prints
  * nothing: rep_ping shows it. The first thing to run against a new DB host.
  */
-BENCH_API int ping_main(struct res *res);
+/* Return values: B_EXIT_OK; B_EXIT_ENV (connect, login), B_EXIT_FAIL with res->err filled. */
+BENCH_API enum b_exit ping_main(struct res *res);
 /* sizing_row_of - the figures of step st (a measured run of the ladder). */
 BENCH_API void sizing_row_of(const struct res *st, struct sizing_row *row);
-BENCH_API int sizing_main(struct res *res);
+/* Return values: B_EXIT_OK; B_EXIT_ENV or the failure's exit code with res->err filled. */
+BENCH_API enum b_exit sizing_main(struct res *res);
 
 /*== 23 all_ : bench all: the one-page sizing report, checks, settings ======*/
 
 BENCH_API double all_num(const struct res *res, const char *key, bool *have);
 BENCH_API const char *all_str(const struct res *res, const char *key);
 BENCH_API void all_fmt_num(char *out, size_t n, double v);
-BENCH_API int all_html_open(const struct bench_opts *o, struct b_err *e);
+/* Return values: B_EXIT_OK (also without --html); e->ex with e filled when the file cannot be
+ * made. */
+BENCH_API enum b_exit all_html_open(const struct bench_opts *o, struct b_err *e);
 /* No report to write (a usage error, --list): the file this run created goes. */
 BENCH_API void all_html_close(const struct bench_opts *o);
 
@@ -1675,6 +1744,7 @@ BENCH_API int rep_stream(const char *text, size_t len);
 /* rep_slap - the whole text of a slap result: --only-print's statement stream, the Benchmark
  * blocks (unless --silent, --csv or --only-print), the CSV lines, -T's usage. Returns B_OK or
  * a failure in e (the CSV file). */
-BENCH_API int rep_slap(const struct res *res, struct b_err *e);
+/* Return values: B_OK; B_SYSERR when the CSV file cannot be opened or written (e, B_EXIT_ENV). */
+BENCH_API enum b_rc rep_slap(const struct res *res, struct b_err *e) B_MUSTCHECK;
 
 #endif /* BENCH_H */

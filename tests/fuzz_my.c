@@ -135,25 +135,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char esc[128];
     switch (sel % 11) {
     case 0:
-        (void)my_parse_handshake(p, n, &h);
+        (void)!my_parse_handshake(p, n, &h);
         break;
     case 1:
-        (void)my_parse_ok(p, n, &ok);
+        (void)!my_parse_ok(p, n, &ok);
         break;
     case 2:
-        (void)my_parse_err(p, n, &e);
+        (void)!my_parse_err(p, n, &e);
         break;
     case 3:
-        (void)my_parse_coldef(p, n, sel & 0x80, &c);
+        (void)!my_parse_coldef(p, n, sel & 0x80, &c);
         break;
     case 4:
-        (void)my_parse_text_row(p, n, (size_t)(sel >> 4) + 1, sv);
+        (void)!my_parse_text_row(p, n, (size_t)(sel >> 4) + 1, sv);
         break;
     case 5:
-        (void)my_parse_prepare_ok(p, n, &po);
+        (void)!my_parse_prepare_ok(p, n, &po);
         break;
     case 6:
-        (void)my_parse_eof(p, n, &w, &st);
+        (void)!my_parse_eof(p, n, &w, &st);
         break;
     case 7: { /* a binary row: column types from the next bytes */
         size_t ncols = n ? (size_t)(p[0] % 16) + 1 : 1;
@@ -163,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             cols[i].flags = (p[1 + i] & 1) ? MY_FLAG_UNSIGNED : 0;
         }
         size_t skip = B_MIN(n, ncols + 1);
-        (void)my_parse_binary_row(p + skip, n - skip, ncols, cols, vals);
+        (void)!my_parse_binary_row(p + skip, n - skip, ncols, cols, vals);
         break;
     }
     case 9: /* the masks stay inside the packet */

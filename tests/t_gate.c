@@ -76,7 +76,8 @@ static int t_gate_shut_stall(void)
     clk_sleep_until(clk_now_ns() + 20000000u);
     memset(&why, 0, sizeof(why));
     /* a login timed out: the waiters report it, not a timeout of their own */
-    b_seterr(&why, B_TIMEOUT, ETIMEDOUT, "reading from 127.0.0.1:1 failed: Operation timed out");
+    (void)!b_seterr(&why, B_TIMEOUT, ETIMEDOUT,
+                    "reading from 127.0.0.1:1 failed: Operation timed out");
     myc_gate_shut(&g, B_TIMEOUT, &why);
     pthread_join(th, NULL);
     T_CHECK(w.rc == B_TIMEOUT && !strcmp(w.e.msg, why.msg));

@@ -666,7 +666,7 @@ static int t_host_fuzz(void)
         res_init(&r, NULL, "hostfacts", NULL, NULL);
         T_CHECK(os_host_facts(root, &r) == B_OK);
         T_CHECK(os_dir_facts(root, "/data/db", &r) == B_OK);
-        (void)os_steal_sample(root, &cs);
+        (void)!os_steal_sample(root, &cs);
         res_free(&r);
     }
     t_host_rm(root);

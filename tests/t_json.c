@@ -184,7 +184,8 @@ static int t_json_doc(void)
     /* a failed command: error filled, complete false */
     struct res f;
     res_init(&f, w, "prepare", &o, NULL);
-    b_seterr(&f.err, B_SYSERR, ENOSPC, "writing test_file.0: No space left on device");
+    (void)!b_seterr(&f.err, B_SYSERR, ENOSPC,
+                    "writing test_file.0: No space left on device");
     b_hint(&f.err, "free some space");
     f.rc = B_SYSERR;
     struct rep_json k = {{0}, false};

@@ -308,13 +308,13 @@ static int t_my_flips_guard(void)
             struct my_coldef c;
             struct my_str sv[8];
             struct my_prep_ok po;
-            (void)my_parse_handshake(at, (size_t)k, &h);
-            (void)my_parse_ok(at, (size_t)k, &ok);
-            (void)my_parse_err(at, (size_t)k, &e);
-            (void)my_parse_coldef(at, (size_t)k, false, &c);
-            (void)my_parse_coldef(at, (size_t)k, true, &c);
-            (void)my_parse_text_row(at, (size_t)k, 3, sv);
-            (void)my_parse_prepare_ok(at, (size_t)k, &po);
+            (void)!my_parse_handshake(at, (size_t)k, &h);
+            (void)!my_parse_ok(at, (size_t)k, &ok);
+            (void)!my_parse_err(at, (size_t)k, &e);
+            (void)!my_parse_coldef(at, (size_t)k, false, &c);
+            (void)!my_parse_coldef(at, (size_t)k, true, &c);
+            (void)!my_parse_text_row(at, (size_t)k, 3, sv);
+            (void)!my_parse_prepare_ok(at, (size_t)k, &po);
         }
         for (int i = 0; i < n; i++) /* flips, full length */
             for (int bit = 0; bit < 8; bit++) {

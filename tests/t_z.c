@@ -135,7 +135,7 @@ static const char *t_inflate_made(unsigned lit, unsigned len, unsigned dist, uns
     my_zw_bits(&w, 0, 8 - w.bitcnt % 8);
     u8 t[4] = {0, 0, 0, 1};
     buf_put(&b, t, 4);
-    (void)my_inflate((const u8 *)b.p, b.len, out, lit + len, &why);
+    (void)!my_inflate((const u8 *)b.p, b.len, out, lit + len, &why);
     buf_free(&b);
     return why;
 }
