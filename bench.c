@@ -5539,7 +5539,7 @@ static void myc_deadline(struct my_conn *c, int ms)
 
 /* After EINTR or a timed-out slice: B_DONE on a stop signal during the step, B_TIMEOUT past
  * the deadline, else B_AGAIN (wait on). Kept in c->io_rc for the message. */
-static int myc_waited(struct my_conn *c)
+static B_MUSTCHECK enum b_rc myc_waited(struct my_conn *c)
 {
     c->io_rc = atomic_load(&b_stop) && !c->stop_before ? B_DONE
                : c->deadline_ns && clk_now_ns() >= c->deadline_ns ? B_TIMEOUT
@@ -5547,8 +5547,9 @@ static int myc_waited(struct my_conn *c)
     return c->io_rc;
 }
 
-/* poll() for ev in slices, until ready, the deadline or a stop signal. */
-static int myc_wait(struct my_conn *c, int fd, short ev)
+/* poll() for ev in slices, until ready, the deadline or a stop signal: B_OK (ready), B_SYSERR
+ * (poll), or myc_waited's B_DONE or B_TIMEOUT. */
+static B_MUSTCHECK enum b_rc myc_wait(struct my_conn *c, int fd, short ev)
 {
     struct pollfd pfd = {.fd = fd, .events = ev};
     for (;;) {
@@ -14721,7 +14722,8 @@ static B_MUSTCHECK enum b_rc evl_uring_wait(struct uring *u, int ms)
 }
 
 /* evl_be_wait - wait up to ms for sockets; the clients they belong to go to out[0..max)
- * (their indices, each once). Returns their count, or B_SYSERR (errno). */
+ * (their indices, each once). Returns their count, or B_SYSERR (errno): a count or a code,
+ * so an int. */
 static int evl_be_wait(struct evl *e, int ms, int *out, int max)
 {
     if (e->be != EVL_BE_URING) {
