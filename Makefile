@@ -8,6 +8,7 @@
 #                   docs sync, ThreadSanitizer runs; installs what it needs when run as root
 #   make san        bench-san: glibc build with ASan + UBSan
 #   make tsan       bench-tsan: glibc build with ThreadSanitizer
+#   make clang-check  clang -fsyntax-only: the warnings (-Wenum-conversion) and -Wassign-enum
 #   make dev        bench-dev: quick dynamic glibc build, no TLS
 #   make perf       tests/perf/*.sh: benchmarks against the peers (not part of test)
 #   make mutate     tests/mutate.sh: every mutant of tests/mutants.txt must be killed by the
@@ -29,7 +30,7 @@ LDLIBS     = -lpthread -lm
 WARN       = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion \
              -Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
              -Wwrite-strings -Wformat=2 -Wundef -Wcast-align -Wvla \
-             -Wnull-dereference -Wdouble-promotion -Wimplicit-fallthrough
+             -Wnull-dereference -Wdouble-promotion -Wimplicit-fallthrough -Wenum-conversion
 # -Werror in CI (CI=true is set by the CI runner) or on request (make WERROR=1)
 ifneq ($(filter true 1,$(CI) $(WERROR)),)
 WARN      += -Werror
@@ -259,6 +260,15 @@ san: $(SRC) $(MBEDTLS_HLIBS)
 tsan: $(SRC) $(MBEDTLS_HLIBS)
 	$(CC) $(CPPFLAGS) $(CHECKS) $(WARN) -O1 -g -fsanitize=thread -o bench-tsan bench.c $(HOST_TLS) $(LDLIBS)
 
+# clang-check: bench.c through clang's front end (the system's headers, as make san) with the
+# warnings above, -Wenum-conversion among them (an enum b_rc where an enum b_exit goes, a
+# loop's want where a code goes), and clang's -Wassign-enum (a constant out of its enum's
+# range); a second, nothing built. make test runs it (suite source).
+CLANG ?= clang
+clang-check: $(SRC)
+	$(CLANG) $(CPPFLAGS) $(CHECKS) $(WARN) -Wassign-enum -Werror -fsyntax-only \
+	    $(MBEDTLS_CFLAGS) bench.c
+
 tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 	$(CC) $(CPPFLAGS) $(CHECKS) $(WARN) -Wno-missing-prototypes -O1 -g $(SAN) -o $@ tests/unit.c $(HOST_TLS) $(LDLIBS)
 
@@ -360,4 +370,4 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: all musl-check a64-check apt-source dist dev san tsan test perf fmt clean distclean fuzz mutate coverage
+.PHONY: all musl-check a64-check apt-source dist dev san tsan clang-check test perf fmt clean distclean fuzz mutate coverage

@@ -243,7 +243,7 @@ suite static static_check
 suite checker python3 tests/check_result.py --selftest
 # the mutant list: every literal once in bench.c, every section: tag its literal's section (1 s)
 suite mutants sh -c 'python3 tests/mutants.py selftest && python3 tests/mutants.py check tests/mutants.txt bench.c'
-suite source sh -c 'python3 tests/srcmap.py order bench.c -v && python3 tests/srcmap.py header bench.c bench.h -v'
+suite source sh -c 'python3 tests/srcmap.py order bench.c -v && python3 tests/srcmap.py header bench.c bench.h -v && make -s clang-check'
 suite make-pins sh tests/make_pins.sh
 suite hermetic sh -c '[ -z "$(ls -A "$HOME")" ] && [ "$HOME" != "$(getent passwd "$(id -un)" | cut -d: -f6)" ] && [ -z "${MYSQL_PWD+x}" ]'
 suite unit ./tests/unit
