@@ -163,8 +163,11 @@ BENCH_API void *b_xcalloc(size_t n, size_t size);
 BENCH_API void *b_spare_take(size_t lo, size_t hi, size_t *cap);
 /* Keep p (cap bytes from malloc) for a b_spare_take, or free it when the spares are full. */
 BENCH_API void b_spare_give(void *p, size_t cap);
+/* b_xstrdup - strdup that dies on failure (setup time only). */
 BENCH_API char *b_xstrdup(const char *s);
-BENCH_API void b_msg(int kind, const char *fmt, ...);
+/* b_msg - one message line of a kind, through opts.msg_print (the persona's words); nothing
+ * before cli_ set it. */
+BENCH_API void b_msg(int kind, const char *fmt, ...) B_PRINTF(2, 3);
 
 /*== 3 buf_ : growable byte buffer ==========================================*/
 
@@ -221,6 +224,7 @@ BENCH_API u64 hist_total(const struct hist *h);
  * [min, max] when those are given (pass 0 and UINT64_MAX otherwise); 0 when empty. */
 BENCH_API u64 hist_percentile(const struct hist *h, double p, u64 min, u64 max);
 
+/* clk_sleep_until - sleep until clk_now_ns() reaches t_ns (signals do not cut it short). */
 BENCH_API void clk_sleep_until(u64 t_ns);
 
 /*== 6 unit_ : sizes ========================================================*/
@@ -492,6 +496,7 @@ BENCH_API size_t opt_edit_distance(const char *a, size_t alen, const char *b, si
 
 /* Compare an option name from the command line (dashes or underscores) with a row name. */
 BENCH_API bool opt_name_eq(const char *row, const char *name, size_t namelen);
+/* opt_parse_i64 - v as a decimal i64: OPT_OK, or OPT_BADVAL for anything else. */
 BENCH_API int opt_parse_i64(const char *v, i64 *out);
 /* Set every row of a table to its default. */
 BENCH_API void opt_defaults(const struct opt_def *t, size_t n, struct bench_opts *o);
@@ -557,6 +562,7 @@ BENCH_API double os_probe_pair_ns(void);
 BENCH_API const char *os_read_line(const char *path);
 /* os_host_get - fill *h; unknown parts are "" and 0. */
 BENCH_API void os_host_get(struct os_host *h);
+/* os_fallback - note that fallback `which` (os_fb_defs' index) was taken (os_fallback_fact). */
 BENCH_API void os_fallback(int which);
 /* os_fallback_fact - the fact "fallbacks" ("statx, io_uring") on res, when any was taken. */
 BENCH_API void os_fallback_fact(struct res *res);
@@ -726,6 +732,7 @@ BENCH_API bool myc_unread(struct my_conn *c, const u8 *p, size_t n);
 /* myc_sock_id - which socket c has now (0: none): a socket closed and another opened under
  * the same fd number (the next address of a login, a reconnect) have different ids. */
 BENCH_API u64 myc_sock_id(const struct my_conn *c);
+/* myc_init - a closed connection for p (kept by pointer), its login deadline set. */
 BENCH_API void myc_init(struct my_conn *c, const struct myc_params *p);
 /* myc_close - send COM_QUIT when connected, close, free everything (c is reusable). */
 BENCH_API void myc_close(struct my_conn *c);
@@ -752,9 +759,12 @@ BENCH_API enum b_rc myc_connect(struct my_conn *c, const struct myc_params *p) B
  * 4,000 connections to MariaDB 10.11 on a 2-core host: 16, 64 and 256 in flight log in at the
  * same rate (the server's accept thread is the limit), 900+ overflow its listen queue. */
 BENCH_API void myc_gate_init(struct myc_gate *g, int max, int total, int stall_ms);
+/* myc_gate_free - release what myc_gate_init made. */
 BENCH_API void myc_gate_free(struct myc_gate *g);
 /* myc_gate_try - take a slot without waiting (an event loop): B_OK, B_AGAIN when all are in
  * flight (try again when one leaves), or < 0 when the phase failed (myc_gate_why). */
+/* Return values: B_OK (a slot taken); B_AGAIN when all are in flight; the phase's failure
+ * (< 0, myc_gate_why) when it was shut. */
 BENCH_API enum b_rc myc_gate_try(struct myc_gate *g) B_MUSTCHECK;
 /* myc_gate_leave - a login that held a slot finished with rc (B_OK or its failure; a retry
  * leaves and enters again). */
@@ -788,27 +798,35 @@ BENCH_API bool myc_retryable(const struct my_conn *c, int rc, bool server_seen);
 /* myc_connect_retry - myc_connect through the gate g: wait for a slot, log in, and on a
  * transient failure (myc_retryable) back off and try again, at most MYC_CONNECT_TRIES
  * times. (more in bench.c) */
+/* Return values: B_OK; myc_connect's failures (c->err); the gate's (B_TIMEOUT, B_DONE, or the
+ * shut phase's code) with c->err set. */
 BENCH_API enum b_rc myc_connect_retry(struct my_conn *c, const struct myc_params *p,
                                       struct myc_gate *g, unsigned *tries, u64 *seed) B_MUSTCHECK;
 /* myc_ping, myc_init_db - COM_PING, COM_INIT_DB: answered by OK or ERR. */
+/* Return values: B_OK; B_SERVER (the server's ERR: c->srv_code etc.; c stays usable); else
+ * B_SYSERR, B_TIMEOUT, B_PROTOCOL or B_DONE (a stop signal) with c->err: close c. */
 BENCH_API enum b_rc myc_ping(struct my_conn *c) B_MUSTCHECK;
 BENCH_API enum b_rc myc_init_db(struct my_conn *c, const char *db) B_MUSTCHECK;
 /* myc_query - COM_QUERY; text rows go to cb (may be NULL: rows are only counted). */
+/* Return values: as myc_ping's. */
 BENCH_API enum b_rc myc_query(struct my_conn *c, const char *sql, size_t len,
                               struct myc_result *res, myc_text_cb cb, void *ctx) B_MUSTCHECK;
 /* Free what myc_prepare allocated. */
 BENCH_API void myc_stmt_free(struct myc_stmt *st);
 /* myc_prepare - COM_STMT_PREPARE; st keeps the column types for decoding (nothing is kept
  * on failure). */
+/* Return values: as myc_ping's. */
 BENCH_API enum b_rc myc_prepare(struct my_conn *c, const char *sql, size_t len,
                                 struct myc_stmt *st) B_MUSTCHECK;
 /* myc_execute - COM_STMT_EXECUTE with params[nv]; binary rows go to cb. */
+/* Return values: as myc_ping's. */
 BENCH_API enum b_rc myc_execute(struct my_conn *c, struct myc_stmt *st, const struct my_val *params,
                                 size_t nv, struct myc_result *res, myc_bin_cb cb,
                                 void *ctx) B_MUSTCHECK;
 /* Return values: B_OK (COM_STMT_CLOSE has no reply); B_SYSERR or B_TIMEOUT when the send fails
  * (c->err). */
 BENCH_API enum b_rc myc_stmt_close(struct my_conn *c, struct myc_stmt *st) B_MUSTCHECK;
+/* myc_result_free - free a result's columns and zero it. */
 BENCH_API void myc_result_free(struct myc_result *res);
 /* The cipher suite of a TLS connection, or NULL. */
 BENCH_API const char *myc_cipher(struct my_conn *c);
@@ -840,6 +858,7 @@ BENCH_API void myc_hint_refused(const struct myc_params *p, char *dst, size_t n,
  * the bench persona's lines (msg may hold two, '\n'-separated: the login and the server's
  * answer) and hint, and sysbench's own FATAL lines. Returns the exit code (the bench
  * persona's; e->sb_ex sysbench's). */
+/* Return values: B_EXIT_ENV (the connect or login failed); B_EXIT_FAIL after a stop signal. */
 BENCH_API enum b_exit myc_conn_error(const char *what, const struct my_conn *c,
                                      const struct myc_params *p, struct b_err *e);
 
@@ -848,6 +867,7 @@ BENCH_API enum b_exit myc_conn_error(const char *what, const struct my_conn *c,
 /* defined in bench.c */
 struct uring; struct io_uring_sqe; struct io_uring_cqe;
 BENCH_API int uring_sys_register(int fd, unsigned op, const void *arg, unsigned n);
+/* uring_free - unmap the rings and close the ring's fd (after a failed setup too). */
 BENCH_API void uring_free(struct uring *u);
 /* uring_setup - a ring of `entries` SQEs. On failure *e says why (errno kept). */
 /* Return values: B_OK; B_UNSUPPORTED when the kernel refuses io_uring (ENOSYS, EPERM); B_SYSERR
@@ -860,6 +880,7 @@ BENCH_API struct io_uring_sqe *uring_sqe(struct uring *u);
 BENCH_API enum b_rc uring_submit(struct uring *u, unsigned wait) B_MUSTCHECK;
 /* uring_cqe - the next completion, or NULL; uring_cqe_seen releases it. */
 BENCH_API struct io_uring_cqe *uring_cqe(struct uring *u);
+/* uring_cqe_seen - release the completion uring_cqe returned. */
 BENCH_API void uring_cqe_seen(struct uring *u);
 
 /*== 13 load_ : worker threads, limits, rate, intervals =====================*/
@@ -1064,7 +1085,10 @@ BENCH_API u64 load_arrival(struct load_thread *t);
 BENCH_API bool load_claim(struct load_thread *t, u64 now);
 /* load_record_op - record one event of kind op (for per-operation latency, e.g. fileio). */
 BENCH_API inline void load_record_op(struct load_thread *t, int op, u64 lat);
-BENCH_API void load_debug(const struct load_run *r, const char *fmt, ...);
+/* load_debug - a debug line of the run to its sink (dropped without one). */
+BENCH_API void load_debug(const struct load_run *r, const char *fmt, ...) B_PRINTF(2, 3);
+/* load_auto_loops - --event-loops=auto for n connections: one loop per LOAD_LOOP_CONNS, at
+ * least 1, at most the usable CPUs. */
 BENCH_API int load_auto_loops(i64 n);
 /* --event-loops as a number: -1 auto (the usable CPUs at run time; the sysbench persona: 0,
  * sysbench's thread per connection), 0 a thread per connection, N loops; -2 invalid (cli_
@@ -1117,7 +1141,10 @@ struct mem_caches; struct mem_room;
 BENCH_API void mem_caches_read(struct mem_caches *c);
 /* mem_llc_cap - llc, or MEM_LLC_PER_CPU per CPU where the claim is not plausible. */
 BENCH_API u64 mem_llc_cap(u64 llc, int ncpu);
+/* mem_llc_use - the last level to size working sets from (mem_llc_pick over c's claims). */
 BENCH_API u64 mem_llc_use(const struct mem_caches *c, int ncpu);
+/* mem_room - the memory a run may take (MemAvailable, or less under a cgroup limit), filled in
+ * *m with where it comes from; returns m->bytes. */
 BENCH_API u64 mem_room(struct mem_room *m);
 /* The median of v[0..n) (sorted in place); 0 when empty. */
 BENCH_API double mem_median(double *v, int n);
@@ -1358,6 +1385,8 @@ BENCH_API struct res *res_step(struct res *res, const struct wl_def *w, const ch
 /* Return values: B_OK; B_INVALID when the operation kinds differ (dst unchanged). */
 BENCH_API enum b_rc res_stats_merge(struct res_stats *dst, const struct res_stats *src) B_MUSTCHECK;
 
+/* res_snap_init/res_snap_free - a snapshot's counters for nthreads threads and nops operation
+ * kinds (heap), and their release. */
 BENCH_API void res_snap_init(struct load_snap *s, int nthreads, int nops);
 BENCH_API void res_snap_free(struct load_snap *s);
 /* res_snap_diff - d = a - b for the additive fields; min/max and busy are a's. */
@@ -1377,6 +1406,7 @@ struct io_shared;
 BENCH_API bool io_mode_random(int mode);
 /* The path of test file i in --file-dir. */
 BENCH_API void io_path(const struct bench_opts *o, int i, char *out, size_t n);
+/* io_test_mode - --file-test-mode's index of s (io_mode_names), or -1. */
 BENCH_API int io_test_mode(const char *s);
 /* Fill sh from the options (no I/O). */
 BENCH_API void io_params(struct io_shared *sh, const struct bench_opts *o, int mode);
@@ -1513,6 +1543,9 @@ BENCH_API void oltp_quote(const char *name, char *out, size_t len);
 BENCH_API enum b_exit oltp_check(struct bench_opts *o, struct b_err *e);
 /* A name as an SQL string that no byte of it can end: CONVERT(X'hex' USING utf8mb4). */
 BENCH_API void oltp_put_name(struct buf *q, const char *name);
+/* oltp_schema_row - information_schema.TABLES' row of table tbl in the current schema: the
+ * columns of `what` into kv (oltp_schema_where). Return values: B_OK (kv->n 0 when there is
+ * none); myc_query's failures. */
 BENCH_API enum b_rc oltp_schema_row(struct my_conn *c, const char *what, const char *from,
                                     const char *tbl, struct oltp_kv *kv) B_MUSTCHECK;
 /* Run fn over the tables: in the main thread, or dealt round-robin to --threads threads. Lines
@@ -1678,6 +1711,8 @@ BENCH_API enum b_exit sizing_main(struct res *res);
 
 /*== 23 all_ : bench all: the one-page sizing report, checks, settings ======*/
 
+/* all_num, all_str - a fact of res as a number (0 and *have false when absent or not one) or
+ * a string ("" when absent); all_fmt_num - v as the page prints it ("-" for NaN). */
 BENCH_API double all_num(const struct res *res, const char *key, bool *have);
 BENCH_API const char *all_str(const struct res *res, const char *key);
 BENCH_API void all_fmt_num(char *out, size_t n, double v);
@@ -1689,6 +1724,7 @@ BENCH_API void all_html_close(const struct bench_opts *o);
 
 /*== 25 cmp_ : bench compare: reports side by side ==========================*/
 
+/* cmp_ends - does s end with suffix? */
 BENCH_API bool cmp_ends(const char *s, const char *suffix);
 
 /*== 26 rep_ : renderers: sysbench 1.0.20's text, JSON ======================*/
@@ -1699,6 +1735,7 @@ struct rep_json; struct rep_json_env;
 typedef void (*rep_render_fn)(const struct res *res);
 /* Warnings of a result, on the message stream (b_msg: the persona's prefix). */
 BENCH_API void rep_warnings(const struct res *res);
+/* rep_header - sysbench's "Running the test with following options:" block. */
 BENCH_API void rep_header(const struct res *res);
 /* Once the workload's init is done: its own lines, then sysbench's. */
 BENCH_API void rep_ready(const struct res *res);
@@ -1707,6 +1744,7 @@ BENCH_API void rep_interval(const struct res *res, const struct res_interval *iv
 /* rep_final - the test's own block, "General statistics", "Latency (ms)", "Threads fairness"
  * for one window (the whole run with last, or a checkpoint). */
 BENCH_API void rep_final(const struct res *res, const struct res_stats *st, bool last);
+/* rep_checkpoint - a --report-checkpoints block: its heading, then rep_final's. */
 BENCH_API void rep_checkpoint(const struct res *res, const struct res_stats *st);
 /* rep_all_html - the page as one HTML file. Returns 0, or errno when the file failed. */
 BENCH_API int rep_all_html(const struct res *res, int fd);
