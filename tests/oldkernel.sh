@@ -1,19 +1,23 @@
 #!/bin/sh
 # oldkernel: bench on old kernels (issue 31). tests/oldkernel answers ENOSYS to every system
 # call newer than Linux 3.10 (RHEL 7) or 4.18 (RHEL 8); under each lane the suite's commands
-# (fileio sync, mmap and async, the OLTP workloads with threads and event loops, slap, ping,
-# the cpu/memory/threads/mutex tests, the ping and memx golden transcripts, and under 3.10
+# (fileio sync, mmap and async, the OLTP workloads with threads and event loops, every one of
+# bench's 11 OLTP workloads with the server's own counters, slap, ping, the cpu/memory/
+# threads/mutex tests, every command of the golden transcripts, and under 3.10
 # `bench all --quick`) run and give the same output as without the filter, timing masked
 # (tests/mask_timing.py), or fall back and say so: the header's "Kernel fallback:" lines, the
-# JSON's host.fallbacks. About 100 s on 2 busy CPUs (bench all --quick: 60 of them).
+# JSON's host.fallbacks. About 150 s on 2 busy CPUs (bench all --quick: 60 of them, the golden
+# transcripts 2 x 25).
 # Needs the suite's MariaDB (BENCH_MY_PORT, BENCH_MY_SOCK: tests/mariadb.sh).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 B=${BENCH:-$top/bench}
 OK=$top/tests/oldkernel
-[ -x "$OK" ] || (cd "$top" && make -s tests/oldkernel >/dev/null 2>&1) ||
-    { echo "oldkernel: FAIL: tests/oldkernel could not be built"; exit 1; }
+for t in oldkernel noiouring; do # noiouring: fileio.t's io_uring refusals
+    [ -x "$top/tests/$t" ] || (cd "$top" && make -s "tests/$t" >/dev/null 2>&1) ||
+        { echo "oldkernel: FAIL: tests/$t could not be built"; exit 1; }
+done
 if [ -z "${BENCH_MY_PORT:-}" ] || [ -z "${BENCH_MY_SOCK:-}" ]; then
     echo "oldkernel: SKIP: no MariaDB (BENCH_MY_PORT, BENCH_MY_SOCK: tests/mariadb.sh start)"
     exit 77
@@ -133,6 +137,39 @@ else
     bad "taskset missing (util-linux): the auto mode's fallback is not checked"
 fi
 
+# 4b. every OLTP workload of bench's (the 11 scripts of sysbench), one client, fixed --events
+#     and --rand-seed, from a table prepared afresh under each lane: the same output (counts;
+#     timing masked) as unfiltered, and the same deltas of the server's own counters for a
+#     user of this suite's own (oldk; MariaDB's userstat, USER_STATISTICS: the lanes beside
+#     this one share the server, its global Com_* counters are not ours alone)
+ROOT="mariadb --no-defaults -uroot -S $BENCH_MY_SOCK"
+ustat0=$($ROOT -N -e "SELECT @@GLOBAL.userstat")
+$ROOT -e "SET GLOBAL userstat=1; DROP USER IF EXISTS oldk; CREATE USER oldk@'%' IDENTIFIED BY 'oldk';
+    GRANT ALL ON oldk.* TO oldk@'%'" || bad "the user oldk, userstat: not made"
+UDB="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u oldk -poldk -D oldk --tables=1 --rand-seed=11"
+WL="oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_insert oltp_update_index
+    oltp_update_non_index oltp_delete select_random_points select_random_ranges bulk_insert"
+# ustat: the user oldk's counters (commands by kind, transactions, rows by what befell them)
+ustat() {
+    $ROOT -N -e "SELECT SELECT_COMMANDS, UPDATE_COMMANDS, OTHER_COMMANDS, COMMIT_TRANSACTIONS,
+        ROLLBACK_TRANSACTIONS, ROWS_READ, ROWS_SENT, ROWS_INSERTED, ROWS_UPDATED, ROWS_DELETED
+        FROM information_schema.USER_STATISTICS WHERE USER = 'oldk'"
+}
+for l in new $lanes; do
+    x "$l" wprep oltp_read_write $UDB --table-size=50 prepare
+    for wl in $WL; do
+        if [ $wl = bulk_insert ]; then # a table of its own (id, k): 200 rows, one statement
+            x "$l" wclean oltp_read_write $UDB cleanup
+            x "$l" bprep bulk_insert $UDB prepare
+        fi
+        c0=$(ustat)
+        x "$l" "w_$wl" "$wl" $UDB --events=$([ $wl = bulk_insert ] && echo 200 || echo 10) --time=0 run
+        printf '%s\n%s\n' "$c0" "$(ustat)" |
+            awk 'NR == 1 { split($0, a) } NR == 2 { for (i = 1; i <= NF; i++) printf "%d ", $i - a[i]; print "" }' >"$w/cnt.$l.$wl"
+    done
+    x "$l" bclean bulk_insert $UDB cleanup
+done
+
 # the outputs masked (one python for all), then compared; the JSON documents' facts
 set --
 for f in "$w"/new.* "$w"/3.1* "$w"/4.1*; do [ ! -f "$f" ] || set -- "$@" "$f"; done
@@ -145,6 +182,17 @@ for l in $lanes; do
     check "orw under $l: the probe says no ring granted" 'grep -q "^Client mode: .*, no ring granted)$" "$w/$l.orw.m"'
 done
 same async sync2
+for n in wprep wclean bprep bclean; do same $n; done
+for wl in $WL; do
+    same "w_$wl"
+    read -r sel upd oth com rb rr rs ri ru rd <"$w/cnt.new.$wl"
+    check "$wl unfiltered: the server counted its work ($(cat "$w/cnt.new.$wl"))" \
+        '[ $((sel + upd + oth)) -gt 0 ] && { [ $wl != bulk_insert ] || [ "$ri" = 200 ]; }'
+    for l in $lanes; do
+        check "$wl under $l: the server's counters as unfiltered (select update other commit rollback rows read sent inserted updated deleted: $(cat "$w/cnt.new.$wl") unfiltered, $(cat "$w/cnt.$l.$wl") under $l)" \
+            'cmp -s "$w/cnt.new.$wl" "$w/cnt.$l.$wl"'
+    done
+done
 python3 -c '
 import json, sys
 for f in sys.argv[1:]:
@@ -162,10 +210,36 @@ for l in $lanes; do
     check "slap JSON under $l: host.fallbacks io_uring, epoll" 'grep -qx "$l.slapj 0 io_uring epoll" "$w/jf"'
 done
 
-# 5. golden transcripts whose commands touch no io_uring: unchanged under each lane
+# 5. every command of the golden transcripts (tests/golden/*.t) under each lane, from copies
+#    (cram writes FILE.err beside a failing FILE; check_result.py and noiouring beside them):
+#    every transcript as unfiltered but fileio.t, whose one io_uring run with a queue depth
+#    falls back, and says so: that line in, the queue depth's out, nothing else. In cli.t
+#    the --rate run's timing invariants are dropped (its lines stay): under the sanitizer
+#    lanes beside this one a 100/s pacing misses its Poisson bounds; its calls (clock_nanosleep,
+#    futex) are 3.10's, and the golden suite checks them unfiltered
+# crampart T: what cram said of the transcript T under the lane $l (its diff), from $w/cram.$l
+crampart() {
+    awk -v t="/$1" 'index($0, "--- ") == 1 { on = substr($0, length($0) - length(t) + 1) == t }
+        /^# Ran / { on = 0 } on' "$w/cram.$l"
+}
 for l in $lanes; do
-    "$OK" "$l" cram3 --shell=/bin/sh "$here/golden/ping.t" "$here/golden/memx.t" >"$w/cram" 2>&1 &&
-        ok || { bad "golden ping.t, memx.t under $l:"; tail -20 "$w/cram"; }
+    g=$w/g$l/tests
+    mkdir -p "$g/golden" && cp "$here"/golden/*.t "$g/golden/" && ln -s "$here/check_result.py" "$here/noiouring" "$g/"
+    awk '/--rate=100 --cpu-max-prime=1000 run \| \$CHECK --tee --/ { sub(/ \| \$CHECK --tee -- [^|]*\|/, " |"); r = 1 }
+         r && /^  invariants: [0-9]+ hold$/ { r = 0; next } { print }' "$here/golden/cli.t" >"$g/golden/cli.t"
+    check "cli.t under $l: the --rate run's check dropped, nothing else" \
+        '[ "$(diff "$here/golden/cli.t" "$g/golden/cli.t" | grep -c "^[<>]")" = 3 ]'
+    "$OK" "$l" cram3 --shell=/bin/sh "$g"/golden/*.t >"$w/cram.$l" 2>&1
+    for t in "$g"/golden/*.t; do
+        case $t in */fileio.t) continue ;; esac
+        [ ! -f "$t.err" ] && ok || { bad "golden $(basename "$t") under $l:"; crampart "$(basename "$t")" | head -40; }
+    done
+    crampart fileio.t | grep -E '^[-+]  ' >"$w/fileio.$l.diff"
+    printf '%s\n' "+  bench: warning: fileio: io_uring_setup(2) failed: Function not implemented (ENOSYS); the kernel lacks io_uring (Linux < 5.1 or CONFIG_IO_URING=n) or a sandbox hides it; falling back to --file-io-mode=sync" \
+        "-  io_uring queue depth 16 per thread" >"$w/fileio.want"
+    check "golden fileio.t under $l: as unfiltered but the io_uring fallback ($(wc -l <"$w/fileio.$l.diff") lines differ)" \
+        'cmp -s "$w/fileio.want" "$w/fileio.$l.diff" || { crampart fileio.t | head -40; false; }'
+    check "golden under $l: cram ran every transcript, only fileio.t failed" 'grep -q "^# Ran $(ls "$g"/golden/*.t | wc -l) tests, 0 skipped, 1 failed.$" "$w/cram.$l"'
 done
 
 # 6. bench all --quick under 3.10 (4.18's fallbacks are a part of 3.10's): every step ran,
@@ -185,6 +259,7 @@ check "all under 3.10: JSON host.fallbacks, disk by sync, the server measured, n
     'grep -qx "statx,io_uring sync db -" "$w/af"'
 check "all under 3.10: the directory left empty" '[ -z "$(ls -A "$w/ad")" ]'
 
-mariadb --no-defaults -uroot -S "$BENCH_MY_SOCK" -e "DROP DATABASE IF EXISTS oldk; DROP DATABASE IF EXISTS oldk_slap" 2>/dev/null
+$ROOT -e "DROP DATABASE IF EXISTS oldk; DROP DATABASE IF EXISTS oldk_slap; DROP USER IF EXISTS oldk;
+    SET GLOBAL userstat=${ustat0:-0}" 2>/dev/null
 echo "oldkernel: $pass passed, $fail failed"
 [ $fail = 0 ]
