@@ -24942,6 +24942,7 @@ static const struct {
     const char *name, *path, *alt;
 } cmp_host_keys[] = {
     {"hostname", "host.hostname", NULL},
+    {"isa", "facts.isa", NULL},
     {"cpu_model", "facts.cpu_model", NULL},
     {"cpu_sockets", "facts.cpu_sockets", NULL},
     {"cpu_cores", "facts.cpu_cores", NULL},
@@ -24950,6 +24951,7 @@ static const struct {
     {"numa_nodes", "facts.numa_nodes", NULL},
     {"mem_total_bytes", "facts.mem_total_bytes", "host.memory_bytes"},
     {"swap_total_bytes", "facts.swap_total_bytes", NULL},
+    {"page_size_bytes", "facts.page_size_bytes", NULL},
     {"thp_enabled", "facts.thp_enabled", NULL},
     {"kernel", "facts.kernel", "host.kernel"},
     {"clocksource", "facts.clocksource", NULL},
