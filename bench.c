@@ -1854,27 +1854,46 @@ BENCH_API void os_host_get(struct os_host *h)
 }
 
 /*
- * Kernel fallbacks: system calls bench uses that an old kernel refuses (ENOSYS; io_uring also
- * EPERM, a seccomp profile), each with the older way bench takes instead. RHEL 7 (3.10) has
- * neither, RHEL 8 (4.18) has statx (tests/oldkernel.sh runs the suite under both). The code
- * that falls back records it here (os_fallback); runs carry the list as the fact "fallbacks",
- * the bench persona's header and the JSON's host object name it. A process-wide set (like
- * b_stop, an atomic: worker threads record): a fallback is a fact of this kernel, the same
- * for every step of a command.
+ * Kernel fallbacks: system calls bench uses that this kernel refuses, each with the older way
+ * bench takes instead. Refused means ENOSYS (the kernel has none: RHEL 7's 3.10 has neither,
+ * RHEL 8's 4.18 has statx; tests/oldkernel.sh runs the suite under both) or EPERM (a policy:
+ * a seccomp profile, a container, kernel.io_uring_disabled). Any other errno (ENOMEM: a small
+ * RLIMIT_MEMLOCK before Linux 5.12, EMFILE) is a limit of this process, not a fact of the
+ * kernel: no fallback here (fileio's warning says it; the loops' Client I/O line says epoll).
+ * The code that falls back records it here (os_fallback), with the errno and the way it
+ * took (a command takes only its own: fileio sync I/O, the event loops epoll; bench all
+ * both); runs carry the list as the fact "fallbacks" and each call's errno and ways as the
+ * fact "fallback_CALL" ("ENOSYS: sync file I/O"); the bench persona's header prints one line
+ * per call, the JSON's host object names the calls. A process-wide set (like b_stop, atomics:
+ * worker threads record): a fallback is a fact of this kernel, the same for every step.
  */
 enum { OS_FB_STATX, OS_FB_IO_URING, OS_FB_N };
 static const struct os_fb_def {
-    const char *call, *since, *instead;
+    const char *call, *since;
 } os_fb_defs[OS_FB_N] = {
-    [OS_FB_STATX] = {"statx", "Linux 4.11",
-                     "fileio's test files known by device, inode and size, no birth time"},
-    [OS_FB_IO_URING] = {"io_uring", "Linux 5.1", "sync file I/O, event loops on epoll"},
+    [OS_FB_STATX] = {"statx", "Linux 4.11"},
+    [OS_FB_IO_URING] = {"io_uring", "Linux 5.1"},
 };
-static _Atomic unsigned os_fb_taken; /* bits 1 << OS_FB_* */
+/* the ways taken instead (bits of os_fb_ways) */
+enum { OS_FB_W_FILE_ID, OS_FB_W_SYNC_IO, OS_FB_W_EPOLL, OS_FB_W_N };
+static const char *const os_fb_way_names[OS_FB_W_N] = {
+    [OS_FB_W_FILE_ID] = "fileio's test files known by device, inode and size, no birth time",
+    [OS_FB_W_SYNC_IO] = "sync file I/O",
+    [OS_FB_W_EPOLL] = "event loops on epoll",
+};
+static _Atomic unsigned os_fb_taken;          /* bits 1 << OS_FB_* */
+static _Atomic unsigned os_fb_ways[OS_FB_N];  /* bits 1 << OS_FB_W_* */
+static _Atomic int os_fb_errno[OS_FB_N];      /* the first refusal's: ENOSYS or EPERM */
 
-BENCH_API void os_fallback(int which)
+BENCH_API bool os_fallback(int which, int err, int way)
 {
+    int none = 0;
+    if (err != ENOSYS && err != EPERM)
+        return false;
+    atomic_compare_exchange_strong(&os_fb_errno[which], &none, err);
+    atomic_fetch_or(&os_fb_ways[which], 1u << way);
     atomic_fetch_or(&os_fb_taken, 1u << which);
+    return true;
 }
 
 /* os_fallbacks - the calls fallen back from, "statx, io_uring" (sep between), or "". */
@@ -1892,8 +1911,24 @@ static const char *os_fallbacks(char *out, size_t n, const char *sep)
 BENCH_API void os_fallback_fact(struct res *res)
 {
     char v[64];
-    if (*os_fallbacks(v, sizeof(v), ", "))
-        res_fact_str(res, "fallbacks", "%s", v);
+    if (!*os_fallbacks(v, sizeof(v), ", "))
+        return;
+    res_fact_str(res, "fallbacks", "%s", v);
+    for (int i = 0; i < OS_FB_N; i++) {
+        unsigned ways = atomic_load(&os_fb_ways[i]);
+        int err = atomic_load(&os_fb_errno[i]);
+        char name[32], how[256];
+        size_t len = 0;
+        if (!ways)
+            continue;
+        how[0] = 0;
+        for (int w = 0; w < OS_FB_W_N && len < sizeof(how); w++)
+            if (ways & (1u << w))
+                len += (size_t)snprintf(how + len, sizeof(how) - len, "%s%s", len ? ", " : "",
+                                        os_fb_way_names[w]);
+        snprintf(name, sizeof(name), "fallback_%s", os_fb_defs[i].call);
+        res_fact_str(res, name, "%s: %s", b_errno_name(err), how);
+    }
 }
 
 BENCH_API const struct os_fb_def *os_fallback_def(const char *call, size_t len)
@@ -12845,8 +12880,8 @@ static u64 io_btime(int fd)
     i64 s;
     memset(b, 0, sizeof(b));
     if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, 0x800u /* STATX_BTIME */, b) < 0) {
-        if (errno == ENOSYS) /* Linux < 4.11: device, inode and size only */
-            os_fallback(OS_FB_STATX);
+        /* Linux < 4.11 (or a policy): device, inode and size only */
+        os_fallback(OS_FB_STATX, errno, OS_FB_W_FILE_ID);
         return 0;
     }
     memcpy(&mask, b, 4);
@@ -13562,8 +13597,10 @@ static enum b_exit io_check_run(struct bench_opts *o, struct b_err *err)
                 b_hint(err, "%s", e.hint);
                 return B_EXIT_ENV;
             }
+            /* sync either way; a kernel fallback only where the kernel or a policy refused
+             * io_uring (ENOSYS, EPERM), a process limit (ENOMEM, EMFILE) is this warning's */
             snprintf(io_fallback_why, sizeof(io_fallback_why), "%s", e.msg);
-            os_fallback(OS_FB_IO_URING);
+            os_fallback(OS_FB_IO_URING, e.sys_errno, OS_FB_W_SYNC_IO);
             o->file_io_mode = IO_SYNC;
             o->file_queue_depth = 0;
         } else
@@ -15401,8 +15438,7 @@ BENCH_API enum b_rc evl_backend_pick(struct load_run *r)
         return B_OK;
     }
     if (probed || r->o->event_backend == EVL_BE_AUTO) { /* the fallback; the header: epoll */
-        if (e.sys_errno == ENOSYS || e.sys_errno == EPERM) /* no io_uring at all */
-            os_fallback(OS_FB_IO_URING);
+        os_fallback(OS_FB_IO_URING, e.sys_errno, OS_FB_W_EPOLL); /* ENOSYS, EPERM: none */
         return B_OK;
     }
     rc = b_seterr(&r->err, rc, e.sys_errno, "event loops: --event-backend=io_uring: %s", e.msg);
@@ -19084,9 +19120,8 @@ static enum b_exit slap_backend(struct slap_run *run)
     struct b_err ue;
     memset(&ue, 0, sizeof(ue));
     run->ring = o->event_backend != EVL_BE_EPOLL && evl_uring_usable(&ue) == B_OK;
-    if (!run->ring && o->event_backend == EVL_BE_AUTO &&
-        (ue.sys_errno == ENOSYS || ue.sys_errno == EPERM)) /* no io_uring at all */
-        os_fallback(OS_FB_IO_URING);
+    if (!run->ring && o->event_backend == EVL_BE_AUTO) /* ENOSYS, EPERM: no io_uring at all */
+        os_fallback(OS_FB_IO_URING, ue.sys_errno, OS_FB_W_EPOLL);
     if (!run->ring && o->event_backend == EVL_BE_URING) {
         struct b_err e;
         memset(&e, 0, sizeof(e));
@@ -22892,7 +22927,8 @@ static const char *const all_measures[] = {
     "fs_readonly", "fs_size_bytes", "fs_source", "fs_tmpfs", "fs_type", "hugepage_size_bytes",
     "hugepages_total", "kernel", "mem_available_bytes", "mem_total_bytes", "mount_options",
     "mount_point", "numa_nodes", "swap_free_bytes", "swap_total_bytes", "swappiness",
-    "thp_enabled", "virtualization", "container_marker", "fallbacks",
+    "thp_enabled", "virtualization", "container_marker", "fallbacks", "fallback_statx",
+    "fallback_io_uring",
     /* cpu., mem., sched. */
     "cpu.events_per_s", "cpu.events_per_s_all", "cpu.threads_all", "cpu.scaling_efficiency",
     "mem.stream_copy_mb_per_s", "mem.stream_scale_mb_per_s", "mem.stream_add_mb_per_s",
@@ -24702,6 +24738,7 @@ static const struct {
     const char *name, *path, *alt;
 } cmp_host_keys[] = {
     {"hostname", "host.hostname", NULL},
+    {"isa", "facts.isa", NULL},
     {"cpu_model", "facts.cpu_model", NULL},
     {"cpu_sockets", "facts.cpu_sockets", NULL},
     {"cpu_cores", "facts.cpu_cores", NULL},
@@ -24710,6 +24747,7 @@ static const struct {
     {"numa_nodes", "facts.numa_nodes", NULL},
     {"mem_total_bytes", "facts.mem_total_bytes", "host.memory_bytes"},
     {"swap_total_bytes", "facts.swap_total_bytes", NULL},
+    {"page_size_bytes", "facts.page_size_bytes", NULL},
     {"thp_enabled", "facts.thp_enabled", NULL},
     {"kernel", "facts.kernel", "host.kernel"},
     {"clocksource", "facts.clocksource", NULL},
@@ -25439,8 +25477,9 @@ static void rep_start_at(const struct res *res)
         printf("clock state unknown)\n");
 }
 
-/* The bench persona's header: the kernel fallbacks taken (fact "fallbacks", os_fallback),
- * one line each: "Kernel fallback: statx (Linux 4.11) refused: ..." */
+/* The bench persona's header: the kernel fallbacks taken (facts "fallbacks" and
+ * "fallback_CALL", os_fallback), one line each: what the errno means, the ways taken:
+ * "Kernel fallback: io_uring: the kernel has no io_uring (Linux 5.1): sync file I/O" */
 static void rep_fallbacks(const struct res *res)
 {
     const char *v = rep_fact_str(res, "fallbacks");
@@ -25449,8 +25488,20 @@ static void rep_fallbacks(const struct res *res)
     while (*v) {
         size_t n = strcspn(v, ",");
         const struct os_fb_def *d = os_fallback_def(v, n);
-        if (d)
-            printf("Kernel fallback: %s (%s) refused: %s\n", d->call, d->since, d->instead);
+        char key[32];
+        if (d) {
+            snprintf(key, sizeof(key), "fallback_%s", d->call);
+            const char *how = rep_fact_str(res, key); /* "ENOSYS: sync file I/O" */
+            size_t e = strcspn(how, ":");
+            const char *ways = how[e] ? how + e + strspn(how + e, ": ") : "";
+            printf("Kernel fallback: %s: ", d->call);
+            if (!strncmp(how, "EPERM:", 6))
+                printf("refused by policy (seccomp, container%s)",
+                       strcmp(d->call, "io_uring") ? "" : " or io_uring_disabled");
+            else
+                printf("the kernel has no %s (%s)", d->call, d->since);
+            printf("%s%s\n", *ways ? ": " : "", ways);
+        }
         v += n;
         v += strspn(v, ", ");
     }

@@ -562,9 +562,11 @@ BENCH_API double os_probe_pair_ns(void);
 BENCH_API const char *os_read_line(const char *path);
 /* os_host_get - fill *h; unknown parts are "" and 0. */
 BENCH_API void os_host_get(struct os_host *h);
-/* os_fallback - note that fallback `which` (os_fb_defs' index) was taken (os_fallback_fact). */
-BENCH_API void os_fallback(int which);
-/* os_fallback_fact - the fact "fallbacks" ("statx, io_uring") on res, when any was taken. */
+/* os_fallback - the call `which` (os_fb_defs' index) refused with err, `way` (OS_FB_W_*) taken
+ * instead: recorded when err is ENOSYS or EPERM (true), else not a kernel fallback (false). */
+BENCH_API bool os_fallback(int which, int err, int way);
+/* os_fallback_fact - the facts "fallbacks" ("statx, io_uring") and, per call, "fallback_CALL"
+ * (its errno and ways: "EPERM: sync file I/O, event loops on epoll") on res, when taken. */
 BENCH_API void os_fallback_fact(struct res *res);
 /* os_fallback_def - the entry of call ("statx"), NULL if none. */
 BENCH_API const struct os_fb_def *os_fallback_def(const char *call, size_t len);

@@ -62,6 +62,8 @@ g["disk.randwrite_qd1_iops"] = 1051.0   # 1.051: beyond 5%
 g["cpu_steal_pct"] = 3                  # from 0: no ratio, n/a
 del g["mem.stream_add_mb_per_s"]        # missing in B
 g["cpu_model"] = "Other CPU"
+g["isa"] = "aarch64" if f.get("isa") != "aarch64" else "x86_64"   # another ISA: differs
+g["page_size_bytes"] = 65536 if f.get("page_size_bytes") != 65536 else 4096
 b["started_at"] = "2026-01-01T00:00:00.000Z"
 for s in b["steps"]:
     if s["action"] == "check" and s["facts"]["id"] == "steal":
@@ -97,6 +99,12 @@ check "no recommendation row (rec.*)" '! grep -q "^  rec\." "$w/ab"'
 check "sections HOST MEASURES CHECKS" 'grep -q "^HOST " "$w/ab" && grep -q "^MEASURES " "$w/ab" && grep -q "^CHECKS " "$w/ab"'
 check "cpu_model differs" 'grep "^  cpu_model " "$w/ab" | grep -q "  Other CPU  *differs$"'
 check "kernel the same: no differs" 'grep "^  kernel " "$w/ab" | grep -qv differs'
+isa_a=$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["facts"]; print(f["isa"], f["page_size_bytes"])' "$w/a.json")
+isa_b=$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["facts"]; print(f["isa"], f["page_size_bytes"])' "$w/b.json")
+check "isa shown and differs ($isa_a, $isa_b)" \
+    '[ "$(grep "^  isa " "$w/ab" | awk "{ print \$2, \$3, \$4 }")" = "${isa_a% *} ${isa_b% *} differs" ]'
+check "page size shown and differs ($isa_a, $isa_b)" \
+    '[ "$(grep "^  page_size_bytes " "$w/ab" | awk "{ print \$2, \$3, \$4 }")" = "${isa_a#* } ${isa_b#* } differs" ]'
 check "check steal: PASS or WARN in A, FAIL in B, differs" 'grep -Eq "^  steal +(PASS|WARN|INFO) +FAIL  differs$" "$w/ab"'
 nmeas=$(python3 -c "
 import json,sys
@@ -192,6 +200,8 @@ assert f["compare.same_2"] == len(m) - 7, (f, len(m))
 h = {s["facts"]["name"]: s["facts"] for s in d["steps"] if s["action"] == "host"}
 assert h["cpu_model"]["value_2"] == "Other CPU" and h["cpu_model"]["differs"] is True, h
 assert h["kernel"]["differs"] is False and h["mem_total_bytes"]["value_1"] == a["mem_total_bytes"]
+assert h["isa"]["differs"] is True and h["isa"]["value_1"] == a["isa"] and h["isa"]["path"] == "facts.isa", h
+assert h["page_size_bytes"]["differs"] is True and h["page_size_bytes"]["value_1"] == a["page_size_bytes"], h
 c = {s["facts"]["id"]: s["facts"] for s in d["steps"] if s["action"] == "check"}
 assert c["steal"]["verdict_2"] == "FAIL" and c["steal"]["differs"] is True, c
 assert sum(1 for r in c.values() if r["differs"]) == 1, c

@@ -555,6 +555,80 @@ static int t_host_arm(void)
     return 0;
 }
 
+/* os_fallback: ENOSYS (no such call) and EPERM (a policy) are kernel fallbacks, the first
+ * errno kept and the ways gathered; ENOMEM and EMFILE (this process's limits) are none. The
+ * facts "fallbacks" and "fallback_io_uring", and the header's line per call (rep_fallbacks):
+ * the errno's meaning and only the ways taken (was "refused: sync file I/O, event loops on
+ * epoll" for any command, whatever the errno). The process-wide set is restored after. */
+static void t_host_fallback_call(void *arg)
+{
+    rep_fallbacks(arg);
+}
+
+static int t_host_fallback(void)
+{
+    static const char *const kv[] = {NULL};
+    unsigned taken = atomic_load(&os_fb_taken), ways[OS_FB_N];
+    int errs[OS_FB_N];
+    struct bench_opts o;
+    struct res res;
+    char out[1024];
+    T_CHECK(t_opts(&o, kv) == 0);
+    o.persona = B_BENCH;
+    for (int i = 0; i < OS_FB_N; i++) {
+        ways[i] = atomic_exchange(&os_fb_ways[i], 0u);
+        errs[i] = atomic_exchange(&os_fb_errno[i], 0);
+    }
+    atomic_store(&os_fb_taken, 0u);
+    T_CHECK(!os_fallback(OS_FB_IO_URING, ENOMEM, OS_FB_W_SYNC_IO));
+    T_CHECK(!os_fallback(OS_FB_IO_URING, EMFILE, OS_FB_W_EPOLL));
+    res_init(&res, wl_find("fileio"), "run", &o, NULL);
+    os_fallback_fact(&res);
+    T_CHECK(!res_fact(&res, "fallbacks") && !res_fact(&res, "fallback_io_uring"));
+    T_CHECK(t_capture(t_host_fallback_call, &res, out, sizeof(out)) == 0 && !*out);
+    res_free(&res);
+    /* EPERM, fileio's way: one line, the policy's */
+    T_CHECK(os_fallback(OS_FB_IO_URING, EPERM, OS_FB_W_SYNC_IO));
+    res_init(&res, wl_find("fileio"), "run", &o, NULL);
+    os_fallback_fact(&res);
+    T_CHECK(!strcmp(rep_fact_str(&res, "fallback_io_uring"), "EPERM: sync file I/O"));
+    T_CHECK(t_capture(t_host_fallback_call, &res, out, sizeof(out)) == 0);
+    T_CHECK(!strcmp(out, "Kernel fallback: io_uring: refused by policy (seccomp, container or "
+                         "io_uring_disabled): sync file I/O\n"));
+    res_free(&res);
+    /* then ENOSYS (the first errno stays) and the loops' way; statx by ENOSYS */
+    T_CHECK(os_fallback(OS_FB_IO_URING, ENOSYS, OS_FB_W_EPOLL));
+    T_CHECK(os_fallback(OS_FB_STATX, ENOSYS, OS_FB_W_FILE_ID));
+    res_init(&res, wl_find("fileio"), "run", &o, NULL);
+    os_fallback_fact(&res);
+    T_CHECK(!strcmp(rep_fact_str(&res, "fallbacks"), "statx, io_uring"));
+    T_CHECK(!strcmp(rep_fact_str(&res, "fallback_io_uring"),
+                    "EPERM: sync file I/O, event loops on epoll"));
+    T_CHECK(t_capture(t_host_fallback_call, &res, out, sizeof(out)) == 0);
+    T_CHECK(!strcmp(out, "Kernel fallback: statx: the kernel has no statx (Linux 4.11): fileio's "
+                         "test files known by device, inode and size, no birth time\n"
+                         "Kernel fallback: io_uring: refused by policy (seccomp, container or "
+                         "io_uring_disabled): sync file I/O, event loops on epoll\n"));
+    res_free(&res);
+    /* ENOSYS: the kernel has none */
+    atomic_store(&os_fb_errno[OS_FB_IO_URING], 0);
+    atomic_store(&os_fb_ways[OS_FB_IO_URING], 0u);
+    T_CHECK(os_fallback(OS_FB_IO_URING, ENOSYS, OS_FB_W_EPOLL));
+    res_init(&res, wl_find("fileio"), "run", &o, NULL);
+    os_fallback_fact(&res);
+    T_CHECK(t_capture(t_host_fallback_call, &res, out, sizeof(out)) == 0);
+    T_CHECK(strstr(out, "\nKernel fallback: io_uring: the kernel has no io_uring (Linux 5.1): "
+                        "event loops on epoll\n"));
+    res_free(&res);
+    for (int i = 0; i < OS_FB_N; i++) {
+        atomic_store(&os_fb_ways[i], ways[i]);
+        atomic_store(&os_fb_errno[i], errs[i]);
+    }
+    atomic_store(&os_fb_taken, taken);
+    t_opts_free(&o);
+    return 0;
+}
+
 static int t_host_parsers(void)
 {
     T_CHECK(!strcmp(os_virt_from_sig("KVMKVMKVM\0\0\0"), "kvm"));

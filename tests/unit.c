@@ -191,6 +191,7 @@ static const struct {
     {"host_kvm", t_host_kvm},
     {"host_arm", t_host_arm},
     {"host_parsers", t_host_parsers},
+    {"host_fallback", t_host_fallback},
     {"host_signal_again", t_host_signal_again},
     {"host_cgroom", t_host_cgroom},
     {"host_fuzz", t_host_fuzz},
