@@ -115,6 +115,7 @@ static const struct {
     {"evl_queues", t_evl_queues},
     {"evl_assert", t_evl_assert},
     {"evl_reconnect_gate", t_evl_reconnect_gate},
+    {"evl_reconnect_gate_thread", t_evl_reconnect_gate_thread},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
     {"load_checkpoints_dedupe", t_load_checkpoints_dedupe},
     {"rep_pct_label_exact", t_rep_pct_label_exact},
