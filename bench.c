@@ -23140,7 +23140,8 @@ static bool all_expect_holds(const struct all_expect *x, double v)
 static const char *const all_measures[] = {
     /* host facts (os_host_facts, os_dir_facts) */
     "block_chain", "block_device", "cgroup_cpu_quota_cpus", "cgroup_memory_limit_bytes",
-    "cgroup_version", "clocksource", "compiler", "container", "cpu_aes", "cpu_avx2",
+    "cache_l1d_bytes", "cache_l2_bytes", "cache_l3_bytes", "cgroup_version", "clocksource",
+    "compiler", "container", "cpu_aes", "cpu_avx2",
     "cpu_avx512", "cpu_cores", "cpu_freq_driver", "cpu_governor", "cpu_lse", "cpu_mhz_max",
     "cpu_midr", "cpu_model", "cpu_sockets", "cpu_sve", "isa", "page_size_bytes",
     "cpu_steal_pct", "cpu_steal_window_ms", "cpu_threads", "cpus_online", "cpus_usable",
