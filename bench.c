@@ -7649,6 +7649,17 @@ BENCH_API bool myc_gate_seen(struct myc_gate *g)
     return seen;
 }
 
+BENCH_API void myc_gate_nap(struct myc_gate *g, u64 until_ns)
+{
+    pthread_mutex_lock(&g->mu);
+    if (!g->shut_rc && g->inflight >= g->max && clk_now_ns() < until_ns) {
+        struct timespec ts = {.tv_sec = (time_t)(until_ns / 1000000000u),
+                              .tv_nsec = (long)(until_ns % 1000000000u)};
+        pthread_cond_timedwait(&g->cv, &g->mu, &ts);
+    }
+    pthread_mutex_unlock(&g->mu);
+}
+
 BENCH_API struct addrinfo *myc_resolve(const char *host, unsigned port, int *gai)
 {
     struct addrinfo hints, *ai = NULL;
@@ -16415,16 +16426,32 @@ static struct myc_gate *oltp_gate(const struct load_run *r)
     return gl && gl->gated ? &gl->gate : NULL;
 }
 
+/* One login of a reconnect during the run (and the statements prepared again); held: the
+ * run's gate when the login holds one of its slots (left when the login ends, before the
+ * statements, as on an event loop), else NULL. */
+static int oltp_relogin(struct load_thread *t, struct myc_gate *held)
+{
+    struct oltp_thread *ot = t->wl;
+    int rc = myc_connect(&ot->c, &ot->cp);
+    if (held)
+        myc_gate_leave(held, rc);
+    if (rc < 0)
+        return oltp_connect_failed(t, rc, 1, NULL);
+    oltp_connected(t, NULL);
+    return oltp_prepare_stmts(t);
+}
+
 /* Connect (and prepare). g: the run's connect phase (thread_init: bounded parallel logins,
- * retries, progress); NULL for a reconnect during the run. */
+ * retries, progress); NULL for a login outside it. */
 static int oltp_connect(struct load_thread *t, struct myc_gate *g)
 {
+    if (!g)
+        return oltp_relogin(t, NULL);
     struct oltp_thread *ot = t->wl;
     unsigned tries = 1;
     u64 seed = clk_now_ns() ^ ((u64)t->id << 32); /* the backoff's jitter, not t->rng */
-    int rc = g ? myc_connect_retry(&ot->c, &ot->cp, g, &tries, &seed)
-               : myc_connect(&ot->c, &ot->cp);
-    if (rc < 0 && g && ot->c.err.sb[0]) { /* only a shut gate gives c an sb text */
+    int rc = myc_connect_retry(&ot->c, &ot->cp, g, &tries, &seed);
+    if (rc < 0 && ot->c.err.sb[0]) { /* only a shut gate gives c an sb text */
         t->err = ot->c.err; /* another worker's failure ended the phase: its words and hint */
         return rc;
     }
@@ -16564,16 +16591,28 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
 
 /* A lost connection in the ignore list: reconnect every 1 ms until it works or the run ends
  * (B_DONE), prepare again, count it. The program is built again already (oltp_prog_after).
- * Thread mode's; an event loop reconnects without blocking (oltp_ev_reconnect). */
+ * Each login holds a slot of the run's gate (waits while all are taken, as the connect
+ * phase's: N threads that lost the server at once come back at most MYC_GATE_LOGINS at a
+ * time; a shut gate, a failed phase, gives none). Thread mode's; an event loop reconnects
+ * without blocking (oltp_ev_reconnect, the same rules). */
 static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
-    oltp_free_stmts(ot, t->run->o->oltp_tables);
+    const struct load_run *r = t->run;
+    struct myc_gate *g = oltp_gate(r);
+    oltp_free_stmts(ot, r->o->oltp_tables);
     for (;;) {
-        if (atomic_load(&t->run->stop) || atomic_load(&b_stop) ||
-            (t->run->deadline_ns && clk_now_ns() >= t->run->deadline_ns))
+        u64 now = clk_now_ns();
+        if (atomic_load(&r->stop) || atomic_load(&b_stop) ||
+            (r->deadline_ns && now >= r->deadline_ns))
             return B_DONE;
-        if (oltp_connect(t, NULL) == B_OK)
+        int rc = g ? myc_gate_try(g) : B_OK;
+        if (rc == B_AGAIN) { /* every slot taken: wait for one (10 ms naps: stop, deadline) */
+            u64 until = now + 10000000u;
+            myc_gate_nap(g, r->deadline_ns ? B_MIN(until, r->deadline_ns) : until);
+            continue;
+        }
+        if (oltp_relogin(t, g && rc == B_OK ? g : NULL) == B_OK)
             break;
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
@@ -16591,8 +16630,8 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
  * taken; the phase's stall deadline), the login (myc_connect_start: TLS and every plugin), a
  * transient failure's backoff (EVL_WANT_TIMER, myc_retryable/myc_backoff_ns), then the
  * statements prepared one after the other (myc_prepare_start). A reconnect takes a slot too
- * (the blocking one, oltp_reconnect, takes none) and tries again every 1 ms until the run
- * ends, as the blocking one.
+ * (as the blocking one, oltp_reconnect) and tries again every 1 ms until the run ends, as
+ * the blocking one.
  */
 enum { OLTP_SU_NONE, OLTP_SU_GATE, OLTP_SU_LOGIN, OLTP_SU_PAUSE, OLTP_SU_PREPARE };
 
@@ -22918,7 +22957,8 @@ static bool all_expect_holds(const struct all_expect *x, double v)
 static const char *const all_measures[] = {
     /* host facts (os_host_facts, os_dir_facts) */
     "block_chain", "block_device", "cgroup_cpu_quota_cpus", "cgroup_memory_limit_bytes",
-    "cgroup_version", "clocksource", "compiler", "container", "cpu_aes", "cpu_avx2",
+    "cache_l1d_bytes", "cache_l2_bytes", "cache_l3_bytes", "cgroup_version", "clocksource",
+    "compiler", "container", "cpu_aes", "cpu_avx2",
     "cpu_avx512", "cpu_cores", "cpu_freq_driver", "cpu_governor", "cpu_lse", "cpu_mhz_max",
     "cpu_midr", "cpu_model", "cpu_sockets", "cpu_sve", "isa", "page_size_bytes",
     "cpu_steal_pct", "cpu_steal_window_ms", "cpu_threads", "cpus_online", "cpus_usable",

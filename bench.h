@@ -768,6 +768,10 @@ BENCH_API void myc_gate_free(struct myc_gate *g);
 /* Return values: B_OK (a slot taken); B_AGAIN when all are in flight; the phase's failure
  * (< 0, myc_gate_why) when it was shut. */
 BENCH_API enum b_rc myc_gate_try(struct myc_gate *g) B_MUSTCHECK;
+/* myc_gate_nap - wait until a slot is freed, the gate is shut or until_ns (CLOCK_MONOTONIC)
+ * passes, whichever comes first; at once when a slot is free or the gate is shut. For a login
+ * that polls its own end between naps (a reconnect in thread mode: oltp_reconnect). */
+BENCH_API void myc_gate_nap(struct myc_gate *g, u64 until_ns);
 /* myc_gate_leave - a login that held a slot finished with rc (B_OK or its failure; a retry
  * leaves and enters again). */
 BENCH_API void myc_gate_leave(struct myc_gate *g, int rc);

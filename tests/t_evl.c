@@ -760,6 +760,61 @@ static int t_evl_reconnect_gate(void)
     return 0;
 }
 
+/* A reconnect with a thread per connection (oltp_reconnect, --event-loops=0) takes a slot of
+ * the run's gate for each login, as a loop's does (evl_reconnect_gate): while every slot is
+ * taken it logs in nowhere until the run ends (no failure, the gate untouched); with a slot
+ * free each attempt takes it and leaves it (the login fails: no such socket); a shut gate (a
+ * failed phase) gives no slot and the attempts go on. On main the first part fails: its
+ * attempts logged in past the full gate (t->err says ENOENT). */
+static int t_evl_reconnect_gate_thread(void)
+{
+    struct load_thread *t = aligned_alloc(B_CACHELINE, sizeof(struct load_thread));
+    struct oltp_thread *ot = calloc(1, sizeof(*ot));
+    struct oltp_global gl;
+    struct bench_opts o;
+    struct load_run r;
+    struct b_err e;
+    T_CHECK(t != NULL && ot != NULL);
+    memset(t, 0, sizeof(*t));
+    memset(&gl, 0, sizeof(gl));
+    memset(&o, 0, sizeof(o));
+    memset(&r, 0, sizeof(r));
+    myc_gate_init(&gl.gate, 1, 1, 1000);
+    gl.gated = true;
+    r.o = &o;
+    r.wl_global = &gl;
+    t->run = &r;
+    t->wl = ot;
+    ot->c.fd = -1;
+    ot->cp.socket = "/nonexistent/bench-t_evl.sock";
+    ot->cp.user = "nobody";
+    T_CHECK(myc_gate_try(&gl.gate) == B_OK); /* the one slot: another login's */
+    u64 last = gl.gate.last_ns;
+    r.deadline_ns = clk_now_ns() + 30000000u;
+    T_CHECK(oltp_reconnect(t) == B_DONE && clk_now_ns() >= r.deadline_ns);
+    T_CHECK(t->err.rc == 0 && ot->c.err.rc == 0 && !ot->connected);
+    T_CHECK(gl.gate.inflight == 1 && gl.gate.ok == 0 && gl.gate.last_ns == last);
+    myc_gate_leave(&gl.gate, B_OK); /* the slot free: each attempt takes it, then leaves it */
+    last = gl.gate.last_ns;
+    r.deadline_ns = clk_now_ns() + 30000000u;
+    T_CHECK(oltp_reconnect(t) == B_DONE);
+    T_CHECK(t->err.rc == B_SYSERR && t->err.sys_errno == ENOENT && !ot->connected);
+    T_CHECK(gl.gate.inflight == 0 && gl.gate.ok == 1 && gl.gate.last_ns > last);
+    memset(&e, 0, sizeof(e));
+    b_seterr(&e, B_SERVER, 0, "another login's failure");
+    myc_gate_shut(&gl.gate, B_SERVER, &e); /* a shut gate: no slot, the attempts go on */
+    memset(&t->err, 0, sizeof(t->err));
+    r.deadline_ns = clk_now_ns() + 30000000u;
+    T_CHECK(oltp_reconnect(t) == B_DONE);
+    T_CHECK(t->err.rc == B_SYSERR && t->err.sys_errno == ENOENT);
+    T_CHECK(gl.gate.inflight == 0 && gl.gate.ok == 1);
+    myc_close(&ot->c);
+    myc_gate_free(&gl.gate);
+    free(ot);
+    free(t);
+    return 0;
+}
+
 /* ---- b_spare: blocks kept for the next connection or loop ---- */
 
 static void t_spare_drain(void)

@@ -218,6 +218,19 @@ static int t_host_xeon_tree(const char *root)
     return rc;
 }
 
+/* Every fact of r is a measure bench all's --expect takes (all_measures: bench all's JSON
+ * carries the host facts; tests/all.sh checks the same on this host's). */
+static bool t_host_all_known(const struct res *r)
+{
+    for (int i = 0; i < r->nfacts; i++)
+        if (!all_measure_known(r->facts[i].key)) {
+            fprintf(stderr, "  fact %s: not a measure of bench all (all_measures)\n",
+                    r->facts[i].key);
+            return false;
+        }
+    return true;
+}
+
 static int t_host_xeon(void)
 {
     char root[] = "/tmp/bench-host.XXXXXX";
@@ -259,6 +272,7 @@ static int t_host_xeon(void)
         fprintf(stderr, "  %d facts, want 33\n", r.nfacts);
         ok = false;
     }
+    ok = ok && t_host_all_known(&r);
     res_free(&r);
 
     /* /data: the top mount of /data, the chain down to the disk */
@@ -275,7 +289,7 @@ static int t_host_xeon(void)
          t_host_bool(&r, "disk_rotational", false) &&
          t_host_str(&r, "disk_write_cache", "write back") &&
          t_host_str(&r, "disk_model", "Samsung SSD 980 PRO 1TB") &&
-         t_host_absent(&r, "fs_free_bytes");
+         t_host_absent(&r, "fs_free_bytes") && t_host_all_known(&r);
     res_free(&r);
     /* /data/tmp/x: tmpfs, no block device; /datum: under /, not /dat */
     res_init(&r, NULL, "hostfacts", NULL, NULL);

@@ -50,6 +50,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_all.c"
 #include "t_all_live.c"
 #include "t_all_paths.c"
+#include "t_all_edges.c"
 #include "t_jr.c"
 #include "t_mrg.c"
 
@@ -115,6 +116,7 @@ static const struct {
     {"evl_queues", t_evl_queues},
     {"evl_assert", t_evl_assert},
     {"evl_reconnect_gate", t_evl_reconnect_gate},
+    {"evl_reconnect_gate_thread", t_evl_reconnect_gate_thread},
     {"load_warmup_events_exact", t_load_warmup_events_exact},
     {"load_checkpoints_dedupe", t_load_checkpoints_dedupe},
     {"rep_pct_label_exact", t_rep_pct_label_exact},
@@ -249,6 +251,16 @@ static const struct {
     {"all_step_fails", t_all_step_fails},
     {"all_disk_unmade", t_all_disk_unmade},
     {"all_expect_ops", t_all_expect_ops},
+    {"all_fact_types", t_all_fact_types},
+    {"all_take_partial", t_all_take_partial},
+    {"all_lat_shapes", t_all_lat_shapes},
+    {"all_take_latency_edges", t_all_take_latency_edges},
+    {"all_take_disk_edges", t_all_take_disk_edges},
+    {"all_busy_edges", t_all_busy_edges},
+    {"all_expect_edges", t_all_expect_edges},
+    {"all_settings_edges", t_all_settings_edges},
+    {"all_conn_cur", t_all_conn_cur},
+    {"all_main_refusals", t_all_main_refusals},
     {"cmp_dir", t_cmp_dir},
     {"cmp_check_file", t_cmp_check_file},
 };
