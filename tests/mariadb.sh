@@ -9,12 +9,20 @@
 # and an unrelated CA are made with the openssl CLI at start, never committed.
 set -eu
 cmd=$1 dir=$2 port=${3:-33061}
-case $cmd in
-stop)
+# stop_old: the server this DIR's pid file names stopped (waits up to 5 s for its pid file to go)
+stop_old() {
     [ -f "$dir/pid" ] && kill "$(cat "$dir/pid")" 2>/dev/null || true
     i=0; while [ -f "$dir/pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    exit 0 ;;
-start) ;;
+}
+case $cmd in
+stop) stop_old; exit 0 ;;
+start) # a server still running on DIR stopped first: `rm -rf DIR` under it would leave it
+    # running on deleted files, holding its port and memory, unseen (a second start, a restart)
+    if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
+        echo "mariadb.sh: a server runs on $dir (pid $(cat "$dir/pid")): stopped first" >&2
+        stop_old
+        [ ! -f "$dir/pid" ] || { echo "mariadb.sh: the server on $dir did not stop in 5 s" >&2; exit 1; }
+    fi ;;
 *) echo "usage: $0 start|stop DIR [PORT]" >&2; exit 2 ;;
 esac
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || { echo "mariadb.sh: mariadb-server is not installed" >&2; exit 77; }
