@@ -14,17 +14,18 @@
 # Ends with "all: N passed, N failed".
 # shellcheck disable=SC2086 # option lists split into words on purpose
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
-w=$(mktemp -d)
+t_name=all
+. "$(dirname "$0")/lib.sh"
 ro=""
 cg=""
 ns="" spid=""
-trap '[ -n "$ro" ] && umount "$ro" 2>/dev/null; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; [ -n "$spid" ] && kill "$spid" 2>/dev/null; [ -n "$ns" ] && { ip netns del "$ns"; ip link del "bcav$$"; } 2>/dev/null; rm -rf "$w"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "all: FAIL: $*"; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+t_at_exit() {
+    [ -z "$ro" ] || umount "$ro" 2>/dev/null
+    [ -z "$cg" ] || rmdir "$cg" 2>/dev/null
+    [ -z "$spid" ] || kill "$spid" 2>/dev/null
+    [ -z "$ns" ] || { ip netns del "$ns"; ip link del "bcav$$"; } 2>/dev/null
+    return 0
+}
 # fact FILE KEY: a fact of the JSON document
 fact() { python3 -c "import json,sys; v=json.load(open(sys.argv[1]))['facts'].get(sys.argv[2]); print('' if v is None else v)" "$1" "$2"; }
 holds() {
@@ -598,5 +599,4 @@ check "SIGINT: exit 1 (got $ex)" '[ $ex = 1 ]'
 check "SIGINT: interrupted said" 'grep -q "all: interrupted" "$w/intr.err"'
 check "SIGINT: no file left in --dir" '[ -z "$(ls -A "$w/di")" ]'
 
-echo "all: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

@@ -9,15 +9,14 @@
 # 5 or 137), sized within the limit and said so in the JSON and on the page.
 # Ends with "all_guard: N passed, N failed".
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
-w=$(mktemp -d)
+t_name=all_guard
+. "$(dirname "$0")/lib.sh"
 cg="" pid=""
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$w"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "all_guard: FAIL: $*"; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+t_at_exit() {
+    [ -z "$pid" ] || kill -9 "$pid" 2>/dev/null
+    [ -z "$cg" ] || rmdir "$cg" 2>/dev/null
+    return 0
+}
 # fact FILE KEY: a fact of the result (the last JSON line: a run's lines end with its result)
 fact() { python3 -c "import json,sys; v=json.loads(open(sys.argv[1]).read().strip().split('\n')[-1])['facts'].get(sys.argv[2]); print('' if v is None else v)" "$1" "$2"; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -151,5 +150,4 @@ else
     check "--expect all.total_s and rec.*: exit 0 or 4 ($rc)" '[ $rc = 0 ] || [ $rc = 4 ]'
 fi
 
-echo "all_guard: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

@@ -7,14 +7,8 @@
 # against the schema and the expected values, --output, and the refusals with their exit codes
 # and one-line messages. No database needed. Ends with "compare: N passed, N failed".
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "compare: FAIL: $*"; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+t_name=compare
+. "$(dirname "$0")/lib.sh"
 python3 -c 'import jsonschema' 2>/dev/null || { echo "compare: SKIP: python3-jsonschema is not installed"; exit 77; }
 
 # run NAME WANT_EXIT ARGS...: bench compare ARGS, stdout in $w/NAME, stderr in $w/NAME.err
@@ -403,5 +397,4 @@ check "no raw ESC or BEL in the text" '! grep -q "$(printf "[\033\007]")" "$w/es
 run ones 3 "$w/ones.json" "$w/ones.json"
 check "reader budget: refused" 'grep -q "more than 256 MiB of values" "$w/ones.err"'
 
-echo "compare: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

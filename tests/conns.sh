@@ -6,8 +6,8 @@
 # accepts but never greets fails within --mysql-connect-timeout with one clear line; SIGINT
 # during the connect phase ends it promptly. Ends with "N passed, N failed".
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=conns
+. "$(dirname "$0")/lib.sh"
 [ -n "${BENCH_MY_PORT:-}" ] || { echo "conns: SKIP: BENCH_MY_PORT unset (run via tests/run.sh)"; exit 77; }
 N=1000
 # bench holds N sockets, and the server N connections and their files
@@ -17,20 +17,14 @@ ROOT="mariadb --no-defaults -uroot -S $BENCH_MY_SOCK"
 files=$($ROOT -N -e 'SELECT @@open_files_limit') || { echo "conns: FAIL: no root access to the suite's server"; exit 1; }
 [ "$files" -ge $((N + 100)) ] || { echo "conns: SKIP: the server's open_files_limit is $files, below $((N + 100))"; exit 77; }
 old=$($ROOT -N -e 'SELECT @@max_connections')
-w=$(mktemp -d)
 lpid=""
-cleanup() {
+t_at_exit() {
     $ROOT -e "SET GLOBAL max_connections=$old; DROP DATABASE IF EXISTS conns"
     [ -z "$lpid" ] || kill "$lpid" 2>/dev/null
     [ ! -f "$w/mdbh/pid" ] || sh "$top/tests/mariadb.sh" stop "$w/mdbh" >/dev/null 2>&1
-    rm -rf "$w"
 }
-trap cleanup EXIT
 $ROOT -e "DROP DATABASE IF EXISTS conns; CREATE DATABASE conns; SET GLOBAL max_connections=$((N + 100))"
 C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret -D conns --tables=1 --table-size=100"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "conns: FAIL: $*"; }
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
@@ -161,5 +155,4 @@ got=$(echo "$menv" | sed -n 's/.*BENCH_MY_PORT=\([0-9]*\).*/\1/p')
 sh "$top/tests/mariadb.sh" stop "$w/mdbh" >/dev/null 2>&1 && rm -rf "$w/mdbh"
 kill $hpid 2>/dev/null
 
-echo "conns: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

@@ -6,8 +6,8 @@
 # set, else starts its own. Work tree and data under build/cov. Env: COV_SUITES.
 # shellcheck disable=SC2089,SC2090,SC2086 # flags split into words on purpose
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
+t_name=coverage
+. "$(dirname "$0")/lib.sh"
 cd "$top" || exit 2
 dir=$top/build/cov
 suites=${COV_SUITES:-unit oracle-all golden results compat fileio-hostile engine-signals cli-hostile docs fake-auth hostile oltp oneliner conns slap json merge merge-hostile compare all-guard all}
@@ -25,9 +25,11 @@ cp -r tests/. "$dir/tree/tests/" && cp -r docs "$dir/tree/" && cp bench.c bench.
     { echo "coverage: the instrumented build failed"; exit 2; }
 gcc -O1 -Wall -Wextra -o "$dir/tree/tests/noiouring" tests/noiouring.c || exit 2
 
+own_db=
+t_at_exit() { [ -z "$own_db" ] || sh "$top/tests/mariadb.sh" stop "$dir/mariadb"; }
 if [ -z "${BENCH_MY_PORT:-}" ]; then
     port=${COV_PORT:-$((25100 + $$ % 800))}
-    trap 'sh tests/mariadb.sh stop "$dir/mariadb"' EXIT
+    own_db=1
     menv=$(sh tests/mariadb.sh start "$dir/mariadb" "$port") || { echo "coverage: the MariaDB test server did not start"; exit 2; }
     eval "$menv"
 fi

@@ -12,24 +12,18 @@
 # The database part needs the suite's MariaDB (run.sh exports BENCH_MY_*; else one of our
 # own is started when BENCH_MERGE_PORT is set).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=merge
+. "$(dirname "$0")/lib.sh"
 SCHEMA=$top/docs/bench-result.schema.json
 python3 -c 'import jsonschema' 2>/dev/null || { echo "merge: SKIP: python3-jsonschema is not installed"; exit 77; }
-w=$(mktemp -d)
 own_db=
-cleanup() { [ -n "$own_db" ] && sh "$top/tests/mariadb.sh" stop "$w/mdb"; rm -rf "$w"; }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+t_at_exit() { [ -z "$own_db" ] || sh "$top/tests/mariadb.sh" stop "$w/mdb"; }
 if [ -z "${BENCH_MY_PORT:-}" ] && [ -n "${BENCH_MERGE_PORT:-}" ]; then
     menv=$(sh "$top/tests/mariadb.sh" start "$w/mdb" "$BENCH_MERGE_PORT") || exit 77
     eval "$menv"
     own_db=1
 fi
 [ -n "${BENCH_MY_PORT:-}" ] || { echo "merge: SKIP: BENCH_MY_PORT unset (run via tests/run.sh, or set BENCH_MERGE_PORT)"; exit 77; }
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "merge: FAIL: $*"; }
 # expect NAME RC PATTERN: the last command's exit code and a line of $w/err
 expect() {
     if [ "$rc" = "$2" ] && grep -q -- "$3" "$w/err"; then ok; else
@@ -348,5 +342,4 @@ PY
 }
 merge_slap_many
 
-echo "merge: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary

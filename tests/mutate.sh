@@ -21,8 +21,8 @@
 # mrg_ cmp_ all_ sizing_).
 # shellcheck disable=SC2089,SC2090,SC2046,SC2086 # flags split into words on purpose
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
+t_name=mutate
+. "$(dirname "$0")/lib.sh"
 cd "$top" || exit 2
 list=${MUTANTS:-tests/mutants.txt}
 fixed=${MUTATE_SUITES:-}
@@ -92,9 +92,11 @@ if [ $fast = 0 ]; then
     gcc -O1 -Wall -Wextra -o "$dir/noiouring" tests/noiouring.c || exit 2
 fi
 
+own_db=
+t_at_exit() { [ -z "$own_db" ] || sh "$top/tests/mariadb.sh" stop "$dir/mariadb"; }
 if [ -z "${BENCH_MY_PORT:-}" ]; then
     port=${MUTATE_PORT:-$((25100 + $$ % 800))}
-    trap 'sh tests/mariadb.sh stop "$dir/mariadb"' EXIT
+    own_db=1
     menv=$(sh tests/mariadb.sh start "$dir/mariadb" "$port") || {
         r=$?
         [ $r = 77 ] && { echo "mutate: SKIP: no MariaDB server here (the live unit tests need one)"; exit 77; }

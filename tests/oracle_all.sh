@@ -8,9 +8,8 @@
 # runs' documents). Needs tests/unit (make tests/unit). Ends with "oracle_all: N documents, 0
 # differences", exit 1 on a difference.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+t_name=oracle_all
+. "$(dirname "$0")/lib.sh"
 [ -x "$top/tests/unit" ] || { echo "oracle_all: FAIL: no $top/tests/unit (make tests/unit)"; exit 1; }
 BENCH_ORACLE_DIR=$w "$top/tests/unit" all_oracle_docs >"$w/unit.log" 2>&1 || {
     echo "oracle_all: FAIL: tests/unit all_oracle_docs"; cat "$w/unit.log"; exit 1; }

@@ -6,22 +6,17 @@
 # masked), the refusal to drop a schema it did not create (with data in it), a failing query
 # (the server's error, exit 1), CALL of a procedure with two result sets, bench as mysqlslap.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-B=${BENCH:-$top/bench}
+t_name=slap
+. "$(dirname "$0")/lib.sh"
 command -v mariadb-slap >/dev/null || { echo "slap: SKIP: mariadb-slap not installed"; exit 77; }
-w=$(mktemp -d)
 own=
-cleanup() { [ -z "$own" ] || sh "$top/tests/mariadb.sh" stop "$own"; rm -rf "$w"; }
-trap cleanup EXIT
+t_at_exit() { [ -z "$own" ] || sh "$top/tests/mariadb.sh" stop "$own"; }
 if [ -z "${BENCH_MY_PORT:-}" ]; then
     own=$w/mdb
     eval "$(sh "$top/tests/mariadb.sh" start "$own" "${SLAP_PORT:-26650}")" || exit 77
 fi
 ROOT="mariadb --no-defaults -uroot -S $BENCH_MY_SOCK"
 C="--no-defaults -h 127.0.0.1 -P $BENCH_MY_PORT -u nat -psecret --skip-ssl"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "slap: FAIL: $*"; }
 
 # 1. --only-print: no server, the same statements in the same order (one client: the stream
 #    of several clients is compared sorted, mariadb-slap's threads interleave it)
@@ -546,5 +541,4 @@ tr "tcp True TLSv1.2" -h 127.0.0.1 -P "$BENCH_MY_PORT" --ssl
 [ -z "${BENCH_MY_SOCK:-}" ] || tr "unix False -" -S "$BENCH_MY_SOCK"
 
 $ROOT -e "DROP DATABASE IF EXISTS slapkeep; DROP DATABASE IF EXISTS slapq"
-echo "slap: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_summary
