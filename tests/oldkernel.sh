@@ -6,8 +6,8 @@
 # threads/mutex tests, every command of the golden transcripts, and under 3.10
 # `bench all --quick`) run and give the same output as without the filter, timing masked
 # (tests/mask_timing.py), or fall back and say so: the header's "Kernel fallback:" lines, the
-# JSON's host.fallbacks. About 150 s on 2 busy CPUs (bench all --quick: 60 of them, the golden
-# transcripts 2 x 25).
+# JSON's host.fallbacks. 50-90 s on 2 CPUs under load 10-20 (40-60 s before the golden
+# transcripts, run for both lanes at once, and the 11 OLTP workloads came in).
 # Needs the suite's MariaDB (BENCH_MY_PORT, BENCH_MY_SOCK: tests/mariadb.sh).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
