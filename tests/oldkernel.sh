@@ -118,6 +118,18 @@ for l in new $lanes; do
     x "$l" slapj slap $DB -a -c 4 --number-of-queries=40 --event-loops=2 --create-schema=oldk_slap --format=json
     x "$l" ping ping $DB --count=5
 done
+for l in $lanes; do # io_uring asked for, not auto: refused with exit 3 and a line naming it
+    "$OK" "$l" "$B" oltp_point_select $DB -D oldk --tables=2 --threads=2 --event-loops=1 --event-backend=io_uring \
+        --events=10 --time=0 run >"$w/$l.ouring" 2>&1
+    echo "exit $?" >>"$w/$l.ouring"
+    check "oltp --event-backend=io_uring under $l: exit 3, the kernel's lack named: $(grep -m1 '^bench:' "$w/$l.ouring")" \
+        'grep -q "^bench: .*--event-backend=io_uring: io_uring_setup(2) failed: Function not implemented (ENOSYS); the kernel lacks io_uring (Linux < 5.1" "$w/$l.ouring" && tail -1 "$w/$l.ouring" | grep -qx "exit 3"'
+    "$OK" "$l" "$B" fileio --file-num=1 --file-total-size=1M --file-dir="$w" --file-test-mode=rndrd \
+        --file-io-mode=async --file-io-mode-strict run >"$w/$l.fstrict" 2>&1
+    echo "exit $?" >>"$w/$l.fstrict"
+    check "fileio --file-io-mode-strict under $l: exit 3, the kernel's lack named: $(grep -m1 '^bench:' "$w/$l.fstrict")" \
+        'grep -q "^bench: fileio: io_uring_setup(2) failed: Function not implemented (ENOSYS); the kernel lacks io_uring (Linux < 5.1" "$w/$l.fstrict" && tail -1 "$w/$l.fstrict" | grep -qx "exit 3"'
+done
 for l in $lanes; do
     check "oltp event loops under $l: epoll, said" \
         'grep -q "^Client I/O: epoll, 4 connections on 2 event loops$" "$w/$l.oloop" && grep -q "^Kernel fallback: io_uring: the kernel has no io_uring (Linux 5.1): event loops on epoll$" "$w/$l.oloop" && grep -q "total number of events: *200$" "$w/$l.oloop"'
