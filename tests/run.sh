@@ -207,7 +207,7 @@ lane_asan() {
 }
 # Old kernels (3.10, 4.18: newer system calls refused by seccomp; its own database oldk, slap
 # schema oldk_slap and user oldk, whose counters it compares: MariaDB's userstat, per user, not
-# the global Com_* the lanes beside it move): ~2.5 min, beside the sanitizer lanes
+# the global Com_* the lanes beside it move): ~1.5 min, beside the sanitizer lanes
 lane_old() {
     suite oldkernel sh tests/oldkernel.sh
 }
