@@ -801,7 +801,7 @@ static int t_evl_reconnect_gate_thread(void)
     T_CHECK(t->err.rc == B_SYSERR && t->err.sys_errno == ENOENT && !ot->connected);
     T_CHECK(gl.gate.inflight == 0 && gl.gate.ok == 1 && gl.gate.last_ns > last);
     memset(&e, 0, sizeof(e));
-    b_seterr(&e, B_SERVER, 0, "another login's failure");
+    (void)!b_seterr(&e, B_SERVER, 0, "another login's failure");
     myc_gate_shut(&gl.gate, B_SERVER, &e); /* a shut gate: no slot, the attempts go on */
     memset(&t->err, 0, sizeof(t->err));
     r.deadline_ns = clk_now_ns() + 30000000u;
