@@ -5,6 +5,8 @@
 # the list is stale (a literal not found exactly once, or a "section:" tag that is not the
 # section its literal sits in: tests/mutants.py check) or the unmutated baseline fails (the
 # baseline failing a suite that killed a mutant: that mutant "not judged", the run goes on).
+# A unit failure is a kill only when a failed group fails again run alone (a timed test that
+# failed by the host's load is no kill: the mutant goes on to its next suites).
 #   sh tests/mutate.sh [ID...]       every mutant after a baseline run (or the ones named, alone)
 #   sh tests/mutate.sh --fast        the fast subset (mutants with "fast: GROUP"): each one
 #                                    built as the unit tests only and run on that unit group
@@ -193,6 +195,17 @@ mutant() {
         [ $r = 0 ] && continue
         # a skip (77: a prerequisite missing) says nothing about the mutant: never a kill
         [ $r = 77 ] && { skipped="$skipped $s"; continue; }
+        # unit: each failed group run again alone; a group that passes then failed by the load
+        # (a timed test on a busy host), not by the mutant: no kill unless one fails twice
+        if [ "$s" = unit ]; then
+            again=""
+            for g in $(sed -n 's/^FAIL \([a-z0-9_]*\).*/\1/p' "$dir/logs/$id.unit"); do
+                run_suite unit "$dir/logs/$id.unit.$g" "$g" && continue
+                again="$again $g"
+            done
+            [ -n "$again" ] || { flaky="$flaky $id"; echo "mutate: $id: unit's failures did not repeat alone (load): not a kill" >>"$dir/logs/flaky"; continue; }
+            sed -i "1i FAIL again alone:$again" "$dir/logs/$id.unit"
+        fi
         killed_by=$s; return 0
     done
     killed_by=""
@@ -216,7 +229,7 @@ if [ $fast = 0 ] && [ $# = 0 ]; then
     echo "mutate: baseline builds and passes unit ($(($(date +%s) - t0)) s); each suite that kills a mutant is checked on it too"
 fi
 
-killed=0 survived=0 equiv=0 survivors="" skips="" unjudged=""
+killed=0 survived=0 equiv=0 survivors="" skips="" unjudged="" flaky=""
 tab=$(printf '\t')
 while IFS=$tab read -r id section kind group; do
     [ -n "$id" ] || continue
@@ -264,6 +277,6 @@ done <<EOF
 $ids
 EOF
 rm -rf "$dir/tree"
-echo "mutate: $killed killed, $survived survived, $equiv equivalent (not counted); $(($(date +%s) - t0)) s${survivors:+; survivors:$survivors}${skips:+; suites that skipped (exit 77):$skips}"
+echo "mutate: $killed killed, $survived survived, $equiv equivalent (not counted); $(($(date +%s) - t0)) s${survivors:+; survivors:$survivors}${skips:+; suites that skipped (exit 77):$skips}${flaky:+; unit failures that did not repeat alone (not kills, the next suites ran):$flaky}"
 [ -z "$unjudged" ] || { echo "mutate: FAILED: not judged (the baseline fails the suite that killed them):$unjudged"; exit 2; }
 [ $survived = 0 ]
