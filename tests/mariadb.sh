@@ -9,19 +9,28 @@
 # and an unrelated CA are made with the openssl CLI at start, never committed.
 set -eu
 cmd=$1 dir=$2 port=${3:-33061}
-# stop_old: the server this DIR's pid file names stopped (waits up to 5 s for its pid file to go)
+# ours PID: 0 when PID is a mariadbd serving this DIR (its command line names $dir/data), so
+# that a stale pid file never has another process killed (pids are reused)
+ours() {
+    [ -n "$1" ] && [ -r "/proc/$1/cmdline" ] || return 1
+    tr '\0' '\n' <"/proc/$1/cmdline" | grep -qx -e "--datadir=$dir/data"
+}
+# stop_old: the server this DIR's pid file names stopped, if it is ours (waits up to 5 s for
+# the process to end)
 stop_old() {
-    [ -f "$dir/pid" ] && kill "$(cat "$dir/pid")" 2>/dev/null || true
-    i=0; while [ -f "$dir/pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    p=$(cat "$dir/pid" 2>/dev/null || true)
+    ours "$p" || return 0
+    kill "$p" 2>/dev/null || true
+    i=0; while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    ! kill -0 "$p" 2>/dev/null
 }
 case $cmd in
-stop) stop_old; exit 0 ;;
+stop) stop_old; exit 0 ;; # (a pid file naming another process: nothing killed)
 start) # a server still running on DIR stopped first: `rm -rf DIR` under it would leave it
     # running on deleted files, holding its port and memory, unseen (a second start, a restart)
-    if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
+    if ours "$(cat "$dir/pid" 2>/dev/null || true)"; then
         echo "mariadb.sh: a server runs on $dir (pid $(cat "$dir/pid")): stopped first" >&2
-        stop_old
-        [ ! -f "$dir/pid" ] || { echo "mariadb.sh: the server on $dir did not stop in 5 s" >&2; exit 1; }
+        stop_old || { echo "mariadb.sh: the server on $dir did not stop in 5 s" >&2; exit 1; }
     fi ;;
 *) echo "usage: $0 start|stop DIR [PORT]" >&2; exit 2 ;;
 esac

@@ -2,7 +2,8 @@
 # Self-test of tests/run.sh's background lanes (bg, bg_wait, lanes_kill_all), seconds long:
 # fake lanes, one passing, one failing, one hanging past a short LANE_LIMIT (killed, its log
 # shown, counted FAILED), then a run killed by SIGINT and one by SIGTERM while two hanging lanes
-# run: no process of a lane may be left, nor a lane's HOME.
+# run: no process of a lane may be left, nor a lane's HOME. And tests/mariadb.sh: a stale pid
+# file naming another process has nothing killed.
 # --inner: the killed run (sourced functions, traps as in run.sh, two hanging lanes).
 set -u
 me=$(cd "$(dirname "$0")" && pwd)/run_selftest.sh
@@ -122,5 +123,18 @@ for sig in INT TERM; do
     { [ ! -e "$d1" ] && [ ! -e "$d2" ]; } || no "$sig: a lane's HOME is left"
     kill -KILL -"$g1" -"$g2" 2>/dev/null; rm -rf "$d1" "$d2" # what a failure left
 done
-[ $bad = 0 ] && echo "selftest: lanes ok (pass/fail/timeout counted and shown; INT, TERM leave no lane behind)"
+# 4. tests/mariadb.sh never kills what a stale pid file names when it is not its DIR's server
+# (pids are reused; the suites' servers run as the same user): stop, and a start whose install
+# fails (a mariadb-install-db that exits 1: no server started), leave the process alive
+v=$lanes/mdb-victim
+mkdir -p "$v/bin" && printf '#!/bin/sh\nexit 1\n' >"$v/bin/mariadb-install-db" && chmod +x "$v/bin/mariadb-install-db"
+sleep 3003 & victim=$!
+echo "$victim" >"$v/pid"
+sh "$(dirname "$me")/mariadb.sh" stop "$v" >/dev/null 2>&1
+kill -0 "$victim" 2>/dev/null || no "mariadb.sh stop killed pid $victim, not a server of $v"
+echo "$victim" >"$v/pid"
+PATH=$v/bin:$PATH sh "$(dirname "$me")/mariadb.sh" start "$v" 3 >/dev/null 2>&1
+kill -0 "$victim" 2>/dev/null || no "mariadb.sh start killed pid $victim, not a server of $v"
+kill "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
+[ $bad = 0 ] && echo "selftest: lanes ok (pass/fail/timeout counted and shown; INT, TERM leave no lane behind); mariadb.sh kills no stranger"
 [ $bad = 0 ]
