@@ -11,9 +11,12 @@ set -eu
 cmd=$1 dir=$2 port=${3:-33061}
 # ours PID: 0 when PID is a mariadbd serving this DIR (its command line names $dir/data), so
 # that a stale pid file never has another process killed (pids are reused)
-ours() {
+ours() { # (the datadir resolved against the server's cwd: DIR may be spelt relative)
     [ -n "$1" ] && [ -r "/proc/$1/cmdline" ] || return 1
-    tr '\0' '\n' <"/proc/$1/cmdline" | grep -qx -e "--datadir=$dir/data"
+    d=$(tr '\0' '\n' <"/proc/$1/cmdline" | sed -n 's/^--datadir=//p' | head -n 1)
+    [ -n "$d" ] || return 1
+    case $d in /*) ;; *) d=$(readlink "/proc/$1/cwd")/$d ;; esac
+    [ "$(realpath -m "$d")" = "$(realpath -m "$dir/data")" ]
 }
 # stop_old: the server this DIR's pid file names stopped, if it is ours (waits up to 5 s for
 # the process to end)
