@@ -24896,6 +24896,23 @@ static enum b_exit cmp_check_file(struct cmp_ctx *x, int f)
     return B_EXIT_OK;
 }
 
+/* cmp_host_str - a host fact's string as shown: a NUL inside it (JSON's \u0000, which no
+ * bench writes) as "\0", so that "x86_64\u0000evil" neither shows nor compares as "x86_64". */
+static void cmp_host_str(struct res *s, const char *key, const struct jr_val *v)
+{
+    char *out = b_xmalloc(2 * (size_t)v->n + 1);
+    size_t o = 0;
+    for (u32 i = 0; i < v->n; i++) {
+        if (v->s[i])
+            out[o++] = v->s[i];
+        else
+            out[o++] = '\\', out[o++] = '0';
+    }
+    out[o] = 0;
+    res_fact_str(s, key, "%s", out);
+    free(out);
+}
+
 /* A step per host row: value_K as the file has it (string, number or boolean), differs. */
 static void cmp_host(struct cmp_ctx *x)
 {
@@ -24926,7 +24943,7 @@ static void cmp_host(struct cmp_ctx *x)
             if (!v[f])
                 continue;
             if (v[f]->type == JR_STR)
-                res_fact_str(s, key, "%s", v[f]->s);
+                cmp_host_str(s, key, v[f]);
             else if (jr_i64(v[f], &i))
                 res_fact_int(s, key, i);
             else if (v[f]->type == JR_NUM)
@@ -24934,7 +24951,8 @@ static void cmp_host(struct cmp_ctx *x)
             else
                 res_fact_bool(s, key, v[f]->type == JR_TRUE);
             if (f > 0 && (!v[0] || v[0]->type != v[f]->type ||
-                          (v[f]->type == JR_STR && strcmp(v[0]->s, v[f]->s)) ||
+                          (v[f]->type == JR_STR && (v[0]->n != v[f]->n ||
+                                                    memcmp(v[0]->s, v[f]->s, v[f]->n))) ||
                           (v[f]->type == JR_NUM && v[0]->num != v[f]->num)))
                 differs = true;
         }

@@ -75,6 +75,8 @@ open(w + "/trunc.json", "w").write(json.dumps(a)[:5000])
 open(w + "/deep.json", "w").write('{"type":' + "[" * 70 + "]" * 70 + "}")
 open(w + "/notjson.txt", "w").write("hello\n")
 open(w + "/array.json", "w").write("[1,2]")
+nul = json.loads(json.dumps(a)); nul["facts"]["isa"] = str(a["facts"]["isa"]) + "\u0000evil"
+json.dump(nul, open(w + "/nul.json", "w"))   # JSON's \u0000 inside a host fact
 PY
 
 run ab 0 "$w/a.json" "$w/b.json"
@@ -99,6 +101,9 @@ check "isa shown and differs ($isa_a, $isa_b)" \
     '[ "$(grep "^  isa " "$w/ab" | awk "{ print \$2, \$3, \$4 }")" = "${isa_a% *} ${isa_b% *} differs" ]'
 check "page size shown and differs ($isa_a, $isa_b)" \
     '[ "$(grep "^  page_size_bytes " "$w/ab" | awk "{ print \$2, \$3, \$4 }")" = "${isa_a#* } ${isa_b#* } differs" ]'
+run anul 0 "$w/a.json" "$w/nul.json"
+check "an isa with a NUL inside shown with it (\\0) and differs, not cut at the NUL" \
+    '[ "$(grep "^  isa " "$w/anul" | awk "{ print \$2, \$3, \$4 }")" = "${isa_a% *} ${isa_a% *}\\0evil differs" ]'
 check "check steal: PASS or WARN in A, FAIL in B, differs" 'grep -Eq "^  steal +(PASS|WARN|INFO) +FAIL  differs$" "$w/ab"'
 nmeas=$(python3 -c "
 import json,sys
