@@ -361,7 +361,7 @@ static int t_load_rate_lasts_time(void)
         T_CHECK(t_opts(&o, kv) == 0);
         T_CHECK(t_run(wl_find("cpu"), &o, &r, &sp) == 0);
         /* at least --time; at most a second more (0.3 s was missed under qemu-user on a
-         * loaded 2-CPU host: CI's aarch64 lane, 1.3x s), which a run that waits another
+         * loaded 2-CPU host: CI's aarch64 lane), which a run that waits another
          * --time past its deadline still fails */
         T_CHECK(r.final.total_s >= 1.0 && r.final.total_s < 2.0);
         T_CHECK(r.complete && r.end == RES_END_LIMIT);
