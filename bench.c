@@ -1870,9 +1870,10 @@ BENCH_API void os_host_get(struct os_host *h)
 enum { OS_FB_STATX, OS_FB_IO_URING, OS_FB_N };
 static const struct os_fb_def {
     const char *call, *since;
+    int major, minor; /* since's */
 } os_fb_defs[OS_FB_N] = {
-    [OS_FB_STATX] = {"statx", "Linux 4.11"},
-    [OS_FB_IO_URING] = {"io_uring", "Linux 5.1"},
+    [OS_FB_STATX] = {"statx", "Linux 4.11", 4, 11},
+    [OS_FB_IO_URING] = {"io_uring", "Linux 5.1", 5, 1},
 };
 /* the ways taken instead (bits of os_fb_ways) */
 enum { OS_FB_W_FILE_ID, OS_FB_W_SYNC_IO, OS_FB_W_EPOLL, OS_FB_W_N };
@@ -1908,7 +1909,45 @@ static const char *os_fallbacks(char *out, size_t n, const char *sep)
     return out;
 }
 
-BENCH_API void os_fallback_fact(struct res *res)
+/* os_kver - the MAJOR.MINOR a kernel release starts with ("6.18.44-fc-v1300": 6, 18;
+ * "3.10.0-1160.el7.x86_64": 3, 10); false when it does not (garbage, "", numbers past 9999). */
+static bool os_kver(const char *rel, int *major, int *minor)
+{
+    int v[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        int d = 0;
+        for (; *rel >= '0' && *rel <= '9'; rel++, d++) {
+            if (d == 4)
+                return false;
+            v[k] = v[k] * 10 + (*rel - '0');
+        }
+        if (!d || (k == 0 && *rel++ != '.'))
+            return false;
+    }
+    *major = v[0], *minor = v[1];
+    return true;
+}
+
+BENCH_API void os_fallback_why(char *out, size_t n, int which, int err, const char *release)
+{
+    const struct os_fb_def *d = &os_fb_defs[which];
+    int major, minor;
+    if (err == EPERM)
+        snprintf(out, n, "refused by policy (seccomp, container%s)",
+                 which == OS_FB_IO_URING ? " or io_uring_disabled" : "");
+    else if (err != ENOSYS)
+        snprintf(out, n, "refused with %s", b_errno_name(err));
+    else if (!os_kver(release, &major, &minor))
+        snprintf(out, n, "refused with ENOSYS (%s; this kernel's release unread: \"%.64s\")",
+                 d->since, release);
+    else if (major < d->major || (major == d->major && minor < d->minor))
+        snprintf(out, n, "the kernel has no %s (%s; this is %.64s)", d->call, d->since, release);
+    else
+        snprintf(out, n, "refused with ENOSYS on Linux %d.%d (a sandbox's filter, or a kernel "
+                 "built without it)", major, minor);
+}
+
+BENCH_API void os_fallback_fact_on(struct res *res, const char *release)
 {
     char v[64];
     if (!*os_fallbacks(v, sizeof(v), ", "))
@@ -1928,7 +1967,16 @@ BENCH_API void os_fallback_fact(struct res *res)
                                         os_fb_way_names[w]);
         snprintf(name, sizeof(name), "fallback_%s", os_fb_defs[i].call);
         res_fact_str(res, name, "%s: %s", b_errno_name(err), how);
+        os_fallback_why(how, sizeof(how), i, err, release);
+        snprintf(name, sizeof(name), "fallback_%s_why", os_fb_defs[i].call);
+        res_fact_str(res, name, "%s", how);
     }
+}
+
+BENCH_API void os_fallback_fact(struct res *res)
+{
+    struct utsname u;
+    os_fallback_fact_on(res, uname(&u) ? "" : u.release);
 }
 
 BENCH_API const struct os_fb_def *os_fallback_def(const char *call, size_t len)
@@ -22968,7 +23016,7 @@ static const char *const all_measures[] = {
     "hugepages_total", "kernel", "mem_available_bytes", "mem_total_bytes", "mount_options",
     "mount_point", "numa_nodes", "swap_free_bytes", "swap_total_bytes", "swappiness",
     "thp_enabled", "virtualization", "container_marker", "fallbacks", "fallback_statx",
-    "fallback_io_uring",
+    "fallback_io_uring", "fallback_statx_why", "fallback_io_uring_why",
     /* cpu., mem., sched. */
     "cpu.events_per_s", "cpu.events_per_s_all", "cpu.threads_all", "cpu.scaling_efficiency",
     "mem.stream_copy_mb_per_s", "mem.stream_scale_mb_per_s", "mem.stream_add_mb_per_s",
@@ -25535,9 +25583,10 @@ static void rep_start_at(const struct res *res)
         printf("clock state unknown)\n");
 }
 
-/* The bench persona's header: the kernel fallbacks taken (facts "fallbacks" and
- * "fallback_CALL", os_fallback), one line each: what the errno means, the ways taken:
- * "Kernel fallback: io_uring: the kernel has no io_uring (Linux 5.1): sync file I/O" */
+/* The bench persona's header: the kernel fallbacks taken (facts "fallbacks", "fallback_CALL"
+ * and "fallback_CALL_why", os_fallback_fact), one line each: why (the errno's name where the
+ * why is absent), the ways taken: "Kernel fallback: io_uring: the kernel has no io_uring
+ * (Linux 5.1; this is 3.10.0-1160.el7.x86_64): sync file I/O" */
 static void rep_fallbacks(const struct res *res)
 {
     const char *v = rep_fact_str(res, "fallbacks");
@@ -25552,12 +25601,13 @@ static void rep_fallbacks(const struct res *res)
             const char *how = rep_fact_str(res, key); /* "ENOSYS: sync file I/O" */
             size_t e = strcspn(how, ":");
             const char *ways = how[e] ? how + e + strspn(how + e, ": ") : "";
+            snprintf(key, sizeof(key), "fallback_%s_why", d->call);
+            const char *why = rep_fact_str(res, key);
             printf("Kernel fallback: %s: ", d->call);
-            if (!strncmp(how, "EPERM:", 6))
-                printf("refused by policy (seccomp, container%s)",
-                       strcmp(d->call, "io_uring") ? "" : " or io_uring_disabled");
+            if (*why)
+                printf("%s", why);
             else
-                printf("the kernel has no %s (%s)", d->call, d->since);
+                printf("%.*s", (int)e, how);
             printf("%s%s\n", *ways ? ": " : "", ways);
         }
         v += n;

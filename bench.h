@@ -568,6 +568,16 @@ BENCH_API bool os_fallback(int which, int err, int way);
 /* os_fallback_fact - the facts "fallbacks" ("statx, io_uring") and, per call, "fallback_CALL"
  * (its errno and ways: "EPERM: sync file I/O, event loops on epoll") on res, when taken. */
 BENCH_API void os_fallback_fact(struct res *res);
+/* os_fallback_fact_on - os_fallback_fact for the kernel release `release` (uname's there):
+ * also "fallback_CALL_why", os_fallback_why's for the call's first errno. */
+BENCH_API void os_fallback_fact_on(struct res *res, const char *release);
+/* os_fallback_why - why the call `which` was refused with err on the kernel release (uname's
+ * "6.18.44-fc-v1300"), into out: EPERM "refused by policy (seccomp, container ...)"; ENOSYS
+ * below the call's version "the kernel has no io_uring (Linux 5.1; this is 3.10.0-...)", at
+ * or above it (a seccomp filter: podman's, containerd's; CONFIG_IO_URING=n) "refused with
+ * ENOSYS on Linux 6.18 (a sandbox's filter, or a kernel built without it)"; a release not
+ * read as MAJOR.MINOR: "refused with ENOSYS (Linux 5.1; this kernel's release unread: ...)". */
+BENCH_API void os_fallback_why(char *out, size_t n, int which, int err, const char *release);
 /* os_fallback_def - the entry of call ("statx"), NULL if none. */
 BENCH_API const struct os_fb_def *os_fallback_def(const char *call, size_t len);
 /* os_fsinfo_get - describe the filesystem holding dir. Returns B_OK or B_SYSERR (errno). */

@@ -579,6 +579,52 @@ static void t_host_fallback_call(void *arg)
     rep_fallbacks(arg);
 }
 
+/* os_fallback_why: the running kernel's MAJOR.MINOR against the call's (statx 4.11, io_uring
+ * 5.1), both sides of each boundary; a release not read as MAJOR.MINOR says so; EPERM is a
+ * policy whatever the kernel */
+static int t_host_fallback_why(void)
+{
+    static const struct {
+        int which, err;
+        const char *release, *want;
+    } c[] = {
+        {OS_FB_IO_URING, ENOSYS, "3.10.0-1160.el7.x86_64",
+         "the kernel has no io_uring (Linux 5.1; this is 3.10.0-1160.el7.x86_64)"},
+        {OS_FB_IO_URING, ENOSYS, "5.0.21", "the kernel has no io_uring (Linux 5.1; this is 5.0.21)"},
+        {OS_FB_IO_URING, ENOSYS, "4.99", "the kernel has no io_uring (Linux 5.1; this is 4.99)"},
+        {OS_FB_IO_URING, ENOSYS, "5.1.0",
+         "refused with ENOSYS on Linux 5.1 (a sandbox's filter, or a kernel built without it)"},
+        {OS_FB_IO_URING, ENOSYS, "6.18.44-fc-v1300",
+         "refused with ENOSYS on Linux 6.18 (a sandbox's filter, or a kernel built without it)"},
+        {OS_FB_IO_URING, ENOSYS, "10.0",
+         "refused with ENOSYS on Linux 10.0 (a sandbox's filter, or a kernel built without it)"},
+        {OS_FB_STATX, ENOSYS, "4.10.17", "the kernel has no statx (Linux 4.11; this is 4.10.17)"},
+        {OS_FB_STATX, ENOSYS, "4.11.0",
+         "refused with ENOSYS on Linux 4.11 (a sandbox's filter, or a kernel built without it)"},
+        {OS_FB_STATX, ENOSYS, "4.18.0-553.el8_10.x86_64",
+         "refused with ENOSYS on Linux 4.18 (a sandbox's filter, or a kernel built without it)"},
+        {OS_FB_IO_URING, ENOSYS, "", "refused with ENOSYS (Linux 5.1; this kernel's release unread: \"\")"},
+        {OS_FB_IO_URING, ENOSYS, "linux-6.1",
+         "refused with ENOSYS (Linux 5.1; this kernel's release unread: \"linux-6.1\")"},
+        {OS_FB_IO_URING, ENOSYS, "6", "refused with ENOSYS (Linux 5.1; this kernel's release unread: \"6\")"},
+        {OS_FB_IO_URING, ENOSYS, "6.", "refused with ENOSYS (Linux 5.1; this kernel's release unread: \"6.\")"},
+        {OS_FB_IO_URING, ENOSYS, ".18", "refused with ENOSYS (Linux 5.1; this kernel's release unread: \".18\")"},
+        {OS_FB_IO_URING, ENOSYS, "99999999999.1",
+         "refused with ENOSYS (Linux 5.1; this kernel's release unread: \"99999999999.1\")"},
+        {OS_FB_IO_URING, EPERM, "3.10.0",
+         "refused by policy (seccomp, container or io_uring_disabled)"},
+        {OS_FB_STATX, EPERM, "6.18.44", "refused by policy (seccomp, container)"},
+    };
+    char out[256];
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        os_fallback_why(out, sizeof(out), c[i].which, c[i].err, c[i].release);
+        if (strcmp(out, c[i].want))
+            fprintf(stderr, "    \"%s\": \"%s\", want \"%s\"\n", c[i].release, out, c[i].want);
+        T_CHECK(!strcmp(out, c[i].want));
+    }
+    return 0;
+}
+
 static int t_host_fallback(void)
 {
     static const char *const kv[] = {NULL};
@@ -614,25 +660,38 @@ static int t_host_fallback(void)
     T_CHECK(os_fallback(OS_FB_IO_URING, ENOSYS, OS_FB_W_EPOLL));
     T_CHECK(os_fallback(OS_FB_STATX, ENOSYS, OS_FB_W_FILE_ID));
     res_init(&res, wl_find("fileio"), "run", &o, NULL);
-    os_fallback_fact(&res);
+    os_fallback_fact_on(&res, "3.10.0-1160.el7.x86_64");
     T_CHECK(!strcmp(rep_fact_str(&res, "fallbacks"), "statx, io_uring"));
     T_CHECK(!strcmp(rep_fact_str(&res, "fallback_io_uring"),
                     "EPERM: sync file I/O, event loops on epoll"));
     T_CHECK(t_capture(t_host_fallback_call, &res, out, sizeof(out)) == 0);
-    T_CHECK(!strcmp(out, "Kernel fallback: statx: the kernel has no statx (Linux 4.11): fileio's "
+    T_CHECK(!strcmp(out, "Kernel fallback: statx: the kernel has no statx (Linux 4.11; this is "
+                         "3.10.0-1160.el7.x86_64): fileio's "
                          "test files known by device, inode and size, no birth time\n"
                          "Kernel fallback: io_uring: refused by policy (seccomp, container or "
                          "io_uring_disabled): sync file I/O, event loops on epoll\n"));
     res_free(&res);
-    /* ENOSYS: the kernel has none */
+    /* ENOSYS below 5.1: the kernel has none; at 6.18: a sandbox's filter (was "the kernel has
+     * no io_uring" for any ENOSYS: podman's and containerd's seccomp profiles answer ENOSYS) */
     atomic_store(&os_fb_errno[OS_FB_IO_URING], 0);
     atomic_store(&os_fb_ways[OS_FB_IO_URING], 0u);
     T_CHECK(os_fallback(OS_FB_IO_URING, ENOSYS, OS_FB_W_EPOLL));
     res_init(&res, wl_find("fileio"), "run", &o, NULL);
-    os_fallback_fact(&res);
+    os_fallback_fact_on(&res, "4.18.0-553.el8_10.x86_64");
+    T_CHECK(!strcmp(rep_fact_str(&res, "fallback_io_uring_why"),
+                    "the kernel has no io_uring (Linux 5.1; this is 4.18.0-553.el8_10.x86_64)"));
     T_CHECK(t_capture(t_host_fallback_call, &res, out, sizeof(out)) == 0);
-    T_CHECK(strstr(out, "\nKernel fallback: io_uring: the kernel has no io_uring (Linux 5.1): "
-                        "event loops on epoll\n"));
+    T_CHECK(strstr(out, "\nKernel fallback: io_uring: the kernel has no io_uring (Linux 5.1; "
+                        "this is 4.18.0-553.el8_10.x86_64): event loops on epoll\n"));
+    res_free(&res);
+    res_init(&res, wl_find("fileio"), "run", &o, NULL);
+    os_fallback_fact_on(&res, "6.18.44-fc-v1300");
+    T_CHECK(t_capture(t_host_fallback_call, &res, out, sizeof(out)) == 0);
+    T_CHECK(!strcmp(out, "Kernel fallback: statx: refused with ENOSYS on Linux 6.18 (a sandbox's "
+                         "filter, or a kernel built without it): fileio's test files known by "
+                         "device, inode and size, no birth time\n"
+                         "Kernel fallback: io_uring: refused with ENOSYS on Linux 6.18 (a "
+                         "sandbox's filter, or a kernel built without it): event loops on epoll\n"));
     res_free(&res);
     for (int i = 0; i < OS_FB_N; i++) {
         atomic_store(&os_fb_ways[i], ways[i]);

@@ -194,6 +194,7 @@ static const struct {
     {"host_arm", t_host_arm},
     {"host_parsers", t_host_parsers},
     {"host_fallback", t_host_fallback},
+    {"host_fallback_why", t_host_fallback_why},
     {"host_signal_again", t_host_signal_again},
     {"host_cgroom", t_host_cgroom},
     {"host_fuzz", t_host_fuzz},
