@@ -16426,9 +16426,13 @@ static struct myc_gate *oltp_gate(const struct load_run *r)
     return gl && gl->gated ? &gl->gate : NULL;
 }
 
+static void oltp_free_stmts(struct oltp_thread *ot, i64 tables);
+
 /* One login of a reconnect during the run (and the statements prepared again); held: the
  * run's gate when the login holds one of its slots (left when the login ends, before the
- * statements, as on an event loop), else NULL. */
+ * statements, as on an event loop), else NULL. A login whose statements fail to prepare is
+ * closed (as oltp_su_prep_rc's on a loop): the next attempt's myc_connect starts from a
+ * clean struct, which would leak its socket, buffers and server connection. */
 static int oltp_relogin(struct load_thread *t, struct myc_gate *held)
 {
     struct oltp_thread *ot = t->wl;
@@ -16438,7 +16442,12 @@ static int oltp_relogin(struct load_thread *t, struct myc_gate *held)
     if (rc < 0)
         return oltp_connect_failed(t, rc, 1, NULL);
     oltp_connected(t, NULL);
-    return oltp_prepare_stmts(t);
+    if ((rc = oltp_prepare_stmts(t)) < 0) { /* t->err keeps the failure */
+        ot->connected = false; /* the statements go with the connection */
+        oltp_free_stmts(ot, t->run->o->oltp_tables);
+        myc_close(&ot->c);
+    }
+    return rc;
 }
 
 /* Connect (and prepare). g: the run's connect phase (thread_init: bounded parallel logins,
