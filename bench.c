@@ -8982,8 +8982,8 @@ static void *load_worker(void *arg)
         }
     }
     atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
-    if (r->w->thread_done)
-        r->w->thread_done(t);
+    if (r->w->thread_done && (rc = r->w->thread_done(t)) < 0) /* a last statement failed */
+        load_fail(r, rc, &t->err);
 
     pthread_mutex_lock(&r->mu);
     atomic_fetch_sub(&r->running, 1);
@@ -10894,13 +10894,14 @@ static B_MUSTCHECK enum b_rc mem_event(struct load_thread *t)
     return B_OK;
 }
 
-static void mem_thread_done(struct load_thread *t)
+static enum b_rc mem_thread_done(struct load_thread *t)
 {
     if (t->run->o->memory_mode == MEM_MODE_SB && t->run->o->memory_scope == MEM_LOCAL && t->wl) {
         mem_release(t->wl);
         free(t->wl);
         t->wl = NULL;
     }
+    return B_OK;
 }
 
 static void mem_done(struct load_run *r)
@@ -12797,7 +12798,7 @@ static B_MUSTCHECK enum b_rc io_thread_init(struct load_thread *t)
     return B_OK;
 }
 
-static void io_thread_done(struct load_thread *t)
+static enum b_rc io_thread_done(struct load_thread *t)
 {
     struct io_shared *sh = t->run->wl_global;
     struct io_thread *it = t->wl;
@@ -12810,7 +12811,7 @@ static void io_thread_done(struct load_thread *t)
             if (io_sync_file(sh, i) == 0)
                 io_count(t, IO_OP_FSYNC, 0);
     if (!it)
-        return;
+        return B_OK;
     if (it->ring.fd >= 0 || it->ring.sq_map)
         uring_free(&it->ring);
     free(it->slots);
@@ -12819,6 +12820,7 @@ static void io_thread_done(struct load_thread *t)
     free(it->pool.base);
     free(it);
     t->wl = NULL;
+    return B_OK;
 }
 
 /*
@@ -15402,8 +15404,9 @@ BENCH_API void *evl_thread(void *arg)
     evl_close(&e);
     for (int i = lp->first; i < lp->first + lp->n; i++) {
         atomic_store_explicit(&r->thr[i].busy, 0, memory_order_relaxed);
-        if (r->w->thread_done && r->thr[i].wl)
-            r->w->thread_done(&r->thr[i]);
+        int drc = r->w->thread_done && r->thr[i].wl ? r->w->thread_done(&r->thr[i]) : B_OK;
+        if (drc < 0) /* a last statement failed: as one mid-run */
+            load_fail(r, drc, &r->thr[i].err);
     }
     atomic_store_explicit(&lp->live, 0, memory_order_relaxed);
     pthread_mutex_lock(&r->mu);
@@ -16992,13 +16995,24 @@ static struct my_conn *oltp_ev_conn(struct load_thread *t)
     return ot ? &ot->c : NULL;
 }
 
-static void oltp_thread_done(struct load_thread *t)
+/* bulk_insert's last rows at thread end: B_OK, or the statement's failure (t->err), which
+ * fails the run as one mid-run does (an ignored error or a lost connection in the list: the
+ * rows are lost, as an event's that is not run again). */
+static B_MUSTCHECK enum b_rc oltp_thread_done(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
+    int rc = B_OK;
     if (ot && ot->bulk.len && ot->connected) { /* bulk_insert flushes at thread end */
-        (void)!oltp_text(t, ot->bulk.p);       /* thread end: t->err keeps a failure */
+        rc = oltp_text(t, ot->bulk.p);
         ot->bulk.len = 0;
     }
+    if (rc == OLTP_RESTART || rc == OLTP_RECONNECT)
+        return B_OK;
+    size_t n = strlen(t->err.sb);
+    if (rc < 0 && n) /* sysbench's second line, its Lua frame included (it exits 0) */
+        snprintf(t->err.sb + n, sizeof(t->err.sb) - n, "FATAL: `thread_done' function failed: "
+                 "/usr/share/sysbench/bulk_insert.lua:42: db_bulk_insert_done() failed\n");
+    return (enum b_rc)rc;
 }
 
 /*

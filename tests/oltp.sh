@@ -338,6 +338,22 @@ $B bulk_insert $C --no-defaults --threads=2 prepare >/dev/null 2>&1 &&
     [ "$($ROOT -N sbt -e 'SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)')" = 3000 ] &&
     $B bulk_insert $C --no-defaults --threads=2 cleanup >/dev/null 2>&1 && ! $ROOT sbt -e "SELECT 1 FROM sbtest1" >/dev/null 2>&1 &&
     ok || { bad "bulk_insert"; cat "$w/out"; }
+# bulk_insert's last rows go out at thread end: a failure there fails the run as a statement's
+# mid-run does (the server's words, exit 1; sysbench's two FATAL lines), on a thread and on a
+# loop (it was silent: exit 0, nothing inserted)
+$B bulk_insert $C --no-defaults --threads=1 prepare >/dev/null 2>&1
+$ROOT sbt -e "CREATE TRIGGER nope BEFORE INSERT ON sbtest1 FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'nope says no'"
+for l in 0 1; do
+    $B bulk_insert $C --no-defaults --threads=1 --events=10 --time=0 --event-loops=$l run >"$w/out" 2>"$w/err"; rc=$?
+    [ $rc = 1 ] && grep -q "^bench: bulk_insert: statement failed on 127.0.0.1:$BENCH_MY_PORT: ERROR 1644 (45000): nope says no (statement: INSERT INTO sbtest1 VALUES(1,1),(2,2)," "$w/err" &&
+        ok || { bad "bulk_insert's last rows refused, --event-loops=$l: exit $rc"; cat "$w/err"; }
+done
+"$w/sysbench" bulk_insert $C --no-defaults --threads=1 --events=10 --time=0 run >"$w/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -A1 "^FATAL: mysql_drv_query() returned error 1644 (nope says no) for query 'INSERT INTO sbtest1 VALUES(1,1)," "$w/out" |
+    grep -q "^FATAL: \`thread_done' function failed: /usr/share/sysbench/bulk_insert.lua:42: db_bulk_insert_done() failed$" &&
+    ok || { bad "bulk_insert's last rows refused, sysbench persona: exit $rc"; cat "$w/out"; }
+[ "$($ROOT -N sbt -e 'SELECT COUNT(*) FROM sbtest1')" = 0 ] || bad "the trigger let rows in (setup)"
+$B bulk_insert $C --no-defaults --threads=1 cleanup >/dev/null 2>&1
 
 # 5. the 0.4 command line: --test=oltp on one unnumbered table named by --oltp-table-name
 O4="--test=oltp $C --no-defaults --oltp-table-size=500"
