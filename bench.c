@@ -15861,7 +15861,13 @@ static bool oltp_ignored(const struct bench_opts *o, unsigned code)
 }
 
 enum { OLTP_RESTART = 1 }; /* an ignorable error: run the whole event again */
-enum { OLTP_NEXT = 2 };    /* oltp_prog_after: run statement pc now */
+/* oltp_prog_after: run statement pc now. It shares oltp_ev_run's int with the loop's wants
+ * (EVL_WANT_* 1..5), the B_* codes (<= 0) and MYC_NEXT (8): a value none of them has (it was
+ * 2, EVL_WANT_WRITE's, as MYC_NEXT's was before it moved to 8); every use compares with ==.
+ * (OLTP_RESTART never leaves oltp_prog_after.) */
+enum { OLTP_NEXT = 16 };
+_Static_assert((int)OLTP_NEXT > (int)EVL_WANT_SLOT && (int)OLTP_NEXT != (int)MYC_NEXT,
+               "OLTP_NEXT is no loop's want");
 enum { OLTP_RECONNECT = -1000 }; /* oltp_fail: a lost connection in the ignore list */
 
 /* The sysbench persona's words for a failure in e: "FATAL: " and the text, cut as a message
