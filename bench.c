@@ -16607,6 +16607,18 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
     }
 }
 
+/* A reconnect's login deadline, ms: the connection's own (--mysql-connect-timeout), cut at
+ * the run's end (logins that hang would hold the run past --time by up to the timeout; those
+ * of the threads holding the gate's slots did: 14.5 s for --time=8). At least 1 ms. */
+static int oltp_relogin_ms(const struct load_run *r, int ms)
+{
+    if (!r->deadline_ns)
+        return ms;
+    u64 now = clk_now_ns();
+    u64 left = r->deadline_ns > now ? (r->deadline_ns - now + 999999u) / 1000000u : 1;
+    return ms > 0 && (u64)ms <= left ? ms : (int)B_MIN(left, (u64)INT_MAX);
+}
+
 /* A lost connection in the ignore list: reconnect every 1 ms until it works or the run ends
  * (B_DONE), prepare again, count it. The program is built again already (oltp_prog_after).
  * Each login holds a slot of the run's gate (waits while all are taken, as the connect
@@ -16630,7 +16642,11 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
             myc_gate_nap(g, r->deadline_ns ? B_MIN(until, r->deadline_ns) : until);
             continue;
         }
-        if (oltp_relogin(t, g && rc == B_OK ? g : NULL) == B_OK)
+        int ms = ot->cp.connect_timeout_ms; /* read by the login's myc_init only */
+        ot->cp.connect_timeout_ms = oltp_relogin_ms(r, ms);
+        rc = oltp_relogin(t, g && rc == B_OK ? g : NULL);
+        ot->cp.connect_timeout_ms = ms;
+        if (rc == B_OK)
             break;
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
@@ -16728,7 +16744,11 @@ static int oltp_su_login(struct load_thread *t)
     ot->su = OLTP_SU_LOGIN;
     ot->su_tries++;
     myc_close(&ot->c); /* what a lost connection left */
+    int ms = ot->cp.connect_timeout_ms; /* a reconnect's ends with the run (myc_init reads it) */
+    if (ot->su_again)
+        ot->cp.connect_timeout_ms = oltp_relogin_ms(t->run, ms);
     int sr = myc_connect_start(&ot->c, &ot->cp);
+    ot->cp.connect_timeout_ms = ms;
     t->ev_sock_gen++; /* a new socket (maybe the old one's number): the loop watches it */
     return sr;
 }

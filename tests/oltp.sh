@@ -267,6 +267,26 @@ kill -INT $bp; wait $bp; rc=$?
 $ROOT sbt -e "RENAME TABLE sbtest2_away TO sbtest2"
 [ $logins -ge 60 ] && [ "$fds0" -ge 4 ] && [ "$fds1" -le "$fds0" ] && [ $rc = 1 ] && ok ||
     { bad "failed prepares on reconnect: $fds0 -> $fds1 open files after $logins logins (the server lists $nat of its connections), exit $rc"; tail -3 "$w/out"; }
+# a reconnect's login ends with the run: the server gone silent (cutproxy.py on SIGUSR1: the
+# connections cut, each new one accepted and never answered), the run ends at --time=3, not up
+# to --mysql-connect-timeout=10 later (the logins holding the gate's slots waited theirs out:
+# 14.5 s for --time=8); a thread each and a loop. From the cut (after "Threads started!") to
+# bench's exit: at most --time + 1 s.
+for l in 0 1; do
+    python3 "$top/tests/cutproxy.py" 0 "$BENCH_MY_PORT" >"$w/cx" 2>&1 &
+    cx=$!
+    t_wait 10 grep -q "^ready" "$w/cx"; CXP=$(sed -n 's/^ready //p' "$w/cx")
+    : >"$w/out"
+    $B oltp_point_select --mysql-host=127.0.0.1 --mysql-port="${CXP:-0}" --mysql-user=nat --mysql-password=secret --mysql-db=sbt --no-defaults \
+        --tables=2 --threads=4 --event-loops=$l --time=3 --mysql-connect-timeout=10 --mysql-ignore-errors=all run >"$w/out" 2>&1 &
+    bp=$!
+    t_wait 30 grep -q "^Threads started!" "$w/out"; t0=$(date +%s%N)
+    kill -USR1 $cx
+    wait $bp; rc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
+    kill $cx 2>/dev/null; wait $cx 2>/dev/null
+    [ -n "$CXP" ] && [ $rc = 0 ] && [ $ms -le 4000 ] && grep -q "^General statistics:" "$w/out" &&
+        ok || { bad "a silent server's reconnects, --event-loops=$l: exit $rc $ms ms after the cut (want 0, <= 4000)"; tail -5 "$w/out"; cat "$w/cx"; }
+done
 $B oltp_read_write $C --no-defaults --tables=2 cleanup >/dev/null 2>&1
 
 # 4. safety: tables bench did not create survive prepare, run and cleanup
