@@ -9030,8 +9030,8 @@ static void *load_worker(void *arg)
         }
     }
     atomic_store_explicit(&t->busy, 0, memory_order_relaxed);
-    if (r->w->thread_done)
-        r->w->thread_done(t);
+    if (r->w->thread_done && (rc = r->w->thread_done(t)) < 0) /* a last statement failed */
+        load_fail(r, rc, &t->err);
 
     pthread_mutex_lock(&r->mu);
     atomic_fetch_sub(&r->running, 1);
@@ -10942,13 +10942,14 @@ static B_MUSTCHECK enum b_rc mem_event(struct load_thread *t)
     return B_OK;
 }
 
-static void mem_thread_done(struct load_thread *t)
+static enum b_rc mem_thread_done(struct load_thread *t)
 {
     if (t->run->o->memory_mode == MEM_MODE_SB && t->run->o->memory_scope == MEM_LOCAL && t->wl) {
         mem_release(t->wl);
         free(t->wl);
         t->wl = NULL;
     }
+    return B_OK;
 }
 
 static void mem_done(struct load_run *r)
@@ -12845,7 +12846,7 @@ static B_MUSTCHECK enum b_rc io_thread_init(struct load_thread *t)
     return B_OK;
 }
 
-static void io_thread_done(struct load_thread *t)
+static enum b_rc io_thread_done(struct load_thread *t)
 {
     struct io_shared *sh = t->run->wl_global;
     struct io_thread *it = t->wl;
@@ -12858,7 +12859,7 @@ static void io_thread_done(struct load_thread *t)
             if (io_sync_file(sh, i) == 0)
                 io_count(t, IO_OP_FSYNC, 0);
     if (!it)
-        return;
+        return B_OK;
     if (it->ring.fd >= 0 || it->ring.sq_map)
         uring_free(&it->ring);
     free(it->slots);
@@ -12867,6 +12868,7 @@ static void io_thread_done(struct load_thread *t)
     free(it->pool.base);
     free(it);
     t->wl = NULL;
+    return B_OK;
 }
 
 /*
@@ -15450,8 +15452,9 @@ BENCH_API void *evl_thread(void *arg)
     evl_close(&e);
     for (int i = lp->first; i < lp->first + lp->n; i++) {
         atomic_store_explicit(&r->thr[i].busy, 0, memory_order_relaxed);
-        if (r->w->thread_done && r->thr[i].wl)
-            r->w->thread_done(&r->thr[i]);
+        int drc = r->w->thread_done && r->thr[i].wl ? r->w->thread_done(&r->thr[i]) : B_OK;
+        if (drc < 0) /* a last statement failed: as one mid-run */
+            load_fail(r, drc, &r->thr[i].err);
     }
     atomic_store_explicit(&lp->live, 0, memory_order_relaxed);
     pthread_mutex_lock(&r->mu);
@@ -15906,7 +15909,13 @@ static bool oltp_ignored(const struct bench_opts *o, unsigned code)
 }
 
 enum { OLTP_RESTART = 1 }; /* an ignorable error: run the whole event again */
-enum { OLTP_NEXT = 2 };    /* oltp_prog_after: run statement pc now */
+/* oltp_prog_after: run statement pc now. It shares oltp_ev_run's int with the loop's wants
+ * (EVL_WANT_* 1..5), the B_* codes (<= 0) and MYC_NEXT (8): a value none of them has (it was
+ * 2, EVL_WANT_WRITE's, as MYC_NEXT's was before it moved to 8); every use compares with ==.
+ * (OLTP_RESTART never leaves oltp_prog_after.) */
+enum { OLTP_NEXT = 16 };
+_Static_assert((int)OLTP_NEXT > (int)EVL_WANT_SLOT && (int)OLTP_NEXT != (int)MYC_NEXT,
+               "OLTP_NEXT is no loop's want");
 enum { OLTP_RECONNECT = -1000 }; /* oltp_fail: a lost connection in the ignore list */
 
 /* The sysbench persona's words for a failure in e: "FATAL: " and the text, cut as a message
@@ -16474,9 +16483,13 @@ static struct myc_gate *oltp_gate(const struct load_run *r)
     return gl && gl->gated ? &gl->gate : NULL;
 }
 
+static void oltp_free_stmts(struct oltp_thread *ot, i64 tables);
+
 /* One login of a reconnect during the run (and the statements prepared again); held: the
  * run's gate when the login holds one of its slots (left when the login ends, before the
- * statements, as on an event loop), else NULL. */
+ * statements, as on an event loop), else NULL. A login whose statements fail to prepare is
+ * closed (as oltp_su_prep_rc's on a loop): the next attempt's myc_connect starts from a
+ * clean struct, which would leak its socket, buffers and server connection. */
 static int oltp_relogin(struct load_thread *t, struct myc_gate *held)
 {
     struct oltp_thread *ot = t->wl;
@@ -16486,7 +16499,12 @@ static int oltp_relogin(struct load_thread *t, struct myc_gate *held)
     if (rc < 0)
         return oltp_connect_failed(t, rc, 1, NULL);
     oltp_connected(t, NULL);
-    return oltp_prepare_stmts(t);
+    if ((rc = oltp_prepare_stmts(t)) < 0) { /* t->err keeps the failure */
+        ot->connected = false; /* the statements go with the connection */
+        oltp_free_stmts(ot, t->run->o->oltp_tables);
+        myc_close(&ot->c);
+    }
+    return rc;
 }
 
 /* Connect (and prepare). g: the run's connect phase (thread_init: bounded parallel logins,
@@ -16637,6 +16655,18 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
     }
 }
 
+/* A reconnect's login deadline, ms: the connection's own (--mysql-connect-timeout), cut at
+ * the run's end (logins that hang would hold the run past --time by up to the timeout; those
+ * of the threads holding the gate's slots did: 14.5 s for --time=8). At least 1 ms. */
+static int oltp_relogin_ms(const struct load_run *r, int ms)
+{
+    if (!r->deadline_ns)
+        return ms;
+    u64 now = clk_now_ns();
+    u64 left = r->deadline_ns > now ? (r->deadline_ns - now + 999999u) / 1000000u : 1;
+    return ms > 0 && (u64)ms <= left ? ms : (int)B_MIN(left, (u64)INT_MAX);
+}
+
 /* A lost connection in the ignore list: reconnect every 1 ms until it works or the run ends
  * (B_DONE), prepare again, count it. The program is built again already (oltp_prog_after).
  * Each login holds a slot of the run's gate (waits while all are taken, as the connect
@@ -16660,7 +16690,11 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
             myc_gate_nap(g, r->deadline_ns ? B_MIN(until, r->deadline_ns) : until);
             continue;
         }
-        if (oltp_relogin(t, g && rc == B_OK ? g : NULL) == B_OK)
+        int ms = ot->cp.connect_timeout_ms; /* read by the login's myc_init only */
+        ot->cp.connect_timeout_ms = oltp_relogin_ms(r, ms);
+        rc = oltp_relogin(t, g && rc == B_OK ? g : NULL);
+        ot->cp.connect_timeout_ms = ms;
+        if (rc == B_OK)
             break;
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
@@ -16758,7 +16792,11 @@ static int oltp_su_login(struct load_thread *t)
     ot->su = OLTP_SU_LOGIN;
     ot->su_tries++;
     myc_close(&ot->c); /* what a lost connection left */
+    int ms = ot->cp.connect_timeout_ms; /* a reconnect's ends with the run (myc_init reads it) */
+    if (ot->su_again)
+        ot->cp.connect_timeout_ms = oltp_relogin_ms(t->run, ms);
     int sr = myc_connect_start(&ot->c, &ot->cp);
+    ot->cp.connect_timeout_ms = ms;
     t->ev_sock_gen++; /* a new socket (maybe the old one's number): the loop watches it */
     return sr;
 }
@@ -17031,13 +17069,24 @@ static struct my_conn *oltp_ev_conn(struct load_thread *t)
     return ot ? &ot->c : NULL;
 }
 
-static void oltp_thread_done(struct load_thread *t)
+/* bulk_insert's last rows at thread end: B_OK, or the statement's failure (t->err), which
+ * fails the run as one mid-run does (an ignored error or a lost connection in the list: the
+ * rows are lost, as an event's that is not run again). */
+static B_MUSTCHECK enum b_rc oltp_thread_done(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
+    int rc = B_OK;
     if (ot && ot->bulk.len && ot->connected) { /* bulk_insert flushes at thread end */
-        (void)!oltp_text(t, ot->bulk.p);       /* thread end: t->err keeps a failure */
+        rc = oltp_text(t, ot->bulk.p);
         ot->bulk.len = 0;
     }
+    if (rc == OLTP_RESTART || rc == OLTP_RECONNECT)
+        return B_OK;
+    size_t n = strlen(t->err.sb);
+    if (rc < 0 && n) /* sysbench's second line, its Lua frame included (it exits 0) */
+        snprintf(t->err.sb + n, sizeof(t->err.sb) - n, "FATAL: `thread_done' function failed: "
+                 "/usr/share/sysbench/bulk_insert.lua:42: db_bulk_insert_done() failed\n");
+    return (enum b_rc)rc;
 }
 
 /*

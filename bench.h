@@ -1670,7 +1670,9 @@ struct wl_def {
      * called first, then whenever ev_fd is ready, its timer is due or a slot may be free;
      * returns EVL_WANT_READ/WRITE/RUN/TIMER/SLOT, B_OK (set up) or an error (t->err) */
     int (*ev_connect)(struct load_thread *t);
-    void (*thread_done)(struct load_thread *t);/* per-thread teardown */
+    /* per-thread teardown: B_OK, or a failure in t->err (a last statement: the run fails
+     * with it as with one mid-run) */
+    enum b_rc (*thread_done)(struct load_thread *t);
     void (*done)(struct load_run *r);          /* shared teardown */
     void (*facts)(struct load_run *r);         /* host/target facts and warnings for the
                                                   header, before init (res_fact_*, res_warn) */

@@ -244,6 +244,49 @@ reconnected "reconnect"
 $B oltp_point_select $C --no-defaults --tables=2 --time=0 --mysql-ignore-errors=2055 run >"$w/out" 2>&1 &
 kill_nat_then_stop $!
 reconnected "reconnect on 2055"
+# a reconnect whose statements fail to prepare (sbtest2 renamed away: each login works, its
+# prepare fails, again every 1 ms) closes that connection before the next attempt: bench's open
+# files stay at the run's while the logins go on (each attempt leaked one, 9 -> 206 files, until
+# the server's max_connections). Checked once the server counted 60 logins since the KILLs
+# (Connections, less the test's own queries), with the table still away, or once one leaked.
+conns() { $ROOT -N -e "SHOW GLOBAL STATUS LIKE 'Connections'" 2>/dev/null | awk '{print $2}'; }
+: >"$w/out"
+$B oltp_point_select $C --no-defaults --tables=2 --threads=4 --event-loops=0 --time=0 --mysql-ignore-errors=all run >"$w/out" 2>&1 &
+bp=$! t_end=$(($(date +%s) + 60))
+until grep -q "^Threads started!" "$w/out" || ! kill -0 $bp 2>/dev/null || [ "$(date +%s)" -ge $t_end ]; do sleep 0.05; done
+fds0=$(ls /proc/$bp/fd 2>/dev/null | wc -l)
+$ROOT sbt -e "RENAME TABLE sbtest2 TO sbtest2_away"
+pl_nat | while read -r id; do $ROOT -e "KILL $id" 2>/dev/null; done
+c0=$(conns) polls=1 logins=0
+fds1=$fds0
+until [ $logins -ge 60 ] || [ "$fds1" -gt "$fds0" ] || ! kill -0 $bp 2>/dev/null || [ "$(date +%s)" -ge $t_end ]; do
+    sleep 0.05; polls=$((polls + 1)); logins=$(($(conns) - c0 - polls)) fds1=$(ls /proc/$bp/fd 2>/dev/null | wc -l)
+done
+fds1=$(ls /proc/$bp/fd 2>/dev/null | wc -l) nat=$(pl_nat 2>/dev/null | wc -l)
+kill -INT $bp; wait $bp; rc=$?
+$ROOT sbt -e "RENAME TABLE sbtest2_away TO sbtest2"
+[ $logins -ge 60 ] && [ "$fds0" -ge 4 ] && [ "$fds1" -le "$fds0" ] && [ $rc = 1 ] && ok ||
+    { bad "failed prepares on reconnect: $fds0 -> $fds1 open files after $logins logins (the server lists $nat of its connections), exit $rc"; tail -3 "$w/out"; }
+# a reconnect's login ends with the run: the server gone silent (cutproxy.py on SIGUSR1: the
+# connections cut, each new one accepted and never answered), the run ends at --time=3, not up
+# to --mysql-connect-timeout=10 later (the logins holding the gate's slots waited theirs out:
+# 14.5 s for --time=8); a thread each and a loop. From the cut (after "Threads started!") to
+# bench's exit: at most --time + 1 s.
+for l in 0 1; do
+    python3 "$top/tests/cutproxy.py" 0 "$BENCH_MY_PORT" >"$w/cx" 2>&1 &
+    cx=$!
+    t_wait 10 grep -q "^ready" "$w/cx"; CXP=$(sed -n 's/^ready //p' "$w/cx")
+    : >"$w/out"
+    $B oltp_point_select --mysql-host=127.0.0.1 --mysql-port="${CXP:-0}" --mysql-user=nat --mysql-password=secret --mysql-db=sbt --no-defaults \
+        --tables=2 --threads=4 --event-loops=$l --time=3 --mysql-connect-timeout=10 --mysql-ignore-errors=all run >"$w/out" 2>&1 &
+    bp=$!
+    t_wait 30 grep -q "^Threads started!" "$w/out"; t0=$(date +%s%N)
+    kill -USR1 $cx
+    wait $bp; rc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
+    kill $cx 2>/dev/null; wait $cx 2>/dev/null
+    [ -n "$CXP" ] && [ $rc = 0 ] && [ $ms -le 4000 ] && grep -q "^General statistics:" "$w/out" &&
+        ok || { bad "a silent server's reconnects, --event-loops=$l: exit $rc $ms ms after the cut (want 0, <= 4000)"; tail -5 "$w/out"; cat "$w/cx"; }
+done
 $B oltp_read_write $C --no-defaults --tables=2 cleanup >/dev/null 2>&1
 
 # 4. safety: tables bench did not create survive prepare, run and cleanup
@@ -315,6 +358,22 @@ $B bulk_insert $C --no-defaults --threads=2 prepare >/dev/null 2>&1 &&
     [ "$($ROOT -N sbt -e 'SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)')" = 3000 ] &&
     $B bulk_insert $C --no-defaults --threads=2 cleanup >/dev/null 2>&1 && ! $ROOT sbt -e "SELECT 1 FROM sbtest1" >/dev/null 2>&1 &&
     ok || { bad "bulk_insert"; cat "$w/out"; }
+# bulk_insert's last rows go out at thread end: a failure there fails the run as a statement's
+# mid-run does (the server's words, exit 1; sysbench's two FATAL lines), on a thread and on a
+# loop (it was silent: exit 0, nothing inserted)
+$B bulk_insert $C --no-defaults --threads=1 prepare >/dev/null 2>&1
+$ROOT sbt -e "CREATE TRIGGER nope BEFORE INSERT ON sbtest1 FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'nope says no'"
+for l in 0 1; do
+    $B bulk_insert $C --no-defaults --threads=1 --events=10 --time=0 --event-loops=$l run >"$w/out" 2>"$w/err"; rc=$?
+    [ $rc = 1 ] && grep -q "^bench: bulk_insert: statement failed on 127.0.0.1:$BENCH_MY_PORT: ERROR 1644 (45000): nope says no (statement: INSERT INTO sbtest1 VALUES(1,1),(2,2)," "$w/err" &&
+        ok || { bad "bulk_insert's last rows refused, --event-loops=$l: exit $rc"; cat "$w/err"; }
+done
+"$w/sysbench" bulk_insert $C --no-defaults --threads=1 --events=10 --time=0 run >"$w/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -A1 "^FATAL: mysql_drv_query() returned error 1644 (nope says no) for query 'INSERT INTO sbtest1 VALUES(1,1)," "$w/out" |
+    grep -q "^FATAL: \`thread_done' function failed: /usr/share/sysbench/bulk_insert.lua:42: db_bulk_insert_done() failed$" &&
+    ok || { bad "bulk_insert's last rows refused, sysbench persona: exit $rc"; cat "$w/out"; }
+[ "$($ROOT -N sbt -e 'SELECT COUNT(*) FROM sbtest1')" = 0 ] || bad "the trigger let rows in (setup)"
+$B bulk_insert $C --no-defaults --threads=1 cleanup >/dev/null 2>&1
 
 # 5. the 0.4 command line: --test=oltp on one unnumbered table named by --oltp-table-name
 O4="--test=oltp $C --no-defaults --oltp-table-size=500"
