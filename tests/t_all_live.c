@@ -239,3 +239,80 @@ static int t_all_live_db_schema(void)
     myc_close(&a);
     return 0;
 }
+
+/* the number of tables named tbl in schema db (information_schema), -1 when the query fails */
+static int t_all_live_ntables(struct my_conn *c, const char *db, const char *tbl)
+{
+    char sql[256];
+    snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM information_schema.TABLES WHERE "
+                               "TABLE_SCHEMA='%s' AND TABLE_NAME='%s'", db, tbl);
+    struct oltp_kv kv;
+    memset(&kv, 0, sizeof(kv));
+    struct myc_result mr = {0};
+    int n = myc_query(c, sql, strlen(sql), &mr, oltp_kv_row, &kv) == B_OK && kv.n == 1
+                ? atoi(kv.v[0]) : -1;
+    myc_result_free(&mr);
+    return n;
+}
+
+/* sizing_own_tables, the -D schema's tables sbtest1..N, on the live server: bench all's own
+ * (commented "created by bench all") dropped, before and after the ladder; a dataset's table
+ * (commented "created by bench": bench prepare's) refuses the schema with its words and is
+ * left, rows and all; a schema the server does not have: the check fails with the server's
+ * words (ERROR 1049), "checking" before the ladder, "dropping" after it. */
+static int t_all_live_own_tables(void)
+{
+    struct myc_params p;
+    struct my_conn c;
+    T_LIVE_OR_SKIP(&p, "nat", "secret", MYC_SSL_DISABLED);
+    p.db = NULL;
+    T_CHECK(myc_connect(&c, &p) == B_OK);
+    T_CHECK(t_q(&c, "DROP DATABASE IF EXISTS t_all_live_o") == B_OK &&
+            t_q(&c, "CREATE DATABASE t_all_live_o") == B_OK &&
+            t_q(&c, "CREATE TABLE t_all_live_o.sbtest1 (id INT) COMMENT='" OLTP_MARK_ALL "'") ==
+                B_OK &&
+            t_q(&c, "CREATE TABLE t_all_live_o.sbtest2 (id INT) COMMENT='" OLTP_MARK "'") == B_OK &&
+            t_q(&c, "INSERT INTO t_all_live_o.sbtest2 VALUES (7)") == B_OK);
+    static const char *const kv[] = {"tables=3", NULL};
+    struct bench_opts o;
+    struct res r;
+    T_CHECK(t_opts(&o, kv) == 0);
+    /* sbtest1 bench all's: dropped; sbtest2 a dataset's: refused, left; sbtest3 not reached */
+    res_init(&r, NULL, "all", &o, NULL);
+    T_CHECK(sizing_own_tables(&r, &o, &c, "t_all_live_o", "`t_all_live_o`", false) ==
+            B_EXIT_ENV);
+    char want[700];
+    snprintf(want, sizeof(want), "oltp: schema 't_all_live_o' on %s holds a table 'sbtest2' that "
+                                 "a bench prepare made (a dataset, not bench all's): left alone, "
+                                 "nothing run there", c.target);
+    T_CHECK(!strcmp(r.err.msg, want) && r.err.ex == B_EXIT_ENV);
+    T_CHECK(t_all_live_ntables(&c, "t_all_live_o", "sbtest1") == 0);
+    T_CHECK(t_all_live_ntables(&c, "t_all_live_o", "sbtest2") == 1);
+    res_free(&r);
+    /* after the ladder: bench all's own dropped, absent ones passed over, the schema kept */
+    T_CHECK(t_q(&c, "DROP TABLE t_all_live_o.sbtest2") == B_OK &&
+            t_q(&c, "CREATE TABLE t_all_live_o.sbtest3 (id INT) COMMENT='" OLTP_MARK_ALL "'") ==
+                B_OK);
+    res_init(&r, NULL, "all", &o, NULL);
+    T_CHECK(sizing_own_tables(&r, &o, &c, "t_all_live_o", "`t_all_live_o`", true) == B_EXIT_OK);
+    T_CHECK(t_all_live_ntables(&c, "t_all_live_o", "sbtest3") == 0 && r.err.msg[0] == 0);
+    res_free(&r);
+    /* a schema the server does not have: the server's words, before and after */
+    T_CHECK(t_q(&c, "DROP DATABASE t_all_live_o") == B_OK);
+    for (int after = 0; after < 2; after++) {
+        res_init(&r, NULL, "all", &o, NULL);
+        T_CHECK(sizing_own_tables(&r, &o, &c, "t_all_live_o", "`t_all_live_o`", after) ==
+                B_EXIT_ENV);
+        snprintf(want, sizeof(want), "oltp: %s bench's tables in schema 't_all_live_o' on %s "
+                                     "failed: ERROR 1049 (42000): Unknown database "
+                                     "'t_all_live_o'", after ? "dropping" : "checking",
+                 c.target);
+        if (strcmp(r.err.msg, want))
+            fprintf(stderr, "  got '%s'\n  want '%s'\n", r.err.msg, want);
+        T_CHECK(!strcmp(r.err.msg, want));
+        res_free(&r);
+    }
+    t_opts_free(&o);
+    myc_close(&c);
+    return 0;
+}

@@ -248,6 +248,7 @@ static const struct {
     {"all_live_refused", t_all_live_refused},
     {"all_live_ping_bound", t_all_live_ping_bound},
     {"all_live_db_schema", t_all_live_db_schema},
+    {"all_live_own_tables", t_all_live_own_tables},
     {"all_levels", t_all_levels},
     {"all_step_fails", t_all_step_fails},
     {"all_disk_unmade", t_all_disk_unmade},
