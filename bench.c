@@ -8618,9 +8618,9 @@ BENCH_API enum b_rc uring_submit(struct uring *u, unsigned wait)
     __atomic_store_n(u->sq_tail, u->local_tail, __ATOMIC_RELEASE);
     u->published = u->local_tail;
     for (;;) {
-        enum b_rc rc = uring_sys_enter(u->fd, n, wait, wait ? IORING_ENTER_GETEVENTS : 0);
-        if (rc >= 0) {
-            n -= B_MIN(n, (unsigned)rc);
+        int done = uring_sys_enter(u->fd, n, wait, wait ? IORING_ENTER_GETEVENTS : 0); /* a count */
+        if (done >= 0) {
+            n -= B_MIN(n, (unsigned)done);
             if (n == 0 || wait == 0)
                 return B_OK;
             continue;
@@ -10804,10 +10804,10 @@ static B_MUSTCHECK enum b_rc mem_alloc(struct mem_block *m, size_t len, bool hug
         return mem_zero(m, e);
     }
     void *p = NULL;
-    enum b_rc rc = posix_memalign(&p, 4096, len);
-    if (rc)
-        return b_seterr(e, B_NOMEM, rc, "allocating a %zu-byte memory block failed: %s", len,
-                        strerror(rc));
+    int err = posix_memalign(&p, 4096, len); /* an errno value, not a code */
+    if (err)
+        return b_seterr(e, B_NOMEM, err, "allocating a %zu-byte memory block failed: %s", len,
+                        strerror(err));
     m->p = p;
     return mem_zero(m, e);
 }
