@@ -29628,7 +29628,7 @@ static void cli_print_version(void)
 
 /* A failure of a run, from r->err: the bench persona says which test and gives the hint;
  * the sysbench persona prints sysbench's FATAL and WARNING lines. */
-static int cli_err_print(const struct b_err *e);
+static enum b_exit cli_err_print(const struct b_err *e);
 
 static void cli_run_error(const struct wl_def *w, const struct b_err *e, int rc)
 {
@@ -30169,7 +30169,7 @@ static void cli_msg_lines(int kind, const char *text)
     }
 }
 
-static int cli_err_print(const struct b_err *e)
+static enum b_exit cli_err_print(const struct b_err *e)
 {
     if (opts.persona == B_SYSBENCH) {
         if (e->sb[0]) {
@@ -30192,7 +30192,7 @@ static int cli_err_print(const struct b_err *e)
 }
 
 /* A check hook: B_EXIT_OK, or its failure printed and the persona's exit code. */
-static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
+static enum b_exit cli_check(enum b_exit (*check)(struct bench_opts *o, struct b_err *e))
 {
     struct b_err e;
     memset(&e, 0, sizeof(e));
@@ -30200,7 +30200,7 @@ static int cli_check(int (*check)(struct bench_opts *o, struct b_err *e))
     if (ex == B_EXIT_OK)
         return ex;
     if (e.msg[0] || e.sb[0]) { /* else the hook printed it (being moved here) */
-        int pex = cli_err_print(&e);
+        enum b_exit pex = cli_err_print(&e);
         if (pex)
             ex = pex;
     }
