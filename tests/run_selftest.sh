@@ -126,15 +126,18 @@ done
 # 4. tests/mariadb.sh never kills what a stale pid file names when it is not its DIR's server
 # (pids are reused; the suites' servers run as the same user): stop, and a start whose install
 # fails (a mariadb-install-db that exits 1: no server started), leave the process alive
-v=$lanes/mdb-victim
-mkdir -p "$v/bin" && printf '#!/bin/sh\nexit 1\n' >"$v/bin/mariadb-install-db" && chmod +x "$v/bin/mariadb-install-db"
+# (the fake outside DIR: start's rm -rf DIR would take it away and run the real one)
+v=$lanes/mdb-victim fake=$lanes/fakebin
+mkdir -p "$fake" && printf '#!/bin/sh\nexit 1\n' >"$fake/mariadb-install-db" && chmod +x "$fake/mariadb-install-db"
 sleep 3003 & victim=$!
 echo "$victim" >"$v/pid"
 sh "$(dirname "$me")/mariadb.sh" stop "$v" >/dev/null 2>&1
 kill -0 "$victim" 2>/dev/null || no "mariadb.sh stop killed pid $victim, not a server of $v"
 echo "$victim" >"$v/pid"
-PATH=$v/bin:$PATH sh "$(dirname "$me")/mariadb.sh" start "$v" 3 >/dev/null 2>&1
+PATH=$fake:$PATH sh "$(dirname "$me")/mariadb.sh" start "$v" 3 >/dev/null 2>&1 &&
+    no "mariadb.sh start succeeded with a mariadb-install-db that fails"
 kill -0 "$victim" 2>/dev/null || no "mariadb.sh start killed pid $victim, not a server of $v"
+! pgrep -f -- "--datadir=$v/data" >/dev/null || { no "a server was started on $v"; pkill -f -- "--datadir=$v/data"; }
 kill "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
 [ $bad = 0 ] && echo "selftest: lanes ok (pass/fail/timeout counted and shown; INT, TERM leave no lane behind); mariadb.sh kills no stranger"
 [ $bad = 0 ]
