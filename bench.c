@@ -10942,7 +10942,7 @@ static B_MUSTCHECK enum b_rc mem_event(struct load_thread *t)
     return B_OK;
 }
 
-static enum b_rc mem_thread_done(struct load_thread *t)
+static B_MUSTCHECK enum b_rc mem_thread_done(struct load_thread *t)
 {
     if (t->run->o->memory_mode == MEM_MODE_SB && t->run->o->memory_scope == MEM_LOCAL && t->wl) {
         mem_release(t->wl);
@@ -12846,7 +12846,7 @@ static B_MUSTCHECK enum b_rc io_thread_init(struct load_thread *t)
     return B_OK;
 }
 
-static enum b_rc io_thread_done(struct load_thread *t)
+static B_MUSTCHECK enum b_rc io_thread_done(struct load_thread *t)
 {
     struct io_shared *sh = t->run->wl_global;
     struct io_thread *it = t->wl;
