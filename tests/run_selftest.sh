@@ -128,7 +128,7 @@ done
 # fails (a mariadb-install-db that exits 1: no server started), leave the process alive
 # (the fake outside DIR: start's rm -rf DIR would take it away and run the real one)
 v=$lanes/mdb-victim fake=$lanes/fakebin
-mkdir -p "$fake" && printf '#!/bin/sh\nexit 1\n' >"$fake/mariadb-install-db" && chmod +x "$fake/mariadb-install-db"
+mkdir -p "$v" "$fake" && printf '#!/bin/sh\nexit 1\n' >"$fake/mariadb-install-db" && chmod +x "$fake/mariadb-install-db"
 sleep 3003 & victim=$!
 echo "$victim" >"$v/pid"
 sh "$(dirname "$me")/mariadb.sh" stop "$v" >/dev/null 2>&1
