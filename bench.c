@@ -20811,8 +20811,10 @@ BENCH_API enum b_rc wl_run(const struct wl_def *w, struct bench_opts *o, struct 
         res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
         return rc;
     }
-    load_go(r);
+    /* "Threads started!" is out before the workers go: their first lines (a stream pass
+     * of a tiny run) come after it, as in sysbench's transcripts */
     wl_phase(res, RES_PH_STARTED);
+    load_go(r);
     load_run_main(r, &hooks);
 
     struct load_snap cur;

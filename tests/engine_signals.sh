@@ -22,6 +22,11 @@ big_rss() { [ "$(rss_kb "$pid")" -gt 102400 ]; } # 100 MiB touched: inside the i
 run_until() {
     cond=$1
     shift
+    # emptied here, not by the background job's redirection: a loaded host may run the job
+    # after COND's first look, which would see the previous case's "Threads started!" and
+    # signal a process that has not installed its handlers (exit 143), or is not bench yet
+    : >"$tmp/out"
+    : >"$tmp/err"
     "$B" "$@" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     i=0
