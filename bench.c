@@ -9610,6 +9610,24 @@ static B_MUSTCHECK enum b_rc pgc_socket(struct pgc_conn *c)
     return B_OK;
 }
 
+/* mbedTLS's verify callback (verify-full): a host given as an IP address matches an IP
+ * subjectAltName (RFC 6125, as libpq does; mbedTLS 2.28 compares DNS names and the CN). */
+static int pgc_tls_vrfy(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *flags)
+{
+    struct pgc_conn *c = ctx;
+    u8 ip[16];
+    if (depth || !(*flags & MBEDTLS_X509_BADCERT_CN_MISMATCH))
+        return 0;
+    int fam = inet_pton(AF_INET, c->p->host, ip) == 1    ? 4
+            : inet_pton(AF_INET6, c->p->host, ip) == 1 ? 16 : 0;
+    for (const mbedtls_x509_sequence *s = &crt->subject_alt_names; fam && s && s->buf.p;
+         s = s->next)
+        if (s->buf.tag == (MBEDTLS_ASN1_CONTEXT_SPECIFIC | 7) && s->buf.len == (size_t)fam &&
+            !memcmp(s->buf.p, ip, (size_t)fam))
+            *flags &= ~(u32)MBEDTLS_X509_BADCERT_CN_MISMATCH;
+    return 0;
+}
+
 /* The TLS handshake over c->fd, verifying as the mode says. */
 static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
 {
@@ -9643,6 +9661,8 @@ static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
         return pgc_tls_err(c, "setup", ret);
     if ((ret = mbedtls_ssl_set_hostname(c->ssl, mode == PGC_SSL_VERIFY_FULL ? p->host : NULL)))
         return pgc_tls_err(c, "setting the host name", ret);
+    if (mode == PGC_SSL_VERIFY_FULL)
+        mbedtls_ssl_set_verify(c->ssl, pgc_tls_vrfy, c);
     mbedtls_ssl_set_bio(c->ssl, c, pgc_bio_send, pgc_bio_recv, NULL);
     while ((ret = mbedtls_ssl_handshake(c->ssl))) {
         if (ret == MBEDTLS_ERR_SSL_WANT_READ || ret == MBEDTLS_ERR_SSL_WANT_WRITE) {
@@ -9814,9 +9834,9 @@ static B_MUSTCHECK enum b_rc pgc_auth(struct pgc_conn *c)
             break;
         }
         if (!pw && a.code != PG_AUTH_SASL_FINAL) {
-            rc = b_seterr(&c->err, B_SERVER, 0, "the server asks for a password and none was "
-                          "given");
-            snprintf(c->srv.msg, sizeof(c->srv.msg), "no password supplied");
+            rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: the server asks user '%s' for a "
+                          "password and none was given (--pgsql-password, PGPASSWORD, "
+                          "~/.pgpass)", what, c->target, p->user);
             break;
         }
         const char *why = NULL;
@@ -9869,7 +9889,8 @@ static B_MUSTCHECK enum b_rc pgc_auth(struct pgc_conn *c)
             (void)!mbedtls_base64_encode((u8 *)nonce, sizeof(nonce), &ol, raw, sizeof(raw));
             struct buf first = {0};
             /* "y": bench could bind, the server did not offer it (RFC 5802 7) */
-            pg_scram_first(&sc, plus ? "p=tls-server-end-point,," : c->tls ? "y,," : "n,,", "",
+            pg_scram_first(&sc, plus ? "p=tls-server-end-point,,"
+                                 : c->tls && p->cbind != PGC_CB_DISABLE ? "y,," : "n,,", "",
                            nonce, &first);
             pg_build_sasl_initial(&c->out, plus ? "SCRAM-SHA-256-PLUS" : "SCRAM-SHA-256",
                                   first.p, first.len);
@@ -10346,11 +10367,15 @@ static B_MUSTCHECK enum b_rc pgc_set(struct pgc_conn_params *cc, const char *k, 
         if (!*v || *end || n < 0 || n > 86400)
             return b_seterr(e, B_INVALID, 0, "connect_timeout '%s': seconds, 0..86400", v);
         p->connect_ms = n ? (int)(n < 2 ? 2 : n) * 1000 : 86400 * 1000; /* libpq: 0 waits */
-    } else
+    } else {
+        static const char *const known[] = {"host", "user", "password", "dbname",
+                                            "sslrootcert", "application_name"};
+        bool is_known = false;
+        for (size_t i = 0; i < countof(known); i++)
+            is_known |= !strcmp(k, known[i]);
         return b_seterr(e, B_INVALID, 0, "'%s': %s", k,
-                        strstr("host port user password dbname sslrootcert application_name "
-                               "sslmode channel_binding connect_timeout", k)
-                            ? "value too long" : "not a setting bench knows");
+                        is_known ? "value too long" : "not a setting bench knows");
+    }
 #undef PGC_CPY
     return B_OK;
 }
@@ -10529,8 +10554,11 @@ BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *u
     enum b_rc rc;
     memset(cc, 0, sizeof(*cc));
     p->sslmode = -1, p->cbind = -1, p->connect_ms = -1;
-    if (url && *url && (rc = pgc_parse_url(cc, url, e)))
-        return b_seterr(e, B_INVALID, 0, "the URL %s: %s", "(--pgsql-url)", e->msg);
+    char why[sizeof(e->msg)];
+    if (url && *url && (rc = pgc_parse_url(cc, url, e))) {
+        memcpy(why, e->msg, sizeof(why));
+        return b_seterr(e, B_INVALID, 0, "--pgsql-url: %s", why);
+    }
     for (int i = 0; i < 8; i++)
         if (given[i] && *given[i] && (rc = pgc_set(cc, keys[i], given[i], e)))
             return rc;
@@ -10542,8 +10570,10 @@ BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *u
     for (int i = 0; i < 10; i++) {
         const char *v = getenv(envs[i]);
         if (!set[i] && v && *v) {
-            if ((rc = pgc_set(cc, ekeys[i], v, e)))
-                return b_seterr(e, B_INVALID, 0, "%s: %s", envs[i], e->msg);
+            if ((rc = pgc_set(cc, ekeys[i], v, e))) {
+                memcpy(why, e->msg, sizeof(why));
+                return b_seterr(e, B_INVALID, 0, "%s: %s", envs[i], why);
+            }
             if (i == 3)
                 p->pw_from = "PGPASSWORD";
         }
@@ -23236,7 +23266,7 @@ static enum b_exit ping_pg_conn_error(const struct pgc_conn *c, const struct pgc
                "server said: %s:  %s (SQLSTATE %s)%s%s", c->target, p->user, p->db,
                p->password ? "yes" : "no", c->srv.severity, c->srv.msg, c->srv.code,
                c->srv.detail[0] ? "; DETAIL: " : "", c->srv.detail);
-        if (!strcmp(c->srv.code, "28P01") || !strcmp(c->srv.code, "28000"))
+        if (!strcmp(c->srv.code, "28P01"))
             b_hint(e, "check --pgsql-user/--pgsql-password (or PGUSER, PGPASSWORD, ~/.pgpass)"
                    "%s%s", p->password && p->pw_from ? "; the password came from " : "",
                    p->password && p->pw_from ? p->pw_from : "");
@@ -23271,7 +23301,9 @@ static enum b_exit ping_pg(struct res *res)
     res->command = "ping";
     if (pgc_params_resolve(cc, o->pgsql_url, given, (int)o->pgsql_connect_timeout * 1000,
                            (int)o->pgsql_io_timeout * 1000, &res->err) < 0) {
-        enum b_exit ex = b_fail(&res->err, b_usage_exit(), "ping: %s", res->err.msg);
+        char why[sizeof(res->err.msg)];
+        memcpy(why, res->err.msg, sizeof(why));
+        enum b_exit ex = b_fail(&res->err, b_usage_exit(), "ping: %s", why);
         free(cc);
         return ex;
     }

@@ -5,7 +5,8 @@
 #   tests/postgres.sh stop DIR
 # initdb refuses root: as root the cluster belongs to the user postgres (the package's), DIR
 # is chowned to it and the server runs as it; as anyone else it runs as that user.
-# Users (pg_hba.conf, TCP from 127.0.0.1): trustu (trust), scram/scrampw (scram-sha-256),
+# Listens on 127.0.0.1 and 127.0.0.2 (an address the certificate does not name). Users
+# (pg_hba.conf, TCP): trustu (trust), scram/scrampw (scram-sha-256),
 # md5u/md5pw (md5, its password stored as md5), clear/clearpw (password: cleartext), tlsonly/
 # tlspw (hostssl only, scram-sha-256); over the unix socket: clear (password), others trust.
 # Database benchtest. The CA, server certificate (CN localhost, SAN localhost and 127.0.0.1)
@@ -42,7 +43,7 @@ rm -rf "$dir" && mkdir -p "$dir/tls"
 as_pg "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; exit 1; }
 cat >>"$dir/data/postgresql.conf" <<CONF
-listen_addresses = '127.0.0.1'
+listen_addresses = '127.0.0.1,127.0.0.2'
 port = $port
 unix_socket_directories = '$dir'
 ssl = on
@@ -55,12 +56,12 @@ CONF
 cat >"$dir/data/pg_hba.conf" <<'HBA'
 local   all  clear                  password
 local   all  all                    trust
-host    all  trustu   127.0.0.1/32  trust
-host    all  scram    127.0.0.1/32  scram-sha-256
-host    all  md5u     127.0.0.1/32  md5
-host    all  clear    127.0.0.1/32  password
-hostssl all  tlsonly  127.0.0.1/32  scram-sha-256
-host    all  postgres 127.0.0.1/32  trust
+host    all  trustu   127.0.0.0/8   trust
+host    all  scram    127.0.0.0/8   scram-sha-256
+host    all  md5u     127.0.0.0/8   md5
+host    all  clear    127.0.0.0/8   password
+hostssl all  tlsonly  127.0.0.0/8   scram-sha-256
+host    all  postgres 127.0.0.0/8   trust
 HBA
 # a port another program holds: the next one, up to 20 times
 tries=0
