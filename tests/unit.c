@@ -36,6 +36,7 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_evl.c"
 #include "t_my.c"
 #include "t_my_live.c"
+#include "t_pg.c"
 #include "t_gate.c"
 #include "t_myc_sm.c"
 #include "t_z.c"
@@ -145,6 +146,13 @@ static const struct {
     {"myc_gate_retryable", t_gate_retryable},
     {"myc_gate_progress", t_gate_progress},
     {"myc_gate_connect_retry", t_gate_connect_retry},
+    {"pg_framing", t_pg_framing},
+    {"pg_builders", t_pg_builders},
+    {"pg_parsers", t_pg_parsers},
+    {"pg_md5", t_pg_md5},
+    {"pg_scram_rfc7677", t_pg_scram_rfc7677},
+    {"pg_url", t_pg_url},
+    {"pg_pgpass", t_pg_pgpass},
     {"my_lenenc", t_my_lenenc},
     {"my_framing", t_my_framing},
     {"my_count_params", t_my_count_params},
