@@ -275,11 +275,12 @@ tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 
 # libFuzzer: tests/fuzz_my over the parsers of server bytes, tests/fuzz_opt over the command
 # line and the option files, tests/fuzz_z over the compressed protocol (inflate, frames,
-# deflate round trips), tests/fuzz_jr over the JSON reader (reports given to compare/merge).
-# FUZZ_TIME seconds each: `make fuzz` runs 4 x 150 s, `make test` a 4 x 20 s slice;
+# deflate round trips), tests/fuzz_jr over the JSON reader (reports given to compare/merge),
+# tests/fuzz_pg over the PostgreSQL codec (pg_: a server's byte stream; '@': a URL).
+# FUZZ_TIME seconds each: `make fuzz` runs 5 x 150 s, `make test` a 5 x 20 s slice;
 # `make fuzz FUZZ_TIME=3600` runs long.
-# Corpora grow in build/fuzz-corpus, build/fuzz-opt-corpus, build/fuzz-z-corpus and
-# build/fuzz-jr-corpus.
+# Corpora grow in build/fuzz-corpus, build/fuzz-opt-corpus, build/fuzz-z-corpus,
+# build/fuzz-jr-corpus and build/fuzz-pg-corpus.
 FUZZ_TIME ?= 150
 FUZZ_CC    = clang $(CPPFLAGS) $(CHECKS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
@@ -294,7 +295,10 @@ tests/fuzz_z: tests/fuzz_z.c $(SRC) $(MBEDTLS_HLIBS)
 tests/fuzz_jr: tests/fuzz_jr.c $(SRC) $(MBEDTLS_HLIBS)
 	$(FUZZ_CC) -o $@ tests/fuzz_jr.c $(HOST_TLS) $(LDLIBS)
 
-fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
+tests/fuzz_pg: tests/fuzz_pg.c $(SRC) $(MBEDTLS_HLIBS)
+	$(FUZZ_CC) -o $@ tests/fuzz_pg.c $(HOST_TLS) $(LDLIBS)
+
+fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr tests/fuzz_pg
 	@rm -rf build/fuzz-seeds build/fuzz-opt-seeds build/fuzz-opt-tmp build/fuzz-z-seeds && \
 	  mkdir -p build/fuzz-seeds build/fuzz-corpus build/fuzz-opt-seeds build/fuzz-opt-corpus build/fuzz-opt-tmp \
 	    build/fuzz-z-seeds build/fuzz-z-corpus
@@ -319,7 +323,15 @@ fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
 	@./tests/fuzz_jr -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -max_len=65536 \
 	    -artifact_prefix=$(abspath build)/fuzz-jr- build/fuzz-jr-corpus tests/fixtures/json \
 	    > build/fuzz-jr.log 2>&1; rc=$$?; grep -E '^Done|ERROR|SUMMARY' build/fuzz-jr.log | tail -3; \
-	    [ $$rc = 0 ] && echo "fuzz: 4 passed, 0 failed" || { tail -40 build/fuzz-jr.log; exit $$rc; }
+	    [ $$rc = 0 ] || { tail -40 build/fuzz-jr.log; exit $$rc; }
+	@rm -rf build/fuzz-pg-seeds && mkdir -p build/fuzz-pg-seeds build/fuzz-pg-corpus
+	@python3 -c 'import os, sys; exec("for f in sys.argv[2:]:\n d = bytes.fromhex(\"\".join(l for l in open(f) if not l.startswith(\"#\")))\n open(os.path.join(sys.argv[1], os.path.basename(f)[:-4]), \"wb\").write(d)")' \
+	    build/fuzz-pg-seeds tests/fixtures/pgsql/*.hex
+	@printf '@postgres://u:p%%41@[::1]:5432/db?sslmode=verify-full&channel_binding=require' > build/fuzz-pg-seeds/url
+	@./tests/fuzz_pg -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -artifact_prefix=$(abspath build)/fuzz-pg- \
+	    build/fuzz-pg-corpus build/fuzz-pg-seeds > build/fuzz-pg.log 2>&1; rc=$$?; \
+	    grep -E '^Done|ERROR|SUMMARY' build/fuzz-pg.log | tail -3; \
+	    [ $$rc = 0 ] && echo "fuzz: 5 passed, 0 failed" || { tail -40 build/fuzz-pg.log; exit $$rc; }
 
 tests/noiouring: tests/noiouring.c
 	$(CC) $(WARN) -O1 -o $@ tests/noiouring.c
@@ -338,7 +350,7 @@ tests/memref: tests/memref.c
 # builds (each a full compile of bench.c) run one per core
 test:
 	@tests/setup.sh
-	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench tests/unit tests/noiouring tests/oldkernel tests/memref san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
+	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench tests/unit tests/noiouring tests/oldkernel tests/memref san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr tests/fuzz_pg && \
 	  echo "== build: ok ($$(($$(date +%s) - t0)) s)"
 	tests/run.sh
 
@@ -366,7 +378,7 @@ fmt:
 	echo "fmt: $$n lines differ from .clang-format (checked, not rewritten)"
 
 clean:
-	rm -rf bench bench-aarch64 tests/unit-aarch64 dist bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/oldkernel tests/memref tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr build/kinc build/kinc-aarch64
+	rm -rf bench bench-aarch64 tests/unit-aarch64 dist bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/oldkernel tests/memref tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr tests/fuzz_pg build/kinc build/kinc-aarch64
 
 distclean: clean
 	rm -rf build

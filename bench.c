@@ -9909,7 +9909,7 @@ static B_MUSTCHECK enum b_rc pgc_auth(struct pgc_conn *c)
             }
             if (plus) {
                 const mbedtls_x509_crt *crt = mbedtls_ssl_get_peer_cert(c->ssl);
-                if (!crt || !(cbl = pg_cert_endpoint(crt->raw.p, crt->raw.len, crt->sig_md, cb))) {
+                if (!crt || !(cbl = pg_cert_endpoint(crt->raw.p, crt->raw.len, (int)crt->sig_md, cb))) {
                     rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: no server certificate to "
                                   "bind the channel to", what, c->target);
                     break;
