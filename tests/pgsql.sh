@@ -5,7 +5,9 @@
 # cleartext over TLS and over the unix socket), wrong passwords (the server's words verbatim,
 # exit 3), sslmode (verify-full with the right CA, a wrong CA, a wrong host name; allow and
 # disable against a hostssl-only user), channel_binding=require, the URL, libpq's environment
-# and ~/.pgpass with its permission rule. The hostile server's cases: tests/pgsql_hostile.sh.
+# and ~/.pgpass with its permission rule; then tests/unit's pglive groups (COPY, the extended
+# query after errors, CancelRequest) on the same server. The hostile server's cases:
+# tests/pgsql_hostile.sh.
 # Needs postgresql-15 and openssl (tests/setup.sh); exits 77 without them. Seconds.
 set -u
 t_name=pgsql
@@ -124,4 +126,12 @@ f = {x["name"] if isinstance(x, dict) else x: x for x in d.get("facts", [])} if 
 s = json.dumps(d)
 assert '"scram-sha-256-plus"' in s and '"PostgreSQL"' in s, s[:400]
 PY
+# the client's commands beyond ping (tests/t_pg_live.c): COPY FROM STDIN, the extended query
+# drained to ReadyForQuery after an error, CancelRequest on a stop signal
+if [ -x "$top/tests/unit" ]; then
+    BENCH_PG_HOST=$BENCH_PG_HOST BENCH_PG_PORT=$BENCH_PG_PORT "$top/tests/unit" pglive >"$w/out" 2>&1
+    check "unit pglive (COPY, extended query after errors, cancel)" 'grep -q "^2 passed, 0 failed$" "$w/out"'
+else
+    bad "tests/unit is not built (make tests/unit): the pglive groups did not run"
+fi
 t_summary
