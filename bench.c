@@ -21,22 +21,24 @@
  *   9  os_     threads, signals, host facts
  *   10 my_     MySQL wire protocol codec (no I/O)
  *   11 myc_    MySQL connection: a state machine driven by bytes; sockets, TLS, auth
- *   12 uring_  io_uring by raw syscalls: setup, SQEs, CQEs
- *   13 load_   worker threads, limits, --rate, intervals and checkpoints
- *   14 cpu_, mem_   CPU and memory workloads
- *   15 thr_    threads and mutex workloads
- *   16 jr_     JSON reader: untrusted bytes to a tree, paths
- *   17 io_     the fileio workload
- *   18 evl_    the loop core: many clients per thread on callbacks (epoll or io_uring)
- *   19 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
- *   20 slap_   the mysqlslap mode: options, generated SQL, client threads
- *   21 wl_     workload registry and the run path (wl_run)
- *   22 ping_, sizing_  commands of their own: ping, the oltp one-liner
- *   23 all_    bench all: the one-page sizing report, checks, settings
- *   24 mrg_    bench merge: one result from many clients' results
- *   25 cmp_    bench compare: reports side by side
- *   26 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks, the page, HTML
- *   27 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
+ *   12 pg_     PostgreSQL wire protocol 3.0 codec (no I/O), md5, SCRAM-SHA-256
+ *   13 pgc_    PostgreSQL connection: blocking, deadlines; sockets, TLS, auth, queries
+ *   14 uring_  io_uring by raw syscalls: setup, SQEs, CQEs
+ *   15 load_   worker threads, limits, --rate, intervals and checkpoints
+ *   16 cpu_, mem_   CPU and memory workloads
+ *   17 thr_    threads and mutex workloads
+ *   18 jr_     JSON reader: untrusted bytes to a tree, paths
+ *   19 io_     the fileio workload
+ *   20 evl_    the loop core: many clients per thread on callbacks (epoll or io_uring)
+ *   21 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
+ *   22 slap_   the mysqlslap mode: options, generated SQL, client threads
+ *   23 wl_     workload registry and the run path (wl_run)
+ *   24 ping_, sizing_  commands of their own: ping, the oltp one-liner
+ *   25 all_    bench all: the one-page sizing report, checks, settings
+ *   26 mrg_    bench merge: one result from many clients' results
+ *   27 cmp_    bench compare: reports side by side
+ *   28 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks, the page, HTML
+ *   29 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
  *
  * Limitations: Linux only (x86_64 tested). No Lua: sysbench scripts are mapped by name to
  * built-in workloads. Percentiles are exact to within 0.4% (log-linear histogram), not
@@ -16215,7 +16217,7 @@ BENCH_API enum b_exit io_cleanup(struct res *res)
  * deadline scan). The core keeps each client's socket watched, its run queue (ready, again,
  * slot, wait: a client in at most one, B_ASSERT-checked), its one timer (a list in due
  * order) and turns. Its clients: the OLTP tests' below (--threads=N on --event-loops=L,
- * evl_thread) and slap's (section 20, slap_loop_main). Every login, a reconnect's included,
+ * evl_thread) and slap's (section 22, slap_loop_main). Every login, a reconnect's included,
  * goes through its run's gate (myc_gate): one finding every slot taken waits in the slot
  * queue, looked at every EVL_SLOT_NS (other loops free slots too); a retry's backoff is its
  * timer.

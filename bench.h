@@ -8,13 +8,13 @@
  * function is BENCH_API, i.e. static: nothing leaks out of the binary, and a prototype left
  * here after its function is deleted warns under -Wunused-function.
  *
- * Sections of bench.c (grep -n '^/\*==' bench.c), 27 of them: 1 includes, 2 b_, 3 buf_,
+ * Sections of bench.c (grep -n '^/\*==' bench.c), 29 of them: 1 includes, 2 b_, 3 buf_,
  * 4 clk_/hist_, 5 res_ (results as data), 6 unit_, 7 rnd_, 8 opt_, 9 os_, 10 my_ (MySQL
- * codec), 11 myc_ (MySQL connection: a state machine driven by bytes), 12 uring_, 13 load_,
- * 14 cpu_/mem_, 15 thr_, 16 jr_ (JSON reader), 17 io_ (fileio), 18 evl_ (the event loop of
- * many client connections per thread), 19 oltp_, 20 slap_, 21 wl_, 22 ping_/sizing_
- * (commands of their own), 23 all_, 24 mrg_ (bench merge), 25 cmp_ (bench compare), 26 rep_,
- * 27 cli_. The banners here carry the same numbers; they follow bench.c's order where the
+ * codec), 11 myc_ (MySQL connection: a state machine driven by bytes), 12 pg_ (PostgreSQL
+ * codec), 13 pgc_ (PostgreSQL connection), 14 uring_, 15 load_, 16 cpu_/mem_, 17 thr_, 18 jr_
+ * (JSON reader), 19 io_ (fileio), 20 evl_ (the event loop of many client connections per
+ * thread), 21 oltp_, 22 slap_, 23 wl_, 24 ping_/sizing_ (commands of their own), 25 all_,
+ * 26 mrg_ (bench merge), 27 cmp_ (bench compare), 28 rep_, 29 cli_. The banners here carry the same numbers; they follow bench.c's order where the
  * types allow (res_'s types need load_'s and jr_'s, so its banner comes after them). Types
  * used by one section only (the codec's packets, the connection, the io_uring ring) are
  * declared at the top of it in bench.c; a prototype here names them as incomplete structs
