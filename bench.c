@@ -9314,18 +9314,28 @@ static void pgc_srv_copy(struct pgc_srv_err *d, const struct pg_err *e)
 
 /* ---- the socket: every wait bounded by the deadline and b_stop ---- */
 
+/* Past the deadline (B_TIMEOUT) or a stop signal (B_DONE): checked before every wait and
+ * every read, so that a server that never stops sending is cut too. */
+static B_MUSTCHECK enum b_rc pgc_due(struct pgc_conn *c, const char *what)
+{
+    if (atomic_load(&b_stop))
+        return b_seterr(&c->err, B_DONE, 0, "%s %s: interrupted by a stop signal", what,
+                        c->target);
+    if (clk_now_ns() >= c->deadline_ns)
+        return b_seterr(&c->err, B_TIMEOUT, ETIMEDOUT, "%s %s: no complete answer within the "
+                        "deadline (%d ms)", what, c->target,
+                        c->ok ? c->p->io_ms : c->p->connect_ms);
+    return B_OK;
+}
+
 static B_MUSTCHECK enum b_rc pgc_wait(struct pgc_conn *c, short ev, const char *what)
 {
     for (;;) {
-        if (atomic_load(&b_stop))
-            return b_seterr(&c->err, B_DONE, 0, "%s %s: interrupted by a stop signal", what,
-                            c->target);
+        enum b_rc rc = pgc_due(c, what);
+        if (rc)
+            return rc;
         u64 now = clk_now_ns();
-        if (now >= c->deadline_ns)
-            return b_seterr(&c->err, B_TIMEOUT, ETIMEDOUT, "%s %s: no answer within the "
-                            "deadline (%d ms)", what, c->target,
-                            c->ok ? c->p->io_ms : c->p->connect_ms);
-        u64 left_ms = (c->deadline_ns - now + 999999) / 1000000;
+        u64 left_ms = now < c->deadline_ns ? (c->deadline_ns - now + 999999) / 1000000 : 1;
         struct pollfd pf = {.fd = c->fd, .events = ev};
         int r = poll(&pf, 1, (int)B_MIN(left_ms, (u64)PGC_SLICE_MS));
         if (r > 0)
@@ -9404,6 +9414,9 @@ static B_MUSTCHECK enum b_rc pgc_flush(struct pgc_conn *c, const char *what)
 /* Read at most max more bytes into c->in (at least one). */
 static B_MUSTCHECK enum b_rc pgc_fill(struct pgc_conn *c, size_t max, const char *what)
 {
+    enum b_rc due = pgc_due(c, what);
+    if (due)
+        return due;
     if (c->in_off && c->in_off == c->in.len)
         c->in.len = c->in_off = 0;
     buf_reserve(&c->in, max);

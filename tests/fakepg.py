@@ -19,9 +19,11 @@ Modes:
     shortlen   answers the startup with a message whose length word is 2
     rowlie     trust; a query's DataRow claims a value longer than the message
     silent     accepts, reads, never answers
+    trickle    a trust login sent one byte every 0.3 s (bytes keep coming; the deadline holds)
+    flood      trust; a query answered by DataRows that never end, sent as fast as it can
     trust      a well-behaved trust login and 'SELECT 1' (the control)
 """
-import argparse, base64, hashlib, hmac, os, socket, ssl, struct, sys, threading
+import argparse, base64, hashlib, hmac, os, socket, ssl, struct, sys, threading, time
 
 
 def msg(t, body=b""):
@@ -60,6 +62,12 @@ def serve_queries(s, mode):
         if t == b"X":
             return
         if t == b"Q":
+            if mode == "flood":
+                rd = struct.pack("!H", 1) + b"?column?\x00" + struct.pack("!IHIhih", 0, 0, 23, 4, -1, 0)
+                row = msg(b"D", struct.pack("!HI", 1, 1) + b"1") * 4096
+                s.sendall(msg(b"T", rd))
+                while True:
+                    s.sendall(row)
             if mode == "rowlie":
                 rd = struct.pack("!H", 1) + b"?column?\x00" + struct.pack("!IHIhih", 0, 0, 23, 4, -1, 0)
                 s.sendall(msg(b"T", rd) + msg(b"D", struct.pack("!HI", 1, 100) + b"42"))
@@ -143,6 +151,10 @@ def handle(c, mode, tls):
             return
         if mode in ("badsig", "nofinal", "downgrade"):
             scram(c, mode)
+        elif mode == "trickle":
+            for b in ready_burst():
+                c.sendall(bytes([b]))
+                time.sleep(0.3)
         else:
             c.sendall(ready_burst())
         serve_queries(c, mode)
