@@ -9571,10 +9571,46 @@ BENCH_API void pgc_close(struct pgc_conn *c)
 }
 
 /* A socket connected to c->p's host (non-blocking), into c->fd. */
+/* Connect c->fd to c->addr (non-blocking, within the deadline): B_OK, or the errno in *e. */
+static B_MUSTCHECK enum b_rc pgc_connect_addr(struct pgc_conn *c, int *e)
+{
+    *e = 0;
+    c->fd = socket(c->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (c->fd < 0) {
+        *e = errno;
+        return B_SYSERR;
+    }
+    if (!c->is_unix) {
+        int one = 1;
+        setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    }
+    if (connect(c->fd, (struct sockaddr *)&c->addr, c->addrlen) < 0) {
+        if (errno != EINPROGRESS && errno != EAGAIN)
+            *e = errno;
+        else {
+            enum b_rc rc = pgc_wait(c, POLLOUT, "connecting to");
+            if (rc)
+                return rc;
+            socklen_t el = sizeof(*e);
+            getsockopt(c->fd, SOL_SOCKET, SO_ERROR, e, &el);
+        }
+    }
+    if (*e) {
+        close(c->fd);
+        c->fd = -1;
+        return B_SYSERR;
+    }
+    return B_OK;
+}
+
+/* A socket connected to c->p's host (non-blocking), into c->fd: a directory is the unix
+ * socket in it; a name, every address it resolves to in turn (as libpq), within the
+ * deadline. */
 static B_MUSTCHECK enum b_rc pgc_socket(struct pgc_conn *c)
 {
     const struct pgc_params *p = c->p;
     int e = 0;
+    enum b_rc rc;
     if (p->host[0] == '/') {
         struct sockaddr_un *un = (struct sockaddr_un *)&c->addr;
         memset(&c->addr, 0, sizeof(c->addr));
@@ -9586,6 +9622,7 @@ static B_MUSTCHECK enum b_rc pgc_socket(struct pgc_conn *c)
         snprintf(c->target, sizeof(c->target), "%s", un->sun_path);
         c->addrlen = sizeof(*un);
         c->is_unix = true;
+        rc = pgc_connect_addr(c, &e);
     } else {
         struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
         char port[8];
@@ -9596,33 +9633,20 @@ static B_MUSTCHECK enum b_rc pgc_socket(struct pgc_conn *c)
         if (g || !ai)
             return b_seterr(&c->err, B_SYSERR, 0, "resolving %s failed: %s", p->host,
                             gai_strerror(g));
-        memcpy(&c->addr, ai->ai_addr, ai->ai_addrlen);
-        c->addrlen = ai->ai_addrlen;
+        rc = B_SYSERR;
+        for (const struct addrinfo *a = ai; a && rc == B_SYSERR; a = a->ai_next) {
+            if (a->ai_addrlen > sizeof(c->addr))
+                continue;
+            memcpy(&c->addr, a->ai_addr, a->ai_addrlen);
+            c->addrlen = a->ai_addrlen;
+            rc = pgc_connect_addr(c, &e);
+        }
         freeaddrinfo(ai);
     }
-    c->fd = socket(c->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (c->fd < 0)
-        return b_seterr(&c->err, B_SYSERR, errno, "connecting to %s failed: %s (%s)", c->target,
-                        strerror(errno), b_errno_name(errno));
-    if (!c->is_unix) {
-        int one = 1;
-        setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    }
-    if (connect(c->fd, (struct sockaddr *)&c->addr, c->addrlen) < 0) {
-        if (errno != EINPROGRESS && errno != EAGAIN)
-            e = errno;
-        else {
-            enum b_rc rc = pgc_wait(c, POLLOUT, "connecting to");
-            if (rc)
-                return rc;
-            socklen_t el = sizeof(e);
-            getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &e, &el);
-        }
-    }
-    if (e)
+    if (rc == B_SYSERR)
         return b_seterr(&c->err, B_SYSERR, e, "connecting to %s failed: %s (%s)", c->target,
                         strerror(e), b_errno_name(e));
-    return B_OK;
+    return rc;
 }
 
 /* mbedTLS's verify callback (verify-full): a host given as an IP address matches an IP
@@ -10000,8 +10024,8 @@ static B_MUSTCHECK enum b_rc pgc_attempt(struct pgc_conn *c, int mode, bool tls_
     if (!rc && tls_first && !c->is_unix)
         rc = pgc_ssl_request(c, mode, &use);
     if (!rc && !use && !c->tls_off[0])
-        snprintf(c->tls_off, sizeof(c->tls_off), "%s",
-                 c->is_unix ? "unix socket" : "sslmode=disable");
+        snprintf(c->tls_off, sizeof(c->tls_off), "%s%s", c->is_unix ? "unix socket" : "sslmode=",
+                 c->is_unix ? "" : pgc_mode_name(mode));
     if (!rc)
         rc = pgc_startup(c);
     if (!rc)
