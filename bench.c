@@ -10419,6 +10419,20 @@ static B_MUSTCHECK enum b_rc pgc_set(struct pgc_conn_params *cc, const char *k, 
     return B_OK;
 }
 
+BENCH_API const char *pgc_url_secret(const char *url, size_t *len)
+{
+    const char *s = !strncmp(url, "postgresql://", 13) ? url + 13
+                    : !strncmp(url, "postgres://", 11) ? url + 11 : NULL;
+    if (!s)
+        return NULL;
+    size_t ui = strcspn(s, "@/?");
+    const char *colon = memchr(s, ':', ui);
+    if (s[ui] != '@' || !colon)
+        return NULL;
+    *len = (size_t)(s + ui - colon - 1);
+    return colon + 1;
+}
+
 /* postgres[ql]://[user[:password]@][host][:port][/dbname][?k=v&...] */
 BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, struct b_err *e)
 {
@@ -29860,8 +29874,17 @@ static void rep_json_opt(struct rep_json *j, const struct opt_def *d, const stru
     default:
         memcpy(&s, field, sizeof(s));
         s = s ? s : "";
-        if (!strcmp(d->name, "mysql-password")) { /* never the secret itself */
-            rep_json_str(j, *s ? "***" : "");
+        if (!strcmp(d->name, "mysql-password") || !strcmp(d->name, "pgsql-password")) {
+            rep_json_str(j, *s ? "***" : ""); /* never the secret itself */
+            return;
+        }
+        size_t sl;
+        const char *sp = !strcmp(d->name, "pgsql-url") ? pgc_url_secret(s, &sl) : NULL;
+        if (sp) { /* the URL less its password */
+            struct buf masked = {0};
+            buf_printf(&masked, "%.*s***%s", (int)(sp - s), s, sp + sl);
+            rep_json_str(j, masked.p);
+            buf_free(&masked);
             return;
         }
         if (d->type != OPT_LIST) {
@@ -31865,9 +31888,13 @@ static B_MUSTCHECK enum b_rc cli_prompt_password(char *out, size_t n)
  * or NULL. */
 static char *cli_secret(const char *a)
 {
-    static const char *const pre[] = {"--password=", "--mysql-password=", "--mysql_password="};
+    static const char *const pre[] = {"--password=", "--mysql-password=", "--mysql_password=",
+                                      "--pgsql-password=", "--pgsql_password="};
+    size_t n;
     if (a[0] == '-' && a[1] == 'p')
         return (char *)(uintptr_t)(a + 2);
+    if (!strncmp(a, "--pgsql-url=", 12) || !strncmp(a, "--pgsql_url=", 12)) /* user:PW@ */
+        return (char *)(uintptr_t)pgc_url_secret(a + 12, &n);
     for (size_t i = 0; i < countof(pre); i++)
         if (!strncmp(a, pre[i], strlen(pre[i])))
             return (char *)(uintptr_t)(a + strlen(pre[i]));
@@ -31876,12 +31903,21 @@ static char *cli_secret(const char *a)
 
 /* The mysql client's rule: once parsed, passwords leave argv (and /proc/PID/cmdline), each
  * byte replaced by 'x'. The parsed copies live in struct cli's buffers. */
+/* The secret's length at p (cli_secret's): to the end of the word, or of a URL's password. */
+static size_t cli_secret_len(const char *a, const char *p)
+{
+    size_t n = strlen(p);
+    if (!strncmp(a, "--pgsql-url=", 12) || !strncmp(a, "--pgsql_url=", 12))
+        (void)pgc_url_secret(a + 12, &n);
+    return n;
+}
+
 static void cli_hide_secrets(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         char *p = cli_secret(argv[i]);
         if (p)
-            memset(p, 'x', strlen(p));
+            memset(p, 'x', cli_secret_len(argv[i], p));
     }
 }
 
@@ -32499,7 +32535,7 @@ static enum b_exit cli_json_doc(struct res *res, int ex)
         const char *a = cli_argv[i], *p = cli_secret(a);
         at[i] = mem.len;
         if (p && *p)
-            buf_printf(&mem, "%.*s***", (int)(p - a), a);
+            buf_printf(&mem, "%.*s***%s", (int)(p - a), a, p + cli_secret_len(a, p));
         else
             buf_printf(&mem, "%s", a);
         buf_printf(&mem, "%c", 0);

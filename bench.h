@@ -1023,6 +1023,9 @@ BENCH_API enum b_rc pgc_close_stmt(struct pgc_conn *c, const char *name) B_MUSTC
  * its data). */
 BENCH_API enum b_rc pgc_copy_in(struct pgc_conn *c, const char *sql, const char *data, size_t len,
                                 struct pgc_result *r) B_MUSTCHECK B_UNUSED;
+/* pgc_url_secret - the password inside a postgres[ql]:// URL (user:PASSWORD@...) and its
+ * length, or NULL (none): what --pgsql-url's echoes mask. */
+BENCH_API const char *pgc_url_secret(const char *url, size_t *len);
 /* pgc_parse_url - postgres[ql]://[user[:password]@][host][:port][/db][?key=value&...] into
  * cc (percent-decoded; sslmode, sslrootcert, channel_binding, connect_timeout,
  * application_name, host, port, user, password, dbname).

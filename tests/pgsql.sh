@@ -126,6 +126,29 @@ f = {x["name"] if isinstance(x, dict) else x: x for x in d.get("facts", [])} if 
 s = json.dumps(d)
 assert '"scram-sha-256-plus"' in s and '"PostgreSQL"' in s, s[:400]
 PY
+# secrets: --pgsql-password and a URL's password leave argv (/proc/PID/cmdline) and the JSON
+$B ping --pgsql-url="postgres://scram:scrampw@$BENCH_PG_HOST:$BENCH_PG_PORT/benchtest" --pgsql-password=scrampw \
+    --count=1 --format=json >"$w/out" 2>&1
+check "json: no password" '! grep -q scrampw "$w/out" && grep -q "postgres://scram:\*\*\*@" "$w/out"'
+python3 - "$B" "$BENCH_PG_HOST" "$BENCH_PG_PORT" >"$w/out" 2>&1 <<'PY'
+import subprocess, sys, time
+b, h, p = sys.argv[1:4]
+pr = subprocess.Popen([b, "ping", "--pgsql-url=postgres://scram:scrampw@%s:%s/benchtest?sslmode=disable" % (h, p),
+                       "--pgsql-password=scrampw", "--count=1000000"], stdout=subprocess.DEVNULL)
+seen = b""
+for _ in range(100):  # until the options are parsed (the x's are there), at most 5 s
+    time.sleep(0.05)
+    seen = open("/proc/%d/cmdline" % pr.pid, "rb").read()
+    if b"xxxxxxx" in seen:
+        break
+pr.terminate()
+pr.wait()
+print(seen)
+sys.exit(0 if b"scrampw" not in seen and seen.count(b"xxxxxxx") == 2 and b"127" in seen else 1)
+PY
+rc=$?
+check "cmdline: passwords replaced by x's" '[ $rc = 0 ]'
+
 # the client's commands beyond ping (tests/t_pg_live.c): COPY FROM STDIN, the extended query
 # drained to ReadyForQuery after an error, CancelRequest on a stop signal
 if [ -x "$top/tests/unit" ]; then
