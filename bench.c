@@ -23332,9 +23332,11 @@ static enum b_exit ping_pg_conn_error(const struct pgc_conn *c, const struct pgc
         if (c->err.rc == B_TIMEOUT)
             b_hint(e, "no complete answer within --pgsql-connect-timeout=%d s",
                    p->connect_ms / 1000);
-        else if (c->err.sys_errno == ECONNREFUSED)
-            b_hint(e, "nothing is listening there; check --pgsql-host/--pgsql-port (PGHOST, "
-                   "PGPORT)");
+        else if (c->err.sys_errno == ECONNREFUSED || c->err.sys_errno == ENOENT)
+            b_hint(e, "%s; check --pgsql-host/--pgsql-port (PGHOST, PGPORT)",
+                   c->err.sys_errno == ENOENT ? "no server socket there (is the server running "
+                                                "on this host?)"
+                                              : "nothing is listening there");
         else if (strstr(c->err.msg, "did not verify"))
             b_hint(e, "give the server's CA with --pgsql-sslrootcert, or use "
                    "--pgsql-sslmode=require to encrypt without verifying");

@@ -60,6 +60,10 @@ for u in scram md5u clear; do
         $B ping $P --pgsql-user=$u --pgsql-password=Wr0ngPw
     absent "wrong-$u: password shown" Wr0ngPw
 done
+expect refused 3 'connecting to 127\.0\.0\.1:1 failed: Connection refused \(ECONNREFUSED\)' $B ping --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=1 --pgsql-user=x
+grep -q '^bench: hint: nothing is listening there' "$w/out" && ok || bad "refused: hint"
+expect no-socket 3 "connecting to $w/.s.PGSQL.5432 failed: No such file or directory \(ENOENT\)" $B ping --db-driver=pgsql --pgsql-host="$w" --pgsql-user=x
+grep -q '^bench: hint: no server socket there' "$w/out" && ok || bad "no-socket: hint"
 expect no-db 3 'FATAL:  database "nosuchdb" does not exist \(SQLSTATE 3D000\)' $B ping $P --pgsql-user=trustu --pgsql-db=nosuchdb
 
 # sslmode
