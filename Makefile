@@ -51,13 +51,14 @@ MBEDTLS_CFG     = $(DEPS)/bench_mbedtls_config.h
 MBEDTLS_LIBS    = $(MBEDTLS_DIR)/library/libmbedtls.a $(MBEDTLS_DIR)/library/libmbedx509.a \
                   $(MBEDTLS_DIR)/library/libmbedcrypto.a
 # What bench uses of mbedTLS: a TLS 1.2 client with x509, RSA (PKCS#1 v1.5 and OAEP for
-# sha256_password / caching_sha2_password), ECDHE, AES-GCM, ChaCha20-Poly1305 and SHA-1/256/512.
+# sha256_password / caching_sha2_password), ECDHE, AES-GCM, ChaCha20-Poly1305 and SHA-1/256/512;
+# MD5 and PKCS#5 (PBKDF2) for PostgreSQL's md5 and SCRAM-SHA-256 logins.
 MBEDTLS_FEATURES = HAVE_ASM HAVE_TIME HAVE_TIME_DATE AESNI_C AES_C ASN1_PARSE_C ASN1_WRITE_C \
   BASE64_C BIGNUM_C CHACHA20_C CHACHAPOLY_C CIPHER_C CIPHER_MODE_CBC CTR_DRBG_C ECDH_C \
   ECDSA_C ECP_C ECP_DP_SECP256R1_ENABLED ECP_DP_SECP384R1_ENABLED ECP_DP_SECP521R1_ENABLED \
   ECP_DP_CURVE25519_ENABLED ECP_NIST_OPTIM ENTROPY_C GCM_C HMAC_DRBG_C \
   KEY_EXCHANGE_ECDHE_RSA_ENABLED KEY_EXCHANGE_ECDHE_ECDSA_ENABLED KEY_EXCHANGE_RSA_ENABLED \
-  MD_C OID_C PEM_PARSE_C PK_C PK_PARSE_C PKCS1_V15 PKCS1_V21 POLY1305_C RSA_C SHA1_C \
+  MD_C MD5_C OID_C PEM_PARSE_C PK_C PK_PARSE_C PKCS5_C PKCS1_V15 PKCS1_V21 POLY1305_C RSA_C SHA1_C \
   SHA256_C SHA512_C SSL_CLI_C SSL_TLS_C SSL_PROTO_TLS1_2 SSL_SERVER_NAME_INDICATION \
   SSL_KEEP_PEER_CERTIFICATE X509_CRT_PARSE_C X509_USE_C VERSION_C FS_IO ERROR_C
 MBEDTLS_CFLAGS  = -I$(MBEDTLS_DIR)/include -I$(DEPS) \
@@ -274,11 +275,12 @@ tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 
 # libFuzzer: tests/fuzz_my over the parsers of server bytes, tests/fuzz_opt over the command
 # line and the option files, tests/fuzz_z over the compressed protocol (inflate, frames,
-# deflate round trips), tests/fuzz_jr over the JSON reader (reports given to compare/merge).
-# FUZZ_TIME seconds each: `make fuzz` runs 4 x 150 s, `make test` a 4 x 20 s slice;
+# deflate round trips), tests/fuzz_jr over the JSON reader (reports given to compare/merge),
+# tests/fuzz_pg over the PostgreSQL codec (pg_: a server's byte stream; '@': a URL).
+# FUZZ_TIME seconds each: `make fuzz` runs 5 x 150 s, `make test` a 5 x 20 s slice;
 # `make fuzz FUZZ_TIME=3600` runs long.
-# Corpora grow in build/fuzz-corpus, build/fuzz-opt-corpus, build/fuzz-z-corpus and
-# build/fuzz-jr-corpus.
+# Corpora grow in build/fuzz-corpus, build/fuzz-opt-corpus, build/fuzz-z-corpus,
+# build/fuzz-jr-corpus and build/fuzz-pg-corpus.
 FUZZ_TIME ?= 150
 FUZZ_CC    = clang $(CPPFLAGS) $(CHECKS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 tests/fuzz_my: tests/fuzz_my.c $(SRC) $(MBEDTLS_HLIBS)
@@ -293,7 +295,10 @@ tests/fuzz_z: tests/fuzz_z.c $(SRC) $(MBEDTLS_HLIBS)
 tests/fuzz_jr: tests/fuzz_jr.c $(SRC) $(MBEDTLS_HLIBS)
 	$(FUZZ_CC) -o $@ tests/fuzz_jr.c $(HOST_TLS) $(LDLIBS)
 
-fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
+tests/fuzz_pg: tests/fuzz_pg.c $(SRC) $(MBEDTLS_HLIBS)
+	$(FUZZ_CC) -o $@ tests/fuzz_pg.c $(HOST_TLS) $(LDLIBS)
+
+fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr tests/fuzz_pg
 	@rm -rf build/fuzz-seeds build/fuzz-opt-seeds build/fuzz-opt-tmp build/fuzz-z-seeds && \
 	  mkdir -p build/fuzz-seeds build/fuzz-corpus build/fuzz-opt-seeds build/fuzz-opt-corpus build/fuzz-opt-tmp \
 	    build/fuzz-z-seeds build/fuzz-z-corpus
@@ -318,7 +323,15 @@ fuzz: tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr
 	@./tests/fuzz_jr -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -max_len=65536 \
 	    -artifact_prefix=$(abspath build)/fuzz-jr- build/fuzz-jr-corpus tests/fixtures/json \
 	    > build/fuzz-jr.log 2>&1; rc=$$?; grep -E '^Done|ERROR|SUMMARY' build/fuzz-jr.log | tail -3; \
-	    [ $$rc = 0 ] && echo "fuzz: 4 passed, 0 failed" || { tail -40 build/fuzz-jr.log; exit $$rc; }
+	    [ $$rc = 0 ] || { tail -40 build/fuzz-jr.log; exit $$rc; }
+	@rm -rf build/fuzz-pg-seeds && mkdir -p build/fuzz-pg-seeds build/fuzz-pg-corpus
+	@python3 -c 'import os, sys; exec("for f in sys.argv[2:]:\n d = bytes.fromhex(\"\".join(l for l in open(f) if not l.startswith(\"#\")))\n open(os.path.join(sys.argv[1], os.path.basename(f)[:-4]), \"wb\").write(d)")' \
+	    build/fuzz-pg-seeds tests/fixtures/pgsql/*.hex
+	@printf '@postgres://u:p%%41@[::1]:5432/db?sslmode=verify-full&channel_binding=require' > build/fuzz-pg-seeds/url
+	@./tests/fuzz_pg -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -artifact_prefix=$(abspath build)/fuzz-pg- \
+	    build/fuzz-pg-corpus build/fuzz-pg-seeds > build/fuzz-pg.log 2>&1; rc=$$?; \
+	    grep -E '^Done|ERROR|SUMMARY' build/fuzz-pg.log | tail -3; \
+	    [ $$rc = 0 ] && echo "fuzz: 5 passed, 0 failed" || { tail -40 build/fuzz-pg.log; exit $$rc; }
 
 tests/noiouring: tests/noiouring.c
 	$(CC) $(WARN) -O1 -o $@ tests/noiouring.c
@@ -337,7 +350,7 @@ tests/memref: tests/memref.c
 # builds (each a full compile of bench.c) run one per core
 test:
 	@tests/setup.sh
-	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench tests/unit tests/noiouring tests/oldkernel tests/memref san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr && \
+	@t0=$$(date +%s); $(MAKE) -s -j$$(nproc 2>/dev/null || echo 2) bench tests/unit tests/noiouring tests/oldkernel tests/memref san tsan tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr tests/fuzz_pg && \
 	  echo "== build: ok ($$(($$(date +%s) - t0)) s)"
 	tests/run.sh
 
@@ -365,7 +378,7 @@ fmt:
 	echo "fmt: $$n lines differ from .clang-format (checked, not rewritten)"
 
 clean:
-	rm -rf bench bench-aarch64 tests/unit-aarch64 dist bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/oldkernel tests/memref tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr build/kinc build/kinc-aarch64
+	rm -rf bench bench-aarch64 tests/unit-aarch64 dist bench-san bench-tsan bench-dev tests/unit tests/noiouring tests/oldkernel tests/memref tests/fuzz_my tests/fuzz_opt tests/fuzz_z tests/fuzz_jr tests/fuzz_pg build/kinc build/kinc-aarch64
 
 distclean: clean
 	rm -rf build

@@ -21,22 +21,24 @@
  *   9  os_     threads, signals, host facts
  *   10 my_     MySQL wire protocol codec (no I/O)
  *   11 myc_    MySQL connection: a state machine driven by bytes; sockets, TLS, auth
- *   12 uring_  io_uring by raw syscalls: setup, SQEs, CQEs
- *   13 load_   worker threads, limits, --rate, intervals and checkpoints
- *   14 cpu_, mem_   CPU and memory workloads
- *   15 thr_    threads and mutex workloads
- *   16 jr_     JSON reader: untrusted bytes to a tree, paths
- *   17 io_     the fileio workload
- *   18 evl_    the loop core: many clients per thread on callbacks (epoll or io_uring)
- *   19 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
- *   20 slap_   the mysqlslap mode: options, generated SQL, client threads
- *   21 wl_     workload registry and the run path (wl_run)
- *   22 ping_, sizing_  commands of their own: ping, the oltp one-liner
- *   23 all_    bench all: the one-page sizing report, checks, settings
- *   24 mrg_    bench merge: one result from many clients' results
- *   25 cmp_    bench compare: reports side by side
- *   26 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks, the page, HTML
- *   27 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
+ *   12 pg_     PostgreSQL wire protocol 3.0 codec (no I/O), md5, SCRAM-SHA-256
+ *   13 pgc_    PostgreSQL connection: blocking, deadlines; sockets, TLS, auth, queries
+ *   14 uring_  io_uring by raw syscalls: setup, SQEs, CQEs
+ *   15 load_   worker threads, limits, --rate, intervals and checkpoints
+ *   16 cpu_, mem_   CPU and memory workloads
+ *   17 thr_    threads and mutex workloads
+ *   18 jr_     JSON reader: untrusted bytes to a tree, paths
+ *   19 io_     the fileio workload
+ *   20 evl_    the loop core: many clients per thread on callbacks (epoll or io_uring)
+ *   21 oltp_   sysbench's OLTP workloads, prepare/cleanup/prewarm
+ *   22 slap_   the mysqlslap mode: options, generated SQL, client threads
+ *   23 wl_     workload registry and the run path (wl_run)
+ *   24 ping_, sizing_  commands of their own: ping, the oltp one-liner
+ *   25 all_    bench all: the one-page sizing report, checks, settings
+ *   26 mrg_    bench merge: one result from many clients' results
+ *   27 cmp_    bench compare: reports side by side
+ *   28 rep_    renderers: sysbench 1.0.20's text, JSON, mysqlslap's blocks, the page, HTML
+ *   29 cli_    command line: personas, parse, resolve, dispatch; bench_main(), main()
  *
  * Limitations: Linux only (x86_64 tested). No Lua: sysbench scripts are mapped by name to
  * built-in workloads. Percentiles are exact to within 0.4% (log-linear histogram), not
@@ -80,12 +82,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <mbedtls/base64.h>
 #include <mbedtls/ctr_drbg.h>
 #include <mbedtls/entropy.h>
 #include <mbedtls/error.h>
+#include <mbedtls/md.h>
+#include <mbedtls/md5.h>
 #include <mbedtls/net_sockets.h>
 #include <mbedtls/oid.h>
 #include <mbedtls/pk.h>
+#include <mbedtls/pkcs5.h>
 #include <mbedtls/platform_util.h>
 #include <mbedtls/rsa.h>
 #include <mbedtls/sha1.h>
@@ -8435,7 +8441,2239 @@ BENCH_API enum b_exit myc_conn_error(const char *what, const struct my_conn *c,
     return e->ex = B_EXIT_ENV;
 }
 
-/*== 12 uring_ : io_uring by raw syscalls: setup, SQEs, CQEs ================*/
+/*== 12 pg_ : PostgreSQL wire protocol codec (bytes in, structs out; no I/O) =*/
+/*
+ * The frontend/backend protocol 3.0 (PostgreSQL's docs, "Frontend/Backend Protocol"): a
+ * message is a type byte, an Int32 length that counts itself but not the type, and a body;
+ * the startup-phase packets (SSLRequest, StartupMessage, CancelRequest) have no type byte.
+ * Integers are big-endian. Builders append whole messages to a struct buf; parsers take one
+ * message's body (pg_frame_parse cut it out, its length bounded by the caller's maximum) and
+ * return views into it, valid while the caller's buffer is. Every count and length a server
+ * sends is checked against the bytes that carry it before anything is read or allocated.
+ * SCRAM-SHA-256 (RFC 5802, RFC 7677) and the md5 method are computed here too: bytes in,
+ * bytes out, no socket (the RFC 7677 vector is a unit test: tests/t_pg.c).
+ */
+
+struct pg_str {
+    const char *p; /* NULL: SQL NULL (a DataRow's -1) */
+    size_t len;
+};
+
+/* One backend message: its type and body (the length word excluded). */
+struct pg_msg {
+    u8 type;
+    const u8 *p;
+    size_t len;
+};
+
+/* A reader over one body. */
+struct pg_rd {
+    const u8 *p;
+    size_t len, off;
+};
+
+/* AuthenticationXXX ('R'). */
+struct pg_auth {
+    u32 code;         /* PG_AUTH_* */
+    u8 salt[4];       /* md5 */
+    bool scram, plus; /* SASL: SCRAM-SHA-256 / SCRAM-SHA-256-PLUS offered */
+    const u8 *data;   /* SASLContinue / SASLFinal data */
+    size_t dlen;
+};
+
+/* ErrorResponse / NoticeResponse ('E' / 'N'): the fields bench shows, verbatim. */
+struct pg_err {
+    struct pg_str severity; /* 'V' (not localized), else 'S' */
+    struct pg_str code;     /* 'C': SQLSTATE */
+    struct pg_str msg;      /* 'M' */
+    struct pg_str detail;   /* 'D' */
+    struct pg_str hint;     /* 'H' */
+};
+
+/* One RowDescription field. */
+struct pg_col {
+    struct pg_str name;
+    u32 table_oid, type_oid;
+    i64 typlen, typmod; /* Int16, Int32 as sent */
+    u16 attnum, format;
+};
+
+/* NegotiateProtocolVersion ('v'). */
+struct pg_negotiate {
+    u32 newest_minor, noptions;
+    struct pg_str first_option; /* the first option the server did not recognise */
+};
+
+/* CopyInResponse / CopyOutResponse ('G' / 'H'). */
+struct pg_copy {
+    u8 format;  /* 0 text, 1 binary */
+    u16 ncols;
+};
+
+#define PG_PROTO_30 196608u       /* 3.0 */
+#define PG_SSL_REQUEST 80877103u  /* SSLRequest's code */
+#define PG_CANCEL_CODE 80877102u  /* CancelRequest's code */
+#define PG_KEY_MIN 4              /* BackendKeyData's secret: 4 bytes in 3.0, */
+#define PG_KEY_MAX 256            /* up to 256 in 3.2 */
+#define PG_MSG_MIN 4              /* a length word counts itself */
+#define PG_MAX_COLS 1664          /* the server's own limit on a result's columns */
+
+enum pg_auth_code {
+    PG_AUTH_OK = 0,
+    PG_AUTH_CLEARTEXT = 3,
+    PG_AUTH_MD5 = 5,
+    PG_AUTH_SASL = 10,
+    PG_AUTH_SASL_CONTINUE = 11,
+    PG_AUTH_SASL_FINAL = 12,
+};
+
+static u32 pg_be32(const u8 *p)
+{
+    return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
+}
+
+static void pg_put32(struct buf *b, u32 v)
+{
+    u8 x[4] = {(u8)(v >> 24), (u8)(v >> 16), (u8)(v >> 8), (u8)v};
+    buf_put(b, x, 4);
+}
+
+static void pg_put16(struct buf *b, u16 v)
+{
+    u8 x[2] = {(u8)(v >> 8), (u8)v};
+    buf_put(b, x, 2);
+}
+
+/* A C string with its NUL. */
+static void pg_putz(struct buf *b, const char *s)
+{
+    buf_put(b, s, strlen(s) + 1);
+}
+
+/* Open a message: its type byte (0: none, a startup packet) and a length word to patch;
+ * returns the offset of the length word. */
+static size_t pg_begin(struct buf *b, u8 type)
+{
+    if (type)
+        buf_put(b, &type, 1);
+    size_t at = b->len;
+    pg_put32(b, 0);
+    return at;
+}
+
+/* Close the message opened at `at`: its length word. */
+static void pg_end(struct buf *b, size_t at)
+{
+    u32 n = (u32)(b->len - at);
+    u8 *q = (u8 *)b->p + at;
+    q[0] = (u8)(n >> 24), q[1] = (u8)(n >> 16), q[2] = (u8)(n >> 8), q[3] = (u8)n;
+}
+
+BENCH_API long pg_frame_parse(const u8 *in, size_t len, size_t max, struct pg_msg *m)
+{
+    if (len < 5)
+        return B_AGAIN;
+    u32 n = pg_be32(in + 1);
+    if (n < PG_MSG_MIN || n - PG_MSG_MIN > max)
+        return B_PROTOCOL;
+    if (len - 1 < n)
+        return B_AGAIN;
+    m->type = in[0];
+    m->p = in + 5;
+    m->len = n - PG_MSG_MIN;
+    return (long)n + 1;
+}
+
+BENCH_API size_t pg_frame_want(const u8 *in, size_t len)
+{
+    return len < 5 ? 5 : (size_t)pg_be32(in + 1) + 1;
+}
+
+static B_MUSTCHECK enum b_rc pg_rd_u8(struct pg_rd *r, u8 *v)
+{
+    if (r->len - r->off < 1)
+        return B_TRUNCATED;
+    *v = r->p[r->off++];
+    return B_OK;
+}
+
+static B_MUSTCHECK enum b_rc pg_rd_u16(struct pg_rd *r, u16 *v)
+{
+    if (r->len - r->off < 2)
+        return B_TRUNCATED;
+    *v = (u16)(r->p[r->off] << 8 | r->p[r->off + 1]);
+    r->off += 2;
+    return B_OK;
+}
+
+static B_MUSTCHECK enum b_rc pg_rd_u32(struct pg_rd *r, u32 *v)
+{
+    if (r->len - r->off < 4)
+        return B_TRUNCATED;
+    *v = pg_be32(r->p + r->off);
+    r->off += 4;
+    return B_OK;
+}
+
+/* A String: bytes up to a NUL inside the body. */
+static B_MUSTCHECK enum b_rc pg_rd_str(struct pg_rd *r, struct pg_str *s)
+{
+    const u8 *z = memchr(r->p + r->off, 0, r->len - r->off);
+    if (!z)
+        return B_TRUNCATED;
+    s->p = (const char *)r->p + r->off;
+    s->len = (size_t)(z - (r->p + r->off));
+    r->off += s->len + 1;
+    return B_OK;
+}
+
+/* ---- builders (frontend messages) ---- */
+
+BENCH_API void pg_build_ssl_request(struct buf *b)
+{
+    pg_put32(b, 8);
+    pg_put32(b, PG_SSL_REQUEST);
+}
+
+BENCH_API enum b_rc pg_build_startup(struct buf *b, const char *const *kv, const size_t *vlen,
+                                     size_t npairs)
+{
+    for (size_t i = 0; i < npairs; i++)
+        if (!kv[2 * i] || !*kv[2 * i] || !kv[2 * i + 1] ||
+            memchr(kv[2 * i + 1], 0, vlen[i]))
+            return B_INVALID;
+    size_t at = pg_begin(b, 0);
+    pg_put32(b, PG_PROTO_30);
+    for (size_t i = 0; i < npairs; i++) {
+        pg_putz(b, kv[2 * i]);
+        buf_put(b, kv[2 * i + 1], vlen[i]);
+        buf_put(b, "", 1);
+    }
+    buf_put(b, "", 1);
+    pg_end(b, at);
+    return B_OK;
+}
+
+BENCH_API enum b_rc pg_build_password(struct buf *b, const char *pw, size_t n)
+{
+    if (memchr(pw, 0, n))
+        return B_INVALID;
+    size_t at = pg_begin(b, 'p');
+    buf_put(b, pw, n);
+    buf_put(b, "", 1);
+    pg_end(b, at);
+    return B_OK;
+}
+
+BENCH_API void pg_build_sasl_initial(struct buf *b, const char *mech, const void *data, size_t n)
+{
+    size_t at = pg_begin(b, 'p');
+    pg_putz(b, mech);
+    pg_put32(b, (u32)n);
+    buf_put(b, data, n);
+    pg_end(b, at);
+}
+
+BENCH_API void pg_build_sasl_response(struct buf *b, const void *data, size_t n)
+{
+    size_t at = pg_begin(b, 'p');
+    buf_put(b, data, n);
+    pg_end(b, at);
+}
+
+BENCH_API enum b_rc pg_build_query(struct buf *b, const char *sql, size_t len)
+{
+    if (memchr(sql, 0, len))
+        return B_INVALID;
+    size_t at = pg_begin(b, 'Q');
+    buf_put(b, sql, len);
+    buf_put(b, "", 1);
+    pg_end(b, at);
+    return B_OK;
+}
+
+BENCH_API enum b_rc pg_build_parse(struct buf *b, const char *name, const char *sql, size_t len,
+                                   const u32 *oids, size_t noids)
+{
+    if (memchr(sql, 0, len) || noids > 65535)
+        return B_INVALID;
+    size_t at = pg_begin(b, 'P');
+    pg_putz(b, name);
+    buf_put(b, sql, len);
+    buf_put(b, "", 1);
+    pg_put16(b, (u16)noids);
+    for (size_t i = 0; i < noids; i++)
+        pg_put32(b, oids[i]);
+    pg_end(b, at);
+    return B_OK;
+}
+
+BENCH_API enum b_rc pg_build_bind(struct buf *b, const char *portal, const char *stmt,
+                                  const struct pg_str *vals, size_t n)
+{
+    if (n > 65535)
+        return B_INVALID;
+    size_t at = pg_begin(b, 'B');
+    pg_putz(b, portal);
+    pg_putz(b, stmt);
+    pg_put16(b, 0); /* every parameter in text */
+    pg_put16(b, (u16)n);
+    for (size_t i = 0; i < n; i++) {
+        if (!vals[i].p) {
+            pg_put32(b, 0xFFFFFFFFu);
+            continue;
+        }
+        if (vals[i].len > 0x7FFFFFFFu) {
+            b->len = at - 1;
+            return B_INVALID;
+        }
+        pg_put32(b, (u32)vals[i].len);
+        buf_put(b, vals[i].p, vals[i].len);
+    }
+    pg_put16(b, 0); /* every result column in text */
+    pg_end(b, at);
+    return B_OK;
+}
+
+BENCH_API void pg_build_describe(struct buf *b, u8 kind, const char *name)
+{
+    size_t at = pg_begin(b, 'D');
+    buf_put(b, &kind, 1);
+    pg_putz(b, name);
+    pg_end(b, at);
+}
+
+BENCH_API void pg_build_close(struct buf *b, u8 kind, const char *name)
+{
+    size_t at = pg_begin(b, 'C');
+    buf_put(b, &kind, 1);
+    pg_putz(b, name);
+    pg_end(b, at);
+}
+
+BENCH_API void pg_build_execute(struct buf *b, const char *portal, u32 max_rows)
+{
+    size_t at = pg_begin(b, 'E');
+    pg_putz(b, portal);
+    pg_put32(b, max_rows);
+    pg_end(b, at);
+}
+
+/* Sync 'S', Flush 'H', Terminate 'X', CopyDone 'c': a type and an empty body. */
+BENCH_API void pg_build_empty(struct buf *b, u8 type)
+{
+    pg_end(b, pg_begin(b, type));
+}
+
+BENCH_API void pg_build_copy_data(struct buf *b, const void *p, size_t n)
+{
+    size_t at = pg_begin(b, 'd');
+    buf_put(b, p, n);
+    pg_end(b, at);
+}
+
+BENCH_API void pg_build_copy_fail(struct buf *b, const char *why)
+{
+    size_t at = pg_begin(b, 'f');
+    pg_putz(b, why);
+    pg_end(b, at);
+}
+
+BENCH_API enum b_rc pg_build_cancel(struct buf *b, u32 pid, const u8 *key, size_t keylen)
+{
+    if (keylen < PG_KEY_MIN || keylen > PG_KEY_MAX)
+        return B_INVALID;
+    size_t at = pg_begin(b, 0);
+    pg_put32(b, PG_CANCEL_CODE);
+    pg_put32(b, pid);
+    buf_put(b, key, keylen);
+    pg_end(b, at);
+    return B_OK;
+}
+
+/* ---- parsers (backend messages) ---- */
+
+/* The body was all read. */
+static enum b_rc pg_rd_end(const struct pg_rd *r)
+{
+    return r->off == r->len ? B_OK : B_PROTOCOL;
+}
+
+BENCH_API enum b_rc pg_parse_auth(const struct pg_msg *m, struct pg_auth *a)
+{
+    struct pg_rd r = {m->p, m->len, 0};
+    memset(a, 0, sizeof(*a));
+    if (m->type != 'R' || pg_rd_u32(&r, &a->code))
+        return B_PROTOCOL;
+    switch (a->code) {
+    case PG_AUTH_OK:
+    case PG_AUTH_CLEARTEXT:
+        return pg_rd_end(&r);
+    case PG_AUTH_MD5:
+        if (m->len != 8)
+            return B_PROTOCOL;
+        memcpy(a->salt, m->p + 4, 4);
+        return B_OK;
+    case PG_AUTH_SASL:
+        for (;;) { /* mechanism names, an empty one last */
+            struct pg_str s;
+            if (pg_rd_str(&r, &s))
+                return B_PROTOCOL;
+            if (!s.len)
+                return pg_rd_end(&r);
+            if (s.len == 13 && !memcmp(s.p, "SCRAM-SHA-256", 13))
+                a->scram = true;
+            else if (s.len == 18 && !memcmp(s.p, "SCRAM-SHA-256-PLUS", 18))
+                a->plus = true;
+        }
+    case PG_AUTH_SASL_CONTINUE:
+    case PG_AUTH_SASL_FINAL:
+        a->data = m->p + 4;
+        a->dlen = m->len - 4;
+        return B_OK;
+    default:
+        return B_UNSUPPORTED; /* Kerberos, GSSAPI, SSPI, ...: a->code says which */
+    }
+}
+
+BENCH_API enum b_rc pg_parse_param_status(const struct pg_msg *m, struct pg_str *name,
+                                          struct pg_str *value)
+{
+    struct pg_rd r = {m->p, m->len, 0};
+    if (m->type != 'S' || pg_rd_str(&r, name) || pg_rd_str(&r, value))
+        return B_PROTOCOL;
+    return pg_rd_end(&r);
+}
+
+BENCH_API enum b_rc pg_parse_key(const struct pg_msg *m, u32 *pid, u8 *key, size_t *keylen)
+{
+    if (m->type != 'K' || m->len < 4 + PG_KEY_MIN || m->len > 4 + PG_KEY_MAX)
+        return B_PROTOCOL;
+    *pid = pg_be32(m->p);
+    *keylen = m->len - 4;
+    memcpy(key, m->p + 4, *keylen);
+    return B_OK;
+}
+
+BENCH_API enum b_rc pg_parse_ready(const struct pg_msg *m, u8 *status)
+{
+    if (m->type != 'Z' || m->len != 1 || !strchr("ITE", m->p[0]) || !m->p[0])
+        return B_PROTOCOL;
+    *status = m->p[0];
+    return B_OK;
+}
+
+BENCH_API enum b_rc pg_parse_error(const struct pg_msg *m, struct pg_err *e)
+{
+    struct pg_rd r = {m->p, m->len, 0};
+    bool have_v = false;
+    memset(e, 0, sizeof(*e));
+    if (m->type != 'E' && m->type != 'N')
+        return B_PROTOCOL;
+    for (;;) {
+        u8 f;
+        struct pg_str s;
+        if (pg_rd_u8(&r, &f))
+            return B_PROTOCOL;
+        if (!f)
+            break;
+        if (pg_rd_str(&r, &s))
+            return B_PROTOCOL;
+        switch (f) {
+        case 'V': e->severity = s, have_v = true; break;
+        case 'S': if (!have_v) e->severity = s; break;
+        case 'C': e->code = s; break;
+        case 'M': e->msg = s; break;
+        case 'D': e->detail = s; break;
+        case 'H': e->hint = s; break;
+        default: break; /* position, where, schema, ...: not shown */
+        }
+    }
+    return pg_rd_end(&r);
+}
+
+BENCH_API enum b_rc pg_parse_rowdesc(const struct pg_msg *m, size_t *ncols, struct pg_col *cols,
+                                     size_t cap)
+{
+    struct pg_rd r = {m->p, m->len, 0};
+    u16 n;
+    if (m->type != 'T' || pg_rd_u16(&r, &n) || (size_t)n * 19 > m->len - 2 || n > PG_MAX_COLS)
+        return B_PROTOCOL; /* a field takes at least 19 bytes: the count cannot lie */
+    *ncols = n;
+    if (!cols)
+        return B_OK; /* the count only: the caller sizes cols */
+    if (n > cap)
+        return B_PROTOCOL;
+    for (size_t i = 0; i < n; i++) {
+        struct pg_col *c = &cols[i];
+        u32 toid, tmod;
+        u16 an, tlen;
+        if (pg_rd_str(&r, &c->name) || pg_rd_u32(&r, &toid) || pg_rd_u16(&r, &an) ||
+            pg_rd_u32(&r, &c->type_oid) || pg_rd_u16(&r, &tlen) || pg_rd_u32(&r, &tmod) ||
+            pg_rd_u16(&r, &c->format))
+            return B_PROTOCOL;
+        c->table_oid = toid, c->attnum = an;
+        c->typlen = (int16_t)tlen, c->typmod = (int32_t)tmod;
+        if (c->format > 1)
+            return B_PROTOCOL;
+    }
+    return pg_rd_end(&r);
+}
+
+BENCH_API enum b_rc pg_parse_datarow(const struct pg_msg *m, size_t ncols, struct pg_str *vals)
+{
+    struct pg_rd r = {m->p, m->len, 0};
+    u16 n;
+    if (m->type != 'D' || pg_rd_u16(&r, &n) || n != ncols)
+        return B_PROTOCOL;
+    for (size_t i = 0; i < n; i++) {
+        u32 len;
+        if (pg_rd_u32(&r, &len))
+            return B_PROTOCOL;
+        if (len == 0xFFFFFFFFu) {
+            vals[i].p = NULL, vals[i].len = 0;
+            continue;
+        }
+        if (len > r.len - r.off)
+            return B_PROTOCOL;
+        vals[i].p = (const char *)r.p + r.off;
+        vals[i].len = len;
+        r.off += len;
+    }
+    return pg_rd_end(&r);
+}
+
+BENCH_API enum b_rc pg_parse_complete(const struct pg_msg *m, struct pg_str *tag, u64 *rows)
+{
+    struct pg_rd r = {m->p, m->len, 0};
+    if (m->type != 'C' || pg_rd_str(&r, tag) || pg_rd_end(&r))
+        return B_PROTOCOL;
+    /* "INSERT 0 5", "UPDATE 3", "SELECT 1", "COPY 10": the last word, when a number */
+    *rows = 0;
+    size_t i = tag->len;
+    while (i && isdigit((unsigned char)tag->p[i - 1]))
+        i--;
+    if (i < tag->len && i && tag->p[i - 1] == ' ' && tag->len - i <= 19)
+        for (size_t k = i; k < tag->len; k++)
+            *rows = *rows * 10 + (u64)(tag->p[k] - '0');
+    return B_OK;
+}
+
+/* ParseComplete '1', BindComplete '2', CloseComplete '3', NoData 'n', PortalSuspended 's',
+ * EmptyQueryResponse 'I', CopyDone 'c': an empty body. */
+BENCH_API enum b_rc pg_parse_empty(const struct pg_msg *m, u8 type)
+{
+    return m->type == type && m->len == 0 ? B_OK : B_PROTOCOL;
+}
+
+BENCH_API enum b_rc pg_parse_paramdesc(const struct pg_msg *m, size_t *n)
+{
+    u16 c;
+    struct pg_rd r = {m->p, m->len, 0};
+    if (m->type != 't' || pg_rd_u16(&r, &c) || m->len != 2 + (size_t)c * 4)
+        return B_PROTOCOL;
+    *n = c;
+    return B_OK;
+}
+
+BENCH_API enum b_rc pg_parse_copy(const struct pg_msg *m, struct pg_copy *cp)
+{
+    struct pg_rd r = {m->p, m->len, 0};
+    if ((m->type != 'G' && m->type != 'H' && m->type != 'W') || pg_rd_u8(&r, &cp->format) ||
+        pg_rd_u16(&r, &cp->ncols) || cp->format > 1 || m->len != 3 + (size_t)cp->ncols * 2)
+        return B_PROTOCOL;
+    return B_OK;
+}
+
+BENCH_API enum b_rc pg_parse_negotiate(const struct pg_msg *m, struct pg_negotiate *v)
+{
+    struct pg_rd r = {m->p, m->len, 0};
+    memset(v, 0, sizeof(*v));
+    if (m->type != 'v' || pg_rd_u32(&r, &v->newest_minor) || pg_rd_u32(&r, &v->noptions) ||
+        v->noptions > m->len - 8)
+        return B_PROTOCOL; /* an option name takes at least its NUL */
+    for (u32 i = 0; i < v->noptions; i++) {
+        struct pg_str s;
+        if (pg_rd_str(&r, &s))
+            return B_PROTOCOL;
+        if (!i)
+            v->first_option = s;
+    }
+    return pg_rd_end(&r);
+}
+
+/* ---- authentication: md5, SCRAM-SHA-256 ---- */
+
+static void pg_hex(char *out, const u8 *p, size_t n)
+{
+    static const char hx[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++)
+        out[2 * i] = hx[p[i] >> 4], out[2 * i + 1] = hx[p[i] & 15];
+    out[2 * n] = 0;
+}
+
+BENCH_API void pg_md5_password(const char *user, const char *pw, const u8 salt[4], char out[36])
+{
+    u8 d[16], inner[32 + 4];
+    struct buf t = {0};
+    buf_put(&t, pw, strlen(pw));
+    buf_put(&t, user, strlen(user));
+    (void)!mbedtls_md5_ret((const u8 *)t.p, t.len, d);
+    buf_free(&t);
+    char hx[33];
+    pg_hex(hx, d, 16);
+    memcpy(inner, hx, 32);
+    memcpy(inner + 32, salt, 4);
+    (void)!mbedtls_md5_ret(inner, sizeof(inner), d);
+    memcpy(out, "md5", 3);
+    pg_hex(out + 3, d, 16);
+}
+
+/* The SCRAM exchange's state: what the client sent and what it expects back. */
+struct pg_scram {
+    char gs2[40];            /* "n,,", "y,," or "p=tls-server-end-point,," */
+    char nonce[64];          /* the client's nonce (printable) */
+    struct buf first_bare;   /* client-first-message-bare */
+    u8 server_sig[32];       /* what the server's v= must be */
+    bool expect_final;       /* a client-final went out */
+};
+
+BENCH_API void pg_scram_free(struct pg_scram *s)
+{
+    buf_free(&s->first_bare);
+    memset(s, 0, sizeof(*s));
+}
+
+/* client-first-message into out; nonce: printable, no ','. */
+BENCH_API void pg_scram_first(struct pg_scram *s, const char *gs2, const char *user,
+                              const char *nonce, struct buf *out)
+{
+    memset(s, 0, sizeof(*s));
+    snprintf(s->gs2, sizeof(s->gs2), "%s", gs2);
+    snprintf(s->nonce, sizeof(s->nonce), "%s", nonce);
+    buf_printf(&s->first_bare, "n=%s,r=%s", user, nonce);
+    buf_printf(out, "%s%s", s->gs2, s->first_bare.p);
+}
+
+/* One attribute "k=" of a SCRAM message (a view), or false. */
+static bool pg_scram_attr(const u8 *p, size_t n, char k, struct pg_str *v)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && p[j] != ',')
+            j++;
+        if (j - i >= 2 && p[i] == (u8)k && p[i + 1] == '=') {
+            v->p = (const char *)p + i + 2;
+            v->len = j - i - 2;
+            return true;
+        }
+        i = j + 1;
+    }
+    return false;
+}
+
+static void pg_hmac(const u8 *key, size_t klen, const void *msg, size_t n, u8 out[32])
+{
+    (void)!mbedtls_md_hmac(mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), key, klen, msg, n, out);
+}
+
+#define PG_SCRAM_MAX_ITER 1000000u /* more is a hostile server's way to burn our CPU */
+
+/*
+ * client-final-message into out for the server-first-message sf, the password and the
+ * channel binding data (tls-server-end-point's hash; NULL unless gs2 is "p=...").
+ * Return values: B_OK; B_PROTOCOL (*why says it) when sf is malformed, its nonce does not
+ * extend ours, or its iteration count is out of 1..PG_SCRAM_MAX_ITER.
+ */
+BENCH_API enum b_rc pg_scram_final(struct pg_scram *s, const u8 *sf, size_t sflen, const char *pw,
+                                   const u8 *cb, size_t cblen, struct buf *out, const char **why)
+{
+    struct pg_str r, salt64, it;
+    u8 salt[128], salted[32], ckey[32], skey[32], stored[32], sig[32], proof[32];
+    size_t saltlen = 0;
+    char *end;
+    if (memchr(sf, 0, sflen) || !pg_scram_attr(sf, sflen, 'r', &r) ||
+        !pg_scram_attr(sf, sflen, 's', &salt64) || !pg_scram_attr(sf, sflen, 'i', &it))
+        return *why = "a malformed server-first-message (r=, s= and i= wanted)", B_PROTOCOL;
+    size_t nl = strlen(s->nonce);
+    if (r.len <= nl || memcmp(r.p, s->nonce, nl))
+        return *why = "the server's nonce does not extend the client's", B_PROTOCOL;
+    if (mbedtls_base64_decode(salt, sizeof(salt), &saltlen, (const u8 *)salt64.p, salt64.len) ||
+        !saltlen)
+        return *why = "the salt is not base64 (or longer than 128 bytes)", B_PROTOCOL;
+    char itz[16];
+    if (!it.len || it.len >= sizeof(itz))
+        return *why = "the iteration count is out of range", B_PROTOCOL;
+    memcpy(itz, it.p, it.len);
+    itz[it.len] = 0;
+    unsigned long iter = strtoul(itz, &end, 10);
+    if (*end || !isdigit((unsigned char)itz[0]) || iter < 1 || iter > PG_SCRAM_MAX_ITER)
+        return *why = "the iteration count is out of range", B_PROTOCOL;
+    mbedtls_md_context_t md;
+    mbedtls_md_init(&md);
+    int ret = mbedtls_md_setup(&md, mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), 1);
+    if (!ret)
+        ret = mbedtls_pkcs5_pbkdf2_hmac(&md, (const u8 *)pw, strlen(pw), salt, saltlen,
+                                        (unsigned)iter, 32, salted);
+    mbedtls_md_free(&md);
+    if (ret)
+        return *why = "PBKDF2 failed", B_PROTOCOL;
+    pg_hmac(salted, 32, "Client Key", 10, ckey);
+    pg_hmac(salted, 32, "Server Key", 10, skey);
+    (void)!mbedtls_sha256_ret(ckey, 32, stored, 0);
+    /* c= is base64(gs2 header || cbind data) */
+    struct buf cbin = {0}, cbb = {0}, am = {0};
+    buf_put(&cbin, s->gs2, strlen(s->gs2));
+    if (cb)
+        buf_put(&cbin, cb, cblen);
+    size_t olen = 0;
+    buf_reserve(&cbb, cbin.len * 4 / 3 + 8);
+    (void)!mbedtls_base64_encode((u8 *)cbb.p, cbb.cap, &olen, (const u8 *)cbin.p, cbin.len);
+    cbb.len = olen;
+    buf_free(&cbin);
+    struct buf without = {0};
+    buf_printf(&without, "c=%s,r=%.*s", cbb.p, (int)r.len, r.p);
+    buf_free(&cbb);
+    buf_printf(&am, "%s,%.*s,%s", s->first_bare.p, (int)sflen, (const char *)sf, without.p);
+    pg_hmac(stored, 32, am.p, am.len, sig);
+    for (int i = 0; i < 32; i++)
+        proof[i] = ckey[i] ^ sig[i];
+    pg_hmac(skey, 32, am.p, am.len, s->server_sig);
+    buf_free(&am);
+    char p64[64];
+    (void)!mbedtls_base64_encode((u8 *)p64, sizeof(p64), &olen, proof, 32);
+    buf_printf(out, "%s,p=%s", without.p, p64);
+    buf_free(&without);
+    mbedtls_platform_zeroize(salted, sizeof(salted));
+    mbedtls_platform_zeroize(ckey, sizeof(ckey));
+    s->expect_final = true;
+    return B_OK;
+}
+
+/* The server-final-message: v= must be the signature pg_scram_final computed.
+ * Return values: B_OK; B_SERVER for e= (the server's error text in *why); B_PROTOCOL when
+ * malformed or the signature differs (*why says it). */
+BENCH_API enum b_rc pg_scram_verify(const struct pg_scram *s, const u8 *p, size_t n,
+                                    const char **why)
+{
+    struct pg_str v;
+    u8 sig[48];
+    size_t olen = 0;
+    if (!s->expect_final)
+        return *why = "a SASLFinal before the client's proof", B_PROTOCOL;
+    if (pg_scram_attr(p, n, 'e', &v))
+        return *why = "the server answered the proof with e=", B_SERVER;
+    if (!pg_scram_attr(p, n, 'v', &v) ||
+        mbedtls_base64_decode(sig, sizeof(sig), &olen, (const u8 *)v.p, v.len) || olen != 32)
+        return *why = "a malformed server-final-message (v= wanted)", B_PROTOCOL;
+    u8 d = 0;
+    for (int i = 0; i < 32; i++)
+        d |= (u8)(sig[i] ^ s->server_sig[i]);
+    if (d)
+        return *why = "the server's SCRAM signature is wrong: it does not know the password "
+                      "(an impostor)", B_PROTOCOL;
+    return B_OK;
+}
+
+/* tls-server-end-point (RFC 5929): the hash of the server certificate's DER with its
+ * signature's hash, SHA-256 for MD5 and SHA-1. Returns the hash length, 0 when unknown. */
+BENCH_API size_t pg_cert_endpoint(const u8 *der, size_t n, int sig_md, u8 out[64])
+{
+    mbedtls_md_type_t t = sig_md == MBEDTLS_MD_SHA384   ? MBEDTLS_MD_SHA384
+                          : sig_md == MBEDTLS_MD_SHA512 ? MBEDTLS_MD_SHA512
+                          : sig_md == MBEDTLS_MD_SHA224 ? MBEDTLS_MD_SHA224
+                                                        : MBEDTLS_MD_SHA256;
+    const mbedtls_md_info_t *mi = mbedtls_md_info_from_type(t);
+    if (!mi || mbedtls_md(mi, der, n, out))
+        return 0;
+    return mbedtls_md_get_size(mi);
+}
+
+/*== 13 pgc_ : PostgreSQL connection: sockets, TLS, authentication, queries ==*/
+/*
+ * A blocking client over the pg_ codec, for the simple commands (ping; the pgsql workloads'
+ * setup): every read and write waits on poll() in slices of at most PGC_SLICE_MS up to the
+ * connection's deadline (login: connect_ms for all of it; a command: io_ms), and each slice
+ * looks at b_stop (a stop signal): a command then sends a CancelRequest on a connection of
+ * its own and ends with B_DONE. The codec stays free of I/O, so an event loop can drive it
+ * later; what this section adds is the socket, TLS (mbedTLS, TLS 1.2) and the order of the
+ * messages.
+ *
+ * TLS as libpq's sslmode: disable (none), allow (plain; TLS when the plain login is
+ * refused), prefer (the default: SSLRequest, plain after 'N'), require (TLS, unverified;
+ * verify-ca when an sslrootcert is given, as libpq), verify-ca (the chain), verify-full (the
+ * chain and the host name). Over a unix socket no TLS is asked, as libpq; require and
+ * stronger are refused there. After the server's 'S', any byte already waiting before the
+ * handshake is refused (CVE-2021-23222: bytes a man in the middle injects would otherwise be
+ * read as if they had come over TLS); the reply is read one byte exactly, nothing buffered.
+ *
+ * Authentication: trust, cleartext password (only over TLS or a unix socket, as the MySQL
+ * side's mysql_clear_password), md5, SCRAM-SHA-256 with the server's signature checked
+ * (AuthenticationOk before a verified SASLFinal is refused), SCRAM-SHA-256-PLUS with
+ * tls-server-end-point. channel_binding=require accepts nothing else: no plain SCRAM, no
+ * password, no trust (the downgrade of pgjdbc's CVE-2026-54291). Passwords are used as
+ * given: SASLprep is the identity for ASCII (libpq also falls back to the raw bytes).
+ */
+
+enum pgc_sslmode { PGC_SSL_DISABLE, PGC_SSL_ALLOW, PGC_SSL_PREFER, PGC_SSL_REQUIRE,
+                   PGC_SSL_VERIFY_CA, PGC_SSL_VERIFY_FULL };
+enum pgc_cbind { PGC_CB_DISABLE, PGC_CB_PREFER, PGC_CB_REQUIRE };
+
+#define PGC_SLICE_MS 100          /* a wait looks at b_stop this often */
+#define PGC_MAX_MSG (64u << 20)   /* the longest backend message accepted */
+#define PGC_SOCK_DIR "/var/run/postgresql"
+
+/* What a connection needs; strings are owned by the caller (pgc_params_resolve's store). */
+struct pgc_params {
+    const char *host;        /* a name, an address, or a directory (unix socket) */
+    unsigned port;
+    const char *user, *password, *db, *app;
+    int sslmode;             /* enum pgc_sslmode */
+    int cbind;               /* enum pgc_cbind */
+    const char *sslrootcert; /* CA file ("system": the system's store); NULL: none */
+    int connect_ms, io_ms;
+    const char *pw_from;     /* where the password came from, for messages */
+};
+
+/* The server's error or notice, copied (verbatim, escaped for a terminal). */
+struct pgc_srv_err {
+    char severity[16], code[6], msg[400], detail[256], hint[256];
+};
+
+struct pgc_result {
+    size_t ncols;
+    struct pg_col *cols;     /* the RowDescription's (views into a copy kept here) */
+    struct buf colbuf;       /* the RowDescription message the views point into */
+    u64 rows;                /* DataRows received */
+    u64 affected;            /* CommandComplete's count */
+    char tag[64];            /* the last CommandComplete's tag */
+};
+
+typedef int (*pgc_row_cb)(void *ctx, const struct pgc_result *res, const struct pg_str *vals);
+
+struct pgc_conn {
+    const struct pgc_params *p;
+    int fd;
+    bool is_unix, tls, ok;   /* ok: logged in */
+    mbedtls_ssl_context *ssl;
+    mbedtls_ssl_config *conf;
+    mbedtls_x509_crt *ca;
+    struct buf in, out;      /* received bytes (in[in_off..]), bytes to send */
+    size_t in_off;
+    u64 deadline_ns;
+    char target[300];        /* "host:port" or the socket's path */
+    u32 pid;
+    u8 key[PG_KEY_MAX];
+    size_t keylen;
+    u8 status;               /* ReadyForQuery's I/T/E */
+    char version[64];        /* server_version */
+    char auth[32];           /* the method that logged in */
+    char tls_off[64];        /* why no TLS */
+    bool tls_verified;
+    u64 connect_ns, socket_ns;
+    struct sockaddr_storage addr; /* where to send a CancelRequest */
+    socklen_t addrlen;
+    struct b_err err;
+    struct pgc_srv_err srv;  /* the server's error (B_SERVER) */
+    struct pgc_srv_err notice; /* the last notice */
+};
+
+static struct {
+    pthread_mutex_t mu;
+    bool seeded;
+    mbedtls_ctr_drbg_context drbg;
+    mbedtls_entropy_context entropy;
+} pgc_rng_g = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static int pgc_rng(void *ctx, unsigned char *out, size_t n)
+{
+    (void)ctx;
+    int r = -1;
+    pthread_mutex_lock(&pgc_rng_g.mu);
+    if (!pgc_rng_g.seeded) {
+        mbedtls_ctr_drbg_init(&pgc_rng_g.drbg);
+        mbedtls_entropy_init(&pgc_rng_g.entropy);
+        pgc_rng_g.seeded = !mbedtls_ctr_drbg_seed(&pgc_rng_g.drbg, mbedtls_entropy_func,
+                                                   &pgc_rng_g.entropy, (const u8 *)"pgc", 3);
+    }
+    if (pgc_rng_g.seeded)
+        r = mbedtls_ctr_drbg_random(&pgc_rng_g.drbg, out, n);
+    pthread_mutex_unlock(&pgc_rng_g.mu);
+    return r;
+}
+
+static void pgc_srv_copy(struct pgc_srv_err *d, const struct pg_err *e)
+{
+    my_escape(d->severity, sizeof(d->severity), e->severity.p ? e->severity.p : "",
+              e->severity.len);
+    my_escape(d->code, sizeof(d->code), e->code.p ? e->code.p : "", B_MIN(e->code.len, 5));
+    my_escape(d->msg, sizeof(d->msg), e->msg.p ? e->msg.p : "", e->msg.len);
+    my_escape(d->detail, sizeof(d->detail), e->detail.p ? e->detail.p : "", e->detail.len);
+    my_escape(d->hint, sizeof(d->hint), e->hint.p ? e->hint.p : "", e->hint.len);
+}
+
+/* ---- the socket: every wait bounded by the deadline and b_stop ---- */
+
+/* Past the deadline (B_TIMEOUT) or a stop signal (B_DONE): checked before every wait and
+ * every read, so that a server that never stops sending is cut too. */
+static B_MUSTCHECK enum b_rc pgc_due(struct pgc_conn *c, const char *what)
+{
+    if (atomic_load(&b_stop))
+        return b_seterr(&c->err, B_DONE, 0, "%s %s: interrupted by a stop signal", what,
+                        c->target);
+    if (clk_now_ns() >= c->deadline_ns)
+        return b_seterr(&c->err, B_TIMEOUT, ETIMEDOUT, "%s %s: no complete answer within the "
+                        "deadline (%d ms)", what, c->target,
+                        c->ok ? c->p->io_ms : c->p->connect_ms);
+    return B_OK;
+}
+
+static B_MUSTCHECK enum b_rc pgc_wait(struct pgc_conn *c, short ev, const char *what)
+{
+    for (;;) {
+        enum b_rc rc = pgc_due(c, what);
+        if (rc)
+            return rc;
+        u64 now = clk_now_ns();
+        u64 left_ms = now < c->deadline_ns ? (c->deadline_ns - now + 999999) / 1000000 : 1;
+        struct pollfd pf = {.fd = c->fd, .events = ev};
+        int r = poll(&pf, 1, (int)B_MIN(left_ms, (u64)PGC_SLICE_MS));
+        if (r > 0)
+            return B_OK;
+        if (r < 0 && errno != EINTR)
+            return b_seterr(&c->err, B_SYSERR, errno, "%s %s: poll failed: %s", what,
+                            c->target, strerror(errno));
+    }
+}
+
+/* The socket's bio for mbedTLS (non-blocking; pgc_tls_io waits). */
+static int pgc_bio_send(void *ctx, const unsigned char *p, size_t n)
+{
+    struct pgc_conn *c = ctx;
+    ssize_t r = send(c->fd, p, n, MSG_NOSIGNAL);
+    if (r >= 0)
+        return (int)r;
+    return errno == EAGAIN || errno == EINTR ? MBEDTLS_ERR_SSL_WANT_WRITE
+                                            : MBEDTLS_ERR_NET_SEND_FAILED;
+}
+
+static int pgc_bio_recv(void *ctx, unsigned char *p, size_t n)
+{
+    struct pgc_conn *c = ctx;
+    ssize_t r = recv(c->fd, p, n, 0);
+    if (r > 0)
+        return (int)r;
+    if (r == 0)
+        return MBEDTLS_ERR_NET_CONN_RESET;
+    return errno == EAGAIN || errno == EINTR ? MBEDTLS_ERR_SSL_WANT_READ
+                                            : MBEDTLS_ERR_NET_RECV_FAILED;
+}
+
+static B_MUSTCHECK enum b_rc pgc_tls_err(struct pgc_conn *c, const char *what, int ret)
+{
+    char e[160];
+    mbedtls_strerror(ret, e, sizeof(e));
+    return b_seterr(&c->err, B_PROTOCOL, 0, "TLS with %s: %s: %s (mbedTLS -0x%04x)", c->target,
+                    what, e, (unsigned)-ret);
+}
+
+/* Send c->out whole. */
+static B_MUSTCHECK enum b_rc pgc_flush(struct pgc_conn *c, const char *what)
+{
+    size_t off = 0;
+    while (off < c->out.len) {
+        long r;
+        if (c->tls) {
+            r = mbedtls_ssl_write(c->ssl, (const u8 *)c->out.p + off, c->out.len - off);
+            if (r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE) {
+                enum b_rc rc = pgc_wait(c, r == MBEDTLS_ERR_SSL_WANT_READ ? POLLIN : POLLOUT, what);
+                if (rc)
+                    return rc;
+                continue;
+            }
+            if (r < 0)
+                return pgc_tls_err(c, what, (int)r);
+        } else {
+            r = send(c->fd, c->out.p + off, c->out.len - off, MSG_NOSIGNAL);
+            if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+                enum b_rc rc = pgc_wait(c, POLLOUT, what);
+                if (rc)
+                    return rc;
+                continue;
+            }
+            if (r < 0)
+                return b_seterr(&c->err, B_SYSERR, errno, "%s %s: send failed: %s (%s)", what,
+                                c->target, strerror(errno), b_errno_name(errno));
+        }
+        off += (size_t)r;
+    }
+    c->out.len = 0;
+    return B_OK;
+}
+
+/* Read at most max more bytes into c->in (at least one). */
+static B_MUSTCHECK enum b_rc pgc_fill(struct pgc_conn *c, size_t max, const char *what)
+{
+    enum b_rc due = pgc_due(c, what);
+    if (due)
+        return due;
+    if (c->in_off && c->in_off == c->in.len)
+        c->in.len = c->in_off = 0;
+    buf_reserve(&c->in, max);
+    for (;;) {
+        long r;
+        if (c->tls) {
+            r = mbedtls_ssl_read(c->ssl, (u8 *)c->in.p + c->in.len, max);
+            if (r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE) {
+                enum b_rc rc = pgc_wait(c, r == MBEDTLS_ERR_SSL_WANT_READ ? POLLIN : POLLOUT, what);
+                if (rc)
+                    return rc;
+                continue;
+            }
+            if (r == MBEDTLS_ERR_SSL_PEER_CLOSE_NOTIFY || r == 0 ||
+                r == MBEDTLS_ERR_NET_CONN_RESET)
+                r = 0;
+            else if (r < 0)
+                return pgc_tls_err(c, what, (int)r);
+        } else {
+            r = recv(c->fd, c->in.p + c->in.len, max, 0);
+            if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+                enum b_rc rc = pgc_wait(c, POLLIN, what);
+                if (rc)
+                    return rc;
+                continue;
+            }
+            if (r < 0)
+                return b_seterr(&c->err, B_SYSERR, errno, "%s %s: recv failed: %s (%s)", what,
+                                c->target, strerror(errno), b_errno_name(errno));
+        }
+        if (r == 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: the server closed the connection",
+                            what, c->target);
+        c->in.len += (size_t)r;
+        return B_OK;
+    }
+}
+
+/* The next whole message (a view into c->in, valid until the next read). */
+static B_MUSTCHECK enum b_rc pgc_next(struct pgc_conn *c, struct pg_msg *m, const char *what)
+{
+    for (;;) {
+        const u8 *p = (const u8 *)c->in.p + c->in_off;
+        size_t have = c->in.len - c->in_off;
+        long n = pg_frame_parse(p, have, PGC_MAX_MSG, m);
+        if (n > 0) {
+            c->in_off += (size_t)n;
+            return B_OK;
+        }
+        if (n == B_PROTOCOL)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: a message of length %u (type "
+                            "0x%02x): not 4..%u bytes", what, c->target,
+                            (unsigned)p[1] << 24 | (unsigned)p[2] << 16 | (unsigned)p[3] << 8 | p[4], p[0],
+                            PGC_MAX_MSG + 4);
+        if (c->in_off) { /* keep the partial message at the start */
+            memmove(c->in.p, p, have);
+            c->in.len = have, c->in_off = 0;
+        }
+        size_t want = pg_frame_want(p, have);
+        enum b_rc rc = pgc_fill(c, B_MAX(want - have, (size_t)16384), what);
+        if (rc)
+            return rc;
+    }
+}
+
+static B_MUSTCHECK enum b_rc pgc_unexpected(struct pgc_conn *c, const struct pg_msg *m,
+                                            const char *what)
+{
+    return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: unexpected message '%c' (0x%02x, %zu "
+                    "bytes)", what, c->target, isprint(m->type) ? m->type : '?', m->type,
+                    m->len);
+}
+
+static B_MUSTCHECK enum b_rc pgc_bad(struct pgc_conn *c, const struct pg_msg *m, const char *what)
+{
+    return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: a malformed '%c' message (%zu bytes)", what,
+                    c->target, isprint(m->type) ? m->type : '?', m->len);
+}
+
+/* An ErrorResponse: the server's words into c->srv and c->err; B_SERVER. */
+static B_MUSTCHECK enum b_rc pgc_srv_error(struct pgc_conn *c, const struct pg_msg *m,
+                                           const char *what)
+{
+    struct pg_err e;
+    if (pg_parse_error(m, &e))
+        return pgc_bad(c, m, what);
+    pgc_srv_copy(&c->srv, &e);
+    return b_seterr(&c->err, B_SERVER, 0, "%s: %s %s", c->srv.severity, c->srv.code,
+                    c->srv.msg);
+}
+
+/* Messages that may come at any time: notices, parameter changes, notifications. Returns
+ * true when m was one (handled). */
+static bool pgc_async(struct pgc_conn *c, const struct pg_msg *m)
+{
+    struct pg_str k, v;
+    if (m->type == 'N') {
+        struct pg_err e;
+        if (!pg_parse_error(m, &e))
+            pgc_srv_copy(&c->notice, &e);
+        return true;
+    }
+    if (m->type == 'S' && !pg_parse_param_status(m, &k, &v)) {
+        if (k.len == 14 && !memcmp(k.p, "server_version", 14))
+            my_escape(c->version, sizeof(c->version), v.p, v.len);
+        return true;
+    }
+    return m->type == 'A'; /* NotificationResponse: nobody listens */
+}
+
+/* ---- connecting ---- */
+
+BENCH_API void pgc_init(struct pgc_conn *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->fd = -1;
+}
+
+static void pgc_drop(struct pgc_conn *c)
+{
+    if (c->ssl) {
+        mbedtls_ssl_free(c->ssl);
+        free(c->ssl);
+    }
+    if (c->conf) {
+        mbedtls_ssl_config_free(c->conf);
+        free(c->conf);
+    }
+    if (c->ca) {
+        mbedtls_x509_crt_free(c->ca);
+        free(c->ca);
+    }
+    c->ssl = NULL, c->conf = NULL, c->ca = NULL;
+    if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
+    c->tls = c->ok = false;
+    c->in.len = c->in_off = c->out.len = 0;
+}
+
+BENCH_API void pgc_close(struct pgc_conn *c)
+{
+    if (c->ok && c->fd >= 0) { /* Terminate, without waiting long for it */
+        c->out.len = 0;
+        pg_build_empty(&c->out, 'X');
+        c->deadline_ns = clk_now_ns() + 1000000000ull;
+        (void)!pgc_flush(c, "closing");
+    }
+    pgc_drop(c);
+    buf_free(&c->in);
+    buf_free(&c->out);
+}
+
+/* A socket connected to c->p's host (non-blocking), into c->fd. */
+/* Connect c->fd to c->addr (non-blocking, within the deadline): B_OK, or the errno in *e. */
+static B_MUSTCHECK enum b_rc pgc_connect_addr(struct pgc_conn *c, int *e)
+{
+    *e = 0;
+    c->fd = socket(c->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (c->fd < 0) {
+        *e = errno;
+        return B_SYSERR;
+    }
+    if (!c->is_unix) {
+        int one = 1;
+        setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    }
+    if (connect(c->fd, (struct sockaddr *)&c->addr, c->addrlen) < 0) {
+        if (errno != EINPROGRESS && errno != EAGAIN)
+            *e = errno;
+        else {
+            enum b_rc rc = pgc_wait(c, POLLOUT, "connecting to");
+            if (rc)
+                return rc;
+            socklen_t el = sizeof(*e);
+            getsockopt(c->fd, SOL_SOCKET, SO_ERROR, e, &el);
+        }
+    }
+    if (*e) {
+        close(c->fd);
+        c->fd = -1;
+        return B_SYSERR;
+    }
+    return B_OK;
+}
+
+/* A socket connected to c->p's host (non-blocking), into c->fd: a directory is the unix
+ * socket in it; a name, every address it resolves to in turn (as libpq), within the
+ * deadline. */
+static B_MUSTCHECK enum b_rc pgc_socket(struct pgc_conn *c)
+{
+    const struct pgc_params *p = c->p;
+    int e = 0;
+    enum b_rc rc;
+    if (p->host[0] == '/') {
+        struct sockaddr_un *un = (struct sockaddr_un *)&c->addr;
+        memset(&c->addr, 0, sizeof(c->addr));
+        un->sun_family = AF_UNIX;
+        if ((size_t)snprintf(un->sun_path, sizeof(un->sun_path), "%s/.s.PGSQL.%u", p->host,
+                             p->port) >= sizeof(un->sun_path))
+            return b_seterr(&c->err, B_INVALID, 0, "the socket path %s/.s.PGSQL.%u is too long",
+                            p->host, p->port);
+        snprintf(c->target, sizeof(c->target), "%s", un->sun_path);
+        c->addrlen = sizeof(*un);
+        c->is_unix = true;
+        rc = pgc_connect_addr(c, &e);
+    } else {
+        struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
+        char port[8];
+        snprintf(port, sizeof(port), "%u", p->port);
+        snprintf(c->target, sizeof(c->target), strchr(p->host, ':') ? "[%s]:%u" : "%s:%u",
+                 p->host, p->port);
+        int g = getaddrinfo(p->host, port, &hints, &ai);
+        if (g || !ai)
+            return b_seterr(&c->err, B_SYSERR, 0, "resolving %s failed: %s", p->host,
+                            gai_strerror(g));
+        rc = B_SYSERR;
+        for (const struct addrinfo *a = ai; a && rc == B_SYSERR; a = a->ai_next) {
+            if (a->ai_addrlen > sizeof(c->addr))
+                continue;
+            memcpy(&c->addr, a->ai_addr, a->ai_addrlen);
+            c->addrlen = a->ai_addrlen;
+            rc = pgc_connect_addr(c, &e);
+        }
+        freeaddrinfo(ai);
+    }
+    if (rc == B_SYSERR)
+        return b_seterr(&c->err, B_SYSERR, e, "connecting to %s failed: %s (%s)", c->target,
+                        strerror(e), b_errno_name(e));
+    return rc;
+}
+
+/* mbedTLS's verify callback (verify-full): a host given as an IP address matches an IP
+ * subjectAltName (RFC 6125, as libpq does; mbedTLS 2.28 compares DNS names and the CN). */
+static int pgc_tls_vrfy(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *flags)
+{
+    struct pgc_conn *c = ctx;
+    u8 ip[16];
+    if (depth || !(*flags & MBEDTLS_X509_BADCERT_CN_MISMATCH))
+        return 0;
+    int fam = inet_pton(AF_INET, c->p->host, ip) == 1    ? 4
+            : inet_pton(AF_INET6, c->p->host, ip) == 1 ? 16 : 0;
+    for (const mbedtls_x509_sequence *s = &crt->subject_alt_names; fam && s && s->buf.p;
+         s = s->next)
+        if (s->buf.tag == (MBEDTLS_ASN1_CONTEXT_SPECIFIC | 7) && s->buf.len == (size_t)fam &&
+            !memcmp(s->buf.p, ip, (size_t)fam))
+            *flags &= ~(u32)MBEDTLS_X509_BADCERT_CN_MISMATCH;
+    return 0;
+}
+
+/* The TLS handshake over c->fd, verifying as the mode says. */
+static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
+{
+    const struct pgc_params *p = c->p;
+    int ret;
+    bool verify = mode >= PGC_SSL_VERIFY_CA;
+    c->conf = b_xcalloc(1, sizeof(*c->conf));
+    c->ssl = b_xcalloc(1, sizeof(*c->ssl));
+    c->ca = b_xcalloc(1, sizeof(*c->ca));
+    mbedtls_ssl_config_init(c->conf);
+    mbedtls_ssl_init(c->ssl);
+    mbedtls_x509_crt_init(c->ca);
+    if ((ret = mbedtls_ssl_config_defaults(c->conf, MBEDTLS_SSL_IS_CLIENT,
+                                           MBEDTLS_SSL_TRANSPORT_STREAM,
+                                           MBEDTLS_SSL_PRESET_DEFAULT)))
+        return pgc_tls_err(c, "configuring", ret);
+    mbedtls_ssl_conf_rng(c->conf, pgc_rng, NULL);
+    mbedtls_ssl_conf_min_version(c->conf, MBEDTLS_SSL_MAJOR_VERSION_3,
+                                 MBEDTLS_SSL_MINOR_VERSION_3);
+    if (verify) {
+        const char *ca = p->sslrootcert && strcmp(p->sslrootcert, "system")
+                             ? p->sslrootcert
+                             : "/etc/ssl/certs/ca-certificates.crt";
+        if ((ret = mbedtls_x509_crt_parse_file(c->ca, ca)) < 0)
+            return pgc_tls_err(c, ca, ret);
+        mbedtls_ssl_conf_ca_chain(c->conf, c->ca, NULL);
+        mbedtls_ssl_conf_authmode(c->conf, MBEDTLS_SSL_VERIFY_REQUIRED);
+    } else
+        mbedtls_ssl_conf_authmode(c->conf, MBEDTLS_SSL_VERIFY_NONE);
+    if ((ret = mbedtls_ssl_setup(c->ssl, c->conf)))
+        return pgc_tls_err(c, "setup", ret);
+    if ((ret = mbedtls_ssl_set_hostname(c->ssl, mode == PGC_SSL_VERIFY_FULL ? p->host : NULL)))
+        return pgc_tls_err(c, "setting the host name", ret);
+    if (mode == PGC_SSL_VERIFY_FULL)
+        mbedtls_ssl_set_verify(c->ssl, pgc_tls_vrfy, c);
+    mbedtls_ssl_set_bio(c->ssl, c, pgc_bio_send, pgc_bio_recv, NULL);
+    while ((ret = mbedtls_ssl_handshake(c->ssl))) {
+        if (ret == MBEDTLS_ERR_SSL_WANT_READ || ret == MBEDTLS_ERR_SSL_WANT_WRITE) {
+            enum b_rc rc = pgc_wait(c, ret == MBEDTLS_ERR_SSL_WANT_READ ? POLLIN : POLLOUT,
+                                    "setting up TLS with");
+            if (rc)
+                return rc;
+            continue;
+        }
+        if (ret == MBEDTLS_ERR_X509_CERT_VERIFY_FAILED) {
+            char why[512];
+            mbedtls_x509_crt_verify_info(why, sizeof(why), "",
+                                         mbedtls_ssl_get_verify_result(c->ssl));
+            for (char *q = why; (q = strchr(q, '\n'));)
+                q[1] ? (void)(*q = ';') : (void)(*q = 0);
+            return b_seterr(&c->err, B_UNSUPPORTED, 0, "TLS with %s: the server certificate "
+                            "did not verify (sslmode=%s): %s", c->target,
+                            mode == PGC_SSL_VERIFY_FULL ? "verify-full" : "verify-ca", why);
+        }
+        return pgc_tls_err(c, "handshake", ret);
+    }
+    c->tls = true;
+    c->tls_verified = verify;
+    return B_OK;
+}
+
+/* SSLRequest and its one-byte answer; *use: TLS is on. */
+static B_MUSTCHECK enum b_rc pgc_ssl_request(struct pgc_conn *c, int mode, bool *use)
+{
+    u8 ans;
+    *use = false;
+    pg_build_ssl_request(&c->out);
+    enum b_rc rc = pgc_flush(c, "asking TLS of");
+    while (!rc) { /* one byte exactly: nothing may be buffered past it */
+        ssize_t r = recv(c->fd, &ans, 1, 0);
+        if (r == 1)
+            break;
+        if (r == 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "asking TLS of %s: the server closed the "
+                            "connection", c->target);
+        if (errno != EAGAIN && errno != EINTR)
+            return b_seterr(&c->err, B_SYSERR, errno, "asking TLS of %s: recv failed: %s",
+                            c->target, strerror(errno));
+        rc = pgc_wait(c, POLLIN, "asking TLS of");
+    }
+    if (rc)
+        return rc;
+    if (ans == 'S' || ans == 'N') {
+        u8 more[64];
+        ssize_t extra = recv(c->fd, more, sizeof(more), MSG_PEEK | MSG_DONTWAIT);
+        if (extra > 0)
+            return b_seterr(&c->err, B_PROTOCOL, 0, "asking TLS of %s: the server sent %zd "
+                            "more byte%s after its '%c' answer, before %s: refused (bytes "
+                            "injected on the way, CVE-2021-23222)", c->target, extra,
+                            extra == 1 ? "" : "s", ans,
+                            ans == 'S' ? "the TLS handshake" : "the startup message");
+    }
+    if (ans == 'N') {
+        if (mode >= PGC_SSL_REQUIRE)
+            return b_seterr(&c->err, B_UNSUPPORTED, 0, "%s does not support TLS, and "
+                            "sslmode=%s requires it", c->target,
+                            mode == PGC_SSL_REQUIRE ? "require" : mode == PGC_SSL_VERIFY_CA
+                                                                   ? "verify-ca" : "verify-full");
+        snprintf(c->tls_off, sizeof(c->tls_off), "the server offers none");
+        return B_OK;
+    }
+    if (ans == 'E') /* a server too old for SSLRequest answers with an error message */
+        return b_seterr(&c->err, B_PROTOCOL, 0, "asking TLS of %s: the server answered with "
+                        "an error (a server before protocol 3.0?)", c->target);
+    if (ans != 'S')
+        return b_seterr(&c->err, B_PROTOCOL, 0, "asking TLS of %s: the answer 0x%02x is "
+                        "neither 'S' nor 'N'", c->target, ans);
+    *use = true;
+    return pgc_tls(c, mode);
+}
+
+/* The startup message with c->p's user, database, application name. */
+static B_MUSTCHECK enum b_rc pgc_startup(struct pgc_conn *c)
+{
+    const struct pgc_params *p = c->p;
+    const char *kv[8];
+    size_t vl[4], n = 0;
+    kv[2 * n] = "user", kv[2 * n + 1] = p->user, vl[n] = strlen(p->user), n++;
+    if (p->db && *p->db)
+        kv[2 * n] = "database", kv[2 * n + 1] = p->db, vl[n] = strlen(p->db), n++;
+    kv[2 * n] = "application_name", kv[2 * n + 1] = p->app ? p->app : "bench";
+    vl[n] = strlen(kv[2 * n + 1]), n++;
+    kv[2 * n] = "client_encoding", kv[2 * n + 1] = "UTF8", vl[n] = 4, n++;
+    if (pg_build_startup(&c->out, kv, vl, n))
+        return b_seterr(&c->err, B_INVALID, 0, "a startup value holds a NUL byte");
+    return pgc_flush(c, "logging in to");
+}
+
+static const char *pgc_mode_name(int mode)
+{
+    static const char *const n[] = {"disable", "allow", "prefer", "require", "verify-ca",
+                                    "verify-full"};
+    return mode >= 0 && mode < (int)countof(n) ? n[mode] : "?";
+}
+
+/* The authentication exchange up to AuthenticationOk. */
+static B_MUSTCHECK enum b_rc pgc_auth(struct pgc_conn *c)
+{
+    const struct pgc_params *p = c->p;
+    const char *pw = p->password;
+    const char *what = "logging in to";
+    struct pg_scram sc;
+    bool sasl = false, sasl_done = false, plus = false;
+    enum b_rc rc;
+    memset(&sc, 0, sizeof(sc));
+    for (;;) {
+        struct pg_msg m;
+        struct pg_auth a;
+        if ((rc = pgc_next(c, &m, what)))
+            break;
+        if (m.type == 'E') {
+            rc = pgc_srv_error(c, &m, what);
+            break;
+        }
+        if (m.type == 'v') {
+            struct pg_negotiate v;
+            if (pg_parse_negotiate(&m, &v)) {
+                rc = pgc_bad(c, &m, what);
+                break;
+            }
+            continue; /* the server speaks 3.0 and ignores options bench never sends */
+        }
+        if (pgc_async(c, &m) && m.type == 'N')
+            continue;
+        if (m.type != 'R') {
+            rc = pgc_unexpected(c, &m, what);
+            break;
+        }
+        rc = pg_parse_auth(&m, &a);
+        if (rc == B_UNSUPPORTED) {
+            rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: the server asks for "
+                          "authentication method %u (Kerberos, GSSAPI or SSPI): not supported",
+                          what, c->target, a.code);
+            break;
+        }
+        if (rc) {
+            rc = pgc_bad(c, &m, what);
+            break;
+        }
+        if (p->cbind == PGC_CB_REQUIRE && a.code != PG_AUTH_SASL &&
+            a.code != PG_AUTH_SASL_CONTINUE && a.code != PG_AUTH_SASL_FINAL &&
+            !(a.code == PG_AUTH_OK && plus && sasl_done)) {
+            rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: channel_binding=require, but "
+                          "the server %s", what, c->target,
+                          a.code == PG_AUTH_OK ? "logged bench in without channel binding"
+                                               : "asks for a password without channel "
+                                                 "binding (not SCRAM-SHA-256-PLUS)");
+            break;
+        }
+        if (a.code == PG_AUTH_OK) {
+            if (sasl && !sasl_done) {
+                rc = b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: AuthenticationOk before the "
+                              "server proved it knows the password (no SCRAM signature): "
+                              "refused", what, c->target);
+                break;
+            }
+            if (!c->auth[0])
+                snprintf(c->auth, sizeof(c->auth), "trust");
+            rc = B_OK;
+            break;
+        }
+        if (sasl && a.code != PG_AUTH_SASL_CONTINUE && a.code != PG_AUTH_SASL_FINAL) {
+            rc = pgc_unexpected(c, &m, what);
+            break;
+        }
+        if (!pw && a.code != PG_AUTH_SASL_FINAL) {
+            rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: the server asks user '%s' for a "
+                          "password and none was given (--pgsql-password, PGPASSWORD, "
+                          "~/.pgpass)", what, c->target, p->user);
+            break;
+        }
+        const char *why = NULL;
+        switch (a.code) {
+        case PG_AUTH_CLEARTEXT:
+            if (!c->tls && !c->is_unix) {
+                rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: the server asks for the "
+                              "password in clear text: bench sends it only over TLS or a unix "
+                              "socket", what, c->target);
+                break;
+            }
+            snprintf(c->auth, sizeof(c->auth), "password");
+            rc = pg_build_password(&c->out, pw, strlen(pw));
+            break;
+        case PG_AUTH_MD5: {
+            char h[36];
+            pg_md5_password(p->user, pw, a.salt, h);
+            snprintf(c->auth, sizeof(c->auth), "md5");
+            rc = pg_build_password(&c->out, h, 35);
+            break;
+        }
+        case PG_AUTH_SASL: {
+            u8 raw[18];
+            char nonce[32];
+            size_t ol = 0;
+            plus = c->tls && a.plus && p->cbind != PGC_CB_DISABLE;
+            if (p->cbind == PGC_CB_REQUIRE && !plus) {
+                rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: channel_binding=require, but "
+                              "%s", what, c->target,
+                              !c->tls ? "the connection has no TLS"
+                                      : "the server offers no SCRAM-SHA-256-PLUS (a "
+                                        "downgrade): refused");
+                break;
+            }
+            if (!a.scram && !a.plus) {
+                rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: the server offers no SASL "
+                              "mechanism bench knows (SCRAM-SHA-256)", what, c->target);
+                break;
+            }
+            if (!plus && !a.scram) {
+                rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: the server offers only "
+                              "SCRAM-SHA-256-PLUS, which needs TLS and channel binding",
+                              what, c->target);
+                break;
+            }
+            if (pgc_rng(NULL, raw, sizeof(raw))) {
+                rc = b_seterr(&c->err, B_SYSERR, 0, "seeding the random generator failed");
+                break;
+            }
+            (void)!mbedtls_base64_encode((u8 *)nonce, sizeof(nonce), &ol, raw, sizeof(raw));
+            struct buf first = {0};
+            /* "y": bench could bind, the server did not offer it (RFC 5802 7) */
+            pg_scram_first(&sc, plus ? "p=tls-server-end-point,,"
+                                 : c->tls && p->cbind != PGC_CB_DISABLE ? "y,," : "n,,", "",
+                           nonce, &first);
+            pg_build_sasl_initial(&c->out, plus ? "SCRAM-SHA-256-PLUS" : "SCRAM-SHA-256",
+                                  first.p, first.len);
+            buf_free(&first);
+            snprintf(c->auth, sizeof(c->auth), "%s", plus ? "scram-sha-256-plus" : "scram-sha-256");
+            sasl = true;
+            rc = B_OK;
+            break;
+        }
+        case PG_AUTH_SASL_CONTINUE: {
+            u8 cb[64];
+            size_t cbl = 0;
+            if (!sasl || sc.expect_final) {
+                rc = pgc_unexpected(c, &m, what);
+                break;
+            }
+            if (plus) {
+                const mbedtls_x509_crt *crt = mbedtls_ssl_get_peer_cert(c->ssl);
+                if (!crt || !(cbl = pg_cert_endpoint(crt->raw.p, crt->raw.len, (int)crt->sig_md, cb))) {
+                    rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: no server certificate to "
+                                  "bind the channel to", what, c->target);
+                    break;
+                }
+            }
+            struct buf fin = {0};
+            rc = pg_scram_final(&sc, a.data, a.dlen, pw, plus ? cb : NULL, cbl, &fin, &why);
+            if (!rc)
+                pg_build_sasl_response(&c->out, fin.p, fin.len);
+            else
+                rc = b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: SCRAM: %s", what, c->target, why);
+            buf_free(&fin);
+            break;
+        }
+        case PG_AUTH_SASL_FINAL:
+            if (!sasl) {
+                rc = pgc_unexpected(c, &m, what);
+                break;
+            }
+            rc = pg_scram_verify(&sc, a.data, a.dlen, &why);
+            if (rc)
+                rc = b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: SCRAM: %s", what, c->target, why);
+            sasl_done = !rc;
+            break;
+        default:
+            rc = pgc_unexpected(c, &m, what);
+            break;
+        }
+        if (rc)
+            break;
+        if (c->out.len && (rc = pgc_flush(c, what)))
+            break;
+    }
+    pg_scram_free(&sc);
+    return rc;
+}
+
+/* After AuthenticationOk: parameters, the key, ReadyForQuery. */
+static B_MUSTCHECK enum b_rc pgc_until_ready(struct pgc_conn *c)
+{
+    const char *what = "logging in to";
+    for (;;) {
+        struct pg_msg m;
+        enum b_rc rc = pgc_next(c, &m, what);
+        if (rc)
+            return rc;
+        if (m.type == 'E')
+            return pgc_srv_error(c, &m, what);
+        if (m.type == 'K') {
+            if (pg_parse_key(&m, &c->pid, c->key, &c->keylen))
+                return pgc_bad(c, &m, what);
+            continue;
+        }
+        if (m.type == 'Z')
+            return pg_parse_ready(&m, &c->status) ? pgc_bad(c, &m, what) : B_OK;
+        if (m.type == 'S') {
+            struct pg_str k, v;
+            if (pg_parse_param_status(&m, &k, &v))
+                return pgc_bad(c, &m, what);
+        }
+        if (!pgc_async(c, &m))
+            return pgc_unexpected(c, &m, what);
+    }
+}
+
+/* One attempt with TLS as mode says (tls_first: SSLRequest; else plain). */
+static B_MUSTCHECK enum b_rc pgc_attempt(struct pgc_conn *c, int mode, bool tls_first)
+{
+    u64 t0 = clk_now_ns();
+    enum b_rc rc = pgc_socket(c);
+    c->socket_ns = clk_now_ns() - t0;
+    bool use = false;
+    if (!rc && tls_first && !c->is_unix)
+        rc = pgc_ssl_request(c, mode, &use);
+    if (!rc && !use && !c->tls_off[0])
+        snprintf(c->tls_off, sizeof(c->tls_off), "%s%s", c->is_unix ? "unix socket" : "sslmode=",
+                 c->is_unix ? "" : pgc_mode_name(mode));
+    if (!rc)
+        rc = pgc_startup(c);
+    if (!rc)
+        rc = pgc_auth(c);
+    if (!rc)
+        rc = pgc_until_ready(c);
+    return rc;
+}
+
+BENCH_API enum b_rc pgc_connect(struct pgc_conn *c, const struct pgc_params *p)
+{
+    pgc_init(c);
+    c->p = p;
+    u64 t0 = clk_now_ns();
+    c->deadline_ns = t0 + (u64)p->connect_ms * 1000000u;
+    int mode = p->sslmode;
+    bool unix_sock = p->host[0] == '/';
+    enum b_rc rc;
+    if (unix_sock && mode >= PGC_SSL_REQUIRE)
+        return b_seterr(&c->err, B_UNSUPPORTED, 0, "sslmode=%s over the unix socket in %s: TLS "
+                        "is not used over a unix socket", pgc_mode_name(mode), p->host);
+    if (p->cbind == PGC_CB_REQUIRE && (unix_sock || mode == PGC_SSL_DISABLE))
+        return b_seterr(&c->err, B_UNSUPPORTED, 0, "channel_binding=require needs TLS (%s)",
+                        unix_sock ? "a unix socket has none" : "sslmode=disable");
+    rc = pgc_attempt(c, mode, mode >= PGC_SSL_PREFER);
+    if (rc == B_SERVER && mode == PGC_SSL_ALLOW && !c->tls && !unix_sock) {
+        pgc_drop(c); /* allow: the plain login refused, TLS next (libpq's order) */
+        c->tls_off[0] = 0;
+        memset(&c->srv, 0, sizeof(c->srv));
+        rc = pgc_attempt(c, mode, true);
+    }
+    if (rc) {
+        pgc_drop(c);
+        return rc;
+    }
+    c->ok = true;
+    c->connect_ns = clk_now_ns() - t0;
+    return B_OK;
+}
+
+/* ---- commands ---- */
+
+BENCH_API void pgc_result_free(struct pgc_result *r)
+{
+    free(r->cols);
+    buf_free(&r->colbuf);
+    memset(r, 0, sizeof(*r));
+}
+
+/* A RowDescription into r (a copy of its bytes: the views outlive the read buffer). */
+static B_MUSTCHECK enum b_rc pgc_rowdesc(struct pgc_conn *c, const struct pg_msg *m,
+                                         struct pgc_result *r, const char *what)
+{
+    size_t n;
+    r->colbuf.len = 0;
+    buf_put(&r->colbuf, m->p, m->len);
+    struct pg_msg cm = {'T', (const u8 *)r->colbuf.p, m->len};
+    if (pg_parse_rowdesc(&cm, &n, NULL, 0))
+        return pgc_bad(c, m, what);
+    free(r->cols);
+    r->cols = b_xcalloc(n ? n : 1, sizeof(*r->cols));
+    r->ncols = n;
+    if (pg_parse_rowdesc(&cm, &n, r->cols, n))
+        return pgc_bad(c, m, what);
+    return B_OK;
+}
+
+/* Before a command: the deadline, the output buffer. */
+static void pgc_begin(struct pgc_conn *c)
+{
+    c->out.len = 0;
+    c->deadline_ns = clk_now_ns() + (u64)c->p->io_ms * 1000000u;
+    memset(&c->srv, 0, sizeof(c->srv));
+}
+
+/* A stop signal during a command: the server is told to cancel it. */
+static void pgc_cancel_on_stop(struct pgc_conn *c, enum b_rc rc)
+{
+    if (rc == B_DONE)
+        (void)!pgc_cancel(c);
+}
+
+/*
+ * The replies up to ReadyForQuery: rows to cb, the first error kept (B_SERVER: the rest is
+ * drained to 'Z', so the connection stays usable). ncols_known: an extended query's
+ * columns come from its statement (r->cols set by pgc_prepare).
+ */
+static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *r, pgc_row_cb cb,
+                                         void *ctx, const char *what)
+{
+    enum b_rc first = B_OK;
+    struct pg_str vals_small[16], *vals = vals_small;
+    size_t vcap = countof(vals_small);
+    bool aborted = false;
+    for (;;) {
+        struct pg_msg m;
+        enum b_rc rc = pgc_next(c, &m, what);
+        if (rc) {
+            if (vals != vals_small)
+                free(vals);
+            pgc_cancel_on_stop(c, rc);
+            return rc;
+        }
+        switch (m.type) {
+        case 'Z':
+            if (vals != vals_small)
+                free(vals);
+            if (pg_parse_ready(&m, &c->status))
+                return pgc_bad(c, &m, what);
+            return first;
+        case 'E':
+            if (!first)
+                first = pgc_srv_error(c, &m, what);
+            else if (first != B_SERVER)
+                (void)!pgc_srv_error(c, &m, what);
+            break;
+        case 'T':
+            if ((rc = pgc_rowdesc(c, &m, r, what)))
+                return rc;
+            break;
+        case 'D': {
+            if (r->ncols > vcap) {
+                if (vals != vals_small)
+                    free(vals);
+                vcap = r->ncols;
+                vals = b_xcalloc(vcap, sizeof(*vals));
+            }
+            if (pg_parse_datarow(&m, r->ncols, vals)) {
+                if (vals != vals_small)
+                    free(vals);
+                return pgc_bad(c, &m, what);
+            }
+            r->rows++;
+            if (cb && !aborted && cb(ctx, r, vals) < 0)
+                aborted = true;
+            break;
+        }
+        case 'C': {
+            struct pg_str tag;
+            if (pg_parse_complete(&m, &tag, &r->affected))
+                return pgc_bad(c, &m, what);
+            my_escape(r->tag, sizeof(r->tag), tag.p, tag.len);
+            break;
+        }
+        case 'G': { /* COPY FROM STDIN nobody asked for here: refuse it, the server answers E */
+            struct pg_copy cp;
+            if (pg_parse_copy(&m, &cp))
+                return pgc_bad(c, &m, what);
+            c->out.len = 0;
+            pg_build_copy_fail(&c->out, "bench: COPY FROM STDIN is not sent by this command");
+            if ((rc = pgc_flush(c, what)))
+                return rc;
+            break;
+        }
+        case 'H': case 'd': case 'c': /* COPY TO STDOUT: its data is dropped */
+            break;
+        case 't': {
+            size_t np;
+            if (pg_parse_paramdesc(&m, &np))
+                return pgc_bad(c, &m, what);
+            break;
+        }
+        case '1': case '2': case '3': case 'n': case 's': case 'I':
+            if (pg_parse_empty(&m, m.type))
+                return pgc_bad(c, &m, what);
+            break;
+        default:
+            if (!pgc_async(c, &m))
+                return pgc_unexpected(c, &m, what);
+        }
+    }
+}
+
+BENCH_API enum b_rc pgc_query(struct pgc_conn *c, const char *sql, size_t len,
+                              struct pgc_result *r, pgc_row_cb cb, void *ctx)
+{
+    pgc_begin(c);
+    r->rows = r->affected = 0;
+    r->ncols = 0, r->tag[0] = 0;
+    if (pg_build_query(&c->out, sql, len))
+        return b_seterr(&c->err, B_INVALID, 0, "a query holds a NUL byte");
+    enum b_rc rc = pgc_flush(c, "sending a query to");
+    return rc ? rc : pgc_replies(c, r, cb, ctx, "querying");
+}
+
+BENCH_API enum b_rc pgc_prepare(struct pgc_conn *c, const char *name, const char *sql, size_t len,
+                                size_t nparams, struct pgc_result *r)
+{
+    pgc_begin(c);
+    if (pg_build_parse(&c->out, name, sql, len, NULL, 0))
+        return b_seterr(&c->err, B_INVALID, 0, "a statement holds a NUL byte");
+    pg_build_describe(&c->out, 'S', name);
+    pg_build_empty(&c->out, 'S');
+    enum b_rc rc = pgc_flush(c, "preparing a statement on");
+    (void)nparams;
+    r->ncols = 0;
+    return rc ? rc : pgc_replies(c, r, NULL, NULL, "preparing");
+}
+
+BENCH_API enum b_rc pgc_execute(struct pgc_conn *c, const char *name, const struct pg_str *vals,
+                                size_t n, struct pgc_result *r, pgc_row_cb cb, void *ctx)
+{
+    pgc_begin(c);
+    r->rows = r->affected = 0;
+    r->tag[0] = 0;
+    if (pg_build_bind(&c->out, "", name, vals, n))
+        return b_seterr(&c->err, B_INVALID, 0, "too many or too long parameters");
+    pg_build_execute(&c->out, "", 0);
+    pg_build_empty(&c->out, 'S');
+    enum b_rc rc = pgc_flush(c, "executing a statement on");
+    return rc ? rc : pgc_replies(c, r, cb, ctx, "executing");
+}
+
+BENCH_API enum b_rc pgc_close_stmt(struct pgc_conn *c, const char *name)
+{
+    pgc_begin(c);
+    pg_build_close(&c->out, 'S', name);
+    pg_build_empty(&c->out, 'S');
+    struct pgc_result r;
+    memset(&r, 0, sizeof(r));
+    enum b_rc rc = pgc_flush(c, "closing a statement on");
+    if (!rc)
+        rc = pgc_replies(c, &r, NULL, NULL, "closing a statement");
+    pgc_result_free(&r);
+    return rc;
+}
+
+B_UNUSED /* for the pgsql workloads' prepare; tested in tests/t_pg_live.c */
+BENCH_API enum b_rc pgc_copy_in(struct pgc_conn *c, const char *sql, const char *data, size_t len,
+                                struct pgc_result *r)
+{
+    const char *what = "COPY FROM STDIN";
+    pgc_begin(c);
+    r->rows = r->affected = 0;
+    r->tag[0] = 0;
+    if (pg_build_query(&c->out, sql, strlen(sql)))
+        return b_seterr(&c->err, B_INVALID, 0, "a query holds a NUL byte");
+    enum b_rc rc = pgc_flush(c, "sending COPY to");
+    for (;;) { /* up to CopyInResponse; an error (a bad table) goes to the replies */
+        struct pg_msg m;
+        struct pg_copy cp;
+        if (rc || (rc = pgc_next(c, &m, what)))
+            return rc;
+        if (m.type == 'E') {
+            rc = pgc_srv_error(c, &m, what);
+            enum b_rc rz = pgc_replies(c, r, NULL, NULL, what); /* to 'Z' */
+            return rz == B_OK || rz == B_SERVER ? rc : rz;
+        }
+        if (m.type == 'G') {
+            if (pg_parse_copy(&m, &cp))
+                return pgc_bad(c, &m, what);
+            break;
+        }
+        if (!pgc_async(c, &m))
+            return pgc_unexpected(c, &m, what);
+    }
+    for (size_t off = 0; off < len;) { /* CopyData of up to 256 KiB each */
+        size_t n = B_MIN(len - off, (size_t)256 << 10);
+        pg_build_copy_data(&c->out, data + off, n);
+        off += n;
+        if (c->out.len >= ((size_t)1 << 20) && (rc = pgc_flush(c, what)))
+            return rc;
+    }
+    pg_build_empty(&c->out, 'c');
+    if ((rc = pgc_flush(c, what)))
+        return rc;
+    return pgc_replies(c, r, NULL, NULL, what);
+}
+
+BENCH_API enum b_rc pgc_cancel(struct pgc_conn *c)
+{
+    if (!c->keylen || !c->addrlen)
+        return B_INVALID;
+    struct buf b = {0};
+    if (pg_build_cancel(&b, c->pid, c->key, c->keylen)) {
+        buf_free(&b);
+        return B_INVALID;
+    }
+    int fd = socket(c->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    enum b_rc rc = B_SYSERR;
+    if (fd >= 0) {
+        struct timeval tv = {.tv_sec = 2};
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+        if (!connect(fd, (struct sockaddr *)&c->addr, c->addrlen) &&
+            send(fd, b.p, b.len, MSG_NOSIGNAL) == (ssize_t)b.len) {
+            char x;
+            (void)!recv(fd, &x, 1, 0); /* the server closes when done */
+            rc = B_OK;
+        }
+        close(fd);
+    }
+    buf_free(&b);
+    return rc;
+}
+
+/* ---- parameters: URL, options, libpq's environment, ~/.pgpass ---- */
+
+/* What pgc_params_resolve made: the params and the strings they point to. */
+struct pgc_conn_params {
+    struct pgc_params p;
+    char host[256], user[128], password[256], db[128], rootcert[512], app[64];
+    char warn[320]; /* a warning for the user (a .pgpass with loose permissions), or "" */
+};
+
+/* Percent-decode s[0..n) into out (cap bytes); false when malformed or too long. */
+static bool pgc_pct(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v;
+        char c = s[i];
+        if (c == '%') {
+            if (i + 2 >= n || !isxdigit((unsigned char)s[i + 1]) ||
+                !isxdigit((unsigned char)s[i + 2]) || sscanf(s + i + 1, "%2x", &v) != 1)
+                return false;
+            c = (char)v;
+            i += 2;
+        }
+        if (o + 1 >= cap)
+            return false;
+        out[o++] = c;
+    }
+    out[o] = 0;
+    return o == strlen(out); /* a %00 inside: refused (no NUL in a startup value) */
+}
+
+static int pgc_sslmode_of(const char *s)
+{
+    static const char *const n[] = {"disable", "allow", "prefer", "require", "verify-ca",
+                                    "verify-full"};
+    for (int i = 0; i < (int)countof(n); i++)
+        if (!strcmp(s, n[i]))
+            return i;
+    return -1;
+}
+
+static int pgc_cbind_of(const char *s)
+{
+    return !strcmp(s, "disable") ? PGC_CB_DISABLE : !strcmp(s, "prefer") ? PGC_CB_PREFER
+         : !strcmp(s, "require") ? PGC_CB_REQUIRE : -1;
+}
+
+/* One setting by libpq's keyword (the URL's query and its own parts). */
+static B_MUSTCHECK enum b_rc pgc_set(struct pgc_conn_params *cc, const char *k, const char *v,
+                                     struct b_err *e)
+{
+    struct pgc_params *p = &cc->p;
+    char *end;
+#define PGC_CPY(f) (snprintf(cc->f, sizeof(cc->f), "%s", v) < (int)sizeof(cc->f))
+    if (!strcmp(k, "host") && PGC_CPY(host))
+        p->host = cc->host;
+    else if (!strcmp(k, "port")) {
+        unsigned long n = strtoul(v, &end, 10);
+        if (!*v || *end || n < 1 || n > 65535)
+            return b_seterr(e, B_INVALID, 0, "port '%s': not a port number 1..65535", v);
+        p->port = (unsigned)n;
+    } else if ((!strcmp(k, "user")) && PGC_CPY(user))
+        p->user = cc->user;
+    else if (!strcmp(k, "password") && PGC_CPY(password))
+        p->password = cc->password, p->pw_from = "the connection string";
+    else if (!strcmp(k, "dbname") && PGC_CPY(db))
+        p->db = cc->db;
+    else if (!strcmp(k, "sslrootcert") && PGC_CPY(rootcert))
+        p->sslrootcert = cc->rootcert;
+    else if (!strcmp(k, "application_name") && PGC_CPY(app))
+        p->app = cc->app;
+    else if (!strcmp(k, "sslmode")) {
+        if ((p->sslmode = pgc_sslmode_of(v)) < 0)
+            return b_seterr(e, B_INVALID, 0, "sslmode '%s': disable, allow, prefer, require, "
+                            "verify-ca or verify-full", v);
+    } else if (!strcmp(k, "channel_binding")) {
+        if ((p->cbind = pgc_cbind_of(v)) < 0)
+            return b_seterr(e, B_INVALID, 0, "channel_binding '%s': disable, prefer or require",
+                            v);
+    } else if (!strcmp(k, "connect_timeout")) {
+        long n = strtol(v, &end, 10);
+        if (!*v || *end || n < 0 || n > 86400)
+            return b_seterr(e, B_INVALID, 0, "connect_timeout '%s': seconds, 0..86400", v);
+        p->connect_ms = n ? (int)(n < 2 ? 2 : n) * 1000 : 86400 * 1000; /* libpq: 0 waits */
+    } else {
+        static const char *const known[] = {"host", "user", "password", "dbname",
+                                            "sslrootcert", "application_name"};
+        bool is_known = false;
+        for (size_t i = 0; i < countof(known); i++)
+            is_known |= !strcmp(k, known[i]);
+        return b_seterr(e, B_INVALID, 0, "'%s': %s", k,
+                        is_known ? "value too long" : "not a setting bench knows");
+    }
+#undef PGC_CPY
+    return B_OK;
+}
+
+BENCH_API const char *pgc_url_secret(const char *url, size_t *len)
+{
+    const char *s = !strncmp(url, "postgresql://", 13) ? url + 13
+                    : !strncmp(url, "postgres://", 11) ? url + 11 : NULL;
+    if (!s)
+        return NULL;
+    size_t ui = strcspn(s, "@/?");
+    const char *colon = memchr(s, ':', ui);
+    if (s[ui] != '@' || !colon)
+        return NULL;
+    *len = (size_t)(s + ui - colon - 1);
+    return colon + 1;
+}
+
+/* postgres[ql]://[user[:password]@][host][:port][/dbname][?k=v&...] */
+BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, struct b_err *e)
+{
+    const char *s = url, *q;
+    char tmp[512];
+    enum b_rc rc;
+    if (!strncmp(s, "postgresql://", 13))
+        s += 13;
+    else if (!strncmp(s, "postgres://", 11))
+        s += 11;
+    else
+        return b_seterr(e, B_INVALID, 0, "not a postgres:// or postgresql:// URL");
+    size_t auth_end = strcspn(s, "@/?");
+    if (s[auth_end] == '@') {
+        size_t ul = strcspn(s, ":@");
+        if (!pgc_pct(s, ul, tmp, sizeof(tmp)))
+            return b_seterr(e, B_INVALID, 0, "a bad user name (percent-encoding)");
+        if (*tmp && (rc = pgc_set(cc, "user", tmp, e)))
+            return rc;
+        if (s[ul] == ':') {
+            if (!pgc_pct(s + ul + 1, auth_end - ul - 1, tmp, sizeof(tmp)))
+                return b_seterr(e, B_INVALID, 0, "a bad password (percent-encoding)");
+            if ((rc = pgc_set(cc, "password", tmp, e)))
+                return rc;
+        }
+        s += auth_end + 1;
+    }
+    size_t hl;
+    if (*s == '[') { /* [IPv6]:port */
+        q = strchr(s, ']');
+        if (!q)
+            return b_seterr(e, B_INVALID, 0, "an IPv6 address without its ']'");
+        hl = (size_t)(q - s - 1);
+        if (hl && (!pgc_pct(s + 1, hl, tmp, sizeof(tmp)) || (rc = pgc_set(cc, "host", tmp, e))))
+            return b_seterr(e, B_INVALID, 0, "a bad host");
+        s = q + 1;
+    } else {
+        hl = strcspn(s, ":/?");
+        if (memchr(s, ',', hl))
+            return b_seterr(e, B_INVALID, 0, "several hosts: bench connects to one");
+        if (hl && (!pgc_pct(s, hl, tmp, sizeof(tmp)) || (rc = pgc_set(cc, "host", tmp, e))))
+            return b_seterr(e, B_INVALID, 0, "a bad host");
+        s += hl;
+    }
+    if (*s == ':') {
+        size_t pl = strcspn(s + 1, "/?");
+        if (!pgc_pct(s + 1, pl, tmp, sizeof(tmp)) || (rc = pgc_set(cc, "port", tmp, e)))
+            return b_seterr(e, B_INVALID, 0, "a bad port");
+        s += 1 + pl;
+    }
+    if (*s == '/') {
+        size_t dl = strcspn(s + 1, "?");
+        if (!pgc_pct(s + 1, dl, tmp, sizeof(tmp)) || (*tmp && (rc = pgc_set(cc, "dbname", tmp, e))))
+            return b_seterr(e, B_INVALID, 0, "a bad database name");
+        s += 1 + dl;
+    }
+    if (*s == '?')
+        for (s++; *s;) {
+            size_t kl = strcspn(s, "=&"), vl;
+            char key[64];
+            if (s[kl] != '=' || !pgc_pct(s, kl, key, sizeof(key)))
+                return b_seterr(e, B_INVALID, 0, "a query parameter without '=value'");
+            vl = strcspn(s + kl + 1, "&");
+            if (!pgc_pct(s + kl + 1, vl, tmp, sizeof(tmp)))
+                return b_seterr(e, B_INVALID, 0, "a bad value of '%s'", key);
+            if ((rc = pgc_set(cc, !strcmp(key, "dbname") ? "dbname" : key, tmp, e)))
+                return rc;
+            s += kl + 1 + vl;
+            if (*s == '&')
+                s++;
+        }
+    else if (*s)
+        return b_seterr(e, B_INVALID, 0, "unexpected '%s'", s);
+    return B_OK;
+}
+
+/* One field of a .pgpass line (':' and '\' escaped by '\'), into out; *s advances. */
+static bool pgc_pgpass_field(const char **s, char *out, size_t cap, bool last)
+{
+    size_t o = 0;
+    const char *q = *s;
+    for (; *q && *q != '\n' && (last || *q != ':'); q++) {
+        if (*q == '\\' && q[1] && q[1] != '\n')
+            q++;
+        if (o + 1 < cap)
+            out[o++] = *q;
+    }
+    out[o] = 0;
+    if (!last && *q != ':')
+        return false;
+    *s = *q == ':' ? q + 1 : q;
+    return true;
+}
+
+static bool pgc_pgpass_match(const char *pat, const char *v)
+{
+    return !strcmp(pat, "*") || !strcmp(pat, v);
+}
+
+/* The password file's entry for host:port:db:user (libpq's rules: the first match; the file
+ * ignored, with a warning, when group or others may read it). */
+static void pgc_pgpass(struct pgc_conn_params *cc)
+{
+    struct pgc_params *p = &cc->p;
+    const char *f = getenv("PGPASSFILE"), *home = getenv("HOME");
+    char path[512];
+    if (f && *f)
+        snprintf(path, sizeof(path), "%s", f);
+    else if (home && *home)
+        snprintf(path, sizeof(path), "%s/.pgpass", home);
+    else
+        return;
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode))
+        return;
+    if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+        snprintf(cc->warn, sizeof(cc->warn), "password file \"%.200s\" has group or world access; "
+                 "permissions should be u=rw (0600) or less: ignored", path);
+        return;
+    }
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return;
+    char line[1024], h[256], po[16], d[128], u[128], pw[256];
+    char port[16];
+    snprintf(port, sizeof(port), "%u", p->port);
+    /* a socket directory matches "localhost", as libpq's default socket does */
+    const char *host = p->host[0] == '/' ? "localhost" : p->host;
+    while (fgets(line, sizeof(line), fp)) {
+        const char *s = line;
+        if (*s == '#')
+            continue;
+        if (!pgc_pgpass_field(&s, h, sizeof(h), false) ||
+            !pgc_pgpass_field(&s, po, sizeof(po), false) ||
+            !pgc_pgpass_field(&s, d, sizeof(d), false) ||
+            !pgc_pgpass_field(&s, u, sizeof(u), false) ||
+            !pgc_pgpass_field(&s, pw, sizeof(pw), true))
+            continue;
+        if (pgc_pgpass_match(h, host) && pgc_pgpass_match(po, port) &&
+            pgc_pgpass_match(d, p->db) && pgc_pgpass_match(u, p->user)) {
+            snprintf(cc->password, sizeof(cc->password), "%s", pw);
+            p->password = cc->password;
+            p->pw_from = "~/.pgpass";
+            break;
+        }
+    }
+    fclose(fp);
+}
+
+/*
+ * pgc_params_resolve - the connection's parameters, libpq's way: the URL (url, may be ""),
+ * then the given settings (host..sslmode: "" = not given) win over it, then libpq's
+ * environment (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, PGSSLROOTCERT,
+ * PGCHANNELBINDING, PGCONNECT_TIMEOUT, PGAPPNAME) fills what is still unset, then the
+ * defaults (the socket directory /var/run/postgresql when it exists, else localhost; port
+ * 5432; the login name; the database named as the user; sslmode prefer), then ~/.pgpass the
+ * password.
+ */
+BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *url,
+                                       const char *const given[8], int connect_ms, int io_ms,
+                                       struct b_err *e)
+{
+    static const char *const keys[8] = {"host", "port", "user", "password", "dbname",
+                                        "sslmode", "sslrootcert", "channel_binding"};
+    static const char *const envs[10] = {"PGHOST", "PGPORT", "PGUSER", "PGPASSWORD",
+                                         "PGDATABASE", "PGSSLMODE", "PGSSLROOTCERT",
+                                         "PGCHANNELBINDING", "PGCONNECT_TIMEOUT", "PGAPPNAME"};
+    static const char *const ekeys[10] = {"host", "port", "user", "password", "dbname",
+                                          "sslmode", "sslrootcert", "channel_binding",
+                                          "connect_timeout", "application_name"};
+    struct pgc_params *p = &cc->p;
+    enum b_rc rc;
+    memset(cc, 0, sizeof(*cc));
+    p->sslmode = -1, p->cbind = -1, p->connect_ms = -1;
+    char why[sizeof(e->msg)];
+    if (url && *url && (rc = pgc_parse_url(cc, url, e))) {
+        memcpy(why, e->msg, sizeof(why));
+        return b_seterr(e, B_INVALID, 0, "--pgsql-url: %s", why);
+    }
+    for (int i = 0; i < 8; i++)
+        if (given[i] && *given[i] && (rc = pgc_set(cc, keys[i], given[i], e)))
+            return rc;
+    if (given[3] && *given[3])
+        p->pw_from = "--pgsql-password";
+    bool set[10] = {p->host != NULL, p->port != 0, p->user != NULL, p->password != NULL,
+                    p->db != NULL, p->sslmode >= 0, p->sslrootcert != NULL, p->cbind >= 0,
+                    p->connect_ms >= 0, p->app != NULL};
+    for (int i = 0; i < 10; i++) {
+        const char *v = getenv(envs[i]);
+        if (!set[i] && v && *v) {
+            if ((rc = pgc_set(cc, ekeys[i], v, e))) {
+                memcpy(why, e->msg, sizeof(why));
+                return b_seterr(e, B_INVALID, 0, "%s: %s", envs[i], why);
+            }
+            if (i == 3)
+                p->pw_from = "PGPASSWORD";
+        }
+    }
+    if (!p->host) {
+        struct stat st;
+        snprintf(cc->host, sizeof(cc->host), "%s",
+                 !stat(PGC_SOCK_DIR, &st) && S_ISDIR(st.st_mode) ? PGC_SOCK_DIR : "localhost");
+        p->host = cc->host;
+    }
+    if (!p->port)
+        p->port = 5432;
+    if (!p->user) {
+        const char *lu = getenv("USER");
+        struct passwd *pw = getpwuid(geteuid());
+        snprintf(cc->user, sizeof(cc->user), "%s", pw && pw->pw_name ? pw->pw_name
+                                                   : lu ? lu : "postgres");
+        p->user = cc->user;
+    }
+    if (!p->db)
+        p->db = p->user;
+    if (p->sslmode < 0)
+        p->sslmode = PGC_SSL_PREFER;
+    if (p->cbind < 0)
+        p->cbind = PGC_CB_PREFER;
+    if (p->sslmode == PGC_SSL_REQUIRE && p->sslrootcert)
+        p->sslmode = PGC_SSL_VERIFY_CA; /* libpq: a root certificate makes require verify */
+    if (p->sslmode >= PGC_SSL_VERIFY_CA && !p->sslrootcert) {
+        const char *home = getenv("HOME");
+        struct stat st;
+        snprintf(cc->rootcert, sizeof(cc->rootcert), "%s/.postgresql/root.crt",
+                 home ? home : "");
+        if (stat(cc->rootcert, &st))
+            return b_seterr(e, B_INVALID, 0, "sslmode=%s: no root certificate: give "
+                            "--pgsql-sslrootcert (or sslrootcert=system for the system's "
+                            "store), or put it in %s", pgc_mode_name(p->sslmode), cc->rootcert);
+        p->sslrootcert = cc->rootcert;
+    }
+    if (p->connect_ms < 0)
+        p->connect_ms = connect_ms;
+    p->io_ms = io_ms;
+    if (!p->password)
+        pgc_pgpass(cc);
+    return B_OK;
+}
+
+/*== 14 uring_ : io_uring by raw syscalls: setup, SQEs, CQEs ================*/
 /*
  * uring_: a minimal io_uring client over the three raw syscalls (no liburing): setup with
  * fio's "newest flags first" ladder (SINGLE_ISSUER|DEFER_TASKRUN, then COOP_TASKRUN, then
@@ -8692,7 +10930,7 @@ BENCH_API double uring_probe_pair_ns(void)
     return best > 0 ? best : 0;
 }
 
-/*== 13 load_ : worker threads, limits, --rate, intervals, checkpoints ======*/
+/*== 15 load_ : worker threads, limits, --rate, intervals, checkpoints ======*/
 /*
  * Each worker owns a struct load_thread: its RNG, counters and latency histogram. Counters
  * are relaxed atomics written only by their owner (a plain store on x86), so the measured
@@ -9607,7 +11845,7 @@ BENCH_API void load_run_main(struct load_run *r, const struct load_hooks *hk)
     res_snap_free(&d);
 }
 
-/*== 14 cpu_, mem_ : CPU and memory workloads ===============================*/
+/*== 16 cpu_, mem_ : CPU and memory workloads ===============================*/
 /*
  * cpu: sysbench's event is one trial-division prime count up to --cpu-max-prime, with 64-bit
  * integers and a double square root. The count goes to a per-thread sink that the compiler
@@ -10968,7 +13206,7 @@ static void mem_done(struct load_run *r)
 
 
 
-/*== 15 thr_ : threads and mutex workloads ==================================*/
+/*== 17 thr_ : threads and mutex workloads ==================================*/
 /*
  * threads: --thread-locks mutexes shared by all threads (a total, despite sysbench's help
  * text); each event takes mutex (counter++ mod locks) and does --thread-yields rounds of
@@ -11276,7 +13514,7 @@ static B_MUSTCHECK enum b_rc thr_threads_any_event(struct load_thread *t)
 }
 
 
-/*== 16 jr_ : JSON reader: untrusted bytes to a tree, paths =================*/
+/*== 18 jr_ : JSON reader: untrusted bytes to a tree, paths =================*/
 /*
  * RFC 8259 JSON into a tree of struct jr_val, for inputs bench did not write itself (reports
  * handed to `bench compare` and `bench merge`): every byte is untrusted. Two passes over the
@@ -12072,7 +14310,7 @@ BENCH_API const char *jr_type_name(int type)
     return type >= 0 && type < (int)countof(names) ? names[type] : "?";
 }
 
-/*== 17 io_ : the fileio workload ===========================================*/
+/*== 19 io_ : the fileio workload ===========================================*/
 /*
  * sysbench 1.0.20's fileio (sb_fileio.c): test_file.N of total/num bytes in --file-dir,
  * sequential modes walking the files and wrapping around, random modes, the periodic fsync
@@ -14021,7 +16259,7 @@ BENCH_API enum b_exit io_cleanup(struct res *res)
     return ex;
 }
 
-/*== 18 evl_ : event loop: many client connections per thread ===============*/
+/*== 20 evl_ : event loop: many client connections per thread ===============*/
 /*
  * The loop core (evl_open, evl_run, evl_close; the API and its callbacks, struct evl_ops, in
  * bench.h), in the spirit of redis's ae.c: a loop thread owns n clients, each served by
@@ -14030,7 +16268,7 @@ BENCH_API enum b_exit io_cleanup(struct res *res)
  * deadline scan). The core keeps each client's socket watched, its run queue (ready, again,
  * slot, wait: a client in at most one, B_ASSERT-checked), its one timer (a list in due
  * order) and turns. Its clients: the OLTP tests' below (--threads=N on --event-loops=L,
- * evl_thread) and slap's (section 20, slap_loop_main). Every login, a reconnect's included,
+ * evl_thread) and slap's (section 22, slap_loop_main). Every login, a reconnect's included,
  * goes through its run's gate (myc_gate): one finding every slot taken waits in the slot
  * queue, looked at every EVL_SLOT_NS (other loops free slots too); a retry's backoff is its
  * timer.
@@ -15508,7 +17746,7 @@ BENCH_API enum b_rc evl_backend_pick(struct load_run *r)
     return rc;
 }
 
-/*== 19 oltp_ : sysbench's OLTP workloads over the myc_ client ==============*/
+/*== 21 oltp_ : sysbench's OLTP workloads over the myc_ client ==============*/
 /*
  * The 11 scripts of sysbench 1.0.20 (oltp_common.lua and friends) built in:
  * the same schema and data, the same statements (server-side prepared by default, one per
@@ -17944,7 +20182,7 @@ BENCH_API const char *oltp_legacy_map(const struct bench_opts *o)
     return NULL;
 }
 
-/*== 20 slap_ : mysqlslap mode: options, generated SQL, client threads ======*/
+/*== 22 slap_ : mysqlslap mode: options, generated SQL, client threads ======*/
 /*
  * `bench slap` (and bench invoked as mysqlslap or mariadb-slap): mysqlslap's benchmark, drop-in
  * (mysqlslap 10.11's options and output). For each engine, each concurrency C and each iteration: drop the schema
@@ -20284,7 +22522,7 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
     return n;
 }
 
-/*== 21 wl_ : workload registry and the run path ============================*/
+/*== 23 wl_ : workload registry and the run path ============================*/
 /*
  * One row per built-in test, as sysbench's sb_test_t: name, options, hooks. A new workload
  * is a new row. A test name given as a path ending in ".lua" (old scripts:
@@ -20295,6 +22533,35 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
 static const struct opt_def opt_ping[] = {
     OPT("count", INT, ping_count, "10", 1, 1e6, NULL, "number of COM_PING round trips to time",
         NULL, 0),
+    OPT("pgsql-url", STR, pgsql_url, "", 0, 0, NULL,
+        "PostgreSQL: postgres://user:password@host:port/db?sslmode=... (libpq's URL; implies "
+        "--db-driver=pgsql)", NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("pgsql-host", STR, pgsql_host, "", 0, 0, NULL,
+        "PostgreSQL server host, or a socket directory (PGHOST; default /var/run/postgresql, "
+        "else localhost)", NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("pgsql-port", STR, pgsql_port, "", 0, 0, NULL, "PostgreSQL server port (PGPORT; 5432)",
+        NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("pgsql-user", STR, pgsql_user, "", 0, 0, NULL,
+        "PostgreSQL user (PGUSER; default the login name)", NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("pgsql-password", STR, pgsql_password, "", 0, 0, NULL,
+        "PostgreSQL password (PGPASSWORD, else ~/.pgpass)", NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("pgsql-db", STR, pgsql_db, "", 0, 0, NULL,
+        "PostgreSQL database (PGDATABASE; default the user name)", NULL,
+        OPT_F_EXT | OPT_F_NODEF),
+    OPT("pgsql-sslmode", STR, pgsql_sslmode, "", 0, 0, NULL,
+        "PostgreSQL TLS, as libpq's sslmode: disable, allow, prefer (default), require, "
+        "verify-ca, verify-full (PGSSLMODE)", NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("pgsql-sslrootcert", STR, pgsql_sslrootcert, "", 0, 0, NULL,
+        "PostgreSQL: CA file that verifies the server (PGSSLROOTCERT; default "
+        "~/.postgresql/root.crt; system: the system's store)", NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("pgsql-channel-binding", STR, pgsql_channel_binding, "", 0, 0, NULL,
+        "PostgreSQL SCRAM channel binding: disable, prefer (default), require "
+        "(PGCHANNELBINDING)", NULL, OPT_F_EXT | OPT_F_NODEF),
+    OPT("pgsql-connect-timeout", INT, pgsql_connect_timeout, "10", 1, 3600, NULL,
+        "PostgreSQL: seconds to connect, set up TLS and log in (PGCONNECT_TIMEOUT, the URL's "
+        "connect_timeout win)", NULL, OPT_F_EXT),
+    OPT("pgsql-io-timeout", INT, pgsql_io_timeout, "60", 1, 86400, NULL,
+        "PostgreSQL: seconds a command may take", NULL, OPT_F_EXT),
 };
 
 static const struct opt_def opt_oltp_sizing[] = {
@@ -20404,7 +22671,8 @@ static const struct wl_def wl_all[] = {
      .ctrs = io_ctrs,
      .nctrs = countof(io_ctrs)},
     {.name = "ping",
-     .desc = "MySQL/MariaDB connection check: server, TLS, authentication, round trips",
+     .desc = "MySQL/MariaDB or PostgreSQL connection check: server, TLS, authentication, round "
+             "trips",
      .opts = opt_ping,
      .nopts = countof(opt_ping),
      .db = true,
@@ -20867,7 +23135,7 @@ BENCH_API enum b_rc wl_run(const struct wl_def *w, struct bench_opts *o, struct 
     return B_OK;
 }
 
-/*== 22 ping_, sizing_ : commands of their own: ping, the oltp one-liner ====*/
+/*== 24 ping_, sizing_ : commands of their own: ping, the oltp one-liner ====*/
 /*
  * Commands that are not sysbench tests: `bench ping` (connect, authenticate, time round
  * trips) and `bench oltp` (the sizing one-liner: its own schema, a thread ladder of OLTP runs
@@ -20988,12 +23256,204 @@ static B_MUSTCHECK enum b_rc ping_kind(struct res *res, struct my_conn *c, int k
     return rc;
 }
 
+/* ---- ping on PostgreSQL (--db-driver=pgsql or --pgsql-url) ---- */
+
+#define PING_PG_VARS                                                                         \
+    "SELECT inet_server_addr(), current_setting('max_connections'), "                         \
+    "current_setting('shared_buffers')"
+
+static int ping_pg_row(void *ctx, const struct pgc_result *res, const struct pg_str *vals)
+{
+    struct ping_vars *pv = ctx;
+    for (size_t i = 0; i < 3 && i < res->ncols; i++)
+        my_escape(pv->v[i], sizeof(pv->v[i]), vals[i].p ? vals[i].p : "NULL",
+                  vals[i].p ? B_MIN(vals[i].len, 60) : 4);
+    return 0;
+}
+
+static const char *const ping_pg_what[] = {"empty query (Q)", "SELECT 1 (Q)",
+                                           "SELECT $1 (Bind/Execute)"};
+
+/* The round trips of one kind on PostgreSQL, as ping_kind. */
+static B_MUSTCHECK enum b_rc ping_pg_kind(struct res *res, struct pgc_conn *c, int k, i64 n,
+                                          struct pgc_result *pr, struct hist *h)
+{
+    u64 mn = UINT64_MAX, mx = 0, sum = 0, done = 0;
+    enum b_rc rc = B_OK;
+    u64 end = res->o && res->o->all_step_ms > 0
+                  ? clk_now_ns() + (u64)res->o->all_step_ms * 1000000u
+                  : UINT64_MAX;
+    memset(h, 0, sizeof(*h));
+    for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
+        char num[24];
+        struct pg_str arg = {num, (size_t)snprintf(num, sizeof(num), "%lld", (long long)i)};
+        u64 t0 = clk_now_ns();
+        if (t0 >= end)
+            break;
+        rc = k == 0   ? pgc_query(c, "", 0, pr, NULL, NULL)
+             : k == 1 ? pgc_query(c, "SELECT 1", 8, pr, NULL, NULL)
+                      : pgc_execute(c, "bench_ping", &arg, 1, pr, NULL, NULL);
+        u64 d = clk_now_ns() - t0;
+        if (rc != B_OK)
+            break;
+        hist_record(h, d);
+        mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d, done++;
+    }
+    struct res *s = res_step(res, res->w, ping_pg_what[k]);
+    ping_stats(&s->final, h, done, mn, mx, sum);
+    s->have_final = true;
+    s->complete = done == (u64)n || (end != UINT64_MAX && rc == B_OK && !atomic_load(&b_stop));
+    if (k == 0) {
+        ping_stats(&res->final, h, done, mn, mx, sum);
+        res->have_final = true;
+    }
+    return rc;
+}
+
+/* A failed PostgreSQL login as the error-message rule asks: what, where, as whom, the
+ * server's words verbatim (severity, SQLSTATE, message, detail, hint), never the password. */
+static enum b_exit ping_pg_conn_error(const struct pgc_conn *c, const struct pgc_params *p,
+                                      struct b_err *e)
+{
+    enum b_exit ex = atomic_load(&b_stop) ? B_EXIT_FAIL : B_EXIT_ENV;
+    if (c->err.rc == B_SERVER) {
+        b_fail(e, ex, "ping: login to %s failed for user '%s' (database '%s', password: %s)\n"
+               "server said: %s:  %s (SQLSTATE %s)%s%s", c->target, p->user, p->db,
+               p->password ? "yes" : "no", c->srv.severity, c->srv.msg, c->srv.code,
+               c->srv.detail[0] ? "; DETAIL: " : "", c->srv.detail);
+        if (!strcmp(c->srv.code, "28P01"))
+            b_hint(e, "check --pgsql-user/--pgsql-password (or PGUSER, PGPASSWORD, ~/.pgpass)"
+                   "%s%s", p->password && p->pw_from ? "; the password came from " : "",
+                   p->password && p->pw_from ? p->pw_from : "");
+        else if (!strcmp(c->srv.code, "3D000"))
+            b_hint(e, "create the database first, or name another with --pgsql-db");
+        else if (c->srv.hint[0])
+            b_hint(e, "the server's: %s", c->srv.hint);
+    } else {
+        b_fail(e, ex, "ping: %s", c->err.msg);
+        if (c->err.rc == B_TIMEOUT)
+            b_hint(e, "no complete answer within --pgsql-connect-timeout=%d s",
+                   p->connect_ms / 1000);
+        else if (c->err.sys_errno == ECONNREFUSED || c->err.sys_errno == ENOENT)
+            b_hint(e, "%s; check --pgsql-host/--pgsql-port (PGHOST, PGPORT)",
+                   c->err.sys_errno == ENOENT ? "no server socket there (is the server running "
+                                                "on this host?)"
+                                              : "nothing is listening there");
+        else if (strstr(c->err.msg, "did not verify"))
+            b_hint(e, "give the server's CA with --pgsql-sslrootcert, or use "
+                   "--pgsql-sslmode=require to encrypt without verifying");
+    }
+    e->rc = c->err.rc;
+    return ex;
+}
+
+static enum b_exit ping_pg(struct res *res)
+{
+    struct bench_opts *o = res->o;
+    struct pgc_conn_params *cc = b_xcalloc(1, sizeof(*cc));
+    struct pgc_conn c;
+    const char *given[8] = {o->pgsql_host, o->pgsql_port, o->pgsql_user, o->pgsql_password,
+                            o->pgsql_db, o->pgsql_sslmode, o->pgsql_sslrootcert,
+                            o->pgsql_channel_binding};
+    res->command = "ping";
+    if (pgc_params_resolve(cc, o->pgsql_url, given, (int)o->pgsql_connect_timeout * 1000,
+                           (int)o->pgsql_io_timeout * 1000, &res->err) < 0) {
+        char why[sizeof(res->err.msg)];
+        memcpy(why, res->err.msg, sizeof(why));
+        enum b_exit ex = b_fail(&res->err, b_usage_exit(), "ping: %s", why);
+        free(cc);
+        return ex;
+    }
+    const struct pgc_params *p = &cc->p;
+    if (cc->warn[0])
+        res_warn(res, "pgpass_permissions", NULL, "%s", cc->warn);
+    if (pgc_connect(&c, p) < 0) {
+        enum b_exit ex = ping_pg_conn_error(&c, p, &res->err);
+        pgc_close(&c);
+        free(cc);
+        return ex;
+    }
+    res_fact_str(res, "server", "%s", c.target);
+    res_fact_str(res, "server_version", "%s", c.version);
+    res_fact_bool(res, "server_mariadb", false);
+    res_fact_str(res, "server_kind", "PostgreSQL");
+    res_fact_int(res, "connection_id", c.pid);
+    res_fact_str(res, "transport", "%s", c.is_unix ? "unix" : "tcp");
+    res_fact_bool(res, "tls", c.tls);
+    if (c.tls) {
+        res_fact_str(res, "tls_version", "%s", mbedtls_ssl_get_version(c.ssl));
+        res_fact_str(res, "tls_cipher", "%s", mbedtls_ssl_get_ciphersuite(c.ssl));
+        res_fact_bool(res, "tls_verified", c.tls_verified);
+    } else
+        res_fact_str(res, "tls_off_reason", "%s", c.tls_off);
+    res_fact_str(res, "compression", "none");
+    res_fact_str(res, "auth_plugin", "%s", c.auth);
+    res_fact_str(res, "user", "%s", p->user);
+    res_fact_str(res, "database", "%s", p->db);
+    res_fact_int(res, "connect_ns", (i64)c.connect_ns);
+    res_fact_num(res, "connect_ms", (double)c.connect_ns / 1e6);
+    res_fact_int(res, "socket_connect_ns", (i64)c.socket_ns);
+    res_fact_int(res, "handshake_ns", (i64)(c.connect_ns - c.socket_ns));
+    struct pgc_result pr;
+    struct ping_vars pv;
+    memset(&pr, 0, sizeof(pr));
+    memset(&pv, 0, sizeof(pv));
+    const char *step = "the settings query (" PING_PG_VARS ")";
+    enum b_rc rc = pgc_query(&c, PING_PG_VARS, strlen(PING_PG_VARS), &pr, ping_pg_row, &pv);
+    if (rc == B_OK) {
+        res_fact_str(res, "max_connections", "%s", pv.v[1]);
+        res_fact_str(res, "shared_buffers", "%s", pv.v[2]);
+        step = "Parse of SELECT $1";
+        rc = pgc_prepare(&c, "bench_ping", "SELECT $1::int8", 15, 1, &pr);
+    }
+    i64 n = B_MAX(o->ping_count, 1);
+    res_fact_int(res, "ping_count", n);
+    struct hist *h = b_xcalloc(1, sizeof(*h));
+    for (int k = 0; k < 3 && rc == B_OK && !atomic_load(&b_stop); k++) {
+        step = ping_pg_what[k];
+        rc = ping_pg_kind(res, &c, k, n, &pr, h);
+    }
+    free(h);
+    if (rc == B_OK && !atomic_load(&b_stop))
+        (void)!pgc_close_stmt(&c, "bench_ping"); /* the measure is taken */
+    pgc_result_free(&pr);
+    enum b_exit ex = B_EXIT_OK;
+    res->rc = rc;
+    res->end = RES_END_LIMIT;
+    if (rc == B_DONE || atomic_load(&b_stop)) {
+        res->end = RES_END_SIGNAL;
+        res->end_signal = atomic_load(&b_stop) == SIGTERM ? SIGTERM : SIGINT;
+        ex = b_fail(&res->err, B_EXIT_FAIL,
+                    "ping: interrupted by %s during %s; the figures above are what was "
+                    "measured until then",
+                    atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", step);
+        res->err.rc = B_DONE;
+    } else if (rc < 0) {
+        res->end = RES_END_FAILED;
+        if (rc == B_SERVER)
+            ex = b_fail(&res->err, B_EXIT_ENV, "ping: %s on %s: %s:  %s (SQLSTATE %s)", step,
+                        c.target, c.srv.severity, c.srv.msg, c.srv.code);
+        else
+            ex = b_fail(&res->err, B_EXIT_ENV, "ping: %s: %s", step, c.err.msg);
+        res->err.rc = rc;
+        if (rc == B_TIMEOUT)
+            b_hint(&res->err, "no complete answer within --pgsql-io-timeout=%lld s",
+                   (long long)o->pgsql_io_timeout);
+    }
+    res->complete = ex == B_EXIT_OK;
+    pgc_close(&c);
+    free(cc);
+    return ex;
+}
+
 BENCH_API enum b_exit ping_main(struct res *res)
 {
     struct bench_opts *o = res->o;
     struct myc_conn_params cc;
     struct my_conn c;
     res->command = "ping";
+    if ((o->db_driver && !strcmp(o->db_driver, "pgsql")) || (o->pgsql_url && *o->pgsql_url))
+        return ping_pg(res);
     o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
     if (myc_params_from_opts(o, 0, &cc, &res->err) < 0)
         return res->err.ex;
@@ -21401,7 +23861,7 @@ BENCH_API enum b_exit sizing_main(struct res *res)
     return ex;
 }
 
-/*== 23 all_ : bench all: the one-page sizing report, checks, settings ======*/
+/*== 25 all_ : bench all: the one-page sizing report, checks, settings ======*/
 /*
  * `bench all [--dir=DIR] [mysql options] [--quick|--thorough]`: host facts, then a plan of
  * steps (all_plan), each a sub-result by the run path (wl_run) or a command on its own struct
@@ -23738,7 +26198,7 @@ static enum b_exit all_main(struct res *res)
     return all_exit(worst);
 }
 
-/*== 24 mrg_ : bench merge: one result from many clients' results ===========*/
+/*== 26 mrg_ : bench merge: one result from many clients' results ===========*/
 /*
  * bench merge A.json B.json ...: the result documents of clients that ran the same test at
  * the same time (--start-at; docs/multi-host.md) as one result, as if one process had run
@@ -24693,7 +27153,7 @@ out:
     return ex;
 }
 
-/*== 25 cmp_ : bench compare: reports side by side ==========================*/
+/*== 27 cmp_ : bench compare: reports side by side ==========================*/
 /*
  * `bench compare A.json B.json [C.json ...]`: JSON results bench wrote (`bench all
  * --format=json` reports first of all, and single runs: `bench cpu run --format=json`, the
@@ -25242,7 +27702,7 @@ static enum b_exit cmp_main(struct res *res)
     return ex;
 }
 
-/*== 26 rep_ : renderers: sysbench 1.0.20's text, JSON ======================*/
+/*== 28 rep_ : renderers: sysbench 1.0.20's text, JSON ======================*/
 /*
  * Every block is line-compatible with sysbench 1.0.20, so parsers written
  * for it keep working: the run header, interval lines, the histogram, "General statistics",
@@ -25869,30 +28329,50 @@ static void rep_ping(const struct res *res)
     bool tls = rep_fact_int(res, "tls") != 0;
     bool is_unix = !strcmp(rep_fact_str(res, "transport"), "unix");
     printf("Connected to %s\n", rep_fact_str(res, "server"));
-    printf("    server:            %s%s, connection id %u\n", rep_fact_str(res, "server_version"),
-           rep_fact_int(res, "server_mariadb") ? " (MariaDB)" : "",
-           (unsigned)rep_fact_int(res, "connection_id"));
-    if (tls)
-        printf("    TLS:               %s %s (certificate %s)\n",
-               rep_fact_str(res, "tls_version"), rep_fact_str(res, "tls_cipher"),
-               rep_fact_int(res, "tls_verified") ? "verified" : "not verified");
-    else
-        printf("    TLS:               off (%s)\n", rep_fact_str(res, "tls_off_reason"));
-    if (!strcmp(rep_fact_str(res, "compression"), "zlib"))
-        printf("    compression:       zlib (bench's own deflate; the server's zlib)\n");
-    printf("    authentication:    %s as '%s'\n", rep_fact_str(res, "auth_plugin"),
-           rep_fact_str(res, "user"));
-    const struct res_fact *cm = res_fact(res, "connect_ms");
-    printf("    connect:           %.2f ms (%s%s + login)\n", cm ? cm->num : 0.0,
-           is_unix ? "socket" : "TCP", tls ? " + TLS" : "");
-    if (res_fact(res, "server_hostname")) {
-        char bp[32];
-        i64 bpv = rep_fact_int(res, "innodb_buffer_pool_size_bytes");
-        printf("    server settings:   hostname %s, max_connections %s, "
-               "innodb_buffer_pool_size %s\n",
-               rep_fact_str(res, "server_hostname"), rep_fact_str(res, "max_connections"),
-               bpv ? unit_fmt_size((u64)bpv, bp, sizeof(bp))
-                   : rep_fact_str(res, "innodb_buffer_pool_size"));
+    if (res_fact(res, "server_kind")) { /* PostgreSQL */
+        const struct res_fact *cm = res_fact(res, "connect_ms");
+        printf("    server:            PostgreSQL %s, backend pid %u\n",
+               rep_fact_str(res, "server_version"), (unsigned)rep_fact_int(res, "connection_id"));
+        if (tls)
+            printf("    TLS:               %s %s (certificate %s)\n",
+                   rep_fact_str(res, "tls_version"), rep_fact_str(res, "tls_cipher"),
+                   rep_fact_int(res, "tls_verified") ? "verified" : "not verified");
+        else
+            printf("    TLS:               off (%s)\n", rep_fact_str(res, "tls_off_reason"));
+        printf("    authentication:    %s as '%s', database '%s'\n",
+               rep_fact_str(res, "auth_plugin"), rep_fact_str(res, "user"),
+               rep_fact_str(res, "database"));
+        printf("    connect:           %.2f ms (%s%s + login)\n", cm ? cm->num : 0.0,
+               is_unix ? "socket" : "TCP", tls ? " + TLS" : "");
+        if (res_fact(res, "max_connections"))
+            printf("    server settings:   max_connections %s, shared_buffers %s\n",
+                   rep_fact_str(res, "max_connections"), rep_fact_str(res, "shared_buffers"));
+    } else {
+        printf("    server:            %s%s, connection id %u\n", rep_fact_str(res, "server_version"),
+               rep_fact_int(res, "server_mariadb") ? " (MariaDB)" : "",
+               (unsigned)rep_fact_int(res, "connection_id"));
+        if (tls)
+            printf("    TLS:               %s %s (certificate %s)\n",
+                   rep_fact_str(res, "tls_version"), rep_fact_str(res, "tls_cipher"),
+                   rep_fact_int(res, "tls_verified") ? "verified" : "not verified");
+        else
+            printf("    TLS:               off (%s)\n", rep_fact_str(res, "tls_off_reason"));
+        if (!strcmp(rep_fact_str(res, "compression"), "zlib"))
+            printf("    compression:       zlib (bench's own deflate; the server's zlib)\n");
+        printf("    authentication:    %s as '%s'\n", rep_fact_str(res, "auth_plugin"),
+               rep_fact_str(res, "user"));
+        const struct res_fact *cm = res_fact(res, "connect_ms");
+        printf("    connect:           %.2f ms (%s%s + login)\n", cm ? cm->num : 0.0,
+               is_unix ? "socket" : "TCP", tls ? " + TLS" : "");
+        if (res_fact(res, "server_hostname")) {
+            char bp[32];
+            i64 bpv = rep_fact_int(res, "innodb_buffer_pool_size_bytes");
+            printf("    server settings:   hostname %s, max_connections %s, "
+                   "innodb_buffer_pool_size %s\n",
+                   rep_fact_str(res, "server_hostname"), rep_fact_str(res, "max_connections"),
+                   bpv ? unit_fmt_size((u64)bpv, bp, sizeof(bp))
+                       : rep_fact_str(res, "innodb_buffer_pool_size"));
+        }
     }
     i64 n = rep_fact_int(res, "ping_count");
     for (int k = 0; k < res->nsteps; k++) {
@@ -27396,8 +29876,17 @@ static void rep_json_opt(struct rep_json *j, const struct opt_def *d, const stru
     default:
         memcpy(&s, field, sizeof(s));
         s = s ? s : "";
-        if (!strcmp(d->name, "mysql-password")) { /* never the secret itself */
-            rep_json_str(j, *s ? "***" : "");
+        if (!strcmp(d->name, "mysql-password") || !strcmp(d->name, "pgsql-password")) {
+            rep_json_str(j, *s ? "***" : ""); /* never the secret itself */
+            return;
+        }
+        size_t sl;
+        const char *sp = !strcmp(d->name, "pgsql-url") ? pgc_url_secret(s, &sl) : NULL;
+        if (sp) { /* the URL less its password */
+            struct buf masked = {0};
+            buf_printf(&masked, "%.*s***%s", (int)(sp - s), s, sp + sl);
+            rep_json_str(j, masked.p);
+            buf_free(&masked);
             return;
         }
         if (d->type != OPT_LIST) {
@@ -28148,7 +30637,7 @@ static void rep_cmp_text(const struct res *res)
     fflush(stdout);
 }
 
-/*== 27 cli_ : command line, dispatch, bench_main(), main() =================*/
+/*== 29 cli_ : command line, dispatch, bench_main(), main() =================*/
 /*
  * bench [options]... [testname] [command], exactly as sysbench 1.0.20:
  * options anywhere, the first positional is the test, the second the command. Everything is
@@ -29401,9 +31890,13 @@ static B_MUSTCHECK enum b_rc cli_prompt_password(char *out, size_t n)
  * or NULL. */
 static char *cli_secret(const char *a)
 {
-    static const char *const pre[] = {"--password=", "--mysql-password=", "--mysql_password="};
+    static const char *const pre[] = {"--password=", "--mysql-password=", "--mysql_password=",
+                                      "--pgsql-password=", "--pgsql_password="};
+    size_t n;
     if (a[0] == '-' && a[1] == 'p')
         return (char *)(uintptr_t)(a + 2);
+    if (!strncmp(a, "--pgsql-url=", 12) || !strncmp(a, "--pgsql_url=", 12)) /* user:PW@ */
+        return (char *)(uintptr_t)pgc_url_secret(a + 12, &n);
     for (size_t i = 0; i < countof(pre); i++)
         if (!strncmp(a, pre[i], strlen(pre[i])))
             return (char *)(uintptr_t)(a + strlen(pre[i]));
@@ -29412,12 +31905,21 @@ static char *cli_secret(const char *a)
 
 /* The mysql client's rule: once parsed, passwords leave argv (and /proc/PID/cmdline), each
  * byte replaced by 'x'. The parsed copies live in struct cli's buffers. */
+/* The secret's length at p (cli_secret's): to the end of the word, or of a URL's password. */
+static size_t cli_secret_len(const char *a, const char *p)
+{
+    size_t n = strlen(p);
+    if (!strncmp(a, "--pgsql-url=", 12) || !strncmp(a, "--pgsql_url=", 12))
+        (void)pgc_url_secret(a + 12, &n);
+    return n;
+}
+
 static void cli_hide_secrets(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         char *p = cli_secret(argv[i]);
         if (p)
-            memset(p, 'x', strlen(p));
+            memset(p, 'x', cli_secret_len(argv[i], p));
     }
 }
 
@@ -30035,7 +32537,7 @@ static enum b_exit cli_json_doc(struct res *res, int ex)
         const char *a = cli_argv[i], *p = cli_secret(a);
         at[i] = mem.len;
         if (p && *p)
-            buf_printf(&mem, "%.*s***", (int)(p - a), a);
+            buf_printf(&mem, "%.*s***%s", (int)(p - a), a, p + cli_secret_len(a, p));
         else
             buf_printf(&mem, "%s", a);
         buf_printf(&mem, "%c", 0);

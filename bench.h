@@ -8,13 +8,13 @@
  * function is BENCH_API, i.e. static: nothing leaks out of the binary, and a prototype left
  * here after its function is deleted warns under -Wunused-function.
  *
- * Sections of bench.c (grep -n '^/\*==' bench.c), 27 of them: 1 includes, 2 b_, 3 buf_,
+ * Sections of bench.c (grep -n '^/\*==' bench.c), 29 of them: 1 includes, 2 b_, 3 buf_,
  * 4 clk_/hist_, 5 res_ (results as data), 6 unit_, 7 rnd_, 8 opt_, 9 os_, 10 my_ (MySQL
- * codec), 11 myc_ (MySQL connection: a state machine driven by bytes), 12 uring_, 13 load_,
- * 14 cpu_/mem_, 15 thr_, 16 jr_ (JSON reader), 17 io_ (fileio), 18 evl_ (the event loop of
- * many client connections per thread), 19 oltp_, 20 slap_, 21 wl_, 22 ping_/sizing_
- * (commands of their own), 23 all_, 24 mrg_ (bench merge), 25 cmp_ (bench compare), 26 rep_,
- * 27 cli_. The banners here carry the same numbers; they follow bench.c's order where the
+ * codec), 11 myc_ (MySQL connection: a state machine driven by bytes), 12 pg_ (PostgreSQL
+ * codec), 13 pgc_ (PostgreSQL connection), 14 uring_, 15 load_, 16 cpu_/mem_, 17 thr_, 18 jr_
+ * (JSON reader), 19 io_ (fileio), 20 evl_ (the event loop of many client connections per
+ * thread), 21 oltp_, 22 slap_, 23 wl_, 24 ping_/sizing_ (commands of their own), 25 all_,
+ * 26 mrg_ (bench merge), 27 cmp_ (bench compare), 28 rep_, 29 cli_. The banners here carry the same numbers; they follow bench.c's order where the
  * types allow (res_'s types need load_'s and jr_'s, so its banner comes after them). Types
  * used by one section only (the codec's packets, the connection, the io_uring ring) are
  * declared at the top of it in bench.c; a prototype here names them as incomplete structs
@@ -395,6 +395,10 @@ struct bench_opts {
     bool tls_preferred;           /* TLS default PREFERRED (ping, the one-liner), not DISABLED */
     /* ping */
     i64 ping_count;
+    /* PostgreSQL (ping): "" = not given */
+    char *pgsql_url, *pgsql_host, *pgsql_port, *pgsql_user, *pgsql_password, *pgsql_db;
+    char *pgsql_sslmode, *pgsql_sslrootcert, *pgsql_channel_binding;
+    i64 pgsql_connect_timeout, pgsql_io_timeout;
     /* oltp */
     i64 oltp_tables, oltp_table_size, oltp_range_size, oltp_point_selects, oltp_simple_ranges;
     i64 oltp_sum_ranges, oltp_order_ranges, oltp_distinct_ranges, oltp_index_updates;
@@ -878,7 +882,165 @@ BENCH_API void myc_hint_refused(const struct myc_params *p, char *dst, size_t n,
 BENCH_API enum b_exit myc_conn_error(const char *what, const struct my_conn *c,
                                      const struct myc_params *p, struct b_err *e);
 
-/*== 12 uring_ : io_uring by raw syscalls: setup, SQEs, CQEs ================*/
+/*== 12 pg_ : PostgreSQL wire protocol codec (bytes in, structs out; no I/O) =*/
+
+/* defined in bench.c */
+struct pg_msg; struct pg_str; struct pg_auth; struct pg_err; struct pg_col; struct pg_copy;
+struct pg_negotiate; struct pg_scram;
+/* pg_frame_parse - the first backend message in in[0..len): B_AGAIN while incomplete,
+ * B_PROTOCOL when its length word is under 4 or its body over max (known from 5 bytes on),
+ * else the bytes it takes (type and length included); *m views its body in in. */
+BENCH_API long pg_frame_parse(const u8 *in, size_t len, size_t max, struct pg_msg *m);
+/* pg_frame_want - the bytes the message starting at in[0..len) takes (5 until its header is
+ * there): how much to read. */
+BENCH_API size_t pg_frame_want(const u8 *in, size_t len);
+/* Builders: each appends one whole message to b. */
+BENCH_API void pg_build_ssl_request(struct buf *b);
+/* StartupMessage (3.0): npairs key/value pairs (kv[2i], kv[2i+1] of vlen[i] bytes). */
+/* Return values: B_OK; B_INVALID (nothing appended) when a value holds a NUL or a key is
+ * empty (CVE-2026-142201's injection). */
+BENCH_API enum b_rc pg_build_startup(struct buf *b, const char *const *kv, const size_t *vlen,
+                                     size_t npairs) B_MUSTCHECK;
+/* Return values: B_OK; B_INVALID (nothing appended) when pw holds a NUL. */
+BENCH_API enum b_rc pg_build_password(struct buf *b, const char *pw, size_t n) B_MUSTCHECK;
+BENCH_API void pg_build_sasl_initial(struct buf *b, const char *mech, const void *data, size_t n);
+BENCH_API void pg_build_sasl_response(struct buf *b, const void *data, size_t n);
+/* Return values: B_OK; B_INVALID (nothing appended) when sql holds a NUL. */
+BENCH_API enum b_rc pg_build_query(struct buf *b, const char *sql, size_t len) B_MUSTCHECK;
+/* Parse: statement name ("" unnamed), SQL with $n, noids parameter types (0: inferred). */
+/* Return values: B_OK; B_INVALID when sql holds a NUL or noids > 65535. */
+BENCH_API enum b_rc pg_build_parse(struct buf *b, const char *name, const char *sql, size_t len,
+                                   const u32 *oids, size_t noids) B_MUSTCHECK;
+/* Bind: n text parameters (p == NULL: SQL NULL), text results. */
+/* Return values: B_OK; B_INVALID when n > 65535 or a value is over 2 GiB. */
+BENCH_API enum b_rc pg_build_bind(struct buf *b, const char *portal, const char *stmt,
+                                  const struct pg_str *vals, size_t n) B_MUSTCHECK;
+/* Describe / Close of a statement ('S') or portal ('P'). */
+BENCH_API void pg_build_describe(struct buf *b, u8 kind, const char *name);
+BENCH_API void pg_build_close(struct buf *b, u8 kind, const char *name);
+BENCH_API void pg_build_execute(struct buf *b, const char *portal, u32 max_rows);
+/* A message with an empty body: Sync 'S', Flush 'H', Terminate 'X', CopyDone 'c'. */
+BENCH_API void pg_build_empty(struct buf *b, u8 type);
+BENCH_API void pg_build_copy_data(struct buf *b, const void *p, size_t n);
+BENCH_API void pg_build_copy_fail(struct buf *b, const char *why);
+/* CancelRequest with the BackendKeyData's pid and key (4..256 bytes). */
+/* Return values: B_OK; B_INVALID when keylen is out of 4..256. */
+BENCH_API enum b_rc pg_build_cancel(struct buf *b, u32 pid, const u8 *key, size_t keylen)
+    B_MUSTCHECK;
+/* Parsers: one message's body to a struct (views into it); B_PROTOCOL when the type is not
+ * theirs, a count or length does not fit the body, or bytes are left over. */
+/* Return values: B_OK; B_PROTOCOL; B_UNSUPPORTED for an authentication code other than
+ * 0, 3, 5, 10, 11, 12 (a->code says which). */
+BENCH_API enum b_rc pg_parse_auth(const struct pg_msg *m, struct pg_auth *a) B_MUSTCHECK;
+/* Return values: B_OK; B_PROTOCOL. */
+BENCH_API enum b_rc pg_parse_param_status(const struct pg_msg *m, struct pg_str *name,
+                                          struct pg_str *value) B_MUSTCHECK;
+/* BackendKeyData: a 4..256-byte key into key[PG_KEY_MAX]. */
+/* Return values: B_OK; B_PROTOCOL. */
+BENCH_API enum b_rc pg_parse_key(const struct pg_msg *m, u32 *pid, u8 *key, size_t *keylen)
+    B_MUSTCHECK;
+/* Return values: B_OK (status I, T or E); B_PROTOCOL. */
+BENCH_API enum b_rc pg_parse_ready(const struct pg_msg *m, u8 *status) B_MUSTCHECK;
+/* ErrorResponse or NoticeResponse: severity (V, else S), SQLSTATE, message, detail, hint. */
+/* Return values: B_OK; B_PROTOCOL. */
+BENCH_API enum b_rc pg_parse_error(const struct pg_msg *m, struct pg_err *e) B_MUSTCHECK;
+/* RowDescription: cols NULL gives the count only (checked against the body's bytes). */
+/* Return values: B_OK; B_PROTOCOL (also when the count is over cap). */
+BENCH_API enum b_rc pg_parse_rowdesc(const struct pg_msg *m, size_t *ncols, struct pg_col *cols,
+                                     size_t cap) B_MUSTCHECK;
+/* DataRow of exactly ncols values. */
+/* Return values: B_OK; B_PROTOCOL. */
+BENCH_API enum b_rc pg_parse_datarow(const struct pg_msg *m, size_t ncols, struct pg_str *vals)
+    B_MUSTCHECK;
+/* CommandComplete: its tag and the count at its end (0 when none). */
+/* Return values: B_OK; B_PROTOCOL. */
+BENCH_API enum b_rc pg_parse_complete(const struct pg_msg *m, struct pg_str *tag, u64 *rows)
+    B_MUSTCHECK;
+/* Return values: B_OK when m is of that type with an empty body; B_PROTOCOL. */
+BENCH_API enum b_rc pg_parse_empty(const struct pg_msg *m, u8 type) B_MUSTCHECK;
+/* Return values: B_OK; B_PROTOCOL. */
+BENCH_API enum b_rc pg_parse_paramdesc(const struct pg_msg *m, size_t *n) B_MUSTCHECK;
+/* Return values: B_OK; B_PROTOCOL. */
+BENCH_API enum b_rc pg_parse_copy(const struct pg_msg *m, struct pg_copy *cp) B_MUSTCHECK;
+/* Return values: B_OK; B_PROTOCOL. */
+BENCH_API enum b_rc pg_parse_negotiate(const struct pg_msg *m, struct pg_negotiate *v)
+    B_MUSTCHECK;
+/* md5 method: "md5" + hex(md5(hex(md5(pw || user)) || salt)), NUL-terminated. */
+BENCH_API void pg_md5_password(const char *user, const char *pw, const u8 salt[4], char out[36]);
+/* SCRAM-SHA-256: the client-first-message (gs2 header, user, nonce) into out. */
+BENCH_API void pg_scram_first(struct pg_scram *s, const char *gs2, const char *user,
+                              const char *nonce, struct buf *out);
+/* Return values: B_OK; B_PROTOCOL with *why (more in bench.c). */
+BENCH_API enum b_rc pg_scram_final(struct pg_scram *s, const u8 *sf, size_t sflen, const char *pw,
+                                   const u8 *cb, size_t cblen, struct buf *out,
+                                   const char **why) B_MUSTCHECK;
+/* Return values: B_OK; B_SERVER (e=); B_PROTOCOL (malformed, or the wrong signature). */
+BENCH_API enum b_rc pg_scram_verify(const struct pg_scram *s, const u8 *p, size_t n,
+                                    const char **why) B_MUSTCHECK;
+/* tls-server-end-point's channel binding data of a certificate; 0 when unknown. */
+/* pg_scram_free - release the exchange's state. */
+BENCH_API void pg_scram_free(struct pg_scram *s);
+BENCH_API size_t pg_cert_endpoint(const u8 *der, size_t n, int sig_md, u8 out[64]);
+
+/*== 13 pgc_ : PostgreSQL connection: sockets, TLS, authentication, queries =*/
+
+/* defined in bench.c */
+struct pgc_conn; struct pgc_params; struct pgc_result; struct pgc_conn_params;
+typedef int (*pgc_row_cb)(void *ctx, const struct pgc_result *res, const struct pg_str *vals);
+BENCH_API void pgc_init(struct pgc_conn *c);
+/* pgc_connect - socket, TLS as p->sslmode says, startup, authentication, up to
+ * ReadyForQuery, within p->connect_ms. c keeps p by pointer.
+ * Return values: B_OK; B_SERVER (the server's ErrorResponse: c->srv), B_SYSERR, B_TIMEOUT,
+ * B_PROTOCOL, B_UNSUPPORTED (TLS, a method or a binding refused), B_DONE (a stop signal),
+ * all with c->err; on failure c holds no socket. */
+BENCH_API enum b_rc pgc_connect(struct pgc_conn *c, const struct pgc_params *p) B_MUSTCHECK;
+/* pgc_close - Terminate when logged in, close, free (c is reusable after pgc_init). */
+BENCH_API void pgc_close(struct pgc_conn *c);
+/* pgc_query - a simple query ('Q'); rows to cb (may be NULL), up to ReadyForQuery.
+ * Return values: B_OK; B_SERVER (the first ErrorResponse, c->srv; drained to 'Z', c stays
+ * usable); else B_SYSERR, B_TIMEOUT, B_PROTOCOL or B_DONE (a CancelRequest went out) with
+ * c->err: close c. */
+BENCH_API enum b_rc pgc_query(struct pgc_conn *c, const char *sql, size_t len,
+                              struct pgc_result *r, pgc_row_cb cb, void *ctx) B_MUSTCHECK;
+/* pgc_prepare - Parse, Describe (statement), Sync: r->cols are the statement's columns.
+ * Return values: as pgc_query's. */
+BENCH_API enum b_rc pgc_prepare(struct pgc_conn *c, const char *name, const char *sql, size_t len,
+                                size_t nparams, struct pgc_result *r) B_MUSTCHECK;
+/* pgc_execute - Bind (text parameters) of the prepared name, Execute, Sync; rows (decoded
+ * with r->cols from pgc_prepare) to cb. Return values: as pgc_query's. */
+BENCH_API enum b_rc pgc_execute(struct pgc_conn *c, const char *name, const struct pg_str *vals,
+                                size_t n, struct pgc_result *r, pgc_row_cb cb, void *ctx)
+    B_MUSTCHECK;
+/* pgc_cancel - a CancelRequest for c's backend, on a connection of its own.
+ * Return values: B_OK (sent); B_INVALID (no key yet); B_SYSERR. */
+BENCH_API enum b_rc pgc_cancel(struct pgc_conn *c) B_MUSTCHECK;
+BENCH_API void pgc_result_free(struct pgc_result *r);
+/* pgc_close_stmt - Close (statement) and Sync. Return values: as pgc_query's. */
+BENCH_API enum b_rc pgc_close_stmt(struct pgc_conn *c, const char *name) B_MUSTCHECK;
+/* pgc_copy_in - COPY ... FROM STDIN (sql) with data[0..len) (text rows, tab-separated, \N
+ * for NULL) as CopyData messages, CopyDone, up to ReadyForQuery; r->affected: the rows the
+ * server counted. Return values: as pgc_query's (B_SERVER: the server refused the COPY or
+ * its data). */
+BENCH_API enum b_rc pgc_copy_in(struct pgc_conn *c, const char *sql, const char *data, size_t len,
+                                struct pgc_result *r) B_MUSTCHECK B_UNUSED;
+/* pgc_url_secret - the password inside a postgres[ql]:// URL (user:PASSWORD@...) and its
+ * length, or NULL (none): what --pgsql-url's echoes mask. */
+BENCH_API const char *pgc_url_secret(const char *url, size_t *len);
+/* pgc_parse_url - postgres[ql]://[user[:password]@][host][:port][/db][?key=value&...] into
+ * cc (percent-decoded; sslmode, sslrootcert, channel_binding, connect_timeout,
+ * application_name, host, port, user, password, dbname).
+ * Return values: B_OK; B_INVALID with e filled. */
+BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, struct b_err *e)
+    B_MUSTCHECK;
+/* pgc_params_resolve - the URL, the given settings (host, port, user, password, dbname,
+ * sslmode, sslrootcert, channel_binding; "" or NULL: not given), PG* environment, defaults,
+ * ~/.pgpass, in libpq's order (more in bench.c).
+ * Return values: B_OK; B_INVALID with e filled. */
+BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *url,
+                                       const char *const given[8], int connect_ms, int io_ms,
+                                       struct b_err *e) B_MUSTCHECK;
+
+/*== 14 uring_ : io_uring by raw syscalls: setup, SQEs, CQEs ================*/
 
 /* defined in bench.c */
 struct uring; struct io_uring_sqe; struct io_uring_cqe;
@@ -899,7 +1061,7 @@ BENCH_API struct io_uring_cqe *uring_cqe(struct uring *u);
 /* uring_cqe_seen - release the completion uring_cqe returned. */
 BENCH_API void uring_cqe_seen(struct uring *u);
 
-/*== 13 load_ : worker threads, limits, rate, intervals =====================*/
+/*== 15 load_ : worker threads, limits, rate, intervals =====================*/
 
 #define LOAD_NCTR 8 /* workload-defined counters per thread */
 
@@ -1147,7 +1309,7 @@ BENCH_API void load_go(struct load_run *r);
  */
 BENCH_API void load_run_main(struct load_run *r, const struct load_hooks *hk);
 
-/*== 14 cpu_, mem_ : CPU and memory workloads ===============================*/
+/*== 16 cpu_, mem_ : CPU and memory workloads ===============================*/
 
 /* defined in bench.c */
 struct mem_caches; struct mem_room;
@@ -1165,7 +1327,7 @@ BENCH_API u64 mem_room(struct mem_room *m);
 /* The median of v[0..n) (sorted in place); 0 when empty. */
 BENCH_API double mem_median(double *v, int n);
 
-/*== 16 jr_ : JSON reader: untrusted bytes to a tree, paths =================*/
+/*== 18 jr_ : JSON reader: untrusted bytes to a tree, paths =================*/
 
 /* The reader is a library for commands that read reports (compare, merge): its API is
  * B_UNUSED so that a build without one of them stays warning-free. */
@@ -1415,7 +1577,7 @@ BENCH_API void *res_grow(void *p, int *cap, int n, size_t size);
 BENCH_API void res_stats_from(struct res_stats *s, const struct load_run *r,
                               const struct load_snap *cur, u64 t_end_ns);
 
-/*== 17 io_ : the fileio workload ===========================================*/
+/*== 19 io_ : the fileio workload ===========================================*/
 
 /* defined in bench.c */
 struct io_shared;
@@ -1444,7 +1606,7 @@ BENCH_API enum b_exit io_prepare(struct res *res);
 /* Return values: B_EXIT_OK; B_EXIT_FAIL or res->err.ex with res->err filled. */
 BENCH_API enum b_exit io_cleanup(struct res *res);
 
-/*== 18 evl_ : event loop: many client connections per thread ===============*/
+/*== 20 evl_ : event loop: many client connections per thread ===============*/
 
 /* What a client of an event loop waits for: a value > 0, beside the B_* codes (<= 0) in the
  * int that ev_start/ev_step/ev_connect return (MYC_WANT_READ/WRITE have the first two). */
@@ -1545,7 +1707,7 @@ BENCH_API const char *evl_backend_name(int be);
  * refused. */
 BENCH_API enum b_rc evl_backend_pick(struct load_run *r) B_MUSTCHECK;
 
-/*== 19 oltp_ : sysbench's OLTP workloads over the myc_ client ==============*/
+/*== 21 oltp_ : sysbench's OLTP workloads over the myc_ client ==============*/
 
 /* defined in bench.c */
 struct oltp_kv; struct oltp_job;
@@ -1573,7 +1735,7 @@ BENCH_API enum b_exit oltp_jobs(struct res *res, const struct bench_opts *o, con
 /* The 1.0 workload a 0.4 `--test=oltp` command line means, or NULL. */
 BENCH_API const char *oltp_legacy_map(const struct bench_opts *o);
 
-/*== 20 slap_ : mysqlslap mode: generated SQL, statement lists ==============*/
+/*== 22 slap_ : mysqlslap mode: generated SQL, statement lists ==============*/
 
 /* One statement of a list: mysqlslap's statement type decides what is appended to it. */
 enum slap_type { SLAP_T_OTHER, SLAP_T_CREATE_TABLE, SLAP_T_SELECT_KEY, SLAP_T_UPDATE_KEY };
@@ -1621,7 +1783,7 @@ BENCH_API enum b_exit slap_main(struct res *res);
  * is then still the caller's to free (out[1..] up to the first NULL). */
 BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const char **bad);
 
-/*== 21 wl_ : workload registry =============================================*/
+/*== 23 wl_ : workload registry =============================================*/
 
 /* Which renderer of rep_ shows a workload's header, final block and interval lines. */
 enum wl_family { WL_CMD, WL_CPU, WL_MEMORY, WL_THREADS, WL_MUTEX, WL_FILEIO, WL_OLTP };
@@ -1710,7 +1872,7 @@ BENCH_API enum b_exit wl_script_check(const char *name, struct b_err *e);
 /* Return values: B_EXIT_OK; B_EXIT_USAGE with e filled. */
 BENCH_API enum b_exit wl_script_cwd(const char *name, struct b_err *e);
 
-/*== 22 ping_, sizing_ : commands of their own: ping, the oltp one-liner ====*/
+/*== 24 ping_, sizing_ : commands of their own: ping, the oltp one-liner ====*/
 
 /* defined in bench.c */
 struct sizing_row;
@@ -1727,7 +1889,7 @@ BENCH_API void sizing_row_of(const struct res *st, struct sizing_row *row);
 /* Return values: B_EXIT_OK; B_EXIT_ENV or the failure's exit code with res->err filled. */
 BENCH_API enum b_exit sizing_main(struct res *res);
 
-/*== 23 all_ : bench all: the one-page sizing report, checks, settings ======*/
+/*== 25 all_ : bench all: the one-page sizing report, checks, settings ======*/
 
 /* all_num, all_str - a fact of res as a number (0 and *have false when absent or not one) or
  * a string ("" when absent); all_fmt_num - v as the page prints it ("-" for NaN). */
@@ -1740,12 +1902,12 @@ BENCH_API enum b_exit all_html_open(const struct bench_opts *o, struct b_err *e)
 /* No report to write (a usage error, --list): the file this run created goes. */
 BENCH_API void all_html_close(const struct bench_opts *o);
 
-/*== 25 cmp_ : bench compare: reports side by side ==========================*/
+/*== 27 cmp_ : bench compare: reports side by side ==========================*/
 
 /* cmp_ends - does s end with suffix? */
 BENCH_API bool cmp_ends(const char *s, const char *suffix);
 
-/*== 26 rep_ : renderers: sysbench 1.0.20's text, JSON ======================*/
+/*== 28 rep_ : renderers: sysbench 1.0.20's text, JSON ======================*/
 
 /* defined in bench.c */
 struct rep_json; struct rep_json_env;

@@ -43,6 +43,8 @@ section_suites() {
     os_) s="unit engine-signals all-guard all" ;;
     my_) s="unit fake-auth tls-cli" ;;
     myc_) s="unit fake-auth tls-cli conns" ;;
+    pg_) s="unit pgsql-hostile pgsql" ;;
+    pgc_) s="unit pgsql-hostile pgsql" ;;
     cpu_ | mem_) s="unit golden compat" ;;
     thr_) s="unit golden compat" ;;
     load_) s="unit results golden compat engine-signals" ;;

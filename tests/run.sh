@@ -259,6 +259,8 @@ suite perf-lib sh tests/perf_lib.sh
 suite fake-auth sh tests/fake_auth.sh
 suite tls-cli sh tests/tls_cli.sh
 suite hostile sh tests/hostile.sh
+suite pgsql sh tests/pgsql.sh
+suite pgsql-hostile sh tests/pgsql_hostile.sh
 suite oltp bash tests/oltp.sh
 suite oneliner sh tests/oneliner.sh
 suite conns sh tests/conns.sh

@@ -11,6 +11,7 @@ command -v readelf >/dev/null 2>&1 || need="$need binutils"
 [ -x /usr/sbin/mariadbd ] || need="$need mariadb-server"
 command -v mariadb >/dev/null 2>&1 || need="$need mariadb-client"
 command -v openssl >/dev/null 2>&1 || need="$need openssl"
+[ -x /usr/lib/postgresql/15/bin/initdb ] || need="$need postgresql-15"  # tests/pgsql.sh: its own server (tests/postgres.sh)
 [ -x /usr/bin/time ] || need="$need time"           # GNU time: peak memory in tests/hostile.sh
 command -v strace >/dev/null 2>&1 || need="$need strace"      # system-call counts in tests/fileio_compat.sh
 command -v my_print_defaults >/dev/null 2>&1 || need="$need mariadb-client-core"

@@ -1,7 +1,8 @@
 /*
  * Unit tests: bench.c is included, so every static function is reachable (STYLE 2.8).
  * Run all: tests/unit; run a group: tests/unit hist_  (name prefix). The last line is
- * "N passed, N failed". Always built with ASan and UBSan (Makefile).
+ * "N passed, N failed". Always built with ASan and UBSan (Makefile). The pglive groups run
+ * only when named (tests/unit pglive, from tests/pgsql.sh with its PostgreSQL).
  */
 #define BENCH_NO_MAIN
 #include "../bench.c"
@@ -36,6 +37,8 @@ static void t_opts_free(struct bench_opts *o)
 #include "t_evl.c"
 #include "t_my.c"
 #include "t_my_live.c"
+#include "t_pg.c"
+#include "t_pg_live.c"
 #include "t_gate.c"
 #include "t_myc_sm.c"
 #include "t_z.c"
@@ -145,6 +148,15 @@ static const struct {
     {"myc_gate_retryable", t_gate_retryable},
     {"myc_gate_progress", t_gate_progress},
     {"myc_gate_connect_retry", t_gate_connect_retry},
+    {"pg_framing", t_pg_framing},
+    {"pg_builders", t_pg_builders},
+    {"pg_parsers", t_pg_parsers},
+    {"pg_md5", t_pg_md5},
+    {"pg_scram_rfc7677", t_pg_scram_rfc7677},
+    {"pg_url", t_pg_url},
+    {"pg_pgpass", t_pg_pgpass},
+    {"pglive_copy_extended", t_pglive_copy_extended},
+    {"pglive_cancel", t_pglive_cancel},
     {"my_lenenc", t_my_lenenc},
     {"my_framing", t_my_framing},
     {"my_count_params", t_my_count_params},
@@ -275,6 +287,9 @@ int main(int argc, char **argv)
     bool strict = ci && (!strcmp(ci, "true") || !strcmp(ci, "1"));
     for (size_t i = 0; i < countof(t_all); i++) {
         if (argc > 1 && strncmp(t_all[i].name, argv[1], strlen(argv[1])))
+            continue;
+        /* the pglive groups need tests/pgsql.sh's PostgreSQL: they run only when named */
+        if (!strncmp(t_all[i].name, "pglive", 6) && (argc < 2 || strncmp(argv[1], "pglive", 6)))
             continue;
         int rc = t_all[i].fn();
         if (rc == 0) {

@@ -39,7 +39,7 @@ Version and help come from the option tables:
     --events=N                      limit for total number of events [0]
   $ $BENCH --help | sed -n '/^Compiled-in tests:/,/^$/p' | grep -E '^  (fileio|ping|oltp_read_write|oltp_point_select|bulk_insert|oltp|cpu|memory|threads|mutex) - '
     fileio - File I/O test
-    ping - MySQL/MariaDB connection check: server, TLS, authentication, round trips
+    ping - MySQL/MariaDB or PostgreSQL connection check: server, TLS, authentication, round trips
     oltp_read_write - sysbench's oltp_read_write.lua (MySQL/MariaDB)
     oltp_point_select - sysbench's oltp_point_select.lua (MySQL/MariaDB)
     bulk_insert - sysbench's bulk_insert.lua (MySQL/MariaDB)

@@ -1,0 +1,56 @@
+#!/bin/sh
+# bench ping against tests/fakepg.py, a PostgreSQL server scripted for what no real server does
+# (issue 32): bytes injected after the 'S' of the SSLRequest (CVE-2021-23222), a SCRAM server
+# signature that is wrong, AuthenticationOk without the signature, channel binding stripped
+# under channel_binding=require (pgjdbc's CVE-2026-54291 downgrade), TLS required of a server
+# that answers 'N', message lengths that lie, a silent server, one that trickles its login
+# and one that floods a query with rows. Each must fail safely: exit 3,
+# one line naming the cause, within its deadline. A trust control proves the fake speaks the
+# protocol. Needs python3 and openssl; exits 77 without them. Seconds.
+set -u
+t_name=pgsql_hostile
+. "$(dirname "$0")/lib.sh"
+command -v openssl >/dev/null || { echo "pgsql_hostile: SKIP: needs openssl"; exit 77; }
+pids=""
+t_at_exit() { for p in $pids; do kill "$p" 2>/dev/null; done; }
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
+modes="trust inject notls badsig nofinal downgrade biglen shortlen rowlie collie bigkey silent trickle flood"
+for m in $modes; do
+    python3 "$here/fakepg.py" --port-file "$w/$m.port" --mode "$m" --tls "$w/tls.pem" "$w/tls.key" 2>"$w/$m.err" &
+    pids="$pids $!"
+done
+for m in $modes; do
+    t_wait 30 test -s "$w/$m.port" || { echo "pgsql_hostile: FAIL: the fake server $m did not start"; cat "$w/$m.err"; exit 1; }
+done
+t_on_fail() { sed 's/^/    /' "$w/out" | head -6; }
+# hostile NAME RC MAXSECONDS REGEX ARGS...: bench ping against mode NAME's server exits RC
+# within MAXSECONDS, its one error line matching REGEX
+hostile() {
+    name=$1 rc=$2 max=$3 re=$4; shift 4
+    t0=$(date +%s)
+    $B ping --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port="$(cat "$w/$name.port")" \
+        --pgsql-user=u --pgsql-password=pw --pgsql-db=d --count=2 "$@" >"$w/out" 2>&1
+    got=$? t=$(($(date +%s) - t0))
+    if [ "$got" != "$rc" ]; then bad "$name: exit $got, expected $rc"; return 1; fi
+    if ! grep -qE -- "$re" "$w/out"; then bad "$name: no /$re/"; return 1; fi
+    if [ "$t" -gt "$max" ]; then bad "$name: took $t s, more than $max"; return 1; fi
+    if [ "$rc" != 0 ] && [ "$(grep -c '^bench: ping:' "$w/out")" != 1 ]; then bad "$name: not one error line"; return 1; fi
+    pass=$((pass + 1))
+}
+hostile trust 0 5 'authentication: +trust' --pgsql-sslmode=prefer
+hostile inject 3 5 "the server sent [0-9]+ more bytes after its 'S' answer, before the TLS handshake: refused \(bytes injected on the way, CVE-2021-23222\)"
+hostile notls 3 5 'does not support TLS, and sslmode=require requires it' --pgsql-sslmode=require
+hostile notls 3 5 'does not support TLS, and sslmode=verify-full requires it' --pgsql-sslmode=verify-full --pgsql-sslrootcert="$w/tls.pem"
+hostile badsig 3 5 "SCRAM: the server's SCRAM signature is wrong: it does not know the password" --pgsql-sslmode=disable
+hostile nofinal 3 5 'AuthenticationOk before the server proved it knows the password' --pgsql-sslmode=disable
+hostile downgrade 3 5 'channel_binding=require, but the server offers no SCRAM-SHA-256-PLUS \(a downgrade\): refused' --pgsql-channel-binding=require
+hostile downgrade 0 5 'authentication: +scram-sha-256 as' --pgsql-password=pw --pgsql-channel-binding=prefer --pgsql-sslmode=require
+hostile biglen 3 5 'a message of length 1073741824 \(type 0x52\): not 4\.\.[0-9]+ bytes' --pgsql-sslmode=disable
+hostile shortlen 3 5 'a message of length 2 \(type 0x52\): not 4\.\.[0-9]+ bytes' --pgsql-sslmode=disable
+hostile rowlie 3 5 "a malformed 'D' message" --pgsql-sslmode=disable
+hostile collie 3 5 "a malformed 'T' message \(31 bytes\)" --pgsql-sslmode=disable
+hostile bigkey 3 5 "logging in to 127\.0\.0\.1:[0-9]+: a malformed 'K' message \(304 bytes\)" --pgsql-sslmode=disable
+hostile silent 3 4 'no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2
+hostile trickle 3 4 'logging in to 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2 --pgsql-sslmode=disable
+hostile flood 3 5 'querying 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-io-timeout=2 --pgsql-sslmode=disable
+t_summary
