@@ -595,6 +595,7 @@ BENCH_API void res_snap_diff(struct load_snap *d, const struct load_snap *a,
     d->lat_min_ns = a->lat_min_ns;
     d->lat_max_ns = a->lat_max_ns;
     d->busy = a->busy;
+    d->down = a->down;
     for (int k = 0; k < LOAD_NCTR; k++)
         d->ctr[k] = a->ctr[k] - b->ctr[k];
     for (int i = 0; i < nthreads; i++) {
@@ -647,7 +648,26 @@ BENCH_API void res_free(struct res *res)
     for (int i = 0; i < res->nsteps; i++)
         res_free(&res->steps[i]);
     free(res->steps);
+    if (res->outage) {
+        free(res->outage->cls);
+        free(res->outage->wins);
+        free(res->outage->win);
+        free(res->outage);
+    }
     memset(res, 0, sizeof(*res));
+}
+
+BENCH_API struct res_outage *res_outage_new(struct res *res, int n)
+{
+    if (res->outage)
+        return res->outage;
+    struct res_outage *x = b_xcalloc(1, sizeof(*x));
+    x->clients = n;
+    x->cls = b_xcalloc((size_t)B_MAX(n, 1) * RES_OC_N, sizeof(u64));
+    x->wins = b_xcalloc((size_t)B_MAX(n, 1), sizeof(u64));
+    x->recovery_s = -1;
+    res->outage = x;
+    return x;
 }
 
 BENCH_API void *res_grow(void *p, int *cap, int n, size_t size)
@@ -1324,6 +1344,14 @@ static const struct opt_def opt_mysql[] = {
         NULL, 0),
     OPT("mysql-ignore-errors", LIST, mysql_ignore_errors, "1213,1020,1205", 0, 0, NULL,
         "list of errors to ignore, or \"all\"", NULL, 0),
+    OPT("outage-report", BOOL, outage_report, "off", 0, 0, NULL,
+        "report each client's outages (first failed statement to first success), errors by "
+        "class and the time until throughput is back (the JSON carries it whenever errors or "
+        "reconnects happened)", NULL, OPT_F_EXT),
+    OPT("verify-writes", BOOL, verify_writes, "off", 0, 0, NULL,
+        "keep a ledger of the writes the server acknowledged and check it against the tables "
+        "after the run: lost writes counted and named (oltp_insert, bulk_insert)", NULL,
+        OPT_F_EXT),
     OPT("mysql-dry-run", BOOL, mysql_dry_run, "off", 0, 0, NULL,
         "Dry run, pretend that all MySQL client API calls are successful without executing them",
         NULL, 0),
@@ -8728,7 +8756,7 @@ BENCH_API void load_snapshot(struct load_run *r, struct load_snap *s)
     s->t_ns = clk_now_ns();
     s->events = s->lat_sum_ns = s->lat_max_ns = 0;
     s->lat_min_ns = UINT64_MAX;
-    s->busy = 0;
+    s->busy = s->down = 0;
     memset(s->ctr, 0, sizeof(s->ctr));
     memset(s->hist, 0, sizeof(*s->hist));
     if (s->nops)
@@ -8763,6 +8791,7 @@ BENCH_API void load_snapshot(struct load_run *r, struct load_snap *s)
         for (int k = 0; k < LOAD_NCTR; k++)
             s->ctr[k] += atomic_load_explicit(&t->ctr[k], memory_order_relaxed);
         s->busy += atomic_load_explicit(&t->busy, memory_order_relaxed) > 0;
+        s->down += atomic_load_explicit(&t->down_since_ns, memory_order_relaxed) != 0;
         for (int k = 0; k < s->nops && t->op_hist; k++)
             hist_add(&s->op_hist[k], &t->op_hist[k]);
     }
@@ -12099,7 +12128,7 @@ static void io_crc_init(void)
     }
 }
 
-static u32 io_crc32(u32 crc, const u8 *p, size_t n)
+BENCH_API u32 io_crc32(u32 crc, const u8 *p, size_t n)
 {
     pthread_once(&io_crc_once, io_crc_init);
     crc = ~crc;
@@ -15748,7 +15777,32 @@ struct oltp_thread {
     u64 su_seed;               /* the backoff's jitter */
     i64 su_k;                  /* the statement being prepared (oltp_su_stmt's index) */
     struct buf su_sql;         /* its text */
+    /* the outage report (oltp_out_*): failures by class, windows, events per 100 ms */
+    u64 out_cls[RES_OC_N];
+    u8 out_open_cls;           /* the class of the failure that opened the current window */
+    u64 out_wins, out_longest_ns, out_total_ns;
+    struct res_outwin *out_win; /* [RES_OUT_WINS] kept (monotonic ns until oltp_out_collect) */
+    int out_nwin;
+    u32 *out_bkt;              /* --outage-report: events ended per 100 ms of the run */
+    size_t out_nbkt;
+    /* --verify-writes: the ledger (oltp_lw_*) */
+    struct oltp_lw *lw;
+    size_t nlw, caplw;
+    u64 lw_unknown_noid;       /* unknown outcomes of auto-increment INSERTs (no id known) */
+    i64 ins_id;                /* the event's INSERT: its id (0: auto-increment), table, sum */
+    u32 ins_table, ins_sum;
 };
+
+/* One write of the ledger: the row (table, id) and the CRC-32 of its values as the server
+ * returns them ("k|c|pad"); 16 bytes. */
+struct oltp_lw {
+    i64 id;
+    u32 sum;
+    u16 table;
+    u8 state;                  /* OLTP_LW_ACKED or OLTP_LW_UNKNOWN */
+};
+enum { OLTP_LW_ACKED = 1, OLTP_LW_UNKNOWN = 2 };
+#define OLTP_OUT_BKT_NS 100000000ull /* the recovery measure's resolution: 100 ms */
 
 /* What the run shares (r->wl_global): the connect phase's gate, and the addresses of the
  * hosts resolved once before any login (every client's myc_params.addrs points here). */
@@ -15931,12 +15985,131 @@ static void oltp_sb_fatal(struct b_err *e, const char *fmt, ...)
     b_fail_sb(e, 1, B_EXIT_FAIL, "FATAL: %s\n", text);
 }
 
+/* ---- the outage report: what each client saw ---- */
+
+/* The class of a failed statement or login (rc, the connection's server code and errno). */
+static int oltp_oclass(int rc, const struct my_conn *c)
+{
+    if (rc == B_TIMEOUT)
+        return RES_OC_TIMEOUT;
+    if (rc == B_SERVER)
+        switch (c->srv_code) {
+        case 1290: /* ER_OPTION_PREVENTS_STATEMENT (--read-only) */
+        case 1836: /* ER_READ_ONLY_MODE */
+        case 1792: /* ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION */
+            return RES_OC_READ_ONLY;
+        case 1213:
+            return RES_OC_DEADLOCK;
+        case 1062: case 1022: case 1586:
+            return RES_OC_DUPLICATE;
+        case 1205: case 3024: case 1969:
+            return RES_OC_TIMEOUT;
+        case 1053: case 1927: case 2006: case 2013: /* shutdown, killed, gone, lost */
+            return RES_OC_LOST;
+        case 1040: /* too many connections: refused by the server */
+            return RES_OC_REFUSED;
+        default:
+            return RES_OC_OTHER;
+        }
+    if (c->err.sys_errno == ECONNREFUSED)
+        return RES_OC_REFUSED;
+    if (c->err.sys_errno == ETIMEDOUT)
+        return RES_OC_TIMEOUT;
+    return RES_OC_LOST;
+}
+
+/* A failed statement or login of class cls: counted; the client's outage begins unless it
+ * is in one. */
+static void oltp_out_fail(struct load_thread *t, int cls)
+{
+    struct oltp_thread *ot = t->wl;
+    ot->out_cls[cls]++;
+    if (atomic_load_explicit(&t->down_since_ns, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&t->down_since_ns, clk_now_ns() | 1u, memory_order_relaxed);
+    ot->out_open_cls = (u8)cls;
+}
+
+/* A statement succeeded: the client's outage, if any, ends here. */
+static void oltp_out_ok(struct load_thread *t)
+{
+    u64 since = atomic_load_explicit(&t->down_since_ns, memory_order_relaxed);
+    if (!since)
+        return;
+    struct oltp_thread *ot = t->wl;
+    u64 now = clk_now_ns(), d = now > since ? now - since : 0;
+    atomic_store_explicit(&t->down_since_ns, 0, memory_order_relaxed);
+    ot->out_wins++;
+    ot->out_total_ns += d;
+    ot->out_longest_ns = B_MAX(ot->out_longest_ns, d);
+    if (!ot->out_win)
+        ot->out_win = b_xcalloc(RES_OUT_WINS, sizeof(*ot->out_win));
+    if (ot->out_nwin < RES_OUT_WINS)
+        ot->out_win[ot->out_nwin++] = (struct res_outwin){t->id, ot->out_open_cls, (i64)since,
+                                                         (i64)now};
+}
+
+/* An event ended (--outage-report): counted in its 100 ms of the run. */
+static void oltp_out_event(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    u64 now = clk_now_ns(), t0 = t->run->t_start_ns;
+    size_t b = now > t0 ? (size_t)((now - t0) / OLTP_OUT_BKT_NS) : 0;
+    if (b >= 36000) /* an hour: the recovery is measured within the first */
+        return;
+    if (b >= ot->out_nbkt) {
+        size_t n = B_MAX(b + 1, 2 * ot->out_nbkt);
+        u32 *p = realloc(ot->out_bkt, n * sizeof(*p));
+        if (!p)
+            b_die("out of memory growing the outage report to %zu buckets", n);
+        memset(p + ot->out_nbkt, 0, (n - ot->out_nbkt) * sizeof(*p));
+        ot->out_bkt = p;
+        ot->out_nbkt = n;
+    }
+    ot->out_bkt[b]++;
+}
+
+/* ---- --verify-writes: the ledger of acknowledged writes ---- */
+
+/* The CRC-32 of a row's values as the server returns them: "k|c|pad". */
+static u32 oltp_lw_sum(const char *k, size_t kl, const char *c, size_t cl, const char *pad,
+                       size_t pl)
+{
+    u32 crc = io_crc32(0, (const u8 *)k, kl);
+    crc = io_crc32(crc, (const u8 *)"|", 1);
+    crc = io_crc32(crc, (const u8 *)c, cl);
+    crc = io_crc32(crc, (const u8 *)"|", 1);
+    return io_crc32(crc, (const u8 *)pad, pl);
+}
+
+/* The event's INSERT (ot->ins_*) ended: acknowledged (its id the server's when it chose it),
+ * or of unknown outcome (the connection died before the OK). */
+static void oltp_lw_note(struct load_thread *t, u8 state)
+{
+    struct oltp_thread *ot = t->wl;
+    i64 id = ot->ins_id ? ot->ins_id : state == OLTP_LW_ACKED ? (i64)ot->res.insert_id : 0;
+    if (!id) { /* an auto-increment INSERT that may have happened: its id is unknown */
+        ot->lw_unknown_noid++;
+        return;
+    }
+    if (ot->nlw == ot->caplw) {
+        size_t n = ot->caplw ? 2 * ot->caplw : 1024;
+        struct oltp_lw *p = realloc(ot->lw, n * sizeof(*p));
+        if (!p)
+            b_die("out of memory growing the write ledger to %zu entries", n);
+        ot->lw = p;
+        ot->caplw = n;
+    }
+    ot->lw[ot->nlw++] = (struct oltp_lw){id, ot->ins_sum, (u16)ot->ins_table, state};
+}
+
 /* The failure of statement `what`: ignorable (restart), a lost connection (reconnect), or
  * fatal (t->err says which statement and the server's words). */
 static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepared)
 {
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
+    oltp_out_fail(t, oltp_oclass(rc, &ot->c));
     if (rc == B_SERVER && oltp_ignored(o, ot->c.srv_code)) {
         oltp_bump(t, 3);
         return OLTP_RESTART;
@@ -15985,6 +16158,7 @@ static int oltp_text(struct load_thread *t, const char *sql)
     enum b_rc rc = myc_query(&ot->c, sql, strlen(sql), &ot->res, NULL, NULL);
     if (rc < 0)
         return oltp_fail(t, rc, sql, false);
+    oltp_out_ok(t);
     oltp_count(t, &ot->res);
     return B_OK;
 }
@@ -16228,6 +16402,13 @@ static void oltp_build(struct load_thread *t)
         buf_printf(&ot->q, "INSERT INTO %s (id, k, c, pad) VALUES (%lld, %lld, '%s', '%s')", tbl,
                    (long long)id, (long long)k, ot->cbuf, ot->padbuf);
         oltp_emit_text(t, ot->q.p, ot->q.len);
+        if (o->verify_writes && n <= UINT16_MAX) { /* the ledger's entry if it is acknowledged */
+            char ks[24];
+            int kl = snprintf(ks, sizeof(ks), "%lld", (long long)k);
+            ot->ins_id = id;
+            ot->ins_table = (u32)n;
+            ot->ins_sum = oltp_lw_sum(ks, (size_t)kl, ot->cbuf, 119, ot->padbuf, 59);
+        }
     }
     if (shape & (OS_RPOINTS | OS_RRANGES)) {
         /* each thread draws from its own slice of the k domain (select_random_*.lua): Lua's
@@ -16322,8 +16503,14 @@ static int oltp_op_done(struct load_thread *t, const struct oltp_op *op, int rc)
         const char *what = !prepared                ? oltp_op_text(t, op)
                            : op->kind >= OP_BEGIN ? oltp_trx_sql[op->kind - OP_BEGIN]
                                                   : "prepared statement";
-        return oltp_fail(t, rc, what, prepared);
+        int v = oltp_fail(t, rc, what, prepared);
+        if (ot->ins_table && op->kind == OP_TEXT && (rc == B_SYSERR || rc == B_TIMEOUT))
+            oltp_lw_note(t, OLTP_LW_UNKNOWN); /* the OK may or may not have been sent */
+        return v;
     }
+    oltp_out_ok(t);
+    if (ot->ins_table && op->kind == OP_TEXT)
+        oltp_lw_note(t, OLTP_LW_ACKED);
     oltp_count(t, &ot->res);
     return B_OK;
 }
@@ -16352,6 +16539,8 @@ static int oltp_op_run(struct load_thread *t, const struct oltp_op *op)
  * values come after it. */
 static B_MUSTCHECK enum b_rc oltp_prog_end(struct load_thread *t)
 {
+    if (t->run->o->outage_report)
+        oltp_out_event(t);
     if (t->run->o->npct)
         (void)rnd_next(&t->rng);
     return B_OK;
@@ -16655,6 +16844,14 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
     }
 }
 
+/* The pause after a reconnect's failed attempt number n (from 1): 1 ms doubled each attempt,
+ * at most 32 ms (an outage's end is seen within 32 ms and a login; a refusing host is asked
+ * ~30 times a second, not 1000). */
+static u64 oltp_reconnect_pause(unsigned n)
+{
+    return 1000000ull << B_MIN(n - 1, 5u);
+}
+
 /* A reconnect's login deadline, ms: the connection's own (--mysql-connect-timeout), cut at
  * the run's end (logins that hang would hold the run past --time by up to the timeout; those
  * of the threads holding the gate's slots did: 14.5 s for --time=8). At least 1 ms. */
@@ -16678,6 +16875,7 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
     struct oltp_thread *ot = t->wl;
     const struct load_run *r = t->run;
     struct myc_gate *g = oltp_gate(r);
+    unsigned tries = 0;
     oltp_free_stmts(ot, r->o->oltp_tables);
     for (;;) {
         u64 now = clk_now_ns();
@@ -16696,7 +16894,9 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
         ot->cp.connect_timeout_ms = ms;
         if (rc == B_OK)
             break;
-        struct timespec ts = {0, 1000000};
+        oltp_out_fail(t, oltp_oclass(rc, &ot->c));
+        u64 pause = oltp_reconnect_pause(++tries);
+        struct timespec ts = {0, (long)pause};
         nanosleep(&ts, NULL);
     }
     t->ev_sock_gen++; /* an event loop registers the new socket (evl_track) */
@@ -16902,9 +17102,10 @@ static int oltp_su_step(struct load_thread *t, int sr)
                 ot->su_k = 0;
                 return oltp_su_prep_rc(t, oltp_su_prepare(t, MYC_NEXT));
             }
-            if (ot->su_again) { /* the blocking reconnect's 1 ms between attempts */
+            if (ot->su_again) { /* the blocking reconnect's pause between attempts */
+                oltp_out_fail(t, oltp_oclass(sr, &ot->c));
                 ot->su = OLTP_SU_PAUSE;
-                t->ev_wake_ns = clk_now_ns() + 1000000u;
+                t->ev_wake_ns = clk_now_ns() + oltp_reconnect_pause(B_MAX(ot->su_tries, 1u));
                 return EVL_WANT_TIMER;
             }
             if (ot->su_tries < MYC_CONNECT_TRIES &&
@@ -17094,9 +17295,222 @@ static B_MUSTCHECK enum b_rc oltp_thread_done(struct load_thread *t)
  * many tables x threads, freeing the statements takes seconds, which counted in the window
  * and cut the TPS when each worker did it on its way out.
  */
+/* The clients' outages into the result (res->outage): whenever a failure happened, or
+ * --outage-report or --verify-writes asked. */
+static void oltp_out_collect(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    bool any = o->outage_report || o->verify_writes;
+    for (int i = 0; i < r->nthreads && !any; i++) {
+        const struct oltp_thread *ot = r->thr[i].wl;
+        any = atomic_load(&r->thr[i].ctr[4]) ||
+              atomic_load_explicit(&r->thr[i].down_since_ns, memory_order_relaxed);
+        for (int k = 0; ot && k < RES_OC_N && !any; k++)
+            any = ot->out_cls[k] != 0;
+    }
+    if (!any || !r->res->have_final)
+        return;
+    struct res_outage *x = res_outage_new(r->res, r->nthreads);
+    u64 first = 0, end = clk_now_ns();
+    size_t nb = 0;
+    for (int i = 0; i < r->nthreads; i++) {
+        struct load_thread *t = &r->thr[i];
+        struct oltp_thread *ot = t->wl;
+        if (!ot)
+            continue;
+        u64 since = atomic_load_explicit(&t->down_since_ns, memory_order_relaxed);
+        if (since) { /* never came back: a window open at the end */
+            x->never_back++;
+            if (ot->out_nwin < RES_OUT_WINS && ot->out_win)
+                ot->out_win[ot->out_nwin++] = (struct res_outwin){t->id, ot->out_open_cls,
+                                                                 (i64)since, 0};
+            else if (!ot->out_win) {
+                ot->out_win = b_xcalloc(RES_OUT_WINS, sizeof(*ot->out_win));
+                ot->out_win[ot->out_nwin++] = (struct res_outwin){t->id, ot->out_open_cls,
+                                                                 (i64)since, 0};
+            }
+            ot->out_wins++;
+            ot->out_total_ns += end - since;
+            ot->out_longest_ns = B_MAX(ot->out_longest_ns, end - since);
+        }
+        memcpy(x->cls + (size_t)i * RES_OC_N, ot->out_cls, sizeof(ot->out_cls));
+        x->wins[i] = ot->out_wins;
+        x->total_ns += ot->out_total_ns;
+        x->longest_ns = B_MAX(x->longest_ns, ot->out_longest_ns);
+        for (int w = 0; w < ot->out_nwin; w++) {
+            struct res_outwin ow = ot->out_win[w];
+            if (!first || (u64)ow.start_unix_ns < first)
+                first = (u64)ow.start_unix_ns;
+            ow.start_unix_ns += r->unix_off_ns;
+            if (ow.end_unix_ns)
+                ow.end_unix_ns += r->unix_off_ns;
+            x->win = res_grow(x->win, &x->capwin, x->nwin, sizeof(*x->win));
+            x->win[x->nwin++] = ow;
+        }
+        nb = B_MAX(nb, ot->out_nbkt);
+    }
+    x->first_unix_ns = first ? (i64)first + r->unix_off_ns : 0;
+    if (!first || !o->outage_report || nb < 3 || first < r->t_start_ns)
+        return;
+    /* the recovery: the run's events per 100 ms; before = the mean of the whole buckets
+     * before the first failure's; back = the first bucket from it on whose mean with the 4
+     * after it is at least 95% of that */
+    u64 *tot = b_xcalloc(nb, sizeof(u64));
+    for (int i = 0; i < r->nthreads; i++) {
+        const struct oltp_thread *ot = r->thr[i].wl;
+        for (size_t b = 0; ot && b < ot->out_nbkt; b++)
+            tot[b] += ot->out_bkt[b];
+    }
+    u64 t_end = (u64)(r->res->final.end_unix_ns - r->unix_off_ns); /* the measured end */
+    size_t fb = (size_t)((first - r->t_start_ns) / OLTP_OUT_BKT_NS);
+    size_t last = t_end > r->t_start_ns ? (size_t)((t_end - r->t_start_ns) / OLTP_OUT_BKT_NS) : 0;
+    last = B_MIN(last, nb - 1); /* the bucket the run ended in is partial: not counted */
+    double before = 0;
+    for (size_t b = 0; b < fb && b < last; b++)
+        before += (double)tot[b];
+    if (fb >= 1 && fb < last) {
+        before /= (double)fb;
+        x->before_per_s = before * 1e9 / (double)OLTP_OUT_BKT_NS;
+        for (size_t b = fb; b + 5 <= last && before > 0; b++) {
+            double m = (double)(tot[b] + tot[b + 1] + tot[b + 2] + tot[b + 3] + tot[b + 4]) / 5;
+            if (m >= 0.95 * before) {
+                u64 at = r->t_start_ns + b * OLTP_OUT_BKT_NS;
+                x->recovery_s = at > first ? (double)(at - first) / 1e9 : 0;
+                break;
+            }
+        }
+    }
+    free(tot);
+}
+
+static int oltp_lw_cmp(const void *a, const void *b)
+{
+    const struct oltp_lw *x = a, *y = b;
+    if (x->table != y->table)
+        return x->table < y->table ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id ? 1 : 0;
+}
+
+/* A batch of the audit: entries [lo, hi) of one table, sorted by id; seen[i] set for the rows
+ * the server returned, differ[i] when their values are not the ledger's. */
+struct oltp_vb {
+    const struct oltp_lw *e;
+    size_t n;
+    u8 *seen;                  /* 1 found equal, 2 found different */
+};
+
+static int oltp_vb_row(void *ctx, const struct myc_result *res, const struct my_str *v)
+{
+    struct oltp_vb *vb = ctx;
+    if (res->ncols < 4 || !v[0].p)
+        return 0;
+    char num[24];
+    snprintf(num, sizeof(num), "%.*s", (int)B_MIN(v[0].len, 23), v[0].p);
+    i64 id = strtoll(num, NULL, 10);
+    size_t lo = 0, hi = vb->n;
+    while (lo < hi) {
+        size_t m = (lo + hi) / 2;
+        if (vb->e[m].id < id)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (lo == vb->n || vb->e[lo].id != id)
+        return 0;
+    u32 sum = oltp_lw_sum(v[1].p ? v[1].p : "", v[1].len, v[2].p ? v[2].p : "", v[2].len,
+                          v[3].p ? v[3].p : "", v[3].len);
+    vb->seen[lo] = sum == vb->e[lo].sum ? 1 : 2;
+    return 0;
+}
+
+/* --verify-writes: every client's ledger checked against the server after the run, on a
+ * connection of its own (to the host of client 0, after the run's reconnects): acknowledged
+ * writes missing or different are lost; unknown outcomes found are counted apart. */
+static void oltp_verify(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    struct res_outage *x = r->res->outage;
+    if (!o->verify_writes || !x || o->mysql_dry_run || !r->nthreads || !r->thr[0].wl)
+        return;
+    x->verify = true;
+    size_t n = 0;
+    for (int i = 0; i < r->nthreads; i++) {
+        const struct oltp_thread *ot = r->thr[i].wl;
+        n += ot ? ot->nlw : 0;
+        x->unknown += ot ? ot->lw_unknown_noid : 0;
+        x->ledger_bytes += ot ? ot->caplw * sizeof(struct oltp_lw) : 0;
+    }
+    struct oltp_lw *all = b_xcalloc(B_MAX(n, 1), sizeof(*all));
+    u8 *seen = b_xcalloc(B_MAX(n, 1), 1);
+    n = 0;
+    for (int i = 0; i < r->nthreads; i++) {
+        const struct oltp_thread *ot = r->thr[i].wl;
+        if (ot && ot->nlw)
+            memcpy(all + n, ot->lw, ot->nlw * sizeof(*all)), n += ot->nlw;
+    }
+    qsort(all, n, sizeof(*all), oltp_lw_cmp);
+    struct oltp_thread *o0 = r->thr[0].wl;
+    struct my_conn c;
+    memset(&c, 0, sizeof(c));
+    c.fd = -1;
+    int rc = B_OK;
+    for (int a = 0; a < 50; a++) { /* the server may still be coming back: 10 s at most */
+        if ((rc = myc_connect(&c, &o0->cp)) == B_OK || atomic_load(&b_stop))
+            break;
+        myc_close(&c);
+        struct timespec ts = {0, 200000000};
+        nanosleep(&ts, NULL);
+    }
+    struct buf q = {0};
+    for (size_t lo = 0; rc == B_OK && lo < n;) {
+        size_t hi = lo;
+        while (hi < n && hi - lo < 500 && all[hi].table == all[lo].table)
+            hi++;
+        char tbl[OLTP_QNAME_SZ];
+        oltp_qtable(o, all[lo].table, tbl, sizeof(tbl));
+        q.len = 0;
+        buf_printf(&q, "SELECT id, k, c, pad FROM %s WHERE id IN (", tbl);
+        for (size_t i = lo; i < hi; i++)
+            buf_printf(&q, "%s%lld", i > lo ? "," : "", (long long)all[i].id);
+        buf_put(&q, ")", 1);
+        struct oltp_vb vb = {all + lo, hi - lo, seen + lo};
+        struct myc_result res = {0};
+        rc = myc_query(&c, q.p, q.len, &res, oltp_vb_row, &vb);
+        myc_result_free(&res);
+        lo = hi;
+    }
+    if (rc != B_OK)
+        snprintf(x->verify_err, sizeof(x->verify_err), "%.190s", c.err.msg[0] ? c.err.msg
+                                                                          : "not checked");
+    else
+        x->verified = true;
+    for (size_t i = 0; rc == B_OK && i < n; i++) {
+        if (all[i].state == OLTP_LW_UNKNOWN) {
+            x->unknown++;
+            x->unknown_present += seen[i] != 0;
+            continue;
+        }
+        x->acked++;
+        if (seen[i] == 1)
+            continue;
+        if (x->nlost_ex < RES_OUT_EXAMPLES) {
+            x->lost_ex[x->nlost_ex].table = all[i].table;
+            x->lost_ex[x->nlost_ex].id = all[i].id;
+            x->lost_ex[x->nlost_ex++].missing = seen[i] == 0;
+        }
+        x->lost++;
+    }
+    buf_free(&q);
+    myc_close(&c);
+    free(seen);
+    free(all);
+}
+
 static void oltp_done(struct load_run *r)
 {
     struct oltp_global *gl = r->wl_global;
+    oltp_out_collect(r);
+    oltp_verify(r);
     if (gl) {
         if (gl->gated)
             myc_gate_free(&gl->gate);
@@ -17123,6 +17537,9 @@ static void oltp_done(struct load_run *r)
         buf_free(&ot->tmpl);
         buf_free(&ot->bulk);
         buf_free(&ot->su_sql);
+        free(ot->out_win);
+        free(ot->out_bkt);
+        free(ot->lw);
         free(ot->cp_host);
         free(ot->cp_sock);
         free(ot);
@@ -20729,6 +21146,7 @@ static void wl_on_interval(void *ctx, struct load_run *r, const struct load_snap
             iv.running += atomic_load_explicit(&r->loops[l].live, memory_order_relaxed);
     }
     iv.busy = d->busy;
+    iv.down = d->down;
     iv.rate = r->rate > 0;
     if (iv.rate) {
         u64 now = clk_now_ns(), next = atomic_load(&r->next_arrival_ns);
@@ -25559,13 +25977,69 @@ static void rep_oltp_mode(const struct res *res)
         printf("\n");
 }
 
+static const char *const rep_oc_names[RES_OC_N] = {"lost", "refused", "read_only", "deadlock",
+                                                  "duplicate", "timeout", "other"};
+
+/* The outage report's block (--outage-report, --verify-writes; the bench persona). */
+static void rep_outage(const struct res *res)
+{
+    const struct res_outage *x = res->outage;
+    const struct bench_opts *o = res->o;
+    if (!x || o->persona == B_SYSBENCH || !(o->outage_report || o->verify_writes))
+        return;
+    u64 cls[RES_OC_N] = {0}, wins = 0;
+    int out = 0;
+    for (int i = 0; i < x->clients; i++) {
+        wins += x->wins[i];
+        out += x->wins[i] > 0;
+        for (int k = 0; k < RES_OC_N; k++)
+            cls[k] += x->cls[(size_t)i * RES_OC_N + (size_t)k];
+    }
+    printf("Outages:\n");
+    printf("    clients with an outage:              %d of %d\n", out, x->clients);
+    printf("    windows:                             %llu (longest %.3f s, total %.3f s)\n",
+           (unsigned long long)wins, (double)x->longest_ns / 1e9, (double)x->total_ns / 1e9);
+    if (o->outage_report && x->first_unix_ns) {
+        if (x->recovery_s >= 0)
+            printf("    back to 95%% of throughput after:     %.1f s (before: %.2f per sec.)\n",
+                   x->recovery_s, x->before_per_s);
+        else
+            printf("    back to 95%% of throughput after:     not within the run\n");
+    }
+    printf("    errors:                             ");
+    for (int k = 0; k < RES_OC_N; k++)
+        printf(" %s %llu%s", rep_oc_names[k], (unsigned long long)cls[k],
+               k + 1 < RES_OC_N ? "," : "\n");
+    for (int w = 0; w < x->nwin && o->outage_report; w++) {
+        const struct res_outwin *ow = &x->win[w];
+        double at = (double)(ow->start_unix_ns - res->final.start_unix_ns) / 1e9;
+        if (ow->end_unix_ns)
+            printf("    client %d: %.3f s from %.3f s (%s)\n", ow->client,
+                   (double)(ow->end_unix_ns - ow->start_unix_ns) / 1e9, at,
+                   rep_oc_names[ow->cls]);
+        else
+            printf("    client %d: never came back, down from %.3f s (%s)\n", ow->client, at,
+                   rep_oc_names[ow->cls]);
+    }
+    if (x->verify && x->verified) {
+        printf("    writes acknowledged:                 %llu, lost %llu\n",
+               (unsigned long long)x->acked, (unsigned long long)x->lost);
+        printf("    writes of unknown outcome:           %llu (%llu found on the server)\n",
+               (unsigned long long)x->unknown, (unsigned long long)x->unknown_present);
+        for (int i = 0; i < x->nlost_ex; i++)
+            printf("    lost: sbtest%u id %lld (%s)\n", x->lost_ex[i].table,
+                   (long long)x->lost_ex[i].id, x->lost_ex[i].missing ? "missing" : "different");
+    } else if (x->verify)
+        printf("    writes not verified:                 %s\n", x->verify_err);
+    printf("\n");
+}
+
 static void rep_oltp_final(const struct res *res, const struct res_stats *st)
 {
     const struct load_snap *s = &st->d;
     u64 rd = s->ctr[0], wr = s->ctr[1], ot = s->ctr[2], total = rd + wr + ot;
     double d = st->window_s > 0 ? st->window_s : 1;
     char n[32];
-    (void)res;
     printf("SQL statistics:\n");
     printf("    queries performed:\n");
     printf("        read:                            %llu\n", (unsigned long long)rd);
@@ -25583,6 +26057,8 @@ static void rep_oltp_final(const struct res *res, const struct res_stats *st)
     snprintf(n, sizeof(n), "%llu", (unsigned long long)s->ctr[4]);
     printf("    reconnects:                          %-6s (%.2f per sec.)\n\n", n,
            (double)s->ctr[4] / d);
+    if (st == &res->final)
+        rep_outage(res);
 }
 
 static void rep_oltp_interval(const struct res *res, const struct res_interval *iv)
@@ -25593,7 +26069,10 @@ static void rep_oltp_interval(const struct res *res, const struct res_interval *
            iv->running, (double)iv->events / x, (double)q / x, (double)iv->ctr[0] / x,
            (double)iv->ctr[1] / x, (double)iv->ctr[2] / x);
     rep_interval_pcts(res, iv, "lat", 2);
-    printf(" err/s: %4.2f reconn/s: %4.2f\n", (double)iv->ctr[3] / x, (double)iv->ctr[4] / x);
+    printf(" err/s: %4.2f reconn/s: %4.2f", (double)iv->ctr[3] / x, (double)iv->ctr[4] / x);
+    if (res->o->outage_report && res->o->persona != B_SYSBENCH)
+        printf(" down: %d", iv->down); /* clients in an outage at its end: the timeline */
+    printf("\n");
 }
 
 /* The text renderer of each family (enum wl_family). */
@@ -27314,6 +27793,8 @@ BENCH_API void rep_json_interval(struct rep_json *j, const struct res *res,
     rep_json_bool(j, iv->rate);
     rep_json_ku64(j, "queue_length", iv->rate ? iv->queue : 0);
     rep_json_kint(j, "concurrency", iv->busy);
+    if (res->o->outage_report)
+        rep_json_kint(j, "clients_down", iv->down);
     rep_json_key(j, "latency_ns");
     rep_json_open(j, '{');
     rep_json_key(j, "percentiles");
@@ -27479,6 +27960,88 @@ static void rep_json_error(struct rep_json *j, const struct res *res)
     rep_json_close(j, '}');
 }
 
+/* The outage report (docs/json.md "outage"): per client its windows and errors by class, per
+ * run the longest and total outage and the recovery, and --verify-writes' audit. */
+static void rep_json_outage(struct rep_json *j, const struct res_outage *x)
+{
+    rep_json_key(j, "outage");
+    rep_json_open(j, '{');
+    rep_json_knum(j, "longest_s", (double)x->longest_ns / 1e9);
+    rep_json_knum(j, "total_s", (double)x->total_ns / 1e9);
+    rep_json_kint(j, "first_failure_unix_ns", x->first_unix_ns);
+    rep_json_key(j, "recovery_s");
+    if (x->recovery_s >= 0)
+        rep_json_num(j, x->recovery_s);
+    else
+        rep_json_null(j);
+    rep_json_knum(j, "before_events_per_s", x->before_per_s);
+    rep_json_kint(j, "never_back", x->never_back);
+    rep_json_key(j, "errors");
+    rep_json_open(j, '{');
+    for (int k = 0; k < RES_OC_N; k++) {
+        u64 n = 0;
+        for (int i = 0; i < x->clients; i++)
+            n += x->cls[(size_t)i * RES_OC_N + (size_t)k];
+        rep_json_ku64(j, rep_oc_names[k], n);
+    }
+    rep_json_close(j, '}');
+    rep_json_key(j, "clients");
+    rep_json_open(j, '[');
+    for (int i = 0; i < x->clients; i++) {
+        rep_json_open(j, '{');
+        rep_json_kint(j, "client", i);
+        rep_json_ku64(j, "windows_total", x->wins[i]);
+        rep_json_key(j, "errors");
+        rep_json_open(j, '{');
+        for (int k = 0; k < RES_OC_N; k++)
+            rep_json_ku64(j, rep_oc_names[k], x->cls[(size_t)i * RES_OC_N + (size_t)k]);
+        rep_json_close(j, '}');
+        rep_json_key(j, "windows");
+        rep_json_open(j, '[');
+        for (int w = 0; w < x->nwin; w++) {
+            const struct res_outwin *ow = &x->win[w];
+            if (ow->client != i)
+                continue;
+            rep_json_open(j, '{');
+            rep_json_kint(j, "start_unix_ns", ow->start_unix_ns);
+            rep_json_key(j, "end_unix_ns");
+            if (ow->end_unix_ns)
+                rep_json_int(j, ow->end_unix_ns);
+            else
+                rep_json_null(j);
+            rep_json_kstr(j, "class", rep_oc_names[ow->cls]);
+            rep_json_close(j, '}');
+        }
+        rep_json_close(j, ']');
+        rep_json_close(j, '}');
+    }
+    rep_json_close(j, ']');
+    if (x->verify) {
+        rep_json_key(j, "verify_writes");
+        rep_json_open(j, '{');
+        rep_json_key(j, "checked");
+        rep_json_bool(j, x->verified);
+        rep_json_kstr(j, "error", x->verify_err[0] ? x->verify_err : NULL);
+        rep_json_ku64(j, "acknowledged", x->acked);
+        rep_json_ku64(j, "lost", x->lost);
+        rep_json_ku64(j, "unknown", x->unknown);
+        rep_json_ku64(j, "unknown_present", x->unknown_present);
+        rep_json_ku64(j, "ledger_bytes", x->ledger_bytes);
+        rep_json_key(j, "lost_examples");
+        rep_json_open(j, '[');
+        for (int i = 0; i < x->nlost_ex; i++) {
+            rep_json_open(j, '{');
+            rep_json_kint(j, "table", x->lost_ex[i].table);
+            rep_json_kint(j, "id", x->lost_ex[i].id);
+            rep_json_kstr(j, "how", x->lost_ex[i].missing ? "missing" : "different");
+            rep_json_close(j, '}');
+        }
+        rep_json_close(j, ']');
+        rep_json_close(j, '}');
+    }
+    rep_json_close(j, '}');
+}
+
 /* The part of a document every result has, steps included (recursive). */
 static void rep_json_core(struct rep_json *j, const struct res *res, bool complete)
 {
@@ -27529,6 +28092,8 @@ static void rep_json_core(struct rep_json *j, const struct res *res, bool comple
     rep_json_bool(j, complete);
     rep_json_kstr(j, "end", rep_json_end(res->end));
     rep_json_error(j, res);
+    if (res->outage)
+        rep_json_outage(j, res->outage);
     rep_json_key(j, "steps");
     rep_json_open(j, '[');
     for (int i = 0; i < res->nsteps; i++) {

@@ -188,6 +188,7 @@ lane_own() {
     # aarch64 suite at the end, built here while the main lane mostly waits on its servers
     suite aarch64-build make -s bench-aarch64 tests/unit-aarch64
     suite multihost no_suite_server sh tests/multihost.sh
+    suite outage no_suite_server sh tests/outage.sh
     suite mutate-fast no_suite_server sh tests/mutate.sh --fast
     suite fuzz make -s fuzz FUZZ_TIME=20
 }

@@ -1,0 +1,125 @@
+#!/bin/sh
+# --outage-report and --verify-writes against a server that dies (docs/cli.md "Outages"):
+# (1) the server SIGKILLed during an oltp_insert run and restarted: each client's outage window
+#     is the test's own kill-to-answer interval within 100 ms, no acknowledged write is lost
+#     (innodb_flush_log_at_trx_commit=1), the rows on the server are exactly the acknowledged
+#     ones plus the unknown outcomes bench found there; (2) the same with
+#     innodb_flush_log_at_trx_commit=0: what bench calls lost is what the table lacks
+#     (rows = acknowledged - lost + unknown found); (3) the event-loop core sees the same;
+#     (4) a read-only server: its errors are classified read_only, as many as the server
+#     refused (the INSERTs its general log received less the rows). Servers of its own (OUTAGE_PORT, else one from
+#     the pid); no sleep synchronises anything: each step waits on state with a deadline.
+set -u
+t_name=outage
+. "$(dirname "$0")/lib.sh"
+command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || { echo "outage: SKIP: mariadb-server is not installed"; exit 77; }
+port=${OUTAGE_PORT:-$((25100 + $$ % 700))}
+mdb=$w/mdb
+t_at_exit() { sh "$top/tests/mariadb.sh" stop "$mdb" >/dev/null 2>&1; }
+start() { # start [MARIADBD ARGS]: a fresh server with an empty sbtest1
+    menv=$(BENCH_MDB_ARGS="$*" sh "$top/tests/mariadb.sh" start "$mdb" "$port") || return 1
+    eval "$menv"
+    port=$BENCH_MY_PORT
+    C="--mysql-host=127.0.0.1 --mysql-port=$port --mysql-user=nat --mysql-password=secret --mysql-db=benchtest"
+    "$B" oltp_insert $C --table-size=0 prepare >/dev/null
+}
+sql() { mariadb --no-defaults -uroot -S "$mdb/sock" -N -B -e "$1" benchtest; }
+rows() { sql 'SELECT COUNT(*) FROM sbtest1'; }
+# crash_run NAME MDB_ARGS BENCH_ARGS...: a write run; once rows arrive the server is killed and
+# restarted at once; the JSON in $w/NAME.json, the kill and answer times in $w/NAME.t
+crash_run() {
+    name=$1 margs=$2; shift 2
+    "$B" oltp_insert $C --auto-inc=off --threads=4 --time=6 --mysql-ignore-errors=2013,2006 \
+        --outage-report --verify-writes --format=json "$@" run >"$w/$name.json" 2>"$w/$name.err" &
+    bpid=$!
+    t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest 2>/dev/null || echo 0)\" -gt 200 ]" || { bad "$name: no rows arrived"; kill "$bpid"; return 1; }
+    tk=$(sh "$top/tests/mariadb.sh" kill "$mdb") || { bad "$name: kill"; return 1; }
+    tu=$(BENCH_MDB_ARGS="$margs" sh "$top/tests/mariadb.sh" restart "$mdb" "$port" | tail -n 1) || { bad "$name: restart"; return 1; }
+    echo "$tk $tu" >"$w/$name.t"
+    wait "$bpid" || { bad "$name: bench exited $?"; head -5 "$w/$name.err"; return 1; }
+}
+# judge NAME FLUSH: the report against the stopwatch and the table
+judge() {
+    python3 - "$w/$1.json" "$w/$1.t" "$(rows)" "$2" <<'PY' && ok "$1" || bad "$1"
+import json, sys
+doc = None
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    if "outage" in d or "results" in d:
+        doc = d
+tk, tu = (int(x) for x in open(sys.argv[2]).read().split())
+rows, flush = int(sys.argv[3]), int(sys.argv[4])
+o = doc["outage"]
+v = o["verify_writes"]
+errs = []
+print("outage: stopwatch %.3f s; windows:" % ((tu - tk) / 1e9),
+      ["%+.3f/%+.3f" % ((w["start_unix_ns"] - tk) / 1e9, (w["end_unix_ns"] - tu) / 1e9)
+       for c in o["clients"] for w in c["windows"] if w["end_unix_ns"]],
+      "acked", v["acknowledged"], "lost", v["lost"], "unknown", v["unknown"],
+      "found", v["unknown_present"], "rows", rows, "recovery_s", o["recovery_s"])
+if not v["checked"]:
+    errs.append("not verified: %s" % v["error"])
+if o["never_back"]:
+    errs.append("%d clients never came back" % o["never_back"])
+for c in o["clients"]:
+    ws = c["windows"]
+    if len(ws) != 1:
+        errs.append("client %d: %d windows" % (c["client"], len(ws)))
+        continue
+    ds, de = (ws[0]["start_unix_ns"] - tk) / 1e9, (ws[0]["end_unix_ns"] - tu) / 1e9
+    if abs(ds) > 0.1 or abs(de) > 0.1:
+        errs.append("client %d: window off the stopwatch by %+.3f s at its start, %+.3f s at its end" % (c["client"], ds, de))
+    if ws[0]["class"] != "lost":
+        errs.append("client %d: opened by %s" % (c["client"], ws[0]["class"]))
+if o["errors"]["lost"] < 4 or o["errors"]["refused"] < 4:
+    errs.append("errors %s: each client lost its connection and was refused" % o["errors"])
+if flush == 1 and v["lost"]:
+    errs.append("%d acknowledged writes lost with innodb_flush_log_at_trx_commit=1" % v["lost"])
+if rows != v["acknowledged"] - v["lost"] + v["unknown_present"]:
+    errs.append("the table has %d rows, bench says %d acknowledged - %d lost + %d unknown found"
+                % (rows, v["acknowledged"], v["lost"], v["unknown_present"]))
+if v["unknown_present"] > v["unknown"]:
+    errs.append("more unknown outcomes found than there were")
+for e in errs:
+    print("outage:", e)
+sys.exit(1 if errs else 0)
+PY
+}
+
+# (1) flush at every commit: nothing acknowledged is lost
+start --userstat=1 || { bad "the server did not start"; t_summary; }
+crash_run kill1 "--userstat=1" && judge kill1 1
+# (2) flush once a second: a kill loses what the log buffer held, and bench must say so
+sql 'TRUNCATE sbtest1'
+sql 'SET GLOBAL innodb_flush_log_at_trx_commit=0'
+crash_run kill0 "--userstat=1 --innodb-flush-log-at-trx-commit=0" && judge kill0 0
+# (3) the event-loop core: the same rules
+sql 'TRUNCATE sbtest1'
+sql 'SET GLOBAL innodb_flush_log_at_trx_commit=1'
+crash_run kill-evl "--userstat=1" --event-loops=1 && judge kill-evl 1
+# (4) read-only: a user without READ_ONLY ADMIN is refused with 1290
+sql "TRUNCATE sbtest1; CREATE USER ro@'%' IDENTIFIED BY 'ro'; GRANT SELECT, INSERT, DELETE, UPDATE ON benchtest.* TO ro@'%'"
+sql "SET GLOBAL general_log_file='$w/general.log'; SET GLOBAL general_log=1"
+inserts() { grep -c 'INSERT INTO sbtest1' "$w/general.log" || true; }
+"$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=ro --mysql-password=ro \
+    --mysql-db=benchtest --auto-inc=off --threads=2 --events=3000 --time=20 --rate=2000 \
+    --mysql-ignore-errors=1290 --outage-report --format=json run >"$w/ro.json" 2>"$w/ro.err" &
+bpid=$!
+t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)\" -gt 100 ]" || bad "ro: no rows"
+sql 'SET GLOBAL read_only=1'
+r0=$(rows)
+t_wait 10 sh -c "[ \"\$(grep -c 'INSERT INTO sbtest1' '$w/general.log')\" -gt $((r0 + 500)) ]" || bad "ro: no refused INSERTs"
+sql 'SET GLOBAL read_only=0'
+wait "$bpid" || bad "ro: bench exited $?"
+sql 'SET GLOBAL general_log=0'
+python3 - "$w/ro.json" "$(inserts)" "$(rows)" <<'PY' && ok "read-only classified" || bad "read-only classified"
+import json, sys
+doc = [json.loads(l) for l in open(sys.argv[1])][-1]
+o = doc["outage"]
+tried, rows = int(sys.argv[2]), int(sys.argv[3])
+ro = o["errors"]["read_only"]
+print("outage: read_only errors", ro, "server: INSERTs received", tried, "rows", rows, "errors", o["errors"])
+ok = ro > 0 and ro == tried - rows and all(w["class"] == "read_only" for c in o["clients"] for w in c["windows"])
+sys.exit(0 if ok else 1)
+PY
+t_summary
