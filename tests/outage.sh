@@ -89,6 +89,9 @@ PY
 # (1) flush at every commit: nothing acknowledged is lost
 start --userstat=1 || { bad "the server did not start"; t_summary; }
 crash_run kill1 "--userstat=1" && judge kill1 1
+if python3 -c 'import jsonschema' 2>/dev/null; then # the outage object as docs/json.md says
+    python3 "$top/tests/json_check.py" "$top/docs/bench-result.schema.json" "$w/kill1.json" --exit 0 && ok "schema" || bad "schema"
+else echo "outage: the schema check did not run: python3-jsonschema is not installed"; fi
 # (2) flush once a second: a kill loses what the log buffer held, and bench must say so
 sql 'TRUNCATE sbtest1'
 sql 'SET GLOBAL innodb_flush_log_at_trx_commit=0'
