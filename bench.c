@@ -15789,19 +15789,41 @@ struct oltp_thread {
     struct oltp_lw *lw;
     size_t nlw, caplw;
     u64 lw_unknown_noid;       /* unknown outcomes of auto-increment INSERTs (no id known) */
-    i64 ins_id;                /* the event's INSERT: its id (0: auto-increment), table, sum */
-    u32 ins_table, ins_sum;
+    struct oltp_pw *pw;        /* the event's writes, in its statements' order */
+    size_t npw, cappw;
+    u64 op_sent_ns;            /* when the statement running was sent (the ledger's order) */
+    u64 bulk_first;            /* bulk_insert: the first row id of the pending INSERT, rows */
+    u32 bulk_rows;
+    u64 bst_first;             /* bulk_insert: the same of the statement in the program */
+    u32 bst_rows;
 };
 
-/* One write of the ledger: the row (table, id) and the CRC-32 of its values as the server
- * returns them ("k|c|pad"); 16 bytes. */
+/* One write of an event (--verify-writes), as its statement will leave the row: its values
+ * known by their CRC-32s (the text the server returns: k as decimal, c, pad). */
+enum { OLTP_W_INSERT, OLTP_W_SET_C, OLTP_W_INC_K, OLTP_W_DELETE };
+struct oltp_pw {
+    u32 op;                    /* the statement's index in the program */
+    u16 table;
+    u8 kind;                   /* OLTP_W_* */
+    i64 id;                    /* 0: an auto-increment INSERT (the OK's insert id) */
+    u32 kc, cc, pc;            /* CRC-32 of k, c, pad (those the write sets) */
+};
+
+/* One row's state after an acknowledged (or unknown) commit, in the ledger: 32 bytes. mask
+ * says which columns the writes left known (OLTP_M_K, _C, _PAD; an UPDATE k=k+1 makes k
+ * unknown), OLTP_M_ABSENT a deleted row; sum mixes the known columns' CRC-32s. sent and ack:
+ * when its commit was sent and acknowledged (another client's commit sent after this ack
+ * comes later on the row: this state is no longer the row's last). */
 struct oltp_lw {
     i64 id;
+    u64 sent, ack;             /* ack 0: unknown outcome (never superseded) */
     u32 sum;
     u16 table;
+    u8 mask;
     u8 state;                  /* OLTP_LW_ACKED or OLTP_LW_UNKNOWN */
 };
 enum { OLTP_LW_ACKED = 1, OLTP_LW_UNKNOWN = 2 };
+enum { OLTP_M_K = 1, OLTP_M_C = 2, OLTP_M_PAD = 4, OLTP_M_ABSENT = 8 };
 #define OLTP_OUT_BKT_NS 100000000ull /* the recovery measure's resolution: 100 ms */
 
 /* What the run shares (r->wl_global): the connect phase's gate, and the addresses of the
@@ -16071,27 +16093,43 @@ static void oltp_out_event(struct load_thread *t)
 
 /* ---- --verify-writes: the ledger of acknowledged writes ---- */
 
-/* The CRC-32 of a row's values as the server returns them: "k|c|pad". */
-static u32 oltp_lw_sum(const char *k, size_t kl, const char *c, size_t cl, const char *pad,
-                       size_t pl)
+/* A row's sum: the CRC-32s of the columns mask names, mixed. */
+static u32 oltp_lw_mix(u8 mask, u32 kc, u32 cc, u32 pc)
 {
-    u32 crc = io_crc32(0, (const u8 *)k, kl);
-    crc = io_crc32(crc, (const u8 *)"|", 1);
-    crc = io_crc32(crc, (const u8 *)c, cl);
-    crc = io_crc32(crc, (const u8 *)"|", 1);
-    return io_crc32(crc, (const u8 *)pad, pl);
+    return (mask & OLTP_M_K ? kc : 0) + 3u * (mask & OLTP_M_C ? cc : 0) +
+           7u * (mask & OLTP_M_PAD ? pc : 0) + mask;
 }
 
-/* The event's INSERT (ot->ins_*) ended: acknowledged (its id the server's when it chose it),
- * or of unknown outcome (the connection died before the OK). */
-static void oltp_lw_note(struct load_thread *t, u8 state)
+static u32 oltp_lw_crc(const char *p, size_t n)
+{
+    return io_crc32(0, (const u8 *)p, n);
+}
+
+/* A write of the event being built (statement index op): its row and what it sets. */
+static void oltp_pw_add(struct load_thread *t, u32 op, i64 table, int kind, i64 id, i64 k,
+                        const char *c, const char *pad)
 {
     struct oltp_thread *ot = t->wl;
-    i64 id = ot->ins_id ? ot->ins_id : state == OLTP_LW_ACKED ? (i64)ot->res.insert_id : 0;
-    if (!id) { /* an auto-increment INSERT that may have happened: its id is unknown */
-        ot->lw_unknown_noid++;
+    if (table > UINT16_MAX)
         return;
+    if (ot->npw == ot->cappw) {
+        size_t n = ot->cappw ? 2 * ot->cappw : 16;
+        struct oltp_pw *p = realloc(ot->pw, n * sizeof(*p));
+        if (!p)
+            b_die("out of memory growing the write ledger to %zu writes", n);
+        ot->pw = p;
+        ot->cappw = n;
     }
+    struct oltp_pw *w = &ot->pw[ot->npw++];
+    char ks[24];
+    int kl = snprintf(ks, sizeof(ks), "%lld", (long long)k);
+    *w = (struct oltp_pw){op, (u16)table, (u8)kind, id, oltp_lw_crc(ks, (size_t)kl),
+                          c ? oltp_lw_crc(c, strlen(c)) : 0, pad ? oltp_lw_crc(pad, strlen(pad)) : 0};
+}
+
+/* A row's state into the ledger. */
+static void oltp_lw_put(struct oltp_thread *ot, const struct oltp_lw *e)
+{
     if (ot->nlw == ot->caplw) {
         size_t n = ot->caplw ? 2 * ot->caplw : 1024;
         struct oltp_lw *p = realloc(ot->lw, n * sizeof(*p));
@@ -16100,7 +16138,99 @@ static void oltp_lw_note(struct load_thread *t, u8 state)
         ot->lw = p;
         ot->caplw = n;
     }
-    ot->lw[ot->nlw++] = (struct oltp_lw){id, ot->ins_sum, (u16)ot->ins_table, state};
+    ot->lw[ot->nlw++] = *e;
+}
+
+/* The writes pw[i] with op in [from, to] folded per row (in order: a DELETE then an INSERT
+ * of one id leave the INSERT's row) into the ledger as state (acked at now, or unknown). */
+static void oltp_lw_fold(struct load_thread *t, u32 from, u32 to, u8 state, u64 now)
+{
+    struct oltp_thread *ot = t->wl;
+    for (size_t i = 0; i < ot->npw; i++) {
+        const struct oltp_pw *w = &ot->pw[i];
+        if (w->op < from || w->op > to || w->op == UINT32_MAX)
+            continue;
+        bool first = true; /* this row's first write in the range: fold the rest into it */
+        for (size_t j = 0; j < i && first; j++)
+            first = !(ot->pw[j].op >= from && ot->pw[j].op <= to && ot->pw[j].op != UINT32_MAX &&
+                      ot->pw[j].table == w->table && ot->pw[j].id == w->id);
+        if (!first)
+            continue;
+        u8 mask = 0;
+        u32 kc = 0, cc = 0, pc = 0;
+        for (size_t j = i; j < ot->npw; j++) {
+            const struct oltp_pw *x = &ot->pw[j];
+            if (x->op < from || x->op > to || x->op == UINT32_MAX || x->table != w->table ||
+                x->id != w->id)
+                continue;
+            switch (x->kind) {
+            case OLTP_W_INSERT:
+                mask = OLTP_M_K | OLTP_M_C | OLTP_M_PAD, kc = x->kc, cc = x->cc, pc = x->pc;
+                break;
+            case OLTP_W_SET_C:
+                if (!(mask & OLTP_M_ABSENT)) /* an UPDATE of no row changes nothing */
+                    mask |= OLTP_M_C, cc = x->cc;
+                break;
+            case OLTP_W_INC_K:
+                mask &= (u8)~OLTP_M_K;
+                break;
+            default:
+                mask = OLTP_M_ABSENT;
+                break;
+            }
+        }
+        i64 id = w->id;
+        if (!id && state == OLTP_LW_ACKED) /* auto-increment: the server's id */
+            id = (i64)ot->res.insert_id;
+        if (!id) { /* an auto-increment INSERT that may have happened: no id to check */
+            ot->lw_unknown_noid++;
+            continue;
+        }
+        struct oltp_lw e = {id, ot->op_sent_ns, state == OLTP_LW_ACKED ? now : 0,
+                            oltp_lw_mix(mask, kc, cc, pc), w->table, mask, state};
+        oltp_lw_put(ot, &e);
+    }
+}
+
+/* Statement pc ended with rc (< 0: failed; lost: its connection died): the event's writes
+ * it decides go to the ledger. In a transaction the COMMIT's OK acknowledges them all, a
+ * COMMIT whose connection died leaves them unknown, a connection lost before it rolls them
+ * back (nothing), and an error the event restarts on leaves those before it unknown (the
+ * next BEGIN commits what the failed transaction had done, as sysbench's). Without one each
+ * write is its own commit. */
+static void oltp_lw_after(struct load_thread *t, const struct oltp_op *op, u32 pc, int rc)
+{
+    struct oltp_thread *ot = t->wl;
+    bool trx = oltp_trx_on(t->run->o, t->run->w), lost = rc == B_SYSERR || rc == B_TIMEOUT;
+    u64 now = clk_now_ns();
+    if (oltp_variant(t->run->w)->shape & OS_BULK) {
+        if (op->kind != OP_TEXT || !ot->bst_rows || (rc < 0 && !lost))
+            return;
+        u64 step = t->run->o->client_count > 1 ? (u64)t->run->o->client_count : 1;
+        for (u32 i = 0; i < ot->bst_rows; i++) { /* INSERT ... VALUES (n,n): k is n */
+            u64 n = ot->bst_first + i * step;
+            char ks[24];
+            int kl = snprintf(ks, sizeof(ks), "%llu", (unsigned long long)n);
+            struct oltp_lw e = {(i64)n, ot->op_sent_ns, rc < 0 ? 0 : now,
+                                oltp_lw_mix(OLTP_M_K, oltp_lw_crc(ks, (size_t)kl), 0, 0),
+                                (u16)(t->id + 1), OLTP_M_K,
+                                rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED};
+            oltp_lw_put(ot, &e);
+        }
+        ot->bst_rows = 0;
+        return;
+    }
+    if (trx) {
+        if (op->kind == OP_COMMIT)
+            oltp_lw_fold(t, 0, pc, rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED, now);
+        else if (rc < 0 && !lost && pc > 0)
+            oltp_lw_fold(t, 0, pc - 1, OLTP_LW_UNKNOWN, now);
+        return;
+    }
+    if (rc >= 0)
+        oltp_lw_fold(t, pc, pc, OLTP_LW_ACKED, now);
+    else if (lost)
+        oltp_lw_fold(t, pc, pc, OLTP_LW_UNKNOWN, now);
 }
 
 /* The failure of statement `what`: ignorable (restart), a lost connection (reconnect), or
@@ -16326,8 +16456,9 @@ static void oltp_build(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     const unsigned shape = oltp_variant(t->run->w)->shape;
     struct my_val v[4];
-    bool trx = oltp_trx_on(o, t->run->w);
+    bool trx = oltp_trx_on(o, t->run->w), lw = o->verify_writes && !o->mysql_dry_run;
     oltp_prog_reset(p);
+    ot->npw = 0;
     if (trx)
         oltp_emit(t, OP_BEGIN, 0, NULL, 0);
     if (shape & (OS_POINTS | OS_POINT1)) {
@@ -16356,6 +16487,8 @@ static void oltp_build(struct load_thread *t)
         i64 n = oltp_pick_table(t);
         for (i64 i = 0; i < o->oltp_index_updates; i++) {
             v[0] = oltp_int(oltp_id(t));
+            if (lw)
+                oltp_pw_add(t, (u32)p->n, n, OLTP_W_INC_K, v[0].i, 0, NULL, NULL);
             oltp_emit(t, OQ_IDX_UPD, n, v, 1);
         }
     }
@@ -16365,6 +16498,8 @@ static void oltp_build(struct load_thread *t)
             oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
             v[0] = oltp_pstr(p, ot->cbuf, 119);
             v[1] = oltp_int(oltp_id(t));
+            if (lw)
+                oltp_pw_add(t, (u32)p->n, n, OLTP_W_SET_C, v[1].i, 0, ot->cbuf, NULL);
             oltp_emit(t, OQ_NONIDX_UPD, n, v, 2);
         }
     }
@@ -16376,6 +16511,10 @@ static void oltp_build(struct load_thread *t)
             oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
             oltp_rand_string(&t->rng, OLTP_PAD_TMPL, ot->padbuf);
             v[0] = oltp_int(id);
+            if (lw) {
+                oltp_pw_add(t, (u32)p->n, n, OLTP_W_DELETE, id, 0, NULL, NULL);
+                oltp_pw_add(t, (u32)p->n + 1, n, OLTP_W_INSERT, id, k, ot->cbuf, ot->padbuf);
+            }
             oltp_emit(t, OQ_DELETE, n, v, 1);
             v[0] = oltp_int(id);
             v[1] = oltp_int(k);
@@ -16387,6 +16526,8 @@ static void oltp_build(struct load_thread *t)
     if (shape & OS_DELETE1) {
         i64 n = oltp_pick_table(t);
         v[0] = oltp_int(oltp_client_id(o, oltp_id(t)));
+        if (lw)
+            oltp_pw_add(t, (u32)p->n, n, OLTP_W_DELETE, v[0].i, 0, NULL, NULL);
         oltp_emit(t, OQ_DELETE, n, v, 1);
     }
     if (shape & OS_INSERT1) { /* a text INSERT, id 0 = auto-increment (sysbench) */
@@ -16401,14 +16542,9 @@ static void oltp_build(struct load_thread *t)
         ot->q.len = 0;
         buf_printf(&ot->q, "INSERT INTO %s (id, k, c, pad) VALUES (%lld, %lld, '%s', '%s')", tbl,
                    (long long)id, (long long)k, ot->cbuf, ot->padbuf);
+        if (lw)
+            oltp_pw_add(t, (u32)p->n, n, OLTP_W_INSERT, id, k, ot->cbuf, ot->padbuf);
         oltp_emit_text(t, ot->q.p, ot->q.len);
-        if (o->verify_writes && n <= UINT16_MAX) { /* the ledger's entry if it is acknowledged */
-            char ks[24];
-            int kl = snprintf(ks, sizeof(ks), "%lld", (long long)k);
-            ot->ins_id = id;
-            ot->ins_table = (u32)n;
-            ot->ins_sum = oltp_lw_sum(ks, (size_t)kl, ot->cbuf, 119, ot->padbuf, 59);
-        }
     }
     if (shape & (OS_RPOINTS | OS_RRANGES)) {
         /* each thread draws from its own slice of the k domain (select_random_*.lua): Lua's
@@ -16439,13 +16575,16 @@ static void oltp_build(struct load_thread *t)
          * fails the buffer is gone and the row never went in (p->bulk_before, a restart) */
         if (ot->bulk.len && ot->bulk.len + (size_t)rl + 2 > OLTP_BULK_MAX) {
             oltp_emit_text(t, ot->bulk.p, ot->bulk.len);
+            ot->bst_first = ot->bulk_first, ot->bst_rows = ot->bulk_rows;
             ot->bulk.len = 0;
         }
         p->bulk_before = ot->bulk.len;
-        if (ot->bulk.len == 0)
+        if (ot->bulk.len == 0) {
             buf_printf(&ot->bulk, "INSERT INTO sbtest%d VALUES", t->id + 1);
-        else
+            ot->bulk_first = n, ot->bulk_rows = 0;
+        } else
             buf_put(&ot->bulk, ",", 1);
+        ot->bulk_rows++;
         buf_put(&ot->bulk, row, (size_t)rl);
     }
     if (trx)
@@ -16504,13 +16643,13 @@ static int oltp_op_done(struct load_thread *t, const struct oltp_op *op, int rc)
                            : op->kind >= OP_BEGIN ? oltp_trx_sql[op->kind - OP_BEGIN]
                                                   : "prepared statement";
         int v = oltp_fail(t, rc, what, prepared);
-        if (ot->ins_table && op->kind == OP_TEXT && (rc == B_SYSERR || rc == B_TIMEOUT))
-            oltp_lw_note(t, OLTP_LW_UNKNOWN); /* the OK may or may not have been sent */
+        if (t->run->o->verify_writes)
+            oltp_lw_after(t, op, (u32)ot->prog.pc, rc);
         return v;
     }
     oltp_out_ok(t);
-    if (ot->ins_table && op->kind == OP_TEXT)
-        oltp_lw_note(t, OLTP_LW_ACKED);
+    if (t->run->o->verify_writes)
+        oltp_lw_after(t, op, (u32)ot->prog.pc, rc);
     oltp_count(t, &ot->res);
     return B_OK;
 }
@@ -16525,6 +16664,8 @@ static int oltp_op_run(struct load_thread *t, const struct oltp_op *op)
     }
     struct myc_stmt *st = oltp_op_stmt(t, op);
     int rc;
+    if (t->run->o->verify_writes)
+        ot->op_sent_ns = clk_now_ns();
     if (st)
         rc = myc_execute(&ot->c, st, ot->prog.v + op->voff, op->nv, &ot->res, NULL, NULL);
     else {
@@ -16574,8 +16715,11 @@ static int oltp_prog_after(struct load_thread *t, int rc)
         return rc;
     /* the event again, from where the failed statement's draws left the generator */
     t->rng = p->op[p->pc].rng_after;
-    if (oltp_variant(t->run->w)->shape & OS_BULK)
+    if (oltp_variant(t->run->w)->shape & OS_BULK) {
+        if (ot->bulk.len != p->bulk_before && ot->bulk_rows)
+            ot->bulk_rows--; /* the event's row leaves the buffer: built again below */
         ot->bulk.len = p->bulk_before;
+    }
     oltp_build(t);
     if (rc == OLTP_RECONNECT)
         return rc;
@@ -17211,6 +17355,8 @@ static int oltp_ev_run(struct load_thread *t, int rc)
         }
         {
             struct myc_stmt *st = oltp_op_stmt(t, op);
+            if (t->run->o->verify_writes)
+                ot->op_sent_ns = clk_now_ns();
             if (st) {
                 sr = myc_execute_start(&ot->c, st, ot->prog.v + op->voff, op->nv, &ot->res,
                                        NULL, NULL);
@@ -17278,7 +17424,12 @@ static B_MUSTCHECK enum b_rc oltp_thread_done(struct load_thread *t)
     struct oltp_thread *ot = t->wl;
     int rc = B_OK;
     if (ot && ot->bulk.len && ot->connected) { /* bulk_insert flushes at thread end */
+        static const struct oltp_op flush = {.kind = OP_TEXT};
+        ot->bst_first = ot->bulk_first, ot->bst_rows = ot->bulk_rows;
+        ot->op_sent_ns = clk_now_ns();
         rc = oltp_text(t, ot->bulk.p);
+        if (t->run->o->verify_writes)
+            oltp_lw_after(t, &flush, 0, rc == B_OK ? B_OK : rc == OLTP_RECONNECT ? B_SYSERR : B_SERVER);
         ot->bulk.len = 0;
     }
     if (rc == OLTP_RESTART || rc == OLTP_RECONNECT)
@@ -17388,15 +17539,18 @@ static int oltp_lw_cmp(const void *a, const void *b)
     const struct oltp_lw *x = a, *y = b;
     if (x->table != y->table)
         return x->table < y->table ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id ? 1 : 0;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->ack < y->ack ? -1 : x->ack > y->ack ? 1 : 0;
 }
 
-/* A batch of the audit: entries [lo, hi) of one table, sorted by id; seen[i] set for the rows
- * the server returned, differ[i] when their values are not the ledger's. */
+/* The audit's view of a batch: the ledger's entries e[n] of one table sorted by id; for the
+ * first entry of each row, whether the server has it and the CRC-32s of its k, c, pad. */
 struct oltp_vb {
     const struct oltp_lw *e;
     size_t n;
-    u8 *seen;                  /* 1 found equal, 2 found different */
+    u8 *seen;
+    u32 *crc;                  /* [3 n] */
 };
 
 static int oltp_vb_row(void *ctx, const struct myc_result *res, const struct my_str *v)
@@ -17417,15 +17571,28 @@ static int oltp_vb_row(void *ctx, const struct myc_result *res, const struct my_
     }
     if (lo == vb->n || vb->e[lo].id != id)
         return 0;
-    u32 sum = oltp_lw_sum(v[1].p ? v[1].p : "", v[1].len, v[2].p ? v[2].p : "", v[2].len,
-                          v[3].p ? v[3].p : "", v[3].len);
-    vb->seen[lo] = sum == vb->e[lo].sum ? 1 : 2;
+    vb->seen[lo] = 1;
+    for (int c = 0; c < 3; c++)
+        vb->crc[3 * lo + (size_t)c] = v[c + 1].p ? oltp_lw_crc(v[c + 1].p, v[c + 1].len) : 0;
     return 0;
 }
 
-/* --verify-writes: every client's ledger checked against the server after the run, on a
- * connection of its own (to the host of client 0, after the run's reconnects): acknowledged
- * writes missing or different are lost; unknown outcomes found are counted apart. */
+/* Does the server's row (seen, crc[3]) hold state e? */
+static bool oltp_lw_holds(const struct oltp_lw *e, bool seen, const u32 *crc)
+{
+    if (e->mask & OLTP_M_ABSENT)
+        return !seen;
+    return seen && oltp_lw_mix(e->mask, crc[0], crc[1], crc[2]) == e->sum;
+}
+
+/*
+ * --verify-writes: every client's ledger checked against the server after the run, on a
+ * connection of its own (to client 0's host, after the run's reconnects). Per row, only the
+ * last acknowledged state counts: a state whose ack came before another client's commit of
+ * the row was even sent is superseded; the row must hold one of the states left (several
+ * when commits overlapped) or an unknown outcome's. Else its last acknowledged write is lost
+ * (counted per row). Unknown outcomes found on the server are counted apart.
+ */
 static void oltp_verify(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
@@ -17442,6 +17609,7 @@ static void oltp_verify(struct load_run *r)
     }
     struct oltp_lw *all = b_xcalloc(B_MAX(n, 1), sizeof(*all));
     u8 *seen = b_xcalloc(B_MAX(n, 1), 1);
+    u32 *crc = b_xcalloc(B_MAX(n, 1) * 3, sizeof(u32));
     n = 0;
     for (int i = 0; i < r->nthreads; i++) {
         const struct oltp_thread *ot = r->thr[i].wl;
@@ -17461,19 +17629,24 @@ static void oltp_verify(struct load_run *r)
         struct timespec ts = {0, 200000000};
         nanosleep(&ts, NULL);
     }
+    bool bulk = oltp_variant(r->w)->shape & OS_BULK;
     struct buf q = {0};
     for (size_t lo = 0; rc == B_OK && lo < n;) {
-        size_t hi = lo;
-        while (hi < n && hi - lo < 500 && all[hi].table == all[lo].table)
-            hi++;
+        size_t hi = lo, ids = 0;
+        while (hi < n && ids < 500 && all[hi].table == all[lo].table)
+            ids += hi == lo || all[hi].id != all[hi - 1].id, hi++;
+        while (hi < n && hi > lo && all[hi].table == all[hi - 1].table && all[hi].id == all[hi - 1].id)
+            hi++; /* a row's entries in one batch */
         char tbl[OLTP_QNAME_SZ];
         oltp_qtable(o, all[lo].table, tbl, sizeof(tbl));
         q.len = 0;
-        buf_printf(&q, "SELECT id, k, c, pad FROM %s WHERE id IN (", tbl);
+        buf_printf(&q, bulk ? "SELECT id, k, '', '' FROM %s WHERE id IN ("
+                            : "SELECT id, k, c, pad FROM %s WHERE id IN (", tbl);
         for (size_t i = lo; i < hi; i++)
-            buf_printf(&q, "%s%lld", i > lo ? "," : "", (long long)all[i].id);
+            if (i == lo || all[i].id != all[i - 1].id)
+                buf_printf(&q, "%s%lld", i > lo ? "," : "", (long long)all[i].id);
         buf_put(&q, ")", 1);
-        struct oltp_vb vb = {all + lo, hi - lo, seen + lo};
+        struct oltp_vb vb = {all + lo, hi - lo, seen + lo, crc + 3 * lo};
         struct myc_result res = {0};
         rc = myc_query(&c, q.p, q.len, &res, oltp_vb_row, &vb);
         myc_result_free(&res);
@@ -17484,24 +17657,37 @@ static void oltp_verify(struct load_run *r)
                                                                           : "not checked");
     else
         x->verified = true;
-    for (size_t i = 0; rc == B_OK && i < n; i++) {
-        if (all[i].state == OLTP_LW_UNKNOWN) {
-            x->unknown++;
-            x->unknown_present += seen[i] != 0;
-            continue;
+    for (size_t g = 0; rc == B_OK && g < n;) { /* one row: entries [g, h), by ack */
+        size_t h = g;
+        while (h < n && all[h].table == all[g].table && all[h].id == all[g].id)
+            h++;
+        u64 last_sent = 0; /* the latest acknowledged commit's send */
+        bool acked = false, held = false;
+        for (size_t i = g; i < h; i++)
+            if (all[i].state == OLTP_LW_ACKED)
+                last_sent = B_MAX(last_sent, all[i].sent), acked = true, x->acked++;
+        for (size_t i = g; i < h; i++) {
+            bool ok = oltp_lw_holds(&all[i], seen[g], crc + 3 * g);
+            if (all[i].state == OLTP_LW_UNKNOWN) {
+                x->unknown++;
+                x->unknown_present += ok && !(all[i].mask & OLTP_M_ABSENT);
+                held |= ok;
+            } else if (all[i].ack >= last_sent) /* not superseded */
+                held |= ok;
         }
-        x->acked++;
-        if (seen[i] == 1)
-            continue;
-        if (x->nlost_ex < RES_OUT_EXAMPLES) {
-            x->lost_ex[x->nlost_ex].table = all[i].table;
-            x->lost_ex[x->nlost_ex].id = all[i].id;
-            x->lost_ex[x->nlost_ex++].missing = seen[i] == 0;
+        if (acked && !held) {
+            if (x->nlost_ex < RES_OUT_EXAMPLES) {
+                x->lost_ex[x->nlost_ex].table = all[g].table;
+                x->lost_ex[x->nlost_ex].id = all[g].id;
+                x->lost_ex[x->nlost_ex++].missing = !seen[g];
+            }
+            x->lost++;
         }
-        x->lost++;
+        g = h;
     }
     buf_free(&q);
     myc_close(&c);
+    free(crc);
     free(seen);
     free(all);
 }
@@ -17540,6 +17726,7 @@ static void oltp_done(struct load_run *r)
         free(ot->out_win);
         free(ot->out_bkt);
         free(ot->lw);
+        free(ot->pw);
         free(ot->cp_host);
         free(ot->cp_sock);
         free(ot);
