@@ -15792,6 +15792,7 @@ struct oltp_thread {
     struct oltp_pw *pw;        /* the event's writes, in its statements' order */
     size_t npw, cappw;
     u64 op_sent_ns;            /* when the statement running was sent (the ledger's order) */
+    unsigned host_shift;       /* failover: the pair in use is the client's number + this */
     u64 bulk_first;            /* bulk_insert: the first row id of the pending INSERT, rows */
     u32 bulk_rows;
     u64 bst_first;             /* bulk_insert: the same of the statement in the program */
@@ -16936,6 +16937,56 @@ static void oltp_connected(struct load_thread *t, struct myc_gate *g)
     memset(&t->err, 0, sizeof(t->err)); /* a reconnect: earlier attempts' failures are past */
 }
 
+/* Client t's connection parameters: those of connection number idx of the host and port
+ * lists (round-robin, as sysbench: idx is the client's number, and a failover's next), the
+ * host's addresses resolved once, from the run's list. B_OK, or B_INVALID. */
+static B_MUSTCHECK enum b_rc oltp_cp_set(struct load_thread *t, unsigned idx)
+{
+    struct oltp_thread *ot = t->wl;
+    struct myc_conn_params *cc = b_xcalloc(1, sizeof(*cc)); /* copied out, then freed */
+    if (myc_params_from_opts(t->run->o, idx, cc, NULL) < 0) { /* oltp_check said why */
+        free(cc);
+        return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
+    }
+    free(ot->cp_host);
+    free(ot->cp_sock);
+    ot->cp = cc->p;
+    ot->cp.host = ot->cp_host = b_xstrdup(cc->host);
+    ot->cp.socket = ot->cp_sock = cc->p.socket ? b_xstrdup(cc->p.socket) : NULL;
+    free(cc);
+    const struct oltp_global *gl = t->run->wl_global;
+    for (int i = 0; gl && !ot->cp.socket && i < gl->naddrs; i++)
+        if (gl->addrs[i].port == ot->cp.port && !strcmp(gl->addrs[i].host, ot->cp_host))
+            ot->cp.addrs = gl->addrs[i].ai, ot->cp.gai = gl->addrs[i].gai;
+    return B_OK;
+}
+
+/* The number of host:port pairs of the lists (sockets: of --mysql-socket). */
+static unsigned oltp_npairs(const struct bench_opts *o)
+{
+    unsigned h = 1, p = 1;
+    const char *l = *o->mysql_socket ? o->mysql_socket : o->mysql_host;
+    for (const char *q = l; *q; q++)
+        h += *q == ',';
+    for (const char *q = o->mysql_port; !*o->mysql_socket && *q; q++)
+        p += *q == ',';
+    return h * p;
+}
+
+/* A reconnect's login failed: with a list of hosts (or ports, sockets) the next attempt
+ * goes to the next pair (failover: the client's own first, then the next ones, wrapping
+ * around); a single server is asked again. */
+static void oltp_failover(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    unsigned n = oltp_npairs(t->run->o);
+    if (n < 2)
+        return;
+    ot->host_shift = (ot->host_shift + 1) % n;
+    if (oltp_cp_set(t, (unsigned)t->id + ot->host_shift) < 0) /* checked at the start */
+        memset(&t->err, 0, sizeof(t->err));
+}
+
 /* A client's state and connection parameters (the host's addresses resolved once, from the
  * run's list). B_OK, or B_INVALID. */
 static B_MUSTCHECK enum b_rc oltp_thread_alloc(struct load_thread *t)
@@ -16949,20 +17000,7 @@ static B_MUSTCHECK enum b_rc oltp_thread_alloc(struct load_thread *t)
     ot->pv = b_xcalloc(ot->npv, sizeof(struct my_val));
     if (o->mysql_dry_run)
         return B_OK;
-    struct myc_conn_params *cc = b_xcalloc(1, sizeof(*cc)); /* copied out, then freed */
-    if (myc_params_from_opts(o, (unsigned)t->id, cc, NULL) < 0) { /* oltp_check said why */
-        free(cc);
-        return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
-    }
-    ot->cp = cc->p;
-    ot->cp.host = ot->cp_host = b_xstrdup(cc->host);
-    ot->cp.socket = ot->cp_sock = cc->p.socket ? b_xstrdup(cc->p.socket) : NULL;
-    free(cc);
-    const struct oltp_global *gl = t->run->wl_global;
-    for (int i = 0; gl && !ot->cp.socket && i < gl->naddrs; i++)
-        if (gl->addrs[i].port == ot->cp.port && !strcmp(gl->addrs[i].host, ot->cp_host))
-            ot->cp.addrs = gl->addrs[i].ai, ot->cp.gai = gl->addrs[i].gai;
-    return B_OK;
+    return oltp_cp_set(t, (unsigned)t->id);
 }
 
 static B_MUSTCHECK enum b_rc oltp_thread_init(struct load_thread *t)
@@ -17039,6 +17077,7 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
         if (rc == B_OK)
             break;
         oltp_out_fail(t, oltp_oclass(rc, &ot->c));
+        oltp_failover(t);
         u64 pause = oltp_reconnect_pause(++tries);
         struct timespec ts = {0, (long)pause};
         nanosleep(&ts, NULL);
@@ -17248,6 +17287,7 @@ static int oltp_su_step(struct load_thread *t, int sr)
             }
             if (ot->su_again) { /* the blocking reconnect's pause between attempts */
                 oltp_out_fail(t, oltp_oclass(sr, &ot->c));
+                oltp_failover(t);
                 ot->su = OLTP_SU_PAUSE;
                 t->ev_wake_ns = clk_now_ns() + oltp_reconnect_pause(B_MAX(ot->su_tries, 1u));
                 return EVL_WANT_TIMER;

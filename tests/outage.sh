@@ -15,7 +15,12 @@ t_name=outage
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || { echo "outage: SKIP: mariadb-server is not installed"; exit 77; }
 port=${OUTAGE_PORT:-$((25100 + $$ % 700))}
 mdb=$w/mdb
-t_at_exit() { sh "$top/tests/mariadb.sh" stop "$mdb" >/dev/null 2>&1; }
+mdb2=$w/mdb2
+t_at_exit() {
+    [ ! -s "$w/proxy.pid" ] || kill "$(cat "$w/proxy.pid")" 2>/dev/null
+    sh "$top/tests/mariadb.sh" stop "$mdb" >/dev/null 2>&1
+    sh "$top/tests/mariadb.sh" stop "$mdb2" >/dev/null 2>&1
+}
 start() { # start [MARIADBD ARGS]: a fresh server with an empty sbtest1
     menv=$(BENCH_MDB_ARGS="$*" sh "$top/tests/mariadb.sh" start "$mdb" "$port") || return 1
     eval "$menv"
@@ -85,6 +90,83 @@ for e in errs:
 sys.exit(1 if errs else 0)
 PY
 }
+
+# failover: the primary ($mdb, binary log) and an asynchronous replica ($mdb2, read-only)
+# (row-based binary log: the replica's general log has only the clients' statements) behind
+# tests/cutproxy.py, which the test switches: the replica's SQL thread stopped first, so
+# what the primary committed after that is lost, and bench must name exactly as many; the
+# clients' first statements on the replica fail read-only (1290) until it is promoted
+failover() {
+    sql2() { mariadb --no-defaults -uroot -S "$mdb2/sock" -N -B -e "$1" benchtest; }
+    menv=$(BENCH_MDB_ARGS="--log-bin --server-id=1 --binlog-format=ROW" sh "$top/tests/mariadb.sh" start "$mdb" "$port") || return 1
+    eval "$menv"; pa=$BENCH_MY_PORT
+    menv=$(BENCH_MDB_ARGS="--server-id=2" sh "$top/tests/mariadb.sh" start "$mdb2" "$((pa + 1))") || return 1
+    eval "$menv"; pb=$BENCH_MY_PORT
+    users="SET SESSION sql_log_bin=0; CREATE USER repl@'%' IDENTIFIED BY 'repl'; GRANT REPLICATION SLAVE ON *.* TO repl@'%';
+           CREATE USER rw@'%' IDENTIFIED BY 'rw'; GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, INDEX, ALTER ON benchtest.* TO rw@'%'"
+    sql "$users"; sql2 "$users"
+    gtid=$(sql 'SELECT @@gtid_binlog_pos')
+    sql2 "SET GLOBAL gtid_slave_pos='$gtid'; CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$pa, MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos; START SLAVE"
+    "$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$pa" --mysql-user=rw --mysql-password=rw --mysql-db=benchtest --table-size=0 prepare >/dev/null
+    t_wait 10 sh -c "mariadb --no-defaults -uroot -S '$mdb2/sock' -N -B -e 'SELECT 1 FROM sbtest1 LIMIT 1' benchtest >/dev/null 2>&1" || { echo "the replica did not get the table"; return 1; }
+    sql2 "SET GLOBAL read_only=1; SET GLOBAL general_log_file='$w/general2.log'; SET GLOBAL general_log=1"
+    python3 "$top/tests/cutproxy.py" 0 "$pa" "$pb" >"$w/proxy.out" 2>&1 &
+    proxy=$!
+    echo "$proxy" >"$w/proxy.pid"
+    t_wait 5 grep -q ready "$w/proxy.out" || return 1
+    px=$(sed -n 's/^ready //p' "$w/proxy.out")
+    "$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$px" --mysql-user=rw --mysql-password=rw \
+        --mysql-db=benchtest --auto-inc=off --threads=4 --time=8 --outage-report --verify-writes \
+        --mysql-ignore-errors=1290,2013,2006 --format=json run >"$w/fo.json" 2>"$w/fo.err" &
+    bpid=$!
+    t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb2/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)\" -gt 100 ]" || { echo "no rows replicated"; return 1; }
+    sql2 'STOP SLAVE'
+    rb=$(sql2 'SELECT COUNT(*) FROM sbtest1')
+    t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)\" -gt $((rb + 300)) ]" || { echo "no lag"; return 1; }
+    kill -USR2 "$proxy"
+    t_wait 10 sh -c "[ \"\$(grep -c 'INSERT INTO sbtest1' '$w/general2.log')\" -gt 200 ]" || { echo "no INSERT reached the replica"; return 1; }
+    sql2 'SET GLOBAL read_only=0'
+    wait "$bpid" || { echo "bench exited $?"; head -5 "$w/fo.err"; return 1; }
+    sql2 'SET GLOBAL general_log=0'
+    sql 'SELECT id FROM sbtest1' >"$w/ids.a"
+    sql2 'SELECT id FROM sbtest1' >"$w/ids.b"
+    python3 - "$w/fo.json" "$w/ids.a" "$w/ids.b" "$rb" "$(grep -c 'INSERT INTO sbtest1' "$w/general2.log")" <<'PY'
+import json, sys
+doc = [json.loads(l) for l in open(sys.argv[1])][-1]
+o = doc["outage"]
+v = o["verify_writes"]
+a = set(open(sys.argv[2]).read().split())
+b = set(open(sys.argv[3]).read().split())
+rb, ins_b = int(sys.argv[4]), int(sys.argv[5])
+gone = a - b  # committed on the primary, never on the replica
+ro = o["errors"]["read_only"]
+print("outage: failover: primary", len(a), "replica", len(b), "(%d replicated)" % rb, "only on the primary", len(gone),
+      "bench: acked", v["acknowledged"], "lost", v["lost"], "unknown", v["unknown"], "found", v["unknown_present"],
+      "read_only", ro, "replica INSERTs received", ins_b, "windows", [w["class"] for c in o["clients"] for w in c["windows"]])
+errs = []
+if not v["checked"]:
+    errs.append("not verified: %s" % v["error"])
+if not v["lost"] or not v["lost"] <= len(gone) <= v["lost"] + v["unknown"]:
+    errs.append("bench lost %d, unknown %d; the primary alone has %d" % (v["lost"], v["unknown"], len(gone)))
+for x in v["lost_examples"]:
+    if str(x["id"]) not in gone:
+        errs.append("lost id %d is on the replica" % x["id"])
+if len(b) != v["acknowledged"] - v["lost"] + v["unknown_present"]:
+    errs.append("the replica has %d rows, bench: %d acknowledged - %d lost + %d unknown found" % (len(b), v["acknowledged"], v["lost"], v["unknown_present"]))
+if ro < 1 or ro != ins_b - (len(b) - rb):
+    errs.append("read_only errors %d, the replica refused %d" % (ro, ins_b - (len(b) - rb)))
+if o["never_back"]:
+    errs.append("clients never came back")
+for e in errs:
+    print("outage: failover:", e)
+sys.exit(1 if errs else 0)
+PY
+}
+t_case failover failover
+grep '^outage: failover' "$w/t_case.log"
+kill "$(cat "$w/proxy.pid")" 2>/dev/null; rm -f "$w/proxy.pid"
+sh "$top/tests/mariadb.sh" stop "$mdb2"
+sh "$top/tests/mariadb.sh" stop "$mdb"
 
 # (1) flush at every commit: nothing acknowledged is lost
 start --userstat=1 || { bad "the server did not start"; t_summary; }
