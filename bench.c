@@ -1350,7 +1350,8 @@ static const struct opt_def opt_mysql[] = {
         "reconnects happened)", NULL, OPT_F_EXT),
     OPT("verify-writes", BOOL, verify_writes, "off", 0, 0, NULL,
         "keep a ledger of the writes the server acknowledged and check it against the tables "
-        "after the run: lost writes counted and named (oltp_insert, bulk_insert)", NULL,
+        "after the run: lost writes counted and named (oltp_insert, oltp_write_only, "
+        "oltp_read_write, oltp_delete, bulk_insert)", NULL,
         OPT_F_EXT),
     OPT("mysql-dry-run", BOOL, mysql_dry_run, "off", 0, 0, NULL,
         "Dry run, pretend that all MySQL client API calls are successful without executing them",
