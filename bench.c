@@ -16966,10 +16966,11 @@ static B_MUSTCHECK enum b_rc oltp_cp_set(struct load_thread *t, unsigned idx)
 static unsigned oltp_npairs(const struct bench_opts *o)
 {
     unsigned h = 1, p = 1;
-    const char *l = *o->mysql_socket ? o->mysql_socket : o->mysql_host;
-    for (const char *q = l; *q; q++)
+    bool sock = o->mysql_socket && *o->mysql_socket;
+    const char *l = sock ? o->mysql_socket : o->mysql_host;
+    for (const char *q = l; q && *q; q++)
         h += *q == ',';
-    for (const char *q = o->mysql_port; !*o->mysql_socket && *q; q++)
+    for (const char *q = o->mysql_port; !sock && q && *q; q++)
         p += *q == ',';
     return h * p;
 }
@@ -16980,7 +16981,7 @@ static unsigned oltp_npairs(const struct bench_opts *o)
 static void oltp_failover(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
-    unsigned n = oltp_npairs(t->run->o);
+    unsigned n = t->run->o ? oltp_npairs(t->run->o) : 1;
     if (n < 2)
         return;
     ot->host_shift = (ot->host_shift + 1) % n;
