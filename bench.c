@@ -17627,6 +17627,30 @@ static bool oltp_lw_holds(const struct oltp_lw *e, bool seen, const u32 *crc)
     return seen && oltp_lw_mix(e->mask, crc[0], crc[1], crc[2]) == e->sum;
 }
 
+/* One row's ledger entries e[n] (all clients', any order) against the server's row (seen,
+ * crc[3]): counted into x (acknowledged, unknown, unknown found); true when its last
+ * acknowledged state is lost: neither a state no later commit superseded (acknowledged
+ * before another commit of the row was sent) nor an unknown outcome's is on the server. */
+static bool oltp_lw_row(const struct oltp_lw *e, size_t n, bool seen, const u32 *crc,
+                        struct res_outage *x)
+{
+    u64 last_sent = 0; /* the latest acknowledged commit's send */
+    bool acked = false, held = false;
+    for (size_t i = 0; i < n; i++)
+        if (e[i].state == OLTP_LW_ACKED)
+            last_sent = B_MAX(last_sent, e[i].sent), acked = true, x->acked++;
+    for (size_t i = 0; i < n; i++) {
+        bool ok = oltp_lw_holds(&e[i], seen, crc);
+        if (e[i].state == OLTP_LW_UNKNOWN) {
+            x->unknown++;
+            x->unknown_present += ok && !(e[i].mask & OLTP_M_ABSENT);
+            held |= ok;
+        } else if (e[i].ack >= last_sent) /* not superseded */
+            held |= ok;
+    }
+    return acked && !held;
+}
+
 /*
  * --verify-writes: every client's ledger checked against the server after the run, on a
  * connection of its own (to client 0's host, after the run's reconnects). Per row, only the
@@ -17703,21 +17727,7 @@ static void oltp_verify(struct load_run *r)
         size_t h = g;
         while (h < n && all[h].table == all[g].table && all[h].id == all[g].id)
             h++;
-        u64 last_sent = 0; /* the latest acknowledged commit's send */
-        bool acked = false, held = false;
-        for (size_t i = g; i < h; i++)
-            if (all[i].state == OLTP_LW_ACKED)
-                last_sent = B_MAX(last_sent, all[i].sent), acked = true, x->acked++;
-        for (size_t i = g; i < h; i++) {
-            bool ok = oltp_lw_holds(&all[i], seen[g], crc + 3 * g);
-            if (all[i].state == OLTP_LW_UNKNOWN) {
-                x->unknown++;
-                x->unknown_present += ok && !(all[i].mask & OLTP_M_ABSENT);
-                held |= ok;
-            } else if (all[i].ack >= last_sent) /* not superseded */
-                held |= ok;
-        }
-        if (acked && !held) {
+        if (oltp_lw_row(all + g, h - g, seen[g], crc + 3 * g, x)) {
             if (x->nlost_ex < RES_OUT_EXAMPLES) {
                 x->lost_ex[x->nlost_ex].table = all[g].table;
                 x->lost_ex[x->nlost_ex].id = all[g].id;
