@@ -18453,6 +18453,17 @@ static void oltp_mode_facts(struct load_run *r)
 static B_MUSTCHECK enum b_rc oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
+    unsigned shape = oltp_variant(r->w)->shape;
+    if (o->verify_writes && o->client_count > 1 &&
+        (((shape & OS_IDX_UPD) && o->oltp_index_updates) ||
+         ((shape & OS_NONIDX_UPD) && o->oltp_non_index_updates))) {
+        /* the UPDATEs go to any row: another client's write would read as a lost one */
+        b_hint(&r->err, "run it with --index-updates=0 --non-index-updates=0 (the DELETE+INSERT "
+                        "pairs are each client's own rows), or from one client");
+        return b_seterr(&r->err, B_INVALID, 0, "--verify-writes with --client-count=%lld: the "
+                        "UPDATEs change rows the other clients write too, which one client's "
+                        "ledger cannot tell from lost writes", (long long)o->client_count);
+    }
     oltp_unique_seed(o);
     if (o->client_count > 0) {
         res_fact_int(r->res, "client_index", o->client_index);
