@@ -16650,8 +16650,14 @@ static int oltp_op_done(struct load_thread *t, const struct oltp_op *op, int rc)
         return v;
     }
     oltp_out_ok(t);
-    if (t->run->o->verify_writes)
+    if (t->run->o->verify_writes) {
+        if ((op->kind == OQ_IDX_UPD || op->kind == OQ_NONIDX_UPD) && !ot->res.affected)
+            for (size_t i = 0; i < ot->npw; i++) /* no such row (--table-size larger than the
+                                                  * table's): the UPDATE says nothing of it */
+                if (ot->pw[i].op == (u32)ot->prog.pc)
+                    ot->pw[i].op = UINT32_MAX;
         oltp_lw_after(t, op, (u32)ot->prog.pc, rc);
+    }
     oltp_count(t, &ot->res);
     return B_OK;
 }
