@@ -1351,6 +1351,7 @@ struct res_outage {
     int nlost_ex;
     struct { u32 table; i64 id; bool missing; } lost_ex[RES_OUT_EXAMPLES];
     u64 ledger_bytes;    /* the ledgers' memory */
+    u64 not_kept;        /* row states past the ledgers' bound (1 GiB a run): not checked */
     char verify_err[200];
 };
 

@@ -340,6 +340,7 @@ static int t_oltp_ledger(void)
     r.w = w;
     t->run = &r;
     t->wl = ot;
+    ot->lw_max = 16;
     /* BEGIN(0) DELETE(1) INSERT(2) UPDATE c(3) UPDATE k(4) COMMIT(5), rows 7 and 8 */
     oltp_pw_add(t, 1, 1, OLTP_W_DELETE, 7, 0, NULL, NULL);
     oltp_pw_add(t, 2, 1, OLTP_W_INSERT, 7, 42, "c1", "p1");
@@ -365,6 +366,9 @@ static int t_oltp_ledger(void)
     oltp_lw_after(t, &upd, 3, B_SERVER);
     T_CHECK(ot->nlw == 3 && ot->lw[2].state == OLTP_LW_UNKNOWN && ot->lw[2].ack == 0 &&
             ot->lw[2].id == 7);
+    ot->lw_max = 3; /* the bound: counted, not kept */
+    oltp_lw_after(t, &commit, 5, B_OK);
+    T_CHECK(ot->nlw == 3 && ot->lw_not_kept == 2);
 
     /* the row rules: x(c) is the state with c = c */
     struct res_outage x;
