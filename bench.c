@@ -1348,6 +1348,10 @@ static const struct opt_def opt_mysql[] = {
         "report each client's outages (first failed statement to first success), errors by "
         "class and the time until throughput is back (the JSON carries it whenever errors or "
         "reconnects happened)", NULL, OPT_F_EXT),
+    OPT("mysql-reconnect-timeout", INT, reconnect_timeout, "0", 0, 1e6, NULL,
+        "seconds a client that lost its connection tries to come back (reconnects with a "
+        "backoff of 1 to 32 ms), then it stops and is named as never back; 0: until the run "
+        "ends", NULL, OPT_F_EXT),
     OPT("verify-writes", BOOL, verify_writes, "off", 0, 0, NULL,
         "keep a ledger of the writes the server acknowledged and check it against the tables "
         "after the run: lost writes counted and named (oltp_insert, oltp_write_only, "
@@ -17046,6 +17050,15 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
     }
 }
 
+/* Has client t tried to come back for --mysql-reconnect-timeout (it stops: never back)? */
+static bool oltp_gave_up(const struct load_thread *t, u64 now)
+{
+    const struct bench_opts *o = t->run->o;
+    u64 since = atomic_load_explicit(&t->down_since_ns, memory_order_relaxed);
+    return o && o->reconnect_timeout > 0 && since && now > since &&
+           now - since >= (u64)o->reconnect_timeout * 1000000000u;
+}
+
 /* The pause after a reconnect's failed attempt number n (from 1): 1 ms doubled each attempt,
  * at most 32 ms (an outage's end is seen within 32 ms and a login; a refusing host is asked
  * ~30 times a second, not 1000). */
@@ -17082,7 +17095,7 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
     for (;;) {
         u64 now = clk_now_ns();
         if (atomic_load(&r->stop) || atomic_load(&b_stop) ||
-            (r->deadline_ns && now >= r->deadline_ns))
+            (r->deadline_ns && now >= r->deadline_ns) || oltp_gave_up(t, now))
             return B_DONE;
         int rc = g ? myc_gate_try(g) : B_OK;
         if (rc == B_AGAIN) { /* every slot taken: wait for one (10 ms naps: stop, deadline) */
@@ -17225,7 +17238,7 @@ static bool oltp_su_over(const struct load_thread *t)
 {
     const struct load_run *r = t->run;
     return atomic_load(&r->stop) || atomic_load(&b_stop) ||
-           (r->deadline_ns && clk_now_ns() >= r->deadline_ns);
+           (r->deadline_ns && clk_now_ns() >= r->deadline_ns) || oltp_gave_up(t, clk_now_ns());
 }
 
 /* A reconnect whose statements failed to prepare (the connection lost again): closed, tried

@@ -382,6 +382,8 @@ struct bench_opts {
     i64 mysql_connect_timeout, mysql_io_timeout;
     bool outage_report;  /* --outage-report: each client's outages, errors by class, recovery */
     bool verify_writes;  /* --verify-writes: a ledger of acknowledged writes, checked after */
+    i64 reconnect_timeout; /* --mysql-reconnect-timeout: s a client tries to come back, 0: the
+                              run's end */
     i64 event_loops; /* --event-loops: 0 = a thread per connection, -1 = auto (usable CPUs) */
     char *event_loops_arg; /* --event-loops as given: "auto" or a number (cli_ sets the above) */
     int event_backend; /* --event-backend: EVL_BE_EPOLL, EVL_BE_URING, EVL_BE_AUTO */

@@ -12,7 +12,8 @@
 #     innodb_flush_log_at_trx_commit=0: rows = acknowledged - lost + unknown found; (3) the
 #     event-loop core, with --rate kept through the outage; (3b) oltp_write_only's transactions
 #     on shared rows: no row's last acknowledged state called lost; (4) read-only: the errors
-#     classified read_only, as many as the server's general log received less the rows.
+#     classified read_only, as many as the server's general log received less the rows; (5) a
+#     server that stays down: each client gives up after --mysql-reconnect-timeout, named.
 # No sleep synchronises anything: each step waits on state with a deadline.
 set -u
 t_name=outage
@@ -235,5 +236,24 @@ ro = o["errors"]["read_only"]
 print("outage: read_only errors", ro, "server: INSERTs received", tried, "rows", rows, "errors", o["errors"])
 ok = ro > 0 and ro == tried - rows and all(w["class"] == "read_only" for c in o["clients"] for w in c["windows"])
 sys.exit(0 if ok else 1)
+PY
+# (5) a server that does not come back: each client tries for --mysql-reconnect-timeout=1, then
+# stops, and is named as never back (its window open: end null); the run ends before --time
+sql 'TRUNCATE sbtest1'
+"$B" oltp_insert $C --auto-inc=off --threads=4 --time=20 --mysql-ignore-errors=2013,2006 \
+    --mysql-reconnect-timeout=1 --outage-report --format=json run >"$w/gone.json" 2>"$w/gone.err" &
+bpid=$!
+t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)\" -gt 100 ]" || bad "gone: no rows"
+sh "$top/tests/mariadb.sh" kill "$mdb" >/dev/null
+wait "$bpid" || bad "gone: bench exited $?"
+python3 - "$w/gone.json" <<'PY' && ok "never back, named" || bad "never back, named"
+import json, sys
+doc = [json.loads(l) for l in open(sys.argv[1])][-1]
+o = doc["outage"]
+ws = [w for c in o["clients"] for w in c["windows"]]
+print("outage: gone:", o["never_back"], "never back; windows", len(ws), "ends", [w["end_unix_ns"] for w in ws],
+      "longest %.2f s, run %.2f s" % (o["longest_s"], doc["results"]["total_time_s"]))
+sys.exit(0 if o["never_back"] == 4 and len(ws) == 4 and all(w["end_unix_ns"] is None for w in ws)
+         and 1 <= o["longest_s"] < 3 and doc["results"]["total_time_s"] < 15 else 1)
 PY
 t_summary
