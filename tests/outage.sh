@@ -40,7 +40,7 @@ rows() { sql 'SELECT COUNT(*) FROM sbtest1'; }
 # restarted at once; the JSON in $w/NAME.json, the kill and answer times in $w/NAME.t
 crash_run() {
     name=$1 margs=$2 wl=${WL:-oltp_insert}; shift 2
-    "$B" "$wl" $C --auto-inc=off --threads=4 --time=6 --mysql-ignore-errors=1213,1020,1205,2013,2006 \
+    "$B" "$wl" $C --auto-inc=off --threads=4 --time=5 --mysql-ignore-errors=1213,1020,1205,2013,2006 \
         --outage-report --verify-writes --format=json "$@" run >"$w/$name.json" 2>"$w/$name.err" &
     bpid=$!
     t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e \"SHOW GLOBAL STATUS LIKE 'Handler_write'\" 2>/dev/null | cut -f2 || echo 0)\" -gt \$((${hw0:-0} + 200)) ]" || { bad "$name: no rows arrived"; head -5 "$w/$name.err"; kill "$bpid"; return 1; }
@@ -128,7 +128,7 @@ failover() {
     t_wait 5 grep -q ready "$w/proxy.out" || return 1
     px=$(sed -n 's/^ready //p' "$w/proxy.out")
     "$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$px" --mysql-user=rw --mysql-password=rw \
-        --mysql-db=benchtest --auto-inc=off --threads=4 --time=8 --outage-report --verify-writes \
+        --mysql-db=benchtest --auto-inc=off --threads=4 --time=6 --outage-report --verify-writes \
         --mysql-ignore-errors=1290,2013,2006 --format=json run >"$w/fo.json" 2>"$w/fo.err" &
     bpid=$!
     t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb2/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)\" -gt 100 ]" || { echo "no rows replicated"; return 1; }
