@@ -601,6 +601,7 @@ BENCH_API void res_snap_diff(struct load_snap *d, const struct load_snap *a,
     d->lat_min_ns = a->lat_min_ns;
     d->lat_max_ns = a->lat_max_ns;
     d->busy = a->busy;
+    d->down = a->down;
     for (int k = 0; k < LOAD_NCTR; k++)
         d->ctr[k] = a->ctr[k] - b->ctr[k];
     for (int i = 0; i < nthreads; i++) {
@@ -653,7 +654,26 @@ BENCH_API void res_free(struct res *res)
     for (int i = 0; i < res->nsteps; i++)
         res_free(&res->steps[i]);
     free(res->steps);
+    if (res->outage) {
+        free(res->outage->cls);
+        free(res->outage->wins);
+        free(res->outage->win);
+        free(res->outage);
+    }
     memset(res, 0, sizeof(*res));
+}
+
+BENCH_API struct res_outage *res_outage_new(struct res *res, int n)
+{
+    if (res->outage)
+        return res->outage;
+    struct res_outage *x = b_xcalloc(1, sizeof(*x));
+    x->clients = n;
+    x->cls = b_xcalloc((size_t)B_MAX(n, 1) * RES_OC_N, sizeof(u64));
+    x->wins = b_xcalloc((size_t)B_MAX(n, 1), sizeof(u64));
+    x->recovery_s = -1;
+    res->outage = x;
+    return x;
 }
 
 BENCH_API void *res_grow(void *p, int *cap, int n, size_t size)
@@ -1330,6 +1350,19 @@ static const struct opt_def opt_mysql[] = {
         NULL, 0),
     OPT("mysql-ignore-errors", LIST, mysql_ignore_errors, "1213,1020,1205", 0, 0, NULL,
         "list of errors to ignore, or \"all\"", NULL, 0),
+    OPT("outage-report", BOOL, outage_report, "off", 0, 0, NULL,
+        "report each client's outages (first failed statement to first success), errors by "
+        "class and the time until throughput is back (the JSON carries it whenever errors or "
+        "reconnects happened)", NULL, OPT_F_EXT),
+    OPT("mysql-reconnect-timeout", INT, reconnect_timeout, "0", 0, 1e6, NULL,
+        "seconds a client that lost its connection tries to come back (reconnects with a "
+        "backoff of 1 to 32 ms), then it stops and is named as never back; 0: until the run "
+        "ends", NULL, OPT_F_EXT),
+    OPT("verify-writes", BOOL, verify_writes, "off", 0, 0, NULL,
+        "keep a ledger of the writes the server acknowledged and check it against the tables "
+        "after the run: lost writes counted and named (oltp_insert, oltp_write_only, "
+        "oltp_read_write, oltp_delete, bulk_insert)", NULL,
+        OPT_F_EXT),
     OPT("mysql-dry-run", BOOL, mysql_dry_run, "off", 0, 0, NULL,
         "Dry run, pretend that all MySQL client API calls are successful without executing them",
         NULL, 0),
@@ -10966,7 +10999,7 @@ BENCH_API void load_snapshot(struct load_run *r, struct load_snap *s)
     s->t_ns = clk_now_ns();
     s->events = s->lat_sum_ns = s->lat_max_ns = 0;
     s->lat_min_ns = UINT64_MAX;
-    s->busy = 0;
+    s->busy = s->down = 0;
     memset(s->ctr, 0, sizeof(s->ctr));
     memset(s->hist, 0, sizeof(*s->hist));
     if (s->nops)
@@ -11001,6 +11034,7 @@ BENCH_API void load_snapshot(struct load_run *r, struct load_snap *s)
         for (int k = 0; k < LOAD_NCTR; k++)
             s->ctr[k] += atomic_load_explicit(&t->ctr[k], memory_order_relaxed);
         s->busy += atomic_load_explicit(&t->busy, memory_order_relaxed) > 0;
+        s->down += atomic_load_explicit(&t->down_since_ns, memory_order_relaxed) != 0;
         for (int k = 0; k < s->nops && t->op_hist; k++)
             hist_add(&s->op_hist[k], &t->op_hist[k]);
     }
@@ -14337,7 +14371,7 @@ static void io_crc_init(void)
     }
 }
 
-static u32 io_crc32(u32 crc, const u8 *p, size_t n)
+BENCH_API u32 io_crc32(u32 crc, const u8 *p, size_t n)
 {
     pthread_once(&io_crc_once, io_crc_init);
     crc = ~crc;
@@ -17986,7 +18020,57 @@ struct oltp_thread {
     u64 su_seed;               /* the backoff's jitter */
     i64 su_k;                  /* the statement being prepared (oltp_su_stmt's index) */
     struct buf su_sql;         /* its text */
+    /* the outage report (oltp_out_*): failures by class, windows, events per 100 ms */
+    u64 out_cls[RES_OC_N];
+    u8 out_open_cls;           /* the class of the failure that opened the current window */
+    u64 out_wins, out_longest_ns, out_total_ns;
+    struct res_outwin *out_win; /* [RES_OUT_WINS] kept (monotonic ns until oltp_out_collect) */
+    int out_nwin;
+    u32 *out_bkt;              /* --outage-report: events ended per 100 ms of the run */
+    size_t out_nbkt;
+    /* --verify-writes: the ledger (oltp_lw_*) */
+    struct oltp_lw *lw;
+    size_t nlw, caplw;
+    u64 lw_unknown_noid;       /* unknown outcomes of auto-increment INSERTs (no id known) */
+    size_t lw_max;             /* this client's share of OLTP_LW_BYTES, in entries */
+    u64 lw_not_kept;           /* row states past it: not in the ledger */
+    struct oltp_pw *pw;        /* the event's writes, in its statements' order */
+    size_t npw, cappw;
+    u64 op_sent_ns;            /* when the statement running was sent (the ledger's order) */
+    unsigned host_shift;       /* failover: the pair in use is the client's number + this */
+    u64 bulk_first;            /* bulk_insert: the first row id of the pending INSERT, rows */
+    u32 bulk_rows;
+    u64 bst_first;             /* bulk_insert: the same of the statement in the program */
+    u32 bst_rows;
 };
+
+/* One write of an event (--verify-writes), as its statement will leave the row: its values
+ * known by their CRC-32s (the text the server returns: k as decimal, c, pad). */
+enum { OLTP_W_INSERT, OLTP_W_SET_C, OLTP_W_INC_K, OLTP_W_DELETE };
+struct oltp_pw {
+    u32 op;                    /* the statement's index in the program */
+    u16 table;
+    u8 kind;                   /* OLTP_W_* */
+    i64 id;                    /* 0: an auto-increment INSERT (the OK's insert id) */
+    u32 kc, cc, pc;            /* CRC-32 of k, c, pad (those the write sets) */
+};
+
+/* One row's state after an acknowledged (or unknown) commit, in the ledger: 32 bytes. mask
+ * says which columns the writes left known (OLTP_M_K, _C, _PAD; an UPDATE k=k+1 makes k
+ * unknown), OLTP_M_ABSENT a deleted row; sum mixes the known columns' CRC-32s. sent and ack:
+ * when its commit was sent and acknowledged (another client's commit sent after this ack
+ * comes later on the row: this state is no longer the row's last). */
+struct oltp_lw {
+    i64 id;
+    u64 sent, ack;             /* ack 0: unknown outcome (never superseded) */
+    u32 sum;
+    u16 table;
+    u8 mask;
+    u8 state;                  /* OLTP_LW_ACKED or OLTP_LW_UNKNOWN */
+};
+enum { OLTP_LW_ACKED = 1, OLTP_LW_UNKNOWN = 2 };
+enum { OLTP_M_K = 1, OLTP_M_C = 2, OLTP_M_PAD = 4, OLTP_M_ABSENT = 8 };
+#define OLTP_OUT_BKT_NS 100000000ull /* the recovery measure's resolution: 100 ms */
 
 /* What the run shares (r->wl_global): the connect phase's gate, and the addresses of the
  * hosts resolved once before any login (every client's myc_params.addrs points here). */
@@ -18169,12 +18253,246 @@ static void oltp_sb_fatal(struct b_err *e, const char *fmt, ...)
     b_fail_sb(e, 1, B_EXIT_FAIL, "FATAL: %s\n", text);
 }
 
+/* ---- the outage report: what each client saw ---- */
+
+/* The class of a failed statement or login (rc, the connection's server code and errno). */
+static int oltp_oclass(int rc, const struct my_conn *c)
+{
+    if (rc == B_TIMEOUT)
+        return RES_OC_TIMEOUT;
+    if (rc == B_SERVER)
+        switch (c->srv_code) {
+        case 1290: /* ER_OPTION_PREVENTS_STATEMENT (--read-only) */
+        case 1836: /* ER_READ_ONLY_MODE */
+        case 1792: /* ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION */
+            return RES_OC_READ_ONLY;
+        case 1213:
+            return RES_OC_DEADLOCK;
+        case 1062: case 1022: case 1586:
+            return RES_OC_DUPLICATE;
+        case 1205: case 3024: case 1969:
+            return RES_OC_TIMEOUT;
+        case 1053: case 1927: case 2006: case 2013: /* shutdown, killed, gone, lost */
+            return RES_OC_LOST;
+        case 1040: /* too many connections: refused by the server */
+            return RES_OC_REFUSED;
+        default:
+            return RES_OC_OTHER;
+        }
+    if (c->err.sys_errno == ECONNREFUSED)
+        return RES_OC_REFUSED;
+    if (c->err.sys_errno == ETIMEDOUT)
+        return RES_OC_TIMEOUT;
+    return RES_OC_LOST;
+}
+
+/* A failed statement or login of class cls: counted; the client's outage begins unless it
+ * is in one. */
+static void oltp_out_fail(struct load_thread *t, int cls)
+{
+    struct oltp_thread *ot = t->wl;
+    ot->out_cls[cls]++;
+    if (atomic_load_explicit(&t->down_since_ns, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&t->down_since_ns, clk_now_ns() | 1u, memory_order_relaxed);
+    ot->out_open_cls = (u8)cls;
+}
+
+/* A statement succeeded: the client's outage, if any, ends here. */
+static void oltp_out_ok(struct load_thread *t)
+{
+    u64 since = atomic_load_explicit(&t->down_since_ns, memory_order_relaxed);
+    if (!since)
+        return;
+    struct oltp_thread *ot = t->wl;
+    u64 now = clk_now_ns(), d = now > since ? now - since : 0;
+    atomic_store_explicit(&t->down_since_ns, 0, memory_order_relaxed);
+    ot->out_wins++;
+    ot->out_total_ns += d;
+    ot->out_longest_ns = B_MAX(ot->out_longest_ns, d);
+    if (!ot->out_win)
+        ot->out_win = b_xcalloc(RES_OUT_WINS, sizeof(*ot->out_win));
+    if (ot->out_nwin < RES_OUT_WINS)
+        ot->out_win[ot->out_nwin++] = (struct res_outwin){t->id, ot->out_open_cls, (i64)since,
+                                                         (i64)now};
+}
+
+/* An event ended (--outage-report): counted in its 100 ms of the run. */
+static void oltp_out_event(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    u64 now = clk_now_ns(), t0 = t->run->t_start_ns;
+    size_t b = now > t0 ? (size_t)((now - t0) / OLTP_OUT_BKT_NS) : 0;
+    if (b >= 36000) /* an hour: the recovery is measured within the first */
+        return;
+    if (b >= ot->out_nbkt) {
+        size_t n = B_MAX(b + 1, 2 * ot->out_nbkt);
+        u32 *p = realloc(ot->out_bkt, n * sizeof(*p));
+        if (!p)
+            b_die("out of memory growing the outage report to %zu buckets", n);
+        memset(p + ot->out_nbkt, 0, (n - ot->out_nbkt) * sizeof(*p));
+        ot->out_bkt = p;
+        ot->out_nbkt = n;
+    }
+    ot->out_bkt[b]++;
+}
+
+/* ---- --verify-writes: the ledger of acknowledged writes ---- */
+
+/* A row's sum: the CRC-32s of the columns mask names, mixed. */
+static u32 oltp_lw_mix(u8 mask, u32 kc, u32 cc, u32 pc)
+{
+    return (mask & OLTP_M_K ? kc : 0) + 3u * (mask & OLTP_M_C ? cc : 0) +
+           7u * (mask & OLTP_M_PAD ? pc : 0) + mask;
+}
+
+static u32 oltp_lw_crc(const char *p, size_t n)
+{
+    return io_crc32(0, (const u8 *)p, n);
+}
+
+/* A write of the event being built (statement index op): its row and what it sets. */
+static void oltp_pw_add(struct load_thread *t, u32 op, i64 table, int kind, i64 id, i64 k,
+                        const char *c, const char *pad)
+{
+    struct oltp_thread *ot = t->wl;
+    if (table > UINT16_MAX)
+        return;
+    if (ot->npw == ot->cappw) {
+        size_t n = ot->cappw ? 2 * ot->cappw : 16;
+        struct oltp_pw *p = realloc(ot->pw, n * sizeof(*p));
+        if (!p)
+            b_die("out of memory growing the write ledger to %zu writes", n);
+        ot->pw = p;
+        ot->cappw = n;
+    }
+    struct oltp_pw *w = &ot->pw[ot->npw++];
+    char ks[24];
+    int kl = snprintf(ks, sizeof(ks), "%lld", (long long)k);
+    *w = (struct oltp_pw){op, (u16)table, (u8)kind, id, oltp_lw_crc(ks, (size_t)kl),
+                          c ? oltp_lw_crc(c, strlen(c)) : 0, pad ? oltp_lw_crc(pad, strlen(pad)) : 0};
+}
+
+/* The ledgers' bound: 1 GiB for the run (32 Mi row states), shared by its clients. */
+#define OLTP_LW_BYTES (1ull << 30)
+
+/* A row's state into the ledger (past the client's share of the bound: counted only). */
+static void oltp_lw_put(struct oltp_thread *ot, const struct oltp_lw *e)
+{
+    if (ot->nlw >= ot->lw_max) {
+        ot->lw_not_kept++;
+        return;
+    }
+    if (ot->nlw == ot->caplw) {
+        size_t n = B_MIN(ot->caplw ? 2 * ot->caplw : 1024, ot->lw_max);
+        struct oltp_lw *p = realloc(ot->lw, n * sizeof(*p));
+        if (!p)
+            b_die("out of memory growing the write ledger to %zu entries", n);
+        ot->lw = p;
+        ot->caplw = n;
+    }
+    ot->lw[ot->nlw++] = *e;
+}
+
+/* The writes pw[i] with op in [from, to] folded per row (in order: a DELETE then an INSERT
+ * of one id leave the INSERT's row) into the ledger as state (acked at now, or unknown). */
+static void oltp_lw_fold(struct load_thread *t, u32 from, u32 to, u8 state, u64 now)
+{
+    struct oltp_thread *ot = t->wl;
+    for (size_t i = 0; i < ot->npw; i++) {
+        const struct oltp_pw *w = &ot->pw[i];
+        if (w->op < from || w->op > to || w->op == UINT32_MAX)
+            continue;
+        bool first = true; /* this row's first write in the range: fold the rest into it */
+        for (size_t j = 0; j < i && first; j++)
+            first = !(ot->pw[j].op >= from && ot->pw[j].op <= to && ot->pw[j].op != UINT32_MAX &&
+                      ot->pw[j].table == w->table && ot->pw[j].id == w->id);
+        if (!first)
+            continue;
+        u8 mask = 0;
+        u32 kc = 0, cc = 0, pc = 0;
+        for (size_t j = i; j < ot->npw; j++) {
+            const struct oltp_pw *x = &ot->pw[j];
+            if (x->op < from || x->op > to || x->op == UINT32_MAX || x->table != w->table ||
+                x->id != w->id)
+                continue;
+            switch (x->kind) {
+            case OLTP_W_INSERT:
+                mask = OLTP_M_K | OLTP_M_C | OLTP_M_PAD, kc = x->kc, cc = x->cc, pc = x->pc;
+                break;
+            case OLTP_W_SET_C:
+                if (!(mask & OLTP_M_ABSENT)) /* an UPDATE of no row changes nothing */
+                    mask |= OLTP_M_C, cc = x->cc;
+                break;
+            case OLTP_W_INC_K:
+                mask &= (u8)~OLTP_M_K;
+                break;
+            default:
+                mask = OLTP_M_ABSENT;
+                break;
+            }
+        }
+        i64 id = w->id;
+        if (!id && state == OLTP_LW_ACKED) /* auto-increment: the server's id */
+            id = (i64)ot->res.insert_id;
+        if (!id) { /* an auto-increment INSERT that may have happened: no id to check */
+            ot->lw_unknown_noid++;
+            continue;
+        }
+        struct oltp_lw e = {id, ot->op_sent_ns, state == OLTP_LW_ACKED ? now : 0,
+                            oltp_lw_mix(mask, kc, cc, pc), w->table, mask, state};
+        oltp_lw_put(ot, &e);
+    }
+}
+
+/* Statement pc ended with rc (< 0: failed; lost: its connection died): the event's writes
+ * it decides go to the ledger. In a transaction the COMMIT's OK acknowledges them all, a
+ * COMMIT whose connection died leaves them unknown, a connection lost before it rolls them
+ * back (nothing), and an error the event restarts on leaves those before it unknown (the
+ * next BEGIN commits what the failed transaction had done, as sysbench's). Without one each
+ * write is its own commit. */
+static void oltp_lw_after(struct load_thread *t, const struct oltp_op *op, u32 pc, int rc)
+{
+    struct oltp_thread *ot = t->wl;
+    bool trx = oltp_trx_on(t->run->o, t->run->w), lost = rc == B_SYSERR || rc == B_TIMEOUT;
+    u64 now = clk_now_ns();
+    if (oltp_variant(t->run->w)->shape & OS_BULK) {
+        if (op->kind != OP_TEXT || !ot->bst_rows || (rc < 0 && !lost))
+            return;
+        u64 step = t->run->o->client_count > 1 ? (u64)t->run->o->client_count : 1;
+        for (u32 i = 0; i < ot->bst_rows; i++) { /* INSERT ... VALUES (n,n): k is n */
+            u64 n = ot->bst_first + i * step;
+            char ks[24];
+            int kl = snprintf(ks, sizeof(ks), "%llu", (unsigned long long)n);
+            struct oltp_lw e = {(i64)n, ot->op_sent_ns, rc < 0 ? 0 : now,
+                                oltp_lw_mix(OLTP_M_K, oltp_lw_crc(ks, (size_t)kl), 0, 0),
+                                (u16)(t->id + 1), OLTP_M_K,
+                                rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED};
+            oltp_lw_put(ot, &e);
+        }
+        ot->bst_rows = 0;
+        return;
+    }
+    if (trx) {
+        if (op->kind == OP_COMMIT)
+            oltp_lw_fold(t, 0, pc, rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED, now);
+        else if (rc < 0 && !lost && pc > 0)
+            oltp_lw_fold(t, 0, pc - 1, OLTP_LW_UNKNOWN, now);
+        return;
+    }
+    if (rc >= 0)
+        oltp_lw_fold(t, pc, pc, OLTP_LW_ACKED, now);
+    else if (lost)
+        oltp_lw_fold(t, pc, pc, OLTP_LW_UNKNOWN, now);
+}
+
 /* The failure of statement `what`: ignorable (restart), a lost connection (reconnect), or
  * fatal (t->err says which statement and the server's words). */
 static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepared)
 {
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
+    oltp_out_fail(t, oltp_oclass(rc, &ot->c));
     if (rc == B_SERVER && oltp_ignored(o, ot->c.srv_code)) {
         oltp_bump(t, 3);
         return OLTP_RESTART;
@@ -18223,6 +18541,7 @@ static int oltp_text(struct load_thread *t, const char *sql)
     enum b_rc rc = myc_query(&ot->c, sql, strlen(sql), &ot->res, NULL, NULL);
     if (rc < 0)
         return oltp_fail(t, rc, sql, false);
+    oltp_out_ok(t);
     oltp_count(t, &ot->res);
     return B_OK;
 }
@@ -18390,8 +18709,9 @@ static void oltp_build(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     const unsigned shape = oltp_variant(t->run->w)->shape;
     struct my_val v[4];
-    bool trx = oltp_trx_on(o, t->run->w);
+    bool trx = oltp_trx_on(o, t->run->w), lw = o->verify_writes && !o->mysql_dry_run;
     oltp_prog_reset(p);
+    ot->npw = 0;
     if (trx)
         oltp_emit(t, OP_BEGIN, 0, NULL, 0);
     if (shape & (OS_POINTS | OS_POINT1)) {
@@ -18420,6 +18740,8 @@ static void oltp_build(struct load_thread *t)
         i64 n = oltp_pick_table(t);
         for (i64 i = 0; i < o->oltp_index_updates; i++) {
             v[0] = oltp_int(oltp_id(t));
+            if (lw)
+                oltp_pw_add(t, (u32)p->n, n, OLTP_W_INC_K, v[0].i, 0, NULL, NULL);
             oltp_emit(t, OQ_IDX_UPD, n, v, 1);
         }
     }
@@ -18429,6 +18751,8 @@ static void oltp_build(struct load_thread *t)
             oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
             v[0] = oltp_pstr(p, ot->cbuf, 119);
             v[1] = oltp_int(oltp_id(t));
+            if (lw)
+                oltp_pw_add(t, (u32)p->n, n, OLTP_W_SET_C, v[1].i, 0, ot->cbuf, NULL);
             oltp_emit(t, OQ_NONIDX_UPD, n, v, 2);
         }
     }
@@ -18440,6 +18764,10 @@ static void oltp_build(struct load_thread *t)
             oltp_rand_string(&t->rng, OLTP_C_TMPL, ot->cbuf);
             oltp_rand_string(&t->rng, OLTP_PAD_TMPL, ot->padbuf);
             v[0] = oltp_int(id);
+            if (lw) {
+                oltp_pw_add(t, (u32)p->n, n, OLTP_W_DELETE, id, 0, NULL, NULL);
+                oltp_pw_add(t, (u32)p->n + 1, n, OLTP_W_INSERT, id, k, ot->cbuf, ot->padbuf);
+            }
             oltp_emit(t, OQ_DELETE, n, v, 1);
             v[0] = oltp_int(id);
             v[1] = oltp_int(k);
@@ -18451,6 +18779,8 @@ static void oltp_build(struct load_thread *t)
     if (shape & OS_DELETE1) {
         i64 n = oltp_pick_table(t);
         v[0] = oltp_int(oltp_client_id(o, oltp_id(t)));
+        if (lw)
+            oltp_pw_add(t, (u32)p->n, n, OLTP_W_DELETE, v[0].i, 0, NULL, NULL);
         oltp_emit(t, OQ_DELETE, n, v, 1);
     }
     if (shape & OS_INSERT1) { /* a text INSERT, id 0 = auto-increment (sysbench) */
@@ -18465,6 +18795,8 @@ static void oltp_build(struct load_thread *t)
         ot->q.len = 0;
         buf_printf(&ot->q, "INSERT INTO %s (id, k, c, pad) VALUES (%lld, %lld, '%s', '%s')", tbl,
                    (long long)id, (long long)k, ot->cbuf, ot->padbuf);
+        if (lw)
+            oltp_pw_add(t, (u32)p->n, n, OLTP_W_INSERT, id, k, ot->cbuf, ot->padbuf);
         oltp_emit_text(t, ot->q.p, ot->q.len);
     }
     if (shape & (OS_RPOINTS | OS_RRANGES)) {
@@ -18496,13 +18828,16 @@ static void oltp_build(struct load_thread *t)
          * fails the buffer is gone and the row never went in (p->bulk_before, a restart) */
         if (ot->bulk.len && ot->bulk.len + (size_t)rl + 2 > OLTP_BULK_MAX) {
             oltp_emit_text(t, ot->bulk.p, ot->bulk.len);
+            ot->bst_first = ot->bulk_first, ot->bst_rows = ot->bulk_rows;
             ot->bulk.len = 0;
         }
         p->bulk_before = ot->bulk.len;
-        if (ot->bulk.len == 0)
+        if (ot->bulk.len == 0) {
             buf_printf(&ot->bulk, "INSERT INTO sbtest%d VALUES", t->id + 1);
-        else
+            ot->bulk_first = n, ot->bulk_rows = 0;
+        } else
             buf_put(&ot->bulk, ",", 1);
+        ot->bulk_rows++;
         buf_put(&ot->bulk, row, (size_t)rl);
     }
     if (trx)
@@ -18560,7 +18895,19 @@ static int oltp_op_done(struct load_thread *t, const struct oltp_op *op, int rc)
         const char *what = !prepared                ? oltp_op_text(t, op)
                            : op->kind >= OP_BEGIN ? oltp_trx_sql[op->kind - OP_BEGIN]
                                                   : "prepared statement";
-        return oltp_fail(t, rc, what, prepared);
+        int v = oltp_fail(t, rc, what, prepared);
+        if (t->run->o->verify_writes)
+            oltp_lw_after(t, op, (u32)ot->prog.pc, rc);
+        return v;
+    }
+    oltp_out_ok(t);
+    if (t->run->o->verify_writes) {
+        if ((op->kind == OQ_IDX_UPD || op->kind == OQ_NONIDX_UPD) && !ot->res.affected)
+            for (size_t i = 0; i < ot->npw; i++) /* no such row (--table-size larger than the
+                                                  * table's): the UPDATE says nothing of it */
+                if (ot->pw[i].op == (u32)ot->prog.pc)
+                    ot->pw[i].op = UINT32_MAX;
+        oltp_lw_after(t, op, (u32)ot->prog.pc, rc);
     }
     oltp_count(t, &ot->res);
     return B_OK;
@@ -18576,6 +18923,8 @@ static int oltp_op_run(struct load_thread *t, const struct oltp_op *op)
     }
     struct myc_stmt *st = oltp_op_stmt(t, op);
     int rc;
+    if (t->run->o->verify_writes)
+        ot->op_sent_ns = clk_now_ns();
     if (st)
         rc = myc_execute(&ot->c, st, ot->prog.v + op->voff, op->nv, &ot->res, NULL, NULL);
     else {
@@ -18590,6 +18939,8 @@ static int oltp_op_run(struct load_thread *t, const struct oltp_op *op)
  * values come after it. */
 static B_MUSTCHECK enum b_rc oltp_prog_end(struct load_thread *t)
 {
+    if (t->run->o->outage_report)
+        oltp_out_event(t);
     if (t->run->o->npct)
         (void)rnd_next(&t->rng);
     return B_OK;
@@ -18623,8 +18974,11 @@ static int oltp_prog_after(struct load_thread *t, int rc)
         return rc;
     /* the event again, from where the failed statement's draws left the generator */
     t->rng = p->op[p->pc].rng_after;
-    if (oltp_variant(t->run->w)->shape & OS_BULK)
+    if (oltp_variant(t->run->w)->shape & OS_BULK) {
+        if (ot->bulk.len != p->bulk_before && ot->bulk_rows)
+            ot->bulk_rows--; /* the event's row leaves the buffer: built again below */
         ot->bulk.len = p->bulk_before;
+    }
     oltp_build(t);
     if (rc == OLTP_RECONNECT)
         return rc;
@@ -18841,6 +19195,57 @@ static void oltp_connected(struct load_thread *t, struct myc_gate *g)
     memset(&t->err, 0, sizeof(t->err)); /* a reconnect: earlier attempts' failures are past */
 }
 
+/* Client t's connection parameters: those of connection number idx of the host and port
+ * lists (round-robin, as sysbench: idx is the client's number, and a failover's next), the
+ * host's addresses resolved once, from the run's list. B_OK, or B_INVALID. */
+static B_MUSTCHECK enum b_rc oltp_cp_set(struct load_thread *t, unsigned idx)
+{
+    struct oltp_thread *ot = t->wl;
+    struct myc_conn_params *cc = b_xcalloc(1, sizeof(*cc)); /* copied out, then freed */
+    if (myc_params_from_opts(t->run->o, idx, cc, NULL) < 0) { /* oltp_check said why */
+        free(cc);
+        return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
+    }
+    free(ot->cp_host);
+    free(ot->cp_sock);
+    ot->cp = cc->p;
+    ot->cp.host = ot->cp_host = b_xstrdup(cc->host);
+    ot->cp.socket = ot->cp_sock = cc->p.socket ? b_xstrdup(cc->p.socket) : NULL;
+    free(cc);
+    const struct oltp_global *gl = t->run->wl_global;
+    for (int i = 0; gl && !ot->cp.socket && i < gl->naddrs; i++)
+        if (gl->addrs[i].port == ot->cp.port && !strcmp(gl->addrs[i].host, ot->cp_host))
+            ot->cp.addrs = gl->addrs[i].ai, ot->cp.gai = gl->addrs[i].gai;
+    return B_OK;
+}
+
+/* The number of host:port pairs of the lists (sockets: of --mysql-socket). */
+static unsigned oltp_npairs(const struct bench_opts *o)
+{
+    unsigned h = 1, p = 1;
+    bool sock = o->mysql_socket && *o->mysql_socket;
+    const char *l = sock ? o->mysql_socket : o->mysql_host;
+    for (const char *q = l; q && *q; q++)
+        h += *q == ',';
+    for (const char *q = o->mysql_port; !sock && q && *q; q++)
+        p += *q == ',';
+    return h * p;
+}
+
+/* A reconnect's login failed: with a list of hosts (or ports, sockets) the next attempt
+ * goes to the next pair (failover: the client's own first, then the next ones, wrapping
+ * around); a single server is asked again. */
+static void oltp_failover(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    unsigned n = t->run->o ? oltp_npairs(t->run->o) : 1;
+    if (n < 2)
+        return;
+    ot->host_shift = (ot->host_shift + 1) % n;
+    if (oltp_cp_set(t, (unsigned)t->id + ot->host_shift) < 0) /* checked at the start */
+        memset(&t->err, 0, sizeof(t->err));
+}
+
 /* A client's state and connection parameters (the host's addresses resolved once, from the
  * run's list). B_OK, or B_INVALID. */
 static B_MUSTCHECK enum b_rc oltp_thread_alloc(struct load_thread *t)
@@ -18852,22 +19257,12 @@ static B_MUSTCHECK enum b_rc oltp_thread_alloc(struct load_thread *t)
     ot->st = b_xcalloc((size_t)o->oltp_tables * OQ_N, sizeof(struct myc_stmt));
     ot->npv = (size_t)B_MAX(o->oltp_random_points, 2 * o->oltp_number_of_ranges) + 2;
     ot->pv = b_xcalloc(ot->npv, sizeof(struct my_val));
+    u64 nt = t->run->nthreads > 1 ? (u64)t->run->nthreads : 1u;
+    u64 share = (u64)OLTP_LW_BYTES / (u64)sizeof(struct oltp_lw) / nt;
+    ot->lw_max = (size_t)(share > 65536u ? share : 65536u);
     if (o->mysql_dry_run)
         return B_OK;
-    struct myc_conn_params *cc = b_xcalloc(1, sizeof(*cc)); /* copied out, then freed */
-    if (myc_params_from_opts(o, (unsigned)t->id, cc, NULL) < 0) { /* oltp_check said why */
-        free(cc);
-        return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
-    }
-    ot->cp = cc->p;
-    ot->cp.host = ot->cp_host = b_xstrdup(cc->host);
-    ot->cp.socket = ot->cp_sock = cc->p.socket ? b_xstrdup(cc->p.socket) : NULL;
-    free(cc);
-    const struct oltp_global *gl = t->run->wl_global;
-    for (int i = 0; gl && !ot->cp.socket && i < gl->naddrs; i++)
-        if (gl->addrs[i].port == ot->cp.port && !strcmp(gl->addrs[i].host, ot->cp_host))
-            ot->cp.addrs = gl->addrs[i].ai, ot->cp.gai = gl->addrs[i].gai;
-    return B_OK;
+    return oltp_cp_set(t, (unsigned)t->id);
 }
 
 static B_MUSTCHECK enum b_rc oltp_thread_init(struct load_thread *t)
@@ -18893,6 +19288,23 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
     }
 }
 
+/* Has client t tried to come back for --mysql-reconnect-timeout (it stops: never back)? */
+static bool oltp_gave_up(const struct load_thread *t, u64 now)
+{
+    const struct bench_opts *o = t->run->o;
+    u64 since = atomic_load_explicit(&t->down_since_ns, memory_order_relaxed);
+    return o && o->reconnect_timeout > 0 && since && now > since &&
+           now - since >= (u64)o->reconnect_timeout * 1000000000u;
+}
+
+/* The pause after a reconnect's failed attempt number n (from 1): 1 ms doubled each attempt,
+ * at most 32 ms (an outage's end is seen within 32 ms and a login; a refusing host is asked
+ * ~30 times a second, not 1000). */
+static u64 oltp_reconnect_pause(unsigned n)
+{
+    return 1000000ull << B_MIN(n - 1, 5u);
+}
+
 /* A reconnect's login deadline, ms: the connection's own (--mysql-connect-timeout), cut at
  * the run's end (logins that hang would hold the run past --time by up to the timeout; those
  * of the threads holding the gate's slots did: 14.5 s for --time=8). At least 1 ms. */
@@ -18916,11 +19328,12 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
     struct oltp_thread *ot = t->wl;
     const struct load_run *r = t->run;
     struct myc_gate *g = oltp_gate(r);
+    unsigned tries = 0;
     oltp_free_stmts(ot, r->o->oltp_tables);
     for (;;) {
         u64 now = clk_now_ns();
         if (atomic_load(&r->stop) || atomic_load(&b_stop) ||
-            (r->deadline_ns && now >= r->deadline_ns))
+            (r->deadline_ns && now >= r->deadline_ns) || oltp_gave_up(t, now))
             return B_DONE;
         int rc = g ? myc_gate_try(g) : B_OK;
         if (rc == B_AGAIN) { /* every slot taken: wait for one (10 ms naps: stop, deadline) */
@@ -18934,7 +19347,10 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
         ot->cp.connect_timeout_ms = ms;
         if (rc == B_OK)
             break;
-        struct timespec ts = {0, 1000000};
+        oltp_out_fail(t, oltp_oclass(rc, &ot->c));
+        oltp_failover(t);
+        u64 pause = oltp_reconnect_pause(++tries);
+        struct timespec ts = {0, (long)pause};
         nanosleep(&ts, NULL);
     }
     t->ev_sock_gen++; /* an event loop registers the new socket (evl_track) */
@@ -19060,7 +19476,7 @@ static bool oltp_su_over(const struct load_thread *t)
 {
     const struct load_run *r = t->run;
     return atomic_load(&r->stop) || atomic_load(&b_stop) ||
-           (r->deadline_ns && clk_now_ns() >= r->deadline_ns);
+           (r->deadline_ns && clk_now_ns() >= r->deadline_ns) || oltp_gave_up(t, clk_now_ns());
 }
 
 /* A reconnect whose statements failed to prepare (the connection lost again): closed, tried
@@ -19140,9 +19556,11 @@ static int oltp_su_step(struct load_thread *t, int sr)
                 ot->su_k = 0;
                 return oltp_su_prep_rc(t, oltp_su_prepare(t, MYC_NEXT));
             }
-            if (ot->su_again) { /* the blocking reconnect's 1 ms between attempts */
+            if (ot->su_again) { /* the blocking reconnect's pause between attempts */
+                oltp_out_fail(t, oltp_oclass(sr, &ot->c));
+                oltp_failover(t);
                 ot->su = OLTP_SU_PAUSE;
-                t->ev_wake_ns = clk_now_ns() + 1000000u;
+                t->ev_wake_ns = clk_now_ns() + oltp_reconnect_pause(B_MAX(ot->su_tries, 1u));
                 return EVL_WANT_TIMER;
             }
             if (ot->su_tries < MYC_CONNECT_TRIES &&
@@ -19248,6 +19666,8 @@ static int oltp_ev_run(struct load_thread *t, int rc)
         }
         {
             struct myc_stmt *st = oltp_op_stmt(t, op);
+            if (t->run->o->verify_writes)
+                ot->op_sent_ns = clk_now_ns();
             if (st) {
                 sr = myc_execute_start(&ot->c, st, ot->prog.v + op->voff, op->nv, &ot->res,
                                        NULL, NULL);
@@ -19315,7 +19735,12 @@ static B_MUSTCHECK enum b_rc oltp_thread_done(struct load_thread *t)
     struct oltp_thread *ot = t->wl;
     int rc = B_OK;
     if (ot && ot->bulk.len && ot->connected) { /* bulk_insert flushes at thread end */
+        static const struct oltp_op flush = {.kind = OP_TEXT};
+        ot->bst_first = ot->bulk_first, ot->bst_rows = ot->bulk_rows;
+        ot->op_sent_ns = clk_now_ns();
         rc = oltp_text(t, ot->bulk.p);
+        if (t->run->o->verify_writes)
+            oltp_lw_after(t, &flush, 0, rc == B_OK ? B_OK : rc == OLTP_RECONNECT ? B_SYSERR : B_SERVER);
         ot->bulk.len = 0;
     }
     if (rc == OLTP_RESTART || rc == OLTP_RECONNECT)
@@ -19332,9 +19757,276 @@ static B_MUSTCHECK enum b_rc oltp_thread_done(struct load_thread *t)
  * many tables x threads, freeing the statements takes seconds, which counted in the window
  * and cut the TPS when each worker did it on its way out.
  */
+/* The clients' outages into the result (res->outage): whenever a failure happened, or
+ * --outage-report or --verify-writes asked. */
+static void oltp_out_collect(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    bool any = o->outage_report || o->verify_writes;
+    for (int i = 0; i < r->nthreads && !any; i++) {
+        const struct oltp_thread *ot = r->thr[i].wl;
+        any = atomic_load(&r->thr[i].ctr[4]) ||
+              atomic_load_explicit(&r->thr[i].down_since_ns, memory_order_relaxed);
+        for (int k = 0; ot && k < RES_OC_N && !any; k++)
+            any = ot->out_cls[k] != 0;
+    }
+    if (!any || !r->res->have_final)
+        return;
+    struct res_outage *x = res_outage_new(r->res, r->nthreads);
+    u64 first = 0, end = clk_now_ns();
+    size_t nb = 0;
+    for (int i = 0; i < r->nthreads; i++) {
+        struct load_thread *t = &r->thr[i];
+        struct oltp_thread *ot = t->wl;
+        if (!ot)
+            continue;
+        u64 since = atomic_load_explicit(&t->down_since_ns, memory_order_relaxed);
+        if (since) { /* never came back: a window open at the end */
+            x->never_back++;
+            if (ot->out_nwin < RES_OUT_WINS && ot->out_win)
+                ot->out_win[ot->out_nwin++] = (struct res_outwin){t->id, ot->out_open_cls,
+                                                                 (i64)since, 0};
+            else if (!ot->out_win) {
+                ot->out_win = b_xcalloc(RES_OUT_WINS, sizeof(*ot->out_win));
+                ot->out_win[ot->out_nwin++] = (struct res_outwin){t->id, ot->out_open_cls,
+                                                                 (i64)since, 0};
+            }
+            ot->out_wins++;
+            ot->out_total_ns += end - since;
+            ot->out_longest_ns = B_MAX(ot->out_longest_ns, end - since);
+        }
+        memcpy(x->cls + (size_t)i * RES_OC_N, ot->out_cls, sizeof(ot->out_cls));
+        x->wins[i] = ot->out_wins;
+        x->total_ns += ot->out_total_ns;
+        x->longest_ns = B_MAX(x->longest_ns, ot->out_longest_ns);
+        for (int w = 0; w < ot->out_nwin; w++) {
+            struct res_outwin ow = ot->out_win[w];
+            if (!first || (u64)ow.start_unix_ns < first)
+                first = (u64)ow.start_unix_ns;
+            ow.start_unix_ns += r->unix_off_ns;
+            if (ow.end_unix_ns)
+                ow.end_unix_ns += r->unix_off_ns;
+            x->win = res_grow(x->win, &x->capwin, x->nwin, sizeof(*x->win));
+            x->win[x->nwin++] = ow;
+        }
+        nb = B_MAX(nb, ot->out_nbkt);
+    }
+    x->first_unix_ns = first ? (i64)first + r->unix_off_ns : 0;
+    if (!first || !o->outage_report || nb < 3 || first < r->t_start_ns)
+        return;
+    /* the recovery: the run's events per 100 ms; before = the mean of the whole buckets
+     * before the first failure's; back = the first bucket from it on whose mean with the 4
+     * after it is at least 95% of that */
+    u64 *tot = b_xcalloc(nb, sizeof(u64));
+    for (int i = 0; i < r->nthreads; i++) {
+        const struct oltp_thread *ot = r->thr[i].wl;
+        for (size_t b = 0; ot && b < ot->out_nbkt; b++)
+            tot[b] += ot->out_bkt[b];
+    }
+    u64 t_end = (u64)(r->res->final.end_unix_ns - r->unix_off_ns); /* the measured end */
+    size_t fb = (size_t)((first - r->t_start_ns) / OLTP_OUT_BKT_NS);
+    size_t last = t_end > r->t_start_ns ? (size_t)((t_end - r->t_start_ns) / OLTP_OUT_BKT_NS) : 0;
+    last = B_MIN(last, nb - 1); /* the bucket the run ended in is partial: not counted */
+    double before = 0;
+    for (size_t b = 0; b < fb && b < last; b++)
+        before += (double)tot[b];
+    if (fb >= 1 && fb < last) {
+        before /= (double)fb;
+        x->before_per_s = before * 1e9 / (double)OLTP_OUT_BKT_NS;
+        for (size_t b = fb; b + 5 <= last && before > 0; b++) {
+            double m = (double)(tot[b] + tot[b + 1] + tot[b + 2] + tot[b + 3] + tot[b + 4]) / 5;
+            if (m >= 0.95 * before) {
+                u64 at = r->t_start_ns + b * OLTP_OUT_BKT_NS;
+                x->recovery_s = at > first ? (double)(at - first) / 1e9 : 0;
+                break;
+            }
+        }
+    }
+    free(tot);
+}
+
+static int oltp_lw_cmp(const void *a, const void *b)
+{
+    const struct oltp_lw *x = a, *y = b;
+    if (x->table != y->table)
+        return x->table < y->table ? -1 : 1;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->ack < y->ack ? -1 : x->ack > y->ack ? 1 : 0;
+}
+
+/* The audit's view of a batch: the ledger's entries e[n] of one table sorted by id; for the
+ * first entry of each row, whether the server has it and the CRC-32s of its k, c, pad. */
+struct oltp_vb {
+    const struct oltp_lw *e;
+    size_t n;
+    u8 *seen;
+    u32 *crc;                  /* [3 n] */
+};
+
+static int oltp_vb_row(void *ctx, const struct myc_result *res, const struct my_str *v)
+{
+    struct oltp_vb *vb = ctx;
+    if (res->ncols < 4 || !v[0].p)
+        return 0;
+    char num[24];
+    snprintf(num, sizeof(num), "%.*s", (int)B_MIN(v[0].len, 23), v[0].p);
+    i64 id = strtoll(num, NULL, 10);
+    size_t lo = 0, hi = vb->n;
+    while (lo < hi) {
+        size_t m = (lo + hi) / 2;
+        if (vb->e[m].id < id)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (lo == vb->n || vb->e[lo].id != id)
+        return 0;
+    vb->seen[lo] = 1;
+    for (int c = 0; c < 3; c++)
+        vb->crc[3 * lo + (size_t)c] = v[c + 1].p ? oltp_lw_crc(v[c + 1].p, v[c + 1].len) : 0;
+    return 0;
+}
+
+/* Does the server's row (seen, crc[3]) hold state e? */
+static bool oltp_lw_holds(const struct oltp_lw *e, bool seen, const u32 *crc)
+{
+    if (e->mask & OLTP_M_ABSENT)
+        return !seen;
+    return seen && oltp_lw_mix(e->mask, crc[0], crc[1], crc[2]) == e->sum;
+}
+
+/* One row's ledger entries e[n] (all clients', any order) against the server's row (seen,
+ * crc[3]): counted into x (acknowledged, unknown, unknown found); true when its last
+ * acknowledged state is lost: neither a state no later commit superseded (acknowledged
+ * before another commit of the row was sent) nor an unknown outcome's is on the server. */
+static bool oltp_lw_row(const struct oltp_lw *e, size_t n, bool seen, const u32 *crc,
+                        struct res_outage *x)
+{
+    u64 last_sent = 0; /* the latest acknowledged commit's send */
+    bool acked = false, held = false;
+    for (size_t i = 0; i < n; i++)
+        if (e[i].state == OLTP_LW_ACKED)
+            last_sent = B_MAX(last_sent, e[i].sent), acked = true, x->acked++;
+    for (size_t i = 0; i < n; i++) {
+        bool ok = oltp_lw_holds(&e[i], seen, crc);
+        if (e[i].state == OLTP_LW_UNKNOWN) {
+            x->unknown++;
+            x->unknown_present += ok && !(e[i].mask & OLTP_M_ABSENT);
+            held |= ok;
+        } else if (e[i].ack >= last_sent) /* not superseded */
+            held |= ok;
+    }
+    return acked && !held;
+}
+
+/*
+ * --verify-writes: every client's ledger checked against the server after the run, on a
+ * connection of its own (to client 0's host, after the run's reconnects). Per row, only the
+ * last acknowledged state counts: a state whose ack came before another client's commit of
+ * the row was even sent is superseded; the row must hold one of the states left (several
+ * when commits overlapped) or an unknown outcome's. Else its last acknowledged write is lost
+ * (counted per row). Unknown outcomes found on the server are counted apart.
+ */
+static void oltp_verify(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    struct res_outage *x = r->res->outage;
+    if (!o->verify_writes || !x || o->mysql_dry_run || !r->nthreads || !r->thr[0].wl)
+        return;
+    x->verify = true;
+    size_t n = 0;
+    for (int i = 0; i < r->nthreads; i++) {
+        const struct oltp_thread *ot = r->thr[i].wl;
+        n += ot ? ot->nlw : 0;
+        x->unknown += ot ? ot->lw_unknown_noid : 0;
+        x->ledger_bytes += ot ? ot->caplw * sizeof(struct oltp_lw) : 0;
+        x->not_kept += ot ? ot->lw_not_kept : 0;
+    }
+    unsigned shape = oltp_variant(r->w)->shape;
+    if (x->not_kept && (shape & (OS_IDX_UPD | OS_NONIDX_UPD | OS_DEL_INS | OS_DELETE1))) {
+        /* a row's later states not kept: its earlier ones would read as lost */
+        snprintf(x->verify_err, sizeof(x->verify_err), "the ledgers reached their bound (%llu "
+                 "MiB): %llu row states not kept, and the rows they changed cannot be judged",
+                 (unsigned long long)(OLTP_LW_BYTES >> 20), (unsigned long long)x->not_kept);
+        return;
+    }
+    struct oltp_lw *all = b_xcalloc(B_MAX(n, 1), sizeof(*all));
+    u8 *seen = b_xcalloc(B_MAX(n, 1), 1);
+    u32 *crc = b_xcalloc(B_MAX(n, 1) * 3, sizeof(u32));
+    n = 0;
+    for (int i = 0; i < r->nthreads; i++) {
+        const struct oltp_thread *ot = r->thr[i].wl;
+        if (ot && ot->nlw)
+            memcpy(all + n, ot->lw, ot->nlw * sizeof(*all)), n += ot->nlw;
+    }
+    qsort(all, n, sizeof(*all), oltp_lw_cmp);
+    struct oltp_thread *o0 = r->thr[0].wl;
+    struct my_conn c;
+    memset(&c, 0, sizeof(c));
+    c.fd = -1;
+    int rc = B_OK;
+    for (int a = 0; a < 50; a++) { /* the server may still be coming back: 10 s at most */
+        if ((rc = myc_connect(&c, &o0->cp)) == B_OK || atomic_load(&b_stop))
+            break;
+        myc_close(&c);
+        struct timespec ts = {0, 200000000};
+        nanosleep(&ts, NULL);
+    }
+    bool bulk = oltp_variant(r->w)->shape & OS_BULK;
+    struct buf q = {0};
+    for (size_t lo = 0; rc == B_OK && lo < n;) {
+        size_t hi = lo, ids = 0;
+        while (hi < n && ids < 500 && all[hi].table == all[lo].table)
+            ids += hi == lo || all[hi].id != all[hi - 1].id, hi++;
+        while (hi < n && hi > lo && all[hi].table == all[hi - 1].table && all[hi].id == all[hi - 1].id)
+            hi++; /* a row's entries in one batch */
+        char tbl[OLTP_QNAME_SZ];
+        oltp_qtable(o, all[lo].table, tbl, sizeof(tbl));
+        q.len = 0;
+        buf_printf(&q, bulk ? "SELECT id, k, '', '' FROM %s WHERE id IN ("
+                            : "SELECT id, k, c, pad FROM %s WHERE id IN (", tbl);
+        for (size_t i = lo; i < hi; i++)
+            if (i == lo || all[i].id != all[i - 1].id)
+                buf_printf(&q, "%s%lld", i > lo ? "," : "", (long long)all[i].id);
+        buf_put(&q, ")", 1);
+        struct oltp_vb vb = {all + lo, hi - lo, seen + lo, crc + 3 * lo};
+        struct myc_result res = {0};
+        rc = myc_query(&c, q.p, q.len, &res, oltp_vb_row, &vb);
+        myc_result_free(&res);
+        lo = hi;
+    }
+    if (rc != B_OK)
+        snprintf(x->verify_err, sizeof(x->verify_err), "%.190s", c.err.msg[0] ? c.err.msg
+                                                                          : "not checked");
+    else
+        x->verified = true;
+    for (size_t g = 0; rc == B_OK && g < n;) { /* one row: entries [g, h), by ack */
+        size_t h = g;
+        while (h < n && all[h].table == all[g].table && all[h].id == all[g].id)
+            h++;
+        if (oltp_lw_row(all + g, h - g, seen[g], crc + 3 * g, x)) {
+            if (x->nlost_ex < RES_OUT_EXAMPLES) {
+                x->lost_ex[x->nlost_ex].table = all[g].table;
+                x->lost_ex[x->nlost_ex].id = all[g].id;
+                x->lost_ex[x->nlost_ex++].missing = !seen[g];
+            }
+            x->lost++;
+        }
+        g = h;
+    }
+    buf_free(&q);
+    myc_close(&c);
+    free(crc);
+    free(seen);
+    free(all);
+}
+
 static void oltp_done(struct load_run *r)
 {
     struct oltp_global *gl = r->wl_global;
+    oltp_out_collect(r);
+    oltp_verify(r);
     if (gl) {
         if (gl->gated)
             myc_gate_free(&gl->gate);
@@ -19361,6 +20053,10 @@ static void oltp_done(struct load_run *r)
         buf_free(&ot->tmpl);
         buf_free(&ot->bulk);
         buf_free(&ot->su_sql);
+        free(ot->out_win);
+        free(ot->out_bkt);
+        free(ot->lw);
+        free(ot->pw);
         free(ot->cp_host);
         free(ot->cp_sock);
         free(ot);
@@ -20035,6 +20731,17 @@ static void oltp_mode_facts(struct load_run *r)
 static B_MUSTCHECK enum b_rc oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
+    unsigned shape = oltp_variant(r->w)->shape;
+    if (o->verify_writes && o->client_count > 1 &&
+        (((shape & OS_IDX_UPD) && o->oltp_index_updates) ||
+         ((shape & OS_NONIDX_UPD) && o->oltp_non_index_updates))) {
+        /* the UPDATEs go to any row: another client's write would read as a lost one */
+        b_hint(&r->err, "run it with --index-updates=0 --non-index-updates=0 (the DELETE+INSERT "
+                        "pairs are each client's own rows), or from one client");
+        return b_seterr(&r->err, B_INVALID, 0, "--verify-writes with --client-count=%lld: the "
+                        "UPDATEs change rows the other clients write too, which one client's "
+                        "ledger cannot tell from lost writes", (long long)o->client_count);
+    }
     oltp_unique_seed(o);
     if (o->client_count > 0) {
         res_fact_int(r->res, "client_index", o->client_index);
@@ -22997,6 +23704,7 @@ static void wl_on_interval(void *ctx, struct load_run *r, const struct load_snap
             iv.running += atomic_load_explicit(&r->loops[l].live, memory_order_relaxed);
     }
     iv.busy = d->busy;
+    iv.down = d->down;
     iv.rate = r->rate > 0;
     if (iv.rate) {
         u64 now = clk_now_ns(), next = atomic_load(&r->next_arrival_ns);
@@ -28021,13 +28729,72 @@ static void rep_oltp_mode(const struct res *res)
         printf("\n");
 }
 
+static const char *const rep_oc_names[RES_OC_N] = {"lost", "refused", "read_only", "deadlock",
+                                                  "duplicate", "timeout", "other"};
+
+/* The outage report's block (--outage-report, --verify-writes; the bench persona). */
+static void rep_outage(const struct res *res)
+{
+    const struct res_outage *x = res->outage;
+    const struct bench_opts *o = res->o;
+    if (!x || o->persona == B_SYSBENCH || !(o->outage_report || o->verify_writes))
+        return;
+    u64 cls[RES_OC_N] = {0}, wins = 0;
+    int out = 0;
+    for (int i = 0; i < x->clients; i++) {
+        wins += x->wins[i];
+        out += x->wins[i] > 0;
+        for (int k = 0; k < RES_OC_N; k++)
+            cls[k] += x->cls[(size_t)i * RES_OC_N + (size_t)k];
+    }
+    printf("Outages:\n");
+    printf("    clients with an outage:              %d of %d\n", out, x->clients);
+    printf("    windows:                             %llu (longest %.3f s, total %.3f s)\n",
+           (unsigned long long)wins, (double)x->longest_ns / 1e9, (double)x->total_ns / 1e9);
+    if (o->outage_report && x->first_unix_ns) {
+        if (x->recovery_s >= 0)
+            printf("    back to 95%% of throughput after:     %.1f s (before: %.2f per sec.)\n",
+                   x->recovery_s, x->before_per_s);
+        else
+            printf("    back to 95%% of throughput after:     not within the run\n");
+    }
+    printf("    errors:                             ");
+    for (int k = 0; k < RES_OC_N; k++)
+        printf(" %s %llu%s", rep_oc_names[k], (unsigned long long)cls[k],
+               k + 1 < RES_OC_N ? "," : "\n");
+    for (int w = 0; w < x->nwin && o->outage_report; w++) {
+        const struct res_outwin *ow = &x->win[w];
+        double at = (double)(ow->start_unix_ns - res->final.start_unix_ns) / 1e9;
+        if (ow->end_unix_ns)
+            printf("    client %d: %.3f s from %.3f s (%s)\n", ow->client,
+                   (double)(ow->end_unix_ns - ow->start_unix_ns) / 1e9, at,
+                   rep_oc_names[ow->cls]);
+        else
+            printf("    client %d: never came back, down from %.3f s (%s)\n", ow->client, at,
+                   rep_oc_names[ow->cls]);
+    }
+    if (x->verify && x->verified) {
+        printf("    writes acknowledged:                 %llu, lost %llu\n",
+               (unsigned long long)x->acked, (unsigned long long)x->lost);
+        printf("    writes of unknown outcome:           %llu (%llu found on the server)\n",
+               (unsigned long long)x->unknown, (unsigned long long)x->unknown_present);
+        if (x->not_kept)
+            printf("    writes not kept (ledger bound):      %llu, not checked\n",
+                   (unsigned long long)x->not_kept);
+        for (int i = 0; i < x->nlost_ex; i++)
+            printf("    lost: sbtest%u id %lld (%s)\n", x->lost_ex[i].table,
+                   (long long)x->lost_ex[i].id, x->lost_ex[i].missing ? "missing" : "different");
+    } else if (x->verify)
+        printf("    writes not verified:                 %s\n", x->verify_err);
+    printf("\n");
+}
+
 static void rep_oltp_final(const struct res *res, const struct res_stats *st)
 {
     const struct load_snap *s = &st->d;
     u64 rd = s->ctr[0], wr = s->ctr[1], ot = s->ctr[2], total = rd + wr + ot;
     double d = st->window_s > 0 ? st->window_s : 1;
     char n[32];
-    (void)res;
     printf("SQL statistics:\n");
     printf("    queries performed:\n");
     printf("        read:                            %llu\n", (unsigned long long)rd);
@@ -28045,6 +28812,8 @@ static void rep_oltp_final(const struct res *res, const struct res_stats *st)
     snprintf(n, sizeof(n), "%llu", (unsigned long long)s->ctr[4]);
     printf("    reconnects:                          %-6s (%.2f per sec.)\n\n", n,
            (double)s->ctr[4] / d);
+    if (st == &res->final)
+        rep_outage(res);
 }
 
 static void rep_oltp_interval(const struct res *res, const struct res_interval *iv)
@@ -28055,7 +28824,10 @@ static void rep_oltp_interval(const struct res *res, const struct res_interval *
            iv->running, (double)iv->events / x, (double)q / x, (double)iv->ctr[0] / x,
            (double)iv->ctr[1] / x, (double)iv->ctr[2] / x);
     rep_interval_pcts(res, iv, "lat", 2);
-    printf(" err/s: %4.2f reconn/s: %4.2f\n", (double)iv->ctr[3] / x, (double)iv->ctr[4] / x);
+    printf(" err/s: %4.2f reconn/s: %4.2f", (double)iv->ctr[3] / x, (double)iv->ctr[4] / x);
+    if (res->o->outage_report && res->o->persona != B_SYSBENCH)
+        printf(" down: %d", iv->down); /* clients in an outage at its end: the timeline */
+    printf("\n");
 }
 
 /* The text renderer of each family (enum wl_family). */
@@ -29796,6 +30568,8 @@ BENCH_API void rep_json_interval(struct rep_json *j, const struct res *res,
     rep_json_bool(j, iv->rate);
     rep_json_ku64(j, "queue_length", iv->rate ? iv->queue : 0);
     rep_json_kint(j, "concurrency", iv->busy);
+    if (res->o->outage_report)
+        rep_json_kint(j, "clients_down", iv->down);
     rep_json_key(j, "latency_ns");
     rep_json_open(j, '{');
     rep_json_key(j, "percentiles");
@@ -29970,6 +30744,89 @@ static void rep_json_error(struct rep_json *j, const struct res *res)
     rep_json_close(j, '}');
 }
 
+/* The outage report (docs/json.md "outage"): per client its windows and errors by class, per
+ * run the longest and total outage and the recovery, and --verify-writes' audit. */
+static void rep_json_outage(struct rep_json *j, const struct res_outage *x)
+{
+    rep_json_key(j, "outage");
+    rep_json_open(j, '{');
+    rep_json_knum(j, "longest_s", (double)x->longest_ns / 1e9);
+    rep_json_knum(j, "total_s", (double)x->total_ns / 1e9);
+    rep_json_kint(j, "first_failure_unix_ns", x->first_unix_ns);
+    rep_json_key(j, "recovery_s");
+    if (x->recovery_s >= 0)
+        rep_json_num(j, x->recovery_s);
+    else
+        rep_json_null(j);
+    rep_json_knum(j, "before_events_per_s", x->before_per_s);
+    rep_json_kint(j, "never_back", x->never_back);
+    rep_json_key(j, "errors");
+    rep_json_open(j, '{');
+    for (int k = 0; k < RES_OC_N; k++) {
+        u64 n = 0;
+        for (int i = 0; i < x->clients; i++)
+            n += x->cls[(size_t)i * RES_OC_N + (size_t)k];
+        rep_json_ku64(j, rep_oc_names[k], n);
+    }
+    rep_json_close(j, '}');
+    rep_json_key(j, "clients");
+    rep_json_open(j, '[');
+    for (int i = 0; i < x->clients; i++) {
+        rep_json_open(j, '{');
+        rep_json_kint(j, "client", i);
+        rep_json_ku64(j, "windows_total", x->wins[i]);
+        rep_json_key(j, "errors");
+        rep_json_open(j, '{');
+        for (int k = 0; k < RES_OC_N; k++)
+            rep_json_ku64(j, rep_oc_names[k], x->cls[(size_t)i * RES_OC_N + (size_t)k]);
+        rep_json_close(j, '}');
+        rep_json_key(j, "windows");
+        rep_json_open(j, '[');
+        for (int w = 0; w < x->nwin; w++) {
+            const struct res_outwin *ow = &x->win[w];
+            if (ow->client != i)
+                continue;
+            rep_json_open(j, '{');
+            rep_json_kint(j, "start_unix_ns", ow->start_unix_ns);
+            rep_json_key(j, "end_unix_ns");
+            if (ow->end_unix_ns)
+                rep_json_int(j, ow->end_unix_ns);
+            else
+                rep_json_null(j);
+            rep_json_kstr(j, "class", rep_oc_names[ow->cls]);
+            rep_json_close(j, '}');
+        }
+        rep_json_close(j, ']');
+        rep_json_close(j, '}');
+    }
+    rep_json_close(j, ']');
+    if (x->verify) {
+        rep_json_key(j, "verify_writes");
+        rep_json_open(j, '{');
+        rep_json_key(j, "checked");
+        rep_json_bool(j, x->verified);
+        rep_json_kstr(j, "error", x->verify_err[0] ? x->verify_err : NULL);
+        rep_json_ku64(j, "acknowledged", x->acked);
+        rep_json_ku64(j, "lost", x->lost);
+        rep_json_ku64(j, "unknown", x->unknown);
+        rep_json_ku64(j, "unknown_present", x->unknown_present);
+        rep_json_ku64(j, "ledger_bytes", x->ledger_bytes);
+        rep_json_ku64(j, "not_kept", x->not_kept);
+        rep_json_key(j, "lost_examples");
+        rep_json_open(j, '[');
+        for (int i = 0; i < x->nlost_ex; i++) {
+            rep_json_open(j, '{');
+            rep_json_kint(j, "table", x->lost_ex[i].table);
+            rep_json_kint(j, "id", x->lost_ex[i].id);
+            rep_json_kstr(j, "how", x->lost_ex[i].missing ? "missing" : "different");
+            rep_json_close(j, '}');
+        }
+        rep_json_close(j, ']');
+        rep_json_close(j, '}');
+    }
+    rep_json_close(j, '}');
+}
+
 /* The part of a document every result has, steps included (recursive). */
 static void rep_json_core(struct rep_json *j, const struct res *res, bool complete)
 {
@@ -30020,6 +30877,8 @@ static void rep_json_core(struct rep_json *j, const struct res *res, bool comple
     rep_json_bool(j, complete);
     rep_json_kstr(j, "end", rep_json_end(res->end));
     rep_json_error(j, res);
+    if (res->outage)
+        rep_json_outage(j, res->outage);
     rep_json_key(j, "steps");
     rep_json_open(j, '[');
     for (int i = 0; i < res->nsteps; i++) {

@@ -380,6 +380,10 @@ struct bench_opts {
     bool mysql_protocol_by_port; /* set by cli_: TCP because a port was given (the hint) */
     bool db_debug, mysql_ssl, mysql_compression, mysql_debug, mysql_dry_run, no_defaults;
     i64 mysql_connect_timeout, mysql_io_timeout;
+    bool outage_report;  /* --outage-report: each client's outages, errors by class, recovery */
+    bool verify_writes;  /* --verify-writes: a ledger of acknowledged writes, checked after */
+    i64 reconnect_timeout; /* --mysql-reconnect-timeout: s a client tries to come back, 0: the
+                              run's end */
     i64 event_loops; /* --event-loops: 0 = a thread per connection, -1 = auto (usable CPUs) */
     char *event_loops_arg; /* --event-loops as given: "auto" or a number (cli_ sets the above) */
     int event_backend; /* --event-backend: EVL_BE_EPOLL, EVL_BE_URING, EVL_BE_AUTO */
@@ -1101,6 +1105,8 @@ struct load_thread {
     u64 ev_deadline_ns;        /* set by the workload with EVL_WANT_READ/WRITE: the wait's
                                   deadline (a login's), stepped then even without an edge;
                                   0 = none */
+    _Atomic u64 down_since_ns; /* the outage report: when this client's current outage began
+                                  (its first failed statement or lost connection); 0 = up */
 } __attribute__((aligned(B_CACHELINE)));
 
 /* An event loop thread of a run (evl_): clients thr[first .. first + n) share it. */
@@ -1120,6 +1126,7 @@ struct load_snap {
     u64 *thr_events;           /* per thread, [threads] */
     u64 *thr_sum_ns;           /* per thread, [threads] */
     int busy;                  /* threads inside an event */
+    int down;                  /* clients in an outage (load_thread.down_since_ns) */
     struct hist *hist;         /* merged histogram */
     int nops;                  /* per-operation histograms in op_hist */
     struct hist *op_hist;      /* merged per-operation histograms [nops] */
@@ -1465,8 +1472,51 @@ struct res_interval {
     int busy;          /* threads inside an event (--rate: "concurrency") */
     u64 queue;         /* --rate: arrivals due and not yet started */
     bool rate;         /* a --rate run: queue and busy mean something */
+    int down;          /* clients in an outage at its end (the outage report's timeline) */
     int npct;
     u64 pct_ns[OPT_MAX_PCT]; /* the interval's percentiles (o->pct) */
+};
+
+/* What a failed statement or login of a database client was (the outage report's classes). */
+enum res_oc { RES_OC_LOST, RES_OC_REFUSED, RES_OC_READ_ONLY, RES_OC_DEADLOCK, RES_OC_DUPLICATE,
+              RES_OC_TIMEOUT, RES_OC_OTHER, RES_OC_N };
+
+/* One unavailability window of one client: from its first failed statement (or lost
+ * connection) to its first success after it. end_unix_ns 0: it never came back. */
+struct res_outwin {
+    int client;
+    u8 cls;              /* enum res_oc of the failure that opened it */
+    i64 start_unix_ns, end_unix_ns;
+};
+
+#define RES_OUT_WINS 64   /* windows kept per client (the rest counted, longest and total kept) */
+#define RES_OUT_EXAMPLES 8 /* lost writes named */
+
+/* The outage report of a run of database clients (NULL in struct res when none happened and
+ * none was asked): the windows, the errors by class, and --verify-writes' audit. */
+struct res_outage {
+    int clients;         /* the run's clients */
+    u64 *cls;            /* [clients * RES_OC_N]: failed statements and logins by class */
+    u64 *wins;           /* [clients]: windows (all of them; win keeps RES_OUT_WINS each) */
+    struct res_outwin *win;
+    int nwin, capwin;
+    u64 longest_ns, total_ns; /* the longest window, and all windows' sum */
+    int never_back;      /* clients in an outage at the run's end */
+    i64 first_unix_ns;   /* the run's first failure, 0: none */
+    double recovery_s;   /* first failure -> throughput back at 95% of before; <0: not */
+    double before_per_s; /* the throughput before it (events/s) */
+    /* --verify-writes: the ledger checked against the server after the run */
+    bool verify;         /* asked */
+    bool verified;       /* the check ran (verify_err says why not) */
+    u64 acked;           /* writes the server acknowledged (the last state of each row) */
+    u64 lost;            /* of those: missing or different on the server */
+    u64 unknown;         /* writes whose outcome was unknown (the connection died first) */
+    u64 unknown_present; /* of those: found on the server */
+    int nlost_ex;
+    struct { u32 table; i64 id; bool missing; } lost_ex[RES_OUT_EXAMPLES];
+    u64 ledger_bytes;    /* the ledgers' memory */
+    u64 not_kept;        /* row states past the ledgers' bound (1 GiB a run): not checked */
+    char verify_err[200];
 };
 
 /* How a run ended. */
@@ -1537,12 +1587,15 @@ struct res {
     struct b_err err;            /* the failure */
     struct res *steps;           /* sub-results (a ladder), [nsteps] */
     int nsteps, capsteps;
+    struct res_outage *outage;   /* database clients' outages and write audit, or NULL */
 };
 
 /* res_init/res_free - an empty result for command cmd of workload w (w may be NULL). */
 BENCH_API void res_init(struct res *res, const struct wl_def *w, const char *cmd,
                         struct bench_opts *o, const struct res_sink *sink);
 BENCH_API void res_free(struct res *res);
+/* res_outage_new - res->outage for n clients (allocated, zeroed; an existing one is kept). */
+BENCH_API struct res_outage *res_outage_new(struct res *res, int n);
 /* res_fact_int/_num/_str/_bool - add (or replace) a fact. */
 BENCH_API void res_fact_int(struct res *res, const char *key, i64 v);
 BENCH_API void res_fact_num(struct res *res, const char *key, double v);
@@ -1580,6 +1633,8 @@ BENCH_API void res_stats_from(struct res_stats *s, const struct load_run *r,
 /*== 19 io_ : the fileio workload ===========================================*/
 
 /* defined in bench.c */
+/* io_crc32 - CRC-32 (IEEE 802.3, zlib's crc32) of p[n] continuing crc (0 to start). */
+BENCH_API u32 io_crc32(u32 crc, const u8 *p, size_t n);
 struct io_shared;
 BENCH_API bool io_mode_random(int mode);
 /* The path of test file i in --file-dir. */

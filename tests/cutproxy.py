@@ -4,9 +4,11 @@ so far is cut (both ways shut), and from then on each new one is accepted and he
 byte (a login waits out its deadline), as a server that hangs. Loopback only; serves until
 killed.
 
-    cutproxy.py LISTEN_PORT UPSTREAM_PORT
+    cutproxy.py LISTEN_PORT UPSTREAM_PORT [SECOND_PORT]
 
 LISTEN_PORT 0: a port the kernel picks; "ready PORT" on stdout says which.
+With SECOND_PORT, SIGUSR2 is a failover instead: every connection piped so far is cut, and
+each new one goes to SECOND_PORT ("switched" on stdout once the old ones are shut).
 """
 import signal
 import socket
@@ -17,6 +19,7 @@ live = []  # the piped sockets, both ends
 held = []  # the connections accepted after the cut (kept open, never answered)
 cut = threading.Event()
 mu = threading.Lock()
+up = [0]  # the upstream port new connections go to
 
 
 def shut(s):
@@ -40,10 +43,16 @@ def pipe(a, b):
 
 
 def serve(c, up_port):
-    u = socket.create_connection(("127.0.0.1", up_port))
+    try:
+        u = socket.create_connection(("127.0.0.1", up_port))
+    except OSError:  # the upstream is down: as a refused connection
+        shut(c)
+        c.close()
+        return
     with mu:
         live.extend((c, u))
-        if cut.is_set():  # cut while it connected: as one piped before
+        if cut.is_set() or up[0] != up_port:  # cut or switched while it connected: as one
+            # piped before
             shut(c)
             shut(u)
     threading.Thread(target=pipe, args=(u, c), daemon=True).start()
@@ -57,8 +66,24 @@ def on_usr1(_sig, _frame):
             shut(s)
 
 
+def on_usr2(_sig, _frame):
+    with mu:
+        up[0] = second
+        for s in live:
+            shut(s)
+        live.clear()
+    print("switched", flush=True)
+
+
+second = 0
+
+
 def main():
-    port, up_port = (int(x) for x in sys.argv[1:3])
+    global second
+    port, up[0] = (int(x) for x in sys.argv[1:3])
+    if len(sys.argv) > 3:
+        second = int(sys.argv[3])
+        signal.signal(signal.SIGUSR2, on_usr2)
     signal.signal(signal.SIGUSR1, on_usr1)
     ls = socket.socket()
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -70,7 +95,9 @@ def main():
         if cut.is_set():
             held.append(c)
         else:
-            threading.Thread(target=serve, args=(c, up_port), daemon=True).start()
+            with mu:
+                to = up[0]
+            threading.Thread(target=serve, args=(c, to), daemon=True).start()
 
 
 main()

@@ -2,6 +2,11 @@
 # A throwaway MariaDB server for the test suite, on loopback only, with TLS and test users.
 #   tests/mariadb.sh start DIR [PORT]   prints "export" lines for the tests (eval them)
 #   tests/mariadb.sh stop DIR
+#   tests/mariadb.sh kill DIR           SIGKILL (a crash): returns once the process is gone;
+#                                       prints the kill's time (ns since the epoch)
+#   tests/mariadb.sh restart DIR PORT   the killed server again on its data (no new install),
+#                                       returns once it answers (its greeting, polled every
+#                                       5 ms), printing that time (ns since the epoch)
 # BENCH_MDB_ARGS: more mariadbd options, after the defaults (they win): the connection tests
 # raise --max-connections, --open-files-limit, --back-log this way.
 # Users: nat/secret (mysql_native_password), ed/foobar (client_ed25519), tls/tlspw (REQUIRE
@@ -29,16 +34,26 @@ stop_old() {
 }
 case $cmd in
 stop) stop_old; exit 0 ;; # (a pid file naming another process: nothing killed)
+kill)
+    p=$(cat "$dir/pid" 2>/dev/null || true)
+    ours "$p" || { echo "mariadb.sh: no server of ours on $dir" >&2; exit 1; }
+    date +%s%N # the moment of the kill (the outage test's stopwatch)
+    kill -KILL "$p"
+    i=0; while kill -0 "$p" 2>/dev/null && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+    ! kill -0 "$p" 2>/dev/null
+    exit ;;
+restart) ;;
 start) # a server still running on DIR stopped first: `rm -rf DIR` under it would leave it
     # running on deleted files, holding its port and memory, unseen (a second start, a restart)
     if ours "$(cat "$dir/pid" 2>/dev/null || true)"; then
         echo "mariadb.sh: a server runs on $dir (pid $(cat "$dir/pid")): stopped first" >&2
         stop_old || { echo "mariadb.sh: the server on $dir did not stop in 5 s" >&2; exit 1; }
     fi ;;
-*) echo "usage: $0 start|stop DIR [PORT]" >&2; exit 2 ;;
+*) echo "usage: $0 start|stop|kill|restart DIR [PORT]" >&2; exit 2 ;;
 esac
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || { echo "mariadb.sh: mariadb-server is not installed" >&2; exit 77; }
 PATH=$PATH:/usr/sbin
+if [ "$cmd" = start ]; then
 rm -rf "$dir" && mkdir -p "$dir/data" "$dir/tls" "$dir/tmp"
 (
     cd "$dir/tls"
@@ -50,6 +65,7 @@ rm -rf "$dir" && mkdir -p "$dir/data" "$dir/tls" "$dir/tmp"
     openssl req -newkey rsa:2048 -nodes -subj /CN=bench-client -keyout client.key -out client.csr 2>/dev/null
     openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -out client.pem 2>/dev/null
 )
+fi
 # listen on ::1 too when this machine has IPv6 loopback (the IPv6 test then runs)
 bind=127.0.0.1 v6=""
 if python3 -c "import socket; socket.socket(socket.AF_INET6).bind(('::1', 0))" 2>/dev/null; then
@@ -57,6 +73,7 @@ if python3 -c "import socket; socket.socket(socket.AF_INET6).bind(('::1', 0))" 2
 fi
 # BENCH_MY_BIND_EXTRA: more addresses to listen on (tests/multihost.sh: the namespaces' bridge)
 bind=$bind${BENCH_MY_BIND_EXTRA:+,$BENCH_MY_BIND_EXTRA}
+[ "$cmd" = restart ] ||
 mariadb-install-db --no-defaults --datadir="$dir/data" --user=root --auth-root-authentication-method=socket >"$dir/install.log" 2>&1 ||
     { cat "$dir/install.log" >&2; exit 1; }
 # a port another program holds (its server exits: "Address already in use"): the next one,
@@ -69,6 +86,31 @@ start_server() {
         --innodb-buffer-pool-size=64M --max-connections=200 --max-allowed-packet=64M --log-error="$dir/error.log" ${BENCH_MDB_ARGS:-} >/dev/null 2>&1 &
     spid=$!
 }
+if [ "$cmd" = restart ]; then # the moment it answers: its greeting, polled every 5 ms by a
+    # poller started before the server (its own start-up is no part of the outage)
+    python3 - "$port" >"$dir/up" <<'PY' &
+import socket, sys, time
+port = int(sys.argv[1])
+print("polling", flush=True)
+end = time.time() + 60
+while time.time() < end:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            if s.recv(1):
+                print(time.time_ns())
+                sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.005)
+sys.exit("mariadb.sh: the server did not answer in 60 s")
+PY
+    ppid_=$!
+    i=0; until [ -s "$dir/up" ] || [ $i -ge 500 ]; do sleep 0.01; i=$((i + 1)); done
+    start_server
+    wait "$ppid_" || exit 1
+    tail -n 1 "$dir/up"
+    exit 0
+fi
 start_server
 i=0 tries=0
 until mariadb --no-defaults -uroot -S "$dir/sock" -e 'select 1' >/dev/null 2>&1; do

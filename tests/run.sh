@@ -83,6 +83,7 @@ san_runs() { # san_runs BINARY (its files, database and slap schema named after 
         "slap --no-defaults -h 127.0.0.1 -P ${BENCH_MY_PORT:-1} -u nat -psecret -a -c 2,5 -i 2 --number-of-queries=100 --auto-generate-sql-add-autoincrement --commit=3 --detach=5 --percentile=99 --event-loops=2 --create-schema=${tag}_slap" \
         "oltp_read_write $DB --threads=3 --tables=3 --table-size=500 prepare" \
         "oltp_read_write $DB --threads=4 --tables=3 --time=2 --report-interval=1 run" \
+        "oltp_read_write $DB --threads=4 --tables=3 --time=2 --report-interval=1 --outage-report --verify-writes run" \
         "oltp_read_write $DB --threads=2 --tables=3 --events=50 --time=0 --db-ps-mode=disable --ssl-mode=REQUIRED run" \
         "oltp_read_write $DB --threads=3 --tables=3 prewarm" \
         "oltp_read_write $DB --tables=3 cleanup"
@@ -188,6 +189,7 @@ lane_own() {
     # aarch64 suite at the end, built here while the main lane mostly waits on its servers
     suite aarch64-build make -s bench-aarch64 tests/unit-aarch64
     suite multihost no_suite_server sh tests/multihost.sh
+    suite outage no_suite_server sh tests/outage.sh
     suite mutate-fast no_suite_server sh tests/mutate.sh --fast
     suite fuzz make -s fuzz FUZZ_TIME=20
 }

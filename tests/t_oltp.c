@@ -319,3 +319,106 @@ static int t_oltp_rep_sizing(void)
     }
     return 0;
 }
+
+/* --verify-writes' rules without a server: an event's writes folded per row (DELETE then
+ * INSERT of one id: the INSERT's row; UPDATE c after it: its c; k=k+1: k unknown, the rest
+ * still checked), and per row only the last acknowledged states count: a state acknowledged
+ * before another commit of the row was sent is superseded (its old value on the server is a
+ * lost write), overlapping commits may each be the last, an unknown outcome may be. */
+static int t_oltp_ledger(void)
+{
+    const struct wl_def *w = wl_find("oltp_write_only");
+    struct bench_opts o;
+    struct load_run r;
+    struct load_thread *t = aligned_alloc(B_CACHELINE, sizeof(struct load_thread));
+    struct oltp_thread *ot = calloc(1, sizeof(*ot));
+    T_CHECK(w != NULL && t != NULL && ot != NULL);
+    memset(&o, 0, sizeof(o));
+    memset(&r, 0, sizeof(r));
+    memset(t, 0, sizeof(*t));
+    r.o = &o;
+    r.w = w;
+    t->run = &r;
+    t->wl = ot;
+    ot->lw_max = 16;
+    /* BEGIN(0) DELETE(1) INSERT(2) UPDATE c(3) UPDATE k(4) COMMIT(5), rows 7 and 8 */
+    oltp_pw_add(t, 1, 1, OLTP_W_DELETE, 7, 0, NULL, NULL);
+    oltp_pw_add(t, 2, 1, OLTP_W_INSERT, 7, 42, "c1", "p1");
+    oltp_pw_add(t, 3, 1, OLTP_W_SET_C, 7, 0, "c2", NULL);
+    oltp_pw_add(t, 4, 1, OLTP_W_INC_K, 8, 0, NULL, NULL);
+    static const struct oltp_op commit = {.kind = OP_COMMIT};
+    ot->op_sent_ns = 100;
+    oltp_lw_after(t, &commit, 5, B_OK);
+    T_CHECK(ot->nlw == 2);
+    const struct oltp_lw *a = &ot->lw[0], *b = &ot->lw[1];
+    T_CHECK(a->id == 7 && a->table == 1 && a->state == OLTP_LW_ACKED && a->sent == 100 &&
+            a->ack >= 100 && a->mask == (OLTP_M_K | OLTP_M_C | OLTP_M_PAD));
+    u32 row[3] = {oltp_lw_crc("42", 2), oltp_lw_crc("c2", 2), oltp_lw_crc("p1", 2)};
+    T_CHECK(oltp_lw_holds(a, true, row) && !oltp_lw_holds(a, false, row));
+    row[1] = oltp_lw_crc("c1", 2); /* the INSERT's c: the UPDATE's is the row's */
+    T_CHECK(!oltp_lw_holds(a, true, row));
+    T_CHECK(b->id == 8 && b->mask == 0 && oltp_lw_holds(b, true, row) && !oltp_lw_holds(b, false, row));
+    /* a connection lost before the COMMIT: rolled back, nothing; a deadlock at statement 3:
+     * the two before it unknown (row 7: the INSERT's state) */
+    static const struct oltp_op upd = {.kind = OQ_NONIDX_UPD};
+    oltp_lw_after(t, &upd, 3, B_SYSERR);
+    T_CHECK(ot->nlw == 2);
+    oltp_lw_after(t, &upd, 3, B_SERVER);
+    T_CHECK(ot->nlw == 3 && ot->lw[2].state == OLTP_LW_UNKNOWN && ot->lw[2].ack == 0 &&
+            ot->lw[2].id == 7);
+    ot->lw_max = 3; /* the bound: counted, not kept */
+    oltp_lw_after(t, &commit, 5, B_OK);
+    T_CHECK(ot->nlw == 3 && ot->lw_not_kept == 2);
+
+    /* the row rules: x(c) is the state with c = c */
+    struct res_outage x;
+    u32 crc[3] = {0, oltp_lw_crc("new", 3), 0};
+    struct oltp_lw e[3] = {
+        {5, 10, 20, oltp_lw_mix(OLTP_M_C, 0, oltp_lw_crc("old", 3), 0), 1, OLTP_M_C, OLTP_LW_ACKED},
+        {5, 30, 40, oltp_lw_mix(OLTP_M_C, 0, oltp_lw_crc("new", 3), 0), 1, OLTP_M_C, OLTP_LW_ACKED},
+        {5, 15, 0, oltp_lw_mix(OLTP_M_C, 0, oltp_lw_crc("unk", 3), 0), 1, OLTP_M_C, OLTP_LW_UNKNOWN},
+    };
+    memset(&x, 0, sizeof(x));
+    T_CHECK(!oltp_lw_row(e, 3, true, crc, &x) && x.acked == 2 && x.unknown == 1 &&
+            x.unknown_present == 0);
+    crc[1] = oltp_lw_crc("old", 3); /* old was superseded (new sent at 30 after its ack at 20) */
+    memset(&x, 0, sizeof(x));
+    T_CHECK(oltp_lw_row(e, 3, true, crc, &x));
+    e[1].sent = 15; /* overlapping commits (new sent before old's ack): either may be last */
+    T_CHECK(!oltp_lw_row(e, 3, true, crc, &x));
+    e[1].sent = 30;
+    crc[1] = oltp_lw_crc("unk", 3); /* an unknown outcome may be the last */
+    memset(&x, 0, sizeof(x));
+    T_CHECK(!oltp_lw_row(e, 3, true, crc, &x) && x.unknown_present == 1);
+    T_CHECK(oltp_lw_row(e, 2, false, crc, &x)); /* gone */
+    free(ot->lw);
+    free(ot->pw);
+    free(ot);
+    free(t);
+    return 0;
+}
+
+/* The outage report's classes: what a failed statement or login was. */
+static int t_oltp_oclass(void)
+{
+    struct my_conn c;
+    memset(&c, 0, sizeof(c));
+    T_CHECK(oltp_oclass(B_TIMEOUT, &c) == RES_OC_TIMEOUT);
+    static const struct { u16 code; int cls; } srv[] = {
+        {1290, RES_OC_READ_ONLY}, {1836, RES_OC_READ_ONLY}, {1792, RES_OC_READ_ONLY},
+        {1213, RES_OC_DEADLOCK}, {1062, RES_OC_DUPLICATE}, {1205, RES_OC_TIMEOUT},
+        {1053, RES_OC_LOST}, {1927, RES_OC_LOST}, {1040, RES_OC_REFUSED}, {1146, RES_OC_OTHER},
+    };
+    for (size_t i = 0; i < countof(srv); i++) {
+        c.srv_code = srv[i].code;
+        T_CHECK(oltp_oclass(B_SERVER, &c) == srv[i].cls);
+    }
+    c.srv_code = 0;
+    c.err.sys_errno = ECONNREFUSED;
+    T_CHECK(oltp_oclass(B_SYSERR, &c) == RES_OC_REFUSED);
+    c.err.sys_errno = ECONNRESET;
+    T_CHECK(oltp_oclass(B_SYSERR, &c) == RES_OC_LOST);
+    c.err.sys_errno = 0; /* EOF: the server went away */
+    T_CHECK(oltp_oclass(B_SYSERR, &c) == RES_OC_LOST);
+    return 0;
+}

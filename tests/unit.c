@@ -99,6 +99,8 @@ static const struct {
     {"oltp_check_err", t_oltp_check_err},
     {"oltp_rep_sizing", t_oltp_rep_sizing},
     {"oltp_sizing_knee", t_oltp_sizing_knee},
+    {"oltp_ledger", t_oltp_ledger},
+    {"oltp_oclass", t_oltp_oclass},
     {"load_events_exact", t_load_events_exact},
     {"evl_many_clients", t_evl_many_clients},
     {"evl_timeout", t_evl_timeout},
