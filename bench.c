@@ -18545,6 +18545,8 @@ static B_MUSTCHECK enum b_rc tpcc_event(struct load_thread *t)
     struct tpcc_thread *tt = t->wl;
     for (;;) {
         int rc = tpcc_one(t);
+        if (rc == B_OK && t->run->o->npct) /* sb_event_stop's histogram slot (oltp_prog_end) */
+            (void)rnd_next(&t->rng);
         if (rc != TPCC_RESTART)
             return (enum b_rc)rc;
         /* sysbench's before_restart_event: ROLLBACK, then event() again (new draws) */
