@@ -19324,12 +19324,12 @@ static void *tpcc_check_main(void *arg)
             }
             if (bad) {
                 j->failed++;
-                res_say(j->res, RES_SAY_MSG, "Check %d, warehouse: %lld FAILED!!! (condition "
+                res_say(j->res, RES_SAY_PROGRESS, "Check %d, warehouse: %lld FAILED!!! (condition "
                         "3.3.2.%d: %s; %lld violation%s, first in table set %lld)",
                         tpcc_conds[k].n, (long long)w, tpcc_conds[k].n, tpcc_conds[k].what,
                         (long long)bad, bad == 1 ? "" : "s", (long long)badset);
             } else
-                res_say(j->res, RES_SAY_MSG, "Check %d, warehouse: %lld PASSED", tpcc_conds[k].n,
+                res_say(j->res, RES_SAY_PROGRESS, "Check %d, warehouse: %lld PASSED", tpcc_conds[k].n,
                         (long long)w);
         }
     tpcc_rows_free(&rw);
