@@ -260,6 +260,7 @@ suite fake-auth sh tests/fake_auth.sh
 suite tls-cli sh tests/tls_cli.sh
 suite hostile sh tests/hostile.sh
 suite oltp bash tests/oltp.sh
+suite tpcc bash tests/tpcc.sh
 suite oneliner sh tests/oneliner.sh
 suite conns sh tests/conns.sh
 suite slap sh tests/slap.sh
