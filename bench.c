@@ -18636,7 +18636,7 @@ static int tpcc_cmd_sql(struct my_conn *c, struct tpcc_rows *rw, struct b_err *e
     myc_set_unbounded(c, false);
     myc_result_free(&res);
     tpcc_rows_free(&none);
-    if (rc < 0 && e && !e->msg[0]) {
+    if (rc < 0 && rc != B_DONE && e && !e->msg[0]) { /* B_DONE: a stop signal */
         b_fail(e, B_EXIT_ENV, "tpcc: '%.120s%s' failed on %s: %s", sql,
                strlen(sql) > 120 ? "..." : "", c->target, c->err.msg);
         oltp_sb_fatal(e, "mysql_drv_query() returned error %u (%s) for query '%.200s'",
@@ -18783,7 +18783,7 @@ static int tpcc_bulk_flush(struct tpcc_job *j, struct my_conn *c, struct tpcc_bu
     b->q.len = b->head;
     b->q.p[b->head] = 0;
     b->rows = 0;
-    if (rc < 0)
+    if (rc < 0 && rc != B_DONE)
         j->ex = B_EXIT_ENV;
     return atomic_load(&b_stop) ? B_DONE : rc;
 }
@@ -18815,7 +18815,7 @@ static int tpcc_bulk_next(struct tpcc_job *j, struct my_conn *c, struct tpcc_bul
     do {                                                                                     \
         int rc_ = (expr);                                                                    \
         if (rc_ != B_OK) {                                                                   \
-            if (rc_ < 0 && !j->ex)                                                           \
+            if (rc_ < 0 && rc_ != B_DONE && !j->ex)                                          \
                 j->ex = B_EXIT_ENV;                                                          \
             goto out;                                                                        \
         }                                                                                    \
@@ -19144,7 +19144,9 @@ static enum b_exit tpcc_jobs(struct res *res, void *(*fn)(void *), int *failed)
     if (sig && o->sig_kills)
         return 128 + sig;
     if (sig) {
-        res_say(res, RES_SAY_WARN, "tpcc: interrupted by %s", sig == SIGINT ? "SIGINT" : "SIGTERM");
+        res_say(res, RES_SAY_WARN, "tpcc %s: interrupted by %s%s", fn == tpcc_prepare_main ?
+                "prepare" : "check", sig == SIGINT ? "SIGINT" : "SIGTERM", fn == tpcc_prepare_main
+                ? "; the tables made so far are kept ('bench tpcc cleanup' drops them)" : "");
         ex = ex ? ex : B_EXIT_FAIL;
     }
     return ex;
@@ -19319,7 +19321,7 @@ static void *tpcc_check_main(void *arg)
                 }
             }
             if (rc < 0) {
-                j->ex = B_EXIT_ENV;
+                j->ex = rc == B_DONE ? j->ex : B_EXIT_ENV; /* B_DONE: a stop signal */
                 break;
             }
             if (bad) {
@@ -19342,6 +19344,7 @@ static enum b_exit tpcc_check_cmd(struct res *res)
 {
     int failed = 0;
     enum b_exit ex = tpcc_jobs(res, tpcc_check_main, &failed);
+    res_fact_int(res, "tpcc_checks_failed", failed);
     if (ex == B_EXIT_OK && failed) {
         b_fail(&res->err, B_EXIT_FAIL, "tpcc check: %d condition%s failed (the lines above name "
                "each condition and warehouse)", failed, failed == 1 ? "" : "s");
@@ -27061,15 +27064,21 @@ static void rep_tpcc_final(const struct res *res, const struct res_stats *st)
     printf("    (not a tpmC: no audit, no keying or think times; see docs/cli.md)\n\n");
 }
 
-/* tpcc's interval line: sysbench.report_default's, or report_csv's with --report-csv=yes */
+/* tpcc's interval line: tpcc.lua's report_intermediate hook calls the Lua
+ * sysbench.report_default, whose line says "err/s" without the C reporter's colon, or
+ * sysbench.report_csv's with --report-csv=yes */
 static void rep_tpcc_interval(const struct res *res, const struct res_interval *iv)
 {
-    if (strcmp(res->o->tpcc_report_csv, "yes")) {
-        rep_oltp_interval(res, iv);
-        return;
-    }
     double x = iv->secs > 0 ? iv->secs : 1;
     u64 q = iv->ctr[0] + iv->ctr[1] + iv->ctr[2];
+    if (strcmp(res->o->tpcc_report_csv, "yes")) {
+        printf("[ %.0fs ] thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f)", iv->at_s,
+               iv->running, (double)iv->events / x, (double)q / x, (double)iv->ctr[0] / x,
+               (double)iv->ctr[1] / x, (double)iv->ctr[2] / x);
+        rep_interval_pcts(res, iv, "lat", 2);
+        printf(" err/s %4.2f reconn/s: %4.2f\n", (double)iv->ctr[3] / x, (double)iv->ctr[4] / x);
+        return;
+    }
     printf("%.0f,%d,%4.2f,%4.2f,%4.2f,%4.2f,%4.2f,", iv->at_s, iv->running,
            (double)iv->events / x, (double)q / x, (double)iv->ctr[0] / x,
            (double)iv->ctr[1] / x, (double)iv->ctr[2] / x);
