@@ -94,6 +94,20 @@ for db in tpa tpb; do
     if [ $rc -le 1 ] && [ "$(grep -c 'Check [1-7], warehouse: 1 PASSED' "$w/chk.out")" = 7 ]; then ok; else
         bad "bench tpcc check after runs with purge in $db: exit $rc"; cat "$w/chk.out"; fi
 done
+# interval lines: the Lua report_default's ("err/s" without the C reporter's colon), and
+# --report_csv=yes's
+for csv in no yes; do
+    (cd "$P" && sysbench tpcc.lua $CA --time=2 --report-interval=1 --report_csv=$csv run >"$w/ref.iv" 2>&1)
+    (cd "$w" && ./sysbench "$P/tpcc.lua" $CB --time=2 --report-interval=1 --report_csv=$csv run >"$w/our.iv" 2>&1)
+    a=$(grep -m1 -E '^(\[ 1s \]|1,)' "$w/ref.iv" | sed 's/[0-9][0-9.]*/9/g')
+    b=$(grep -m1 -E '^(\[ 1s \]|1,)' "$w/our.iv" | sed 's/[0-9][0-9.]*/9/g')
+    if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad "--report_csv=$csv: interval line '$b', sysbench-tpcc's '$a'"; fi
+done
+# cleanup of sysbench-tpcc's tables as sysbench: its line, and the schema empty (the suite's
+# server has a small buffer pool: one loaded set at a time keeps the checks in memory)
+(cd "$w" && ./sysbench "$P/tpcc.lua" $CA cleanup >"$w/our.cl" 2>&1) && grep -qx "Dropping tables '1'..." "$w/our.cl" &&
+    [ "$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'tpa'")" = 0 ] && ok ||
+    { bad "cleanup of sysbench's tables as sysbench"; cat "$w/our.cl"; }
 
 # 4. a fresh load of bench's own (bench persona), runs of both tools, check after each
 $ROOT -e "DROP DATABASE tpb; CREATE DATABASE tpb;"
@@ -172,11 +186,24 @@ rc=$?
 check "cleanup leaves a foreign item1 alone and says so (exit 1)" "[ $rc = 1 ] && grep -q \"left table 'item1' alone\" '$w/cl.out' && [ \"\$($ROOT -N tpk -e 'SELECT note FROM item1')\" = keep ]"
 "$B" tpcc $CB cleanup >"$w/cl.out" 2>&1 && ok || { bad "bench tpcc cleanup"; cat "$w/cl.out"; }
 check "cleanup dropped all nine tables" "[ \"\$($ROOT -N -e \"SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'tpb'\")\" = 0 ]"
-(cd "$w" && ./sysbench "$P/tpcc.lua" $CA cleanup >"$w/our.cl" 2>&1) && grep -qx "Dropping tables '1'..." "$w/our.cl" && ok || { bad "cleanup of sysbench's tables as sysbench"; cat "$w/our.cl"; }
+
+# 6b. SIGINT: a prepare in its load stops within 1.5 s, exit 1, saying what it leaves; cleanup
+#     then drops what it made
+$ROOT -e "DROP DATABASE IF EXISTS tpx; CREATE DATABASE tpx"
+"$B" tpcc $C --mysql-db=tpx prepare >"$w/int.out" 2>&1 &
+pid=$!
+loading() { n=$($ROOT -N tpx -e "SELECT COUNT(*) FROM customer1" 2>/dev/null) && [ "${n:-0}" -gt 0 ]; }
+gone() { ! kill -0 $pid 2>/dev/null; }
+t_wait 60 loading || bad "prepare loaded no customer in 60 s"
+t0=$(date +%s%N); kill -INT $pid; t_wait 5 gone; t1=$(date +%s%N); wait $pid; rc=$?
+ms=$(((t1 - t0) / 1000000))
+check "SIGINT ends a prepare within 1.5 s (exit $rc, $ms ms), saying the tables are kept" "[ $rc = 1 ] && [ $ms -lt 1500 ] && grep -q 'interrupted by SIGINT; the tables made so far are kept' '$w/int.out'"
+"$B" tpcc $C --mysql-db=tpx cleanup >"$w/cl.out" 2>&1
+check "cleanup drops the interrupted prepare's tables" "[ \"\$($ROOT -N -e \"SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'tpx'\")\" = 0 ]"
 
 # 7. a tpcc.lua that is not sysbench-tpcc's byte for byte is refused
 sed 's/23/22/' "$P/tpcc.lua" >"$w/tpcc.lua"
 (cd "$w" && ./sysbench "$w/tpcc.lua" $CA --events=1 run >"$w/edit.out" 2>&1)
 check "an edited tpcc.lua is refused" "[ $? != 0 ] && grep -q 'not sysbench' '$w/edit.out'"
-$ROOT -e "DROP DATABASE tpa; DROP DATABASE tpb; DROP DATABASE tpk"
+$ROOT -e "DROP DATABASE tpa; DROP DATABASE tpb; DROP DATABASE tpk; DROP DATABASE tpx"
 t_summary
