@@ -18226,8 +18226,7 @@ static int tpcc_sql(struct load_thread *t, const char *fmt, ...)
         va_end(ap);
     }
     tt->q.len = n > 0 ? (size_t)n : 0;
-    tpcc_rows_reset(&tt->rows);
-    myc_result_free(&tt->res);
+    tpcc_rows_reset(&tt->rows); /* tt->res keeps its columns' room from one to the next */
     enum b_rc rc = myc_query(&tt->c, tt->q.p, tt->q.len, &tt->res, tpcc_row_cb, &tt->rows);
     if (rc >= 0) {
         tpcc_count(t, &tt->res);
@@ -18755,9 +18754,16 @@ BENCH_API enum b_exit tpcc_opt_check(struct bench_opts *o, struct b_err *e)
 
 /* ---- prepare: create_tables and load_tables, per thread as cmd_prepare splits them ---- */
 
+/* prepare's progress, shared by its threads: rows sent, of about how many, since when */
+struct tpcc_prog {
+    _Atomic u64 rows;
+    u64 total, t0_ns;
+};
+
 struct tpcc_job {
     const struct bench_opts *o;
     struct res *res;
+    struct tpcc_prog *prog;
     int idx, nthreads;
     struct rnd rng;
     struct tpcc_lj lj;
@@ -18781,6 +18787,13 @@ static int tpcc_bulk_flush(struct tpcc_job *j, struct my_conn *c, struct tpcc_bu
     if (!b->rows)
         return B_OK;
     int rc = tpcc_cmd_sql(c, NULL, &j->err, b->q.p);
+    if (j->prog) { /* a terminal's status line (the bench persona's) */
+        u64 n = atomic_fetch_add(&j->prog->rows, (u64)b->rows) + (u64)b->rows;
+        double sec = (double)(clk_now_ns() - j->prog->t0_ns) / 1e9;
+        res_say(j->res, RES_SAY_STATUS, "tpcc prepare: %llu of about %llu rows (%.0f rows/s)",
+                (unsigned long long)n, (unsigned long long)j->prog->total,
+                sec > 0 ? (double)n / sec : 0.0);
+    }
     b->q.len = b->head;
     b->q.p[b->head] = 0;
     b->rows = 0;
@@ -19115,10 +19128,16 @@ static enum b_exit tpcc_jobs(struct res *res, void *(*fn)(void *), int *failed)
     pthread_t *tid = b_xcalloc((size_t)n, sizeof(*tid));
     pthread_barrier_t bar;
     enum b_exit ex = B_EXIT_OK;
+    /* rows per warehouse and set: 1 + 10 + 3 x 30,000 + 100,000 + about 300,000 order
+     * lines (9,000 new orders go by INSERT ... SELECT); 100,000 items per set */
+    struct tpcc_prog prog = {.total = (u64)o->oltp_tables * (100000u + (u64)o->tpcc_scale *
+                                                                     490011u),
+                             .t0_ns = clk_now_ns()};
     pthread_barrier_init(&bar, NULL, (unsigned)n);
     rnd_libc_srandom(o->rand_seed ? (unsigned)o->rand_seed : (unsigned)time(NULL));
     for (int i = 0; i < n; i++) {
-        jobs[i] = (struct tpcc_job){.o = o, .res = res, .idx = i, .nthreads = n, .bar = &bar};
+        jobs[i] = (struct tpcc_job){.o = o, .res = res, .idx = i, .nthreads = n, .bar = &bar,
+                                    .prog = fn == tpcc_prepare_main ? &prog : NULL};
         rnd_seed(&jobs[i].rng);
         tpcc_lj_init(&jobs[i].lj);
     }
@@ -19131,6 +19150,10 @@ static enum b_exit tpcc_jobs(struct res *res, void *(*fn)(void *), int *failed)
             b_die("creating a tpcc thread failed");
     for (int i = 0; i < n; i++)
         pthread_join(tid[i], NULL);
+    if (fn == tpcc_prepare_main)
+        res_say(res, RES_SAY_STATUS, "tpcc prepare: %llu rows in %.1f s\n",
+                (unsigned long long)atomic_load(&prog.rows),
+                (double)(clk_now_ns() - prog.t0_ns) / 1e9);
     for (int i = 0; i < n; i++) {
         if (jobs[i].ex && !ex)
             ex = jobs[i].ex;
