@@ -42,7 +42,10 @@ same_tables() { # same_tables WHAT: the nine tables of tpa and tpb hold the same
         bad "$1: the tables differ from sysbench-tpcc's"; diff "$w/sum.a" "$w/sum.b"; fi
 }
 COMS="'Com_select','Com_insert','Com_update','Com_delete','Com_commit','Com_rollback','Com_begin','Com_set_option','Com_show_variables','Com_insert_select'"
-coms() { $ROOT -N -e "SHOW GLOBAL STATUS WHERE Variable_name IN ($COMS)" | sort; }
+# coms: the server's counters, once no other client is connected (a session that has just
+# ended, a mariadb CLI's, may add its statements to the global counts a moment later)
+idle() { [ "$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() AND USER IN ('nat', 'root')")" = 0 ]; }
+coms() { t_wait 10 idle || bad "clients still connected"; $ROOT -N -e "SHOW GLOBAL STATUS WHERE Variable_name IN ($COMS)" | sort; }
 delta() { join "$1" "$2" | awk '{print $1, $3 - $2}'; }
 
 # 1. prepare: the same nine tables
@@ -67,13 +70,28 @@ done
 check "sysbench-tpcc's check passes on bench's load" "[ \$(grep -c 'PASSED\$' '$w/ref.chk') = 10 ]"
 
 # 3. seeded 1-thread runs: the same tables, counters and output block
-run_pair() { # run_pair WHAT ARGS...: sysbench on tpa, bench as sysbench on tpb
+# glog: the statements of the general log's connections as user nat, one file per connection
+# (glog.1, glog.2, ...), the digits of a Unix time (Payment's os.time() in c_data) masked
+glog() {
+    $ROOT -N -e "SELECT thread_id, argument FROM mysql.general_log WHERE command_type = 'Query'
+                 AND user_host LIKE 'nat[nat]%'" >"$w/glog"
+    rm -f "$w"/glog.[0-9]*
+    awk -F'\t' -v d="$w" '{ id = $1; if (!(id in n)) n[id] = ++k; sub(/^[^\t]*\t/, ""); print > (d "/glog." n[id]) }' "$w/glog"
+    for f in "$w"/glog.[0-9]*; do sed -E -i 's/[0-9]{10}/T/g' "$f"; done
+}
+run_pair() { # run_pair WHAT ARGS...: sysbench on tpa, bench as sysbench on tpb; the same
+    # statements in the server's general log, the same counters, output and tables
     what=$1; shift
+    $ROOT -e "SET GLOBAL log_output = 'TABLE'; TRUNCATE mysql.general_log; SET GLOBAL general_log = 1"
     coms >"$w/c0"
     (cd "$P" && sysbench tpcc.lua $CA --threads=1 --time=0 "$@" run >"$w/ref.run" 2>&1) || bad "$what: sysbench run"
     coms >"$w/c1"
     (cd "$w" && ./sysbench "$P/tpcc.lua" $CB --threads=1 --time=0 "$@" run >"$w/our.run" 2>&1) || { bad "$what: bench run"; tail -5 "$w/our.run"; }
     coms >"$w/c2"
+    $ROOT -e "SET GLOBAL general_log = 0"
+    glog
+    if [ -s "$w/glog.1" ] && [ ! -e "$w/glog.3" ] && cmp -s "$w/glog.1" "$w/glog.2"; then ok; else
+        bad "$what: other statements than sysbench-tpcc's (general log)"; diff "$w/glog.1" "$w/glog.2" | head -6; fi
     delta "$w/c0" "$w/c1" >"$w/d.ref"; delta "$w/c1" "$w/c2" >"$w/d.our"
     if cmp -s "$w/d.ref" "$w/d.our" && grep -q 'Com_select [1-9]' "$w/d.our"; then ok; else
         bad "$what: server counters differ (sysbench, bench)"; paste "$w/d.ref" "$w/d.our"; fi
