@@ -18432,8 +18432,8 @@ static int tpcc_order_status(struct load_thread *t)
                          tn, w_id, d_id, (long long)c_id));
     TPCC_DO(tpcc_sql(t, "SELECT o_id, o_carrier_id, o_entry_d\n                                FROM orders%u \n                               WHERE o_w_id = %u \n                                 AND o_d_id = %u \n                                 AND o_c_id = %lld \n                                  ORDER BY o_id DESC",
                      tn, w_id, d_id, (long long)c_id));
-    (void)tpcc_ival(&tt->rows, 0, 0); /* o_id: unused, as the script's next format drops it */
-    /* tpcc_run.lua formats (table_num, w_id, d_id, d_id, o_id) into four %d: ol_o_id = d_id */
+    /* the o_id just read goes unused: tpcc_run.lua formats (table_num, w_id, d_id, d_id, o_id)
+     * into four %d, so its order lines are those of ol_o_id = d_id */
     TPCC_DO(tpcc_sql(t, "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d\n            FROM order_line%u WHERE ol_w_id = %u AND ol_d_id = %u  AND ol_o_id = %u",
                      tn, w_id, d_id, d_id));
     return tpcc_sql(t, "COMMIT");
