@@ -425,6 +425,11 @@ struct bench_opts {
                           bench deliberately differs (docs/cli.md): fileio's zero fill and
                           lenient file checks, TLS off unless asked. Lower sections read this,
                           never the persona. */
+    /* tpcc (sysbench-tpcc's tpcc.lua; --tables is oltp_tables, --mysql-storage-engine
+     * oltp_engine) */
+    i64 tpcc_scale, tpcc_use_fk, tpcc_force_pk;
+    char *tpcc_trx_level, *tpcc_enable_purge, *tpcc_report_csv, *tpcc_pgsql_schema;
+    char *tpcc_table_options, *tpcc_splittable;
     /* bench all */
     bool all_quick, all_thorough;
     char *all_expect, *all_expect_file;       /* --expect, --expect-file */
@@ -1774,6 +1779,18 @@ BENCH_API void oltp_table(const struct bench_opts *o, i64 n, char *out, size_t l
 BENCH_API void oltp_quote(const char *name, char *out, size_t len);
 /* Return values: B_EXIT_OK; B_EXIT_USAGE (or e->ex) with e filled. */
 BENCH_API enum b_exit oltp_check(struct bench_opts *o, struct b_err *e);
+/* oltp_bump - counter k of thread t, plus one (the owner's store). */
+BENCH_API void oltp_bump(struct load_thread *t, int k);
+/* oltp_ignored - is a server error code in --mysql-ignore-errors ("all", or a list)? */
+BENCH_API bool oltp_ignored(const struct bench_opts *o, unsigned code);
+/* oltp_sb_fatal - the sysbench persona's words for a failure in e ("FATAL: " and the text). */
+BENCH_API void oltp_sb_fatal(struct b_err *e, const char *fmt, ...) B_PRINTF(2, 3);
+/* oltp_grow - realloc that dies on failure. */
+BENCH_API void *oltp_grow(void *p, size_t n);
+/* oltp_login_error - a failed login (rc after tries attempts, c->err) into *e in sysbench's and
+ * bench's words, with a hint; gated: in the workers' connect phase. */
+BENCH_API void oltp_login_error(struct b_err *e, const struct bench_opts *o, struct my_conn *c,
+                                const struct myc_params *cp, int rc, unsigned tries, bool gated);
 /* A name as an SQL string that no byte of it can end: CONVERT(X'hex' USING utf8mb4). */
 BENCH_API void oltp_put_name(struct buf *q, const char *name);
 /* oltp_schema_row - information_schema.TABLES' row of table tbl in the current schema: the
@@ -1841,7 +1858,8 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
 /*== 23 wl_ : workload registry =============================================*/
 
 /* Which renderer of rep_ shows a workload's header, final block and interval lines. */
-enum wl_family { WL_CMD, WL_CPU, WL_MEMORY, WL_THREADS, WL_MUTEX, WL_FILEIO, WL_OLTP };
+enum wl_family { WL_CMD, WL_CPU, WL_MEMORY, WL_THREADS, WL_MUTEX, WL_FILEIO, WL_OLTP,
+                 WL_TPCC };
 
 /* A workload: sysbench's sb_test_t. Hooks may be NULL. */
 struct my_conn; /* bench.c section 11 (myc_) */
@@ -1865,6 +1883,7 @@ struct wl_def {
     enum b_exit (*prepare)(struct res *res);
     enum b_exit (*cleanup)(struct res *res);
     enum b_exit (*prewarm)(struct res *res);
+    enum b_exit (*audit)(struct res *res);       /* `check`: the data's consistency (tpcc) */
     int variant;                               /* which of a family (the oltp_* scripts) */
     bool hidden;                               /* not listed in --help */
     bool files;                                /* takes file operands after its name, not a

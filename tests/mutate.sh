@@ -53,6 +53,7 @@ section_suites() {
     uring_ | io_) s="unit golden fileio-hostile fileio-compat compat" ;;
     evl_) s="unit conns slap" ;;
     oltp_) s="unit results oltp compat" ;; # results: the client split's oracle (oracle_clients.py)
+    tpcc_) s="unit tpcc" ;;
     ping_ | sizing_) s="unit oneliner oracle-all json oltp all" ;;
     slap_) s="unit slap" ;;
     all_) s="unit oracle-all all-guard all" ;;

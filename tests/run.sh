@@ -86,7 +86,11 @@ san_runs() { # san_runs BINARY (its files, database and slap schema named after 
         "oltp_read_write $DB --threads=4 --tables=3 --time=2 --report-interval=1 --outage-report --verify-writes run" \
         "oltp_read_write $DB --threads=2 --tables=3 --events=50 --time=0 --db-ps-mode=disable --ssl-mode=REQUIRED run" \
         "oltp_read_write $DB --threads=3 --tables=3 prewarm" \
-        "oltp_read_write $DB --tables=3 cleanup"
+        "oltp_read_write $DB --tables=3 cleanup" \
+        "tpcc $DB --threads=2 --scale=1 prepare" \
+        "tpcc $DB --threads=4 --scale=1 --time=2 --report-interval=1 --enable-purge=yes run" \
+        "tpcc $DB --threads=2 --scale=1 check" \
+        "tpcc $DB --scale=1 cleanup"
     err=$top/build/$tag.err
     rm -rf "$top/build/san-files-$tag" && mkdir -p "$top/build/san-files-$tag"
     for a in "$@"; do
@@ -264,6 +268,7 @@ suite hostile sh tests/hostile.sh
 suite pgsql sh tests/pgsql.sh
 suite pgsql-hostile sh tests/pgsql_hostile.sh
 suite oltp bash tests/oltp.sh
+suite tpcc bash tests/tpcc.sh
 suite oneliner sh tests/oneliner.sh
 suite conns sh tests/conns.sh
 suite slap sh tests/slap.sh

@@ -119,7 +119,7 @@ static int t_cli_msg(void)
 
 static int t_cli_commands(void)
 {
-    static const char *const words[] = {"run", "prepare", "cleanup", "prewarm", "help"};
+    static const char *const words[] = {"run", "prepare", "cleanup", "prewarm", "check", "help"};
     /* every row is reachable, and for each test a word has at most one row */
     for (size_t k = 0; k < countof(cli_cmds); k++) {
         bool reached = cli_cmd_find(NULL, cli_cmds[k].name) == &cli_cmds[k];
@@ -142,6 +142,7 @@ static int t_cli_commands(void)
         T_CHECK(!cli_cmd_find(wl, "prepare") == !(wl->prepare && !wl->command));
         T_CHECK(!cli_cmd_find(wl, "cleanup") == !(wl->cleanup && !wl->command));
         T_CHECK(!cli_cmd_find(wl, "prewarm") == !(wl->prewarm && !wl->command));
+        T_CHECK(!cli_cmd_find(wl, "check") == !(wl->audit && !wl->command));
         T_CHECK(!cli_cmd_find(wl, "version") && !cli_cmd_find(wl, "bogus"));
         /* no command word: only a test with a command of its own runs */
         T_CHECK(!cli_cmd_find(wl, NULL) == !wl->command);

@@ -93,6 +93,7 @@ static const struct {
     {"cli_protocol", t_cli_protocol},
     {"cli_msg", t_cli_msg},
     {"cli_commands", t_cli_commands},
+    {"tpcc_draws", t_tpcc_draws},
     {"oltp_names", t_oltp_names},
     {"oltp_sb_shape", t_oltp_sb_shape},
     {"oltp_variants", t_oltp_variants},
