@@ -26355,6 +26355,19 @@ static int all_lat_knees(const double *ns, int n, u64 llc, double lat[4], u64 ca
     return nr;
 }
 
+/* The knees named the last plateau a cache level (a knee lost in a busy host's noise), yet the
+ * workload measured its largest set at >= 4x the last level (beyond): that set is DRAM by the
+ * workload's rule, so the last plateau is DRAM, the level it was named unmeasured. */
+static void all_lat_relabel(int knees, bool beyond, double lat[4], u64 cap[4])
+{
+    if (!beyond || lat[3] > 0 || knees < 0 || knees > 2 || lat[knees] <= 0)
+        return;
+    lat[3] = lat[knees];
+    cap[3] = cap[knees];
+    lat[knees] = 0;
+    cap[knees] = 0;
+}
+
 static void all_take_latency(struct all_ctx *x, const struct all_step *s, const struct res *st)
 {
     static const char *const lv[] = {"l1", "l2", "l3", "dram"};
@@ -26370,6 +26383,7 @@ static void all_take_latency(struct all_ctx *x, const struct all_step *s, const 
     bool plausible = all_llc_plausible(llc, x->ncpu);
     int knees = all_lat_knees(ns, n, plausible ? llc : (l3 ? l2 : 0), lat, cap);
     res_fact_int(x->res, "mem.latency_knees", knees);
+    all_lat_relabel(knees, res_fact(st, "latency_dram_ns") != NULL, lat, cap);
     if (lat[3] > 0 && res_fact(st, "latency_dram_ns")) {
         /* DRAM is the largest working set (>= 4x the last level, a buffer pool's case),
          * best of its windows, on 4 KiB pages; the plateau's median mixed in smaller sets

@@ -109,6 +109,7 @@ within "bench all STREAM triad vs 1 GiB arrays" 20 "$at $rtm"
 check "bench all: mem.stream_reaches_dram" '[ "$(jfact "$w/all.json" mem.stream_reaches_dram)" = True ]'
 check "bench all: mem.stream_level memory" '[ "$(jfact "$w/all.json" mem.stream_level)" = memory ]'
 check "bench all: arrays >= 4x the last level sized from" '[ "$(jfact "$w/all.json" mem.stream_array_bytes)" -ge $((4 * $(jfact "$w/all.json" mem.stream_llc_bytes))) ]'
+echo "bench all latency: knees $(jfact "$w/all.json" mem.latency_knees), dram $(jfact "$w/all.json" mem.latency_dram_bytes) bytes ($(jfact "$w/all.json" mem.latency_dram_samples) samples), largest set $(jfact "$w/all.json" mem.latency_max_bytes), l3 to $(jfact "$w/all.json" mem.latency_l3_to_bytes), llc $(jfact "$w/all.json" mem.stream_llc_bytes)"
 # the largest set is 4x the last level sized from (128 MiB on a 32 MiB L3): the DRAM figure is
 # that set's
 check "bench all: the DRAM figure is the largest set's (>= 4x the last level), on 4KiB pages, 15 samples" 'db=$(jfact "$w/all.json" mem.latency_dram_bytes) && [ "$db" = "$(jfact "$w/all.json" mem.latency_max_bytes)" ] && [ "$db" -ge $((4 * $(jfact "$w/all.json" mem.stream_llc_bytes))) ] && [ "$(jfact "$w/all.json" mem.latency_dram_pages)" = 4KiB ] && [ "$(jfact "$w/all.json" mem.latency_dram_samples)" = 15 ]'

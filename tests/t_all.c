@@ -279,6 +279,21 @@ static int t_all_lat_knees(void)
     /* the same curve where a plausible 32 MiB L3 is claimed: not DRAM, L3 */
     k = all_lat_knees(vm, 15, 32u << 20, lat, cap);
     T_CHECK(k == 2 && lat[2] >= 697 && lat[3] == 0);
+    /* a busy host's curve whose last knee was lost in noise (the vm curve on a plausible
+     * 32 MiB L3 above: its last plateau named L3); when the workload measured its largest set
+     * at >= 4x the last level (beyond), that plateau is DRAM and L3 unmeasured */
+    k = all_lat_knees(vm, 15, 32u << 20, lat, cap);
+    T_CHECK(k == 2 && lat[2] > 0 && lat[3] == 0);
+    all_lat_relabel(k, false, lat, cap); /* not beyond: as named */
+    T_CHECK(lat[3] == 0 && lat[2] > 0);
+    double l3 = lat[2];
+    u64 c3 = cap[2];
+    all_lat_relabel(k, true, lat, cap);
+    T_CHECK(lat[3] == l3 && cap[3] == c3 && lat[2] == 0 && cap[2] == 0 && lat[1] > 0);
+    /* a curve that found DRAM keeps it */
+    T_CHECK(all_lat_knees(clean, 17, 32u << 20, lat, cap) == 3);
+    all_lat_relabel(3, true, lat, cap);
+    T_CHECK(lat[2] == 12 && lat[3] == 90);
     /* flat: one level */
     double flat[5] = {2, 2, 2, 2, 2};
     T_CHECK(all_lat_knees(flat, 5, 32u << 20, lat, cap) == 0 && lat[0] == 2 && lat[3] == 0);

@@ -1,5 +1,6 @@
 #!/bin/sh
 # shellcheck disable=SC2317,SC2086 # run functions are called through perf_cmp; option lists split
+# no peer: its peer is bench itself without --verify-writes (the ratios are ledger / plain)
 # Benchmark (not a test): what --verify-writes costs the client (docs/cli.md "Outages"): the
 # same run with and without the ledger, alternating (ABBA), REPS (default 5) times, for
 # oltp_insert (4 threads) and oltp_write_only (4 threads, TABLE_SIZE rows, default 10000), T
