@@ -15831,7 +15831,8 @@ struct oltp_lw {
     u8 state;                  /* OLTP_LW_ACKED or OLTP_LW_UNKNOWN */
 };
 enum { OLTP_LW_ACKED = 1, OLTP_LW_UNKNOWN = 2 };
-enum { OLTP_M_K = 1, OLTP_M_C = 2, OLTP_M_PAD = 4, OLTP_M_ABSENT = 8 };
+enum { OLTP_M_K = 1, OLTP_M_C = 2, OLTP_M_PAD = 4, OLTP_M_ABSENT = 8,
+       OLTP_M_RANGE = 16 /* bulk_insert: sum rows from id (step: --client-count), k = id */ };
 #define OLTP_OUT_BKT_NS 100000000ull /* the recovery measure's resolution: 100 ms */
 
 /* What the run shares (r->wl_global): the connect phase's gate, and the addresses of the
@@ -16221,17 +16222,12 @@ static void oltp_lw_after(struct load_thread *t, const struct oltp_op *op, u32 p
     if (oltp_variant(t->run->w)->shape & OS_BULK) {
         if (op->kind != OP_TEXT || !ot->bst_rows || (rc < 0 && !lost))
             return;
-        u64 step = t->run->o->client_count > 1 ? (u64)t->run->o->client_count : 1;
-        for (u32 i = 0; i < ot->bst_rows; i++) { /* INSERT ... VALUES (n,n): k is n */
-            u64 n = ot->bst_first + i * step;
-            char ks[24];
-            int kl = snprintf(ks, sizeof(ks), "%llu", (unsigned long long)n);
-            struct oltp_lw e = {(i64)n, ot->op_sent_ns, rc < 0 ? 0 : now,
-                                oltp_lw_mix(OLTP_M_K, oltp_lw_crc(ks, (size_t)kl), 0, 0),
-                                (u16)(t->id + 1), OLTP_M_K,
-                                rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED};
-            oltp_lw_put(ot, &e);
-        }
+        /* one entry per INSERT: its ids first, first + step, ... (rows of them, k = id),
+         * the client's own, never written again: a range, not a row state each */
+        struct oltp_lw e = {(i64)ot->bst_first, ot->op_sent_ns, rc < 0 ? 0 : now,
+                            ot->bst_rows, (u16)(t->id + 1), OLTP_M_K | OLTP_M_RANGE,
+                            rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED};
+        oltp_lw_put(ot, &e);
         ot->bst_rows = 0;
         return;
     }
@@ -17682,6 +17678,80 @@ static bool oltp_lw_row(const struct oltp_lw *e, size_t n, bool seen, const u32 
     return acked && !held;
 }
 
+/* bulk_insert's audit of one range entry (OLTP_M_RANGE): its ids next, next + step, ...
+ * up to last read back in order; a row present with k = id is found, one absent or with
+ * another k lost (acknowledged: named, up to the examples) or not found (unknown). */
+struct oltp_vr {
+    i64 next, last, step;
+    u64 found;
+    bool acked;
+    u16 table;
+    struct res_outage *x;
+};
+
+static void oltp_vr_lost(struct oltp_vr *vr, i64 id, bool missing)
+{
+    struct res_outage *x = vr->x;
+    if (!vr->acked)
+        return;
+    x->lost++;
+    if (x->nlost_ex < RES_OUT_EXAMPLES) {
+        x->lost_ex[x->nlost_ex].table = vr->table;
+        x->lost_ex[x->nlost_ex].id = id;
+        x->lost_ex[x->nlost_ex++].missing = missing;
+    }
+}
+
+static int oltp_vr_row(void *ctx, const struct myc_result *res, const struct my_str *v)
+{
+    struct oltp_vr *vr = ctx;
+    if (res->ncols < 2 || !v[0].p)
+        return 0;
+    char num[24];
+    snprintf(num, sizeof(num), "%.*s", (int)B_MIN(v[0].len, 23), v[0].p);
+    i64 id = strtoll(num, NULL, 10);
+    if (id < vr->next || id > vr->last || (id - vr->next) % vr->step)
+        return 0;
+    for (; vr->next < id; vr->next += vr->step) /* the ids before it: absent */
+        oltp_vr_lost(vr, vr->next, true);
+    vr->next = id + vr->step;
+    if (v[1].p && v[1].len == v[0].len && !memcmp(v[1].p, v[0].p, v[0].len))
+        vr->found++;
+    else
+        oltp_vr_lost(vr, id, false);
+    return 0;
+}
+
+/* The range entries e[n] (bulk_insert's) read back on c, counted into x; rc of the reads. */
+static int oltp_verify_ranges(const struct bench_opts *o, struct my_conn *c,
+                              const struct oltp_lw *e, size_t n, struct res_outage *x)
+{
+    i64 step = o->client_count > 1 ? o->client_count : 1;
+    struct buf q = {0};
+    int rc = B_OK;
+    for (size_t i = 0; i < n && rc == B_OK; i++) {
+        char tbl[OLTP_QNAME_SZ];
+        oltp_qtable(o, e[i].table, tbl, sizeof(tbl));
+        bool acked = e[i].state == OLTP_LW_ACKED;
+        struct oltp_vr vr = {e[i].id, e[i].id + ((i64)e[i].sum - 1) * step, step, 0, acked,
+                             e[i].table, x};
+        q.len = 0;
+        buf_printf(&q, "SELECT id, k FROM %s WHERE id BETWEEN %lld AND %lld ORDER BY id", tbl,
+                   (long long)vr.next, (long long)vr.last);
+        struct myc_result res = {0};
+        rc = myc_query(c, q.p, q.len, &res, oltp_vr_row, &vr);
+        myc_result_free(&res);
+        for (; rc == B_OK && vr.next <= vr.last; vr.next += step) /* absent at the end */
+            oltp_vr_lost(&vr, vr.next, true);
+        if (acked)
+            x->acked += e[i].sum;
+        else
+            x->unknown += e[i].sum, x->unknown_present += vr.found;
+    }
+    buf_free(&q);
+    return rc;
+}
+
 /*
  * --verify-writes: every client's ledger checked against the server after the run, on a
  * connection of its own (to client 0's host, after the run's reconnects). Per row, only the
@@ -17737,6 +17807,10 @@ static void oltp_verify(struct load_run *r)
     }
     bool bulk = oltp_variant(r->w)->shape & OS_BULK;
     struct buf q = {0};
+    if (bulk && rc == B_OK) { /* ranges, each its own: no row is written twice */
+        rc = oltp_verify_ranges(o, &c, all, n, x);
+        n = 0;
+    }
     for (size_t lo = 0; rc == B_OK && lo < n;) {
         size_t hi = lo, ids = 0;
         while (hi < n && ids < 500 && all[hi].table == all[lo].table)
@@ -17746,8 +17820,7 @@ static void oltp_verify(struct load_run *r)
         char tbl[OLTP_QNAME_SZ];
         oltp_qtable(o, all[lo].table, tbl, sizeof(tbl));
         q.len = 0;
-        buf_printf(&q, bulk ? "SELECT id, k, '', '' FROM %s WHERE id IN ("
-                            : "SELECT id, k, c, pad FROM %s WHERE id IN (", tbl);
+        buf_printf(&q, "SELECT id, k, c, pad FROM %s WHERE id IN (", tbl);
         for (size_t i = lo; i < hi; i++)
             if (i == lo || all[i].id != all[i - 1].id)
                 buf_printf(&q, "%s%lld", i > lo ? "," : "", (long long)all[i].id);
