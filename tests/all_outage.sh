@@ -23,8 +23,9 @@ mkdir "$w/d"
 bpid=$!
 # the ladder's tables loaded, then its rungs' statements under way, its clients connected
 t_wait 60 sh -c "[ \"\$($M -e 'SELECT COUNT(*) FROM bench_all_cut.sbtest2' 2>/dev/null || echo 0)\" -ge 2000 ]" || give_up "the ladder's tables were not loaded"
-s0=$(stat Com_select)
-t_wait 30 sh -c "[ \"\$($M -e \"SHOW GLOBAL STATUS LIKE 'Com_select'\" | cut -f2)\" -gt $((s0 + 300)) ] && [ \"\$($M -e \"SHOW GLOBAL STATUS LIKE 'Threads_connected'\" | cut -f2)\" -gt 2 ]" || give_up "the ladder did not run"
+# (prepared statements: the rungs', not the load's text INSERTs; their connections in the schema)
+s0=$(stat Com_stmt_execute)
+t_wait 30 sh -c "[ \"\$($M -e \"SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'\" | cut -f2)\" -gt $((s0 + 300)) ] && [ \"\$($M -e \"SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE DB = 'bench_all_cut'\")\" -ge 1 ]" || give_up "the ladder did not run"
 kill -USR2 "$(cat "$w/proxy.pid")"
 t_wait 10 grep -q switched "$w/proxy.out" || give_up "the proxy did not cut"
 wait "$bpid"
