@@ -18069,7 +18069,8 @@ struct oltp_lw {
     u8 state;                  /* OLTP_LW_ACKED or OLTP_LW_UNKNOWN */
 };
 enum { OLTP_LW_ACKED = 1, OLTP_LW_UNKNOWN = 2 };
-enum { OLTP_M_K = 1, OLTP_M_C = 2, OLTP_M_PAD = 4, OLTP_M_ABSENT = 8 };
+enum { OLTP_M_K = 1, OLTP_M_C = 2, OLTP_M_PAD = 4, OLTP_M_ABSENT = 8,
+       OLTP_M_RANGE = 16 /* bulk_insert: sum rows from id (step: --client-count), k = id */ };
 #define OLTP_OUT_BKT_NS 100000000ull /* the recovery measure's resolution: 100 ms */
 
 /* What the run shares (r->wl_global): the connect phase's gate, and the addresses of the
@@ -18458,17 +18459,12 @@ static void oltp_lw_after(struct load_thread *t, const struct oltp_op *op, u32 p
     if (oltp_variant(t->run->w)->shape & OS_BULK) {
         if (op->kind != OP_TEXT || !ot->bst_rows || (rc < 0 && !lost))
             return;
-        u64 step = t->run->o->client_count > 1 ? (u64)t->run->o->client_count : 1;
-        for (u32 i = 0; i < ot->bst_rows; i++) { /* INSERT ... VALUES (n,n): k is n */
-            u64 n = ot->bst_first + i * step;
-            char ks[24];
-            int kl = snprintf(ks, sizeof(ks), "%llu", (unsigned long long)n);
-            struct oltp_lw e = {(i64)n, ot->op_sent_ns, rc < 0 ? 0 : now,
-                                oltp_lw_mix(OLTP_M_K, oltp_lw_crc(ks, (size_t)kl), 0, 0),
-                                (u16)(t->id + 1), OLTP_M_K,
-                                rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED};
-            oltp_lw_put(ot, &e);
-        }
+        /* one entry per INSERT: its ids first, first + step, ... (rows of them, k = id),
+         * the client's own, never written again: a range, not a row state each */
+        struct oltp_lw e = {(i64)ot->bst_first, ot->op_sent_ns, rc < 0 ? 0 : now,
+                            ot->bst_rows, (u16)(t->id + 1), OLTP_M_K | OLTP_M_RANGE,
+                            rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED};
+        oltp_lw_put(ot, &e);
         ot->bst_rows = 0;
         return;
     }
@@ -19919,6 +19915,80 @@ static bool oltp_lw_row(const struct oltp_lw *e, size_t n, bool seen, const u32 
     return acked && !held;
 }
 
+/* bulk_insert's audit of one range entry (OLTP_M_RANGE): its ids next, next + step, ...
+ * up to last read back in order; a row present with k = id is found, one absent or with
+ * another k lost (acknowledged: named, up to the examples) or not found (unknown). */
+struct oltp_vr {
+    i64 next, last, step;
+    u64 found;
+    bool acked;
+    u16 table;
+    struct res_outage *x;
+};
+
+static void oltp_vr_lost(struct oltp_vr *vr, i64 id, bool missing)
+{
+    struct res_outage *x = vr->x;
+    if (!vr->acked)
+        return;
+    x->lost++;
+    if (x->nlost_ex < RES_OUT_EXAMPLES) {
+        x->lost_ex[x->nlost_ex].table = vr->table;
+        x->lost_ex[x->nlost_ex].id = id;
+        x->lost_ex[x->nlost_ex++].missing = missing;
+    }
+}
+
+static int oltp_vr_row(void *ctx, const struct myc_result *res, const struct my_str *v)
+{
+    struct oltp_vr *vr = ctx;
+    if (res->ncols < 2 || !v[0].p)
+        return 0;
+    char num[24];
+    snprintf(num, sizeof(num), "%.*s", (int)B_MIN(v[0].len, 23), v[0].p);
+    i64 id = strtoll(num, NULL, 10);
+    if (id < vr->next || id > vr->last || (id - vr->next) % vr->step)
+        return 0;
+    for (; vr->next < id; vr->next += vr->step) /* the ids before it: absent */
+        oltp_vr_lost(vr, vr->next, true);
+    vr->next = id + vr->step;
+    if (v[1].p && v[1].len == v[0].len && !memcmp(v[1].p, v[0].p, v[0].len))
+        vr->found++;
+    else
+        oltp_vr_lost(vr, id, false);
+    return 0;
+}
+
+/* The range entries e[n] (bulk_insert's) read back on c, counted into x; rc of the reads. */
+static int oltp_verify_ranges(const struct bench_opts *o, struct my_conn *c,
+                              const struct oltp_lw *e, size_t n, struct res_outage *x)
+{
+    i64 step = o->client_count > 1 ? o->client_count : 1;
+    struct buf q = {0};
+    int rc = B_OK;
+    for (size_t i = 0; i < n && rc == B_OK; i++) {
+        char tbl[OLTP_QNAME_SZ];
+        oltp_qtable(o, e[i].table, tbl, sizeof(tbl));
+        bool acked = e[i].state == OLTP_LW_ACKED;
+        struct oltp_vr vr = {e[i].id, e[i].id + ((i64)e[i].sum - 1) * step, step, 0, acked,
+                             e[i].table, x};
+        q.len = 0;
+        buf_printf(&q, "SELECT id, k FROM %s WHERE id BETWEEN %lld AND %lld ORDER BY id", tbl,
+                   (long long)vr.next, (long long)vr.last);
+        struct myc_result res = {0};
+        rc = myc_query(c, q.p, q.len, &res, oltp_vr_row, &vr);
+        myc_result_free(&res);
+        for (; rc == B_OK && vr.next <= vr.last; vr.next += step) /* absent at the end */
+            oltp_vr_lost(&vr, vr.next, true);
+        if (acked)
+            x->acked += e[i].sum;
+        else
+            x->unknown += e[i].sum, x->unknown_present += vr.found;
+    }
+    buf_free(&q);
+    return rc;
+}
+
 /*
  * --verify-writes: every client's ledger checked against the server after the run, on a
  * connection of its own (to client 0's host, after the run's reconnects). Per row, only the
@@ -19974,6 +20044,10 @@ static void oltp_verify(struct load_run *r)
     }
     bool bulk = oltp_variant(r->w)->shape & OS_BULK;
     struct buf q = {0};
+    if (bulk && rc == B_OK) { /* ranges, each its own: no row is written twice */
+        rc = oltp_verify_ranges(o, &c, all, n, x);
+        n = 0;
+    }
     for (size_t lo = 0; rc == B_OK && lo < n;) {
         size_t hi = lo, ids = 0;
         while (hi < n && ids < 500 && all[hi].table == all[lo].table)
@@ -19983,8 +20057,7 @@ static void oltp_verify(struct load_run *r)
         char tbl[OLTP_QNAME_SZ];
         oltp_qtable(o, all[lo].table, tbl, sizeof(tbl));
         q.len = 0;
-        buf_printf(&q, bulk ? "SELECT id, k, '', '' FROM %s WHERE id IN ("
-                            : "SELECT id, k, c, pad FROM %s WHERE id IN (", tbl);
+        buf_printf(&q, "SELECT id, k, c, pad FROM %s WHERE id IN (", tbl);
         for (size_t i = lo; i < hi; i++)
             if (i == lo || all[i].id != all[i - 1].id)
                 buf_printf(&q, "%s%lld", i > lo ? "," : "", (long long)all[i].id);
@@ -26015,7 +26088,13 @@ BENCH_API enum b_exit sizing_main(struct res *res)
         res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
         ex = B_EXIT_FAIL;
     }
-    /* drop what this run created, whatever happened above */
+    /* drop what this run created, whatever happened above: on a connection made again when
+     * the ladder's outage (bench all reconnects) took this one */
+    if (sizing_sql(&c, "DO 0") < 0 && !c.srv_code) {
+        myc_close(&c);
+        if (myc_connect(&c, &cc.p) < 0)
+            res_say(res, RES_SAY_WARN, "oltp: the connection for the cleanup: %s", c.err.msg);
+    }
     snprintf(sql, sizeof(sql), "DROP DATABASE %s", qdb);
     if (!made) { /* a schema that was there: only bench's tables go */
         struct b_err keep = res->err;
@@ -27256,6 +27335,55 @@ static bool all_db_schema(struct all_ctx *x, struct my_conn *c, struct bench_opt
     return false;
 }
 
+/* Is an outage window one of unavailability (a deadlock's or a duplicate's is contention: the
+ * retry of one event, as a clean ladder at 64 threads has)? */
+static bool all_out_down(int cls)
+{
+    return cls != RES_OC_DEADLOCK && cls != RES_OC_DUPLICATE;
+}
+
+/* The OLTP ladder's outages (its rungs' res->outage, only those of unavailability: a lost
+ * connection, a refusal, read-only, a timeout): db.outage_longest_s, db.outage_clients of
+ * db.outage_of_clients (the affected rungs' clients), db.outage_windows, db.outage_never_back;
+ * none when the ladder saw none. The page and the HTML read the rungs for the rest. */
+static void all_db_outage(struct all_ctx *x, const struct res *lad)
+{
+    u64 longest = 0;
+    i64 hit = 0, of = 0, wins = 0, never = 0;
+    for (int j = 0; j < lad->nsteps; j++) {
+        const struct res_outage *o = lad->steps[j].outage;
+        if (!o)
+            continue;
+        bool any = false;
+        for (int w = 0; w < o->nwin; w++) {
+            const struct res_outwin *ow = &o->win[w];
+            if (!all_out_down(ow->cls))
+                continue;
+            bool first = true; /* the client's first such window counts it */
+            for (int v = 0; v < w && first; v++)
+                first = o->win[v].client != ow->client || !all_out_down(o->win[v].cls);
+            hit += first;
+            wins++;
+            any = true;
+            if (ow->end_unix_ns)
+                longest = B_MAX(longest, (u64)(ow->end_unix_ns - ow->start_unix_ns));
+            else
+                longest = B_MAX(longest, (u64)(lad->steps[j].final.end_unix_ns - ow->start_unix_ns));
+        }
+        if (any) {
+            of += o->clients;
+            never += o->never_back;
+        }
+    }
+    if (!wins)
+        return;
+    res_fact_num(x->res, "db.outage_longest_s", (double)longest / 1e9);
+    res_fact_int(x->res, "db.outage_clients", hit);
+    res_fact_int(x->res, "db.outage_of_clients", of);
+    res_fact_int(x->res, "db.outage_windows", wins);
+    res_fact_int(x->res, "db.outage_never_back", never);
+}
+
 static void all_db(struct all_ctx *x)
 {
     struct bench_opts so;
@@ -27331,12 +27459,18 @@ static void all_db(struct all_ctx *x)
         return;
     }
     so.sizing_existing = true;
+    /* a lost connection reconnects (the rung goes on, its outage on the page) unless the
+     * user gave the list: a failover under bench all is measured, not a failed ladder */
+    static char reconn[] = "1213,1020,1205,2013,2006,2011,2055";
+    if (!strcmp(so.mysql_ignore_errors, "1213,1020,1205"))
+        so.mysql_ignore_errors = reconn;
     so.own_mark = OLTP_MARK_ALL; /* its tables told apart from a prepared dataset */
     st = res_step(x->res, wl_find("oltp"), "oltp");
     st->o = &so;
     ex = sizing_main(st);
     st->o = x->res->o;
     myc_close(&c); /* the schema's lock goes with it */
+    all_db_outage(x, st);
     res_fact_str(x->res, "db.oltp_schema", "%s", so.mysql_db);
     if (ex != B_EXIT_OK)
         res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: %s",
@@ -27745,7 +27879,8 @@ static const char *const all_measures[] = {
     "db.binlog_cache_size", "db.net_buffer_length", "db.tmp_table_size",
     "db.max_heap_table_size", "db.key_buffer_size", "db.oltp_schema", "db.oltp_knee_threads",
     "db.oltp_knee_tps", "db.point_select_knee_tps", "db.oltp_still_rising", "db.oltp_top_threads",
-    "db.oltp_peak_threads", "db.oltp_peak_tps", "db.oltp_ladder_end", "db.server_local",
+    "db.oltp_peak_threads", "db.oltp_peak_tps", "db.oltp_ladder_end", "db.outage_longest_s", "db.outage_clients",
+    "db.outage_of_clients", "db.outage_windows", "db.outage_never_back", "db.server_local",
     "db.server_hostname", "db.this_hostname", "db.local_how", "db.mysqld_pid", "db.hostname",
     "db.datadir", "db.open_files_limit", "db.mysqld_nofile_soft", "db.nofile_limit",
     "db.nofile_from", "db.max_conn_memory_pct", "db.max_conn_memory_bytes",
@@ -30704,6 +30839,40 @@ static void rep_ping(const struct res *res)
 
 /* A line of the page; one longer than 100 columns is wrapped (at the last ", ", "; " or space
  * that fits, the rest indented to the page's second column), never cut. */
+/* The OLTP ladder of bench all's result (its "oltp" step with rungs), or NULL. */
+static const struct res *rep_all_ladder(const struct res *res)
+{
+    for (int i = 0; i < res->nsteps; i++)
+        if (!strcmp(res->steps[i].command, "oltp") && res->steps[i].nsteps)
+            return &res->steps[i];
+    return NULL;
+}
+
+/* The ladder's errors by class, summed over its rungs ("lost 4, refused 2": the classes
+ * that counted); false when there is no ladder. */
+static bool rep_all_outage(const struct res *res, char *out, size_t n)
+{
+    const struct res *lad = rep_all_ladder(res);
+    if (!lad)
+        return false;
+    u64 cls[RES_OC_N] = {0};
+    for (int j = 0; j < lad->nsteps; j++) {
+        const struct res_outage *o = lad->steps[j].outage;
+        for (int i = 0; o && i < o->clients; i++)
+            for (int k = 0; k < RES_OC_N; k++)
+                cls[k] += o->cls[(size_t)i * RES_OC_N + (size_t)k];
+    }
+    size_t len = 0;
+    out[0] = 0;
+    for (int k = 0; k < RES_OC_N && len < n; k++)
+        if (cls[k])
+            len += (size_t)snprintf(out + len, n - len, "%s%s %llu", len ? ", " : "errors: ",
+                                    rep_oc_names[k], (unsigned long long)cls[k]);
+    if (!len)
+        snprintf(out, n, "no errors");
+    return true;
+}
+
 static void rep_all_line(const char *fmt, ...) B_PRINTF(1, 2);
 static void rep_all_line(const char *fmt, ...)
 {
@@ -31018,6 +31187,12 @@ static void rep_all(const struct res *res)
                      all_str(res, "db.oltp_schema"),
                      rep_all_v(res, "db.oltp_knee_threads", 0, c, sizeof(c)),
                      rep_all_v(res, "db.oltp_knee_tps", 1, d, sizeof(d)));
+        char cls[160];
+        if (res_fact(res, "db.outage_windows") && rep_all_outage(res, cls, sizeof(cls)))
+            rep_all_line("          OUTAGE in the ladder: longest %s s, %s of %s clients; %s",
+                         rep_all_v(res, "db.outage_longest_s", 3, a, sizeof(a)),
+                         rep_all_v(res, "db.outage_clients", 0, b, sizeof(b)),
+                         rep_all_v(res, "db.outage_of_clients", 0, c, sizeof(c)), cls);
     }
     rep_all_line("%s", "");
     rep_all_line("%-11s %-15s %-22s %-8s %-21s %s", "VERDICTS", "check", "measure", "value",
@@ -31538,6 +31713,77 @@ static void rep_html_oltp(FILE *f, const struct res *o)
     }
 }
 
+/* The ladder's outage (db.outage_*): a line, and its timeline: seconds from the first rung's
+ * start across, a row per client that had a window (up to 24, its rung's threads and its
+ * number beside it), each window a bar (2 px at least: a cut's are milliseconds), the rungs'
+ * starts as grid lines. Only when the ladder had one. */
+static void rep_html_outage(FILE *f, const struct res *res, const struct res *lad)
+{
+    char cls[160], a[32];
+    if (!res_fact(res, "db.outage_windows") || !rep_all_outage(res, cls, sizeof(cls)))
+        return;
+    fputs("<p id=\"outage\" class=\"WARN\">Outage in the OLTP ladder: longest ", f);
+    rep_html_esc(f, rep_all_v(res, "db.outage_longest_s", 3, a, sizeof(a)));
+    fprintf(f, " s, %lld of %lld clients (their rungs' tps include it); ",
+            (long long)all_num(res, "db.outage_clients", NULL),
+            (long long)all_num(res, "db.outage_of_clients", NULL));
+    rep_html_esc(f, cls);
+    fputs("</p>\n", f);
+    i64 t0 = 0, t1 = 0;
+    struct { int step, client; } row[24];
+    int nrow = 0;
+    for (int j = 0; j < lad->nsteps; j++) {
+        const struct res *st = &lad->steps[j];
+        if (!st->have_final)
+            continue;
+        if (!t0)
+            t0 = st->final.start_unix_ns;
+        t1 = B_MAX(t1, st->final.end_unix_ns);
+        for (int w = 0; st->outage && w < st->outage->nwin && nrow < 24; w++) {
+            const struct res_outwin *ow = &st->outage->win[w];
+            int r = 0;
+            while (r < nrow && (row[r].step != j || row[r].client != ow->client))
+                r++;
+            if (r == nrow && all_out_down(ow->cls))
+                row[nrow].step = j, row[nrow++].client = ow->client;
+        }
+    }
+    if (!nrow || t1 <= t0)
+        return;
+    double span = (double)(t1 - t0) / 1e9, wd = REP_CW - REP_CR - REP_CL;
+    double rh = (REP_CH - REP_CB - REP_CT) / nrow;
+    fputs("<div id=\"outage-timeline\">", f);
+    rep_html_frame(f, "OLTP ladder: outage windows per client (s from its start)", "clients",
+                   0, nrow, false);
+    for (int j = 0; j < lad->nsteps; j++) {
+        const struct res *st = &lad->steps[j];
+        if (!st->have_final)
+            continue;
+        double x = REP_CL + wd * (double)(st->final.start_unix_ns - t0) / 1e9 / span;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" class=\"g\"/>"
+                   "<text x=\"%.1f\" y=\"%.0f\" class=\"l\">%dt</text>",
+                x, REP_CT, x, REP_CH - REP_CB, x + 2, REP_CH - REP_CB + 14, st->final.threads);
+    }
+    for (int r = 0; r < nrow; r++) {
+        const struct res *st = &lad->steps[row[r].step];
+        for (int w = 0; w < st->outage->nwin; w++) {
+            const struct res_outwin *ow = &st->outage->win[w];
+            if (ow->client != row[r].client || !all_out_down(ow->cls))
+                continue;
+            i64 end = ow->end_unix_ns ? ow->end_unix_ns : st->final.end_unix_ns;
+            double x0 = REP_CL + wd * (double)(ow->start_unix_ns - t0) / 1e9 / span;
+            double x1 = REP_CL + wd * (double)(end - t0) / 1e9 / span;
+            fprintf(f, "<rect class=\"b\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                       "height=\"%.1f\"><title>%d threads, client %d: %.3f s</title></rect>",
+                    x0, REP_CH - REP_CB - rh * (r + 1) + rh * 0.15, B_MAX(x1 - x0, 2.0), rh * 0.7,
+                    st->final.threads, ow->client, (double)(end - ow->start_unix_ns) / 1e9);
+        }
+    }
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" class=\"l\" text-anchor=\"end\">%.1f s</text>",
+            REP_CW - REP_CR, REP_CH - REP_CB + 26, span);
+    fputs("</svg></figure></div>\n", f);
+}
+
 BENCH_API int rep_all_html(const struct res *res, int fd)
 {
     struct stat st; /* opened before the run (all_html_open): its old bytes go only now */
@@ -31632,6 +31878,8 @@ BENCH_API int rep_all_html(const struct res *res, int fd)
     fputs("</section>\n", f);
     if (res_fact(res, "db.server_version")) {
         fputs("<section id=\"database\"><h2>Database</h2>\n", f);
+        if (rep_all_ladder(res))
+            rep_html_outage(f, res, rep_all_ladder(res));
         for (int i = 0; i < res->nsteps; i++)
             if (!strcmp(res->steps[i].command, "oltp") && res->steps[i].nsteps)
                 rep_html_oltp(f, &res->steps[i]);

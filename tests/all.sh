@@ -522,6 +522,10 @@ for s in d['steps']:
     check "database: the server found on this host" '[ "$(fact "$w/db" db.server_local)" = True ] && [ -n "$(fact "$w/db" db.local_how)" ]'
     [ -s "$w/dbt" ] || "$B" all --quick --dir="$w/d" $DB -D bench_all_new >"$w/dbt" 2>&1
     check "database: the section on the page" 'grep -q "^DATABASE" "$w/dbt"'
+    # a clean ladder (no cut: tests/all_outage.sh cuts one) shows no outage, on the page, in
+    # the JSON, in the HTML (c.html: with chromium, the same run as dbt)
+    check "database: a clean run shows no outage (page, JSON)" '! grep -q OUTAGE "$w/dbt" && [ -z "$(fact "$w/db" db.outage_windows)" ]'
+    [ ! -s "$w/c.html" ] || check "database: a clean run's HTML has no outage line nor timeline" '! grep -q "id=\"outage" "$w/c.html"'
     check "database: the settings for this host, a current column" 'grep -q "^SETTINGS .* current .*for .* (this host)" "$w/dbt"'
     check "database: -D a schema that did not exist: measured, then dropped" 'grep -q "^DATABASE .*ping p50 [0-9]" "$w/dbt" && tr "\n" " " <"$w/dbt" | tr -s " " | grep -q "OLTP in .bench_all_new.: read_write knee" && ! "$B" ping $DB -D bench_all_new --count=1 >/dev/null 2>&1'
     # issue 28: -D measures the database, and runs against one server at once all measure:

@@ -278,6 +278,7 @@ suite merge sh tests/merge.sh
 suite merge-hostile sh tests/merge_hostile.sh
 suite all sh tests/all.sh
 suite all-guard sh tests/all_guard.sh
+suite all-outage sh tests/all_outage.sh
 suite compare sh tests/compare.sh
 # lane own is long done (its aarch64 build before lane asan's aarch64 suite: no two makes at once)
 bg_wait own

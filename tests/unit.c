@@ -101,6 +101,7 @@ static const struct {
     {"oltp_rep_sizing", t_oltp_rep_sizing},
     {"oltp_sizing_knee", t_oltp_sizing_knee},
     {"oltp_ledger", t_oltp_ledger},
+    {"oltp_ranges", t_oltp_ranges},
     {"oltp_oclass", t_oltp_oclass},
     {"load_events_exact", t_load_events_exact},
     {"evl_many_clients", t_evl_many_clients},

@@ -3,7 +3,8 @@
 # no peer: its peer is bench itself without --verify-writes (the ratios are ledger / plain)
 # Benchmark (not a test): what --verify-writes costs the client (docs/cli.md "Outages"): the
 # same run with and without the ledger, alternating (ABBA), REPS (default 5) times, for
-# oltp_insert (4 threads) and oltp_write_only (4 threads, TABLE_SIZE rows, default 10000), T
+# oltp_insert (4 threads), oltp_write_only (4 threads, TABLE_SIZE rows, default 10000) and
+# bulk_insert (4 threads, its tables made anew before each run: its ids start at 1), T
 # seconds each (default 5). Figures per run: TPS, client CPU microseconds per transaction
 # (user+sys, all threads, wait4's rusage: the run and, with the ledger, its audit after it)
 # and, with the ledger, its bytes per acknowledged row state (JSON ledger_bytes/acknowledged).
@@ -44,14 +45,19 @@ doc = [json.loads(l) for l in open(out)][-1]
 ev = doc["results"]["events"]
 v = doc.get("outage", {}).get("verify_writes")
 per = v["ledger_bytes"] / v["acknowledged"] if v and v["acknowledged"] else 0
-print("%.1f %.2f %.1f" % (doc["results"]["events_per_s"], (ru.ru_utime + ru.ru_stime) * 1e6 / max(ev, 1), per))
+print("%.1f %.2f %.3f" % (doc["results"]["events_per_s"], (ru.ru_utime + ru.ru_stime) * 1e6 / max(ev, 1), per))
 PY
 }
-plain() { cost "$PERF_TMP/out" "$B" "$wl" $C $extra run; }
-ledger() { cost "$PERF_TMP/out" "$B" "$wl" $C $extra --verify-writes run; }
-for wl in oltp_insert oltp_write_only; do
+fresh() { # bulk_insert's tables anew (a run's ids start at 1)
+    [ "$wl" = bulk_insert ] || return 0
+    "$B" "$wl" $C $extra cleanup >/dev/null 2>&1 || true
+    "$B" "$wl" $C $extra prepare >/dev/null
+}
+plain() { fresh; cost "$PERF_TMP/out" "$B" "$wl" $C $extra run; }
+ledger() { fresh; cost "$PERF_TMP/out" "$B" "$wl" $C $extra --verify-writes run; }
+for wl in oltp_insert oltp_write_only bulk_insert; do
     extra=
-    [ "$wl" = oltp_insert ] || extra="--table-size=${TABLE_SIZE:-10000}"
+    [ "$wl" != oltp_write_only ] || extra="--table-size=${TABLE_SIZE:-10000}"
     "$B" "$wl" $C $extra cleanup >/dev/null 2>&1 || true
     "$B" "$wl" $C $extra prepare >/dev/null
     perf_cmp "$wl" "tps us/txn bytes/row" plain ledger
