@@ -399,6 +399,7 @@ struct bench_opts {
     char *pgsql_url, *pgsql_host, *pgsql_port, *pgsql_user, *pgsql_password, *pgsql_db;
     char *pgsql_sslmode, *pgsql_sslrootcert, *pgsql_channel_binding;
     i64 pgsql_connect_timeout, pgsql_io_timeout;
+    char *pgsql_ignore_errors;    /* the pgsql workloads: SQLSTATEs, or "all" */
     /* oltp */
     i64 oltp_tables, oltp_table_size, oltp_range_size, oltp_point_selects, oltp_simple_ranges;
     i64 oltp_sum_ranges, oltp_order_ranges, oltp_distinct_ranges, oltp_index_updates;
@@ -1006,6 +1007,11 @@ BENCH_API enum b_rc pgc_query(struct pgc_conn *c, const char *sql, size_t len,
  * Return values: as pgc_query's. */
 BENCH_API enum b_rc pgc_prepare(struct pgc_conn *c, const char *name, const char *sql, size_t len,
                                 size_t nparams, struct pgc_result *r) B_MUSTCHECK;
+/* pgc_prepare_typed - pgc_prepare with the parameters' type OIDs (oids[noids]; 0: inferred),
+ * as libpq's PQprepare sends them. Return values: as pgc_query's. */
+BENCH_API enum b_rc pgc_prepare_typed(struct pgc_conn *c, const char *name, const char *sql,
+                                      size_t len, const u32 *oids, size_t noids,
+                                      struct pgc_result *r) B_MUSTCHECK;
 /* pgc_execute - Bind (text parameters) of the prepared name, Execute, Sync; rows (decoded
  * with r->cols from pgc_prepare) to cb. Return values: as pgc_query's. */
 BENCH_API enum b_rc pgc_execute(struct pgc_conn *c, const char *name, const struct pg_str *vals,
