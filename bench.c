@@ -17771,7 +17771,9 @@ BENCH_API enum b_rc evl_backend_pick(struct load_run *r)
  * so that cleanup, and runs that write, touch only tables bench made (ownership proven, never assumed).
  * Nothing here prints: commands say their lines through res_say and fill b_err (both
  * personas' words where sysbench's differ); which persona is cli_'s business.
- * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is zlib only (no zstd).
+ * On PostgreSQL (--db-driver=pgsql: oltp_pg) the same programs run over the pgc_ client, a
+ * thread per connection, with the statements as sysbench's pgsql driver sends them (oltp_pg_*).
+ * Limitations: --mysql-compression is zlib only (no zstd).
  */
 
 /* What the OLTP counters count (the report's "SQL statistics"). */

@@ -261,6 +261,7 @@ suite tls-cli sh tests/tls_cli.sh
 suite hostile sh tests/hostile.sh
 suite pgsql sh tests/pgsql.sh
 suite pgsql-hostile sh tests/pgsql_hostile.sh
+suite pgsql-oltp sh tests/pgsql_oltp.sh
 suite oltp bash tests/oltp.sh
 suite oneliner sh tests/oneliner.sh
 suite conns sh tests/conns.sh
