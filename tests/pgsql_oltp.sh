@@ -11,7 +11,7 @@
 # Then bench's own: sysbench's ignorable 23505 rolled back and counted (xact_rollback moves
 # with "ignored errors"), a fatal error in the server's words with its SQLSTATE, the
 # --pgsql-ignore-errors syntax, cleanup that drops only its own and sysbench's tables, the
-# JSON counts. Needs postgresql-15, openssl and sysbench with its pgsql driver; exits 77
+# JSON counts, a terminated session (reconnect with 08006, else exit 1). Needs postgresql-15, openssl and sysbench with its pgsql driver; exits 77
 # without them. About a minute.
 set -u
 t_name=pgsql-oltp
@@ -148,4 +148,22 @@ d = json.load(open(sys.argv[1]))
 s = json.dumps(d)
 sys.exit(0 if "\"queries_read\": 70" in s and "\"queries_other\": 10" in s else 1)' "$w/j"; then ok; else
     bad "--format=json: exit $rc, queries_read 70 and queries_other 10 expected"; head -c 600 "$w/j"; cat "$w/err"; fi
+
+# a lost connection (the server terminates the session): with 08006 in --pgsql-ignore-errors
+# bench logs in again, prepares again and goes on (one reconnect counted, exit 0); without,
+# the run stops with the statistics so far and the hint, exit 1
+lost() { # lost ARGS...: a 2 s run on sbpd whose session the server ends once, seen running
+    "$B" oltp_point_select $C --pgsql-db=sbpd --tables=1 --table-size=50 --time=2 "$@" run >"$w/lost" 2>&1 &
+    lpid=$!
+    t_wait 5 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'\")\" = 1 ]" ||
+        echo "no session seen" >>"$w/lost"
+    $PSQL -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'" >/dev/null
+    wait $lpid
+}
+lost --pgsql-ignore-errors=08006; rc=$?
+if [ $rc = 0 ] && grep -qE '^ +reconnects: +1 ' "$w/lost"; then ok; else
+    bad "a terminated session with --pgsql-ignore-errors=08006: exit $rc, expected 0 and one reconnect"; cp "$w/lost" "$w/diff"; t_on_fail; fi
+lost; rc=$?
+if [ $rc = 1 ] && grep -q 'add 08006 to --pgsql-ignore-errors' "$w/lost"; then ok; else
+    bad "a terminated session: exit $rc, expected 1 and the hint"; cp "$w/lost" "$w/diff"; t_on_fail; fi
 t_summary
