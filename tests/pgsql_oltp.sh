@@ -11,8 +11,8 @@
 # Then bench's own: sysbench's ignorable 23505 rolled back and counted (xact_rollback moves
 # with "ignored errors"), a fatal error in the server's words with its SQLSTATE, the
 # --pgsql-ignore-errors syntax, cleanup that drops only its own and sysbench's tables, the
-# JSON counts, a terminated session (reconnect with 08006, else exit 1). Needs postgresql-15, openssl and sysbench with its pgsql driver; exits 77
-# without them. About a minute.
+# JSON counts, a terminated session (reconnect with 08006, else exit 1). Needs postgresql-15,
+# openssl and sysbench with its pgsql driver; exits 77 without them. About 25 seconds.
 set -u
 t_name=pgsql-oltp
 . "$(dirname "$0")/lib.sh"
