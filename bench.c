@@ -23948,7 +23948,7 @@ static enum b_exit ping_pg(struct res *res)
     }
     const struct pgc_params *p = &cc->p;
     if (cc->warn[0])
-        res_fact_str(res, "warning", "%s", cc->warn);
+        res_warn(res, "pgpass_permissions", NULL, "%s", cc->warn);
     if (pgc_connect(&c, p) < 0) {
         enum b_exit ex = ping_pg_conn_error(&c, p, &res->err);
         pgc_close(&c);
@@ -28906,8 +28906,6 @@ static i64 rep_fact_int(const struct res *res, const char *key)
  * per kind of round trip (its step's final statistics), as far as the ping got. */
 static void rep_ping(const struct res *res)
 {
-    if (res_fact(res, "warning"))
-        b_msg(B_MSG_WARN, "%s", rep_fact_str(res, "warning"));
     if (!res_fact(res, "server"))
         return; /* no login: the error says it all */
     bool tls = rep_fact_int(res, "tls") != 0;

@@ -18,6 +18,8 @@ Modes:
     biglen     answers the startup with a message whose length word claims 1 GiB
     shortlen   answers the startup with a message whose length word is 2
     rowlie     trust; a query's DataRow claims a value longer than the message
+    collie     trust; a query's RowDescription claims 40000 columns in 31 bytes
+    bigkey     trust; BackendKeyData with a 300-byte key (3.2 allows 256)
     silent     accepts, reads, never answers
     trickle    a trust login sent one byte every 0.3 s (bytes keep coming; the deadline holds)
     flood      trust; a query answered by DataRows that never end, sent as fast as it can
@@ -68,6 +70,9 @@ def serve_queries(s, mode):
                 s.sendall(msg(b"T", rd))
                 while True:
                     s.sendall(row)
+            if mode == "collie":
+                s.sendall(msg(b"T", struct.pack("!H", 40000) + b"a\x00" + b"\x00" * 27))
+                continue
             if mode == "rowlie":
                 rd = struct.pack("!H", 1) + b"?column?\x00" + struct.pack("!IHIhih", 0, 0, 23, 4, -1, 0)
                 s.sendall(msg(b"T", rd) + msg(b"D", struct.pack("!HI", 1, 100) + b"42"))
@@ -155,6 +160,8 @@ def handle(c, mode, tls):
             for b in ready_burst():
                 c.sendall(bytes([b]))
                 time.sleep(0.3)
+        elif mode == "bigkey":
+            c.sendall(msg(b"R", struct.pack("!I", 0)) + msg(b"K", struct.pack("!I", 1) + b"k" * 300) + msg(b"Z", b"I"))
         else:
             c.sendall(ready_burst())
         serve_queries(c, mode)

@@ -118,6 +118,8 @@ chmod 644 "$HOME/.pgpass"
 expect pgpass-loose 3 "bench: warning: password file \"$HOME/.pgpass\" has group or world access; permissions should be u=rw \(0600\) or less: ignored" \
     $B ping $P --pgsql-user=scram
 grep -q "the server asks user 'scram' for a password and none was given" "$w/out" && ok || bad "pgpass-loose: no password then"
+$B ping $P --pgsql-user=trustu --format=json 2>/dev/null | python3 -c 'import json, sys; w = json.load(sys.stdin)["warnings"]; sys.exit(not (len(w) == 1 and w[0]["code"] == "pgpass_permissions"))' &&
+    ok || bad "pgpass-loose: the JSON's warnings hold it"
 PGPASSFILE="$HOME/.pgpass" && chmod 600 "$HOME/.pgpass" && mv "$HOME/.pgpass" "$w/pw.file"
 expect pgpassfile 0 "as 'scram'" env PGPASSFILE="$w/pw.file" $B ping $P --pgsql-user=scram
 

@@ -14,7 +14,7 @@ command -v openssl >/dev/null || { echo "pgsql_hostile: SKIP: needs openssl"; ex
 pids=""
 t_at_exit() { for p in $pids; do kill "$p" 2>/dev/null; done; }
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
-modes="trust inject notls badsig nofinal downgrade biglen shortlen rowlie silent trickle flood"
+modes="trust inject notls badsig nofinal downgrade biglen shortlen rowlie collie bigkey silent trickle flood"
 for m in $modes; do
     python3 "$here/fakepg.py" --port-file "$w/$m.port" --mode "$m" --tls "$w/tls.pem" "$w/tls.key" 2>"$w/$m.err" &
     pids="$pids $!"
@@ -48,6 +48,8 @@ hostile downgrade 0 5 'authentication: +scram-sha-256 as' --pgsql-password=pw --
 hostile biglen 3 5 'a message of length 1073741824 \(type 0x52\): not 4\.\.[0-9]+ bytes' --pgsql-sslmode=disable
 hostile shortlen 3 5 'a message of length 2 \(type 0x52\): not 4\.\.[0-9]+ bytes' --pgsql-sslmode=disable
 hostile rowlie 3 5 "a malformed 'D' message" --pgsql-sslmode=disable
+hostile collie 3 5 "a malformed 'T' message \(31 bytes\)" --pgsql-sslmode=disable
+hostile bigkey 3 5 "logging in to 127\.0\.0\.1:[0-9]+: a malformed 'K' message \(304 bytes\)" --pgsql-sslmode=disable
 hostile silent 3 4 'no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2
 hostile trickle 3 4 'logging in to 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2 --pgsql-sslmode=disable
 hostile flood 3 5 'querying 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-io-timeout=2 --pgsql-sslmode=disable
