@@ -10260,7 +10260,6 @@ BENCH_API enum b_rc pgc_close_stmt(struct pgc_conn *c, const char *name)
     return rc;
 }
 
-B_UNUSED /* for the pgsql workloads' prepare; tested in tests/t_pg_live.c */
 BENCH_API enum b_rc pgc_copy_in(struct pgc_conn *c, const char *sql, const char *data, size_t len,
                                 struct pgc_result *r)
 {
@@ -20273,6 +20272,41 @@ BENCH_API enum b_exit oltp_jobs(struct res *res, const struct bench_opts *o, con
     return ex;
 }
 
+/* prepare --pgsql-copy: row i of rows (sysbench's values, drawn as its INSERT path draws
+ * them) appended to q as COPY text; q goes out as one COPY FROM STDIN per 8 MiB and at the
+ * last row. B_OK, B_DONE (a signal), or the failure in j->err. */
+static B_MUSTCHECK enum b_rc oltp_pg_copy_row(struct oltp_job *j, struct buf *q, const char *sql,
+                                              i64 i, i64 rows, const char *tbl)
+{
+    const struct bench_opts *o = j->o;
+    char cb[128], pb[64];
+    if (q->len == 0 && atomic_load(&b_stop))
+        return B_DONE;
+    oltp_rand_string(&j->rng, OLTP_C_TMPL, cb);
+    oltp_rand_string(&j->rng, OLTP_PAD_TMPL, pb);
+    u32 k = rnd_default(&j->rng, &o->rnd, 1, (u32)o->oltp_table_size);
+    if (o->oltp_auto_inc)
+        buf_printf(q, "%u\t%s\t%s\n", k, cb, pb);
+    else
+        buf_printf(q, "%lld\t%u\t%s\t%s\n", (long long)i, k, cb, pb);
+    if (q->len < ((size_t)8 << 20) && i < rows)
+        return B_OK;
+    struct pgc_result pr;
+    memset(&pr, 0, sizeof(pr));
+    enum b_rc rc = pgc_copy_in(j->pg, sql, q->p, q->len, &pr);
+    pgc_result_free(&pr);
+    q->len = 0;
+    if (rc < 0 && rc != B_DONE) {
+        j->ex = B_EXIT_ENV;
+        j->err.rc = rc;
+        b_fail(&j->err, B_EXIT_ENV, "%s: %s into %s failed on %s: %s", j->w->name, sql, tbl,
+               j->pg->target, rc == B_SERVER ? j->pg->srv.msg : j->pg->err.msg);
+        oltp_sb_fatal(&j->err, "COPY failed: %s",
+                      rc == B_SERVER ? j->pg->srv.msg : j->pg->err.msg);
+    }
+    return rc;
+}
+
 static B_MUSTCHECK enum b_rc oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
 {
     const struct bench_opts *o = j->o;
@@ -20337,7 +20371,18 @@ static B_MUSTCHECK enum b_rc oltp_prepare_one(struct oltp_job *j, struct my_conn
     char cb[128], pb[64];
     u64 t_load = clk_now_ns();
     q.len = 0;
+    bool copy = j->pg && o->pgsql_copy; /* bench's COPY: the same values, tab-separated */
+    char copy_sql[OLTP_QNAME_SZ + 48];
+    snprintf(copy_sql, sizeof(copy_sql), "COPY %s (%s) FROM STDIN", qt,
+             o->oltp_auto_inc ? "k, c, pad" : "id, k, c, pad");
     for (i64 i = 1; i <= rows; i++) {
+        if (copy) {
+            if ((rc = oltp_pg_copy_row(j, &q, copy_sql, i, rows, qt)) < 0) {
+                buf_free(&q);
+                return rc;
+            }
+            continue;
+        }
         if (q.len == 0) {
             if (atomic_load(&b_stop)) { /* oltp_job_main drops the table */
                 buf_free(&q);
@@ -23146,6 +23191,9 @@ static const struct opt_def opt_pgsql[] = {
         "PostgreSQL: SQLSTATEs that roll back and restart the event beside sysbench's 40P01, "
         "23505, 40001 (08006: reconnect after a lost connection), or all", NULL,
         OPT_F_EXT | OPT_F_NODEF),
+    OPT("pgsql-copy", BOOL, pgsql_copy, "off", 0, 0, NULL,
+        "PostgreSQL: prepare loads the rows with COPY FROM STDIN (sysbench's values) instead "
+        "of sysbench's multi-row INSERTs", NULL, OPT_F_EXT),
 };
 
 static const struct opt_def opt_oltp_sizing[] = {

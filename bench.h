@@ -400,6 +400,7 @@ struct bench_opts {
     char *pgsql_sslmode, *pgsql_sslrootcert, *pgsql_channel_binding;
     i64 pgsql_connect_timeout, pgsql_io_timeout;
     char *pgsql_ignore_errors;    /* the pgsql workloads: SQLSTATEs, or "all" */
+    bool pgsql_copy;              /* the pgsql workloads' prepare loads with COPY */
     /* oltp */
     i64 oltp_tables, oltp_table_size, oltp_range_size, oltp_point_selects, oltp_simple_ranges;
     i64 oltp_sum_ranges, oltp_order_ranges, oltp_distinct_ranges, oltp_index_updates;
@@ -1028,7 +1029,7 @@ BENCH_API enum b_rc pgc_close_stmt(struct pgc_conn *c, const char *name) B_MUSTC
  * server counted. Return values: as pgc_query's (B_SERVER: the server refused the COPY or
  * its data). */
 BENCH_API enum b_rc pgc_copy_in(struct pgc_conn *c, const char *sql, const char *data, size_t len,
-                                struct pgc_result *r) B_MUSTCHECK B_UNUSED;
+                                struct pgc_result *r) B_MUSTCHECK;
 /* pgc_url_secret - the password inside a postgres[ql]:// URL (user:PASSWORD@...) and its
  * length, or NULL (none): what --pgsql-url's echoes mask. */
 BENCH_API const char *pgc_url_secret(const char *url, size_t *len);

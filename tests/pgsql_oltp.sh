@@ -11,8 +11,9 @@
 # Then bench's own: sysbench's ignorable 23505 rolled back and counted (xact_rollback moves
 # with "ignored errors"), a fatal error in the server's words with its SQLSTATE, the
 # --pgsql-ignore-errors syntax, cleanup that drops only its own and sysbench's tables, the
-# JSON counts, a terminated session (reconnect with 08006, else exit 1). Needs postgresql-15,
-# openssl and sysbench with its pgsql driver; exits 77 without them. About 25 seconds.
+# JSON counts, a terminated session (reconnect with 08006, else exit 1), prepare's COPY.
+# Needs postgresql-15, openssl and sysbench with its pgsql driver; exits 77 without them.
+# About 25 seconds.
 set -u
 t_name=pgsql-oltp
 . "$(dirname "$0")/lib.sh"
@@ -148,6 +149,24 @@ d = json.load(open(sys.argv[1]))
 s = json.dumps(d)
 sys.exit(0 if "\"queries_read\": 70" in s and "\"queries_other\": 10" in s else 1)' "$w/j"; then ok; else
     bad "--format=json: exit $rc, queries_read 70 and queries_other 10 expected"; head -c 600 "$w/j"; cat "$w/err"; fi
+
+# prepare --pgsql-copy=on (bench only): the same rows as sysbench's INSERTs with the same seed,
+# loaded by COPY FROM STDIN (the server counts COPY statements, no INSERT)
+$PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpe" -c "DROP DATABASE IF EXISTS sbpf" -c "CREATE DATABASE sbpe" -c "CREATE DATABASE sbpf" 2>/dev/null
+for aut in on off; do
+    $PSQL -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null
+    K="$C --tables=2 --table-size=2000 --rand-seed=9 --auto-inc=$aut"
+    (cd "$w" && ./sysbench oltp_read_write $K --pgsql-db=sbpe prepare >/dev/null 2>&1 &&
+        ./sysbench oltp_read_write $K --pgsql-db=sbpf --pgsql-copy=on prepare >/dev/null 2>&1) || bad "--pgsql-copy=on --auto-inc=$aut: prepare"
+    a=$(dump sbpe) b=$(dump sbpf)
+    t_wait 10 idle || true
+    st=$(statements sbpf | grep -c '^COPY sbtest[12] (')
+    ins=$(statements sbpf | grep -c '^INSERT')
+    if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$st" = 2 ] && [ "$ins" = 0 ]; then ok; else
+        bad "--pgsql-copy=on --auto-inc=$aut: tables INSERT $a, COPY $b; COPY statements $st (want 2), INSERTs $ins"; fi
+    (cd "$w" && ./sysbench oltp_read_write $K --pgsql-db=sbpe cleanup >/dev/null 2>&1 &&
+        ./sysbench oltp_read_write $K --pgsql-db=sbpf cleanup >/dev/null 2>&1) || bad "--pgsql-copy: cleanup"
+done
 
 # a lost connection (the server terminates the session): with 08006 in --pgsql-ignore-errors
 # bench logs in again, prepares again and goes on (one reconnect counted, exit 0); without,
