@@ -19801,12 +19801,27 @@ struct oltp_kv {
     int n;
 };
 
+/* Value i of a row into kv (NULL: ""), cut at 255 bytes. */
+static void oltp_kv_set(struct oltp_kv *kv, size_t i, const char *p, size_t len)
+{
+    snprintf(kv->v[i], sizeof(kv->v[i]), "%.*s", p ? (int)B_MIN(len, 255) : 0, p ? p : "");
+}
+
 static int oltp_kv_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
 {
     struct oltp_kv *kv = ctx;
     for (size_t i = 0; i < 4 && i < res->ncols; i++)
-        snprintf(kv->v[i], sizeof(kv->v[i]), "%.*s", vals[i].p ? (int)B_MIN(vals[i].len, 255) : 0,
-                 vals[i].p ? vals[i].p : "");
+        oltp_kv_set(kv, i, vals[i].p, vals[i].len);
+    kv->n++;
+    return 0;
+}
+
+/* oltp_kv_row of a PostgreSQL row. */
+static int oltp_pg_kv_row(void *ctx, const struct pgc_result *res, const struct pg_str *vals)
+{
+    struct oltp_kv *kv = ctx;
+    for (size_t i = 0; i < 4 && i < res->ncols; i++)
+        oltp_kv_set(kv, i, vals[i].p, vals[i].len);
     kv->n++;
     return 0;
 }
@@ -19973,23 +19988,6 @@ static B_MUSTCHECK enum b_rc oltp_schema_links(struct my_conn *c, const char *tb
     return B_OK;
 }
 
-/*
- * Does table `tbl` exist, and did bench make it? *owned: with --own-tables (o->own_tables, the
- * bench persona) the COMMENT marker; without, exactly sysbench's definition (cols names the
- * shape: "id,k,c,pad" for oltp_*, "id,k" for bulk_insert; "" never matches). *sysb (may be
- * NULL): no marker and exactly sysbench's definition: sysbench's benchmark data, which both
- * personas run on and clean up. Returns B_OK, or an error in j->err.
- */
-static int oltp_pg_kv_row(void *ctx, const struct pgc_result *res, const struct pg_str *vals)
-{
-    struct oltp_kv *kv = ctx;
-    for (size_t i = 0; i < 4 && i < res->ncols; i++)
-        snprintf(kv->v[i], sizeof(kv->v[i]), "%.*s", vals[i].p ? (int)B_MIN(vals[i].len, 255) : 0,
-                 vals[i].p ? vals[i].p : "");
-    kv->n++;
-    return 0;
-}
-
 /* oltp_owned on PostgreSQL (j->pg): the marker is the table's COMMENT ON; sysbench's
  * definition is its columns (names, types, NOT NULL) in the current schema, with no trigger
  * and no foreign key (its indexes and defaults are not compared). tbl is sbtestN (no other
@@ -20036,6 +20034,13 @@ static B_MUSTCHECK enum b_rc oltp_pg_owned(struct oltp_job *j, const char *tbl, 
     return B_OK;
 }
 
+/*
+ * Does table `tbl` exist, and did bench make it? *owned: with --own-tables (o->own_tables, the
+ * bench persona) the COMMENT marker; without, exactly sysbench's definition (cols names the
+ * shape: "id,k,c,pad" for oltp_*, "id,k" for bulk_insert; "" never matches). *sysb (may be
+ * NULL): no marker and exactly sysbench's definition: sysbench's benchmark data, which both
+ * personas run on and clean up. Returns B_OK, or an error in j->err.
+ */
 static B_MUSTCHECK enum b_rc oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl,
                                         const char *cols, bool *exists, bool *owned, bool *sysb)
 {
