@@ -33879,6 +33879,13 @@ static enum b_exit cli_do_test_help(struct cli *c, const struct cli_cmd *k)
         printf("The clients run on event loops (--event-loops=auto; 0: a thread each, as "
                "mysqlslap) with --event-backend; these and the connection options: "
                "'bench --help'.\n\n");
+    if (c->w->family == WL_OLTP && opts.persona == B_BENCH) { /* sysbench's help stays its */
+        printf("PostgreSQL (--db-driver=pgsql) options:\n");
+        rep_opt_help(opt_pgsql, countof(opt_pgsql), false);
+        printf("Here --pgsql-host, --pgsql-port, --pgsql-user and --pgsql-db default to "
+               "sysbench's: localhost, 5432, sbtest, sbtest (PGHOST, PGPORT, PGUSER and "
+               "PGDATABASE unread; a --pgsql-url replaces them).\n\n");
+    }
     return B_EXIT_OK;
 }
 

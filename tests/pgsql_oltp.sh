@@ -130,6 +130,12 @@ if [ $rc = 2 ] && grep -q "pgsql-ignore-errors='40001,4P01': give SQLSTATE codes
 if [ $rc != 0 ] && grep -q "login to $BENCH_PG_HOST:$BENCH_PG_PORT failed for user 'sbtest' (database 'sbtest'): FATAL: .*(SQLSTATE 28000)" "$w/out"; then ok; else
     bad "sysbench's defaults: exit $rc, expected the server's 28000 for user sbtest"; cp "$w/out" "$w/diff"; t_on_fail; fi
 
+# bench's help of a workload lists the pgsql options (sysbench's stays sysbench's: oltp.sh)
+"$B" oltp_read_write help >"$w/out" 2>&1
+if grep -q '^  --pgsql-ignore-errors=STRING ' "$w/out" && grep -q '^  --pgsql-copy\[=on|off\] ' "$w/out" &&
+    ! (cd "$w" && ./sysbench oltp_read_write help) | grep -q pgsql-copy; then ok; else
+    bad "bench oltp_read_write help: no --pgsql-* options listed (or sysbench's help changed)"; fi
+
 # bench's tables carry COMMENT ON 'created by bench'; cleanup drops its own and sysbench's
 # (exactly sysbench's columns), and leaves a user's sbtest table alone
 (cd "$w" && "$B" oltp_read_write $C --pgsql-db=sbpd --tables=2 --table-size=10 prepare >/dev/null 2>&1) || bad "bench prepare"
