@@ -18801,9 +18801,10 @@ static B_MUSTCHECK enum b_rc oltp_pg_prepare_stmts(struct load_thread *t)
             (void)rnd_next(&t->rng);
             continue;
         }
-        oltp_sb_fatal(&t->err, "PQprepare() failed: %s\nFATAL: `thread_init' function failed: "
-                               "/usr/share/sysbench/oltp_common.lua:288: SQL API error\n"
+        oltp_sb_fatal(&t->err, "PQprepare() failed: %s%s%s\nFATAL: `thread_init' function "
+                               "failed: /usr/share/sysbench/oltp_common.lua:288: SQL API error\n"
                                "FATAL: Thread initialization failed!",
+                      rc == B_SERVER ? ot->pg->srv.severity : "", rc == B_SERVER ? ":  " : "",
                       rc == B_SERVER ? ot->pg->srv.msg : ot->pg->err.msg);
         if (rc == B_SERVER)
             (void)!b_seterr(&t->err, rc, 0, "preparing '%.200s' on %s failed: %s:  %s (SQLSTATE "
