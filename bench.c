@@ -19163,7 +19163,12 @@ static B_MUSTCHECK enum b_rc oltp_thread_alloc(struct load_thread *t)
         ot->pg = b_xcalloc(1, sizeof(*ot->pg));
         pgc_init(ot->pg);
         ot->pgcp = b_xcalloc(1, sizeof(*ot->pgcp));
-        return oltp_pg_params(o, ot->pgcp, &t->err) < 0 ? B_INVALID : B_OK;
+        /* one worker at a time: the resolution may read getpwuid's static buffer */
+        static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+        pthread_mutex_lock(&mu);
+        enum b_rc prc = oltp_pg_params(o, ot->pgcp, &t->err);
+        pthread_mutex_unlock(&mu);
+        return prc < 0 ? B_INVALID : B_OK;
     }
     if (o->mysql_dry_run)
         return B_OK;
@@ -19246,9 +19251,14 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
             continue;
         }
         int ms = ot->cp.connect_timeout_ms; /* read by the login's myc_init only */
+        int pms = ot->pgcp ? ot->pgcp->p.connect_ms : 0; /* PostgreSQL's: pgc_connect's */
         ot->cp.connect_timeout_ms = oltp_relogin_ms(r, ms);
+        if (ot->pgcp)
+            ot->pgcp->p.connect_ms = oltp_relogin_ms(r, pms);
         rc = oltp_relogin(t, g && rc == B_OK ? g : NULL);
         ot->cp.connect_timeout_ms = ms;
+        if (ot->pgcp)
+            ot->pgcp->p.connect_ms = pms;
         if (rc == B_OK)
             break;
         struct timespec ts = {0, 1000000};
