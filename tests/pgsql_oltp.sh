@@ -97,6 +97,25 @@ twin bulk_insert bulk_insert "--threads=1" "--threads=1 --time=0 --events=3000 -
 twin "oltp_read_write --db-ps-mode=disable" oltp_read_write "$P" "$R --events=30 --db-ps-mode=disable"
 twin "oltp_read_write --skip-trx" oltp_read_write "$P" "$R --events=30 --skip-trx=on"
 
+# prepare: sysbench's lines and schema (columns, defaults, indexes, the SERIAL's sequence),
+# --auto-inc on and off
+schema() { # schema DB: the sbtest tables' columns and indexes, one line each
+    $PSQL -d "$1" -c "SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || coalesce(character_maximum_length::text, '') || ' ' || is_nullable || ' ' || coalesce(column_default, '') FROM information_schema.columns WHERE table_name LIKE 'sbtest%' ORDER BY 1" \
+        -c "SELECT indexdef FROM pg_indexes WHERE tablename LIKE 'sbtest%' ORDER BY 1" \
+        -c "SELECT sequencename FROM pg_sequences ORDER BY 1"
+}
+for aut in on off; do
+    $PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpg" -c "DROP DATABASE IF EXISTS sbph" -c "CREATE DATABASE sbpg" -c "CREATE DATABASE sbph" 2>/dev/null
+    (cd "$w" && sysbench oltp_read_write $C --pgsql-db=sbpg --tables=3 --table-size=100 --auto-inc=$aut prepare >ref.out 2>&1 &&
+        ./sysbench oltp_read_write $C --pgsql-db=sbph --tables=3 --table-size=100 --auto-inc=$aut prepare >our.out 2>&1) ||
+        bad "prepare --auto-inc=$aut: a tool failed"
+    python3 "$here/mask_timing.py" "$w/ref.out" "$w/our.out"
+    schema sbpg >"$w/sch.a"
+    schema sbph >"$w/sch.b"
+    if diff "$w/ref.out.m" "$w/our.out.m" >"$w/diff" && [ "$(wc -l <"$w/sch.a")" -ge 12 ] && diff "$w/sch.a" "$w/sch.b" >"$w/diff"; then ok; else
+        bad "prepare --auto-inc=$aut: output or schema differ from sysbench's"; fi
+done
+
 # sysbench's ignorable errors: the same seeded oltp_insert --auto-inc=off twice on one table
 # set draws the same ids; the second run's INSERTs meet 23505, each rolled back (the server
 # counts the ROLLBACK) and the event run again with the next id, until the ids are new
