@@ -10244,18 +10244,25 @@ BENCH_API enum b_rc pgc_query(struct pgc_conn *c, const char *sql, size_t len,
     return rc ? rc : pgc_replies(c, r, cb, ctx, "querying");
 }
 
-BENCH_API enum b_rc pgc_prepare(struct pgc_conn *c, const char *name, const char *sql, size_t len,
-                                size_t nparams, struct pgc_result *r)
+BENCH_API enum b_rc pgc_prepare_typed(struct pgc_conn *c, const char *name, const char *sql,
+                                      size_t len, const u32 *oids, size_t noids,
+                                      struct pgc_result *r)
 {
     pgc_begin(c);
-    if (pg_build_parse(&c->out, name, sql, len, NULL, 0))
+    if (pg_build_parse(&c->out, name, sql, len, oids, noids))
         return b_seterr(&c->err, B_INVALID, 0, "a statement holds a NUL byte");
     pg_build_describe(&c->out, 'S', name);
     pg_build_empty(&c->out, 'S');
     enum b_rc rc = pgc_flush(c, "preparing a statement on");
-    (void)nparams;
     r->ncols = 0;
     return rc ? rc : pgc_replies(c, r, NULL, NULL, "preparing");
+}
+
+BENCH_API enum b_rc pgc_prepare(struct pgc_conn *c, const char *name, const char *sql, size_t len,
+                                size_t nparams, struct pgc_result *r)
+{
+    (void)nparams;
+    return pgc_prepare_typed(c, name, sql, len, NULL, 0, r);
 }
 
 BENCH_API enum b_rc pgc_execute(struct pgc_conn *c, const char *name, const struct pg_str *vals,
@@ -10286,7 +10293,6 @@ BENCH_API enum b_rc pgc_close_stmt(struct pgc_conn *c, const char *name)
     return rc;
 }
 
-B_UNUSED /* for the pgsql workloads' prepare; tested in tests/t_pg_live.c */
 BENCH_API enum b_rc pgc_copy_in(struct pgc_conn *c, const char *sql, const char *data, size_t len,
                                 struct pgc_result *r)
 {
@@ -11404,6 +11410,10 @@ BENCH_API void load_run_init(struct load_run *r, const struct wl_def *w, const s
     /* a workload that can run its events without blocking (w->ev_start) runs its clients
      * on --event-loops threads, each with one histogram for all its clients */
     i64 loops = load_event_loops(o);
+    /* --db-driver=pgsql: a thread per connection (the pgc_ client blocks), sysbench's way */
+    bool blocking_only = o->db_driver && !strcmp(o->db_driver, "pgsql");
+    if (blocking_only)
+        loops = 0;
     if (w->ev_start && loops == -1) { /* auto: what this host does decides (load_mode_pick) */
         r->mode_auto = true;
         load_probe_host(&r->probe);
@@ -17794,7 +17804,9 @@ BENCH_API enum b_rc evl_backend_pick(struct load_run *r)
  * so that cleanup, and runs that write, touch only tables bench made (ownership proven, never assumed).
  * Nothing here prints: commands say their lines through res_say and fill b_err (both
  * personas' words where sysbench's differ); which persona is cli_'s business.
- * Limitations: MySQL/MariaDB only (no pgsql); --mysql-compression is zlib only (no zstd).
+ * On PostgreSQL (--db-driver=pgsql: oltp_pg) the same programs run over the pgc_ client, a
+ * thread per connection, with the statements as sysbench's pgsql driver sends them (oltp_pg_*).
+ * Limitations: --mysql-compression is zlib only (no zstd).
  */
 
 /* What the OLTP counters count (the report's "SQL statistics"). */
@@ -18042,6 +18054,15 @@ struct oltp_thread {
     u32 bulk_rows;
     u64 bst_first;             /* bulk_insert: the same of the statement in the program */
     u32 bst_rows;
+    /* --db-driver=pgsql (oltp_pg): the same programs over the pgc_ client, blocking */
+    struct pgc_conn *pg;
+    struct pgc_conn_params *pgcp;
+    struct pgc_result *pres;   /* [2 + tables * OQ_N], oltp_su_stmt's index: the statement's
+                                  columns (pgc_prepare_typed), its last result */
+    bool *pgok;                /* the same index: prepared on this connection */
+    struct pgc_result ptext;   /* text statements */
+    struct pg_str *pgv;        /* parameters [npv] */
+    char (*pgnum)[24];         /* their digits [npv] */
 };
 
 /* One write of an event (--verify-writes), as its statement will leave the row: its values
@@ -18524,6 +18545,9 @@ static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepa
     return b_seterr(&t->err, rc, ot->c.err.sys_errno, "%s", ot->c.err.msg);
 }
 
+static int oltp_pg_fail(struct load_thread *t, int rc, const char *what, bool prepared);
+static void oltp_pg_count(struct load_thread *t, const struct pgc_result *res);
+
 /* A text statement: B_OK, or oltp_fail's verdict (a B_* code, OLTP_RESTART or OLTP_RECONNECT:
  * an int, not an enum b_rc). */
 static int oltp_text(struct load_thread *t, const char *sql)
@@ -18531,6 +18555,13 @@ static int oltp_text(struct load_thread *t, const char *sql)
     struct oltp_thread *ot = t->wl;
     if (t->run->o->mysql_dry_run) { /* sysbench: every call "succeeds" and counts as other */
         oltp_bump(t, 2);
+        return B_OK;
+    }
+    if (ot->pg) { /* bulk_insert's last rows on PostgreSQL */
+        enum b_rc rc = pgc_query(ot->pg, sql, strlen(sql), &ot->ptext, NULL, NULL);
+        if (rc < 0)
+            return oltp_pg_fail(t, rc, sql, false);
+        oltp_pg_count(t, &ot->ptext);
         return B_OK;
     }
     enum b_rc rc = myc_query(&ot->c, sql, strlen(sql), &ot->res, NULL, NULL);
@@ -18614,6 +18645,34 @@ static i64 oltp_id(struct load_thread *t)
 }
 
 static const char *const oltp_trx_sql[2] = {"BEGIN", "COMMIT"};
+
+/* --db-driver=pgsql: the 11 scripts over the pgc_ client (sysbench's pgsql driver). */
+static bool oltp_pg(const struct bench_opts *o)
+{
+    return o->db_driver && !strcmp(o->db_driver, "pgsql");
+}
+
+/* The connection of the pgsql workloads: sysbench's defaults (localhost:5432, user and
+ * database sbtest: its driver hands them to libpq, so PGHOST, PGPORT, PGUSER and PGDATABASE
+ * go unread) unless a --pgsql-url says otherwise; the password, TLS and ~/.pgpass as ping's.
+ * B_OK, or B_INVALID with e filled. */
+static B_MUSTCHECK enum b_rc oltp_pg_params(const struct bench_opts *o,
+                                            struct pgc_conn_params *cc, struct b_err *e)
+{
+    bool url = o->pgsql_url && *o->pgsql_url;
+#define OLTP_PG_OR(v, d) ((v) && *(v) ? (v) : url ? "" : (d))
+    const char *given[8] = {OLTP_PG_OR(o->pgsql_host, "localhost"),
+                            OLTP_PG_OR(o->pgsql_port, "5432"),
+                            OLTP_PG_OR(o->pgsql_user, "sbtest"),
+                            o->pgsql_password,
+                            OLTP_PG_OR(o->pgsql_db, "sbtest"),
+                            o->pgsql_sslmode,
+                            o->pgsql_sslrootcert,
+                            o->pgsql_channel_binding};
+#undef OLTP_PG_OR
+    return pgc_params_resolve(cc, o->pgsql_url, given, (int)o->pgsql_connect_timeout * 1000,
+                              (int)o->pgsql_io_timeout * 1000, e);
+}
 
 /*
  * An event as a program. oltp_build draws every value of one event from the thread's
@@ -18788,8 +18847,12 @@ static void oltp_build(struct load_thread *t)
         if (!o->oltp_auto_inc) /* sysbench.rand.unique() - 2^31: spread over INT, new per run */
             id = (i64)rnd_unique(&oltp_uniq) - 2147483648LL;
         ot->q.len = 0;
-        buf_printf(&ot->q, "INSERT INTO %s (id, k, c, pad) VALUES (%lld, %lld, '%s', '%s')", tbl,
-                   (long long)id, (long long)k, ot->cbuf, ot->padbuf);
+        if (oltp_pg(o) && o->oltp_auto_inc) /* oltp_insert.lua: SERIAL fills id */
+            buf_printf(&ot->q, "INSERT INTO %s (k, c, pad) VALUES (%lld, '%s', '%s')", tbl,
+                       (long long)k, ot->cbuf, ot->padbuf);
+        else
+            buf_printf(&ot->q, "INSERT INTO %s (id, k, c, pad) VALUES (%lld, %lld, '%s', '%s')",
+                       tbl, (long long)id, (long long)k, ot->cbuf, ot->padbuf);
         if (lw)
             oltp_pw_add(t, (u32)p->n, n, OLTP_W_INSERT, id, k, ot->cbuf, ot->padbuf);
         oltp_emit_text(t, ot->q.p, ot->q.len);
@@ -18908,6 +18971,239 @@ static int oltp_op_done(struct load_thread *t, const struct oltp_op *op, int rc)
     return B_OK;
 }
 
+/*
+ * ---- --db-driver=pgsql: the statements over the pgc_ client, as sysbench 1.0.20's pgsql
+ * driver sends them (seen on the wire): each statement Parsed once per connection with its
+ * parameters' types (INT as int8 20, CHAR as varchar 1043; BEGIN and COMMIT without), then
+ * Bind/Execute/Sync with text values; text statements (oltp_insert, bulk_insert,
+ * --db-ps-mode=disable) as simple queries. Counted as its pgsql_check_status: a result set
+ * (a SELECT's tag) is a read, changed rows a write, else other. SQLSTATE 40P01, 23505, 40001
+ * (and --pgsql-ignore-errors): ROLLBACK, then the event again (oltp_prog_after); a lost
+ * connection reconnects when --pgsql-ignore-errors names 08006 or all; the rest is fatal with
+ * the server's words and SQLSTATE. ----
+ */
+static struct myc_stmt *oltp_su_stmt(struct load_thread *t, i64 k, struct buf *sql);
+
+/* The name of statement index k (oltp_su_stmt's) on its connection. */
+static void oltp_pg_name(i64 k, char out[32])
+{
+    snprintf(out, 32, "sbstmt%lld", (long long)k);
+}
+
+/* The index of op's prepared statement, or -1 (it goes as text). */
+static i64 oltp_pg_index(const struct load_thread *t, const struct oltp_op *op)
+{
+    const struct oltp_thread *ot = t->wl;
+    i64 k = op->kind == OP_BEGIN || op->kind == OP_COMMIT ? op->kind - OP_BEGIN
+            : op->kind < OQ_N                            ? 2 + (i64)(op->table - 1) * OQ_N + op->kind
+                                                         : -1;
+    return k >= 0 && ot->pgok[k] ? k : -1;
+}
+
+/* Is SQLSTATE code to be ignored: sysbench's three, or in --pgsql-ignore-errors? */
+static bool oltp_pg_ignored(const struct bench_opts *o, const char *code)
+{
+    if (!strcmp(code, "40P01") || !strcmp(code, "23505") || !strcmp(code, "40001"))
+        return true;
+    const char *l = o->pgsql_ignore_errors ? o->pgsql_ignore_errors : "";
+    size_t n = strlen(code);
+    if (!strcmp(l, "all"))
+        return true;
+    while (*l) {
+        size_t m = strcspn(l, ",");
+        if (m == n && !strncmp(l, code, n))
+            return true;
+        l += m + (l[m] == ',');
+    }
+    return false;
+}
+
+/* Count one statement by its result, as sysbench's pgsql driver does. */
+static void oltp_pg_count(struct load_thread *t, const struct pgc_result *res)
+{
+    oltp_bump(t, !strncmp(res->tag, "SELECT", 6) ? 0 : res->affected > 0 ? 1 : 2);
+}
+
+/* The failure of statement `what` on PostgreSQL: OLTP_RESTART (rolled back), OLTP_RECONNECT
+ * (the connection closed), or fatal (t->err: the server's words, SQLSTATE verbatim). */
+static int oltp_pg_fail(struct load_thread *t, int rc, const char *what, bool prepared)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    const char *code = rc == B_SERVER ? ot->pg->srv.code : "08006";
+    bool lost = rc != B_SERVER || !strncmp(code, "08", 2) || !strncmp(code, "57P0", 4);
+    if (lost && (oltp_pg_ignored(o, code) || oltp_pg_ignored(o, "08006"))) {
+        pgc_close(ot->pg);
+        ot->connected = false;
+        return OLTP_RECONNECT; /* oltp_event reconnects (oltp_reconnect) */
+    }
+    if (!lost && oltp_pg_ignored(o, code)) { /* sysbench: ROLLBACK, the event again */
+        enum b_rc rr = pgc_query(ot->pg, "ROLLBACK", 8, &ot->ptext, NULL, NULL);
+        if (rr == B_OK) {
+            oltp_bump(t, 3);
+            return OLTP_RESTART;
+        }
+        if (rr != B_SERVER)
+            return oltp_pg_fail(t, rr, "ROLLBACK", false);
+        rc = rr, what = "ROLLBACK", prepared = false;
+    }
+    if (rc == B_SERVER) {
+        oltp_sb_fatal(&t->err, "%s() failed: 7 %s%s%.200s", prepared ? "PQexecPrepared" : "PQexec",
+                      ot->pg->srv.msg, prepared ? "" : "\nFATAL: failed query was: ",
+                      prepared ? "" : what);
+        snprintf(t->err.hint, sizeof(t->err.hint),
+                 "add the SQLSTATE to --pgsql-ignore-errors to retry such events instead");
+        return b_seterr(&t->err, B_SERVER, 0, "statement failed on %s: %s:  %s (SQLSTATE %s) "
+                        "(statement: %.120s)", ot->pg->target, ot->pg->srv.severity,
+                        ot->pg->srv.msg, code, what);
+    }
+    if (rc == B_TIMEOUT)
+        snprintf(t->err.hint, sizeof(t->err.hint), "no complete answer within "
+                 "--pgsql-io-timeout=%lld s: raise it, or add 08006 to --pgsql-ignore-errors "
+                 "to reconnect and go on", (long long)o->pgsql_io_timeout);
+    else
+        snprintf(t->err.hint, sizeof(t->err.hint), "add 08006 to --pgsql-ignore-errors to "
+                 "reconnect and go on instead");
+    oltp_sb_fatal(&t->err, "%s() failed: %s", prepared ? "PQexecPrepared" : "PQexec",
+                  ot->pg->err.msg);
+    return b_seterr(&t->err, rc, ot->pg->err.sys_errno, "%s", ot->pg->err.msg);
+}
+
+/* Run statement op on PostgreSQL: counted (B_OK), or oltp_pg_fail's verdict. */
+static int oltp_pg_op_run(struct load_thread *t, const struct oltp_op *op)
+{
+    struct oltp_thread *ot = t->wl;
+    i64 k = oltp_pg_index(t, op);
+    struct pgc_result *res = k >= 0 ? &ot->pres[k] : &ot->ptext;
+    const char *sql = NULL;
+    enum b_rc rc;
+    if (k >= 0) {
+        char name[32];
+        const struct my_val *v = ot->prog.v + op->voff;
+        for (u32 i = 0; i < op->nv; i++) {
+            if (v[i].type == MY_T_VAR_STRING)
+                ot->pgv[i] = (struct pg_str){v[i].s.p, v[i].s.len};
+            else
+                ot->pgv[i] = (struct pg_str){ot->pgnum[i],
+                                             (size_t)snprintf(ot->pgnum[i], sizeof(ot->pgnum[i]),
+                                                              "%lld", (long long)v[i].i)};
+        }
+        oltp_pg_name(k, name);
+        rc = pgc_execute(ot->pg, name, ot->pgv, op->nv, res, NULL, NULL);
+    } else {
+        sql = oltp_op_text(t, op);
+        rc = pgc_query(ot->pg, sql, strlen(sql), res, NULL, NULL);
+    }
+    if (rc < 0)
+        return oltp_pg_fail(t, rc,
+                            sql                    ? sql
+                            : op->kind >= OP_BEGIN ? oltp_trx_sql[op->kind - OP_BEGIN]
+                                                   : "prepared statement",
+                            k >= 0);
+    oltp_pg_count(t, res);
+    return B_OK;
+}
+
+/* sysbench's thread_init on PostgreSQL: every statement the script needs Parsed (names
+ * sbstmtK, K oltp_su_stmt's index). B_OK, or the failure in t->err. */
+static B_MUSTCHECK enum b_rc oltp_pg_prepare_stmts(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    const struct bench_opts *o = t->run->o;
+    i64 end = 2 + o->oltp_tables * OQ_N;
+    struct buf sql = {0}, pq = {0};
+    u32 *oids = NULL;
+    size_t ocap = 0;
+    enum b_rc rc = B_OK;
+    memset(ot->pgok, 0, (size_t)end * sizeof(bool));
+    for (i64 k = 0; k < end && rc == B_OK && o->db_ps_mode == 0; k++) {
+        if (!oltp_su_stmt(t, k, &sql))
+            continue;
+        size_t np = 0;
+        pq.len = 0;
+        for (size_t i = 0; i < sql.len; i++) /* the driver's '?' to $n */
+            if (sql.p[i] == '?')
+                buf_printf(&pq, "$%zu", ++np);
+            else
+                buf_put(&pq, sql.p + i, 1);
+        if (np > ocap)
+            oids = oltp_grow(oids, (ocap = np) * sizeof(*oids));
+        int kind = k < 2 ? -1 : (int)((k - 2) % OQ_N);
+        for (size_t i = 0; i < np; i++) /* c and pad: CHAR, sent as varchar; the rest INT */
+            oids[i] = (kind == OQ_NONIDX_UPD && i == 0) || (kind == OQ_INSERT && i >= 2) ? 1043
+                                                                                         : 20;
+        char name[32];
+        oltp_pg_name(k, name);
+        rc = pgc_prepare_typed(ot->pg, name, pq.p, pq.len, oids, np, &ot->pres[k]);
+        if (rc == B_OK) { /* the driver names it "sbstmt%d%d" from two draws of the
+                            * thread's generator (get_unique_stmt_name): the events' values
+                            * come after them */
+            ot->pgok[k] = true;
+            (void)rnd_next(&t->rng);
+            (void)rnd_next(&t->rng);
+            continue;
+        }
+        oltp_sb_fatal(&t->err, "PQprepare() failed: %s%s%s\nFATAL: `thread_init' function "
+                               "failed: /usr/share/sysbench/oltp_common.lua:288: SQL API error\n"
+                               "FATAL: Thread initialization failed!",
+                      rc == B_SERVER ? ot->pg->srv.severity : "", rc == B_SERVER ? ":  " : "",
+                      rc == B_SERVER ? ot->pg->srv.msg : ot->pg->err.msg);
+        if (rc == B_SERVER)
+            (void)!b_seterr(&t->err, rc, 0, "preparing '%.200s' on %s failed: %s:  %s (SQLSTATE "
+                            "%s)", pq.p, ot->pg->target, ot->pg->srv.severity, ot->pg->srv.msg,
+                            ot->pg->srv.code);
+        else
+            (void)!b_seterr(&t->err, rc, 0, "preparing '%.200s' on %s failed: %s", pq.p,
+                            ot->pg->target, ot->pg->err.msg);
+        if (rc == B_SERVER && !strcmp(ot->pg->srv.code, "42P01"))
+            snprintf(t->err.hint, sizeof(t->err.hint),
+                     "run 'bench %s prepare' with the same --tables and --pgsql-db first",
+                     t->run->w->name);
+    }
+    free(oids);
+    buf_free(&sql);
+    buf_free(&pq);
+    return rc;
+}
+
+/* One login on PostgreSQL and the statements prepared (thread_init, a reconnect's login).
+ * B_OK, or the failure in t->err (the connection closed). */
+static B_MUSTCHECK enum b_rc oltp_pg_login(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    enum b_rc rc = pgc_connect(ot->pg, &ot->pgcp->p);
+    if (rc < 0) {
+        const struct pgc_conn *c = ot->pg;
+        oltp_sb_fatal(&t->err, "Connection to database failed: %s\nFATAL: `thread_init' "
+                               "function failed: /usr/share/sysbench/oltp_common.lua:349: "
+                               "connection creation failed\nFATAL: Thread initialization failed!",
+                      rc == B_SERVER ? c->srv.msg : c->err.msg);
+        if (rc == B_SERVER)
+            (void)!b_seterr(&t->err, rc, 0, "login to %s failed for user '%s' (database '%s'): "
+                            "%s:  %s (SQLSTATE %s)", c->target, ot->pgcp->p.user,
+                            ot->pgcp->p.db, c->srv.severity, c->srv.msg, c->srv.code);
+        else
+            (void)!b_seterr(&t->err, rc, c->err.sys_errno, "%s", c->err.msg);
+        if (rc == B_SERVER && !strcmp(c->srv.code, "3D000"))
+            snprintf(t->err.hint, sizeof(t->err.hint),
+                     "create the database first (sysbench and bench never create it), or name "
+                     "another with --pgsql-db");
+        else if (rc == B_SERVER && !strcmp(c->srv.code, "28P01"))
+            snprintf(t->err.hint, sizeof(t->err.hint),
+                     "check --pgsql-user/--pgsql-password (sysbench's defaults: sbtest, no "
+                     "password)");
+        pgc_close(ot->pg);
+        return rc;
+    }
+    ot->connected = true;
+    memset(&t->err, 0, sizeof(t->err));
+    if ((rc = oltp_pg_prepare_stmts(t)) < 0) {
+        ot->connected = false;
+        pgc_close(ot->pg);
+    }
+    return rc;
+}
+
 /* Run statement op to its end (the blocking path). */
 static int oltp_op_run(struct load_thread *t, const struct oltp_op *op)
 {
@@ -18916,6 +19212,8 @@ static int oltp_op_run(struct load_thread *t, const struct oltp_op *op)
         oltp_bump(t, 2);
         return B_OK;
     }
+    if (ot->pg)
+        return oltp_pg_op_run(t, op);
     struct myc_stmt *st = oltp_op_stmt(t, op);
     int rc;
     if (t->run->o->verify_writes)
@@ -19080,6 +19378,8 @@ static void oltp_free_stmts(struct oltp_thread *ot, i64 tables);
 static int oltp_relogin(struct load_thread *t, struct myc_gate *held)
 {
     struct oltp_thread *ot = t->wl;
+    if (ot->pg) /* PostgreSQL: no gate (a thread per connection, sysbench's way) */
+        return oltp_pg_login(t);
     int rc = myc_connect(&ot->c, &ot->cp);
     if (held)
         myc_gate_leave(held, rc);
@@ -19255,6 +19555,24 @@ static B_MUSTCHECK enum b_rc oltp_thread_alloc(struct load_thread *t)
     u64 nt = t->run->nthreads > 1 ? (u64)t->run->nthreads : 1u;
     u64 share = (u64)OLTP_LW_BYTES / (u64)sizeof(struct oltp_lw) / nt;
     ot->lw_max = (size_t)(share > 65536u ? share : 65536u);
+    if (oltp_pg(o)) { /* PostgreSQL: its connection, statements and parameters */
+        size_t end = 2 + (size_t)o->oltp_tables * OQ_N;
+        ot->pres = b_xcalloc(end, sizeof(*ot->pres));
+        ot->pgok = b_xcalloc(end, sizeof(*ot->pgok));
+        ot->pgv = b_xcalloc(ot->npv, sizeof(*ot->pgv));
+        ot->pgnum = b_xcalloc(ot->npv, sizeof(*ot->pgnum));
+        if (o->mysql_dry_run)
+            return B_OK;
+        ot->pg = b_xcalloc(1, sizeof(*ot->pg));
+        pgc_init(ot->pg);
+        ot->pgcp = b_xcalloc(1, sizeof(*ot->pgcp));
+        /* one worker at a time: the resolution may read getpwuid's static buffer */
+        static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+        pthread_mutex_lock(&mu);
+        enum b_rc prc = oltp_pg_params(o, ot->pgcp, &t->err);
+        pthread_mutex_unlock(&mu);
+        return prc < 0 ? B_INVALID : B_OK;
+    }
     if (o->mysql_dry_run)
         return B_OK;
     return oltp_cp_set(t, (unsigned)t->id);
@@ -19272,6 +19590,10 @@ static B_MUSTCHECK enum b_rc oltp_thread_init(struct load_thread *t)
  * sysbench's thread_done), so that the server frees them before the connection ends. */
 static void oltp_free_stmts(struct oltp_thread *ot, i64 tables)
 {
+    if (ot->pgok) { /* PostgreSQL's go with their connection (pgc_close) */
+        memset(ot->pgok, 0, (2 + (size_t)tables * OQ_N) * sizeof(*ot->pgok));
+        return;
+    }
     for (i64 i = -2; i < tables * OQ_N; i++) {
         struct myc_stmt *st = i < 0 ? &ot->trx[i + 2] : &ot->st[i];
         if (!st->coldefs)
@@ -19337,9 +19659,14 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
             continue;
         }
         int ms = ot->cp.connect_timeout_ms; /* read by the login's myc_init only */
+        int pms = ot->pgcp ? ot->pgcp->p.connect_ms : 0; /* PostgreSQL's: pgc_connect's */
         ot->cp.connect_timeout_ms = oltp_relogin_ms(r, ms);
+        if (ot->pgcp)
+            ot->pgcp->p.connect_ms = oltp_relogin_ms(r, pms);
         rc = oltp_relogin(t, g && rc == B_OK ? g : NULL);
         ot->cp.connect_timeout_ms = ms;
+        if (ot->pgcp)
+            ot->pgcp->p.connect_ms = pms;
         if (rc == B_OK)
             break;
         oltp_out_fail(t, oltp_oclass(rc, &ot->c));
@@ -20114,6 +20441,17 @@ static void oltp_done(struct load_run *r)
         if (!ot)
             continue;
         oltp_free_stmts(ot, r->o->oltp_tables);
+        if (ot->pg)
+            pgc_close(ot->pg);
+        for (size_t k = 0; ot->pres && k < 2 + (size_t)r->o->oltp_tables * OQ_N; k++)
+            pgc_result_free(&ot->pres[k]);
+        pgc_result_free(&ot->ptext);
+        free(ot->pg);
+        free(ot->pgcp);
+        free(ot->pres);
+        free(ot->pgok);
+        free(ot->pgv);
+        free(ot->pgnum);
         free(ot->st);
         free(ot->pv);
         free(ot->prog.op);
@@ -20151,6 +20489,7 @@ struct oltp_job {
     i64 made;                    /* prepare: the table it created and has not finished, or 0 */
     struct rnd rng;
     struct b_err err;            /* its first failure (oltp_jobs hands the first on to res) */
+    struct pgc_conn *pg;         /* --db-driver=pgsql: the job's connection (c is NULL) */
 };
 
 /*
@@ -20175,9 +20514,48 @@ static enum b_exit oltp_client_check(const struct bench_opts *o, struct b_err *e
     return B_EXIT_OK;
 }
 
+/* oltp_check on PostgreSQL: what the pgsql driver does not take, --pgsql-ignore-errors, the
+ * connection options. */
+static enum b_exit oltp_pg_check(const struct bench_opts *o, struct b_err *e)
+{
+    const char *l = o->pgsql_ignore_errors ? o->pgsql_ignore_errors : "";
+    bool ok = true;
+    if (strcmp(l, "all"))
+        for (const char *p = l; *p && ok; p += *p == ',') {
+            size_t m = strcspn(p, ",");
+            ok = m == 5 && strspn(p, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") >= 5;
+            p += m;
+        }
+    if (!ok) {
+        b_fail(e, B_EXIT_USAGE, "--pgsql-ignore-errors='%s': give SQLSTATE codes (five "
+               "characters, e.g. 40001,40P01) separated by commas, or all", l);
+        return e->ex;
+    }
+    if (o->oltp_legacy_table && *o->oltp_legacy_table) {
+        b_fail(e, B_EXIT_USAGE, "--oltp-table-name is not supported with --db-driver=pgsql");
+        return e->ex;
+    }
+    if (o->client_count > 0) {
+        b_fail(e, B_EXIT_USAGE, "--client-count is not supported with --db-driver=pgsql yet");
+        return e->ex;
+    }
+    struct pgc_conn_params *cc = b_xcalloc(1, sizeof(*cc));
+    enum b_rc rc = oltp_pg_params(o, cc, e);
+    free(cc);
+    if (rc < 0) {
+        char why[sizeof(e->msg)];
+        memcpy(why, e->msg, sizeof(why));
+        b_fail(e, B_EXIT_USAGE, "%s", why);
+        return e->ex;
+    }
+    return oltp_client_check(o, e);
+}
+
 BENCH_API enum b_exit oltp_check(struct bench_opts *o, struct b_err *e)
 {
     struct myc_conn_params cc;
+    if (oltp_pg(o))
+        return oltp_pg_check(o, e);
     if ((o->oltp_legacy_table && *o->oltp_legacy_table &&
          oltp_name_check("--oltp-table-name", o->oltp_legacy_table, false, e) < 0) ||
         (o->mysql_db && *o->mysql_db &&
@@ -20202,12 +20580,27 @@ struct oltp_kv {
     int n;
 };
 
+/* Value i of a row into kv (NULL: ""), cut at 255 bytes. */
+static void oltp_kv_set(struct oltp_kv *kv, size_t i, const char *p, size_t len)
+{
+    snprintf(kv->v[i], sizeof(kv->v[i]), "%.*s", p ? (int)B_MIN(len, 255) : 0, p ? p : "");
+}
+
 static int oltp_kv_row(void *ctx, const struct myc_result *res, const struct my_str *vals)
 {
     struct oltp_kv *kv = ctx;
     for (size_t i = 0; i < 4 && i < res->ncols; i++)
-        snprintf(kv->v[i], sizeof(kv->v[i]), "%.*s", vals[i].p ? (int)B_MIN(vals[i].len, 255) : 0,
-                 vals[i].p ? vals[i].p : "");
+        oltp_kv_set(kv, i, vals[i].p, vals[i].len);
+    kv->n++;
+    return 0;
+}
+
+/* oltp_kv_row of a PostgreSQL row. */
+static int oltp_pg_kv_row(void *ctx, const struct pgc_result *res, const struct pg_str *vals)
+{
+    struct oltp_kv *kv = ctx;
+    for (size_t i = 0; i < 4 && i < res->ncols; i++)
+        oltp_kv_set(kv, i, vals[i].p, vals[i].len);
     kv->n++;
     return 0;
 }
@@ -20216,6 +20609,31 @@ static int oltp_kv_row(void *ctx, const struct myc_result *res, const struct my_
  * unbounded wait ended by a signal is not a failure: oltp_jobs says "interrupted". */
 static int oltp_cmd_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
 {
+    if (j->pg) {
+        struct pgc_result pr;
+        memset(&pr, 0, sizeof(pr));
+        int prc = pgc_query(j->pg, sql, strlen(sql), &pr, NULL, NULL);
+        pgc_result_free(&pr);
+        if (prc == B_OK || prc == B_DONE)
+            return prc;
+        j->ex = B_EXIT_ENV;
+        if (j->err.msg[0])
+            return prc;
+        j->err.rc = prc;
+        if (prc == B_SERVER)
+            b_fail(&j->err, B_EXIT_ENV, "%s: '%.120s%s' failed on %s: %s:  %s (SQLSTATE %s)",
+                   j->w->name, sql, strlen(sql) > 120 ? "..." : "", j->pg->target,
+                   j->pg->srv.severity, j->pg->srv.msg, j->pg->srv.code);
+        else
+            b_fail(&j->err, B_EXIT_ENV, "%s: '%.120s%s' failed on %s: %s", j->w->name, sql,
+                   strlen(sql) > 120 ? "..." : "", j->pg->target, j->pg->err.msg);
+        if (prc == B_SERVER && !strcmp(j->pg->srv.code, "42P07"))
+            b_hint(&j->err, "the table exists and bench does not touch tables it did not "
+                            "create; use another --pgsql-db, or run cleanup if bench made it");
+        oltp_sb_fatal(&j->err, "PQexec() failed: 7 %s\nFATAL: failed query was: %.200s",
+                      prc == B_SERVER ? j->pg->srv.msg : j->pg->err.msg, sql);
+        return prc;
+    }
     struct myc_result res = {0};
     int rc = myc_query(c, sql, strlen(sql), &res, NULL, NULL);
     myc_result_free(&res);
@@ -20243,6 +20661,8 @@ static int oltp_cmd_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
  * --mysql-io-timeout; a signal still ends the wait within MYC_SLICE_MS. */
 static int oltp_long_sql(struct oltp_job *j, struct my_conn *c, const char *sql)
 {
+    if (j->pg) /* within --pgsql-io-timeout */
+        return oltp_cmd_sql(j, c, sql);
     myc_set_unbounded(c, true);
     int rc = oltp_cmd_sql(j, c, sql);
     myc_set_unbounded(c, false);
@@ -20347,6 +20767,52 @@ static B_MUSTCHECK enum b_rc oltp_schema_links(struct my_conn *c, const char *tb
     return B_OK;
 }
 
+/* oltp_owned on PostgreSQL (j->pg): the marker is the table's COMMENT ON; sysbench's
+ * definition is its columns (names, types, NOT NULL) in the current schema, with no trigger
+ * and no foreign key (its indexes and defaults are not compared). tbl is sbtestN (no other
+ * name reaches PostgreSQL: oltp_check). */
+static B_MUSTCHECK enum b_rc oltp_pg_owned(struct oltp_job *j, const char *tbl, const char *cols,
+                                           bool *exists, bool *owned, bool *sysb)
+{
+    char sql[1024];
+    struct oltp_kv kv;
+    struct pgc_result pr;
+    memset(&kv, 0, sizeof(kv));
+    memset(&pr, 0, sizeof(pr));
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(obj_description(c.oid, 'pg_class'), ''), (SELECT string_agg("
+             "a.attname || ':' || format_type(a.atttypid, a.atttypmod) || ':' || a.attnotnull, "
+             "',' ORDER BY a.attnum) FROM pg_attribute a WHERE a.attrelid = c.oid AND "
+             "a.attnum > 0 AND NOT a.attisdropped), (SELECT count(*) FROM pg_trigger g WHERE "
+             "g.tgrelid = c.oid AND NOT g.tgisinternal) + (SELECT count(*) FROM pg_constraint "
+             "f WHERE f.contype = 'f' AND (f.conrelid = c.oid OR f.confrelid = c.oid)) FROM "
+             "pg_class c WHERE c.relname = '%s' AND c.relkind = 'r' AND c.relnamespace = "
+             "current_schema()::regnamespace", tbl);
+    enum b_rc rc = pgc_query(j->pg, sql, strlen(sql), &pr, oltp_pg_kv_row, &kv);
+    pgc_result_free(&pr);
+    if (rc == B_DONE)
+        return rc;
+    if (rc < 0) {
+        j->ex = B_EXIT_ENV;
+        j->err.rc = rc;
+        b_fail(&j->err, B_EXIT_ENV, "%s%schecking table '%s' on %s failed: %s",
+               j->res ? j->w->name : "", j->res ? ": " : "", tbl, j->pg->target,
+               rc == B_SERVER ? j->pg->srv.msg : j->pg->err.msg);
+        j->err.sb_ex = B_EXIT_FAIL;
+        return rc;
+    }
+    const char *want = !strcmp(cols, "id,k") ? "id:integer:true,k:integer:true"
+                                             : "id:integer:true,k:integer:true,"
+                                               "c:character(120):true,pad:character(60):true";
+    *exists = kv.n > 0;
+    bool mark = *exists && !strcmp(kv.v[0], oltp_mark(j->o));
+    bool shape = *exists && *cols && !strcmp(kv.v[1], want) && !strcmp(kv.v[2], "0");
+    *owned = j->o->own_tables ? mark : shape;
+    if (sysb)
+        *sysb = !mark && shape;
+    return B_OK;
+}
+
 /*
  * Does table `tbl` exist, and did bench make it? *owned: with --own-tables (o->own_tables, the
  * bench persona) the COMMENT marker; without, exactly sysbench's definition (cols names the
@@ -20357,6 +20823,8 @@ static B_MUSTCHECK enum b_rc oltp_schema_links(struct my_conn *c, const char *tb
 static B_MUSTCHECK enum b_rc oltp_owned(struct oltp_job *j, struct my_conn *c, const char *tbl,
                                         const char *cols, bool *exists, bool *owned, bool *sysb)
 {
+    if (j->pg)
+        return oltp_pg_owned(j, tbl, cols, exists, owned, sysb);
     struct oltp_kv kv, def;
     enum b_rc rc = oltp_schema_row(c, "TABLE_COMMENT", "TABLES", tbl, &kv);
     *exists = rc == B_OK && kv.n > 0;
@@ -20421,7 +20889,7 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct myc_
     struct my_conn c;
     bool exists = false, owned = false;
     oltp_table(j->o, j->made, tbl, sizeof(tbl));
-    if (!j->o->own_tables)
+    if (!j->o->own_tables || j->pg) /* PostgreSQL: left (docs/cli.md) */
         return;
     if (myc_connect(&c, &cc->p) < 0) {
         res_say(j->res, RES_SAY_WARN, "%s: could not drop the unfinished table '%s': %s",
@@ -20471,11 +20939,51 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct myc_
 
 static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n);
 
+/* A job on PostgreSQL: its connection (sysbench's defaults), its tables. */
+static void oltp_pg_job(struct oltp_job *j)
+{
+    struct pgc_conn_params *cc = b_xcalloc(1, sizeof(*cc));
+    struct pgc_conn c;
+    pgc_init(&c);
+    if (oltp_pg_params(j->o, cc, &j->err) < 0) {
+        j->ex = j->err.ex = B_EXIT_USAGE;
+        free(cc);
+        return;
+    }
+    if (pgc_connect(&c, &cc->p) < 0) {
+        j->ex = B_EXIT_ENV;
+        j->err.rc = c.err.rc;
+        if (c.err.rc == B_SERVER)
+            b_fail(&j->err, B_EXIT_ENV, "%s: login to %s failed for user '%s' (database '%s'): "
+                   "%s:  %s (SQLSTATE %s)", j->w->name, c.target, cc->p.user, cc->p.db,
+                   c.srv.severity, c.srv.msg, c.srv.code);
+        else
+            b_fail(&j->err, B_EXIT_ENV, "%s: %s", j->w->name, c.err.msg);
+        oltp_sb_fatal(&j->err, "Connection to database failed: %s",
+                      c.err.rc == B_SERVER ? c.srv.msg : c.err.msg);
+        pgc_close(&c);
+        free(cc);
+        return;
+    }
+    j->pg = &c;
+    i64 last = oltp_ntables(j->o, j->w);
+    for (i64 n = j->idx + 1; n <= last && !atomic_load(&b_stop); n += j->nthreads)
+        if (j->fn(j, NULL, n) < 0)
+            break;
+    j->pg = NULL;
+    pgc_close(&c);
+    free(cc);
+}
+
 static void *oltp_job_main(void *arg)
 {
     struct oltp_job *j = arg;
     struct my_conn c;
     struct myc_conn_params cc;
+    if (oltp_pg(j->o)) {
+        oltp_pg_job(j);
+        return NULL;
+    }
     if (oltp_connect_cmd(j, &c, &cc) < 0)
         return NULL;
     /* cmd_prewarm: no on-disk temporary tables, set once per connection (every thread's) */
@@ -20548,6 +21056,41 @@ BENCH_API enum b_exit oltp_jobs(struct res *res, const struct bench_opts *o, con
     return ex;
 }
 
+/* prepare --pgsql-copy: row i of rows (sysbench's values, drawn as its INSERT path draws
+ * them) appended to q as COPY text; q goes out as one COPY FROM STDIN per 8 MiB and at the
+ * last row. B_OK, B_DONE (a signal), or the failure in j->err. */
+static B_MUSTCHECK enum b_rc oltp_pg_copy_row(struct oltp_job *j, struct buf *q, const char *sql,
+                                              i64 i, i64 rows, const char *tbl)
+{
+    const struct bench_opts *o = j->o;
+    char cb[128], pb[64];
+    if (q->len == 0 && atomic_load(&b_stop))
+        return B_DONE;
+    oltp_rand_string(&j->rng, OLTP_C_TMPL, cb);
+    oltp_rand_string(&j->rng, OLTP_PAD_TMPL, pb);
+    u32 k = rnd_default(&j->rng, &o->rnd, 1, (u32)o->oltp_table_size);
+    if (o->oltp_auto_inc)
+        buf_printf(q, "%u\t%s\t%s\n", k, cb, pb);
+    else
+        buf_printf(q, "%lld\t%u\t%s\t%s\n", (long long)i, k, cb, pb);
+    if (q->len < ((size_t)8 << 20) && i < rows)
+        return B_OK;
+    struct pgc_result pr;
+    memset(&pr, 0, sizeof(pr));
+    enum b_rc rc = pgc_copy_in(j->pg, sql, q->p, q->len, &pr);
+    pgc_result_free(&pr);
+    q->len = 0;
+    if (rc < 0 && rc != B_DONE) {
+        j->ex = B_EXIT_ENV;
+        j->err.rc = rc;
+        b_fail(&j->err, B_EXIT_ENV, "%s: %s into %s failed on %s: %s", j->w->name, sql, tbl,
+               j->pg->target, rc == B_SERVER ? j->pg->srv.msg : j->pg->err.msg);
+        oltp_sb_fatal(&j->err, "COPY failed: %s",
+                      rc == B_SERVER ? j->pg->srv.msg : j->pg->err.msg);
+    }
+    return rc;
+}
+
 static B_MUSTCHECK enum b_rc oltp_prepare_one(struct oltp_job *j, struct my_conn *c, i64 n)
 {
     const struct bench_opts *o = j->o;
@@ -20557,7 +21100,34 @@ static B_MUSTCHECK enum b_rc oltp_prepare_one(struct oltp_job *j, struct my_conn
     oltp_table(o, n, tbl, sizeof(tbl));
     oltp_quote(tbl, qt, sizeof(qt));
     res_say(j->res, RES_SAY_PROGRESS, "Creating table '%s'...", tbl); /* bulk too: its print() */
-    if (oltp_variant(j->w)->shape & OS_BULK) {
+    if (j->pg) { /* PostgreSQL: sysbench's pgsql schema; bench's marker is a COMMENT ON */
+        bool existed = false, owned, sysb;
+        bool bulk = oltp_variant(j->w)->shape & OS_BULK;
+        if (bulk && o->own_tables &&
+            (rc = oltp_pg_owned(j, tbl, "", &existed, &owned, &sysb)) < 0) {
+            buf_free(&q);
+            return rc;
+        }
+        if (bulk)
+            buf_printf(&q, "CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL, k INTEGER "
+                           "DEFAULT '0' NOT NULL, PRIMARY KEY (id))", qt);
+        else
+            buf_printf(&q, "CREATE TABLE %s(\n  id %s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
+                           "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' "
+                           "NOT NULL,\n  %s (id)\n)  ",
+                       qt, o->oltp_auto_inc ? "SERIAL" : "INTEGER NOT NULL",
+                       o->oltp_secondary ? "KEY xid" : "PRIMARY KEY");
+        rc = oltp_cmd_sql(j, c, q.p);
+        if (rc == B_OK && o->own_tables && !existed) {
+            q.len = 0;
+            buf_printf(&q, "COMMENT ON TABLE %s IS '%s'", qt, oltp_mark(o));
+            rc = oltp_cmd_sql(j, c, q.p);
+        }
+        if (rc < 0 || bulk) {
+            buf_free(&q);
+            return rc;
+        }
+    } else if (oltp_variant(j->w)->shape & OS_BULK) {
         buf_printf(&q, "CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL, k INTEGER DEFAULT '0' "
                        "NOT NULL, PRIMARY KEY (id))%s%s%s",
                    qt, o->own_tables ? " COMMENT='" : "", o->own_tables ? oltp_mark(o) : "",
@@ -20565,8 +21135,8 @@ static B_MUSTCHECK enum b_rc oltp_prepare_one(struct oltp_job *j, struct my_conn
         rc = oltp_cmd_sql(j, c, q.p);
         buf_free(&q);
         return rc;
-    }
-    buf_printf(&q,
+    } else
+        buf_printf(&q,
                "CREATE TABLE %s(\n  id INTEGER NOT NULL%s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
                "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n"
                "  %s (id)\n) /*! ENGINE = %s */ %s%s%s",
@@ -20574,7 +21144,7 @@ static B_MUSTCHECK enum b_rc oltp_prepare_one(struct oltp_job *j, struct my_conn
                o->oltp_secondary ? "KEY xid" : "PRIMARY KEY", o->oltp_engine,
                o->own_tables ? "COMMENT='" : "", o->own_tables ? oltp_mark(o) : "",
                o->own_tables ? "'" : "");
-    if ((rc = oltp_cmd_sql(j, c, q.p)) < 0) {
+    if (!j->pg && (rc = oltp_cmd_sql(j, c, q.p)) < 0) {
         buf_free(&q);
         return rc;
     }
@@ -20585,7 +21155,18 @@ static B_MUSTCHECK enum b_rc oltp_prepare_one(struct oltp_job *j, struct my_conn
     char cb[128], pb[64];
     u64 t_load = clk_now_ns();
     q.len = 0;
+    bool copy = j->pg && o->pgsql_copy; /* bench's COPY: the same values, tab-separated */
+    char copy_sql[OLTP_QNAME_SZ + 48];
+    snprintf(copy_sql, sizeof(copy_sql), "COPY %s (%s) FROM STDIN", qt,
+             o->oltp_auto_inc ? "k, c, pad" : "id, k, c, pad");
     for (i64 i = 1; i <= rows; i++) {
+        if (copy) {
+            if ((rc = oltp_pg_copy_row(j, &q, copy_sql, i, rows, qt)) < 0) {
+                buf_free(&q);
+                return rc;
+            }
+            continue;
+        }
         if (q.len == 0) {
             if (atomic_load(&b_stop)) { /* oltp_job_main drops the table */
                 buf_free(&q);
@@ -20756,6 +21337,11 @@ static enum b_exit oltp_cleanup_cmd(struct res *res)
 
 static enum b_exit oltp_prewarm_cmd(struct res *res)
 {
+    if (oltp_pg(res->o)) { /* as oltp_common.lua's assert */
+        b_fail(&res->err, B_EXIT_USAGE, "prewarm is currently MySQL only");
+        b_fail_sb(&res->err, 1, B_EXIT_FAIL, "FATAL: prewarm is currently MySQL only\n");
+        return res->err.ex;
+    }
     enum b_exit ex = oltp_check(res->o, &res->err);
     return ex != B_EXIT_OK ? ex : oltp_jobs(res, res->o, res->w, oltp_prewarm_one);
 }
@@ -20800,10 +21386,51 @@ static void oltp_mode_facts(struct load_run *r)
     res_fact_num(r->res, "probe_ring_sendrecv_ns", p->ring_ns);
 }
 
+static B_MUSTCHECK enum b_rc oltp_init_tables(struct load_run *r, struct oltp_job *j,
+                                              struct my_conn *c);
+
+/* oltp_init on PostgreSQL: no gate (a thread per connection, sysbench's way); in the bench
+ * persona the header's server facts and the tables' check, over one connection. */
+static B_MUSTCHECK enum b_rc oltp_pg_init(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    if (!o->own_tables || o->mysql_dry_run)
+        return B_OK;
+    struct oltp_job j = {.o = o, .w = r->w};
+    struct pgc_conn_params *cc = b_xcalloc(1, sizeof(*cc));
+    struct pgc_conn c;
+    struct b_err e;
+    memset(&e, 0, sizeof(e));
+    pgc_init(&c);
+    enum b_rc rc = B_OK;
+    if (oltp_pg_params(o, cc, &e) == B_OK && pgc_connect(&c, &cc->p) == B_OK) {
+        res_fact_str(r->res, "server", "%s", c.target);
+        res_fact_str(r->res, "server_version", "%s", c.version);
+        res_fact_str(r->res, "server_kind", "PostgreSQL");
+        res_fact_str(r->res, "transport", "%s", c.is_unix ? "unix" : "tcp");
+        res_fact_bool(r->res, "tls", c.tls);
+        if (c.tls) {
+            res_fact_str(r->res, "tls_version", "%s", mbedtls_ssl_get_version(c.ssl));
+            res_fact_str(r->res, "tls_cipher", "%s", mbedtls_ssl_get_ciphersuite(c.ssl));
+        }
+        j.pg = &c;
+        rc = oltp_init_tables(r, &j, NULL);
+    } /* else the workers report the connection error */
+    pgc_close(&c);
+    free(cc);
+    return rc;
+}
+
 static B_MUSTCHECK enum b_rc oltp_init(struct load_run *r)
 {
     const struct bench_opts *o = r->o;
     unsigned shape = oltp_variant(r->w)->shape;
+    if (oltp_pg(o) && (o->verify_writes || o->outage_report)) {
+        /* the ledger's audit and the windows are the MySQL client's (myc_) for now */
+        b_hint(&r->err, "run without them on PostgreSQL; they measure MySQL and MariaDB runs");
+        return b_seterr(&r->err, B_INVALID, 0, "%s with --db-driver=pgsql: not available yet",
+                        o->verify_writes ? "--verify-writes" : "--outage-report");
+    }
     if (o->verify_writes && o->client_count > 1 &&
         (((shape & OS_IDX_UPD) && o->oltp_index_updates) ||
          ((shape & OS_NONIDX_UPD) && o->oltp_non_index_updates))) {
@@ -20831,6 +21458,8 @@ static B_MUSTCHECK enum b_rc oltp_init(struct load_run *r)
         oltp_mode_facts(r);
     struct oltp_global *gl = b_xcalloc(1, sizeof(*gl));
     r->wl_global = gl;
+    if (oltp_pg(o))
+        return oltp_pg_init(r);
     if (!o->mysql_dry_run) { /* the workers' logins: bounded, retried, with progress */
         myc_gate_init(&gl->gate, 0, (int)o->threads,
                       (int)o->mysql_connect_timeout * 1000 + MYC_SLICE_MS);
@@ -20860,35 +21489,43 @@ static B_MUSTCHECK enum b_rc oltp_init(struct load_run *r)
         res_fact_str(r->res, "tls_version", "%s", myc_tls_version(&c));
         res_fact_str(r->res, "tls_cipher", "%s", myc_cipher(&c));
     }
+    enum b_rc rc = oltp_init_tables(r, &j, &c);
+    myc_close(&c);
+    return rc;
+}
+
+/* Before a run that writes (the bench persona): every table the run writes is bench's or
+ * sysbench's (j: a job on the run's connection, c or j->pg). B_OK, or the failure in r->err. */
+static B_MUSTCHECK enum b_rc oltp_init_tables(struct load_run *r, struct oltp_job *j,
+                                              struct my_conn *c)
+{
+    const struct bench_opts *o = r->o;
     i64 last = oltp_variant(r->w)->writes ? oltp_ntables(o, r->w) : 0, nsb = 0;
     char first[OLTP_NAME_SZ] = "";
     for (i64 n = 1; n <= last; n++) {
         char tbl[OLTP_NAME_SZ];
         bool exists, owned, sysb;
         oltp_table(o, n, tbl, sizeof(tbl));
-        enum b_rc rc = oltp_owned(&j, &c, tbl, oltp_sb_cols(r->w), &exists, &owned, &sysb);
+        enum b_rc rc = oltp_owned(j, c, tbl, oltp_sb_cols(r->w), &exists, &owned, &sysb);
         if (rc == B_DONE) /* a signal: the run that follows stops at once, interrupted */
             break;
         if (rc < 0) { /* never write to tables that could not be checked */
-            r->err = j.err;
-            myc_close(&c);
+            r->err = j->err;
             return rc;
         }
         if (exists && !owned && !sysb) {
             snprintf(r->err.hint, sizeof(r->err.hint),
                      "bench writes only to tables it or sysbench created: run 'bench %s "
-                     "prepare' with another --mysql-db",
-                     r->w->name);
-            myc_close(&c);
+                     "prepare' with another %s",
+                     r->w->name, j->pg ? "--pgsql-db" : "--mysql-db");
             return b_seterr(&r->err, B_INVALID, 0,
                             "table %s.%s was not created by bench (no '%s' comment) "
                             "and its definition is not sysbench's: not writing to it",
-                            o->mysql_db, tbl, oltp_mark(o));
+                            j->pg ? j->pg->p->db : o->mysql_db, tbl, oltp_mark(o));
         }
         if (sysb && !nsb++)
             snprintf(first, sizeof(first), "%s", tbl);
     }
-    myc_close(&c);
     if (nsb == 1)
         res_say(r->res, RES_SAY_MSG, "%s: %s was created by sysbench (exactly sysbench's "
                                      "definition); using it as sysbench would",
@@ -24752,38 +25389,55 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
  */
 
 
+/* PostgreSQL connection options: ping's, and the OLTP workloads' with --db-driver=pgsql
+ * (opt_pgsql, found by cli_lookup for them) */
+#define PGSQL_OPTS                                                                           \
+    OPT("pgsql-url", STR, pgsql_url, "", 0, 0, NULL,                                         \
+        "PostgreSQL: postgres://user:password@host:port/db?sslmode=... (libpq's URL; implies "\
+        "--db-driver=pgsql)", NULL, OPT_F_EXT | OPT_F_NODEF),                                \
+    OPT("pgsql-host", STR, pgsql_host, "", 0, 0, NULL,                                       \
+        "PostgreSQL server host, or a socket directory (PGHOST; default /var/run/postgresql, "\
+        "else localhost)", NULL, OPT_F_EXT | OPT_F_NODEF),                                   \
+    OPT("pgsql-port", STR, pgsql_port, "", 0, 0, NULL, "PostgreSQL server port (PGPORT; 5432)",\
+        NULL, OPT_F_EXT | OPT_F_NODEF),                                                      \
+    OPT("pgsql-user", STR, pgsql_user, "", 0, 0, NULL,                                       \
+        "PostgreSQL user (PGUSER; default the login name)", NULL, OPT_F_EXT | OPT_F_NODEF),  \
+    OPT("pgsql-password", STR, pgsql_password, "", 0, 0, NULL,                               \
+        "PostgreSQL password (PGPASSWORD, else ~/.pgpass)", NULL, OPT_F_EXT | OPT_F_NODEF),  \
+    OPT("pgsql-db", STR, pgsql_db, "", 0, 0, NULL,                                           \
+        "PostgreSQL database (PGDATABASE; default the user name)", NULL,                     \
+        OPT_F_EXT | OPT_F_NODEF),                                                            \
+    OPT("pgsql-sslmode", STR, pgsql_sslmode, "", 0, 0, NULL,                                 \
+        "PostgreSQL TLS, as libpq's sslmode: disable, allow, prefer (default), require, "    \
+        "verify-ca, verify-full (PGSSLMODE)", NULL, OPT_F_EXT | OPT_F_NODEF),                \
+    OPT("pgsql-sslrootcert", STR, pgsql_sslrootcert, "", 0, 0, NULL,                         \
+        "PostgreSQL: CA file that verifies the server (PGSSLROOTCERT; default "              \
+        "~/.postgresql/root.crt; system: the system's store)", NULL, OPT_F_EXT | OPT_F_NODEF),\
+    OPT("pgsql-channel-binding", STR, pgsql_channel_binding, "", 0, 0, NULL,                 \
+        "PostgreSQL SCRAM channel binding: disable, prefer (default), require "              \
+        "(PGCHANNELBINDING)", NULL, OPT_F_EXT | OPT_F_NODEF),                                \
+    OPT("pgsql-connect-timeout", INT, pgsql_connect_timeout, "10", 1, 3600, NULL,            \
+        "PostgreSQL: seconds to connect, set up TLS and log in (PGCONNECT_TIMEOUT, the URL's "\
+        "connect_timeout win)", NULL, OPT_F_EXT),                                            \
+    OPT("pgsql-io-timeout", INT, pgsql_io_timeout, "60", 1, 86400, NULL,                     \
+        "PostgreSQL: seconds a command may take", NULL, OPT_F_EXT)
+
 static const struct opt_def opt_ping[] = {
     OPT("count", INT, ping_count, "10", 1, 1e6, NULL, "number of COM_PING round trips to time",
         NULL, 0),
-    OPT("pgsql-url", STR, pgsql_url, "", 0, 0, NULL,
-        "PostgreSQL: postgres://user:password@host:port/db?sslmode=... (libpq's URL; implies "
-        "--db-driver=pgsql)", NULL, OPT_F_EXT | OPT_F_NODEF),
-    OPT("pgsql-host", STR, pgsql_host, "", 0, 0, NULL,
-        "PostgreSQL server host, or a socket directory (PGHOST; default /var/run/postgresql, "
-        "else localhost)", NULL, OPT_F_EXT | OPT_F_NODEF),
-    OPT("pgsql-port", STR, pgsql_port, "", 0, 0, NULL, "PostgreSQL server port (PGPORT; 5432)",
-        NULL, OPT_F_EXT | OPT_F_NODEF),
-    OPT("pgsql-user", STR, pgsql_user, "", 0, 0, NULL,
-        "PostgreSQL user (PGUSER; default the login name)", NULL, OPT_F_EXT | OPT_F_NODEF),
-    OPT("pgsql-password", STR, pgsql_password, "", 0, 0, NULL,
-        "PostgreSQL password (PGPASSWORD, else ~/.pgpass)", NULL, OPT_F_EXT | OPT_F_NODEF),
-    OPT("pgsql-db", STR, pgsql_db, "", 0, 0, NULL,
-        "PostgreSQL database (PGDATABASE; default the user name)", NULL,
+    PGSQL_OPTS};
+
+/* The OLTP workloads' PostgreSQL options (--db-driver=pgsql): the connection's, whose
+ * defaults there are sysbench's (oltp_pg_params), and the errors to ignore. */
+static const struct opt_def opt_pgsql[] = {
+    PGSQL_OPTS,
+    OPT("pgsql-ignore-errors", STR, pgsql_ignore_errors, "", 0, 0, NULL,
+        "PostgreSQL: SQLSTATEs that roll back and restart the event beside sysbench's 40P01, "
+        "23505, 40001 (08006: reconnect after a lost connection), or all", NULL,
         OPT_F_EXT | OPT_F_NODEF),
-    OPT("pgsql-sslmode", STR, pgsql_sslmode, "", 0, 0, NULL,
-        "PostgreSQL TLS, as libpq's sslmode: disable, allow, prefer (default), require, "
-        "verify-ca, verify-full (PGSSLMODE)", NULL, OPT_F_EXT | OPT_F_NODEF),
-    OPT("pgsql-sslrootcert", STR, pgsql_sslrootcert, "", 0, 0, NULL,
-        "PostgreSQL: CA file that verifies the server (PGSSLROOTCERT; default "
-        "~/.postgresql/root.crt; system: the system's store)", NULL, OPT_F_EXT | OPT_F_NODEF),
-    OPT("pgsql-channel-binding", STR, pgsql_channel_binding, "", 0, 0, NULL,
-        "PostgreSQL SCRAM channel binding: disable, prefer (default), require "
-        "(PGCHANNELBINDING)", NULL, OPT_F_EXT | OPT_F_NODEF),
-    OPT("pgsql-connect-timeout", INT, pgsql_connect_timeout, "10", 1, 3600, NULL,
-        "PostgreSQL: seconds to connect, set up TLS and log in (PGCONNECT_TIMEOUT, the URL's "
-        "connect_timeout win)", NULL, OPT_F_EXT),
-    OPT("pgsql-io-timeout", INT, pgsql_io_timeout, "60", 1, 86400, NULL,
-        "PostgreSQL: seconds a command may take", NULL, OPT_F_EXT),
+    OPT("pgsql-copy", BOOL, pgsql_copy, "off", 0, 0, NULL,
+        "PostgreSQL: prepare loads the rows with COPY FROM STDIN (sysbench's values) instead "
+        "of sysbench's multi-row INSERTs", NULL, OPT_F_EXT),
 };
 
 static const struct opt_def opt_oltp_sizing[] = {
@@ -27337,7 +27991,7 @@ static bool all_db_schema(struct all_ctx *x, struct my_conn *c, struct bench_opt
 
 /* Is an outage window one of unavailability (a deadlock's or a duplicate's is contention: the
  * retry of one event, as a clean ladder at 64 threads has)? */
-static bool all_out_down(int cls)
+BENCH_API bool all_out_down(int cls)
 {
     return cls != RES_OC_DEADLOCK && cls != RES_OC_DUPLICATE;
 }
@@ -33540,6 +34194,8 @@ static const struct opt_def *cli_lookup(const struct cli *c, const char *name, s
             return d;
     if (c->w && (d = opt_find(c->w->opts, c->w->nopts, name, len)))
         return d;
+    if (c->w && c->w->family == WL_OLTP && (d = opt_find(opt_pgsql, countof(opt_pgsql), name, len)))
+        return d; /* --db-driver=pgsql's */
     return NULL;
 }
 
@@ -35889,6 +36545,13 @@ static enum b_exit cli_do_test_help(struct cli *c, const struct cli_cmd *k)
         printf("The clients run on event loops (--event-loops=auto; 0: a thread each, as "
                "mysqlslap) with --event-backend; these and the connection options: "
                "'bench --help'.\n\n");
+    if (c->w->family == WL_OLTP && opts.persona == B_BENCH) { /* sysbench's help stays its */
+        printf("PostgreSQL (--db-driver=pgsql) options:\n");
+        rep_opt_help(opt_pgsql, countof(opt_pgsql), false);
+        printf("Here --pgsql-host, --pgsql-port, --pgsql-user and --pgsql-db default to "
+               "sysbench's: localhost, 5432, sbtest, sbtest (PGHOST, PGPORT, PGUSER and "
+               "PGDATABASE unread; a --pgsql-url replaces them).\n\n");
+    }
     return B_EXIT_OK;
 }
 

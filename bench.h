@@ -403,6 +403,8 @@ struct bench_opts {
     char *pgsql_url, *pgsql_host, *pgsql_port, *pgsql_user, *pgsql_password, *pgsql_db;
     char *pgsql_sslmode, *pgsql_sslrootcert, *pgsql_channel_binding;
     i64 pgsql_connect_timeout, pgsql_io_timeout;
+    char *pgsql_ignore_errors;    /* the pgsql workloads: SQLSTATEs, or "all" */
+    bool pgsql_copy;              /* the pgsql workloads' prepare loads with COPY */
     /* oltp */
     i64 oltp_tables, oltp_table_size, oltp_range_size, oltp_point_selects, oltp_simple_ranges;
     i64 oltp_sum_ranges, oltp_order_ranges, oltp_distinct_ranges, oltp_index_updates;
@@ -1015,6 +1017,11 @@ BENCH_API enum b_rc pgc_query(struct pgc_conn *c, const char *sql, size_t len,
  * Return values: as pgc_query's. */
 BENCH_API enum b_rc pgc_prepare(struct pgc_conn *c, const char *name, const char *sql, size_t len,
                                 size_t nparams, struct pgc_result *r) B_MUSTCHECK;
+/* pgc_prepare_typed - pgc_prepare with the parameters' type OIDs (oids[noids]; 0: inferred),
+ * as libpq's PQprepare sends them. Return values: as pgc_query's. */
+BENCH_API enum b_rc pgc_prepare_typed(struct pgc_conn *c, const char *name, const char *sql,
+                                      size_t len, const u32 *oids, size_t noids,
+                                      struct pgc_result *r) B_MUSTCHECK;
 /* pgc_execute - Bind (text parameters) of the prepared name, Execute, Sync; rows (decoded
  * with r->cols from pgc_prepare) to cb. Return values: as pgc_query's. */
 BENCH_API enum b_rc pgc_execute(struct pgc_conn *c, const char *name, const struct pg_str *vals,
@@ -1031,7 +1038,7 @@ BENCH_API enum b_rc pgc_close_stmt(struct pgc_conn *c, const char *name) B_MUSTC
  * server counted. Return values: as pgc_query's (B_SERVER: the server refused the COPY or
  * its data). */
 BENCH_API enum b_rc pgc_copy_in(struct pgc_conn *c, const char *sql, const char *data, size_t len,
-                                struct pgc_result *r) B_MUSTCHECK B_UNUSED;
+                                struct pgc_result *r) B_MUSTCHECK;
 /* pgc_url_secret - the password inside a postgres[ql]:// URL (user:PASSWORD@...) and its
  * length, or NULL (none): what --pgsql-url's echoes mask. */
 BENCH_API const char *pgc_url_secret(const char *url, size_t *len);
@@ -1969,6 +1976,7 @@ BENCH_API enum b_exit sizing_main(struct res *res);
  * a string ("" when absent); all_fmt_num - v as the page prints it ("-" for NaN). */
 BENCH_API double all_num(const struct res *res, const char *key, bool *have);
 BENCH_API const char *all_str(const struct res *res, const char *key);
+BENCH_API bool all_out_down(int cls); /* an outage class that makes a window (not contention) */
 BENCH_API void all_fmt_num(char *out, size_t n, double v);
 /* Return values: B_EXIT_OK (also without --html); e->ex with e filled when the file cannot be
  * made. */

@@ -9,7 +9,8 @@
 # (pg_hba.conf, TCP): trustu (trust), scram/scrampw (scram-sha-256),
 # md5u/md5pw (md5, its password stored as md5), clear/clearpw (password: cleartext), tlsonly/
 # tlspw (hostssl only, scram-sha-256); over the unix socket: clear (password), others trust.
-# Database benchtest. The CA, server certificate (CN localhost, SAN localhost and 127.0.0.1)
+# Database benchtest; pg_stat_statements preloaded (tests/pgsql_oltp.sh's counters). The CA,
+# server certificate (CN localhost, SAN localhost and 127.0.0.1)
 # and an unrelated CA are made with the openssl CLI at start, never committed.
 set -eu
 cmd=$1 dir=$2 port=${3:-54321}
@@ -52,6 +53,7 @@ ssl_key_file = '$dir/tls/server.key'
 fsync = off
 max_connections = 50
 shared_buffers = 16MB
+shared_preload_libraries = 'pg_stat_statements'
 CONF
 cat >"$dir/data/pg_hba.conf" <<'HBA'
 local   all  clear                  password

@@ -267,6 +267,7 @@ suite tls-cli sh tests/tls_cli.sh
 suite hostile sh tests/hostile.sh
 suite pgsql sh tests/pgsql.sh
 suite pgsql-hostile sh tests/pgsql_hostile.sh
+suite pgsql-oltp sh tests/pgsql_oltp.sh
 suite oltp bash tests/oltp.sh
 suite tpcc bash tests/tpcc.sh
 suite oneliner sh tests/oneliner.sh

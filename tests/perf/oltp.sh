@@ -69,38 +69,16 @@ echo "  (WORKLOAD (N): oltp_point_select (8, 64), oltp_read_write (16); TLS: --m
 "$S" oltp_read_write $C --threads=4 prepare >/dev/null
 # the dataset (data + indexes) against the buffer pool
 perf_fit_pool perf sbtest1 sbtest2 sbtest3 sbtest4
-# rusage OUT CMD...: runs CMD (stdout+stderr to OUT); prints "CPU-s CTXSW" of it, all its
-# threads (wait4's rusage: user+sys seconds, voluntary+involuntary context switches)
-rusage() {
-    python3 - "$@" <<'EOF'
-import os, sys
-out, cmd = sys.argv[1], sys.argv[2:]
-fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-pid = os.fork()
-if pid == 0:
-    os.dup2(fd, 1)
-    os.dup2(fd, 2)
-    try:
-        os.execv(cmd[0], cmd)
-    finally:
-        os._exit(127)
-_, st, ru = os.wait4(pid, 0)
-if not os.WIFEXITED(st) or os.WEXITSTATUS(st) != 0:
-    sys.exit(1)
-print("%.3f %d" % (ru.ru_utime + ru.ru_stime, ru.ru_nvcsw + ru.ru_nivcsw))
-EOF
-}
 # run BINARY [OPTION...]: prints "TPS CPU-s/1000-txn ctxsw/txn"
 run() {
     secs=$T bin=$1
     shift
     [ "$perf_warming" = 0 ] || secs=$WARM
-    c=$(rusage "$PERF_TMP/out" "$bin" "$wl" $C --threads="$th" --time="$secs" "$@" run) || return 1
+    c=$(perf_rusage "$PERF_TMP/out" "$bin" "$wl" $C --threads="$th" --time="$secs" "$@" run) || return 1
     # the default: the mode it chose (its header's Client mode and Client I/O lines)
     [ "$bin" != "$B" ] || [ -n "$*" ] || [ "$perf_warming" != 0 ] || sed -n 's/^Client mode: \([^(]*\) (.*/\1/p; s/^Client I\/O: \([a-z_]*\), .* on \([0-9]*\) event loops*$/\2 loop(s) on \1/p' \
         "$PERF_TMP/out" | tr '\n' ' ' | sed 's/ *$/\n/' >>"$PERF_TMP/mode.$wl.$th"
-    sed -n 's/^ *transactions: *\([0-9]*\) *(\([0-9.]*\) per sec.)/\1 \2/p' "$PERF_TMP/out" |
-        awk -v c="${c% *}" -v x="${c#* }" '$1 > 0 { printf "%s %.4f %.3f\n", $2, c / $1 * 1000, x / $1 }'
+    perf_per_txn "$PERF_TMP/out" "$c"
 }
 sysbench() { run "$S"; }
 threads() { run "$B" --event-loops=0; }

@@ -13,6 +13,11 @@
 #                             per figure. A run that fails or prints no number counts as a
 #                             failure (perf_fail), and the comparison is abandoned.
 #   perf_median               median of the numbers on stdin, one a line
+#   perf_rusage OUT CMD...    runs CMD (stdout+stderr to OUT); prints "CPU-s CTXSW" of it, all
+#                             its threads (wait4's rusage: user+sys seconds, voluntary +
+#                             involuntary context switches); fails when CMD fails
+#   perf_per_txn OUT FIGURES  from a sysbench result in OUT and perf_rusage's "CPU-s CTXSW":
+#                             "TPS CPU-s/1000-txn ctxsw/txn"
 #   perf_end                  the closing line; exit 1 if any run failed, else 0
 #   perf_mariadb DIR PORT ARGS DB...
 #                             the MariaDB the runs share: the one BENCH_MY_PORT and
@@ -59,6 +64,31 @@ perf_cpu() {
     ticks=$(sh -c 'o=$1; shift; "$@" >"$o" 2>&1 || exit 1
         set -- $(cat /proc/$$/stat); echo $(( ${16} + ${17} ))' sh "$out" "$@") || return 1
     awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f\n", t / hz }'
+}
+
+perf_rusage() {
+    python3 - "$@" <<'EOF'
+import os, sys
+out, cmd = sys.argv[1], sys.argv[2:]
+fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+pid = os.fork()
+if pid == 0:
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    try:
+        os.execv(cmd[0], cmd)
+    finally:
+        os._exit(127)
+_, st, ru = os.wait4(pid, 0)
+if not os.WIFEXITED(st) or os.WEXITSTATUS(st) != 0:
+    sys.exit(1)
+print("%.3f %d" % (ru.ru_utime + ru.ru_stime, ru.ru_nvcsw + ru.ru_nivcsw))
+EOF
+}
+
+perf_per_txn() {
+    sed -n 's/^ *transactions: *\([0-9]*\) *(\([0-9.]*\) per sec.)/\1 \2/p' "$1" |
+        awk -v c="${2% *}" -v x="${2#* }" '$1 > 0 { printf "%s %.4f %.3f\n", $2, c / $1 * 1000, x / $1 }'
 }
 
 perf_median() {

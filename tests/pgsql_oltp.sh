@@ -1,0 +1,219 @@
+#!/bin/sh
+# sysbench's 11 OLTP workloads on PostgreSQL (issue 32, part 2): bench (as sysbench) beside
+# Debian's sysbench 1.0.20 --db-driver=pgsql on the PostgreSQL 15 of tests/postgres.sh. For
+# each workload sysbench prepares database sbpa, which is copied to sbpb (CREATE DATABASE ...
+# TEMPLATE); sysbench runs on sbpa, bench on sbpb, seeded, --threads=1, a fixed --events:
+#   - the outputs are the same with the timings masked (tests/mask_timing.py);
+#   - the server counted the same: pg_stat_database's xact_commit, xact_rollback,
+#     tup_inserted, tup_updated, tup_deleted, and pg_stat_statements' calls and rows per
+#     statement text (the same statements, prepared, with the same parameter types);
+#   - the tables are identical after the runs (md5 of an ordered dump).
+# Then bench's own: sysbench's ignorable 23505 rolled back and counted (xact_rollback moves
+# with "ignored errors"), a fatal error in the server's words with its SQLSTATE, the
+# --pgsql-ignore-errors syntax, cleanup that drops only its own and sysbench's tables, the
+# JSON counts, a terminated session (reconnect with 08006, else exit 1), prepare's COPY.
+# Needs postgresql-15, openssl and sysbench with its pgsql driver; exits 77 without them.
+# About 25 seconds.
+set -u
+t_name=pgsql-oltp
+. "$(dirname "$0")/lib.sh"
+[ -x /usr/lib/postgresql/15/bin/initdb ] && command -v openssl >/dev/null &&
+    command -v sysbench >/dev/null && command -v psql >/dev/null ||
+    { echo "pgsql-oltp: SKIP: needs postgresql-15, psql, openssl and sysbench"; exit 77; }
+pgdir=$(mktemp -d /tmp/bench-pgo.XXXXXX)
+t_at_exit() { sh "$here/postgres.sh" stop "$pgdir"; rm -rf "$pgdir"; }
+env=$(sh "$here/postgres.sh" start "$pgdir" "${PGSQL_TEST_PORT:-$((27000 + $$ % 800))}") ||
+    { echo "pgsql-oltp: FAIL: the PostgreSQL test server did not start"; exit 1; }
+eval "$env"
+unset PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE PGSSLMODE PGSSLROOTCERT PGCHANNELBINDING PGPASSFILE PGCONNECT_TIMEOUT PGAPPNAME
+export HOME="$w/home"
+mkdir -p "$HOME"
+ln -s "$B" "$w/sysbench" # bench as sysbench: its output is sysbench's
+PSQL="psql -X -q -At -h $BENCH_PG_HOST -p $BENCH_PG_PORT -U postgres"
+$PSQL -d postgres -c "CREATE EXTENSION pg_stat_statements" ||
+    { echo "pgsql-oltp: FAIL: pg_stat_statements (shared_preload_libraries)"; exit 1; }
+C="--db-driver=pgsql --pgsql-host=$BENCH_PG_HOST --pgsql-port=$BENCH_PG_PORT --pgsql-user=postgres"
+# no autovacuum: sbpa carries prepare's changes in its statistics (sbpb, its copy, starts at
+# zero), so an autoanalyze came in sysbench's window only, its transactions and pg_statistic
+# rows counted in pg_stat_database (seen: 8 commits, 30 inserted, 16 updated more)
+$PSQL -d postgres -c "ALTER SYSTEM SET autovacuum = off" -c "SELECT pg_reload_conf()" >/dev/null
+t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c 'SHOW autovacuum')\" = off ]" ||
+    { echo "pgsql-oltp: FAIL: autovacuum stays on"; exit 1; }
+t_on_fail() { [ -f "$w/diff" ] && sed 's/^/    /' "$w/diff" | head -12; rm -f "$w/diff"; }
+
+# idle: no session left on sbpa or sbpb (a backend flushes its counters as it exits)
+idle() { [ "$($PSQL -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE datname IN ('sbpa','sbpb')")" = 0 ]; }
+counters() { # counters DB: pg_stat_database's five, one line
+    $PSQL -d postgres -c "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted FROM pg_stat_database WHERE datname = '$1'"
+}
+delta() { # delta BEFORE AFTER: AFTER - BEFORE, field by field ('|'-separated)
+    echo "$1 $2" | awk '{n = split($1, a, "|"); split($2, b, "|"); s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? "|" : "") b[i] - a[i]; print s}'
+}
+statements() { # statements DB: pg_stat_statements' text, calls and rows there, sorted
+    $PSQL -d postgres -c "SELECT regexp_replace(s.query, '\s+', ' ', 'g') || ' | ' || s.calls || ' | ' || s.rows FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$1' ORDER BY 1"
+}
+dump() { # dump DB: md5 of every sbtest table's rows, ordered
+    for t in $($PSQL -d "$1" -c "SELECT relname FROM pg_class WHERE relkind = 'r' AND relname LIKE 'sbtest%' ORDER BY relname"); do
+        printf '%s:' "$t"
+        $PSQL -d "$1" -c "SELECT count(*) || ':' || md5(coalesce(string_agg(t::text, ';' ORDER BY t::text), '')) FROM $t t"
+    done | tr '\n' ' '
+}
+
+# twin NAME WL PREPARE-ARGS -- RUN-ARGS: sysbench prepares sbpa, copied to sbpb; both run
+twin() {
+    name=$1 wl=$2 prep=$3 runa=$4
+    $PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpa" -c "DROP DATABASE IF EXISTS sbpb" -c "CREATE DATABASE sbpa" 2>/dev/null
+    (cd "$w" && sysbench "$wl" $C --pgsql-db=sbpa $prep prepare >prep.out 2>&1) || { bad "$name: sysbench prepare"; tail -3 "$w/prep.out"; return; }
+    $PSQL -d postgres -c "CREATE DATABASE sbpb TEMPLATE sbpa"
+    t_wait 10 idle || { bad "$name: sessions left before the runs"; return; }
+    $PSQL -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null
+    ca=$(counters sbpa) cb=$(counters sbpb)
+    (cd "$w" && sysbench "$wl" $C --pgsql-db=sbpa $runa run >ref.out 2>&1) || { bad "$name: sysbench run"; tail -3 "$w/ref.out"; }
+    (cd "$w" && ./sysbench "$wl" $C --pgsql-db=sbpb $runa run >our.out 2>&1) || { bad "$name: bench run (exit $?)"; tail -3 "$w/our.out"; }
+    python3 "$here/mask_timing.py" "$w/ref.out" "$w/our.out"
+    if diff "$w/ref.out.m" "$w/our.out.m" >"$w/diff"; then ok; else bad "$name: output differs from sysbench's (timings masked)"; fi
+    t_wait 10 idle || bad "$name: sessions left after the runs"
+    da=$(delta "$ca" "$(counters sbpa)") db=$(delta "$cb" "$(counters sbpb)")
+    if [ "$wl" = bulk_insert ]; then # sysbench's driver logs in once more (db_describe, at
+        # the first row: a session that only logs in; the server counts its login's
+        # transaction): one commit more than bench, deliberately not copied
+        db=$(echo "$db" | awk -F'|' -v OFS='|' '{$1 = $1 + 1; print}')
+    fi
+    if [ "$da" = "$db" ] && [ "$(echo "$da" | cut -d'|' -f1)" -gt 0 ]; then ok; else
+        bad "$name: pg_stat_database (commits|rollbacks|inserted|updated|deleted): sysbench $da, bench $db"; fi
+    statements sbpa >"$w/st.a"
+    statements sbpb >"$w/st.b"
+    if [ -s "$w/st.a" ] && diff "$w/st.a" "$w/st.b" >"$w/diff"; then ok; else bad "$name: pg_stat_statements' calls and rows differ"; fi
+    a=$(dump sbpa) b=$(dump sbpb)
+    if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad "$name: tables differ after the same seeded run: sysbench $a, bench $b"; fi
+}
+P="--tables=2 --table-size=300"
+R="$P --threads=1 --time=0 --rand-seed=7"
+twin oltp_read_write oltp_read_write "$P" "$R --events=40"
+twin oltp_read_only oltp_read_only "$P" "$R --events=40"
+twin oltp_write_only oltp_write_only "$P" "$R --events=60 --rand-type=uniform --delete-inserts=2"
+twin oltp_point_select oltp_point_select "$P" "$R --events=200"
+twin oltp_insert oltp_insert "$P" "$R --events=100"
+twin oltp_update_index oltp_update_index "$P" "$R --events=100"
+twin oltp_update_non_index oltp_update_non_index "$P" "$R --events=100"
+twin oltp_delete oltp_delete "$P" "$R --events=100"
+twin select_random_points select_random_points "$P" "$R --events=100"
+twin select_random_ranges select_random_ranges "$P" "$R --events=100"
+twin bulk_insert bulk_insert "--threads=1" "--threads=1 --time=0 --events=3000 --rand-seed=7"
+twin "oltp_read_write --db-ps-mode=disable" oltp_read_write "$P" "$R --events=30 --db-ps-mode=disable"
+twin "oltp_read_write --skip-trx" oltp_read_write "$P" "$R --events=30 --skip-trx=on"
+
+# prepare: sysbench's lines and schema (columns, defaults, indexes, the SERIAL's sequence),
+# --auto-inc on and off
+schema() { # schema DB: the sbtest tables' columns and indexes, one line each
+    $PSQL -d "$1" -c "SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || coalesce(character_maximum_length::text, '') || ' ' || is_nullable || ' ' || coalesce(column_default, '') FROM information_schema.columns WHERE table_name LIKE 'sbtest%' ORDER BY 1" \
+        -c "SELECT indexdef FROM pg_indexes WHERE tablename LIKE 'sbtest%' ORDER BY 1" \
+        -c "SELECT sequencename FROM pg_sequences ORDER BY 1"
+}
+for aut in on off; do
+    $PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpg" -c "DROP DATABASE IF EXISTS sbph" -c "CREATE DATABASE sbpg" -c "CREATE DATABASE sbph" 2>/dev/null
+    (cd "$w" && sysbench oltp_read_write $C --pgsql-db=sbpg --tables=3 --table-size=100 --auto-inc=$aut prepare >ref.out 2>&1 &&
+        ./sysbench oltp_read_write $C --pgsql-db=sbph --tables=3 --table-size=100 --auto-inc=$aut prepare >our.out 2>&1) ||
+        bad "prepare --auto-inc=$aut: a tool failed"
+    python3 "$here/mask_timing.py" "$w/ref.out" "$w/our.out"
+    schema sbpg >"$w/sch.a"
+    schema sbph >"$w/sch.b"
+    if diff "$w/ref.out.m" "$w/our.out.m" >"$w/diff" && [ "$(wc -l <"$w/sch.a")" -ge 12 ] && diff "$w/sch.a" "$w/sch.b" >"$w/diff"; then ok; else
+        bad "prepare --auto-inc=$aut: output or schema differ from sysbench's"; fi
+done
+
+# sysbench's ignorable errors: the same seeded oltp_insert --auto-inc=off twice on one table
+# set draws the same ids; the second run's INSERTs meet 23505, each rolled back (the server
+# counts the ROLLBACK) and the event run again with the next id, until the ids are new
+$PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpc" -c "CREATE DATABASE sbpc" 2>/dev/null
+I="$C --pgsql-db=sbpc --tables=1 --threads=1 --time=0 --rand-seed=5 --auto-inc=off"
+(cd "$w" && ./sysbench oltp_insert $I prepare >/dev/null 2>&1 && ./sysbench oltp_insert $I --events=50 run >/dev/null 2>&1) ||
+    bad "oltp_insert --auto-inc=off: prepare and a first run"
+t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpc'\")\" = 0 ]"
+c0=$(counters sbpc)
+(cd "$w" && ./sysbench oltp_insert $I --events=50 run >ign.out 2>&1); rc=$?
+t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpc'\")\" = 0 ]"
+d=$(delta "$c0" "$(counters sbpc)")
+ign=$(awk '/ignored errors:/ {print $3}' "$w/ign.out")
+rb=$(echo "$d" | cut -d'|' -f2) ins=$(echo "$d" | cut -d'|' -f3)
+# the server counts each failed INSERT (its heap tuple too) and each ROLLBACK as a rollback
+if [ $rc = 0 ] && [ "${ign:-0}" -ge 50 ] && [ "$rb" = "$((ign * 2))" ] && [ "$ins" = "$((50 + ign))" ] &&
+    [ "$($PSQL -d sbpc -c "SELECT count(*) FROM sbtest1")" = 100 ]; then ok; else
+    bad "23505 ignored: exit $rc, ignored errors ${ign:-none}, server rollbacks $rb (each failed INSERT and its ROLLBACK), rows inserted $ins (want 50 + the failed ones)"; fi
+
+# a fatal error: the server's words and SQLSTATE, exit 3 (a missing table: prepare first)
+$PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpd" -c "CREATE DATABASE sbpd" 2>/dev/null
+"$B" oltp_point_select $C --pgsql-db=sbpd --events=1 run >"$w/out" 2>&1; rc=$?
+if [ $rc = 3 ] && grep -q 'relation "sbtest1" does not exist (SQLSTATE 42P01)' "$w/out" &&
+    grep -q "run 'bench oltp_point_select prepare'" "$w/out"; then ok; else
+    bad "a missing table: exit $rc, expected 3 with SQLSTATE 42P01 and the hint"; cp "$w/out" "$w/diff"; t_on_fail; fi
+"$B" oltp_point_select $C --pgsql-db=sbpd --pgsql-ignore-errors=40001,4P01 run >"$w/out" 2>&1; rc=$?
+if [ $rc = 2 ] && grep -q "pgsql-ignore-errors='40001,4P01': give SQLSTATE codes" "$w/out"; then ok; else
+    bad "--pgsql-ignore-errors=40001,4P01: exit $rc, expected 2"; fi
+# sysbench's default user and database (sbtest): the server's refusal, verbatim
+"$B" oltp_point_select --db-driver=pgsql --pgsql-host=$BENCH_PG_HOST --pgsql-port=$BENCH_PG_PORT --events=1 run >"$w/out" 2>&1; rc=$?
+if [ $rc != 0 ] && grep -q "login to $BENCH_PG_HOST:$BENCH_PG_PORT failed for user 'sbtest' (database 'sbtest'): FATAL: .*(SQLSTATE 28000)" "$w/out"; then ok; else
+    bad "sysbench's defaults: exit $rc, expected the server's 28000 for user sbtest"; cp "$w/out" "$w/diff"; t_on_fail; fi
+
+# bench's help of a workload lists the pgsql options (sysbench's stays sysbench's: oltp.sh)
+"$B" oltp_read_write help >"$w/out" 2>&1
+if grep -q '^  --pgsql-ignore-errors=STRING ' "$w/out" && grep -q '^  --pgsql-copy\[=on|off\] ' "$w/out" &&
+    ! (cd "$w" && ./sysbench oltp_read_write help) | grep -q pgsql-copy; then ok; else
+    bad "bench oltp_read_write help: no --pgsql-* options listed (or sysbench's help changed)"; fi
+
+# bench's tables carry COMMENT ON 'created by bench'; cleanup drops its own and sysbench's
+# (exactly sysbench's columns), and leaves a user's sbtest table alone
+(cd "$w" && "$B" oltp_read_write $C --pgsql-db=sbpd --tables=2 --table-size=10 prepare >/dev/null 2>&1) || bad "bench prepare"
+[ "$($PSQL -d sbpd -c "SELECT obj_description('sbtest1'::regclass)")" = "created by bench" ] && ok || bad "prepare: no 'created by bench' comment"
+$PSQL -d sbpd -c "CREATE TABLE sbtest3 (id int PRIMARY KEY, note text)"
+"$B" oltp_read_write $C --pgsql-db=sbpd --tables=3 cleanup >"$w/out" 2>&1; rc=$?
+left=$($PSQL -d sbpd -c "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class WHERE relkind = 'r' AND relname LIKE 'sbtest%'")
+if [ $rc = 1 ] && [ "$left" = sbtest3 ] && grep -q "left table 'sbtest3' alone" "$w/out"; then ok; else
+    bad "cleanup: exit $rc, tables left '$left' (want sbtest3 only, exit 1)"; cp "$w/out" "$w/diff"; t_on_fail; fi
+
+# --format=json: the same counts as the text
+(cd "$w" && sysbench oltp_read_only $C --pgsql-db=sbpd --tables=1 --table-size=50 prepare >/dev/null 2>&1)
+"$B" oltp_read_only $C --pgsql-db=sbpd --tables=1 --table-size=50 --events=5 --time=0 --format=json run >"$w/j" 2>"$w/err"; rc=$?
+if [ $rc = 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = json.dumps(d)
+sys.exit(0 if "\"queries_read\": 70" in s and "\"queries_other\": 10" in s else 1)' "$w/j"; then ok; else
+    bad "--format=json: exit $rc, queries_read 70 and queries_other 10 expected"; head -c 600 "$w/j"; cat "$w/err"; fi
+
+# prepare --pgsql-copy=on (bench only): the same rows as sysbench's INSERTs with the same seed,
+# loaded by COPY FROM STDIN (the server counts COPY statements, no INSERT)
+$PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpe" -c "DROP DATABASE IF EXISTS sbpf" -c "CREATE DATABASE sbpe" -c "CREATE DATABASE sbpf" 2>/dev/null
+for aut in on off; do
+    $PSQL -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null
+    K="$C --tables=2 --table-size=2000 --rand-seed=9 --auto-inc=$aut"
+    (cd "$w" && ./sysbench oltp_read_write $K --pgsql-db=sbpe prepare >/dev/null 2>&1 &&
+        ./sysbench oltp_read_write $K --pgsql-db=sbpf --pgsql-copy=on prepare >/dev/null 2>&1) || bad "--pgsql-copy=on --auto-inc=$aut: prepare"
+    a=$(dump sbpe) b=$(dump sbpf)
+    t_wait 10 idle || true
+    st=$(statements sbpf | grep -c '^COPY sbtest[12] (')
+    ins=$(statements sbpf | grep -c '^INSERT')
+    if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$st" = 2 ] && [ "$ins" = 0 ]; then ok; else
+        bad "--pgsql-copy=on --auto-inc=$aut: tables INSERT $a, COPY $b; COPY statements $st (want 2), INSERTs $ins"; fi
+    (cd "$w" && ./sysbench oltp_read_write $K --pgsql-db=sbpe cleanup >/dev/null 2>&1 &&
+        ./sysbench oltp_read_write $K --pgsql-db=sbpf cleanup >/dev/null 2>&1) || bad "--pgsql-copy: cleanup"
+done
+
+# a lost connection (the server terminates the session): with 08006 in --pgsql-ignore-errors
+# bench logs in again, prepares again and goes on (one reconnect counted, exit 0); without,
+# the run stops with the statistics so far and the hint, exit 1
+lost() { # lost ARGS...: a 2 s run on sbpd whose session the server ends once, seen running
+    "$B" oltp_point_select $C --pgsql-db=sbpd --tables=1 --table-size=50 --time=2 "$@" run >"$w/lost" 2>&1 &
+    lpid=$!
+    t_wait 5 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'\")\" = 1 ]" ||
+        echo "no session seen" >>"$w/lost"
+    $PSQL -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'" >/dev/null
+    wait $lpid
+}
+lost --pgsql-ignore-errors=08006; rc=$?
+if [ $rc = 0 ] && grep -qE '^ +reconnects: +1 ' "$w/lost"; then ok; else
+    bad "a terminated session with --pgsql-ignore-errors=08006: exit $rc, expected 0 and one reconnect"; cp "$w/lost" "$w/diff"; t_on_fail; fi
+lost; rc=$?
+if [ $rc = 1 ] && grep -q 'add 08006 to --pgsql-ignore-errors' "$w/lost"; then ok; else
+    bad "a terminated session: exit $rc, expected 1 and the hint"; cp "$w/lost" "$w/diff"; t_on_fail; fi
+t_summary
