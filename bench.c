@@ -10419,7 +10419,7 @@ static B_MUSTCHECK enum b_rc pgc_set(struct pgc_conn_params *cc, const char *k, 
     return B_OK;
 }
 
-BENCH_API const char *pgc_url_secret(const char *url, size_t *len)
+BENCH_API const char *pgc_url_secret(const char *url, const char *after, size_t *len)
 {
     const char *s = !strncmp(url, "postgresql://", 13) ? url + 13
                     : !strncmp(url, "postgres://", 11) ? url + 11 : NULL;
@@ -10427,10 +10427,36 @@ BENCH_API const char *pgc_url_secret(const char *url, size_t *len)
         return NULL;
     size_t ui = strcspn(s, "@/?");
     const char *colon = memchr(s, ':', ui);
-    if (s[ui] != '@' || !colon)
-        return NULL;
-    *len = (size_t)(s + ui - colon - 1);
-    return colon + 1;
+    if (s[ui] == '@' && colon && !after) {
+        *len = (size_t)(s + ui - colon - 1);
+        return colon + 1;
+    }
+    /* every key=value after a '?' or '&' whose key decodes to "password" (more than the
+     * parser's view of the query: a masked byte too many is no leak) */
+    for (const char *q = s[ui] == '@' ? s + ui + 1 : s; *q; q++) {
+        if (*q != '?' && *q != '&')
+            continue;
+        size_t kl = strcspn(q + 1, "=&");
+        char key[16];
+        if (q[1 + kl] != '=' || !pgc_pct(q + 1, kl, key, sizeof(key)) || strcmp(key, "password"))
+            continue;
+        const char *v = q + 2 + kl;
+        if (after && v <= after) /* (<=: an empty value returned, the next one is further) */
+            continue;
+        *len = strcspn(v, "&");
+        return v;
+    }
+    return NULL;
+}
+
+/* Appends url to out with each password in it (pgc_url_secret's spans) as "***". */
+BENCH_API void pgc_url_masked(struct buf *out, const char *url)
+{
+    const char *s = url, *p;
+    size_t n;
+    for (p = pgc_url_secret(url, NULL, &n); p; s = p + n, p = pgc_url_secret(url, s, &n))
+        buf_printf(out, "%.*s***", (int)(p - s), s);
+    buf_printf(out, "%s", s);
 }
 
 /* postgres[ql]://[user[:password]@][host][:port][/dbname][?k=v&...] */
@@ -29878,11 +29904,9 @@ static void rep_json_opt(struct rep_json *j, const struct opt_def *d, const stru
             rep_json_str(j, *s ? "***" : ""); /* never the secret itself */
             return;
         }
-        size_t sl;
-        const char *sp = !strcmp(d->name, "pgsql-url") ? pgc_url_secret(s, &sl) : NULL;
-        if (sp) { /* the URL less its password */
+        if (!strcmp(d->name, "pgsql-url")) { /* the URL less its passwords */
             struct buf masked = {0};
-            buf_printf(&masked, "%.*s***%s", (int)(sp - s), s, sp + sl);
+            pgc_url_masked(&masked, s);
             rep_json_str(j, masked.p);
             buf_free(&masked);
             return;
@@ -31894,7 +31918,7 @@ static char *cli_secret(const char *a)
     if (a[0] == '-' && a[1] == 'p')
         return (char *)(uintptr_t)(a + 2);
     if (!strncmp(a, "--pgsql-url=", 12) || !strncmp(a, "--pgsql_url=", 12)) /* user:PW@ */
-        return (char *)(uintptr_t)pgc_url_secret(a + 12, &n);
+        return (char *)(uintptr_t)pgc_url_secret(a + 12, NULL, &n);
     for (size_t i = 0; i < countof(pre); i++)
         if (!strncmp(a, pre[i], strlen(pre[i])))
             return (char *)(uintptr_t)(a + strlen(pre[i]));
@@ -31908,15 +31932,26 @@ static size_t cli_secret_len(const char *a, const char *p)
 {
     size_t n = strlen(p);
     if (!strncmp(a, "--pgsql-url=", 12) || !strncmp(a, "--pgsql_url=", 12))
-        (void)pgc_url_secret(a + 12, &n);
+        (void)pgc_url_secret(a + 12, NULL, &n);
     return n;
+}
+
+/* True for --pgsql-url=...: a word that may hold several passwords (user:PW@, ?password=). */
+static bool cli_is_url(const char *a)
+{
+    return !strncmp(a, "--pgsql-url=", 12) || !strncmp(a, "--pgsql_url=", 12);
 }
 
 static void cli_hide_secrets(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         char *p = cli_secret(argv[i]);
-        if (p)
+        size_t n;
+        if (p && cli_is_url(argv[i]))
+            for (const char *u = argv[i] + 12, *q = pgc_url_secret(u, NULL, &n); q;
+                 q = pgc_url_secret(u, q + n, &n))
+                memset(argv[i] + (q - argv[i]), 'x', n);
+        else if (p)
             memset(p, 'x', cli_secret_len(argv[i], p));
     }
 }
@@ -32534,7 +32569,9 @@ static enum b_exit cli_json_doc(struct res *res, int ex)
     for (int i = 0; i < cli_argc; i++) { /* passwords masked (cli_hide_secrets left 'x's) */
         const char *a = cli_argv[i], *p = cli_secret(a);
         at[i] = mem.len;
-        if (p && *p)
+        if (p && cli_is_url(a))
+            buf_printf(&mem, "%.12s", a), pgc_url_masked(&mem, a + 12);
+        else if (p && *p)
             buf_printf(&mem, "%.*s***%s", (int)(p - a), a, p + cli_secret_len(a, p));
         else
             buf_printf(&mem, "%s", a);
@@ -32943,14 +32980,22 @@ static enum b_exit cli_parse(struct cli *c, int argc, char **argv)
                     return ex;
                 continue;
             }
-            if (!cli_sb() && (!strcmp(a, "--mysql-password") || !strcmp(a, "--mysql_password")) &&
-                i + 1 < nav && c->av[i + 1][0] != '-') {
-                /* "--mysql-password SECRET": the next word would be echoed as a test or
-                 * command by the messages below */
+            static const char *const two_words[] = {"--mysql-password", "--mysql_password",
+                                                     "--pgsql-password", "--pgsql_password",
+                                                     "--pgsql-url", "--pgsql_url"};
+            size_t tw = countof(two_words);
+            for (size_t t = 0; t < countof(two_words); t++)
+                tw = strcmp(a, two_words[t]) ? tw : t;
+            if (!cli_sb() && tw < countof(two_words) && i + 1 < nav && c->av[i + 1][0] != '-') {
+                /* "--mysql-password SECRET", "--pgsql-url postgres://u:SECRET@h": the next
+                 * word would be echoed as a test or command by the messages below */
                 b_msg(B_MSG_FATAL, "%s: no value attached; the argument after it is not "
-                                   "shown (it may be the password)",
-                      a);
-                b_msg(B_MSG_HINT, "write --mysql-password=SECRET, or -p to be asked for it");
+                                   "shown (it may %s the password)",
+                      a, tw < 4 ? "be" : "hold");
+                if (tw < 2)
+                    b_msg(B_MSG_HINT, "write --mysql-password=SECRET, or -p to be asked for it");
+                else
+                    b_msg(B_MSG_HINT, "write %s=%s", a, tw < 4 ? "SECRET" : "URL");
                 return B_EXIT_USAGE;
             }
             if (!strncmp(a, "--test=", 7)) {

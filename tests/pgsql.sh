@@ -133,13 +133,16 @@ s = json.dumps(d)
 assert '"scram-sha-256-plus"' in s and '"PostgreSQL"' in s, s[:400]
 PY
 # secrets: --pgsql-password and a URL's password leave argv (/proc/PID/cmdline) and the JSON
-$B ping --pgsql-url="postgres://scram:scrampw@$BENCH_PG_HOST:$BENCH_PG_PORT/benchtest" --pgsql-password=scrampw \
-    --count=1 --format=json >"$w/out" 2>&1
+# (the query's password= too, its key percent-encoded or not, each one: libpq takes the last)
+$B ping --pgsql-url="postgres://scram:scrampw@$BENCH_PG_HOST:$BENCH_PG_PORT/benchtest?password=scrampw&pass%77ord=scrampw" \
+    --pgsql-password=scrampw --count=1 --format=json >"$w/out" 2>&1
 check "json: no password" '! grep -q scrampw "$w/out" && grep -q "postgres://scram:\*\*\*@" "$w/out"'
+check "json: the query's passwords masked, in .command and .options" \
+    '[ "$(grep -o "benchtest?password=\*\*\*&pass%77ord=\*\*\*" "$w/out" | wc -l)" = 2 ]'
 python3 - "$B" "$BENCH_PG_HOST" "$BENCH_PG_PORT" >"$w/out" 2>&1 <<'PY'
 import subprocess, sys, time
 b, h, p = sys.argv[1:4]
-pr = subprocess.Popen([b, "ping", "--pgsql-url=postgres://scram:scrampw@%s:%s/benchtest?sslmode=disable" % (h, p),
+pr = subprocess.Popen([b, "ping", "--pgsql-url=postgres://scram:scrampw@%s:%s/benchtest?sslmode=disable&password=scrampw" % (h, p),
                        "--pgsql-password=scrampw", "--count=1000000"], stdout=subprocess.DEVNULL)
 seen = b""
 for _ in range(100):  # until the options are parsed (the x's are there), at most 5 s
@@ -150,7 +153,7 @@ for _ in range(100):  # until the options are parsed (the x's are there), at mos
 pr.terminate()
 pr.wait()
 print(seen)
-sys.exit(0 if b"scrampw" not in seen and seen.count(b"xxxxxxx") == 2 and b"127" in seen else 1)
+sys.exit(0 if b"scrampw" not in seen and seen.count(b"xxxxxxx") == 3 and b"127" in seen else 1)
 PY
 rc=$?
 check "cmdline: passwords replaced by x's" '[ $rc = 0 ]'
