@@ -9095,6 +9095,10 @@ BENCH_API enum b_rc pg_scram_final(struct pg_scram *s, const u8 *sf, size_t sfle
     if (memchr(sf, 0, sflen) || !pg_scram_attr(sf, sflen, 'r', &r) ||
         !pg_scram_attr(sf, sflen, 's', &salt64) || !pg_scram_attr(sf, sflen, 'i', &it))
         return *why = "a malformed server-first-message (r=, s= and i= wanted)", B_PROTOCOL;
+    if (pg_scram_attr(sf, sflen, 'm', &r)) /* RFC 5802 5.1: an unknown m= aborts */
+        return *why = "the server-first-message has a mandatory extension (m=) bench does not "
+                      "know", B_PROTOCOL;
+    (void)!pg_scram_attr(sf, sflen, 'r', &r);
     size_t nl = strlen(s->nonce);
     if (r.len <= nl || memcmp(r.p, s->nonce, nl))
         return *why = "the server's nonce does not extend the client's", B_PROTOCOL;
@@ -9486,14 +9490,15 @@ static B_MUSTCHECK enum b_rc pgc_unexpected(struct pgc_conn *c, const struct pg_
                                             const char *what)
 {
     return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: unexpected message '%c' (0x%02x, %zu "
-                    "bytes)", what, c->target, isprint(m->type) ? m->type : '?', m->type,
-                    m->len);
+                    "byte%s)", what, c->target, isprint(m->type) ? m->type : '?', m->type,
+                    m->len, m->len == 1 ? "" : "s");
 }
 
 static B_MUSTCHECK enum b_rc pgc_bad(struct pgc_conn *c, const struct pg_msg *m, const char *what)
 {
-    return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: a malformed '%c' message (%zu bytes)", what,
-                    c->target, isprint(m->type) ? m->type : '?', m->len);
+    return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: a malformed '%c' message (%zu byte%s)",
+                    what, c->target, isprint(m->type) ? m->type : '?', m->len,
+                    m->len == 1 ? "" : "s");
 }
 
 /* An ErrorResponse: the server's words into c->srv and c->err; B_SERVER. */
@@ -9837,9 +9842,12 @@ static B_MUSTCHECK enum b_rc pgc_auth(struct pgc_conn *c)
         }
         rc = pg_parse_auth(&m, &a);
         if (rc == B_UNSUPPORTED) {
+            const char *meth = a.code == 2 ? "Kerberos V5" : a.code == 6 ? "SCM credentials"
+                               : a.code == 7 || a.code == 8 ? "GSSAPI" : a.code == 9 ? "SSPI"
+                               : "unknown to bench";
             rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: the server asks for "
-                          "authentication method %u (Kerberos, GSSAPI or SSPI): not supported",
-                          what, c->target, a.code);
+                          "authentication method %u (%s): not supported", what, c->target,
+                          a.code, meth);
             break;
         }
         if (rc) {
@@ -10113,26 +10121,24 @@ static void pgc_cancel_on_stop(struct pgc_conn *c, enum b_rc rc)
  * drained to 'Z', so the connection stays usable). ncols_known: an extended query's
  * columns come from its statement (r->cols set by pgc_prepare).
  */
-static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *r, pgc_row_cb cb,
-                                         void *ctx, const char *what)
+static B_MUSTCHECK enum b_rc pgc_replies_in(struct pgc_conn *c, struct pgc_result *r,
+                                            pgc_row_cb cb, void *ctx, const char *what,
+                                            struct pg_str **heap)
 {
     enum b_rc first = B_OK;
     struct pg_str vals_small[16], *vals = vals_small;
     size_t vcap = countof(vals_small);
     bool aborted = false;
+    *heap = NULL;
     for (;;) {
         struct pg_msg m;
         enum b_rc rc = pgc_next(c, &m, what);
         if (rc) {
-            if (vals != vals_small)
-                free(vals);
             pgc_cancel_on_stop(c, rc);
             return rc;
         }
         switch (m.type) {
         case 'Z':
-            if (vals != vals_small)
-                free(vals);
             if (pg_parse_ready(&m, &c->status))
                 return pgc_bad(c, &m, what);
             return first;
@@ -10148,16 +10154,12 @@ static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *
             break;
         case 'D': {
             if (r->ncols > vcap) {
-                if (vals != vals_small)
-                    free(vals);
+                free(*heap);
                 vcap = r->ncols;
-                vals = b_xcalloc(vcap, sizeof(*vals));
+                vals = *heap = b_xcalloc(vcap, sizeof(*vals));
             }
-            if (pg_parse_datarow(&m, r->ncols, vals)) {
-                if (vals != vals_small)
-                    free(vals);
+            if (pg_parse_datarow(&m, r->ncols, vals))
                 return pgc_bad(c, &m, what);
-            }
             r->rows++;
             if (cb && !aborted && cb(ctx, r, vals) < 0)
                 aborted = true;
@@ -10197,6 +10199,17 @@ static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *
                 return pgc_unexpected(c, &m, what);
         }
     }
+}
+
+/* pgc_replies_in's one exit: its row array, when the rows outgrew the stack's, freed on every
+ * return. */
+static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *r, pgc_row_cb cb,
+                                         void *ctx, const char *what)
+{
+    struct pg_str *heap;
+    enum b_rc rc = pgc_replies_in(c, r, cb, ctx, what, &heap);
+    free(heap);
+    return rc;
 }
 
 BENCH_API enum b_rc pgc_query(struct pgc_conn *c, const char *sql, size_t len,
@@ -10353,6 +10366,16 @@ static bool pgc_pct(const char *s, size_t n, char *out, size_t cap)
     return o == strlen(out); /* a %00 inside: refused (no NUL in a startup value) */
 }
 
+/* Why pgc_pct refused s[0..n): "too long" (it decodes but not into cap bytes) or what is
+ * wrong with its percent-encoding. */
+static const char *pgc_pct_why(const char *s, size_t n)
+{
+    char *t = b_xmalloc(n + 1);
+    bool decodes = pgc_pct(s, n, t, n + 1);
+    free(t);
+    return decodes ? "too long" : "a bad percent-encoding or %00";
+}
+
 static int pgc_sslmode_of(const char *s)
 {
     static const char *const n[] = {"disable", "allow", "prefer", "require", "verify-ca",
@@ -10475,12 +10498,13 @@ BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, s
     if (s[auth_end] == '@') {
         size_t ul = strcspn(s, ":@");
         if (!pgc_pct(s, ul, tmp, sizeof(tmp)))
-            return b_seterr(e, B_INVALID, 0, "a bad user name (percent-encoding)");
+            return b_seterr(e, B_INVALID, 0, "a bad user name (%s)", pgc_pct_why(s, ul));
         if (*tmp && (rc = pgc_set(cc, "user", tmp, e)))
             return rc;
         if (s[ul] == ':') {
             if (!pgc_pct(s + ul + 1, auth_end - ul - 1, tmp, sizeof(tmp)))
-                return b_seterr(e, B_INVALID, 0, "a bad password (percent-encoding)");
+                return b_seterr(e, B_INVALID, 0, "a bad password (%s)",
+                                pgc_pct_why(s + ul + 1, auth_end - ul - 1));
             if ((rc = pgc_set(cc, "password", tmp, e)))
                 return rc;
         }
@@ -10519,11 +10543,15 @@ BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, s
         for (s++; *s;) {
             size_t kl = strcspn(s, "=&"), vl;
             char key[64];
-            if (s[kl] != '=' || !pgc_pct(s, kl, key, sizeof(key)))
+            if (s[kl] != '=')
                 return b_seterr(e, B_INVALID, 0, "a query parameter without '=value'");
+            if (!pgc_pct(s, kl, key, sizeof(key)))
+                return b_seterr(e, B_INVALID, 0, "a bad query parameter name '%.*s' (%s)",
+                                (int)(kl > 40 ? 40 : kl), s, pgc_pct_why(s, kl));
             vl = strcspn(s + kl + 1, "&");
             if (!pgc_pct(s + kl + 1, vl, tmp, sizeof(tmp)))
-                return b_seterr(e, B_INVALID, 0, "a bad value of '%s'", key);
+                return b_seterr(e, B_INVALID, 0, "a bad value of '%s' (%s)", key,
+                                pgc_pct_why(s + kl + 1, vl));
             if ((rc = pgc_set(cc, !strcmp(key, "dbname") ? "dbname" : key, tmp, e)))
                 return rc;
             s += kl + 1 + vl;

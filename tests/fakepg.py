@@ -20,6 +20,8 @@ Modes:
     rowlie     trust; a query's DataRow claims a value longer than the message
     collie     trust; a query's RowDescription claims 40000 columns in 31 bytes
     bigkey     trust; BackendKeyData with a 300-byte key (3.2 allows 256)
+    widerow    trust; a query's 20 columns and one row (more than the client's 16 on its
+               stack), then a CommandComplete without its NUL (the error path after a wide row)
     silent     accepts, reads, never answers
     trickle    a trust login sent one byte every 0.3 s (bytes keep coming; the deadline holds)
     flood      trust; a query answered by DataRows that never end, sent as fast as it can
@@ -72,6 +74,12 @@ def serve_queries(s, mode):
                     s.sendall(row)
             if mode == "collie":
                 s.sendall(msg(b"T", struct.pack("!H", 40000) + b"a\x00" + b"\x00" * 27))
+                continue
+            if mode == "widerow":
+                col = b"c\x00" + struct.pack("!IHIhih", 0, 0, 23, 4, -1, 0)
+                s.sendall(msg(b"T", struct.pack("!H", 20) + col * 20) +
+                          msg(b"D", struct.pack("!H", 20) + (struct.pack("!I", 1) + b"1") * 20) +
+                          msg(b"C", b"SELECT 1"))
                 continue
             if mode == "rowlie":
                 rd = struct.pack("!H", 1) + b"?column?\x00" + struct.pack("!IHIhih", 0, 0, 23, 4, -1, 0)

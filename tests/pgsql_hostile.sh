@@ -3,7 +3,8 @@
 # (issue 32): bytes injected after the 'S' of the SSLRequest (CVE-2021-23222), a SCRAM server
 # signature that is wrong, AuthenticationOk without the signature, channel binding stripped
 # under channel_binding=require (pgjdbc's CVE-2026-54291 downgrade), TLS required of a server
-# that answers 'N', message lengths that lie, a silent server, one that trickles its login
+# that answers 'N', message lengths that lie, an error after a row wider than 16 columns (its
+# heap array freed: run under ASan by tests/run.sh's asan lane), a silent server, one that trickles its login
 # and one that floods a query with rows. Each must fail safely: exit 3,
 # one line naming the cause, within its deadline. A trust control proves the fake speaks the
 # protocol. Needs python3 and openssl; exits 77 without them. Seconds.
@@ -14,7 +15,7 @@ command -v openssl >/dev/null || { echo "pgsql_hostile: SKIP: needs openssl"; ex
 pids=""
 t_at_exit() { for p in $pids; do kill "$p" 2>/dev/null; done; }
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
-modes="trust inject notls badsig nofinal downgrade biglen shortlen rowlie collie bigkey silent trickle flood"
+modes="trust inject notls badsig nofinal downgrade biglen shortlen rowlie collie bigkey widerow silent trickle flood"
 for m in $modes; do
     python3 "$here/fakepg.py" --port-file "$w/$m.port" --mode "$m" --tls "$w/tls.pem" "$w/tls.key" 2>"$w/$m.err" &
     pids="$pids $!"
@@ -50,6 +51,7 @@ hostile shortlen 3 5 'a message of length 2 \(type 0x52\): not 4\.\.[0-9]+ bytes
 hostile rowlie 3 5 "a malformed 'D' message" --pgsql-sslmode=disable
 hostile collie 3 5 "a malformed 'T' message \(31 bytes\)" --pgsql-sslmode=disable
 hostile bigkey 3 5 "logging in to 127\.0\.0\.1:[0-9]+: a malformed 'K' message \(304 bytes\)" --pgsql-sslmode=disable
+hostile widerow 3 5 "querying 127\.0\.0\.1:[0-9]+: a malformed 'C' message \(8 bytes\)" --pgsql-sslmode=disable
 hostile silent 3 4 'no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2
 hostile trickle 3 4 'logging in to 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2 --pgsql-sslmode=disable
 hostile flood 3 5 'querying 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-io-timeout=2 --pgsql-sslmode=disable

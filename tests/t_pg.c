@@ -207,6 +207,9 @@ static int t_pg_scram_rfc7677(void)
     /* one bit off: an impostor (the first character: the last one's low bits are padding) */
     const char *bad = "v=7rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=";
     T_CHECK(pg_scram_verify(&s, (const u8 *)bad, strlen(bad), &why) == B_PROTOCOL && strstr(why, "wrong"));
+    /* ... and one bit off in the last byte (a comparison of the first bytes only passes it) */
+    const char *badlast = "v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G8=";
+    T_CHECK(pg_scram_verify(&s, (const u8 *)badlast, strlen(badlast), &why) == B_PROTOCOL && strstr(why, "wrong"));
     T_CHECK(pg_scram_verify(&s, (const u8 *)"e=other-error", 13, &why) == B_SERVER);
     pg_scram_free(&s);
     /* a server nonce that does not extend ours, iterations out of range, a bad salt */
@@ -214,7 +217,11 @@ static int t_pg_scram_rfc7677(void)
                            "r=rOprNGfwEbeRWgbNEkqOx,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=0",
                            "r=rOprNGfwEbeRWgbNEkqOx,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=99999999",
                            "r=rOprNGfwEbeRWgbNEkqOx,s=!!,i=4096",
-                           "r=rOprNGfwEbeRWgbNEkqOx,i=4096"};
+                           "r=rOprNGfwEbeRWgbNEkqOx,i=4096",
+                           /* the server's nonce equal to ours: it added nothing */
+                           "r=rOprNGfwEbeRWgbNEkqO,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096",
+                           /* a mandatory extension (RFC 5802 5.1: abort) */
+                           "m=ext,r=rOprNGfwEbeRWgbNEkqOx,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096"};
     for (size_t i = 0; i < countof(cases); i++) {
         first.len = fin.len = 0;
         pg_scram_first(&s, "n,,", "", "rOprNGfwEbeRWgbNEkqO", &first);
@@ -251,6 +258,25 @@ static int t_pg_url(void)
     T_CHECK(pgc_parse_url(&cc, "postgres://h/db?x=1", &e) == B_INVALID && strstr(e.msg, "'x'"));
     T_CHECK(pgc_parse_url(&cc, "postgres://h/%zz", &e) == B_INVALID);
     T_CHECK(pgc_parse_url(&cc, "http://h/db", &e) == B_INVALID);
+    /* what is wrong is said: a name too long, a bad %-escape, not "without '=value'" */
+    T_CHECK(pgc_parse_url(&cc, "postgres://h/db?kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk=1", &e) == B_INVALID &&
+            strstr(e.msg, "too long") && !strstr(e.msg, "without"));
+    T_CHECK(pgc_parse_url(&cc, "postgres://u%zz@h/db", &e) == B_INVALID && strstr(e.msg, "user name (a bad percent-encoding"));
+    /* every password in the URL, for the echoes' masks */
+    size_t n;
+    const char *u = "postgres://u:p1@h/d?sslmode=disable&password=p2&pass%77ord=p3&xpassword=no&password=";
+    const char *p1 = pgc_url_secret(u, NULL, &n);
+    T_CHECK(p1 && n == 2 && !strncmp(p1, "p1", 2));
+    const char *p2 = pgc_url_secret(u, p1 + n, &n);
+    T_CHECK(p2 && n == 2 && !strncmp(p2, "p2", 2));
+    const char *p3 = pgc_url_secret(u, p2 + n, &n);
+    T_CHECK(p3 && n == 2 && !strncmp(p3, "p3", 2));
+    const char *p4 = pgc_url_secret(u, p3 + n, &n);
+    T_CHECK(p4 && n == 0 && !*p4 && !pgc_url_secret(u, p4, &n));
+    struct buf mb = {0};
+    pgc_url_masked(&mb, u);
+    T_CHECK(!strcmp(mb.p, "postgres://u:***@h/d?sslmode=disable&password=***&pass%77ord=***&xpassword=no&password=***"));
+    buf_free(&mb);
     return 0;
 }
 
