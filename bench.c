@@ -9237,6 +9237,8 @@ struct pgc_params {
     const char *sslrootcert; /* CA file ("system": the system's store); NULL: none */
     int connect_ms, io_ms;
     const char *pw_from;     /* where the password came from, for messages */
+    const char *ca_from;     /* sslmode=require made verify-ca by a root certificate (libpq's
+                              * rule): where it came from; NULL otherwise */
 };
 
 /* The server's error or notice, copied (verbatim, escaped for a terminal). */
@@ -9724,7 +9726,10 @@ static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
                 q[1] ? (void)(*q = ';') : (void)(*q = 0);
             return b_seterr(&c->err, B_UNSUPPORTED, 0, "TLS with %s: the server certificate "
                             "did not verify (sslmode=%s): %s", c->target,
-                            mode == PGC_SSL_VERIFY_FULL ? "verify-full" : "verify-ca", why);
+                            mode == PGC_SSL_VERIFY_FULL ? "verify-full"
+                            : p->ca_from ? "require, which verifies as verify-ca with a root "
+                                           "certificate"
+                                         : "verify-ca", why);
         }
         return pgc_tls_err(c, "handshake", ret);
     }
@@ -10706,8 +10711,21 @@ BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *u
         p->sslmode = PGC_SSL_PREFER;
     if (p->cbind < 0)
         p->cbind = PGC_CB_PREFER;
-    if (p->sslmode == PGC_SSL_REQUIRE && p->sslrootcert)
-        p->sslmode = PGC_SSL_VERIFY_CA; /* libpq: a root certificate makes require verify */
+    if (p->sslmode == PGC_SSL_REQUIRE) { /* libpq: a root certificate makes require verify */
+        const char *home = getenv("HOME");
+        struct stat st;
+        if (p->sslrootcert)
+            p->ca_from = "the root certificate given";
+        else if (home && *home &&
+                 snprintf(cc->rootcert, sizeof(cc->rootcert), "%s/.postgresql/root.crt", home) <
+                     (int)sizeof(cc->rootcert) &&
+                 !stat(cc->rootcert, &st)) {
+            p->sslrootcert = cc->rootcert;
+            p->ca_from = cc->rootcert;
+        }
+        if (p->ca_from)
+            p->sslmode = PGC_SSL_VERIFY_CA;
+    }
     if (p->sslmode >= PGC_SSL_VERIFY_CA && !p->sslrootcert) {
         const char *home = getenv("HOME");
         struct stat st;
@@ -23391,6 +23409,12 @@ static enum b_exit ping_pg_conn_error(const struct pgc_conn *c, const struct pgc
                    c->err.sys_errno == ENOENT ? "no server socket there (is the server running "
                                                 "on this host?)"
                                               : "nothing is listening there");
+        else if (strstr(c->err.msg, "did not verify") && p->ca_from)
+            b_hint(e, "sslmode=require verifies against %s%s, as libpq: give the server's CA "
+                   "with --pgsql-sslrootcert%s, or --pgsql-sslmode=prefer to encrypt (where "
+                   "the server can) without verifying", p->ca_from,
+                   p->sslrootcert == p->ca_from ? " (it exists)" : "",
+                   p->sslrootcert == p->ca_from ? " or remove that file" : "");
         else if (strstr(c->err.msg, "did not verify"))
             b_hint(e, "give the server's CA with --pgsql-sslrootcert, or use "
                    "--pgsql-sslmode=require to encrypt without verifying");

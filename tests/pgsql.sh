@@ -76,6 +76,20 @@ expect verify-full-wrong-host 3 'did not verify \(sslmode=verify-full\): The cer
 expect verify-ca-other-host 0 'certificate verified' \
     $B ping $P --pgsql-host=127.0.0.2 --pgsql-user=scram --pgsql-password=scrampw --pgsql-sslmode=verify-ca --pgsql-sslrootcert="$BENCH_PG_CA"
 expect verify-ca-no-root 2 'sslmode=verify-ca: no root certificate' $B ping $P --pgsql-user=scram --pgsql-sslmode=verify-ca
+# sslmode=require verifies (as verify-ca) when a root certificate is given or
+# ~/.postgresql/root.crt exists, as libpq does
+expect require-rootcert-wrong 3 'did not verify \(sslmode=require, which verifies as verify-ca with a root certificate\)' \
+    $B ping $P --pgsql-user=scram --pgsql-password=scrampw --pgsql-sslmode=require --pgsql-sslrootcert="$BENCH_PG_OTHER_CA"
+grep -q 'hint: sslmode=require verifies against the root certificate given' "$w/out" && ok || bad "require-rootcert-wrong: hint"
+mkdir -p "$HOME/.postgresql" && cp "$BENCH_PG_OTHER_CA" "$HOME/.postgresql/root.crt"
+expect require-homeca-wrong 3 'did not verify \(sslmode=require, which verifies as verify-ca' \
+    $B ping $P --pgsql-user=scram --pgsql-password=scrampw --pgsql-sslmode=require
+grep -q "hint: sslmode=require verifies against $HOME/.postgresql/root.crt (it exists), as libpq: .* or remove that file" "$w/out" &&
+    ok || bad "require-homeca-wrong: hint"
+cp "$BENCH_PG_CA" "$HOME/.postgresql/root.crt"
+expect require-homeca-right 0 'TLS: +TLSv1\.2 .*\(certificate verified\)' \
+    $B ping $P --pgsql-user=scram --pgsql-password=scrampw --pgsql-sslmode=require
+rm -rf "$HOME/.postgresql"
 expect require-socket 3 'sslmode=require over the unix socket' $B ping --db-driver=pgsql --pgsql-host="$BENCH_PG_SOCKDIR" --pgsql-port="$BENCH_PG_PORT" --pgsql-user=trustu --pgsql-sslmode=require
 expect hostssl-disable 3 'no pg_hba.conf entry for host "127.0.0.1", user "tlsonly", database "benchtest", no encryption \(SQLSTATE 28000\)' \
     $B ping $P --pgsql-user=tlsonly --pgsql-password=tlspw --pgsql-sslmode=disable
