@@ -9674,6 +9674,15 @@ static int pgc_tls_vrfy(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *f
     return 0;
 }
 
+/* verify-ca's callback: the chain only; the name mbedTLS was given (for SNI) is not checked. */
+static int pgc_tls_vrfy_ca(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *flags)
+{
+    (void)ctx, (void)crt;
+    if (!depth)
+        *flags &= ~(u32)MBEDTLS_X509_BADCERT_CN_MISMATCH;
+    return 0;
+}
+
 /* The TLS handshake over c->fd, verifying as the mode says. */
 static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
 {
@@ -9705,10 +9714,18 @@ static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
         mbedtls_ssl_conf_authmode(c->conf, MBEDTLS_SSL_VERIFY_NONE);
     if ((ret = mbedtls_ssl_setup(c->ssl, c->conf)))
         return pgc_tls_err(c, "setup", ret);
-    if ((ret = mbedtls_ssl_set_hostname(c->ssl, mode == PGC_SSL_VERIFY_FULL ? p->host : NULL)))
+    /* SNI: the host's name in every mode, as libpq (not an IP literal; verify-full gives
+     * mbedTLS an IP too: the name it checks). The name set is also what mbedTLS checks: no
+     * check without verification (prefer, require), and verify-ca's callback drops it. */
+    u8 ip[16];
+    bool name = inet_pton(AF_INET, p->host, ip) != 1 && inet_pton(AF_INET6, p->host, ip) != 1;
+    if ((ret = mbedtls_ssl_set_hostname(c->ssl, mode == PGC_SSL_VERIFY_FULL || name ? p->host
+                                                                                   : NULL)))
         return pgc_tls_err(c, "setting the host name", ret);
     if (mode == PGC_SSL_VERIFY_FULL)
         mbedtls_ssl_set_verify(c->ssl, pgc_tls_vrfy, c);
+    else if (verify)
+        mbedtls_ssl_set_verify(c->ssl, pgc_tls_vrfy_ca, c);
     mbedtls_ssl_set_bio(c->ssl, c, pgc_bio_send, pgc_bio_recv, NULL);
     while ((ret = mbedtls_ssl_handshake(c->ssl))) {
         if (ret == MBEDTLS_ERR_SSL_WANT_READ || ret == MBEDTLS_ERR_SSL_WANT_WRITE) {

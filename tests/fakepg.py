@@ -26,6 +26,8 @@ Modes:
     trickle    a trust login sent one byte every 0.3 s (bytes keep coming; the deadline holds)
     flood      trust; a query answered by DataRows that never end, sent as fast as it can
     trust      a well-behaved trust login and 'SELECT 1' (the control)
+    tlstrust   TLS (--tls), then a trust login; each connection's SNI (the server name the
+               client sent, or None) appended to the port file's name + ".sni"
 """
 import argparse, base64, hashlib, hmac, os, socket, ssl, struct, sys, threading, time
 
@@ -132,7 +134,7 @@ def scram(s, mode, password=b"pw"):
     s.sendall(ready_burst())
 
 
-def handle(c, mode, tls):
+def handle(c, mode, tls, port_file):
     try:
         c.settimeout(30)
         if mode == "silent":
@@ -146,11 +148,16 @@ def handle(c, mode, tls):
                 c.sendall(b"S" + ready_burst())
                 c.recv(4096)
                 return
-            if mode == "downgrade":
+            if mode in ("downgrade", "tlstrust"):
                 c.sendall(b"S")
                 ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
                 ctx.load_cert_chain(*tls)
+                sni = []
+                ctx.sni_callback = lambda so, name, cx: sni.append(name) and None
                 c = ctx.wrap_socket(c, server_side=True)
+                if mode == "tlstrust":
+                    with open(port_file + ".sni", "a") as f:
+                        f.write("%s\n" % (sni[0] if sni else None))
             else:
                 c.sendall(b"N")
             body = read_startup(c)
@@ -197,7 +204,7 @@ def main():
     os.rename(a.port_file + ".tmp", a.port_file)
     while True:
         c, _ = ls.accept()
-        threading.Thread(target=handle, args=(c, a.mode, a.tls), daemon=True).start()
+        threading.Thread(target=handle, args=(c, a.mode, a.tls, a.port_file), daemon=True).start()
 
 
 if __name__ == "__main__":

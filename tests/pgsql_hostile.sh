@@ -15,7 +15,7 @@ command -v openssl >/dev/null || { echo "pgsql_hostile: SKIP: needs openssl"; ex
 pids=""
 t_at_exit() { for p in $pids; do kill "$p" 2>/dev/null; done; }
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
-modes="trust inject notls badsig nofinal downgrade biglen shortlen rowlie collie bigkey widerow silent trickle flood"
+modes="trust inject notls badsig nofinal downgrade biglen shortlen rowlie collie bigkey widerow tlstrust silent trickle flood"
 for m in $modes; do
     python3 "$here/fakepg.py" --port-file "$w/$m.port" --mode "$m" --tls "$w/tls.pem" "$w/tls.key" 2>"$w/$m.err" &
     pids="$pids $!"
@@ -52,6 +52,14 @@ hostile rowlie 3 5 "a malformed 'D' message" --pgsql-sslmode=disable
 hostile collie 3 5 "a malformed 'T' message \(31 bytes\)" --pgsql-sslmode=disable
 hostile bigkey 3 5 "logging in to 127\.0\.0\.1:[0-9]+: a malformed 'K' message \(304 bytes\)" --pgsql-sslmode=disable
 hostile widerow 3 5 "querying 127\.0\.0\.1:[0-9]+: a malformed 'C' message \(8 bytes\)" --pgsql-sslmode=disable
+# SNI: the host's name in every sslmode (prefer and require still verify nothing: the fake's
+# certificate is self-signed), none for an IP address, as libpq
+for m in prefer require; do
+    hostile tlstrust 0 5 "TLS: .*certificate not verified" --pgsql-host=localhost --pgsql-sslmode=$m
+    [ "$(tail -n 1 "$w/tlstrust.port.sni")" = localhost ] && ok || bad "tlstrust: sslmode=$m: SNI $(tail -n 1 "$w/tlstrust.port.sni"), not localhost"
+done
+hostile tlstrust 0 5 "TLS: .*certificate not verified" --pgsql-sslmode=require
+[ "$(tail -n 1 "$w/tlstrust.port.sni")" = None ] && ok || bad "tlstrust: an IP address sent as SNI"
 hostile silent 3 4 'no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2
 hostile trickle 3 4 'logging in to 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2 --pgsql-sslmode=disable
 hostile flood 3 5 'querying 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-io-timeout=2 --pgsql-sslmode=disable
