@@ -10585,16 +10585,19 @@ BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, s
     return B_OK;
 }
 
-/* One field of a .pgpass line (':' and '\' escaped by '\'), into out; *s advances. */
+/* One field of a .pgpass line (':' and '\\' escaped by '\\'), into out (cap bytes); *s
+ * advances. False: no ':' after a field that needs one, or the field does not fit (libpq
+ * reads any length: a field too long for bench's buffers is no match, never a truncation). */
 static bool pgc_pgpass_field(const char **s, char *out, size_t cap, bool last)
 {
     size_t o = 0;
     const char *q = *s;
-    for (; *q && *q != '\n' && (last || *q != ':'); q++) {
-        if (*q == '\\' && q[1] && q[1] != '\n')
+    for (; *q && (last || *q != ':'); q++) {
+        if (*q == '\\' && q[1])
             q++;
-        if (o + 1 < cap)
-            out[o++] = *q;
+        if (o + 1 >= cap)
+            return false;
+        out[o++] = *q;
     }
     out[o] = 0;
     if (!last && *q != ':')
@@ -10608,8 +10611,10 @@ static bool pgc_pgpass_match(const char *pat, const char *v)
     return !strcmp(pat, "*") || !strcmp(pat, v);
 }
 
-/* The password file's entry for host:port:db:user (libpq's rules: the first match; the file
- * ignored, with a warning, when group or others may read it). */
+/* The password file's entry for host:port:db:user (libpq's rules: lines of any length, a
+ * trailing \r dropped, '#' lines skipped, the first match; the file ignored, with a warning,
+ * when group or others may read it, or when it is not a plain file). A matching entry whose
+ * password does not fit bench's buffer is skipped with a warning, not cut. */
 static void pgc_pgpass(struct pgc_conn_params *cc)
 {
     struct pgc_params *p = &cc->p;
@@ -10622,8 +10627,13 @@ static void pgc_pgpass(struct pgc_conn_params *cc)
     else
         return;
     struct stat st;
-    if (stat(path, &st) || !S_ISREG(st.st_mode))
+    if (stat(path, &st))
         return;
+    if (!S_ISREG(st.st_mode)) { /* libpq's words */
+        snprintf(cc->warn, sizeof(cc->warn), "password file \"%.200s\" is not a plain file",
+                 path);
+        return;
+    }
     if (st.st_mode & (S_IRWXG | S_IRWXO)) {
         snprintf(cc->warn, sizeof(cc->warn), "password file \"%.200s\" has group or world access; "
                  "permissions should be u=rw (0600) or less: ignored", path);
@@ -10632,29 +10642,38 @@ static void pgc_pgpass(struct pgc_conn_params *cc)
     FILE *fp = fopen(path, "r");
     if (!fp)
         return;
-    char line[1024], h[256], po[16], d[128], u[128], pw[256];
+    char *line = NULL, h[256], po[16], d[128], u[128], pw[256];
+    size_t lcap = 0;
+    ssize_t n;
     char port[16];
     snprintf(port, sizeof(port), "%u", p->port);
     /* a socket directory matches "localhost", as libpq's default socket does */
     const char *host = p->host[0] == '/' ? "localhost" : p->host;
-    while (fgets(line, sizeof(line), fp)) {
+    while ((n = getline(&line, &lcap, fp)) >= 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = 0;
         const char *s = line;
-        if (*s == '#')
+        if (*s == '#' || (size_t)n != strlen(line)) /* a comment, or a NUL inside */
             continue;
         if (!pgc_pgpass_field(&s, h, sizeof(h), false) ||
             !pgc_pgpass_field(&s, po, sizeof(po), false) ||
             !pgc_pgpass_field(&s, d, sizeof(d), false) ||
-            !pgc_pgpass_field(&s, u, sizeof(u), false) ||
-            !pgc_pgpass_field(&s, pw, sizeof(pw), true))
+            !pgc_pgpass_field(&s, u, sizeof(u), false))
             continue;
-        if (pgc_pgpass_match(h, host) && pgc_pgpass_match(po, port) &&
-            pgc_pgpass_match(d, p->db) && pgc_pgpass_match(u, p->user)) {
-            snprintf(cc->password, sizeof(cc->password), "%s", pw);
-            p->password = cc->password;
-            p->pw_from = "~/.pgpass";
-            break;
+        if (!pgc_pgpass_match(h, host) || !pgc_pgpass_match(po, port) ||
+            !pgc_pgpass_match(d, p->db) || !pgc_pgpass_match(u, p->user))
+            continue;
+        if (!pgc_pgpass_field(&s, pw, sizeof(pw), true)) {
+            snprintf(cc->warn, sizeof(cc->warn), "password file \"%.200s\": the matching "
+                     "entry's password is longer than %zu bytes: skipped", path, sizeof(pw) - 1);
+            continue;
         }
+        snprintf(cc->password, sizeof(cc->password), "%s", pw);
+        p->password = cc->password;
+        p->pw_from = "~/.pgpass";
+        break;
     }
+    free(line);
     fclose(fp);
 }
 
@@ -23459,7 +23478,8 @@ static enum b_exit ping_pg(struct res *res)
     }
     const struct pgc_params *p = &cc->p;
     if (cc->warn[0])
-        res_warn(res, "pgpass_permissions", NULL, "%s", cc->warn);
+        res_warn(res, strstr(cc->warn, "group or world") ? "pgpass_permissions" : "pgpass",
+                 NULL, "%s", cc->warn);
     if (pgc_connect(&c, p) < 0) {
         enum b_exit ex = ping_pg_conn_error(&c, p, &res->err);
         pgc_close(&c);

@@ -12,9 +12,11 @@ Modes:
     notls      answers 'N' to the SSLRequest, then logs in anyone (trust)
     badsig     SCRAM-SHA-256 whose SASLFinal carries a wrong server signature (an impostor
                that does not know the password)
+    badsiglast the same, its last byte off (a comparison of the first bytes only passes it)
     nofinal    SCRAM-SHA-256, then AuthenticationOk without any SASLFinal
     downgrade  TLS (--tls), but offers only SCRAM-SHA-256, never -PLUS (channel binding
-               stripped)
+               stripped); a client that does not say so (gs2 header "y,,": it could bind, the
+               server offered no binding, RFC 5802 6) gets an ErrorResponse
     biglen     answers the startup with a message whose length word claims 1 GiB
     shortlen   answers the startup with a message whose length word is 2
     rowlie     trust; a query's DataRow claims a value longer than the message
@@ -115,6 +117,10 @@ def scram(s, mode, password=b"pw"):
     n = struct.unpack("!I", rest[:4])[0]
     first = rest[4:4 + n]
     bare = first.split(b",", 2)[2]
+    if mode == "downgrade" and not first.startswith(b"y,,"):
+        s.sendall(msg(b"E", b"SFATAL\x00C08P01\x00Mfakepg: gs2 header %s, not y,, (TLS, no -PLUS offered)\x00\x00"
+                      % first.split(b",", 2)[0]))
+        return
     cnonce = dict(kv.split(b"=", 1) for kv in bare.split(b","))[b"r"]
     salt = os.urandom(16)
     sf = b"r=" + cnonce + b"srv,s=" + base64.b64encode(salt) + b",i=4096"
@@ -130,6 +136,8 @@ def scram(s, mode, password=b"pw"):
     sig = bytearray(hmac.new(skey, am, "sha256").digest())
     if mode == "badsig":
         sig[0] ^= 1  # one bit off
+    if mode == "badsiglast":
+        sig[-1] ^= 1
     s.sendall(msg(b"R", struct.pack("!I", 12) + b"v=" + base64.b64encode(bytes(sig))))
     s.sendall(ready_burst())
 
@@ -169,7 +177,7 @@ def handle(c, mode, tls, port_file):
             c.sendall(b"R" + struct.pack("!I", 2))
             c.recv(4096)
             return
-        if mode in ("badsig", "nofinal", "downgrade"):
+        if mode in ("badsig", "badsiglast", "nofinal", "downgrade"):
             scram(c, mode)
         elif mode == "trickle":
             for b in ready_burst():

@@ -204,7 +204,7 @@ no_suite_server() {
 lane_asan() {
     ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
     # the PostgreSQL client's error paths (a leak there exits 23, not 3) and its live logins
-    suite pgsql-hostile-asan env ASAN_OPTIONS=detect_leaks=1 BENCH="$PWD/bench-san" sh tests/pgsql_hostile.sh
+    suite pgsql-hostile-asan env ASAN_OPTIONS=detect_leaks=1 BENCH="$PWD/bench-san" PGSQL_HOSTILE_SLOW=3 sh tests/pgsql_hostile.sh
     suite pgsql-asan env ASAN_OPTIONS=detect_leaks=1 BENCH="$PWD/bench-san" sh tests/pgsql.sh
     suite aarch64 sh tests/aarch64.sh
 }

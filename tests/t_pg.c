@@ -290,8 +290,14 @@ static int t_pg_pgpass(void)
     snprintf(path, sizeof(path), "%s/pw", dir);
     FILE *f = fopen(path, "w");
     T_CHECK(f != NULL);
-    fputs("# comment\ndb.example:5433:other:bob:no\n"
-          "db.example:5433:*:bob:pa\\:ss\\\\w\ndb.example:*:*:*:late\n", f);
+    /* a comment line of 1100 bytes whose tail would be an entry if the line were cut at
+     * 1023; entries differing from the wanted one only in the port, only in the user */
+    fputs("# comment", f);
+    for (int i = 0; i < 1014; i++)
+        fputc('x', f);
+    fputs("db.example:5433:*:bob:cut\ndb.example:5433:other:bob:no\n"
+          "db.example:5432:*:bob:port\ndb.example:5433:*:alice:user\n"
+          "db.example:5433:*:bob:pa\\:ss\\\\w\r\ndb.example:*:*:*:late\n", f);
     fclose(f);
     chmod(path, 0600);
     char *old = getenv("PGPASSFILE") ? b_xstrdup(getenv("PGPASSFILE")) : NULL;
@@ -303,6 +309,25 @@ static int t_pg_pgpass(void)
     chmod(path, 0640); /* group-readable: ignored, with a warning */
     int r2 = pgc_params_resolve(&cc, "", given, 1000, 1000, &e);
     bool ok2 = r2 == B_OK && !cc.p.password && strstr(cc.warn, "group or world access");
+    /* a password longer than bench's buffer: skipped with a warning, never cut; the next
+     * matching entry is used */
+    f = fopen(path, "w");
+    T_CHECK(f != NULL);
+    fputs("db.example:5433:*:bob:", f);
+    for (int i = 0; i < 300; i++)
+        fputc('p', f);
+    fputs("\n*:*:*:*:next\n", f);
+    fclose(f);
+    chmod(path, 0600);
+    int r3 = pgc_params_resolve(&cc, "", given, 1000, 1000, &e);
+    bool ok3 = r3 == B_OK && cc.p.password && !strcmp(cc.p.password, "next") &&
+               strstr(cc.warn, "longer than 255 bytes: skipped");
+    /* a directory where the file should be: libpq's warning */
+    unlink(path);
+    T_CHECK(mkdir(path, 0700) == 0);
+    int r4 = pgc_params_resolve(&cc, "", given, 1000, 1000, &e);
+    bool ok4 = r4 == B_OK && !cc.p.password && strstr(cc.warn, "is not a plain file");
+    rmdir(path);
     if (old)
         setenv("PGPASSFILE", old, 1);
     else
@@ -313,6 +338,6 @@ static int t_pg_pgpass(void)
     free(oldpw);
     unlink(path);
     rmdir(dir);
-    T_CHECK(ok1 && ok2);
+    T_CHECK(ok1 && ok2 && ok3 && ok4);
     return 0;
 }
