@@ -9036,6 +9036,7 @@ struct pg_scram {
     struct buf first_bare;   /* client-first-message-bare */
     u8 server_sig[32];       /* what the server's v= must be */
     bool expect_final;       /* a client-final went out */
+    u64 deadline_ns;         /* PBKDF2 stops here (clk_now_ns; 0: no deadline) */
 };
 
 BENCH_API void pg_scram_free(struct pg_scram *s)
@@ -9077,7 +9078,54 @@ static void pg_hmac(const u8 *key, size_t klen, const void *msg, size_t n, u8 ou
     (void)!mbedtls_md_hmac(mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), key, klen, msg, n, out);
 }
 
-#define PG_SCRAM_MAX_ITER 1000000u /* more is a hostile server's way to burn our CPU */
+/* more is a hostile server's way to burn our CPU (PostgreSQL 16's scram_iterations allows
+ * up to INT_MAX; its default is 4096): about 1 s of SHA-256 here, computed in chunks */
+#define PG_SCRAM_MAX_ITER 1000000u
+#define PG_PBKDF2_CHUNK 4096u /* iterations between two looks at b_stop and the deadline */
+
+/* PBKDF2-HMAC-SHA-256's first block (32 bytes: SCRAM's SaltedPassword), iter iterations,
+ * looking at b_stop and s->deadline_ns every PG_PBKDF2_CHUNK. B_DONE (a stop signal) and
+ * B_TIMEOUT (*why says it) end it early. */
+static B_MUSTCHECK enum b_rc pg_pbkdf2(const struct pg_scram *s, const char *pw, const u8 *salt,
+                                       size_t saltlen, unsigned long iter, u8 out[32],
+                                       const char **why)
+{
+    mbedtls_md_context_t md;
+    u8 u[32];
+    enum b_rc rc = B_OK;
+    mbedtls_md_init(&md);
+    if (mbedtls_md_setup(&md, mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), 1) ||
+        mbedtls_md_hmac_starts(&md, (const u8 *)pw, strlen(pw))) {
+        mbedtls_md_free(&md);
+        return *why = "PBKDF2 failed", B_PROTOCOL;
+    }
+    static const u8 one[4] = {0, 0, 0, 1};
+    (void)!mbedtls_md_hmac_update(&md, salt, saltlen);
+    (void)!mbedtls_md_hmac_update(&md, one, 4);
+    (void)!mbedtls_md_hmac_finish(&md, u);
+    memcpy(out, u, 32);
+    for (unsigned long i = 1; i < iter; i++) {
+        if (!(i % PG_PBKDF2_CHUNK)) {
+            if (atomic_load(&b_stop)) {
+                rc = B_DONE, *why = "interrupted by a stop signal (computing PBKDF2)";
+                break;
+            }
+            if (s->deadline_ns && clk_now_ns() >= s->deadline_ns) {
+                rc = B_TIMEOUT, *why = "the server's iteration count did not finish within "
+                                       "the connect deadline";
+                break;
+            }
+        }
+        (void)!mbedtls_md_hmac_reset(&md);
+        (void)!mbedtls_md_hmac_update(&md, u, 32);
+        (void)!mbedtls_md_hmac_finish(&md, u);
+        for (int k = 0; k < 32; k++)
+            out[k] ^= u[k];
+    }
+    mbedtls_md_free(&md);
+    mbedtls_platform_zeroize(u, sizeof(u));
+    return rc;
+}
 
 /*
  * client-final-message into out for the server-first-message sf, the password and the
@@ -9113,15 +9161,11 @@ BENCH_API enum b_rc pg_scram_final(struct pg_scram *s, const u8 *sf, size_t sfle
     unsigned long iter = strtoul(itz, &end, 10);
     if (*end || !isdigit((unsigned char)itz[0]) || iter < 1 || iter > PG_SCRAM_MAX_ITER)
         return *why = "the iteration count is out of range", B_PROTOCOL;
-    mbedtls_md_context_t md;
-    mbedtls_md_init(&md);
-    int ret = mbedtls_md_setup(&md, mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), 1);
-    if (!ret)
-        ret = mbedtls_pkcs5_pbkdf2_hmac(&md, (const u8 *)pw, strlen(pw), salt, saltlen,
-                                        (unsigned)iter, 32, salted);
-    mbedtls_md_free(&md);
-    if (ret)
-        return *why = "PBKDF2 failed", B_PROTOCOL;
+    enum b_rc prc = pg_pbkdf2(s, pw, salt, saltlen, iter, salted, why);
+    if (prc) {
+        mbedtls_platform_zeroize(salted, sizeof(salted));
+        return prc;
+    }
     pg_hmac(salted, 32, "Client Key", 10, ckey);
     pg_hmac(salted, 32, "Server Key", 10, skey);
     (void)!mbedtls_sha256_ret(ckey, 32, stored, 0);
@@ -9985,11 +10029,14 @@ static B_MUSTCHECK enum b_rc pgc_auth(struct pgc_conn *c)
                 }
             }
             struct buf fin = {0};
+            sc.deadline_ns = c->deadline_ns;
             rc = pg_scram_final(&sc, a.data, a.dlen, pw, plus ? cb : NULL, cbl, &fin, &why);
             if (!rc)
                 pg_build_sasl_response(&c->out, fin.p, fin.len);
             else
-                rc = b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: SCRAM: %s", what, c->target, why);
+                rc = b_seterr(&c->err, rc == B_DONE || rc == B_TIMEOUT ? rc : B_PROTOCOL,
+                              rc == B_TIMEOUT ? ETIMEDOUT : 0, "%s %s: SCRAM: %s", what,
+                              c->target, why);
             buf_free(&fin);
             break;
         }
@@ -10342,7 +10389,7 @@ BENCH_API enum b_rc pgc_cancel(struct pgc_conn *c)
     int fd = socket(c->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     enum b_rc rc = B_SYSERR;
     if (fd >= 0) {
-        struct timeval tv = {.tv_sec = 2};
+        struct timeval tv = {.tv_usec = 500000}; /* a server that never closes: 0.5 s */
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
         if (!connect(fd, (struct sockaddr *)&c->addr, c->addrlen) &&

@@ -14,6 +14,9 @@ Modes:
                that does not know the password)
     badsiglast the same, its last byte off (a comparison of the first bytes only passes it)
     nofinal    SCRAM-SHA-256, then AuthenticationOk without any SASLFinal
+    itermax    SCRAM-SHA-256 with 1,000,000 iterations (bench's cap: about a second of PBKDF2);
+               the port file's name + ".sent" written once the server-first-message is out
+    mext       SCRAM-SHA-256 whose server-first-message starts with a mandatory extension m=
     downgrade  TLS (--tls), but offers only SCRAM-SHA-256, never -PLUS (channel binding
                stripped); a client that does not say so (gs2 header "y,,": it could bind, the
                server offered no binding, RFC 5802 6) gets an ErrorResponse
@@ -110,7 +113,7 @@ def serve_queries(s, mode):
             s.sendall(msg(b"3"))
 
 
-def scram(s, mode, password=b"pw"):
+def scram(s, mode, password=b"pw", port_file=""):
     s.sendall(msg(b"R", struct.pack("!I", 10) + b"SCRAM-SHA-256\x00\x00"))
     t, body = read_msg(s)
     mech, rest = body.split(b"\x00", 1)
@@ -124,7 +127,14 @@ def scram(s, mode, password=b"pw"):
     cnonce = dict(kv.split(b"=", 1) for kv in bare.split(b","))[b"r"]
     salt = os.urandom(16)
     sf = b"r=" + cnonce + b"srv,s=" + base64.b64encode(salt) + b",i=4096"
+    if mode == "itermax":
+        sf = sf.replace(b",i=4096", b",i=1000000")
+    if mode == "mext":
+        sf = b"m=ext," + sf
     s.sendall(msg(b"R", struct.pack("!I", 11) + sf))
+    if mode == "itermax":
+        with open(port_file + ".sent", "w") as f:
+            f.write("sent\n")
     t, final = read_msg(s)
     if mode == "nofinal":
         s.sendall(ready_burst())
@@ -177,8 +187,8 @@ def handle(c, mode, tls, port_file):
             c.sendall(b"R" + struct.pack("!I", 2))
             c.recv(4096)
             return
-        if mode in ("badsig", "badsiglast", "nofinal", "downgrade"):
-            scram(c, mode)
+        if mode in ("badsig", "badsiglast", "nofinal", "downgrade", "itermax", "mext"):
+            scram(c, mode, port_file=port_file)
         elif mode == "trickle":
             for b in ready_burst():
                 c.sendall(bytes([b]))

@@ -15,7 +15,7 @@ command -v openssl >/dev/null || { echo "pgsql_hostile: SKIP: needs openssl"; ex
 pids=""
 t_at_exit() { for p in $pids; do kill "$p" 2>/dev/null; done; }
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
-modes="trust inject notls badsig badsiglast nofinal downgrade biglen shortlen rowlie collie bigkey widerow tlstrust silent trickle flood"
+modes="trust inject notls badsig badsiglast nofinal itermax mext downgrade biglen shortlen rowlie collie bigkey widerow tlstrust silent trickle flood"
 for m in $modes; do
     python3 "$here/fakepg.py" --port-file "$w/$m.port" --mode "$m" --tls "$w/tls.pem" "$w/tls.key" 2>"$w/$m.err" &
     pids="$pids $!"
@@ -48,6 +48,20 @@ hostile notls 3 100 'does not support TLS, and sslmode=verify-full requires it' 
 hostile badsig 3 100 "SCRAM: the server's SCRAM signature is wrong: it does not know the password" --pgsql-sslmode=disable
 hostile badsiglast 3 100 "SCRAM: the server's SCRAM signature is wrong: it does not know the password" --pgsql-sslmode=disable
 hostile nofinal 3 100 'AuthenticationOk before the server proved it knows the password' --pgsql-sslmode=disable
+hostile mext 3 100 "SCRAM: the server-first-message has a mandatory extension \(m=\)" --pgsql-sslmode=disable
+# 1,000,000 SCRAM iterations: SIGINT while PBKDF2 runs ends bench at once (chunks look at
+# the stop flag), and a connect deadline shorter than the PBKDF2 ends it at the deadline
+$B ping --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port="$(cat "$w/itermax.port")" --pgsql-user=u \
+    --pgsql-password=pw --pgsql-db=d --pgsql-sslmode=disable --count=1 >"$w/out" 2>&1 &
+bp=$!
+if t_wait 10 test -s "$w/itermax.port.sent"; then
+    t0=$(t_ms); kill -INT $bp; wait $bp; rc=$? t=$(($(t_ms) - t0))
+    [ "$t" -le $((100 * ${PGSQL_HOSTILE_SLOW:-1})) ] && [ $rc != 0 ] && grep -q 'interrupted by a stop signal (computing PBKDF2)' "$w/out" &&
+        ok || bad "itermax: SIGINT during PBKDF2: exit $rc after $t ms"
+else
+    kill $bp; bad "itermax: no server-first-message sent"
+fi
+rm -f "$w/itermax.port.sent"
 hostile downgrade 3 100 'channel_binding=require, but the server offers no SCRAM-SHA-256-PLUS \(a downgrade\): refused' --pgsql-channel-binding=require
 hostile downgrade 0 1000 'authentication: +scram-sha-256 as' --pgsql-password=pw --pgsql-channel-binding=prefer --pgsql-sslmode=require
 hostile biglen 3 100 'a message of length 1073741824 \(type 0x52\): not 4\.\.[0-9]+ bytes' --pgsql-sslmode=disable
