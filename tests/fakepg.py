@@ -28,6 +28,8 @@ Modes:
     widerow    trust; a query's 20 columns and one row (more than the client's 16 on its
                stack), then a CommandComplete without its NUL (the error path after a wide row)
     silent     accepts, reads, never answers
+    qsilent    trust; a query never answered (the port file's name + ".query" written when one
+               came), a CancelRequest read and its connection held open, never closed
     trickle    a trust login sent one byte every 0.3 s (bytes keep coming; the deadline holds)
     flood      trust; a query answered by DataRows that never end, sent as fast as it can
     trust      a well-behaved trust login and 'SELECT 1' (the control)
@@ -67,12 +69,18 @@ def ready_burst():
             msg(b"K", struct.pack("!I", 4242) + b"abcd") + msg(b"Z", b"I"))
 
 
-def serve_queries(s, mode):
+def serve_queries(s, mode, port_file=""):
     while True:
         t, body = read_msg(s)
         if t == b"X":
             return
         if t == b"Q":
+            if mode == "qsilent":
+                with open(port_file + ".query", "w") as f:
+                    f.write("query\n")
+                while s.recv(4096):
+                    pass
+                return
             if mode == "flood":
                 rd = struct.pack("!H", 1) + b"?column?\x00" + struct.pack("!IHIhih", 0, 0, 23, 4, -1, 0)
                 row = msg(b"D", struct.pack("!HI", 1, 1) + b"1") * 4096
@@ -161,6 +169,9 @@ def handle(c, mode, tls, port_file):
             return
         body = read_startup(c)
         code = struct.unpack("!I", body[:4])[0]
+        if code == 80877102:  # CancelRequest: held open (a server that never closes it)
+            time.sleep(30)
+            return
         if code == 80877103:  # SSLRequest
             if mode == "inject":
                 c.sendall(b"S" + ready_burst())
@@ -197,7 +208,7 @@ def handle(c, mode, tls, port_file):
             c.sendall(msg(b"R", struct.pack("!I", 0)) + msg(b"K", struct.pack("!I", 1) + b"k" * 300) + msg(b"Z", b"I"))
         else:
             c.sendall(ready_burst())
-        serve_queries(c, mode)
+        serve_queries(c, mode, port_file)
     except (EOFError, OSError, ssl.SSLError, ValueError):
         pass
     finally:

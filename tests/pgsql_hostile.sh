@@ -15,7 +15,7 @@ command -v openssl >/dev/null || { echo "pgsql_hostile: SKIP: needs openssl"; ex
 pids=""
 t_at_exit() { for p in $pids; do kill "$p" 2>/dev/null; done; }
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
-modes="trust inject notls badsig badsiglast nofinal itermax mext downgrade biglen shortlen rowlie collie bigkey widerow tlstrust silent trickle flood"
+modes="trust inject notls badsig badsiglast nofinal itermax mext downgrade biglen shortlen rowlie collie bigkey widerow tlstrust qsilent silent trickle flood"
 for m in $modes; do
     python3 "$here/fakepg.py" --port-file "$w/$m.port" --mode "$m" --tls "$w/tls.pem" "$w/tls.key" 2>"$w/$m.err" &
     pids="$pids $!"
@@ -27,14 +27,18 @@ t_on_fail() { sed 's/^/    /' "$w/out" | head -6; }
 # hostile NAME RC MAXMS REGEX ARGS...: bench ping against mode NAME's server exits RC
 # within MAXMS milliseconds (times PGSQL_HOSTILE_SLOW, default 1: a sanitizer build's
 # factor), its one error line matching REGEX. Tight: a failure is refused at once (< 100 ms),
-# a deadline holds to 100 ms (a client that slept would fail here)
+# a deadline holds to 100 ms (a client that slept would fail here). Over the limit, the case
+# runs once more (a loaded host's one slow start): both runs over it fail.
 t_ms() { echo $(($(date +%s%N) / 1000000)); }
 hostile() {
     name=$1 rc=$2 max=$3 re=$4; shift 4
-    t0=$(t_ms)
-    $B ping --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port="$(cat "$w/$name.port")" \
-        --pgsql-user=u --pgsql-password=pw --pgsql-db=d --count=2 "$@" >"$w/out" 2>&1
-    got=$? t=$(($(t_ms) - t0))
+    for try in 1 2; do
+        t0=$(t_ms)
+        $B ping --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port="$(cat "$w/$name.port")" \
+            --pgsql-user=u --pgsql-password=pw --pgsql-db=d --count=2 "$@" >"$w/out" 2>&1
+        got=$? t=$(($(t_ms) - t0))
+        [ "$t" -gt $((max * ${PGSQL_HOSTILE_SLOW:-1})) ] || break
+    done
     if [ "$got" != "$rc" ]; then bad "$name: exit $got, expected $rc"; return 1; fi
     if ! grep -qE -- "$re" "$w/out"; then bad "$name: no /$re/"; return 1; fi
     if [ "$t" -gt $((max * ${PGSQL_HOSTILE_SLOW:-1})) ]; then bad "$name: took $t ms, more than $max"; return 1; fi
@@ -51,17 +55,30 @@ hostile nofinal 3 100 'AuthenticationOk before the server proved it knows the pa
 hostile mext 3 100 "SCRAM: the server-first-message has a mandatory extension \(m=\)" --pgsql-sslmode=disable
 # 1,000,000 SCRAM iterations: SIGINT while PBKDF2 runs ends bench at once (its chunks look
 # at the stop flag; the deadline likewise, not testable here: libpq's 2 s minimum is longer)
+# (300 ms: a loaded host; the old code took 1.3 s)
 $B ping --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port="$(cat "$w/itermax.port")" --pgsql-user=u \
     --pgsql-password=pw --pgsql-db=d --pgsql-sslmode=disable --count=1 >"$w/out" 2>&1 &
 bp=$!
 if t_wait 10 test -s "$w/itermax.port.sent"; then
     t0=$(t_ms); kill -INT $bp; wait $bp; rc=$? t=$(($(t_ms) - t0))
-    [ "$t" -le $((100 * ${PGSQL_HOSTILE_SLOW:-1})) ] && [ $rc != 0 ] && grep -q 'interrupted by a stop signal (computing PBKDF2)' "$w/out" &&
+    [ "$t" -le $((300 * ${PGSQL_HOSTILE_SLOW:-1})) ] && [ $rc != 0 ] && grep -q 'interrupted by a stop signal (computing PBKDF2)' "$w/out" &&
         ok || bad "itermax: SIGINT during PBKDF2: exit $rc after $t ms"
 else
     kill $bp; bad "itermax: no server-first-message sent"
 fi
 rm -f "$w/itermax.port.sent"
+# SIGINT during a query the server never answers: a CancelRequest, whose connection the server
+# holds open; bench waits for its close at most 0.5 s
+$B ping --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port="$(cat "$w/qsilent.port")" --pgsql-user=u \
+    --pgsql-db=d --pgsql-sslmode=disable --count=1 >"$w/out" 2>&1 &
+bp=$!
+if t_wait 10 test -s "$w/qsilent.port.query"; then
+    t0=$(t_ms); kill -INT $bp; wait $bp; rc=$? t=$(($(t_ms) - t0))
+    [ "$t" -ge 400 ] && [ "$t" -le $((700 * ${PGSQL_HOSTILE_SLOW:-1})) ] && [ $rc != 0 ] &&
+        ok || bad "qsilent: SIGINT, the cancel held open: exit $rc after $t ms (0.5 s wanted)"
+else
+    kill $bp; bad "qsilent: no query came"
+fi
 hostile downgrade 3 100 'channel_binding=require, but the server offers no SCRAM-SHA-256-PLUS \(a downgrade\): refused' --pgsql-channel-binding=require
 hostile downgrade 0 1000 'authentication: +scram-sha-256 as' --pgsql-password=pw --pgsql-channel-binding=prefer --pgsql-sslmode=require
 hostile biglen 3 100 'a message of length 1073741824 \(type 0x52\): not 4\.\.[0-9]+ bytes' --pgsql-sslmode=disable
