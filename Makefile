@@ -276,7 +276,7 @@ tests/unit: tests/unit.c $(wildcard tests/t_*.c) $(SRC) $(MBEDTLS_HLIBS)
 # libFuzzer: tests/fuzz_my over the parsers of server bytes, tests/fuzz_opt over the command
 # line and the option files, tests/fuzz_z over the compressed protocol (inflate, frames,
 # deflate round trips), tests/fuzz_jr over the JSON reader (reports given to compare/merge),
-# tests/fuzz_pg over the PostgreSQL codec (pg_: a server's byte stream; '@': a URL).
+# tests/fuzz_pg over the PostgreSQL codec (pg_: a server's byte stream; '@': a URL and its password spans; '!': SCRAM's server messages; '#': a ~/.pgpass).
 # FUZZ_TIME seconds each: `make fuzz` runs 5 x 150 s, `make test` a 5 x 20 s slice;
 # `make fuzz FUZZ_TIME=3600` runs long.
 # Corpora grow in build/fuzz-corpus, build/fuzz-opt-corpus, build/fuzz-z-corpus,

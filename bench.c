@@ -9069,6 +9069,7 @@ struct pg_scram {
     struct buf first_bare;   /* client-first-message-bare */
     u8 server_sig[32];       /* what the server's v= must be */
     bool expect_final;       /* a client-final went out */
+    u64 deadline_ns;         /* PBKDF2 stops here (clk_now_ns; 0: no deadline) */
 };
 
 BENCH_API void pg_scram_free(struct pg_scram *s)
@@ -9110,7 +9111,54 @@ static void pg_hmac(const u8 *key, size_t klen, const void *msg, size_t n, u8 ou
     (void)!mbedtls_md_hmac(mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), key, klen, msg, n, out);
 }
 
-#define PG_SCRAM_MAX_ITER 1000000u /* more is a hostile server's way to burn our CPU */
+/* more is a hostile server's way to burn our CPU (PostgreSQL 16's scram_iterations allows
+ * up to INT_MAX; its default is 4096): about 1 s of SHA-256 here, computed in chunks */
+#define PG_SCRAM_MAX_ITER 1000000u
+#define PG_PBKDF2_CHUNK 4096u /* iterations between two looks at b_stop and the deadline */
+
+/* PBKDF2-HMAC-SHA-256's first block (32 bytes: SCRAM's SaltedPassword), iter iterations,
+ * looking at b_stop and s->deadline_ns every PG_PBKDF2_CHUNK. B_DONE (a stop signal) and
+ * B_TIMEOUT (*why says it) end it early. */
+static B_MUSTCHECK enum b_rc pg_pbkdf2(const struct pg_scram *s, const char *pw, const u8 *salt,
+                                       size_t saltlen, unsigned long iter, u8 out[32],
+                                       const char **why)
+{
+    mbedtls_md_context_t md;
+    u8 u[32];
+    enum b_rc rc = B_OK;
+    mbedtls_md_init(&md);
+    if (mbedtls_md_setup(&md, mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), 1) ||
+        mbedtls_md_hmac_starts(&md, (const u8 *)pw, strlen(pw))) {
+        mbedtls_md_free(&md);
+        return *why = "PBKDF2 failed", B_PROTOCOL;
+    }
+    static const u8 one[4] = {0, 0, 0, 1};
+    (void)!mbedtls_md_hmac_update(&md, salt, saltlen);
+    (void)!mbedtls_md_hmac_update(&md, one, 4);
+    (void)!mbedtls_md_hmac_finish(&md, u);
+    memcpy(out, u, 32);
+    for (unsigned long i = 1; i < iter; i++) {
+        if (!(i % PG_PBKDF2_CHUNK)) {
+            if (atomic_load(&b_stop)) {
+                rc = B_DONE, *why = "interrupted by a stop signal (computing PBKDF2)";
+                break;
+            }
+            if (s->deadline_ns && clk_now_ns() >= s->deadline_ns) {
+                rc = B_TIMEOUT, *why = "the server's iteration count did not finish within "
+                                       "the connect deadline";
+                break;
+            }
+        }
+        (void)!mbedtls_md_hmac_reset(&md);
+        (void)!mbedtls_md_hmac_update(&md, u, 32);
+        (void)!mbedtls_md_hmac_finish(&md, u);
+        for (int k = 0; k < 32; k++)
+            out[k] ^= u[k];
+    }
+    mbedtls_md_free(&md);
+    mbedtls_platform_zeroize(u, sizeof(u));
+    return rc;
+}
 
 /*
  * client-final-message into out for the server-first-message sf, the password and the
@@ -9128,6 +9176,10 @@ BENCH_API enum b_rc pg_scram_final(struct pg_scram *s, const u8 *sf, size_t sfle
     if (memchr(sf, 0, sflen) || !pg_scram_attr(sf, sflen, 'r', &r) ||
         !pg_scram_attr(sf, sflen, 's', &salt64) || !pg_scram_attr(sf, sflen, 'i', &it))
         return *why = "a malformed server-first-message (r=, s= and i= wanted)", B_PROTOCOL;
+    if (pg_scram_attr(sf, sflen, 'm', &r)) /* RFC 5802 5.1: an unknown m= aborts */
+        return *why = "the server-first-message has a mandatory extension (m=) bench does not "
+                      "know", B_PROTOCOL;
+    (void)!pg_scram_attr(sf, sflen, 'r', &r);
     size_t nl = strlen(s->nonce);
     if (r.len <= nl || memcmp(r.p, s->nonce, nl))
         return *why = "the server's nonce does not extend the client's", B_PROTOCOL;
@@ -9142,15 +9194,11 @@ BENCH_API enum b_rc pg_scram_final(struct pg_scram *s, const u8 *sf, size_t sfle
     unsigned long iter = strtoul(itz, &end, 10);
     if (*end || !isdigit((unsigned char)itz[0]) || iter < 1 || iter > PG_SCRAM_MAX_ITER)
         return *why = "the iteration count is out of range", B_PROTOCOL;
-    mbedtls_md_context_t md;
-    mbedtls_md_init(&md);
-    int ret = mbedtls_md_setup(&md, mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), 1);
-    if (!ret)
-        ret = mbedtls_pkcs5_pbkdf2_hmac(&md, (const u8 *)pw, strlen(pw), salt, saltlen,
-                                        (unsigned)iter, 32, salted);
-    mbedtls_md_free(&md);
-    if (ret)
-        return *why = "PBKDF2 failed", B_PROTOCOL;
+    enum b_rc prc = pg_pbkdf2(s, pw, salt, saltlen, iter, salted, why);
+    if (prc) {
+        mbedtls_platform_zeroize(salted, sizeof(salted));
+        return prc;
+    }
     pg_hmac(salted, 32, "Client Key", 10, ckey);
     pg_hmac(salted, 32, "Server Key", 10, skey);
     (void)!mbedtls_sha256_ret(ckey, 32, stored, 0);
@@ -9266,6 +9314,8 @@ struct pgc_params {
     const char *sslrootcert; /* CA file ("system": the system's store); NULL: none */
     int connect_ms, io_ms;
     const char *pw_from;     /* where the password came from, for messages */
+    const char *ca_from;     /* sslmode=require made verify-ca by a root certificate (libpq's
+                              * rule): where it came from; NULL otherwise */
 };
 
 /* The server's error or notice, copied (verbatim, escaped for a terminal). */
@@ -9519,14 +9569,15 @@ static B_MUSTCHECK enum b_rc pgc_unexpected(struct pgc_conn *c, const struct pg_
                                             const char *what)
 {
     return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: unexpected message '%c' (0x%02x, %zu "
-                    "bytes)", what, c->target, isprint(m->type) ? m->type : '?', m->type,
-                    m->len);
+                    "byte%s)", what, c->target, isprint(m->type) ? m->type : '?', m->type,
+                    m->len, m->len == 1 ? "" : "s");
 }
 
 static B_MUSTCHECK enum b_rc pgc_bad(struct pgc_conn *c, const struct pg_msg *m, const char *what)
 {
-    return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: a malformed '%c' message (%zu bytes)", what,
-                    c->target, isprint(m->type) ? m->type : '?', m->len);
+    return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: a malformed '%c' message (%zu byte%s)",
+                    what, c->target, isprint(m->type) ? m->type : '?', m->len,
+                    m->len == 1 ? "" : "s");
 }
 
 /* An ErrorResponse: the server's words into c->srv and c->err; B_SERVER. */
@@ -9700,6 +9751,15 @@ static int pgc_tls_vrfy(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *f
     return 0;
 }
 
+/* verify-ca's callback: the chain only; the name mbedTLS was given (for SNI) is not checked. */
+static int pgc_tls_vrfy_ca(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *flags)
+{
+    (void)ctx, (void)crt;
+    if (!depth)
+        *flags &= ~(u32)MBEDTLS_X509_BADCERT_CN_MISMATCH;
+    return 0;
+}
+
 /* The TLS handshake over c->fd, verifying as the mode says. */
 static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
 {
@@ -9731,10 +9791,18 @@ static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
         mbedtls_ssl_conf_authmode(c->conf, MBEDTLS_SSL_VERIFY_NONE);
     if ((ret = mbedtls_ssl_setup(c->ssl, c->conf)))
         return pgc_tls_err(c, "setup", ret);
-    if ((ret = mbedtls_ssl_set_hostname(c->ssl, mode == PGC_SSL_VERIFY_FULL ? p->host : NULL)))
+    /* SNI: the host's name in every mode, as libpq (not an IP literal; verify-full gives
+     * mbedTLS an IP too: the name it checks). The name set is also what mbedTLS checks: no
+     * check without verification (prefer, require), and verify-ca's callback drops it. */
+    u8 ip[16];
+    bool name = inet_pton(AF_INET, p->host, ip) != 1 && inet_pton(AF_INET6, p->host, ip) != 1;
+    if ((ret = mbedtls_ssl_set_hostname(c->ssl, mode == PGC_SSL_VERIFY_FULL || name ? p->host
+                                                                                   : NULL)))
         return pgc_tls_err(c, "setting the host name", ret);
     if (mode == PGC_SSL_VERIFY_FULL)
         mbedtls_ssl_set_verify(c->ssl, pgc_tls_vrfy, c);
+    else if (verify)
+        mbedtls_ssl_set_verify(c->ssl, pgc_tls_vrfy_ca, c);
     mbedtls_ssl_set_bio(c->ssl, c, pgc_bio_send, pgc_bio_recv, NULL);
     while ((ret = mbedtls_ssl_handshake(c->ssl))) {
         if (ret == MBEDTLS_ERR_SSL_WANT_READ || ret == MBEDTLS_ERR_SSL_WANT_WRITE) {
@@ -9752,7 +9820,10 @@ static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
                 q[1] ? (void)(*q = ';') : (void)(*q = 0);
             return b_seterr(&c->err, B_UNSUPPORTED, 0, "TLS with %s: the server certificate "
                             "did not verify (sslmode=%s): %s", c->target,
-                            mode == PGC_SSL_VERIFY_FULL ? "verify-full" : "verify-ca", why);
+                            mode == PGC_SSL_VERIFY_FULL ? "verify-full"
+                            : p->ca_from ? "require, which verifies as verify-ca with a root "
+                                           "certificate"
+                                         : "verify-ca", why);
         }
         return pgc_tls_err(c, "handshake", ret);
     }
@@ -9870,9 +9941,12 @@ static B_MUSTCHECK enum b_rc pgc_auth(struct pgc_conn *c)
         }
         rc = pg_parse_auth(&m, &a);
         if (rc == B_UNSUPPORTED) {
+            const char *meth = a.code == 2 ? "Kerberos V5" : a.code == 6 ? "SCM credentials"
+                               : a.code == 7 || a.code == 8 ? "GSSAPI" : a.code == 9 ? "SSPI"
+                               : "unknown to bench";
             rc = b_seterr(&c->err, B_UNSUPPORTED, 0, "%s %s: the server asks for "
-                          "authentication method %u (Kerberos, GSSAPI or SSPI): not supported",
-                          what, c->target, a.code);
+                          "authentication method %u (%s): not supported", what, c->target,
+                          a.code, meth);
             break;
         }
         if (rc) {
@@ -9988,11 +10062,14 @@ static B_MUSTCHECK enum b_rc pgc_auth(struct pgc_conn *c)
                 }
             }
             struct buf fin = {0};
+            sc.deadline_ns = c->deadline_ns;
             rc = pg_scram_final(&sc, a.data, a.dlen, pw, plus ? cb : NULL, cbl, &fin, &why);
             if (!rc)
                 pg_build_sasl_response(&c->out, fin.p, fin.len);
             else
-                rc = b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: SCRAM: %s", what, c->target, why);
+                rc = b_seterr(&c->err, rc == B_DONE || rc == B_TIMEOUT ? rc : B_PROTOCOL,
+                              rc == B_TIMEOUT ? ETIMEDOUT : 0, "%s %s: SCRAM: %s", what,
+                              c->target, why);
             buf_free(&fin);
             break;
         }
@@ -10146,26 +10223,24 @@ static void pgc_cancel_on_stop(struct pgc_conn *c, enum b_rc rc)
  * drained to 'Z', so the connection stays usable). ncols_known: an extended query's
  * columns come from its statement (r->cols set by pgc_prepare).
  */
-static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *r, pgc_row_cb cb,
-                                         void *ctx, const char *what)
+static B_MUSTCHECK enum b_rc pgc_replies_in(struct pgc_conn *c, struct pgc_result *r,
+                                            pgc_row_cb cb, void *ctx, const char *what,
+                                            struct pg_str **heap)
 {
     enum b_rc first = B_OK;
     struct pg_str vals_small[16], *vals = vals_small;
     size_t vcap = countof(vals_small);
     bool aborted = false;
+    *heap = NULL;
     for (;;) {
         struct pg_msg m;
         enum b_rc rc = pgc_next(c, &m, what);
         if (rc) {
-            if (vals != vals_small)
-                free(vals);
             pgc_cancel_on_stop(c, rc);
             return rc;
         }
         switch (m.type) {
         case 'Z':
-            if (vals != vals_small)
-                free(vals);
             if (pg_parse_ready(&m, &c->status))
                 return pgc_bad(c, &m, what);
             return first;
@@ -10181,16 +10256,12 @@ static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *
             break;
         case 'D': {
             if (r->ncols > vcap) {
-                if (vals != vals_small)
-                    free(vals);
+                free(*heap);
                 vcap = r->ncols;
-                vals = b_xcalloc(vcap, sizeof(*vals));
+                vals = *heap = b_xcalloc(vcap, sizeof(*vals));
             }
-            if (pg_parse_datarow(&m, r->ncols, vals)) {
-                if (vals != vals_small)
-                    free(vals);
+            if (pg_parse_datarow(&m, r->ncols, vals))
                 return pgc_bad(c, &m, what);
-            }
             r->rows++;
             if (cb && !aborted && cb(ctx, r, vals) < 0)
                 aborted = true;
@@ -10230,6 +10301,17 @@ static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *
                 return pgc_unexpected(c, &m, what);
         }
     }
+}
+
+/* pgc_replies_in's one exit: its row array, when the rows outgrew the stack's, freed on every
+ * return. */
+static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *r, pgc_row_cb cb,
+                                         void *ctx, const char *what)
+{
+    struct pg_str *heap;
+    enum b_rc rc = pgc_replies_in(c, r, cb, ctx, what, &heap);
+    free(heap);
+    return rc;
 }
 
 BENCH_API enum b_rc pgc_query(struct pgc_conn *c, const char *sql, size_t len,
@@ -10346,7 +10428,7 @@ BENCH_API enum b_rc pgc_cancel(struct pgc_conn *c)
     int fd = socket(c->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     enum b_rc rc = B_SYSERR;
     if (fd >= 0) {
-        struct timeval tv = {.tv_sec = 2};
+        struct timeval tv = {.tv_usec = 500000}; /* a server that never closes: 0.5 s */
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
         if (!connect(fd, (struct sockaddr *)&c->addr, c->addrlen) &&
@@ -10390,6 +10472,16 @@ static bool pgc_pct(const char *s, size_t n, char *out, size_t cap)
     }
     out[o] = 0;
     return o == strlen(out); /* a %00 inside: refused (no NUL in a startup value) */
+}
+
+/* Why pgc_pct refused s[0..n): "too long" (it decodes but not into cap bytes) or what is
+ * wrong with its percent-encoding. */
+static const char *pgc_pct_why(const char *s, size_t n)
+{
+    char *t = b_xmalloc(n + 1);
+    bool decodes = pgc_pct(s, n, t, n + 1);
+    free(t);
+    return decodes ? "too long" : "a bad percent-encoding or %00";
 }
 
 static int pgc_sslmode_of(const char *s)
@@ -10458,7 +10550,7 @@ static B_MUSTCHECK enum b_rc pgc_set(struct pgc_conn_params *cc, const char *k, 
     return B_OK;
 }
 
-BENCH_API const char *pgc_url_secret(const char *url, size_t *len)
+BENCH_API const char *pgc_url_secret(const char *url, const char *after, size_t *len)
 {
     const char *s = !strncmp(url, "postgresql://", 13) ? url + 13
                     : !strncmp(url, "postgres://", 11) ? url + 11 : NULL;
@@ -10466,10 +10558,36 @@ BENCH_API const char *pgc_url_secret(const char *url, size_t *len)
         return NULL;
     size_t ui = strcspn(s, "@/?");
     const char *colon = memchr(s, ':', ui);
-    if (s[ui] != '@' || !colon)
-        return NULL;
-    *len = (size_t)(s + ui - colon - 1);
-    return colon + 1;
+    if (s[ui] == '@' && colon && !after) {
+        *len = (size_t)(s + ui - colon - 1);
+        return colon + 1;
+    }
+    /* every key=value after a '?' or '&' whose key decodes to "password" (more than the
+     * parser's view of the query: a masked byte too many is no leak) */
+    for (const char *q = s[ui] == '@' ? s + ui + 1 : s; *q; q++) {
+        if (*q != '?' && *q != '&')
+            continue;
+        size_t kl = strcspn(q + 1, "=&");
+        char key[16];
+        if (q[1 + kl] != '=' || !pgc_pct(q + 1, kl, key, sizeof(key)) || strcmp(key, "password"))
+            continue;
+        const char *v = q + 2 + kl;
+        if (after && v <= after) /* (<=: an empty value returned, the next one is further) */
+            continue;
+        *len = strcspn(v, "&");
+        return v;
+    }
+    return NULL;
+}
+
+/* Appends url to out with each password in it (pgc_url_secret's spans) as "***". */
+BENCH_API void pgc_url_masked(struct buf *out, const char *url)
+{
+    const char *s = url, *p;
+    size_t n;
+    for (p = pgc_url_secret(url, NULL, &n); p; s = p + n, p = pgc_url_secret(url, s, &n))
+        buf_printf(out, "%.*s***", (int)(p - s), s);
+    buf_printf(out, "%s", s);
 }
 
 /* postgres[ql]://[user[:password]@][host][:port][/dbname][?k=v&...] */
@@ -10488,12 +10606,13 @@ BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, s
     if (s[auth_end] == '@') {
         size_t ul = strcspn(s, ":@");
         if (!pgc_pct(s, ul, tmp, sizeof(tmp)))
-            return b_seterr(e, B_INVALID, 0, "a bad user name (percent-encoding)");
+            return b_seterr(e, B_INVALID, 0, "a bad user name (%s)", pgc_pct_why(s, ul));
         if (*tmp && (rc = pgc_set(cc, "user", tmp, e)))
             return rc;
         if (s[ul] == ':') {
             if (!pgc_pct(s + ul + 1, auth_end - ul - 1, tmp, sizeof(tmp)))
-                return b_seterr(e, B_INVALID, 0, "a bad password (percent-encoding)");
+                return b_seterr(e, B_INVALID, 0, "a bad password (%s)",
+                                pgc_pct_why(s + ul + 1, auth_end - ul - 1));
             if ((rc = pgc_set(cc, "password", tmp, e)))
                 return rc;
         }
@@ -10532,11 +10651,15 @@ BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, s
         for (s++; *s;) {
             size_t kl = strcspn(s, "=&"), vl;
             char key[64];
-            if (s[kl] != '=' || !pgc_pct(s, kl, key, sizeof(key)))
+            if (s[kl] != '=')
                 return b_seterr(e, B_INVALID, 0, "a query parameter without '=value'");
+            if (!pgc_pct(s, kl, key, sizeof(key)))
+                return b_seterr(e, B_INVALID, 0, "a bad query parameter name '%.*s' (%s)",
+                                (int)(kl > 40 ? 40 : kl), s, pgc_pct_why(s, kl));
             vl = strcspn(s + kl + 1, "&");
             if (!pgc_pct(s + kl + 1, vl, tmp, sizeof(tmp)))
-                return b_seterr(e, B_INVALID, 0, "a bad value of '%s'", key);
+                return b_seterr(e, B_INVALID, 0, "a bad value of '%s' (%s)", key,
+                                pgc_pct_why(s + kl + 1, vl));
             if ((rc = pgc_set(cc, !strcmp(key, "dbname") ? "dbname" : key, tmp, e)))
                 return rc;
             s += kl + 1 + vl;
@@ -10548,16 +10671,19 @@ BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, s
     return B_OK;
 }
 
-/* One field of a .pgpass line (':' and '\' escaped by '\'), into out; *s advances. */
+/* One field of a .pgpass line (':' and '\\' escaped by '\\'), into out (cap bytes); *s
+ * advances. False: no ':' after a field that needs one, or the field does not fit (libpq
+ * reads any length: a field too long for bench's buffers is no match, never a truncation). */
 static bool pgc_pgpass_field(const char **s, char *out, size_t cap, bool last)
 {
     size_t o = 0;
     const char *q = *s;
-    for (; *q && *q != '\n' && (last || *q != ':'); q++) {
-        if (*q == '\\' && q[1] && q[1] != '\n')
+    for (; *q && (last || *q != ':'); q++) {
+        if (*q == '\\' && q[1])
             q++;
-        if (o + 1 < cap)
-            out[o++] = *q;
+        if (o + 1 >= cap)
+            return false;
+        out[o++] = *q;
     }
     out[o] = 0;
     if (!last && *q != ':')
@@ -10571,8 +10697,10 @@ static bool pgc_pgpass_match(const char *pat, const char *v)
     return !strcmp(pat, "*") || !strcmp(pat, v);
 }
 
-/* The password file's entry for host:port:db:user (libpq's rules: the first match; the file
- * ignored, with a warning, when group or others may read it). */
+/* The password file's entry for host:port:db:user (libpq's rules: lines of any length, a
+ * trailing \r dropped, '#' lines skipped, the first match; the file ignored, with a warning,
+ * when group or others may read it, or when it is not a plain file). A matching entry whose
+ * password does not fit bench's buffer is skipped with a warning, not cut. */
 static void pgc_pgpass(struct pgc_conn_params *cc)
 {
     struct pgc_params *p = &cc->p;
@@ -10585,8 +10713,13 @@ static void pgc_pgpass(struct pgc_conn_params *cc)
     else
         return;
     struct stat st;
-    if (stat(path, &st) || !S_ISREG(st.st_mode))
+    if (stat(path, &st))
         return;
+    if (!S_ISREG(st.st_mode)) { /* libpq's words */
+        snprintf(cc->warn, sizeof(cc->warn), "password file \"%.200s\" is not a plain file",
+                 path);
+        return;
+    }
     if (st.st_mode & (S_IRWXG | S_IRWXO)) {
         snprintf(cc->warn, sizeof(cc->warn), "password file \"%.200s\" has group or world access; "
                  "permissions should be u=rw (0600) or less: ignored", path);
@@ -10595,29 +10728,38 @@ static void pgc_pgpass(struct pgc_conn_params *cc)
     FILE *fp = fopen(path, "r");
     if (!fp)
         return;
-    char line[1024], h[256], po[16], d[128], u[128], pw[256];
+    char *line = NULL, h[256], po[16], d[128], u[128], pw[256];
+    size_t lcap = 0;
+    ssize_t n;
     char port[16];
     snprintf(port, sizeof(port), "%u", p->port);
     /* a socket directory matches "localhost", as libpq's default socket does */
     const char *host = p->host[0] == '/' ? "localhost" : p->host;
-    while (fgets(line, sizeof(line), fp)) {
+    while ((n = getline(&line, &lcap, fp)) >= 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = 0;
         const char *s = line;
-        if (*s == '#')
+        if (*s == '#' || (size_t)n != strlen(line)) /* a comment, or a NUL inside */
             continue;
         if (!pgc_pgpass_field(&s, h, sizeof(h), false) ||
             !pgc_pgpass_field(&s, po, sizeof(po), false) ||
             !pgc_pgpass_field(&s, d, sizeof(d), false) ||
-            !pgc_pgpass_field(&s, u, sizeof(u), false) ||
-            !pgc_pgpass_field(&s, pw, sizeof(pw), true))
+            !pgc_pgpass_field(&s, u, sizeof(u), false))
             continue;
-        if (pgc_pgpass_match(h, host) && pgc_pgpass_match(po, port) &&
-            pgc_pgpass_match(d, p->db) && pgc_pgpass_match(u, p->user)) {
-            snprintf(cc->password, sizeof(cc->password), "%s", pw);
-            p->password = cc->password;
-            p->pw_from = "~/.pgpass";
-            break;
+        if (!pgc_pgpass_match(h, host) || !pgc_pgpass_match(po, port) ||
+            !pgc_pgpass_match(d, p->db) || !pgc_pgpass_match(u, p->user))
+            continue;
+        if (!pgc_pgpass_field(&s, pw, sizeof(pw), true)) {
+            snprintf(cc->warn, sizeof(cc->warn), "password file \"%.200s\": the matching "
+                     "entry's password is longer than %zu bytes: skipped", path, sizeof(pw) - 1);
+            continue;
         }
+        snprintf(cc->password, sizeof(cc->password), "%s", pw);
+        p->password = cc->password;
+        p->pw_from = "~/.pgpass";
+        break;
     }
+    free(line);
     fclose(fp);
 }
 
@@ -10691,8 +10833,21 @@ BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *u
         p->sslmode = PGC_SSL_PREFER;
     if (p->cbind < 0)
         p->cbind = PGC_CB_PREFER;
-    if (p->sslmode == PGC_SSL_REQUIRE && p->sslrootcert)
-        p->sslmode = PGC_SSL_VERIFY_CA; /* libpq: a root certificate makes require verify */
+    if (p->sslmode == PGC_SSL_REQUIRE) { /* libpq: a root certificate makes require verify */
+        const char *home = getenv("HOME");
+        struct stat st;
+        if (p->sslrootcert)
+            p->ca_from = "the root certificate given";
+        else if (home && *home &&
+                 snprintf(cc->rootcert, sizeof(cc->rootcert), "%s/.postgresql/root.crt", home) <
+                     (int)sizeof(cc->rootcert) &&
+                 !stat(cc->rootcert, &st)) {
+            p->sslrootcert = cc->rootcert;
+            p->ca_from = cc->rootcert;
+        }
+        if (p->ca_from)
+            p->sslmode = PGC_SSL_VERIFY_CA;
+    }
     if (p->sslmode >= PGC_SSL_VERIFY_CA && !p->sslrootcert) {
         const char *home = getenv("HOME");
         struct stat st;
@@ -26238,6 +26393,12 @@ static enum b_exit ping_pg_conn_error(const struct pgc_conn *c, const struct pgc
                    c->err.sys_errno == ENOENT ? "no server socket there (is the server running "
                                                 "on this host?)"
                                               : "nothing is listening there");
+        else if (strstr(c->err.msg, "did not verify") && p->ca_from)
+            b_hint(e, "sslmode=require verifies against %s%s, as libpq: give the server's CA "
+                   "with --pgsql-sslrootcert%s, or --pgsql-sslmode=prefer to encrypt (where "
+                   "the server can) without verifying", p->ca_from,
+                   p->sslrootcert == p->ca_from ? " (it exists)" : "",
+                   p->sslrootcert == p->ca_from ? " or remove that file" : "");
         else if (strstr(c->err.msg, "did not verify"))
             b_hint(e, "give the server's CA with --pgsql-sslrootcert, or use "
                    "--pgsql-sslmode=require to encrypt without verifying");
@@ -26265,7 +26426,8 @@ static enum b_exit ping_pg(struct res *res)
     }
     const struct pgc_params *p = &cc->p;
     if (cc->warn[0])
-        res_warn(res, "pgpass_permissions", NULL, "%s", cc->warn);
+        res_warn(res, strstr(cc->warn, "group or world") ? "pgpass_permissions" : "pgpass",
+                 NULL, "%s", cc->warn);
     if (pgc_connect(&c, p) < 0) {
         enum b_exit ex = ping_pg_conn_error(&c, p, &res->err);
         pgc_close(&c);
@@ -33093,11 +33255,9 @@ static void rep_json_opt(struct rep_json *j, const struct opt_def *d, const stru
             rep_json_str(j, *s ? "***" : ""); /* never the secret itself */
             return;
         }
-        size_t sl;
-        const char *sp = !strcmp(d->name, "pgsql-url") ? pgc_url_secret(s, &sl) : NULL;
-        if (sp) { /* the URL less its password */
+        if (!strcmp(d->name, "pgsql-url")) { /* the URL less its passwords */
             struct buf masked = {0};
-            buf_printf(&masked, "%.*s***%s", (int)(sp - s), s, sp + sl);
+            pgc_url_masked(&masked, s);
             rep_json_str(j, masked.p);
             buf_free(&masked);
             return;
@@ -35196,7 +35356,7 @@ static char *cli_secret(const char *a)
     if (a[0] == '-' && a[1] == 'p')
         return (char *)(uintptr_t)(a + 2);
     if (!strncmp(a, "--pgsql-url=", 12) || !strncmp(a, "--pgsql_url=", 12)) /* user:PW@ */
-        return (char *)(uintptr_t)pgc_url_secret(a + 12, &n);
+        return (char *)(uintptr_t)pgc_url_secret(a + 12, NULL, &n);
     for (size_t i = 0; i < countof(pre); i++)
         if (!strncmp(a, pre[i], strlen(pre[i])))
             return (char *)(uintptr_t)(a + strlen(pre[i]));
@@ -35210,15 +35370,26 @@ static size_t cli_secret_len(const char *a, const char *p)
 {
     size_t n = strlen(p);
     if (!strncmp(a, "--pgsql-url=", 12) || !strncmp(a, "--pgsql_url=", 12))
-        (void)pgc_url_secret(a + 12, &n);
+        (void)pgc_url_secret(a + 12, NULL, &n);
     return n;
+}
+
+/* True for --pgsql-url=...: a word that may hold several passwords (user:PW@, ?password=). */
+static bool cli_is_url(const char *a)
+{
+    return !strncmp(a, "--pgsql-url=", 12) || !strncmp(a, "--pgsql_url=", 12);
 }
 
 static void cli_hide_secrets(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         char *p = cli_secret(argv[i]);
-        if (p)
+        size_t n;
+        if (p && cli_is_url(argv[i]))
+            for (const char *u = argv[i] + 12, *q = pgc_url_secret(u, NULL, &n); q;
+                 q = pgc_url_secret(u, q + n, &n))
+                memset(argv[i] + (q - argv[i]), 'x', n);
+        else if (p)
             memset(p, 'x', cli_secret_len(argv[i], p));
     }
 }
@@ -35836,7 +36007,9 @@ static enum b_exit cli_json_doc(struct res *res, int ex)
     for (int i = 0; i < cli_argc; i++) { /* passwords masked (cli_hide_secrets left 'x's) */
         const char *a = cli_argv[i], *p = cli_secret(a);
         at[i] = mem.len;
-        if (p && *p)
+        if (p && cli_is_url(a))
+            buf_printf(&mem, "%.12s", a), pgc_url_masked(&mem, a + 12);
+        else if (p && *p)
             buf_printf(&mem, "%.*s***%s", (int)(p - a), a, p + cli_secret_len(a, p));
         else
             buf_printf(&mem, "%s", a);
@@ -36245,14 +36418,22 @@ static enum b_exit cli_parse(struct cli *c, int argc, char **argv)
                     return ex;
                 continue;
             }
-            if (!cli_sb() && (!strcmp(a, "--mysql-password") || !strcmp(a, "--mysql_password")) &&
-                i + 1 < nav && c->av[i + 1][0] != '-') {
-                /* "--mysql-password SECRET": the next word would be echoed as a test or
-                 * command by the messages below */
+            static const char *const two_words[] = {"--mysql-password", "--mysql_password",
+                                                     "--pgsql-password", "--pgsql_password",
+                                                     "--pgsql-url", "--pgsql_url"};
+            size_t tw = countof(two_words);
+            for (size_t t = 0; t < countof(two_words); t++)
+                tw = strcmp(a, two_words[t]) ? tw : t;
+            if (!cli_sb() && tw < countof(two_words) && i + 1 < nav && c->av[i + 1][0] != '-') {
+                /* "--mysql-password SECRET", "--pgsql-url postgres://u:SECRET@h": the next
+                 * word would be echoed as a test or command by the messages below */
                 b_msg(B_MSG_FATAL, "%s: no value attached; the argument after it is not "
-                                   "shown (it may be the password)",
-                      a);
-                b_msg(B_MSG_HINT, "write --mysql-password=SECRET, or -p to be asked for it");
+                                   "shown (it may %s the password)",
+                      a, tw < 4 ? "be" : "hold");
+                if (tw < 2)
+                    b_msg(B_MSG_HINT, "write --mysql-password=SECRET, or -p to be asked for it");
+                else
+                    b_msg(B_MSG_HINT, "write %s=%s", a, tw < 4 ? "SECRET" : "URL");
                 return B_EXIT_USAGE;
             }
             if (!strncmp(a, "--test=", 7)) {

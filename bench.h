@@ -1039,9 +1039,12 @@ BENCH_API enum b_rc pgc_close_stmt(struct pgc_conn *c, const char *name) B_MUSTC
  * its data). */
 BENCH_API enum b_rc pgc_copy_in(struct pgc_conn *c, const char *sql, const char *data, size_t len,
                                 struct pgc_result *r) B_MUSTCHECK;
-/* pgc_url_secret - the password inside a postgres[ql]:// URL (user:PASSWORD@...) and its
- * length, or NULL (none): what --pgsql-url's echoes mask. */
-BENCH_API const char *pgc_url_secret(const char *url, size_t *len);
+/* pgc_url_secret - the first password inside a postgres[ql]:// URL (user:PASSWORD@... or a
+ * query's password=VALUE, the key percent-decoded) that starts after `after` (NULL: from the
+ * start), and its length, or NULL (no more): what --pgsql-url's echoes mask. */
+BENCH_API const char *pgc_url_secret(const char *url, const char *after, size_t *len);
+/* pgc_url_masked - appends url to out with every password in it as "***". */
+BENCH_API void pgc_url_masked(struct buf *out, const char *url);
 /* pgc_parse_url - postgres[ql]://[user[:password]@][host][:port][/db][?key=value&...] into
  * cc (percent-decoded; sslmode, sslrootcert, channel_binding, connect_timeout,
  * application_name, host, port, user, password, dbname).

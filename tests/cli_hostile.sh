@@ -186,6 +186,17 @@ expect prompt-no-tty-sysbench 1 "FATAL: -p: cannot ask for the password: no term
 expect password-space 2 "--mysql-password: no value attached; the argument after it is not shown" \
     "$B" ping --mysql-password TOPSECRET2 --mysql-port=1
 if grep -q TOPSECRET2 "$work/out" "$work/err"; then bad "password-space: value echoed"; else ok; fi
+# the same for PostgreSQL's password and URL (the URL may hold the password)
+for o in --pgsql-password --pgsql_password; do
+    expect "password-space$o" 2 "$o: no value attached; the argument after it is not shown" \
+        "$B" ping $o TOPSECRET3 --pgsql-port=1
+    if grep -q TOPSECRET3 "$work/out" "$work/err"; then bad "password-space$o: value echoed"; else ok; fi
+done
+for o in --pgsql-url --pgsql_url; do
+    expect "url-space$o" 2 "$o: no value attached; the argument after it is not shown \(it may hold the password\)" \
+        "$B" ping $o postgres://u:TOPSECRET4@127.0.0.1:1/d
+    if grep -q TOPSECRET4 "$work/out" "$work/err"; then bad "url-space$o: value echoed"; else ok; fi
+done
 
 # ---- closed standard descriptors: the report must not land in a test file ----
 F1="--file-num=1 --file-total-size=16K"

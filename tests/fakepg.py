@@ -12,18 +12,29 @@ Modes:
     notls      answers 'N' to the SSLRequest, then logs in anyone (trust)
     badsig     SCRAM-SHA-256 whose SASLFinal carries a wrong server signature (an impostor
                that does not know the password)
+    badsiglast the same, its last byte off (a comparison of the first bytes only passes it)
     nofinal    SCRAM-SHA-256, then AuthenticationOk without any SASLFinal
+    itermax    SCRAM-SHA-256 with 1,000,000 iterations (bench's cap: about a second of PBKDF2);
+               the port file's name + ".sent" written once the server-first-message is out
+    mext       SCRAM-SHA-256 whose server-first-message starts with a mandatory extension m=
     downgrade  TLS (--tls), but offers only SCRAM-SHA-256, never -PLUS (channel binding
-               stripped)
+               stripped); a client that does not say so (gs2 header "y,,": it could bind, the
+               server offered no binding, RFC 5802 6) gets an ErrorResponse
     biglen     answers the startup with a message whose length word claims 1 GiB
     shortlen   answers the startup with a message whose length word is 2
     rowlie     trust; a query's DataRow claims a value longer than the message
     collie     trust; a query's RowDescription claims 40000 columns in 31 bytes
     bigkey     trust; BackendKeyData with a 300-byte key (3.2 allows 256)
+    widerow    trust; a query's 20 columns and one row (more than the client's 16 on its
+               stack), then a CommandComplete without its NUL (the error path after a wide row)
     silent     accepts, reads, never answers
+    qsilent    trust; a query never answered (the port file's name + ".query" written when one
+               came), a CancelRequest read and its connection held open, never closed
     trickle    a trust login sent one byte every 0.3 s (bytes keep coming; the deadline holds)
     flood      trust; a query answered by DataRows that never end, sent as fast as it can
     trust      a well-behaved trust login and 'SELECT 1' (the control)
+    tlstrust   TLS (--tls), then a trust login; each connection's SNI (the server name the
+               client sent, or None) appended to the port file's name + ".sni"
 """
 import argparse, base64, hashlib, hmac, os, socket, ssl, struct, sys, threading, time
 
@@ -58,12 +69,18 @@ def ready_burst():
             msg(b"K", struct.pack("!I", 4242) + b"abcd") + msg(b"Z", b"I"))
 
 
-def serve_queries(s, mode):
+def serve_queries(s, mode, port_file=""):
     while True:
         t, body = read_msg(s)
         if t == b"X":
             return
         if t == b"Q":
+            if mode == "qsilent":
+                with open(port_file + ".query", "w") as f:
+                    f.write("query\n")
+                while s.recv(4096):
+                    pass
+                return
             if mode == "flood":
                 rd = struct.pack("!H", 1) + b"?column?\x00" + struct.pack("!IHIhih", 0, 0, 23, 4, -1, 0)
                 row = msg(b"D", struct.pack("!HI", 1, 1) + b"1") * 4096
@@ -72,6 +89,12 @@ def serve_queries(s, mode):
                     s.sendall(row)
             if mode == "collie":
                 s.sendall(msg(b"T", struct.pack("!H", 40000) + b"a\x00" + b"\x00" * 27))
+                continue
+            if mode == "widerow":
+                col = b"c\x00" + struct.pack("!IHIhih", 0, 0, 23, 4, -1, 0)
+                s.sendall(msg(b"T", struct.pack("!H", 20) + col * 20) +
+                          msg(b"D", struct.pack("!H", 20) + (struct.pack("!I", 1) + b"1") * 20) +
+                          msg(b"C", b"SELECT 1"))
                 continue
             if mode == "rowlie":
                 rd = struct.pack("!H", 1) + b"?column?\x00" + struct.pack("!IHIhih", 0, 0, 23, 4, -1, 0)
@@ -98,17 +121,28 @@ def serve_queries(s, mode):
             s.sendall(msg(b"3"))
 
 
-def scram(s, mode, password=b"pw"):
+def scram(s, mode, password=b"pw", port_file=""):
     s.sendall(msg(b"R", struct.pack("!I", 10) + b"SCRAM-SHA-256\x00\x00"))
     t, body = read_msg(s)
     mech, rest = body.split(b"\x00", 1)
     n = struct.unpack("!I", rest[:4])[0]
     first = rest[4:4 + n]
     bare = first.split(b",", 2)[2]
+    if mode == "downgrade" and not first.startswith(b"y,,"):
+        s.sendall(msg(b"E", b"SFATAL\x00C08P01\x00Mfakepg: gs2 header %s, not y,, (TLS, no -PLUS offered)\x00\x00"
+                      % first.split(b",", 2)[0]))
+        return
     cnonce = dict(kv.split(b"=", 1) for kv in bare.split(b","))[b"r"]
     salt = os.urandom(16)
     sf = b"r=" + cnonce + b"srv,s=" + base64.b64encode(salt) + b",i=4096"
+    if mode == "itermax":
+        sf = sf.replace(b",i=4096", b",i=1000000")
+    if mode == "mext":
+        sf = b"m=ext," + sf
     s.sendall(msg(b"R", struct.pack("!I", 11) + sf))
+    if mode == "itermax":
+        with open(port_file + ".sent", "w") as f:
+            f.write("sent\n")
     t, final = read_msg(s)
     if mode == "nofinal":
         s.sendall(ready_burst())
@@ -120,11 +154,13 @@ def scram(s, mode, password=b"pw"):
     sig = bytearray(hmac.new(skey, am, "sha256").digest())
     if mode == "badsig":
         sig[0] ^= 1  # one bit off
+    if mode == "badsiglast":
+        sig[-1] ^= 1
     s.sendall(msg(b"R", struct.pack("!I", 12) + b"v=" + base64.b64encode(bytes(sig))))
     s.sendall(ready_burst())
 
 
-def handle(c, mode, tls):
+def handle(c, mode, tls, port_file):
     try:
         c.settimeout(30)
         if mode == "silent":
@@ -133,16 +169,24 @@ def handle(c, mode, tls):
             return
         body = read_startup(c)
         code = struct.unpack("!I", body[:4])[0]
+        if code == 80877102:  # CancelRequest: held open (a server that never closes it)
+            time.sleep(30)
+            return
         if code == 80877103:  # SSLRequest
             if mode == "inject":
                 c.sendall(b"S" + ready_burst())
                 c.recv(4096)
                 return
-            if mode == "downgrade":
+            if mode in ("downgrade", "tlstrust"):
                 c.sendall(b"S")
                 ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
                 ctx.load_cert_chain(*tls)
+                sni = []
+                ctx.sni_callback = lambda so, name, cx: sni.append(name) and None
                 c = ctx.wrap_socket(c, server_side=True)
+                if mode == "tlstrust":
+                    with open(port_file + ".sni", "a") as f:
+                        f.write("%s\n" % (sni[0] if sni else None))
             else:
                 c.sendall(b"N")
             body = read_startup(c)
@@ -154,8 +198,8 @@ def handle(c, mode, tls):
             c.sendall(b"R" + struct.pack("!I", 2))
             c.recv(4096)
             return
-        if mode in ("badsig", "nofinal", "downgrade"):
-            scram(c, mode)
+        if mode in ("badsig", "badsiglast", "nofinal", "downgrade", "itermax", "mext"):
+            scram(c, mode, port_file=port_file)
         elif mode == "trickle":
             for b in ready_burst():
                 c.sendall(bytes([b]))
@@ -164,7 +208,7 @@ def handle(c, mode, tls):
             c.sendall(msg(b"R", struct.pack("!I", 0)) + msg(b"K", struct.pack("!I", 1) + b"k" * 300) + msg(b"Z", b"I"))
         else:
             c.sendall(ready_burst())
-        serve_queries(c, mode)
+        serve_queries(c, mode, port_file)
     except (EOFError, OSError, ssl.SSLError, ValueError):
         pass
     finally:
@@ -189,7 +233,7 @@ def main():
     os.rename(a.port_file + ".tmp", a.port_file)
     while True:
         c, _ = ls.accept()
-        threading.Thread(target=handle, args=(c, a.mode, a.tls), daemon=True).start()
+        threading.Thread(target=handle, args=(c, a.mode, a.tls, a.port_file), daemon=True).start()
 
 
 if __name__ == "__main__":

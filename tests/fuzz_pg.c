@@ -2,7 +2,11 @@
  * libFuzzer target over the pg_ codec's parsers of server bytes (issue 32): the input is a
  * server's byte stream, cut by pg_frame_parse (a bounded maximum) and each message handed to
  * the parser of its type, DataRows decoded with the last RowDescription's column count.
- * Selector: an input whose first byte is '@' is a connection URL for pgc_parse_url instead.
+ * Selector: an input whose first byte is '@' is a connection URL for pgc_parse_url and
+ * pgc_url_secret/pgc_url_masked instead (every password span inside the URL, in order, and
+ * none of it left in the mask); '!' a SCRAM server-first-message, a NUL, then a
+ * server-final-message for pg_scram_final/pg_scram_verify (PBKDF2 cut at 20 ms); '#' a
+ * ~/.pgpass file for pgc_pgpass.
  * Seeds: tests/fixtures/pgsql (hex, converted by the Makefile). Built and run for a bounded
  * time by `make test` (make fuzz).
  */
@@ -59,8 +63,51 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct pgc_conn_params *cc = b_xcalloc(1, sizeof(*cc));
         struct b_err e;
         (void)!pgc_parse_url(cc, u, &e);
+        size_t n, ul = strlen(u);
+        const char *prev = NULL;
+        for (const char *q = pgc_url_secret(u, NULL, &n); q; q = pgc_url_secret(u, q + n, &n)) {
+            if (q < u || q + n > u + ul || (prev && q <= prev))
+                abort(); /* a span outside the URL, or not moving on */
+            prev = q;
+        }
+        struct buf mb = {0};
+        pgc_url_masked(&mb, u);
+        buf_free(&mb);
         free(cc);
         free(u);
+        return 0;
+    }
+    if (size && data[0] == '!') { /* SCRAM: server-first NUL server-final */
+        const u8 *sf = data + 1, *nul = memchr(sf, 0, size - 1);
+        size_t sfl = nul ? (size_t)(nul - sf) : size - 1;
+        struct pg_scram sc;
+        struct buf first = {0}, fin = {0};
+        const char *why = NULL;
+        pg_scram_first(&sc, "n,,", "", "fyko+d2lbbFgONRv9qkxdawL", &first);
+        sc.deadline_ns = clk_now_ns() + 20000000u;
+        if (!pg_scram_final(&sc, sf, sfl, "pencil", NULL, 0, &fin, &why) && nul)
+            (void)!pg_scram_verify(&sc, nul + 1, size - 1 - sfl - 1, &why);
+        pg_scram_free(&sc);
+        buf_free(&first);
+        buf_free(&fin);
+        return 0;
+    }
+    if (size && data[0] == '#') { /* a ~/.pgpass */
+        static char path[64];
+        if (!path[0]) {
+            snprintf(path, sizeof(path), "/tmp/fuzz-pgpass.%d", (int)getpid());
+            setenv("PGPASSFILE", path, 1);
+        }
+        FILE *f = fopen(path, "w");
+        if (!f)
+            return 0;
+        fwrite(data + 1, 1, size - 1, f);
+        fclose(f);
+        chmod(path, 0600);
+        struct pgc_conn_params *cc = b_xcalloc(1, sizeof(*cc));
+        cc->p.host = "db.example", cc->p.port = 5433, cc->p.db = "sales", cc->p.user = "bob";
+        pgc_pgpass(cc);
+        free(cc);
         return 0;
     }
     size_t off = 0, ncols = 0;

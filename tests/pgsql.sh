@@ -76,6 +76,20 @@ expect verify-full-wrong-host 3 'did not verify \(sslmode=verify-full\): The cer
 expect verify-ca-other-host 0 'certificate verified' \
     $B ping $P --pgsql-host=127.0.0.2 --pgsql-user=scram --pgsql-password=scrampw --pgsql-sslmode=verify-ca --pgsql-sslrootcert="$BENCH_PG_CA"
 expect verify-ca-no-root 2 'sslmode=verify-ca: no root certificate' $B ping $P --pgsql-user=scram --pgsql-sslmode=verify-ca
+# sslmode=require verifies (as verify-ca) when a root certificate is given or
+# ~/.postgresql/root.crt exists, as libpq does
+expect require-rootcert-wrong 3 'did not verify \(sslmode=require, which verifies as verify-ca with a root certificate\)' \
+    $B ping $P --pgsql-user=scram --pgsql-password=scrampw --pgsql-sslmode=require --pgsql-sslrootcert="$BENCH_PG_OTHER_CA"
+grep -q 'hint: sslmode=require verifies against the root certificate given' "$w/out" && ok || bad "require-rootcert-wrong: hint"
+mkdir -p "$HOME/.postgresql" && cp "$BENCH_PG_OTHER_CA" "$HOME/.postgresql/root.crt"
+expect require-homeca-wrong 3 'did not verify \(sslmode=require, which verifies as verify-ca' \
+    $B ping $P --pgsql-user=scram --pgsql-password=scrampw --pgsql-sslmode=require
+grep -q "hint: sslmode=require verifies against $HOME/.postgresql/root.crt (it exists), as libpq: .* or remove that file" "$w/out" &&
+    ok || bad "require-homeca-wrong: hint"
+cp "$BENCH_PG_CA" "$HOME/.postgresql/root.crt"
+expect require-homeca-right 0 'TLS: +TLSv1\.2 .*\(certificate verified\)' \
+    $B ping $P --pgsql-user=scram --pgsql-password=scrampw --pgsql-sslmode=require
+rm -rf "$HOME/.postgresql"
 expect require-socket 3 'sslmode=require over the unix socket' $B ping --db-driver=pgsql --pgsql-host="$BENCH_PG_SOCKDIR" --pgsql-port="$BENCH_PG_PORT" --pgsql-user=trustu --pgsql-sslmode=require
 expect hostssl-disable 3 'no pg_hba.conf entry for host "127.0.0.1", user "tlsonly", database "benchtest", no encryption \(SQLSTATE 28000\)' \
     $B ping $P --pgsql-user=tlsonly --pgsql-password=tlspw --pgsql-sslmode=disable
@@ -133,13 +147,16 @@ s = json.dumps(d)
 assert '"scram-sha-256-plus"' in s and '"PostgreSQL"' in s, s[:400]
 PY
 # secrets: --pgsql-password and a URL's password leave argv (/proc/PID/cmdline) and the JSON
-$B ping --pgsql-url="postgres://scram:scrampw@$BENCH_PG_HOST:$BENCH_PG_PORT/benchtest" --pgsql-password=scrampw \
-    --count=1 --format=json >"$w/out" 2>&1
+# (the query's password= too, its key percent-encoded or not, each one: libpq takes the last)
+$B ping --pgsql-url="postgres://scram:scrampw@$BENCH_PG_HOST:$BENCH_PG_PORT/benchtest?password=scrampw&pass%77ord=scrampw" \
+    --pgsql-password=scrampw --count=1 --format=json >"$w/out" 2>&1
 check "json: no password" '! grep -q scrampw "$w/out" && grep -q "postgres://scram:\*\*\*@" "$w/out"'
+check "json: the query's passwords masked, in .command and .options" \
+    '[ "$(grep -o "benchtest?password=\*\*\*&pass%77ord=\*\*\*" "$w/out" | wc -l)" = 2 ]'
 python3 - "$B" "$BENCH_PG_HOST" "$BENCH_PG_PORT" >"$w/out" 2>&1 <<'PY'
 import subprocess, sys, time
 b, h, p = sys.argv[1:4]
-pr = subprocess.Popen([b, "ping", "--pgsql-url=postgres://scram:scrampw@%s:%s/benchtest?sslmode=disable" % (h, p),
+pr = subprocess.Popen([b, "ping", "--pgsql-url=postgres://scram:scrampw@%s:%s/benchtest?sslmode=disable&password=scrampw" % (h, p),
                        "--pgsql-password=scrampw", "--count=1000000"], stdout=subprocess.DEVNULL)
 seen = b""
 for _ in range(100):  # until the options are parsed (the x's are there), at most 5 s
@@ -150,7 +167,7 @@ for _ in range(100):  # until the options are parsed (the x's are there), at mos
 pr.terminate()
 pr.wait()
 print(seen)
-sys.exit(0 if b"scrampw" not in seen and seen.count(b"xxxxxxx") == 2 and b"127" in seen else 1)
+sys.exit(0 if b"scrampw" not in seen and seen.count(b"xxxxxxx") == 3 and b"127" in seen else 1)
 PY
 rc=$?
 check "cmdline: passwords replaced by x's" '[ $rc = 0 ]'

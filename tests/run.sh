@@ -209,6 +209,9 @@ no_suite_server() {
 # a64_slap and files; 1-2 minutes).
 lane_asan() {
     ASAN_OPTIONS="detect_leaks=1" suite asan san_runs ./bench-san
+    # the PostgreSQL client's error paths (a leak there exits 23, not 3) and its live logins
+    suite pgsql-hostile-asan env ASAN_OPTIONS=detect_leaks=1 BENCH="$PWD/bench-san" PGSQL_HOSTILE_SLOW=3 sh tests/pgsql_hostile.sh
+    suite pgsql-asan env ASAN_OPTIONS=detect_leaks=1 BENCH="$PWD/bench-san" sh tests/pgsql.sh
     suite aarch64 sh tests/aarch64.sh
 }
 # Old kernels (3.10, 4.18: newer system calls refused by seccomp; its own database oldk, slap

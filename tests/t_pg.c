@@ -207,6 +207,9 @@ static int t_pg_scram_rfc7677(void)
     /* one bit off: an impostor (the first character: the last one's low bits are padding) */
     const char *bad = "v=7rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=";
     T_CHECK(pg_scram_verify(&s, (const u8 *)bad, strlen(bad), &why) == B_PROTOCOL && strstr(why, "wrong"));
+    /* ... and one bit off in the last byte (a comparison of the first bytes only passes it) */
+    const char *badlast = "v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G8=";
+    T_CHECK(pg_scram_verify(&s, (const u8 *)badlast, strlen(badlast), &why) == B_PROTOCOL && strstr(why, "wrong"));
     T_CHECK(pg_scram_verify(&s, (const u8 *)"e=other-error", 13, &why) == B_SERVER);
     pg_scram_free(&s);
     /* a server nonce that does not extend ours, iterations out of range, a bad salt */
@@ -214,7 +217,11 @@ static int t_pg_scram_rfc7677(void)
                            "r=rOprNGfwEbeRWgbNEkqOx,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=0",
                            "r=rOprNGfwEbeRWgbNEkqOx,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=99999999",
                            "r=rOprNGfwEbeRWgbNEkqOx,s=!!,i=4096",
-                           "r=rOprNGfwEbeRWgbNEkqOx,i=4096"};
+                           "r=rOprNGfwEbeRWgbNEkqOx,i=4096",
+                           /* the server's nonce equal to ours: it added nothing */
+                           "r=rOprNGfwEbeRWgbNEkqO,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096",
+                           /* a mandatory extension (RFC 5802 5.1: abort) */
+                           "m=ext,r=rOprNGfwEbeRWgbNEkqOx,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096"};
     for (size_t i = 0; i < countof(cases); i++) {
         first.len = fin.len = 0;
         pg_scram_first(&s, "n,,", "", "rOprNGfwEbeRWgbNEkqO", &first);
@@ -251,6 +258,25 @@ static int t_pg_url(void)
     T_CHECK(pgc_parse_url(&cc, "postgres://h/db?x=1", &e) == B_INVALID && strstr(e.msg, "'x'"));
     T_CHECK(pgc_parse_url(&cc, "postgres://h/%zz", &e) == B_INVALID);
     T_CHECK(pgc_parse_url(&cc, "http://h/db", &e) == B_INVALID);
+    /* what is wrong is said: a name too long, a bad %-escape, not "without '=value'" */
+    T_CHECK(pgc_parse_url(&cc, "postgres://h/db?kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk=1", &e) == B_INVALID &&
+            strstr(e.msg, "too long") && !strstr(e.msg, "without"));
+    T_CHECK(pgc_parse_url(&cc, "postgres://u%zz@h/db", &e) == B_INVALID && strstr(e.msg, "user name (a bad percent-encoding"));
+    /* every password in the URL, for the echoes' masks */
+    size_t n;
+    const char *u = "postgres://u:p1@h/d?sslmode=disable&password=p2&pass%77ord=p3&xpassword=no&password=";
+    const char *p1 = pgc_url_secret(u, NULL, &n);
+    T_CHECK(p1 && n == 2 && !strncmp(p1, "p1", 2));
+    const char *p2 = pgc_url_secret(u, p1 + n, &n);
+    T_CHECK(p2 && n == 2 && !strncmp(p2, "p2", 2));
+    const char *p3 = pgc_url_secret(u, p2 + n, &n);
+    T_CHECK(p3 && n == 2 && !strncmp(p3, "p3", 2));
+    const char *p4 = pgc_url_secret(u, p3 + n, &n);
+    T_CHECK(p4 && n == 0 && !*p4 && !pgc_url_secret(u, p4, &n));
+    struct buf mb = {0};
+    pgc_url_masked(&mb, u);
+    T_CHECK(!strcmp(mb.p, "postgres://u:***@h/d?sslmode=disable&password=***&pass%77ord=***&xpassword=no&password=***"));
+    buf_free(&mb);
     return 0;
 }
 
@@ -264,8 +290,14 @@ static int t_pg_pgpass(void)
     snprintf(path, sizeof(path), "%s/pw", dir);
     FILE *f = fopen(path, "w");
     T_CHECK(f != NULL);
-    fputs("# comment\ndb.example:5433:other:bob:no\n"
-          "db.example:5433:*:bob:pa\\:ss\\\\w\ndb.example:*:*:*:late\n", f);
+    /* a comment line of 1100 bytes whose tail would be an entry if the line were cut at
+     * 1023; entries differing from the wanted one only in the port, only in the user */
+    fputs("# comment", f);
+    for (int i = 0; i < 1014; i++)
+        fputc('x', f);
+    fputs("db.example:5433:*:bob:cut\ndb.example:5433:other:bob:no\n"
+          "db.example:5432:*:bob:port\ndb.example:5433:*:alice:user\n"
+          "db.example:5433:*:bob:pa\\:ss\\\\w\r\ndb.example:*:*:*:late\n", f);
     fclose(f);
     chmod(path, 0600);
     char *old = getenv("PGPASSFILE") ? b_xstrdup(getenv("PGPASSFILE")) : NULL;
@@ -277,6 +309,25 @@ static int t_pg_pgpass(void)
     chmod(path, 0640); /* group-readable: ignored, with a warning */
     int r2 = pgc_params_resolve(&cc, "", given, 1000, 1000, &e);
     bool ok2 = r2 == B_OK && !cc.p.password && strstr(cc.warn, "group or world access");
+    /* a password longer than bench's buffer: skipped with a warning, never cut; the next
+     * matching entry is used */
+    f = fopen(path, "w");
+    T_CHECK(f != NULL);
+    fputs("db.example:5433:*:bob:", f);
+    for (int i = 0; i < 300; i++)
+        fputc('p', f);
+    fputs("\n*:*:*:*:next\n", f);
+    fclose(f);
+    chmod(path, 0600);
+    int r3 = pgc_params_resolve(&cc, "", given, 1000, 1000, &e);
+    bool ok3 = r3 == B_OK && cc.p.password && !strcmp(cc.p.password, "next") &&
+               strstr(cc.warn, "longer than 255 bytes: skipped");
+    /* a directory where the file should be: libpq's warning */
+    unlink(path);
+    T_CHECK(mkdir(path, 0700) == 0);
+    int r4 = pgc_params_resolve(&cc, "", given, 1000, 1000, &e);
+    bool ok4 = r4 == B_OK && !cc.p.password && strstr(cc.warn, "is not a plain file");
+    rmdir(path);
     if (old)
         setenv("PGPASSFILE", old, 1);
     else
@@ -287,6 +338,6 @@ static int t_pg_pgpass(void)
     free(oldpw);
     unlink(path);
     rmdir(dir);
-    T_CHECK(ok1 && ok2);
+    T_CHECK(ok1 && ok2 && ok3 && ok4);
     return 0;
 }
