@@ -137,13 +137,18 @@ static int t_pg_parsers(void)
     T_CHECK(pg_parse_datarow(&m, 2, vals) == B_PROTOCOL);
     MSG('D', "\0\x01" "\0\0\0\x02" "42");
     T_CHECK(pg_parse_datarow(&m, 2, vals) == B_PROTOCOL); /* not the columns described */
-    /* a first value that claims more than is left, in a body of its exact size (ASan sees a
-     * read past it): refused before the second length is read */
-    u8 *exact = b_xmalloc(10);
+    /* a first value that claims more than is left (8 of 4) yet no more than the body (10), in
+     * a body that ends where a page the process may not read begins: refused before the
+     * second length is read (a bound by the body's length reads past it: SIGSEGV here, ASan or
+     * not) */
+    size_t pgsz = (size_t)sysconf(_SC_PAGESIZE);
+    u8 *pages = mmap(NULL, 2 * pgsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    T_CHECK(pages != MAP_FAILED && mprotect(pages + pgsz, pgsz, PROT_NONE) == 0);
+    u8 *exact = pages + pgsz - 10;
     memcpy(exact, "\0\x02" "\0\0\0\x08" "abcd", 10);
     struct pg_msg em = {'D', exact, 10};
     enum b_rc erc = pg_parse_datarow(&em, 2, vals);
-    free(exact);
+    munmap(pages, 2 * pgsz);
     T_CHECK(erc == B_PROTOCOL);
     struct pg_str tag;
     u64 rows;
