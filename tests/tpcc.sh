@@ -3,9 +3,9 @@
 # running Percona-Lab's sysbench-tpcc (../shared/peers/sysbench-tpcc) at scale 1, tables 1:
 # the same seeds give the same nine tables after prepare and after a 1-thread run (dates set
 # by NOW() and Payment's os.time() masked, then CHECKSUM TABLE), the same server counters
-# (Com_*) and the same output block; `check` passes after both tools' loads and runs, and
-# fails naming the condition on tables corrupted on purpose, one case per condition; cleanup
-# drops only sysbench-tpcc's tables. (bash: the PIPESTATUS of a check.)
+# (Com_*) and the same output block (thread mode and --event-loops=1); `check` passes after
+# both tools' loads and runs, and fails naming the condition on tables corrupted on purpose,
+# one case per condition; cleanup drops only sysbench-tpcc's tables. (bash: the PIPESTATUS of a check.)
 set -u
 t_name=tpcc
 . "$(dirname "$0")/lib.sh"
@@ -86,7 +86,7 @@ run_pair() { # run_pair WHAT ARGS...: sysbench on tpa, bench as sysbench on tpb;
     coms >"$w/c0"
     (cd "$P" && sysbench tpcc.lua $CA --threads=1 --time=0 "$@" run >"$w/ref.run" 2>&1) || bad "$what: sysbench run"
     coms >"$w/c1"
-    (cd "$w" && ./sysbench "$P/tpcc.lua" $CB --threads=1 --time=0 "$@" run >"$w/our.run" 2>&1) || { bad "$what: bench run"; tail -5 "$w/our.run"; }
+    (cd "$w" && ./sysbench "$P/tpcc.lua" $CB --threads=1 --time=0 ${BX:-} "$@" run >"$w/our.run" 2>&1) || { bad "$what: bench run"; tail -5 "$w/our.run"; }
     coms >"$w/c2"
     $ROOT -e "SET GLOBAL general_log = 0"
     glog
@@ -104,6 +104,9 @@ run_pair "run, seed 11, 300 events" --events=300 --rand-seed=11
 # every workload option of sysbench-tpcc: the same statements (counters) and rows
 run_pair "run with --enable_purge=yes --splittable=yes --trx_level=RC" --events=200 --rand-seed=5 --enable_purge=yes --splittable=yes --trx_level=RC
 run_pair "run with --trx_level=SER --report-interval=1" --events=100 --rand-seed=3 --trx_level=SER
+# the same event on an event loop (tpcc_ev_*: each statement sent without blocking, the
+# transaction replayed up to it): the same statements, counters, output and tables
+BX=--event-loops=1 run_pair "run on an event loop, seed 13, 300 events" --events=300 --rand-seed=13
 for db in tpa tpb; do
     "$B" tpcc $C --mysql-db=$db check >"$w/chk.out" 2>&1
     rc=$?
