@@ -17960,9 +17960,10 @@ BENCH_API const char *oltp_legacy_map(const struct bench_opts *o)
  * lists (cleanup drops only those). Beyond it: per-transaction counts, latency and errors,
  * NOPM from the schema (d_next_o_id, as HammerDB) for the bench persona, and `check` that
  * names each failing condition (3.3.2.x) and warehouse. Its clients run a thread each or on
- * the event-loop core (tpcc_ev_*: the transaction replayed up to its next statement).
- * Limitations: MySQL/MariaDB only; a lost connection ends the run; no spec mode (keying and
- * think times) yet.
+ * the event-loop core (tpcc_ev_*: the transaction replayed up to its next statement), and
+ * in spec mode (--tpcc-mode=spec) as terminals with TPC-C's keying and think times on the
+ * core's timers. Limitations: MySQL/MariaDB only; a lost connection ends the run; spec mode
+ * runs Delivery in the terminal's turn (not deferred).
  */
 
 #define TPCC_ITEMS 100000
@@ -18028,6 +18029,13 @@ static const struct opt_def opt_tpcc[] = {
     OLTP_OPT("splittable", STR, tpcc_splittable, "no", 0, 0,
              "Create READ WRITE or READ ONLY transactions to allow using a splitting proxy"),
     OLTP_OPT("tables", INT, oltp_tables, "1", 1, 1e4, "Number of tables"),
+    OPT("tpcc-mode", STR, tpcc_mode, "sysbench", 0, 0, NULL,
+        "sysbench: tpcc.lua's closed loop; spec: terminals with TPC-C's keying and think "
+        "times (10 per warehouse, on event loops)", NULL, OPT_F_EXT),
+    OPT("tpcc-terminals", INT, tpcc_terminals, "0", 0, 1e6, NULL,
+        "spec mode: terminals (0: 10 per warehouse)", NULL, OPT_F_EXT),
+    OPT("tpcc-time-scale", DOUBLE, tpcc_time_scale, "1", 1e-6, 1e3, NULL,
+        "spec mode: keying and think times multiplied by this", NULL, OPT_F_EXT),
     OLTP_OPT("trx-level", STR, tpcc_trx_level, "RR", 0, 0,
              "Transaction isolation level (RC, RR or SER)"),
     OLTP_OPT("use-fk", INT, tpcc_use_fk, "1", 0, 1, "Use foreign keys"),
@@ -18207,7 +18215,37 @@ struct tpcc_thread {
     size_t nlog, m, i;     /* log room; statements answered; this replay's next */
     struct rnd rng0;       /* the draws' state when the event (or its restart) began */
     int want;              /* the statement in flight waits for this (EVL_WANT_*) */
+    /* spec mode (--tpcc-mode=spec): a terminal */
+    u32 home_tn, home_w, home_d; /* its table set, home warehouse and district */
+    int stage;             /* TPCC_ST_*: what the terminal waits for */
+    int prev, next;        /* the last transaction's type (-1: none), the next one's */
+    u64 wait0_ns;          /* when the wait began */
+    u64 key_ns[TPCC_NTRX], key_n[TPCC_NTRX];       /* keying times waited, per type */
+    u64 think_ns[TPCC_NTRX], think_n[TPCC_NTRX];   /* think times waited */
+    double think_drawn_s[TPCC_NTRX];               /* those waited: as drawn (their sum) */
+    double think_all_s[TPCC_NTRX];                 /* every think time drawn (their sum) */
+    u64 think_all_n[TPCC_NTRX];                    /* and their count (those the run's end
+                                                      cut included: no bias to short ones) */
+    double think_s;        /* the think time drawn for the last transaction */
 };
+
+/* The run's shared part. */
+struct tpcc_global {
+    i64 next0;     /* sum of d_next_o_id over all tables when the run started, -1: unknown */
+    u64 t0_ns;
+    _Atomic u64 cards; /* spec mode: cards dealt from the run's decks (tpcc_card) */
+    u64 seed;          /* their shuffles' */
+};
+
+/* A terminal's stage (spec mode): a think time, a keying time, a transaction; before its
+ * first keying a ramp-up (uniform over 10 s, scaled, not measured: the terminals do not all
+ * key at once, as the run's start would have them). */
+enum { TPCC_ST_TX, TPCC_ST_THINK, TPCC_ST_KEY, TPCC_ST_RAMP };
+
+/* TPC-C 5.2.5.2 and 5.2.5.4: the keying times and the think times' means, seconds, per
+ * type (New-Order, Payment, Order-Status, Delivery, Stock-Level) */
+static const double tpcc_keying_s[5] = {18, 3, 2, 2, 2};
+static const double tpcc_think_s[5] = {12, 12, 10, 5, 5};
 
 /* an ignorable error: ROLLBACK, then the event again; a loop's statement in flight; a loop's
  * restart (the ROLLBACK done: the event begins anew with the draws where they are) */
@@ -18343,12 +18381,24 @@ static size_t tpcc_byname_row(i64 namecnt)
 
 /* ---- the transactions (tpcc_run.lua), statement for statement ---- */
 
+/* Spec mode: the terminal's home table set and warehouse instead of the drawn ones (the
+ * draws are made all the same). */
+static void tpcc_home(struct load_thread *t, u32 *tn, u32 *w_id)
+{
+    const struct tpcc_thread *tt = t->wl;
+    if (tt->home_w) {
+        *tn = tt->home_tn;
+        *w_id = tt->home_w;
+    }
+}
+
 static int tpcc_new_order(struct load_thread *t)
 {
     struct tpcc_thread *tt = t->wl;
     const struct bench_opts *o = t->run->o;
     struct rnd *r = &t->rng;
     u32 tn = rnd_uniform(r, 1, (u32)o->oltp_tables), w_id = rnd_uniform(r, 1, (u32)o->tpcc_scale);
+    tpcc_home(t, &tn, &w_id);
     u32 d_id = rnd_uniform(r, 1, TPCC_DIST), c_id = tpcc_nurand(r, 1023, 1, TPCC_CUST);
     u32 ol_cnt = rnd_uniform(r, 5, 15), rbk = rnd_uniform(r, 1, 100);
     i64 itemid[16];
@@ -18419,6 +18469,7 @@ static int tpcc_payment(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     struct rnd *r = &t->rng;
     u32 tn = rnd_uniform(r, 1, (u32)o->oltp_tables), w_id = rnd_uniform(r, 1, (u32)o->tpcc_scale);
+    tpcc_home(t, &tn, &w_id);
     u32 d_id = rnd_uniform(r, 1, TPCC_DIST);
     i64 c_id = tpcc_nurand(r, 1023, 1, TPCC_CUST);
     u32 h_amount = rnd_uniform(r, 1, 5000), c_w_id, c_d_id;
@@ -18485,6 +18536,7 @@ static int tpcc_order_status(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     struct rnd *r = &t->rng;
     u32 tn = rnd_uniform(r, 1, (u32)o->oltp_tables), w_id = rnd_uniform(r, 1, (u32)o->tpcc_scale);
+    tpcc_home(t, &tn, &w_id);
     u32 d_id = rnd_uniform(r, 1, TPCC_DIST);
     i64 c_id = tpcc_nurand(r, 1023, 1, TPCC_CUST);
     char c_last[32];
@@ -18516,6 +18568,7 @@ static int tpcc_delivery(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     struct rnd *r = &t->rng;
     u32 tn = rnd_uniform(r, 1, (u32)o->oltp_tables), w_id = rnd_uniform(r, 1, (u32)o->tpcc_scale);
+    tpcc_home(t, &tn, &w_id);
     u32 carrier = rnd_uniform(r, 1, 10);
     TPCC_DO(tpcc_sql(t, "%s", tpcc_begin(o, false)));
     for (u32 d_id = 1; d_id <= TPCC_DIST; d_id++) {
@@ -18548,7 +18601,10 @@ static int tpcc_stock_level(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     struct rnd *r = &t->rng;
     u32 tn = rnd_uniform(r, 1, (u32)o->oltp_tables), w_id = rnd_uniform(r, 1, (u32)o->tpcc_scale);
+    tpcc_home(t, &tn, &w_id);
     u32 d_id = rnd_uniform(r, 1, TPCC_DIST), level = rnd_uniform(r, 10, 20);
+    if (tt->home_d) /* spec: each terminal its own district (TPC-C 2.8.1.1) */
+        d_id = tt->home_d;
     TPCC_DO(tpcc_sql(t, "%s", tpcc_begin(o, true)));
     TPCC_DO(tpcc_sql(t, "SELECT d_next_o_id \n                                     FROM district%u\n             \t                    WHERE d_id = %u AND d_w_id= %u",
                      tn, d_id, w_id));
@@ -18591,9 +18647,15 @@ static int tpcc_purge(struct load_thread *t)
 /* event(): the mix of tpcc.lua (uniform(1, 23), or 24 with --enable-purge) */
 static int tpcc_one(struct load_thread *t)
 {
+    const struct tpcc_thread *tt = t->wl;
     u32 max = strcmp(t->run->o->tpcc_enable_purge, "yes") ? 23 : 24;
-    u32 k = rnd_uniform(&t->rng, 1, max);
-    t->op = k <= 10 ? TPCC_NEW_ORDER : k <= 20 ? TPCC_PAYMENT : (int)k - 21 + TPCC_ORDER_STATUS;
+    if (tt->home_w) /* spec: the card the keying was for */
+        t->op = tt->next;
+    else {
+        u32 k = rnd_uniform(&t->rng, 1, max);
+        t->op = k <= 10 ? TPCC_NEW_ORDER : k <= 20 ? TPCC_PAYMENT
+                                                   : (int)k - 21 + TPCC_ORDER_STATUS;
+    }
     switch (t->op) {
     case TPCC_NEW_ORDER:
         return tpcc_new_order(t);
@@ -18652,6 +18714,8 @@ static int tpcc_ev_run(struct load_thread *t)
         int rc = (int)tpcc_event(t);
         if (rc == TPCC_PENDING)
             return tt->want;
+        if (rc == B_OK)
+            tt->prev = t->op; /* spec mode: its think time begins the next event */
         if (rc != TPCC_AGAIN)
             return rc;
         tt->rng0 = t->rng; /* a restart: new draws from here, an empty log */
@@ -18659,18 +18723,118 @@ static int tpcc_ev_run(struct load_thread *t)
     }
 }
 
-static int tpcc_ev_start(struct load_thread *t)
+/* The transaction begins (its response time from here: the event's latency). */
+static int tpcc_ev_tx(struct load_thread *t)
 {
     struct tpcc_thread *tt = t->wl;
-    tt->ev = true;
+    tt->stage = TPCC_ST_TX;
     tt->rng0 = t->rng;
     tt->m = 0;
     return tpcc_ev_run(t);
 }
 
+/* ---- spec mode: each client a terminal (TPC-C 5.2.5): per event, the last transaction's
+ * think time, the next card's keying time (timers of the loop core), then its transaction;
+ * the event's latency is the transaction's response time alone ---- */
+
+/* The run's one deck: card n of the run is card n % 23 of deck n / 23, each deck the mix's
+ * 23 cards (10 New-Order, 10 Payment, 1 of each other: TPC-C 5.2.4.2's deck method)
+ * shuffled by its own generator (splitmix64 of the deck's number and the seed); every
+ * terminal of every loop takes the next card (an atomic count). So the cards dealt hold the
+ * mix exactly but for the last deck's 22 at most; the transactions counted are those dealt
+ * less those in flight at the end (mostly New-Orders, whose keying is longest). */
+static int tpcc_card(struct load_thread *t)
+{
+    struct tpcc_global *g = t->run->wl_global;
+    u64 n = atomic_fetch_add(&g->cards, 1), x = (n / 23) * 0x9e3779b97f4a7c15ull ^ g->seed;
+    u8 deck[23] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 4};
+    for (u32 i = 22; i > 0; i--) {
+        x += 0x9e3779b97f4a7c15ull;
+        u64 z = x;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        u32 j = (u32)(z % (i + 1));
+        u8 c = deck[i];
+        deck[i] = deck[j];
+        deck[j] = c;
+    }
+    return deck[n % 23];
+}
+
+/* A wait of s seconds (scaled) on the loop's timer; B_DONE past the run's end. */
+static int tpcc_wait(struct load_thread *t, int stage, double s)
+{
+    struct tpcc_thread *tt = t->wl;
+    tt->stage = stage;
+    tt->wait0_ns = clk_now_ns();
+    t->ev_wake_ns = tt->wait0_ns + (u64)(s * t->run->o->tpcc_time_scale * 1e9);
+    if (t->run->deadline_ns && t->ev_wake_ns > t->run->deadline_ns)
+        t->ev_wake_ns = t->run->deadline_ns;
+    return EVL_WANT_TIMER;
+}
+
+/* The keying time of the next card. */
+static int tpcc_keying(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    tt->next = tpcc_card(t);
+    return tpcc_wait(t, TPCC_ST_KEY, tpcc_keying_s[tt->next]);
+}
+
+/* A terminal's timer (or the loop's scan): the wait over, what follows it. */
+static int tpcc_waited(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    u64 now = clk_now_ns();
+    if (load_stopping(t->run) || (t->run->deadline_ns && now >= t->run->deadline_ns))
+        return B_DONE; /* a wait cut by the run's end is not counted */
+    if (now < t->ev_wake_ns)
+        return EVL_WANT_TIMER;
+    if (tt->stage == TPCC_ST_RAMP)
+        return tpcc_keying(t);
+    if (tt->stage == TPCC_ST_THINK) {
+        tt->think_ns[tt->prev] += now - tt->wait0_ns;
+        tt->think_n[tt->prev]++;
+        tt->think_drawn_s[tt->prev] += tt->think_s * t->run->o->tpcc_time_scale;
+        return tpcc_keying(t);
+    }
+    tt->key_ns[tt->next] += now - tt->wait0_ns;
+    tt->key_n[tt->next]++;
+    t->ev_intended_ns = now; /* the response time begins */
+    return tpcc_ev_tx(t);
+}
+
+/* The event of a terminal: the think time of its last transaction (negative exponential,
+ * truncated at 10 times its mean: TPC-C 5.2.5.4), then the next one's keying. */
+static int tpcc_spec_start(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    if (tt->prev < 0)
+        return tpcc_wait(t, TPCC_ST_RAMP, 10 * rnd_double(&t->rng));
+    double mean = tpcc_think_s[tt->prev];
+    double u = rnd_double(&t->rng);
+    double x = -log(u > 0 ? u : 1e-300) * mean;
+    tt->think_s = B_MIN(x, 10 * mean);
+    tt->think_all_s[tt->prev] += tt->think_s * t->run->o->tpcc_time_scale;
+    tt->think_all_n[tt->prev]++;
+    return tpcc_wait(t, TPCC_ST_THINK, tt->think_s);
+}
+
+static int tpcc_ev_start(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    tt->ev = true;
+    if (tt->home_w)
+        return tpcc_spec_start(t);
+    return tpcc_ev_tx(t);
+}
+
 static int tpcc_ev_step(struct load_thread *t)
 {
     struct tpcc_thread *tt = t->wl;
+    if (tt->stage != TPCC_ST_TX)
+        return tpcc_waited(t);
     int sr = myc_step(&tt->c);
     if (sr == MYC_WANT_READ && myc_runnable(&tt->c))
         return EVL_WANT_RUN;
@@ -18719,6 +18883,13 @@ static B_MUSTCHECK enum b_rc tpcc_thread_init(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     struct tpcc_thread *tt = b_xcalloc(1, sizeof(*tt));
     t->wl = tt;
+    tt->prev = -1;
+    if (!strcmp(o->tpcc_mode, "spec")) { /* terminal k: warehouse k / 10, district k % 10 */
+        i64 wh = o->tpcc_scale * o->oltp_tables, g = (t->id / TPCC_DIST) % wh;
+        tt->home_tn = (u32)(g / o->tpcc_scale + 1);
+        tt->home_w = (u32)(g % o->tpcc_scale + 1);
+        tt->home_d = (u32)(t->id % TPCC_DIST + 1);
+    }
     tt->c.fd = -1;
     if (myc_params_from_opts(o, (unsigned)t->id, &tt->cc, NULL) < 0)
         return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
@@ -18739,11 +18910,6 @@ static B_MUSTCHECK enum b_rc tpcc_thread_done(struct load_thread *t)
 }
 
 /* ---- the run's shared part: NOPM from the schema ---- */
-
-struct tpcc_global {
-    i64 next0;     /* sum of d_next_o_id over all tables when the run started, -1: unknown */
-    u64 t0_ns;
-};
 
 /* A command's own connection (prepare, check, cleanup, the run's NOPM reads); cc (the
  * caller's) holds its parameters while it lives. */
@@ -18815,6 +18981,7 @@ static B_MUSTCHECK enum b_rc tpcc_init(struct load_run *r)
     if (r->o->persona == B_BENCH)
         g->next0 = tpcc_next_sum(r->o);
     g->t0_ns = clk_now_ns();
+    g->seed = (u64)r->o->rand_seed ^ 0x7470636364656b73ull; /* "tpccdeks" */
     return B_OK;
 }
 
@@ -18824,13 +18991,24 @@ static void tpcc_done(struct load_run *r)
 {
     struct tpcc_global *g = r->wl_global;
     struct res *res = r->res;
-    u64 err[TPCC_NTRX] = {0};
+    u64 err[TPCC_NTRX] = {0}, key_ns[5] = {0}, key_n[5] = {0}, th_ns[5] = {0}, th_n[5] = {0};
+    double drawn[5] = {0}, all[5] = {0};
+    u64 all_n[5] = {0};
     for (int i = 0; i < r->nthreads; i++) {
         struct tpcc_thread *tt = r->thr[i].wl;
         if (!tt)
             continue;
         for (int k = 0; k < TPCC_NTRX; k++)
             err[k] += atomic_load(&tt->errors[k]);
+        for (int k = 0; k < 5; k++) {
+            key_ns[k] += tt->key_ns[k];
+            key_n[k] += tt->key_n[k];
+            th_ns[k] += tt->think_ns[k];
+            th_n[k] += tt->think_n[k];
+            drawn[k] += tt->think_drawn_s[k];
+            all[k] += tt->think_all_s[k];
+            all_n[k] += tt->think_all_n[k];
+        }
         myc_close(&tt->c);
         myc_result_free(&tt->res);
         tpcc_rows_free(&tt->rows);
@@ -18858,7 +19036,39 @@ static void tpcc_done(struct load_run *r)
         }
         if (win > 0)
             res_fact_num(res, "nopm_client", (double)res->final.d.ctr[6] * 60.0 / win);
-        res_fact_int(res, "warehouses", r->o->tpcc_scale * r->o->oltp_tables);
+        i64 wh = r->o->tpcc_scale * r->o->oltp_tables;
+        res_fact_int(res, "warehouses", wh);
+        if (!strcmp(r->o->tpcc_mode, "spec")) { /* the terminals' waits, per type */
+            const struct res_fact *nf = res_fact(res, "nopm");
+            double nopm = nf ? nf->num : win > 0 ? (double)res->final.d.ctr[6] * 60.0 / win : 0;
+            double f = r->o->tpcc_time_scale;
+            res_fact_str(res, "tpcc_mode", "spec");
+            res_fact_int(res, "terminals", r->nthreads);
+            res_fact_num(res, "tpcc_time_scale", f);
+            res_fact_num(res, "efficiency", nopm / (12.86 * (double)wh));
+            res_fact_num(res, "nopm_ceiling", 12.86 * (double)r->nthreads / 10.0 / f);
+            for (int k = 0; k < 5; k++) {
+                const char *nm = tpcc_op_names[k];
+                snprintf(key, sizeof(key), "keying_s_%s", nm);
+                res_fact_num(res, key, tpcc_keying_s[k] * f);
+                snprintf(key, sizeof(key), "keying_mean_s_%s", nm);
+                res_fact_num(res, key, key_n[k] ? (double)key_ns[k] / 1e9 / (double)key_n[k] : 0);
+                snprintf(key, sizeof(key), "keying_n_%s", nm);
+                res_fact_int(res, key, (i64)key_n[k]);
+                snprintf(key, sizeof(key), "think_s_%s", nm);
+                res_fact_num(res, key, tpcc_think_s[k] * f);
+                snprintf(key, sizeof(key), "think_mean_s_%s", nm);
+                res_fact_num(res, key, th_n[k] ? (double)th_ns[k] / 1e9 / (double)th_n[k] : 0);
+                snprintf(key, sizeof(key), "think_drawn_mean_s_%s", nm);
+                res_fact_num(res, key, th_n[k] ? drawn[k] / (double)th_n[k] : 0);
+                snprintf(key, sizeof(key), "think_n_%s", nm);
+                res_fact_int(res, key, (i64)th_n[k]);
+                snprintf(key, sizeof(key), "think_all_mean_s_%s", nm);
+                res_fact_num(res, key, all_n[k] ? all[k] / (double)all_n[k] : 0);
+                snprintf(key, sizeof(key), "think_all_n_%s", nm);
+                res_fact_int(res, key, (i64)all_n[k]);
+            }
+        }
     }
     free(g);
     r->wl_global = NULL;
@@ -18893,6 +19103,41 @@ BENCH_API enum b_exit tpcc_opt_check(struct bench_opts *o, struct b_err *e)
         return e->ex;
     }
     return oltp_check(o, e);
+}
+
+/* run's check: tpcc_opt_check, and spec mode's terminals (--threads becomes their count)
+ * on event loops (auto: one per 32 terminals, at most the CPUs) */
+static enum b_exit tpcc_run_check(struct bench_opts *o, struct b_err *e)
+{
+    enum b_exit ex = tpcc_opt_check(o, e);
+    if (ex != B_EXIT_OK)
+        return ex;
+    if (strcmp(o->tpcc_mode, "spec")) {
+        if (strcmp(o->tpcc_mode, "sysbench")) {
+            b_fail(e, B_EXIT_USAGE, "tpcc: --tpcc-mode=%s: expected sysbench or spec",
+                   o->tpcc_mode);
+            return e->ex;
+        }
+        return B_EXIT_OK;
+    }
+    i64 wh = o->tpcc_scale * o->oltp_tables;
+    o->threads = o->tpcc_terminals ? o->tpcc_terminals : 10 * wh;
+    i64 n = load_event_loops(o);
+    if (n == 0) {
+        b_hint(e, "leave --event-loops out (auto) or give a number of loops");
+        b_fail(e, B_EXIT_USAGE, "tpcc: --tpcc-mode=spec runs its terminals on event loops "
+               "(--event-loops=0: a thread per connection)");
+        return e->ex;
+    }
+    if (n < 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        char v[32];
+        snprintf(v, sizeof(v), "%lld",
+                 (long long)B_MAX(1, B_MIN((i64)(cpus > 0 ? cpus : 1), (o->threads + 31) / 32)));
+        free(o->event_loops_arg);
+        o->event_loops_arg = b_xstrdup(v);
+    }
+    return B_EXIT_OK;
 }
 
 /* ---- prepare: create_tables and load_tables, per thread as cmd_prepare splits them ---- */
@@ -22003,7 +22248,7 @@ static const struct wl_def wl_all[] = {
      .db = true,
      .nops = TPCC_NTRX,
      .op_names = tpcc_op_names,
-     .check = tpcc_opt_check,
+     .check = tpcc_run_check,
      .check_common = tpcc_opt_check,
      .prepare = tpcc_prepare_cmd,
      .cleanup = tpcc_cleanup_cmd,
@@ -27221,7 +27466,10 @@ static void rep_tpcc_final(const struct res *res, const struct res_stats *st)
     rep_oltp_final(res, st);
     if (o->persona == B_SYSBENCH)
         return;
-    printf("TPC-C-like transactions (sysbench-tpcc's mix):\n");
+    const struct res_fact *mode = res_fact(res, "tpcc_mode");
+    bool spec = mode && mode->str && !strcmp(mode->str, "spec");
+    printf("TPC-C-like transactions (%s):\n",
+           spec ? "spec mode: terminals with keying and think times" : "sysbench-tpcc's mix");
     for (int k = 0; k < s->nops; k++) {
         u64 n = hist_total(&s->op_hist[k]);
         char key[64];
@@ -27241,6 +27489,29 @@ static void rep_tpcc_final(const struct res *res, const struct res_stats *st)
         printf("    NOPM (New-Orders per minute from the schema): %.1f\n", nopm->num);
     else if (nc)
         printf("    NOPM (New-Orders per minute, this client's commits): %.1f\n", nc->num);
+    if (spec) {
+        const struct res_fact *ef = res_fact(res, "efficiency"), *ce = res_fact(res, "nopm_ceiling");
+        const struct res_fact *tm = res_fact(res, "terminals"), *sc = res_fact(res, "tpcc_time_scale");
+        printf("    efficiency (NOPM / (12.86 x warehouses)): %.1f%%; %lld terminals, time scale "
+               "%g: ceiling %.1f NOPM\n", ef ? ef->num * 100 : 0, tm ? (long long)tm->i : 0LL,
+               sc ? sc->num : 1, ce ? ce->num : 0);
+        printf("    keying / think time, s (configured, measured mean):\n");
+        for (int k = 0; k < 5; k++) {
+            char key[64];
+            const char *nm = res->w->op_names[k];
+            double v[4] = {0};
+            static const char *const pre[4] = {"keying_s_", "keying_mean_s_", "think_s_",
+                                               "think_mean_s_"};
+            for (int j = 0; j < 4; j++) {
+                snprintf(key, sizeof(key), "%s%s", pre[j], nm);
+                const struct res_fact *f = res_fact(res, key);
+                v[j] = f ? f->num : 0;
+            }
+            printf("    %-12s %8.3f %8.3f / %8.3f %8.3f\n", nm, v[0], v[1], v[2], v[3]);
+        }
+        printf("    (not a tpmC: no audit, no pricing; see docs/cli.md)\n\n");
+        return;
+    }
     printf("    (not a tpmC: no audit, no keying or think times; see docs/cli.md)\n\n");
 }
 
