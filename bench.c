@@ -18220,6 +18220,8 @@ struct tpcc_thread {
     int stage;             /* TPCC_ST_*: what the terminal waits for */
     int prev, next;        /* the last transaction's type (-1: none), the next one's */
     u64 wait0_ns;          /* when the wait began */
+    u64 wake_ns;           /* and when it ends (the timer goes off at least each
+                              TPCC_SLICE_NS: a stop signal ends a terminal's wait soon) */
     u64 key_ns[TPCC_NTRX], key_n[TPCC_NTRX];       /* keying times waited, per type */
     u64 think_ns[TPCC_NTRX], think_n[TPCC_NTRX];   /* think times waited */
     double think_drawn_s[TPCC_NTRX];               /* those waited: as drawn (their sum) */
@@ -18241,6 +18243,7 @@ struct tpcc_global {
  * first keying a ramp-up (uniform over 10 s, scaled, not measured: the terminals do not all
  * key at once, as the run's start would have them). */
 enum { TPCC_ST_TX, TPCC_ST_THINK, TPCC_ST_KEY, TPCC_ST_RAMP };
+#define TPCC_SLICE_NS 200000000u /* within the loops' 0.5 s drain (EVL_DRAIN_NS) */
 
 /* TPC-C 5.2.5.2 and 5.2.5.4: the keying times and the think times' means, seconds, per
  * type (New-Order, Payment, Order-Status, Delivery, Stock-Level) */
@@ -18768,9 +18771,10 @@ static int tpcc_wait(struct load_thread *t, int stage, double s)
     struct tpcc_thread *tt = t->wl;
     tt->stage = stage;
     tt->wait0_ns = clk_now_ns();
-    t->ev_wake_ns = tt->wait0_ns + (u64)(s * t->run->o->tpcc_time_scale * 1e9);
-    if (t->run->deadline_ns && t->ev_wake_ns > t->run->deadline_ns)
-        t->ev_wake_ns = t->run->deadline_ns;
+    tt->wake_ns = tt->wait0_ns + (u64)(s * t->run->o->tpcc_time_scale * 1e9);
+    if (t->run->deadline_ns && tt->wake_ns > t->run->deadline_ns)
+        tt->wake_ns = t->run->deadline_ns;
+    t->ev_wake_ns = B_MIN(tt->wake_ns, tt->wait0_ns + TPCC_SLICE_NS);
     return EVL_WANT_TIMER;
 }
 
@@ -18789,8 +18793,10 @@ static int tpcc_waited(struct load_thread *t)
     u64 now = clk_now_ns();
     if (load_stopping(t->run) || (t->run->deadline_ns && now >= t->run->deadline_ns))
         return B_DONE; /* a wait cut by the run's end is not counted */
-    if (now < t->ev_wake_ns)
+    if (now < tt->wake_ns) {
+        t->ev_wake_ns = B_MIN(tt->wake_ns, now + TPCC_SLICE_NS);
         return EVL_WANT_TIMER;
+    }
     if (tt->stage == TPCC_ST_RAMP)
         return tpcc_keying(t);
     if (tt->stage == TPCC_ST_THINK) {

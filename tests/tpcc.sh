@@ -222,6 +222,17 @@ EOF
 "$B" tpcc $CB --tpcc-mode=spec --event-loops=0 --time=1 run >"$w/spec0.out" 2>&1
 check "spec mode refuses --event-loops=0 (exit 2)" "[ $? = 2 ] && grep -q 'runs its terminals on event loops' '$w/spec0.out'"
 
+# SIGINT in spec mode: terminals waiting (keying, think) end at once, not counted as
+# transactions left unfinished
+"$B" tpcc $CB --tpcc-mode=spec --tpcc-time-scale=0.5 --time=60 run >"$w/spint.out" 2>&1 &
+pid=$!
+terms() { [ "$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = 'nat' AND DB = 'tpb'")" -ge 10 ]; }
+gone() { ! kill -0 $pid 2>/dev/null; }
+t_wait 30 terms || bad "spec mode: 10 terminals not connected in 30 s"
+t0=$(date +%s%N); kill -INT $pid; t_wait 5 gone; t1=$(date +%s%N); wait $pid; rc=$?
+ms=$(((t1 - t0) / 1000000))
+check "SIGINT ends spec mode within 1 s (exit $rc, $ms ms), no waiting terminal counted unfinished" "[ $rc = 1 ] && [ $ms -lt 1000 ] && ! grep -q unfinished '$w/spint.out'"
+
 # 5. check fails, naming the condition and the warehouse, on tables corrupted on purpose:
 #    each case a change and its undo; `only` cases break no other condition
 corrupt() { # corrupt N ONLY SQL UNDO
