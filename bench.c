@@ -21769,9 +21769,11 @@ BENCH_API const char *oltp_legacy_map(const struct bench_opts *o)
  * ROLLBACK (sysbench's before_restart_event). Tables are recognised by sysbench-tpcc's column
  * lists (cleanup drops only those). Beyond it: per-transaction counts, latency and errors,
  * NOPM from the schema (d_next_o_id, as HammerDB) for the bench persona, and `check` that
- * names each failing condition (3.3.2.x) and warehouse. Limitations: MySQL/MariaDB only; a
- * thread per connection (no event loop); a lost connection ends the run; no spec mode
- * (keying and think times) yet.
+ * names each failing condition (3.3.2.x) and warehouse. Its clients run a thread each or on
+ * the event-loop core (tpcc_ev_*: the transaction replayed up to its next statement), and
+ * in spec mode (--tpcc-mode=spec) as terminals with TPC-C's keying and think times on the
+ * core's timers. Limitations: MySQL/MariaDB only; a lost connection ends the run; spec mode
+ * runs Delivery in the terminal's turn (not deferred).
  */
 
 #define TPCC_ITEMS 100000
@@ -21837,6 +21839,13 @@ static const struct opt_def opt_tpcc[] = {
     OLTP_OPT("splittable", STR, tpcc_splittable, "no", 0, 0,
              "Create READ WRITE or READ ONLY transactions to allow using a splitting proxy"),
     OLTP_OPT("tables", INT, oltp_tables, "1", 1, 1e4, "Number of tables"),
+    OPT("tpcc-mode", STR, tpcc_mode, "sysbench", 0, 0, NULL,
+        "sysbench: tpcc.lua's closed loop; spec: terminals with TPC-C's keying and think "
+        "times (10 per warehouse, on event loops)", NULL, OPT_F_EXT),
+    OPT("tpcc-terminals", INT, tpcc_terminals, "0", 0, 1e6, NULL,
+        "spec mode: terminals (0: 10 per warehouse)", NULL, OPT_F_EXT),
+    OPT("tpcc-time-scale", DOUBLE, tpcc_time_scale, "1", 1e-6, 1e3, NULL,
+        "spec mode: keying and think times multiplied by this", NULL, OPT_F_EXT),
     OLTP_OPT("trx-level", STR, tpcc_trx_level, "RR", 0, 0,
              "Transaction isolation level (RC, RR or SER)"),
     OLTP_OPT("use-fk", INT, tpcc_use_fk, "1", 0, 1, "Use foreign keys"),
@@ -22004,12 +22013,56 @@ struct tpcc_thread {
     struct myc_conn_params cc;
     struct myc_result res;
     struct tpcc_rows rows;
+    struct tpcc_rows *cur; /* the last statement's rows: &rows, or (a loop's) its log entry */
     struct buf q;
     bool connected;
     _Atomic u64 errors[TPCC_NTRX]; /* per type: rollbacks and restarts */
+    /* a client of an event loop (tpcc_ev_*): the event replayed from its start after each
+     * result, the statements done so far answered from the log, the next one sent */
+    bool ev;
+    struct tpcc_rows *log; /* [nlog]: the rows of the event's statements so far */
+    int *logrc;            /* [nlog]: what each returned (B_OK or TPCC_RESTART) */
+    size_t nlog, m, i;     /* log room; statements answered; this replay's next */
+    struct rnd rng0;       /* the draws' state when the event (or its restart) began */
+    int want;              /* the statement in flight waits for this (EVL_WANT_*) */
+    /* spec mode (--tpcc-mode=spec): a terminal */
+    u32 home_tn, home_w, home_d; /* its table set, home warehouse and district */
+    int stage;             /* TPCC_ST_*: what the terminal waits for */
+    int prev, next;        /* the last transaction's type (-1: none), the next one's */
+    u64 wait0_ns;          /* when the wait began */
+    u64 wake_ns;           /* and when it ends (the timer goes off at least each
+                              TPCC_SLICE_NS: a stop signal ends a terminal's wait soon) */
+    u64 key_ns[TPCC_NTRX], key_n[TPCC_NTRX];       /* keying times waited, per type */
+    u64 think_ns[TPCC_NTRX], think_n[TPCC_NTRX];   /* think times waited */
+    double think_drawn_s[TPCC_NTRX];               /* those waited: as drawn (their sum) */
+    double think_all_s[TPCC_NTRX];                 /* every think time drawn (their sum) */
+    u64 think_all_n[TPCC_NTRX];                    /* and their count (those the run's end
+                                                      cut included: no bias to short ones) */
+    double think_s;        /* the think time drawn for the last transaction */
 };
 
-enum { TPCC_RESTART = 1 }; /* an ignorable error: ROLLBACK, then the event again */
+/* The run's shared part. */
+struct tpcc_global {
+    i64 next0;     /* sum of d_next_o_id over all tables when the run started, -1: unknown */
+    u64 t0_ns;
+    _Atomic u64 cards; /* spec mode: cards dealt from the run's decks (tpcc_card) */
+    u64 seed;          /* their shuffles' */
+};
+
+/* A terminal's stage (spec mode): a think time, a keying time, a transaction; before its
+ * first keying a ramp-up (uniform over 10 s, scaled, not measured: the terminals do not all
+ * key at once, as the run's start would have them). */
+enum { TPCC_ST_TX, TPCC_ST_THINK, TPCC_ST_KEY, TPCC_ST_RAMP };
+#define TPCC_SLICE_NS 200000000u /* within the loops' 0.5 s drain (EVL_DRAIN_NS) */
+
+/* TPC-C 5.2.5.2 and 5.2.5.4: the keying times and the think times' means, seconds, per
+ * type (New-Order, Payment, Order-Status, Delivery, Stock-Level) */
+static const double tpcc_keying_s[5] = {18, 3, 2, 2, 2};
+static const double tpcc_think_s[5] = {12, 12, 10, 5, 5};
+
+/* an ignorable error: ROLLBACK, then the event again; a loop's statement in flight; a loop's
+ * restart (the ROLLBACK done: the event begins anew with the draws where they are) */
+enum { TPCC_RESTART = 1, TPCC_PENDING = 2, TPCC_AGAIN = 3 };
 
 /* Count one statement by its result, as sysbench 1.0 does. */
 static void tpcc_count(struct load_thread *t, const struct myc_result *res)
@@ -22019,25 +22072,17 @@ static void tpcc_count(struct load_thread *t, const struct myc_result *res)
 
 /* Statement fmt...: B_OK (rows in tt->rows), TPCC_RESTART (an ignorable error, counted), or a
  * failure in t->err (sysbench's FATAL line and bench's). */
-static int tpcc_sql(struct load_thread *t, const char *fmt, ...) B_PRINTF(2, 3);
-static int tpcc_sql(struct load_thread *t, const char *fmt, ...)
+/* On a loop: not replaying (the side effects between statements happen once). */
+static bool tpcc_live(const struct tpcc_thread *tt)
+{
+    return !tt->ev || tt->i == tt->m;
+}
+
+/* A finished statement (myc_'s rc, its rows in tt->cur): counted; B_OK, TPCC_RESTART, or a
+ * failure in t->err (sysbench's FATAL line and bench's). */
+static int tpcc_sql_end(struct load_thread *t, int rc)
 {
     struct tpcc_thread *tt = t->wl;
-    va_list ap;
-    tt->q.len = 0;
-    buf_reserve(&tt->q, 4096);
-    va_start(ap, fmt);
-    int n = vsnprintf(tt->q.p, tt->q.cap, fmt, ap);
-    va_end(ap);
-    if (n >= 0 && (size_t)n >= tt->q.cap) {
-        buf_reserve(&tt->q, (size_t)n + 1);
-        va_start(ap, fmt);
-        n = vsnprintf(tt->q.p, tt->q.cap, fmt, ap);
-        va_end(ap);
-    }
-    tt->q.len = n > 0 ? (size_t)n : 0;
-    tpcc_rows_reset(&tt->rows); /* tt->res keeps its columns' room from one to the next */
-    enum b_rc rc = myc_query(&tt->c, tt->q.p, tt->q.len, &tt->res, tpcc_row_cb, &tt->rows);
     if (rc >= 0) {
         tpcc_count(t, &tt->res);
         return B_OK;
@@ -22057,6 +22102,70 @@ static int tpcc_sql(struct load_thread *t, const char *fmt, ...)
     }
     tt->connected = false;
     return b_seterr(&t->err, rc, tt->c.err.sys_errno, "%s", tt->c.err.msg);
+}
+
+/* A loop's statement finished: logged as the event's next (tpcc_ev_run replays it). */
+static int tpcc_ev_end(struct load_thread *t, int sr)
+{
+    struct tpcc_thread *tt = t->wl;
+    int rc = tpcc_sql_end(t, sr);
+    if (rc >= 0)
+        tt->logrc[tt->m++] = rc;
+    return rc;
+}
+
+/* A loop's statement: answered from the log when the replay has it, else sent (TPCC_PENDING
+ * while in flight; tt->want says on what). */
+static int tpcc_ev_sql(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    size_t k = tt->i++; /* == tt->m: the replay is at its end (tpcc_sql) */
+    if (k >= tt->nlog) {
+        size_t n = B_MAX(64, 2 * tt->nlog);
+        tt->log = oltp_grow(tt->log, n * sizeof(*tt->log));
+        tt->logrc = oltp_grow(tt->logrc, n * sizeof(*tt->logrc));
+        memset(tt->log + tt->nlog, 0, (n - tt->nlog) * sizeof(*tt->log));
+        tt->nlog = n;
+    }
+    tt->cur = &tt->log[k];
+    tpcc_rows_reset(tt->cur);
+    int sr = myc_query_start(&tt->c, tt->q.p, tt->q.len, &tt->res, tpcc_row_cb, tt->cur);
+    if (sr == MYC_WANT_READ || sr == MYC_WANT_WRITE) {
+        tt->want = sr == MYC_WANT_WRITE            ? EVL_WANT_WRITE
+                   : myc_runnable(&tt->c) ? EVL_WANT_RUN
+                                                   : EVL_WANT_READ;
+        return TPCC_PENDING;
+    }
+    return tpcc_ev_end(t, sr);
+}
+
+static int tpcc_sql(struct load_thread *t, const char *fmt, ...) B_PRINTF(2, 3);
+static int tpcc_sql(struct load_thread *t, const char *fmt, ...)
+{
+    struct tpcc_thread *tt = t->wl;
+    if (tt->ev && tt->i < tt->m) { /* a replay: the text is not needed */
+        tt->cur = &tt->log[tt->i];
+        return tt->logrc[tt->i++];
+    }
+    va_list ap;
+    tt->q.len = 0;
+    buf_reserve(&tt->q, 4096);
+    va_start(ap, fmt);
+    int n = vsnprintf(tt->q.p, tt->q.cap, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n >= tt->q.cap) {
+        buf_reserve(&tt->q, (size_t)n + 1);
+        va_start(ap, fmt);
+        n = vsnprintf(tt->q.p, tt->q.cap, fmt, ap);
+        va_end(ap);
+    }
+    tt->q.len = n > 0 ? (size_t)n : 0;
+    if (tt->ev)
+        return tpcc_ev_sql(t);
+    tt->cur = &tt->rows;
+    tpcc_rows_reset(&tt->rows); /* tt->res keeps its columns' room from one to the next */
+    return tpcc_sql_end(t, myc_query(&tt->c, tt->q.p, tt->q.len, &tt->res, tpcc_row_cb,
+                                     &tt->rows));
 }
 
 /* The statement that opens a transaction: BEGIN, or --splittable's READ WRITE / READ ONLY. */
@@ -22085,12 +22194,24 @@ static size_t tpcc_byname_row(i64 namecnt)
 
 /* ---- the transactions (tpcc_run.lua), statement for statement ---- */
 
+/* Spec mode: the terminal's home table set and warehouse instead of the drawn ones (the
+ * draws are made all the same). */
+static void tpcc_home(struct load_thread *t, u32 *tn, u32 *w_id)
+{
+    const struct tpcc_thread *tt = t->wl;
+    if (tt->home_w) {
+        *tn = tt->home_tn;
+        *w_id = tt->home_w;
+    }
+}
+
 static int tpcc_new_order(struct load_thread *t)
 {
     struct tpcc_thread *tt = t->wl;
     const struct bench_opts *o = t->run->o;
     struct rnd *r = &t->rng;
     u32 tn = rnd_uniform(r, 1, (u32)o->oltp_tables), w_id = rnd_uniform(r, 1, (u32)o->tpcc_scale);
+    tpcc_home(t, &tn, &w_id);
     u32 d_id = rnd_uniform(r, 1, TPCC_DIST), c_id = tpcc_nurand(r, 1023, 1, TPCC_CUST);
     u32 ol_cnt = rnd_uniform(r, 5, 15), rbk = rnd_uniform(r, 1, 100);
     i64 itemid[16];
@@ -22110,11 +22231,11 @@ static int tpcc_new_order(struct load_thread *t)
     TPCC_DO(tpcc_sql(t, "%s", tpcc_begin(o, false)));
     TPCC_DO(tpcc_sql(t, "SELECT c_discount, c_last, c_credit, w_tax \n                                                           FROM customer%u, warehouse%u\n                                                          WHERE w_id = %u \n                                                            AND c_w_id = w_id \n                                                            AND c_d_id = %u \n                                                            AND c_id = %u",
                      tn, tn, w_id, d_id, c_id));
-    double c_discount = tpcc_dval(&tt->rows, 0, 0), w_tax = tpcc_dval(&tt->rows, 0, 3);
+    double c_discount = tpcc_dval(tt->cur, 0, 0), w_tax = tpcc_dval(tt->cur, 0, 3);
     TPCC_DO(tpcc_sql(t, "SELECT d_next_o_id, d_tax \n                                          FROM district%u \n                                         WHERE d_w_id = %u \n                                           AND d_id = %u FOR UPDATE",
                      tn, w_id, d_id));
-    i64 d_next_o_id = tpcc_ival(&tt->rows, 0, 0);
-    double d_tax = tpcc_dval(&tt->rows, 0, 1);
+    i64 d_next_o_id = tpcc_ival(tt->cur, 0, 0);
+    double d_tax = tpcc_dval(tt->cur, 0, 1);
     TPCC_DO(tpcc_sql(t, "UPDATE district%u\n                  SET d_next_o_id = %lld\n                WHERE d_id = %u AND d_w_id= %u",
                      tn, (long long)d_next_o_id + 1, d_id, w_id));
     TPCC_DO(tpcc_sql(t, "INSERT INTO orders%u\n                           (o_id, o_d_id, o_w_id, o_c_id,  o_entry_d, o_ol_cnt, o_all_local)\n                    VALUES (%lld,%u,%u,%u,NOW(),%u,%u)",
@@ -22124,18 +22245,20 @@ static int tpcc_new_order(struct load_thread *t)
     for (u32 n = 1; n <= ol_cnt; n++) {
         TPCC_DO(tpcc_sql(t, "SELECT i_price, i_name, i_data \n\t                    FROM item%u\n\t                   WHERE i_id = %lld",
                          tn, (long long)itemid[n]));
-        if (tt->rows.n == 0) { /* the 1% rollback: an error as sysbench counts it */
-            oltp_bump(t, 3);
-            oltp_bump(t, 5);
-            atomic_fetch_add(&tt->errors[TPCC_NEW_ORDER], 1);
+        if (tt->cur->n == 0) { /* the 1% rollback: an error as sysbench counts it */
+            if (tpcc_live(tt)) {
+                oltp_bump(t, 3);
+                oltp_bump(t, 5);
+                atomic_fetch_add(&tt->errors[TPCC_NEW_ORDER], 1);
+            }
             return tpcc_sql(t, "ROLLBACK");
         }
-        double i_price = tpcc_dval(&tt->rows, 0, 0);
+        double i_price = tpcc_dval(tt->cur, 0, 0);
         TPCC_DO(tpcc_sql(t, "SELECT s_quantity, s_data, s_dist_%02u s_dist \n\t                                                      FROM stock%u  \n\t                                                     WHERE s_i_id = %lld AND s_w_id= %u FOR UPDATE",
                          d_id, tn, (long long)itemid[n], supware[n]));
-        i64 s_quantity = tpcc_ival(&tt->rows, 0, 0);
+        i64 s_quantity = tpcc_ival(tt->cur, 0, 0);
         char dist[32];
-        snprintf(dist, sizeof(dist), "%s", tpcc_val(&tt->rows, 0, 2) ? tpcc_val(&tt->rows, 0, 2) : "");
+        snprintf(dist, sizeof(dist), "%s", tpcc_val(tt->cur, 0, 2) ? tpcc_val(tt->cur, 0, 2) : "");
         if (s_quantity > (i64)qty[n])
             s_quantity -= qty[n];
         else
@@ -22148,7 +22271,8 @@ static int tpcc_new_order(struct load_thread *t)
                          supware[n], qty[n], (long long)ol_amount, dist));
     }
     TPCC_DO(tpcc_sql(t, "COMMIT"));
-    oltp_bump(t, 6);
+    if (tpcc_live(tt))
+        oltp_bump(t, 6);
     return B_OK;
 }
 
@@ -22158,6 +22282,7 @@ static int tpcc_payment(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     struct rnd *r = &t->rng;
     u32 tn = rnd_uniform(r, 1, (u32)o->oltp_tables), w_id = rnd_uniform(r, 1, (u32)o->tpcc_scale);
+    tpcc_home(t, &tn, &w_id);
     u32 d_id = rnd_uniform(r, 1, TPCC_DIST);
     i64 c_id = tpcc_nurand(r, 1023, 1, TPCC_CUST);
     u32 h_amount = rnd_uniform(r, 1, 5000), c_w_id, c_d_id;
@@ -22177,31 +22302,31 @@ static int tpcc_payment(struct load_thread *t)
     TPCC_DO(tpcc_sql(t, "SELECT w_street_1, w_street_2, w_city, w_state, w_zip, w_name \n                                             FROM warehouse%u  \n                                            WHERE w_id = %u",
                      tn, w_id));
     char w_name[64], d_name[64];
-    snprintf(w_name, sizeof(w_name), "%s", tpcc_val(&tt->rows, 0, 5) ? tpcc_val(&tt->rows, 0, 5) : "");
+    snprintf(w_name, sizeof(w_name), "%s", tpcc_val(tt->cur, 0, 5) ? tpcc_val(tt->cur, 0, 5) : "");
     TPCC_DO(tpcc_sql(t, "UPDATE district%u \n                 SET d_ytd = d_ytd + %u \n               WHERE d_w_id = %u \n                 AND d_id= %u",
                      tn, h_amount, w_id, d_id));
     TPCC_DO(tpcc_sql(t, "SELECT d_street_1, d_street_2, d_city, d_state, d_zip, d_name \n                                             FROM district%u\n                                            WHERE d_w_id = %u \n                                              AND d_id = %u",
                      tn, w_id, d_id));
-    snprintf(d_name, sizeof(d_name), "%s", tpcc_val(&tt->rows, 0, 5) ? tpcc_val(&tt->rows, 0, 5) : "");
+    snprintf(d_name, sizeof(d_name), "%s", tpcc_val(tt->cur, 0, 5) ? tpcc_val(tt->cur, 0, 5) : "");
     if (byname) {
         TPCC_DO(tpcc_sql(t, "SELECT count(c_id) namecnt\n\t\t\t                   FROM customer%u\n\t\t\t                  WHERE c_w_id = %u \n\t\t\t                    AND c_d_id= %u\n                                            AND c_last='%s'",
                          tn, c_w_id, c_d_id, c_last));
-        size_t pick = tpcc_byname_row(tpcc_ival(&tt->rows, 0, 0));
+        size_t pick = tpcc_byname_row(tpcc_ival(tt->cur, 0, 0));
         TPCC_DO(tpcc_sql(t, "SELECT c_id\n\t\t \t    FROM customer%u\n\t\t\t   WHERE c_w_id = %u AND c_d_id= %u\n                             AND c_last='%s' ORDER BY c_first",
                          tn, c_w_id, c_d_id, c_last));
-        c_id = tpcc_ival(&tt->rows, pick, 0);
+        c_id = tpcc_ival(tt->cur, pick, 0);
     }
     TPCC_DO(tpcc_sql(t, "SELECT c_first, c_middle, c_last, c_street_1,\n                                 c_street_2, c_city, c_state, c_zip, c_phone,\n                                 c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_since\n\t\t\t    FROM customer%u\n\t\t\t   WHERE c_w_id = %u \n\t\t\t     AND c_d_id= %u\n\t\t\t     AND c_id=%lld FOR UPDATE",
                      tn, c_w_id, c_d_id, (long long)c_id));
-    const char *credit = tpcc_val(&tt->rows, 0, 9);
+    const char *credit = tpcc_val(tt->cur, 0, 9);
     bool bc = credit && !strcmp(credit, "BC");
-    double c_balance = tpcc_dval(&tt->rows, 0, 12) - h_amount;
-    double c_ytd_payment = tpcc_dval(&tt->rows, 0, 13) + h_amount;
+    double c_balance = tpcc_dval(tt->cur, 0, 12) - h_amount;
+    double c_ytd_payment = tpcc_dval(tt->cur, 0, 13) + h_amount;
     if (bc) {
         TPCC_DO(tpcc_sql(t, "SELECT c_data\n                                    FROM customer%u\n                                   WHERE c_w_id = %u \n                                     AND c_d_id=%u\n                                     AND c_id= %lld",
                          tn, c_w_id, c_d_id, (long long)c_id));
         struct buf nd = {0};
-        const char *cd = tpcc_val(&tt->rows, 0, 0);
+        const char *cd = tpcc_val(tt->cur, 0, 0);
         buf_printf(&nd, "| %4lld %2u %4u %2u %4u $%7.2f %12lld %24s", (long long)c_id, c_d_id,
                    c_w_id, d_id, w_id, (double)h_amount, (long long)time(NULL), cd ? cd : "");
         if (nd.len > 500)
@@ -22224,6 +22349,7 @@ static int tpcc_order_status(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     struct rnd *r = &t->rng;
     u32 tn = rnd_uniform(r, 1, (u32)o->oltp_tables), w_id = rnd_uniform(r, 1, (u32)o->tpcc_scale);
+    tpcc_home(t, &tn, &w_id);
     u32 d_id = rnd_uniform(r, 1, TPCC_DIST);
     i64 c_id = tpcc_nurand(r, 1023, 1, TPCC_CUST);
     char c_last[32];
@@ -22233,10 +22359,10 @@ static int tpcc_order_status(struct load_thread *t)
     if (byname) {
         TPCC_DO(tpcc_sql(t, "SELECT count(c_id) namecnt\n                                     FROM customer%u\n                                    WHERE c_w_id = %u \n                                      AND c_d_id= %u\n                                      AND c_last='%s'",
                          tn, w_id, d_id, c_last));
-        size_t pick = tpcc_byname_row(tpcc_ival(&tt->rows, 0, 0));
+        size_t pick = tpcc_byname_row(tpcc_ival(tt->cur, 0, 0));
         TPCC_DO(tpcc_sql(t, "SELECT c_balance, c_first, c_middle, c_id\n                            FROM customer%u\n                \t   WHERE c_w_id = %u \n                  \t     AND c_d_id= %u\n                             AND c_last='%s' ORDER BY c_first",
                          tn, w_id, d_id, c_last));
-        c_id = tpcc_ival(&tt->rows, pick, 3);
+        c_id = tpcc_ival(tt->cur, pick, 3);
     } else
         TPCC_DO(tpcc_sql(t, "SELECT c_balance, c_first, c_middle, c_last\n                                      FROM customer%u\n                   \t             WHERE c_w_id = %u \n                   \t               AND c_d_id=%u\n                                       AND c_id=%lld",
                          tn, w_id, d_id, (long long)c_id));
@@ -22255,26 +22381,27 @@ static int tpcc_delivery(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     struct rnd *r = &t->rng;
     u32 tn = rnd_uniform(r, 1, (u32)o->oltp_tables), w_id = rnd_uniform(r, 1, (u32)o->tpcc_scale);
+    tpcc_home(t, &tn, &w_id);
     u32 carrier = rnd_uniform(r, 1, 10);
     TPCC_DO(tpcc_sql(t, "%s", tpcc_begin(o, false)));
     for (u32 d_id = 1; d_id <= TPCC_DIST; d_id++) {
         TPCC_DO(tpcc_sql(t, "SELECT no_o_id\n                                     FROM new_orders%u \n                                    WHERE no_d_id = %u \n                                      AND no_w_id = %u \n                                      ORDER BY no_o_id ASC LIMIT 1 FOR UPDATE",
                          tn, d_id, w_id));
-        if (tt->rows.n == 0 || !tpcc_val(&tt->rows, 0, 0))
+        if (tt->cur->n == 0 || !tpcc_val(tt->cur, 0, 0))
             continue;
-        i64 no = tpcc_ival(&tt->rows, 0, 0);
+        i64 no = tpcc_ival(tt->cur, 0, 0);
         TPCC_DO(tpcc_sql(t, "DELETE FROM new_orders%u\n                           WHERE no_o_id = %lld \n                             AND no_d_id = %u  \n                             AND no_w_id = %u",
                          tn, (long long)no, d_id, w_id));
         TPCC_DO(tpcc_sql(t, "SELECT o_c_id\n                                    FROM orders%u \n                                   WHERE o_id = %lld \n                                     AND o_d_id = %u \n                                     AND o_w_id = %u",
                          tn, (long long)no, d_id, w_id));
-        i64 o_c_id = tpcc_ival(&tt->rows, 0, 0);
+        i64 o_c_id = tpcc_ival(tt->cur, 0, 0);
         TPCC_DO(tpcc_sql(t, "UPDATE orders%u \n                        SET o_carrier_id = %u\n                      WHERE o_id = %lld \n                        AND o_d_id = %u \n                        AND o_w_id = %u",
                          tn, carrier, (long long)no, d_id, w_id));
         TPCC_DO(tpcc_sql(t, "UPDATE order_line%u \n                        SET ol_delivery_d = NOW()\n                      WHERE ol_o_id = %lld \n                        AND ol_d_id = %u \n                        AND ol_w_id = %u",
                          tn, (long long)no, d_id, w_id));
         TPCC_DO(tpcc_sql(t, "SELECT SUM(ol_amount) sm\n                                          FROM order_line%u \n                                         WHERE ol_o_id = %lld \n                                           AND ol_d_id = %u \n                                           AND ol_w_id = %u",
                          tn, (long long)no, d_id, w_id));
-        double sm = tpcc_dval(&tt->rows, 0, 0);
+        double sm = tpcc_dval(tt->cur, 0, 0);
         TPCC_DO(tpcc_sql(t, "UPDATE customer%u \n                        SET c_balance = c_balance + %f,\n                            c_delivery_cnt = c_delivery_cnt + 1\n                      WHERE c_id = %lld \n                        AND c_d_id = %u \n                        AND c_w_id = %u",
                          tn, sm, (long long)o_c_id, d_id, w_id));
     }
@@ -22287,11 +22414,14 @@ static int tpcc_stock_level(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     struct rnd *r = &t->rng;
     u32 tn = rnd_uniform(r, 1, (u32)o->oltp_tables), w_id = rnd_uniform(r, 1, (u32)o->tpcc_scale);
+    tpcc_home(t, &tn, &w_id);
     u32 d_id = rnd_uniform(r, 1, TPCC_DIST), level = rnd_uniform(r, 10, 20);
+    if (tt->home_d) /* spec: each terminal its own district (TPC-C 2.8.1.1) */
+        d_id = tt->home_d;
     TPCC_DO(tpcc_sql(t, "%s", tpcc_begin(o, true)));
     TPCC_DO(tpcc_sql(t, "SELECT d_next_o_id \n                                     FROM district%u\n             \t                    WHERE d_id = %u AND d_w_id= %u",
                      tn, d_id, w_id));
-    i64 next = tpcc_ival(&tt->rows, 0, 0);
+    i64 next = tpcc_ival(tt->cur, 0, 0);
     TPCC_DO(tpcc_sql(t, "SELECT COUNT(DISTINCT (s_i_id))\n                        FROM order_line%u, stock%u\n                       WHERE ol_w_id = %u \n                         AND ol_d_id = %u\n                         AND ol_o_id < %lld \n                         AND ol_o_id >= %lld\n                         AND s_w_id= %u\n                         AND s_i_id=ol_i_id \n                         AND s_quantity < %u ",
                      tn, tn, w_id, d_id, (long long)next, (long long)next - 20, w_id, level));
     return tpcc_sql(t, "COMMIT");
@@ -22308,12 +22438,12 @@ static int tpcc_purge(struct load_thread *t)
         TPCC_DO(tpcc_sql(t, "%s", tpcc_begin(o, false)));
         TPCC_DO(tpcc_sql(t, "SELECT min(no_o_id) mo\n                                     FROM new_orders%u \n                                    WHERE no_w_id = %u AND no_d_id = %u",
                          tn, w_id, d_id));
-        if (tpcc_val(&tt->rows, 0, 0)) {
-            i64 m = tpcc_ival(&tt->rows, 0, 0);
+        if (tpcc_val(tt->cur, 0, 0)) {
+            i64 m = tpcc_ival(tt->cur, 0, 0);
             TPCC_DO(tpcc_sql(t, "SELECT o_id FROM orders%u o, (SELECT o_c_id,o_w_id,o_d_id,count(distinct o_id) FROM orders%u WHERE o_w_id=%u AND o_d_id=%u AND o_id > 2100 AND o_id < %lld GROUP BY o_c_id,o_d_id,o_w_id having count( distinct o_id) > 1 limit 1) t WHERE t.o_w_id=o.o_w_id and t.o_d_id=o.o_d_id and t.o_c_id=o.o_c_id limit 1 ",
                              tn, tn, w_id, d_id, (long long)m));
-            if (tpcc_val(&tt->rows, 0, 0)) {
-                i64 del = tpcc_ival(&tt->rows, 0, 0);
+            if (tpcc_val(tt->cur, 0, 0)) {
+                i64 del = tpcc_ival(tt->cur, 0, 0);
                 TPCC_DO(tpcc_sql(t, "DELETE FROM order_line%u where ol_w_id=%u AND ol_d_id=%u AND ol_o_id=%lld",
                                  tn, w_id, d_id, (long long)del));
                 TPCC_DO(tpcc_sql(t, "DELETE FROM orders%u where o_w_id=%u AND o_d_id=%u and o_id=%lld",
@@ -22330,9 +22460,15 @@ static int tpcc_purge(struct load_thread *t)
 /* event(): the mix of tpcc.lua (uniform(1, 23), or 24 with --enable-purge) */
 static int tpcc_one(struct load_thread *t)
 {
+    const struct tpcc_thread *tt = t->wl;
     u32 max = strcmp(t->run->o->tpcc_enable_purge, "yes") ? 23 : 24;
-    u32 k = rnd_uniform(&t->rng, 1, max);
-    t->op = k <= 10 ? TPCC_NEW_ORDER : k <= 20 ? TPCC_PAYMENT : (int)k - 21 + TPCC_ORDER_STATUS;
+    if (tt->home_w) /* spec: the card the keying was for */
+        t->op = tt->next;
+    else {
+        u32 k = rnd_uniform(&t->rng, 1, max);
+        t->op = k <= 10 ? TPCC_NEW_ORDER : k <= 20 ? TPCC_PAYMENT
+                                                   : (int)k - 21 + TPCC_ORDER_STATUS;
+    }
     switch (t->op) {
     case TPCC_NEW_ORDER:
         return tpcc_new_order(t);
@@ -22359,14 +22495,187 @@ static B_MUSTCHECK enum b_rc tpcc_event(struct load_thread *t)
         if (rc != TPCC_RESTART)
             return (enum b_rc)rc;
         /* sysbench's before_restart_event: ROLLBACK, then event() again (new draws) */
-        atomic_fetch_add(&tt->errors[t->op], 1);
-        oltp_bump(t, 7);
+        if (tpcc_live(tt)) {
+            atomic_fetch_add(&tt->errors[t->op], 1);
+            oltp_bump(t, 7);
+        }
         rc = tpcc_sql(t, "ROLLBACK");
-        if (rc < 0)
-            return (enum b_rc)rc;
+        if (rc != B_OK && rc != TPCC_RESTART)
+            return (enum b_rc)rc; /* a failure, or (a loop's) the ROLLBACK in flight */
         if (atomic_load(&t->run->stop) || atomic_load(&b_stop))
             return B_DONE;
+        if (tt->ev)
+            return (enum b_rc)TPCC_AGAIN; /* the log begins anew (tpcc_ev_run) */
     }
+}
+
+/*
+ * The same event on an event loop (evl_, --event-loops): tpcc_event run from its start with
+ * the draws' state of the event's start (tt->rng0) after each statement's result, the
+ * statements already answered taken from the log (tpcc_sql, no text made), what happens
+ * between statements done once (tpcc_live), the next statement sent without blocking. The
+ * transactions stay one straight text for both modes; the cost, a replay of the draws per
+ * statement, is the client's only extra (tests/perf/tpcc.sh). Returns EVL_WANT_* while a
+ * statement is in flight, else as tpcc_event.
+ */
+static int tpcc_ev_run(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    for (;;) {
+        tt->i = 0;
+        t->rng = tt->rng0;
+        int rc = (int)tpcc_event(t);
+        if (rc == TPCC_PENDING)
+            return tt->want;
+        if (rc == B_OK)
+            tt->prev = t->op; /* spec mode: its think time begins the next event */
+        if (rc != TPCC_AGAIN)
+            return rc;
+        tt->rng0 = t->rng; /* a restart: new draws from here, an empty log */
+        tt->m = 0;
+    }
+}
+
+/* The transaction begins (its response time from here: the event's latency). */
+static int tpcc_ev_tx(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    tt->stage = TPCC_ST_TX;
+    tt->rng0 = t->rng;
+    tt->m = 0;
+    return tpcc_ev_run(t);
+}
+
+/* ---- spec mode: each client a terminal (TPC-C 5.2.5): per event, the last transaction's
+ * think time, the next card's keying time (timers of the loop core), then its transaction;
+ * the event's latency is the transaction's response time alone ---- */
+
+/* The run's one deck: card n of the run is card n % 23 of deck n / 23, each deck the mix's
+ * 23 cards (10 New-Order, 10 Payment, 1 of each other: TPC-C 5.2.4.2's deck method)
+ * shuffled by its own generator (splitmix64 of the deck's number and the seed); every
+ * terminal of every loop takes the next card (an atomic count). So the cards dealt hold the
+ * mix exactly but for the last deck's 22 at most; the transactions counted are those dealt
+ * less those in flight at the end (mostly New-Orders, whose keying is longest). */
+static int tpcc_card(struct load_thread *t)
+{
+    struct tpcc_global *g = t->run->wl_global;
+    u64 n = atomic_fetch_add(&g->cards, 1), x = (n / 23) * 0x9e3779b97f4a7c15ull ^ g->seed;
+    u8 deck[23] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 4};
+    for (u32 i = 22; i > 0; i--) {
+        x += 0x9e3779b97f4a7c15ull;
+        u64 z = x;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        u32 j = (u32)(z % (i + 1));
+        u8 c = deck[i];
+        deck[i] = deck[j];
+        deck[j] = c;
+    }
+    return deck[n % 23];
+}
+
+/* A wait of s seconds (scaled) on the loop's timer; B_DONE past the run's end. */
+static int tpcc_wait(struct load_thread *t, int stage, double s)
+{
+    struct tpcc_thread *tt = t->wl;
+    tt->stage = stage;
+    tt->wait0_ns = clk_now_ns();
+    tt->wake_ns = tt->wait0_ns + (u64)(s * t->run->o->tpcc_time_scale * 1e9);
+    if (t->run->deadline_ns && tt->wake_ns > t->run->deadline_ns)
+        tt->wake_ns = t->run->deadline_ns;
+    t->ev_wake_ns = B_MIN(tt->wake_ns, tt->wait0_ns + TPCC_SLICE_NS);
+    return EVL_WANT_TIMER;
+}
+
+/* The keying time of the next card. */
+static int tpcc_keying(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    tt->next = tpcc_card(t);
+    return tpcc_wait(t, TPCC_ST_KEY, tpcc_keying_s[tt->next]);
+}
+
+/* A terminal's timer (or the loop's scan): the wait over, what follows it. */
+static int tpcc_waited(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    u64 now = clk_now_ns();
+    if (load_stopping(t->run) || (t->run->deadline_ns && now >= t->run->deadline_ns))
+        return B_DONE; /* a wait cut by the run's end is not counted */
+    if (now < tt->wake_ns) {
+        t->ev_wake_ns = B_MIN(tt->wake_ns, now + TPCC_SLICE_NS);
+        return EVL_WANT_TIMER;
+    }
+    if (tt->stage == TPCC_ST_RAMP)
+        return tpcc_keying(t);
+    if (tt->stage == TPCC_ST_THINK) {
+        tt->think_ns[tt->prev] += now - tt->wait0_ns;
+        tt->think_n[tt->prev]++;
+        tt->think_drawn_s[tt->prev] += tt->think_s * t->run->o->tpcc_time_scale;
+        return tpcc_keying(t);
+    }
+    tt->key_ns[tt->next] += now - tt->wait0_ns;
+    tt->key_n[tt->next]++;
+    t->ev_intended_ns = now; /* the response time begins */
+    return tpcc_ev_tx(t);
+}
+
+/* The event of a terminal: the think time of its last transaction (negative exponential,
+ * truncated at 10 times its mean: TPC-C 5.2.5.4), then the next one's keying. */
+static int tpcc_spec_start(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    if (tt->prev < 0)
+        return tpcc_wait(t, TPCC_ST_RAMP, 10 * rnd_double(&t->rng));
+    double mean = tpcc_think_s[tt->prev];
+    double u = rnd_double(&t->rng);
+    double x = -log(u > 0 ? u : 1e-300) * mean;
+    tt->think_s = B_MIN(x, 10 * mean);
+    tt->think_all_s[tt->prev] += tt->think_s * t->run->o->tpcc_time_scale;
+    tt->think_all_n[tt->prev]++;
+    return tpcc_wait(t, TPCC_ST_THINK, tt->think_s);
+}
+
+static int tpcc_ev_start(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    tt->ev = true;
+    if (tt->home_w)
+        return tpcc_spec_start(t);
+    return tpcc_ev_tx(t);
+}
+
+static int tpcc_ev_step(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    if (tt->stage != TPCC_ST_TX)
+        return tpcc_waited(t);
+    int sr = myc_step(&tt->c);
+    if (sr == MYC_WANT_READ && myc_runnable(&tt->c))
+        return EVL_WANT_RUN;
+    if (sr == MYC_WANT_READ || sr == MYC_WANT_WRITE)
+        return sr == MYC_WANT_READ ? EVL_WANT_READ : EVL_WANT_WRITE;
+    int rc = tpcc_ev_end(t, sr);
+    return rc < 0 ? rc : tpcc_ev_run(t);
+}
+
+static int tpcc_ev_fd(const struct load_thread *t)
+{
+    const struct tpcc_thread *tt = t->wl;
+    return myc_fd(&tt->c);
+}
+
+static u64 tpcc_ev_sock(const struct load_thread *t)
+{
+    const struct tpcc_thread *tt = t->wl;
+    return myc_sock_id(&tt->c);
+}
+
+static struct my_conn *tpcc_ev_conn(struct load_thread *t)
+{
+    struct tpcc_thread *tt = t->wl;
+    return tt ? &tt->c : NULL;
 }
 
 /* db_connection_init: the isolation level, no FK checks, no autocommit */
@@ -22379,7 +22688,7 @@ static int tpcc_session(struct load_thread *t)
                                             : "REPEATABLE-READ";
     TPCC_DO(tpcc_sql(t, "SHOW VARIABLES LIKE 't%%_isolation'"));
     char var[64];
-    snprintf(var, sizeof(var), "%s", tpcc_val(&tt->rows, 0, 0) ? tpcc_val(&tt->rows, 0, 0) : "tx_isolation");
+    snprintf(var, sizeof(var), "%s", tpcc_val(tt->cur, 0, 0) ? tpcc_val(tt->cur, 0, 0) : "tx_isolation");
     TPCC_DO(tpcc_sql(t, "SET SESSION %s='%s'", var, iso));
     TPCC_DO(tpcc_sql(t, "SET FOREIGN_KEY_CHECKS=0"));
     return tpcc_sql(t, "SET autocommit=0");
@@ -22390,6 +22699,13 @@ static B_MUSTCHECK enum b_rc tpcc_thread_init(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     struct tpcc_thread *tt = b_xcalloc(1, sizeof(*tt));
     t->wl = tt;
+    tt->prev = -1;
+    if (!strcmp(o->tpcc_mode, "spec")) { /* terminal k: warehouse k / 10, district k % 10 */
+        i64 wh = o->tpcc_scale * o->oltp_tables, g = (t->id / TPCC_DIST) % wh;
+        tt->home_tn = (u32)(g / o->tpcc_scale + 1);
+        tt->home_w = (u32)(g % o->tpcc_scale + 1);
+        tt->home_d = (u32)(t->id % TPCC_DIST + 1);
+    }
     tt->c.fd = -1;
     if (myc_params_from_opts(o, (unsigned)t->id, &tt->cc, NULL) < 0)
         return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
@@ -22410,11 +22726,6 @@ static B_MUSTCHECK enum b_rc tpcc_thread_done(struct load_thread *t)
 }
 
 /* ---- the run's shared part: NOPM from the schema ---- */
-
-struct tpcc_global {
-    i64 next0;     /* sum of d_next_o_id over all tables when the run started, -1: unknown */
-    u64 t0_ns;
-};
 
 /* A command's own connection (prepare, check, cleanup, the run's NOPM reads); cc (the
  * caller's) holds its parameters while it lives. */
@@ -22486,6 +22797,7 @@ static B_MUSTCHECK enum b_rc tpcc_init(struct load_run *r)
     if (r->o->persona == B_BENCH)
         g->next0 = tpcc_next_sum(r->o);
     g->t0_ns = clk_now_ns();
+    g->seed = (u64)r->o->rand_seed ^ 0x7470636364656b73ull; /* "tpccdeks" */
     return B_OK;
 }
 
@@ -22495,16 +22807,31 @@ static void tpcc_done(struct load_run *r)
 {
     struct tpcc_global *g = r->wl_global;
     struct res *res = r->res;
-    u64 err[TPCC_NTRX] = {0};
+    u64 err[TPCC_NTRX] = {0}, key_ns[5] = {0}, key_n[5] = {0}, th_ns[5] = {0}, th_n[5] = {0};
+    double drawn[5] = {0}, all[5] = {0};
+    u64 all_n[5] = {0};
     for (int i = 0; i < r->nthreads; i++) {
         struct tpcc_thread *tt = r->thr[i].wl;
         if (!tt)
             continue;
         for (int k = 0; k < TPCC_NTRX; k++)
             err[k] += atomic_load(&tt->errors[k]);
+        for (int k = 0; k < 5; k++) {
+            key_ns[k] += tt->key_ns[k];
+            key_n[k] += tt->key_n[k];
+            th_ns[k] += tt->think_ns[k];
+            th_n[k] += tt->think_n[k];
+            drawn[k] += tt->think_drawn_s[k];
+            all[k] += tt->think_all_s[k];
+            all_n[k] += tt->think_all_n[k];
+        }
         myc_close(&tt->c);
         myc_result_free(&tt->res);
         tpcc_rows_free(&tt->rows);
+        for (size_t k = 0; k < tt->nlog; k++)
+            tpcc_rows_free(&tt->log[k]);
+        free(tt->log);
+        free(tt->logrc);
         buf_free(&tt->q);
         free(tt);
         r->thr[i].wl = NULL;
@@ -22525,7 +22852,39 @@ static void tpcc_done(struct load_run *r)
         }
         if (win > 0)
             res_fact_num(res, "nopm_client", (double)res->final.d.ctr[6] * 60.0 / win);
-        res_fact_int(res, "warehouses", r->o->tpcc_scale * r->o->oltp_tables);
+        i64 wh = r->o->tpcc_scale * r->o->oltp_tables;
+        res_fact_int(res, "warehouses", wh);
+        if (!strcmp(r->o->tpcc_mode, "spec")) { /* the terminals' waits, per type */
+            const struct res_fact *nf = res_fact(res, "nopm");
+            double nopm = nf ? nf->num : win > 0 ? (double)res->final.d.ctr[6] * 60.0 / win : 0;
+            double f = r->o->tpcc_time_scale;
+            res_fact_str(res, "tpcc_mode", "spec");
+            res_fact_int(res, "terminals", r->nthreads);
+            res_fact_num(res, "tpcc_time_scale", f);
+            res_fact_num(res, "efficiency", nopm / (12.86 * (double)wh));
+            res_fact_num(res, "nopm_ceiling", 12.86 * (double)r->nthreads / 10.0 / f);
+            for (int k = 0; k < 5; k++) {
+                const char *nm = tpcc_op_names[k];
+                snprintf(key, sizeof(key), "keying_s_%s", nm);
+                res_fact_num(res, key, tpcc_keying_s[k] * f);
+                snprintf(key, sizeof(key), "keying_mean_s_%s", nm);
+                res_fact_num(res, key, key_n[k] ? (double)key_ns[k] / 1e9 / (double)key_n[k] : 0);
+                snprintf(key, sizeof(key), "keying_n_%s", nm);
+                res_fact_int(res, key, (i64)key_n[k]);
+                snprintf(key, sizeof(key), "think_s_%s", nm);
+                res_fact_num(res, key, tpcc_think_s[k] * f);
+                snprintf(key, sizeof(key), "think_mean_s_%s", nm);
+                res_fact_num(res, key, th_n[k] ? (double)th_ns[k] / 1e9 / (double)th_n[k] : 0);
+                snprintf(key, sizeof(key), "think_drawn_mean_s_%s", nm);
+                res_fact_num(res, key, th_n[k] ? drawn[k] / (double)th_n[k] : 0);
+                snprintf(key, sizeof(key), "think_n_%s", nm);
+                res_fact_int(res, key, (i64)th_n[k]);
+                snprintf(key, sizeof(key), "think_all_mean_s_%s", nm);
+                res_fact_num(res, key, all_n[k] ? all[k] / (double)all_n[k] : 0);
+                snprintf(key, sizeof(key), "think_all_n_%s", nm);
+                res_fact_int(res, key, (i64)all_n[k]);
+            }
+        }
     }
     free(g);
     r->wl_global = NULL;
@@ -22560,6 +22919,41 @@ BENCH_API enum b_exit tpcc_opt_check(struct bench_opts *o, struct b_err *e)
         return e->ex;
     }
     return oltp_check(o, e);
+}
+
+/* run's check: tpcc_opt_check, and spec mode's terminals (--threads becomes their count)
+ * on event loops (auto: one per 32 terminals, at most the CPUs) */
+static enum b_exit tpcc_run_check(struct bench_opts *o, struct b_err *e)
+{
+    enum b_exit ex = tpcc_opt_check(o, e);
+    if (ex != B_EXIT_OK)
+        return ex;
+    if (strcmp(o->tpcc_mode, "spec")) {
+        if (strcmp(o->tpcc_mode, "sysbench")) {
+            b_fail(e, B_EXIT_USAGE, "tpcc: --tpcc-mode=%s: expected sysbench or spec",
+                   o->tpcc_mode);
+            return e->ex;
+        }
+        return B_EXIT_OK;
+    }
+    i64 wh = o->tpcc_scale * o->oltp_tables;
+    o->threads = o->tpcc_terminals ? o->tpcc_terminals : 10 * wh;
+    i64 n = load_event_loops(o);
+    if (n == 0) {
+        b_hint(e, "leave --event-loops out (auto) or give a number of loops");
+        b_fail(e, B_EXIT_USAGE, "tpcc: --tpcc-mode=spec runs its terminals on event loops "
+               "(--event-loops=0: a thread per connection)");
+        return e->ex;
+    }
+    if (n < 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        char v[32];
+        snprintf(v, sizeof(v), "%lld",
+                 (long long)B_MAX(1, B_MIN((i64)(cpus > 0 ? cpus : 1), (o->threads + 31) / 32)));
+        free(o->event_loops_arg);
+        o->event_loops_arg = b_xstrdup(v);
+    }
+    return B_EXIT_OK;
 }
 
 /* ---- prepare: create_tables and load_tables, per thread as cmd_prepare splits them ---- */
@@ -25717,7 +26111,7 @@ static const struct wl_def wl_all[] = {
      .db = true,
      .nops = TPCC_NTRX,
      .op_names = tpcc_op_names,
-     .check = tpcc_opt_check,
+     .check = tpcc_run_check,
      .check_common = tpcc_opt_check,
      .prepare = tpcc_prepare_cmd,
      .cleanup = tpcc_cleanup_cmd,
@@ -25725,6 +26119,11 @@ static const struct wl_def wl_all[] = {
      .init = tpcc_init,
      .thread_init = tpcc_thread_init,
      .event = tpcc_event,
+     .ev_start = tpcc_ev_start,
+     .ev_step = tpcc_ev_step,
+     .ev_fd = tpcc_ev_fd,
+     .ev_sock = tpcc_ev_sock,
+     .ev_conn = tpcc_ev_conn,
      .thread_done = tpcc_thread_done,
      .done = tpcc_done,
      .family = WL_TPCC,
@@ -31272,7 +31671,10 @@ static void rep_tpcc_final(const struct res *res, const struct res_stats *st)
     rep_oltp_final(res, st);
     if (o->persona == B_SYSBENCH)
         return;
-    printf("TPC-C-like transactions (sysbench-tpcc's mix):\n");
+    const struct res_fact *mode = res_fact(res, "tpcc_mode");
+    bool spec = mode && mode->str && !strcmp(mode->str, "spec");
+    printf("TPC-C-like transactions (%s):\n",
+           spec ? "spec mode: terminals with keying and think times" : "sysbench-tpcc's mix");
     for (int k = 0; k < s->nops; k++) {
         u64 n = hist_total(&s->op_hist[k]);
         char key[64];
@@ -31292,6 +31694,29 @@ static void rep_tpcc_final(const struct res *res, const struct res_stats *st)
         printf("    NOPM (New-Orders per minute from the schema): %.1f\n", nopm->num);
     else if (nc)
         printf("    NOPM (New-Orders per minute, this client's commits): %.1f\n", nc->num);
+    if (spec) {
+        const struct res_fact *ef = res_fact(res, "efficiency"), *ce = res_fact(res, "nopm_ceiling");
+        const struct res_fact *tm = res_fact(res, "terminals"), *sc = res_fact(res, "tpcc_time_scale");
+        printf("    efficiency (NOPM / (12.86 x warehouses)): %.1f%%; %lld terminals, time scale "
+               "%g: ceiling %.1f NOPM\n", ef ? ef->num * 100 : 0, tm ? (long long)tm->i : 0LL,
+               sc ? sc->num : 1, ce ? ce->num : 0);
+        printf("    keying / think time, s (configured, measured mean):\n");
+        for (int k = 0; k < 5; k++) {
+            char key[64];
+            const char *nm = res->w->op_names[k];
+            double v[4] = {0};
+            static const char *const pre[4] = {"keying_s_", "keying_mean_s_", "think_s_",
+                                               "think_mean_s_"};
+            for (int j = 0; j < 4; j++) {
+                snprintf(key, sizeof(key), "%s%s", pre[j], nm);
+                const struct res_fact *f = res_fact(res, key);
+                v[j] = f ? f->num : 0;
+            }
+            printf("    %-12s %8.3f %8.3f / %8.3f %8.3f\n", nm, v[0], v[1], v[2], v[3]);
+        }
+        printf("    (not a tpmC: no audit, no pricing; see docs/cli.md)\n\n");
+        return;
+    }
     printf("    (not a tpmC: no audit, no keying or think times; see docs/cli.md)\n\n");
 }
 

@@ -432,6 +432,9 @@ struct bench_opts {
     i64 tpcc_scale, tpcc_use_fk, tpcc_force_pk;
     char *tpcc_trx_level, *tpcc_enable_purge, *tpcc_report_csv, *tpcc_pgsql_schema;
     char *tpcc_table_options, *tpcc_splittable;
+    char *tpcc_mode;           /* "sysbench" (tpcc.lua's closed loop) or "spec" (terminals) */
+    i64 tpcc_terminals;        /* spec: terminals, 0 = 10 per warehouse */
+    double tpcc_time_scale;    /* spec: keying and think times multiplied by this */
     /* bench all */
     bool all_quick, all_thorough;
     char *all_expect, *all_expect_file;       /* --expect, --expect-file */

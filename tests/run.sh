@@ -89,6 +89,8 @@ san_runs() { # san_runs BINARY (its files, database and slap schema named after 
         "oltp_read_write $DB --tables=3 cleanup" \
         "tpcc $DB --threads=2 --scale=1 prepare" \
         "tpcc $DB --threads=4 --scale=1 --time=2 --report-interval=1 --enable-purge=yes run" \
+        "tpcc $DB --threads=4 --scale=1 --time=2 --event-loops=2 --enable-purge=yes run" \
+        "tpcc $DB --scale=1 --tpcc-mode=spec --tpcc-terminals=40 --tpcc-time-scale=0.01 --time=2 run" \
         "tpcc $DB --threads=2 --scale=1 check" \
         "tpcc $DB --scale=1 cleanup"
     err=$top/build/$tag.err

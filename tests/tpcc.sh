@@ -3,9 +3,9 @@
 # running Percona-Lab's sysbench-tpcc (../shared/peers/sysbench-tpcc) at scale 1, tables 1:
 # the same seeds give the same nine tables after prepare and after a 1-thread run (dates set
 # by NOW() and Payment's os.time() masked, then CHECKSUM TABLE), the same server counters
-# (Com_*) and the same output block; `check` passes after both tools' loads and runs, and
-# fails naming the condition on tables corrupted on purpose, one case per condition; cleanup
-# drops only sysbench-tpcc's tables. (bash: the PIPESTATUS of a check.)
+# (Com_*) and the same output block (thread mode and --event-loops=1); `check` passes after
+# both tools' loads and runs, and fails naming the condition on tables corrupted on purpose,
+# one case per condition; cleanup drops only sysbench-tpcc's tables. (bash: the PIPESTATUS of a check.)
 set -u
 t_name=tpcc
 . "$(dirname "$0")/lib.sh"
@@ -86,7 +86,7 @@ run_pair() { # run_pair WHAT ARGS...: sysbench on tpa, bench as sysbench on tpb;
     coms >"$w/c0"
     (cd "$P" && sysbench tpcc.lua $CA --threads=1 --time=0 "$@" run >"$w/ref.run" 2>&1) || bad "$what: sysbench run"
     coms >"$w/c1"
-    (cd "$w" && ./sysbench "$P/tpcc.lua" $CB --threads=1 --time=0 "$@" run >"$w/our.run" 2>&1) || { bad "$what: bench run"; tail -5 "$w/our.run"; }
+    (cd "$w" && ./sysbench "$P/tpcc.lua" $CB --threads=1 --time=0 ${BX:-} "$@" run >"$w/our.run" 2>&1) || { bad "$what: bench run"; tail -5 "$w/our.run"; }
     coms >"$w/c2"
     $ROOT -e "SET GLOBAL general_log = 0"
     glog
@@ -104,6 +104,9 @@ run_pair "run, seed 11, 300 events" --events=300 --rand-seed=11
 # every workload option of sysbench-tpcc: the same statements (counters) and rows
 run_pair "run with --enable_purge=yes --splittable=yes --trx_level=RC" --events=200 --rand-seed=5 --enable_purge=yes --splittable=yes --trx_level=RC
 run_pair "run with --trx_level=SER --report-interval=1" --events=100 --rand-seed=3 --trx_level=SER
+# the same event on an event loop (tpcc_ev_*: each statement sent without blocking, the
+# transaction replayed up to it): the same statements, counters, output and tables
+BX=--event-loops=1 run_pair "run on an event loop, seed 13, 300 events" --events=300 --rand-seed=13
 for db in tpa tpb; do
     "$B" tpcc $C --mysql-db=$db check >"$w/chk.out" 2>&1
     rc=$?
@@ -165,6 +168,70 @@ assert ops and "new_order" in ops and "payment" in ops, ops
 ctr = find(d, "new_orders")
 assert ctr == n, (ctr, n)  # one client: its commits are the schema's delta
 EOF
+
+# 4b. spec mode (--tpcc-mode=spec): terminals on the loop core with TPC-C's keying and think
+#     times, scaled down (--tpcc-time-scale): 1000 terminals (--tpcc-terminals: 100 warehouses
+#     are too big to load here; 100 per district of the one warehouse) from one process; the
+#     mix within TPC-C's bounds, each type's measured keying mean within 5% of the configured
+#     (scaled) time, its measured think mean within 5% of what those waits drew (think times
+#     that the run's end cut are not measured: the short ones are more often whole, so the
+#     measured mean is compared with their draws), and the mean of every think time drawn
+#     within 4 standard errors (mean/sqrt(n), a negative exponential) of the configured mean
+old_mc=$($ROOT -N -e 'SELECT @@max_connections')
+$ROOT -e "SET GLOBAL max_connections = 1100"
+ulimit -n 4096 2>/dev/null || true
+"$B" tpcc $CB --tpcc-mode=spec --tpcc-terminals=1000 --tpcc-time-scale=0.2 --time=12 --format=json run >"$w/spec.json" 2>"$w/spec.err"
+rc=$?
+$ROOT -e "SET GLOBAL max_connections = $old_mc"
+if [ $rc = 0 ] && python3 - "$w/spec.json" >"$w/spec.why" 2>&1 <<'EOF'; then ok; else bad "spec mode, 1000 terminals: exit $rc"; cat "$w/spec.why"; tail -5 "$w/spec.err"; fi
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+def find(o, k):
+    if isinstance(o, dict):
+        if k in o: return o[k]
+        for v in o.values():
+            r = find(v, k)
+            if r is not None: return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v, k)
+            if r is not None: return r
+    return None
+assert find(d, "terminals") == 1000, find(d, "terminals")
+assert find(d, "tpcc_mode") == "spec"
+ops = find(d, "operations")
+names = ["new_order", "payment", "order_status", "delivery", "stock_level"]
+n = {k: ops[k]["count"] if isinstance(ops[k], dict) and "count" in ops[k] else ops[k] for k in names}
+tot = sum(n.values())
+assert tot >= 1000, n
+share = {k: n[k] / tot for k in names}
+print("mix", {k: round(v * 100, 2) for k, v in share.items()}, "of", tot)
+assert share["payment"] >= 0.43 and all(share[k] >= 0.04 for k in names[2:]), share
+for k in names:
+    ks, km, kn = find(d, "keying_s_" + k), find(d, "keying_mean_s_" + k), find(d, "keying_n_" + k)
+    ts, tm, tdr, tn = (find(d, "think_s_" + k), find(d, "think_mean_s_" + k),
+                       find(d, "think_drawn_mean_s_" + k), find(d, "think_n_" + k))
+    print(k, "keying", ks, km, kn, "think", ts, tm, tdr, tn)
+    assert kn >= 30 and abs(km - ks) <= 0.05 * ks, (k, "keying", ks, km, kn)
+    assert tn >= 30 and abs(tm - tdr) <= 0.05 * tdr, (k, "think vs drawn", tm, tdr, tn)
+    ta, tan = find(d, "think_all_mean_s_" + k), find(d, "think_all_n_" + k)
+    assert abs(ta - ts) <= 4 * ts / math.sqrt(tan), (k, "drawn think vs configured", ta, ts, tan)
+eff, nopm, wh = find(d, "efficiency"), find(d, "nopm"), find(d, "warehouses")
+assert abs(eff - nopm / (12.86 * wh)) < 1e-6 * max(1, eff), (eff, nopm, wh)
+EOF
+"$B" tpcc $CB --tpcc-mode=spec --event-loops=0 --time=1 run >"$w/spec0.out" 2>&1
+check "spec mode refuses --event-loops=0 (exit 2)" "[ $? = 2 ] && grep -q 'runs its terminals on event loops' '$w/spec0.out'"
+
+# SIGINT in spec mode: terminals waiting (keying, think) end at once, not counted as
+# transactions left unfinished
+"$B" tpcc $CB --tpcc-mode=spec --tpcc-time-scale=0.5 --time=60 run >"$w/spint.out" 2>&1 &
+pid=$!
+terms() { [ "$($ROOT -N -e "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = 'nat' AND DB = 'tpb'")" -ge 10 ]; }
+gone() { ! kill -0 $pid 2>/dev/null; }
+t_wait 30 terms || bad "spec mode: 10 terminals not connected in 30 s"
+t0=$(date +%s%N); kill -INT $pid; t_wait 5 gone; t1=$(date +%s%N); wait $pid; rc=$?
+ms=$(((t1 - t0) / 1000000))
+check "SIGINT ends spec mode within 1 s (exit $rc, $ms ms), no waiting terminal counted unfinished" "[ $rc = 1 ] && [ $ms -lt 1000 ] && ! grep -q unfinished '$w/spint.out'"
 
 # 5. check fails, naming the condition and the warehouse, on tables corrupted on purpose:
 #    each case a change and its undo; `only` cases break no other condition
