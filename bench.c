@@ -16246,8 +16246,9 @@ static void oltp_lw_fold(struct load_thread *t, u32 from, u32 to, u8 state, u64 
 /* Statement pc ended with rc (< 0: failed; lost: its connection died): the event's writes
  * it decides go to the ledger. In a transaction the COMMIT's OK acknowledges them all, a
  * COMMIT whose connection died leaves them unknown, a connection lost before it rolls them
- * back (nothing), and an error the event restarts on leaves those before it unknown (the
- * next BEGIN commits what the failed transaction had done, as sysbench's). Without one each
+ * back (nothing), and so does a deadlock (1213: InnoDB rolls the whole transaction back);
+ * another error the event restarts on leaves those before it unknown (the next BEGIN
+ * commits what the failed transaction had done, as sysbench's). Without one each
  * write is its own commit. */
 static void oltp_lw_after(struct load_thread *t, const struct oltp_op *op, u32 pc, int rc)
 {
@@ -16275,8 +16276,10 @@ static void oltp_lw_after(struct load_thread *t, const struct oltp_op *op, u32 p
     if (trx) {
         if (op->kind == OP_COMMIT)
             oltp_lw_fold(t, 0, pc, rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED, now);
-        else if (rc < 0 && !lost && pc > 0)
-            oltp_lw_fold(t, 0, pc - 1, OLTP_LW_UNKNOWN, now);
+        else if (rc < 0 && !lost && pc > 0 && !(rc == B_SERVER && ot->c.srv_code == 1213))
+            oltp_lw_fold(t, 0, pc - 1, OLTP_LW_UNKNOWN, now); /* (a deadlock: InnoDB rolled
+                the whole transaction back, nothing of it; a lock wait timeout, 1205, only
+                the statement, unless innodb_rollback_on_timeout: unknown) */
         return;
     }
     if (rc >= 0)
