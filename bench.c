@@ -8324,6 +8324,12 @@ BENCH_API enum b_rc myc_params_from_opts(const struct bench_opts *o, unsigned id
     unsigned nhosts = 1;
     for (const char *q = o->mysql_host; *q; q++)
         nhosts += *q == ',';
+    if (nhosts > 1 && !cc->host[0]) { /* "a,": no second host (not localhost's socket) */
+        if (e)
+            myc_params_bad(e, "see 'bench --help'",
+                           "--mysql-host: an empty host in the list '%.200s'", o->mysql_host);
+        return B_INVALID;
+    }
     myc_list_item(o->mysql_port, idx / nhosts, port, sizeof(port));
     char *end;
     unsigned long pv = strtoul(port, &end, 10);
@@ -17062,7 +17068,7 @@ static B_MUSTCHECK enum b_rc oltp_thread_alloc(struct load_thread *t)
     ot->pv = b_xcalloc(ot->npv, sizeof(struct my_val));
     u64 nt = t->run->nthreads > 1 ? (u64)t->run->nthreads : 1u;
     u64 share = (u64)OLTP_LW_BYTES / (u64)sizeof(struct oltp_lw) / nt;
-    ot->lw_max = (size_t)(share > 65536u ? share : 65536u);
+    ot->lw_max = (size_t)B_MAX(share, 1u); /* the total bounded, however many clients */
     if (o->mysql_dry_run)
         return B_OK;
     return oltp_cp_set(t, (unsigned)t->id);
@@ -17108,11 +17114,18 @@ static u64 oltp_reconnect_pause(unsigned n)
     return 1000000ull << B_MIN(n - 1, 5u);
 }
 
-/* A reconnect's login deadline, ms: the connection's own (--mysql-connect-timeout), cut at
+/* A reconnect's login deadline with a list of servers, ms: a host that accepts TCP and never
+ * answers held the client for the whole --mysql-connect-timeout (10 s) before the next. */
+enum { OLTP_FAILOVER_LOGIN_MS = 1000 };
+
+/* A reconnect's login deadline, ms: the connection's own (--mysql-connect-timeout; with a
+ * list of servers at most OLTP_FAILOVER_LOGIN_MS, then the next pair), cut at
  * the run's end (logins that hang would hold the run past --time by up to the timeout; those
  * of the threads holding the gate's slots did: 14.5 s for --time=8). At least 1 ms. */
 static int oltp_relogin_ms(const struct load_run *r, int ms)
 {
+    if (r->o && oltp_npairs(r->o) > 1 && (ms <= 0 || ms > OLTP_FAILOVER_LOGIN_MS))
+        ms = OLTP_FAILOVER_LOGIN_MS; /* a silent host (TCP accepted, no greeting): the next */
     if (!r->deadline_ns)
         return ms;
     u64 now = clk_now_ns();

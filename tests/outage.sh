@@ -13,7 +13,11 @@
 #     event-loop core, with --rate kept through the outage; (3b) oltp_write_only's transactions
 #     on shared rows: no row's last acknowledged state called lost; (4) read-only: the errors
 #     classified read_only, as many as the server's general log received less the rows; (5) a
-#     server that stays down: each client gives up after --mysql-reconnect-timeout, named.
+#     server that stays down: each client gives up after --mysql-reconnect-timeout, named, and
+#     SIGINT during the audit that follows: exit 1, "interrupted"; (6) two servers: each
+#     client's writes audited on its own; (7) deadlocks alone: counted, no window; (8) a SIGSTOP
+#     hang: windows from the stop (--mysql-io-timeout), stalls (without); (9) a partial outage
+#     (one client through a proxy cut): its window alone, back via the next server within 1 s.
 # No sleep synchronises anything: each step waits on state with a deadline.
 set -u
 t_name=outage
@@ -249,7 +253,7 @@ menv=$(sh "$top/tests/mariadb.sh" start "$mdb2" "$((port + 1))") && eval "$menv"
 U="--mysql-user=nat --mysql-password=secret --mysql-db=benchtest"
 sql 'TRUNCATE sbtest1'
 "$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$p2" $U --table-size=0 prepare >/dev/null
-"$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$port,$p2" $U --auto-inc=off --threads=2 --time=2 \
+"$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$port,$p2" $U --auto-inc=off --threads=2 --time=1 \
     --verify-writes --outage-report --format=json run >"$w/two.json" 2>"$w/two.err" || bad "two: bench exited $?"
 python3 - "$w/two.json" "$(rows)" "$(mariadb --no-defaults -uroot -S "$mdb2/sock" -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)" <<'PY' && ok "two servers: each audited on its own" || bad "two servers: each audited on its own"
 import json, sys
@@ -259,11 +263,13 @@ print("outage: two servers: rows %d + %d; bench" % (a, b), v)
 sys.exit(0 if v["checked"] and v["lost"] == 0 and a > 50 and b > 50 and v["acknowledged"] == a + b and not v["not_checked"] else 1)
 PY
 sh "$top/tests/mariadb.sh" stop "$mdb2"
+"$B" oltp_insert --mysql-host=127.0.0.1, --mysql-port="$port" $U --time=1 run >"$w/empty.out" 2>&1
+[ $? = 2 ] && grep -q "empty host" "$w/empty.out" && ok "--mysql-host=a,: a usage error" || bad "--mysql-host=a,: a usage error"
 # (7) deadlocks only (8 clients on 10 rows): counted, no window, no client with an outage, no
 # recovery measured (they crowded out the real windows: 1487 for 16 clients on a healthy server)
 sql 'DROP TABLE sbtest1'
 "$B" oltp_write_only $C --table-size=10 prepare >/dev/null
-"$B" oltp_write_only $C --table-size=10 --threads=8 --time=2 --mysql-ignore-errors=1213,1205,1020 \
+"$B" oltp_write_only $C --table-size=10 --threads=8 --time=1 --mysql-ignore-errors=1213,1205,1020 \
     --outage-report --format=json run >"$w/dl.json" 2>"$w/dl.err" || bad "deadlocks: bench exited $?"
 python3 - "$w/dl.json" <<'PY' && ok "deadlocks: no windows" || bad "deadlocks: no windows"
 import json, sys
@@ -281,7 +287,7 @@ spid=$(cat "$mdb/pid")
 cw() { ss -Htn state close-wait "( sport = :$port )" | wc -l; }
 hang() { # hang NAME HOLD BENCH_ARGS...: HOLD: "cw" (until 4 CLOSE-WAIT) or seconds
     name=$1 hold=$2; shift 2
-    "$B" oltp_insert $C --auto-inc=off --threads=4 --time=4 --outage-report --format=json \
+    "$B" oltp_insert $C --auto-inc=off --threads=4 --time=3 --outage-report --format=json \
         --mysql-ignore-errors=2013,2006,1205 "$@" run >"$w/$name.json" 2>"$w/$name.err" &
     bpid=$!
     r0=$(rows)
@@ -308,7 +314,36 @@ import json, sys
 o = [json.loads(l) for l in open(sys.argv[1])][-1]["outage"]
 ts, tc = (int(x) for x in open(sys.argv[2]).read().split())
 print("outage: hang, no timeout: stopped %.3f s; stalls" % ((tc - ts) / 1e9), o["stalls"], "longest", o["stall_longest_s"], "windows", sum(c["windows_total"] for c in o["clients"]))
-sys.exit(0 if o["stalls"] >= 4 and 1.0 < o["stall_longest_s"] < (tc - ts) / 1e9 + 0.5 and not any(c["windows_total"] for c in o["clients"]) else 1)
+sys.exit(0 if o["stalls"] >= 4 and 1.0 < o["stall_longest_s"] < (tc - ts) / 1e9 + 1.5 and not any(c["windows_total"] for c in o["clients"]) else 1)
+PY
+# (9) a partial outage: client 1 through tests/cutproxy.py, client 0 direct; the proxy cut
+# (its connections shut, new ones held silent): client 1 alone has a window, from the cut; its
+# reconnect's login to the silent proxy gives up after 1 s (a list of servers) and moves on to
+# the direct one (it waited the whole --mysql-connect-timeout, 10 s: never back in the run)
+python3 "$top/tests/cutproxy.py" 0 "$port" >"$w/proxy.out" 2>&1 &
+echo $! >"$w/proxy.pid"
+t_wait 5 grep -q ready "$w/proxy.out" || bad "partial: the proxy"
+px=$(sed -n 's/^ready //p' "$w/proxy.out")
+r0=$(rows)
+"$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$port,$px" $U --auto-inc=off --threads=2 --time=4 \
+    --outage-report --verify-writes --mysql-ignore-errors=2013,2006 --format=json run >"$w/part.json" 2>"$w/part.err" &
+bpid=$!
+t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)\" -gt $((r0 + 300)) ]" || bad "partial: no rows"
+tc=$(date +%s%N); kill -USR1 "$(cat "$w/proxy.pid")"
+wait "$bpid" || bad "partial: bench exited $?"
+kill "$(cat "$w/proxy.pid")"; rm -f "$w/proxy.pid"
+python3 - "$w/part.json" "$tc" "$(rows)" "$r0" <<'PY' && ok "partial outage: client 1 alone, back via the next server" || bad "partial outage: client 1 alone, back via the next server"
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])][-1]["outage"]
+tc, rows, r0 = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+v = o["verify_writes"]
+c0, c1 = o["clients"]
+ws = c1["windows"]
+print("outage: partial: client 0 windows", c0["windows_total"], "client 1", ["%s %+.3f..%s" % (w["class"], (w["start_unix_ns"] - tc) / 1e9, w["end_unix_ns"] and "%+.3f" % ((w["end_unix_ns"] - tc) / 1e9)) for w in ws], "never back", o["never_back"], "acked", v["acknowledged"], "lost", v["lost"], "rows", rows - r0)
+ok = c0["windows_total"] == 0 and c1["windows_total"] == 1 and len(ws) == 1 and abs(ws[0]["start_unix_ns"] - tc) < 0.1e9 and \
+     ws[0]["end_unix_ns"] and 0.9e9 < ws[0]["end_unix_ns"] - tc < 2.5e9 and not o["never_back"] and v["checked"] and v["lost"] == 0 and \
+     rows - r0 == v["acknowledged"] + v["unknown_present"]
+sys.exit(0 if ok else 1)
 PY
 # (5) a server that does not come back: each client tries for --mysql-reconnect-timeout=1, then
 # stops, and is named as never back (its window open: end null); the run ends before --time
