@@ -8330,6 +8330,12 @@ BENCH_API enum b_rc myc_params_from_opts(const struct bench_opts *o, unsigned id
     unsigned nhosts = 1;
     for (const char *q = o->mysql_host; *q; q++)
         nhosts += *q == ',';
+    if (nhosts > 1 && !cc->host[0]) { /* "a,": no second host (not localhost's socket) */
+        if (e)
+            myc_params_bad(e, "see 'bench --help'",
+                           "--mysql-host: an empty host in the list '%.200s'", o->mysql_host);
+        return B_INVALID;
+    }
     myc_list_item(o->mysql_port, idx / nhosts, port, sizeof(port));
     char *end;
     unsigned long pv = strtoul(port, &end, 10);
@@ -18191,6 +18197,7 @@ struct oltp_thread {
     u64 out_cls[RES_OC_N];
     u8 out_open_cls;           /* the class of the failure that opened the current window */
     u64 out_wins, out_longest_ns, out_total_ns;
+    u64 out_stalls, out_stall_ns; /* statements over RES_STALL_NS (succeeded), the longest */
     struct res_outwin *out_win; /* [RES_OUT_WINS] kept (monotonic ns until oltp_out_collect) */
     int out_nwin;
     u32 *out_bkt;              /* --outage-report: events ended per 100 ms of the run */
@@ -18203,7 +18210,9 @@ struct oltp_thread {
     u64 lw_not_kept;           /* row states past it: not in the ledger */
     struct oltp_pw *pw;        /* the event's writes, in its statements' order */
     size_t npw, cappw;
-    u64 op_sent_ns;            /* when the statement running was sent (the ledger's order) */
+    u64 op_sent_ns;            /* when the statement running was sent (the ledger's order,
+                                  an outage's start) */
+    unsigned lw_pair;          /* the host:port pair its last ledger entry was written on */
     unsigned host_shift;       /* failover: the pair in use is the client's number + this */
     u64 bulk_first;            /* bulk_insert: the first row id of the pending INSERT, rows */
     u32 bulk_rows;
@@ -18462,35 +18471,68 @@ static int oltp_oclass(int rc, const struct my_conn *c)
     return RES_OC_LOST;
 }
 
-/* A failed statement or login of class cls: counted; the client's outage begins unless it
- * is in one. */
-static void oltp_out_fail(struct load_thread *t, int cls)
+/* A failed statement (sent at sent) or login (sent 0) of class cls: counted; an
+ * unavailability (lost, refused, read-only, timeout) opens the client's outage unless it is
+ * in one, at the statement's send. */
+static void oltp_out_fail(struct load_thread *t, int cls, u64 sent)
 {
     struct oltp_thread *ot = t->wl;
     ot->out_cls[cls]++;
+    if (cls != RES_OC_LOST && cls != RES_OC_REFUSED && cls != RES_OC_READ_ONLY &&
+        cls != RES_OC_TIMEOUT) /* a deadlock, a duplicate: the server answered (counted) */
+        return;
     if (atomic_load_explicit(&t->down_since_ns, memory_order_relaxed))
         return;
-    atomic_store_explicit(&t->down_since_ns, clk_now_ns() | 1u, memory_order_relaxed);
+    /* from the failed statement's send (a hung server's timeout fires late), else now */
+    u64 now = clk_now_ns(), at = sent && sent <= now ? sent : now;
+    atomic_store_explicit(&t->down_since_ns, at | 1u, memory_order_relaxed);
     ot->out_open_cls = (u8)cls;
 }
 
-/* A statement succeeded: the client's outage, if any, ends here. */
+/* Window w into the client's kept ones: while fewer than RES_OUT_WINS, added; then it
+ * replaces the shortest kept (an open one, end 0, is the longest) when it is longer. */
+static void oltp_out_keep(struct oltp_thread *ot, struct res_outwin w, u64 now)
+{
+    if (!ot->out_win)
+        ot->out_win = b_xcalloc(RES_OUT_WINS, sizeof(*ot->out_win));
+    if (ot->out_nwin < RES_OUT_WINS) {
+        ot->out_win[ot->out_nwin++] = w;
+        return;
+    }
+    int s = -1;
+    i64 sl = 0, wl = (w.end_unix_ns ? w.end_unix_ns : (i64)now) - w.start_unix_ns;
+    for (int i = 0; i < ot->out_nwin; i++) {
+        const struct res_outwin *k = &ot->out_win[i];
+        i64 l = (k->end_unix_ns ? k->end_unix_ns : (i64)now) - k->start_unix_ns;
+        if (k->end_unix_ns && (s < 0 || l < sl))
+            s = i, sl = l;
+    }
+    if (s < 0 || (sl >= wl && w.end_unix_ns))
+        return;
+    memmove(ot->out_win + s, ot->out_win + s + 1,
+            (size_t)(ot->out_nwin - s - 1) * sizeof(*ot->out_win)); /* kept by start */
+    ot->out_win[ot->out_nwin - 1] = w;
+}
+
+/* A statement succeeded: the client's outage, if any, ends here; one that took over
+ * RES_STALL_NS is a stall (counted). */
 static void oltp_out_ok(struct load_thread *t)
 {
     u64 since = atomic_load_explicit(&t->down_since_ns, memory_order_relaxed);
+    struct oltp_thread *ot = t->wl;
+    if (ot->op_sent_ns && t->run->o->outage_report) { /* a stall: slow, not failed */
+        u64 n = clk_now_ns(), took = n > ot->op_sent_ns ? n - ot->op_sent_ns : 0;
+        if (took > RES_STALL_NS)
+            ot->out_stalls++, ot->out_stall_ns = B_MAX(ot->out_stall_ns, took);
+    }
     if (!since)
         return;
-    struct oltp_thread *ot = t->wl;
     u64 now = clk_now_ns(), d = now > since ? now - since : 0;
     atomic_store_explicit(&t->down_since_ns, 0, memory_order_relaxed);
     ot->out_wins++;
     ot->out_total_ns += d;
     ot->out_longest_ns = B_MAX(ot->out_longest_ns, d);
-    if (!ot->out_win)
-        ot->out_win = b_xcalloc(RES_OUT_WINS, sizeof(*ot->out_win));
-    if (ot->out_nwin < RES_OUT_WINS)
-        ot->out_win[ot->out_nwin++] = (struct res_outwin){t->id, ot->out_open_cls, (i64)since,
-                                                         (i64)now};
+    oltp_out_keep(ot, (struct res_outwin){t->id, ot->out_open_cls, (i64)since, (i64)now}, now);
 }
 
 /* An event ended (--outage-report): counted in its 100 ms of the run. */
@@ -18624,14 +18666,16 @@ static void oltp_lw_fold(struct load_thread *t, u32 from, u32 to, u8 state, u64 
 /* Statement pc ended with rc (< 0: failed; lost: its connection died): the event's writes
  * it decides go to the ledger. In a transaction the COMMIT's OK acknowledges them all, a
  * COMMIT whose connection died leaves them unknown, a connection lost before it rolls them
- * back (nothing), and an error the event restarts on leaves those before it unknown (the
- * next BEGIN commits what the failed transaction had done, as sysbench's). Without one each
+ * back (nothing), and so does a deadlock (1213: InnoDB rolls the whole transaction back);
+ * another error the event restarts on leaves those before it unknown (the next BEGIN
+ * commits what the failed transaction had done, as sysbench's). Without one each
  * write is its own commit. */
 static void oltp_lw_after(struct load_thread *t, const struct oltp_op *op, u32 pc, int rc)
 {
     struct oltp_thread *ot = t->wl;
     bool trx = oltp_trx_on(t->run->o, t->run->w), lost = rc == B_SYSERR || rc == B_TIMEOUT;
     u64 now = clk_now_ns();
+    ot->lw_pair = (unsigned)t->id + ot->host_shift; /* the audit's server for this client */
     if (oltp_variant(t->run->w)->shape & OS_BULK) {
         if (op->kind != OP_TEXT || !ot->bst_rows || (rc < 0 && !lost))
             return;
@@ -18647,8 +18691,10 @@ static void oltp_lw_after(struct load_thread *t, const struct oltp_op *op, u32 p
     if (trx) {
         if (op->kind == OP_COMMIT)
             oltp_lw_fold(t, 0, pc, rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED, now);
-        else if (rc < 0 && !lost && pc > 0)
-            oltp_lw_fold(t, 0, pc - 1, OLTP_LW_UNKNOWN, now);
+        else if (rc < 0 && !lost && pc > 0 && !(rc == B_SERVER && ot->c.srv_code == 1213))
+            oltp_lw_fold(t, 0, pc - 1, OLTP_LW_UNKNOWN, now); /* (a deadlock: InnoDB rolled
+                the whole transaction back, nothing of it; a lock wait timeout, 1205, only
+                the statement, unless innodb_rollback_on_timeout: unknown) */
         return;
     }
     if (rc >= 0)
@@ -18663,7 +18709,7 @@ static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepa
 {
     struct oltp_thread *ot = t->wl;
     const struct bench_opts *o = t->run->o;
-    oltp_out_fail(t, oltp_oclass(rc, &ot->c));
+    oltp_out_fail(t, oltp_oclass(rc, &ot->c), ot->op_sent_ns);
     if (rc == B_SERVER && oltp_ignored(o, ot->c.srv_code)) {
         oltp_bump(t, 3);
         return OLTP_RESTART;
@@ -18712,6 +18758,7 @@ static int oltp_text(struct load_thread *t, const char *sql)
         oltp_bump(t, 2);
         return B_OK;
     }
+    ot->op_sent_ns = clk_now_ns();
     if (ot->pg) { /* bulk_insert's last rows on PostgreSQL */
         enum b_rc rc = pgc_query(ot->pg, sql, strlen(sql), &ot->ptext, NULL, NULL);
         if (rc < 0)
@@ -19371,7 +19418,7 @@ static int oltp_op_run(struct load_thread *t, const struct oltp_op *op)
         return oltp_pg_op_run(t, op);
     struct myc_stmt *st = oltp_op_stmt(t, op);
     int rc;
-    if (t->run->o->verify_writes)
+    if (t->run->o->verify_writes || t->run->o->outage_report)
         ot->op_sent_ns = clk_now_ns();
     if (st)
         rc = myc_execute(&ot->c, st, ot->prog.v + op->voff, op->nv, &ot->res, NULL, NULL);
@@ -19709,7 +19756,7 @@ static B_MUSTCHECK enum b_rc oltp_thread_alloc(struct load_thread *t)
     ot->pv = b_xcalloc(ot->npv, sizeof(struct my_val));
     u64 nt = t->run->nthreads > 1 ? (u64)t->run->nthreads : 1u;
     u64 share = (u64)OLTP_LW_BYTES / (u64)sizeof(struct oltp_lw) / nt;
-    ot->lw_max = (size_t)(share > 65536u ? share : 65536u);
+    ot->lw_max = (size_t)B_MAX(share, 1u); /* the total bounded, however many clients */
     if (oltp_pg(o)) { /* PostgreSQL: its connection, statements and parameters */
         size_t end = 2 + (size_t)o->oltp_tables * OQ_N;
         ot->pres = b_xcalloc(end, sizeof(*ot->pres));
@@ -19777,11 +19824,18 @@ static u64 oltp_reconnect_pause(unsigned n)
     return 1000000ull << B_MIN(n - 1, 5u);
 }
 
-/* A reconnect's login deadline, ms: the connection's own (--mysql-connect-timeout), cut at
+/* A reconnect's login deadline with a list of servers, ms: a host that accepts TCP and never
+ * answers held the client for the whole --mysql-connect-timeout (10 s) before the next. */
+enum { OLTP_FAILOVER_LOGIN_MS = 1000 };
+
+/* A reconnect's login deadline, ms: the connection's own (--mysql-connect-timeout; with a
+ * list of servers at most OLTP_FAILOVER_LOGIN_MS, then the next pair), cut at
  * the run's end (logins that hang would hold the run past --time by up to the timeout; those
  * of the threads holding the gate's slots did: 14.5 s for --time=8). At least 1 ms. */
 static int oltp_relogin_ms(const struct load_run *r, int ms)
 {
+    if (r->o && oltp_npairs(r->o) > 1 && (ms <= 0 || ms > OLTP_FAILOVER_LOGIN_MS))
+        ms = OLTP_FAILOVER_LOGIN_MS; /* a silent host (TCP accepted, no greeting): the next */
     if (!r->deadline_ns)
         return ms;
     u64 now = clk_now_ns();
@@ -19824,7 +19878,7 @@ static B_MUSTCHECK enum b_rc oltp_reconnect(struct load_thread *t)
             ot->pgcp->p.connect_ms = pms;
         if (rc == B_OK)
             break;
-        oltp_out_fail(t, oltp_oclass(rc, &ot->c));
+        oltp_out_fail(t, oltp_oclass(rc, &ot->c), 0);
         oltp_failover(t);
         u64 pause = oltp_reconnect_pause(++tries);
         struct timespec ts = {0, (long)pause};
@@ -20034,7 +20088,7 @@ static int oltp_su_step(struct load_thread *t, int sr)
                 return oltp_su_prep_rc(t, oltp_su_prepare(t, MYC_NEXT));
             }
             if (ot->su_again) { /* the blocking reconnect's pause between attempts */
-                oltp_out_fail(t, oltp_oclass(sr, &ot->c));
+                oltp_out_fail(t, oltp_oclass(sr, &ot->c), 0);
                 oltp_failover(t);
                 ot->su = OLTP_SU_PAUSE;
                 t->ev_wake_ns = clk_now_ns() + oltp_reconnect_pause(B_MAX(ot->su_tries, 1u));
@@ -20143,7 +20197,7 @@ static int oltp_ev_run(struct load_thread *t, int rc)
         }
         {
             struct myc_stmt *st = oltp_op_stmt(t, op);
-            if (t->run->o->verify_writes)
+            if (t->run->o->verify_writes || t->run->o->outage_report)
                 ot->op_sent_ns = clk_now_ns();
             if (st) {
                 sr = myc_execute_start(&ot->c, st, ot->prog.v + op->voff, op->nv, &ot->res,
@@ -20246,6 +20300,7 @@ static void oltp_out_collect(struct load_run *r)
               atomic_load_explicit(&r->thr[i].down_since_ns, memory_order_relaxed);
         for (int k = 0; ot && k < RES_OC_N && !any; k++)
             any = ot->out_cls[k] != 0;
+        any |= ot && ot->out_stalls;
     }
     if (!any || !r->res->have_final)
         return;
@@ -20260,20 +20315,15 @@ static void oltp_out_collect(struct load_run *r)
         u64 since = atomic_load_explicit(&t->down_since_ns, memory_order_relaxed);
         if (since) { /* never came back: a window open at the end */
             x->never_back++;
-            if (ot->out_nwin < RES_OUT_WINS && ot->out_win)
-                ot->out_win[ot->out_nwin++] = (struct res_outwin){t->id, ot->out_open_cls,
-                                                                 (i64)since, 0};
-            else if (!ot->out_win) {
-                ot->out_win = b_xcalloc(RES_OUT_WINS, sizeof(*ot->out_win));
-                ot->out_win[ot->out_nwin++] = (struct res_outwin){t->id, ot->out_open_cls,
-                                                                 (i64)since, 0};
-            }
+            oltp_out_keep(ot, (struct res_outwin){t->id, ot->out_open_cls, (i64)since, 0}, end);
             ot->out_wins++;
             ot->out_total_ns += end - since;
             ot->out_longest_ns = B_MAX(ot->out_longest_ns, end - since);
         }
         memcpy(x->cls + (size_t)i * RES_OC_N, ot->out_cls, sizeof(ot->out_cls));
         x->wins[i] = ot->out_wins;
+        x->stalls += ot->out_stalls;
+        x->stall_longest_ns = B_MAX(x->stall_longest_ns, ot->out_stall_ns);
         x->total_ns += ot->out_total_ns;
         x->longest_ns = B_MAX(x->longest_ns, ot->out_longest_ns);
         for (int w = 0; w < ot->out_nwin; w++) {
@@ -20307,6 +20357,7 @@ static void oltp_out_collect(struct load_run *r)
     double before = 0;
     for (size_t b = 0; b < fb && b < last; b++)
         before += (double)tot[b];
+    x->no_baseline = fb < 1; /* no whole 100 ms before it: nothing to come back to */
     if (fb >= 1 && fb < last) {
         before /= (double)fb;
         x->before_per_s = before * 1e9 / (double)OLTP_OUT_BKT_NS;
@@ -20397,6 +20448,15 @@ static bool oltp_lw_row(const struct oltp_lw *e, size_t n, bool seen, const u32 
     return acked && !held;
 }
 
+/* The acknowledged rows an entry stands for: a range entry (bulk_insert's) its rows, else
+ * one; 0 for an unknown outcome. */
+static u64 oltp_lw_rows(const struct oltp_lw *e)
+{
+    if (e->state != OLTP_LW_ACKED)
+        return 0;
+    return (e->mask & OLTP_M_RANGE) ? e->sum : 1;
+}
+
 /* bulk_insert's audit of one range entry (OLTP_M_RANGE): its ids next, next + step, ...
  * up to last read back in order; a row present with k = id is found, one absent or with
  * another k lost (acknowledged: named, up to the examples) or not found (unknown). */
@@ -20471,73 +20531,72 @@ static int oltp_verify_ranges(const struct bench_opts *o, struct my_conn *c,
     return rc;
 }
 
-/*
- * --verify-writes: every client's ledger checked against the server after the run, on a
- * connection of its own (to client 0's host, after the run's reconnects). Per row, only the
- * last acknowledged state counts: a state whose ack came before another client's commit of
- * the row was even sent is superseded; the row must hold one of the states left (several
- * when commits overlapped) or an unknown outcome's. Else its last acknowledged write is lost
- * (counted per row). Unknown outcomes found on the server are counted apart.
- */
-static void oltp_verify(struct load_run *r)
+static int oltp_vw_row(void *ctx, const struct myc_result *res, const struct my_str *v)
 {
-    const struct bench_opts *o = r->o;
-    struct res_outage *x = r->res->outage;
-    if (!o->verify_writes || !x || o->mysql_dry_run || !r->nthreads || !r->thr[0].wl)
-        return;
-    x->verify = true;
-    size_t n = 0;
-    for (int i = 0; i < r->nthreads; i++) {
-        const struct oltp_thread *ot = r->thr[i].wl;
-        n += ot ? ot->nlw : 0;
-        x->unknown += ot ? ot->lw_unknown_noid : 0;
-        x->ledger_bytes += ot ? ot->caplw * sizeof(struct oltp_lw) : 0;
-        x->not_kept += ot ? ot->lw_not_kept : 0;
-    }
-    unsigned shape = oltp_variant(r->w)->shape;
-    if (x->not_kept && (shape & (OS_IDX_UPD | OS_NONIDX_UPD | OS_DEL_INS | OS_DELETE1))) {
-        /* a row's later states not kept: its earlier ones would read as lost */
-        snprintf(x->verify_err, sizeof(x->verify_err), "the ledgers reached their bound (%llu "
-                 "MiB): %llu row states not kept, and the rows they changed cannot be judged",
-                 (unsigned long long)(OLTP_LW_BYTES >> 20), (unsigned long long)x->not_kept);
-        return;
-    }
-    struct oltp_lw *all = b_xcalloc(B_MAX(n, 1), sizeof(*all));
-    u8 *seen = b_xcalloc(B_MAX(n, 1), 1);
-    u32 *crc = b_xcalloc(B_MAX(n, 1) * 3, sizeof(u32));
-    n = 0;
-    for (int i = 0; i < r->nthreads; i++) {
-        const struct oltp_thread *ot = r->thr[i].wl;
-        if (ot && ot->nlw)
-            memcpy(all + n, ot->lw, ot->nlw * sizeof(*all)), n += ot->nlw;
-    }
-    qsort(all, n, sizeof(*all), oltp_lw_cmp);
-    struct oltp_thread *o0 = r->thr[0].wl;
-    struct my_conn c;
-    memset(&c, 0, sizeof(c));
-    c.fd = -1;
-    int rc = B_OK;
+    bool *on = ctx;
+    *on = res->ncols >= 1 && v[0].p && v[0].len && (v[0].p[0] == '1' || v[0].p[0] == 'O');
+    return 0;
+}
+
+/* The audit's connection to pair idx of the host and port lists (cc: its parameters, kept
+ * until the connection is closed; the run's resolved addresses): retried for 10 s while the
+ * server comes back; with Galera (wsrep_on) its reads wait for the cluster's writes
+ * (wsrep_sync_wait=1). B_OK or the failure (c->err). */
+static B_MUSTCHECK enum b_rc oltp_verify_connect(const struct load_run *r, unsigned idx,
+                                                 struct myc_conn_params *cc, struct my_conn *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->fd = -1;
+    enum b_rc rc = myc_params_from_opts(r->o, idx, cc, &c->err);
+    if (rc != B_OK)
+        return rc;
+    const struct oltp_global *gl = r->wl_global;
+    for (int i = 0; gl && !cc->p.socket && i < gl->naddrs; i++)
+        if (gl->addrs[i].port == cc->p.port && !strcmp(gl->addrs[i].host, cc->host))
+            cc->p.addrs = gl->addrs[i].ai, cc->p.gai = gl->addrs[i].gai;
     for (int a = 0; a < 50; a++) { /* the server may still be coming back: 10 s at most */
-        if ((rc = myc_connect(&c, &o0->cp)) == B_OK || atomic_load(&b_stop))
+        if ((rc = myc_connect(c, &cc->p)) == B_OK || atomic_load(&b_stop))
             break;
-        myc_close(&c);
+        myc_close(c);
         struct timespec ts = {0, 200000000};
         nanosleep(&ts, NULL);
     }
-    bool bulk = oltp_variant(r->w)->shape & OS_BULK;
-    struct buf q = {0};
-    if (bulk && rc == B_OK) { /* ranges, each its own: no row is written twice */
-        rc = oltp_verify_ranges(o, &c, all, n, x);
-        n = 0;
+    if (rc != B_OK)
+        return rc;
+    bool on = false;
+    struct myc_result res = {0};
+    static const char ws[] = "SELECT @@wsrep_on", sync[] = "SET SESSION wsrep_sync_wait=1";
+    if (myc_query(c, ws, sizeof(ws) - 1, &res, oltp_vw_row, &on) == B_OK && on) {
+        myc_result_free(&res);
+        memset(&res, 0, sizeof(res));
+        if ((rc = myc_query(c, sync, sizeof(sync) - 1, &res, NULL, NULL)) != B_OK) {
+            myc_result_free(&res);
+            return rc;
+        }
     }
+    myc_result_free(&res);
+    return c->fd >= 0 ? B_OK : B_SYSERR; /* a server error leaves it usable; a lost one not */
+}
+
+/* The audit of entries all[n] (sorted; one server's) on connection c: seen, crc filled. */
+static B_MUSTCHECK enum b_rc oltp_verify_read(const struct load_run *r, struct my_conn *c,
+                                              const struct oltp_lw *all, size_t n, u8 *seen,
+                                              u32 *crc)
+{
+    struct buf q = {0};
+    enum b_rc rc = B_OK;
     for (size_t lo = 0; rc == B_OK && lo < n;) {
+        if (atomic_load(&b_stop)) { /* a signal: the audit stops, incomplete */
+            rc = B_DONE;
+            break;
+        }
         size_t hi = lo, ids = 0;
         while (hi < n && ids < 500 && all[hi].table == all[lo].table)
             ids += hi == lo || all[hi].id != all[hi - 1].id, hi++;
         while (hi < n && hi > lo && all[hi].table == all[hi - 1].table && all[hi].id == all[hi - 1].id)
             hi++; /* a row's entries in one batch */
         char tbl[OLTP_QNAME_SZ];
-        oltp_qtable(o, all[lo].table, tbl, sizeof(tbl));
+        oltp_qtable(r->o, all[lo].table, tbl, sizeof(tbl));
         q.len = 0;
         buf_printf(&q, "SELECT id, k, c, pad FROM %s WHERE id IN (", tbl);
         for (size_t i = lo; i < hi; i++)
@@ -20546,34 +20605,135 @@ static void oltp_verify(struct load_run *r)
         buf_put(&q, ")", 1);
         struct oltp_vb vb = {all + lo, hi - lo, seen + lo, crc + 3 * lo};
         struct myc_result res = {0};
-        rc = myc_query(&c, q.p, q.len, &res, oltp_vb_row, &vb);
+        rc = myc_query(c, q.p, q.len, &res, oltp_vb_row, &vb);
         myc_result_free(&res);
         lo = hi;
     }
-    if (rc != B_OK)
-        snprintf(x->verify_err, sizeof(x->verify_err), "%.190s", c.err.msg[0] ? c.err.msg
-                                                                          : "not checked");
-    else
-        x->verified = true;
-    for (size_t g = 0; rc == B_OK && g < n;) { /* one row: entries [g, h), by ack */
-        size_t h = g;
-        while (h < n && all[h].table == all[g].table && all[h].id == all[g].id)
-            h++;
-        if (oltp_lw_row(all + g, h - g, seen[g], crc + 3 * g, x)) {
-            if (x->nlost_ex < RES_OUT_EXAMPLES) {
-                x->lost_ex[x->nlost_ex].table = all[g].table;
-                x->lost_ex[x->nlost_ex].id = all[g].id;
-                x->lost_ex[x->nlost_ex++].missing = !seen[g];
-            }
-            x->lost++;
-        }
-        g = h;
-    }
     buf_free(&q);
-    myc_close(&c);
-    free(crc);
-    free(seen);
-    free(all);
+    return rc;
+}
+
+/*
+ * --verify-writes: every client's ledger checked against the server after the run, on a
+ * connection of the audit's own to the server that client last wrote on (its host:port pair
+ * of the lists: clients on different servers are audited on theirs, one server at a time).
+ * Per row, only the last acknowledged state counts: a state whose ack came before another
+ * client's commit of the row was even sent is superseded; the row must hold one of the states
+ * left (several when commits overlapped) or an unknown outcome's. Else its last acknowledged
+ * write is lost (counted per row). Unknown outcomes found on the server are counted apart.
+ * The acknowledged writes of a server the audit cannot reach are counted not checked. Each
+ * server's entries are copied out for the sort (the peak: the ledgers plus the largest
+ * server's copy), each client's ledger freed once copied.
+ */
+static void oltp_verify(struct load_run *r)
+{
+    const struct bench_opts *o = r->o;
+    struct res_outage *x = r->res->outage;
+    if (!o->verify_writes || !x || o->mysql_dry_run || !r->nthreads || !r->thr[0].wl)
+        return;
+    x->verify = true;
+    for (int i = 0; i < r->nthreads; i++) {
+        const struct oltp_thread *ot = r->thr[i].wl;
+        x->unknown += ot ? ot->lw_unknown_noid : 0;
+        x->unknown_noid += ot ? ot->lw_unknown_noid : 0;
+        x->ledger_bytes += ot ? ot->caplw * sizeof(struct oltp_lw) : 0;
+        x->not_kept += ot ? ot->lw_not_kept : 0;
+    }
+    unsigned shape = oltp_variant(r->w)->shape, npairs = oltp_npairs(o);
+    if (x->not_kept && (shape & (OS_IDX_UPD | OS_NONIDX_UPD | OS_DEL_INS | OS_DELETE1))) {
+        /* a row's later states not kept: its earlier ones would read as lost */
+        snprintf(x->verify_err, sizeof(x->verify_err), "the ledgers reached their bound (%llu "
+                 "MiB): %llu row states not kept, and the rows they changed cannot be judged",
+                 (unsigned long long)(OLTP_LW_BYTES >> 20), (unsigned long long)x->not_kept);
+        for (int i = 0; i < r->nthreads; i++) /* the ledger's count all the same */
+            for (size_t k = 0; r->thr[i].wl && k < ((struct oltp_thread *)r->thr[i].wl)->nlw; k++)
+                x->acked += oltp_lw_rows(&((struct oltp_thread *)r->thr[i].wl)->lw[k]);
+        return;
+    }
+    int checked = 0;
+    for (unsigned p = 0; p < npairs; p++) {
+        size_t n = 0;
+        for (int i = 0; i < r->nthreads; i++) {
+            const struct oltp_thread *ot = r->thr[i].wl;
+            n += ot && ot->lw && ot->lw_pair % npairs == p ? ot->nlw : 0;
+        }
+        bool any = false;
+        for (int i = 0; i < r->nthreads && !any; i++) {
+            const struct oltp_thread *ot = r->thr[i].wl;
+            any = ot && ot->lw && ot->lw_pair % npairs == p;
+        }
+        if (!any)
+            continue;
+        struct oltp_lw *all = b_xcalloc(B_MAX(n, 1), sizeof(*all));
+        n = 0;
+        for (int i = 0; i < r->nthreads; i++) {
+            struct oltp_thread *ot = r->thr[i].wl;
+            if (!ot || !ot->lw || ot->lw_pair % npairs != p)
+                continue;
+            memcpy(all + n, ot->lw, ot->nlw * sizeof(*all));
+            n += ot->nlw;
+            free(ot->lw); /* copied: the peak is the ledgers plus one copy, not two */
+            ot->lw = NULL, ot->nlw = ot->caplw = 0;
+        }
+        qsort(all, n, sizeof(*all), oltp_lw_cmp);
+        u8 *seen = b_xcalloc(B_MAX(n, 1), 1);
+        u32 *crc = b_xcalloc(B_MAX(n, 1) * 3, sizeof(u32));
+        struct myc_conn_params *cc = b_xcalloc(1, sizeof(*cc));
+        struct my_conn c;
+        memset(&c, 0, sizeof(c));
+        c.fd = -1;
+        enum b_rc rc = atomic_load(&b_stop) ? B_DONE : oltp_verify_connect(r, p, cc, &c);
+        if (rc == B_OK && (oltp_variant(r->w)->shape & OS_BULK)) {
+            rc = oltp_verify_ranges(o, &c, all, n, x); /* bulk_insert's ranges */
+            n = rc == B_OK ? 0 : n;
+        }
+        if (rc == B_OK)
+            rc = oltp_verify_read(r, &c, all, n, seen, crc);
+        if (rc == B_DONE || atomic_load(&b_stop))
+            x->interrupted = true;
+        if (rc != B_OK) {
+            u64 acked = 0;
+            for (size_t i = 0; i < n; i++)
+                acked += oltp_lw_rows(&all[i]);
+            x->acked += acked, x->not_checked += acked;
+            char where[96];
+            if (cc->p.socket)
+                snprintf(where, sizeof(where), "%.90s", cc->p.socket);
+            else
+                snprintf(where, sizeof(where), "%.80s:%u", cc->host, cc->p.port);
+            if (!x->verify_err[0])
+                snprintf(x->verify_err, sizeof(x->verify_err), "%s: %.100s", where,
+                         x->interrupted ? "interrupted, the audit stopped"
+                         : c.err.msg[0] ? c.err.msg : "not checked");
+        } else
+            checked++;
+        for (size_t g = 0; rc == B_OK && g < n;) { /* one row: entries [g, h), by ack */
+            size_t h = g;
+            while (h < n && all[h].table == all[g].table && all[h].id == all[g].id)
+                h++;
+            if (oltp_lw_row(all + g, h - g, seen[g], crc + 3 * g, x)) {
+                if (x->nlost_ex < RES_OUT_EXAMPLES) {
+                    x->lost_ex[x->nlost_ex].table = all[g].table;
+                    x->lost_ex[x->nlost_ex].id = all[g].id;
+                    x->lost_ex[x->nlost_ex++].missing = !seen[g];
+                }
+                x->lost++;
+            }
+            g = h;
+        }
+        myc_close(&c);
+        free(cc);
+        free(crc);
+        free(seen);
+        free(all);
+    }
+    x->verified = checked > 0 && !x->interrupted;
+    if (!checked && !x->verify_err[0])
+        snprintf(x->verify_err, sizeof(x->verify_err), "not checked");
+    if (x->interrupted) { /* the run's end: a signal (exit 1, "interrupted") */
+        r->res->end = RES_END_SIGNAL, r->res->end_signal = atomic_load(&b_stop);
+        r->res->complete = false;
+    }
 }
 
 static void oltp_done(struct load_run *r)
@@ -31583,9 +31743,16 @@ static void rep_outage(const struct res *res)
         if (x->recovery_s >= 0)
             printf("    back to 95%% of throughput after:     %.1f s (before: %.2f per sec.)\n",
                    x->recovery_s, x->before_per_s);
+        else if (x->no_baseline)
+            printf("    back to 95%% of throughput after:     no baseline (the first "
+                   "unavailability came in the run's first 100 ms)\n");
         else
             printf("    back to 95%% of throughput after:     not within the run\n");
     }
+    if (x->stalls)
+        printf("    stalls (statements over %.0f s):      %llu (longest %.3f s)\n",
+               (double)RES_STALL_NS / 1e9, (unsigned long long)x->stalls,
+               (double)x->stall_longest_ns / 1e9);
     printf("    errors:                             ");
     for (int k = 0; k < RES_OC_N; k++)
         printf(" %s %llu%s", rep_oc_names[k], (unsigned long long)cls[k],
@@ -31604,16 +31771,28 @@ static void rep_outage(const struct res *res)
     if (x->verify && x->verified) {
         printf("    writes acknowledged:                 %llu, lost %llu\n",
                (unsigned long long)x->acked, (unsigned long long)x->lost);
-        printf("    writes of unknown outcome:           %llu (%llu found on the server)\n",
-               (unsigned long long)x->unknown, (unsigned long long)x->unknown_present);
+        if (x->unknown_noid)
+            printf("    writes of unknown outcome:           %llu (%llu found on the server; "
+                   "%llu auto-increment INSERTs, no id: cannot be checked)\n",
+                   (unsigned long long)x->unknown, (unsigned long long)x->unknown_present,
+                   (unsigned long long)x->unknown_noid);
+        else
+            printf("    writes of unknown outcome:           %llu (%llu found on the server)\n",
+                   (unsigned long long)x->unknown, (unsigned long long)x->unknown_present);
+        if (x->not_checked)
+            printf("    writes not checked:                  %llu (%s)\n",
+                   (unsigned long long)x->not_checked, x->verify_err);
         if (x->not_kept)
             printf("    writes not kept (ledger bound):      %llu, not checked\n",
                    (unsigned long long)x->not_kept);
         for (int i = 0; i < x->nlost_ex; i++)
             printf("    lost: sbtest%u id %lld (%s)\n", x->lost_ex[i].table,
                    (long long)x->lost_ex[i].id, x->lost_ex[i].missing ? "missing" : "different");
-    } else if (x->verify)
+    } else if (x->verify) {
         printf("    writes not verified:                 %s\n", x->verify_err);
+        printf("    writes acknowledged:                 %llu, not checked\n",
+               (unsigned long long)x->acked);
+    }
     printf("\n");
 }
 
@@ -33784,6 +33963,8 @@ static void rep_json_outage(struct rep_json *j, const struct res_outage *x)
         rep_json_null(j);
     rep_json_knum(j, "before_events_per_s", x->before_per_s);
     rep_json_kint(j, "never_back", x->never_back);
+    rep_json_ku64(j, "stalls", x->stalls);
+    rep_json_knum(j, "stall_longest_s", (double)x->stall_longest_ns / 1e9);
     rep_json_key(j, "errors");
     rep_json_open(j, '{');
     for (int k = 0; k < RES_OC_N; k++) {
@@ -33836,6 +34017,8 @@ static void rep_json_outage(struct rep_json *j, const struct res_outage *x)
         rep_json_ku64(j, "unknown_present", x->unknown_present);
         rep_json_ku64(j, "ledger_bytes", x->ledger_bytes);
         rep_json_ku64(j, "not_kept", x->not_kept);
+        rep_json_ku64(j, "not_checked", x->not_checked);
+        rep_json_ku64(j, "unknown_no_id", x->unknown_noid);
         rep_json_key(j, "lost_examples");
         rep_json_open(j, '[');
         for (int i = 0; i < x->nlost_ex; i++) {

@@ -1507,6 +1507,7 @@ struct res_outwin {
     i64 start_unix_ns, end_unix_ns;
 };
 
+#define RES_STALL_NS 1000000000ull /* a statement slower than this: a stall (a hung server) */
 #define RES_OUT_WINS 64   /* windows kept per client (the rest counted, longest and total kept) */
 #define RES_OUT_EXAMPLES 8 /* lost writes named */
 
@@ -1520,6 +1521,8 @@ struct res_outage {
     int nwin, capwin;
     u64 longest_ns, total_ns; /* the longest window, and all windows' sum */
     int never_back;      /* clients in an outage at the run's end */
+    u64 stalls;          /* statements that succeeded after more than RES_STALL_NS */
+    u64 stall_longest_ns;
     i64 first_unix_ns;   /* the run's first failure, 0: none */
     double recovery_s;   /* first failure -> throughput back at 95% of before; <0: not */
     double before_per_s; /* the throughput before it (events/s) */
@@ -1534,6 +1537,11 @@ struct res_outage {
     struct { u32 table; i64 id; bool missing; } lost_ex[RES_OUT_EXAMPLES];
     u64 ledger_bytes;    /* the ledgers' memory */
     u64 not_kept;        /* row states past the ledgers' bound (1 GiB a run): not checked */
+    u64 not_checked;     /* acknowledged writes on a server the audit could not reach (of
+                            acked; verify_err says which and why) */
+    u64 unknown_noid;    /* of unknown: auto-increment INSERTs (no id: cannot be checked) */
+    bool interrupted;    /* a signal stopped the audit: its counts are partial */
+    bool no_baseline;    /* the first unavailability came before a whole 100 ms of the run */
     char verify_err[200];
 };
 

@@ -14,7 +14,11 @@
 #     on shared rows: no row's last acknowledged state called lost; (3d) bulk_insert: its
 #     ledger of id ranges (under a byte per row), nothing lost, its rows; (4) read-only: the errors
 #     classified read_only, as many as the server's general log received less the rows; (5) a
-#     server that stays down: each client gives up after --mysql-reconnect-timeout, named.
+#     server that stays down: each client gives up after --mysql-reconnect-timeout, named, and
+#     SIGINT during the audit that follows: exit 1, "interrupted"; (6) two servers: each
+#     client's writes audited on its own; (7) deadlocks alone: counted, no window; (8) a SIGSTOP
+#     hang: windows from the stop (--mysql-io-timeout), stalls (without); (9) a partial outage
+#     (one client through a proxy cut): its window alone, back via the next server within 1 s.
 # No sleep synchronises anything: each step waits on state with a deadline.
 set -u
 t_name=outage
@@ -66,7 +70,7 @@ v = o["verify_writes"]
 errs = []
 print("outage: stopwatch %.3f s; windows:" % ((tu - tk) / 1e9),
       ["%+.3f/%+.3f" % ((w["start_unix_ns"] - tk) / 1e9, (w["end_unix_ns"] - tu) / 1e9)
-       for c in o["clients"] for w in c["windows"] if w["end_unix_ns"] and w["class"] != "deadlock"],
+       for c in o["clients"] for w in c["windows"] if w["end_unix_ns"]],
       "acked", v["acknowledged"], "lost", v["lost"], "unknown", v["unknown"],
       "found", v["unknown_present"], "rows", rows, "recovery_s", o["recovery_s"])
 if not v["checked"]:
@@ -74,9 +78,12 @@ if not v["checked"]:
 if o["never_back"]:
     errs.append("%d clients never came back" % o["never_back"])
 for c in o["clients"]:
-    ws = [w for w in c["windows"] if w["class"] != "deadlock"] # (a deadlock's window: its retry)
-    if len(ws) != 1:
-        errs.append("client %d: %d windows" % (c["client"], len(ws)))
+    ws = c["windows"] # a deadlock opens none (the server answered): one window, the kill's
+    if len(ws) != 1 or c["windows_total"] != 1:
+        errs.append("client %d: %d windows (%d kept)" % (c["client"], c["windows_total"], len(ws)))
+        continue
+    if ws[0]["end_unix_ns"] is None:
+        errs.append("client %d: never came back" % c["client"])
         continue
     ds, de = (ws[0]["start_unix_ns"] - tk) / 1e9, (ws[0]["end_unix_ns"] - tu) / 1e9
     if abs(ds) > 0.1 or abs(de) > 0.1:
@@ -96,6 +103,8 @@ if rate and not rate * (r["window_s"] - down) * 0.95 <= r["events"] <= rate * r[
     # the rate goes on after the outage (sysbench #224: not after a reconnect), the arrivals
     # missed in it run at its end as far as the run's time allows, never beyond the rate
     errs.append("--rate=%d: %d events in %.2f s with %.2f s out" % (rate, r["events"], r["window_s"], down))
+if sys.argv[1].endswith("kill-trx.json") and not o["errors"]["deadlock"]:
+    errs.append("no deadlocks: the case is to have them beside the outage")
 if v["unknown_present"] > v["unknown"]:
     errs.append("more unknown outcomes found than there were")
 for e in errs:
@@ -115,6 +124,7 @@ failover() {
     eval "$menv"; pa=$BENCH_MY_PORT
     menv=$(BENCH_MDB_ARGS="--server-id=2" sh "$top/tests/mariadb.sh" start "$mdb2" "$((pa + 1))") || return 1
     eval "$menv"; pb=$BENCH_MY_PORT
+    echo "$pa $pb" >"$w/ports"
     users="SET SESSION sql_log_bin=0; CREATE USER repl@'%' IDENTIFIED BY 'repl'; GRANT REPLICATION SLAVE ON *.* TO repl@'%';
            CREATE USER rw@'%' IDENTIFIED BY 'rw'; GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, INDEX, ALTER ON benchtest.* TO rw@'%'"
     sql "$users"; sql2 "$users"
@@ -178,6 +188,23 @@ PY
 t_case failover failover
 grep '^outage: failover' "$w/t_case.log"
 kill "$(cat "$w/proxy.pid")" 2>/dev/null; rm -f "$w/proxy.pid"
+# (6) two servers, no outage (--mysql-port=A,B: the clients alternate, as sysbench; the
+# failover case's primary and replica, replication stopped): each client's writes are
+# audited on the server it wrote on: none lost, both servers' rows are the acknowledged
+# writes (client 0's server alone: half of them lost)
+read -r pa pb <"$w/ports"
+sql 'DROP TABLE sbtest1'
+mariadb --no-defaults -uroot -S "$mdb2/sock" -N -B -e 'DROP TABLE sbtest1' benchtest
+for p in "$pa" "$pb"; do "$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$p" --mysql-user=rw --mysql-password=rw --mysql-db=benchtest --table-size=0 prepare >/dev/null; done
+"$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$pa,$pb" --mysql-user=rw --mysql-password=rw --mysql-db=benchtest --auto-inc=off --threads=2 --time=1 \
+    --verify-writes --outage-report --format=json run >"$w/two.json" 2>"$w/two.err" || bad "two: bench exited $?"
+python3 - "$w/two.json" "$(rows)" "$(mariadb --no-defaults -uroot -S "$mdb2/sock" -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)" <<'PY' && ok "two servers: each audited on its own" || bad "two servers: each audited on its own"
+import json, sys
+v = [json.loads(l) for l in open(sys.argv[1])][-1]["outage"]["verify_writes"]
+a, b = int(sys.argv[2]), int(sys.argv[3])
+print("outage: two servers: rows %d + %d; bench" % (a, b), v)
+sys.exit(0 if v["checked"] and v["lost"] == 0 and a > 50 and b > 50 and v["acknowledged"] == a + b and not v["not_checked"] else 1)
+PY
 sh "$top/tests/mariadb.sh" stop "$mdb2"
 sh "$top/tests/mariadb.sh" stop "$mdb"
 
@@ -196,15 +223,15 @@ crash_run kill0 "--userstat=1 --innodb-flush-log-at-trx-commit=0" && judge kill0
 sql 'TRUNCATE sbtest1'
 sql 'SET GLOBAL innodb_flush_log_at_trx_commit=1'
 crash_run kill-evl "--userstat=1" --event-loops=1 --rate=1500 && RATE=1500 judge kill-evl 1
-# (3b) transactions (oltp_write_only: DELETE+INSERT, UPDATE c, UPDATE k=k+1 on shared rows):
-# each row's last acknowledged state is on the server, none called lost (judge's -1: no rows
-# equation, the rows were there before)
+# (3b) transactions (oltp_write_only: DELETE+INSERT, UPDATE c, UPDATE k=k+1 on 100 shared
+# rows: deadlocks beside the outage, which open no window): each row's last acknowledged
+# state is on the server, none called lost (judge's -1: no rows equation, the rows were there
+# before); one window per client, the kill's
 sql 'SET GLOBAL innodb_flush_log_at_trx_commit=1'
-"$B" oltp_write_only $C --table-size=2000 prepare >/dev/null 2>&1 || true
 sql 'DROP TABLE sbtest1'
-"$B" oltp_write_only $C --table-size=2000 prepare >/dev/null
+"$B" oltp_write_only $C --table-size=100 prepare >/dev/null
 hw0=$(sql "SHOW GLOBAL STATUS LIKE 'Handler_write'" | cut -f2)
-WL=oltp_write_only crash_run kill-trx "--userstat=1" --table-size=2000 && judge kill-trx -1
+WL=oltp_write_only crash_run kill-trx "--userstat=1" --table-size=100 && judge kill-trx -1
 hw0=
 # (3c) no outage, and UPDATEs of rows that are not there (--table-size 10x the table's): an
 # UPDATE that changed no row says nothing of it (they were lost writes before: 1041 of 7508)
@@ -258,19 +285,112 @@ print("outage: read_only errors", ro, "server: INSERTs received", tried, "rows",
 ok = ro > 0 and ro == tried - rows and all(w["class"] == "read_only" for c in o["clients"] for w in c["windows"])
 sys.exit(0 if ok else 1)
 PY
+U="--mysql-user=nat --mysql-password=secret --mysql-db=benchtest"
+"$B" oltp_insert --mysql-host=127.0.0.1, --mysql-port="$port" $U --time=1 run >"$w/empty.out" 2>&1
+[ $? = 2 ] && grep -q "empty host" "$w/empty.out" && ok "--mysql-host=a,: a usage error" || bad "--mysql-host=a,: a usage error"
+# (7) deadlocks only (8 clients on 10 rows): counted, no window, no client with an outage, no
+# recovery measured (they crowded out the real windows: 1487 for 16 clients on a healthy server)
+sql 'DROP TABLE sbtest1'
+"$B" oltp_write_only $C --table-size=10 prepare >/dev/null
+"$B" oltp_write_only $C --table-size=10 --threads=8 --time=1 --mysql-ignore-errors=1213,1205,1020 \
+    --outage-report --format=json run >"$w/dl.json" 2>"$w/dl.err" || bad "deadlocks: bench exited $?"
+python3 - "$w/dl.json" <<'PY' && ok "deadlocks: no windows" || bad "deadlocks: no windows"
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])][-1]["outage"]
+print("outage: deadlocks:", o["errors"], "windows", [c["windows_total"] for c in o["clients"]], "first", o["first_failure_unix_ns"], "recovery", o["recovery_s"])
+sys.exit(0 if o["errors"]["deadlock"] > 0 and all(c["windows_total"] == 0 for c in o["clients"]) and o["first_failure_unix_ns"] == 0 and o["recovery_s"] is None else 1)
+PY
+# (8) a hung server (SIGSTOP): with --mysql-io-timeout=1 each client's window opens at its
+# failed statement's send (the stop, not the timeout 1 s later); held until every client
+# gave up its connection (the server's sockets in CLOSE-WAIT: 4). Then, with no timeout, a
+# stop of 1.5 s (the stimulus' length, timed) is a stall of each client, no window
+sql 'DROP TABLE sbtest1'
+"$B" oltp_insert $C --table-size=0 prepare >/dev/null
+spid=$(cat "$mdb/pid")
+cw() { ss -Htn state close-wait "( sport = :$port )" | wc -l; }
+hang() { # hang NAME HOLD BENCH_ARGS...: HOLD: "cw" (until 4 CLOSE-WAIT) or seconds
+    name=$1 hold=$2; shift 2
+    "$B" oltp_insert $C --auto-inc=off --threads=4 --time=3 --outage-report --format=json \
+        --mysql-ignore-errors=2013,2006,1205 "$@" run >"$w/$name.json" 2>"$w/$name.err" &
+    bpid=$!
+    r0=$(rows)
+    t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)\" -gt $((r0 + 200)) ]" || bad "$name: no rows"
+    ts=$(date +%s%N); kill -STOP "$spid"
+    if [ "$hold" = cw ]; then t_wait 10 sh -c "[ \$(ss -Htn state close-wait '( sport = :$port )' | wc -l) -ge 4 ]" || bad "$name: the clients kept their connections"
+    else t_wait 10 python3 -c "import time, sys; sys.exit(time.time_ns() < $ts + $hold * 10**9)"; fi
+    kill -CONT "$spid"; tc=$(date +%s%N)
+    wait "$bpid" || bad "$name: bench exited $?"
+    echo "$ts $tc" >"$w/$name.t"
+}
+hang stop-to cw --mysql-io-timeout=1
+python3 - "$w/stop-to.json" "$w/stop-to.t" <<'PY' && ok "hang: windows from the stop" || bad "hang: windows from the stop"
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])][-1]["outage"]
+ts, tc = (int(x) for x in open(sys.argv[2]).read().split())
+ws = [w for c in o["clients"] for w in c["windows"]]
+print("outage: hang with --mysql-io-timeout=1: stopped %.3f s, windows (start from the stop)" % ((tc - ts) / 1e9), ["%s %+.3f" % (w["class"], (w["start_unix_ns"] - ts) / 1e9) for w in ws], o["errors"])
+sys.exit(0 if len(ws) == 4 and all(w["class"] == "timeout" and abs(w["start_unix_ns"] - ts) < 0.1e9 and w["end_unix_ns"] for w in ws) else 1)
+PY
+hang stall 1.5
+python3 - "$w/stall.json" "$w/stall.t" <<'PY' && ok "hang: stalls" || bad "hang: stalls"
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])][-1]["outage"]
+ts, tc = (int(x) for x in open(sys.argv[2]).read().split())
+print("outage: hang, no timeout: stopped %.3f s; stalls" % ((tc - ts) / 1e9), o["stalls"], "longest", o["stall_longest_s"], "windows", sum(c["windows_total"] for c in o["clients"]))
+sys.exit(0 if o["stalls"] >= 4 and 1.0 < o["stall_longest_s"] < (tc - ts) / 1e9 + 1.5 and not any(c["windows_total"] for c in o["clients"]) else 1)
+PY
+# (9) a partial outage: client 1 through tests/cutproxy.py, client 0 direct; the proxy cut
+# (its connections shut, new ones held silent): client 1 alone has a window, from the cut; its
+# reconnect's login to the silent proxy gives up after 1 s (a list of servers) and moves on to
+# the direct one (it waited the whole --mysql-connect-timeout, 10 s: never back in the run)
+python3 "$top/tests/cutproxy.py" 0 "$port" >"$w/proxy2.out" 2>&1 &
+echo $! >"$w/proxy.pid"
+t_wait 5 grep -q ready "$w/proxy2.out" || bad "partial: the proxy"
+px=$(sed -n 's/^ready //p' "$w/proxy2.out")
+r0=$(rows)
+"$B" oltp_insert --mysql-host=127.0.0.1 --mysql-port="$port,$px" $U --auto-inc=off --threads=2 --time=4 \
+    --outage-report --verify-writes --mysql-ignore-errors=2013,2006 --format=json run >"$w/part.json" 2>"$w/part.err" &
+bpid=$!
+t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)\" -gt $((r0 + 100)) ]" || bad "partial: no rows"
+tc=$(date +%s%N); kill -USR1 "$(cat "$w/proxy.pid")"
+wait "$bpid" || { bad "partial: bench exited $?"; head -5 "$w/part.err"; }
+kill "$(cat "$w/proxy.pid")"; rm -f "$w/proxy.pid"
+python3 - "$w/part.json" "$tc" "$(rows)" "$r0" <<'PY' && ok "partial outage: client 1 alone, back via the next server" || bad "partial outage: client 1 alone, back via the next server"
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])][-1]["outage"]
+tc, rows, r0 = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+v = o["verify_writes"]
+c0, c1 = o["clients"]
+ws = c1["windows"]
+print("outage: partial: client 0 windows", c0["windows_total"], "client 1", ["%s %+.3f..%s" % (w["class"], (w["start_unix_ns"] - tc) / 1e9, w["end_unix_ns"] and "%+.3f" % ((w["end_unix_ns"] - tc) / 1e9)) for w in ws], "never back", o["never_back"], "acked", v["acknowledged"], "lost", v["lost"], "rows", rows - r0)
+ok = c0["windows_total"] == 0 and c1["windows_total"] == 1 and len(ws) == 1 and abs(ws[0]["start_unix_ns"] - tc) < 0.1e9 and \
+     ws[0]["end_unix_ns"] and 0.9e9 < ws[0]["end_unix_ns"] - tc < 2.5e9 and not o["never_back"] and v["checked"] and v["lost"] == 0 and \
+     rows - r0 == v["acknowledged"] + v["unknown_present"]
+sys.exit(0 if ok else 1)
+PY
 # (5) a server that does not come back: each client tries for --mysql-reconnect-timeout=1, then
 # stops, and is named as never back (its window open: end null); the run ends before --time
+# and with --verify-writes the audit retries the server (10 s): SIGINT then stops it: exit 1,
+# "interrupted", not checked, the ledger's acknowledged count given (the workers joined: bench
+# has one thread left)
 sql 'TRUNCATE sbtest1'
 "$B" oltp_insert $C --auto-inc=off --threads=4 --time=20 --mysql-ignore-errors=2013,2006 \
-    --mysql-reconnect-timeout=1 --outage-report --format=json run >"$w/gone.json" 2>"$w/gone.err" &
+    --mysql-reconnect-timeout=1 --outage-report --verify-writes --format=json run >"$w/gone.json" 2>"$w/gone.err" &
 bpid=$!
 t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)\" -gt 100 ]" || bad "gone: no rows"
 sh "$top/tests/mariadb.sh" kill "$mdb" >/dev/null
-wait "$bpid" || bad "gone: bench exited $?"
+t_wait 10 sh -c "[ \$(ls /proc/$bpid/task | wc -l) -eq 1 ]" || bad "gone: the workers did not end"
+kill -INT "$bpid"
+wait "$bpid"; rc=$?
+[ $rc = 1 ] && grep -q interrupted "$w/gone.err" && ok "SIGINT in the audit: exit 1, interrupted" || { bad "SIGINT in the audit: exit $rc"; cat "$w/gone.err"; }
 python3 - "$w/gone.json" <<'PY' && ok "never back, named" || bad "never back, named"
 import json, sys
 doc = [json.loads(l) for l in open(sys.argv[1])][-1]
 o = doc["outage"]
+v = o["verify_writes"]
+print("outage: the audit interrupted:", v)
+if v["checked"] or v["acknowledged"] < 100 or "interrupted" not in (v["error"] or ""):
+    sys.exit(1)
 ws = [w for c in o["clients"] for w in c["windows"]]
 print("outage: gone:", o["never_back"], "never back; windows", len(ws), "ends", [w["end_unix_ns"] for w in ws],
       "longest %.2f s, run %.2f s" % (o["longest_s"], doc["results"]["total_time_s"]))

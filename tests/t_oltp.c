@@ -358,11 +358,16 @@ static int t_oltp_ledger(void)
     row[1] = oltp_lw_crc("c1", 2); /* the INSERT's c: the UPDATE's is the row's */
     T_CHECK(!oltp_lw_holds(a, true, row));
     T_CHECK(b->id == 8 && b->mask == 0 && oltp_lw_holds(b, true, row) && !oltp_lw_holds(b, false, row));
-    /* a connection lost before the COMMIT: rolled back, nothing; a deadlock at statement 3:
-     * the two before it unknown (row 7: the INSERT's state) */
+    /* a connection lost before the COMMIT: rolled back, nothing; a deadlock (1213) too (the
+     * whole transaction rolled back); a lock wait timeout (1205) at statement 3: the
+     * statement alone, the two before it unknown (row 7: the INSERT's state) */
     static const struct oltp_op upd = {.kind = OQ_NONIDX_UPD};
     oltp_lw_after(t, &upd, 3, B_SYSERR);
     T_CHECK(ot->nlw == 2);
+    ot->c.srv_code = 1213;
+    oltp_lw_after(t, &upd, 3, B_SERVER);
+    T_CHECK(ot->nlw == 2);
+    ot->c.srv_code = 1205;
     oltp_lw_after(t, &upd, 3, B_SERVER);
     T_CHECK(ot->nlw == 3 && ot->lw[2].state == OLTP_LW_UNKNOWN && ot->lw[2].ack == 0 &&
             ot->lw[2].id == 7);
