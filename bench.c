@@ -27680,6 +27680,9 @@ static void all_take_stream(struct all_ctx *x, const struct all_step *s, const s
     double a = all_num(st, "array_bytes", &h);
     if (h)
         res_fact_int(x->res, "mem.stream_array_bytes", (i64)a);
+    double th = all_num(st, "threads", &h);
+    if (h) /* all the CPUs threads are sized for (all.cpus) */
+        res_fact_int(x->res, "mem.stream_threads", (i64)th);
     double p = all_num(st, "passes", &h);
     if (h) /* the best pass is the figure; the passes behind it and their spread */
         res_fact_int(x->res, "mem.stream_passes", (i64)p);
@@ -29232,7 +29235,7 @@ static const char *const all_measures[] = {
     "mem.latency_knees", "mem.latency_max_bytes", "mem.latency_dram_4x_llc",
     "mem.cache_l1d_claimed_bytes", "mem.cache_l2_claimed_bytes", "mem.cache_l3_claimed_bytes",
     "mem.cache_claimed_from", "mem.llc_claim_plausible", "mem.stream_reaches_dram",
-    "mem.stream_level", "mem.stream_passes", "mem.stream_llc_bytes",
+    "mem.stream_level", "mem.stream_passes", "mem.stream_threads", "mem.stream_llc_bytes",
     "mem.stream_thp_granted_bytes", "mem.room_bytes", "mem.room_from",
     "mem.latency_dram_bytes", "mem.latency_dram_pages",
     "mem.latency_dram_samples", "mem.latency_dram_loads_per_sample",

@@ -8,8 +8,9 @@
 #  1. STREAM copy and triad within 15% of the reference at the same arrays (256 MiB), threads,
 #     passes and pages (both advise MADV_HUGEPAGE); 5 pairs;
 #  2. bench all --quick's STREAM (its own array size, >= 4x the plausible last level) within
-#     20% of the reference at 1 GiB arrays, run just before and just after it (the page
-#     measures memory, not a cache; one bench all, so a second one when the first is off);
+#     20% of the band of four references at 1 GiB arrays, two run just before and two just
+#     after it (the page measures memory, not a cache; a second bench all when the first is
+#     off); its threads (all.cpus) and passes as facts;
 #     its DRAM figure names its pages and samples;
 #  3. the latency mode's DRAM figure (the largest working set, 256 MiB here; 4 KiB pages and
 #     the huge-page pass) within 25% of the chase over the same size and pages; 3 pairs;
@@ -40,6 +41,13 @@ within() {
     else
         bad "$n: median ratio bench / reference $m, not within $p%"
     fi
+}
+# inband V REF...: V within 20% of the band the references span (>= 0.8x the lowest, <= 1.2x
+# the highest); all four references present and positive
+inband() {
+    v=$1; shift
+    [ $# = 4 ] && printf '%s\n' "$@" | awk -v v="$v" 'NR == 1 || $1 < lo { lo = $1 } NR == 1 || $1 > hi { hi = $1 }
+        END { exit !(NR == 4 && lo > 0 && v >= 0.8 * lo && v <= 1.2 * hi) }'
 }
 # refs KEY: the field after KEY in the reference's line ("copy 123 scale ...")
 field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
@@ -89,23 +97,31 @@ IFS='|'
   within "STREAM triad, 3 x 256 MiB, $T threads" 15 ${tp#|}; }
 unset IFS
 
-# 2. bench all --quick: its STREAM against the reference at 1 GiB arrays run just before and
-#    just after it (their mean is the pair's reference); a second bench all when the first
-#    pair is off by more than 20% (one run has no median: this is its second sample)
+# 2. bench all --quick: its STREAM against the reference at 1 GiB arrays, two runs just before
+#    and two just after it: bench all's copy and triad within 20% of the band those four span
+#    (>= 0.8x the lowest, <= 1.2x the highest). This VM's bandwidth flips between two levels
+#    about 1.7x apart from second to second (a shared host: memref alone, back to back, gave
+#    copy 53.9, 32.9, 33.2, 30.2 GB/s), so one bench all against the mean of two references
+#    was off by 0.69-0.73x in a CI run and here with bench all at the low level and both
+#    references at the high one. The band still fails a bench all that measures a cache
+#    (L3 is several times DRAM here) or times wrong by 2x; the threads and the arrays it ran
+#    are checked as facts below. A second bench all when the first is outside the band.
 G=$((1024 * MiB))
 mkdir -p "$w/d"
 for try in 1 2; do
-    rstream $G 3 && c1=$rc t1=$rt
+    rc_all="" rt_all=""
+    for k in 1 2; do rstream $G 3 && rc_all="$rc_all $rc" rt_all="$rt_all $rt"; done
     "$B" all --quick --dir="$w/d" --format=json >"$w/all.json" 2>"$w/all.err"
-    rstream $G 3 && c2=$rc t2=$rt
+    for k in 1 2; do rstream $G 3 && rc_all="$rc_all $rc" rt_all="$rt_all $rt"; done
     ac=$(jfact "$w/all.json" mem.stream_copy_mb_per_s) at=$(jfact "$w/all.json" mem.stream_triad_mb_per_s)
-    rcm=$(awk -v a="$c1" -v b="$c2" 'BEGIN { print (a + b) / 2 }')
-    rtm=$(awk -v a="$t1" -v b="$t2" 'BEGIN { print (a + b) / 2 }')
-    echo "bench all try $try: copy $ac triad $at; 1 GiB reference: copy $c1, $c2; triad $t1, $t2"
-    awk -v a="$ac" -v b="$rcm" -v c="$at" -v d="$rtm" 'BEGIN { exit !(b > 0 && d > 0 && (a / b - 1)^2 <= 0.04 && (c / d - 1)^2 <= 0.04) }' && break
+    echo "bench all try $try: copy $ac triad $at; 1 GiB references (2 before, 2 after): copy$rc_all; triad$rt_all"
+    inband "$ac" $rc_all && inband "$at" $rt_all && break
 done
-within "bench all STREAM copy vs 1 GiB arrays" 20 "$ac $rcm"
-within "bench all STREAM triad vs 1 GiB arrays" 20 "$at $rtm"
+# shellcheck disable=SC2086 # the references split into words on purpose
+{ check "bench all STREAM copy within 20% of the 1 GiB references' band ($ac;$rc_all)" 'inband "$ac" $rc_all'
+  check "bench all STREAM triad within 20% of the 1 GiB references' band ($at;$rt_all)" 'inband "$at" $rt_all'; }
+check "bench all: STREAM on all.cpus threads" '[ "$(jfact "$w/all.json" mem.stream_threads)" = "$(jfact "$w/all.json" all.cpus)" ] && [ "$(jfact "$w/all.json" all.cpus)" -ge 1 ]'
+check "bench all: STREAM best of 3 passes (--quick)" '[ "$(jfact "$w/all.json" mem.stream_passes)" = 3 ]'
 check "bench all: mem.stream_reaches_dram" '[ "$(jfact "$w/all.json" mem.stream_reaches_dram)" = True ]'
 check "bench all: mem.stream_level memory" '[ "$(jfact "$w/all.json" mem.stream_level)" = memory ]'
 check "bench all: arrays >= 4x the last level sized from" '[ "$(jfact "$w/all.json" mem.stream_array_bytes)" -ge $((4 * $(jfact "$w/all.json" mem.stream_llc_bytes))) ]'

@@ -96,7 +96,11 @@ static int t_all_take_partial(void)
             !res_fact(&r, "mem.stream_copy_mb_per_s"));
     T_CHECK(all_num(&r, "mem.room_bytes", NULL) == 1 << 30 &&
             !strcmp(all_str(&r, "mem.room_from"), "MemAvailable"));
-    T_CHECK(!res_fact(&r, "mem.stream_passes") && !res_fact(&r, "mem.stream_llc_bytes"));
+    T_CHECK(!res_fact(&r, "mem.stream_passes") && !res_fact(&r, "mem.stream_llc_bytes") &&
+            !res_fact(&r, "mem.stream_threads"));
+    res_fact_int(&st, "threads", 3);
+    all_take_stream(&x, t_all_step("stream"), &st);
+    T_CHECK(all_num(&r, "mem.stream_threads", NULL) == 3);
     st.final.total_s = 0.25;
     all_take_threads(&x, t_all_step("mutex"), &st);
     T_CHECK(all_num(&r, "sched.mutex_total_ms", NULL) == 250);
