@@ -9076,6 +9076,7 @@ struct pg_scram {
     u8 server_sig[32];       /* what the server's v= must be */
     bool expect_final;       /* a client-final went out */
     u64 deadline_ns;         /* PBKDF2 stops here (clk_now_ns; 0: no deadline) */
+    bool stop_before;        /* the login began after a stop signal: b_stop does not end it */
 };
 
 BENCH_API void pg_scram_free(struct pg_scram *s)
@@ -9145,7 +9146,7 @@ static B_MUSTCHECK enum b_rc pg_pbkdf2(const struct pg_scram *s, const char *pw,
     memcpy(out, u, 32);
     for (unsigned long i = 1; i < iter; i++) {
         if (!(i % PG_PBKDF2_CHUNK)) {
-            if (atomic_load(&b_stop)) {
+            if (atomic_load(&b_stop) && !s->stop_before) {
                 rc = B_DONE, *why = "interrupted by a stop signal (computing PBKDF2)";
                 break;
             }
@@ -9293,6 +9294,11 @@ BENCH_API size_t pg_cert_endpoint(const u8 *der, size_t n, int sig_md, u8 out[64
  * stronger are refused there. After the server's 'S', any byte already waiting before the
  * handshake is refused (CVE-2021-23222: bytes a man in the middle injects would otherwise be
  * read as if they had come over TLS); the reply is read one byte exactly, nothing buffered.
+ * sslnegotiation=direct (PostgreSQL 17, libpq 17): no SSLRequest, the ClientHello first; only
+ * with sslmode require or stronger (libpq's rule: nothing to fall back to), and the server
+ * must choose ALPN "postgresql" (libpq 17 refuses otherwise; ALPN is what tells a PostgreSQL
+ * server from another TLS service here). ALPN "postgresql" is offered in every handshake, as
+ * libpq 17 does; only direct requires the server's choice.
  *
  * Authentication: trust, cleartext password (only over TLS or a unix socket, as the MySQL
  * side's mysql_clear_password), md5, SCRAM-SHA-256 with the server's signature checked
@@ -9322,6 +9328,10 @@ struct pgc_params {
     const char *pw_from;     /* where the password came from, for messages */
     const char *ca_from;     /* sslmode=require made verify-ca by a root certificate (libpq's
                               * rule): where it came from; NULL otherwise */
+    bool direct;             /* sslnegotiation=direct: TLS at once, ALPN "postgresql" */
+    bool cleanup;            /* a connection that removes what a stopped run created: a stop
+                              * signal does not end its steps, only their deadlines do (a
+                              * second signal exits), as myc_deadline's rule */
 };
 
 /* The server's error or notice, copied (verbatim, escaped for a terminal). */
@@ -9359,6 +9369,8 @@ struct pgc_conn {
     char auth[32];           /* the method that logged in */
     char tls_off[64];        /* why no TLS */
     bool tls_verified;
+    int first_in;            /* the first byte received (-1: none yet): a direct TLS
+                              * handshake answered in plain text is told apart */
     u64 connect_ns, socket_ns;
     struct sockaddr_storage addr; /* where to send a CancelRequest */
     socklen_t addrlen;
@@ -9407,7 +9419,7 @@ static void pgc_srv_copy(struct pgc_srv_err *d, const struct pg_err *e)
  * every read, so that a server that never stops sending is cut too. */
 static B_MUSTCHECK enum b_rc pgc_due(struct pgc_conn *c, const char *what)
 {
-    if (atomic_load(&b_stop))
+    if (atomic_load(&b_stop) && !c->p->cleanup)
         return b_seterr(&c->err, B_DONE, 0, "%s %s: interrupted by a stop signal", what,
                         c->target);
     if (clk_now_ns() >= c->deadline_ns)
@@ -9450,6 +9462,8 @@ static int pgc_bio_recv(void *ctx, unsigned char *p, size_t n)
 {
     struct pgc_conn *c = ctx;
     ssize_t r = recv(c->fd, p, n, 0);
+    if (r > 0 && c->first_in < 0)
+        c->first_in = p[0];
     if (r > 0)
         return (int)r;
     if (r == 0)
@@ -9623,6 +9637,7 @@ BENCH_API void pgc_init(struct pgc_conn *c)
 {
     memset(c, 0, sizeof(*c));
     c->fd = -1;
+    c->first_in = -1;
 }
 
 static void pgc_drop(struct pgc_conn *c)
@@ -9644,6 +9659,7 @@ static void pgc_drop(struct pgc_conn *c)
         close(c->fd);
     c->fd = -1;
     c->tls = c->ok = false;
+    c->first_in = -1;
     c->in.len = c->in_off = c->out.len = 0;
 }
 
@@ -9766,9 +9782,27 @@ static int pgc_tls_vrfy_ca(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t
     return 0;
 }
 
+/* A direct TLS handshake that failed (ret): what the server did instead, in one line. */
+static B_MUSTCHECK enum b_rc pgc_direct_err(struct pgc_conn *c, int ret)
+{
+    if (c->first_in < 0 && ret == MBEDTLS_ERR_NET_CONN_RESET)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "direct TLS with %s: the server closed the "
+                        "connection at the TLS ClientHello: it does not speak direct TLS "
+                        "(sslnegotiation=direct needs PostgreSQL 17 or later)", c->target);
+    if (c->first_in >= 0 && c->first_in != 0x16 && c->first_in != 0x15)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "direct TLS with %s: the server answered the "
+                        "TLS ClientHello in plain text (first byte 0x%02x%s%c%s), not TLS: "
+                        "refused (sslnegotiation=direct needs PostgreSQL 17 or later)",
+                        c->target, (unsigned)c->first_in, isprint(c->first_in) ? " '" : "",
+                        isprint(c->first_in) ? c->first_in : ' ',
+                        isprint(c->first_in) ? "'" : "");
+    return pgc_tls_err(c, "direct handshake", ret);
+}
+
 /* The TLS handshake over c->fd, verifying as the mode says. */
 static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
 {
+    static const char *alpn[] = {"postgresql", NULL}; /* libpq 17's, in every handshake */
     const struct pgc_params *p = c->p;
     int ret;
     bool verify = mode >= PGC_SSL_VERIFY_CA;
@@ -9795,6 +9829,8 @@ static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
         mbedtls_ssl_conf_authmode(c->conf, MBEDTLS_SSL_VERIFY_REQUIRED);
     } else
         mbedtls_ssl_conf_authmode(c->conf, MBEDTLS_SSL_VERIFY_NONE);
+    if ((ret = mbedtls_ssl_conf_alpn_protocols(c->conf, alpn)))
+        return pgc_tls_err(c, "ALPN", ret);
     if ((ret = mbedtls_ssl_setup(c->ssl, c->conf)))
         return pgc_tls_err(c, "setup", ret);
     /* SNI: the host's name in every mode, as libpq (not an IP literal; verify-full gives
@@ -9831,8 +9867,15 @@ static B_MUSTCHECK enum b_rc pgc_tls(struct pgc_conn *c, int mode)
                                            "certificate"
                                          : "verify-ca", why);
         }
-        return pgc_tls_err(c, "handshake", ret);
+        return p->direct ? pgc_direct_err(c, ret) : pgc_tls_err(c, "handshake", ret);
     }
+    const char *chosen = mbedtls_ssl_get_alpn_protocol(c->ssl);
+    if (p->direct && (!chosen || strcmp(chosen, alpn[0])))
+        return b_seterr(&c->err, B_PROTOCOL, 0, "direct TLS with %s: the server chose %s%s%s "
+                        "(ALPN), not \"postgresql\": refused, as libpq 17 (a PostgreSQL 17 "
+                        "server chooses it; another TLS service, or a proxy that does not pass "
+                        "ALPN, does not)", c->target, chosen ? "\"" : "no protocol",
+                        chosen ? chosen : "", chosen ? "\"" : "");
     c->tls = true;
     c->tls_verified = verify;
     return B_OK;
@@ -10069,6 +10112,7 @@ static B_MUSTCHECK enum b_rc pgc_auth(struct pgc_conn *c)
             }
             struct buf fin = {0};
             sc.deadline_ns = c->deadline_ns;
+            sc.stop_before = c->p->cleanup;
             rc = pg_scram_final(&sc, a.data, a.dlen, pw, plus ? cb : NULL, cbl, &fin, &why);
             if (!rc)
                 pg_build_sasl_response(&c->out, fin.p, fin.len);
@@ -10137,7 +10181,9 @@ static B_MUSTCHECK enum b_rc pgc_attempt(struct pgc_conn *c, int mode, bool tls_
     enum b_rc rc = pgc_socket(c);
     c->socket_ns = clk_now_ns() - t0;
     bool use = false;
-    if (!rc && tls_first && !c->is_unix)
+    if (!rc && tls_first && !c->is_unix && c->p->direct) /* no SSLRequest: TLS at once */
+        use = true, rc = pgc_tls(c, mode);
+    else if (!rc && tls_first && !c->is_unix)
         rc = pgc_ssl_request(c, mode, &use);
     if (!rc && !use && !c->tls_off[0])
         snprintf(c->tls_off, sizeof(c->tls_off), "%s%s", c->is_unix ? "unix socket" : "sslmode=",
@@ -10456,6 +10502,7 @@ struct pgc_conn_params {
     struct pgc_params p;
     char host[256], user[128], password[256], db[128], rootcert[512], app[64];
     char warn[320]; /* a warning for the user (a .pgpass with loose permissions), or "" */
+    bool neg_set;   /* sslnegotiation was given (resolving: the environment comes after) */
 };
 
 /* Percent-decode s[0..n) into out (cap bytes); false when malformed or too long. */
@@ -10534,6 +10581,12 @@ static B_MUSTCHECK enum b_rc pgc_set(struct pgc_conn_params *cc, const char *k, 
         if ((p->sslmode = pgc_sslmode_of(v)) < 0)
             return b_seterr(e, B_INVALID, 0, "sslmode '%s': disable, allow, prefer, require, "
                             "verify-ca or verify-full", v);
+    } else if (!strcmp(k, "sslnegotiation")) {
+        if (strcmp(v, "postgres") && strcmp(v, "direct"))
+            return b_seterr(e, B_INVALID, 0, "sslnegotiation '%s': postgres (an SSLRequest "
+                            "first, the default) or direct (TLS at once: PostgreSQL 17)", v);
+        p->direct = !strcmp(v, "direct");
+        cc->neg_set = true;
     } else if (!strcmp(k, "channel_binding")) {
         if ((p->cbind = pgc_cbind_of(v)) < 0)
             return b_seterr(e, B_INVALID, 0, "channel_binding '%s': disable, prefer or require",
@@ -10770,26 +10823,29 @@ static void pgc_pgpass(struct pgc_conn_params *cc)
 }
 
 /*
- * pgc_params_resolve - the connection's parameters, libpq's way: the URL (url, may be ""),
- * then the given settings (host..sslmode: "" = not given) win over it, then libpq's
- * environment (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, PGSSLROOTCERT,
- * PGCHANNELBINDING, PGCONNECT_TIMEOUT, PGAPPNAME) fills what is still unset, then the
- * defaults (the socket directory /var/run/postgresql when it exists, else localhost; port
- * 5432; the login name; the database named as the user; sslmode prefer), then ~/.pgpass the
- * password.
+ * pgc_params_resolve_neg - the connection's parameters, libpq's way: the URL (url, may be
+ * ""), then the given settings (host..channel_binding, and negotiation: "" or NULL = not
+ * given) win over it, then libpq's environment (PGHOST, PGPORT, PGUSER, PGPASSWORD,
+ * PGDATABASE, PGSSLMODE, PGSSLROOTCERT, PGCHANNELBINDING, PGCONNECT_TIMEOUT, PGAPPNAME,
+ * PGSSLNEGOTIATION) fills what is still unset, then the defaults (the socket directory
+ * /var/run/postgresql when it exists, else localhost; port 5432; the login name; the
+ * database named as the user; sslmode prefer; sslnegotiation postgres), then ~/.pgpass the
+ * password. sslnegotiation=direct with an sslmode weaker than require is refused (libpq 17).
  */
-BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *url,
-                                       const char *const given[8], int connect_ms, int io_ms,
-                                       struct b_err *e)
+BENCH_API enum b_rc pgc_params_resolve_neg(struct pgc_conn_params *cc, const char *url,
+                                           const char *const given[8], const char *negotiation,
+                                           int connect_ms, int io_ms, struct b_err *e)
 {
     static const char *const keys[8] = {"host", "port", "user", "password", "dbname",
                                         "sslmode", "sslrootcert", "channel_binding"};
-    static const char *const envs[10] = {"PGHOST", "PGPORT", "PGUSER", "PGPASSWORD",
+    static const char *const envs[11] = {"PGHOST", "PGPORT", "PGUSER", "PGPASSWORD",
                                          "PGDATABASE", "PGSSLMODE", "PGSSLROOTCERT",
-                                         "PGCHANNELBINDING", "PGCONNECT_TIMEOUT", "PGAPPNAME"};
-    static const char *const ekeys[10] = {"host", "port", "user", "password", "dbname",
+                                         "PGCHANNELBINDING", "PGCONNECT_TIMEOUT", "PGAPPNAME",
+                                         "PGSSLNEGOTIATION"};
+    static const char *const ekeys[11] = {"host", "port", "user", "password", "dbname",
                                           "sslmode", "sslrootcert", "channel_binding",
-                                          "connect_timeout", "application_name"};
+                                          "connect_timeout", "application_name",
+                                          "sslnegotiation"};
     struct pgc_params *p = &cc->p;
     enum b_rc rc;
     memset(cc, 0, sizeof(*cc));
@@ -10802,12 +10858,14 @@ BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *u
     for (int i = 0; i < 8; i++)
         if (given[i] && *given[i] && (rc = pgc_set(cc, keys[i], given[i], e)))
             return rc;
+    if (negotiation && *negotiation && (rc = pgc_set(cc, "sslnegotiation", negotiation, e)))
+        return rc;
     if (given[3] && *given[3])
         p->pw_from = "--pgsql-password";
-    bool set[10] = {p->host != NULL, p->port != 0, p->user != NULL, p->password != NULL,
+    bool set[11] = {p->host != NULL, p->port != 0, p->user != NULL, p->password != NULL,
                     p->db != NULL, p->sslmode >= 0, p->sslrootcert != NULL, p->cbind >= 0,
-                    p->connect_ms >= 0, p->app != NULL};
-    for (int i = 0; i < 10; i++) {
+                    p->connect_ms >= 0, p->app != NULL, cc->neg_set};
+    for (int i = 0; i < 11; i++) {
         const char *v = getenv(envs[i]);
         if (!set[i] && v && *v) {
             if ((rc = pgc_set(cc, ekeys[i], v, e))) {
@@ -10839,6 +10897,10 @@ BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *u
         p->sslmode = PGC_SSL_PREFER;
     if (p->cbind < 0)
         p->cbind = PGC_CB_PREFER;
+    if (p->direct && p->sslmode < PGC_SSL_REQUIRE) /* libpq 17's rule and words */
+        return b_seterr(e, B_INVALID, 0, "weak sslmode \"%s\" may not be used with "
+                        "sslnegotiation=direct (use \"require\", \"verify-ca\", or "
+                        "\"verify-full\")", pgc_mode_name(p->sslmode));
     if (p->sslmode == PGC_SSL_REQUIRE) { /* libpq: a root certificate makes require verify */
         const char *home = getenv("HOME");
         struct stat st;
@@ -10871,6 +10933,13 @@ BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *u
     if (!p->password)
         pgc_pgpass(cc);
     return B_OK;
+}
+
+BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *url,
+                                       const char *const given[8], int connect_ms, int io_ms,
+                                       struct b_err *e)
+{
+    return pgc_params_resolve_neg(cc, url, given, NULL, connect_ms, io_ms, e);
 }
 
 /*== 14 uring_ : io_uring by raw syscalls: setup, SQEs, CQEs ================*/
@@ -18872,8 +18941,9 @@ static B_MUSTCHECK enum b_rc oltp_pg_params(const struct bench_opts *o,
                             o->pgsql_sslrootcert,
                             o->pgsql_channel_binding};
 #undef OLTP_PG_OR
-    return pgc_params_resolve(cc, o->pgsql_url, given, (int)o->pgsql_connect_timeout * 1000,
-                              (int)o->pgsql_io_timeout * 1000, e);
+    return pgc_params_resolve_neg(cc, o->pgsql_url, given, o->pgsql_sslnegotiation,
+                                  (int)o->pgsql_connect_timeout * 1000,
+                                  (int)o->pgsql_io_timeout * 1000, e);
 }
 
 /*
@@ -26119,6 +26189,10 @@ BENCH_API int slap_args(int argc, char **argv, bool forced, char ***out, const c
     OPT("pgsql-sslmode", STR, pgsql_sslmode, "", 0, 0, NULL,                                 \
         "PostgreSQL TLS, as libpq's sslmode: disable, allow, prefer (default), require, "    \
         "verify-ca, verify-full (PGSSLMODE)", NULL, OPT_F_EXT | OPT_F_NODEF),                \
+    OPT("pgsql-sslnegotiation", STR, pgsql_sslnegotiation, "", 0, 0, NULL,                   \
+        "PostgreSQL TLS negotiation, as libpq 17's sslnegotiation: postgres (default: "      \
+        "SSLRequest first), direct (TLS at once, ALPN postgresql: PostgreSQL 17; needs "     \
+        "sslmode require or stronger) (PGSSLNEGOTIATION)", NULL, OPT_F_EXT | OPT_F_NODEF),   \
     OPT("pgsql-sslrootcert", STR, pgsql_sslrootcert, "", 0, 0, NULL,                         \
         "PostgreSQL: CA file that verifies the server (PGSSLROOTCERT; default "              \
         "~/.postgresql/root.crt; system: the system's store)", NULL, OPT_F_EXT | OPT_F_NODEF),\
@@ -26961,6 +27035,10 @@ static enum b_exit ping_pg_conn_error(const struct pgc_conn *c, const struct pgc
         else if (strstr(c->err.msg, "did not verify"))
             b_hint(e, "give the server's CA with --pgsql-sslrootcert, or use "
                    "--pgsql-sslmode=require to encrypt without verifying");
+        else if (p->direct && !strncmp(c->err.msg, "direct TLS", 10))
+            b_hint(e, "sslnegotiation=direct (--pgsql-sslnegotiation, PGSSLNEGOTIATION or the "
+                   "URL's) needs PostgreSQL 17 or later; sslnegotiation=postgres asks for TLS "
+                   "with an SSLRequest first, as every version answers");
     }
     e->rc = c->err.rc;
     return ex;
@@ -26975,8 +27053,9 @@ static enum b_exit ping_pg(struct res *res)
                             o->pgsql_db, o->pgsql_sslmode, o->pgsql_sslrootcert,
                             o->pgsql_channel_binding};
     res->command = "ping";
-    if (pgc_params_resolve(cc, o->pgsql_url, given, (int)o->pgsql_connect_timeout * 1000,
-                           (int)o->pgsql_io_timeout * 1000, &res->err) < 0) {
+    if (pgc_params_resolve_neg(cc, o->pgsql_url, given, o->pgsql_sslnegotiation,
+                               (int)o->pgsql_connect_timeout * 1000,
+                               (int)o->pgsql_io_timeout * 1000, &res->err) < 0) {
         char why[sizeof(res->err.msg)];
         memcpy(why, res->err.msg, sizeof(why));
         enum b_exit ex = b_fail(&res->err, b_usage_exit(), "ping: %s", why);
@@ -27004,6 +27083,7 @@ static enum b_exit ping_pg(struct res *res)
         res_fact_str(res, "tls_version", "%s", mbedtls_ssl_get_version(c.ssl));
         res_fact_str(res, "tls_cipher", "%s", mbedtls_ssl_get_ciphersuite(c.ssl));
         res_fact_bool(res, "tls_verified", c.tls_verified);
+        res_fact_str(res, "tls_negotiation", "%s", p->direct ? "direct" : "postgres");
     } else
         res_fact_str(res, "tls_off_reason", "%s", c.tls_off);
     res_fact_str(res, "compression", "none");
@@ -27072,7 +27152,26 @@ BENCH_API enum b_exit ping_main(struct res *res)
     struct myc_conn_params cc;
     struct my_conn c;
     res->command = "ping";
-    if ((o->db_driver && !strcmp(o->db_driver, "pgsql")) || (o->pgsql_url && *o->pgsql_url))
+    /* PostgreSQL: --db-driver=pgsql, or any --pgsql-* option (unless --db-driver names
+     * another driver); the other server's options beside them are refused, not ignored */
+    bool pg_driver = o->db_driver && !strcmp(o->db_driver, "pgsql");
+    if (o->pgsql_given && o->db_driver_set && !pg_driver) {
+        b_fail(&res->err, b_usage_exit(), "ping: --%s is a PostgreSQL option, and "
+               "--db-driver=%s asks for another server: ping talks to one server",
+               o->pgsql_given, o->db_driver ? o->db_driver : "");
+        b_hint(&res->err, "--db-driver=pgsql pings PostgreSQL (any --pgsql-* option does); "
+               "without the --pgsql-* options, MySQL");
+        return res->err.ex;
+    }
+    if ((pg_driver || o->pgsql_given) && o->mysql_given) {
+        b_fail(&res->err, b_usage_exit(), "ping: --%s is a MySQL option, and %s%s selects "
+               "PostgreSQL: ping talks to one server", o->mysql_given,
+               pg_driver ? "--db-driver=pgsql" : "--", pg_driver ? "" : o->pgsql_given);
+        b_hint(&res->err, "--pgsql-host, --pgsql-port, --pgsql-user ... name the PostgreSQL "
+               "server; the --mysql-* options (and -h/-P/-u/-p) a MySQL one");
+        return res->err.ex;
+    }
+    if (pg_driver || o->pgsql_given)
         return ping_pg(res);
     o->tls_preferred = true; /* a mysql-client-style command: the client's default TLS */
     if (myc_params_from_opts(o, 0, &cc, &res->err) < 0)
@@ -32201,9 +32300,11 @@ static void rep_ping(const struct res *res)
         printf("    server:            PostgreSQL %s, backend pid %u\n",
                rep_fact_str(res, "server_version"), (unsigned)rep_fact_int(res, "connection_id"));
         if (tls)
-            printf("    TLS:               %s %s (certificate %s)\n",
+            printf("    TLS:               %s %s (certificate %s%s)\n",
                    rep_fact_str(res, "tls_version"), rep_fact_str(res, "tls_cipher"),
-                   rep_fact_int(res, "tls_verified") ? "verified" : "not verified");
+                   rep_fact_int(res, "tls_verified") ? "verified" : "not verified",
+                   !strcmp(rep_fact_str(res, "tls_negotiation"), "direct")
+                       ? "; direct TLS, ALPN postgresql" : "");
         else
             printf("    TLS:               off (%s)\n", rep_fact_str(res, "tls_off_reason"));
         printf("    authentication:    %s as '%s', database '%s'\n",
@@ -35682,6 +35783,13 @@ static enum b_exit cli_apply(struct cli *c, bool *late)
                 opts.time_set = true;
             if (d >= opt_mysql && d < opt_mysql + countof(opt_mysql))
                 opts.db_given = true; /* bench all: a database was named */
+            if (d >= opt_mysql && d < opt_mysql + countof(opt_mysql) && !c->from[i] &&
+                !opts.mysql_given)
+                opts.mysql_given = d->name; /* ping: which server's options were given */
+            if (!strncmp(d->name, "pgsql-", 6) && !opts.pgsql_given)
+                opts.pgsql_given = d->name;
+            if (d->off == offsetof(struct bench_opts, db_driver))
+                opts.db_driver_set = true;
             if (d->off == offsetof(struct bench_opts, mysql_ssl))
                 opts.mysql_ssl_set = true;
             if (d->off == offsetof(struct bench_opts, ssl_on))

@@ -401,7 +401,7 @@ struct bench_opts {
     i64 ping_count;
     /* PostgreSQL (ping): "" = not given */
     char *pgsql_url, *pgsql_host, *pgsql_port, *pgsql_user, *pgsql_password, *pgsql_db;
-    char *pgsql_sslmode, *pgsql_sslrootcert, *pgsql_channel_binding;
+    char *pgsql_sslmode, *pgsql_sslrootcert, *pgsql_channel_binding, *pgsql_sslnegotiation;
     i64 pgsql_connect_timeout, pgsql_io_timeout;
     char *pgsql_ignore_errors;    /* the pgsql workloads: SQLSTATEs, or "all" */
     bool pgsql_copy;              /* the pgsql workloads' prepare loads with COPY */
@@ -450,6 +450,9 @@ struct bench_opts {
     /* bench compare */
     double cmp_noise_pct;                     /* --noise */
     bool db_given;    /* set by cli_: a mysql option, MYSQL_PWD or an option file named one */
+    bool db_driver_set;        /* set by cli_: --db-driver was given */
+    const char *pgsql_given;   /* set by cli_: the first --pgsql-* option given (its name) */
+    const char *mysql_given;   /* set by cli_: the first --mysql-* option on the command line */
     bool own_tables;  /* set by cli_ (the bench persona): OLTP tables carry the COMMENT
                          'created by bench' marker, and bench writes to, drops or undoes only
                          tables with it (or sysbench's exact definition, said so); off
@@ -1049,18 +1052,24 @@ BENCH_API const char *pgc_url_secret(const char *url, const char *after, size_t 
 /* pgc_url_masked - appends url to out with every password in it as "***". */
 BENCH_API void pgc_url_masked(struct buf *out, const char *url);
 /* pgc_parse_url - postgres[ql]://[user[:password]@][host][:port][/db][?key=value&...] into
- * cc (percent-decoded; sslmode, sslrootcert, channel_binding, connect_timeout,
+ * cc (percent-decoded; sslmode, sslnegotiation, sslrootcert, channel_binding, connect_timeout,
  * application_name, host, port, user, password, dbname).
  * Return values: B_OK; B_INVALID with e filled. */
 BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, struct b_err *e)
     B_MUSTCHECK;
 /* pgc_params_resolve - the URL, the given settings (host, port, user, password, dbname,
  * sslmode, sslrootcert, channel_binding; "" or NULL: not given), PG* environment, defaults,
- * ~/.pgpass, in libpq's order (more in bench.c).
+ * ~/.pgpass, in libpq's order (more in bench.c); sslnegotiation from the URL and
+ * PGSSLNEGOTIATION only. B_UNUSED: ping and the OLTP driver call pgc_params_resolve_neg.
  * Return values: B_OK; B_INVALID with e filled. */
 BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *url,
                                        const char *const given[8], int connect_ms, int io_ms,
-                                       struct b_err *e) B_MUSTCHECK;
+                                       struct b_err *e) B_MUSTCHECK B_UNUSED;
+/* pgc_params_resolve_neg - pgc_params_resolve with the sslnegotiation given too (postgres or
+ * direct; "" or NULL: the URL's, PGSSLNEGOTIATION, else postgres). */
+BENCH_API enum b_rc pgc_params_resolve_neg(struct pgc_conn_params *cc, const char *url,
+                                           const char *const given[8], const char *negotiation,
+                                           int connect_ms, int io_ms, struct b_err *e) B_MUSTCHECK;
 
 /*== 14 uring_ : io_uring by raw syscalls: setup, SQEs, CQEs ================*/
 

@@ -35,6 +35,15 @@ Modes:
     trust      a well-behaved trust login and 'SELECT 1' (the control)
     tlstrust   TLS (--tls), then a trust login; each connection's SNI (the server name the
                client sent, or None) appended to the port file's name + ".sni"
+    direct     PostgreSQL 17's direct TLS (--tls): the connection's first byte must be a TLS
+               handshake record (0x16: no SSLRequest), ALPN "postgresql" chosen (a client
+               that offers none gets PostgreSQL 17's FATAL), then a trust login inside TLS;
+               each connection's first byte (hex) and chosen ALPN appended to the port file's
+               name + ".direct"
+    directnoalpn  the same TLS, but the server chooses no ALPN (a TLS service that is not
+               PostgreSQL 17, or a proxy that drops ALPN), then a trust login
+    directplain   reads the ClientHello and answers it in plain text: an ErrorResponse, as a
+               server that reads TLS as a startup packet might
 """
 import argparse, base64, hashlib, hmac, os, socket, ssl, struct, sys, threading, time
 
@@ -167,6 +176,28 @@ def handle(c, mode, tls, port_file):
             while c.recv(4096):
                 pass
             return
+        if mode.startswith("direct"):
+            first = c.recv(1, socket.MSG_PEEK)
+            if mode == "directplain":
+                c.recv(4096)
+                c.sendall(msg(b"E", b"SFATAL\x00C08P01\x00Minvalid length of startup packet\x00\x00"))
+                c.recv(4096)
+                return
+            if first != b"\x16":
+                c.sendall(msg(b"E", b"SFATAL\x00C08P01\x00Mfakepg: not a TLS handshake\x00\x00"))
+                return
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(*tls)
+            if mode == "direct":
+                ctx.set_alpn_protocols(["postgresql"])
+            c = ctx.wrap_socket(c, server_side=True)
+            alpn = c.selected_alpn_protocol()
+            with open(port_file + ".direct", "a") as f:
+                f.write("first=%s alpn=%s\n" % (first.hex(), alpn))
+            if mode == "direct" and alpn != "postgresql":
+                c.sendall(msg(b"E", b"SFATAL\x00C08P01\x00Mreceived direct SSL connection request "
+                              b"without ALPN protocol negotiation extension\x00\x00"))
+                return
         body = read_startup(c)
         code = struct.unpack("!I", body[:4])[0]
         if code == 80877102:  # CancelRequest: held open (a server that never closes it)

@@ -22,7 +22,7 @@ env=$(sh "$here/postgres.sh" start "$pgdir" "${PGSQL_TEST_PORT:-$((26100 + $$ % 
 eval "$env"
 export HOME="$w/home"
 mkdir -p "$HOME"
-unset PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE PGSSLMODE PGSSLROOTCERT PGCHANNELBINDING PGPASSFILE PGCONNECT_TIMEOUT PGAPPNAME
+unset PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE PGSSLMODE PGSSLROOTCERT PGCHANNELBINDING PGPASSFILE PGCONNECT_TIMEOUT PGAPPNAME PGSSLNEGOTIATION
 t_on_fail() { sed 's/^/    /' "$w/out" | head -8; }
 # expect NAME RC REGEX CMD...: exit status RC, stdout+stderr matching REGEX (grep -E)
 expect() {
@@ -94,6 +94,14 @@ expect require-socket 3 'sslmode=require over the unix socket' $B ping --db-driv
 expect hostssl-disable 3 'no pg_hba.conf entry for host "127.0.0.1", user "tlsonly", database "benchtest", no encryption \(SQLSTATE 28000\)' \
     $B ping $P --pgsql-user=tlsonly --pgsql-password=tlspw --pgsql-sslmode=disable
 expect hostssl-allow 0 "scram-sha-256-plus as 'tlsonly'" $B ping $P --pgsql-user=tlsonly --pgsql-password=tlspw --pgsql-sslmode=allow
+# PostgreSQL 17's direct TLS against PostgreSQL 15, which reads the ClientHello as a startup
+# packet of a bad length and closes: one clear line, exit 3, at once (not the 10 s deadline)
+t0=$(($(date +%s%N) / 1000000))
+expect direct-pg15 3 "^bench: ping: direct TLS with .*: the server closed the connection at the TLS ClientHello: it does not speak direct TLS \(sslnegotiation=direct needs PostgreSQL 17 or later\)$" \
+    $B ping $P --pgsql-user=scram --pgsql-password=scrampw --pgsql-sslmode=require --pgsql-sslnegotiation=direct
+t=$(($(date +%s%N) / 1000000 - t0))
+[ "$t" -lt 2000 ] && ok || bad "direct-pg15: took $t ms (the server closes at once)"
+[ "$(grep -c '^bench: ping:' "$w/out")" = 1 ] && grep -q '^bench: hint: sslnegotiation=direct' "$w/out" && ok || bad "direct-pg15: not one error line and its hint"
 expect bad-sslmode 2 "sslmode 'verify': disable, allow, prefer, require, verify-ca or verify-full" $B ping $P --pgsql-user=trustu --pgsql-sslmode=verify
 
 # channel_binding=require: SCRAM-SHA-256-PLUS or nothing
@@ -104,6 +112,22 @@ expect cb-require-trust 3 'channel_binding=require, but the server logged bench 
     $B ping $P --pgsql-user=trustu --pgsql-channel-binding=require
 expect cb-require-notls 3 'channel_binding=require needs TLS \(sslmode=disable\)' \
     $B ping $P --pgsql-user=scram --pgsql-password=scrampw --pgsql-sslmode=disable --pgsql-channel-binding=require
+
+# which server ping talks to: any --pgsql-* option selects PostgreSQL (the INT ones too); the
+# other server's options beside them are refused before anything connects (exit 2); PG*
+# variables alone do not switch (MySQL stays the default)
+expect select-by-option 0 "authentication: +trust as 'trustu'" $B ping --count=1 --pgsql-host="$BENCH_PG_HOST" \
+    --pgsql-port="$BENCH_PG_PORT" --pgsql-user=trustu --pgsql-db=benchtest
+expect select-by-timeout 0 "authentication: +trust as 'trustu', database 'benchtest'" env PGHOST="$BENCH_PG_HOST" \
+    PGPORT="$BENCH_PG_PORT" PGUSER=trustu PGDATABASE=benchtest $B ping --count=1 --pgsql-connect-timeout=5
+expect mixed-driver 2 '^bench: ping: --pgsql-port is a PostgreSQL option, and --db-driver=mysql asks for another server: ping talks to one server$' \
+    $B ping --db-driver=mysql --pgsql-port="$BENCH_PG_PORT" --pgsql-host="$BENCH_PG_HOST"
+expect mixed-mysql 2 '^bench: ping: --mysql-host is a MySQL option, and --pgsql-user selects PostgreSQL: ping talks to one server$' \
+    $B ping --pgsql-user=trustu --mysql-host=127.0.0.1 --pgsql-port="$BENCH_PG_PORT"
+expect mixed-short 2 '^bench: ping: --mysql-port is a MySQL option, and --db-driver=pgsql selects PostgreSQL' \
+    $B ping --db-driver=pgsql -P "$BENCH_PG_PORT"
+expect env-no-switch 3 "check --mysql-host/--mysql-port" env PGHOST="$BENCH_PG_HOST" PGPORT="$BENCH_PG_PORT" PGUSER=trustu \
+    $B ping --count=1 --mysql-host=127.0.0.1 --mysql-port=1
 
 # the URL, percent-decoded; the options win over it; unknown settings refused
 expect url 0 "scram-sha-256 as 'scram', database 'benchtest'" \

@@ -5,17 +5,20 @@
 # under channel_binding=require (pgjdbc's CVE-2026-54291 downgrade), TLS required of a server
 # that answers 'N', message lengths that lie, an error after a row wider than 16 columns (its
 # heap array freed: run under ASan by tests/run.sh's asan lane), a silent server, one that trickles its login
-# and one that floods a query with rows. Each must fail safely: exit 3,
+# and one that floods a query with rows; PostgreSQL 17's direct TLS (sslnegotiation=direct:
+# the ClientHello first, ALPN "postgresql") against a server that speaks it, one that chooses
+# no ALPN and one that answers in plain text. Each must fail safely: exit 3,
 # one line naming the cause, within its deadline. A trust control proves the fake speaks the
 # protocol. Needs python3 and openssl; exits 77 without them. Seconds.
 set -u
 t_name=pgsql_hostile
 . "$(dirname "$0")/lib.sh"
+unset PGSSLNEGOTIATION PGSSLMODE PGSSLROOTCERT PGCHANNELBINDING PGCONNECT_TIMEOUT
 command -v openssl >/dev/null || { echo "pgsql_hostile: SKIP: needs openssl"; exit 77; }
 pids=""
 t_at_exit() { for p in $pids; do kill "$p" 2>/dev/null; done; }
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -keyout "$w/tls.key" -out "$w/tls.pem" 2>/dev/null
-modes="trust inject notls badsig badsiglast nofinal itermax mext downgrade biglen shortlen rowlie collie bigkey widerow tlstrust qsilent silent trickle flood"
+modes="direct directnoalpn directplain trust inject notls badsig badsiglast nofinal itermax mext downgrade biglen shortlen rowlie collie bigkey widerow tlstrust qsilent silent trickle flood"
 for m in $modes; do
     python3 "$here/fakepg.py" --port-file "$w/$m.port" --mode "$m" --tls "$w/tls.pem" "$w/tls.key" 2>"$w/$m.err" &
     pids="$pids $!"
@@ -95,6 +98,23 @@ for m in prefer require; do
 done
 hostile tlstrust 0 1000 "TLS: .*certificate not verified" --pgsql-sslmode=require
 [ "$(tail -n 1 "$w/tlstrust.port.sni")" = None ] && ok || bad "tlstrust: an IP address sent as SNI"
+# direct TLS (PostgreSQL 17): no SSLRequest (the fake's first byte is a TLS record, 0x16),
+# ALPN "postgresql" offered and chosen; by the option, the URL and PGSSLNEGOTIATION; verify-full
+# verifies there too
+hostile direct 0 1000 'TLS: .*\(certificate not verified; direct TLS, ALPN postgresql\)' --pgsql-sslmode=require --pgsql-sslnegotiation=direct
+[ "$(tail -n 1 "$w/direct.port.direct")" = "first=16 alpn=postgresql" ] && ok || bad "direct: the fake saw $(tail -n 1 "$w/direct.port.direct")"
+hostile direct 0 1000 'TLS: .*\(certificate verified; direct TLS, ALPN postgresql\)' --pgsql-host=localhost --pgsql-sslmode=verify-full --pgsql-sslrootcert="$w/tls.pem" --pgsql-sslnegotiation=direct
+hostile direct 0 1000 'direct TLS, ALPN postgresql' --pgsql-url='postgres://127.0.0.1/d?sslnegotiation=direct&sslmode=require'
+PGSSLNEGOTIATION=direct $B ping --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port="$(cat "$w/direct.port")" \
+    --pgsql-user=u --pgsql-db=d --pgsql-sslmode=require --count=1 --format=json >"$w/out" 2>&1 &&
+    grep -q '"tls_negotiation":"direct"' "$w/out" && ok || bad "direct: PGSSLNEGOTIATION=direct not used"
+[ "$(wc -l <"$w/direct.port.direct")" = 4 ] && ok || bad "direct: $(wc -l <"$w/direct.port.direct") direct connections, 4 expected"
+# libpq 17's rule: direct only with sslmode require or stronger (nothing sent: a usage error)
+hostile direct 2 1000 'weak sslmode "prefer" may not be used with sslnegotiation=direct \(use "require", "verify-ca", or "verify-full"\)' --pgsql-sslnegotiation=direct
+hostile direct 2 1000 "sslnegotiation 'tls': postgres \(an SSLRequest first, the default\) or direct" --pgsql-sslnegotiation=tls --pgsql-sslmode=require
+[ "$(wc -l <"$w/direct.port.direct")" = 4 ] && ok || bad "direct: a refused setting still connected"
+hostile directnoalpn 3 100 'direct TLS with 127\.0\.0\.1:[0-9]+: the server chose no protocol \(ALPN\), not "postgresql": refused' --pgsql-sslmode=require --pgsql-sslnegotiation=direct
+hostile directplain 3 100 "direct TLS with 127\.0\.0\.1:[0-9]+: the server answered the TLS ClientHello in plain text \(first byte 0x45 'E'\), not TLS: refused" --pgsql-sslmode=require --pgsql-sslnegotiation=direct
 hostile silent 3 2100 'no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2
 hostile trickle 3 2100 'logging in to 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2 --pgsql-sslmode=disable
 hostile flood 3 2100 'querying 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-io-timeout=2 --pgsql-sslmode=disable
