@@ -21274,7 +21274,7 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct myc_
     struct my_conn c;
     bool exists = false, owned = false;
     oltp_table(j->o, j->made, tbl, sizeof(tbl));
-    if (!j->o->own_tables || j->pg) /* PostgreSQL: left (docs/cli.md) */
+    if (!j->o->own_tables || j->pg) /* PostgreSQL: oltp_pg_undo */
         return;
     if (myc_connect(&c, &cc->p) < 0) {
         res_say(j->res, RES_SAY_WARN, "%s: could not drop the unfinished table '%s': %s",
@@ -21324,6 +21324,65 @@ static void oltp_undo(struct oltp_job *j, const struct my_conn *old, struct myc_
 
 static int oltp_prewarm_one(struct oltp_job *j, struct my_conn *c, i64 n);
 
+/* One statement of oltp_pg_undo: B_OK, or a warning with the server's words. */
+static B_MUSTCHECK enum b_rc oltp_pg_undo_sql(struct oltp_job *j, struct pgc_conn *c,
+                                              const char *sql, const char *tbl)
+{
+    struct pgc_result pr;
+    memset(&pr, 0, sizeof(pr));
+    enum b_rc rc = pgc_query(c, sql, strlen(sql), &pr, NULL, NULL);
+    pgc_result_free(&pr);
+    if (rc < 0)
+        res_say(j->res, RES_SAY_WARN, "%s: could not drop the unfinished table '%s': %s "
+                "failed: %s%s%s", j->w->name, tbl, sql, rc == B_SERVER ? c->srv.msg : c->err.msg,
+                rc == B_SERVER ? " (SQLSTATE " : "", rc == B_SERVER ? c->srv.code : "");
+    return rc;
+}
+
+/*
+ * oltp_undo on PostgreSQL: after a signal, drop the table this job created and did not
+ * finish. Its CREATE TABLE (no IF NOT EXISTS) succeeded, so it did not exist before, and it
+ * must still carry bench's marker (its COMMENT). The job's own connection is closed first
+ * (its statement was cancelled by the stop; the close ends the session and its locks), then
+ * a cleanup connection, which the stop does not cut (a second signal exits), waits at most
+ * 3 s for the table's lock. Without o->own_tables (the sysbench persona) it is left, as
+ * sysbench does.
+ */
+static void oltp_pg_undo(struct oltp_job *j, const struct pgc_conn_params *cc)
+{
+    char tbl[OLTP_NAME_SZ], qt[OLTP_QNAME_SZ], sql[OLTP_QNAME_SZ + 16];
+    struct pgc_params p = cc->p;
+    struct pgc_conn c;
+    bool exists = false, owned = false;
+    if (!j->o->own_tables)
+        return;
+    oltp_table(j->o, j->made, tbl, sizeof(tbl));
+    p.cleanup = true;
+    if (pgc_connect(&c, &p) < 0) {
+        res_say(j->res, RES_SAY_WARN, "%s: could not drop the unfinished table '%s': %s",
+                j->w->name, tbl, c.err.rc == B_SERVER ? c.srv.msg : c.err.msg);
+        j->ex = B_EXIT_ENV;
+        pgc_close(&c);
+        return;
+    }
+    j->pg = &c;
+    if (oltp_pg_undo_sql(j, &c, "SET lock_timeout = '3s'", tbl) == B_OK &&
+        oltp_pg_owned(j, tbl, "", &exists, &owned, NULL) == B_OK && owned) {
+        oltp_quote(tbl, qt, sizeof(qt));
+        snprintf(sql, sizeof(sql), "DROP TABLE %s", qt);
+        if (oltp_pg_undo_sql(j, &c, sql, tbl) == B_OK)
+            res_say(j->res, RES_SAY_WARN,
+                    "%s: dropped the unfinished table '%s' (created by this prepare)", j->w->name,
+                    tbl);
+        else
+            res_say(j->res, RES_SAY_HINT, "the unfinished table '%s' is left; it carries bench's "
+                                          "marker: 'bench %s cleanup' drops it",
+                    tbl, j->w->name);
+    }
+    j->pg = NULL;
+    pgc_close(&c);
+}
+
 /* A job on PostgreSQL: its connection (sysbench's defaults), its tables. */
 static void oltp_pg_job(struct oltp_job *j)
 {
@@ -21357,6 +21416,8 @@ static void oltp_pg_job(struct oltp_job *j)
             break;
     j->pg = NULL;
     pgc_close(&c);
+    if (j->made && atomic_load(&b_stop))
+        oltp_pg_undo(j, cc);
     free(cc);
 }
 

@@ -52,9 +52,9 @@ section_suites() {
     res_) s="unit results golden json" ;;
     uring_ | io_) s="unit golden fileio-hostile fileio-compat compat" ;;
     evl_) s="unit conns slap" ;;
-    oltp_) s="unit results oltp compat" ;; # results: the client split's oracle (oracle_clients.py)
+    oltp_) s="unit results oltp compat pgsql-oltp" ;; # results: the client split's oracle (oracle_clients.py)
     tpcc_) s="unit tpcc" ;;
-    ping_ | sizing_) s="unit oneliner oracle-all json oltp all" ;;
+    ping_ | sizing_) s="unit oneliner oracle-all json oltp all pgsql" ;;
     slap_) s="unit slap" ;;
     all_) s="unit oracle-all all-guard all" ;;
     mrg_) s="unit merge-hostile merge multihost" ;;

@@ -11,7 +11,8 @@
 # Then bench's own: sysbench's ignorable 23505 rolled back and counted (xact_rollback moves
 # with "ignored errors"), a fatal error in the server's words with its SQLSTATE, the
 # --pgsql-ignore-errors syntax, cleanup that drops only its own and sysbench's tables, the
-# JSON counts, a terminated session (reconnect with 08006, else exit 1), prepare's COPY.
+# JSON counts, a terminated session (reconnect with 08006, else exit 1), prepare's COPY, a
+# SIGINT during prepare (the unfinished table it created dropped, an earlier one kept).
 # Needs postgresql-15, openssl and sysbench with its pgsql driver; exits 77 without them.
 # About 25 seconds.
 set -u
@@ -216,4 +217,27 @@ if [ $rc = 0 ] && grep -qE '^ +reconnects: +1 ' "$w/lost"; then ok; else
 lost; rc=$?
 if [ $rc = 1 ] && grep -q 'add 08006 to --pgsql-ignore-errors' "$w/lost"; then ok; else
     bad "a terminated session: exit $rc, expected 1 and the hint"; cp "$w/lost" "$w/diff"; t_on_fail; fi
+
+# SIGINT during prepare, its INSERT or COPY running: the table this prepare created (its CREATE
+# TABLE succeeded: it did not exist) is dropped; sbtest2, a finished table of an earlier prepare
+# in the same range carrying the same marker, is kept with its rows (bench drops only what
+# this run made)
+$PSQL -d postgres -c "DROP DATABASE IF EXISTS sbsig" -c "CREATE DATABASE sbsig" >/dev/null 2>&1
+"$B" oltp_read_write $C --pgsql-db=sbsig --tables=1 --table-size=10 prepare >/dev/null 2>&1 &&
+    $PSQL -d sbsig -c "ALTER TABLE sbtest1 RENAME TO sbtest2" || bad "signal: the earlier table"
+for copy in off on; do
+    "$B" oltp_read_write $C --pgsql-db=sbsig --tables=2 --table-size=5000000 --pgsql-copy=$copy prepare >"$w/sig" 2>&1 &
+    spid=$!
+    if t_wait 30 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbsig' AND state = 'active' AND query ~ '^(INSERT|COPY) '\")\" = 1 ]"; then
+        kill -INT $spid; wait $spid; rc=$?
+        tables=$($PSQL -d sbsig -c "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class WHERE relname LIKE 'sbtest%' AND relkind = 'r'")
+        rows=$($PSQL -d sbsig -c "SELECT count(*) FROM sbtest2")
+        if [ $rc = 1 ] && [ "$tables" = sbtest2 ] && [ "$rows" = 10 ] &&
+            grep -q "^bench: warning: oltp_read_write: dropped the unfinished table 'sbtest1' (created by this prepare)$" "$w/sig"; then ok; else
+            bad "SIGINT during prepare (--pgsql-copy=$copy): exit $rc (1 expected), tables '$tables' (sbtest2 expected), sbtest2 rows $rows (10)"
+            cp "$w/sig" "$w/diff"; t_on_fail; fi
+    else
+        kill $spid; wait $spid; bad "SIGINT during prepare (--pgsql-copy=$copy): no INSERT or COPY seen running"
+    fi
+done
 t_summary
