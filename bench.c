@@ -26967,10 +26967,14 @@ static void ping_stats(struct res_stats *s, const struct hist *h, u64 done, u64 
 static const char *const ping_what[] = {"COM_PING", "SELECT 1 (COM_QUERY)",
                                         "SELECT ? (COM_STMT_EXECUTE)"};
 
-/* The round trips of one kind (k: COM_PING, SELECT 1, SELECT ?) as a step of res (its
- * final), and res->final for COM_PING. Returns the last command's code. */
-static B_MUSTCHECK enum b_rc ping_kind(struct res *res, struct my_conn *c, int k, i64 n,
-                                       struct myc_result *mr, struct myc_stmt *st, struct hist *h)
+/* One round trip of kind k, the i-th of its kind (ping_timed times it). */
+typedef enum b_rc (*ping_rt_fn)(void *ctx, int k, i64 i);
+
+/* The round trips of one kind (k: 0, 1, 2, named what) as a step of res (its final), and
+ * res->final for kind 0, for MySQL and PostgreSQL alike: rt makes each. n of them, fewer at
+ * the first error, a stop signal, or bench all's time bound. Returns the last one's code. */
+static B_MUSTCHECK enum b_rc ping_timed(struct res *res, int k, i64 n, const char *what,
+                                        struct hist *h, ping_rt_fn rt, void *ctx)
 {
     u64 mn = UINT64_MAX, mx = 0, sum = 0, done = 0;
     enum b_rc rc = B_OK;
@@ -26980,20 +26984,17 @@ static B_MUSTCHECK enum b_rc ping_kind(struct res *res, struct my_conn *c, int k
                   : UINT64_MAX;
     memset(h, 0, sizeof(*h));
     for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
-        struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
         u64 t0 = clk_now_ns();
         if (t0 >= end)
             break;
-        rc = k == 0   ? myc_ping(c)
-             : k == 1 ? myc_query(c, "SELECT 1", 8, mr, NULL, NULL)
-                      : myc_execute(c, st, &arg, 1, mr, NULL, NULL);
+        rc = rt(ctx, k, i);
         u64 d = clk_now_ns() - t0;
         if (rc != B_OK)
             break;
         hist_record(h, d);
         mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d, done++;
     }
-    struct res *s = res_step(res, res->w, ping_what[k]);
+    struct res *s = res_step(res, res->w, what);
     ping_stats(&s->final, h, done, mn, mx, sum);
     s->have_final = true;
     s->complete = done == (u64)n || (end != UINT64_MAX && rc == B_OK && !atomic_load(&b_stop));
@@ -27002,6 +27003,22 @@ static B_MUSTCHECK enum b_rc ping_kind(struct res *res, struct my_conn *c, int k
         res->have_final = true;
     }
     return rc;
+}
+
+/* MySQL's round trips: COM_PING, SELECT 1 (COM_QUERY), SELECT ? (COM_STMT_EXECUTE). */
+struct ping_my {
+    struct my_conn *c;
+    struct myc_result *mr;
+    struct myc_stmt *st;
+};
+
+static enum b_rc ping_my_rt(void *ctx, int k, i64 i)
+{
+    struct ping_my *x = ctx;
+    struct my_val arg = {.type = MY_T_LONGLONG, .i = i};
+    return k == 0   ? myc_ping(x->c)
+         : k == 1 ? myc_query(x->c, "SELECT 1", 8, x->mr, NULL, NULL)
+                  : myc_execute(x->c, x->st, &arg, 1, x->mr, NULL, NULL);
 }
 
 /* ---- ping on PostgreSQL (--db-driver=pgsql or --pgsql-url) ---- */
@@ -27022,40 +27039,21 @@ static int ping_pg_row(void *ctx, const struct pgc_result *res, const struct pg_
 static const char *const ping_pg_what[] = {"empty query (Q)", "SELECT 1 (Q)",
                                            "SELECT $1 (Bind/Execute)"};
 
-/* The round trips of one kind on PostgreSQL, as ping_kind. */
-static B_MUSTCHECK enum b_rc ping_pg_kind(struct res *res, struct pgc_conn *c, int k, i64 n,
-                                          struct pgc_result *pr, struct hist *h)
+/* PostgreSQL's round trips: an empty query, SELECT 1 (simple query), SELECT $1 (the
+ * statement bench_ping: Bind/Execute/Sync). */
+struct ping_pg {
+    struct pgc_conn *c;
+    struct pgc_result *pr;
+};
+
+static enum b_rc ping_pg_rt(void *ctx, int k, i64 i)
 {
-    u64 mn = UINT64_MAX, mx = 0, sum = 0, done = 0;
-    enum b_rc rc = B_OK;
-    u64 end = res->o && res->o->all_step_ms > 0
-                  ? clk_now_ns() + (u64)res->o->all_step_ms * 1000000u
-                  : UINT64_MAX;
-    memset(h, 0, sizeof(*h));
-    for (i64 i = 0; i < n && !atomic_load(&b_stop); i++) {
-        char num[24];
-        struct pg_str arg = {num, (size_t)snprintf(num, sizeof(num), "%lld", (long long)i)};
-        u64 t0 = clk_now_ns();
-        if (t0 >= end)
-            break;
-        rc = k == 0   ? pgc_query(c, "", 0, pr, NULL, NULL)
-             : k == 1 ? pgc_query(c, "SELECT 1", 8, pr, NULL, NULL)
-                      : pgc_execute(c, "bench_ping", &arg, 1, pr, NULL, NULL);
-        u64 d = clk_now_ns() - t0;
-        if (rc != B_OK)
-            break;
-        hist_record(h, d);
-        mn = B_MIN(mn, d), mx = B_MAX(mx, d), sum += d, done++;
-    }
-    struct res *s = res_step(res, res->w, ping_pg_what[k]);
-    ping_stats(&s->final, h, done, mn, mx, sum);
-    s->have_final = true;
-    s->complete = done == (u64)n || (end != UINT64_MAX && rc == B_OK && !atomic_load(&b_stop));
-    if (k == 0) {
-        ping_stats(&res->final, h, done, mn, mx, sum);
-        res->have_final = true;
-    }
-    return rc;
+    struct ping_pg *x = ctx;
+    char num[24];
+    struct pg_str arg = {num, (size_t)snprintf(num, sizeof(num), "%lld", (long long)i)};
+    return k == 0   ? pgc_query(x->c, "", 0, x->pr, NULL, NULL)
+         : k == 1 ? pgc_query(x->c, "SELECT 1", 8, x->pr, NULL, NULL)
+                  : pgc_execute(x->c, "bench_ping", &arg, 1, x->pr, NULL, NULL);
 }
 
 /* A failed PostgreSQL login as the error-message rule asks: what, where, as whom, the
@@ -27170,9 +27168,10 @@ static enum b_exit ping_pg(struct res *res)
     i64 n = B_MAX(o->ping_count, 1);
     res_fact_int(res, "ping_count", n);
     struct hist *h = b_xcalloc(1, sizeof(*h));
+    struct ping_pg rt = {&c, &pr};
     for (int k = 0; k < 3 && rc == B_OK && !atomic_load(&b_stop); k++) {
         step = ping_pg_what[k];
-        rc = ping_pg_kind(res, &c, k, n, &pr, h);
+        rc = ping_timed(res, k, n, ping_pg_what[k], h, ping_pg_rt, &rt);
     }
     free(h);
     if (rc == B_OK && !atomic_load(&b_stop))
@@ -27261,9 +27260,10 @@ BENCH_API enum b_exit ping_main(struct res *res)
     i64 n = B_MAX(o->ping_count, 1);
     res_fact_int(res, "ping_count", n);
     struct hist *h = b_xcalloc(1, sizeof(*h));
+    struct ping_my rt = {&c, &mr, &st};
     for (int k = 0; k < 3 && rc == B_OK && !atomic_load(&b_stop); k++) {
         step = ping_what[k];
-        rc = ping_kind(res, &c, k, n, &mr, &st, h);
+        rc = ping_timed(res, k, n, ping_what[k], h, ping_my_rt, &rt);
     }
     free(h);
     if (prepared && rc == B_OK && !atomic_load(&b_stop))

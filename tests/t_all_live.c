@@ -141,7 +141,7 @@ static int t_all_live_refused(void)
     return 0;
 }
 
-/* ping_kind's time bound (bench all's o->all_step_ms): a count no bound of 1 ms lets finish
+/* ping_timed's time bound (bench all's o->all_step_ms): a count no bound of 1 ms lets finish
  * ends each kind early, and such a kind is complete (its round trips all answered); without
  * the bound the same count would run to its end. */
 static int t_all_live_ping_bound(void)
