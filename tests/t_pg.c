@@ -285,6 +285,55 @@ static int t_pg_url(void)
     return 0;
 }
 
+/* sslnegotiation (libpq 17): the URL's, PGSSLNEGOTIATION, the given one winning over both;
+ * direct only with sslmode require or stronger (libpq's words); a bad value named */
+static int t_pg_negotiation(void)
+{
+    struct pgc_conn_params cc;
+    struct b_err e;
+    const char *req[8] = {"h", "5432", "u", "pw", "d", "require", "", ""};
+    const char *pref[8] = {"h", "5432", "u", "pw", "d", "", "", ""};
+    const char *dis[8] = {"h", "5432", "u", "pw", "d", "disable", "", ""};
+    char *old = getenv("PGSSLNEGOTIATION") ? b_xstrdup(getenv("PGSSLNEGOTIATION")) : NULL;
+    char *oldm = getenv("PGSSLMODE") ? b_xstrdup(getenv("PGSSLMODE")) : NULL;
+    unsetenv("PGSSLNEGOTIATION");
+    unsetenv("PGSSLMODE");
+    memset(&cc, 0, sizeof(cc));
+    bool url = pgc_parse_url(&cc, "postgres://h/db?sslnegotiation=direct", &e) == B_OK && cc.p.direct;
+    bool url_bad = pgc_parse_url(&cc, "postgres://h/db?sslnegotiation=tls", &e) == B_INVALID &&
+                   strstr(e.msg, "sslnegotiation 'tls': postgres") != NULL;
+    bool dflt = pgc_params_resolve_neg(&cc, "", req, NULL, 1000, 1000, &e) == B_OK && !cc.p.direct;
+    bool given = pgc_params_resolve_neg(&cc, "", req, "direct", 1000, 1000, &e) == B_OK && cc.p.direct;
+    bool weak = pgc_params_resolve_neg(&cc, "", pref, "direct", 1000, 1000, &e) == B_INVALID &&
+                strstr(e.msg, "weak sslmode \"prefer\" may not be used with sslnegotiation=direct");
+    bool weak2 = pgc_params_resolve_neg(&cc, "", dis, "direct", 1000, 1000, &e) == B_INVALID &&
+                 strstr(e.msg, "weak sslmode \"disable\"");
+    bool url_wins_env, given_wins_url, env;
+    setenv("PGSSLNEGOTIATION", "direct", 1);
+    env = pgc_params_resolve_neg(&cc, "", req, NULL, 1000, 1000, &e) == B_OK && cc.p.direct;
+    url_wins_env = pgc_params_resolve_neg(&cc, "postgres://h/d?sslnegotiation=postgres", req, NULL,
+                                          1000, 1000, &e) == B_OK && !cc.p.direct;
+    unsetenv("PGSSLNEGOTIATION");
+    given_wins_url = pgc_params_resolve_neg(&cc, "postgres://h/d?sslnegotiation=direct", req,
+                                            "postgres", 1000, 1000, &e) == B_OK && !cc.p.direct;
+    bool env_bad;
+    setenv("PGSSLNEGOTIATION", "maybe", 1);
+    env_bad = pgc_params_resolve_neg(&cc, "", req, NULL, 1000, 1000, &e) == B_INVALID &&
+              strstr(e.msg, "PGSSLNEGOTIATION: sslnegotiation 'maybe'");
+    if (old)
+        setenv("PGSSLNEGOTIATION", old, 1);
+    else
+        unsetenv("PGSSLNEGOTIATION");
+    if (oldm)
+        setenv("PGSSLMODE", oldm, 1);
+    free(old);
+    free(oldm);
+    T_CHECK(url && url_bad && dflt && given);
+    T_CHECK(weak && weak2);
+    T_CHECK(env && url_wins_env && given_wins_url && env_bad);
+    return 0;
+}
+
 static int t_pg_pgpass(void)
 {
     char dir[] = "/tmp/bench-pgpass.XXXXXX", path[64];

@@ -158,6 +158,7 @@ static const struct {
     {"pg_md5", t_pg_md5},
     {"pg_scram_rfc7677", t_pg_scram_rfc7677},
     {"pg_url", t_pg_url},
+    {"pg_negotiation", t_pg_negotiation},
     {"pg_pgpass", t_pg_pgpass},
     {"pglive_copy_extended", t_pglive_copy_extended},
     {"pglive_cancel", t_pglive_cancel},
