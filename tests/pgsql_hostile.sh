@@ -118,6 +118,7 @@ hostile direct 2 1000 "sslnegotiation 'tls': postgres \(an SSLRequest first, the
 hostile directnoalpn 3 100 'direct TLS with 127\.0\.0\.1:[0-9]+: the server chose no protocol \(ALPN\), not "postgresql": refused' --pgsql-sslmode=require --pgsql-sslnegotiation=direct
 hostile directplain 3 100 "direct TLS with 127\.0\.0\.1:[0-9]+: the server answered the TLS ClientHello in plain text \(first byte 0x45 'E'\), not TLS: refused" --pgsql-sslmode=require --pgsql-sslnegotiation=direct
 hostile silent 3 2100 'no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2
+hostile silent 3 2100 'setting up TLS with 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2 --pgsql-sslmode=require --pgsql-sslnegotiation=direct
 hostile trickle 3 2100 'logging in to 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-connect-timeout=2 --pgsql-sslmode=disable
 hostile flood 3 2100 'querying 127\.0\.0\.1:[0-9]+: no complete answer within the deadline \(2000 ms\)' --pgsql-io-timeout=2 --pgsql-sslmode=disable
 t_summary
