@@ -102,6 +102,13 @@ expect direct-pg15 3 "^bench: ping: direct TLS with .*: the server closed the co
 t=$(($(date +%s%N) / 1000000 - t0))
 [ "$t" -lt 2000 ] && ok || bad "direct-pg15: took $t ms (the server closes at once)"
 [ "$(grep -c '^bench: ping:' "$w/out")" = 1 ] && grep -q '^bench: hint: sslnegotiation=direct' "$w/out" && ok || bad "direct-pg15: not one error line and its hint"
+# the OLTP driver reads the option too: libpq's rule against sysbench's default sslmode prefer,
+# and the same clear line from PostgreSQL 15
+expect direct-oltp-weak 2 '^bench: weak sslmode "prefer" may not be used with sslnegotiation=direct' \
+    $B oltp_point_select --db-driver=pgsql --pgsql-host="$BENCH_PG_HOST" --pgsql-port="$BENCH_PG_PORT" --pgsql-sslnegotiation=direct run
+expect direct-oltp-pg15 3 'oltp_point_select: direct TLS with .*: the server closed the connection at the TLS ClientHello' \
+    $B oltp_point_select --db-driver=pgsql --pgsql-host="$BENCH_PG_HOST" --pgsql-port="$BENCH_PG_PORT" --pgsql-user=scram \
+    --pgsql-password=scrampw --pgsql-db=benchtest --pgsql-sslmode=require --pgsql-sslnegotiation=direct --time=1 run
 expect bad-sslmode 2 "sslmode 'verify': disable, allow, prefer, require, verify-ca or verify-full" $B ping $P --pgsql-user=trustu --pgsql-sslmode=verify
 
 # channel_binding=require: SCRAM-SHA-256-PLUS or nothing
