@@ -9320,6 +9320,7 @@ struct pgc_params {
     const char *sslrootcert; /* CA file ("system": the system's store); NULL: none */
     int connect_ms, io_ms;
     const char *pw_from;     /* where the password came from, for messages */
+    const char *search_path; /* sent in the startup message (bench's own schema); NULL: none */
     const char *ca_from;     /* sslmode=require made verify-ca by a root certificate (libpq's
                               * rule): where it came from; NULL otherwise */
 };
@@ -9888,18 +9889,21 @@ static B_MUSTCHECK enum b_rc pgc_ssl_request(struct pgc_conn *c, int mode, bool 
     return pgc_tls(c, mode);
 }
 
-/* The startup message with c->p's user, database, application name. */
+/* The startup message with c->p's user, database, application name (and search_path). */
 static B_MUSTCHECK enum b_rc pgc_startup(struct pgc_conn *c)
 {
     const struct pgc_params *p = c->p;
-    const char *kv[8];
-    size_t vl[4], n = 0;
+    const char *kv[10];
+    size_t vl[5], n = 0;
     kv[2 * n] = "user", kv[2 * n + 1] = p->user, vl[n] = strlen(p->user), n++;
     if (p->db && *p->db)
         kv[2 * n] = "database", kv[2 * n + 1] = p->db, vl[n] = strlen(p->db), n++;
     kv[2 * n] = "application_name", kv[2 * n + 1] = p->app ? p->app : "bench";
     vl[n] = strlen(kv[2 * n + 1]), n++;
     kv[2 * n] = "client_encoding", kv[2 * n + 1] = "UTF8", vl[n] = 4, n++;
+    if (p->search_path) /* a run-time parameter set at backend start (protocol 3.0) */
+        kv[2 * n] = "search_path", kv[2 * n + 1] = p->search_path,
+        vl[n] = strlen(p->search_path), n++;
     if (pg_build_startup(&c->out, kv, vl, n))
         return b_seterr(&c->err, B_INVALID, 0, "a startup value holds a NUL byte");
     return pgc_flush(c, "logging in to");
@@ -18872,8 +18876,11 @@ static B_MUSTCHECK enum b_rc oltp_pg_params(const struct bench_opts *o,
                             o->pgsql_sslrootcert,
                             o->pgsql_channel_binding};
 #undef OLTP_PG_OR
-    return pgc_params_resolve(cc, o->pgsql_url, given, (int)o->pgsql_connect_timeout * 1000,
-                              (int)o->pgsql_io_timeout * 1000, e);
+    enum b_rc rc = pgc_params_resolve(cc, o->pgsql_url, given,
+                                      (int)o->pgsql_connect_timeout * 1000,
+                                      (int)o->pgsql_io_timeout * 1000, e);
+    cc->p.search_path = o->pgsql_schema; /* the one-liner's and bench all's own schema */
+    return rc;
 }
 
 /*
@@ -26157,7 +26164,8 @@ static const struct opt_def opt_oltp_sizing[] = {
      * step left oltp_point_select without a rung, unsaid (exit 0, its row missing) */
     OPT("step-time", INT, sizing_step_time, "5", 1, 42, NULL,
         "seconds each step of the ladder runs (each workload gets half of about 85 s)", NULL, 0),
-    OLTP_COMMON_OPTS2};
+    OLTP_COMMON_OPTS2,
+    PGSQL_OPTS};
 
 /* The figures of one step of the ladder, as the table shows them (rep_sizing). */
 struct sizing_row {
@@ -26192,6 +26200,7 @@ static const struct opt_def opt_all[] = {
     OPT("server-cpus", INT, all_server_cpus, "0", 0, 65536, NULL,
         "the database host's CPUs, when the server runs elsewhere (0: its settings left out)",
         NULL, 0),
+    PGSQL_OPTS,
 };
 
 static const struct opt_def opt_compare[] = {
@@ -27378,6 +27387,309 @@ static enum b_exit sizing_own_tables(struct res *res, const struct bench_opts *o
     return B_EXIT_OK;
 }
 
+/* The one-liner's load and ladders on either server (o's driver): --tables x --table-size
+ * rows by oltp_prepare_one, then oltp_point_select's and oltp_read_write's ladders, each
+ * within half the budget left after the load. The facts of each ladder into res. */
+static enum b_exit sizing_ladders(struct res *res, struct bench_opts *o, u64 t0, double budget)
+{
+    enum b_exit ex;
+    struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
+    struct bench_opts po = *o;
+    po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
+    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say, NULL};
+    struct res prep;
+    res_init(&prep, rw, "prepare", &po, &prep_sink);
+    ex = oltp_jobs(&prep, &po, rw, oltp_prepare_one);
+    if (prep.err.msg[0] || prep.err.sb[0])
+        res->err = prep.err;
+    res_free(&prep);
+    struct sizing_row rows[2][16];
+    int nrows[2] = {0, 0};
+    const struct wl_def *wls[2] = {ps, rw};
+    /* each workload gets half the time left after the load: the run stays within the budget */
+    u64 tl = clk_now_ns(), left = 0;
+    if ((double)(tl - t0) / 1e9 < budget)
+        left = (u64)((budget - (double)(tl - t0) / 1e9) * 1e9);
+    for (int k = 0; k < 2 && ex == B_EXIT_OK && !atomic_load(&b_stop); k++) {
+        int end = sizing_ladder(res, o, wls[k], tl + left / 2 * (u64)(k + 1), rows[k], 16,
+                                &nrows[k]);
+        sizing_ladder_facts(res, wls[k]->name, rows[k], nrows[k], k ? nrows[0] : 0, end);
+        if (end == SIZING_FAILED)
+            ex = B_EXIT_FAIL;
+    }
+    if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
+        res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
+        ex = B_EXIT_FAIL;
+    }
+    return ex;
+}
+
+/* ---- the one-liner on PostgreSQL: a schema of its own in the database libpq's rules name ---- */
+
+BENCH_API bool sizing_pg_target(const struct bench_opts *o)
+{
+    const char *const v[] = {o->pgsql_url,      o->pgsql_host,    o->pgsql_port,
+                             o->pgsql_user,     o->pgsql_password, o->pgsql_db,
+                             o->pgsql_sslmode,  o->pgsql_sslrootcert, o->pgsql_channel_binding};
+    if (o->db_driver && !strcmp(o->db_driver, "pgsql"))
+        return true;
+    for (size_t i = 0; i < countof(v); i++)
+        if (v[i] && *v[i])
+            return true;
+    return false;
+}
+
+/* What the PostgreSQL one-liner keeps: the resolved connection, the strings the workers'
+ * options point to while it runs, the schema and its oid when this run created it. */
+struct sizing_pg {
+    struct pgc_conn_params cc;
+    struct pgc_conn c;
+    char port[8], schema[32], oid[256], sql[512];
+    struct oltp_kv kv;
+};
+
+/* One statement on the control connection; one value of its first row into s->kv. */
+static B_MUSTCHECK enum b_rc sizing_pg_sql(struct sizing_pg *s, const char *fmt, ...)
+    B_PRINTF(2, 3);
+static B_MUSTCHECK enum b_rc sizing_pg_sql(struct sizing_pg *s, const char *fmt, ...)
+{
+    va_list ap;
+    struct pgc_result pr;
+    va_start(ap, fmt);
+    vsnprintf(s->sql, sizeof(s->sql), fmt, ap);
+    va_end(ap);
+    memset(&pr, 0, sizeof(pr));
+    memset(&s->kv, 0, sizeof(s->kv));
+    enum b_rc rc = pgc_query(&s->c, s->sql, strlen(s->sql), &pr, oltp_pg_kv_row, &s->kv);
+    pgc_result_free(&pr);
+    return rc;
+}
+
+/* The control connection's last failure in words: the server's verbatim, else bench's. */
+static const char *sizing_pg_why(const struct sizing_pg *s, char *out, size_t n)
+{
+    if (s->c.err.rc == B_SERVER || s->c.srv.code[0])
+        snprintf(out, n, "%s:  %s (SQLSTATE %s)", s->c.srv.severity, s->c.srv.msg,
+                 s->c.srv.code);
+    else
+        snprintf(out, n, "%s", s->c.err.msg);
+    return out;
+}
+
+/* Is schema s->schema the one this run may use and drop: its oid is s->oid (the one it
+ * created) and its comment bench's mark m? */
+static bool sizing_pg_ours(struct sizing_pg *s, const char *m)
+{
+    return sizing_pg_sql(s, "SELECT n.oid::text, coalesce(obj_description(n.oid, "
+                            "'pg_namespace'), '') FROM pg_namespace n WHERE n.nspname = '%s'",
+                         s->schema) == B_OK &&
+           s->kv.n == 1 && !strcmp(s->kv.v[0], s->oid) && !strcmp(s->kv.v[1], m);
+}
+
+/* bench all's leftover: its schema (comment m) from a run that was killed, whose tables
+ * sbtest1..N are all bench all's (their comment m) or absent: those are dropped. false: a
+ * table that is not (said in res->err), or the server's failure. */
+static bool sizing_pg_leftover(struct res *res, struct sizing_pg *s, i64 tables, const char *m)
+{
+    char why[512];
+    for (i64 n = 1; n <= tables; n++) {
+        if (sizing_pg_sql(s, "SELECT coalesce(obj_description(c.oid, 'pg_class'), '') FROM "
+                             "pg_class c WHERE c.relname = 'sbtest%lld' AND c.relnamespace = "
+                             "'%s'::regnamespace", (long long)n, s->schema) != B_OK)
+            break;
+        if (!s->kv.n)
+            continue;
+        if (strcmp(s->kv.v[0], m)) {
+            b_fail(&res->err, B_EXIT_ENV, "oltp: schema '%s' on %s holds a table 'sbtest%lld' "
+                   "that bench all did not create: left alone, nothing run there", s->schema,
+                   s->c.target, (long long)n);
+            return false;
+        }
+        if (sizing_pg_sql(s, "DROP TABLE %s.sbtest%lld", s->schema, (long long)n) != B_OK)
+            break;
+    }
+    if (s->c.err.rc == B_OK && !s->c.srv.code[0])
+        return true;
+    b_fail(&res->err, B_EXIT_ENV, "oltp: a leftover of bench all in schema '%s' on %s: %s",
+           s->schema, s->c.target, sizing_pg_why(s, why, sizeof(why)));
+    return false;
+}
+
+/* The schema: created (CREATE SCHEMA, no IF NOT EXISTS: one that exists is someone's), marked
+ * with m and its oid kept. bench all (o->sizing_existing) takes bench_all, else bench_all_2
+ * .. _9 while another run holds one (a session advisory lock on the name, held until the
+ * connection closes), and reuses its own leftover (the mark m). Returns B_EXIT_OK. */
+static enum b_exit sizing_pg_schema(struct res *res, const struct bench_opts *o,
+                                    struct sizing_pg *s, const char *m)
+{
+    char why[512];
+    for (int i = 1; i <= (o->sizing_existing ? 9 : 1); i++) {
+        snprintf(s->schema, sizeof(s->schema), !o->sizing_existing ? "bench"
+                                               : i == 1           ? "bench_all"
+                                                                  : "bench_all_%d", i);
+        if (o->sizing_existing &&
+            (sizing_pg_sql(s, "SELECT pg_try_advisory_lock(hashtext('bench_all:%s'))",
+                           s->schema) != B_OK ||
+             s->kv.n != 1 || strcmp(s->kv.v[0], "t")))
+            continue;
+        if (sizing_pg_sql(s, "CREATE SCHEMA %s", s->schema) == B_OK &&
+            sizing_pg_sql(s, "COMMENT ON SCHEMA %s IS '%s'", s->schema, m) == B_OK &&
+            sizing_pg_sql(s, "SELECT oid::text FROM pg_namespace WHERE nspname = '%s'",
+                          s->schema) == B_OK && s->kv.n == 1) {
+            snprintf(s->oid, sizeof(s->oid), "%s", s->kv.v[0]);
+            return B_EXIT_OK;
+        }
+        bool exists = !strcmp(s->c.srv.code, "42P06");
+        if (exists && o->sizing_existing &&
+            sizing_pg_sql(s, "SELECT oid::text, coalesce(obj_description(oid, 'pg_namespace'), "
+                             "'') FROM pg_namespace WHERE nspname = '%s'", s->schema) == B_OK &&
+            s->kv.n == 1 && !strcmp(s->kv.v[1], m)) {
+            snprintf(s->oid, sizeof(s->oid), "%s", s->kv.v[0]);
+            if (!sizing_pg_leftover(res, s, o->oltp_tables, m))
+                return B_EXIT_ENV;
+            res_say(res, RES_SAY_MSG, "oltp: schema '%s' is a leftover of bench all: reused",
+                    s->schema);
+            return B_EXIT_OK;
+        }
+        b_fail(&res->err, B_EXIT_ENV, "oltp: creating schema '%s' in database '%s' on %s "
+               "failed: %s", s->schema, s->cc.p.db, s->c.target,
+               sizing_pg_why(s, why, sizeof(why)));
+        if (exists)
+            b_hint(&res->err, "bench works in a schema it creates and drops itself and never "
+                   "touches one that exists; drop it if it is a leftover of an interrupted "
+                   "run (its comment says '%s'), or name another database with --pgsql-db", m);
+        else if (!strcmp(s->c.srv.code, "42501"))
+            b_hint(&res->err, "the user needs CREATE on the database (GRANT CREATE ON DATABASE "
+                   "%s TO %s), or name one it owns with --pgsql-db", s->cc.p.db, s->cc.p.user);
+        return B_EXIT_ENV;
+    }
+    b_fail(&res->err, B_EXIT_ENV, "oltp: schemas bench_all .. bench_all_9 on %s are in use by "
+           "other bench all runs; not measured", s->c.target);
+    return B_EXIT_ENV;
+}
+
+/* The end: bench's tables, then the schema if it is still the one this run created or
+ * reused (oid and mark) and nothing else is in it (DROP SCHEMA without CASCADE: an object
+ * someone put there keeps it, said). On a connection made again when the ladder's took this
+ * one. */
+static void sizing_pg_drop(struct res *res, const struct bench_opts *o, struct sizing_pg *s,
+                           const char *m)
+{
+    char why[512];
+    if (sizing_pg_sql(s, "SELECT 1") != B_OK && !s->c.srv.code[0]) {
+        pgc_close(&s->c);
+        pgc_init(&s->c);
+        if (pgc_connect(&s->c, &s->cc.p) < 0) {
+            res_say(res, RES_SAY_WARN, "oltp: the connection for the cleanup: %s; drop schema "
+                    "'%s' yourself", s->c.err.msg, s->schema);
+            return;
+        }
+    }
+    if (!sizing_pg_ours(s, m)) {
+        res_say(res, RES_SAY_WARN, "oltp: schema '%s' is no longer the one this run created "
+                "(oid %s, comment '%s'): left alone", s->schema, s->oid, m);
+        return;
+    }
+    for (i64 n = 1; n <= o->oltp_tables; n++)
+        if (sizing_pg_sql(s, "DROP TABLE IF EXISTS %s.sbtest%lld", s->schema, (long long)n) !=
+            B_OK)
+            break;
+    if (sizing_pg_sql(s, "DROP SCHEMA %s", s->schema) != B_OK)
+        res_say(res, RES_SAY_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)",
+                s->schema, sizing_pg_why(s, why, sizeof(why)));
+    else
+        res_say(res, RES_SAY_MSG, "oltp: dropped schema '%s'", s->schema);
+}
+
+/* A failed login of the one-liner: the server's words verbatim, what and as whom. */
+static enum b_exit sizing_pg_conn_error(const struct sizing_pg *s, struct b_err *e)
+{
+    const struct pgc_params *p = &s->cc.p;
+    char why[512];
+    enum b_exit ex = atomic_load(&b_stop) ? B_EXIT_FAIL : B_EXIT_ENV;
+    b_fail(e, ex, "oltp: login to %s failed for user '%s' (database '%s', password: %s): %s",
+           s->c.target, p->user, p->db, p->password ? "yes" : "no",
+           sizing_pg_why(s, why, sizeof(why)));
+    if (!strcmp(s->c.srv.code, "28P01"))
+        b_hint(e, "check --pgsql-user/--pgsql-password (or PGUSER, PGPASSWORD, ~/.pgpass)%s%s",
+               p->password && p->pw_from ? "; the password came from " : "",
+               p->password && p->pw_from ? p->pw_from : "");
+    e->rc = s->c.err.rc;
+    return ex;
+}
+
+/*
+ * The one-liner on PostgreSQL: the connection by libpq's rules (--pgsql-url, --pgsql-*,
+ * PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, ~/.pgpass; not sysbench's
+ * defaults), a schema of its own in that database (sizing_pg_schema: created by this run,
+ * its oid kept), the workers' connections the same with search_path set to it at startup,
+ * the load with COPY, the ladders (sizing_ladders), then its tables and the schema dropped
+ * (sizing_pg_drop). o's connection fields point into s while it runs and are restored.
+ */
+static enum b_exit sizing_pg(struct res *res, u64 t0, double budget)
+{
+    struct bench_opts *o = res->o;
+    struct bench_opts keep = *o;
+    struct sizing_pg *s = b_xcalloc(1, sizeof(*s));
+    const char *given[8] = {o->pgsql_host, o->pgsql_port, o->pgsql_user, o->pgsql_password,
+                            o->pgsql_db, o->pgsql_sslmode, o->pgsql_sslrootcert,
+                            o->pgsql_channel_binding};
+    const char *m = o->own_mark ? o->own_mark : OLTP_MARK;
+    enum b_exit ex;
+    pgc_init(&s->c);
+    if (pgc_params_resolve(&s->cc, o->pgsql_url, given, (int)o->pgsql_connect_timeout * 1000,
+                           (int)o->pgsql_io_timeout * 1000, &res->err) < 0) {
+        char why[sizeof(res->err.msg)];
+        memcpy(why, res->err.msg, sizeof(why));
+        ex = b_fail(&res->err, b_usage_exit(), "oltp: %s", why);
+        free(s);
+        return ex;
+    }
+    if (s->cc.warn[0])
+        res_say(res, RES_SAY_WARN, "oltp: %s", s->cc.warn);
+    /* the workers connect where this connection does, in the schema below */
+    snprintf(s->port, sizeof(s->port), "%u", s->cc.p.port);
+    static char pgsql[] = "pgsql";
+    o->db_driver = pgsql;
+    o->pgsql_host = (char *)s->cc.p.host, o->pgsql_port = s->port;
+    o->pgsql_user = (char *)s->cc.p.user, o->pgsql_db = (char *)s->cc.p.db;
+    o->pgsql_copy = true; /* bench's own tables: the fast load */
+    if ((ex = oltp_check(o, &res->err)) != B_EXIT_OK)
+        goto out;
+    if (pgc_connect(&s->c, &s->cc.p) < 0) {
+        ex = sizing_pg_conn_error(s, &res->err);
+        goto out;
+    }
+    if ((ex = sizing_pg_schema(res, o, s, m)) != B_EXIT_OK)
+        goto out;
+    o->pgsql_schema = s->schema;
+    res_fact_str(res, "server", "%s", s->c.target);
+    res_fact_str(res, "server_version", "%s", s->c.version);
+    res_fact_str(res, "server_kind", "PostgreSQL");
+    res_fact_bool(res, "tls", s->c.tls);
+    res_fact_str(res, "database", "%s", s->cc.p.db);
+    res_fact_str(res, "schema", "%s", s->schema);
+    res_fact_int(res, "tables", o->oltp_tables);
+    res_fact_int(res, "table_size", o->oltp_table_size);
+    res_fact_int(res, "step_time_s", o->sizing_step_time);
+    res_fact_int(res, "max_threads", o->sizing_max_threads);
+    res_fact_num(res, "budget_s", budget);
+    res_say(res, RES_SAY_MSG, "oltp: created schema '%s' in database '%s' on %s (PostgreSQL "
+            "%s); loading %lld tables x %lld rows", s->schema, s->cc.p.db, s->c.target,
+            s->c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size);
+    ex = sizing_ladders(res, o, t0, budget);
+    sizing_pg_drop(res, o, s, m);
+out:
+    res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
+    pgc_close(&s->c);
+    o->db_driver = keep.db_driver, o->pgsql_host = keep.pgsql_host;
+    o->pgsql_port = keep.pgsql_port, o->pgsql_user = keep.pgsql_user;
+    o->pgsql_db = keep.pgsql_db, o->pgsql_copy = keep.pgsql_copy;
+    o->pgsql_schema = keep.pgsql_schema;
+    free(s);
+    return ex;
+}
+
 BENCH_API enum b_exit sizing_main(struct res *res)
 {
     struct bench_opts *o = res->o;
@@ -27390,6 +27702,8 @@ BENCH_API enum b_exit sizing_main(struct res *res)
         o->oltp_tables = 4;
     if (!o->sizing_rows_set)
         o->oltp_table_size = 25000;
+    if (sizing_pg_target(o))
+        return sizing_pg(res, t0, budget);
     if (!o->mysql_db_set) {
         free(o->mysql_db);
         o->mysql_db = b_xstrdup("bench");
@@ -27435,34 +27749,7 @@ BENCH_API enum b_exit sizing_main(struct res *res)
                               "rows",
             made ? "created" : "in the existing", db, c.target, c.version,
             (long long)o->oltp_tables, (long long)o->oltp_table_size);
-    struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
-    struct bench_opts po = *o;
-    po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
-    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say, NULL};
-    struct res prep;
-    res_init(&prep, rw, "prepare", &po, &prep_sink);
-    ex = oltp_jobs(&prep, &po, rw, oltp_prepare_one);
-    if (prep.err.msg[0] || prep.err.sb[0])
-        res->err = prep.err;
-    res_free(&prep);
-    struct sizing_row rows[2][16];
-    int nrows[2] = {0, 0};
-    const struct wl_def *wls[2] = {ps, rw};
-    /* each workload gets half the time left after the load: the run stays within the budget */
-    u64 tl = clk_now_ns(), left = 0;
-    if ((double)(tl - t0) / 1e9 < budget)
-        left = (u64)((budget - (double)(tl - t0) / 1e9) * 1e9);
-    for (int k = 0; k < 2 && ex == B_EXIT_OK && !atomic_load(&b_stop); k++) {
-        int end = sizing_ladder(res, o, wls[k], tl + left / 2 * (u64)(k + 1), rows[k], 16,
-                                &nrows[k]);
-        sizing_ladder_facts(res, wls[k]->name, rows[k], nrows[k], k ? nrows[0] : 0, end);
-        if (end == SIZING_FAILED)
-            ex = B_EXIT_FAIL;
-    }
-    if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
-        res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
-        ex = B_EXIT_FAIL;
-    }
+    ex = sizing_ladders(res, o, t0, budget);
     /* drop what this run created, whatever happened above: on a connection made again when
      * the ladder's outage (bench all reconnects) took this one */
     if (sizing_sql(&c, "DO 0") < 0 && !c.srv_code) {
@@ -35680,7 +35967,11 @@ static enum b_exit cli_apply(struct cli *c, bool *late)
                 opts.mysql_db_set = true;
             if (d->off == offsetof(struct bench_opts, time_s))
                 opts.time_set = true;
-            if (d >= opt_mysql && d < opt_mysql + countof(opt_mysql))
+            if ((d >= opt_mysql && d < opt_mysql + countof(opt_mysql)) ||
+                (d->off >= offsetof(struct bench_opts, pgsql_url) &&
+                 d->off <= offsetof(struct bench_opts, pgsql_channel_binding) &&
+                 d->type == OPT_STR) ||
+                (d->off == offsetof(struct bench_opts, db_driver) && !strcmp(val, "pgsql")))
                 opts.db_given = true; /* bench all: a database was named */
             if (d->off == offsetof(struct bench_opts, mysql_ssl))
                 opts.mysql_ssl_set = true;
