@@ -27833,6 +27833,7 @@ struct all_ctx {
     double io_bytes;
     bool db_vars;            /* the server's variables were read (db.*: those it knows) */
     bool db_local;           /* the server runs on this host (all_db_where) */
+    bool pg;                 /* the server is PostgreSQL (sizing_pg_target) */
     long db_pid;             /* its mysqld's pid when found, else 0 */
 };
 
@@ -28868,25 +28869,26 @@ static i64 all_pid_nofile(long pid)
  * equal to this host's name and its @@datadir a directory here. Facts db.server_local,
  * db.server_hostname, db.local_how; x->db_local, x->db_pid (0: unknown).
  */
-static void all_db_where(struct all_ctx *x, const struct my_conn *c)
+static void all_db_where(struct all_ctx *x, int fd, bool is_unix)
 {
     struct res *res = x->res;
     struct utsname u;
     const char *sh = all_str(res, "db.hostname"), *dd = all_str(res, "db.datadir");
     char how[160] = "", comm[32] = "";
     long pid = 0;
-    if (c->is_unix) {
+    if (is_unix) {
         struct ucred cr;
         socklen_t l = sizeof(cr);
-        if (!getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cr, &l))
+        if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &l))
             pid = cr.pid;
         snprintf(how, sizeof(how), "unix socket");
     } else {
-        unsigned long ino = all_peer_inode(c->fd);
+        unsigned long ino = all_peer_inode(fd);
         long p = ino ? all_inode_pid(ino) : 0;
         if (p)
             all_pid_comm(p, comm, sizeof(comm));
-        if (p && (!strcmp(comm, "mysqld") || !strcmp(comm, "mariadbd"))) {
+        if (p && (x->pg ? !strcmp(comm, "postgres")
+                        : !strcmp(comm, "mysqld") || !strcmp(comm, "mariadbd"))) {
             pid = p;
             snprintf(how, sizeof(how), "its TCP socket held by %s (pid %ld)", comm, p);
         }
@@ -28900,7 +28902,7 @@ static void all_db_where(struct all_ctx *x, const struct my_conn *c)
     x->db_local = how[0] != 0;
     x->db_pid = pid;
     res_fact_bool(res, "db.server_local", x->db_local);
-    res_fact_str(res, "db.server_hostname", "%s", *sh ? sh : "?");
+    res_fact_str(res, "db.server_hostname", "%s", *sh ? sh : x->db_local && named ? u.nodename : "?");
     res_fact_str(res, "db.this_hostname", "%s", named ? u.nodename : "?");
     if (x->db_local)
         res_fact_str(res, "db.local_how", "%s", how);
@@ -28913,7 +28915,9 @@ static void all_db_where(struct all_ctx *x, const struct my_conn *c)
                      "not local: the server's end of the connection is %s%s, and @@hostname and "
                      "@@datadir do not match this host",
                      comm[0] ? "held by " : "not in this host's /proc/net/tcp", comm);
-    if (pid) {
+    if (pid && x->pg)
+        res_fact_int(res, "db.backend_pid", pid); /* this connection's backend */
+    else if (pid) {
         res_fact_int(res, "db.mysqld_pid", pid);
         i64 nf = all_pid_nofile(pid);
         if (nf >= 0)
@@ -29049,6 +29053,150 @@ static void all_db_outage(struct all_ctx *x, const struct res *lad)
     res_fact_int(x->res, "db.outage_never_back", never);
 }
 
+/* The ladder's knee and peak as db.* facts (st: the one-liner's result in bench all). */
+static void all_db_knee(struct all_ctx *x, const struct res *st)
+{
+    bool h;
+    double v = all_num(st, "oltp_read_write_knee_threads", &h);
+    if (h) {
+        res_fact_int(x->res, "db.oltp_knee_threads", (i64)v);
+        res_fact_num(x->res, "db.oltp_knee_tps", all_num(st, "oltp_read_write_knee_tps", NULL));
+    }
+    v = all_num(st, "oltp_read_write_top_threads", &h);
+    if (h) {
+        res_fact_bool(x->res, "db.oltp_still_rising",
+                      all_num(st, "oltp_read_write_still_rising", NULL) > 0);
+        res_fact_int(x->res, "db.oltp_top_threads", (i64)v);
+        res_fact_int(x->res, "db.oltp_peak_threads",
+                     (i64)all_num(st, "oltp_read_write_peak_threads", NULL));
+        res_fact_num(x->res, "db.oltp_peak_tps", all_num(st, "oltp_read_write_peak_tps", NULL));
+        res_fact_str(x->res, "db.oltp_ladder_end", "%s",
+                     all_str(st, "oltp_read_write_ladder_end"));
+    }
+    v = all_num(st, "oltp_point_select_knee_tps", &h);
+    if (h)
+        res_fact_num(x->res, "db.point_select_knee_tps", v);
+}
+
+/* The ladder's options in bench all: the one-liner's, with whole-second rungs (a doubling's
+ * 10% must stand out of a loaded host's noise) up to 64 threads (or half the server's
+ * max_connections), 2 tables, in a budget of its own that the load of its tables counts
+ * against; its tables marked as bench all's. */
+static void all_db_ladder_opts(const struct all_ctx *x, struct bench_opts *so)
+{
+    so->sizing_step_time = x->level == ALL_QUICK ? 1 : x->level == ALL_DEFAULT ? 2 : 5;
+    so->sizing_budget_s = x->level == ALL_QUICK ? 20 : x->level == ALL_DEFAULT ? 40 : 150;
+    so->all_step_ms = 0;
+    bool hm;
+    double mc = all_num(x->res, "db.max_connections", &hm);
+    so->sizing_max_threads = 64;
+    while (hm && so->sizing_max_threads > 2 && (double)so->sizing_max_threads > mc / 2)
+        so->sizing_max_threads /= 2;
+    so->sizing_tables_set = so->sizing_rows_set = true;
+    so->oltp_tables = 2;
+    so->oltp_table_size = x->level == ALL_QUICK ? 2000 : x->level == ALL_DEFAULT ? 10000 : 100000;
+    so->sizing_existing = true;
+    so->own_mark = OLTP_MARK_ALL; /* its tables told apart from a prepared dataset */
+}
+
+/* ---- database on PostgreSQL: its settings from pg_settings, the ladder in bench_all ---- */
+
+/* The settings the page shows (all_settings_pg recommends a value for each). */
+static const char *const all_pg_vars[] = {
+    "shared_buffers",     "effective_cache_size",         "work_mem",
+    "maintenance_work_mem", "max_connections",            "wal_buffers",
+    "max_wal_size",       "checkpoint_timeout",           "checkpoint_completion_target",
+    "fsync",              "synchronous_commit",           "full_page_writes",
+    "random_page_cost",   "effective_io_concurrency",
+};
+
+/* A row of pg_settings (name, setting, unit, current_setting(name)) as facts: db.pg.<name>
+ * the value as SHOW says it, db.pg.<name>_bytes for a memory setting (setting x unit), and
+ * db.max_connections (the ladder's cap). Names not asked for are ignored. */
+static int all_pg_row(void *ctx, const struct pgc_result *r, const struct pg_str *v)
+{
+    static const struct {
+        const char *unit;
+        double mult;
+    } units[] = {{"B", 1}, {"kB", 1024}, {"8kB", 8192}, {"MB", 1048576}, {"GB", 1073741824.0}};
+    struct res *res = ctx;
+    char name[64], set[64], unit[16], cur[64], key[96];
+    if (r->ncols < 4 || !v[0].p || !v[1].p || !v[3].p)
+        return 0;
+    snprintf(name, sizeof(name), "%.*s", (int)B_MIN(v[0].len, 63), v[0].p);
+    bool asked = false;
+    for (size_t i = 0; i < countof(all_pg_vars); i++)
+        asked |= !strcmp(name, all_pg_vars[i]);
+    if (!asked)
+        return 0;
+    my_escape(set, sizeof(set), v[1].p, v[1].len);
+    my_escape(unit, sizeof(unit), v[2].p ? v[2].p : "", v[2].p ? v[2].len : 0);
+    my_escape(cur, sizeof(cur), v[3].p, v[3].len);
+    snprintf(key, sizeof(key), "db.pg.%s", name);
+    res_fact_str(res, key, "%s", cur);
+    char *end;
+    double n = strtod(set, &end);
+    bool num = end != set && !*end;
+    for (size_t i = 0; i < countof(units) && num; i++)
+        if (!strcmp(unit, units[i].unit)) {
+            snprintf(key, sizeof(key), "db.pg.%s_bytes", name);
+            res_fact_num(res, key, n * units[i].mult);
+        }
+    if (num && !strcmp(name, "max_connections"))
+        res_fact_num(res, "db.max_connections", n);
+    return 0;
+}
+
+/* bench all's database part on PostgreSQL (after ping): the settings (one query of
+ * pg_settings), where the server runs, the ladder by the one-liner in a schema of its own
+ * (bench_all, or bench_all_2.. while another run holds it: sizing_pg_schema). */
+static void all_db_pg(struct all_ctx *x, struct bench_opts *so)
+{
+    struct pgc_conn_params *cc = b_xcalloc(1, sizeof(*cc));
+    struct pgc_conn c;
+    struct b_err e;
+    struct buf q = {0};
+    const char *given[8] = {so->pgsql_host, so->pgsql_port, so->pgsql_user, so->pgsql_password,
+                            so->pgsql_db, so->pgsql_sslmode, so->pgsql_sslrootcert,
+                            so->pgsql_channel_binding};
+    memset(&e, 0, sizeof(e));
+    pgc_init(&c);
+    res_fact_str(x->res, "db.server_kind", "PostgreSQL");
+    if (pgc_params_resolve(cc, so->pgsql_url, given, (int)so->pgsql_connect_timeout * 1000,
+                           (int)so->pgsql_io_timeout * 1000, &e) == B_OK &&
+        pgc_connect(&c, &cc->p) == B_OK) {
+        struct pgc_result pr;
+        memset(&pr, 0, sizeof(pr));
+        buf_printf(&q, "SELECT name, setting, unit, current_setting(name) FROM pg_settings "
+                       "WHERE name IN (");
+        for (size_t i = 0; i < countof(all_pg_vars); i++)
+            buf_printf(&q, "%s'%s'", i ? ", " : "", all_pg_vars[i]);
+        buf_printf(&q, ")");
+        if (pgc_query(&c, q.p, q.len, &pr, all_pg_row, x->res) == B_OK)
+            x->db_vars = true;
+        else
+            res_warn(x->res, "db_failed", NULL, "all: reading pg_settings on %s: %s", c.target,
+                     c.srv.code[0] ? c.srv.msg : c.err.msg);
+        pgc_result_free(&pr);
+        all_db_where(x, c.fd, c.is_unix);
+    }
+    buf_free(&q);
+    pgc_close(&c);
+    free(cc);
+    all_progress(x, "db: OLTP ladder");
+    all_db_ladder_opts(x, so);
+    struct res *st = res_step(x->res, wl_find("oltp"), "oltp");
+    st->o = so;
+    enum b_exit ex = sizing_main(st);
+    st->o = x->res->o;
+    all_db_outage(x, st);
+    res_fact_str(x->res, "db.oltp_schema", "%s", all_str(st, "schema"));
+    if (ex != B_EXIT_OK)
+        res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: %s",
+                 st->err.msg[0] ? st->err.msg : "failed");
+    all_db_knee(x, st);
+}
+
 static void all_db(struct all_ctx *x)
 {
     struct bench_opts so;
@@ -29058,6 +29206,9 @@ static void all_db(struct all_ctx *x)
     so.all_step_ms = x->level == ALL_QUICK ? 1000 : 2000;
     struct res *st = res_step(x->res, wl_find("ping"), "ping");
     st->o = &so;
+    static char pgsql[] = "pgsql";
+    if (x->pg) /* ping's switch: any --pgsql-* option names a PostgreSQL server here */
+        so.db_driver = pgsql;
     bool dbset = so.mysql_db_set;
     so.mysql_db_set = false; /* ping without a schema: -D's may not exist yet (the ladder's) */
     enum b_exit ex = ping_main(st);
@@ -29075,6 +29226,10 @@ static void all_db(struct all_ctx *x)
     (void)all_pct_fact(x->res, "db.ping_p50_ms", d->hist, 50);
     (void)all_pct_fact(x->res, "db.ping_p99_ms", d->hist, 99);
     res_fact_num(x->res, "db.ping_max_ms", (double)d->lat_max_ns / 1e6);
+    if (x->pg) {
+        all_db_pg(x, &so);
+        return;
+    }
     /* the settings: one query each (a variable the server lacks is left out) */
     struct myc_conn_params cc;
     struct my_conn c;
@@ -29101,35 +29256,21 @@ static void all_db(struct all_ctx *x)
             myc_result_free(&mr);
         }
         x->db_vars = true;
-        all_db_where(x, &c);
+        all_db_where(x, c.fd, c.is_unix);
     }
-    /* the ladder: the one-liner's, with whole-second rungs (a doubling's 10% must stand out
-     * of a loaded host's noise) up to 64 threads (or half the server's max_connections), in
-     * a budget of its own that the load of its tables counts against */
+    /* the ladder (all_db_ladder_opts) in a schema a lock keeps to this run */
     all_progress(x, "db: OLTP ladder");
-    so.sizing_step_time = x->level == ALL_QUICK ? 1 : x->level == ALL_DEFAULT ? 2 : 5;
-    so.sizing_budget_s = x->level == ALL_QUICK ? 20 : x->level == ALL_DEFAULT ? 40 : 150;
-    so.all_step_ms = 0;
-    bool hm;
-    double mc = all_num(x->res, "db.max_connections", &hm);
-    so.sizing_max_threads = 64;
-    while (hm && so.sizing_max_threads > 2 && (double)so.sizing_max_threads > mc / 2)
-        so.sizing_max_threads /= 2;
-    so.sizing_tables_set = so.sizing_rows_set = true;
-    so.oltp_tables = 2;
-    so.oltp_table_size = x->level == ALL_QUICK ? 2000 : x->level == ALL_DEFAULT ? 10000 : 100000;
+    all_db_ladder_opts(x, &so);
     char name[OLTP_NAME_SZ];
     if (!all_db_schema(x, conn ? &c : NULL, &so, name, sizeof(name))) {
         myc_close(&c);
         return;
     }
-    so.sizing_existing = true;
     /* a lost connection reconnects (the rung goes on, its outage on the page) unless the
      * user gave the list: a failover under bench all is measured, not a failed ladder */
     static char reconn[] = "1213,1020,1205,2013,2006,2011,2055";
     if (!strcmp(so.mysql_ignore_errors, "1213,1020,1205"))
         so.mysql_ignore_errors = reconn;
-    so.own_mark = OLTP_MARK_ALL; /* its tables told apart from a prepared dataset */
     st = res_step(x->res, wl_find("oltp"), "oltp");
     st->o = &so;
     ex = sizing_main(st);
@@ -29140,26 +29281,7 @@ static void all_db(struct all_ctx *x)
     if (ex != B_EXIT_OK)
         res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: %s",
                  st->err.msg[0] ? st->err.msg : "failed");
-    bool h;
-    double v = all_num(st, "oltp_read_write_knee_threads", &h);
-    if (h) {
-        res_fact_int(x->res, "db.oltp_knee_threads", (i64)v);
-        res_fact_num(x->res, "db.oltp_knee_tps", all_num(st, "oltp_read_write_knee_tps", NULL));
-    }
-    v = all_num(st, "oltp_read_write_top_threads", &h);
-    if (h) {
-        res_fact_bool(x->res, "db.oltp_still_rising",
-                      all_num(st, "oltp_read_write_still_rising", NULL) > 0);
-        res_fact_int(x->res, "db.oltp_top_threads", (i64)v);
-        res_fact_int(x->res, "db.oltp_peak_threads",
-                     (i64)all_num(st, "oltp_read_write_peak_threads", NULL));
-        res_fact_num(x->res, "db.oltp_peak_tps", all_num(st, "oltp_read_write_peak_tps", NULL));
-        res_fact_str(x->res, "db.oltp_ladder_end", "%s",
-                     all_str(st, "oltp_read_write_ladder_end"));
-    }
-    v = all_num(st, "oltp_point_select_knee_tps", &h);
-    if (h)
-        res_fact_num(x->res, "db.point_select_knee_tps", v);
+    all_db_knee(x, st);
 }
 
 /* ---- checks: thresholds on the measures, their basis and remedy (docs/cli.md "Checks") ---- */
@@ -29294,7 +29416,8 @@ static void all_derive(struct all_ctx *x)
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
         res_fact_int(res, "host.nofile_limit",
                      rl.rlim_cur == RLIM_INFINITY ? INT64_MAX : (i64)rl.rlim_cur);
-    all_derive_db(x);
+    if (!x->pg) /* MySQL's model of a connection's buffers */
+        all_derive_db(x);
     const struct res_fact *ds = res_fact(res, "disk.status");
     if (ds && ds->str && strncmp(ds->str, "skipped", 7))
         res_fact_bool(res, "disk.not_a_disk", !x->direct || all_num(res, "fs_tmpfs", NULL) > 0);
@@ -29379,9 +29502,12 @@ static bool all_steps_busy(const struct res *res, const char *steps)
 static int all_run_checks(struct res *res)
 {
     int worst = ALL_PASS;
+    bool pg = !strcmp(all_str(res, "db.server_kind"), "PostgreSQL");
     for (size_t i = 0; i < countof(all_checks); i++) {
         const struct all_check *k = &all_checks[i];
         char thr[96], w[32], f[32];
+        if (pg && !strncmp(k->path, "db.", 3)) /* mysqld's limit, MySQLTuner's model */
+            continue;
         bool h;
         double v = all_num(res, k->path, &h);
         all_fmt_num(w, sizeof(w), k->warn);
@@ -29936,6 +30062,93 @@ static void all_setting_disk(struct all_ctx *x)
                     x->direct ? "O_DIRECT" : "fsync");
 }
 
+/* A size in kB as postgresql.conf takes it: GB or MB when whole, else kB. */
+static void all_pg_size(char *out, size_t n, double kb)
+{
+    if (kb >= 1048576 && fmod(kb, 1048576) == 0)
+        snprintf(out, n, "%.0fGB", kb / 1048576);
+    else if (kb >= 1024 && fmod(kb, 1024) == 0)
+        snprintf(out, n, "%.0fMB", kb / 1024);
+    else
+        snprintf(out, n, "%.0fkB", kb);
+}
+
+/* One PostgreSQL setting: its recommended value v as rec.pg.<name>, a setting step beside
+ * the server's current value (SHOW's words, db.pg.<name>). */
+static void all_setting_pg(struct all_ctx *x, const char *name, const char *rule, const char *v)
+{
+    char key[96];
+    snprintf(key, sizeof(key), "rec.pg.%s", name);
+    res_fact_str(x->res, key, "%s", v);
+    snprintf(key, sizeof(key), "db.pg.%s", name);
+    const char *cur = all_str(x->res, key);
+    all_setting(x->res, name, rule, *cur ? cur : NULL, "%s", v);
+}
+
+/*
+ * PostgreSQL's settings: PGTune's rules for an OLTP server (le0pard/pgtune,
+ * src/features/configuration/configurationSlice.js, DB type "oltp", Linux; in kB, floored):
+ * shared_buffers RAM/4, effective_cache_size RAM x 3/4, maintenance_work_mem RAM/16 at most
+ * 2 GB, wal_buffers 3% of shared_buffers at most 16 MB (above 14 MB: 16 MB; at least 32 kB),
+ * work_mem (RAM - shared_buffers) / ((max_connections + workers) x 3) at least 64 kB, workers
+ * the CPUs when 4 or more, else PostgreSQL's max_worker_processes default 8; max_wal_size
+ * 8 GB; checkpoint_completion_target 0.9; random_page_cost 1.1 on SSD, 4 on HDD;
+ * effective_io_concurrency 200 on SSD, 2 on HDD (the disk of --dir when the server runs
+ * here, else SSD: PGTune's default). max_connections is PGTune's input: the server's is kept
+ * (300, PGTune's OLTP default, when unknown). The PostgreSQL documentation's (runtime-config-
+ * wal): fsync and full_page_writes on (off risks unrecoverable corruption after a crash),
+ * synchronous_commit on (off loses the last commits, not consistency), checkpoint_timeout
+ * its default 5min (PGTune sets none).
+ */
+static void all_settings_pg(struct all_ctx *x, double ram, int cpus)
+{
+    struct res *res = x->res;
+    char v[48], rule[96];
+    bool h, rot = false;
+    const char *disk = "SSD assumed";
+    double r = all_num(res, "disk_rotational", &h);
+    if (h && (!x->db_vars || x->db_local)) {
+        rot = r > 0;
+        disk = rot ? "HDD (--dir)" : "SSD (--dir)";
+    }
+    double mc = all_num(res, "db.max_connections", &h);
+    if (!h || mc < 1)
+        mc = 300;
+    snprintf(v, sizeof(v), "%.0f", mc);
+    all_setting_pg(x, "max_connections", h ? "PGTune's input: the server's kept"
+                                           : "PGTune OLTP's 300 (server's unknown)", v);
+    if (ram > 0) {
+        double kb = floor(ram / 1024), sb = floor(kb / 4), workers = cpus >= 4 ? cpus : 8;
+        double wal = floor(3 * sb / 100);
+        wal = wal > 16384 ? 16384 : wal > 14336 ? 16384 : wal < 32 ? 32 : wal;
+        double wm = floor((kb - sb) / ((mc + workers) * 3));
+        res_fact_num(res, "rec.pg.ram_kb", kb);
+        res_fact_num(res, "rec.pg.workers", workers);
+        all_pg_size(v, sizeof(v), sb);
+        all_setting_pg(x, "shared_buffers", "PGTune: RAM/4", v);
+        all_pg_size(v, sizeof(v), floor(kb * 3 / 4));
+        all_setting_pg(x, "effective_cache_size", "PGTune: RAM x 3/4", v);
+        all_pg_size(v, sizeof(v), B_MAX(wm, 64));
+        snprintf(rule, sizeof(rule), "PGTune: (RAM-shared_buffers)/((%.0f+%.0f workers)x3)", mc,
+                 workers);
+        all_setting_pg(x, "work_mem", rule, v);
+        all_pg_size(v, sizeof(v), B_MIN(floor(kb / 16), 2097152));
+        all_setting_pg(x, "maintenance_work_mem", "PGTune: RAM/16, <= 2GB", v);
+        all_pg_size(v, sizeof(v), wal);
+        all_setting_pg(x, "wal_buffers", "PGTune: 3% of shared_buffers, <= 16MB", v);
+    }
+    all_setting_pg(x, "max_wal_size", "PGTune OLTP: 8GB", "8GB");
+    all_setting_pg(x, "checkpoint_timeout", "PG default (PGTune sets none)", "5min");
+    all_setting_pg(x, "checkpoint_completion_target", "PGTune (PG 14+ default)", "0.9");
+    all_setting_pg(x, "fsync", "PG docs: off risks unrecoverable corruption", "on");
+    all_setting_pg(x, "synchronous_commit", "PG docs: off loses last commits on crash", "on");
+    all_setting_pg(x, "full_page_writes", "PG docs: off risks corruption on crash", "on");
+    snprintf(rule, sizeof(rule), "PGTune: SSD 1.1, HDD 4; %s", disk);
+    all_setting_pg(x, "random_page_cost", rule, rot ? "4" : "1.1");
+    snprintf(rule, sizeof(rule), "PGTune: SSD 200, HDD 2; %s", disk);
+    all_setting_pg(x, "effective_io_concurrency", rule, rot ? "2" : "200");
+}
+
 /*
  * The settings for the server that is there: only variables it knows (SELECT @@var), each
  * with its current value; sized for the host it runs on (all_sized_for). A server on another
@@ -29959,11 +30172,13 @@ static void all_settings(struct all_ctx *x)
         res_fact_str(res, "rec.sized_for", x->db_vars ? "%s (this host)" : "%s", who);
     else
         res_fact_str(res, "rec.sized_for", "%s (another host: see NOTES)", sh);
-    if (ram > 0)
+    if (x->pg)
+        all_settings_pg(x, ram, cpus);
+    if (ram > 0 && !x->pg)
         all_setting_ram(x, ram);
-    if (!remote)
+    if (!remote && !x->pg)
         all_setting_disk(x);
-    if (cpus > 0)
+    if (cpus > 0 && !x->pg)
         all_setting_redo(x, cpus);
     double knee = all_num(res, "db.oltp_knee_threads", &h);
     if (h)
@@ -30111,6 +30326,7 @@ static enum b_exit all_main(struct res *res)
     x.res = res;
     x.o = o;
     x.t0 = clk_now_ns();
+    x.pg = sizing_pg_target(o);
     res->command = "all";
     if (o->all_quick && o->all_thorough)
         return b_fail(&res->err, b_usage_exit(), "all: --quick and --thorough exclude each other");
@@ -32878,6 +33094,17 @@ static void rep_all(const struct res *res)
                      rep_all_pct(res, "db.ping_p50_ms", 3, a, sizeof(a)),
                      rep_all_pct(res, "db.ping_p99_ms", 3, b, sizeof(b)),
                      rep_all_v(res, "db.ping_samples", 0, c, sizeof(c)));
+        if (!strcmp(all_str(res, "db.server_kind"), "PostgreSQL")) {
+            rep_all_line("          shared_buffers %s, effective_cache_size %s, work_mem %s, "
+                         "max_connections %s", all_str(res, "db.pg.shared_buffers"),
+                         all_str(res, "db.pg.effective_cache_size"),
+                         all_str(res, "db.pg.work_mem"), all_str(res, "db.pg.max_connections"));
+            rep_all_line("          fsync %s, synchronous_commit %s; OLTP in '%s': knee %s "
+                         "threads, %s tps", all_str(res, "db.pg.fsync"),
+                         all_str(res, "db.pg.synchronous_commit"), all_str(res, "db.oltp_schema"),
+                         rep_all_v(res, "db.oltp_knee_threads", 0, c, sizeof(c)),
+                         rep_all_v(res, "db.oltp_knee_tps", 1, d, sizeof(d)));
+        } else {
         rep_all_line("          buffer pool %s MiB, redo %s MiB, flush %s, trx_commit %s, "
                      "max_connections %s",
                      (snprintf(a, sizeof(a), "%.0f",
@@ -32897,6 +33124,7 @@ static void rep_all(const struct res *res)
                      all_str(res, "db.oltp_schema"),
                      rep_all_v(res, "db.oltp_knee_threads", 0, c, sizeof(c)),
                      rep_all_v(res, "db.oltp_knee_tps", 1, d, sizeof(d)));
+        }
         char cls[160];
         if (res_fact(res, "db.outage_windows") && rep_all_outage(res, cls, sizeof(cls)))
             rep_all_line("          OUTAGE in the ladder: longest %s s, %s of %s clients; %s",
@@ -32926,13 +33154,24 @@ static void rep_all(const struct res *res)
     rep_all_line("%s", "");
     rep_all_line("SETTINGS  %-18s %-10s %-10s rule; for %s", "setting", "value", "current",
                  all_str(res, "rec.sized_for"));
+    /* PostgreSQL's 14 settings: those already at the recommended value on one line (the
+     * page's 60 lines; each is a row of the JSON and the HTML) */
+    bool pg = !strcmp(all_str(res, "db.server_kind"), "PostgreSQL");
+    struct buf same = {0};
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *s = &res->steps[i];
-        if (!strcmp(s->command, "setting"))
+        if (strcmp(s->command, "setting"))
+            continue;
+        if (pg && !strcmp(all_str(s, "current"), all_str(s, "value")))
+            buf_printf(&same, "%s%s", same.len ? ", " : "", all_str(s, "name"));
+        else
             rep_all_line("  %-26s %-10s %-10s %s", all_str(s, "name"), all_str(s, "value"),
                          *all_str(s, "current") ? all_str(s, "current") : "-",
                          all_str(s, "rule"));
     }
+    if (same.len)
+        rep_all_line("  as recommended: %s", same.p);
+    buf_free(&same);
     /* the first 4 notes, and whatever their place the ones the verdicts and the settings
      * refer to (host_busy: "see NOTES"; db_remote: whose host was sized); how many more
      * there are is said (every note is on stderr and in the JSON) */
