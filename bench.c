@@ -27572,8 +27572,8 @@ static enum b_exit sizing_pg_schema(struct res *res, const struct bench_opts *o,
  * reused (oid and mark) and nothing else is in it (DROP SCHEMA without CASCADE: an object
  * someone put there keeps it, said). On a connection made again when the ladder's took this
  * one. */
-static void sizing_pg_drop(struct res *res, const struct bench_opts *o, struct sizing_pg *s,
-                           const char *m)
+static void sizing_pg_drop_on(struct res *res, const struct bench_opts *o, struct sizing_pg *s,
+                              const char *m)
 {
     char why[512];
     if (sizing_pg_sql(s, "SELECT 1") != B_OK && !s->c.srv.code[0]) {
@@ -27599,6 +27599,19 @@ static void sizing_pg_drop(struct res *res, const struct bench_opts *o, struct s
                 s->schema, sizing_pg_why(s, why, sizeof(why)));
     else
         res_say(res, RES_SAY_MSG, "oltp: dropped schema '%s'", s->schema);
+}
+
+/* The cleanup after a stop signal too: a step begun after the signal is not cut by it (the
+ * MySQL client's rule, myc_deadline), but pgc_ looks at b_stop before every wait, so the flag
+ * is lowered while the cleanup runs and raised again after; a second signal still ends the
+ * process at once (os_on_signal). */
+static void sizing_pg_drop(struct res *res, const struct bench_opts *o, struct sizing_pg *s,
+                           const char *m)
+{
+    int sig = atomic_exchange(&b_stop, 0);
+    sizing_pg_drop_on(res, o, s, m);
+    if (sig)
+        atomic_store(&b_stop, sig);
 }
 
 /* A failed login of the one-liner: the server's words verbatim, what and as whom. */
@@ -29675,6 +29688,8 @@ static const char *const all_measures[] = {
     "db.server_hostname", "db.this_hostname", "db.local_how", "db.mysqld_pid", "db.hostname",
     "db.datadir", "db.open_files_limit", "db.mysqld_nofile_soft", "db.nofile_limit",
     "db.nofile_from", "db.max_conn_memory_pct", "db.max_conn_memory_bytes",
+    /* PostgreSQL's (all_db_pg, all_settings_pg) */
+    "db.server_kind", "db.pg.*", "db.backend_pid", "rec.pg.*",
     /* host., rec., all. (derived) */
     "host.swap_used_bytes", "host.swap_pages_moved", "host.thp_always",
     "host.clocksource_slow", "host.nofile_limit", "host.name", "host.clock_gettime_ns",

@@ -9,7 +9,8 @@
 # PGPASSWORD, a URL's unknown database and a .pgpass with loose permissions reach the server
 # (or not) as psql sees them. `bench all --quick` against the server: the page's settings are
 # SHOW's words, the recommendations PGTune's rules computed here from /proc/meminfo, nproc
-# and the --dir disk's rotational flag, the page <= 60 lines, nothing left behind.
+# and the --dir disk's rotational flag, the page <= 60 lines, nothing left behind. A SIGINT
+# during the one-liner's ladder still drops its schema.
 # Needs postgresql-15 and openssl (tests/setup.sh); exits 77 without them. About 60 s.
 # shellcheck disable=SC2086,SC2016,SC2015 # option lists split into words; check evals its quoted test; ok || bad
 set -u
@@ -123,6 +124,19 @@ check "not ours: the hint" 'grep -q "never touches one that exists" "$w/out"'
 check "not ours: the user's schema and row stay" '[ "$(Q "SELECT id FROM bench.sbtest1")" = 7 ]'
 check "not ours: nothing dropped" '! grep -q "dropped" "$w/out"'
 Q "SET client_min_messages = warning; DROP SCHEMA bench CASCADE"
+
+# 5b. SIGINT during the ladder: exit 1, the schema still dropped (the cleanup is not cut by
+# the signal that ended the run)
+$B oltp --pgsql-host="$BENCH_PG_HOST" --pgsql-port="$BENCH_PG_PORT" --pgsql-user=postgres \
+    --pgsql-db=benchtest --step-time=3 --max-threads=4 --tables=1 --table-size=1000 >"$w/out" 2>&1 &
+bp=$!
+t_wait 30 grep -q "threads:" "$w/out" || bad "SIGINT: no rung started"
+kill -INT $bp
+wait $bp
+rc=$?
+check "SIGINT: exit 1 ($rc), the schema dropped" '[ $rc = 1 ] && grep -q "dropped schema .bench." "$w/out"'
+objects >"$w/after"
+check "SIGINT: pg_namespace and pg_class as before" 'cmp -s "$w/before" "$w/after"'
 
 # 6. bench all --quick on the server: the settings against SHOW and PGTune's rules
 t0=$(date +%s)
