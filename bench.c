@@ -30101,16 +30101,18 @@ static void all_setting_pg(struct all_ctx *x, const char *name, const char *rule
 }
 
 /*
- * PostgreSQL's settings: PGTune's rules for an OLTP server (le0pard/pgtune,
- * src/features/configuration/configurationSlice.js, DB type "oltp", Linux; in kB, floored):
- * shared_buffers RAM/4, effective_cache_size RAM x 3/4, maintenance_work_mem RAM/16 at most
- * 2 GB, wal_buffers 3% of shared_buffers at most 16 MB (above 14 MB: 16 MB; at least 32 kB),
- * work_mem (RAM - shared_buffers) / ((max_connections + workers) x 3) at least 64 kB, workers
- * the CPUs when 4 or more, else PostgreSQL's max_worker_processes default 8; max_wal_size
- * 8 GB; checkpoint_completion_target 0.9; random_page_cost 1.1 on SSD, 4 on HDD;
- * effective_io_concurrency 200 on SSD, 2 on HDD (the disk of --dir when the server runs
- * here, else SSD: PGTune's default). max_connections is PGTune's input: the server's is kept
- * (300, PGTune's OLTP default, when unknown). The PostgreSQL documentation's (runtime-config-
+ * PostgreSQL's settings: PGTune's rules for an OLTP server (le0pard/pgtune 7caef27,
+ * 2026-07-30, src/features/configuration/configurationSlice.js, DB type "oltp", Linux, its
+ * default database size "mid": in kB, floored): shared_buffers RAM/4, effective_cache_size
+ * RAM x 3/4, maintenance_work_mem RAM/16 at most 8 GB (2 GB only on Windows), wal_buffers 3%
+ * of shared_buffers at most 16 MB (above 14 MB: 16 MB; at least 32 kB), work_mem (RAM -
+ * shared_buffers) / ((max_connections + workers) x 3) at least 4 MB, workers the CPUs when 4
+ * or more, else PostgreSQL's max_worker_processes default 8; max_wal_size 8 GB;
+ * checkpoint_completion_target 0.9; random_page_cost 4 on HDD, else 1.1;
+ * effective_io_concurrency 2 on HDD, 200 on SSD, 1000 on NVMe (the disk of --dir when the
+ * server runs here: rotational, or an nvme device; else SSD, PGTune's default).
+ * max_connections is PGTune's input: the server's is kept (300, PGTune's OLTP default, when
+ * unknown). The PostgreSQL documentation's (runtime-config-
  * wal): fsync and full_page_writes on (off risks unrecoverable corruption after a crash),
  * synchronous_commit on (off loses the last commits, not consistency), checkpoint_timeout
  * its default 5min (PGTune sets none).
@@ -30119,12 +30121,13 @@ static void all_settings_pg(struct all_ctx *x, double ram, int cpus)
 {
     struct res *res = x->res;
     char v[48], rule[96];
-    bool h, rot = false;
+    bool h, rot = false, nvme = false;
     const char *disk = "SSD assumed";
     double r = all_num(res, "disk_rotational", &h);
     if (h && (!x->db_vars || x->db_local)) {
         rot = r > 0;
-        disk = rot ? "HDD (--dir)" : "SSD (--dir)";
+        nvme = !rot && !strncmp(all_str(res, "disk"), "nvme", 4);
+        disk = rot ? "HDD (--dir)" : nvme ? "NVMe (--dir)" : "SSD (--dir)";
     }
     double mc = all_num(res, "db.max_connections", &h);
     if (!h || mc < 1)
@@ -30143,12 +30146,12 @@ static void all_settings_pg(struct all_ctx *x, double ram, int cpus)
         all_setting_pg(x, "shared_buffers", "PGTune: RAM/4", v);
         all_pg_size(v, sizeof(v), floor(kb * 3 / 4));
         all_setting_pg(x, "effective_cache_size", "PGTune: RAM x 3/4", v);
-        all_pg_size(v, sizeof(v), B_MAX(wm, 64));
-        snprintf(rule, sizeof(rule), "PGTune: (RAM-shared_buffers)/((%.0f+%.0f workers)x3)", mc,
+        all_pg_size(v, sizeof(v), B_MAX(wm, 4096));
+        snprintf(rule, sizeof(rule), "PGTune: (RAM-shared_buffers)/((%.0f+%.0f)x3), >=4MB", mc,
                  workers);
         all_setting_pg(x, "work_mem", rule, v);
-        all_pg_size(v, sizeof(v), B_MIN(floor(kb / 16), 2097152));
-        all_setting_pg(x, "maintenance_work_mem", "PGTune: RAM/16, <= 2GB", v);
+        all_pg_size(v, sizeof(v), B_MIN(floor(kb / 16), 8388608));
+        all_setting_pg(x, "maintenance_work_mem", "PGTune: RAM/16, <= 8GB", v);
         all_pg_size(v, sizeof(v), wal);
         all_setting_pg(x, "wal_buffers", "PGTune: 3% of shared_buffers, <= 16MB", v);
     }
@@ -30158,10 +30161,10 @@ static void all_settings_pg(struct all_ctx *x, double ram, int cpus)
     all_setting_pg(x, "fsync", "PG docs: off risks unrecoverable corruption", "on");
     all_setting_pg(x, "synchronous_commit", "PG docs: off loses last commits on crash", "on");
     all_setting_pg(x, "full_page_writes", "PG docs: off risks corruption on crash", "on");
-    snprintf(rule, sizeof(rule), "PGTune: SSD 1.1, HDD 4; %s", disk);
+    snprintf(rule, sizeof(rule), "PGTune: HDD 4, else 1.1; %s", disk);
     all_setting_pg(x, "random_page_cost", rule, rot ? "4" : "1.1");
-    snprintf(rule, sizeof(rule), "PGTune: SSD 200, HDD 2; %s", disk);
-    all_setting_pg(x, "effective_io_concurrency", rule, rot ? "2" : "200");
+    snprintf(rule, sizeof(rule), "PGTune: HDD 2, SSD 200, NVMe 1000; %s", disk);
+    all_setting_pg(x, "effective_io_concurrency", rule, rot ? "2" : nvme ? "1000" : "200");
 }
 
 /*
@@ -33104,8 +33107,11 @@ static void rep_all(const struct res *res)
                          strncmp(why, "fileio: ", 8) ? why : why + 8);
     }
     if (res_fact(res, "db.server_version")) {
-        rep_all_line("DATABASE  %s, %s: ping p50 %s, p99 %s of %s pings",
-                     all_str(res, "db.server"), all_str(res, "db.server_version"),
+        bool pgv = !strcmp(all_str(res, "db.server_kind"), "PostgreSQL");
+        const char *ver = all_str(res, "db.server_version"); /* PostgreSQL's: "15.18 (Debian" */
+        rep_all_line("DATABASE  %s, %s%.*s: ping p50 %s, p99 %s of %s pings",
+                     all_str(res, "db.server"), pgv ? "PostgreSQL " : "",
+                     (int)(pgv ? strcspn(ver, " ") : strlen(ver)), ver,
                      rep_all_pct(res, "db.ping_p50_ms", 3, a, sizeof(a)),
                      rep_all_pct(res, "db.ping_p99_ms", 3, b, sizeof(b)),
                      rep_all_v(res, "db.ping_samples", 0, c, sizeof(c)));

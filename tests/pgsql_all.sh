@@ -144,11 +144,13 @@ $B all --quick --dir="$w/dir" --pgsql-url="postgres://postgres@$BENCH_PG_HOST:$B
     >"$w/page" 2>"$w/out"
 rc=$?
 t1=$(date +%s)
-check "all: exit 0, 4 or 5 ($rc), in $((t1 - t0)) s (< 60)" \
-    '{ [ $rc = 0 ] || [ $rc = 4 ] || [ $rc = 5 ]; } && [ $((t1 - t0)) -lt 60 ]'
+# about 45 s (its quick steps, then the ladder's budget of 20 s); 60 s on a loaded host
+check "all: exit 0, 4 or 5 ($rc), in $((t1 - t0)) s (< 90)" \
+    '{ [ $rc = 0 ] || [ $rc = 4 ] || [ $rc = 5 ]; } && [ $((t1 - t0)) -lt 90 ]'
 check "all: the page <= 60 lines ($(wc -l <"$w/page"))" '[ "$(wc -l <"$w/page")" -le 60 ]'
 check "all: the DATABASE lines (SHOW's values, the ladder's schema and knee)" \
-    'grep -q "^          shared_buffers 16MB, effective_cache_size 4GB, work_mem 4MB, max_connections 50$" "$w/page" &&
+    'grep -qE "^DATABASE  $BENCH_PG_HOST:$BENCH_PG_PORT, PostgreSQL 15\.[0-9]+: ping p50" "$w/page" &&
+     grep -q "^          shared_buffers 16MB, effective_cache_size 4GB, work_mem 4MB, max_connections 50$" "$w/page" &&
      grep -qE "^          fsync off, synchronous_commit on; OLTP in .bench_all.: knee [0-9-]+ threads" "$w/page"'
 for v in shared_buffers effective_cache_size work_mem maintenance_work_mem max_connections \
     wal_buffers max_wal_size checkpoint_timeout checkpoint_completion_target fsync \
@@ -165,7 +167,11 @@ lines = open(page).read().splitlines()
 same, rec = "", {}
 for i, l in enumerate(lines):   # "as recommended: a, b," and its continuation lines
     if l.startswith("  as recommended: "):
-        same = l[18:] + "".join(x.strip() for x in lines[i + 1:] if x.startswith(" " * 12))
+        same = l[18:]
+        for x in lines[i + 1:]:
+            if not x.startswith(" " * 12):
+                break
+            same += " " + x.strip()
 names = [n.strip() for n in same.split(",") if n.strip()]
 for k, v in shown.items():
     row = [l for l in lines if re.match(r"  %s +\S+ +\S+ +PG" % k, l)]
@@ -200,13 +206,14 @@ rq = sysd + "/queue/rotational"
 if not os.path.exists(rq):
     rq = os.path.realpath(sysd) + "/../queue/rotational"
 rot = open(rq).read().strip() == "1"
+nvme = not rot and os.path.basename(os.path.realpath(sysd)).startswith("nvme")
 want = {"shared_buffers": size(sb), "effective_cache_size": size(kb * 3 // 4),
-        "work_mem": size(max((kb - sb) // ((mc + workers) * 3), 64)),
-        "maintenance_work_mem": size(min(kb // 16, 2097152)), "wal_buffers": size(wal),
+        "work_mem": size(max((kb - sb) // ((mc + workers) * 3), 4096)),
+        "maintenance_work_mem": size(min(kb // 16, 8388608)), "wal_buffers": size(wal),
         "max_connections": str(mc), "max_wal_size": "8GB", "checkpoint_timeout": "5min",
         "checkpoint_completion_target": "0.9", "fsync": "on", "synchronous_commit": "on",
         "full_page_writes": "on", "random_page_cost": "4" if rot else "1.1",
-        "effective_io_concurrency": "2" if rot else "200"}
+        "effective_io_concurrency": "2" if rot else "1000" if nvme else "200"}
 for k, v in want.items():
     assert rec[k] == v, (k, rec[k], v)
 print("ok", kb, ncpu, rot, rec)
