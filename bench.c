@@ -33175,23 +33175,30 @@ static void rep_all(const struct res *res)
     rep_all_line("%s", "");
     rep_all_line("SETTINGS  %-18s %-10s %-10s rule; for %s", "setting", "value", "current",
                  all_str(res, "rec.sized_for"));
-    /* PostgreSQL's 14 settings: those already at the recommended value on one line (the
-     * page's 60 lines; each is a row of the JSON and the HTML) */
+    /* PostgreSQL's 14 settings: those already at the recommended value named on one line,
+     * as many as fit, "+N more" for the rest (the page's 60 lines; each is a step of the JSON
+     * and a row of the HTML) */
     bool pg = !strcmp(all_str(res, "db.server_kind"), "PostgreSQL");
     struct buf same = {0};
+    int hidden = 0;
+    buf_printf(&same, "  as recommended: ");
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *s = &res->steps[i];
         if (strcmp(s->command, "setting"))
             continue;
-        if (pg && !strcmp(all_str(s, "current"), all_str(s, "value")))
-            buf_printf(&same, "%s%s", same.len ? ", " : "", all_str(s, "name"));
-        else
+        if (pg && !strcmp(all_str(s, "current"), all_str(s, "value"))) {
+            const char *nm = all_str(s, "name");
+            if (!hidden && same.len + strlen(nm) + 2 <= 100 - 10)
+                buf_printf(&same, "%s%s", same.len > 18 ? ", " : "", nm);
+            else
+                hidden++;
+        } else
             rep_all_line("  %-26s %-10s %-10s %s", all_str(s, "name"), all_str(s, "value"),
                          *all_str(s, "current") ? all_str(s, "current") : "-",
                          all_str(s, "rule"));
     }
-    if (same.len)
-        rep_all_line("  as recommended: %s", same.p);
+    if (same.len > 18)
+        rep_all_line("%s%s", same.p, hidden ? (snprintf(a, sizeof(a), ", +%d more", hidden), a) : "");
     buf_free(&same);
     /* the first 4 notes, and whatever their place the ones the verdicts and the settings
      * refer to (host_busy: "see NOTES"; db_remote: whose host was sized); how many more

@@ -10,7 +10,8 @@
 # (or not) as psql sees them. `bench all --quick` against the server: the page's settings are
 # SHOW's words, the recommendations PGTune's rules computed here from /proc/meminfo, nproc
 # and the --dir disk's rotational flag, the page <= 60 lines, nothing left behind. A SIGINT
-# during the one-liner's ladder still drops its schema.
+# during the one-liner's ladder still drops its schema. The sysbench persona beside Debian's
+# sysbench: PGUSER/PGDATABASE unread, PGSSLMODE/PGSSLROOTCERT read.
 # Needs postgresql-15 and openssl (tests/setup.sh); exits 77 without them. About 60 s.
 # shellcheck disable=SC2086,SC2016,SC2015 # option lists split into words; check evals its quoted test; ok || bad
 set -u
@@ -138,6 +139,26 @@ check "SIGINT: exit 1 ($rc), the schema dropped" '[ $rc = 1 ] && grep -q "droppe
 objects >"$w/after"
 check "SIGINT: pg_namespace and pg_class as before" 'cmp -s "$w/before" "$w/after"'
 
+# 5c. the sysbench persona keeps sysbench 1.0.20's defaults: PGUSER and PGDATABASE are not
+# read (sysbench hands 'sbtest' to libpq), PGSSLMODE and PGSSLROOTCERT are; beside Debian's
+# sysbench, which must say the same (the server's words for user sbtest; a verify failure)
+if command -v sysbench >/dev/null; then
+    SB="oltp_point_select --db-driver=pgsql --pgsql-host=$BENCH_PG_HOST --pgsql-port=$BENCH_PG_PORT --time=1 run"
+    for who in sysbench bench; do
+        [ $who = bench ] && cmd=$B || cmd=sysbench
+        PGUSER=trustu PGDATABASE=benchtest $cmd $SB >"$w/$who.user" 2>&1
+        PGSSLMODE=verify-full PGSSLROOTCERT=$BENCH_PG_OTHER_CA PGUSER=trustu $cmd $SB >"$w/$who.ssl" 2>&1
+    done
+    cp "$w/bench.user" "$w/out"
+    check "persona: PGUSER/PGDATABASE unread, as sysbench" \
+        'grep -q "user \"sbtest\", database \"sbtest\"" "$w/sysbench.user" && grep -q "user \"sbtest\", database \"sbtest\"" "$w/bench.user"'
+    cp "$w/bench.ssl" "$w/out"
+    check "persona: PGSSLMODE=verify-full and PGSSLROOTCERT read, as sysbench" \
+        'grep -q "certificate verify failed" "$w/sysbench.ssl" && grep -q "did not verify (sslmode=verify-full)" "$w/bench.ssl"'
+else
+    echo "pgsql-all: SKIP: the persona's PG* cases: sysbench is not installed (tests/setup.sh)"
+fi
+
 # 6. bench all --quick on the server: the settings against SHOW and PGTune's rules
 t0=$(date +%s)
 $B all --quick --dir="$w/dir" --pgsql-url="postgres://postgres@$BENCH_PG_HOST:$BENCH_PG_PORT/benchtest" \
@@ -164,24 +185,23 @@ show, page, ncpu, d = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 shown = dict(l.rstrip("\n").split(" ", 1) for l in open(show))
 assert len(shown) == 14, shown
 lines = open(page).read().splitlines()
-same, rec = "", {}
-for i, l in enumerate(lines):   # "as recommended: a, b," and its continuation lines
+rows, names, more = {}, [], 0
+for l in lines:                 # "  as recommended: a, b, c, +N more"
     if l.startswith("  as recommended: "):
-        same = l[18:]
-        for x in lines[i + 1:]:
-            if not x.startswith(" " * 12):
-                break
-            same += " " + x.strip()
-names = [n.strip() for n in same.split(",") if n.strip()]
+        for n in l[18:].split(", "):
+            m = re.fullmatch(r"\+(\d+) more", n)
+            if m:
+                more = int(m.group(1))
+            else:
+                names.append(n)
 for k, v in shown.items():
     row = [l for l in lines if re.match(r"  %s +\S+ +\S+ +PG" % k, l)]
-    if row:                                     # the page's row: the value, SHOW's words
+    if row:                     # the page's row: the value, and SHOW's words as current
         value, cur = row[0].split()[1:3]
         assert cur == v, (k, cur, v)
-        rec[k] = value
-    else:                                       # or already as recommended: SHOW's value
-        assert k in names, (k, names)
-        rec[k] = v
+        rows[k] = value
+assert len(rows) + len(names) + more == 14 and not set(rows) & set(names), (rows, names, more)
+assert set(names) <= set(shown), names
 # PGTune (OLTP, Linux) from /proc/meminfo (a lower cgroup limit wins), nproc, the disk
 kb = int([l for l in open("/proc/meminfo") if l.startswith("MemTotal:")][0].split()[1])
 try:
@@ -214,9 +234,9 @@ want = {"shared_buffers": size(sb), "effective_cache_size": size(kb * 3 // 4),
         "checkpoint_completion_target": "0.9", "fsync": "on", "synchronous_commit": "on",
         "full_page_writes": "on", "random_page_cost": "4" if rot else "1.1",
         "effective_io_concurrency": "2" if rot else "1000" if nvme else "200"}
-for k, v in want.items():
-    assert rec[k] == v, (k, rec[k], v)
-print("ok", kb, ncpu, rot, rec)
+for k, v in want.items():        # a row shows the rule's value; the rest are at it already
+    assert rows[k] == v if k in rows else shown[k] == v, (k, rows.get(k), shown[k], v)
+print("ok", kb, ncpu, rot, rows, names, more)
 EOF
 objects >"$w/after"
 check "all: pg_namespace and pg_class as before" 'cmp -s "$w/before" "$w/after"'
