@@ -9326,6 +9326,7 @@ struct pgc_params {
     const char *sslrootcert; /* CA file ("system": the system's store); NULL: none */
     int connect_ms, io_ms;
     const char *pw_from;     /* where the password came from, for messages */
+    const char *search_path; /* sent in the startup message (bench's own schema); NULL: none */
     const char *ca_from;     /* sslmode=require made verify-ca by a root certificate (libpq's
                               * rule): where it came from; NULL otherwise */
     bool direct;             /* sslnegotiation=direct: TLS at once, ALPN "postgresql" */
@@ -9931,18 +9932,21 @@ static B_MUSTCHECK enum b_rc pgc_ssl_request(struct pgc_conn *c, int mode, bool 
     return pgc_tls(c, mode);
 }
 
-/* The startup message with c->p's user, database, application name. */
+/* The startup message with c->p's user, database, application name (and search_path). */
 static B_MUSTCHECK enum b_rc pgc_startup(struct pgc_conn *c)
 {
     const struct pgc_params *p = c->p;
-    const char *kv[8];
-    size_t vl[4], n = 0;
+    const char *kv[10];
+    size_t vl[5], n = 0;
     kv[2 * n] = "user", kv[2 * n + 1] = p->user, vl[n] = strlen(p->user), n++;
     if (p->db && *p->db)
         kv[2 * n] = "database", kv[2 * n + 1] = p->db, vl[n] = strlen(p->db), n++;
     kv[2 * n] = "application_name", kv[2 * n + 1] = p->app ? p->app : "bench";
     vl[n] = strlen(kv[2 * n + 1]), n++;
     kv[2 * n] = "client_encoding", kv[2 * n + 1] = "UTF8", vl[n] = 4, n++;
+    if (p->search_path) /* a run-time parameter set at backend start (protocol 3.0) */
+        kv[2 * n] = "search_path", kv[2 * n + 1] = p->search_path,
+        vl[n] = strlen(p->search_path), n++;
     if (pg_build_startup(&c->out, kv, vl, n))
         return b_seterr(&c->err, B_INVALID, 0, "a startup value holds a NUL byte");
     return pgc_flush(c, "logging in to");
@@ -18941,9 +18945,11 @@ static B_MUSTCHECK enum b_rc oltp_pg_params(const struct bench_opts *o,
                             o->pgsql_sslrootcert,
                             o->pgsql_channel_binding};
 #undef OLTP_PG_OR
-    return pgc_params_resolve_neg(cc, o->pgsql_url, given, o->pgsql_sslnegotiation,
-                                  (int)o->pgsql_connect_timeout * 1000,
-                                  (int)o->pgsql_io_timeout * 1000, e);
+    enum b_rc rc = pgc_params_resolve_neg(cc, o->pgsql_url, given, o->pgsql_sslnegotiation,
+                                          (int)o->pgsql_connect_timeout * 1000,
+                                          (int)o->pgsql_io_timeout * 1000, e);
+    cc->p.search_path = o->pgsql_schema; /* the one-liner's and bench all's own schema */
+    return rc;
 }
 
 /*
@@ -26292,7 +26298,8 @@ static const struct opt_def opt_oltp_sizing[] = {
      * step left oltp_point_select without a rung, unsaid (exit 0, its row missing) */
     OPT("step-time", INT, sizing_step_time, "5", 1, 42, NULL,
         "seconds each step of the ladder runs (each workload gets half of about 85 s)", NULL, 0),
-    OLTP_COMMON_OPTS2};
+    OLTP_COMMON_OPTS2,
+    PGSQL_OPTS};
 
 /* The figures of one step of the ladder, as the table shows them (rep_sizing). */
 struct sizing_row {
@@ -26327,6 +26334,7 @@ static const struct opt_def opt_all[] = {
     OPT("server-cpus", INT, all_server_cpus, "0", 0, 65536, NULL,
         "the database host's CPUs, when the server runs elsewhere (0: its settings left out)",
         NULL, 0),
+    PGSQL_OPTS,
 };
 
 static const struct opt_def opt_compare[] = {
@@ -27538,6 +27546,323 @@ static enum b_exit sizing_own_tables(struct res *res, const struct bench_opts *o
     return B_EXIT_OK;
 }
 
+/* The one-liner's load and ladders on either server (o's driver): --tables x --table-size
+ * rows by oltp_prepare_one, then oltp_point_select's and oltp_read_write's ladders, each
+ * within half the budget left after the load. The facts of each ladder into res. */
+static enum b_exit sizing_ladders(struct res *res, struct bench_opts *o, u64 t0, double budget)
+{
+    enum b_exit ex;
+    struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
+    struct bench_opts po = *o;
+    po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
+    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say, NULL};
+    struct res prep;
+    res_init(&prep, rw, "prepare", &po, &prep_sink);
+    ex = oltp_jobs(&prep, &po, rw, oltp_prepare_one);
+    if (prep.err.msg[0] || prep.err.sb[0])
+        res->err = prep.err;
+    res_free(&prep);
+    struct sizing_row rows[2][16];
+    int nrows[2] = {0, 0};
+    const struct wl_def *wls[2] = {ps, rw};
+    /* each workload gets half the time left after the load: the run stays within the budget */
+    u64 tl = clk_now_ns(), left = 0;
+    if ((double)(tl - t0) / 1e9 < budget)
+        left = (u64)((budget - (double)(tl - t0) / 1e9) * 1e9);
+    for (int k = 0; k < 2 && ex == B_EXIT_OK && !atomic_load(&b_stop); k++) {
+        int end = sizing_ladder(res, o, wls[k], tl + left / 2 * (u64)(k + 1), rows[k], 16,
+                                &nrows[k]);
+        sizing_ladder_facts(res, wls[k]->name, rows[k], nrows[k], k ? nrows[0] : 0, end);
+        if (end == SIZING_FAILED)
+            ex = B_EXIT_FAIL;
+    }
+    if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
+        res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
+        ex = B_EXIT_FAIL;
+    }
+    return ex;
+}
+
+/* ---- the one-liner on PostgreSQL: a schema of its own in the database libpq's rules name ---- */
+
+BENCH_API bool sizing_pg_target(const struct bench_opts *o)
+{
+    const char *const v[] = {o->pgsql_url,      o->pgsql_host,    o->pgsql_port,
+                             o->pgsql_user,     o->pgsql_password, o->pgsql_db,
+                             o->pgsql_sslmode,  o->pgsql_sslrootcert, o->pgsql_channel_binding};
+    if (o->db_driver && !strcmp(o->db_driver, "pgsql"))
+        return true;
+    for (size_t i = 0; i < countof(v); i++)
+        if (v[i] && *v[i])
+            return true;
+    return false;
+}
+
+/* What the PostgreSQL one-liner keeps: the resolved connection, the strings the workers'
+ * options point to while it runs, the schema and its oid when this run created it. */
+struct sizing_pg {
+    struct pgc_conn_params cc;
+    struct pgc_conn c;
+    char port[8], schema[32], oid[256], sql[512];
+    struct oltp_kv kv;
+};
+
+/* One statement on the control connection; one value of its first row into s->kv. */
+static B_MUSTCHECK enum b_rc sizing_pg_sql(struct sizing_pg *s, const char *fmt, ...)
+    B_PRINTF(2, 3);
+static B_MUSTCHECK enum b_rc sizing_pg_sql(struct sizing_pg *s, const char *fmt, ...)
+{
+    va_list ap;
+    struct pgc_result pr;
+    va_start(ap, fmt);
+    vsnprintf(s->sql, sizeof(s->sql), fmt, ap);
+    va_end(ap);
+    memset(&pr, 0, sizeof(pr));
+    memset(&s->kv, 0, sizeof(s->kv));
+    enum b_rc rc = pgc_query(&s->c, s->sql, strlen(s->sql), &pr, oltp_pg_kv_row, &s->kv);
+    pgc_result_free(&pr);
+    return rc;
+}
+
+/* The control connection's last failure in words: the server's verbatim, else bench's. */
+static const char *sizing_pg_why(const struct sizing_pg *s, char *out, size_t n)
+{
+    if (s->c.err.rc == B_SERVER || s->c.srv.code[0])
+        snprintf(out, n, "%s:  %s (SQLSTATE %s)", s->c.srv.severity, s->c.srv.msg,
+                 s->c.srv.code);
+    else
+        snprintf(out, n, "%s", s->c.err.msg);
+    return out;
+}
+
+/* Is schema s->schema the one this run may use and drop: its oid is s->oid (the one it
+ * created) and its comment bench's mark m? */
+static bool sizing_pg_ours(struct sizing_pg *s, const char *m)
+{
+    return sizing_pg_sql(s, "SELECT n.oid::text, coalesce(obj_description(n.oid, "
+                            "'pg_namespace'), '') FROM pg_namespace n WHERE n.nspname = '%s'",
+                         s->schema) == B_OK &&
+           s->kv.n == 1 && !strcmp(s->kv.v[0], s->oid) && !strcmp(s->kv.v[1], m);
+}
+
+/* bench all's leftover: its schema (comment m) from a run that was killed, whose tables
+ * sbtest1..N are all bench all's (their comment m) or absent: those are dropped. false: a
+ * table that is not (said in res->err), or the server's failure. */
+static bool sizing_pg_leftover(struct res *res, struct sizing_pg *s, i64 tables, const char *m)
+{
+    char why[512];
+    for (i64 n = 1; n <= tables; n++) {
+        if (sizing_pg_sql(s, "SELECT coalesce(obj_description(c.oid, 'pg_class'), '') FROM "
+                             "pg_class c WHERE c.relname = 'sbtest%lld' AND c.relnamespace = "
+                             "'%s'::regnamespace", (long long)n, s->schema) != B_OK)
+            break;
+        if (!s->kv.n)
+            continue;
+        if (strcmp(s->kv.v[0], m)) {
+            b_fail(&res->err, B_EXIT_ENV, "oltp: schema '%s' on %s holds a table 'sbtest%lld' "
+                   "that bench all did not create: left alone, nothing run there", s->schema,
+                   s->c.target, (long long)n);
+            return false;
+        }
+        if (sizing_pg_sql(s, "DROP TABLE %s.sbtest%lld", s->schema, (long long)n) != B_OK)
+            break;
+    }
+    if (s->c.err.rc == B_OK && !s->c.srv.code[0])
+        return true;
+    b_fail(&res->err, B_EXIT_ENV, "oltp: a leftover of bench all in schema '%s' on %s: %s",
+           s->schema, s->c.target, sizing_pg_why(s, why, sizeof(why)));
+    return false;
+}
+
+/* The schema: created (CREATE SCHEMA, no IF NOT EXISTS: one that exists is someone's), marked
+ * with m and its oid kept. bench all (o->sizing_existing) takes bench_all, else bench_all_2
+ * .. _9 while another run holds one (a session advisory lock on the name, held until the
+ * connection closes), and reuses its own leftover (the mark m). Returns B_EXIT_OK. */
+static enum b_exit sizing_pg_schema(struct res *res, const struct bench_opts *o,
+                                    struct sizing_pg *s, const char *m)
+{
+    char why[512];
+    for (int i = 1; i <= (o->sizing_existing ? 9 : 1); i++) {
+        snprintf(s->schema, sizeof(s->schema), !o->sizing_existing ? "bench"
+                                               : i == 1           ? "bench_all"
+                                                                  : "bench_all_%d", i);
+        if (o->sizing_existing &&
+            (sizing_pg_sql(s, "SELECT pg_try_advisory_lock(hashtext('bench_all:%s'))",
+                           s->schema) != B_OK ||
+             s->kv.n != 1 || strcmp(s->kv.v[0], "t")))
+            continue;
+        if (sizing_pg_sql(s, "CREATE SCHEMA %s", s->schema) == B_OK &&
+            sizing_pg_sql(s, "COMMENT ON SCHEMA %s IS '%s'", s->schema, m) == B_OK &&
+            sizing_pg_sql(s, "SELECT oid::text FROM pg_namespace WHERE nspname = '%s'",
+                          s->schema) == B_OK && s->kv.n == 1) {
+            snprintf(s->oid, sizeof(s->oid), "%s", s->kv.v[0]);
+            return B_EXIT_OK;
+        }
+        bool exists = !strcmp(s->c.srv.code, "42P06");
+        if (exists && o->sizing_existing &&
+            sizing_pg_sql(s, "SELECT oid::text, coalesce(obj_description(oid, 'pg_namespace'), "
+                             "'') FROM pg_namespace WHERE nspname = '%s'", s->schema) == B_OK &&
+            s->kv.n == 1 && !strcmp(s->kv.v[1], m)) {
+            snprintf(s->oid, sizeof(s->oid), "%s", s->kv.v[0]);
+            if (!sizing_pg_leftover(res, s, o->oltp_tables, m))
+                return B_EXIT_ENV;
+            res_say(res, RES_SAY_MSG, "oltp: schema '%s' is a leftover of bench all: reused",
+                    s->schema);
+            return B_EXIT_OK;
+        }
+        b_fail(&res->err, B_EXIT_ENV, "oltp: creating schema '%s' in database '%s' on %s "
+               "failed: %s", s->schema, s->cc.p.db, s->c.target,
+               sizing_pg_why(s, why, sizeof(why)));
+        if (exists)
+            b_hint(&res->err, "bench works in a schema it creates and drops itself and never "
+                   "touches one that exists; drop it if it is a leftover of an interrupted "
+                   "run (its comment says '%s'), or name another database with --pgsql-db", m);
+        else if (!strcmp(s->c.srv.code, "42501"))
+            b_hint(&res->err, "the user needs CREATE on the database (GRANT CREATE ON DATABASE "
+                   "%s TO %s), or name one it owns with --pgsql-db", s->cc.p.db, s->cc.p.user);
+        return B_EXIT_ENV;
+    }
+    b_fail(&res->err, B_EXIT_ENV, "oltp: schemas bench_all .. bench_all_9 on %s are in use by "
+           "other bench all runs; not measured", s->c.target);
+    return B_EXIT_ENV;
+}
+
+/* The end: bench's tables, then the schema if it is still the one this run created or
+ * reused (oid and mark) and nothing else is in it (DROP SCHEMA without CASCADE: an object
+ * someone put there keeps it, said). On a connection made again when the ladder's took this
+ * one. */
+static void sizing_pg_drop_on(struct res *res, const struct bench_opts *o, struct sizing_pg *s,
+                              const char *m)
+{
+    char why[512];
+    if (sizing_pg_sql(s, "SELECT 1") != B_OK && !s->c.srv.code[0]) {
+        pgc_close(&s->c);
+        pgc_init(&s->c);
+        if (pgc_connect(&s->c, &s->cc.p) < 0) {
+            res_say(res, RES_SAY_WARN, "oltp: the connection for the cleanup: %s; drop schema "
+                    "'%s' yourself", s->c.err.msg, s->schema);
+            return;
+        }
+    }
+    if (!sizing_pg_ours(s, m)) {
+        res_say(res, RES_SAY_WARN, "oltp: schema '%s' is no longer the one this run created "
+                "(oid %s, comment '%s'): left alone", s->schema, s->oid, m);
+        return;
+    }
+    for (i64 n = 1; n <= o->oltp_tables; n++)
+        if (sizing_pg_sql(s, "DROP TABLE IF EXISTS %s.sbtest%lld", s->schema, (long long)n) !=
+            B_OK)
+            break;
+    if (sizing_pg_sql(s, "DROP SCHEMA %s", s->schema) != B_OK)
+        res_say(res, RES_SAY_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)",
+                s->schema, sizing_pg_why(s, why, sizeof(why)));
+    else
+        res_say(res, RES_SAY_MSG, "oltp: dropped schema '%s'", s->schema);
+}
+
+/* The cleanup after a stop signal too: a step begun after the signal is not cut by it (the
+ * MySQL client's rule, myc_deadline), but pgc_ looks at b_stop before every wait, so the flag
+ * is lowered while the cleanup runs and raised again after; a second signal still ends the
+ * process at once (os_on_signal). */
+static void sizing_pg_drop(struct res *res, const struct bench_opts *o, struct sizing_pg *s,
+                           const char *m)
+{
+    int sig = atomic_exchange(&b_stop, 0);
+    sizing_pg_drop_on(res, o, s, m);
+    if (sig)
+        atomic_store(&b_stop, sig);
+}
+
+/* A failed login of the one-liner: the server's words verbatim, what and as whom. */
+static enum b_exit sizing_pg_conn_error(const struct sizing_pg *s, struct b_err *e)
+{
+    const struct pgc_params *p = &s->cc.p;
+    char why[512];
+    enum b_exit ex = atomic_load(&b_stop) ? B_EXIT_FAIL : B_EXIT_ENV;
+    b_fail(e, ex, "oltp: login to %s failed for user '%s' (database '%s', password: %s): %s",
+           s->c.target, p->user, p->db, p->password ? "yes" : "no",
+           sizing_pg_why(s, why, sizeof(why)));
+    if (!strcmp(s->c.srv.code, "28P01"))
+        b_hint(e, "check --pgsql-user/--pgsql-password (or PGUSER, PGPASSWORD, ~/.pgpass)%s%s",
+               p->password && p->pw_from ? "; the password came from " : "",
+               p->password && p->pw_from ? p->pw_from : "");
+    e->rc = s->c.err.rc;
+    return ex;
+}
+
+/*
+ * The one-liner on PostgreSQL: the connection by libpq's rules (--pgsql-url, --pgsql-*,
+ * PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, ~/.pgpass; not sysbench's
+ * defaults), a schema of its own in that database (sizing_pg_schema: created by this run,
+ * its oid kept), the workers' connections the same with search_path set to it at startup,
+ * the load with COPY, the ladders (sizing_ladders), then its tables and the schema dropped
+ * (sizing_pg_drop). o's connection fields point into s while it runs and are restored.
+ */
+static enum b_exit sizing_pg(struct res *res, u64 t0, double budget)
+{
+    struct bench_opts *o = res->o;
+    struct bench_opts keep = *o;
+    struct sizing_pg *s = b_xcalloc(1, sizeof(*s));
+    const char *given[8] = {o->pgsql_host, o->pgsql_port, o->pgsql_user, o->pgsql_password,
+                            o->pgsql_db, o->pgsql_sslmode, o->pgsql_sslrootcert,
+                            o->pgsql_channel_binding};
+    const char *m = o->own_mark ? o->own_mark : OLTP_MARK;
+    enum b_exit ex;
+    pgc_init(&s->c);
+    if (pgc_params_resolve_neg(&s->cc, o->pgsql_url, given, o->pgsql_sslnegotiation,
+                               (int)o->pgsql_connect_timeout * 1000,
+                               (int)o->pgsql_io_timeout * 1000, &res->err) < 0) {
+        char why[sizeof(res->err.msg)];
+        memcpy(why, res->err.msg, sizeof(why));
+        ex = b_fail(&res->err, b_usage_exit(), "oltp: %s", why);
+        free(s);
+        return ex;
+    }
+    if (s->cc.warn[0])
+        res_say(res, RES_SAY_WARN, "oltp: %s", s->cc.warn);
+    /* the workers connect where this connection does, in the schema below */
+    snprintf(s->port, sizeof(s->port), "%u", s->cc.p.port);
+    static char pgsql[] = "pgsql";
+    o->db_driver = pgsql;
+    o->pgsql_host = (char *)s->cc.p.host, o->pgsql_port = s->port;
+    o->pgsql_user = (char *)s->cc.p.user, o->pgsql_db = (char *)s->cc.p.db;
+    o->pgsql_copy = true; /* bench's own tables: the fast load */
+    if ((ex = oltp_check(o, &res->err)) != B_EXIT_OK)
+        goto out;
+    if (pgc_connect(&s->c, &s->cc.p) < 0) {
+        ex = sizing_pg_conn_error(s, &res->err);
+        goto out;
+    }
+    if ((ex = sizing_pg_schema(res, o, s, m)) != B_EXIT_OK)
+        goto out;
+    o->pgsql_schema = s->schema;
+    res_fact_str(res, "server", "%s", s->c.target);
+    res_fact_str(res, "server_version", "%s", s->c.version);
+    res_fact_str(res, "server_kind", "PostgreSQL");
+    res_fact_bool(res, "tls", s->c.tls);
+    res_fact_str(res, "database", "%s", s->cc.p.db);
+    res_fact_str(res, "schema", "%s", s->schema);
+    res_fact_int(res, "tables", o->oltp_tables);
+    res_fact_int(res, "table_size", o->oltp_table_size);
+    res_fact_int(res, "step_time_s", o->sizing_step_time);
+    res_fact_int(res, "max_threads", o->sizing_max_threads);
+    res_fact_num(res, "budget_s", budget);
+    res_say(res, RES_SAY_MSG, "oltp: created schema '%s' in database '%s' on %s (PostgreSQL "
+            "%s); loading %lld tables x %lld rows", s->schema, s->cc.p.db, s->c.target,
+            s->c.version, (long long)o->oltp_tables, (long long)o->oltp_table_size);
+    ex = sizing_ladders(res, o, t0, budget);
+    sizing_pg_drop(res, o, s, m);
+out:
+    res->elapsed_s = (double)(clk_now_ns() - t0) / 1e9;
+    pgc_close(&s->c);
+    o->db_driver = keep.db_driver, o->pgsql_host = keep.pgsql_host;
+    o->pgsql_port = keep.pgsql_port, o->pgsql_user = keep.pgsql_user;
+    o->pgsql_db = keep.pgsql_db, o->pgsql_copy = keep.pgsql_copy;
+    o->pgsql_schema = keep.pgsql_schema;
+    free(s);
+    return ex;
+}
+
 BENCH_API enum b_exit sizing_main(struct res *res)
 {
     struct bench_opts *o = res->o;
@@ -27550,6 +27875,8 @@ BENCH_API enum b_exit sizing_main(struct res *res)
         o->oltp_tables = 4;
     if (!o->sizing_rows_set)
         o->oltp_table_size = 25000;
+    if (sizing_pg_target(o))
+        return sizing_pg(res, t0, budget);
     if (!o->mysql_db_set) {
         free(o->mysql_db);
         o->mysql_db = b_xstrdup("bench");
@@ -27595,34 +27922,7 @@ BENCH_API enum b_exit sizing_main(struct res *res)
                               "rows",
             made ? "created" : "in the existing", db, c.target, c.version,
             (long long)o->oltp_tables, (long long)o->oltp_table_size);
-    struct wl_def const *ps = wl_find("oltp_point_select"), *rw = wl_find("oltp_read_write");
-    struct bench_opts po = *o;
-    po.threads = B_MIN(8, B_MAX(2, o->oltp_tables));
-    const struct res_sink prep_sink = {res, NULL, NULL, NULL, sizing_prep_say, NULL};
-    struct res prep;
-    res_init(&prep, rw, "prepare", &po, &prep_sink);
-    ex = oltp_jobs(&prep, &po, rw, oltp_prepare_one);
-    if (prep.err.msg[0] || prep.err.sb[0])
-        res->err = prep.err;
-    res_free(&prep);
-    struct sizing_row rows[2][16];
-    int nrows[2] = {0, 0};
-    const struct wl_def *wls[2] = {ps, rw};
-    /* each workload gets half the time left after the load: the run stays within the budget */
-    u64 tl = clk_now_ns(), left = 0;
-    if ((double)(tl - t0) / 1e9 < budget)
-        left = (u64)((budget - (double)(tl - t0) / 1e9) * 1e9);
-    for (int k = 0; k < 2 && ex == B_EXIT_OK && !atomic_load(&b_stop); k++) {
-        int end = sizing_ladder(res, o, wls[k], tl + left / 2 * (u64)(k + 1), rows[k], 16,
-                                &nrows[k]);
-        sizing_ladder_facts(res, wls[k]->name, rows[k], nrows[k], k ? nrows[0] : 0, end);
-        if (end == SIZING_FAILED)
-            ex = B_EXIT_FAIL;
-    }
-    if (atomic_load(&b_stop) && ex == B_EXIT_OK) {
-        res_say(res, RES_SAY_WARN, "oltp: interrupted; the table below covers the steps that ran");
-        ex = B_EXIT_FAIL;
-    }
+    ex = sizing_ladders(res, o, t0, budget);
     /* drop what this run created, whatever happened above: on a connection made again when
      * the ladder's outage (bench all reconnects) took this one */
     if (sizing_sql(&c, "DO 0") < 0 && !c.srv_code) {
@@ -27706,6 +28006,7 @@ struct all_ctx {
     double io_bytes;
     bool db_vars;            /* the server's variables were read (db.*: those it knows) */
     bool db_local;           /* the server runs on this host (all_db_where) */
+    bool pg;                 /* the server is PostgreSQL (sizing_pg_target) */
     long db_pid;             /* its mysqld's pid when found, else 0 */
 };
 
@@ -28741,25 +29042,26 @@ static i64 all_pid_nofile(long pid)
  * equal to this host's name and its @@datadir a directory here. Facts db.server_local,
  * db.server_hostname, db.local_how; x->db_local, x->db_pid (0: unknown).
  */
-static void all_db_where(struct all_ctx *x, const struct my_conn *c)
+static void all_db_where(struct all_ctx *x, int fd, bool is_unix)
 {
     struct res *res = x->res;
     struct utsname u;
     const char *sh = all_str(res, "db.hostname"), *dd = all_str(res, "db.datadir");
     char how[160] = "", comm[32] = "";
     long pid = 0;
-    if (c->is_unix) {
+    if (is_unix) {
         struct ucred cr;
         socklen_t l = sizeof(cr);
-        if (!getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cr, &l))
+        if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &l))
             pid = cr.pid;
         snprintf(how, sizeof(how), "unix socket");
     } else {
-        unsigned long ino = all_peer_inode(c->fd);
+        unsigned long ino = all_peer_inode(fd);
         long p = ino ? all_inode_pid(ino) : 0;
         if (p)
             all_pid_comm(p, comm, sizeof(comm));
-        if (p && (!strcmp(comm, "mysqld") || !strcmp(comm, "mariadbd"))) {
+        if (p && (x->pg ? !strcmp(comm, "postgres")
+                        : !strcmp(comm, "mysqld") || !strcmp(comm, "mariadbd"))) {
             pid = p;
             snprintf(how, sizeof(how), "its TCP socket held by %s (pid %ld)", comm, p);
         }
@@ -28773,7 +29075,7 @@ static void all_db_where(struct all_ctx *x, const struct my_conn *c)
     x->db_local = how[0] != 0;
     x->db_pid = pid;
     res_fact_bool(res, "db.server_local", x->db_local);
-    res_fact_str(res, "db.server_hostname", "%s", *sh ? sh : "?");
+    res_fact_str(res, "db.server_hostname", "%s", *sh ? sh : x->db_local && named ? u.nodename : "?");
     res_fact_str(res, "db.this_hostname", "%s", named ? u.nodename : "?");
     if (x->db_local)
         res_fact_str(res, "db.local_how", "%s", how);
@@ -28786,7 +29088,9 @@ static void all_db_where(struct all_ctx *x, const struct my_conn *c)
                      "not local: the server's end of the connection is %s%s, and @@hostname and "
                      "@@datadir do not match this host",
                      comm[0] ? "held by " : "not in this host's /proc/net/tcp", comm);
-    if (pid) {
+    if (pid && x->pg)
+        res_fact_int(res, "db.backend_pid", pid); /* this connection's backend */
+    else if (pid) {
         res_fact_int(res, "db.mysqld_pid", pid);
         i64 nf = all_pid_nofile(pid);
         if (nf >= 0)
@@ -28922,6 +29226,151 @@ static void all_db_outage(struct all_ctx *x, const struct res *lad)
     res_fact_int(x->res, "db.outage_never_back", never);
 }
 
+/* The ladder's knee and peak as db.* facts (st: the one-liner's result in bench all). */
+static void all_db_knee(struct all_ctx *x, const struct res *st)
+{
+    bool h;
+    double v = all_num(st, "oltp_read_write_knee_threads", &h);
+    if (h) {
+        res_fact_int(x->res, "db.oltp_knee_threads", (i64)v);
+        res_fact_num(x->res, "db.oltp_knee_tps", all_num(st, "oltp_read_write_knee_tps", NULL));
+    }
+    v = all_num(st, "oltp_read_write_top_threads", &h);
+    if (h) {
+        res_fact_bool(x->res, "db.oltp_still_rising",
+                      all_num(st, "oltp_read_write_still_rising", NULL) > 0);
+        res_fact_int(x->res, "db.oltp_top_threads", (i64)v);
+        res_fact_int(x->res, "db.oltp_peak_threads",
+                     (i64)all_num(st, "oltp_read_write_peak_threads", NULL));
+        res_fact_num(x->res, "db.oltp_peak_tps", all_num(st, "oltp_read_write_peak_tps", NULL));
+        res_fact_str(x->res, "db.oltp_ladder_end", "%s",
+                     all_str(st, "oltp_read_write_ladder_end"));
+    }
+    v = all_num(st, "oltp_point_select_knee_tps", &h);
+    if (h)
+        res_fact_num(x->res, "db.point_select_knee_tps", v);
+}
+
+/* The ladder's options in bench all: the one-liner's, with whole-second rungs (a doubling's
+ * 10% must stand out of a loaded host's noise) up to 64 threads (or half the server's
+ * max_connections), 2 tables, in a budget of its own that the load of its tables counts
+ * against; its tables marked as bench all's. */
+static void all_db_ladder_opts(const struct all_ctx *x, struct bench_opts *so)
+{
+    so->sizing_step_time = x->level == ALL_QUICK ? 1 : x->level == ALL_DEFAULT ? 2 : 5;
+    so->sizing_budget_s = x->level == ALL_QUICK ? 20 : x->level == ALL_DEFAULT ? 40 : 150;
+    so->all_step_ms = 0;
+    bool hm;
+    double mc = all_num(x->res, "db.max_connections", &hm);
+    so->sizing_max_threads = 64;
+    while (hm && so->sizing_max_threads > 2 && (double)so->sizing_max_threads > mc / 2)
+        so->sizing_max_threads /= 2;
+    so->sizing_tables_set = so->sizing_rows_set = true;
+    so->oltp_tables = 2;
+    so->oltp_table_size = x->level == ALL_QUICK ? 2000 : x->level == ALL_DEFAULT ? 10000 : 100000;
+    so->sizing_existing = true;
+    so->own_mark = OLTP_MARK_ALL; /* its tables told apart from a prepared dataset */
+}
+
+/* ---- database on PostgreSQL: its settings from pg_settings, the ladder in bench_all ---- */
+
+/* The settings the page shows (all_settings_pg recommends a value for each). */
+static const char *const all_pg_vars[] = {
+    "shared_buffers",     "effective_cache_size",         "work_mem",
+    "maintenance_work_mem", "max_connections",            "wal_buffers",
+    "max_wal_size",       "checkpoint_timeout",           "checkpoint_completion_target",
+    "fsync",              "synchronous_commit",           "full_page_writes",
+    "random_page_cost",   "effective_io_concurrency",
+};
+
+/* A row of pg_settings (name, setting, unit, current_setting(name)) as facts: db.pg.<name>
+ * the value as SHOW says it, db.pg.<name>_bytes for a memory setting (setting x unit), and
+ * db.max_connections (the ladder's cap). Names not asked for are ignored. */
+static int all_pg_row(void *ctx, const struct pgc_result *r, const struct pg_str *v)
+{
+    static const struct {
+        const char *unit;
+        double mult;
+    } units[] = {{"B", 1}, {"kB", 1024}, {"8kB", 8192}, {"MB", 1048576}, {"GB", 1073741824.0}};
+    struct res *res = ctx;
+    char name[64], set[64], unit[16], cur[64], key[96];
+    if (r->ncols < 4 || !v[0].p || !v[1].p || !v[3].p)
+        return 0;
+    snprintf(name, sizeof(name), "%.*s", (int)B_MIN(v[0].len, 63), v[0].p);
+    bool asked = false;
+    for (size_t i = 0; i < countof(all_pg_vars); i++)
+        asked |= !strcmp(name, all_pg_vars[i]);
+    if (!asked)
+        return 0;
+    my_escape(set, sizeof(set), v[1].p, v[1].len);
+    my_escape(unit, sizeof(unit), v[2].p ? v[2].p : "", v[2].p ? v[2].len : 0);
+    my_escape(cur, sizeof(cur), v[3].p, v[3].len);
+    snprintf(key, sizeof(key), "db.pg.%s", name);
+    res_fact_str(res, key, "%s", cur);
+    char *end;
+    double n = strtod(set, &end);
+    bool num = end != set && !*end;
+    for (size_t i = 0; i < countof(units) && num; i++)
+        if (!strcmp(unit, units[i].unit)) {
+            snprintf(key, sizeof(key), "db.pg.%s_bytes", name);
+            res_fact_num(res, key, n * units[i].mult);
+        }
+    if (num && !strcmp(name, "max_connections"))
+        res_fact_num(res, "db.max_connections", n);
+    return 0;
+}
+
+/* bench all's database part on PostgreSQL (after ping): the settings (one query of
+ * pg_settings), where the server runs, the ladder by the one-liner in a schema of its own
+ * (bench_all, or bench_all_2.. while another run holds it: sizing_pg_schema). */
+static void all_db_pg(struct all_ctx *x, struct bench_opts *so)
+{
+    struct pgc_conn_params *cc = b_xcalloc(1, sizeof(*cc));
+    struct pgc_conn c;
+    struct b_err e;
+    struct buf q = {0};
+    const char *given[8] = {so->pgsql_host, so->pgsql_port, so->pgsql_user, so->pgsql_password,
+                            so->pgsql_db, so->pgsql_sslmode, so->pgsql_sslrootcert,
+                            so->pgsql_channel_binding};
+    memset(&e, 0, sizeof(e));
+    pgc_init(&c);
+    res_fact_str(x->res, "db.server_kind", "PostgreSQL");
+    if (pgc_params_resolve_neg(cc, so->pgsql_url, given, so->pgsql_sslnegotiation,
+                               (int)so->pgsql_connect_timeout * 1000,
+                               (int)so->pgsql_io_timeout * 1000, &e) == B_OK &&
+        pgc_connect(&c, &cc->p) == B_OK) {
+        struct pgc_result pr;
+        memset(&pr, 0, sizeof(pr));
+        buf_printf(&q, "SELECT name, setting, unit, current_setting(name) FROM pg_settings "
+                       "WHERE name IN (");
+        for (size_t i = 0; i < countof(all_pg_vars); i++)
+            buf_printf(&q, "%s'%s'", i ? ", " : "", all_pg_vars[i]);
+        buf_printf(&q, ")");
+        if (pgc_query(&c, q.p, q.len, &pr, all_pg_row, x->res) == B_OK)
+            x->db_vars = true;
+        else
+            res_warn(x->res, "db_failed", NULL, "all: reading pg_settings on %s: %s", c.target,
+                     c.srv.code[0] ? c.srv.msg : c.err.msg);
+        pgc_result_free(&pr);
+        all_db_where(x, c.fd, c.is_unix);
+    }
+    buf_free(&q);
+    pgc_close(&c);
+    free(cc);
+    all_progress(x, "db: OLTP ladder");
+    all_db_ladder_opts(x, so);
+    struct res *st = res_step(x->res, wl_find("oltp"), "oltp");
+    st->o = so;
+    enum b_exit ex = sizing_main(st);
+    st->o = x->res->o;
+    all_db_outage(x, st);
+    res_fact_str(x->res, "db.oltp_schema", "%s", all_str(st, "schema"));
+    if (ex != B_EXIT_OK)
+        res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: %s",
+                 st->err.msg[0] ? st->err.msg : "failed");
+    all_db_knee(x, st);
+}
+
 static void all_db(struct all_ctx *x)
 {
     struct bench_opts so;
@@ -28931,6 +29380,9 @@ static void all_db(struct all_ctx *x)
     so.all_step_ms = x->level == ALL_QUICK ? 1000 : 2000;
     struct res *st = res_step(x->res, wl_find("ping"), "ping");
     st->o = &so;
+    static char pgsql[] = "pgsql";
+    if (x->pg) /* ping's switch: any --pgsql-* option names a PostgreSQL server here */
+        so.db_driver = pgsql;
     bool dbset = so.mysql_db_set;
     so.mysql_db_set = false; /* ping without a schema: -D's may not exist yet (the ladder's) */
     enum b_exit ex = ping_main(st);
@@ -28948,6 +29400,10 @@ static void all_db(struct all_ctx *x)
     (void)all_pct_fact(x->res, "db.ping_p50_ms", d->hist, 50);
     (void)all_pct_fact(x->res, "db.ping_p99_ms", d->hist, 99);
     res_fact_num(x->res, "db.ping_max_ms", (double)d->lat_max_ns / 1e6);
+    if (x->pg) {
+        all_db_pg(x, &so);
+        return;
+    }
     /* the settings: one query each (a variable the server lacks is left out) */
     struct myc_conn_params cc;
     struct my_conn c;
@@ -28974,35 +29430,21 @@ static void all_db(struct all_ctx *x)
             myc_result_free(&mr);
         }
         x->db_vars = true;
-        all_db_where(x, &c);
+        all_db_where(x, c.fd, c.is_unix);
     }
-    /* the ladder: the one-liner's, with whole-second rungs (a doubling's 10% must stand out
-     * of a loaded host's noise) up to 64 threads (or half the server's max_connections), in
-     * a budget of its own that the load of its tables counts against */
+    /* the ladder (all_db_ladder_opts) in a schema a lock keeps to this run */
     all_progress(x, "db: OLTP ladder");
-    so.sizing_step_time = x->level == ALL_QUICK ? 1 : x->level == ALL_DEFAULT ? 2 : 5;
-    so.sizing_budget_s = x->level == ALL_QUICK ? 20 : x->level == ALL_DEFAULT ? 40 : 150;
-    so.all_step_ms = 0;
-    bool hm;
-    double mc = all_num(x->res, "db.max_connections", &hm);
-    so.sizing_max_threads = 64;
-    while (hm && so.sizing_max_threads > 2 && (double)so.sizing_max_threads > mc / 2)
-        so.sizing_max_threads /= 2;
-    so.sizing_tables_set = so.sizing_rows_set = true;
-    so.oltp_tables = 2;
-    so.oltp_table_size = x->level == ALL_QUICK ? 2000 : x->level == ALL_DEFAULT ? 10000 : 100000;
+    all_db_ladder_opts(x, &so);
     char name[OLTP_NAME_SZ];
     if (!all_db_schema(x, conn ? &c : NULL, &so, name, sizeof(name))) {
         myc_close(&c);
         return;
     }
-    so.sizing_existing = true;
     /* a lost connection reconnects (the rung goes on, its outage on the page) unless the
      * user gave the list: a failover under bench all is measured, not a failed ladder */
     static char reconn[] = "1213,1020,1205,2013,2006,2011,2055";
     if (!strcmp(so.mysql_ignore_errors, "1213,1020,1205"))
         so.mysql_ignore_errors = reconn;
-    so.own_mark = OLTP_MARK_ALL; /* its tables told apart from a prepared dataset */
     st = res_step(x->res, wl_find("oltp"), "oltp");
     st->o = &so;
     ex = sizing_main(st);
@@ -29013,26 +29455,7 @@ static void all_db(struct all_ctx *x)
     if (ex != B_EXIT_OK)
         res_warn(x->res, "db_failed", NULL, "all: OLTP ladder: %s",
                  st->err.msg[0] ? st->err.msg : "failed");
-    bool h;
-    double v = all_num(st, "oltp_read_write_knee_threads", &h);
-    if (h) {
-        res_fact_int(x->res, "db.oltp_knee_threads", (i64)v);
-        res_fact_num(x->res, "db.oltp_knee_tps", all_num(st, "oltp_read_write_knee_tps", NULL));
-    }
-    v = all_num(st, "oltp_read_write_top_threads", &h);
-    if (h) {
-        res_fact_bool(x->res, "db.oltp_still_rising",
-                      all_num(st, "oltp_read_write_still_rising", NULL) > 0);
-        res_fact_int(x->res, "db.oltp_top_threads", (i64)v);
-        res_fact_int(x->res, "db.oltp_peak_threads",
-                     (i64)all_num(st, "oltp_read_write_peak_threads", NULL));
-        res_fact_num(x->res, "db.oltp_peak_tps", all_num(st, "oltp_read_write_peak_tps", NULL));
-        res_fact_str(x->res, "db.oltp_ladder_end", "%s",
-                     all_str(st, "oltp_read_write_ladder_end"));
-    }
-    v = all_num(st, "oltp_point_select_knee_tps", &h);
-    if (h)
-        res_fact_num(x->res, "db.point_select_knee_tps", v);
+    all_db_knee(x, st);
 }
 
 /* ---- checks: thresholds on the measures, their basis and remedy (docs/cli.md "Checks") ---- */
@@ -29167,7 +29590,8 @@ static void all_derive(struct all_ctx *x)
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
         res_fact_int(res, "host.nofile_limit",
                      rl.rlim_cur == RLIM_INFINITY ? INT64_MAX : (i64)rl.rlim_cur);
-    all_derive_db(x);
+    if (!x->pg) /* MySQL's model of a connection's buffers */
+        all_derive_db(x);
     const struct res_fact *ds = res_fact(res, "disk.status");
     if (ds && ds->str && strncmp(ds->str, "skipped", 7))
         res_fact_bool(res, "disk.not_a_disk", !x->direct || all_num(res, "fs_tmpfs", NULL) > 0);
@@ -29252,9 +29676,12 @@ static bool all_steps_busy(const struct res *res, const char *steps)
 static int all_run_checks(struct res *res)
 {
     int worst = ALL_PASS;
+    bool pg = !strcmp(all_str(res, "db.server_kind"), "PostgreSQL");
     for (size_t i = 0; i < countof(all_checks); i++) {
         const struct all_check *k = &all_checks[i];
         char thr[96], w[32], f[32];
+        if (pg && !strncmp(k->path, "db.", 3)) /* mysqld's limit, MySQLTuner's model */
+            continue;
         bool h;
         double v = all_num(res, k->path, &h);
         all_fmt_num(w, sizeof(w), k->warn);
@@ -29422,6 +29849,8 @@ static const char *const all_measures[] = {
     "db.server_hostname", "db.this_hostname", "db.local_how", "db.mysqld_pid", "db.hostname",
     "db.datadir", "db.open_files_limit", "db.mysqld_nofile_soft", "db.nofile_limit",
     "db.nofile_from", "db.max_conn_memory_pct", "db.max_conn_memory_bytes",
+    /* PostgreSQL's (all_db_pg, all_settings_pg) */
+    "db.server_kind", "db.pg.*", "db.backend_pid", "rec.pg.*",
     /* host., rec., all. (derived) */
     "host.swap_used_bytes", "host.swap_pages_moved", "host.thp_always",
     "host.clocksource_slow", "host.nofile_limit", "host.name", "host.clock_gettime_ns",
@@ -29809,6 +30238,96 @@ static void all_setting_disk(struct all_ctx *x)
                     x->direct ? "O_DIRECT" : "fsync");
 }
 
+/* A size in kB as postgresql.conf takes it: GB or MB when whole, else kB. */
+static void all_pg_size(char *out, size_t n, double kb)
+{
+    if (kb >= 1048576 && fmod(kb, 1048576) == 0)
+        snprintf(out, n, "%.0fGB", kb / 1048576);
+    else if (kb >= 1024 && fmod(kb, 1024) == 0)
+        snprintf(out, n, "%.0fMB", kb / 1024);
+    else
+        snprintf(out, n, "%.0fkB", kb);
+}
+
+/* One PostgreSQL setting: its recommended value v as rec.pg.<name>, a setting step beside
+ * the server's current value (SHOW's words, db.pg.<name>). */
+static void all_setting_pg(struct all_ctx *x, const char *name, const char *rule, const char *v)
+{
+    char key[96];
+    snprintf(key, sizeof(key), "rec.pg.%s", name);
+    res_fact_str(x->res, key, "%s", v);
+    snprintf(key, sizeof(key), "db.pg.%s", name);
+    const char *cur = all_str(x->res, key);
+    all_setting(x->res, name, rule, *cur ? cur : NULL, "%s", v);
+}
+
+/*
+ * PostgreSQL's settings: PGTune's rules for an OLTP server (le0pard/pgtune 7caef27,
+ * 2026-07-30, src/features/configuration/configurationSlice.js, DB type "oltp", Linux, its
+ * default database size "mid": in kB, floored): shared_buffers RAM/4, effective_cache_size
+ * RAM x 3/4, maintenance_work_mem RAM/16 at most 8 GB (2 GB only on Windows), wal_buffers 3%
+ * of shared_buffers at most 16 MB (above 14 MB: 16 MB; at least 32 kB), work_mem (RAM -
+ * shared_buffers) / ((max_connections + workers) x 3) at least 4 MB, workers the CPUs when 4
+ * or more, else PostgreSQL's max_worker_processes default 8; max_wal_size 8 GB;
+ * checkpoint_completion_target 0.9; random_page_cost 4 on HDD, else 1.1;
+ * effective_io_concurrency 2 on HDD, 200 on SSD, 1000 on NVMe (the disk of --dir when the
+ * server runs here: rotational, or an nvme device; else SSD, PGTune's default).
+ * max_connections is PGTune's input: the server's is kept (300, PGTune's OLTP default, when
+ * unknown). The PostgreSQL documentation's (runtime-config-
+ * wal): fsync and full_page_writes on (off risks unrecoverable corruption after a crash),
+ * synchronous_commit on (off loses the last commits, not consistency), checkpoint_timeout
+ * its default 5min (PGTune sets none).
+ */
+static void all_settings_pg(struct all_ctx *x, double ram, int cpus)
+{
+    struct res *res = x->res;
+    char v[48], rule[96];
+    bool h, rot = false, nvme = false;
+    const char *disk = "SSD assumed";
+    double r = all_num(res, "disk_rotational", &h);
+    if (h && (!x->db_vars || x->db_local)) {
+        rot = r > 0;
+        nvme = !rot && !strncmp(all_str(res, "disk"), "nvme", 4);
+        disk = rot ? "HDD (--dir)" : nvme ? "NVMe (--dir)" : "SSD (--dir)";
+    }
+    double mc = all_num(res, "db.max_connections", &h);
+    if (!h || mc < 1)
+        mc = 300;
+    snprintf(v, sizeof(v), "%.0f", mc);
+    all_setting_pg(x, "max_connections", h ? "PGTune's input: the server's kept"
+                                           : "PGTune OLTP's 300 (server's unknown)", v);
+    if (ram > 0) {
+        double kb = floor(ram / 1024), sb = floor(kb / 4), workers = cpus >= 4 ? cpus : 8;
+        double wal = floor(3 * sb / 100);
+        wal = wal > 16384 ? 16384 : wal > 14336 ? 16384 : wal < 32 ? 32 : wal;
+        double wm = floor((kb - sb) / ((mc + workers) * 3));
+        res_fact_num(res, "rec.pg.ram_kb", kb);
+        res_fact_num(res, "rec.pg.workers", workers);
+        all_pg_size(v, sizeof(v), sb);
+        all_setting_pg(x, "shared_buffers", "PGTune: RAM/4", v);
+        all_pg_size(v, sizeof(v), floor(kb * 3 / 4));
+        all_setting_pg(x, "effective_cache_size", "PGTune: RAM x 3/4", v);
+        all_pg_size(v, sizeof(v), B_MAX(wm, 4096));
+        snprintf(rule, sizeof(rule), "PGTune: (RAM-shared_buffers)/((%.0f+%.0f)x3), >=4MB", mc,
+                 workers);
+        all_setting_pg(x, "work_mem", rule, v);
+        all_pg_size(v, sizeof(v), B_MIN(floor(kb / 16), 8388608));
+        all_setting_pg(x, "maintenance_work_mem", "PGTune: RAM/16, <= 8GB", v);
+        all_pg_size(v, sizeof(v), wal);
+        all_setting_pg(x, "wal_buffers", "PGTune: 3% of shared_buffers, <= 16MB", v);
+    }
+    all_setting_pg(x, "max_wal_size", "PGTune OLTP: 8GB", "8GB");
+    all_setting_pg(x, "checkpoint_timeout", "PG default (PGTune sets none)", "5min");
+    all_setting_pg(x, "checkpoint_completion_target", "PGTune (PG 14+ default)", "0.9");
+    all_setting_pg(x, "fsync", "PG docs: off risks unrecoverable corruption", "on");
+    all_setting_pg(x, "synchronous_commit", "PG docs: off loses last commits on crash", "on");
+    all_setting_pg(x, "full_page_writes", "PG docs: off risks corruption on crash", "on");
+    snprintf(rule, sizeof(rule), "PGTune: HDD 4, else 1.1; %s", disk);
+    all_setting_pg(x, "random_page_cost", rule, rot ? "4" : "1.1");
+    snprintf(rule, sizeof(rule), "PGTune: HDD 2, SSD 200, NVMe 1000; %s", disk);
+    all_setting_pg(x, "effective_io_concurrency", rule, rot ? "2" : nvme ? "1000" : "200");
+}
+
 /*
  * The settings for the server that is there: only variables it knows (SELECT @@var), each
  * with its current value; sized for the host it runs on (all_sized_for). A server on another
@@ -29832,11 +30351,13 @@ static void all_settings(struct all_ctx *x)
         res_fact_str(res, "rec.sized_for", x->db_vars ? "%s (this host)" : "%s", who);
     else
         res_fact_str(res, "rec.sized_for", "%s (another host: see NOTES)", sh);
-    if (ram > 0)
+    if (x->pg)
+        all_settings_pg(x, ram, cpus);
+    if (ram > 0 && !x->pg)
         all_setting_ram(x, ram);
-    if (!remote)
+    if (!remote && !x->pg)
         all_setting_disk(x);
-    if (cpus > 0)
+    if (cpus > 0 && !x->pg)
         all_setting_redo(x, cpus);
     double knee = all_num(res, "db.oltp_knee_threads", &h);
     if (h)
@@ -29984,6 +30505,7 @@ static enum b_exit all_main(struct res *res)
     x.res = res;
     x.o = o;
     x.t0 = clk_now_ns();
+    x.pg = sizing_pg_target(o);
     res->command = "all";
     if (o->all_quick && o->all_thorough)
         return b_fail(&res->err, b_usage_exit(), "all: --quick and --thorough exclude each other");
@@ -32748,11 +33270,25 @@ static void rep_all(const struct res *res)
                          strncmp(why, "fileio: ", 8) ? why : why + 8);
     }
     if (res_fact(res, "db.server_version")) {
-        rep_all_line("DATABASE  %s, %s: ping p50 %s, p99 %s of %s pings",
-                     all_str(res, "db.server"), all_str(res, "db.server_version"),
+        bool pgv = !strcmp(all_str(res, "db.server_kind"), "PostgreSQL");
+        const char *ver = all_str(res, "db.server_version"); /* PostgreSQL's: "15.18 (Debian" */
+        rep_all_line("DATABASE  %s, %s%.*s: ping p50 %s, p99 %s of %s pings",
+                     all_str(res, "db.server"), pgv ? "PostgreSQL " : "",
+                     (int)(pgv ? strcspn(ver, " ") : strlen(ver)), ver,
                      rep_all_pct(res, "db.ping_p50_ms", 3, a, sizeof(a)),
                      rep_all_pct(res, "db.ping_p99_ms", 3, b, sizeof(b)),
                      rep_all_v(res, "db.ping_samples", 0, c, sizeof(c)));
+        if (!strcmp(all_str(res, "db.server_kind"), "PostgreSQL")) {
+            rep_all_line("          shared_buffers %s, effective_cache_size %s, work_mem %s, "
+                         "max_connections %s", all_str(res, "db.pg.shared_buffers"),
+                         all_str(res, "db.pg.effective_cache_size"),
+                         all_str(res, "db.pg.work_mem"), all_str(res, "db.pg.max_connections"));
+            rep_all_line("          fsync %s, synchronous_commit %s; OLTP in '%s': knee %s "
+                         "threads, %s tps", all_str(res, "db.pg.fsync"),
+                         all_str(res, "db.pg.synchronous_commit"), all_str(res, "db.oltp_schema"),
+                         rep_all_v(res, "db.oltp_knee_threads", 0, c, sizeof(c)),
+                         rep_all_v(res, "db.oltp_knee_tps", 1, d, sizeof(d)));
+        } else {
         rep_all_line("          buffer pool %s MiB, redo %s MiB, flush %s, trx_commit %s, "
                      "max_connections %s",
                      (snprintf(a, sizeof(a), "%.0f",
@@ -32772,6 +33308,7 @@ static void rep_all(const struct res *res)
                      all_str(res, "db.oltp_schema"),
                      rep_all_v(res, "db.oltp_knee_threads", 0, c, sizeof(c)),
                      rep_all_v(res, "db.oltp_knee_tps", 1, d, sizeof(d)));
+        }
         char cls[160];
         if (res_fact(res, "db.outage_windows") && rep_all_outage(res, cls, sizeof(cls)))
             rep_all_line("          OUTAGE in the ladder: longest %s s, %s of %s clients; %s",
@@ -32801,13 +33338,31 @@ static void rep_all(const struct res *res)
     rep_all_line("%s", "");
     rep_all_line("SETTINGS  %-18s %-10s %-10s rule; for %s", "setting", "value", "current",
                  all_str(res, "rec.sized_for"));
+    /* PostgreSQL's 14 settings: those already at the recommended value named on one line,
+     * as many as fit, "+N more" for the rest (the page's 60 lines; each is a step of the JSON
+     * and a row of the HTML) */
+    bool pg = !strcmp(all_str(res, "db.server_kind"), "PostgreSQL");
+    struct buf same = {0};
+    int hidden = 0;
+    buf_printf(&same, "  as recommended: ");
     for (int i = 0; i < res->nsteps; i++) {
         const struct res *s = &res->steps[i];
-        if (!strcmp(s->command, "setting"))
+        if (strcmp(s->command, "setting"))
+            continue;
+        if (pg && !strcmp(all_str(s, "current"), all_str(s, "value"))) {
+            const char *nm = all_str(s, "name");
+            if (!hidden && same.len + strlen(nm) + 2 <= 100 - 10)
+                buf_printf(&same, "%s%s", same.len > 18 ? ", " : "", nm);
+            else
+                hidden++;
+        } else
             rep_all_line("  %-26s %-10s %-10s %s", all_str(s, "name"), all_str(s, "value"),
                          *all_str(s, "current") ? all_str(s, "current") : "-",
                          all_str(s, "rule"));
     }
+    if (same.len > 18)
+        rep_all_line("%s%s", same.p, hidden ? (snprintf(a, sizeof(a), ", +%d more", hidden), a) : "");
+    buf_free(&same);
     /* the first 4 notes, and whatever their place the ones the verdicts and the settings
      * refer to (host_busy: "see NOTES"; db_remote: whose host was sized); how many more
      * there are is said (every note is on stderr and in the JSON) */
@@ -35842,7 +36397,11 @@ static enum b_exit cli_apply(struct cli *c, bool *late)
                 opts.mysql_db_set = true;
             if (d->off == offsetof(struct bench_opts, time_s))
                 opts.time_set = true;
-            if (d >= opt_mysql && d < opt_mysql + countof(opt_mysql))
+            if ((d >= opt_mysql && d < opt_mysql + countof(opt_mysql)) ||
+                (d->off >= offsetof(struct bench_opts, pgsql_url) &&
+                 d->off <= offsetof(struct bench_opts, pgsql_channel_binding) &&
+                 d->type == OPT_STR) ||
+                (d->off == offsetof(struct bench_opts, db_driver) && !strcmp(val, "pgsql")))
                 opts.db_given = true; /* bench all: a database was named */
             if (d >= opt_mysql && d < opt_mysql + countof(opt_mysql) && !c->from[i] &&
                 !opts.mysql_given)

@@ -420,6 +420,8 @@ struct bench_opts {
                              * sets its own) */
     bool sizing_existing; /* not an option: bench all's ladder may work in a schema that exists
                            * (its own tables only; the schema stays): sizing_own_tables */
+    const char *pgsql_schema; /* not an option: the pgsql workloads' search_path (the
+                               * one-liner's and bench all's own schema); NULL: the server's */
     const char *own_mark; /* not an option: the COMMENT of the tables bench makes (NULL:
                            * "created by bench"; bench all's ladder: "created by bench all",
                            * so a dataset prepared with bench is never taken for its leftover) */
@@ -1060,7 +1062,7 @@ BENCH_API enum b_rc pgc_parse_url(struct pgc_conn_params *cc, const char *url, s
 /* pgc_params_resolve - the URL, the given settings (host, port, user, password, dbname,
  * sslmode, sslrootcert, channel_binding; "" or NULL: not given), PG* environment, defaults,
  * ~/.pgpass, in libpq's order (more in bench.c); sslnegotiation from the URL and
- * PGSSLNEGOTIATION only. B_UNUSED: ping and the OLTP driver call pgc_params_resolve_neg.
+ * PGSSLNEGOTIATION only. B_UNUSED: bench's commands call pgc_params_resolve_neg.
  * Return values: B_OK; B_INVALID with e filled. */
 BENCH_API enum b_rc pgc_params_resolve(struct pgc_conn_params *cc, const char *url,
                                        const char *const given[8], int connect_ms, int io_ms,
@@ -1992,6 +1994,9 @@ BENCH_API enum b_exit ping_main(struct res *res);
 BENCH_API void sizing_row_of(const struct res *st, struct sizing_row *row);
 /* Return values: B_EXIT_OK; B_EXIT_ENV or the failure's exit code with res->err filled. */
 BENCH_API enum b_exit sizing_main(struct res *res);
+/* sizing_pg_target - do o's options name a PostgreSQL server for the one-liner and bench all
+ * (--db-driver=pgsql, --pgsql-url or any --pgsql-* connection option)? */
+BENCH_API bool sizing_pg_target(const struct bench_opts *o);
 
 /*== 25 all_ : bench all: the one-page sizing report, checks, settings ======*/
 

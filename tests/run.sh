@@ -273,6 +273,7 @@ suite hostile sh tests/hostile.sh
 suite pgsql sh tests/pgsql.sh
 suite pgsql-hostile sh tests/pgsql_hostile.sh
 suite pgsql-oltp sh tests/pgsql_oltp.sh
+suite pgsql-all sh tests/pgsql_all.sh
 suite oltp bash tests/oltp.sh
 suite tpcc bash tests/tpcc.sh
 suite oneliner sh tests/oneliner.sh

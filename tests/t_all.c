@@ -162,6 +162,68 @@ static const char *t_all_setting(const struct res *r, const char *name, const ch
     return "";
 }
 
+/* PostgreSQL's settings by PGTune's rules (all_settings_pg): 16 GiB and 4 CPUs with 100
+ * connections on an NVMe disk (work_mem 12582912 kB / ((100 + 4) x 3), wal_buffers at its
+ * 16 MB cap); 1 GiB and 2 CPUs on a rotational one (8 workers, work_mem at its 4 MB floor,
+ * wal_buffers 3% = 7864 kB); 256 GiB (maintenance_work_mem at its 8 GB cap); the settings
+ * already as recommended keep SHOW's words as their current value. */
+static int t_all_pg_settings(void)
+{
+    static const struct {
+        double gib;
+        int cpus, rot;
+        const char *disk, *want[9];
+    } c[] = {
+        {16, 4, 0, "nvme0n1", {"4GB", "12GB", "40329kB", "1GB", "16MB", "1.1", "1000", "100",
+                               "PGTune: HDD 2, SSD 200, NVMe 1000; NVMe (--dir)"}},
+        {1, 2, 1, "sda", {"256MB", "768MB", "4MB", "64MB", "7864kB", "4", "2", "100",
+                          "PGTune: HDD 2, SSD 200, NVMe 1000; HDD (--dir)"}},
+        {256, 64, 0, "vda", {"64GB", "192GB", "409200kB", "8GB", "16MB", "1.1", "200", "100",
+                             "PGTune: HDD 2, SSD 200, NVMe 1000; SSD (--dir)"}},
+    };
+    static const char *const names[] = {"shared_buffers", "effective_cache_size", "work_mem",
+                                         "maintenance_work_mem", "wal_buffers",
+                                         "random_page_cost", "effective_io_concurrency",
+                                         "max_connections"};
+    struct bench_opts o;
+    memset(&o, 0, sizeof(o));
+    for (size_t i = 0; i < countof(c); i++) {
+        struct res r;
+        struct all_ctx x;
+        const char *cur = NULL;
+        memset(&x, 0, sizeof(x));
+        res_init(&r, NULL, "all", &o, NULL);
+        x.res = &r, x.o = &o, x.ncpu = c[i].cpus, x.db_vars = true, x.db_local = true, x.pg = true;
+        res_fact_int(&r, "mem_total_bytes", (i64)(c[i].gib * 1073741824.0));
+        res_fact_bool(&r, "disk_rotational", c[i].rot);
+        res_fact_str(&r, "disk", "%s", c[i].disk);
+        res_fact_str(&r, "db.server_kind", "PostgreSQL");
+        res_fact_num(&r, "db.max_connections", 100);
+        res_fact_str(&r, "db.pg.max_connections", "100");
+        res_fact_str(&r, "db.pg.shared_buffers", "128MB");
+        res_fact_str(&r, "db.pg.fsync", "off");
+        all_settings(&x);
+        for (size_t k = 0; k < countof(names); k++) {
+            char key[64];
+            snprintf(key, sizeof(key), "rec.pg.%s", names[k]);
+            T_CHECK(!strcmp(t_all_setting(&r, names[k], NULL), c[i].want[k]));
+            T_CHECK(!strcmp(all_str(&r, key), c[i].want[k]));
+        }
+        T_CHECK(!strcmp(t_all_setting(&r, "shared_buffers", &cur), c[i].want[0]) &&
+                !strcmp(cur, "128MB"));
+        T_CHECK(!strcmp(t_all_setting(&r, "fsync", &cur), "on") && !strcmp(cur, "off"));
+        T_CHECK(!strcmp(t_all_setting(&r, "max_wal_size", NULL), "8GB"));
+        T_CHECK(!*t_all_setting(&r, "innodb_buffer_pool_size", NULL)); /* MySQL's: none */
+        bool rule = false;
+        for (int j = 0; j < r.nsteps; j++)
+            rule |= !strcmp(all_str(&r.steps[j], "name"), "effective_io_concurrency") &&
+                    !strcmp(all_str(&r.steps[j], "rule"), c[i].want[8]);
+        T_CHECK(rule);
+        res_free(&r);
+    }
+    return 0;
+}
+
 /* The settings for the server that is there: a MariaDB (no innodb_redo_log_capacity) gets
  * innodb_log_file_size, each with its current value; a server elsewhere gets no setting
  * from this host's RAM, CPUs or disk (all_db_where says so in a note); --server-ram and

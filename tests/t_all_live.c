@@ -38,7 +38,7 @@ static int t_all_live_where(void)
     struct all_ctx x;
     t_all_ctx(&o, &r, &x);
     T_CHECK(myc_connect(&c, &p) == B_OK && c.is_unix);
-    all_db_where(&x, &c);
+    all_db_where(&x, c.fd, c.is_unix);
     myc_close(&c);
     const struct res_fact *f = res_fact(&r, "db.local_how");
     T_CHECK(x.db_local && x.db_pid == pid && f && !strcmp(f->str, "unix socket"));
@@ -55,7 +55,7 @@ static int t_all_live_where(void)
     p.db = NULL;
     t_all_ctx(&o, &r, &x);
     T_CHECK(myc_connect(&c, &p) == B_OK && !c.is_unix);
-    all_db_where(&x, &c);
+    all_db_where(&x, c.fd, c.is_unix);
     myc_close(&c);
     f = res_fact(&r, "db.local_how");
     char want[96];

@@ -241,6 +241,7 @@ static const struct {
     {"all_measures", t_all_measures},
     {"all_settings", t_all_settings},
     {"all_server_settings", t_all_server_settings},
+    {"all_pg_settings", t_all_pg_settings},
     {"jr_valid", t_jr_valid},
     {"jr_invalid", t_jr_invalid},
     {"jr_values", t_jr_values},
