@@ -1030,6 +1030,20 @@ BENCH_API enum b_rc pgc_prepare_typed(struct pgc_conn *c, const char *name, cons
 BENCH_API enum b_rc pgc_execute(struct pgc_conn *c, const char *name, const struct pg_str *vals,
                                 size_t n, struct pgc_result *r, pgc_row_cb cb, void *ctx)
     B_MUSTCHECK;
+/* pgc_execute_start, pgc_query_start - pgc_execute and pgc_query (no row callback) without
+ * blocking: the messages queued and sent as far as the socket takes them; pgc_step goes on
+ * when c's socket (pgc_fd) is ready. Return values: PGC_WANT_READ/WRITE (EVL_WANT_READ/WRITE:
+ * wait on the socket, then pgc_step), PGC_WANT_RUN (EVL_WANT_RUN: step again soon), or the
+ * command's end as the blocking function's (B_OK; B_SERVER with c->srv, drained to 'Z'; a
+ * failure in c->err: B_TIMEOUT past io_ms, B_PROTOCOL, B_SYSERR). One command at a time;
+ * a stop signal is not looked at (the caller's loop decides). pgc_busy - one in flight. */
+BENCH_API int pgc_execute_start(struct pgc_conn *c, const char *name, const struct pg_str *vals,
+                                size_t n, struct pgc_result *r);
+BENCH_API int pgc_query_start(struct pgc_conn *c, const char *sql, size_t len,
+                              struct pgc_result *r);
+BENCH_API int pgc_step(struct pgc_conn *c);
+BENCH_API int pgc_fd(const struct pgc_conn *c);
+BENCH_API bool pgc_busy(const struct pgc_conn *c);
 /* pgc_cancel - a CancelRequest for c's backend, on a connection of its own.
  * Return values: B_OK (sent); B_INVALID (no key yet); B_SYSERR. */
 BENCH_API enum b_rc pgc_cancel(struct pgc_conn *c) B_MUSTCHECK;

@@ -62,30 +62,35 @@ dump() { # dump DB: md5 of every sbtest table's rows, ordered
 # twin NAME WL PREPARE-ARGS -- RUN-ARGS: sysbench prepares sbpa, copied to sbpb; both run
 twin() {
     name=$1 wl=$2 prep=$3 runa=$4
-    $PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpa" -c "DROP DATABASE IF EXISTS sbpb" -c "CREATE DATABASE sbpa" 2>/dev/null
+    $PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpa" -c "DROP DATABASE IF EXISTS sbpb" -c "DROP DATABASE IF EXISTS sbpl" -c "CREATE DATABASE sbpa" 2>/dev/null
     (cd "$w" && sysbench "$wl" $C --pgsql-db=sbpa $prep prepare >prep.out 2>&1) || { bad "$name: sysbench prepare"; tail -3 "$w/prep.out"; return; }
-    $PSQL -d postgres -c "CREATE DATABASE sbpb TEMPLATE sbpa"
+    $PSQL -d postgres -c "CREATE DATABASE sbpb TEMPLATE sbpa" -c "CREATE DATABASE sbpl TEMPLATE sbpa"
     t_wait 10 idle || { bad "$name: sessions left before the runs"; return; }
     $PSQL -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null
-    ca=$(counters sbpa) cb=$(counters sbpb)
+    ca=$(counters sbpa) cb=$(counters sbpb) cl=$(counters sbpl)
     (cd "$w" && sysbench "$wl" $C --pgsql-db=sbpa $runa run >ref.out 2>&1) || { bad "$name: sysbench run"; tail -3 "$w/ref.out"; }
     (cd "$w" && ./sysbench "$wl" $C --pgsql-db=sbpb $runa run >our.out 2>&1) || { bad "$name: bench run (exit $?)"; tail -3 "$w/our.out"; }
-    python3 "$here/mask_timing.py" "$w/ref.out" "$w/our.out"
-    if diff "$w/ref.out.m" "$w/our.out.m" >"$w/diff"; then ok; else bad "$name: output differs from sysbench's (timings masked)"; fi
+    # the same client on an event loop (pgc_step driven by the loop; bench's option): the
+    # same output, counters, statements and tables
+    (cd "$w" && ./sysbench "$wl" $C --pgsql-db=sbpl $runa --event-loops=1 run >loop.out 2>&1) || { bad "$name: bench --event-loops=1 run (exit $?)"; tail -3 "$w/loop.out"; }
+    python3 "$here/mask_timing.py" "$w/ref.out" "$w/our.out" "$w/loop.out"
+    if diff "$w/ref.out.m" "$w/our.out.m" >"$w/diff" && diff "$w/ref.out.m" "$w/loop.out.m" >"$w/diff"; then ok; else bad "$name: output (threads or --event-loops=1) differs from sysbench's (timings masked)"; fi
     t_wait 10 idle || bad "$name: sessions left after the runs"
-    da=$(delta "$ca" "$(counters sbpa)") db=$(delta "$cb" "$(counters sbpb)")
+    da=$(delta "$ca" "$(counters sbpa)") db=$(delta "$cb" "$(counters sbpb)") dl=$(delta "$cl" "$(counters sbpl)")
     if [ "$wl" = bulk_insert ]; then # sysbench's driver logs in once more (db_describe, at
         # the first row: a session that only logs in; the server counts its login's
         # transaction): one commit more than bench, deliberately not copied
         db=$(echo "$db" | awk -F'|' -v OFS='|' '{$1 = $1 + 1; print}')
+        dl=$(echo "$dl" | awk -F'|' -v OFS='|' '{$1 = $1 + 1; print}')
     fi
-    if [ "$da" = "$db" ] && [ "$(echo "$da" | cut -d'|' -f1)" -gt 0 ]; then ok; else
-        bad "$name: pg_stat_database (commits|rollbacks|inserted|updated|deleted): sysbench $da, bench $db"; fi
+    if [ "$da" = "$db" ] && [ "$da" = "$dl" ] && [ "$(echo "$da" | cut -d'|' -f1)" -gt 0 ]; then ok; else
+        bad "$name: pg_stat_database (commits|rollbacks|inserted|updated|deleted): sysbench $da, bench $db, bench on a loop $dl"; fi
     statements sbpa >"$w/st.a"
     statements sbpb >"$w/st.b"
-    if [ -s "$w/st.a" ] && diff "$w/st.a" "$w/st.b" >"$w/diff"; then ok; else bad "$name: pg_stat_statements' calls and rows differ"; fi
-    a=$(dump sbpa) b=$(dump sbpb)
-    if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad "$name: tables differ after the same seeded run: sysbench $a, bench $b"; fi
+    statements sbpl >"$w/st.l"
+    if [ -s "$w/st.a" ] && diff "$w/st.a" "$w/st.b" >"$w/diff" && diff "$w/st.a" "$w/st.l" >"$w/diff"; then ok; else bad "$name: pg_stat_statements' calls and rows differ (threads or loop)"; fi
+    a=$(dump sbpa) b=$(dump sbpb) l=$(dump sbpl)
+    if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$l" ]; then ok; else bad "$name: tables differ after the same seeded run: sysbench $a, bench $b, bench on a loop $l"; fi
 }
 P="--tables=2 --table-size=300"
 R="$P --threads=1 --time=0 --rand-seed=7"
