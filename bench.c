@@ -18380,6 +18380,10 @@ struct oltp_thread {
     struct pgc_result ptext;   /* text statements */
     struct pg_str *pgv;        /* parameters [npv] */
     char (*pgnum)[24];         /* their digits [npv] */
+    /* an event loop's connect phase on PostgreSQL (oltp_pg_ev_connect): the login's thread */
+    pthread_t pg_tid;
+    atomic_int pg_lstate;      /* OLTP_PGL_*: none, running, done (pg_lrc), joined */
+    int pg_lrc;                /* its answer: B_OK, or the failure in t->err */
 };
 
 /* One write of an event (--verify-writes), as its statement will leave the row: its values
@@ -18425,6 +18429,7 @@ struct oltp_global {
     bool gated;                /* the gate is in use (not --mysql-dry-run) */
     struct oltp_addr *addrs;
     int naddrs;
+    atomic_int pg_logins;      /* PostgreSQL on event loops: login threads running now */
 };
 
 /* Names that reach SQL: at most 64 characters of UTF-8 (MySQL's limit), so 256 bytes; quoted
@@ -20307,11 +20312,83 @@ static int oltp_su_step(struct load_thread *t, int sr)
     }
 }
 
+/*
+ * ---- PostgreSQL's connect phase on an event loop: the blocking login (pgc_connect: TLS,
+ * SCRAM; then the statements prepared) on a thread of its own per client, at most
+ * OLTP_PG_LOGINS at once in the run, the loop looking every OLTP_PG_POLL_NS whether it is
+ * done (its timer): the loop's logins overlap the server's backend start-ups and use the
+ * CPUs, as a thread per connection's do. The login thread touches only its client's state;
+ * it is joined when done, or by thread_done when the phase ended before (a failure
+ * elsewhere, a stop signal: pgc_connect looks at it every 100 ms). ----
+ */
+enum { OLTP_PGL_NONE, OLTP_PGL_RUNNING, OLTP_PGL_DONE, OLTP_PGL_JOINED };
+#define OLTP_PG_LOGINS 16
+#define OLTP_PG_POLL_NS 1000000u
+
+static void *oltp_pg_login_main(void *arg)
+{
+    struct load_thread *t = arg;
+    struct oltp_thread *ot = t->wl;
+    struct oltp_global *gl = t->run->wl_global;
+    ot->pg_lrc = oltp_connect(t, NULL);
+    atomic_fetch_sub(&gl->pg_logins, 1);
+    atomic_store_explicit(&ot->pg_lstate, OLTP_PGL_DONE, memory_order_release);
+    return NULL;
+}
+
+/* The login thread, if one was started: joined. */
+static void oltp_pg_login_join(struct oltp_thread *ot)
+{
+    int st = atomic_load_explicit(&ot->pg_lstate, memory_order_acquire);
+    if (st == OLTP_PGL_RUNNING || st == OLTP_PGL_DONE) {
+        pthread_join(ot->pg_tid, NULL);
+        atomic_store(&ot->pg_lstate, OLTP_PGL_JOINED);
+    }
+}
+
+/* wl_def.ev_connect on PostgreSQL: the login started on its thread (EVL_WANT_TIMER while it
+ * runs or waits for its turn), then its answer. */
+static int oltp_pg_ev_connect(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    if (!ot) {
+        int rc = oltp_thread_alloc(t);
+        if (rc < 0 || t->run->o->mysql_dry_run)
+            return rc;
+        ot = t->wl;
+    }
+    struct oltp_global *gl = t->run->wl_global;
+    int st = atomic_load_explicit(&ot->pg_lstate, memory_order_acquire);
+    if (st == OLTP_PGL_NONE) {
+        if (atomic_load(&b_stop))
+            return b_seterr(&t->err, B_DONE, 0, "interrupted by %s while setting up client %d",
+                            atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", t->id);
+        if (atomic_fetch_add(&gl->pg_logins, 1) >= OLTP_PG_LOGINS) { /* its turn comes */
+            atomic_fetch_sub(&gl->pg_logins, 1);
+            t->ev_wake_ns = clk_now_ns() + OLTP_PG_POLL_NS;
+            return EVL_WANT_TIMER;
+        }
+        atomic_store(&ot->pg_lstate, OLTP_PGL_RUNNING);
+        if (os_thread_start(&ot->pg_tid, 0, oltp_pg_login_main, t)) { /* no thread: here */
+            atomic_fetch_sub(&gl->pg_logins, 1);
+            atomic_store(&ot->pg_lstate, OLTP_PGL_JOINED);
+            return ot->pg_lrc = oltp_connect(t, NULL);
+        }
+        st = OLTP_PGL_RUNNING;
+    }
+    if (st == OLTP_PGL_RUNNING) {
+        t->ev_wake_ns = clk_now_ns() + OLTP_PG_POLL_NS;
+        return EVL_WANT_TIMER;
+    }
+    oltp_pg_login_join(ot);
+    return ot->pg_lrc;
+}
+
 /* wl_def.ev_connect: thread_init on an event loop (the connect phase). */
 static int oltp_ev_connect(struct load_thread *t)
 {
-    if (!t->wl && oltp_pg(t->run->o)) /* PostgreSQL: the blocking login, one at a time */
-        return oltp_thread_init(t);
+    if (oltp_pg(t->run->o))
+        return oltp_pg_ev_connect(t);
     if (!t->wl) {
         int rc = oltp_thread_alloc(t);
         if (rc < 0 || t->run->o->mysql_dry_run)
@@ -20475,6 +20552,8 @@ static B_MUSTCHECK enum b_rc oltp_thread_done(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     int rc = B_OK;
+    if (ot && ot->pg)
+        oltp_pg_login_join(ot); /* a login still running when the connect phase ended */
     if (ot && ot->pg && pgc_busy(ot->pg)) { /* abandoned on a loop after a stop signal: the
                                               * server cancels it, as a thread's would */
         (void)!pgc_cancel(ot->pg);
