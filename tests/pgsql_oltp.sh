@@ -22,7 +22,8 @@ t_name=pgsql-oltp
     { echo "pgsql-oltp: SKIP: needs postgresql-15, psql, openssl and sysbench"; exit 77; }
 pgdir=$(mktemp -d /tmp/bench-pgo.XXXXXX)
 t_at_exit() { sh "$here/postgres.sh" stop "$pgdir"; rm -rf "$pgdir"; }
-env=$(sh "$here/postgres.sh" start "$pgdir" "${PGSQL_TEST_PORT:-$((27000 + $$ % 800))}") ||
+# max_connections: room for the many-connections run on event loops (below)
+env=$(BENCH_PG_MAX_CONNECTIONS=330 sh "$here/postgres.sh" start "$pgdir" "${PGSQL_TEST_PORT:-$((27000 + $$ % 800))}") ||
     { echo "pgsql-oltp: FAIL: the PostgreSQL test server did not start"; exit 1; }
 eval "$env"
 unset PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE PGSSLMODE PGSSLROOTCERT PGCHANNELBINDING PGPASSFILE PGCONNECT_TIMEOUT PGAPPNAME
@@ -221,4 +222,58 @@ if [ $rc = 0 ] && grep -qE '^ +reconnects: +1 ' "$w/lost"; then ok; else
 lost; rc=$?
 if [ $rc = 1 ] && grep -q 'add 08006 to --pgsql-ignore-errors' "$w/lost"; then ok; else
     bad "a terminated session: exit $rc, expected 1 and the hint"; cp "$w/lost" "$w/diff"; t_on_fail; fi
+lost --pgsql-ignore-errors=08006 --event-loops=1; rc=$?
+if [ $rc = 0 ] && grep -qE '^ +reconnects: +1 ' "$w/lost"; then ok; else
+    bad "a terminated session on an event loop with --pgsql-ignore-errors=08006: exit $rc, expected 0 and one reconnect"; cp "$w/lost" "$w/diff"; t_on_fail; fi
+
+# many connections on event loops: 300 clients on 2 loops all logged in at once (seen in
+# pg_stat_activity), every event counted by the server: the point select's calls equal the
+# transactions, and the commits equal them plus 300 logins' worth and the run's own (the
+# table check's): measured from runs of one and two clients
+sessions() { $PSQL -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'"; }
+M="$C --pgsql-db=sbpd --tables=1 --table-size=50 --time=0"
+t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd'\")\" = 0 ]"
+c0=$(counters sbpd)
+"$B" oltp_point_select $M --threads=1 --events=100 --event-loops=1 run >"$w/one" 2>&1 || bad "one client on a loop: exit $?"
+t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd'\")\" = 0 ]"
+c1=$(counters sbpd)
+"$B" oltp_point_select $M --threads=2 --events=100 --event-loops=1 run >"$w/one" 2>&1 || bad "two clients on a loop: exit $?"
+t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd'\")\" = 0 ]"
+c2=$(counters sbpd)
+one=$(( $(delta "$c0" "$c1" | cut -d'|' -f1) - 100 )) two=$(( $(delta "$c1" "$c2" | cut -d'|' -f1) - 100 ))
+login=$((two - one)) fixed=$((2 * one - two)) # one login's commits (its Parse/Syncs), the run's
+c1=$c2
+$PSQL -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null
+"$B" oltp_point_select $M --threads=300 --event-loops=2 --events=30000 run >"$w/many" 2>&1 &
+mpid=$!
+if t_wait 120 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'\")\" = 300 ]"; then ok; else
+    bad "300 clients on 2 loops: $(sessions) sessions seen at once, want 300"; fi
+wait $mpid; rc=$?
+t_wait 20 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd'\")\" = 0 ]"
+d=$(delta "$c1" "$(counters sbpd)")
+calls=$($PSQL -d postgres -c "SELECT sum(s.calls) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'sbpd' AND s.query LIKE 'SELECT c FROM sbtest1 WHERE id=%'")
+trx=$(sed -n 's/^ *transactions: *\([0-9]*\) .*/\1/p' "$w/many")
+if [ $rc = 0 ] && [ "$trx" = 30000 ] && [ "$calls" = 30000 ] && [ "$login" -gt 0 ] &&
+    [ "$(echo "$d" | cut -d'|' -f1)" = $((30000 + fixed + 300 * login)) ] && grep -q 'Client I/O: .*300 connections on 2 event loops' "$w/many"; then ok; else
+    bad "300 clients on 2 loops: exit $rc, transactions $trx, calls $calls (want 30000), commits $(echo "$d" | cut -d'|' -f1) (want 30000 + $fixed + 300 x $login)"; cp "$w/many" "$w/diff"; t_on_fail; fi
+
+# a stop signal on a loop with every client's statement in flight (the table locked by
+# another session): the report within a second, the 8 in flight said unfinished, and each
+# cancelled (CancelRequest, as a thread's): their sessions end while the lock is still held
+"$B" oltp_point_select $C --pgsql-db=sbpd --tables=1 --table-size=50 --time=60 --threads=8 --event-loops=1 run >"$w/int" 2>&1 &
+ipid=$!
+t_wait 20 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'\")\" = 8 ]" ||
+    bad "stop signal: the 8 clients never logged in"
+$PSQL -d sbpd -c "SET application_name = 'locker'" -c "BEGIN" -c "LOCK TABLE sbtest1" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+t_wait 20 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND application_name <> 'locker' AND wait_event_type = 'Lock'\")\" = 8 ]" ||
+    bad "stop signal: the 8 clients' statements never waited on the lock"
+t0=$(date +%s%N)
+kill -INT $ipid
+wait $ipid; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend' AND application_name <> 'locker'\")\" = 0 ]" &&
+    [ $rc = 1 ] && [ $ms -lt 3000 ] && grep -q 'unfinished transactions on the stop signal: 8$' "$w/int" &&
+    grep -qE '^ +transactions: +[1-9]' "$w/int"; then ok; else
+    bad "stop signal on a loop: exit $rc after $ms ms (want 1, < 3000), sessions left $(sessions) (want 0: cancelled)"; cp "$w/int" "$w/diff"; t_on_fail; fi
+$PSQL -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'locker'" >/dev/null
 t_summary
