@@ -9375,6 +9375,13 @@ struct pgc_conn {
     struct pgc_result *ar;
     const char *awhat;
     size_t aoff;
+    /* a pipeline (pgc_pipe_add, pgc_pipe_start): statements queued, the results of each, how
+     * many, the one answering now (the failed one after an error), who hears of each end */
+    size_t pq;
+    struct pgc_result **pr;
+    size_t pn, pi;
+    pgc_done_cb pcb;
+    void *pctx;
 };
 
 static struct {
@@ -9671,7 +9678,7 @@ static void pgc_drop(struct pgc_conn *c)
     c->fd = -1;
     c->tls = c->ok = false;
     c->in.len = c->in_off = c->out.len = 0;
-    c->ar = NULL, c->aoff = 0;
+    c->ar = NULL, c->aoff = 0, c->pq = 0, c->pr = NULL;
 }
 
 BENCH_API void pgc_close(struct pgc_conn *c)
@@ -10500,6 +10507,7 @@ enum pgc_want { PGC_WANT_READ = EVL_WANT_READ, PGC_WANT_WRITE = EVL_WANT_WRITE,
 static int pgc_async_end(struct pgc_conn *c, int rc)
 {
     c->ar = NULL;
+    c->pr = NULL;
     c->out.len = c->aoff = 0;
     return rc;
 }
@@ -10535,6 +10543,16 @@ BENCH_API int pgc_step(struct pgc_conn *c)
             int v = pgc_reply(c, &m, r, NULL, NULL, what);
             if (v != PGC_MORE)
                 return pgc_async_end(c, v);
+            if (m.type == 'C' && c->pr && !c->first && c->pi < c->pn) { /* the next one's */
+                if (c->pcb)
+                    c->pcb(c->pctx, c->pi, r);
+                if (c->pi + 1 < c->pn) {
+                    r = c->ar = c->pr[++c->pi];
+                    r->rows = r->affected = 0;
+                    r->tag[0] = 0;
+                } else
+                    c->pi++;
+            }
             continue;
         }
         if (n == B_PROTOCOL)
@@ -10594,6 +10612,56 @@ BENCH_API int pgc_query_start(struct pgc_conn *c, const char *sql, size_t len,
     if (pg_build_query(&c->out, sql, len))
         return b_seterr(&c->err, B_INVALID, 0, "a query holds a NUL byte");
     return pgc_async_go(c, r, "querying");
+}
+
+/* ---- pipelining: several Bind/Execute, one Sync (an error skips the rest to the Sync:
+ * the statements after the failed one never run, as if never sent) ---- */
+
+BENCH_API enum b_rc pgc_pipe_add(struct pgc_conn *c, const char *name, const struct pg_str *vals,
+                                 size_t n)
+{
+    B_ASSERT(!c->ar);
+    if (!c->pq++)
+        pgc_begin(c);
+    if (pg_build_bind(&c->out, "", name, vals, n)) {
+        c->pi = c->pq - 1; /* the failed one, for pgc_pipe_at */
+        c->pq = 0;
+        return b_seterr(&c->err, B_INVALID, 0, "too many or too long parameters");
+    }
+    pg_build_execute(&c->out, "", 0);
+    return B_OK;
+}
+
+BENCH_API int pgc_pipe_start(struct pgc_conn *c, struct pgc_result **rs, size_t n,
+                             pgc_done_cb done, void *ctx)
+{
+    B_ASSERT(!c->ar && n > 0 && n == c->pq);
+    c->pq = 0;
+    pg_build_empty(&c->out, 'S');
+    c->pr = rs, c->pn = n, c->pi = 0;
+    c->pcb = done, c->pctx = ctx;
+    return pgc_async_go(c, rs[0], "executing a pipeline on");
+}
+
+BENCH_API size_t pgc_pipe_at(const struct pgc_conn *c)
+{
+    return c->pi;
+}
+
+BENCH_API enum b_rc pgc_finish(struct pgc_conn *c, int rc)
+{
+    while (rc > 0) {
+        if (rc != PGC_WANT_RUN) {
+            enum b_rc w = pgc_wait(c, rc == PGC_WANT_WRITE ? POLLOUT : POLLIN, c->awhat);
+            if (w) {
+                pgc_async_end(c, w);
+                pgc_cancel_on_stop(c, w);
+                return w;
+            }
+        }
+        rc = pgc_step(c);
+    }
+    return (enum b_rc)rc;
 }
 
 BENCH_API int pgc_fd(const struct pgc_conn *c)
@@ -18384,6 +18452,11 @@ struct oltp_thread {
     pthread_t pg_tid;
     atomic_int pg_lstate;      /* OLTP_PGL_*: none, running, done (pg_lrc), joined */
     int pg_lrc;                /* its answer: B_OK, or the failure in t->err */
+    /* --pgsql-pipeline: the event's statements' results (pres entries), one pipeline in
+     * flight on a loop */
+    struct pgc_result **ppr;
+    size_t nppr;
+    bool piping;
 };
 
 /* One write of an event (--verify-writes), as its statement will leave the row: its values
@@ -19498,6 +19571,66 @@ static int oltp_pg_op_start(struct load_thread *t, const struct oltp_op *op)
     return sr > 0 ? sr : oltp_pg_op_done(t, op, sr);
 }
 
+/*
+ * --pgsql-pipeline (bench only): an event that is one transaction of prepared statements
+ * (BEGIN ... COMMIT) goes as one pipeline: every Bind/Execute, one Sync, one send. The server
+ * runs the same statements in the same order; after an error it skips the rest to the Sync,
+ * so the statements after the failed one never run, as when they are never sent: the failed
+ * one is handled as one run alone (oltp_pg_op_done: ROLLBACK and the event again from its
+ * draws, a reconnect, or fatal), the server's counters the same.
+ */
+static bool oltp_pg_pipe_ok(struct load_thread *t)
+{
+    const struct oltp_prog *p = &((struct oltp_thread *)t->wl)->prog;
+    if (!t->run->o->pgsql_pipeline || p->pc || p->n < 3 || p->op[0].kind != OP_BEGIN ||
+        p->op[p->n - 1].kind != OP_COMMIT)
+        return false;
+    for (size_t i = 0; i < p->n; i++)
+        if (oltp_pg_index(t, &p->op[i]) < 0)
+            return false;
+    return true;
+}
+
+/* pgc_done_cb: statement i of the pipeline completed: counted. */
+static void oltp_pg_piped(void *ctx, size_t i, const struct pgc_result *r)
+{
+    (void)i;
+    oltp_pg_count(ctx, r);
+}
+
+/* The event's statements queued and the pipeline started: pgc_pipe_start's answer. */
+static int oltp_pg_pipe_start(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    struct oltp_prog *p = &ot->prog;
+    if (p->n > ot->nppr)
+        ot->ppr = oltp_grow(ot->ppr, (ot->nppr = p->n) * sizeof(*ot->ppr));
+    for (size_t i = 0; i < p->n; i++) {
+        char name[32];
+        i64 k = oltp_pg_bind(t, &p->op[i], name);
+        ot->ppr[i] = &ot->pres[k];
+        enum b_rc rc = pgc_pipe_add(ot->pg, name, ot->pgv, p->op[i].nv);
+        if (rc < 0)
+            return rc;
+    }
+    return pgc_pipe_start(ot->pg, ot->ppr, p->n, oltp_pg_piped, t);
+}
+
+/* The pipeline ended with sr: B_OK (every statement counted; pc at the last), or the failed
+ * statement's verdict (pc there: oltp_prog_after goes on from it). */
+static int oltp_pg_pipe_end(struct load_thread *t, int sr)
+{
+    struct oltp_thread *ot = t->wl;
+    struct oltp_prog *p = &ot->prog;
+    ot->piping = false;
+    if (sr == B_OK) {
+        p->pc = p->n - 1;
+        return B_OK;
+    }
+    p->pc = B_MIN(pgc_pipe_at(ot->pg), p->n - 1);
+    return oltp_pg_op_done(t, &p->op[p->pc], sr);
+}
+
 /* sysbench's thread_init on PostgreSQL: every statement the script needs Parsed (names
  * sbstmtK, K oltp_su_stmt's index). B_OK, or the failure in t->err. */
 static B_MUSTCHECK enum b_rc oltp_pg_prepare_stmts(struct load_thread *t)
@@ -20418,6 +20551,11 @@ static B_MUSTCHECK enum b_rc oltp_event(struct load_thread *t)
     oltp_build(t);
     int rc = oltp_prog_first(t); /* B_* or the program's OLTP_NEXT, OLTP_RECONNECT */
     while (rc != B_OK) {
+        if (rc == OLTP_NEXT && ot->pg && oltp_pg_pipe_ok(t)) {
+            int sr = oltp_pg_pipe_start(t);
+            rc = oltp_prog_after(t, oltp_pg_pipe_end(t, sr > 0 ? pgc_finish(ot->pg, sr) : sr));
+            continue;
+        }
         if (rc == OLTP_NEXT) {
             rc = oltp_prog_after(t, oltp_op_run(t, &ot->prog.op[ot->prog.pc]));
             continue;
@@ -20467,6 +20605,13 @@ static int oltp_ev_run(struct load_thread *t, int rc)
             rc = oltp_prog_after(t, B_OK);
             continue;
         }
+        if (ot->pg && oltp_pg_pipe_ok(t)) { /* the event as one pipeline */
+            ot->piping = true;
+            if ((sr = oltp_pg_pipe_start(t)) > 0)
+                return sr;
+            rc = oltp_prog_after(t, oltp_pg_pipe_end(t, sr));
+            continue;
+        }
         if (ot->pg) { /* PostgreSQL: Bind/Execute/Sync or a simple query, stepped by pgc_ */
             if ((sr = oltp_pg_op_start(t, op)) > 0)
                 return sr;
@@ -20507,6 +20652,8 @@ static int oltp_ev_step(struct load_thread *t)
         int sr = pgc_step(ot->pg);
         if (sr > 0)
             return sr;
+        if (ot->piping)
+            return oltp_ev_run(t, oltp_prog_after(t, oltp_pg_pipe_end(t, sr)));
         const struct oltp_op *op = &ot->prog.op[ot->prog.pc];
         return oltp_ev_run(t, oltp_prog_after(t, oltp_pg_op_done(t, op, sr)));
     }
@@ -21059,6 +21206,7 @@ static void oltp_done(struct load_run *r)
         free(ot->pg);
         free(ot->pgcp);
         free(ot->pres);
+        free(ot->ppr);
         free(ot->pgok);
         free(ot->pgv);
         free(ot->pgnum);
@@ -26442,6 +26590,9 @@ static const struct opt_def opt_pgsql[] = {
     OPT("pgsql-copy", BOOL, pgsql_copy, "off", 0, 0, NULL,
         "PostgreSQL: prepare loads the rows with COPY FROM STDIN (sysbench's values) instead "
         "of sysbench's multi-row INSERTs", NULL, OPT_F_EXT),
+    OPT("pgsql-pipeline", BOOL, pgsql_pipeline, "off", 0, 0, NULL,
+        "PostgreSQL: a transaction's prepared statements go as one pipeline (every "
+        "Bind/Execute, one Sync) instead of a round trip each", NULL, OPT_F_EXT),
 };
 
 static const struct opt_def opt_oltp_sizing[] = {

@@ -405,6 +405,7 @@ struct bench_opts {
     i64 pgsql_connect_timeout, pgsql_io_timeout;
     char *pgsql_ignore_errors;    /* the pgsql workloads: SQLSTATEs, or "all" */
     bool pgsql_copy;              /* the pgsql workloads' prepare loads with COPY */
+    bool pgsql_pipeline;          /* the pgsql workloads' transactions as one pipeline each */
     /* oltp */
     i64 oltp_tables, oltp_table_size, oltp_range_size, oltp_point_selects, oltp_simple_ranges;
     i64 oltp_sum_ranges, oltp_order_ranges, oltp_distinct_ranges, oltp_index_updates;
@@ -1042,6 +1043,19 @@ BENCH_API int pgc_execute_start(struct pgc_conn *c, const char *name, const stru
 BENCH_API int pgc_query_start(struct pgc_conn *c, const char *sql, size_t len,
                               struct pgc_result *r);
 BENCH_API int pgc_step(struct pgc_conn *c);
+/* pgc_pipe_add - Bind and Execute of prepared name queued (nothing sent); pgc_pipe_start -
+ * the n queued sent with one Sync, statement i's replies into rs[i] (reset first; the same
+ * result may repeat), done(ctx, i, rs[i]) as each one completes; returns as pgc_step's, and
+ * after an error (B_SERVER, drained to 'Z') pgc_pipe_at is the failed statement: those
+ * before it completed, those after it never ran. pgc_finish - step c's command to its end,
+ * blocking (the deadline; a stop signal: CancelRequest, B_DONE). */
+typedef void (*pgc_done_cb)(void *ctx, size_t i, const struct pgc_result *r);
+BENCH_API enum b_rc pgc_pipe_add(struct pgc_conn *c, const char *name, const struct pg_str *vals,
+                                 size_t n) B_MUSTCHECK;
+BENCH_API int pgc_pipe_start(struct pgc_conn *c, struct pgc_result **rs, size_t n,
+                             pgc_done_cb done, void *ctx);
+BENCH_API size_t pgc_pipe_at(const struct pgc_conn *c);
+BENCH_API enum b_rc pgc_finish(struct pgc_conn *c, int rc) B_MUSTCHECK;
 BENCH_API int pgc_fd(const struct pgc_conn *c);
 BENCH_API bool pgc_busy(const struct pgc_conn *c);
 /* pgc_cancel - a CancelRequest for c's backend, on a connection of its own.
