@@ -71,7 +71,7 @@ twin() {
     dbs="sbpb sbpl"
     [ "${PIPE:-0}" = 0 ] || dbs="$dbs sbpq sbpr"
     $PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpa" -c "CREATE DATABASE sbpa" 2>/dev/null
-    for d in sbpb sbpl sbpq sbpr; do $PSQL -d postgres -c "DROP DATABASE IF EXISTS $d"; done
+    for d in sbpb sbpl sbpq sbpr; do $PSQL -d postgres -c "DROP DATABASE IF EXISTS $d" 2>/dev/null; done
     (cd "$w" && sysbench "$wl" $C --pgsql-db=sbpa $prep prepare >prep.out 2>&1) || { bad "$name: sysbench prepare"; tail -3 "$w/prep.out"; return; }
     [ -z "${TWIN_SQL:-}" ] || $PSQL -d sbpa -c "$TWIN_SQL" >/dev/null || { bad "$name: TWIN_SQL"; return; }
     for d in $dbs; do $PSQL -d postgres -c "CREATE DATABASE $d TEMPLATE sbpa"; done
@@ -80,6 +80,7 @@ twin() {
     ca=$(counters sbpa)
     for d in $dbs; do eval "c_$d=\$(counters $d)"; done
     (cd "$w" && sysbench "$wl" $C --pgsql-db=sbpa $runa run >ref.out 2>&1) || { bad "$name: sysbench run"; tail -3 "$w/ref.out"; }
+    [ -z "${TWIN_SQL:-}" ] || grep -qE '^ +ignored errors: +[1-9]' "$w/ref.out" || bad "$name: no error met (TWIN_SQL)"
     for d in $dbs; do
         case $d in sbpb) x= ;; sbpl) x=--event-loops=1 ;; sbpq) x=--pgsql-pipeline=on ;; *) x="--pgsql-pipeline=on --event-loops=1" ;; esac
         (cd "$w" && ./sysbench "$wl" $C --pgsql-db=$d $runa $x run >$d.out 2>&1) || { bad "$name: bench $x run (exit $?)"; tail -3 "$w/$d.out"; }
