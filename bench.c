@@ -11730,6 +11730,7 @@ BENCH_API int load_auto_loops(i64 n)
  * the system calls' (there a system call cost 1 us: the ring 3-4x cheaper per statement).
  */
 #define LOAD_THREADS_PER_CPU 4
+#define LOAD_PG_THREADS_PER_CPU 32 /* --db-driver=pgsql's (load_run_init) */
 
 BENCH_API const char *load_why_name(enum load_why w)
 {
@@ -11801,6 +11802,17 @@ BENCH_API void load_run_init(struct load_run *r, const struct wl_def *w, const s
         load_probe_host(&r->probe);
         load_mode_pick(&r->probe, r->nthreads,
                        o->event_backend_set && o->event_backend != EVL_BE_AUTO, &r->mode);
+        /* --db-driver=pgsql: a thread each up to LOAD_PG_THREADS_PER_CPU per CPU (a loop is
+         * one thread among a backend process per connection: at 16 and 32 connections on 2
+         * CPUs it had 0.7x the threads' TPS, at 64 0.9x; docs/cli.md) */
+        i64 pg_max = (i64)LOAD_PG_THREADS_PER_CPU * (r->probe.cpus > 0 ? r->probe.cpus : 1);
+        if (o->db_driver && !strcmp(o->db_driver, "pgsql") && r->mode.why != LOAD_WHY_BACKEND) {
+            r->mode.threads_max = pg_max;
+            if (r->nthreads <= pg_max) {
+                r->mode.why = LOAD_WHY_FEW;
+                r->mode.loops = 0;
+            }
+        }
         loops = r->mode.loops;
     }
     if (w->ev_start && loops > 0)
@@ -32128,7 +32140,8 @@ static bool rep_client_mode(const struct res *res)
         printf("--event-backend given");
     else
         printf("%lld connection%s %s %lld, %d per CPU x %d CPU%s", n, n == 1 ? "" : "s",
-               n > max ? ">" : "<=", max, LOAD_THREADS_PER_CPU, cpus, cpus == 1 ? "" : "s");
+               n > max ? ">" : "<=", max, (int)(max / (cpus > 0 ? cpus : 1)), cpus,
+               cpus == 1 ? "" : "s");
     if (!threads && strcmp(why, "event_backend_given"))
         printf("; %s", ring <= 0       ? "epoll: no io_uring here"
                        : ring <= pair ? "io_uring: a send+recv on the ring no dearer than as system calls"
