@@ -299,4 +299,19 @@ if t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_a
     grep -qE '^ +transactions: +[1-9]' "$w/int"; then ok; else
     bad "stop signal on a loop: exit $rc after $ms ms (want 1, < 3000), sessions left $(sessions) (want 0: cancelled)"; cp "$w/int" "$w/diff"; t_on_fail; fi
 $PSQL -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'locker'" >/dev/null
+
+# a statement unanswered past --pgsql-io-timeout on a loop (the table locked mid-run): the
+# run stops on it within the deadline (+ the loop's 1 s stall scan), in thread mode's words
+"$B" oltp_point_select $C --pgsql-db=sbpd --tables=1 --table-size=50 --time=60 --threads=4 --event-loops=1 --pgsql-io-timeout=1 run >"$w/to" 2>&1 &
+ipid=$!
+t_wait 20 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'\")\" = 4 ]" ||
+    bad "io timeout: the 4 clients never logged in"
+$PSQL -d sbpd -c "SET application_name = 'locker'" -c "BEGIN" -c "LOCK TABLE sbtest1" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+t0=$(date +%s%N)
+wait $ipid; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ $rc = 1 ] && [ $ms -lt 4000 ] && grep -q 'executing .*: no complete answer within the deadline (1000 ms)$' "$w/to" &&
+    grep -q 'hint: no complete answer within --pgsql-io-timeout=1 s' "$w/to"; then ok; else
+    bad "io timeout on a loop: exit $rc after $ms ms (want 1, < 4000 ms) and the deadline's words"; cp "$w/to" "$w/diff"; t_on_fail; fi
+$PSQL -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'locker'" >/dev/null
 t_summary
