@@ -111,8 +111,10 @@ P="--tables=2 --table-size=300"
 R="$P --threads=1 --time=0 --rand-seed=7"
 PIPE=1
 twin oltp_read_write oltp_read_write "$P" "$R --events=40"
+PIPE=0
 twin oltp_read_only oltp_read_only "$P" "$R --events=40"
 twin oltp_write_only oltp_write_only "$P" "$R --events=60 --rand-type=uniform --delete-inserts=2"
+PIPE=1
 # an error inside a transaction (a trigger raises sysbench's ignorable 40001 for the index
 # UPDATEs that make k a multiple of 3): rolled back and the event run again from where the
 # failed statement's draws left the generator; pipelined, the statements after it never run
@@ -128,7 +130,7 @@ twin select_random_points select_random_points "$P" "$R --events=100"
 twin select_random_ranges select_random_ranges "$P" "$R --events=100"
 twin bulk_insert bulk_insert "--threads=1" "--threads=1 --time=0 --events=3000 --rand-seed=7"
 twin "oltp_read_write --db-ps-mode=disable" oltp_read_write "$P" "$R --events=30 --db-ps-mode=disable"
-PIPE=1 # (no transaction: nothing to pipeline, each statement its own round trip)
+PIPE=1 # (no transaction: nothing to pipeline: one implicit transaction each statement)
 twin "oltp_read_write --skip-trx" oltp_read_write "$P" "$R --events=30 --skip-trx=on"
 PIPE=0
 
