@@ -2,7 +2,8 @@
 # sysbench's 11 OLTP workloads on PostgreSQL (issue 32, part 2): bench (as sysbench) beside
 # Debian's sysbench 1.0.20 --db-driver=pgsql on the PostgreSQL 15 of tests/postgres.sh. For
 # each workload sysbench prepares database sbpa, which is copied to sbpb (CREATE DATABASE ...
-# TEMPLATE); sysbench runs on sbpa, bench on sbpb, seeded, --threads=1, a fixed --events:
+# TEMPLATE); sysbench runs on sbpa, bench on sbpb (and on more copies: on an event loop, with
+# --pgsql-pipeline; twin below), seeded, --threads=1, a fixed --events:
 #   - the outputs are the same with the timings masked (tests/mask_timing.py);
 #   - the server counted the same: pg_stat_database's xact_commit, xact_rollback,
 #     tup_inserted, tup_updated, tup_deleted, and pg_stat_statements' calls and rows per
@@ -11,9 +12,12 @@
 # Then bench's own: sysbench's ignorable 23505 rolled back and counted (xact_rollback moves
 # with "ignored errors"), a fatal error in the server's words with its SQLSTATE, the
 # --pgsql-ignore-errors syntax, cleanup that drops only its own and sysbench's tables, the
-# JSON counts, a terminated session (reconnect with 08006, else exit 1), prepare's COPY.
+# JSON counts, a terminated session (reconnect with 08006, else exit 1; on a loop too),
+# prepare's COPY; on event loops: 200 connections on 2 loops (all logged in at once, the
+# server's counts exact), a stop signal with every statement in flight (cancelled), a
+# statement past --pgsql-io-timeout.
 # Needs postgresql-15, openssl and sysbench with its pgsql driver; exits 77 without them.
-# About 25 seconds.
+# About 30 seconds (100 at a load average of 8 on 2 CPUs).
 set -u
 t_name=pgsql-oltp
 . "$(dirname "$0")/lib.sh"
