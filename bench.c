@@ -9378,6 +9378,23 @@ struct pgc_conn {
     struct b_err err;
     struct pgc_srv_err srv;  /* the server's error (B_SERVER) */
     struct pgc_srv_err notice; /* the last notice */
+    /* a command's replies (pgc_reply): its first error, whether cb said stop, a row's values */
+    enum b_rc first;
+    bool aborted;
+    struct pg_str *vals;
+    size_t vcap;
+    /* a command without blocking (pgc_*_start, pgc_step): its result (NULL: none in flight),
+     * what it does (for messages), the bytes of out sent */
+    struct pgc_result *ar;
+    const char *awhat;
+    size_t aoff;
+    /* a pipeline (pgc_pipe_add, pgc_pipe_start): statements queued, the results of each, how
+     * many, the one answering now (the failed one after an error), who hears of each end */
+    size_t pq;
+    struct pgc_result **pr;
+    size_t pn, pi;
+    pgc_done_cb pcb;
+    void *pctx;
 };
 
 static struct {
@@ -9481,37 +9498,80 @@ static B_MUSTCHECK enum b_rc pgc_tls_err(struct pgc_conn *c, const char *what, i
                     what, e, (unsigned)-ret);
 }
 
-/* Send c->out whole. */
-static B_MUSTCHECK enum b_rc pgc_flush(struct pgc_conn *c, const char *what)
+/* Send c->out from *off on, until it is all sent (B_OK) or the socket would block (B_AGAIN,
+ * *ev: what to wait for), or the failure. pgc_flush's and pgc_step's. */
+static B_MUSTCHECK enum b_rc pgc_send_some(struct pgc_conn *c, size_t *off, const char *what,
+                                           short *ev)
 {
-    size_t off = 0;
-    while (off < c->out.len) {
+    while (*off < c->out.len) {
         long r;
         if (c->tls) {
-            r = mbedtls_ssl_write(c->ssl, (const u8 *)c->out.p + off, c->out.len - off);
+            r = mbedtls_ssl_write(c->ssl, (const u8 *)c->out.p + *off, c->out.len - *off);
             if (r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE) {
-                enum b_rc rc = pgc_wait(c, r == MBEDTLS_ERR_SSL_WANT_READ ? POLLIN : POLLOUT, what);
-                if (rc)
-                    return rc;
-                continue;
+                *ev = r == MBEDTLS_ERR_SSL_WANT_READ ? POLLIN : POLLOUT;
+                return B_AGAIN;
             }
             if (r < 0)
                 return pgc_tls_err(c, what, (int)r);
         } else {
-            r = send(c->fd, c->out.p + off, c->out.len - off, MSG_NOSIGNAL);
+            r = send(c->fd, c->out.p + *off, c->out.len - *off, MSG_NOSIGNAL);
             if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
-                enum b_rc rc = pgc_wait(c, POLLOUT, what);
-                if (rc)
-                    return rc;
-                continue;
+                *ev = POLLOUT;
+                return B_AGAIN;
             }
             if (r < 0)
                 return b_seterr(&c->err, B_SYSERR, errno, "%s %s: send failed: %s (%s)", what,
                                 c->target, strerror(errno), b_errno_name(errno));
         }
-        off += (size_t)r;
+        *off += (size_t)r;
     }
-    c->out.len = 0;
+    return B_OK;
+}
+
+/* Send c->out whole. */
+static B_MUSTCHECK enum b_rc pgc_flush(struct pgc_conn *c, const char *what)
+{
+    size_t off = 0;
+    short ev = 0;
+    enum b_rc rc;
+    while ((rc = pgc_send_some(c, &off, what, &ev)) == B_AGAIN)
+        if ((rc = pgc_wait(c, ev, what)))
+            return rc;
+    if (rc == B_OK)
+        c->out.len = 0;
+    return rc;
+}
+
+/* One read of at most max bytes into c->in (room reserved): B_OK (at least one byte),
+ * B_AGAIN (it would block; *ev: what to wait for), or the failure (the peer's close one). */
+static B_MUSTCHECK enum b_rc pgc_recv_some(struct pgc_conn *c, size_t max, const char *what,
+                                           short *ev)
+{
+    long r;
+    if (c->tls) {
+        r = mbedtls_ssl_read(c->ssl, (u8 *)c->in.p + c->in.len, max);
+        if (r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE) {
+            *ev = r == MBEDTLS_ERR_SSL_WANT_READ ? POLLIN : POLLOUT;
+            return B_AGAIN;
+        }
+        if (r == MBEDTLS_ERR_SSL_PEER_CLOSE_NOTIFY || r == 0 || r == MBEDTLS_ERR_NET_CONN_RESET)
+            r = 0;
+        else if (r < 0)
+            return pgc_tls_err(c, what, (int)r);
+    } else {
+        r = recv(c->fd, c->in.p + c->in.len, max, 0);
+        if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+            *ev = POLLIN;
+            return B_AGAIN;
+        }
+        if (r < 0)
+            return b_seterr(&c->err, B_SYSERR, errno, "%s %s: recv failed: %s (%s)", what,
+                            c->target, strerror(errno), b_errno_name(errno));
+    }
+    if (r == 0)
+        return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: the server closed the connection",
+                        what, c->target);
+    c->in.len += (size_t)r;
     return B_OK;
 }
 
@@ -9524,39 +9584,12 @@ static B_MUSTCHECK enum b_rc pgc_fill(struct pgc_conn *c, size_t max, const char
     if (c->in_off && c->in_off == c->in.len)
         c->in.len = c->in_off = 0;
     buf_reserve(&c->in, max);
-    for (;;) {
-        long r;
-        if (c->tls) {
-            r = mbedtls_ssl_read(c->ssl, (u8 *)c->in.p + c->in.len, max);
-            if (r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE) {
-                enum b_rc rc = pgc_wait(c, r == MBEDTLS_ERR_SSL_WANT_READ ? POLLIN : POLLOUT, what);
-                if (rc)
-                    return rc;
-                continue;
-            }
-            if (r == MBEDTLS_ERR_SSL_PEER_CLOSE_NOTIFY || r == 0 ||
-                r == MBEDTLS_ERR_NET_CONN_RESET)
-                r = 0;
-            else if (r < 0)
-                return pgc_tls_err(c, what, (int)r);
-        } else {
-            r = recv(c->fd, c->in.p + c->in.len, max, 0);
-            if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
-                enum b_rc rc = pgc_wait(c, POLLIN, what);
-                if (rc)
-                    return rc;
-                continue;
-            }
-            if (r < 0)
-                return b_seterr(&c->err, B_SYSERR, errno, "%s %s: recv failed: %s (%s)", what,
-                                c->target, strerror(errno), b_errno_name(errno));
-        }
-        if (r == 0)
-            return b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: the server closed the connection",
-                            what, c->target);
-        c->in.len += (size_t)r;
-        return B_OK;
-    }
+    short ev = 0;
+    enum b_rc rc;
+    while ((rc = pgc_recv_some(c, max, what, &ev)) == B_AGAIN)
+        if ((rc = pgc_wait(c, ev, what)))
+            return rc;
+    return rc;
 }
 
 /* The next whole message (a view into c->in, valid until the next read). */
@@ -9662,6 +9695,7 @@ static void pgc_drop(struct pgc_conn *c)
     c->tls = c->ok = false;
     c->first_in = -1;
     c->in.len = c->in_off = c->out.len = 0;
+    c->ar = NULL, c->aoff = 0, c->pq = 0, c->pr = NULL;
 }
 
 BENCH_API void pgc_close(struct pgc_conn *c)
@@ -9675,6 +9709,9 @@ BENCH_API void pgc_close(struct pgc_conn *c)
     pgc_drop(c);
     buf_free(&c->in);
     buf_free(&c->out);
+    free(c->vals);
+    c->vals = NULL;
+    c->vcap = 0;
 }
 
 /* A socket connected to c->p's host (non-blocking), into c->fd. */
@@ -10274,20 +10311,88 @@ static void pgc_cancel_on_stop(struct pgc_conn *c, enum b_rc rc)
         (void)!pgc_cancel(c);
 }
 
+/* pgc_reply's answer: not at ReadyForQuery yet, read on (beside the B_* codes, <= 0). */
+#define PGC_MORE 8
+
 /*
- * The replies up to ReadyForQuery: rows to cb, the first error kept (B_SERVER: the rest is
- * drained to 'Z', so the connection stays usable). ncols_known: an extended query's
+ * One reply of a command (pgc_replies' and pgc_step's): rows to cb, the first error kept in
+ * c->first (B_SERVER: the rest is drained to 'Z', so the connection stays usable). Returns
+ * PGC_MORE, or the command's end at 'Z' (B_OK, c->first) or a failure. An extended query's
  * columns come from its statement (r->cols set by pgc_prepare).
  */
-static B_MUSTCHECK enum b_rc pgc_replies_in(struct pgc_conn *c, struct pgc_result *r,
-                                            pgc_row_cb cb, void *ctx, const char *what,
-                                            struct pg_str **heap)
+static int pgc_reply(struct pgc_conn *c, const struct pg_msg *m, struct pgc_result *r,
+                     pgc_row_cb cb, void *ctx, const char *what)
 {
-    enum b_rc first = B_OK;
-    struct pg_str vals_small[16], *vals = vals_small;
-    size_t vcap = countof(vals_small);
-    bool aborted = false;
-    *heap = NULL;
+    enum b_rc rc;
+    switch (m->type) {
+    case 'Z':
+        if (pg_parse_ready(m, &c->status))
+            return pgc_bad(c, m, what);
+        return c->first;
+    case 'E':
+        if (!c->first)
+            c->first = pgc_srv_error(c, m, what);
+        else if (c->first != B_SERVER)
+            (void)!pgc_srv_error(c, m, what);
+        break;
+    case 'T':
+        if ((rc = pgc_rowdesc(c, m, r, what)))
+            return rc;
+        break;
+    case 'D':
+        if (r->ncols > c->vcap) { /* the row's values: kept for the connection's next rows */
+            free(c->vals);
+            c->vcap = B_MAX(r->ncols, (size_t)16);
+            c->vals = b_xcalloc(c->vcap, sizeof(*c->vals));
+        }
+        if (pg_parse_datarow(m, r->ncols, c->vals))
+            return pgc_bad(c, m, what);
+        r->rows++;
+        if (cb && !c->aborted && cb(ctx, r, c->vals) < 0)
+            c->aborted = true;
+        break;
+    case 'C': {
+        struct pg_str tag;
+        if (pg_parse_complete(m, &tag, &r->affected))
+            return pgc_bad(c, m, what);
+        my_escape(r->tag, sizeof(r->tag), tag.p, tag.len);
+        break;
+    }
+    case 'G': { /* COPY FROM STDIN nobody asked for here: refuse it, the server answers E */
+        struct pg_copy cp;
+        if (pg_parse_copy(m, &cp))
+            return pgc_bad(c, m, what);
+        c->out.len = 0;
+        pg_build_copy_fail(&c->out, "bench: COPY FROM STDIN is not sent by this command");
+        if ((rc = pgc_flush(c, what)))
+            return rc;
+        break;
+    }
+    case 'H': case 'd': case 'c': /* COPY TO STDOUT: its data is dropped */
+        break;
+    case 't': {
+        size_t np;
+        if (pg_parse_paramdesc(m, &np))
+            return pgc_bad(c, m, what);
+        break;
+    }
+    case '1': case '2': case '3': case 'n': case 's': case 'I':
+        if (pg_parse_empty(m, m->type))
+            return pgc_bad(c, m, what);
+        break;
+    default:
+        if (!pgc_async(c, m))
+            return pgc_unexpected(c, m, what);
+    }
+    return PGC_MORE;
+}
+
+/* The replies up to ReadyForQuery (blocking): pgc_reply's end. */
+static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *r, pgc_row_cb cb,
+                                         void *ctx, const char *what)
+{
+    c->first = B_OK;
+    c->aborted = false;
     for (;;) {
         struct pg_msg m;
         enum b_rc rc = pgc_next(c, &m, what);
@@ -10295,79 +10400,10 @@ static B_MUSTCHECK enum b_rc pgc_replies_in(struct pgc_conn *c, struct pgc_resul
             pgc_cancel_on_stop(c, rc);
             return rc;
         }
-        switch (m.type) {
-        case 'Z':
-            if (pg_parse_ready(&m, &c->status))
-                return pgc_bad(c, &m, what);
-            return first;
-        case 'E':
-            if (!first)
-                first = pgc_srv_error(c, &m, what);
-            else if (first != B_SERVER)
-                (void)!pgc_srv_error(c, &m, what);
-            break;
-        case 'T':
-            if ((rc = pgc_rowdesc(c, &m, r, what)))
-                return rc;
-            break;
-        case 'D': {
-            if (r->ncols > vcap) {
-                free(*heap);
-                vcap = r->ncols;
-                vals = *heap = b_xcalloc(vcap, sizeof(*vals));
-            }
-            if (pg_parse_datarow(&m, r->ncols, vals))
-                return pgc_bad(c, &m, what);
-            r->rows++;
-            if (cb && !aborted && cb(ctx, r, vals) < 0)
-                aborted = true;
-            break;
-        }
-        case 'C': {
-            struct pg_str tag;
-            if (pg_parse_complete(&m, &tag, &r->affected))
-                return pgc_bad(c, &m, what);
-            my_escape(r->tag, sizeof(r->tag), tag.p, tag.len);
-            break;
-        }
-        case 'G': { /* COPY FROM STDIN nobody asked for here: refuse it, the server answers E */
-            struct pg_copy cp;
-            if (pg_parse_copy(&m, &cp))
-                return pgc_bad(c, &m, what);
-            c->out.len = 0;
-            pg_build_copy_fail(&c->out, "bench: COPY FROM STDIN is not sent by this command");
-            if ((rc = pgc_flush(c, what)))
-                return rc;
-            break;
-        }
-        case 'H': case 'd': case 'c': /* COPY TO STDOUT: its data is dropped */
-            break;
-        case 't': {
-            size_t np;
-            if (pg_parse_paramdesc(&m, &np))
-                return pgc_bad(c, &m, what);
-            break;
-        }
-        case '1': case '2': case '3': case 'n': case 's': case 'I':
-            if (pg_parse_empty(&m, m.type))
-                return pgc_bad(c, &m, what);
-            break;
-        default:
-            if (!pgc_async(c, &m))
-                return pgc_unexpected(c, &m, what);
-        }
+        int v = pgc_reply(c, &m, r, cb, ctx, what);
+        if (v != PGC_MORE)
+            return (enum b_rc)v;
     }
-}
-
-/* pgc_replies_in's one exit: its row array, when the rows outgrew the stack's, freed on every
- * return. */
-static B_MUSTCHECK enum b_rc pgc_replies(struct pgc_conn *c, struct pgc_result *r, pgc_row_cb cb,
-                                         void *ctx, const char *what)
-{
-    struct pg_str *heap;
-    enum b_rc rc = pgc_replies_in(c, r, cb, ctx, what, &heap);
-    free(heap);
-    return rc;
 }
 
 BENCH_API enum b_rc pgc_query(struct pgc_conn *c, const char *sql, size_t len,
@@ -10497,6 +10533,195 @@ BENCH_API enum b_rc pgc_cancel(struct pgc_conn *c)
     }
     buf_free(&b);
     return rc;
+}
+
+/*
+ * ---- a command without blocking (an event loop's client): pgc_execute_start and
+ * pgc_query_start queue the same messages as pgc_execute and pgc_query, pgc_step sends and
+ * reads what the socket takes and gives now, and the replies are pgc_reply's. They return
+ * PGC_WANT_READ/WRITE (wait on c->fd, then pgc_step), PGC_WANT_RUN (step again at the next
+ * turn: bytes may be waiting, PGC_ASYNC_READS reads were taken), or the command's end
+ * (B_OK, B_SERVER drained to 'Z', or a failure, as the blocking function's). Reads go on
+ * until the socket would block before a wait is said (an edge-triggered loop's contract);
+ * right after the request is sent no read is tried: the reply cannot be there yet, and its
+ * arrival is an edge. The deadline (io_ms from the start) is looked at on every step; a stop
+ * signal is not (the loop lets the commands in flight end, then abandons them).
+ * ----
+ */
+enum pgc_want { PGC_WANT_READ = EVL_WANT_READ, PGC_WANT_WRITE = EVL_WANT_WRITE,
+                PGC_WANT_RUN = EVL_WANT_RUN };
+
+#define PGC_ASYNC_READS 64 /* reads of one step before the loop's other clients run */
+
+/* The command in flight ended with rc. */
+static int pgc_async_end(struct pgc_conn *c, int rc)
+{
+    c->ar = NULL;
+    c->pr = NULL;
+    c->out.len = c->aoff = 0;
+    return rc;
+}
+
+BENCH_API int pgc_step(struct pgc_conn *c)
+{
+    struct pgc_result *r = c->ar;
+    if (!r)
+        return B_OK;
+    const char *what = c->awhat;
+    short ev = POLLIN;
+    enum b_rc rc;
+    if (clk_now_ns() >= c->deadline_ns)
+        return pgc_async_end(c, b_seterr(&c->err, B_TIMEOUT, ETIMEDOUT, "%s %s: no complete "
+                                         "answer within the deadline (%d ms)", what, c->target,
+                                         c->p->io_ms));
+    if (c->out.len) { /* the request, or what is left of it */
+        if ((rc = pgc_send_some(c, &c->aoff, what, &ev)) == B_AGAIN)
+            return ev == POLLIN ? PGC_WANT_READ : PGC_WANT_WRITE;
+        if (rc)
+            return pgc_async_end(c, rc);
+        c->out.len = c->aoff = 0;
+        if (c->in_off == c->in.len && !(c->tls && mbedtls_ssl_get_bytes_avail(c->ssl)))
+            return PGC_WANT_READ; /* nothing there before the request went: wait */
+    }
+    for (unsigned reads = 0;;) {
+        struct pg_msg m;
+        const u8 *p = (const u8 *)c->in.p + c->in_off;
+        size_t have = c->in.len - c->in_off;
+        long n = pg_frame_parse(p, have, PGC_MAX_MSG, &m);
+        if (n > 0) {
+            c->in_off += (size_t)n;
+            int v = pgc_reply(c, &m, r, NULL, NULL, what);
+            if (v != PGC_MORE)
+                return pgc_async_end(c, v);
+            if (m.type == 'C' && c->pr && !c->first && c->pi < c->pn) { /* the next one's */
+                if (c->pcb)
+                    c->pcb(c->pctx, c->pi, r);
+                if (c->pi + 1 < c->pn) {
+                    r = c->ar = c->pr[++c->pi];
+                    r->rows = r->affected = 0;
+                    r->tag[0] = 0;
+                } else
+                    c->pi++;
+            }
+            continue;
+        }
+        if (n == B_PROTOCOL)
+            return pgc_async_end(c, b_seterr(&c->err, B_PROTOCOL, 0, "%s %s: a message of "
+                                             "length %u (type 0x%02x): not 4..%u bytes", what,
+                                             c->target, (unsigned)p[1] << 24 |
+                                             (unsigned)p[2] << 16 | (unsigned)p[3] << 8 | p[4],
+                                             p[0], PGC_MAX_MSG + 4));
+        size_t max = B_MAX(pg_frame_want(p, have) - have, (size_t)16384);
+        if (c->in_off == c->in.len)
+            c->in.len = c->in_off = 0;
+        else if (c->in_off) { /* keep the partial message at the start */
+            memmove(c->in.p, p, have);
+            c->in.len = have, c->in_off = 0;
+        }
+        if (reads++ == PGC_ASYNC_READS)
+            return PGC_WANT_RUN;
+        buf_reserve(&c->in, max);
+        if ((rc = pgc_recv_some(c, max, what, &ev)) == B_AGAIN)
+            return ev == POLLIN ? PGC_WANT_READ : PGC_WANT_WRITE;
+        if (rc)
+            return pgc_async_end(c, rc);
+    }
+}
+
+/* The command queued in c->out: its replies into r, from an empty result. */
+static int pgc_async_go(struct pgc_conn *c, struct pgc_result *r, const char *what)
+{
+    r->rows = r->affected = 0;
+    r->tag[0] = 0;
+    c->first = B_OK;
+    c->aborted = false;
+    c->ar = r;
+    c->awhat = what;
+    c->aoff = 0;
+    return pgc_step(c);
+}
+
+BENCH_API int pgc_execute_start(struct pgc_conn *c, const char *name, const struct pg_str *vals,
+                                size_t n, struct pgc_result *r)
+{
+    B_ASSERT(!c->ar); /* one command at a time */
+    pgc_begin(c);
+    if (pg_build_bind(&c->out, "", name, vals, n))
+        return b_seterr(&c->err, B_INVALID, 0, "too many or too long parameters");
+    pg_build_execute(&c->out, "", 0);
+    pg_build_empty(&c->out, 'S');
+    return pgc_async_go(c, r, "executing");
+}
+
+BENCH_API int pgc_query_start(struct pgc_conn *c, const char *sql, size_t len,
+                              struct pgc_result *r)
+{
+    B_ASSERT(!c->ar);
+    pgc_begin(c);
+    r->ncols = 0;
+    if (pg_build_query(&c->out, sql, len))
+        return b_seterr(&c->err, B_INVALID, 0, "a query holds a NUL byte");
+    return pgc_async_go(c, r, "querying");
+}
+
+/* ---- pipelining: several Bind/Execute, one Sync (an error skips the rest to the Sync:
+ * the statements after the failed one never run, as if never sent) ---- */
+
+BENCH_API enum b_rc pgc_pipe_add(struct pgc_conn *c, const char *name, const struct pg_str *vals,
+                                 size_t n)
+{
+    B_ASSERT(!c->ar);
+    if (!c->pq++)
+        pgc_begin(c);
+    if (pg_build_bind(&c->out, "", name, vals, n)) {
+        c->pi = c->pq - 1; /* the failed one, for pgc_pipe_at */
+        c->pq = 0;
+        return b_seterr(&c->err, B_INVALID, 0, "too many or too long parameters");
+    }
+    pg_build_execute(&c->out, "", 0);
+    return B_OK;
+}
+
+BENCH_API int pgc_pipe_start(struct pgc_conn *c, struct pgc_result **rs, size_t n,
+                             pgc_done_cb done, void *ctx)
+{
+    B_ASSERT(!c->ar && n > 0 && n == c->pq);
+    c->pq = 0;
+    pg_build_empty(&c->out, 'S');
+    c->pr = rs, c->pn = n, c->pi = 0;
+    c->pcb = done, c->pctx = ctx;
+    return pgc_async_go(c, rs[0], "executing a pipeline on");
+}
+
+BENCH_API size_t pgc_pipe_at(const struct pgc_conn *c)
+{
+    return c->pi;
+}
+
+BENCH_API enum b_rc pgc_finish(struct pgc_conn *c, int rc)
+{
+    while (rc > 0) {
+        if (rc != PGC_WANT_RUN) {
+            enum b_rc w = pgc_wait(c, rc == PGC_WANT_WRITE ? POLLOUT : POLLIN, c->awhat);
+            if (w) {
+                pgc_async_end(c, w);
+                pgc_cancel_on_stop(c, w);
+                return w;
+            }
+        }
+        rc = pgc_step(c);
+    }
+    return (enum b_rc)rc;
+}
+
+BENCH_API int pgc_fd(const struct pgc_conn *c)
+{
+    return c->fd;
+}
+
+BENCH_API bool pgc_busy(const struct pgc_conn *c)
+{
+    return c->ar != NULL;
 }
 
 /* ---- parameters: URL, options, libpq's environment, ~/.pgpass ---- */
@@ -11578,6 +11803,7 @@ BENCH_API int load_auto_loops(i64 n)
  * the system calls' (there a system call cost 1 us: the ring 3-4x cheaper per statement).
  */
 #define LOAD_THREADS_PER_CPU 4
+#define LOAD_PG_THREADS_PER_CPU 32 /* --db-driver=pgsql's (load_run_init) */
 
 BENCH_API const char *load_why_name(enum load_why w)
 {
@@ -11644,15 +11870,22 @@ BENCH_API void load_run_init(struct load_run *r, const struct wl_def *w, const s
     /* a workload that can run its events without blocking (w->ev_start) runs its clients
      * on --event-loops threads, each with one histogram for all its clients */
     i64 loops = load_event_loops(o);
-    /* --db-driver=pgsql: a thread per connection (the pgc_ client blocks), sysbench's way */
-    bool blocking_only = o->db_driver && !strcmp(o->db_driver, "pgsql");
-    if (blocking_only)
-        loops = 0;
     if (w->ev_start && loops == -1) { /* auto: what this host does decides (load_mode_pick) */
         r->mode_auto = true;
         load_probe_host(&r->probe);
         load_mode_pick(&r->probe, r->nthreads,
                        o->event_backend_set && o->event_backend != EVL_BE_AUTO, &r->mode);
+        /* --db-driver=pgsql: a thread each up to LOAD_PG_THREADS_PER_CPU per CPU (a loop is
+         * one thread among a backend process per connection: at 16 and 32 connections on 2
+         * CPUs it had 0.7x the threads' TPS, at 64 0.9x; docs/cli.md) */
+        i64 pg_max = (i64)LOAD_PG_THREADS_PER_CPU * (r->probe.cpus > 0 ? r->probe.cpus : 1);
+        if (o->db_driver && !strcmp(o->db_driver, "pgsql") && r->mode.why != LOAD_WHY_BACKEND) {
+            r->mode.threads_max = pg_max;
+            if (r->nthreads <= pg_max) {
+                r->mode.why = LOAD_WHY_FEW;
+                r->mode.loops = 0;
+            }
+        }
         loops = r->mode.loops;
     }
     if (w->ev_start && loops > 0)
@@ -18300,6 +18533,15 @@ struct oltp_thread {
     struct pgc_result ptext;   /* text statements */
     struct pg_str *pgv;        /* parameters [npv] */
     char (*pgnum)[24];         /* their digits [npv] */
+    /* an event loop's connect phase on PostgreSQL (oltp_pg_ev_connect): the login's thread */
+    pthread_t pg_tid;
+    atomic_int pg_lstate;      /* OLTP_PGL_*: none, running, done (pg_lrc), joined */
+    int pg_lrc;                /* its answer: B_OK, or the failure in t->err */
+    /* --pgsql-pipeline: the event's statements' results (pres entries), one pipeline in
+     * flight on a loop */
+    struct pgc_result **ppr;
+    size_t nppr;
+    bool piping;
 };
 
 /* One write of an event (--verify-writes), as its statement will leave the row: its values
@@ -18345,6 +18587,7 @@ struct oltp_global {
     bool gated;                /* the gate is in use (not --mysql-dry-run) */
     struct oltp_addr *addrs;
     int naddrs;
+    atomic_int pg_logins;      /* PostgreSQL on event loops: login threads running now */
 };
 
 /* Names that reach SQL: at most 64 characters of UTF-8 (MySQL's limit), so 256 bytes; quoted
@@ -19347,39 +19590,133 @@ static int oltp_pg_fail(struct load_thread *t, int rc, const char *what, bool pr
     return b_seterr(&t->err, rc, ot->pg->err.sys_errno, "%s", ot->pg->err.msg);
 }
 
+/* op's prepared statement on PostgreSQL: its index (its name into name), its parameters as
+ * text in ot->pgv; or -1 (op goes as text). */
+static i64 oltp_pg_bind(struct load_thread *t, const struct oltp_op *op, char name[32])
+{
+    struct oltp_thread *ot = t->wl;
+    i64 k = oltp_pg_index(t, op);
+    if (k < 0)
+        return k;
+    const struct my_val *v = ot->prog.v + op->voff;
+    for (u32 i = 0; i < op->nv; i++) {
+        if (v[i].type == MY_T_VAR_STRING)
+            ot->pgv[i] = (struct pg_str){v[i].s.p, v[i].s.len};
+        else
+            ot->pgv[i] = (struct pg_str){ot->pgnum[i],
+                                         (size_t)snprintf(ot->pgnum[i], sizeof(ot->pgnum[i]),
+                                                          "%lld", (long long)v[i].i)};
+    }
+    oltp_pg_name(k, name);
+    return k;
+}
+
+/* Statement op on PostgreSQL ended with rc: counted (B_OK), or oltp_pg_fail's verdict. */
+static int oltp_pg_op_done(struct load_thread *t, const struct oltp_op *op, int rc)
+{
+    struct oltp_thread *ot = t->wl;
+    i64 k = oltp_pg_index(t, op);
+    if (rc < 0)
+        return oltp_pg_fail(t, rc,
+                            k < 0                  ? oltp_op_text(t, op)
+                            : op->kind >= OP_BEGIN ? oltp_trx_sql[op->kind - OP_BEGIN]
+                                                   : "prepared statement",
+                            k >= 0);
+    oltp_pg_count(t, k >= 0 ? &ot->pres[k] : &ot->ptext);
+    return B_OK;
+}
+
 /* Run statement op on PostgreSQL: counted (B_OK), or oltp_pg_fail's verdict. */
 static int oltp_pg_op_run(struct load_thread *t, const struct oltp_op *op)
 {
     struct oltp_thread *ot = t->wl;
-    i64 k = oltp_pg_index(t, op);
-    struct pgc_result *res = k >= 0 ? &ot->pres[k] : &ot->ptext;
-    const char *sql = NULL;
+    char name[32];
+    i64 k = oltp_pg_bind(t, op, name);
     enum b_rc rc;
-    if (k >= 0) {
-        char name[32];
-        const struct my_val *v = ot->prog.v + op->voff;
-        for (u32 i = 0; i < op->nv; i++) {
-            if (v[i].type == MY_T_VAR_STRING)
-                ot->pgv[i] = (struct pg_str){v[i].s.p, v[i].s.len};
-            else
-                ot->pgv[i] = (struct pg_str){ot->pgnum[i],
-                                             (size_t)snprintf(ot->pgnum[i], sizeof(ot->pgnum[i]),
-                                                              "%lld", (long long)v[i].i)};
-        }
-        oltp_pg_name(k, name);
-        rc = pgc_execute(ot->pg, name, ot->pgv, op->nv, res, NULL, NULL);
-    } else {
-        sql = oltp_op_text(t, op);
-        rc = pgc_query(ot->pg, sql, strlen(sql), res, NULL, NULL);
+    if (k >= 0)
+        rc = pgc_execute(ot->pg, name, ot->pgv, op->nv, &ot->pres[k], NULL, NULL);
+    else {
+        const char *sql = oltp_op_text(t, op);
+        rc = pgc_query(ot->pg, sql, strlen(sql), &ot->ptext, NULL, NULL);
     }
-    if (rc < 0)
-        return oltp_pg_fail(t, rc,
-                            sql                    ? sql
-                            : op->kind >= OP_BEGIN ? oltp_trx_sql[op->kind - OP_BEGIN]
-                                                   : "prepared statement",
-                            k >= 0);
-    oltp_pg_count(t, res);
-    return B_OK;
+    return oltp_pg_op_done(t, op, rc);
+}
+
+/* The same statement started without blocking (an event loop): EVL_WANT_* while in flight
+ * (pgc_step goes on), else as oltp_pg_op_run. */
+static int oltp_pg_op_start(struct load_thread *t, const struct oltp_op *op)
+{
+    struct oltp_thread *ot = t->wl;
+    char name[32];
+    i64 k = oltp_pg_bind(t, op, name);
+    int sr;
+    if (k >= 0)
+        sr = pgc_execute_start(ot->pg, name, ot->pgv, op->nv, &ot->pres[k]);
+    else {
+        const char *sql = oltp_op_text(t, op);
+        sr = pgc_query_start(ot->pg, sql, strlen(sql), &ot->ptext);
+    }
+    return sr > 0 ? sr : oltp_pg_op_done(t, op, sr);
+}
+
+/*
+ * --pgsql-pipeline (bench only): an event that is one transaction of prepared statements
+ * (BEGIN ... COMMIT) goes as one pipeline: every Bind/Execute, one Sync, one send. The server
+ * runs the same statements in the same order; after an error it skips the rest to the Sync,
+ * so the statements after the failed one never run, as when they are never sent: the failed
+ * one is handled as one run alone (oltp_pg_op_done: ROLLBACK and the event again from its
+ * draws, a reconnect, or fatal), the server's counters the same.
+ */
+static bool oltp_pg_pipe_ok(struct load_thread *t)
+{
+    const struct oltp_prog *p = &((struct oltp_thread *)t->wl)->prog;
+    if (!t->run->o->pgsql_pipeline || p->pc || p->n < 3 || p->op[0].kind != OP_BEGIN ||
+        p->op[p->n - 1].kind != OP_COMMIT)
+        return false;
+    for (size_t i = 0; i < p->n; i++)
+        if (oltp_pg_index(t, &p->op[i]) < 0)
+            return false;
+    return true;
+}
+
+/* pgc_done_cb: statement i of the pipeline completed: counted. */
+static void oltp_pg_piped(void *ctx, size_t i, const struct pgc_result *r)
+{
+    (void)i;
+    oltp_pg_count(ctx, r);
+}
+
+/* The event's statements queued and the pipeline started: pgc_pipe_start's answer. */
+static int oltp_pg_pipe_start(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    struct oltp_prog *p = &ot->prog;
+    if (p->n > ot->nppr)
+        ot->ppr = oltp_grow(ot->ppr, (ot->nppr = p->n) * sizeof(*ot->ppr));
+    for (size_t i = 0; i < p->n; i++) {
+        char name[32];
+        i64 k = oltp_pg_bind(t, &p->op[i], name);
+        ot->ppr[i] = &ot->pres[k];
+        enum b_rc rc = pgc_pipe_add(ot->pg, name, ot->pgv, p->op[i].nv);
+        if (rc < 0)
+            return rc;
+    }
+    return pgc_pipe_start(ot->pg, ot->ppr, p->n, oltp_pg_piped, t);
+}
+
+/* The pipeline ended with sr: B_OK (every statement counted; pc at the last), or the failed
+ * statement's verdict (pc there: oltp_prog_after goes on from it). */
+static int oltp_pg_pipe_end(struct load_thread *t, int sr)
+{
+    struct oltp_thread *ot = t->wl;
+    struct oltp_prog *p = &ot->prog;
+    ot->piping = false;
+    if (sr == B_OK) {
+        p->pc = p->n - 1;
+        return B_OK;
+    }
+    p->pc = B_MIN(pgc_pipe_at(ot->pg), p->n - 1);
+    return oltp_pg_op_done(t, &p->op[p->pc], sr);
 }
 
 /* sysbench's thread_init on PostgreSQL: every statement the script needs Parsed (names
@@ -20196,9 +20533,83 @@ static int oltp_su_step(struct load_thread *t, int sr)
     }
 }
 
+/*
+ * ---- PostgreSQL's connect phase on an event loop: the blocking login (pgc_connect: TLS,
+ * SCRAM; then the statements prepared) on a thread of its own per client, at most
+ * OLTP_PG_LOGINS at once in the run, the loop looking every OLTP_PG_POLL_NS whether it is
+ * done (its timer): the loop's logins overlap the server's backend start-ups and use the
+ * CPUs, as a thread per connection's do. The login thread touches only its client's state;
+ * it is joined when done, or by thread_done when the phase ended before (a failure
+ * elsewhere, a stop signal: pgc_connect looks at it every 100 ms). ----
+ */
+enum { OLTP_PGL_NONE, OLTP_PGL_RUNNING, OLTP_PGL_DONE, OLTP_PGL_JOINED };
+#define OLTP_PG_LOGINS 16
+#define OLTP_PG_POLL_NS 1000000u
+
+static void *oltp_pg_login_main(void *arg)
+{
+    struct load_thread *t = arg;
+    struct oltp_thread *ot = t->wl;
+    struct oltp_global *gl = t->run->wl_global;
+    ot->pg_lrc = oltp_connect(t, NULL);
+    atomic_fetch_sub(&gl->pg_logins, 1);
+    atomic_store_explicit(&ot->pg_lstate, OLTP_PGL_DONE, memory_order_release);
+    return NULL;
+}
+
+/* The login thread, if one was started: joined. */
+static void oltp_pg_login_join(struct oltp_thread *ot)
+{
+    int st = atomic_load_explicit(&ot->pg_lstate, memory_order_acquire);
+    if (st == OLTP_PGL_RUNNING || st == OLTP_PGL_DONE) {
+        pthread_join(ot->pg_tid, NULL);
+        atomic_store(&ot->pg_lstate, OLTP_PGL_JOINED);
+    }
+}
+
+/* wl_def.ev_connect on PostgreSQL: the login started on its thread (EVL_WANT_TIMER while it
+ * runs or waits for its turn), then its answer. */
+static int oltp_pg_ev_connect(struct load_thread *t)
+{
+    struct oltp_thread *ot = t->wl;
+    if (!ot) {
+        int rc = oltp_thread_alloc(t);
+        if (rc < 0 || t->run->o->mysql_dry_run)
+            return rc;
+        ot = t->wl;
+    }
+    struct oltp_global *gl = t->run->wl_global;
+    int st = atomic_load_explicit(&ot->pg_lstate, memory_order_acquire);
+    if (st == OLTP_PGL_NONE) {
+        if (atomic_load(&b_stop))
+            return b_seterr(&t->err, B_DONE, 0, "interrupted by %s while setting up client %d",
+                            atomic_load(&b_stop) == SIGTERM ? "SIGTERM" : "SIGINT", t->id);
+        if (atomic_fetch_add(&gl->pg_logins, 1) >= OLTP_PG_LOGINS) { /* its turn comes */
+            atomic_fetch_sub(&gl->pg_logins, 1);
+            t->ev_wake_ns = clk_now_ns() + OLTP_PG_POLL_NS;
+            return EVL_WANT_TIMER;
+        }
+        atomic_store(&ot->pg_lstate, OLTP_PGL_RUNNING);
+        if (os_thread_start(&ot->pg_tid, 0, oltp_pg_login_main, t)) { /* no thread: here */
+            atomic_fetch_sub(&gl->pg_logins, 1);
+            atomic_store(&ot->pg_lstate, OLTP_PGL_JOINED);
+            return ot->pg_lrc = oltp_connect(t, NULL);
+        }
+        st = OLTP_PGL_RUNNING;
+    }
+    if (st == OLTP_PGL_RUNNING) {
+        t->ev_wake_ns = clk_now_ns() + OLTP_PG_POLL_NS;
+        return EVL_WANT_TIMER;
+    }
+    oltp_pg_login_join(ot);
+    return ot->pg_lrc;
+}
+
 /* wl_def.ev_connect: thread_init on an event loop (the connect phase). */
 static int oltp_ev_connect(struct load_thread *t)
 {
+    if (oltp_pg(t->run->o))
+        return oltp_pg_ev_connect(t);
     if (!t->wl) {
         int rc = oltp_thread_alloc(t);
         if (rc < 0 || t->run->o->mysql_dry_run)
@@ -20228,6 +20639,11 @@ static B_MUSTCHECK enum b_rc oltp_event(struct load_thread *t)
     oltp_build(t);
     int rc = oltp_prog_first(t); /* B_* or the program's OLTP_NEXT, OLTP_RECONNECT */
     while (rc != B_OK) {
+        if (rc == OLTP_NEXT && ot->pg && oltp_pg_pipe_ok(t)) {
+            int sr = oltp_pg_pipe_start(t);
+            rc = oltp_prog_after(t, oltp_pg_pipe_end(t, sr > 0 ? pgc_finish(ot->pg, sr) : sr));
+            continue;
+        }
         if (rc == OLTP_NEXT) {
             rc = oltp_prog_after(t, oltp_op_run(t, &ot->prog.op[ot->prog.pc]));
             continue;
@@ -20258,6 +20674,12 @@ static int oltp_ev_run(struct load_thread *t, int rc)
 {
     struct oltp_thread *ot = t->wl;
     while (rc == OLTP_NEXT || rc == OLTP_RECONNECT) {
+        if (rc == OLTP_RECONNECT && ot->pg) { /* PostgreSQL's login blocks the loop */
+            if ((rc = oltp_reconnect(t)) != B_OK)
+                return rc;
+            rc = oltp_prog_first(t);
+            continue;
+        }
         if (rc == OLTP_RECONNECT) {
             if ((rc = oltp_ev_reconnect(t)) != B_OK)
                 return rc; /* in progress (EVL_WANT_*: oltp_ev_step goes on), or over */
@@ -20269,6 +20691,19 @@ static int oltp_ev_run(struct load_thread *t, int rc)
         if (t->run->o->mysql_dry_run) { /* every call "succeeds" and counts as other */
             oltp_bump(t, 2);
             rc = oltp_prog_after(t, B_OK);
+            continue;
+        }
+        if (ot->pg && oltp_pg_pipe_ok(t)) { /* the event as one pipeline */
+            ot->piping = true;
+            if ((sr = oltp_pg_pipe_start(t)) > 0)
+                return sr;
+            rc = oltp_prog_after(t, oltp_pg_pipe_end(t, sr));
+            continue;
+        }
+        if (ot->pg) { /* PostgreSQL: Bind/Execute/Sync or a simple query, stepped by pgc_ */
+            if ((sr = oltp_pg_op_start(t, op)) > 0)
+                return sr;
+            rc = oltp_prog_after(t, sr);
             continue;
         }
         {
@@ -20301,6 +20736,15 @@ static int oltp_ev_start(struct load_thread *t)
 static int oltp_ev_step(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
+    if (ot->pg) {
+        int sr = pgc_step(ot->pg);
+        if (sr > 0)
+            return sr;
+        if (ot->piping)
+            return oltp_ev_run(t, oltp_prog_after(t, oltp_pg_pipe_end(t, sr)));
+        const struct oltp_op *op = &ot->prog.op[ot->prog.pc];
+        return oltp_ev_run(t, oltp_prog_after(t, oltp_pg_op_done(t, op, sr)));
+    }
     if (ot->su != OLTP_SU_NONE) { /* a reconnect in progress */
         int rc = oltp_su_step(t, MYC_NEXT);
         return rc == B_OK ? oltp_ev_run(t, oltp_ev_reconnected(t)) : rc;
@@ -20316,6 +20760,8 @@ static int oltp_ev_step(struct load_thread *t)
 static int oltp_ev_fd(const struct load_thread *t)
 {
     const struct oltp_thread *ot = t->wl;
+    if (ot->pg)
+        return pgc_fd(ot->pg);
     return myc_fd(&ot->c);
 }
 
@@ -20324,14 +20770,14 @@ static int oltp_ev_fd(const struct load_thread *t)
 static u64 oltp_ev_sock(const struct load_thread *t)
 {
     const struct oltp_thread *ot = t->wl;
-    return myc_sock_id(&ot->c);
+    return ot->pg ? 0 : myc_sock_id(&ot->c); /* PostgreSQL: a new socket bumps ev_sock_gen */
 }
 
 /* The connection (io_uring: its sends and receives go on the loop's ring). */
 static struct my_conn *oltp_ev_conn(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
-    return ot ? &ot->c : NULL;
+    return ot && !ot->pg ? &ot->c : NULL; /* PostgreSQL's sockets: polled, not on the ring */
 }
 
 /* bulk_insert's last rows at thread end: B_OK, or the statement's failure (t->err), which
@@ -20341,6 +20787,14 @@ static B_MUSTCHECK enum b_rc oltp_thread_done(struct load_thread *t)
 {
     struct oltp_thread *ot = t->wl;
     int rc = B_OK;
+    if (ot && ot->pg)
+        oltp_pg_login_join(ot); /* a login still running when the connect phase ended */
+    if (ot && ot->pg && pgc_busy(ot->pg)) { /* abandoned on a loop after a stop signal: the
+                                              * server cancels it, as a thread's would */
+        (void)!pgc_cancel(ot->pg);
+        pgc_close(ot->pg);
+        ot->connected = false;
+    }
     if (ot && ot->bulk.len && ot->connected) { /* bulk_insert flushes at thread end */
         static const struct oltp_op flush = {.kind = OP_TEXT};
         ot->bst_first = ot->bulk_first, ot->bst_rows = ot->bulk_rows;
@@ -20840,6 +21294,7 @@ static void oltp_done(struct load_run *r)
         free(ot->pg);
         free(ot->pgcp);
         free(ot->pres);
+        free(ot->ppr);
         free(ot->pgok);
         free(ot->pgv);
         free(ot->pgnum);
@@ -26288,6 +26743,9 @@ static const struct opt_def opt_pgsql[] = {
     OPT("pgsql-copy", BOOL, pgsql_copy, "off", 0, 0, NULL,
         "PostgreSQL: prepare loads the rows with COPY FROM STDIN (sysbench's values) instead "
         "of sysbench's multi-row INSERTs", NULL, OPT_F_EXT),
+    OPT("pgsql-pipeline", BOOL, pgsql_pipeline, "off", 0, 0, NULL,
+        "PostgreSQL: a transaction's prepared statements go as one pipeline (every "
+        "Bind/Execute, one Sync) instead of a round trip each", NULL, OPT_F_EXT),
 };
 
 static const struct opt_def opt_oltp_sizing[] = {
@@ -32364,7 +32822,8 @@ static bool rep_client_mode(const struct res *res)
         printf("--event-backend given");
     else
         printf("%lld connection%s %s %lld, %d per CPU x %d CPU%s", n, n == 1 ? "" : "s",
-               n > max ? ">" : "<=", max, LOAD_THREADS_PER_CPU, cpus, cpus == 1 ? "" : "s");
+               n > max ? ">" : "<=", max, (int)(max / (cpus > 0 ? cpus : 1)), cpus,
+               cpus == 1 ? "" : "s");
     if (!threads && strcmp(why, "event_backend_given"))
         printf("; %s", ring <= 0       ? "epoll: no io_uring here"
                        : ring <= pair ? "io_uring: a send+recv on the ring no dearer than as system calls"

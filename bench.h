@@ -405,6 +405,7 @@ struct bench_opts {
     i64 pgsql_connect_timeout, pgsql_io_timeout;
     char *pgsql_ignore_errors;    /* the pgsql workloads: SQLSTATEs, or "all" */
     bool pgsql_copy;              /* the pgsql workloads' prepare loads with COPY */
+    bool pgsql_pipeline;          /* the pgsql workloads' transactions as one pipeline each */
     /* oltp */
     i64 oltp_tables, oltp_table_size, oltp_range_size, oltp_point_selects, oltp_simple_ranges;
     i64 oltp_sum_ranges, oltp_order_ranges, oltp_distinct_ranges, oltp_index_updates;
@@ -1035,6 +1036,33 @@ BENCH_API enum b_rc pgc_prepare_typed(struct pgc_conn *c, const char *name, cons
 BENCH_API enum b_rc pgc_execute(struct pgc_conn *c, const char *name, const struct pg_str *vals,
                                 size_t n, struct pgc_result *r, pgc_row_cb cb, void *ctx)
     B_MUSTCHECK;
+/* pgc_execute_start, pgc_query_start - pgc_execute and pgc_query (no row callback) without
+ * blocking: the messages queued and sent as far as the socket takes them; pgc_step goes on
+ * when c's socket (pgc_fd) is ready. Return values: PGC_WANT_READ/WRITE (EVL_WANT_READ/WRITE:
+ * wait on the socket, then pgc_step), PGC_WANT_RUN (EVL_WANT_RUN: step again soon), or the
+ * command's end as the blocking function's (B_OK; B_SERVER with c->srv, drained to 'Z'; a
+ * failure in c->err: B_TIMEOUT past io_ms, B_PROTOCOL, B_SYSERR). One command at a time;
+ * a stop signal is not looked at (the caller's loop decides). pgc_busy - one in flight. */
+BENCH_API int pgc_execute_start(struct pgc_conn *c, const char *name, const struct pg_str *vals,
+                                size_t n, struct pgc_result *r);
+BENCH_API int pgc_query_start(struct pgc_conn *c, const char *sql, size_t len,
+                              struct pgc_result *r);
+BENCH_API int pgc_step(struct pgc_conn *c);
+/* pgc_pipe_add - Bind and Execute of prepared name queued (nothing sent); pgc_pipe_start -
+ * the n queued sent with one Sync, statement i's replies into rs[i] (reset first; the same
+ * result may repeat), done(ctx, i, rs[i]) as each one completes; returns as pgc_step's, and
+ * after an error (B_SERVER, drained to 'Z') pgc_pipe_at is the failed statement: those
+ * before it completed, those after it never ran. pgc_finish - step c's command to its end,
+ * blocking (the deadline; a stop signal: CancelRequest, B_DONE). */
+typedef void (*pgc_done_cb)(void *ctx, size_t i, const struct pgc_result *r);
+BENCH_API enum b_rc pgc_pipe_add(struct pgc_conn *c, const char *name, const struct pg_str *vals,
+                                 size_t n) B_MUSTCHECK;
+BENCH_API int pgc_pipe_start(struct pgc_conn *c, struct pgc_result **rs, size_t n,
+                             pgc_done_cb done, void *ctx);
+BENCH_API size_t pgc_pipe_at(const struct pgc_conn *c);
+BENCH_API enum b_rc pgc_finish(struct pgc_conn *c, int rc) B_MUSTCHECK;
+BENCH_API int pgc_fd(const struct pgc_conn *c);
+BENCH_API bool pgc_busy(const struct pgc_conn *c);
 /* pgc_cancel - a CancelRequest for c's backend, on a connection of its own.
  * Return values: B_OK (sent); B_INVALID (no key yet); B_SYSERR. */
 BENCH_API enum b_rc pgc_cancel(struct pgc_conn *c) B_MUSTCHECK;

@@ -207,7 +207,7 @@ check "cmdline: passwords replaced by x's" '[ $rc = 0 ]'
 # drained to ReadyForQuery after an error, CancelRequest on a stop signal
 if [ -x "$top/tests/unit" ]; then
     BENCH_PG_HOST=$BENCH_PG_HOST BENCH_PG_PORT=$BENCH_PG_PORT "$top/tests/unit" pglive >"$w/out" 2>&1
-    check "unit pglive (COPY, extended query after errors, cancel)" 'grep -q "^2 passed, 0 failed$" "$w/out"'
+    check "unit pglive (COPY, extended query after errors, cancel, pgc_step, a pipeline)" 'grep -q "^3 passed, 0 failed$" "$w/out"'
 else
     bad "tests/unit is not built (make tests/unit): the pglive groups did not run"
 fi

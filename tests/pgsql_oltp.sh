@@ -2,7 +2,8 @@
 # sysbench's 11 OLTP workloads on PostgreSQL (issue 32, part 2): bench (as sysbench) beside
 # Debian's sysbench 1.0.20 --db-driver=pgsql on the PostgreSQL 15 of tests/postgres.sh. For
 # each workload sysbench prepares database sbpa, which is copied to sbpb (CREATE DATABASE ...
-# TEMPLATE); sysbench runs on sbpa, bench on sbpb, seeded, --threads=1, a fixed --events:
+# TEMPLATE); sysbench runs on sbpa, bench on sbpb (and on more copies: on an event loop, with
+# --pgsql-pipeline; twin below), seeded, --threads=1, a fixed --events:
 #   - the outputs are the same with the timings masked (tests/mask_timing.py);
 #   - the server counted the same: pg_stat_database's xact_commit, xact_rollback,
 #     tup_inserted, tup_updated, tup_deleted, and pg_stat_statements' calls and rows per
@@ -11,10 +12,13 @@
 # Then bench's own: sysbench's ignorable 23505 rolled back and counted (xact_rollback moves
 # with "ignored errors"), a fatal error in the server's words with its SQLSTATE, the
 # --pgsql-ignore-errors syntax, cleanup that drops only its own and sysbench's tables, the
-# JSON counts, a terminated session (reconnect with 08006, else exit 1), prepare's COPY, a
-# SIGINT during prepare (the unfinished table it created dropped, an earlier one kept).
+# JSON counts, a terminated session (reconnect with 08006, else exit 1; on a loop too),
+# prepare's COPY, a SIGINT during prepare (the unfinished table it created dropped, an earlier
+# one kept); on event loops: 200 connections on 2 loops (all logged in at once, the
+# server's counts exact), a stop signal with every statement in flight (cancelled), a
+# statement past --pgsql-io-timeout.
 # Needs postgresql-15, openssl and sysbench with its pgsql driver; exits 77 without them.
-# About 25 seconds.
+# About 30 seconds (100 at a load average of 8 on 2 CPUs).
 set -u
 t_name=pgsql-oltp
 . "$(dirname "$0")/lib.sh"
@@ -23,7 +27,8 @@ t_name=pgsql-oltp
     { echo "pgsql-oltp: SKIP: needs postgresql-15, psql, openssl and sysbench"; exit 77; }
 pgdir=$(mktemp -d /tmp/bench-pgo.XXXXXX)
 t_at_exit() { sh "$here/postgres.sh" stop "$pgdir"; rm -rf "$pgdir"; }
-env=$(sh "$here/postgres.sh" start "$pgdir" "${PGSQL_TEST_PORT:-$((27000 + $$ % 800))}") ||
+# max_connections: room for the many-connections run on event loops (below)
+env=$(BENCH_PG_MAX_CONNECTIONS=230 sh "$here/postgres.sh" start "$pgdir" "${PGSQL_TEST_PORT:-$((27000 + $$ % 800))}") ||
     { echo "pgsql-oltp: FAIL: the PostgreSQL test server did not start"; exit 1; }
 eval "$env"
 unset PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE PGSSLMODE PGSSLROOTCERT PGCHANNELBINDING PGPASSFILE PGCONNECT_TIMEOUT PGAPPNAME
@@ -60,49 +65,85 @@ dump() { # dump DB: md5 of every sbtest table's rows, ordered
     done | tr '\n' ' '
 }
 
-# twin NAME WL PREPARE-ARGS -- RUN-ARGS: sysbench prepares sbpa, copied to sbpb; both run
+# twin NAME WL PREPARE-ARGS RUN-ARGS: sysbench prepares sbpa (then TWIN_SQL runs there, if
+# set), copied to one database per bench run: sbpb (a thread per connection, as sysbench),
+# sbpl unless LOOP=0 (the same client on an event loop: pgc_step driven by the loop: the
+# workloads whose statements are of kinds the others already ran on it skip it, for time);
+# with PIPE=1 also sbpq
+# and sbpr (--pgsql-pipeline=on, threads and a loop: a transaction's statements in one
+# pipeline). Every run leaves the same output (timings masked), counters, statements and
+# tables as sysbench's.
 twin() {
     name=$1 wl=$2 prep=$3 runa=$4
-    $PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpa" -c "DROP DATABASE IF EXISTS sbpb" -c "CREATE DATABASE sbpa" 2>/dev/null
+    dbs=sbpb
+    [ "${LOOP:-1}" = 0 ] || dbs="$dbs sbpl"
+    [ "${PIPE:-0}" = 0 ] || dbs="$dbs sbpq sbpr"
+    $PSQL -d postgres -c "DROP DATABASE IF EXISTS sbpa" -c "CREATE DATABASE sbpa" 2>/dev/null
+    for d in sbpb sbpl sbpq sbpr; do $PSQL -d postgres -c "DROP DATABASE IF EXISTS $d" 2>/dev/null; done
     (cd "$w" && sysbench "$wl" $C --pgsql-db=sbpa $prep prepare >prep.out 2>&1) || { bad "$name: sysbench prepare"; tail -3 "$w/prep.out"; return; }
-    $PSQL -d postgres -c "CREATE DATABASE sbpb TEMPLATE sbpa"
+    [ -z "${TWIN_SQL:-}" ] || $PSQL -d sbpa -c "$TWIN_SQL" >/dev/null || { bad "$name: TWIN_SQL"; return; }
+    for d in $dbs; do $PSQL -d postgres -c "CREATE DATABASE $d TEMPLATE sbpa"; done
     t_wait 10 idle || { bad "$name: sessions left before the runs"; return; }
     $PSQL -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null
-    ca=$(counters sbpa) cb=$(counters sbpb)
+    ca=$(counters sbpa)
+    for d in $dbs; do eval "c_$d=\$(counters $d)"; done
     (cd "$w" && sysbench "$wl" $C --pgsql-db=sbpa $runa run >ref.out 2>&1) || { bad "$name: sysbench run"; tail -3 "$w/ref.out"; }
-    (cd "$w" && ./sysbench "$wl" $C --pgsql-db=sbpb $runa run >our.out 2>&1) || { bad "$name: bench run (exit $?)"; tail -3 "$w/our.out"; }
-    python3 "$here/mask_timing.py" "$w/ref.out" "$w/our.out"
-    if diff "$w/ref.out.m" "$w/our.out.m" >"$w/diff"; then ok; else bad "$name: output differs from sysbench's (timings masked)"; fi
+    [ -z "${TWIN_SQL:-}" ] || grep -qE '^ +ignored errors: +[1-9]' "$w/ref.out" || bad "$name: no error met (TWIN_SQL)"
+    for d in $dbs; do
+        case $d in sbpb) x= ;; sbpl) x=--event-loops=1 ;; sbpq) x=--pgsql-pipeline=on ;; *) x="--pgsql-pipeline=on --event-loops=1" ;; esac
+        (cd "$w" && ./sysbench "$wl" $C --pgsql-db=$d $runa $x run >$d.out 2>&1) || { bad "$name: bench $x run (exit $?)"; tail -3 "$w/$d.out"; }
+        python3 "$here/mask_timing.py" "$w/ref.out" "$w/$d.out"
+        diff "$w/ref.out.m" "$w/$d.out.m" >"$w/diff" || { bad "$name: bench $x: output differs from sysbench's (timings masked)"; t_on_fail; }
+    done
+    ok
     t_wait 10 idle || bad "$name: sessions left after the runs"
-    da=$(delta "$ca" "$(counters sbpa)") db=$(delta "$cb" "$(counters sbpb)")
-    if [ "$wl" = bulk_insert ]; then # sysbench's driver logs in once more (db_describe, at
-        # the first row: a session that only logs in; the server counts its login's
-        # transaction): one commit more than bench, deliberately not copied
-        db=$(echo "$db" | awk -F'|' -v OFS='|' '{$1 = $1 + 1; print}')
-    fi
-    if [ "$da" = "$db" ] && [ "$(echo "$da" | cut -d'|' -f1)" -gt 0 ]; then ok; else
-        bad "$name: pg_stat_database (commits|rollbacks|inserted|updated|deleted): sysbench $da, bench $db"; fi
+    da=$(delta "$ca" "$(counters sbpa)")
     statements sbpa >"$w/st.a"
-    statements sbpb >"$w/st.b"
-    if [ -s "$w/st.a" ] && diff "$w/st.a" "$w/st.b" >"$w/diff"; then ok; else bad "$name: pg_stat_statements' calls and rows differ"; fi
-    a=$(dump sbpa) b=$(dump sbpb)
-    if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad "$name: tables differ after the same seeded run: sysbench $a, bench $b"; fi
+    a=$(dump sbpa)
+    for d in $dbs; do
+        eval "dd=\$(delta \"\$c_$d\" \"\$(counters $d)\")"
+        if [ "$wl" = bulk_insert ]; then # sysbench's driver logs in once more (db_describe, at
+            # the first row: a session that only logs in; the server counts its login's
+            # transaction): one commit more than bench, deliberately not copied
+            dd=$(echo "$dd" | awk -F'|' -v OFS='|' '{$1 = $1 + 1; print}')
+        fi
+        if [ "$da" = "$dd" ] && [ "$(echo "$da" | cut -d'|' -f1)" -gt 0 ]; then ok; else
+            bad "$name: pg_stat_database (commits|rollbacks|inserted|updated|deleted): sysbench $da, bench on $d $dd"; fi
+        statements $d >"$w/st.b"
+        if [ -s "$w/st.a" ] && diff "$w/st.a" "$w/st.b" >"$w/diff"; then ok; else bad "$name: pg_stat_statements' calls and rows differ on $d"; t_on_fail; fi
+        b=$(dump $d)
+        if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else bad "$name: tables differ after the same seeded run: sysbench $a, bench on $d $b"; fi
+    done
 }
 P="--tables=2 --table-size=300"
 R="$P --threads=1 --time=0 --rand-seed=7"
+PIPE=1
 twin oltp_read_write oltp_read_write "$P" "$R --events=40"
+PIPE=0 LOOP=0
 twin oltp_read_only oltp_read_only "$P" "$R --events=40"
+LOOP=1
 twin oltp_write_only oltp_write_only "$P" "$R --events=60 --rand-type=uniform --delete-inserts=2"
+PIPE=1
+# an error inside a transaction (a trigger raises sysbench's ignorable 40001 for the index
+# UPDATEs that make k a multiple of 3): rolled back and the event run again from where the
+# failed statement's draws left the generator; pipelined, the statements after it never run
+TWIN_SQL="CREATE FUNCTION f40001() RETURNS trigger LANGUAGE plpgsql AS \$\$ BEGIN IF NEW.k % 3 = 0 AND NEW.k <> OLD.k THEN RAISE EXCEPTION 'serialize' USING ERRCODE = '40001'; END IF; RETURN NEW; END \$\$; CREATE TRIGGER t40001 BEFORE UPDATE ON sbtest1 FOR EACH ROW EXECUTE FUNCTION f40001(); CREATE TRIGGER t40001 BEFORE UPDATE ON sbtest2 FOR EACH ROW EXECUTE FUNCTION f40001();"
+twin "oltp_read_write, 40001 inside" oltp_read_write "$P" "$R --events=40"
+TWIN_SQL= PIPE=0
 twin oltp_point_select oltp_point_select "$P" "$R --events=200"
 twin oltp_insert oltp_insert "$P" "$R --events=100"
+LOOP=0
 twin oltp_update_index oltp_update_index "$P" "$R --events=100"
 twin oltp_update_non_index oltp_update_non_index "$P" "$R --events=100"
 twin oltp_delete oltp_delete "$P" "$R --events=100"
 twin select_random_points select_random_points "$P" "$R --events=100"
 twin select_random_ranges select_random_ranges "$P" "$R --events=100"
+LOOP=1
 twin bulk_insert bulk_insert "--threads=1" "--threads=1 --time=0 --events=3000 --rand-seed=7"
 twin "oltp_read_write --db-ps-mode=disable" oltp_read_write "$P" "$R --events=30 --db-ps-mode=disable"
+PIPE=1 # (no transaction: nothing to pipeline: one implicit transaction each statement)
 twin "oltp_read_write --skip-trx" oltp_read_write "$P" "$R --events=30 --skip-trx=on"
+PIPE=0
 
 # prepare: sysbench's lines and schema (columns, defaults, indexes, the SERIAL's sequence),
 # --auto-inc on and off
@@ -240,4 +281,73 @@ for copy in off on; do
         kill $spid; wait $spid; bad "SIGINT during prepare (--pgsql-copy=$copy): no INSERT or COPY seen running"
     fi
 done
+lost --pgsql-ignore-errors=08006 --event-loops=1; rc=$?
+if [ $rc = 0 ] && grep -qE '^ +reconnects: +1 ' "$w/lost"; then ok; else
+    bad "a terminated session on an event loop with --pgsql-ignore-errors=08006: exit $rc, expected 0 and one reconnect"; cp "$w/lost" "$w/diff"; t_on_fail; fi
+
+# many connections on event loops: 200 clients on 2 loops all logged in at once (seen in
+# pg_stat_activity), every event counted by the server: the point select's calls equal the
+# transactions, and the commits equal them plus 200 logins' worth and the run's own (the
+# table check's): measured from runs of one and two clients
+sessions() { $PSQL -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'"; }
+M="$C --pgsql-db=sbpd --tables=1 --table-size=50 --time=0"
+t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd'\")\" = 0 ]"
+c0=$(counters sbpd)
+"$B" oltp_point_select $M --threads=1 --events=100 --event-loops=1 run >"$w/one" 2>&1 || bad "one client on a loop: exit $?"
+t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd'\")\" = 0 ]"
+c1=$(counters sbpd)
+"$B" oltp_point_select $M --threads=2 --events=100 --event-loops=1 run >"$w/one" 2>&1 || bad "two clients on a loop: exit $?"
+t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd'\")\" = 0 ]"
+c2=$(counters sbpd)
+one=$(( $(delta "$c0" "$c1" | cut -d'|' -f1) - 100 )) two=$(( $(delta "$c1" "$c2" | cut -d'|' -f1) - 100 ))
+login=$((two - one)) fixed=$((2 * one - two)) # one login's commits (its Parse/Syncs), the run's
+c1=$c2
+$PSQL -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null
+"$B" oltp_point_select $M --threads=200 --event-loops=2 --events=20000 run >"$w/many" 2>&1 &
+mpid=$!
+if t_wait 120 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'\")\" = 200 ]"; then ok; else
+    bad "200 clients on 2 loops: $(sessions) sessions seen at once, want 200"; fi
+wait $mpid; rc=$?
+t_wait 20 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd'\")\" = 0 ]"
+d=$(delta "$c1" "$(counters sbpd)")
+calls=$($PSQL -d postgres -c "SELECT sum(s.calls) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'sbpd' AND s.query LIKE 'SELECT c FROM sbtest1 WHERE id=%'")
+trx=$(sed -n 's/^ *transactions: *\([0-9]*\) .*/\1/p' "$w/many")
+if [ $rc = 0 ] && [ "$trx" = 20000 ] && [ "$calls" = 20000 ] && [ "$login" -gt 0 ] &&
+    [ "$(echo "$d" | cut -d'|' -f1)" = $((20000 + fixed + 200 * login)) ] && grep -q 'Client I/O: .*200 connections on 2 event loops' "$w/many"; then ok; else
+    bad "200 clients on 2 loops: exit $rc, transactions $trx, calls $calls (want 20000), commits $(echo "$d" | cut -d'|' -f1) (want 20000 + $fixed + 200 x $login)"; cp "$w/many" "$w/diff"; t_on_fail; fi
+
+# a stop signal on a loop with every client's statement in flight (the table locked by
+# another session): the report within a second, the 8 in flight said unfinished, and each
+# cancelled (CancelRequest, as a thread's): their sessions end while the lock is still held
+"$B" oltp_point_select $C --pgsql-db=sbpd --tables=1 --table-size=50 --time=60 --threads=8 --event-loops=1 run >"$w/int" 2>&1 &
+ipid=$!
+t_wait 20 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'\")\" = 8 ]" ||
+    bad "stop signal: the 8 clients never logged in"
+$PSQL -d sbpd -c "SET application_name = 'locker'" -c "BEGIN" -c "LOCK TABLE sbtest1" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+t_wait 20 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND application_name <> 'locker' AND wait_event_type = 'Lock'\")\" = 8 ]" ||
+    bad "stop signal: the 8 clients' statements never waited on the lock"
+t0=$(date +%s%N)
+kill -INT $ipid
+wait $ipid; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if t_wait 10 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend' AND application_name <> 'locker'\")\" = 0 ]" &&
+    [ $rc = 1 ] && [ $ms -lt 3000 ] && grep -q 'unfinished transactions on the stop signal: 8$' "$w/int" &&
+    grep -qE '^ +transactions: +[1-9]' "$w/int"; then ok; else
+    bad "stop signal on a loop: exit $rc after $ms ms (want 1, < 3000), sessions left $(sessions) (want 0: cancelled)"; cp "$w/int" "$w/diff"; t_on_fail; fi
+$PSQL -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'locker'" >/dev/null
+
+# a statement unanswered past --pgsql-io-timeout on a loop (the table locked mid-run): the
+# run stops on it within the deadline (+ the loop's 1 s stall scan), in thread mode's words
+"$B" oltp_point_select $C --pgsql-db=sbpd --tables=1 --table-size=50 --time=60 --threads=4 --event-loops=1 --pgsql-io-timeout=1 run >"$w/to" 2>&1 &
+ipid=$!
+t_wait 20 sh -c "[ \"\$($PSQL -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbpd' AND backend_type = 'client backend'\")\" = 4 ]" ||
+    bad "io timeout: the 4 clients never logged in"
+$PSQL -d sbpd -c "SET application_name = 'locker'" -c "BEGIN" -c "LOCK TABLE sbtest1" -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+t0=$(date +%s%N)
+wait $ipid; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ $rc = 1 ] && [ $ms -lt 4000 ] && grep -q 'executing .*: no complete answer within the deadline (1000 ms)$' "$w/to" &&
+    grep -q 'hint: no complete answer within --pgsql-io-timeout=1 s' "$w/to"; then ok; else
+    bad "io timeout on a loop: exit $rc after $ms ms (want 1, < 4000 ms) and the deadline's words"; cp "$w/to" "$w/diff"; t_on_fail; fi
+$PSQL -d postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'locker'" >/dev/null
 t_summary

@@ -51,7 +51,7 @@ ssl = on
 ssl_cert_file = '$dir/tls/server.pem'
 ssl_key_file = '$dir/tls/server.key'
 fsync = off
-max_connections = 50
+max_connections = ${BENCH_PG_MAX_CONNECTIONS:-50}
 shared_buffers = 16MB
 shared_preload_libraries = 'pg_stat_statements'
 CONF

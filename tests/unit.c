@@ -162,6 +162,7 @@ static const struct {
     {"pg_pgpass", t_pg_pgpass},
     {"pglive_copy_extended", t_pglive_copy_extended},
     {"pglive_cancel", t_pglive_cancel},
+    {"pglive_async", t_pglive_async},
     {"my_lenenc", t_my_lenenc},
     {"my_framing", t_my_framing},
     {"my_count_params", t_my_count_params},

@@ -3,7 +3,10 @@
 # Benchmark (not a test): bench against Debian's sysbench 1.0.20 --db-driver=pgsql on the same
 # PostgreSQL 15 (tests/postgres.sh: its own, on loopback) and dataset: oltp_point_select with
 # 8 connections and oltp_read_write with 16, T seconds each (default 10), then prepare's wall
-# time: sysbench's multi-row INSERTs against bench's --pgsql-copy=on.
+# time: sysbench's multi-row INSERTs against bench's --pgsql-copy=on. bench runs as a thread
+# per connection (sysbench's way: bench), on LOOPS event loops (bench_loop: --event-loops,
+# default 1), and for oltp_read_write also with --pgsql-pipeline=on (bench_pipe: a thread per
+# connection, a transaction's statements in one pipeline; bench only, default off).
 # Fair by construction:
 # - the same connection settings for both: TCP to 127.0.0.1, user postgres (trust), TLS as
 #   SSLMODE says for both (default disable: PGSSLMODE for sysbench's libpq, which has no
@@ -47,6 +50,8 @@ C="--db-driver=pgsql --pgsql-host=$BENCH_PG_HOST --pgsql-port=$BENCH_PG_PORT --p
 perf_header pgsql
 perf_cmd sysbench "$S WORKLOAD $C --pgsql-db=perf --threads=N --time=$T run"
 perf_cmd bench "$BS WORKLOAD $C --pgsql-db=perf --pgsql-sslmode=$SSLMODE --threads=N --time=$T run"
+perf_cmd bench_loop "$BS WORKLOAD $C --pgsql-db=perf --pgsql-sslmode=$SSLMODE --threads=N --time=$T --event-loops=${LOOPS:-1} run"
+perf_cmd bench_pipe "$BS WORKLOAD $C --pgsql-db=perf --pgsql-sslmode=$SSLMODE --threads=N --time=$T --pgsql-pipeline=on run"
 echo "  (WORKLOAD (N): oltp_point_select (8), oltp_read_write (16); TLS: sslmode=$SSLMODE for both;" \
     "warm-up: one run of ${WARM}s of each tool before timing a workload)"
 "$S" oltp_read_write $C --pgsql-db=perf --threads=4 prepare >/dev/null
@@ -60,10 +65,17 @@ run() {
 }
 sysbench() { run "$S"; }
 bench() { run "$BS" --pgsql-sslmode="$SSLMODE"; }
+bench_loop() { run "$BS" --pgsql-sslmode="$SSLMODE" --event-loops="${LOOPS:-1}"; }
+bench_pipe() { run "$BS" --pgsql-sslmode="$SSLMODE" --pgsql-pipeline=on; }
 PERF_WARMUP=1
 for spec in ${SPECS:-oltp_point_select:8 oltp_read_write:16}; do
     wl=${spec%:*} th=${spec#*:}
-    perf_cmp "$wl, $th threads" "TPS CPU-s/1000-txn ctxsw/txn" sysbench bench
+    # each bench mode against sysbench, alternating pairs (the ratio: the mode / sysbench)
+    for mode in bench bench_loop bench_pipe; do
+        # (point select: no transaction to pipeline)
+        [ "$mode" != bench_pipe ] || [ "$wl" = oltp_read_write ] || continue
+        perf_cmp "$wl, $th threads, $mode" "TPS CPU-s/1000-txn ctxsw/txn" sysbench "$mode"
+    done
 done
 # prepare: seconds of sysbench's INSERTs and of bench's COPY, each into a new database
 prep() { # prep BINARY [OPTION...]: prints the seconds
