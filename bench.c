@@ -21931,8 +21931,10 @@ BENCH_API const char *oltp_legacy_map(const struct bench_opts *o)
  * names each failing condition (3.3.2.x) and warehouse. Its clients run a thread each or on
  * the event-loop core (tpcc_ev_*: the transaction replayed up to its next statement), and
  * in spec mode (--tpcc-mode=spec) as terminals with TPC-C's keying and think times on the
- * core's timers. Limitations: MySQL/MariaDB only; a lost connection ends the run; spec mode
- * runs Delivery in the terminal's turn (not deferred).
+ * core's timers. On PostgreSQL (--db-driver=pgsql: tpcc_conn, one place for what differs)
+ * a thread per connection over the blocking pgc_ client. Limitations: a lost connection
+ * ends the run; spec mode runs Delivery in the terminal's turn (not deferred) and only on
+ * MySQL/MariaDB.
  */
 
 #define TPCC_ITEMS 100000
