@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086,SC2016 # $C, $CA, $CB: option lists split on purpose; '\$1': a grep pattern
 # bench tpcc --db-driver=pgsql (issue 33 on PostgreSQL) beside Debian's sysbench 1.0.20 running
 # Percona-Lab's sysbench-tpcc (../shared/peers/sysbench-tpcc) --db-driver=pgsql on the
 # PostgreSQL 15 of tests/postgres.sh, scale 1, tables 1, --use_fk=0 (a load with the foreign
@@ -20,7 +21,6 @@
 # Needs postgresql-15, psql, openssl and sysbench with its pgsql driver; exits 77 without them.
 # About 90 seconds (two loads of one warehouse).
 set -u
-# shellcheck disable=SC2086 # $C, $CA, $CB: option lists, split on purpose
 t_name=tpcc-pg
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -168,7 +168,8 @@ $PSQL -d postgres -c "DROP DATABASE tpk" -c "CREATE DATABASE tpk TEMPLATE tpa" #
 # of one of the runs' New-Orders, once that is delivered. Every order but each district's
 # newest is delivered by hand in both (conditions 1-7 kept), so that purge's DELETEs (its
 # history rows by ctid on PostgreSQL) run
-deliver="UPDATE orders1 SET o_carrier_id = 1 WHERE o_carrier_id IS NULL AND o_id < (SELECT max(no_o_id) FROM new_orders1 WHERE no_d_id = o_d_id); UPDATE order_line1 SET ol_delivery_d = '2000-01-01' WHERE ol_delivery_d IS NULL AND ol_o_id < (SELECT max(no_o_id) FROM new_orders1 WHERE no_d_id = ol_d_id); DELETE FROM new_orders1 n WHERE no_o_id < (SELECT max(no_o_id) FROM new_orders1 m WHERE m.no_d_id = n.no_d_id)"
+n="(SELECT no_d_id, max(no_o_id) m FROM new_orders1 GROUP BY no_d_id) n"
+deliver="UPDATE orders1 o SET o_carrier_id = 1 FROM $n WHERE n.no_d_id = o.o_d_id AND o.o_carrier_id IS NULL AND o.o_id < n.m; UPDATE order_line1 l SET ol_delivery_d = '2000-01-01' FROM $n WHERE n.no_d_id = l.ol_d_id AND l.ol_delivery_d IS NULL AND l.ol_o_id < n.m; DELETE FROM new_orders1 x USING $n WHERE n.no_d_id = x.no_d_id AND x.no_o_id < n.m"
 $PSQL -d tpa -c "$deliver" && $PSQL -d tpb -c "$deliver" || bad "orders 2101-2200 not delivered by hand"
 run_pair "run with --enable_purge=yes --splittable=yes --trx_level=RC" --events=200 --rand-seed=5 --enable_purge=yes --splittable=yes --trx_level=RC
 grep -q 'ctid IN (SELECT ctid FROM history1' "$w/st.b" && grep -q '^START TRANSACTION READ ONLY' "$w/st.b" && ok ||
