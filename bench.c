@@ -22195,15 +22195,20 @@ static double tpcc_dval(const struct tpcc_rows *rw, size_t row, size_t col)
  * login, one statement's run and how it counts, an error's words and whether it is
  * ignorable, and the statements tpcc.lua writes per driver (tpcc_dialect). ---- */
 
+/* PostgreSQL's side of a connection (its own allocation: thousands of MySQL terminals carry
+ * none). */
+struct tpcc_pgside {
+    struct pgc_conn p;
+    struct pgc_conn_params pcc; /* p's parameters (pgc_connect keeps a pointer) */
+    struct pgc_result pres;
+};
+
 /* A connection of tpcc's, of either driver. */
 struct tpcc_conn {
-    bool pg;                       /* PostgreSQL (c, cc, res unused) */
+    struct tpcc_pgside *pg;        /* PostgreSQL (c, cc, res unused), or NULL: MySQL */
     struct my_conn c;
     struct myc_conn_params cc;
     struct myc_result res;
-    struct pgc_conn p;
-    struct pgc_conn_params pcc;
-    struct pgc_result pres;
     int kind;                      /* the last statement's: 0 read, 1 write, 2 other */
 };
 
@@ -22243,7 +22248,7 @@ static const struct tpcc_dialect *tpcc_dia(const struct bench_opts *o)
 static void tpcc_cols_sql(const struct tpcc_conn *k, const char *name, struct buf *q)
 {
     q->len = 0;
-    buf_printf(q, "%s%s'", tpcc_dialects[k->pg].cols_sql, name);
+    buf_printf(q, "%s%s'", tpcc_dialects[k->pg != NULL].cols_sql, name);
 }
 
 /* Log in (thread idx's connection options); e (may be NULL) gets the failure in bench's
@@ -22253,8 +22258,7 @@ static int tpcc_connect(const struct bench_opts *o, unsigned idx, struct tpcc_co
 {
     memset(k, 0, sizeof(*k));
     k->c.fd = -1;
-    k->pg = tpcc_pg(o);
-    if (!k->pg) {
+    if (!tpcc_pg(o)) {
         if (myc_params_from_opts(o, idx, &k->cc, e) < 0)
             return B_INVALID;
         int rc = myc_connect(&k->c, &k->cc.p);
@@ -22262,24 +22266,25 @@ static int tpcc_connect(const struct bench_opts *o, unsigned idx, struct tpcc_co
             (void)myc_conn_error("tpcc", &k->c, &k->cc.p, e);
         return rc;
     }
-    pgc_init(&k->p);
+    k->pg = b_xcalloc(1, sizeof(*k->pg));
+    pgc_init(&k->pg->p);
     struct b_err none;
     memset(&none, 0, sizeof(none));
-    if (oltp_pg_params(o, &k->pcc, e ? e : &none) < 0)
+    if (oltp_pg_params(o, &k->pg->pcc, e ? e : &none) < 0)
         return B_INVALID;
-    enum b_rc rc = pgc_connect(&k->p, &k->pcc.p);
+    enum b_rc rc = pgc_connect(&k->pg->p, &k->pg->pcc.p);
     if (rc < 0 && e) {
         if (rc == B_SERVER)
             b_fail(e, B_EXIT_ENV, "tpcc: login to %s failed for user '%s' (database '%s'): %s:  "
-                   "%s (SQLSTATE %s)", k->p.target, k->pcc.p.user, k->pcc.p.db,
-                   k->p.srv.severity, k->p.srv.msg, k->p.srv.code);
+                   "%s (SQLSTATE %s)", k->pg->p.target, k->pg->pcc.p.user, k->pg->pcc.p.db,
+                   k->pg->p.srv.severity, k->pg->p.srv.msg, k->pg->p.srv.code);
         else
-            b_fail(e, B_EXIT_ENV, "tpcc: %s", k->p.err.msg);
-        if (rc == B_SERVER && !strcmp(k->p.srv.code, "3D000"))
+            b_fail(e, B_EXIT_ENV, "tpcc: %s", k->pg->p.err.msg);
+        if (rc == B_SERVER && !strcmp(k->pg->p.srv.code, "3D000"))
             b_hint(e, "create the database first (sysbench and bench never create it), or name "
                       "another with --pgsql-db");
         oltp_sb_fatal(e, "Connection to database failed: %s",
-                      rc == B_SERVER ? k->p.srv.msg : k->p.err.msg);
+                      rc == B_SERVER ? k->pg->p.srv.msg : k->pg->p.err.msg);
         e->rc = rc;
     }
     return rc;
@@ -22288,8 +22293,10 @@ static int tpcc_connect(const struct bench_opts *o, unsigned idx, struct tpcc_co
 static void tpcc_close(struct tpcc_conn *k)
 {
     if (k->pg) {
-        pgc_close(&k->p);
-        pgc_result_free(&k->pres);
+        pgc_close(&k->pg->p);
+        pgc_result_free(&k->pg->pres);
+        free(k->pg);
+        k->pg = NULL;
     } else {
         myc_close(&k->c);
         myc_result_free(&k->res);
@@ -22304,8 +22311,8 @@ static int tpcc_exec(struct tpcc_conn *k, const char *sql, size_t len, struct tp
 {
     tpcc_rows_reset(rw);
     if (k->pg) {
-        enum b_rc rc = pgc_query(&k->p, sql, len, &k->pres, tpcc_pg_row_cb, rw);
-        k->kind = !strncmp(k->pres.tag, "SELECT", 6) ? 0 : k->pres.affected > 0 ? 1 : 2;
+        enum b_rc rc = pgc_query(&k->pg->p, sql, len, &k->pg->pres, tpcc_pg_row_cb, rw);
+        k->kind = !strncmp(k->pg->pres.tag, "SELECT", 6) ? 0 : k->pg->pres.affected > 0 ? 1 : 2;
         return rc;
     }
     if (unbounded)
@@ -22322,7 +22329,7 @@ static int tpcc_exec(struct tpcc_conn *k, const char *sql, size_t len, struct tp
  * --pgsql-ignore-errors)? */
 static bool tpcc_ignorable(const struct bench_opts *o, const struct tpcc_conn *k)
 {
-    return k->pg ? oltp_pg_ignored(o, k->p.srv.code) : oltp_ignored(o, k->c.srv_code);
+    return k->pg ? oltp_pg_ignored(o, k->pg->p.srv.code) : oltp_ignored(o, k->c.srv_code);
 }
 
 /* The server's error of the last statement (B_SERVER) or the connection's failure into e,
@@ -22330,11 +22337,11 @@ static bool tpcc_ignorable(const struct bench_opts *o, const struct tpcc_conn *k
 static int tpcc_fail(const struct tpcc_conn *k, int rc, const char *what, struct b_err *e)
 {
     if (rc == B_SERVER && k->pg) {
-        oltp_sb_fatal(e, "PQexec() failed: 7 %s\nFATAL: failed query was: %.200s", k->p.srv.msg,
+        oltp_sb_fatal(e, "PQexec() failed: 7 %s\nFATAL: failed query was: %.200s", k->pg->p.srv.msg,
                       what);
         return b_seterr(e, B_SERVER, 0, "statement failed on %s: %s:  %s (SQLSTATE %s) "
-                        "(statement: %.120s)", k->p.target, k->p.srv.severity, k->p.srv.msg,
-                        k->p.srv.code, what);
+                        "(statement: %.120s)", k->pg->p.target, k->pg->p.srv.severity, k->pg->p.srv.msg,
+                        k->pg->p.srv.code, what);
     }
     if (rc == B_SERVER) {
         oltp_sb_fatal(e, "mysql_drv_query() returned error %u (%s) for query '%.200s'",
@@ -22343,7 +22350,7 @@ static int tpcc_fail(const struct tpcc_conn *k, int rc, const char *what, struct
                         "(statement: %.120s)", k->c.target, k->c.srv_code, k->c.sqlstate,
                         k->c.srv_msg, what);
     }
-    const struct b_err *ce = k->pg ? &k->p.err : &k->c.err;
+    const struct b_err *ce = k->pg ? &k->pg->p.err : &k->c.err;
     if (k->pg)
         oltp_sb_fatal(e, "PQexec() failed: %s", ce->msg);
     return b_seterr(e, rc, ce->sys_errno, "%s", ce->msg);
@@ -23145,13 +23152,13 @@ static int tpcc_cmd_sql(struct tpcc_conn *c, struct tpcc_rows *rw, struct b_err 
         const char *more = strlen(sql) > 120 ? "..." : "";
         if (c->pg && rc == B_SERVER)
             b_fail(e, B_EXIT_ENV, "tpcc: '%.120s%s' failed on %s: %s:  %s (SQLSTATE %s)", sql,
-                   more, c->p.target, c->p.srv.severity, c->p.srv.msg, c->p.srv.code);
+                   more, c->pg->p.target, c->pg->p.srv.severity, c->pg->p.srv.msg, c->pg->p.srv.code);
         else
             b_fail(e, B_EXIT_ENV, "tpcc: '%.120s%s' failed on %s: %s", sql, more,
-                   c->pg ? c->p.target : c->c.target, c->pg ? c->p.err.msg : c->c.err.msg);
+                   c->pg ? c->pg->p.target : c->c.target, c->pg ? c->pg->p.err.msg : c->c.err.msg);
         if (c->pg)
             oltp_sb_fatal(e, "PQexec() failed: 7 %s\nFATAL: failed query was: %.200s",
-                          rc == B_SERVER ? c->p.srv.msg : c->p.err.msg, sql);
+                          rc == B_SERVER ? c->pg->p.srv.msg : c->pg->p.err.msg, sql);
         else
             oltp_sb_fatal(e, "mysql_drv_query() returned error %u (%s) for query '%.200s'",
                           c->c.srv_code, c->c.srv_msg, sql);
@@ -23840,7 +23847,7 @@ static enum b_exit tpcc_prepare_cmd(struct res *res)
                        "%d tables are there%s%s)", (long long)n, have, TPCC_NTABLES,
                        bad[0] ? "; not sysbench-tpcc's: " : "", bad);
                 b_hint(&res->err, "run 'bench tpcc cleanup' with the same --tables first, or "
-                                  "use another --mysql-db");
+                                  "use another --%s-db", tpcc_pg(o) ? "pgsql" : "mysql");
                 return B_EXIT_FAIL;
             }
         }
@@ -23981,8 +23988,8 @@ static void *tpcc_check_main(void *arg)
     struct tpcc_rows rw = {0};
     struct buf q = {0};
     int rc = tpcc_login(o, (unsigned)j->idx, &c, &j->err, j->res);
-    if (rc == B_OK && tpcc_dialects[c.pg].check_session)
-        rc = tpcc_cmd_sql(&c, NULL, &j->err, tpcc_dialects[c.pg].check_session);
+    if (rc == B_OK && tpcc_dialects[c.pg != NULL].check_session)
+        rc = tpcc_cmd_sql(&c, NULL, &j->err, tpcc_dialects[c.pg != NULL].check_session);
     if (rc < 0)
         j->ex = B_EXIT_ENV;
     for (i64 w = j->idx + 1; rc == B_OK && w <= o->tpcc_scale && !atomic_load(&b_stop);
