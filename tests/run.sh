@@ -199,6 +199,13 @@ lane_own() {
     suite mutate-fast no_suite_server sh tests/mutate.sh --fast
     suite fuzz make -s fuzz FUZZ_TIME=20
 }
+# The PostgreSQL suites that take minutes (each its own PostgreSQL 15 and sysbench beside it;
+# no MariaDB, files or ports of the main lane's): the two servers mostly wait on each other,
+# so beside the main lane from the start (pgsql-oltp ~80 s, tpcc-pg ~180 s on 2 CPUs).
+lane_pg() {
+    suite pgsql-oltp no_suite_server sh tests/pgsql_oltp.sh
+    suite tpcc-pg no_suite_server sh tests/tpcc_pg.sh
+}
 # no_suite_server CMD...: CMD without the suite's server in its environment (BENCH_MY_*): it
 # starts one of its own. (mutate-fast's live unit tests on the suite's server made the TLS
 # handshakes that tests/oltp.sh counted there, at the same time: "3 TLS handshakes, wanted 0")
@@ -250,6 +257,7 @@ suite lanes timeout -k 5 60 sh tests/run_selftest.sh
 # bandwidth and latency against a reference: before the lanes start, on a host not yet loaded
 suite memory-oracle sh tests/memory_oracle.sh
 bg own lane_own
+bg pg lane_pg
 
 suite static static_check
 suite checker python3 tests/check_result.py --selftest
@@ -272,11 +280,9 @@ suite tls-cli sh tests/tls_cli.sh
 suite hostile sh tests/hostile.sh
 suite pgsql sh tests/pgsql.sh
 suite pgsql-hostile sh tests/pgsql_hostile.sh
-suite pgsql-oltp sh tests/pgsql_oltp.sh
 suite pgsql-all sh tests/pgsql_all.sh
 suite oltp bash tests/oltp.sh
 suite tpcc bash tests/tpcc.sh
-suite tpcc-pg sh tests/tpcc_pg.sh
 suite oneliner sh tests/oneliner.sh
 suite conns sh tests/conns.sh
 suite slap sh tests/slap.sh
@@ -290,6 +296,7 @@ suite all-outage sh tests/all_outage.sh
 suite compare sh tests/compare.sh
 # lane own is long done (its aarch64 build before lane asan's aarch64 suite: no two makes at once)
 bg_wait own
+bg_wait pg
 bg asan lane_asan
 bg old lane_old
 TSAN_OPTIONS="halt_on_error=1" suite tsan san_runs ./bench-tsan
