@@ -18747,7 +18747,6 @@ static int oltp_fail(struct load_thread *t, int rc, const char *what, bool prepa
 }
 
 static int oltp_pg_fail(struct load_thread *t, int rc, const char *what, bool prepared);
-static void oltp_pg_count(struct load_thread *t, const struct pgc_result *res);
 
 /* A text statement: B_OK, or oltp_fail's verdict (a B_* code, OLTP_RESTART or OLTP_RECONNECT:
  * an int, not an enum b_rc). */
@@ -18858,8 +18857,8 @@ static bool oltp_pg(const struct bench_opts *o)
  * database sbtest: its driver hands them to libpq, so PGHOST, PGPORT, PGUSER and PGDATABASE
  * go unread) unless a --pgsql-url says otherwise; the password, TLS and ~/.pgpass as ping's.
  * B_OK, or B_INVALID with e filled. */
-static B_MUSTCHECK enum b_rc oltp_pg_params(const struct bench_opts *o,
-                                            struct pgc_conn_params *cc, struct b_err *e)
+BENCH_API enum b_rc oltp_pg_params(const struct bench_opts *o, struct pgc_conn_params *cc,
+                                   struct b_err *e)
 {
     bool url = o->pgsql_url && *o->pgsql_url;
 #define OLTP_PG_OR(v, d) ((v) && *(v) ? (v) : url ? "" : (d))
@@ -19203,7 +19202,7 @@ static i64 oltp_pg_index(const struct load_thread *t, const struct oltp_op *op)
 }
 
 /* Is SQLSTATE code to be ignored: sysbench's three, or in --pgsql-ignore-errors? */
-static bool oltp_pg_ignored(const struct bench_opts *o, const char *code)
+BENCH_API bool oltp_pg_ignored(const struct bench_opts *o, const char *code)
 {
     if (!strcmp(code, "40P01") || !strcmp(code, "23505") || !strcmp(code, "40001"))
         return true;
@@ -19221,7 +19220,7 @@ static bool oltp_pg_ignored(const struct bench_opts *o, const char *code)
 }
 
 /* Count one statement by its result, as sysbench's pgsql driver does. */
-static void oltp_pg_count(struct load_thread *t, const struct pgc_result *res)
+BENCH_API void oltp_pg_count(struct load_thread *t, const struct pgc_result *res)
 {
     oltp_bump(t, !strncmp(res->tag, "SELECT", 6) ? 0 : res->affected > 0 ? 1 : 2);
 }
@@ -22118,21 +22117,42 @@ struct tpcc_rows {
     size_t n, cap, ncols;
 };
 
+/* Room for one more row of ncols values. */
+static void tpcc_rows_room(struct tpcc_rows *rw, size_t ncols)
+{
+    rw->ncols = ncols;
+    if ((rw->n + 1) * ncols > rw->cap) {
+        rw->cap = B_MAX(64, 2 * (rw->n + 1) * ncols);
+        rw->off = oltp_grow(rw->off, rw->cap * sizeof(*rw->off));
+    }
+}
+
+/* Value i of the row being added (p NULL: SQL NULL). */
+static void tpcc_rows_put(struct tpcc_rows *rw, size_t i, const char *p, size_t len)
+{
+    rw->off[rw->n * rw->ncols + i] = rw->b.len;
+    buf_put(&rw->b, p ? "V" : "N", 1);
+    if (p)
+        buf_put(&rw->b, p, len);
+    buf_put(&rw->b, "", 1);
+}
+
 static int tpcc_row_cb(void *ctx, const struct myc_result *res, const struct my_str *vals)
 {
     struct tpcc_rows *rw = ctx;
-    rw->ncols = res->ncols;
-    if ((rw->n + 1) * res->ncols > rw->cap) {
-        rw->cap = B_MAX(64, 2 * (rw->n + 1) * res->ncols);
-        rw->off = oltp_grow(rw->off, rw->cap * sizeof(*rw->off));
-    }
-    for (size_t i = 0; i < res->ncols; i++) {
-        rw->off[rw->n * res->ncols + i] = rw->b.len;
-        buf_put(&rw->b, vals[i].p ? "V" : "N", 1);
-        if (vals[i].p)
-            buf_put(&rw->b, vals[i].p, vals[i].len);
-        buf_put(&rw->b, "", 1);
-    }
+    tpcc_rows_room(rw, res->ncols);
+    for (size_t i = 0; i < res->ncols; i++)
+        tpcc_rows_put(rw, i, vals[i].p, vals[i].len);
+    rw->n++;
+    return 0;
+}
+
+static int tpcc_pg_row_cb(void *ctx, const struct pgc_result *res, const struct pg_str *vals)
+{
+    struct tpcc_rows *rw = ctx;
+    tpcc_rows_room(rw, res->ncols);
+    for (size_t i = 0; i < res->ncols; i++)
+        tpcc_rows_put(rw, i, vals[i].p, vals[i].len);
     rw->n++;
     return 0;
 }
@@ -22171,11 +22191,199 @@ static double tpcc_dval(const struct tpcc_rows *rw, size_t row, size_t col)
     return v ? strtod(v, NULL) : 0;
 }
 
-/* A client of the run. */
-struct tpcc_thread {
+/* ---- the driver: MySQL/MariaDB over myc_, or PostgreSQL over pgc_ (--db-driver=pgsql,
+ * sysbench's pgsql driver: every statement of tpcc.lua a simple query, as its con:query's
+ * PQexec sends it). What differs between the two is decided here and nowhere else: the
+ * login, one statement's run and how it counts, an error's words and whether it is
+ * ignorable, and the statements tpcc.lua writes per driver (tpcc_dialect). ---- */
+
+/* A connection of tpcc's, of either driver. */
+struct tpcc_conn {
+    bool pg;                       /* PostgreSQL (c, cc, res unused) */
     struct my_conn c;
     struct myc_conn_params cc;
     struct myc_result res;
+    struct pgc_conn p;
+    struct pgc_conn_params pcc;
+    struct pgc_result pres;
+    int kind;                      /* the last statement's: 0 read, 1 write, 2 other */
+};
+
+static bool tpcc_pg(const struct bench_opts *o)
+{
+    return o->db_driver && !strcmp(o->db_driver, "pgsql");
+}
+
+/* What tpcc.lua writes differently per driver (tpcc_common.lua's create_tables,
+ * set_isolation_level, db_connection_init; tpcc_run.lua's purge). */
+struct tpcc_dialect {
+    const char *tiny, *dt; /* create_tables' tinyint_type and datetime_type */
+    bool table_opts;       /* its engine_def and --mysql_table_options (MySQL only) */
+    /* a table's column count and its columns in order, comma-separated: the query up to the
+     * table's name (tpcc_cols_sql) */
+    const char *cols_sql;
+};
+static const struct tpcc_dialect tpcc_dialects[2] = {
+    {"tinyint", "datetime", true,
+     "SELECT COUNT(*), GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION) FROM "
+     "information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '"},
+    {"smallint", "timestamp", false,
+     "SELECT COUNT(*), string_agg(column_name::text, ',' ORDER BY ordinal_position) FROM "
+     "information_schema.columns WHERE table_schema = current_schema() AND table_name = '"}};
+
+static const struct tpcc_dialect *tpcc_dia(const struct bench_opts *o)
+{
+    return &tpcc_dialects[tpcc_pg(o)];
+}
+
+/* The query of table name's column count and columns (name: one of tpcc_tables and a
+ * number, no quote in it). */
+static void tpcc_cols_sql(const struct tpcc_conn *k, const char *name, struct buf *q)
+{
+    q->len = 0;
+    buf_printf(q, "%s%s'", tpcc_dialects[k->pg].cols_sql, name);
+}
+
+/* Log in (thread idx's connection options); e (may be NULL) gets the failure in bench's
+ * words. k is zeroed first; tpcc_close it either way. */
+static int tpcc_connect(const struct bench_opts *o, unsigned idx, struct tpcc_conn *k,
+                        struct b_err *e)
+{
+    memset(k, 0, sizeof(*k));
+    k->c.fd = -1;
+    k->pg = tpcc_pg(o);
+    if (!k->pg) {
+        if (myc_params_from_opts(o, idx, &k->cc, e) < 0)
+            return B_INVALID;
+        int rc = myc_connect(&k->c, &k->cc.p);
+        if (rc < 0 && e)
+            (void)myc_conn_error("tpcc", &k->c, &k->cc.p, e);
+        return rc;
+    }
+    pgc_init(&k->p);
+    struct b_err none;
+    memset(&none, 0, sizeof(none));
+    if (oltp_pg_params(o, &k->pcc, e ? e : &none) < 0)
+        return B_INVALID;
+    enum b_rc rc = pgc_connect(&k->p, &k->pcc.p);
+    if (rc < 0 && e) {
+        if (rc == B_SERVER)
+            b_fail(e, B_EXIT_ENV, "tpcc: login to %s failed for user '%s' (database '%s'): %s:  "
+                   "%s (SQLSTATE %s)", k->p.target, k->pcc.p.user, k->pcc.p.db,
+                   k->p.srv.severity, k->p.srv.msg, k->p.srv.code);
+        else
+            b_fail(e, B_EXIT_ENV, "tpcc: %s", k->p.err.msg);
+        if (rc == B_SERVER && !strcmp(k->p.srv.code, "3D000"))
+            b_hint(e, "create the database first (sysbench and bench never create it), or name "
+                      "another with --pgsql-db");
+        oltp_sb_fatal(e, "Connection to database failed: %s",
+                      rc == B_SERVER ? k->p.srv.msg : k->p.err.msg);
+        e->rc = rc;
+    }
+    return rc;
+}
+
+static void tpcc_close(struct tpcc_conn *k)
+{
+    if (k->pg) {
+        pgc_close(&k->p);
+        pgc_result_free(&k->pres);
+    } else {
+        myc_close(&k->c);
+        myc_result_free(&k->res);
+    }
+}
+
+/* One statement, its rows into rw (reset first), k->kind as sysbench's driver counts it.
+ * unbounded: a command's (MySQL: a result over the run's bound is fine). Returns B_OK or
+ * the driver's failure (B_SERVER: the server's error, the connection usable). */
+static int tpcc_exec(struct tpcc_conn *k, const char *sql, size_t len, struct tpcc_rows *rw,
+                     bool unbounded)
+{
+    tpcc_rows_reset(rw);
+    if (k->pg) {
+        enum b_rc rc = pgc_query(&k->p, sql, len, &k->pres, tpcc_pg_row_cb, rw);
+        k->kind = !strncmp(k->pres.tag, "SELECT", 6) ? 0 : k->pres.affected > 0 ? 1 : 2;
+        return rc;
+    }
+    if (unbounded)
+        myc_set_unbounded(&k->c, true);
+    int rc = myc_query(&k->c, sql, len, &k->res, tpcc_row_cb, rw);
+    if (unbounded)
+        myc_set_unbounded(&k->c, false);
+    k->kind = k->res.nsets > 0 ? 0 : k->res.affected > 0 ? 1 : 2;
+    return rc;
+}
+
+/* Is the server's error of the last statement one to roll back and restart the event on
+ * (--mysql-ignore-errors; on PostgreSQL sysbench's 40P01, 23505, 40001 and
+ * --pgsql-ignore-errors)? */
+static bool tpcc_ignorable(const struct bench_opts *o, const struct tpcc_conn *k)
+{
+    return k->pg ? oltp_pg_ignored(o, k->p.srv.code) : oltp_ignored(o, k->c.srv_code);
+}
+
+/* The server's error of the last statement (B_SERVER) or the connection's failure into e,
+ * in sysbench's words (its driver's FATAL line) and bench's; what: the statement. */
+static int tpcc_fail(const struct tpcc_conn *k, int rc, const char *what, struct b_err *e)
+{
+    if (rc == B_SERVER && k->pg) {
+        oltp_sb_fatal(e, "PQexec() failed: 7 %s\nFATAL: failed query was: %.200s", k->p.srv.msg,
+                      what);
+        return b_seterr(e, B_SERVER, 0, "statement failed on %s: %s:  %s (SQLSTATE %s) "
+                        "(statement: %.120s)", k->p.target, k->p.srv.severity, k->p.srv.msg,
+                        k->p.srv.code, what);
+    }
+    if (rc == B_SERVER) {
+        oltp_sb_fatal(e, "mysql_drv_query() returned error %u (%s) for query '%.200s'",
+                      k->c.srv_code, k->c.srv_msg, what);
+        return b_seterr(e, B_SERVER, 0, "statement failed on %s: ERROR %u (%s): %s "
+                        "(statement: %.120s)", k->c.target, k->c.srv_code, k->c.sqlstate,
+                        k->c.srv_msg, what);
+    }
+    const struct b_err *ce = k->pg ? &k->p.err : &k->c.err;
+    if (k->pg)
+        oltp_sb_fatal(e, "PQexec() failed: %s", ce->msg);
+    return b_seterr(e, rc, ce->sys_errno, "%s", ce->msg);
+}
+
+/* PostgreSQL's db_connection_init: statement i (from 0) into q; false past the last. */
+static bool tpcc_pg_session(const struct bench_opts *o, int i, struct buf *q)
+{
+    const char *lvl = o->tpcc_trx_level;
+    q->len = 0;
+    if (i == 0)
+        buf_printf(q, "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL %s",
+                   !strcmp(lvl, "RC") ? "READ COMMITTED" : !strcmp(lvl, "SER") ? "SERIALIZABLE"
+                                                                                : "REPEATABLE READ");
+    else if (i == 1)
+        buf_printf(q, "SET search_path TO %s", o->tpcc_pgsql_schema);
+    return i < 2;
+}
+
+/* db_connection_init's print on PostgreSQL (each connection's; the sysbench persona's). */
+static void tpcc_say_schema(const struct bench_opts *o, struct res *res)
+{
+    if (o->persona == B_SYSBENCH && res)
+        res_say(res, RES_SAY_PROGRESS, "DB SCHEMA %s", o->tpcc_pgsql_schema);
+}
+
+/* purge's DELETE of ten history rows: MySQL's LIMIT, PostgreSQL's ctid (tpcc_run.lua) */
+static void tpcc_purge_history(const struct tpcc_conn *k, struct buf *q, u32 tn, u32 w_id,
+                               u32 d_id)
+{
+    q->len = 0;
+    if (k->pg)
+        buf_printf(q, "DELETE FROM history%u where ctid IN (SELECT ctid FROM history%u WHERE "
+                      "h_w_id=%u AND h_d_id=%u LIMIT 10)", tn, tn, w_id, d_id);
+    else
+        buf_printf(q, "DELETE FROM history%u where h_w_id=%u AND h_d_id=%u LIMIT 10", tn, w_id,
+                   d_id);
+}
+
+/* A client of the run. */
+struct tpcc_thread {
+    struct tpcc_conn k;
     struct tpcc_rows rows;
     struct tpcc_rows *cur; /* the last statement's rows: &rows, or (a loop's) its log entry */
     struct buf q;
@@ -22257,9 +22465,9 @@ static const double tpcc_mix_min[5] = {0, 0.43, 0.04, 0.04, 0.04};
 enum { TPCC_RESTART = 1, TPCC_PENDING = 2, TPCC_AGAIN = 3 };
 
 /* Count one statement by its result, as sysbench 1.0 does. */
-static void tpcc_count(struct load_thread *t, const struct myc_result *res)
+static void tpcc_count(struct load_thread *t, const struct tpcc_conn *k)
 {
-    oltp_bump(t, res->nsets > 0 ? 0 : res->affected > 0 ? 1 : 2);
+    oltp_bump(t, k->kind);
 }
 
 /* Statement fmt...: B_OK (rows in tt->rows), TPCC_RESTART (an ignorable error, counted), or a
@@ -22276,24 +22484,22 @@ static int tpcc_sql_end(struct load_thread *t, int rc)
 {
     struct tpcc_thread *tt = t->wl;
     if (rc >= 0) {
-        tpcc_count(t, &tt->res);
+        if (!tt->k.pg) /* myc_query_start's path sets no kind */
+            tt->k.kind = tt->k.res.nsets > 0 ? 0 : tt->k.res.affected > 0 ? 1 : 2;
+        tpcc_count(t, &tt->k);
         return B_OK;
     }
-    if (rc == B_SERVER && oltp_ignored(t->run->o, tt->c.srv_code)) {
+    if (rc == B_SERVER && tpcc_ignorable(t->run->o, &tt->k)) {
         oltp_bump(t, 3);
         return TPCC_RESTART;
     }
-    if (rc == B_SERVER) {
-        oltp_sb_fatal(&t->err, "mysql_drv_query() returned error %u (%s) for query '%s'",
-                      tt->c.srv_code, tt->c.srv_msg, tt->q.p);
-        snprintf(t->err.hint, sizeof(t->err.hint),
-                 "add the code to --mysql-ignore-errors to retry such events instead");
-        return b_seterr(&t->err, B_SERVER, 0, "statement failed on %s: ERROR %u (%s): %s "
-                        "(statement: %.120s)", tt->c.target, tt->c.srv_code, tt->c.sqlstate,
-                        tt->c.srv_msg, tt->q.p);
-    }
-    tt->connected = false;
-    return b_seterr(&t->err, rc, tt->c.err.sys_errno, "%s", tt->c.err.msg);
+    if (rc == B_SERVER)
+        snprintf(t->err.hint, sizeof(t->err.hint), "add the %s to --%s-ignore-errors to retry "
+                 "such events instead", tt->k.pg ? "SQLSTATE" : "code",
+                 tt->k.pg ? "pgsql" : "mysql");
+    else
+        tt->connected = false;
+    return tpcc_fail(&tt->k, rc, tt->q.p, &t->err);
 }
 
 /* A loop's statement finished: logged as the event's next (tpcc_ev_run replays it). */
@@ -22321,10 +22527,10 @@ static int tpcc_ev_sql(struct load_thread *t)
     }
     tt->cur = &tt->log[k];
     tpcc_rows_reset(tt->cur);
-    int sr = myc_query_start(&tt->c, tt->q.p, tt->q.len, &tt->res, tpcc_row_cb, tt->cur);
+    int sr = myc_query_start(&tt->k.c, tt->q.p, tt->q.len, &tt->k.res, tpcc_row_cb, tt->cur);
     if (sr == MYC_WANT_READ || sr == MYC_WANT_WRITE) {
         tt->want = sr == MYC_WANT_WRITE            ? EVL_WANT_WRITE
-                   : myc_runnable(&tt->c) ? EVL_WANT_RUN
+                   : myc_runnable(&tt->k.c) ? EVL_WANT_RUN
                                                    : EVL_WANT_READ;
         return TPCC_PENDING;
     }
@@ -22354,10 +22560,8 @@ static int tpcc_sql(struct load_thread *t, const char *fmt, ...)
     tt->q.len = n > 0 ? (size_t)n : 0;
     if (tt->ev)
         return tpcc_ev_sql(t);
-    tt->cur = &tt->rows;
-    tpcc_rows_reset(&tt->rows); /* tt->res keeps its columns' room from one to the next */
-    return tpcc_sql_end(t, myc_query(&tt->c, tt->q.p, tt->q.len, &tt->res, tpcc_row_cb,
-                                     &tt->rows));
+    tt->cur = &tt->rows; /* tt->k's result keeps its columns' room from one to the next */
+    return tpcc_sql_end(t, tpcc_exec(&tt->k, tt->q.p, tt->q.len, &tt->rows, false));
 }
 
 /* The statement that opens a transaction: BEGIN, or --splittable's READ WRITE / READ ONLY. */
@@ -22644,8 +22848,11 @@ static int tpcc_purge(struct load_thread *t)
                                  tn, w_id, d_id, (long long)del));
                 TPCC_DO(tpcc_sql(t, "DELETE FROM orders%u where o_w_id=%u AND o_d_id=%u and o_id=%lld",
                                  tn, w_id, d_id, (long long)del));
-                TPCC_DO(tpcc_sql(t, "DELETE FROM history%u where h_w_id=%u AND h_d_id=%u LIMIT 10",
-                                 tn, w_id, d_id));
+                struct buf hq = {0};
+                tpcc_purge_history(&tt->k, &hq, tn, w_id, d_id);
+                int rc = tpcc_sql(t, "%s", hq.p);
+                buf_free(&hq);
+                TPCC_DO(rc);
             }
         }
         TPCC_DO(tpcc_sql(t, "COMMIT"));
@@ -22926,8 +23133,8 @@ static int tpcc_ev_step(struct load_thread *t)
         return tpcc_exec_next(t);
     if (tt->stage != TPCC_ST_TX)
         return tpcc_waited(t);
-    int sr = myc_step(&tt->c);
-    if (sr == MYC_WANT_READ && myc_runnable(&tt->c))
+    int sr = myc_step(&tt->k.c);
+    if (sr == MYC_WANT_READ && myc_runnable(&tt->k.c))
         return EVL_WANT_RUN;
     if (sr == MYC_WANT_READ || sr == MYC_WANT_WRITE)
         return sr == MYC_WANT_READ ? EVL_WANT_READ : EVL_WANT_WRITE;
@@ -22942,25 +23149,34 @@ static int tpcc_ev_step(struct load_thread *t)
 static int tpcc_ev_fd(const struct load_thread *t)
 {
     const struct tpcc_thread *tt = t->wl;
-    return myc_fd(&tt->c);
+    return myc_fd(&tt->k.c);
 }
 
 static u64 tpcc_ev_sock(const struct load_thread *t)
 {
     const struct tpcc_thread *tt = t->wl;
-    return myc_sock_id(&tt->c);
+    return myc_sock_id(&tt->k.c);
 }
 
 static struct my_conn *tpcc_ev_conn(struct load_thread *t)
 {
     struct tpcc_thread *tt = t->wl;
-    return tt ? &tt->c : NULL;
+    return tt ? &tt->k.c : NULL;
 }
 
-/* db_connection_init: the isolation level, no FK checks, no autocommit */
+/* db_connection_init: the isolation level, no FK checks, no autocommit (PostgreSQL: the
+ * isolation level and the search_path, tpcc_pg_session's) */
 static int tpcc_session(struct load_thread *t)
 {
     struct tpcc_thread *tt = t->wl;
+    if (tt->k.pg) {
+        struct buf q = {0};
+        int rc = B_OK;
+        for (int i = 0; rc == B_OK && tpcc_pg_session(t->run->o, i, &q); i++)
+            rc = tpcc_sql(t, "%s", q.p);
+        buf_free(&q);
+        return rc;
+    }
     const char *lvl = t->run->o->tpcc_trx_level;
     const char *iso = !strcmp(lvl, "RC") ? "READ-COMMITTED"
                       : !strcmp(lvl, "SER") ? "SERIALIZABLE"
@@ -22988,13 +23204,20 @@ static B_MUSTCHECK enum b_rc tpcc_thread_init(struct load_thread *t)
         tt->home_w = (u32)(g % o->tpcc_scale + 1);
         tt->home_d = (u32)(t->id % TPCC_DIST + 1);
     }
-    tt->c.fd = -1;
-    if (myc_params_from_opts(o, (unsigned)t->id, &tt->cc, NULL) < 0)
-        return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
-    int rc = myc_connect(&tt->c, &tt->cc.p);
-    if (rc < 0) {
-        oltp_login_error(&t->err, o, &tt->c, &tt->cc.p, rc, 1, false);
-        return (enum b_rc)rc;
+    tt->k.c.fd = -1;
+    int rc;
+    if (tpcc_pg(o)) {
+        if ((rc = tpcc_connect(o, (unsigned)t->id, &tt->k, &t->err)) < 0)
+            return (enum b_rc)rc;
+        tpcc_say_schema(o, t->run->res);
+    } else {
+        if (myc_params_from_opts(o, (unsigned)t->id, &tt->k.cc, NULL) < 0)
+            return b_seterr(&t->err, B_INVALID, 0, "invalid connection options");
+        rc = myc_connect(&tt->k.c, &tt->k.cc.p);
+        if (rc < 0) {
+            oltp_login_error(&t->err, o, &tt->k.c, &tt->k.cc.p, rc, 1, false);
+            return (enum b_rc)rc;
+        }
     }
     tt->connected = true;
     rc = tpcc_session(t);
@@ -23009,55 +23232,58 @@ static B_MUSTCHECK enum b_rc tpcc_thread_done(struct load_thread *t)
 
 /* ---- the run's shared part: NOPM from the schema ---- */
 
-/* A command's own connection (prepare, check, cleanup, the run's NOPM reads); cc (the
- * caller's) holds its parameters while it lives. */
-static int tpcc_login(const struct bench_opts *o, unsigned idx, struct my_conn *c,
-                      struct myc_conn_params *cc, struct b_err *e)
+/* A statement of a command into rw (may be NULL); e gets the server's words on failure. */
+static int tpcc_cmd_sql(struct tpcc_conn *c, struct tpcc_rows *rw, struct b_err *e,
+                        const char *sql)
 {
-    memset(c, 0, sizeof(*c));
-    c->fd = -1;
-    if (myc_params_from_opts(o, idx, cc, e) < 0)
-        return B_INVALID;
-    int rc = myc_connect(c, &cc->p);
-    if (rc < 0 && e)
-        (void)myc_conn_error("tpcc", c, &cc->p, e);
+    struct tpcc_rows none = {0};
+    int rc = tpcc_exec(c, sql, strlen(sql), rw ? rw : &none, true);
+    tpcc_rows_free(&none);
+    if (rc < 0 && rc != B_DONE && e && !e->msg[0]) { /* B_DONE: a stop signal */
+        const char *more = strlen(sql) > 120 ? "..." : "";
+        if (c->pg && rc == B_SERVER)
+            b_fail(e, B_EXIT_ENV, "tpcc: '%.120s%s' failed on %s: %s:  %s (SQLSTATE %s)", sql,
+                   more, c->p.target, c->p.srv.severity, c->p.srv.msg, c->p.srv.code);
+        else
+            b_fail(e, B_EXIT_ENV, "tpcc: '%.120s%s' failed on %s: %s", sql, more,
+                   c->pg ? c->p.target : c->c.target, c->pg ? c->p.err.msg : c->c.err.msg);
+        if (c->pg)
+            oltp_sb_fatal(e, "PQexec() failed: 7 %s\nFATAL: failed query was: %.200s",
+                          rc == B_SERVER ? c->p.srv.msg : c->p.err.msg, sql);
+        else
+            oltp_sb_fatal(e, "mysql_drv_query() returned error %u (%s) for query '%.200s'",
+                          c->c.srv_code, c->c.srv_msg, sql);
+        e->rc = rc;
+    }
     return rc;
 }
 
-/* A statement of a command into rw (may be NULL); e gets the server's words on failure. */
-static int tpcc_cmd_sql(struct my_conn *c, struct tpcc_rows *rw, struct b_err *e,
-                        const char *sql)
+/* A command's own connection (prepare, check, cleanup, the run's NOPM reads), and on
+ * PostgreSQL db_connection_init's statements (its print too when res is given). */
+static int tpcc_login(const struct bench_opts *o, unsigned idx, struct tpcc_conn *c,
+                      struct b_err *e, struct res *res)
 {
-    struct myc_result res = {0};
-    struct tpcc_rows none = {0};
-    if (!rw)
-        rw = &none;
-    tpcc_rows_reset(rw);
-    myc_set_unbounded(c, true);
-    int rc = myc_query(c, sql, strlen(sql), &res, tpcc_row_cb, rw);
-    myc_set_unbounded(c, false);
-    myc_result_free(&res);
-    tpcc_rows_free(&none);
-    if (rc < 0 && rc != B_DONE && e && !e->msg[0]) { /* B_DONE: a stop signal */
-        b_fail(e, B_EXIT_ENV, "tpcc: '%.120s%s' failed on %s: %s", sql,
-               strlen(sql) > 120 ? "..." : "", c->target, c->err.msg);
-        oltp_sb_fatal(e, "mysql_drv_query() returned error %u (%s) for query '%.200s'",
-                      c->srv_code, c->srv_msg, sql);
-        e->rc = rc;
-    }
+    int rc = tpcc_connect(o, idx, c, e);
+    if (rc < 0 || !c->pg)
+        return rc;
+    struct buf q = {0};
+    for (int i = 0; rc == B_OK && tpcc_pg_session(o, i, &q); i++)
+        rc = tpcc_cmd_sql(c, NULL, e, q.p);
+    buf_free(&q);
+    if (rc == B_OK)
+        tpcc_say_schema(o, res);
     return rc;
 }
 
 /* The sum of d_next_o_id over all --tables (-1 when it cannot be read). */
 static i64 tpcc_next_sum(const struct bench_opts *o)
 {
-    struct my_conn c;
-    struct myc_conn_params cc;
+    struct tpcc_conn c;
     struct tpcc_rows rw = {0};
     i64 sum = 0;
     char sql[96];
-    if (tpcc_login(o, 0, &c, &cc, NULL) < 0) {
-        myc_close(&c);
+    if (tpcc_login(o, 0, &c, NULL, NULL) < 0) {
+        tpcc_close(&c);
         return -1;
     }
     for (i64 n = 1; n <= o->oltp_tables && sum >= 0; n++) {
@@ -23065,7 +23291,7 @@ static i64 tpcc_next_sum(const struct bench_opts *o)
         sum = tpcc_cmd_sql(&c, &rw, NULL, sql) < 0 ? -1 : sum + tpcc_ival(&rw, 0, 0);
     }
     tpcc_rows_free(&rw);
-    myc_close(&c);
+    tpcc_close(&c);
     return sum;
 }
 
@@ -23185,8 +23411,7 @@ static void tpcc_done(struct load_run *r)
             all[k] += tt->think_all_s[k];
             all_n[k] += tt->think_all_n[k];
         }
-        myc_close(&tt->c);
-        myc_result_free(&tt->res);
+        tpcc_close(&tt->k);
         tpcc_rows_free(&tt->rows);
         for (size_t k = 0; k < tt->nlog; k++)
             tpcc_rows_free(&tt->log[k]);
@@ -23357,7 +23582,7 @@ struct tpcc_bulk {
     int rows;
 };
 
-static int tpcc_bulk_flush(struct tpcc_job *j, struct my_conn *c, struct tpcc_bulk *b)
+static int tpcc_bulk_flush(struct tpcc_job *j, struct tpcc_conn *c, struct tpcc_bulk *b)
 {
     if (!b->rows)
         return B_OK;
@@ -23385,7 +23610,7 @@ static void tpcc_bulk_init(struct tpcc_bulk *b, const char *head)
     b->rows = 0;
 }
 
-static int tpcc_bulk_next(struct tpcc_job *j, struct my_conn *c, struct tpcc_bulk *b,
+static int tpcc_bulk_next(struct tpcc_job *j, struct tpcc_conn *c, struct tpcc_bulk *b,
                           const char *row, size_t len)
 {
     if (b->q.len + len + 1 + (b->rows > 0) > TPCC_BULK) {
@@ -23410,16 +23635,19 @@ static int tpcc_bulk_next(struct tpcc_job *j, struct my_conn *c, struct tpcc_bul
         }                                                                                    \
     } while (0)
 
-static int tpcc_create(struct tpcc_job *j, struct my_conn *c, i64 i)
+static int tpcc_create(struct tpcc_job *j, struct tpcc_conn *c, i64 i)
 {
     const struct bench_opts *o = j->o;
-    char eng[160], sql[2048];
-    const char *tiny = "tinyint", *dt = "datetime", *topts = o->tpcc_table_options;
+    char eng[160] = "", sql[2048];
+    const struct tpcc_dialect *dia = tpcc_dia(o);
+    const char *tiny = dia->tiny, *dt = dia->dt, *topts = dia->table_opts ? o->tpcc_table_options
+                                                                          : "";
     struct tpcc_bulk b = {0};
     char row[512];
     int rc = B_OK;
     long long n = (long long)i;
-    snprintf(eng, sizeof(eng), "/*! ENGINE = %s */", o->oltp_engine);
+    if (dia->table_opts)
+        snprintf(eng, sizeof(eng), "/*! ENGINE = %s */", o->oltp_engine);
     res_say(j->res, RES_SAY_PROGRESS, "Creating tables: %lld\n", n);
     snprintf(sql, sizeof(sql), "\tCREATE TABLE IF NOT EXISTS warehouse%lld (\n\tw_id smallint not null,\n\tw_name varchar(10), \n\tw_street_1 varchar(20), \n\tw_street_2 varchar(20), \n\tw_city varchar(20), \n\tw_state char(2), \n\tw_zip char(9), \n\tw_tax decimal(4,2), \n\tw_ytd decimal(12,2),\n\tprimary key (w_id) \n\t) %s %s", n, eng, topts);
     TPCC_JDO(tpcc_cmd_sql(c, NULL, &j->err, sql));
@@ -23493,7 +23721,7 @@ out:
 }
 
 /* load_tables(warehouse w): every --tables set's rows of warehouse w */
-static int tpcc_load(struct tpcc_job *j, struct my_conn *c, i64 w)
+static int tpcc_load(struct tpcc_job *j, struct tpcc_conn *c, i64 w)
 {
     const struct bench_opts *o = j->o;
     struct rnd *r = &j->rng;
@@ -23629,7 +23857,7 @@ out:
 
 /* Which of the nine tables of set n exist, and whether each is sysbench-tpcc's by its
  * columns: *have tables found, *theirs of those with sysbench-tpcc's columns. */
-static int tpcc_owned(struct my_conn *c, i64 n, struct b_err *e, int *have, int *theirs,
+static int tpcc_owned(struct tpcc_conn *c, i64 n, struct b_err *e, int *have, int *theirs,
                       char *bad, size_t badsz)
 {
     struct tpcc_rows rw = {0};
@@ -23639,10 +23867,7 @@ static int tpcc_owned(struct my_conn *c, i64 n, struct b_err *e, int *have, int 
     for (int k = 0; k < TPCC_NTABLES; k++) {
         char name[64];
         snprintf(name, sizeof(name), "%s%lld", tpcc_tables[k], (long long)n);
-        q.len = 0;
-        buf_printf(&q, "SELECT COUNT(*), GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION) "
-                       "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND "
-                       "TABLE_NAME = '%s'", name);
+        tpcc_cols_sql(c, name, &q);
         int rc = tpcc_cmd_sql(c, &rw, e, q.p);
         if (rc < 0) {
             buf_free(&q);
@@ -23668,17 +23893,16 @@ static int tpcc_owned(struct my_conn *c, i64 n, struct b_err *e, int *have, int 
 static void *tpcc_prepare_main(void *arg)
 {
     struct tpcc_job *j = arg;
-    struct my_conn c;
-    struct myc_conn_params cc;
+    struct tpcc_conn c;
     const struct bench_opts *o = j->o;
-    int rc = tpcc_login(o, (unsigned)j->idx, &c, &cc, &j->err);
+    int rc = tpcc_login(o, (unsigned)j->idx, &c, &j->err, j->res);
     if (rc < 0)
         j->ex = B_EXIT_ENV;
     /* db_connection_init, then load_tables' autocommit=1 (sysbench's create_tables ran with
-     * autocommit off until then: the rows are the same) */
-    if (rc == B_OK)
+     * autocommit off until then: the rows are the same); PostgreSQL: tpcc_login's */
+    if (rc == B_OK && !c.pg)
         rc = tpcc_cmd_sql(&c, NULL, &j->err, "SET FOREIGN_KEY_CHECKS=0");
-    if (rc == B_OK)
+    if (rc == B_OK && !c.pg)
         rc = tpcc_cmd_sql(&c, NULL, &j->err, "SET SESSION autocommit=1");
     if (rc < 0 && !j->ex)
         j->ex = B_EXIT_ENV;
@@ -23690,7 +23914,7 @@ static void *tpcc_prepare_main(void *arg)
     for (i64 w = j->idx + 1; rc == B_OK && w <= o->tpcc_scale && !atomic_load(&b_stop);
          w += j->nthreads)
         rc = tpcc_load(j, &c, w);
-    myc_close(&c);
+    tpcc_close(&c);
     return NULL;
 }
 
@@ -23756,15 +23980,14 @@ static enum b_exit tpcc_prepare_cmd(struct res *res)
 {
     const struct bench_opts *o = res->o;
     if (o->persona == B_BENCH) { /* no rows into tables that are there already */
-        struct my_conn c;
-        struct myc_conn_params cc;
-        int rc = tpcc_login(o, 0, &c, &cc, &res->err);
+        struct tpcc_conn c;
+        int rc = tpcc_login(o, 0, &c, &res->err, NULL);
         for (i64 n = 1; rc == B_OK && n <= o->oltp_tables; n++) {
             int have, theirs;
             char bad[64];
             rc = tpcc_owned(&c, n, &res->err, &have, &theirs, bad, sizeof(bad));
             if (rc == B_OK && have) {
-                myc_close(&c);
+                tpcc_close(&c);
                 b_fail(&res->err, B_EXIT_FAIL, "tpcc prepare: table set %lld exists (%d of its "
                        "%d tables are there%s%s)", (long long)n, have, TPCC_NTABLES,
                        bad[0] ? "; not sysbench-tpcc's: " : "", bad);
@@ -23773,7 +23996,7 @@ static enum b_exit tpcc_prepare_cmd(struct res *res)
                 return B_EXIT_FAIL;
             }
         }
-        myc_close(&c);
+        tpcc_close(&c);
         if (rc < 0)
             return res->err.ex ? res->err.ex : B_EXIT_ENV;
     }
@@ -23784,22 +24007,20 @@ static enum b_exit tpcc_prepare_cmd(struct res *res)
 static enum b_exit tpcc_cleanup_cmd(struct res *res)
 {
     const struct bench_opts *o = res->o;
-    struct my_conn c;
-    struct myc_conn_params cc;
+    struct tpcc_conn c;
     enum b_exit ex = B_EXIT_OK;
     struct tpcc_rows rw = {0};
-    int rc = tpcc_login(o, 0, &c, &cc, &res->err);
-    if (rc == B_OK)
+    struct buf q = {0};
+    int rc = tpcc_login(o, 0, &c, &res->err, res);
+    if (rc == B_OK && !c.pg)
         rc = tpcc_cmd_sql(&c, NULL, &res->err, "SET FOREIGN_KEY_CHECKS=0");
     for (i64 n = 1; rc == B_OK && n <= o->oltp_tables && !atomic_load(&b_stop); n++) {
         res_say(res, RES_SAY_PROGRESS, "Dropping tables '%lld'...", (long long)n);
         for (int k = 0; rc == B_OK && k < TPCC_NTABLES; k++) {
             char name[64], sql[512];
             snprintf(name, sizeof(name), "%s%lld", tpcc_tables[k], (long long)n);
-            snprintf(sql, sizeof(sql), "SELECT COUNT(*), GROUP_CONCAT(COLUMN_NAME ORDER BY "
-                     "ORDINAL_POSITION) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = "
-                     "DATABASE() AND TABLE_NAME = '%s'", name);
-            if ((rc = tpcc_cmd_sql(&c, &rw, &res->err, sql)) < 0)
+            tpcc_cols_sql(&c, name, &q);
+            if ((rc = tpcc_cmd_sql(&c, &rw, &res->err, q.p)) < 0)
                 break;
             if (tpcc_ival(&rw, 0, 0) == 0)
                 continue;
@@ -23817,7 +24038,8 @@ static enum b_exit tpcc_cleanup_cmd(struct res *res)
         }
     }
     tpcc_rows_free(&rw);
-    myc_close(&c);
+    buf_free(&q);
+    tpcc_close(&c);
     if (rc < 0)
         return res->err.ex ? res->err.ex : B_EXIT_ENV;
     return ex;
@@ -23907,11 +24129,10 @@ static void *tpcc_check_main(void *arg)
 {
     struct tpcc_job *j = arg;
     const struct bench_opts *o = j->o;
-    struct my_conn c;
-    struct myc_conn_params cc;
+    struct tpcc_conn c;
     struct tpcc_rows rw = {0};
     struct buf q = {0};
-    int rc = tpcc_login(o, (unsigned)j->idx, &c, &cc, &j->err);
+    int rc = tpcc_login(o, (unsigned)j->idx, &c, &j->err, j->res);
     if (rc < 0)
         j->ex = B_EXIT_ENV;
     for (i64 w = j->idx + 1; rc == B_OK && w <= o->tpcc_scale && !atomic_load(&b_stop);
@@ -23943,7 +24164,7 @@ static void *tpcc_check_main(void *arg)
         }
     tpcc_rows_free(&rw);
     buf_free(&q);
-    myc_close(&c);
+    tpcc_close(&c);
     return NULL;
 }
 
@@ -35222,7 +35443,8 @@ static const struct opt_def *cli_lookup(const struct cli *c, const char *name, s
             return d;
     if (c->w && (d = opt_find(c->w->opts, c->w->nopts, name, len)))
         return d;
-    if (c->w && c->w->family == WL_OLTP && (d = opt_find(opt_pgsql, countof(opt_pgsql), name, len)))
+    if (c->w && (c->w->family == WL_OLTP || c->w->family == WL_TPCC) &&
+        (d = opt_find(opt_pgsql, countof(opt_pgsql), name, len)))
         return d; /* --db-driver=pgsql's */
     return NULL;
 }
@@ -37595,7 +37817,8 @@ static enum b_exit cli_do_test_help(struct cli *c, const struct cli_cmd *k)
         printf("The clients run on event loops (--event-loops=auto; 0: a thread each, as "
                "mysqlslap) with --event-backend; these and the connection options: "
                "'bench --help'.\n\n");
-    if (c->w->family == WL_OLTP && opts.persona == B_BENCH) { /* sysbench's help stays its */
+    if ((c->w->family == WL_OLTP || c->w->family == WL_TPCC) &&
+        opts.persona == B_BENCH) { /* sysbench's help stays its */
         printf("PostgreSQL (--db-driver=pgsql) options:\n");
         rep_opt_help(opt_pgsql, countof(opt_pgsql), false);
         printf("Here --pgsql-host, --pgsql-port, --pgsql-user and --pgsql-db default to "

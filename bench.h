@@ -1805,6 +1805,16 @@ BENCH_API enum b_exit oltp_check(struct bench_opts *o, struct b_err *e);
 BENCH_API void oltp_bump(struct load_thread *t, int k);
 /* oltp_ignored - is a server error code in --mysql-ignore-errors ("all", or a list)? */
 BENCH_API bool oltp_ignored(const struct bench_opts *o, unsigned code);
+/* oltp_pg_ignored - is SQLSTATE code one sysbench's pgsql driver ignores (40P01, 23505,
+ * 40001) or one of --pgsql-ignore-errors ("all", or a list)? */
+BENCH_API bool oltp_pg_ignored(const struct bench_opts *o, const char *code);
+/* oltp_pg_count - count one PostgreSQL statement of t by its result, as sysbench's pgsql
+ * driver does (a row set: read; rows changed: write; else other). */
+BENCH_API void oltp_pg_count(struct load_thread *t, const struct pgc_result *res);
+/* oltp_pg_params - the pgsql workloads' connection: sysbench's defaults unless --pgsql-url
+ * says otherwise. Return values: B_OK; B_INVALID with e filled. */
+BENCH_API enum b_rc oltp_pg_params(const struct bench_opts *o, struct pgc_conn_params *cc,
+                                   struct b_err *e) B_MUSTCHECK;
 /* oltp_sb_fatal - the sysbench persona's words for a failure in e ("FATAL: " and the text). */
 BENCH_API void oltp_sb_fatal(struct b_err *e, const char *fmt, ...) B_PRINTF(2, 3);
 /* oltp_grow - realloc that dies on failure. */
