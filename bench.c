@@ -22918,8 +22918,14 @@ static B_MUSTCHECK enum b_rc tpcc_event(struct load_thread *t)
  * statements already answered taken from the log (tpcc_sql, no text made), what happens
  * between statements done once (tpcc_live), the next statement sent without blocking. The
  * transactions stay one straight text for both modes; the cost, a replay of the draws per
- * statement, is the client's only extra (tests/perf/tpcc.sh). Returns EVL_WANT_* while a
- * statement is in flight, else as tpcc_event.
+ * statement, is the client's only extra (tests/perf/tpcc.sh). It is small: perf record of
+ * 1000 events on one connection and one loop (x86_64, io_uring) put the replay's functions
+ * (tpcc_event, the transactions, tpcc_sql, tpcc_nurand, tpcc_dval/ival and strtod) at about
+ * 3.5% of the client's samples, all user space at 17%, the kernel at 83% (40% in context
+ * switches: the loop enters io_uring twice per statement, its send's completion waking it
+ * before the reply does). A resumable state per transaction would save those 3.5% at most;
+ * halving the client's CPU is the transport's matter (one wakeup per statement). Returns
+ * EVL_WANT_* while a statement is in flight, else as tpcc_event.
  */
 static int tpcc_ev_run(struct load_thread *t)
 {
