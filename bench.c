@@ -32308,8 +32308,8 @@ static void rep_tpcc_limits(const struct res *res)
                k == 3 ? " (the queuing)" : "");
     }
     i64 n = rep_fint(res, "deferred_completed"), in = rep_fint(res, "deferred_within_limit");
-    printf("    deferred delivery: %lld completed of %lld queued (%lld pending at the end, %lld "
-           "executors), 90th percentile %.3f s, max %.3f s, %.1f%% within %g s; %lld "
+    printf("    deferred delivery: %lld completed of %lld queued (%lld pending at the end; "
+           "executors: %lld), 90th percentile %.3f s, max %.3f s, %.1f%% within %g s; %lld "
            "districts skipped\n", (long long)n, (long long)rep_fint(res, "deferred_queued"),
            (long long)rep_fint(res, "deferred_pending"),
            (long long)rep_fint(res, "deferred_executors"), rep_fnum(res, "deferred_p90_s"),
