@@ -22415,6 +22415,7 @@ struct tpcc_thread {
     bool exec;
     u32 dl_carrier;        /* the queued Delivery's O_CARRIER_ID (the terminal drew it) */
     u64 dl_queued_ns;      /* when it was queued */
+    bool dl_counted;       /* by a measured event (tpcc_dq) */
     struct hist *dl_hist;  /* completion times: queued to committed */
     u64 dl_n, dl_in;       /* completed, and within the limit (80 s x --tpcc-limit-scale) */
     u64 dl_skipped;        /* districts with no new order to deliver (2.7.4.2) */
@@ -22423,6 +22424,7 @@ struct tpcc_thread {
 /* A queued Delivery (spec mode): the terminal's table set, warehouse, carrier, its time. */
 struct tpcc_dq {
     u32 tn, w, carrier;
+    bool counted; /* the terminal's event is measured (not --warmup-time's) */
     u64 at_ns;
 };
 
@@ -23015,7 +23017,8 @@ static int tpcc_queue(struct load_thread *t)
     const struct bench_opts *o = t->run->o;
     (void)rnd_uniform(&t->rng, 1, (u32)o->oltp_tables);
     (void)rnd_uniform(&t->rng, 1, (u32)o->tpcc_scale);
-    struct tpcc_dq d = {tt->home_tn, tt->home_w, rnd_uniform(&t->rng, 1, 10), clk_now_ns()};
+    struct tpcc_dq d = {tt->home_tn, tt->home_w, rnd_uniform(&t->rng, 1, 10), !t->warm_claims,
+                        clk_now_ns()};
     pthread_mutex_lock(&g->mu);
     if (g->qtail == g->qcap && g->qhead > 0) { /* the taken ones out of the way */
         memmove(g->q, g->q + g->qhead, (g->qtail - g->qhead) * sizeof(*g->q));
@@ -23027,7 +23030,7 @@ static int tpcc_queue(struct load_thread *t)
         g->q = oltp_grow(g->q, g->qcap * sizeof(*g->q));
     }
     g->q[g->qtail++] = d;
-    g->queued++;
+    g->queued += d.counted; /* an event of --warmup-time's is not */
     pthread_mutex_unlock(&g->mu);
     t->op = TPCC_DELIVERY;
     tt->prev = TPCC_DELIVERY;
@@ -23067,6 +23070,8 @@ static void tpcc_exec_done(struct load_thread *t)
 {
     struct tpcc_thread *tt = t->wl;
     u64 lat = clk_now_ns() - tt->dl_queued_ns;
+    if (!tt->dl_counted)
+        return; /* queued by an event of --warmup-time */
     hist_record(tt->dl_hist, lat);
     tt->dl_n++;
     tt->dl_in += (double)lat <= TPCC_DEFERRED_S * t->run->o->tpcc_limit_scale * 1e9;
@@ -23083,11 +23088,18 @@ static int tpcc_exec_next(struct load_thread *t)
         u64 now = clk_now_ns();
         if (load_stopping(t->run) || (t->run->deadline_ns && now >= t->run->deadline_ns))
             return B_DONE;
+        /* --events: once the terminals' are all handed out and none is in one, the queue
+         * taken to its end (looked at after them: their last Deliveries are in it) */
+        bool last = t->run->event_limit && atomic_load(&t->run->issued) >= t->run->event_limit;
+        for (i64 k = 0; last && k < g->nterm && k < t->run->nthreads; k++)
+            last = !atomic_load(&t->run->thr[k].busy);
         struct tpcc_dq d = {0};
         pthread_mutex_lock(&g->mu);
         if (g->qhead < g->qtail)
             d = g->q[g->qhead++];
         pthread_mutex_unlock(&g->mu);
+        if (!d.w && last)
+            return B_DONE;
         if (!d.w) {
             tt->stage = TPCC_ST_IDLE;
             t->ev_wake_ns = now + TPCC_EXEC_POLL_NS;
@@ -23097,6 +23109,7 @@ static int tpcc_exec_next(struct load_thread *t)
         tt->home_w = d.w;
         tt->dl_carrier = d.carrier;
         tt->dl_queued_ns = d.at_ns;
+        tt->dl_counted = d.counted;
         tt->next = TPCC_DELIVERY;
         int rc = tpcc_ev_tx(t);
         if (rc != B_OK)
@@ -23125,8 +23138,11 @@ static int tpcc_ev_start(struct load_thread *t)
 {
     struct tpcc_thread *tt = t->wl;
     tt->ev = true;
-    if (tt->exec)
+    if (tt->exec) { /* its one event is none of --events' (the core claimed it) */
+        if (t->run->event_limit && !t->warm_claims)
+            atomic_fetch_sub(&t->run->issued, 1);
         return tpcc_exec_next(t);
+    }
     if (tt->home_w)
         return tpcc_spec_start(t);
     return tpcc_ev_tx(t);

@@ -265,6 +265,15 @@ check "spec mode with limits of microseconds: exit 0, the verdict agrees with it
 check "... and names each type on the server and the deferred Deliveries as failed" "python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))[\"facts\"]; w=f[\"tpcc_limits_failed\"]; assert f[\"tpcc_within_limits\"] == 0 and all(k in w for k in (\"new_order\", \"payment\", \"order_status\", \"stock_level\", \"deferred delivery\")), w' '$w/lim.json'"
 "$B" tpcc $CB --tpcc-mode=spec --tpcc-terminals=20 --tpcc-time-scale=0.02 --tpcc-limit-scale=1e-5 --time=3 run >"$w/lim.out" 2>&1
 check "the report says the run is not within the standard's limits, and why" "grep -q \"within the standard's limits (TPC-C 5.2.3, 5.2.5.4, 2.7.2.2): no: .*new_order 90th percentile .* > 5e-05 s (5.2.5.4)\" '$w/lim.out' && grep -q 'deferred delivery: [0-9]* completed of [0-9]* queued' '$w/lim.out'"
+#    --events=N: N terminal transactions (the executors' run is none of them), then the
+#    executors take the queue to its end and the run ends
+timeout 60 "$B" tpcc $CB --tpcc-mode=spec --tpcc-time-scale=0.01 --time=0 --events=100 run >"$w/spev.out" 2>&1
+rc=$?
+check "spec mode with --events=100 ends (exit $rc): 100 transactions, every deferred Delivery completed" "[ $rc = 0 ] && grep -q '^    total number of events: *100\$' '$w/spev.out' && grep -Eq 'deferred delivery: ([0-9]+) completed of \\1 queued \\(0 pending' '$w/spev.out'"
+#    --warmup-time: the Deliveries queued by its events are run, not counted (queued = the
+#    Deliveries counted)
+"$B" tpcc $CB --tpcc-mode=spec --tpcc-time-scale=0.01 --time=4 --warmup-time=2 --format=json run >"$w/spwu.json" 2>"$w/spwu.err"
+check "spec mode with --warmup-time: exit $?, the deferred Deliveries counted are the measured ones" "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d[\"facts\"]; n=d[\"results\"][\"operations\"][\"delivery\"][\"count\"]; assert n > 0 and f[\"deferred_queued\"] == n and f[\"deferred_completed\"] + f[\"deferred_pending\"] <= n, (f, n)' '$w/spwu.json'"
 "$B" tpcc $CB --tpcc-mode=spec --event-loops=0 --time=1 run >"$w/spec0.out" 2>&1
 check "spec mode refuses --event-loops=0 (exit 2)" "[ $? = 2 ] && grep -q 'runs its terminals on event loops' '$w/spec0.out'"
 
