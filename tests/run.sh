@@ -275,6 +275,7 @@ suite pgsql-hostile sh tests/pgsql_hostile.sh
 suite pgsql-oltp sh tests/pgsql_oltp.sh
 suite oltp bash tests/oltp.sh
 suite tpcc bash tests/tpcc.sh
+suite tpcc-pg sh tests/tpcc_pg.sh
 suite oneliner sh tests/oneliner.sh
 suite conns sh tests/conns.sh
 suite slap sh tests/slap.sh
