@@ -438,6 +438,7 @@ struct bench_opts {
     char *tpcc_mode;           /* "sysbench" (tpcc.lua's closed loop) or "spec" (terminals) */
     i64 tpcc_terminals;        /* spec: terminals, 0 = 10 per warehouse */
     double tpcc_time_scale;    /* spec: keying and think times multiplied by this */
+    double tpcc_limit_scale;   /* spec: the response-time limits multiplied by this (tests) */
     /* bench all */
     bool all_quick, all_thorough;
     char *all_expect, *all_expect_file;       /* --expect, --expect-file */

@@ -901,7 +901,7 @@ grep -q '"type":"interval","at_s":1,.*"threads_running":8[,}]' "$w/iv.json" && o
 #    a test without event loops refuses --event-loops (usage error naming both)
 for t in cpu fileio; do
     $B $t --event-loops=2 run >"$w/noloop.out" 2>&1; rc=$?
-    [ $rc = 2 ] && grep -qxF "bench: $t: --event-loops does not apply: the test has no event loop (only the OLTP tests and slap run their connections on event loops)" "$w/noloop.out" &&
+    [ $rc = 2 ] && grep -qxF "bench: $t: --event-loops does not apply: the test has no event loop (only the OLTP tests, tpcc and slap run their connections on event loops)" "$w/noloop.out" &&
         ok || { bad "--event-loops on $t: exit $rc"; cat "$w/noloop.out"; }
 done
 #    one connection on one loop: the header in the singular

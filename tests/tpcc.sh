@@ -176,14 +176,26 @@ EOF
 #     (scaled) time, its measured think mean within 5% of what those waits drew (think times
 #     that the run's end cut are not measured: the short ones are more often whole, so the
 #     measured mean is compared with their draws), and the mean of every think time drawn
-#     within 4 standard errors (mean/sqrt(n), a negative exponential) of the configured mean
+#     within 4 standard errors (mean/sqrt(n), a negative exponential) of the configured mean.
+#     Delivery deferred (TPC-C 2.7): the terminal's response is its queuing (90th percentile
+#     under 2 ms: no statement), 10 executors (one per 100 terminals) run them: queued =
+#     the Deliveries counted, completed + pending <= queued <= completed + pending +
+#     executors, and the server saw them: new_orders lost 10 rows per completed Delivery less
+#     the districts it skipped, beyond what the New-Orders added. The limits (TPC-C 5.2.5.4,
+#     2.7.2.2, 5.2.3) with --tpcc-limit-scale=100 (500 s: what a loaded host cannot break):
+#     the 90th percentiles are the JSON's (--percentile=90), the verdict is "yes"; the
+#     verdict recomputed from the facts agrees in this run and in one with limits of
+#     microseconds (--tpcc-limit-scale=1e-5), which says "no", naming each type that
+#     touches the server and the deferred Deliveries
 old_mc=$($ROOT -N -e 'SELECT @@max_connections')
 $ROOT -e "SET GLOBAL max_connections = 1100"
 ulimit -n 4096 2>/dev/null || true
-"$B" tpcc $CB --tpcc-mode=spec --tpcc-terminals=1000 --tpcc-time-scale=0.2 --time=12 --format=json run >"$w/spec.json" 2>"$w/spec.err"
+no0=$($ROOT -N tpb -e "SELECT COUNT(*) FROM new_orders1")
+"$B" tpcc $CB --tpcc-mode=spec --tpcc-terminals=1000 --tpcc-time-scale=0.2 --tpcc-limit-scale=100 --percentile=90 --time=12 --format=json run >"$w/spec.json" 2>"$w/spec.err"
 rc=$?
+no1=$($ROOT -N tpb -e "SELECT COUNT(*) FROM new_orders1")
 $ROOT -e "SET GLOBAL max_connections = $old_mc"
-if [ $rc = 0 ] && python3 - "$w/spec.json" >"$w/spec.why" 2>&1 <<'EOF'; then ok; else bad "spec mode, 1000 terminals: exit $rc"; cat "$w/spec.why"; tail -5 "$w/spec.err"; fi
+if [ $rc = 0 ] && python3 - "$w/spec.json" "$no0" "$no1" 100 >"$w/spec.why" 2>&1 <<'EOF'; then ok; else bad "spec mode, 1000 terminals: exit $rc"; cat "$w/spec.why"; tail -5 "$w/spec.err"; fi
 import json, math, sys
 d = json.load(open(sys.argv[1]))
 def find(o, k):
@@ -218,7 +230,50 @@ for k in names:
     assert abs(ta - ts) <= 4 * ts / math.sqrt(tan), (k, "drawn think vs configured", ta, ts, tan)
 eff, nopm, wh = find(d, "efficiency"), find(d, "nopm"), find(d, "warehouses")
 assert abs(eff - nopm / (12.86 * wh)) < 1e-6 * max(1, eff), (eff, nopm, wh)
+F = float(sys.argv[4])
+q, c, pend, ex = (find(d, "deferred_queued"), find(d, "deferred_completed"),
+                  find(d, "deferred_pending"), find(d, "deferred_executors"))
+print("deferred", q, c, pend, ex, find(d, "deferred_p90_s"), find(d, "deferred_skipped_districts"))
+assert ex == 10 and q == n["delivery"] and c >= 20 and c + pend <= q <= c + pend + ex, (q, c, pend, ex, n)
+delivered = int(sys.argv[2]) + find(d, "tpcc_new_orders_schema") - int(sys.argv[3])
+assert delivered == 10 * c - find(d, "deferred_skipped_districts"), (delivered, c)
+assert find(d, "rt_p90_s_delivery") < 0.002, find(d, "rt_p90_s_delivery")
+for k, lim in zip(names, [5, 5, 5, 5, 20]):
+    p90 = ops[k]["latency_ns"]["percentiles"]["p90"] / 1e9
+    assert abs(find(d, "rt_p90_s_" + k) - p90) < 1e-6, (k, find(d, "rt_p90_s_" + k), p90)
+    assert find(d, "rt_limit_s_" + k) == lim * F and abs(find(d, "mix_share_" + k) - share[k]) < 1e-9, k
+assert find(d, "deferred_limit_s") == 80 * F and find(d, "tpcc_within_limits") == 1, find(d, "tpcc_limits_failed")
 EOF
+# the verdict from the facts: each limit that fails named, "yes" only when none does
+verdict() { python3 - "$1" <<'EOF'
+import json, sys
+f = json.load(open(sys.argv[1]))["facts"]
+names = ["new_order", "payment", "order_status", "delivery", "stock_level"]
+fails = [k for k in names if f["rt_p90_s_" + k] > f["rt_limit_s_" + k]]
+fails += [k for k, m in zip(names, [0, .43, .04, .04, .04]) if f["mix_share_" + k] < m]
+c = f["deferred_completed"]
+if c == 0 or f["deferred_within_limit"] < 0.9 * c: fails.append("deferred delivery")
+why = f["tpcc_limits_failed"]
+assert f["tpcc_within_limits"] == (not fails), (fails, why)
+assert all(k in why for k in fails), (fails, why)
+print("failed:", fails or "none")
+EOF
+}
+check "spec mode's verdict agrees with its facts (limits x100)" "verdict '$w/spec.json' >'$w/verdict1' 2>&1"
+"$B" tpcc $CB --tpcc-mode=spec --tpcc-terminals=20 --tpcc-time-scale=0.02 --tpcc-limit-scale=1e-5 --time=4 --format=json run >"$w/lim.json" 2>"$w/lim.err"
+check "spec mode with limits of microseconds: exit 0, the verdict agrees with its facts" "[ $? = 0 ] && verdict '$w/lim.json' >'$w/verdict2' 2>&1"
+check "... and names each type on the server and the deferred Deliveries as failed" "python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))[\"facts\"]; w=f[\"tpcc_limits_failed\"]; assert f[\"tpcc_within_limits\"] == 0 and all(k in w for k in (\"new_order\", \"payment\", \"order_status\", \"stock_level\", \"deferred delivery\")), w' '$w/lim.json'"
+"$B" tpcc $CB --tpcc-mode=spec --tpcc-terminals=20 --tpcc-time-scale=0.02 --tpcc-limit-scale=1e-5 --time=3 run >"$w/lim.out" 2>&1
+check "the report says the run is not within the standard's limits, and why" "grep -q \"within the standard's limits (TPC-C 5.2.3, 5.2.5.4, 2.7.2.2): no: .*new_order 90th percentile .* > 5e-05 s (5.2.5.4)\" '$w/lim.out' && grep -q 'deferred delivery: [0-9]* completed of [0-9]* queued' '$w/lim.out'"
+#    --events=N: N terminal transactions (the executors' run is none of them), then the
+#    executors take the queue to its end and the run ends
+timeout 60 "$B" tpcc $CB --tpcc-mode=spec --tpcc-time-scale=0.01 --time=0 --events=100 run >"$w/spev.out" 2>&1
+rc=$?
+check "spec mode with --events=100 ends (exit $rc): 100 transactions, every deferred Delivery completed" "[ $rc = 0 ] && grep -q '^    total number of events: *100\$' '$w/spev.out' && grep -Eq 'deferred delivery: ([0-9]+) completed of \\1 queued \\(0 pending' '$w/spev.out'"
+#    --warmup-time: the Deliveries queued by its events are run, not counted (queued = the
+#    Deliveries counted)
+"$B" tpcc $CB --tpcc-mode=spec --tpcc-time-scale=0.01 --time=4 --warmup-time=2 --format=json run >"$w/spwu.json" 2>"$w/spwu.err"
+check "spec mode with --warmup-time: exit $?, the deferred Deliveries counted are the measured ones" "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d[\"facts\"]; n=d[\"results\"][\"operations\"][\"delivery\"][\"count\"]; assert n > 0 and f[\"deferred_queued\"] == n and f[\"deferred_completed\"] + f[\"deferred_pending\"] <= n, (f, n)' '$w/spwu.json'"
 "$B" tpcc $CB --tpcc-mode=spec --event-loops=0 --time=1 run >"$w/spec0.out" 2>&1
 check "spec mode refuses --event-loops=0 (exit 2)" "[ $? = 2 ] && grep -q 'runs its terminals on event loops' '$w/spec0.out'"
 
@@ -286,7 +341,12 @@ check "SIGINT ends a prepare within 1.5 s (exit $rc, $ms ms), saying the tables 
 "$B" tpcc $C --mysql-db=tpx cleanup >"$w/cl.out" 2>&1
 check "cleanup drops the interrupted prepare's tables" "[ \"\$($ROOT -N -e \"SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'tpx'\")\" = 0 ]"
 
-# 7. a tpcc.lua that is not sysbench-tpcc's byte for byte is refused
+# 7. help: the header sysbench prints for tpcc.lua (the script's file name), bench's the same
+#    (its first: the bench persona adds PostgreSQL's options after)
+(cd "$P" && sysbench tpcc.lua help) 2>&1 | grep -x '.* options:' | head -n 1 >"$w/help.ref"
+"$B" tpcc help 2>&1 | grep -x '.* options:' | head -n 1 >"$w/help.our"
+check "help's header is sysbench's: $(cat "$w/help.ref")" "[ \"\$(cat '$w/help.ref')\" = 'tpcc.lua options:' ] && cmp -s '$w/help.ref' '$w/help.our'"
+#    a tpcc.lua that is not sysbench-tpcc's byte for byte is refused
 sed 's/23/22/' "$P/tpcc.lua" >"$w/tpcc.lua"
 (cd "$w" && ./sysbench "$w/tpcc.lua" $CA --events=1 run >"$w/edit.out" 2>&1)
 check "an edited tpcc.lua is refused" "[ $? != 0 ] && grep -q 'not sysbench' '$w/edit.out'"

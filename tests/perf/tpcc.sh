@@ -17,6 +17,11 @@
 # 1 thread 2.4x TPS at 0.89x client CPU per transaction (threads: 0.64x), 8 threads 0.61x TPS
 # (one loop thread against sysbench's 8) at 0.70x CPU; the loop's CPU per transaction was
 # 1.4x the threads' at 1 connection and 0.92x at 8: the goal of 0.5x is not met yet.
+# Again (h-tpccspec, T=10 SCALE=4 REPS=5 LOAD=0, load average 12-15, medians of pair ratios
+# computed from the reps): threads 1.07x TPS at 0.77x CPU per transaction (1 thread), 1.00x
+# at 0.74x (8); one loop 1.36x at 0.84x (1), 0.56x at 0.73x (8). Where it goes (perf record,
+# 1 connection, 1 loop): the kernel 83% of the client's samples (context switches 40%: two
+# io_uring_enter per statement), the replay of a transaction per statement about 3.5%.
 # Starts its own MariaDB on loopback (tests/mariadb.sh, port MY_PORT, default 34697, a 1 GiB
 # buffer pool) unless BENCH_MY_PORT and BENCH_MY_SOCK (root's unix socket) are set. Exit 0
 # unless a run failed; 77 without sysbench or sysbench-tpcc.
