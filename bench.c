@@ -18229,33 +18229,36 @@ struct oltp_thread {
     char (*pgnum)[24];         /* their digits [npv] */
 };
 
-/* One write of an event (--verify-writes), as its statement will leave the row: its values
- * known by their CRC-32s (the text the server returns: k as decimal, c, pad). */
+/* One write of an event (--verify-writes), as its statement will leave the row: k as the
+ * INT column holds it, c and pad by their CRC-32s (the text the server returns). */
 enum { OLTP_W_INSERT, OLTP_W_SET_C, OLTP_W_INC_K, OLTP_W_DELETE };
 struct oltp_pw {
     u32 op;                    /* the statement's index in the program */
     u16 table;
     u8 kind;                   /* OLTP_W_* */
     i64 id;                    /* 0: an auto-increment INSERT (the OK's insert id) */
-    u32 kc, cc, pc;            /* CRC-32 of k, c, pad (those the write sets) */
+    u32 kv, cc, pc;            /* k (two's complement), CRC-32 of c, pad (those it sets) */
 };
 
-/* One row's state after an acknowledged (or unknown) commit, in the ledger: 32 bytes. mask
- * says which columns the writes left known (OLTP_M_K, _C, _PAD; an UPDATE k=k+1 makes k
- * unknown), OLTP_M_ABSENT a deleted row; sum mixes the known columns' CRC-32s. sent and ack:
- * when its commit was sent and acknowledged (another client's commit sent after this ack
- * comes later on the row: this state is no longer the row's last). */
+/* One row's state after an acknowledged (or unknown) commit, in the ledger: 40 bytes. mask
+ * says what the event's writes left known, per column: OLTP_M_K k = kv, OLTP_M_KINC kv
+ * increments of a k the client never saw (UPDATE k=k+1), OLTP_M_C c, OLTP_M_PAD pad by their
+ * CRC-32s, OLTP_M_ABSENT a deleted row. The audit judges each column against the writes that
+ * set it (oltp_lw_row), so a later write of another column does not hide a lost one. sent
+ * and ack: when its commit was sent and acknowledged (another client's commit sent after
+ * this ack comes later on the row: this state is no longer the row's last). */
 struct oltp_lw {
     i64 id;
     u64 sent, ack;             /* ack 0: unknown outcome (never superseded) */
-    u32 sum;
+    u32 kv, cc, pc;            /* OLTP_M_RANGE: kv the rows */
     u16 table;
     u8 mask;
     u8 state;                  /* OLTP_LW_ACKED or OLTP_LW_UNKNOWN */
 };
 enum { OLTP_LW_ACKED = 1, OLTP_LW_UNKNOWN = 2 };
 enum { OLTP_M_K = 1, OLTP_M_C = 2, OLTP_M_PAD = 4, OLTP_M_ABSENT = 8,
-       OLTP_M_RANGE = 16 /* bulk_insert: sum rows from id (step: --client-count), k = id */ };
+       OLTP_M_RANGE = 16, /* bulk_insert: kv rows from id (step: --client-count), k = id */
+       OLTP_M_KINC = 32 };
 #define OLTP_OUT_BKT_NS 100000000ull /* the recovery measure's resolution: 100 ms */
 
 /* What the run shares (r->wl_global): the connect phase's gate, and the addresses of the
@@ -18557,13 +18560,6 @@ static void oltp_out_event(struct load_thread *t)
 
 /* ---- --verify-writes: the ledger of acknowledged writes ---- */
 
-/* A row's sum: the CRC-32s of the columns mask names, mixed. */
-static u32 oltp_lw_mix(u8 mask, u32 kc, u32 cc, u32 pc)
-{
-    return (mask & OLTP_M_K ? kc : 0) + 3u * (mask & OLTP_M_C ? cc : 0) +
-           7u * (mask & OLTP_M_PAD ? pc : 0) + mask;
-}
-
 static u32 oltp_lw_crc(const char *p, size_t n)
 {
     return io_crc32(0, (const u8 *)p, n);
@@ -18585,13 +18581,11 @@ static void oltp_pw_add(struct load_thread *t, u32 op, i64 table, int kind, i64 
         ot->cappw = n;
     }
     struct oltp_pw *w = &ot->pw[ot->npw++];
-    char ks[24];
-    int kl = snprintf(ks, sizeof(ks), "%lld", (long long)k);
-    *w = (struct oltp_pw){op, (u16)table, (u8)kind, id, oltp_lw_crc(ks, (size_t)kl),
+    *w = (struct oltp_pw){op, (u16)table, (u8)kind, id, (u32)k,
                           c ? oltp_lw_crc(c, strlen(c)) : 0, pad ? oltp_lw_crc(pad, strlen(pad)) : 0};
 }
 
-/* The ledgers' bound: 1 GiB for the run (32 Mi row states), shared by its clients. */
+/* The ledgers' bound: 1 GiB for the run (26.8 M row states), shared by its clients. */
 #define OLTP_LW_BYTES (1ull << 30)
 
 /* A row's state into the ledger (past the client's share of the bound: counted only). */
@@ -18613,7 +18607,8 @@ static void oltp_lw_put(struct oltp_thread *ot, const struct oltp_lw *e)
 }
 
 /* The writes pw[i] with op in [from, to] folded per row (in order: a DELETE then an INSERT
- * of one id leave the INSERT's row) into the ledger as state (acked at now, or unknown). */
+ * of one id leave the INSERT's row, k=k+1 after an INSERT its k + 1, after nothing known
+ * one increment) into the ledger as state (acked at now, or unknown). */
 static void oltp_lw_fold(struct load_thread *t, u32 from, u32 to, u8 state, u64 now)
 {
     struct oltp_thread *ot = t->wl;
@@ -18628,7 +18623,7 @@ static void oltp_lw_fold(struct load_thread *t, u32 from, u32 to, u8 state, u64 
         if (!first)
             continue;
         u8 mask = 0;
-        u32 kc = 0, cc = 0, pc = 0;
+        u32 kv = 0, cc = 0, pc = 0;
         for (size_t j = i; j < ot->npw; j++) {
             const struct oltp_pw *x = &ot->pw[j];
             if (x->op < from || x->op > to || x->op == UINT32_MAX || x->table != w->table ||
@@ -18636,17 +18631,21 @@ static void oltp_lw_fold(struct load_thread *t, u32 from, u32 to, u8 state, u64 
                 continue;
             switch (x->kind) {
             case OLTP_W_INSERT:
-                mask = OLTP_M_K | OLTP_M_C | OLTP_M_PAD, kc = x->kc, cc = x->cc, pc = x->pc;
+                mask = OLTP_M_K | OLTP_M_C | OLTP_M_PAD, kv = x->kv, cc = x->cc, pc = x->pc;
                 break;
             case OLTP_W_SET_C:
                 if (!(mask & OLTP_M_ABSENT)) /* an UPDATE of no row changes nothing */
                     mask |= OLTP_M_C, cc = x->cc;
                 break;
             case OLTP_W_INC_K:
-                mask &= (u8)~OLTP_M_K;
+                if (mask & OLTP_M_ABSENT)
+                    break;
+                if (!(mask & (OLTP_M_K | OLTP_M_KINC))) /* k unseen: its increments */
+                    mask |= OLTP_M_KINC, kv = 0;
+                kv++;
                 break;
             default:
-                mask = OLTP_M_ABSENT;
+                mask = OLTP_M_ABSENT, kv = cc = pc = 0;
                 break;
             }
         }
@@ -18657,8 +18656,8 @@ static void oltp_lw_fold(struct load_thread *t, u32 from, u32 to, u8 state, u64 
             ot->lw_unknown_noid++;
             continue;
         }
-        struct oltp_lw e = {id, ot->op_sent_ns, state == OLTP_LW_ACKED ? now : 0,
-                            oltp_lw_mix(mask, kc, cc, pc), w->table, mask, state};
+        struct oltp_lw e = {id, ot->op_sent_ns, state == OLTP_LW_ACKED ? now : 0, kv, cc, pc,
+                            w->table, mask, state};
         oltp_lw_put(ot, &e);
     }
 }
@@ -18682,7 +18681,7 @@ static void oltp_lw_after(struct load_thread *t, const struct oltp_op *op, u32 p
         /* one entry per INSERT: its ids first, first + step, ... (rows of them, k = id),
          * the client's own, never written again: a range, not a row state each */
         struct oltp_lw e = {(i64)ot->bst_first, ot->op_sent_ns, rc < 0 ? 0 : now,
-                            ot->bst_rows, (u16)(t->id + 1), OLTP_M_K | OLTP_M_RANGE,
+                            ot->bst_rows, 0, 0, (u16)(t->id + 1), OLTP_M_K | OLTP_M_RANGE,
                             rc < 0 ? OLTP_LW_UNKNOWN : OLTP_LW_ACKED};
         oltp_lw_put(ot, &e);
         ot->bst_rows = 0;
@@ -20384,12 +20383,12 @@ static int oltp_lw_cmp(const void *a, const void *b)
 }
 
 /* The audit's view of a batch: the ledger's entries e[n] of one table sorted by id; for the
- * first entry of each row, whether the server has it and the CRC-32s of its k, c, pad. */
+ * first entry of each row, whether the server has it, its k and the CRC-32s of c, pad. */
 struct oltp_vb {
     const struct oltp_lw *e;
     size_t n;
     u8 *seen;
-    u32 *crc;                  /* [3 n] */
+    u32 *crc;                  /* [3 n]: k (two's complement), CRC-32 of c, of pad */
 };
 
 static int oltp_vb_row(void *ctx, const struct myc_result *res, const struct my_str *v)
@@ -20411,41 +20410,99 @@ static int oltp_vb_row(void *ctx, const struct myc_result *res, const struct my_
     if (lo == vb->n || vb->e[lo].id != id)
         return 0;
     vb->seen[lo] = 1;
-    for (int c = 0; c < 3; c++)
+    snprintf(num, sizeof(num), "%.*s", v[1].p ? (int)B_MIN(v[1].len, 23) : 0, v[1].p ? v[1].p : "");
+    vb->crc[3 * lo] = (u32)strtoll(num, NULL, 10);
+    for (int c = 1; c < 3; c++)
         vb->crc[3 * lo + (size_t)c] = v[c + 1].p ? oltp_lw_crc(v[c + 1].p, v[c + 1].len) : 0;
     return 0;
 }
 
-/* Does the server's row (seen, crc[3]) hold state e? */
-static bool oltp_lw_holds(const struct oltp_lw *e, bool seen, const u32 *crc)
+/* The columns the audit judges apart: the row's presence (every entry speaks for it), k, c
+ * and pad (the entries that set them, or deleted the row). */
+enum { OLTP_COL_ROW, OLTP_COL_K, OLTP_COL_C, OLTP_COL_PAD, OLTP_COL_N };
+
+static bool oltp_lw_sets(const struct oltp_lw *e, int col)
+{
+    static const u8 bit[OLTP_COL_N] = {0, OLTP_M_K, OLTP_M_C, OLTP_M_PAD};
+    return col == OLTP_COL_ROW || (e->mask & (OLTP_M_ABSENT | bit[col]));
+}
+
+/* The increments (UPDATE k=k+1) among the row's entries e[n] that came after state b for
+ * sure (sent after its ack: *lo) or perhaps (overlapping it, or of unknown outcome: *hi
+ * counts both); those acknowledged before b was sent came before it. */
+static void oltp_lw_incs(const struct oltp_lw *e, size_t n, const struct oltp_lw *b, u64 *lo,
+                         u64 *hi)
+{
+    *lo = *hi = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!(e[j].mask & OLTP_M_KINC) || &e[j] == b)
+            continue;
+        if (e[j].ack && b->ack && e[j].sent >= b->ack)
+            *lo += e[j].kv, *hi += e[j].kv;
+        else if (!e[j].ack || e[j].ack > b->sent)
+            *hi += e[j].kv;
+    }
+}
+
+/* Does the server's row (seen, srv: k, CRC-32 of c, of pad) hold column col as state e (one
+ * of the row's entries all[n]) left it? k: e's value plus the increments after it. */
+static bool oltp_lw_holds(const struct oltp_lw *all, size_t n, const struct oltp_lw *e, int col,
+                          bool seen, const u32 *srv)
 {
     if (e->mask & OLTP_M_ABSENT)
         return !seen;
-    return seen && oltp_lw_mix(e->mask, crc[0], crc[1], crc[2]) == e->sum;
+    if (!seen)
+        return false;
+    if (col == OLTP_COL_C)
+        return srv[1] == e->cc;
+    if (col == OLTP_COL_PAD)
+        return srv[2] == e->pc;
+    if (col == OLTP_COL_K) {
+        u64 lo, hi;
+        oltp_lw_incs(all, n, e, &lo, &hi);
+        u32 d = srv[0] - e->kv; /* k's INT arithmetic, two's complement */
+        return d >= lo && d <= hi;
+    }
+    return true;
 }
 
 /* One row's ledger entries e[n] (all clients', any order) against the server's row (seen,
- * crc[3]): counted into x (acknowledged, unknown, unknown found); true when its last
- * acknowledged state is lost: neither a state no later commit superseded (acknowledged
- * before another commit of the row was sent) nor an unknown outcome's is on the server. */
-static bool oltp_lw_row(const struct oltp_lw *e, size_t n, bool seen, const u32 *crc,
+ * srv[3]): counted into x (acknowledged, unknown, unknown found); true when it lost an
+ * acknowledged write. Each column is judged on its own, by the entries that set it (a later
+ * UPDATE k=k+1 does not hide a lost c, nor a later UPDATE c a lost k): of those, only the
+ * last acknowledged states count, those no later commit superseded (acknowledged before
+ * another commit of the column was sent), and unknown outcomes'; the server must hold one
+ * of them. */
+static bool oltp_lw_row(const struct oltp_lw *e, size_t n, bool seen, const u32 *srv,
                         struct res_outage *x)
 {
-    u64 last_sent = 0; /* the latest acknowledged commit's send */
-    bool acked = false, held = false;
-    for (size_t i = 0; i < n; i++)
-        if (e[i].state == OLTP_LW_ACKED)
-            last_sent = B_MAX(last_sent, e[i].sent), acked = true, x->acked++;
-    for (size_t i = 0; i < n; i++) {
-        bool ok = oltp_lw_holds(&e[i], seen, crc);
-        if (e[i].state == OLTP_LW_UNKNOWN) {
-            x->unknown++;
-            x->unknown_present += ok && !(e[i].mask & OLTP_M_ABSENT);
-            held |= ok;
-        } else if (e[i].ack >= last_sent) /* not superseded */
-            held |= ok;
+    bool lost = false;
+    for (int col = 0; col < OLTP_COL_N; col++) {
+        u64 last_sent = 0; /* the latest acknowledged commit's send */
+        bool acked = false, held = false;
+        for (size_t i = 0; i < n; i++)
+            if (e[i].state == OLTP_LW_ACKED && oltp_lw_sets(&e[i], col))
+                last_sent = B_MAX(last_sent, e[i].sent), acked = true;
+        for (size_t i = 0; i < n && acked && !held; i++)
+            if (oltp_lw_sets(&e[i], col) &&
+                (e[i].state == OLTP_LW_UNKNOWN || e[i].ack >= last_sent)) /* not superseded */
+                held = oltp_lw_holds(e, n, &e[i], col, seen, srv);
+        lost |= acked && !held;
     }
-    return acked && !held;
+    for (size_t i = 0; i < n; i++) {
+        if (e[i].state == OLTP_LW_ACKED) {
+            x->acked++;
+            continue;
+        }
+        x->unknown++;
+        bool found = seen && !(e[i].mask & OLTP_M_ABSENT);
+        for (int col = OLTP_COL_K; col < OLTP_COL_N && found; col++)
+            found = !(e[i].mask & (col == OLTP_COL_K ? OLTP_M_K : col == OLTP_COL_C ? OLTP_M_C
+                                                                  : OLTP_M_PAD)) ||
+                    oltp_lw_holds(e, n, &e[i], col, seen, srv);
+        x->unknown_present += found;
+    }
+    return lost;
 }
 
 /* The acknowledged rows an entry stands for: a range entry (bulk_insert's) its rows, else
@@ -20454,7 +20511,7 @@ static u64 oltp_lw_rows(const struct oltp_lw *e)
 {
     if (e->state != OLTP_LW_ACKED)
         return 0;
-    return (e->mask & OLTP_M_RANGE) ? e->sum : 1;
+    return (e->mask & OLTP_M_RANGE) ? e->kv : 1;
 }
 
 /* bulk_insert's audit of one range entry (OLTP_M_RANGE): its ids next, next + step, ...
@@ -20512,7 +20569,7 @@ static int oltp_verify_ranges(const struct bench_opts *o, struct my_conn *c,
         char tbl[OLTP_QNAME_SZ];
         oltp_qtable(o, e[i].table, tbl, sizeof(tbl));
         bool acked = e[i].state == OLTP_LW_ACKED;
-        struct oltp_vr vr = {e[i].id, e[i].id + ((i64)e[i].sum - 1) * step, step, 0, acked,
+        struct oltp_vr vr = {e[i].id, e[i].id + ((i64)e[i].kv - 1) * step, step, 0, acked,
                              e[i].table, x};
         q.len = 0;
         buf_printf(&q, "SELECT id, k FROM %s WHERE id BETWEEN %lld AND %lld ORDER BY id", tbl,
@@ -20523,9 +20580,9 @@ static int oltp_verify_ranges(const struct bench_opts *o, struct my_conn *c,
         for (; rc == B_OK && vr.next <= vr.last; vr.next += step) /* absent at the end */
             oltp_vr_lost(&vr, vr.next, true);
         if (acked)
-            x->acked += e[i].sum;
+            x->acked += e[i].kv;
         else
-            x->unknown += e[i].sum, x->unknown_present += vr.found;
+            x->unknown += e[i].kv, x->unknown_present += vr.found;
     }
     buf_free(&q);
     return rc;

@@ -11,7 +11,8 @@
 #     (innodb_flush_log_at_trx_commit=1), the rows = acknowledged + unknown found; (2) the same at
 #     innodb_flush_log_at_trx_commit=0: rows = acknowledged - lost + unknown found; (3) the
 #     event-loop core, with --rate kept through the outage; (3b) oltp_write_only's transactions
-#     on shared rows: no row's last acknowledged state called lost; (3d) bulk_insert: its
+#     on shared rows: no row's last acknowledged state called lost; (3e) a c changed behind
+#     bench's back before a later UPDATE k=k+1: that row lost, no other; (3d) bulk_insert: its
 #     ledger of id ranges (under a byte per row), nothing lost, its rows; (4) read-only: the errors
 #     classified read_only, as many as the server's general log received less the rows; (5) a
 #     server that stays down: each client gives up after --mysql-reconnect-timeout, named, and
@@ -238,6 +239,28 @@ hw0=
 "$B" oltp_write_only $C --table-size=20000 --threads=4 --time=2 --verify-writes --format=json run >"$w/gaps.json" 2>"$w/gaps.err" &&
     python3 -c 'import json, sys; v = [json.loads(l) for l in open(sys.argv[1])][-1]["outage"]["verify_writes"]; print("outage: no outage, UPDATEs of missing rows:", v); sys.exit(0 if v["checked"] and v["acknowledged"] > 100 and v["lost"] == 0 else 1)' "$w/gaps.json" &&
     ok "no outage: nothing lost" || bad "no outage: nothing lost"
+# (3e) a c changed behind bench's back, then only k=k+1 on the row (F3: a row's last write an
+# UPDATE k hid its lost c): a trigger sets c to 'tampered' at every UPDATE k of a row whose c
+# bench had changed before (an acknowledged UPDATE c: the row's c no longer the prepared one);
+# a later UPDATE c of bench's puts its own back. The rows left 'tampered' are exactly those
+# whose last acknowledged c is not on the server: bench must call each lost ("different"),
+# and no other row
+sql 'DROP TABLE sbtest1'
+"$B" oltp_write_only $C --table-size=10 prepare >/dev/null
+sql "CREATE TABLE orig AS SELECT id, c FROM sbtest1;
+     CREATE TRIGGER tamper BEFORE UPDATE ON sbtest1 FOR EACH ROW SET NEW.c = IF(NEW.k <> OLD.k AND OLD.c <> (SELECT c FROM orig WHERE id = OLD.id), 'tampered', NEW.c)"
+"$B" oltp_write_only $C --table-size=10 --delete-inserts=0 --index-updates=4 --non-index-updates=1 \
+    --threads=2 --events=300 --time=0 --mysql-ignore-errors=1213,1205,1020 --verify-writes \
+    --format=json run >"$w/tamper.json" 2>"$w/tamper.err" || { bad "tamper: bench exited $?"; head -3 "$w/tamper.err"; }
+python3 - "$w/tamper.json" "$(sql "SELECT GROUP_CONCAT(id) FROM sbtest1 WHERE c = 'tampered'")" <<'PY' && ok "a lost c behind a later UPDATE k: lost" || bad "a lost c behind a later UPDATE k: lost"
+import json, sys
+v = [json.loads(l) for l in open(sys.argv[1])][-1]["outage"]["verify_writes"]
+t = set(int(i) for i in sys.argv[2].split(",") if i.strip() and i != "NULL")
+ex = [(x["id"], x["how"] == "missing") for x in v["lost_examples"]]
+print("outage: tampered rows", sorted(t), "bench: acked", v["acknowledged"], "lost", v["lost"], "examples", ex)
+sys.exit(0 if v["checked"] and t and v["lost"] == len(t) and all(i in t and not m for i, m in ex) and len(ex) == min(8, len(t)) else 1)
+PY
+sql 'DROP TRIGGER tamper; DROP TABLE orig'
 # (3d) bulk_insert (a 512 KiB INSERT per statement, each thread its own table): its ledger an
 # id range per INSERT (bytes per acknowledged row well under 1; 32 when it was a row each), no
 # acknowledged row lost at flush 1, the tables' rows = acknowledged - lost + unknown found
