@@ -43,7 +43,9 @@ start() { # start [MARIADBD ARGS]: a fresh server with an empty sbtest1
 sql() { mariadb --no-defaults -uroot -S "$mdb/sock" -N -B -e "$1" benchtest; }
 rows() { sql 'SELECT COUNT(*) FROM sbtest1'; }
 # crash_run NAME MDB_ARGS BENCH_ARGS...: a write run; once rows arrive the server is killed and
-# restarted at once; the JSON in $w/NAME.json, the kill and answer times in $w/NAME.t
+# restarted at once; the JSON in $w/NAME.json, in $w/NAME.t the kill's time and the restarted
+# server's first answer, each a pair that brackets it (mariadb.sh: on a loaded host the
+# stopwatch's own process wakes late, and the pair says by how much)
 crash_run() {
     name=$1 margs=$2 wl=${WL:-oltp_insert}; shift 2
     "$B" "$wl" $C --auto-inc=off --threads=4 --time=5 --mysql-ignore-errors=1213,1020,1205,2013,2006 \
@@ -59,21 +61,28 @@ crash_run() {
 judge() {
     python3 - "$w/$1.json" "$w/$1.t" "$(rows)" "$2" "${RATE:-0}" <<'PY' && ok "$1" || bad "$1"
 import json, sys
-doc = None
+doc, ivs = None, []
 for line in open(sys.argv[1]):
     d = json.loads(line)
     if "outage" in d or "results" in d:
         doc = d
-tk, tu = (int(x) for x in open(sys.argv[2]).read().split())
+    elif d.get("type") == "interval":
+        ivs.append(d)
+tk0, tk1, tu0, tu1 = (int(x) for x in open(sys.argv[2]).read().split())
+tk, tu = tk1, tu1
+def off(t, lo, hi): # how far t lies outside [lo, hi], in s
+    return (t - lo) / 1e9 if t < lo else (t - hi) / 1e9 if t > hi else 0.0
 rows, flush, rate = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 o = doc["outage"]
 v = o["verify_writes"]
 errs = []
-print("outage: stopwatch %.3f s; windows:" % ((tu - tk) / 1e9),
-      ["%+.3f/%+.3f" % ((w["start_unix_ns"] - tk) / 1e9, (w["end_unix_ns"] - tu) / 1e9)
+print("outage: stopwatch %.3f s (kill bracketed to %.3f s, answer to %.3f s); windows:"
+      % ((tu1 - tk0) / 1e9, (tk1 - tk0) / 1e9, (tu1 - tu0) / 1e9),
+      ["%+.3f/%+.3f" % (off(w["start_unix_ns"], tk0, tk1), off(w["end_unix_ns"], tu0, tu1))
        for c in o["clients"] for w in c["windows"] if w["end_unix_ns"]],
       "acked", v["acknowledged"], "lost", v["lost"], "unknown", v["unknown"],
-      "found", v["unknown_present"], "rows", rows, "recovery_s", o["recovery_s"])
+      "found", v["unknown_present"], "rows", rows, "recovery_s", o["recovery_s"],
+      "down", ["%+.2f:%d" % ((i["end_unix_ns"] - tk1) / 1e9, i["clients_down"]) for i in ivs])
 if not v["checked"]:
     errs.append("not verified: %s" % v["error"])
 if o["never_back"]:
@@ -86,7 +95,7 @@ for c in o["clients"]:
     if ws[0]["end_unix_ns"] is None:
         errs.append("client %d: never came back" % c["client"])
         continue
-    ds, de = (ws[0]["start_unix_ns"] - tk) / 1e9, (ws[0]["end_unix_ns"] - tu) / 1e9
+    ds, de = off(ws[0]["start_unix_ns"], tk0, tk1), off(ws[0]["end_unix_ns"], tu0, tu1)
     if abs(ds) > 0.1 or abs(de) > 0.1:
         errs.append("client %d: window off the stopwatch by %+.3f s at its start, %+.3f s at its end" % (c["client"], ds, de))
     if ws[0]["class"] != "lost":
@@ -104,6 +113,32 @@ if rate and not rate * (r["window_s"] - down) * 0.95 <= r["events"] <= rate * r[
     # the rate goes on after the outage (sysbench #224: not after a reconnect), the arrivals
     # missed in it run at its end as far as the run's time allows, never beyond the rate
     errs.append("--rate=%d: %d events in %.2f s with %.2f s out" % (rate, r["events"], r["window_s"], down))
+# the recovery (to 95% of the throughput before, 100 ms buckets: the first that is, and the
+# mean of it and the next 4) cannot come before the server answered (a bucket's resolution
+# and the first failure's lead: 0.2 s); at flush 1 the server is as fast after as before: it
+# comes within 1 s of the answer ("not within the run", null, only when the run ended less
+# than 1.5 s after the answer: a restart slowed by a loaded host). At flush 0 the restarted
+# server may stay slower than before for the rest of the run (null seen 2.2 s after)
+lo_r, hi_r = (tu0 - tk1) / 1e9 - 0.2, (tu1 - tk0) / 1e9 + 1.0
+after = (doc["results"]["window_end_unix_ns"] - tu1) / 1e9
+if flush != 1:
+    hi_r, after = 1e9, 0
+if not rate and (o["recovery_s"] is None and after >= 1.5 or
+                 o["recovery_s"] is not None and not lo_r <= o["recovery_s"] <= hi_r):
+    errs.append("recovery_s %s, the stopwatch says %.3f..%.3f s (the run went on %.2f s after the answer)" % (o["recovery_s"], lo_r, hi_r, after))
+# down: N at each interval's end (--report-interval): every client (4, all cut by the kill)
+# between the kill (+0.2 s: each client's next statement fails) and the answer, none before
+# the kill or 1 s after the answer; a span over 1 s holds an interval's end
+if ivs:
+    inside = [i for i in ivs if tk1 + 0.2e9 < i["end_unix_ns"] < tu0 - 0.05e9]
+    for i in ivs:
+        want = 4 if i in inside else 0 if not tk0 - 0.05e9 <= i["end_unix_ns"] <= tu1 + 1e9 else None
+        if want is not None and i["clients_down"] != want:
+            errs.append("interval at %+.3f s of the kill: down %d, the test cut %d" % ((i["end_unix_ns"] - tk1) / 1e9, i["clients_down"], want))
+    if not inside and (tu0 - 0.05e9) - (tk1 + 0.2e9) > 1e9:
+        errs.append("no interval line ended in the outage")
+    if not any(i["end_unix_ns"] > tu1 + 1e9 for i in ivs):
+        errs.append("no interval line after the outage")
 if sys.argv[1].endswith("kill-trx.json") and not o["errors"]["deadlock"]:
     errs.append("no deadlocks: the case is to have them beside the outage")
 if v["unknown_present"] > v["unknown"]:
@@ -211,7 +246,7 @@ sh "$top/tests/mariadb.sh" stop "$mdb"
 
 # (1) flush at every commit: nothing acknowledged is lost
 start --userstat=1 || { bad "the server did not start"; t_summary; }
-crash_run kill1 "--userstat=1" && judge kill1 1
+crash_run kill1 "--userstat=1" --report-interval=1 && judge kill1 1
 if python3 -c 'import jsonschema' 2>/dev/null; then # the outage object as docs/json.md says
     python3 "$top/tests/json_check.py" "$top/docs/bench-result.schema.json" "$w/kill1.json" --exit 0 && ok "schema" || bad "schema"
 else echo "outage: the schema check did not run: python3-jsonschema is not installed"; fi
@@ -396,11 +431,19 @@ PY
 # and with --verify-writes the audit retries the server (10 s): SIGINT then stops it: exit 1,
 # "interrupted", not checked, the ledger's acknowledged count given (the workers joined: bench
 # has one thread left)
-sql 'TRUNCATE sbtest1'
+# (5b) beside it, the same in a database of its own (bt2), left alone: its audit finds no
+# server (10 s of tries): the acknowledged writes not checked, none lost, the server and the
+# reason said, exit 1 (--verify-writes asked for a proof it could not give)
+sql 'TRUNCATE sbtest1; CREATE DATABASE bt2'
+"$B" oltp_insert ${C%benchtest}bt2 --table-size=0 prepare >/dev/null
+"$B" oltp_insert ${C%benchtest}bt2 --auto-inc=off --threads=2 --time=20 --mysql-ignore-errors=2013,2006 \
+    --mysql-reconnect-timeout=1 --verify-writes --format=json run >"$w/nc.json" 2>"$w/nc.err" &
+apid=$!
 "$B" oltp_insert $C --auto-inc=off --threads=4 --time=20 --mysql-ignore-errors=2013,2006 \
     --mysql-reconnect-timeout=1 --outage-report --verify-writes --format=json run >"$w/gone.json" 2>"$w/gone.err" &
 bpid=$!
 t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' benchtest)\" -gt 100 ]" || bad "gone: no rows"
+t_wait 10 sh -c "[ \"\$(mariadb --no-defaults -uroot -S '$mdb/sock' -N -B -e 'SELECT COUNT(*) FROM sbtest1' bt2)\" -gt 100 ]" || bad "not checked: no rows"
 sh "$top/tests/mariadb.sh" kill "$mdb" >/dev/null
 t_wait 10 sh -c "[ \$(ls /proc/$bpid/task | wc -l) -eq 1 ]" || bad "gone: the workers did not end"
 kill -INT "$bpid"
@@ -419,5 +462,16 @@ print("outage: gone:", o["never_back"], "never back; windows", len(ws), "ends", 
       "longest %.2f s, run %.2f s" % (o["longest_s"], doc["results"]["total_time_s"]))
 sys.exit(0 if o["never_back"] == 4 and len(ws) == 4 and all(w["end_unix_ns"] is None for w in ws)
          and 1 <= o["longest_s"] < 3 and doc["results"]["total_time_s"] < 15 else 1)
+PY
+wait "$apid"; rc=$?
+python3 - "$w/nc.json" "$rc" "$w/nc.err" "$port" <<'PY' && ok "an unreachable audit: not checked, exit 1" || { bad "an unreachable audit: not checked, exit 1"; cat "$w/nc.err"; }
+import json, sys
+v = [json.loads(l) for l in open(sys.argv[1])][-1]["outage"]["verify_writes"]
+err = open(sys.argv[3]).read()
+print("outage: the audit's server gone: exit", sys.argv[2], v, err.strip().splitlines()[:1])
+sys.exit(0 if sys.argv[2] == "1" and not v["checked"] and v["lost"] == 0 and v["acknowledged"] > 100 and
+         v["unknown"] == 2 and v["unknown_present"] == 0 and
+         v["not_checked"] == v["acknowledged"] and "127.0.0.1:%s" % sys.argv[4] in v["error"] and
+         "%d of %d acknowledged writes not checked" % (v["acknowledged"], v["acknowledged"]) in err else 1)
 PY
 t_summary
