@@ -24360,6 +24360,14 @@ struct slap_run {
     struct myc_conn_params cc;
     struct myc_result r;
     struct myc_gate gate;           /* event loops: the clients' logins in flight, bounded */
+    /* --verify-writes (slap_vw_*): the clients' generated INSERTs of this timed run, added up
+     * as each client ends (under mu); the audit's totals over the run's blocks */
+    u64 vw_acked, vw_unknown;       /* INSERTs acknowledged, of unknown outcome */
+    i64 *vw_ids;                    /* --auto-generate-sql-add-autoincrement: their ids */
+    size_t vw_nids, vw_capids;
+    u64 vw_t_acked, vw_t_unknown, vw_t_lost, vw_t_rows, vw_t_audits;
+    i64 vw_ex[RES_OUT_EXAMPLES];    /* the first lost ids (with the key) */
+    int vw_nex;
 };
 
 /* What one timed run measured; a client's or a loop's latencies (sum, min, max; not queries). */
@@ -24407,6 +24415,11 @@ struct slap_client {
     unsigned tries;                 /* login attempts */
     u64 t_ns;                       /* the timed statement's start (--percentile) */
     struct buf kb;                  /* a key statement's text */
+    /* --verify-writes: its generated INSERTs acknowledged (with the key: their ids, 8 bytes
+     * each) and of unknown outcome (its connection died before the OK) */
+    u64 vw_acked, vw_unknown;
+    i64 *vw_ids;
+    size_t vw_nids, vw_capids;
 };
 
 /* --only-print's stream: a then b (a line's text and its end), out as made through the sink's
@@ -24592,11 +24605,62 @@ static enum b_exit slap_connect(struct slap_run *run, unsigned idx, struct myc_c
     return B_EXIT_OK;
 }
 
-/* A client's statement; timed ones are the queries it counts. */
-static enum b_exit slap_client_exec(struct slap_client *cl, const char *sql, size_t len, bool timed)
+/* id appended to ids[*n] (capacity *cap, doubled as it fills). */
+static i64 *slap_vw_push(i64 *ids, size_t *n, size_t *cap, i64 id)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 256;
+        i64 *p = realloc(ids, c * sizeof(*p));
+        if (!p)
+            b_die("out of memory growing the INSERT ledger to %zu ids", c);
+        ids = p, *cap = c;
+    }
+    ids[(*n)++] = id;
+    return ids;
+}
+
+/* --verify-writes: statement s of the client's program ended with rc: a generated INSERT
+ * (autocommitted: --commit is refused) acknowledged by its OK (its id the OK's insert id),
+ * of unknown outcome when the connection died before it, nothing on a server error. */
+static void slap_vw_note(struct slap_client *cl, const struct slap_stmt *s, int rc)
+{
+    if (!cl->run->o->verify_writes || !s || s->len < 7 || memcmp(s->sql, "INSERT ", 7))
+        return;
+    if (rc == B_SYSERR || rc == B_TIMEOUT)
+        cl->vw_unknown++;
+    if (rc < 0)
+        return;
+    cl->vw_acked++;
+    if (cl->run->o->slap_autoinc) {
+        cl->vw_ids = slap_vw_push(cl->vw_ids, &cl->vw_nids, &cl->vw_capids, (i64)cl->r.insert_id);
+    }
+}
+
+/* A client's ledger into the run's, as it ends (once: emptied). */
+static void slap_vw_end(struct slap_client *cl)
+{
+    struct slap_run *run = cl->run;
+    if (!run->o->verify_writes)
+        return;
+    pthread_mutex_lock(&run->mu);
+    run->vw_acked += cl->vw_acked, run->vw_unknown += cl->vw_unknown;
+    cl->vw_acked = cl->vw_unknown = 0;
+    for (size_t i = 0; i < cl->vw_nids; i++)
+        run->vw_ids = slap_vw_push(run->vw_ids, &run->vw_nids, &run->vw_capids, cl->vw_ids[i]);
+    pthread_mutex_unlock(&run->mu);
+    free(cl->vw_ids);
+    cl->vw_ids = NULL, cl->vw_nids = cl->vw_capids = 0;
+}
+
+/* A client's statement; timed ones are the queries it counts (s: the program's statement,
+ * for the ledger, or NULL). */
+static enum b_exit slap_client_exec(struct slap_client *cl, const char *sql, size_t len, bool timed,
+                                    const struct slap_stmt *s)
 {
     u64 t0 = cl->h && timed ? clk_now_ns() : 0;
-    if (slap_exec(cl->run, &cl->c, &cl->r, sql, len) < 0) {
+    int rc = slap_exec(cl->run, &cl->c, &cl->r, sql, len);
+    slap_vw_note(cl, s, rc);
+    if (rc < 0) {
         char who[32];
         snprintf(who, sizeof(who), "client %d", cl->id + 1);
         return slap_sql_error(cl->run, who, &cl->c, sql, len);
@@ -24648,7 +24712,7 @@ static void *slap_client_main(void *arg)
     if (!run->only_print && slap_client_connect(cl) != B_EXIT_OK)
         goto out;
     slap_note(run, 3, "connected!", 10); /* as mysqlslap: --only-print too, not on --detach */
-    if (o->slap_commit && slap_client_exec(cl, "SET AUTOCOMMIT=0", 16, false) != B_EXIT_OK)
+    if (o->slap_commit && slap_client_exec(cl, "SET AUTOCOMMIT=0", 16, false, NULL) != B_EXIT_OK)
         goto out;
     for (;;) {
         for (size_t i = 0; i < nq; i++) {
@@ -24664,15 +24728,15 @@ static void *slap_client_main(void *arg)
                 if (run->nkeys) { /* as mysqlslap: no key, no statement (still counted) */
                     kb.len = 0;
                     buf_printf(&kb, "%s '%s'", s->sql, run->keys[rnd_next(&cl->rng) % run->nkeys]);
-                    if (slap_client_exec(cl, kb.p, kb.len, true) != B_EXIT_OK)
+                    if (slap_client_exec(cl, kb.p, kb.len, true, s) != B_EXIT_OK)
                         goto out;
                 }
-            } else if (slap_client_exec(cl, s->sql, s->len, true) != B_EXIT_OK)
+            } else if (slap_client_exec(cl, s->sql, s->len, true, s) != B_EXIT_OK)
                 goto out;
             cl->queries++;
             if (o->slap_commit && ++commits == (u64)o->slap_commit) {
                 commits = 0;
-                if (slap_client_exec(cl, "COMMIT", 6, false) != B_EXIT_OK)
+                if (slap_client_exec(cl, "COMMIT", 6, false, NULL) != B_EXIT_OK)
                     goto out;
             }
             if (run->limit && cl->queries == run->limit)
@@ -24683,8 +24747,9 @@ static void *slap_client_main(void *arg)
     }
 done:
     if (o->slap_commit)
-        (void)slap_client_exec(cl, "COMMIT", 6, false);
+        (void)slap_client_exec(cl, "COMMIT", 6, false, NULL);
 out:
+    slap_vw_end(cl);
     buf_free(&kb);
     myc_close(&cl->c);
     myc_result_free(&cl->r);
@@ -24752,6 +24817,7 @@ static int slap_ev_end(struct slap_loop *lp, struct slap_client *cl)
 {
     struct b_err be;
     myc_close(&cl->c);
+    slap_vw_end(cl);
     cl->ev = SLAP_EV_DONE;
     int rc = evl_watch(&lp->e, slap_ev_i(lp, cl), &be); /* none now: nothing to fail */
     (void)rc;
@@ -24907,6 +24973,8 @@ static int slap_ev_done(struct slap_loop *lp, struct slap_client *cl, int rc)
         }
         break;
     default:
+        if (cl->ev == SLAP_EV_QUERY)
+            slap_vw_note(cl, &run->p->query.v[cl->pos], rc);
         if (rc < 0) {
             char who[32];
             size_t len;
@@ -25194,6 +25262,7 @@ static enum b_exit slap_loop_clients(struct slap_run *run, i64 conc, int nloops,
     for (i64 i = 0; i < conc; i++) {
         lat->queries += cl[i].queries;
         myc_close(&cl[i].c);
+        slap_vw_end(&cl[i]); /* abandoned ones too (a failure stops the loops): none missed */
         myc_result_free(&cl[i].r);
         buf_free(&cl[i].kb);
     }
@@ -25745,6 +25814,133 @@ static enum b_exit slap_make(struct slap_run *run, const char *engine, const cha
     return ex;
 }
 
+/* ---- --verify-writes: the generated INSERTs read back before the schema goes ---- */
+
+static int slap_vw_count_row(void *ctx, const struct myc_result *r, const struct my_str *v)
+{
+    i64 *n = ctx;
+    char num[24];
+    if (r->ncols >= 1 && v[0].p) {
+        snprintf(num, sizeof(num), "%.*s", (int)B_MIN(v[0].len, 23), v[0].p);
+        *n = strtoll(num, NULL, 10);
+    }
+    return 0;
+}
+
+/* t1's rows on the main connection: the count, or -1 (the audit cannot look). */
+static i64 slap_vw_rows(struct slap_run *run)
+{
+    i64 n = -1;
+    static const char q[] = "SELECT COUNT(*) FROM t1";
+    struct myc_result r = {0};
+    if (run->c.fd < 0 || myc_query(&run->c, q, sizeof(q) - 1, &r, slap_vw_count_row, &n) < 0)
+        n = -1;
+    myc_result_free(&r);
+    return n;
+}
+
+static int slap_vw_cmp(const void *a, const void *b)
+{
+    i64 x = *(const i64 *)a, y = *(const i64 *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The ids found (a batch's SELECT): each marked in seen, by binary search of the sorted ids. */
+struct slap_vw_batch {
+    const i64 *ids;
+    size_t n;
+    u8 *seen;
+};
+
+static int slap_vw_id_row(void *ctx, const struct myc_result *r, const struct my_str *v)
+{
+    struct slap_vw_batch *b = ctx;
+    i64 id = 0;
+    slap_vw_count_row(&id, r, v);
+    const i64 *f = bsearch(&id, b->ids, b->n, sizeof(i64), slap_vw_cmp);
+    if (f)
+        b->seen[f - b->ids] = 1;
+    return 0;
+}
+
+/*
+ * --verify-writes after a timed run (before its post-query and the schema's drop), on the main
+ * connection: the clients' acknowledged INSERTs against t1. With the AUTO_INCREMENT key each
+ * acknowledged id must be there (else lost, the first 8 named); without a key, rows can only
+ * be counted: t1 must hold at least the rows before the run plus the acknowledged INSERTs
+ * (their shortfall lost; unknown outcomes may add rows, never excuse a shortfall: the count
+ * is a lower bound of what was lost when some are unknown). Totals into run->vw_t_*.
+ */
+static void slap_vw_audit(struct slap_run *run, i64 before)
+{
+    u64 acked = run->vw_acked, lost = 0;
+    bool looked = true;
+    run->vw_t_audits++;
+    run->vw_t_acked += acked, run->vw_t_unknown += run->vw_unknown;
+    if (run->o->slap_autoinc) {
+        qsort(run->vw_ids, run->vw_nids, sizeof(i64), slap_vw_cmp);
+        u8 *seen = b_xcalloc(B_MAX(run->vw_nids, 1), 1);
+        struct buf q = {0};
+        for (size_t lo = 0; lo < run->vw_nids && looked; lo += 500) {
+            size_t hi = B_MIN(lo + 500, run->vw_nids);
+            q.len = 0;
+            buf_printf(&q, "SELECT id FROM t1 WHERE id IN (");
+            for (size_t i = lo; i < hi; i++)
+                buf_printf(&q, "%s%lld", i > lo ? "," : "", (long long)run->vw_ids[i]);
+            buf_put(&q, ")", 1);
+            struct slap_vw_batch b = {run->vw_ids, run->vw_nids, seen};
+            struct myc_result r = {0};
+            looked = run->c.fd >= 0 && myc_query(&run->c, q.p, q.len, &r, slap_vw_id_row, &b) >= 0;
+            myc_result_free(&r);
+        }
+        for (size_t i = 0; i < run->vw_nids && looked; i++)
+            if (!seen[i]) {
+                lost++;
+                if (run->vw_nex < RES_OUT_EXAMPLES)
+                    run->vw_ex[run->vw_nex++] = run->vw_ids[i];
+            }
+        buf_free(&q);
+        free(seen);
+    } else {
+        i64 after = slap_vw_rows(run);
+        looked = before >= 0 && after >= 0;
+        if (looked && (u64)before + acked > (u64)after)
+            lost = (u64)before + acked - (u64)after;
+    }
+    if (looked)
+        run->vw_t_lost += lost;
+    else
+        run->vw_t_rows += acked; /* not checked */
+    run->vw_acked = run->vw_unknown = 0;
+    run->vw_nids = 0;
+}
+
+/* The audits' totals: the result's facts and one line. */
+static void slap_vw_report(struct slap_run *run)
+{
+    struct res *res = run->res;
+    if (!run->o->verify_writes || run->only_print || !run->vw_t_audits)
+        return;
+    res_fact_int(res, "verify_acknowledged", (i64)run->vw_t_acked);
+    res_fact_int(res, "verify_lost", (i64)run->vw_t_lost);
+    res_fact_int(res, "verify_unknown", (i64)run->vw_t_unknown);
+    res_fact_int(res, "verify_not_checked", (i64)run->vw_t_rows);
+    res_fact_str(res, "verify_checks", "%s", run->o->slap_autoinc ? "ids" : "count");
+    struct buf b = {0};
+    for (int i = 0; i < run->vw_nex; i++)
+        buf_printf(&b, "%s%lld", i ? "," : "", (long long)run->vw_ex[i]);
+    res_fact_str(res, "verify_lost_ids", "%s", b.p ? b.p : "");
+    res_say(res, RES_SAY_MSG, "verify-writes: %llu INSERTs acknowledged, %llu lost (%s), %llu of "
+            "unknown outcome, %llu not checked%s%s",
+            (unsigned long long)run->vw_t_acked, (unsigned long long)run->vw_t_lost,
+            run->o->slap_autoinc ? "checked by id" : "checked by t1's row count",
+            (unsigned long long)run->vw_t_unknown, (unsigned long long)run->vw_t_rows,
+            b.p ? "; lost ids " : "", b.p ? b.p : "");
+    buf_free(&b);
+    free(run->vw_ids);
+    run->vw_ids = NULL;
+}
+
 /* The iterations of a block recorded as steps of its step (the JSON's per-iteration times):
  * the first this many; more is a run of its own kind (-i 1000000), summed but not listed. */
 #define SLAP_ITER_STEPS 10000
@@ -25791,7 +25987,11 @@ static enum b_exit slap_block(struct slap_run *run, const char *engine, const ch
         if ((ex = slap_system(run, "--pre-system", o->slap_pre_system)) != B_EXIT_OK ||
             (ex = slap_list_exec(run, "--pre-query", &p->pre)) != B_EXIT_OK)
             break;
-        if ((ex = slap_clients(run, conc, h, &lat, &ms)) != B_EXIT_OK)
+        i64 before = o->verify_writes && !o->slap_autoinc ? slap_vw_rows(run) : 0;
+        ex = slap_clients(run, conc, h, &lat, &ms);
+        if (o->verify_writes && !run->only_print)
+            slap_vw_audit(run, before); /* a failed client's too: what it was told stands */
+        if (ex != B_EXIT_OK)
             break;
         if ((ex = slap_list_exec(run, "--post-query", &p->post)) != B_EXIT_OK ||
             (ex = slap_system(run, "--post-system", o->slap_post_system)) != B_EXIT_OK)
@@ -25890,6 +26090,14 @@ BENCH_API enum b_exit slap_main(struct res *res)
     run.c.fd = -1;
     o->tls_preferred = true; /* a mysql client: the client's default TLS (PREFERRED) */
     ex = slap_build(o, &p, &res->err);
+    if (ex == B_EXIT_OK && o->verify_writes && (!o->slap_auto || o->slap_commit)) {
+        ex = b_fail(&res->err, B_EXIT_USAGE, "slap: --verify-writes checks the generated "
+                    "INSERTs (-a) in autocommit: %s", !o->slap_auto
+                    ? "--query's statements are the user's, what they leave is not known"
+                    : "with --commit an INSERT's OK acknowledges nothing until a COMMIT");
+        snprintf(res->err.hint, sizeof(res->err.hint), "drop --verify-writes, or use %s",
+                 !o->slap_auto ? "--auto-generate-sql" : "no --commit");
+    }
     if (ex != B_EXIT_OK) {
         slap_plan_free(&p);
         return ex;
@@ -25964,6 +26172,7 @@ BENCH_API enum b_exit slap_main(struct res *res)
             buf_free(&q);
         }
     }
+    slap_vw_report(&run);
     slap_io_fact(&run);
     if (run.only_print)
         res_fact_str(res, "statements", "%s", run.out.p ? run.out.p : "");
