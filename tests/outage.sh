@@ -312,7 +312,9 @@ bpr = v["ledger_bytes"] / max(v["acknowledged"], 1)
 print("outage: bulk_insert: acked", v["acknowledged"], "lost", v["lost"], "unknown", v["unknown"],
       "found", v["unknown_present"], "rows", rows, "ledger %d bytes, %.4f per row" % (v["ledger_bytes"], bpr),
       "errors", o["errors"])
-sys.exit(0 if v["checked"] and v["acknowledged"] > 1000 and v["lost"] == 0 and bpr < 1
+# under a byte per row, or (a loaded host: fewer rows) the arrays never grew past their first
+# 1,024 entries of 40 bytes per client
+sys.exit(0 if v["checked"] and v["acknowledged"] > 1000 and v["lost"] == 0 and (bpr < 1 or v["ledger_bytes"] <= 4 * 1024 * 40)
          and o["errors"]["lost"] >= 1 and rows == v["acknowledged"] - v["lost"] + v["unknown_present"] else 1)
 PY
 sql "DROP TABLE sbtest2, sbtest3, sbtest4"
