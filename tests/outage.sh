@@ -250,7 +250,10 @@ crash_run kill1 "--userstat=1" --report-interval=1 && judge kill1 1
 if python3 -c 'import jsonschema' 2>/dev/null; then # the outage object as docs/json.md says
     python3 "$top/tests/json_check.py" "$top/docs/bench-result.schema.json" "$w/kill1.json" --exit 0 && ok "schema" || bad "schema"
 else echo "outage: the schema check did not run: python3-jsonschema is not installed"; fi
-# (2) flush once a second: a kill loses what the log buffer held, and bench must say so
+# (2) flush once a second: a kill loses what the log buffer held, and bench must say so.
+# Open (issue 34): here, at load ~2 as at ~30, the clients' windows sometimes end 0.13-0.15 s
+# before the poller's last refused connect (a 10 ms bracket): not the stopwatch waking late;
+# bench's first success came while the port still refused the poller (cause not found yet)
 sql 'TRUNCATE sbtest1'
 sql 'SET GLOBAL innodb_flush_log_at_trx_commit=0'
 crash_run kill0 "--userstat=1 --innodb-flush-log-at-trx-commit=0" && judge kill0 0
