@@ -3,10 +3,14 @@
 #   tests/mariadb.sh start DIR [PORT]   prints "export" lines for the tests (eval them)
 #   tests/mariadb.sh stop DIR
 #   tests/mariadb.sh kill DIR           SIGKILL (a crash): returns once the process is gone;
-#                                       prints the kill's time (ns since the epoch)
+#                                       prints the kill's time as "BEFORE AFTER" (ns since
+#                                       the epoch: the kill came between them)
 #   tests/mariadb.sh restart DIR PORT   the killed server again on its data (no new install),
 #                                       returns once it answers (its greeting, polled every
-#                                       5 ms), printing that time (ns since the epoch)
+#                                       5 ms), printing "REFUSED ANSWERED": the end of the
+#                                       last attempt refused and the greeting's arrival (ns
+#                                       since the epoch: it began to answer between them; a
+#                                       loaded host widens the pair, it does not shift it)
 # BENCH_MDB_ARGS: more mariadbd options, after the defaults (they win): the connection tests
 # raise --max-connections, --open-files-limit, --back-log this way.
 # Users: nat/secret (mysql_native_password), ed/foobar (client_ed25519), tls/tlspw (REQUIRE
@@ -37,8 +41,9 @@ stop) stop_old; exit 0 ;; # (a pid file naming another process: nothing killed)
 kill)
     p=$(cat "$dir/pid" 2>/dev/null || true)
     ours "$p" || { echo "mariadb.sh: no server of ours on $dir" >&2; exit 1; }
-    date +%s%N # the moment of the kill (the outage test's stopwatch)
+    t0=$(date +%s%N) # the moment of the kill (the outage test's stopwatch), as a pair
     kill -KILL "$p"
+    echo "$t0 $(date +%s%N)"
     i=0; while kill -0 "$p" 2>/dev/null && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
     ! kill -0 "$p" 2>/dev/null
     exit ;;
@@ -93,12 +98,15 @@ import socket, sys, time
 port = int(sys.argv[1])
 print("polling", flush=True)
 end = time.time() + 60
+refused = time.time_ns() # the end of the last attempt refused (a late wake-up widens the pair)
 while time.time() < end:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
             if s.recv(1):
-                print(time.time_ns())
+                print(refused, time.time_ns())
                 sys.exit(0)
+    except ConnectionRefusedError: # proof that nothing listened then (a reset, a silent
+        refused = time.time_ns()   # close or a timeout prove nothing)
     except OSError:
         pass
     time.sleep(0.005)

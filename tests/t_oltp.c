@@ -321,10 +321,11 @@ static int t_oltp_rep_sizing(void)
 }
 
 /* --verify-writes' rules without a server: an event's writes folded per row (DELETE then
- * INSERT of one id: the INSERT's row; UPDATE c after it: its c; k=k+1: k unknown, the rest
- * still checked), and per row only the last acknowledged states count: a state acknowledged
- * before another commit of the row was sent is superseded (its old value on the server is a
- * lost write), overlapping commits may each be the last, an unknown outcome may be. */
+ * INSERT of one id: the INSERT's row; UPDATE c after it: its c; k=k+1 after it: its k + 1,
+ * alone: one increment), and per row and column only the last acknowledged states count: a
+ * state acknowledged before another commit of the column was sent is superseded (its old
+ * value on the server is a lost write), overlapping commits may each be the last, an
+ * unknown outcome may be; a later write of another column hides nothing. */
 static int t_oltp_ledger(void)
 {
     const struct wl_def *w = wl_find("oltp_write_only");
@@ -333,6 +334,7 @@ static int t_oltp_ledger(void)
     struct load_thread *t = aligned_alloc(B_CACHELINE, sizeof(struct load_thread));
     struct oltp_thread *ot = calloc(1, sizeof(*ot));
     T_CHECK(w != NULL && t != NULL && ot != NULL);
+    T_CHECK(sizeof(struct oltp_lw) == 40); /* the bytes per row state docs/cli.md states */
     memset(&o, 0, sizeof(o));
     memset(&r, 0, sizeof(r));
     memset(t, 0, sizeof(*t));
@@ -341,48 +343,64 @@ static int t_oltp_ledger(void)
     t->run = &r;
     t->wl = ot;
     ot->lw_max = 16;
-    /* BEGIN(0) DELETE(1) INSERT(2) UPDATE c(3) UPDATE k(4) COMMIT(5), rows 7 and 8 */
+    /* BEGIN(0) DELETE(1) INSERT(2) UPDATE c(3) UPDATE k(4) UPDATE k(5) COMMIT(6): rows 7
+     * (k 42 + 1), 8 (two increments), 9 (deleted, then k=k+1 and c changing nothing) */
     oltp_pw_add(t, 1, 1, OLTP_W_DELETE, 7, 0, NULL, NULL);
     oltp_pw_add(t, 2, 1, OLTP_W_INSERT, 7, 42, "c1", "p1");
     oltp_pw_add(t, 3, 1, OLTP_W_SET_C, 7, 0, "c2", NULL);
     oltp_pw_add(t, 4, 1, OLTP_W_INC_K, 8, 0, NULL, NULL);
+    oltp_pw_add(t, 4, 1, OLTP_W_INC_K, 7, 0, NULL, NULL);
+    oltp_pw_add(t, 5, 1, OLTP_W_INC_K, 8, 0, NULL, NULL);
+    oltp_pw_add(t, 5, 1, OLTP_W_DELETE, 9, 0, NULL, NULL);
+    oltp_pw_add(t, 5, 1, OLTP_W_INC_K, 9, 0, NULL, NULL);
+    oltp_pw_add(t, 5, 1, OLTP_W_SET_C, 9, 0, "c9", NULL);
     static const struct oltp_op commit = {.kind = OP_COMMIT};
     ot->op_sent_ns = 100;
-    oltp_lw_after(t, &commit, 5, B_OK);
-    T_CHECK(ot->nlw == 2);
-    const struct oltp_lw *a = &ot->lw[0], *b = &ot->lw[1];
+    oltp_lw_after(t, &commit, 6, B_OK);
+    T_CHECK(ot->nlw == 3);
+    const struct oltp_lw *a = &ot->lw[0], *b = &ot->lw[1], *d = &ot->lw[2];
     T_CHECK(a->id == 7 && a->table == 1 && a->state == OLTP_LW_ACKED && a->sent == 100 &&
-            a->ack >= 100 && a->mask == (OLTP_M_K | OLTP_M_C | OLTP_M_PAD));
-    u32 row[3] = {oltp_lw_crc("42", 2), oltp_lw_crc("c2", 2), oltp_lw_crc("p1", 2)};
-    T_CHECK(oltp_lw_holds(a, true, row) && !oltp_lw_holds(a, false, row));
+            a->ack >= 100 && a->mask == (OLTP_M_K | OLTP_M_C | OLTP_M_PAD) && a->kv == 43 &&
+            a->cc == oltp_lw_crc("c2", 2) && a->pc == oltp_lw_crc("p1", 2));
+    T_CHECK(b->id == 8 && b->mask == OLTP_M_KINC && b->kv == 2);
+    T_CHECK(d->id == 9 && d->mask == OLTP_M_ABSENT);
+    struct res_outage x;
+    u32 row[3] = {43, oltp_lw_crc("c2", 2), oltp_lw_crc("p1", 2)};
+    memset(&x, 0, sizeof(x));
+    T_CHECK(!oltp_lw_row(a, 1, true, row, &x) && oltp_lw_row(a, 1, false, row, &x));
     row[1] = oltp_lw_crc("c1", 2); /* the INSERT's c: the UPDATE's is the row's */
-    T_CHECK(!oltp_lw_holds(a, true, row));
-    T_CHECK(b->id == 8 && b->mask == 0 && oltp_lw_holds(b, true, row) && !oltp_lw_holds(b, false, row));
+    T_CHECK(oltp_lw_row(a, 1, true, row, &x));
+    row[1] = oltp_lw_crc("c2", 2), row[0] = 42; /* the increment lost */
+    T_CHECK(oltp_lw_row(a, 1, true, row, &x));
+    row[0] = 43, row[2] = oltp_lw_crc("p2", 2);
+    T_CHECK(oltp_lw_row(a, 1, true, row, &x));
+    T_CHECK(!oltp_lw_row(b, 1, true, row, &x) && oltp_lw_row(b, 1, false, row, &x));
+    T_CHECK(!oltp_lw_row(d, 1, false, row, &x) && oltp_lw_row(d, 1, true, row, &x));
+    T_CHECK(x.acked == 9 && x.unknown == 0);
     /* a connection lost before the COMMIT: rolled back, nothing; a deadlock (1213) too (the
      * whole transaction rolled back); a lock wait timeout (1205) at statement 3: the
      * statement alone, the two before it unknown (row 7: the INSERT's state) */
     static const struct oltp_op upd = {.kind = OQ_NONIDX_UPD};
     oltp_lw_after(t, &upd, 3, B_SYSERR);
-    T_CHECK(ot->nlw == 2);
+    T_CHECK(ot->nlw == 3);
     ot->c.srv_code = 1213;
     oltp_lw_after(t, &upd, 3, B_SERVER);
-    T_CHECK(ot->nlw == 2);
+    T_CHECK(ot->nlw == 3);
     ot->c.srv_code = 1205;
     oltp_lw_after(t, &upd, 3, B_SERVER);
-    T_CHECK(ot->nlw == 3 && ot->lw[2].state == OLTP_LW_UNKNOWN && ot->lw[2].ack == 0 &&
-            ot->lw[2].id == 7);
-    ot->lw_max = 3; /* the bound: counted, not kept */
-    oltp_lw_after(t, &commit, 5, B_OK);
-    T_CHECK(ot->nlw == 3 && ot->lw_not_kept == 2);
+    T_CHECK(ot->nlw == 4 && ot->lw[3].state == OLTP_LW_UNKNOWN && ot->lw[3].ack == 0 &&
+            ot->lw[3].id == 7 && ot->lw[3].kv == 42 && ot->lw[3].cc == oltp_lw_crc("c1", 2));
+    ot->lw_max = 4; /* the bound: counted, not kept */
+    oltp_lw_after(t, &commit, 6, B_OK);
+    T_CHECK(ot->nlw == 4 && ot->lw_not_kept == 3);
 
-    /* the row rules: x(c) is the state with c = c */
-    struct res_outage x;
+    /* the rows' rules over states of several commits, by column: C(v) sets c, K(v) k = v,
+     * I(n) n increments, at [sent, ack] (ack 0: unknown) */
+#define C_(s, a, v) {5, s, a, 0, oltp_lw_crc(v, strlen(v)), 0, 1, OLTP_M_C, a ? OLTP_LW_ACKED : OLTP_LW_UNKNOWN}
+#define K_(s, a, v) {5, s, a, v, 0, 0, 1, OLTP_M_K, a ? OLTP_LW_ACKED : OLTP_LW_UNKNOWN}
+#define I_(s, a, n) {5, s, a, n, 0, 0, 1, OLTP_M_KINC, a ? OLTP_LW_ACKED : OLTP_LW_UNKNOWN}
     u32 crc[3] = {0, oltp_lw_crc("new", 3), 0};
-    struct oltp_lw e[3] = {
-        {5, 10, 20, oltp_lw_mix(OLTP_M_C, 0, oltp_lw_crc("old", 3), 0), 1, OLTP_M_C, OLTP_LW_ACKED},
-        {5, 30, 40, oltp_lw_mix(OLTP_M_C, 0, oltp_lw_crc("new", 3), 0), 1, OLTP_M_C, OLTP_LW_ACKED},
-        {5, 15, 0, oltp_lw_mix(OLTP_M_C, 0, oltp_lw_crc("unk", 3), 0), 1, OLTP_M_C, OLTP_LW_UNKNOWN},
-    };
+    struct oltp_lw e[3] = {C_(10, 20, "old"), C_(30, 40, "new"), C_(15, 0, "unk")};
     memset(&x, 0, sizeof(x));
     T_CHECK(!oltp_lw_row(e, 3, true, crc, &x) && x.acked == 2 && x.unknown == 1 &&
             x.unknown_present == 0);
@@ -396,6 +414,38 @@ static int t_oltp_ledger(void)
     memset(&x, 0, sizeof(x));
     T_CHECK(!oltp_lw_row(e, 3, true, crc, &x) && x.unknown_present == 1);
     T_CHECK(oltp_lw_row(e, 2, false, crc, &x)); /* gone */
+
+    /* F3: c set (acked), then k=k+1 (acked, later): the k update says nothing of c, so a
+     * changed c behind it is lost; and the other way round, a lost increment behind a later c */
+    struct oltp_lw f[3] = {K_(1, 2, 100), C_(10, 20, "mine"), I_(30, 40, 1)};
+    u32 srv[3] = {101, oltp_lw_crc("mine", 4), 0};
+    memset(&x, 0, sizeof(x));
+    T_CHECK(!oltp_lw_row(f, 3, true, srv, &x) && x.acked == 3);
+    srv[1] = oltp_lw_crc("theirs", 6);
+    T_CHECK(oltp_lw_row(f, 3, true, srv, &x));
+    srv[1] = oltp_lw_crc("mine", 4), srv[0] = 100; /* the increment lost */
+    T_CHECK(oltp_lw_row(f, 3, true, srv, &x));
+    struct oltp_lw g[3] = {K_(1, 2, 100), I_(10, 20, 1), C_(30, 40, "mine")};
+    T_CHECK(oltp_lw_row(g, 3, true, srv, &x)); /* lost behind the later c */
+    srv[0] = 101;
+    T_CHECK(!oltp_lw_row(g, 3, true, srv, &x));
+    /* increments: those sent after k's ack count for sure, those overlapping it (or of
+     * unknown outcome) may; those acknowledged before it was sent came before it */
+    struct oltp_lw h[5] = {K_(10, 20, 100), I_(30, 40, 2), I_(15, 25, 1), I_(1, 5, 4),
+                           I_(35, 0, 1)};
+    for (u32 k = 99; k <= 105; k++) {
+        srv[0] = k;
+        T_CHECK(oltp_lw_row(h, 5, true, srv, &x) == (k < 102 || k > 104));
+    }
+    /* a later INSERT (K) superseding: the old k's increments no longer matter */
+    struct oltp_lw m[3] = {K_(1, 2, 100), I_(3, 4, 1), K_(10, 20, 7)};
+    srv[0] = 7;
+    T_CHECK(!oltp_lw_row(m, 3, true, srv, &x));
+    srv[0] = 101;
+    T_CHECK(oltp_lw_row(m, 3, true, srv, &x));
+#undef C_
+#undef K_
+#undef I_
     free(ot->lw);
     free(ot->pw);
     free(ot);
