@@ -20595,10 +20595,12 @@ static int oltp_pg_ev_connect(struct load_thread *t)
         }
         st = OLTP_PGL_RUNNING;
     }
-    if (st == OLTP_PGL_RUNNING) {
+    if (st == OLTP_PGL_RUNNING && !atomic_load(&b_stop)) {
         t->ev_wake_ns = clk_now_ns() + OLTP_PG_POLL_NS;
         return EVL_WANT_TIMER;
     }
+    /* done, or a stop signal: joined first (pgc_connect looks at b_stop every 100 ms), so
+     * that the loop writes t->err (evl_login_turn) only once the login thread has ended */
     oltp_pg_login_join(ot);
     return ot->pg_lrc;
 }
@@ -20758,8 +20760,11 @@ static int oltp_ev_step(struct load_thread *t)
 static int oltp_ev_fd(const struct load_thread *t)
 {
     const struct oltp_thread *ot = t->wl;
-    if (ot->pg)
-        return pgc_fd(ot->pg);
+    if (ot->pg) /* nothing to watch while a login thread owns the connection (its socket
+                 * is the login's until pg_lstate says done: acquire) */
+        return atomic_load_explicit(&ot->pg_lstate, memory_order_acquire) == OLTP_PGL_RUNNING
+                   ? -1
+                   : pgc_fd(ot->pg);
     return myc_fd(&ot->c);
 }
 
@@ -21887,6 +21892,7 @@ static void oltp_pg_undo(struct oltp_job *j, const struct pgc_conn_params *cc)
         pgc_close(&c);
         return;
     }
+    struct pgc_conn *was = j->pg; /* the job's (closed by now: NULL), restored after */
     j->pg = &c;
     if (oltp_pg_undo_sql(j, &c, "SET lock_timeout = '3s'", tbl) == B_OK &&
         oltp_pg_owned(j, tbl, "", &exists, &owned, NULL) == B_OK && owned) {
@@ -21901,7 +21907,7 @@ static void oltp_pg_undo(struct oltp_job *j, const struct pgc_conn_params *cc)
                                           "marker: 'bench %s cleanup' drops it",
                     tbl, j->w->name);
     }
-    j->pg = NULL;
+    j->pg = was;
     pgc_close(&c);
 }
 
@@ -28941,13 +28947,31 @@ static enum b_exit sizing_pg_schema(struct res *res, const struct bench_opts *o,
                            s->schema) != B_OK ||
              s->kv.n != 1 || strcmp(s->kv.v[0], "t")))
             continue;
-        if (sizing_pg_sql(s, "CREATE SCHEMA %s", s->schema) == B_OK &&
+        /* created, marked and its oid read as one step a stop signal does not cut (only
+         * the deadline does: pgc_params.cleanup), so a signal never leaves a schema this run
+         * created unmarked or unknown; the run's stop path then drops it */
+        struct pgc_params *cp = &s->cc.p;
+        bool was = cp->cleanup;
+        cp->cleanup = true;
+        enum b_rc cr = sizing_pg_sql(s, "CREATE SCHEMA %s", s->schema);
+        if (cr == B_OK &&
             sizing_pg_sql(s, "COMMENT ON SCHEMA %s IS '%s'", s->schema, m) == B_OK &&
             sizing_pg_sql(s, "SELECT oid::text FROM pg_namespace WHERE nspname = '%s'",
                           s->schema) == B_OK && s->kv.n == 1) {
+            cp->cleanup = was;
             snprintf(s->oid, sizeof(s->oid), "%s", s->kv.v[0]);
             return B_EXIT_OK;
         }
+        if (cr == B_OK) { /* created by this run, not finished (a deadline): dropped (empty) */
+            sizing_pg_why(s, why, sizeof(why));
+            if (sizing_pg_sql(s, "DROP SCHEMA %s", s->schema) != B_OK)
+                res_say(res, RES_SAY_WARN, "oltp: schema '%s' was created by this run but "
+                        "not marked; drop it yourself", s->schema);
+            cp->cleanup = was;
+            return b_fail(&res->err, B_EXIT_ENV, "oltp: setting up schema '%s' in database "
+                          "'%s' on %s failed: %s", s->schema, s->cc.p.db, s->c.target, why);
+        }
+        cp->cleanup = was;
         bool exists = !strcmp(s->c.srv.code, "42P06");
         if (exists && o->sizing_existing &&
             sizing_pg_sql(s, "SELECT oid::text, coalesce(obj_description(oid, 'pg_namespace'), "
@@ -28999,14 +29023,32 @@ static void sizing_pg_drop_on(struct res *res, const struct bench_opts *o, struc
                 "(oid %s, comment '%s'): left alone", s->schema, s->oid, m);
         return;
     }
-    for (i64 n = 1; n <= o->oltp_tables; n++)
-        if (sizing_pg_sql(s, "DROP TABLE IF EXISTS %s.sbtest%lld", s->schema, (long long)n) !=
-            B_OK)
+    /* a table only when it carries bench's mark (an sbtestN someone put there is left) */
+    for (i64 n = 1; n <= o->oltp_tables; n++) {
+        if (sizing_pg_sql(s, "SELECT coalesce(obj_description(c.oid, 'pg_class'), '') FROM "
+                             "pg_class c WHERE c.relnamespace = %s AND c.relname = "
+                             "'sbtest%lld'", s->oid, (long long)n) != B_OK)
             break;
-    if (sizing_pg_sql(s, "DROP SCHEMA %s", s->schema) != B_OK)
-        res_say(res, RES_SAY_WARN, "oltp: dropping schema '%s' failed: %s (drop it yourself)",
-                s->schema, sizing_pg_why(s, why, sizeof(why)));
-    else
+        if (s->kv.n == 1 && strcmp(s->kv.v[0], m))
+            res_say(res, RES_SAY_WARN, "oltp: table '%s.sbtest%lld' is not bench's (no mark): "
+                    "left alone", s->schema, (long long)n);
+        else if (s->kv.n == 1 &&
+                 sizing_pg_sql(s, "DROP TABLE %s.sbtest%lld", s->schema, (long long)n) != B_OK)
+            break;
+    }
+    if (sizing_pg_sql(s, "DROP SCHEMA %s", s->schema) != B_OK) {
+        sizing_pg_why(s, why, sizeof(why));
+        if (!strcmp(s->c.srv.code, "2BP01") &&
+            sizing_pg_sql(s, "COMMENT ON SCHEMA %s IS 'created by bench; holds objects bench "
+                             "did not create'", s->schema) == B_OK)
+            /* no longer bench's mark: no later hint calls it a leftover to drop */
+            res_say(res, RES_SAY_WARN, "oltp: schema '%s' holds objects bench did not "
+                    "create: bench's tables dropped, the schema and those objects left (%s)",
+                    s->schema, why);
+        else
+            res_say(res, RES_SAY_WARN, "oltp: dropping schema '%s' failed: %s (drop it "
+                    "yourself)", s->schema, why);
+    } else
         res_say(res, RES_SAY_MSG, "oltp: dropped schema '%s'", s->schema);
 }
 

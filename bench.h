@@ -1156,8 +1156,9 @@ struct load_thread {
     /* a client of an event loop (evl_): what the loop thread knows of it */
     u64 ev_intended_ns;        /* the current event's intended start (--rate: its arrival) */
     u64 ev_last_ns;            /* the last progress of the current event */
-    u32 ev_sock_gen;           /* bumped by the workload when it replaces its socket (a
-                                  reconnect: the new one may reuse the old number) */
+    _Atomic u32 ev_sock_gen;   /* bumped by the workload when it replaces its socket (a
+                                  reconnect: the new one may reuse the old number; atomic: a
+                                  PostgreSQL login thread may bump it while the loop looks) */
     int ev_state;              /* EVL_C_* */
     u64 ev_wake_ns;            /* EVL_WANT_TIMER: when to step it again */
     u64 ev_deadline_ns;        /* set by the workload with EVL_WANT_READ/WRITE: the wait's

@@ -140,6 +140,24 @@ check "SIGINT: exit 1 ($rc), the schema dropped" '[ $rc = 1 ] && grep -q "droppe
 objects >"$w/after"
 check "SIGINT: pg_namespace and pg_class as before" 'cmp -s "$w/before" "$w/after"'
 
+# 5d. a table the user puts into bench's schema during the run: kept with its row; bench's
+# tables dropped, the schema left and its comment no longer bench's mark (no later hint calls
+# it a leftover to drop: the review found the mark kept, and DROP ... CASCADE advised)
+$B oltp --pgsql-host="$BENCH_PG_HOST" --pgsql-port="$BENCH_PG_PORT" --pgsql-user=postgres \
+    --pgsql-db=benchtest --step-time=2 --max-threads=2 --tables=2 --table-size=1000 >"$w/out" 2>&1 &
+bp=$!
+t_wait 30 grep -q "threads:" "$w/out" || bad "foreign object: no rung started"
+Q "CREATE TABLE bench.mine (x int); INSERT INTO bench.mine VALUES (7)"
+wait $bp
+rc=$?
+check "foreign object: exit 0 ($rc), said" \
+    '[ $rc = 0 ] && grep -q "schema .bench. holds objects bench did not create: bench.s tables dropped" "$w/out"'
+check "foreign object: the user's table and row stay, bench's tables gone" \
+    '[ "$(Q "SELECT x FROM bench.mine")" = 7 ] && [ "$(Q "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '"'bench'"' AND c.relname LIKE '"'sbtest%'"'")" = 0 ]'
+check "foreign object: the schema's comment is no longer bench's mark" \
+    '[ "$(Q "SELECT obj_description(oid, '"'pg_namespace'"') FROM pg_namespace WHERE nspname = '"'bench'"'")" = "created by bench; holds objects bench did not create" ]'
+Q "SET client_min_messages = warning; DROP SCHEMA bench CASCADE"
+
 # 5c. the sysbench persona keeps sysbench 1.0.20's defaults: PGUSER and PGDATABASE are not
 # read (sysbench hands 'sbtest' to libpq), PGSSLMODE and PGSSLROOTCERT are; beside Debian's
 # sysbench, which must say the same (the server's words for user sbtest; a verify failure)

@@ -28,7 +28,7 @@ t_name=pgsql-oltp
 pgdir=$(mktemp -d /tmp/bench-pgo.XXXXXX)
 t_at_exit() { sh "$here/postgres.sh" stop "$pgdir"; rm -rf "$pgdir"; }
 # max_connections: room for the many-connections run on event loops (below)
-env=$(BENCH_PG_MAX_CONNECTIONS=230 sh "$here/postgres.sh" start "$pgdir" "${PGSQL_TEST_PORT:-$((27000 + $$ % 800))}") ||
+env=$(BENCH_PG_MAX_CONNECTIONS=230 sh "$here/postgres.sh" start "$pgdir" "${PGSQL_TEST_PORT:-$((29700 + $$ % 800))}") ||
     { echo "pgsql-oltp: FAIL: the PostgreSQL test server did not start"; exit 1; }
 eval "$env"
 unset PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE PGSSLMODE PGSSLROOTCERT PGCHANNELBINDING PGPASSFILE PGCONNECT_TIMEOUT PGAPPNAME

@@ -168,7 +168,10 @@ static int t_pglive_async(void)
     T_CHECK(r.rows == 1 && !strcmp(r.tag, "SELECT 1") && !pgc_busy(&c));
     const char *big = "SELECT repeat('x', 1000) FROM generate_series(1, 3000)";
     T_CHECK(t_pgl_drive(&c, pgc_query_start(&c, big, strlen(big), &r2), &runs) == B_OK);
-    T_CHECK(r2.rows == 3000 && runs >= 1 && c.status == 'I');
+    /* whole, and the connection idle; handed back to the loop (PGC_WANT_RUN) only when 64
+     * reads in a row found bytes: a loaded host's server trickles them (the ASan lane of a
+     * CI run saw none), so runs is not asserted */
+    T_CHECK(r2.rows == 3000 && c.status == 'I');
     /* the pipeline: INSERT 7, 100/0 (fails), INSERT 7 (never runs) */
     struct pgc_result *rs[3] = {&r2, &r, &r2};
     struct t_pgl_piped seen = {0};

@@ -31,7 +31,7 @@ P=$(cd "$top/.." && pwd)/shared/peers/sysbench-tpcc
 [ -f "$P/tpcc.lua" ] || { echo "tpcc-pg: SKIP: no sysbench-tpcc at $P (the peer checkout)"; exit 77; }
 pgdir=$(mktemp -d /tmp/bench-tpg.XXXXXX)
 t_at_exit() { sh "$here/postgres.sh" stop "$pgdir"; rm -rf "$pgdir"; }
-env=$(sh "$here/postgres.sh" start "$pgdir" "${PGSQL_TEST_PORT:-$((28000 + $$ % 800))}") ||
+env=$(sh "$here/postgres.sh" start "$pgdir" "${PGSQL_TEST_PORT:-$((30500 + $$ % 800))}") ||
     { echo "tpcc-pg: FAIL: the PostgreSQL test server did not start"; exit 1; }
 eval "$env"
 unset PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE PGSSLMODE PGSSLROOTCERT PGCHANNELBINDING PGPASSFILE PGCONNECT_TIMEOUT PGAPPNAME
